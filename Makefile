@@ -1,0 +1,78 @@
+# DPpackPy: `make demo` and `make test` do all set-up on a fresh Debian machine (as root),
+# installing only what is missing. `make install` does just the set-up.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+VENV_NP2 := .venv-np2
+STAMPS := build/stamps
+R_SOURCES := DESCRIPTION NAMESPACE $(wildcard R/*.R man/*.Rd vignettes/*.Rmd)
+PY_SOURCES := pyproject.toml $(wildcard python/dppack/*.py)
+APT_PACKAGES := r-base-core r-cran-r6 r-cran-reticulate r-cran-testthat r-cran-roxygen2 \
+	r-cran-knitr r-cran-rmarkdown r-cran-mass pandoc python3-venv
+# The R package finds its Python through this variable when it is installed (see ?dppack_python).
+export DPPACKPY_PYTHON := $(CURDIR)/$(VENV)/bin/python
+
+.PHONY: install system demo test test-python test-python-numpy2 test-r check-r docs bench clean
+
+install: system $(STAMPS)/venv $(STAMPS)/venv-np2 $(STAMPS)/r-package
+
+system:
+	@missing=$$(for p in $(APT_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:" $$missing; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends $$missing; \
+	fi
+
+# The environment R uses: NumPy < 2, because Debian's reticulate 1.28 cannot convert arrays
+# under NumPy 2. It also holds the test tools and rpy2 for the cross-language tests.
+$(STAMPS)/venv: $(PY_SOURCES) | system
+	@mkdir -p $(STAMPS)
+	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q --upgrade pip
+	$(VENV)/bin/python -m pip install -q -e '.[test]' 'numpy<2'
+	@touch $@
+
+# A second environment with the newest NumPy 2: the Python package supports both.
+$(STAMPS)/venv-np2: $(PY_SOURCES) | system
+	@mkdir -p $(STAMPS)
+	[ -x $(VENV_NP2)/bin/python ] || $(PYTHON) -m venv $(VENV_NP2)
+	$(VENV_NP2)/bin/python -m pip install -q --upgrade pip
+	$(VENV_NP2)/bin/python -m pip install -q -e . pytest hypothesis 'numpy>=2'
+	@touch $@
+
+$(STAMPS)/r-package: $(R_SOURCES) $(STAMPS)/venv
+	R CMD INSTALL --no-multiarch . > $(STAMPS)/r-install.log 2>&1 || { cat $(STAMPS)/r-install.log; exit 1; }
+	@touch $@
+
+demo: install
+	Rscript scripts/demo.R
+	$(VENV)/bin/python scripts/demo.py
+
+test: install test-python test-python-numpy2 test-r check-r
+
+test-python:
+	$(VENV)/bin/python -m pytest tests/python
+
+test-python-numpy2:
+	$(VENV_NP2)/bin/python -m pytest tests/python -m "not r"
+
+test-r:
+	Rscript -e 'testthat::test_dir("tests/testthat", package = "DPpackPy", load_package = "installed", stop_on_failure = TRUE)'
+
+# R CMD check on the built package; fails on any ERROR or WARNING (NOTEs are reported).
+check-r:
+	bash scripts/check-r.sh
+
+# Regenerate NAMESPACE and man/ from the roxygen comments in R/.
+docs:
+	Rscript -e 'roxygen2::roxygenise()'
+
+bench: install
+	$(VENV)/bin/python benchmarks/run.py
+
+clean:
+	rm -rf build $(VENV) $(VENV_NP2) DPpackPy_*.tar.gz DPpackPy.Rcheck python/*.egg-info

@@ -1,0 +1,60 @@
+"""The entry point the R package calls: one public function, its warnings and its error.
+
+reticulate turns a Python exception into an R error whose text depends on reticulate's version
+(class prefix, sometimes a traceback), and it drops Python warnings. So R calls :func:`call`,
+which runs a public ``dppack`` function and returns what happened as plain data; the R bridge
+then raises DPpack's message as an R error, or re-issues each warning as an R warning.
+"""
+
+import warnings
+
+import dppack
+from dppack import _random
+
+__all__ = ["call"]
+
+
+def _generator(random_state):
+    """The shared generator of R's ``with_random_state()``; ``None`` is refused there."""
+    if random_state is None:
+        raise TypeError("random_state must be a non-negative whole number.")
+    return _random.as_generator(random_state)
+
+
+def _callable(name):
+    if name == "generator":
+        return _generator
+    if name in dppack.__all__:
+        return getattr(dppack, name)
+    raise AttributeError(f"dppack has no public function {name!r}")
+
+
+def call(name, kwargs):
+    """Run ``dppack.<name>(**kwargs)`` and report its value, warnings and error message.
+
+    Parameters
+    ----------
+    name : str
+        A name in ``dppack.__all__``, or ``"generator"`` for R's ``with_random_state()``.
+    kwargs : dict
+        Keyword arguments, already converted from R.
+
+    Returns
+    -------
+    dict
+        ``value`` (None on error), ``warnings`` (list of str) and ``error`` (str or None). Only
+        ``ValueError`` and ``TypeError``, the errors of bad input, are reported as ``error``;
+        anything else is a bug and propagates with its traceback.
+    """
+    function = _callable(name)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            value, error = function(**kwargs), None
+        except (ValueError, TypeError) as exc:
+            value, error = None, str(exc)
+    return {
+        "value": value,
+        "warnings": [str(w.message) for w in caught],
+        "error": error,
+    }

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Build the R package and run R CMD check on the tarball; fail on any ERROR or WARNING.
+set -euo pipefail
+out=build/check
+rm -rf "$out" && mkdir -p "$out"
+R CMD build --no-manual . > "$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
+tarball=$(ls DPpackPy_*.tar.gz | tail -n 1)
+mv "$tarball" "$out/"
+(cd "$out" && _R_CHECK_FORCE_SUGGESTS_=true R CMD check --no-manual "$tarball") > "$out/check.log" 2>&1 || true
+log="$out/DPpackPy.Rcheck/00check.log"
+[ -f "$log" ] || { cat "$out/check.log"; exit 1; }
+status=$(grep '^Status:' "$log" || true)
+echo "R CMD check: ${status:-no status}"
+if [ -z "$status" ] || echo "$status" | grep -qE 'ERROR|WARNING'; then
+  cat "$log"
+  exit 1
+fi
+grep -B1 -A6 'NOTE$' "$log" || true
