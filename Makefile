@@ -72,7 +72,8 @@ docs:
 	Rscript -e 'roxygen2::roxygenise()'
 
 bench: install
-	$(VENV)/bin/python benchmarks/run.py
+	$(VENV)/bin/python benchmarks/startup.py
+	$(VENV)/bin/python benchmarks/mechanisms.py
 
 clean:
 	rm -rf build $(VENV) $(VENV_NP2) DPpackPy_*.tar.gz DPpackPy.Rcheck python/*.egg-info

@@ -93,6 +93,11 @@ install_dppack <- function(envname = "r-dppack", package = "dppack", python = NU
     }
     reticulate::use_python(python, required = TRUE)
   }
+  # reticulate 1.28 looks for a Poetry project (a pyproject.toml above the working directory)
+  # before it honours use_python(), and warns when it finds one without Poetry, as it does in
+  # this repository. Point that search at an empty place while Python starts.
+  old_options <- options(reticulate.poetry.project = tempfile("no-poetry-project"))
+  on.exit(options(old_options), add = TRUE)
   bridge <- tryCatch(
     reticulate::import("dppack._rbridge"),
     error = function(e) stop(.no_core_message(python, conditionMessage(e)), call. = FALSE)

@@ -383,8 +383,10 @@ def ExponentialMechanism(
     ).ravel()
     if u.size == 0:
         raise ValueError("utility must have at least one element.")
-    if np.any(np.isnan(u)) or np.any(u == np.inf):
+    if not (u < np.inf).all():  # one pass catches NaN and +Inf
         raise ValueError("utility must not contain NA, NaN or Inf.")
+    if u.max() == -np.inf:
+        raise ValueError("At least one candidate must have positive measure and utility > -Inf.")
     eps = _eps(eps)
     sens = _checks.as_numeric_array(sensitivity, "sensitivity must be > 0.").ravel()
     if sens.size != 1:
@@ -394,9 +396,7 @@ def ExponentialMechanism(
         raise ValueError("sensitivity must be > 0.")
     if not np.isfinite(sens):
         raise ValueError("sensitivity must be finite.")
-    if measure is None:
-        log_measure = np.zeros(u.size)
-    else:
+    if measure is not None:
         m = _checks.as_numeric_array(measure, "Values in measure must be numeric.").ravel()
         if m.size != u.size:
             raise ValueError("Length of measure must match length of utility.")
@@ -404,25 +404,32 @@ def ExponentialMechanism(
             raise ValueError("Values in measure cannot be negative.")
         if not np.all(np.isfinite(m)):
             raise ValueError("Values in measure must be finite.")
-        with np.errstate(divide="ignore"):
-            log_measure = np.log(m)
     if candidates is not None and not hasattr(candidates, "__len__"):
         raise ValueError("candidates must be a sequence with one entry per utility.")
     if candidates is not None and len(candidates) != u.size:
         raise ValueError("Length of candidates must match length of utility")
-    # §2.4 step 2, in log space.
-    log_weight = eps * (u - u.max()) / (2 * sens) + log_measure
-    top = log_weight.max()
-    if top == -np.inf:
-        raise ValueError("At least one candidate must have positive measure and utility > -Inf.")
+    # §2.4 step 2, in log space: log w_k = eps (u_k - max u) / (2 Delta) + log(measure_k).
+    log_weight = u - u.max()
+    log_weight *= eps / (2 * sens)
+    if measure is not None:
+        with np.errstate(divide="ignore"):
+            log_weight += np.log(m)
+        top = log_weight.max()
+        if top == -np.inf:
+            raise ValueError(
+                "At least one candidate must have positive measure and utility > -Inf."
+            )
+        log_weight -= top
     rng = _random.as_generator(random_state)
 
-    weight = np.exp(log_weight - top)
+    weight = np.exp(log_weight, out=log_weight)
     cumulative = np.cumsum(weight)
     # §2.4 step 3: the first k whose cumulative weight exceeds U * total. 'right' never picks
-    # a zero-weight candidate; the clamp guards rounding at the top end.
+    # a zero-weight candidate; should rounding put U * total at the very top, take the last
+    # candidate of positive weight.
     index = int(np.searchsorted(cumulative, _random.uniform(rng) * cumulative[-1], side="right"))
-    index = min(index, int(np.flatnonzero(weight)[-1]))
+    if index == u.size:
+        index = u.size - 1 - int(np.argmax(weight[::-1] > 0))
     if candidates is None:
         return index
     return candidates.iloc[index] if _checks.is_pandas(candidates) else candidates[index]

@@ -1,0 +1,50 @@
+"""Start-up cost: `import dppack`, and `library(DPpackPy)` with a first call.
+
+Each is timed as a whole fresh process, best of several runs, beside a non-private reference
+timed in the same run: `import numpy` for Python, an R session that only starts for R.
+Targets (issue 2): import under 0.5 s; library(DPpackPy) plus a first call under 3 s.
+"""
+
+import shutil
+import subprocess
+import sys
+import time
+
+RUNS = 5
+
+
+def best_seconds(command):
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def report(label, seconds, reference_label, reference, target):
+    verdict = "meets" if seconds < target else "MISSES"
+    print(f"{label:<44} {seconds:6.3f} s   {reference_label} {reference:6.3f} s   "
+          f"ratio {seconds / reference:5.2f}   {verdict} target < {target} s")
+
+
+def main():
+    python = sys.executable
+    numpy_import = best_seconds([python, "-c", "import numpy"])
+    dppack_import = best_seconds([python, "-c", "import dppack"])
+    report("python: import dppack", dppack_import, "import numpy", numpy_import, 0.5)
+
+    rscript = shutil.which("Rscript")
+    if rscript is None:
+        print("Rscript not found: R start-up not measured")
+        return
+    r_bare = best_seconds([rscript, "-e", "invisible(0)"])
+    r_first_call = best_seconds(
+        [rscript, "-e", "library(DPpackPy); invisible(LaplaceMechanism(0, 1, 1))"]
+    )
+    report("R: library(DPpackPy) + LaplaceMechanism()", r_first_call, "bare Rscript",
+           r_bare, 3.0)
+
+
+if __name__ == "__main__":
+    main()
