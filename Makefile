@@ -7,9 +7,7 @@ VENV := .venv
 VENV_NP2 := .venv-np2
 STAMPS := build/stamps
 R_SOURCES := DESCRIPTION NAMESPACE $(wildcard R/*.R man/*.Rd vignettes/*.Rmd)
-PY_SOURCES := pyproject.toml $(wildcard python/dppack/*.py)
-APT_PACKAGES := r-base-core r-cran-r6 r-cran-reticulate r-cran-testthat r-cran-roxygen2 \
-	r-cran-knitr r-cran-rmarkdown r-cran-mass pandoc python3-venv
+PY_SOURCES := pyproject.toml
 # The R package finds its Python through this variable when it is installed (see ?dppack_python).
 export DPPACKPY_PYTHON := $(CURDIR)/$(VENV)/bin/python
 
@@ -18,14 +16,7 @@ export DPPACKPY_PYTHON := $(CURDIR)/$(VENV)/bin/python
 install: system $(STAMPS)/venv $(STAMPS)/venv-np2 $(STAMPS)/r-package
 
 system:
-	@missing=$$(for p in $(APT_PACKAGES); do \
-		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
-	done); \
-	if [ -n "$$missing" ]; then \
-		echo "Installing Debian packages:" $$missing; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			--no-install-recommends $$missing; \
-	fi
+	@bash scripts/install-system.sh $(PYTHON)
 
 # The environment R uses: NumPy < 2, because Debian's reticulate 1.28 cannot convert arrays
 # under NumPy 2. It also holds the test tools and rpy2 for the cross-language tests.
@@ -55,7 +46,7 @@ demo: install
 test: install test-python test-python-numpy2 test-r check-r
 
 test-python:
-	$(VENV)/bin/python -m pytest tests/python
+	DPPACK_REQUIRE_R=1 $(VENV)/bin/python -m pytest tests/python
 
 test-python-numpy2:
 	$(VENV_NP2)/bin/python -m pytest tests/python -m "not r"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Build the R package and run R CMD check on the tarball; fail on any ERROR or WARNING.
 set -euo pipefail
+# The check installs the package afresh: tell it which Python holds the core.
+export DPPACKPY_PYTHON="${DPPACKPY_PYTHON:-$PWD/.venv/bin/python}"
 out=build/check
 rm -rf "$out" && mkdir -p "$out"
 R CMD build --no-manual . > "$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
@@ -13,6 +15,11 @@ status=$(grep '^Status:' "$log" || true)
 echo "R CMD check: ${status:-no status}"
 if [ -z "$status" ] || echo "$status" | grep -qE 'ERROR|WARNING'; then
   cat "$log"
+  exit 1
+fi
+# The examples run only where the core loads (@examplesIf); make sure they did run here.
+if ! grep -q '^\[1\] 3.730632' "$out/DPpackPy.Rcheck/DPpackPy-Ex.Rout"; then
+  echo "R CMD check did not run the examples against the Python core."
   exit 1
 fi
 grep -B1 -A6 'NOTE$' "$log" || true

@@ -1,19 +1,81 @@
-"""Evaluate R expressions in an embedded R (rpy2) and print their values as JSON.
+"""Run R expressions in an embedded R (rpy2), in a subprocess, and return their values.
 
-Run as a subprocess by the cross-language tests, never imported: reticulate 1.28 inside an
-rpy2-embedded R serves calls well, but R's garbage collector frees Python objects without the
-GIL (rpy2 releases it while R runs), which aborts the process. So the caller starts this script
-with heaps large enough that R never collects during a session (R_NSIZE, R_VSIZE), and it leaves
-through ``os._exit`` once the results are written, skipping R's own exit.
+Tests call :func:`run_in_r`; it starts this file as a script in a fresh process. reticulate 1.28
+inside an rpy2-embedded R serves calls well, but R's garbage collector frees Python objects
+without the GIL (rpy2 releases it while R runs), which aborts the process. So the session runs
+with heaps large enough that R never collects (R_NSIZE, R_VSIZE), and leaves through
+``os._exit`` once the results are written, skipping R's own exit. The test process itself
+never embeds R.
 
-Input on stdin: a JSON object {name: R expression}. Output, to the file named by the only
-argument (R's console output goes to stdout): a JSON object
-{name: {"values": [float.hex, ...], "dim": [...] or null}} or {name: {"error": message}}.
+Values come back as plain data: a numeric, integer or logical vector as
+``{"values": [float.hex, ...], "dim": [...] or None, "names": [...] or None}``, a character
+vector or factor as ``{"strings": [...], ...}``, a list as ``{"list": {name: value}}``, and an
+R error as ``{"error": message}``.
 """
 
 import json
 import os
+import subprocess
 import sys
+import tempfile
+from pathlib import Path
+
+__all__ = ["floats", "require_r", "run_in_r"]
+
+
+def require_r():
+    """Skip the calling test module when rpy2 is missing.
+
+    `make test` sets DPPACK_REQUIRE_R, so there a missing R or rpy2 fails instead of skipping.
+    """
+    if os.environ.get("DPPACK_REQUIRE_R"):
+        return
+    try:
+        import rpy2  # noqa: F401
+    except ImportError:
+        import pytest
+
+        pytest.skip("rpy2 is not installed", allow_module_level=True)
+
+
+def run_in_r(code, timeout=600):
+    """Evaluate ``{name: R expression}`` with DPpackPy attached; return ``{name: value}``."""
+    with tempfile.TemporaryDirectory() as folder:
+        output = Path(folder) / "results.json"
+        env = dict(os.environ, R_NSIZE="20000000", R_VSIZE="2000M")
+        completed = subprocess.run(
+            [sys.executable, __file__, str(output)],
+            input=json.dumps(code),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
+        if completed.returncode != 0:
+            raise RuntimeError(f"R session failed:\n{completed.stdout}\n{completed.stderr}")
+        return json.loads(output.read_text(encoding="utf-8"))
+
+
+def floats(result):
+    """The numbers of a converted numeric vector, as Python floats."""
+    return [float.fromhex(v) for v in result["values"]]
+
+
+def _convert(robjects, value):
+    r = robjects.r
+    if r["is.list"](value)[0]:
+        names = r["names"](value)
+        keys = list(names) if names is not robjects.NULL else [str(i) for i in range(len(value))]
+        return {"list": {k: _convert(robjects, v) for k, v in zip(keys, value)}}
+    dim = r["dim"](value)
+    names = r["names"](value)
+    shape = {
+        "dim": None if dim is robjects.NULL else [int(d) for d in dim],
+        "names": None if names is robjects.NULL else [str(n) for n in names],
+    }
+    if r["is.character"](value)[0] or r["is.factor"](value)[0]:
+        return {"strings": [str(s) for s in r["as.character"](value)], **shape}
+    return {"values": [float(v).hex() for v in r["as.double"](value)], **shape}
 
 
 def _evaluate(robjects, code):
@@ -21,11 +83,7 @@ def _evaluate(robjects, code):
         value = robjects.r(code)
     except Exception as exc:  # an R error: report its text
         return {"error": str(exc)}
-    dim = robjects.r["dim"](value)
-    return {
-        "values": [float(v).hex() for v in value],
-        "dim": None if dim is robjects.NULL else [int(d) for d in dim],
-    }
+    return _convert(robjects, value)
 
 
 def main():

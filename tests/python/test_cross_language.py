@@ -6,34 +6,16 @@ calls in the order R makes them. Floats are compared through ``float.hex``: bit 
 R indices are 1-based and Python's 0-based, so an R index is compared with Python's plus one.
 """
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+from r_session import require_r, run_in_r
 
 import dppack
 
+require_r()
 pytestmark = pytest.mark.r
 
 SEED = 20261121
-
-
-def _r_available():
-    if os.environ.get("DPPACK_REQUIRE_R"):
-        return True  # `make test` sets it: a missing R must fail, not skip
-    try:
-        import rpy2  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-if not _r_available():
-    pytest.skip("rpy2 is not installed", allow_module_level=True)
 
 
 def _rng():
@@ -105,28 +87,10 @@ CASES = {
 }
 
 
-def run_in_r(code, tmp_path):
-    """Evaluate {name: R expression} in an R subprocess; return {name: result}."""
-    output = tmp_path / "r_results.json"
-    # Heaps so large that R does not collect garbage during the session (see r_session.py).
-    env = dict(os.environ, R_NSIZE="20000000", R_VSIZE="2000M")
-    completed = subprocess.run(
-        [sys.executable, str(Path(__file__).with_name("r_session.py")), str(output)],
-        input=json.dumps(code),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    return json.loads(output.read_text(encoding="utf-8"))
-
-
 @pytest.fixture(scope="module")
-def r_results(tmp_path_factory):
+def r_results():
     """Every case's R expression, run in one R subprocess."""
-    code = {name: f"with_random_state({SEED}, {expr})" for name, (expr, _) in CASES.items()}
-    return run_in_r(code, tmp_path_factory.mktemp("r"))
+    return run_in_r({name: f"with_random_state({SEED}, {expr})" for name, (expr, _) in CASES.items()})
 
 
 def _hex(values, r_dim):
@@ -146,9 +110,9 @@ def test_r_and_python_agree_bit_for_bit(r_results, name):
     assert result["values"] == _hex(expected, result["dim"])
 
 
-def test_r_error_text_is_the_core_message(tmp_path):
+def test_r_error_text_is_the_core_message():
     """An R user sees the core's ValueError text, without class prefix or traceback."""
-    message = run_in_r({"bad_eps": "LaplaceMechanism(0, -1, 1)"}, tmp_path)["bad_eps"]["error"]
+    message = run_in_r({"bad_eps": "LaplaceMechanism(0, -1, 1)"})["bad_eps"]["error"]
     with pytest.raises(ValueError) as python_error:
         dppack.LaplaceMechanism(0, -1, 1)
     assert str(python_error.value) in message
