@@ -13,6 +13,16 @@
   if (is.factor(x)) {
     return(as.character(x))
   }
+  if (is.list(x)) {
+    # An R list is not numeric data (DPpack refuses it); as a Python list it would pass for
+    # one, so it goes as a NumPy object array, which the core refuses as non-numeric.
+    return(.numpy()$array(reticulate::r_to_py(x), dtype = "object"))
+  }
+  if (is.logical(x) && length(x) == 1 && is.na(x)) {
+    # reticulate turns a logical NA into True; NaN is refused wherever a number or a flag
+    # is expected, as R refuses NA in DPpack's checks.
+    return(NaN)
+  }
   if (is.atomic(x) && (is.numeric(x) || is.logical(x)) &&
       (!is.null(dim(x)) || length(x) != 1)) {
     return(reticulate::np_array(x))
@@ -46,16 +56,48 @@
 # Call the public core function `name` with the converted arguments in `...`. The core's
 # warnings become R warnings; its error message becomes an R error raised from the calling
 # DPpackPy function, with DPpack's text and no Python traceback.
-.call_core <- function(name, ...) {
+#
+# An invalid call leaves R's random stream as it found it, as in DPpack, whose checks come
+# before any draw: the seed drawn for the core is given back when the core refuses the call.
+.call_core <- function(name, ..., .positional = list()) {
   caller <- sys.call(-1)
-  result <- .core()$call(name, list(...))
+  stream <- .save_random_stream()
+  arguments <- tryCatch(
+    list(...),
+    error = function(e) {
+      .restore_random_stream(stream)
+      stop(simpleError(conditionMessage(e), call = caller))
+    }
+  )
+  result <- .core()$call(name, .positional, arguments)
   for (message in result$warnings) {
     warning(simpleWarning(message, call = caller))
   }
   if (!is.null(result$error)) {
+    .restore_random_stream(stream)
     stop(simpleError(result$error, call = caller))
   }
   result$value
+}
+
+.save_random_stream <- function() {
+  get0(".Random.seed", envir = globalenv(), inherits = FALSE)
+}
+
+.restore_random_stream <- function(stream) {
+  if (is.null(stream)) {
+    suppressWarnings(rm(".Random.seed", envir = globalenv()))
+  } else {
+    assign(".Random.seed", stream, envir = globalenv())
+  }
+}
+
+.numpy <- function() {
+  if (is.null(.dppack$numpy)) {
+    .core()
+    .dppack$numpy <- reticulate::import("numpy", convert = FALSE)
+  }
+  .dppack$numpy
 }
 
 #' Bit-identical results in R and Python

@@ -66,9 +66,9 @@ GaussianMechanism <- function(true.values, eps, delta, sensitivities, type.DP = 
     eps = .to_py(eps),
     delta = .to_py(delta),
     sensitivities = .to_py(sensitivities),
-    type_DP = type.DP,
+    type_DP = .to_py(type.DP),
     alloc_proportions = .to_py(alloc.proportions),
-    analytic = analytic,
+    analytic = .to_py(analytic),
     tol = .to_py(tol),
     random_state = .random_state()
   )

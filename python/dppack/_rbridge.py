@@ -8,6 +8,8 @@ then raises DPpack's message as an R error, or re-issues each warning as an R wa
 
 import warnings
 
+import numpy as np
+
 import dppack
 from dppack import _random
 
@@ -15,10 +17,13 @@ __all__ = ["call"]
 
 
 def _generator(random_state):
-    """The shared generator of R's ``with_random_state()``; ``None`` is refused there."""
-    if random_state is None:
+    """The shared generator of R's ``with_random_state()``, from a seed given in R."""
+    if random_state is None or isinstance(random_state, np.random.Generator):
         raise TypeError("random_state must be a non-negative whole number.")
-    return _random.as_generator(random_state)
+    try:
+        return _random.as_generator(random_state)
+    except TypeError:
+        raise TypeError("random_state must be a non-negative whole number.") from None
 
 
 def _callable(name):
@@ -29,13 +34,15 @@ def _callable(name):
     raise AttributeError(f"dppack has no public function {name!r}")
 
 
-def call(name, kwargs):
-    """Run ``dppack.<name>(**kwargs)`` and report its value, warnings and error message.
+def call(name, args, kwargs):
+    """Run ``dppack.<name>(*args, **kwargs)`` and report its value, warnings and error.
 
     Parameters
     ----------
     name : str
         A name in ``dppack.__all__``, or ``"generator"`` for R's ``with_random_state()``.
+    args : list
+        Positional arguments (R's ``...``), already converted from R.
     kwargs : dict
         Keyword arguments, already converted from R.
 
@@ -50,7 +57,7 @@ def call(name, kwargs):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            value, error = function(**kwargs), None
+            value, error = function(*args, **kwargs), None
         except (ValueError, TypeError) as exc:
             value, error = None, str(exc)
     return {

@@ -30,6 +30,8 @@ _AGM_MAX_BISECTIONS = 2000
 
 def _true_values(true_values):
     values = _checks.as_numeric_array(true_values, _TRUE_VALUES_MESSAGE)
+    if values.size == 0:
+        raise ValueError("true.values must have at least one element.")
     if not np.all(np.isfinite(values)):
         raise ValueError("true.values must be finite (no NA, NaN or Inf).")
     return values

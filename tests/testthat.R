@@ -1,0 +1,4 @@
+library(testthat)
+library(DPpackPy)
+
+test_check("DPpackPy")

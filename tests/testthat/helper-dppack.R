@@ -1,0 +1,31 @@
+# Shared helpers of the DPpackPy tests (testthat sources helper-*.R before the test files).
+
+# A validation error as a DPpack user sees it: DPpack's text exactly (so no Python traceback and
+# no "ValueError: " prefix), raised from the user-facing function `fun`.
+expect_dppack_error <- function(object, message, fun) {
+  cnd <- expect_error(object, message, fixed = TRUE)
+  expect_identical(conditionMessage(cnd), message)
+  expect_false(grepl("ValueError|TypeError|Traceback", conditionMessage(cnd)))
+  expect_false(is.null(conditionCall(cnd)))
+  expect_identical(conditionCall(cnd)[[1]], as.name(fun))
+  invisible(cnd)
+}
+
+# CDF of the centred Laplace distribution with density exp(-|x|/b) / (2b), b = `scale`.
+plaplace <- function(q, scale) {
+  ifelse(q < 0, 0.5 * exp(q / scale), 1 - 0.5 * exp(-q / scale))
+}
+
+# Gaussian noise scales of spec section 2.2, written out here so that the tests do not depend
+# on the package's own arithmetic.
+sigma_aDP <- function(s, eps, delta) s * sqrt(2 * log(1.25 / delta)) / eps
+sigma_pDP <- function(s, eps, delta) {
+  z <- stats::qnorm(delta / 2)
+  s * (sqrt(z^2 + 2 * eps) - z) / (2 * eps)
+}
+
+# Exact selection probabilities of the exponential mechanism (spec section 2.4).
+exp_mech_probs <- function(utility, eps, sensitivity, measure = rep(1, length(utility))) {
+  w <- measure * exp(eps * (utility - max(utility)) / (2 * sensitivity))
+  w / sum(w)
+}

@@ -1,0 +1,54 @@
+# The bridge to the Python core, seen from R: the core loads, its Python is where it says, and
+# R objects go in and come back as the R objects a DPpack user expects.
+
+test_that("the Python core is available", {
+  expect_identical(dppack_available(), TRUE)
+})
+
+test_that("dppack_python() returns an existing file", {
+  expect_true(dppack_available())
+  python <- dppack_python()
+  expect_type(python, "character")
+  expect_length(python, 1)
+  expect_true(file.exists(python))
+  expect_false(dir.exists(python))
+  # It is the interpreter reticulate actually runs.
+  expect_identical(normalizePath(python), normalizePath(reticulate::py_config()$python))
+})
+
+test_that("a data.frame goes into LaplaceMechanism and comes back as a data.frame", {
+  # DPpack refuses a data.frame (not atomic); DPpackPy accepts it, by choice.
+  df <- data.frame(a = c(1, 2, 3), b = c(40L, 50L, 60L), row.names = c("x", "y", "z"))
+  out <- LaplaceMechanism(df, 1, 1e-9)
+  expect_s3_class(out, "data.frame")
+  expect_identical(names(out), names(df))
+  expect_identical(row.names(out), row.names(df))
+  expect_identical(dim(out), dim(df))
+  expect_type(out$b, "double")
+  # Tiny noise: every value stays in its row and column.
+  expect_equal(as.matrix(out), as.matrix(df) + 0, tolerance = 1e-6)
+  set.seed(1)
+  noisy <- LaplaceMechanism(df, 1, 1)
+  expect_false(any(as.matrix(noisy) == as.matrix(df)))
+})
+
+test_that("a data.frame goes into GaussianMechanism and comes back as a data.frame", {
+  df <- data.frame(p = c(1, 2), q = c(3, 4))
+  out <- GaussianMechanism(df, 0.5, 0.01, 1e-9)
+  expect_s3_class(out, "data.frame")
+  expect_identical(names(out), names(df))
+  expect_equal(as.matrix(out), as.matrix(df), tolerance = 1e-6)
+})
+
+test_that("the caller's data are not modified", {
+  tv <- c(a = 1, b = 2)
+  m <- matrix(1:4, 2)
+  df <- data.frame(a = 1:2)
+  tv0 <- tv; m0 <- m; df0 <- df
+  LaplaceMechanism(tv, 1, 1)
+  LaplaceMechanism(m, 1, 1)
+  LaplaceMechanism(df, 1, 1)
+  expect_identical(tv, tv0)
+  expect_identical(m, m0)
+  expect_identical(df, df0)
+})
