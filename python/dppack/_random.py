@@ -35,7 +35,13 @@ def as_generator(random_state=None):
         return np.random.default_rng()
     if isinstance(random_state, np.random.Generator):
         return random_state
-    if isinstance(random_state, numbers.Real) and not isinstance(random_state, bool):
+    if isinstance(random_state, bool):
+        raise TypeError(
+            "random_state must be None, a non-negative integer or a numpy.random.Generator."
+        )
+    if isinstance(random_state, numbers.Integral) and random_state >= 0:
+        return np.random.default_rng(int(random_state))
+    if isinstance(random_state, numbers.Real):
         value = float(random_state)
         if np.isfinite(value) and value >= 0 and value == int(value):
             return np.random.default_rng(int(value))

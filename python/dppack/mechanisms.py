@@ -278,7 +278,9 @@ def calibrateAnalyticGaussianMechanism(epsilon, delta, sensitivity, tol=1e-12):
                 return up - t
 
             def alpha_of(s):
-                return math.sqrt(1 + s / 2) - math.sqrt(s / 2)
+                # = sqrt(1 + s/2) - sqrt(s/2), written without the cancellation that
+                # returns 0 (no noise) once s is large, as it is for tiny epsilon.
+                return 1 / (math.sqrt(1 + s / 2) + math.sqrt(s / 2))
 
             def go_left(value):
                 return value > delta
@@ -315,7 +317,10 @@ def calibrateAnalyticGaussianMechanism(epsilon, delta, sensitivity, tol=1e-12):
         mid = s_inf + (s_sup - s_inf) / 2
         for _ in range(_AGM_MAX_BISECTIONS):
             value = curve(mid)
-            if abs(value - delta) <= tol:
+            # DPpack stops once |curve(mid) - delta| <= tol. We also require the private side,
+            # curve(mid) <= delta (on both branches that means sigma >= the exact one), so
+            # that a delta below tol is still met, not overshot by up to tol.
+            if delta - tol <= value <= delta:
                 converged = True
                 break
             if go_left(value):

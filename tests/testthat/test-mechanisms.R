@@ -341,7 +341,11 @@ test_that("calibrateAnalyticGaussianMechanism reproduces the spec's reference va
                                                 ref$sensitivity[i])
     expect_type(sigma, "double")
     expect_length(sigma, 1)
-    expect_equal(sigma, ref$sigma[i], tolerance = 1e-9, label = paste("row", i))
+    # DPpack stops within tol = 1e-12 of delta on either side; DPpackPy only on the private
+    # side (NEWS.md). Rows 3 and 7 are where DPpack's answer lies on the other side (its
+    # delta(sigma) exceeds delta by ~4e-13): there the two differ by up to 1e-7.
+    expect_equal(sigma, ref$sigma[i], tolerance = if (i %in% c(3, 7)) 1e-7 else 1e-10,
+                 label = paste("row", i))
   }
   # Argument names are DPpack's (epsilon, sensitivity), not the mechanisms' ones.
   expect_equal(calibrateAnalyticGaussianMechanism(epsilon = 1, delta = 1e-5, sensitivity = 1,
