@@ -24,7 +24,7 @@ $(STAMPS)/venv: $(PY_SOURCES) | system
 	@mkdir -p $(STAMPS)
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
-	$(VENV)/bin/python -m pip install -q -e '.[test]' 'numpy<2'
+	$(VENV)/bin/python -m pip install -q -e '.[test,plot]' 'numpy<2'
 	@touch $@
 
 # A second environment with the newest NumPy 2: the Python package supports both.
@@ -65,6 +65,8 @@ docs:
 bench: install
 	$(VENV)/bin/python benchmarks/startup.py
 	$(VENV)/bin/python benchmarks/mechanisms.py
+	$(VENV)/bin/python benchmarks/stats.py
+	$(VENV)/bin/python benchmarks/r_vs_python.py
 
 clean:
 	rm -rf build $(VENV) $(VENV_NP2) DPpackPy_*.tar.gz DPpackPy.Rcheck python/*.egg-info

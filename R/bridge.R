@@ -2,10 +2,12 @@
 # No privacy arithmetic lives here (DESIGN.md, Layers): every number that matters is computed
 # by dppack; R only converts values in and out.
 
-# Convert one argument for the core. Numeric data becomes a NumPy array that keeps its shape
-# (an R matrix reaches NumPy without a copy); a data.frame is turned into a numeric matrix
-# first, because reticulate's data.frame path is slow. Scalars and everything else (strings,
-# logicals, NULL) go as reticulate converts them, so the core sees and rejects bad types.
+# Convert one argument for the core. Numeric data becomes a NumPy array that keeps its shape:
+# an R matrix or array reaches NumPy as a Fortran-ordered view, without a copy (reticulate's
+# np_array() would copy it into C order); a plain vector needs a dim attribute first, which
+# costs R one copy. A data.frame is turned into a numeric matrix first, because reticulate's
+# data.frame path is slow. Scalars and everything else (strings, logicals, NULL) go as
+# reticulate converts them, so the core sees and rejects bad types.
 .to_py <- function(x) {
   if (is.data.frame(x)) {
     x <- as.matrix(x)
@@ -25,7 +27,7 @@
   }
   if (is.atomic(x) && (is.numeric(x) || is.logical(x)) &&
       (!is.null(dim(x)) || length(x) != 1)) {
-    return(reticulate::np_array(x))
+    return(reticulate::r_to_py(if (is.array(x)) unclass(x) else as.array(x)))
   }
   x
 }
@@ -61,6 +63,9 @@
 # before any draw: the seed drawn for the core is given back when the core refuses the call.
 .call_core <- function(name, ..., .positional = list()) {
   caller <- sys.call(-1)
+  # Load the core before the arguments are converted: a conversion would otherwise start
+  # Python through reticulate's own discovery, not DPpackPy's (see ?dppack_python).
+  core <- .core()
   stream <- .save_random_stream()
   arguments <- tryCatch(
     list(...),
@@ -69,7 +74,8 @@
       stop(simpleError(conditionMessage(e), call = caller))
     }
   )
-  result <- .core()$call(name, .positional, arguments)
+  # unnamed: a named R list would reach Python as a dict
+  result <- core$call(name, unname(.positional), arguments)
   for (message in result$warnings) {
     warning(simpleWarning(message, call = caller))
   }
@@ -77,7 +83,7 @@
     .restore_random_stream(stream)
     stop(simpleError(result$error, call = caller))
   }
-  result$value
+  .drop_1d(result$value)
 }
 
 .save_random_stream <- function() {

@@ -31,3 +31,36 @@ print(first)
 # DPpack's messages, without a Python traceback:
 tryCatch(GaussianMechanism(5, eps = 3, delta = 0.01, sensitivities = 1),
          error = function(e) cat("Error shown to the user:", conditionMessage(e), "\n"))
+
+# ---------------------------------------------------------------------------------------------
+# Private descriptive statistics of the Pima Indians diabetes data (MASS; see
+# python/dppack/data/README.md for its source and licence). Bounds are public knowledge
+# about the measurements, not read from the data.
+cat("\n== Private summary of the Pima data (n = 532), R ==\n")
+pima <- rbind(MASS::Pima.tr, MASS::Pima.te)
+bounds <- list(glu = c(40, 200), bp = c(30, 120), bmi = c(15, 70), age = c(20, 90))
+set.seed(2026)
+summary_rows <- lapply(names(bounds), function(v) {
+  x <- pima[[v]]
+  b <- bounds[[v]]
+  data.frame(
+    variable = v,
+    mean = mean(x), mean.DP = meanDP(x, 0.5, b[1], b[2]),
+    sd = sd(x), sd.DP = sdDP(x, 0.5, b[1], b[2]),
+    median = median(x), median.DP = medianDP(x, 0.5, b[1], b[2])
+  )
+})
+print(do.call(rbind, summary_rows), digits = 4, row.names = FALSE)
+cat("cov(glu, bmi):", cov(pima$glu, pima$bmi), "  private:",
+    covDP(pima$glu, pima$bmi, 0.5, 40, 200, 15, 70), "\n")
+cat("Diabetic (type) counts, true and private:\n")
+print(table(type = pima$type))
+print(tableDP(type = pima$type, eps = 0.5))
+
+dir.create("demo-output", showWarnings = FALSE)
+histogram <- histogramDP(pima$glu, eps = 1, lower.bound = 40, upper.bound = 200)
+png("demo-output/pima_glucose_R.png", width = 640, height = 480)
+plot(histogram, main = "Private histogram of plasma glucose (eps = 1), R",
+     xlab = "glucose")
+invisible(dev.off())
+cat("Private histogram saved to demo-output/pima_glucose_R.png\n")

@@ -6,11 +6,33 @@ that draws noise. ``None`` draws fresh operating-system entropy; an int or a
 ``numpy.random.Generator`` makes a call reproducible.
 """
 
+from .data_access import (
+    covDataAccess,
+    histogramDataAccess,
+    meanDataAccess,
+    pooledCovDataAccess,
+    pooledVarDataAccess,
+    quantileDataAccess,
+    tableDataAccess,
+    varDataAccess,
+)
 from .mechanisms import (
     ExponentialMechanism,
     GaussianMechanism,
     LaplaceMechanism,
     calibrateAnalyticGaussianMechanism,
+)
+from .stats import (
+    covDP,
+    histogramDP,
+    meanDP,
+    medianDP,
+    pooledCovDP,
+    pooledVarDP,
+    quantileDP,
+    sdDP,
+    tableDP,
+    varDP,
 )
 
 __version__ = "0.1.0"
@@ -20,4 +42,22 @@ __all__ = [
     "GaussianMechanism",
     "LaplaceMechanism",
     "calibrateAnalyticGaussianMechanism",
+    "covDP",
+    "covDataAccess",
+    "histogramDP",
+    "histogramDataAccess",
+    "meanDP",
+    "meanDataAccess",
+    "medianDP",
+    "pooledCovDP",
+    "pooledCovDataAccess",
+    "pooledVarDP",
+    "pooledVarDataAccess",
+    "quantileDP",
+    "quantileDataAccess",
+    "sdDP",
+    "tableDP",
+    "tableDataAccess",
+    "varDP",
+    "varDataAccess",
 ]

@@ -11,12 +11,19 @@ import numbers
 import numpy as np
 
 __all__ = [
+    "as_bound",
+    "as_finite_data",
     "as_numeric_array",
     "check_allocation",
+    "check_bound_length",
+    "check_bound_order",
+    "check_bounds",
     "check_finite_budget",
     "check_flag",
     "check_positive_scalar",
     "check_sensitivities",
+    "check_vector",
+    "data_range",
     "is_pandas",
     "restore_like",
 ]
@@ -137,3 +144,136 @@ def restore_like(values, like):
     if isinstance(like, numbers.Number) or np.ndim(like) == 0:
         return float(values.reshape(()))
     return values.reshape(np.shape(like))
+
+
+# --------------------------------------------------------------------------------------------
+# Bounds and data of the statistics (spec §3.0). DPpack checks only the bounds' lengths; the
+# other checks below are ours (DPpack fails obscurely or returns NA / NaN there).
+# --------------------------------------------------------------------------------------------
+
+# Block length of the one-pass range scan: blocks of 64 Ki doubles (512 KiB) stay in cache, so
+# taking both the minimum and the maximum of a block costs one pass over memory, not two.
+_RANGE_BLOCK = 1 << 16
+
+
+def check_vector(value, name):
+    """DPpack's ``is.vector`` test of varDP and covDP: a matrix (2-d or more) is refused.
+
+    Scalars and 1-d data pass (R's scalars are vectors); what they hold is checked later.
+    """
+    try:
+        ndim = np.ndim(value)
+    except (TypeError, ValueError):  # a ragged list: not numeric either, refused later
+        return value
+    if ndim > 1:
+        raise ValueError(f"{name} must be a numeric vector.")
+    return value
+
+
+def check_bound_length(value, name):
+    """Raise DPpack's ``"Length of <name> must be 1."`` unless ``value`` has one element.
+
+    As in R, ``None`` (R's NULL) has length 0 and a string has length 1; what the single
+    element is gets checked later, by :func:`as_bound`.
+    """
+    if value is None:
+        size = 0
+    else:
+        try:
+            size = np.size(value.to_numpy() if is_pandas(value) else value)
+        except (TypeError, ValueError):  # e.g. a ragged list: not one element in any case
+            size = -1
+    if size != 1:
+        raise ValueError(f"Length of {name} must be 1.")
+    return value
+
+
+def as_bound(value, name):
+    """Return a bound of length 1 (see :func:`check_bound_length`) as a finite float.
+
+    Ours: DPpack accepts any bound, and a non-numeric or infinite one breaks later.
+    """
+    if isinstance(value, (str, bytes, bool, np.bool_)):
+        raise ValueError(f"{name} must be a finite number.")
+    array = np.asarray(value.to_numpy() if is_pandas(value) else value)
+    if array.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must be a finite number.")
+    number = float(array.reshape(()))
+    if not np.isfinite(number):
+        raise ValueError(f"{name} must be a finite number.")
+    return number
+
+
+def check_bound_order(lower, upper, lower_name, upper_name):
+    """Raise unless ``lower < upper`` (ours: DPpack never checks, spec §8.7)."""
+    if not lower < upper:
+        raise ValueError(f"{lower_name} must be < {upper_name}.")
+
+
+def check_bounds(*named):
+    """Validate bounds given as ``(R name, value)`` pairs in DPpack's length-check order.
+
+    First every length (DPpack's checks and messages, in the order given), then every value
+    (:func:`as_bound`, same order), then ``lower < upper`` for each pair (``lower.bound`` with
+    ``upper.bound``, ``lower.bound1`` with ``upper.bound1``, ...), in the order the lower bounds
+    appear. Returns a dict from R name to float.
+    """
+    for name, value in named:
+        check_bound_length(value, name)
+    bounds = {name: as_bound(value, name) for name, value in named}
+    for name in bounds:
+        if name.startswith("lower."):
+            upper = "upper." + name[len("lower."):]
+            check_bound_order(bounds[name], bounds[upper], name, upper)
+    return bounds
+
+
+def data_range(array, with_sum=False, clip=None):
+    """Minimum and maximum of a non-empty float array in one pass over memory.
+
+    NaN anywhere makes both NaN (numpy's reductions propagate it), so the caller tells NaN,
+    Inf and out-of-bounds data apart from these two numbers alone. With ``with_sum`` the sum
+    of the values comes third, from the same pass (block-wise pairwise sums, as accurate as
+    ``numpy.sum``): of the values clipped to ``clip = (lower, upper)`` if given. Only blocks
+    that reach outside the bounds are clipped, in a reused buffer: never a copy of the data.
+    """
+    flat = array.ravel(order="K")  # a view whenever the layout allows one
+    buffer = None
+    low, high, total = np.inf, -np.inf, 0.0
+    for start in range(0, flat.size, _RANGE_BLOCK):  # a loop over blocks, not rows
+        block = flat[start:start + _RANGE_BLOCK]
+        block_low = float(np.minimum.reduce(block))
+        if block_low != block_low:  # NaN in this block
+            return (np.nan, np.nan, np.nan) if with_sum else (np.nan, np.nan)
+        block_high = float(np.maximum.reduce(block))
+        low = min(low, block_low)
+        high = max(high, block_high)
+        if with_sum:
+            if clip is not None and (block_low < clip[0] or block_high > clip[1]):
+                if buffer is None:
+                    buffer = np.empty(min(flat.size, _RANGE_BLOCK))
+                out = buffer[:block.size]
+                np.maximum(block, clip[0], out=out)
+                np.minimum(out, clip[1], out=out)
+                block = out
+            total += float(np.add.reduce(block))
+    return (low, high, total) if with_sum else (low, high)
+
+
+def as_finite_data(value, name, min_size=1, with_sum=False, clip=None):
+    """Return data as a float ndarray with its minimum and maximum: ``(array, low, high)``,
+    and with ``with_sum`` also the sum of the values (clipped to ``clip = (lower, upper)``
+    if given): ``(array, low, high, total)``; see :func:`data_range`.
+
+    Ours (DPpack has no such checks), in this order: the data must be numeric ("<name> must
+    be numeric."); hold at least ``min_size`` values; and be finite. The array is the caller's own memory whenever it is
+    already float64: callers only read it.
+    """
+    array = as_numeric_array(value, f"{name} must be numeric.")
+    if array.size < min_size:
+        count = {1: "one value", 2: "two values"}.get(min_size, f"{min_size} values")
+        raise ValueError(f"{name} must contain at least {count}.")
+    scan = data_range(array, with_sum, clip)
+    if not (np.isfinite(scan[0]) and np.isfinite(scan[1])):
+        raise ValueError(f"{name} must be finite (no NA, NaN or Inf).")
+    return (array,) + scan

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 import dppack
-from dppack import _random
+from dppack import _checks, _random, rcompat
 
 __all__ = ["call"]
 
@@ -61,7 +61,34 @@ def call(name, args, kwargs):
         except (ValueError, TypeError) as exc:
             value, error = None, str(exc)
     return {
-        "value": value,
+        "value": _for_r(value),
         "warnings": [str(w.message) for w in caught],
         "error": error,
     }
+
+
+def _for_r(value):
+    """Turn a result into plain data reticulate converts well.
+
+    A Histogram becomes a dict of its fields; a pandas table becomes its cells in R's
+    column-major order (the R side knows the levels and rebuilds an R ``table``); dicts of
+    results ('both') are converted entry by entry. Anything else is passed unchanged.
+    """
+    if isinstance(value, dict):
+        return {key: _for_r(item) for key, item in value.items()}
+    if isinstance(value, rcompat.Histogram):
+        return {
+            "breaks": value.breaks,
+            "counts": value.counts,
+            "mids": value.mids,
+            "xname": value.xname,
+            "equidist": value.equidist,
+        }
+    if _checks.is_pandas(value):
+        index = value.index
+        shape = list(index.levshape) if index.nlevels > 1 else [len(index)]
+        if value.ndim == 2:
+            shape.append(value.shape[1])
+        # pandas lays the cells out with the first factor varying slowest; R, fastest.
+        return value.to_numpy().reshape(shape).ravel(order="F")
+    return value

@@ -1,12 +1,13 @@
 """R and Python give bit-identical output for the same inputs and seed.
 
 Each case is one R expression run inside ``with_random_state(seed, ...)`` through rpy2, and the
-same calls made in Python with ``random_state=numpy.random.default_rng(seed)``, shared by the
+same calls made in Python (every public function has at least one case) with ``random_state=numpy.random.default_rng(seed)``, shared by the
 calls in the order R makes them. Floats are compared through ``float.hex``: bit for bit.
 R indices are 1-based and Python's 0-based, so an R index is compared with Python's plus one.
 """
 
 import numpy as np
+import pandas as pd
 import pytest
 from r_session import require_r, run_in_r
 
@@ -77,6 +78,122 @@ CASES = {
         "calibrateAnalyticGaussianMechanism(0.01, 1e-5, 1)",
         lambda rng: dppack.calibrateAnalyticGaussianMechanism(0.01, 1e-5, 1),
     ),
+    "meanDP": (
+        "meanDP(c(1.5, 4.2, 3.3, 2.8, 0.4, 5.1), 1, 0, 5)",
+        lambda rng: dppack.meanDP([1.5, 4.2, 3.3, 2.8, 0.4, 5.1], 1, 0, 5, random_state=rng),
+    ),
+    "meanDP_gaussian_matrix": (
+        "meanDP(matrix(c(1, 2, 3, 4, 5, 6), 2), 0.5, 0, 5, mechanism = 'Gaussian', delta = 0.01)",
+        lambda rng: dppack.meanDP(np.array([[1.0, 3, 5], [2, 4, 6]]), 0.5, 0, 5,
+                                  mechanism="Gaussian", delta=0.01, random_state=rng),
+    ),
+    "varDP": (
+        "varDP(c(1.5, 4.2, 3.3, 2.8, 0.4, 5.1), 1, 0, 5, which.sensitivity = 'unbounded')",
+        lambda rng: dppack.varDP([1.5, 4.2, 3.3, 2.8, 0.4, 5.1], 1, 0, 5,
+                                 which_sensitivity="unbounded", random_state=rng),
+    ),
+    "sdDP_analytic": (
+        "sdDP(c(1.5, 4.2, 3.3, 2.8, 0.4, 5.1), 2, 0, 5, mechanism = 'analytic', delta = 1e-5)",
+        lambda rng: dppack.sdDP([1.5, 4.2, 3.3, 2.8, 0.4, 5.1], 2, 0, 5, mechanism="analytic",
+                                delta=1e-5, random_state=rng),
+    ),
+    "covDP": (
+        "covDP(c(1, 4, 3, 2), c(-2, -3, -4, -1), 1, 0, 5, -5, 0)",
+        lambda rng: dppack.covDP([1, 4, 3, 2], [-2, -3, -4, -1], 1, 0, 5, -5, 0,
+                                 random_state=rng),
+    ),
+    "histogramDP": (
+        "histogramDP(c(0.3, 2.2, 2.9, 3.1, 4.4, 5.8, 6.1, 7.7), 1, -3, 9)",
+        lambda rng: dppack.histogramDP([0.3, 2.2, 2.9, 3.1, 4.4, 5.8, 6.1, 7.7], 1, -3, 9,
+                                       random_state=rng),
+    ),
+    "histogramDP_both_normalized": (
+        "histogramDP(c(0.3, 2.2, 2.9, 3.1, 4.4), 1, 0, 5, breaks = 4, normalize = TRUE, "
+        "which.sensitivity = 'both')",
+        lambda rng: dppack.histogramDP([0.3, 2.2, 2.9, 3.1, 4.4], 1, 0, 5, breaks=4,
+                                       normalize=True, which_sensitivity="both",
+                                       random_state=rng),
+    ),
+    "tableDP_two_way": (
+        "tableDP(c('a', 'b', 'b', 'c', 'a', 'b'), c('u', 'u', 'v', 'v', 'v', 'u'), eps = 1, "
+        "allow.negative = TRUE)",
+        lambda rng: dppack.tableDP(["a", "b", "b", "c", "a", "b"],
+                                   ["u", "u", "v", "v", "v", "u"], eps=1, allow_negative=True,
+                                   random_state=rng),
+    ),
+    "tableDP_three_way": (
+        "tableDP(c(1, 2, 2, 1), c('x', 'y', 'x', 'x'), c(TRUE, FALSE, TRUE, TRUE), eps = 2, "
+        "mechanism = 'Gaussian', delta = 0.01, type.DP = 'pDP', allow.negative = TRUE)",
+        lambda rng: dppack.tableDP(
+            pd.Categorical(["1", "2", "2", "1"]), ["x", "y", "x", "x"],
+            pd.Categorical(["TRUE", "FALSE", "TRUE", "TRUE"], categories=["FALSE", "TRUE"]),
+            eps=2, mechanism="Gaussian", delta=0.01, type_DP="pDP", allow_negative=True,
+            random_state=rng,
+        ),
+    ),
+    "pooledVarDP_both": (
+        "pooledVarDP(c(1, 4), c(1, 2), c(-5, -7), lower.bound = -10, upper.bound = 10, "
+        "which.sensitivity = 'both')",
+        lambda rng: dppack.pooledVarDP([1, 4], [1, 2], [-5, -7], lower_bound=-10,
+                                       upper_bound=10, which_sensitivity="both",
+                                       random_state=rng),
+    ),
+    "pooledCovDP": (
+        "pooledCovDP(matrix(c(1, 4, -2, 8, -6, -3), ncol = 2), matrix(c(1, 2, -5, 7, 3, 0), "
+        "ncol = 2), lower.bound1 = -10, upper.bound1 = 10, lower.bound2 = -10, "
+        "upper.bound2 = 10, approx.n.max = TRUE)",
+        lambda rng: dppack.pooledCovDP(
+            np.array([[1, 8], [4, -6], [-2, -3]]), np.array([[1, 7], [2, 3], [-5, 0]]),
+            lower_bound1=-10, upper_bound1=10, lower_bound2=-10, upper_bound2=10,
+            approx_n_max=True, random_state=rng,
+        ),
+    ),
+    "quantileDP": (
+        "quantileDP(c(1, 1, -2, 8, -6), 0.25, 1, -10, 10)",
+        lambda rng: dppack.quantileDP([1, 1, -2, 8, -6], 0.25, 1, -10, 10, random_state=rng),
+    ),
+    "medianDP": (
+        "medianDP(c(1, 1, -2, 8, -6, 3.5), 0.5, -6, 6)",
+        lambda rng: dppack.medianDP([1, 1, -2, 8, -6, 3.5], 0.5, -6, 6, random_state=rng),
+    ),
+    "quantileDataAccess": (
+        "quantileDataAccess(c(1, 1, -2, 8, -6), 0.25, -10, 10)",
+        lambda rng: dppack.quantileDataAccess([1, 1, -2, 8, -6], 0.25, -10, 10),
+    ),
+    "pooledCovDataAccess": (
+        "pooledCovDataAccess(list(matrix(c(1, 4, -2, 8, -6, -3), ncol = 2), "
+        "matrix(c(1, 2, -5, 7), ncol = 2)), -10, 10, -10, 10, FALSE)",
+        lambda rng: dppack.pooledCovDataAccess(
+            [np.array([[1, 8], [4, -6], [-2, -3]]), np.array([[1, -5], [2, 7]])],
+            -10, 10, -10, 10, False,
+        ),
+    ),
+    "histogramDataAccess": (
+        "histogramDataAccess(c(1, 4, 3, 2, 3), 'Sturges', 'Gaussian')",
+        lambda rng: dppack.histogramDataAccess([1, 4, 3, 2, 3], "Sturges", "Gaussian"),
+    ),
+    "meanDataAccess": (
+        "meanDataAccess(c(1, 4, 3, 2), 0, 5)",
+        lambda rng: dppack.meanDataAccess([1, 4, 3, 2], 0, 5),
+    ),
+    "varDataAccess": (
+        "varDataAccess(c(1, 4, 3, 2), 0, 5)",
+        lambda rng: dppack.varDataAccess([1, 4, 3, 2], 0, 5),
+    ),
+    "covDataAccess": (
+        "covDataAccess(c(1, 4, 3, 2), c(-2, -3, -4, -1), 0, 5, -5, 0)",
+        lambda rng: dppack.covDataAccess([1, 4, 3, 2], [-2, -3, -4, -1], 0, 5, -5, 0),
+    ),
+    "pooledVarDataAccess": (
+        "pooledVarDataAccess(list(c(1, 4, -2, 8, -6), c(1, 2), c(-5, -7)), -10, 10, TRUE)",
+        lambda rng: dppack.pooledVarDataAccess([[1, 4, -2, 8, -6], [1, 2], [-5, -7]], -10, 10,
+                                               True),
+    ),
+    "tableDataAccess": (
+        "tableDataAccess(c('a', 'b', 'b', 'c'), c('u', 'u', 'v', 'v'), mechanism = 'analytic')",
+        lambda rng: dppack.tableDataAccess(["a", "b", "b", "c"], ["u", "u", "v", "v"],
+                                           mechanism="analytic"),
+    ),
     "two_calls_one_stream": (
         "c(LaplaceMechanism(0, 1, 1), GaussianMechanism(0, 0.5, 0.01, 1))",
         lambda rng: [
@@ -93,21 +210,27 @@ def r_results():
     return run_in_r({name: f"with_random_state({SEED}, {expr})" for name, (expr, _) in CASES.items()})
 
 
-def _hex(values, r_dim):
-    array = np.asarray(values, dtype=np.float64)
-    # R stores matrices column by column.
-    flat = array.ravel(order="F") if r_dim is not None else array.ravel()
-    return [float(v).hex() for v in flat]
+def assert_same(r_value, expected):
+    """An R value (as r_session converts it) equals a Python result, bit for bit."""
+    assert "error" not in r_value, r_value.get("error")
+    if isinstance(expected, dppack.rcompat.Histogram):
+        expected = {"breaks": expected.breaks, "counts": expected.counts, "mids": expected.mids}
+    if isinstance(expected, dict):
+        for key, item in expected.items():
+            assert_same(r_value["list"][key], item)
+        return
+    array = np.asarray(expected, dtype=np.float64)
+    if isinstance(expected, pd.Series) and expected.index.nlevels > 1:
+        array = array.reshape(expected.index.levshape)  # a k-way table, first factor slowest
+    if r_value["dim"] is not None:
+        assert r_value["dim"] == list(array.shape)
+    # R stores arrays column by column.
+    assert r_value["values"] == [float(v).hex() for v in array.ravel(order="F")]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_r_and_python_agree_bit_for_bit(r_results, name):
-    result = r_results[name]
-    assert "error" not in result, result.get("error")
-    expected = CASES[name][1](_rng())
-    if result["dim"] is not None:
-        assert result["dim"] == list(np.shape(expected))
-    assert result["values"] == _hex(expected, result["dim"])
+    assert_same(r_results[name], CASES[name][1](_rng()))
 
 
 def test_r_error_text_is_the_core_message():

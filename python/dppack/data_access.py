@@ -1,0 +1,580 @@
+"""DPpack's data-access layer: true values and global sensitivities, no noise.
+
+Each public function here is DPpack 0.2.2's function of the same name (spec
+``dppack_api.md`` §4): it touches the raw data, computes the non-private value of a statistic
+and its sensitivities, and returns them in a dict with DPpack's list names (``"True.Values"``,
+``"Sensitivity"``, ``"Bounded.Sensitivities"``, ...). Nothing is clipped, except by
+:func:`quantileDataAccess`, which clips its sorted copy as DPpack does; the private statistics
+of :mod:`dppack.stats` clip before they call the cores below.
+
+Validation goes beyond DPpack (which checks nothing here): bounds must be single finite
+numbers with lower < upper, data numeric, non-empty and finite, and the messages are those of
+the private statistics. The private ``_*_access`` cores take data that are already validated,
+so that the statistics validate once.
+"""
+
+import math
+
+import numpy as np
+
+from . import _checks, rcompat
+
+__all__ = [
+    "covDataAccess",
+    "histogramDataAccess",
+    "meanDataAccess",
+    "pooledCovDataAccess",
+    "pooledVarDataAccess",
+    "quantileDataAccess",
+    "tableDataAccess",
+    "varDataAccess",
+]
+
+MECHANISMS = ("Laplace", "Gaussian", "analytic")
+MECHANISM_MESSAGE = "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'}."
+QUANT_MESSAGE = "quant must be between 0 and 1."
+
+
+def is_one_of(value, options):
+    """True if ``value`` is one of the strings ``options`` (exact, case-sensitive match)."""
+    return isinstance(value, str) and value in options
+
+
+def check_mechanism(mechanism):
+    """DPpack's check of ``mechanism`` for the additive-noise statistics (spec §3.0)."""
+    if not is_one_of(mechanism, MECHANISMS):
+        raise ValueError(MECHANISM_MESSAGE)
+    return mechanism
+
+
+def check_quant(quant):
+    """Return ``quant`` as a float in [0, 1], else DPpack's message (spec §3.9).
+
+    Ours: a quant of length other than 1 gets "Length of quant must be 1."; NaN and
+    non-numbers get DPpack's message (R stops on them with an unrelated one).
+    """
+    if quant is None or isinstance(quant, (str, bytes, bool, np.bool_)):
+        raise ValueError(QUANT_MESSAGE)
+    array = np.asarray(quant.to_numpy() if _checks.is_pandas(quant) else quant)
+    if array.size != 1:
+        raise ValueError("Length of quant must be 1.")
+    if array.dtype.kind not in "iuf":
+        raise ValueError(QUANT_MESSAGE)
+    value = float(array.reshape(()))
+    if not 0 <= value <= 1:  # also refuses NaN
+        raise ValueError(QUANT_MESSAGE)
+    return value
+
+
+def check_samples(samples, columns=None):
+    """Validate the samples of a pooled statistic; return ``(arrays, lows, highs)``.
+
+    ``columns=None`` asks for numeric vectors (pooled variance), ``columns=2`` for matrices of
+    two columns (pooled covariance); ``lows``/``highs`` hold each sample's minimum and maximum
+    (per column for matrices), for clipping. All checks are ours: DPpack has none, and fails
+    with NA results (a sample of one value) or R errors (a vector where a matrix is due).
+    """
+    samples = list(samples)
+    if not samples:
+        raise ValueError("At least one sample is required.")
+    if columns is None:
+        shape_message = "Every sample must be a numeric vector."
+        size_message = "Every sample must contain at least two values."
+    else:
+        shape_message = "Every sample must be a numeric matrix with two columns."
+        size_message = "Every sample must contain at least two rows."
+    arrays, lows, highs = [], [], []
+    for sample in samples:
+        array = _checks.as_numeric_array(sample, shape_message)
+        if columns is None:
+            if array.ndim > 1:
+                raise ValueError(shape_message)
+            array = array.reshape(-1)
+        elif array.ndim != 2 or array.shape[1] != columns:
+            raise ValueError(shape_message)
+        if array.shape[0] < 2:
+            raise ValueError(size_message)
+        if columns is None:
+            low, high = _checks.data_range(array)
+        else:
+            low, high = array.min(axis=0), array.max(axis=0)
+        if not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
+            raise ValueError("Samples must be finite (no NA, NaN or Inf).")
+        arrays.append(array)
+        lows.append(low)
+        highs.append(high)
+    return arrays, lows, highs
+
+
+# --------------------------------------------------------------------------------------------
+# Cores: validated data in, DPpack's dict out
+# --------------------------------------------------------------------------------------------
+
+
+# Blocks of 64 Ki doubles (512 KiB) stay in cache: clipping or centring a block in a reused
+# buffer and reducing it costs one pass over memory and no copy of the data.
+_BLOCK = 1 << 16
+
+
+def _block_sum(flat, lower, upper):
+    """Sum of ``flat`` clipped to [lower, upper], one cached block at a time."""
+    buffer = np.empty(min(flat.size, _BLOCK))
+    total = 0.0
+    for start in range(0, flat.size, _BLOCK):  # a loop over blocks, not rows
+        block = flat[start:start + _BLOCK]
+        out = buffer[:block.size]
+        np.maximum(block, lower, out=out)
+        np.minimum(out, upper, out=out)
+        total += float(np.add.reduce(out))
+    return total
+
+
+def _block_squares(flat, centre, clip=None):
+    """Sum of (value - centre)^2 over ``flat`` (clipped to ``clip`` = (lower, upper) first,
+    if given), one cached block at a time."""
+    buffer = np.empty(min(flat.size, _BLOCK))
+    total = 0.0
+    for start in range(0, flat.size, _BLOCK):
+        block = flat[start:start + _BLOCK]
+        out = buffer[:block.size]
+        if clip is None:
+            np.subtract(block, centre, out=out)
+        else:
+            np.maximum(block, clip[0], out=out)
+            np.minimum(out, clip[1], out=out)
+            np.subtract(out, centre, out=out)
+        total += float(np.dot(out, out))
+    return total
+
+
+def _centre(flat, lower, upper, clip, total):
+    """Mean of ``flat`` (clipped to [lower, upper] if ``clip``). ``total``, that sum if the
+    caller has it already (from its range scan), saves a pass over the data."""
+    if total is not None:
+        return total / flat.size
+    if clip:
+        return _block_sum(flat, lower, upper) / flat.size
+    return float(np.mean(flat))
+
+
+def _mean_access(x, lower, upper, clip=False, total=None):
+    """meanDataAccess on validated data; ``clip=True`` gives the mean of x clipped to
+    [lower, upper] (what DPpack computes after clipping) without a clipped copy; ``total``
+    as in :func:`_centre`."""
+    flat = x.ravel(order="K")
+    true_value = _centre(flat, lower, upper, clip, total)
+    # §3.1 / §3.11: the mean of n values in [L, U] moves by at most (U - L)/n when one value
+    # changes (bounded); DPpack uses the same for unbounded.
+    return {"True.Values": true_value, "Sensitivity": (upper - lower) / flat.size}
+
+
+def _var_access(x, lower, upper, clip=False, total=None):
+    """varDataAccess on validated data (a vector of >= 2 values); ``clip`` and ``total`` as
+    in _mean_access.
+
+    Two passes, as numpy.var: the mean, then the sum of squared deviations from it.
+    """
+    flat = x.ravel(order="K")
+    n = flat.size
+    centre = _centre(flat, lower, upper, clip, total)
+    squares = _block_squares(flat, centre, (lower, upper) if clip else None)
+    # §3.2 / §3.11: sample variance (denominator n - 1), sensitivity (U - L)^2 / n.
+    return {"True.Values": squares / (n - 1), "Sensitivity": (upper - lower) ** 2 / n}
+
+
+def _cov_access(x1, x2, lower1, upper1, lower2, upper2):
+    # §3.4 / §3.11: sample covariance (denominator n - 1), sensitivity (U1-L1)(U2-L2)/n.
+    n = x1.size
+    centred = x1 - x1.mean()
+    value = float(np.dot(centred, x2 - x2.mean())) / (n - 1)
+    return {"True.Values": value, "Sensitivity": (upper1 - lower1) * (upper2 - lower2) / n}
+
+
+def histogram_sensitivities(mechanism):
+    """(bounded, unbounded) sensitivities of a vector of counts, spec §3.5 step 2 and §3.6.
+
+    Changing one record moves one count by 1 and another by 1 (bounded): l1 norm 2, l2 norm
+    sqrt(2); adding or removing one record moves one count by 1 (unbounded). Laplace consumes
+    the l1 value, the Gaussian mechanisms the l2 value.
+    """
+    if mechanism == "Laplace":
+        return 2.0, 1.0
+    return math.sqrt(2.0), 1.0
+
+
+def _histogram_access(x, breaks, mechanism):
+    # §3.5 step 2: R's hist() on the data (the caller has clipped), without the density.
+    bounded, unbounded = histogram_sensitivities(mechanism)
+    return {
+        "True.Values": rcompat.hist(x.reshape(-1), breaks=breaks, xname="x"),
+        "Bounded.Sensitivities": bounded,
+        "Unbounded.Sensitivities": unbounded,
+    }
+
+
+def factor_names(factors):
+    """The name of each factor for the table's dimnames: a pandas object's ``.name``, else None."""
+    return [getattr(f, "name", None) if _checks.is_pandas(f) else None for f in factors]
+
+
+def table_frame(cells, levels, names):
+    """Label an array of cells of shape (L1, ..., Lk) with the factors' levels, in pandas.
+
+    One factor gives a Series indexed by its levels, two a DataFrame (rows: levels of the first
+    factor, columns: levels of the second), three or more a Series over a MultiIndex of every
+    combination of levels, the first factor varying slowest. Index (and column) names are the
+    factors' names.
+    """
+    import pandas as pd  # lazily: importing dppack must stay fast
+
+    if len(levels) == 1:
+        return pd.Series(cells, index=pd.Index(levels[0], name=names[0]))
+    if len(levels) == 2:
+        return pd.DataFrame(
+            cells,
+            index=pd.Index(levels[0], name=names[0]),
+            columns=pd.Index(levels[1], name=names[1]),
+        )
+    index = pd.MultiIndex.from_product(levels, names=names)
+    return pd.Series(cells.reshape(-1), index=index)  # C order: first factor slowest
+
+
+def _pooled_var_access(samples, lower, upper, approx_n_max):
+    # §3.7: pooled variance sum_j (n_j - 1) s_j^2 / (N - J) and its sensitivities.
+    n = np.array([s.size for s in samples], dtype=np.float64)
+    total, groups, n_max = n.sum(), float(n.size), n.max()
+    squares = sum(float(np.var(s) * s.size) for s in samples)  # (n_j - 1) s_j^2
+    spread = np.float64((upper - lower) ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # §3.7: bounded (U-L)^2 (1 - 1/n_max)/(N - J), or (U-L)^2/(N - J) with approx.n.max.
+        if approx_n_max:
+            bounded = spread / (total - groups)
+        else:
+            bounded = spread * (1 - 1 / n_max) / (total - groups)
+        # §3.7: unbounded (U-L)^2 (N - 1)/(N (N - 2)) when N = 2J, else the bounded value
+        # (Inf, as in DPpack, for a single sample of two values).
+        if total == 2 * groups:
+            unbounded = spread * (total - 1) / (total * (total - 2))
+        else:
+            unbounded = bounded
+    return {
+        "True.Values": squares / (total - groups),
+        "Bounded.Sensitivities": float(bounded),
+        "Unbounded.Sensitivities": float(unbounded),
+    }
+
+
+def _pooled_cov_access(samples, lower1, upper1, lower2, upper2, approx_n_max):
+    # §3.8: pooled covariance sum_j (n_j - 1) c_j / (N - J) and its sensitivities.
+    n = np.array([s.shape[0] for s in samples], dtype=np.float64)
+    total, groups, n_max = n.sum(), float(n.size), n.max()
+    products = 0.0
+    for s in samples:  # (n_j - 1) c_j, one sample at a time
+        products += float(np.dot(s[:, 0] - s[:, 0].mean(), s[:, 1] - s[:, 1].mean()))
+    spread = np.float64((upper1 - lower1) * (upper2 - lower2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # §3.8: bounded R/(N - J) with approx.n.max, else R (1 - 1/n_max)/(N - J).
+        if approx_n_max:
+            bounded = spread / (total - groups)
+        else:
+            bounded = spread * (1 - 1 / n_max) / (total - groups)
+        # §3.8: unbounded R [1 + N/(4(N - 1 - J)) - 1/sqrt(N - J - 1)]/(N - J), whatever
+        # approx.n.max (NaN, as in DPpack, when N - J - 1 = 0).
+        rest = np.float64(total - groups - 1)
+        unbounded = spread * (1 + total / (4 * rest) - 1 / np.sqrt(rest)) / (total - groups)
+    return {
+        "True.Values": products / (total - groups),
+        "Bounded.Sensitivities": float(bounded),
+        "Unbounded.Sensitivities": float(unbounded),
+    }
+
+
+def sorted_padded(x, lower, upper):
+    """(L, sort(x) clipped to [L, U], U): spec §3.9 step 2, in one new array.
+
+    The data are copied once into the result and sorted there; the values below L form a
+    prefix and those above U a suffix of the sorted copy, so clipping touches only them.
+    """
+    n = x.size
+    padded = np.empty(n + 2)
+    padded[0], padded[-1] = lower, upper
+    inner = padded[1:-1]
+    inner[...] = x.ravel(order="K")
+    inner.sort()  # in place, in our copy
+    if n and inner[0] < lower:
+        inner[: np.searchsorted(inner, lower, side="left")] = lower
+    if n and inner[-1] > upper:
+        inner[np.searchsorted(inner, upper, side="right"):] = upper
+    return padded
+
+
+def quantile_utility(n, quant, start=0, stop=None):
+    """Utilities -|k - quant n| of the candidates k = start, ..., stop - 1 (default: 0..n),
+    spec §3.9 step 1. Any slice has exactly the values of the same entries of the full
+    vector."""
+    utility = np.arange(start, n + 1 if stop is None else stop, dtype=np.float64)
+    utility -= quant * n
+    np.abs(utility, out=utility)
+    np.negative(utility, out=utility)
+    return utility
+
+
+def _quantile_access(x, quant, lower, upper):
+    # §3.9 steps 1-2; step 4: one value changes the rank of every candidate by at most 1,
+    # bounded or unbounded, so the utility's sensitivity is 1.
+    return {
+        "Utility": quantile_utility(x.size, quant),
+        "Sorted": sorted_padded(x, lower, upper),
+        "Sensitivity": 1.0,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# DPpack's data-access functions
+# --------------------------------------------------------------------------------------------
+
+
+def meanDataAccess(x, lower_bound, upper_bound):
+    """True mean of ``x`` and its sensitivity (U - L)/n (spec §4).
+
+    Parameters
+    ----------
+    x : array_like
+        Numeric data; a matrix counts all its entries. Not clipped.
+    lower_bound, upper_bound : float
+        Bounds on the data, lower < upper.
+
+    Returns
+    -------
+    dict
+        ``{"True.Values": mean, "Sensitivity": (upper - lower)/n}``.
+
+    Raises
+    ------
+    ValueError
+        For bounds that are not single finite numbers with lower < upper, and for data that
+        are not numeric, empty or not finite (DPpack checks nothing here).
+    """
+    bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    x, _, _ = _checks.as_finite_data(x, "x")
+    return _mean_access(x, bounds["lower.bound"], bounds["upper.bound"])
+
+
+def varDataAccess(x, lower_bound, upper_bound):
+    """True sample variance of ``x`` and its sensitivity (U - L)^2/n (spec §4).
+
+    Parameters
+    ----------
+    x : array_like
+        Numeric vector of at least two values. Not clipped.
+    lower_bound, upper_bound : float
+        Bounds on the data, lower < upper.
+
+    Returns
+    -------
+    dict
+        ``{"True.Values": variance (denominator n - 1), "Sensitivity": (upper - lower)^2/n}``.
+
+    Raises
+    ------
+    ValueError
+        "x must be a numeric vector." for a matrix; otherwise as :func:`meanDataAccess`.
+    """
+    _checks.check_vector(x, "x")
+    bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    x, _, _ = _checks.as_finite_data(x, "x", min_size=2)
+    return _var_access(x.reshape(-1), bounds["lower.bound"], bounds["upper.bound"])
+
+
+def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
+    """True sample covariance of ``x1`` and ``x2`` and its sensitivity (spec §4).
+
+    Parameters
+    ----------
+    x1, x2 : array_like
+        Numeric vectors of the same length, at least two values. Not clipped.
+    lower_bound1, upper_bound1, lower_bound2, upper_bound2 : float
+        Bounds on ``x1`` and on ``x2``.
+
+    Returns
+    -------
+    dict
+        ``{"True.Values": covariance (denominator n - 1),
+        "Sensitivity": (upper1 - lower1)(upper2 - lower2)/n}``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`varDataAccess`, and "x1 and x2 must have the same length."
+    """
+    first, second, bounds = _cov_inputs(
+        x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
+    )
+    return _cov_access(first[0], second[0], *bounds)
+
+
+def _cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
+    """The checks covDP and covDataAccess share, in DPpack's order; our checks last."""
+    _checks.check_vector(x1, "x1")
+    _checks.check_vector(x2, "x2")
+    bounds = _checks.check_bounds(
+        ("upper.bound1", upper_bound1),
+        ("lower.bound1", lower_bound1),
+        ("upper.bound2", upper_bound2),
+        ("lower.bound2", lower_bound2),
+    )
+    x1 = _checks.as_numeric_array(x1, "x1 must be numeric.").reshape(-1)
+    x2 = _checks.as_numeric_array(x2, "x2 must be numeric.").reshape(-1)
+    if x1.size != x2.size:
+        raise ValueError("x1 and x2 must have the same length.")
+    x1, low1, high1 = _checks.as_finite_data(x1, "x1", min_size=2)
+    x2, low2, high2 = _checks.as_finite_data(x2, "x2", min_size=2)
+    ordered = (
+        bounds["lower.bound1"], bounds["upper.bound1"],
+        bounds["lower.bound2"], bounds["upper.bound2"],
+    )
+    return (x1, low1, high1), (x2, low2, high2), ordered
+
+
+def histogramDataAccess(x, breaks, mechanism):
+    """R's histogram of ``x`` and the sensitivities of its counts (spec §4, §3.5).
+
+    Parameters
+    ----------
+    x : array_like
+        Numeric, finite data (a matrix counts all its entries). Not clipped.
+    breaks : str, int, array_like or callable
+        As R's ``hist()``: "Sturges", "Scott", "FD", a suggested number of cells, the break
+        points, or a function returning either.
+    mechanism : {'Laplace', 'Gaussian', 'analytic'}
+        The sensitivities are l1 norms for Laplace and l2 norms for the Gaussian mechanisms.
+
+    Returns
+    -------
+    dict
+        ``{"True.Values": rcompat.Histogram, "Bounded.Sensitivities": 2 or sqrt(2),
+        "Unbounded.Sensitivities": 1}``.
+
+    Raises
+    ------
+    ValueError
+        DPpack's mechanism message for an unknown mechanism (DPpack fails with "object not
+        found"), our data checks, and R's ``hist()`` messages for bad breaks.
+    """
+    check_mechanism(mechanism)
+    x, _, _ = _checks.as_finite_data(x, "x")
+    return _histogram_access(x, breaks, mechanism)
+
+
+def tableDataAccess(*factors, mechanism="Laplace"):
+    """R's contingency table of the factors and the sensitivities of its cells (spec §4, §3.6).
+
+    Parameters
+    ----------
+    *factors : array_like or pandas.Series / Categorical
+        One or more factors of the same length. A pandas Categorical keeps all its categories
+        as levels; other data get their sorted distinct values.
+    mechanism : {'Laplace', 'Gaussian', 'analytic'}, default 'Laplace'
+
+    Returns
+    -------
+    dict
+        ``{"True.Values": counts, "Bounded.Sensitivities": 2 or sqrt(2),
+        "Unbounded.Sensitivities": 1}``; the counts are a pandas Series (one factor), a
+        DataFrame (two) or a Series over a MultiIndex (three or more), labelled with the
+        levels and named after the factors' names (see :func:`dppack.tableDP`).
+
+    Raises
+    ------
+    ValueError
+        DPpack's mechanism message, and R's ``table()`` messages (missing values, unequal
+        lengths, nothing to tabulate).
+    """
+    check_mechanism(mechanism)
+    counts, levels = rcompat.table(*factors)
+    bounded, unbounded = histogram_sensitivities(mechanism)
+    return {
+        "True.Values": table_frame(counts, levels, factor_names(factors)),
+        "Bounded.Sensitivities": bounded,
+        "Unbounded.Sensitivities": unbounded,
+    }
+
+
+def pooledVarDataAccess(samples, lower_bound, upper_bound, approx_n_max):
+    """Pooled variance of the samples and its bounded and unbounded sensitivities (spec §3.7).
+
+    Parameters
+    ----------
+    samples : sequence of array_like
+        J >= 1 numeric vectors of at least two values each. Not clipped.
+    lower_bound, upper_bound : float
+    approx_n_max : bool
+        Bound the largest sample size by N (True) instead of using it.
+
+    Returns
+    -------
+    dict
+        ``{"True.Values", "Bounded.Sensitivities", "Unbounded.Sensitivities"}``. The unbounded
+        sensitivity is Inf for a single sample of two values (as in DPpack).
+    """
+    bounds = _checks.check_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
+    approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
+    arrays, _, _ = check_samples(samples)
+    return _pooled_var_access(arrays, bounds["lower.bound"], bounds["upper.bound"], approx_n_max)
+
+
+def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
+                        approx_n_max):
+    """Pooled covariance of the samples and its sensitivities (spec §3.8).
+
+    Parameters
+    ----------
+    samples : sequence of array_like
+        J >= 1 numeric matrices of shape (n_j, 2), n_j >= 2. Not clipped.
+    lower_bound1, upper_bound1, lower_bound2, upper_bound2 : float
+        Bounds on the first and on the second column.
+    approx_n_max : bool
+
+    Returns
+    -------
+    dict
+        ``{"True.Values", "Bounded.Sensitivities", "Unbounded.Sensitivities"}``. The unbounded
+        sensitivity is NaN when N - J - 1 = 0 (as in DPpack).
+    """
+    bounds = _checks.check_bounds(
+        ("lower.bound1", lower_bound1),
+        ("lower.bound2", lower_bound2),
+        ("upper.bound1", upper_bound1),
+        ("upper.bound2", upper_bound2),
+    )
+    approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
+    arrays, _, _ = check_samples(samples, columns=2)
+    return _pooled_cov_access(
+        arrays,
+        bounds["lower.bound1"], bounds["upper.bound1"],
+        bounds["lower.bound2"], bounds["upper.bound2"],
+        approx_n_max,
+    )
+
+
+def quantileDataAccess(x, quant, lower_bound, upper_bound):
+    """Utilities, sorted padded data and sensitivity of the exponential-mechanism quantile.
+
+    Parameters
+    ----------
+    x : array_like
+        Numeric, finite data (a matrix counts all its entries).
+    quant : float
+        In [0, 1].
+    lower_bound, upper_bound : float
+
+    Returns
+    -------
+    dict
+        ``{"Utility": -|k - quant n| for k = 0..n, "Sorted": (L, sorted x clipped to [L, U],
+        U), "Sensitivity": 1}`` (spec §3.9).
+    """
+    bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    x, _, _ = _checks.as_finite_data(x, "x")
+    quant = check_quant(quant)
+    return _quantile_access(x, quant, bounds["lower.bound"], bounds["upper.bound"])

@@ -1,0 +1,29 @@
+"""Data sets bundled with dppack, for examples and demos.
+
+See ``dppack/data/README.md`` for each file's source and licence.
+"""
+
+from importlib import resources
+
+__all__ = ["load_pima"]
+
+
+def load_pima():
+    """The Pima Indians diabetes data of R's MASS package (Pima.tr and Pima.te, 532 rows).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns npreg, glu, bp, skin, bmi, ped, age (numbers) and type ("Yes"/"No"), in the row
+        order of ``rbind(MASS::Pima.tr, MASS::Pima.te)``.
+
+    References
+    ----------
+    Venables, W. N. and Ripley, B. D. (2002). Modern Applied Statistics with S, 4th ed.
+    Springer. Data from the US National Institute of Diabetes and Digestive and Kidney
+    Diseases.
+    """
+    import pandas as pd
+
+    with resources.files("dppack").joinpath("data/pima.csv").open("r", encoding="utf-8") as f:
+        return pd.read_csv(f)
