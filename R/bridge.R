@@ -55,14 +55,15 @@
   seed
 }
 
-# Call the public core function `name` with the converted arguments in `...`. The core's
-# warnings become R warnings; its error message becomes an R error raised from the calling
-# DPpackPy function, with DPpack's text and no Python traceback.
+# Call the public core function `name` with the converted arguments in `...` (and R's `...`
+# of the user's call in `.positional`). The core's warnings become R warnings; its error
+# message becomes an R error raised from `.caller`, the user's call of a DPpackPy function,
+# with DPpack's text and no Python traceback.
 #
 # An invalid call leaves R's random stream as it found it, as in DPpack, whose checks come
 # before any draw: the seed drawn for the core is given back when the core refuses the call.
-.call_core <- function(name, ..., .positional = list()) {
-  caller <- sys.call(-1)
+.call_core <- function(name, ..., .positional = list(), .caller = sys.call(-1)) {
+  caller <- .caller
   # Load the core before the arguments are converted: a conversion would otherwise start
   # Python through reticulate's own discovery, not DPpackPy's (see ?dppack_python).
   core <- .core()

@@ -1,5 +1,19 @@
 # Private descriptive statistics: DPpack 0.2.2's signatures; the core computes everything.
 
+# The call shared by meanDP, varDP and sdDP, whose arguments are the same. It is called by
+# those functions only, so the core's errors name the user's call (see .call_core).
+.univariate <- function(name, x, eps, lower.bound, upper.bound, which.sensitivity, mechanism,
+                        delta, type.DP) {
+  caller <- sys.call(-1)
+  .call_core(
+    name, .caller = caller,
+    x = .to_py(x), eps = .to_py(eps),
+    upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
+    which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
+    delta = .to_py(delta), type_DP = .to_py(type.DP), random_state = .random_state()
+  )
+}
+
 #' Differentially private mean
 #'
 #' Clips `x` to `[lower.bound, upper.bound]` and releases its mean with noise calibrated to the
@@ -23,13 +37,8 @@
 #'        delta = 0.01)
 meanDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
                    mechanism = "Laplace", delta = 0, type.DP = "aDP") {
-  .call_core(
-    "meanDP",
-    x = .to_py(x), eps = .to_py(eps),
-    upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
-    which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
-    delta = .to_py(delta), type_DP = .to_py(type.DP), random_state = .random_state()
-  )
+  .univariate("meanDP", x, eps, lower.bound, upper.bound, which.sensitivity, mechanism, delta,
+              type.DP)
 }
 
 #' Differentially private variance
@@ -46,13 +55,8 @@ meanDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounde
 #' varDP(c(1.2, 3.4, 2.2, 5.0, 4.1), eps = 1, lower.bound = 0, upper.bound = 6)
 varDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
                   mechanism = "Laplace", delta = 0, type.DP = "aDP") {
-  .call_core(
-    "varDP",
-    x = .to_py(x), eps = .to_py(eps),
-    upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
-    which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
-    delta = .to_py(delta), type_DP = .to_py(type.DP), random_state = .random_state()
-  )
+  .univariate("varDP", x, eps, lower.bound, upper.bound, which.sensitivity, mechanism, delta,
+              type.DP)
 }
 
 #' Differentially private standard deviation
@@ -66,13 +70,8 @@ varDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded
 #' sdDP(c(1.2, 3.4, 2.2, 5.0, 4.1), eps = 1, lower.bound = 0, upper.bound = 6)
 sdDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
                  mechanism = "Laplace", delta = 0, type.DP = "aDP") {
-  .call_core(
-    "sdDP",
-    x = .to_py(x), eps = .to_py(eps),
-    upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
-    which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
-    delta = .to_py(delta), type_DP = .to_py(type.DP), random_state = .random_state()
-  )
+  .univariate("sdDP", x, eps, lower.bound, upper.bound, which.sensitivity, mechanism, delta,
+              type.DP)
 }
 
 #' Differentially private covariance

@@ -5,23 +5,13 @@ it. The ratio is dppack's time over the reference's; validation and shape handli
 difference. Best of several runs.
 """
 
-import time
-
 import numpy as np
+from _timing import best_seconds
 
 import dppack
 
 N = 10_000_000
-RUNS = 5
 
-
-def best_seconds(function):
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main():

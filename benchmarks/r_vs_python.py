@@ -9,9 +9,9 @@ of RUNS timings. Target (issue 3): the R call within 2x of the Python call.
 import json
 import shutil
 import subprocess
-import time
 
 import numpy as np
+from _timing import best_seconds
 
 import dppack
 
@@ -49,13 +49,8 @@ cat(paste0("{{", paste0('"', names(best), '": ', best, collapse = ", "), "}}"))
 
 
 def python_best(function, xs, rng):
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        for x in xs:
-            function(x, rng)
-        times.append((time.perf_counter() - start) / REPEATS)
-    return min(times)
+    """Best time per call of ``function`` over the data ``xs``."""
+    return best_seconds(lambda: [function(x, rng) for x in xs], RUNS) / REPEATS
 
 
 def main():

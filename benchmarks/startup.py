@@ -8,18 +8,13 @@ Targets (issue 2): import under 0.5 s; library(DPpackPy) plus a first call under
 import shutil
 import subprocess
 import sys
-import time
 
-RUNS = 5
+from _timing import best_seconds
 
 
-def best_seconds(command):
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return min(times)
+def process_seconds(command):
+    """Best wall-clock time of running ``command`` as a fresh process."""
+    return best_seconds(lambda: subprocess.run(command, check=True, capture_output=True))
 
 
 def report(label, seconds, reference_label, reference, target):
@@ -30,16 +25,16 @@ def report(label, seconds, reference_label, reference, target):
 
 def main():
     python = sys.executable
-    numpy_import = best_seconds([python, "-c", "import numpy"])
-    dppack_import = best_seconds([python, "-c", "import dppack"])
+    numpy_import = process_seconds([python, "-c", "import numpy"])
+    dppack_import = process_seconds([python, "-c", "import dppack"])
     report("python: import dppack", dppack_import, "import numpy", numpy_import, 0.5)
 
     rscript = shutil.which("Rscript")
     if rscript is None:
         print("Rscript not found: R start-up not measured")
         return
-    r_bare = best_seconds([rscript, "-e", "invisible(0)"])
-    r_first_call = best_seconds(
+    r_bare = process_seconds([rscript, "-e", "invisible(0)"])
+    r_first_call = process_seconds(
         [rscript, "-e", "library(DPpackPy); invisible(LaplaceMechanism(0, 1, 1))"]
     )
     report("R: library(DPpackPy) + LaplaceMechanism()", r_first_call, "bare Rscript",

@@ -8,23 +8,13 @@ clipping when needed, and the mechanism are the difference. Best of several runs
 Targets: meanDP, varDP, histogramDP and quantileDP within 3x of their references.
 """
 
-import time
-
 import numpy as np
+from _timing import best_seconds
 
 import dppack
 
 N = 10_000_000
-RUNS = 5
 
-
-def best_seconds(function):
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main():

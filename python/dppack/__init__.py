@@ -3,7 +3,7 @@
 The numeric core of DPpackPy: DPpack 0.2.2's mechanisms, statistics and models, with the same
 names and arguments (dots become underscores) and a trailing ``random_state`` on every function
 that draws noise. ``None`` draws fresh operating-system entropy; an int or a
-``numpy.random.Generator`` makes a call reproducible.
+NumPy ``Generator`` makes a call reproducible.
 """
 
 from .data_access import (

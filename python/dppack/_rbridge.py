@@ -6,9 +6,8 @@ which runs a public ``dppack`` function and returns what happened as plain data;
 then raises DPpack's message as an R error, or re-issues each warning as an R warning.
 """
 
+import numbers
 import warnings
-
-import numpy as np
 
 import dppack
 from dppack import _checks, _random, rcompat
@@ -18,7 +17,7 @@ __all__ = ["call"]
 
 def _generator(random_state):
     """The shared generator of R's ``with_random_state()``, from a seed given in R."""
-    if random_state is None or isinstance(random_state, np.random.Generator):
+    if isinstance(random_state, bool) or not isinstance(random_state, numbers.Real):
         raise TypeError("random_state must be a non-negative whole number.")
     try:
         return _random.as_generator(random_state)

@@ -103,7 +103,7 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
     alloc_proportions : array_like, optional
         Share of ``eps`` spent on each value (normalised to sum 1). Without it every value
         gets noise of scale sum(sensitivities) / eps.
-    random_state : None, int or numpy.random.Generator, optional
+    random_state : None, int or NumPy Generator, optional
 
     Returns
     -------
@@ -162,7 +162,7 @@ def GaussianMechanism(
         Calibrate with the analytic Gaussian mechanism (Balle and Wang 2018); aDP only.
     tol : float, default 1e-12
         Tolerance of the analytic calibration.
-    random_state : None, int or numpy.random.Generator, optional
+    random_state : None, int or NumPy Generator, optional
 
     Returns
     -------
@@ -362,7 +362,7 @@ def ExponentialMechanism(
         Base measure of each candidate (>= 0, not all 0); uniform by default.
     candidates : sequence, optional
         Returned instead of the index; must have one entry per utility.
-    random_state : None, int or numpy.random.Generator, optional
+    random_state : None, int or NumPy Generator, optional
 
     Returns
     -------

@@ -153,7 +153,7 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
         In (0, 1) for the Gaussian mechanisms (the default 0 is an error there, as in DPpack).
     type_DP : {'aDP', 'pDP'}, default 'aDP'
         For mechanism='Gaussian'; ignored by 'analytic'.
-    random_state : None, int or numpy.random.Generator, optional
+    random_state : None, int or NumPy Generator, optional
 
     Returns
     -------
@@ -674,7 +674,7 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     which_sensitivity : {'bounded', 'unbounded', 'both'}, default 'bounded'
         The sensitivity is 1 either way; 'both' warns and returns one value.
     mechanism : {'exponential'}, default 'exponential'
-    random_state : None, int or numpy.random.Generator, optional
+    random_state : None, int or NumPy Generator, optional
         Two uniforms are drawn: the exponential mechanism's, then the position in the
         interval.
 
