@@ -9,7 +9,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["as_generator", "laplace", "normal", "uniform"]
+__all__ = ["as_generator", "gamma", "laplace", "normal", "uniform", "uniform_between"]
 
 
 def as_generator(random_state=None):
@@ -63,3 +63,18 @@ def normal(scale, size, rng):
 def uniform(rng, size=None):
     """Draw Uniform[0, 1) values; a single float when ``size`` is None."""
     return rng.random(size)
+
+
+def uniform_between(low, high, size, rng):
+    """Draw Uniform[low, high) values."""
+    return rng.uniform(low, high, size)
+
+
+def gamma(shape, rate, rng, size=None):
+    """Draw Gamma(shape, rate) values: density proportional to x^(shape - 1) exp(-rate x).
+
+    An infinite rate gives 0 (no noise), as R's ``rgamma`` does.
+    """
+    if rate == float("inf"):
+        return 0.0 if size is None else np.zeros(size)
+    return rng.gamma(shape, 1.0 / rate, size)
