@@ -52,3 +52,23 @@ test_that("the caller's data are not modified", {
   expect_identical(m, m0)
   expect_identical(df, df0)
 })
+
+test_that("a missing Python gives one clear R error that says how to fix it", {
+  # In a fresh R process: Python cannot be swapped once loaded in this one.
+  rscript <- file.path(R.home("bin"), "Rscript")
+  code <- paste(
+    "options(DPpackPy.python = '/nonexistent/python')",
+    "library(DPpackPy)",
+    "cat('available:', dppack_available(), '\\n')",
+    "LaplaceMechanism(0, 1, 1)",
+    sep = "; "
+  )
+  out <- suppressWarnings(system2(rscript, c("-e", shQuote(code)), stdout = TRUE,
+                                  stderr = TRUE))
+  expect_identical(attr(out, "status"), 1L)
+  expect_true(any(grepl("available: FALSE", out, fixed = TRUE)))
+  expect_true(any(grepl("could not load its Python core", out, fixed = TRUE)))
+  expect_true(any(grepl("/nonexistent/python", out, fixed = TRUE)))
+  expect_true(any(grepl("install_dppack()", out, fixed = TRUE)))
+  expect_false(any(grepl("Traceback", out, fixed = TRUE)))
+})
