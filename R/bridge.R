@@ -55,14 +55,15 @@
   seed
 }
 
-# Call the public core function `name` with the converted arguments in `...` (and R's `...`
-# of the user's call in `.positional`). The core's warnings become R warnings; its error
+# Call the public core function `name`, or the method `name` of the core object `.object`, with
+# the converted arguments in `...` (and R's `...` of the user's call in `.positional`). The core's warnings become R warnings; its error
 # message becomes an R error raised from `.caller`, the user's call of a DPpackPy function,
 # with DPpack's text and no Python traceback.
 #
 # An invalid call leaves R's random stream as it found it, as in DPpack, whose checks come
 # before any draw: the seed drawn for the core is given back when the core refuses the call.
-.call_core <- function(name, ..., .positional = list(), .caller = sys.call(-1)) {
+.call_core <- function(name, ..., .positional = list(), .caller = sys.call(-1),
+                       .object = NULL) {
   caller <- .caller
   # Load the core before the arguments are converted: a conversion would otherwise start
   # Python through reticulate's own discovery, not DPpackPy's (see ?dppack_python).
@@ -76,7 +77,11 @@
     }
   )
   # unnamed: a named R list would reach Python as a dict
-  result <- core$call(name, unname(.positional), arguments)
+  result <- if (is.null(.object)) {
+    core$call(name, unname(.positional), arguments)
+  } else {
+    core$call_method(.object, name, unname(.positional), arguments)
+  }
   for (message in result$warnings) {
     warning(simpleWarning(message, call = caller))
   }

@@ -12,7 +12,7 @@ import warnings
 import dppack
 from dppack import _checks, _random, rcompat
 
-__all__ = ["call"]
+__all__ = ["call", "call_method"]
 
 
 def _generator(random_state):
@@ -52,7 +52,18 @@ def call(name, args, kwargs):
         ``ValueError`` and ``TypeError``, the errors of bad input, are reported as ``error``;
         anything else is a bug and propagates with its traceback.
     """
-    function = _callable(name)
+    return _report(_callable(name), args, kwargs)
+
+
+def call_method(obj, name, args, kwargs):
+    """Run ``obj.<name>(*args, **kwargs)`` (a model's fit or predict) as :func:`call` runs a
+    function, and report its value, warnings and error the same way."""
+    if name.startswith("_"):
+        raise AttributeError(f"{name!r} is not a public method")
+    return _report(getattr(obj, name), args, kwargs)
+
+
+def _report(function, args, kwargs):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

@@ -1,0 +1,518 @@
+"""Private empirical risk minimisation by output or objective perturbation (Chaudhuri, Monteleoni
+and Sarwate 2011): DPpack 0.2.2's ``EmpiricalRiskMinimizationDP.CMS`` and ``WeightedERMDP.CMS``
+(spec ``dppack_api.md`` §6.1, §6.2).
+
+``fit`` runs three overridable steps, as DPpack's private methods do:
+
+* ``_preprocess_data(X, y, upper_bounds, lower_bounds, add_bias, weights=None,
+  weights_upper_bound=None, rng=None)`` validates and transforms the data and returns a dict
+  with at least ``"X"`` (n x d float array) and ``"y"`` (length n); the weighted class adds
+  ``"weights"`` (None or length n) and ``"weights_upper_bound"``;
+* ``_optimize_coeff(X, y, Delta, b, weights=None)`` returns the minimiser of the (perturbed)
+  objective J(theta) = (1/n) sum_i loss(mapXy(X, theta)_i, y_i) + (gamma/n) R(theta)
+  + (1/n) b' theta + (Delta/2) ||theta||^2;
+* ``_postprocess_coeff(coeff, preprocess)`` maps the minimiser back (identity here), where
+  ``preprocess`` is the dict ``_preprocess_data`` returned.
+
+Conventions (DPpack's): ``gamma`` is n times Chaudhuri et al.'s regularisation weight Lambda, so
+the penalty is (gamma/n) R(theta). ``eps = Inf`` fits without noise (both methods).
+
+Randomness: one generator per ``fit`` (from ``random_state``). Objective perturbation draws the
+noise norm r ~ Gamma(shape = d, rate = eps'/2) first, then d standard normals g; b = r g/||g||.
+Output perturbation draws r ~ Gamma(shape = d, rate = gamma eps / (2 w_bar)) first (w_bar = 1
+without weights), then d standard normals, after the optimisation. This is R's order (rgamma,
+then rnorm). With ``eps = Inf`` nothing is drawn.
+"""
+
+import math
+import warnings
+
+import numpy as np
+
+from .. import _checks, _random
+from .blocks import regularizer_gr_l2, regularizer_l2
+
+__all__ = ["EmpiricalRiskMinimizationDP_CMS", "WeightedERMDP_CMS"]
+
+# DPpack's messages (spec §6.1, §6.2)
+REGULARIZER_MESSAGE = "regularizer must be one of {'l2'}, or a function."
+METHOD_MESSAGE = "perturbation.method must be one of 'output' or 'objective'."
+C_MESSAGE = "c must be given for 'objective' perturbation.method."
+UPPER_LENGTH_MESSAGE = "Length of upper.bounds must be equal to the number of columns of X."
+LOWER_LENGTH_MESSAGE = "Length of lower.bounds must be equal to the number of columns of X."
+WEIGHTED_OBJECTIVE_MESSAGE = (
+    "Currently, weighting ERM samples only tested for SVM with output  perturbation and "
+    "should not be used with objective perturbation."
+)  # DPpack's text, double space included
+WEIGHTS_BOUND_MESSAGE = "Upper bound on weights must be given if weights vector given."
+WEIGHTS_NEGATIVE_MESSAGE = "Weights must be nonnegative."
+BINARY_LABELS_MESSAGE = "y must be a numeric vector of binary labels 0 and 1."
+NOT_FITTED_MESSAGE = "The model must be fitted before predict: call fit() first."
+
+# L-BFGS-B settings: tight enough that eps = Inf fits agree with an independent solver to 1e-6.
+_LBFGS_OPTIONS = {"maxiter": 50_000, "maxfun": 500_000, "gtol": 1e-10, "ftol": 1e-14,
+                  "maxcor": 20}
+
+
+# --------------------------------------------------------------------------------------------
+# Hyper-parameter checks (ours unless stated: DPpack validates none of these values, §6)
+# --------------------------------------------------------------------------------------------
+
+
+def _finite_positive(value, name):
+    number = _checks.check_positive_scalar(value, name)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite.")
+    return number
+
+
+def _check_callable(value, name, optional=False):
+    if value is None and optional:
+        return None
+    if not callable(value):
+        raise ValueError(f"{name} must be a function{' or NULL' if optional else ''}.")
+    return value
+
+
+def _check_method(method):
+    if not isinstance(method, str) or method not in ("output", "objective"):
+        raise ValueError(METHOD_MESSAGE)
+    return method
+
+
+# --------------------------------------------------------------------------------------------
+# Data conversion and validation
+# --------------------------------------------------------------------------------------------
+
+
+def as_design_matrix(X, name="X"):
+    """``X`` (array, list of lists or pandas DataFrame) as a 2-d float array, not checked for
+    finiteness; a 1-d vector becomes one column (R's ``as.matrix``). No copy when ``X`` is
+    already a float64 array."""
+    array = _checks.as_numeric_array(X, f"{name} must be a numeric matrix or data frame.")
+    if array.ndim == 1:
+        array = array.reshape(-1, 1)
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be a numeric matrix or data frame (2 dimensions).")
+    if array.shape[0] < 1 or array.shape[1] < 1:
+        raise ValueError(f"{name} must have at least one row and one column.")
+    return array
+
+
+def check_finite_matrix(array, name="X"):
+    """Raise unless every entry is finite; one blockwise pass, no temporary copy."""
+    low, high = _checks.data_range(array)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise ValueError(f"{name} must be finite (no NA, NaN or Inf).")
+    return array
+
+
+def as_labels(y, n):
+    """``y`` (1-d, n x 1, Series or one-column DataFrame) as a finite length-n float array."""
+    array = _checks.as_numeric_array(y, "y must be a numeric vector.")
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array[:, 0]
+    if array.ndim != 1:
+        raise ValueError("y must be a numeric vector or a one-column matrix.")
+    if array.size != n:
+        raise ValueError(f"y must have one value per row of X: X has {n} rows, y has "
+                         f"{array.size} values.")
+    if not np.all(np.isfinite(array)):
+        raise ValueError("y must be finite (no NA, NaN or Inf).")
+    return array
+
+
+def check_binary_labels(y):
+    """DPpack's 0/1 label check of LogisticRegressionDP and svmDP (§6.3, §6.4)."""
+    if not np.all((y == 0) | (y == 1)):
+        raise ValueError(BINARY_LABELS_MESSAGE)
+    return y
+
+
+def _bound_vector(value, p, length_message, name):
+    if value is None:
+        size = 0
+    else:
+        try:
+            size = np.size(value.to_numpy() if _checks.is_pandas(value) else value)
+        except (TypeError, ValueError):
+            size = -1
+    if size != p:
+        raise ValueError(length_message)
+    return value
+
+
+def check_bounds_vectors(upper_bounds, lower_bounds, p):
+    """DPpack's length checks (upper first, §6.1), then ours: numeric, finite, lower < upper.
+
+    Returns ``(upper, lower)`` as float arrays of length p.
+    """
+    _bound_vector(upper_bounds, p, UPPER_LENGTH_MESSAGE, "upper.bounds")
+    _bound_vector(lower_bounds, p, LOWER_LENGTH_MESSAGE, "lower.bounds")
+    out = []
+    for value, name in ((upper_bounds, "upper.bounds"), (lower_bounds, "lower.bounds")):
+        array = _checks.as_numeric_array(value, f"{name} must be numeric.").ravel()
+        if not np.all(np.isfinite(array)):
+            raise ValueError(f"{name} must be finite.")
+        out.append(array)
+    upper, lower = out
+    bad = np.flatnonzero(~(lower < upper))
+    if bad.size:
+        raise ValueError(
+            f"lower.bounds must be < upper.bounds in every column (not in column {bad[0] + 1})."
+        )
+    return upper, lower
+
+
+def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=False,
+                   binary_labels=False):
+    """DPpack's base preprocessing (§6.1 step 1), optionally with the scaling of §6.3.
+
+    Checks X, the bounds (DPpack's length messages), X's finiteness, y (and 0/1 labels if
+    ``binary_labels``), then writes the clipped (and, with ``scale``, scaled) design into one
+    new n x d array, with the bias column of ones first when ``add_bias`` (bounds 1, 1). With
+    ``scale`` each column j is divided by s_j sqrt(d), s_j = max(|L_j|, |U_j|), so every row
+    has norm <= 1. The caller's X is never modified.
+
+    Returns a dict with ``"X"``, ``"y"`` and ``"scale"`` (the per-column divisors s_j sqrt(d),
+    or None without scaling).
+    """
+    X = as_design_matrix(X)
+    n, p0 = X.shape
+    upper, lower = check_bounds_vectors(upper_bounds, lower_bounds, p0)
+    check_finite_matrix(X)
+    y = as_labels(y, n)
+    if binary_labels:
+        check_binary_labels(y)
+    bias = int(bool(add_bias))
+    if bias:
+        upper = np.concatenate([[1.0], upper])
+        lower = np.concatenate([[1.0], lower])
+    d = p0 + bias
+    out = np.empty((n, d))
+    if bias:
+        out[:, 0] = 1.0
+    np.clip(X, lower[bias:], upper[bias:], out=out[:, bias:])
+    divisors = None
+    if scale:
+        divisors = np.maximum(np.abs(lower), np.abs(upper)) * math.sqrt(d)
+        out /= divisors
+    return {"X": out, "y": y, "scale": divisors}
+
+
+def prepare_weights(weights, weights_upper_bound, n):
+    """The weighted preprocessing of §6.2: DPpack's checks, then weights clipped above at
+    ``weights_upper_bound``. Without weights the bound is 1 (whatever the user passed)."""
+    if weights is None:
+        return {"weights": None, "weights_upper_bound": 1.0}
+    if weights_upper_bound is None:
+        raise ValueError(WEIGHTS_BOUND_MESSAGE)
+    w = _checks.as_numeric_array(weights, "weights must be numeric.").ravel()
+    if np.any(np.isnan(w)):
+        raise ValueError("weights must not contain NA or NaN.")
+    if np.any(w < 0):
+        raise ValueError(WEIGHTS_NEGATIVE_MESSAGE)
+    bound = _finite_positive(weights_upper_bound, "weights.upper.bound")
+    if w.size != n:
+        raise ValueError(f"weights must have one value per row of X: X has {n} rows, "
+                         f"weights has {w.size} values.")
+    return {"weights": np.minimum(w, bound), "weights_upper_bound": bound}
+
+
+def add_bias_column(X):
+    """A new matrix with a column of ones prepended (DPpack puts the bias first)."""
+    out = np.empty((X.shape[0], X.shape[1] + 1))
+    out[:, 0] = 1.0
+    out[:, 1:] = X
+    return out
+
+
+def check_predict_columns(k, m, add_bias):
+    if k != m:
+        extra = " (counting the bias column added by add.bias)" if add_bias else ""
+        raise ValueError(f"X has {k} columns{extra}; the model was fitted on {m}.")
+
+
+# --------------------------------------------------------------------------------------------
+# Optimisation and noise
+# --------------------------------------------------------------------------------------------
+
+
+def _vector(value, size=None):
+    array = np.asarray(value, dtype=np.float64).ravel()
+    if size is not None and array.size != size:
+        raise ValueError(f"A model function returned {array.size} values where {size} "
+                         "were expected.")
+    return array
+
+
+def _scalar(value):
+    array = np.asarray(value, dtype=np.float64).ravel()
+    if array.size != 1:
+        raise ValueError(f"The regularizer returned {array.size} values where one was expected.")
+    return float(array[0])
+
+
+def minimize_objective(fun, d, jac):
+    """Minimise ``fun`` over R^d from 0 with L-BFGS-B (scipy imported here, not at import).
+
+    ``jac=True``: ``fun`` returns (value, gradient); ``jac=None``: scipy approximates the
+    gradient by finite differences.
+    """
+    from scipy.optimize import minimize
+
+    result = minimize(fun, np.zeros(d), jac=jac, method="L-BFGS-B", options=_LBFGS_OPTIONS)
+    if result.status == 1:  # iteration or evaluation limit
+        warnings.warn("The optimiser stopped at its iteration limit before converging; the "
+                      "coefficients may be inaccurate.", RuntimeWarning, stacklevel=3)
+    theta = np.asarray(result.x, dtype=np.float64)
+    if not np.all(np.isfinite(theta)):
+        raise RuntimeError("The optimiser returned non-finite coefficients: check that the "
+                           "loss, map and regularizer are finite near the optimum.")
+    return theta
+
+
+def noise_vector(d, rate, rng):
+    """r g / ||g|| with r ~ Gamma(shape = d, rate), g ~ N(0, I_d): density proportional to
+    exp(-rate ||b||). Draws the norm first, then the direction (R's order)."""
+    r = _random.gamma(d, rate, rng)
+    g = _random.normal(1.0, d, rng)
+    return r * g / np.linalg.norm(g)
+
+
+def objective_perturbation_parameters(eps, gamma, c, n):
+    """(eps', Delta) of objective perturbation, spec §6.1 step 3 (gamma = n Lambda).
+
+    eps' = eps - ln(1 + 2c/gamma + c^2/gamma^2); if eps' <= 0, Delta = c / (n (e^(eps/4) - 1))
+    - gamma/n and eps' = eps/2, else Delta = 0.
+    """
+    eps_prime = eps - math.log1p(2.0 * c / gamma + (c / gamma) ** 2)
+    if eps_prime > 0:
+        return eps_prime, 0.0
+    delta = c / (n * math.expm1(eps / 4.0)) - gamma / n
+    return eps / 2.0, delta
+
+
+# --------------------------------------------------------------------------------------------
+# The classes
+# --------------------------------------------------------------------------------------------
+
+
+class EmpiricalRiskMinimizationDP_CMS:
+    """Differentially private ERM by output or objective perturbation (DPpack's
+    ``EmpiricalRiskMinimizationDP.CMS``, spec §6.1).
+
+    Parameters
+    ----------
+    mapXy : callable
+        ``mapXy(X, coeff)``: the model's outputs for the n x d matrix X, n values.
+    loss : callable
+        ``loss(y_hat, y)``: the per-row losses, n values.
+    regularizer : 'l2' or callable
+        ``'l2'`` is coeff'coeff/2 (with its gradient); a callable ``regularizer(coeff)``
+        returns one number.
+    eps : float
+        Privacy budget, > 0; ``Inf`` fits without noise (not private).
+    gamma : float
+        Regularisation constant, > 0 and finite; the penalty is (gamma/n) R(coeff).
+    perturbation_method : {'objective', 'output'}
+    c : float, optional
+        Bound on the loss's second derivative, required for objective perturbation.
+    mapXy_gr, loss_gr, regularizer_gr : callable, optional
+        Gradients: ``mapXy_gr(X, coeff)`` is d x n, ``loss_gr(y_hat, y)`` the derivative in
+        ``y_hat`` (n values), ``regularizer_gr(coeff)`` d values. The analytic gradient is
+        used when all three are given, else the optimiser uses finite differences. With
+        ``regularizer='l2'`` ``regularizer_gr`` is ignored.
+
+    Attributes
+    ----------
+    mapXy, mapXy_gr, loss, loss_gr, regularizer, regularizer_gr, gamma, eps,
+    perturbation_method, c : as given (validated).
+    coeff : ndarray or None
+        The private coefficients after ``fit`` (d values, bias first with ``add_bias``).
+    eps_prime_, Delta_ : float or None
+        After ``fit`` with objective perturbation: the eps' and Delta used (§6.1 step 3;
+        eps' = Inf and Delta = 0 when eps = Inf); None after output perturbation.
+
+    User functions may return lists, 1-d or 2-d arrays (e.g. R matrices through reticulate);
+    per-row outputs are flattened. Bad hyper-parameters raise ``ValueError`` here and again in
+    ``fit`` (attributes are public and may be changed in between).
+    """
+
+    _weighted = False
+
+    def __init__(self, mapXy, loss, regularizer, eps, gamma, perturbation_method="objective",
+                 c=None, mapXy_gr=None, loss_gr=None, regularizer_gr=None):
+        self.mapXy = _check_callable(mapXy, "mapXy")
+        self.mapXy_gr = _check_callable(mapXy_gr, "mapXy.gr", optional=True)
+        self.loss = _check_callable(loss, "loss")
+        self.loss_gr = _check_callable(loss_gr, "loss.gr", optional=True)
+        if isinstance(regularizer, str):
+            if regularizer != "l2":
+                raise ValueError(REGULARIZER_MESSAGE)
+            self.regularizer = regularizer_l2
+            self.regularizer_gr = regularizer_gr_l2
+        elif callable(regularizer):
+            self.regularizer = regularizer
+            self.regularizer_gr = _check_callable(regularizer_gr, "regularizer.gr",
+                                                  optional=True)
+        else:
+            raise ValueError(REGULARIZER_MESSAGE)
+        self.eps = _checks.check_positive_scalar(eps, "eps")
+        self.gamma = _finite_positive(gamma, "gamma")
+        self.perturbation_method = _check_method(perturbation_method)
+        if self.perturbation_method == "objective" and c is None:
+            raise ValueError(C_MESSAGE)
+        self.c = None if c is None else _finite_positive(c, "c")
+        self.coeff = None
+        self.eps_prime_ = None
+        self.Delta_ = None
+
+    # ---- public API -------------------------------------------------------------------------
+
+    def fit(self, X, y, upper_bounds=None, lower_bounds=None, add_bias=False,
+            random_state=None):
+        """Fit the private coefficients; returns ``self``.
+
+        Parameters
+        ----------
+        X : array_like or pandas.DataFrame, n x p
+            Never modified. The base class does not scale: the user must ensure rows of the
+            clipped X meet the loss's assumptions (e.g. ||x|| <= 1).
+        y : array_like, n labels (1-d, n x 1, Series or one-column DataFrame)
+        upper_bounds, lower_bounds : array_like, p values
+            Bounds of X's columns; X is clipped to them (DPpack's length messages).
+        add_bias : bool
+            Prepend a column of ones (bounds 1, 1); the bias coefficient comes first.
+        random_state : None, int or NumPy Generator
+        """
+        return self._fit(X, y, upper_bounds, lower_bounds, add_bias, None, None, random_state)
+
+    def predict(self, X, add_bias=False):
+        """``mapXy(X, coeff)`` (X not clipped or scaled) as a 1-d array of n values."""
+        X = self._predict_design(X, add_bias)
+        return _vector(self.mapXy(X, self.coeff), X.shape[0])
+
+    # ---- the steps ----------------------------------------------------------------------------
+
+    def _check_parameters(self):
+        self.eps = _checks.check_positive_scalar(self.eps, "eps")
+        self.gamma = _finite_positive(self.gamma, "gamma")
+        _check_method(self.perturbation_method)
+        if self.perturbation_method == "objective":
+            if self.c is None:
+                raise ValueError(C_MESSAGE)
+            self.c = _finite_positive(self.c, "c")
+
+    def _fit(self, X, y, upper_bounds, lower_bounds, add_bias, weights, weights_upper_bound,
+             random_state):
+        self._check_parameters()
+        add_bias = _checks.check_flag(add_bias, "add.bias")
+        rng = _random.as_generator(random_state)
+        preprocess = self._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias,
+                                           weights, weights_upper_bound, rng=rng)
+        Xp, yp = preprocess["X"], preprocess["y"]
+        n, d = Xp.shape
+        eps = self.eps
+        objective = self.perturbation_method == "objective"
+        if objective and math.isfinite(eps):
+            eps_prime, Delta = objective_perturbation_parameters(eps, self.gamma, self.c, n)
+            b = noise_vector(d, eps_prime / 2.0, rng)
+        else:
+            eps_prime, Delta, b = (math.inf if objective else None), 0.0, np.zeros(d)
+        theta = np.asarray(self._optimize_coeff(Xp, yp, Delta, b, preprocess.get("weights")),
+                           dtype=np.float64).ravel()
+        if not objective and math.isfinite(eps):
+            w_bar = preprocess.get("weights_upper_bound", 1.0)
+            theta = theta + noise_vector(d, self.gamma * eps / (2.0 * w_bar), rng)
+        self.coeff = np.asarray(self._postprocess_coeff(theta, preprocess),
+                                dtype=np.float64).ravel()
+        self.eps_prime_ = eps_prime
+        self.Delta_ = Delta if objective else None
+        return self
+
+    def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
+                         weights_upper_bound=None, rng=None):
+        """Bound checks, optional bias column (first), clipping; no scaling (§6.1 step 1)."""
+        return prepare_design(X, y, upper_bounds, lower_bounds, add_bias)
+
+    def _loss_values(self, y_hat, y, weights):
+        if self._weighted:
+            return self.loss(y_hat, y, weights)
+        return self.loss(y_hat, y)
+
+    def _loss_gr_values(self, y_hat, y, weights):
+        if self._weighted:
+            return self.loss_gr(y_hat, y, weights)
+        return self.loss_gr(y_hat, y)
+
+    def _use_gradient(self):
+        return (self.mapXy_gr is not None and self.loss_gr is not None
+                and self.regularizer_gr is not None)
+
+    def _optimize_coeff(self, X, y, Delta, b, weights=None):
+        """Minimise J(theta) (module docstring) with the user's functions."""
+        n, d = X.shape
+        gamma = self.gamma
+        with_gradient = self._use_gradient()
+
+        def objective(theta):
+            y_hat = _vector(self.mapXy(X, theta), n)
+            value = (np.sum(_vector(self._loss_values(y_hat, y, weights), n)) / n
+                     + gamma / n * _scalar(self.regularizer(theta))
+                     + (b @ theta) / n + Delta / 2.0 * (theta @ theta))
+            if not with_gradient:
+                return value
+            jacobian = np.asarray(self.mapXy_gr(X, theta), dtype=np.float64).reshape(d, n)
+            grad = (jacobian @ _vector(self._loss_gr_values(y_hat, y, weights), n) / n
+                    + gamma / n * _vector(self.regularizer_gr(theta), d)
+                    + b / n + Delta * theta)
+            return value, grad
+
+        return minimize_objective(objective, d, True if with_gradient else None)
+
+    def _postprocess_coeff(self, coeff, preprocess):
+        """Identity in the base class."""
+        return coeff
+
+    def _predict_design(self, X, add_bias):
+        if self.coeff is None:
+            raise ValueError(NOT_FITTED_MESSAGE)
+        add_bias = _checks.check_flag(add_bias, "add.bias")
+        X = as_design_matrix(X)
+        check_predict_columns(X.shape[1] + add_bias, np.size(self.coeff), add_bias)
+        return add_bias_column(X) if add_bias else X
+
+
+class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
+    """Weighted private ERM (DPpack's ``WeightedERMDP.CMS``, spec §6.2).
+
+    Same constructor as :class:`EmpiricalRiskMinimizationDP_CMS`, but ``loss`` and ``loss_gr``
+    take a third argument ``w`` (the weights, or None), as the Huber generators do. Weights are
+    only allowed with output perturbation, whose noise rate becomes gamma eps / (2 w_bar),
+    w_bar = ``weights_upper_bound``.
+    """
+
+    _weighted = True
+
+    def fit(self, X, y, upper_bounds=None, lower_bounds=None, add_bias=False, weights=None,
+            weights_upper_bound=None, random_state=None):
+        """As :meth:`EmpiricalRiskMinimizationDP_CMS.fit`, plus
+
+        weights : array_like, optional
+            n nonnegative weights (output perturbation only), clipped above at
+            ``weights_upper_bound``.
+        weights_upper_bound : float
+            Required with ``weights``; ignored (taken as 1) without them.
+        """
+        if weights is not None and self.perturbation_method != "output":
+            raise ValueError(WEIGHTED_OBJECTIVE_MESSAGE)
+        return self._fit(X, y, upper_bounds, lower_bounds, add_bias, weights,
+                         weights_upper_bound, random_state)
+
+    def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
+                         weights_upper_bound=None, rng=None):
+        preprocess = prepare_design(X, y, upper_bounds, lower_bounds, add_bias)
+        preprocess.update(prepare_weights(weights, weights_upper_bound, preprocess["X"].shape[0]))
+        return preprocess
+

@@ -1,0 +1,589 @@
+"""Objective perturbation of Kifer, Smith and Thakurta (2012): the KST framework and
+LinearRegressionDP (spec ``dppack_api.md`` §6.5, §6.6).
+
+The model minimises, over the convex domain ``constraints(theta) <= 0``,
+
+    J(theta) = (1/n) sum_i loss(mapXy(X, theta)_i, y_i) + (gamma/n) R(theta)
+               + (Delta/(2n)) ||theta||^2 + (1/n) b . theta,
+
+with Delta = 2 lambda / eps and the noise vector b drawn once per fit: for delta = 0 its norm is
+Gamma(shape p, rate eps/(2 zeta)) and its direction uniform; for delta > 0 it is
+N(0, sigma^2 I) with sigma^2 = zeta^2 (8 ln(2/delta) + 4 eps)/eps^2. eps = Inf is the
+non-private mode: Delta = 0 and b = 0.
+
+Deviations from DPpack 0.2.2 (spec §8.10, §8.7):
+
+* DPpack stops nloptr after its default 100 evaluations (xtol_rel 1e-4), well before the optimum.
+  Here SciPy's SLSQP solves the constrained problem to tolerance (ftol 1e-16 on the objective
+  rescaled to unit initial gradient), with the analytic gradient when all three gradient
+  functions are given (central finite differences otherwise), and the result is checked: it must
+  be feasible and satisfy the first-order (KKT) conditions to 1e-7 relative to the initial
+  gradient (1e-4 with finite differences), otherwise ``RuntimeError``.
+* eps = Inf with delta > 0 gives b = 0 (DPpack crashes in MASS::mvrnorm).
+* eps, delta, gamma, zeta, lambda, the data and the bounds are validated before any noise is
+  drawn (DPpack validates none of them); predicting with the wrong number of columns is refused.
+"""
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from .. import _checks, _random
+from .blocks import (
+    loss_gr_squared_error,
+    loss_squared_error,
+    mapXy_gr_linear,
+    mapXy_linear,
+    regularizer_gr_l2,
+    regularizer_l2,
+)
+
+__all__ = ["EmpiricalRiskMinimizationDP_KST", "LinearRegressionDP"]
+
+REGULARIZER_MESSAGE = "regularizer must be one of {'l2'}, or a function."
+
+
+# --------------------------------------------------------------------------------------------
+# Validation helpers
+# --------------------------------------------------------------------------------------------
+
+
+def _scalar(value, message):
+    """One real number (possibly infinite or NaN, checked by the caller), or raise."""
+    if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
+        raise ValueError(message)
+    array = np.asarray(value)
+    if array.size != 1 or array.dtype.kind not in "iuf":
+        raise ValueError(message)
+    return float(array.reshape(()))
+
+
+def _check_eps(eps):
+    """eps > 0; Inf allowed (the non-private mode of DPpack's ERM)."""
+    return _checks.check_positive_scalar(eps, "eps")
+
+
+def _check_delta(delta):
+    delta = _scalar(delta, "delta must be a scalar >= 0")
+    if not delta >= 0:
+        raise ValueError("delta must be a scalar >= 0")
+    if delta >= 1:
+        raise ValueError("delta must be < 1.")
+    return delta
+
+
+def _check_gamma(gamma, strict):
+    if strict:
+        gamma = _checks.check_positive_scalar(gamma, "gamma")
+    else:
+        gamma = _scalar(gamma, "gamma must be a scalar >= 0")
+        if not gamma >= 0:
+            raise ValueError("gamma must be a scalar >= 0")
+    if not np.isfinite(gamma):
+        raise ValueError("gamma must be finite.")
+    return gamma
+
+
+def _check_zeta_lambda(zeta, lambda_):
+    zeta = _checks.check_positive_scalar(zeta, "zeta")
+    lambda_ = _scalar(lambda_, "lambda must be a scalar >= 0")
+    if not lambda_ >= 0:
+        raise ValueError("lambda must be a scalar >= 0")
+    if not (np.isfinite(zeta) and np.isfinite(lambda_)):
+        raise ValueError("zeta and lambda must be finite.")
+    return zeta, lambda_
+
+
+def _domain_part(domain, name):
+    """``domain[name]`` for a mapping (an R list arrives as a dict), else ``domain.name``."""
+    if isinstance(domain, Mapping):
+        return domain.get(name)
+    return getattr(domain, name, None)
+
+
+def _check_domain(domain):
+    constraints = _domain_part(domain, "constraints")
+    jacobian = _domain_part(domain, "jacobian")
+    if not callable(constraints):
+        raise ValueError("domain must have a function 'constraints' (<= 0 on the domain).")
+    if jacobian is not None and not callable(jacobian):
+        raise ValueError("domain$jacobian, if given, must be a function.")
+    return constraints, jacobian
+
+
+def _as_matrix(X, name="X"):
+    """X as a 2-d float ndarray (a vector is one column, as R's as.matrix makes it)."""
+    array = _checks.as_numeric_array(X, f"{name} must be numeric.")
+    if array.ndim == 1:
+        array = array.reshape(-1, 1)
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be a matrix (2-d).")
+    return array
+
+
+def _as_bounds(bounds, name):
+    return _checks.as_numeric_array(bounds, f"{name} must be numeric.").ravel()
+
+
+def _finite(array, name):
+    if array.size == 0:
+        raise ValueError(f"{name} must contain at least one value.")
+    low, high = _checks.data_range(array)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise ValueError(f"{name} must be finite (no NA, NaN or Inf).")
+
+
+def _values(out):
+    """A user function's result as a flat float array (R functions return n x 1 matrices)."""
+    return np.asarray(out, dtype=np.float64).reshape(-1)
+
+
+# --------------------------------------------------------------------------------------------
+# The framework
+# --------------------------------------------------------------------------------------------
+
+
+class EmpiricalRiskMinimizationDP_KST:
+    """Privacy-preserving ERM by objective perturbation (Kifer, Smith and Thakurta 2012).
+
+    Parameters
+    ----------
+    mapXy : callable
+        ``mapXy(X, coeff)``: the predictions (length n) for an n x p matrix X.
+    loss : callable
+        ``loss(y_hat, y)``: the loss of each observation (length n).
+    regularizer : 'l2' or callable
+        ``'l2'`` uses ``regularizer_l2`` (theta.theta/2) and its gradient (a given
+        ``regularizer_gr`` is then ignored, as in DPpack); a callable ``R(coeff)`` must be
+        convex.
+    eps : float
+        Privacy budget, > 0; ``inf`` fits without noise (non-private mode).
+    delta : float
+        0 for pure eps-DP (Gamma-norm noise), in (0, 1) for (eps, delta)-DP (Gaussian noise).
+    domain : mapping or object
+        With the function ``constraints(coeff)`` (<= 0 exactly on the convex domain; scalar or
+        vector) and, optionally, ``jacobian(coeff)`` (its derivative: a length-p vector or an
+        m x p matrix). An R list with these names arrives as a dict.
+    zeta : float
+        Bound on the l2 norm of the gradient of the loss in coeff, > 0.
+    lambda_ : float
+        Bound on the eigenvalues of the Hessian of the loss, >= 0. DPpack's argument is named
+        ``lambda``, which Python cannot spell; the R wrapper maps ``lambda`` to it. The
+        attribute is ``lambda_`` too.
+    gamma : float
+        Regularisation constant, >= 0 (the penalty is (gamma/n) R(coeff), spec §6.1).
+    mapXy_gr, loss_gr, regularizer_gr : callable, optional
+        Gradients: ``mapXy_gr(X, coeff)`` a p x n matrix, ``loss_gr(y_hat, y)`` length n,
+        ``regularizer_gr(coeff)`` length p. The solver uses the analytic gradient when all three
+        are given, finite differences otherwise.
+
+    Attributes
+    ----------
+    mapXy, mapXy_gr, loss, loss_gr, regularizer, regularizer_gr, gamma, eps, delta, domain,
+    zeta, lambda_ : as given (DPpack's fields).
+    coeff : ndarray or None
+        The fitted coefficients (bias first when fitted with ``add_bias``); None before fit.
+    noise_ : ndarray or None
+        The noise vector b drawn by the last fit (zeros for eps = Inf), in the coordinates of
+        the optimisation (after any pre-processing).
+
+    Notes
+    -----
+    ``fit`` runs three overridable steps, as DPpack's private methods: ``_preprocess_data(X,
+    y, upper_bounds, lower_bounds, add_bias)`` returns the (new) matrix and label vector the
+    objective sees; ``_optimize_coeff(X, y, noise, Delta)`` returns the minimiser;
+    ``_postprocess_coeff(coeff)`` maps it back to the user's units. Subclasses may also
+    override ``_data_loss(X, y)`` to supply a faster closed form of the mean loss.
+    """
+
+    _strict_gamma = False  # LinearRegressionDP requires gamma > 0
+
+    def __init__(self, mapXy, loss, regularizer, eps, delta, domain, zeta, lambda_, gamma,
+                 mapXy_gr=None, loss_gr=None, regularizer_gr=None):
+        self.mapXy = mapXy
+        self.mapXy_gr = mapXy_gr
+        self.loss = loss
+        self.loss_gr = loss_gr
+        if isinstance(regularizer, str):
+            if regularizer != "l2":
+                raise ValueError(REGULARIZER_MESSAGE)
+            self.regularizer = regularizer_l2
+            self.regularizer_gr = regularizer_gr_l2
+        elif callable(regularizer):
+            self.regularizer = regularizer
+            self.regularizer_gr = regularizer_gr
+        else:
+            raise ValueError(REGULARIZER_MESSAGE)
+        self.eps = _check_eps(eps)
+        self.delta = _check_delta(delta)
+        _check_domain(domain)
+        self.domain = domain
+        if zeta is not None or lambda_ is not None:
+            _check_zeta_lambda(zeta, lambda_)
+        self.zeta = zeta
+        self.lambda_ = lambda_
+        self.gamma = _check_gamma(gamma, self._strict_gamma)
+        self.coeff = None
+        self.noise_ = None
+
+    # ---------------------------------------------------------------------------------------
+    # fit / predict
+    # ---------------------------------------------------------------------------------------
+
+    def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None):
+        """Fit the model privately; returns ``self``.
+
+        Parameters
+        ----------
+        X : array_like
+            n x k numeric, finite matrix of features.
+        y : array_like
+            n numeric, finite labels.
+        upper_bounds, lower_bounds : array_like
+            Length k + 1: bounds on each column of X, then on y (lower < upper). X columns and
+            y are clipped to them.
+        add_bias : bool, default False
+            Prepend a column of ones (bounds 1, 1); its coefficient comes first.
+        random_state : None, int or NumPy Generator, optional
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        ValueError
+            Invalid parameters, data or bounds (before any noise is drawn).
+        RuntimeError
+            If the solver fails to reach a feasible point satisfying the optimality conditions.
+        """
+        add_bias = _checks.check_flag(add_bias, "add.bias")
+        eps = _check_eps(self.eps)
+        delta = _check_delta(self.delta)
+        _check_gamma(self.gamma, self._strict_gamma)
+        _check_domain(self.domain)
+        X, y = self._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias)
+        zeta, lambda_ = _check_zeta_lambda(self.zeta, self.lambda_)
+        rng = _random.as_generator(random_state)
+        n, p = X.shape
+
+        # §6.5 steps 3-4.
+        if np.isinf(eps):
+            Delta = 0.0
+            noise = np.zeros(p)
+        else:
+            Delta = 2 * lambda_ / eps
+            if delta == 0:
+                radius = _random.gamma(p, eps / (2 * zeta), rng)
+                direction = _random.normal(1.0, p, rng)
+                noise = radius * direction / np.linalg.norm(direction)
+            else:
+                sigma = zeta * np.sqrt(8 * np.log(2 / delta) + 4 * eps) / eps
+                noise = _random.normal(sigma, p, rng)
+        self.noise_ = noise
+        theta = self._optimize_coeff(X, y, noise, Delta)
+        self.coeff = self._postprocess_coeff(theta)
+        return self
+
+    def predict(self, X, add_bias=False):
+        """Predictions ``mapXy(X, coeff)`` as a 1-d array (X is neither clipped nor scaled)."""
+        if self.coeff is None:
+            raise ValueError("The model must be fitted before predict is called.")
+        add_bias = _checks.check_flag(add_bias, "add.bias")
+        X = _as_matrix(X)
+        expected = self.coeff.size - int(add_bias)
+        if X.shape[1] != expected:
+            raise ValueError(
+                f"X must have {expected} columns (the number of columns the model was fitted "
+                f"on{', without the bias column' if add_bias else ''}), not {X.shape[1]}."
+            )
+        if add_bias:
+            X = np.column_stack([np.ones(X.shape[0]), X])
+        return _values(self.mapXy(X, self.coeff))
+
+    # ---------------------------------------------------------------------------------------
+    # Overridable steps
+    # ---------------------------------------------------------------------------------------
+
+    def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias):
+        """Check the data and bounds, add the bias column (first), clip X and y (§6.5 step 1).
+
+        Returns a new n x p float matrix (never the caller's memory: subclasses may scale it
+        in place) and a new length-n float vector.
+        """
+        X = _as_matrix(X)
+        k = X.shape[1]
+        upper = _as_bounds(upper_bounds, "upper.bounds")
+        lower = _as_bounds(lower_bounds, "lower.bounds")
+        if upper.size != k + 1:
+            raise ValueError("Length of upper.bounds must be equal to the number of columns "
+                             "of X plus 1 (for y).")
+        if lower.size != k + 1:
+            raise ValueError("Length of lower.bounds must be equal to the number of columns "
+                             "of X plus 1 (for y).")
+        if not (np.all(np.isfinite(upper)) and np.all(np.isfinite(lower))):
+            raise ValueError("upper.bounds and lower.bounds must be finite numbers.")
+        if not np.all(lower < upper):
+            raise ValueError("Each value in lower.bounds must be < the matching value in "
+                             "upper.bounds.")
+        _finite(X, "X")
+        y = _checks.as_numeric_array(y, "y must be numeric.")
+        if y.ndim > 1 and y.size != y.shape[0]:
+            raise ValueError("y must be a vector (or a one-column matrix).")
+        y = y.reshape(-1)
+        if y.size != X.shape[0]:
+            raise ValueError("The length of y must equal the number of rows of X.")
+        _finite(y, "y")
+
+        offset = int(add_bias)
+        n = X.shape[0]
+        work = np.empty((n, k + offset))  # the one copy of X
+        if add_bias:
+            work[:, 0] = 1.0
+        np.clip(X, lower[:k], upper[:k], out=work[:, offset:])
+        y = np.clip(y, lower[k], upper[k])
+        if add_bias:
+            upper = np.concatenate(([1.0], upper))
+            lower = np.concatenate(([1.0], lower))
+        self._upper_bounds = upper
+        self._lower_bounds = lower
+        return work, y
+
+    def _data_loss(self, X, y):
+        """The mean loss (1/n) sum loss(mapXy(X, theta), y) and its gradient (None without all
+        gradient functions), as functions of theta."""
+        n = y.size
+        mapXy, loss = self.mapXy, self.loss
+
+        def value(theta):
+            y_hat = np.asarray(mapXy(X, theta), dtype=np.float64)
+            target = y.reshape(y_hat.shape) if y_hat.size == n else y
+            return float(np.sum(loss(y_hat, target))) / n
+
+        if self.mapXy_gr is None or self.loss_gr is None:
+            return value, None
+        mapXy_gr, loss_gr = self.mapXy_gr, self.loss_gr
+
+        def gradient(theta):
+            y_hat = np.asarray(mapXy(X, theta), dtype=np.float64)
+            target = y.reshape(y_hat.shape) if y_hat.size == n else y
+            return (np.asarray(mapXy_gr(X, theta), dtype=np.float64)
+                    @ _values(loss_gr(y_hat, target))) / n
+
+        return value, gradient
+
+    def _optimize_coeff(self, X, y, noise, Delta):
+        """argmin of the perturbed objective over the domain (§6.5 step 5), from theta = 0."""
+        n, p = X.shape
+        gamma = float(self.gamma)
+        data_value, data_gradient = self._data_loss(X, y)
+        regularizer, regularizer_gr = self.regularizer, self.regularizer_gr
+
+        def objective(theta):
+            return (data_value(theta) + gamma / n * float(np.sum(regularizer(theta)))
+                    + Delta / (2 * n) * float(theta @ theta) + float(noise @ theta) / n)
+
+        gradient = None
+        if data_gradient is not None and regularizer_gr is not None:
+            def gradient(theta):
+                return (data_gradient(theta) + gamma / n * _values(regularizer_gr(theta))
+                        + (Delta / n) * theta + noise / n)
+
+        constraints, jacobian = _check_domain(self.domain)
+        return _solve(objective, gradient, constraints, jacobian, np.zeros(p))
+
+    def _postprocess_coeff(self, coeff):
+        """Identity in the base class."""
+        return coeff
+
+
+# --------------------------------------------------------------------------------------------
+# The constrained solver
+# --------------------------------------------------------------------------------------------
+
+FTOL = 1e-16  # SLSQP stops on changes of f: the gradient then reaches ~sqrt(FTOL)
+
+
+def _solve(objective, gradient, constraints, jacobian, theta0):
+    """Minimise ``objective`` subject to ``constraints(theta) <= 0`` with SciPy's SLSQP.
+
+    Uses the analytic gradient when given (central finite differences otherwise) and the
+    constraint jacobian when given. Accepts the result only if it is feasible and satisfies the
+    first-order (KKT) conditions to a tolerance relative to the gradient at the start; restarts
+    from the last point a few times otherwise, then raises ``RuntimeError``.
+    """
+    from scipy import optimize  # lazily: keeps `import dppack` fast
+
+    p = theta0.size
+
+    def g(theta):
+        return -_values(constraints(theta))
+
+    constraint = {"type": "ineq", "fun": g}
+    if jacobian is not None:
+        def g_jac(theta):
+            return -np.asarray(jacobian(theta), dtype=np.float64).reshape(-1, p)
+        constraint["jac"] = g_jac
+    else:
+        def g_jac(theta):
+            return optimize.approx_fprime(theta, g, 1e-7).reshape(-1, p)
+
+    if gradient is not None:
+        f_jac = gradient
+    else:
+        def f_jac(theta):
+            return optimize.approx_fprime(theta, objective, 1e-7)
+
+    g0 = g(theta0)
+    feasibility_tol = 1e-8 * max(1.0, float(np.max(np.abs(g0))))
+    # SLSQP is not scale invariant (its first Hessian guess is the identity): solve the
+    # objective divided by the size of its gradient at the start, so that gradients are O(1).
+    grad_scale = max(1.0, float(np.linalg.norm(f_jac(theta0))))
+    kkt_tol = (1e-7 if gradient is not None else 1e-4) * grad_scale
+
+    def scaled(theta):
+        return objective(theta) / grad_scale
+
+    scaled_jac = "3-point"
+    if gradient is not None:
+        def scaled_jac(theta):
+            return gradient(theta) / grad_scale
+
+    theta = theta0
+    message = ""
+    for _ in range(4):
+        result = optimize.minimize(
+            scaled, theta, jac=scaled_jac, method="SLSQP", constraints=[constraint],
+            options={"ftol": FTOL, "maxiter": max(1000, 50 * p)},
+        )
+        theta = np.asarray(result.x, dtype=np.float64)
+        message = result.message
+        if not np.all(np.isfinite(theta)):
+            break
+        residual, feasible = _kkt_residual(theta, f_jac, g, g_jac, feasibility_tol)
+        if feasible and residual <= kkt_tol:
+            return theta
+    raise RuntimeError(
+        "The KST optimisation did not converge to a feasible optimum "
+        f"(SLSQP: {message}). Check that the domain is convex and contains a feasible point, "
+        "and that loss and regularizer (and their gradients) are correct."
+    )
+
+
+def _kkt_residual(theta, f_jac, g, g_jac, feasibility_tol):
+    """The first-order optimality residual at ``theta`` and whether theta is feasible.
+
+    With the active constraints A (g_i(theta) ~ 0, g >= 0 inside), the residual is
+    min over mu >= 0 of ||grad f - J_A^T mu||, computed by non-negative least squares.
+    """
+    from scipy import optimize
+
+    values = g(theta)
+    if not np.all(values >= -feasibility_tol):
+        return np.inf, False
+    grad = f_jac(theta)
+    active = values <= max(1e-6, 1e3 * feasibility_tol)
+    if not np.any(active):
+        return float(np.linalg.norm(grad)), True
+    J = g_jac(theta)[active]
+    _, residual = optimize.nnls(J.T, grad)
+    return float(residual), True
+
+
+# --------------------------------------------------------------------------------------------
+# Linear regression
+# --------------------------------------------------------------------------------------------
+
+
+def _ball_constraints(coeff):
+    """||coeff||^2 - p <= 0: LinearRegressionDP's domain (spec §6.6)."""
+    return np.array([coeff @ coeff - coeff.size])
+
+
+def _ball_jacobian(coeff):
+    return 2 * coeff
+
+
+class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
+    """Privacy-preserving linear regression (spec §6.6): KST with the linear map, the squared
+    error loss and the domain ||theta||^2 <= p of the scaled problem.
+
+    Parameters
+    ----------
+    regularizer : 'l2' or callable
+        See :class:`EmpiricalRiskMinimizationDP_KST`; any other string raises
+        "regularizer must be one of {'l2'}, or a function.".
+    eps : float
+        Privacy budget, > 0 (``inf``: no noise).
+    delta : float
+        0, or in (0, 1) for Gaussian noise.
+    gamma : float
+        Regularisation constant, > 0.
+    regularizer_gr : callable, optional
+        Gradient of a callable regularizer.
+
+    Notes
+    -----
+    At fit time p = ncol(X) (bias included), zeta = 2 p^(3/2) and lambda = p. Each column of X
+    is divided by s_j = max(|L_j|, |U_j|); y is mapped to [-p, p] by ỹ = (y - shift)/scale
+    with shift = (L_y + U_y)/2, scale = (U_y - L_y)/(2p) when ``add_bias`` and shift = 0,
+    scale = max(|L_y|, |U_y|)/p otherwise. The coefficients are mapped back:
+    theta_j = theta~_j scale / s_j, then the bias (first) coefficient gets + shift.
+    """
+
+    _strict_gamma = True
+
+    def __init__(self, regularizer, eps, delta, gamma, regularizer_gr=None):
+        super().__init__(mapXy_linear, loss_squared_error, regularizer, eps, delta,
+                         {"constraints": _ball_constraints, "jacobian": _ball_jacobian},
+                         None, None, gamma, mapXy_gr=mapXy_gr_linear,
+                         loss_gr=loss_gr_squared_error, regularizer_gr=regularizer_gr)
+
+    def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias):
+        X, y = super()._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias)
+        p = X.shape[1]
+        self.zeta = 2 * p ** 1.5
+        self.lambda_ = float(p)
+        upper, lower = self._upper_bounds, self._lower_bounds
+        scales = np.maximum(np.abs(lower[:p]), np.abs(upper[:p]))
+        X /= scales  # in place: X is our own copy
+        if add_bias:
+            shift = (lower[p] + upper[p]) / 2
+            scale = (upper[p] - lower[p]) / (2 * p)
+        else:
+            shift = 0.0
+            scale = max(abs(lower[p]), abs(upper[p])) / p
+        y = (y - shift) / scale
+        self._scales = scales
+        self._shift = shift
+        self._scale = scale
+        self._add_bias = add_bias
+        return X, y
+
+    def _data_loss(self, X, y):
+        """Closed form for the built-in linear map and squared error: with G = X^T X and
+        c = X^T y, the mean loss is (theta^T G theta - 2 c^T theta + y^T y)/(2n) and its
+        gradient (G theta - c)/n, so the solver never touches X."""
+        if self.mapXy is not mapXy_linear or self.loss is not loss_squared_error:
+            return super()._data_loss(X, y)
+        n = y.size
+        gram = X.T @ X
+        cross = X.T @ y
+        yy = float(y @ y)
+
+        def value(theta):
+            return (float(theta @ (gram @ theta)) - 2 * float(cross @ theta) + yy) / (2 * n)
+
+        if self.mapXy_gr is not mapXy_gr_linear or self.loss_gr is not loss_gr_squared_error:
+            return value, None
+
+        def gradient(theta):
+            return (gram @ theta - cross) / n
+
+        return value, gradient
+
+    def _postprocess_coeff(self, coeff):
+        coeff = coeff * self._scale / self._scales
+        if self._add_bias:
+            coeff[0] += self._shift
+        return coeff

@@ -1,0 +1,194 @@
+"""Private hyper-parameter tuning: pick one of several models with the exponential mechanism
+(spec ``dppack_api.md`` §7).
+
+The data are split into m + 1 interleaved parts for m models (0-based rows): model i trains on
+rows i, i + (m + 1), i + 2(m + 1), ...; the validation part is rows m, 2m + 1, 3m + 2, ...
+(DPpack's ``seq(m + 1, n, by = m + 1)`` minus 1). Every model is fitted in place on its own
+part, scored on the validation part, and one is selected by the exponential mechanism with
+utility -score and ``DPmodels[0].eps``. Each model sees a disjoint part of the data, so the
+result has the privacy of one model fit plus one exponential-mechanism selection.
+
+Randomness: one generator per call; the models' noise is drawn from it in the order of
+``DPmodels``, then the selection.
+
+Deviation from DPpack 0.2.2 (spec §8.11): ``tune_linear_regression_model`` clips the
+validation labels and the predictions to [L_y, U_y], so each squared validation error is at
+most (U_y - L_y)^2, the sensitivity the selection is calibrated to. DPpack clips neither, so a
+single outlying validation label could change the utility without bound.
+"""
+
+import numpy as np
+
+from . import _checks, _random
+from .mechanisms import ExponentialMechanism
+
+__all__ = ["tune_classification_model", "tune_linear_regression_model"]
+
+
+def _check_models(DPmodels):
+    try:
+        models = list(DPmodels)
+    except TypeError:
+        raise ValueError("DPmodels must be a list of models.") from None
+    if not models:
+        raise ValueError("DPmodels must contain at least one model.")
+    return models
+
+
+def _n_rows(X):
+    shape = np.shape(X)
+    if len(shape) == 0:
+        raise ValueError("X must be a matrix (or a data frame).")
+    return shape[0]
+
+
+def _take(data, rows):
+    """The given rows of an array, a pandas object or a sequence (keeping its kind)."""
+    if _checks.is_pandas(data):
+        return data.iloc[rows]
+    if isinstance(data, np.ndarray):
+        return data[rows]
+    return np.asarray(data)[rows]
+
+
+def _split(m, n):
+    """Training rows of each of the m models and the validation rows (spec §7.1 step 2)."""
+    if n < m + 1:
+        raise ValueError(
+            f"Tuning {m} models needs at least {m + 1} observations (one part per model plus "
+            "a validation part)."
+        )
+    training = [np.arange(i, n, m + 1) for i in range(m)]
+    validation = np.arange(m, n, m + 1)
+    return training, validation
+
+
+def _labels(y, n):
+    y = _checks.as_numeric_array(y, "y must be numeric.")
+    if y.ndim > 1 and y.size != y.shape[0]:
+        raise ValueError("y must be a vector (or a one-column matrix).")
+    y = y.reshape(-1)
+    if y.size != n:
+        raise ValueError("The length of y must equal the number of rows of X.")
+    return y
+
+
+def _select(DPmodels, scores, sensitivity, rng):
+    return ExponentialMechanism(-np.asarray(scores, dtype=np.float64), DPmodels[0].eps,
+                                sensitivity, candidates=DPmodels, random_state=rng)
+
+
+def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bias=False,
+                              weights=None, weights_upper_bound=None, random_state=None):
+    """Fit every classification model privately on its own part of the data and select one.
+
+    Parameters
+    ----------
+    DPmodels : sequence of models
+        Unfitted models with ``fit(X, y, upper_bounds, lower_bounds, add_bias, ...,
+        random_state=)``, ``predict(X, add_bias, raw_value)`` and ``eps`` (e.g.
+        LogisticRegressionDP, svmDP); they should share eps. Each is fitted in place.
+    X : array_like
+        n x k feature matrix (ndarray or pandas DataFrame).
+    y : array_like
+        n labels in {0, 1}.
+    upper_bounds, lower_bounds : array_like
+        Bounds on the columns of X, passed to each fit.
+    add_bias : bool, default False
+    weights : array_like, optional
+        Observation weights; when given, each model receives its slice as ``weights`` and
+        ``weights_upper_bound`` (svmDP with output perturbation only).
+    weights_upper_bound : float, optional
+    random_state : None, int or NumPy Generator, optional
+
+    Returns
+    -------
+    model
+        The selected model (one of ``DPmodels``, fitted).
+
+    Notes
+    -----
+    The utility of model i is minus the number of misclassified validation rows, sensitivity 1.
+    """
+    models = _check_models(DPmodels)
+    n = _n_rows(X)
+    y = _labels(y, n)
+    training, validation = _split(len(models), n)
+    if weights is not None:
+        weights = _checks.as_numeric_array(weights, "weights must be numeric.").reshape(-1)
+        if weights.size != n:
+            raise ValueError("The length of weights must equal the number of rows of X.")
+    rng = _random.as_generator(random_state)
+
+    validate_X = _take(X, validation)
+    validate_y = y[validation]
+    scores = []
+    for model, rows in zip(models, training):
+        extra = {}
+        if weights is not None:
+            extra = {"weights": weights[rows], "weights_upper_bound": weights_upper_bound}
+        model.fit(_take(X, rows), y[rows], upper_bounds, lower_bounds, add_bias,
+                  random_state=rng, **extra)
+        predicted = np.asarray(
+            model.predict(validate_X, add_bias=add_bias, raw_value=False), dtype=np.float64
+        ).reshape(-1)
+        scores.append(int(np.count_nonzero(predicted != validate_y)))
+    return _select(models, scores, 1.0, rng)
+
+
+def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bias=False,
+                                 random_state=None):
+    """Fit every linear regression model privately on its own part of the data and select one.
+
+    Parameters
+    ----------
+    DPmodels : sequence of models
+        Unfitted models with ``fit(X, y, upper_bounds, lower_bounds, add_bias,
+        random_state=)``, ``predict(X, add_bias)`` and ``eps`` (e.g. LinearRegressionDP);
+        they should share eps. Each is fitted in place.
+    X : array_like
+        n x k feature matrix.
+    y : array_like
+        n numeric labels.
+    upper_bounds, lower_bounds : array_like
+        Length k + 1: bounds on the columns of X, then on y.
+    add_bias : bool, default False
+    random_state : None, int or NumPy Generator, optional
+
+    Returns
+    -------
+    model
+        The selected model (one of ``DPmodels``, fitted).
+
+    Notes
+    -----
+    The utility of model i is minus the sum of squared validation errors, sensitivity
+    (U_y - L_y)^2. Unlike DPpack, the validation labels and the predictions are clipped to
+    [L_y, U_y] first, so that every squared error is at most (U_y - L_y)^2 and the stated
+    sensitivity holds (spec §8.11).
+    """
+    models = _check_models(DPmodels)
+    n = _n_rows(X)
+    y = _labels(y, n)
+    upper = _checks.as_numeric_array(upper_bounds, "upper.bounds must be numeric.").reshape(-1)
+    lower = _checks.as_numeric_array(lower_bounds, "lower.bounds must be numeric.").reshape(-1)
+    if upper.size == 0 or lower.size == 0:
+        raise ValueError("upper.bounds and lower.bounds must end with the bound on y.")
+    upper_y, lower_y = float(upper[-1]), float(lower[-1])
+    if not (np.isfinite(upper_y) and np.isfinite(lower_y) and lower_y < upper_y):
+        raise ValueError("The bounds on y (the last values of lower.bounds and upper.bounds) "
+                         "must be finite with lower < upper.")
+    training, validation = _split(len(models), n)
+    rng = _random.as_generator(random_state)
+
+    validate_X = _take(X, validation)
+    validate_y = np.clip(y[validation], lower_y, upper_y)
+    scores = []
+    for model, rows in zip(models, training):
+        model.fit(_take(X, rows), y[rows], upper_bounds, lower_bounds, add_bias,
+                  random_state=rng)
+        predicted = np.asarray(model.predict(validate_X, add_bias=add_bias),
+                               dtype=np.float64).reshape(-1)
+        predicted = np.clip(predicted, lower_y, upper_y)
+        scores.append(float(np.sum((validate_y - predicted) ** 2)))
+    return _select(models, scores, (upper_y - lower_y) ** 2, rng)
