@@ -62,11 +62,14 @@ check-r:
 docs:
 	Rscript -e 'roxygen2::roxygenise()'
 
+# scikit-learn is a benchmark dependency only: the reference for the ERM fits.
 bench: install
+	$(VENV)/bin/python -m pip install -q scikit-learn
 	$(VENV)/bin/python benchmarks/startup.py
 	$(VENV)/bin/python benchmarks/mechanisms.py
 	$(VENV)/bin/python benchmarks/stats.py
 	$(VENV)/bin/python benchmarks/r_vs_python.py
+	$(VENV)/bin/python benchmarks/erm.py
 
 clean:
 	rm -rf build $(VENV) $(VENV_NP2) DPpackPy_*.tar.gz DPpackPy.Rcheck python/*.egg-info

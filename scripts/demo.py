@@ -78,6 +78,32 @@ def pima_summary():
     print("Private histogram saved to demo-output/pima_glucose_Python.png")
 
 
+def pima_logistic_regression():
+    """Private logistic regression with private tuning of gamma, beside a non-private fit."""
+    from dppack.datasets import load_pima
+
+    print("\n== Private logistic regression with private tuning, Pima data, Python ==")
+    pima = load_pima()
+    features = ["glu", "bmi", "ped", "age"]
+    upper, lower = [200, 70, 2.5, 90], [40, 15, 0, 20]
+    # The first 200 rows are MASS's Pima.tr (the test set here), the other 332 Pima.te.
+    train, test = pima.iloc[200:], pima.iloc[:200]
+    y_train = (train["type"] == "Yes").to_numpy(dtype=float)
+    y_test = (test["type"] == "Yes").to_numpy(dtype=float)
+    rng = np.random.default_rng(SEED)
+    for eps in (1, 5):
+        models = [dppack.LogisticRegressionDP("l2", eps, gamma) for gamma in (0.1, 1, 10, 100)]
+        best = dppack.tune_classification_model(models, train[features], y_train, upper, lower,
+                                                add_bias=True, random_state=rng)
+        accuracy = np.mean(best.predict(test[features], add_bias=True) == y_test)
+        print(f"eps = {eps}: selected gamma = {best.gamma:g}, test accuracy {accuracy:.3f}")
+    reference = dppack.LogisticRegressionDP("l2", float("inf"), 1e-6).fit(
+        train[features], y_train, upper, lower, add_bias=True)
+    accuracy = np.mean(reference.predict(test[features], add_bias=True) == y_test)
+    print(f"non-private logistic regression (eps = Inf): test accuracy {accuracy:.3f}")
+
+
 if __name__ == "__main__":
     main()
     pima_summary()
+    pima_logistic_regression()

@@ -25,9 +25,19 @@ def _generator(random_state):
         raise TypeError("random_state must be a non-negative whole number.") from None
 
 
+def _apply(factory, factory_kwargs, kwargs):
+    """Call the function a public factory makes (``generate_loss_huber(h)(y_hat, y, w)``), so
+    that R's closures over the factories are answered through :func:`call`."""
+    if factory not in dppack.__all__ or not factory.startswith("generate_"):
+        raise AttributeError(f"dppack has no public factory {factory!r}")
+    return getattr(dppack, factory)(**factory_kwargs)(**kwargs)
+
+
 def _callable(name):
     if name == "generator":
         return _generator
+    if name == "apply":
+        return _apply
     if name in dppack.__all__:
         return getattr(dppack, name)
     raise AttributeError(f"dppack has no public function {name!r}")
@@ -39,7 +49,8 @@ def call(name, args, kwargs):
     Parameters
     ----------
     name : str
-        A name in ``dppack.__all__``, or ``"generator"`` for R's ``with_random_state()``.
+        A name in ``dppack.__all__``; or ``"generator"``, for R's ``with_random_state()``; or
+        ``"apply"``, to call what a ``generate_*`` factory makes.
     args : list
         Positional arguments (R's ``...``), already converted from R.
     kwargs : dict

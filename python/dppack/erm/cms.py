@@ -30,7 +30,7 @@ import warnings
 import numpy as np
 
 from .. import _checks, _random
-from .blocks import regularizer_gr_l2, regularizer_l2
+from .blocks import mapXy_gr_linear, mapXy_linear, regularizer_gr_l2, regularizer_l2
 
 __all__ = ["EmpiricalRiskMinimizationDP_CMS", "WeightedERMDP_CMS"]
 
@@ -455,6 +455,13 @@ class EmpiricalRiskMinimizationDP_CMS:
         n, d = X.shape
         gamma = self.gamma
         with_gradient = self._use_gradient()
+        # With the linear map the chain rule needs no d x n Jacobian: loss' X, one product.
+        linear = self.mapXy is mapXy_linear and self.mapXy_gr is mapXy_gr_linear
+
+        def chain(theta, loss_gr):
+            if linear:
+                return loss_gr @ X
+            return np.asarray(self.mapXy_gr(X, theta), dtype=np.float64).reshape(d, n) @ loss_gr
 
         def objective(theta):
             y_hat = _vector(self.mapXy(X, theta), n)
@@ -463,8 +470,7 @@ class EmpiricalRiskMinimizationDP_CMS:
                      + (b @ theta) / n + Delta / 2.0 * (theta @ theta))
             if not with_gradient:
                 return value
-            jacobian = np.asarray(self.mapXy_gr(X, theta), dtype=np.float64).reshape(d, n)
-            grad = (jacobian @ _vector(self._loss_gr_values(y_hat, y, weights), n) / n
+            grad = (chain(theta, _vector(self._loss_gr_values(y_hat, y, weights), n)) / n
                     + gamma / n * _vector(self.regularizer_gr(theta), d)
                     + b / n + Delta * theta)
             return value, grad

@@ -1,0 +1,430 @@
+# DPpack's ERM R6 classes. Each R6 object keeps DPpack's public fields; at every fit it builds
+# the matching core model from its current fields, fits it in Python and copies the fitted
+# fields back. Built-in maps and losses run entirely in Python; an R subclass that supplies R
+# functions for them works too (reticulate calls them from the core).
+
+# Arguments that DPpack lets a caller omit (bounds of the Gaussian-kernel SVM).
+.optional <- function(missing_arg, value) if (missing_arg) NULL else value
+
+# The core model of an R6 model object, and copy its fitted fields back into the R6 fields.
+.core_of <- function(model) model$.__enclos_env__$private$core
+
+.fit_model <- function(model, caller, ...) {
+  private <- model$.__enclos_env__$private
+  private$core <- private$new_core(caller)
+  .call_core("fit", ..., random_state = .random_state(), .object = private$core,
+             .caller = caller)
+  private$collect()
+  invisible(model)
+}
+
+#' Differentially private empirical risk minimization (Chaudhuri et al.)
+#'
+#' DPpack's `EmpiricalRiskMinimizationDP.CMS`: output or objective perturbation for a loss
+#' and map given as functions, following Chaudhuri, Monteleoni and Sarwate (2011), with
+#' DPpack's convention that `gamma` is n times their regularisation weight. The base class
+#' neither scales nor checks the data: the user guarantees the loss's conditions (for example
+#' `||x|| <= 1` after clipping to the bounds). Subclass it with R functions for the map and the
+#' loss, or use [LogisticRegressionDP] and [svmDP].
+#'
+#' @field mapXy,mapXy.gr,loss,loss.gr,regularizer,regularizer.gr The model's functions.
+#' @field gamma,eps,perturbation.method,c The model's parameters.
+#' @field coeff The private coefficients after `fit()`.
+#' @field kernel,D,sampling,phi,kernel.param,prefilter Used by [svmDP].
+#' @references Chaudhuri K, Monteleoni C, Sarwate AD (2011). Differentially private empirical
+#'   risk minimization. Journal of Machine Learning Research 12, 1069-1109.
+#' @export
+EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
+  "EmpiricalRiskMinimizationDP.CMS",
+  public = list(
+    mapXy = NULL, mapXy.gr = NULL, loss = NULL, loss.gr = NULL, regularizer = NULL,
+    regularizer.gr = NULL, gamma = NULL, eps = NULL, perturbation.method = NULL, c = NULL,
+    coeff = NULL, kernel = NULL, D = NULL, sampling = NULL, phi = NULL, kernel.param = NULL,
+    prefilter = NULL,
+    #' @description Create a model; invalid settings stop with DPpack's messages.
+    #' @param mapXy Function `(X, coeff)` giving the n model outputs.
+    #' @param loss Function `(y.hat, y)` giving the n losses.
+    #' @param regularizer `"l2"` or a function of the coefficients.
+    #' @param eps Privacy budget (`Inf` for a non-private fit).
+    #' @param gamma Regularisation constant (n times Chaudhuri et al.'s Lambda).
+    #' @param perturbation.method `"objective"` or `"output"`.
+    #' @param c Bound on the loss's second derivative (objective perturbation).
+    #' @param mapXy.gr,loss.gr,regularizer.gr Optional gradients.
+    initialize = function(mapXy, loss, regularizer, eps, gamma,
+                          perturbation.method = "objective", c = NULL, mapXy.gr = NULL,
+                          loss.gr = NULL, regularizer.gr = NULL) {
+      self$mapXy <- mapXy
+      self$mapXy.gr <- mapXy.gr
+      self$loss <- loss
+      self$loss.gr <- loss.gr
+      self$regularizer <- regularizer
+      self$regularizer.gr <- regularizer.gr
+      self$eps <- eps
+      self$gamma <- gamma
+      self$perturbation.method <- perturbation.method
+      self$c <- c
+      private$core <- private$new_core(sys.call(-1))
+    },
+    #' @description Fit the private coefficients (in place); returns the model invisibly.
+    #' @param X Numeric matrix or data.frame.
+    #' @param y Labels or responses.
+    #' @param upper.bounds,lower.bounds Bounds of the columns of `X`.
+    #' @param add.bias Prepend a column of ones (bias coefficient first).
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE) {
+      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
+                 upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
+                 add_bias = .to_py(add.bias))
+    },
+    #' @description The model's outputs `mapXy(X, coeff)` for new data.
+    #' @param X Numeric matrix or data.frame.
+    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    predict = function(X, add.bias = FALSE) {
+      .column(.call_core("predict", X = .to_py(X), add_bias = .to_py(add.bias),
+                 .object = private$core, .caller = sys.call()))
+    }
+  ),
+  private = list(
+    core = NULL,
+    new_core = function(caller) {
+      .call_core(
+        "EmpiricalRiskMinimizationDP_CMS", mapXy = self$mapXy, loss = self$loss,
+        regularizer = self$regularizer, eps = .to_py(self$eps), gamma = .to_py(self$gamma),
+        perturbation_method = .to_py(self$perturbation.method), c = .to_py(self$c),
+        mapXy_gr = self$mapXy.gr, loss_gr = self$loss.gr,
+        regularizer_gr = self$regularizer.gr, .caller = caller
+      )
+    },
+    collect = function() {
+      self$coeff <- .drop_1d(private$core$coeff)
+    }
+  )
+)
+
+#' Weighted differentially private ERM
+#'
+#' DPpack's `WeightedERMDP.CMS`: [EmpiricalRiskMinimizationDP.CMS] whose loss takes a third
+#' argument, the weights, for output perturbation.
+#' @export
+WeightedERMDP.CMS <- R6::R6Class(
+  "WeightedERMDP.CMS",
+  inherit = EmpiricalRiskMinimizationDP.CMS,
+  public = list(
+    #' @description Fit the private coefficients (in place); returns the model invisibly.
+    #' @param X,y,upper.bounds,lower.bounds,add.bias As for the parent class.
+    #' @param weights Optional non-negative weights (output perturbation only).
+    #' @param weights.upper.bound Upper bound on the weights, required with `weights`.
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, weights = NULL,
+                   weights.upper.bound = NULL) {
+      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
+                 upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
+                 add_bias = .to_py(add.bias), weights = .to_py(weights),
+                 weights_upper_bound = .to_py(weights.upper.bound))
+    }
+  ),
+  private = list(
+    new_core = function(caller) {
+      .call_core(
+        "WeightedERMDP_CMS", mapXy = self$mapXy, loss = self$loss,
+        regularizer = self$regularizer, eps = .to_py(self$eps), gamma = .to_py(self$gamma),
+        perturbation_method = .to_py(self$perturbation.method), c = .to_py(self$c),
+        mapXy_gr = self$mapXy.gr, loss_gr = self$loss.gr,
+        regularizer_gr = self$regularizer.gr, .caller = caller
+      )
+    }
+  )
+)
+
+#' Differentially private logistic regression
+#'
+#' DPpack's `LogisticRegressionDP`: [EmpiricalRiskMinimizationDP.CMS] with the logistic map and
+#' cross-entropy loss (c = 1/4). The columns of `X` are clipped to their bounds and scaled so
+#' that every row has norm at most 1; the coefficients are returned on the original scale.
+#' Unlike DPpack 0.2.2, the fit regularises with the model's own `gamma` (see NEWS.md).
+#'
+#' @export
+#' @examplesIf dppack_available()
+#' set.seed(1)
+#' X <- data.frame(x1 = stats::runif(200, -1, 1), x2 = stats::runif(200, -1, 1))
+#' y <- as.integer(X$x1 + X$x2 + stats::rnorm(200, sd = 0.3) > 0)
+#' model <- LogisticRegressionDP$new("l2", eps = 1, gamma = 0.1)
+#' model$fit(X, y, upper.bounds = c(1, 1), lower.bounds = c(-1, -1), add.bias = TRUE)
+#' model$coeff
+#' mean(model$predict(X, add.bias = TRUE) == y)
+LogisticRegressionDP <- R6::R6Class(
+  "LogisticRegressionDP",
+  inherit = EmpiricalRiskMinimizationDP.CMS,
+  public = list(
+    #' @description Create a private logistic regression.
+    #' @param regularizer `"l2"` or a function of the coefficients.
+    #' @param eps Privacy budget.
+    #' @param gamma Regularisation constant.
+    #' @param perturbation.method `"objective"` or `"output"`.
+    #' @param regularizer.gr Gradient of a function regularizer.
+    initialize = function(regularizer, eps, gamma, perturbation.method = "objective",
+                          regularizer.gr = NULL) {
+      self$mapXy <- mapXy.sigmoid
+      self$mapXy.gr <- mapXy.gr.sigmoid
+      self$loss <- loss.cross.entropy
+      self$loss.gr <- loss.gr.cross.entropy
+      self$regularizer <- regularizer
+      self$regularizer.gr <- regularizer.gr
+      self$eps <- eps
+      self$gamma <- gamma
+      self$perturbation.method <- perturbation.method
+      self$c <- 1 / 4
+      private$core <- private$new_core(sys.call(-1))
+    },
+    #' @description Fit the private coefficients (in place); returns the model invisibly.
+    #' @param X,y,upper.bounds,lower.bounds,add.bias As for the parent class; `y` holds 0/1
+    #'   labels.
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE) {
+      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
+                 upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
+                 add_bias = .to_py(add.bias))
+    },
+    #' @description Predicted labels (0/1), or probabilities with `raw.value = TRUE`.
+    #' @param X Numeric matrix or data.frame.
+    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    #' @param raw.value Return probabilities instead of labels.
+    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
+      .column(.call_core("predict", X = .to_py(X), add_bias = .to_py(add.bias),
+                 raw_value = .to_py(raw.value), .object = private$core,
+                 .caller = sys.call()))
+    }
+  ),
+  private = list(
+    new_core = function(caller) {
+      .call_core(
+        "LogisticRegressionDP", regularizer = self$regularizer, eps = .to_py(self$eps),
+        gamma = .to_py(self$gamma), perturbation_method = .to_py(self$perturbation.method),
+        regularizer_gr = self$regularizer.gr, .caller = caller
+      )
+    }
+  )
+)
+
+#' Differentially private support vector machine
+#'
+#' DPpack's `svmDP`: a Huber-loss SVM by output or objective perturbation, with a linear
+#' kernel or a Gaussian kernel approximated by `D` random Fourier features (no bounds needed
+#' then), and optional sample weights for output perturbation.
+#'
+#' @export
+#' @examplesIf dppack_available()
+#' set.seed(2)
+#' X <- data.frame(x1 = stats::runif(200, -1, 1), x2 = stats::runif(200, -1, 1))
+#' y <- as.integer(X$x1 - X$x2 > 0)
+#' model <- svmDP$new("l2", eps = 1, gamma = 0.1, perturbation.method = "output")
+#' model$fit(X, y, upper.bounds = c(1, 1), lower.bounds = c(-1, -1))
+#' mean(model$predict(X) == y)
+svmDP <- R6::R6Class(
+  "svmDP",
+  inherit = WeightedERMDP.CMS,
+  public = list(
+    #' @description Create a private SVM.
+    #' @param regularizer `"l2"` or a function of the coefficients.
+    #' @param eps Privacy budget.
+    #' @param gamma Regularisation constant.
+    #' @param perturbation.method `"objective"` or `"output"`.
+    #' @param kernel `"linear"` or `"Gaussian"`.
+    #' @param D Number of random features for the Gaussian kernel.
+    #' @param kernel.param Kernel parameter of `exp(-kernel.param ||x - x'||^2)`; by default
+    #'   `1/ncol(X)`, fixed at the first fit.
+    #' @param regularizer.gr Gradient of a function regularizer.
+    #' @param huber.h Huber loss parameter.
+    initialize = function(regularizer, eps, gamma, perturbation.method = "objective",
+                          kernel = "linear", D = NULL, kernel.param = NULL,
+                          regularizer.gr = NULL, huber.h = 0.5) {
+      self$mapXy <- mapXy.linear
+      self$mapXy.gr <- mapXy.gr.linear
+      self$loss <- generate.loss.huber(huber.h)
+      self$loss.gr <- generate.loss.gr.huber(huber.h)
+      self$regularizer <- regularizer
+      self$regularizer.gr <- regularizer.gr
+      self$eps <- eps
+      self$gamma <- gamma
+      self$perturbation.method <- perturbation.method
+      self$c <- 1 / (2 * huber.h)
+      self$kernel <- kernel
+      self$D <- D
+      self$kernel.param <- kernel.param
+      private$huber.h <- huber.h
+      private$core <- private$new_core(sys.call(-1))
+    },
+    #' @description Fit the private coefficients (in place); returns the model invisibly.
+    #' @param X,y,add.bias As for the parent class; `y` holds 0/1 labels.
+    #' @param upper.bounds,lower.bounds Bounds of the columns of `X` (not needed for the
+    #'   Gaussian kernel without `add.bias`).
+    #' @param weights,weights.upper.bound Optional weights and their bound (output
+    #'   perturbation).
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, weights = NULL,
+                   weights.upper.bound = NULL) {
+      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
+                 upper_bounds = .to_py(.optional(missing(upper.bounds), upper.bounds)),
+                 lower_bounds = .to_py(.optional(missing(lower.bounds), lower.bounds)),
+                 add_bias = .to_py(add.bias), weights = .to_py(weights),
+                 weights_upper_bound = .to_py(weights.upper.bound))
+    },
+    #' @description Predicted labels (0/1), or raw scores with `raw.value = TRUE`.
+    #' @param X Numeric matrix or data.frame.
+    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    #' @param raw.value Return the scores instead of labels.
+    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
+      .column(.call_core("predict", X = .to_py(X), add_bias = .to_py(add.bias),
+                 raw_value = .to_py(raw.value), .object = private$core,
+                 .caller = sys.call()))
+    },
+    #' @description The random Fourier features of `X` (Gaussian kernel, after a fit).
+    #' @param X Numeric matrix.
+    XtoV = function(X) {
+      .call_core("XtoV", X = .to_py(X), .object = private$core, .caller = sys.call())
+    }
+  ),
+  private = list(
+    huber.h = NULL,
+    new_core = function(caller) {
+      .call_core(
+        "svmDP", regularizer = self$regularizer, eps = .to_py(self$eps),
+        gamma = .to_py(self$gamma), perturbation_method = .to_py(self$perturbation.method),
+        kernel = .to_py(self$kernel), D = .to_py(self$D),
+        kernel_param = .to_py(self$kernel.param), regularizer_gr = self$regularizer.gr,
+        huber_h = .to_py(private$huber.h), .caller = caller
+      )
+    },
+    collect = function() {
+      self$coeff <- .drop_1d(private$core$coeff)
+      self$kernel.param <- private$core$kernel_param
+      self$prefilter <- private$core$prefilter
+    }
+  )
+)
+
+#' Differentially private ERM with a constrained domain (Kifer et al.)
+#'
+#' DPpack's `EmpiricalRiskMinimizationDP.KST`: objective perturbation after Kifer, Smith and
+#' Thakurta (2012), with Laplace-type noise for eps-DP (`delta = 0`) and Gaussian noise for
+#' (eps, delta)-DP, the solution constrained to `domain`. The bounds have one entry more than
+#' `X` has columns: the last bounds `y`. Solved to tolerance (DPpack stops after 100
+#' evaluations).
+#'
+#' @field mapXy,mapXy.gr,loss,loss.gr,regularizer,regularizer.gr The model's functions.
+#' @field gamma,eps,delta,domain,zeta,lambda The model's parameters.
+#' @field coeff The private coefficients after `fit()`.
+#' @references Kifer D, Smith A, Thakurta A (2012). Private convex empirical risk minimization
+#'   and high-dimensional regression. COLT.
+#' @export
+EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
+  "EmpiricalRiskMinimizationDP.KST",
+  public = list(
+    mapXy = NULL, mapXy.gr = NULL, loss = NULL, loss.gr = NULL, regularizer = NULL,
+    regularizer.gr = NULL, gamma = NULL, eps = NULL, delta = NULL, domain = NULL,
+    zeta = NULL, lambda = NULL, coeff = NULL,
+    #' @description Create a model; invalid settings stop with a clear message.
+    #' @param mapXy,loss,regularizer As for [EmpiricalRiskMinimizationDP.CMS].
+    #' @param eps,delta Privacy parameters (`delta = 0` for eps-DP).
+    #' @param domain A list with functions `constraints` (<= 0 inside) and `jacobian`.
+    #' @param zeta Bound on the gradient of the loss.
+    #' @param lambda Bound on the eigenvalues of the loss's Hessian.
+    #' @param gamma Regularisation constant.
+    #' @param mapXy.gr,loss.gr,regularizer.gr Optional gradients.
+    initialize = function(mapXy, loss, regularizer, eps, delta, domain, zeta, lambda, gamma,
+                          mapXy.gr = NULL, loss.gr = NULL, regularizer.gr = NULL) {
+      self$mapXy <- mapXy
+      self$mapXy.gr <- mapXy.gr
+      self$loss <- loss
+      self$loss.gr <- loss.gr
+      self$regularizer <- regularizer
+      self$regularizer.gr <- regularizer.gr
+      self$eps <- eps
+      self$delta <- delta
+      self$domain <- domain
+      self$zeta <- zeta
+      self$lambda <- lambda
+      self$gamma <- gamma
+      private$core <- private$new_core(sys.call(-1))
+    },
+    #' @description Fit the private coefficients (in place); returns the model invisibly.
+    #' @param X Numeric matrix or data.frame.
+    #' @param y Responses.
+    #' @param upper.bounds,lower.bounds Bounds of the columns of `X`, then of `y`.
+    #' @param add.bias Prepend a column of ones (bias coefficient first).
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE) {
+      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
+                 upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
+                 add_bias = .to_py(add.bias))
+    },
+    #' @description The model's outputs `mapXy(X, coeff)` for new data.
+    #' @param X Numeric matrix or data.frame.
+    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    predict = function(X, add.bias = FALSE) {
+      .column(.call_core("predict", X = .to_py(X), add_bias = .to_py(add.bias),
+                 .object = private$core, .caller = sys.call()))
+    }
+  ),
+  private = list(
+    core = NULL,
+    new_core = function(caller) {
+      .call_core(
+        "EmpiricalRiskMinimizationDP_KST", mapXy = self$mapXy, loss = self$loss,
+        regularizer = self$regularizer, eps = .to_py(self$eps), delta = .to_py(self$delta),
+        domain = self$domain, zeta = .to_py(self$zeta), lambda_ = .to_py(self$lambda),
+        gamma = .to_py(self$gamma), mapXy_gr = self$mapXy.gr, loss_gr = self$loss.gr,
+        regularizer_gr = self$regularizer.gr, .caller = caller
+      )
+    },
+    collect = function() {
+      self$coeff <- .drop_1d(private$core$coeff)
+      self$zeta <- private$core$zeta
+      self$lambda <- private$core$lambda_
+    }
+  )
+)
+
+#' Differentially private linear regression
+#'
+#' DPpack's `LinearRegressionDP`: [EmpiricalRiskMinimizationDP.KST] with the linear map and
+#' squared-error loss, coefficients constrained to `||theta||^2 <= p` on the scaled problem,
+#' `zeta = 2 p^(3/2)` and `lambda = p`. `X` and `y` are clipped to their bounds and scaled; the
+#' coefficients are returned on the original scale.
+#'
+#' @export
+#' @examplesIf dppack_available()
+#' set.seed(3)
+#' x <- stats::runif(200, -1, 1)
+#' y <- -0.3 + 0.5 * x + stats::rnorm(200, sd = 0.1)
+#' model <- LinearRegressionDP$new("l2", eps = 1, delta = 0.01, gamma = 1)
+#' model$fit(data.frame(x = x), y, upper.bounds = c(1, 2), lower.bounds = c(-1, -2),
+#'           add.bias = TRUE)
+#' model$coeff
+LinearRegressionDP <- R6::R6Class(
+  "LinearRegressionDP",
+  inherit = EmpiricalRiskMinimizationDP.KST,
+  public = list(
+    #' @description Create a private linear regression.
+    #' @param regularizer `"l2"` or a function of the coefficients.
+    #' @param eps,delta Privacy parameters (`delta = 0` for eps-DP).
+    #' @param gamma Regularisation constant.
+    #' @param regularizer.gr Gradient of a function regularizer.
+    initialize = function(regularizer, eps, delta, gamma, regularizer.gr = NULL) {
+      self$mapXy <- mapXy.linear
+      self$mapXy.gr <- mapXy.gr.linear
+      self$loss <- loss.squared.error
+      self$loss.gr <- loss.gr.squared.error
+      self$regularizer <- regularizer
+      self$regularizer.gr <- regularizer.gr
+      self$eps <- eps
+      self$delta <- delta
+      self$gamma <- gamma
+      private$core <- private$new_core(sys.call(-1))
+    }
+  ),
+  private = list(
+    new_core = function(caller) {
+      .call_core(
+        "LinearRegressionDP", regularizer = self$regularizer, eps = .to_py(self$eps),
+        delta = .to_py(self$delta), gamma = .to_py(self$gamma),
+        regularizer_gr = self$regularizer.gr, .caller = caller
+      )
+    }
+  )
+)

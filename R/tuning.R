@@ -1,0 +1,82 @@
+# Private model selection: DPpack 0.2.2's tuning functions over R6 models.
+
+# The core models of a list of R6 models, each rebuilt from the model's current fields.
+.core_models <- function(DPmodels, caller) {
+  lapply(DPmodels, function(model) {
+    private <- model$.__enclos_env__$private
+    private$core <- private$new_core(caller)
+    private$core
+  })
+}
+
+# After the core fitted the models in place, copy their fitted fields back and return the
+# R6 model whose core the selection returned.
+.selected_model <- function(DPmodels, selected) {
+  chosen <- NULL
+  for (model in DPmodels) {
+    private <- model$.__enclos_env__$private
+    private$collect()
+    if (reticulate::py_id(private$core) == reticulate::py_id(selected)) {
+      chosen <- model
+    }
+  }
+  chosen
+}
+
+#' Private tuning of classification models
+#'
+#' Splits the data into `length(DPmodels) + 1` interleaved parts, fits each model on its own
+#' part (in place), counts its errors on the last part, and selects a model with the
+#' exponential mechanism (sensitivity 1, the first model's `eps`), as DPpack does.
+#'
+#' @param DPmodels A list of [LogisticRegressionDP] or [svmDP] models.
+#' @param X,y Data and 0/1 labels.
+#' @param upper.bounds,lower.bounds Bounds of the columns of `X`.
+#' @param add.bias Passed to each model's `fit()` and `predict()`.
+#' @param weights,weights.upper.bound Optional weights ([svmDP] with output perturbation).
+#' @return The selected model, fitted.
+#' @export
+#' @examplesIf dppack_available()
+#' set.seed(4)
+#' X <- data.frame(x1 = stats::runif(300, -1, 1), x2 = stats::runif(300, -1, 1))
+#' y <- as.integer(X$x1 + X$x2 > 0)
+#' models <- lapply(c(100, 1, 1e-4), function(g) LogisticRegressionDP$new("l2", 1, g))
+#' best <- tune_classification_model(models, X, y, c(1, 1), c(-1, -1))
+#' best$gamma
+tune_classification_model <- function(DPmodels, X, y, upper.bounds, lower.bounds,
+                                      add.bias = FALSE, weights = NULL,
+                                      weights.upper.bound = NULL) {
+  caller <- sys.call()
+  selected <- .call_core(
+    "tune_classification_model", DPmodels = .core_models(DPmodels, caller), X = .to_py(X),
+    y = .to_py(y), upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
+    add_bias = .to_py(add.bias), weights = .to_py(weights),
+    weights_upper_bound = .to_py(weights.upper.bound), random_state = .random_state(),
+    .caller = caller
+  )
+  .selected_model(DPmodels, selected)
+}
+
+#' Private tuning of linear regression models
+#'
+#' As [tune_classification_model()], with the squared error on the validation part (responses
+#' and predictions clipped to the bounds on `y`, a fix of DPpack) and sensitivity
+#' `(U_y - L_y)^2`.
+#'
+#' @param DPmodels A list of [LinearRegressionDP] models.
+#' @param X,y Data and responses.
+#' @param upper.bounds,lower.bounds Bounds of the columns of `X`, then of `y`.
+#' @param add.bias Passed to each model's `fit()` and `predict()`.
+#' @return The selected model, fitted.
+#' @export
+tune_linear_regression_model <- function(DPmodels, X, y, upper.bounds, lower.bounds,
+                                         add.bias = FALSE) {
+  caller <- sys.call()
+  selected <- .call_core(
+    "tune_linear_regression_model", DPmodels = .core_models(DPmodels, caller),
+    X = .to_py(X), y = .to_py(y), upper_bounds = .to_py(upper.bounds),
+    lower_bounds = .to_py(lower.bounds), add_bias = .to_py(add.bias),
+    random_state = .random_state(), .caller = caller
+  )
+  .selected_model(DPmodels, selected)
+}
