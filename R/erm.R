@@ -3,6 +3,14 @@
 # fields back. Built-in maps and losses run entirely in Python; an R subclass that supplies R
 # functions for them works too (reticulate calls them from the core).
 
+# Assign DPpack's public fields of an R6 model from a named list.
+.set_fields <- function(model, fields) {
+  for (name in names(fields)) {
+    model[[name]] <- fields[[name]]
+  }
+  invisible(model)
+}
+
 # Arguments that DPpack lets a caller omit (bounds of the Gaussian-kernel SVM).
 .optional <- function(missing_arg, value) if (missing_arg) NULL else value
 
@@ -53,16 +61,18 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
     initialize = function(mapXy, loss, regularizer, eps, gamma,
                           perturbation.method = "objective", c = NULL, mapXy.gr = NULL,
                           loss.gr = NULL, regularizer.gr = NULL) {
-      self$mapXy <- mapXy
-      self$mapXy.gr <- mapXy.gr
-      self$loss <- loss
-      self$loss.gr <- loss.gr
-      self$regularizer <- regularizer
-      self$regularizer.gr <- regularizer.gr
-      self$eps <- eps
-      self$gamma <- gamma
-      self$perturbation.method <- perturbation.method
-      self$c <- c
+      .set_fields(self, list(
+        mapXy = mapXy,
+        mapXy.gr = mapXy.gr,
+        loss = loss,
+        loss.gr = loss.gr,
+        regularizer = regularizer,
+        regularizer.gr = regularizer.gr,
+        eps = eps,
+        gamma = gamma,
+        perturbation.method = perturbation.method,
+        c = c
+      ))
       private$core <- private$new_core(sys.call(-1))
     },
     #' @description Fit the private coefficients (in place); returns the model invisibly.
@@ -162,16 +172,18 @@ LogisticRegressionDP <- R6::R6Class(
     #' @param regularizer.gr Gradient of a function regularizer.
     initialize = function(regularizer, eps, gamma, perturbation.method = "objective",
                           regularizer.gr = NULL) {
-      self$mapXy <- mapXy.sigmoid
-      self$mapXy.gr <- mapXy.gr.sigmoid
-      self$loss <- loss.cross.entropy
-      self$loss.gr <- loss.gr.cross.entropy
-      self$regularizer <- regularizer
-      self$regularizer.gr <- regularizer.gr
-      self$eps <- eps
-      self$gamma <- gamma
-      self$perturbation.method <- perturbation.method
-      self$c <- 1 / 4
+      .set_fields(self, list(
+        mapXy = mapXy.sigmoid,
+        mapXy.gr = mapXy.gr.sigmoid,
+        loss = loss.cross.entropy,
+        loss.gr = loss.gr.cross.entropy,
+        regularizer = regularizer,
+        regularizer.gr = regularizer.gr,
+        eps = eps,
+        gamma = gamma,
+        perturbation.method = perturbation.method,
+        c = 1 / 4
+      ))
       private$core <- private$new_core(sys.call(-1))
     },
     #' @description Fit the private coefficients (in place); returns the model invisibly.
@@ -235,19 +247,21 @@ svmDP <- R6::R6Class(
     initialize = function(regularizer, eps, gamma, perturbation.method = "objective",
                           kernel = "linear", D = NULL, kernel.param = NULL,
                           regularizer.gr = NULL, huber.h = 0.5) {
-      self$mapXy <- mapXy.linear
-      self$mapXy.gr <- mapXy.gr.linear
-      self$loss <- generate.loss.huber(huber.h)
-      self$loss.gr <- generate.loss.gr.huber(huber.h)
-      self$regularizer <- regularizer
-      self$regularizer.gr <- regularizer.gr
-      self$eps <- eps
-      self$gamma <- gamma
-      self$perturbation.method <- perturbation.method
-      self$c <- 1 / (2 * huber.h)
-      self$kernel <- kernel
-      self$D <- D
-      self$kernel.param <- kernel.param
+      .set_fields(self, list(
+        mapXy = mapXy.linear,
+        mapXy.gr = mapXy.gr.linear,
+        loss = generate.loss.huber(huber.h),
+        loss.gr = generate.loss.gr.huber(huber.h),
+        regularizer = regularizer,
+        regularizer.gr = regularizer.gr,
+        eps = eps,
+        gamma = gamma,
+        perturbation.method = perturbation.method,
+        c = 1 / (2 * huber.h),
+        kernel = kernel,
+        D = D,
+        kernel.param = kernel.param
+      ))
       private$huber.h <- huber.h
       private$core <- private$new_core(sys.call(-1))
     },
@@ -292,9 +306,11 @@ svmDP <- R6::R6Class(
       )
     },
     collect = function() {
-      self$coeff <- .drop_1d(private$core$coeff)
-      self$kernel.param <- private$core$kernel_param
-      self$prefilter <- private$core$prefilter
+      .set_fields(self, list(
+        coeff = .drop_1d(private$core$coeff),
+        kernel.param = private$core$kernel_param,
+        prefilter = private$core$prefilter
+      ))
     }
   )
 )
@@ -329,18 +345,20 @@ EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
     #' @param mapXy.gr,loss.gr,regularizer.gr Optional gradients.
     initialize = function(mapXy, loss, regularizer, eps, delta, domain, zeta, lambda, gamma,
                           mapXy.gr = NULL, loss.gr = NULL, regularizer.gr = NULL) {
-      self$mapXy <- mapXy
-      self$mapXy.gr <- mapXy.gr
-      self$loss <- loss
-      self$loss.gr <- loss.gr
-      self$regularizer <- regularizer
-      self$regularizer.gr <- regularizer.gr
-      self$eps <- eps
-      self$delta <- delta
-      self$domain <- domain
-      self$zeta <- zeta
-      self$lambda <- lambda
-      self$gamma <- gamma
+      .set_fields(self, list(
+        mapXy = mapXy,
+        mapXy.gr = mapXy.gr,
+        loss = loss,
+        loss.gr = loss.gr,
+        regularizer = regularizer,
+        regularizer.gr = regularizer.gr,
+        eps = eps,
+        delta = delta,
+        domain = domain,
+        zeta = zeta,
+        lambda = lambda,
+        gamma = gamma
+      ))
       private$core <- private$new_core(sys.call(-1))
     },
     #' @description Fit the private coefficients (in place); returns the model invisibly.
@@ -373,9 +391,11 @@ EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
       )
     },
     collect = function() {
-      self$coeff <- .drop_1d(private$core$coeff)
-      self$zeta <- private$core$zeta
-      self$lambda <- private$core$lambda_
+      .set_fields(self, list(
+        coeff = .drop_1d(private$core$coeff),
+        zeta = private$core$zeta,
+        lambda = private$core$lambda_
+      ))
     }
   )
 )
@@ -406,15 +426,17 @@ LinearRegressionDP <- R6::R6Class(
     #' @param gamma Regularisation constant.
     #' @param regularizer.gr Gradient of a function regularizer.
     initialize = function(regularizer, eps, delta, gamma, regularizer.gr = NULL) {
-      self$mapXy <- mapXy.linear
-      self$mapXy.gr <- mapXy.gr.linear
-      self$loss <- loss.squared.error
-      self$loss.gr <- loss.gr.squared.error
-      self$regularizer <- regularizer
-      self$regularizer.gr <- regularizer.gr
-      self$eps <- eps
-      self$delta <- delta
-      self$gamma <- gamma
+      .set_fields(self, list(
+        mapXy = mapXy.linear,
+        mapXy.gr = mapXy.gr.linear,
+        loss = loss.squared.error,
+        loss.gr = loss.gr.squared.error,
+        regularizer = regularizer,
+        regularizer.gr = regularizer.gr,
+        eps = eps,
+        delta = delta,
+        gamma = gamma
+      ))
       private$core <- private$new_core(sys.call(-1))
     }
   ),
