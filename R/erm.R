@@ -11,6 +11,18 @@
   invisible(model)
 }
 
+# Predictions of a model (n x 1, as DPpack), from its public fitted fields: like DPpack's
+# predict, they use model$coeff as it is now, also when the user assigned it.
+.predict_model <- function(model, caller, ...) {
+  model$.__enclos_env__$private$push()
+  .column(.call_core("predict", ..., .object = .core_of(model), .caller = caller))
+}
+
+# A numeric vector as a 1-d NumPy array (also of length one), or None for NULL.
+.py_vector <- function(x) {
+  if (is.null(x)) NULL else reticulate::r_to_py(as.array(as.numeric(x)))
+}
+
 # Arguments that DPpack lets a caller omit (bounds of the Gaussian-kernel SVM).
 .optional <- function(missing_arg, value) if (missing_arg) NULL else value
 
@@ -89,8 +101,7 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
     #' @param X Numeric matrix or data.frame.
     #' @param add.bias Prepend a column of ones, as in `fit()`.
     predict = function(X, add.bias = FALSE) {
-      .column(.call_core("predict", X = .to_py(X), add_bias = .to_py(add.bias),
-                 .object = private$core, .caller = sys.call()))
+      .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias))
     }
   ),
   private = list(
@@ -106,6 +117,9 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
     },
     collect = function() {
       self$coeff <- .drop_1d(private$core$coeff)
+    },
+    push = function() {
+      reticulate::py_set_attr(private$core, "coeff", .py_vector(self$coeff))
     }
   )
 )
@@ -199,9 +213,8 @@ LogisticRegressionDP <- R6::R6Class(
     #' @param add.bias Prepend a column of ones, as in `fit()`.
     #' @param raw.value Return probabilities instead of labels.
     predict = function(X, add.bias = FALSE, raw.value = FALSE) {
-      .column(.call_core("predict", X = .to_py(X), add_bias = .to_py(add.bias),
-                 raw_value = .to_py(raw.value), .object = private$core,
-                 .caller = sys.call()))
+      .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias),
+                     raw_value = .to_py(raw.value))
     }
   ),
   private = list(
@@ -260,7 +273,8 @@ svmDP <- R6::R6Class(
         c = 1 / (2 * huber.h),
         kernel = kernel,
         D = D,
-        kernel.param = kernel.param
+        kernel.param = kernel.param,
+        phi = if (identical(kernel, "Gaussian")) phi.gaussian
       ))
       private$huber.h <- huber.h
       private$core <- private$new_core(sys.call(-1))
@@ -284,13 +298,13 @@ svmDP <- R6::R6Class(
     #' @param add.bias Prepend a column of ones, as in `fit()`.
     #' @param raw.value Return the scores instead of labels.
     predict = function(X, add.bias = FALSE, raw.value = FALSE) {
-      .column(.call_core("predict", X = .to_py(X), add_bias = .to_py(add.bias),
-                 raw_value = .to_py(raw.value), .object = private$core,
-                 .caller = sys.call()))
+      .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias),
+                     raw_value = .to_py(raw.value))
     },
     #' @description The random Fourier features of `X` (Gaussian kernel, after a fit).
     #' @param X Numeric matrix.
     XtoV = function(X) {
+      private$push()
       .call_core("XtoV", X = .to_py(X), .object = private$core, .caller = sys.call())
     }
   ),
@@ -311,6 +325,16 @@ svmDP <- R6::R6Class(
         kernel.param = private$core$kernel_param,
         prefilter = private$core$prefilter
       ))
+      if (identical(self$kernel, "Gaussian")) {
+        self$sampling <- generate.sampling(self$kernel.param)
+      }
+    },
+    push = function() {
+      reticulate::py_set_attr(private$core, "coeff", .py_vector(self$coeff))
+      if (!is.null(self$prefilter)) {
+        reticulate::py_set_attr(private$core, "prefilter",
+                                reticulate::r_to_py(as.matrix(self$prefilter)))
+      }
     }
   )
 )
@@ -375,8 +399,7 @@ EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
     #' @param X Numeric matrix or data.frame.
     #' @param add.bias Prepend a column of ones, as in `fit()`.
     predict = function(X, add.bias = FALSE) {
-      .column(.call_core("predict", X = .to_py(X), add_bias = .to_py(add.bias),
-                 .object = private$core, .caller = sys.call()))
+      .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias))
     }
   ),
   private = list(
@@ -396,6 +419,9 @@ EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
         zeta = private$core$zeta,
         lambda = private$core$lambda_
       ))
+    },
+    push = function() {
+      reticulate::py_set_attr(private$core, "coeff", .py_vector(self$coeff))
     }
   )
 )

@@ -23,6 +23,72 @@ def _rng():
     return np.random.default_rng(SEED)
 
 
+# ---- data of the ERM cases, written once and spelled as R literals -------------------------
+
+_X_CLS = np.array([
+    [0.21, -0.53], [0.94, 0.12], [-0.37, 0.81], [0.58, 0.44], [-0.92, -0.15], [0.05, 0.66],
+    [-0.71, 0.29], [0.33, -0.88], [1.4, -0.2], [-0.12, -0.47], [0.76, -0.61], [-0.55, 0.93],
+    [0.48, 0.07], [-0.26, -1.3], [0.87, 0.35], [-0.64, -0.72],
+])  # two values outside [-1, 1]: the fits clip them
+_Y_CLS = np.array([1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0], dtype=float)
+_W_CLS = np.array([1, 0.5, 1, 0.25, 1, 1, 0.5, 1, 2, 1, 1, 0.75, 1, 0, 1, 1])
+_X_REG = _X_CLS[:, ::-1] * 0.9
+_Y_REG = 0.3 - 0.8 * _X_REG[:, 0] + 0.5 * _X_REG[:, 1] + np.array(
+    [0.1, -0.05, 0.02, 0.3, -0.2, 0.0, 0.15, -0.1, 0.05, -0.25, 0.2, -0.02, 0.07, -0.13, 0.01, 2.5]
+)  # the last response lies outside the bounds [-2, 2]: the fits clip it
+
+
+def _r_vector(values):
+    return "c(" + ", ".join(repr(float(v)) for v in np.ravel(values)) + ")"
+
+
+def _r_matrix(X):
+    return f"matrix({_r_vector(np.asarray(X).ravel(order='F'))}, ncol = {np.shape(X)[1]})"
+
+
+# assignments that open every ERM case's R expression
+_R_DATA = (
+    f"X <- {_r_matrix(_X_CLS)}; y <- {_r_vector(_Y_CLS)}; w <- {_r_vector(_W_CLS)}; "
+    f"Xr <- {_r_matrix(_X_REG)}; yr <- {_r_vector(_Y_REG)}; "
+)
+
+
+def _erm(expr):
+    return "{" + _R_DATA + expr + "}"
+
+
+def _py_linear(X, coeff):
+    return dppack.mapXy_linear(X, coeff)
+
+
+def _py_linear_gr(X, coeff):
+    return dppack.mapXy_gr_linear(X, coeff)
+
+
+def _cms_huber(rng, method, weighted=False, weights=None):
+    cls = dppack.WeightedERMDP_CMS if weighted else dppack.EmpiricalRiskMinimizationDP_CMS
+    # Python functions that are not the built-in objects, so that the Python fit takes the same
+    # general path (user map and its d x n gradient) as the R closures do
+    model = cls(_py_linear, dppack.generate_loss_huber(0.5), "l2", 1, 1, method, c=1,
+                mapXy_gr=_py_linear_gr, loss_gr=dppack.generate_loss_gr_huber(0.5))
+    kwargs = {} if weights is None else {"weights": weights, "weights_upper_bound": 1}
+    return model.fit(_X_CLS / 2, 2 * _Y_CLS - 1, [0.5, 0.5], [-0.5, -0.5],
+                     random_state=rng, **kwargs).coeff
+
+
+def _tuned(model):
+    return {"coeff": model.coeff, "gamma": model.gamma}
+
+
+def _kst_ball(rng):
+    domain = {"constraints": lambda c: c @ c - 2, "jacobian": lambda c: 2 * c}
+    model = dppack.EmpiricalRiskMinimizationDP_KST(
+        _py_linear, dppack.loss_squared_error, "l2", 1, 0, domain, 2 * 2**1.5, 2, 1,
+        mapXy_gr=_py_linear_gr, loss_gr=dppack.loss_gr_squared_error,
+    )
+    return model.fit(_X_REG, _Y_REG, [1, 1, 2], [-1, -1, -2], random_state=rng).coeff
+
+
 # name: (R expression, Python function of a fresh generator returning the expected values)
 CASES = {
     "laplace_scalar": (
@@ -200,6 +266,118 @@ CASES = {
             dppack.LaplaceMechanism(0, 1, 1, random_state=rng),
             dppack.GaussianMechanism(0, 0.5, 0.01, 1, random_state=rng),
         ],
+    ),
+
+    # ---- ERM models and tuning ---------------------------------------------------------------
+    "erm_logistic_objective": (
+        _erm("m <- LogisticRegressionDP$new('l2', 1, 0.5); m$fit(X, y, c(1, 1), c(-1, -1)); "
+             "m$coeff"),
+        lambda rng: dppack.LogisticRegressionDP("l2", 1, 0.5).fit(
+            _X_CLS, _Y_CLS, [1, 1], [-1, -1], random_state=rng).coeff,
+    ),
+    "erm_logistic_objective_small_eps": (  # eps' <= 0: the Delta branch
+        _erm("m <- LogisticRegressionDP$new('l2', 0.05, 0.5); "
+             "m$fit(X, y, c(1.5, 1.5), c(-1, -1)); m$coeff"),
+        lambda rng: dppack.LogisticRegressionDP("l2", 0.05, 0.5).fit(
+            _X_CLS, _Y_CLS, [1.5, 1.5], [-1, -1], random_state=rng).coeff,
+    ),
+    "erm_logistic_output_bias": (
+        _erm("m <- LogisticRegressionDP$new('l2', 2, 0.5, 'output'); "
+             "m$fit(X, y, c(1, 1), c(-1, -1), add.bias = TRUE); m$coeff"),
+        lambda rng: dppack.LogisticRegressionDP("l2", 2, 0.5, "output").fit(
+            _X_CLS, _Y_CLS, [1, 1], [-1, -1], add_bias=True, random_state=rng).coeff,
+    ),
+    "erm_svm_linear_objective": (
+        _erm("m <- svmDP$new('l2', 1, 1); m$fit(X, y, c(1, 1), c(-1, -1)); m$coeff"),
+        lambda rng: dppack.svmDP("l2", 1, 1).fit(
+            _X_CLS, _Y_CLS, [1, 1], [-1, -1], random_state=rng).coeff,
+    ),
+    "erm_svm_gaussian_output": (
+        _erm("m <- svmDP$new('l2', 1, 1, 'output', kernel = 'Gaussian', D = 5); m$fit(X, y); "
+             "list(coeff = m$coeff, prefilter = m$prefilter, kernel.param = m$kernel.param, "
+             "score = m$predict(X, raw.value = TRUE))"),
+        lambda rng: (lambda m: {
+            "coeff": m.coeff, "prefilter": m.prefilter, "kernel.param": m.kernel_param,
+            "score": m.predict(_X_CLS, raw_value=True).reshape(-1, 1),
+        })(dppack.svmDP("l2", 1, 1, "output", kernel="Gaussian", D=5).fit(
+            _X_CLS, _Y_CLS, random_state=rng)),
+    ),
+    "erm_svm_gaussian_objective_bias": (
+        _erm("m <- svmDP$new('l2', 2, 0.5, kernel = 'Gaussian', D = 4, kernel.param = 0.3); "
+             "m$fit(X, y, add.bias = TRUE); m$coeff"),
+        lambda rng: dppack.svmDP("l2", 2, 0.5, kernel="Gaussian", D=4, kernel_param=0.3).fit(
+            _X_CLS, _Y_CLS, add_bias=True, random_state=rng).coeff,
+    ),
+    "erm_svm_weighted": (
+        _erm("m <- svmDP$new('l2', 1, 1, 'output'); m$fit(X, y, c(1, 1), c(-1, -1), "
+             "weights = w, weights.upper.bound = 1); m$coeff"),
+        lambda rng: dppack.svmDP("l2", 1, 1, "output").fit(
+            _X_CLS, _Y_CLS, [1, 1], [-1, -1], weights=_W_CLS, weights_upper_bound=1,
+            random_state=rng).coeff,
+    ),
+    "erm_linreg_pure": (
+        _erm("m <- LinearRegressionDP$new('l2', 1, 0, 1); "
+             "m$fit(Xr, yr, c(1, 1, 2), c(-1, -1, -2)); m$coeff"),
+        lambda rng: dppack.LinearRegressionDP("l2", 1, 0, 1).fit(
+            _X_REG, _Y_REG, [1, 1, 2], [-1, -1, -2], random_state=rng).coeff,
+    ),
+    "erm_linreg_approx_bias": (
+        _erm("m <- LinearRegressionDP$new('l2', 1, 0.01, 1); "
+             "m$fit(Xr, yr, c(1, 1, 2), c(-1, -1, -2), add.bias = TRUE); m$coeff"),
+        lambda rng: dppack.LinearRegressionDP("l2", 1, 0.01, 1).fit(
+            _X_REG, _Y_REG, [1, 1, 2], [-1, -1, -2], add_bias=True, random_state=rng).coeff,
+    ),
+    "erm_cms_r_wrappers_objective": (
+        _erm("m <- EmpiricalRiskMinimizationDP.CMS$new(mapXy.linear, generate.loss.huber(0.5), "
+             "'l2', 1, 1, 'objective', c = 1, mapXy.gr = mapXy.gr.linear, "
+             "loss.gr = generate.loss.gr.huber(0.5)); "
+             "m$fit(X / 2, 2 * y - 1, c(0.5, 0.5), c(-0.5, -0.5)); m$coeff"),
+        lambda rng: _cms_huber(rng, "objective"),
+    ),
+    "erm_weighted_cms_r_wrappers_output": (
+        _erm("m <- WeightedERMDP.CMS$new(mapXy.linear, generate.loss.huber(0.5), "
+             "'l2', 1, 1, 'output', c = 1, mapXy.gr = mapXy.gr.linear, "
+             "loss.gr = generate.loss.gr.huber(0.5)); "
+             "m$fit(X / 2, 2 * y - 1, c(0.5, 0.5), c(-0.5, -0.5), weights = w, "
+             "weights.upper.bound = 1); m$coeff"),
+        lambda rng: _cms_huber(rng, "output", weighted=True, weights=_W_CLS),
+    ),
+    "erm_kst_r_wrappers": (
+        _erm("m <- EmpiricalRiskMinimizationDP.KST$new(mapXy.linear, loss.squared.error, 'l2', "
+             "1, 0, list(constraints = function(coeff) sum(coeff^2) - 2, "
+             "jacobian = function(coeff) 2 * coeff), 2 * 2^1.5, 2, 1, "
+             "mapXy.gr = mapXy.gr.linear, loss.gr = loss.gr.squared.error); "
+             "m$fit(Xr, yr, c(1, 1, 2), c(-1, -1, -2)); m$coeff"),
+        _kst_ball,
+    ),
+    "erm_tune_classification": (
+        _erm("ms <- lapply(c(100, 1, 1e-4), function(g) LogisticRegressionDP$new('l2', 1, g)); "
+             "b <- tune_classification_model(ms, X, y, c(1, 1), c(-1, -1)); "
+             "list(coeff = b$coeff, gamma = b$gamma, "
+             "all = sapply(ms, function(m) m$coeff))"),
+        lambda rng: (lambda ms: {
+            **_tuned(dppack.tune_classification_model(ms, _X_CLS, _Y_CLS, [1, 1], [-1, -1],
+                                                      random_state=rng)),
+            "all": np.column_stack([m.coeff for m in ms]),
+        })([dppack.LogisticRegressionDP("l2", 1, g) for g in (100, 1, 1e-4)]),
+    ),
+    "erm_tune_classification_weighted_svm": (
+        _erm("ms <- lapply(c(100, 1, 1e-4), function(g) svmDP$new('l2', 1, g, 'output')); "
+             "b <- tune_classification_model(ms, X, y, c(1, 1), c(-1, -1), add.bias = TRUE, "
+             "weights = w, weights.upper.bound = 1); list(coeff = b$coeff, gamma = b$gamma)"),
+        lambda rng: _tuned(dppack.tune_classification_model(
+            [dppack.svmDP("l2", 1, g, "output") for g in (100, 1, 1e-4)], _X_CLS, _Y_CLS,
+            [1, 1], [-1, -1], add_bias=True, weights=_W_CLS, weights_upper_bound=1,
+            random_state=rng)),
+    ),
+    "erm_tune_linear_regression": (
+        _erm("ms <- lapply(c(100, 1, 1e-4), "
+             "function(g) LinearRegressionDP$new('l2', 1, 0.01, g)); "
+             "b <- tune_linear_regression_model(ms, Xr, yr, c(1, 1, 2), c(-1, -1, -2), "
+             "add.bias = TRUE); list(coeff = b$coeff, gamma = b$gamma)"),
+        lambda rng: _tuned(dppack.tune_linear_regression_model(
+            [dppack.LinearRegressionDP("l2", 1, 0.01, g) for g in (100, 1, 1e-4)], _X_REG,
+            _Y_REG, [1, 1, 2], [-1, -1, -2], add_bias=True, random_state=rng)),
     ),
 }
 
