@@ -56,9 +56,10 @@
 }
 
 # Call the public core function `name`, or the method `name` of the core object `.object`, with
-# the converted arguments in `...` (and R's `...` of the user's call in `.positional`). The core's warnings become R warnings; its error
-# message becomes an R error raised from `.caller`, the user's call of a DPpackPy function,
-# with DPpack's text and no Python traceback.
+# the converted arguments in `...` (and R's `...` of the user's call in `.positional`). The
+# core's warnings become R warnings; its error message becomes an R error raised from
+# `.caller`, the user's call of a DPpackPy function, with DPpack's text and no Python
+# traceback.
 #
 # An invalid call leaves R's random stream as it found it, as in DPpack, whose checks come
 # before any draw: the seed drawn for the core is given back when the core refuses the call.

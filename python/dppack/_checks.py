@@ -266,8 +266,8 @@ def as_finite_data(value, name, min_size=1, with_sum=False, clip=None):
     if given): ``(array, low, high, total)``; see :func:`data_range`.
 
     Ours (DPpack has no such checks), in this order: the data must be numeric ("<name> must
-    be numeric."); hold at least ``min_size`` values; and be finite. The array is the caller's own memory whenever it is
-    already float64: callers only read it.
+    be numeric."); hold at least ``min_size`` values; and be finite. The array is the caller's
+    own memory whenever it is already float64: callers only read it.
     """
     array = as_numeric_array(value, f"{name} must be numeric.")
     if array.size < min_size:
