@@ -106,9 +106,11 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
   ),
   private = list(
     core = NULL,
+    # The core class built from the fields; WeightedERMDP.CMS names its own.
+    core_class = "EmpiricalRiskMinimizationDP_CMS",
     new_core = function(caller) {
       .call_core(
-        "EmpiricalRiskMinimizationDP_CMS", mapXy = self$mapXy, loss = self$loss,
+        private$core_class, mapXy = self$mapXy, loss = self$loss,
         regularizer = self$regularizer, eps = .to_py(self$eps), gamma = .to_py(self$gamma),
         perturbation_method = .to_py(self$perturbation.method), c = .to_py(self$c),
         mapXy_gr = self$mapXy.gr, loss_gr = self$loss.gr,
@@ -146,15 +148,7 @@ WeightedERMDP.CMS <- R6::R6Class(
     }
   ),
   private = list(
-    new_core = function(caller) {
-      .call_core(
-        "WeightedERMDP_CMS", mapXy = self$mapXy, loss = self$loss,
-        regularizer = self$regularizer, eps = .to_py(self$eps), gamma = .to_py(self$gamma),
-        perturbation_method = .to_py(self$perturbation.method), c = .to_py(self$c),
-        mapXy_gr = self$mapXy.gr, loss_gr = self$loss.gr,
-        regularizer_gr = self$regularizer.gr, .caller = caller
-      )
-    }
+    core_class = "WeightedERMDP_CMS"
   )
 )
 
@@ -199,14 +193,6 @@ LogisticRegressionDP <- R6::R6Class(
         c = 1 / 4
       ))
       private$core <- private$new_core(sys.call(-1))
-    },
-    #' @description Fit the private coefficients (in place); returns the model invisibly.
-    #' @param X,y,upper.bounds,lower.bounds,add.bias As for the parent class; `y` holds 0/1
-    #'   labels.
-    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE) {
-      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
-                 upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
-                 add_bias = .to_py(add.bias))
     },
     #' @description Predicted labels (0/1), or probabilities with `raw.value = TRUE`.
     #' @param X Numeric matrix or data.frame.
