@@ -206,3 +206,21 @@ def phi_gaussian(x, theta):
         return float(math.cos(float(x @ theta[:d]) + theta[d]))
     d = x.shape[1]
     return np.cos(x @ theta[:d] + theta[d])
+
+
+REGULARIZER_MESSAGE = "regularizer must be one of {'l2'}, or a function."
+
+
+def resolve_regularizer(regularizer, regularizer_gr):
+    """DPpack's regularizer argument (spec §6.1 step 2, shared by KST §6.5): ``'l2'`` gives
+    :func:`regularizer_l2` and its gradient (a given ``regularizer_gr`` is ignored); a function
+    is kept with the given gradient (a function or None). Returns (regularizer, gradient)."""
+    if isinstance(regularizer, str):
+        if regularizer != "l2":
+            raise ValueError(REGULARIZER_MESSAGE)
+        return regularizer_l2, regularizer_gr_l2
+    if not callable(regularizer):
+        raise ValueError(REGULARIZER_MESSAGE)
+    if regularizer_gr is not None and not callable(regularizer_gr):
+        raise ValueError("regularizer.gr must be a function or NULL.")
+    return regularizer, regularizer_gr

@@ -30,12 +30,11 @@ import warnings
 import numpy as np
 
 from .. import _checks, _random
-from .blocks import mapXy_gr_linear, mapXy_linear, regularizer_gr_l2, regularizer_l2
+from .blocks import mapXy_gr_linear, mapXy_linear, resolve_regularizer
 
 __all__ = ["EmpiricalRiskMinimizationDP_CMS", "WeightedERMDP_CMS"]
 
 # DPpack's messages (spec §6.1, §6.2)
-REGULARIZER_MESSAGE = "regularizer must be one of {'l2'}, or a function."
 METHOD_MESSAGE = "perturbation.method must be one of 'output' or 'objective'."
 C_MESSAGE = "c must be given for 'objective' perturbation.method."
 UPPER_LENGTH_MESSAGE = "Length of upper.bounds must be equal to the number of columns of X."
@@ -348,17 +347,8 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.mapXy_gr = _check_callable(mapXy_gr, "mapXy.gr", optional=True)
         self.loss = _check_callable(loss, "loss")
         self.loss_gr = _check_callable(loss_gr, "loss.gr", optional=True)
-        if isinstance(regularizer, str):
-            if regularizer != "l2":
-                raise ValueError(REGULARIZER_MESSAGE)
-            self.regularizer = regularizer_l2
-            self.regularizer_gr = regularizer_gr_l2
-        elif callable(regularizer):
-            self.regularizer = regularizer
-            self.regularizer_gr = _check_callable(regularizer_gr, "regularizer.gr",
-                                                  optional=True)
-        else:
-            raise ValueError(REGULARIZER_MESSAGE)
+        self.regularizer, self.regularizer_gr = resolve_regularizer(regularizer,
+                                                                    regularizer_gr)
         self.eps = _checks.check_positive_scalar(eps, "eps")
         self.gamma = _finite_positive(gamma, "gamma")
         self.perturbation_method = _check_method(perturbation_method)

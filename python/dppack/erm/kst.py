@@ -34,13 +34,11 @@ from .blocks import (
     loss_squared_error,
     mapXy_gr_linear,
     mapXy_linear,
-    regularizer_gr_l2,
-    regularizer_l2,
+    resolve_regularizer,
 )
 
 __all__ = ["EmpiricalRiskMinimizationDP_KST", "LinearRegressionDP"]
 
-REGULARIZER_MESSAGE = "regularizer must be one of {'l2'}, or a function."
 
 
 # --------------------------------------------------------------------------------------------
@@ -204,16 +202,8 @@ class EmpiricalRiskMinimizationDP_KST:
         self.mapXy_gr = mapXy_gr
         self.loss = loss
         self.loss_gr = loss_gr
-        if isinstance(regularizer, str):
-            if regularizer != "l2":
-                raise ValueError(REGULARIZER_MESSAGE)
-            self.regularizer = regularizer_l2
-            self.regularizer_gr = regularizer_gr_l2
-        elif callable(regularizer):
-            self.regularizer = regularizer
-            self.regularizer_gr = regularizer_gr
-        else:
-            raise ValueError(REGULARIZER_MESSAGE)
+        self.regularizer, self.regularizer_gr = resolve_regularizer(regularizer,
+                                                                    regularizer_gr)
         self.eps = _check_eps(eps)
         self.delta = _check_delta(delta)
         _check_domain(domain)
