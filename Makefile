@@ -39,9 +39,12 @@ $(STAMPS)/r-package: $(R_SOURCES) $(STAMPS)/venv
 	R CMD INSTALL --no-multiarch . > $(STAMPS)/r-install.log 2>&1 || { cat $(STAMPS)/r-install.log; exit 1; }
 	@touch $@
 
+# The main demo, then one section per beyond-DPpack topic (scripts/demo_<topic>.{R,py}).
 demo: install
 	Rscript scripts/demo.R
 	$(VENV)/bin/python scripts/demo.py
+	@for f in $(sort $(wildcard scripts/demo_*.R)); do echo "== $$f"; Rscript $$f || exit 1; done
+	@for f in $(sort $(wildcard scripts/demo_*.py)); do echo "== $$f"; $(VENV)/bin/python $$f || exit 1; done
 
 test: install test-python test-python-numpy2 test-r check-r
 
