@@ -9,4 +9,5 @@
 #'
 #' @keywords internal
 #' @importFrom R6 R6Class
+#' @useDynLib DPpackPy, .registration = TRUE
 "_PACKAGE"

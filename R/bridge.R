@@ -4,8 +4,8 @@
 
 # Convert one argument for the core. Numeric data becomes a NumPy array that keeps its shape:
 # an R matrix or array reaches NumPy as a Fortran-ordered view, without a copy (reticulate's
-# np_array() would copy it into C order); a plain vector needs a dim attribute first, which
-# costs R one copy. A data.frame is turned into a numeric matrix first, because reticulate's
+# np_array() would copy it into C order); a long double vector as a read-only view too (see
+# .double_view); a short vector gets a dim attribute, which costs R one (cheap) copy. A data.frame is turned into a numeric matrix first, because reticulate's
 # data.frame path is slow. Scalars and everything else (strings, logicals, NULL) go as
 # reticulate converts them, so the core sees and rejects bad types.
 .to_py <- function(x) {
@@ -27,9 +27,41 @@
   }
   if (is.atomic(x) && (is.numeric(x) || is.logical(x)) &&
       (!is.null(dim(x)) || length(x) != 1)) {
+    if (is.double(x) && is.null(dim(x)) && length(x) >= .view_min_length) {
+      view <- .double_view(x)
+      if (!is.null(view)) {
+        return(view)
+      }
+    }
     return(reticulate::r_to_py(if (is.array(x)) unclass(x) else as.array(x)))
   }
   x
+}
+
+# Below this length a plain double vector is copied: the copy costs less than making a view.
+.view_min_length <- 2^12
+
+# A read-only NumPy view of the double vector `x`, without the copy reticulate would make (the
+# dim attribute r_to_py needs makes R duplicate a vector referenced elsewhere): C code gives
+# the address of the values, and the view holds a closure over `x`, which keeps `x` alive in R
+# for as long as Python keeps the view. NULL where the address cannot be passed.
+.double_view <- function(x) {
+  address <- .Call(dppackpy_double_address, x)
+  if (is.na(address)) {
+    return(NULL)
+  }
+  owner <- function() x
+  .bridge_unconverted()$r_double_view(address, length(x), owner)
+}
+
+# The bridge module without reticulate's conversion of results, for Python objects that
+# must stay Python objects (the views of .double_view).
+.bridge_unconverted <- function() {
+  if (is.null(.dppack$bridge_unconverted)) {
+    .core()
+    .dppack$bridge_unconverted <- reticulate::import("dppack._rbridge", convert = FALSE)
+  }
+  .dppack$bridge_unconverted
 }
 
 # Give the core's values the shape, names and dimnames of the user's input, as DPpack's

@@ -9,10 +9,12 @@ then raises DPpack's message as an R error, or re-issues each warning as an R wa
 import numbers
 import warnings
 
+import numpy as np
+
 import dppack
 from dppack import _checks, _random, rcompat
 
-__all__ = ["call", "call_method"]
+__all__ = ["call", "call_method", "r_double_view"]
 
 
 def _generator(random_state):
@@ -86,6 +88,34 @@ def _report(function, args, kwargs):
         "warnings": [str(w.message) for w in caught],
         "error": error,
     }
+
+
+class _RDoubles:
+    """R's memory holding a double vector, exposed through NumPy's array interface.
+
+    ``owner`` is a Python handle on an R closure over the vector: while this object lives,
+    reticulate keeps the closure, hence the vector, from R's garbage collector, and R copies
+    the vector before any later modification in R (it is referenced twice). So a view stays
+    valid however long the core keeps it.
+    """
+
+    def __init__(self, address, length, owner):
+        self.owner = owner
+        self.__array_interface__ = {
+            "data": (address, True),  # read-only: the core never writes into the caller's data
+            "shape": (length,),
+            "typestr": np.dtype(np.float64).str,  # R's doubles, in the machine's byte order
+            "version": 3,
+        }
+
+
+def r_double_view(address, length, owner):
+    """A read-only NumPy view of ``length`` doubles that R keeps at ``address``.
+
+    R's bridge uses it for long double vectors, which reticulate would copy (see ``.to_py`` in
+    R/bridge.R). ``owner`` keeps the R vector alive as long as the view (see ``_RDoubles``).
+    """
+    return np.asarray(_RDoubles(int(address), int(length), owner))
 
 
 def _for_r(value):

@@ -72,3 +72,45 @@ test_that("a missing Python gives one clear R error that says how to fix it", {
   expect_true(any(grepl("install_dppack()", out, fixed = TRUE)))
   expect_false(any(grepl("Traceback", out, fixed = TRUE)))
 })
+
+test_that("a long double vector reaches the core as a read-only view of R's memory", {
+  x <- seq(-1, 1, length.out = 1e5) + 0 # a materialised double vector (not ALTREP)
+  view <- DPpackPy:::.to_py(x)
+  expect_s3_class(view, "numpy.ndarray")
+  expect_false(reticulate::py_to_r(view$flags$writeable))
+  expect_false(reticulate::py_to_r(view$flags$owndata))
+  # The view reads R's own values, bit for bit.
+  expect_identical(as.vector(reticulate::py_to_r(view)), x)
+  # Writing through it is refused: the core cannot change the caller's data.
+  main <- reticulate::import_main(convert = FALSE)
+  main$dppackpy_test_view <- view
+  on.exit(reticulate::py_run_string("del dppackpy_test_view"))
+  expect_error(reticulate::py_run_string("dppackpy_test_view[0] = 5.0"), "read-only")
+  expect_identical(x[1], -1)
+})
+
+test_that("a view keeps its R vector alive, and R copies the vector before changing it", {
+  x <- rnorm(1e5) # seed: any values
+  expected <- sum(x)
+  first <- x[1]
+  view <- DPpackPy:::.to_py(x)
+  x[1] <- 1e6 # R copies: the view's vector is referenced by the view too
+  expect_identical(reticulate::py_to_r(view[0L]), first)
+  rm(x)
+  invisible(gc(full = TRUE))
+  invisible(lapply(1:20, function(i) rnorm(1e5))) # seed: reuse freed memory, if any
+  expect_equal(reticulate::py_to_r(view$sum()), expected, tolerance = 1e-12)
+})
+
+test_that("short vectors, integers, ALTREP sequences and NA go through the core correctly", {
+  # A short vector is copied (cheaper than a view); a long one is viewed.
+  base_class <- function(x) class(DPpackPy:::.to_py(x)$base)[1]
+  expect_false(grepl("_RDoubles", base_class(c(1, 2, 3))))
+  expect_match(base_class(rnorm(1e4)), "_RDoubles") # seed: any values
+  z <- as.numeric(seq_len(1e5)) # may be an ALTREP compact sequence: materialised for the view
+  expect_identical(reticulate::py_to_r(DPpackPy:::.to_py(z)$sum()), sum(z))
+  expect_equal(meanDP(z, 1e9, 0, 1e5), mean(z), tolerance = 1e-6)
+  w <- c(rep(0.5, 1e5 - 1), NA)
+  expect_error(meanDP(w, 1, 0, 1), "NaN|NA|missing|finite")
+  expect_equal(meanDP(seq_len(1e5), 1e9, 0, 1e5), mean(seq_len(1e5)), tolerance = 1e-6)
+})
