@@ -646,6 +646,36 @@ def test_gaussian_kernel_on_circular_data():
         assert acc > 0.85  # the majority class is 65 %
 
 
+@pytest.mark.parametrize("gamma", [0.02, 2.0])
+def test_gaussian_kernel_eps_inf_matches_newton_on_the_features(gamma):
+    # The Huber SVM on random Fourier features is ill-conditioned at small gamma/n; the fit
+    # must still reach the optimum to 1e-6 (its solver ends with Newton steps). In the
+    # coefficients c of XtoV, the objective is mean(huber(y XtoV(X) c)) + (gamma / n) ||c||^2
+    # (the fit works with cos(.) / sqrt(D) = XtoV / sqrt(2) and coeff = theta / sqrt(2)).
+    X, y = _circle(400, 34)
+    n, h = len(y), 0.5
+    model = svmDP("l2", math.inf, gamma, "output", kernel="Gaussian", D=80, kernel_param=10)
+    model.fit(X, y, random_state=5)
+    V, ys = model.XtoV(X), 2 * y - 1
+
+    def value(c):
+        z = ys * (V @ c)
+        loss = np.where(z > 1 + h, 0, np.where(z < 1 - h, 1 - z, (1 + h - z) ** 2 / (4 * h)))
+        return np.mean(loss) + gamma / n * np.sum(c ** 2)
+
+    def grad_hess(c):
+        z = ys * (V @ c)
+        dz = np.where(z > 1 + h, 0, np.where(z < 1 - h, -1, -(1 + h - z) / (2 * h)))
+        d2 = np.where((z >= 1 - h) & (z <= 1 + h), 1 / (2 * h), 0)
+        g = V.T @ (dz * ys) / n + 2 * gamma / n * c
+        H = (V.T * d2) @ V / n + 2 * gamma / n * np.eye(V.shape[1])
+        return g, H
+
+    expected = _newton(grad_hess, value, np.zeros(V.shape[1]))
+    np.testing.assert_allclose(model.coeff, expected, rtol=1e-6,
+                               atol=1e-9 * np.max(np.abs(expected)))
+
+
 def test_gaussian_kernel_param_frozen_and_prefilter_redrawn():
     X, y = _circle(50, 33)
     model = svmDP("l2", 1.0, 1.0, kernel="Gaussian", D=7)

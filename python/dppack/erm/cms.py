@@ -253,15 +253,83 @@ def _scalar(value):
     return float(array[0])
 
 
-def minimize_objective(fun, d, jac):
+def transpose_dot(X, v):
+    """X' v for an n x d float array X and n values v (the chain rule of a linear map).
+
+    einsum's one streaming pass beats BLAS gemv here: on C-ordered X with n >> d OpenBLAS's
+    X' v took 2-4x as long as X theta (60 ms against 15 ms at n = 10^6, d = 20; 40 against 29
+    ms at n = 10^5, d = 500), einsum about as long as X theta.
+    """
+    return np.einsum("ij,i->j", X, v)
+
+
+def _newton(fun, hessian, theta, gtol, max_steps=50, step_tol=1e-10):
+    """Damped Newton from ``theta``; None if it stalls before max |gradient| <= ``gtol``.
+
+    ``hessian(theta)`` must be a positive definite (generalised) Hessian. It stops once
+    max |gradient| <= ``gtol`` and the Newton step is below ``step_tol`` times max |theta|:
+    the gradient rule alone leaves an error of about gtol / (smallest curvature), 2e-6
+    relative on an svmDP Gaussian-kernel fit with gamma/n = 5e-5. Steps are halved until the
+    Armijo condition holds; a step that rounding keeps from passing Armijo is taken when the
+    objective did not rise beyond rounding and the gradient halved (next to the optimum the
+    decrease is below the objective's floating-point resolution).
+    """
+    value, grad = fun(theta)
+    for _ in range(max_steps):
+        largest = np.max(np.abs(grad))
+        converged = bool(largest <= gtol)  # the L-BFGS-B rule; extra steps only refine
+        try:
+            # numpy's LAPACK, not scipy's: the fit's products run on numpy's OpenBLAS threads,
+            # and a second thread pool on a busy machine made a 500 x 500 solve take 0.1-0.8 s
+            step = np.linalg.solve(hessian(theta), grad)
+        except np.linalg.LinAlgError:
+            return theta if converged else None
+        if converged and np.max(np.abs(step)) <= step_tol * np.max(np.abs(theta)):
+            return theta
+        slope = float(grad @ step)
+        if not (slope > 0 and math.isfinite(slope)):
+            return theta if converged else None
+        t = 1.0
+        while True:
+            candidate = theta - t * step
+            new_value, new_grad = fun(candidate)
+            if new_value <= value - 1e-4 * t * slope or (
+                    new_value <= value + 1e-14 * abs(value)
+                    and np.max(np.abs(new_grad)) <= 0.5 * largest):
+                break
+            t /= 2.0
+            if t < 1e-10:
+                return theta if converged else None
+        theta, value, grad = candidate, new_value, new_grad
+    return theta if np.max(np.abs(grad)) <= gtol else None
+
+
+def minimize_objective(fun, d, jac, hessian=None):
     """Minimise ``fun`` over R^d from 0 with L-BFGS-B (scipy imported here, not at import).
 
     ``jac=True``: ``fun`` returns (value, gradient); ``jac=None``: scipy approximates the
-    gradient by finite differences.
+    gradient by finite differences. ``hessian`` (with ``jac=True``; for convex piecewise
+    quadratic objectives such as the Huber SVM's): ``hessian(theta)`` returns a positive
+    definite generalised Hessian; then 5 L-BFGS-B iterations are followed by damped Newton
+    steps until max |gradient| <= gtol (L-BFGS-B's rule) and the Newton step is negligible;
+    they end at the exact minimiser once the quadratic pieces are found, where L-BFGS-B needs
+    hundreds of evaluations on ill-conditioned problems. If Newton stalls, L-BFGS-B restarts
+    from the end of its first 5 iterations with the usual limits.
     """
     from scipy.optimize import minimize
 
-    result = minimize(fun, np.zeros(d), jac=jac, method="L-BFGS-B", options=_LBFGS_OPTIONS)
+    start = np.zeros(d)
+    if hessian is not None and jac is True:
+        warm = minimize(fun, start, jac=True, method="L-BFGS-B",
+                        options={**_LBFGS_OPTIONS, "maxiter": 5})
+        start = np.asarray(warm.x, dtype=np.float64)
+        if np.all(np.isfinite(start)):
+            theta = _newton(fun, hessian, start, _LBFGS_OPTIONS["gtol"])
+            if theta is not None:
+                return theta
+        else:
+            start = np.zeros(d)
+    result = minimize(fun, start, jac=jac, method="L-BFGS-B", options=_LBFGS_OPTIONS)
     if result.status == 1:  # iteration or evaluation limit
         warnings.warn("The optimiser stopped at its iteration limit before converging; the "
                       "coefficients may be inaccurate.", RuntimeWarning, stacklevel=3)
@@ -451,7 +519,7 @@ class EmpiricalRiskMinimizationDP_CMS:
 
         def chain(theta, loss_gr):
             if linear:
-                return loss_gr @ X
+                return transpose_dot(X, loss_gr)
             return np.asarray(self.mapXy_gr(X, theta), dtype=np.float64).reshape(d, n) @ loss_gr
 
         def objective(theta):

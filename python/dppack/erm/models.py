@@ -27,6 +27,7 @@ from .blocks import (
     mapXy_linear,
     mapXy_sigmoid,
     phi_gaussian,
+    regularizer_l2,
     sigmoid,
 )
 from .cms import (
@@ -44,6 +45,7 @@ from .cms import (
     minimize_objective,
     prepare_design,
     prepare_weights,
+    transpose_dot,
 )
 
 __all__ = ["LogisticRegressionDP", "svmDP"]
@@ -58,6 +60,125 @@ def _linear_score(X, coeff, add_bias):
     if add_bias:
         return X @ coeff[1:] + coeff[0]
     return X @ coeff
+
+
+def _logistic_terms(X, y):
+    """The data part of the logistic objective, in one fused pass per evaluation.
+
+    Returns ``terms(theta, with_gradient)`` -> (sum_i log(1 + e^z_i) - y_i z_i, the gradient
+    X'(sigma(z) - y) or None), z = X theta. One exp(-|z|) serves both the loss,
+    log(1 + e^z) = max(z, 0) + log1p(e^-|z|), and the sigmoid, 1/(1 + e^-|z|) for z >= 0 and
+    e^-|z|/(1 + e^-|z|) for z < 0 (no overflow, no cancellation); three length-n buffers are
+    reused across evaluations.
+    """
+    n = X.shape[0]
+    z, e, r = np.empty(n), np.empty(n), np.empty(n)
+    negative = np.empty(n, dtype=bool)
+
+    def terms(theta, with_gradient):
+        np.dot(X, theta, out=z)
+        np.abs(z, out=e)
+        np.negative(e, out=e)
+        np.exp(e, out=e)
+        value = float(np.sum(np.log1p(e, out=r)))
+        value += float(np.sum(np.maximum(z, 0.0, out=r))) - float(y @ z)
+        if not with_gradient:
+            return value, None
+        np.add(e, 1.0, out=r)
+        np.reciprocal(r, out=r)
+        np.less(z, 0.0, out=negative)
+        np.multiply(e, r, out=r, where=negative)
+        np.subtract(r, y, out=r)
+        return value, transpose_dot(X, r)
+
+    return terms
+
+
+def _huber_terms(X, y, h, weights):
+    """The data part of the Huber SVM objective (labels -1/+1), fused over whole arrays.
+
+    Returns ``terms(theta, with_gradient)`` -> (sum_i w_i loss_h(z_i), X'(w * loss_h'(z) * y)
+    or None), z = y * (X theta). With t = 1 + h - z and q = min(max(t/(2h), 0), 1) the loss is
+    q (t - h q): 0 for z > 1 + h, (1 + h - z)^2/(4h) for |1 - z| <= h, 1 - z for z < 1 - h
+    (blocks.generate_loss_huber, to rounding), and its derivative in z is -q.
+    """
+    n = X.shape[0]
+    z, t, q = np.empty(n), np.empty(n), np.empty(n)
+
+    def terms(theta, with_gradient):
+        np.dot(X, theta, out=z)
+        np.multiply(z, y, out=z)
+        np.subtract(1.0 + h, z, out=t)
+        np.multiply(t, 0.5 / h, out=q)
+        np.clip(q, 0.0, 1.0, out=q)
+        np.multiply(q, -h, out=z)  # the margins are no longer needed: z holds the losses
+        np.add(z, t, out=z)
+        np.multiply(z, q, out=z)
+        value = float(z.sum() if weights is None else weights @ z)
+        if not with_gradient:
+            return value, None
+        np.multiply(q, y, out=q)
+        if weights is not None:
+            np.multiply(q, weights, out=q)
+        np.negative(q, out=q)
+        return value, transpose_dot(X, q)
+
+    return terms
+
+
+def _weighted_gram(X, index, weights, rows=8192):
+    """sum over i in ``index`` of w_i x_i x_i' (w_i = 1 without weights); rows are gathered
+    ``rows`` at a time, so the extra memory stays at ``rows`` x d."""
+    d = X.shape[1]
+    G = np.zeros((d, d))
+    for start in range(0, index.size, rows):
+        chosen = index[start:start + rows]
+        A = X[chosen]
+        G += A.T @ A if weights is None else (A.T * weights[chosen]) @ A
+    return G
+
+
+def _huber_hessian(X, y, h, weights):
+    """``hessian(theta)``: sum over the rows with |1 - z_i| <= h of w_i x_i x_i' / (2h), the
+    generalised Hessian of :func:`_huber_terms`'s sum (y_i^2 = 1; the inner value at the
+    kinks). Between Newton steps few rows enter or leave the quadratic piece, so the previous
+    sum is updated with those rows only (a full sum again when more than a quarter change)."""
+    last = {"inside": None, "G": None}
+
+    def hessian(theta):
+        margin = X @ theta
+        np.multiply(margin, y, out=margin)
+        inside = np.abs(1.0 - margin) <= h
+        previous = last["inside"]
+        changed = None if previous is None else np.flatnonzero(inside != previous)
+        if changed is None or 4 * changed.size > np.count_nonzero(inside):
+            G = _weighted_gram(X, np.flatnonzero(inside), weights)
+        else:
+            entering = changed[inside[changed]]
+            leaving = changed[~inside[changed]]
+            G = (last["G"] + _weighted_gram(X, entering, weights)
+                 - _weighted_gram(X, leaving, weights))
+        last["inside"], last["G"] = inside, G
+        return G / (2.0 * h)
+
+    return hessian
+
+
+def _penalised(terms, n, d, gamma, regularizer, regularizer_gr, b, Delta, with_gradient):
+    """J(theta) = terms/n + (gamma/n) R(theta) + (1/n) b'theta + (Delta/2)||theta||^2 (spec
+    §6.1 step 4), with its gradient when ``with_gradient``, for :func:`minimize_objective`."""
+
+    def objective(theta):
+        data_value, data_grad = terms(theta, with_gradient)
+        value = (data_value / n + gamma / n * _scalar(regularizer(theta))
+                 + (b @ theta) / n + Delta / 2.0 * (theta @ theta))
+        if not with_gradient:
+            return value
+        grad = (data_grad / n + gamma / n * _vector(regularizer_gr(theta), d)
+                + b / n + Delta * theta)
+        return value, grad
+
+    return objective
 
 
 def _check_D(D):
@@ -107,22 +228,12 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     def _optimize_coeff(self, X, y, Delta, b, weights=None):
         """(1/n) sum(log(1 + e^z) - y z) + (gamma/n) R + (1/n) b'theta + (Delta/2)||theta||^2,
         z = X theta, with gradient X'(sigma(z) - y)/n + (gamma/n) grad R + b/n + Delta theta."""
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        y = np.asarray(y, dtype=np.float64)
         n, d = X.shape
-        gamma = self.gamma
-        regularizer, regularizer_gr = self.regularizer, self.regularizer_gr
         with_gradient = self._use_gradient()
-
-        def objective(theta):
-            z = X @ theta
-            value = ((np.sum(np.logaddexp(0.0, z)) - y @ z) / n
-                     + gamma / n * _scalar(regularizer(theta))
-                     + (b @ theta) / n + Delta / 2.0 * (theta @ theta))
-            if not with_gradient:
-                return value
-            grad = ((sigmoid(z) - y) @ X / n + gamma / n * _vector(regularizer_gr(theta), d)
-                    + b / n + Delta * theta)
-            return value, grad
-
+        objective = _penalised(_logistic_terms(X, y), n, d, self.gamma, self.regularizer,
+                               self.regularizer_gr, b, Delta, with_gradient)
         return minimize_objective(objective, d, True if with_gradient else None)
 
     def _postprocess_coeff(self, coeff, preprocess):
@@ -178,6 +289,8 @@ class svmDP(WeightedERMDP_CMS):
         super().__init__(mapXy_linear, generate_loss_huber(h), regularizer, eps, gamma,
                          perturbation_method, 1.0 / (2.0 * h), mapXy_gr_linear,
                          generate_loss_gr_huber(h), regularizer_gr)
+        # the fused objective stands in for these two functions only while they are in place
+        self._builtin_huber = (self.loss, self.loss_gr, h)
         self.huber_h = h
         self.kernel = kernel
         self.D = None
@@ -244,6 +357,33 @@ class svmDP(WeightedERMDP_CMS):
             self.D = _check_D(self.D)
             if self.kernel_param is not None:
                 self.kernel_param = _finite_positive(self.kernel_param, "kernel.param")
+
+    def _optimize_coeff(self, X, y, Delta, b, weights=None):
+        """J(theta) of spec §6.1 with the Huber loss as one fused closed form; with the 'l2'
+        regularizer :func:`minimize_objective` finishes with Newton steps on the generalised
+        Hessian (sum of w_i x_i x_i'/(2h) over the rows on the quadratic piece)/n
+        + (gamma/n + Delta) I. User-replaced loss or map functions take the generic path."""
+        loss, loss_gr, h = getattr(self, "_builtin_huber", (None, None, None))
+        if not (loss is not None and self.loss is loss and self.loss_gr is loss_gr
+                and self.mapXy is mapXy_linear and self.mapXy_gr is mapXy_gr_linear):
+            return super()._optimize_coeff(X, y, Delta, b, weights)
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        y = np.asarray(y, dtype=np.float64)
+        n, d = X.shape
+        with_gradient = self._use_gradient()
+        objective = _penalised(_huber_terms(X, y, h, weights), n, d, self.gamma,
+                               self.regularizer, self.regularizer_gr, b, Delta, with_gradient)
+        hessian = None
+        if with_gradient and self.regularizer is regularizer_l2:
+            data_hessian = _huber_hessian(X, y, h, weights)
+            ridge = self.gamma / n + Delta
+
+            def hessian(theta):
+                H = data_hessian(theta) / n
+                H[np.diag_indices(d)] += ridge
+                return H
+
+        return minimize_objective(objective, d, True if with_gradient else None, hessian)
 
     def _cosines(self, X, add_bias):
         """cos(omega_j' x_i + phi_j) for the rows of X (bias column implicit when
