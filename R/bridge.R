@@ -5,8 +5,9 @@
 # Convert one argument for the core. Numeric data becomes a NumPy array that keeps its shape:
 # an R matrix or array reaches NumPy as a Fortran-ordered view, without a copy (reticulate's
 # np_array() would copy it into C order); a long double vector as a read-only view too (see
-# .double_view); a short vector gets a dim attribute, which costs R one (cheap) copy. A data.frame is turned into a numeric matrix first, because reticulate's
-# data.frame path is slow. Scalars and everything else (strings, logicals, NULL) go as
+# .double_view); a short vector gets a dim attribute, which costs R one (cheap) copy. A
+# data.frame is turned into a numeric matrix first, because reticulate's data.frame path is
+# slow. Scalars and everything else (strings, logicals, NULL) go as
 # reticulate converts them, so the core sees and rejects bad types.
 .to_py <- function(x) {
   if (is.data.frame(x)) {

@@ -6,6 +6,7 @@ or a precise message of our own where DPpack has none. The messages name argumen
 dotted spelling (``true.values``) because the same text reaches R users unchanged.
 """
 
+import math
 import numbers
 
 import numpy as np
@@ -68,6 +69,15 @@ def check_positive_scalar(value, name):
     number = float(array.reshape(()))
     if not number > 0:
         raise ValueError(message)
+    return number
+
+
+def check_finite_positive_scalar(value, name):
+    """Return ``value`` as a float if it is one finite number > 0 (as check_positive_scalar,
+    and ``"<name> must be finite."`` for Inf)."""
+    number = check_positive_scalar(value, name)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite.")
     return number
 
 

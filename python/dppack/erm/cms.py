@@ -59,13 +59,6 @@ _LBFGS_OPTIONS = {"maxiter": 50_000, "maxfun": 500_000, "gtol": 1e-8, "ftol": 1e
 # --------------------------------------------------------------------------------------------
 
 
-def _finite_positive(value, name):
-    number = _checks.check_positive_scalar(value, name)
-    if not math.isfinite(number):
-        raise ValueError(f"{name} must be finite.")
-    return number
-
-
 def _check_callable(value, name, optional=False):
     if value is None and optional:
         return None
@@ -212,7 +205,7 @@ def prepare_weights(weights, weights_upper_bound, n):
         raise ValueError("weights must not contain NA or NaN.")
     if np.any(w < 0):
         raise ValueError(WEIGHTS_NEGATIVE_MESSAGE)
-    bound = _finite_positive(weights_upper_bound, "weights.upper.bound")
+    bound = _checks.check_finite_positive_scalar(weights_upper_bound, "weights.upper.bound")
     if w.size != n:
         raise ValueError(f"weights must have one value per row of X: X has {n} rows, "
                          f"weights has {w.size} values.")
@@ -418,11 +411,11 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.regularizer, self.regularizer_gr = resolve_regularizer(regularizer,
                                                                     regularizer_gr)
         self.eps = _checks.check_positive_scalar(eps, "eps")
-        self.gamma = _finite_positive(gamma, "gamma")
+        self.gamma = _checks.check_finite_positive_scalar(gamma, "gamma")
         self.perturbation_method = _check_method(perturbation_method)
         if self.perturbation_method == "objective" and c is None:
             raise ValueError(C_MESSAGE)
-        self.c = None if c is None else _finite_positive(c, "c")
+        self.c = None if c is None else _checks.check_finite_positive_scalar(c, "c")
         self.coeff = None
         self.eps_prime_ = None
         self.Delta_ = None
@@ -456,12 +449,12 @@ class EmpiricalRiskMinimizationDP_CMS:
 
     def _check_parameters(self):
         self.eps = _checks.check_positive_scalar(self.eps, "eps")
-        self.gamma = _finite_positive(self.gamma, "gamma")
+        self.gamma = _checks.check_finite_positive_scalar(self.gamma, "gamma")
         _check_method(self.perturbation_method)
         if self.perturbation_method == "objective":
             if self.c is None:
                 raise ValueError(C_MESSAGE)
-            self.c = _finite_positive(self.c, "c")
+            self.c = _checks.check_finite_positive_scalar(self.c, "c")
 
     def _fit(self, X, y, upper_bounds, lower_bounds, add_bias, weights, weights_upper_bound,
              random_state):

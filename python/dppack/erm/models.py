@@ -34,7 +34,6 @@ from .cms import (
     NOT_FITTED_MESSAGE,
     EmpiricalRiskMinimizationDP_CMS,
     WeightedERMDP_CMS,
-    _finite_positive,
     _scalar,
     _vector,
     as_design_matrix,
@@ -285,7 +284,7 @@ class svmDP(WeightedERMDP_CMS):
     def __init__(self, regularizer, eps, gamma, perturbation_method="objective",
                  kernel="linear", D=None, kernel_param=None, regularizer_gr=None,
                  huber_h=0.5):
-        h = _finite_positive(huber_h, "huber.h")
+        h = _checks.check_finite_positive_scalar(huber_h, "huber.h")
         super().__init__(mapXy_linear, generate_loss_huber(h), regularizer, eps, gamma,
                          perturbation_method, 1.0 / (2.0 * h), mapXy_gr_linear,
                          generate_loss_gr_huber(h), regularizer_gr)
@@ -303,7 +302,8 @@ class svmDP(WeightedERMDP_CMS):
         if kernel == "Gaussian":
             self.phi = phi_gaussian
             if kernel_param is not None:
-                self.kernel_param = _finite_positive(kernel_param, "kernel.param")
+                self.kernel_param = _checks.check_finite_positive_scalar(kernel_param,
+                                                                         "kernel.param")
             if D is None:
                 raise ValueError(D_MESSAGE)
             self.D = _check_D(D)
@@ -356,7 +356,8 @@ class svmDP(WeightedERMDP_CMS):
                 raise ValueError(D_MESSAGE)
             self.D = _check_D(self.D)
             if self.kernel_param is not None:
-                self.kernel_param = _finite_positive(self.kernel_param, "kernel.param")
+                self.kernel_param = _checks.check_finite_positive_scalar(self.kernel_param,
+                                                                         "kernel.param")
 
     def _optimize_coeff(self, X, y, Delta, b, weights=None):
         """J(theta) of spec §6.1 with the Huber loss as one fused closed form; with the 'l2'
