@@ -38,6 +38,7 @@ from .erm import (
     regularizer_l2,
     svmDP,
 )
+from .inference import confintDP, confintERM
 from .mechanisms import (
     ExponentialMechanism,
     GaussianMechanism,
@@ -70,6 +71,8 @@ __all__ = [
     "LogisticRegressionDP",
     "WeightedERMDP_CMS",
     "calibrateAnalyticGaussianMechanism",
+    "confintDP",
+    "confintERM",
     "covDP",
     "covDataAccess",
     "generate_loss_gr_huber",

@@ -18,6 +18,7 @@ from .. import _random
 
 __all__ = [
     "generate_loss_gr_huber",
+    "generate_loss_hess_huber",
     "generate_loss_huber",
     "generate_sampling",
     "loss_cross_entropy",
@@ -151,6 +152,24 @@ def generate_loss_gr_huber(h):
         return weights * value
 
     return loss_gr_huber
+
+
+def generate_loss_hess_huber(h):
+    """Return the second derivative in ``y_hat`` of :func:`generate_loss_huber`'s loss.
+
+    ``f(y_hat, y, w=None)``: w / (2h) where |1 - z| <= h, else 0 (z = y y_hat, labels
+    -1/+1, so y^2 = 1). Undefined at the two kinks z = 1 +- h, where it takes the inner value,
+    as Chaudhuri et al. and the confidence-interval spec (§2) accept.
+    """
+    h = float(h)
+
+    def loss_hess_huber(y_hat, y, w=None):
+        y_hat, y = _vector(y_hat), _vector(y)
+        weights = _huber_weights(w, y)
+        z = y * y_hat
+        return weights * np.where(np.abs(1.0 - z) <= h, 1.0 / (2.0 * h), 0.0)
+
+    return loss_hess_huber
 
 
 def regularizer_l2(coeff):
