@@ -19,8 +19,10 @@ from .data_access import (
 from .erm import (
     EmpiricalRiskMinimizationDP_CMS,
     EmpiricalRiskMinimizationDP_KST,
+    GradientPerturbationAGM,
     LinearRegressionDP,
     LogisticRegressionDP,
+    OutputPerturbationAGM,
     WeightedERMDP_CMS,
     generate_loss_gr_huber,
     generate_loss_huber,
@@ -108,4 +110,7 @@ __all__ = [
     "tune_linear_regression_model",
     "varDP",
     "varDataAccess",
+    # ERM with the analytic Gaussian mechanism (spec analytic_gaussian_erm.md)
+    "GradientPerturbationAGM",
+    "OutputPerturbationAGM",
 ]

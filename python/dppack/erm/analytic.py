@@ -1,0 +1,698 @@
+"""Private ERM with the analytic Gaussian mechanism (Ding et al.): OPERA and a sound GRPUA.
+
+Spec ``analytic_gaussian_erm.md`` (seed 002). Two models, each for the logistic loss and the
+Huber-smoothed hinge loss:
+
+* :class:`OutputPerturbationAGM` (OPERA, spec §3): full-batch gradient descent for a fixed
+  number of steps, then Gaussian noise calibrated by the analytic Gaussian mechanism (aGM) to
+  the sensitivity of the gradient-descent output (paper Lemmas 1 and 2).
+* :class:`GradientPerturbationAGM` (the sound GRPUA of spec §5.3): single-sample SGD with
+  Gaussian noise on every gradient, for a *total* budget (eps, delta) that the accountant of
+  §5.3(b) splits into per-step parameters.
+
+The paper's printed GRPUA is not shipped: it calibrates the noise of the n-scaled gradient to
+sensitivity L, where the replace-one sensitivity is 2 n L (spec §5.3a), so its noise is about
+2n times too small, and its delta is per step, n delta in total (§5.3b). Its accounting
+formula (Theorem 7) is available as :func:`grpua_paper_total` to reproduce the paper's numbers.
+
+Data preparation is LogisticRegressionDP's and svmDP's (``cms.prepare_design``): the columns
+of X are clipped to the user's bounds and divided by s_j sqrt(d), s_j = max(|L_j|, |U_j|), so
+that every row has norm <= 1, which the constants L = 1 and beta below need (spec §1). Labels
+0/1 become -1/+1; the coefficients are returned on the scale of the raw X.
+
+Regularisation follows DPpack: the objective is (1/n) sum_i l(y_i w'x_i) + (gamma/n) ||w||^2/2,
+so the paper's lambda (= mu, the strong convexity) is gamma / n (spec §1).
+"""
+
+import math
+import numbers
+
+import numpy as np
+
+from .. import _checks, _random
+from ..mechanisms import calibrateAnalyticGaussianMechanism, gaussian_sigma
+from .blocks import sigmoid
+from .cms import (
+    NOT_FITTED_MESSAGE,
+    as_design_matrix,
+    check_predict_columns,
+    prepare_design,
+)
+from .models import _linear_score
+
+__all__ = [
+    "GradientPerturbationAGM",
+    "OutputPerturbationAGM",
+    "amplify_by_sampling",
+    "grpua_paper_total",
+    "grpua_per_step_budget",
+    "loss_constants",
+    "opera_sensitivity",
+    "strong_composition",
+]
+
+LOSS_MESSAGE = "loss must be one of {'logistic', 'huber'}."
+SENSITIVITY_MESSAGE = "sensitivity.bound must be one of {'paper', 'tight'}."
+AMPLIFICATION_MESSAGE = "amplification must be one of {'tight', 'paper'}."
+
+# Lipschitz constant of the data part l(y w'x) for ||x|| <= 1: |l'| <= 1 for both losses; the
+# regulariser's gradient cancels between neighbouring data sets (spec §1).
+LIPSCHITZ = 1.0
+
+# Default number of gradient-descent steps of OPERA when gamma > 0 (spec §3, "Choice of T":
+# the sensitivity does not depend on T, so T only has to be large enough to converge).
+DEFAULT_OPERA_ITERATIONS = 1000
+
+# SGD steps whose indices and noise are drawn at once (memory: block x d doubles).
+_SGD_BLOCK = 4096
+
+
+# --------------------------------------------------------------------------------------------
+# Losses and constants (spec §1)
+# --------------------------------------------------------------------------------------------
+
+
+def loss_constants(loss, huber_h, lam):
+    """(L, beta) of the loss on rows with ||x|| <= 1 (spec §1, table "Supported losses").
+
+    L = 1 for both losses; beta = sup l'' + lambda: 1/4 + lambda (logistic),
+    1/(2h) + lambda (Huber with parameter h).
+    """
+    curvature = 0.25 if loss == "logistic" else 1.0 / (2.0 * huber_h)
+    return LIPSCHITZ, curvature + lam
+
+
+def _loss_derivative(loss, huber_h, u):
+    """l'(u) at the margins u = y w'x (array): the logistic loss log(1 + e^-u) has
+    l' = -1/(1 + e^u); the Huber loss (spec §1) has l' = -1 where 1 - u > h, 0 where
+    1 - u < -h, -(1 + h - u)/(2h) in between."""
+    if loss == "logistic":
+        return -sigmoid(-u)
+    h = huber_h
+    return np.where(1.0 - u > h, -1.0, np.where(1.0 - u < -h, 0.0, -(1.0 + h - u) / (2.0 * h)))
+
+
+def _loss_derivative_scalar(loss, huber_h, u):
+    """:func:`_loss_derivative` for one float (the SGD loop, where numpy's overhead dominates)."""
+    if loss == "logistic":
+        if u > 0:
+            e = math.exp(-u)
+            return -e / (1.0 + e)
+        return -1.0 / (1.0 + math.exp(u))
+    h = huber_h
+    if 1.0 - u > h:
+        return -1.0
+    if 1.0 - u < -h:
+        return 0.0
+    return -(1.0 + h - u) / (2.0 * h)
+
+
+# --------------------------------------------------------------------------------------------
+# OPERA's sensitivity (spec §3)
+# --------------------------------------------------------------------------------------------
+
+
+def opera_sensitivity(n, lam, beta, iterations=None, step_size=None, bound="paper",
+                      lipschitz=LIPSCHITZ):
+    """L2 sensitivity of the output of T steps of full-batch gradient descent (spec §3).
+
+    Parameters
+    ----------
+    n : int
+        Number of records (public; replace-one neighbours).
+    lam : float
+        Strong convexity mu = lambda (gamma / n in DPpack's convention); 0 if not strongly
+        convex.
+    beta : float
+        Smoothness (including lambda).
+    iterations, step_size : int, float
+        T and eta; used only when ``lam == 0``.
+    bound : {'paper', 'tight'}
+        'paper': 5 L (mu + beta) / (n mu beta) (strongly convex, eta <= 1/(beta + mu)) or
+        3 L T eta / n (eta <= 1/beta), paper Lemmas 1 and 2. 'tight': the contraction bounds
+        2 L (mu + beta) / (n mu beta) and 2 L T eta / n (spec §3, "Optional tighter
+        sensitivities").
+    lipschitz : float
+        L.
+
+    Returns
+    -------
+    float
+    """
+    if lam > 0:
+        constant = 5.0 if bound == "paper" else 2.0
+        return constant * lipschitz * (lam + beta) / (n * lam * beta)
+    constant = 3.0 if bound == "paper" else 2.0
+    return constant * lipschitz * iterations * step_size / n
+
+
+def _opera_default_iterations(n, d, eps, delta, beta, radius, lipschitz=LIPSCHITZ):
+    """T = ceil((beta^2 n^2 R^2 eps / (L^2 d alpha^2))^(1/3)) for the non-strongly convex case
+    (spec §3, "Choice of T", constant 1); alpha is the aGM's sigma sqrt(2 eps) / Delta."""
+    alpha = calibrateAnalyticGaussianMechanism(eps, delta, 1.0) * math.sqrt(2.0 * eps)
+    value = (beta ** 2 * n ** 2 * radius ** 2 * eps / (lipschitz ** 2 * d * alpha ** 2))
+    return max(1, math.ceil(value ** (1.0 / 3.0)))
+
+
+# --------------------------------------------------------------------------------------------
+# GRPUA's accounting (spec §5.1, §5.3b)
+# --------------------------------------------------------------------------------------------
+
+
+def strong_composition(eps0, delta0, iterations, delta_prime):
+    """Strong composition (Dwork, Rothblum and Vadhan 2010) of T (eps0, delta0)-DP steps
+    (spec §5.1): (eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1), delta' + T delta0)."""
+    T = iterations
+    eps = eps0 * math.sqrt(2.0 * T * math.log(1.0 / delta_prime)) + T * eps0 * math.expm1(eps0)
+    return eps, delta_prime + T * delta0
+
+
+def amplify_by_sampling(eps_step, delta_step, n, amplification="tight"):
+    """(eps0, delta0) of one step run on one record picked uniformly from n (spec §5.3b).
+
+    'paper' (Beimel et al., as in the paper): (2 eps/n, delta/n), valid for eps <= 1.
+    'tight' (Balle, Barthe and Gaboardi 2018, substitution): (log(1 + (e^eps - 1)/n),
+    delta/n), valid for every eps.
+    """
+    if amplification == "paper":
+        return 2.0 * eps_step / n, delta_step / n
+    return math.log1p(math.expm1(eps_step) / n), delta_step / n
+
+
+def grpua_paper_total(eps, delta, n):
+    """The paper's Theorem 7 for per-step (eps, delta) and T = n^2 steps (spec §5.1):
+    (sqrt(8 log(n/delta)) eps + 2 n eps (e^(2 eps/n) - 1), n delta), dropping delta/n as the
+    paper does. This reproduces the paper's accounting; the printed GRPUA's noise is not
+    private (spec §5.3a), so no model uses it."""
+    eps_total = math.sqrt(8.0 * math.log(n / delta)) * eps + 2.0 * n * eps * math.expm1(
+        2.0 * eps / n)
+    return eps_total, n * delta
+
+
+def _unamplify(eps0, n, amplification):
+    """The per-step eps whose amplified value is eps0 (inverse of :func:`amplify_by_sampling`)."""
+    if amplification == "paper":
+        return n * eps0 / 2.0
+    return math.log1p(n * math.expm1(eps0))
+
+
+def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="tight"):
+    """Per-step (eps_step, delta_step) of T sampled steps for a total (eps, delta) budget
+    (spec §5.3b).
+
+    delta' = delta_total / 2 and delta_step = (delta_total / 2) n / T, so that
+    delta' + T delta_step / n = delta_total; the amplified per-step eps0 solves
+    eps_total = eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1) (bisection, finishing on
+    the side where the total is <= eps_total), and eps_step maps eps0 back through the
+    amplification bound.
+
+    Returns
+    -------
+    dict
+        ``eps_step``, ``delta_step`` and the accountant's ``eps_total`` and ``delta_total``
+        of these per-step values (each <= the requested one).
+
+    Raises
+    ------
+    ValueError
+        If delta_step >= 1 (too few steps for this delta), or with ``amplification='paper'``
+        when eps_step > 1, where that bound does not hold.
+    """
+    delta_prime = delta_total / 2.0
+    delta_step = delta_total / 2.0 * n / iterations
+    if not delta_step < 1.0:
+        raise ValueError(f"delta = {delta_total:g} over {iterations} steps of n = {n} records "
+                         f"gives a per-step delta of {delta_step:g} >= 1: use more iterations.")
+
+    def total(eps_step):
+        eps0, delta0 = amplify_by_sampling(eps_step, delta_step, n, amplification)
+        return strong_composition(eps0, delta0, iterations, delta_prime)
+
+    def composed(eps0):
+        return strong_composition(eps0, delta_step / n, iterations, delta_prime)[0]
+
+    low, high = 0.0, 1.0
+    while composed(high) <= eps_total:
+        low, high = high, 2.0 * high
+    for _ in range(200):
+        mid = low + (high - low) / 2.0
+        if mid in (low, high):
+            break
+        if composed(mid) <= eps_total:
+            low = mid
+        else:
+            high = mid
+    eps_step = _unamplify(low, n, amplification)
+    # Rounding in the map back may overshoot by an ulp: step down until the total is met.
+    while eps_step > 0 and total(eps_step)[0] > eps_total:
+        eps_step = math.nextafter(eps_step, 0.0) * (1.0 - 1e-15)
+    if not eps_step > 0:
+        raise ValueError("The budget leaves no per-step eps > 0: raise eps or lower the "
+                         "number of iterations.")
+    if amplification == "paper" and eps_step > 1.0:
+        raise ValueError(f"amplification = 'paper' needs a per-step eps <= 1; this budget "
+                         f"gives {eps_step:.6g}: use amplification = 'tight' or more "
+                         "iterations.")
+    eps_used, delta_used = total(eps_step)
+    return {"eps_step": eps_step, "delta_step": delta_step, "eps_total": eps_used,
+            "delta_total": delta_used}
+
+
+# --------------------------------------------------------------------------------------------
+# Argument checks (messages name arguments in R's dotted spelling)
+# --------------------------------------------------------------------------------------------
+
+
+def _check_loss(loss):
+    if not isinstance(loss, str) or loss not in ("logistic", "huber"):
+        raise ValueError(LOSS_MESSAGE)
+    return loss
+
+
+def _check_delta(delta):
+    delta = _checks.check_positive_scalar(delta, "delta")
+    if not delta < 1:
+        raise ValueError("delta must be < 1.")
+    return delta
+
+
+def _check_nonnegative(value, name):
+    message = f"{name} must be a finite scalar >= 0"
+    if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
+        raise ValueError(message)
+    array = np.asarray(value)
+    if array.size != 1 or array.dtype.kind not in "iuf":
+        raise ValueError(message)
+    value = float(array.reshape(()))
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(message)
+    return value
+
+
+def _check_count(value, name, optional=True):
+    if value is None and optional:
+        return None
+    message = f"{name} must be a positive whole number{' or NULL' if optional else ''}."
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.ndarray)):
+        raise ValueError(message)
+    array = np.asarray(value)
+    if array.size != 1 or array.dtype.kind not in "iuf":
+        raise ValueError(message)
+    number = float(array.reshape(()))
+    if not (math.isfinite(number) and number >= 1 and number == int(number)):
+        raise ValueError(message)
+    return int(number)
+
+
+def _check_optional_positive(value, name):
+    if value is None:
+        return None
+    return _checks.check_finite_positive_scalar(value, name)
+
+
+def _check_choice(value, choices, message):
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(message)
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# Shared base: parameters, data preparation, predict
+# --------------------------------------------------------------------------------------------
+
+
+class _AnalyticGaussianERM:
+    """Parameters, data preparation and prediction shared by the two models."""
+
+    def _check_common(self):
+        self.loss = _check_loss(self.loss)
+        self.eps = _checks.check_positive_scalar(self.eps, "eps")
+        self.delta = _check_delta(self.delta)
+        self.gamma = _check_nonnegative(self.gamma, "gamma")
+        self.huber_h = _checks.check_finite_positive_scalar(self.huber_h, "huber.h")
+        self.iterations = _check_count(self.iterations, "iterations")
+        self.radius = _check_optional_positive(self.radius, "radius")
+        self.analytic = _checks.check_flag(self.analytic, "analytic")
+
+    def _prepare(self, X, y, upper_bounds, lower_bounds, add_bias):
+        """LogisticRegressionDP's preparation: clip, scale rows to norm <= 1, 0/1 labels
+        (DPpack's messages), then labels mapped to -1/+1."""
+        prepared = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=True,
+                                  binary_labels=True)
+        prepared["y"] = 2.0 * prepared["y"] - 1.0
+        return prepared
+
+    def _sigma(self, eps, delta, sensitivity):
+        """Noise sd: the aGM (spec §2, calibrated by mechanisms.py), or the classical
+        Gaussian mechanism sqrt(2 ln(1.25/delta)) Delta / eps for the baselines (§2, §4)."""
+        if math.isinf(eps):
+            return 0.0
+        return gaussian_sigma(eps, delta, sensitivity, "aDP", self.analytic)
+
+    def predict(self, X, add_bias=False, raw_value=False):
+        """Predictions for new data (X is not clipped).
+
+        Logistic loss: probabilities sigma(X coeff) with ``raw_value``, else labels 0/1
+        (round half to even, as LogisticRegressionDP). Huber loss: the scores X coeff with
+        ``raw_value``, else 1 where the score is > 0 and 0 otherwise (as svmDP).
+        Returns a 1-d array of n values.
+        """
+        if self.coeff is None:
+            raise ValueError(NOT_FITTED_MESSAGE)
+        add_bias = _checks.check_flag(add_bias, "add.bias")
+        raw_value = _checks.check_flag(raw_value, "raw.value")
+        # C order: the product's rounding depends on the memory layout, and R passes Fortran
+        # order; one layout gives R and Python the same bits.
+        X = np.ascontiguousarray(as_design_matrix(X))
+        check_predict_columns(X.shape[1] + add_bias, self.coeff.size, add_bias)
+        score = _linear_score(X, self.coeff, add_bias)
+        if self.loss == "logistic":
+            probabilities = sigmoid(score)
+            return probabilities if raw_value else np.round(probabilities)
+        return score if raw_value else (score > 0).astype(np.float64)
+
+
+# --------------------------------------------------------------------------------------------
+# OPERA
+# --------------------------------------------------------------------------------------------
+
+
+class OutputPerturbationAGM(_AnalyticGaussianERM):
+    """Private linear classifier by output perturbation with the analytic Gaussian mechanism
+    (OPERA, Ding et al., spec §3).
+
+    Runs T steps of full-batch gradient descent from w0 = 0 (fixed T, no early stopping, no
+    projection), then adds N(0, sigma^2 I) with sigma the aGM calibration of (eps, delta) to the
+    sensitivity of the gradient-descent output. The release is (eps, delta)-DP under replace-one
+    neighbours (paper Theorems 3 and 5); one release, no composition.
+
+    Parameters
+    ----------
+    loss : {'logistic', 'huber'}
+        Logistic loss log(1 + e^-u), or the Huber-smoothed hinge loss with parameter
+        ``huber_h`` (spec §1), u = y w'x.
+    eps : float
+        > 0; ``Inf`` fits without noise (not private).
+    delta : float
+        In (0, 1).
+    gamma : float
+        >= 0, finite; the penalty is (gamma/n) ||w||^2 / 2 (DPpack's convention), so the
+        paper's lambda is gamma / n. gamma > 0 is the strongly convex case, whose
+        sensitivity 5 L (mu + beta) / (n mu beta) does not depend on T; gamma = 0 gives
+        3 L T eta / n.
+    huber_h : float, default 0.5
+        Huber parameter h (the paper's 0.5); beta = 1/(2h) + lambda.
+    iterations : int, optional
+        T. Default: 1000 when gamma > 0; when gamma = 0,
+        ceil((beta^2 n^2 R^2 eps / (L^2 d alpha^2))^(1/3)) (spec §3, constant 1), which
+        needs ``radius`` and a finite eps.
+    step_size : float, optional
+        eta; default and maximum 1/(beta + mu) (gamma > 0) or 1/beta (gamma = 0), the
+        condition of the sensitivity lemmas.
+    sensitivity_bound : {'paper', 'tight'}, default 'paper'
+        'tight' uses the contraction bounds 2 L (mu + beta)/(n mu beta) and 2 L T eta / n
+        (spec §3, opt-in).
+    analytic : bool, default True
+        False calibrates the classical Gaussian mechanism instead (the paper's OutPert
+        baseline, spec §4); it needs eps < 1.
+    radius : float, optional
+        R, a bound on ||w|| used only for the default T when gamma = 0.
+
+    Attributes
+    ----------
+    coeff : ndarray or None
+        The private coefficients on the scale of the raw X (bias first with ``add_bias``).
+    Delta_, sigma_ : float
+        The sensitivity and the noise sd used by the last fit (on the scaled problem).
+    n_iterations_, step_size_ : int, float
+        T and eta of the last fit.
+
+    References
+    ----------
+    Ding J, Errapotu SM, Guo Y, Zhang H, Yuan D, Pan M. Private empirical risk minimization
+    with analytic Gaussian mechanism for healthcare system. IEEE Transactions on Big Data.
+    Balle B, Wang Y-X (2018). Improving the Gaussian mechanism for differential privacy:
+    analytical calibration and optimal denoising. ICML.
+    Zhang J, Zheng K, Mou W, Wang L (2017). Efficient private ERM for smooth objectives.
+    IJCAI.
+    """
+
+    def __init__(self, loss, eps, delta, gamma, huber_h=0.5, iterations=None, step_size=None,
+                 sensitivity_bound="paper", analytic=True, radius=None):
+        self.loss = loss
+        self.eps = eps
+        self.delta = delta
+        self.gamma = gamma
+        self.huber_h = huber_h
+        self.iterations = iterations
+        self.step_size = step_size
+        self.sensitivity_bound = sensitivity_bound
+        self.analytic = analytic
+        self.radius = radius
+        self.coeff = None
+        self.Delta_ = None
+        self.sigma_ = None
+        self.n_iterations_ = None
+        self.step_size_ = None
+        self._check_parameters()
+
+    def _check_parameters(self):
+        self._check_common()
+        self.step_size = _check_optional_positive(self.step_size, "step.size")
+        self.sensitivity_bound = _check_choice(self.sensitivity_bound, ("paper", "tight"),
+                                               SENSITIVITY_MESSAGE)
+        if not self.analytic and not self.eps < 1:
+            raise ValueError("eps must be < 1 for the classical Gaussian mechanism "
+                             "(analytic = FALSE).")
+        if self.gamma == 0 and self.iterations is None:
+            if self.radius is None or math.isinf(self.eps):
+                raise ValueError("With gamma = 0, give iterations, or radius and a finite eps "
+                                 "for the default number of iterations.")
+
+    def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None):
+        """Fit the private coefficients; returns ``self``.
+
+        Parameters
+        ----------
+        X : array_like or pandas.DataFrame, n x p
+            Never modified; clipped to the bounds and scaled so that every row has norm <= 1.
+        y : array_like
+            n labels 0/1.
+        upper_bounds, lower_bounds : array_like, p values
+            Public bounds of X's columns (not read from the data).
+        add_bias : bool
+            Prepend a column of ones; the bias coefficient comes first.
+        random_state : None, int or NumPy Generator
+
+        Raises
+        ------
+        ValueError
+            For invalid settings or data, before any noise is drawn.
+        """
+        self._check_parameters()
+        add_bias = _checks.check_flag(add_bias, "add.bias")
+        prepared = self._prepare(X, y, upper_bounds, lower_bounds, add_bias)
+        Xs, ys = prepared["X"], prepared["y"]
+        n, d = Xs.shape
+        lam = self.gamma / n  # spec §1: lambda = gamma_DPpack / n
+        L, beta = loss_constants(self.loss, self.huber_h, lam)
+        # spec §3 step 1: eta <= 1/(beta + mu) (strongly convex) or 1/beta
+        eta_max = 1.0 / (beta + lam) if lam > 0 else 1.0 / beta
+        eta = eta_max if self.step_size is None else self.step_size
+        if eta > eta_max:
+            raise ValueError(f"step.size must be <= {eta_max:.6g} (1/(beta + lambda), or "
+                             "1/beta when gamma = 0) for the sensitivity bound.")
+        T = self.iterations
+        if T is None:
+            T = (DEFAULT_OPERA_ITERATIONS if lam > 0 else _opera_default_iterations(
+                n, d, self.eps, self.delta, beta, self.radius, L))
+        Delta = opera_sensitivity(n, lam, beta, T, eta, self.sensitivity_bound, L)
+        sigma = self._sigma(self.eps, self.delta, Delta)  # spec §3 step 2
+        rng = _random.as_generator(random_state)
+
+        w = self._gradient_descent(Xs, ys, lam, eta, T)
+        if sigma > 0:
+            w = w + _random.normal(sigma, d, rng)  # spec §3 step 4
+        self.coeff = w / prepared["scale"]
+        self.Delta_, self.sigma_, self.n_iterations_, self.step_size_ = Delta, sigma, T, eta
+        return self
+
+    def _gradient_descent(self, X, y, lam, eta, T):
+        """T steps w <- w - eta ((1/n) sum_i l'(y_i w'x_i) y_i x_i + lambda w) from 0
+        (spec §3 step 3): fixed T, no projection."""
+        n, d = X.shape
+        w = np.zeros(d)
+        for _ in range(T):
+            slope = _loss_derivative(self.loss, self.huber_h, y * (X @ w)) * y
+            w = w - eta * (slope @ X / n + lam * w)
+        return w
+
+
+# --------------------------------------------------------------------------------------------
+# GRPUA (sound version)
+# --------------------------------------------------------------------------------------------
+
+
+class GradientPerturbationAGM(_AnalyticGaussianERM):
+    """Private linear classifier by noisy single-sample SGD with the analytic Gaussian
+    mechanism: the sound version of GRPUA (Ding et al., spec §5.3).
+
+    For t = 1..T: pick i uniformly from the n records (independently each step), then
+    w <- w - eta(t) n (grad f(w, z_i) + N(0, sigma^2 I)), with
+    sigma = aGM(eps_step, delta_step, 2L): the n-scaled gradient, of replace-one sensitivity
+    2 n L, gets noise of sd n sigma (spec §5.3a). (eps_step, delta_step) come from the total
+    budget by :func:`grpua_per_step_budget` (amplification by sampling, then strong
+    composition, spec §5.3b). The last iterate is released.
+
+    Step sizes (spec §5.1): eta(t) = 1/(mu n (t + t0)) when gamma > 0 (the paper's t0 = 0;
+    large early steps are expected, §5.3e); eta(t) = R / sqrt((t + t0) G^2),
+    G^2 = n^2 L^2 + d n^2 sigma^2, when gamma = 0 (needs ``radius``).
+
+    The paper's printed GRPUA (noise calibrated to sensitivity L, per-step delta) is not
+    private and is not offered (spec §5.3a, b).
+
+    Parameters
+    ----------
+    loss, eps, delta, gamma, huber_h :
+        As :class:`OutputPerturbationAGM`; (eps, delta) is the *total* budget of the T steps.
+        ``eps = Inf`` runs the same SGD without noise (not private).
+    iterations : int, optional
+        T; default min(n^2, 50 n) (spec §5.3c).
+    step_offset : float, default 0
+        t0 >= 0 in the step sizes (spec §5.3e).
+    radius : float, optional
+        R: when given, every iterate is projected onto the ball ||w|| <= R (post-processing,
+        §5.3d); required when gamma = 0.
+    amplification : {'tight', 'paper'}, default 'tight'
+        Privacy amplification by sampling one record of n: Balle, Barthe and Gaboardi's bound
+        log(1 + (e^eps - 1)/n), or the paper's 2 eps / n (needs a per-step eps <= 1).
+    analytic : bool, default True
+        False calibrates every step with the classical Gaussian mechanism instead (the same
+        loop as the paper's SgdPert baseline, spec §4); it needs a per-step eps < 1.
+
+    Attributes
+    ----------
+    coeff : ndarray or None
+        The private coefficients on the scale of the raw X.
+    eps_step_, delta_step_ : float
+        Per-step budget of the last fit.
+    sigma_ : float
+        Noise sd per coordinate of the average-scale gradient (the n-scaled gradient gets
+        n sigma_).
+    Delta_ : float
+        2L, the replace-one sensitivity of one record's gradient.
+    eps_total_, delta_total_ : float
+        The accountant's total for these per-step values (<= eps, delta).
+    n_iterations_ : int
+        T of the last fit.
+
+    Randomness: the steps are drawn in blocks of 4096: the block's indices (one uniform per
+    step, i = floor(n u)), then its noise (block x d normals). The draws do not depend on eps:
+    fits with one seed sample the same records, and ``eps = Inf`` scales the noise by 0.
+
+    References
+    ----------
+    Ding J et al., as :class:`OutputPerturbationAGM`. Balle B, Barthe G, Gaboardi M (2018).
+    Privacy amplification by subsampling: tight analyses via couplings and divergences.
+    NeurIPS. Dwork C, Rothblum GN, Vadhan S (2010). Boosting and differential privacy. FOCS.
+    """
+
+    def __init__(self, loss, eps, delta, gamma, huber_h=0.5, iterations=None, step_offset=0,
+                 radius=None, amplification="tight", analytic=True):
+        self.loss = loss
+        self.eps = eps
+        self.delta = delta
+        self.gamma = gamma
+        self.huber_h = huber_h
+        self.iterations = iterations
+        self.step_offset = step_offset
+        self.radius = radius
+        self.amplification = amplification
+        self.analytic = analytic
+        self.coeff = None
+        self.eps_step_ = None
+        self.delta_step_ = None
+        self.sigma_ = None
+        self.Delta_ = None
+        self.eps_total_ = None
+        self.delta_total_ = None
+        self.n_iterations_ = None
+        self._check_parameters()
+
+    def _check_parameters(self):
+        self._check_common()
+        self.step_offset = _check_nonnegative(self.step_offset, "step.offset")
+        self.amplification = _check_choice(self.amplification, ("tight", "paper"),
+                                           AMPLIFICATION_MESSAGE)
+        if self.gamma == 0 and self.radius is None:
+            raise ValueError("radius must be given when gamma = 0 (it sets the step sizes).")
+
+    def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None):
+        """Fit the private coefficients; returns ``self``. Arguments as
+        :meth:`OutputPerturbationAGM.fit`; every check runs before any draw."""
+        self._check_parameters()
+        add_bias = _checks.check_flag(add_bias, "add.bias")
+        prepared = self._prepare(X, y, upper_bounds, lower_bounds, add_bias)
+        Xs, ys = prepared["X"], prepared["y"]
+        n, d = Xs.shape
+        lam = self.gamma / n  # spec §1
+        L, _ = loss_constants(self.loss, self.huber_h, lam)
+        T = self.iterations if self.iterations is not None else min(n * n, 50 * n)
+        Delta = 2.0 * L  # spec §5.3a: one record's gradient, replace-one
+        if math.isinf(self.eps):
+            budget = {"eps_step": math.inf, "delta_step": None, "eps_total": math.inf,
+                      "delta_total": None}
+            sigma = 0.0
+        else:
+            budget = grpua_per_step_budget(self.eps, self.delta, n, T, self.amplification)
+            if not self.analytic and not budget["eps_step"] < 1:
+                raise ValueError(
+                    f"analytic = FALSE needs a per-step eps < 1 (classical Gaussian "
+                    f"mechanism); this budget gives {budget['eps_step']:.6g}.")
+            sigma = self._sigma(budget["eps_step"], budget["delta_step"], Delta)
+        rng = _random.as_generator(random_state)
+
+        w = self._sgd(Xs, ys, lam, L, sigma, T, rng)
+        self.coeff = w / prepared["scale"]
+        self.eps_step_, self.delta_step_ = budget["eps_step"], budget["delta_step"]
+        self.eps_total_, self.delta_total_ = budget["eps_total"], budget["delta_total"]
+        self.sigma_, self.Delta_, self.n_iterations_ = sigma, Delta, T
+        return self
+
+    def _sgd(self, X, y, lam, L, sigma, T, rng):
+        """The noisy SGD loop (class docstring). In the average-scale form each step is
+        w <- (1 - s_t lambda) w - s_t (l'(y_i w'x_i) y_i x_i + z_t), s_t = n eta(t)."""
+        n, d = X.shape
+        t0 = self.step_offset
+        radius = self.radius
+        loss, h = self.loss, self.huber_h
+        w = np.zeros(d)
+        if lam == 0:
+            # eta(t) n = R / sqrt((t + t0) (L^2 + d sigma^2)), spec §5.1 with the noise of §5.3a
+            scale = radius / math.sqrt(L * L + d * sigma * sigma)
+        t = 0
+        while t < T:
+            block = min(_SGD_BLOCK, T - t)
+            picks = np.minimum(np.floor(_random.uniform(rng, block) * n), n - 1).astype(np.intp)
+            noise = _random.normal(1.0, (block, d), rng)
+            if sigma > 0:
+                noise *= sigma
+            else:
+                noise[:] = 0.0
+            for k in range(block):
+                t += 1
+                i = int(picks[k])
+                x = X[i]
+                yi = float(y[i])
+                slope = _loss_derivative_scalar(loss, h, yi * float(x @ w)) * yi
+                if lam > 0:
+                    step = 1.0 / (lam * (t + t0))  # n eta(t), eta(t) = 1/(mu n (t + t0))
+                    w = (1.0 - step * lam) * w - step * (slope * x + noise[k])
+                else:
+                    step = scale / math.sqrt(t + t0)
+                    w = w - step * (slope * x + noise[k])
+                if radius is not None:
+                    norm = math.sqrt(float(w @ w))
+                    if norm > radius:
+                        w = w * (radius / norm)  # projection: post-processing, spec §5.3d
+        return w

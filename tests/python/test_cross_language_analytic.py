@@ -1,0 +1,119 @@
+"""R and Python give bit-identical ERM with the analytic Gaussian mechanism.
+
+Each case is one R expression run inside ``with_random_state(seed, ...)`` through rpy2, and the
+same calls made in Python with ``random_state=np.random.default_rng(seed)``. Floats are compared
+through ``float.hex``: bit for bit. Every public class and option of erm/analytic.py has a case.
+"""
+
+import numpy as np
+import pytest
+from r_session import require_r, run_in_r
+
+import dppack
+
+require_r()
+pytestmark = pytest.mark.r
+
+SEED = 20261122
+
+_X = np.array([
+    [0.21, -0.53], [0.94, 0.12], [-0.37, 0.81], [0.58, 0.44], [-0.92, -0.15], [0.05, 0.66],
+    [-0.71, 0.29], [0.33, -0.88], [1.4, -0.2], [-0.12, -0.47], [0.76, -0.61], [-0.55, 0.93],
+    [0.48, 0.07], [-0.26, -1.3], [0.87, 0.35], [-0.64, -0.72],
+])  # two values outside [-1, 1]: the fits clip them
+_Y = np.array([1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0], dtype=float)
+
+
+def _r_vector(values):
+    return "c(" + ", ".join(repr(float(v)) for v in np.ravel(values)) + ")"
+
+
+_R_DATA = (f"X <- matrix({_r_vector(_X.ravel(order='F'))}, ncol = 2); y <- {_r_vector(_Y)}; ")
+
+
+def _case(constructor, add_bias=True):
+    """R code fitting ``constructor`` and returning its coefficients, predictions and fields."""
+    bias = "TRUE" if add_bias else "FALSE"
+    return ("{" + _R_DATA + f"m <- {constructor}; m$fit(X, y, c(1, 1), c(-1, -1), {bias}); "
+            f"list(coeff = m$coeff, raw = m$predict(X, {bias}, raw.value = TRUE), "
+            f"labels = m$predict(X, {bias}), sigma = m$sigma)" + "}")
+
+
+def _fitted(model, add_bias=True, rng=None):
+    model.fit(_X, _Y, [1, 1], [-1, -1], add_bias, random_state=rng)
+    return {"coeff": model.coeff, "raw": model.predict(_X, add_bias, raw_value=True),
+            "labels": model.predict(_X, add_bias), "sigma": model.sigma_}
+
+
+CASES = {
+    "opera_logistic": (
+        _case("OutputPerturbationAGM$new('logistic', 1, 1e-5, 2, iterations = 50)"),
+        lambda rng: _fitted(dppack.OutputPerturbationAGM("logistic", 1, 1e-5, 2,
+                                                         iterations=50), rng=rng),
+    ),
+    "opera_huber_tight_no_bias": (
+        _case("OutputPerturbationAGM$new('huber', 3, 1e-6, 1, huber.h = 0.3, "
+              "iterations = 40, step.size = 0.5, sensitivity.bound = 'tight')", False),
+        lambda rng: _fitted(dppack.OutputPerturbationAGM(
+            "huber", 3, 1e-6, 1, huber_h=0.3, iterations=40, step_size=0.5,
+            sensitivity_bound="tight"), False, rng),
+    ),
+    "opera_classical_gamma0": (
+        _case("OutputPerturbationAGM$new('logistic', 0.5, 1e-5, 0, radius = 2, "
+              "analytic = FALSE)"),
+        lambda rng: _fitted(dppack.OutputPerturbationAGM("logistic", 0.5, 1e-5, 0, radius=2,
+                                                         analytic=False), rng=rng),
+    ),
+    "grpua_logistic": (
+        _case("GradientPerturbationAGM$new('logistic', 1, 1e-5, 2)"),
+        lambda rng: _fitted(dppack.GradientPerturbationAGM("logistic", 1, 1e-5, 2), rng=rng),
+    ),
+    "grpua_huber_options": (
+        _case("GradientPerturbationAGM$new('huber', 2, 1e-4, 0, iterations = 5000, "
+              "step.offset = 3, radius = 1.5, amplification = 'paper')"),
+        lambda rng: _fitted(dppack.GradientPerturbationAGM(
+            "huber", 2, 1e-4, 0, iterations=5000, step_offset=3, radius=1.5,
+            amplification="paper"), rng=rng),
+    ),
+    "grpua_classical_two_fits_one_stream": (
+        "{" + _R_DATA + "m <- GradientPerturbationAGM$new('logistic', 0.3, 1e-5, 1, "
+        "analytic = FALSE); m$fit(X, y, c(1, 1), c(-1, -1)); a <- m$coeff; "
+        "m$fit(X, y, c(1, 1), c(-1, -1)); c(a, m$coeff, m$eps.step, m$eps.total)}",
+        lambda rng: (lambda m: np.concatenate([
+            m.fit(_X, _Y, [1, 1], [-1, -1], random_state=rng).coeff.copy(),
+            m.fit(_X, _Y, [1, 1], [-1, -1], random_state=rng).coeff,
+            [m.eps_step_, m.eps_total_]]))(
+            dppack.GradientPerturbationAGM("logistic", 0.3, 1e-5, 1, analytic=False)),
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def r_results():
+    """Every case's R expression, run in one R subprocess."""
+    return run_in_r({name: f"with_random_state({SEED}, {expr})"
+                     for name, (expr, _) in CASES.items()})
+
+
+def assert_same(r_value, expected):
+    """An R value (as r_session converts it) equals a Python result, bit for bit."""
+    assert "error" not in r_value, r_value.get("error")
+    if isinstance(expected, dict):
+        for key, item in expected.items():
+            assert_same(r_value["list"][key], item)
+        return
+    array = np.asarray(expected, dtype=np.float64)
+    assert r_value["values"] == [float(v).hex() for v in array.ravel(order="F")]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_r_and_python_agree_bit_for_bit(r_results, name):
+    assert_same(r_results[name], CASES[name][1](np.random.default_rng(SEED)))
+
+
+def test_r_error_text_is_the_core_message():
+    message = run_in_r({"bad": "GradientPerturbationAGM$new('logistic', 1, 2, 1)"})["bad"]
+    with pytest.raises(ValueError) as python_error:
+        dppack.GradientPerturbationAGM("logistic", 1, 2, 1)
+    assert str(python_error.value) in message["error"]
+    assert "ValueError" not in message["error"] and "Traceback" not in message["error"]
