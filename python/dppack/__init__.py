@@ -6,6 +6,14 @@ that draws noise. ``None`` draws fresh operating-system entropy; an int or a
 NumPy ``Generator`` makes a call reproducible.
 """
 
+from .above_threshold import InteractiveAboveThreshold, above_threshold_calibration
+from .accuracy_first import (
+    AccuracyFirstResult,
+    accuracy_first_erm,
+    accuracy_first_parameters,
+    doubling_erm,
+    theory_erm,
+)
 from .data_access import (
     covDataAccess,
     histogramDataAccess,
@@ -46,6 +54,12 @@ from .mechanisms import (
     GaussianMechanism,
     LaplaceMechanism,
     calibrateAnalyticGaussianMechanism,
+)
+from .noise_reduction import (
+    GaussianNoiseReduction,
+    LaplaceNoiseReduction,
+    LaplaceNoiseReductionOnline,
+    privacy_level_grid,
 )
 from .stats import (
     covDP,
@@ -110,6 +124,18 @@ __all__ = [
     "tune_linear_regression_model",
     "varDP",
     "varDataAccess",
+    # accuracy first (spec accuracy_first.md)
+    "AccuracyFirstResult",
+    "GaussianNoiseReduction",
+    "InteractiveAboveThreshold",
+    "LaplaceNoiseReduction",
+    "LaplaceNoiseReductionOnline",
+    "above_threshold_calibration",
+    "accuracy_first_erm",
+    "accuracy_first_parameters",
+    "doubling_erm",
+    "privacy_level_grid",
+    "theory_erm",
     # ERM with the analytic Gaussian mechanism (spec analytic_gaussian_erm.md)
     "GradientPerturbationAGM",
     "OutputPerturbationAGM",

@@ -1,0 +1,247 @@
+# Accuracy-first private ERM (Ligett et al. 2017): noise reduction, the privacy-level grid, and
+# the accuracy-first fits with their baselines. All arithmetic and all noise are in the core
+# (dppack.noise_reduction, dppack.accuracy_first); R converts arguments and results.
+
+#' Geometric grid of privacy levels
+#'
+#' `eps_k = eps.min * (eps.max / eps.min)^(k / n.levels)`, `k = 0, ..., n.levels - 1`: the
+#' grid of noise reduction (Ligett et al. 2017). `eps.max` itself is not a level.
+#'
+#' @param eps.min,eps.max Ends of the grid, `0 < eps.min < eps.max`.
+#' @param n.levels Number of levels.
+#' @return The increasing levels.
+#' @export
+#' @examplesIf dppack_available()
+#' privacy_level_grid(0.01, 10, 5)
+privacy_level_grid <- function(eps.min, eps.max, n.levels = 1000) {
+  .call_core("privacy_level_grid", eps_min = eps.min, eps_max = eps.max, n_levels = n.levels,
+             .caller = sys.call())
+}
+
+#' Laplace noise reduction
+#'
+#' Releases `true.values` at every privacy level of `eps` (increasing) so that publishing the
+#' releases of the first `t` levels costs only `eps[t]`: the least private release is drawn
+#' first and each more private one is a lazy random walk away from it (Koufogiannis et al.
+#' 2015; Ligett et al. 2017, Algorithm 1). Each release is `true.values` plus Laplace noise of
+#' scale `sensitivity / eps[t]`.
+#'
+#' @param true.values Numeric vector or matrix, the exact answer.
+#' @param eps Increasing privacy levels (most private first).
+#' @param sensitivity l1-sensitivity of the whole `true.values`.
+#' @return A matrix with one row per level (for a vector `true.values`), or an array whose
+#'   first dimension is the level.
+#' @references Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
+#'   differential privacy level for accuracy-constrained ERM. NeurIPS 30.
+#' @export
+#' @examplesIf dppack_available()
+#' set.seed(1)
+#' LaplaceNoiseReduction(c(10, 20), eps = c(0.1, 0.5, 1), sensitivity = 1)
+LaplaceNoiseReduction <- function(true.values, eps, sensitivity) {
+  .call_core("LaplaceNoiseReduction", true_values = .to_py(true.values), eps = .to_py(eps),
+             sensitivity = sensitivity, random_state = .random_state(), .caller = sys.call())
+}
+
+#' Gaussian (Brownian) noise reduction
+#'
+#' An extension not in Ligett et al.: releases along one Brownian path with decreasing
+#' variances; the prefix up to level `t` is as private as one Gaussian release of variance
+#' `variances[t]` (Whitehouse et al. 2022).
+#'
+#' @param true.values Numeric vector or matrix.
+#' @param variances Strictly decreasing noise variances (most private first).
+#' @return As [LaplaceNoiseReduction()].
+#' @export
+GaussianNoiseReduction <- function(true.values, variances) {
+  .call_core("GaussianNoiseReduction", true_values = .to_py(true.values),
+             variances = .to_py(variances), random_state = .random_state(),
+             .caller = sys.call())
+}
+
+#' Laplace noise reduction on demand
+#'
+#' The online form of [LaplaceNoiseReduction()]: start at a private level, then call
+#' `$reduce(eps)` with a larger `eps` whenever a less noisy release is wanted; the releases
+#' made so far cost only the current level. The object holds a copy of `true.values`.
+#'
+#' @field release The release at the current level.
+#' @field eps The current level: the privacy cost of all releases so far.
+#' @field levels The levels released so far.
+#' @export
+#' @examplesIf dppack_available()
+#' set.seed(2)
+#' nr <- LaplaceNoiseReductionOnline$new(c(10, 20), eps = 0.1, sensitivity = 1)
+#' nr$release
+#' nr$reduce(1)
+LaplaceNoiseReductionOnline <- R6::R6Class(
+  "LaplaceNoiseReductionOnline",
+  public = list(
+    release = NULL, eps = NULL, levels = NULL,
+    #' @description Draw the first release.
+    #' @param true.values Numeric vector or matrix.
+    #' @param eps The first (most private) level.
+    #' @param sensitivity l1-sensitivity of the whole `true.values`.
+    initialize = function(true.values, eps, sensitivity) {
+      private$core <- .call_core(
+        "LaplaceNoiseReductionOnline", true_values = .to_py(true.values), eps = eps,
+        sensitivity = sensitivity, random_state = .random_state(), .caller = sys.call(-1)
+      )
+      private$collect()
+    },
+    #' @description Reduce the noise to the level `eps` and return the new release.
+    #' @param eps A level larger than the current one.
+    reduce = function(eps) {
+      .call_core("reduce", eps = eps, .object = private$core, .caller = sys.call(-1))
+      private$collect()
+      self$release
+    }
+  ),
+  private = list(
+    core = NULL,
+    collect = function() {
+      self$release <- .drop_1d(private$core$release)
+      self$eps <- private$core$eps
+      self$levels <- unlist(private$core$levels)
+    }
+  )
+)
+
+#' Accuracy-first private regression
+#'
+#' Fits a model whose excess empirical risk is at most `alpha` with probability at least
+#' `1 - gamma`, spending as little privacy as the data allow, and reports the privacy loss
+#' actually spent (ex-post privacy; Ligett et al. 2017). Hypotheses of increasing privacy level
+#' come from one noise-reduction path (covariance perturbation for `model = "ridge"`, output
+#' perturbation for `"logistic"`); InteractiveAboveThreshold tests their excess risk and stops
+#' at the first that passes. `doubling_erm()` (independent fits at doubling `eps`, each tested)
+#' and `theory_erm()` (one fit at the `eps` a utility theorem gives) are the baselines.
+#'
+#' Bounds follow DPpack: `X` is clipped to the column bounds (ridge: `y` to the last bound)
+#' and scaled inside (ridge rows to l1-norm at most 1 and `|y| <= 1`; logistic rows to
+#' l2-norm at most 1, labels 0/1). `alpha` is the excess of the regularised risk
+#' `mean(loss) + lambda / 2 * ||theta||^2` of that clipped, scaled problem; `coeff` acts on the
+#' raw `X` (bias first). Note: `gamma` is the failure probability here, not DPpack's
+#' regularisation constant, which is `lambda`.
+#'
+#' @param X Numeric matrix or data frame, n x p.
+#' @param y Responses (ridge) or 0/1 labels (logistic).
+#' @param model `"ridge"` or `"logistic"`.
+#' @param alpha Target excess empirical risk.
+#' @param lambda Regularisation weight.
+#' @param upper.bounds,lower.bounds Bounds of the columns of `X` (ridge: then of `y`).
+#' @param add.bias Prepend a column of ones; its coefficient comes first.
+#' @param gamma Failure probability.
+#' @param n.levels Number of privacy levels of the grid.
+#' @param calibration AboveThreshold calibration: `"paper"` (Algorithm 3) or `"tuned"` (the
+#'   authors' code, smaller test cost).
+#' @param eps.min,eps.max Grid ends (defaults `1/n` and 4 times the theory `eps`).
+#' @return An object of class `accuracy_first`: a list with `coeff`, `theta` (coefficients of
+#'   the scaled problem), `success` (`FALSE` when no level met the target: the model is then
+#'   not certified and the privacy is still spent), `stop.index` (1-based level),
+#'   `eps.level`, `eps.generation`, `eps.test`, `eps` (the ex-post loss, their sum),
+#'   `method`, `model`, `alpha`, `gamma`, `n.levels`.
+#' @references Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
+#'   differential privacy level for accuracy-constrained ERM. NeurIPS 30.
+#' @export
+#' @examplesIf dppack_available()
+#' set.seed(3)
+#' X <- matrix(stats::runif(2000, -1, 1), ncol = 2)  # after set.seed
+#' y <- as.numeric(X %*% c(0.5, -0.3) + stats::rnorm(1000, sd = 0.1))  # seed above
+#' accuracy_first_erm(X, y, "ridge", alpha = 0.05, lambda = 0.1,
+#'                    upper.bounds = c(1, 1, 1), lower.bounds = c(-1, -1, -1))
+accuracy_first_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.bounds,
+                               add.bias = FALSE, gamma = 0.1, n.levels = 1000,
+                               calibration = "paper", eps.min = NULL, eps.max = NULL) {
+  caller <- sys.call()
+  result <- .call_core(
+    "accuracy_first_erm", X = .to_py(X), y = .to_py(y), model = model, alpha = alpha,
+    lambda_ = lambda, upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
+    add_bias = .to_py(add.bias), gamma = gamma, n_levels = n.levels, calibration = calibration,
+    eps_min = eps.min, eps_max = eps.max, random_state = .random_state(), .caller = caller
+  )
+  .accuracy_first_result(result, caller)
+}
+
+#' @rdname accuracy_first_erm
+#' @export
+doubling_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.bounds,
+                         add.bias = FALSE, gamma = 0.1, eps.min = NULL, eps.max = NULL) {
+  caller <- sys.call()
+  result <- .call_core(
+    "doubling_erm", X = .to_py(X), y = .to_py(y), model = model, alpha = alpha,
+    lambda_ = lambda, upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
+    add_bias = .to_py(add.bias), gamma = gamma, eps_min = eps.min, eps_max = eps.max,
+    random_state = .random_state(), .caller = caller
+  )
+  .accuracy_first_result(result, caller)
+}
+
+#' @rdname accuracy_first_erm
+#' @export
+theory_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.bounds,
+                       add.bias = FALSE) {
+  caller <- sys.call()
+  result <- .call_core(
+    "theory_erm", X = .to_py(X), y = .to_py(y), model = model, alpha = alpha,
+    lambda_ = lambda, upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
+    add_bias = .to_py(add.bias), random_state = .random_state(), .caller = caller
+  )
+  .accuracy_first_result(result, caller)
+}
+
+#' Sensitivities and calibrations of accuracy-first ERM
+#'
+#' What [accuracy_first_erm()] and its baselines use for `n` rows and `d` columns (bias
+#' included), without touching data: the query sensitivity, the AboveThreshold cost
+#' (`eps_test`) and threshold, the theory `eps`, the grid ends and the doubling test.
+#'
+#' @inheritParams accuracy_first_erm
+#' @param n,d Rows and columns (bias included) of the design.
+#' @return A named list (`radius`, `sensitivity`, `theta.sensitivity`, `eps.theory`,
+#'   `eps.min`, `eps.max`, `eps.test`, `threshold`, `doubling.levels`, `doubling.eps.test`).
+#' @export
+#' @examplesIf dppack_available()
+#' accuracy_first_parameters("ridge", alpha = 0.05, lambda = 0.005, n = 1e5, d = 77)$eps.test
+accuracy_first_parameters <- function(model, alpha, lambda, n, d, gamma = 0.1,
+                                      n.levels = 1000, calibration = "paper", eps.min = NULL,
+                                      eps.max = NULL) {
+  # `name =` in full: a bare `n =` would partially match .call_core's `name`
+  params <- .call_core(
+    name = "accuracy_first_parameters", model = model, alpha = alpha, lambda_ = lambda, n = n,
+    d = d, gamma = gamma, n_levels = n.levels, calibration = calibration, eps_min = eps.min,
+    eps_max = eps.max, .caller = sys.call()
+  )
+  # R spells the names with dots (eps.test), as the result fields
+  stats::setNames(params, gsub("_", ".", names(params), fixed = TRUE))
+}
+
+# The core's AccuracyFirstResult as an R list of class "accuracy_first" (1-based stop.index).
+.accuracy_first_result <- function(result, caller) {
+  # as_dict() takes no argument and cannot fail: called directly (the bridge needs a keyword)
+  fields <- .drop_1d(result$as_dict())
+  structure(
+    list(
+      coeff = fields$coeff, theta = fields$theta, success = fields$success,
+      stop.index = if (is.null(fields$stop_index)) NULL else fields$stop_index + 1L,
+      eps = fields$eps, eps.level = fields$eps_level,
+      eps.generation = fields$eps_generation, eps.test = fields$eps_test,
+      method = fields$method, model = fields$model, alpha = fields$alpha,
+      gamma = fields$gamma, n.levels = fields$n_levels
+    ),
+    class = "accuracy_first"
+  )
+}
+
+#' @export
+print.accuracy_first <- function(x, ...) {
+  cat(sprintf("Accuracy-first %s (%s): target alpha = %g %s\n", x$model, x$method, x$alpha,
+              if (isTRUE(x$success)) "met" else "NOT met: no level passed the test"))
+  cat(sprintf("ex-post eps = %.4g (generation %.4g + test %.4g)", x$eps, x$eps.generation,
+              x$eps.test))
+  if (!is.null(x$stop.index)) {
+    cat(sprintf("; stopped at level %d of %d (eps %.4g)", x$stop.index, x$n.levels,
+                x$eps.level))
+  }
+  cat("\ncoeff:", format(x$coeff, digits = 4), "\n")
+  invisible(x)
+}

@@ -1,0 +1,316 @@
+"""Noise reduction: one query released at a sequence of increasing privacy levels, where
+releasing any prefix of the sequence costs only the privacy of its last level (spec
+``accuracy_first.md`` §2, §3; Koufogiannis, Han and Pappas 2015; Ligett et al. 2017).
+
+* :func:`privacy_level_grid` — the geometric grid of levels eps_1 < ... < eps_T (§3);
+* :func:`LaplaceNoiseReduction` — the batch Laplace path (§2.1), drawn from the least private
+  level down;
+* :class:`LaplaceNoiseReductionOnline` — the same joint law, generated upward on demand (§2.2),
+  so the last level need not be fixed in advance;
+* :func:`GaussianNoiseReduction` — the Brownian (Gaussian) path, an extension that is not in
+  Ligett et al. (§2.3).
+
+Randomness (all through ``_random``): the batch Laplace path draws the least private level's
+noise first (one Laplace per entry), then for each lower level, in order T-1, ..., 1, one
+uniform per entry (keep or redraw) followed by one Laplace per entry (used only where redrawn).
+"""
+
+import math
+
+import numpy as np
+
+from . import _checks, _random
+
+__all__ = [
+    "GaussianNoiseReduction",
+    "LaplaceNoiseReduction",
+    "LaplaceNoiseReductionOnline",
+    "privacy_level_grid",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# Checks
+# --------------------------------------------------------------------------------------------
+
+
+def check_levels(eps, name="eps"):
+    """``eps`` as a 1-d float array of finite, strictly increasing levels > 0."""
+    levels = _checks.as_numeric_array(eps, f"{name} must be a numeric vector.").ravel()
+    if levels.size < 1:
+        raise ValueError(f"{name} must hold at least one privacy level.")
+    if not np.all(np.isfinite(levels)) or np.any(levels <= 0):
+        raise ValueError(f"Every value of {name} must be finite and > 0.")
+    if np.any(np.diff(levels) <= 0):
+        raise ValueError(f"{name} must be strictly increasing (most private level first).")
+    return levels
+
+
+def _true_values(true_values):
+    values = _checks.as_numeric_array(true_values, "true.values must be numeric.")
+    if values.size < 1:
+        raise ValueError("true.values must hold at least one value.")
+    if not np.all(np.isfinite(values)):
+        raise ValueError("true.values must be finite (no NA, NaN or Inf).")
+    return values
+
+
+def check_n_levels(n_levels):
+    """The number of levels T as an int >= 1."""
+    if isinstance(n_levels, (bool, np.bool_)):
+        raise ValueError("n.levels must be a whole number >= 1.")
+    try:
+        value = float(np.asarray(n_levels).reshape(()))
+    except (TypeError, ValueError):
+        raise ValueError("n.levels must be a whole number >= 1.") from None
+    if not (math.isfinite(value) and value >= 1 and value == int(value)):
+        raise ValueError("n.levels must be a whole number >= 1.")
+    return int(value)
+
+
+# --------------------------------------------------------------------------------------------
+# The grid
+# --------------------------------------------------------------------------------------------
+
+
+def privacy_level_grid(eps_min, eps_max, n_levels=1000):
+    """The geometric privacy-level grid of spec §3.
+
+    eps_k = eps_min (eps_max / eps_min)^(k / T), k = 0, ..., T-1: eps_min is the first level and
+    eps_max itself is not included (as in the authors' code, §9 item 7).
+
+    Parameters
+    ----------
+    eps_min, eps_max : float
+        0 < eps_min < eps_max, finite.
+    n_levels : int
+        T >= 1.
+
+    Returns
+    -------
+    ndarray
+        T increasing levels.
+
+    Raises
+    ------
+    ValueError
+        Invalid bounds or number of levels.
+    """
+    low = _checks.check_finite_positive_scalar(eps_min, "eps.min")
+    high = _checks.check_finite_positive_scalar(eps_max, "eps.max")
+    if not low < high:
+        raise ValueError("eps.min must be < eps.max.")
+    T = check_n_levels(n_levels)
+    return low * (high / low) ** (np.arange(T) / T)
+
+
+# --------------------------------------------------------------------------------------------
+# Laplace noise reduction
+# --------------------------------------------------------------------------------------------
+
+
+def laplace_noise_path(shape, sensitivity, eps, rng):
+    """The noise eta_1, ..., eta_T of the batch Laplace path (spec §2.1), shape (T, *shape).
+
+    eta_T ~ Lap(Delta / eps_T) entrywise; for t = T-1..1 each entry keeps eta_{t+1} with
+    probability (eps_t / eps_{t+1})^2, else adds a fresh Lap(Delta / eps_t). Then every eta_t is
+    Lap(Delta / eps_t) and releasing v + eta_1..v + eta_t is eps_t-DP (Thm 2.7). ``eps`` and
+    ``sensitivity`` are assumed checked.
+    """
+    T = eps.size
+    path = np.empty((T,) + tuple(shape))
+    path[T - 1] = _random.laplace(sensitivity / eps[T - 1], shape, rng)
+    for t in range(T - 2, -1, -1):
+        keep = _random.uniform(rng, shape) < (eps[t] / eps[t + 1]) ** 2
+        fresh = _random.laplace(sensitivity / eps[t], shape, rng)
+        path[t] = np.where(keep, path[t + 1], path[t + 1] + fresh)
+    return path
+
+
+def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None):
+    """Release ``true_values`` at every privacy level of ``eps`` by Laplace noise reduction.
+
+    Batch form of spec §2.1 (Ligett et al. 2017, Algorithm 1): the least private release is
+    drawn first and each more private one is a lazy random walk away from it, so the release
+    at level t is ``true_values`` + Lap(sensitivity / eps_t) entrywise and publishing the
+    releases of levels 1..t costs eps_t (not eps_1 + ... + eps_t).
+
+    Parameters
+    ----------
+    true_values : array_like
+        The exact query answer (any shape), finite.
+    eps : array_like
+        Strictly increasing privacy levels eps_1 < ... < eps_T (most private first).
+    sensitivity : float
+        l1-sensitivity of the *whole* ``true_values`` under replacement of one record.
+    random_state : None, int or NumPy Generator
+
+    Returns
+    -------
+    ndarray
+        Shape (T, *shape of true_values): row t is the release at level eps_t. Publish only the
+        prefix you need; the privacy cost is the level of the last row published.
+
+    Raises
+    ------
+    ValueError
+        Invalid values, levels or sensitivity (before any noise is drawn).
+
+    References
+    ----------
+    Koufogiannis F, Han S, Pappas GJ (2015). Optimality of the Laplace mechanism in
+    differential privacy. arXiv:1504.00065.
+    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
+    differential privacy level for accuracy-constrained ERM. NeurIPS 30.
+    """
+    values = _true_values(true_values)
+    levels = check_levels(eps)
+    sens = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
+    rng = _random.as_generator(random_state)
+    return values + laplace_noise_path(values.shape, sens, levels, rng)
+
+
+def laplace_reduce_noise(noise, scale_from, scale_to, rng):
+    """One step of the online sampler (spec §2.2): eta_{t+1} given eta_t = ``noise``.
+
+    ``noise`` has Lap(b1) entries, b1 = ``scale_from`` > b2 = ``scale_to``. Each entry stays
+    unchanged with probability w0 = (b2/b1) exp(-|x| (1/b2 - 1/b1)); otherwise it is drawn from
+    the density proportional to exp(-|y|/b2 - |x - y|/b1), in three exponential pieces (for
+    x >= 0; mirrored for x < 0). Draws three uniforms per entry: stay, piece, position.
+    """
+    x = np.asarray(noise, dtype=np.float64)
+    b1, b2 = scale_from, scale_to
+    a = np.abs(x)
+    sign = np.where(x < 0, -1.0, 1.0)
+    r1 = 1.0 / b2 + 1.0 / b1
+    r2 = 1.0 / b2 - 1.0 / b1
+    u_stay = _random.uniform(rng, x.shape)
+    u_piece = _random.uniform(rng, x.shape)
+    u_value = _random.uniform(rng, x.shape)
+    stay = u_stay < (b2 / b1) * np.exp(-a * r2)
+    # masses of the three pieces, all divided by exp(-a/b1) (§2.2): y < 0, 0 <= y <= a, y > a
+    m1 = np.full(x.shape, 1.0 / r1)
+    m2 = -np.expm1(-r2 * a) / r2
+    m3 = np.exp(-r2 * a) / r1
+    pick = u_piece * (m1 + m2 + m3)
+    # inverse CDFs: Exp(r1) for the tails, Exp(r2) truncated to [0, a] in the middle
+    tail = -np.log1p(-u_value) / r1
+    middle = -np.log1p(u_value * np.expm1(-r2 * a)) / r2
+    y = np.where(pick < m1, -tail, np.where(pick < m1 + m2, np.minimum(middle, a), a + tail))
+    return np.where(stay, x, sign * y)
+
+
+class LaplaceNoiseReductionOnline:
+    """Laplace noise reduction generated on demand (spec §2.2): start at a private level and
+    reduce the noise whenever a less private release is wanted, without fixing the last level
+    in advance.
+
+    The joint law of the releases equals that of :func:`LaplaceNoiseReduction` on the same
+    levels, so releasing everything up to the current level costs only the current level.
+
+    Parameters
+    ----------
+    true_values : array_like
+        The exact query answer (any shape), finite. The object keeps a copy: it is needed to
+        release at later levels, so hold the object as you would hold the data.
+    eps : float
+        The first (most private) level, > 0 and finite.
+    sensitivity : float
+        l1-sensitivity of the whole ``true_values``.
+    random_state : None, int or NumPy Generator
+
+    Attributes
+    ----------
+    release : ndarray
+        The release at the current level (``true_values`` + Lap(sensitivity / eps) entrywise).
+    eps : float
+        The current level: the privacy cost of every release made so far.
+    levels : list of float
+        The levels released so far, in order.
+
+    Raises
+    ------
+    ValueError
+        Invalid values, level or sensitivity (before any noise is drawn).
+    """
+
+    def __init__(self, true_values, eps, sensitivity, random_state=None):
+        values = _true_values(true_values)
+        level = _checks.check_finite_positive_scalar(eps, "eps")
+        self.sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
+        self._rng = _random.as_generator(random_state)
+        self._values = values.copy()
+        self._noise = _random.laplace(self.sensitivity / level, values.shape, self._rng)
+        self.eps = level
+        self.levels = [level]
+        self.release = self._values + self._noise
+
+    def reduce(self, eps):
+        """Move to the less private level ``eps`` (> the current level) and return its release.
+
+        Raises
+        ------
+        ValueError
+            If ``eps`` is not finite or not larger than the current level.
+        """
+        level = _checks.check_finite_positive_scalar(eps, "eps")
+        if not level > self.eps:
+            raise ValueError(f"eps must be larger than the current level {self.eps!r}: noise "
+                             "can only be reduced.")
+        self._noise = laplace_reduce_noise(self._noise, self.sensitivity / self.eps,
+                                           self.sensitivity / level, self._rng)
+        self.eps = level
+        self.levels.append(level)
+        self.release = self._values + self._noise
+        return self.release
+
+
+# --------------------------------------------------------------------------------------------
+# Gaussian (Brownian) noise reduction — extension, not in Ligett et al.
+# --------------------------------------------------------------------------------------------
+
+
+def GaussianNoiseReduction(true_values, variances, random_state=None):
+    """Release ``true_values`` at decreasing noise variances along one Brownian path.
+
+    Extension of spec §2.3 (Whitehouse, Ramdas, Wu and Rogers 2022; NOT in Ligett et al.):
+    eta_T ~ N(0, s_T), then eta_t = eta_{t+1} + N(0, s_t - s_{t+1}) for t = T-1..1, entrywise.
+    Releasing the prefix up to t is as private as one Gaussian release with variance s_t:
+    rho_t-zCDP with rho_t = Delta_2^2 / (2 s_t) for l2-sensitivity Delta_2.
+
+    Parameters
+    ----------
+    true_values : array_like
+        The exact query answer, finite.
+    variances : array_like
+        Strictly decreasing variances s_1 > ... > s_T > 0 (most private first).
+    random_state : None, int or NumPy Generator
+
+    Returns
+    -------
+    ndarray
+        Shape (T, *shape of true_values); row t is the release with variance s_t.
+
+    Raises
+    ------
+    ValueError
+        Invalid values or variances (before any noise is drawn).
+
+    References
+    ----------
+    Whitehouse J, Ramdas A, Wu ZS, Rogers R (2022). Brownian noise reduction: maximizing
+    privacy subject to accuracy constraints. NeurIPS 35.
+    """
+    values = _true_values(true_values)
+    s = _checks.as_numeric_array(variances, "variances must be a numeric vector.").ravel()
+    if s.size < 1 or not np.all(np.isfinite(s)) or np.any(s <= 0):
+        raise ValueError("variances must hold finite values > 0.")
+    if np.any(np.diff(s) >= 0):
+        raise ValueError("variances must be strictly decreasing (most private level first).")
+    rng = _random.as_generator(random_state)
+    T = s.size
+    path = np.empty((T,) + values.shape)
+    path[T - 1] = _random.normal(math.sqrt(s[T - 1]), values.shape, rng)
+    for t in range(T - 2, -1, -1):
+        path[t] = path[t + 1] + _random.normal(math.sqrt(s[t] - s[t + 1]), values.shape, rng)
+    return values + path

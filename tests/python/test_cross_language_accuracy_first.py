@@ -1,0 +1,130 @@
+"""Accuracy-first ERM and noise reduction: R and Python give bit-identical output.
+
+Each case is one R expression run inside ``with_random_state(seed, ...)`` (r_session, a
+subprocess), and the same calls in Python with ``random_state=np.random.default_rng(seed)``.
+Floats are compared through ``float.hex``. R's stop.index is 1-based, Python's 0-based.
+"""
+
+import numpy as np
+import pytest
+from r_session import floats, require_r, run_in_r
+
+import dppack
+
+require_r()
+pytestmark = pytest.mark.r
+
+SEED = 20261122
+
+# small data with two decimals, so that R's parser and Python read the same doubles
+_GEN = np.random.default_rng(4)
+_X = np.round(_GEN.uniform(-2, 2, (80, 2)), 2)
+_Y = np.round(_X @ [0.6, -0.4] + _GEN.normal(0, 0.4, 80), 2)
+_L = (_Y > 0).astype(float)
+_UB, _LB = [1.5, 1.5, 2.0], [-1.5, -1.0, -2.0]
+
+
+def _r_vector(values):
+    return "c(" + ", ".join(repr(float(v)) for v in np.ravel(values)) + ")"
+
+
+_R_DATA = (f"X <- matrix({_r_vector(_X.ravel(order='F'))}, ncol = 2); y <- {_r_vector(_Y)}; "
+           f"l <- {_r_vector(_L)}; ub <- {_r_vector(_UB)}; lb <- {_r_vector(_LB)}; ")
+
+
+def _summary_r(call):
+    return "{" + _R_DATA + f"r <- {call}; c(r$coeff, r$eps, r$eps.level, r$eps.test, " \
+        "r$stop.index)}"
+
+
+def _summary_py(res):
+    return np.r_[res.coeff, res.eps, res.eps_level, res.eps_test, res.stop_index + 1]
+
+
+CASES = {
+    "grid": (
+        "privacy_level_grid(0.01, 10, 7)",
+        lambda rng: dppack.privacy_level_grid(0.01, 10, 7),
+    ),
+    "laplace_nr": (
+        "LaplaceNoiseReduction(c(1, 2, 3), c(0.5, 1, 2), 1.5)",
+        lambda rng: dppack.LaplaceNoiseReduction([1, 2, 3], [0.5, 1, 2], 1.5,
+                                                 random_state=rng).ravel(order="F"),
+    ),
+    "gaussian_nr": (
+        "GaussianNoiseReduction(c(1, 2), c(4, 1, 0.5))",
+        lambda rng: dppack.GaussianNoiseReduction([1, 2], [4, 1, 0.5],
+                                                  random_state=rng).ravel(order="F"),
+    ),
+    "online_nr": (
+        "{nr <- LaplaceNoiseReductionOnline$new(c(1, 2), 0.5, 1); "
+        "c(nr$release, nr$reduce(2), nr$reduce(3))}",
+        lambda rng: _online(rng),
+    ),
+    "ridge": (
+        _summary_r("accuracy_first_erm(X, y, 'ridge', 0.05, 0.1, ub, lb, add.bias = TRUE, "
+                   "n.levels = 60)"),
+        lambda rng: _summary_py(dppack.accuracy_first_erm(
+            _X, _Y, "ridge", 0.05, 0.1, _UB, _LB, add_bias=True, n_levels=60,
+            random_state=rng)),
+    ),
+    "logistic": (
+        _summary_r("accuracy_first_erm(X, l, 'logistic', 0.05, 0.1, ub[1:2], lb[1:2], "
+                   "calibration = 'tuned', n.levels = 60)"),
+        lambda rng: _summary_py(dppack.accuracy_first_erm(
+            _X, _L, "logistic", 0.05, 0.1, _UB[:2], _LB[:2], calibration="tuned", n_levels=60,
+            random_state=rng)),
+    ),
+    "doubling": (
+        _summary_r("doubling_erm(X, y, 'ridge', 0.05, 0.1, ub, lb)"),
+        lambda rng: _summary_py(dppack.doubling_erm(_X, _Y, "ridge", 0.05, 0.1, _UB, _LB,
+                                                    random_state=rng)),
+    ),
+    "theory": (
+        "{" + _R_DATA + "r <- theory_erm(X, l, 'logistic', 0.05, 0.1, ub[1:2], lb[1:2]); "
+        "c(r$coeff, r$eps)}",
+        lambda rng: (lambda r: np.r_[r.coeff, r.eps])(dppack.theory_erm(
+            _X, _L, "logistic", 0.05, 0.1, _UB[:2], _LB[:2], random_state=rng)),
+    ),
+    "parameters": (
+        "unlist(accuracy_first_parameters('logistic', 0.05, 0.005, 1e5, 38, "
+        "calibration = 'tuned'))",
+        lambda rng: np.array(list(dppack.accuracy_first_parameters(
+            "logistic", 0.05, 0.005, 100000, 38, calibration="tuned").values()), dtype=float),
+    ),
+}
+
+
+def _online(rng):
+    nr = dppack.LaplaceNoiseReductionOnline([1, 2], 0.5, 1, random_state=rng)
+    first = nr.release.copy()
+    return np.r_[first, nr.reduce(2), nr.reduce(3)]
+
+
+@pytest.fixture(scope="module")
+def r_results():
+    return run_in_r({name: f"with_random_state({SEED}, {expr})"
+                     for name, (expr, _) in CASES.items()})
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_r_and_python_agree_bit_for_bit(r_results, name):
+    r_value = r_results[name]
+    assert "error" not in r_value, r_value.get("error")
+    expected = np.asarray(CASES[name][1](np.random.default_rng(SEED)), dtype=float).ravel()
+    assert [v.hex() for v in floats(r_value)] == [float(v).hex() for v in expected]
+
+
+def test_r_error_and_warning_texts_are_the_core_messages():
+    out = run_in_r({
+        "bad": "accuracy_first_erm(matrix(1, 2, 1), c(1, 2), 'ridge', 0.1, 0.1, c(1, 1), "
+               "c(-1, -1), calibration = 'x')",
+        "warn": "{w <- NULL; withCallingHandlers(accuracy_first_erm(matrix(c(0.5, -0.5), 2, 1), "
+                "c(1, -1), 'ridge', 1e-6, 0.1, c(1, 1), c(-1, -1), n.levels = 3, eps.max = 1),"
+                " warning = function(c) {w <<- conditionMessage(c); "
+                "invokeRestart('muffleWarning')}); w}",
+    })
+    message = out["bad"]["error"].rstrip()
+    assert message.endswith("calibration must be one of 'paper' or 'tuned'.")
+    assert "ValueError" not in message and "Traceback" not in message
+    assert out["warn"]["strings"] == [dppack.accuracy_first.NO_LEVEL_MESSAGE]

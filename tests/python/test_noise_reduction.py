@@ -1,0 +1,209 @@
+"""Tests of noise reduction (spec accuracy_first.md §2, §3, §10).
+
+What is checked:
+
+* the geometric level grid of §3, against the formula written out here;
+* the batch Laplace path of §2.1: every level's marginal is Lap(Delta / eps_t) (KS), an entry
+  stays unchanged between consecutive levels with probability (eps_t / eps_{t+1})^2 (chi-square),
+  Cov(eta_t, eta_s) = Var(eta_s) for s >= t, and the walk between levels does not depend on the
+  data (what prefix privacy rests on);
+* the online sampler of §2.2: same marginals, same stay probability, and the same joint law of
+  consecutive levels as the batch path (two-sample KS on the differences);
+* the Gaussian (Brownian) extension of §2.3: variances and covariances of consecutive levels;
+* validation: bad input raises before any noise is drawn, the caller's data are not modified.
+
+Statistical tests run at level ALPHA = 0.001 with fixed seeds, so the suite is deterministic;
+under a fresh seed each would reject a correct implementation with probability 0.001.
+"""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dppack import (
+    GaussianNoiseReduction,
+    LaplaceNoiseReduction,
+    LaplaceNoiseReductionOnline,
+    privacy_level_grid,
+)
+
+ALPHA = 0.001
+N = 20_000  # entries per statistical check
+LEVELS = np.array([0.25, 0.5, 0.8, 2.0])
+SENS = 1.5
+
+
+def _chi2_keep(kept, total, p):
+    """p-value of a chi-square goodness-of-fit test of `kept` successes out of `total`."""
+    observed = [kept, total - kept]
+    expected = [total * p, total * (1 - p)]
+    return stats.chisquare(observed, expected).pvalue
+
+
+# ---- grid ----------------------------------------------------------------------------------
+
+
+def test_grid_is_geometric_without_eps_max():
+    grid = privacy_level_grid(0.01, 10.0, 5)
+    expected = [0.01 * 1000.0 ** (k / 5) for k in range(5)]
+    np.testing.assert_allclose(grid, expected, rtol=1e-14)
+    assert grid[0] == 0.01 and grid[-1] < 10.0
+    assert np.all(np.diff(grid) > 0)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((0, 1), "eps.min must be a scalar > 0"),
+    ((1, 1), "eps.min must be < eps.max."),
+    ((0.1, np.inf), "eps.max must be finite."),
+    ((0.1, 1, 0), "n.levels must be a whole number >= 1."),
+    ((0.1, 1, 2.5), "n.levels must be a whole number >= 1."),
+])
+def test_grid_errors(args, message):
+    with pytest.raises(ValueError, match=message):
+        privacy_level_grid(*args)
+
+
+# ---- batch Laplace path --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def batch():
+    """Releases of a vector of N zeros at LEVELS: row t is the noise at level t."""
+    return LaplaceNoiseReduction(np.zeros(N), LEVELS, SENS, random_state=101)
+
+
+def test_batch_marginals_are_laplace(batch):
+    assert batch.shape == (LEVELS.size, N)
+    for t, eps in enumerate(LEVELS):
+        pvalue = stats.kstest(batch[t], stats.laplace(scale=SENS / eps).cdf).pvalue
+        assert pvalue > ALPHA, (t, pvalue)
+
+
+def test_batch_marginal_check_has_power(batch):
+    # the same KS check rejects the law of the next level (a 60 % wrong scale)
+    assert stats.kstest(batch[1], stats.laplace(scale=SENS / LEVELS[2]).cdf).pvalue < ALPHA
+
+
+def test_batch_stay_probability(batch):
+    for t in range(LEVELS.size - 1):
+        kept = int(np.sum(batch[t] == batch[t + 1]))
+        p = (LEVELS[t] / LEVELS[t + 1]) ** 2
+        assert _chi2_keep(kept, N, p) > ALPHA, (t, kept / N, p)
+
+
+def test_batch_covariance_is_variance_of_less_private_level(batch):
+    # Cov(eta_t, eta_s) = Var(eta_s) = 2 (Delta / eps_s)^2 for s >= t; the sample covariance
+    # of Laplace products has sd about 2.5 Var / sqrt(N); 5 sd bounds give < 1e-4 false rate
+    for t, s in [(0, 1), (0, 3), (1, 2), (2, 3)]:
+        var_s = 2.0 * (SENS / LEVELS[s]) ** 2
+        cov = np.mean(batch[t] * batch[s])
+        assert abs(cov - var_s) < 5 * 2.5 * 2.0 * (SENS / LEVELS[t]) ** 2 / np.sqrt(N)
+
+
+def test_batch_walk_does_not_depend_on_the_data():
+    # prefix privacy (Thm 2.7): given the last release, the rest is data-independent noise
+    a = LaplaceNoiseReduction([0.0, 0.0, 0.0], LEVELS, SENS, random_state=5)
+    b = LaplaceNoiseReduction([3.0, -7.0, 1e6], LEVELS, SENS, random_state=5)
+    np.testing.assert_allclose(b - a, np.broadcast_to([3.0, -7.0, 1e6], a.shape), rtol=0,
+                               atol=1e-9)
+
+
+def test_batch_shape_of_a_matrix_and_reproducibility():
+    value = np.arange(6.0).reshape(2, 3)
+    copy = value.copy()
+    first = LaplaceNoiseReduction(value, [1.0, 2.0], 2.0, random_state=3)
+    again = LaplaceNoiseReduction(value, [1.0, 2.0], 2.0, random_state=np.random.default_rng(3))
+    assert first.shape == (2, 2, 3)
+    np.testing.assert_array_equal(first, again)
+    np.testing.assert_array_equal(value, copy)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"eps": [1.0, 1.0]}, "eps must be strictly increasing"),
+    ({"eps": [2.0, 1.0]}, "eps must be strictly increasing"),
+    ({"eps": [0.0, 1.0]}, "Every value of eps must be finite and > 0."),
+    ({"eps": [1.0, np.inf]}, "Every value of eps must be finite and > 0."),
+    ({"sensitivity": -1}, "sensitivity must be a scalar > 0"),
+    ({"true_values": [1.0, np.nan]}, "true.values must be finite"),
+    ({"true_values": ["a"]}, "true.values must be numeric."),
+])
+def test_batch_errors_draw_nothing(kwargs, message):
+    rng = np.random.default_rng(1)
+    state = rng.bit_generator.state
+    args = {"true_values": [1.0, 2.0], "eps": [0.5, 1.0], "sensitivity": 1.0}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        LaplaceNoiseReduction(random_state=rng, **args)
+    assert rng.bit_generator.state == state
+
+
+# ---- online Laplace path -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def online():
+    """Online releases of N zeros at LEVELS, one row per level."""
+    sampler = LaplaceNoiseReductionOnline(np.zeros(N), LEVELS[0], SENS, random_state=202)
+    rows = [sampler.release.copy()]
+    for eps in LEVELS[1:]:
+        rows.append(sampler.reduce(eps).copy())
+    assert sampler.levels == list(LEVELS) and sampler.eps == LEVELS[-1]
+    return np.array(rows)
+
+
+def test_online_marginals_are_laplace(online):
+    for t, eps in enumerate(LEVELS):
+        pvalue = stats.kstest(online[t], stats.laplace(scale=SENS / eps).cdf).pvalue
+        assert pvalue > ALPHA, (t, pvalue)
+
+
+def test_online_stay_probability(online):
+    for t in range(LEVELS.size - 1):
+        kept = int(np.sum(online[t] == online[t + 1]))
+        assert _chi2_keep(kept, N, (LEVELS[t] / LEVELS[t + 1]) ** 2) > ALPHA
+
+
+def test_online_and_batch_have_the_same_joint_law(online, batch):
+    for t in range(LEVELS.size - 1):
+        moved_online = online[t] != online[t + 1]
+        moved_batch = batch[t] != batch[t + 1]
+        # the law of the jump where it moved, and the jump against the less private value
+        d_online = (online[t] - online[t + 1])[moved_online]
+        d_batch = (batch[t] - batch[t + 1])[moved_batch]
+        assert stats.ks_2samp(d_online, d_batch).pvalue > ALPHA
+        p_online = online[t + 1][moved_online] * np.sign(d_online)
+        p_batch = batch[t + 1][moved_batch] * np.sign(d_batch)
+        assert stats.ks_2samp(p_online, p_batch).pvalue > ALPHA
+
+
+def test_online_errors():
+    sampler = LaplaceNoiseReductionOnline([1.0, 2.0], 1.0, 1.0, random_state=1)
+    before = sampler.release.copy()
+    with pytest.raises(ValueError, match="noise can only be reduced"):
+        sampler.reduce(0.5)
+    with pytest.raises(ValueError, match="eps must be finite."):
+        sampler.reduce(np.inf)
+    np.testing.assert_array_equal(sampler.release, before)
+    with pytest.raises(ValueError, match="sensitivity must be a scalar > 0"):
+        LaplaceNoiseReductionOnline([1.0], 1.0, 0.0)
+
+
+# ---- Gaussian (Brownian) extension ---------------------------------------------------------
+
+
+def test_gaussian_levels_variances_and_covariances():
+    s = np.array([4.0, 1.0, 0.25])
+    path = GaussianNoiseReduction(np.zeros(N), s, random_state=303)
+    for t in range(3):
+        assert stats.kstest(path[t], stats.norm(scale=np.sqrt(s[t])).cdf).pvalue > ALPHA
+    for t in range(2):
+        # Cov(eta_t, eta_{t+1}) = s_{t+1}; sample sd about sqrt(s_t s_{t+1} + s_{t+1}^2)/sqrt(N)
+        sd = np.sqrt(s[t] * s[t + 1] + s[t + 1] ** 2) / np.sqrt(N)
+        assert abs(np.mean(path[t] * path[t + 1]) - s[t + 1]) < 5 * sd
+
+
+def test_gaussian_errors():
+    with pytest.raises(ValueError, match="strictly decreasing"):
+        GaussianNoiseReduction([0.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="finite values > 0"):
+        GaussianNoiseReduction([0.0], [1.0, 0.0])

@@ -1,0 +1,120 @@
+# Accuracy-first ERM and noise reduction seen from R: signatures, result objects (1-based
+# stop.index, dotted names), the accounting identities, messages without traceback, warnings,
+# set.seed() reproducibility, and the spec's worked numbers through the R surface. The noise
+# laws and the accuracy simulation are tested in Python (tests/python/test_noise_reduction.py,
+# test_accuracy_first.py); bit-identity in test_cross_language_accuracy_first.py.
+
+skip_if_not(dppack_available())
+
+af_data <- function(n = 1500, seed = 11) {
+  set.seed(seed)
+  X <- matrix(stats::runif(3 * n, -2, 2), ncol = 3)  # seed set above
+  y <- as.numeric(X %*% c(0.4, -0.3, 0.2) + stats::rnorm(n, sd = 0.5))  # seed set above
+  list(X = X, y = y, ub = c(1.5, 1.5, 1.5, 3), lb = c(-1.5, -1.5, -1, -3))
+}
+
+test_that("the worked numbers of the spec come through the R surface", {
+  p <- accuracy_first_parameters("ridge", alpha = 0.05, lambda = 0.005, n = 1e5, d = 77)
+  expect_equal(p$sensitivity, 0.0022928, tolerance = 1e-4)
+  expect_equal(p$eps.test, 7.266, tolerance = 1e-4)
+  expect_equal(p$eps.theory, 17.70, tolerance = 1e-3)
+  expect_identical(p$doubling.levels, 24L)
+  expect_equal(p$doubling.eps.test, 0.439, tolerance = 1e-3)
+  tuned <- accuracy_first_parameters("ridge", 0.05, 0.005, 1e5, 77, calibration = "tuned")
+  expect_equal(tuned$eps.test, 2.223, tolerance = 1e-3)
+  logistic <- accuracy_first_parameters("logistic", 0.05, 0.005, 1e5, 38)
+  expect_equal(logistic$sensitivity, 3.330e-4, tolerance = 1e-3)
+})
+
+test_that("privacy_level_grid is the geometric grid without eps.max", {
+  expect_equal(privacy_level_grid(0.01, 10, 4), 0.01 * 1000^((0:3) / 4))
+  expect_dppack_error(privacy_level_grid(1, 1), "eps.min must be < eps.max.",
+                      "privacy_level_grid")
+})
+
+test_that("accuracy_first_erm returns the model and its ex-post privacy loss", {
+  d <- af_data()
+  set.seed(5)
+  r <- accuracy_first_erm(d$X, d$y, "ridge", alpha = 0.02, lambda = 0.1,
+                          upper.bounds = d$ub, lower.bounds = d$lb, add.bias = TRUE)
+  expect_s3_class(r, "accuracy_first")
+  expect_true(r$success)
+  expect_length(r$coeff, 4)
+  expect_identical(r$method, "noise_reduction")
+  expect_identical(r$eps, r$eps.test + r$eps.level)
+  expect_identical(r$eps.generation, r$eps.level)
+  grid <- privacy_level_grid(1 / 1500, accuracy_first_parameters(
+    "ridge", 0.02, 0.1, 1500, 4)$eps.max, 1000)
+  expect_identical(r$eps.level, grid[r$stop.index])  # 1-based in R
+  expect_output(print(r), "ex-post eps")
+  set.seed(5)
+  again <- accuracy_first_erm(d$X, d$y, "ridge", alpha = 0.02, lambda = 0.1,
+                              upper.bounds = d$ub, lower.bounds = d$lb, add.bias = TRUE)
+  expect_identical(again$coeff, r$coeff)
+})
+
+test_that("logistic regression, the baselines and the failure flag", {
+  d <- af_data()
+  labels <- as.numeric(d$y > 0)
+  set.seed(6)
+  r <- accuracy_first_erm(d$X, labels, "logistic", 0.02, 0.05, d$ub[1:3], d$lb[1:3],
+                          calibration = "tuned")
+  expect_true(r$success)
+  expect_identical(r$model, "logistic")
+  db <- doubling_erm(d$X, d$y, "ridge", 0.02, 0.1, d$ub, d$lb)
+  expect_equal(db$eps, db$eps.generation + db$eps.test)
+  expect_equal(db$eps.generation, sum((1 / 1500) * 2^(seq_len(db$stop.index) - 1)))
+  th <- theory_erm(d$X, d$y, "ridge", 0.02, 0.1, d$ub, d$lb)
+  expect_null(th$stop.index)
+  expect_identical(th$eps, accuracy_first_parameters("ridge", 0.02, 0.1, 1500, 3)$eps.theory)
+  expect_warning(
+    fail <- accuracy_first_erm(d$X, d$y, "ridge", 1e-5, 0.1, d$ub, d$lb, n.levels = 10,
+                               eps.max = 0.01),
+    "No privacy level met the accuracy target"
+  )
+  expect_false(fail$success)
+  expect_identical(fail$stop.index, 10L)
+  expect_output(print(fail), "NOT met")
+})
+
+test_that("bad input stops with the core's message and draws nothing", {
+  d <- af_data(200)
+  set.seed(1)
+  before <- .Random.seed
+  expect_dppack_error(
+    accuracy_first_erm(d$X, d$y, "svm", 0.1, 0.1, d$ub, d$lb),
+    "model must be one of 'ridge' or 'logistic'.", "accuracy_first_erm"
+  )
+  expect_dppack_error(
+    accuracy_first_erm(d$X, d$y, "ridge", 0.1, 0.1, d$ub[1:3], d$lb[1:3]),
+    paste("Length of upper.bounds must be equal to the number of columns of X plus one",
+          "(the last bound is for y)."), "accuracy_first_erm"
+  )
+  expect_dppack_error(doubling_erm(d$X, d$y, "ridge", 0.1, 0.1, d$ub, d$lb, gamma = 1),
+                      "gamma must be < 1.", "doubling_erm")
+  expect_dppack_error(theory_erm(d$X, d$y, "logistic", 0.1, 0.1, d$ub[1:3], d$lb[1:3]),
+                      "y must be a numeric vector of binary labels 0 and 1.", "theory_erm")
+  expect_identical(.Random.seed, before)
+})
+
+test_that("noise reduction: shapes, data independence of the walk, online form", {
+  set.seed(7)
+  a <- LaplaceNoiseReduction(c(0, 0), eps = c(0.5, 1, 2), sensitivity = 1)
+  set.seed(7)
+  b <- LaplaceNoiseReduction(c(100, -3), eps = c(0.5, 1, 2), sensitivity = 1)
+  expect_identical(dim(a), c(3L, 2L))
+  expect_equal(b - a, matrix(c(100, -3), 3, 2, byrow = TRUE), tolerance = 1e-12)
+  expect_identical(dim(LaplaceNoiseReduction(diag(2), c(1, 2), 1)), c(2L, 2L, 2L))
+  expect_dppack_error(LaplaceNoiseReduction(1, c(2, 1), 1),
+                      "eps must be strictly increasing (most private level first).",
+                      "LaplaceNoiseReduction")
+  expect_identical(dim(GaussianNoiseReduction(c(1, 2, 3), c(4, 1))), c(2L, 3L))
+  nr <- LaplaceNoiseReductionOnline$new(c(10, 20), eps = 0.1, sensitivity = 1)
+  first <- nr$release
+  second <- nr$reduce(1)
+  expect_length(second, 2)
+  expect_identical(nr$eps, 1)
+  expect_identical(nr$levels, c(0.1, 1))
+  expect_error(nr$reduce(0.5), "noise can only be reduced")
+  expect_identical(nr$release, second)
+})
