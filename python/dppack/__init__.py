@@ -74,6 +74,18 @@ from .stats import (
     varDP,
 )
 from .tuning import tune_classification_model, tune_linear_regression_model
+from .validation import (
+    StableTrainer,
+    advanced_composition_epsilon,
+    selection_privacy,
+    stability_constants_histogram,
+    stability_constants_linear,
+    stable_select,
+    tune_classification_model_stable,
+    tune_histogram_bin_width_stable,
+    tune_stable,
+    validate_stable,
+)
 
 __version__ = "0.1.0"
 
@@ -124,6 +136,17 @@ __all__ = [
     "tune_linear_regression_model",
     "varDP",
     "varDataAccess",
+    # stability-based validation (spec stability_validation.md)
+    "StableTrainer",
+    "advanced_composition_epsilon",
+    "selection_privacy",
+    "stability_constants_histogram",
+    "stability_constants_linear",
+    "stable_select",
+    "tune_classification_model_stable",
+    "tune_histogram_bin_width_stable",
+    "tune_stable",
+    "validate_stable",
     # accuracy first (spec accuracy_first.md)
     "AccuracyFirstResult",
     "GaussianNoiseReduction",

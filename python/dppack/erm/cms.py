@@ -22,6 +22,8 @@ noise norm r ~ Gamma(shape = d, rate = eps'/2) first, then d standard normals g;
 Output perturbation draws r ~ Gamma(shape = d, rate = gamma eps / (2 w_bar)) first (w_bar = 1
 without weights), then d standard normals, after the optimisation. This is R's order (rgamma,
 then rnorm). With ``eps = Inf`` nothing is drawn.
+Stability-based validation (``dppack.validation``) passes a :class:`StandardNoise` to the
+internal ``_fit(..., noise=)`` instead: then nothing is drawn and the noise is R / rate.
 """
 
 import math
@@ -341,6 +343,43 @@ def noise_vector(d, rate, rng):
     return r * g / np.linalg.norm(g)
 
 
+class StandardNoise:
+    """Perturbation noise supplied from outside a fit (stability-based validation, spec
+    stability_validation.md §1 and §3): one vector R with density proportional to exp(-||r||)
+    on R^d (norm ~ Gamma(d, 1), uniform direction).
+
+    A fit whose noise rate is ``rate`` (eps'/2 for objective, gamma eps / 2 for output
+    perturbation) uses R / rate, whose density is proportional to exp(-rate ||b||): the law of
+    ``noise_vector(d, rate)``. So one R can be shared by fits with different gamma and eps,
+    each getting noise of its own, correct scale; the fit itself stays deterministic given R.
+    """
+
+    def __init__(self, vector):
+        self.vector = np.array(vector, dtype=np.float64).ravel()
+
+    @classmethod
+    def draw(cls, d, rng):
+        """R ~ density proportional to exp(-||r||) on R^d (rate 1), from a NumPy Generator."""
+        return cls(noise_vector(d, 1.0, rng))
+
+    def scaled(self, d, rate):
+        """R / rate (zeros for an infinite rate, as ``noise_vector``)."""
+        if self.vector.size != d:
+            raise ValueError(f"The supplied noise has {self.vector.size} values; the fit "
+                             f"needs {d}.")
+        if rate == math.inf:
+            return np.zeros(d)
+        return self.vector / rate
+
+
+def perturbation_noise(d, rate, rng, noise=None):
+    """``noise_vector(d, rate, rng)``, or the supplied :class:`StandardNoise` scaled to
+    ``rate`` (then nothing is drawn from ``rng``)."""
+    if noise is None:
+        return noise_vector(d, rate, rng)
+    return noise.scaled(d, rate)
+
+
 def objective_perturbation_parameters(eps, gamma, c, n):
     """(eps', Delta) of objective perturbation, spec §6.1 step 3 (gamma = n Lambda).
 
@@ -457,7 +496,9 @@ class EmpiricalRiskMinimizationDP_CMS:
             self.c = _checks.check_finite_positive_scalar(self.c, "c")
 
     def _fit(self, X, y, upper_bounds, lower_bounds, add_bias, weights, weights_upper_bound,
-             random_state):
+             random_state, noise=None):
+        # noise: None (draw from random_state) or a StandardNoise reused across fits
+        # (stability-based validation); internal only, the public fit signatures are DPpack's.
         self._check_parameters()
         add_bias = _checks.check_flag(add_bias, "add.bias")
         rng = _random.as_generator(random_state)
@@ -469,14 +510,14 @@ class EmpiricalRiskMinimizationDP_CMS:
         objective = self.perturbation_method == "objective"
         if objective and math.isfinite(eps):
             eps_prime, Delta = objective_perturbation_parameters(eps, self.gamma, self.c, n)
-            b = noise_vector(d, eps_prime / 2.0, rng)
+            b = perturbation_noise(d, eps_prime / 2.0, rng, noise)
         else:
             eps_prime, Delta, b = (math.inf if objective else None), 0.0, np.zeros(d)
         theta = np.asarray(self._optimize_coeff(Xp, yp, Delta, b, preprocess.get("weights")),
                            dtype=np.float64).ravel()
         if not objective and math.isfinite(eps):
             w_bar = preprocess.get("weights_upper_bound", 1.0)
-            theta = theta + noise_vector(d, self.gamma * eps / (2.0 * w_bar), rng)
+            theta = theta + perturbation_noise(d, self.gamma * eps / (2.0 * w_bar), rng, noise)
         self.coeff = np.asarray(self._postprocess_coeff(theta, preprocess),
                                 dtype=np.float64).ravel()
         self.eps_prime_ = eps_prime

@@ -1,0 +1,148 @@
+# Stability-based private validation (Chaudhuri and Vinterbo 2013): the core selects and
+# retrains; R converts arguments and results only.
+
+#' Stability-based private tuning of classification models
+#'
+#' Trains every candidate model on the whole training set at its full `eps`, selects one with
+#' a noisy maximum of its validation score (budget `epsilon.select`) and retrains the selected
+#' model with fresh noise (Chaudhuri and Vinterbo 2013, Algorithms 1 and 2). The whole call is
+#' `(eps + epsilon.select, delta)`-differentially private, whatever the number of candidates.
+#' Unlike [tune_classification_model()], no candidate is trained on a fraction of the data;
+#' the price is the selection's sensitivity `max(2 / min(gamma), beta2 / m)`, so this procedure
+#' is the better one for large training sets, data splitting for small ones (see
+#' `vignette("stable-validation")`).
+#'
+#' What is shared: with `noise = "shared"` one standardised noise vector R (density
+#' proportional to `exp(-||r||)`) is drawn once and every candidate uses `R / rate`, its own
+#' noise rate (`eps' / 2` for objective, `gamma * eps / 2` for output perturbation); with
+#' `"independent"` each candidate draws its own R, as in the paper. The final model always
+#' gets fresh noise. Only the selected model is fitted; the other models are left unchanged.
+#'
+#' @param DPmodels A list of [LogisticRegressionDP] or linear-kernel [svmDP] models with the
+#'   same finite `eps` and `regularizer = "l2"`.
+#' @param X,y Data and 0/1 labels.
+#' @param upper.bounds,lower.bounds Bounds of the columns of `X`.
+#' @param epsilon.select Budget of the selection.
+#' @param add.bias Passed to each model's `fit()`.
+#' @param delta Overall delta of the selection.
+#' @param validation.fraction Share of the rows held out for validation (every
+#'   `1 / validation.fraction`-th row, interleaved), unless `X.validation` is given.
+#' @param X.validation,y.validation Optional separate validation data (disjoint from `X`).
+#' @param score Validation loss: `"ramp"` (bounded, default), `"hinge"` or `"logistic"`.
+#' @param selector `"exponential_noise"` (the paper's), `"gumbel"` (the exponential
+#'   mechanism) or `"laplace"`.
+#' @param noise `"shared"` or `"independent"`.
+#' @return The selected model, fitted.
+#' @references Chaudhuri K, Vinterbo SA (2013). A stability-based validation procedure for
+#'   differentially private machine learning. NIPS 26.
+#' @export
+#' @examplesIf dppack_available()
+#' set.seed(4)
+#' X <- matrix(stats::runif(4000, -1, 1), ncol = 2)
+#' y <- as.integer(X[, 1] + X[, 2] + stats::rnorm(2000, sd = 0.3) > 0)
+#' models <- lapply(c(1, 10, 100), function(g) LogisticRegressionDP$new("l2", 1, g))
+#' best <- tune_classification_model_stable(models, X, y, c(1, 1), c(-1, -1),
+#'                                          epsilon.select = 1)
+#' best$gamma
+tune_classification_model_stable <- function(DPmodels, X, y, upper.bounds, lower.bounds,
+                                             epsilon.select, add.bias = FALSE,
+                                             delta = 0.01, validation.fraction = 0.2,
+                                             X.validation = NULL, y.validation = NULL,
+                                             score = "ramp",
+                                             selector = "exponential_noise",
+                                             noise = "shared") {
+  caller <- sys.call()
+  selected <- .call_core(
+    "tune_classification_model_stable", DPmodels = .core_models(DPmodels, caller),
+    X = .to_py(X), y = .to_py(y), upper_bounds = .to_py(upper.bounds),
+    lower_bounds = .to_py(lower.bounds), epsilon_select = .to_py(epsilon.select),
+    add_bias = .to_py(add.bias), delta = .to_py(delta),
+    validation_fraction = .to_py(validation.fraction), X_validation = .to_py(X.validation),
+    y_validation = .to_py(y.validation), score = .to_py(score), selector = .to_py(selector),
+    noise = .to_py(noise), random_state = .random_state(), .caller = caller
+  )
+  .selected_model(DPmodels, selected)
+}
+
+#' Private histogram with a privately selected bin width
+#'
+#' Chaudhuri and Vinterbo's histogram density estimator (2013, appendix): noisy bin counts
+#' `max(0, n_i + Laplace(2 / epsilon.train))` over equal bins of `[lower.bound, upper.bound]`,
+#' the bin width chosen among `bin.widths` by stability-based validation on held-out data, then
+#' the histogram rebuilt with fresh noise. The call is `(epsilon.train + epsilon.select,
+#' delta)`-differentially private.
+#'
+#' @param x Numeric data; clipped to the bounds.
+#' @param bin.widths Candidate bin widths as fractions of the range (`1 / h` whole numbers).
+#' @param epsilon.train,epsilon.select Budgets of the histogram and of the selection.
+#' @param lower.bound,upper.bound The known range of the data.
+#' @param delta Overall delta of the selection.
+#' @param validation.fraction Share of `x` held out (interleaved), unless `x.validation`
+#'   is given.
+#' @param x.validation Optional separate validation sample.
+#' @param selector,noise As for [tune_classification_model_stable()]; the shared noise is one
+#'   sequence of standard Laplace values.
+#' @return An object of class `"histogram"` (noisy counts, not rounded); the density is
+#'   `counts / (sum(counts) * diff(breaks))`.
+#' @export
+#' @examplesIf dppack_available()
+#' set.seed(5)
+#' x <- stats::rbeta(5000, 2, 5)
+#' h <- tune_histogram_bin_width_stable(x, c(0.5, 0.1, 0.05, 0.02), 1, 1)
+#' diff(h$breaks)[1]
+tune_histogram_bin_width_stable <- function(x, bin.widths, epsilon.train, epsilon.select,
+                                            lower.bound = 0, upper.bound = 1, delta = 0.01,
+                                            validation.fraction = 0.2, x.validation = NULL,
+                                            selector = "exponential_noise",
+                                            noise = "shared") {
+  value <- .call_core(
+    "tune_histogram_bin_width_stable", x = .to_py(x),
+    bin_widths = .to_py(as.numeric(bin.widths)), epsilon_train = .to_py(epsilon.train),
+    epsilon_select = .to_py(epsilon.select), lower_bound = .to_py(lower.bound),
+    upper_bound = .to_py(upper.bound), delta = .to_py(delta),
+    validation_fraction = .to_py(validation.fraction), x_validation = .to_py(x.validation),
+    selector = .to_py(selector), noise = .to_py(noise), random_state = .random_state()
+  )
+  .as_histogram(value)
+}
+
+#' Stability constants of the validation scores
+#'
+#' `stability_constants_linear()` gives Theorem 4's `(beta1, beta2)` for regularised linear
+#' classifiers (`lambda.min` is the smallest `gamma / n`); `stability_constants_histogram()`
+#' Theorem 6's for histograms (an error when `n` is too small). The selection's sensitivity
+#' is `max(beta1 / n, beta2 / m)`.
+#'
+#' @param lambda.min Smallest regularisation weight (DPpack's `gamma` divided by `n`).
+#' @param h.min Smallest bin width (fraction of the range).
+#' @param n,m Training and validation sizes.
+#' @param d Number of coefficients (bias included).
+#' @param k Number of candidates.
+#' @param epsilon Training budget.
+#' @param delta Overall delta.
+#' @param score `"ramp"`, `"hinge"` or `"logistic"`.
+#' @return A numeric vector `c(beta1, beta2)`.
+#' @export
+#' @examplesIf dppack_available()
+#' stability_constants_linear(0.001, 15216, 1902, 10, 10, 1, 0.01)
+#' stability_constants_histogram(0.01, 10000, 2000, 5, 1, 0.01)
+stability_constants_linear <- function(lambda.min, n, m, d, k, epsilon, delta,
+                                       score = "ramp") {
+  # `name =` spelled out: the argument `n` would otherwise partially match it
+  value <- .call_core(
+    name = "stability_constants_linear", lambda_min = .to_py(lambda.min), n = .to_py(n),
+    m = .to_py(m), d = .to_py(d), k = .to_py(k), epsilon = .to_py(epsilon),
+    delta = .to_py(delta), score = .to_py(score)
+  )
+  unlist(value)
+}
+
+#' @rdname stability_constants_linear
+#' @export
+stability_constants_histogram <- function(h.min, n, m, k, epsilon, delta) {
+  value <- .call_core(
+    name = "stability_constants_histogram", h_min = .to_py(h.min), n = .to_py(n),
+    m = .to_py(m), k = .to_py(k), epsilon = .to_py(epsilon), delta = .to_py(delta)
+  )
+  unlist(value)
+}

@@ -1,0 +1,738 @@
+"""Stability-based private validation (Chaudhuri and Vinterbo 2013; spec
+``stability_validation.md``, cited below as §n).
+
+Every candidate is trained on the *whole* training set T at the *whole* training budget
+epsilon_train; only the index of the best candidate on the validation set V is released, by a
+noisy maximum whose privacy (epsilon_select, delta) rests on the stability of the validation
+score (§1, Thm 1). The end-to-end procedure then retrains the selected candidate with fresh
+noise (§2.2, Thm 2): (epsilon_train + epsilon_select, delta)-DP in total, whatever the number of
+candidates k.
+
+A trainer is a pair (G, F) (§0): G draws the noise R, F(T, theta, epsilon, R) is deterministic.
+:class:`StableTrainer` is that interface; two instances are provided:
+
+* regularised linear classifiers (§3): DPpack's ``LogisticRegressionDP`` and linear ``svmDP``
+  (output or objective perturbation), R = one vector of density proportional to exp(-||r||)
+  (:class:`dppack.erm.cms.StandardNoise`), which each candidate divides by its own noise rate;
+* histogram density estimators with a private bin width (§4), R = standard Laplace values.
+
+What is shared (``noise="shared"``, the default): one draw R is used by every candidate in the
+selection step. For the classifiers that is the *standardised* vector R (rate 1); candidate i
+uses R / rate_i, with rate_i = eps'_i / 2 (objective perturbation, eps'_i from its own gamma_i,
+spec dppack_api §6.1) or gamma_i eps / 2 (output perturbation), so each candidate's noise has
+exactly the law its own fit would draw. For histograms it is one sequence of standard Laplace
+values; the candidate with 1/h bins uses the first 1/h of them, times 2/epsilon_train. Sharing
+is allowed by Thm 1's proof, which holds for every fixed noise vector (R_1, ..., R_k) in the
+stability event; with one shared R the event's probability is at least 1 - delta/k. Sharing
+makes the candidates' scores comparable (common random numbers). ``noise="independent"`` draws
+R_1, ..., R_k independently, as the paper's Algorithm 1 does. The final model always gets a
+fresh draw (§2.2).
+
+Randomness: one generator per call; in order: the shared R (or R_1, ..., R_k, one before each
+candidate's fit), the k selection noises, the fresh noise of the final fit.
+"""
+
+import copy
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+from . import _checks, _random, rcompat
+from .erm.blocks import regularizer_l2
+from .erm.cms import StandardNoise, objective_perturbation_parameters, prepare_design
+from .erm.models import LogisticRegressionDP, svmDP
+from .mechanisms import ExponentialMechanism
+from .tuning import _check_models, _labels, _n_rows, _take
+
+__all__ = [
+    "StableTrainer",
+    "advanced_composition_epsilon",
+    "selection_privacy",
+    "stability_constants_histogram",
+    "stability_constants_linear",
+    "stable_select",
+    "tune_classification_model_stable",
+    "tune_histogram_bin_width_stable",
+    "tune_stable",
+    "validate_stable",
+]
+
+SELECTORS = ("exponential_noise", "gumbel", "laplace")
+NOISE_MODES = ("shared", "independent")
+SCORES = ("ramp", "hinge", "logistic")
+
+
+# --------------------------------------------------------------------------------------------
+# Checks
+# --------------------------------------------------------------------------------------------
+
+
+def _budget(value, name):
+    number = _checks.check_positive_scalar(value, name)
+    return _checks.check_finite_budget(number, name)
+
+
+def _delta(delta):
+    if isinstance(delta, (bool, np.bool_)) or not isinstance(delta, numbers.Real):
+        raise ValueError("delta must be a number in (0, 1).")
+    delta = float(delta)
+    if not 0 < delta < 1:
+        raise ValueError("delta must be a number in (0, 1).")
+    return delta
+
+
+def _choice(value, options, name):
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name} must be one of {', '.join(repr(o) for o in options)}.")
+    return value
+
+
+def _count(value, name, minimum=1):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a whole number >= {minimum}.")
+    if not (math.isfinite(value) and value == int(value) and value >= minimum):
+        raise ValueError(f"{name} must be a whole number >= {minimum}.")
+    return int(value)
+
+
+def _fraction(value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError("validation_fraction must be a number in (0, 1).")
+    value = float(value)
+    if not 0 < value < 1:
+        raise ValueError("validation_fraction must be a number in (0, 1).")
+    return value
+
+
+def split_rows(n, fraction):
+    """Deterministic, interleaved split of rows 0..n-1 (§7.1: T and V disjoint): row i goes to
+    V when floor((i + 1) f) > floor(i f), so V holds floor(n f) rows spread evenly. With
+    f = 1/(k + 1) these are tune_classification_model's validation rows k, 2k + 1, ...
+
+    Returns (training rows, validation rows); raises ValueError when either is empty.
+    """
+    index = np.arange(n)
+    in_v = np.floor((index + 1) * fraction) > np.floor(index * fraction)
+    training, validation = index[~in_v], index[in_v]
+    if training.size == 0 or validation.size == 0:
+        raise ValueError(f"Splitting {n} rows with validation_fraction = {fraction} leaves an "
+                         "empty training or validation set.")
+    return training, validation
+
+
+# --------------------------------------------------------------------------------------------
+# Stability constants (§3 Thm 4, §4 Thm 6) and privacy accounting (§2.3, §5)
+# --------------------------------------------------------------------------------------------
+
+
+def stability_constants_linear(lambda_min, n, m, d, k, epsilon, delta, score="ramp"):
+    """(beta1, beta2) of the validation score of regularised linear classifiers (§3, Thm 4).
+
+    Parameters
+    ----------
+    lambda_min : float
+        Smallest regularisation weight in the paper's scale (DPpack's gamma / n).
+    n, m : int
+        Training and validation set sizes.
+    d : int
+        Dimension of the coefficients (bias included).
+    k : int
+        Number of candidates.
+    epsilon : float
+        Budget of the training noise (for objective perturbation, the eps' its noise uses).
+    delta : float
+        Overall delta of the selection (§7.2: the formula includes k).
+    score : {'ramp', 'hinge', 'logistic'}
+        q = minus the mean loss on V; all three are 1-Lipschitz, ramp is bounded by 1.
+
+    Returns
+    -------
+    (float, float)
+        beta1 = 2 L / lambda_min; beta2 = min(g*, (L / lambda_min)(1 + 2 d ln(d k / delta) /
+        (epsilon n))), with L = 1, g* = 1 for the ramp score and infinite otherwise. The
+        factor 2 follows §7.11 (the paper's proof drops it); beta2 = 1 for ramp whenever
+        the second term exceeds 1.
+    """
+    lambda_min = _budget(lambda_min, "lambda_min")
+    n, m, d, k = (_count(v, name) for v, name in ((n, "n"), (m, "m"), (d, "d"), (k, "k")))
+    epsilon = _budget(epsilon, "epsilon")
+    delta = _delta(delta)
+    _choice(score, SCORES, "score")
+    lipschitz = 1.0  # §3: logistic, hinge and ramp are 1-Lipschitz in w for ||x|| <= 1
+    g_star = 1.0 if score == "ramp" else math.inf
+    beta1 = 2.0 * lipschitz / lambda_min
+    norm_bound = (lipschitz / lambda_min) * (
+        1.0 + 2.0 * d * math.log(d * k / delta) / (epsilon * n))  # §7.11
+    return beta1, min(g_star, norm_bound)
+
+
+def histogram_min_n(h_min, k, epsilon, delta):
+    """Smallest training size for Thm 6: 1 + 2 ln(4k/delta) / (epsilon sqrt(h_min)) (§4)."""
+    return 1.0 + 2.0 * math.log(4.0 * k / delta) / (epsilon * math.sqrt(h_min))
+
+
+def stability_constants_histogram(h_min, n, m, k, epsilon, delta):
+    """(beta1, beta2) of the histogram score (§4, Thm 6).
+
+    beta1 = 6 / ((1 - nu) h_min), beta2 = 2 / h_min, nu = 2 ln(4k/delta) / (n epsilon
+    sqrt(h_min)).
+
+    Raises
+    ------
+    ValueError
+        When n < 1 + 2 ln(4k/delta) / (epsilon sqrt(h_min)), where Thm 6 gives no guarantee.
+    """
+    h_min = _budget(h_min, "h_min")
+    if h_min > 1:
+        raise ValueError("h_min must be <= 1.")
+    n, m, k = (_count(v, name) for v, name in ((n, "n"), (m, "m"), (k, "k")))
+    epsilon = _budget(epsilon, "epsilon")
+    delta = _delta(delta)
+    n_min = histogram_min_n(h_min, k, epsilon, delta)
+    if n < n_min:
+        raise ValueError(f"Stability needs at least {math.ceil(n_min)} training values for "
+                         f"these bin widths, budget and delta (Thm 6); there are {n}.")
+    nu = 2.0 * math.log(4.0 * k / delta) / (n * epsilon * math.sqrt(h_min))
+    return 6.0 / ((1.0 - nu) * h_min), 2.0 / h_min
+
+
+def selection_privacy(procedure, epsilon, epsilon_select=None, delta=0.0):
+    """The (epsilon, delta) of a whole tuning procedure (§2.3 Thm 2, §5 Thm 5).
+
+    Parameters
+    ----------
+    procedure : {'stability', 'alphaSplit', 'dataSplit', 'random'}
+    epsilon : float
+        The training budget (stability) or the overall budget alpha (the baselines).
+    epsilon_select : float, optional
+        The selection budget of 'stability' (required there).
+    delta : float
+        The delta of 'stability'.
+
+    Returns
+    -------
+    dict
+        ``{"epsilon": ..., "delta": ...}``: (epsilon + epsilon_select, delta) for
+        'stability', (epsilon, 0) for the baselines (T and V disjoint).
+    """
+    _choice(procedure, ("stability", "alphaSplit", "dataSplit", "random"), "procedure")
+    epsilon = _budget(epsilon, "epsilon")
+    if procedure != "stability":
+        return {"epsilon": epsilon, "delta": 0.0}
+    if epsilon_select is None:
+        raise ValueError("epsilon_select must be given for the 'stability' procedure.")
+    return {"epsilon": epsilon + _budget(epsilon_select, "epsilon_select"),
+            "delta": _delta(delta)}
+
+
+def advanced_composition_epsilon(epsilon, k, delta):
+    """The per-model budget e' with k (e^e' - 1) e' + sqrt(2 k ln(1/delta)) e' = epsilon (§5,
+    the advanced-composition alternative to alphaSplit's epsilon / k)."""
+    from scipy.optimize import brentq
+
+    epsilon = _budget(epsilon, "epsilon")
+    k = _count(k, "k")
+    delta = _delta(delta)
+    root = math.sqrt(2.0 * k * math.log(1.0 / delta))
+
+    def total(e):
+        return k * math.expm1(e) * e + root * e - epsilon
+
+    return brentq(total, 0.0, epsilon / root, xtol=1e-15, rtol=1e-14)
+
+
+# --------------------------------------------------------------------------------------------
+# Selection (§2.1 steps 3-4, §2.4)
+# --------------------------------------------------------------------------------------------
+
+
+def _scores_array(scores):
+    q = _checks.as_numeric_array(scores, "scores must be numeric.").ravel()
+    if q.size == 0:
+        raise ValueError("scores must contain at least one value.")
+    if not np.all(np.isfinite(q)):
+        raise ValueError("scores must be finite.")
+    return q
+
+
+def stable_select(scores, beta, epsilon_select, selector="exponential_noise",
+                  random_state=None):
+    """The private argmax of Validate (§2.1 steps 3-4, §2.4).
+
+    Parameters
+    ----------
+    scores : array_like
+        The k validation scores q_i (larger is better).
+    beta : float
+        max(beta1 / n, beta2 / m), > 0.
+    epsilon_select : float
+        The selection budget alpha_2.
+    selector : {'exponential_noise', 'gumbel', 'laplace'}
+        'exponential_noise' (the paper's): argmax of q_i + 2 beta Z_i, Z_i exponential with
+        rate epsilon_select. 'gumbel': the exponential mechanism, P(i) proportional to
+        exp(epsilon_select q_i / (2 beta)). 'laplace': argmax of q_i plus Laplace noise of
+        scale 2 beta / epsilon_select. All three are (epsilon_select, delta)-DP on the
+        stability event.
+    random_state : None, int or NumPy Generator
+
+    Returns
+    -------
+    int
+        The 0-based index of the selected candidate.
+    """
+    q = _scores_array(scores)
+    beta = _budget(beta, "beta")
+    epsilon_select = _budget(epsilon_select, "epsilon_select")
+    _choice(selector, SELECTORS, "selector")
+    rng = _random.as_generator(random_state)
+    return _select(q, beta, epsilon_select, selector, rng)
+
+
+def _select(q, beta, epsilon_select, selector, rng):
+    if selector == "gumbel":
+        # §2.4: P(i) proportional to exp(alpha2 q_i / (2 beta)), score sensitivity beta
+        return int(ExponentialMechanism(q, epsilon_select, beta, random_state=rng))
+    if selector == "exponential_noise":
+        # §2.1 step 3: Z_i ~ Exponential(rate alpha2) = Gamma(1, rate alpha2); mean 1/alpha2
+        noise = 2.0 * beta * _random.gamma(1.0, epsilon_select, rng, size=q.size)
+    else:
+        # §2.4 [derived]: scores are not monotone in the neighbour, so the scale is 2 beta/alpha2
+        noise = _random.laplace(2.0 * beta / epsilon_select, q.size, rng)
+    return int(np.argmax(q + noise))
+
+
+# --------------------------------------------------------------------------------------------
+# The generic procedure (§2.1, §2.2)
+# --------------------------------------------------------------------------------------------
+
+
+class StableTrainer:
+    """Interface of a private training procedure T = (G, F) with a validation score (§0).
+
+    Subclasses implement:
+
+    * ``n_records(data)``: the number of individuals in T or V;
+    * ``draw_noise(T, thetas, rng)``: R ~ G, usable by F for every theta in ``thetas``;
+    * ``fit(T, theta, epsilon, noise)``: the deterministic F(T, theta, epsilon, R), a model;
+    * ``score(model, V)``: the validation score q (larger is better);
+    * ``stability_constants(T, V, thetas, epsilon, delta)``: (beta1, beta2) of Definition 2,
+      for the overall delta.
+    """
+
+    def n_records(self, data):
+        raise NotImplementedError
+
+    def draw_noise(self, T, thetas, rng):
+        raise NotImplementedError
+
+    def fit(self, T, theta, epsilon, noise):
+        raise NotImplementedError
+
+    def score(self, model, V):
+        raise NotImplementedError
+
+    def stability_constants(self, T, V, thetas, epsilon, delta):
+        raise NotImplementedError
+
+
+def _settings(thetas, epsilon_train, epsilon_select, delta, selector, noise):
+    thetas = list(thetas)
+    if not thetas:
+        raise ValueError("thetas must contain at least one candidate.")
+    return (thetas, _budget(epsilon_train, "epsilon_train"),
+            _budget(epsilon_select, "epsilon_select"), _delta(delta),
+            _choice(selector, SELECTORS, "selector"), _choice(noise, NOISE_MODES, "noise"))
+
+
+def _betas(trainer, T, V, thetas, epsilon_train, delta, beta1, beta2):
+    if beta1 is None and beta2 is None:
+        return trainer.stability_constants(T, V, thetas, epsilon_train, delta)
+    if beta1 is None or beta2 is None:
+        raise ValueError("Give both beta1 and beta2, or neither.")
+    warnings.warn("beta1 and beta2 were supplied: the privacy of the selection rests on the "
+                  "caller's proof of stability (spec §7.3).", UserWarning, stacklevel=3)
+    return _budget(beta1, "beta1"), _budget(beta2, "beta2")
+
+
+def _validate(thetas, trainer, T, V, epsilon_train, epsilon_select, beta1, beta2, selector,
+              noise, rng):
+    """Algorithm 1 on checked settings. Returns (index, scores, beta); scores and beta are
+    for tests and must never be released."""
+    beta = max(beta1 / trainer.n_records(T), beta2 / trainer.n_records(V))  # §2.1 step 1
+    shared = trainer.draw_noise(T, thetas, rng) if noise == "shared" else None
+    scores = np.empty(len(thetas))
+    for i, theta in enumerate(thetas):  # §2.1 step 2: full T, full epsilon_train
+        R = shared if shared is not None else trainer.draw_noise(T, [theta], rng)
+        scores[i] = trainer.score(trainer.fit(T, theta, epsilon_train, R), V)
+    return _select(scores, beta, epsilon_select, selector, rng), scores, beta
+
+
+def validate_stable(thetas, trainer, T, V, epsilon_train, epsilon_select, delta=0.01,
+                    beta1=None, beta2=None, selector="exponential_noise", noise="shared",
+                    random_state=None):
+    """Algorithm 1, Validate (§2.1): the private index of the best candidate.
+
+    Parameters
+    ----------
+    thetas : sequence
+        The candidate parameters.
+    trainer : StableTrainer
+    T, V : objects the trainer understands
+        Disjoint training and validation data (overlap breaks the accounting, §7.1).
+    epsilon_train, epsilon_select : float
+        alpha_1 (each candidate's training budget) and alpha_2 (the selection's).
+    delta : float
+        Overall delta (§7.2).
+    beta1, beta2 : float, optional
+        Override the trainer's stability constants (a warning says privacy then rests on the
+        caller's proof).
+    selector : {'exponential_noise', 'gumbel', 'laplace'}
+        See :func:`stable_select`.
+    noise : {'shared', 'independent'}
+        One noise draw for all candidates, or one per candidate (see the module docstring).
+    random_state : None, int or NumPy Generator
+
+    Returns
+    -------
+    int
+        0-based index into ``thetas``; (epsilon_select, delta)-DP (Thm 1).
+    """
+    settings = _settings(thetas, epsilon_train, epsilon_select, delta, selector, noise)
+    thetas, epsilon_train, epsilon_select, delta, selector, noise = settings
+    beta1, beta2 = _betas(trainer, T, V, thetas, epsilon_train, delta, beta1, beta2)
+    rng = _random.as_generator(random_state)
+    return _validate(thetas, trainer, T, V, epsilon_train, epsilon_select, beta1, beta2,
+                     selector, noise, rng)[0]
+
+
+def tune_stable(thetas, trainer, T, V, epsilon_train, epsilon_select, delta=0.01, beta1=None,
+                beta2=None, selector="exponential_noise", noise="shared", random_state=None):
+    """Algorithm 2 (§2.2): Validate, then retrain the selected candidate on T with fresh noise.
+
+    Parameters and randomness as :func:`validate_stable`.
+
+    Returns
+    -------
+    (int, model)
+        The selected index and F(T, theta_i*, epsilon_train, R) with a fresh R; together
+        (epsilon_train + epsilon_select, delta)-DP (Thm 2) when the trainer is
+        epsilon_train-DP.
+    """
+    settings = _settings(thetas, epsilon_train, epsilon_select, delta, selector, noise)
+    thetas, epsilon_train, epsilon_select, delta, selector, noise = settings
+    beta1, beta2 = _betas(trainer, T, V, thetas, epsilon_train, delta, beta1, beta2)
+    rng = _random.as_generator(random_state)
+    index = _validate(thetas, trainer, T, V, epsilon_train, epsilon_select, beta1, beta2,
+                      selector, noise, rng)[0]
+    chosen = thetas[index]
+    return index, trainer.fit(T, chosen, epsilon_train, trainer.draw_noise(T, [chosen], rng))
+
+
+# --------------------------------------------------------------------------------------------
+# Instance A: regularised linear classifiers (§3)
+# --------------------------------------------------------------------------------------------
+
+
+def _margins_loss(margins, score):
+    """Per-row loss g of the margins y w'x (§3: ramp, hinge, logistic)."""
+    if score == "ramp":
+        return np.clip(1.0 - margins, 0.0, 1.0)
+    if score == "hinge":
+        return np.maximum(0.0, 1.0 - margins)
+    return np.logaddexp(0.0, -margins)
+
+
+class LinearClassifierTrainer(StableTrainer):
+    """F for DPpack's CMS classifiers (§3): theta is one of the given (unfitted) models; F fits
+    a copy of it at ``epsilon`` on T with the noise R / rate (``StandardNoise``).
+
+    T and V are (X, y) pairs; the fits clip X to the bounds and scale rows into the unit ball,
+    and the score clips V's X to the same bounds, so that ||x|| <= 1 on both sides, as Thm 4
+    assumes. q = minus the mean loss of the margins y coeff'x on V, y in {-1, +1}.
+    """
+
+    def __init__(self, upper_bounds, lower_bounds, add_bias, score="ramp"):
+        self.upper_bounds, self.lower_bounds = upper_bounds, lower_bounds
+        self.add_bias = add_bias
+        self.score_name = score
+        self._validation = {}
+
+    def n_records(self, data):
+        return _n_rows(data[0])
+
+    def dimension(self, T):
+        return np.shape(T[0])[1] + int(self.add_bias)
+
+    def draw_noise(self, T, thetas, rng):
+        return StandardNoise.draw(self.dimension(T), rng)
+
+    def fit(self, T, theta, epsilon, noise):
+        model = copy.copy(theta)
+        model.eps = epsilon
+        # The internal hook of the CMS core: with noise given, nothing is drawn from the
+        # generator, so a fixed one keeps F deterministic.
+        return model._fit(T[0], T[1], self.upper_bounds, self.lower_bounds, self.add_bias,
+                          None, None, _random.as_generator(0), noise=noise)
+
+    def _validation_design(self, V):
+        key = id(V)
+        if key not in self._validation:
+            design = prepare_design(V[0], V[1], self.upper_bounds, self.lower_bounds,
+                                    self.add_bias, binary_labels=True)
+            self._validation[key] = (V, design["X"], 2.0 * design["y"] - 1.0)
+        return self._validation[key][1:]
+
+    def score(self, model, V):
+        X, y = self._validation_design(V)
+        return -float(np.mean(_margins_loss(y * (X @ model.coeff), self.score_name)))
+
+    def stability_constants(self, T, V, thetas, epsilon, delta):
+        n = self.n_records(T)
+        gamma_min = min(model.gamma for model in thetas)
+        # §3: the norm bound of beta2 uses the budget the noise is scaled with (eps' for
+        # objective perturbation, at least eps/2); only the unbounded scores need it.
+        noise_eps = min(
+            objective_perturbation_parameters(epsilon, model.gamma, model.c, n)[0]
+            if model.perturbation_method == "objective" else epsilon
+            for model in thetas)
+        return stability_constants_linear(gamma_min / n, n, self.n_records(V),
+                                          self.dimension(T), len(thetas), noise_eps, delta,
+                                          self.score_name)
+
+
+def _check_stable_models(models):
+    for model in models:
+        if not isinstance(model, (LogisticRegressionDP, svmDP)):
+            raise ValueError("DPmodels must be LogisticRegressionDP or svmDP models.")
+        if isinstance(model, svmDP) and model.kernel != "linear":
+            raise ValueError("Stability-based tuning supports the linear kernel of svmDP only "
+                             "(the Gaussian kernel's random features are not covered).")
+        model._check_parameters()
+        if model.regularizer is not regularizer_l2:
+            raise ValueError("Stability-based tuning needs regularizer = 'l2' (Thm 4 assumes "
+                             "the (gamma/n)-strongly convex l2 penalty).")
+    eps = {model.eps for model in models}
+    if len(eps) != 1:
+        raise ValueError("All DPmodels must have the same eps (the training budget).")
+    epsilon = eps.pop()
+    _checks.check_finite_budget(epsilon, "eps")
+    return epsilon
+
+
+def _data_parts(X, y, X_validation, y_validation, validation_fraction):
+    n = _n_rows(X)
+    y = _labels(y, n)
+    if X_validation is None and y_validation is None:
+        training, validation = split_rows(n, _fraction(validation_fraction))
+        return (_take(X, training), y[training]), (_take(X, validation), y[validation])
+    if X_validation is None or y_validation is None:
+        raise ValueError("Give both X_validation and y_validation, or neither.")
+    m = _n_rows(X_validation)
+    return (X, y), (X_validation, _labels(y_validation, m))
+
+
+def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
+                                     epsilon_select, add_bias=False, delta=0.01,
+                                     validation_fraction=0.2, X_validation=None,
+                                     y_validation=None, score="ramp",
+                                     selector="exponential_noise", noise="shared",
+                                     random_state=None):
+    """Stability-based private selection of a classifier (§2.2 with §3): every candidate
+    trains on the whole training set, one is selected privately and retrained.
+
+    Parameters
+    ----------
+    DPmodels : sequence of LogisticRegressionDP or linear svmDP models
+        The candidates: same ``eps`` (the training budget epsilon_train), finite;
+        regularizer 'l2'; they differ in gamma (or perturbation method). Not modified,
+        except the selected one, which is fitted in place with fresh noise.
+    X : array_like
+        n x p features (ndarray or pandas DataFrame).
+    y : array_like
+        n labels in {0, 1}.
+    upper_bounds, lower_bounds : array_like
+        Bounds of the p columns; X is clipped to them (training and validation).
+    epsilon_select : float
+        The selection budget alpha_2.
+    add_bias : bool, default False
+    delta : float, default 0.01
+        Overall delta of the selection (the paper's experiments use 0.01).
+    validation_fraction : float, default 0.2
+        Share of the rows held out for validation (interleaved, see :func:`split_rows`),
+        unless ``X_validation`` and ``y_validation`` are given; then X, y is the training set.
+    X_validation, y_validation : array_like, optional
+        A separate validation set (disjoint from X, §7.1).
+    score : {'ramp', 'hinge', 'logistic'}, default 'ramp'
+        The validation loss; ramp is bounded, hence the smallest beta2 (§3).
+    selector : {'exponential_noise', 'gumbel', 'laplace'}
+    noise : {'shared', 'independent'}
+        See the module docstring: what is shared is the standardised noise vector R.
+    random_state : None, int or NumPy Generator
+
+    Returns
+    -------
+    model
+        The selected model of ``DPmodels``, fitted on the training set with fresh noise.
+        The whole call is (eps + epsilon_select, delta)-DP (Thm 2, Thm 4).
+
+    Notes
+    -----
+    With beta = max(2 / gamma_min, beta2 / m) (Thm 4; 2 / gamma_min = beta1 / n), the
+    selection is accurate when 2 beta ln(k) / epsilon_select is small against the score
+    differences (Thm 3): large training sets and not too small gamma. Data splitting
+    (:func:`dppack.tune_classification_model`) is better when the training set is small
+    or gamma_min is small (beta large); this procedure is better when n is large, because
+    each candidate trains on all n rows rather than n / (k + 1).
+    """
+    models = _check_models(DPmodels)
+    epsilon_train = _check_stable_models(models)
+    epsilon_select = _budget(epsilon_select, "epsilon_select")
+    add_bias = _checks.check_flag(add_bias, "add.bias")
+    delta = _delta(delta)
+    _choice(score, SCORES, "score")
+    _choice(selector, SELECTORS, "selector")
+    _choice(noise, NOISE_MODES, "noise")
+    T, V = _data_parts(X, y, X_validation, y_validation, validation_fraction)
+    # All data checks before any noise: the fits' own checks on T, and V's.
+    prepare_design(T[0], T[1], upper_bounds, lower_bounds, add_bias, binary_labels=True)
+    trainer = LinearClassifierTrainer(upper_bounds, lower_bounds, add_bias, score)
+    trainer._validation_design(V)
+    beta1, beta2 = trainer.stability_constants(T, V, models, epsilon_train, delta)
+    rng = _random.as_generator(random_state)
+    index = _validate(models, trainer, T, V, epsilon_train, epsilon_select, beta1, beta2,
+                      selector, noise, rng)[0]
+    chosen = models[index]
+    # §2.2 step 2: a fresh R (the model's own draw has the law of R / rate)
+    chosen.fit(T[0], T[1], upper_bounds, lower_bounds, add_bias, random_state=rng)
+    return chosen
+
+
+# --------------------------------------------------------------------------------------------
+# Instance B: histogram density estimation (§4)
+# --------------------------------------------------------------------------------------------
+
+
+def _bins(h):
+    """1/h, which must be a whole number (§4)."""
+    count = 1.0 / h
+    bins = int(round(count))
+    if bins < 1 or abs(count - bins) > 1e-9 * count:
+        raise ValueError(f"Every bin width h must have 1/h a whole number (not h = {h}).")
+    return bins
+
+
+class HistogramTrainer(StableTrainer):
+    """F of §4 (Alg. 5): noisy counts max(0, n_i + 2 R_i / epsilon) over 1/h equal bins of
+    [0, 1] (R's hist() cells, right-closed, the first closed); data are already in [0, 1].
+    theta is the bin width h; the model is the array of noisy counts."""
+
+    def __init__(self):
+        self._counts = {}
+
+    def n_records(self, data):
+        return data.size
+
+    def counts(self, data, bins):
+        key = (id(data), bins)
+        if key not in self._counts:
+            breaks = np.linspace(0.0, 1.0, bins + 1)
+            self._counts[key] = (data, rcompat.hist(data, breaks=breaks).counts.astype(float))
+        return self._counts[key][1]
+
+    def draw_noise(self, T, thetas, rng):
+        # standard Laplace values; the candidate with 1/h bins uses the first 1/h
+        return _random.laplace(1.0, max(_bins(h) for h in thetas), rng)
+
+    def fit(self, T, theta, epsilon, noise):
+        bins = _bins(theta)
+        # §4: Laplace scale 2/epsilon (a replacement moves one count down and one up)
+        return np.maximum(0.0, self.counts(T, bins) + 2.0 * noise[:bins] / epsilon)
+
+    def score(self, model, V):
+        bins = model.size
+        h = 1.0 / bins
+        total = model.sum()
+        # §4 [derived]: no mass left gives the uniform density
+        density = model / (h * total) if total > 0 else np.ones(bins)
+        # Eq. 6: q = -int f^2 + (2/m) sum_j f(z_j)
+        return float(-h * np.sum(density ** 2)
+                     + 2.0 / V.size * np.dot(density, self.counts(V, bins)))
+
+    def stability_constants(self, T, V, thetas, epsilon, delta):
+        return stability_constants_histogram(min(thetas), T.size, V.size, len(thetas),
+                                             epsilon, delta)
+
+
+def _unit_data(x, name, lower, upper):
+    values = _checks.as_finite_data(x, name)[0].ravel()
+    return (np.clip(values, lower, upper) - lower) / (upper - lower)
+
+
+def tune_histogram_bin_width_stable(x, bin_widths, epsilon_train, epsilon_select,
+                                    lower_bound=0.0, upper_bound=1.0, delta=0.01,
+                                    validation_fraction=0.2, x_validation=None,
+                                    selector="exponential_noise", noise="shared",
+                                    random_state=None):
+    """A private histogram density estimate with a privately selected bin width (§4, §2.2).
+
+    Parameters
+    ----------
+    x : array_like
+        Numeric, finite data; clipped to [lower_bound, upper_bound].
+    bin_widths : array_like
+        Candidate widths h as fractions of the range (1/h whole numbers, e.g. 0.1, 0.05).
+    epsilon_train, epsilon_select : float
+        The histogram's budget alpha_1 and the selection's alpha_2.
+    lower_bound, upper_bound : float
+        The known range of the data.
+    delta : float, default 0.01
+    validation_fraction : float, default 0.2
+        Share of ``x`` held out (interleaved), unless ``x_validation`` is given.
+    x_validation : array_like, optional
+        A separate validation sample (disjoint from x).
+    selector, noise, random_state
+        As :func:`tune_classification_model_stable`; the shared noise is one sequence of
+        standard Laplace values.
+
+    Returns
+    -------
+    rcompat.Histogram
+        Breaks at lower_bound + j h (upper_bound - lower_bound), counts max(0, n_i + 2 R_i /
+        epsilon_train) with fresh R (floats, not rounded). The density on the original scale
+        is counts / (sum(counts) h (upper_bound - lower_bound)) (uniform when all counts are
+        0). The call is (epsilon_train + epsilon_select, delta)-DP (Thm 2, Thm 6).
+
+    Raises
+    ------
+    ValueError
+        For bad arguments, and when the training set is too small for Thm 6.
+    """
+    bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    lower, upper = bounds["lower.bound"], bounds["upper.bound"]
+    widths = _checks.as_numeric_array(bin_widths, "bin_widths must be numeric.").ravel()
+    if widths.size == 0 or not np.all(np.isfinite(widths)) or np.any(widths <= 0):
+        raise ValueError("bin_widths must be finite numbers > 0.")
+    if np.any(widths > 1):
+        raise ValueError("bin_widths must be <= 1 (fractions of the range).")
+    thetas = [float(h) for h in widths]
+    for h in thetas:
+        _bins(h)
+    settings = _settings(thetas, epsilon_train, epsilon_select, delta, selector, noise)
+    thetas, epsilon_train, epsilon_select, delta, selector, noise = settings
+    values = _unit_data(x, "x", lower, upper)
+    if x_validation is None:
+        training, validation = split_rows(values.size, _fraction(validation_fraction))
+        T, V = values[training], values[validation]
+    else:
+        T, V = values, _unit_data(x_validation, "x_validation", lower, upper)
+    trainer = HistogramTrainer()
+    beta1, beta2 = trainer.stability_constants(T, V, thetas, epsilon_train, delta)
+    rng = _random.as_generator(random_state)
+    index = _validate(thetas, trainer, T, V, epsilon_train, epsilon_select, beta1, beta2,
+                      selector, noise, rng)[0]
+    h = thetas[index]
+    counts = trainer.fit(T, h, epsilon_train, trainer.draw_noise(T, [h], rng))  # fresh R
+    breaks = lower + (upper - lower) * np.linspace(0.0, 1.0, counts.size + 1)
+    return rcompat.Histogram(breaks, counts, 0.5 * (breaks[1:] + breaks[:-1]))

@@ -1,0 +1,95 @@
+# Stability-based validation seen from R: the worked numbers of the spec, the R surface
+# (arguments, returned objects, which models are fitted), reproducibility and error texts. The
+# noise laws and the stability properties are tested in Python (tests/python/
+# test_validation.py); bit-identity with Python in test_cross_language_validation.py.
+
+skip_if_not(dppack_available(), "the Python core dppack is not available")
+
+stable_data <- function(n, seed) {
+  set.seed(seed)
+  X <- matrix(stats::runif(2 * n, -1, 1), ncol = 2)
+  y <- as.integer(stats::runif(n) < stats::plogis(3 * X[, 1] - 2 * X[, 2]))
+  list(X = X, y = y)
+}
+
+test_that("the stability constants give the spec's worked numbers", {
+  # spec stability_validation.md section 3 (Magic) and section 4 (histogram)
+  b <- stability_constants_linear(0.001, 15216, 1902, 10, 10, 1, 0.01)
+  expect_equal(b, c(2000, 1))
+  expect_equal(max(b[1] / 15216, b[2] / 1902), 0.1314, tolerance = 5e-4)
+  h <- stability_constants_histogram(0.01, 10000, 2000, 5, 1, 0.01)
+  expect_equal(h, c(609.26, 200), tolerance = 1e-5)
+  expect_dppack_error(
+    stability_constants_histogram(0.01, 150, 2000, 5, 1, 0.01),
+    paste("Stability needs at least 154 training values for these bin widths, budget and",
+          "delta (Thm 6); there are 150."),
+    "stability_constants_histogram"
+  )
+})
+
+test_that("tune_classification_model_stable fits and returns only the selected model", {
+  d <- stable_data(2000, 1)
+  models <- lapply(c(0.5, 5, 50), function(g) LogisticRegressionDP$new("l2", 1, g))
+  best <- tune_classification_model_stable(models, d$X, d$y, c(1, 1), c(-1, -1), 1)
+  expect_true(inherits(best, "LogisticRegressionDP"))
+  chosen <- vapply(models, function(m) identical(m, best), logical(1))
+  expect_equal(sum(chosen), 1)
+  expect_length(best$coeff, 2)
+  expect_true(all(vapply(models[!chosen], function(m) is.null(m$coeff), logical(1))))
+  expect_true(all(best$predict(d$X) %in% c(0, 1)))
+})
+
+test_that("set.seed() makes the selection reproducible; options reach the core", {
+  d <- stable_data(600, 2)
+  run <- function() {
+    models <- lapply(c(0.5, 5, 50), function(g) svmDP$new("l2", 1, g, "output"))
+    set.seed(9)
+    best <- tune_classification_model_stable(
+      models, as.data.frame(d$X), d$y, c(1, 1), c(-1, -1), 2, add.bias = TRUE,
+      validation.fraction = 0.25, score = "hinge", selector = "laplace", noise = "independent"
+    )
+    c(best$gamma, best$coeff)
+  }
+  first <- run()
+  expect_identical(run(), first)
+  expect_length(first, 4)
+})
+
+test_that("tune_histogram_bin_width_stable returns an R histogram over the bounds", {
+  set.seed(3)
+  x <- 2 + 4 * stats::rbeta(20000, 2, 30)
+  h <- tune_histogram_bin_width_stable(x, c(0.5, 0.02), 2, 2, lower.bound = 2, upper.bound = 6)
+  expect_s3_class(h, "histogram")
+  expect_equal(range(h$breaks), c(2, 6))
+  expect_equal(diff(h$breaks)[1], 0.08)  # the fine width wins for a peaked density
+  expect_true(all(h$counts >= 0))
+  expect_equal(h$mids, (h$breaks[-1] + h$breaks[-length(h$breaks)]) / 2)
+})
+
+test_that("bad arguments stop with the core's message and leave R's random stream alone", {
+  d <- stable_data(200, 4)
+  models <- list(LogisticRegressionDP$new("l2", 1, 1))
+  set.seed(5)
+  before <- .Random.seed
+  expect_dppack_error(
+    tune_classification_model_stable(models, d$X, d$y, c(1, 1), c(-1, -1), 1,
+                                      selector = "max"),
+    "selector must be one of 'exponential_noise', 'gumbel', 'laplace'.",
+    "tune_classification_model_stable"
+  )
+  expect_identical(.Random.seed, before)
+  expect_dppack_error(
+    tune_classification_model_stable(
+      list(LogisticRegressionDP$new("l2", 1, 1), LogisticRegressionDP$new("l2", 2, 1)),
+      d$X, d$y, c(1, 1), c(-1, -1), 1
+    ),
+    "All DPmodels must have the same eps (the training budget).",
+    "tune_classification_model_stable"
+  )
+  expect_dppack_error(
+    tune_histogram_bin_width_stable(stats::runif(500), 0.3, 1, 1),
+    "Every bin width h must have 1/h a whole number (not h = 0.3).",
+    "tune_histogram_bin_width_stable"
+  )
+  expect_null(models[[1]]$coeff)
+})
