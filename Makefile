@@ -73,6 +73,7 @@ bench: install
 	$(VENV)/bin/python benchmarks/stats.py
 	$(VENV)/bin/python benchmarks/r_vs_python.py
 	$(VENV)/bin/python benchmarks/erm.py
+	$(VENV)/bin/python benchmarks/confidence_intervals.py
 
 clean:
 	rm -rf build $(VENV) $(VENV_NP2) DPpackPy_*.tar.gz DPpackPy.Rcheck python/*.egg-info
