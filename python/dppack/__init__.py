@@ -99,8 +99,6 @@ __all__ = [
     "LogisticRegressionDP",
     "WeightedERMDP_CMS",
     "calibrateAnalyticGaussianMechanism",
-    "confintDP",
-    "confintERM",
     "covDP",
     "covDataAccess",
     "generate_loss_gr_huber",
@@ -136,7 +134,10 @@ __all__ = [
     "tune_linear_regression_model",
     "varDP",
     "varDataAccess",
-    # stability-based validation (spec stability_validation.md)
+    # beyond DPpack: confidence intervals for ERM (spec confidence_intervals.md)
+    "confintDP",
+    "confintERM",
+    # beyond DPpack: stability-based validation (spec stability_validation.md)
     "StableTrainer",
     "advanced_composition_epsilon",
     "selection_privacy",
@@ -147,7 +148,7 @@ __all__ = [
     "tune_histogram_bin_width_stable",
     "tune_stable",
     "validate_stable",
-    # accuracy first (spec accuracy_first.md)
+    # beyond DPpack: accuracy first (spec accuracy_first.md)
     "AccuracyFirstResult",
     "GaussianNoiseReduction",
     "InteractiveAboveThreshold",
@@ -159,7 +160,7 @@ __all__ = [
     "doubling_erm",
     "privacy_level_grid",
     "theory_erm",
-    # ERM with the analytic Gaussian mechanism (spec analytic_gaussian_erm.md)
+    # beyond DPpack: ERM with the analytic Gaussian mechanism (spec analytic_gaussian_erm.md)
     "GradientPerturbationAGM",
     "OutputPerturbationAGM",
 ]
