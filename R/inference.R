@@ -65,7 +65,7 @@
 #' @param n.draws Number of Monte Carlo draws.
 #' @param sigma.bound Sensitivity of the covariance for logistic regression: `"theta"` (the
 #'   paper's, from the norm of the estimate) or `"bound"` (the data-free `2/n`).
-#' @param eig.floor Eigenvalue floor of the private matrices; `NULL` for `2c`.
+#' @param eig.floor Eigenvalue floor (> 0) of the private matrices; `NULL` for `2c`.
 #' @return A data.frame of class `"confintDP"`, one row per coefficient, with columns
 #'   `estimate` and the lower and upper bounds (labelled as by [stats::confint()]), and the
 #'   attributes `level` and `privacy` (the notion, the total `eps` or `rho`, the split

@@ -502,7 +502,7 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
         Sensitivity of the covariance for logistic: 2 S(||theta~||)^2 / n (the paper's, spec
         §9.1) or the data-free 2/n. Huber always uses 2/n.
     eig_floor : float, optional
-        Floor of the eigenvalues of H~ and Sigma~; default 2c (the paper's, spec §9.5).
+        Floor (> 0) of the eigenvalues of H~ and Sigma~; default 2c (the paper's, spec §9.5).
     random_state : None, int or NumPy Generator
 
     Returns
@@ -531,7 +531,9 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
     n_draws = _check_draws(n_draws)
     sigma_bound = _check_choice(sigma_bound, "sigma.bound", ("theta", "bound"))
     if eig_floor is not None:
-        eig_floor = _check_nonnegative(eig_floor, "eig.floor")
+        # > 0, not >= 0: Algorithms 3 and 5 invert H~ (spec §6 step 6), and a floor of 0 lets a
+        # noisy eigenvalue at 0 through, which gave NaN intervals (spec §5 floors at 2c > 0)
+        eig_floor = _checks.check_finite_positive_scalar(eig_floor, "eig.floor")
     design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=True,
                             binary_labels=True)
     Xs, ys = design["X"], 2.0 * design["y"] - 1.0

@@ -65,6 +65,19 @@ CASES = {
                                       sigma_bound="bound", eig_floor=0.01, n_draws=200,
                                       random_state=rng),
     ),
+    "logistic_objective_zcdp_split": (
+        _case("confintERM(X, y, c(1, 1), c(-1, -1), gamma = 4, rho = 0.4, "
+              "budget.split = c(3, 2, 1), n.draws = 200)"),
+        lambda rng: dppack.confintERM(_X, _Y, *BOUNDS, 4, rho=0.4, budget_split=[3, 2, 1],
+                                      n_draws=200, random_state=rng),
+    ),
+    "huber_output_dp": (
+        _case("confintERM(X, y, c(1, 1), c(-1, -1), gamma = 3, eps = 1.5, loss = 'huber', "
+              "perturbation.method = 'output', add.bias = TRUE, n.draws = 200)"),
+        lambda rng: dppack.confintERM(_X, _Y, *BOUNDS, 3, eps=1.5, loss="huber",
+                                      perturbation_method="output", add_bias=True,
+                                      n_draws=200, random_state=rng),
+    ),
     "confintDP_svm": (
         _case("confintDP(svmDP$new('l2', 1.5, 4, huber.h = 0.7), X, y, c(1, 1), c(-1, -1), "
               "add.bias = TRUE, n.draws = 300)"),

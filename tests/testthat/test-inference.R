@@ -109,6 +109,9 @@ test_that("errors carry the core's text and leave R's random stream as it was", 
                       "confintERM")
   expect_dppack_error(confintDP(LinearRegressionDP$new("l2", 1, 0, 1), d$X, d$y, d$ub, d$lb),
                       "model must be a LogisticRegressionDP or an svmDP.", "confintDP")
+  expect_dppack_error(confintERM(d$X, d$y, d$ub, d$lb, gamma = 4, eps = 1, eig.floor = 0),
+                      "eig.floor must be a scalar > 0", "confintERM")
+  expect_identical(.Random.seed, before)
   expect_error(confintERM(d$X, d$y, d$ub, d$lb, gamma = 0.1, eps = 1),
                "Objective perturbation needs gamma > 0.385", fixed = TRUE)
 })
