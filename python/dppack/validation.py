@@ -150,10 +150,17 @@ def stability_constants_linear(lambda_min, n, m, d, k, epsilon, delta, score="ra
     Returns
     -------
     (float, float)
-        beta1 = 2 L / lambda_min; beta2 = min(g*, (L / lambda_min)(1 + 2 d ln(d k / delta) /
-        (epsilon n))), with L = 1, g* = 1 for the ramp score and infinite otherwise. The
-        factor 2 follows §7.11 (the paper's proof drops it); beta2 = 1 for ramp whenever
-        the second term exceeds 1.
+        beta1 = 2 L / lambda_min. beta2 bounds how much one validation record can move the
+        mean loss times m, i.e. the range of g over ||x|| <= 1 when ||w|| <= B, B =
+        (L / lambda_min)(1 + 2 d ln(d k / delta) / (epsilon n)) (§7.11: the paper's proof
+        drops the 2): min(1, B) for ramp (g* = 1), B for logistic, B + min(B, 1) for hinge.
+
+    Notes
+    -----
+    Hinge deviates from the paper's beta2 = B (§3, Thm 4 example): its proof uses
+    g_max <= L ||w||, which needs g(0, x, y) = 0; the hinge loss has g(0, x, y) = 1, and a
+    validation record moved from margin +B to -B changes g by min(2B, 1 + B) > B. Logistic
+    is exact with B: log(1 + e^B) - log(1 + e^-B) = B.
     """
     lambda_min = _budget(lambda_min, "lambda_min")
     n, m, d, k = (_count(v, name) for v, name in ((n, "n"), (m, "m"), (d, "d"), (k, "k")))
@@ -161,11 +168,17 @@ def stability_constants_linear(lambda_min, n, m, d, k, epsilon, delta, score="ra
     delta = _delta(delta)
     _choice(score, SCORES, "score")
     lipschitz = 1.0  # §3: logistic, hinge and ramp are 1-Lipschitz in w for ||x|| <= 1
-    g_star = 1.0 if score == "ramp" else math.inf
     beta1 = 2.0 * lipschitz / lambda_min
     norm_bound = (lipschitz / lambda_min) * (
         1.0 + 2.0 * d * math.log(d * k / delta) / (epsilon * n))  # §7.11
-    return beta1, min(g_star, norm_bound)
+    # §3 Thm 4, with beta2 = the range of g on |y w'x| <= B (g >= 0, one record replaced):
+    # ramp in [1 - min(B, 1), 1] (g* = 1), logistic in [log(1 + e^-B), log(1 + e^B)], hinge in
+    # [max(0, 1 - B), 1 + B]; the paper's B alone is too small for hinge (see Notes).
+    if score == "ramp":
+        return beta1, min(1.0, norm_bound)
+    if score == "hinge":
+        return beta1, norm_bound + min(norm_bound, 1.0)
+    return beta1, norm_bound
 
 
 def histogram_min_n(h_min, k, epsilon, delta):
