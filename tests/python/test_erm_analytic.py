@@ -66,10 +66,10 @@ def composed_total(eps_step, delta_step, n, T, delta_total, amplification):
     if amplification == "paper":
         e0 = 2 * eps_step / n
     else:
-        e0 = math.log(1 + (math.exp(eps_step) - 1) / n)
+        e0 = math.log1p(math.expm1(eps_step) / n)  # log1p/expm1: exact enough at eps 1e-12
     d0 = delta_step / n
     dp = delta_total / 2
-    return (e0 * math.sqrt(2 * T * math.log(1 / dp)) + T * e0 * (math.exp(e0) - 1),
+    return (e0 * math.sqrt(2 * T * math.log(1 / dp)) + T * e0 * math.expm1(e0),
             dp + T * d0)
 
 
@@ -197,7 +197,34 @@ def test_accountant_totals_within_budget_and_tight(eps, delta, n, T, amplificati
                                   amplification)
     assert e_tot <= eps * (1 + 1e-12) and d_tot <= delta * (1 + 1e-12)
     assert e_tot >= eps * (1 - 1e-9)  # the budget is spent, not wasted
-    assert budget["eps_total"] <= eps and budget["delta_total"] <= delta * (1 + 1e-15)
+    assert budget["eps_total"] <= eps and budget["delta_total"] <= delta
+    # the reported totals are the true ones (not an understated eps, spec §5.3b)
+    assert budget["eps_total"] == pytest.approx(e_tot, rel=1e-9)
+    assert budget["delta_total"] == pytest.approx(d_tot, rel=1e-12)
+
+
+def test_accountant_delta_total_never_exceeds_request():
+    """delta' + T delta_step / n is <= delta_total exactly, not just up to rounding (the
+    first three settings overshoot by an ulp without the correction)."""
+    for delta, n, k in ((1e-5, 30, 10), (1e-6, 1000, 3), (1e-6, 45211, 7), (1e-3, 333, 97),
+                        (0.07, 100, 50)):
+        budget = analytic.grpua_per_step_budget(1.0, delta, n, k * n)
+        assert delta / 2 + k * n * (budget["delta_step"] / n) <= delta
+        assert budget["delta_total"] <= delta and budget["eps_total"] <= 1.0
+
+
+def test_accountant_extreme_budgets():
+    """Huge and tiny eps: no float overflow (e^eps0 - 1 is +Inf beyond eps0 ~ 709), totals
+    within the request; a non-finite or out-of-range budget is refused."""
+    assert analytic.strong_composition(800.0, 1e-9, 10, 1e-6)[0] == math.inf
+    for eps in (1e300, 1e-12):
+        budget = analytic.grpua_per_step_budget(eps, 1e-5, 100, 1000)
+        e_tot, _ = composed_total(budget["eps_step"], budget["delta_step"], 100, 1000, 1e-5,
+                                  "tight")
+        assert 0 < budget["eps_step"] < math.inf and e_tot <= eps * (1 + 1e-12)
+    for eps, delta in ((math.inf, 1e-5), (0.0, 1e-5), (1.0, 1.0), (1.0, 0.0)):
+        with pytest.raises(ValueError, match="finite eps > 0 and a delta in"):
+            analytic.grpua_per_step_budget(eps, delta, 100, 1000)
 
 
 def test_accountant_refusals():
@@ -359,7 +386,8 @@ def test_grpua_accountant_totals_within_request(amplification):
         X_TRAIN[:n], Y_TRAIN[:n], UP, LO, True, random_state=3)
     e_tot, d_tot = composed_total(m.eps_step_, m.delta_step_, n, T, 1e-5, amplification)
     assert e_tot <= 0.5 * (1 + 1e-12) and d_tot <= 1e-5 * (1 + 1e-12)
-    assert m.eps_total_ <= 0.5 and m.delta_total_ <= 1e-5 * (1 + 1e-15)
+    assert m.eps_total_ <= 0.5 and m.delta_total_ <= 1e-5
+    assert m.eps_total_ == pytest.approx(e_tot, rel=1e-9)
     assert m.n_iterations_ == T
 
 

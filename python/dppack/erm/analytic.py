@@ -163,7 +163,10 @@ def strong_composition(eps0, delta0, iterations, delta_prime):
     """Strong composition (Dwork, Rothblum and Vadhan 2010) of T (eps0, delta0)-DP steps
     (spec §5.1): (eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1), delta' + T delta0)."""
     T = iterations
-    eps = eps0 * math.sqrt(2.0 * T * math.log(1.0 / delta_prime)) + T * eps0 * math.expm1(eps0)
+    # e^eps0 - 1 overflows a float (OverflowError in math.expm1) beyond eps0 ~ 709: the total
+    # is then +Inf, which keeps the bisection of grpua_per_step_budget well defined.
+    growth = math.expm1(eps0) if eps0 < 700.0 else math.inf
+    eps = eps0 * math.sqrt(2.0 * T * math.log(1.0 / delta_prime)) + T * eps0 * growth
     return eps, delta_prime + T * delta0
 
 
@@ -215,11 +218,18 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
     Raises
     ------
     ValueError
-        If delta_step >= 1 (too few steps for this delta), or with ``amplification='paper'``
+        If eps_total is not finite and > 0 or delta_total is not in (0, 1), if
+        delta_step >= 1 (too few steps for this delta), or with ``amplification='paper'``
         when eps_step > 1, where that bound does not hold.
     """
+    if not (0.0 < eps_total < math.inf and 0.0 < delta_total < 1.0):
+        raise ValueError("The total budget needs a finite eps > 0 and a delta in (0, 1).")
     delta_prime = delta_total / 2.0
     delta_step = delta_total / 2.0 * n / iterations
+    # Rounding can put delta' + T delta_step / n an ulp above delta_total: step delta_step
+    # down until the sum is within the budget (spec §8, "total <= the requested").
+    while delta_prime + iterations * (delta_step / n) > delta_total:
+        delta_step = math.nextafter(delta_step, 0.0)
     if not delta_step < 1.0:
         raise ValueError(f"delta = {delta_total:g} over {iterations} steps of n = {n} records "
                          f"gives a per-step delta of {delta_step:g} >= 1: use more iterations.")
@@ -232,7 +242,7 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
         return strong_composition(eps0, delta_step / n, iterations, delta_prime)[0]
 
     low, high = 0.0, 1.0
-    while composed(high) <= eps_total:
+    while composed(high) <= eps_total:  # ends: composed(1024) = +Inf
         low, high = high, 2.0 * high
     for _ in range(200):
         mid = low + (high - low) / 2.0
@@ -243,9 +253,16 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
         else:
             high = mid
     eps_step = _unamplify(low, n, amplification)
-    # Rounding in the map back may overshoot by an ulp: step down until the total is met.
-    while eps_step > 0 and total(eps_step)[0] > eps_total:
+    # Rounding in the map back may overshoot by a few ulps: step down until the total is met.
+    # Bounded, so that an inconsistency between amplify_by_sampling and _unamplify fails
+    # loudly instead of looping for ever.
+    for _ in range(10_000):
+        if not (eps_step > 0 and total(eps_step)[0] > eps_total):
+            break
         eps_step = math.nextafter(eps_step, 0.0) * (1.0 - 1e-15)
+    else:
+        raise RuntimeError("grpua_per_step_budget: the per-step eps does not meet the total "
+                           "budget (internal error).")
     if not eps_step > 0:
         raise ValueError("The budget leaves no per-step eps > 0: raise eps or lower the "
                          "number of iterations.")
