@@ -51,7 +51,12 @@ LaplaceNoiseReduction <- function(true.values, eps, sensitivity) {
 #' @param true.values Numeric vector or matrix.
 #' @param variances Strictly decreasing noise variances (most private first).
 #' @return As [LaplaceNoiseReduction()].
+#' @references Whitehouse J, Ramdas A, Wu ZS, Rogers R (2022). Brownian noise reduction:
+#'   maximizing privacy subject to accuracy constraints. NeurIPS 35.
 #' @export
+#' @examplesIf dppack_available()
+#' set.seed(4)
+#' GaussianNoiseReduction(c(10, 20), variances = c(4, 1, 0.25))
 GaussianNoiseReduction <- function(true.values, variances) {
   .call_core("GaussianNoiseReduction", true_values = .to_py(true.values),
              variances = .to_py(variances), random_state = .random_state(),
