@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["floats", "require_r", "run_in_r"]
+__all__ = ["assert_same_bits", "floats", "require_r", "run_in_r"]
 
 
 def require_r():
@@ -59,6 +59,33 @@ def run_in_r(code, timeout=600):
 def floats(result):
     """The numbers of a converted numeric vector, as Python floats."""
     return [float.fromhex(v) for v in result["values"]]
+
+
+def assert_same_bits(r_value, expected):
+    """An R value (as :func:`run_in_r` returns it) equals a Python result, bit for bit.
+
+    ``expected`` may be a number, an array (compared in R's column-major order, with its
+    shape), a dict of such (an R list), a pandas table (a k-way table has the first factor
+    varying slowest) or a ``dppack.rcompat.Histogram``.
+    """
+    import numpy as np  # here, not at import: the R subprocess that runs this file needs neither
+    import pandas as pd
+
+    from dppack import rcompat
+
+    assert "error" not in r_value, r_value.get("error")
+    if isinstance(expected, rcompat.Histogram):
+        expected = {"breaks": expected.breaks, "counts": expected.counts, "mids": expected.mids}
+    if isinstance(expected, dict):
+        for key, item in expected.items():
+            assert_same_bits(r_value["list"][key], item)
+        return
+    array = np.asarray(expected, dtype=np.float64)
+    if isinstance(expected, pd.Series) and expected.index.nlevels > 1:
+        array = array.reshape(expected.index.levshape)
+    if r_value["dim"] is not None and array.ndim > 1:  # (R's n x 1 predictions match 1-d)
+        assert r_value["dim"] == list(array.shape)
+    assert r_value["values"] == [float(v).hex() for v in array.ravel(order="F")]
 
 
 def _convert(robjects, value):

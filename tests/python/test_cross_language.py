@@ -9,7 +9,7 @@ R indices are 1-based and Python's 0-based, so an R index is compared with Pytho
 import numpy as np
 import pandas as pd
 import pytest
-from r_session import require_r, run_in_r
+from r_session import assert_same_bits, require_r, run_in_r
 
 import dppack
 
@@ -388,27 +388,9 @@ def r_results():
     return run_in_r({name: f"with_random_state({SEED}, {expr})" for name, (expr, _) in CASES.items()})
 
 
-def assert_same(r_value, expected):
-    """An R value (as r_session converts it) equals a Python result, bit for bit."""
-    assert "error" not in r_value, r_value.get("error")
-    if isinstance(expected, dppack.rcompat.Histogram):
-        expected = {"breaks": expected.breaks, "counts": expected.counts, "mids": expected.mids}
-    if isinstance(expected, dict):
-        for key, item in expected.items():
-            assert_same(r_value["list"][key], item)
-        return
-    array = np.asarray(expected, dtype=np.float64)
-    if isinstance(expected, pd.Series) and expected.index.nlevels > 1:
-        array = array.reshape(expected.index.levshape)  # a k-way table, first factor slowest
-    if r_value["dim"] is not None:
-        assert r_value["dim"] == list(array.shape)
-    # R stores arrays column by column.
-    assert r_value["values"] == [float(v).hex() for v in array.ravel(order="F")]
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_r_and_python_agree_bit_for_bit(r_results, name):
-    assert_same(r_results[name], CASES[name][1](_rng()))
+    assert_same_bits(r_results[name], CASES[name][1](_rng()))
 
 
 def test_r_error_text_is_the_core_message():

@@ -7,7 +7,7 @@ through ``float.hex``: bit for bit. Every public class and option of erm/analyti
 
 import numpy as np
 import pytest
-from r_session import require_r, run_in_r
+from r_session import assert_same_bits, require_r, run_in_r
 
 import dppack
 
@@ -95,20 +95,9 @@ def r_results():
                      for name, (expr, _) in CASES.items()})
 
 
-def assert_same(r_value, expected):
-    """An R value (as r_session converts it) equals a Python result, bit for bit."""
-    assert "error" not in r_value, r_value.get("error")
-    if isinstance(expected, dict):
-        for key, item in expected.items():
-            assert_same(r_value["list"][key], item)
-        return
-    array = np.asarray(expected, dtype=np.float64)
-    assert r_value["values"] == [float(v).hex() for v in array.ravel(order="F")]
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_r_and_python_agree_bit_for_bit(r_results, name):
-    assert_same(r_results[name], CASES[name][1](np.random.default_rng(SEED)))
+    assert_same_bits(r_results[name], CASES[name][1](np.random.default_rng(SEED)))
 
 
 def test_r_error_text_is_the_core_message():

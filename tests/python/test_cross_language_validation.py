@@ -4,7 +4,7 @@ a NumPy Generator seeded with the same seed); floats compared through ``float.he
 
 import numpy as np
 import pytest
-from r_session import require_r, run_in_r
+from r_session import assert_same_bits, require_r, run_in_r
 
 import dppack
 
@@ -88,19 +88,9 @@ def r_results():
     return run_in_r(cases)
 
 
-def _assert_same(r_value, expected):
-    assert "error" not in r_value, r_value.get("error")
-    if isinstance(expected, dict):
-        for key, item in expected.items():
-            _assert_same(r_value["list"][key], item)
-        return
-    array = np.asarray(expected, dtype=np.float64)
-    assert r_value["values"] == [float(v).hex() for v in array.ravel(order="F")]
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_r_and_python_agree_bit_for_bit(r_results, name):
-    _assert_same(r_results[name], CASES[name][1](np.random.default_rng(SEED)))
+    assert_same_bits(r_results[name], CASES[name][1](np.random.default_rng(SEED)))
 
 
 def test_r_error_is_the_core_message(r_results):
