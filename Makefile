@@ -74,6 +74,9 @@ bench: install
 	$(VENV)/bin/python benchmarks/r_vs_python.py
 	$(VENV)/bin/python benchmarks/erm.py
 	$(VENV)/bin/python benchmarks/confidence_intervals.py
+	$(VENV)/bin/python benchmarks/ci_coverage.py
+	$(VENV)/bin/python benchmarks/stable_validation.py
+	$(VENV)/bin/python benchmarks/accuracy_first.py
 
 clean:
 	rm -rf build $(VENV) $(VENV_NP2) DPpackPy_*.tar.gz DPpackPy.Rcheck python/*.egg-info
