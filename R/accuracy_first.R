@@ -250,3 +250,96 @@ print.accuracy_first <- function(x, ...) {
   cat("\ncoeff:", format(x$coeff, digits = 4), "\n")
   invisible(x)
 }
+
+#' InteractiveAboveThreshold
+#'
+#' AboveThreshold whose queries may be chosen after seeing earlier answers (Ligett et al.
+#' 2017, Algorithm 2): the threshold gets Laplace noise of scale `2 * sensitivity / eps` once,
+#' when the object is made; each query value `f(data)` gets fresh Laplace noise of scale
+#' `4 * sensitivity / eps`, and the mechanism halts at the first query whose noisy value is at
+#' least the noisy threshold. With fixed queries of sensitivity at most `sensitivity` this is
+#' `eps`-DP; when the queries come from an `(eps_1, ..., eps_T)` prefix-private mechanism (such
+#' as [LaplaceNoiseReduction()]), halting at query `t` costs `eps + eps_t` ex post.
+#' [accuracy_first_erm()] uses it to test hypotheses; [accuracy_first_parameters()] gives its
+#' calibrations (`eps.test`, `threshold`).
+#'
+#' A query is a number, the value `f(data)` computed by the caller, or an R function of the
+#' data, evaluated in R on `data` as given (a data frame stays a data frame). All noise is drawn
+#' by the core: the threshold noise by `$new()` (under [set.seed()] or [with_random_state()]),
+#' the query noise by each `$query()` from the same stream, also after `with_random_state()`
+#' has returned. Invalid settings and invalid query values stop before any noise is drawn.
+#'
+#' @field eps,threshold,sensitivity The settings, as the core checked them.
+#' @field halted `TRUE` once a query passed; no query is answered after that.
+#' @field n.queries Number of queries answered.
+#' @field halt.index 1-based index of the query that passed (`NULL` before).
+#' @field answers The answers so far (logical, one per query).
+#' @references Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
+#'   differential privacy level for accuracy-constrained ERM. NeurIPS 30.
+#'
+#'   Dwork C, Roth A (2014). The algorithmic foundations of differential privacy, Section 3.6.
+#' @export
+#' @examplesIf dppack_available()
+#' set.seed(8)
+#' x <- c(0.2, 0.9, 0.4, 0.7, 0.8)
+#' # the first cut-off with about half of x above it; a share has sensitivity 1 / length(x)
+#' iat <- InteractiveAboveThreshold$new(x, eps = 5, threshold = 0.5, sensitivity = 1 / 5)
+#' iat$query(mean(x > 0.95))  # a value computed beforehand
+#' for (cut in c(0.85, 0.6, 0.3)) {
+#'   if (!iat$halted) iat$query(function(d) mean(d > cut))  # an R function of the data
+#' }
+#' iat$answers
+#' iat$halt.index
+InteractiveAboveThreshold <- R6::R6Class(
+  "InteractiveAboveThreshold",
+  public = list(
+    eps = NULL, threshold = NULL, sensitivity = NULL, halted = FALSE, n.queries = 0L,
+    halt.index = NULL, answers = logical(0),
+    #' @description Check the settings and draw the threshold noise.
+    #' @param data The data, handed to every query function (any R object).
+    #' @param eps The AboveThreshold budget, > 0.
+    #' @param threshold The threshold W, a finite number.
+    #' @param sensitivity The largest sensitivity of any query, > 0.
+    initialize = function(data, eps, threshold, sensitivity) {
+      # The core never sees the data: query functions run in R (see query()).
+      private$core <- .call_core(
+        "InteractiveAboveThreshold", data = NULL, eps = eps, threshold = threshold,
+        sensitivity = sensitivity, random_state = .random_state(), .caller = sys.call(-1)
+      )
+      private$data <- data
+      private$collect()
+    },
+    #' @description Answer a query: `TRUE` if its noisy value is above the noisy threshold,
+    #'   which halts the mechanism.
+    #' @param f A number, or an R function of the data returning one number.
+    query = function(f) {
+      # An R function runs here, on the R data, so that it sees the data as the user gave it
+      # and its errors are plain R errors; the core checks the value it returns (one finite
+      # number) and adds the noise. Once halted, the function is not run: the core refuses.
+      # The value goes as reticulate converts it (not .to_py): an R list or a longer vector
+      # becomes a Python list, which the core refuses.
+      value <- if (is.function(f) && !self$halted) f(private$data) else f
+      if (is.function(value)) {
+        value <- NaN  # a function is not a query value: the core refuses NaN
+      }
+      answer <- .call_core("query", f = value, .object = private$core,
+                           .caller = sys.call())
+      self$answers <- c(self$answers, answer)
+      private$collect()
+      answer
+    }
+  ),
+  private = list(
+    core = NULL,
+    data = NULL,
+    collect = function() {
+      core <- private$core
+      self$eps <- core$eps
+      self$threshold <- core$threshold
+      self$sensitivity <- core$sensitivity
+      self$halted <- core$halted
+      self$n.queries <- as.integer(core$n_queries)
+      self$halt.index <- if (is.null(core$halt_index)) NULL else core$halt_index + 1L
+    }
+  )
+)

@@ -146,3 +146,53 @@ stability_constants_histogram <- function(h.min, n, m, k, epsilon, delta) {
   )
   unlist(value)
 }
+
+#' Privacy of a whole tuning procedure
+#'
+#' The `(epsilon, delta)` of the selection procedures compared by Chaudhuri and Vinterbo
+#' (2013): `"stability"` (Algorithm 2, Theorem 2: training budget `epsilon` plus selection
+#' budget `epsilon.select`, with the selection's `delta`) and the baselines `"alphaSplit"`,
+#' `"dataSplit"` ([tune_classification_model()]) and `"random"` (Theorem 5: `epsilon` with
+#' `delta = 0`, training and validation data disjoint).
+#'
+#' @param procedure One of `"stability"`, `"alphaSplit"`, `"dataSplit"`, `"random"`.
+#' @param epsilon The training budget (`"stability"`) or the overall budget (the baselines).
+#' @param epsilon.select The selection budget; required for `"stability"`, ignored otherwise.
+#' @param delta The selection's delta for `"stability"`.
+#' @return A list with elements `epsilon` and `delta`.
+#' @references Chaudhuri K, Vinterbo SA (2013). A stability-based validation procedure for
+#'   differentially private machine learning. NIPS 26.
+#' @export
+#' @examplesIf dppack_available()
+#' selection_privacy("stability", 0.5, epsilon.select = 0.5, delta = 0.01)
+#' selection_privacy("dataSplit", 1)
+selection_privacy <- function(procedure, epsilon, epsilon.select = NULL, delta = 0) {
+  .call_core(
+    name = "selection_privacy", procedure = .to_py(procedure), epsilon = .to_py(epsilon),
+    epsilon_select = .to_py(epsilon.select), delta = .to_py(delta)
+  )
+}
+
+#' Per-model budget under advanced composition
+#'
+#' The budget `e` with `k * (exp(e) - 1) * e + sqrt(2 * k * log(1 / delta)) * e = epsilon`:
+#' by the advanced composition theorem, `k` models trained at `e` each are together
+#' `(epsilon, delta)`-differentially private. Chaudhuri and Vinterbo (2013, Section 5) compare
+#' it with alphaSplit's `epsilon / k`, which is larger except for small `epsilon`.
+#'
+#' @param epsilon The overall budget.
+#' @param k The number of models.
+#' @param delta The overall delta, in (0, 1).
+#' @return The per-model budget (a number).
+#' @references Chaudhuri K, Vinterbo SA (2013). A stability-based validation procedure for
+#'   differentially private machine learning. NIPS 26.
+#' @export
+#' @examplesIf dppack_available()
+#' advanced_composition_epsilon(0.3, 10, 0.01)  # 0.0303 > 0.3 / 10
+#' advanced_composition_epsilon(1, 10, 0.01)    # 0.0944 < 1 / 10
+advanced_composition_epsilon <- function(epsilon, k, delta) {
+  .call_core(
+    name = "advanced_composition_epsilon", epsilon = .to_py(epsilon), k = .to_py(k),
+    delta = .to_py(delta)
+  )
+}

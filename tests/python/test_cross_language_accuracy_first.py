@@ -86,6 +86,16 @@ CASES = {
         lambda rng: (lambda r: np.r_[r.coeff, r.eps])(dppack.theory_erm(
             _X, _L, "logistic", 0.05, 0.1, _UB[:2], _LB[:2], random_state=rng)),
     ),
+    "above_threshold": (
+        # R functions of the data and plain numbers; then one more draw from the same
+        # generator, which shows that both sides consumed the same noise
+        "{iat <- InteractiveAboveThreshold$new(c(0.2, 0.9, 0.4, 0.7), 16, 0.7, 0.25); "
+        "iat$query(0.1); for (cut in c(0.95, 0.85, 0.6, 0.3, 0.1)) if (!iat$halted) "
+        "iat$query(function(d) mean(d > cut)); "
+        "c(iat$answers, iat$n.queries, if (iat$halted) iat$halt.index else 0, "
+        "LaplaceMechanism(0, 1, 1))}",
+        lambda rng: _above_threshold(rng),
+    ),
     "parameters": (
         "unlist(accuracy_first_parameters('logistic', 0.05, 0.005, 1e5, 38, "
         "calibration = 'tuned'))",
@@ -93,6 +103,18 @@ CASES = {
             "logistic", 0.05, 0.005, 100000, 38, calibration="tuned").values()), dtype=float),
     ),
 }
+
+
+def _above_threshold(rng):
+    data = np.array([0.2, 0.9, 0.4, 0.7])
+    iat = dppack.InteractiveAboveThreshold(data, 16, 0.7, 0.25, random_state=rng)
+    answers = [iat.query(0.1)]
+    for query in [lambda d, cut=cut: np.mean(d > cut) for cut in (0.95, 0.85, 0.6, 0.3, 0.1)]:
+        if not iat.halted:
+            answers.append(iat.query(query))
+    halt = iat.halt_index + 1 if iat.halted else 0
+    last = dppack.LaplaceMechanism(0, 1, 1, random_state=rng)
+    return np.r_[answers, iat.n_queries, halt, last]
 
 
 def _online(rng):

@@ -1,6 +1,8 @@
 # Accuracy-first ERM and noise reduction seen from R: signatures, result objects (1-based
 # stop.index, dotted names), the accounting identities, messages without traceback, warnings,
-# set.seed() reproducibility, and the spec's worked numbers through the R surface. The noise
+# set.seed() reproducibility, and the spec's worked numbers through the R surface;
+# InteractiveAboveThreshold's R class (state fields, R query functions, errors before draws,
+# its halting law). The noise
 # laws and the accuracy simulation are tested in Python (tests/python/test_noise_reduction.py,
 # test_accuracy_first.py); bit-identity in test_cross_language_accuracy_first.py.
 
@@ -117,4 +119,86 @@ test_that("noise reduction: shapes, data independence of the walk, online form",
   expect_identical(nr$levels, c(0.1, 1))
   expect_error(nr$reduce(0.5), "noise can only be reduced")
   expect_identical(nr$release, second)
+})
+
+test_that("InteractiveAboveThreshold: state fields, 1-based halt.index, R functions of the data", {
+  d <- data.frame(a = c(1, 2, 3), b = c("x", "y", "z"))
+  seen <- NULL
+  set.seed(21)
+  iat <- InteractiveAboveThreshold$new(d, eps = 1, threshold = 0, sensitivity = 0.01)
+  expect_identical(c(iat$eps, iat$threshold, iat$sensitivity), c(1, 0, 0.01))
+  expect_false(iat$halted)
+  expect_null(iat$halt.index)
+  expect_identical(iat$n.queries, 0L)
+  # query noise Lap(0.04), threshold noise Lap(0.02): a value 50 below (above) the threshold
+  # passes (fails) with probability < exp(-600)
+  expect_false(iat$query(-50))
+  expect_false(iat$query(function(data) {
+    seen <<- data
+    -50
+  }))
+  expect_identical(seen, d)  # the R function got the data as given, a data frame
+  expect_true(iat$query(function(data) 50 + data$a[1]))
+  expect_true(iat$halted)
+  expect_identical(iat$halt.index, 3L)
+  expect_identical(iat$n.queries, 3L)
+  expect_identical(iat$answers, c(FALSE, FALSE, TRUE))
+  # after the halt: the core's message, and the query function is not run
+  expect_error(iat$query(function(data) stop("must not run")),
+               "InteractiveAboveThreshold has halted: it answers no more queries.", fixed = TRUE)
+  expect_identical(iat$n.queries, 3L)
+  set.seed(21)
+  again <- InteractiveAboveThreshold$new(d, eps = 1, threshold = 0, sensitivity = 0.01)
+  expect_identical(vapply(c(-50, -50, 50), again$query, logical(1)), iat$answers)
+})
+
+test_that("InteractiveAboveThreshold: bad settings and values stop before any draw", {
+  set.seed(22)
+  before <- .Random.seed
+  bad_new <- function(...) {
+    cnd <- expect_error(InteractiveAboveThreshold$new(...))
+    expect_false(grepl("ValueError|TypeError|Traceback", conditionMessage(cnd)))
+    conditionMessage(cnd)
+  }
+  expect_identical(bad_new(1, eps = 0, threshold = 0, sensitivity = 1),
+                   bad_new(1, eps = -1, threshold = 0, sensitivity = 1))
+  expect_match(bad_new(1, eps = 0, threshold = 0, sensitivity = 1), "^eps")
+  expect_identical(bad_new(1, eps = 1, threshold = Inf, sensitivity = 1),
+                   "threshold must be a finite number.")
+  expect_identical(bad_new(1, eps = 1, threshold = "a", sensitivity = 1),
+                   "threshold must be a finite number.")
+  expect_match(bad_new(1, eps = 1, threshold = 0, sensitivity = NA), "^sensitivity")
+  expect_identical(.Random.seed, before)
+  # a refused query value draws nothing from the core's generator: the next draw of the
+  # shared generator is the same as without the refused queries
+  after_queries <- function(bad) {
+    with_random_state(5, {
+      iat <- InteractiveAboveThreshold$new(1:3, eps = 1, threshold = 100, sensitivity = 1)
+      if (bad) {
+        for (value in list(NA, NaN, Inf, "1", c(1, 2), list(1), NULL, function(d) "a",
+                           function(d) d, function(d) mean)) {
+          cnd <- expect_error(iat$query(value), "The query value must be a finite number.",
+                              fixed = TRUE)
+          expect_identical(deparse(conditionCall(cnd)[[1]]), "iat$query")
+        }
+      }
+      iat$query(function(d) sum(d))
+      LaplaceMechanism(0, eps = 1, sensitivities = 1)
+    })
+  }
+  expect_identical(after_queries(TRUE), after_queries(FALSE))
+})
+
+test_that("InteractiveAboveThreshold halts with the Laplace law of the spec", {
+  # Query v = W + 4 s (s = sensitivity / eps): halts when 4 s + Lap(4 s) >= Lap(2 s), i.e.
+  # with probability 1 - P(Lap(2 s) + Lap(4 s) > 4 s) = 1 - (4 e^-2 - 16 e^-1) / (2 (4 - 16))
+  # = 0.777. eps or sensitivity off by a factor 2 gives 0.913 or 0.657, 6 standard errors
+  # away. Binomial test at level 1e-3 on 400 objects: false-failure rate 1e-3.
+  p <- 1 - (4 * exp(-2) - 16 * exp(-1)) / (2 * (4 - 16))
+  set.seed(23)
+  halts <- vapply(seq_len(400), function(i) {
+    iat <- InteractiveAboveThreshold$new(NULL, eps = 0.5, threshold = 3, sensitivity = 0.25)
+    iat$query(3 + 4 * 0.25 / 0.5)
+  }, logical(1))
+  expect_gt(stats::binom.test(sum(halts), 400, p)$p.value, 1e-3)
 })
