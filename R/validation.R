@@ -4,9 +4,9 @@
 #' Stability-based private tuning of classification models
 #'
 #' Trains every candidate model on the whole training set at its full `eps`, selects one with
-#' a noisy maximum of its validation score (budget `epsilon.select`) and retrains the selected
+#' a noisy maximum of its validation score (budget `eps.select`) and retrains the selected
 #' model with fresh noise (Chaudhuri and Vinterbo 2013, Algorithms 1 and 2). The whole call is
-#' `(eps + epsilon.select, delta)`-differentially private, whatever the number of candidates.
+#' `(eps + eps.select, delta)`-differentially private, whatever the number of candidates.
 #' Unlike [tune_classification_model()], no candidate is trained on a fraction of the data;
 #' the price is the selection's sensitivity `max(2 / min(gamma), beta2 / m)`, so this procedure
 #' is the better one for large training sets, data splitting for small ones (see
@@ -22,7 +22,7 @@
 #'   same finite `eps` and `regularizer = "l2"`.
 #' @param X,y Data and 0/1 labels.
 #' @param upper.bounds,lower.bounds Bounds of the columns of `X`.
-#' @param epsilon.select Budget of the selection.
+#' @param eps.select Budget of the selection.
 #' @param add.bias Passed to each model's `fit()`.
 #' @param delta Overall delta of the selection.
 #' @param validation.fraction Share of the rows held out for validation (every
@@ -42,10 +42,10 @@
 #' y <- as.integer(X[, 1] + X[, 2] + stats::rnorm(2000, sd = 0.3) > 0)
 #' models <- lapply(c(1, 10, 100), function(g) LogisticRegressionDP$new("l2", 1, g))
 #' best <- tune_classification_model_stable(models, X, y, c(1, 1), c(-1, -1),
-#'                                          epsilon.select = 1)
+#'                                          eps.select = 1)
 #' best$gamma
 tune_classification_model_stable <- function(DPmodels, X, y, upper.bounds, lower.bounds,
-                                             epsilon.select, add.bias = FALSE,
+                                             eps.select, add.bias = FALSE,
                                              delta = 0.01, validation.fraction = 0.2,
                                              X.validation = NULL, y.validation = NULL,
                                              score = "ramp",
@@ -55,7 +55,7 @@ tune_classification_model_stable <- function(DPmodels, X, y, upper.bounds, lower
   selected <- .call_core(
     "tune_classification_model_stable", DPmodels = .core_models(DPmodels, caller),
     X = .to_py(X), y = .to_py(y), upper_bounds = .to_py(upper.bounds),
-    lower_bounds = .to_py(lower.bounds), epsilon_select = .to_py(epsilon.select),
+    lower_bounds = .to_py(lower.bounds), eps_select = .to_py(eps.select),
     add_bias = .to_py(add.bias), delta = .to_py(delta),
     validation_fraction = .to_py(validation.fraction), X_validation = .to_py(X.validation),
     y_validation = .to_py(y.validation), score = .to_py(score), selector = .to_py(selector),
@@ -67,14 +67,14 @@ tune_classification_model_stable <- function(DPmodels, X, y, upper.bounds, lower
 #' Private histogram with a privately selected bin width
 #'
 #' Chaudhuri and Vinterbo's histogram density estimator (2013, appendix): noisy bin counts
-#' `max(0, n_i + Laplace(2 / epsilon.train))` over equal bins of `[lower.bound, upper.bound]`,
+#' `max(0, n_i + Laplace(2 / eps.train))` over equal bins of `[lower.bound, upper.bound]`,
 #' the bin width chosen among `bin.widths` by stability-based validation on held-out data, then
-#' the histogram rebuilt with fresh noise. The call is `(epsilon.train + epsilon.select,
+#' the histogram rebuilt with fresh noise. The call is `(eps.train + eps.select,
 #' delta)`-differentially private.
 #'
 #' @param x Numeric data; clipped to the bounds.
 #' @param bin.widths Candidate bin widths as fractions of the range (`1 / h` whole numbers).
-#' @param epsilon.train,epsilon.select Budgets of the histogram and of the selection.
+#' @param eps.train,eps.select Budgets of the histogram and of the selection.
 #' @param lower.bound,upper.bound The known range of the data.
 #' @param delta Overall delta of the selection.
 #' @param validation.fraction Share of `x` held out (interleaved), unless `x.validation`
@@ -90,15 +90,15 @@ tune_classification_model_stable <- function(DPmodels, X, y, upper.bounds, lower
 #' x <- stats::rbeta(5000, 2, 5)
 #' h <- tune_histogram_bin_width_stable(x, c(0.5, 0.1, 0.05, 0.02), 1, 1)
 #' diff(h$breaks)[1]
-tune_histogram_bin_width_stable <- function(x, bin.widths, epsilon.train, epsilon.select,
+tune_histogram_bin_width_stable <- function(x, bin.widths, eps.train, eps.select,
                                             lower.bound = 0, upper.bound = 1, delta = 0.01,
                                             validation.fraction = 0.2, x.validation = NULL,
                                             selector = "exponential_noise",
                                             noise = "shared") {
   value <- .call_core(
     "tune_histogram_bin_width_stable", x = .to_py(x),
-    bin_widths = .to_py(as.numeric(bin.widths)), epsilon_train = .to_py(epsilon.train),
-    epsilon_select = .to_py(epsilon.select), lower_bound = .to_py(lower.bound),
+    bin_widths = .to_py(as.numeric(bin.widths)), eps_train = .to_py(eps.train),
+    eps_select = .to_py(eps.select), lower_bound = .to_py(lower.bound),
     upper_bound = .to_py(upper.bound), delta = .to_py(delta),
     validation_fraction = .to_py(validation.fraction), x_validation = .to_py(x.validation),
     selector = .to_py(selector), noise = .to_py(noise), random_state = .random_state()
@@ -118,7 +118,7 @@ tune_histogram_bin_width_stable <- function(x, bin.widths, epsilon.train, epsilo
 #' @param n,m Training and validation sizes.
 #' @param d Number of coefficients (bias included).
 #' @param k Number of candidates.
-#' @param epsilon Training budget.
+#' @param eps Training budget.
 #' @param delta Overall delta.
 #' @param score `"ramp"`, `"hinge"` or `"logistic"`.
 #' @return A numeric vector `c(beta1, beta2)`.
@@ -126,12 +126,12 @@ tune_histogram_bin_width_stable <- function(x, bin.widths, epsilon.train, epsilo
 #' @examplesIf dppack_available()
 #' stability_constants_linear(0.001, 15216, 1902, 10, 10, 1, 0.01)
 #' stability_constants_histogram(0.01, 10000, 2000, 5, 1, 0.01)
-stability_constants_linear <- function(lambda.min, n, m, d, k, epsilon, delta,
+stability_constants_linear <- function(lambda.min, n, m, d, k, eps, delta,
                                        score = "ramp") {
   # `name =` spelled out: the argument `n` would otherwise partially match it
   value <- .call_core(
     name = "stability_constants_linear", lambda_min = .to_py(lambda.min), n = .to_py(n),
-    m = .to_py(m), d = .to_py(d), k = .to_py(k), epsilon = .to_py(epsilon),
+    m = .to_py(m), d = .to_py(d), k = .to_py(k), eps = .to_py(eps),
     delta = .to_py(delta), score = .to_py(score)
   )
   unlist(value)
@@ -139,48 +139,48 @@ stability_constants_linear <- function(lambda.min, n, m, d, k, epsilon, delta,
 
 #' @rdname stability_constants_linear
 #' @export
-stability_constants_histogram <- function(h.min, n, m, k, epsilon, delta) {
+stability_constants_histogram <- function(h.min, n, m, k, eps, delta) {
   value <- .call_core(
     name = "stability_constants_histogram", h_min = .to_py(h.min), n = .to_py(n),
-    m = .to_py(m), k = .to_py(k), epsilon = .to_py(epsilon), delta = .to_py(delta)
+    m = .to_py(m), k = .to_py(k), eps = .to_py(eps), delta = .to_py(delta)
   )
   unlist(value)
 }
 
 #' Privacy of a whole tuning procedure
 #'
-#' The `(epsilon, delta)` of the selection procedures compared by Chaudhuri and Vinterbo
-#' (2013): `"stability"` (Algorithm 2, Theorem 2: training budget `epsilon` plus selection
-#' budget `epsilon.select`, with the selection's `delta`) and the baselines `"alphaSplit"`,
-#' `"dataSplit"` ([tune_classification_model()]) and `"random"` (Theorem 5: `epsilon` with
+#' The `(eps, delta)` of the selection procedures compared by Chaudhuri and Vinterbo
+#' (2013): `"stability"` (Algorithm 2, Theorem 2: training budget `eps` plus selection
+#' budget `eps.select`, with the selection's `delta`) and the baselines `"alphaSplit"`,
+#' `"dataSplit"` ([tune_classification_model()]) and `"random"` (Theorem 5: `eps` with
 #' `delta = 0`, training and validation data disjoint).
 #'
 #' @param procedure One of `"stability"`, `"alphaSplit"`, `"dataSplit"`, `"random"`.
-#' @param epsilon The training budget (`"stability"`) or the overall budget (the baselines).
-#' @param epsilon.select The selection budget; required for `"stability"`, ignored otherwise.
+#' @param eps The training budget (`"stability"`) or the overall budget (the baselines).
+#' @param eps.select The selection budget; required for `"stability"`, ignored otherwise.
 #' @param delta The selection's delta for `"stability"`.
-#' @return A list with elements `epsilon` and `delta`.
+#' @return A list with elements `eps` and `delta`.
 #' @references Chaudhuri K, Vinterbo SA (2013). A stability-based validation procedure for
 #'   differentially private machine learning. NIPS 26.
 #' @export
 #' @examplesIf dppack_available()
-#' selection_privacy("stability", 0.5, epsilon.select = 0.5, delta = 0.01)
+#' selection_privacy("stability", 0.5, eps.select = 0.5, delta = 0.01)
 #' selection_privacy("dataSplit", 1)
-selection_privacy <- function(procedure, epsilon, epsilon.select = NULL, delta = 0) {
+selection_privacy <- function(procedure, eps, eps.select = NULL, delta = 0) {
   .call_core(
-    name = "selection_privacy", procedure = .to_py(procedure), epsilon = .to_py(epsilon),
-    epsilon_select = .to_py(epsilon.select), delta = .to_py(delta)
+    name = "selection_privacy", procedure = .to_py(procedure), eps = .to_py(eps),
+    eps_select = .to_py(eps.select), delta = .to_py(delta)
   )
 }
 
 #' Per-model budget under advanced composition
 #'
-#' The budget `e` with `k * (exp(e) - 1) * e + sqrt(2 * k * log(1 / delta)) * e = epsilon`:
+#' The budget `e` with `k * (exp(e) - 1) * e + sqrt(2 * k * log(1 / delta)) * e = eps`:
 #' by the advanced composition theorem, `k` models trained at `e` each are together
-#' `(epsilon, delta)`-differentially private. Chaudhuri and Vinterbo (2013, Section 5) compare
-#' it with alphaSplit's `epsilon / k`, which is larger except for small `epsilon`.
+#' `(eps, delta)`-differentially private. Chaudhuri and Vinterbo (2013, Section 5) compare
+#' it with alphaSplit's `eps / k`, which is larger except for small `eps`.
 #'
-#' @param epsilon The overall budget.
+#' @param eps The overall budget.
 #' @param k The number of models.
 #' @param delta The overall delta, in (0, 1).
 #' @return The per-model budget (a number).
@@ -188,11 +188,11 @@ selection_privacy <- function(procedure, epsilon, epsilon.select = NULL, delta =
 #'   differentially private machine learning. NIPS 26.
 #' @export
 #' @examplesIf dppack_available()
-#' advanced_composition_epsilon(0.3, 10, 0.01)  # 0.0303 > 0.3 / 10
-#' advanced_composition_epsilon(1, 10, 0.01)    # 0.0944 < 1 / 10
-advanced_composition_epsilon <- function(epsilon, k, delta) {
+#' advanced_composition_eps(0.3, 10, 0.01)  # 0.0303 > 0.3 / 10
+#' advanced_composition_eps(1, 10, 0.01)    # 0.0944 < 1 / 10
+advanced_composition_eps <- function(eps, k, delta) {
   .call_core(
-    name = "advanced_composition_epsilon", epsilon = .to_py(epsilon), k = .to_py(k),
+    name = "advanced_composition_eps", eps = .to_py(eps), k = .to_py(k),
     delta = .to_py(delta)
   )
 }

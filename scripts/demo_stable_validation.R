@@ -5,7 +5,7 @@
 # Both procedures get the same 399 rows and the same total budget, eps 4: data splitting
 # (DPpack's tune_classification_model, 5 models at eps 4 on 1/6 of the rows each) and
 # stability (tune_classification_model_stable, every model at eps 2 on 80% of the rows,
-# epsilon.select = 2 on the other 20%). The other 133 rows are the test set.
+# eps.select = 2 on the other 20%). The other 133 rows are the test set.
 library(DPpackPy)
 
 seed <- 2026

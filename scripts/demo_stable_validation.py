@@ -6,7 +6,7 @@ Both procedures get the same 399 rows and the same total budget, eps 4:
 * data splitting, DPpack's tune_classification_model: 5 models at eps 4, each on 1/6 of the
   rows, selection by the exponential mechanism on the last sixth;
 * stability, tune_classification_model_stable: every model at eps 2 on 80% of the rows,
-  selection with epsilon_select = 2 on the other 20%, the chosen model retrained.
+  selection with eps_select = 2 on the other 20%, the chosen model retrained.
 The other 133 rows are the test set.
 """
 
@@ -64,7 +64,7 @@ def main():
                                                      X.shape[0] // 5, 6, len(GAMMAS), EPS / 2,
                                                      0.01)
     beta = max(beta1 / n_train, beta2 / (X.shape[0] // 5))
-    print(f"Stability's selection noise has mean 2 beta / epsilon_select = {2 * beta / 2:.2f} "
+    print(f"Stability's selection noise has mean 2 beta / eps_select = {2 * beta / 2:.2f} "
           "against ramp scores in [-1, 0]:\nwith 320 training rows the selection is close to "
           "random; stability pays off for large training sets (see the vignette).")
 

@@ -76,7 +76,7 @@ from .stats import (
 from .tuning import tune_classification_model, tune_linear_regression_model
 from .validation import (
     StableTrainer,
-    advanced_composition_epsilon,
+    advanced_composition_eps,
     selection_privacy,
     stability_constants_histogram,
     stability_constants_linear,
@@ -139,7 +139,7 @@ __all__ = [
     "confintERM",
     # beyond DPpack: stability-based validation (spec stability_validation.md)
     "StableTrainer",
-    "advanced_composition_epsilon",
+    "advanced_composition_eps",
     "selection_privacy",
     "stability_constants_histogram",
     "stability_constants_linear",

@@ -2,13 +2,13 @@
 ``stability_validation.md``, cited below as §n).
 
 Every candidate is trained on the *whole* training set T at the *whole* training budget
-epsilon_train; only the index of the best candidate on the validation set V is released, by a
-noisy maximum whose privacy (epsilon_select, delta) rests on the stability of the validation
+eps_train; only the index of the best candidate on the validation set V is released, by a
+noisy maximum whose privacy (eps_select, delta) rests on the stability of the validation
 score (§1, Thm 1). The end-to-end procedure then retrains the selected candidate with fresh
-noise (§2.2, Thm 2): (epsilon_train + epsilon_select, delta)-DP in total, whatever the number of
+noise (§2.2, Thm 2): (eps_train + eps_select, delta)-DP in total, whatever the number of
 candidates k.
 
-A trainer is a pair (G, F) (§0): G draws the noise R, F(T, theta, epsilon, R) is deterministic.
+A trainer is a pair (G, F) (§0): G draws the noise R, F(T, theta, eps, R) is deterministic.
 :class:`StableTrainer` is that interface; two instances are provided:
 
 * regularised linear classifiers (§3): DPpack's ``LogisticRegressionDP`` and linear ``svmDP``
@@ -21,7 +21,7 @@ selection step. For the classifiers that is the *standardised* vector R (rate 1)
 uses R / rate_i, with rate_i = eps'_i / 2 (objective perturbation, eps'_i from its own gamma_i,
 spec dppack_api §6.1) or gamma_i eps / 2 (output perturbation), so each candidate's noise has
 exactly the law its own fit would draw. For histograms it is one sequence of standard Laplace
-values; the candidate with 1/h bins uses the first 1/h of them, times 2/epsilon_train. Sharing
+values; the candidate with 1/h bins uses the first 1/h of them, times 2/eps_train. Sharing
 is allowed by Thm 1's proof, which holds for every fixed noise vector (R_1, ..., R_k) in the
 stability event; with one shared R the event's probability is at least 1 - delta/k. Sharing
 makes the candidates' scores comparable (common random numbers). ``noise="independent"`` draws
@@ -48,7 +48,7 @@ from .tuning import _check_models, _labels, _n_rows, _take
 
 __all__ = [
     "StableTrainer",
-    "advanced_composition_epsilon",
+    "advanced_composition_eps",
     "selection_privacy",
     "stability_constants_histogram",
     "stability_constants_linear",
@@ -99,10 +99,10 @@ def _count(value, name, minimum=1):
 
 def _fraction(value):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError("validation_fraction must be a number in (0, 1).")
+        raise ValueError("validation.fraction must be a number in (0, 1).")
     value = float(value)
     if not 0 < value < 1:
-        raise ValueError("validation_fraction must be a number in (0, 1).")
+        raise ValueError("validation.fraction must be a number in (0, 1).")
     return value
 
 
@@ -117,7 +117,7 @@ def split_rows(n, fraction):
     in_v = np.floor((index + 1) * fraction) > np.floor(index * fraction)
     training, validation = index[~in_v], index[in_v]
     if training.size == 0 or validation.size == 0:
-        raise ValueError(f"Splitting {n} rows with validation_fraction = {fraction} leaves an "
+        raise ValueError(f"Splitting {n} rows with validation.fraction = {fraction} leaves an "
                          "empty training or validation set.")
     return training, validation
 
@@ -127,7 +127,7 @@ def split_rows(n, fraction):
 # --------------------------------------------------------------------------------------------
 
 
-def stability_constants_linear(lambda_min, n, m, d, k, epsilon, delta, score="ramp"):
+def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp"):
     """(beta1, beta2) of the validation score of regularised linear classifiers (§3, Thm 4).
 
     Parameters
@@ -140,7 +140,7 @@ def stability_constants_linear(lambda_min, n, m, d, k, epsilon, delta, score="ra
         Dimension of the coefficients (bias included).
     k : int
         Number of candidates.
-    epsilon : float
+    eps : float
         Budget of the training noise (for objective perturbation, the eps' its noise uses).
     delta : float
         Overall delta of the selection (§7.2: the formula includes k).
@@ -152,7 +152,7 @@ def stability_constants_linear(lambda_min, n, m, d, k, epsilon, delta, score="ra
     (float, float)
         beta1 = 2 L / lambda_min. beta2 bounds how much one validation record can move the
         mean loss times m, i.e. the range of g over ||x|| <= 1 when ||w|| <= B, B =
-        (L / lambda_min)(1 + 2 d ln(d k / delta) / (epsilon n)) (§7.11: the paper's proof
+        (L / lambda_min)(1 + 2 d ln(d k / delta) / (eps n)) (§7.11: the paper's proof
         drops the 2): min(1, B) for ramp (g* = 1), B for logistic, B + min(B, 1) for hinge.
 
     Notes
@@ -162,15 +162,15 @@ def stability_constants_linear(lambda_min, n, m, d, k, epsilon, delta, score="ra
     validation record moved from margin +B to -B changes g by min(2B, 1 + B) > B. Logistic
     is exact with B: log(1 + e^B) - log(1 + e^-B) = B.
     """
-    lambda_min = _budget(lambda_min, "lambda_min")
+    lambda_min = _budget(lambda_min, "lambda.min")
     n, m, d, k = (_count(v, name) for v, name in ((n, "n"), (m, "m"), (d, "d"), (k, "k")))
-    epsilon = _budget(epsilon, "epsilon")
+    eps = _budget(eps, "eps")
     delta = _delta(delta)
     _choice(score, SCORES, "score")
     lipschitz = 1.0  # §3: logistic, hinge and ramp are 1-Lipschitz in w for ||x|| <= 1
     beta1 = 2.0 * lipschitz / lambda_min
     norm_bound = (lipschitz / lambda_min) * (
-        1.0 + 2.0 * d * math.log(d * k / delta) / (epsilon * n))  # §7.11
+        1.0 + 2.0 * d * math.log(d * k / delta) / (eps * n))  # §7.11
     # §3 Thm 4, with beta2 = the range of g on |y w'x| <= B (g >= 0, one record replaced):
     # ramp in [1 - min(B, 1), 1] (g* = 1), logistic in [log(1 + e^-B), log(1 + e^B)], hinge in
     # [max(0, 1 - B), 1 + B]; the paper's B alone is too small for hinge (see Notes).
@@ -181,45 +181,45 @@ def stability_constants_linear(lambda_min, n, m, d, k, epsilon, delta, score="ra
     return beta1, norm_bound
 
 
-def histogram_min_n(h_min, k, epsilon, delta):
-    """Smallest training size for Thm 6: 1 + 2 ln(4k/delta) / (epsilon sqrt(h_min)) (§4)."""
-    return 1.0 + 2.0 * math.log(4.0 * k / delta) / (epsilon * math.sqrt(h_min))
+def histogram_min_n(h_min, k, eps, delta):
+    """Smallest training size for Thm 6: 1 + 2 ln(4k/delta) / (eps sqrt(h_min)) (§4)."""
+    return 1.0 + 2.0 * math.log(4.0 * k / delta) / (eps * math.sqrt(h_min))
 
 
-def stability_constants_histogram(h_min, n, m, k, epsilon, delta):
+def stability_constants_histogram(h_min, n, m, k, eps, delta):
     """(beta1, beta2) of the histogram score (§4, Thm 6).
 
-    beta1 = 6 / ((1 - nu) h_min), beta2 = 2 / h_min, nu = 2 ln(4k/delta) / (n epsilon
+    beta1 = 6 / ((1 - nu) h_min), beta2 = 2 / h_min, nu = 2 ln(4k/delta) / (n eps
     sqrt(h_min)).
 
     Raises
     ------
     ValueError
-        When n < 1 + 2 ln(4k/delta) / (epsilon sqrt(h_min)), where Thm 6 gives no guarantee.
+        When n < 1 + 2 ln(4k/delta) / (eps sqrt(h_min)), where Thm 6 gives no guarantee.
     """
-    h_min = _budget(h_min, "h_min")
+    h_min = _budget(h_min, "h.min")
     if h_min > 1:
-        raise ValueError("h_min must be <= 1.")
+        raise ValueError("h.min must be <= 1.")
     n, m, k = (_count(v, name) for v, name in ((n, "n"), (m, "m"), (k, "k")))
-    epsilon = _budget(epsilon, "epsilon")
+    eps = _budget(eps, "eps")
     delta = _delta(delta)
-    n_min = histogram_min_n(h_min, k, epsilon, delta)
+    n_min = histogram_min_n(h_min, k, eps, delta)
     if n < n_min:
         raise ValueError(f"Stability needs at least {math.ceil(n_min)} training values for "
                          f"these bin widths, budget and delta (Thm 6); there are {n}.")
-    nu = 2.0 * math.log(4.0 * k / delta) / (n * epsilon * math.sqrt(h_min))
+    nu = 2.0 * math.log(4.0 * k / delta) / (n * eps * math.sqrt(h_min))
     return 6.0 / ((1.0 - nu) * h_min), 2.0 / h_min
 
 
-def selection_privacy(procedure, epsilon, epsilon_select=None, delta=0.0):
-    """The (epsilon, delta) of a whole tuning procedure (§2.3 Thm 2, §5 Thm 5).
+def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
+    """The (eps, delta) of a whole tuning procedure (§2.3 Thm 2, §5 Thm 5).
 
     Parameters
     ----------
     procedure : {'stability', 'alphaSplit', 'dataSplit', 'random'}
-    epsilon : float
+    eps : float
         The training budget (stability) or the overall budget alpha (the baselines).
-    epsilon_select : float, optional
+    eps_select : float, optional
         The selection budget of 'stability' (required there).
     delta : float
         The delta of 'stability'.
@@ -227,33 +227,33 @@ def selection_privacy(procedure, epsilon, epsilon_select=None, delta=0.0):
     Returns
     -------
     dict
-        ``{"epsilon": ..., "delta": ...}``: (epsilon + epsilon_select, delta) for
-        'stability', (epsilon, 0) for the baselines (T and V disjoint).
+        ``{"eps": ..., "delta": ...}``: (eps + eps_select, delta) for
+        'stability', (eps, 0) for the baselines (T and V disjoint).
     """
     _choice(procedure, ("stability", "alphaSplit", "dataSplit", "random"), "procedure")
-    epsilon = _budget(epsilon, "epsilon")
+    eps = _budget(eps, "eps")
     if procedure != "stability":
-        return {"epsilon": epsilon, "delta": 0.0}
-    if epsilon_select is None:
-        raise ValueError("epsilon_select must be given for the 'stability' procedure.")
-    return {"epsilon": epsilon + _budget(epsilon_select, "epsilon_select"),
+        return {"eps": eps, "delta": 0.0}
+    if eps_select is None:
+        raise ValueError("eps.select must be given for the 'stability' procedure.")
+    return {"eps": eps + _budget(eps_select, "eps.select"),
             "delta": _delta(delta)}
 
 
-def advanced_composition_epsilon(epsilon, k, delta):
-    """The per-model budget e' with k (e^e' - 1) e' + sqrt(2 k ln(1/delta)) e' = epsilon (§5,
-    the advanced-composition alternative to alphaSplit's epsilon / k)."""
+def advanced_composition_eps(eps, k, delta):
+    """The per-model budget e' with k (e^e' - 1) e' + sqrt(2 k ln(1/delta)) e' = eps (§5,
+    the advanced-composition alternative to alphaSplit's eps / k)."""
     from scipy.optimize import brentq
 
-    epsilon = _budget(epsilon, "epsilon")
+    eps = _budget(eps, "eps")
     k = _count(k, "k")
     delta = _delta(delta)
     root = math.sqrt(2.0 * k * math.log(1.0 / delta))
 
     def total(e):
-        return k * math.expm1(e) * e + root * e - epsilon
+        return k * math.expm1(e) * e + root * e - eps
 
-    return brentq(total, 0.0, epsilon / root, xtol=1e-15, rtol=1e-14)
+    return brentq(total, 0.0, eps / root, xtol=1e-15, rtol=1e-14)
 
 
 # --------------------------------------------------------------------------------------------
@@ -270,7 +270,7 @@ def _scores_array(scores):
     return q
 
 
-def stable_select(scores, beta, epsilon_select, selector="exponential_noise",
+def stable_select(scores, beta, eps_select, selector="exponential_noise",
                   random_state=None):
     """The private argmax of Validate (§2.1 steps 3-4, §2.4).
 
@@ -280,13 +280,13 @@ def stable_select(scores, beta, epsilon_select, selector="exponential_noise",
         The k validation scores q_i (larger is better).
     beta : float
         max(beta1 / n, beta2 / m), > 0.
-    epsilon_select : float
+    eps_select : float
         The selection budget alpha_2.
     selector : {'exponential_noise', 'gumbel', 'laplace'}
         'exponential_noise' (the paper's): argmax of q_i + 2 beta Z_i, Z_i exponential with
-        rate epsilon_select. 'gumbel': the exponential mechanism, P(i) proportional to
-        exp(epsilon_select q_i / (2 beta)). 'laplace': argmax of q_i plus Laplace noise of
-        scale 2 beta / epsilon_select. All three are (epsilon_select, delta)-DP on the
+        rate eps_select. 'gumbel': the exponential mechanism, P(i) proportional to
+        exp(eps_select q_i / (2 beta)). 'laplace': argmax of q_i plus Laplace noise of
+        scale 2 beta / eps_select. All three are (eps_select, delta)-DP on the
         stability event.
     random_state : None, int or NumPy Generator
 
@@ -297,22 +297,22 @@ def stable_select(scores, beta, epsilon_select, selector="exponential_noise",
     """
     q = _scores_array(scores)
     beta = _budget(beta, "beta")
-    epsilon_select = _budget(epsilon_select, "epsilon_select")
+    eps_select = _budget(eps_select, "eps.select")
     _choice(selector, SELECTORS, "selector")
     rng = _random.as_generator(random_state)
-    return _select(q, beta, epsilon_select, selector, rng)
+    return _select(q, beta, eps_select, selector, rng)
 
 
-def _select(q, beta, epsilon_select, selector, rng):
+def _select(q, beta, eps_select, selector, rng):
     if selector == "gumbel":
         # §2.4: P(i) proportional to exp(alpha2 q_i / (2 beta)), score sensitivity beta
-        return int(ExponentialMechanism(q, epsilon_select, beta, random_state=rng))
+        return int(ExponentialMechanism(q, eps_select, beta, random_state=rng))
     if selector == "exponential_noise":
         # §2.1 step 3: Z_i ~ Exponential(rate alpha2) = Gamma(1, rate alpha2); mean 1/alpha2
-        noise = 2.0 * beta * _random.gamma(1.0, epsilon_select, rng, size=q.size)
+        noise = 2.0 * beta * _random.gamma(1.0, eps_select, rng, size=q.size)
     else:
         # §2.4 [derived]: scores are not monotone in the neighbour, so the scale is 2 beta/alpha2
-        noise = _random.laplace(2.0 * beta / epsilon_select, q.size, rng)
+        noise = _random.laplace(2.0 * beta / eps_select, q.size, rng)
     return int(np.argmax(q + noise))
 
 
@@ -328,9 +328,9 @@ class StableTrainer:
 
     * ``n_records(data)``: the number of individuals in T or V;
     * ``draw_noise(T, thetas, rng)``: R ~ G, usable by F for every theta in ``thetas``;
-    * ``fit(T, theta, epsilon, noise)``: the deterministic F(T, theta, epsilon, R), a model;
+    * ``fit(T, theta, eps, noise)``: the deterministic F(T, theta, eps, R), a model;
     * ``score(model, V)``: the validation score q (larger is better);
-    * ``stability_constants(T, V, thetas, epsilon, delta)``: (beta1, beta2) of Definition 2,
+    * ``stability_constants(T, V, thetas, eps, delta)``: (beta1, beta2) of Definition 2,
       for the overall delta.
     """
 
@@ -340,28 +340,28 @@ class StableTrainer:
     def draw_noise(self, T, thetas, rng):
         raise NotImplementedError
 
-    def fit(self, T, theta, epsilon, noise):
+    def fit(self, T, theta, eps, noise):
         raise NotImplementedError
 
     def score(self, model, V):
         raise NotImplementedError
 
-    def stability_constants(self, T, V, thetas, epsilon, delta):
+    def stability_constants(self, T, V, thetas, eps, delta):
         raise NotImplementedError
 
 
-def _settings(thetas, epsilon_train, epsilon_select, delta, selector, noise):
+def _settings(thetas, eps_train, eps_select, delta, selector, noise):
     thetas = list(thetas)
     if not thetas:
         raise ValueError("thetas must contain at least one candidate.")
-    return (thetas, _budget(epsilon_train, "epsilon_train"),
-            _budget(epsilon_select, "epsilon_select"), _delta(delta),
+    return (thetas, _budget(eps_train, "eps.train"),
+            _budget(eps_select, "eps.select"), _delta(delta),
             _choice(selector, SELECTORS, "selector"), _choice(noise, NOISE_MODES, "noise"))
 
 
-def _betas(trainer, T, V, thetas, epsilon_train, delta, beta1, beta2):
+def _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2):
     if beta1 is None and beta2 is None:
-        return trainer.stability_constants(T, V, thetas, epsilon_train, delta)
+        return trainer.stability_constants(T, V, thetas, eps_train, delta)
     if beta1 is None or beta2 is None:
         raise ValueError("Give both beta1 and beta2, or neither.")
     warnings.warn("beta1 and beta2 were supplied: the privacy of the selection rests on the "
@@ -369,20 +369,20 @@ def _betas(trainer, T, V, thetas, epsilon_train, delta, beta1, beta2):
     return _budget(beta1, "beta1"), _budget(beta2, "beta2")
 
 
-def _validate(thetas, trainer, T, V, epsilon_train, epsilon_select, beta1, beta2, selector,
+def _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2, selector,
               noise, rng):
     """Algorithm 1 on checked settings. Returns (index, scores, beta); scores and beta are
     for tests and must never be released."""
     beta = max(beta1 / trainer.n_records(T), beta2 / trainer.n_records(V))  # §2.1 step 1
     shared = trainer.draw_noise(T, thetas, rng) if noise == "shared" else None
     scores = np.empty(len(thetas))
-    for i, theta in enumerate(thetas):  # §2.1 step 2: full T, full epsilon_train
+    for i, theta in enumerate(thetas):  # §2.1 step 2: full T, full eps_train
         R = shared if shared is not None else trainer.draw_noise(T, [theta], rng)
-        scores[i] = trainer.score(trainer.fit(T, theta, epsilon_train, R), V)
-    return _select(scores, beta, epsilon_select, selector, rng), scores, beta
+        scores[i] = trainer.score(trainer.fit(T, theta, eps_train, R), V)
+    return _select(scores, beta, eps_select, selector, rng), scores, beta
 
 
-def validate_stable(thetas, trainer, T, V, epsilon_train, epsilon_select, delta=0.01,
+def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
                     beta1=None, beta2=None, selector="exponential_noise", noise="shared",
                     random_state=None):
     """Algorithm 1, Validate (§2.1): the private index of the best candidate.
@@ -394,7 +394,7 @@ def validate_stable(thetas, trainer, T, V, epsilon_train, epsilon_select, delta=
     trainer : StableTrainer
     T, V : objects the trainer understands
         Disjoint training and validation data (overlap breaks the accounting, §7.1).
-    epsilon_train, epsilon_select : float
+    eps_train, eps_select : float
         alpha_1 (each candidate's training budget) and alpha_2 (the selection's).
     delta : float
         Overall delta (§7.2).
@@ -410,17 +410,17 @@ def validate_stable(thetas, trainer, T, V, epsilon_train, epsilon_select, delta=
     Returns
     -------
     int
-        0-based index into ``thetas``; (epsilon_select, delta)-DP (Thm 1).
+        0-based index into ``thetas``; (eps_select, delta)-DP (Thm 1).
     """
-    settings = _settings(thetas, epsilon_train, epsilon_select, delta, selector, noise)
-    thetas, epsilon_train, epsilon_select, delta, selector, noise = settings
-    beta1, beta2 = _betas(trainer, T, V, thetas, epsilon_train, delta, beta1, beta2)
+    settings = _settings(thetas, eps_train, eps_select, delta, selector, noise)
+    thetas, eps_train, eps_select, delta, selector, noise = settings
+    beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2)
     rng = _random.as_generator(random_state)
-    return _validate(thetas, trainer, T, V, epsilon_train, epsilon_select, beta1, beta2,
+    return _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
                      selector, noise, rng)[0]
 
 
-def tune_stable(thetas, trainer, T, V, epsilon_train, epsilon_select, delta=0.01, beta1=None,
+def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=None,
                 beta2=None, selector="exponential_noise", noise="shared", random_state=None):
     """Algorithm 2 (§2.2): Validate, then retrain the selected candidate on T with fresh noise.
 
@@ -429,18 +429,18 @@ def tune_stable(thetas, trainer, T, V, epsilon_train, epsilon_select, delta=0.01
     Returns
     -------
     (int, model)
-        The selected index and F(T, theta_i*, epsilon_train, R) with a fresh R; together
-        (epsilon_train + epsilon_select, delta)-DP (Thm 2) when the trainer is
-        epsilon_train-DP.
+        The selected index and F(T, theta_i*, eps_train, R) with a fresh R; together
+        (eps_train + eps_select, delta)-DP (Thm 2) when the trainer is
+        eps_train-DP.
     """
-    settings = _settings(thetas, epsilon_train, epsilon_select, delta, selector, noise)
-    thetas, epsilon_train, epsilon_select, delta, selector, noise = settings
-    beta1, beta2 = _betas(trainer, T, V, thetas, epsilon_train, delta, beta1, beta2)
+    settings = _settings(thetas, eps_train, eps_select, delta, selector, noise)
+    thetas, eps_train, eps_select, delta, selector, noise = settings
+    beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2)
     rng = _random.as_generator(random_state)
-    index = _validate(thetas, trainer, T, V, epsilon_train, epsilon_select, beta1, beta2,
+    index = _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
                       selector, noise, rng)[0]
     chosen = thetas[index]
-    return index, trainer.fit(T, chosen, epsilon_train, trainer.draw_noise(T, [chosen], rng))
+    return index, trainer.fit(T, chosen, eps_train, trainer.draw_noise(T, [chosen], rng))
 
 
 # --------------------------------------------------------------------------------------------
@@ -459,7 +459,7 @@ def _margins_loss(margins, score):
 
 class LinearClassifierTrainer(StableTrainer):
     """F for DPpack's CMS classifiers (§3): theta is one of the given (unfitted) models; F fits
-    a copy of it at ``epsilon`` on T with the noise R / rate (``StandardNoise``).
+    a copy of it at ``eps`` on T with the noise R / rate (``StandardNoise``).
 
     T and V are (X, y) pairs; the fits clip X to the bounds and scale rows into the unit ball,
     and the score clips V's X to the same bounds, so that ||x|| <= 1 on both sides, as Thm 4
@@ -481,9 +481,9 @@ class LinearClassifierTrainer(StableTrainer):
     def draw_noise(self, T, thetas, rng):
         return StandardNoise.draw(self.dimension(T), rng)
 
-    def fit(self, T, theta, epsilon, noise):
+    def fit(self, T, theta, eps, noise):
         model = copy.copy(theta)
-        model.eps = epsilon
+        model.eps = eps
         # The internal hook of the CMS core: with noise given, nothing is drawn from the
         # generator, so a fixed one keeps F deterministic.
         return model._fit(T[0], T[1], self.upper_bounds, self.lower_bounds, self.add_bias,
@@ -501,14 +501,14 @@ class LinearClassifierTrainer(StableTrainer):
         X, y = self._validation_design(V)
         return -float(np.mean(_margins_loss(y * (X @ model.coeff), self.score_name)))
 
-    def stability_constants(self, T, V, thetas, epsilon, delta):
+    def stability_constants(self, T, V, thetas, eps, delta):
         n = self.n_records(T)
         gamma_min = min(model.gamma for model in thetas)
         # §3: the norm bound of beta2 uses the budget the noise is scaled with (eps' for
         # objective perturbation, at least eps/2); only the unbounded scores need it.
         noise_eps = min(
-            objective_perturbation_parameters(epsilon, model.gamma, model.c, n)[0]
-            if model.perturbation_method == "objective" else epsilon
+            objective_perturbation_parameters(eps, model.gamma, model.c, n)[0]
+            if model.perturbation_method == "objective" else eps
             for model in thetas)
         return stability_constants_linear(gamma_min / n, n, self.n_records(V),
                                           self.dimension(T), len(thetas), noise_eps, delta,
@@ -526,12 +526,12 @@ def _check_stable_models(models):
         if model.regularizer is not regularizer_l2:
             raise ValueError("Stability-based tuning needs regularizer = 'l2' (Thm 4 assumes "
                              "the (gamma/n)-strongly convex l2 penalty).")
-    eps = {model.eps for model in models}
-    if len(eps) != 1:
+    budgets = {model.eps for model in models}
+    if len(budgets) != 1:
         raise ValueError("All DPmodels must have the same eps (the training budget).")
-    epsilon = eps.pop()
-    _checks.check_finite_budget(epsilon, "eps")
-    return epsilon
+    eps = budgets.pop()
+    _checks.check_finite_budget(eps, "eps")
+    return eps
 
 
 def _data_parts(X, y, X_validation, y_validation, validation_fraction):
@@ -541,13 +541,13 @@ def _data_parts(X, y, X_validation, y_validation, validation_fraction):
         training, validation = split_rows(n, _fraction(validation_fraction))
         return (_take(X, training), y[training]), (_take(X, validation), y[validation])
     if X_validation is None or y_validation is None:
-        raise ValueError("Give both X_validation and y_validation, or neither.")
+        raise ValueError("Give both X.validation and y.validation, or neither.")
     m = _n_rows(X_validation)
     return (X, y), (X_validation, _labels(y_validation, m))
 
 
 def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
-                                     epsilon_select, add_bias=False, delta=0.01,
+                                     eps_select, add_bias=False, delta=0.01,
                                      validation_fraction=0.2, X_validation=None,
                                      y_validation=None, score="ramp",
                                      selector="exponential_noise", noise="shared",
@@ -558,7 +558,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     Parameters
     ----------
     DPmodels : sequence of LogisticRegressionDP or linear svmDP models
-        The candidates: same ``eps`` (the training budget epsilon_train), finite;
+        The candidates: same ``eps`` (the training budget eps_train), finite;
         regularizer 'l2'; they differ in gamma (or perturbation method). Not modified,
         except the selected one, which is fitted in place with fresh noise.
     X : array_like
@@ -567,7 +567,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
         n labels in {0, 1}.
     upper_bounds, lower_bounds : array_like
         Bounds of the p columns; X is clipped to them (training and validation).
-    epsilon_select : float
+    eps_select : float
         The selection budget alpha_2.
     add_bias : bool, default False
     delta : float, default 0.01
@@ -588,20 +588,20 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     -------
     model
         The selected model of ``DPmodels``, fitted on the training set with fresh noise.
-        The whole call is (eps + epsilon_select, delta)-DP (Thm 2, Thm 4).
+        The whole call is (eps + eps_select, delta)-DP (Thm 2, Thm 4).
 
     Notes
     -----
     With beta = max(2 / gamma_min, beta2 / m) (Thm 4; 2 / gamma_min = beta1 / n), the
-    selection is accurate when 2 beta ln(k) / epsilon_select is small against the score
+    selection is accurate when 2 beta ln(k) / eps_select is small against the score
     differences (Thm 3): large training sets and not too small gamma. Data splitting
     (:func:`dppack.tune_classification_model`) is better when the training set is small
     or gamma_min is small (beta large); this procedure is better when n is large, because
     each candidate trains on all n rows rather than n / (k + 1).
     """
     models = _check_models(DPmodels)
-    epsilon_train = _check_stable_models(models)
-    epsilon_select = _budget(epsilon_select, "epsilon_select")
+    eps_train = _check_stable_models(models)
+    eps_select = _budget(eps_select, "eps.select")
     add_bias = _checks.check_flag(add_bias, "add.bias")
     delta = _delta(delta)
     _choice(score, SCORES, "score")
@@ -612,9 +612,9 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     prepare_design(T[0], T[1], upper_bounds, lower_bounds, add_bias, binary_labels=True)
     trainer = LinearClassifierTrainer(upper_bounds, lower_bounds, add_bias, score)
     trainer._validation_design(V)
-    beta1, beta2 = trainer.stability_constants(T, V, models, epsilon_train, delta)
+    beta1, beta2 = trainer.stability_constants(T, V, models, eps_train, delta)
     rng = _random.as_generator(random_state)
-    index = _validate(models, trainer, T, V, epsilon_train, epsilon_select, beta1, beta2,
+    index = _validate(models, trainer, T, V, eps_train, eps_select, beta1, beta2,
                       selector, noise, rng)[0]
     chosen = models[index]
     # §2.2 step 2: a fresh R (the model's own draw has the law of R / rate)
@@ -637,7 +637,7 @@ def _bins(h):
 
 
 class HistogramTrainer(StableTrainer):
-    """F of §4 (Alg. 5): noisy counts max(0, n_i + 2 R_i / epsilon) over 1/h equal bins of
+    """F of §4 (Alg. 5): noisy counts max(0, n_i + 2 R_i / eps) over 1/h equal bins of
     [0, 1] (R's hist() cells, right-closed, the first closed); data are already in [0, 1].
     theta is the bin width h; the model is the array of noisy counts."""
 
@@ -658,10 +658,10 @@ class HistogramTrainer(StableTrainer):
         # standard Laplace values; the candidate with 1/h bins uses the first 1/h
         return _random.laplace(1.0, max(_bins(h) for h in thetas), rng)
 
-    def fit(self, T, theta, epsilon, noise):
+    def fit(self, T, theta, eps, noise):
         bins = _bins(theta)
-        # §4: Laplace scale 2/epsilon (a replacement moves one count down and one up)
-        return np.maximum(0.0, self.counts(T, bins) + 2.0 * noise[:bins] / epsilon)
+        # §4: Laplace scale 2/eps (a replacement moves one count down and one up)
+        return np.maximum(0.0, self.counts(T, bins) + 2.0 * noise[:bins] / eps)
 
     def score(self, model, V):
         bins = model.size
@@ -673,9 +673,9 @@ class HistogramTrainer(StableTrainer):
         return float(-h * np.sum(density ** 2)
                      + 2.0 / V.size * np.dot(density, self.counts(V, bins)))
 
-    def stability_constants(self, T, V, thetas, epsilon, delta):
+    def stability_constants(self, T, V, thetas, eps, delta):
         return stability_constants_histogram(min(thetas), T.size, V.size, len(thetas),
-                                             epsilon, delta)
+                                             eps, delta)
 
 
 def _unit_data(x, name, lower, upper):
@@ -683,7 +683,7 @@ def _unit_data(x, name, lower, upper):
     return (np.clip(values, lower, upper) - lower) / (upper - lower)
 
 
-def tune_histogram_bin_width_stable(x, bin_widths, epsilon_train, epsilon_select,
+def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
                                     lower_bound=0.0, upper_bound=1.0, delta=0.01,
                                     validation_fraction=0.2, x_validation=None,
                                     selector="exponential_noise", noise="shared",
@@ -696,7 +696,7 @@ def tune_histogram_bin_width_stable(x, bin_widths, epsilon_train, epsilon_select
         Numeric, finite data; clipped to [lower_bound, upper_bound].
     bin_widths : array_like
         Candidate widths h as fractions of the range (1/h whole numbers, e.g. 0.1, 0.05).
-    epsilon_train, epsilon_select : float
+    eps_train, eps_select : float
         The histogram's budget alpha_1 and the selection's alpha_2.
     lower_bound, upper_bound : float
         The known range of the data.
@@ -713,9 +713,9 @@ def tune_histogram_bin_width_stable(x, bin_widths, epsilon_train, epsilon_select
     -------
     rcompat.Histogram
         Breaks at lower_bound + j h (upper_bound - lower_bound), counts max(0, n_i + 2 R_i /
-        epsilon_train) with fresh R (floats, not rounded). The density on the original scale
+        eps_train) with fresh R (floats, not rounded). The density on the original scale
         is counts / (sum(counts) h (upper_bound - lower_bound)) (uniform when all counts are
-        0). The call is (epsilon_train + epsilon_select, delta)-DP (Thm 2, Thm 6).
+        0). The call is (eps_train + eps_select, delta)-DP (Thm 2, Thm 6).
 
     Raises
     ------
@@ -726,14 +726,14 @@ def tune_histogram_bin_width_stable(x, bin_widths, epsilon_train, epsilon_select
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
     widths = _checks.as_numeric_array(bin_widths, "bin_widths must be numeric.").ravel()
     if widths.size == 0 or not np.all(np.isfinite(widths)) or np.any(widths <= 0):
-        raise ValueError("bin_widths must be finite numbers > 0.")
+        raise ValueError("bin.widths must be finite numbers > 0.")
     if np.any(widths > 1):
-        raise ValueError("bin_widths must be <= 1 (fractions of the range).")
+        raise ValueError("bin.widths must be <= 1 (fractions of the range).")
     thetas = [float(h) for h in widths]
     for h in thetas:
         _bins(h)
-    settings = _settings(thetas, epsilon_train, epsilon_select, delta, selector, noise)
-    thetas, epsilon_train, epsilon_select, delta, selector, noise = settings
+    settings = _settings(thetas, eps_train, eps_select, delta, selector, noise)
+    thetas, eps_train, eps_select, delta, selector, noise = settings
     values = _unit_data(x, "x", lower, upper)
     if x_validation is None:
         training, validation = split_rows(values.size, _fraction(validation_fraction))
@@ -741,11 +741,11 @@ def tune_histogram_bin_width_stable(x, bin_widths, epsilon_train, epsilon_select
     else:
         T, V = values, _unit_data(x_validation, "x_validation", lower, upper)
     trainer = HistogramTrainer()
-    beta1, beta2 = trainer.stability_constants(T, V, thetas, epsilon_train, delta)
+    beta1, beta2 = trainer.stability_constants(T, V, thetas, eps_train, delta)
     rng = _random.as_generator(random_state)
-    index = _validate(thetas, trainer, T, V, epsilon_train, epsilon_select, beta1, beta2,
+    index = _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
                       selector, noise, rng)[0]
     h = thetas[index]
-    counts = trainer.fit(T, h, epsilon_train, trainer.draw_noise(T, [h], rng))  # fresh R
+    counts = trainer.fit(T, h, eps_train, trainer.draw_noise(T, [h], rng))  # fresh R
     breaks = lower + (upper - lower) * np.linspace(0.0, 1.0, counts.size + 1)
     return rcompat.Histogram(breaks, counts, 0.5 * (breaks[1:] + breaks[:-1]))

@@ -78,12 +78,12 @@ CASES = {
         lambda rng: dppack.stability_constants_histogram(0.01, 10000, 2000, 5, 1, 0.01),
     ),
     "selection_privacy": (
-        "selection_privacy('stability', 0.3, epsilon.select = 0.1, delta = 0.02)",
+        "selection_privacy('stability', 0.3, eps.select = 0.1, delta = 0.02)",
         lambda rng: dppack.selection_privacy("stability", 0.3, 0.1, 0.02),
     ),
     "advanced_composition": (
-        "advanced_composition_epsilon(0.7, 12, 0.001)",
-        lambda rng: dppack.advanced_composition_epsilon(0.7, 12, 0.001),
+        "advanced_composition_eps(0.7, 12, 0.001)",
+        lambda rng: dppack.advanced_composition_eps(0.7, 12, 0.001),
     ),
 }
 

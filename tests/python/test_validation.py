@@ -121,19 +121,19 @@ def test_objective_perturbation_shift():
 def test_advanced_composition_levels():
     # §5 [derived]: k = 10, delta = 0.01
     for alpha, expected in ((0.3, 0.03029), (0.5, 0.04948), (1.0, 0.09445)):
-        assert dppack.advanced_composition_epsilon(alpha, 10, 0.01) == pytest.approx(
+        assert dppack.advanced_composition_eps(alpha, 10, 0.01) == pytest.approx(
             expected, abs=5e-6)
     # the crossover with alpha / k lies near alpha = 0.395
-    assert dppack.advanced_composition_epsilon(0.39, 10, 0.01) > 0.039
-    assert dppack.advanced_composition_epsilon(0.40, 10, 0.01) < 0.040
+    assert dppack.advanced_composition_eps(0.39, 10, 0.01) > 0.039
+    assert dppack.advanced_composition_eps(0.40, 10, 0.01) < 0.040
 
 
 def test_privacy_accounting():
-    assert dppack.selection_privacy("stability", 0.5, 0.5, 0.01) == {"epsilon": 1.0,
+    assert dppack.selection_privacy("stability", 0.5, 0.5, 0.01) == {"eps": 1.0,
                                                                      "delta": 0.01}
     for procedure in ("alphaSplit", "dataSplit", "random"):
-        assert dppack.selection_privacy(procedure, 1.0) == {"epsilon": 1.0, "delta": 0.0}
-    with pytest.raises(ValueError, match="epsilon_select must be given"):
+        assert dppack.selection_privacy(procedure, 1.0) == {"eps": 1.0, "delta": 0.0}
+    with pytest.raises(ValueError, match="eps.select must be given"):
         dppack.selection_privacy("stability", 1.0)
     with pytest.raises(ValueError, match="procedure must be one of"):
         dppack.selection_privacy("control", 1.0)
@@ -206,7 +206,7 @@ def test_select_refuses_bad_input_before_drawing():
         (([], 0.1, 1), "at least one value"),
         (([0.0, np.nan], 0.1, 1), "finite"),
         (([0.0], 0.0, 1), "beta must be a scalar > 0"),
-        (([0.0], 0.1, math.inf), "epsilon_select must be finite"),
+        (([0.0], 0.1, math.inf), "eps.select must be finite"),
     ):
         with pytest.raises(ValueError, match=message):
             dppack.stable_select(*args, random_state=rng)
@@ -231,14 +231,14 @@ class MeanTrainer(StableTrainer):
     def draw_noise(self, T, thetas, rng):
         return _random_laplace(rng)
 
-    def fit(self, T, theta, epsilon, noise):
+    def fit(self, T, theta, eps, noise):
         self.seen.append((theta, noise))
-        return T.mean() * theta + noise[0] / (epsilon * T.size)
+        return T.mean() * theta + noise[0] / (eps * T.size)
 
     def score(self, model, V):
         return -abs(model - V.mean())
 
-    def stability_constants(self, T, V, thetas, epsilon, delta):
+    def stability_constants(self, T, V, thetas, eps, delta):
         return 2.0 * max(thetas), 1.0
 
 
@@ -479,18 +479,18 @@ def test_bad_arguments_are_refused_before_any_noise():
     rng = np.random.default_rng(0)
     state = rng.bit_generator.state
     bad = [
-        ({"epsilon_select": 0}, "epsilon_select must be a scalar > 0"),
+        ({"eps_select": 0}, "eps.select must be a scalar > 0"),
         ({"delta": 1.5}, "delta must be a number in"),
         ({"score": "zero-one"}, "score must be one of"),
         ({"selector": "max"}, "selector must be one of"),
-        ({"validation_fraction": 1.0}, "validation_fraction must be"),
-        ({"X_validation": X}, "both X_validation and y_validation"),
+        ({"validation_fraction": 1.0}, "validation.fraction must be"),
+        ({"X_validation": X}, "both X.validation and y.validation"),
         ({"y": np.where(y == 1, 2.0, 0.0)}, "binary labels"),
         ({"upper_bounds": [1, 1]}, "Length of upper.bounds"),
     ]
     for change, message in bad:
         kwargs = {"DPmodels": models, "X": X, "y": y, "upper_bounds": BOUNDS[0],
-                  "lower_bounds": BOUNDS[1], "epsilon_select": 1.0, "random_state": rng,
+                  "lower_bounds": BOUNDS[1], "eps_select": 1.0, "random_state": rng,
                   **change}
         with pytest.raises(ValueError, match=message):
             dppack.tune_classification_model_stable(**kwargs)
@@ -551,7 +551,7 @@ def test_histogram_score_is_minus_ise_up_to_a_constant():
     assert trainer.score(np.zeros(10), V) == pytest.approx(1.0)  # no mass: uniform density
 
 
-def test_histogram_noise_scale_is_two_over_epsilon():
+def test_histogram_noise_scale_is_two_over_eps():
     """KS test of the noisy count minus the true count, clipped at 0 (false-failure 1e-3)."""
     trainer = HistogramTrainer()
     T = np.full(500, 0.3)  # one full bin of 500 among 1/h = 2: the other bin is 0
@@ -571,7 +571,7 @@ def test_histogram_bad_arguments():
         ({"lower_bound": 1, "upper_bound": 0}, "lower.bound must be < upper.bound"),
         ({"x": np.append(x, np.nan)}, "x must be finite"),
     ):
-        args = {"x": x, "bin_widths": [0.5, 0.1], "epsilon_train": 1, "epsilon_select": 1,
+        args = {"x": x, "bin_widths": [0.5, 0.1], "eps_train": 1, "eps_select": 1,
                 **kwargs}
         with pytest.raises(ValueError, match=message):
             dppack.tune_histogram_bin_width_stable(**args)

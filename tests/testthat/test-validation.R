@@ -95,15 +95,15 @@ test_that("bad arguments stop with the core's message and leave R's random strea
 })
 
 test_that("selection_privacy gives Thm 2's and Thm 5's accounting", {
-  expect_identical(selection_privacy("stability", 0.5, epsilon.select = 0.25, delta = 0.01),
-                   list(epsilon = 0.75, delta = 0.01))
+  expect_identical(selection_privacy("stability", 0.5, eps.select = 0.25, delta = 0.01),
+                   list(eps = 0.75, delta = 0.01))
   for (procedure in c("alphaSplit", "dataSplit", "random")) {
     # the baselines' delta is 0 whatever delta is passed (Thm 5)
     expect_identical(selection_privacy(procedure, 2, delta = 0.1),
-                     list(epsilon = 2, delta = 0))
+                     list(eps = 2, delta = 0))
   }
   expect_dppack_error(selection_privacy("stability", 1),
-                      "epsilon_select must be given for the 'stability' procedure.",
+                      "eps.select must be given for the 'stability' procedure.",
                       "selection_privacy")
   expect_dppack_error(
     selection_privacy("control", 1),
@@ -112,18 +112,18 @@ test_that("selection_privacy gives Thm 2's and Thm 5's accounting", {
   )
 })
 
-test_that("advanced_composition_epsilon solves the composition equation", {
+test_that("advanced_composition_eps solves the composition equation", {
   # spec section 5 [derived]: k = 10, delta = 0.01
-  expect_equal(advanced_composition_epsilon(0.3, 10, 0.01), 0.03029, tolerance = 2e-4)
-  expect_equal(advanced_composition_epsilon(1, 10, 0.01), 0.09445, tolerance = 1e-4)
+  expect_equal(advanced_composition_eps(0.3, 10, 0.01), 0.03029, tolerance = 2e-4)
+  expect_equal(advanced_composition_eps(1, 10, 0.01), 0.09445, tolerance = 1e-4)
   # the root satisfies the equation, written out here
   for (eps in c(0.3, 1, 5)) {
-    e <- advanced_composition_epsilon(eps, 7, 0.05)
+    e <- advanced_composition_eps(eps, 7, 0.05)
     expect_equal(7 * expm1(e) * e + sqrt(2 * 7 * log(1 / 0.05)) * e, eps, tolerance = 1e-10)
   }
   # the crossover with alphaSplit's eps / k lies near 0.395
-  expect_gt(advanced_composition_epsilon(0.39, 10, 0.01), 0.039)
-  expect_lt(advanced_composition_epsilon(0.40, 10, 0.01), 0.040)
-  expect_dppack_error(advanced_composition_epsilon(1, 10, 0),
-                      "delta must be a number in (0, 1).", "advanced_composition_epsilon")
+  expect_gt(advanced_composition_eps(0.39, 10, 0.01), 0.039)
+  expect_lt(advanced_composition_eps(0.40, 10, 0.01), 0.040)
+  expect_dppack_error(advanced_composition_eps(1, 10, 0),
+                      "delta must be a number in (0, 1).", "advanced_composition_eps")
 })
