@@ -39,6 +39,7 @@ from .above_threshold import (
     above_threshold_calibration,
     check_probability,
 )
+from .erm.blocks import weighted_gram
 from .erm.cms import as_design_matrix, as_labels, prepare_design
 from .noise_reduction import check_n_levels, laplace_noise_path, privacy_level_grid
 
@@ -321,7 +322,8 @@ def _logistic_minimiser(X, y, lambda_):
         grad = -(X.T @ (y / (1.0 + np.exp(y * z)))) / n + lambda_ * theta
         if np.linalg.norm(grad) <= 1e-13 * lambda_:
             break
-        hessian = (X.T * weights) @ X / n + lambda_ * np.eye(d)
+        hessian = weighted_gram(X, weights / n)
+        hessian[np.diag_indices(d)] += lambda_
         step = np.linalg.solve(hessian, grad)
         t = 1.0
         while True:

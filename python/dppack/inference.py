@@ -27,7 +27,7 @@ import numpy as np
 
 from . import _checks, _random, accounting
 from .erm.blocks import generate_loss_gr_huber, generate_loss_hess_huber, generate_loss_huber
-from .erm.blocks import regularizer_l2, sigmoid
+from .erm.blocks import regularizer_l2, sigmoid, weighted_gram
 from .erm.cms import noise_vector, prepare_design
 from .erm.models import LogisticRegressionDP, svmDP
 
@@ -164,7 +164,7 @@ def sigma_sensitivity(sup_first, n):
 def regularized_hessian(X, y, theta, loss, c):
     """H(theta) = (1/n) sum_i f''(z_i) x_i x_i' + 2c I, z_i = y_i theta'x_i (spec Eq. 5)."""
     n, d = X.shape
-    H = _weighted_gram(X, loss.second(y * (X @ theta)) / n)
+    H = weighted_gram(X, loss.second(y * (X @ theta)) / n)
     H[np.diag_indices(d)] += 2.0 * c
     return H
 
@@ -174,7 +174,7 @@ def gradient_covariance(X, y, theta, loss, c):
     Eq. 6); y_i^2 = 1, so the weights are f'(z_i)^2."""
     n = X.shape[0]
     first = loss.first(y * (X @ theta))
-    return _weighted_gram(X, first * first / n) - 4.0 * c * c * np.outer(theta, theta)
+    return weighted_gram(X, first * first / n) - 4.0 * c * c * np.outer(theta, theta)
 
 
 def _spd_eigen(M, sensitivity, budget, notion, floor, rng):
@@ -233,16 +233,6 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
 # --------------------------------------------------------------------------------------------
 
 
-def _weighted_gram(X, weights):
-    """X' diag(weights) X for weights >= 0, by a symmetric rank-k update of sqrt(weights) X
-    (half the work of a general product)."""
-    from scipy.linalg.blas import dsyrk
-
-    rows = X * np.sqrt(weights)[:, None]
-    upper = dsyrk(1.0, rows.T, trans=0)  # rows.T is Fortran-ordered: no copy
-    return np.triu(upper) + np.triu(upper, 1).T
-
-
 def _solve_erm(X, y, loss, c, b):
     """argmin (1/n) sum f(y_i theta'x_i) + c ||theta||^2 + (1/n) b'theta, by Newton's method
     with backtracking, to gradient norm <= 1e-10 (the objective is 2c-strongly convex; Newton
@@ -274,7 +264,7 @@ def _solve_erm(X, y, loss, c, b):
             # convergence
             k = max(1, n // 2**14) if norm > 1e-4 else 1
             rows = slice(None, None, k)
-            H = _weighted_gram(X[rows], loss.second(z[rows]) / z[rows].size)
+            H = weighted_gram(X[rows], loss.second(z[rows]) / z[rows].size)
             H[np.diag_indices(d)] += 2.0 * c
         step = np.linalg.solve(H, grad)
         dz = y * (X @ step)

@@ -735,3 +735,21 @@ def test_import_is_lazy():
                          check=True, timeout=60).stdout.strip()
     assert out == "False"
     assert "svmDP" in dppack.__all__ and "LogisticRegressionDP" in dppack.__all__
+
+
+def test_weighted_gram_equals_the_direct_product():
+    # the one weighted Gram of the ERM Hessians and the interval covariances: blocks smaller
+    # than n, a subset of rows, no weights, a Fortran-ordered X; X itself is left unchanged
+    from dppack.erm.blocks import weighted_gram
+
+    rng = np.random.default_rng(11)
+    X = np.asfortranarray(rng.normal(size=(1000, 4)))
+    before = X.copy()
+    w = rng.uniform(0, 2, size=1000)
+    np.testing.assert_allclose(weighted_gram(X, w, block=64), (X.T * w) @ X, rtol=1e-12)
+    rows = np.flatnonzero(w > 1)
+    np.testing.assert_allclose(weighted_gram(X, w, rows, block=64),
+                               (X[rows].T * w[rows]) @ X[rows], rtol=1e-12)
+    np.testing.assert_allclose(weighted_gram(X), X.T @ X, rtol=1e-12)
+    G = weighted_gram(X, w)
+    assert np.array_equal(G, G.T) and np.array_equal(X, before)

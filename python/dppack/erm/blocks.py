@@ -53,6 +53,30 @@ def sigmoid(t):
     return np.exp(-np.logaddexp(0.0, -t))
 
 
+def weighted_gram(X, weights=None, index=None, block=8192):
+    """sum_i w_i x_i x_i' over the rows i of ``index`` (all rows by default; w_i = 1 without
+    ``weights``; weights >= 0, one per row of X): the Hessians and covariances of the ERM
+    solvers and intervals.
+
+    Rows are taken ``block`` at a time, so the extra memory stays at ``block`` x d, and each
+    block goes through a symmetric rank-k update of sqrt(w) x (half the work of a general
+    product).
+    """
+    from scipy.linalg.blas import dsyrk
+
+    X = np.asarray(X, dtype=np.float64)
+    d = X.shape[1]
+    rows = np.arange(X.shape[0]) if index is None else np.asarray(index)
+    upper = np.zeros((d, d))
+    for start in range(0, rows.size, block):
+        chosen = rows[start:start + block]
+        A = X[chosen]
+        if weights is not None:
+            A *= np.sqrt(weights[chosen])[:, None]  # A is a copy: X is untouched
+        upper += dsyrk(1.0, A.T, trans=0)  # A.T is Fortran-ordered: no copy
+    return np.triu(upper) + np.triu(upper, 1).T
+
+
 def mapXy_sigmoid(X, coeff):
     """sigma(X coeff) for each row of ``X`` (DPpack ``mapXy.sigmoid``); length-n array."""
     return sigmoid(_matrix(X) @ _vector(coeff))

@@ -29,6 +29,7 @@ from .blocks import (
     phi_gaussian,
     regularizer_l2,
     sigmoid,
+    weighted_gram,
 )
 from .cms import (
     NOT_FITTED_MESSAGE,
@@ -125,18 +126,6 @@ def _huber_terms(X, y, h, weights):
     return terms
 
 
-def _weighted_gram(X, index, weights, rows=8192):
-    """sum over i in ``index`` of w_i x_i x_i' (w_i = 1 without weights); rows are gathered
-    ``rows`` at a time, so the extra memory stays at ``rows`` x d."""
-    d = X.shape[1]
-    G = np.zeros((d, d))
-    for start in range(0, index.size, rows):
-        chosen = index[start:start + rows]
-        A = X[chosen]
-        G += A.T @ A if weights is None else (A.T * weights[chosen]) @ A
-    return G
-
-
 def _huber_hessian(X, y, h, weights):
     """``hessian(theta)``: sum over the rows with |1 - z_i| <= h of w_i x_i x_i' / (2h), the
     generalised Hessian of :func:`_huber_terms`'s sum (y_i^2 = 1; the inner value at the
@@ -151,12 +140,12 @@ def _huber_hessian(X, y, h, weights):
         previous = last["inside"]
         changed = None if previous is None else np.flatnonzero(inside != previous)
         if changed is None or 4 * changed.size > np.count_nonzero(inside):
-            G = _weighted_gram(X, np.flatnonzero(inside), weights)
+            G = weighted_gram(X, weights, np.flatnonzero(inside))
         else:
             entering = changed[inside[changed]]
             leaving = changed[~inside[changed]]
-            G = (last["G"] + _weighted_gram(X, entering, weights)
-                 - _weighted_gram(X, leaving, weights))
+            G = (last["G"] + weighted_gram(X, weights, entering)
+                 - weighted_gram(X, weights, leaving))
         last["inside"], last["G"] = inside, G
         return G / (2.0 * h)
 
