@@ -11,7 +11,7 @@ PY_SOURCES := pyproject.toml
 # The R package finds its Python through this variable when it is installed (see ?dppack_python).
 export DPPACKPY_PYTHON := $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: install system demo test test-python test-python-numpy2 test-r check-r docs bench clean
+.PHONY: install system demo test test-python test-python-numpy2 test-kernels test-r check-r docs bench clean
 
 install: system $(STAMPS)/venv $(STAMPS)/venv-np2 $(STAMPS)/r-package
 
@@ -46,13 +46,17 @@ demo: install
 	@for f in $(sort $(wildcard scripts/demo_*.R)); do echo "== $$f"; Rscript $$f || exit 1; done
 	@for f in $(sort $(wildcard scripts/demo_*.py)); do echo "== $$f"; $(VENV)/bin/python $$f || exit 1; done
 
-test: install test-python test-python-numpy2 test-r check-r
+test: install test-python test-python-numpy2 test-kernels test-r check-r
 
 test-python:
 	DPPACK_REQUIRE_R=1 $(VENV)/bin/python -m pytest tests/python
 
 test-python-numpy2:
 	$(VENV_NP2)/bin/python -m pytest tests/python -m "not r"
+
+# The R-against-Python tests again under two other OpenBLAS kernels (scripts/test-kernels.sh).
+test-kernels:
+	bash scripts/test-kernels.sh $(VENV)/bin/python
 
 test-r:
 	Rscript -e 'testthat::test_dir("tests/testthat", package = "DPpackPy", load_package = "installed", stop_on_failure = TRUE)'

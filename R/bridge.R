@@ -154,6 +154,12 @@
 #' order, give bit-identical output. Outside `with_random_state()`, each call derives its seed
 #' from R's random number stream, so [set.seed()] makes DPpackPy reproducible within R.
 #'
+#' Bit identity holds where R only converts values and the core computes, with the same NumPy
+#' and OpenBLAS kernel in both sessions. R functions given to the ERM frameworks as map, loss,
+#' regularizer or constraint do arithmetic in R, whose BLAS may round the last bits differently
+#' from NumPy's: such fits agree with Python's to the solver's optimality tolerance, not bit
+#' for bit.
+#'
 #' @param random_state A non-negative whole number: the seed of the NumPy generator.
 #' @param code Code to evaluate.
 #' @return The value of `code`.

@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["assert_same_bits", "floats", "require_r", "run_in_r"]
+__all__ = ["assert_close", "assert_same_bits", "floats", "require_r", "run_in_r"]
 
 
 def require_r():
@@ -61,16 +61,23 @@ def floats(result):
     return [float.fromhex(v) for v in result["values"]]
 
 
-def assert_same_bits(r_value, expected):
-    """An R value (as :func:`run_in_r` returns it) equals a Python result, bit for bit.
-
-    ``expected`` may be a number, an array (compared in R's column-major order, with its
-    shape), a dict of such (an R list), a pandas table (a k-way table has the first factor
-    varying slowest) or a ``dppack.rcompat.Histogram``.
-    """
+def _in_r_order(r_value, expected):
+    """``expected`` as a flat float array in R's column-major order, its shape checked against
+    the R value's; dicts (R lists) and histograms are walked by the callers."""
     import numpy as np  # here, not at import: the R subprocess that runs this file needs neither
     import pandas as pd
 
+    assert "error" not in r_value, r_value.get("error")
+    array = np.asarray(expected, dtype=np.float64)
+    if isinstance(expected, pd.Series) and expected.index.nlevels > 1:
+        array = array.reshape(expected.index.levshape)
+    if r_value["dim"] is not None and array.ndim > 1:  # (R's n x 1 predictions match 1-d)
+        assert r_value["dim"] == list(array.shape)
+    return array.ravel(order="F")
+
+
+def _walk(r_value, expected, compare):
+    """Apply ``compare(r_value, expected)`` to every leaf of a (nested) expected value."""
     from dppack import rcompat
 
     assert "error" not in r_value, r_value.get("error")
@@ -78,14 +85,37 @@ def assert_same_bits(r_value, expected):
         expected = {"breaks": expected.breaks, "counts": expected.counts, "mids": expected.mids}
     if isinstance(expected, dict):
         for key, item in expected.items():
-            assert_same_bits(r_value["list"][key], item)
+            _walk(r_value["list"][key], item, compare)
         return
-    array = np.asarray(expected, dtype=np.float64)
-    if isinstance(expected, pd.Series) and expected.index.nlevels > 1:
-        array = array.reshape(expected.index.levshape)
-    if r_value["dim"] is not None and array.ndim > 1:  # (R's n x 1 predictions match 1-d)
-        assert r_value["dim"] == list(array.shape)
-    assert r_value["values"] == [float(v).hex() for v in array.ravel(order="F")]
+    compare(r_value, expected)
+
+
+def assert_same_bits(r_value, expected):
+    """An R value (as :func:`run_in_r` returns it) equals a Python result, bit for bit.
+
+    ``expected`` may be a number, an array (compared in R's column-major order, with its
+    shape), a dict of such (an R list), a pandas table (a k-way table has the first factor
+    varying slowest) or a ``dppack.rcompat.Histogram``.
+    """
+    def same_bits(value, leaf):
+        assert value["values"] == [float(v).hex() for v in _in_r_order(value, leaf)]
+
+    _walk(r_value, expected, same_bits)
+
+
+def assert_close(r_value, expected, atol):
+    """As :func:`assert_same_bits`, but to an absolute tolerance ``atol``: for results that R
+    computes partly with arithmetic of its own (see ``test_cross_language.py``)."""
+    import numpy as np
+
+    def close(value, leaf):
+        got = np.array(floats(value))
+        want = _in_r_order(value, leaf)
+        assert got.shape == want.shape
+        gap = float(np.max(np.abs(got - want))) if got.size else 0.0
+        assert gap <= atol, f"R and Python differ by {gap:.3g} > {atol:.3g}"
+
+    _walk(r_value, expected, close)
 
 
 def _convert(robjects, value):

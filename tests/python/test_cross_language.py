@@ -1,15 +1,28 @@
-"""R and Python give bit-identical output for the same inputs and seed.
+"""R and Python give the same output for the same inputs and seed.
 
 Each case is one R expression run inside ``with_random_state(seed, ...)`` through rpy2, and the
 same calls made in Python (every public function has at least one case) with ``random_state=numpy.random.default_rng(seed)``, shared by the
-calls in the order R makes them. Floats are compared through ``float.hex``: bit for bit.
-R indices are 1-based and Python's 0-based, so an R index is compared with Python's plus one.
+calls in the order R makes them. R indices are 1-based and Python's 0-based, so an R index is
+compared with Python's plus one.
+
+What is bit-identical, and why. Where R only converts values and calls the core, both languages
+run the same Python code on the same bits, in processes that load the same NumPy with the same
+OpenBLAS kernel (the R session inherits the test's environment), so the results are bit for bit
+the same; those cases are compared through ``float.hex``, on every kernel. Where R does
+arithmetic of its own -- an R function as the map, loss or constraint of a framework
+(``R_ARITHMETIC`` below) -- R's reference BLAS and R's summation order meet NumPy's OpenBLAS,
+whose kernels (``OPENBLAS_CORETYPE``) round differently, so the last bits may differ and the
+solver may take a slightly different path to the same optimum. Those cases are compared to an
+absolute tolerance derived from the solver's stopping rule (each fit ends within its
+optimality tolerance of the one minimiser of a strongly convex objective, so the two fits lie
+within twice that distance of each other), computed beside the case. ``make test`` runs this
+suite under two OpenBLAS kernels besides the machine's own (``make test-kernels``).
 """
 
 import numpy as np
 import pandas as pd
 import pytest
-from r_session import assert_same_bits, require_r, run_in_r
+from r_session import assert_close, assert_same_bits, require_r, run_in_r
 
 import dppack
 
@@ -65,6 +78,29 @@ def _py_linear_gr(X, coeff):
     return dppack.mapXy_gr_linear(X, coeff)
 
 
+# The optimality tolerances of the fits the R_ARITHMETIC cases run (python/dppack/erm): the CMS
+# fits stop at max |gradient| <= 1e-8 (L-BFGS-B's gtol), the KST fit at a KKT residual of
+# 1e-7 times the gradient norm at the start (at least 1).
+_CMS_GTOL = 1e-8
+_KST_KKT = 1e-7
+
+
+def _two_fits_gap(residual, modulus):
+    """How far apart two fits can be that both stop with an optimality residual (gradient, or
+    KKT residual at a feasible point, in the l2 norm) of at most ``residual`` on an objective
+    that is ``modulus``-strongly convex over a convex domain: each lies within
+    residual / modulus of the one minimiser (strong convexity; to first order in the
+    feasibility tolerance for the constrained fit), so within twice that of each other."""
+    return 2.0 * residual / modulus
+
+
+def _cms_tolerance(d, n, gamma):
+    """The CMS objective (1/n) sum loss + (gamma/n) ||theta||^2/2 (+ perturbation terms that
+    only add curvature) is gamma/n-strongly convex; L-BFGS-B's rule bounds the l2 gradient by
+    sqrt(d) gtol."""
+    return _two_fits_gap(np.sqrt(d) * _CMS_GTOL, gamma / n)
+
+
 def _cms_huber(rng, method, weighted=False, weights=None):
     cls = dppack.WeightedERMDP_CMS if weighted else dppack.EmpiricalRiskMinimizationDP_CMS
     # Python functions that are not the built-in objects, so that the Python fit takes the same
@@ -80,13 +116,40 @@ def _tuned(model):
     return {"coeff": model.coeff, "gamma": model.gamma}
 
 
-def _kst_ball(rng):
+class _RecordedKST(dppack.EmpiricalRiskMinimizationDP_KST):
+    """The KST framework, remembering the scaled data, noise vector and Delta of its last fit
+    (for the tolerance of the R-arithmetic case below)."""
+
+    def _optimize_coeff(self, X, y, noise, Delta):
+        self.recorded = (X, y, noise, Delta)
+        return super()._optimize_coeff(X, y, noise, Delta)
+
+
+def _kst_model():
     domain = {"constraints": lambda c: c @ c - 2, "jacobian": lambda c: 2 * c}
-    model = dppack.EmpiricalRiskMinimizationDP_KST(
+    return _RecordedKST(
         _py_linear, dppack.loss_squared_error, "l2", 1, 0, domain, 2 * 2**1.5, 2, 1,
         mapXy_gr=_py_linear_gr, loss_gr=dppack.loss_gr_squared_error,
     )
-    return model.fit(_X_REG, _Y_REG, [1, 1, 2], [-1, -1, -2], random_state=rng).coeff
+
+
+def _kst_ball(rng):
+    return _kst_model().fit(_X_REG, _Y_REG, [1, 1, 2], [-1, -1, -2], random_state=rng).coeff
+
+
+def _kst_tolerance():
+    """The KST objective (1/n) sum loss + ((gamma + Delta)/n) ||theta||^2/2 + b.theta/n is
+    (gamma + Delta)/n-strongly convex on the ball; SLSQP's result is accepted at a KKT residual
+    of 1e-7 max(1, ||gradient at 0||), the gradient at 0 being (1/n) sum loss'(0, y) x + b/n."""
+    model = _kst_model()
+    model.fit(_X_REG, _Y_REG, [1, 1, 2], [-1, -1, -2], random_state=_rng())
+    X, y, noise, Delta = model.recorded
+    n, p = X.shape
+    zero = np.zeros(p)
+    start = (dppack.mapXy_gr_linear(X, zero)
+             @ dppack.loss_gr_squared_error(dppack.mapXy_linear(X, zero), y)) / n + noise / n
+    residual = _KST_KKT * max(1.0, float(np.linalg.norm(start)))
+    return _two_fits_gap(residual, (model.gamma + Delta) / n)
 
 
 # name: (R expression, Python function of a fresh generator returning the expected values)
@@ -388,9 +451,32 @@ def r_results():
     return run_in_r({name: f"with_random_state({SEED}, {expr})" for name, (expr, _) in CASES.items()})
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+# The cases whose R expression does arithmetic in R (R functions as map, loss, constraint):
+# name -> the absolute tolerance, from the solver's stopping rule (see the module docstring).
+R_ARITHMETIC = {
+    "erm_cms_r_wrappers_objective": lambda: _cms_tolerance(d=2, n=_X_CLS.shape[0], gamma=1),
+    "erm_weighted_cms_r_wrappers_output": lambda: _cms_tolerance(d=2, n=_X_CLS.shape[0],
+                                                                 gamma=1),
+    "erm_kst_r_wrappers": _kst_tolerance,
+}
+
+
+@pytest.mark.parametrize("name", sorted(set(CASES) - set(R_ARITHMETIC)))
 def test_r_and_python_agree_bit_for_bit(r_results, name):
     assert_same_bits(r_results[name], CASES[name][1](_rng()))
+
+
+@pytest.mark.parametrize("name", sorted(R_ARITHMETIC))
+def test_r_arithmetic_agrees_to_the_solver_tolerance(r_results, name):
+    """R functions in the frameworks: R's BLAS and NumPy's kernels may round differently, so
+    the two fits agree to the solver's optimality tolerance, not bit for bit."""
+    atol = R_ARITHMETIC[name]()
+    assert 0 < atol < 1e-4  # a tolerance that still tells a wrong fit from a right one
+    assert_close(r_results[name], CASES[name][1](_rng()), atol)
+
+
+def test_every_r_arithmetic_case_exists():
+    assert set(R_ARITHMETIC) <= set(CASES)
 
 
 def test_r_error_text_is_the_core_message():
