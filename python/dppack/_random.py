@@ -3,13 +3,43 @@
 Every public function takes ``random_state`` and hands it to :func:`as_generator`; the noise
 itself comes from the samplers below. Keeping every draw here means a stronger sampler (exact,
 floating-point-safe) can replace the textbook ones without touching the mechanisms.
+
+Two families live here. The textbook samplers (:func:`laplace`, :func:`normal`, ...) draw
+floats. The exact ones draw integers with integer arithmetic only (Canonne, Kamath and Steinke
+2020; the machinery is in the private module :mod:`dppack._exact`, used only through this
+one): :func:`bernoulli`, :func:`bernoulli_exp`, :func:`discrete_laplace`,
+:func:`discrete_gaussian`; on top of them, releases on a power-of-two grid
+(:func:`discrete_laplace_noise`, :func:`discrete_gaussian_noise`) and an exact exponential
+mechanism (:func:`exponential_mechanism`, :func:`exponential_interval`).
 """
 
+import math
 import numbers
 
 import numpy as np
 
-__all__ = ["as_generator", "gamma", "laplace", "normal", "uniform", "uniform_between"]
+__all__ = [
+    "as_generator",
+    "bernoulli",
+    "bernoulli_exp",
+    "discrete_gaussian",
+    "discrete_gaussian_delta",
+    "discrete_gaussian_grid",
+    "discrete_gaussian_noise",
+    "discrete_laplace",
+    "discrete_laplace_noise",
+    "exponential_interval",
+    "exponential_mechanism",
+    "gamma",
+    "grid_exponent",
+    "grid_units",
+    "integer_measure",
+    "laplace",
+    "laplace_grid",
+    "normal",
+    "uniform",
+    "uniform_between",
+]
 
 
 def as_generator(random_state=None):
@@ -78,3 +108,465 @@ def gamma(shape, rate, rng, size=None):
     if rate == float("inf"):
         return 0.0 if size is None else np.zeros(size)
     return rng.gamma(shape, 1.0 / rate, size)
+
+
+# --------------------------------------------------------------------------------------------
+# Exact noise on a power-of-two grid (issue 12). The integer samplers live in _exact; the
+# mechanisms will call the functions below once they switch from the textbook samplers above.
+# --------------------------------------------------------------------------------------------
+
+
+def _exact_samplers():
+    """The module :mod:`dppack._exact`, imported on first use (keeps ``import dppack`` light)."""
+    from . import _exact
+
+    return _exact
+
+
+def _fraction(x):
+    """``x`` as an exact fractions.Fraction (a float is a dyadic rational)."""
+    from fractions import Fraction
+
+    return Fraction(x)
+
+
+def bernoulli(n, d, rng):
+    """Exact Bernoulli(n / d) per entry of the integer array ``n`` (0 <= n <= d, d <= 2^62).
+
+    ``d = 2^a e`` (e odd): the top a bits of one word decide, and a tie (probability 2^-a)
+    is settled by ``integers(0, e)`` (:func:`dppack._exact.bernoulli_dyadic`).
+    """
+    exact = _exact_samplers()
+    a, e = exact._split(int(d))
+    return exact.bernoulli_dyadic(np.asarray(n, dtype=np.int64), a, e, rng)
+
+
+def bernoulli_exp(n, d, rng):
+    """Exact Bernoulli(exp(-n / d)) per entry of the integer array ``n >= 0`` (d <= 2^58).
+
+    CKS Algorithm 1, with the integer part exp(-floor(16 n / d) / 16) decided by one exact
+    comparison (:func:`dppack._exact.bernoulli_exp`).
+    """
+    return _exact_samplers().bernoulli_exp(n, d, rng)
+
+
+def discrete_laplace(t, s, size, rng):
+    """``size`` exact draws Z with P(Z = z) proportional to exp(-|z| s / t), t, s positive
+    integers (CKS Algorithm 2; :func:`dppack._exact.discrete_laplace`). int64."""
+    return _exact_samplers().discrete_laplace(t, s, size, rng)
+
+
+def discrete_gaussian(p, q, size, rng):
+    """``size`` exact draws Z with P(Z = z) proportional to exp(-z^2 q / (2 p)), p, q positive
+    integers: the discrete Gaussian with sigma^2 = p/q (CKS Algorithm 3;
+    :func:`dppack._exact.discrete_gaussian`). int64."""
+    return _exact_samplers().discrete_gaussian(p, q, size, rng)
+
+
+GAUSSIAN_GRID_BITS = 12  # g <= sigma / 2^12: the discrete Gaussian sampler's int64 range
+LAPLACE_GRID_BITS = 20  # g <= min(b, Delta / (m + 1)) / 2^20, while b / g <= 2^36
+LAPLACE_MAX_BITS = 36
+UTILITY_GRID_BITS = 20  # exponential mechanism: utilities on h <= Delta / 2^20
+
+
+def grid_exponent(scale, bits=GAUSSIAN_GRID_BITS):
+    """The exponent k of the grid g = 2^k: the largest power of two with g <= scale / 2^bits.
+
+    Parameters
+    ----------
+    scale : float
+        Positive and finite (a noise scale, or a sensitivity).
+    bits : int, default 12
+        How many halvings below ``scale`` the grid lies.
+
+    Returns
+    -------
+    int
+        k = floor(log2(scale)) - bits, so that scale / 2^(bits + 1) < g <= scale / 2^bits
+        (k is read exactly from the float's exponent); at least -1074, the exponent of the
+        smallest positive double.
+
+    Notes
+    -----
+    The largest such power keeps the integers of the samplers smallest, which is what the
+    discrete Gaussian needs (its acceptance exponent is computed in int64 for sigma below
+    2^13 grid units); rounding a value to the grid moves it by at most g/2 <= scale / 2^13.
+    """
+    scale = float(scale)
+    if not (scale > 0 and math.isfinite(scale)):
+        raise ValueError("scale must be positive and finite.")
+    return max(math.frexp(scale)[1] - 1 - int(bits), -1074)
+
+
+def grid_units(sensitivity, k, coordinates=1):
+    """The sensitivity in grid units after rounding: ceil(Delta / 2^k) + ``coordinates``.
+
+    Rounding moves each value by at most half a grid step, so two neighbouring values that
+    differ by at most Delta round to integers (in grid units) that differ by at most
+    floor(Delta / g) + 1 <= ceil(Delta / g) + 1. For a vector with L1 sensitivity Delta, each
+    of the ``coordinates`` entries that can differ between neighbours adds at most one step.
+    """
+    return math.ceil(math.ldexp(float(sensitivity), -k)) + int(coordinates)
+
+
+def laplace_grid(sensitivity, eps, coordinates=1):
+    """The grid and the integer scale of :func:`discrete_laplace_noise`.
+
+    Returns
+    -------
+    k : int
+        g = 2^k, the largest power of two <= min(b, Delta / (m + 1)) / 2^20 (b = Delta / eps,
+        m = ``coordinates``) unless that would make b / g exceed 2^36, in which case the
+        largest power <= b / 2^36. Rounding then costs at most 2^-21 b, and the extra grid
+        steps raise the scale by (m + 1) g / Delta <= 2^-20 (relative) in the first case.
+    units : int
+        D = :func:`grid_units` (Delta, k, m).
+    t, s : int
+        The integer noise has scale t / s >= D / eps (so its privacy parameter D s / t is at
+        most eps), t = 2^j with j >= 56 and s = floor(t eps / D): the scale is rounded up by a
+        relative 1/s <= 2^-20.
+    """
+    b = sensitivity / eps
+    k = max(grid_exponent(min(b, sensitivity / (coordinates + 1)), LAPLACE_GRID_BITS),
+            grid_exponent(b, LAPLACE_MAX_BITS))
+    units = grid_units(sensitivity, k, coordinates)
+    eps_q = _fraction(eps)
+    j = max(56, (units * eps_q.denominator // eps_q.numerator).bit_length() + 21)
+    s = (eps_q.numerator << j) // (units * eps_q.denominator)
+    return k, units, 1 << j, s
+
+
+def _times_power_of_two(x, k, out=None):
+    """x 2^k: a multiplication by the double 2^k (exact where the result is representable,
+    which covers the grid values here: multiples of 2^k of magnitude below 2^(k + 53)), or
+    ``np.ldexp`` when 2^k itself is not a normal double."""
+    if -1000 <= k <= 1000:
+        return np.multiply(x, math.ldexp(1.0, k), out=out)
+    return np.ldexp(x, k, out=out)
+
+
+def _release(values, noise, k):
+    """g (round(x / g) + z) as floats, g = 2^k: the released values.
+
+    round(x / g) is exact in floating point (x / g only shifts the exponent; a value with
+    |x / g| >= 2^52 is already a multiple of g and is kept, also when x / g would overflow).
+    The sum v + g z of two multiples of g is one correctly rounded operation on the exact
+    dyadic number g (V + Z), so the float released is a function of the integer V + Z alone:
+    post-processing of the private integer (exact whenever |V + Z| < 2^53). Noise values of
+    2^53 or more (never, for the scales here) take the same path in exact rational arithmetic.
+    """
+    x = np.asarray(values, dtype=np.float64)
+    flat = x.ravel()
+    with np.errstate(over="ignore"):
+        grid = _times_power_of_two(flat, -k)
+    finite = None  # None: every x / g is finite
+    if flat.size and not (grid.max() < np.inf and grid.min() > -np.inf):
+        finite = np.isfinite(grid)
+    np.rint(grid, out=grid)  # in place: large arrays are costly to allocate
+    grid = _times_power_of_two(grid, k, out=grid)
+    if finite is not None:
+        grid = np.where(finite, grid, flat)
+    exact = noise
+    wide = []
+    if noise.dtype == object or (noise.size and max(-noise.min(), noise.max()) >= 2 ** 53):
+        wide = [i for i, z in enumerate(noise.tolist()) if abs(z) >= 2 ** 53]
+        noise = noise.copy()
+        noise[wide] = 0
+        noise = noise.astype(np.int64)
+    out = noise.astype(np.float64)
+    _times_power_of_two(out, k, out=out)
+    out += grid
+    step = _fraction(2) ** k
+    for i in wide:
+        out[i] = float((_fraction(float(grid[i])) / step + int(exact[i])) * step)
+    return out.reshape(x.shape)
+
+
+def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None):
+    """Release ``values`` with exact discrete Laplace noise on a power-of-two grid (eps-DP).
+
+    Parameters
+    ----------
+    values : array_like of float
+        The true values (finite), any shape.
+    sensitivity : float
+        Delta > 0, the L1 sensitivity of ``values`` as a whole.
+    eps : float
+        > 0 and finite.
+    rng : numpy.random.Generator
+    coordinates : int, optional
+        m >= 1, how many entries of ``values`` can differ between neighbouring datasets
+        (each can gain one grid step in rounding); all of them by default.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        g (round(x / g) + Z) entrywise, Z independent integers with
+        P(Z = z) proportional to exp(-|z| eps' / D); every entry is a multiple of g.
+
+    Notes
+    -----
+    The argument (our notes ``specs/exact_noise.md``; Canonne, Kamath and Steinke 2020,
+    discrete Laplace): g = 2^k and the integers t, s come from :func:`laplace_grid`. The
+    rounded vector V = round(x / g) has L1 sensitivity at most D = ceil(Delta / g) + m in grid
+    units (:func:`grid_units`). Integer noise with P(z) proportional to exp(-|z| eps' / D)
+    added to an integer vector of L1 sensitivity D is eps'-DP (the ratio of the two
+    probabilities of any output is at most exp(eps' ||V - V'||_1 / D)); here
+    eps' = D s / t <= eps. The draws are exact (:func:`dppack._exact.discrete_laplace`, scale
+    t / s in grid units), and the float released is a function of the integer V + Z only
+    (:func:`_release`), so no floating-point rounding depends on the data (Mironov 2012).
+    """
+    x = np.asarray(values, dtype=np.float64)
+    m = x.size if coordinates is None else int(coordinates)
+    k, _, t, s = laplace_grid(float(sensitivity), float(eps), max(m, 1))
+    return _release(x, discrete_laplace(t, s, x.size, rng), k)
+
+
+def discrete_gaussian_grid(sigma):
+    """The grid and the integer variance of :func:`discrete_gaussian_noise`.
+
+    Returns
+    -------
+    k : int
+        g = 2^k = :func:`grid_exponent` (sigma, 12): sigma / g lies in [2^12, 2^13).
+    sigma2 : int
+        ceil((sigma / g)^2): the variance parameter of the discrete Gaussian in grid units,
+        rounded up (which only adds privacy), a relative change below 2^-24.
+    """
+    k = grid_exponent(sigma, GAUSSIAN_GRID_BITS)
+    scaled = _fraction(math.ldexp(float(sigma), -k))
+    return k, math.ceil(scaled * scaled)
+
+
+def discrete_gaussian_noise(values, sigma, rng):
+    """Release ``values`` with exact discrete Gaussian noise on a power-of-two grid.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The true values (finite), any shape.
+    sigma : float
+        The standard deviation of the continuous calibration (> 0, finite).
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    numpy.ndarray of float
+        g (round(x / g) + Z) entrywise, Z independent draws of the discrete Gaussian
+        N_Z(0, s^2), P(Z = z) proportional to exp(-z^2 / (2 s^2)), with (g, s^2) =
+        (2^k, sigma2) from :func:`discrete_gaussian_grid`: s >= sigma / g.
+
+    Notes
+    -----
+    The privacy statement is the discrete Gaussian's, in grid units, with the sensitivity
+    D = ceil(Delta / g) + 1 of the rounded value (:func:`grid_units`; Delta the L2
+    sensitivity of a scalar release):
+
+    * CKS (Canonne, Kamath and Steinke 2020) Theorem 4 with its corollary: adding
+      N_Z(0, s^2) to an integer-valued query of sensitivity D is (D^2 / (2 s^2))-zCDP. For a
+      vector with L2 sensitivity Delta, of which m entries can differ between neighbours,
+      ||V - V'||_2 <= Delta / g + sqrt(m), and the Renyi divergences of the independent
+      coordinates add, so the release is ((Delta / g + sqrt(m))^2 / (2 s^2))-zCDP.
+    * CKS Theorem 7: for integer sensitivity D the scalar release is (eps, delta)-DP with
+      delta = P[Y > eps s^2 / D - D / 2] - exp(eps) P[Y > eps s^2 / D + D / 2],
+      Y ~ N_Z(0, s^2), the smallest such delta; :func:`discrete_gaussian_delta` computes it.
+
+    The classical, pDP and analytic calibrations are stated for the continuous Gaussian;
+    the calibration step must check its (eps, delta) against these statements (with D, not
+    Delta / g), raising sigma where they fall short. Rounding to the grid costs at most
+    g / 2 <= sigma / 2^13; the extra grid step raises the sensitivity by a relative
+    g / Delta <= sigma / (2^12 Delta).
+    """
+    x = np.asarray(values, dtype=np.float64)
+    k, sigma2 = discrete_gaussian_grid(sigma)
+    return _release(x, discrete_gaussian(sigma2, 1, x.size, rng), k)
+
+
+def _log_tail_sum(m, sigma2):
+    """log of sum_{y >= m} exp(-y^2 / (2 sigma2)) for an integer m >= 1 (floating point).
+
+    The terms after y = m are exp(-m^2 / (2 sigma2)) exp(-(2 m i + i^2) / (2 sigma2)), i >= 0;
+    they are summed until the factor falls below exp(-800) (the rest is below the double
+    precision of the sum), in blocks of 2^20 terms.
+    """
+    sigma = math.sqrt(sigma2)
+    length = int(min(40.0 * sigma, 400.0 * sigma2 / m)) + 2
+    total = 0.0
+    for start in range(0, length, 1 << 20):
+        i = np.arange(start, min(length, start + (1 << 20)), dtype=np.float64)
+        total += float(np.exp(-(2.0 * m * i + i * i) / (2.0 * sigma2)).sum())
+    return -m * m / (2.0 * sigma2) + math.log(total)
+
+
+def discrete_gaussian_delta(eps, sensitivity, sigma):
+    """The exact delta of the discrete Gaussian mechanism at eps (CKS Theorem 7).
+
+    Parameters
+    ----------
+    eps : float
+        >= 0.
+    sensitivity : int
+        D >= 1, the sensitivity of the integer-valued query (in grid units).
+    sigma : float
+        s > 0, the scale of N_Z(0, s^2) (in grid units; pass sqrt(sigma2) of
+        :func:`discrete_gaussian_grid`).
+
+    Returns
+    -------
+    float
+        delta = P[Y > eps s^2 / D - D / 2] - exp(eps) P[Y > eps s^2 / D + D / 2],
+        Y ~ N_Z(0, s^2): adding Y to a query with integer sensitivity D is (eps, delta)-DP,
+        and no smaller delta holds (Canonne, Kamath and Steinke 2020, Theorem 7).
+
+    Notes
+    -----
+    Computed in floating point (relative error about 1e-12), not exactly: P[Y >= m] from
+    sums of the probabilities (:func:`_log_tail_sum`, cost O(s)), the normalising constant
+    sum_y exp(-y^2 / (2 s^2)) = s sqrt(2 pi) (1 + 2 sum_{j >= 1} exp(-2 pi^2 s^2 j^2))
+    (Poisson summation) for s >= 1 and by direct summation below.
+    """
+    d = int(sensitivity)
+    if d != sensitivity or d < 1:
+        raise ValueError("sensitivity must be a positive integer (grid units).")
+    sigma2 = float(sigma) ** 2
+    if sigma2 >= 1.0:
+        theta = 1.0 + 2.0 * sum(math.exp(-2.0 * math.pi ** 2 * sigma2 * j * j)
+                                for j in range(1, 4))
+        log_z = 0.5 * math.log(2.0 * math.pi * sigma2) + math.log(theta)
+    else:
+        log_z = math.log1p(2.0 * math.exp(_log_tail_sum(1, sigma2)))
+    threshold = eps * sigma2 / d - d / 2.0
+    first = math.floor(threshold) + 1  # P[Y > threshold] = P[Y >= first]
+    second = first + d  # P[Y > threshold + D]
+    log_second = float(eps) + _log_tail_sum(second, sigma2)
+    if first >= 1:
+        log_first = _log_tail_sum(first, sigma2)
+        if log_second >= log_first:
+            return 0.0
+        return math.exp(log_first - log_z) * -math.expm1(log_second - log_first)
+    # first <= 0: P[Y >= first] = 1 - P[Y >= 1 - first] by symmetry.
+    delta = 1.0 - math.exp(_log_tail_sum(1 - first, sigma2) - log_z)
+    return max(delta - math.exp(log_second - log_z), 0.0)
+
+
+def integer_measure(measure):
+    """A non-negative base measure as int64 weights with sum below 2^61.
+
+    Integer values (an integer dtype, or integral floats) with a sum below 2^61 are kept
+    exactly. Other values are scaled by one power of two, so that their sum lies in
+    [2^59, 2^60), and rounded down: each weight moves by less than 2^-59 of the total. The
+    exponential mechanism's guarantee takes its base measure as public (not computed from the
+    data), so this rounding changes the law by that much and the privacy not at all.
+    """
+    raw = np.asarray(measure).ravel()
+    if raw.dtype.kind in "iub" and float(raw.sum(dtype=np.float64)) < 2.0 ** 61:
+        return raw.astype(np.int64)
+    m = raw.astype(np.float64)
+    total = float(m.sum())
+    if total < 2.0 ** 61 and np.array_equal(m, np.floor(m)):
+        return m.astype(np.int64)
+    shift = 60 - math.frexp(total)[1]  # total * 2^shift < 2^60
+    return np.floor(np.ldexp(m, shift)).astype(np.int64)
+
+
+def exponential_mechanism(utility, eps, sensitivity, rng, measure=None):
+    """An exact draw of the exponential mechanism with utilities on a dyadic grid.
+
+    Parameters
+    ----------
+    utility : array_like of float
+        Finite values or -inf (probability 0); NaN and +inf must be refused by the caller.
+    eps : float
+        > 0 and finite.
+    sensitivity : float
+        Delta > 0, the sensitivity of each utility.
+    rng : numpy.random.Generator
+    measure : array_like, optional
+        Non-negative base measure (:func:`integer_measure`); uniform by default. At least one
+        candidate must have positive measure and a finite utility.
+
+    Returns
+    -------
+    int
+        The 0-based index i drawn with probability proportional to
+        measure_i exp(eps u~_i / (2 Delta')).
+
+    Notes
+    -----
+    Each utility is rounded to the grid h = 2^k, k = :func:`grid_exponent` (Delta, 20) (or
+    coarser if a utility exceeds h 2^1000): u~ = h round(u / h). Between neighbouring
+    datasets each rounded utility moves by at most Delta + h, and in grid units by at most
+    D = ceil(Delta / h) + 1 (:func:`grid_units`); the mechanism is run with
+    Delta' = D h <= Delta + 2h, so it is eps-DP by McSherry and Talwar's argument
+    (each probability changes by a factor of at most exp(eps / 2) in its numerator and in
+    its normaliser). The draw is exact: with a_i = (max u~ - u~_i) / h (integers) and
+    gamma = eps / (2 D) (an exact rational, eps being a dyadic float), index i is drawn with
+    probability proportional to measure_i exp(-gamma a_i) by rejection from an envelope
+    whose every decision compares integers (:func:`dppack._exact.select_exponential`): no
+    exp of a float, no cumulative sum of rounded weights. Cost: a few passes over the
+    utilities (about 1.6 proposals on average, each one pass over a level array).
+    """
+    u = np.asarray(utility, dtype=np.float64).ravel()
+    high, low = float(u.max()), float(u.min())
+    excluded = None
+    if low == -np.inf:
+        excluded = np.isneginf(u)
+        low = float(np.min(u, initial=high, where=~excluded))
+    k = grid_exponent(sensitivity, UTILITY_GRID_BITS)
+    largest = max(abs(high), abs(low))
+    if largest > 0:  # keep u / h finite
+        k = max(k, math.frexp(largest)[1] - 1000)
+    units = grid_units(sensitivity, k)
+    scaled = np.rint(_times_power_of_two(u, -k))
+    weights = None if measure is None else integer_measure(measure)
+    if weights is not None:
+        excluded = (weights == 0) if excluded is None else excluded | (weights == 0)
+    if excluded is None:
+        top = float(np.rint(math.ldexp(high, -k)))  # rounding is monotone
+    else:
+        top = float(np.max(scaled, initial=-np.inf, where=~excluded))
+    if top == -np.inf:
+        raise ValueError("At least one candidate must have positive measure and utility > -Inf.")
+    gamma = _fraction(eps) / (2 * units)
+    return _exact_samplers().select_exponential(scaled, top, gamma, weights, rng, excluded)
+
+
+def exponential_interval(utility, widths, eps, sensitivity, rng):
+    """An interval drawn with weight width times exp(eps u / (2 Delta')), and a point in it.
+
+    For ``quantileDP``: the data, sorted and padded with the bounds, are rounded to a grid
+    g_x = 2^j (a fine power of two below (upper - lower), chosen so that the total width in
+    grid units stays below 2^61), so that interval k spans the integers
+    [X_k, X_{k+1}) and ``widths`` = X_{k+1} - X_k (integers >= 0; an empty interval has
+    probability 0). The release is g_x (X_k + offset).
+
+    Parameters
+    ----------
+    utility, eps, sensitivity, rng
+        As for :func:`exponential_mechanism` (quantileDP: -|k - quant n|, Delta = 1).
+    widths : array_like of int
+        The interval widths in grid units.
+
+    Returns
+    -------
+    (int, int)
+        The interval index k and an offset uniform on {0, ..., widths[k] - 1}.
+
+    Notes
+    -----
+    Choosing k with probability proportional to widths_k exp(eps u~_k / (2 Delta')) and then
+    a uniform grid point in it is the exponential mechanism over the grid points
+    j in [X_0, X_{n+1}), each with the rounded utility of the interval that holds it (base
+    measure: counting). That utility has sensitivity Delta = 1: the rank of a grid point
+    among the rounded data changes by at most one when one record changes (rounding is
+    applied record by record). So the release is eps-DP with Delta' as in
+    :func:`exponential_mechanism`, and exact: integer widths, no float length times a float
+    exp, no uniform float inside the interval.
+    """
+    widths = np.asarray(widths)
+    if widths.dtype.kind not in "iu" or (widths.size and widths.min() < 0):
+        raise ValueError("widths must be non-negative integers.")
+    if float(widths.sum(dtype=np.float64)) > 2.0 ** 61:  # kept exactly by integer_measure
+        raise ValueError("widths must add up to at most 2^61.")
+    k = exponential_mechanism(utility, eps, sensitivity, rng, measure=widths.astype(np.int64))
+    return k, _exact_samplers().py_uniform(rng, int(widths[k]))

@@ -1,0 +1,687 @@
+"""Exact samplers on the integers; private to :mod:`dppack._random`, which wraps them.
+
+Nothing here rounds a probability. Every random decision compares uniform integers with
+integers:
+
+* a *word* is a uniform 64-bit integer (``BitGenerator.random_raw`` where the bit generator
+  emits 64 uniform bits, ``Generator.integers`` otherwise);
+* a word ``w`` is read as the leading 64 bits of a uniform real ``U`` in [0, 1); a comparison
+  of ``U`` with a threshold that the word cannot settle (``w`` equals the threshold's leading
+  bits, probability 2^-64 or less) draws further bits of the same ``U``, so the law is exact;
+* the thresholds exp(-c / 2^m) are computed exactly, as integers
+  floor(exp(-c / 2^m) 2^bits), from the alternating series of exp(-2^-m) with its error
+  bound (:func:`exp_floor`); no floating-point ``exp`` or ``log`` is on any sampling path.
+
+The samplers follow Canonne, Kamath and Steinke (2020), "The Discrete Gaussian for
+Differential Privacy" (NeurIPS; arXiv 2004.00010), referred to as CKS, Algorithms 1-3:
+Bernoulli(exp(-gamma)) (Algorithm 1), the discrete Laplace (Algorithm 2) and the discrete
+Gaussian (Algorithm 3), in the form of our notes ``specs/exact_noise.md``. They are vectorised:
+each loop runs over an array of the entries still running (a mask, compacted each pass).
+Where an int64 product could overflow (rare: at most e^-16 per draw for the parameters
+:mod:`dppack._random` uses, e^-30 or less for most), the entry continues with Python integers,
+so no draw is ever dropped or truncated; ``limit`` (the largest product allowed in int64)
+exists so that tests can force those branches.
+"""
+
+import bisect
+import functools
+import math
+from fractions import Fraction
+
+import numpy as np
+
+LIMIT = 1 << 62  # int64 products and bounds are kept at or below this
+_WORD = 64
+_CHUNK = 1 << 16  # outputs per batch of trials: the working arrays stay in cache
+_STEP_BITS = 4  # discrete Laplace: the geometric part counts steps of t / 16
+# success rate of a discrete Laplace trial when its uniform part spans t / 2^m (m = index):
+# (1 - exp(-2^-m)) 2^m, rounded down (sizes the batches only)
+_LAPLACE_SUCCESS = (0.63, 0.78, 0.88, 0.93, 0.96)
+_RAW_64_BIT = tuple(
+    getattr(np.random, name)
+    for name in ("PCG64", "PCG64DXSM", "Philox", "SFC64")
+    if hasattr(np.random, name)
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Uniform bits
+# --------------------------------------------------------------------------------------------
+
+
+def words(rng, size):
+    """``size`` independent uniform 64-bit words (uint64) from the Generator ``rng``.
+
+    ``random_raw`` is used only for bit generators whose raw output is 64 uniform bits (the
+    exact classes PCG64, PCG64DXSM, Philox, SFC64); MT19937's raw output has 32 bits, so any
+    other generator goes through ``Generator.integers`` over the full 64-bit range.
+    """
+    bit_generator = rng.bit_generator
+    if type(bit_generator) in _RAW_64_BIT:
+        return bit_generator.random_raw(size)
+    return rng.integers(0, 1 << _WORD, size=size, dtype=np.uint64)
+
+
+def py_uniform(rng, m):
+    """A uniform integer in {0, ..., m - 1}, for a Python integer ``m >= 1`` of any size."""
+    if m <= LIMIT:
+        return int(rng.integers(0, m))
+    count = (m.bit_length() + 2 * _WORD - 1) // _WORD  # >= 64 spare bits: rejection < 2^-64
+    top = 1 << (_WORD * count)
+    cut = top - top % m
+    while True:
+        value = 0
+        for word in words(rng, count).tolist():
+            value = (value << _WORD) | word
+        if value < cut:
+            return value % m
+
+
+def _py_word(rng):
+    return int(words(rng, 1)[0])
+
+
+# --------------------------------------------------------------------------------------------
+# exp(-c) as exact integers
+# --------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def _exp_bounds(m, bits):
+    """Integers lo <= exp(-2^-m) 2^bits <= hi, from the alternating series of exp(-x).
+
+    With x = 2^-m <= 1 the terms x^i / i! decrease, so the partial sum S_k of the first k
+    terms is within x^k / k! of exp(-x); k is taken with that bound below 2^-(bits + 2).
+    """
+    k = 1
+    while (1 << (m * k)) * math.factorial(k) <= (1 << (bits + 2)):
+        k += 1
+    partial = sum(Fraction((-1) ** i, (1 << (m * i)) * math.factorial(i)) for i in range(k))
+    tail = Fraction(1, (1 << (m * k)) * math.factorial(k))
+    return math.floor((partial - tail) * (1 << bits)), math.ceil((partial + tail) * (1 << bits))
+
+
+@functools.lru_cache(maxsize=4096)
+def exp_floor(c, bits, m=0):
+    """floor(exp(-c / 2^m) 2^bits), exactly, for integers c >= 0, bits >= 1, m >= 0.
+
+    From bounds lo, hi on exp(-2^-m) to ``work`` bits: exp(-c / 2^m) 2^bits lies between lo^c
+    and hi^c shifted right by ``work c - bits``; when the two floors agree they are the
+    answer, otherwise the precision doubles (exp(-c / 2^m) is irrational for c >= 1, so this
+    ends).
+    """
+    if c == 0:
+        return 1 << bits
+    if c >= bits << m:  # exp(-c / 2^m) 2^bits <= (2/e)^bits < 1
+        return 0
+    work = bits + 2 * c.bit_length() + _WORD
+    while True:
+        lo, hi = _exp_bounds(m, work)
+        shift = work * c - bits
+        low, high = (lo ** c) >> shift, (hi ** c) >> shift
+        if low == high:
+            return low
+        work *= 2
+
+
+@functools.lru_cache(maxsize=8)
+def _thresholds(m=0):
+    """T[v] = floor(exp(-v / 2^m) 2^64) for v = 1, ..., K, where T[K] = 0 is the first zero.
+
+    Returned as uint64, followed by one more 0; T[0] = 2^64 - 1 stands for exp(0) 2^64 (a
+    word equal to it goes to the exact continuation, which returns True). Built by
+    multiplying interval bounds (128 working bits, directed rounding); a value whose bounds
+    straddle an integer is recomputed by :func:`exp_floor`.
+    """
+    work = 2 * _WORD
+    lo_step, hi_step = _exp_bounds(m, work)
+    lo = hi = 1 << work
+    table = [(1 << _WORD) - 1]
+    while table[-1]:
+        lo = (lo * lo_step) >> work
+        hi = -((-(hi * hi_step)) >> work)
+        low, high = lo >> _WORD, hi >> _WORD
+        table.append(low if low == high else exp_floor(len(table), _WORD, m))
+    return np.array(table + [0], dtype=np.uint64)
+
+
+@functools.lru_cache(maxsize=8)
+def _bucket_starts(m):
+    """Where the search of :func:`geometric` starts, for each bucket of words.
+
+    A word w >= 2^11 falls in bucket (x, j), x >= 1, 0 <= j < 64, when w lies in
+    [L, H) = [(64 + j) 2^(x + 4), (65 + j) 2^(x + 4)); x and j are the exponent and the
+    leading six fraction bits of float(w >> 11), which is exact. The entry 64 (x - 1) + j holds
+    #{v: T[v] >= H}, the value of V for the largest w of the bucket. H / L <= 65/64 is below
+    exp(2^-m) for m <= 4, so at most one threshold lies in [L, H) (checked here) and V is the
+    entry or the entry + 1.
+    """
+    descending = [int(x) for x in _thresholds(m)[1:]]
+    ascending = descending[::-1]
+
+    def at_least(value):  # #{v: T[v] >= value}
+        return len(ascending) - bisect.bisect_left(ascending, value)
+
+    starts = []
+    for x in range(1, 54):
+        for j in range(64):
+            low, high = (64 + j) << (x + 4), (65 + j) << (x + 4)
+            starts.append(at_least(high))
+            if at_least(low) - starts[-1] > 1:
+                raise AssertionError("two thresholds in one bucket")
+    return np.array(starts, dtype=np.int64)
+
+
+def py_below_exp(state, c, rng, m=0):
+    """Whether U < exp(-c / 2^m), for the uniform U whose leading bits ``state`` holds.
+
+    ``state = [value, bits]`` says U lies in [value / 2^bits, (value + 1) / 2^bits), the
+    remaining bits uniform; when the known bits cannot decide, 64 more are drawn and ``state``
+    is updated, so later comparisons of the same U stay consistent.
+    """
+    if c == 0:
+        return True
+    while True:
+        value, bits = state
+        threshold = exp_floor(c, bits, m)
+        if value != threshold:
+            return value < threshold
+        state[0] = (value << _WORD) | _py_word(rng)
+        state[1] = bits + _WORD
+
+
+# --------------------------------------------------------------------------------------------
+# Scalar samplers on Python integers: the branch for values beyond int64, and the reference
+# --------------------------------------------------------------------------------------------
+
+
+def py_bernoulli_exp(n, d, rng):
+    """Bernoulli(exp(-n/d)) for Python integers n >= 0, d >= 1 (CKS Algorithm 1).
+
+    exp(-n/d) = exp(-q) exp(-r/d) with q, r = divmod(n, d): the integer part is one exact
+    comparison U < exp(-q) (CKS draw q Bernoulli(exp(-1)) instead; same law), the fraction
+    CKS's loop: K = 1; while Bernoulli(r / (d K)): K += 1; success when K is odd.
+    """
+    q, r = divmod(n, d)
+    if q and not py_below_exp([_py_word(rng), _WORD], q, rng):
+        return False
+    k = 1
+    while r and py_uniform(rng, d * k) < r:
+        k += 1
+    return k % 2 == 1
+
+
+def py_geometric(rng, state=None, m=0):
+    """V with P(V >= v) = exp(-v / 2^m): the number of v >= 1 with U < exp(-v / 2^m).
+
+    ``state`` continues the comparisons of a U whose leading bits are already drawn.
+    """
+    if state is None:
+        state = [_py_word(rng), _WORD]
+    v = 1
+    while py_below_exp(state, v, rng, m):
+        v += 1
+    return v - 1
+
+
+def py_discrete_laplace(t, s, rng):
+    """One draw of the discrete Laplace with scale t/s, P(z) ~ exp(-|z| s / t) (CKS Alg. 2)."""
+    while True:
+        u = py_uniform(rng, t)
+        if not py_bernoulli_exp(u, t, rng):
+            continue
+        y = (u + t * py_geometric(rng)) // s
+        negative = py_uniform(rng, 2)
+        if negative and not y:
+            continue
+        return -y if negative else y
+
+
+def _gaussian_proposal_exponent(p, q):
+    """j with t = 2^j the discrete Laplace scale of CKS Algorithm 3 for sigma^2 = p/q.
+
+    Any t > 0 gives the exact law; CKS take t = floor(sigma) + 1. A power of two makes the
+    uniform part of the proposal a shift of a word; the smallest j with 2 t^2 >= sigma^2 keeps
+    t / sigma in [1/sqrt(2), sqrt(2)) when sigma >= 1/sqrt(2), where the acceptance rate is
+    about 0.65 or more (sqrt(2 pi) exp(-sigma^2 / (2 t^2)) sigma / (2 t) for large sigma).
+    """
+    j = 0
+    while (q << (2 * j + 1)) < p:
+        j += 1
+    return j
+
+
+def py_discrete_gaussian(p, q, rng):
+    """One draw of the discrete Gaussian with sigma^2 = p/q, P(z) ~ exp(-z^2 / (2 sigma^2))."""
+    t = 1 << _gaussian_proposal_exponent(p, q)
+    while True:
+        y = py_discrete_laplace(t, 1, rng)
+        w = abs(y) * t * q - p
+        # CKS Algorithm 3: accept with exp(-(|y| - sigma^2/t)^2 / (2 sigma^2)), which is
+        # exp(-w^2 / (2 p q t^2)) in integers.
+        if py_bernoulli_exp(w * w, 2 * p * q * t * t, rng):
+            return y
+
+
+# --------------------------------------------------------------------------------------------
+# Vectorised samplers (int64 arrays)
+# --------------------------------------------------------------------------------------------
+
+
+def _split(t):
+    """t = 2^a e with e odd."""
+    a = (t & -t).bit_length() - 1
+    return a, t >> a
+
+
+def bernoulli_dyadic(n, a, e, rng):
+    """Bernoulli(n / (2^a e)) for each entry of the int64 array ``n`` (0 <= n <= 2^a e).
+
+    One word per entry: its top ``a`` bits are I = floor(2^a U). With n = m e + r,
+    U < n / (2^a e) holds when I < m, fails when I > m, and when I = m it holds with
+    probability r / e (the rest of U is uniform), drawn as ``integers(0, e) < r``. With a = 0
+    this is the plain ``integers(0, e) < n``. Requires 0 <= a <= 62 and 1 <= e <= 2^62.
+    """
+    if a:
+        top = (words(rng, n.size) >> np.uint64(_WORD - a)).view(np.int64)
+    else:
+        top = np.zeros(n.size, dtype=np.int64)
+    if e == 1:
+        return top < n
+    m = n // e
+    r = n - m * e
+    out = top < m
+    tie = np.flatnonzero(top == m)
+    if tie.size:
+        out[tie] = rng.integers(0, e, size=tie.size) < r[tie]
+    return out
+
+
+def bernoulli_exp_fraction(n, a, e, rng, limit=LIMIT):
+    """Bernoulli(exp(-n / d)) per entry, d = 2^a e, 0 <= n <= d (CKS Algorithm 1).
+
+    K = 1; repeat {A ~ Bernoulli(n / (d K)); stop if A = 0; K += 1}; success iff K is odd.
+    When e K would exceed ``limit``, Bernoulli(n / (d K)) is drawn as
+    Bernoulli(n / d) * Bernoulli(1 / K) (independent), which has the same law.
+    """
+    draw = bernoulli_dyadic(n, a, e, rng)  # K = 1, over all entries
+    out = ~draw
+    index = np.flatnonzero(draw)
+    n = n[index]
+    k = 2
+    while index.size:
+        if e * k <= limit:
+            draw = bernoulli_dyadic(n, a, e * k, rng)
+        else:
+            draw = bernoulli_dyadic(n, a, e, rng) & (rng.integers(0, k, size=n.size) == 0)
+        out[index[np.flatnonzero(~draw)]] = k % 2 == 1
+        keep = np.flatnonzero(draw)
+        index, n = index[keep], n[keep]
+        k += 1
+    return out
+
+
+def bernoulli_exp_steps(c, m, rng):
+    """Bernoulli(exp(-c / 2^m)) per entry of the non-negative integer array ``c``.
+
+    One word per entry, compared with floor(exp(-c / 2^m) 2^64) (:func:`_thresholds`); on
+    equality the comparison continues exactly on further bits (:func:`py_below_exp`). With
+    m = 0 this is the product of CKS's c Bernoulli(exp(-1)) draws, in one comparison.
+    """
+    table = _thresholds(m)
+    w = words(rng, c.size)
+    exact = c
+    if c.size and c.max() > table.size - 2:  # T[K] = 0 from K on
+        c = np.minimum(c, table.size - 2)
+    threshold = table[c.astype(np.intp, copy=False)]
+    out = w < threshold
+    for i in np.flatnonzero(w == threshold).tolist():
+        out[i] = py_below_exp([int(w[i]), _WORD], int(exact[i]), rng, m)
+    return out
+
+
+def bernoulli_exp(n, d, rng, limit=LIMIT):
+    """Bernoulli(exp(-n/d)) per entry of the int64 array ``n >= 0``; d <= ``limit`` / 16.
+
+    exp(-n/d) = exp(-c/16) exp(-r / (16 d)) with c = floor(16 n / d) and r = 16 n - c d in
+    [0, d): :func:`bernoulli_exp_steps` for the first factor, CKS Algorithm 1
+    (:func:`bernoulli_exp_fraction`) for the second, whose exponent is below 1/16 so that its
+    loop rarely passes its first step. (CKS split off floor(n/d) instead; the law is the same.)
+    """
+    n = np.asarray(n, dtype=np.int64)
+    if n.max(initial=0) < (1 << 58):  # 16 n fits in int64
+        c = (n << 4) // d
+        r = (n << 4) - c * d
+    else:
+        q = n // d
+        r = n - q * d
+        low = (r << 4) // d
+        r = (r << 4) - low * d
+        c = q * 16 + low if q.max() < (1 << 58) else q.astype(object) * 16 + low
+    out = bernoulli_exp_steps(c, _STEP_BITS, rng)
+    rest = np.flatnonzero(out & (r > 0))
+    if rest.size:
+        a, e = _split(d)
+        out[rest] = bernoulli_exp_fraction(r[rest], a + 4, e, rng, limit)
+    return out
+
+
+def geometric(size, rng, m=0):
+    """``size`` draws of V with P(V >= v) = exp(-v / 2^m), v = 0, 1, ... (int64), m <= 4.
+
+    V = #{v >= 1: U < exp(-v / 2^m)} for one uniform U per entry, from its word w and the
+    exact thresholds T[v] = floor(exp(-v / 2^m) 2^64): the bucket of w
+    (:func:`_bucket_starts`) gives V up to one comparison with the next threshold. A word
+    equal to that threshold, or below 2^11, continues exactly on further bits
+    (:func:`py_geometric`; probability below 2^-52). With m = 0 this is CKS's count of
+    Bernoulli(exp(-1)) successes before the first failure, in one word.
+    """
+    table, starts = _thresholds(m), _bucket_starts(m)
+    w = words(rng, size)
+    # exponent and six leading fraction bits of float(w >> 11), less those of 1.0
+    bucket = (((w >> np.uint64(11)).view(np.int64).astype(np.float64).view(np.int64) >> 46)
+              - (1023 << 6))
+    small = bucket < 0  # w < 2^11
+    count = starts[np.maximum(bucket, 0)]
+    following = table[count + 1]
+    count += w < following
+    for i in np.flatnonzero((w == following) | small).tolist():
+        count[i] = py_geometric(rng, [int(w[i]), _WORD], m)
+    return count
+
+
+def _laplace_trials(count, t, s, rng, limit):
+    """``count`` independent trials of CKS Algorithm 2; the values of the successful ones.
+
+    Returns (int64 array of the successes in trial order, {position: Python int}) where the
+    dict holds the exact value of a success of magnitude ``limit`` or more (its array entry is
+    a placeholder). X = U + r V is formed in Python integers when it could pass ``limit``
+    (V > 255 for r = 2^54: probability e^-16 per draw); its quotient by s usually fits.
+    """
+    a, e = _split(t)
+    m = min(_STEP_BITS, a) if e == 1 else 0
+    r = t >> m  # X = U + r V, U uniform on {0, ..., r - 1}, P(V >= v) = exp(-v / 2^m)
+    if e == 1:  # U is the top a - m bits of a word, the sign its lowest bit
+        w = words(rng, count)
+        if a > m:
+            u = (w >> np.uint64(_WORD - a + m)).view(np.int64)
+        else:
+            u = np.zeros(count, dtype=np.int64)
+        negative = (w & np.uint64(1)).view(np.int64)  # 0 or 1
+    else:
+        u = rng.integers(0, t, size=count)
+        negative = rng.integers(0, 2, size=count)
+    keep = np.flatnonzero(bernoulli_exp_fraction(u, a, e, rng, limit))  # U kept w.p. exp(-U/t)
+    u, negative = u[keep], negative[keep]
+    v = geometric(u.size, rng, m)
+    wide = np.flatnonzero(v > (limit - r) // r)  # u + r v could pass limit (rare)
+    if wide.size:
+        v_wide = v[wide].tolist()
+        v = v.copy()
+        v[wide] = 0
+    y = (u + v * r) // s
+    big = {}
+    for i, v_i in zip(wide.tolist(), v_wide if wide.size else []):
+        value = (int(u[i]) + r * v_i) // s  # in Python integers
+        y[i] = value if value < limit else 1  # 1: a placeholder that is not 0
+        if value >= limit:
+            big[i] = value
+    z = y - 2 * y * negative
+    zero = y == 0
+    if not zero.any():
+        return z, {i: -value if negative[i] else value for i, value in big.items()}
+    keep = np.flatnonzero(~(zero & (negative == 1)))  # (B = 1, Y = 0) is rejected
+    return z[keep], {int(np.searchsorted(keep, i)): -value if negative[i] else value
+                     for i, value in big.items()}
+
+
+def _discrete_laplace_parts(t, s, size, rng, limit):
+    """``size`` discrete Laplace draws as (int64 array, {index: Python int}) (CKS Algorithm 2).
+
+    Trials run in batches (:func:`_fill`; about 1.03 trials per draw when t is a power of
+    two). Entries in the dict (|value| reaching ``limit``: never, in practice) hold
+    their exact value there and a placeholder in the array.
+    """
+    if 2 * t > limit or s > limit:
+        return _python_draws(size, lambda: py_discrete_laplace(t, s, rng), limit)
+    a, e = _split(t)
+    rate = _LAPLACE_SUCCESS[min(_STEP_BITS, a) if e == 1 else 0]
+    return _fill(size, lambda count: _laplace_trials(count, t, s, rng, limit), rate)
+
+
+def _python_draws(size, draw, limit):
+    """``size`` calls of ``draw()`` (Python integers) as (int64 array, {index: wide value})."""
+    out = np.zeros(size, dtype=np.int64)
+    big = {}
+    for i in range(size):
+        value = draw()
+        if abs(value) < limit:
+            out[i] = value
+        else:
+            big[i] = value
+    return out, big
+
+
+def _fill(size, trials, rate):
+    """``size`` draws, taken in order from batches ``trials(count)``.
+
+    ``trials(count)`` runs ``count`` independent trials and returns the values of the
+    successful ones in trial order, with a dict of exact values too wide for int64 (keyed by
+    position). Taking the successes in order until ``size`` are filled gives independent
+    draws of the exact law; ``rate``, a lower estimate of the success probability, sizes the
+    batches (at most ``_CHUNK`` draws each, so the arrays stay in cache) so that one batch
+    usually suffices.
+    """
+    out = np.zeros(size, dtype=np.int64)
+    big = {}
+    filled = 0
+    while filled < size:
+        need = min(size - filled, _CHUNK)
+        values, wide = trials(int(need * 1.03 / rate) + 16)
+        take = min(values.size, need)
+        out[filled:filled + take] = values[:take]
+        big.update((filled + i, value) for i, value in wide.items() if i < take)
+        filled += take
+    return out, big
+
+
+def _merge(out, big):
+    if not big:
+        return out
+    merged = out.astype(object)
+    for i, value in big.items():
+        merged[i] = value
+    return merged
+
+
+def discrete_laplace(t, s, size, rng, limit=LIMIT):
+    """``size`` draws Z with P(Z = z) proportional to exp(-|z| s / t) (CKS Algorithm 2).
+
+    Parameters
+    ----------
+    t, s : int
+        The scale t/s as two positive integers. t a power of two is the fast case (the uniform
+        part of each trial is the top bits of one word).
+    size : int
+    rng : numpy.random.Generator
+    limit : int, optional
+        Largest product kept in int64; larger ones continue with Python integers.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64; of dtype object (Python integers) only if some |value| reaches ``limit``
+        (probability about exp(-limit s / t) per draw: never, in practice).
+
+    Notes
+    -----
+    CKS Algorithm 2, each trial: U uniform on {0, ..., r - 1}, kept with probability
+    exp(-U/t) (CKS Algorithm 1); V with P(V >= v) = exp(-v r / t) (:func:`geometric`);
+    X = U + r V, so P(X = x) is proportional to exp(-x/t); Y = floor(X / s); a fair sign B;
+    (B = 1, Y = 0) is rejected; the result is (1 - 2B) Y. CKS take r = t; with t = 2^a we
+    take r = t / 16 (for t >= 16), so that U is kept with probability at least exp(-1/16)
+    and V is read from one word against the exact thresholds of exp(-v / 16): about 1.03
+    trials and 3 words per draw instead of 1.6 trials and 8 words, with the same law.
+    """
+    t, s = int(t), int(s)
+    if t < 1 or s < 1:
+        raise ValueError("t and s must be positive integers.")
+    return _merge(*_discrete_laplace_parts(t, s, int(size), rng, limit))
+
+
+def _gaussian_trials(count, p, q, j, rng, limit):
+    """``count`` trials of CKS Algorithm 3 (proposal scale t = 2^j); the accepted values.
+
+    Returns (int64 array in trial order, {position: Python int}) as :func:`_laplace_trials`.
+    """
+    t = 1 << j
+    y, y_big = _laplace_trials(count, t, 1, rng, limit)
+    magnitude = np.abs(y)
+    safe = magnitude <= (math.isqrt(limit) + p) // (t * q)  # then |w| <= sqrt(limit)
+    safe[list(y_big)] = False
+    w = magnitude * (t * q) if safe.all() else magnitude * safe * (t * q)
+    w -= p
+    d = (p * q) << (2 * j + 1)  # 2 p q t^2
+    accepted = bernoulli_exp(w * w, d, rng, limit)
+    wide = {}
+    for i in np.flatnonzero(~safe).tolist():
+        value = y_big.get(i, int(y[i]))
+        w_i = abs(value) * t * q - p
+        accepted[i] = py_bernoulli_exp(w_i * w_i, d, rng)
+        if accepted[i] and i in y_big:
+            wide[int(np.count_nonzero(accepted[:i]))] = value
+    return y[np.flatnonzero(accepted)], wide
+
+
+def discrete_gaussian(p, q, size, rng, limit=LIMIT):
+    """``size`` draws Z with P(Z = z) proportional to exp(-z^2 / (2 sigma^2)), sigma^2 = p/q.
+
+    CKS Algorithm 3 with proposal scale t = 2^j (:func:`_gaussian_proposal_exponent`):
+    Y ~ discrete Laplace(t), accepted with probability exp(-(|Y| - sigma^2/t)^2 / (2 sigma^2))
+    = exp(-w^2 / (2 p q t^2)), w = |Y| t q - p, an exact rational. The acceptance exponent is
+    in int64 while |w| <= sqrt(limit) (for sigma in [2^12, 2^13) that is |Y| < 2^18, i.e.
+    beyond 30 sigma: probability below e^-30 per trial); other entries continue with Python
+    integers. Returns int64 (object only if a |value| reaches ``limit``, never in practice).
+    """
+    p, q = int(p), int(q)
+    if p < 1 or q < 1:
+        raise ValueError("p and q must be positive integers.")
+    size = int(size)
+    j = _gaussian_proposal_exponent(p, q)
+    t = 1 << j
+    a, e = 2 * j + 1, p * q  # the exponent's denominator 2 p q t^2 = 2^a e
+    if (e << (a + 4)) > limit or t * q > limit:
+        return _merge(*_python_draws(size, lambda: py_discrete_gaussian(p, q, rng), limit))
+    ratio = math.sqrt(p / q) / t  # sigma / t: the acceptance is 0.65 to 0.76 for sigma >= 0.7
+    accept = 0.72 if 0.85 <= ratio <= 1.2 else 0.65 if 2 * p >= q else 0.43
+    rate = accept * _LAPLACE_SUCCESS[min(_STEP_BITS, j)]
+    return _merge(*_fill(size, lambda count: _gaussian_trials(count, p, q, j, rng, limit), rate))
+
+
+# --------------------------------------------------------------------------------------------
+# The exponential mechanism on integer levels
+# --------------------------------------------------------------------------------------------
+
+_BUCKETS = 64  # candidates with gamma a >= 64 share the last bucket of the envelope
+_BUCKET_BITS = 160  # the bucket weights are ceil(exp(-c) 2^160) >= 2^67 for c <= 64
+
+
+def _bucket_sums(level, measure, length):
+    """Exact integer sums of ``measure`` (None: counts) over each level, as Python ints.
+
+    ``np.bincount`` adds in float64, exact below 2^53: the measure is cut into 21-bit pieces,
+    each summed exactly over fewer than 2^32 candidates, then put together.
+    """
+    if measure is None:
+        return np.bincount(level, minlength=length).tolist()
+    sums = [0] * length
+    for shift in (0, 21, 42):
+        piece = np.bincount(level, weights=(measure >> shift) & ((1 << 21) - 1),
+                            minlength=length)
+        for c in range(length):
+            sums[c] += int(piece[c]) << shift
+    return sums
+
+
+@functools.lru_cache(maxsize=4)
+def _bucket_upper(buckets, bits):
+    """ceil(exp(-c) 2^bits) for c = 0, ..., ``buckets`` (exactly 2^bits for c = 0)."""
+    return [1 << bits] + [exp_floor(c, bits) + 1 for c in range(1, buckets + 1)]
+
+
+def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
+    """An index i drawn with probability proportional to M_i exp(-gamma (top - scaled_i)).
+
+    Parameters
+    ----------
+    scaled : numpy.ndarray of float
+        Integral values (utilities in grid units); -inf marks a candidate of probability 0.
+    top : float
+        The largest ``scaled`` among candidates of positive measure (integral).
+    gamma : fractions.Fraction
+        Positive.
+    measure : numpy.ndarray of int64 or None
+        Non-negative integer weights M_i (None: all 1), sum at most 2^62.
+    rng : numpy.random.Generator
+    excluded : numpy.ndarray of bool, optional
+        The candidates of probability 0 (-inf or measure 0), if any.
+
+    Returns
+    -------
+    int
+
+    Notes
+    -----
+    Rejection sampling from an envelope, with every decision exact. Let a_i = top - scaled_i
+    (an integer) and c_i <= gamma a_i an integer level, at most 64 (computed in floating
+    point with a margin: it only steers the proposal, the exact check below uses integers).
+    The envelope is M_i exp(-c_i). A proposal picks a level c with probability proportional
+    to S_c ceil(exp(-c) 2^160), S_c the total measure at level c (exact integers, one
+    uniform integer), then a candidate i of that level with probability M_i / S_c, and
+    accepts it with probability exp(-c) 2^160 / ceil(exp(-c) 2^160) (a uniform compared
+    lazily with the exact bits of exp(-c), :func:`py_below_exp`) times
+    exp(-(gamma a_i - c)) (CKS Algorithm 1 on Python integers). The product of proposal and
+    acceptance is proportional to M_i exp(-gamma a_i), so the accepted index has exactly the
+    target law. Each proposal is accepted with probability above exp(-1) (1 - 2^-40) except
+    at the last level, whose total envelope weight is at most 2^62 exp(-64) < 2^-30 of the
+    first level's, so at most about e proposals are made on average (e - 1 when the
+    fractional parts gamma a_i - c_i spread evenly), each costing one pass over the level
+    array for a level not seen before.
+    """
+    length = _BUCKETS + 2  # levels 0..64, and 65 for candidates of probability 0
+    a = top - scaled
+    if excluded is not None:
+        a[excluded] = 0.0
+    a *= float(gamma) * (1.0 - 2.0 ** -50)  # float(gamma) and the product err by < 2^-52
+    np.floor(a, out=a)
+    level = np.minimum(a, _BUCKETS, out=a).astype(np.intp)
+    if excluded is not None:
+        level[excluded] = _BUCKETS + 1
+    sums = _bucket_sums(level, measure, length)
+    upper = _bucket_upper(_BUCKETS, _BUCKET_BITS)
+    levels = [c for c in range(_BUCKETS + 1) if sums[c]]
+    weights = [sums[c] * upper[c] for c in levels]
+    total = sum(weights)
+    members = {}
+    while True:
+        draw = py_uniform(rng, total)
+        position = 0
+        while draw >= weights[position]:
+            draw -= weights[position]
+            position += 1
+        c = levels[position]
+        if c not in members:
+            index = np.flatnonzero(level == c)
+            members[c] = (index, None if measure is None else np.cumsum(measure[index]))
+        index, cumulative = members[c]
+        pick = py_uniform(rng, sums[c])
+        if cumulative is not None:
+            pick = int(np.searchsorted(cumulative, pick, side="right"))
+        i = int(index[pick])
+        if c and not py_below_exp([py_uniform(rng, upper[c]), _BUCKET_BITS], c, rng):
+            continue
+        excess = gamma * (int(top) - int(scaled[i])) - c
+        if excess < 0:  # cannot happen: the float margin keeps c <= gamma a_i
+            raise AssertionError("exponential mechanism envelope below the target")
+        if py_bernoulli_exp(excess.numerator, excess.denominator, rng):
+            return i
