@@ -7,6 +7,7 @@ NumPy ``Generator`` makes a call reproducible.
 """
 
 from .above_threshold import InteractiveAboveThreshold, above_threshold_calibration
+from .accounting import BudgetAccountant, PrivacyLoss
 from .accuracy_first import (
     AccuracyFirstResult,
     accuracy_first_erm,
@@ -134,6 +135,9 @@ __all__ = [
     "tune_linear_regression_model",
     "varDP",
     "varDataAccess",
+    # beyond DPpack: privacy accounting (issue 12)
+    "BudgetAccountant",
+    "PrivacyLoss",
     # beyond DPpack: confidence intervals for ERM (spec confidence_intervals.md)
     "confintDP",
     "confintERM",

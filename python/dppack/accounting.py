@@ -1,27 +1,74 @@
-"""Privacy accounting: conversions between pure DP, zero-concentrated DP and (eps, delta)-DP.
+"""Privacy accounting: one value type for privacy losses, their composition and conversion,
+and a budget accountant.
 
-Small functions over numbers, no noise and no data. Facts (spec ``confidence_intervals.md`` §1):
+Small functions over numbers, no noise and no data. :class:`PrivacyLoss` states what a release
+spent: pure eps-DP, approximate (eps, delta)-DP or rho-zCDP. Every composition and conversion
+rule of the package lives here, once:
 
-* (P1) eps-DP implies (eps^2 / 2)-zCDP;
-* (P2) rho-zCDP implies (rho + 2 sqrt(rho log(1/delta)), delta)-DP;
-* (P3) adding N(0, sigma^2 I) to a function of L2 sensitivity Delta is rho-zCDP for
-  sigma = Delta / sqrt(2 rho);
-* (P4) composition adds the eps's (pure DP) or the rho's (zCDP).
+* sequential composition: eps's and delta's add (Dwork and Roth 2014, Theorem 3.16), rho's add
+  (Bun and Steinke 2016, composition of zCDP) (P4); parallel composition on disjoint data: the
+  maximum (McSherry 2009, Theorem 4);
+* advanced composition of k (eps, delta)-DP steps (Dwork, Rothblum and Vadhan 2010,
+  Theorem III.3; Dwork and Roth 2014, Theorem 3.20) and its inverse;
+* eps-DP implies (eps^2 / 2)-zCDP (Bun and Steinke 2016, Proposition 1.4) (P1);
+* rho-zCDP implies (eps, delta)-DP with the tight conversion of Canonne, Kamath and Steinke
+  (2020, Corollary 13), never worse than Bun and Steinke's rho + 2 sqrt(rho log(1/delta)) (P2);
+* amplification by subsampling: ln(1 + q (e^eps - 1)), q delta (Balle, Barthe and Gaboardi
+  2018);
+* adding N(0, sigma^2 I) to a function of L2 sensitivity Delta is rho-zCDP for
+  sigma = Delta / sqrt(2 rho) (P3).
+
+:class:`BudgetAccountant` records spends against a budget (eps, delta), composes them (basic,
+or through zCDP when that is smaller) and refuses an overspend before anything is recorded.
+Used as a context manager it is the session's default accountant (:func:`current_accountant`).
+
+The older helpers (:func:`compose_dp`, :func:`dp_to_zcdp`, :func:`zcdp_to_approx_dp`, ...) keep
+their signatures and results and call the same implementation. P1-P4 are the facts of spec
+``confidence_intervals.md`` §1.
 
 References
 ----------
+Balle B, Barthe G, Gaboardi M (2018). Privacy amplification by subsampling: tight analyses via
+couplings and divergences. Advances in Neural Information Processing Systems 31.
+
 Bun M, Steinke T (2016). Concentrated differential privacy: simplifications, extensions, and
-lower bounds. Theory of Cryptography Conference, 635-658.
+lower bounds. Theory of Cryptography Conference, 635-658. arXiv:1605.02065.
+
+Canonne C L, Kamath G, Steinke T (2020). The discrete Gaussian for differential privacy.
+Advances in Neural Information Processing Systems 33. arXiv:2004.00010.
+
+Dwork C, Roth A (2014). The algorithmic foundations of differential privacy. Foundations and
+Trends in Theoretical Computer Science 9(3-4).
+
+Dwork C, Rothblum G N, Vadhan S (2010). Boosting and differential privacy. IEEE Symposium on
+Foundations of Computer Science, 51-60.
+
+McSherry F (2009). Privacy integrated queries. ACM SIGMOD International Conference on
+Management of Data, 19-30.
 """
 
+import contextvars
 import math
+import numbers
+import threading
+
+import numpy as np
 
 from . import _checks
 
 __all__ = [
+    "BudgetAccountant",
+    "PrivacyLoss",
+    "advanced_composition",
+    "advanced_composition_inverse",
+    "amplify_by_subsampling",
+    "compose",
     "compose_dp",
     "compose_zcdp",
+    "current_accountant",
     "dp_to_zcdp",
+    "parallel",
+    "resolve_accountant",
     "zcdp_from_approx_dp",
     "zcdp_gaussian_sd",
     "zcdp_to_approx_dp",
@@ -53,7 +100,7 @@ def dp_to_zcdp(eps):
         If ``eps`` is not one finite number > 0.
     """
     eps = _checks.check_finite_positive_scalar(eps, "eps")
-    return eps * eps / 2.0
+    return PrivacyLoss.pure(eps).to_zcdp().rho
 
 
 def zcdp_to_approx_dp(rho, delta):
@@ -77,7 +124,7 @@ def zcdp_to_approx_dp(rho, delta):
     """
     rho = _checks.check_finite_positive_scalar(rho, "rho")
     delta = _delta(delta)
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+    return PrivacyLoss.zcdp(rho).to_approx(delta, method="bun_steinke").eps
 
 
 def zcdp_from_approx_dp(eps, delta):
@@ -132,10 +179,1129 @@ def zcdp_gaussian_sd(sensitivity, rho):
 
 
 def compose_dp(*eps):
-    """Total pure DP budget of mechanisms run in sequence on the same data: the sum (P4)."""
-    return math.fsum(_checks.check_finite_positive_scalar(e, "eps") for e in eps)
+    """Total pure DP budget of mechanisms run in sequence on the same data: the sum (P4)
+    (:meth:`PrivacyLoss.compose` of pure losses)."""
+    return compose(*(PrivacyLoss.pure(_checks.check_finite_positive_scalar(e, "eps"))
+                     for e in eps)).eps
 
 
 def compose_zcdp(*rho):
-    """Total zCDP budget of mechanisms run in sequence on the same data: the sum (P4)."""
-    return math.fsum(_checks.check_finite_positive_scalar(r, "rho") for r in rho)
+    """Total zCDP budget of mechanisms run in sequence on the same data: the sum (P4)
+    (:meth:`PrivacyLoss.compose` of zCDP losses)."""
+    losses = [PrivacyLoss.zcdp(_checks.check_finite_positive_scalar(r, "rho")) for r in rho]
+    return compose(*losses).rho if losses else 0.0
+
+
+# --------------------------------------------------------------------------------------------
+# The formulas, on plain numbers (callers check the arguments; PrivacyLoss's methods do)
+# --------------------------------------------------------------------------------------------
+
+
+def _float_bisection(below, low, high):
+    """Bisection on floats: given below(low) true and below(high) false for a predicate that
+    switches once, the adjacent pair (low, high) where it switches."""
+    for _ in range(2100):  # a float bisection ends within about 1100 halvings
+        mid = low + (high - low) / 2.0
+        if mid in (low, high):
+            break
+        if below(mid):
+            low = mid
+        else:
+            high = mid
+    return low, high
+
+
+def _bun_steinke_eps(rho, delta):
+    """rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016, Proposition 1.3) (P2)."""
+    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+
+
+def _tight_zcdp_eps(rho, delta):
+    """The smallest eps >= 0 for which rho-zCDP implies (eps, delta)-DP by Canonne, Kamath and
+    Steinke (2020), Corollary 13 (from their Proposition 12).
+
+    The corollary: rho-zCDP implies (eps, delta)-DP for
+    delta = inf_{a > 1} exp((a - 1)(a rho - eps)) / a * (1 - 1/a)^(a - 1). Solving for eps at a
+    fixed a gives eps(a) = a rho + log(1 - 1/a) + (log(1/delta) - log a) / (a - 1), and the
+    answer is the infimum over a. With u = a - 1, d eps / d a has the sign of
+    h(u) = rho u^2 + log(1 + u) - log(1/delta), which increases from -log(1/delta) < 0 at u = 0:
+    eps(a) has one minimum, at the root of h, found by bisection on floats. Any a gives a valid
+    eps, so the value returned is eps at a computed a, never an interpolation. Bun and
+    Steinke's bound is the minimum of the larger a rho + log(1/delta) / (a - 1), reached at
+    u = sqrt(log(1/delta) / rho); eps is evaluated there too, so the result never exceeds it.
+    """
+    if rho == 0.0:
+        return 0.0
+    log_inv = math.log(1.0 / delta)
+
+    def eps_at(u):
+        return ((1.0 + u) * rho + (math.log(u) - math.log1p(u))
+                + (log_inv - math.log1p(u)) / u)
+
+    u_bun_steinke = math.sqrt(log_inv) / math.sqrt(rho)  # h > 0 there: an upper bracket
+    _, high = _float_bisection(lambda u: rho * u * u + math.log1p(u) - log_inv < 0.0,
+                               0.0, u_bun_steinke)
+    return max(0.0, min(eps_at(high), eps_at(u_bun_steinke)))
+
+
+def advanced_composition(eps, delta, k, delta_prime):
+    """Advanced composition of k (eps, delta)-DP steps, on numbers.
+
+    (eps sqrt(2 k ln(1/delta')) + k eps (e^eps - 1), delta' + k delta): Dwork, Rothblum and
+    Vadhan (2010), Theorem III.3; Dwork and Roth (2014), Theorem 3.20. The arguments are not
+    checked (:meth:`PrivacyLoss.advanced_composition` checks them); an eps beyond about 700,
+    where e^eps overflows a float, gives an infinite total.
+
+    Parameters
+    ----------
+    eps, delta : float
+        Per-step loss, eps >= 0, delta >= 0.
+    k : int
+        Number of steps.
+    delta_prime : float
+        The extra delta' in (0, 1) the bound pays.
+
+    Returns
+    -------
+    (float, float)
+        The total (eps, delta); eps may be ``inf``.
+
+    Examples
+    --------
+    >>> eps, delta = advanced_composition(0.1, 1e-6, 100, 1e-6)
+    >>> round(eps, 4), round(delta, 12)
+    (6.3082, 0.000101)
+    """
+    # e^eps - 1 overflows a float (OverflowError in math.expm1) beyond eps ~ 709: the total
+    # is then +Inf, which keeps a bisection over eps well defined.
+    growth = math.expm1(eps) if eps < 700.0 else math.inf
+    eps_total = eps * math.sqrt(2.0 * k * math.log(1.0 / delta_prime)) + k * eps * growth
+    return eps_total, delta_prime + k * delta
+
+
+def advanced_composition_inverse(eps_total, k, delta_prime):
+    """The per-step eps whose advanced composition over k steps is eps_total, on numbers.
+
+    The largest float e >= 0 with e sqrt(2 k ln(1/delta')) + k e (e^e - 1) <= eps_total (the
+    left side increases in e), by bisection on floats: composing k steps at the result never
+    exceeds eps_total. The arguments are not checked
+    (:meth:`PrivacyLoss.advanced_composition_inverse` checks them).
+
+    Parameters
+    ----------
+    eps_total : float
+        The total eps, >= 0.
+    k : int
+        Number of steps.
+    delta_prime : float
+        The delta' in (0, 1) of the bound.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> e = advanced_composition_inverse(1.0, 10, 0.01)
+    >>> round(e, 5)
+    0.09445
+    >>> advanced_composition(e, 0.0, 10, 0.01)[0] <= 1.0
+    True
+    """
+    def total(e):
+        return advanced_composition(e, 0.0, k, delta_prime)[0]
+
+    # total(e) >= e sqrt(2 k ln(1/delta')), and total(710) = +Inf: a bracket once rounding is
+    # allowed for by doubling
+    low = 0.0
+    high = min(eps_total / math.sqrt(2.0 * k * math.log(1.0 / delta_prime)), 710.0)
+    while total(high) <= eps_total:
+        low, high = high, 2.0 * high
+    return _float_bisection(lambda e: total(e) <= eps_total, low, high)[0]
+
+
+def amplify_by_subsampling(eps, delta, sampled, population=1):
+    """Amplification by subsampling of an (eps, delta)-DP mechanism, on numbers.
+
+    The mechanism runs on a subsample drawn at rate q = sampled / population; the result is
+    (ln(1 + q (e^eps - 1)), q delta)-DP (Balle, Barthe and Gaboardi 2018, for Poisson sampling
+    with add/remove-one neighbours, and for a uniform subset of fixed size m = q n drawn
+    without replacement with replace-one neighbours). ``sampled / population`` is computed as
+    ``x * sampled / population``, so that ``(1, n)`` divides by n exactly. The arguments are not
+    checked (:meth:`PrivacyLoss.amplify_by_subsampling` checks them).
+
+    Parameters
+    ----------
+    eps, delta : float
+        The mechanism's loss on the subsample.
+    sampled, population : float
+        q = sampled / population in (0, 1]: m records of n, or a Poisson rate q with
+        ``population=1``.
+
+    Returns
+    -------
+    (float, float)
+
+    Examples
+    --------
+    >>> eps, delta = amplify_by_subsampling(1.0, 1e-5, 1, 100)
+    >>> round(eps, 6), round(delta, 15)
+    (0.017037, 1e-07)
+    """
+    if eps < 700.0:
+        eps_amplified = math.log1p(math.expm1(eps) * sampled / population)
+    else:  # e^eps overflows: ln(q e^eps (1 + (1 - q) e^-eps / q)), q > 0
+        q = sampled / population
+        eps_amplified = eps + math.log(q) + math.log1p((1.0 - q) * math.exp(-eps) / q)
+    return eps_amplified, delta * sampled / population
+
+
+# --------------------------------------------------------------------------------------------
+# Argument checks (messages in the package's style; R spells delta_prime as delta.prime)
+# --------------------------------------------------------------------------------------------
+
+
+def _real(value, message):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(message)
+    number = float(value)
+    if math.isnan(number):
+        raise ValueError(message)
+    return number + 0.0  # -0.0 becomes 0.0
+
+
+def _nonnegative(value, name):
+    message = f"{name} must be a finite number >= 0."
+    number = _real(value, message)
+    if not 0.0 <= number < math.inf:
+        raise ValueError(message)
+    return number
+
+
+def _unit_interval(value, name, closed_below=False):
+    interval = "[0, 1)" if closed_below else "(0, 1)"
+    message = f"{name} must be a number in {interval}."
+    number = _real(value, message)
+    if not ((0.0 <= number if closed_below else 0.0 < number) and number < 1.0):
+        raise ValueError(message)
+    return number
+
+
+def _whole(value, name, minimum):
+    message = f"{name} must be a whole number >= {minimum}."
+    number = _real(value, message)
+    if not (math.isfinite(number) and number == int(number) and number >= minimum):
+        raise ValueError(message)
+    return int(value) if isinstance(value, numbers.Integral) else int(number)  # exact for ints
+
+
+def _as_loss(value, context):
+    if not isinstance(value, PrivacyLoss):
+        raise TypeError(f"{context} takes PrivacyLoss values (PrivacyLoss.pure, .approx or "
+                        f".zcdp); got {type(value).__name__}.")
+    return value
+
+
+def _total_delta(delta):
+    if not delta < 1.0:
+        raise ValueError(f"The composed delta = {delta:.6g} is >= 1: the guarantee is "
+                         "vacuous.")
+    return delta
+
+
+def _common_kind(losses, verb):
+    """'zcdp' if the losses combine in zCDP (pure ones converted), else 'approx'; refuses
+    approximate losses with delta > 0 mixed with zCDP ones."""
+    kinds = {loss._kind for loss in losses}
+    if "zcdp" not in kinds:
+        return "approx"
+    if "approx" in kinds:
+        raise ValueError(f"Cannot {verb} (eps, delta)-DP with delta > 0 and rho-zCDP "
+                         "directly: convert the zCDP losses with .to_approx(delta) first, or "
+                         "record both in a BudgetAccountant, which converts at its delta.")
+    return "zcdp"
+
+
+# --------------------------------------------------------------------------------------------
+# PrivacyLoss
+# --------------------------------------------------------------------------------------------
+
+
+class PrivacyLoss:
+    """What a release spends: pure eps-DP, approximate (eps, delta)-DP or rho-zCDP.
+
+    An immutable, hashable value. Build it with :meth:`pure`, :meth:`approx` or :meth:`zcdp`;
+    ``approx(eps, 0)`` is the pure loss. Losses compose in sequence with ``+`` (or
+    :meth:`compose`), in parallel on disjoint data with :meth:`parallel`, k times with
+    ``k * loss`` or :meth:`advanced_composition`, and convert with :meth:`to_zcdp` and
+    :meth:`to_approx`.
+
+    Attributes
+    ----------
+    kind : {'pure', 'approx', 'zcdp'}
+    eps, delta : float
+        For pure and approximate losses (``delta`` is 0 for a pure one). A zCDP loss has no
+        single (eps, delta): reading them raises ``AttributeError``; use :meth:`to_approx`.
+    rho : float
+        For zCDP losses (a pure loss gives its rho through :meth:`to_zcdp`).
+
+    References
+    ----------
+    See the module's references: Dwork and Roth (2014), Bun and Steinke (2016), Canonne, Kamath
+    and Steinke (2020), Dwork, Rothblum and Vadhan (2010), Balle, Barthe and Gaboardi (2018),
+    McSherry (2009).
+
+    Examples
+    --------
+    >>> PrivacyLoss.pure(0.5) + PrivacyLoss.approx(0.25, 1e-6)
+    PrivacyLoss.approx(eps=0.75, delta=1e-06)
+    >>> PrivacyLoss.pure(0.5) + PrivacyLoss.zcdp(0.03125)
+    PrivacyLoss.zcdp(rho=0.15625)
+    >>> print(PrivacyLoss.zcdp(0.5))
+    rho = 0.5 (zCDP)
+    >>> round(PrivacyLoss.zcdp(0.5).to_approx(1e-6).eps, 4)
+    5.2215
+    >>> PrivacyLoss.approx(1.0, 0.0) == PrivacyLoss.pure(1.0)
+    True
+    """
+
+    __slots__ = ("_kind", "_eps", "_delta", "_rho")
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("Build a PrivacyLoss with PrivacyLoss.pure(eps), "
+                        "PrivacyLoss.approx(eps, delta) or PrivacyLoss.zcdp(rho).")
+
+    @classmethod
+    def _make(cls, kind, eps=None, delta=None, rho=None):
+        loss = object.__new__(cls)
+        object.__setattr__(loss, "_kind", kind)
+        object.__setattr__(loss, "_eps", eps)
+        object.__setattr__(loss, "_delta", delta)
+        object.__setattr__(loss, "_rho", rho)
+        return loss
+
+    def __setattr__(self, name, value):
+        raise AttributeError("PrivacyLoss is immutable: build a new one.")
+
+    def __delattr__(self, name):
+        raise AttributeError("PrivacyLoss is immutable: build a new one.")
+
+    def __reduce__(self):
+        return (PrivacyLoss._make, (self._kind, self._eps, self._delta, self._rho))
+
+    # ---- constructors ----------------------------------------------------------------------
+
+    @classmethod
+    def pure(cls, eps):
+        """A pure eps-DP loss.
+
+        Parameters
+        ----------
+        eps : float
+            Finite, >= 0 (0 for a release that spends nothing).
+
+        Returns
+        -------
+        PrivacyLoss
+
+        Raises
+        ------
+        ValueError
+            If ``eps`` is not one finite number >= 0.
+
+        Examples
+        --------
+        >>> PrivacyLoss.pure(1)
+        PrivacyLoss.pure(eps=1.0)
+        """
+        return cls._make("pure", eps=_nonnegative(eps, "eps"), delta=0.0)
+
+    @classmethod
+    def approx(cls, eps, delta):
+        """An approximate (eps, delta)-DP loss; with ``delta = 0`` the pure eps-DP loss.
+
+        Parameters
+        ----------
+        eps : float
+            Finite, >= 0.
+        delta : float
+            In [0, 1).
+
+        Returns
+        -------
+        PrivacyLoss
+
+        Raises
+        ------
+        ValueError
+            If ``eps`` or ``delta`` is out of range.
+
+        Examples
+        --------
+        >>> PrivacyLoss.approx(1, 1e-5)
+        PrivacyLoss.approx(eps=1.0, delta=1e-05)
+        >>> PrivacyLoss.approx(1, 0).kind
+        'pure'
+        """
+        eps = _nonnegative(eps, "eps")
+        delta = _unit_interval(delta, "delta", closed_below=True)
+        if delta == 0.0:
+            return cls._make("pure", eps=eps, delta=0.0)
+        return cls._make("approx", eps=eps, delta=delta)
+
+    @classmethod
+    def zcdp(cls, rho):
+        """A rho-zCDP loss (Bun and Steinke 2016).
+
+        Parameters
+        ----------
+        rho : float
+            Finite, >= 0.
+
+        Returns
+        -------
+        PrivacyLoss
+
+        Raises
+        ------
+        ValueError
+            If ``rho`` is not one finite number >= 0.
+
+        Examples
+        --------
+        >>> PrivacyLoss.zcdp(0.125)
+        PrivacyLoss.zcdp(rho=0.125)
+        """
+        return cls._make("zcdp", rho=_nonnegative(rho, "rho"))
+
+    # ---- fields ----------------------------------------------------------------------------
+
+    @property
+    def kind(self):
+        """'pure', 'approx' or 'zcdp'."""
+        return self._kind
+
+    def _approx_field(self, name):
+        if self._kind == "zcdp":
+            raise AttributeError(f"A rho-zCDP loss has no single {name}: use .to_approx(delta) "
+                                 "for its (eps, delta)-DP guarantee.")
+        return getattr(self, "_" + name)
+
+    @property
+    def eps(self):
+        """The eps of a pure or approximate loss."""
+        return self._approx_field("eps")
+
+    @property
+    def delta(self):
+        """The delta of a pure (0) or approximate loss."""
+        return self._approx_field("delta")
+
+    @property
+    def rho(self):
+        """The rho of a zCDP loss."""
+        if self._kind != "zcdp":
+            raise AttributeError(f"A {self._describe_kind()} loss has no rho: use .to_zcdp() "
+                                 "(pure losses only).")
+        return self._rho
+
+    def _describe_kind(self):
+        return {"pure": "pure DP", "approx": "(eps, delta)-DP", "zcdp": "zCDP"}[self._kind]
+
+    # ---- value semantics -------------------------------------------------------------------
+
+    def _key(self):
+        return (self._kind, self._eps, self._delta, self._rho)
+
+    def __eq__(self, other):
+        if not isinstance(other, PrivacyLoss):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        if self._kind == "pure":
+            return f"PrivacyLoss.pure(eps={self._eps!r})"
+        if self._kind == "approx":
+            return f"PrivacyLoss.approx(eps={self._eps!r}, delta={self._delta!r})"
+        return f"PrivacyLoss.zcdp(rho={self._rho!r})"
+
+    def __str__(self):
+        if self._kind == "pure":
+            return f"eps = {self._eps:.6g} (pure DP)"
+        if self._kind == "approx":
+            return f"(eps, delta) = ({self._eps:.6g}, {self._delta:.6g})"
+        return f"rho = {self._rho:.6g} (zCDP)"
+
+    # ---- composition -----------------------------------------------------------------------
+
+    @staticmethod
+    def compose(*losses):
+        """Sequential composition: the loss of running all the releases on the same data.
+
+        Pure and approximate losses add their eps's and their delta's (basic composition, Dwork
+        and Roth 2014, Theorem 3.16); zCDP losses add their rho's (Bun and Steinke 2016). Pure
+        losses composed with zCDP ones are converted to zCDP first (eps-DP is
+        (eps^2/2)-zCDP, :meth:`to_zcdp`) and the result is zCDP. An approximate loss with
+        delta > 0 and a zCDP loss are refused: no delta is given to convert at (use
+        :meth:`to_approx` or a :class:`BudgetAccountant`). Adaptive choice of the later
+        releases is allowed. ``a + b`` is ``compose(a, b)``; no losses compose to
+        ``pure(0)``.
+
+        Parameters
+        ----------
+        *losses : PrivacyLoss
+
+        Returns
+        -------
+        PrivacyLoss
+
+        Raises
+        ------
+        ValueError
+            On an approximate loss mixed with a zCDP one, or a total delta >= 1.
+        TypeError
+            If an argument is not a PrivacyLoss.
+
+        Examples
+        --------
+        >>> PrivacyLoss.compose(PrivacyLoss.pure(0.5), PrivacyLoss.pure(0.25),
+        ...                     PrivacyLoss.approx(0.25, 1e-6))
+        PrivacyLoss.approx(eps=1.0, delta=1e-06)
+        >>> PrivacyLoss.compose(PrivacyLoss.zcdp(0.1), PrivacyLoss.zcdp(0.2)).rho
+        0.30000000000000004
+        """
+        losses = [_as_loss(loss, "compose") for loss in losses]
+        if _common_kind(losses, "compose") == "zcdp":
+            return PrivacyLoss.zcdp(math.fsum(loss.to_zcdp()._rho for loss in losses))
+        delta = _total_delta(math.fsum(loss._delta for loss in losses))
+        return PrivacyLoss.approx(math.fsum(loss._eps for loss in losses), delta)
+
+    @staticmethod
+    def parallel(*losses):
+        """Parallel composition: releases on disjoint parts of the data.
+
+        When each record can change the data of at most one part (the parts are formed by a
+        rule that looks at each record alone, and neighbouring data sets differ in one part),
+        the releases together spend the largest of their losses (McSherry 2009, Theorem 4):
+        the maximum eps and the maximum delta, or the maximum rho. Mixing follows
+        :meth:`compose`: pure with zCDP gives zCDP, approximate with zCDP is refused.
+
+        Parameters
+        ----------
+        *losses : PrivacyLoss
+
+        Returns
+        -------
+        PrivacyLoss
+
+        Raises
+        ------
+        ValueError
+            On an approximate loss mixed with a zCDP one.
+        TypeError
+            If an argument is not a PrivacyLoss.
+
+        Examples
+        --------
+        >>> PrivacyLoss.parallel(PrivacyLoss.pure(0.5), PrivacyLoss.approx(0.25, 1e-6))
+        PrivacyLoss.approx(eps=0.5, delta=1e-06)
+        """
+        losses = [_as_loss(loss, "parallel") for loss in losses]
+        if not losses:
+            return PrivacyLoss.pure(0.0)
+        if _common_kind(losses, "combine") == "zcdp":
+            return PrivacyLoss.zcdp(max(loss.to_zcdp()._rho for loss in losses))
+        return PrivacyLoss.approx(max(loss._eps for loss in losses),
+                                  max(loss._delta for loss in losses))
+
+    def __add__(self, other):
+        if not isinstance(other, PrivacyLoss):
+            return NotImplemented
+        return PrivacyLoss.compose(self, other)
+
+    def __radd__(self, other):
+        # sum(losses) starts from the integer 0
+        if isinstance(other, numbers.Integral) and not isinstance(other, bool) and other == 0:
+            return self
+        return NotImplemented
+
+    def __mul__(self, k):
+        """``k * loss``: k sequential runs (basic composition, as :meth:`compose` of k copies)."""
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+            return NotImplemented
+        k = _whole(k, "k", 0)
+        if self._kind == "zcdp":
+            return PrivacyLoss.zcdp(k * self._rho)
+        return PrivacyLoss.approx(k * self._eps, _total_delta(k * self._delta))
+
+    __rmul__ = __mul__
+
+    def advanced_composition(self, k, delta_prime):
+        """Advanced composition of k runs of this (eps, delta)-DP release.
+
+        (eps sqrt(2 k ln(1/delta')) + k eps (e^eps - 1), k delta + delta')-DP for any
+        delta' > 0, also when each release is chosen adaptively (Dwork, Rothblum and Vadhan
+        2010, Theorem III.3; Dwork and Roth 2014, Theorem 3.20). It beats basic composition
+        (``k * loss``, k eps) for many small steps; for few or large steps it does not, and
+        this method returns the advanced bound regardless. zCDP losses compose exactly by adding
+        rho: use ``k * loss``.
+
+        Parameters
+        ----------
+        k : int
+            Number of runs, >= 1.
+        delta_prime : float
+            The extra delta' in (0, 1).
+
+        Returns
+        -------
+        PrivacyLoss
+            An approximate loss.
+
+        Raises
+        ------
+        ValueError
+            For a zCDP loss, an argument out of range, a total delta >= 1 or an eps so large
+            that the bound overflows.
+
+        Examples
+        --------
+        >>> loss = PrivacyLoss.pure(0.01).advanced_composition(1000, 1e-6)
+        >>> round(loss.eps, 4), loss.delta
+        (1.7628, 1e-06)
+        >>> (1000 * PrivacyLoss.pure(0.01)).eps
+        10.0
+        """
+        if self._kind == "zcdp":
+            raise ValueError("rho-zCDP composes exactly by adding rho: use k * loss or "
+                             "PrivacyLoss.compose.")
+        k = _whole(k, "k", 1)
+        delta_prime = _unit_interval(delta_prime, "delta.prime")
+        eps, delta = advanced_composition(self._eps, self._delta, k, delta_prime)
+        if not math.isfinite(eps):
+            raise ValueError(f"The advanced composition of {k} steps at eps = {self._eps:.6g} "
+                             "overflows: use basic composition (k * loss).")
+        return PrivacyLoss.approx(eps, _total_delta(delta))
+
+    def advanced_composition_inverse(self, k, delta_prime):
+        """The per-step loss whose advanced composition over k steps fits this total.
+
+        For a total (eps, delta) and a delta' <= delta: the per-step eps_step is the largest
+        with eps_step sqrt(2 k ln(1/delta')) + k eps_step (e^eps_step - 1) <= eps (a monotone
+        solve, :func:`advanced_composition_inverse`), and delta_step = (delta - delta') / k,
+        so that ``step.advanced_composition(k, delta_prime)`` is within this loss.
+
+        Parameters
+        ----------
+        k : int
+            Number of steps, >= 1.
+        delta_prime : float
+            The delta' in (0, 1) of the bound, <= this loss's delta.
+
+        Returns
+        -------
+        PrivacyLoss
+            The per-step loss (pure when delta' equals the total delta).
+
+        Raises
+        ------
+        ValueError
+            For a zCDP loss, an argument out of range, or a delta' above the total delta.
+
+        Examples
+        --------
+        >>> total = PrivacyLoss.approx(1.0, 1e-5)
+        >>> step = total.advanced_composition_inverse(100, 1e-5)
+        >>> round(step.eps, 6), step.delta
+        (0.019998, 0.0)
+        >>> step.advanced_composition(100, 1e-5).eps <= 1.0
+        True
+        """
+        if self._kind == "zcdp":
+            raise ValueError("rho-zCDP composes exactly by adding rho: divide rho by k.")
+        k = _whole(k, "k", 1)
+        delta_prime = _unit_interval(delta_prime, "delta.prime")
+        if delta_prime > self._delta:
+            raise ValueError(f"delta.prime = {delta_prime:.6g} exceeds the total delta = "
+                             f"{self._delta:.6g}.")
+        delta_step = (self._delta - delta_prime) / k
+        # rounding may put delta' + k delta_step an ulp above the total: step it down
+        while delta_step > 0.0 and delta_prime + k * delta_step > self._delta:
+            delta_step = math.nextafter(delta_step, 0.0)
+        return PrivacyLoss.approx(advanced_composition_inverse(self._eps, k, delta_prime),
+                                  delta_step)
+
+    def amplify_by_subsampling(self, q):
+        """The loss of running this release on a random subsample of the data.
+
+        (ln(1 + q (e^eps - 1)), q delta) (Balle, Barthe and Gaboardi 2018). Valid for two
+        sampling models: Poisson sampling, each record kept independently with probability q,
+        with add/remove-one neighbouring data sets; and a uniformly random subset of fixed size
+        m = q n drawn without replacement, with replace-one neighbours. Other pairings (e.g.
+        sampling with replacement) need other bounds. zCDP has no such closed form: convert
+        with :meth:`to_approx` first.
+
+        Parameters
+        ----------
+        q : float
+            The sampling rate, in (0, 1].
+
+        Returns
+        -------
+        PrivacyLoss
+
+        Raises
+        ------
+        ValueError
+            For a zCDP loss or q outside (0, 1].
+
+        Examples
+        --------
+        >>> loss = PrivacyLoss.approx(1.0, 1e-5).amplify_by_subsampling(0.01)
+        >>> round(loss.eps, 6), round(loss.delta, 15)
+        (0.017037, 1e-07)
+        """
+        if self._kind == "zcdp":
+            raise ValueError("Amplification by subsampling has no closed form for zCDP: "
+                             "convert with .to_approx(delta) first.")
+        message = "q must be a number in (0, 1]."
+        q = _real(q, message)
+        if not 0.0 < q <= 1.0:
+            raise ValueError(message)
+        return PrivacyLoss.approx(*amplify_by_subsampling(self._eps, self._delta, q))
+
+    # ---- conversions -----------------------------------------------------------------------
+
+    def to_zcdp(self):
+        """The zCDP loss this loss implies: eps-DP is (eps^2 / 2)-zCDP (Bun and Steinke 2016,
+        Proposition 1.4) (P1); a zCDP loss is returned as it is.
+
+        Returns
+        -------
+        PrivacyLoss
+
+        Raises
+        ------
+        ValueError
+            For an approximate loss with delta > 0, which implies no zCDP guarantee.
+
+        Examples
+        --------
+        >>> PrivacyLoss.pure(0.5).to_zcdp()
+        PrivacyLoss.zcdp(rho=0.125)
+        """
+        if self._kind == "zcdp":
+            return self
+        if self._kind == "approx":
+            raise ValueError("An (eps, delta)-DP loss with delta > 0 implies no rho-zCDP "
+                             "guarantee.")
+        return PrivacyLoss.zcdp(self._eps * self._eps / 2.0)
+
+    def to_approx(self, delta, method="tight"):
+        """The (eps, delta)-DP guarantee this loss gives at a delta.
+
+        * zCDP: ``method='tight'`` (default) gives the smallest eps of Canonne, Kamath and
+          Steinke (2020), Corollary 13: rho-zCDP implies (eps, delta)-DP for
+          delta = min over a > 1 of exp((a - 1)(a rho - eps)) / a * (1 - 1/a)^(a - 1),
+          minimised numerically over a and never above ``'bun_steinke'``,
+          eps = rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016, Proposition 1.3) (P2).
+        * pure: eps-DP is (eps, delta)-DP for every delta; the loss is returned as it is,
+          unless the route through zCDP (eps^2/2, then the conversion) gives a smaller eps.
+        * approximate: returned as it is if its delta <= ``delta`` (refused otherwise).
+
+        Parameters
+        ----------
+        delta : float
+            In (0, 1).
+        method : {'tight', 'bun_steinke'}
+            The zCDP conversion.
+
+        Returns
+        -------
+        PrivacyLoss
+            A pure or approximate loss with delta at most ``delta``.
+
+        Raises
+        ------
+        ValueError
+            If ``delta`` or ``method`` is out of range, or an approximate loss has a larger
+            delta.
+
+        Examples
+        --------
+        >>> loss = PrivacyLoss.zcdp(1 / 32)
+        >>> round(loss.to_approx(1e-3).eps, 10)
+        0.6880024555
+        >>> round(loss.to_approx(1e-3, method="bun_steinke").eps, 10)
+        0.9604805472
+        """
+        delta = _unit_interval(delta, "delta")
+        if method not in ("tight", "bun_steinke"):
+            raise ValueError("method must be one of 'tight', 'bun_steinke'.")
+        if self._kind == "approx":
+            if self._delta > delta:
+                raise ValueError(f"An (eps, delta)-DP loss with delta = {self._delta:.6g} "
+                                 f"cannot be stated at the smaller delta = {delta:.6g}.")
+            return self
+        rho = self.to_zcdp()._rho
+        convert = _tight_zcdp_eps if method == "tight" else _bun_steinke_eps
+        eps = convert(rho, delta)
+        if self._kind == "pure" and not eps < self._eps:
+            return self
+        return PrivacyLoss.approx(eps, delta)
+
+
+compose = PrivacyLoss.compose
+parallel = PrivacyLoss.parallel
+
+
+# --------------------------------------------------------------------------------------------
+# BudgetAccountant
+# --------------------------------------------------------------------------------------------
+
+
+def _compose_within(losses, delta_budget):
+    """The smallest (eps, delta <= delta_budget) total of ``losses`` over three valid routes,
+    with the route's name. Every route composes by the rules of :class:`PrivacyLoss`:
+
+    * 'basic': :meth:`PrivacyLoss.compose` (no zCDP spend);
+    * 'zCDP': the pure and zCDP spends composed in zCDP and converted at the delta the
+      approximate spends leave (tight conversion), then composed basically with those;
+    * 'zCDP + basic': as 'zCDP', with the pure spends composed basically instead (better when
+      they are large).
+
+    Raises ``ValueError`` when zCDP spends leave no delta to convert at.
+    """
+    if not losses:
+        return PrivacyLoss.pure(0.0), "none"
+    pure = [loss for loss in losses if loss._kind == "pure"]
+    approx = [loss for loss in losses if loss._kind == "approx"]
+    zcdp = [loss for loss in losses if loss._kind == "zcdp"]
+    candidates = []
+    if not zcdp:
+        candidates.append((PrivacyLoss.compose(*losses), "basic"))
+    deltas = [loss._delta for loss in approx]
+    slack = delta_budget - math.fsum(deltas)
+    # rounding may put the approximate deltas plus the slack an ulp above the budget
+    while slack > 0.0 and math.fsum(deltas + [slack]) > delta_budget:
+        slack = math.nextafter(slack, 0.0)
+    if (zcdp or pure) and slack > 0.0:
+        in_zcdp = [loss.to_zcdp() for loss in pure + zcdp]  # each pure eps as eps^2 / 2
+        converted = PrivacyLoss.compose(*in_zcdp).to_approx(slack)
+        candidates.append((PrivacyLoss.compose(converted, *approx), "zCDP"))
+        if zcdp and pure:
+            converted = PrivacyLoss.compose(*zcdp).to_approx(slack)
+            candidates.append((PrivacyLoss.compose(converted, *pure, *approx), "zCDP + basic"))
+    if not candidates:
+        if delta_budget == 0.0:
+            raise ValueError("A rho-zCDP spend needs an accountant with delta > 0, to state "
+                             "it as (eps, delta)-DP; this accountant's delta is 0.")
+        raise ValueError("The (eps, delta) spends use up the accountant's delta and leave none "
+                         "to convert the rho-zCDP spends at.")
+    # smallest eps; on a tie the earlier (basic) route, whose delta is smaller
+    return min(candidates, key=lambda candidate: candidate[0]._eps)
+
+
+_CURRENT = contextvars.ContextVar("dppack_accountant", default=None)
+
+
+class BudgetAccountant:
+    """A privacy budget (eps, delta) and a ledger of what has been spent from it.
+
+    Each spend is a :class:`PrivacyLoss` with a label. The total of the spends is their basic
+    composition (eps's and delta's add), or, when it is smaller, their composition in zCDP
+    (pure spends as eps^2/2, rho's add) converted to (eps, delta) at the accountant's delta by
+    the tight conversion (:meth:`PrivacyLoss.to_approx`); zCDP spends always take that route
+    and need ``delta > 0``. A spend that would take the total over the budget is refused with
+    a ``ValueError`` and nothing is recorded.
+
+    Releases use it in two steps, so that an overspend is refused before any data is touched
+    or noise drawn::
+
+        acc = accounting.resolve_accountant(accountant)   # the argument, or the session's
+        loss = PrivacyLoss.pure(eps)                       # from the arguments alone
+        if acc is not None:
+            acc.check(loss)                                # raises on an overspend
+        ...                                                # checks, data, noise
+        if acc is not None:
+            acc.spend(loss, "meanDP")                      # checks again and records
+
+    ``with BudgetAccountant(...) as acc:`` makes ``acc`` the session's default accountant
+    (:func:`current_accountant`) inside the block; blocks nest, and leaving one restores the
+    accountant that was active before. Releases charge the innermost accountant only.
+
+    Parameters
+    ----------
+    eps : float
+        The budget's eps, finite and > 0.
+    delta : float, default 0
+        The budget's delta, in [0, 1).
+
+    Attributes
+    ----------
+    budget : PrivacyLoss
+        The budget (pure when delta is 0).
+    ledger : list of (str, PrivacyLoss)
+        The spends in order (a copy).
+    spent : PrivacyLoss
+        The total of the spends (``PrivacyLoss.pure(0)`` before any).
+    composition : str
+        How ``spent`` was composed: 'none', 'basic', 'zCDP' or 'zCDP + basic' (pure spends
+        composed basically, zCDP ones converted).
+
+    Raises
+    ------
+    ValueError
+        If ``eps`` or ``delta`` is out of range.
+
+    References
+    ----------
+    Dwork C, Roth A (2014), Theorem 3.16; Bun M, Steinke T (2016); Canonne C L, Kamath G,
+    Steinke T (2020), Corollary 13 (see the module's references).
+
+    Examples
+    --------
+    >>> acc = BudgetAccountant(1.0, 1e-6)
+    >>> acc.spend(PrivacyLoss.pure(0.5), "mean")
+    >>> acc.spend(PrivacyLoss.approx(0.25, 1e-7), "variance")
+    >>> acc.spent
+    PrivacyLoss.approx(eps=0.75, delta=1e-07)
+    >>> acc.remaining()
+    PrivacyLoss.approx(eps=0.25, delta=9e-07)
+    >>> try:
+    ...     acc.spend(PrivacyLoss.pure(0.5), "median")
+    ... except ValueError as error:
+    ...     print(error)  # doctest: +NORMALIZE_WHITESPACE
+    Privacy budget exceeded: spending eps = 0.5 (pure DP) on 'median' would bring the total
+    to (eps, delta) = (1.25, 1e-07), over the budget (eps, delta) = (1, 1e-06); remaining:
+    (eps, delta) = (0.25, 9e-07). Nothing was recorded.
+    >>> print(acc)
+    BudgetAccountant: budget (eps, delta) = (1, 1e-06)
+        #  label     spend
+        1  mean      eps = 0.5 (pure DP)
+        2  variance  (eps, delta) = (0.25, 1e-07)
+    spent (basic composition): (eps, delta) = (0.75, 1e-07)
+    remaining: (eps, delta) = (0.25, 9e-07)
+    >>> len(acc.ledger)
+    2
+    >>> with BudgetAccountant(2.0) as session:
+    ...     current_accountant() is session
+    True
+    >>> current_accountant() is None
+    True
+    """
+
+    def __init__(self, eps, delta=0.0):
+        message = "eps must be a finite number > 0."
+        eps = _real(eps, message)
+        if not 0.0 < eps < math.inf:
+            raise ValueError(message)
+        self._budget = PrivacyLoss.approx(eps, delta)
+        self._ledger = []
+        self._lock = threading.Lock()
+        self._tokens = []
+
+    # ---- state -----------------------------------------------------------------------------
+
+    @property
+    def budget(self):
+        """The budget as a PrivacyLoss."""
+        return self._budget
+
+    @property
+    def eps(self):
+        """The budget's eps."""
+        return self._budget.eps
+
+    @property
+    def delta(self):
+        """The budget's delta."""
+        return self._budget.delta
+
+    @property
+    def ledger(self):
+        """The spends in order, as a new list of (label, PrivacyLoss)."""
+        with self._lock:
+            return list(self._ledger)
+
+    def _total(self, extra=()):
+        return _compose_within([loss for _, loss in self._ledger] + list(extra),
+                               self._budget.delta)
+
+    @property
+    def spent(self):
+        """The total of the spends, a pure or approximate PrivacyLoss."""
+        with self._lock:
+            return self._total()[0]
+
+    @property
+    def composition(self):
+        """How ``spent`` is composed: 'none', 'basic', 'zCDP' or 'zCDP + basic'."""
+        with self._lock:
+            return self._total()[1]
+
+    def _remaining(self, spent):
+        return PrivacyLoss.approx(max(0.0, self._budget.eps - spent.eps),
+                                  max(0.0, self._budget.delta - spent.delta))
+
+    def remaining(self):
+        """The budget minus what is spent, (eps, delta) each at least 0.
+
+        For pure and approximate spends composed basically, a further spend fits exactly when
+        it fits this remainder; through zCDP composition a further spend may fit even when it
+        looks larger (the check composes the whole ledger).
+
+        Returns
+        -------
+        PrivacyLoss
+        """
+        with self._lock:
+            return self._remaining(self._total()[0])
+
+    # ---- spending --------------------------------------------------------------------------
+
+    def _check(self, loss, label):
+        total, _ = self._total((loss,))
+        budget = self._budget
+        if total.eps > budget.eps or total.delta > budget.delta:
+            on = f" on {label!r}" if label is not None else ""
+            raise ValueError(
+                f"Privacy budget exceeded: spending {loss}{on} would bring the total to "
+                f"{total}, over the budget {budget}; remaining: "
+                f"{self._remaining(self._total()[0])}. Nothing was recorded.")
+        return total
+
+    def check(self, loss):
+        """Refuse ``loss`` if spending it would exceed the budget; record nothing.
+
+        Parameters
+        ----------
+        loss : PrivacyLoss
+
+        Returns
+        -------
+        PrivacyLoss
+            The total the spend would bring.
+
+        Raises
+        ------
+        ValueError
+            On an overspend (the message names the budget, the spend, the total and the
+            remainder), or a zCDP spend that the accountant's delta cannot convert.
+        TypeError
+            If ``loss`` is not a PrivacyLoss.
+        """
+        loss = _as_loss(loss, "BudgetAccountant.check")
+        with self._lock:
+            return self._check(loss, None)
+
+    def spend(self, loss, label=None):
+        """Record ``loss`` under ``label`` if it fits the budget (checked again, atomically).
+
+        Parameters
+        ----------
+        loss : PrivacyLoss
+        label : str, optional
+            What was released (default: "spend <n>").
+
+        Raises
+        ------
+        ValueError
+            On an overspend (nothing is recorded), as :meth:`check`.
+        TypeError
+            If ``loss`` is not a PrivacyLoss or ``label`` not a string.
+        """
+        loss = _as_loss(loss, "BudgetAccountant.spend")
+        if label is not None and not isinstance(label, str):
+            raise TypeError("label must be a string.")
+        with self._lock:
+            if label is None:
+                label = f"spend {len(self._ledger) + 1}"
+            self._check(loss, label)
+            self._ledger.append((label, loss))
+
+    # ---- display ---------------------------------------------------------------------------
+
+    def __str__(self):
+        with self._lock:
+            ledger = list(self._ledger)
+            spent, route = self._total()
+        lines = [f"BudgetAccountant: budget {self._budget}"]
+        if ledger:
+            width = max(5, max(len(label) for label, _ in ledger))
+            lines.append(f"  {'#':>3}  {'label':<{width}}  spend")
+            for i, (label, loss) in enumerate(ledger, start=1):
+                lines.append(f"  {i:>3}  {label:<{width}}  {loss}")
+        else:
+            lines.append("  (no spends)")
+        how = f" ({route} composition)" if ledger else ""
+        lines.append(f"spent{how}: {spent}")
+        lines.append(f"remaining: {self._remaining(spent)}")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        with self._lock:
+            n = len(self._ledger)
+        return (f"<BudgetAccountant eps={self._budget.eps!r}, delta={self._budget.delta!r}: "
+                f"{n} spend{'' if n == 1 else 's'}>")
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(str(self))
+
+    # ---- session default -------------------------------------------------------------------
+
+    def __enter__(self):
+        self._tokens.append(_CURRENT.set(self))
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _CURRENT.reset(self._tokens.pop())
+        return False
+
+
+def current_accountant():
+    """The session's default accountant: the innermost ``with BudgetAccountant(...)`` block's,
+    or None outside every block.
+
+    Returns
+    -------
+    BudgetAccountant or None
+
+    Examples
+    --------
+    >>> current_accountant() is None
+    True
+    >>> with BudgetAccountant(1.0) as outer:
+    ...     with BudgetAccountant(0.5) as inner:
+    ...         current_accountant() is inner
+    ...     current_accountant() is outer
+    True
+    True
+    """
+    return _CURRENT.get()
+
+
+def resolve_accountant(accountant):
+    """The accountant a release charges: ``accountant`` if given, else the session's default.
+
+    Parameters
+    ----------
+    accountant : BudgetAccountant or None
+
+    Returns
+    -------
+    BudgetAccountant or None
+
+    Raises
+    ------
+    TypeError
+        If ``accountant`` is neither None nor a BudgetAccountant.
+    """
+    if accountant is None:
+        return current_accountant()
+    if not isinstance(accountant, BudgetAccountant):
+        raise TypeError("accountant must be a BudgetAccountant or None.")
+    return accountant

@@ -29,7 +29,7 @@ import numbers
 
 import numpy as np
 
-from .. import _checks, _random
+from .. import _checks, _random, accounting
 from ..mechanisms import calibrateAnalyticGaussianMechanism, gaussian_sigma
 from .blocks import sigmoid
 from .cms import (
@@ -161,13 +161,9 @@ def _opera_default_iterations(n, d, eps, delta, beta, radius, lipschitz=LIPSCHIT
 
 def strong_composition(eps0, delta0, iterations, delta_prime):
     """Strong composition (Dwork, Rothblum and Vadhan 2010) of T (eps0, delta0)-DP steps
-    (spec §5.1): (eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1), delta' + T delta0)."""
-    T = iterations
-    # e^eps0 - 1 overflows a float (OverflowError in math.expm1) beyond eps0 ~ 709: the total
-    # is then +Inf, which keeps the bisection of grpua_per_step_budget well defined.
-    growth = math.expm1(eps0) if eps0 < 700.0 else math.inf
-    eps = eps0 * math.sqrt(2.0 * T * math.log(1.0 / delta_prime)) + T * eps0 * growth
-    return eps, delta_prime + T * delta0
+    (spec §5.1): (eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1), delta' + T delta0)
+    (:func:`dppack.accounting.advanced_composition`; +Inf beyond eps0 ~ 700)."""
+    return accounting.advanced_composition(eps0, delta0, iterations, delta_prime)
 
 
 def amplify_by_sampling(eps_step, delta_step, n, amplification="tight"):
@@ -179,7 +175,7 @@ def amplify_by_sampling(eps_step, delta_step, n, amplification="tight"):
     """
     if amplification == "paper":
         return 2.0 * eps_step / n, delta_step / n
-    return math.log1p(math.expm1(eps_step) / n), delta_step / n
+    return accounting.amplify_by_subsampling(eps_step, delta_step, 1, n)
 
 
 def grpua_paper_total(eps, delta, n):
@@ -205,8 +201,9 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
 
     delta' = delta_total / 2 and delta_step = (delta_total / 2) n / T, so that
     delta' + T delta_step / n = delta_total; the amplified per-step eps0 solves
-    eps_total = eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1) (bisection, finishing on
-    the side where the total is <= eps_total), and eps_step maps eps0 back through the
+    eps_total = eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1) (the float bisection of
+    :func:`dppack.accounting.advanced_composition_inverse`, finishing on the side where the
+    total is <= eps_total), and eps_step maps eps0 back through the
     amplification bound.
 
     Returns
@@ -238,20 +235,8 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
         eps0, delta0 = amplify_by_sampling(eps_step, delta_step, n, amplification)
         return strong_composition(eps0, delta0, iterations, delta_prime)
 
-    def composed(eps0):
-        return strong_composition(eps0, delta_step / n, iterations, delta_prime)[0]
-
-    low, high = 0.0, 1.0
-    while composed(high) <= eps_total:  # ends: composed(1024) = +Inf
-        low, high = high, 2.0 * high
-    for _ in range(200):
-        mid = low + (high - low) / 2.0
-        if mid in (low, high):
-            break
-        if composed(mid) <= eps_total:
-            low = mid
-        else:
-            high = mid
+    # the largest amplified per-step eps0 whose composition is <= eps_total
+    low = accounting.advanced_composition_inverse(eps_total, iterations, delta_prime)
     eps_step = _unamplify(low, n, amplification)
     # Rounding in the map back may overshoot by a few ulps: step down until the total is met.
     # Bounded, so that an inconsistency between amplify_by_sampling and _unamplify fails
