@@ -128,6 +128,14 @@ LaplaceNoiseReductionOnline <- R6::R6Class(
 #' raw `X` (bias first). Note: `gamma` is the failure probability here, not DPpack's
 #' regularisation constant, which is `lambda`.
 #'
+#' Exactness: output perturbation's sensitivity (logistic) assumes the exact minimiser; it is
+#' computed by Newton's method and released only if its gradient norm is at most `1e-6 / n`
+#' (else an error, before any noise is drawn), a slack the sensitivities include (`1 + 1e-6`
+#' times the exact one for the coefficients, plus `(1e-6 / n)^2 / (2 * lambda)` for the
+#' queries). The ridge hypotheses solve a trust-region problem and are projected onto the
+#' ball `||theta|| <= R` the queries' sensitivity assumes. When no level passes, the warning
+#' is about accuracy only: the returned model is private and its `eps` spent.
+#'
 #' @param X Numeric matrix or data frame, n x p.
 #' @param y Responses (ridge) or 0/1 labels (logistic).
 #' @param model `"ridge"` or `"logistic"`.

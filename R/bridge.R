@@ -8,24 +8,21 @@
 # .double_view); a short vector gets a dim attribute, which costs R one (cheap) copy. A
 # data.frame is turned into a numeric matrix first, because reticulate's data.frame path is
 # slow. Scalars and everything else (strings, logicals, NULL) go as
-# reticulate converts them, so the core sees and rejects bad types.
+# reticulate converts them, so the core sees and rejects bad types. NA of any type arrives
+# as NaN or None (see .without_na).
 .to_py <- function(x) {
   if (is.data.frame(x)) {
     x <- as.matrix(x)
   }
   if (is.factor(x)) {
-    return(as.character(x))
+    return(.without_na(as.character(x)))
   }
   if (is.list(x)) {
     # An R list is not numeric data (DPpack refuses it); as a Python list it would pass for
     # one, so it goes as a NumPy object array, which the core refuses as non-numeric.
     return(.numpy()$array(reticulate::r_to_py(x), dtype = "object"))
   }
-  if (is.logical(x) && length(x) == 1 && is.na(x)) {
-    # reticulate turns a logical NA into True; NaN is refused wherever a number or a flag
-    # is expected, as R refuses NA in DPpack's checks.
-    return(NaN)
-  }
+  x <- .without_na(x)
   if (is.atomic(x) && (is.numeric(x) || is.logical(x)) &&
       (!is.null(dim(x)) || length(x) != 1)) {
     if (is.double(x) && is.null(dim(x)) && length(x) >= .view_min_length) {
@@ -35,6 +32,36 @@
       }
     }
     return(reticulate::r_to_py(if (is.array(x)) unclass(x) else as.array(x)))
+  }
+  x
+}
+
+# R's NA has no NumPy counterpart that reticulate keeps: an integer NA arrives as the valid
+# number -2147483648, a logical NA as True, a character NA as the text "NA". So an argument
+# holding NA is converted first: an integer or logical one to double (NA becomes NaN, which
+# the core refuses wherever a number or a flag is expected, naming the argument), a single NA
+# of any type to NaN, and a character vector to a NumPy object array with None for NA, which
+# the core refuses as missing (in a table) or as not numeric. A double NA is NaN already.
+# Anything else, and every argument without NA, is returned unchanged.
+.without_na <- function(x) {
+  if (!is.atomic(x) || is.double(x) || !anyNA(x)) {
+    return(x)
+  }
+  if (length(x) == 1 && is.null(dim(x))) {
+    return(NaN)
+  }
+  if (is.integer(x) || is.logical(x)) {
+    storage.mode(x) <- "double"
+    return(x)
+  }
+  if (is.character(x)) {
+    values <- as.list(x)
+    values[is.na(x)] <- list(NULL)
+    array <- .numpy()$array(reticulate::r_to_py(unname(values)), dtype = "object")
+    if (!is.null(dim(x))) {
+      array <- array$reshape(as.list(dim(x)), order = "F")
+    }
+    return(array)
   }
   x
 }
@@ -104,17 +131,17 @@
   core <- .core()
   stream <- .save_random_stream()
   arguments <- tryCatch(
-    list(...),
+    lapply(list(...), .without_na), # also the arguments given as they are, not by .to_py
     error = function(e) {
       .restore_random_stream(stream)
       stop(simpleError(conditionMessage(e), call = caller))
     }
   )
-  # unnamed: a named R list would reach Python as a dict
+  positional <- unname(lapply(.positional, .without_na)) # unnamed: else a Python dict
   result <- if (is.null(.object)) {
-    core$call(name, unname(.positional), arguments)
+    core$call(name, positional, arguments)
   } else {
-    core$call_method(.object, name, unname(.positional), arguments)
+    core$call_method(.object, name, positional, arguments)
   }
   for (message in result$warnings) {
     warning(simpleWarning(message, call = caller))

@@ -40,8 +40,20 @@
 
 # The arguments of `...` as factors, as table() makes them: factors keep all their levels,
 # anything else gets factor()'s levels (sorted in R's collation, which the core cannot know).
+# For tableDataAccess(), DPpack's non-private accessor.
 .as_factors <- function(args) {
   lapply(args, function(a) if (is.factor(a)) a else factor(a))
+}
+
+# One argument of tableDP() for the core: a factor declares its levels (a pandas Categorical);
+# anything else goes as its plain values, whose levels are not declared (the core then
+# releases only observed cells above a threshold). A classed vector (a Date, ...) goes as the
+# text factor() would make its levels of; NA of any type is refused by the core.
+.table_arg_to_py <- function(a) {
+  if (is.factor(a)) {
+    return(.factor_to_py(a))
+  }
+  .to_py(if (is.object(a)) as.character(a) else as.vector(a))
 }
 
 # One factor for the core: a pandas Categorical with R's levels; NA goes as code -1, which the
@@ -70,14 +82,30 @@
   }, character(1))
 }
 
-# The core's cells (in R's column-major order) as an R table with the factors' levels.
-.as_table <- function(cells, factors, arg_names, integer_counts = FALSE) {
-  levels <- stats::setNames(lapply(factors, levels), arg_names)
+# The core's table (its cells in R's column-major order and the levels of each dimension) as
+# an R table. A factor's dimension has the factor's levels (the core kept them all, in their
+# order); another argument's has the levels the core released, put in the order factor()
+# would give them (R's collation for text, which the core cannot know): a permutation of the
+# released cells, no arithmetic.
+.as_table <- function(value, args, arg_names, integer_counts = FALSE) {
+  core_levels <- lapply(value$levels, function(l) unlist(l, use.names = FALSE))
+  cells <- array(as.vector(value$cells), dim = lengths(core_levels, use.names = FALSE))
+  order_of <- lapply(seq_along(args), function(i) {
+    if (is.factor(args[[i]])) seq_along(core_levels[[i]]) else order(core_levels[[i]])
+  })
+  levels <- lapply(seq_along(args), function(i) {
+    if (is.factor(args[[i]])) {
+      levels(args[[i]])
+    } else {
+      as.character(core_levels[[i]][order_of[[i]]])
+    }
+  })
+  cells <- do.call(`[`, c(list(cells), order_of, list(drop = FALSE)))
   if (integer_counts) {
-    cells <- as.integer(cells)
+    storage.mode(cells) <- "integer"
   }
-  table <- array(as.vector(cells), dim = lengths(levels, use.names = FALSE),
-                 dimnames = levels)
+  table <- array(as.vector(cells), dim = dim(cells),
+                 dimnames = stats::setNames(levels, arg_names))
   class(table) <- "table"
   table
 }

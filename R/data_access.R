@@ -7,9 +7,18 @@
 #' statistic and its global sensitivities, as DPpack's functions of the same names (lists with
 #' the same element names). They do not clip, except `quantileDataAccess()`, and add no noise.
 #'
+#' `histogramDataAccess()` is R's own `hist(x, breaks, plot = FALSE)` without the density:
+#' its breaks, fuzz and cells come from the data, so it is not private and [histogramDP()]
+#' does not use it (its breaks come from the bounds).
+#'
+#' `tableDataAccess()` is R's own `table(...)`, as in DPpack: a vector's levels are its
+#' observed values, so the table's cells come from the data and it is not private;
+#' [tableDP()] releases such data only above a threshold (or with declared factor levels).
+#'
 #' @param x,x1,x2 Numeric data.
 #' @param lower.bound,upper.bound,lower.bound1,upper.bound1,lower.bound2,upper.bound2 Bounds.
-#' @param breaks As in [histogramDP()].
+#' @param breaks As in [graphics::hist()]: `"Sturges"`, `"Scott"`, `"FD"`, a number of
+#'   cells, a vector of break points, or a function of `x`.
 #' @param mechanism `'Laplace'`, `'Gaussian'` or `'analytic'`: the sensitivities of histograms
 #'   and tables depend on it.
 #' @param ... Vectors or factors, as for [table()].

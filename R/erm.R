@@ -42,10 +42,33 @@
 #'
 #' DPpack's `EmpiricalRiskMinimizationDP.CMS`: output or objective perturbation for a loss
 #' and map given as functions, following Chaudhuri, Monteleoni and Sarwate (2011), with
-#' DPpack's convention that `gamma` is n times their regularisation weight. The base class
-#' neither scales nor checks the data: the user guarantees the loss's conditions (for example
-#' `||x|| <= 1` after clipping to the bounds). Subclass it with R functions for the map and the
-#' loss, or use [LogisticRegressionDP] and [svmDP].
+#' DPpack's convention that `gamma` is n times their regularisation weight. Subclass it with R
+#' functions for the map and the loss, or use [LogisticRegressionDP] and [svmDP].
+#'
+#' @details
+#' **What the guarantee assumes** (Chaudhuri et al. 2011, Theorems 6 and 9; DPpackPy's spec
+#' `dppack_api.md`, section 6.1). With `z = x'coeff` the linear score of a row `x` of the clipped data:
+#' * the map acts through `z` and the loss, as a function of `z`, is convex and differentiable
+#'   with `|dloss/dz| <= 1` for every label in the data; objective perturbation also needs it
+#'   twice differentiable with `|d2loss/dz2| <= c`. [mapXy.sigmoid] with [loss.cross.entropy]
+#'   (`c = 1/4`) and [mapXy.linear] with the Huber loss of [generate.loss.huber] (labels -1/1,
+#'   `c = 1/(2h)`) qualify; [loss.squared.error] does not (its slope is unbounded);
+#' * the regularizer is 1-strongly convex and differentiable (twice for objective
+#'   perturbation); `"l2"` is.
+#'
+#' These are the user's responsibility: the class cannot verify them, nor the gradients.
+#'
+#' **What the class checks and does.** It checks `eps`, `gamma`, `c`, the bounds and the data,
+#' and clips `X` to the bounds. It does not scale `X`: it calibrates the noise to the largest
+#' norm `B` a clipped row can have, `B = sqrt(sum(pmax(abs(lower.bounds), abs(upper.bounds))^2))`
+#' (the bias column counts 1), when that exceeds 1: output perturbation to the sensitivity
+#' `2 B / gamma`, objective perturbation with `c B^2` for `c` and noise rate `eps' / (2 B)`.
+#' DPpack used `B = 1` whatever the bounds. Both theorems assume the exact minimiser: a fit is
+#' released only if the gradient of its objective has norm at most `1e-6 max(1, B) / n`, else
+#' it stops with an error (never a warning). Output perturbation's noise covers that slack (its
+#' sensitivity is `1 + 1e-6` times the exact one), and needs `mapXy.gr`, `loss.gr` and
+#' `regularizer.gr` for the check; objective perturbation's slack is not accounted for (without
+#' gradients it is checked by central differences).
 #'
 #' @field mapXy,mapXy.gr,loss,loss.gr,regularizer,regularizer.gr The model's functions.
 #' @field gamma,eps,perturbation.method,c The model's parameters.
@@ -54,6 +77,17 @@
 #' @references Chaudhuri K, Monteleoni C, Sarwate AD (2011). Differentially private empirical
 #'   risk minimization. Journal of Machine Learning Research 12, 1069-1109.
 #' @export
+#' @examplesIf dppack_available()
+#' # logistic regression on the base class: bounds of norm sqrt(0.7^2 + 0.7^2) < 1
+#' set.seed(1)
+#' X <- matrix(stats::runif(400, -0.7, 0.7), ncol = 2)
+#' y <- as.integer(X[, 1] + X[, 2] > 0)
+#' model <- EmpiricalRiskMinimizationDP.CMS$new(
+#'   mapXy.sigmoid, loss.cross.entropy, "l2", eps = 1, gamma = 1, "output",
+#'   mapXy.gr = mapXy.gr.sigmoid, loss.gr = loss.gr.cross.entropy
+#' )
+#' model$fit(X, y, c(0.7, 0.7), c(-0.7, -0.7))
+#' model$coeff
 EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
   "EmpiricalRiskMinimizationDP.CMS",
   public = list(
@@ -62,14 +96,17 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
     coeff = NULL, kernel = NULL, D = NULL, sampling = NULL, phi = NULL, kernel.param = NULL,
     prefilter = NULL,
     #' @description Create a model; invalid settings stop with DPpack's messages.
-    #' @param mapXy Function `(X, coeff)` giving the n model outputs.
-    #' @param loss Function `(y.hat, y)` giving the n losses.
-    #' @param regularizer `"l2"` or a function of the coefficients.
+    #' @param mapXy Function `(X, coeff)` giving the n model outputs, through the linear
+    #'   scores `x'coeff` (see Details).
+    #' @param loss Function `(y.hat, y)` giving the n losses; slope at most 1 in the score
+    #'   (see Details).
+    #' @param regularizer `"l2"` or a 1-strongly convex function of the coefficients.
     #' @param eps Privacy budget (`Inf` for a non-private fit).
     #' @param gamma Regularisation constant (n times Chaudhuri et al.'s Lambda).
     #' @param perturbation.method `"objective"` or `"output"`.
-    #' @param c Bound on the loss's second derivative (objective perturbation).
-    #' @param mapXy.gr,loss.gr,regularizer.gr Optional gradients.
+    #' @param c Bound on the loss's second derivative in the score (objective perturbation).
+    #' @param mapXy.gr,loss.gr,regularizer.gr Gradients; optional, except for output
+    #'   perturbation with a finite `eps`.
     initialize = function(mapXy, loss, regularizer, eps, gamma,
                           perturbation.method = "objective", c = NULL, mapXy.gr = NULL,
                           loss.gr = NULL, regularizer.gr = NULL) {
@@ -130,6 +167,13 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
 #'
 #' DPpack's `WeightedERMDP.CMS`: [EmpiricalRiskMinimizationDP.CMS] whose loss takes a third
 #' argument, the weights, for output perturbation.
+#'
+#' @details The guarantee needs the assumptions of [EmpiricalRiskMinimizationDP.CMS] for the
+#' weighted loss `loss(y.hat, y, w) = w * l(z, y)`, with `l` of slope at most 1 in the score
+#' `z` (the user's responsibility). The weights are checked (non-negative) and clipped at
+#' `weights.upper.bound` (`w.bar`); the output noise rate is
+#' `gamma * eps / (2 * w.bar * B * (1 + 1e-6))`, `B` and the `1e-6` optimality slack as in
+#' [EmpiricalRiskMinimizationDP.CMS] (DPpack: `gamma * eps / (2 * w.bar)`).
 #' @export
 WeightedERMDP.CMS <- R6::R6Class(
   "WeightedERMDP.CMS",
@@ -158,6 +202,12 @@ WeightedERMDP.CMS <- R6::R6Class(
 #' cross-entropy loss (c = 1/4). The columns of `X` are clipped to their bounds and scaled so
 #' that every row has norm at most 1; the coefficients are returned on the original scale.
 #' Unlike DPpack 0.2.2, the fit regularises with the model's own `gamma` (see NEWS.md).
+#'
+#' @details The loss, map and scaling meet Chaudhuri et al.'s assumptions; a function
+#' `regularizer` must be 1-strongly convex (the user's responsibility) and, for output
+#' perturbation, come with `regularizer.gr`. As for [EmpiricalRiskMinimizationDP.CMS], a fit
+#' is released only at a certified minimiser (gradient norm at most `1e-6 / n`), and output
+#' perturbation's noise rate is `gamma * eps / (2 * (1 + 1e-6))`.
 #'
 #' @export
 #' @examplesIf dppack_available()
@@ -219,6 +269,13 @@ LogisticRegressionDP <- R6::R6Class(
 #' DPpack's `svmDP`: a Huber-loss SVM by output or objective perturbation, with a linear
 #' kernel or a Gaussian kernel approximated by `D` random Fourier features (no bounds needed
 #' then), and optional sample weights for output perturbation.
+#'
+#' @details The Huber loss (slope at most 1, curvature at most `c = 1/(2 * huber.h)`) and the
+#' scaling to rows of norm at most 1 meet Chaudhuri et al.'s assumptions; a function
+#' `regularizer` must be 1-strongly convex (the user's responsibility) and, for output
+#' perturbation, come with `regularizer.gr`. A fit is released only at a certified minimiser
+#' (gradient norm at most `1e-6 * w.bar / n`); output perturbation's noise rate is
+#' `gamma * eps / (2 * w.bar * (1 + 1e-6))`, `w.bar` the weights' upper bound (1 without).
 #'
 #' @export
 #' @examplesIf dppack_available()
@@ -332,6 +389,23 @@ svmDP <- R6::R6Class(
 #' (eps, delta)-DP, the solution constrained to `domain`. The bounds have one entry more than
 #' `X` has columns: the last bounds `y`. Solved to tolerance (DPpack stops after 100
 #' evaluations).
+#'
+#' @details
+#' **What the guarantee assumes** (Kifer, Smith and Thakurta 2012, Theorem 2; DPpackPy's spec
+#' `dppack_api.md`, section 6.5), for every row and label within the bounds (`X` and `y` are clipped to them) and
+#' every `coeff` in the domain:
+#' * the loss `loss(mapXy(x, coeff), y)` is convex in `coeff`, twice continuously
+#'   differentiable, with gradient norm at most `zeta` and a Hessian of rank at most one
+#'   whose eigenvalue is at most `lambda`;
+#' * the regularizer is convex and differentiable;
+#' * the domain `{coeff: domain$constraints(coeff) <= 0}` is closed, convex and not empty.
+#'
+#' The class checks `eps`, `delta`, `gamma`, `zeta > 0`, `lambda >= 0`, the bounds and the
+#' data; that `zeta` and `lambda` really bound the loss, and convexity, are the user's
+#' responsibility ([LinearRegressionDP] sets them from its own scaling). The theorem assumes
+#' the exact constrained minimiser: a fit is released only if it is feasible and its KKT
+#' residual is at most `1e-7` (`1e-4` without gradients) times `max(1, ||grad J(0)||)`, else it
+#' stops with an error (never a warning); that residual is not accounted for in the noise.
 #'
 #' @field mapXy,mapXy.gr,loss,loss.gr,regularizer,regularizer.gr The model's functions.
 #' @field gamma,eps,delta,domain,zeta,lambda The model's parameters.

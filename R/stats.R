@@ -14,20 +14,44 @@
   )
 }
 
+# One sanitized value, or for which.sensitivity = 'both' the list of the bounded and the
+# unbounded release with the class `class`.
+.one_or_both <- function(value, class) {
+  if (is.list(value)) {
+    return(.both(value, class))
+  }
+  value
+}
+
 #' Differentially private mean
 #'
-#' Clips `x` to `[lower.bound, upper.bound]` and releases its mean with noise calibrated to the
-#' sensitivity `(upper.bound - lower.bound) / n` (the same for bounded and unbounded DP).
+#' Clips `x` to `[lower.bound, upper.bound]` and releases its mean.
 #'
-#' @param x Numeric vector or matrix (a matrix is averaged over all its entries).
+#' * `'bounded'` (neighbouring data differ in the value of one record, so n is public):
+#'   DPpack's release, the mean plus noise calibrated to the sensitivity
+#'   `(upper.bound - lower.bound) / n`.
+#' * `'unbounded'` (a record is added or removed, so n is private): the sum S of the values
+#'   centred at the midpoint m of the bounds (sensitivity `(upper.bound - lower.bound) / 2`)
+#'   and the count n (sensitivity 1) are released by one call of the mechanism (Laplace: half
+#'   of `eps` for each; Gaussian: both, scaled to sensitivity 1, with l2 sensitivity
+#'   `sqrt(2)` and the whole `eps` and `delta`). The result is `m + S~ / max(n~, 1)`, clamped
+#'   to the bounds. DPpack calibrates the noise to `(upper.bound - lower.bound) / n` with the
+#'   private n, which is not unbounded differential privacy.
+#' * `'both'`: a list of both releases. Each spends the whole `eps` (and `delta`): together
+#'   they spend `2 * eps` (and `2 * delta`).
+#'
+#' @param x Numeric vector or matrix (a matrix is averaged, counted or ranked over all its
+#'   entries). Each entry counts as one person: the guarantee protects one entry, not one
+#'   row, so a person with several entries (a row of a matrix) needs one value per person.
 #' @param eps Privacy budget, a finite scalar > 0.
 #' @param lower.bound,upper.bound Scalars bounding the data; values outside are clipped.
-#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (which, for this
-#'   statistic, warns and returns one value).
+#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (both releases in a list,
+#'   spending `2 * eps` together).
 #' @param mechanism `'Laplace'`, `'Gaussian'` or `'analytic'` (analytic Gaussian).
 #' @param delta Privacy parameter of the Gaussian mechanisms, in (0, 1).
 #' @param type.DP `'aDP'` or `'pDP'`, for `mechanism = 'Gaussian'`; ignored by `'analytic'`.
-#' @return The sanitized mean.
+#' @return The sanitized mean, or for `'both'` a list (`Bounded`, `Unbounded`) of class
+#'   `"Sanitized Mean"`.
 #' @seealso [varDP()], [sdDP()], [covDP()], [quantileDP()]
 #' @export
 #' @examplesIf dppack_available()
@@ -35,55 +59,93 @@
 #' meanDP(x, eps = 1, lower.bound = 0, upper.bound = 6)
 #' meanDP(x, eps = 0.9, lower.bound = 0, upper.bound = 6, mechanism = "Gaussian",
 #'        delta = 0.01)
+#' meanDP(x, eps = 1, lower.bound = 0, upper.bound = 6, which.sensitivity = "unbounded")
 meanDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
                    mechanism = "Laplace", delta = 0, type.DP = "aDP") {
-  .univariate("meanDP", x, eps, lower.bound, upper.bound, which.sensitivity, mechanism, delta,
-              type.DP)
+  value <- .univariate("meanDP", x, eps, lower.bound, upper.bound, which.sensitivity,
+                       mechanism, delta, type.DP)
+  .one_or_both(value, "Sanitized Mean")
 }
 
 #' Differentially private variance
 #'
-#' Clips `x` and releases its sample variance (denominator n - 1) with noise calibrated to the
-#' sensitivity `(upper.bound - lower.bound)^2 / n`; the noisy value is redrawn until it is
-#' positive, as in DPpack.
+#' Clips `x` and releases its sample variance (denominator n - 1), clamped to its range
+#' `[0, v.max]`, where `v.max`, the largest sample variance of n values in the bounds, is
+#' `(upper.bound - lower.bound)^2 * n / (4 * (n - 1))` for even n and
+#' `(upper.bound - lower.bound)^2 * (n + 1) / (4 * n)` for odd n.
+#'
+#' * `'bounded'` (n public): DPpack's noise, calibrated to the sensitivity
+#'   `(upper.bound - lower.bound)^2 / n`, then the clamp.
+#' * `'unbounded'` (n private): the sum S and the sum of squares Q of the values centred at the
+#'   midpoint of the bounds (sensitivities h = `(upper.bound - lower.bound) / 2` and h^2) and
+#'   the count n (sensitivity 1) are released by one call of the mechanism (Laplace: a third
+#'   of `eps` for each; Gaussian: the three, scaled to sensitivity 1, with l2 sensitivity
+#'   `sqrt(3)` and the whole `eps` and `delta`). With n~ the noisy count, at least 2, the
+#'   result is `(Q~ - S~^2 / n~) / (n~ - 1)`, clamped to
+#'   `[0, (upper.bound - lower.bound)^2 * n~ / (4 * (n~ - 1))]`.
+#' * `'both'`: a list of both releases, spending `2 * eps` (and `2 * delta`) together.
+#'
+#' DPpack redraws the noisy variance until it is positive, and so releases a value whose law
+#' is conditioned on an event that depends on the data: that is not differentially private
+#' at the stated `eps`. Here a noisy value below 0 is released as exactly 0 (post-processing
+#' of a single draw).
 #'
 #' @inheritParams meanDP
 #' @param x Numeric vector.
-#' @return The sanitized variance.
+#' @return The sanitized variance, in `[0, v.max]`; for `'both'` a list (`Bounded`,
+#'   `Unbounded`) of class `"Sanitized Variance"`.
 #' @export
 #' @examplesIf dppack_available()
 #' varDP(c(1.2, 3.4, 2.2, 5.0, 4.1), eps = 1, lower.bound = 0, upper.bound = 6)
 varDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
                   mechanism = "Laplace", delta = 0, type.DP = "aDP") {
-  .univariate("varDP", x, eps, lower.bound, upper.bound, which.sensitivity, mechanism, delta,
-              type.DP)
+  value <- .univariate("varDP", x, eps, lower.bound, upper.bound, which.sensitivity,
+                       mechanism, delta, type.DP)
+  .one_or_both(value, "Sanitized Variance")
 }
 
 #' Differentially private standard deviation
 #'
-#' The square root of [varDP()] with the same arguments.
+#' The square root of [varDP()] with the same arguments (post-processing): exactly 0 where
+#' the noisy variance was clamped to 0. `'both'` spends `2 * eps`, as for [varDP()].
 #'
 #' @inheritParams varDP
-#' @return The sanitized standard deviation.
+#' @return The sanitized standard deviation; for `'both'` a list (`Bounded`, `Unbounded`) of
+#'   class `"Sanitized Standard Deviation"`.
 #' @export
 #' @examplesIf dppack_available()
 #' sdDP(c(1.2, 3.4, 2.2, 5.0, 4.1), eps = 1, lower.bound = 0, upper.bound = 6)
 sdDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
                  mechanism = "Laplace", delta = 0, type.DP = "aDP") {
-  .univariate("sdDP", x, eps, lower.bound, upper.bound, which.sensitivity, mechanism, delta,
-              type.DP)
+  value <- .univariate("sdDP", x, eps, lower.bound, upper.bound, which.sensitivity,
+                       mechanism, delta, type.DP)
+  .one_or_both(value, "Sanitized Standard Deviation")
 }
 
 #' Differentially private covariance
 #'
-#' Clips `x1` and `x2` to their bounds and releases their sample covariance with noise
-#' calibrated to `(upper.bound1 - lower.bound1) * (upper.bound2 - lower.bound2) / n`.
+#' Clips `x1` and `x2` to their bounds and releases their sample covariance (denominator
+#' n - 1).
+#'
+#' * `'bounded'` (n public): DPpack's release, with noise calibrated to
+#'   `(upper.bound1 - lower.bound1) * (upper.bound2 - lower.bound2) / n`.
+#' * `'unbounded'` (n private): the sums S1, S2 of the two variables centred at the midpoints
+#'   of their bounds (sensitivities h1 = `(upper.bound1 - lower.bound1) / 2` and
+#'   h2 = `(upper.bound2 - lower.bound2) / 2`), the sum P of their products (sensitivity
+#'   h1 * h2) and the count n (sensitivity 1) are released by one call of the mechanism
+#'   (Laplace: a quarter of `eps` for each; Gaussian: the four, scaled to sensitivity 1, with
+#'   l2 sensitivity 2 and the whole `eps` and `delta`). With n~ the noisy count, at least 2,
+#'   the result is `(P~ - S1~ * S2~ / n~) / (n~ - 1)`, clamped to the range of a covariance,
+#'   plus or minus `(upper.bound1 - lower.bound1) * (upper.bound2 - lower.bound2) * n~ /
+#'   (4 * (n~ - 1))`.
+#' * `'both'`: a list of both releases, spending `2 * eps` (and `2 * delta`) together.
 #'
 #' @inheritParams meanDP
 #' @param x1,x2 Numeric vectors of the same length.
 #' @param lower.bound1,upper.bound1 Bounds of `x1`.
 #' @param lower.bound2,upper.bound2 Bounds of `x2`.
-#' @return The sanitized covariance.
+#' @return The sanitized covariance; for `'both'` a list (`Bounded`, `Unbounded`) of class
+#'   `"Sanitized Covariance"`.
 #' @export
 #' @examplesIf dppack_available()
 #' covDP(c(1, 4, 3, 2), c(-2, -3, -4, -1), eps = 1, lower.bound1 = 0, upper.bound1 = 5,
@@ -91,7 +153,7 @@ sdDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded"
 covDP <- function(x1, x2, eps, lower.bound1, upper.bound1, lower.bound2, upper.bound2,
                   which.sensitivity = "bounded", mechanism = "Laplace", delta = 0,
                   type.DP = "aDP") {
-  .call_core(
+  value <- .call_core(
     "covDP",
     x1 = .to_py(x1), x2 = .to_py(x2), eps = .to_py(eps),
     upper_bound1 = .to_py(upper.bound1), lower_bound1 = .to_py(lower.bound1),
@@ -99,22 +161,49 @@ covDP <- function(x1, x2, eps, lower.bound1, upper.bound1, lower.bound2, upper.b
     which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
     delta = .to_py(delta), type_DP = .to_py(type.DP), random_state = .random_state()
   )
+  .one_or_both(value, "Sanitized Covariance")
 }
 
 #' Differentially private histogram
 #'
-#' Clips `x`, computes `hist(x, breaks)` as R does, extends the bins to cover the bounds, and
-#' adds noise to every count (sensitivity 2 bounded and 1 unbounded for Laplace; sqrt(2) and 1
-#' for the Gaussian mechanisms). Negative counts become 0 unless `allow.negative`; then the
-#' counts are rounded, or, with `normalize`, divided by their sum (proportions summing to 1).
-#' The break points themselves are computed from the data and are not private unless given
-#' as a vector.
+#' Clips `x` to `[lower.bound, upper.bound]`, counts it in equidistant cells that cover the
+#' bounds, and adds noise to every count (sensitivity 2 bounded and 1 unbounded for Laplace;
+#' sqrt(2) and 1 for the Gaussian mechanisms). Negative counts become 0 unless
+#' `allow.negative`; then the counts are rounded, or, with `normalize`, divided by their sum
+#' (proportions summing to 1).
+#'
+#' The break points never depend on the data. DPpack computes `hist(x, breaks)` on the data,
+#' so that one record can change the number and width of all cells; here a rule or a number
+#' of cells `k` gives `pretty(c(lower.bound, upper.bound), k, min.n = 1)`, R's pretty breaks
+#' of the bounds, and break points are used as given. The cells are then extended by empty
+#' cells of the same width until they cover the bounds (as DPpack does), and the clipped data
+#' are counted in right-closed cells, the first one closed, against breaks moved by R's fuzz,
+#' which here depends on the breaks only. So, unlike DPpack, break points that do not span
+#' the data are no error, and a value on a given first break above `lower.bound` falls in the
+#' added cell below it.
 #'
 #' @inheritParams meanDP
-#' @param breaks As in [graphics::hist()]: `"Sturges"`, `"Scott"`, `"FD"`, a number of cells, a
-#'   vector of break points, or a function of `x`. Bins must be equidistant.
+#' @param breaks One of
+#'   * `"Sturges"`, `"Scott"` or `"FD"` (matched as [graphics::hist()] matches them): `k` cells
+#'     from the rule for `n` values spread uniformly over the bounds, so that only `n` enters:
+#'     Sturges `ceiling(log2(n) + 1)`; Scott and FD use R's widths `3.5 sd n^(-1/3)` and
+#'     `2 IQR n^(-1/3)` with the uniform law's sd `(U - L)/sqrt(12)` and IQR `(U - L)/2`,
+#'     that is `ceiling(sqrt(12) n^(1/3) / 3.5)` and `ceiling(n^(1/3))` cells;
+#'   * a number `k` of cells (at least 1; more than 1e6 is set to 1e6 with a warning);
+#'   * a vector of break points, sorted and extended to the bounds; cells of unequal widths
+#'     are refused;
+#'   * a function, called with `c(lower.bound, upper.bound)` (never with the data) and
+#'     returning a number or a vector, used as above. It must not look at the data.
+#'
+#'   `n` is public under bounded DP (a record is replaced), and `length(x)` is used. Under
+#'   unbounded DP (a record is added or removed) `n` is private: a rule first releases a noisy
+#'   `n` with 1/20 of `eps` (and of `delta` for the Gaussian mechanisms), sensitivity 1,
+#'   rounded and at least 1, and the counts get the other 19/20. A number, a vector or a
+#'   function needs no `n`, and the counts get all of `eps`.
 #' @param normalize If `TRUE`, return proportions instead of counts.
-#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (a list of two histograms).
+#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'`: a list of two histograms,
+#'   each what that version alone gives (with a rule, their breaks can differ) and each
+#'   spending the whole `eps` (and `delta`), so twice that together.
 #' @param allow.negative If `TRUE`, keep negative noisy counts.
 #' @return An object of class `"histogram"` that [plot()] draws, or for `'both'` a list of two
 #'   of class `"Sanitized Histogram"`.
@@ -128,6 +217,11 @@ histogramDP <- function(x, eps, lower.bound, upper.bound, breaks = "Sturges",
                         normalize = FALSE, which.sensitivity = "bounded",
                         mechanism = "Laplace", delta = 0, type.DP = "aDP",
                         allow.negative = FALSE) {
+  if (is.function(breaks)) {
+    user_breaks <- breaks
+    # The core calls it with c(lower.bound, upper.bound), which reaches R as a 1-d array.
+    breaks <- function(bounds) user_breaks(as.vector(bounds))
+  }
   value <- .call_core(
     "histogramDP",
     x = .to_py(x), eps = .to_py(eps),
@@ -145,33 +239,63 @@ histogramDP <- function(x, eps, lower.bound, upper.bound, breaks = "Sturges",
 
 #' Differentially private contingency table
 #'
-#' Computes `table(...)` and adds noise to every cell (sensitivity 2 bounded and 1 unbounded
-#' for Laplace; sqrt(2) and 1 for the Gaussian mechanisms), then rounds and, unless
-#' `allow.negative`, sets negative cells to 0. The cells (the factors' levels) are not private.
+#' Computes the contingency table of the factors in `...` and releases it privately. Its
+#' cells must not come from the data: DPpack takes them from the observed values, so that a
+#' record with a new category adds a cell, which no noise hides. DPpackPy releases:
+#'
+#' * **Declared levels** (every argument a factor): the cells are all combinations of the
+#'   factors' [levels()], empty ones included, and every cell gets noise as in DPpack
+#'   (sensitivity 2 bounded and 1 unbounded for Laplace; sqrt(2) and 1 for the Gaussian
+#'   mechanisms), then is rounded and, unless `allow.negative`, set to 0 if negative: eps-DP
+#'   (Laplace) or (eps, delta)-DP. The levels are treated as public: they must not be
+#'   derived from the data (`factor(x)` takes its levels from `x`; write
+#'   `factor(x, levels = ...)` with the levels known beforehand).
+#' * **Undeclared levels** (any argument a character, numeric or logical vector): only the
+#'   observed cells get noise, and a cell is released only if its noisy count exceeds a
+#'   threshold chosen so that the whole release is (eps, delta)-DP (Korolova et al. 2009;
+#'   Wilson et al. 2020). This needs `delta > 0`: with the Laplace mechanism's default
+#'   `delta = 0` the call is refused. The table shows the levels of the released cells (a
+#'   factor argument keeps all its levels); cells not released are 0. With b = sensitivity /
+#'   eps, the Laplace threshold is `1 + b log(1 / delta)` (bounded) or
+#'   `1 + b log(max(1, 1 / (2 delta)))` (unbounded); the Gaussian mechanisms spend `delta / 2`
+#'   (bounded) or `delta` (unbounded) on the noise, of standard deviation sigma, and the
+#'   threshold is `1 + sigma qnorm(1 - delta exp(-eps) / 2)` or `1 + sigma qnorm(1 - delta)`
+#'   (the derivation is in the Python core's `tableDP`).
+#'
+#' Every error comes before the data are tabulated and before any noise is drawn.
 #'
 #' @inheritParams histogramDP
-#' @param ... Vectors or factors of equal length, as for [table()]. NA is refused.
+#' @param ... Factors (declared levels) or vectors (undeclared levels) of equal length, as
+#'   for [table()]. NA is refused.
 #' @param eps Privacy budget, a finite scalar > 0 (must be named, as it follows `...`).
-#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (a list of two tables).
-#' @return A `table` with the dimnames `table(...)` would have, or for `'both'` a list of two
-#'   of class `"Sanitized Contingency Table"`.
+#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (a list of two tables,
+#'   each spending the whole budget).
+#' @param delta For the Gaussian mechanisms, as in [meanDP()]; with undeclared levels, the
+#'   delta of the whole thresholded release, in (0, 1).
+#' @param allow.negative Keep negative noisy cells (declared levels; a released cell of the
+#'   thresholded release is positive).
+#' @return A `table` with the factors' levels (declared) or the released levels (undeclared)
+#'   as dimnames, named as `table(...)` names them, or for `'both'` a list of two of class
+#'   `"Sanitized Contingency Table"`.
 #' @export
 #' @examplesIf dppack_available()
-#' smoker <- c("yes", "no", "no", "yes", "no", "no")
-#' sex <- c("f", "m", "f", "f", "m", "m")
+#' smoker <- factor(c("yes", "no", "no", "yes", "no", "no"), levels = c("no", "yes"))
+#' sex <- factor(c("f", "m", "f", "f", "m", "m"), levels = c("f", "m", "x"))
 #' tableDP(smoker, sex, eps = 1)
+#' # Undeclared levels: only cells above the threshold are released.
+#' tableDP(sample(c("a", "b", "c"), 200, replace = TRUE), eps = 1, delta = 1e-5)
 tableDP <- function(..., eps = 1, which.sensitivity = "bounded", mechanism = "Laplace",
                     delta = 0, type.DP = "aDP", allow.negative = FALSE) {
   arg_names <- .table_names(as.list(substitute(list(...)))[-1])
-  factors <- .as_factors(list(...))
+  args <- list(...)
   value <- .call_core(
     "tableDP",
     eps = .to_py(eps), which_sensitivity = .to_py(which.sensitivity),
     mechanism = .to_py(mechanism), delta = .to_py(delta), type_DP = .to_py(type.DP),
     allow_negative = .to_py(allow.negative), random_state = .random_state(),
-    .positional = lapply(factors, .factor_to_py)
+    .positional = lapply(args, .table_arg_to_py)
   )
-  as_table <- function(cells) .as_table(cells, factors, arg_names)
+  as_table <- function(cells) .as_table(cells, args, arg_names)
   if (identical(which.sensitivity, "both")) {
     return(.both(value, "Sanitized Contingency Table", as_table))
   }
@@ -180,18 +304,34 @@ tableDP <- function(..., eps = 1, which.sensitivity = "bounded", mechanism = "La
 
 #' Differentially private pooled variance
 #'
-#' The pooled variance `sum((n_j - 1) s_j^2) / (N - J)` of J samples, clipped to the bounds,
-#' with noise calibrated to its bounded or unbounded sensitivity (spec: DPpack's formulas); the
-#' noisy value is redrawn until it is positive.
+#' The pooled variance `sum((n_j - 1) s_j^2) / (N - J)` of J samples (N values in all),
+#' clipped to the bounds, clamped to its range `[0, sum(m_j) * (upper.bound - lower.bound)^2 /
+#' (N - J)]`, `m_j = floor(n_j / 2) * ceiling(n_j / 2) / n_j`.
+#'
+#' * `'bounded'` (the sample sizes are public): DPpack's noise, calibrated to its bounded
+#'   sensitivity, then the clamp.
+#' * `'unbounded'` (a record is added to or removed from one sample, so the sizes are
+#'   private): for every sample, the sum and the sum of squares of its values centred at the
+#'   midpoint of the bounds (sensitivities h = `(upper.bound - lower.bound) / 2` and h^2) and
+#'   its size (sensitivity 1). A record is in one sample, so all of them are released by one
+#'   call of the mechanism with the sensitivities of one sample's three (Laplace: a third of
+#'   `eps` for each; Gaussian: scaled to sensitivity 1, l2 sensitivity `sqrt(3)`, the whole
+#'   `eps` and `delta`). With the noisy sizes n~_j, each at least 2, the result is
+#'   `sum(Q~_j - S~_j^2 / n~_j) / (sum(n~_j) - J)`, clamped to
+#'   `[0, (upper.bound - lower.bound)^2 * sum(n~_j) / (4 * (sum(n~_j) - J))]`. DPpack's
+#'   unbounded sensitivity uses the private sizes.
+#' * `'both'`: a list of both releases, spending `2 * eps` (and `2 * delta`) together.
+#'
+#' DPpack redraws the noisy value until it is positive, which is not differentially private at
+#' the stated `eps`; here a noisy value below 0 is released as exactly 0.
 #'
 #' @inheritParams meanDP
 #' @param ... Numeric vectors, one per sample.
 #' @param eps Privacy budget (must be named, as it follows `...`).
-#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'`: a list of class
-#'   `"Sanitized Pooled Variance"` when the two sensitivities differ, else a warning and one
-#'   value.
-#' @param approx.n.max If `TRUE`, use the sensitivity that does not depend on the largest
-#'   sample size (which is then not released).
+#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (a list of class
+#'   `"Sanitized Pooled Variance"`, spending `2 * eps` together).
+#' @param approx.n.max If `TRUE`, use the bounded sensitivity that does not depend on the
+#'   largest sample size (which is then not released). The unbounded release does not use it.
 #' @return The sanitized pooled variance, or a list for `'both'`.
 #' @export
 #' @examplesIf dppack_available()
@@ -209,23 +349,34 @@ pooledVarDP <- function(..., eps = 1, lower.bound, upper.bound,
     approx_n_max = .to_py(approx.n.max), random_state = .random_state(),
     .positional = lapply(list(...), .to_py)
   )
-  if (is.list(value)) {
-    return(.both(value, "Sanitized Pooled Variance"))
-  }
-  value
+  .one_or_both(value, "Sanitized Pooled Variance")
 }
 
 #' Differentially private pooled covariance
 #'
-#' The pooled covariance of J two-column samples, each column clipped to its bounds, with
-#' noise calibrated to its bounded or unbounded sensitivity.
+#' The pooled covariance `sum((n_j - 1) c_j) / (N - J)` of J two-column samples, each column
+#' clipped to its bounds.
+#'
+#' * `'bounded'` (the sample sizes are public): DPpack's release, with noise calibrated to its
+#'   bounded sensitivity.
+#' * `'unbounded'` (the sizes are private): for every sample, the sums of its two columns
+#'   centred at the midpoints of their bounds (sensitivities h1 =
+#'   `(upper.bound1 - lower.bound1) / 2`, h2 = `(upper.bound2 - lower.bound2) / 2`), the sum
+#'   of their products (sensitivity h1 * h2) and its size (sensitivity 1), released by one
+#'   call of the mechanism with the sensitivities of one sample's four (Laplace: a quarter of
+#'   `eps` for each; Gaussian: scaled to sensitivity 1, l2 sensitivity 2, the whole `eps` and
+#'   `delta`). With the noisy sizes n~_j, each at least 2, the result is
+#'   `sum(P~_j - S1~_j * S2~_j / n~_j) / (sum(n~_j) - J)`, clamped to plus or minus
+#'   `(upper.bound1 - lower.bound1) * (upper.bound2 - lower.bound2) * sum(n~_j) /
+#'   (4 * (sum(n~_j) - J))`. DPpack's unbounded sensitivity uses the private sizes.
+#' * `'both'`: a list of both releases, spending `2 * eps` (and `2 * delta`) together.
 #'
 #' @inheritParams pooledVarDP
 #' @param ... Two-column numeric matrices, one per sample.
 #' @param lower.bound1,upper.bound1 Bounds of the first column.
 #' @param lower.bound2,upper.bound2 Bounds of the second column.
 #' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (a list of class
-#'   `"Sanitized Pooled Covariance"`).
+#'   `"Sanitized Pooled Covariance"`, spending `2 * eps` together).
 #' @return The sanitized pooled covariance, or a list for `'both'`.
 #' @export
 #' @examplesIf dppack_available()
@@ -246,10 +397,7 @@ pooledCovDP <- function(..., eps = 1, lower.bound1, upper.bound1, lower.bound2, 
     approx_n_max = .to_py(approx.n.max), random_state = .random_state(),
     .positional = lapply(list(...), .to_py)
   )
-  if (is.list(value)) {
-    return(.both(value, "Sanitized Pooled Covariance"))
-  }
-  value
+  .one_or_both(value, "Sanitized Pooled Covariance")
 }
 
 #' Differentially private quantile

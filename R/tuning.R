@@ -29,7 +29,12 @@
 #' part (in place), counts its errors on the last part, and selects a model with the
 #' exponential mechanism (sensitivity 1, the first model's `eps`), as DPpack does.
 #'
-#' @param DPmodels A list of [LogisticRegressionDP] or [svmDP] models.
+#' A record is in one part only, so the call is `eps`-DP when every model is: provided all
+#' models have the same `eps`. Unlike DPpack, which silently uses the first model's, models
+#' with different `eps`, or an infinite `eps`, are refused before any data is touched.
+#'
+#' @param DPmodels A list of [LogisticRegressionDP] or [svmDP] models, all with the same
+#'   finite `eps`.
 #' @param X,y Data and 0/1 labels.
 #' @param upper.bounds,lower.bounds Bounds of the columns of `X`.
 #' @param add.bias Passed to each model's `fit()` and `predict()`.
@@ -61,9 +66,11 @@ tune_classification_model <- function(DPmodels, X, y, upper.bounds, lower.bounds
 #'
 #' As [tune_classification_model()], with the squared error on the validation part (responses
 #' and predictions clipped to the bounds on `y`, a fix of DPpack) and sensitivity
-#' `(U_y - L_y)^2`.
+#' `(U_y - L_y)^2`. The call is `(eps, delta)`-DP when every model is; models with different
+#' `eps` or `delta`, or an infinite `eps`, are refused before any data is touched.
 #'
-#' @param DPmodels A list of [LinearRegressionDP] models.
+#' @param DPmodels A list of [LinearRegressionDP] models, all with the same finite `eps` and
+#'   the same `delta`.
 #' @param X,y Data and responses.
 #' @param upper.bounds,lower.bounds Bounds of the columns of `X`, then of `y`.
 #' @param add.bias Passed to each model's `fit()` and `predict()`.

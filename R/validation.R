@@ -14,7 +14,8 @@
 #'
 #' What is shared: with `noise = "shared"` one standardised noise vector R (density
 #' proportional to `exp(-||r||)`) is drawn once and every candidate uses `R / rate`, its own
-#' noise rate (`eps' / 2` for objective, `gamma * eps / 2` for output perturbation); with
+#' noise rate (`eps' / 2` for objective, `gamma * eps / (2 * (1 + 1e-6))` for output
+#' perturbation, see [EmpiricalRiskMinimizationDP.CMS]); with
 #' `"independent"` each candidate draws its own R, as in the paper. The final model always
 #' gets fresh noise. Only the selected model is fitted; the other models are left unchanged.
 #'

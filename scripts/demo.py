@@ -60,7 +60,9 @@ def pima_summary():
           dppack.covDP(pima["glu"], pima["bmi"], 0.5, 40, 200, 15, 70, random_state=rng))
     print("Diabetic (type) counts, true and private:")
     print(pima["type"].value_counts().sort_index().to_string())
-    print(dppack.tableDP(pima["type"].rename("type"), eps=0.5, random_state=rng).to_string())
+    # Declared levels (known beforehand, not taken from the data): every level is a cell.
+    diabetic = pd.Series(pd.Categorical(pima["type"], categories=["No", "Yes"]), name="type")
+    print(dppack.tableDP(diabetic, eps=0.5, random_state=rng).to_string())
 
     histogram = dppack.histogramDP(pima["glu"], 1, 40, 200, random_state=rng)
     try:

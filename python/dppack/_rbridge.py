@@ -121,9 +121,11 @@ def r_double_view(address, length, owner):
 def _for_r(value):
     """Turn a result into plain data reticulate converts well.
 
-    A Histogram becomes a dict of its fields; a pandas table becomes its cells in R's
-    column-major order (the R side knows the levels and rebuilds an R ``table``); dicts of
-    results ('both') are converted entry by entry. Anything else is passed unchanged.
+    A Histogram becomes a dict of its fields; a pandas table becomes a dict of its cells, in
+    R's column-major order, and the levels of each of its dimensions, as arrays (the R side
+    rebuilds an R ``table``: with an R factor's own levels, or, for data given as plain
+    values, with the levels the core released); dicts of results ('both') are converted
+    entry by entry. Anything else is passed unchanged.
     """
     if isinstance(value, dict):
         return {key: _for_r(item) for key, item in value.items()}
@@ -140,6 +142,17 @@ def _for_r(value):
         shape = list(index.levshape) if index.nlevels > 1 else [len(index)]
         if value.ndim == 2:
             shape.append(value.shape[1])
+        if index.nlevels > 1:
+            # The order of a product index's tuples (pandas sorts its .levels); without
+            # tuples only the lengths matter.
+            levels = [
+                np.asarray((index.unique(i) if len(index) else index.levels[i]).tolist())
+                for i in range(index.nlevels)
+            ]
+        else:
+            levels = [np.asarray(index.tolist())]
+        if value.ndim == 2:
+            levels.append(np.asarray(value.columns.tolist()))
         # pandas lays the cells out with the first factor varying slowest; R, fastest.
-        return value.to_numpy().reshape(shape).ravel(order="F")
+        return {"cells": value.to_numpy().reshape(shape).ravel(order="F"), "levels": levels}
     return value

@@ -40,7 +40,13 @@ from .above_threshold import (
     check_probability,
 )
 from .erm.blocks import weighted_gram
-from .erm.cms import as_design_matrix, as_labels, prepare_design
+from .erm.cms import (
+    OPTIMALITY_SLACK,
+    ConvergenceError,
+    as_design_matrix,
+    as_labels,
+    prepare_design,
+)
 from .noise_reduction import check_n_levels, laplace_noise_path, privacy_level_grid
 
 __all__ = [
@@ -52,6 +58,10 @@ __all__ = [
 ]
 
 MODELS = ("ridge", "logistic")
+# Issued when no level passed the accuracy test. This warning is about accuracy, not privacy:
+# the returned hypothesis is private (a noise-reduction or doubling release, its eps reported,
+# spec §6.1 step 6: never theta*), only not certified accurate (success = False). Unlike an
+# unconverged minimiser (which raises), refusing would protect nothing: the budget is spent.
 NO_LEVEL_MESSAGE = (
     "No privacy level met the accuracy target: the result is NOT accurate (success = FALSE) and "
     "still cost its reported eps. Raise eps.max, alpha or n.levels."
@@ -94,10 +104,13 @@ def _radius(model, lambda_):
 
 def _query_sensitivity(model, lambda_, n):
     # spec §4: per-record losses on C lie in an interval of width c, so Delta = 2c/n;
-    # ridge c = (1 + 1/sqrt(lambda))^2 / 2, logistic c = R
+    # ridge c = (1 + 1/sqrt(lambda))^2 / 2, logistic c = R. Logistic's theta* is iterative,
+    # certified to ||grad|| <= g_tol: its L(theta*) errs upwards by at most g_tol^2/(2 lambda)
+    # (strong convexity), which the sensitivity adds (ridge's theta* is a closed-form solve).
     if model == "ridge":
         return (1.0 / math.sqrt(lambda_) + 1.0) ** 2 / n
-    return 2.0 * _radius(model, lambda_) / n
+    slack = logistic_optimality_tolerance(n) ** 2 / (2.0 * lambda_)
+    return 2.0 * _radius(model, lambda_) / n + slack
 
 
 def _theory_eps(model, alpha, lambda_, n, d):
@@ -135,8 +148,10 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
     -------
     dict
         ``radius`` R of the feasible ball; ``sensitivity`` Delta of the excess-risk queries
-        (§4); ``theta_sensitivity`` the l1-sensitivity of theta* (logistic, §6.2 step 2) or of
-        X'X and X'y (ridge, 2 each, §6.1 step 1); ``eps_theory`` (§7.1); ``eps_min``,
+        (§4; logistic adds g_tol^2 / (2 lambda) for its iterative theta*, see
+        :func:`logistic_optimality_tolerance`); ``theta_sensitivity`` the l1-sensitivity of
+        theta* (logistic, §6.2 step 2, times 1 + 1e-6 for the same certified slack) or of X'X
+        and X'y (ridge, 2 each, §6.1 step 1); ``eps_theory`` (§7.1); ``eps_min``,
         ``eps_max``; ``eps_test`` and ``threshold`` of AboveThreshold (§5);
         ``doubling_levels`` K and ``doubling_eps_test`` of the doubling baseline (§7.2).
 
@@ -166,7 +181,9 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
     if model == "ridge":
         theta_sensitivity = 2.0
     else:
-        theta_sensitivity = 2.0 * math.sqrt(d) / (n * lambda_)  # spec §6.2 step 2, G = 1
+        # spec §6.2 step 2, G = 1, times 1 + tau for the certified inexact theta*
+        # (logistic_optimality_tolerance)
+        theta_sensitivity = 2.0 * math.sqrt(d) * (1.0 + OPTIMALITY_SLACK) / (n * lambda_)
     return {
         "radius": _radius(model, lambda_),
         "sensitivity": delta,
@@ -227,9 +244,15 @@ def _prepare_data(model, X, y, upper_bounds, lower_bounds, add_bias):
 
 
 def _project(theta, radius):
-    """Projection onto the ball ||theta|| <= R (post-processing, spec §0)."""
+    """Projection onto the ball ||theta|| <= R (post-processing, spec §0); the result's
+    computed norm is <= R (a rounding step above is shrunk by one ulp at a time)."""
     norm = float(np.linalg.norm(theta))
-    return theta if norm <= radius else theta * (radius / norm)
+    if norm <= radius:
+        return theta
+    out = theta * (radius / norm)
+    while float(np.linalg.norm(out)) > radius:
+        out = out * (1.0 - 2.0 ** -52)
+    return out
 
 
 def trust_region_solve(A, g, radius):
@@ -239,6 +262,13 @@ def trust_region_solve(A, g, radius):
     else theta(mu) = (A + mu I)^-1 g with mu > max(0, -lam_min) solving ||theta(mu)|| = R (Brent
     on the secular equation); in the hard case (g orthogonal to the bottom eigenspace) the
     bottom eigenvector is added to reach norm R.
+
+    The secular equation is solved for the shift s = mu - max(0, -lam_min), with lam + mu
+    formed as (lam + max(0, -lam_min)) + s: near the hard case the root s is tiny, and
+    Brent's tolerance relative to mu itself (about 1e-14 |mu|) could exceed s, giving a
+    theta off the sphere by 25% (as found on random problems). The result is projected onto
+    the ball at the end: the excess-risk queries' sensitivity (spec §4) holds on the ball only,
+    so rounding must not take theta outside it.
     """
     from scipy.optimize import brentq
 
@@ -247,25 +277,27 @@ def trust_region_solve(A, g, radius):
     if lam[0] > 0:
         inside = c / lam
         if np.linalg.norm(inside) <= radius:
-            return Q @ inside
+            return _project(Q @ inside, radius)
     low = max(0.0, -lam[0])
+    base = lam + low if lam[0] > 0 else lam - lam[0]  # >= 0, exactly 0 at the bottom if lam0 <= 0
     c_norm = float(np.linalg.norm(c))
     spread = max(1.0, abs(lam[0]), abs(lam[-1]))
 
-    def excess_norm(mu):
-        return float(np.linalg.norm(c / (lam + mu))) - radius
+    def excess_norm(shift):
+        return float(np.linalg.norm(c / (base + shift))) - radius
 
-    start = low + 1e-14 * spread if lam[0] <= 0 else low
+    start = 1e-30 * spread if lam[0] <= 0 else 0.0
     if c_norm > 0 and excess_norm(start) > 0:
-        mu = brentq(excess_norm, start, low + c_norm / radius + 1e-14 * spread,
-                    xtol=1e-15 * spread, rtol=1e-14, maxiter=500)
-        return Q @ (c / (lam + mu))
+        upper = c_norm / radius + 1e-14 * spread  # ||c / (base + s)|| <= ||c|| / s
+        shift = brentq(excess_norm, start, upper, xtol=1e-300, rtol=4 * np.finfo(float).eps,
+                       maxiter=2000)
+        return _project(Q @ (c / (base + shift)), radius)
     # hard case: mu = -lam_min, fill up the norm along the bottom eigenvector
-    bottom = lam - lam[0] <= 1e-12 * spread
+    bottom = base <= 1e-12 * spread
     y = np.zeros_like(c)
-    y[~bottom] = c[~bottom] / (lam[~bottom] + low)
+    y[~bottom] = c[~bottom] / base[~bottom]
     y[np.flatnonzero(bottom)[0]] = math.sqrt(max(radius ** 2 - float(y @ y), 0.0))
-    return Q @ y
+    return _project(Q @ y, radius)
 
 
 class _RidgeProblem:
@@ -309,19 +341,40 @@ def _logistic_risk(X, y, lambda_, theta):
         theta @ theta)
 
 
+def _logistic_gradient(X, y, lambda_, theta):
+    z = X @ theta
+    return -(X.T @ (y / (1.0 + np.exp(y * z)))) / X.shape[0] + lambda_ * theta
+
+
+def logistic_optimality_tolerance(n):
+    """g_tol = OPTIMALITY_SLACK / n: the bound on ||grad L|| at the released theta*.
+
+    L is lambda-strongly convex, so ||theta - theta*|| <= g_tol / lambda and two neighbouring
+    minimisers certified to g_tol differ by at most (2 G + 2 tau) / (n lambda), G = 1 the
+    per-record gradient bound: :func:`accuracy_first_parameters` multiplies the sensitivity
+    of theta* by 1 + tau, and adds g_tol^2 / (2 lambda) (the most L(theta) - L(theta*) can
+    be) to the queries' sensitivity.
+    """
+    return OPTIMALITY_SLACK / n
+
+
 def _logistic_minimiser(X, y, lambda_):
-    """theta* to machine precision by damped Newton (the sensitivity assumes the exact
-    optimum, spec §6.2 step 1); L is lambda-strongly convex, so ||theta - theta*|| <=
-    ||grad|| / lambda."""
+    """theta* by damped Newton, certified: ||grad L(theta)|| <= g_tol
+    (:func:`logistic_optimality_tolerance`), else ``ConvergenceError`` (the sensitivity assumes
+    the exact optimum, spec §6.2 step 1; the slack g_tol is accounted for). Newton runs on to
+    ||grad|| <= 1e-13 lambda where it can; where the objective's decrease falls below its
+    rounding, a full step is taken if it lowers the gradient norm."""
     n, d = X.shape
+    tolerance = logistic_optimality_tolerance(n)
     theta = np.zeros(d)
     value = _logistic_risk(X, y, lambda_, theta)
+    grad = _logistic_gradient(X, y, lambda_, theta)
     for _ in range(200):
+        norm = float(np.linalg.norm(grad))
+        if norm <= min(1e-13 * lambda_, tolerance):
+            break
         z = X @ theta
         weights = 0.5 / (1.0 + np.cosh(z))  # sigma(z) sigma(-z)
-        grad = -(X.T @ (y / (1.0 + np.exp(y * z)))) / n + lambda_ * theta
-        if np.linalg.norm(grad) <= 1e-13 * lambda_:
-            break
         hessian = weighted_gram(X, weights / n)
         hessian[np.diag_indices(d)] += lambda_
         step = np.linalg.solve(hessian, grad)
@@ -329,12 +382,25 @@ def _logistic_minimiser(X, y, lambda_):
         while True:
             candidate = theta - t * step
             new = _logistic_risk(X, y, lambda_, candidate)
-            if new <= value - 1e-4 * t * float(grad @ step) or t < 1e-10:
+            if new <= value - 1e-4 * t * float(grad @ step):
+                new_grad = _logistic_gradient(X, y, lambda_, candidate)
                 break
             t /= 2.0
-        if new >= value and t < 1e-10:
-            break  # no further progress possible in floating point
-        theta, value = candidate, new
+            if t < 1e-10:
+                candidate = theta - step
+                new_grad = _logistic_gradient(X, y, lambda_, candidate)
+                if not float(np.linalg.norm(new_grad)) < norm:
+                    candidate = None  # no further progress possible in floating point
+                new = _logistic_risk(X, y, lambda_, theta - step)
+                break
+        if candidate is None:
+            break
+        theta, value, grad = candidate, new, new_grad
+    if not float(np.linalg.norm(grad)) <= tolerance:
+        raise ConvergenceError(
+            f"The logistic minimiser did not reach the tolerance its sensitivity allows "
+            f"(gradient norm <= {tolerance:.3g}); nothing was drawn or released. A larger "
+            "lambda makes the problem better conditioned.")
     return theta
 
 

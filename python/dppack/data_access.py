@@ -129,11 +129,10 @@ def _block_sum(flat, lower, upper):
     return total
 
 
-def _block_squares(flat, centre, clip=None):
-    """Sum of (value - centre)^2 over ``flat`` (clipped to ``clip`` = (lower, upper) first,
-    if given), one cached block at a time."""
+def _centred_blocks(flat, centre, clip=None):
+    """The values of ``flat`` (clipped to ``clip`` = (lower, upper) first, if given) minus
+    ``centre``, one cached block at a time, each in the same reused buffer."""
     buffer = np.empty(min(flat.size, _BLOCK))
-    total = 0.0
     for start in range(0, flat.size, _BLOCK):
         block = flat[start:start + _BLOCK]
         out = buffer[:block.size]
@@ -143,6 +142,14 @@ def _block_squares(flat, centre, clip=None):
             np.maximum(block, clip[0], out=out)
             np.minimum(out, clip[1], out=out)
             np.subtract(out, centre, out=out)
+        yield out
+
+
+def _block_squares(flat, centre, clip=None):
+    """Sum of (value - centre)^2 over ``flat`` (clipped to ``clip`` = (lower, upper) first,
+    if given), one cached block at a time."""
+    total = 0.0
+    for out in _centred_blocks(flat, centre, clip):
         total += float(np.dot(out, out))
     return total
 
@@ -179,7 +186,8 @@ def _var_access(x, lower, upper, clip=False, total=None):
     centre = _centre(flat, lower, upper, clip, total)
     squares = _block_squares(flat, centre, (lower, upper) if clip else None)
     # §3.2 / §3.11: sample variance (denominator n - 1), sensitivity (U - L)^2 / n.
-    return {"True.Values": squares / (n - 1), "Sensitivity": (upper - lower) ** 2 / n}
+    width = upper - lower
+    return {"True.Values": squares / (n - 1), "Sensitivity": width * width / n}
 
 
 def _cov_access(x1, x2, lower1, upper1, lower2, upper2):
@@ -188,6 +196,90 @@ def _cov_access(x1, x2, lower1, upper1, lower2, upper2):
     centred = x1 - x1.mean()
     value = float(np.dot(centred, x2 - x2.mean())) / (n - 1)
     return {"True.Values": value, "Sensitivity": (upper1 - lower1) * (upper2 - lower2) / n}
+
+
+# --------------------------------------------------------------------------------------------
+# Centred sufficient statistics for unbounded DP (issue 11): no sensitivity depends on n
+# --------------------------------------------------------------------------------------------
+#
+# Under unbounded DP neighbouring datasets differ by one record added or removed, so the
+# sample size n is private and a sensitivity such as (U - L)/n may not be used to calibrate
+# noise. The statistics below are sums over the records; adding or removing one record
+# changes each sum by that record's term alone, which is bounded by the public bounds
+# (global sensitivity, Dwork and Roth 2014, Definition 3.1). Centring at the midpoint m of
+# [L, U] halves the bound on a record's term: |v - m| <= h = (U - L)/2 for v in [L, U].
+
+
+def midpoint(lower, upper):
+    """(m, h): the midpoint of [lower, upper] and a half-width with |fl(v - m)| <= h for every
+    v in [lower, upper].
+
+    h is max(upper - m, m - lower) in the same floating-point arithmetic as the centred
+    values: rounding is monotone, so no centred value exceeds it (the exact (U - L)/2 could be
+    one unit in the last place too small). m = L/2 + U/2 does not overflow.
+    """
+    centre = 0.5 * lower + 0.5 * upper
+    return centre, max(upper - centre, centre - lower)
+
+
+def centred_moments(x, lower, upper, clip=False, squares=True):
+    """Sum S, sum of squares Q (if ``squares``) and count n of the values of validated data
+    ``x`` (clipped to [lower, upper] if ``clip``) centred at the midpoint, with the
+    unbounded (add/remove) sensitivity of each.
+
+    Adding or removing a value v moves S by c = v - m (|c| <= h), Q by c^2 <= h^2 and n by 1.
+    The mean is m + S/n, and (n - 1) times the sample variance is Q - S^2/n.
+
+    Returns
+    -------
+    dict
+        ``{"Centre": m, "True.Values": array [S, Q, n] (or [S, n]),
+        "Sensitivities": array [h, h^2, 1] (or [h, 1])}``.
+    """
+    flat = x.ravel(order="K")
+    centre, half = midpoint(lower, upper)
+    total = sum_squares = 0.0
+    for out in _centred_blocks(flat, centre, (lower, upper) if clip else None):
+        total += float(np.add.reduce(out))
+        if squares:
+            sum_squares += float(np.dot(out, out))
+    if squares:
+        values, sensitivities = [total, sum_squares, flat.size], [half, half * half, 1.0]
+    else:
+        values, sensitivities = [total, flat.size], [half, 1.0]
+    return {
+        "Centre": centre,
+        "True.Values": np.array(values, dtype=np.float64),
+        "Sensitivities": np.array(sensitivities, dtype=np.float64),
+    }
+
+
+def centred_cross_moments(x1, x2, lower1, upper1, lower2, upper2):
+    """Sums S1, S2, the sum of products P and the count n of two validated, clipped variables
+    of the same length, each centred at the midpoint of its bounds, with the unbounded
+    (add/remove) sensitivity of each.
+
+    Adding or removing a pair (v1, v2) moves S1 by c1 = v1 - m1 (|c1| <= h1), S2 by c2
+    (|c2| <= h2), P by c1 c2 (|c1 c2| <= h1 h2 = (U1 - L1)(U2 - L2)/4) and n by 1.
+    (n - 1) times the sample covariance is P - S1 S2/n.
+
+    Returns
+    -------
+    dict
+        ``{"Centre": (m1, m2), "True.Values": array [S1, S2, P, n],
+        "Sensitivities": array [h1, h2, h1 h2, 1]}``.
+    """
+    centre1, half1 = midpoint(lower1, upper1)
+    centre2, half2 = midpoint(lower2, upper2)
+    centred1 = x1 - centre1
+    centred2 = x2 - centre2
+    values = [float(np.sum(centred1)), float(np.sum(centred2)),
+              float(np.dot(centred1, centred2)), x1.size]
+    return {
+        "Centre": (centre1, centre2),
+        "True.Values": np.array(values, dtype=np.float64),
+        "Sensitivities": np.array([half1, half2, half1 * half2, 1.0]),
+    }
 
 
 def histogram_sensitivities(mechanism):
@@ -439,6 +531,9 @@ def _cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
 def histogramDataAccess(x, breaks, mechanism):
     """R's histogram of ``x`` and the sensitivities of its counts (spec §4, §3.5).
 
+    DPpack's non-private data access: the breaks (and R's fuzz) come from the data, as in R's
+    ``hist()``. :func:`dppack.histogramDP` does not use it; its breaks come from the bounds.
+
     Parameters
     ----------
     x : array_like
@@ -468,6 +563,10 @@ def histogramDataAccess(x, breaks, mechanism):
 
 def tableDataAccess(*factors, mechanism="Laplace"):
     """R's contingency table of the factors and the sensitivities of its cells (spec §4, §3.6).
+
+    DPpack's non-private accessor: the levels of data that are not a pandas Categorical are
+    their observed values, so the cells come from the data. :func:`dppack.tableDP` releases
+    such data only above a threshold (see there).
 
     Parameters
     ----------

@@ -16,6 +16,7 @@ __all__ = [
     "GaussianMechanism",
     "LaplaceMechanism",
     "calibrateAnalyticGaussianMechanism",
+    "check_budget",
     "gaussian_sigma",
     "laplace_scale",
 ]
@@ -46,6 +47,48 @@ def _delta(delta):
     if delta >= 1:
         raise ValueError("delta must be < 1.")
     return delta
+
+
+def _check_type(eps, type_DP, analytic):
+    if analytic and type_DP != "aDP":
+        raise ValueError("Only approximate DP can be used when analytic is TRUE.")
+    if type_DP not in ("pDP", "aDP"):
+        raise ValueError("type.DP must be one of {'pDP', 'aDP'}.")
+    if not analytic and type_DP == "aDP" and eps >= 1:
+        raise ValueError("eps must be < 1 for aDP unless analytic is TRUE.")
+
+
+def check_budget(eps, delta=None, type_DP="aDP", analytic=False):
+    """Check a privacy budget as :func:`LaplaceMechanism` (``delta`` None) or
+    :func:`GaussianMechanism` checks its own, with the same messages.
+
+    For a release that spends shares of one budget in several mechanism calls: the whole
+    budget is checked before the first draw, as one call would check it.
+
+    Parameters
+    ----------
+    eps : float
+    delta : float, optional
+        None for the Laplace mechanism.
+    type_DP : {'aDP', 'pDP'}, default 'aDP'
+    analytic : bool, default False
+
+    Returns
+    -------
+    (float, float or None)
+        eps and delta as floats.
+
+    Raises
+    ------
+    ValueError
+        DPpack's messages (spec §2.1, §2.2).
+    """
+    eps = _eps(eps)
+    if delta is None:
+        return eps, None
+    delta = _delta(delta)
+    _check_type(eps, type_DP, analytic)
+    return eps, delta
 
 
 def laplace_scale(eps, sensitivities, alloc_proportions=None):
@@ -184,12 +227,7 @@ def GaussianMechanism(
     delta = _delta(delta)
     sens = _checks.check_sensitivities(sensitivities, values.size)
     analytic = _checks.check_flag(analytic, "analytic")
-    if analytic and type_DP != "aDP":
-        raise ValueError("Only approximate DP can be used when analytic is TRUE.")
-    if type_DP not in ("pDP", "aDP"):
-        raise ValueError("type.DP must be one of {'pDP', 'aDP'}.")
-    if not analytic and type_DP == "aDP" and eps >= 1:
-        raise ValueError("eps must be < 1 for aDP unless analytic is TRUE.")
+    _check_type(eps, type_DP, analytic)
     alloc = _checks.check_allocation(alloc_proportions, sens.size, values.size)
     tol = _checks.check_positive_scalar(tol, "tol")
     rng = _random.as_generator(random_state)

@@ -4,6 +4,9 @@ DPpack releases histograms whose break points R computes from the data (``hist``
 ``pretty``) and contingency tables whose cells are R factor levels (``table``). A Python user
 gets the same breaks, counts and cells as R 4.2.2 only if these are reproduced exactly, to the
 last bit of every break point; this module does that (spec ``dppack_api.md`` §1.2, §3.5, §3.6).
+:func:`hist` is R's, for the non-private ``histogramDataAccess``; ``histogramDP`` reuses its
+parts (:func:`parse_breaks`, :func:`pretty`, :func:`fuzz`, :func:`cell_counts`) with breaks
+from the bounds instead of the data.
 
 Everything here was written from R's documentation and checked against R 4.2.2 run as a black
 box (``tests/python/test_rcompat.py``). Deviations from R are listed in each docstring; they
@@ -23,12 +26,19 @@ from . import _checks
 
 __all__ = [
     "Histogram",
+    "cell_counts",
+    "check_cells",
     "factorize",
+    "fuzz",
     "hist",
+    "has_declared_levels",
     "hist_breaks",
+    "is_equidistant",
     "nclass_fd",
     "nclass_scott",
     "nclass_sturges",
+    "observed_cells",
+    "parse_breaks",
     "pretty",
     "round_half_even",
     "table",
@@ -515,8 +525,27 @@ def _user_breaks(values, message):
     return np.sort(array.astype(np.float64).ravel())
 
 
-def _number_of_cells(value, values, xmin, xmax):
-    """Break points from a suggested number of cells: pretty(range(x), n, min.n = 1)."""
+def check_cells(value, stacklevel=2):
+    """A suggested number of cells as R's ``hist()`` checks it.
+
+    Parameters
+    ----------
+    value : float
+        A number of cells: from ``breaks`` itself, from a function given as ``breaks``, or from
+        a rule.
+    stacklevel : int, default 2
+        Of the warning, as in :func:`warnings.warn` (2: the caller of this function).
+
+    Returns
+    -------
+    int or float
+        ``value``, capped at one million with R's warning.
+
+    Raises
+    ------
+    ValueError
+        R's "invalid number of 'breaks'" for anything but a finite number >= 1.
+    """
     if (
         isinstance(value, (bool, np.bool_))
         or not isinstance(value, numbers.Real)
@@ -525,11 +554,10 @@ def _number_of_cells(value, values, xmin, xmax):
     ):
         raise ValueError(_INVALID_NUMBER)
     if value > _MAX_CELLS:
-        warnings.warn(f"'breaks = {value:g}' is too large and set to 1e6", stacklevel=4)
+        warnings.warn(f"'breaks = {value:g}' is too large and set to 1e6",
+                      stacklevel=stacklevel)
         value = _MAX_CELLS
-    if values.size == 0:
-        raise ValueError(_INVALID_NUMBER)
-    return pretty(xmin, xmax, n=int(value), min_n=1)
+    return value
 
 
 def _scalar(value):
@@ -549,41 +577,74 @@ def _length(value):
     return int(np.size(np.asarray(value, dtype=object)))
 
 
-def _compute_breaks(values, breaks, xmin, xmax):
-    """(break points, given_by_user) for finite data ``values`` with range [xmin, xmax]."""
+def parse_breaks(breaks, argument, stacklevel=2):
+    """What R's ``hist()`` makes of its ``breaks`` argument, before any rule sees the data.
+
+    Parameters
+    ----------
+    breaks : str, float, array_like or callable
+        As in :func:`hist_breaks`.
+    argument : ndarray
+        What a callable ``breaks`` is called with: the finite data in :func:`hist`; the
+        bounds in :func:`dppack.histogramDP`, whose breaks must not depend on the data.
+    stacklevel : int, default 2
+        Of :func:`check_cells`' warning, as in :func:`warnings.warn`.
+
+    Returns
+    -------
+    (str, object)
+        ``("points", ndarray)``: break points, sorted (a vector, or a callable's vector);
+        ``("cells", number)``: a suggested number of cells, checked by :func:`check_cells`
+        (a number, or a callable's number); ``("rule", name)``: the matched rule name,
+        ``"sturges"``, ``"scott"``, ``"fd"`` or ``"freedman-diaconis"``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`hist_breaks` for the ``breaks`` argument itself.
+    """
     if _length(breaks) > 1:
         user = _user_breaks(breaks, "'breaks' must be numeric")
         if np.any(np.isnan(user)):
             # R drops NA while sorting but keeps the old length for the fuzz: garbage follows.
             raise ValueError("'breaks' must not contain NA or NaN.")
-        return user, True
+        return "points", user
     if callable(breaks):
-        result = breaks(values)
+        result = breaks(argument)
         length = _length(result)
         if length > 1:
             user = _user_breaks(result, _invalid_breakpoints(result))
             user = user[~np.isnan(user)]  # R's sort() drops NA here
             if user.size <= 1:
                 raise ValueError(_invalid_breakpoints(result))
-            return user, True
+            return "points", user
         if length == 0:
             raise ValueError(_invalid_breakpoints(result))
-        return _number_of_cells(_scalar(result), values, xmin, xmax), False
+        return "cells", check_cells(_scalar(result), stacklevel + 1)
     if _length(breaks) == 0:
         raise ValueError(_invalid_breakpoints(breaks))
     breaks = _scalar(breaks)
     if _is_string(breaks):
-        rule = _match_rule(str(breaks))
-        if values.size == 0:
-            raise ValueError(_INVALID_NUMBER)
-        if rule == "sturges":
+        return "rule", _match_rule(str(breaks))
+    return "cells", check_cells(breaks, stacklevel + 1)
+
+
+def _compute_breaks(values, breaks, xmin, xmax):
+    """(break points, given_by_user) for finite data ``values`` with range [xmin, xmax]."""
+    kind, value = parse_breaks(breaks, values, stacklevel=4)  # the warning names hist's caller
+    if kind == "points":
+        return value, True
+    if values.size == 0:
+        raise ValueError(_INVALID_NUMBER)
+    if kind == "rule":
+        if value == "sturges":
             cells = nclass_sturges(values)
-        elif rule == "scott":
+        elif value == "scott":
             cells = _scott(values)
         else:
             cells = _fd(values)
-        return _number_of_cells(cells, values, xmin, xmax), False
-    return _number_of_cells(breaks, values, xmin, xmax), False
+        value = check_cells(cells, stacklevel=4)
+    return pretty(xmin, xmax, n=int(value), min_n=1), False
 
 
 def _invalid_breakpoints(result):
@@ -712,16 +773,45 @@ class Histogram:
         return ax
 
 
-def _diddle(breaks, widths, xmin, xmax):
-    """R's fuzz size: 1e-7 times the median width (> 5 breaks), the data range (<= 3 breaks)
-    or the smallest positive width (4 or 5 breaks)."""
+def fuzz(breaks, span):
+    """R's fuzz size of ``hist()``: how far the breaks are moved so that values on a break,
+    rounded in their last bits, fall into the intended cell.
+
+    1e-7 times the median cell width (more than 5 breaks), ``span`` (at most 3 breaks) or the
+    smallest positive width (4 or 5 breaks).
+
+    Parameters
+    ----------
+    breaks : ndarray of float
+        The break points, increasing.
+    span : float
+        What R uses for 3 breaks or fewer: the range of the data in :func:`hist` (NaN for no
+        data: no fuzz); :func:`dppack.histogramDP` passes the span of the breaks, so that the
+        fuzz, and with it the cell of every value, does not depend on the other values.
+
+    Returns
+    -------
+    float
+    """
+    widths = np.diff(breaks)
     if breaks.size > 5:
         return 1e-7 * float(np.median(widths))
     if breaks.size <= 3:
-        return 1e-7 * (xmax - xmin) if math.isfinite(xmin) else 0.0
+        return 0.0 if math.isnan(span) else 1e-7 * span
     positive = widths[widths > 0]
     # R's min() of nothing is Inf (with a warning): every value then falls in the first cell.
     return 1e-7 * float(positive.min()) if positive.size else math.inf
+
+
+def is_equidistant(breaks):
+    """R's ``equidist`` of user break points: the cell widths differ by less than 1e-7 times
+    their mean (``diff(range(h)) < 1e-7 * mean(h)``; False for infinite widths, where R has
+    NA)."""
+    widths = np.diff(breaks)
+    return bool(
+        np.all(np.isfinite(widths))
+        and np.ptp(widths) < 1e-7 * (math.fsum(widths) / widths.size)
+    )
 
 
 _BLOCK = 1 << 14  # values per block: the per-block temporaries stay in the CPU cache
@@ -823,23 +913,44 @@ def hist(x, breaks="Sturges", xname="x"):
     values = _finite_values(x)
     xmin, xmax = _range(values)
     points, user = _compute_breaks(values, breaks, xmin, xmax)
-    widths = np.diff(points)
-    equidist = True
-    if user:
-        # R: diff(range(h)) < 1e-7 * mean(h), which is NA for infinite widths (False here).
-        equidist = bool(
-            np.all(np.isfinite(widths))
-            and np.ptp(widths) < 1e-7 * (math.fsum(widths) / widths.size)
-        )
-
-    diddle = _diddle(points, widths, xmin, xmax)
-    fuzzy = points + diddle
-    fuzzy[0] = points[0] - diddle
-    if values.size and not (fuzzy[0] <= xmin and xmax <= fuzzy[-1]):
-        raise ValueError(_NOT_COUNTED)
-    counts = _bin_counts(points, fuzzy, values, xmin, xmax)
+    equidist = is_equidistant(points) if user else True
+    counts = cell_counts(values, points, fuzz(points, xmax - xmin), xmin, xmax)
     mids = 0.5 * (points[1:] + points[:-1])
     return Histogram(points, counts, mids, xname, equidist)
+
+
+def cell_counts(values, breaks, diddle, xmin, xmax):
+    """Counts of ``values`` in the cells of ``breaks`` as R's ``hist()`` counts them.
+
+    Cells are right-closed, (b[i-1], b[i]], the first one closed, compared with the fuzzy
+    breaks: every break but the first raised, and the first lowered, by ``diddle``.
+
+    Parameters
+    ----------
+    values : ndarray of float
+        Finite values.
+    breaks : ndarray of float
+        The break points, increasing.
+    diddle : float
+        The fuzz, see :func:`fuzz`.
+    xmin, xmax : float
+        The range of ``values`` (NaN when empty).
+
+    Returns
+    -------
+    ndarray of int64
+
+    Raises
+    ------
+    ValueError
+        "some 'x' not counted; maybe 'breaks' do not span range of 'x'" when the fuzzy breaks
+        do not cover the values.
+    """
+    fuzzy = breaks + diddle
+    fuzzy[0] = breaks[0] - diddle
+    if values.size and not (fuzzy[0] <= xmin and xmax <= fuzzy[-1]):
+        raise ValueError(_NOT_COUNTED)
+    return _bin_counts(breaks, fuzzy, values, xmin, xmax)
 
 
 # --------------------------------------------------------------------------------------------
@@ -857,6 +968,13 @@ def _missing_mask(array):
 
         return np.asarray(pd.isna(array), dtype=bool)
     return None
+
+
+def has_declared_levels(x):
+    """Whether ``x`` declares its levels: a ``pandas.Categorical``, or a categorical Series or
+    Index, whose categories are the levels whether observed or not (R's factor levels reach
+    the core as such a Categorical). Any other data have only their observed values."""
+    return _checks.is_pandas(x) and str(getattr(x, "dtype", "")) == "category"
 
 
 def factorize(x):
@@ -890,7 +1008,7 @@ def factorize(x):
     TypeError
         For values that cannot be ordered (strings mixed with numbers).
     """
-    if _checks.is_pandas(x) and str(getattr(x, "dtype", "")) == "category":
+    if has_declared_levels(x):
         import pandas as pd
 
         categorical = pd.Categorical(x)
@@ -972,12 +1090,8 @@ def table(*factors):
         "nothing to tabulate" without factors, "all arguments must have the same length" (R's
         texts), and the errors of :func:`factorize`.
     """
-    if not factors:
-        raise ValueError("nothing to tabulate")
-    coded = [factorize(f) for f in factors]
+    coded = _code_factors(factors)
     size = coded[0][0].size
-    if any(codes.size != size for codes, _ in coded):
-        raise ValueError("all arguments must have the same length")
     shape = tuple(len(levels) for _, levels in coded)
     levels = [levels for _, levels in coded]
     cells = math.prod(shape)
@@ -986,3 +1100,62 @@ def table(*factors):
     flat = np.ravel_multi_index(tuple(codes for codes, _ in coded), shape)
     counts = np.bincount(flat, minlength=cells).astype(np.int64, copy=False)
     return counts.reshape(shape), levels
+
+
+def _code_factors(factors):
+    """:func:`factorize` of every factor, after R's checks of ``table()``'s arguments."""
+    if not factors:
+        raise ValueError("nothing to tabulate")
+    coded = [factorize(f) for f in factors]
+    size = coded[0][0].size
+    if any(codes.size != size for codes, _ in coded):
+        raise ValueError("all arguments must have the same length")
+    return coded
+
+
+def observed_cells(*factors):
+    """The observed cells of the contingency table of the factors, and their counts.
+
+    Unlike :func:`table`, which counts every combination of levels (most of them empty for
+    factors with many levels), this lists only the combinations that occur in the data.
+
+    Parameters
+    ----------
+    *factors : array_like, pandas.Series or pandas.Categorical
+        One or more factors of equal length; levels as in :func:`factorize`.
+
+    Returns
+    -------
+    cells : tuple of ndarray of int64
+        One array per factor, of length m (the number of observed combinations): cell j is
+        the combination of levels ``levels[0][cells[0][j]], ..., levels[k-1][cells[k-1][j]]``.
+        The cells come in R's column-major order of the full table (the first factor varying
+        fastest), so that the j-th noise draw lands on the same cell in R and in Python.
+    counts : ndarray of int64
+        The number of rows in each cell, all >= 1.
+    levels : list of lists
+        The levels of each factor, as :func:`factorize` gives them.
+
+    Raises
+    ------
+    ValueError
+        As :func:`table`.
+    """
+    coded = _code_factors(factors)
+    levels = [levels for _, levels in coded]
+    codes = [codes for codes, _ in coded]
+    shape = tuple(len(level) for level in levels)
+    if coded[0][0].size == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return tuple(empty for _ in codes), empty, levels
+    if math.prod(shape) < 2**62:
+        # One int64 key per row, in column-major order (first factor fastest), as R's table.
+        keys = np.ravel_multi_index(tuple(codes), shape, order="F")
+        keys, counts = np.unique(keys, return_counts=True)
+        cells = np.unravel_index(keys, shape, order="F")
+    else:
+        # Too many combinations for one int64 key: sort the rows, last factor slowest.
+        rows, counts = np.unique(np.column_stack(codes[::-1]), axis=0, return_counts=True)
+        cells = tuple(rows[:, ::-1].T)
+    cells = tuple(np.asarray(c, dtype=np.int64) for c in cells)
+    return cells, counts.astype(np.int64, copy=False), levels

@@ -11,10 +11,13 @@ Randomness: each call turns ``random_state`` into one generator and draws everyt
 bounded noise before unbounded noise (spec §3.0).
 """
 
+import fractions
 import math
+import numbers
 import warnings
 
 import numpy as np
+from scipy import special
 
 from . import _checks, _random, data_access, rcompat
 from .data_access import (
@@ -24,7 +27,14 @@ from .data_access import (
     factor_names,
     table_frame,
 )
-from .mechanisms import ExponentialMechanism, GaussianMechanism, LaplaceMechanism
+from .mechanisms import (
+    ExponentialMechanism,
+    GaussianMechanism,
+    LaplaceMechanism,
+    check_budget,
+    gaussian_sigma,
+    laplace_scale,
+)
 
 __all__ = [
     "covDP",
@@ -97,16 +107,80 @@ def _noisy(true_values, eps, sensitivity, mechanism, delta, type_DP, rng):
                              random_state=rng)
 
 
-def _positive(draw):
-    """Redraw until the value is > 0 (spec §3.2, §3.7; a truncated noise law, spec §8.6).
+def _check_whole_budget(eps, mechanism, delta, type_DP):
+    """The checks the mechanism makes of (eps, delta), with its messages, made once before a
+    release that may call it more than once ('both'), so that a bad budget fails before the
+    first draw. 'analytic' ignores ``type_DP`` (spec §3.0, §8.9)."""
+    if mechanism == "Laplace":
+        check_budget(eps)
+    else:
+        analytic = mechanism == "analytic"
+        check_budget(eps, delta, "aDP" if analytic else type_DP, analytic=analytic)
 
-    The true values (variances) are >= 0 and the noise is symmetric, so each draw succeeds
-    with probability at least 1/2.
+
+def _clamp(value, low, high):
+    """``value`` clamped to [low, high]: post-processing of a single noisy draw (Dwork and
+    Roth 2014, Proposition 2.1), in place of DPpack's redraws (issue 11; spec §8.6)."""
+    return float(min(max(value, low), high))
+
+
+def _max_squares(count, spread):
+    """The largest sum of squared deviations from their mean of ``count`` values in an
+    interval of squared width ``spread``: half of the values at each end,
+    spread floor(n/2) ceil(n/2)/n. Divided by n - 1 it is the largest sample variance,
+    spread n/(4(n - 1)) for even n and spread (n + 1)/(4n) for odd n. For a count that is
+    not an integer (a noisy count) the larger spread n/4. With spread = (U1 - L1)(U2 - L2)
+    it bounds the absolute sum of cross-products of two variables (Cauchy-Schwarz)."""
+    if float(count).is_integer():
+        half = count // 2
+        return spread * half * (count - half) / count
+    return spread * count / 4
+
+
+def _unit_statistics(access):
+    """Prepare the release of the sufficient statistics of :func:`data_access.centred_moments`
+    or :func:`data_access.centred_cross_moments` (one sample's vector, or the rows of J
+    samples): each divided by its add/remove sensitivity, so that adding or removing one
+    record moves each of its k coordinates (in one row: the samples are disjoint) by at most
+    1. Before any draw, refuse what floating point cannot scale."""
+    values = np.asarray(access["True.Values"], dtype=np.float64)
+    sensitivities = access["Sensitivities"]
+    with np.errstate(all="ignore"):  # refused below
+        unit = values / sensitivities
+    if not (np.all(np.isfinite(unit)) and np.all(np.isfinite(sensitivities))
+            and np.all(sensitivities > 0)):
+        raise ValueError(
+            "The bounds are too close together or too far apart for the sufficient "
+            "statistics of unbounded DP in floating point."
+        )
+    return unit, sensitivities
+
+
+def _noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng):
+    """Release the sufficient statistics prepared by :func:`_unit_statistics` with one call
+    of the mechanism, and return them noisy in their own units (same shape).
+
+    After the scaling, one record moves k coordinates by at most 1 each: l1 sensitivity k and
+    l2 sensitivity sqrt(k). Laplace: scale k/eps on every scaled coordinate, that is
+    k Delta_i/eps on statistic i, the basic composition of k Laplace mechanisms with eps/k
+    each (Dwork and Roth 2014, Theorems 3.6 and 3.16). Gaussian: one release of the vector
+    with l2 sensitivity sqrt(k) and the whole (eps, delta) (Dwork and Roth 2014, Theorem
+    A.1; Liu 2019 for pDP; Balle and Wang 2018 for 'analytic'), a sigma sqrt(k) times the
+    single statistic's where splitting (eps, delta) k ways costs more than k times. With J
+    samples a record belongs to one of them and moves one row only, so the vector of all rows
+    has the same l1 and l2 sensitivities (the samples compose in parallel).
     """
-    while True:
-        value = draw()
-        if value > 0:
-            return value
+    unit, sensitivities = prepared
+    k = sensitivities.size
+    sensitivity = float(k) if mechanism == "Laplace" else math.sqrt(k)
+    noisy = _noisy(unit.reshape(-1), eps, sensitivity, mechanism, delta, type_DP, rng)
+    return np.asarray(noisy, dtype=np.float64).reshape(unit.shape) * sensitivities
+
+
+def _noisy_count(count):
+    """A noisy count floored at 2, the smallest size with a sample variance (each sample has
+    at least two values; the floor also keeps n - 1 away from 0). Post-processing."""
+    return max(float(count), 2.0)
 
 
 def _versions(which_sensitivity, bounded, unbounded):
@@ -126,6 +200,20 @@ def _release(versions, release):
     return results
 
 
+def _draw_versions(which_sensitivity, bounded, unbounded, random_state):
+    """Prepare the requested versions, then draw them from one generator, bounded first
+    (spec §3.0): one value, or for 'both' ``{"Bounded": ..., "Unbounded": ...}``.
+
+    ``bounded`` and ``unbounded`` take no argument: each reads the data and makes its checks,
+    and returns a function of the generator that draws. All are prepared before the first
+    draw, so whatever can fail fails before any noise is drawn.
+    """
+    versions = _versions(which_sensitivity, bounded, unbounded)
+    prepared = [(label, prepare()) for label, prepare in versions]
+    rng = _random.as_generator(random_state)
+    return _release(prepared, lambda draw: draw(rng))
+
+
 # --------------------------------------------------------------------------------------------
 # Mean, variance, standard deviation, covariance
 # --------------------------------------------------------------------------------------------
@@ -135,60 +223,106 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
            delta=0, type_DP="aDP", random_state=None):
     """Differentially private mean.
 
-    Clips ``x`` to [lower_bound, upper_bound] and releases its mean with noise calibrated to
-    the sensitivity (upper_bound - lower_bound)/n, the same for bounded and unbounded DP.
+    Clips ``x`` to [lower_bound, upper_bound] and releases its mean:
+
+    * 'bounded' (neighbours differ in the value of one record; n is public): DPpack's
+      release, the mean plus noise calibrated to the sensitivity (upper_bound - lower_bound)/n
+      (spec §3.1).
+    * 'unbounded' (neighbours differ by one record added or removed; n is private): the sum S
+      of the values centred at the midpoint m of the bounds (sensitivity
+      (upper_bound - lower_bound)/2) and the count n (sensitivity 1) are released by one call
+      of the mechanism (Laplace: eps/2 for each; Gaussian: the pair, scaled to sensitivity 1
+      each, with l2 sensitivity sqrt(2) and the whole (eps, delta)); the result is
+      m + S~/max(n~, 1), clamped to the bounds. DPpack calibrates to (U - L)/n with the
+      private n, which is not unbounded DP (issue 11).
+    * 'both': both releases, each spending the whole eps (and delta), so 2 eps (and 2 delta)
+      together.
 
     Parameters
     ----------
     x : array_like
         Numeric, finite data; a matrix is averaged over all its entries (n = its size).
+        Each entry counts as one person: the guarantee protects one entry, not one row, so
+        a person with several entries (a row of a matrix) needs one value per person.
     eps : float
         Privacy budget, > 0 and finite (below 1 for mechanism='Gaussian' with type_DP='aDP').
     lower_bound, upper_bound : float
         Bounds on the data, lower < upper; values outside are clipped to them.
     which_sensitivity : {'bounded', 'unbounded', 'both'}, default 'bounded'
-        'both' warns that the two coincide here and returns one value.
     mechanism : {'Laplace', 'Gaussian', 'analytic'}, default 'Laplace'
     delta : float, default 0
         In (0, 1) for the Gaussian mechanisms (the default 0 is an error there, as in DPpack).
     type_DP : {'aDP', 'pDP'}, default 'aDP'
         For mechanism='Gaussian'; ignored by 'analytic'.
     random_state : None, int or NumPy Generator, optional
+        With 'both', the bounded release is drawn first.
 
     Returns
     -------
-    float
+    float or dict
+        The sanitized mean; for 'both', ``{"Bounded": v, "Unbounded": v}``.
 
     Raises
     ------
     ValueError
         DPpack's messages, in DPpack's order (bound lengths, which_sensitivity, mechanism,
         then the mechanism's eps/delta checks); and ours for bounds that are not finite numbers
-        with lower < upper and for data that are not numeric, empty or not finite.
+        with lower < upper and for data that are not numeric, empty or not finite. All
+        before any noise is drawn.
     """
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
     # The range scan also sums the data clipped to the bounds: n times the true mean.
     x, low, high, total = _checks.as_finite_data(x, "x", with_sum=True, clip=(lower, upper))
     clip = _needs_clip(low, high, lower, upper)
-    _check_which(which_sensitivity, identical=True)
+    _check_which(which_sensitivity)
     check_mechanism(mechanism)
+    _check_whole_budget(eps, mechanism, delta, type_DP)
 
-    # §3.1: the mean of the clipped data, Delta = (U - L)/n.
-    access = data_access._mean_access(x, lower, upper, clip=clip, total=total)
-    rng = _random.as_generator(random_state)
-    # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta (l2 = l1 here).
-    return _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism, delta, type_DP,
-                  rng)
+    def bounded():
+        # §3.1: the mean of the clipped data, Delta = (U - L)/n (n public).
+        access = data_access._mean_access(x, lower, upper, clip=clip, total=total)
+        # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
+        return lambda rng: _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism,
+                                  delta, type_DP, rng)
+
+    def unbounded():
+        # Issue 11: the centred sum and the count, sensitivities (U - L)/2 and 1, no n.
+        access = data_access.centred_moments(x, lower, upper, clip=clip, squares=False)
+        prepared = _unit_statistics(access)
+
+        def draw(rng):
+            total_, count = _noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng)
+            # Post-processing: the noisy sum over the noisy count, within the bounds.
+            return _clamp(access["Centre"] + total_ / max(count, 1.0), lower, upper)
+
+        return draw
+
+    return _draw_versions(which_sensitivity, bounded, unbounded, random_state)
 
 
 def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanism="Laplace",
           delta=0, type_DP="aDP", random_state=None):
     """Differentially private sample variance.
 
-    Clips ``x`` and releases its sample variance (denominator n - 1) with noise calibrated to
-    the sensitivity (upper_bound - lower_bound)^2/n. As in DPpack, the noisy value is redrawn
-    until it is positive, so the noise follows the law conditioned on a positive result.
+    Clips ``x`` and releases its sample variance (denominator n - 1), clamped to its range
+    [0, v_max], v_max = (U - L)^2 n/(4(n - 1)) for even n and (U - L)^2 (n + 1)/(4n) for odd
+    n (U, L the bounds), the largest sample variance of n values in [L, U]:
+
+    * 'bounded' (n public): DPpack's noise, calibrated to the sensitivity
+      (upper_bound - lower_bound)^2/n (spec §3.2), then the clamp.
+    * 'unbounded' (n private): the sum S and the sum of squares Q of the values centred at the
+      midpoint m of the bounds (sensitivities h = (U - L)/2 and h^2) and the count n
+      (sensitivity 1) are released by one call of the mechanism (Laplace: eps/3 for each;
+      Gaussian: the three, scaled to sensitivity 1 each, with l2 sensitivity sqrt(3) and the
+      whole (eps, delta)); with n~ = max(noisy n, 2) the result is (Q~ - S~^2/n~)/(n~ - 1),
+      clamped to [0, (U - L)^2 n~/(4(n~ - 1))].
+    * 'both': both releases, each spending the whole eps (and delta): 2 eps together.
+
+    DPpack redraws the noisy variance until it is positive: the output then follows a law
+    conditioned on an event that depends on the data, which is not differentially private
+    at the stated eps (issue 11, spec §8.6). The clamp is post-processing of one draw: a
+    noisy value below 0 is released as exactly 0.
 
     Parameters
     ----------
@@ -199,8 +333,8 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
 
     Returns
     -------
-    float
-        > 0.
+    float or dict
+        In [0, v_max]; for 'both', ``{"Bounded": v, "Unbounded": v}``.
 
     Raises
     ------
@@ -219,17 +353,39 @@ def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delt
     x, low, high, total = _checks.as_finite_data(x, "x", min_size=2, with_sum=True,
                                                  clip=(lower, upper))
     clip = _needs_clip(low, high, lower, upper)
-    _check_which(which_sensitivity, identical=True, stacklevel=4)
+    _check_which(which_sensitivity)
     check_mechanism(mechanism)
+    _check_whole_budget(eps, mechanism, delta, type_DP)
+    spread = (upper - lower) * (upper - lower)  # Inf, not OverflowError, beyond 1e308
 
-    # §3.2: the variance of the clipped data, Delta = (U - L)^2/n.
-    access = data_access._var_access(x, lower, upper, clip=clip, total=total)
-    rng = _random.as_generator(random_state)
-    # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta (l2 = l1 here).
-    return _positive(  # §3.2: redraw the whole output until it is > 0
-        lambda: _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism, delta,
-                       type_DP, rng)
-    )
+    def bounded():
+        # §3.2: the variance of the clipped data, Delta = (U - L)^2/n (n public).
+        access = data_access._var_access(x, lower, upper, clip=clip, total=total)
+        top = _max_squares(x.size, spread) / (x.size - 1)
+
+        def draw(rng):
+            # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
+            noisy = _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism, delta,
+                           type_DP, rng)
+            return _clamp(noisy, 0.0, top)  # issue 11: not §3.2's redraws
+
+        return draw
+
+    def unbounded():
+        # Issue 11: centred sum, sum of squares and count, sensitivities h, h^2 and 1, no n.
+        access = data_access.centred_moments(x, lower, upper, clip=clip)
+        prepared = _unit_statistics(access)
+
+        def draw(rng):
+            total_, squares, count = _noisy_statistics(prepared, eps, mechanism, delta,
+                                                       type_DP, rng)
+            count = _noisy_count(count)
+            variance = (squares - total_ * total_ / count) / (count - 1)
+            return _clamp(variance, 0.0, _max_squares(count, spread) / (count - 1))
+
+        return draw
+
+    return _draw_versions(which_sensitivity, bounded, unbounded, random_state)
 
 
 def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanism="Laplace",
@@ -237,15 +393,19 @@ def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanis
     """Differentially private standard deviation: the square root of :func:`varDP`.
 
     Parameters and errors are those of :func:`varDP` (spec §3.3); the square root is
-    post-processing.
+    post-processing. 'both' spends 2 eps, as for :func:`varDP`.
 
     Returns
     -------
-    float
-        > 0.
+    float or dict
+        >= 0 (exactly 0 where the noisy variance was clamped to 0); for 'both',
+        ``{"Bounded": v, "Unbounded": v}``.
     """
-    return math.sqrt(_var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                             delta, type_DP, random_state))
+    variance = _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta,
+                       type_DP, random_state)
+    if isinstance(variance, dict):
+        return {label: math.sqrt(value) for label, value in variance.items()}
+    return math.sqrt(variance)
 
 
 def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
@@ -254,8 +414,18 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
     """Differentially private sample covariance of two variables.
 
     Clips ``x1`` to [lower_bound1, upper_bound1] and ``x2`` to [lower_bound2, upper_bound2]
-    and releases their sample covariance (denominator n - 1) with noise calibrated to the
-    sensitivity (upper_bound1 - lower_bound1)(upper_bound2 - lower_bound2)/n.
+    and releases their sample covariance (denominator n - 1):
+
+    * 'bounded' (n public): DPpack's release, with noise calibrated to the sensitivity
+      (upper_bound1 - lower_bound1)(upper_bound2 - lower_bound2)/n (spec §3.4).
+    * 'unbounded' (n private): the sums S1, S2 of the values centred at the midpoints of their
+      bounds (sensitivities h1 = (U1 - L1)/2, h2 = (U2 - L2)/2), the sum P of their products
+      (sensitivity h1 h2) and the count n (sensitivity 1) are released by one call of the
+      mechanism (Laplace: eps/4 for each; Gaussian: the four, scaled to sensitivity 1 each,
+      with l2 sensitivity 2 and the whole (eps, delta)); with n~ = max(noisy n, 2) the result
+      is (P~ - S1~ S2~/n~)/(n~ - 1), clamped to the range of the covariance,
+      +-(U1 - L1)(U2 - L2) n~/(4(n~ - 1)).
+    * 'both': both releases, each spending the whole eps (and delta): 2 eps together.
 
     Parameters
     ----------
@@ -268,7 +438,8 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
 
     Returns
     -------
-    float
+    float or dict
+        For 'both', ``{"Bounded": v, "Unbounded": v}``.
 
     Raises
     ------
@@ -276,22 +447,40 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
         "x1 must be a numeric vector." / "x2 must be a numeric vector." for matrices, then
         the bound-length checks (upper.bound1, lower.bound1, upper.bound2, lower.bound2), our
         checks (including "x1 and x2 must have the same length."), which_sensitivity,
-        mechanism.
+        mechanism, the mechanism's eps/delta checks.
     """
     first, second, (lower1, upper1, lower2, upper2) = data_access._cov_inputs(
         x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
     )
     x1 = _clip(*first, lower1, upper1)
     x2 = _clip(*second, lower2, upper2)
-    _check_which(which_sensitivity, identical=True)
+    _check_which(which_sensitivity)
     check_mechanism(mechanism)
+    _check_whole_budget(eps, mechanism, delta, type_DP)
 
-    # §3.4: Delta = (U1 - L1)(U2 - L2)/n, bounded and unbounded.
-    access = data_access._cov_access(x1, x2, lower1, upper1, lower2, upper2)
-    rng = _random.as_generator(random_state)
-    # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta (l2 = l1 here).
-    return _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism, delta, type_DP,
-                  rng)
+    def bounded():
+        # §3.4: Delta = (U1 - L1)(U2 - L2)/n (n public).
+        access = data_access._cov_access(x1, x2, lower1, upper1, lower2, upper2)
+        # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
+        return lambda rng: _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism,
+                                  delta, type_DP, rng)
+
+    def unbounded():
+        # Issue 11: centred sums, sum of products and count, sensitivities h1, h2, h1 h2, 1.
+        access = data_access.centred_cross_moments(x1, x2, lower1, upper1, lower2, upper2)
+        prepared = _unit_statistics(access)
+        spread = (upper1 - lower1) * (upper2 - lower2)
+
+        def draw(rng):
+            total1, total2, products, count = _noisy_statistics(prepared, eps, mechanism,
+                                                                delta, type_DP, rng)
+            count = _noisy_count(count)
+            top = _max_squares(count, spread) / (count - 1)
+            return _clamp((products - total1 * total2 / count) / (count - 1), -top, top)
+
+        return draw
+
+    return _draw_versions(which_sensitivity, bounded, unbounded, random_state)
 
 
 # --------------------------------------------------------------------------------------------
@@ -299,25 +488,26 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
 # --------------------------------------------------------------------------------------------
 
 
-def _extend_bins(histogram, lower, upper):
-    """Add empty bins of the same width until the bins cover [lower, upper] (spec §3.5 step 4).
+def _extend_breaks(breaks, lower, upper):
+    """Breaks and mids, with cells of the same width added until they cover [lower, upper]
+    (spec §3.5 step 4).
 
-    DPpack prepends a break first - w (and the mid first - w/2, a count 0) while lower is below
-    the first break, then appends last + w (mid last + w/2) while the last break is below upper.
-    The breaks are formed by the same repeated subtractions and additions (a sequential
-    accumulate), so they are the same floating-point numbers as DPpack's.
+    DPpack prepends a break first - w (and the mid first - w/2) while lower is below the first
+    break, then appends last + w (mid last + w/2) while the last break is below upper. The
+    breaks are formed by the same repeated subtractions and additions (a sequential
+    accumulate), so they are the same floating-point numbers as DPpack's; the mids of the
+    given breaks are hist()'s. Only the breaks and the bounds are used: histogramDP extends
+    before it counts (DPpack extends R's histogram of the data afterwards).
     """
-    breaks, mids = histogram.breaks, histogram.mids
-    counts = np.asarray(histogram.counts, dtype=np.float64)
     width = breaks[1] - breaks[0]
+    mids = 0.5 * (breaks[1:] + breaks[:-1])
     before = _steps(breaks[0], -width, lower)
     after = _steps(breaks[-1], width, upper)
-    # Prepended bin i (i = 1, 2, ...) runs from before[i] to before[i - 1], its mid is
+    # Prepended cell i (i = 1, 2, ...) runs from before[i] to before[i - 1], its mid is
     # before[i - 1] - w/2; they end up in reverse order of prepending.
     breaks = np.concatenate([before[:0:-1], breaks, after[1:]])
     mids = np.concatenate([(before[:-1] - width / 2)[::-1], mids, after[:-1] + width / 2])
-    counts = np.concatenate([np.zeros(before.size - 1), counts, np.zeros(after.size - 1)])
-    return breaks, mids, counts
+    return breaks, mids
 
 
 # Ours: DPpack extends one bin at a time without limit (for data in a tiny range and wide
@@ -366,27 +556,109 @@ def _post_histogram(counts, normalize, allow_negative):
     return rcompat.round_half_even(counts) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
+def _rule_cells(rule, n):
+    """Cells of one of hist()'s rules for n values spread uniformly over the bounds.
+
+    The rules use no statistic of the data but n, so the breaks are public wherever n is:
+    * Sturges (1926), R's ``nclass.Sturges``: ceiling(log2(n) + 1);
+    * Scott (1979), R's ``nclass.scott``: width h = 3.5 sd n^(-1/3) with sd = (U - L)/sqrt(12),
+      the sd of the uniform law on [L, U]; cells ceiling((U - L)/h) = ceiling(sqrt(12)
+      n^(1/3) / 3.5);
+    * Freedman and Diaconis (1981), R's ``nclass.FD``: width 2 IQR n^(-1/3) with IQR = (U -
+      L)/2, the uniform law's; cells ceiling(n^(1/3)), the smallest k with k^3 >= n
+      (in integers: the float cube root of 10^15 + 1 is 100000.0).
+    At least 1, as R's ``max(1, .)``.
+    """
+    if rule == "sturges":
+        return math.ceil(math.log2(n) + 1)
+    if rule == "scott":
+        return max(1, math.ceil(math.sqrt(12) / 3.5 * n ** (1 / 3)))
+    if n > 10**18:  # over 1e6 cells, which R's cap reduces to 1e6: the float root will do
+        return math.ceil(n ** (1 / 3))
+    cells = max(1, round(n ** (1 / 3)))
+    while cells**3 < n:
+        cells += 1
+    while cells > 1 and (cells - 1) ** 3 >= n:
+        cells -= 1
+    return cells
+
+
+# Share of eps (and, for the Gaussian mechanisms, of delta) that an unbounded histogram whose
+# breaks rule needs n spends on a private n; the counts get the rest.
+_N_SHARE = 1 / 20
+
+
+def _split_budget(eps, delta, share, mechanism, type_DP):
+    """((eps, delta) of ``share``, (eps, delta) of the rest) of one budget, after the checks
+    the mechanism makes of the whole budget (so a bad budget fails before the first draw, with
+    the mechanism's message). By basic composition (Dwork and Roth 2014, Theorem 3.16) the
+    two releases together spend (eps, delta): the rest is stepped down where rounding made the
+    exact sum exceed the total. delta is None for the Laplace mechanism."""
+    _check_whole_budget(eps, mechanism, delta, type_DP)
+    eps = _checks.check_positive_scalar(eps, "eps")  # checked: only the float
+    delta = None if mechanism == "Laplace" else _checks.check_positive_scalar(delta, "delta")
+
+    def split(total):
+        part = total * share
+        rest = total - part
+        if fractions.Fraction(part) + fractions.Fraction(rest) > fractions.Fraction(total):
+            rest = math.nextafter(rest, 0.0)
+        return part, rest
+
+    eps_part, eps_rest = split(eps)
+    if delta is None:
+        return (eps_part, None), (eps_rest, None)
+    delta_part, delta_rest = split(delta)
+    return (eps_part, delta_part), (eps_rest, delta_rest)
+
+
 def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=False,
                 which_sensitivity="bounded", mechanism="Laplace", delta=0, type_DP="aDP",
                 allow_negative=False, random_state=None):
     """Differentially private histogram.
 
-    Clips ``x`` to the bounds, computes R's ``hist()`` of the clipped data, extends the
-    (equidistant) bins with empty ones until they cover [lower_bound, upper_bound], and adds
-    noise to every count: sensitivity 2 (Laplace) or sqrt(2) (Gaussian, analytic) for bounded
-    DP, 1 for unbounded DP. Then negative counts become 0 (unless ``allow_negative``) and the
-    counts are rounded half to even, or divided by their sum if ``normalize``.
+    Clips ``x`` to the bounds, counts it in equidistant cells that cover [lower_bound,
+    upper_bound] and adds noise to every count: sensitivity 2 (Laplace) or sqrt(2)
+    (Gaussian, analytic) for bounded DP, 1 for unbounded DP. Then negative counts become 0
+    (unless ``allow_negative``) and the counts are rounded half to even, or divided by their
+    sum if ``normalize``.
+
+    The break points never depend on the data (DPpack takes them from the data's range, so
+    that one record can change every cell; issue 11): a rule or a number of cells gives
+    ``pretty(c(lower_bound, upper_bound), k, min.n = 1)``, R's pretty breaks of the bounds;
+    break points are used as given. Either way the cells are then extended by empty cells of
+    the same width to cover the bounds, as DPpack does, and the clipped data are counted in
+    right-closed cells (the first one closed) against breaks moved by R's fuzz, which here
+    depends on the breaks only.
 
     Parameters
     ----------
     x : array_like
-        Numeric, finite data.
+        Numeric, finite data; a matrix is counted over all its entries. Each entry counts
+        as one person: the guarantee protects one entry, not one row, so a person with
+        several entries (a row of a matrix) needs one value per person.
     eps : float
     lower_bound, upper_bound : float
-        Bounds on the data, lower < upper.
+        Bounds on the data, lower < upper. They are public, and so are the breaks.
     breaks : str, int, array_like or callable, default "Sturges"
-        As R's ``hist()``. Only equidistant bins are supported. The breaks computed from the
-        data are not private (spec §8.5); pass fixed break points to avoid that.
+        - ``"Sturges"``, ``"Scott"``, ``"FD"`` (``"Freedman-Diaconis"``; matched as R's
+          ``hist()`` matches them): k cells from R's rule for n values spread uniformly over
+          the bounds, so that only n enters: Sturges ceiling(log2(n) + 1); Scott and FD R's
+          widths 3.5 sd n^(-1/3) and 2 IQR n^(-1/3) with the sd (U - L)/sqrt(12) and the IQR
+          (U - L)/2 of the uniform law, i.e. ceiling(sqrt(12) n^(1/3)/3.5) and
+          ceiling(n^(1/3)) cells.
+        - a number k: k suggested cells (R's checks: at least 1, at most 1e6).
+        - a vector of break points: used as given (sorted), extended to the bounds; cells of
+          unequal width are refused.
+        - a callable: called with ``[lower_bound, upper_bound]`` (never with the data) and
+          its result used as a number or a vector, as R's ``hist()`` uses a function's. It
+          must not look at the data.
+
+        n is public under bounded DP (neighbours differ in one record's value) and ``x.size``
+        is used. Under unbounded DP (a record added or removed) n is private: a rule first
+        releases a private n, with 1/20 of eps (and of delta for the Gaussian mechanisms),
+        sensitivity 1, rounded and at least 1, and the counts get the other 19/20. A number,
+        a vector or a callable needs no n and the counts get all of eps.
     normalize : bool, default False
         Return proportions summing to 1 (not densities: DPpack's documentation says
         densities, its code returns proportions, spec §8.4).
@@ -400,14 +672,24 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     -------
     rcompat.Histogram or dict
         The sanitized histogram (float counts, xname "x"), or for 'both' a dict
-        ``{"Bounded": Histogram, "Unbounded": Histogram}``, each with the full eps (the two
-        are not jointly private).
+        ``{"Bounded": Histogram, "Unbounded": Histogram}``, each what the one version alone
+        gives (so with a rule their breaks can differ) and each spending the whole eps and
+        delta: together they spend twice that.
 
     Raises
     ------
     ValueError
         DPpack's messages in DPpack's order, R's ``hist()`` messages for bad breaks, "Only
-        equidistant histogram bins are supported.", and ours (bounds, data, flags).
+        equidistant histogram bins are supported.", and ours (bounds, data, flags, more than
+        10^7 cells to add). None of them depends on the values of the data, and all come
+        before any noise is drawn.
+
+    Notes
+    -----
+    The data are counted after the extension, in cells right-closed except the very first:
+    when a given first break lies above ``lower_bound``, data equal to it fall in the added
+    cell below it, where DPpack (counting before extending, in R's closed first cell) puts
+    them in the cell above.
     """
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
@@ -418,51 +700,182 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
 
-    access = data_access._histogram_access(x, breaks, mechanism)  # §3.5 step 2
-    true = access["True.Values"]
-    if not true.equidist:  # §3.5 step 3
-        raise ValueError(EQUIDISTANT_MESSAGE)
-    breaks_, mids, counts = _extend_bins(true, lower, upper)  # §3.5 step 4
+    # §3.5 steps 2-4 with public breaks (issue 11): from the bounds, never from the data.
+    kind, value = rcompat.parse_breaks(breaks, np.array([lower, upper]), stacklevel=3)
+    if kind == "points":
+        if not rcompat.is_equidistant(value):  # §3.5 step 3
+            raise ValueError(EQUIDISTANT_MESSAGE)
+        fixed = _extend_breaks(value, lower, upper)
+    elif kind == "cells":
+        fixed = _extend_breaks(rcompat.pretty(lower, upper, n=int(value), min_n=1), lower, upper)
+    else:
+        fixed = None  # a rule: k from n, below
+    bounded, unbounded = data_access.histogram_sensitivities(mechanism)
+    versions = _versions(which_sensitivity, (bounded, False), (unbounded, True))
+    if fixed is None and which_sensitivity != "bounded":
+        shares = _split_budget(eps, delta, _N_SHARE, mechanism, type_DP)
+    values = x.reshape(-1)
+    xmin, xmax = float(np.clip(low, lower, upper)), float(np.clip(high, lower, upper))
     rng = _random.as_generator(random_state)
 
-    def release(sensitivity):
-        # §3.5 step 5: the scalar Delta for every bin, no budget split (Laplace scale
-        # Delta/eps; Gaussian sigma of §2.2 with s = Delta).
-        noisy = _noisy(counts, eps, sensitivity, mechanism, delta, type_DP, rng)
+    def release(sensitivity, n_private):
+        eps_counts, delta_counts = eps, delta
+        if fixed is not None:
+            breaks_, mids = fixed
+        else:
+            n = values.size
+            if n_private:
+                # Adding or removing one record changes n by 1 (l1 and l2 sensitivity 1).
+                (eps_n, delta_n), (eps_counts, delta_counts) = shares
+                noisy_n = _noisy(float(n), eps_n, 1.0, mechanism, delta_n, type_DP, rng)
+                # Rounded, at least 1; at most 2^62 (also for an infinite draw, eps ~ 1e-320).
+                n = (max(1, int(rcompat.round_half_even(max(noisy_n, 0.0))))
+                     if noisy_n < 2.0**62 else 2**62)
+            cells = rcompat.check_cells(_rule_cells(value, n), stacklevel=4)  # user's line
+            breaks_, mids = _extend_breaks(
+                rcompat.pretty(lower, upper, n=int(cells), min_n=1), lower, upper
+            )
+        # The fuzz depends on the breaks only; R's uses the data's range for <= 3 breaks.
+        diddle = rcompat.fuzz(breaks_, breaks_[-1] - breaks_[0])
+        counts = rcompat.cell_counts(values, breaks_, diddle, xmin, xmax).astype(np.float64)
+        # §3.5 step 5: the scalar Delta for every bin (Laplace scale Delta/eps; Gaussian sigma
+        # of §2.2 with s = Delta).
+        noisy = _noisy(counts, eps_counts, sensitivity, mechanism, delta_counts, type_DP, rng)
         return rcompat.Histogram(
             breaks=breaks_.copy(),
             counts=_post_histogram(noisy, normalize, allow_negative),
             mids=mids.copy(),
-            xname=true.xname,
+            xname="x",
             equidist=True,
         )
 
-    versions = _versions(which_sensitivity, access["Bounded.Sensitivities"],
-                         access["Unbounded.Sensitivities"])
-    return _release(versions, release)
+    results = []  # a loop, not a comprehension: the warnings' stacklevel counts frames
+    for label, (sensitivity, n_private) in versions:  # bounded noise first (§3.0)
+        results.append((label, release(sensitivity, n_private)))
+    return _release(results, lambda result: result)
+
+
+UNDECLARED_MESSAGE = (
+    "The levels of data that are not a factor come from the data, so a record with a new "
+    "category would add a cell. Declare the levels (an R factor; in Python a pandas."
+    "Categorical) or give delta > 0 for the thresholded release of the observed cells."
+)
+
+
+def _check_table_budget(eps, delta, mechanism, type_DP, declared):
+    """eps and delta of tableDP, checked before the data are tabulated (the mechanism's
+    messages, and ours for the thresholded release). Returns (eps, delta); delta is None for
+    a pure release."""
+    if mechanism != "Laplace":
+        return check_budget(eps, delta, type_DP, analytic=mechanism == "analytic")
+    eps, _ = check_budget(eps)
+    if declared:
+        return eps, None  # delta unused, as in DPpack
+    if isinstance(delta, numbers.Real) and not isinstance(delta, bool) and delta == 0:
+        raise ValueError(UNDECLARED_MESSAGE)
+    delta = _checks.check_positive_scalar(delta, "delta")
+    if delta >= 1:
+        raise ValueError("delta must be < 1.")
+    return eps, delta
+
+
+def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
+    """Noise parameters and threshold of the thresholded table release (unknown domain).
+
+    Returns ``(delta_noise, scale, threshold)``: the delta given to the Gaussian mechanisms
+    (None for Laplace), the noise scale (Laplace b or Gaussian sigma) and the threshold tau:
+    an observed cell is released only if its noisy count exceeds tau.
+
+    Derivation (the argument of Korolova, Kenthapadi, Mishra and Ntoulas 2009, "Releasing
+    search queries and clicks privately", and of Wilson, Zhang, Lam, Desfontaines,
+    Simmons-Marengo and Gipson 2020, "Differentially private SQL with bounded user
+    contribution", Section 3, here for one record that touches at most two cells). Let C be
+    the cells observed in both neighbours D and D', A those observed in D only, B those in D'
+    only; a cell of A or B has count 1 where it exists. Let p bound the probability that a
+    count-1 cell is released, p >= P(1 + noise > tau), and let y = P[M(D') in S] for a set S
+    of outputs. An unreleased cell and an unobserved one look alike, and the noise of B is
+    independent of C's, so with R_C the release restricted to C:
+        P[M(D) in S] <= P[R_C(D) in S] + p|A|,
+        P[R_C(D') in S] <= y + p|B|   and   P[R_C(D') in S] <= y / (1 - p|B|).
+    R_C is the noisy count vector of C, thresholded (post-processing), so
+    P[R_C(D) in S] <= e^eps_C P[R_C(D') in S] + delta_C, where (eps_C, delta_C) is the
+    guarantee of the noise for the change of C's counts.
+
+    Bounded neighbours (one record changes cell): (i) |A| = |B| = 1, C unchanged: y + 2p;
+    (ii) |A| = 1, B empty, one cell of C changes by 1: e^eps_C y + delta_C + p; (iii) A
+    empty, |B| = 1, one cell of C changes by 1: e^eps_C (y + p) + delta_C, or
+    e^eps_C y / (1 - p) + delta_C; (iv) A, B empty, two cells of C change by 1: the noise's
+    full guarantee. Unbounded neighbours (one record added or removed): either one cell of C
+    changes by 1 (the noise's guarantee), or C is unchanged and one cell is in A or B: y + p.
+
+    The tails below are those of the continuous laws that :mod:`dppack._random` draws.
+
+    * Laplace, b = sensitivity/eps (spec §3.6: 2 bounded, 1 unbounded), pure (delta_C = 0).
+      Bounded: a change of one cell by 1 costs eps_C = 1/b = eps/2, so (ii) needs p <= delta
+      and (iii) needs e^(eps/2) / (1 - p) <= e^eps, i.e. p <= 1 - e^(-eps/2), or
+      e^(eps/2) p <= delta; p = delta/2 meets (i) and (ii), and (iii) by the first condition
+      when eps > 2 ln 2 (then 1 - e^(-eps/2) > 1/2), by the second otherwise. Unbounded:
+      p = delta. The Laplace tail, P(1 + noise > tau) = exp(-(tau - 1)/b)/2 for tau >= 1,
+      gives tau = 1 + b ln(max(1, 1/(2p))): 1 + b ln(1/delta) bounded, 1 + b ln(max(1,
+      1/(2 delta))) unbounded.
+    * Gaussian, sigma of the mechanism for (eps, delta_noise) and the l2 sensitivity (sqrt(2)
+      bounded, 1 unbounded, spec §3.6; a change of one cell by 1 is within it). Bounded:
+      delta_noise = delta/2 and p = delta e^(-eps)/2, so that 2p, delta/2 + p and
+      delta/2 + e^eps p are all <= delta. Unbounded: the two cases are exclusive, so
+      delta_noise = delta and p = delta. The Gaussian tail P(1 + noise > tau) =
+      Phi(-(tau - 1)/sigma) gives tau = 1 + sigma Phi^-1(1 - p).
+    """
+    if mechanism == "Laplace":
+        scale = laplace_scale(eps, sensitivity)
+        p = delta / 2 if bounded else delta  # see the derivation above
+        return None, scale, 1.0 + scale * math.log(max(1.0, 1.0 / (2.0 * p)))
+    if bounded:
+        delta_noise, p = delta / 2, delta * math.exp(-eps) / 2
+    else:
+        delta_noise, p = delta, delta
+    scale = gaussian_sigma(eps, delta_noise, sensitivity, type_DP, mechanism == "analytic")
+    return delta_noise, scale, 1.0 - scale * float(special.ndtri(p))
 
 
 def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", delta=0,
             type_DP="aDP", allow_negative=False, random_state=None):
     """Differentially private contingency table.
 
-    Cross-tabulates the factors as R's ``table()`` does and adds noise to every cell:
-    sensitivity 2 (Laplace) or sqrt(2) (Gaussian, analytic) for bounded DP, 1 for unbounded
-    DP. The noisy cells are rounded half to even, then negative cells become 0 unless
-    ``allow_negative``.
+    The cells of the table must not come from the data (issue 11: DPpack takes them from the
+    observed levels, so a record with a new category adds a cell, a deterministic leak).
+
+    * Declared levels (every factor a pandas Categorical or categorical Series; R factors
+      reach the core as such): the cells are all combinations of the declared levels, used
+      or not, and every cell gets noise as in DPpack: sensitivity 2 (Laplace) or sqrt(2)
+      (Gaussian, analytic) for bounded DP, 1 for unbounded DP (spec §3.6). The noisy cells
+      are rounded half to even, then negative cells become 0 unless ``allow_negative``.
+      This is eps-DP (Laplace) or (eps, delta)-DP.
+    * Undeclared levels (any factor a list, array or non-categorical Series): the domain is
+      unknown, so only the observed cells get noise, and a cell is released only if its noisy
+      count exceeds a threshold tau chosen so that the whole release is (eps, delta)-DP
+      (derivation in the Notes). This needs ``delta > 0``; with the Laplace mechanism's
+      default ``delta = 0`` the call is refused. The released table's levels are those of the
+      released cells (a declared factor keeps all its levels); unreleased cells show 0.
 
     Parameters
     ----------
     *factors : array_like or pandas.Series / Categorical
         One or more factors of the same length, without missing values. A pandas Categorical
-        keeps all its categories as levels (empty ones give 0 cells); other data get their
-        sorted distinct values. The levels themselves are not private (spec §8.5).
+        (or categorical Series) declares its categories as levels (empty ones give 0 cells).
+        Declared levels are treated as public: they must not be derived from the data
+        (``pd.Categorical(x)`` without ``categories=`` takes them from ``x``). Other data
+        have only their observed values, sorted.
     eps : float, default 1
     which_sensitivity : {'bounded', 'unbounded', 'both'}, default 'bounded'
     mechanism : {'Laplace', 'Gaussian', 'analytic'}, default 'Laplace'
-    delta, type_DP, random_state
+    delta : float, default 0
+        For the Gaussian mechanisms, as in :func:`meanDP`. With undeclared levels, the delta
+        of the whole thresholded release, in (0, 1) (the Gaussian mechanisms spend part of it
+        on the noise, see Notes).
+    type_DP, random_state
         As :func:`meanDP`.
     allow_negative : bool, default False
+        Declared levels only (a released cell of the thresholded release is > tau >= 1).
 
     Returns
     -------
@@ -471,21 +884,57 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
         first factor, columns those of the second. Three or more: a Series over a MultiIndex
         of every combination of levels, the first factor varying slowest. Index and column
         names are the factors' names (a pandas Series' ``.name``), else None. The cells are
-        floats, as in DPpack. For 'both', ``{"Bounded": table, "Unbounded": table}``.
+        floats, as in DPpack. For 'both', ``{"Bounded": table, "Unbounded": table}`` (each
+        spends the whole budget, as in DPpack).
+
+    Raises
+    ------
+    ValueError
+        DPpack's messages (which.sensitivity, mechanism, the mechanism's eps and delta), R's
+        ``table()`` messages, ours for missing values, and, with undeclared levels and the
+        Laplace mechanism, one that says what to do when ``delta`` is 0. All before the data
+        are tabulated (missing values: while they are) and before any noise is drawn.
 
     Notes
     -----
     The noise is drawn as one vector over the cells in R's column-major order (the first
     factor varying fastest: numpy ``order='F'`` on the (L1, ..., Lk) array of counts), as
-    DPpack flattens its table, so that the i-th noise draw lands on the same cell as in R.
+    DPpack flattens its table, so that the i-th noise draw lands on the same cell as in R;
+    with undeclared levels, over the observed cells in that order.
+
+    Thresholded release (undeclared levels), with b the Laplace scale sensitivity/eps and
+    sigma the Gaussian standard deviation of the mechanism for (eps, delta_noise):
+
+    =========  ==========  ===========  ========================================
+    mechanism  neighbours  delta_noise  threshold tau
+    =========  ==========  ===========  ========================================
+    Laplace    bounded     (pure)       1 + b ln(1 / delta)
+    Laplace    unbounded   (pure)       1 + b ln(max(1, 1 / (2 delta)))
+    Gaussian   bounded     delta / 2    1 + sigma Phi^-1(1 - delta e^(-eps) / 2)
+    Gaussian   unbounded   delta        1 + sigma Phi^-1(1 - delta)
+    =========  ==========  ===========  ========================================
+
+    With bounded neighbours one record changes cell: at most two cells change by one each,
+    and a cell observed in one dataset only has count 1 there; tau makes the probability
+    that such a cell is released small enough that, with the noise's guarantee on the other
+    cells, the release is (eps, delta)-DP (Korolova et al. 2009; Wilson et al. 2020; the
+    derivation is in the source, ``_table_threshold``).
     """
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
     allow_negative = _checks.check_flag(allow_negative, "allow.negative")
+    if mechanism == "analytic":
+        type_DP = "aDP"  # ignored for 'analytic', as in DPpack (§3.0, §8.9)
+    declared = [rcompat.has_declared_levels(f) for f in factors]
+    eps, delta = _check_table_budget(eps, delta, mechanism, type_DP, all(declared))
+    bounded, unbounded = data_access.histogram_sensitivities(mechanism)  # §3.6: as §3.5
+    versions = _versions(which_sensitivity, bounded, unbounded)
+    names = factor_names(factors)
+    if not all(declared):
+        return _thresholded_table(factors, declared, names, versions, eps, delta, mechanism,
+                                  type_DP, random_state)
 
     counts, levels = rcompat.table(*factors)  # §3.6: R's table(...)
-    names = factor_names(factors)
-    bounded, unbounded = data_access.histogram_sensitivities(mechanism)  # §3.6: as §3.5
     cells = np.asarray(counts, dtype=np.float64).ravel(order="F")  # R's column-major cells
     rng = _random.as_generator(random_state)
 
@@ -497,7 +946,41 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
             noisy = np.maximum(noisy, 0.0)
         return table_frame(noisy.reshape(counts.shape, order="F"), levels, names)
 
-    return _release(_versions(which_sensitivity, bounded, unbounded), release)
+    return _release(versions, release)
+
+
+def _thresholded_table(factors, declared, names, versions, eps, delta, mechanism, type_DP,
+                       random_state):
+    """tableDP's release for undeclared levels: noise on the observed cells only, and a cell
+    released only above the threshold of :func:`_table_threshold`."""
+    cells, counts, levels = rcompat.observed_cells(*factors)
+    counts = counts.astype(np.float64)
+    rng = _random.as_generator(random_state)
+
+    def release(bounded, sensitivity):
+        delta_noise, _, threshold = _table_threshold(
+            mechanism, eps, delta, type_DP, bounded, sensitivity
+        )
+        if counts.size:  # no observed cell (no data): nothing to noise, nothing released
+            noisy = _noisy(counts, eps, sensitivity, mechanism, delta_noise, type_DP, rng)
+            keep = noisy > threshold  # the unrounded noisy count, as in the derivation
+        else:
+            noisy, keep = counts, np.zeros(0, dtype=bool)
+        # The released table: a declared factor keeps all its (public) levels, an undeclared
+        # one shows the levels of the released cells only; every other cell is 0.
+        shown = [
+            np.arange(len(level)) if public else np.unique(codes[keep])
+            for codes, level, public in zip(cells, levels, declared)
+        ]
+        table = np.zeros(tuple(used.size for used in shown), dtype=np.float64)
+        where = tuple(np.searchsorted(used, codes[keep]) for used, codes in zip(shown, cells))
+        table[where] = rcompat.round_half_even(noisy[keep]) + 0.0
+        shown_levels = [[level[i] for i in used] for used, level in zip(shown, levels)]
+        return table_frame(table, shown_levels, names)
+
+    # bounded noise first (§3.0)
+    return _release([(label, (label == "Bounded", s)) for label, s in versions],
+                    lambda version: release(*version))
 
 
 # --------------------------------------------------------------------------------------------
@@ -505,17 +988,24 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
 # --------------------------------------------------------------------------------------------
 
 
-def _check_finite_sensitivities(versions, statistic, samples):
-    """Ours: refuse before any draw a sensitivity that is not finite and > 0 (DPpack's are
-    Inf / NaN for some tiny sample sizes, spec §3.7, §3.8, and its mechanisms then fail)."""
-    total = sum(s.shape[0] for s in samples)
-    for label, sensitivity in versions:
-        if not (np.isfinite(sensitivity) and sensitivity > 0):
-            raise ValueError(
-                f"The {label.lower()} sensitivity of the pooled {statistic} is not finite for "
-                f"N = {total} observations in J = {len(samples)} samples; it needs more "
-                "observations."
-            )
+def _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine):
+    """The 'unbounded' release of a pooled statistic: the centred sufficient statistics of
+    every sample (the rows of ``rows``, dicts of :mod:`data_access`), released by one call of
+    the mechanism (see :func:`_noisy_statistics`: a record is in one sample, so one row
+    moves), each noisy count floored at 2; ``combine(noisy rows, counts)`` post-processes.
+    Returns the function of the generator that draws."""
+    access = {
+        "True.Values": np.stack([row["True.Values"] for row in rows]),
+        "Sensitivities": rows[0]["Sensitivities"],
+    }
+    prepared = _unit_statistics(access)
+
+    def draw(rng):
+        noisy = _noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng)
+        counts = np.array([_noisy_count(count) for count in noisy[:, -1]])
+        return combine(noisy, counts)
+
+    return draw
 
 
 def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bounded",
@@ -523,8 +1013,26 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
                 random_state=None):
     """Differentially private pooled variance of several samples.
 
-    Clips every sample to the bounds and releases sum_j (n_j - 1) s_j^2 / (N - J), redrawn
-    until positive, as in DPpack (spec §3.7).
+    Clips every sample to the bounds and releases the pooled variance
+    sum_j (n_j - 1) s_j^2 / (N - J) (N = sum_j n_j, J samples), clamped to its range
+    [0, sum_j m_j (U - L)^2 / (N - J)], m_j = floor(n_j/2) ceil(n_j/2)/n_j (U, L the bounds):
+
+    * 'bounded' (the sizes n_j are public): DPpack's noise, calibrated to its bounded
+      sensitivity (spec §3.7), then the clamp.
+    * 'unbounded' (a record added to or removed from one sample; the sizes are private): for
+      every sample j, the sum S_j and the sum of squares Q_j of its values centred at the
+      midpoint of the bounds (sensitivities h = (U - L)/2 and h^2) and its size n_j
+      (sensitivity 1); a record is in one sample, so all 3J statistics are released by one
+      call of the mechanism with the sensitivities of one sample's three (Laplace: eps/3 for
+      each; Gaussian: scaled to sensitivity 1 each, l2 sensitivity sqrt(3), the whole
+      (eps, delta)). With n~_j = max(noisy n_j, 2) the result is
+      sum_j (Q~_j - S~_j^2/n~_j) / (sum_j n~_j - J), clamped to
+      [0, (U - L)^2 sum_j n~_j / (4 (sum_j n~_j - J))]. DPpack's unbounded sensitivity
+      depends on the private sizes (issue 11).
+    * 'both': both releases, each spending the whole eps (and delta): 2 eps together.
+
+    DPpack redraws until the noisy value is positive, which is not differentially private at
+    the stated eps (issue 11, spec §8.6); a noisy value below 0 is released as exactly 0.
 
     Parameters
     ----------
@@ -534,25 +1042,23 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
     lower_bound, upper_bound : float
         Keyword-only, required.
     which_sensitivity : {'bounded', 'unbounded', 'both'}, default 'bounded'
-        The unbounded sensitivity differs from the bounded one only when every sample has
-        two values (N = 2J); otherwise 'both' warns and returns one value.
     mechanism, delta, type_DP, random_state
         As :func:`meanDP`.
     approx_n_max : bool, default False
         Use N instead of the largest sample size in the bounded sensitivity (the largest
-        sample size is otherwise released unprotected, spec §8.5).
+        sample size is otherwise released unprotected, spec §8.5). The unbounded release does
+        not use it.
 
     Returns
     -------
     float or dict
-        > 0; for 'both' with different sensitivities, ``{"Bounded": v, "Unbounded": v}``.
+        In the range above; for 'both', ``{"Bounded": v, "Unbounded": v}``.
 
     Raises
     ------
     ValueError
         DPpack's messages in DPpack's order (lower.bound, then upper.bound), and ours for the
-        bounds, the samples, and a sensitivity that is infinite (a single sample of two
-        values, unbounded).
+        bounds and the samples, all before any noise is drawn.
     """
     bounds = _checks.check_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
@@ -561,25 +1067,37 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
     arrays = [_clip(a, lo, hi, lower, upper) for a, lo, hi in zip(arrays, lows, highs)]
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
+    _check_whole_budget(eps, mechanism, delta, type_DP)
+    spread = (upper - lower) * (upper - lower)  # Inf, not OverflowError, beyond 1e308
+    groups = len(arrays)
 
-    access = data_access._pooled_var_access(arrays, lower, upper, approx_n_max)  # §3.7
-    bounded = access["Bounded.Sensitivities"]
-    unbounded = access["Unbounded.Sensitivities"]
-    if which_sensitivity == "both" and bounded == unbounded:  # §3.0: exact equality
-        warnings.warn(IDENTICAL_MESSAGE, UserWarning, stacklevel=2)
-        which_sensitivity = "bounded"
-    versions = _versions(which_sensitivity, bounded, unbounded)
-    _check_finite_sensitivities(versions, "variance", arrays)
-    rng = _random.as_generator(random_state)
+    def bounded():
+        # §3.7: the pooled variance and its bounded sensitivity (sizes public).
+        access = data_access._pooled_var_access(arrays, lower, upper, approx_n_max)
+        sizes = [a.size for a in arrays]
+        top = sum(_max_squares(n, spread) for n in sizes) / (sum(sizes) - groups)
 
-    def release(sensitivity):
-        # §3.7 / §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
-        return _positive(  # §3.7: redraw until > 0, per requested version
-            lambda: _noisy(access["True.Values"], eps, sensitivity, mechanism, delta, type_DP,
-                           rng)
-        )
+        def draw(rng):
+            # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
+            noisy = _noisy(access["True.Values"], eps, access["Bounded.Sensitivities"],
+                           mechanism, delta, type_DP, rng)
+            return _clamp(noisy, 0.0, top)  # issue 11: not §3.7's redraws
 
-    return _release(versions, release)
+        return draw
+
+    def unbounded():
+        # Issue 11: per sample, centred sum, sum of squares and size (h, h^2, 1), no n.
+        rows = [data_access.centred_moments(a, lower, upper) for a in arrays]
+
+        def combine(noisy, counts):
+            squares = sum(q - s * s / n for (s, q, _), n in zip(noisy, counts))
+            dof = counts.sum() - groups
+            top = sum(_max_squares(n, spread) for n in counts) / dof
+            return _clamp(squares / dof, 0.0, top)
+
+        return _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine)
+
+    return _draw_versions(which_sensitivity, bounded, unbounded, random_state)
 
 
 def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
@@ -588,7 +1106,22 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
     """Differentially private pooled covariance of several two-column samples.
 
     Clips the first column of every sample to [lower_bound1, upper_bound1] and the second to
-    [lower_bound2, upper_bound2], and releases sum_j (n_j - 1) c_j / (N - J) (spec §3.8).
+    [lower_bound2, upper_bound2], and releases the pooled covariance
+    sum_j (n_j - 1) c_j / (N - J):
+
+    * 'bounded' (the sizes n_j are public): DPpack's release, with noise calibrated to its
+      bounded sensitivity (spec §3.8).
+    * 'unbounded' (a record added to or removed from one sample; the sizes are private): for
+      every sample j, the sums S1_j, S2_j of its two columns centred at the midpoints of their
+      bounds (sensitivities h1 = (U1 - L1)/2, h2 = (U2 - L2)/2), the sum P_j of their
+      products (sensitivity h1 h2) and its size n_j (sensitivity 1), released by one call of
+      the mechanism with the sensitivities of one sample's four (Laplace: eps/4 for each;
+      Gaussian: scaled to sensitivity 1 each, l2 sensitivity 2, the whole (eps, delta)).
+      With n~_j = max(noisy n_j, 2) the result is
+      sum_j (P~_j - S1~_j S2~_j/n~_j) / (sum_j n~_j - J), clamped to
+      +-(U1 - L1)(U2 - L2) sum_j n~_j / (4 (sum_j n~_j - J)). DPpack's unbounded
+      sensitivity depends on the private sizes (issue 11).
+    * 'both': both releases, each spending the whole eps (and delta): 2 eps together.
 
     Parameters
     ----------
@@ -598,7 +1131,6 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
     lower_bound1, upper_bound1, lower_bound2, upper_bound2 : float
         Keyword-only, required.
     which_sensitivity : {'bounded', 'unbounded', 'both'}, default 'bounded'
-        'both' always returns both values (no warning).
     mechanism, delta, type_DP, random_state
         As :func:`meanDP`.
     approx_n_max : bool, default False
@@ -613,8 +1145,8 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
     ------
     ValueError
         DPpack's messages in DPpack's order (lower.bound1, lower.bound2, upper.bound1,
-        upper.bound2), and ours for the bounds, the samples, and an unbounded sensitivity
-        that is not finite (N - J - 1 = 0).
+        upper.bound2), and ours for the bounds and the samples, all before any noise is
+        drawn.
     """
     bounds = _checks.check_bounds(
         ("lower.bound1", lower_bound1),
@@ -622,8 +1154,9 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
         ("upper.bound1", upper_bound1),
         ("upper.bound2", upper_bound2),
     )
-    lower = np.array([bounds["lower.bound1"], bounds["lower.bound2"]])
-    upper = np.array([bounds["upper.bound1"], bounds["upper.bound2"]])
+    lower1, upper1 = bounds["lower.bound1"], bounds["upper.bound1"]
+    lower2, upper2 = bounds["lower.bound2"], bounds["upper.bound2"]
+    lower, upper = np.array([lower1, lower2]), np.array([upper1, upper2])
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
     arrays, lows, highs = check_samples(samples, columns=2)
     arrays = [
@@ -632,20 +1165,31 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
     ]
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
+    _check_whole_budget(eps, mechanism, delta, type_DP)
 
-    access = data_access._pooled_cov_access(  # §3.8
-        arrays, lower[0], upper[0], lower[1], upper[1], approx_n_max
-    )
-    versions = _versions(which_sensitivity, access["Bounded.Sensitivities"],
-                         access["Unbounded.Sensitivities"])
-    _check_finite_sensitivities(versions, "covariance", arrays)
-    rng = _random.as_generator(random_state)
+    def bounded():
+        # §3.8: the pooled covariance and its bounded sensitivity (sizes public).
+        access = data_access._pooled_cov_access(arrays, lower1, upper1, lower2, upper2,
+                                                approx_n_max)
+        # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
+        return lambda rng: _noisy(access["True.Values"], eps, access["Bounded.Sensitivities"],
+                                  mechanism, delta, type_DP, rng)
 
-    def release(sensitivity):
-        # §3.8 / §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
-        return _noisy(access["True.Values"], eps, sensitivity, mechanism, delta, type_DP, rng)
+    def unbounded():
+        # Issue 11: per sample, centred sums, sum of products and size (h1, h2, h1 h2, 1).
+        rows = [data_access.centred_cross_moments(a[:, 0], a[:, 1], lower1, upper1, lower2,
+                                                  upper2) for a in arrays]
+        spread = (upper1 - lower1) * (upper2 - lower2)
 
-    return _release(versions, release)
+        def combine(noisy, counts):
+            products = sum(p - s1 * s2 / n for (s1, s2, p, _), n in zip(noisy, counts))
+            dof = counts.sum() - len(arrays)
+            top = sum(_max_squares(n, spread) for n in counts) / dof
+            return _clamp(products / dof, -top, top)
+
+        return _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine)
+
+    return _draw_versions(which_sensitivity, bounded, unbounded, random_state)
 
 
 # --------------------------------------------------------------------------------------------
@@ -665,7 +1209,9 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     Parameters
     ----------
     x : array_like
-        Numeric, finite data (a matrix counts all its entries).
+        Numeric, finite data (a matrix counts all its entries). Each entry counts as one
+        person: the guarantee protects one entry, not one row, so a person with several
+        entries (a row of a matrix) needs one value per person.
     quant : float
         In [0, 1].
     eps : float

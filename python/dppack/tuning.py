@@ -6,7 +6,12 @@ rows i, i + (m + 1), i + 2(m + 1), ...; the validation part is rows m, 2m + 1, 3
 (DPpack's ``seq(m + 1, n, by = m + 1)`` minus 1). Every model is fitted in place on its own
 part, scored on the validation part, and one is selected by the exponential mechanism with
 utility -score and ``DPmodels[0].eps``. Each model sees a disjoint part of the data, so the
-result has the privacy of one model fit plus one exponential-mechanism selection.
+result is (eps, delta)-DP when every model is (eps, delta)-DP: a record lies in one part only,
+and it changes either one model (eps, delta), on which the selection depends only through that
+private model, or the validation part, which only the eps-DP selection reads (parallel
+composition). The selection spends the first model's eps, so that holds only if every model
+has the same eps (and delta); otherwise the call is max_i eps_i-DP. Both tuners check it, and
+that eps is finite, before any data is touched (DPpack uses the first model's eps silently).
 
 Randomness: one generator per call; the models' noise is drawn from it in the order of
 ``DPmodels``, then the selection.
@@ -33,6 +38,36 @@ def _check_models(DPmodels):
     if not models:
         raise ValueError("DPmodels must contain at least one model.")
     return models
+
+
+def _check_budgets(models, with_delta=False):
+    """The eps (and delta) shared by every model, checked before any data is touched.
+
+    The selection spends ``DPmodels[0].eps``; the fits and the selection read disjoint parts,
+    so the whole call is (eps, delta)-DP only if no model has a larger eps or delta.
+    """
+    budgets = []
+    for model in models:
+        eps = getattr(model, "eps", None)
+        try:
+            eps = float(np.asarray(eps, dtype=np.float64).reshape(()))
+        except (TypeError, ValueError):
+            raise ValueError("Each model in DPmodels must have a numeric eps.") from None
+        delta = getattr(model, "delta", 0.0) if with_delta else 0.0
+        try:
+            delta = float(np.asarray(delta, dtype=np.float64).reshape(()))
+        except (TypeError, ValueError):
+            raise ValueError("Each model in DPmodels must have a numeric delta.") from None
+        budgets.append((eps, delta))
+    eps, delta = budgets[0]
+    if any(e != eps for e, _ in budgets):
+        raise ValueError("All DPmodels must have the same eps: the selection spends the first "
+                         "model's eps, which must be every model's.")
+    if any(d != delta for _, d in budgets):
+        raise ValueError("All DPmodels must have the same delta: the result is (eps, delta)-DP "
+                         "only if no model has a larger delta.")
+    _checks.check_finite_budget(eps, "eps")
+    return eps, delta
 
 
 def _n_rows(X):
@@ -87,7 +122,8 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
     DPmodels : sequence of models
         Unfitted models with ``fit(X, y, upper_bounds, lower_bounds, add_bias, ...,
         random_state=)``, ``predict(X, add_bias, raw_value)`` and ``eps`` (e.g.
-        LogisticRegressionDP, svmDP); they should share eps. Each is fitted in place.
+        LogisticRegressionDP, svmDP), all with the same finite eps. Each is fitted in
+        place.
     X : array_like
         n x k feature matrix (ndarray or pandas DataFrame).
     y : array_like
@@ -106,11 +142,19 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
     model
         The selected model (one of ``DPmodels``, fitted).
 
+    Raises
+    ------
+    ValueError
+        Among others, before any data is touched: models with different ``eps``, or an
+        infinite ``eps``.
+
     Notes
     -----
     The utility of model i is minus the number of misclassified validation rows, sensitivity 1.
+    With every model eps-DP the whole call is eps-DP (module docstring).
     """
     models = _check_models(DPmodels)
+    _check_budgets(models)
     n = _n_rows(X)
     y = _labels(y, n)
     training, validation = _split(len(models), n)
@@ -144,8 +188,8 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
     ----------
     DPmodels : sequence of models
         Unfitted models with ``fit(X, y, upper_bounds, lower_bounds, add_bias,
-        random_state=)``, ``predict(X, add_bias)`` and ``eps`` (e.g. LinearRegressionDP);
-        they should share eps. Each is fitted in place.
+        random_state=)``, ``predict(X, add_bias)`` and ``eps`` (e.g. LinearRegressionDP),
+        all with the same finite eps and the same ``delta``. Each is fitted in place.
     X : array_like
         n x k feature matrix.
     y : array_like
@@ -160,14 +204,22 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
     model
         The selected model (one of ``DPmodels``, fitted).
 
+    Raises
+    ------
+    ValueError
+        Among others, before any data is touched: models with different ``eps`` or
+        ``delta``, or an infinite ``eps``.
+
     Notes
     -----
+    With every model (eps, delta)-DP the whole call is (eps, delta)-DP (module docstring).
     The utility of model i is minus the sum of squared validation errors, sensitivity
     (U_y - L_y)^2. Unlike DPpack, the validation labels and the predictions are clipped to
     [L_y, U_y] first, so that every squared error is at most (U_y - L_y)^2 and the stated
     sensitivity holds (spec §8.11).
     """
     models = _check_models(DPmodels)
+    _check_budgets(models, with_delta=True)
     n = _n_rows(X)
     y = _labels(y, n)
     upper = _checks.as_numeric_array(upper_bounds, "upper.bounds must be numeric.").reshape(-1)

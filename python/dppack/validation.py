@@ -19,7 +19,8 @@ A trainer is a pair (G, F) (§0): G draws the noise R, F(T, theta, eps, R) is de
 What is shared (``noise="shared"``, the default): one draw R is used by every candidate in the
 selection step. For the classifiers that is the *standardised* vector R (rate 1); candidate i
 uses R / rate_i, with rate_i = eps'_i / 2 (objective perturbation, eps'_i from its own gamma_i,
-spec dppack_api §6.1) or gamma_i eps / 2 (output perturbation), so each candidate's noise has
+spec dppack_api §6.1) or gamma_i eps / (2 (1 + tau)) (output perturbation, tau = 1e-6 the
+optimality slack of ``erm.cms``), so each candidate's noise has
 exactly the law its own fit would draw. For histograms it is one sequence of standard Laplace
 values; the candidate with 1/h bins uses the first 1/h of them, times 2/eps_train. Sharing
 is allowed by Thm 1's proof, which holds for every fixed noise vector (R_1, ..., R_k) in the
@@ -39,9 +40,14 @@ import warnings
 
 import numpy as np
 
-from . import _checks, _random, rcompat
+from . import _checks, _random, accounting, rcompat
 from .erm.blocks import regularizer_l2
-from .erm.cms import StandardNoise, objective_perturbation_parameters, prepare_design
+from .erm.cms import (
+    OPTIMALITY_SLACK,
+    StandardNoise,
+    objective_perturbation_parameters,
+    prepare_design,
+)
 from .erm.models import LogisticRegressionDP, svmDP
 from .mechanisms import ExponentialMechanism
 from .tuning import _check_models, _labels, _n_rows, _take
@@ -242,18 +248,12 @@ def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
 
 def advanced_composition_eps(eps, k, delta):
     """The per-model budget e' with k (e^e' - 1) e' + sqrt(2 k ln(1/delta)) e' = eps (§5,
-    the advanced-composition alternative to alphaSplit's eps / k)."""
-    from scipy.optimize import brentq
-
+    the advanced-composition alternative to alphaSplit's eps / k), the largest with the left
+    side <= eps (:func:`dppack.accounting.advanced_composition_inverse`)."""
     eps = _budget(eps, "eps")
     k = _count(k, "k")
     delta = _delta(delta)
-    root = math.sqrt(2.0 * k * math.log(1.0 / delta))
-
-    def total(e):
-        return k * math.expm1(e) * e + root * e - eps
-
-    return brentq(total, 0.0, eps / root, xtol=1e-15, rtol=1e-14)
+    return accounting.advanced_composition_inverse(eps, k, delta)
 
 
 # --------------------------------------------------------------------------------------------
@@ -505,12 +505,17 @@ class LinearClassifierTrainer(StableTrainer):
         n = self.n_records(T)
         gamma_min = min(model.gamma for model in thetas)
         # §3: the norm bound of beta2 uses the budget the noise is scaled with (eps' for
-        # objective perturbation, at least eps/2); only the unbounded scores need it.
+        # objective perturbation, at least eps/2; eps / (1 + tau) for output perturbation,
+        # whose rate covers the optimality slack tau); only the unbounded scores need it.
+        slack = 1.0 + OPTIMALITY_SLACK
         noise_eps = min(
             objective_perturbation_parameters(eps, model.gamma, model.c, n)[0]
-            if model.perturbation_method == "objective" else eps
+            if model.perturbation_method == "objective" else eps / slack
             for model in thetas)
-        return stability_constants_linear(gamma_min / n, n, self.n_records(V),
+        # Thm 4 assumes exact minimisers; the fits are minimisers certified to
+        # ||grad|| <= tau / n (erm.cms), within tau / (n lambda) of the exact ones, so lambda /
+        # (1 + tau) in its place bounds both ||theta(T) - theta(T')|| and ||theta||.
+        return stability_constants_linear(gamma_min / n / slack, n, self.n_records(V),
                                           self.dimension(T), len(thetas), noise_eps, delta,
                                           self.score_name)
 

@@ -231,6 +231,45 @@ CASES = {
         lambda rng: dppack.covDP([1, 4, 3, 2], [-2, -3, -4, -1], 1, 0, 5, -5, 0,
                                  random_state=rng),
     ),
+    # Issue 11: unbounded releases from noisy sufficient statistics; 'both' gives both.
+    "meanDP_both": (
+        "meanDP(c(1.5, 4.2, 3.3, 2.8, 0.4, 5.1, 7), 1, 0, 5, which.sensitivity = 'both')",
+        lambda rng: dppack.meanDP([1.5, 4.2, 3.3, 2.8, 0.4, 5.1, 7], 1, 0, 5,
+                                  which_sensitivity="both", random_state=rng),
+    ),
+    "sdDP_both_gaussian": (
+        "sdDP(c(1.5, 4.2, 3.3, 2.8, 0.4, 5.1), 0.9, 0, 5, which.sensitivity = 'both', "
+        "mechanism = 'Gaussian', delta = 0.01)",
+        lambda rng: dppack.sdDP([1.5, 4.2, 3.3, 2.8, 0.4, 5.1], 0.9, 0, 5,
+                                which_sensitivity="both", mechanism="Gaussian", delta=0.01,
+                                random_state=rng),
+    ),
+    "covDP_unbounded_analytic": (
+        "covDP(c(1, 4, 3, 2, 9), c(-2, -3, -4, -1, 0), 2, 0, 5, -5, 0, "
+        "which.sensitivity = 'unbounded', mechanism = 'analytic', delta = 1e-5)",
+        lambda rng: dppack.covDP([1, 4, 3, 2, 9], [-2, -3, -4, -1, 0], 2, 0, 5, -5, 0,
+                                 which_sensitivity="unbounded", mechanism="analytic",
+                                 delta=1e-5, random_state=rng),
+    ),
+    "pooledVarDP_unbounded_pdp": (
+        "pooledVarDP(c(1, 4, -2, 8, -6), c(1, 2), c(-5, -7), eps = 1, lower.bound = -10, "
+        "upper.bound = 10, which.sensitivity = 'unbounded', mechanism = 'Gaussian', "
+        "delta = 0.01, type.DP = 'pDP')",
+        lambda rng: dppack.pooledVarDP([1, 4, -2, 8, -6], [1, 2], [-5, -7], eps=1,
+                                       lower_bound=-10, upper_bound=10,
+                                       which_sensitivity="unbounded", mechanism="Gaussian",
+                                       delta=0.01, type_DP="pDP", random_state=rng),
+    ),
+    "pooledCovDP_both": (
+        "pooledCovDP(matrix(c(1, 4, -2, 8, -6, -3), ncol = 2), matrix(c(1, 2, -5, 7), "
+        "ncol = 2), eps = 2, lower.bound1 = -10, upper.bound1 = 10, lower.bound2 = -10, "
+        "upper.bound2 = 10, which.sensitivity = 'both')",
+        lambda rng: dppack.pooledCovDP(
+            np.array([[1, 8], [4, -6], [-2, -3]]), np.array([[1, -5], [2, 7]]), eps=2,
+            lower_bound1=-10, upper_bound1=10, lower_bound2=-10, upper_bound2=10,
+            which_sensitivity="both", random_state=rng,
+        ),
+    ),
     "histogramDP": (
         "histogramDP(c(0.3, 2.2, 2.9, 3.1, 4.4, 5.8, 6.1, 7.7), 1, -3, 9)",
         lambda rng: dppack.histogramDP([0.3, 2.2, 2.9, 3.1, 4.4, 5.8, 6.1, 7.7], 1, -3, 9,
@@ -243,22 +282,58 @@ CASES = {
                                        normalize=True, which_sensitivity="both",
                                        random_state=rng),
     ),
+    # A rule under unbounded DP: a noisy n first (1/20 of eps), then the counts.
+    "histogramDP_unbounded_Scott_analytic": (
+        "histogramDP(c(0.3, 2.2, 2.9, 3.1, 4.4, 5.8), 0.9, -3, 9, breaks = 'Scott', "
+        "which.sensitivity = 'unbounded', mechanism = 'analytic', delta = 0.01)",
+        lambda rng: dppack.histogramDP([0.3, 2.2, 2.9, 3.1, 4.4, 5.8], 0.9, -3, 9,
+                                       breaks="Scott", which_sensitivity="unbounded",
+                                       mechanism="analytic", delta=0.01, random_state=rng),
+    ),
+    # Declared levels (R factors, pandas Categoricals): every combination is a cell.
     "tableDP_two_way": (
-        "tableDP(c('a', 'b', 'b', 'c', 'a', 'b'), c('u', 'u', 'v', 'v', 'v', 'u'), eps = 1, "
-        "allow.negative = TRUE)",
-        lambda rng: dppack.tableDP(["a", "b", "b", "c", "a", "b"],
-                                   ["u", "u", "v", "v", "v", "u"], eps=1, allow_negative=True,
-                                   random_state=rng),
+        "tableDP(factor(c('a', 'b', 'b', 'c', 'a', 'b'), levels = c('a', 'b', 'c', 'd')), "
+        "factor(c('u', 'u', 'v', 'v', 'v', 'u')), eps = 1, allow.negative = TRUE)",
+        lambda rng: dppack.tableDP(
+            pd.Categorical(["a", "b", "b", "c", "a", "b"], categories=["a", "b", "c", "d"]),
+            pd.Categorical(["u", "u", "v", "v", "v", "u"]), eps=1, allow_negative=True,
+            random_state=rng,
+        ),
     ),
     "tableDP_three_way": (
-        "tableDP(c(1, 2, 2, 1), c('x', 'y', 'x', 'x'), c(TRUE, FALSE, TRUE, TRUE), eps = 2, "
-        "mechanism = 'Gaussian', delta = 0.01, type.DP = 'pDP', allow.negative = TRUE)",
+        "tableDP(factor(c(1, 2, 2, 1)), factor(c('x', 'y', 'x', 'x')), "
+        "factor(c(TRUE, FALSE, TRUE, TRUE)), eps = 2, mechanism = 'Gaussian', delta = 0.01, "
+        "type.DP = 'pDP', allow.negative = TRUE)",
         lambda rng: dppack.tableDP(
-            pd.Categorical(["1", "2", "2", "1"]), ["x", "y", "x", "x"],
+            pd.Categorical(["1", "2", "2", "1"]), pd.Categorical(["x", "y", "x", "x"]),
             pd.Categorical(["TRUE", "FALSE", "TRUE", "TRUE"], categories=["FALSE", "TRUE"]),
             eps=2, mechanism="Gaussian", delta=0.01, type_DP="pDP", allow_negative=True,
             random_state=rng,
         ),
+    ),
+    # Undeclared levels (plain vectors): the thresholded release of the observed cells.
+    "tableDP_thresholded_both": (
+        "tableDP(rep(c('a', 'b', 'c', 'd'), c(9, 6, 3, 1)), rep(c('u', 'v'), c(10, 9)), "
+        "eps = 1, delta = 0.3, which.sensitivity = 'both')",
+        lambda rng: dppack.tableDP(
+            ["a"] * 9 + ["b"] * 6 + ["c"] * 3 + ["d"], ["u"] * 10 + ["v"] * 9, eps=1,
+            delta=0.3, which_sensitivity="both", random_state=rng,
+        ),
+    ),
+    "tableDP_thresholded_Gaussian": (
+        "tableDP(rep(c('a', 'b', 'c'), c(40, 12, 1)), factor(rep('x', 53), "
+        "levels = c('x', 'y')), eps = 0.5, mechanism = 'Gaussian', delta = 0.2)",
+        lambda rng: dppack.tableDP(
+            ["a"] * 40 + ["b"] * 12 + ["c"], pd.Categorical(["x"] * 53, categories=["x", "y"]),
+            eps=0.5, mechanism="Gaussian", delta=0.2, random_state=rng,
+        ),
+    ),
+    # The released levels of numbers, in R's (numeric) order of table()'s levels.
+    "tableDP_thresholded_levels": (
+        "as.numeric(names(tableDP(rep(c(10, 2, 7, 3), c(8, 9, 1, 7)), eps = 2, delta = 0.2)))",
+        lambda rng: np.asarray(dppack.tableDP([10.0] * 8 + [2.0] * 9 + [7.0] + [3.0] * 7,
+                                              eps=2, delta=0.2, random_state=rng).index,
+                               dtype=float),
     ),
     "pooledVarDP_both": (
         "pooledVarDP(c(1, 4), c(1, 2), c(-5, -7), lower.bound = -10, upper.bound = 10, "

@@ -46,7 +46,7 @@ STATS = {
     "sdDP": lambda x, y: dppack.sdDP(x, 1, -3, 3, random_state=1),
     "covDP": lambda x, y: dppack.covDP(x, y, 1, -3, 3, -3, 3, random_state=1),
     "histogramDP": lambda x, y: dppack.histogramDP(x, 1, -3, 3, random_state=1),
-    "tableDP": lambda x, y: dppack.tableDP(np.round(x), eps=1, random_state=1),
+    "tableDP": lambda x, y: dppack.tableDP(np.round(x), eps=1, delta=1e-6, random_state=1),
     "pooledVarDP": lambda x, y: dppack.pooledVarDP(x, y, eps=1, lower_bound=-3,
                                                     upper_bound=3, random_state=1),
     "pooledCovDP": lambda x, y: dppack.pooledCovDP(
@@ -72,3 +72,23 @@ def test_public_functions_take_read_only_data_and_leave_it_unchanged(name, data)
     before = x.copy(), y.copy()
     STATS[name](x, y)
     assert np.array_equal(x, before[0]) and np.array_equal(y, before[1])
+
+
+def test_tables_reach_r_as_cells_in_column_major_order_with_their_levels():
+    """A pandas table goes to R as its cells (first factor fastest) and the levels of each
+    dimension, from which R rebuilds a ``table``."""
+    import pandas as pd
+
+    frame = pd.DataFrame([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], index=["a", "b"],
+                         columns=[10, 20, 30])
+    out = _rbridge._for_r(frame)
+    assert out["cells"].tolist() == [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]
+    assert [level.tolist() for level in out["levels"]] == [["a", "b"], [10, 20, 30]]
+    three = pd.Series(np.arange(8.0), index=pd.MultiIndex.from_product(
+        [["p", "q"], [True, False], ["x", "y"]]))
+    out = _rbridge._for_r({"Bounded": three})["Bounded"]
+    assert out["cells"].tolist() == [0.0, 4.0, 2.0, 6.0, 1.0, 5.0, 3.0, 7.0]
+    assert [level.tolist() for level in out["levels"]] == [["p", "q"], [True, False],
+                                                           ["x", "y"]]
+    empty = _rbridge._for_r(pd.Series([], dtype=float))
+    assert empty["cells"].size == 0 and empty["levels"][0].size == 0

@@ -546,6 +546,31 @@ def test_table_errors():
     assert counts.shape == (0, 0) and levels == [[], []]
 
 
+@pytest.mark.parametrize("k", [3, 13], ids=["one-int64-key", "too-many-combinations"])
+def test_observed_cells_are_the_nonzero_cells_of_table_in_column_major_order(k):
+    """observed_cells lists table()'s nonzero cells, first factor fastest; 40^13 > 2^62
+    combinations take the row-sorting path."""
+    rng = np.random.default_rng(3)
+    factors = [rng.integers(0, 40, 300) for _ in range(k)]
+    factors[0] = np.where(factors[0] < 20, "a", "b")  # and a text factor
+    cells, counts, levels = rcompat.observed_cells(*factors)
+    assert [len(level) for level in levels] == [2] + [40] * (k - 1)
+    rows = np.column_stack([rcompat.factorize(f)[0] for f in factors])
+    unique, expected = np.unique(rows[:, ::-1], axis=0, return_counts=True)
+    np.testing.assert_array_equal(np.column_stack(cells), unique[:, ::-1])
+    np.testing.assert_array_equal(counts, expected)
+    if k == 3:
+        table, _ = rcompat.table(*factors)
+        flat = table.ravel(order="F")
+        np.testing.assert_array_equal(counts, flat[flat > 0])
+    cells, counts, levels = rcompat.observed_cells([], [])
+    assert counts.size == 0 and all(c.size == 0 for c in cells) and levels == [[], []]
+    assert not rcompat.has_declared_levels(["a"]) and not rcompat.has_declared_levels(
+        pd.Series(["a"]))
+    assert rcompat.has_declared_levels(pd.Categorical(["a"]))
+    assert rcompat.has_declared_levels(pd.Series(["a"], dtype="category"))
+
+
 # --------------------------------------------------------------------------------------------
 # Parity with R 4.2.2
 

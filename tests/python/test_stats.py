@@ -5,17 +5,21 @@ What is checked:
 * every validation error, with its exact text and in DPpack's order of checks (bound lengths,
   then our checks, then which.sensitivity, then mechanism, then the mechanism's eps/delta
   checks), plus our deliberate deviations (NaN/Inf/empty/non-numeric data, bounds that are not
-  finite or not ordered, unequal lengths, degenerate pooled sensitivities); and that a failing
-  call draws no random number (the generator's state is unchanged);
+  finite or not ordered, unequal lengths, bounds that floating point cannot scale); and that a
+  failing call draws no random number (the generator's state is unchanged);
 * the 'both' behaviour of every function (warning text, single value or dict, bounded noise
-  drawn before unbounded noise);
+  drawn before unbounded noise; the docstrings say that 'both' spends eps twice);
 * the law of the released values: sanitized minus true value follows the Laplace or Gaussian
-  law with the scale of §3.11 (Kolmogorov-Smirnov), the truncated law of the positivity
-  redraws (varDP, sdDP, pooledVarDP), rounded noise on histogram and table cells
+  law with the scale of §3.11 (Kolmogorov-Smirnov), the clamped law that replaces DPpack's
+  positivity redraws (varDP, sdDP, pooledVarDP; binomial tests of the point masses at the
+  ends, KS inside; issue 11), rounded noise on histogram and table cells
   (chi-square), and the exponential mechanism's interval probabilities of quantileDP
   (chi-square) with a uniform position inside the interval;
 * the histogram's bin extension (§3.5 reference), its post-processing, and the tables'
   labels and noise-to-cell order (R's column-major order);
+* unbounded DP without the private n (issue 11): the scaled sufficient statistics handed to
+  one mechanism call, its eps, delta and sensitivity, identical for neighbours of n and
+  n +- 1, the law of the noise on them (KS), accuracy on large data, the clamps;
 * the caller's data are never modified.
 
 Statistical tests: each runs at significance level ALPHA = 0.001 with a fixed seed, so the
@@ -24,9 +28,11 @@ implementation with probability 0.001 (about 2 % for the ~20 statistical tests t
 "power" tests show that the same checks reject a slightly wrong law.
 """
 
+import importlib
 import math
 import re
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -85,6 +91,11 @@ X_EMPTY = "x must contain at least one value."
 X_TWO = "x must contain at least two values."
 X_FINITE = "x must be finite (no NA, NaN or Inf)."
 LENGTHS = "x1 and x2 must have the same length."
+UNDECLARED = (
+    "The levels of data that are not a factor come from the data, so a record with a new "
+    "category would add a cell. Declare the levels (an R factor; in Python a pandas."
+    "Categorical) or give delta > 0 for the thresholded release of the observed cells."
+)
 
 X = np.array([0.1, 0.4, 0.35, 0.8, 0.95, 0.05, 0.6, 0.5, 0.2, 0.7])
 SAMPLES = ([1.0, 4.0, -2.0, 8.0, -6.0], [1.0, 2.0], [-5.0, -7.0])
@@ -126,8 +137,13 @@ def _hist(**kw):
     return histogramDP(**args)
 
 
+def _cat(values, categories=None):
+    """A factor with declared levels: the given categories, else the sorted values."""
+    return pd.Categorical(values, categories=categories or sorted(set(values)))
+
+
 def _table(*factors, **kw):
-    return tableDP(*(factors or (["a", "b", "a"],)), **kw)
+    return tableDP(*(factors or (_cat(["a", "b", "a"], ["a", "b", "c"]),)), **kw)
 
 
 def _pvar(*samples, **kw):
@@ -214,9 +230,19 @@ VALIDATION = (
     + _cases("sd", _sd, _ADDITIVE + [(dict(x=np.ones((3, 2))), X_VECTOR)], empty=X_TWO)
     + _cases("hist", _hist, _ADDITIVE + [
         (dict(breaks=[0, 0.1, 0.5, 1]), EQUIDISTANT),
-        (dict(breaks=[0.2, 0.4, 0.6]), "some 'x' not counted; maybe 'breaks' do not span "
-                                       "range of 'x'"),
+        (dict(breaks=[0, 0.1, 0.5, 1], x=[0.05] * 3), EQUIDISTANT),  # whatever the data
         (dict(breaks="abc"), "'arg' should be one of"),
+        (dict(breaks=0), "invalid number of 'breaks'"),
+        (dict(breaks=lambda b: []), "Invalid breakpoints produced by 'breaks(x)'"),
+        # Unbounded with a rule splits eps: the whole budget is checked before the first draw,
+        # with the mechanism's messages.
+        (dict(which_sensitivity="unbounded", eps="a"), EPS),
+        (dict(which_sensitivity="unbounded", eps=np.inf), "eps must be finite"),
+        (dict(which_sensitivity="both", mechanism="Gaussian", delta=0.01, eps=1.02), EPS_ADP),
+        (dict(which_sensitivity="unbounded", mechanism="analytic", delta=1.02),
+         "delta must be < 1."),
+        (dict(which_sensitivity="unbounded", mechanism="Gaussian", delta=0.01, eps=0.5,
+              type_DP="pdp"), TYPE_DP),
         (dict(normalize="yes"), "normalize must be TRUE or FALSE."),
         (dict(allow_negative=None), "allow.negative must be TRUE or FALSE."),
     ])
@@ -311,10 +337,34 @@ def test_validation(function, kwargs, message):
     [
         pytest.param(lambda rng: tableDP(eps=1, random_state=rng), "nothing to tabulate",
                      id="table-no-input"),
-        pytest.param(lambda rng: tableDP(["a", None], eps=1, random_state=rng),
+        pytest.param(lambda rng: tableDP(["a", None], eps=1, delta=0.1, random_state=rng),
                      "Factors must not contain missing values", id="table-NA"),
-        pytest.param(lambda rng: tableDP(["a", "b"], ["c"], eps=1, random_state=rng),
+        pytest.param(lambda rng: tableDP(pd.Categorical(["a", None]), eps=1, random_state=rng),
+                     "Factors must not contain missing values", id="table-NA-declared"),
+        pytest.param(lambda rng: tableDP(["a", "b"], ["c"], eps=1, delta=0.1, random_state=rng),
                      "all arguments must have the same length", id="table-lengths"),
+        # ours (issue 11): undeclared levels need delta > 0 (the thresholded release)
+        pytest.param(lambda rng: tableDP(["a", "b", "a"], eps=1, random_state=rng),
+                     UNDECLARED, id="table-undeclared-delta-0"),
+        pytest.param(lambda rng: tableDP(_cat(["a", "b"]), ["u", "v"], eps=1, random_state=rng),
+                     UNDECLARED, id="table-one-undeclared-delta-0"),
+        pytest.param(lambda rng: tableDP(pd.Series(["a", "b"]), eps=1, random_state=rng),
+                     UNDECLARED, id="table-object-series-delta-0"),
+        pytest.param(lambda rng: tableDP(["a", None], eps=1, random_state=rng),
+                     UNDECLARED, id="table-undeclared-before-tabulating"),
+        pytest.param(lambda rng: tableDP(["a"], eps=1, delta=-0.1, random_state=rng),
+                     DELTA, id="table-undeclared-negative-delta"),
+        pytest.param(lambda rng: tableDP(["a"], eps=1, delta=1, random_state=rng),
+                     "delta must be < 1.", id="table-undeclared-delta-1"),
+        pytest.param(lambda rng: tableDP(["a"], eps=1, delta=np.nan, random_state=rng),
+                     DELTA, id="table-undeclared-delta-NaN"),
+        pytest.param(lambda rng: tableDP(["a", None], eps=-1, delta=0.1, random_state=rng),
+                     EPS, id="table-budget-before-tabulating"),
+        pytest.param(lambda rng: tableDP(["a"], eps=0.5, mechanism="Gaussian", random_state=rng),
+                     DELTA, id="table-undeclared-Gaussian-delta-0"),
+        pytest.param(lambda rng: tableDP(["a"], eps=2, delta=0.1, mechanism="Gaussian",
+                                         random_state=rng),
+                     EPS_ADP, id="table-undeclared-Gaussian-aDP-eps"),
         pytest.param(lambda rng: pooledVarDP(lower_bound=0, upper_bound=1, random_state=rng),
                      "At least one sample is required.", id="pooledVar-no-sample"),
         pytest.param(lambda rng: pooledVarDP([1.0, 2.0], [3.0], lower_bound=0, upper_bound=5,
@@ -326,20 +376,6 @@ def test_validation(function, kwargs, message):
         pytest.param(lambda rng: pooledVarDP([1.0, np.nan], lower_bound=0, upper_bound=5,
                                              random_state=rng),
                      "Samples must be finite (no NA, NaN or Inf).", id="pooledVar-nan"),
-        pytest.param(lambda rng: pooledVarDP([1.0, 3.0], lower_bound=0, upper_bound=5,
-                                             which_sensitivity="unbounded", random_state=rng),
-                     "The unbounded sensitivity of the pooled variance is not finite for N = 2 "
-                     "observations in J = 1 samples; it needs more observations.",
-                     id="pooledVar-infinite-sensitivity"),
-        pytest.param(lambda rng: pooledVarDP([1.0, 3.0], lower_bound=0, upper_bound=5,
-                                             which_sensitivity="both", random_state=rng),
-                     "The unbounded sensitivity of the pooled variance is not finite",
-                     id="pooledVar-both-infinite-before-bounded-noise"),
-        pytest.param(lambda rng: pooledCovDP(np.ones((2, 2)), lower_bound1=0, upper_bound1=5,
-                                             lower_bound2=0, upper_bound2=5,
-                                             which_sensitivity="unbounded", random_state=rng),
-                     "The unbounded sensitivity of the pooled covariance is not finite",
-                     id="pooledCov-nan-sensitivity"),
         pytest.param(lambda rng: pooledCovDP([1.0, 2.0], lower_bound1=0, upper_bound1=5,
                                              lower_bound2=0, upper_bound2=5, random_state=rng),
                      "Every sample must be a numeric matrix with two columns.",
@@ -392,10 +428,7 @@ def test_valid_call_advances_the_generator(call):
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "function", [_mean, _var, _sd, _cov, _quantile, _median],
-    ids=["mean", "var", "sd", "cov", "quantile", "median"],
-)
+@pytest.mark.parametrize("function", [_quantile, _median], ids=["quantile", "median"])
 def test_both_warns_and_returns_the_bounded_value(function):
     with pytest.warns(UserWarning, match="^" + re.escape(BOTH) + "$"):
         both = function(which_sensitivity="both", random_state=SEED)
@@ -406,44 +439,51 @@ def test_both_warns_and_returns_the_bounded_value(function):
 
 def test_both_warning_points_at_the_caller():
     with pytest.warns(UserWarning) as record:
-        _sd(which_sensitivity="both", random_state=SEED)
+        _quantile(which_sensitivity="both", random_state=SEED)
         _median(which_sensitivity="both", random_state=SEED)
-        _pvar(which_sensitivity="both", random_state=SEED)
-    assert [w.filename for w in record] == [__file__] * 3
+    assert [w.filename for w in record] == [__file__] * 2
 
 
 def test_both_warns_before_the_mechanism_check():
     """DPpack warns for 'both' first, then stops on the mechanism (spec §3.0 order)."""
     with pytest.warns(UserWarning, match=re.escape(BOTH)):
-        with pytest.raises(ValueError, match=re.escape(MECHANISM)):
-            _mean(which_sensitivity="both", mechanism="abc", random_state=SEED)
+        with pytest.raises(ValueError, match=re.escape(MECHANISM_EXP)):
+            _quantile(which_sensitivity="both", mechanism="abc", random_state=SEED)
 
 
-def test_pooled_var_both_equal_sensitivities_warn():
-    with pytest.warns(UserWarning, match="^" + re.escape(BOTH) + "$"):
-        both = _pvar(which_sensitivity="both", random_state=SEED)
-    assert isinstance(both, float)
-    assert both == _pvar(random_state=SEED)
-
-
-def test_pooled_var_both_different_sensitivities_give_both():
+@pytest.mark.parametrize(
+    "function, samples",
+    [
+        pytest.param(_mean, (), id="mean"),
+        pytest.param(_var, (), id="var"),
+        pytest.param(_sd, (), id="sd"),
+        pytest.param(_cov, (), id="cov"),
+        pytest.param(_pvar, (), id="pooledVar"),  # DPpack warns here: equal sensitivities
+        pytest.param(_pvar, PAIRS, id="pooledVar-pairs"),
+        pytest.param(_pcov, (), id="pooledCov"),
+    ],
+)
+@pytest.mark.parametrize("mechanism", ["Laplace", "analytic"])
+def test_both_gives_both_releases_bounded_first_without_warning(function, samples, mechanism):
+    """Issue 11: the unbounded release no longer equals the bounded one for these statistics,
+    so 'both' returns both (DPpack warns that they are identical and returns one), drawn
+    from one generator, bounded first (spec §3.0)."""
+    kwargs = dict(mechanism=mechanism, delta=0.01)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        both = _pvar(*PAIRS, which_sensitivity="both", random_state=SEED)
-    assert set(both) == {"Bounded", "Unbounded"}
-    rng = np.random.default_rng(SEED)
-    assert both["Bounded"] == _pvar(*PAIRS, random_state=rng)
-    assert both["Unbounded"] == _pvar(*PAIRS, which_sensitivity="unbounded", random_state=rng)
-
-
-def test_pooled_cov_both_always_gives_both_without_warning():
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        both = _pcov(which_sensitivity="both", random_state=SEED)
+        both = function(*samples, which_sensitivity="both", random_state=SEED, **kwargs)
     assert list(both) == ["Bounded", "Unbounded"]
     rng = np.random.default_rng(SEED)
-    assert both["Bounded"] == _pcov(random_state=rng)
-    assert both["Unbounded"] == _pcov(which_sensitivity="unbounded", random_state=rng)
+    assert both["Bounded"] == function(*samples, random_state=rng, **kwargs)
+    assert both["Unbounded"] == function(*samples, which_sensitivity="unbounded",
+                                         random_state=rng, **kwargs)
+
+
+@pytest.mark.parametrize("function", [meanDP, varDP, sdDP, covDP, pooledVarDP, pooledCovDP])
+def test_both_docs_say_it_spends_eps_twice(function):
+    """Issue 11: 'both' spends eps twice; the docstring says so plainly."""
+    doc = " ".join(function.__doc__.split())
+    assert re.search(r"'both'[^.]*2 eps", doc), function.__name__
 
 
 def test_histogram_both_bounded_noise_first():
@@ -456,11 +496,14 @@ def test_histogram_both_bounded_noise_first():
     unbounded = _hist(which_sensitivity="unbounded", random_state=rng)
     np.testing.assert_array_equal(both["Bounded"].counts, bounded.counts)
     np.testing.assert_array_equal(both["Unbounded"].counts, unbounded.counts)
-    np.testing.assert_array_equal(both["Bounded"].breaks, both["Unbounded"].breaks)
+    # With a rule the unbounded breaks come from a private n (issue 11), so each version's
+    # breaks are those it has alone.
+    np.testing.assert_array_equal(both["Bounded"].breaks, bounded.breaks)
+    np.testing.assert_array_equal(both["Unbounded"].breaks, unbounded.breaks)
 
 
 def test_table_both_bounded_noise_first():
-    factors = (["a", "b", "a", "c"], ["u", "u", "v", "v"])
+    factors = (_cat(["a", "b", "a", "c"]), _cat(["u", "u", "v", "v"]))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         both = tableDP(*factors, eps=0.5, which_sensitivity="both", random_state=SEED)
@@ -507,12 +550,12 @@ def _gaussian_cases(sens):
 @pytest.mark.parametrize(
     "kwargs, law",
     [
-        pytest.param(dict(eps=1), stats.laplace(scale=MEAN_SENS), id="Laplace-bounded"),
-        pytest.param(dict(eps=0.5, which_sensitivity="unbounded"),
-                     stats.laplace(scale=MEAN_SENS / 0.5), id="Laplace-unbounded"),
+        pytest.param(dict(eps=1), stats.laplace(scale=MEAN_SENS), id="Laplace"),
+        pytest.param(dict(eps=0.5), stats.laplace(scale=MEAN_SENS / 0.5), id="Laplace-eps"),
     ] + _gaussian_cases(MEAN_SENS),
 )
 def test_mean_law(kwargs, law):
+    """Bounded DP: DPpack's law (the unbounded release is tested below, issue 11)."""
     out = _draws(lambda rng: meanDP(MEAN_DATA, lower_bound=0, upper_bound=1, random_state=rng,
                                     **kwargs))
     assert _ks(out - MEAN_TRUE, law.cdf) > ALPHA
@@ -542,9 +585,8 @@ COV_SENS = 2 * 3 / 30  # (U1 - L1)(U2 - L2)/n, §3.4
 @pytest.mark.parametrize(
     "kwargs, law",
     [
-        pytest.param(dict(eps=1), stats.laplace(scale=COV_SENS), id="Laplace-bounded"),
-        pytest.param(dict(eps=2, which_sensitivity="unbounded"),
-                     stats.laplace(scale=COV_SENS / 2), id="Laplace-unbounded"),
+        pytest.param(dict(eps=1), stats.laplace(scale=COV_SENS), id="Laplace"),
+        pytest.param(dict(eps=2), stats.laplace(scale=COV_SENS / 2), id="Laplace-eps"),
     ] + _gaussian_cases(COV_SENS),
 )
 def test_cov_law(kwargs, law):
@@ -553,20 +595,49 @@ def test_cov_law(kwargs, law):
     assert _ks(out - COV_TRUE, law.cdf) > ALPHA
 
 
-def _truncated_cdf(law, true_value):
-    """CDF of true_value + noise conditioned on being > 0 (the positivity redraws)."""
-    mass = law.sf(-true_value)
+def _clamped_pvalues(out, law, true_value, low, high):
+    """p-values of draws of clamp(true_value + noise, low, high), noise ~ ``law`` (issue 11:
+    post-processing of one draw, where DPpack redraws until > 0).
 
-    def cdf(t):
+    The clamped law has point masses law.cdf(low - true) at ``low`` and law.sf(high - true) at
+    ``high``: an exact binomial test of the number of draws equal to each, and a KS test of
+    the draws strictly inside against the law conditioned on landing inside. DPpack's
+    redraws put no mass at ``low``, so the first test rejects them. The ends are compared to
+    a relative 1e-12, for ends computed in another order than the code's.
+    """
+    at_low, at_high = np.isclose(out, low, rtol=1e-12), np.isclose(out, high, rtol=1e-12)
+    assert np.all(((out >= low) | at_low) & ((out <= high) | at_high))
+    p_low, p_high = law.cdf(low - true_value), law.sf(high - true_value)
+
+    def inside_cdf(t):
         t = np.asarray(t, dtype=float)
-        return np.clip((law.cdf(t - true_value) - law.cdf(-true_value)) / mass, 0, 1)
+        return np.clip((law.cdf(t - true_value) - p_low) / (1 - p_low - p_high), 0, 1)
 
-    return cdf
+    return (
+        stats.binomtest(int(np.sum(at_low)), out.size, p_low).pvalue,
+        stats.binomtest(int(np.sum(at_high)), out.size, p_high).pvalue,
+        _ks(out[~at_low & ~at_high], inside_cdf),
+    )
+
+
+def _max_variance(n, width):
+    """The largest sample variance of n values in an interval of this width (issue 11)."""
+    return width ** 2 * (n / (4 * (n - 1)) if n % 2 == 0 else (n + 1) / (4 * n))
 
 
 VAR_DATA = np.array([0.2, 0.5, 0.4, 0.45, 0.3, 0.35, 0.6, 0.55, 0.25, 0.5])
 VAR_TRUE = float(np.var(VAR_DATA, ddof=1))  # ~0.017, about the noise scale below
 VAR_SENS = 1 / 10  # (U - L)^2/n, §3.2
+VAR_TOP = _max_variance(10, 1)  # 10/36
+
+
+def test_max_variance_is_attained():
+    """The clamp's upper end is the largest variance, attained by half the values at each
+    bound (odd n: one more at one of them)."""
+    for n in (2, 3, 10, 11):
+        extreme = np.r_[np.zeros(n // 2), np.ones(n - n // 2)]
+        assert np.var(extreme, ddof=1) == pytest.approx(_max_variance(n, 1))
+        assert np.var(np.r_[extreme[:-1], 0.5], ddof=1) < _max_variance(n, 1)
 
 
 @pytest.mark.parametrize(
@@ -577,67 +648,59 @@ VAR_SENS = 1 / 10  # (U - L)^2/n, §3.2
                      stats.norm(scale=gaussian_sigma(0.9, 0.1, VAR_SENS, "pDP")), id="pDP"),
     ],
 )
-def test_var_law_is_the_truncated_law(kwargs, law):
+def test_var_law_is_the_clamped_law(kwargs, law):
+    """Bounded DP: DPpack's noise, clamped to [0, max variance] (issue 11, item 4)."""
     out = _draws(lambda rng: varDP(VAR_DATA, lower_bound=0, upper_bound=1, random_state=rng,
                                    **kwargs))
-    assert out.min() > 0
-    assert _ks(out, _truncated_cdf(law, VAR_TRUE)) > ALPHA
-    # Power: the untruncated law is rejected (a third of its mass or more lies below 0).
-    assert _ks(out - VAR_TRUE, law.cdf) < ALPHA
+    assert min(_clamped_pvalues(out, law, VAR_TRUE, 0.0, VAR_TOP)) > ALPHA
 
 
-def test_sd_is_the_square_root_of_the_truncated_variance():
+def test_sd_is_the_square_root_of_the_clamped_variance():
     out = _draws(lambda rng: sdDP(VAR_DATA, 5, 0, 1, random_state=rng))
-    assert out.min() > 0
-    assert _ks(out ** 2, _truncated_cdf(stats.laplace(scale=VAR_SENS / 5), VAR_TRUE)) > ALPHA
+    law = stats.laplace(scale=VAR_SENS / 5)
+    assert min(_clamped_pvalues(out ** 2, law, VAR_TRUE, 0.0, VAR_TOP)) > ALPHA
     assert sdDP(VAR_DATA, 5, 0, 1, random_state=3) == math.sqrt(
         varDP(VAR_DATA, 5, 0, 1, random_state=3))
 
 
 @pytest.mark.parametrize("mechanism", ["Laplace", "Gaussian"])
-def test_var_of_constant_data_is_positive_half_noise(mechanism):
-    """True variance 0: every draw is redrawn until > 0, so the law is |noise| (§3.2)."""
+def test_var_of_constant_data_is_zero_half_the_time(mechanism):
+    """True variance 0, the worst case of DPpack's redraws: a single draw, clamped, so the law
+    below 0 is a point mass: half the releases are exactly 0 (binomial test); the others
+    follow |noise| below the top (a few are clamped to it)."""
     kwargs = dict(mechanism=mechanism, delta=0.01, eps=0.5)
     out = _draws(lambda rng: varDP(np.full(20, 0.3), lower_bound=0, upper_bound=1,
                                    random_state=rng, **kwargs))
-    assert out.min() > 0
     scale = 1 / 20 / 0.5 if mechanism == "Laplace" else gaussian_sigma(0.5, 0.01, 1 / 20)
-    law = stats.expon(scale=scale) if mechanism == "Laplace" else stats.halfnorm(scale=scale)
-    assert _ks(out, law.cdf) > ALPHA
+    law = stats.laplace(scale=scale) if mechanism == "Laplace" else stats.norm(scale=scale)
+    assert stats.binomtest(int(np.sum(out == 0)), out.size, 0.5).pvalue > ALPHA
+    assert min(_clamped_pvalues(out, law, 0.0, 0.0, _max_variance(20, 1))) > ALPHA
+    sd = _draws(lambda rng: sdDP(np.full(20, 0.3), lower_bound=0, upper_bound=1,
+                                 random_state=rng, **kwargs))
+    np.testing.assert_array_equal(sd, np.sqrt(out))  # same seed, same draws
 
 
 def test_pooled_var_law():
     true = 19.75  # §3.7 reference
     sens = 53.3333333333333333  # bounded, exact n_max
+    top = 400 * (6 / 5 + 1 / 2 + 1 / 2) / 6  # sum_j floor(n_j/2) ceil(n_j/2)/n_j (U-L)^2/(N-J)
+    assert 0.003 < stats.laplace(scale=sens / 2).sf(top - true) < 0.005  # some draws reach it
     out = _draws(lambda rng: pooledVarDP(*SAMPLES, eps=2, lower_bound=-10, upper_bound=10,
                                          random_state=rng))
-    assert out.min() > 0
-    assert _ks(out, _truncated_cdf(stats.laplace(scale=sens / 2), true)) > ALPHA
-
-
-def test_pooled_var_unbounded_approx_law():
-    true = 7 / 3  # §3.7 reference with pairs; unbounded 83.33, approx changes nothing there
-    out = _draws(lambda rng: pooledVarDP(*PAIRS, eps=4, lower_bound=-10, upper_bound=10,
-                                         which_sensitivity="unbounded", approx_n_max=True,
-                                         random_state=rng))
-    assert _ks(out, _truncated_cdf(stats.laplace(scale=250 / 3 / 4), true)) > ALPHA
+    assert min(_clamped_pvalues(out, stats.laplace(scale=sens / 2), true, 0.0, top)) > ALPHA
 
 
 @pytest.mark.parametrize(
-    "kwargs, label, scale",
+    "kwargs, scale",
     [
-        pytest.param(dict(eps=1), "Bounded", 800 / 9, id="bounded"),
-        pytest.param(dict(eps=1, approx_n_max=True), "Bounded", 400 / 3, id="bounded-approx"),
-        pytest.param(dict(eps=2), "Unbounded", 122.38576250846035 / 2, id="unbounded"),
+        pytest.param(dict(eps=1), 800 / 9, id="bounded"),
+        pytest.param(dict(eps=1, approx_n_max=True), 400 / 3, id="bounded-approx"),
     ],
 )
-def test_pooled_cov_law(kwargs, label, scale):
-    rng = np.random.default_rng(SEED)
-    out = np.array([
-        pooledCovDP(*COV_SAMPLES, lower_bound1=-10, upper_bound1=10, lower_bound2=-10,
-                    upper_bound2=10, which_sensitivity="both", random_state=rng, **kwargs)[label]
-        for _ in range(N_CALLS)
-    ])
+def test_pooled_cov_law(kwargs, scale):
+    out = _draws(lambda rng: pooledCovDP(*COV_SAMPLES, lower_bound1=-10, upper_bound1=10,
+                                         lower_bound2=-10, upper_bound2=10, random_state=rng,
+                                         **kwargs))
     assert _ks(out + 1.0, stats.laplace(scale=scale).cdf) > ALPHA  # true value -1 (§3.8)
 
 
@@ -707,7 +770,7 @@ def test_histogram_law_check_has_power():
 
 
 def test_table_law():
-    factors = (["a", "b", "a", "c", "c", "c"], ["u", "u", "v", "v", "w", "u"])
+    factors = (_cat(["a", "b", "a", "c", "c", "c"]), _cat(["u", "u", "v", "v", "w", "u"]))
     true = dppack.tableDataAccess(*factors)["True.Values"].to_numpy()
     out = _draws(lambda rng: tableDP(*factors, eps=0.5, allow_negative=True,
                                      random_state=rng).to_numpy(), n=500)
@@ -825,15 +888,26 @@ def test_quantile_window_excludes_only_zero_weights(quant, eps):
 
 
 def test_histogram_extension_reference():
-    """§3.5 reference: x ~ N(3, 2), n = 100, L = -3, U = 9: breaks -2..8 become -3..9."""
+    """§3.5 reference: x ~ N(3, 2), n = 100, L = -3, U = 9: DPpack's breaks -2..8 (R's
+    hist() of the data), given as a vector, become -3..9."""
     x = np.random.default_rng(0).normal(3, 2, 100)
     true = histogramDataAccess(np.clip(x, -3, 9), "Sturges", "Laplace")["True.Values"]
     np.testing.assert_array_equal(true.breaks, np.arange(-2.0, 9.0))  # precondition
-    out = histogramDP(x, 1, -3, 9, random_state=SEED)
+    out = histogramDP(x, 1, -3, 9, breaks=true.breaks, random_state=SEED)
     np.testing.assert_array_equal(out.breaks, np.arange(-3.0, 10.0))
     np.testing.assert_array_equal(out.mids, np.arange(-2.5, 9.0))
     assert isinstance(out, rcompat.Histogram)
     assert out.counts.size == 12 and out.equidist and out.xname == "x"
+
+
+def test_histogram_default_breaks_are_pretty_bounds():
+    """The same call with the default "Sturges": k = ceiling(log2(100) + 1) = 8 cells asked
+    of pretty(c(-3, 9)), which gives -4..10 by 2 whatever the data."""
+    x = np.random.default_rng(0).normal(3, 2, 100)
+    out = histogramDP(x, 1, -3, 9, random_state=SEED)
+    np.testing.assert_array_equal(out.breaks, rcompat.pretty(-3, 9, n=8, min_n=1))
+    np.testing.assert_array_equal(out.breaks, np.arange(-4.0, 11.0, 2.0))
+    np.testing.assert_array_equal(out.mids, np.arange(-3.0, 10.0, 2.0))
 
 
 def _dppack_extension(breaks, mids, counts, lower, upper):
@@ -863,9 +937,11 @@ def _dppack_extension(breaks, mids, counts, lower, upper):
     ],
 )
 def test_histogram_extension_matches_dppack_loops_exactly(x, lower, upper):
+    """R's breaks of the data (DPpack's), given as a vector, are extended as DPpack does."""
     true = histogramDataAccess(np.clip(x, lower, upper), "Sturges", "Laplace")["True.Values"]
     breaks, mids, counts = _dppack_extension(true.breaks, true.mids, true.counts, lower, upper)
-    out = histogramDP(x, 1, lower, upper, allow_negative=True, random_state=SEED)
+    out = histogramDP(x, 1, lower, upper, breaks=true.breaks, allow_negative=True,
+                      random_state=SEED)
     np.testing.assert_array_equal(out.breaks, breaks)  # bit for bit
     np.testing.assert_array_equal(out.mids, mids)
     assert out.breaks[0] <= lower and out.breaks[-1] >= upper
@@ -873,12 +949,12 @@ def test_histogram_extension_matches_dppack_loops_exactly(x, lower, upper):
 
 
 def test_histogram_extension_has_a_limit():
-    """Ours: data in a tiny range with wide bounds would need ~10^12 empty bins."""
+    """Ours: tiny cells with wide bounds would need ~10^12 empty cells."""
     rng = np.random.default_rng(SEED)
     before = rng.bit_generator.state
     with pytest.raises(ValueError, match="^Extending the histogram to the bounds would add "
                                          "more than 10000000 empty bins"):
-        histogramDP([0.5, 0.5 + 1e-9, 0.5 + 2e-9], 1, -1000, 1000, random_state=rng)
+        histogramDP([0.5, 0.6], 1, -1000, 1000, breaks=[0, 1e-9, 2e-9], random_state=rng)
     assert rng.bit_generator.state == before
 
 
@@ -926,12 +1002,277 @@ def test_histogram_normalize_is_negatives_then_proportions():
 
 
 # --------------------------------------------------------------------------------------------
+# Histogram: breaks that do not depend on the data (issue 11, items 1-3)
+# --------------------------------------------------------------------------------------------
+
+_STATS = importlib.import_module("dppack.stats")  # `stats` is scipy's here
+
+
+class _Recorder:
+    """Stands in for the mechanisms inside dppack.stats: records every call and returns the
+    true values unchanged (no noise), so that counts and breaks can be compared exactly."""
+
+    def __init__(self):
+        self.calls = []
+
+    def laplace(self, true_values, eps, sensitivities, random_state=None):
+        self.calls.append(dict(values=np.copy(true_values), eps=eps, delta=None,
+                               sensitivity=sensitivities))
+        return np.copy(true_values)
+
+    def gaussian(self, true_values, eps, delta, sensitivities, type_DP="aDP", analytic=False,
+                 random_state=None):
+        self.calls.append(dict(values=np.copy(true_values), eps=eps, delta=delta,
+                               sensitivity=sensitivities, type_DP=type_DP, analytic=analytic))
+        return np.copy(true_values)
+
+
+@pytest.fixture
+def no_noise(monkeypatch):
+    recorder = _Recorder()
+    monkeypatch.setattr(_STATS, "LaplaceMechanism", recorder.laplace)
+    monkeypatch.setattr(_STATS, "GaussianMechanism", recorder.gaussian)
+    return recorder
+
+
+# Neighbouring datasets in [0, 1] whose R hist() breaks differ: one record changed (bounded
+# DP) or one added (unbounded DP) widens the range of the data from [0.3, 0.7] to [0.3, 0.95].
+NEIGHBOUR = np.linspace(0.3, 0.7, 20)
+CHANGED = np.concatenate([NEIGHBOUR[:-1], [0.95]])
+ADDED = np.concatenate([NEIGHBOUR, [0.95]])
+
+_BREAKS_KINDS = [
+    pytest.param("Sturges", id="Sturges"),
+    pytest.param("Scott", id="Scott"),
+    pytest.param("FD", id="FD"),
+    pytest.param(7, id="number"),
+    # R's hist() calls a function with the data: these breaks follow the data's range there.
+    pytest.param(lambda v: np.linspace(np.min(v), np.max(v), 6), id="function-vector"),
+    pytest.param(lambda v: 3 if np.ptp(v) < 0.5 else 9, id="function-number"),
+]
+
+
+@pytest.mark.parametrize("breaks", _BREAKS_KINDS)
+@pytest.mark.parametrize("which, neighbour", [("bounded", CHANGED), ("unbounded", ADDED)])
+def test_histogram_breaks_of_neighbours_are_identical(no_noise, breaks, which, neighbour):
+    """Deterministic leak check: R's breaks of the two datasets differ (DPpack's releases
+    differ in the number and width of their cells, eps = infinity); ours are identical, and
+    the counts differ by no more than the sensitivity. Unbounded rules use the released n
+    (here without noise: 20 and 21 give the same number of cells)."""
+    assert not np.array_equal(rcompat.hist_breaks(NEIGHBOUR, breaks),
+                              rcompat.hist_breaks(neighbour, breaks))  # DPpack's leak
+    one = histogramDP(NEIGHBOUR, 1, 0, 1, breaks=breaks, which_sensitivity=which)
+    two = histogramDP(neighbour, 1, 0, 1, breaks=breaks, which_sensitivity=which)
+    np.testing.assert_array_equal(one.breaks, two.breaks)
+    np.testing.assert_array_equal(one.mids, two.mids)
+    assert one.breaks[0] <= 0 and one.breaks[-1] >= 1
+    assert np.abs(one.counts - two.counts).sum() <= (2 if which == "bounded" else 1)
+
+
+def test_histogram_breaks_function_sees_only_the_bounds():
+    seen = []
+
+    def breaks(argument):
+        seen.append(np.copy(argument))
+        return 4
+
+    both = histogramDP(X, 1, 0, 1, breaks=breaks, which_sensitivity="both",
+                       random_state=SEED)
+    assert len(seen) == 1  # once, before any noise
+    np.testing.assert_array_equal(seen[0], [0.0, 1.0])
+    np.testing.assert_array_equal(both["Bounded"].breaks, rcompat.pretty(0, 1, n=4, min_n=1))
+    np.testing.assert_array_equal(both["Unbounded"].breaks, both["Bounded"].breaks)
+
+
+@pytest.mark.parametrize(
+    "rule, n, cells",
+    [
+        ("sturges", 1, 1), ("sturges", 100, 8), ("sturges", 128, 8), ("sturges", 129, 9),
+        ("scott", 1, 1), ("scott", 1000, 10), ("scott", 8, 2),  # sqrt(12) n^(1/3) / 3.5
+        ("fd", 1, 1), ("fd", 27, 3), ("fd", 28, 4), ("freedman-diaconis", 1000, 10),
+        ("fd", 10**15, 10**5), ("fd", 10**15 + 1, 10**5 + 1),  # float cbrt: 100000.0
+        ("fd", 2**62, 1664511), ("scott", 2**62, 1647439),  # beyond R's cap of 1e6
+    ],
+)
+def test_histogram_rule_cells_from_n_only(rule, n, cells):
+    """R's rules for n values spread uniformly over the bounds (sd (U - L)/sqrt(12), IQR
+    (U - L)/2): Sturges ceiling(log2 n + 1), Scott ceiling(sqrt(12) n^(1/3)/3.5), FD the
+    smallest k with k^3 >= n."""
+    assert _STATS._rule_cells(rule, n) == cells
+
+
+@pytest.mark.parametrize("rule", ["Sturges", "Scott", "fd"])
+def test_histogram_rule_breaks_are_pretty_bounds(rule):
+    x = np.random.default_rng(3).uniform(2, 3, 1000)  # n = 1000: 11 (Sturges), 10 cells
+    cells = 11 if rule == "Sturges" else 10
+    out = histogramDP(x, 1, -1, 5, breaks=rule, random_state=SEED)
+    np.testing.assert_array_equal(out.breaks, rcompat.pretty(-1, 5, n=cells, min_n=1))
+
+
+@pytest.mark.parametrize(
+    "x",
+    [X, np.zeros(5), np.ones(5), np.array([-5.0, 7.0]), np.array([0.3, 0.45])],
+    ids=["X", "at-lower", "at-upper", "outside", "inside-breaks"],
+)
+def test_histogram_user_breaks_not_spanning_work_whatever_the_data(no_noise, x):
+    """Break points inside the bounds are extended to them before counting (DPpack's
+    extension, which uses the breaks and bounds only): R's "some 'x' not counted" is gone."""
+    out = histogramDP(x, 1, 0, 1, breaks=[0.2, 0.4, 0.6])
+    given = np.array([0.2, 0.4, 0.6])
+    breaks, mids, _ = _dppack_extension(given, (given[1:] + given[:-1]) / 2, [0, 0], 0, 1)
+    np.testing.assert_array_equal(out.breaks, breaks)
+    np.testing.assert_array_equal(out.mids, mids)
+    clipped = np.clip(x, 0, 1)
+    np.testing.assert_array_equal(out.counts, rcompat.hist(clipped, breaks).counts)
+
+
+def test_histogram_user_breaks_beyond_the_bounds_are_kept(no_noise):
+    out = histogramDP(X, 1, 0.25, 0.75, breaks=np.linspace(0, 1, 5))
+    np.testing.assert_array_equal(out.breaks, np.linspace(0, 1, 5))
+    # X clipped to [0.25, 0.75]: 0.25 three times (first cell, closed), 0.75 twice
+    np.testing.assert_array_equal(out.counts, [3, 3, 4, 0])
+
+
+def test_histogram_fuzz_uses_public_values(no_noise):
+    """Item 3: with 3 breaks R's fuzz is 1e-7 times the data's range, so changing one record
+    (0 -> 1.1) shrinks the fuzz and moves another record (1 + 5e-8) across the break at 1:
+    the counts move by 4 (l1), twice the sensitivity. The fuzz 1e-7 times the span of the
+    breaks moves nothing but the changed record."""
+    breaks = [0.0, 1.0, 2.0]
+    one = np.array([0.0, 1 + 5e-8, 1.2, 1.3])
+    two = np.array([1.1, 1 + 5e-8, 1.2, 1.3])
+    np.testing.assert_array_equal(rcompat.hist(one, breaks).counts, [2, 2])  # R
+    np.testing.assert_array_equal(rcompat.hist(two, breaks).counts, [0, 4])  # R: l1 4
+    np.testing.assert_array_equal(histogramDP(one, 1, 0, 2, breaks=breaks).counts, [2, 2])
+    np.testing.assert_array_equal(histogramDP(two, 1, 0, 2, breaks=breaks).counts, [1, 3])
+
+
+def test_histogram_counting_after_extension_is_right_closed(no_noise):
+    """Counting after the extension: a value on a given first break above the lower bound
+    falls in the added cell below it (right-closed)."""
+    out = histogramDP([1.0, 1.0, 2.0], 1, 0, 5, breaks=[1.0, 3.0, 5.0])
+    np.testing.assert_array_equal(out.breaks, [-1.0, 1.0, 3.0, 5.0])
+    np.testing.assert_array_equal(out.counts, [2, 1, 0])  # DPpack: [0, 3, 0]
+    out = histogramDP([0.0, 1.0, 1.0, 2.0], 1, -1, 5, breaks=[1.0, 3.0, 5.0])
+    np.testing.assert_array_equal(out.counts, [3, 1, 0])  # -1 <= 0 <= 1: first cell, closed
+
+
+@pytest.mark.parametrize(
+    "kwargs, split",
+    [
+        pytest.param(dict(eps=0.7), True, id="Laplace-rule"),
+        pytest.param(dict(eps=0.9, mechanism="Gaussian", delta=0.01, type_DP="pDP"), True,
+                     id="Gaussian-rule"),
+        pytest.param(dict(eps=0.9, mechanism="analytic", delta=0.01, type_DP="pDP"), True,
+                     id="analytic-rule"),  # type.DP is ignored by 'analytic', as in DPpack
+        pytest.param(dict(eps=0.7, breaks=5), False, id="number"),
+        pytest.param(dict(eps=0.7, breaks=HIST_BREAKS), False, id="vector"),
+        pytest.param(dict(eps=0.7, breaks=lambda b: 5), False, id="function"),
+    ],
+)
+def test_histogram_unbounded_budget_split(no_noise, kwargs, split):
+    """Unbounded DP: a rule spends 1/20 of eps (and delta) on n (sensitivity 1) and the rest
+    on the counts (sensitivity 1); the parts add up to no more than the whole. Breaks that
+    need no n leave the whole budget to the counts."""
+    eps, delta = kwargs["eps"], kwargs.get("delta")
+    histogramDP(X, lower_bound=0, upper_bound=1, which_sensitivity="unbounded", **kwargs)
+    calls = no_noise.calls
+    assert all(call["sensitivity"] == 1 for call in calls)
+    if not split:
+        assert len(calls) == 1 and calls[0]["eps"] == eps and calls[0]["delta"] == delta
+        return
+    n_call, counts_call = calls
+    assert n_call["values"] == X.size
+    assert n_call["eps"] == pytest.approx(eps / 20, rel=1e-15)
+    assert counts_call["eps"] == pytest.approx(eps * 19 / 20, rel=1e-15)
+    assert Fraction(n_call["eps"]) + Fraction(counts_call["eps"]) <= Fraction(eps)
+    if delta is not None:
+        assert n_call["delta"] == pytest.approx(delta / 20, rel=1e-15)
+        assert counts_call["delta"] == pytest.approx(delta * 19 / 20, rel=1e-15)
+        assert Fraction(n_call["delta"]) + Fraction(counts_call["delta"]) <= Fraction(delta)
+        assert n_call["analytic"] == counts_call["analytic"] == (
+            kwargs["mechanism"] == "analytic")
+
+
+def test_histogram_both_draws_bounded_counts_then_n_then_unbounded_counts(no_noise):
+    histogramDP(X, 0.5, 0, 1, which_sensitivity="both")
+    got = [(call["values"].size, call["eps"], call["sensitivity"]) for call in no_noise.calls]
+    cells = rcompat.pretty(0, 1, n=5, min_n=1).size - 1
+    assert got == [(cells, 0.5, 2.0), (1, 0.5 / 20, 1.0), (cells, 0.5 - 0.5 / 20, 1.0)]
+
+
+def test_histogram_bounded_rule_uses_the_public_n(no_noise):
+    histogramDP(X, 0.5, 0, 1)
+    assert len(no_noise.calls) == 1 and no_noise.calls[0]["eps"] == 0.5
+
+
+def test_histogram_unbounded_breaks_follow_the_noisy_n(no_noise, monkeypatch):
+    """The breaks are post-processing of the released n: a noisy n of 1000 gives Sturges'
+    11 cells whatever the data (here 10 values)."""
+    def laplace(true_values, eps, sensitivities, random_state=None):
+        return 1000.4 if np.ndim(true_values) == 0 else np.copy(true_values)
+
+    monkeypatch.setattr(_STATS, "LaplaceMechanism", laplace)
+    out = histogramDP(X, 1, 0, 1, which_sensitivity="unbounded")
+    np.testing.assert_array_equal(out.breaks, rcompat.pretty(0, 1, n=11, min_n=1))
+    out = histogramDP(X, 1, 0, 1, breaks="FD", which_sensitivity="unbounded")
+    np.testing.assert_array_equal(out.breaks, rcompat.pretty(0, 1, n=10, min_n=1))
+
+
+@pytest.mark.parametrize("draw, cells", [(-np.inf, 1), (-3.0, 1), (np.inf, 63), (np.nan, 63)])
+def test_histogram_extreme_noisy_n(monkeypatch, draw, cells):
+    """A noisy n below 1 counts as 1; an infinite or NaN one (eps near the smallest double) as
+    2^62: the release never fails after a draw."""
+    def laplace(true_values, eps, sensitivities, random_state=None):
+        return draw if np.ndim(true_values) == 0 else np.copy(true_values)
+
+    monkeypatch.setattr(_STATS, "LaplaceMechanism", laplace)
+    out = histogramDP(X, 1, 0, 1, which_sensitivity="unbounded")  # Sturges
+    np.testing.assert_array_equal(out.breaks, rcompat.pretty(0, 1, n=cells, min_n=1))
+
+
+def test_histogram_too_many_cells_warn_at_the_callers_line(monkeypatch):
+    """R caps a number of cells at 1e6 with a warning; from a number, and from a rule whose
+    noisy n is huge (here 1e20: FD would ask for 4.6e6 cells)."""
+    def laplace(true_values, eps, sensitivities, random_state=None):
+        return 1e20 if np.ndim(true_values) == 0 else np.copy(true_values)
+
+    monkeypatch.setattr(_STATS, "LaplaceMechanism", laplace)
+    with pytest.warns(UserWarning, match="is too large and set to 1e6") as record:
+        histogramDP(X, 1, 0, 1, breaks=2e6)
+        out = histogramDP(X, 1, 0, 1, breaks="FD", which_sensitivity="unbounded")
+    assert [w.filename for w in record] == [__file__] * 2
+    assert out.counts.size == 10**6
+
+
+LARGE = np.random.default_rng(11).uniform(0, 1, 3000)  # Sturges: 13 cells for n near 3000
+
+
+def test_histogram_unbounded_rule_counts_law():
+    """With n = 3000 the noisy n (scale 20/eps) leaves Sturges' 13 cells unchanged, so the
+    breaks are fixed and the counts' noise is round(Laplace(20/19 / eps)): the 19/20 of eps."""
+    eps = 1.0
+    true = rcompat.hist(LARGE, rcompat.pretty(0, 1, n=13, min_n=1)).counts
+    out = _draws(lambda rng: histogramDP(LARGE, eps, 0, 1, which_sensitivity="unbounded",
+                                         allow_negative=True, random_state=rng).counts, n=2000)
+    assert _rounded_law_pvalue(out - true, stats.laplace(scale=20 / 19 / eps)) > ALPHA
+
+
+def test_histogram_unbounded_rule_counts_law_check_has_power():
+    """The same draws reject the whole eps spent on the counts (scale 1/eps)."""
+    true = rcompat.hist(LARGE, rcompat.pretty(0, 1, n=13, min_n=1)).counts
+    out = _draws(lambda rng: histogramDP(LARGE, 1.0, 0, 1, which_sensitivity="unbounded",
+                                         allow_negative=True, random_state=rng).counts, n=2000)
+    assert _rounded_law_pvalue(out - true, stats.laplace(scale=1.0)) < ALPHA
+
+
+# --------------------------------------------------------------------------------------------
 # Tables: labels and cell order
 # --------------------------------------------------------------------------------------------
 
 
 def test_table_one_factor_labels():
-    factor = pd.Series(["b", "a", "b", "c"], name="type")
+    factor = pd.Series(_cat(["b", "a", "b", "c"]), name="type")
     out = tableDP(factor, eps=1, random_state=SEED)
     assert isinstance(out, pd.Series)
     assert out.index.tolist() == ["a", "b", "c"] and out.index.name == "type"
@@ -939,7 +1280,7 @@ def test_table_one_factor_labels():
 
 
 def test_table_two_factors_labels():
-    rows = pd.Series(["x", "y", "x"], name="Type")
+    rows = pd.Series(_cat(["x", "y", "x"]), name="Type")
     cols = pd.Categorical(["USA", "non-USA", "USA"], categories=["USA", "non-USA"])
     out = tableDP(rows, cols, eps=1, random_state=SEED)
     assert isinstance(out, pd.DataFrame)
@@ -948,8 +1289,8 @@ def test_table_two_factors_labels():
 
 
 def test_table_three_factors_labels():
-    a = pd.Series(["p", "q", "p", "q"], name="A")
-    b = pd.Series([1, 2, 2, 1], name="B")
+    a = pd.Series(_cat(["p", "q", "p", "q"]), name="A")
+    b = pd.Series(_cat([1, 2, 2, 1]), name="B")
     c = pd.Categorical(["s", "s", "t", "t"], categories=["s", "t", "u"])
     out = tableDP(a, b, c, eps=1, random_state=SEED)
     assert isinstance(out.index, pd.MultiIndex)
@@ -960,8 +1301,8 @@ def test_table_three_factors_labels():
 
 def test_table_noise_in_r_column_major_order():
     """Noise draw i lands on cell i of R's column-major order (first factor fastest)."""
-    a = ["p", "q", "r", "p", "q", "p"]
-    b = ["u", "v", "u", "v", "v", "u"]
+    a = _cat(["p", "q", "r", "p", "q", "p"])
+    b = _cat(["u", "v", "u", "v", "v", "u"])
     eps = 0.7
     true = dppack.tableDataAccess(a, b)["True.Values"].to_numpy()
     out = tableDP(a, b, eps=eps, allow_negative=True, random_state=SEED)
@@ -971,11 +1312,507 @@ def test_table_noise_in_r_column_major_order():
 
 
 def test_table_round_then_negatives_to_zero():
-    out = _draws(lambda rng: tableDP(["a", "b"], ["c", "d"], eps=0.2,
+    out = _draws(lambda rng: tableDP(_cat(["a", "b"]), _cat(["c", "d"]), eps=0.2,
                                      random_state=rng).to_numpy(), n=100)
     assert out.min() == 0
     np.testing.assert_array_equal(out, np.round(out))
     assert not np.signbit(out).any()
+
+
+# --------------------------------------------------------------------------------------------
+# Tables whose cells do not come from the data (issue 11)
+# --------------------------------------------------------------------------------------------
+
+
+def _threshold_reference(mechanism, eps, delta, bounded, type_DP="aDP"):
+    """(noise scale, threshold) of the thresholded table release, written out here from the
+    derivation in ``dppack.stats._table_threshold`` (not computed by it): Laplace b =
+    sensitivity/eps with tau = 1 + b ln(1/delta) (bounded) or 1 + b ln(max(1, 1/(2 delta)))
+    (unbounded); Gaussian sigma for delta/2 and tau = 1 + sigma z(delta e^-eps / 2)
+    (bounded), or for delta and tau = 1 + sigma z(delta) (unbounded), z the upper quantile."""
+    if mechanism == "Laplace":
+        if bounded:
+            b = 2 / eps
+            return b, 1 + b * math.log(1 / delta)
+        b = 1 / eps
+        return b, 1 + b * math.log(max(1.0, 1 / (2 * delta)))
+    analytic = mechanism == "analytic"
+    if bounded:
+        sigma = gaussian_sigma(eps, delta / 2, math.sqrt(2), type_DP, analytic)
+        return sigma, 1 + sigma * stats.norm.isf(delta * math.exp(-eps) / 2)
+    sigma = gaussian_sigma(eps, delta, 1.0, type_DP, analytic)
+    return sigma, 1 + sigma * stats.norm.isf(delta)
+
+
+# Counts 1..16 over two factors: some cells fall on each side of every threshold below.
+_ROWS = [f"r{k:02d}" for k in range(1, 17) for _ in range(k)]
+_COLS = ["u" if i % 3 else "v" for i in range(len(_ROWS))]
+
+
+@pytest.mark.parametrize(
+    "mechanism, which, type_DP, eps",
+    [
+        ("Laplace", "bounded", "aDP", 1.0),
+        ("Laplace", "unbounded", "aDP", 0.5),
+        ("Gaussian", "bounded", "pDP", 1.0),
+        ("Gaussian", "unbounded", "aDP", 0.5),
+        ("analytic", "bounded", "aDP", 2.0),
+        ("analytic", "unbounded", "pDP", 2.0),  # type.DP ignored for 'analytic', as in DPpack
+    ],
+)
+def test_thresholded_table_noise_and_threshold(mechanism, which, type_DP, eps):
+    """Undeclared levels: noise of the derived scale on the observed cells only (in R's
+    column-major order), a cell released iff its unrounded noisy count exceeds the derived
+    threshold, the table's levels those of the released cells."""
+    delta = 0.05
+    out = tableDP(_ROWS, _COLS, eps=eps, delta=delta, mechanism=mechanism, type_DP=type_DP,
+                  which_sensitivity=which, random_state=SEED)
+    observed = pd.crosstab(pd.Series(_ROWS), pd.Series(_COLS)).stack()
+    observed = observed[observed > 0].sort_index(level=[1, 0])  # first factor fastest
+    scale, threshold = _threshold_reference(mechanism, eps, delta, which == "bounded",
+                                            "aDP" if mechanism == "analytic" else type_DP)
+    rng = np.random.default_rng(SEED)
+    if mechanism == "Laplace":
+        noise = rng.laplace(0.0, scale, observed.size)
+    else:
+        noise = rng.normal(0.0, scale, observed.size)
+    noisy = observed.to_numpy() + noise
+    keep = noisy > threshold
+    assert 0 < keep.sum() < keep.size  # the data exercise both sides of the threshold
+    released = dict(zip(observed.index[keep], np.round(noisy[keep])))
+    assert out.index.tolist() == sorted({row for row, _ in released})
+    assert out.columns.tolist() == sorted({col for _, col in released})
+    shown = out.stack()
+    assert {cell: value for cell, value in shown.items() if value != 0} == released
+    assert (shown != 0).sum() == len(released)
+
+
+def test_thresholded_table_cells_below_threshold_never_appear():
+    eps, delta = 1.0, 0.05
+    _, threshold = _threshold_reference("Laplace", eps, delta, True)  # 6.99
+    observed = set(zip(_ROWS, _COLS))
+    smallest = []
+    for seed in range(200):
+        out = tableDP(_ROWS, _COLS, eps=eps, delta=delta, random_state=seed).stack()
+        released = out[out != 0]
+        assert set(released.index) <= observed  # no unobserved combination is released
+        if released.size:
+            smallest.append(released.min())
+    assert min(smallest) == rcompat.round_half_even(threshold)  # reached, never passed
+
+
+@pytest.mark.parametrize(
+    "kwargs, p",
+    [
+        (dict(), 0.1 / 2),
+        (dict(which_sensitivity="unbounded"), 0.1),
+        (dict(mechanism="Gaussian", eps=0.5), 0.1 * math.exp(-0.5) / 2),
+        (dict(mechanism="analytic", which_sensitivity="unbounded"), 0.1),
+    ],
+    ids=["Laplace-bounded", "Laplace-unbounded", "Gaussian-bounded", "analytic-unbounded"],
+)
+def test_single_record_category_released_with_probability_at_most_delta(kwargs, p):
+    """20000 categories of one record each, in one call (independent noise per cell): the
+    share released is the derived p <= delta = 0.1 (two-sided binomial test at ALPHA: a
+    correct implementation fails it with probability 0.001 under a fresh seed)."""
+    delta, n = 0.1, 20_000
+    args = dict(eps=1.0, delta=delta, random_state=SEED)
+    args.update(kwargs)
+    out = tableDP([f"c{i}" for i in range(n)], **args)
+    released = int((out > 0).sum())
+    assert released == out.size  # only released categories are shown
+    assert p <= delta
+    assert stats.binomtest(released, n, p).pvalue > ALPHA
+
+
+def test_thresholded_table_check_has_power():
+    """The same binomial test rejects the unbounded threshold used for bounded neighbours
+    (release probability delta instead of delta/2)."""
+    out = tableDP([f"c{i}" for i in range(20_000)], eps=1.0, delta=0.1,
+                  which_sensitivity="unbounded", random_state=SEED)
+    assert stats.binomtest(int((out > 0).sum()), 20_000, 0.1 / 2).pvalue < ALPHA
+
+
+@pytest.mark.parametrize("which", ["bounded", "unbounded"])
+def test_declared_levels_new_category_changes_no_cell(which):
+    """With declared levels a record with a new category changes a count, not the cells."""
+    levels = ["a", "b", "c"]
+    data = pd.Categorical(["a", "b", "a", "b"], categories=levels)
+    neighbour = pd.Categorical(["a", "b", "a", "c"], categories=levels)  # one record changed
+    other = pd.Categorical(["x", "y", "x", "y"], categories=["x", "y", "z"])
+    for factors, changed in [((data,), (neighbour,)), ((data, other), (neighbour, other))]:
+        out = tableDP(*factors, eps=1, which_sensitivity=which, random_state=SEED)
+        out2 = tableDP(*changed, eps=1, which_sensitivity=which, random_state=SEED)
+        assert out.index.tolist() == out2.index.tolist() == levels
+        assert out.shape == out2.shape
+        if out.ndim == 2:
+            assert out.columns.tolist() == out2.columns.tolist() == ["x", "y", "z"]
+
+
+def test_thresholded_table_keeps_declared_levels():
+    """A declared factor beside an undeclared one keeps all its (public) levels; the
+    undeclared one shows the released levels only; the inputs are not modified."""
+    declared = pd.Series(pd.Categorical(["u"] * 60 + ["v"], categories=["u", "v", "w"]),
+                         name="d")
+    plain = ["p"] * 60 + ["q"]
+    copies = (declared.copy(), list(plain))
+    out = tableDP(plain, declared, eps=1, delta=1e-6, random_state=SEED)
+    assert out.index.tolist() == ["p"] and out.columns.tolist() == ["u", "v", "w"]
+    assert out.columns.name == "d"
+    assert out.loc["p", "v"] == 0 and out.loc["p", "w"] == 0 and out.loc["p", "u"] > 40
+    pd.testing.assert_series_equal(declared, copies[0])
+    assert plain == copies[1]
+
+
+def test_thresholded_table_no_data_draws_nothing():
+    rng = np.random.default_rng(SEED)
+    before = rng.bit_generator.state
+    out = tableDP([], eps=1, delta=0.1, random_state=rng)
+    assert out.size == 0
+    assert rng.bit_generator.state == before
+
+
+def test_thresholded_table_both_bounded_noise_first():
+    args = dict(eps=1, delta=0.05)
+    both = tableDP(_ROWS, _COLS, which_sensitivity="both", random_state=SEED, **args)
+    rng = np.random.default_rng(SEED)
+    pd.testing.assert_frame_equal(both["Bounded"], tableDP(_ROWS, _COLS, random_state=rng,
+                                                           **args))
+    pd.testing.assert_frame_equal(
+        both["Unbounded"],
+        tableDP(_ROWS, _COLS, which_sensitivity="unbounded", random_state=rng, **args),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Unbounded DP without the private n: noisy centred sufficient statistics (issue 11, item 5)
+# --------------------------------------------------------------------------------------------
+
+# Bounds [-1, 3] (midpoint 1, half-width 2) and [0, 2] (midpoint 1, half-width 1); some values
+# outside, so clipping matters.
+UNB_X = np.array([-1.5, 0.2, 2.9, 3.4, 1.1, 0.0, 2.2, -0.3, 1.7, 0.9])
+UNB_Y = np.array([0.5, 1.9, -0.2, 1.2, 2.5, 0.8, 1.1, 0.3, 1.6, 0.0])
+UNB_BOUNDS = dict(lower_bound=-1, upper_bound=3)
+UNB_BOUNDS2 = dict(lower_bound1=-1, upper_bound1=3, lower_bound2=0, upper_bound2=2)
+
+
+def _unb_mean(data, **kw):
+    return meanDP(data, lower_bound=-1, upper_bound=3, **kw)
+
+
+def _unb_var(data, **kw):
+    return varDP(data, lower_bound=-1, upper_bound=3, **kw)
+
+
+def _unb_sd(data, **kw):
+    return sdDP(data, lower_bound=-1, upper_bound=3, **kw)
+
+
+def _unb_cov(data, **kw):
+    return covDP(data[:, 0], data[:, 1], lower_bound1=-1, upper_bound1=3, lower_bound2=0,
+                 upper_bound2=2, **kw)
+
+
+def _unb_pvar(data, **kw):
+    return pooledVarDP(*data, lower_bound=-1, upper_bound=3, **kw)
+
+
+def _unb_pcov(data, **kw):
+    return pooledCovDP(*data, **UNB_BOUNDS2, **kw)
+
+
+def _unit_rows(function, data):
+    """The scaled sufficient statistics the unbounded release must hand the mechanism, computed
+    here from the definitions: centred sums over the half-widths, the count."""
+    def rows_of(vector):
+        c = np.clip(vector, -1, 3) - 1
+        if function is _unb_mean:
+            return [c.sum() / 2, c.size]
+        return [c.sum() / 2, (c * c).sum() / 4, c.size]
+
+    def cross_rows_of(pairs):
+        c1, c2 = np.clip(pairs[:, 0], -1, 3) - 1, np.clip(pairs[:, 1], 0, 2) - 1
+        return [c1.sum() / 2, c2.sum(), (c1 * c2).sum() / 2, c1.size]
+
+    if function in (_unb_mean, _unb_var, _unb_sd):
+        return np.array([rows_of(data)])
+    if function is _unb_cov:
+        return np.array([cross_rows_of(data)])
+    if function is _unb_pvar:
+        return np.array([rows_of(sample) for sample in data])
+    return np.array([cross_rows_of(sample) for sample in data])
+
+
+def _exact(function, data):
+    """The statistic of the clipped data (what a noise-free release must give)."""
+    clip = (lambda v: np.clip(v, -1, 3))
+    pairs = (lambda s: (np.clip(s[:, 0], -1, 3), np.clip(s[:, 1], 0, 2)))
+    if function is _unb_mean:
+        return clip(data).mean()
+    if function is _unb_var:
+        return np.var(clip(data), ddof=1)
+    if function is _unb_sd:
+        return np.std(clip(data), ddof=1)
+    if function is _unb_cov:
+        return np.cov(*pairs(data))[0, 1]
+    dof = sum(len(s) for s in data) - len(data)
+    if function is _unb_pvar:
+        return sum((len(s) - 1) * np.var(clip(s), ddof=1) for s in data) / dof
+    return sum((len(s) - 1) * np.cov(*pairs(s))[0, 1] for s in data) / dof
+
+
+UNB_CASES = [
+    pytest.param(_unb_mean, UNB_X, 2, id="mean"),
+    pytest.param(_unb_var, UNB_X, 3, id="var"),
+    pytest.param(_unb_sd, UNB_X, 3, id="sd"),
+    pytest.param(_unb_cov, np.column_stack([UNB_X, UNB_Y]), 4, id="cov"),
+    pytest.param(_unb_pvar, (UNB_X[:4], UNB_X[4:7], UNB_X[7:]), 3, id="pooledVar"),
+    pytest.param(_unb_pcov, (np.column_stack([UNB_X, UNB_Y])[:6],
+                             np.column_stack([UNB_X, UNB_Y])[6:]), 4, id="pooledCov"),
+]
+
+UNB_MECHANISMS = [
+    pytest.param(dict(eps=0.7), id="Laplace"),
+    pytest.param(dict(eps=0.7, mechanism="Gaussian", delta=0.01, type_DP="pDP"), id="pDP"),
+    pytest.param(dict(eps=0.7, mechanism="Gaussian", delta=0.01), id="aDP"),
+    pytest.param(dict(eps=3, mechanism="analytic", delta=1e-5, type_DP="pDP"), id="analytic"),
+]
+
+
+@pytest.mark.parametrize("kwargs", UNB_MECHANISMS)
+@pytest.mark.parametrize("function, data, k", UNB_CASES)
+def test_unbounded_releases_the_scaled_statistics_once(no_noise, function, data, k, kwargs):
+    """One mechanism call with the whole eps (and delta) on the sufficient statistics, each
+    divided by its add/remove sensitivity: l1 sensitivity k for Laplace (eps/k per statistic),
+    l2 sensitivity sqrt(k) for the Gaussian mechanisms. Without noise the post-processing
+    gives back the statistic of the clipped data."""
+    value = function(data, which_sensitivity="unbounded", random_state=SEED, **kwargs)
+    [call] = no_noise.calls
+    np.testing.assert_allclose(np.reshape(call["values"], (-1, k)), _unit_rows(function, data),
+                               rtol=1e-13, atol=1e-13)
+    assert call["eps"] == kwargs["eps"]
+    if "mechanism" in kwargs:
+        assert call["delta"] == kwargs["delta"]
+        assert call["sensitivity"] == math.sqrt(k)
+        assert call["analytic"] == (kwargs["mechanism"] == "analytic")
+        if not call["analytic"]:
+            assert call["type_DP"] == kwargs.get("type_DP", "aDP")
+    else:
+        assert call["delta"] is None and call["sensitivity"] == k
+    assert value == pytest.approx(_exact(function, data), rel=1e-12, abs=1e-12)
+
+
+def _neighbours(function, data):
+    """Neighbours under unbounded DP: one record added (at a bound, or beyond it, where its
+    centred terms are the largest) or removed; for the pooled statistics, in one sample."""
+    if function in (_unb_mean, _unb_var, _unb_sd):
+        return [np.r_[data, 3.0], np.r_[data, -7.0], data[1:]]
+    if function is _unb_cov:
+        return [np.r_[data, [[3.0, 0.0]]], np.r_[data, [[-5.0, 9.0]]], data[1:]]
+    first, rest = data[0], tuple(data[1:])
+    record = 3.0 if function is _unb_pvar else [[3.0, 0.0]]
+    return [(np.r_[first, record],) + rest, (first[1:],) + rest]
+
+
+@pytest.mark.parametrize("kwargs", UNB_MECHANISMS[:2])
+@pytest.mark.parametrize("function, data, k", UNB_CASES)
+def test_unbounded_noise_does_not_depend_on_n(no_noise, function, data, k, kwargs):
+    """For a dataset and its neighbours (n +- 1) the mechanism gets the same eps, delta and
+    sensitivity, and the scaled statistics differ in one row, by at most 1 in each of its k
+    coordinates (the sensitivity the noise is calibrated to), and by exactly 1 in the count.
+    A record at a bound attains the bound in its sum coordinates."""
+    function(data, which_sensitivity="unbounded", random_state=SEED, **kwargs)
+    for neighbour in _neighbours(function, data):
+        function(neighbour, which_sensitivity="unbounded", random_state=SEED, **kwargs)
+    first, *others = no_noise.calls
+    for call in others:
+        assert (call["eps"], call["delta"], call["sensitivity"]) == (
+            first["eps"], first["delta"], first["sensitivity"])
+        step = np.reshape(call["values"], (-1, k)) - np.reshape(first["values"], (-1, k))
+        assert np.all(np.abs(step) <= 1 + 1e-12)
+        moved = np.flatnonzero(np.any(step != 0, axis=1))
+        assert moved.tolist() == [0]  # one row: the first sample's (the only one unpooled)
+        assert abs(step[0, -1]) == 1
+    added_at_bound = np.reshape(others[0]["values"], (-1, k)) - np.reshape(first["values"], (-1, k))
+    np.testing.assert_allclose(np.abs(added_at_bound[0, :-1]), 1, rtol=1e-12)
+
+
+@pytest.fixture
+def real_noise(monkeypatch):
+    """Records the mechanism calls inside dppack.stats around the real mechanisms: the true
+    values handed over and the noisy values returned."""
+    calls = []
+
+    def recording(real):
+        def mechanism(true_values, *args, **kwargs):
+            noisy = real(true_values, *args, **kwargs)
+            calls.append((np.copy(true_values), np.copy(noisy)))
+            return noisy
+        return mechanism
+
+    for name in ("LaplaceMechanism", "GaussianMechanism"):
+        monkeypatch.setattr(_STATS, name, recording(getattr(_STATS, name)))
+    return calls
+
+
+@pytest.mark.parametrize(
+    "function, data, k, kwargs, law",
+    [
+        pytest.param(_unb_var, UNB_X, 3, dict(eps=1.5), stats.laplace(scale=3 / 1.5),
+                     id="var-Laplace"),
+        pytest.param(_unb_mean, UNB_X, 2, dict(eps=1.5), stats.laplace(scale=2 / 1.5),
+                     id="mean-Laplace"),
+        pytest.param(_unb_cov, np.column_stack([UNB_X, UNB_Y]), 4, dict(eps=1),
+                     stats.laplace(scale=4), id="cov-Laplace"),
+        pytest.param(_unb_pvar, (UNB_X[:4], UNB_X[4:]), 3,
+                     dict(eps=0.5, mechanism="Gaussian", delta=0.01),
+                     stats.norm(scale=gaussian_sigma(0.5, 0.01, math.sqrt(3))),
+                     id="pooledVar-aDP"),
+        pytest.param(_unb_var, UNB_X, 3, dict(eps=2, mechanism="analytic", delta=1e-5),
+                     stats.norm(scale=gaussian_sigma(2, 1e-5, math.sqrt(3), analytic=True)),
+                     id="var-analytic"),
+    ],
+)
+def test_unbounded_noise_law(real_noise, function, data, k, kwargs, law):
+    """The noise on every scaled statistic follows the law of the stated scale (KS over all
+    coordinates of 1000 calls: independent draws). Power: the same check rejects the scale
+    of a statistic given eps/(k - 1) or the noise of DPpack's (U - L)/n-type calibration."""
+    rng = np.random.default_rng(SEED)
+    for _ in range(1000):
+        function(data, which_sensitivity="unbounded", random_state=rng, **kwargs)
+    noise = np.concatenate([np.ravel(noisy - true) for true, noisy in real_noise])
+    assert noise.size == 1000 * np.size(_unit_rows(function, data))
+    assert _ks(noise, law.cdf) > ALPHA
+    wrong = (stats.laplace(scale=law.std() / math.sqrt(2) * (k - 1) / k)
+             if law.dist.name == "laplace" else stats.norm(scale=law.std() * 0.8))
+    assert _ks(noise, wrong.cdf) < ALPHA
+
+
+def test_unbounded_releases_are_accurate_on_large_data():
+    """n = 200 000: the noise on the sums (scales <= 4/eps of values up to 4 n) and on the
+    count moves each release by about 1e-5; the tolerance 1e-3 is a Laplace tail beyond 50
+    scales (false-failure probability below 1e-20)."""
+    rng = np.random.default_rng(11)
+    x = rng.normal(1.0, 0.8, 200_000)  # bounds [-1, 3]: a little is clipped
+    y = 0.5 * x + rng.normal(0.0, 0.3, x.size)
+    cx, cy = np.clip(x, -1, 3), np.clip(y, 0, 2)
+    kw = dict(which_sensitivity="unbounded", random_state=5)
+    assert meanDP(x, 1, -1, 3, **kw) == pytest.approx(cx.mean(), abs=1e-3)
+    assert varDP(x, 1, -1, 3, **kw) == pytest.approx(cx.var(ddof=1), abs=1e-3)
+    assert sdDP(x, 1, -1, 3, **kw) == pytest.approx(cx.std(ddof=1), abs=1e-3)
+    assert covDP(x, y, 1, -1, 3, 0, 2, **kw) == pytest.approx(np.cov(cx, cy)[0, 1], abs=1e-3)
+    halves = (x[:80_000], x[80_000:])
+    pooled = sum((h.size - 1) * np.clip(h, -1, 3).var(ddof=1) for h in halves) / (x.size - 2)
+    assert pooledVarDP(*halves, eps=1, lower_bound=-1, upper_bound=3, **kw) == pytest.approx(
+        pooled, abs=1e-3)
+    pairs = np.column_stack([x, y])
+    pooled_cov = sum((s.shape[0] - 1) * np.cov(np.clip(s[:, 0], -1, 3),
+                                               np.clip(s[:, 1], 0, 2))[0, 1]
+                     for s in (pairs[:80_000], pairs[80_000:])) / (x.size - 2)
+    assert pooledCovDP(pairs[:80_000], pairs[80_000:], eps=1, **UNB_BOUNDS2,
+                       **kw) == pytest.approx(pooled_cov, abs=1e-3)
+
+
+def test_unbounded_releases_stay_in_range_when_noise_dominates():
+    """Two values and eps = 0.01: the noisy count is often below 2 or negative; every release
+    is finite and clamped to the range of its statistic for any size >= 2 (mean: the bounds;
+    variance: [0, (U - L)^2/2]; covariance: +-(U1 - L1)(U2 - L2)/2), with mass at the ends."""
+    kw = dict(eps=0.01, which_sensitivity="unbounded")
+    pair = np.array([0.5, 1.5])
+    means = _draws(lambda rng: meanDP(pair, lower_bound=-1, upper_bound=3, random_state=rng,
+                                      **kw), n=400)
+    variances = _draws(lambda rng: varDP(pair, lower_bound=-1, upper_bound=3, random_state=rng,
+                                         **kw), n=400)
+    covariances = _draws(lambda rng: covDP(pair, pair[::-1], lower_bound1=-1, upper_bound1=3,
+                                           lower_bound2=0, upper_bound2=2, random_state=rng,
+                                           **kw), n=400)
+    pooled = _draws(lambda rng: pooledVarDP(pair, pair, lower_bound=-1, upper_bound=3,
+                                            random_state=rng, **kw), n=400)
+    for values, low, high in [(means, -1, 3), (variances, 0, 8), (covariances, -4, 4),
+                              (pooled, 0, 8)]:
+        assert np.all(np.isfinite(values))
+        assert values.min() >= low and values.max() <= high
+        assert np.any(values == low) or np.any(values == high)
+    assert np.mean(variances == 0) > 0.2
+
+
+def test_unbounded_needs_no_sensitivity_from_the_sizes():
+    """DPpack's unbounded sensitivities of a single pooled sample of two values (Inf) or with
+    N - J - 1 = 0 (NaN) were refused; the unbounded releases no longer use them."""
+    assert 0 <= pooledVarDP([1.0, 3.0], lower_bound=0, upper_bound=5,
+                            which_sensitivity="unbounded", random_state=SEED) <= 12.5
+    assert abs(pooledCovDP(np.ones((2, 2)), lower_bound1=0, upper_bound1=5, lower_bound2=0,
+                           upper_bound2=5, which_sensitivity="unbounded",
+                           random_state=SEED)) <= 12.5
+
+
+SCALE_MESSAGE = ("The bounds are too close together or too far apart for the sufficient "
+                 "statistics of unbounded DP in floating point.")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        pytest.param(lambda rng: varDP(X, 1, 0, 1e-170, "unbounded", random_state=rng),
+                     SCALE_MESSAGE, id="var-h2-underflows"),
+        pytest.param(lambda rng: varDP(X, 1, -1e200, 1e200, "both", random_state=rng),
+                     SCALE_MESSAGE, id="var-both-h2-overflows-before-bounded-noise"),
+        pytest.param(lambda rng: covDP(X, X, 1, 0, 1e-170, 0, 1e-170, "unbounded",
+                                       random_state=rng),
+                     SCALE_MESSAGE, id="cov-product-underflows"),
+        pytest.param(lambda rng: _mean(which_sensitivity="both", eps=0, random_state=rng), EPS,
+                     id="mean-both-eps"),
+        pytest.param(lambda rng: _var(which_sensitivity="unbounded", mechanism="Gaussian",
+                                      delta=0.01, eps=1, random_state=rng), EPS_ADP,
+                     id="var-unbounded-aDP-eps"),
+        pytest.param(lambda rng: _cov(which_sensitivity="both", mechanism="analytic",
+                                      random_state=rng), DELTA, id="cov-both-delta"),
+        pytest.param(lambda rng: _pvar(which_sensitivity="both", mechanism="Gaussian",
+                                       delta=0.01, eps=0.5, type_DP="x", random_state=rng),
+                     TYPE_DP, id="pooledVar-both-type"),
+        pytest.param(lambda rng: _pcov(which_sensitivity="unbounded", eps=-1, random_state=rng),
+                     EPS, id="pooledCov-unbounded-eps"),
+    ],
+)
+def test_unbounded_and_both_fail_before_any_draw(call, message):
+    rng = np.random.default_rng(SEED)
+    before = rng.bit_generator.state
+    with pytest.raises(ValueError, match="^" + re.escape(message)):
+        call(rng)
+    assert rng.bit_generator.state == before
+
+
+@pytest.mark.parametrize(
+    "call, core",
+    [
+        pytest.param(lambda: _mean(which_sensitivity="both", eps=0), "_mean_access", id="mean"),
+        pytest.param(lambda: _var(which_sensitivity="unbounded", eps=0), "centred_moments",
+                     id="var"),
+        pytest.param(lambda: _cov(which_sensitivity="unbounded", eps=0),
+                     "centred_cross_moments", id="cov"),
+        pytest.param(lambda: _pvar(which_sensitivity="both", eps=0), "_pooled_var_access",
+                     id="pooledVar"),
+        pytest.param(lambda: _pcov(which_sensitivity="unbounded", eps=0),
+                     "centred_cross_moments", id="pooledCov"),
+    ],
+)
+def test_budget_checked_before_the_statistics_are_computed(monkeypatch, call, core):
+    """The whole budget is checked once, with the mechanism's messages, before the statistics
+    of the data are computed (and so before any draw, for every version of 'both')."""
+    def computed(*args, **kwargs):
+        raise AssertionError("the data were read before the budget was checked")
+
+    monkeypatch.setattr(_STATS.data_access, core, computed)
+    with pytest.raises(ValueError, match="^" + re.escape(EPS)):
+        call()
+
+
+def test_analytic_ignores_type_dp_in_the_budget_check():
+    """DPpack ignores type.DP for 'analytic' (spec §3.0); checking the whole budget first
+    must not refuse 'pDP' there."""
+    value = _var(which_sensitivity="both", mechanism="analytic", delta=0.01, type_DP="pDP",
+                 random_state=SEED)
+    assert list(value) == ["Bounded", "Unbounded"]
 
 
 # --------------------------------------------------------------------------------------------

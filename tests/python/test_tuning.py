@@ -200,14 +200,42 @@ def test_regression_clips_validation_labels_and_predictions(monkeypatch):
         (3 - 0.5) ** 2 - 0.25, (3 - 3) ** 2 - 9.0, (3 + 2) ** 2 - 4.0])
 
 
-def test_classification_utility_and_eps_of_first_model(monkeypatch):
+def test_classification_utility_and_shared_eps(monkeypatch):
     calls = _recorded_selection(monkeypatch)
     X, y = _rows_data(30)
-    models = [FakeModel(eps=0.3, wrong=2), FakeModel(eps=5, wrong=4)]
+    models = [FakeModel(eps=0.3, wrong=2), FakeModel(eps=0.3, wrong=4)]
     tune_classification_model(models, X, y, [1, 1], [0, 0])
     utility, eps, sens = calls[0]
     np.testing.assert_array_equal(utility, [-2, -4])
     assert eps == 0.3 and sens == 1.0
+
+
+def _fake_regression(eps, delta):
+    model = FakeModel(eps=eps)
+    model.delta = delta
+    return model
+
+
+@pytest.mark.parametrize("tuner, models, message", [
+    # DPpack selects with the first model's eps: a second model with a larger eps would make
+    # the call 5-DP, not the 0.3-DP its first model suggests
+    (tune_classification_model, [FakeModel(eps=0.3), FakeModel(eps=5)], "same eps"),
+    (tune_classification_model, [FakeModel(eps=np.inf), FakeModel(eps=np.inf)],
+     "eps must be finite"),
+    (tune_linear_regression_model, [_fake_regression(1, 0.01), _fake_regression(2, 0.01)],
+     "same eps"),
+    (tune_linear_regression_model, [_fake_regression(1, 0.01), _fake_regression(1, 0.1)],
+     "same delta"),
+])
+def test_budgets_must_agree_before_any_fit(tuner, models, message):
+    X, y = _rows_data(30)
+    bounds = ([1, 1], [0, 0]) if tuner is tune_classification_model else ([1, 1], [0, -1])
+    rng = np.random.default_rng(1)
+    state = rng.bit_generator.state
+    with pytest.raises(ValueError, match=message):
+        tuner(models, X, y, *bounds, random_state=rng)
+    assert all(model.fitted_rows is None for model in models)  # no data touched
+    assert rng.bit_generator.state == state  # nothing drawn
 
 
 def test_linear_regression_models_real():

@@ -114,3 +114,85 @@ test_that("short vectors, integers, ALTREP sequences and NA go through the core 
   expect_error(meanDP(w, 1, 0, 1), "NaN|NA|missing|finite")
   expect_equal(meanDP(seq_len(1e5), 1e9, 0, 1e5), mean(seq_len(1e5)), tolerance = 1e-6)
 })
+
+test_that("NA of every R type is refused before any draw (issue 11)", {
+  # reticulate turns an integer NA into the valid number -2147483648, a logical NA into True
+  # and a character NA into the text "NA": the bridge sends NaN or None instead, which the
+  # core refuses with its usual message, naming the argument.
+  finite <- function(name) sprintf("%s must be finite (no NA, NaN or Inf).", name)
+  missing_factor <- paste("Factors must not contain missing values (None, NaN, NA):",
+                          "DPpackPy refuses them in tables instead of dropping them as R's",
+                          "table() does.")
+  X <- matrix(c(1L, 2L, 3L, 4L, 5L, NA, 1L, 2L), 4)
+  y <- c(0, 1, 0, 1)
+  model <- LogisticRegressionDP$new("l2", 1, 0.5)
+  set.seed(11)
+  before <- .Random.seed
+  for (x in list(c(1L, NA, 3L), c(TRUE, NA, FALSE), c(1, NA, 3), c(1, NaN, 3),
+                 matrix(c(1L, NA, 3L, 4L), 2), data.frame(a = c(1L, NA), b = c(2L, 3L)))) {
+    expect_dppack_error(meanDP(x, 1, 0, 5), finite("x"), "meanDP")
+    expect_dppack_error(LaplaceMechanism(x, 1, 1), finite("true.values"), "LaplaceMechanism")
+  }
+  for (x in list(c(1L, NA, 3L), c(TRUE, NA, FALSE), c(1, NA, 3), c(1, NaN, 3))) {
+    expect_dppack_error(varDP(x, 1, 0, 5), finite("x"), "varDP")
+  }
+  expect_dppack_error(LaplaceMechanism(NA_integer_, 1, 1), finite("true.values"),
+                      "LaplaceMechanism")
+  expect_dppack_error(meanDP(c("1", NA), 1, 0, 5), "x must be numeric.", "meanDP")
+  expect_dppack_error(meanDP(1:3, 1, NA_integer_, 5), "lower.bound must be a finite number.",
+                      "meanDP")
+  expect_dppack_error(meanDP(1:3, NA_integer_, 0, 5), "eps must be a scalar > 0", "meanDP")
+  expect_dppack_error(LaplaceMechanism(1, NA_integer_, 1), "eps must be a scalar > 0",
+                      "LaplaceMechanism")
+  # Tables: NA in a factor, and in undeclared vectors of every type (a character NA does not
+  # become the category "NA").
+  expect_dppack_error(tableDP(factor(c("a", NA, "b"))), missing_factor, "tableDP")
+  for (x in list(c("a", NA, NA, NA), c(1L, NA), c(TRUE, NA), c(1, NA), c(1, NaN),
+                 NA_character_)) {
+    expect_dppack_error(tableDP(x, eps = 1, delta = 0.1), missing_factor, "tableDP")
+  }
+  expect_dppack_error(tableDP(factor("a"), eps = 1, mechanism = NA_character_),
+                      "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'}.",
+                      "tableDP")
+  # A model fit: NA in X (matrix or data.frame), in y (integer, logical), in the bounds.
+  expect_method_error <- function(object, message) {
+    cnd <- expect_error(object, message, fixed = TRUE)
+    expect_identical(conditionMessage(cnd), message)
+  }
+  expect_method_error(model$fit(X, y, c(5, 5), c(0, 0)), finite("X"))
+  expect_method_error(model$fit(as.data.frame(X), y, c(5, 5), c(0, 0)), finite("X"))
+  expect_method_error(model$fit(matrix(1:8, 4), c(0L, 1L, NA, 1L), c(8, 8), c(0, 0)),
+                      finite("y"))
+  expect_method_error(model$fit(matrix(1:8, 4), c(FALSE, TRUE, NA, TRUE), c(8, 8), c(0, 0)),
+                      finite("y"))
+  expect_method_error(model$fit(matrix(1:8, 4), y, c(8L, NA), c(0, 0)),
+                      "upper.bounds must be finite.")
+  expect_null(model$coeff)
+  # Arguments the R functions pass unconverted (not through .to_py) are checked as well.
+  expect_method_error(InteractiveAboveThreshold$new(1:5, eps = 1, threshold = NA_integer_,
+                                                    sensitivity = 1),
+                      "threshold must be a finite number.")
+  above <- InteractiveAboveThreshold$new(1:5, eps = 1, threshold = 3, sensitivity = 1)
+  set.seed(11)
+  before <- .Random.seed
+  expect_method_error(above$query(NA_integer_), "The query value must be a finite number.")
+  expect_method_error(above$query(function(d) d[6]), # an integer NA
+                      "The query value must be a finite number.")
+  expect_identical(.Random.seed, before)
+})
+
+test_that(".without_na converts only what holds NA", {
+  expect_identical(DPpackPy:::.without_na(c(1L, 2L)), c(1L, 2L))
+  expect_identical(DPpackPy:::.without_na(c(TRUE, FALSE)), c(TRUE, FALSE))
+  expect_identical(DPpackPy:::.without_na(c("a", "b")), c("a", "b"))
+  expect_identical(DPpackPy:::.without_na(c(1, NA)), c(1, NA))
+  m <- DPpackPy:::.without_na(matrix(c(1L, NA, 3L, 4L), 2))
+  expect_identical(m, matrix(c(1, NA, 3, 4), 2))
+  expect_identical(DPpackPy:::.without_na(NA), NaN)
+  expect_identical(DPpackPy:::.without_na(NA_character_), NaN)
+  text <- DPpackPy:::.without_na(matrix(c("a", NA, "b", "c"), 2))
+  expect_identical(reticulate::py_to_r(text$shape), list(2L, 2L))
+  expect_identical(reticulate::py_to_r(text$ravel(order = "F")$tolist()),
+                   list("a", NULL, "b", "c"))
+  expect_null(DPpackPy:::.without_na(NULL))
+})

@@ -710,6 +710,63 @@ test_that("tune_linear_regression_model fits every model in place and returns on
   expect_identical(lapply(tuned, `[[`, "coeff"), lapply(alone, `[[`, "coeff"))
 })
 
+test_that("tuning refuses models with different eps or delta before touching the data", {
+  set.seed(5)
+  X <- data.frame(x1 = stats::runif(60, -1, 1), x2 = stats::runif(60, -1, 1))
+  y <- as.integer(X$x1 + X$x2 > 0)
+  models <- list(LogisticRegressionDP$new("l2", 1, 1), LogisticRegressionDP$new("l2", 2, 1))
+  expect_dppack_error(
+    tune_classification_model(models, X, y, c(1, 1), c(-1, -1)),
+    "All DPmodels must have the same eps: the selection spends the first model's eps, which must be every model's.",
+    "tune_classification_model"
+  )
+  for (m in models) expect_null(m$coeff)
+  regs <- list(LinearRegressionDP$new("l2", 1, 0.01, 1), LinearRegressionDP$new("l2", 1, 0.1, 1))
+  expect_dppack_error(
+    tune_linear_regression_model(regs, df_reg, y_reg, c(1, 2), c(-1, -2)),
+    "All DPmodels must have the same delta: the result is (eps, delta)-DP only if no model has a larger delta.",
+    "tune_linear_regression_model"
+  )
+  for (m in regs) expect_null(m$coeff)
+})
+
+# ---- privacy assumptions enforced by the frameworks (issue 11) -------------------------------
+
+test_that("output perturbation needs the gradients, and an uncertified fit is refused", {
+  Xs <- X_cls / 4
+  ub <- c(0.5, 0.5)
+  lb <- c(-0.5, -0.5)
+  no_gradients <- LogisticR$new(1, 1, "output")
+  set.seed(3)
+  before <- .Random.seed
+  expect_method_error(
+    no_gradients$fit(Xs, y_cls, ub, lb),
+    paste("perturbation.method 'output' needs mapXy.gr, loss.gr and regularizer.gr: the fit",
+          "checks with the gradient that it reached the minimiser the noise is calibrated to."),
+    "no_gradients$fit"
+  )
+  expect_identical(.Random.seed, before)
+  expect_null(no_gradients$coeff)
+  # the hinge loss is not differentiable: no certified minimiser, an error, not a warning
+  hinge <- function(y.hat, y) pmax(0, 1 - y * y.hat)
+  hinge.gr <- function(y.hat, y) ifelse(y * y.hat < 1, -y, 0)
+  h <- EmpiricalRiskMinimizationDP.CMS$new(mapXy.linear, hinge, "l2", 1, 0.1, "output",
+                                           mapXy.gr = mapXy.gr.linear, loss.gr = hinge.gr)
+  cnd <- expect_error(h$fit(Xs, 2 * y_cls - 1, ub, lb),
+                      "did not reach a minimiser to the required tolerance", fixed = TRUE)
+  expect_false(grepl("Error:|Traceback", conditionMessage(cnd)))  # a DPpack-style error,
+  expect_identical(deparse(conditionCall(cnd)[[1]]), "h$fit")     # from the user's call
+  expect_null(h$coeff)
+  # the README's example: logistic pieces on bounds of norm < 1, with the gradients
+  m <- EmpiricalRiskMinimizationDP.CMS$new(
+    mapXy.sigmoid, loss.cross.entropy, "l2", 1, 1, "output",
+    mapXy.gr = mapXy.gr.sigmoid, loss.gr = loss.gr.cross.entropy
+  )
+  m$fit(Xs, y_cls, ub, lb)
+  expect_length(m$coeff, 2)
+  expect_true(all(is.finite(m$coeff)))
+})
+
 # ---- building blocks ------------------------------------------------------------------------
 
 test_that("the building blocks give spec section 5's values and n x 1 shapes", {

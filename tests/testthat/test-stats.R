@@ -59,15 +59,47 @@ test_that("bad data get a clear error before any noise (deviations from DPpack)"
   expect_error(meanDP(numeric(0), 1, 0, 6), "empty|at least one")
   expect_error(meanDP(x, 1, 6, 0), "lower")
   expect_error(covDP(x, x[-1], 1, 0, 6, 0, 6), "length")
-  expect_error(tableDP(c("a", NA, "b")), "NA|missing")
+  expect_error(tableDP(factor(c("a", NA, "b"))), "missing values", fixed = TRUE)
+  expect_error(tableDP(c("a", NA, "b"), delta = 0.1), "missing values", fixed = TRUE)
 })
 
 test_that("'both' warns as an R warning where DPpack warns, and returns one value", {
   msg <- paste("Sensitivity based on bounded and unbounded differential privacy is identical",
                "for this statistic. Only one value will be returned.")
-  expect_warning(value <- meanDP(x, 1, 0, 6, which.sensitivity = "both"), msg, fixed = TRUE)
+  expect_warning(value <- quantileDP(x, 0.5, 1, 0, 6, which.sensitivity = "both"), msg,
+                 fixed = TRUE)
   expect_length(value, 1)
-  expect_warning(quantileDP(x, 0.5, 1, 0, 6, which.sensitivity = "both"), msg, fixed = TRUE)
+  expect_warning(medianDP(x, 1, 0, 6, which.sensitivity = "both"), msg, fixed = TRUE)
+})
+
+test_that("'both' gives both releases where they now differ (issue 11), bounded first", {
+  calls <- list(
+    "Sanitized Mean" = function(w) meanDP(x, 1, 0, 6, which.sensitivity = w),
+    "Sanitized Variance" = function(w) varDP(x, 1, 0, 6, which.sensitivity = w),
+    "Sanitized Standard Deviation" = function(w) sdDP(x, 1, 0, 6, which.sensitivity = w),
+    "Sanitized Covariance" = function(w) covDP(x, rev(x), 1, 0, 6, 0, 6,
+                                               which.sensitivity = w),
+    "Sanitized Pooled Variance" = function(w) pooledVarDP(x, x + 1, lower.bound = 0,
+                                                          upper.bound = 7,
+                                                          which.sensitivity = w)
+  )
+  for (class in names(calls)) {
+    call <- calls[[class]]
+    expect_no_warning(both <- with_random_state(4, call("both")))
+    expect_s3_class(both, class)
+    expect_named(both, c("Bounded", "Unbounded"))
+    separately <- with_random_state(4, list(call("bounded"), call("unbounded")))
+    expect_identical(unclass(both), list(Bounded = separately[[1]],
+                                         Unbounded = separately[[2]]))
+  }
+})
+
+test_that("the help pages say that 'both' spends eps twice (issue 11)", {
+  db <- tools::Rd_db("DPpackPy")
+  for (topic in c("meanDP", "varDP", "sdDP", "covDP", "pooledVarDP", "pooledCovDP")) {
+    text <- paste(as.character(db[[paste0(topic, ".Rd")]]), collapse = "")
+    expect_match(gsub("\\s+", " ", text), "2 * eps", fixed = TRUE, info = topic)
+  }
 })
 
 test_that("scalar statistics are plain doubles and set.seed() reproduces them", {
@@ -91,7 +123,21 @@ test_that("scalar statistics are plain doubles and set.seed() reproduces them", 
     expect_length(first, 1)
     expect_null(attributes(first))
   }
-  expect_gt(varDP(rep(2, 8), 1, 0, 6), 0)  # the positivity redraw
+})
+
+test_that("a noisy variance below 0 is released as 0, not redrawn (issue 11)", {
+  # True variance 0: a single draw, clamped, is exactly 0 with probability 1/2. 400 draws:
+  # the count of zeros is binomial(400, 1/2); the bounds 160..240 fail a correct
+  # implementation with probability about 6e-5 (the seed is fixed).
+  set.seed(12)
+  v <- replicate(400, varDP(rep(2, 8), 1, 0, 6))
+  expect_true(all(v >= 0 & v <= 36 * 8 / (4 * 7)))  # [0, largest variance of 8 values]
+  expect_gt(sum(v == 0), 160)
+  expect_lt(sum(v == 0), 240)
+  s <- replicate(50, sdDP(rep(2, 8), 1, 0, 6))
+  expect_true(any(s == 0) && all(s >= 0))
+  p <- replicate(50, pooledVarDP(rep(2, 8), rep(3, 5), lower.bound = 0, upper.bound = 6))
+  expect_true(any(p == 0) && all(p >= 0))
 })
 
 test_that("data-access functions return DPpack's named lists and reference values", {
@@ -133,22 +179,18 @@ test_that("histogramDataAccess gives R's own hist() without the density", {
                  Bounded.Sensitivities, sqrt(2))
 })
 
-test_that("histogramDP returns a plottable 'histogram' extended to the bounds", {
+test_that("histogramDP returns a plottable 'histogram' with R's pretty breaks of the bounds", {
   set.seed(5)
   data <- stats::rnorm(100, 3, 2)
   h <- histogramDP(data, 1, -3, 9)
   expect_s3_class(h, "histogram")
   expect_named(h, c("breaks", "counts", "mids", "xname", "equidist"))
-  width <- diff(h$breaks)[1]
-  expect_equal(min(h$breaks), -3)
-  expect_equal(max(h$breaks), 9)
-  expect_equal(diff(h$breaks), rep(width, length(h$breaks) - 1))
-  expect_equal(h$mids, h$breaks[-1] - width / 2)
+  # Sturges: nclass.Sturges(data) = 8 cells asked of pretty() of the bounds, not of the data.
+  expect_identical(h$breaks, pretty(c(-3, 9), n = grDevices::nclass.Sturges(data), min.n = 1))
+  expect_identical(h$breaks, seq(-4, 10, by = 2))
+  expect_equal(h$mids, h$breaks[-1] - 1)
   expect_true(all(h$counts >= 0))
   expect_equal(h$counts, round(h$counts))
-  # R's own hist() on the clipped data gives the interior breaks.
-  inner <- graphics::hist(pmin(pmax(data, -3), 9), plot = FALSE)$breaks
-  expect_true(all(inner %in% h$breaks))
   file <- tempfile(fileext = ".png")
   grDevices::png(file)
   expect_silent(plot(h))
@@ -164,17 +206,69 @@ test_that("histogramDP returns a plottable 'histogram' extended to the bounds", 
   expect_s3_class(both$Bounded, "histogram")
 })
 
-test_that("histogramDP takes R functions and numbers as breaks, as hist() does", {
+test_that("histogramDP's breaks do not move when one record changes (issue 11)", {
+  data <- seq(0.3, 0.7, length.out = 20)
+  changed <- c(data[-20], 0.95)
+  by_range <- function(v) seq(min(v), max(v), length.out = 6)
+  for (breaks in list("Sturges", "Scott", "FD", 7, by_range)) {
+    # R's hist() breaks, which DPpack releases, follow the data's range.
+    expect_false(identical(graphics::hist(data, breaks = breaks, plot = FALSE)$breaks,
+                           graphics::hist(changed, breaks = breaks, plot = FALSE)$breaks))
+    one <- histogramDP(data, 1, 0, 1, breaks = breaks)
+    two <- histogramDP(changed, 1, 0, 1, breaks = breaks)
+    expect_identical(one$breaks, two$breaks)
+    expect_identical(one$mids, two$mids)
+  }
+})
+
+test_that("histogramDP calls a breaks function with the bounds and extends given breaks", {
   set.seed(6)
   data <- stats::runif(50, 0, 10)
-  by_function <- histogramDP(data, 1, 0, 10, breaks = function(v) 4)
+  seen <- NULL
+  by_function <- histogramDP(data, 1, 0, 10, breaks = function(v) {
+    seen <<- v
+    4
+  })
+  expect_identical(seen, c(0, 10))
   by_number <- histogramDP(data, 1, 0, 10, breaks = 4)
   expect_identical(by_function$breaks, by_number$breaks)
-  expect_identical(by_number$breaks, graphics::hist(data, breaks = 4, plot = FALSE)$breaks)
+  expect_identical(by_number$breaks, pretty(c(0, 10), n = 4, min.n = 1))
+  # Breaks that span neither the data nor the bounds: extended to the bounds, no error.
+  inside <- histogramDP(data, 1, 0, 10, breaks = c(4, 5, 6))
+  expect_identical(inside$breaks, as.numeric(0:10))
+  expect_identical(inside$mids, 0:9 + 0.5)
+})
+
+test_that("DPpack's histogramDP script calls run (spec section 9.2)", {
+  set.seed(42)
+  x <- stats::rnorm(100, mean = 3, sd = 2)
+  calls <- list(
+    histogramDP(x, 1, -3, 9),
+    histogramDP(x, 1, -3, 9, which.sensitivity = "unbounded"),
+    histogramDP(x, 1, -3, 9, mechanism = "Gaussian", delta = 0.01, type.DP = "pDP"),
+    histogramDP(x, 0.9, -3, 9, mechanism = "Gaussian", delta = 0.01),
+    histogramDP(x, 0.9, -3, 9, mechanism = "analytic", delta = 0.01, type.DP = "pDP"),
+    histogramDP(x, 0.9, -3, 9, which.sensitivity = "unbounded", mechanism = "analytic",
+                delta = 0.01),
+    histogramDP(x, 1, -3, 9, normalize = TRUE),
+    histogramDP(x, 1, -3, 9, normalize = TRUE, allow.negative = TRUE),
+    histogramDP(x, 1, 0.2, 15)
+  )
+  bounds <- c(rep(list(c(-3, 9)), 8), list(c(0.2, 15)))
+  for (i in seq_along(calls)) {
+    h <- calls[[i]]
+    expect_s3_class(h, "histogram")
+    expect_lte(min(h$breaks), bounds[[i]][1])
+    expect_gte(max(h$breaks), bounds[[i]][2])
+    expect_length(h$counts, length(h$breaks) - 1)
+  }
+  expect_equal(sum(calls[[7]]$counts), 1)
+  both <- histogramDP(x, 1, -3, 9, which.sensitivity = "both")
+  expect_s3_class(both, "Sanitized Histogram")
 })
 
 test_that("tableDP returns a table with table()'s dimnames, levels and names", {
-  smoker <- c("yes", "no", "no", "yes", "no", "no")
+  smoker <- factor(c("yes", "no", "no", "yes", "no", "no"))
   sex <- factor(c("f", "m", "f", "f", "m", "m"), levels = c("m", "f", "x"))
   set.seed(8)
   tab <- tableDP(smoker, sex, eps = 1)
@@ -193,19 +287,102 @@ test_that("tableDP returns a table with table()'s dimnames, levels and names", {
   expect_s3_class(both$Unbounded, "table")
   true <- tableDataAccess(smoker, sex)
   expect_identical(true$True.Values, reference)
+  # tableDataAccess() stays DPpack's table() of the observed values (not private).
+  expect_identical(tableDataAccess(as.character(smoker))$True.Values,
+                   table(as.character(smoker)))
 })
 
 test_that("tableDP puts each cell's count in its place (almost no noise)", {
-  a <- rep(c("p", "q", "r"), times = c(30, 60, 90))
-  b <- rep(c("u", "v"), times = 90)
+  a <- factor(rep(c("p", "q", "r"), times = c(30, 60, 90)))
+  b <- factor(rep(c("u", "v"), times = 90))
   tab <- tableDP(a, b, eps = 1e6)
   expect_equal(unclass(tab), unclass(table(a, b)), ignore_attr = TRUE)
   named <- tableDP(first = a, second = b, eps = 1e6)
   expect_equal(unclass(named), unclass(table(first = a, second = b)))
+  # Undeclared levels: the cells above the threshold (1 + 2e-6 log(1e5)), in table()'s order
+  # of the released levels (R's collation); the single-record categories are not released.
+  x <- c("b", "a", "B", "a", "b", "c", "b")
+  y <- c(1, 10, 2, 10, 1, 3, 1)
+  released <- tableDP(x, y, eps = 1e6, delta = 1e-5)
+  full <- table(x, y)
+  expect_identical(dimnames(released), list(x = c("a", "b"), y = c("1", "10")))
+  expect_equal(unclass(released), unclass(full[rownames(released), colnames(released)]))
+  # The core sorts text by code point ("B" < "a"); R puts the released levels in its own
+  # collation, as table() would, and moves the cells with them.
+  z <- c("a", "B", "B", "a", "B")
+  mixed <- tableDP(z, eps = 1e6, delta = 1e-5)
+  expect_identical(names(mixed), sort(c("a", "B")))
+  expect_equal(as.vector(mixed[c("a", "B")]), c(2, 3))
   pooled <- pooledVarDP(one = c(1, 3, 5), two = c(2, 2, 8), eps = 1e6, lower.bound = 0,
                         upper.bound = 10)
   expect_equal(pooled, pooledVarDataAccess(list(c(1, 3, 5), c(2, 2, 8)), 0, 10,
                                            FALSE)$True.Values, tolerance = 1e-3)
+})
+
+test_that("tableDP with undeclared levels and delta = 0 stops before any draw (issue 11)", {
+  msg <- paste("The levels of data that are not a factor come from the data, so a record with",
+               "a new category would add a cell. Declare the levels (an R factor; in Python a",
+               "pandas.Categorical) or give delta > 0 for the thresholded release of the",
+               "observed cells.")
+  set.seed(3)
+  before <- .Random.seed
+  expect_dppack_error(tableDP(c("a", "b", "a"), eps = 1), msg, "tableDP")
+  expect_dppack_error(tableDP(c(1, 2, 2)), msg, "tableDP")
+  expect_dppack_error(tableDP(c(TRUE, FALSE)), msg, "tableDP")
+  expect_dppack_error(tableDP(factor(c("a", "b")), c("u", "v")), msg, "tableDP")
+  expect_dppack_error(tableDP(c("a", NA)), msg, "tableDP") # before the data are tabulated
+  expect_dppack_error(tableDP(c("a", "b"), delta = 1), "delta must be < 1.", "tableDP")
+  expect_dppack_error(tableDP(c("a", "b"), mechanism = "Gaussian"),
+                      "delta must be a scalar > 0", "tableDP")
+  expect_identical(.Random.seed, before)
+})
+
+test_that("with declared levels a record with a new category changes no cell (issue 11)", {
+  levels <- c("a", "b", "c")
+  data <- factor(c("a", "b", "a", "b"), levels = levels)
+  changed <- factor(c("a", "b", "a", "c"), levels = levels)
+  other <- factor(c("x", "y", "x", "y"))
+  for (which in c("bounded", "unbounded")) {
+    expect_identical(unname(dimnames(tableDP(data, eps = 1, which.sensitivity = which))),
+                     unname(dimnames(tableDP(changed, eps = 1, which.sensitivity = which))))
+    expect_identical(
+      unname(dimnames(tableDP(data, other, eps = 1, which.sensitivity = which))),
+      unname(dimnames(tableDP(changed, other, eps = 1, which.sensitivity = which)))
+    )
+  }
+  expect_identical(names(tableDP(data, eps = 1)), levels)
+  # Undeclared beside declared: the factor keeps all its levels; cells not released are 0.
+  mixed <- tableDP(rep(c("p", "q"), c(50, 1)), factor(rep("u", 51), levels = c("u", "v")),
+                   eps = 1e3, delta = 1e-5, which.sensitivity = "both")
+  expect_s3_class(mixed, "Sanitized Contingency Table")
+  for (tab in mixed) {
+    expect_identical(unname(dimnames(tab)), list("p", c("u", "v")))
+    expect_equal(as.vector(tab), c(50, 0), tolerance = 0.1)
+  }
+})
+
+test_that("DPpack's tableDP script calls run (spec section 9.2)", {
+  skip_if_not_installed("MASS")
+  Cars93 <- MASS::Cars93
+  expect_error(tableDP(), "nothing to tabulate")
+  expect_error(tableDP(Cars93$Type, Cars93$Origin, mechanism = "abc"), "Mechanism")
+  expect_error(tableDP(Cars93$Type, Cars93$Origin, mechanism = "Gaussian"), "delta")
+  expect_error(tableDP(Cars93$Type, Cars93$Origin, mechanism = "analytic"), "delta")
+  expect_error(tableDP(Cars93$Type, Cars93$Origin, which.sensitivity = "abc"),
+               "which.sensitivity")
+  two <- list(
+    tableDP(Cars93$Type, Cars93$Origin),
+    tableDP(Cars93$Type, Cars93$Origin, which.sensitivity = "unbounded"),
+    tableDP(Cars93$Type, Cars93$Origin, allow.negative = TRUE)
+  )
+  for (tab in two) {
+    expect_s3_class(tab, "table")
+    expect_identical(unname(dimnames(tab)),
+                     list(levels(Cars93$Type), levels(Cars93$Origin)))
+  }
+  three <- tableDP(Cars93$Type, Cars93$Origin, Cars93$AirBags, eps = 1)
+  expect_identical(dim(three), c(6L, 2L, 3L))
+  expect_identical(unname(dimnames(three))[[3]], levels(Cars93$AirBags))
 })
 
 test_that("'both' lists carry DPpack's classes", {
@@ -213,8 +390,64 @@ test_that("'both' lists carry DPpack's classes", {
                         lower.bound2 = 0, upper.bound2 = 6, which.sensitivity = "both")
   expect_s3_class(pooled, "Sanitized Pooled Covariance")
   expect_named(pooled, c("Bounded", "Unbounded"))
-  # Samples of size 2 make the bounded and unbounded pooled-variance sensitivities differ.
   pv <- pooledVarDP(c(1, 4), c(1, 2), c(-5, -7), lower.bound = -10, upper.bound = 10,
                     which.sensitivity = "both")
   expect_s3_class(pv, "Sanitized Pooled Variance")
+})
+
+test_that("DPpack's example calls with which.sensitivity = 'unbounded' run (spec 9.2)", {
+  # DPpack's StatFunctions_test.R draws its statistics with 'unbounded' (Laplace, Gaussian
+  # pDP eps 1 delta .01, aDP eps .9, analytic eps .9), a matrix for meanDP, and samples of
+  # 10, 15 and 20 for the pooled statistics; it compares histograms of the draws by eye.
+  # Here: every call returns one finite double in the statistic's range, and 200 draws of
+  # the statistics of n = 100 values in [-3, 3] centre on the true value. One draw has an sd
+  # of at most 0.65 (covDP, aDP), so a mean of 200 has one of at most 0.05, and sdDP a bias
+  # of at most 0.08 (the square root, the clamp at 0): a correct implementation misses the
+  # tolerance 0.25 in one of the 16 checks with probability below 1e-6 (the seed is fixed).
+  set.seed(21)
+  data <- stats::rnorm(100)
+  clipped <- pmin(pmax(data, -3), 3)
+  other <- 0.5 * data + stats::rnorm(100, sd = 0.5)
+  mechanisms <- list(
+    list(mechanism = "Laplace", eps = 1, delta = 0, type.DP = "aDP"),
+    list(mechanism = "Gaussian", eps = 1, delta = 0.01, type.DP = "pDP"),
+    list(mechanism = "Gaussian", eps = 0.9, delta = 0.01, type.DP = "aDP"),
+    list(mechanism = "analytic", eps = 0.9, delta = 0.01, type.DP = "aDP")
+  )
+  for (m in mechanisms) {
+    draw <- function(f, ...) {
+      args <- c(list(...), list(eps = m$eps, which.sensitivity = "unbounded",
+                                mechanism = m$mechanism, delta = m$delta, type.DP = m$type.DP))
+      replicate(200, do.call(f, args))
+    }
+    means <- draw(meanDP, data, lower.bound = -3, upper.bound = 3)
+    expect_true(all(is.finite(means) & means >= -3 & means <= 3))
+    expect_lt(abs(mean(means) - mean(clipped)), 0.25)
+    variances <- draw(varDP, data, lower.bound = -3, upper.bound = 3)
+    expect_true(all(variances >= 0))
+    expect_lt(abs(mean(variances) - stats::var(clipped)), 0.25)
+    sds <- draw(sdDP, data, lower.bound = -3, upper.bound = 3)
+    expect_lt(abs(mean(sds) - stats::sd(clipped)), 0.25)
+    covs <- draw(covDP, data, other, lower.bound1 = -3, upper.bound1 = 3,
+                 lower.bound2 = -3, upper.bound2 = 3)
+    expect_lt(abs(mean(covs) - stats::cov(clipped, pmin(pmax(other, -3), 3))), 0.25)
+    matrix_mean <- meanDP(matrix(data, ncol = 2), m$eps, -3, 3, "unbounded", m$mechanism,
+                          m$delta, m$type.DP)
+    expect_true(is.double(matrix_mean) && length(matrix_mean) == 1)
+    samples <- list(data[1:10], data[11:25], data[26:45])
+    pooled <- do.call(pooledVarDP, c(samples, list(eps = m$eps, lower.bound = -3,
+                                                   upper.bound = 3,
+                                                   which.sensitivity = "unbounded",
+                                                   mechanism = m$mechanism, delta = m$delta,
+                                                   type.DP = m$type.DP)))
+    expect_true(length(pooled) == 1 && pooled >= 0 && pooled <= 36 * 45 / (4 * 42))
+    pairs <- lapply(samples, function(s) cbind(s, rev(s)))
+    pooled_cov <- do.call(pooledCovDP, c(pairs, list(eps = m$eps, lower.bound1 = -3,
+                                                     upper.bound1 = 3, lower.bound2 = -3,
+                                                     upper.bound2 = 3,
+                                                     which.sensitivity = "unbounded",
+                                                     mechanism = m$mechanism,
+                                                     delta = m$delta, type.DP = m$type.DP)))
+    expect_true(length(pooled_cov) == 1 && is.finite(pooled_cov))
+  }
 })

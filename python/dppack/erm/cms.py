@@ -24,10 +24,47 @@ without weights), then d standard normals, after the optimisation. This is R's o
 then rnorm). With ``eps = Inf`` nothing is drawn.
 Stability-based validation (``dppack.validation``) passes a :class:`StandardNoise` to the
 internal ``_fit(..., noise=)`` instead: then nothing is drawn and the noise is R / rate.
+
+Privacy assumptions (Chaudhuri, Monteleoni and Sarwate 2011, Theorems 6 and 9; spec §6.1). Write
+z = x'theta for a row x of the clipped design. The guarantee holds when
+
+* the per-row loss, as a function of theta, is l(x'theta, y) for a scalar function l that is
+  convex and differentiable in z with |dl/dz| <= 1 for every label y in the data (weighted:
+  w |dl/dz| <= w_bar); objective perturbation also needs l twice differentiable with
+  |d2l/dz2| <= c. So ||grad_theta loss|| <= ||x||: the map must be linear in theta through
+  x'theta (``mapXy_linear``; ``mapXy_sigmoid`` with the cross-entropy loss is
+  l(z, y) = log(1 + e^z) - y z, |l'| <= 1, l'' <= 1/4). The squared error is not Lipschitz
+  in z and so not covered;
+* the regularizer R is 1-strongly convex and differentiable (twice, for objective
+  perturbation); ``'l2'`` (theta'theta/2) is;
+* every clipped row has ||x|| <= B. The framework computes B from the bounds,
+  B = sqrt(sum_j max(|L_j|, |U_j|)^2) (the bias column counts 1), and calibrates to
+  max(1, B): output perturbation's L2 sensitivity 2 w_bar B / gamma (Thm 6 for rows scaled by
+  B), objective perturbation's c B^2 in place of c and noise rate eps'/(2B) (Thm 9: the noise
+  difference is at most 2B, the Hessian change c B^2). LogisticRegressionDP and svmDP scale
+  their rows to norm <= 1, so for them B = 1, as in DPpack.
+
+The loss and regularizer conditions are the user's responsibility: the framework cannot verify
+a function's Lipschitz constant or convexity. Gradients are not checked either.
+
+Optimality (issue 11, item 9). Both theorems assume the exact minimiser. Every fit is released
+only if the gradient of the (perturbed) objective at the returned point has L2 norm at most
+g_tol = OPTIMALITY_SLACK w_bar B / n (:func:`optimality_tolerance`); otherwise
+:class:`ConvergenceError` (a ``RuntimeError`` and a ``ValueError``), never a warning. For
+output perturbation this inexactness is accounted for: the objective is (gamma/n)-strongly
+convex, so ||theta - theta*|| <= g_tol n / gamma, and two neighbouring
+releases differ by at most 2 w_bar B / gamma + 2 n g_tol / gamma
+= (2 w_bar B / gamma)(1 + OPTIMALITY_SLACK), the sensitivity the noise is calibrated to
+(:func:`output_perturbation_rate`). The check needs the gradient, so output perturbation with a
+finite eps needs mapXy.gr, loss.gr and regularizer.gr. For objective perturbation the same
+tolerance is required but not accounted for (Theorem 9 has no slack term); without gradient
+functions its check uses central differences, accurate to about 1e-10 of the objective's scale.
+A refusal is itself an outcome that depends on the data; for a problem meeting the assumptions
+(smooth, strongly convex) the solver reaches the tolerance, so refusals signal a broken
+assumption (e.g. a non-smooth loss, a wrong gradient) rather than a data set.
 """
 
 import math
-import warnings
 
 import numpy as np
 
@@ -49,6 +86,35 @@ WEIGHTS_BOUND_MESSAGE = "Upper bound on weights must be given if weights vector 
 WEIGHTS_NEGATIVE_MESSAGE = "Weights must be nonnegative."
 BINARY_LABELS_MESSAGE = "y must be a numeric vector of binary labels 0 and 1."
 NOT_FITTED_MESSAGE = "The model must be fitted before predict: call fit() first."
+
+# Optimality slack tau: fits must reach ||grad J|| <= tau w_bar B / n, which adds the fraction
+# tau to output perturbation's sensitivity (module docstring). 1e-6 keeps the extra noise
+# negligible while staying reachable: the rounding floor of a computed gradient is about
+# 1e-16 (1 + ||theta||) (a mean of terms bounded by w_bar B), so g_tol = 1e-12 at n = 10^6
+# leaves four orders of margin; L-BFGS-B's stop on the objective's change (ftol) can leave the
+# gradient far above g_tol when gamma/n is small, so fits finish with Newton steps.
+OPTIMALITY_SLACK = 1e-6
+NOT_CONVERGED_MESSAGE = (
+    "The optimiser did not reach a minimiser to the required tolerance (gradient norm <= "
+    "{tolerance:.3g}); no coefficients are released, since the privacy guarantee assumes the "
+    "exact minimiser. Check that the loss, map and regularizer are convex and smooth and that "
+    "their gradients are correct; a larger gamma makes the problem better conditioned."
+)
+
+
+class ConvergenceError(ValueError, RuntimeError):
+    """A fit that did not reach its certified optimality tolerance and so releases nothing.
+
+    A ``RuntimeError`` (the solver's failure) and a ``ValueError`` (the problem as given
+    cannot be solved to the tolerance its privacy needs), so that R users see the message as
+    a DPpack-style error, without a Python traceback.
+    """
+
+
+OUTPUT_GRADIENT_MESSAGE = (
+    "perturbation.method 'output' needs mapXy.gr, loss.gr and regularizer.gr: the fit checks "
+    "with the gradient that it reached the minimiser the noise is calibrated to."
+)
 
 # L-BFGS-B settings: tight enough that eps = Inf fits agree with an independent solver to 1e-6
 # (on 10^6 x 20 logistic data gtol 1e-8 lands 3e-7 from the 1e-10 answer, 1.4x faster).
@@ -169,8 +235,10 @@ def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=False,
     ``scale`` each column j is divided by s_j sqrt(d), s_j = max(|L_j|, |U_j|), so every row
     has norm <= 1. The caller's X is never modified.
 
-    Returns a dict with ``"X"``, ``"y"`` and ``"scale"`` (the per-column divisors s_j sqrt(d),
-    or None without scaling).
+    Returns a dict with ``"X"``, ``"y"``, ``"scale"`` (the per-column divisors s_j sqrt(d),
+    or None without scaling) and ``"row_norm_bound"``, a bound on the norm of every row of
+    ``"X"`` that holds for any data within the bounds: 1 with ``scale``, else
+    sqrt(sum_j s_j^2) (the bias column counts 1).
     """
     X = as_design_matrix(X)
     n, p0 = X.shape
@@ -189,10 +257,14 @@ def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=False,
         out[:, 0] = 1.0
     np.clip(X, lower[bias:], upper[bias:], out=out[:, bias:])
     divisors = None
+    magnitudes = np.maximum(np.abs(lower), np.abs(upper))
+    row_norm_bound = 1.0
     if scale:
-        divisors = np.maximum(np.abs(lower), np.abs(upper)) * math.sqrt(d)
+        divisors = magnitudes * math.sqrt(d)
         out /= divisors
-    return {"X": out, "y": y, "scale": divisors}
+    else:
+        row_norm_bound = float(np.linalg.norm(magnitudes))
+    return {"X": out, "y": y, "scale": divisors, "row_norm_bound": row_norm_bound}
 
 
 def prepare_weights(weights, weights_upper_bound, n):
@@ -259,10 +331,10 @@ def transpose_dot(X, v):
 
 
 def _newton(fun, hessian, theta, gtol, max_steps=50, step_tol=1e-10):
-    """Damped Newton from ``theta``; None if it stalls before max |gradient| <= ``gtol``.
+    """Damped Newton from ``theta``; None if it stalls before ||gradient|| <= ``gtol``.
 
     ``hessian(theta)`` must be a positive definite (generalised) Hessian. It stops once
-    max |gradient| <= ``gtol`` and the Newton step is below ``step_tol`` times max |theta|:
+    ||gradient|| <= ``gtol`` and the Newton step is below ``step_tol`` times max |theta|:
     the gradient rule alone leaves an error of about gtol / (smallest curvature), 2e-6
     relative on an svmDP Gaussian-kernel fit with gamma/n = 5e-5. Steps are halved until the
     Armijo condition holds; a step that rounding keeps from passing Armijo is taken when the
@@ -271,8 +343,8 @@ def _newton(fun, hessian, theta, gtol, max_steps=50, step_tol=1e-10):
     """
     value, grad = fun(theta)
     for _ in range(max_steps):
-        largest = np.max(np.abs(grad))
-        converged = bool(largest <= gtol)  # the L-BFGS-B rule; extra steps only refine
+        largest = float(np.linalg.norm(grad))
+        converged = bool(largest <= gtol)  # extra steps only refine
         try:
             # numpy's LAPACK, not scipy's: the fit's products run on numpy's OpenBLAS threads,
             # and a second thread pool on a busy machine made a 500 x 500 solve take 0.1-0.8 s
@@ -290,48 +362,141 @@ def _newton(fun, hessian, theta, gtol, max_steps=50, step_tol=1e-10):
             new_value, new_grad = fun(candidate)
             if new_value <= value - 1e-4 * t * slope or (
                     new_value <= value + 1e-14 * abs(value)
-                    and np.max(np.abs(new_grad)) <= 0.5 * largest):
+                    and np.linalg.norm(new_grad) <= 0.5 * largest):
                 break
             t /= 2.0
             if t < 1e-10:
                 return theta if converged else None
         theta, value, grad = candidate, new_value, new_grad
-    return theta if np.max(np.abs(grad)) <= gtol else None
+    return theta if np.linalg.norm(grad) <= gtol else None
 
 
-def minimize_objective(fun, d, jac, hessian=None):
-    """Minimise ``fun`` over R^d from 0 with L-BFGS-B (scipy imported here, not at import).
+# Central-difference steps (relative to max(1, |theta_j|)): about u^(1/3) for a gradient from
+# objective values (error ~ u^(2/3), 1e-11 on an objective of size 1), and for a Hessian from
+# an analytic gradient 1e-5 (rounding 1e-16 / 1e-5 against a truncation of 1e-10 times the
+# third derivative), 1e-4 from a difference gradient (its 1e-11 error / 1e-4).
+_GRADIENT_STEP = 6e-6
+_HESSIAN_STEP = 1e-5
+_HESSIAN_STEP_DIFFERENCES = 1e-4
 
-    ``jac=True``: ``fun`` returns (value, gradient); ``jac=None``: scipy approximates the
-    gradient by finite differences. ``hessian`` (with ``jac=True``; for convex piecewise
-    quadratic objectives such as the Huber SVM's): ``hessian(theta)`` returns a positive
-    definite generalised Hessian; then 5 L-BFGS-B iterations are followed by damped Newton
-    steps until max |gradient| <= gtol (L-BFGS-B's rule) and the Newton step is negligible;
-    they end at the exact minimiser once the quadratic pieces are found, where L-BFGS-B needs
-    hundreds of evaluations on ill-conditioned problems. If Newton stalls, L-BFGS-B restarts
-    from the end of its first 5 iterations with the usual limits.
+
+def central_gradient(fun, theta):
+    """The gradient of ``fun`` (a function returning one number) at ``theta`` by central
+    differences: 2 d evaluations. The optimality check's gradient for models without
+    gradient functions."""
+    theta = np.asarray(theta, dtype=np.float64)
+    grad = np.empty(theta.size)
+    for j in range(theta.size):
+        h = _GRADIENT_STEP * max(1.0, abs(theta[j]))
+        up, down = theta.copy(), theta.copy()
+        up[j] += h
+        down[j] -= h
+        grad[j] = (float(fun(up)) - float(fun(down))) / (up[j] - down[j])
+    return grad
+
+
+def _difference_hessian(gradient, theta, step):
+    """The symmetrised central-difference Jacobian of ``gradient`` at ``theta``."""
+    d = theta.size
+    H = np.empty((d, d))
+    for j in range(d):
+        h = step * max(1.0, abs(theta[j]))
+        up, down = theta.copy(), theta.copy()
+        up[j] += h
+        down[j] -= h
+        H[:, j] = (gradient(up) - gradient(down)) / (up[j] - down[j])
+    return (H + H.T) / 2.0
+
+
+def _polish(gradient, hessian, theta, gtol, hessian_step, max_steps=30):
+    """Newton steps on the gradient alone until ||gradient|| <= ``gtol``; returns (theta,
+    ||gradient(theta)||).
+
+    A step is taken (halved up to 20 times) when it lowers the gradient norm: near the
+    minimiser of a smooth strongly convex objective a Newton step does, and it keeps working
+    where the objective's change is below its rounding, where L-BFGS-B's line search stops.
+    ``hessian`` None: central differences of ``gradient``.
+    """
+    grad = gradient(theta)
+    norm = float(np.linalg.norm(grad))
+    for _ in range(max_steps):
+        if norm <= gtol or not math.isfinite(norm):
+            break
+        H = hessian(theta) if hessian is not None else _difference_hessian(
+            gradient, theta, hessian_step)
+        try:
+            step = np.linalg.solve(H, grad)
+        except np.linalg.LinAlgError:
+            break
+        if not np.all(np.isfinite(step)):
+            break
+        t = 1.0
+        for _ in range(21):
+            candidate = theta - t * step
+            new_grad = gradient(candidate)
+            new_norm = float(np.linalg.norm(new_grad))
+            if new_norm < norm:
+                break
+            t /= 2.0
+        else:
+            break
+        theta, grad, norm = candidate, new_grad, new_norm
+    return theta, norm
+
+
+def minimize_objective(fun, d, jac, hessian=None, gtol=None, newton=True):
+    """Minimise ``fun`` over R^d from 0 and certify the result: ||gradient|| <= ``gtol``.
+
+    ``jac=True``: ``fun`` returns (value, gradient); ``jac=None``: ``fun`` returns the value,
+    scipy approximates the gradient by finite differences and the check uses central
+    differences (:func:`central_gradient`). ``hessian`` (with ``jac=True``):
+    ``hessian(theta)`` returns a positive definite (generalised) Hessian; then 5 L-BFGS-B
+    iterations are followed by damped Newton steps until ||gradient|| <= gtol and the Newton
+    step is negligible; they end at the exact minimiser once the quadratic pieces are found,
+    where L-BFGS-B needs hundreds of evaluations on ill-conditioned problems. If Newton
+    stalls, L-BFGS-B restarts from the end of its first 5 iterations with the usual limits.
+    A result above ``gtol`` gets Newton steps on the gradient (:func:`_polish`; Hessian by
+    central differences when none is given). ``newton=False``: L-BFGS-B first even with a
+    ``hessian``, which then serves the polish only (smooth objectives, where L-BFGS-B is fast
+    and one or two Newton steps finish).
+
+    Raises :class:`ConvergenceError` (a ``RuntimeError``) if the result is not finite or its
+    gradient norm stays above ``gtol`` (issue 11, item 9: never released with a warning).
+    ``gtol`` None: 1e-8 sqrt(d) (L-BFGS-B's own stop); the models pass
+    :func:`optimality_tolerance`.
     """
     from scipy.optimize import minimize
 
+    if gtol is None:
+        gtol = _LBFGS_OPTIONS["gtol"] * math.sqrt(d)
+    if jac is True:
+        def gradient(theta):
+            return _vector(fun(theta)[1], d)
+        hessian_step = _HESSIAN_STEP
+    else:
+        def gradient(theta):
+            return central_gradient(fun, theta)
+        hessian, hessian_step = None, _HESSIAN_STEP_DIFFERENCES
+
     start = np.zeros(d)
-    if hessian is not None and jac is True:
+    theta = None
+    if hessian is not None and newton:
         warm = minimize(fun, start, jac=True, method="L-BFGS-B",
                         options={**_LBFGS_OPTIONS, "maxiter": 5})
         start = np.asarray(warm.x, dtype=np.float64)
         if np.all(np.isfinite(start)):
-            theta = _newton(fun, hessian, start, _LBFGS_OPTIONS["gtol"])
-            if theta is not None:
-                return theta
+            theta = _newton(fun, hessian, start, gtol)
         else:
             start = np.zeros(d)
-    result = minimize(fun, start, jac=jac, method="L-BFGS-B", options=_LBFGS_OPTIONS)
-    if result.status == 1:  # iteration or evaluation limit
-        warnings.warn("The optimiser stopped at its iteration limit before converging; the "
-                      "coefficients may be inaccurate.", RuntimeWarning, stacklevel=3)
-    theta = np.asarray(result.x, dtype=np.float64)
+    if theta is None:
+        result = minimize(fun, start, jac=jac, method="L-BFGS-B", options=_LBFGS_OPTIONS)
+        theta = np.asarray(result.x, dtype=np.float64)
     if not np.all(np.isfinite(theta)):
-        raise RuntimeError("The optimiser returned non-finite coefficients: check that the "
-                           "loss, map and regularizer are finite near the optimum.")
+        raise ConvergenceError("The optimiser returned non-finite coefficients: check that "
+                               "the loss, map and regularizer are finite near the optimum.")
+    theta, norm = _polish(gradient, hessian, theta, gtol, hessian_step)
+    if not norm <= gtol:
+        raise ConvergenceError(NOT_CONVERGED_MESSAGE.format(tolerance=gtol))
     return theta
 
 
@@ -348,8 +513,8 @@ class StandardNoise:
     stability_validation.md §1 and §3): one vector R with density proportional to exp(-||r||)
     on R^d (norm ~ Gamma(d, 1), uniform direction).
 
-    A fit whose noise rate is ``rate`` (eps'/2 for objective, gamma eps / 2 for output
-    perturbation) uses R / rate, whose density is proportional to exp(-rate ||b||): the law of
+    A fit whose noise rate is ``rate`` (eps'/2 for objective, gamma eps / (2 (1 + tau)) for
+    output perturbation, :func:`output_perturbation_rate`) uses R / rate, whose density is proportional to exp(-rate ||b||): the law of
     ``noise_vector(d, rate)``. So one R can be shared by fits with different gamma and eps,
     each getting noise of its own, correct scale; the fit itself stays deterministic given R.
     """
@@ -380,17 +545,40 @@ def perturbation_noise(d, rate, rng, noise=None):
     return noise.scaled(d, rate)
 
 
-def objective_perturbation_parameters(eps, gamma, c, n):
+def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0):
     """(eps', Delta) of objective perturbation, spec §6.1 step 3 (gamma = n Lambda).
 
     eps' = eps - ln(1 + 2c/gamma + c^2/gamma^2); if eps' <= 0, Delta = c / (n (e^(eps/4) - 1))
-    - gamma/n and eps' = eps/2, else Delta = 0.
+    - gamma/n and eps' = eps/2, else Delta = 0. For rows of norm up to ``row_norm_bound`` B
+    > 1, c B^2 stands for c (Chaudhuri et al. 2011, Thm 9: a replaced row changes the Hessian
+    by l'' x x', of norm at most c B^2); the noise rate is then eps' / (2B).
     """
+    c = c * max(1.0, row_norm_bound) ** 2
     eps_prime = eps - math.log1p(2.0 * c / gamma + (c / gamma) ** 2)
     if eps_prime > 0:
         return eps_prime, 0.0
     delta = c / (n * math.expm1(eps / 4.0)) - gamma / n
     return eps / 2.0, delta
+
+
+def optimality_tolerance(n, weights_upper_bound=1.0, row_norm_bound=1.0):
+    """g_tol = OPTIMALITY_SLACK w_bar max(1, B) / n: the bound on the gradient norm of the
+    objective at a released minimiser (module docstring, "Optimality")."""
+    return OPTIMALITY_SLACK * weights_upper_bound * max(1.0, row_norm_bound) / n
+
+
+def output_perturbation_rate(gamma, eps, weights_upper_bound=1.0, row_norm_bound=1.0):
+    """The rate of output perturbation's noise, density proportional to exp(-rate ||b||).
+
+    rate = eps / Delta2 with the L2 sensitivity Delta2 = (2 w_bar B / gamma)(1 + tau): 2 w_bar
+    B / gamma for the exact minimiser (Chaudhuri et al. 2011, Corollary 8 in DPpack's gamma = n
+    Lambda, losses bounded in slope by w_bar and rows by B = max(1, ``row_norm_bound``), spec
+    §6.1 step 5, §6.2 step 5), plus 2 n g_tol / gamma = (2 w_bar B / gamma) tau for two
+    minimisers certified to ||grad|| <= g_tol = tau w_bar B / n of a (gamma/n)-strongly
+    convex objective (tau = OPTIMALITY_SLACK). DPpack's rate is gamma eps / (2 w_bar).
+    """
+    bound = max(1.0, row_norm_bound)
+    return gamma * eps / (2.0 * weights_upper_bound * bound * (1.0 + OPTIMALITY_SLACK))
 
 
 # --------------------------------------------------------------------------------------------
@@ -400,28 +588,38 @@ def objective_perturbation_parameters(eps, gamma, c, n):
 
 class EmpiricalRiskMinimizationDP_CMS:
     """Differentially private ERM by output or objective perturbation (DPpack's
-    ``EmpiricalRiskMinimizationDP.CMS``, spec §6.1).
+    ``EmpiricalRiskMinimizationDP.CMS``, spec §6.1; Chaudhuri, Monteleoni and Sarwate 2011).
 
     Parameters
     ----------
     mapXy : callable
-        ``mapXy(X, coeff)``: the model's outputs for the n x d matrix X, n values.
+        ``mapXy(X, coeff)``: the model's outputs for the n x d matrix X, n values. For the
+        guarantee it must act through the linear score x'coeff of each row (e.g.
+        ``mapXy_linear``, ``mapXy_sigmoid``).
     loss : callable
-        ``loss(y_hat, y)``: the per-row losses, n values.
+        ``loss(y_hat, y)``: the per-row losses, n values. For the guarantee, as a function of
+        the score z = x'coeff it must be convex and differentiable with |dloss/dz| <= 1 (and,
+        for objective perturbation, twice differentiable with |d2loss/dz2| <= ``c``) for every
+        label in the data: the Huber loss (labels -1/+1, c = 1/(2h)) with ``mapXy_linear``,
+        or the cross-entropy with ``mapXy_sigmoid`` (c = 1/4). The squared error is not
+        Lipschitz, so not covered.
     regularizer : 'l2' or callable
         ``'l2'`` is coeff'coeff/2 (with its gradient); a callable ``regularizer(coeff)``
-        returns one number.
+        returns one number and, for the guarantee, must be 1-strongly convex and
+        differentiable (twice for objective perturbation).
     eps : float
         Privacy budget, > 0; ``Inf`` fits without noise (not private).
     gamma : float
         Regularisation constant, > 0 and finite; the penalty is (gamma/n) R(coeff).
     perturbation_method : {'objective', 'output'}
     c : float, optional
-        Bound on the loss's second derivative, required for objective perturbation.
+        Bound on the loss's second derivative in the score, required for objective
+        perturbation.
     mapXy_gr, loss_gr, regularizer_gr : callable, optional
         Gradients: ``mapXy_gr(X, coeff)`` is d x n, ``loss_gr(y_hat, y)`` the derivative in
         ``y_hat`` (n values), ``regularizer_gr(coeff)`` d values. The analytic gradient is
-        used when all three are given, else the optimiser uses finite differences. With
+        used when all three are given, else the optimiser uses finite differences. Output
+        perturbation with a finite eps needs all three (the optimality check below). With
         ``regularizer='l2'`` ``regularizer_gr`` is ignored.
 
     Attributes
@@ -434,9 +632,41 @@ class EmpiricalRiskMinimizationDP_CMS:
         After ``fit`` with objective perturbation: the eps' and Delta used (§6.1 step 3;
         eps' = Inf and Delta = 0 when eps = Inf); None after output perturbation.
 
+    optimality_tolerance_ : float or None
+        After ``fit``: the bound g_tol on the gradient norm of the objective that the
+        released minimiser met.
+
+    Notes
+    -----
+    What the framework checks and what it assumes (module docstring, "Privacy assumptions"):
+    it checks eps, gamma, c, the bounds and the data, clips X to the bounds and calibrates the
+    noise to B, the largest norm a clipped row can have (from the bounds; no scaling, so the
+    coefficients keep the user's units); it releases only a minimiser whose gradient norm is
+    at most g_tol = 1e-6 w_bar max(1, B) / n (``ConvergenceError`` otherwise), a slack that output
+    perturbation's noise covers (1 + 1e-6 times the exact sensitivity). It cannot check the
+    loss, map and regularizer conditions above, nor the gradients: they are the user's
+    responsibility. DPpack's base class calibrated to B = 1 whatever the bounds.
+
     User functions may return lists, 1-d or 2-d arrays (e.g. R matrices through reticulate);
     per-row outputs are flattened. Bad hyper-parameters raise ``ValueError`` here and again in
     ``fit`` (attributes are public and may be changed in between).
+
+    Examples
+    --------
+    Logistic regression on the base class: the cross-entropy of the sigmoid map has slope
+    at most 1 and curvature at most 1/4 in the score, and with bounds of norm <= 1
+    (0.7^2 + 0.7^2 < 1) every clipped row has norm <= 1.
+
+    >>> import numpy as np, dppack
+    >>> rng = np.random.default_rng(1)
+    >>> X = rng.uniform(-0.7, 0.7, size=(200, 2))
+    >>> y = (X[:, 0] + X[:, 1] > 0).astype(float)
+    >>> model = dppack.EmpiricalRiskMinimizationDP_CMS(
+    ...     dppack.mapXy_sigmoid, dppack.loss_cross_entropy, "l2", eps=1, gamma=1,
+    ...     perturbation_method="output", mapXy_gr=dppack.mapXy_gr_sigmoid,
+    ...     loss_gr=dppack.loss_gr_cross_entropy)
+    >>> model.fit(X, y, [0.7, 0.7], [-0.7, -0.7], random_state=1).coeff.shape
+    (2,)
     """
 
     _weighted = False
@@ -458,6 +688,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.coeff = None
         self.eps_prime_ = None
         self.Delta_ = None
+        self.optimality_tolerance_ = None
 
     # ---- public API -------------------------------------------------------------------------
 
@@ -468,8 +699,8 @@ class EmpiricalRiskMinimizationDP_CMS:
         Parameters
         ----------
         X : array_like or pandas.DataFrame, n x p
-            Never modified. The base class does not scale: the user must ensure rows of the
-            clipped X meet the loss's assumptions (e.g. ||x|| <= 1).
+            Never modified. The base class does not scale; the noise is calibrated to the
+            largest norm B a row clipped to the bounds can have (B = 1 if that is <= 1).
         y : array_like, n labels (1-d, n x 1, Series or one-column DataFrame)
         upper_bounds, lower_bounds : array_like, p values
             Bounds of X's columns; X is clipped to them (DPpack's length messages).
@@ -494,6 +725,8 @@ class EmpiricalRiskMinimizationDP_CMS:
             if self.c is None:
                 raise ValueError(C_MESSAGE)
             self.c = _checks.check_finite_positive_scalar(self.c, "c")
+        elif math.isfinite(self.eps) and not self._use_gradient():
+            raise ValueError(OUTPUT_GRADIENT_MESSAGE)
 
     def _fit(self, X, y, upper_bounds, lower_bounds, add_bias, weights, weights_upper_bound,
              random_state, noise=None):
@@ -508,16 +741,22 @@ class EmpiricalRiskMinimizationDP_CMS:
         n, d = Xp.shape
         eps = self.eps
         objective = self.perturbation_method == "objective"
+        # B: every clipped row has norm <= B whatever the data (module docstring)
+        bound = max(1.0, float(preprocess.get("row_norm_bound", 1.0)))
+        w_bar = preprocess.get("weights_upper_bound", 1.0)
+        # read by _optimize_coeff: the fit is released only if ||grad J|| <= this
+        self.optimality_tolerance_ = optimality_tolerance(n, w_bar, bound)
         if objective and math.isfinite(eps):
-            eps_prime, Delta = objective_perturbation_parameters(eps, self.gamma, self.c, n)
-            b = perturbation_noise(d, eps_prime / 2.0, rng, noise)
+            eps_prime, Delta = objective_perturbation_parameters(eps, self.gamma, self.c, n,
+                                                                 bound)
+            b = perturbation_noise(d, eps_prime / (2.0 * bound), rng, noise)
         else:
             eps_prime, Delta, b = (math.inf if objective else None), 0.0, np.zeros(d)
         theta = np.asarray(self._optimize_coeff(Xp, yp, Delta, b, preprocess.get("weights")),
                            dtype=np.float64).ravel()
         if not objective and math.isfinite(eps):
-            w_bar = preprocess.get("weights_upper_bound", 1.0)
-            theta = theta + perturbation_noise(d, self.gamma * eps / (2.0 * w_bar), rng, noise)
+            rate = output_perturbation_rate(self.gamma, eps, w_bar, bound)
+            theta = theta + perturbation_noise(d, rate, rng, noise)
         self.coeff = np.asarray(self._postprocess_coeff(theta, preprocess),
                                 dtype=np.float64).ravel()
         self.eps_prime_ = eps_prime
@@ -568,7 +807,8 @@ class EmpiricalRiskMinimizationDP_CMS:
                     + b / n + Delta * theta)
             return value, grad
 
-        return minimize_objective(objective, d, True if with_gradient else None)
+        return minimize_objective(objective, d, True if with_gradient else None,
+                                  gtol=self.optimality_tolerance_)
 
     def _postprocess_coeff(self, coeff, preprocess):
         """Identity in the base class."""
@@ -588,8 +828,14 @@ class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
 
     Same constructor as :class:`EmpiricalRiskMinimizationDP_CMS`, but ``loss`` and ``loss_gr``
     take a third argument ``w`` (the weights, or None), as the Huber generators do. Weights are
-    only allowed with output perturbation, whose noise rate becomes gamma eps / (2 w_bar),
-    w_bar = ``weights_upper_bound``.
+    only allowed with output perturbation, whose noise rate becomes
+    gamma eps / (2 w_bar B (1 + 1e-6)), w_bar = ``weights_upper_bound``
+    (:func:`output_perturbation_rate`).
+
+    The guarantee needs the assumptions of :class:`EmpiricalRiskMinimizationDP_CMS` with the
+    weighted loss: ``loss(y_hat, y, w)`` = w l(z, y) for an l as there (|dl/dz| <= 1), so
+    that its slope is at most w <= w_bar after clipping; weights are checked (>= 0) and
+    clipped at w_bar, the form of the loss is the user's responsibility.
     """
 
     _weighted = True

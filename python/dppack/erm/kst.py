@@ -18,7 +18,7 @@ Deviations from DPpack 0.2.2 (spec §8.10, §8.7):
   rescaled to unit initial gradient), with the analytic gradient when all three gradient
   functions are given (central finite differences otherwise), and the result is checked: it must
   be feasible and satisfy the first-order (KKT) conditions to 1e-7 relative to the initial
-  gradient (1e-4 with finite differences), otherwise ``RuntimeError``.
+  gradient (1e-4 with finite differences), otherwise ``ConvergenceError`` (a ``RuntimeError``).
 * eps = Inf with delta > 0 gives b = 0 (DPpack crashes in MASS::mvrnorm).
 * eps, delta, gamma, zeta, lambda, the data and the bounds are validated before any noise is
   drawn (DPpack validates none of them); predicting with the wrong number of columns is refused.
@@ -29,6 +29,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import _checks, _random
+from .cms import ConvergenceError
 from .blocks import (
     loss_gr_squared_error,
     loss_squared_error,
@@ -163,9 +164,11 @@ class EmpiricalRiskMinimizationDP_KST:
         vector) and, optionally, ``jacobian(coeff)`` (its derivative: a length-p vector or an
         m x p matrix). An R list with these names arrives as a dict.
     zeta : float
-        Bound on the l2 norm of the gradient of the loss in coeff, > 0.
+        Bound on the l2 norm of the gradient of the loss in coeff over the domain and the
+        clipped data, > 0.
     lambda_ : float
-        Bound on the eigenvalues of the Hessian of the loss, >= 0. DPpack's argument is named
+        Bound on the eigenvalues of the (rank-one) Hessian of the loss, >= 0. DPpack's
+        argument is named
         ``lambda``, which Python cannot spell; the R wrapper maps ``lambda`` to it. The
         attribute is ``lambda_`` too.
     gamma : float
@@ -187,6 +190,25 @@ class EmpiricalRiskMinimizationDP_KST:
 
     Notes
     -----
+    Privacy assumptions (Kifer, Smith and Thakurta 2012, Theorem 2 and Algorithm 1; spec
+    §6.5). The guarantee holds when, for every (x, y) with x and y within the bounds (the
+    framework clips X and y to them) and every coeff in the domain,
+
+    * the per-row loss loss(mapXy(x, coeff), y) is convex in coeff and twice continuously
+      differentiable, with gradient norm <= ``zeta`` and a Hessian of rank at most one whose
+      eigenvalue is <= ``lambda_`` (e.g. l(x'coeff, y) with a convex scalar l);
+    * the regularizer is convex and differentiable;
+    * the domain {coeff : constraints(coeff) <= 0} is closed and convex (and non-empty).
+
+    The framework checks eps, delta, gamma, zeta > 0 and lambda >= 0 (both finite), the data
+    and the bounds; it cannot check that ``zeta`` and ``lambda_`` really bound the user's loss,
+    nor convexity: these are the user's responsibility (LinearRegressionDP sets them from
+    its own scaling). The theorem assumes the exact constrained minimiser: the fit is released
+    only if it is feasible (constraints <= 1e-8 max(1, |constraints(0)|)) and its KKT residual
+    is at most 1e-7 (1e-4 without gradient functions) times max(1, ||grad J(0)||); otherwise
+    ``ConvergenceError`` (a ``RuntimeError``), never a warning. That residual is not
+    accounted for in the noise.
+
     ``fit`` runs three overridable steps, as DPpack's private methods: ``_preprocess_data(X,
     y, upper_bounds, lower_bounds, add_bias)`` returns the (new) matrix and label vector the
     objective sees; ``_optimize_coeff(X, y, noise, Delta)`` returns the minimiser;
@@ -400,7 +422,7 @@ def _solve(objective, gradient, constraints, jacobian, theta0):
     Uses the analytic gradient when given (central finite differences otherwise) and the
     constraint jacobian when given. Accepts the result only if it is feasible and satisfies the
     first-order (KKT) conditions to a tolerance relative to the gradient at the start; restarts
-    from the last point a few times otherwise, then raises ``RuntimeError``.
+    from the last point a few times otherwise, then raises ``ConvergenceError``.
     """
     from scipy import optimize  # lazily: keeps `import dppack` fast
 
@@ -453,7 +475,7 @@ def _solve(objective, gradient, constraints, jacobian, theta0):
         residual, feasible = _kkt_residual(theta, f_jac, g, g_jac, feasibility_tol)
         if feasible and residual <= kkt_tol:
             return theta
-    raise RuntimeError(
+    raise ConvergenceError(
         "The KST optimisation did not converge to a feasible optimum "
         f"(SLSQP: {message}). Check that the domain is convex and contains a feasible point, "
         "and that loss and regularizer (and their gradients) are correct."

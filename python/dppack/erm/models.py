@@ -215,14 +215,29 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
 
     def _optimize_coeff(self, X, y, Delta, b, weights=None):
         """(1/n) sum(log(1 + e^z) - y z) + (gamma/n) R + (1/n) b'theta + (Delta/2)||theta||^2,
-        z = X theta, with gradient X'(sigma(z) - y)/n + (gamma/n) grad R + b/n + Delta theta."""
+        z = X theta, with gradient X'(sigma(z) - y)/n + (gamma/n) grad R + b/n + Delta theta;
+        with the 'l2' regularizer :func:`minimize_objective` finishes with Newton steps on the
+        Hessian X' diag(sigma(z)(1 - sigma(z))) X / n + (gamma/n + Delta) I."""
         X = np.ascontiguousarray(X, dtype=np.float64)
         y = np.asarray(y, dtype=np.float64)
         n, d = X.shape
         with_gradient = self._use_gradient()
         objective = _penalised(_logistic_terms(X, y), n, d, self.gamma, self.regularizer,
                                self.regularizer_gr, b, Delta, with_gradient)
-        return minimize_objective(objective, d, True if with_gradient else None)
+        hessian = None
+        if with_gradient and self.regularizer is regularizer_l2:
+            ridge = self.gamma / n + Delta
+
+            def hessian(theta):
+                # X' diag(sigma(z)(1 - sigma(z))) X / n + (gamma/n + Delta) I, z = X theta
+                s = sigmoid(X @ theta)
+                H = weighted_gram(X, s * (1.0 - s)) / n
+                H[np.diag_indices(d)] += ridge
+                return H
+
+        # L-BFGS-B is fast on this smooth objective; the Hessian serves the final Newton steps
+        return minimize_objective(objective, d, True if with_gradient else None, hessian,
+                                  gtol=self.optimality_tolerance_, newton=False)
 
     def _postprocess_coeff(self, coeff, preprocess):
         return coeff / preprocess["scale"]
@@ -373,7 +388,8 @@ class svmDP(WeightedERMDP_CMS):
                 H[np.diag_indices(d)] += ridge
                 return H
 
-        return minimize_objective(objective, d, True if with_gradient else None, hessian)
+        return minimize_objective(objective, d, True if with_gradient else None, hessian,
+                                  gtol=self.optimality_tolerance_)
 
     def _cosines(self, X, add_bias):
         """cos(omega_j' x_i + phi_j) for the rows of X (bias column implicit when
