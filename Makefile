@@ -11,7 +11,7 @@ PY_SOURCES := pyproject.toml
 # The R package finds its Python through this variable when it is installed (see ?dppack_python).
 export DPPACKPY_PYTHON := $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: install system demo test test-python test-python-numpy2 test-kernels test-r check-r docs bench clean
+.PHONY: install system demo test test-python test-python-numpy2 test-privacy test-kernels test-r check-r audit docs bench clean
 
 install: system $(STAMPS)/venv $(STAMPS)/venv-np2 $(STAMPS)/r-package
 
@@ -32,7 +32,7 @@ $(STAMPS)/venv-np2: $(PY_SOURCES) | system
 	@mkdir -p $(STAMPS)
 	[ -x $(VENV_NP2)/bin/python ] || $(PYTHON) -m venv $(VENV_NP2)
 	$(VENV_NP2)/bin/python -m pip install -q --upgrade pip
-	$(VENV_NP2)/bin/python -m pip install -q -e . pytest hypothesis 'numpy>=2'
+	$(VENV_NP2)/bin/python -m pip install -q -e '.[sklearn]' pytest hypothesis 'numpy>=2'
 	@touch $@
 
 $(STAMPS)/r-package: $(R_SOURCES) $(STAMPS)/venv
@@ -46,13 +46,30 @@ demo: install
 	@for f in $(sort $(wildcard scripts/demo_*.R)); do echo "== $$f"; Rscript $$f || exit 1; done
 	@for f in $(sort $(wildcard scripts/demo_*.py)); do echo "== $$f"; $(VENV)/bin/python $$f || exit 1; done
 
-test: install test-python test-python-numpy2 test-kernels test-r check-r
+test: install test-python test-python-numpy2 test-privacy test-kernels test-r check-r
 
 test-python:
 	DPPACK_REQUIRE_R=1 $(VENV)/bin/python -m pytest tests/python
 
 test-python-numpy2:
 	$(VENV_NP2)/bin/python -m pytest tests/python -m "not r"
+
+# The empirical privacy auditor (tests/privacy/README.md), in two processes (one per core):
+# test-privacy runs the CI subset (under 3 minutes on 2 cores), audit the larger sweep too.
+PRIVACY_A := tests/privacy/test_audit_models.py tests/privacy/test_audit_beyond.py
+PRIVACY_B := $(filter-out $(PRIVACY_A),$(sort $(wildcard tests/privacy/test_*.py)))
+define privacy_run
+	@mkdir -p build
+	@$(VENV)/bin/python -m pytest -p no:cacheprovider $(1) $(PRIVACY_A) > build/privacy-a.log 2>&1 & a=$$!; \
+	$(VENV)/bin/python -m pytest -p no:cacheprovider $(1) $(PRIVACY_B) > build/privacy-b.log 2>&1; b=$$?; \
+	wait $$a; a=$$?; cat build/privacy-a.log build/privacy-b.log; exit $$(( a || b ))
+endef
+
+test-privacy:
+	$(call privacy_run,-m "not audit_full")
+
+audit: install
+	$(call privacy_run,)
 
 # The R-against-Python tests again under two other OpenBLAS kernels (scripts/test-kernels.sh).
 test-kernels:
@@ -74,6 +91,7 @@ bench: install
 	$(VENV)/bin/python -m pip install -q scikit-learn
 	$(VENV)/bin/python benchmarks/startup.py
 	$(VENV)/bin/python benchmarks/mechanisms.py
+	$(VENV)/bin/python benchmarks/samplers.py
 	$(VENV)/bin/python benchmarks/stats.py
 	$(VENV)/bin/python benchmarks/r_vs_python.py
 	$(VENV)/bin/python benchmarks/erm.py

@@ -1,0 +1,61 @@
+"""Every public release function of dppack has an audit case.
+
+A release is anything that draws noise and returns something computed from the data. The
+names below that are not releases are listed with the reason; a new public name must be
+added to an audit file's AUDITED list (or to this list, with its reason) or this test fails.
+"""
+
+import dppack
+import test_audit_beyond
+import test_audit_mechanisms
+import test_audit_models
+import test_audit_stats
+
+NOT_RELEASES = {
+    # data access: the true values and sensitivities, no noise (internal, as in DPpack)
+    "covDataAccess", "histogramDataAccess", "meanDataAccess", "pooledCovDataAccess",
+    "pooledVarDataAccess", "quantileDataAccess", "tableDataAccess", "varDataAccess",
+    # the ERM building blocks: deterministic functions of their arguments
+    "generate_loss_gr_huber", "generate_loss_huber", "loss_cross_entropy",
+    "loss_gr_cross_entropy", "loss_gr_squared_error", "loss_squared_error", "mapXy_gr_linear",
+    "mapXy_gr_sigmoid", "mapXy_linear", "mapXy_sigmoid", "phi_gaussian", "regularizer_gr_l2",
+    "regularizer_l2",
+    # random Fourier features: random, but they never see the data
+    "generate_sampling",
+    # calibration and accounting: functions of public parameters only
+    "calibrateAnalyticGaussianMechanism", "advanced_composition_eps", "selection_privacy",
+    "stability_constants_histogram", "stability_constants_linear",
+    "above_threshold_calibration", "accuracy_first_parameters", "privacy_level_grid",
+    "PrivacyLoss", "BudgetAccountant",
+    # a base class to subclass, and a result container
+    "StableTrainer", "AccuracyFirstResult",
+    # privacy accounting: budgets and their composition, no data
+    "BudgetAccountant", "PrivacyLoss",
+}
+
+AUDIT_FILES = (test_audit_mechanisms, test_audit_stats, test_audit_models, test_audit_beyond)
+
+
+def audited_names():
+    names = [name for module in AUDIT_FILES for name in module.AUDITED]
+    return names + list(test_audit_beyond.AUDITED_THROUGH)
+
+
+def test_every_release_function_has_an_audit_case():
+    public = set(dppack.__all__)
+    missing = sorted(public - NOT_RELEASES - set(audited_names()))
+    assert not missing, f"public release functions without an audit case: {missing}"
+
+
+def test_the_lists_name_public_functions_once():
+    names = audited_names()
+    assert len(names) == len(set(names))
+    assert not set(names) & NOT_RELEASES
+    unknown = sorted((set(names) | NOT_RELEASES) - set(dppack.__all__))
+    assert not unknown, f"names that dppack does not export: {unknown}"
+
+
+def test_the_parts_of_composite_releases_are_audited():
+    audited = {name for module in AUDIT_FILES for name in module.AUDITED}
+    for name, parts in test_audit_beyond.AUDITED_THROUGH.items():
+        assert set(parts) <= audited, name
