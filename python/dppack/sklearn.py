@@ -1,0 +1,969 @@
+"""scikit-learn estimators over dppack's private models (issue 15, part 1).
+
+``DPLogisticRegression``, ``DPLinearSVC``, ``DPSVC`` (linear or Gaussian kernel) and
+``DPLinearRegression`` wrap :class:`dppack.LogisticRegressionDP`, :class:`dppack.svmDP` and
+:class:`dppack.LinearRegressionDP` (spec ``dppack_api.md`` §6.3, §6.4, §6.6) in scikit-learn's
+estimator contract: keyword-only constructors that only store their parameters,
+``fit(X, y)``, ``predict``, ``decision_function``, ``predict_proba`` (logistic model),
+``score``, ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``, ``feature_names_in_``.
+So they work with ``clone``, ``Pipeline``, ``cross_val_score`` and ``GridSearchCV``.
+``DPModelSelector`` chooses among several of them privately, with DPpack's tuners
+(:func:`dppack.tune_classification_model`, :func:`dppack.tune_linear_regression_model`).
+
+Needs scikit-learn >= 1.6 (``validate_data``, ``__sklearn_tags__``, the ``dppack[sklearn]``
+extra); tested with 1.9.
+
+Bounds
+------
+The privacy guarantee needs bounds on the features (and, for the regression, on the target)
+that are chosen without looking at the data: ``feature_bounds=(lower, upper)``, each a number
+(the same bound for every column) or one value per column, and ``y_bounds=(lower, upper)``.
+They are constructor parameters, so that a ``Pipeline`` or ``GridSearchCV`` can carry them.
+There is no default: an estimator without bounds refuses to fit, rather than compute them
+from the data (which would not be private). Values outside the bounds are clipped by the
+underlying model before fitting (spec §6.1 step 1); predictions use the data as given. The
+Gaussian kernel of ``DPSVC`` needs no bounds: its random features are bounded by construction
+(spec §6.4).
+
+In a ``Pipeline``, the bounds apply to what reaches the estimator: after a ``StandardScaler``
+they are bounds on standardised values (e.g. ``(-3, 3)``), not on the raw data. A transformer
+fitted on the data is itself not private: ``StandardScaler`` releases the exact means and
+standard deviations of the training data into the pipeline, so such a pipeline is not
+differentially private as a whole. Data-independent transformations (a fixed unit change, a
+log) keep the guarantee.
+
+What tuning costs
+-----------------
+Every ``fit`` of a private estimator spends its ``eps`` on the rows it sees, and fits on
+overlapping data add up (sequential composition). ``cross_val_score`` with k folds fits k times
+on overlapping subsets, each row in k - 1 of them: (k - 1) eps in total, and the scores it
+returns are computed on the raw validation rows without noise, so they are not private at all.
+``GridSearchCV`` over m candidates spends m (k - 1) eps in the fits, picks the best candidate
+from those non-private scores (the selection, ``best_params_`` and ``cv_results_`` have no
+privacy guarantee), and spends another eps on the refit. Use it on public or synthetic data
+only. Private alternatives: :class:`DPModelSelector` (DPpack's data-split exponential
+mechanism, 2 eps in total), :func:`dppack.tune_classification_model`,
+:func:`dppack.tune_linear_regression_model` and the stability-based
+:func:`dppack.tune_classification_model_stable`.
+
+Randomness
+----------
+``random_state`` is passed to the model's ``fit``: None draws fresh entropy (the setting for
+releasing real data), an int or a ``numpy.random.Generator`` makes fits reproducible (for tests
+and teaching; refitting with the same int seed reuses the same noise). A
+``numpy.random.RandomState`` is refused: dppack draws its noise with its own exact samplers from
+a ``Generator``.
+
+Accounting
+----------
+Every fit charges a :class:`dppack.BudgetAccountant` (issue 12): the ``accountant`` parameter,
+or, when it is None, the session's accountant of an enclosing ``with BudgetAccountant(...)``
+block (none: nothing is charged). The fit's loss, eps-DP for the classifiers, (eps, delta)-DP
+for the regression, (2 eps, delta) for :class:`DPModelSelector`, is checked against the
+remaining budget before the data are read and recorded once the fit has succeeded; an
+overspend raises ``ValueError`` and nothing is fitted. ``clone`` (and so ``cross_val_score``
+and ``GridSearchCV``) shares the accountant instead of copying it, so every fit they make is
+charged: inside a ``with`` block a grid search shows what its fits cost, or is refused. The
+accountant counts fits only: it cannot make a non-private selection private. Parallel jobs
+(``n_jobs`` > 1) do not see the session's accountant, and a process pool cannot carry one: use
+``n_jobs=1`` with an accountant. A fit with ``eps = inf`` (no noise) cannot be charged.
+"""
+
+import copy
+import math
+import numbers
+
+import numpy as np
+
+try:
+    from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+    from sklearn.preprocessing import LabelEncoder
+    from sklearn.utils.metaestimators import available_if
+    from sklearn.utils.multiclass import check_classification_targets
+    from sklearn.utils.validation import check_is_fitted, validate_data
+except ImportError as error:  # scikit-learn missing, or older than 1.6 (no validate_data)
+    raise ImportError(
+        "dppack.sklearn needs scikit-learn >= 1.6: pip install 'dppack[sklearn]'."
+    ) from error
+
+from . import _checks, accounting
+from .erm import LinearRegressionDP, LogisticRegressionDP, svmDP
+from .erm.blocks import sigmoid
+from .tuning import tune_classification_model, tune_linear_regression_model
+
+__all__ = [
+    "DPLinearRegression",
+    "DPLinearSVC",
+    "DPLogisticRegression",
+    "DPModelSelector",
+    "DPSVC",
+]
+
+RANDOM_STATE_MESSAGE = (
+    "random_state must be None, a non-negative int or a numpy.random.Generator "
+    "(numpy.random.RandomState is not supported: dppack draws its noise with its own "
+    "samplers from a Generator)."
+)
+INFINITE_EPS_MESSAGE = (
+    "eps = inf fits without noise, which is not private and cannot be charged to a privacy "
+    "accountant: give a finite eps, or fit outside the accountant."
+)
+MISSING_BOUNDS_MESSAGE = (
+    "{name} must be given as (lower, upper), numbers or one value per {what}. Differential "
+    "privacy needs bounds chosen without looking at the data, so {cls} does not compute them "
+    "from the data; values outside the bounds are clipped."
+)
+BINARY_MESSAGE = (
+    "Only binary classification is supported. {cls} fits DPpack's binary models; y has "
+    "{k} classes."
+)
+ONE_CLASS_MESSAGE = "{cls} needs two classes in y; y has only 1 class."
+KERNELS = {"linear": "linear", "rbf": "Gaussian", "Gaussian": "Gaussian"}
+
+
+# --------------------------------------------------------------------------------------------
+# Parameter checks (run at fit, before the data are read: scikit-learn's constructors and
+# set_params only store values)
+# --------------------------------------------------------------------------------------------
+
+
+def _check_random_state(random_state):
+    if random_state is None or isinstance(random_state, np.random.Generator):
+        return random_state
+    if (isinstance(random_state, numbers.Integral)
+            and not isinstance(random_state, (bool, np.bool_)) and random_state >= 0):
+        return int(random_state)
+    raise TypeError(RANDOM_STATE_MESSAGE)
+
+
+def _privacy_loss(eps, delta=0.0):
+    """The PrivacyLoss of one fit: eps-DP, or (eps, delta)-DP."""
+    if not math.isfinite(eps):
+        raise ValueError(INFINITE_EPS_MESSAGE)
+    return accounting.PrivacyLoss.approx(eps, delta)
+
+
+def _check_budget(accountant, loss_of):
+    """(the accountant a fit charges, the fit's loss), after checking that the loss fits the
+    remaining budget; (None, None) when no accountant is given or active. ``loss_of()``
+    computes the loss from the parameters alone, so this runs before the data are read."""
+    charged = accounting.resolve_accountant(accountant)
+    if charged is None:
+        return None, None
+    loss = loss_of()
+    charged.check(loss)
+    return charged, loss
+
+
+def _check_bool(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False.")
+    return bool(value)
+
+
+def _bound_pair(bounds, name, cls, what="feature"):
+    """(lower, upper) of ``bounds`` as two 1-d float arrays (finite); not yet broadcast."""
+    if bounds is None:
+        raise ValueError(MISSING_BOUNDS_MESSAGE.format(name=name, what=what, cls=cls))
+    shape_message = f"{name} must be a pair (lower, upper) of numbers or of arrays."
+    if isinstance(bounds, (str, bytes, dict)) or not hasattr(bounds, "__len__"):
+        raise ValueError(shape_message)
+    if len(bounds) != 2:
+        raise ValueError(shape_message)
+    sides = []
+    for side, label in zip(bounds, ("lower", "upper")):
+        array = _checks.as_numeric_array(side, f"The {label} {name} must be numeric.")
+        if array.ndim > 1 or array.size < 1:
+            raise ValueError(shape_message)
+        array = array.reshape(-1)
+        if not np.all(np.isfinite(array)):
+            raise ValueError(f"The {label} {name} must be finite.")
+        sides.append(array)
+    return sides[0], sides[1]
+
+
+def _broadcast_bounds(lower, upper, name, n_features):
+    """Both sides broadcast to ``n_features`` values, with lower < upper everywhere."""
+    out = []
+    for array, label in ((lower, "lower"), (upper, "upper")):
+        if array.size == 1:
+            array = np.full(n_features, array[0])
+        elif array.size != n_features:
+            raise ValueError(
+                f"The {label} {name} have {array.size} values but X has {n_features} "
+                "features: give one value per feature, or one number for all."
+            )
+        out.append(array)
+    lower, upper = out
+    bad = np.flatnonzero(~(lower < upper))
+    if bad.size:
+        raise ValueError(f"{name}: lower must be < upper for every feature (not for feature "
+                         f"{bad[0]}).")
+    return lower, upper
+
+
+def _sample_weight(sample_weight, n):
+    """1-d float weights, one per row (checked here; the model checks sign and clips)."""
+    weights = _checks.as_numeric_array(sample_weight, "sample_weight must be numeric.")
+    if weights.ndim != 1 or weights.size != n:
+        raise ValueError(f"sample_weight must be a 1-d array with one value per row of X "
+                         f"({n}); it has shape {weights.shape}.")
+    if not np.any(weights != 0):
+        raise ValueError("sample_weight must contain at least one non-zero weight.")
+    return weights
+
+
+def _encode_binary(y, cls):
+    """(classes, labels 0/1 as floats): ``classes[1]`` is the positive class."""
+    check_classification_targets(y)
+    encoder = LabelEncoder().fit(y)
+    k = encoder.classes_.size
+    if k == 1:
+        raise ValueError(ONE_CLASS_MESSAGE.format(cls=cls))
+    if k != 2:
+        raise ValueError(BINARY_MESSAGE.format(cls=cls, k=k))
+    return encoder.classes_, encoder.transform(y).astype(np.float64)
+
+
+def _as_float_matrix(estimator, X, reset):
+    return validate_data(estimator, X, reset=reset, dtype=np.float64)
+
+
+# --------------------------------------------------------------------------------------------
+# Shared behaviour
+# --------------------------------------------------------------------------------------------
+
+
+class _DPEstimator(BaseEstimator):
+    """Checks and the link to the core model shared by every estimator here."""
+
+    def __sklearn_clone__(self):
+        """scikit-learn's clone (parameters cloned, fitted state dropped), except that the
+        accountant is shared, not copied: the fits of clones charge the same budget."""
+        params = self.get_params(deep=False)
+        accountant = params.pop("accountant")
+        twin = type(self)(accountant=accountant,
+                          **{name: clone(value, safe=False) for name, value in params.items()})
+        for name in ("_metadata_request", "_sklearn_output_config"):
+            if hasattr(self, name):
+                setattr(twin, name, copy.deepcopy(getattr(self, name)))
+        return twin
+
+    def _privacy_loss(self, core):
+        return _privacy_loss(float(core.eps))
+
+    def _check_common(self):
+        random_state = _check_random_state(self.random_state)
+        fit_intercept = _check_bool(self.fit_intercept, "fit_intercept")
+        return random_state, fit_intercept
+
+    def _uses_bounds(self):
+        return True
+
+    def _feature_bounds(self, n_features):
+        lower, upper = _bound_pair(self.feature_bounds, "feature_bounds",
+                                   type(self).__name__)
+        if n_features is None:
+            return lower, upper
+        return _broadcast_bounds(lower, upper, "feature_bounds", n_features)
+
+
+class _DPBinaryClassifier(ClassifierMixin, _DPEstimator):
+    """Binary classification over a DPpack CMS model: labels of any type are mapped to 0/1
+    through ``classes_`` (the second class is the positive one, as in scikit-learn)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        # scikit-learn's score check (accuracy > 0.83 on 200 rows) is no fair bar for a
+        # private fit, whose noise is calibrated to eps whatever n is
+        tags.classifier_tags.poor_score = True
+        return tags
+
+    def _fit(self, X, y, sample_weight=None):
+        random_state, fit_intercept = self._check_common()
+        core = self._core_model()  # checks eps, gamma, the method (and kernel) first
+        if self._uses_bounds():
+            self._feature_bounds(None)
+        charged, loss = _check_budget(self.accountant, lambda: self._privacy_loss(core))
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        classes, y01 = _encode_binary(y, type(self).__name__)
+        extra = {}
+        if sample_weight is not None:
+            extra = self._weights(sample_weight, X.shape[0])
+        lower = upper = None
+        if self._uses_bounds():
+            lower, upper = self._feature_bounds(X.shape[1])
+        core.fit(X, y01, upper, lower, add_bias=fit_intercept, random_state=random_state,
+                 **extra)
+        if charged is not None:
+            charged.spend(loss, f"{type(self).__name__}.fit")
+        self.classes_ = classes
+        self._set_coefficients(core, fit_intercept)
+        return self
+
+    def _weights(self, sample_weight, n):
+        raise TypeError(f"{type(self).__name__} does not take sample_weight.")
+
+    def _set_coefficients(self, core, fit_intercept):
+        """``coef_`` (1 x p) and ``intercept_`` (1,) from the core's coefficients, which refer
+        to the raw features (bias first when fitted with add_bias)."""
+        coeff = np.asarray(core.coeff, dtype=np.float64)
+        if fit_intercept:
+            self.coef_ = coeff[1:].reshape(1, -1)
+            self.intercept_ = coeff[:1].copy()
+        else:
+            self.coef_ = coeff.reshape(1, -1)
+            self.intercept_ = np.zeros(1)
+
+    def _scores(self, X):
+        return X @ self.coef_[0] + self.intercept_[0]
+
+    def decision_function(self, X):
+        """The score of the positive class ``classes_[1]`` (n values): X coef + intercept, or
+        the random features' score for the Gaussian kernel; positive scores predict
+        ``classes_[1]``."""
+        check_is_fitted(self)
+        return self._scores(_as_float_matrix(self, X, reset=False))
+
+    def predict(self, X):
+        """``classes_[1]`` where the decision function is > 0, else ``classes_[0]``."""
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(np.intp)]
+
+
+# --------------------------------------------------------------------------------------------
+# The estimators
+# --------------------------------------------------------------------------------------------
+
+
+class DPLogisticRegression(_DPBinaryClassifier):
+    """Differentially private logistic regression (:class:`dppack.LogisticRegressionDP`, spec
+    §6.3) as a scikit-learn classifier.
+
+    Parameters
+    ----------
+    eps : float, default 1.0
+        Privacy budget of one fit, > 0 (eps-DP, bounded neighbours); ``math.inf`` fits
+        without noise (not private).
+    gamma : float, default 1.0
+        Regularisation, > 0: the penalty is (gamma / n) ||coef||^2 / 2 (DPpack's convention).
+    feature_bounds : (lower, upper)
+        Bounds on the features, numbers or one value per feature, chosen without the data
+        (required; module docstring). X is clipped to them before fitting.
+    perturbation_method : {'objective', 'output'}, default 'objective'
+    fit_intercept : bool, default True
+        DPpack's ``add_bias``.
+    random_state : None, int or numpy.random.Generator, default None
+    accountant : dppack.BudgetAccountant or None, default None
+        Charged eps per fit; None: the session's accountant, if any (module docstring).
+        Shared, not copied, by ``clone``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The labels; ``classes_[1]`` is the positive class (0/1 for the core model).
+    coef_ : ndarray of shape (1, n_features_in_)
+        Coefficients on the scale of the raw features.
+    intercept_ : ndarray of shape (1,)
+        0 without ``fit_intercept``.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X had column names (a pandas DataFrame).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.sklearn import DPLogisticRegression
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(2000, 2))
+    >>> y = np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
+    >>> clf = DPLogisticRegression(eps=1, gamma=1, feature_bounds=(-1, 1), random_state=0)
+    >>> clf = clf.fit(X, y)
+    >>> clf.classes_
+    array(['no', 'yes'], dtype='<U3')
+    >>> clf.coef_.shape, clf.intercept_.shape
+    ((1, 2), (1,))
+    >>> clf.predict_proba(X[:2]).sum(axis=1)
+    array([1., 1.])
+    >>> bool(clf.score(X, y) > 0.9)
+    True
+
+    Each fit charges an accountant:
+
+    >>> import dppack
+    >>> budget = dppack.BudgetAccountant(1.5)
+    >>> _ = clf.set_params(accountant=budget).fit(X, y)
+    >>> budget.spent
+    PrivacyLoss.pure(eps=1.0)
+    >>> clf.fit(X, y)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: Privacy budget exceeded: ...
+    """
+
+    def __init__(self, *, eps=1.0, gamma=1.0, feature_bounds=None,
+                 perturbation_method="objective", fit_intercept=True, random_state=None,
+                 accountant=None):
+        self.eps = eps
+        self.gamma = gamma
+        self.feature_bounds = feature_bounds
+        self.perturbation_method = perturbation_method
+        self.fit_intercept = fit_intercept
+        self.random_state = random_state
+        self.accountant = accountant
+
+    def _core_model(self):
+        return LogisticRegressionDP("l2", self.eps, self.gamma, self.perturbation_method)
+
+    def fit(self, X, y):
+        """Fit privately; returns ``self``.
+
+        Parameters
+        ----------
+        X : array_like or pandas.DataFrame of shape (n_samples, n_features)
+        y : array_like of shape (n_samples,)
+            Two classes of any type (numbers, bool, strings, pandas nullable dtypes).
+        """
+        return self._fit(X, y)
+
+    def predict_proba(self, X):
+        """Probabilities of ``classes_[0]`` and ``classes_[1]``: 1 - p and p, p = sigmoid of the
+        decision function. An array of shape (n_samples, 2)."""
+        positive = sigmoid(self.decision_function(X))  # the core's, without overflow
+        return np.column_stack([1.0 - positive, positive])
+
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+
+class _DPSVMBase(_DPBinaryClassifier):
+    """svmDP (spec §6.4): the Huber-smoothed hinge loss, weights with output perturbation."""
+
+    def _kernel(self):
+        return "linear"
+
+    def _core_model(self):
+        return svmDP("l2", self.eps, self.gamma, self.perturbation_method,
+                     kernel=self._kernel(), huber_h=self.huber_h)
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit privately; returns ``self``.
+
+        Parameters
+        ----------
+        X : array_like or pandas.DataFrame of shape (n_samples, n_features)
+        y : array_like of shape (n_samples,)
+            Two classes of any type.
+        sample_weight : array_like of shape (n_samples,), optional
+            Nonnegative weights; only with ``perturbation_method='output'`` and a
+            ``sample_weight_bound`` (weights above it are clipped; the noise is calibrated to
+            it, spec §6.2).
+        """
+        return self._fit(X, y, sample_weight)
+
+    def _weights(self, sample_weight, n):
+        weights = _sample_weight(sample_weight, n)
+        if self.sample_weight_bound is None:
+            raise ValueError(
+                "sample_weight_bound must be given with sample_weight: the noise is calibrated "
+                "to an upper bound on the weights chosen without the data."
+            )
+        return {"weights": weights, "weights_upper_bound": self.sample_weight_bound}
+
+
+class DPLinearSVC(_DPSVMBase):
+    """Differentially private linear support vector machine (:class:`dppack.svmDP` with the
+    linear kernel, spec §6.4) as a scikit-learn classifier. As scikit-learn's ``LinearSVC``,
+    it has ``decision_function`` but no ``predict_proba``.
+
+    Parameters
+    ----------
+    eps, gamma, feature_bounds, perturbation_method, fit_intercept, random_state, accountant :
+        As :class:`DPLogisticRegression`.
+    huber_h : float, default 0.5
+        The Huber smoothing h > 0 of the hinge loss.
+    sample_weight_bound : float, optional
+        Upper bound on the sample weights (DPpack's ``weights.upper.bound``), required with
+        ``sample_weight`` (output perturbation only).
+
+    Attributes
+    ----------
+    classes_, coef_, intercept_, n_features_in_, feature_names_in_ :
+        As :class:`DPLogisticRegression`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.sklearn import DPLinearSVC
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(2000, 2))
+    >>> y = X[:, 0] - X[:, 1] > 0
+    >>> svc = DPLinearSVC(eps=1, feature_bounds=([-1, -1], [1, 1]), random_state=0).fit(X, y)
+    >>> svc.classes_
+    array([False,  True])
+    >>> svc.decision_function(X[:3]).shape
+    (3,)
+    >>> bool(svc.score(X, y) > 0.9)
+    True
+    """
+
+    def __init__(self, *, eps=1.0, gamma=1.0, feature_bounds=None,
+                 perturbation_method="objective", huber_h=0.5, fit_intercept=True,
+                 sample_weight_bound=None, random_state=None, accountant=None):
+        self.eps = eps
+        self.gamma = gamma
+        self.feature_bounds = feature_bounds
+        self.perturbation_method = perturbation_method
+        self.huber_h = huber_h
+        self.fit_intercept = fit_intercept
+        self.sample_weight_bound = sample_weight_bound
+        self.random_state = random_state
+        self.accountant = accountant
+
+
+class DPSVC(_DPSVMBase):
+    """Differentially private support vector machine with a linear or Gaussian kernel
+    (:class:`dppack.svmDP`, spec §6.4) as a scikit-learn classifier.
+
+    The Gaussian kernel exp(-kernel_param ||x - x'||^2) (scikit-learn's 'rbf') is approximated
+    by ``D`` random Fourier features drawn at each fit; the features are bounded by
+    construction, so this kernel needs no ``feature_bounds`` (they are ignored) and X is not
+    clipped. ``coef_`` and ``intercept_`` exist for the linear kernel only.
+
+    Parameters
+    ----------
+    kernel : {'rbf', 'linear'}, default 'rbf'
+        'Gaussian' (DPpack's name) is accepted for 'rbf'.
+    D : int, default 100
+        Number of random features (Gaussian kernel).
+    kernel_param : float, optional
+        Default 1 / n_features.
+    eps, gamma, feature_bounds, perturbation_method, huber_h, fit_intercept,
+    sample_weight_bound, random_state, accountant :
+        As :class:`DPLinearSVC`; ``fit_intercept`` is DPpack's ``add_bias`` (with the Gaussian
+        kernel a constant column enters the random features).
+
+    Attributes
+    ----------
+    classes_, n_features_in_, feature_names_in_ :
+        As :class:`DPLogisticRegression`.
+    coef_, intercept_ :
+        Linear kernel only.
+    kernel_param_ : float
+        Gaussian kernel: the kernel parameter used.
+    random_features_ : ndarray of shape (D, n_features_in_ + fit_intercept + 1)
+        Gaussian kernel: the frequencies and phases drawn at fit (svmDP's ``prefilter``).
+    random_features_coef_ : ndarray of shape (D,)
+        Gaussian kernel: the private coefficients of the random features.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.sklearn import DPSVC
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(2000, 2))
+    >>> y = np.where(X[:, 0] ** 2 + X[:, 1] ** 2 < 0.5, "in", "out")
+    >>> svc = DPSVC(eps=1, gamma=0.1, D=50, kernel_param=2, random_state=0).fit(X, y)
+    >>> svc.random_features_.shape
+    (50, 4)
+    >>> bool(svc.score(X, y) > 0.7)
+    True
+    """
+
+    def __init__(self, *, kernel="rbf", D=100, kernel_param=None, eps=1.0, gamma=1.0,
+                 feature_bounds=None, perturbation_method="objective", huber_h=0.5,
+                 fit_intercept=True, sample_weight_bound=None, random_state=None,
+                 accountant=None):
+        self.kernel = kernel
+        self.D = D
+        self.kernel_param = kernel_param
+        self.eps = eps
+        self.gamma = gamma
+        self.feature_bounds = feature_bounds
+        self.perturbation_method = perturbation_method
+        self.huber_h = huber_h
+        self.fit_intercept = fit_intercept
+        self.sample_weight_bound = sample_weight_bound
+        self.random_state = random_state
+        self.accountant = accountant
+
+    def _kernel(self):
+        if not isinstance(self.kernel, str) or self.kernel not in KERNELS:
+            raise ValueError("kernel must be one of 'rbf' (or 'Gaussian') and 'linear'.")
+        return KERNELS[self.kernel]
+
+    def _uses_bounds(self):
+        return self._kernel() == "linear"
+
+    def _core_model(self):
+        if self._kernel() == "linear":
+            return super()._core_model()
+        return svmDP("l2", self.eps, self.gamma, self.perturbation_method, kernel="Gaussian",
+                     D=self.D, kernel_param=self.kernel_param, huber_h=self.huber_h)
+
+    def _set_coefficients(self, core, fit_intercept):
+        for name in ("coef_", "intercept_", "kernel_param_", "random_features_",
+                     "random_features_coef_"):  # a refit may change the kernel
+            self.__dict__.pop(name, None)
+        if core.kernel == "linear":
+            super()._set_coefficients(core, fit_intercept)
+            return
+        self.kernel_param_ = float(core.kernel_param)
+        self.random_features_ = np.array(core.prefilter, dtype=np.float64)
+        self.random_features_coef_ = np.array(core.coeff, dtype=np.float64)
+
+    def _scores(self, X):
+        if not hasattr(self, "random_features_"):
+            return super()._scores(X)
+        # the core model's own prediction, from the fitted state (the model object holds
+        # closures, which do not pickle, so it is rebuilt here)
+        core = svmDP("l2", self.eps, self.gamma, self.perturbation_method, kernel="Gaussian",
+                     D=self.random_features_.shape[0], kernel_param=self.kernel_param_,
+                     huber_h=self.huber_h)
+        core.prefilter = self.random_features_
+        core.coeff = self.random_features_coef_
+        return core.predict(X, add_bias=bool(self.fit_intercept), raw_value=True)
+
+
+class DPLinearRegression(RegressorMixin, _DPEstimator):
+    """Differentially private linear regression (:class:`dppack.LinearRegressionDP`, Kifer,
+    Smith and Thakurta 2012 objective perturbation, spec §6.6) as a scikit-learn regressor.
+
+    Parameters
+    ----------
+    eps : float, default 1.0
+        > 0; ``math.inf`` fits without noise (not private).
+    delta : float, default 0.0
+        0 for eps-DP, in (0, 1) for (eps, delta)-DP with Gaussian noise.
+    gamma : float, default 1.0
+        Regularisation, > 0 (penalty (gamma / n) ||coef||^2 / 2 of the scaled problem).
+    feature_bounds : (lower, upper)
+        Bounds on the features (required; module docstring).
+    y_bounds : (lower, upper)
+        Bounds on the target, two numbers (required). y is clipped to them before fitting.
+    fit_intercept : bool, default True
+    random_state : None, int or numpy.random.Generator, default None
+    accountant : dppack.BudgetAccountant or None, default None
+        Charged (eps, delta) per fit; None: the session's accountant, if any (module
+        docstring).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features_in_,)
+    intercept_ : float
+        0.0 without ``fit_intercept``.
+    n_features_in_, feature_names_in_ :
+        As :class:`DPLogisticRegression`.
+
+    Notes
+    -----
+    LinearRegressionDP solves a scaled problem over the ball ||theta||^2 <= p (p coefficients,
+    the intercept included; spec §6.6), with theta_j = coef_j s_j / c, s_j = max(|lower_j|,
+    |upper_j|) and c = (U_y - L_y) / (2p) with an intercept (which is also shifted by the
+    midpoint of ``y_bounds``), max(|L_y|, |U_y|) / p without. So the bounds also cap the
+    coefficients: with feature and target bounds of equal width, |coef_j| <= 1/sqrt(p). Wide
+    ``y_bounds`` relative to ``feature_bounds`` leave room for large coefficients.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.sklearn import DPLinearRegression
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(0, 1, size=(5000, 2))
+    >>> y = 0.5 + X @ np.array([1.0, -0.5]) + rng.normal(0, 0.1, 5000)
+    >>> reg = DPLinearRegression(eps=1, gamma=1, feature_bounds=(0, 1), y_bounds=(-1, 2),
+    ...                          random_state=0).fit(X, y)
+    >>> reg.coef_.shape, type(reg.intercept_)
+    ((2,), <class 'float'>)
+    >>> bool(reg.score(X, y) > 0.5)
+    True
+    """
+
+    def __init__(self, *, eps=1.0, delta=0.0, gamma=1.0, feature_bounds=None, y_bounds=None,
+                 fit_intercept=True, random_state=None, accountant=None):
+        self.eps = eps
+        self.delta = delta
+        self.gamma = gamma
+        self.feature_bounds = feature_bounds
+        self.y_bounds = y_bounds
+        self.fit_intercept = fit_intercept
+        self.random_state = random_state
+        self.accountant = accountant
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # scikit-learn's score check (R^2 > 0.5 on 200 rows) is no fair bar: the noise is
+        # calibrated to eps whatever n is, and the domain bounds the coefficients (spec §6.6)
+        tags.regressor_tags.poor_score = True
+        return tags
+
+    def _core_model(self):
+        return LinearRegressionDP("l2", self.eps, self.delta, self.gamma)
+
+    def _privacy_loss(self, core):
+        return _privacy_loss(float(core.eps), float(core.delta))
+
+    def _y_bounds(self):
+        lower, upper = _bound_pair(self.y_bounds, "y_bounds", type(self).__name__,
+                                   what="target")
+        if lower.size != 1 or upper.size != 1:
+            raise ValueError("y_bounds must be two numbers (lower, upper).")
+        if not lower[0] < upper[0]:
+            raise ValueError("y_bounds: lower must be < upper.")
+        return float(lower[0]), float(upper[0])
+
+    def _bound_vectors(self, n_features):
+        """DPpack's (upper_bounds, lower_bounds): the features' bounds, then y's."""
+        lower, upper = self._feature_bounds(n_features)
+        y_lower, y_upper = self._y_bounds()
+        return np.append(upper, y_upper), np.append(lower, y_lower)
+
+    def fit(self, X, y):
+        """Fit privately; returns ``self``.
+
+        Parameters
+        ----------
+        X : array_like or pandas.DataFrame of shape (n_samples, n_features)
+        y : array_like of shape (n_samples,)
+            Numeric (pandas nullable dtypes such as Int64 included, without missing values).
+        """
+        random_state, fit_intercept = self._check_common()
+        core = self._core_model()
+        self._feature_bounds(None)
+        self._y_bounds()
+        charged, loss = _check_budget(self.accountant, lambda: self._privacy_loss(core))
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        upper, lower = self._bound_vectors(X.shape[1])
+        core.fit(X, y, upper, lower, add_bias=fit_intercept, random_state=random_state)
+        if charged is not None:
+            charged.spend(loss, f"{type(self).__name__}.fit")
+        self._set_coefficients(core, fit_intercept)
+        return self
+
+    def _set_coefficients(self, core, fit_intercept):
+        coeff = np.asarray(core.coeff, dtype=np.float64)
+        if fit_intercept:
+            self.coef_ = coeff[1:].copy()
+            self.intercept_ = float(coeff[0])
+        else:
+            self.coef_ = coeff.copy()
+            self.intercept_ = 0.0
+
+    def predict(self, X):
+        """X coef + intercept (n values; not clipped to ``y_bounds``)."""
+        check_is_fitted(self)
+        X = _as_float_matrix(self, X, reset=False)
+        return X @ self.coef_ + self.intercept_
+
+
+# --------------------------------------------------------------------------------------------
+# Private model selection
+# --------------------------------------------------------------------------------------------
+
+
+def _best_has(name):
+    def check(self):
+        if hasattr(self, "best_estimator_"):
+            return hasattr(self.best_estimator_, name)
+        return all(hasattr(estimator, name) for estimator in self.estimators)
+    return check
+
+
+class DPModelSelector(_DPEstimator):
+    """Private choice among several private estimators (DPpack's data-split exponential
+    mechanism: :func:`dppack.tune_classification_model`,
+    :func:`dppack.tune_linear_regression_model`, spec §7).
+
+    The data are split into m + 1 interleaved parts for m candidates; candidate i is fitted
+    on part i, all are scored on the last part (misclassified rows, or the squared error
+    clipped to ``y_bounds``) and one is selected by the exponential mechanism with ``eps``.
+    Each row enters one fit and the selection: the result is (2 eps)-DP in total (eps-DP fits
+    on disjoint parts, plus an eps-DP selection; with ``delta`` > 0, (2 eps, delta)-DP).
+    ``best_estimator_`` is the selected candidate as fitted on its part (about n / (m + 1)
+    rows), not refitted: a refit on all rows would spend eps again.
+
+    Parameters
+    ----------
+    estimators : list of estimators
+        Unfitted candidates, all classifiers (:class:`DPLogisticRegression`,
+        :class:`DPLinearSVC`, :class:`DPSVC`) or all :class:`DPLinearRegression`, with the
+        same finite ``eps`` (and ``delta``; the core tuners check them), ``fit_intercept``,
+        ``feature_bounds`` (those that use bounds) and ``y_bounds``. Their ``random_state``
+        and ``accountant`` are not used: the selector's own govern the whole run. They are not
+        modified.
+    random_state : None, int or numpy.random.Generator, default None
+        One generator for the candidates' noise (in the order of ``estimators``), then the
+        selection.
+    accountant : dppack.BudgetAccountant or None, default None
+        Charged (2 eps, delta) once per fit; None: the session's accountant, if any (module
+        docstring).
+
+    Attributes
+    ----------
+    best_index_ : int
+        The position of the selected candidate in ``estimators``.
+    best_estimator_ : estimator
+        A clone of that candidate, fitted on its part of the data.
+    classes_ : ndarray of shape (2,)
+        Classification only.
+    n_features_in_, feature_names_in_ :
+        As the estimators'.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.sklearn import DPLinearSVC, DPLogisticRegression, DPModelSelector
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(3000, 2))
+    >>> y = X[:, 0] + X[:, 1] > 0
+    >>> candidates = [DPLogisticRegression(eps=1, gamma=g, feature_bounds=(-1, 1))
+    ...               for g in (0.1, 1, 10)] + [DPLinearSVC(eps=1, feature_bounds=(-1, 1))]
+    >>> selector = DPModelSelector(candidates, random_state=0).fit(X, y)
+    >>> selector.best_index_ in range(4)
+    True
+    >>> selector.best_estimator_.coef_.shape
+    (1, 2)
+    >>> bool(selector.score(X, y) > 0.9)
+    True
+    """
+
+    def __init__(self, estimators, *, random_state=None, accountant=None):
+        self.estimators = estimators
+        self.random_state = random_state
+        self.accountant = accountant
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        try:
+            first = list(self.estimators)[0]
+        except (TypeError, IndexError):
+            return tags
+        inner = first.__sklearn_tags__()
+        tags.estimator_type = inner.estimator_type
+        tags.classifier_tags = inner.classifier_tags
+        tags.regressor_tags = inner.regressor_tags
+        tags.target_tags.required = True
+        return tags
+
+    def _candidates(self):
+        try:
+            candidates = list(self.estimators)
+        except TypeError:
+            raise ValueError("estimators must be a list of dppack.sklearn estimators.") from None
+        if not candidates:
+            raise ValueError("estimators must contain at least one estimator.")
+        classifiers = [isinstance(e, _DPBinaryClassifier) for e in candidates]
+        regressors = [isinstance(e, DPLinearRegression) for e in candidates]
+        if not (all(classifiers) or all(regressors)):
+            raise ValueError(
+                "estimators must be all dppack.sklearn classifiers (DPLogisticRegression, "
+                "DPLinearSVC, DPSVC) or all DPLinearRegression."
+            )
+        return candidates, all(classifiers)
+
+    @staticmethod
+    def _same(values, name):
+        first = values[0]
+        for value in values[1:]:
+            if not np.array_equal(np.asarray(value), np.asarray(first)):
+                raise ValueError(
+                    f"All estimators must have the same {name}: the data are split once, "
+                    f"with one {name} for every candidate (DPpack's tuners)."
+                )
+        return first
+
+    def fit(self, X, y):
+        """Fit the candidates on their parts of the data and select one privately; returns
+        ``self``.
+
+        Parameters
+        ----------
+        X : array_like or pandas.DataFrame of shape (n_samples, n_features)
+        y : array_like of shape (n_samples,)
+            Two classes of any type (classifiers), or numbers (regression).
+        """
+        random_state = _check_random_state(self.random_state)
+        candidates, classification = self._candidates()
+        cores = [candidate._core_model() for candidate in candidates]
+        fit_intercept = self._same(
+            [_check_bool(candidate.fit_intercept, "fit_intercept") for candidate in candidates],
+            "fit_intercept")
+        bounded = [candidate for candidate in candidates if candidate._uses_bounds()]
+        for candidate in bounded:
+            candidate._feature_bounds(None)
+        if not classification:
+            self._same([candidate._y_bounds() for candidate in candidates], "y_bounds")
+        charged, loss = _check_budget(self.accountant, lambda: self._privacy_loss(cores))
+
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not classification)
+        n_samples, n_features = X.shape
+        if n_samples < len(candidates) + 1:
+            raise ValueError(
+                f"DPModelSelector with {len(candidates)} estimators needs at least "
+                f"{len(candidates) + 1} samples (one part per estimator plus a validation "
+                f"part); n_samples = {n_samples}."
+            )
+        if classification:
+            classes, y01 = _encode_binary(y, type(self).__name__)
+            lower = upper = None
+            if bounded:
+                pairs = [candidate._feature_bounds(n_features) for candidate in bounded]
+                lower = self._same([pair[0] for pair in pairs], "feature_bounds")
+                upper = self._same([pair[1] for pair in pairs], "feature_bounds")
+            selected = tune_classification_model(cores, X, y01, upper, lower,
+                                                 add_bias=fit_intercept,
+                                                 random_state=random_state)
+        else:
+            vectors = [candidate._bound_vectors(n_features) for candidate in candidates]
+            upper = self._same([vector[0] for vector in vectors], "feature_bounds")
+            lower = self._same([vector[1] for vector in vectors], "feature_bounds")
+            selected = tune_linear_regression_model(cores, X, y, upper, lower,
+                                                    add_bias=fit_intercept,
+                                                    random_state=random_state)
+        if charged is not None:
+            charged.spend(loss, f"{type(self).__name__}.fit")
+        index = next(i for i, core in enumerate(cores) if core is selected)
+        best = clone(candidates[index])
+        best.n_features_in_ = self.n_features_in_
+        if hasattr(self, "feature_names_in_"):
+            best.feature_names_in_ = self.feature_names_in_
+        if classification:
+            best.classes_ = classes
+            self.classes_ = classes
+        best._set_coefficients(selected, fit_intercept)
+        self.best_index_ = index
+        self.best_estimator_ = best
+        return self
+
+    def _privacy_loss(self, cores):
+        """The candidates' fits run on disjoint parts (parallel composition: the largest of
+        their losses), then the selection spends the first candidate's eps (spec §7)."""
+        fits = [candidate._privacy_loss(core)
+                for candidate, core in zip(self.estimators, cores)]
+        return (accounting.PrivacyLoss.parallel(*fits)
+                + accounting.PrivacyLoss.pure(fits[0].eps))
+
+    def predict(self, X):
+        """The selected estimator's ``predict``."""
+        check_is_fitted(self)
+        return self.best_estimator_.predict(X)
+
+    @available_if(_best_has("predict_proba"))
+    def predict_proba(self, X):
+        """The selected estimator's ``predict_proba`` (logistic regression only)."""
+        check_is_fitted(self)
+        return self.best_estimator_.predict_proba(X)
+
+    @available_if(_best_has("decision_function"))
+    def decision_function(self, X):
+        """The selected estimator's ``decision_function`` (classifiers)."""
+        check_is_fitted(self)
+        return self.best_estimator_.decision_function(X)
+
+    def score(self, X, y, sample_weight=None):
+        """The selected estimator's ``score``: accuracy, or R^2 for the regression."""
+        check_is_fitted(self)
+        return self.best_estimator_.score(X, y, sample_weight=sample_weight)
