@@ -135,7 +135,7 @@ __all__ = [
     "tune_linear_regression_model",
     "varDP",
     "varDataAccess",
-    # beyond DPpack: privacy accounting (issue 12)
+    # beyond DPpack: privacy accounting
     "BudgetAccountant",
     "PrivacyLoss",
     # beyond DPpack: confidence intervals for ERM (spec confidence_intervals.md)

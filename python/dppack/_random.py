@@ -111,7 +111,7 @@ def gamma(shape, rate, rng, size=None):
 
 
 # --------------------------------------------------------------------------------------------
-# Exact noise on a power-of-two grid (issue 12). The integer samplers live in _exact; the
+# Exact noise on a power-of-two grid. The integer samplers live in _exact; the
 # mechanisms will call the functions below once they switch from the textbook samplers above.
 # --------------------------------------------------------------------------------------------
 

@@ -199,7 +199,7 @@ def _cov_access(x1, x2, lower1, upper1, lower2, upper2):
 
 
 # --------------------------------------------------------------------------------------------
-# Centred sufficient statistics for unbounded DP (issue 11): no sensitivity depends on n
+# Centred sufficient statistics for unbounded DP: no sensitivity depends on n
 # --------------------------------------------------------------------------------------------
 #
 # Under unbounded DP neighbouring datasets differ by one record added or removed, so the

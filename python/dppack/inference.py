@@ -20,7 +20,6 @@ the exact fit, the output noise, then H~, Sigma~ and (pure DP only) the Monte Ca
 
 import math
 import numbers
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -28,7 +27,7 @@ import numpy as np
 from . import _checks, _random, accounting
 from .erm.blocks import generate_loss_gr_huber, generate_loss_hess_huber, generate_loss_huber
 from .erm.blocks import regularizer_l2, sigmoid, weighted_gram
-from .erm.cms import noise_vector, prepare_design
+from .erm.cms import ConvergenceError, noise_vector, prepare_design
 from .erm.models import LogisticRegressionDP, svmDP
 
 __all__ = [
@@ -280,10 +279,10 @@ def _solve_erm(X, y, loss, c, b):
         theta = theta - size * step
         z = y * (X @ theta) if size < 1.0 else z - dz  # recomputed after a cut: no drift
         current, previous_norm, refresh = trial, norm, size < 1.0
-    warnings.warn("Newton's method stopped at its iteration limit before the gradient norm "
-                  "reached 1e-10; the coefficients may be inexact.", RuntimeWarning,
-                  stacklevel=3)
-    return theta
+    # The intervals' privacy assumes the exact minimiser: refuse rather than release an inexact
+    # one with a warning.
+    raise ConvergenceError("Newton's method stopped at its iteration limit before the gradient "
+                           "norm reached 1e-10; nothing was released.")
 
 
 # --------------------------------------------------------------------------------------------

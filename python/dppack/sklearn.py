@@ -1,4 +1,4 @@
-"""scikit-learn estimators over dppack's private models (issue 15, part 1).
+"""scikit-learn estimators over dppack's private models.
 
 ``DPLogisticRegression``, ``DPLinearSVC``, ``DPSVC`` (linear or Gaussian kernel) and
 ``DPLinearRegression`` wrap :class:`dppack.LogisticRegressionDP`, :class:`dppack.svmDP` and
@@ -56,7 +56,7 @@ a ``Generator``.
 
 Accounting
 ----------
-Every fit charges a :class:`dppack.BudgetAccountant` (issue 12): the ``accountant`` parameter,
+Every fit charges a :class:`dppack.BudgetAccountant`: the ``accountant`` parameter,
 or, when it is None, the session's accountant of an enclosing ``with BudgetAccountant(...)``
 block (none: nothing is charged). The fit's loss, eps-DP for the classifiers, (eps, delta)-DP
 for the regression, (2 eps, delta) for :class:`DPModelSelector`, is checked against the

@@ -120,7 +120,7 @@ def _check_whole_budget(eps, mechanism, delta, type_DP):
 
 def _clamp(value, low, high):
     """``value`` clamped to [low, high]: post-processing of a single noisy draw (Dwork and
-    Roth 2014, Proposition 2.1), in place of DPpack's redraws (issue 11; spec §8.6)."""
+    Roth 2014, Proposition 2.1), in place of DPpack's redraws (spec §8.6)."""
     return float(min(max(value, low), high))
 
 
@@ -234,7 +234,7 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
       of the mechanism (Laplace: eps/2 for each; Gaussian: the pair, scaled to sensitivity 1
       each, with l2 sensitivity sqrt(2) and the whole (eps, delta)); the result is
       m + S~/max(n~, 1), clamped to the bounds. DPpack calibrates to (U - L)/n with the
-      private n, which is not unbounded DP (issue 11).
+      private n, which is not unbounded DP.
     * 'both': both releases, each spending the whole eps (and delta), so 2 eps (and 2 delta)
       together.
 
@@ -321,7 +321,7 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
 
     DPpack redraws the noisy variance until it is positive: the output then follows a law
     conditioned on an event that depends on the data, which is not differentially private
-    at the stated eps (issue 11, spec §8.6). The clamp is post-processing of one draw: a
+    at the stated eps (spec §8.6). The clamp is post-processing of one draw: a
     noisy value below 0 is released as exactly 0.
 
     Parameters
@@ -367,7 +367,7 @@ def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delt
             # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
             noisy = _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism, delta,
                            type_DP, rng)
-            return _clamp(noisy, 0.0, top)  # issue 11: not §3.2's redraws
+            return _clamp(noisy, 0.0, top)  # one draw, clamped: not §3.2's redraws
 
         return draw
 
@@ -624,7 +624,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     sum if ``normalize``.
 
     The break points never depend on the data (DPpack takes them from the data's range, so
-    that one record can change every cell; issue 11): a rule or a number of cells gives
+    that one record can change every cell): a rule or a number of cells gives
     ``pretty(c(lower_bound, upper_bound), k, min.n = 1)``, R's pretty breaks of the bounds;
     break points are used as given. Either way the cells are then extended by empty cells of
     the same width to cover the bounds, as DPpack does, and the clipped data are counted in
@@ -700,7 +700,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
 
-    # §3.5 steps 2-4 with public breaks (issue 11): from the bounds, never from the data.
+    # §3.5 steps 2-4 with public breaks: from the bounds, never from the data.
     kind, value = rcompat.parse_breaks(breaks, np.array([lower, upper]), stacklevel=3)
     if kind == "points":
         if not rcompat.is_equidistant(value):  # §3.5 step 3
@@ -841,7 +841,7 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
             type_DP="aDP", allow_negative=False, random_state=None):
     """Differentially private contingency table.
 
-    The cells of the table must not come from the data (issue 11: DPpack takes them from the
+    The cells of the table must not come from the data (DPpack takes them from the
     observed levels, so a record with a new category adds a cell, a deterministic leak).
 
     * Declared levels (every factor a pandas Categorical or categorical Series; R factors
@@ -1028,11 +1028,11 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
       (eps, delta)). With n~_j = max(noisy n_j, 2) the result is
       sum_j (Q~_j - S~_j^2/n~_j) / (sum_j n~_j - J), clamped to
       [0, (U - L)^2 sum_j n~_j / (4 (sum_j n~_j - J))]. DPpack's unbounded sensitivity
-      depends on the private sizes (issue 11).
+      depends on the private sizes.
     * 'both': both releases, each spending the whole eps (and delta): 2 eps together.
 
     DPpack redraws until the noisy value is positive, which is not differentially private at
-    the stated eps (issue 11, spec §8.6); a noisy value below 0 is released as exactly 0.
+    the stated eps (spec §8.6); a noisy value below 0 is released as exactly 0.
 
     Parameters
     ----------
@@ -1081,7 +1081,7 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
             # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
             noisy = _noisy(access["True.Values"], eps, access["Bounded.Sensitivities"],
                            mechanism, delta, type_DP, rng)
-            return _clamp(noisy, 0.0, top)  # issue 11: not §3.7's redraws
+            return _clamp(noisy, 0.0, top)  # one draw, clamped: not §3.7's redraws
 
         return draw
 
@@ -1120,7 +1120,7 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
       With n~_j = max(noisy n_j, 2) the result is
       sum_j (P~_j - S1~_j S2~_j/n~_j) / (sum_j n~_j - J), clamped to
       +-(U1 - L1)(U2 - L2) sum_j n~_j / (4 (sum_j n~_j - J)). DPpack's unbounded
-      sensitivity depends on the private sizes (issue 11).
+      sensitivity depends on the private sizes.
     * 'both': both releases, each spending the whole eps (and delta): 2 eps together.
 
     Parameters

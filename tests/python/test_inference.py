@@ -599,3 +599,19 @@ if __name__ == "__main__":  # the larger run: python tests/python/test_inference
     for config, (cover, length) in bootstrap_coverage(n, p, k, m, seed).items():
         print(f"{'-'.join(config):<24} coverage {cover:.4f}   mean length {length:.4f}")
     print(f"n = {n}, p = {p}, k = {k}, m = {m}: {time.perf_counter() - start:.0f} s")
+
+
+def test_an_unconverged_solve_is_refused_not_released(monkeypatch):
+    """The intervals assume the exact minimiser, so a Newton solve that stops
+    at its iteration limit raises instead of releasing with a warning, and draws no noise."""
+    X, y = logistic_data(200, 2, 21)
+    monkeypatch.setattr(inference, "_MAX_NEWTON_STEPS", 1)
+    rng = np.random.default_rng(3)
+    state = rng.bit_generator.state
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeError, match="nothing was released"):
+            dppack.confintERM(X, y, [1, 1], [-1, -1], 3.0, eps=1.0,
+                              perturbation_method="output", add_bias=True, n_draws=2,
+                              random_state=rng)
+    assert rng.bit_generator.state == state

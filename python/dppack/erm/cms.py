@@ -47,7 +47,7 @@ z = x'theta for a row x of the clipped design. The guarantee holds when
 The loss and regularizer conditions are the user's responsibility: the framework cannot verify
 a function's Lipschitz constant or convexity. Gradients are not checked either.
 
-Optimality (issue 11, item 9). Both theorems assume the exact minimiser. Every fit is released
+Optimality. Both theorems assume the exact minimiser. Every fit is released
 only if the gradient of the (perturbed) objective at the returned point has L2 norm at most
 g_tol = OPTIMALITY_SLACK w_bar B / n (:func:`optimality_tolerance`); otherwise
 :class:`ConvergenceError` (a ``RuntimeError`` and a ``ValueError``), never a warning. For
@@ -461,7 +461,7 @@ def minimize_objective(fun, d, jac, hessian=None, gtol=None, newton=True):
     and one or two Newton steps finish).
 
     Raises :class:`ConvergenceError` (a ``RuntimeError``) if the result is not finite or its
-    gradient norm stays above ``gtol`` (issue 11, item 9: never released with a warning).
+    gradient norm stays above ``gtol`` (never released with a warning).
     ``gtol`` None: 1e-8 sqrt(d) (L-BFGS-B's own stop); the models pass
     :func:`optimality_tolerance`.
     """
