@@ -35,7 +35,6 @@ privacy_level_grid <- function(eps.min, eps.max, n.levels = 1000) {
 #'   differential privacy level for accuracy-constrained ERM. NeurIPS 30.
 #' @export
 #' @examplesIf dppack_available()
-#' set.seed(1)
 #' LaplaceNoiseReduction(c(10, 20), eps = c(0.1, 0.5, 1), sensitivity = 1)
 LaplaceNoiseReduction <- function(true.values, eps, sensitivity) {
   .call_core("LaplaceNoiseReduction", true_values = .to_py(true.values), eps = .to_py(eps),
@@ -55,7 +54,6 @@ LaplaceNoiseReduction <- function(true.values, eps, sensitivity) {
 #'   maximizing privacy subject to accuracy constraints. NeurIPS 35.
 #' @export
 #' @examplesIf dppack_available()
-#' set.seed(4)
 #' GaussianNoiseReduction(c(10, 20), variances = c(4, 1, 0.25))
 GaussianNoiseReduction <- function(true.values, variances) {
   .call_core("GaussianNoiseReduction", true_values = .to_py(true.values),
@@ -74,7 +72,6 @@ GaussianNoiseReduction <- function(true.values, variances) {
 #' @field levels The levels released so far.
 #' @export
 #' @examplesIf dppack_available()
-#' set.seed(2)
 #' nr <- LaplaceNoiseReductionOnline$new(c(10, 20), eps = 0.1, sensitivity = 1)
 #' nr$release
 #' nr$reduce(1)
@@ -273,7 +270,8 @@ print.accuracy_first <- function(x, ...) {
 #'
 #' A query is a number, the value `f(data)` computed by the caller, or an R function of the
 #' data, evaluated in R on `data` as given (a data frame stays a data frame). All noise is drawn
-#' by the core: the threshold noise by `$new()` (under [set.seed()] or [with_random_state()]),
+#' by the core: the threshold noise by `$new()` (reproducible only under [with_random_state()],
+#' or [set.seed()] with `options(DPpackPy.reproducible = TRUE)`),
 #' the query noise by each `$query()` from the same stream, also after `with_random_state()`
 #' has returned. Invalid settings and invalid query values stop before any noise is drawn.
 #'
@@ -288,7 +286,6 @@ print.accuracy_first <- function(x, ...) {
 #'   Dwork C, Roth A (2014). The algorithmic foundations of differential privacy, Section 3.6.
 #' @export
 #' @examplesIf dppack_available()
-#' set.seed(8)
 #' x <- c(0.2, 0.9, 0.4, 0.7, 0.8)
 #' # the first cut-off with about half of x above it; a share has sensitivity 1 / length(x)
 #' iat <- InteractiveAboveThreshold$new(x, eps = 5, threshold = 0.5, sensitivity = 1 / 5)

@@ -105,14 +105,33 @@
 }
 
 # The random_state for the next core call. Inside with_random_state() it is the shared
-# generator; otherwise a seed drawn from R's own stream, so that set.seed() makes DPpackPy
-# calls reproducible exactly as it does R's own random functions.
+# generator. Otherwise, by default, NULL: the core seeds the call from the operating system's
+# entropy and R's random stream is not touched, so no R seed can be brute-forced to recover
+# the noise (a seed from 31 bits of R's stream could). Only with
+# options(DPpackPy.reproducible = TRUE), for teaching and testing, does set.seed() govern: the
+# call's generator is then seeded with .seed_words() from R's stream.
 .random_state <- function() {
   if (!is.null(.dppack$generator)) {
     return(.dppack$generator)
   }
-  seed <- floor(stats::runif(1) * 2^31)
-  seed
+  if (!.reproducible()) {
+    return(NULL)
+  }
+  .call_core("seed_words_generator", words = .seed_words(), .caller = sys.call(-1))
+}
+
+# TRUE when the user asked for reproducible calls with options(DPpackPy.reproducible = TRUE).
+.reproducible <- function() {
+  isTRUE(getOption("DPpackPy.reproducible", FALSE))
+}
+
+# Four 32-bit words (128 bits) from R's random stream, the entropy of the NumPy SeedSequence
+# in reproducible mode. With R's default generator, the Mersenne Twister, runif() returns one
+# 32-bit output of the twister times 2^-32 (R's RNG.c; only an exact 0 is nudged into (0, 1)),
+# so floor(runif(1) * 2^32) is that output, all 32 bits of it. Doubles, not R integers,
+# because R's integers are signed and stop at 2^31 - 1.
+.seed_words <- function() {
+  floor(stats::runif(4) * 2^32)
 }
 
 # Call the public core function `name`, or the method `name` of the core object `.object`, with
@@ -178,8 +197,17 @@
 #' Evaluates `code` with every DPpackPy call drawing its noise from one NumPy generator seeded
 #' by `random_state`. The same calls made in Python with
 #' `rng = numpy.random.default_rng(random_state)` passed as `random_state = rng`, in the same
-#' order, give bit-identical output. Outside `with_random_state()`, each call derives its seed
-#' from R's random number stream, so [set.seed()] makes DPpackPy reproducible within R.
+#' order, give bit-identical output. Like `options(DPpackPy.reproducible = TRUE)`, it is for
+#' teaching and testing: output that anyone can reproduce from a known seed is not private, so
+#' never use it to release real data.
+#'
+#' Outside `with_random_state()`, by default, each call seeds its noise from the operating
+#' system's entropy, and R's random number stream is neither used nor changed: [set.seed()] has
+#' no effect on DPpackPy, and two calls after the same `set.seed()` give different output. With
+#' `options(DPpackPy.reproducible = TRUE)`, each call instead seeds its noise from 128 bits of
+#' R's random number stream (four 32-bit draws), so `set.seed()` makes DPpackPy calls
+#' reproducible within R, as it does R's own random functions; a call refused for invalid input
+#' then leaves R's stream as it was, as in DPpack.
 #'
 #' Bit identity holds where R only converts values and the core computes, with the same NumPy
 #' and OpenBLAS kernel in both sessions. R functions given to the ERM frameworks as map, loss,
@@ -193,6 +221,11 @@
 #' @export
 #' @examplesIf dppack_available()
 #' with_random_state(42, LaplaceMechanism(c(1, 2), eps = 1, sensitivities = 1))
+#' # Reproducible within R through set.seed(), for teaching and testing only:
+#' old <- options(DPpackPy.reproducible = TRUE)
+#' set.seed(1)
+#' LaplaceMechanism(c(1, 2), eps = 1, sensitivities = 1)
+#' options(old)
 #' # Python, same output:
 #' #   import numpy as np, dppack
 #' #   dppack.LaplaceMechanism([1, 2], 1, 1, random_state=np.random.default_rng(42))

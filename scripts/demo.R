@@ -20,12 +20,21 @@ with_random_state(2026, {
 cat("AGM sigma for eps 1, delta 1e-5, sensitivity 1:",
     calibrateAnalyticGaussianMechanism(1, 1e-5, 1), "\n")
 
-# Outside with_random_state(), set.seed() governs reproducibility as for R's own functions.
+# By default each call is seeded from the operating system: set.seed() does not reproduce it.
 set.seed(42)
 first <- LaplaceMechanism(c(mean = 3.2, sd = 1.1), eps = 1, sensitivities = c(0.1, 0.2))
 set.seed(42)
 again <- LaplaceMechanism(c(mean = 3.2, sd = 1.1), eps = 1, sensitivities = c(0.1, 0.2))
-cat("set.seed(42) twice gives the same release:", identical(first, again), "\n")
+cat("Default mode, set.seed(42) twice gives the same release:", identical(first, again), "\n")
+# For teaching and testing only (never to release real data), reproducible mode lets
+# set.seed() govern DPpackPy calls as it does R's own functions. This demo keeps it on from
+# here so that its output is the same on every run.
+options(DPpackPy.reproducible = TRUE)
+set.seed(42)
+first <- LaplaceMechanism(c(mean = 3.2, sd = 1.1), eps = 1, sensitivities = c(0.1, 0.2))
+set.seed(42)
+again <- LaplaceMechanism(c(mean = 3.2, sd = 1.1), eps = 1, sensitivities = c(0.1, 0.2))
+cat("Reproducible mode, set.seed(42) twice gives the same release:", identical(first, again), "\n")
 print(first)
 
 # DPpack's messages, without a Python traceback:

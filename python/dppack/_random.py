@@ -31,6 +31,7 @@ __all__ = [
     "exponential_interval",
     "exponential_mechanism",
     "gamma",
+    "generator_from_words",
     "grid_exponent",
     "grid_units",
     "integer_measure",
@@ -78,6 +79,44 @@ def as_generator(random_state=None):
     raise TypeError(
         "random_state must be None, a non-negative integer or a numpy.random.Generator."
     )
+
+
+def generator_from_words(words):
+    """A generator seeded by several 32-bit words, all of them entropy of its SeedSequence.
+
+    R's reproducible mode (``options(DPpackPy.reproducible = TRUE)``) seeds each call from
+    four 32-bit words of R's random stream, 128 bits, more than one Python integer seed made
+    from an R double could carry. NumPy's ``SeedSequence`` takes a sequence of integers as its
+    entropy and mixes every word into the generator's state, so streams differing in any one
+    word differ.
+
+    Parameters
+    ----------
+    words : sequence of int or integral float
+        At least four whole numbers in [0, 2**32), as R passes them (doubles).
+
+    Returns
+    -------
+    numpy.random.Generator
+        A PCG64 generator whose SeedSequence entropy is ``words``, as integers.
+
+    Raises
+    ------
+    TypeError
+        If ``words`` is not such a sequence.
+    """
+    message = "random_state words must be at least four whole numbers in [0, 2^32)."
+    if isinstance(words, (str, bytes)) or not hasattr(words, "__len__") or len(words) < 4:
+        raise TypeError(message)
+    entropy = []
+    for word in words:
+        if isinstance(word, bool) or not isinstance(word, numbers.Real):
+            raise TypeError(message)
+        value = float(word)
+        if not (0 <= value < 2**32) or value != math.floor(value):
+            raise TypeError(message)
+        entropy.append(int(value))
+    return np.random.default_rng(entropy)
 
 
 def laplace(scale, size, rng):

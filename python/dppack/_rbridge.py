@@ -27,6 +27,11 @@ def _generator(random_state):
         raise TypeError("random_state must be a non-negative whole number.") from None
 
 
+def _seed_words_generator(words):
+    """The generator of one R call in reproducible mode, from R's 32-bit ``words``."""
+    return _random.generator_from_words(words)
+
+
 def _apply(factory, factory_kwargs, kwargs):
     """Call the function a public factory makes (``generate_loss_huber(h)(y_hat, y, w)``), so
     that R's closures over the factories are answered through :func:`call`."""
@@ -38,6 +43,8 @@ def _apply(factory, factory_kwargs, kwargs):
 def _callable(name):
     if name == "generator":
         return _generator
+    if name == "seed_words_generator":
+        return _seed_words_generator
     if name == "apply":
         return _apply
     if name in dppack.__all__:
@@ -52,7 +59,8 @@ def call(name, args, kwargs):
     ----------
     name : str
         A name in ``dppack.__all__``; or ``"generator"``, for R's ``with_random_state()``; or
-        ``"apply"``, to call what a ``generate_*`` factory makes.
+        ``"seed_words_generator"``, for R's reproducible mode (a generator from 32-bit words of
+        R's stream); or ``"apply"``, to call what a ``generate_*`` factory makes.
     args : list
         Positional arguments (R's ``...``), already converted from R.
     kwargs : dict

@@ -92,3 +92,29 @@ def test_tables_reach_r_as_cells_in_column_major_order_with_their_levels():
                                                            ["x", "y"]]
     empty = _rbridge._for_r(pd.Series([], dtype=float))
     assert empty["cells"].size == 0 and empty["levels"][0].size == 0
+
+
+def test_seed_words_generator_uses_every_word_as_entropy():
+    # R's reproducible mode seeds each call with four 32-bit words of R's stream (128 bits).
+    words = [3_000_000_000.0, 1.0, 2.0, 4_294_967_295.0]  # doubles, as R passes them
+    reply = _rbridge.call("seed_words_generator", [], {"words": words})
+    assert reply["error"] is None
+    expected = np.random.default_rng([3_000_000_000, 1, 2, 4_294_967_295]).random(4)
+    assert np.array_equal(reply["value"].random(4), expected)
+    base = _rbridge.call("seed_words_generator", [], {"words": words})["value"].random(4)
+    for i in range(4):
+        changed = list(words)
+        changed[i] = (changed[i] + 1) % 2**32
+        other = _rbridge.call("seed_words_generator", [], {"words": changed})["value"]
+        assert not np.any(other.random(4) == base)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [[1, 2, 3], [1, 2, 3, 2**32], [1, 2, 3, -1], [1, 2, 3, 0.5], [1, 2, 3, True], "abcd", 7],
+)
+def test_seed_words_generator_refuses_bad_words(words):
+    reply = _rbridge.call("seed_words_generator", [], {"words": words})
+    assert reply["error"] == (
+        "random_state words must be at least four whole numbers in [0, 2^32)."
+    )

@@ -1,5 +1,19 @@
 # Shared helpers of the DPpackPy tests (testthat sources helper-*.R before the test files).
 
+# The tests opt in to reproducible mode, for the whole run: they use set.seed() to make
+# DPpackPy's noise reproducible, which only options(DPpackPy.reproducible = TRUE) allows (the
+# default seeds every call from the operating system). Tests of the default mode switch it off
+# locally with local_default_randomness().
+options(DPpackPy.reproducible = TRUE)
+
+# Switch to the default, secure randomness until the calling function (a test_that() block)
+# exits.
+local_default_randomness <- function(envir = parent.frame()) {
+  old <- options(DPpackPy.reproducible = FALSE)
+  do.call(on.exit, list(bquote(options(.(old))), add = TRUE), envir = envir)
+  invisible(old)
+}
+
 # A validation error as a DPpack user sees it: DPpack's text exactly (so no Python traceback and
 # no "ValueError: " prefix), raised from the user-facing function `fun`.
 expect_dppack_error <- function(object, message, fun) {
