@@ -37,16 +37,19 @@
 #'   `sqrt(2)` and the whole `eps` and `delta`). The result is `m + S~ / max(n~, 1)`, clamped
 #'   to the bounds. DPpack calibrates the noise to `(upper.bound - lower.bound) / n` with the
 #'   private n, which is not unbounded differential privacy.
-#' * `'both'`: a list of both releases. Each spends the whole `eps` (and `delta`): together
-#'   they spend `2 * eps` (and `2 * delta`).
+#' * `'both'`: a list of both releases, bounded first; meaningful under bounded DP only, where
+#'   the pair spends up to `3 * eps`: `eps` for the bounded release and up to `2 * eps` for the
+#'   unbounded one, a replacement being a removal and an addition (group privacy; with
+#'   `delta`, up to `(1 + exp(eps)) * delta` for it). Under unbounded DP the bounded release,
+#'   which uses the exact n, is not private.
 #'
 #' @param x Numeric vector or matrix (a matrix is averaged, counted or ranked over all its
 #'   entries). Each entry counts as one person: the guarantee protects one entry, not one
 #'   row, so a person with several entries (a row of a matrix) needs one value per person.
 #' @param eps Privacy budget, a finite scalar > 0.
 #' @param lower.bound,upper.bound Scalars bounding the data; values outside are clipped.
-#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (both releases in a list,
-#'   spending `2 * eps` together).
+#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (both releases in a list:
+#'   up to `3 * eps` under bounded DP; under unbounded DP the bounded one is not private).
 #' @param mechanism `'Laplace'`, `'Gaussian'` or `'analytic'` (analytic Gaussian).
 #' @param delta Privacy parameter of the Gaussian mechanisms, in (0, 1).
 #' @param type.DP `'aDP'` or `'pDP'`, for `mechanism = 'Gaussian'`; ignored by `'analytic'`.
@@ -83,7 +86,9 @@ meanDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounde
 #'   `sqrt(3)` and the whole `eps` and `delta`). With n~ the noisy count, at least 2, the
 #'   result is `(Q~ - S~^2 / n~) / (n~ - 1)`, clamped to
 #'   `[0, (upper.bound - lower.bound)^2 * n~ / (4 * (n~ - 1))]`.
-#' * `'both'`: a list of both releases, spending `2 * eps` (and `2 * delta`) together.
+#' * `'both'`: a list of both releases; meaningful under bounded DP only, where the pair
+#'   spends up to `3 * eps` (see [meanDP()]); under unbounded DP the bounded release is not
+#'   private.
 #'
 #' DPpack redraws the noisy variance until it is positive, and so releases a value whose law
 #' is conditioned on an event that depends on the data: that is not differentially private
@@ -107,7 +112,7 @@ varDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded
 #' Differentially private standard deviation
 #'
 #' The square root of [varDP()] with the same arguments (post-processing): exactly 0 where
-#' the noisy variance was clamped to 0. `'both'` spends `2 * eps`, as for [varDP()].
+#' the noisy variance was clamped to 0. `'both'`: as for [varDP()].
 #'
 #' @inheritParams varDP
 #' @return The sanitized standard deviation; for `'both'` a list (`Bounded`, `Unbounded`) of
@@ -138,7 +143,9 @@ sdDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded"
 #'   the result is `(P~ - S1~ * S2~ / n~) / (n~ - 1)`, clamped to the range of a covariance,
 #'   plus or minus `(upper.bound1 - lower.bound1) * (upper.bound2 - lower.bound2) * n~ /
 #'   (4 * (n~ - 1))`.
-#' * `'both'`: a list of both releases, spending `2 * eps` (and `2 * delta`) together.
+#' * `'both'`: a list of both releases; meaningful under bounded DP only, where the pair
+#'   spends up to `3 * eps` (see [meanDP()]); under unbounded DP the bounded release is not
+#'   private.
 #'
 #' @inheritParams meanDP
 #' @param x1,x2 Numeric vectors of the same length.
@@ -202,8 +209,9 @@ covDP <- function(x1, x2, eps, lower.bound1, upper.bound1, lower.bound2, upper.b
 #'   function needs no `n`, and the counts get all of `eps`.
 #' @param normalize If `TRUE`, return proportions instead of counts.
 #' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'`: a list of two histograms,
-#'   each what that version alone gives (with a rule, their breaks can differ) and each
-#'   spending the whole `eps` (and `delta`), so twice that together.
+#'   each what that version alone gives (with a rule, their breaks can differ); meaningful
+#'   under bounded DP only, where the pair spends up to `3 * eps` (see [meanDP()]); under
+#'   unbounded DP the bounded histogram is not private.
 #' @param allow.negative If `TRUE`, keep negative noisy counts.
 #' @return An object of class `"histogram"` that [plot()] draws, or for `'both'` a list of two
 #'   of class `"Sanitized Histogram"`.
@@ -262,14 +270,19 @@ histogramDP <- function(x, eps, lower.bound, upper.bound, breaks = "Sturges",
 #'   threshold is `1 + sigma qnorm(1 - delta exp(-eps) / 2)` or `1 + sigma qnorm(1 - delta)`
 #'   (the derivation is in the Python core's `tableDP`).
 #'
-#' Every error comes before the data are tabulated and before any noise is drawn.
+#' Every error comes before the data are tabulated and before any noise is drawn. Two
+#' refusals concern values outside the data's domain, which the caller is responsible for
+#' excluding: with undeclared levels, values of mixed types ("Cannot order the values of a
+#' factor of mixed types"); with a factor, a value outside its levels, which [factor()] turns
+#' into `NA`, refused as a missing value.
 #'
 #' @inheritParams histogramDP
 #' @param ... Factors (declared levels) or vectors (undeclared levels) of equal length, as
 #'   for [table()]. NA is refused.
 #' @param eps Privacy budget, a finite scalar > 0 (must be named, as it follows `...`).
-#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (a list of two tables,
-#'   each spending the whole budget).
+#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (a list of two tables;
+#'   up to `3 * eps` under bounded DP, see [meanDP()]; under unbounded DP the bounded table
+#'   is not private).
 #' @param delta For the Gaussian mechanisms, as in [meanDP()]; with undeclared levels, the
 #'   delta of the whole thresholded release, in (0, 1).
 #' @param allow.negative Keep negative noisy cells (declared levels; a released cell of the
@@ -320,7 +333,9 @@ tableDP <- function(..., eps = 1, which.sensitivity = "bounded", mechanism = "La
 #'   `sum(Q~_j - S~_j^2 / n~_j) / (sum(n~_j) - J)`, clamped to
 #'   `[0, (upper.bound - lower.bound)^2 * sum(n~_j) / (4 * (sum(n~_j) - J))]`. DPpack's
 #'   unbounded sensitivity uses the private sizes.
-#' * `'both'`: a list of both releases, spending `2 * eps` (and `2 * delta`) together.
+#' * `'both'`: a list of both releases; meaningful under bounded DP only, where the pair
+#'   spends up to `3 * eps` (see [meanDP()]); under unbounded DP the bounded release is not
+#'   private.
 #'
 #' DPpack redraws the noisy value until it is positive, which is not differentially private at
 #' the stated `eps`; here a noisy value below 0 is released as exactly 0.
@@ -329,7 +344,7 @@ tableDP <- function(..., eps = 1, which.sensitivity = "bounded", mechanism = "La
 #' @param ... Numeric vectors, one per sample.
 #' @param eps Privacy budget (must be named, as it follows `...`).
 #' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (a list of class
-#'   `"Sanitized Pooled Variance"`, spending `2 * eps` together).
+#'   `"Sanitized Pooled Variance"`; see the description).
 #' @param approx.n.max If `TRUE`, use the bounded sensitivity that does not depend on the
 #'   largest sample size (which is then not released). The unbounded release does not use it.
 #' @return The sanitized pooled variance, or a list for `'both'`.
@@ -369,14 +384,16 @@ pooledVarDP <- function(..., eps = 1, lower.bound, upper.bound,
 #'   `sum(P~_j - S1~_j * S2~_j / n~_j) / (sum(n~_j) - J)`, clamped to plus or minus
 #'   `(upper.bound1 - lower.bound1) * (upper.bound2 - lower.bound2) * sum(n~_j) /
 #'   (4 * (sum(n~_j) - J))`. DPpack's unbounded sensitivity uses the private sizes.
-#' * `'both'`: a list of both releases, spending `2 * eps` (and `2 * delta`) together.
+#' * `'both'`: a list of both releases; meaningful under bounded DP only, where the pair
+#'   spends up to `3 * eps` (see [meanDP()]); under unbounded DP the bounded release is not
+#'   private.
 #'
 #' @inheritParams pooledVarDP
 #' @param ... Two-column numeric matrices, one per sample.
 #' @param lower.bound1,upper.bound1 Bounds of the first column.
 #' @param lower.bound2,upper.bound2 Bounds of the second column.
 #' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (a list of class
-#'   `"Sanitized Pooled Covariance"`, spending `2 * eps` together).
+#'   `"Sanitized Pooled Covariance"`; see the description).
 #' @return The sanitized pooled covariance, or a list for `'both'`.
 #' @export
 #' @examplesIf dppack_available()

@@ -239,7 +239,7 @@ def check_bounds(*named):
 
 
 def data_range(array, with_sum=False, clip=None):
-    """Minimum and maximum of a non-empty float array in one pass over memory.
+    """Minimum and maximum of a float array in one pass over memory ((Inf, -Inf) if empty).
 
     NaN anywhere makes both NaN (numpy's reductions propagate it), so the caller tells NaN,
     Inf and out-of-bounds data apart from these two numbers alone. With ``with_sum`` the sum
@@ -277,13 +277,15 @@ def as_finite_data(value, name, min_size=1, with_sum=False, clip=None):
 
     Ours (DPpack has no such checks), in this order: the data must be numeric ("<name> must
     be numeric."); hold at least ``min_size`` values; and be finite. The array is the caller's
-    own memory whenever it is already float64: callers only read it.
+    own memory whenever it is already float64: callers only read it. With ``min_size=0``
+    (unbounded DP, where n is private) empty data are accepted, with the range (Inf, -Inf)
+    (nothing to clip) and the sum 0.
     """
     array = as_numeric_array(value, f"{name} must be numeric.")
     if array.size < min_size:
         count = {1: "one value", 2: "two values"}.get(min_size, f"{min_size} values")
         raise ValueError(f"{name} must contain at least {count}.")
     scan = data_range(array, with_sum, clip)
-    if not (np.isfinite(scan[0]) and np.isfinite(scan[1])):
+    if array.size and not (np.isfinite(scan[0]) and np.isfinite(scan[1])):
         raise ValueError(f"{name} must be finite (no NA, NaN or Inf).")
     return (array,) + scan

@@ -66,12 +66,14 @@ def check_quant(quant):
     return value
 
 
-def check_samples(samples, columns=None):
+def check_samples(samples, columns=None, min_size=2):
     """Validate the samples of a pooled statistic; return ``(arrays, lows, highs)``.
 
     ``columns=None`` asks for numeric vectors (pooled variance), ``columns=2`` for matrices of
     two columns (pooled covariance); ``lows``/``highs`` hold each sample's minimum and maximum
-    (per column for matrices), for clipping. All checks are ours: DPpack has none, and fails
+    (per column for matrices; Inf and -Inf for an empty sample), for clipping. Each sample
+    needs ``min_size`` values (rows): 2, or 0 under unbounded DP, where the sizes are
+    private. All checks are ours: DPpack has none, and fails
     with NA results (a sample of one value) or R errors (a vector where a matrix is due).
     """
     samples = list(samples)
@@ -92,13 +94,15 @@ def check_samples(samples, columns=None):
             array = array.reshape(-1)
         elif array.ndim != 2 or array.shape[1] != columns:
             raise ValueError(shape_message)
-        if array.shape[0] < 2:
+        if array.shape[0] < min_size:
             raise ValueError(size_message)
         if columns is None:
             low, high = _checks.data_range(array)
+        elif array.shape[0] == 0:  # nothing to clip
+            low, high = np.full(columns, np.inf), np.full(columns, -np.inf)
         else:
             low, high = array.min(axis=0), array.max(axis=0)
-        if not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
+        if array.size and not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
             raise ValueError("Samples must be finite (no NA, NaN or Inf).")
         arrays.append(array)
         lows.append(low)
@@ -505,8 +509,9 @@ def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
     return _cov_access(first[0], second[0], *bounds)
 
 
-def _cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
-    """The checks covDP and covDataAccess share, in DPpack's order; our checks last."""
+def _cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, min_size=2):
+    """The checks covDP and covDataAccess share, in DPpack's order; our checks last.
+    ``min_size``: 2, or 0 for covDP under unbounded DP (n private)."""
     _checks.check_vector(x1, "x1")
     _checks.check_vector(x2, "x2")
     bounds = _checks.check_bounds(
@@ -519,8 +524,8 @@ def _cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
     x2 = _checks.as_numeric_array(x2, "x2 must be numeric.").reshape(-1)
     if x1.size != x2.size:
         raise ValueError("x1 and x2 must have the same length.")
-    x1, low1, high1 = _checks.as_finite_data(x1, "x1", min_size=2)
-    x2, low2, high2 = _checks.as_finite_data(x2, "x2", min_size=2)
+    x1, low1, high1 = _checks.as_finite_data(x1, "x1", min_size)
+    x2, low2, high2 = _checks.as_finite_data(x2, "x2", min_size)
     ordered = (
         bounds["lower.bound1"], bounds["upper.bound1"],
         bounds["lower.bound2"], bounds["upper.bound2"],

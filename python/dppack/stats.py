@@ -74,6 +74,17 @@ def _check_which(which_sensitivity, identical=False, stacklevel=3):
         warnings.warn(IDENTICAL_MESSAGE, UserWarning, stacklevel=stacklevel)
 
 
+def _min_size(which_sensitivity, bounded_min):
+    """The smallest sample size a statistic accepts: ``bounded_min`` (1, or 2 for a sample
+    variance) where n is public ('bounded', and 'both', whose bounded release uses it), 0
+    under 'unbounded' exactly. Under add/remove neighbours n is private, and refusing a
+    dataset of 1 record while releasing its neighbour of 2 would be a release that depends
+    on the data; the unbounded releases floor their noisy count (at 1 for the mean, 2
+    otherwise) and clamp, so they need no record. A which_sensitivity that is not valid gets
+    ``bounded_min`` here and its own error later, in DPpack's order."""
+    return 0 if data_access.is_one_of(which_sensitivity, ("unbounded",)) else bounded_min
+
+
 def _needs_clip(low, high, lower, upper):
     """Whether data of range [low, high] reach outside [lower, upper]."""
     return low < lower or high > upper
@@ -235,8 +246,11 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
       each, with l2 sensitivity sqrt(2) and the whole (eps, delta)); the result is
       m + S~/max(n~, 1), clamped to the bounds. DPpack calibrates to (U - L)/n with the
       private n, which is not unbounded DP.
-    * 'both': both releases, each spending the whole eps (and delta), so 2 eps (and 2 delta)
-      together.
+    * 'both': both releases, bounded first; meaningful under bounded DP only, where the pair
+      spends up to 3 eps: eps for the bounded release and up to 2 eps for the unbounded one,
+      a replacement being a removal and an addition (group privacy; with delta, up to
+      (1 + e^eps) delta for it, (2 + e^eps) delta in all). Under unbounded DP the bounded
+      release, which uses the exact n, is not private.
 
     Parameters
     ----------
@@ -273,7 +287,8 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
     # The range scan also sums the data clipped to the bounds: n times the true mean.
-    x, low, high, total = _checks.as_finite_data(x, "x", with_sum=True, clip=(lower, upper))
+    x, low, high, total = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1),
+                                                 with_sum=True, clip=(lower, upper))
     clip = _needs_clip(low, high, lower, upper)
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
@@ -317,7 +332,8 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
       Gaussian: the three, scaled to sensitivity 1 each, with l2 sensitivity sqrt(3) and the
       whole (eps, delta)); with n~ = max(noisy n, 2) the result is (Q~ - S~^2/n~)/(n~ - 1),
       clamped to [0, (U - L)^2 n~/(4(n~ - 1))].
-    * 'both': both releases, each spending the whole eps (and delta): 2 eps together.
+    * 'both': both releases; meaningful under bounded DP only, where the pair spends up to
+      3 eps (see :func:`meanDP`); under unbounded DP the bounded release is not private.
 
     DPpack redraws the noisy variance until it is positive: the output then follows a law
     conditioned on an event that depends on the data, which is not differentially private
@@ -350,8 +366,8 @@ def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delt
     _checks.check_vector(x, "x")
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
-    x, low, high, total = _checks.as_finite_data(x, "x", min_size=2, with_sum=True,
-                                                 clip=(lower, upper))
+    x, low, high, total = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 2),
+                                                 with_sum=True, clip=(lower, upper))
     clip = _needs_clip(low, high, lower, upper)
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
@@ -393,7 +409,8 @@ def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanis
     """Differentially private standard deviation: the square root of :func:`varDP`.
 
     Parameters and errors are those of :func:`varDP` (spec §3.3); the square root is
-    post-processing. 'both' spends 2 eps, as for :func:`varDP`.
+    post-processing. 'both': as for :func:`varDP` (up to 3 eps under bounded DP; under
+    unbounded DP the bounded release is not private).
 
     Returns
     -------
@@ -425,7 +442,8 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
       with l2 sensitivity 2 and the whole (eps, delta)); with n~ = max(noisy n, 2) the result
       is (P~ - S1~ S2~/n~)/(n~ - 1), clamped to the range of the covariance,
       +-(U1 - L1)(U2 - L2) n~/(4(n~ - 1)).
-    * 'both': both releases, each spending the whole eps (and delta): 2 eps together.
+    * 'both': both releases; meaningful under bounded DP only, where the pair spends up to
+      3 eps (see :func:`meanDP`); under unbounded DP the bounded release is not private.
 
     Parameters
     ----------
@@ -450,7 +468,8 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
         mechanism, the mechanism's eps/delta checks.
     """
     first, second, (lower1, upper1, lower2, upper2) = data_access._cov_inputs(
-        x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
+        x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
+        min_size=_min_size(which_sensitivity, 2),
     )
     x1 = _clip(*first, lower1, upper1)
     x2 = _clip(*second, lower2, upper2)
@@ -673,8 +692,9 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     rcompat.Histogram or dict
         The sanitized histogram (float counts, xname "x"), or for 'both' a dict
         ``{"Bounded": Histogram, "Unbounded": Histogram}``, each what the one version alone
-        gives (so with a rule their breaks can differ) and each spending the whole eps and
-        delta: together they spend twice that.
+        gives (so with a rule their breaks can differ); meaningful under bounded DP only,
+        where the pair spends up to 3 eps (see :func:`meanDP`); under unbounded DP the
+        bounded histogram is not private.
 
     Raises
     ------
@@ -693,7 +713,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     """
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
-    x, low, high = _checks.as_finite_data(x, "x")
+    x, low, high = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1))
     normalize = _checks.check_flag(normalize, "normalize")
     allow_negative = _checks.check_flag(allow_negative, "allow.negative")
     x = _clip(x, low, high, lower, upper)
@@ -884,8 +904,9 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
         first factor, columns those of the second. Three or more: a Series over a MultiIndex
         of every combination of levels, the first factor varying slowest. Index and column
         names are the factors' names (a pandas Series' ``.name``), else None. The cells are
-        floats, as in DPpack. For 'both', ``{"Bounded": table, "Unbounded": table}`` (each
-        spends the whole budget, as in DPpack).
+        floats, as in DPpack. For 'both', ``{"Bounded": table, "Unbounded": table}``:
+        meaningful under bounded DP only, where the pair spends up to 3 eps (see
+        :func:`meanDP`); under unbounded DP the bounded table is not private.
 
     Raises
     ------
@@ -894,6 +915,10 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
         ``table()`` messages, ours for missing values, and, with undeclared levels and the
         Laplace mechanism, one that says what to do when ``delta`` is 0. All before the data
         are tabulated (missing values: while they are) and before any noise is drawn.
+        Two of these refusals depend on values outside the data's domain, which the caller is
+        responsible for excluding: with undeclared levels, values of mixed types ("Cannot
+        order the values of a factor of mixed types"); with a declared Categorical, a value
+        outside its categories, which pandas turns into a missing value, refused as such.
 
     Notes
     -----
@@ -1029,7 +1054,8 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
       sum_j (Q~_j - S~_j^2/n~_j) / (sum_j n~_j - J), clamped to
       [0, (U - L)^2 sum_j n~_j / (4 (sum_j n~_j - J))]. DPpack's unbounded sensitivity
       depends on the private sizes.
-    * 'both': both releases, each spending the whole eps (and delta): 2 eps together.
+    * 'both': both releases; meaningful under bounded DP only, where the pair spends up to
+      3 eps (see :func:`meanDP`); under unbounded DP the bounded release is not private.
 
     DPpack redraws until the noisy value is positive, which is not differentially private at
     the stated eps (spec §8.6); a noisy value below 0 is released as exactly 0.
@@ -1063,7 +1089,7 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
     bounds = _checks.check_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
-    arrays, lows, highs = check_samples(samples)
+    arrays, lows, highs = check_samples(samples, min_size=_min_size(which_sensitivity, 2))
     arrays = [_clip(a, lo, hi, lower, upper) for a, lo, hi in zip(arrays, lows, highs)]
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
@@ -1121,7 +1147,8 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
       sum_j (P~_j - S1~_j S2~_j/n~_j) / (sum_j n~_j - J), clamped to
       +-(U1 - L1)(U2 - L2) sum_j n~_j / (4 (sum_j n~_j - J)). DPpack's unbounded
       sensitivity depends on the private sizes.
-    * 'both': both releases, each spending the whole eps (and delta): 2 eps together.
+    * 'both': both releases; meaningful under bounded DP only, where the pair spends up to
+      3 eps (see :func:`meanDP`); under unbounded DP the bounded release is not private.
 
     Parameters
     ----------
@@ -1158,7 +1185,8 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
     lower2, upper2 = bounds["lower.bound2"], bounds["upper.bound2"]
     lower, upper = np.array([lower1, lower2]), np.array([upper1, upper2])
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
-    arrays, lows, highs = check_samples(samples, columns=2)
+    arrays, lows, highs = check_samples(samples, columns=2,
+                                        min_size=_min_size(which_sensitivity, 2))
     arrays = [
         np.clip(a, lower, upper) if np.any(lo < lower) or np.any(hi > upper) else a
         for a, lo, hi in zip(arrays, lows, highs)
@@ -1243,7 +1271,7 @@ def _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mec
                  random_state):
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
-    x, _, _ = _checks.as_finite_data(x, "x")
+    x, _, _ = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1))
     # DPpack clips x here; the data access clips its sorted copy, which gives the same result
     # without a second copy of the data.
     quant = check_quant(quant)

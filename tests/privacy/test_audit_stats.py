@@ -51,6 +51,16 @@ SCALAR_CASES = [
      np.r_[0.0, 1.0], np.r_[0.0, 1.0, 0.5], 1.0, 0, 5_000),
     ("var-unbounded-zero-variance", dppack.varDP, (1.0, 0.0, 1.0),
      {"which_sensitivity": "unbounded"}, np.zeros(2), np.r_[0.0, 0.0, 1.0], 1.0, 0, 5_000),
+    # the smallest n: 0 -> 1 and 1 -> 2 records. A size check refusing the smaller dataset
+    # (n being private) fails these audits: a release refused on every draw re-raises.
+    ("mean-unbounded-n0-n1", dppack.meanDP, (1.0, 0.0, 1.0), {"which_sensitivity": "unbounded"},
+     np.empty(0), np.ones(1), 1.0, 0, 5_000),
+    ("mean-unbounded-n1-n2", dppack.meanDP, (1.0, 0.0, 1.0), {"which_sensitivity": "unbounded"},
+     np.ones(1), np.r_[1.0, 0.0], 1.0, 0, 5_000),
+    ("var-unbounded-n0-n1", dppack.varDP, (1.0, 0.0, 1.0), {"which_sensitivity": "unbounded"},
+     np.empty(0), np.ones(1), 1.0, 0, 5_000),
+    ("var-unbounded-n1-n2", dppack.varDP, (1.0, 0.0, 1.0), {"which_sensitivity": "unbounded"},
+     np.zeros(1), np.r_[0.0, 1.0], 1.0, 0, 5_000),
     ("sd-bounded-zero-variance", dppack.sdDP, (1.0, 0.0, 1.0), {}, ZEROS5, MOVED5, 1.0, 0,
      20_000),
     ("sd-unbounded", dppack.sdDP, (1.0, 0.0, 1.0), {"which_sensitivity": "unbounded"},

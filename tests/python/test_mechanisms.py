@@ -19,6 +19,7 @@ statistical test would fail falsely (reject a correct implementation) with proba
 The "power" tests show that the same checks do reject a slightly wrong law.
 """
 
+import json
 import math
 import re
 import subprocess
@@ -978,15 +979,15 @@ def test_exponential_series_candidates_are_positional():
 # --------------------------------------------------------------------------------------------
 
 
-def test_import_is_fast():
-    """`import dppack` in a fresh interpreter takes under 0.5 s (best of 3, to be robust)."""
-    code = (
-        "import time; t = time.perf_counter(); import dppack; "
-        "print(time.perf_counter() - t)"
-    )
-    times = []
-    for _ in range(3):
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              check=True, timeout=60)
-        times.append(float(done.stdout.strip()))
-    assert min(times) < 0.5, f"import dppack took {min(times):.3f} s at best"
+def test_import_loads_no_heavy_module():
+    """`import dppack` stays light: it loads none of the modules that are only needed by some
+    calls (SciPy's optimisers and statistics, pandas, plotting, scikit-learn, the exact
+    samplers). The time itself is measured as a ratio to `import numpy` by
+    benchmarks/startup.py (DESIGN.md: no timed unit tests)."""
+    heavy = ["scipy.optimize", "scipy.stats", "pandas", "matplotlib", "sklearn", "rpy2",
+             "dppack.sklearn", "dppack._exact"]
+    code = ("import sys, json, dppack; "
+            f"print(json.dumps([m for m in {heavy!r} if m in sys.modules]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60)
+    assert json.loads(done.stdout) == []

@@ -479,11 +479,16 @@ def test_both_gives_both_releases_bounded_first_without_warning(function, sample
                                          random_state=rng, **kwargs)
 
 
-@pytest.mark.parametrize("function", [meanDP, varDP, sdDP, covDP, pooledVarDP, pooledCovDP])
-def test_both_docs_say_it_spends_eps_twice(function):
-    """Issue 11: 'both' spends eps twice; the docstring says so plainly."""
+@pytest.mark.parametrize("function", [meanDP, varDP, sdDP, covDP, pooledVarDP, pooledCovDP,
+                                      histogramDP, tableDP])
+def test_both_docs_state_its_cost(function):
+    """'both' is meaningful under bounded DP, where it spends up to 3 eps (the unbounded
+    release costs up to 2 eps for a replacement); under unbounded DP the bounded release is
+    not private. The docstring says so, and never that the pair spends 2 eps."""
     doc = " ".join(function.__doc__.split())
-    assert re.search(r"'both'[^.]*2 eps", doc), function.__name__
+    assert re.search(r"'both'[^.]*up to 3 eps", doc), function.__name__
+    assert "not private" in doc, function.__name__
+    assert not re.search(r"2 eps together|twice that", doc), function.__name__
 
 
 def test_histogram_both_bounded_noise_first():
@@ -1744,6 +1749,134 @@ def test_unbounded_needs_no_sensitivity_from_the_sizes():
     assert abs(pooledCovDP(np.ones((2, 2)), lower_bound1=0, upper_bound1=5, lower_bound2=0,
                            upper_bound2=5, which_sensitivity="unbounded",
                            random_state=SEED)) <= 12.5
+
+
+# Under unbounded DP n is private: a dataset of 0 or 1 record is released like its neighbour
+# of 2 (refusing it would be a data-dependent output); under bounded DP (n public) and for
+# 'both' (whose bounded release uses n) the sizes are still checked.
+_SMALL_PAIRS = {0: np.empty((0, 2)), 1: np.array([[0.3, 0.6]])}
+_PAIR2 = np.array([[0.1, 0.2], [0.5, 0.9]])
+
+
+def _small(name, size):
+    """(call(which, rng, **kw), (low, high), message of the bounded refusal) on data of
+    ``size`` records in [0, 1]."""
+    x = np.full(size, 0.3)
+    pairs = _SMALL_PAIRS[size]
+    calls = {
+        "mean": (lambda w, rng, **kw: _mean(x=x, which_sensitivity=w, random_state=rng, **kw),
+                 (0, 1), X_EMPTY),
+        "var": (lambda w, rng, **kw: _var(x=x, which_sensitivity=w, random_state=rng, **kw),
+                (0, 0.5), X_TWO),
+        "sd": (lambda w, rng, **kw: _sd(x=x, which_sensitivity=w, random_state=rng, **kw),
+               (0, math.sqrt(0.5)), X_TWO),
+        "cov": (lambda w, rng, **kw: _cov(x1=x, x2=x, which_sensitivity=w, random_state=rng,
+                                          **kw), (-0.5, 0.5), "x1 must contain at least two"),
+        "hist-rule": (lambda w, rng, **kw: _hist(x=x, which_sensitivity=w, random_state=rng,
+                                                 **kw), (0, np.inf), X_EMPTY),
+        "hist-breaks": (lambda w, rng, **kw: _hist(x=x, breaks=[0, 0.5, 1],
+                                                   which_sensitivity=w, random_state=rng,
+                                                   **kw), (0, np.inf), X_EMPTY),
+        "quantile": (lambda w, rng, **kw: _quantile(x=x, which_sensitivity=w,
+                                                    random_state=rng, **kw), (0, 1), X_EMPTY),
+        "median": (lambda w, rng, **kw: _median(x=x, which_sensitivity=w, random_state=rng,
+                                                **kw), (0, 1), X_EMPTY),
+        "pooledVar": (lambda w, rng, **kw: pooledVarDP(x, [0.1, 0.7], lower_bound=0,
+                                                       upper_bound=1, which_sensitivity=w,
+                                                       random_state=rng, **{"eps": 1, **kw}),
+                      (0, 0.5), "Every sample must contain at least two values."),
+        "pooledVar-alone": (lambda w, rng, **kw: pooledVarDP(x, lower_bound=0, upper_bound=1,
+                                                             which_sensitivity=w,
+                                                             random_state=rng,
+                                                             **{"eps": 1, **kw}),
+                            (0, 0.5), "Every sample must contain at least two values."),
+        "pooledCov": (lambda w, rng, **kw: pooledCovDP(pairs, _PAIR2, lower_bound1=0,
+                                                       upper_bound1=1, lower_bound2=0,
+                                                       upper_bound2=1, which_sensitivity=w,
+                                                       random_state=rng, **{"eps": 1, **kw}),
+                      (-0.5, 0.5), "Every sample must contain at least two rows."),
+    }
+    return calls[name]
+
+
+_SMALL_CASES = [
+    pytest.param(name, size, id=f"{name}-n{size}")
+    for name in ["mean", "var", "sd", "cov", "hist-rule", "hist-breaks", "quantile", "median",
+                 "pooledVar", "pooledVar-alone", "pooledCov"]
+    for size in (0, 1)
+    # n = 1 is allowed under bounded DP where the statistic needs one value only
+    if size == 0 or name in ("var", "sd", "cov", "pooledVar", "pooledVar-alone", "pooledCov")
+]
+
+
+@pytest.mark.parametrize("mechanism", [dict(), dict(mechanism="analytic", delta=1e-5)],
+                         ids=["Laplace", "analytic"])
+@pytest.mark.parametrize("name, size", _SMALL_CASES)
+def test_unbounded_releases_samples_of_zero_and_one_record(name, size, mechanism):
+    """Unbounded DP: n = 0 and n = 1 are released (finite, in the statistic's range, noise
+    drawn), as their neighbours of 1 and 2 records are."""
+    if name in ("quantile", "median"):
+        if mechanism:
+            pytest.skip("the exponential mechanism only")
+        mechanism = {}
+    call, (low, high), _ = _small(name, size)
+    rng = np.random.default_rng(SEED)
+    before = rng.bit_generator.state
+    for _ in range(20):
+        value = call("unbounded", rng, **mechanism)
+        values = np.asarray(value.counts if hasattr(value, "counts") else value)
+        assert np.all(np.isfinite(values)), value
+        assert np.all((values >= low) & (values <= high)), value
+    assert rng.bit_generator.state != before
+
+
+@pytest.mark.parametrize("which", ["bounded", "both"])
+@pytest.mark.parametrize("name, size", _SMALL_CASES)
+def test_bounded_still_refuses_samples_too_small(name, size, which):
+    """Bounded DP (n public) and 'both' keep the size checks, before any draw."""
+    call, _, message = _small(name, size)
+    rng = np.random.default_rng(SEED)
+    before = rng.bit_generator.state
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # 'both' of the quantiles warns
+        with pytest.raises(ValueError, match="^" + re.escape(message)):
+            call(which, rng)
+    assert rng.bit_generator.state == before
+
+
+@pytest.mark.parametrize("bad, message", [(dict(eps=-1), EPS), (dict(mechanism="abc"), None)],
+                         ids=["eps", "mechanism"])
+@pytest.mark.parametrize("name, size", _SMALL_CASES)
+def test_unbounded_small_samples_still_check_the_arguments(name, size, bad, message):
+    """Accepting n = 0 or 1 skips none of the other checks: a bad argument fails, before any
+    draw."""
+    call, _, _ = _small(name, size)
+    if message is None:
+        message = MECHANISM_EXP if name in ("quantile", "median") else MECHANISM
+    rng = np.random.default_rng(SEED)
+    before = rng.bit_generator.state
+    with pytest.raises(ValueError, match="^" + re.escape(message)):
+        call("unbounded", rng, **bad)
+    assert rng.bit_generator.state == before
+
+
+def test_unbounded_empty_data_without_noise(no_noise):
+    """Noise-free post-processing of empty data: the centred sums are 0, the count is floored
+    (at 1 for the mean, 2 otherwise), so the mean is the midpoint of the bounds and the
+    variance 0."""
+    assert meanDP([], 1, -1, 3, "unbounded", random_state=SEED) == 1.0
+    assert varDP([], 1, -1, 3, "unbounded", random_state=SEED) == 0.0
+    [mean_call, var_call] = no_noise.calls
+    np.testing.assert_array_equal(mean_call["values"], [0.0, 0.0])
+    np.testing.assert_array_equal(var_call["values"], [0.0, 0.0, 0.0])
+
+
+def test_unbounded_empty_quantile_is_uniform_on_the_bounds():
+    """x empty: the padded bounds form one interval [L, U]; the release is uniform on it
+    (KS test, false-failure rate ALPHA)."""
+    out = _draws(lambda rng: quantileDP([], 0.3, 1, -1, 3, "unbounded", random_state=rng),
+                 n=1000)
+    assert stats.kstest(out, stats.uniform(loc=-1, scale=4).cdf).pvalue > ALPHA
 
 
 SCALE_MESSAGE = ("The bounds are too close together or too far apart for the sufficient "

@@ -94,11 +94,12 @@ test_that("'both' gives both releases where they now differ (issue 11), bounded 
   }
 })
 
-test_that("the help pages say that 'both' spends eps twice (issue 11)", {
+test_that("the help pages state what 'both' costs", {
   db <- tools::Rd_db("DPpackPy")
   for (topic in c("meanDP", "varDP", "sdDP", "covDP", "pooledVarDP", "pooledCovDP")) {
-    text <- paste(as.character(db[[paste0(topic, ".Rd")]]), collapse = "")
-    expect_match(gsub("\\s+", " ", text), "2 * eps", fixed = TRUE, info = topic)
+    text <- gsub("\\s+", " ", paste(as.character(db[[paste0(topic, ".Rd")]]), collapse = ""))
+    expect_match(text, "3 * eps", fixed = TRUE, info = topic)
+    expect_match(text, "not private", fixed = TRUE, info = topic)
   }
 })
 
@@ -450,4 +451,32 @@ test_that("DPpack's example calls with which.sensitivity = 'unbounded' run (spec
                                                      delta = m$delta, type.DP = m$type.DP)))
     expect_true(length(pooled_cov) == 1 && is.finite(pooled_cov))
   }
+})
+
+test_that("under 'unbounded' (n private) samples of 0 and 1 record are released", {
+  # Refusing them would depend on the private n; 'bounded' and 'both' still refuse them.
+  for (v in list(numeric(0), 0.3)) {
+    expect_true(meanDP(v, 1, 0, 1, "unbounded") >= 0)
+    expect_true(varDP(v, 1, 0, 1, "unbounded") <= 0.5)
+    expect_true(sdDP(v, 1, 0, 1, "unbounded") >= 0)
+    expect_true(abs(covDP(v, v, 1, 0, 1, 0, 1, "unbounded")) <= 0.5)
+    expect_true(all(histogramDP(v, 1, 0, 1, which.sensitivity = "unbounded")$counts >= 0))
+    expect_true(all(histogramDP(v, 1, 0, 1, breaks = c(0, 0.5, 1),
+                                which.sensitivity = "unbounded")$counts >= 0))
+    q <- quantileDP(v, 0.3, 1, 0, 1, "unbounded")
+    expect_true(q >= 0 && q <= 1)
+    expect_true(medianDP(v, 1, 0, 1, "unbounded") <= 1)
+    expect_true(pooledVarDP(v, c(0.1, 0.7), eps = 1, lower.bound = 0, upper.bound = 1,
+                            which.sensitivity = "unbounded") <= 0.5)
+    pairs <- matrix(rep(v, 2), ncol = 2)
+    expect_true(abs(pooledCovDP(pairs, cbind(c(0.1, 0.5), c(0.2, 0.9)), eps = 1,
+                                lower.bound1 = 0, upper.bound1 = 1, lower.bound2 = 0,
+                                upper.bound2 = 1, which.sensitivity = "unbounded")) <= 0.5)
+  }
+  expect_error(meanDP(numeric(0), 1, 0, 1, "bounded"), "at least one")
+  expect_error(meanDP(numeric(0), 1, 0, 1, "both"), "at least one")
+  expect_error(varDP(0.3, 1, 0, 1, "bounded"), "at least two")
+  expect_error(pooledVarDP(0.3, c(0.1, 0.7), eps = 1, lower.bound = 0, upper.bound = 1),
+               "at least two")
+  expect_error(meanDP(numeric(0), -1, 0, 1, "unbounded"), "eps")
 })
