@@ -131,7 +131,8 @@
 # so floor(runif(1) * 2^32) is that output, all 32 bits of it. Doubles, not R integers,
 # because R's integers are signed and stop at 2^31 - 1.
 .seed_words <- function() {
-  floor(stats::runif(4) * 2^32)
+  seed <- floor(stats::runif(4) * 2^32)
+  seed
 }
 
 # Call the public core function `name`, or the method `name` of the core object `.object`, with

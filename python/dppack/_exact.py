@@ -503,7 +503,7 @@ def discrete_laplace(t, s, size, rng, limit=LIMIT):
         The scale t/s as two positive integers. t a power of two is the fast case (the uniform
         part of each trial is the top bits of one word).
     size : int
-    rng : numpy.random.Generator
+    rng : NumPy Generator
     limit : int, optional
         Largest product kept in int64; larger ones continue with Python integers.
 
@@ -622,7 +622,7 @@ def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
         Positive.
     measure : numpy.ndarray of int64 or None
         Non-negative integer weights M_i (None: all 1), sum at most 2^62.
-    rng : numpy.random.Generator
+    rng : NumPy Generator
     excluded : numpy.ndarray of bool, optional
         The candidates of probability 0 (-inf or measure 0), if any.
 

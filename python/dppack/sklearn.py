@@ -49,9 +49,9 @@ mechanism, 2 eps in total), :func:`dppack.tune_classification_model`,
 Randomness
 ----------
 ``random_state`` is passed to the model's ``fit``: None draws fresh entropy (the setting for
-releasing real data), an int or a ``numpy.random.Generator`` makes fits reproducible (for tests
+releasing real data), an int or a NumPy ``Generator`` makes fits reproducible (for tests
 and teaching; refitting with the same int seed reuses the same noise). A
-``numpy.random.RandomState`` is refused: dppack draws its noise with its own exact samplers from
+a legacy NumPy ``RandomState`` is refused: dppack draws its noise with its own exact samplers from
 a ``Generator``.
 
 Accounting
@@ -74,6 +74,7 @@ import math
 import numbers
 
 import numpy as np
+from numpy.random import Generator  # a type check only: noise is drawn in _random
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
@@ -100,8 +101,8 @@ __all__ = [
 ]
 
 RANDOM_STATE_MESSAGE = (
-    "random_state must be None, a non-negative int or a numpy.random.Generator "
-    "(numpy.random.RandomState is not supported: dppack draws its noise with its own "
+    "random_state must be None, a non-negative int or a NumPy Generator "
+    "(a legacy NumPy RandomState is not supported: dppack draws its noise with its own "
     "samplers from a Generator)."
 )
 INFINITE_EPS_MESSAGE = (
@@ -128,7 +129,7 @@ KERNELS = {"linear": "linear", "rbf": "Gaussian", "Gaussian": "Gaussian"}
 
 
 def _check_random_state(random_state):
-    if random_state is None or isinstance(random_state, np.random.Generator):
+    if random_state is None or isinstance(random_state, Generator):
         return random_state
     if (isinstance(random_state, numbers.Integral)
             and not isinstance(random_state, (bool, np.bool_)) and random_state >= 0):
@@ -354,7 +355,7 @@ class DPLogisticRegression(_DPBinaryClassifier):
     perturbation_method : {'objective', 'output'}, default 'objective'
     fit_intercept : bool, default True
         DPpack's ``add_bias``.
-    random_state : None, int or numpy.random.Generator, default None
+    random_state : None, int or NumPy Generator, default None
     accountant : dppack.BudgetAccountant or None, default None
         Charged eps per fit; None: the session's accountant, if any (module docstring).
         Shared, not copied, by ``clone``.
@@ -375,8 +376,8 @@ class DPLogisticRegression(_DPBinaryClassifier):
     --------
     >>> import numpy as np
     >>> from dppack.sklearn import DPLogisticRegression
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(2000, 2))
+    >>> t = np.arange(2000)  # fixed example data, spread over [-1, 1]^2
+    >>> X = np.column_stack([np.sin(t), np.cos(1.7 * t)])
     >>> y = np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
     >>> clf = DPLogisticRegression(eps=1, gamma=1, feature_bounds=(-1, 1), random_state=0)
     >>> clf = clf.fit(X, y)
@@ -498,8 +499,8 @@ class DPLinearSVC(_DPSVMBase):
     --------
     >>> import numpy as np
     >>> from dppack.sklearn import DPLinearSVC
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(2000, 2))
+    >>> t = np.arange(2000)  # fixed example data, spread over [-1, 1]^2
+    >>> X = np.column_stack([np.sin(t), np.cos(1.7 * t)])
     >>> y = X[:, 0] - X[:, 1] > 0
     >>> svc = DPLinearSVC(eps=1, feature_bounds=([-1, -1], [1, 1]), random_state=0).fit(X, y)
     >>> svc.classes_
@@ -563,8 +564,8 @@ class DPSVC(_DPSVMBase):
     --------
     >>> import numpy as np
     >>> from dppack.sklearn import DPSVC
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(2000, 2))
+    >>> t = np.arange(2000)  # fixed example data, spread over [-1, 1]^2
+    >>> X = np.column_stack([np.sin(t), np.cos(1.7 * t)])
     >>> y = np.where(X[:, 0] ** 2 + X[:, 1] ** 2 < 0.5, "in", "out")
     >>> svc = DPSVC(eps=1, gamma=0.1, D=50, kernel_param=2, random_state=0).fit(X, y)
     >>> svc.random_features_.shape
@@ -645,7 +646,7 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
     y_bounds : (lower, upper)
         Bounds on the target, two numbers (required). y is clipped to them before fitting.
     fit_intercept : bool, default True
-    random_state : None, int or numpy.random.Generator, default None
+    random_state : None, int or NumPy Generator, default None
     accountant : dppack.BudgetAccountant or None, default None
         Charged (eps, delta) per fit; None: the session's accountant, if any (module
         docstring).
@@ -671,9 +672,9 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
     --------
     >>> import numpy as np
     >>> from dppack.sklearn import DPLinearRegression
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(0, 1, size=(5000, 2))
-    >>> y = 0.5 + X @ np.array([1.0, -0.5]) + rng.normal(0, 0.1, 5000)
+    >>> t = np.arange(5000)  # fixed example data, spread over [0, 1]^2
+    >>> X = np.column_stack([np.sin(t), np.cos(1.7 * t)]) / 2 + 0.5
+    >>> y = 0.5 + X @ np.array([1.0, -0.5]) + 0.1 * np.sin(3.1 * t)
     >>> reg = DPLinearRegression(eps=1, gamma=1, feature_bounds=(0, 1), y_bounds=(-1, 2),
     ...                          random_state=0).fit(X, y)
     >>> reg.coef_.shape, type(reg.intercept_)
@@ -794,7 +795,7 @@ class DPModelSelector(_DPEstimator):
         ``feature_bounds`` (those that use bounds) and ``y_bounds``. Their ``random_state``
         and ``accountant`` are not used: the selector's own govern the whole run. They are not
         modified.
-    random_state : None, int or numpy.random.Generator, default None
+    random_state : None, int or NumPy Generator, default None
         One generator for the candidates' noise (in the order of ``estimators``), then the
         selection.
     accountant : dppack.BudgetAccountant or None, default None
@@ -816,8 +817,8 @@ class DPModelSelector(_DPEstimator):
     --------
     >>> import numpy as np
     >>> from dppack.sklearn import DPLinearSVC, DPLogisticRegression, DPModelSelector
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(3000, 2))
+    >>> t = np.arange(3000)  # fixed example data, spread over [-1, 1]^2
+    >>> X = np.column_stack([np.sin(t), np.cos(1.7 * t)])
     >>> y = X[:, 0] + X[:, 1] > 0
     >>> candidates = [DPLogisticRegression(eps=1, gamma=g, feature_bounds=(-1, 1))
     ...               for g in (0.1, 1, 10)] + [DPLinearSVC(eps=1, feature_bounds=(-1, 1))]

@@ -658,8 +658,8 @@ class EmpiricalRiskMinimizationDP_CMS:
     (0.7^2 + 0.7^2 < 1) every clipped row has norm <= 1.
 
     >>> import numpy as np, dppack
-    >>> rng = np.random.default_rng(1)
-    >>> X = rng.uniform(-0.7, 0.7, size=(200, 2))
+    >>> t = np.arange(200)  # fixed example data in [-0.7, 0.7]^2
+    >>> X = 0.7 * np.column_stack([np.sin(t), np.cos(1.7 * t)])
     >>> y = (X[:, 0] + X[:, 1] > 0).astype(float)
     >>> model = dppack.EmpiricalRiskMinimizationDP_CMS(
     ...     dppack.mapXy_sigmoid, dppack.loss_cross_entropy, "l2", eps=1, gamma=1,
