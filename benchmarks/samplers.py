@@ -6,11 +6,15 @@ set). For each exact sampler: values per second, and the ratio of its time to nu
 at least 5e6 values per second for the discrete Laplace and the discrete Gaussian.
 
 * integer noise alone: the discrete Laplace with scale 2^20 / 3 grid units (t = 2^56) and the
-  discrete Gaussian with sigma = 6000 grid units, the sizes the grid layer uses;
+  discrete Gaussian with sigma = 12000 grid units, the sizes the grid layer uses (the Gaussian
+  grid puts sigma in [2^13, 2^14) grid units);
 * releases on the grid: ``discrete_laplace_noise`` / ``discrete_gaussian_noise`` (rounding,
   integer noise, conversion) against ``values + rng.laplace(...)`` / ``+ rng.normal(...)``;
-* the exact exponential mechanism over 10^7 candidates against dppack's current float
-  inverse-CDF sampler (``ExponentialMechanism``) on the same utilities.
+* the exact exponential mechanism over 10^7 candidates against a float inverse-CDF
+  selection (numpy's cumsum of exp and searchsorted, DPpack's method) on the same utilities;
+* end to end on N_MECHANISM = 10^6 values: ``LaplaceMechanism`` and ``GaussianMechanism``
+  (classical and analytic: calibration, discrete-Gaussian check, rounding, exact noise)
+  against ``values + rng.laplace`` / ``+ rng.normal`` with the same scale.
 
 Best of several runs, wall clock and CPU time of this process (the CPU time is what a busy
 shared machine disturbs least; on an idle machine the two agree).
@@ -25,12 +29,19 @@ import dppack
 from dppack import _random
 
 N = 10_000_000
+N_MECHANISM = 1_000_000
 RUNS = 3
 
 
 def measure(function):
     return (best_seconds(function, RUNS),
             best_seconds(function, RUNS, clock=time.process_time))
+
+
+def float_selection(utility, rng):
+    """DPpack's selection in floating point: inverse CDF of exp(eps u / (2 Delta)), eps = 1."""
+    cumulative = np.cumsum(np.exp(0.5 * (utility - utility.max())))
+    return int(np.searchsorted(cumulative, rng.random() * cumulative[-1]))
 
 
 def main():
@@ -41,7 +52,7 @@ def main():
          lambda: _random.discrete_laplace(2 ** 56, 3 * 2 ** 36, N, rng),
          lambda: rng.laplace(0.0, 1.0, N)),
         ("discrete Gaussian (integers)",
-         lambda: _random.discrete_gaussian(6000 ** 2, 1, N, rng),
+         lambda: _random.discrete_gaussian(12000 ** 2, 1, N, rng),
          lambda: rng.normal(0.0, 1.0, N)),
         ("discrete_laplace_noise (release)",
          lambda: _random.discrete_laplace_noise(values, 1.0, 1.0, rng),
@@ -51,15 +62,32 @@ def main():
          lambda: values + rng.normal(0.0, 4.0, N)),
         ("exponential mechanism (n candidates)",
          lambda: _random.exponential_mechanism(values, 1.0, 1.0, rng),
-         lambda: dppack.ExponentialMechanism(values, 1.0, 1.0, random_state=rng)),
+         lambda: float_selection(values, rng)),
     ]
-    print(f"n = {N:,}; best of {RUNS}; values/s = n / time")
-    print(f"{'':38} {'wall':>22}   {'CPU':>22}   {'ratio to numpy':>16}")
-    for label, exact, reference in cases:
-        (wall, cpu), (ref_wall, ref_cpu) = measure(exact), measure(reference)
-        print(f"{label:<38} {wall:6.3f} s {N / wall / 1e6:6.2f} M/s   "
-              f"{cpu:6.3f} s {N / cpu / 1e6:6.2f} M/s   "
-              f"wall {wall / ref_wall:5.2f} CPU {cpu / ref_cpu:5.2f}")
+    small = values[:N_MECHANISM]
+    sigma = dppack.calibrateAnalyticGaussianMechanism(1.0, 1e-6, 1.0)
+    classical = 1.0 * np.sqrt(2 * np.log(1.25 / 1e-6)) / 0.5
+    mechanisms = [
+        ("LaplaceMechanism",
+         lambda: dppack.LaplaceMechanism(small, 1.0, 1.0, random_state=rng),
+         lambda: small + rng.laplace(0.0, 1.0, N_MECHANISM)),
+        ("GaussianMechanism (classical)",
+         lambda: dppack.GaussianMechanism(small, 0.5, 1e-6, 1.0, random_state=rng),
+         lambda: small + rng.normal(0.0, classical, N_MECHANISM)),
+        ("GaussianMechanism (analytic)",
+         lambda: dppack.GaussianMechanism(small, 1.0, 1e-6, 1.0, analytic=True,
+                                          random_state=rng),
+         lambda: small + rng.normal(0.0, sigma, N_MECHANISM)),
+    ]
+    header = f"{'':38} {'wall':>22}   {'CPU':>22}   {'ratio to numpy':>16}"
+    for n, rows in ((N, cases), (N_MECHANISM, mechanisms)):
+        print(f"n = {n:,}; best of {RUNS}; values/s = n / time")
+        print(header)
+        for label, exact, reference in rows:
+            (wall, cpu), (ref_wall, ref_cpu) = measure(exact), measure(reference)
+            print(f"{label:<38} {wall:6.3f} s {n / wall / 1e6:6.2f} M/s   "
+                  f"{cpu:6.3f} s {n / cpu / 1e6:6.2f} M/s   "
+                  f"wall {wall / ref_wall:5.2f} CPU {cpu / ref_cpu:5.2f}")
 
 
 if __name__ == "__main__":

@@ -33,6 +33,9 @@ import numpy as np
 LIMIT = 1 << 62  # int64 products and bounds are kept at or below this
 _WORD = 64
 _CHUNK = 1 << 16  # outputs per batch of trials: the working arrays stay in cache
+# Up to this many draws, the Python-integer samplers (the same laws) are faster than the
+# vectorised ones, whose fixed cost of a few array passes dominates a single draw.
+_FEW = 4
 _STEP_BITS = 4  # discrete Laplace: the geometric part counts steps of t / 16
 # success rate of a discrete Laplace trial when its uniform part spans t / 2^m (m = index):
 # (1 - exp(-2^-m)) 2^m, rounded down (sizes the batches only)
@@ -442,7 +445,7 @@ def _discrete_laplace_parts(t, s, size, rng, limit):
     two). Entries in the dict (|value| reaching ``limit``: never, in practice) hold
     their exact value there and a placeholder in the array.
     """
-    if 2 * t > limit or s > limit:
+    if 2 * t > limit or s > limit or size <= _FEW:
         return _python_draws(size, lambda: py_discrete_laplace(t, s, rng), limit)
     a, e = _split(t)
     rate = _LAPLACE_SUCCESS[min(_STEP_BITS, a) if e == 1 else 0]
@@ -533,20 +536,30 @@ def _gaussian_trials(count, p, q, j, rng, limit):
     """``count`` trials of CKS Algorithm 3 (proposal scale t = 2^j); the accepted values.
 
     Returns (int64 array in trial order, {position: Python int}) as :func:`_laplace_trials`.
+    The acceptance exponent (|Y| t q - p)^2 / (2 p q t^2) is reduced to (|Y| - c)^2 / (2 p)
+    with c = p / t when q = 1 and t divides p (the same rational number, see
+    :func:`discrete_gaussian`); otherwise it is computed as it stands.
     """
     t = 1 << j
     y, y_big = _laplace_trials(count, t, 1, rng, limit)
     magnitude = np.abs(y)
-    safe = magnitude <= (math.isqrt(limit) + p) // (t * q)  # then |w| <= sqrt(limit)
+    root = math.isqrt(limit)
+    if q == 1 and p % t == 0:
+        centre, scale, d = p >> j, 1, 2 * p  # w = |Y| - p / t, exponent w^2 / (2 p)
+    else:
+        centre, scale, d = p, t * q, (p * q) << (2 * j + 1)  # w = |Y| t q - p, 2 p q t^2
+    # safe: w = |Y| scale - centre lies in [-centre, sqrt(limit)], and centre <= sqrt(limit)
+    # (p <= 2 q t^2 and 16 d <= limit, checked by discrete_gaussian), so w^2 <= limit
+    safe = magnitude <= (root + centre) // scale
     safe[list(y_big)] = False
-    w = magnitude * (t * q) if safe.all() else magnitude * safe * (t * q)
-    w -= p
-    d = (p * q) << (2 * j + 1)  # 2 p q t^2
+    w = magnitude * scale if safe.all() else magnitude * safe * scale
+    w -= centre
+    w[~safe] = 0
     accepted = bernoulli_exp(w * w, d, rng, limit)
     wide = {}
     for i in np.flatnonzero(~safe).tolist():
         value = y_big.get(i, int(y[i]))
-        w_i = abs(value) * t * q - p
+        w_i = abs(value) * scale - centre
         accepted[i] = py_bernoulli_exp(w_i * w_i, d, rng)
         if accepted[i] and i in y_big:
             wide[int(np.count_nonzero(accepted[:i]))] = value
@@ -559,9 +572,18 @@ def discrete_gaussian(p, q, size, rng, limit=LIMIT):
     CKS Algorithm 3 with proposal scale t = 2^j (:func:`_gaussian_proposal_exponent`):
     Y ~ discrete Laplace(t), accepted with probability exp(-(|Y| - sigma^2/t)^2 / (2 sigma^2))
     = exp(-w^2 / (2 p q t^2)), w = |Y| t q - p, an exact rational. The acceptance exponent is
-    in int64 while |w| <= sqrt(limit) (for sigma in [2^12, 2^13) that is |Y| < 2^18, i.e.
-    beyond 30 sigma: probability below e^-30 per trial); other entries continue with Python
-    integers. Returns int64 (object only if a |value| reaches ``limit``, never in practice).
+    in int64 while |w| <= sqrt(limit) (for sigma in [2^13, 2^14), that is |Y| below about
+    2^17, at least 8 proposal scales t: a proportion below e^-8 of the trials); other
+    entries continue with Python integers. Returns int64 (object only if a |value| reaches
+    ``limit``, never in practice).
+
+    When q = 1 and t divides p (the variances :mod:`dppack._random` and the calibration of
+    ``mechanisms.discrete_gaussian_parameters`` produce), w = t (|Y| - c) with the integer
+    c = p / t, and the exponent is (|Y| - c)^2 / (2 p): the same number with integers about
+    t^2 times smaller, so the vectorised path covers sigma up to about 2^28 (2 p <= limit /
+    16), and |Y| - c stays in int64 up to sqrt(limit) = 2^31 (beyond, Python integers). The
+    law is CKS's for any t > 0 (P[Y = y] times the acceptance is proportional to
+    exp(-y^2 / (2 sigma^2))), so both forms draw the same exact distribution.
     """
     p, q = int(p), int(q)
     if p < 1 or q < 1:
@@ -569,8 +591,11 @@ def discrete_gaussian(p, q, size, rng, limit=LIMIT):
     size = int(size)
     j = _gaussian_proposal_exponent(p, q)
     t = 1 << j
-    a, e = 2 * j + 1, p * q  # the exponent's denominator 2 p q t^2 = 2^a e
-    if (e << (a + 4)) > limit or t * q > limit:
+    if q == 1 and p % t == 0:
+        a, e = 1, p  # the reduced exponent's denominator 2 p
+    else:
+        a, e = 2 * j + 1, p * q  # the exponent's denominator 2 p q t^2 = 2^a e
+    if (e << (a + 4)) > limit or t * q > limit or size <= _FEW:
         return _merge(*_python_draws(size, lambda: py_discrete_gaussian(p, q, rng), limit))
     ratio = math.sqrt(p / q) / t  # sigma / t: the acceptance is 0.65 to 0.76 for sigma >= 0.7
     accept = 0.72 if 0.85 <= ratio <= 1.2 else 0.65 if 2 * p >= q else 0.43

@@ -26,11 +26,15 @@ __all__ = [
     "discrete_gaussian_delta",
     "discrete_gaussian_grid",
     "discrete_gaussian_noise",
+    "discrete_gaussian_noise_on_grid",
+    "discrete_gaussian_tail",
     "discrete_laplace",
     "discrete_laplace_noise",
+    "discrete_laplace_tail",
     "exponential_interval",
     "exponential_mechanism",
     "gamma",
+    "gaussian_variance",
     "generator_from_words",
     "grid_exponent",
     "grid_units",
@@ -150,8 +154,9 @@ def gamma(shape, rate, rng, size=None):
 
 
 # --------------------------------------------------------------------------------------------
-# Exact noise on a power-of-two grid. The integer samplers live in _exact; the
-# mechanisms will call the functions below once they switch from the textbook samplers above.
+# Exact noise on a power-of-two grid. The integer samplers live in _exact; the mechanisms
+# (Laplace, Gaussian, exponential, AboveThreshold) draw through the functions below. The
+# textbook samplers above remain for the draws that have no exact counterpart here.
 # --------------------------------------------------------------------------------------------
 
 
@@ -202,13 +207,15 @@ def discrete_gaussian(p, q, size, rng):
     return _exact_samplers().discrete_gaussian(p, q, size, rng)
 
 
-GAUSSIAN_GRID_BITS = 12  # g <= sigma / 2^12: the discrete Gaussian sampler's int64 range
+GRID_BITS = 12  # the default of grid_exponent: g <= scale / 2^12
+GAUSSIAN_GRID_BITS = 13  # scalar: g <= sigma / 2^13, s < 2^14 (the calibration's tail sums are O(s))
+GAUSSIAN_FINE_BITS = 19  # vector: g >= sigma / 2^20, s < 2^20 (the sampler's int64 range is s <~ 2^28)
 LAPLACE_GRID_BITS = 20  # g <= min(b, Delta / (m + 1)) / 2^20, while b / g <= 2^36
 LAPLACE_MAX_BITS = 36
 UTILITY_GRID_BITS = 20  # exponential mechanism: utilities on h <= Delta / 2^20
 
 
-def grid_exponent(scale, bits=GAUSSIAN_GRID_BITS):
+def grid_exponent(scale, bits=GRID_BITS):
     """The exponent k of the grid g = 2^k: the largest power of two with g <= scale / 2^bits.
 
     Parameters
@@ -228,8 +235,8 @@ def grid_exponent(scale, bits=GAUSSIAN_GRID_BITS):
     Notes
     -----
     The largest such power keeps the integers of the samplers smallest, which is what the
-    discrete Gaussian needs (its acceptance exponent is computed in int64 for sigma below
-    2^13 grid units); rounding a value to the grid moves it by at most g/2 <= scale / 2^13.
+    discrete Gaussian needs (its general acceptance exponent is in int64 for sigma below
+    2^14 grid units); rounding a value to the grid moves it by at most g/2 <= scale / 2^13.
     """
     scale = float(scale)
     if not (scale > 0 and math.isfinite(scale)):
@@ -248,8 +255,20 @@ def grid_units(sensitivity, k, coordinates=1):
     return math.ceil(math.ldexp(float(sensitivity), -k)) + int(coordinates)
 
 
-def laplace_grid(sensitivity, eps, coordinates=1):
+def laplace_grid(sensitivity, eps, coordinates=1, grid=None):
     """The grid and the integer scale of :func:`discrete_laplace_noise`.
+
+    Parameters
+    ----------
+    sensitivity : float
+        Delta > 0, the L1 sensitivity of the release.
+    eps : float
+        > 0 and finite.
+    coordinates : int, default 1
+        m, how many entries can differ between neighbours.
+    grid : int, optional
+        A given exponent k (for releases whose noises must share one grid, e.g.
+        AboveThreshold's threshold and query noises); chosen as below when None.
 
     Returns
     -------
@@ -266,8 +285,11 @@ def laplace_grid(sensitivity, eps, coordinates=1):
         relative 1/s <= 2^-20.
     """
     b = sensitivity / eps
-    k = max(grid_exponent(min(b, sensitivity / (coordinates + 1)), LAPLACE_GRID_BITS),
-            grid_exponent(b, LAPLACE_MAX_BITS))
+    if grid is None:
+        k = max(grid_exponent(min(b, sensitivity / (coordinates + 1)), LAPLACE_GRID_BITS),
+                grid_exponent(b, LAPLACE_MAX_BITS))
+    else:
+        k = int(grid)
     units = grid_units(sensitivity, k, coordinates)
     eps_q = _fraction(eps)
     j = max(56, (units * eps_q.denominator // eps_q.numerator).bit_length() + 21)
@@ -321,7 +343,7 @@ def _release(values, noise, k):
     return out.reshape(x.shape)
 
 
-def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None):
+def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None, grid=None):
     """Release ``values`` with exact discrete Laplace noise on a power-of-two grid (eps-DP).
 
     Parameters
@@ -336,6 +358,9 @@ def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None):
     coordinates : int, optional
         m >= 1, how many entries of ``values`` can differ between neighbouring datasets
         (each can gain one grid step in rounding); all of them by default.
+    grid : int, optional
+        The exponent k of g = 2^k, when several noises of one release must share a grid
+        (:func:`laplace_grid`); by default chosen from ``sensitivity``, ``eps`` and m.
 
     Returns
     -------
@@ -357,24 +382,77 @@ def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None):
     """
     x = np.asarray(values, dtype=np.float64)
     m = x.size if coordinates is None else int(coordinates)
-    k, _, t, s = laplace_grid(float(sensitivity), float(eps), max(m, 1))
+    k, _, t, s = laplace_grid(float(sensitivity), float(eps), max(m, 1), grid)
     return _release(x, discrete_laplace(t, s, x.size, rng), k)
 
 
-def discrete_gaussian_grid(sigma):
+def discrete_gaussian_grid(sigma, sensitivity=None, coordinates=1):
     """The grid and the integer variance of :func:`discrete_gaussian_noise`.
+
+    Parameters
+    ----------
+    sigma : float
+        The standard deviation (> 0, finite).
+    sensitivity : float, optional
+        Delta, the L2 sensitivity of a vector release of ``coordinates`` values; used only
+        when ``coordinates`` > 1.
+    coordinates : int, default 1
+        m, how many values the release adds noise to.
 
     Returns
     -------
     k : int
-        g = 2^k = :func:`grid_exponent` (sigma, 12): sigma / g lies in [2^12, 2^13).
+        For a scalar (m = 1, or no sensitivity): g = 2^k = :func:`grid_exponent` (sigma, 13),
+        sigma / g in [2^13, 2^14) (the raised sensitivity of a release,
+        D = ceil(Delta / g) + 1, costs a relative g / Delta, so finer is better; the
+        calibration's tail sums cost O(s), so not finer). For a vector, whose rounding adds
+        sqrt(m) grid steps to Delta / g: the largest power of two with sqrt(m) g <= 2^-12 Delta
+        and g <= sigma / 2^13, but not finer than sigma / g in [2^19, 2^20)
+        (``GAUSSIAN_FINE_BITS``; the sampler stays in int64 to s of about 2^28, the vector
+        guarantees are closed forms), so that the rounding costs a relative 2^-12 or
+        sqrt(m) sigma 2^-19 / Delta, whichever is larger.
     sigma2 : int
-        ceil((sigma / g)^2): the variance parameter of the discrete Gaussian in grid units,
-        rounded up (which only adds privacy), a relative change below 2^-24.
+        (sigma / g)^2 rounded up to an integer and then to a multiple of the sampler's
+        proposal scale (:func:`gaussian_variance`): the variance parameter of the discrete
+        Gaussian in grid units, rounded up (which only adds privacy), a relative change
+        below 2^-12.
     """
     k = grid_exponent(sigma, GAUSSIAN_GRID_BITS)
+    if sensitivity is not None and int(coordinates) > 1:
+        fine = grid_exponent(float(sensitivity) / math.sqrt(int(coordinates)), GRID_BITS)
+        k = max(min(k, fine), grid_exponent(sigma, GAUSSIAN_FINE_BITS))
     scaled = _fraction(math.ldexp(float(sigma), -k))
-    return k, math.ceil(scaled * scaled)
+    return k, gaussian_variance(math.ceil(scaled * scaled))
+
+
+def gaussian_variance(sigma2):
+    """The smallest multiple of the sampler's proposal scale t that is >= ``sigma2``.
+
+    Parameters
+    ----------
+    sigma2 : int
+        A variance parameter s^2 >= 1 (grid units).
+
+    Returns
+    -------
+    int
+        p >= sigma2 with t = 2^j dividing p, where t is the proposal scale of the exact
+        sampler for p (CKS Algorithm 3; ``dppack._exact._gaussian_proposal_exponent``: the
+        smallest power of two with 2 t^2 >= p). The sampler then computes its acceptance
+        exponent as (|Y| - p / t)^2 / (2 p), in int64 up to s of about 2^28 (see
+        :func:`dppack._exact.discrete_gaussian`). The change, below t <= sqrt(2) s + 1, is a
+        relative 2 / s or less for s >= 2, and only adds noise (privacy).
+
+    Notes
+    -----
+    t(sigma2) serves for the result too: 2 t^2 >= sigma2 is itself a multiple of t, so the
+    result is at most 2 t^2 and keeps the same proposal scale.
+    """
+    sigma2 = int(sigma2)
+    if sigma2 < 1:
+        raise ValueError("sigma2 must be a positive integer.")
+    t = 1 << _exact_samplers()._gaussian_proposal_exponent(sigma2, 1)
+    return -(-sigma2 // t) * t
 
 
 def discrete_gaussian_noise(values, sigma, rng):
@@ -413,28 +491,137 @@ def discrete_gaussian_noise(values, sigma, rng):
     The classical, pDP and analytic calibrations are stated for the continuous Gaussian;
     the calibration step must check its (eps, delta) against these statements (with D, not
     Delta / g), raising sigma where they fall short. Rounding to the grid costs at most
-    g / 2 <= sigma / 2^13; the extra grid step raises the sensitivity by a relative
-    g / Delta <= sigma / (2^12 Delta).
+    g / 2 <= sigma / 2^14; the extra grid step raises the sensitivity by a relative
+    g / Delta <= sigma / (2^13 Delta).
     """
+    return _gaussian_on_grid(values, *discrete_gaussian_grid(sigma), rng)
+
+
+def _gaussian_on_grid(values, k, sigma2, rng):
     x = np.asarray(values, dtype=np.float64)
-    k, sigma2 = discrete_gaussian_grid(sigma)
     return _release(x, discrete_gaussian(sigma2, 1, x.size, rng), k)
+
+
+def discrete_gaussian_noise_on_grid(values, k, sigma2, rng):
+    """Release ``values`` with exact discrete Gaussian noise of integer variance parameter
+    ``sigma2`` on the grid g = 2^k: g (round(x / g) + Z), Z ~ N_Z(0, sigma2) entrywise.
+
+    The draw of :func:`discrete_gaussian_noise` with the grid and the variance given, as
+    ``mechanisms.discrete_gaussian_parameters`` calibrates them (sigma2 at most 2^28 for a
+    scalar and 2^42 for a vector, a multiple of the sampler's proposal scale, so that its
+    arithmetic stays in int64: :func:`gaussian_variance`).
+
+    Parameters
+    ----------
+    values : array_like of float
+        The true values (finite), any shape.
+    k : int
+        The grid exponent.
+    sigma2 : int
+        s^2 >= 1 in grid units.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    numpy.ndarray of float
+        Shaped like ``values``; every entry a multiple of 2^k.
+    """
+    return _gaussian_on_grid(values, int(k), int(sigma2), rng)
 
 
 def _log_tail_sum(m, sigma2):
     """log of sum_{y >= m} exp(-y^2 / (2 sigma2)) for an integer m >= 1 (floating point).
 
     The terms after y = m are exp(-m^2 / (2 sigma2)) exp(-(2 m i + i^2) / (2 sigma2)), i >= 0;
-    they are summed until the factor falls below exp(-800) (the rest is below the double
-    precision of the sum), in blocks of 2^20 terms.
+    they are summed while i < min(12 sigma + 12, 60 sigma2 / m + 2): beyond, each factor is
+    below exp(-60) and their sum below exp(-60) max(sigma, sigma2 / m) relative to the first
+    term (1), far below the double precision of the sum for sigma < 2^20. In blocks of 2^20.
     """
     sigma = math.sqrt(sigma2)
-    length = int(min(40.0 * sigma, 400.0 * sigma2 / m)) + 2
+    length = int(min(12.0 * sigma + 12.0, 60.0 * sigma2 / m + 2.0)) + 2
     total = 0.0
     for start in range(0, length, 1 << 20):
         i = np.arange(start, min(length, start + (1 << 20)), dtype=np.float64)
         total += float(np.exp(-(2.0 * m * i + i * i) / (2.0 * sigma2)).sum())
     return -m * m / (2.0 * sigma2) + math.log(total)
+
+
+def _log_normaliser(sigma2):
+    """log of sum over all integers y of exp(-y^2 / (2 sigma2)): Poisson summation,
+    s sqrt(2 pi) (1 + 2 sum_{j >= 1} exp(-2 pi^2 s^2 j^2)), for s >= 1 and direct summation
+    below."""
+    if sigma2 >= 1.0:
+        theta = 1.0 + 2.0 * sum(math.exp(-2.0 * math.pi ** 2 * sigma2 * j * j)
+                                for j in range(1, 4))
+        return 0.5 * math.log(2.0 * math.pi * sigma2) + math.log(theta)
+    return math.log1p(2.0 * math.exp(_log_tail_sum(1, sigma2)))
+
+
+def discrete_gaussian_tail(m, sigma2):
+    """P[Y >= m] for Y ~ N_Z(0, sigma2), P(Y = y) proportional to exp(-y^2 / (2 sigma2)).
+
+    Parameters
+    ----------
+    m : float
+        The threshold (a real m means P[Y >= ceil(m)]).
+    sigma2 : float
+        The variance parameter s^2 > 0 (in grid units for a release on a grid).
+
+    Returns
+    -------
+    float
+        Computed in floating point (relative error about 1e-12): the tail sum of the
+        probabilities beyond max(m, 1 - m) (:func:`_log_tail_sum`, cost O(s)) over the
+        normalising constant, and the complement by symmetry for m <= 0 (Canonne, Kamath and
+        Steinke 2020, the tail sums of their Theorem 7).
+
+    Examples
+    --------
+    >>> round(discrete_gaussian_tail(0, 4.0) + discrete_gaussian_tail(1, 4.0), 12)
+    1.0
+    """
+    sigma2 = float(sigma2)
+    if not (sigma2 > 0 and math.isfinite(sigma2)):
+        raise ValueError("sigma2 must be positive and finite.")
+    first = math.ceil(float(m))
+    log_z = _log_normaliser(sigma2)
+    if first >= 1:
+        return math.exp(_log_tail_sum(first, sigma2) - log_z)
+    return 1.0 - math.exp(_log_tail_sum(1 - first, sigma2) - log_z)
+
+
+def discrete_laplace_tail(m, t, s):
+    """P[Z >= m] for the discrete Laplace with P(Z = z) proportional to exp(-|z| s / t).
+
+    Closed form, with q = exp(-s / t): the normaliser is (1 + q) / (1 - q), so
+    P[Z >= m] = q^m / (1 + q) for m >= 1 and 1 - q^(1 - m) / (1 + q) for m <= 0 (a real m
+    means P[Z >= ceil(m)]).
+
+    Parameters
+    ----------
+    m : float
+    t, s : float
+        Positive: the scale t / s (in grid units for a release on a grid).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(discrete_laplace_tail(1, 1, 1), 12) == round(math.exp(-1) / (1 + math.exp(-1)), 12)
+    True
+    """
+    if not (float(t) > 0 and float(s) > 0):
+        raise ValueError("t and s must be positive.")
+    rate = float(s) / float(t)
+    if not math.isfinite(rate):
+        raise ValueError("t and s must be positive and s / t finite.")
+    first = math.ceil(float(m))
+    log1p_q = math.log1p(math.exp(-rate))
+    if first >= 1:
+        return math.exp(-rate * first - log1p_q)
+    return -math.expm1(-rate * (1 - first) - log1p_q)
 
 
 def discrete_gaussian_delta(eps, sensitivity, sigma):
@@ -468,12 +655,7 @@ def discrete_gaussian_delta(eps, sensitivity, sigma):
     if d != sensitivity or d < 1:
         raise ValueError("sensitivity must be a positive integer (grid units).")
     sigma2 = float(sigma) ** 2
-    if sigma2 >= 1.0:
-        theta = 1.0 + 2.0 * sum(math.exp(-2.0 * math.pi ** 2 * sigma2 * j * j)
-                                for j in range(1, 4))
-        log_z = 0.5 * math.log(2.0 * math.pi * sigma2) + math.log(theta)
-    else:
-        log_z = math.log1p(2.0 * math.exp(_log_tail_sum(1, sigma2)))
+    log_z = _log_normaliser(sigma2)
     threshold = eps * sigma2 / d - d / 2.0
     first = math.floor(threshold) + 1  # P[Y > threshold] = P[Y >= first]
     second = first + d  # P[Y > threshold + D]

@@ -2,8 +2,9 @@
 AboveThreshold whose queries may be chosen after seeing earlier private outputs, with its two
 calibrations for accuracy-first ERM.
 
-Randomness (through ``_random``): one Laplace draw for the threshold when the object is made,
-then one Laplace draw per query.
+Randomness (through ``_random``): one exact discrete Laplace draw for the threshold when the
+object is made, then one per query, all on one power-of-two grid (see
+:class:`InteractiveAboveThreshold`).
 """
 
 import math
@@ -11,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from . import _checks, _random
+from . import _checks, _random, accounting
 from .noise_reduction import check_n_levels
 
 __all__ = ["InteractiveAboveThreshold", "above_threshold_calibration"]
@@ -37,6 +38,20 @@ class InteractiveAboveThreshold:
     prefix-private mechanism and each has sensitivity <= Delta, halting at query t is
     (eps + eps_t)-ex-post private (Lemma 2.8); with fixed queries it is eps-DP.
 
+    The noises are exact discrete Laplace draws on one grid g = 2^k
+    (``_random.discrete_laplace_noise``; Canonne, Kamath and Steinke 2020, Algorithm 2),
+    k chosen for the threshold noise (``_random.laplace_grid(Delta, eps / 2)``). The
+    threshold and each query value are rounded to the grid, so the rounded queries have
+    sensitivity D = ceil(Delta / g) + 1 in grid units, and the integer noises have
+    P(z) proportional to exp(-|z| eps' / (2 D)) (threshold) and exp(-|z| eps'' / (4 D))
+    (queries), eps', eps'' <= eps. The AboveThreshold argument (Dwork and Roth 2014,
+    Theorem 3.23; Lyu, Su and Li 2017) then goes through in grid units: it shifts the
+    threshold noise by D (a factor exp(eps / 2)) and the halting query's noise by 2 D
+    (another exp(eps / 2)), integer shifts under which the discrete Laplace ratios are
+    exactly those bounds; comparing the noisy values is post-processing. Each noise is the
+    continuous one's scale raised by a relative 2^-20 or less, the guarantees above are
+    unchanged, and the low-order bits of no float depend on the data (Mironov 2012).
+
     Parameters
     ----------
     data : object
@@ -48,9 +63,18 @@ class InteractiveAboveThreshold:
     sensitivity : float
         Delta, the largest sensitivity of any query, > 0 and finite.
     random_state : None, int or NumPy Generator
+    accountant : BudgetAccountant, optional
+        Charged ``PrivacyLoss.pure(eps)`` once, when the object is made, under the label
+        'InteractiveAboveThreshold': AboveThreshold costs eps however many queries it answers
+        (Dwork and Roth 2014, Thm 3.23). Queries generated from the data by another private
+        mechanism are charged by that mechanism (Lemma 2.8 adds its level). None charges the
+        session's accountant, if any. An overspend is refused before the threshold noise is
+        drawn.
 
     Attributes
     ----------
+    privacy_ : PrivacyLoss
+        ``PrivacyLoss.pure(eps)``.
     halted : bool
         True once a query passed; no query is answered after that.
     n_queries : int
@@ -61,7 +85,7 @@ class InteractiveAboveThreshold:
     Raises
     ------
     ValueError
-        Invalid settings (before the threshold noise is drawn).
+        Invalid settings or an overspend (before the threshold noise is drawn).
 
     References
     ----------
@@ -70,15 +94,21 @@ class InteractiveAboveThreshold:
     Dwork C, Roth A (2014). The algorithmic foundations of differential privacy, §3.6.
     """
 
-    def __init__(self, data, eps, threshold, sensitivity, random_state=None):
+    def __init__(self, data, eps, threshold, sensitivity, random_state=None, accountant=None):
+        bill = accounting.charge(
+            accountant,
+            lambda: accounting.PrivacyLoss.pure(_checks.check_finite_positive_scalar(eps, "eps")),
+            "InteractiveAboveThreshold")
         self.eps = _checks.check_finite_positive_scalar(eps, "eps")
         self.threshold = _finite_number(threshold, "threshold")
         self.sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
         self._data = data
         self._rng = _random.as_generator(random_state)
-        # spec §5 step 1: the threshold noise is drawn once
-        self._noisy_threshold = self.threshold + float(
-            _random.laplace(2.0 * self.sensitivity / self.eps, None, self._rng))
+        self.privacy_ = bill.spend()
+        # spec §5 step 1: the threshold noise, Lap(2 Delta / eps), is drawn once; its grid is
+        # the one every query noise uses too
+        self._grid = _random.laplace_grid(self.sensitivity, self.eps / 2.0)[0]
+        self._noisy_threshold = self._noise(self.threshold, 2.0)
         self.halted = False
         self.n_queries = 0
         self.halt_index = None
@@ -97,10 +127,16 @@ class InteractiveAboveThreshold:
         value = _finite_number(f(self._data) if callable(f) else f, "The query value")
         return self._answer(value)
 
+    def _noise(self, value, factor):
+        """value rounded to the grid plus exact discrete Laplace noise of scale
+        factor Delta / eps (sensitivity Delta, budget eps / factor, one coordinate)."""
+        return float(_random.discrete_laplace_noise(
+            np.array([value]), self.sensitivity, self.eps / factor, self._rng,
+            coordinates=1, grid=self._grid)[0])
+
     def _answer(self, value):
         # spec §5 step 3: fresh Lap(4 Delta / eps) per query
-        noise = float(_random.laplace(4.0 * self.sensitivity / self.eps, None, self._rng))
-        above = value + noise >= self._noisy_threshold
+        above = self._noise(value, 4.0) >= self._noisy_threshold
         if above:
             self.halted = True
             self.halt_index = self.n_queries

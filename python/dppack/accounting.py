@@ -62,6 +62,7 @@ __all__ = [
     "advanced_composition",
     "advanced_composition_inverse",
     "amplify_by_subsampling",
+    "charge",
     "compose",
     "compose_dp",
     "compose_zcdp",
@@ -69,6 +70,7 @@ __all__ = [
     "dp_to_zcdp",
     "parallel",
     "resolve_accountant",
+    "UNCHARGED",
     "zcdp_from_approx_dp",
     "zcdp_gaussian_sd",
     "zcdp_to_approx_dp",
@@ -1284,12 +1286,30 @@ def current_accountant():
     return _CURRENT.get()
 
 
+class _Uncharged:
+    """The type of :data:`UNCHARGED`."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "accounting.UNCHARGED"
+
+    def __reduce__(self):
+        return "UNCHARGED"
+
+
+UNCHARGED = _Uncharged()
+"""Passed as ``accountant`` by a release to the releases it is built from: they charge no
+accountant, not even the session's, because the outer release charges the whole once."""
+
+
 def resolve_accountant(accountant):
-    """The accountant a release charges: ``accountant`` if given, else the session's default.
+    """The accountant a release charges: ``accountant`` if given, else the session's default;
+    none for :data:`UNCHARGED` (an inner step of a release that charges the whole).
 
     Parameters
     ----------
-    accountant : BudgetAccountant or None
+    accountant : BudgetAccountant, None or UNCHARGED
 
     Returns
     -------
@@ -1302,6 +1322,92 @@ def resolve_accountant(accountant):
     """
     if accountant is None:
         return current_accountant()
+    if accountant is UNCHARGED:
+        return None
     if not isinstance(accountant, BudgetAccountant):
         raise TypeError("accountant must be a BudgetAccountant or None.")
     return accountant
+
+
+class Charge:
+    """One release's charge: the budget checked when the charge is made, the spend recorded
+    by :meth:`spend` at the release point. Made by :func:`charge`."""
+
+    __slots__ = ("accountant", "label", "_loss_of", "_loss")
+
+    def __init__(self, accountant, loss_of, label):
+        self.accountant = resolve_accountant(accountant)
+        self.label = label
+        self._loss_of = loss_of
+        self._loss = None
+        if self.accountant is not None:
+            try:
+                self._loss = loss_of()
+            except (TypeError, ValueError):
+                # The release's own checks will refuse these arguments with their own
+                # message, in their own order, before any data is touched.
+                return
+            self.accountant.check(self._loss)
+
+    @property
+    def loss(self):
+        """The release's PrivacyLoss (computed from its arguments)."""
+        if self._loss is None:
+            self._loss = self._loss_of()
+        return self._loss
+
+    def spend(self):
+        """Record the loss with the accountant, if any (checked again, atomically), and return
+        it. Call it once the arguments are valid and before the first noise draw: a release
+        that fails after this point is charged, since its failure may depend on the data."""
+        loss = self.loss
+        if self.accountant is not None:
+            self.accountant.spend(loss, self.label)
+        return loss
+
+
+def charge(accountant, loss_of, label):
+    """Start charging a release: the one way every release uses an accountant.
+
+    The accountant is ``accountant`` or, when it is None, the session's
+    (:func:`resolve_accountant`). ``loss_of()`` computes the release's :class:`PrivacyLoss`
+    from its arguments alone; when they are invalid (it raises ``ValueError`` or
+    ``TypeError``) the check is left to the release, whose own message and order then apply.
+    Otherwise an overspend is refused here, before any data is touched or noise drawn, and the
+    generator is untouched. The release then calls :meth:`Charge.spend` after validating its
+    arguments and before drawing noise; its result reports :attr:`Charge.loss`.
+
+    Parameters
+    ----------
+    accountant : BudgetAccountant or None
+    loss_of : callable
+        No arguments; returns a PrivacyLoss.
+    label : str
+        The ledger's label (the release's name).
+
+    Returns
+    -------
+    Charge
+
+    Raises
+    ------
+    ValueError
+        On an overspend.
+    TypeError
+        If ``accountant`` is neither None nor a BudgetAccountant.
+
+    Examples
+    --------
+    >>> acc = BudgetAccountant(1.0)
+    >>> c = charge(acc, lambda: PrivacyLoss.pure(0.75), "mean")
+    >>> c.spend()
+    PrivacyLoss.pure(eps=0.75)
+    >>> try:
+    ...     charge(acc, lambda: PrivacyLoss.pure(0.5), "median")
+    ... except ValueError as error:
+    ...     print(str(error)[:33])
+    Privacy budget exceeded: spending
+    >>> acc.ledger
+    [('mean', PrivacyLoss.pure(eps=0.75))]
+    """
+    return Charge(accountant, loss_of, label)

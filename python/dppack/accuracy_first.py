@@ -26,6 +26,20 @@ Randomness (through ``_random``): accuracy-first draws the whole noise-reduction
 (ridge: the p x p matrix path, then the p-vector path; logistic: the coefficient path), then the
 AboveThreshold threshold noise, then one query noise per level tested. Doubling draws, per
 level, the fit's noise then the test's Laplace noise. Theory draws one fit's noise.
+
+Accounting: the three methods take a trailing ``accountant`` (None: the session's, if any). The
+stopping level of accuracy-first and of doubling depends on the data, so the loss they realise
+(``eps`` of the result) is an ex-post loss (Ligett et al. 2017, Definitions 2.2-2.3, Lemma
+2.8): a bound read off the outcome, not a budget fixed in advance. The accountant is charged
+the most the procedure can spend, which bounds the ex-post loss of every outcome and so is an
+eps-DP guarantee (the remark after Definition 2.3: E(o) <= eps for all o); it is also what
+the check reserves before the data are read. (Ligett et al.'s E is infinite when no level
+passes, because their algorithm then outputs theta*; ours returns the last level's hypothesis,
+so E stays bounded.) The realised ex-post loss is not what is charged: Ligett et al. prove no
+composition of ex-post losses with later releases (they point to the privacy odometers and
+filters of Rogers et al. 2016 for that), so recording it in a fixed-budget accountant would
+understate what the releases together cost. The result's ``privacy_`` is the loss charged;
+``eps`` stays the ex-post loss.
 """
 
 import math
@@ -33,7 +47,7 @@ import warnings
 
 import numpy as np
 
-from . import _checks, _random
+from . import _checks, _random, accounting
 from .above_threshold import (
     InteractiveAboveThreshold,
     above_threshold_calibration,
@@ -88,6 +102,41 @@ def _whole(value, name):
 
 def _optional_eps(value, name):
     return None if value is None else _checks.check_finite_positive_scalar(value, name)
+
+
+# --------------------------------------------------------------------------------------------
+# Accounting (module docstring): what each method can spend at most
+# --------------------------------------------------------------------------------------------
+
+
+def _most_spent(method, params, n_levels):
+    """The largest ex-post loss ``method`` can report with these parameters, as a pure loss.
+
+    Accuracy-first: eps_A + eps_T, the last level of the grid (a run that never halts still
+    publishes level T, Lemma 2.8). Doubling: all K levels and K tests (spec §7.2 step 3 at
+    j = K). Theory: its one level. The sums are formed as the methods form their ``eps``.
+    """
+    if method == "noise_reduction":
+        levels = privacy_level_grid(params["eps_min"], params["eps_max"], n_levels)
+        eps = params["eps_test"] + float(levels[-1])
+    elif method == "doubling":
+        K = params["doubling_levels"]
+        generation = float(np.sum(params["eps_min"] * 2.0 ** np.arange(K)))
+        eps = generation + K * params["doubling_eps_test"]
+    else:
+        eps = params["eps_theory"]
+    return accounting.PrivacyLoss.pure(eps)
+
+
+def _loss_from_arguments(method, model, X, alpha, lambda_, add_bias, gamma, n_levels,
+                         calibration, eps_min, eps_max):
+    """:func:`_most_spent` from the arguments and the shape of X alone (rows n, columns d
+    with the bias), for the accountant's check before the data are read."""
+    n, p = as_design_matrix(X).shape
+    d = p + int(_checks.check_flag(add_bias, "add.bias"))
+    params = accuracy_first_parameters(_check_model(model), alpha, lambda_, n, d, gamma,
+                                       n_levels, calibration, eps_min, eps_max)
+    return _most_spent(method, params, n_levels)
 
 
 # --------------------------------------------------------------------------------------------
@@ -485,10 +534,13 @@ class AccuracyFirstResult:
         The ex-post privacy loss: eps_generation + eps_test.
     n_levels : int
         Number of levels available (T, or K for doubling, 1 for theory).
+    privacy_ : PrivacyLoss
+        What the accountant was charged: the most the method can spend (a pure loss >=
+        ``eps``; module docstring), its differential-privacy guarantee.
     """
 
     _FIELDS = ("method", "model", "success", "coeff", "theta", "alpha", "gamma", "stop_index",
-               "eps_level", "eps_generation", "eps_test", "eps", "n_levels")
+               "eps_level", "eps_generation", "eps_test", "eps", "n_levels", "privacy_")
 
     def __init__(self, **fields):
         for name in self._FIELDS:
@@ -511,7 +563,7 @@ class AccuracyFirstResult:
 
 def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias=False,
                        gamma=0.1, n_levels=1000, calibration="paper", eps_min=None,
-                       eps_max=None, random_state=None):
+                       eps_max=None, random_state=None, accountant=None):
     """Private ERM that meets an accuracy target first and reports the privacy it cost.
 
     Ligett et al.'s noise reduction (spec §6): hypotheses theta_1, theta_2, ... of increasing
@@ -548,6 +600,12 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     eps_min, eps_max : float, optional
         Grid ends; defaults 1/n and 4 x the theory baseline's eps (eps_max is not a level).
     random_state : None, int or NumPy Generator
+    accountant : BudgetAccountant, optional
+        Charged once, under the label 'accuracy_first_erm', the most the run can spend:
+        ``PrivacyLoss.pure(eps_A + eps_T)`` (module docstring: the realised ex-post loss is
+        not what is charged). The check reserves it before the data are read (only the shape
+        of X is used), an overspend is refused with the generator untouched. None charges the
+        session's accountant, if any.
 
     Returns
     -------
@@ -555,25 +613,33 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
         With ``eps_test`` = eps_A, ``eps_level`` = eps_generation = eps_k. When no level
         passes, ``success`` is False, a ``RuntimeWarning`` is issued, the least noisy
         hypothesis is returned and eps = eps_A + eps_T (theta* is never released).
+        ``privacy_`` is the loss charged.
 
     Raises
     ------
     ValueError
-        Invalid options, data or bounds (before any noise is drawn).
+        Invalid options, data or bounds, or an overspend (before any noise is drawn).
 
     References
     ----------
     Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
     differential privacy level for accuracy-constrained ERM. NeurIPS 30.
     """
+    bill = accounting.charge(
+        accountant, lambda: _loss_from_arguments(
+            "noise_reduction", model, X, alpha, lambda_, add_bias, gamma, n_levels, calibration,
+            eps_min, eps_max), "accuracy_first_erm")
     problem, params, divisors, alpha, gamma = _setup(
         model, X, y, alpha, lambda_, upper_bounds, lower_bounds, add_bias, gamma, n_levels,
         calibration, eps_min, eps_max)
     levels = privacy_level_grid(params["eps_min"], params["eps_max"], n_levels)
     rng = _random.as_generator(random_state)
+    privacy = bill.spend()
     hypothesis = problem.path(levels, rng)
+    # charged above as part of the whole
     test = InteractiveAboveThreshold(problem, params["eps_test"], params["threshold"],
-                                     params["sensitivity"], random_state=rng)
+                                     params["sensitivity"], random_state=rng,
+                                     accountant=accounting.UNCHARGED)
     theta = None
     for t in range(levels.size):
         theta = hypothesis(t)
@@ -589,11 +655,11 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
         coeff=theta / divisors, theta=theta, alpha=alpha, gamma=gamma, stop_index=k,
         eps_level=float(levels[k]),
         eps_generation=float(levels[k]), eps_test=params["eps_test"],
-        eps=params["eps_test"] + float(levels[k]), n_levels=levels.size)
+        eps=params["eps_test"] + float(levels[k]), n_levels=levels.size, privacy_=privacy)
 
 
 def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias=False,
-                 gamma=0.1, eps_min=None, eps_max=None, random_state=None):
+                 gamma=0.1, eps_min=None, eps_max=None, random_state=None, accountant=None):
     """Baseline: fit at eps_min, 2 eps_min, 4 eps_min, ... with independent noise and test each
     fit's excess risk with the Laplace mechanism until one passes (spec §7.2).
 
@@ -623,18 +689,28 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
         The first level and the end of the doubling range; defaults as
         :func:`accuracy_first_erm`; K = floor(log2(eps_max / eps_min) + 1) + 1 levels.
     random_state : None, int or NumPy Generator
+    accountant : BudgetAccountant, optional
+        Charged once, under the label 'doubling_erm', the most the run can spend: all K fits
+        and K tests, ``PrivacyLoss.pure(sum eps_i + K eps_test)`` (the stopping level depends
+        on the data; module docstring). Checked before the data are read. None charges the
+        session's accountant, if any.
 
     Returns
     -------
     AccuracyFirstResult
         ``eps_level`` is the passing level, ``eps_generation`` the sum of the levels tried,
         ``eps_test`` the sum of the tests. On failure (with a ``RuntimeWarning``) the last fit.
+        ``privacy_`` is the loss charged.
 
     Raises
     ------
     ValueError
-        Invalid options, data or bounds (before any noise is drawn).
+        Invalid options, data or bounds, or an overspend (before any noise is drawn).
     """
+    bill = accounting.charge(
+        accountant, lambda: _loss_from_arguments(
+            "doubling", model, X, alpha, lambda_, add_bias, gamma, 1000, "paper", eps_min,
+            eps_max), "doubling_erm")
     problem, params, divisors, alpha, gamma = _setup(
         model, X, y, alpha, lambda_, upper_bounds, lower_bounds, add_bias, gamma, 1000,
         "paper", eps_min, eps_max)
@@ -643,6 +719,7 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     eps_test = params["doubling_eps_test"]
     b_test = params["sensitivity"] / eps_test
     rng = _random.as_generator(random_state)
+    privacy = bill.spend()
     success = False
     for j in range(K):
         theta = problem.one_shot(float(levels[j]), rng)
@@ -657,11 +734,11 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
         method="doubling", model=_model_name(problem), success=success,
         coeff=theta / divisors, theta=theta, alpha=alpha, gamma=gamma, stop_index=j,
         eps_level=float(levels[j]), eps_generation=generation, eps_test=(j + 1) * eps_test,
-        eps=generation + (j + 1) * eps_test, n_levels=K)
+        eps=generation + (j + 1) * eps_test, n_levels=K, privacy_=privacy)
 
 
 def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias=False,
-               random_state=None):
+               random_state=None, accountant=None):
     """Baseline: one fit at the eps a utility theorem says is enough for expected excess risk
     alpha (spec §7.1), without any test.
 
@@ -687,27 +764,37 @@ def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias
     add_bias : bool
         Prepend a column of ones (bounds 1, 1); its coefficient comes first.
     random_state : None, int or NumPy Generator
+    accountant : BudgetAccountant, optional
+        Charged ``PrivacyLoss.pure(eps)`` (eps from n, d, alpha and lambda alone) under the
+        label 'theory_erm', checked before the data are read. None charges the session's
+        accountant, if any.
 
     Returns
     -------
     AccuracyFirstResult
-        eps = eps_level = eps_generation, eps_test = 0, stop_index None, gamma None.
+        eps = eps_level = eps_generation, eps_test = 0, stop_index None, gamma None;
+        ``privacy_`` = ``PrivacyLoss.pure(eps)``.
 
     Raises
     ------
     ValueError
-        Invalid options, data or bounds (before any noise is drawn).
+        Invalid options, data or bounds, or an overspend (before any noise is drawn).
     """
+    bill = accounting.charge(
+        accountant, lambda: _loss_from_arguments(
+            "theory", model, X, alpha, lambda_, add_bias, 0.1, 1000, "paper", None, None),
+        "theory_erm")
     problem, params, divisors, alpha, _ = _setup(
         model, X, y, alpha, lambda_, upper_bounds, lower_bounds, add_bias, 0.1, 1000, "paper",
         None, None)
     eps = params["eps_theory"]
     rng = _random.as_generator(random_state)
+    privacy = bill.spend()
     theta = problem.one_shot(eps, rng)
     return AccuracyFirstResult(
         method="theory", model=_model_name(problem), success=True, coeff=theta / divisors,
         theta=theta, alpha=alpha, gamma=None, stop_index=None, eps_level=eps,
-        eps_generation=eps, eps_test=0.0, eps=eps, n_levels=1)
+        eps_generation=eps, eps_test=0.0, eps=eps, n_levels=1, privacy_=privacy)
 
 
 def _model_name(problem):

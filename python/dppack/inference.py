@@ -16,6 +16,19 @@ Randomness: one generator per call. Objective perturbation draws the fit's noise
 noise of H~, then of Sigma~, then the Monte Carlo draws (n_draws x d normals, then the n_draws
 Laplace-type vectors: their norms, then their directions). Output perturbation draws, after
 the exact fit, the output noise, then H~, Sigma~ and (pure DP only) the Monte Carlo draws.
+
+Noise. Under zCDP the Gaussian noise on released values (the output-perturbed theta~, H~,
+Sigma~) is the exact discrete Gaussian of Canonne, Kamath and Steinke (2020) on a
+power-of-two grid, with the sensitivity raised by the rounding
+(``mechanisms.discrete_gaussian_release``). The spherical Laplace of pure DP (spec §3: a
+Gamma norm times a uniform direction) has no exact sampler here and stays floating point. The
+Monte Carlo draws (normals and spherical Laplace vectors simulating the estimator's law from
+the released H~ and Sigma~) are post-processing, not noise on a true value, and stay floating
+point too.
+
+Accounting. :func:`confintERM`, :func:`confintDP` and :func:`priv_spd_mat` take a trailing
+``accountant`` (None: the session's, if any), charged once for the whole release before any
+noise is drawn; the results carry ``privacy_``.
 """
 
 import math
@@ -24,7 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _checks, _random, accounting
+from . import _checks, _random, accounting, mechanisms
 from .erm.blocks import generate_loss_gr_huber, generate_loss_hess_huber, generate_loss_huber
 from .erm.blocks import regularizer_l2, sigmoid, weighted_gram
 from .erm.cms import ConvergenceError, noise_vector, prepare_design
@@ -176,22 +189,46 @@ def gradient_covariance(X, y, theta, loss, c):
     return weighted_gram(X, first * first / n) - 4.0 * c * c * np.outer(theta, theta)
 
 
+def _gaussian_release(values, sensitivity, rho, rng):
+    """``values`` + Gaussian noise for rho-zCDP at L2 sensitivity ``sensitivity`` (spec P3),
+    drawn exactly: the discrete Gaussian of Canonne, Kamath and Steinke (2020) on a
+    power-of-two grid, the values rounded to the grid and the sensitivity raised by the
+    rounding, rho-zCDP by their Theorem 4 (``mechanisms.discrete_gaussian_release``; its
+    variance is at least the continuous sigma^2 = s^2 / (2 rho)). Same shape as ``values``."""
+    sigma = accounting.zcdp_gaussian_sd(sensitivity, rho)
+    values = np.asarray(values, dtype=np.float64)
+    return mechanisms.discrete_gaussian_release(values, sigma, sensitivity, rng, rho=rho)
+
+
+def _gaussian_release_variance(values_size, sensitivity, rho):
+    """The parameter g^2 s^2 of :func:`_gaussian_release`'s noise on each of ``values_size``
+    entries: an upper bound on its variance (the discrete Gaussian's variance is below its
+    parameter, Canonne, Kamath and Steinke 2020, Corollary 9), >= s^2 / (2 rho)."""
+    sigma = accounting.zcdp_gaussian_sd(sensitivity, rho)
+    k, sigma2 = mechanisms.discrete_gaussian_parameters(sigma, sensitivity, rho=rho,
+                                                        coordinates=values_size)
+    return math.ldexp(float(sigma2), 2 * k)
+
+
 def _spd_eigen(M, sensitivity, budget, notion, floor, rng):
     """PrivSPDMat as (eigenvalues, eigenvectors) of the released matrix (spec §5)."""
     d = M.shape[0]
     if notion == "DP":
-        # spherical Laplace on R^(d^2) with gamma = phi / s (spec §5 step 1)
-        eta = spherical_laplace(d * d, budget / sensitivity, rng)
+        # spherical Laplace on R^(d^2) with gamma = phi / s (spec §5 step 1); floating point:
+        # no exact sampler of this law exists in _random
+        noisy = M + spherical_laplace(d * d, budget / sensitivity, rng).reshape(d, d)
     else:
-        # N(0, s^2 / (2 phi) I_{d^2}) (spec §5 step 1, P3; the paper's I_d is a typo, §9.3)
-        eta = _random.normal(accounting.zcdp_gaussian_sd(sensitivity, budget), d * d, rng)
-    noisy = M + eta.reshape(d, d)
+        # N(0, s^2 / (2 phi) I_{d^2}) (spec §5 step 1, P3; the paper's I_d is a typo, §9.3),
+        # drawn exactly: the discrete Gaussian on a grid, phi-zCDP for the d^2 entries as one
+        # vector with the sensitivity the rounding leaves (_gaussian_release)
+        noisy = _gaussian_release(M, sensitivity, budget, rng)
     noisy = (noisy + noisy.T) / 2.0  # steps 3-5 are post-processing
     values, vectors = np.linalg.eigh(noisy)
     return np.maximum(values, floor), vectors
 
 
-def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=None):
+def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=None,
+                 accountant=None):
     """PrivSPDMat: a private symmetric positive-definite version of M (spec §5, Algorithm 2).
 
     Noise on all d^2 entries (spherical Laplace for pure DP, Gaussian for zCDP), then
@@ -208,12 +245,17 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
     floor : float
         Eigenvalue floor (the CI algorithms use 2c).
     random_state : None, int or NumPy Generator
+    accountant : BudgetAccountant, optional
+        Charged ``PrivacyLoss.pure(budget)`` (DP) or ``PrivacyLoss.zcdp(budget)`` (zCDP)
+        under the label 'priv_spd_mat'; None charges the session's accountant, if any. An
+        overspend is refused before ``M`` is read or noise drawn.
 
     Returns
     -------
     ndarray, d x d
         Symmetric, with every eigenvalue >= ``floor`` (up to rounding).
     """
+    bill = accounting.charge(accountant, lambda: _notion_loss(notion, budget), "priv_spd_mat")
     M = _checks.as_numeric_array(M, "M must be a numeric matrix.")
     if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] < 1:
         raise ValueError("M must be a square matrix.")
@@ -221,6 +263,7 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
     budget = _checks.check_finite_positive_scalar(budget, "budget")
     notion = _check_choice(notion, "notion", NOTIONS)
     floor = _check_nonnegative(floor, "floor")
+    bill.spend()
     values, vectors = _spd_eigen(M, sensitivity, budget, notion, floor,
                                  _random.as_generator(random_state))
     out = (vectors * values) @ vectors.T
@@ -325,6 +368,9 @@ class ERMConfidenceIntervals:
         DPpack's gamma and the paper's c = gamma / (2n).
     n_draws : int
         Monte Carlo draws (0 when the interval has the closed form: output, zCDP).
+    privacy_ : PrivacyLoss
+        What the whole release spent: ``PrivacyLoss.pure(eps)`` or ``PrivacyLoss.zcdp(rho)``
+        (an accountant converts the latter at its delta).
     """
 
     coeff: np.ndarray
@@ -343,6 +389,7 @@ class ERMConfidenceIntervals:
     gamma: float
     c: float
     n_draws: int = field(default=0)
+    privacy_: object = field(default=None)
 
     def approx_dp_eps(self, delta):
         """The eps of (eps, delta)-DP the release satisfies: ``eps`` for pure DP; for zCDP
@@ -394,6 +441,19 @@ def _check_nonnegative(value, name):
     if not (math.isfinite(number) and number >= 0):
         raise ValueError(f"{name} must be a finite number >= 0.")
     return number
+
+
+def _notion_loss(notion, budget):
+    """The PrivacyLoss of a budget in a notion's unit: pure eps (DP) or rho (zCDP)."""
+    budget = _checks.check_finite_positive_scalar(budget, "budget")
+    if _check_choice(notion, "notion", NOTIONS) == "DP":
+        return accounting.PrivacyLoss.pure(budget)
+    return accounting.PrivacyLoss.zcdp(budget)
+
+
+def _budget_loss(eps, rho):
+    """The PrivacyLoss of confintERM's total budget (from the arguments alone)."""
+    return _notion_loss(*_check_budget(eps, rho))
 
 
 def _check_budget(eps, rho):
@@ -448,7 +508,7 @@ def _coefficient_names(X, p, add_bias):
 def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss="logistic",
                perturbation_method="objective", huber_h=0.5, add_bias=False, level=0.95,
                budget_split=None, n_draws=10000, sigma_bound="theta", eig_floor=None,
-               random_state=None):
+               random_state=None, accountant=None):
     """Private coefficients and confidence intervals for logistic regression or the Huber SVM
     (Wang, Kifer and Lee; spec Algorithms 1-5).
 
@@ -493,22 +553,39 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
     eig_floor : float, optional
         Floor (> 0) of the eigenvalues of H~ and Sigma~; default 2c (the paper's, spec §9.5).
     random_state : None, int or NumPy Generator
+    accountant : BudgetAccountant, optional
+        Charged the whole release once, under the label 'confintERM':
+        ``PrivacyLoss.pure(eps)`` or ``PrivacyLoss.zcdp(rho)`` (the three parts compose to it,
+        spec P4). None charges the session's accountant, if any. An overspend is refused before
+        the data are read or noise drawn, the generator untouched.
 
     Returns
     -------
     ERMConfidenceIntervals
+        With ``privacy_``, the PrivacyLoss charged.
 
     Raises
     ------
     ValueError
         For invalid options or data, or when objective perturbation cannot meet its budget
-        (gamma too small, spec §4), before any noise is drawn.
+        (gamma too small, spec §4), before any noise is drawn; on an overspend of
+        ``accountant``.
 
     References
     ----------
     Wang Y, Kifer D, Lee J (2019). Differentially private confidence intervals for empirical
     risk minimization. Journal of Privacy and Confidentiality 9(1).
     """
+    bill = accounting.charge(accountant, lambda: _budget_loss(eps, rho), "confintERM")
+    return _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbation_method,
+                    huber_h, add_bias, level, budget_split, n_draws, sigma_bound, eig_floor,
+                    random_state, bill)
+
+
+def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbation_method,
+             huber_h, add_bias, level, budget_split, n_draws, sigma_bound, eig_floor,
+             random_state, bill):
+    """confintERM's checks and procedure, charging ``bill`` (an accounting.Charge)."""
     notion, total = _check_budget(eps, rho)
     loss = _check_choice(loss, "loss", LOSSES)
     method = _check_choice(perturbation_method, "perturbation.method", METHODS)
@@ -538,6 +615,7 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
         eps1 = budgets[0] if notion == "DP" else math.sqrt(2.0 * budgets[0])
         eps_prime = objective_eps_prime(eps1, margin.t, n, c)  # before any draw
     rng = _random.as_generator(random_state)
+    privacy = bill.spend()  # every argument checked; before the first draw
 
     theta = _private_estimate(Xs, ys, margin, c, method, notion, budgets[0], eps_prime, rng)
     s_H = hessian_sensitivity(margin.t, n)
@@ -564,7 +642,7 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
         names=_coefficient_names(X, d - int(add_bias), add_bias), notion=notion,
         eps=total if notion == "DP" else None, rho=total if notion == "zCDP" else None,
         budgets=budgets, eps_objective=eps1, eps_prime=eps_prime, loss=loss,
-        perturbation_method=method, gamma=gamma, c=c, n_draws=draws_used,
+        perturbation_method=method, gamma=gamma, c=c, n_draws=draws_used, privacy_=privacy,
     )
 
 
@@ -578,7 +656,7 @@ def _private_estimate(X, y, loss, c, method, notion, phi1, eps_prime, rng):
     # spec §7 Algorithm 4: L2 sensitivity of theta^ is 1/(n c)
     if notion == "DP":
         return theta_hat + noise_vector(d, n * c * phi1, rng)
-    return theta_hat + _random.normal(accounting.zcdp_gaussian_sd(1.0 / (n * c), phi1), d, rng)
+    return _gaussian_release(theta_hat, 1.0 / (n * c), phi1, rng)  # exact (discrete) Gaussian
 
 
 def _monte_carlo_draws(theta, H_values, H_vectors, S_values, S_vectors, method, eps_prime,
@@ -601,12 +679,18 @@ def _monte_carlo_draws(theta, H_values, H_vectors, S_values, S_vectors, method, 
 
 def _output_zcdp_interval(theta, H_values, H_vectors, S_values, S_vectors, rho1, n, c, alpha):
     """Algorithm 5's closed form: theta~ +- z_{alpha/2} sqrt(U_jj),
-    U = I / (2 rho_1 (n c)^2) + (1/n) H~^{-1} Sigma~ H~^{-1} (spec §7, §9.3)."""
+    U = I / (2 rho_1 (n c)^2) + (1/n) H~^{-1} Sigma~ H~^{-1} (spec §7, §9.3).
+
+    The first term is the variance of the output noise: the parameter of the discrete
+    Gaussian actually drawn (:func:`_gaussian_release_variance`), which is at least the
+    continuous 1 / (2 rho_1 (n c)^2) and bounds the noise's variance; the rounding of theta^
+    to the grid (at most half a step, below 2^-13 of the noise's sd) is left out."""
     from scipy.stats import norm
 
     H_inv = (H_vectors / H_values) @ H_vectors.T
     Sigma = (S_vectors * S_values) @ S_vectors.T
-    variance = 1.0 / (2.0 * rho1 * (n * c) ** 2) + np.diag(H_inv @ Sigma @ H_inv) / n
+    noise = _gaussian_release_variance(theta.size, 1.0 / (n * c), rho1)
+    variance = noise + np.diag(H_inv @ Sigma @ H_inv) / n
     half = norm.ppf(1.0 - alpha / 2.0) * np.sqrt(variance)
     return theta - half, theta + half
 
@@ -617,7 +701,7 @@ def _output_zcdp_interval(theta, H_values, H_vectors, S_values, S_vectors, rho1,
 
 
 def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.95, rho=None,
-              budget_split=None, n_draws=10000, random_state=None):
+              budget_split=None, n_draws=10000, random_state=None, accountant=None):
     """Private coefficients and confidence intervals for a ``LogisticRegressionDP`` or a
     linear ``svmDP``, with the model's settings (see :func:`confintERM`).
 
@@ -638,10 +722,14 @@ def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.9
     rho : float, optional
         Total zCDP budget, instead of the model's eps.
     random_state : None, int or NumPy Generator
+    accountant : BudgetAccountant, optional
+        Charged once, under the label 'confintDP', as :func:`confintERM`: the model's eps
+        (pure) or ``rho`` (zCDP). The model is not fitted, so nothing else is charged.
 
     Returns
     -------
     ERMConfidenceIntervals
+        With ``privacy_``, the PrivacyLoss charged.
 
     Raises
     ------
@@ -649,6 +737,9 @@ def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.9
         For another model or settings the intervals do not cover (another regularizer, the
         Gaussian kernel, eps = Inf), and as :func:`confintERM`.
     """
+    bill = accounting.charge(
+        accountant, lambda: _budget_loss(getattr(model, "eps", None) if rho is None else None,
+                                         rho), "confintDP")
     if isinstance(model, LogisticRegressionDP):
         loss, huber_h = "logistic", 0.5
     elif isinstance(model, svmDP):
@@ -666,7 +757,6 @@ def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.9
         if not math.isfinite(eps):
             raise ValueError("eps = Inf is not private: give the model a finite eps (or pass "
                              "rho) to get private intervals.")
-    return confintERM(X, y, upper_bounds, lower_bounds, model.gamma, eps=eps, rho=rho,
-                      loss=loss, perturbation_method=model.perturbation_method,
-                      huber_h=huber_h, add_bias=add_bias, level=level,
-                      budget_split=budget_split, n_draws=n_draws, random_state=random_state)
+    return _confint(X, y, upper_bounds, lower_bounds, model.gamma, eps, rho, loss,
+                    model.perturbation_method, huber_h, add_bias, level, budget_split, n_draws,
+                    "theta", None, random_state, bill)

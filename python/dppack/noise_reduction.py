@@ -13,13 +13,24 @@ releasing any prefix of the sequence costs only the privacy of its last level (s
 Randomness (all through ``_random``): the batch Laplace path draws the least private level's
 noise first (one Laplace per entry), then for each lower level, in order T-1, ..., 1, one
 uniform per entry (keep or redraw) followed by one Laplace per entry (used only where redrawn).
+
+Floating point, on purpose: the constructions rest on continuous laws (the lazy Laplace walk
+needs Lap(b_t) = mixture of Lap(b_{t+1}) and Lap(b_{t+1}) + Lap(b_t) exactly, and the Brownian
+path needs Gaussian increments that add up to Gaussians), which the discrete Laplace and
+discrete Gaussian of ``_random`` do not satisfy (a sum of discrete Gaussians is not a discrete
+Gaussian), so the exact samplers cannot be dropped in without a new privacy proof.
+
+Accounting: every release takes a trailing ``accountant`` (None: the session's, if any), which
+is charged before any noise is drawn: the batch Laplace path its last level ``eps_T`` (the
+whole path is returned), the Brownian path rho = sensitivity^2 / (2 s_T), the online sampler
+as documented on :class:`LaplaceNoiseReductionOnline`.
 """
 
 import math
 
 import numpy as np
 
-from . import _checks, _random
+from . import _checks, _random, accounting
 
 __all__ = [
     "GaussianNoiseReduction",
@@ -127,7 +138,7 @@ def laplace_noise_path(shape, sensitivity, eps, rng):
     return path
 
 
-def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None):
+def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, accountant=None):
     """Release ``true_values`` at every privacy level of ``eps`` by Laplace noise reduction.
 
     Batch form of spec §2.1 (Ligett et al. 2017, Algorithm 1): the least private release is
@@ -144,12 +155,17 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None):
     sensitivity : float
         l1-sensitivity of the *whole* ``true_values`` under replacement of one record.
     random_state : None, int or NumPy Generator
+    accountant : BudgetAccountant, optional
+        Charged ``PrivacyLoss.pure(eps_T)`` under the label 'LaplaceNoiseReduction': the whole
+        path is returned, and releasing all of it costs its last level (Thm 2.7). None charges
+        the session's accountant, if any. An overspend is refused before any noise is drawn.
 
     Returns
     -------
     ndarray
         Shape (T, *shape of true_values): row t is the release at level eps_t. Publish only the
-        prefix you need; the privacy cost is the level of the last row published.
+        prefix you need; the privacy cost is the level of the last row published (an
+        accountant is charged eps_T, since it cannot know which prefix you publish).
 
     Raises
     ------
@@ -163,10 +179,14 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None):
     Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
     differential privacy level for accuracy-constrained ERM. NeurIPS 30.
     """
+    bill = accounting.charge(
+        accountant, lambda: accounting.PrivacyLoss.pure(check_levels(eps)[-1]),
+        "LaplaceNoiseReduction")
     values = _true_values(true_values)
     levels = check_levels(eps)
     sens = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     rng = _random.as_generator(random_state)
+    bill.spend()
     return values + laplace_noise_path(values.shape, sens, levels, rng)
 
 
@@ -218,6 +238,10 @@ class LaplaceNoiseReductionOnline:
     sensitivity : float
         l1-sensitivity of the whole ``true_values``.
     random_state : None, int or NumPy Generator
+    accountant : BudgetAccountant, optional
+        Charged ``PrivacyLoss.pure(eps)`` under the label 'LaplaceNoiseReductionOnline' when
+        the object is made (None: the session's accountant, if any); every :meth:`reduce` then
+        charges the same accountant (see there). An overspend is refused before noise is drawn.
 
     Attributes
     ----------
@@ -227,36 +251,70 @@ class LaplaceNoiseReductionOnline:
         The current level: the privacy cost of every release made so far.
     levels : list of float
         The levels released so far, in order.
+    privacy_ : PrivacyLoss
+        ``PrivacyLoss.pure(eps)``: what all the releases so far cost together.
 
     Raises
     ------
     ValueError
-        Invalid values, level or sensitivity (before any noise is drawn).
+        Invalid values, level or sensitivity (before any noise is drawn); an overspend.
     """
 
-    def __init__(self, true_values, eps, sensitivity, random_state=None):
+    def __init__(self, true_values, eps, sensitivity, random_state=None, accountant=None):
+        bill = accounting.charge(
+            accountant,
+            lambda: accounting.PrivacyLoss.pure(_checks.check_finite_positive_scalar(eps, "eps")),
+            "LaplaceNoiseReductionOnline")
         values = _true_values(true_values)
         level = _checks.check_finite_positive_scalar(eps, "eps")
         self.sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
         self._rng = _random.as_generator(random_state)
+        self._accountant = bill.accountant
+        self.privacy_ = bill.spend()
         self._values = values.copy()
         self._noise = _random.laplace(self.sensitivity / level, values.shape, self._rng)
         self.eps = level
         self.levels = [level]
         self.release = self._values + self._noise
 
+    def _reduction_loss(self, level):
+        """What moving from the current level to ``level`` charges the accountant.
+
+        All releases up to ``level`` together cost ``level`` (Thm 2.7), so an accountant that
+        composes its spends basically (eps's add) is charged the increment
+        ``level - self.eps``, and its total is exact. An accountant with delta > 0 may compose
+        pure spends in zCDP (eps^2 / 2 each), where increments would add up to less than
+        level^2 / 2, below what the releases cost; it is charged the whole new level instead,
+        which over-counts but never under-counts.
+        """
+        if self._accountant is not None and self._accountant.delta > 0:
+            return accounting.PrivacyLoss.pure(level)
+        return accounting.PrivacyLoss.pure(level - self.eps)
+
     def reduce(self, eps):
         """Move to the less private level ``eps`` (> the current level) and return its release.
+
+        The accountant charged when the object was made (if any) is charged under the label
+        'LaplaceNoiseReductionOnline.reduce', before any noise is drawn: the increment
+        ``eps`` - current level when its delta is 0 (its spends then add, and the total is
+        exactly ``eps``), the whole ``eps`` otherwise (an accountant with delta > 0 may compose
+        pure spends in zCDP, where increments would under-count). ``privacy_`` becomes
+        ``PrivacyLoss.pure(eps)``.
 
         Raises
         ------
         ValueError
-            If ``eps`` is not finite or not larger than the current level.
+            If ``eps`` is not finite or not larger than the current level; on an overspend
+            (the object is then unchanged).
         """
         level = _checks.check_finite_positive_scalar(eps, "eps")
         if not level > self.eps:
             raise ValueError(f"eps must be larger than the current level {self.eps!r}: noise "
                              "can only be reduced.")
+        accountant = accounting.UNCHARGED if self._accountant is None else self._accountant
+        accounting.charge(accountant, lambda: self._reduction_loss(level),
+                          "LaplaceNoiseReductionOnline.reduce").spend()
+        self.privacy_ = accounting.PrivacyLoss.pure(level)
         self._noise = laplace_reduce_noise(self._noise, self.sensitivity / self.eps,
                                            self.sensitivity / level, self._rng)
         self.eps = level
@@ -270,7 +328,26 @@ class LaplaceNoiseReductionOnline:
 # --------------------------------------------------------------------------------------------
 
 
-def GaussianNoiseReduction(true_values, variances, random_state=None):
+def _variances(variances):
+    s = _checks.as_numeric_array(variances, "variances must be a numeric vector.").ravel()
+    if s.size < 1 or not np.all(np.isfinite(s)) or np.any(s <= 0):
+        raise ValueError("variances must hold finite values > 0.")
+    if np.any(np.diff(s) >= 0):
+        raise ValueError("variances must be strictly decreasing (most private level first).")
+    return s
+
+
+def _brownian_loss(s, sensitivity):
+    """rho = Delta_2^2 / (2 s_T): the path is post-processing of its last release, one
+    Gaussian mechanism with variance s_T (spec §2.3; Bun and Steinke 2016, Prop. 1.6)."""
+    if sensitivity is None:
+        raise ValueError("sensitivity is needed to state the privacy of the path.")
+    sens = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
+    return accounting.PrivacyLoss.zcdp(sens * sens / (2.0 * float(s[-1])))
+
+
+def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_state=None,
+                           accountant=None):
     """Release ``true_values`` at decreasing noise variances along one Brownian path.
 
     Extension of spec §2.3 (Whitehouse, Ramdas, Wu and Rogers 2022; NOT in Ligett et al.):
@@ -284,7 +361,14 @@ def GaussianNoiseReduction(true_values, variances, random_state=None):
         The exact query answer, finite.
     variances : array_like
         Strictly decreasing variances s_1 > ... > s_T > 0 (most private first).
+    sensitivity : float, optional
+        l2-sensitivity Delta_2 of the whole ``true_values``, > 0. Needed to charge an
+        accountant (the variances alone do not state the privacy).
     random_state : None, int or NumPy Generator
+    accountant : BudgetAccountant, optional
+        Charged ``PrivacyLoss.zcdp(sensitivity^2 / (2 s_T))`` under the label
+        'GaussianNoiseReduction' (the whole path is returned; it costs its last level). None
+        charges the session's accountant, if any; then ``sensitivity`` must be given.
 
     Returns
     -------
@@ -294,20 +378,27 @@ def GaussianNoiseReduction(true_values, variances, random_state=None):
     Raises
     ------
     ValueError
-        Invalid values or variances (before any noise is drawn).
+        Invalid values, variances or sensitivity, an accountant without ``sensitivity``, or an
+        overspend (before any noise is drawn).
 
     References
     ----------
     Whitehouse J, Ramdas A, Wu ZS, Rogers R (2022). Brownian noise reduction: maximizing
     privacy subject to accuracy constraints. NeurIPS 35.
     """
+    bill = accounting.charge(
+        accountant, lambda: _brownian_loss(_variances(variances), sensitivity),
+        "GaussianNoiseReduction")
     values = _true_values(true_values)
-    s = _checks.as_numeric_array(variances, "variances must be a numeric vector.").ravel()
-    if s.size < 1 or not np.all(np.isfinite(s)) or np.any(s <= 0):
-        raise ValueError("variances must hold finite values > 0.")
-    if np.any(np.diff(s) >= 0):
-        raise ValueError("variances must be strictly decreasing (most private level first).")
+    s = _variances(variances)
+    if sensitivity is not None:
+        _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
+    elif bill.accountant is not None:
+        raise ValueError("GaussianNoiseReduction needs the sensitivity to charge an "
+                         "accountant: give sensitivity (the l2-sensitivity of true.values).")
     rng = _random.as_generator(random_state)
+    if sensitivity is not None:
+        bill.spend()
     T = s.size
     path = np.empty((T,) + values.shape)
     path[T - 1] = _random.normal(math.sqrt(s[T - 1]), values.shape, rng)

@@ -42,7 +42,7 @@ returns are computed on the raw validation rows without noise, so they are not p
 from those non-private scores (the selection, ``best_params_`` and ``cv_results_`` have no
 privacy guarantee), and spends another eps on the refit. Use it on public or synthetic data
 only. Private alternatives: :class:`DPModelSelector` (DPpack's data-split exponential
-mechanism, 2 eps in total), :func:`dppack.tune_classification_model`,
+mechanism, eps in total), :func:`dppack.tune_classification_model`,
 :func:`dppack.tune_linear_regression_model` and the stability-based
 :func:`dppack.tune_classification_model_stable`.
 
@@ -59,8 +59,12 @@ Accounting
 Every fit charges a :class:`dppack.BudgetAccountant`: the ``accountant`` parameter,
 or, when it is None, the session's accountant of an enclosing ``with BudgetAccountant(...)``
 block (none: nothing is charged). The fit's loss, eps-DP for the classifiers, (eps, delta)-DP
-for the regression, (2 eps, delta) for :class:`DPModelSelector`, is checked against the
-remaining budget before the data are read and recorded once the fit has succeeded; an
+for the regression, (eps, delta) for :class:`DPModelSelector` (the candidates' fits and the
+selection read disjoint parts of the data), is checked against the remaining budget before
+the data are read; the core model's ``fit`` (or the core tuner) records it, once, under its
+own name (``"LogisticRegressionDP.fit"``, ``"svmDP.fit"``, ``"LinearRegressionDP.fit"``,
+``"tune_classification_model"``, ``"tune_linear_regression_model"``), after checking the
+data and before drawing noise, and the fitted estimator reports it in ``privacy_``. An
 overspend raises ``ValueError`` and nothing is fitted. ``clone`` (and so ``cross_val_score``
 and ``GridSearchCV``) shares the accountant instead of copying it, so every fit they make is
 charged: inside a ``with`` block a grid search shows what its fits cost, or is refused. The
@@ -90,7 +94,7 @@ except ImportError as error:  # scikit-learn missing, or older than 1.6 (no vali
 from . import _checks, accounting
 from .erm import LinearRegressionDP, LogisticRegressionDP, svmDP
 from .erm.blocks import sigmoid
-from .tuning import tune_classification_model, tune_linear_regression_model
+from .tuning import tune_classification_model, tune_linear_regression_model, tuning_loss
 
 __all__ = [
     "DPLinearRegression",
@@ -145,15 +149,13 @@ def _privacy_loss(eps, delta=0.0):
 
 
 def _check_budget(accountant, loss_of):
-    """(the accountant a fit charges, the fit's loss), after checking that the loss fits the
-    remaining budget; (None, None) when no accountant is given or active. ``loss_of()``
-    computes the loss from the parameters alone, so this runs before the data are read."""
-    charged = accounting.resolve_accountant(accountant)
-    if charged is None:
-        return None, None
-    loss = loss_of()
-    charged.check(loss)
-    return charged, loss
+    """Refuse an overspend, or a fit without noise, before the data are read: ``loss_of()``
+    computes the fit's loss from the parameters alone and is checked against the accountant
+    that the core's fit will charge (``accountant``, or the session's). Nothing is recorded
+    here: the core's fit records the spend (one charging path)."""
+    bill = accounting.charge(accountant, loss_of, None)
+    if bill.accountant is not None:
+        bill.loss  # noqa: B018 -- raises INFINITE_EPS_MESSAGE for eps = inf
 
 
 def _check_bool(value, name):
@@ -286,7 +288,7 @@ class _DPBinaryClassifier(ClassifierMixin, _DPEstimator):
         core = self._core_model()  # checks eps, gamma, the method (and kernel) first
         if self._uses_bounds():
             self._feature_bounds(None)
-        charged, loss = _check_budget(self.accountant, lambda: self._privacy_loss(core))
+        _check_budget(self.accountant, lambda: self._privacy_loss(core))
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y01 = _encode_binary(y, type(self).__name__)
         extra = {}
@@ -296,11 +298,10 @@ class _DPBinaryClassifier(ClassifierMixin, _DPEstimator):
         if self._uses_bounds():
             lower, upper = self._feature_bounds(X.shape[1])
         core.fit(X, y01, upper, lower, add_bias=fit_intercept, random_state=random_state,
-                 **extra)
-        if charged is not None:
-            charged.spend(loss, f"{type(self).__name__}.fit")
+                 accountant=self.accountant, **extra)
         self.classes_ = classes
         self._set_coefficients(core, fit_intercept)
+        self.privacy_ = core.privacy_
         return self
 
     def _weights(self, sample_weight, n):
@@ -371,6 +372,8 @@ class DPLogisticRegression(_DPBinaryClassifier):
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X had column names (a pandas DataFrame).
+    privacy_ : dppack.PrivacyLoss or None
+        What the fit spent, ``PrivacyLoss.pure(eps)`` (None with ``eps = inf``).
 
     Examples
     --------
@@ -492,7 +495,7 @@ class DPLinearSVC(_DPSVMBase):
 
     Attributes
     ----------
-    classes_, coef_, intercept_, n_features_in_, feature_names_in_ :
+    classes_, coef_, intercept_, n_features_in_, feature_names_in_, privacy_ :
         As :class:`DPLogisticRegression`.
 
     Examples
@@ -549,7 +552,7 @@ class DPSVC(_DPSVMBase):
 
     Attributes
     ----------
-    classes_, n_features_in_, feature_names_in_ :
+    classes_, n_features_in_, feature_names_in_, privacy_ :
         As :class:`DPLogisticRegression`.
     coef_, intercept_ :
         Linear kernel only.
@@ -658,6 +661,8 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
         0.0 without ``fit_intercept``.
     n_features_in_, feature_names_in_ :
         As :class:`DPLogisticRegression`.
+    privacy_ : dppack.PrivacyLoss or None
+        What the fit spent, ``PrivacyLoss.approx(eps, delta)`` (None with ``eps = inf``).
 
     Notes
     -----
@@ -735,13 +740,13 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
         core = self._core_model()
         self._feature_bounds(None)
         self._y_bounds()
-        charged, loss = _check_budget(self.accountant, lambda: self._privacy_loss(core))
+        _check_budget(self.accountant, lambda: self._privacy_loss(core))
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         upper, lower = self._bound_vectors(X.shape[1])
-        core.fit(X, y, upper, lower, add_bias=fit_intercept, random_state=random_state)
-        if charged is not None:
-            charged.spend(loss, f"{type(self).__name__}.fit")
+        core.fit(X, y, upper, lower, add_bias=fit_intercept, random_state=random_state,
+                 accountant=self.accountant)
         self._set_coefficients(core, fit_intercept)
+        self.privacy_ = core.privacy_
         return self
 
     def _set_coefficients(self, core, fit_intercept):
@@ -781,8 +786,10 @@ class DPModelSelector(_DPEstimator):
     The data are split into m + 1 interleaved parts for m candidates; candidate i is fitted
     on part i, all are scored on the last part (misclassified rows, or the squared error
     clipped to ``y_bounds``) and one is selected by the exponential mechanism with ``eps``.
-    Each row enters one fit and the selection: the result is (2 eps)-DP in total (eps-DP fits
-    on disjoint parts, plus an eps-DP selection; with ``delta`` > 0, (2 eps, delta)-DP).
+    Each row enters either one fit or the validation part: the result is eps-DP in total
+    (eps-DP fits on disjoint parts and an eps-DP selection that reads only the validation part
+    and the private models; parallel composition, McSherry 2009; with ``delta`` > 0,
+    (eps, delta)-DP).
     ``best_estimator_`` is the selected candidate as fitted on its part (about n / (m + 1)
     rows), not refitted: a refit on all rows would spend eps again.
 
@@ -799,8 +806,9 @@ class DPModelSelector(_DPEstimator):
         One generator for the candidates' noise (in the order of ``estimators``), then the
         selection.
     accountant : dppack.BudgetAccountant or None, default None
-        Charged (2 eps, delta) once per fit; None: the session's accountant, if any (module
-        docstring).
+        Charged (eps, delta) once per fit, by the core tuner (label
+        ``"tune_classification_model"`` or ``"tune_linear_regression_model"``); None: the
+        session's accountant, if any (module docstring).
 
     Attributes
     ----------
@@ -812,6 +820,8 @@ class DPModelSelector(_DPEstimator):
         Classification only.
     n_features_in_, feature_names_in_ :
         As the estimators'.
+    privacy_ : dppack.PrivacyLoss
+        What the whole selection spent (the core tuner's loss).
 
     Examples
     --------
@@ -897,7 +907,7 @@ class DPModelSelector(_DPEstimator):
             candidate._feature_bounds(None)
         if not classification:
             self._same([candidate._y_bounds() for candidate in candidates], "y_bounds")
-        charged, loss = _check_budget(self.accountant, lambda: self._privacy_loss(cores))
+        _check_budget(self.accountant, lambda: self._privacy_loss(cores, classification))
 
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not classification)
         n_samples, n_features = X.shape
@@ -916,16 +926,17 @@ class DPModelSelector(_DPEstimator):
                 upper = self._same([pair[1] for pair in pairs], "feature_bounds")
             selected = tune_classification_model(cores, X, y01, upper, lower,
                                                  add_bias=fit_intercept,
-                                                 random_state=random_state)
+                                                 random_state=random_state,
+                                                 accountant=self.accountant)
         else:
             vectors = [candidate._bound_vectors(n_features) for candidate in candidates]
             upper = self._same([vector[0] for vector in vectors], "feature_bounds")
             lower = self._same([vector[1] for vector in vectors], "feature_bounds")
             selected = tune_linear_regression_model(cores, X, y, upper, lower,
                                                     add_bias=fit_intercept,
-                                                    random_state=random_state)
-        if charged is not None:
-            charged.spend(loss, f"{type(self).__name__}.fit")
+                                                    random_state=random_state,
+                                                    accountant=self.accountant)
+        self.privacy_ = selected.privacy_
         index = next(i for i, core in enumerate(cores) if core is selected)
         best = clone(candidates[index])
         best.n_features_in_ = self.n_features_in_
@@ -939,13 +950,12 @@ class DPModelSelector(_DPEstimator):
         self.best_estimator_ = best
         return self
 
-    def _privacy_loss(self, cores):
-        """The candidates' fits run on disjoint parts (parallel composition: the largest of
-        their losses), then the selection spends the first candidate's eps (spec §7)."""
-        fits = [candidate._privacy_loss(core)
-                for candidate, core in zip(self.estimators, cores)]
-        return (accounting.PrivacyLoss.parallel(*fits)
-                + accounting.PrivacyLoss.pure(fits[0].eps))
+    def _privacy_loss(self, cores, classification):
+        """The core tuner's loss (:func:`dppack.tuning.tuning_loss`): the candidates' fits and
+        the selection read disjoint parts of the data (parallel composition, spec §7)."""
+        for candidate, core in zip(self.estimators, cores):
+            candidate._privacy_loss(core)  # eps = inf: this estimator's message
+        return tuning_loss(cores, with_delta=not classification)
 
     def predict(self, X):
         """The selected estimator's ``predict``."""

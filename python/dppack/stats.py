@@ -7,8 +7,15 @@ order and message texts; our own checks (finite bounds with lower < upper, numer
 finite data, equal lengths) come right after the bound-length checks. Every error is raised
 before any random number is drawn.
 
+Accounting (issue 12): every function takes a trailing ``accountant`` and charges it once for
+the whole call (``accounting.charge`` as its first statement: an overspend is refused before the
+data are read; the loss is spent after the checks, before the first draw); the mechanisms it
+calls are passed ``accounting.UNCHARGED``.
+
 Randomness: each call turns ``random_state`` into one generator and draws everything from it,
-bounded noise before unbounded noise (spec §3.0).
+bounded noise before unbounded noise (spec §3.0). All noise is exact, on a power-of-two grid
+(the mechanisms' discrete Laplace and discrete Gaussian; the exponential mechanism of
+``_random``).
 """
 
 import fractions
@@ -17,9 +24,9 @@ import numbers
 import warnings
 
 import numpy as np
-from scipy import special
 
-from . import _checks, _random, data_access, rcompat
+from . import _checks, _random, accounting, data_access, rcompat
+from .accounting import PrivacyLoss
 from .data_access import (
     check_mechanism,
     check_quant,
@@ -28,12 +35,12 @@ from .data_access import (
     table_frame,
 )
 from .mechanisms import (
-    ExponentialMechanism,
     GaussianMechanism,
     LaplaceMechanism,
     check_budget,
+    discrete_gaussian_parameters,
+    discrete_gaussian_release,
     gaussian_sigma,
-    laplace_scale,
 )
 
 __all__ = [
@@ -108,14 +115,104 @@ def _noisy(true_values, eps, sensitivity, mechanism, delta, type_DP, rng):
     scalar sensitivity gives every coordinate the same noise scale (§2.1, §2.2). For
     'analytic', ``type_DP`` is ignored, as in DPpack (§3.0, §8.9).
     """
+    # The statistic charged its accountant for the whole release: the mechanism charges none.
     if mechanism == "Laplace":
-        return LaplaceMechanism(true_values, eps, sensitivity, random_state=rng)
+        return LaplaceMechanism(true_values, eps, sensitivity, random_state=rng,
+                                accountant=accounting.UNCHARGED)
     if mechanism == "Gaussian":
         return GaussianMechanism(
-            true_values, eps, delta, sensitivity, type_DP=type_DP, random_state=rng
+            true_values, eps, delta, sensitivity, type_DP=type_DP, random_state=rng,
+            accountant=accounting.UNCHARGED,
         )
     return GaussianMechanism(true_values, eps, delta, sensitivity, analytic=True,
-                             random_state=rng)
+                             random_state=rng, accountant=accounting.UNCHARGED)
+
+
+def _count_noise(eps, sensitivity, mechanism, delta, type_DP, changed):
+    """The exact noise of a release of counts (histogram cells, table cells) in which one
+    record changes at most ``changed`` cells by 1 each (2 bounded, 1 unbounded).
+
+    Returns ``(noise, k, tail)``: ``noise(counts, rng)`` draws the noisy counts, g (round(c /
+    g) + Z) on the grid g = 2^k, and ``tail(m)`` = P[Z >= m] exactly (floating point).
+
+    The noise is DPpack's (spec §3.5, §3.6: Laplace scale Delta/eps, Gaussian sigma of §2.2
+    with s = Delta), drawn by the exact samplers (Canonne, Kamath and Steinke 2020) for a
+    vector of which only ``changed`` entries differ between neighbours: the counts of the
+    other cells are equal and round alike, so the rounding adds one grid step for each
+    changed cell only (``coordinates`` of ``_random.discrete_laplace_noise`` and
+    ``mechanisms.discrete_gaussian_parameters``), not one for every cell as the mechanisms,
+    which know nothing of the counts, must assume. The number of cells therefore does not
+    enter the noise (the thresholded table's observed cells are private), and the Gaussian
+    guarantee is CKS Theorem 7 for a single changed cell.
+    """
+    if mechanism == "Laplace":
+        k, _, t, s = _random.laplace_grid(sensitivity, eps, changed)
+
+        def laplace(counts, rng):
+            return _random.discrete_laplace_noise(counts, sensitivity, eps, rng,
+                                                  coordinates=changed)
+
+        return laplace, k, lambda m: _random.discrete_laplace_tail(m, t, s)
+    analytic = mechanism == "analytic"
+    kind = "aDP" if analytic else type_DP  # 'analytic' ignores type_DP (§3.0, §8.9)
+    sigma = gaussian_sigma(eps, delta, sensitivity, kind, analytic)
+    guarantee = dict(eps=eps, delta=delta, type_DP=kind, coordinates=changed)
+    k, sigma2 = discrete_gaussian_parameters(sigma, sensitivity, **guarantee)
+
+    def gaussian(counts, rng):
+        return discrete_gaussian_release(counts, sigma, sensitivity, rng, **guarantee)
+
+    return gaussian, k, lambda m: _random.discrete_gaussian_tail(m, sigma2)
+
+
+def _noisy_counts(counts, eps, sensitivity, mechanism, delta, type_DP, rng, changed):
+    """``counts`` with the exact noise of :func:`_count_noise` (float array, same shape)."""
+    noise = _count_noise(eps, sensitivity, mechanism, delta, type_DP, changed)[0]
+    return noise(np.asarray(counts, dtype=np.float64), rng)
+
+
+MECHANISMS = ("Laplace", "Gaussian", "analytic")
+BOTH_VACUOUS_MESSAGE = (
+    "which.sensitivity = 'both' spends (3 eps, (2 + exp(eps)) delta) under bounded DP, which "
+    "is no guarantee here (a total delta of 1 or more); release one sensitivity at a time."
+)
+
+
+def _loss(eps, delta, mechanism, which_sensitivity, approximate=False):
+    """The PrivacyLoss of one call of a statistic, from its arguments alone.
+
+    One release: pure eps for the Laplace mechanism, (eps, delta) for the Gaussian ones
+    (pDP implies (eps, delta)-DP; Liu 2019) and for a thresholded release
+    (``approximate``, :func:`tableDP`). 'both' releases the bounded and the unbounded
+    version of the statistic; under bounded DP (the only model where the pair is private) a
+    replacement is a removal and an addition, so the unbounded release costs
+    (2 eps, (1 + e^eps) delta) by group privacy (Dwork and Roth 2014, Theorem 2.2 and its
+    (eps, delta) form), and the pair (3 eps, (2 + e^eps) delta) by basic composition
+    (Theorem 3.16). Raises ValueError for arguments the statistic refuses (its own checks
+    then give DPpack's message) and for a 'both' whose total delta is 1 or more.
+    """
+    if not (data_access.is_one_of(which_sensitivity, WHICH)
+            and data_access.is_one_of(mechanism, MECHANISMS)):
+        raise ValueError("not a statistic's arguments")  # left to the statistic's checks
+    if mechanism == "Laplace" and not approximate:
+        one = PrivacyLoss.pure(eps)
+    else:
+        one = PrivacyLoss.approx(eps, delta)
+    if which_sensitivity != "both":
+        return one
+    group_delta = (1.0 + math.exp(one.eps)) * one.delta if one.eps < 700 else math.inf
+    if one.delta and one.delta + group_delta >= 1.0:
+        raise ValueError(BOTH_VACUOUS_MESSAGE)
+    return PrivacyLoss.compose(one, PrivacyLoss.approx(2.0 * one.eps,
+                                                       group_delta if one.delta else 0.0))
+
+
+def _charge(accountant, label, eps, delta, mechanism, which_sensitivity, approximate=False):
+    """``accounting.charge`` for a statistic (its loss from :func:`_loss`): an overspend is
+    refused here, before the data are read."""
+    return accounting.charge(
+        accountant, lambda: _loss(eps, delta, mechanism, which_sensitivity, approximate), label
+    )
 
 
 def _check_whole_budget(eps, mechanism, delta, type_DP):
@@ -211,17 +308,19 @@ def _release(versions, release):
     return results
 
 
-def _draw_versions(which_sensitivity, bounded, unbounded, random_state):
+def _draw_versions(which_sensitivity, bounded, unbounded, random_state, bill):
     """Prepare the requested versions, then draw them from one generator, bounded first
     (spec §3.0): one value, or for 'both' ``{"Bounded": ..., "Unbounded": ...}``.
 
     ``bounded`` and ``unbounded`` take no argument: each reads the data and makes its checks,
     and returns a function of the generator that draws. All are prepared before the first
-    draw, so whatever can fail fails before any noise is drawn.
+    draw, so whatever can fail fails before any noise is drawn; then the accountant's charge
+    ``bill`` is spent, and the noise drawn.
     """
     versions = _versions(which_sensitivity, bounded, unbounded)
     prepared = [(label, prepare()) for label, prepare in versions]
     rng = _random.as_generator(random_state)
+    bill.spend()
     return _release(prepared, lambda draw: draw(rng))
 
 
@@ -231,7 +330,7 @@ def _draw_versions(which_sensitivity, bounded, unbounded, random_state):
 
 
 def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanism="Laplace",
-           delta=0, type_DP="aDP", random_state=None):
+           delta=0, type_DP="aDP", random_state=None, accountant=None):
     """Differentially private mean.
 
     Clips ``x`` to [lower_bound, upper_bound] and releases its mean:
@@ -270,6 +369,13 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
         For mechanism='Gaussian'; ignored by 'analytic'.
     random_state : None, int or NumPy Generator, optional
         With 'both', the bounded release is drawn first.
+    accountant : BudgetAccountant, optional
+        Charged PrivacyLoss.pure(eps) for the Laplace mechanism and
+        PrivacyLoss.approx(eps, delta) for the Gaussian ones (pDP implies (eps, delta)-DP;
+        'analytic' is (eps, delta)-DP); for 'both' the pair's (3 eps, (2 + e^eps) delta) (3 eps
+        for Laplace; a 'both' whose total delta reaches 1 is refused); label "meanDP". By
+        default the session's accountant (``with BudgetAccountant(...)``), if any. An
+        overspend is refused before the data are read or any noise is drawn.
 
     Returns
     -------
@@ -282,8 +388,9 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
         DPpack's messages, in DPpack's order (bound lengths, which_sensitivity, mechanism,
         then the mechanism's eps/delta checks); and ours for bounds that are not finite numbers
         with lower < upper and for data that are not numeric, empty or not finite. All
-        before any noise is drawn.
+        before any noise is drawn. An overspend of the accountant, before the data are read.
     """
+    bill = _charge(accountant, "meanDP", eps, delta, mechanism, which_sensitivity)
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
     # The range scan also sums the data clipped to the bounds: n times the true mean.
@@ -313,11 +420,11 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
 
         return draw
 
-    return _draw_versions(which_sensitivity, bounded, unbounded, random_state)
+    return _draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
 
 
 def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanism="Laplace",
-          delta=0, type_DP="aDP", random_state=None):
+          delta=0, type_DP="aDP", random_state=None, accountant=None):
     """Differentially private sample variance.
 
     Clips ``x`` and releases its sample variance (denominator n - 1), clamped to its range
@@ -346,6 +453,8 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
         Numeric vector (a matrix is refused, as in DPpack) of at least two finite values.
     eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta, type_DP, random_state
         As :func:`meanDP`.
+    accountant : BudgetAccountant, optional
+        As :func:`meanDP` (the same losses), label "varDP".
 
     Returns
     -------
@@ -357,12 +466,13 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
     ValueError
         "x must be a numeric vector." first, then as :func:`meanDP`.
     """
+    bill = _charge(accountant, "varDP", eps, delta, mechanism, which_sensitivity)
     return _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta,
-                   type_DP, random_state)
+                   type_DP, random_state, bill)
 
 
 def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta, type_DP,
-            random_state):
+            random_state, bill):
     _checks.check_vector(x, "x")
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
@@ -401,16 +511,17 @@ def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delt
 
         return draw
 
-    return _draw_versions(which_sensitivity, bounded, unbounded, random_state)
+    return _draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
 
 
 def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanism="Laplace",
-         delta=0, type_DP="aDP", random_state=None):
+         delta=0, type_DP="aDP", random_state=None, accountant=None):
     """Differentially private standard deviation: the square root of :func:`varDP`.
 
     Parameters and errors are those of :func:`varDP` (spec §3.3); the square root is
     post-processing. 'both': as for :func:`varDP` (up to 3 eps under bounded DP; under
-    unbounded DP the bounded release is not private).
+    unbounded DP the bounded release is not private). The accountant is charged as by
+    :func:`varDP`, label "sdDP".
 
     Returns
     -------
@@ -418,8 +529,9 @@ def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanis
         >= 0 (exactly 0 where the noisy variance was clamped to 0); for 'both',
         ``{"Bounded": v, "Unbounded": v}``.
     """
+    bill = _charge(accountant, "sdDP", eps, delta, mechanism, which_sensitivity)
     variance = _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta,
-                       type_DP, random_state)
+                       type_DP, random_state, bill)
     if isinstance(variance, dict):
         return {label: math.sqrt(value) for label, value in variance.items()}
     return math.sqrt(variance)
@@ -427,7 +539,7 @@ def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanis
 
 def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
           which_sensitivity="bounded", mechanism="Laplace", delta=0, type_DP="aDP",
-          random_state=None):
+          random_state=None, accountant=None):
     """Differentially private sample covariance of two variables.
 
     Clips ``x1`` to [lower_bound1, upper_bound1] and ``x2`` to [lower_bound2, upper_bound2]
@@ -453,6 +565,8 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
     lower_bound1, upper_bound1, lower_bound2, upper_bound2 : float
     which_sensitivity, mechanism, delta, type_DP, random_state
         As :func:`meanDP`.
+    accountant : BudgetAccountant, optional
+        As :func:`meanDP` (the same losses), label "covDP".
 
     Returns
     -------
@@ -467,6 +581,7 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
         checks (including "x1 and x2 must have the same length."), which_sensitivity,
         mechanism, the mechanism's eps/delta checks.
     """
+    bill = _charge(accountant, "covDP", eps, delta, mechanism, which_sensitivity)
     first, second, (lower1, upper1, lower2, upper2) = data_access._cov_inputs(
         x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
         min_size=_min_size(which_sensitivity, 2),
@@ -499,7 +614,7 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
 
         return draw
 
-    return _draw_versions(which_sensitivity, bounded, unbounded, random_state)
+    return _draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
 
 
 # --------------------------------------------------------------------------------------------
@@ -633,7 +748,7 @@ def _split_budget(eps, delta, share, mechanism, type_DP):
 
 def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=False,
                 which_sensitivity="bounded", mechanism="Laplace", delta=0, type_DP="aDP",
-                allow_negative=False, random_state=None):
+                allow_negative=False, random_state=None, accountant=None):
     """Differentially private histogram.
 
     Clips ``x`` to the bounds, counts it in equidistant cells that cover [lower_bound,
@@ -686,6 +801,12 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     delta, type_DP, random_state
         As :func:`meanDP`.
     allow_negative : bool, default False
+    accountant : BudgetAccountant, optional
+        Charged the whole release, its private n included (1/20 + 19/20 of the budget): as
+        :func:`meanDP`, PrivacyLoss.pure(eps) for Laplace, PrivacyLoss.approx(eps, delta)
+        for the Gaussian mechanisms, the pair's (3 eps, (2 + e^eps) delta) for 'both'; label
+        "histogramDP". By default the session's accountant, if any; an overspend is refused
+        before the data are read or any noise is drawn.
 
     Returns
     -------
@@ -694,7 +815,8 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
         ``{"Bounded": Histogram, "Unbounded": Histogram}``, each what the one version alone
         gives (so with a rule their breaks can differ); meaningful under bounded DP only,
         where the pair spends up to 3 eps (see :func:`meanDP`); under unbounded DP the
-        bounded histogram is not private.
+        bounded histogram is not private. Each Histogram has an attribute ``privacy_``, the
+        PrivacyLoss charged for the call (for 'both', the pair's).
 
     Raises
     ------
@@ -711,6 +833,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     cell below it, where DPpack (counting before extending, in R's closed first cell) puts
     them in the cell above.
     """
+    bill = _charge(accountant, "histogramDP", eps, delta, mechanism, which_sensitivity)
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
     x, low, high = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1))
@@ -736,7 +859,10 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
         shares = _split_budget(eps, delta, _N_SHARE, mechanism, type_DP)
     values = x.reshape(-1)
     xmin, xmax = float(np.clip(low, lower, upper)), float(np.clip(high, lower, upper))
+    # The mechanism's checks of (eps, delta), last as in DPpack, and before the charge.
+    _check_whole_budget(eps, mechanism, delta, type_DP)
     rng = _random.as_generator(random_state)
+    loss = bill.spend()
 
     def release(sensitivity, n_private):
         eps_counts, delta_counts = eps, delta
@@ -759,15 +885,18 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
         diddle = rcompat.fuzz(breaks_, breaks_[-1] - breaks_[0])
         counts = rcompat.cell_counts(values, breaks_, diddle, xmin, xmax).astype(np.float64)
         # §3.5 step 5: the scalar Delta for every bin (Laplace scale Delta/eps; Gaussian sigma
-        # of §2.2 with s = Delta).
-        noisy = _noisy(counts, eps_counts, sensitivity, mechanism, delta_counts, type_DP, rng)
-        return rcompat.Histogram(
+        # of §2.2 with s = Delta); one record changes 2 cells (bounded) or 1 (unbounded).
+        noisy = _noisy_counts(counts, eps_counts, sensitivity, mechanism, delta_counts,
+                              type_DP, rng, 1 if n_private else 2)
+        result = rcompat.Histogram(
             breaks=breaks_.copy(),
             counts=_post_histogram(noisy, normalize, allow_negative),
             mids=mids.copy(),
             xname="x",
             equidist=True,
         )
+        result.privacy_ = loss  # the release's PrivacyLoss (the pair's for 'both')
+        return result
 
     results = []  # a loop, not a comprehension: the warnings' stacklevel counts frames
     for label, (sensitivity, n_private) in versions:  # bounded noise first (§3.0)
@@ -800,11 +929,12 @@ def _check_table_budget(eps, delta, mechanism, type_DP, declared):
 
 
 def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
-    """Noise parameters and threshold of the thresholded table release (unknown domain).
+    """The noise and the threshold of the thresholded table release (unknown domain).
 
-    Returns ``(delta_noise, scale, threshold)``: the delta given to the Gaussian mechanisms
-    (None for Laplace), the noise scale (Laplace b or Gaussian sigma) and the threshold tau:
-    an observed cell is released only if its noisy count exceeds tau.
+    Returns ``(noise, threshold)``: ``noise(counts, rng)`` draws the noisy counts of the
+    observed cells, exactly as released (discrete Laplace or discrete Gaussian on a grid
+    g = 2^k), and an observed cell is released only if its noisy count exceeds the threshold
+    tau. Only :func:`tableDP` calls it, after its checks of (eps, delta).
 
     Derivation (the argument of Korolova, Kenthapadi, Mishra and Ntoulas 2009, "Releasing
     search queries and clicks privately", and of Wilson, Zhang, Lam, Desfontaines,
@@ -812,9 +942,9 @@ def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
     contribution", Section 3, here for one record that touches at most two cells). Let C be
     the cells observed in both neighbours D and D', A those observed in D only, B those in D'
     only; a cell of A or B has count 1 where it exists. Let p bound the probability that a
-    count-1 cell is released, p >= P(1 + noise > tau), and let y = P[M(D') in S] for a set S
-    of outputs. An unreleased cell and an unobserved one look alike, and the noise of B is
-    independent of C's, so with R_C the release restricted to C:
+    count-1 cell is released, p >= P(noisy count of 1 > tau), and let y = P[M(D') in S] for
+    a set S of outputs. An unreleased cell and an unobserved one look alike, and the noise of
+    B is independent of C's, so with R_C the release restricted to C:
         P[M(D) in S] <= P[R_C(D) in S] + p|A|,
         P[R_C(D') in S] <= y + p|B|   and   P[R_C(D') in S] <= y / (1 - p|B|).
     R_C is the noisy count vector of C, thresholded (post-processing), so
@@ -828,37 +958,72 @@ def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
     full guarantee. Unbounded neighbours (one record added or removed): either one cell of C
     changes by 1 (the noise's guarantee), or C is unchanged and one cell is in A or B: y + p.
 
-    The tails below are those of the continuous laws that :mod:`dppack._random` draws.
+    The noise is drawn for a public number of changed cells (2 bounded, 1 unbounded: the
+    ``coordinates`` of the exact samplers, each of which can gain one grid step in
+    rounding), not for the number of observed cells, which depends on the data; the
+    counts of the other cells are equal in D and D' and round alike.
 
-    * Laplace, b = sensitivity/eps (spec §3.6: 2 bounded, 1 unbounded), pure (delta_C = 0).
-      Bounded: a change of one cell by 1 costs eps_C = 1/b = eps/2, so (ii) needs p <= delta
+    * Laplace (spec §3.6 sensitivity: 2 bounded, 1 unbounded), pure (delta_C = 0):
+      ``_random.discrete_laplace_noise`` adds Z with P(z) proportional to exp(-|z| s / t)
+      to round(c / g), eps-DP for the L1 sensitivity D = ceil(Delta / g) + m in grid units
+      (m = 2 or 1). Bounded: a change of one cell by 1 moves its rounded count by at most
+      floor(1 / g) + 1 <= D / 2 units, which costs eps_C <= eps / 2; so (ii) needs p <= delta
       and (iii) needs e^(eps/2) / (1 - p) <= e^eps, i.e. p <= 1 - e^(-eps/2), or
       e^(eps/2) p <= delta; p = delta/2 meets (i) and (ii), and (iii) by the first condition
       when eps > 2 ln 2 (then 1 - e^(-eps/2) > 1/2), by the second otherwise. Unbounded:
-      p = delta. The Laplace tail, P(1 + noise > tau) = exp(-(tau - 1)/b)/2 for tau >= 1,
-      gives tau = 1 + b ln(max(1, 1/(2p))): 1 + b ln(1/delta) bounded, 1 + b ln(max(1,
-      1/(2 delta))) unbounded.
-    * Gaussian, sigma of the mechanism for (eps, delta_noise) and the l2 sensitivity (sqrt(2)
-      bounded, 1 unbounded, spec §3.6; a change of one cell by 1 is within it). Bounded:
+      p = delta.
+    * Gaussian (l2 sensitivity sqrt(2) bounded, 1 unbounded, spec §3.6; a change of one cell
+      by 1 is within it): DPpack's sigma for (eps, delta_noise), then the discrete Gaussian
+      N_Z(0, s^2) on the grid that ``mechanisms.discrete_gaussian_parameters`` finds to meet
+      (eps, delta_noise) (or pDP) for that sensitivity and m = 2 or 1 changed cells. Bounded:
       delta_noise = delta/2 and p = delta e^(-eps)/2, so that 2p, delta/2 + p and
       delta/2 + e^eps p are all <= delta. Unbounded: the two cases are exclusive, so
-      delta_noise = delta and p = delta. The Gaussian tail P(1 + noise > tau) =
-      Phi(-(tau - 1)/sigma) gives tau = 1 + sigma Phi^-1(1 - p).
+      delta_noise = delta and p = delta.
+
+    The threshold, from the exact tail of the integer noise Z the release draws
+    (``_random.discrete_laplace_tail``, ``_random.discrete_gaussian_tail``): a count of 1 is
+    V = round(1 / g) in grid units and its noisy count is g (V + Z); with m* the smallest
+    integer such that P[Z >= m*] <= p (with a relative margin of 1e-9 for the floating-point
+    tails), tau = g (V + m* - 1), so that g (V + Z) > tau exactly when Z >= m*, of
+    probability at most p. (For the continuous laws this was 1 + b ln(1 / (2p)) and
+    1 + sigma Phi^-1(1 - p); the discrete tails give nearly the same tau.)
     """
+    # see the derivation above
     if mechanism == "Laplace":
-        scale = laplace_scale(eps, sensitivity)
-        p = delta / 2 if bounded else delta  # see the derivation above
-        return None, scale, 1.0 + scale * math.log(max(1.0, 1.0 / (2.0 * p)))
-    if bounded:
+        delta_noise, p = None, (delta / 2 if bounded else delta)
+    elif bounded:
         delta_noise, p = delta / 2, delta * math.exp(-eps) / 2
     else:
         delta_noise, p = delta, delta
-    scale = gaussian_sigma(eps, delta_noise, sensitivity, type_DP, mechanism == "analytic")
-    return delta_noise, scale, 1.0 - scale * float(special.ndtri(p))
+    # C's counts: 2 cells change (bounded) or 1 (unbounded), whatever the observed cells
+    noise, k, tail = _count_noise(eps, sensitivity, mechanism, delta_noise, type_DP,
+                                  2 if bounded else 1)
+    first = _smallest_tail_index(tail, p * (1.0 - 1e-9))
+    # tau = g (V + m* - 1) with g V = round(1 / g) g: 1 for g <= 1, 0 for g >= 2 (1 / g <= 1/2
+    # rounds to 0); the sum is exact (multiples of g below 2^53 g) for every practical eps.
+    try:
+        return noise, math.ldexp(float(first - 1), k) + (1.0 if k <= 0 else 0.0)
+    except OverflowError:  # beyond the doubles (eps near 1e-300): no cell is released
+        return noise, math.inf
+
+
+def _smallest_tail_index(tail, p):
+    """The smallest integer m >= 1 with tail(m) <= p, for a non-increasing ``tail`` that
+    tends to 0 (a doubling search, then bisection)."""
+    low, high = 0, 1  # tail(low) > p (or low = 0), tail(high) unknown
+    while tail(high) > p:
+        low, high = high, 2 * high
+    while high - low > 1:
+        middle = (low + high) // 2
+        if tail(middle) <= p:
+            high = middle
+        else:
+            low = middle
+    return high
 
 
 def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", delta=0,
-            type_DP="aDP", allow_negative=False, random_state=None):
+            type_DP="aDP", allow_negative=False, random_state=None, accountant=None):
     """Differentially private contingency table.
 
     The cells of the table must not come from the data (DPpack takes them from the
@@ -896,6 +1061,13 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
         As :func:`meanDP`.
     allow_negative : bool, default False
         Declared levels only (a released cell of the thresholded release is > tau >= 1).
+    accountant : BudgetAccountant, optional
+        Charged, label "tableDP": with declared levels as :func:`meanDP`
+        (PrivacyLoss.pure(eps) for Laplace, PrivacyLoss.approx(eps, delta) for the Gaussian
+        mechanisms); the thresholded release PrivacyLoss.approx(eps, delta) whatever the
+        mechanism; for 'both' the pair's (3 eps, (2 + e^eps) delta) (3 eps for declared
+        levels with Laplace). By default the session's accountant, if any; an overspend is
+        refused before the data are read or any noise is drawn.
 
     Returns
     -------
@@ -927,24 +1099,31 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     DPpack flattens its table, so that the i-th noise draw lands on the same cell as in R;
     with undeclared levels, over the observed cells in that order.
 
-    Thresholded release (undeclared levels), with b the Laplace scale sensitivity/eps and
-    sigma the Gaussian standard deviation of the mechanism for (eps, delta_noise):
+    Thresholded release (undeclared levels): the noise is exact (discrete Laplace, or the
+    discrete Gaussian for DPpack's sigma at (eps, delta_noise), on a power-of-two grid g),
+    calibrated for the cells that can change between neighbours (two bounded, one
+    unbounded), and a count of 1 must be released with probability at most p:
 
-    =========  ==========  ===========  ========================================
-    mechanism  neighbours  delta_noise  threshold tau
-    =========  ==========  ===========  ========================================
-    Laplace    bounded     (pure)       1 + b ln(1 / delta)
-    Laplace    unbounded   (pure)       1 + b ln(max(1, 1 / (2 delta)))
-    Gaussian   bounded     delta / 2    1 + sigma Phi^-1(1 - delta e^(-eps) / 2)
-    Gaussian   unbounded   delta        1 + sigma Phi^-1(1 - delta)
-    =========  ==========  ===========  ========================================
+    =========  ==========  ===========  =====================
+    mechanism  neighbours  delta_noise  p
+    =========  ==========  ===========  =====================
+    Laplace    bounded     (pure)       delta / 2
+    Laplace    unbounded   (pure)       delta
+    Gaussian   bounded     delta / 2    delta e^(-eps) / 2
+    Gaussian   unbounded   delta        delta
+    =========  ==========  ===========  =====================
 
+    The threshold tau is the smallest point of the grid above which a noisy count of 1 lies
+    with probability at most p, computed from the exact tail of the integer noise (about
+    1 + b ln(1 / (2p)) for the Laplace scale b, 1 + sigma Phi^-1(1 - p) for the Gaussian).
     With bounded neighbours one record changes cell: at most two cells change by one each,
     and a cell observed in one dataset only has count 1 there; tau makes the probability
     that such a cell is released small enough that, with the noise's guarantee on the other
     cells, the release is (eps, delta)-DP (Korolova et al. 2009; Wilson et al. 2020; the
     derivation is in the source, ``_table_threshold``).
     """
+    bill = _charge(accountant, "tableDP", eps, delta, mechanism, which_sensitivity,
+                   approximate=not all(rcompat.has_declared_levels(f) for f in factors))
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
     allow_negative = _checks.check_flag(allow_negative, "allow.negative")
@@ -957,37 +1136,41 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     names = factor_names(factors)
     if not all(declared):
         return _thresholded_table(factors, declared, names, versions, eps, delta, mechanism,
-                                  type_DP, random_state)
+                                  type_DP, random_state, bill)
 
     counts, levels = rcompat.table(*factors)  # §3.6: R's table(...)
     cells = np.asarray(counts, dtype=np.float64).ravel(order="F")  # R's column-major cells
     rng = _random.as_generator(random_state)
+    bill.spend()
 
-    def release(sensitivity):
-        # §3.6: scalar Delta on every cell, then round (half to even) first, negatives to 0.
-        noisy = _noisy(cells, eps, sensitivity, mechanism, delta, type_DP, rng)
+    def release(sensitivity, changed):
+        # §3.6: scalar Delta on every cell, then round (half to even) first, negatives to 0;
+        # one record changes 2 cells (bounded) or 1 (unbounded).
+        noisy = _noisy_counts(cells, eps, sensitivity, mechanism, delta, type_DP, rng, changed)
         noisy = rcompat.round_half_even(noisy) + 0.0  # + 0.0 turns -0.0 into 0.0
         if not allow_negative:
             noisy = np.maximum(noisy, 0.0)
         return table_frame(noisy.reshape(counts.shape, order="F"), levels, names)
 
-    return _release(versions, release)
+    return _release([(label, (s, 2 if label == "Bounded" else 1)) for label, s in versions],
+                    lambda version: release(*version))
 
 
 def _thresholded_table(factors, declared, names, versions, eps, delta, mechanism, type_DP,
-                       random_state):
+                       random_state, bill):
     """tableDP's release for undeclared levels: noise on the observed cells only, and a cell
     released only above the threshold of :func:`_table_threshold`."""
+    # The noise and thresholds of the versions (they depend on the arguments only).
+    plans = [(label, _table_threshold(mechanism, eps, delta, type_DP, label == "Bounded", s))
+             for label, s in versions]
     cells, counts, levels = rcompat.observed_cells(*factors)
     counts = counts.astype(np.float64)
     rng = _random.as_generator(random_state)
+    bill.spend()
 
-    def release(bounded, sensitivity):
-        delta_noise, _, threshold = _table_threshold(
-            mechanism, eps, delta, type_DP, bounded, sensitivity
-        )
+    def release(noise, threshold):
         if counts.size:  # no observed cell (no data): nothing to noise, nothing released
-            noisy = _noisy(counts, eps, sensitivity, mechanism, delta_noise, type_DP, rng)
+            noisy = noise(counts, rng)
             keep = noisy > threshold  # the unrounded noisy count, as in the derivation
         else:
             noisy, keep = counts, np.zeros(0, dtype=bool)
@@ -1003,9 +1186,7 @@ def _thresholded_table(factors, declared, names, versions, eps, delta, mechanism
         shown_levels = [[level[i] for i in used] for used, level in zip(shown, levels)]
         return table_frame(table, shown_levels, names)
 
-    # bounded noise first (§3.0)
-    return _release([(label, (label == "Bounded", s)) for label, s in versions],
-                    lambda version: release(*version))
+    return _release(plans, lambda plan: release(*plan))  # bounded noise first (§3.0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1035,7 +1216,7 @@ def _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine):
 
 def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bounded",
                 mechanism="Laplace", delta=0, type_DP="aDP", approx_n_max=False,
-                random_state=None):
+                random_state=None, accountant=None):
     """Differentially private pooled variance of several samples.
 
     Clips every sample to the bounds and releases the pooled variance
@@ -1074,6 +1255,8 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
         Use N instead of the largest sample size in the bounded sensitivity (the largest
         sample size is otherwise released unprotected, spec §8.5). The unbounded release does
         not use it.
+    accountant : BudgetAccountant, optional
+        As :func:`meanDP` (the same losses), label "pooledVarDP".
 
     Returns
     -------
@@ -1086,6 +1269,7 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
         DPpack's messages in DPpack's order (lower.bound, then upper.bound), and ours for the
         bounds and the samples, all before any noise is drawn.
     """
+    bill = _charge(accountant, "pooledVarDP", eps, delta, mechanism, which_sensitivity)
     bounds = _checks.check_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
@@ -1123,12 +1307,12 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
 
         return _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine)
 
-    return _draw_versions(which_sensitivity, bounded, unbounded, random_state)
+    return _draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
 
 
 def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
                 which_sensitivity="bounded", mechanism="Laplace", delta=0, type_DP="aDP",
-                approx_n_max=False, random_state=None):
+                approx_n_max=False, random_state=None, accountant=None):
     """Differentially private pooled covariance of several two-column samples.
 
     Clips the first column of every sample to [lower_bound1, upper_bound1] and the second to
@@ -1162,6 +1346,8 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
         As :func:`meanDP`.
     approx_n_max : bool, default False
         Affects the bounded sensitivity only.
+    accountant : BudgetAccountant, optional
+        As :func:`meanDP` (the same losses), label "pooledCovDP".
 
     Returns
     -------
@@ -1175,6 +1361,7 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
         upper.bound2), and ours for the bounds and the samples, all before any noise is
         drawn.
     """
+    bill = _charge(accountant, "pooledCovDP", eps, delta, mechanism, which_sensitivity)
     bounds = _checks.check_bounds(
         ("lower.bound1", lower_bound1),
         ("lower.bound2", lower_bound2),
@@ -1217,7 +1404,7 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
 
         return _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine)
 
-    return _draw_versions(which_sensitivity, bounded, unbounded, random_state)
+    return _draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1226,13 +1413,15 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
 
 
 def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bounded",
-               mechanism="exponential", random_state=None):
-    """Differentially private quantile (Smith 2011), by the exponential mechanism.
+               mechanism="exponential", random_state=None, accountant=None):
+    """Differentially private quantile (Smith 2011), by the exponential mechanism, drawn
+    exactly.
 
     The sorted data, clipped to the bounds and padded with them, cut [lower_bound,
     upper_bound] into n + 1 intervals; interval k (k data points below it) is chosen with
     probability proportional to its width times exp(-eps |k - quant n| / 2), and the result
-    is drawn uniformly within it (spec §3.9).
+    is drawn uniformly within it (spec §3.9). Here the widths are counted on a fine grid and
+    the draw is exact (see Notes).
 
     Parameters
     ----------
@@ -1249,106 +1438,233 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
         The sensitivity is 1 either way; 'both' warns and returns one value.
     mechanism : {'exponential'}, default 'exponential'
     random_state : None, int or NumPy Generator, optional
-        Two uniforms are drawn: the exponential mechanism's, then the position in the
-        interval.
+    accountant : BudgetAccountant, optional
+        Charged PrivacyLoss.pure(eps) (also for 'both', which releases one value), label
+        "quantileDP"; by default the session's accountant (``with BudgetAccountant(...)``),
+        if any. An overspend is refused before the data are read or any noise is drawn.
 
     Returns
     -------
     float
-        In [lower_bound, upper_bound].
+        In [lower_bound, upper_bound]: a point of the grid g = 2^j of the Notes (the
+        nearest double to it where the grid is finer than the doubles).
 
     Raises
     ------
     ValueError
         DPpack's messages in DPpack's order (bound lengths, quant, which_sensitivity,
-        mechanism, then the exponential mechanism's eps check), and ours for bounds and data.
+        mechanism, then the exponential mechanism's eps check), and ours for bounds and data;
+        an overspend of the accountant. All before any random number is drawn.
+
+    Notes
+    -----
+    The release is the exponential mechanism (McSherry and Talwar 2007) over the points of a
+    grid, with counting measure, so that it can be drawn without floating-point leaks:
+
+    * The grid g = 2^j is the finest with max(|lower_bound|, |upper_bound|) < 2^59 g; it
+      depends on the bounds only (public). Every datum is clipped to the bounds and rounded
+      to the grid, record by record: X_i = clip(round(x_i / g), X_0, X_{n+1}) with
+      X_0 = ceil(lower_bound / g) and X_{n+1} = floor(upper_bound / g). The candidates are
+      the grid points j in [X_0, X_{n+1}) (all within the bounds), and the utility of j is
+      -|c(j) - quant n|, c(j) the number of rounded data <= j. Changing one record changes
+      one X_i, so c(j) by at most 1; adding or removing one changes c(j) by at most 1 and
+      quant n by quant, and |c(j) - quant n| by at most max(quant, 1 - quant) <= 1: the
+      sensitivity is 1, bounded or unbounded (spec §3.9), rounding included.
+    * The points with c(j) = k form interval k, [X_k, X_{k+1}) of the sorted X (X_0 and
+      X_{n+1} the bounds): its width in grid points is its measure, and its utility
+      -|k - quant n| is DPpack's. Ties (and data clipped to a bound) make intervals of width
+      0, which are never chosen; an interval is chosen with probability proportional to its
+      width times exp(eps u / (2 Delta')) and a grid point uniformly within it
+      (``_random.exponential_interval``: utilities rounded to a grid of 2^-20, Delta'
+      = 1 + 2^-20 for the rounding, every decision an exact comparison of integers).
+      The float released is a function of the chosen integer point alone.
+    * Speed: the mechanism is run on the candidates near quant n (found with
+      ``numpy.partition``, not a full sort) and on the two unions of the intervals beyond,
+      as two candidates whose utility is the largest in their union and whose width is the
+      union's (the sum of its widths needs only the two order statistics at its ends). A
+      point drawn in a union is kept with probability exp(-gamma b), b the gap (in grid
+      units) between its own utility and the union's and gamma the mechanism's rate in those
+      units, and otherwise the draw is repeated: rejection sampling, so the law of the
+      release is exactly that of the mechanism on all the grid points. The window is chosen
+      so that a union is drawn with probability below e^-50.
+
+    The result therefore is eps-DP (pure, bounded or unbounded), and its law differs from
+    DPpack's only by the grid: widths are counted in steps of g (below 2^-58 of the larger
+    bound) instead of measured in floating point.
     """
+    bill = accounting.charge(
+        accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "quantileDP"
+    )
     return _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                        random_state)
+                        random_state, bill)
+
+
+def _quantile_loss(eps, which_sensitivity, mechanism):
+    """pure(eps): one draw of the exponential mechanism; 'both' releases one value."""
+    if not (data_access.is_one_of(which_sensitivity, WHICH)
+            and data_access.is_one_of(mechanism, ("exponential",))):
+        raise ValueError("not a quantile's arguments")  # left to the quantile's checks
+    return PrivacyLoss.pure(eps)
 
 
 def _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                 random_state):
+                 random_state, bill):
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
     x, _, _ = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1))
-    # DPpack clips x here; the data access clips its sorted copy, which gives the same result
-    # without a second copy of the data.
+    # DPpack clips x here; the release clips the records it uses, which gives the same result
+    # without a copy of the data.
     quant = check_quant(quant)
     _check_which(which_sensitivity, identical=True, stacklevel=4)
     if not data_access.is_one_of(mechanism, ("exponential",)):
         raise ValueError(EXPONENTIAL_MESSAGE)
-
-    # §3.9 step 2: sorted data, clipped, padded with the bounds.
-    ordered = data_access.sorted_padded(x, lower, upper)
-    n = x.size
-    # The exponential mechanism's own eps check, made before eps is used below (same text,
-    # same place in the order of checks: the mechanism checks nothing else that can fail).
+    # The exponential mechanism's own eps check (same text, last, as in DPpack).
     eps = _checks.check_finite_budget(_checks.check_positive_scalar(eps, "eps"), "eps")
-    start, stop = _quantile_window(ordered, n, quant, eps, upper - lower)
-    # §3.9 step 1 on the window: utilities -|k - quant n|.
-    utility = data_access.quantile_utility(n, quant, start, stop)
-    widths = np.diff(ordered[start:stop + 1])  # §3.9 step 3: interval widths are the measure
     rng = _random.as_generator(random_state)
-    # §3.9 step 4: Delta = 1 for bounded and unbounded DP; a 0-based interval index.
-    k = start + ExponentialMechanism(utility, eps, 1.0, measure=widths, random_state=rng)
-    # §3.9 step 5: uniform within [sorted[k], sorted[k + 1]].
-    return float(ordered[k] + _random.uniform(rng) * (ordered[k + 1] - ordered[k]))
+    bill.spend()
+    return _exact_quantile(x.ravel(order="K"), quant, eps, lower, upper, rng)
 
 
-# exp(x) is exactly 0 in double precision for x < -745.2; with this margin a candidate whose
-# log weight is this far below the largest one has weight exactly 0 in ExponentialMechanism.
-_UNDERFLOW = 800.0
+# A window is accepted when each union of intervals beyond it has at most e^-_MARGIN of the
+# largest weight inside it (so a union is drawn with probability below 2 e^-_MARGIN).
+_MARGIN = 50.0
+_PARTITIONS = 4  # windows tried by numpy.partition (each 8 times wider) before one full sort
 
 
-def _quantile_window(ordered, n, quant, eps, spread):
-    """Candidates [start, stop) outside which every exponential-mechanism weight is exactly 0.
+def _quantile_grid(lower, upper):
+    """j, X_0, X_{n+1}: the grid g = 2^j with max(|lower|, |upper|) < 2^59 g, and the bounds
+    in grid units, ceil(lower / g) and floor(upper / g) (Python integers; their difference,
+    the number of grid points, is below 2^60)."""
+    j = math.frexp(max(abs(lower), abs(upper)))[1] - 59
+    return j, int(math.ceil(math.ldexp(lower, -j))), int(math.floor(math.ldexp(upper, -j)))
 
-    Candidate k (interval [sorted[k], sorted[k + 1]]) has log weight
-    eps (u_k - max u) / 2 + log(width_k), and ExponentialMechanism subtracts the largest log
-    weight before exponentiating. Outside the window, u_k is at most the utility of the nearest
-    outside candidate and width_k at most U - L; inside it, the largest log weight is at least
-    that of the window. When the first bound is more than _UNDERFLOW below the second, every
-    outside weight is exactly 0 in the mechanism, and calling it on the window selects,
-    from the same single uniform, the same interval as calling it on all n + 1 candidates
-    (the cumulative sums inside the window are bit for bit the same). The window grows
-    until that holds, up to all candidates.
 
-    Returns
-    -------
-    (start, stop) : candidates start, ..., stop - 1.
+def _to_grid(values, j, first, last):
+    """clip(round(x / g), X_0, X_{n+1}) for each value: the rounded records (int64).
+
+    x / g only shifts the exponent (exact; beyond the double range it is +-inf, clipped);
+    rounding and clipping are monotone, so they commute with sorting."""
+    with np.errstate(over="ignore"):
+        scaled = np.ldexp(np.asarray(values, dtype=np.float64), -j)
+    np.rint(scaled, out=scaled)
+    np.clip(scaled, first, last, out=scaled)
+    return scaled.astype(np.int64)
+
+
+def _quantile_candidates(values, quant, eps, j, first, last, half=None):
+    """The candidates of the exponential mechanism: (utilities, widths, starts, unions).
+
+    Candidate i covers the grid points starts[i], ..., starts[i] + widths[i] - 1. They are
+    the intervals k = start, ..., stop - 1 of the window, preceded and followed by the union
+    of the intervals before and after it, if any, with the largest utility of the union
+    (that of its interval nearest quant n). ``unions`` lists the indices of the unions
+    (their draws are thinned by :func:`_keep_union_point`). See :func:`quantileDP`.
+
+    ``half`` (tests only) fixes the window's half-width, used whatever the weights.
     """
+    n = values.size
     centre = quant * n
-    # A first guess: widths near (U - L)/n, so log weights fall by eps |k - qn| / 2 from
-    # about log((U - L)/n).
-    half = 2.0 * (_UNDERFLOW + math.log(n + 1.0)) / eps + 2.0
+    fixed = half is not None
+    if not fixed:
+        half = 2.0 * (_MARGIN + math.log(n + 2.0)) / eps + 2.0
+    part = None
+    for attempt in range(_PARTITIONS + 1):
+        start = max(0, math.floor(centre - half))
+        stop = min(n + 1, math.ceil(centre + half) + 1)
+        if attempt == _PARTITIONS or 2 * (stop - start) >= n:
+            start, stop = 0, n + 1  # every interval: one sort
+            inner = np.sort(values)
+        else:
+            # Data ranks start - 1, ..., stop - 1 give the edges X_start, ..., X_stop.
+            low, high = max(start - 1, 0), min(stop - 1, n - 1)
+            part = np.partition(values if part is None else part, (low, high))
+            inner = np.sort(part[low:high + 1])
+        edges = np.concatenate([np.array([first] if start == 0 else [], dtype=np.int64),
+                                _to_grid(inner, j, first, last),
+                                np.array([last] if stop == n + 1 else [], dtype=np.int64)])
+        utility = data_access.quantile_utility(n, quant, start, stop)
+        widths = np.diff(edges)
+        lead = [] if start == 0 else [(start - 1, int(edges[0]) - first)]
+        tail = [] if stop == n + 1 else [(stop, last - int(edges[-1]))]
+        unions = [(data_access.quantile_utility(n, quant, k, k + 1)[0], width)
+                  for k, width in lead + tail]
+        if fixed or _window_suffices(utility, widths, unions, eps):
+            break
+        half *= 8.0
+    before, after = unions[:len(lead)], unions[len(lead):]
+    utilities = np.concatenate([np.array([u for u, _ in before], dtype=np.float64), utility,
+                                np.array([u for u, _ in after], dtype=np.float64)])
+    sizes = np.concatenate([np.array([w for _, w in before], dtype=np.int64), widths,
+                            np.array([w for _, w in after], dtype=np.int64)])
+    starts = np.concatenate([np.array([first] if lead else [], dtype=np.int64), edges[:-1],
+                             np.array([edges[-1]] if tail else [], dtype=np.int64)])
+    index = ([0] if lead else []) + ([utilities.size - 1] if tail else [])
+    return utilities, sizes, starts, index
+
+
+def _window_suffices(utility, widths, unions, eps):
+    """Whether each union's log weight is _MARGIN below the window's largest (floating point:
+    this only decides how much work the draw does, never its law)."""
+    if not unions:
+        return True
     with np.errstate(divide="ignore"):
-        log_spread = math.log(spread)
-        while half < n + 1:
-            start = max(0, int(math.floor(centre - half)))
-            stop = min(n + 1, int(math.ceil(centre + half)) + 1)
-            utility = data_access.quantile_utility(n, quant, start, stop)
-            log_weight = 0.5 * eps * (utility - utility.max()) + np.log(
-                np.diff(ordered[start:stop + 1])
-            )
-            top = log_weight.max()
-            edges = [k for k in (start - 1, stop) if 0 <= k <= n]
-            if not edges:
-                return start, stop
-            outside = max(-abs(k - centre) for k in edges)
-            if 0.5 * eps * (outside - utility.max()) + log_spread - top < -_UNDERFLOW:
-                return start, stop
-            half *= 4.0
-    return 0, n + 1
+        inside = float(np.max(np.log(widths) + 0.5 * eps * utility, initial=-np.inf))
+        outside = max(math.log(width) + 0.5 * eps * u if width else -math.inf
+                      for u, width in unions)
+    return outside < inside - _MARGIN
+
+
+def _exact_quantile(values, quant, eps, lower, upper, rng, half=None):
+    """The release of :func:`quantileDP` (see its Notes): a grid point, as a float.
+    ``half``: see :func:`_quantile_candidates`."""
+    j, first, last = _quantile_grid(lower, upper)
+    utilities, widths, starts, unions = _quantile_candidates(values, quant, eps, j, first,
+                                                             last, half)
+    while True:
+        i, offset = _random.exponential_interval(utilities, widths, eps, 1.0, rng)
+        point = int(starts[i]) + offset
+        if i not in unions or _keep_union_point(values, point, quant, eps, utilities[i],
+                                                utilities, j, first, last, rng):
+            return math.ldexp(float(point), j)
+
+
+def _keep_union_point(values, point, quant, eps, union_utility, utilities, j, first, last,
+                      rng):
+    """Rejection step for a point drawn in a union of intervals: keep it with probability
+    exp(gamma (s(u) - s(u_union))), u its own interval's utility, s the utilities in the
+    units of the exponential mechanism's grid and gamma its rate per unit (the grid and
+    Delta' that ``_random.exponential_mechanism`` derives from the same candidates).
+    Then each kept point has the weight of its own utility. Drawn exactly: for Z of the
+    discrete Laplace law P(z) ~ exp(-gamma |z|), P[Z >= b | Z >= 0] = exp(-gamma b)."""
+    k = int(np.count_nonzero(_to_grid(values, j, first, last) <= point))  # its interval
+    own = data_access.quantile_utility(values.size, quant, k, k + 1)[0]
+    exponent = _random.grid_exponent(1.0, _random.UTILITY_GRID_BITS)
+    largest = float(np.max(np.abs(utilities)))
+    if largest > 0:
+        exponent = max(exponent, math.frexp(largest)[1] - 1000)
+    gap = int(np.rint(math.ldexp(union_utility, -exponent))) - int(
+        np.rint(math.ldexp(own, -exponent)))
+    if gap <= 0:
+        return True
+    rate = fractions.Fraction(eps) / (2 * _random.grid_units(1.0, exponent))
+    while True:
+        z = int(_random.discrete_laplace(rate.denominator, rate.numerator, 1, rng)[0])
+        if z >= 0:
+            return z >= gap
 
 
 def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
-             mechanism="exponential", random_state=None):
+             mechanism="exponential", random_state=None, accountant=None):
     """Differentially private median: :func:`quantileDP` with quant = 0.5 (spec §3.10).
+
+    The accountant is charged PrivacyLoss.pure(eps), label "medianDP".
 
     Returns
     -------
     float
     """
+    bill = accounting.charge(
+        accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "medianDP"
+    )
     return _quantile_dp(x, 0.5, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                        random_state)
+                        random_state, bill)

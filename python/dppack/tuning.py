@@ -16,15 +16,25 @@ that eps is finite, before any data is touched (DPpack uses the first model's ep
 Randomness: one generator per call; the models' noise is drawn from it in the order of
 ``DPmodels``, then the selection.
 
+Accounting: a tuner charges its whole run once, under its own name, with ``accountant``
+(or the session's): the parallel composition (:meth:`dppack.PrivacyLoss.parallel`) of the
+models' fits and the selection's pure eps, which is (eps, delta) when every model is
+(eps, delta)-DP (the argument above). The fits inside charge nothing
+(``accountant=accounting.UNCHARGED``), so a ``with BudgetAccountant(...)`` block shows one
+entry per tuning call. The returned model's ``privacy_`` holds the call's loss.
+
 Deviation from DPpack 0.2.2 (spec §8.11): ``tune_linear_regression_model`` clips the
 validation labels and the predictions to [L_y, U_y], so each squared validation error is at
 most (U_y - L_y)^2, the sensitivity the selection is calibrated to. DPpack clips neither, so a
 single outlying validation label could change the utility without bound.
 """
 
+import inspect
+
 import numpy as np
 
-from . import _checks, _random
+from . import _checks, _random, accounting
+from .erm.cms import fit_loss
 from .mechanisms import ExponentialMechanism
 
 __all__ = ["tune_classification_model", "tune_linear_regression_model"]
@@ -70,6 +80,33 @@ def _check_budgets(models, with_delta=False):
     return eps, delta
 
 
+def tuning_loss(DPmodels, with_delta=False):
+    """The PrivacyLoss of a whole tuning call, from the models' parameters alone: the fits
+    and the selection read disjoint parts of the data (module docstring), so their losses
+    combine in parallel (McSherry 2009, Theorem 4): max_i (eps_i, delta_i) with the
+    selection's pure ``DPmodels[0].eps``. Raises ValueError or TypeError for invalid models
+    (the tuner's own checks then give the message)."""
+    models = _check_models(DPmodels)
+    eps, _ = _check_budgets(models, with_delta)
+    fits = [fit_loss(float(model.eps), float(getattr(model, "delta", 0.0) or 0.0))
+            for model in models]
+    return accounting.PrivacyLoss.parallel(*fits, accounting.PrivacyLoss.pure(eps))
+
+
+def _fit_uncharged(model, *args, **kwargs):
+    """``model.fit(*args, **kwargs)`` as one step of a release that charges the whole: with
+    ``accountant=UNCHARGED`` when the model's fit takes an accountant (dppack's models), so
+    that neither the caller's nor the session's accountant is charged twice."""
+    try:
+        parameters = inspect.signature(model.fit).parameters
+    except (TypeError, ValueError):
+        parameters = {}
+    if "accountant" in parameters or any(
+            p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        kwargs["accountant"] = accounting.UNCHARGED
+    return model.fit(*args, **kwargs)
+
+
 def _n_rows(X):
     shape = np.shape(X)
     if len(shape) == 0:
@@ -108,13 +145,19 @@ def _labels(y, n):
     return y
 
 
-def _select(DPmodels, scores, sensitivity, rng):
-    return ExponentialMechanism(-np.asarray(scores, dtype=np.float64), DPmodels[0].eps,
-                                sensitivity, candidates=DPmodels, random_state=rng)
+def _selected(DPmodels, scores, sensitivity, rng, privacy):
+    """The exponential mechanism's choice (utility -score, ``DPmodels[0].eps``), reporting
+    the whole call's loss ``privacy`` in its ``privacy_``."""
+    chosen = ExponentialMechanism(-np.asarray(scores, dtype=np.float64), DPmodels[0].eps,
+                                  sensitivity, candidates=DPmodels, random_state=rng,
+                                  accountant=accounting.UNCHARGED)
+    chosen.privacy_ = privacy
+    return chosen
 
 
 def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bias=False,
-                              weights=None, weights_upper_bound=None, random_state=None):
+                              weights=None, weights_upper_bound=None, random_state=None,
+                              accountant=None):
     """Fit every classification model privately on its own part of the data and select one.
 
     Parameters
@@ -136,23 +179,31 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
         ``weights_upper_bound`` (svmDP with output perturbation only).
     weights_upper_bound : float, optional
     random_state : None, int or NumPy Generator, optional
+    accountant : dppack.BudgetAccountant, optional
+        Charged the whole call once (label ``"tune_classification_model"``); None: the
+        session's accountant, if any. An overspend is refused before any data is touched.
 
     Returns
     -------
     model
-        The selected model (one of ``DPmodels``, fitted).
+        The selected model (one of ``DPmodels``, fitted); its ``privacy_`` is the call's
+        PrivacyLoss.
 
     Raises
     ------
     ValueError
         Among others, before any data is touched: models with different ``eps``, or an
-        infinite ``eps``.
+        infinite ``eps``; an overspend.
 
     Notes
     -----
     The utility of model i is minus the number of misclassified validation rows, sensitivity 1.
-    With every model eps-DP the whole call is eps-DP (module docstring).
+    With every model eps-DP the whole call is eps-DP (module docstring), and that is what
+    it charges: ``PrivacyLoss.pure(eps)`` (the largest model delta too, if the models have
+    one).
     """
+    bill = accounting.charge(accountant, lambda: tuning_loss(DPmodels),
+                             "tune_classification_model")
     models = _check_models(DPmodels)
     _check_budgets(models)
     n = _n_rows(X)
@@ -163,6 +214,7 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
         if weights.size != n:
             raise ValueError("The length of weights must equal the number of rows of X.")
     rng = _random.as_generator(random_state)
+    privacy = bill.spend()  # after the checks, before the first fit draws noise
 
     validate_X = _take(X, validation)
     validate_y = y[validation]
@@ -171,17 +223,17 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
         extra = {}
         if weights is not None:
             extra = {"weights": weights[rows], "weights_upper_bound": weights_upper_bound}
-        model.fit(_take(X, rows), y[rows], upper_bounds, lower_bounds, add_bias,
-                  random_state=rng, **extra)
+        _fit_uncharged(model, _take(X, rows), y[rows], upper_bounds, lower_bounds, add_bias,
+                       random_state=rng, **extra)
         predicted = np.asarray(
             model.predict(validate_X, add_bias=add_bias, raw_value=False), dtype=np.float64
         ).reshape(-1)
         scores.append(int(np.count_nonzero(predicted != validate_y)))
-    return _select(models, scores, 1.0, rng)
+    return _selected(models, scores, 1.0, rng, privacy)
 
 
 def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bias=False,
-                                 random_state=None):
+                                 random_state=None, accountant=None):
     """Fit every linear regression model privately on its own part of the data and select one.
 
     Parameters
@@ -198,26 +250,33 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
         Length k + 1: bounds on the columns of X, then on y.
     add_bias : bool, default False
     random_state : None, int or NumPy Generator, optional
+    accountant : dppack.BudgetAccountant, optional
+        Charged the whole call once (label ``"tune_linear_regression_model"``); None: the
+        session's accountant, if any. An overspend is refused before any data is touched.
 
     Returns
     -------
     model
-        The selected model (one of ``DPmodels``, fitted).
+        The selected model (one of ``DPmodels``, fitted); its ``privacy_`` is the call's
+        PrivacyLoss.
 
     Raises
     ------
     ValueError
         Among others, before any data is touched: models with different ``eps`` or
-        ``delta``, or an infinite ``eps``.
+        ``delta``, or an infinite ``eps``; an overspend.
 
     Notes
     -----
-    With every model (eps, delta)-DP the whole call is (eps, delta)-DP (module docstring).
+    With every model (eps, delta)-DP the whole call is (eps, delta)-DP (module docstring),
+    and that is what it charges: ``PrivacyLoss.approx(eps, delta)``.
     The utility of model i is minus the sum of squared validation errors, sensitivity
     (U_y - L_y)^2. Unlike DPpack, the validation labels and the predictions are clipped to
     [L_y, U_y] first, so that every squared error is at most (U_y - L_y)^2 and the stated
     sensitivity holds (spec §8.11).
     """
+    bill = accounting.charge(accountant, lambda: tuning_loss(DPmodels, with_delta=True),
+                             "tune_linear_regression_model")
     models = _check_models(DPmodels)
     _check_budgets(models, with_delta=True)
     n = _n_rows(X)
@@ -232,15 +291,16 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
                          "must be finite with lower < upper.")
     training, validation = _split(len(models), n)
     rng = _random.as_generator(random_state)
+    privacy = bill.spend()  # after the checks, before the first fit draws noise
 
     validate_X = _take(X, validation)
     validate_y = np.clip(y[validation], lower_y, upper_y)
     scores = []
     for model, rows in zip(models, training):
-        model.fit(_take(X, rows), y[rows], upper_bounds, lower_bounds, add_bias,
-                  random_state=rng)
+        _fit_uncharged(model, _take(X, rows), y[rows], upper_bounds, lower_bounds, add_bias,
+                       random_state=rng)
         predicted = np.asarray(model.predict(validate_X, add_bias=add_bias),
                                dtype=np.float64).reshape(-1)
         predicted = np.clip(predicted, lower_y, upper_y)
         scores.append(float(np.sum((validate_y - predicted) ** 2)))
-    return _select(models, scores, (upper_y - lower_y) ** 2, rng)
+    return _selected(models, scores, (upper_y - lower_y) ** 2, rng, privacy)

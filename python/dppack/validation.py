@@ -30,7 +30,18 @@ R_1, ..., R_k independently, as the paper's Algorithm 1 does. The final model al
 fresh draw (§2.2).
 
 Randomness: one generator per call; in order: the shared R (or R_1, ..., R_k, one before each
-candidate's fit), the k selection noises, the fresh noise of the final fit.
+candidate's fit), the k selection noises, the fresh noise of the final fit. The noise a call
+releases through numbers is exact where an exact sampler exists: the final histogram's counts
+get discrete Laplace noise (:func:`dppack._random.discrete_laplace_noise`); the classifiers'
+K-norm noise stays in floating point (``erm.cms``: no exact sampler of that law here), and so
+does the noise of the selection step, which releases only an index.
+
+Accounting: every public release here takes a trailing ``accountant`` and charges its whole
+run once under its own name (:func:`dppack.accounting.charge`): ``stable_select``
+eps_select, ``validate_stable`` (eps_select, delta) (Thm 1), ``tune_stable`` and the two
+tuners (eps_train + eps_select, delta) (Thm 2). The candidates' fits and the final fit inside
+charge nothing (``accountant=accounting.UNCHARGED``); a returned model or histogram gets
+``privacy_`` (the call's PrivacyLoss).
 """
 
 import copy
@@ -271,7 +282,7 @@ def _scores_array(scores):
 
 
 def stable_select(scores, beta, eps_select, selector="exponential_noise",
-                  random_state=None):
+                  random_state=None, accountant=None):
     """The private argmax of Validate (§2.1 steps 3-4, §2.4).
 
     Parameters
@@ -289,24 +300,32 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
         scale 2 beta / eps_select. All three are (eps_select, delta)-DP on the
         stability event.
     random_state : None, int or NumPy Generator
+    accountant : dppack.BudgetAccountant, optional
+        Charged ``PrivacyLoss.pure(eps_select)`` (label ``"stable_select"``: the selection
+        given scores whose sensitivity is beta; the delta of the stability event belongs to
+        :func:`validate_stable`); None: the session's accountant, if any.
 
     Returns
     -------
     int
-        The 0-based index of the selected candidate.
+        The 0-based index of the selected candidate (a number: the loss is in the ledger).
     """
+    bill = accounting.charge(accountant, lambda: accounting.PrivacyLoss.pure(eps_select),
+                             "stable_select")
     q = _scores_array(scores)
     beta = _budget(beta, "beta")
     eps_select = _budget(eps_select, "eps.select")
     _choice(selector, SELECTORS, "selector")
     rng = _random.as_generator(random_state)
+    bill.spend()
     return _select(q, beta, eps_select, selector, rng)
 
 
 def _select(q, beta, eps_select, selector, rng):
     if selector == "gumbel":
         # §2.4: P(i) proportional to exp(alpha2 q_i / (2 beta)), score sensitivity beta
-        return int(ExponentialMechanism(q, eps_select, beta, random_state=rng))
+        return int(ExponentialMechanism(q, eps_select, beta, random_state=rng,
+                                        accountant=accounting.UNCHARGED))
     if selector == "exponential_noise":
         # §2.1 step 3: Z_i ~ Exponential(rate alpha2) = Gamma(1, rate alpha2); mean 1/alpha2
         noise = 2.0 * beta * _random.gamma(1.0, eps_select, rng, size=q.size)
@@ -332,6 +351,10 @@ class StableTrainer:
     * ``score(model, V)``: the validation score q (larger is better);
     * ``stability_constants(T, V, thetas, eps, delta)``: (beta1, beta2) of Definition 2,
       for the overall delta.
+
+    ``release(T, theta, eps, rng)``, the final model of Algorithm 2 with fresh noise, is
+    ``fit(T, theta, eps, draw_noise(T, [theta], rng))`` unless a subclass draws it otherwise
+    (the histograms: exact discrete Laplace noise).
     """
 
     def n_records(self, data):
@@ -348,6 +371,10 @@ class StableTrainer:
 
     def stability_constants(self, T, V, thetas, eps, delta):
         raise NotImplementedError
+
+    def release(self, T, theta, eps, rng):
+        """The released model F(T, theta, eps, R) with a fresh R (§2.2 step 2)."""
+        return self.fit(T, theta, eps, self.draw_noise(T, [theta], rng))
 
 
 def _settings(thetas, eps_train, eps_select, delta, selector, noise):
@@ -382,9 +409,21 @@ def _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2, select
     return _select(scores, beta, eps_select, selector, rng), scores, beta
 
 
+def _validation_loss(eps_select, delta):
+    """Validate's loss (Thm 1): (eps_select, delta); ValueError for invalid arguments."""
+    return accounting.PrivacyLoss.approx(_budget(eps_select, "eps.select"), _delta(delta))
+
+
+def _tuning_loss(eps_train, eps_select, delta):
+    """The loss of Validate and the retraining together (Thm 2): the retrained model's
+    eps_train composed with Validate's (eps_select, delta)."""
+    return (accounting.PrivacyLoss.pure(_budget(eps_train, "eps.train"))
+            + _validation_loss(eps_select, delta))
+
+
 def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
                     beta1=None, beta2=None, selector="exponential_noise", noise="shared",
-                    random_state=None):
+                    random_state=None, accountant=None):
     """Algorithm 1, Validate (§2.1): the private index of the best candidate.
 
     Parameters
@@ -406,41 +445,51 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     noise : {'shared', 'independent'}
         One noise draw for all candidates, or one per candidate (see the module docstring).
     random_state : None, int or NumPy Generator
+    accountant : dppack.BudgetAccountant, optional
+        Charged ``PrivacyLoss.approx(eps_select, delta)`` (label ``"validate_stable"``);
+        None: the session's accountant, if any.
 
     Returns
     -------
     int
         0-based index into ``thetas``; (eps_select, delta)-DP (Thm 1).
     """
+    bill = accounting.charge(accountant, lambda: _validation_loss(eps_select, delta),
+                             "validate_stable")
     settings = _settings(thetas, eps_train, eps_select, delta, selector, noise)
     thetas, eps_train, eps_select, delta, selector, noise = settings
     beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2)
     rng = _random.as_generator(random_state)
+    bill.spend()
     return _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
                      selector, noise, rng)[0]
 
 
 def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=None,
-                beta2=None, selector="exponential_noise", noise="shared", random_state=None):
+                beta2=None, selector="exponential_noise", noise="shared", random_state=None,
+                accountant=None):
     """Algorithm 2 (§2.2): Validate, then retrain the selected candidate on T with fresh noise.
 
-    Parameters and randomness as :func:`validate_stable`.
+    Parameters and randomness as :func:`validate_stable`; ``accountant`` is charged
+    ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once (label ``"tune_stable"``).
 
     Returns
     -------
     (int, model)
-        The selected index and F(T, theta_i*, eps_train, R) with a fresh R; together
-        (eps_train + eps_select, delta)-DP (Thm 2) when the trainer is
-        eps_train-DP.
+        The selected index and F(T, theta_i*, eps_train, R) with a fresh R
+        (:meth:`StableTrainer.release`); together (eps_train + eps_select, delta)-DP
+        (Thm 2) when the trainer is eps_train-DP.
     """
+    bill = accounting.charge(accountant, lambda: _tuning_loss(eps_train, eps_select, delta),
+                             "tune_stable")
     settings = _settings(thetas, eps_train, eps_select, delta, selector, noise)
     thetas, eps_train, eps_select, delta, selector, noise = settings
     beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2)
     rng = _random.as_generator(random_state)
+    bill.spend()
     index = _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
                       selector, noise, rng)[0]
-    chosen = thetas[index]
-    return index, trainer.fit(T, chosen, eps_train, trainer.draw_noise(T, [chosen], rng))
+    return index, trainer.release(T, thetas[index], eps_train, rng)
 
 
 # --------------------------------------------------------------------------------------------
@@ -487,7 +536,8 @@ class LinearClassifierTrainer(StableTrainer):
         # The internal hook of the CMS core: with noise given, nothing is drawn from the
         # generator, so a fixed one keeps F deterministic.
         return model._fit(T[0], T[1], self.upper_bounds, self.lower_bounds, self.add_bias,
-                          None, None, _random.as_generator(0), noise=noise)
+                          None, None, _random.as_generator(0), noise=noise,
+                          accountant=accounting.UNCHARGED)
 
     def _validation_design(self, V):
         key = id(V)
@@ -556,7 +606,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
                                      validation_fraction=0.2, X_validation=None,
                                      y_validation=None, score="ramp",
                                      selector="exponential_noise", noise="shared",
-                                     random_state=None):
+                                     random_state=None, accountant=None):
     """Stability-based private selection of a classifier (§2.2 with §3): every candidate
     trains on the whole training set, one is selected privately and retrained.
 
@@ -588,12 +638,17 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     noise : {'shared', 'independent'}
         See the module docstring: what is shared is the standardised noise vector R.
     random_state : None, int or NumPy Generator
+    accountant : dppack.BudgetAccountant, optional
+        Charged ``PrivacyLoss.approx(eps + eps_select, delta)`` once (label
+        ``"tune_classification_model_stable"``), before any data is touched; None: the
+        session's accountant, if any.
 
     Returns
     -------
     model
         The selected model of ``DPmodels``, fitted on the training set with fresh noise.
-        The whole call is (eps + eps_select, delta)-DP (Thm 2, Thm 4).
+        The whole call is (eps + eps_select, delta)-DP (Thm 2, Thm 4); the model's
+        ``privacy_`` holds that loss.
 
     Notes
     -----
@@ -604,6 +659,10 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     or gamma_min is small (beta large); this procedure is better when n is large, because
     each candidate trains on all n rows rather than n / (k + 1).
     """
+    bill = accounting.charge(
+        accountant,
+        lambda: _tuning_loss(_check_stable_models(_check_models(DPmodels)), eps_select, delta),
+        "tune_classification_model_stable")
     models = _check_models(DPmodels)
     eps_train = _check_stable_models(models)
     eps_select = _budget(eps_select, "eps.select")
@@ -619,11 +678,14 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     trainer._validation_design(V)
     beta1, beta2 = trainer.stability_constants(T, V, models, eps_train, delta)
     rng = _random.as_generator(random_state)
+    privacy = bill.spend()  # after every check, before the first draw
     index = _validate(models, trainer, T, V, eps_train, eps_select, beta1, beta2,
                       selector, noise, rng)[0]
     chosen = models[index]
-    # §2.2 step 2: a fresh R (the model's own draw has the law of R / rate)
-    chosen.fit(T[0], T[1], upper_bounds, lower_bounds, add_bias, random_state=rng)
+    # §2.2 step 2: a fresh R (the model's own draw has the law of R / rate); charged above
+    chosen.fit(T[0], T[1], upper_bounds, lower_bounds, add_bias, random_state=rng,
+               accountant=accounting.UNCHARGED)
+    chosen.privacy_ = privacy
     return chosen
 
 
@@ -668,6 +730,15 @@ class HistogramTrainer(StableTrainer):
         # §4: Laplace scale 2/eps (a replacement moves one count down and one up)
         return np.maximum(0.0, self.counts(T, bins) + 2.0 * noise[:bins] / eps)
 
+    def release(self, T, theta, eps, rng):
+        """The released histogram: the counts with exact discrete Laplace noise, then
+        clamped at 0 (post-processing). Replacing one value moves one count down and one up:
+        L1 sensitivity 2 over 2 coordinates (§4), the argument of
+        :func:`dppack._random.discrete_laplace_noise` (eps-DP, its scale at least 2/eps)."""
+        counts = self.counts(T, _bins(theta))
+        noisy = _random.discrete_laplace_noise(counts, 2.0, eps, rng, coordinates=2)
+        return np.maximum(0.0, noisy)
+
     def score(self, model, V):
         bins = model.size
         h = 1.0 / bins
@@ -692,7 +763,7 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
                                     lower_bound=0.0, upper_bound=1.0, delta=0.01,
                                     validation_fraction=0.2, x_validation=None,
                                     selector="exponential_noise", noise="shared",
-                                    random_state=None):
+                                    random_state=None, accountant=None):
     """A private histogram density estimate with a privately selected bin width (§4, §2.2).
 
     Parameters
@@ -711,22 +782,31 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     x_validation : array_like, optional
         A separate validation sample (disjoint from x).
     selector, noise, random_state
-        As :func:`tune_classification_model_stable`; the shared noise is one sequence of
-        standard Laplace values.
+        As :func:`tune_classification_model_stable`; the shared noise of the selection is
+        one sequence of standard Laplace values.
+    accountant : dppack.BudgetAccountant, optional
+        Charged ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once (label
+        ``"tune_histogram_bin_width_stable"``), before any data is touched; None: the
+        session's accountant, if any.
 
     Returns
     -------
     rcompat.Histogram
-        Breaks at lower_bound + j h (upper_bound - lower_bound), counts max(0, n_i + 2 R_i /
-        eps_train) with fresh R (floats, not rounded). The density on the original scale
-        is counts / (sum(counts) h (upper_bound - lower_bound)) (uniform when all counts are
-        0). The call is (eps_train + eps_select, delta)-DP (Thm 2, Thm 6).
+        Breaks at lower_bound + j h (upper_bound - lower_bound), counts max(0, n_i + Z_i)
+        with fresh exact discrete Laplace noise Z of scale at least 2 / eps_train on a
+        power-of-two grid (:meth:`HistogramTrainer.release`; floats, not rounded to
+        integers). The density on the original scale is counts / (sum(counts) h
+        (upper_bound - lower_bound)) (uniform when all counts are 0). The call is
+        (eps_train + eps_select, delta)-DP (Thm 2, Thm 6); the histogram's ``privacy_``
+        holds that loss.
 
     Raises
     ------
     ValueError
         For bad arguments, and when the training set is too small for Thm 6.
     """
+    bill = accounting.charge(accountant, lambda: _tuning_loss(eps_train, eps_select, delta),
+                             "tune_histogram_bin_width_stable")
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
     widths = _checks.as_numeric_array(bin_widths, "bin_widths must be numeric.").ravel()
@@ -748,9 +828,11 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     trainer = HistogramTrainer()
     beta1, beta2 = trainer.stability_constants(T, V, thetas, eps_train, delta)
     rng = _random.as_generator(random_state)
+    privacy = bill.spend()  # after every check, before the first draw
     index = _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
                       selector, noise, rng)[0]
-    h = thetas[index]
-    counts = trainer.fit(T, h, eps_train, trainer.draw_noise(T, [h], rng))  # fresh R
+    counts = trainer.release(T, thetas[index], eps_train, rng)  # fresh noise
     breaks = lower + (upper - lower) * np.linspace(0.0, 1.0, counts.size + 1)
-    return rcompat.Histogram(breaks, counts, 0.5 * (breaks[1:] + breaks[:-1]))
+    histogram = rcompat.Histogram(breaks, counts, 0.5 * (breaks[1:] + breaks[:-1]))
+    histogram.privacy_ = privacy
+    return histogram

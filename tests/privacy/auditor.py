@@ -31,6 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+import dppack
+
 __all__ = [
     "AuditResult",
     "Event",
@@ -286,8 +288,44 @@ def audit(release, d0, d1, eps, delta=0.0, n_samples=20_000, events=None, alpha=
                        int(n_samples), len(events), float(alpha))
 
 
-def assert_private(release, d0, d1, eps, delta=0.0, **options):
-    """Run :func:`audit` and fail (AssertionError with the leaking event) if eps_lb > eps."""
+# A budget no release in the audits comes near: the accountant only records.
+_LEDGER_BUDGET = (1e9, 0.5)
+
+
+def assert_charged(release, data, eps, delta=0.0, batch=False, seed=0):
+    """One call of ``release`` in a ``with BudgetAccountant(...)`` block records exactly one
+    spend, at least the (eps, delta) the audit claims (a zCDP spend: converted at ``delta``
+    when it is > 0). Returns the spend.
+
+    The accountant must see every release once: an uncharged release, or one charged twice
+    (an inner mechanism charging again), fails here.
+    """
+    rng = np.random.default_rng(seed)
+    with dppack.BudgetAccountant(*_LEDGER_BUDGET) as accountant:
+        if batch:
+            release(data, rng, 1)
+        else:
+            release(data, rng)
+    ledger = accountant.ledger
+    assert len(ledger) == 1, f"one release recorded {len(ledger)} spends: {ledger}"
+    _, loss = ledger[0]
+    if loss.kind == "zcdp":
+        if delta > 0:
+            assert loss.to_approx(delta).eps >= eps * (1 - 1e-9), (loss, eps, delta)
+    else:
+        assert loss.eps >= eps * (1 - 1e-9) and loss.delta >= delta * (1 - 1e-9), (
+            f"the release charged {loss}, less than the audited (eps, delta) = ({eps}, {delta})")
+    return loss
+
+
+def assert_private(release, d0, d1, eps, delta=0.0, charged=True, **options):
+    """Run :func:`audit` and fail (AssertionError with the leaking event) if eps_lb > eps.
+
+    With ``charged`` (the default), first :func:`assert_charged` on ``d0``: every audited
+    release also charges the session's accountant what it claims.
+    """
+    if charged:
+        assert_charged(release, d0, eps, delta, batch=options.get("batch", False))
     result = audit(release, d0, d1, eps, delta, **options)
     assert result.passed, str(result)
     return result

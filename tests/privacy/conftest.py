@@ -31,11 +31,19 @@ def _halved_sigma(original):
     return sampler
 
 
+def _quartered_variance(original):
+    # the calibrated discrete Gaussian (grid 2^k, integer variance sigma2 in grid units)
+    def sampler(values, k, sigma2, rng, *args, **kwargs):
+        return original(values, k, max(1, int(sigma2) // 4), rng, *args, **kwargs)
+    return sampler
+
+
 # family -> [(sampler in dppack._random, how to halve its noise)]; the exact samplers are
 # patched too where they exist, so the patch reaches a release whichever family it draws from.
 FAMILIES = {
     "laplace": [("laplace", _halved_scale), ("discrete_laplace_noise", _doubled_eps)],
-    "normal": [("normal", _halved_scale), ("discrete_gaussian_noise", _halved_sigma)],
+    "normal": [("normal", _halved_scale), ("discrete_gaussian_noise", _halved_sigma),
+               ("discrete_gaussian_noise_on_grid", _quartered_variance)],
     "gamma": [("gamma", _halved_gamma)],
 }
 

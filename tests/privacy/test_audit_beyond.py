@@ -6,17 +6,20 @@ accuracy_first_erm and doubling_erm are not audited as a whole: their privacy is
 (the eps spent depends on the data through the level at which they stop), so no fixed eps
 bounds them. What they are built from is audited instead: Laplace noise reduction (a prefix of
 the path costs its last level) and AboveThreshold with fixed queries (eps-DP), the two parts
-the ex-post guarantee is proved from (Ligett et al. 2017, Theorem 2.9 and Lemma 2.8).
+the ex-post guarantee is proved from (Ligett et al. 2017, Theorem 2.9 and Lemma 2.8). What
+they charge an accountant is checked instead: the most they can spend, which bounds the ex-post
+loss of every outcome (test_ex_post_methods_charge_their_largest_loss).
 """
 
 import math
+import warnings
 
 import numpy as np
 import pytest
 from scipy import optimize, special
 
 import dppack
-from auditor import assert_private
+from auditor import assert_charged, assert_private
 
 AUDITED = ["confintERM", "confintDP", "OutputPerturbationAGM", "GradientPerturbationAGM",
            "LaplaceNoiseReduction", "LaplaceNoiseReductionOnline", "GaussianNoiseReduction",
@@ -51,9 +54,13 @@ def _intervals(result):
 
 
 def zcdp_eps(rho, delta):
-    """(rho + 2 sqrt(rho ln(1/delta)), delta)-DP from rho-zCDP (Bun and Steinke 2016,
-    Proposition 1.3; spec confidence_intervals.md P2)."""
-    return rho + 2 * math.sqrt(rho * math.log(1 / delta))
+    """The eps at delta that an accountant claims for rho-zCDP: the tight conversion of
+    Canonne, Kamath and Steinke (2020), Corollary 13 (PrivacyLoss.to_approx), below Bun and
+    Steinke's rho + 2 sqrt(rho ln(1/delta)) (spec confidence_intervals.md P2), which bounds
+    it."""
+    eps = dppack.PrivacyLoss.zcdp(rho).to_approx(delta).eps
+    assert eps <= rho + 2 * math.sqrt(rho * math.log(1 / delta))
+    return eps
 
 
 # --------------------------------------------------------------------------------------------
@@ -139,7 +146,13 @@ def test_laplace_noise_reduction_online():
         online = dppack.LaplaceNoiseReductionOnline(value, LEVELS[0], 1.0, random_state=rng)
         path = [online.release.item()] + [online.reduce(e).item() for e in LEVELS[1:]]
         return _path_projection(path)[0]
-    assert_private(release, 0.0, 1.0, LEVELS[-1], n_samples=5_000)
+    # One object, one spend per level (its own ledger test is in test_noise_reduction.py):
+    # with a pure accountant the spends add up to the last level, what is audited here.
+    with dppack.BudgetAccountant(10.0) as accountant:
+        release(0.0, np.random.default_rng(0))
+    assert len(accountant.ledger) == len(LEVELS)
+    assert accountant.spent.eps == pytest.approx(LEVELS[-1], rel=1e-12)
+    assert_private(release, 0.0, 1.0, LEVELS[-1], n_samples=5_000, charged=False)
 
 
 def gaussian_eps(sigma, delta, sensitivity=1.0):
@@ -156,7 +169,8 @@ def test_gaussian_noise_reduction():
     delta = 1e-3
 
     def release(value, rng, n):
-        path = dppack.GaussianNoiseReduction(np.full(n, value), variances, random_state=rng)
+        path = dppack.GaussianNoiseReduction(np.full(n, value), variances, sensitivity=1.0,
+                                             random_state=rng)
         path = path.reshape(len(variances), -1).T
         return np.column_stack([path, path @ (1 / variances)])
     # The prefix up to t is as private as one Gaussian release of variance s_t.
@@ -245,3 +259,30 @@ def test_theory_erm(size):
         assert result.eps == eps
         return result.coeff
     assert_private(release, X0, X1, eps, **size)
+
+
+@pytest.mark.parametrize("name", ["accuracy_first_erm", "doubling_erm"])
+def test_ex_post_methods_charge_their_largest_loss(name):
+    # One spend per call, at least the largest ex-post loss any outcome can report: eps_A
+    # plus the last level of the grid; every doubling fit and test (spec accuracy_first.md
+    # §5, §7.2), recomputed here from the public parameters.
+    X0, y0 = CLS_D0
+    X = np.column_stack([X0, -X0])
+    y = 2 * y0 - 1
+    bounds = ([1.0, 1.0, 1.0], [-1.0, -1.0, -1.0])
+    params = dppack.accuracy_first_parameters("ridge", 0.5, 1.0, *X.shape)
+    if name == "accuracy_first_erm":
+        levels = dppack.privacy_level_grid(params["eps_min"], params["eps_max"], 1000)
+        most = params["eps_test"] + levels[-1]
+    else:
+        K = params["doubling_levels"]
+        most = params["eps_min"] * (2.0 ** K - 1) + K * params["doubling_eps_test"]
+
+    def release(X, rng):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            result = getattr(dppack, name)(X, y, "ridge", 0.5, 1.0, *bounds, random_state=rng)
+        assert result.eps <= most * (1 + 1e-12)
+        return result.coeff
+    loss = assert_charged(release, X, most)
+    assert loss.eps == pytest.approx(most, rel=1e-12)

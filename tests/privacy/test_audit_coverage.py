@@ -59,3 +59,28 @@ def test_the_parts_of_composite_releases_are_audited():
     audited = {name for module in AUDIT_FILES for name in module.AUDITED}
     for name, parts in test_audit_beyond.AUDITED_THROUGH.items():
         assert set(parts) <= audited, name
+
+
+def _release_callable(name):
+    """The callable of a public release that takes the accountant: the function itself, or a
+    class's ``fit`` (models) or constructor (releases made when the object is built)."""
+    obj = getattr(dppack, name)
+    if isinstance(obj, type):
+        return getattr(obj, "fit", obj.__init__)
+    return obj
+
+
+def test_every_release_takes_a_trailing_accountant():
+    """Issue 12: every public release (and every model's fit) takes ``accountant=None`` as
+    its last parameter, so DPpack's positional calls are unchanged."""
+    import inspect
+
+    releases = sorted(set(dppack.__all__) - NOT_RELEASES)
+    wrong = []
+    for name in releases:
+        parameters = list(inspect.signature(_release_callable(name)).parameters.values())
+        named = [p for p in parameters if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        last = named[-1] if named else None
+        if last is None or last.name != "accountant" or last.default is not None:
+            wrong.append(name)
+    assert not wrong, f"releases without a trailing accountant=None: {wrong}"

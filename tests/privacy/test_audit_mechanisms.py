@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import dppack
+from dppack.mechanisms import discrete_gaussian_release, gaussian_sigma
 from auditor import assert_private
 
 AUDITED = ["LaplaceMechanism", "GaussianMechanism", "ExponentialMechanism"]
@@ -60,10 +61,24 @@ def test_laplace_alloc_proportions():
     ("aDP", True, 3.0, 1e-3),  # the analytic calibration allows eps >= 1
 ])
 def test_gaussian_batched(type_DP, analytic, eps, delta):
-    # n one-value releases in one vectorised call: independent draws of the same law.
+    # n one-value releases in one vectorised call: independent draws of the law of
+    # GaussianMechanism on one value, i.e. its scalar path (DPpack's sigma, then
+    # discrete_gaussian_release with one coordinate). GaussianMechanism on n values would be
+    # one vector release, calibrated (and noised) for a vector of n.
+    sigma = gaussian_sigma(eps, delta, 1.0, type_DP, analytic)
+
     def release(value, rng, n):
-        return dppack.GaussianMechanism(np.full(n, value), eps, delta, 1.0, type_DP=type_DP,
-                                        analytic=analytic, random_state=rng)
+        if n == 1:  # one real call (the charge check makes one)
+            return np.atleast_1d(dppack.GaussianMechanism(
+                value, eps, delta, 1.0, type_DP=type_DP, analytic=analytic, random_state=rng))
+        return discrete_gaussian_release(np.full(n, float(value)), sigma, 1.0, rng, eps=eps,
+                                         delta=delta, type_DP=type_DP, coordinates=1)
+    # the scalar path is GaussianMechanism's own on one value: the same draws
+    same = [dppack.GaussianMechanism(0.0, eps, delta, 1.0, type_DP=type_DP, analytic=analytic,
+                                     random_state=np.random.default_rng(i)) for i in range(3)]
+    assert same == [float(discrete_gaussian_release(
+        np.zeros(1), sigma, 1.0, np.random.default_rng(i), eps=eps, delta=delta,
+        type_DP=type_DP, coordinates=1)[0]) for i in range(3)]
     assert_private(release, 0.0, 1.0, eps, delta, n_samples=1_000_000, batch=True)
 
 

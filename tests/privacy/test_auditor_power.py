@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import dppack
+from dppack.mechanisms import discrete_gaussian_release, gaussian_sigma
 from auditor import assert_private, assert_same_structure, audit, clopper_pearson
 
 
@@ -38,9 +39,18 @@ def _laplace(data, rng):
 
 
 def _gaussian(eps, delta, type_DP, analytic):
-    def release(data, rng, n):  # n independent one-value releases in one vectorised call
-        return dppack.GaussianMechanism(np.full(n, data), eps, delta, 1.0, type_DP=type_DP,
-                                        analytic=analytic, random_state=rng)
+    """n independent one-value releases of GaussianMechanism in one vectorised call: its
+    scalar path (DPpack's sigma, then ``discrete_gaussian_release`` with one coordinate) on
+    n values. (GaussianMechanism on n values would be one vector release, calibrated for a
+    vector of n, a different and noisier law.) One real call of each kind checks that path."""
+    sigma = gaussian_sigma(eps, delta, 1.0, type_DP, analytic)
+
+    def release(data, rng, n):
+        if n == 1:
+            return np.atleast_1d(dppack.GaussianMechanism(
+                data, eps, delta, 1.0, type_DP=type_DP, analytic=analytic, random_state=rng))
+        return discrete_gaussian_release(np.full(n, float(data)), sigma, 1.0, rng, eps=eps,
+                                         delta=delta, type_DP=type_DP, coordinates=1)
     return release
 
 

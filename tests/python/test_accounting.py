@@ -591,3 +591,42 @@ def test_session_default_accountant_nests_and_restores():
 def test_docstring_examples_run():
     result = doctest.testmod(accounting)
     assert result.failed == 0 and result.attempted >= 40
+
+
+def test_charge_checks_at_once_and_spends_when_told():
+    """accounting.charge: the overspend is refused when the charge is made (before the
+    release reads anything); the spend is recorded only by Charge.spend()."""
+    acc = BudgetAccountant(1.0)
+    bill = accounting.charge(acc, lambda: PrivacyLoss.pure(0.75), "mean")
+    assert acc.ledger == []
+    assert bill.spend() == PrivacyLoss.pure(0.75)
+    assert acc.ledger == [("mean", PrivacyLoss.pure(0.75))]
+    with pytest.raises(ValueError, match="Privacy budget exceeded"):
+        accounting.charge(acc, lambda: PrivacyLoss.pure(0.5), "median")
+    assert len(acc.ledger) == 1
+
+
+def test_charge_leaves_invalid_arguments_to_the_release():
+    """A loss that cannot be computed from invalid arguments is not checked at once (the
+    release's own message comes first); spend() then raises the loss's own error."""
+    acc = BudgetAccountant(1.0)
+
+    def invalid():
+        return PrivacyLoss.pure(-1.0)
+
+    bill = accounting.charge(acc, invalid, "mean")
+    with pytest.raises(ValueError):
+        bill.spend()
+    assert acc.ledger == []
+
+
+def test_uncharged_charges_no_accountant_not_even_the_session():
+    with BudgetAccountant(1.0) as session:
+        assert accounting.resolve_accountant(None) is session
+        assert accounting.resolve_accountant(accounting.UNCHARGED) is None
+        accounting.charge(accounting.UNCHARGED, lambda: PrivacyLoss.pure(5.0), "inner").spend()
+        bill = accounting.charge(None, lambda: PrivacyLoss.pure(0.5), "outer")
+        bill.spend()
+    assert session.ledger == [("outer", PrivacyLoss.pure(0.5))]
+    with pytest.raises(TypeError, match="BudgetAccountant or None"):
+        accounting.charge("budget", lambda: PrivacyLoss.pure(0.5), "x")

@@ -14,7 +14,9 @@ What is checked:
   the sums of doubling, the theory eps), and the failure flag;
 * the accuracy guarantee by simulation: the fraction of runs whose excess risk (computed here,
   independently) is <= alpha is at least 1 - gamma within a stated tolerance;
-* the ordering NR < doubling < theory of ex-post eps at a large n (tuned calibration).
+* the ordering NR < doubling < theory of ex-post eps at a large n (tuned calibration);
+* the accountant: one ledger entry per call, the most the method can spend (>= the ex-post
+  eps), an overspend refused before the data are read with the generator untouched.
 
 Statistical checks use fixed seeds (deterministic); their false-failure rate under a fresh
 seed is stated where they are made.
@@ -28,6 +30,7 @@ import pytest
 from scipy import optimize, stats
 
 import dppack
+from accounting_checks import TINY_EPS, assert_refused_untouched
 from dppack import (
     InteractiveAboveThreshold,
     above_threshold_calibration,
@@ -564,3 +567,92 @@ def test_doubling_test_noise_is_laplace_delta_over_eps_test():
                        for _ in range(runs))
     p = gamma / K
     assert stats.chisquare([rejected, runs - rejected], [runs * p, runs * (1 - p)]).pvalue > 0.001
+
+
+# ---- privacy accounting: the accountant (issue 12) ------------------------------------------
+#
+# Deterministic: each test makes its own accountant, or a session one with `with`.
+
+def _most(method, params, n_levels=1000):
+    """The most each method can spend, from the parameters (module docstring of
+    accuracy_first): eps_A + the last level of the grid; all K fits and tests; eps_theory."""
+    if method == "accuracy_first_erm":
+        grid = dppack.privacy_level_grid(params["eps_min"], params["eps_max"], n_levels)
+        return params["eps_test"] + grid[-1]
+    if method == "doubling_erm":
+        K = params["doubling_levels"]
+        return sum(params["eps_min"] * 2.0 ** i for i in range(K)) + K * params[
+            "doubling_eps_test"]
+    return params["eps_theory"]
+
+
+METHODS = {"accuracy_first_erm": accuracy_first_erm, "doubling_erm": doubling_erm,
+           "theory_erm": theory_erm}
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+@pytest.mark.parametrize("model", ["ridge", "logistic"])
+def test_methods_charge_their_maximum_once(name, model):
+    # One ledger entry per call, labelled with the function's name, in a session block: the
+    # inner InteractiveAboveThreshold charges nothing (it is part of the whole).
+    X, y = _ridge_data(400, 3, 21)
+    ub, lb = UB, LB
+    if model == "logistic":
+        y = (y > 0).astype(float)
+        ub, lb = UB[:3], LB[:3]
+    params = accuracy_first_parameters(model, 0.05, 0.1, 400, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        with dppack.BudgetAccountant(1e6) as accountant:
+            res = METHODS[name](X, y, model, 0.05, 0.1, ub, lb, random_state=22)
+    assert accountant.ledger == [(name, res.privacy_)]
+    assert res.privacy_ == dppack.PrivacyLoss.pure(_most(name, params))
+    assert res.privacy_.eps == pytest.approx(_most(name, params), rel=1e-14)
+    assert res.eps <= res.privacy_.eps  # the ex-post loss never exceeds what was charged
+    assert res.as_dict()["privacy_"] is res.privacy_
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_overspend_refused_before_the_data_are_read(name, monkeypatch):
+    X, y = _ridge_data(300, 3, 23)
+    X0, y0 = X.copy(), y.copy()
+
+    def read(*args, **kwargs):
+        raise AssertionError("the data were read before the budget check")
+
+    import dppack.accuracy_first as af
+    monkeypatch.setattr(af, "_prepare_data", read)
+    assert_refused_untouched(lambda rng, acc: METHODS[name](
+        X, y, "ridge", 0.05, 0.1, UB, LB, random_state=rng, accountant=acc))
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(y, y0)
+
+
+def test_the_explicit_accountant_is_charged_not_the_session_one():
+    X, y = _ridge_data(300, 3, 24)
+    mine = dppack.BudgetAccountant(1e6)
+    with dppack.BudgetAccountant(1e6) as session:
+        res = theory_erm(X, y, "ridge", 0.05, 0.1, UB, LB, random_state=1, accountant=mine)
+    assert session.ledger == [] and mine.ledger == [("theory_erm", res.privacy_)]
+
+
+def test_invalid_arguments_keep_their_own_messages_under_an_accountant():
+    # loss_of fails on these arguments: the release's own check and message apply
+    X, y = _ridge_data(300, 3, 25)
+    with dppack.BudgetAccountant(TINY_EPS) as accountant:
+        with pytest.raises(ValueError, match="alpha must be a scalar > 0"):
+            accuracy_first_erm(X, y, "ridge", -1, 0.1, UB, LB)
+        with pytest.raises(ValueError, match="model must be one of"):
+            doubling_erm(X, y, "svm", 0.05, 0.1, UB, LB)
+    assert accountant.ledger == []
+
+
+def test_iat_charges_its_eps_once_however_many_queries():
+    with dppack.BudgetAccountant(10.0) as accountant:
+        iat = InteractiveAboveThreshold(np.zeros(3), 2.0, 100.0, 1.0, random_state=3)
+        for _ in range(5):
+            iat.query(0.0)
+    assert iat.privacy_ == dppack.PrivacyLoss.pure(2.0)
+    assert accountant.ledger == [("InteractiveAboveThreshold", dppack.PrivacyLoss.pure(2.0))]
+    assert_refused_untouched(lambda rng, acc: InteractiveAboveThreshold(
+        np.zeros(3), 2.0, 0.0, 1.0, random_state=rng, accountant=acc))

@@ -5,9 +5,12 @@ What is checked:
 * validation: DPpack's messages (regularizer, bound lengths) and ours (eps, delta, gamma, NaN/Inf
   data, bound order, lengths, predicting before fit or with the wrong number of columns,
   domain), all raised before any random number is drawn;
-* the noise laws: for delta = 0 the norm of b is Gamma(p, rate eps/(2 zeta)) and its direction
-  uniform; for delta > 0 b ~ N(0, sigma^2 I) with sigma^2 = zeta^2 (8 ln(2/delta) + 4 eps)/eps^2
-  (Kolmogorov-Smirnov);
+* the noise laws, calibrated for replace-one neighbours (kst.py's module docstring): with
+  eps_b = eps - log(1 + eps/2), for delta = 0 the norm of b is Gamma(p, rate eps_b/(2 zeta))
+  and its direction uniform; for delta > 0 b ~ N(0, sigma^2 I) with
+  sigma = 2 zeta sqrt(2 (ln(2/delta) + eps_b))/eps_b (Kolmogorov-Smirnov); the calibration
+  against these formulas and its privacy budget (Jacobian share + noise share = eps, the
+  Gaussian tail condition) in closed form;
 * eps = Inf: no noise, also with delta > 0 (DPpack crashes there);
 * the solution: equal to independent closed-form solutions of the same objective (ridge, with
   and without noise, constraint inactive), to the spec's sanity example, to an independent
@@ -29,7 +32,7 @@ import pandas as pd
 import pytest
 from scipy import optimize, stats
 
-from dppack.erm.kst import EmpiricalRiskMinimizationDP_KST, LinearRegressionDP
+from dppack.erm.kst import EmpiricalRiskMinimizationDP_KST, LinearRegressionDP, _calibration
 
 ALPHA = 0.001  # false-failure probability of each statistical test under a fresh seed
 REGULARIZER_MESSAGE = r"^regularizer must be one of \{'l2'\}, or a function\.$"
@@ -187,6 +190,15 @@ def _noises(delta, eps, n_fits, k=2, seed=11):
     return np.array(out), model
 
 
+def _eps_b(eps):
+    # what the Jacobian (1 + lambda/Delta = 1 + eps/2) leaves to the noise
+    return eps - np.log(1 + eps / 2)
+
+
+def _sigma(eps, delta, zeta):
+    return 2 * zeta * np.sqrt(2 * (np.log(2 / delta) + _eps_b(eps))) / _eps_b(eps)
+
+
 def test_pure_dp_noise_norm_is_gamma_and_direction_uniform():
     eps = 0.7
     noise, model = _noises(0, eps, 4000)
@@ -195,7 +207,9 @@ def test_pure_dp_noise_norm_is_gamma_and_direction_uniform():
     assert model.zeta == zeta and model.lambda_ == p
     norms = np.linalg.norm(noise, axis=1)
     # KS at level ALPHA: false failure probability 0.001 under a fresh seed.
-    assert stats.kstest(norms, stats.gamma(a=p, scale=2 * zeta / eps).cdf).pvalue > ALPHA
+    assert stats.kstest(norms, stats.gamma(a=p, scale=2 * zeta / _eps_b(eps)).cdf).pvalue > ALPHA
+    # DPpack's norm (rate eps/(2 zeta), private only for add/remove neighbours) is rejected.
+    assert stats.kstest(norms, stats.gamma(a=p, scale=2 * zeta / eps).cdf).pvalue < ALPHA
     # For p = 3 each coordinate of a uniform direction is Uniform(-1, 1) (Archimedes); KS at
     # level ALPHA: false failure probability 0.001.
     assert stats.kstest(noise[:, 0] / norms, stats.uniform(-1, 2).cdf).pvalue > ALPHA
@@ -205,17 +219,47 @@ def test_approximate_dp_noise_is_gaussian_with_the_stated_sigma():
     eps, delta = 0.5, 0.01
     noise, model = _noises(delta, eps, 2000)
     zeta = 2 * 3 ** 1.5
-    sigma = np.sqrt(zeta ** 2 * (8 * np.log(2 / delta) + 4 * eps) / eps ** 2)
     # KS on all coordinates (independent) at level ALPHA: false failure probability 0.001.
-    assert stats.kstest(noise.ravel(), stats.norm(0, sigma).cdf).pvalue > ALPHA
+    assert stats.kstest(noise.ravel(), stats.norm(0, _sigma(eps, delta, zeta)).cdf).pvalue > ALPHA
 
 
 def test_noise_law_check_has_power():
     # The same KS test rejects a sigma 10% too small (a sanity check of the test's power).
     eps, delta = 0.5, 0.01
     noise, _ = _noises(delta, eps, 2000)
-    sigma = 2 * 3 ** 1.5 * np.sqrt(8 * np.log(2 / delta) + 4 * eps) / eps
+    sigma = _sigma(eps, delta, 2 * 3 ** 1.5)
     assert stats.kstest(noise.ravel(), stats.norm(0, 0.9 * sigma).cdf).pvalue < ALPHA
+
+
+@pytest.mark.parametrize("eps", [0.01, 0.3, 1.0, 4.0, 20.0])
+@pytest.mark.parametrize("zeta, lambda_", [(2.0, 1.0), (5.0, 0.25), (1.0, 0.0)])
+def test_calibration_formulas_and_budget(eps, zeta, lambda_):
+    # Kifer et al. 2012 (Algorithm 1): Delta = 2 lambda/eps; the Jacobian costs
+    # log(1 + lambda/Delta) (0 when lambda = 0) and the noise the rest, for the gradient shift
+    # 2 zeta of a replaced record (kst.py's module docstring).
+    Delta, rate = _calibration(eps, 0.0, zeta, lambda_)
+    assert Delta == pytest.approx(2 * lambda_ / eps, rel=1e-15)
+    eps_jacobian = np.log(1 + lambda_ / Delta) if lambda_ > 0 else 0.0
+    assert eps_jacobian <= eps / 2
+    # pure: the noise ratio at shift 2 zeta, exp(rate 2 zeta), and the Jacobian make exactly eps
+    assert rate * 2 * zeta + eps_jacobian == pytest.approx(eps, rel=1e-12)
+    assert rate == pytest.approx((eps - eps_jacobian) / (2 * zeta), rel=1e-12)
+    if lambda_ > 0:  # strictly more noise than DPpack's rate eps/(2 zeta)
+        assert rate < eps / (2 * zeta)
+    for delta in (1e-9, 1e-5, 0.01, 0.5):
+        Delta_g, sigma = _calibration(eps, delta, zeta, lambda_)
+        assert Delta_g == Delta
+        e = eps - eps_jacobian
+        L = np.log(2 / delta)
+        assert sigma == pytest.approx(2 * zeta * np.sqrt(2 * (L + e)) / e, rel=1e-12)
+        # The Gaussian tail condition at sensitivity 2 zeta: v^2/2 + v sqrt(2L) <= share.
+        v = 2 * zeta / sigma
+        assert v ** 2 / 2 + v * np.sqrt(2 * L) <= e * (1 + 1e-12)
+        # Kifer et al.'s sigma is the same formula at sensitivity zeta and share eps/2.
+        kst = zeta * np.sqrt(8 * L + 4 * eps) / eps
+        assert kst == pytest.approx(zeta * np.sqrt(2 * (L + eps / 2)) / (eps / 2), rel=1e-12)
+        if lambda_ > 0:
+            assert sigma > kst
 
 
 @pytest.mark.parametrize("delta", [0, 0.01])

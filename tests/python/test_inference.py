@@ -14,6 +14,7 @@ import pytest
 from scipy import stats
 
 import dppack
+from accounting_checks import Untouchable, assert_refused_untouched
 from dppack import inference
 from dppack.erm.cms import prepare_design
 
@@ -615,3 +616,126 @@ def test_an_unconverged_solve_is_refused_not_released(monkeypatch):
                               perturbation_method="output", add_bias=True, n_draws=2,
                               random_state=rng)
     assert rng.bit_generator.state == state
+
+
+# ---- exact Gaussian noise (issue 12) ---------------------------------------------------------
+
+
+def test_zcdp_output_perturbation_is_the_exact_discrete_gaussian(monkeypatch):
+    """Under zCDP the output noise, H~ and Sigma~ are drawn by the discrete Gaussian release
+    (sigma = Delta / sqrt(2 phi), rho = phi, spec P3), never by the float normal sampler (the
+    closed-form interval draws nothing else); theta~ lies on the release's grid."""
+    from dppack import _random, mechanisms
+
+    calls = []
+    release = mechanisms.discrete_gaussian_release
+
+    def record(values, sigma, sensitivity, rng, **kwargs):
+        calls.append((np.size(values), sigma, sensitivity, kwargs))
+        return release(values, sigma, sensitivity, rng, **kwargs)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a float normal draw on a released value")
+
+    monkeypatch.setattr(mechanisms, "discrete_gaussian_release", record)
+    monkeypatch.setattr(_random, "normal", refuse)
+    X, y = logistic_data(1000, 2, 40)
+    n, gamma, rho = 1000, 4.0, 0.6
+    c = gamma / (2 * n)
+    r = dppack.confintERM(X, y, [1, 1], [-1, -1], gamma, rho=rho, perturbation_method="output",
+                          add_bias=True, random_state=1)
+    phi = [rho * 4 / 6, rho / 6, rho / 6]
+    t, sup = 0.25, 1 / (1 + math.exp(-np.linalg.norm(r.coeff * scaled(X, y)[2])))
+    expected = [(3, 1 / (n * c), phi[0]), (9, 2 * t / n, phi[1]), (9, 2 * sup**2 / n, phi[2])]
+    assert len(calls) == 3
+    for (size, sigma, sens, kwargs), (e_size, e_sens, e_rho) in zip(calls, expected):
+        assert size == e_size and kwargs == {"rho": pytest.approx(e_rho, rel=1e-14)}
+        assert sens == pytest.approx(e_sens, rel=1e-10)
+        assert sigma == pytest.approx(e_sens / math.sqrt(2 * e_rho), rel=1e-10)
+    k, _ = mechanisms.discrete_gaussian_parameters(calls[0][1], calls[0][2], rho=phi[0],
+                                                   coordinates=3)
+    theta = r.coeff * scaled(X, y)[2]
+    steps = np.ldexp(theta, -k)
+    np.testing.assert_allclose(steps, np.round(steps), rtol=0, atol=1e-6)
+
+
+def test_zcdp_closed_form_uses_the_discrete_variance():
+    # the interval's noise term is the discrete Gaussian's parameter g^2 s^2 (>= the continuous
+    # 1 / (2 rho (nc)^2), within a relative 2^-11)
+    n, c, rho = 1000, 0.002, 0.4
+    continuous = 1 / (2 * rho * (n * c) ** 2)
+    variance = inference._gaussian_release_variance(3, 1 / (n * c), rho)
+    assert continuous <= variance <= continuous * (1 + 2.0**-11)
+
+
+# ---- privacy accounting: the accountant (issue 12) ------------------------------------------
+#
+# Deterministic: each test makes its own accountant, or a session one with `with`.
+
+
+RELEASES = {
+    "confintERM-DP": lambda X, y, rng, acc: dppack.confintERM(
+        X, y, [1, 1], [-1, -1], 2.0, eps=1.0, n_draws=20, random_state=rng, accountant=acc),
+    "confintERM-zCDP": lambda X, y, rng, acc: dppack.confintERM(
+        X, y, [1, 1], [-1, -1], 2.0, rho=0.5, perturbation_method="output", random_state=rng,
+        accountant=acc),
+    "confintDP-DP": lambda X, y, rng, acc: dppack.confintDP(
+        dppack.LogisticRegressionDP("l2", 1.0, 2.0), X, y, [1, 1], [-1, -1], n_draws=20,
+        random_state=rng, accountant=acc),
+    "confintDP-zCDP": lambda X, y, rng, acc: dppack.confintDP(
+        dppack.svmDP("l2", 1.0, 2.0), X, y, [1, 1], [-1, -1], rho=0.5, n_draws=20,
+        random_state=rng, accountant=acc),
+}
+LOSSES = {"confintERM-DP": dppack.PrivacyLoss.pure(1.0),
+          "confintERM-zCDP": dppack.PrivacyLoss.zcdp(0.5),
+          "confintDP-DP": dppack.PrivacyLoss.pure(1.0),
+          "confintDP-zCDP": dppack.PrivacyLoss.zcdp(0.5)}
+
+
+@pytest.mark.parametrize("name", sorted(RELEASES))
+def test_one_ledger_entry_and_privacy_(name):
+    X, y = logistic_data(400, 2, 41)
+    X0, y0 = X.copy(), y.copy()
+    with dppack.BudgetAccountant(10.0, 1e-6) as accountant:
+        r = RELEASES[name](X, y, 3, None)
+    label = name.split("-")[0]
+    assert accountant.ledger == [(label, LOSSES[name])]
+    assert r.privacy_ == LOSSES[name]
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(y, y0)
+
+
+@pytest.mark.parametrize("name", sorted(RELEASES))
+def test_overspend_refused_before_the_data_are_read(name):
+    assert_refused_untouched(
+        lambda rng, acc: RELEASES[name](Untouchable(), Untouchable(), rng, acc), delta=1e-9)
+
+
+def test_zcdp_needs_an_accountant_with_delta():
+    # a pure accountant cannot state a zCDP spend as (eps, 0): refused before the data are read
+    accountant = dppack.BudgetAccountant(100.0)
+    with pytest.raises(ValueError, match="delta > 0"):
+        RELEASES["confintERM-zCDP"](Untouchable(), Untouchable(), 1, accountant)
+    assert accountant.ledger == []
+
+
+def test_priv_spd_mat_charges_its_budget():
+    M = np.eye(2)
+    with dppack.BudgetAccountant(10.0, 1e-6) as accountant:
+        inference.priv_spd_mat(M, 0.1, 0.5, "DP", random_state=1)
+        inference.priv_spd_mat(M, 0.1, 0.25, "zCDP", random_state=1)
+    assert accountant.ledger == [("priv_spd_mat", dppack.PrivacyLoss.pure(0.5)),
+                                 ("priv_spd_mat", dppack.PrivacyLoss.zcdp(0.25))]
+    assert_refused_untouched(lambda rng, acc: inference.priv_spd_mat(
+        Untouchable(), 0.1, 0.5, "DP", random_state=rng, accountant=acc))
+
+
+def test_invalid_arguments_keep_their_messages_under_an_accountant():
+    X, y = logistic_data(50, 2, 42)
+    with dppack.BudgetAccountant(1e-3) as accountant:
+        with pytest.raises(ValueError, match="exactly one privacy budget"):
+            dppack.confintERM(X, y, [1, 1], [-1, -1], 2.0)
+        with pytest.raises(ValueError, match="eps = Inf"):
+            dppack.confintDP(dppack.LogisticRegressionDP("l2", math.inf, 1), X, y, [1, 1],
+                             [-1, -1])
+    assert accountant.ledger == []

@@ -10,7 +10,9 @@ What is checked:
 * the online sampler of §2.2: same marginals, same stay probability, and the same joint law of
   consecutive levels as the batch path (two-sample KS on the differences);
 * the Gaussian (Brownian) extension of §2.3: variances and covariances of consecutive levels;
-* validation: bad input raises before any noise is drawn, the caller's data are not modified.
+* validation: bad input raises before any noise is drawn, the caller's data are not modified;
+* accounting: each release charges its accountant what its prefix costs (the last level; the
+  online sampler per level), an overspend is refused with the generator untouched.
 
 Statistical tests run at level ALPHA = 0.001 with fixed seeds, so the suite is deterministic;
 under a fresh seed each would reject a correct implementation with probability 0.001.
@@ -20,6 +22,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import dppack
+from accounting_checks import assert_refused_untouched
 from dppack import (
     GaussianNoiseReduction,
     LaplaceNoiseReduction,
@@ -207,3 +211,89 @@ def test_gaussian_errors():
         GaussianNoiseReduction([0.0], [1.0, 2.0])
     with pytest.raises(ValueError, match="finite values > 0"):
         GaussianNoiseReduction([0.0], [1.0, 0.0])
+
+
+# ---- privacy accounting: the accountant (issue 12) ------------------------------------------
+#
+# Deterministic: each test makes its own accountant.
+
+
+def test_laplace_path_charges_its_last_level():
+    values = np.array([1.0, 2.0])
+    with dppack.BudgetAccountant(5.0) as accountant:
+        LaplaceNoiseReduction(values, LEVELS, SENS, random_state=1)
+    assert accountant.ledger == [("LaplaceNoiseReduction", dppack.PrivacyLoss.pure(LEVELS[-1]))]
+    assert_refused_untouched(lambda rng, acc: LaplaceNoiseReduction(
+        values, LEVELS, SENS, random_state=rng, accountant=acc))
+    np.testing.assert_array_equal(values, [1.0, 2.0])
+
+
+def test_online_sampler_charges_increments_to_a_pure_accountant():
+    # delta = 0: the spends add (basic composition), so increments total the last level exactly
+    accountant = dppack.BudgetAccountant(5.0)
+    online = LaplaceNoiseReductionOnline([1.0, 2.0], LEVELS[0], SENS, random_state=1,
+                                         accountant=accountant)
+    assert online.privacy_ == dppack.PrivacyLoss.pure(LEVELS[0])
+    for level in LEVELS[1:]:
+        online.reduce(level)
+        assert online.privacy_ == dppack.PrivacyLoss.pure(level)
+    labels = [label for label, _ in accountant.ledger]
+    assert labels == ["LaplaceNoiseReductionOnline"] + ["LaplaceNoiseReductionOnline.reduce"] * 3
+    increments = [loss.eps for _, loss in accountant.ledger]
+    np.testing.assert_allclose(increments, np.diff(LEVELS, prepend=0.0), rtol=1e-15)
+    assert accountant.spent.eps == pytest.approx(LEVELS[-1], rel=1e-15)
+
+
+def test_online_sampler_charges_whole_levels_to_an_accountant_with_delta():
+    # delta > 0: the accountant may compose pure spends in zCDP (eps^2 / 2 each), where
+    # increments would total less than the last level costs; each level is charged whole
+    accountant = dppack.BudgetAccountant(50.0, 1e-6)
+    online = LaplaceNoiseReductionOnline([1.0], LEVELS[0], SENS, random_state=1,
+                                         accountant=accountant)
+    for level in LEVELS[1:]:
+        online.reduce(level)
+    assert [loss.eps for _, loss in accountant.ledger] == list(LEVELS)
+    # the total the accountant reports covers the eps_T-DP release in every composition
+    assert accountant.spent.eps >= LEVELS[-1]
+
+
+def test_online_reduce_overspend_leaves_everything_unchanged():
+    accountant = dppack.BudgetAccountant(0.6)
+    rng = np.random.default_rng(4)
+    online = LaplaceNoiseReductionOnline([1.0, 2.0], 0.5, SENS, random_state=rng,
+                                         accountant=accountant)
+    release, state = online.release.copy(), rng.bit_generator.state
+    with pytest.raises(ValueError, match="Privacy budget exceeded"):
+        online.reduce(0.8)  # would bring the total to 0.8 > 0.6
+    assert rng.bit_generator.state == state
+    np.testing.assert_array_equal(online.release, release)
+    assert online.eps == 0.5 and online.levels == [0.5]
+    assert online.privacy_ == dppack.PrivacyLoss.pure(0.5)
+    assert len(accountant.ledger) == 1
+    # the session's accountant is not charged by an object made without one
+    plain = LaplaceNoiseReductionOnline([1.0], 0.5, SENS, random_state=1)
+    with dppack.BudgetAccountant(1e-3) as session:
+        plain.reduce(2.0)
+    assert session.ledger == []
+    assert_refused_untouched(lambda rng, acc: LaplaceNoiseReductionOnline(
+        [1.0], 0.5, SENS, random_state=rng, accountant=acc))
+
+
+def test_gaussian_path_charges_rho_of_its_last_variance():
+    s = np.array([16.0, 4.0, 1.0])
+    with dppack.BudgetAccountant(100.0, 1e-6) as accountant:
+        GaussianNoiseReduction([0.0, 1.0], s, sensitivity=2.0, random_state=1)
+    # rho = Delta^2 / (2 s_T) = 4 / 2
+    assert accountant.ledger == [("GaussianNoiseReduction", dppack.PrivacyLoss.zcdp(2.0))]
+    assert_refused_untouched(lambda rng, acc: GaussianNoiseReduction(
+        [0.0], s, sensitivity=2.0, random_state=rng, accountant=acc), delta=1e-6)
+    # an accountant cannot be charged without the sensitivity; nothing drawn
+    rng = np.random.default_rng(5)
+    state = rng.bit_generator.state
+    with pytest.raises(ValueError, match="needs the sensitivity"):
+        GaussianNoiseReduction([0.0], s, random_state=rng, accountant=accountant)
+    assert rng.bit_generator.state == state and len(accountant.ledger) == 1
+    # without an accountant the sensitivity stays optional
+    assert GaussianNoiseReduction([0.0], s, random_state=1).shape == (3, 1)
+    with pytest.raises(ValueError, match="sensitivity must be"):
+        GaussianNoiseReduction([0.0], s, sensitivity=-1.0)

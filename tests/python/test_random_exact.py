@@ -84,6 +84,17 @@ def gaussian_pmf(sigma2):
     return lambda z: math.exp(-z * z / (2 * sigma2)) / norm
 
 
+def count_calls(monkeypatch, name, calls, key):
+    """Replace ``_exact.<name>`` by a wrapper that adds one to ``calls[key]`` per call."""
+    original = getattr(_exact, name)
+
+    def counting(*args, **kwargs):
+        calls[key] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(_exact, name, counting)
+
+
 def binomial_pvalue(successes, n, p):
     return stats.binomtest(int(successes), n, p).pvalue
 
@@ -259,18 +270,8 @@ def test_int64_overflow_branches_keep_the_law(monkeypatch):
     Laplace values past the limit (returned as Python ints), Gaussian acceptance exponents
     past sqrt(limit), and samplers wholly in Python integers when a bound exceeds it."""
     calls = {"bernoulli": 0, "laplace": 0}
-    bernoulli, laplace = _exact.py_bernoulli_exp, _exact.py_discrete_laplace
-
-    def counting_bernoulli(*args):
-        calls["bernoulli"] += 1
-        return bernoulli(*args)
-
-    def counting_laplace(*args):
-        calls["laplace"] += 1
-        return laplace(*args)
-
-    monkeypatch.setattr(_exact, "py_bernoulli_exp", counting_bernoulli)
-    monkeypatch.setattr(_exact, "py_discrete_laplace", counting_laplace)
+    count_calls(monkeypatch, "py_bernoulli_exp", calls, "bernoulli")
+    count_calls(monkeypatch, "py_discrete_laplace", calls, "laplace")
     generator = rng()
     alpha = ALPHA / 4
     # t = 64, s = 2, r = 4: u + r v may pass limit = 128 when v > 31 (about 1 draw in 7; it
@@ -293,6 +294,62 @@ def test_int64_overflow_branches_keep_the_law(monkeypatch):
     # 16 d > limit: the whole Gaussian draw in Python integers.
     python = _exact.discrete_gaussian(7, 3, 5_000, generator, limit=1000)
     assert chisquare_pvalue(python, gaussian_pmf(7 / 3), range(-30, 31)) > alpha
+
+
+REDUCED_GAUSSIAN_CASES = [
+    pytest.param(2, id="s2-2-t-1"),  # t = 1: every p
+    pytest.param(28, id="s2-28-t-4"),  # c = p / t = 7
+    pytest.param(1024, id="s2-1024-t-32"),
+    pytest.param(_random.gaussian_variance(1001), id="s2-1024-rounded"),
+    pytest.param(3 * 2 ** 12, id="s2-3*2^12-t-64"),
+]
+
+
+@pytest.mark.parametrize("p", REDUCED_GAUSSIAN_CASES)
+def test_discrete_gaussian_reduced_exponent_law(p, monkeypatch):
+    """q = 1 and t | p: the acceptance exponent is (|Y| - p / t)^2 / (2 p) (its denominator
+    2 p is what bernoulli_exp receives, so the reduced path is the one tested); chi-square
+    against the pmf of N_Z(0, p)."""
+    denominators = set()
+    bernoulli_exp = _exact.bernoulli_exp
+
+    def recording(n, d, *args, **kwargs):
+        denominators.add(d)
+        return bernoulli_exp(n, d, *args, **kwargs)
+
+    monkeypatch.setattr(_exact, "bernoulli_exp", recording)
+    draws = _random.discrete_gaussian(p, 1, N, rng())
+    assert denominators == {2 * p}
+    reach = int(10 * math.sqrt(p)) + 10
+    assert chisquare_pvalue(draws, gaussian_pmf(p), range(-reach, reach + 1)) > ALPHA
+
+
+def test_reduced_exponent_large_scale_moments():
+    """s about 2^18 + 12345 (p a multiple of t = 2^19, beyond the general path's int64 range,
+    which ends near s = 2^14): mean 0, variance s^2 and fourth moment 3 s^4 (the discrete
+    Gaussian's, up to a relative e^-(2 pi^2 s^2)), each within 5 standard errors (the sample
+    fourth moment has variance (105 - 9) s^8 / N)."""
+    p = _random.gaussian_variance((2 ** 18 + 12345) ** 2)
+    j = _exact._gaussian_proposal_exponent(p, 1)
+    assert p % (1 << j) == 0 and (p << (2 * j + 5)) > _exact.LIMIT  # the general path would
+    # be in Python integers here
+    z = _random.discrete_gaussian(p, 1, N, rng()).astype(np.float64)
+    assert abs(z.mean()) < 5 * math.sqrt(p / N)
+    assert abs(z.var() - p) < 5 * p * math.sqrt(2 / N)
+    fourth = float(np.mean((z / math.sqrt(p)) ** 4))
+    assert abs(fourth - 3.0) < 5 * math.sqrt(96 / N)
+
+
+def test_reduced_exponent_overflow_branch_keeps_the_law(monkeypatch):
+    """p = 28, t = 4, c = 7, 2 p = 56 with limit = 56 * 16: vectorised; |w| = ||y| - 7|
+    exceeds sqrt(limit) = 29.9 for |y| >= 37, the proposal Laplace(4) tail: about 1e-4 of
+    the 420,000 trials, so a Poisson count of mean about 40 (fewer than 5: below 1e-10); those
+    continue in Python integers and the law holds (chi-square)."""
+    calls = {"bernoulli": 0}
+    count_calls(monkeypatch, "py_bernoulli_exp", calls, "bernoulli")
+    draws = _exact.discrete_gaussian(28, 1, 300_000, rng(), limit=56 * 16)
+    assert calls["bernoulli"] >= 5
+    assert chisquare_pvalue(draws, gaussian_pmf(28), range(-60, 61)) > ALPHA
 
 
 def test_other_bit_generators():
@@ -356,12 +413,45 @@ def test_grid_units_and_laplace_scale():
         assert units * g <= sensitivity * (1 + 2.0 ** -19) or b / g > 2 ** 35
 
 
+def _proposal_scale(sigma2):
+    return 1 << _exact._gaussian_proposal_exponent(sigma2, 1)
+
+
 def test_gaussian_grid():
     for sigma in [1e-3, 0.7, 1.0, 3.3, 12345.678]:
         k, sigma2 = _random.discrete_gaussian_grid(sigma)
         scaled = Fraction(math.ldexp(sigma, -k))
-        assert 2 ** 12 <= scaled < 2 ** 13
-        assert scaled ** 2 <= sigma2 < scaled ** 2 + 1
+        assert 2 ** 13 <= scaled < 2 ** 14  # a scalar: the calibration's tail sums stay O(2^14)
+        # rounded up to a multiple of the proposal scale t (the sampler's int64 form)
+        t = _proposal_scale(sigma2)
+        assert sigma2 % t == 0 and scaled ** 2 <= sigma2 < scaled ** 2 + t
+        assert sigma2 < scaled ** 2 * (1 + 2.0 ** -12)
+
+
+def test_gaussian_grid_for_vectors():
+    """m values of L2 sensitivity Delta: sqrt(m) g <= 2^-12 Delta and g <= sigma / 2^13, but
+    sigma / g < 2^20; m = 1 (or no sensitivity) keeps the scalar grid."""
+    for sigma, sensitivity, m in [(4.8, 1.0, 10 ** 3), (4.8, 1.0, 10 ** 6), (0.01, 1.0, 4),
+                                  (48.0, 1.0, 10 ** 6), (3.0, 100.0, 100)]:
+        k, sigma2 = _random.discrete_gaussian_grid(sigma, sensitivity, m)
+        g = math.ldexp(1.0, k)
+        assert g <= sigma / 2 ** 13 and sigma / g < 2 ** 20
+        assert math.sqrt(m) * g <= sensitivity / 2 ** 12 or sigma / g >= 2 ** 19
+        assert math.sqrt(m) * 2 * g > sensitivity / 2 ** 12 or sigma / 2 / g < 2 ** 13
+        assert sigma2 % _proposal_scale(sigma2) == 0
+    assert _random.discrete_gaussian_grid(4.8, 1.0, 1) == _random.discrete_gaussian_grid(4.8)
+    assert (_random.discrete_gaussian_grid(4.8, None, 10 ** 6)
+            == _random.discrete_gaussian_grid(4.8))
+
+
+def test_gaussian_variance():
+    for sigma2 in [1, 2, 3, 5, 28, 1000, 2 ** 26 + 1, 12000 ** 2, 2 ** 40 - 1]:
+        p = _random.gaussian_variance(sigma2)
+        t = _proposal_scale(p)
+        assert p % t == 0 and sigma2 <= p < sigma2 + t
+        assert t == _proposal_scale(sigma2)
+    with pytest.raises(ValueError):
+        _random.gaussian_variance(0)
 
 
 VALUES = (np.random.default_rng(7).normal(scale=1e3, size=5000)
@@ -589,3 +679,81 @@ def test_integer_measure():
     weights = _random.integer_measure([0.5, 0.25, 1e-30, 0.0])
     assert weights.dtype == np.int64 and weights.sum() < 2 ** 62
     assert weights[0] == 2 * weights[1] and weights[3] == 0
+
+
+# ---- tails (for thresholds and calibrations) and a given grid -------------------------------
+
+
+def _brute_tail(m, log_weight, half):
+    z = np.arange(-half, half + 1, dtype=np.float64)
+    p = np.exp(log_weight(z) - np.logaddexp.reduce(log_weight(z)))
+    return float(p[z >= m].sum())
+
+
+@pytest.mark.parametrize("sigma2", [0.3, 2.0, 37.5, 5000.0, 2.0 ** 27])
+def test_discrete_gaussian_tail_matches_the_pmf(sigma2):
+    """P[Y >= m] against the normalised pmf summed directly (both signs of m, reals)."""
+    s = math.sqrt(sigma2)
+    half = int(14 * s) + 10
+    for m in [-3 * s, -1, -0.5, 0, 0.2, 1, 2.5 * s, 6 * s]:
+        expected = _brute_tail(math.ceil(m), lambda z: -z * z / (2 * sigma2), half)
+        assert _random.discrete_gaussian_tail(m, sigma2) == pytest.approx(expected, rel=1e-9,
+                                                                          abs=1e-300)
+
+
+@pytest.mark.parametrize("t, s", [(1, 1), (7, 3), (2 ** 10, 3), (5, 40)])
+def test_discrete_laplace_tail_matches_the_pmf(t, s):
+    """P[Z >= m] in closed form against the normalised pmf summed directly."""
+    half = int(60 * t / s) + 10
+    for m in [-5, -1, 0, 1, 2, 7, int(3 * t / s) + 1]:
+        expected = _brute_tail(m, lambda z: -np.abs(z) * s / t, half)
+        assert _random.discrete_laplace_tail(m, t, s) == pytest.approx(expected, rel=1e-9)
+    with pytest.raises(ValueError):
+        _random.discrete_laplace_tail(0, 0, 1)
+
+
+def test_laplace_noise_on_a_given_grid():
+    """grid=k puts the release on 2^k (as AboveThreshold's noises share one grid); the scale
+    is unchanged, the sensitivity in grid units follows the grid."""
+    k = _random.laplace_grid(1.0, 0.5)[0]
+    assert _random.laplace_grid(1.0, 0.25, grid=k)[0] == k
+    k_own, units_own, t_own, s_own = _random.laplace_grid(1.0, 0.25)
+    _, units, t, s = _random.laplace_grid(1.0, 0.25, grid=k - 3)
+    assert units == _random.grid_units(1.0, k - 3)
+    assert math.ldexp(t / s, k - 3) == pytest.approx(4.0, rel=2.0 ** -18)
+    out = _random.discrete_laplace_noise(np.full(1000, 0.3), 1.0, 0.25,
+                                         np.random.default_rng(SEED), coordinates=1,
+                                         grid=k - 3)
+    assert on_grid(out, k - 3) and not on_grid(out, k - 2)
+
+
+def test_gaussian_noise_on_grid_equals_noise_from_sigma():
+    """discrete_gaussian_noise(sigma) is discrete_gaussian_noise_on_grid with the grid of
+    discrete_gaussian_grid(sigma): the same draws from the same stream."""
+    values = np.linspace(-3, 3, 501)
+    k, sigma2 = _random.discrete_gaussian_grid(2.5)
+    first = _random.discrete_gaussian_noise(values, 2.5, np.random.default_rng(SEED))
+    second = _random.discrete_gaussian_noise_on_grid(values, k, sigma2,
+                                                     np.random.default_rng(SEED))
+    np.testing.assert_array_equal(first, second)
+    assert on_grid(second, k)
+
+
+def test_few_draws_take_the_python_samplers_with_the_same_law(monkeypatch):
+    """Up to ``_exact._FEW`` draws (a scalar release) go through the Python-integer samplers,
+    whose fixed cost is lower; one draw at a time, their law is still the exact pmf
+    (chi-square; false-failure rate ALPHA / 2 per sampler)."""
+    calls = {"laplace": 0, "gaussian": 0}
+    count_calls(monkeypatch, "py_discrete_laplace", calls, "laplace")
+    count_calls(monkeypatch, "py_discrete_gaussian", calls, "gaussian")
+    generator = rng()
+    singles = np.array([_random.discrete_laplace(6, 1, 1, generator)[0] for _ in range(6000)])
+    assert calls["laplace"] == 6000
+    assert chisquare_pvalue(singles, laplace_pmf(6), range(-100, 101)) > ALPHA / 2
+    pairs = np.concatenate([_random.discrete_gaussian(30, 1, 2, generator)
+                            for _ in range(3000)])
+    assert calls["gaussian"] == 6000
+    assert chisquare_pvalue(pairs, gaussian_pmf(30), range(-60, 61)) > ALPHA / 2
+    before = calls["laplace"]  # (the Gaussian's proposals are discrete Laplace draws too)
+    _random.discrete_laplace(6, 1, _exact._FEW + 1, generator)
+    assert calls["laplace"] == before  # more draws: the vectorised sampler

@@ -444,7 +444,9 @@ def test_accountant_charged_per_fit_and_checked_before_the_data():
     budget = dppack.BudgetAccountant(1.0)
     clf = DPLogisticRegression(eps=0.75, feature_bounds=(-1, 1), random_state=3,
                                accountant=budget).fit(X, y)
-    assert budget.ledger == [("DPLogisticRegression.fit", dppack.PrivacyLoss.pure(0.75))]
+    # one charging path: the core model's fit records the spend, under its own name
+    assert budget.ledger == [("LogisticRegressionDP.fit", dppack.PrivacyLoss.pure(0.75))]
+    assert clf.privacy_ == dppack.PrivacyLoss.pure(0.75)
     plain = DPLogisticRegression(eps=0.75, feature_bounds=(-1, 1), random_state=3).fit(X, y)
     assert np.array_equal(clf.coef_, plain.coef_)  # charging does not change the fit
 
@@ -463,7 +465,7 @@ def test_accountant_charged_per_fit_and_checked_before_the_data():
     budget = dppack.BudgetAccountant(1.0, 1e-5)
     DPLinearRegression(eps=0.5, delta=1e-6, feature_bounds=(0, 1), y_bounds=(-1, 2),
                        accountant=budget).fit(Xr, yr)
-    assert budget.ledger == [("DPLinearRegression.fit", dppack.PrivacyLoss.approx(0.5, 1e-6))]
+    assert budget.ledger == [("LinearRegressionDP.fit", dppack.PrivacyLoss.approx(0.5, 1e-6))]
     with pytest.raises(ValueError, match="eps = inf fits without noise"):
         DPLinearRegression(eps=math.inf, feature_bounds=(0, 1), y_bounds=(-1, 2),
                            accountant=budget).fit(Xr, yr)
@@ -477,9 +479,12 @@ def test_selector_charges_parallel_fits_plus_selection():
     candidates = [DPLinearRegression(eps=0.5, delta=1e-6, gamma=gamma, feature_bounds=(0, 1),
                                      y_bounds=(-1, 2), accountant=budget)
                   for gamma in (0.1, 1.0)]
-    DPModelSelector(candidates, random_state=0, accountant=budget).fit(X, y)
-    # the candidates' own accountant is not charged: only the selector's (2 eps, delta)
-    assert budget.ledger == [("DPModelSelector.fit", dppack.PrivacyLoss.approx(1.0, 1e-6))]
+    selector = DPModelSelector(candidates, random_state=0, accountant=budget).fit(X, y)
+    # the candidates' own accountant is not charged: only the selector's, once, by the core
+    # tuner: the fits and the selection read disjoint parts (parallel: (eps, delta))
+    loss = dppack.PrivacyLoss.approx(0.5, 1e-6)
+    assert budget.ledger == [("tune_linear_regression_model", loss)]
+    assert selector.privacy_ == loss
 
 
 def test_clones_share_the_accountant_so_tuning_is_charged():
@@ -489,7 +494,7 @@ def test_clones_share_the_accountant_so_tuning_is_charged():
                                accountant=budget)
     assert clone(clf).accountant is budget
     cross_val_score(clf, X, y, cv=3)
-    assert [label for label, _ in budget.ledger] == ["DPLogisticRegression.fit"] * 3
+    assert [label for label, _ in budget.ledger] == ["LogisticRegressionDP.fit"] * 3
     # 3 candidates x 3 folds + the refit would spend 10 eps: refused at the 3rd fit
     search = GridSearchCV(clf, {"gamma": [0.1, 1.0, 10.0]}, cv=3, error_score="raise")
     with pytest.raises(ValueError, match="Privacy budget exceeded"):
@@ -499,6 +504,8 @@ def test_clones_share_the_accountant_so_tuning_is_charged():
     with dppack.BudgetAccountant(2.0) as session:
         cross_val_score(clone(clf).set_params(accountant=None), X, y, cv=2)
     assert session.spent == dppack.PrivacyLoss.pure(2.0)
+    # one entry per fit (the core fit charges; the estimator only checks beforehand)
+    assert session.ledger == [("LogisticRegressionDP.fit", dppack.PrivacyLoss.pure(1.0))] * 2
 
 
 # --------------------------------------------------------------------------------------------

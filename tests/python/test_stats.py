@@ -20,7 +20,13 @@ What is checked:
 * unbounded DP without the private n (issue 11): the scaled sufficient statistics handed to
   one mechanism call, its eps, delta and sensitivity, identical for neighbours of n and
   n +- 1, the law of the noise on them (KS), accuracy on large data, the clamps;
-* the caller's data are never modified.
+* the caller's data are never modified;
+* the accountant (issue 12): an overspend refused before the data are read (data that raise
+  when read; the generator's state unchanged), one ledger entry per call with the loss the
+  docs state ('both' included), the mechanisms inside uncharged, histograms' ``privacy_``;
+* the exact noise (issue 12): laws against the discrete calibration actually drawn, the
+  thresholded table's threshold against the exact tail of the discrete noise (computed, not
+  sampled), quantileDP's law on its grid, including the rejection step of its window.
 
 Statistical tests: each runs at significance level ALPHA = 0.001 with a fixed seed, so the
 suite is deterministic. Under a fresh seed each such test would reject a correct
@@ -41,7 +47,6 @@ from scipy import stats
 
 import dppack
 from dppack import (
-    ExponentialMechanism,
     covDP,
     histogramDataAccess,
     histogramDP,
@@ -49,14 +54,13 @@ from dppack import (
     medianDP,
     pooledCovDP,
     pooledVarDP,
-    quantileDataAccess,
     quantileDP,
     rcompat,
     sdDP,
     tableDP,
     varDP,
 )
-from dppack.mechanisms import gaussian_sigma
+from dppack.mechanisms import discrete_gaussian_parameters, gaussian_sigma
 
 ALPHA = 0.001  # false-rejection probability of each statistical test under a fresh seed
 N_CALLS = 3000  # calls (one draw each) per law
@@ -719,6 +723,17 @@ def test_pooled_cov_clips_each_column_to_its_bounds():
     assert _ks(out - true, stats.laplace(scale=sens).cdf) > ALPHA
 
 
+def _discrete_normal(eps, delta, sensitivity, coordinates, type_DP="aDP", analytic=False):
+    """The law of the Gaussian mechanism's noise as drawn (issue 12): g Z with Z the discrete
+    Gaussian N_Z(0, s^2) of ``mechanisms.discrete_gaussian_parameters`` for DPpack's sigma; a
+    normal law of standard deviation g s (the grid g is below s / 2^12, far beyond what a
+    test of a few thousand draws resolves)."""
+    sigma = gaussian_sigma(eps, delta, sensitivity, type_DP, analytic)
+    k, sigma2 = discrete_gaussian_parameters(sigma, sensitivity, eps=eps, delta=delta,
+                                             type_DP=type_DP, coordinates=coordinates)
+    return stats.norm(scale=math.ldexp(math.sqrt(sigma2), k))
+
+
 def _rounded_law_pvalue(noise, law):
     """Chi-square p-value of integer noise round(Z) against Z ~ law (ties have probability 0)."""
     noise = np.asarray(noise).ravel()
@@ -792,11 +807,33 @@ def test_table_law():
 # --------------------------------------------------------------------------------------------
 
 
-def _interval_probabilities(x, quant, eps, lower, upper):
-    access = quantileDataAccess(x, quant, lower, upper)
-    widths = np.diff(access["Sorted"])
-    weights = widths * np.exp(eps * access["Utility"] / 2)
-    return access["Sorted"], weights / weights.sum()
+def _quantile_grid_law(x, quant, eps, lower, upper):
+    """The exact law of quantileDP's interval, written out from its Notes (not computed by
+    it): the grid g = 2^j, j = e - 59 for max(|L|, |U|) < 2^e; the records clipped and
+    rounded to it, the bounds X_0 = ceil(L/g) and X_{n+1} = floor(U/g); interval k has
+    weight (X_{k+1} - X_k) exp(eps u~_k / (2 Delta')), u~ = -|k - quant n| rounded to
+    2^-20 and Delta' = 1 + 2^-20 (``_random.exponential_mechanism``). Returns (j, the
+    interval edges in grid units, the probabilities)."""
+    j = math.frexp(max(abs(lower), abs(upper)))[1] - 59
+    first, last = math.ceil(math.ldexp(lower, -j)), math.floor(math.ldexp(upper, -j))
+    rounded = sorted(min(max(round(math.ldexp(float(v), -j)), first), last) for v in x)
+    edges = np.array([first] + rounded + [last], dtype=object)
+    widths = np.array([float(w) for w in np.diff(edges)])
+    n = len(x)
+    utility = np.array([round(math.ldexp(-abs(k - quant * n), 20)) for k in range(n + 1)])
+    log_weight = eps * utility / (2 * (2 ** 20 + 1))
+    with np.errstate(divide="ignore"):
+        log_weight = log_weight + np.log(widths)
+    weights = np.exp(log_weight - log_weight.max())
+    return j, edges, weights / weights.sum()
+
+
+def _interval_index(out, j, edges):
+    """The interval of each released value (the grid point, as a float, back in grid units;
+    a point rounded up onto the next edge by the float conversion has probability < 2^-40
+    here)."""
+    points = np.ldexp(np.asarray(out, dtype=np.float64), -j)
+    return np.searchsorted(np.array([float(e) for e in edges]), points, side="right") - 1
 
 
 @pytest.mark.parametrize(
@@ -808,27 +845,29 @@ def _interval_probabilities(x, quant, eps, lower, upper):
     ],
 )
 def test_quantile_interval_frequencies(x, quant, eps, lower, upper):
-    ordered, probs = _interval_probabilities(x, quant, eps, lower, upper)
+    """Chi-square of the released interval against the exact probabilities; zero-width
+    intervals (ties, clipped data) never chosen; the position uniform within the interval
+    (KS); every output within the bounds."""
+    j, edges, probs = _quantile_grid_law(x, quant, eps, lower, upper)
     out = _draws(lambda rng: quantileDP(x, quant, eps, lower, upper, random_state=rng))
     assert np.all((out >= lower) & (out <= upper))
-    index = np.searchsorted(ordered, out, side="right") - 1
-    index = np.minimum(index, probs.size - 1)
+    index = _interval_index(out, j, edges)
     observed = np.bincount(index, minlength=probs.size)
-    assert observed[probs == 0].sum() == 0  # zero-width intervals are never chosen
+    assert observed.size == probs.size and observed[probs == 0].sum() == 0
     cells = probs > 0
     assert stats.chisquare(observed[cells], probs[cells] * out.size).pvalue > ALPHA
     # Uniform position within the chosen interval.
-    left, right = ordered[index], ordered[index + 1]
-    assert _ks((out - left) / (right - left), stats.uniform.cdf) > ALPHA
+    left = np.array([float(edges[i]) for i in index])
+    right = np.array([float(edges[i + 1]) for i in index])
+    assert _ks((np.ldexp(out, -j) - left) / (right - left), stats.uniform.cdf) > ALPHA
 
 
 def test_quantile_frequency_check_has_power():
     """The chi-square check rejects the probabilities with eps off by 30 %."""
     x = [1, 1, -2, 8, -6]
-    ordered, probs = _interval_probabilities(x, 0.25, 1.3, -10, 10)
+    j, edges, probs = _quantile_grid_law(x, 0.25, 1.3, -10, 10)
     out = _draws(lambda rng: quantileDP(x, 0.25, 1, -10, 10, random_state=rng))
-    index = np.searchsorted(ordered, out, side="right") - 1
-    observed = np.bincount(index, minlength=probs.size)
+    observed = np.bincount(_interval_index(out, j, edges), minlength=probs.size)
     cells = probs > 0
     assert stats.chisquare(observed[cells], probs[cells] * out.size).pvalue < ALPHA
 
@@ -838,53 +877,60 @@ def test_median_is_the_half_quantile():
         assert _median(random_state=seed) == _quantile(quant=0.5, random_state=seed)
 
 
-def _quantile_full(x, quant, eps, lower, upper, seed):
-    """§3.9 with every candidate: what quantileDP computes without its candidate window."""
-    access = quantileDataAccess(x, quant, lower, upper)
-    ordered = access["Sorted"]
-    rng = np.random.default_rng(seed)
-    k = ExponentialMechanism(access["Utility"], eps, 1, measure=np.diff(ordered),
-                             random_state=rng)
-    return ordered[k] + rng.random() * (ordered[k + 1] - ordered[k])
+def test_quantile_outputs_on_the_grid():
+    """Every release is a point of the grid 2^j (j = -55 for the bounds +-10): outputs near
+    0 are exact doubles with no bit below 2^-55, which a float uniform within the interval
+    (DPpack's draw) would have almost surely."""
+    x = np.random.default_rng(3).normal(0, 0.01, 50)
+    out = _draws(lambda rng: quantileDP(x, 0.5, 2.0, -10, 10, random_state=rng), n=300)
+    scaled = np.ldexp(out, 55)
+    assert np.all(scaled == np.round(scaled))
+    assert np.all(np.abs(out) < 1)  # small values: the check above has teeth
+
+
+def test_quantile_window_with_unions_has_the_exact_law():
+    """The rejection step of the unions of intervals beyond the window: with a window of
+    five candidates (forced), most draws fall in a union and are thinned; the released
+    intervals still follow the exact law of the mechanism on every interval (chi-square
+    at ALPHA), and the unions were drawn (and kept) often."""
+    x = np.random.default_rng(5).uniform(-1, 1, 30)
+    quant, eps = 0.3, 0.5
+    j, edges, probs = _quantile_grid_law(x, quant, eps, -1, 1)
+    rng = np.random.default_rng(SEED)
+    values = np.asarray(x, dtype=np.float64)
+    out = np.array([_STATS._exact_quantile(values, quant, eps, -1.0, 1.0, rng, half=2.0)
+                    for _ in range(N_CALLS)])
+    index = _interval_index(out, j, edges)
+    observed = np.bincount(index, minlength=probs.size)
+    far = np.abs(np.arange(probs.size) - quant * x.size) > 3  # only reachable via a union
+    assert probs[far].sum() > 0.2 and observed[far].sum() > 0.15 * N_CALLS
+    assert stats.chisquare(observed, probs * out.size).pvalue > ALPHA
 
 
 @pytest.mark.parametrize("eps", [1e-4, 0.05, 1, 40])
 @pytest.mark.parametrize("data", ["continuous", "ties", "constant"])
-def test_quantile_window_is_exact(data, eps):
-    """quantileDP passes the exponential mechanism only the candidates whose weight is not
-    exactly 0; the result is bit for bit that of the mechanism on all n + 1 candidates, with
-    the same draws (the mechanism's uniform, then the position's)."""
+def test_quantile_window_makes_unions_negligible(data, eps):
+    """Speed without approximation: the candidates passed to the mechanism are a window
+    around quant n and at most two unions, each of weight at most e^-50 of the window's
+    largest (or every interval when no window suffices: ties, small eps n)."""
     rng = np.random.default_rng(11)
     x = {
         "continuous": rng.normal(size=20_000),
         "ties": np.round(rng.normal(size=20_000), 1),
         "constant": np.zeros(20_000),
     }[data]
-    for seed, quant in zip(range(4), (0.0, 0.3, 0.5, 1.0)):
-        assert quantileDP(x, quant, eps, -2, 2, random_state=seed) == _quantile_full(
-            x, quant, eps, -2, 2, seed)
-
-
-@pytest.mark.parametrize("eps", [1e-3, 0.05, 1, 40])
-@pytest.mark.parametrize("quant", [0.0, 0.3, 1.0])
-def test_quantile_window_excludes_only_zero_weights(quant, eps):
-    """The invariant behind the window: every candidate outside it has weight exactly 0 in
-    ExponentialMechanism's computation (§2.4: measure * exp(eps (u - max u) / (2 Delta)),
-    formed in log space and shifted by its maximum), and the window is a strict subset when
-    eps n is large."""
-    from dppack.stats import _quantile_window
-
-    x = np.random.default_rng(12).normal(size=50_000)
-    access = quantileDataAccess(x, quant, -2, 2)
-    with np.errstate(divide="ignore"):
-        log_weight = (access["Utility"] - access["Utility"].max()) * (eps / 2)
-        log_weight += np.log(np.diff(access["Sorted"]))
-    weight = np.exp(log_weight - log_weight.max())
-    start, stop = _quantile_window(access["Sorted"], x.size, quant, eps, 4.0)
-    assert np.all(weight[:start] == 0) and np.all(weight[stop:] == 0)
-    assert weight[start:stop].max() == 1.0
-    if eps >= 1:
-        assert stop - start < x.size / 4
+    for quant in (0.0, 0.3, 0.5, 1.0):
+        j, first, last = _STATS._quantile_grid(-2.0, 2.0)
+        utilities, widths, starts, unions = _STATS._quantile_candidates(x, quant, eps, j,
+                                                                        first, last)
+        assert widths.sum() == last - first  # the candidates cover every grid point once
+        np.testing.assert_array_equal(starts[1:], starts[:-1] + widths[:-1])
+        log_weight = 0.5 * eps * utilities + np.log(np.maximum(widths, 1e-300))
+        inside = np.delete(log_weight, unions)
+        assert all(log_weight[i] < inside.max() - 50 or widths[i] == 0 for i in unions)
+        if data == "continuous" and eps >= 1:  # a window, not every interval (at quant 0
+            # and 1 it grows past the data clipped to a bound: 2.3 % of them, tied)
+            assert utilities.size < (1000 if 0 < quant < 1 else x.size / 4)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1014,22 +1060,33 @@ _STATS = importlib.import_module("dppack.stats")  # `stats` is scipy's here
 
 
 class _Recorder:
-    """Stands in for the mechanisms inside dppack.stats: records every call and returns the
-    true values unchanged (no noise), so that counts and breaks can be compared exactly."""
+    """Stands in for the mechanisms inside dppack.stats (and for its exact noise of counts,
+    ``_noisy_counts``): records every call and returns the true values unchanged (no noise),
+    so that counts and breaks can be compared exactly. The mechanisms must be called with
+    ``accountant=UNCHARGED`` (the statistic charges the whole release once)."""
 
     def __init__(self):
         self.calls = []
 
-    def laplace(self, true_values, eps, sensitivities, random_state=None):
+    def laplace(self, true_values, eps, sensitivities, random_state=None, accountant=None):
+        assert accountant is dppack.accounting.UNCHARGED
         self.calls.append(dict(values=np.copy(true_values), eps=eps, delta=None,
                                sensitivity=sensitivities))
         return np.copy(true_values)
 
     def gaussian(self, true_values, eps, delta, sensitivities, type_DP="aDP", analytic=False,
-                 random_state=None):
+                 random_state=None, accountant=None):
+        assert accountant is dppack.accounting.UNCHARGED
         self.calls.append(dict(values=np.copy(true_values), eps=eps, delta=delta,
                                sensitivity=sensitivities, type_DP=type_DP, analytic=analytic))
         return np.copy(true_values)
+
+    def counts(self, counts, eps, sensitivity, mechanism, delta, type_DP, rng, changed):
+        self.calls.append(dict(values=np.copy(counts), eps=eps,
+                               delta=None if mechanism == "Laplace" else delta,
+                               sensitivity=sensitivity, type_DP=type_DP,
+                               analytic=mechanism == "analytic", changed=changed))
+        return np.array(counts, dtype=np.float64)
 
 
 @pytest.fixture
@@ -1037,6 +1094,7 @@ def no_noise(monkeypatch):
     recorder = _Recorder()
     monkeypatch.setattr(_STATS, "LaplaceMechanism", recorder.laplace)
     monkeypatch.setattr(_STATS, "GaussianMechanism", recorder.gaussian)
+    monkeypatch.setattr(_STATS, "_noisy_counts", recorder.counts)
     return recorder
 
 
@@ -1214,7 +1272,7 @@ def test_histogram_bounded_rule_uses_the_public_n(no_noise):
 def test_histogram_unbounded_breaks_follow_the_noisy_n(no_noise, monkeypatch):
     """The breaks are post-processing of the released n: a noisy n of 1000 gives Sturges'
     11 cells whatever the data (here 10 values)."""
-    def laplace(true_values, eps, sensitivities, random_state=None):
+    def laplace(true_values, eps, sensitivities, random_state=None, accountant=None):
         return 1000.4 if np.ndim(true_values) == 0 else np.copy(true_values)
 
     monkeypatch.setattr(_STATS, "LaplaceMechanism", laplace)
@@ -1228,7 +1286,7 @@ def test_histogram_unbounded_breaks_follow_the_noisy_n(no_noise, monkeypatch):
 def test_histogram_extreme_noisy_n(monkeypatch, draw, cells):
     """A noisy n below 1 counts as 1; an infinite or NaN one (eps near the smallest double) as
     2^62: the release never fails after a draw."""
-    def laplace(true_values, eps, sensitivities, random_state=None):
+    def laplace(true_values, eps, sensitivities, random_state=None, accountant=None):
         return draw if np.ndim(true_values) == 0 else np.copy(true_values)
 
     monkeypatch.setattr(_STATS, "LaplaceMechanism", laplace)
@@ -1239,7 +1297,7 @@ def test_histogram_extreme_noisy_n(monkeypatch, draw, cells):
 def test_histogram_too_many_cells_warn_at_the_callers_line(monkeypatch):
     """R caps a number of cells at 1e6 with a warning; from a number, and from a rule whose
     noisy n is huge (here 1e20: FD would ask for 4.6e6 cells)."""
-    def laplace(true_values, eps, sensitivities, random_state=None):
+    def laplace(true_values, eps, sensitivities, random_state=None, accountant=None):
         return 1e20 if np.ndim(true_values) == 0 else np.copy(true_values)
 
     monkeypatch.setattr(_STATS, "LaplaceMechanism", laplace)
@@ -1311,9 +1369,14 @@ def test_table_noise_in_r_column_major_order():
     eps = 0.7
     true = dppack.tableDataAccess(a, b)["True.Values"].to_numpy()
     out = tableDP(a, b, eps=eps, allow_negative=True, random_state=SEED)
-    noise = np.random.default_rng(SEED).laplace(0.0, 2 / eps, true.size)  # §3.6 scale 2/eps
+    # The exact noise vector of the same seed (§3.6 scale 2/eps; two cells can change): the
+    # i-th draw is the i-th entry whatever the values, which are integers on the grid.
+    noise = dppack._random.discrete_laplace_noise(np.zeros(true.size), 2.0, eps,
+                                                  np.random.default_rng(SEED), coordinates=2)
     expected = np.round(true.ravel(order="F") + noise).reshape(true.shape, order="F")
     np.testing.assert_array_equal(out.to_numpy(), expected)
+    row_major = np.round(true.ravel() + noise).reshape(true.shape)
+    assert not np.array_equal(out.to_numpy(), row_major)  # the order is visible
 
 
 def test_table_round_then_negatives_to_zero():
@@ -1329,58 +1392,100 @@ def test_table_round_then_negatives_to_zero():
 # --------------------------------------------------------------------------------------------
 
 
+def _gaussian_tail_by_summation(sigma2):
+    """m -> P[Z >= m] for the discrete Gaussian N_Z(0, sigma2), summed from its pmf over
+    |z| <= 40 s (the rest is below 1e-300 of the mass)."""
+    half = int(40 * math.sqrt(sigma2)) + 2
+    z = np.arange(-half, half + 1, dtype=np.float64)
+    weight = np.exp(-z * z / (2.0 * sigma2))
+    tail = np.cumsum(weight[::-1])[::-1] / weight.sum()  # tail[i] = P[Z >= z[i]]
+    return lambda m: float(tail[int(m) + half]) if -half <= m <= half else float(m < 0)
+
+
 def _threshold_reference(mechanism, eps, delta, bounded, type_DP="aDP"):
-    """(noise scale, threshold) of the thresholded table release, written out here from the
-    derivation in ``dppack.stats._table_threshold`` (not computed by it): Laplace b =
-    sensitivity/eps with tau = 1 + b ln(1/delta) (bounded) or 1 + b ln(max(1, 1/(2 delta)))
-    (unbounded); Gaussian sigma for delta/2 and tau = 1 + sigma z(delta e^-eps / 2)
-    (bounded), or for delta and tau = 1 + sigma z(delta) (unbounded), z the upper quantile."""
+    """(k, tail, p) of the thresholded table release, written out here from the derivation
+    in ``dppack.stats._table_threshold`` (not computed by it): the grid g = 2^k and the tail
+    m -> P[Z >= m] of the integer noise Z (noisy count of 1: g (round(1/g) + Z)), and the
+    largest release probability p allowed for a count of 1. Laplace: sensitivity 2
+    (bounded) or 1 (unbounded) for 2 or 1 changed cells, p = delta/2 or delta; Gaussian:
+    DPpack's sigma for delta/2 (bounded, p = delta e^-eps / 2) or delta (unbounded,
+    p = delta), made exact by the discrete calibration for 2 or 1 changed cells."""
+    changed = 2 if bounded else 1
     if mechanism == "Laplace":
-        if bounded:
-            b = 2 / eps
-            return b, 1 + b * math.log(1 / delta)
-        b = 1 / eps
-        return b, 1 + b * math.log(max(1.0, 1 / (2 * delta)))
+        k, _, t, s = dppack._random.laplace_grid(float(changed), eps, changed)
+        rate = s / t  # P(z) proportional to exp(-|z| rate): a geometric series each side
+
+        def tail(m):
+            if m >= 1:
+                return math.exp(-rate * m) / (1.0 + math.exp(-rate))
+            return 1.0 - math.exp(-rate * (1 - m)) / (1.0 + math.exp(-rate))
+
+        return k, tail, delta / 2 if bounded else delta
     analytic = mechanism == "analytic"
-    if bounded:
-        sigma = gaussian_sigma(eps, delta / 2, math.sqrt(2), type_DP, analytic)
-        return sigma, 1 + sigma * stats.norm.isf(delta * math.exp(-eps) / 2)
-    sigma = gaussian_sigma(eps, delta, 1.0, type_DP, analytic)
-    return sigma, 1 + sigma * stats.norm.isf(delta)
+    sensitivity = math.sqrt(2) if bounded else 1.0
+    delta_noise = delta / 2 if bounded else delta
+    sigma = gaussian_sigma(eps, delta_noise, sensitivity, type_DP, analytic)
+    k, sigma2 = discrete_gaussian_parameters(sigma, sensitivity, eps=eps, delta=delta_noise,
+                                             type_DP=type_DP, coordinates=changed)
+    return k, _gaussian_tail_by_summation(sigma2), (delta * math.exp(-eps) / 2 if bounded
+                                                    else delta)
 
 
 # Counts 1..16 over two factors: some cells fall on each side of every threshold below.
 _ROWS = [f"r{k:02d}" for k in range(1, 17) for _ in range(k)]
 _COLS = ["u" if i % 3 else "v" for i in range(len(_ROWS))]
 
+THRESHOLD_CASES = [
+    ("Laplace", "bounded", "aDP", 1.0),
+    ("Laplace", "unbounded", "aDP", 0.5),
+    ("Gaussian", "bounded", "pDP", 1.0),
+    ("Gaussian", "unbounded", "aDP", 0.5),
+    ("analytic", "bounded", "aDP", 2.0),
+    ("analytic", "unbounded", "pDP", 2.0),  # type.DP ignored for 'analytic', as in DPpack
+]
 
-@pytest.mark.parametrize(
-    "mechanism, which, type_DP, eps",
-    [
-        ("Laplace", "bounded", "aDP", 1.0),
-        ("Laplace", "unbounded", "aDP", 0.5),
-        ("Gaussian", "bounded", "pDP", 1.0),
-        ("Gaussian", "unbounded", "aDP", 0.5),
-        ("analytic", "bounded", "aDP", 2.0),
-        ("analytic", "unbounded", "pDP", 2.0),  # type.DP ignored for 'analytic', as in DPpack
-    ],
-)
+
+@pytest.mark.parametrize("mechanism, which, type_DP, eps", THRESHOLD_CASES)
+@pytest.mark.parametrize("delta", [0.05, 1e-6])
+def test_thresholded_table_threshold_from_the_exact_tail(mechanism, which, type_DP, eps,
+                                                         delta):
+    """Computed, not sampled: a count of 1 is released (its noisy count g (V + Z) exceeds
+    tau) with probability P[Z >= m] <= p <= delta, and tau is the smallest grid point with
+    that property (P[Z >= m - 1] > p)."""
+    bounded = which == "bounded"
+    type_DP = "aDP" if mechanism == "analytic" else type_DP
+    sensitivity = (2.0 if bounded else 1.0) if mechanism == "Laplace" else (
+        math.sqrt(2) if bounded else 1.0)
+    _, tau = _STATS._table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity)
+    k, tail, p = _threshold_reference(mechanism, eps, delta, bounded, type_DP)
+    one = round(math.ldexp(1.0, -k))  # V = round(1 / g): 2^-k for the fine grids here
+    assert k <= 0 and one * math.ldexp(1.0, k) == 1.0
+    m = round(math.ldexp(tau - 1.0, -k)) + 1  # tau = g (V + m - 1)
+    assert math.ldexp(float(one + m - 1), k) == tau
+    assert p <= delta
+    assert tail(m) <= p < tail(m - 1)
+
+
+@pytest.mark.parametrize("mechanism, which, type_DP, eps", THRESHOLD_CASES)
 def test_thresholded_table_noise_and_threshold(mechanism, which, type_DP, eps):
-    """Undeclared levels: noise of the derived scale on the observed cells only (in R's
-    column-major order), a cell released iff its unrounded noisy count exceeds the derived
-    threshold, the table's levels those of the released cells."""
+    """Undeclared levels: the exact noise on the observed cells only (in R's column-major
+    order), a cell released iff its unrounded noisy count exceeds the threshold, the table's
+    levels those of the released cells."""
     delta = 0.05
     out = tableDP(_ROWS, _COLS, eps=eps, delta=delta, mechanism=mechanism, type_DP=type_DP,
                   which_sensitivity=which, random_state=SEED)
     observed = pd.crosstab(pd.Series(_ROWS), pd.Series(_COLS)).stack()
     observed = observed[observed > 0].sort_index(level=[1, 0])  # first factor fastest
-    scale, threshold = _threshold_reference(mechanism, eps, delta, which == "bounded",
-                                            "aDP" if mechanism == "analytic" else type_DP)
-    rng = np.random.default_rng(SEED)
-    if mechanism == "Laplace":
-        noise = rng.laplace(0.0, scale, observed.size)
-    else:
-        noise = rng.normal(0.0, scale, observed.size)
+    bounded = which == "bounded"
+    type_DP = "aDP" if mechanism == "analytic" else type_DP
+    sensitivity = (2.0 if bounded else 1.0) if mechanism == "Laplace" else (
+        math.sqrt(2) if bounded else 1.0)
+    noise_of, threshold = _STATS._table_threshold(mechanism, eps, delta, type_DP, bounded,
+                                                  sensitivity)
+    # The same seed's noise vector (integer counts are on the grid: noisy = count + noise).
+    noise = noise_of(np.zeros(observed.size), np.random.default_rng(SEED))
+    k, _, _ = _threshold_reference(mechanism, eps, delta, bounded, type_DP)
+    np.testing.assert_array_equal(noise, np.ldexp(np.rint(np.ldexp(noise, -k)), k))  # grid
     noisy = observed.to_numpy() + noise
     keep = noisy > threshold
     assert 0 < keep.sum() < keep.size  # the data exercise both sides of the threshold
@@ -1394,7 +1499,7 @@ def test_thresholded_table_noise_and_threshold(mechanism, which, type_DP, eps):
 
 def test_thresholded_table_cells_below_threshold_never_appear():
     eps, delta = 1.0, 0.05
-    _, threshold = _threshold_reference("Laplace", eps, delta, True)  # 6.99
+    _, threshold = _STATS._table_threshold("Laplace", eps, delta, "aDP", True, 2.0)  # 6.99
     observed = set(zip(_ROWS, _COLS))
     smallest = []
     for seed in range(200):
@@ -1671,10 +1776,9 @@ def real_noise(monkeypatch):
                      stats.laplace(scale=4), id="cov-Laplace"),
         pytest.param(_unb_pvar, (UNB_X[:4], UNB_X[4:]), 3,
                      dict(eps=0.5, mechanism="Gaussian", delta=0.01),
-                     stats.norm(scale=gaussian_sigma(0.5, 0.01, math.sqrt(3))),
-                     id="pooledVar-aDP"),
+                     _discrete_normal(0.5, 0.01, math.sqrt(3), 6), id="pooledVar-aDP"),
         pytest.param(_unb_var, UNB_X, 3, dict(eps=2, mechanism="analytic", delta=1e-5),
-                     stats.norm(scale=gaussian_sigma(2, 1e-5, math.sqrt(3), analytic=True)),
+                     _discrete_normal(2, 1e-5, math.sqrt(3), 3, analytic=True),
                      id="var-analytic"),
     ],
 )
@@ -1980,12 +2084,13 @@ def test_large_data_block_wise(bound):
     x = np.random.default_rng(4).normal(size=150_000)
     clipped = np.clip(x, -bound, bound)
     width = 2 * bound
-    noise_mean = meanDP(x, 1, -bound, bound, random_state=9) - clipped.mean()
-    expected = np.random.default_rng(9).laplace(0, width / x.size, 1)[0]
-    assert noise_mean == pytest.approx(expected, abs=1e-12)
-    noise_var = varDP(x, 1, -bound, bound, random_state=9) - clipped.var(ddof=1)
-    expected = np.random.default_rng(9).laplace(0, width ** 2 / x.size, 1)[0]
-    assert noise_var == pytest.approx(expected, abs=1e-12)
+    # The mechanism's draw of the same seed on numpy's value; the two true values can differ
+    # in their last bits, and so round to neighbouring points of the grid (<= scale 2^-20).
+    for function, true, scale in ((meanDP, clipped.mean(), width / x.size),
+                                  (varDP, clipped.var(ddof=1), width ** 2 / x.size)):
+        expected = dppack.LaplaceMechanism(true, 1, scale, random_state=9)
+        assert function(x, 1, -bound, bound, random_state=9) == pytest.approx(
+            expected, rel=0, abs=scale * 2.0 ** -19)
 
 
 @pytest.mark.parametrize(
@@ -2009,3 +2114,197 @@ def test_public_names():
                  "covDataAccess", "histogramDataAccess", "tableDataAccess",
                  "pooledVarDataAccess", "pooledCovDataAccess", "quantileDataAccess"):
         assert name in dppack.__all__ and callable(getattr(dppack, name))
+
+
+# --------------------------------------------------------------------------------------------
+# The accountant (issue 12): one charge per call, before the data are read
+# --------------------------------------------------------------------------------------------
+
+PrivacyLoss = dppack.PrivacyLoss
+BudgetAccountant = dppack.BudgetAccountant
+OVERSPEND = "Privacy budget exceeded"
+
+
+class _Untouchable:
+    """Data that must not be read: any conversion to an array, any iteration fails."""
+
+    def __array__(self, *args, **kwargs):
+        raise AssertionError("the data were read")
+
+    def __iter__(self):
+        raise AssertionError("the data were read")
+
+    def __len__(self):
+        raise AssertionError("the data were read")
+
+
+_U = _Untouchable()
+
+# name -> call(data, **kwargs) with the data in every data position
+_STAT_CALLS = {
+    "meanDP": lambda d, **kw: meanDP(d, kw.pop("eps", 1), 0, 1, **kw),
+    "varDP": lambda d, **kw: varDP(d, kw.pop("eps", 1), 0, 1, **kw),
+    "sdDP": lambda d, **kw: sdDP(d, kw.pop("eps", 1), 0, 1, **kw),
+    "covDP": lambda d, **kw: covDP(d, d, kw.pop("eps", 1), 0, 1, 0, 1, **kw),
+    "histogramDP": lambda d, **kw: histogramDP(d, kw.pop("eps", 1), 0, 1, **kw),
+    "tableDP": lambda d, **kw: tableDP(d, **{"eps": 1, **kw}),
+    "pooledVarDP": lambda d, **kw: pooledVarDP(d, d, lower_bound=0, upper_bound=1, **kw),
+    "pooledCovDP": lambda d, **kw: pooledCovDP(d, d, lower_bound1=0, upper_bound1=1,
+                                               lower_bound2=0, upper_bound2=1, **kw),
+    "quantileDP": lambda d, **kw: quantileDP(d, 0.3, kw.pop("eps", 1), 0, 1, **kw),
+    "medianDP": lambda d, **kw: medianDP(d, kw.pop("eps", 1), 0, 1, **kw),
+}
+_DATA = {"covDP": X, "tableDP": _cat(["a", "b", "a", "c"], ["a", "b", "c"]),
+         "pooledCovDP": np.column_stack([X, X[::-1]])}
+
+
+@pytest.mark.parametrize("name", list(_STAT_CALLS))
+@pytest.mark.parametrize("session", [False, True], ids=["argument", "session"])
+def test_overspend_refused_before_the_data_are_read(name, session):
+    """An accountant with eps 0.5 left refuses a call at eps 1 before it converts its data
+    (which would raise AssertionError) and before any draw (the generator's state is
+    unchanged); the ledger is untouched."""
+    accountant = BudgetAccountant(0.5)
+    rng = np.random.default_rng(SEED)
+    state = rng.bit_generator.state
+    with pytest.raises(ValueError, match=OVERSPEND):
+        if session:
+            with accountant:
+                _STAT_CALLS[name](_U, random_state=rng)
+        else:
+            _STAT_CALLS[name](_U, random_state=rng, accountant=accountant)
+    assert rng.bit_generator.state == state
+    assert accountant.ledger == []
+
+
+E_BOTH = math.exp(0.5)
+# (name, keyword arguments, the loss the docs state), eps = 0.5 throughout
+_CHARGES = [
+    ("meanDP", {}, PrivacyLoss.pure(0.5)),
+    ("meanDP", dict(which_sensitivity="unbounded"), PrivacyLoss.pure(0.5)),
+    ("meanDP", dict(which_sensitivity="both"), PrivacyLoss.pure(1.5)),
+    ("meanDP", dict(mechanism="Gaussian", delta=1e-5), PrivacyLoss.approx(0.5, 1e-5)),
+    ("meanDP", dict(mechanism="Gaussian", delta=1e-5, type_DP="pDP",
+                    which_sensitivity="both"),
+     PrivacyLoss.approx(1.5, (2 + E_BOTH) * 1e-5)),
+    ("varDP", dict(mechanism="analytic", delta=1e-4, which_sensitivity="both"),
+     PrivacyLoss.approx(1.5, (2 + E_BOTH) * 1e-4)),
+    ("varDP", dict(which_sensitivity="unbounded"), PrivacyLoss.pure(0.5)),
+    ("sdDP", dict(mechanism="analytic", delta=1e-4), PrivacyLoss.approx(0.5, 1e-4)),
+    ("sdDP", dict(which_sensitivity="both"), PrivacyLoss.pure(1.5)),
+    ("covDP", dict(which_sensitivity="both"), PrivacyLoss.pure(1.5)),
+    ("covDP", dict(mechanism="Gaussian", delta=1e-5, which_sensitivity="unbounded"),
+     PrivacyLoss.approx(0.5, 1e-5)),
+    # the rule's private n (1/20 of the budget) is part of the release
+    ("histogramDP", dict(which_sensitivity="unbounded"), PrivacyLoss.pure(0.5)),
+    ("histogramDP", dict(which_sensitivity="unbounded", mechanism="analytic", delta=1e-4),
+     PrivacyLoss.approx(0.5, 1e-4)),
+    ("histogramDP", dict(which_sensitivity="both"), PrivacyLoss.pure(1.5)),
+    ("histogramDP", dict(breaks=4, mechanism="Gaussian", delta=1e-5),
+     PrivacyLoss.approx(0.5, 1e-5)),
+    ("tableDP", {}, PrivacyLoss.pure(0.5)),
+    ("tableDP", dict(which_sensitivity="both", mechanism="analytic", delta=1e-4),
+     PrivacyLoss.approx(1.5, (2 + E_BOTH) * 1e-4)),
+    # undeclared levels: the thresholded release is (eps, delta), Laplace included
+    ("tableDP-undeclared", dict(delta=1e-3), PrivacyLoss.approx(0.5, 1e-3)),
+    ("tableDP-undeclared", dict(delta=1e-3, which_sensitivity="both"),
+     PrivacyLoss.approx(1.5, (2 + E_BOTH) * 1e-3)),
+    ("pooledVarDP", dict(which_sensitivity="both"), PrivacyLoss.pure(1.5)),
+    ("pooledVarDP", dict(mechanism="Gaussian", delta=1e-5, which_sensitivity="unbounded"),
+     PrivacyLoss.approx(0.5, 1e-5)),
+    ("pooledCovDP", {}, PrivacyLoss.pure(0.5)),
+    ("pooledCovDP", dict(which_sensitivity="both", mechanism="analytic", delta=1e-4),
+     PrivacyLoss.approx(1.5, (2 + E_BOTH) * 1e-4)),
+    # one value whatever which_sensitivity (the sensitivity is 1 either way)
+    ("quantileDP", {}, PrivacyLoss.pure(0.5)),
+    ("quantileDP", dict(which_sensitivity="both"), PrivacyLoss.pure(0.5)),
+    ("medianDP", dict(which_sensitivity="unbounded"), PrivacyLoss.pure(0.5)),
+]
+
+
+def _call_stat(name, **kwargs):
+    if name == "tableDP-undeclared":
+        return tableDP(["a", "b", "a", "c"], eps=0.5, **kwargs)
+    if name in ("pooledVarDP", "pooledCovDP", "tableDP"):
+        kwargs["eps"] = 0.5
+        return _STAT_CALLS[name](_DATA.get(name, X), **kwargs)
+    return _STAT_CALLS[name](_DATA.get(name, X), eps=0.5, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "name, kwargs, loss",
+    [pytest.param(*case, id=f"{case[0]}-{i}") for i, case in enumerate(_CHARGES)],
+)
+def test_one_ledger_entry_per_call_with_its_loss(name, kwargs, loss):
+    """Inside ``with BudgetAccountant(...)``, a call records exactly one entry, labelled with
+    the function's name, with the loss its docs state ('both': eps for the bounded release
+    and 2 eps, (1 + e^eps) delta by group privacy for the unbounded one); the mechanisms it
+    calls charge nothing. Passing the accountant records the same entry."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # quantile 'both'
+        session = BudgetAccountant(100, 0.5)
+        with session:
+            out = _call_stat(name, random_state=SEED, **kwargs)
+        explicit = BudgetAccountant(100, 0.5)
+        _call_stat(name, random_state=SEED, accountant=explicit, **kwargs)
+    label = name.split("-")[0]
+    for accountant in (session, explicit):
+        assert len(accountant.ledger) == 1
+        [(recorded_label, recorded)] = accountant.ledger
+        assert recorded_label == label
+        assert recorded.kind == loss.kind
+        assert recorded.eps == pytest.approx(loss.eps, rel=1e-12)
+        assert recorded.delta == pytest.approx(loss.delta, rel=1e-12)
+    # numbers stay numbers; a histogram reports its loss
+    if label == "histogramDP":
+        for histogram in (out.values() if isinstance(out, dict) else [out]):
+            assert histogram.privacy_ == session.ledger[0][1]
+    elif label not in ("tableDP",):
+        for value in (out.values() if isinstance(out, dict) else [out]):
+            assert type(value) is float
+
+
+def test_inner_releases_are_uncharged(monkeypatch):
+    """The mechanisms a statistic calls get ``accountant=UNCHARGED`` (an accountant that is
+    not the session's would otherwise be charged again): recorded for every mechanism call."""
+    seen = []
+    real = _STATS.LaplaceMechanism
+
+    def laplace(*args, accountant=None, **kwargs):
+        seen.append(accountant)
+        return real(*args, accountant=accountant, **kwargs)
+
+    monkeypatch.setattr(_STATS, "LaplaceMechanism", laplace)
+    with BudgetAccountant(10):
+        meanDP(X, 1, 0, 1, which_sensitivity="both", random_state=SEED)
+        histogramDP(X, 1, 0, 1, which_sensitivity="unbounded", random_state=SEED)  # its n
+    assert len(seen) == 3 and all(a is dppack.accounting.UNCHARGED for a in seen)
+
+
+def test_both_with_a_total_delta_of_one_is_refused():
+    """(2 + e^eps) delta >= 1: 'both' states no guarantee, so the call is refused before any
+    draw; each version alone is allowed."""
+    rng = np.random.default_rng(SEED)
+    state = rng.bit_generator.state
+    args = dict(mechanism="analytic", delta=0.2, random_state=rng)
+    with pytest.raises(ValueError, match="which.sensitivity = 'both' spends"):
+        meanDP(X, 2.0, 0, 1, which_sensitivity="both", **args)
+    assert rng.bit_generator.state == state
+    meanDP(X, 2.0, 0, 1, which_sensitivity="unbounded", **args)
+
+
+def test_accountant_must_be_an_accountant():
+    with pytest.raises(TypeError, match="accountant must be a BudgetAccountant"):
+        meanDP(X, 1, 0, 1, accountant="budget")
+
+
+def test_refused_arguments_are_not_charged():
+    """Invalid arguments keep DPpack's message (not the accountant's) and spend nothing."""
+    accountant = BudgetAccountant(1)
+    with pytest.raises(ValueError, match=re.escape(WHICH)):
+        meanDP(X, 1, 0, 1, which_sensitivity="abc", accountant=accountant)
+    with pytest.raises(ValueError, match=EPS):
+        quantileDP(X, 0.5, -1, 0, 1, accountant=accountant)
+    with pytest.raises(ValueError, match=re.escape(UNDECLARED)):
+        tableDP(["a", "b"], eps=1, accountant=accountant)
+    assert accountant.ledger == []

@@ -21,7 +21,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import dppack
+from accounting_checks import Untouchable
 import dppack.tuning as tuning
+from dppack import _random, accounting
 from dppack.erm.kst import LinearRegressionDP
 from dppack.tuning import tune_classification_model, tune_linear_regression_model
 
@@ -80,7 +83,9 @@ def test_split_and_fit_in_place(tune, m, n):
     for i, model in enumerate(models, start=1):
         np.testing.assert_array_equal(model.fitted_rows, np.arange(i, n + 1, m + 1) - 1)
         np.testing.assert_array_equal(model.predicted_rows, r_validation)
-        assert set(model.fit_kwargs) == {"random_state"}
+        # the tuner charges the whole call: the fits inside charge no accountant
+        assert set(model.fit_kwargs) == {"random_state", "accountant"}
+        assert model.fit_kwargs["accountant"] is accounting.UNCHARGED
     seen = np.concatenate([model.fitted_rows for model in models] + [r_validation])
     np.testing.assert_array_equal(np.sort(seen), np.arange(n))
 
@@ -107,9 +112,8 @@ def test_one_generator_models_in_order_then_selection():
     chosen = tune_classification_model(models, X, y, [1, 1], [0, 0], random_state=seed)
     rng = np.random.default_rng(seed)
     assert [model.drawn for model in models] == [rng.random() for _ in range(3)]
-    # The selection is the next uniform of the same stream (inverse CDF, spec §2.4).
-    p = np.exp(-np.arange(3) * 1.0 / 2)
-    index = int(np.searchsorted(np.cumsum(p), rng.random() * p.sum(), side="right"))
+    # The selection draws next from the same stream (the exact exponential mechanism).
+    index = _random.exponential_mechanism(-np.arange(3.0), 1.0, 1.0, rng)
     assert chosen is models[index]
 
 
@@ -171,7 +175,9 @@ def test_regression_selection_frequencies():
 def _recorded_selection(monkeypatch):
     calls = []
 
-    def record(utility, eps, sensitivity, candidates=None, random_state=None):
+    def record(utility, eps, sensitivity, candidates=None, random_state=None,
+               accountant=None):
+        assert accountant is accounting.UNCHARGED  # the tuner charges the whole call
         calls.append((np.asarray(utility), eps, sensitivity))
         return candidates[0]
 
@@ -285,3 +291,83 @@ def test_weighted_svm_models_real():
                                        weights=weights, weights_upper_bound=1.0, random_state=9)
     assert any(chosen is model for model in models)
     assert all(model.coeff is not None for model in models)
+
+
+# ---- privacy accounting (issue 12) ------------------------------------------------------------
+
+
+
+def _accounting_data(n=90):
+    X = np.column_stack([np.linspace(-1, 1, n), np.cos(np.arange(n))])
+    return X, (X[:, 0] + 0.3 * X[:, 1] > 0).astype(float), 0.5 * X[:, 0] - 0.2 * X[:, 1]
+
+
+def _classifiers(eps=0.5):
+    return [dppack.LogisticRegressionDP("l2", eps, 1.0), dppack.svmDP("l2", eps, 1.0, "output"),
+            dppack.LogisticRegressionDP("l2", eps, 10.0, "output")]
+
+
+def _regressions(eps=0.5, delta=1e-4):
+    return [dppack.LinearRegressionDP("l2", eps, delta, gamma) for gamma in (0.1, 1.0, 10.0)]
+
+
+def test_tuners_charge_the_whole_call_once():
+    X, y, r = _accounting_data()
+    with dppack.BudgetAccountant(5.0, 1e-3) as session:
+        chosen = tune_classification_model(_classifiers(), X, y, [1, 1], [-1, -1],
+                                           random_state=1)
+        fitted = _regressions()
+        best = tune_linear_regression_model(fitted, X, r, [1, 1, 1], [-1, -1, -1],
+                                            random_state=2)
+    # one entry per call: the fits and the selection on disjoint parts compose in parallel
+    pure, approx = dppack.PrivacyLoss.pure(0.5), dppack.PrivacyLoss.approx(0.5, 1e-4)
+    assert session.ledger == [("tune_classification_model", pure),
+                              ("tune_linear_regression_model", approx)]
+    assert chosen.privacy_ == pure and best.privacy_ == approx
+    assert all(model.privacy_ == approx for model in fitted)  # each fit's own loss
+    # an explicit accountant is charged instead of the session's
+    budget = dppack.BudgetAccountant(1.0)
+    with dppack.BudgetAccountant(5.0) as session:
+        tune_classification_model(_classifiers(), X, y, [1, 1], [-1, -1], random_state=1,
+                                  accountant=budget)
+    assert session.ledger == [] and budget.ledger == [("tune_classification_model", pure)]
+    # models with a delta: the classification tuner charges the largest
+    mixed = [dppack.OutputPerturbationAGM("logistic", 0.5, 1e-6, 1.0, iterations=5),
+             dppack.LogisticRegressionDP("l2", 0.5, 1.0)]
+    assert tuning.tuning_loss(mixed) == dppack.PrivacyLoss.approx(0.5, 1e-6)
+
+
+@pytest.mark.parametrize("tune", ["classification", "regression"])
+def test_tuner_overspend_refused_before_the_data_and_the_generator(tune):
+    budget = dppack.BudgetAccountant(0.4, 1e-3)
+    rng = np.random.default_rng(3)
+    state = rng.bit_generator.state
+    if tune == "classification":
+        models = _classifiers()
+        call = lambda: tune_classification_model(  # noqa: E731
+            models, Untouchable(), Untouchable(), [1, 1], [-1, -1], random_state=rng,
+            accountant=budget)
+    else:
+        models = _regressions()
+        call = lambda: tune_linear_regression_model(  # noqa: E731
+            models, Untouchable(), Untouchable(), [1, 1, 1], [-1, -1, -1], random_state=rng,
+            accountant=budget)
+    with pytest.raises(ValueError, match="Privacy budget exceeded"):
+        call()
+    assert rng.bit_generator.state == state and budget.ledger == []
+    assert all(model.coeff is None for model in models)
+
+
+def test_tuner_invalid_models_keep_their_message_and_charge_nothing():
+    X, y, _ = _accounting_data()
+    budget = dppack.BudgetAccountant(5.0)
+    mixed = [dppack.LogisticRegressionDP("l2", 0.5, 1.0), dppack.LogisticRegressionDP("l2", 1, 1)]
+    with pytest.raises(ValueError, match="same eps"):
+        tune_classification_model(mixed, X, y, [1, 1], [-1, -1], accountant=budget)
+    with pytest.raises(ValueError, match="must be finite"):
+        tune_classification_model([dppack.LogisticRegressionDP("l2", np.inf, 1.0)], X, y,
+                                  [1, 1], [-1, -1], accountant=budget)
+    with pytest.raises(ValueError, match="needs at least 4 observations"):
+        tune_classification_model(_classifiers(), X[:3], y[:3], [1, 1], [-1, -1],
+                                  accountant=budget)
+    assert budget.ledger == []

@@ -12,7 +12,8 @@ import pytest
 from scipy import integrate, stats
 
 import dppack
-from dppack import validation
+from accounting_checks import Untouchable
+from dppack import _random, validation
 from dppack.erm import cms
 from dppack.erm.cms import StandardNoise, noise_vector, objective_perturbation_parameters
 from dppack.validation import HistogramTrainer, LinearClassifierTrainer, StableTrainer
@@ -537,11 +538,12 @@ def test_histogram_tuning_follows_the_documented_randomness():
     index = validation._select(np.array(q), max(beta1 / T.size, beta2 / V.size), 1.0,
                                "exponential_noise", rng)
     bins = round(1 / widths[index])
-    fresh = rng.laplace(size=bins)
     true = np.histogram(T, bins=bins, range=(0, 1))[0]  # no value on an inner break here
-    np.testing.assert_allclose(released.counts, np.maximum(0, true + 2 * fresh / 1.0),
-                               rtol=1e-12)
+    # the released counts get exact discrete Laplace noise: L1 sensitivity 2 on 2 counts
+    fresh = _random.discrete_laplace_noise(true, 2.0, 1.0, rng, coordinates=2)
+    np.testing.assert_array_equal(released.counts, np.maximum(0, fresh))
     assert released.breaks.size == bins + 1
+    assert released.privacy_ == dppack.PrivacyLoss.approx(2.0, 0.01)
 
 
 def test_histogram_score_is_minus_ise_up_to_a_constant():
@@ -657,3 +659,58 @@ def test_stability_is_no_worse_than_data_splitting(alpha, splits):
         assert brier <= mean[baseline][1]
         assert auc >= mean[baseline][0] - 0.005
     assert mean["control"][1] <= brier + 0.01
+
+
+# ---- privacy accounting (issue 12) ------------------------------------------------------------
+
+
+
+def test_every_release_charges_its_whole_run_once():
+    X, y = _classification(1500, 21)
+    x = np.random.default_rng(22).beta(2, 5, 2000)
+    T, V = np.full(50, 0.6), np.full(30, 0.6)
+    with dppack.BudgetAccountant(20.0, 0.1) as session:
+        best = dppack.tune_classification_model_stable(
+            [dppack.LogisticRegressionDP("l2", 1.0, g) for g in (1.0, 10.0)], X, y, *BOUNDS,
+            0.5, random_state=1)
+        hist = dppack.tune_histogram_bin_width_stable(x, [0.5, 0.25], 1.0, 0.5,
+                                                      random_state=2)
+        dppack.validate_stable([0.1, 1.0], MeanTrainer(), T, V, 1.0, 0.5, random_state=3)
+        dppack.tune_stable([0.1, 1.0], MeanTrainer(), T, V, 1.0, 0.5, random_state=4)
+        dppack.stable_select([0.0, 1.0], 0.1, 0.5, "gumbel", random_state=5)
+    total = dppack.PrivacyLoss.approx(1.5, 0.01)  # Thm 2: eps_train + eps_select, delta
+    assert session.ledger == [
+        ("tune_classification_model_stable", total),
+        ("tune_histogram_bin_width_stable", total),
+        ("validate_stable", dppack.PrivacyLoss.approx(0.5, 0.01)),  # Thm 1
+        ("tune_stable", total),
+        ("stable_select", dppack.PrivacyLoss.pure(0.5)),
+    ]
+    assert best.privacy_ == total and hist.privacy_ == total
+    assert dppack.validation.selection_privacy("stability", 1.0, 0.5, 0.01) == {
+        "eps": total.eps, "delta": total.delta}
+
+
+def test_stable_tuning_overspend_refused_before_the_data_and_the_generator():
+    budget = dppack.BudgetAccountant(1.0, 0.1)
+    rng = np.random.default_rng(8)
+    state = rng.bit_generator.state
+    models = [dppack.LogisticRegressionDP("l2", 1.0, g) for g in (1.0, 10.0)]
+    with pytest.raises(ValueError, match="Privacy budget exceeded"):
+        dppack.tune_classification_model_stable(models, Untouchable(), Untouchable(), *BOUNDS,
+                                                0.5, random_state=rng, accountant=budget)
+    with pytest.raises(ValueError, match="Privacy budget exceeded"):
+        dppack.tune_histogram_bin_width_stable(Untouchable(), [0.5], 1.0, 0.5,
+                                               random_state=rng, accountant=budget)
+    with pytest.raises(ValueError, match="Privacy budget exceeded"):
+        dppack.tune_stable([1.0], MeanTrainer(), Untouchable(), Untouchable(), 1.0, 0.5,
+                           random_state=rng, accountant=budget)
+    with pytest.raises(ValueError, match="Privacy budget exceeded"):
+        dppack.stable_select(Untouchable(), 0.1, 1.5, random_state=rng, accountant=budget)
+    assert rng.bit_generator.state == state and budget.ledger == []
+    assert all(model.coeff is None for model in models)
+    # invalid arguments keep their own message and charge nothing
+    with pytest.raises(ValueError, match="delta must be a number"):
+        dppack.tune_histogram_bin_width_stable(np.ones(10), [0.5], 0.1, 0.1, delta=2,
+                                               accountant=budget)
+    assert budget.ledger == []

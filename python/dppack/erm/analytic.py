@@ -22,6 +22,21 @@ that every row has norm <= 1, which the constants L = 1 and beta below need (spe
 
 Regularisation follows DPpack: the objective is (1/n) sum_i l(y_i w'x_i) + (gamma/n) ||w||^2/2,
 so the paper's lambda (= mu, the strong convexity) is gamma / n (spec §1).
+
+Exact noise. The Gaussian noise of both models is the exact discrete Gaussian of Canonne,
+Kamath and Steinke (2020) on a power-of-two grid (``mechanisms.discrete_gaussian_release``,
+``mechanisms.discrete_gaussian_parameters``): the value that receives noise (OPERA's
+gradient-descent output, GRPUA's per-step gradient of the sampled record) is rounded to the
+grid and the discrete variance is the continuous calibration ``sigma_`` raised, minimally, so
+that the discrete release of the d-vector meets the same (eps, delta) (per step for GRPUA),
+with the L2 sensitivity the rounding leaves (zCDP of the discrete Gaussian, CKS Theorem 4,
+converted by their Corollary 13). ``noise_sd_`` is the resulting standard deviation
+parameter (a few percent above ``sigma_``). The accounting above then holds unchanged for the
+discrete per-step guarantee.
+
+Accounting: ``fit(..., accountant=)`` charges ``PrivacyLoss.approx(eps, delta)`` once (for
+GRPUA the total budget, which the T steps compose to at most), and the fitted model reports it
+in ``privacy_``.
 """
 
 import math
@@ -30,13 +45,21 @@ import numbers
 import numpy as np
 
 from .. import _checks, _random, accounting
-from ..mechanisms import calibrateAnalyticGaussianMechanism, gaussian_sigma
+from ..mechanisms import (
+    calibrateAnalyticGaussianMechanism,
+    discrete_gaussian_parameters,
+    discrete_gaussian_release,
+    gaussian_sigma,
+)
 from .blocks import sigmoid
 from .cms import (
     NOT_FITTED_MESSAGE,
     as_design_matrix,
     check_predict_columns,
+    fit_loss,
     prepare_design,
+    refuse_infinite_eps,
+    spend_fit,
 )
 from .models import _linear_score
 
@@ -351,6 +374,23 @@ class _AnalyticGaussianERM:
             return 0.0
         return gaussian_sigma(eps, delta, sensitivity, "aDP", self.analytic)
 
+    @staticmethod
+    def _grid(sigma, sensitivity, eps, delta, d):
+        """(k, s^2) of the discrete Gaussian that meets (eps, delta) for a d-vector of L2
+        sensitivity ``sensitivity`` starting from ``sigma`` (None without noise)."""
+        if not sigma > 0:
+            return None
+        return discrete_gaussian_parameters(sigma, sensitivity, eps=eps, delta=delta,
+                                            coordinates=d)
+
+    def _noise_sd(self, sigma, sensitivity, eps, delta, d):
+        """g s, the scale of the discrete Gaussian noise (0 without noise)."""
+        grid = self._grid(sigma, sensitivity, eps, delta, d)
+        if grid is None:
+            return 0.0
+        k, sigma2 = grid
+        return math.ldexp(math.sqrt(sigma2), k)
+
     def predict(self, X, add_bias=False, raw_value=False):
         """Predictions for new data (X is not clipped).
 
@@ -425,9 +465,16 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
     coeff : ndarray or None
         The private coefficients on the scale of the raw X (bias first with ``add_bias``).
     Delta_, sigma_ : float
-        The sensitivity and the noise sd used by the last fit (on the scaled problem).
+        The sensitivity and the continuous (aGM or classical) noise sd of the last fit (on
+        the scaled problem).
+    noise_sd_ : float
+        The scale g s of the exact discrete Gaussian noise actually added (module docstring,
+        "Exact noise"): ``sigma_`` raised so that the discrete release meets (eps, delta).
     n_iterations_, step_size_ : int, float
         T and eta of the last fit.
+    privacy_ : dppack.PrivacyLoss or None
+        After ``fit``: ``PrivacyLoss.approx(eps, delta)``; None before a fit and after a fit
+        with eps = Inf.
 
     References
     ----------
@@ -454,8 +501,10 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         self.coeff = None
         self.Delta_ = None
         self.sigma_ = None
+        self.noise_sd_ = None
         self.n_iterations_ = None
         self.step_size_ = None
+        self.privacy_ = None
         self._check_parameters()
 
     def _check_parameters(self):
@@ -471,7 +520,8 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
                 raise ValueError("With gamma = 0, give iterations, or radius and a finite eps "
                                  "for the default number of iterations.")
 
-    def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None):
+    def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None,
+            accountant=None):
         """Fit the private coefficients; returns ``self``.
 
         Parameters
@@ -485,13 +535,21 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         add_bias : bool
             Prepend a column of ones; the bias coefficient comes first.
         random_state : None, int or NumPy Generator
+        accountant : dppack.BudgetAccountant, optional
+            Charged ``PrivacyLoss.approx(eps, delta)`` (one release, paper Theorems 3 and 5)
+            under the label ``"OutputPerturbationAGM.fit"``; None: the session's accountant,
+            if any. An overspend is refused before the data are read and before any draw;
+            eps = Inf (no noise) cannot be charged and is refused too.
 
         Raises
         ------
         ValueError
             For invalid settings or data, before any noise is drawn.
         """
+        bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
+                                 f"{type(self).__name__}.fit")
         self._check_parameters()
+        refuse_infinite_eps(bill, self.eps)
         add_bias = _checks.check_flag(add_bias, "add.bias")
         prepared = self._prepare(X, y, upper_bounds, lower_bounds, add_bias)
         Xs, ys = prepared["X"], prepared["y"]
@@ -511,12 +569,18 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         Delta = opera_sensitivity(n, lam, beta, T, eta, self.sensitivity_bound, L)
         sigma = self._sigma(self.eps, self.delta, Delta)  # spec §3 step 2
         rng = _random.as_generator(random_state)
+        privacy = spend_fit(bill, self.eps)  # after the checks, before the first draw
 
         w = self._gradient_descent(Xs, ys, lam, eta, T)
+        noise_sd = self._noise_sd(sigma, Delta, self.eps, self.delta, d)
         if sigma > 0:
-            w = w + _random.normal(sigma, d, rng)  # spec §3 step 4
+            # spec §3 step 4, with exact discrete Gaussian noise meeting (eps, delta) for the
+            # d-vector of L2 sensitivity Delta (module docstring, "Exact noise")
+            w = discrete_gaussian_release(w, sigma, Delta, rng, eps=self.eps, delta=self.delta)
         self.coeff = w / prepared["scale"]
         self.Delta_, self.sigma_, self.n_iterations_, self.step_size_ = Delta, sigma, T, eta
+        self.noise_sd_ = noise_sd
+        self.privacy_ = privacy
         return self
 
     def _gradient_descent(self, X, y, lam, eta, T):
@@ -579,18 +643,28 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
     eps_step_, delta_step_ : float
         Per-step budget of the last fit.
     sigma_ : float
-        Noise sd per coordinate of the average-scale gradient (the n-scaled gradient gets
-        n sigma_).
+        The continuous (aGM or classical) noise sd per coordinate of the average-scale
+        gradient (the n-scaled gradient gets n sigma_).
+    noise_sd_ : float
+        The scale g s of the exact discrete Gaussian noise actually added per step (module
+        docstring, "Exact noise"), ``sigma_`` raised so that each step meets
+        (``eps_step_``, ``delta_step_``); the step sizes of gamma = 0 use it.
     Delta_ : float
         2L, the replace-one sensitivity of one record's gradient.
     eps_total_, delta_total_ : float
         The accountant's total for these per-step values (<= eps, delta).
     n_iterations_ : int
         T of the last fit.
+    privacy_ : dppack.PrivacyLoss or None
+        After ``fit``: ``PrivacyLoss.approx(eps, delta)``, the total budget charged; None
+        before a fit and after a fit with eps = Inf.
 
-    Randomness: the steps are drawn in blocks of 4096: the block's indices (one uniform per
-    step, i = floor(n u)), then its noise (block x d normals). The draws do not depend on eps:
-    fits with one seed sample the same records, and ``eps = Inf`` scales the noise by 0.
+    Randomness: first 8 uniforms seed a second generator for the noise (8 words of 32 bits,
+    ``_random.generator_from_words``); then the steps are drawn in blocks of 4096: the block's
+    indices from the first generator (one uniform per step, i = floor(n u)), and its noise
+    (block x d exact discrete Gaussian values, whose sampler consumes a number of draws that
+    depends on the variance) from the second. So the sampled records do not depend on eps:
+    fits with one seed sample the same records, and ``eps = Inf`` draws no noise.
 
     References
     ----------
@@ -615,10 +689,12 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         self.eps_step_ = None
         self.delta_step_ = None
         self.sigma_ = None
+        self.noise_sd_ = None
         self.Delta_ = None
         self.eps_total_ = None
         self.delta_total_ = None
         self.n_iterations_ = None
+        self.privacy_ = None
         self._check_parameters()
 
     def _check_parameters(self):
@@ -629,10 +705,18 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         if self.gamma == 0 and self.radius is None:
             raise ValueError("radius must be given when gamma = 0 (it sets the step sizes).")
 
-    def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None):
+    def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None,
+            accountant=None):
         """Fit the private coefficients; returns ``self``. Arguments as
-        :meth:`OutputPerturbationAGM.fit`; every check runs before any draw."""
+        :meth:`OutputPerturbationAGM.fit`; every check runs before any draw. The accountant
+        is charged the total budget ``PrivacyLoss.approx(eps, delta)`` once (label
+        ``"GradientPerturbationAGM.fit"``): the T noisy steps compose to at most that
+        (``eps_total_``, ``delta_total_``, spec §5.3b), and it is known before the data
+        are read, while the per-step split depends on n."""
+        bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
+                                 f"{type(self).__name__}.fit")
         self._check_parameters()
+        refuse_infinite_eps(bill, self.eps)
         add_bias = _checks.check_flag(add_bias, "add.bias")
         prepared = self._prepare(X, y, upper_bounds, lower_bounds, add_bias)
         Xs, ys = prepared["X"], prepared["y"]
@@ -653,46 +737,61 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
                     f"mechanism); this budget gives {budget['eps_step']:.6g}.")
             sigma = self._sigma(budget["eps_step"], budget["delta_step"], Delta)
         rng = _random.as_generator(random_state)
+        privacy = spend_fit(bill, self.eps)  # after the checks, before the first draw
 
-        w = self._sgd(Xs, ys, lam, L, sigma, T, rng)
+        # each step's noisy gradient is a discrete Gaussian release of a d-vector of L2
+        # sensitivity Delta meeting (eps_step, delta_step) (module docstring, "Exact noise")
+        grid = self._grid(sigma, Delta, budget["eps_step"], budget["delta_step"], d)
+        w = self._sgd(Xs, ys, lam, L, grid, T, rng)
         self.coeff = w / prepared["scale"]
         self.eps_step_, self.delta_step_ = budget["eps_step"], budget["delta_step"]
         self.eps_total_, self.delta_total_ = budget["eps_total"], budget["delta_total"]
         self.sigma_, self.Delta_, self.n_iterations_ = sigma, Delta, T
+        self.noise_sd_ = 0.0 if grid is None else math.ldexp(math.sqrt(grid[1]), grid[0])
+        self.privacy_ = privacy
         return self
 
-    def _sgd(self, X, y, lam, L, sigma, T, rng):
+    def _sgd(self, X, y, lam, L, grid, T, rng):
         """The noisy SGD loop (class docstring). In the average-scale form each step is
-        w <- (1 - s_t lambda) w - s_t (l'(y_i w'x_i) y_i x_i + z_t), s_t = n eta(t)."""
+        w <- (1 - s_t lambda) w - s_t (G_t + z_t), s_t = n eta(t), where G_t is the sampled
+        record's gradient l'(y_i w'x_i) y_i x_i rounded to the grid g = 2^k and z_t ~ g N_Z(0,
+        s^2 I) (``grid`` = (k, s^2)); without noise (``grid`` None) G_t is not rounded."""
         n, d = X.shape
         t0 = self.step_offset
         radius = self.radius
         loss, h = self.loss, self.huber_h
         w = np.zeros(d)
+        noise_sd = 0.0 if grid is None else math.ldexp(math.sqrt(grid[1]), grid[0])
         if lam == 0:
             # eta(t) n = R / sqrt((t + t0) (L^2 + d sigma^2)), spec §5.1 with the noise of §5.3a
-            scale = radius / math.sqrt(L * L + d * sigma * sigma)
+            scale = radius / math.sqrt(L * L + d * noise_sd * noise_sd)
+        # the noise's own stream: 8 words of 32 bits from the first (class docstring)
+        words = np.floor(_random.uniform(rng, 8) * 2.0 ** 32)
+        noise_rng = _random.generator_from_words(words)
         t = 0
         while t < T:
             block = min(_SGD_BLOCK, T - t)
             picks = np.minimum(np.floor(_random.uniform(rng, block) * n), n - 1).astype(np.intp)
-            noise = _random.normal(1.0, (block, d), rng)
-            if sigma > 0:
-                noise *= sigma
+            if grid is None:
+                noise = np.zeros((block, d))
             else:
-                noise[:] = 0.0
+                k_grid, sigma2 = grid
+                noise = _random.discrete_gaussian_noise_on_grid(np.zeros((block, d)), k_grid,
+                                                                sigma2, noise_rng)
             for k in range(block):
                 t += 1
                 i = int(picks[k])
                 x = X[i]
                 yi = float(y[i])
-                slope = _loss_derivative_scalar(loss, h, yi * float(x @ w)) * yi
+                gradient = (_loss_derivative_scalar(loss, h, yi * float(x @ w)) * yi) * x
+                if grid is not None:  # the value released with the noise: on the grid
+                    gradient = np.ldexp(np.rint(np.ldexp(gradient, -k_grid)), k_grid)
                 if lam > 0:
                     step = 1.0 / (lam * (t + t0))  # n eta(t), eta(t) = 1/(mu n (t + t0))
-                    w = (1.0 - step * lam) * w - step * (slope * x + noise[k])
+                    w = (1.0 - step * lam) * w - step * (gradient + noise[k])
                 else:
                     step = scale / math.sqrt(t + t0)
-                    w = w - step * (slope * x + noise[k])
+                    w = w - step * (gradient + noise[k])
                 if radius is not None:
                     norm = math.sqrt(float(w @ w))
                     if norm > radius:

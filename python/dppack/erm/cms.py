@@ -24,6 +24,17 @@ without weights), then d standard normals, after the optimisation. This is R's o
 then rnorm). With ``eps = Inf`` nothing is drawn.
 Stability-based validation (``dppack.validation``) passes a :class:`StandardNoise` to the
 internal ``_fit(..., noise=)`` instead: then nothing is drawn and the noise is R / rate.
+This K-norm noise (density proportional to exp(-rate ||b||)) is drawn in floating point: the
+exact samplers of ``dppack._random`` are for the discrete Laplace and Gaussian laws on a grid,
+and no exact sampler of the Gamma-radius law exists here. It enters an optimisation (objective
+perturbation) or a sum with the minimiser (output perturbation), not a value rounded to a grid.
+
+Accounting: both methods are pure eps-DP (Theorems 6 and 9 below), so ``fit(...,
+accountant=)`` charges ``PrivacyLoss.pure(eps)`` under the label ``"<class name>.fit"``
+(:func:`dppack.accounting.charge`): an overspend is refused before the data are read and
+before any draw, the spend is recorded after the data checks and before the first noise
+draw, and the fitted model reports the loss in ``privacy_``. A fit with eps = Inf has no
+guarantee: it is refused when an accountant would be charged, and its ``privacy_`` is None.
 
 Privacy assumptions (Chaudhuri, Monteleoni and Sarwate 2011, Theorems 6 and 9; spec §6.1). Write
 z = x'theta for a row x of the clipped design. The guarantee holds when
@@ -68,7 +79,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _random
+from .. import _checks, _random, accounting
 from .blocks import mapXy_gr_linear, mapXy_linear, resolve_regularizer
 
 __all__ = ["EmpiricalRiskMinimizationDP_CMS", "WeightedERMDP_CMS"]
@@ -109,6 +120,36 @@ class ConvergenceError(ValueError, RuntimeError):
     cannot be solved to the tolerance its privacy needs), so that R users see the message as
     a DPpack-style error, without a Python traceback.
     """
+
+
+INFINITE_EPS_MESSAGE = (
+    "eps = Inf fits without noise, which is not private and cannot be charged to a privacy "
+    "accountant: give a finite eps, or fit without an accountant."
+)
+
+
+def fit_loss(eps, delta=0.0):
+    """The PrivacyLoss of one private fit: pure eps-DP, or (eps, delta)-DP when delta > 0.
+
+    Raises ``ValueError`` (:data:`INFINITE_EPS_MESSAGE`) for eps = Inf, a fit without noise,
+    which has no privacy guarantee to charge.
+    """
+    if not math.isfinite(eps):
+        raise ValueError(INFINITE_EPS_MESSAGE)
+    return accounting.PrivacyLoss.approx(eps, delta)
+
+
+def refuse_infinite_eps(bill, eps):
+    """Refuse, before the data are read, a fit without noise (eps = Inf) that an accountant
+    would charge: ``bill`` is the fit's :class:`dppack.accounting.Charge`."""
+    if bill.accountant is not None and not math.isfinite(eps):
+        raise ValueError(INFINITE_EPS_MESSAGE)
+
+
+def spend_fit(bill, eps):
+    """``bill.spend()`` (the fit's PrivacyLoss, recorded with its accountant) for a private
+    fit; None for eps = Inf, which no accountant charges (:func:`refuse_infinite_eps`)."""
+    return bill.spend() if math.isfinite(eps) else None
 
 
 OUTPUT_GRADIENT_MESSAGE = (
@@ -635,6 +676,9 @@ class EmpiricalRiskMinimizationDP_CMS:
     optimality_tolerance_ : float or None
         After ``fit``: the bound g_tol on the gradient norm of the objective that the
         released minimiser met.
+    privacy_ : dppack.PrivacyLoss or None
+        After ``fit``: what the fit spent, ``PrivacyLoss.pure(eps)``; None before a fit and
+        after a fit with eps = Inf (no noise, no guarantee).
 
     Notes
     -----
@@ -689,11 +733,12 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.eps_prime_ = None
         self.Delta_ = None
         self.optimality_tolerance_ = None
+        self.privacy_ = None
 
     # ---- public API -------------------------------------------------------------------------
 
     def fit(self, X, y, upper_bounds=None, lower_bounds=None, add_bias=False,
-            random_state=None):
+            random_state=None, accountant=None):
         """Fit the private coefficients; returns ``self``.
 
         Parameters
@@ -707,8 +752,14 @@ class EmpiricalRiskMinimizationDP_CMS:
         add_bias : bool
             Prepend a column of ones (bounds 1, 1); the bias coefficient comes first.
         random_state : None, int or NumPy Generator
+        accountant : dppack.BudgetAccountant, optional
+            Charged eps (pure eps-DP, both methods; Chaudhuri et al. 2011, Theorems 6 and 9)
+            under the label ``"<class name>.fit"``; None: the session's accountant, if any.
+            An overspend is refused before the data are read and before any draw; a fit with
+            eps = Inf (no noise) cannot be charged and is refused too.
         """
-        return self._fit(X, y, upper_bounds, lower_bounds, add_bias, None, None, random_state)
+        return self._fit(X, y, upper_bounds, lower_bounds, add_bias, None, None, random_state,
+                         accountant=accountant)
 
     def predict(self, X, add_bias=False):
         """``mapXy(X, coeff)`` (X not clipped or scaled) as a 1-d array of n values."""
@@ -729,14 +780,21 @@ class EmpiricalRiskMinimizationDP_CMS:
             raise ValueError(OUTPUT_GRADIENT_MESSAGE)
 
     def _fit(self, X, y, upper_bounds, lower_bounds, add_bias, weights, weights_upper_bound,
-             random_state, noise=None):
+             random_state, noise=None, accountant=None):
         # noise: None (draw from random_state) or a StandardNoise reused across fits
         # (stability-based validation); internal only, the public fit signatures are DPpack's.
+        # Both perturbation methods are pure eps-DP (module docstring): the fit charges eps.
+        bill = accounting.charge(accountant, lambda: fit_loss(self.eps),
+                                 f"{type(self).__name__}.fit")
         self._check_parameters()
+        refuse_infinite_eps(bill, self.eps)
         add_bias = _checks.check_flag(add_bias, "add.bias")
         rng = _random.as_generator(random_state)
         preprocess = self._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias,
                                            weights, weights_upper_bound, rng=rng)
+        # after the data checks, before the first noise draw (svmDP's Gaussian kernel draws
+        # its random features, which do not depend on the data, in _preprocess_data)
+        privacy = spend_fit(bill, self.eps)
         Xp, yp = preprocess["X"], preprocess["y"]
         n, d = Xp.shape
         eps = self.eps
@@ -761,6 +819,7 @@ class EmpiricalRiskMinimizationDP_CMS:
                                 dtype=np.float64).ravel()
         self.eps_prime_ = eps_prime
         self.Delta_ = Delta if objective else None
+        self.privacy_ = privacy
         return self
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
@@ -841,8 +900,9 @@ class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
     _weighted = True
 
     def fit(self, X, y, upper_bounds=None, lower_bounds=None, add_bias=False, weights=None,
-            weights_upper_bound=None, random_state=None):
-        """As :meth:`EmpiricalRiskMinimizationDP_CMS.fit`, plus
+            weights_upper_bound=None, random_state=None, accountant=None):
+        """As :meth:`EmpiricalRiskMinimizationDP_CMS.fit` (``accountant`` included: eps is
+        charged, the weights' bound is in the noise), plus
 
         weights : array_like, optional
             n nonnegative weights (output perturbation only), clipped above at
@@ -853,7 +913,7 @@ class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
         if weights is not None and self.perturbation_method != "output":
             raise ValueError(WEIGHTED_OBJECTIVE_MESSAGE)
         return self._fit(X, y, upper_bounds, lower_bounds, add_bias, weights,
-                         weights_upper_bound, random_state)
+                         weights_upper_bound, random_state, accountant=accountant)
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
                          weights_upper_bound=None, rng=None):

@@ -6,10 +6,65 @@ The model minimises, over the convex domain ``constraints(theta) <= 0``,
     J(theta) = (1/n) sum_i loss(mapXy(X, theta)_i, y_i) + (gamma/n) R(theta)
                + (Delta/(2n)) ||theta||^2 + (1/n) b . theta,
 
-with Delta = 2 lambda / eps and the noise vector b drawn once per fit: for delta = 0 its norm is
-Gamma(shape p, rate eps/(2 zeta)) and its direction uniform; for delta > 0 it is
-N(0, sigma^2 I) with sigma^2 = zeta^2 (8 ln(2/delta) + 4 eps)/eps^2. eps = Inf is the
+with Delta = 2 lambda / eps and the noise vector b drawn once per fit, calibrated for
+replace-one neighbours (below; DPpack's scale is private only for add/remove neighbours): with
+eps_J = log(1 + eps/2) (0 when lambda = 0) and eps_b = eps - eps_J, for delta = 0 the norm
+of b is Gamma(shape p, rate eps_b/(2 zeta)) and its direction uniform; for delta > 0 b is
+N(0, sigma^2 I) with sigma = 2 zeta sqrt(2 (ln(2/delta) + eps_b)) / eps_b. eps = Inf is the
 non-private mode: Delta = 0 and b = 0.
+
+Privacy under replace-one neighbours (a deviation from DPpack 0.2.2, which draws b at rate
+eps/(2 zeta), resp. with sigma^2 = zeta^2 (8 ln(2/delta) + 4 eps)/eps^2, spec §6.5). The
+neighbours of DPpack's other models and of the statistics' default ('bounded') have the same
+size and differ in one record, d in D and d' in D'. Write F(theta; D) = sum_i
+loss(theta; d_i) + gamma R(theta) + (Delta/2) ||theta||^2, n times the objective without its
+noise term. A minimiser theta inside the domain determines the noise, b = -grad F(theta; D),
+so its density is nu(b) |det hess F(theta; D)| with nu the density of b (a change of
+variables; Kifer, Smith and Thakurta 2012, proof of Theorem 2, who also treat a minimiser on
+the boundary of a convex domain). Between D and D', at the same theta:
+
+* the Jacobians: hess F(theta; D) = A + H and hess F(theta; D') = A + H', with A >= Delta I
+  (the shared records and R are convex) and H, H' positive semi-definite of rank one with
+  eigenvalue <= lambda. By the matrix determinant lemma det(A + H)/det(A) = 1 + u'A^-1 u
+  <= 1 + lambda/Delta, and det(A + H') >= det(A), so the ratio of the two Jacobians is at most
+  1 + lambda/Delta = 1 + eps/2 both when a record is added or removed (H' = 0, Kifer et al.)
+  and when one is replaced (Chaudhuri, Monteleoni and Sarwate 2011, the privacy proof of their
+  objective perturbation, bound this ratio by the product of both rank-one factors; dropping
+  H' is tighter). Cost: eps_J = log(1 + lambda/Delta) = log(1 + eps/2) (Hessians equal, cost
+  0, when lambda = 0).
+* the noise: the two b's differ by grad loss(theta; d') - grad loss(theta; d), of norm <= zeta
+  when a record is added or removed but <= 2 zeta when one is replaced.
+
+Kifer et al.'s Algorithm 1 (DPpack) spends eps/2 on the Jacobian (1 + eps/2 <= e^(eps/2)) and
+eps/2 on a gradient shift of zeta. Under replacement the shift is 2 zeta and the same noise
+costs eps: the fit is then only (eps + log(1 + eps/2))-DP, up to 1.5 eps. The bound is
+attained in the limit (tests/privacy/test_audit_models.py: a one-record intercept-only Huber
+fit whose record, where its gradient is +zeta and its curvature lambda, is replaced by one
+with gradient -zeta and no curvature; the auditor finds eps >= 1.31 for a claimed 1 and
+>= 4.6 for a claimed 4, 10^5-2x10^5 draws per data set). LinearRegressionDP's constants are
+looser (its gradient bound 2 p^(3/2) is not attained jointly with its lambda = p), yet a
+numerical search over its scaled problem finds worst cases above eps under DPpack's scale
+too (about 1.1 eps for p = 2 and small eps), and the framework's guarantee must hold for any
+zeta and lambda the user states.
+
+Here Delta stays 2 lambda/eps (DPpack's regularisation, Jacobian share eps_J) and the noise
+gets the rest, eps_b = eps - eps_J >= eps/2, for the shift 2 zeta:
+
+* delta = 0: the noise ratio is exp(rate (||b'|| - ||b||)) <= exp(rate 2 zeta) = e^eps_b with
+  rate = eps_b/(2 zeta); with the Jacobian, e^eps (pure eps-DP, Kifer et al. 2012, Theorem 2,
+  with 2 zeta in place of zeta).
+* delta > 0: Kifer et al.'s sigma^2 = zeta^2 (8 ln(2/delta) + 4 eps)/eps^2 is
+  sigma = s sqrt(2 (L + e))/e with sensitivity s = zeta, share e = eps/2 and L = ln(2/delta).
+  For any s and e this sigma makes the Gaussian privacy loss (||s||^2 + 2 <b, s>)/(2 sigma^2)
+  at most v^2/2 + v sqrt(2L) (v = s/sigma) except on the tail <b, s/||s||> > sigma sqrt(2L)
+  of probability <= e^-L = delta/2, and v^2/2 + v sqrt(2L) = e (r/4 + sqrt(1 - r)) <= e with
+  r = e/(L + e). Here s = 2 zeta and e = eps_b: (eps, delta)-DP as in Kifer et al.'s theorem,
+  whose proof (the tail bound for the direction of the gradient shift) is reused with the
+  shift 2 zeta, not re-proved.
+
+The cost in accuracy: the noise grows by the factor eps/eps_b (1.68 at eps = 1, 1.38 at
+eps = 4, tending to 2 as eps -> 0; for delta > 0 times sqrt((L + eps_b)/(L + eps/2))); the
+accountant's charge, pure eps or (eps, delta), is unchanged and is now the guarantee.
 
 Deviations from DPpack 0.2.2 (spec §8.10, §8.7):
 
@@ -22,14 +77,26 @@ Deviations from DPpack 0.2.2 (spec §8.10, §8.7):
 * eps = Inf with delta > 0 gives b = 0 (DPpack crashes in MASS::mvrnorm).
 * eps, delta, gamma, zeta, lambda, the data and the bounds are validated before any noise is
   drawn (DPpack validates none of them); predicting with the wrong number of columns is refused.
+
+Noise in floating point. The noise vector b (Gamma-radius or Gaussian) is drawn with the
+floating-point samplers, not the exact discrete ones: objective perturbation's proof maps b
+one-to-one to the released minimiser through the first-order condition and compares the
+densities of b under neighbouring data sets (Kifer et al. 2012, Theorem 2). A b on a grid
+would break that argument: the released coefficients determine b, which would lie on the
+grid under one data set and off it under its neighbour. So b keeps a continuous law, and the
+released value is the solver's minimiser, not a noisy value rounded to a grid.
+
+Accounting: ``fit(..., accountant=)`` charges ``PrivacyLoss.approx(eps, delta)`` (pure eps
+when delta = 0) under ``"<class name>.fit"`` and reports it in ``privacy_``
+(:func:`dppack.accounting.charge`; refused before the data are read when it overspends).
 """
 
 from collections.abc import Mapping
 
 import numpy as np
 
-from .. import _checks, _random
-from .cms import ConvergenceError
+from .. import _checks, _random, accounting
+from .cms import ConvergenceError, fit_loss, refuse_infinite_eps, spend_fit
 from .blocks import (
     loss_gr_squared_error,
     loss_squared_error,
@@ -138,6 +205,38 @@ def _values(out):
 
 
 # --------------------------------------------------------------------------------------------
+# The noise's calibration
+# --------------------------------------------------------------------------------------------
+
+
+def _calibration(eps, delta, zeta, lambda_):
+    """Delta and the scale of the noise b of a private KST fit (finite eps > 0).
+
+    Parameters
+    ----------
+    eps, delta : float
+        The fit's guarantee: eps-DP (delta = 0) or (eps, delta)-DP, replace-one neighbours.
+    zeta, lambda_ : float
+        Bounds on the norm of the loss's gradient and on the eigenvalue of its Hessian.
+
+    Returns
+    -------
+    Delta : float
+        2 lambda / eps (Kifer, Smith and Thakurta 2012, Algorithm 1; DPpack).
+    scale : float
+        delta = 0: the rate eps_b/(2 zeta) of the Gamma(p) norm of b; delta > 0: the
+        standard deviation 2 zeta sqrt(2 (ln(2/delta) + eps_b)) / eps_b of its coordinates;
+        eps_b = eps - log(1 + lambda/Delta) is what the Jacobian leaves to the noise for the
+        gradient shift 2 zeta of a replaced record (derivation in the module docstring).
+    """
+    Delta = 2 * lambda_ / eps
+    eps_b = eps - np.log1p(eps / 2) if lambda_ > 0 else eps  # lambda = 0: equal Hessians
+    if delta == 0:
+        return Delta, eps_b / (2 * zeta)
+    return Delta, 2 * zeta * np.sqrt(2 * (np.log(2 / delta) + eps_b)) / eps_b
+
+
+# --------------------------------------------------------------------------------------------
 # The framework
 # --------------------------------------------------------------------------------------------
 
@@ -187,12 +286,17 @@ class EmpiricalRiskMinimizationDP_KST:
     noise_ : ndarray or None
         The noise vector b drawn by the last fit (zeros for eps = Inf), in the coordinates of
         the optimisation (after any pre-processing).
+    privacy_ : dppack.PrivacyLoss or None
+        After ``fit``: ``PrivacyLoss.approx(eps, delta)`` (pure eps when delta = 0), also
+        charged to the accountant; None before a fit and after a fit with eps = Inf.
 
     Notes
     -----
     Privacy assumptions (Kifer, Smith and Thakurta 2012, Theorem 2 and Algorithm 1; spec
-    §6.5). The guarantee holds when, for every (x, y) with x and y within the bounds (the
-    framework clips X and y to them) and every coeff in the domain,
+    §6.5). The guarantee, eps-DP (delta = 0) or (eps, delta)-DP for neighbours that differ in
+    one replaced record (and so also for one added or removed), holds when, for every (x, y)
+    with x and y within the bounds (the framework clips X and y to them) and every coeff in
+    the domain,
 
     * the per-row loss loss(mapXy(x, coeff), y) is convex in coeff and twice continuously
       differentiable, with gradient norm <= ``zeta`` and a Hessian of rank at most one whose
@@ -203,7 +307,10 @@ class EmpiricalRiskMinimizationDP_KST:
     The framework checks eps, delta, gamma, zeta > 0 and lambda >= 0 (both finite), the data
     and the bounds; it cannot check that ``zeta`` and ``lambda_`` really bound the user's loss,
     nor convexity: these are the user's responsibility (LinearRegressionDP sets them from
-    its own scaling). The theorem assumes the exact constrained minimiser: the fit is released
+    its own scaling). The noise is calibrated for replace-one neighbours, a gradient shift of
+    2 ``zeta``: larger than DPpack's, whose scale is private only when a record is added or
+    removed (module docstring, "Privacy under replace-one neighbours"). The theorem assumes
+    the exact constrained minimiser: the fit is released
     only if it is feasible (constraints <= 1e-8 max(1, |constraints(0)|)) and its KKT residual
     is at most 1e-7 (1e-4 without gradient functions) times max(1, ||grad J(0)||); otherwise
     ``ConvergenceError`` (a ``RuntimeError``), never a warning. That residual is not
@@ -237,12 +344,14 @@ class EmpiricalRiskMinimizationDP_KST:
         self.gamma = _check_gamma(gamma, self._strict_gamma)
         self.coeff = None
         self.noise_ = None
+        self.privacy_ = None
 
     # ---------------------------------------------------------------------------------------
     # fit / predict
     # ---------------------------------------------------------------------------------------
 
-    def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None):
+    def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None,
+            accountant=None):
         """Fit the model privately; returns ``self``.
 
         Parameters
@@ -257,6 +366,12 @@ class EmpiricalRiskMinimizationDP_KST:
         add_bias : bool, default False
             Prepend a column of ones (bounds 1, 1); its coefficient comes first.
         random_state : None, int or NumPy Generator, optional
+        accountant : dppack.BudgetAccountant, optional
+            Charged (eps, delta) (pure eps when delta = 0; Kifer et al. 2012, Theorem 2,
+            with the noise calibrated for replace-one neighbours, module docstring)
+            under the label ``"<class name>.fit"``; None: the session's accountant, if any.
+            An overspend is refused before the data are read and before any draw; a fit with
+            eps = Inf cannot be charged and is refused too.
 
         Returns
         -------
@@ -269,32 +384,36 @@ class EmpiricalRiskMinimizationDP_KST:
         RuntimeError
             If the solver fails to reach a feasible point satisfying the optimality conditions.
         """
+        bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
+                                 f"{type(self).__name__}.fit")
         add_bias = _checks.check_flag(add_bias, "add.bias")
         eps = _check_eps(self.eps)
         delta = _check_delta(self.delta)
         _check_gamma(self.gamma, self._strict_gamma)
         _check_domain(self.domain)
+        refuse_infinite_eps(bill, eps)
         X, y = self._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias)
         zeta, lambda_ = _check_zeta_lambda(self.zeta, self.lambda_)
         rng = _random.as_generator(random_state)
         n, p = X.shape
+        privacy = spend_fit(bill, eps)  # after the checks, before the first draw
 
-        # §6.5 steps 3-4.
+        # §6.5 steps 3-4, calibrated for replace-one neighbours (module docstring).
         if np.isinf(eps):
             Delta = 0.0
             noise = np.zeros(p)
         else:
-            Delta = 2 * lambda_ / eps
+            Delta, scale = _calibration(eps, delta, zeta, lambda_)
             if delta == 0:
-                radius = _random.gamma(p, eps / (2 * zeta), rng)
+                radius = _random.gamma(p, scale, rng)
                 direction = _random.normal(1.0, p, rng)
                 noise = radius * direction / np.linalg.norm(direction)
             else:
-                sigma = zeta * np.sqrt(8 * np.log(2 / delta) + 4 * eps) / eps
-                noise = _random.normal(sigma, p, rng)
+                noise = _random.normal(scale, p, rng)
         self.noise_ = noise
         theta = self._optimize_coeff(X, y, noise, Delta)
         self.coeff = self._postprocess_coeff(theta)
+        self.privacy_ = privacy
         return self
 
     def predict(self, X, add_bias=False):
@@ -541,6 +660,12 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
     with shift = (L_y + U_y)/2, scale = (U_y - L_y)/(2p) when ``add_bias`` and shift = 0,
     scale = max(|L_y|, |U_y|)/p otherwise. The coefficients are mapped back:
     theta_j = theta~_j scale / s_j, then the bias (first) coefficient gets + shift.
+
+    The noise is that of the framework, calibrated for replace-one neighbours (one (x, y)
+    replaced): DPpack's smaller noise is private for an added or removed record, but under
+    replacement its privacy loss can exceed eps here too (by about 10% for small eps and
+    p = 2, found by numerical search over the worst cases of the scaled problem), so
+    LinearRegressionDP keeps the framework's proven calibration.
     """
 
     _strict_gamma = True

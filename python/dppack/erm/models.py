@@ -198,8 +198,10 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
         Gradient of a callable ``regularizer``; without it the optimiser approximates the
         gradient by finite differences.
 
-    ``fit(X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None)`` needs 0/1
-    labels; ``coeff`` is on the scale of the raw X (bias first with ``add_bias``).
+    ``fit(X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None,
+    accountant=None)`` needs 0/1 labels; ``coeff`` is on the scale of the raw X (bias first
+    with ``add_bias``); ``privacy_`` is ``PrivacyLoss.pure(eps)``, charged to the accountant
+    as ``"LogisticRegressionDP.fit"``.
     """
 
     def __init__(self, regularizer, eps, gamma, perturbation_method="objective",
@@ -279,7 +281,8 @@ class svmDP(WeightedERMDP_CMS):
     matrix of frequencies omega and phases phi, drawn anew at every fit), else None.
 
     ``fit(X, y, upper_bounds=None, lower_bounds=None, add_bias=False, weights=None,
-    weights_upper_bound=None, random_state=None)``: labels 0/1 (mapped to -1/+1 internally).
+    weights_upper_bound=None, random_state=None, accountant=None)``: labels 0/1 (mapped to
+    -1/+1 internally); eps-DP, charged and reported in ``privacy_`` as the CMS models are.
     The Gaussian kernel uses no bounds (X is not clipped, as in DPpack). Randomness of a
     Gaussian fit: the prefilter first (D x d normals, row by row, then D uniforms), then the
     perturbation noise.
@@ -315,12 +318,13 @@ class svmDP(WeightedERMDP_CMS):
     # ---- public API -------------------------------------------------------------------------
 
     def fit(self, X, y, upper_bounds=None, lower_bounds=None, add_bias=False, weights=None,
-            weights_upper_bound=None, random_state=None):
-        """See the class docstring and :meth:`WeightedERMDP_CMS.fit`; returns ``self``."""
+            weights_upper_bound=None, random_state=None, accountant=None):
+        """See the class docstring and :meth:`WeightedERMDP_CMS.fit` (``accountant``: eps is
+        charged as ``"svmDP.fit"``; ``privacy_`` holds the loss); returns ``self``."""
         if weights is not None and self.perturbation_method != "output":
             raise ValueError(SVM_WEIGHTS_MESSAGE)
         return super().fit(X, y, upper_bounds, lower_bounds, add_bias, weights,
-                           weights_upper_bound, random_state)
+                           weights_upper_bound, random_state, accountant)
 
     def XtoV(self, X):
         """The random features of X (n x d, bias column included if the fit added one):

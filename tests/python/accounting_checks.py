@@ -1,0 +1,35 @@
+"""Shared checks of the accountant wiring (issue 12): an overspend is refused before the data
+are read or noise drawn, with nothing recorded and the caller's generator untouched.
+
+Deterministic: no randomness is involved (the generator must not move at all).
+"""
+
+import numpy as np
+import pytest
+
+import dppack
+
+#: An accountant's eps that every release of the tests overspends.
+TINY_EPS = 1e-3
+
+
+class Untouchable:
+    """Data that fail the test when read: an overspend must be refused before."""
+
+    def __array__(self, *args, **kwargs):
+        raise AssertionError("the data were read before the budget check")
+
+    def __len__(self):
+        raise AssertionError("the data were read before the budget check")
+
+
+def assert_refused_untouched(call, delta=0.0):
+    """``call(rng, accountant)`` with a BudgetAccountant(TINY_EPS, delta): it must raise the
+    budget's ValueError, record nothing and leave ``rng`` where it was."""
+    accountant = dppack.BudgetAccountant(TINY_EPS, delta)
+    rng = np.random.default_rng(12)
+    state = rng.bit_generator.state
+    with pytest.raises(ValueError, match="Privacy budget exceeded"):
+        call(rng, accountant)
+    assert accountant.ledger == []
+    assert rng.bit_generator.state == state
