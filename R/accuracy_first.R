@@ -29,6 +29,8 @@ privacy_level_grid <- function(eps.min, eps.max, n.levels = 1000) {
 #' @param true.values Numeric vector or matrix, the exact answer.
 #' @param eps Increasing privacy levels (most private first).
 #' @param sensitivity l1-sensitivity of the whole `true.values`.
+#' @param accountant A [BudgetAccountant] charged the last level of `eps` (the whole path is
+#'   returned), or `NULL` for the default accountant of [with_accountant()], if any.
 #' @return A matrix with one row per level (for a vector `true.values`), or an array whose
 #'   first dimension is the level.
 #' @references Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
@@ -36,8 +38,9 @@ privacy_level_grid <- function(eps.min, eps.max, n.levels = 1000) {
 #' @export
 #' @examplesIf dppack_available()
 #' LaplaceNoiseReduction(c(10, 20), eps = c(0.1, 0.5, 1), sensitivity = 1)
-LaplaceNoiseReduction <- function(true.values, eps, sensitivity) {
-  .call_core("LaplaceNoiseReduction", true_values = .to_py(true.values), eps = .to_py(eps),
+LaplaceNoiseReduction <- function(true.values, eps, sensitivity, accountant = NULL) {
+  .call_core("LaplaceNoiseReduction", accountant = .accountant(accountant),
+             true_values = .to_py(true.values), eps = .to_py(eps),
              sensitivity = sensitivity, random_state = .random_state(), .caller = sys.call())
 }
 
@@ -49,15 +52,22 @@ LaplaceNoiseReduction <- function(true.values, eps, sensitivity) {
 #'
 #' @param true.values Numeric vector or matrix.
 #' @param variances Strictly decreasing noise variances (most private first).
+#' @param sensitivity l2-sensitivity of the whole `true.values`; needed to charge an
+#'   accountant, which the variances alone do not allow.
+#' @param accountant A [BudgetAccountant] charged the path's cost, rho-zCDP with
+#'   `rho = sensitivity^2 / (2 * variances[T])` (the last, least noisy level), or `NULL` for
+#'   the default accountant of [with_accountant()], if any.
 #' @return As [LaplaceNoiseReduction()].
 #' @references Whitehouse J, Ramdas A, Wu ZS, Rogers R (2022). Brownian noise reduction:
 #'   maximizing privacy subject to accuracy constraints. NeurIPS 35.
 #' @export
 #' @examplesIf dppack_available()
 #' GaussianNoiseReduction(c(10, 20), variances = c(4, 1, 0.25))
-GaussianNoiseReduction <- function(true.values, variances) {
-  .call_core("GaussianNoiseReduction", true_values = .to_py(true.values),
-             variances = .to_py(variances), random_state = .random_state(),
+GaussianNoiseReduction <- function(true.values, variances, sensitivity = NULL,
+                                   accountant = NULL) {
+  .call_core("GaussianNoiseReduction", accountant = .accountant(accountant),
+             true_values = .to_py(true.values), variances = .to_py(variances),
+             sensitivity = sensitivity, random_state = .random_state(),
              .caller = sys.call())
 }
 
@@ -70,6 +80,8 @@ GaussianNoiseReduction <- function(true.values, variances) {
 #' @field release The release at the current level.
 #' @field eps The current level: the privacy cost of all releases so far.
 #' @field levels The levels released so far.
+#' @field privacy What all the releases so far cost together, a
+#'   [privacy_loss][privacy_loss_pure] (read-only).
 #' @export
 #' @examplesIf dppack_available()
 #' nr <- LaplaceNoiseReductionOnline$new(c(10, 20), eps = 0.1, sensitivity = 1)
@@ -83,20 +95,28 @@ LaplaceNoiseReductionOnline <- R6::R6Class(
     #' @param true.values Numeric vector or matrix.
     #' @param eps The first (most private) level.
     #' @param sensitivity l1-sensitivity of the whole `true.values`.
-    initialize = function(true.values, eps, sensitivity) {
+    #' @param accountant A [BudgetAccountant] charged `eps` now, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
+    initialize = function(true.values, eps, sensitivity, accountant = NULL) {
       private$core <- .call_core(
-        "LaplaceNoiseReductionOnline", true_values = .to_py(true.values), eps = eps,
+        "LaplaceNoiseReductionOnline", accountant = .accountant(accountant),
+        true_values = .to_py(true.values), eps = eps,
         sensitivity = sensitivity, random_state = .random_state(), .caller = sys.call(-1)
       )
       private$collect()
     },
-    #' @description Reduce the noise to the level `eps` and return the new release.
+    #' @description Reduce the noise to the level `eps` and return the new release. The
+    #'   accountant charged by `$new()`, if any, is charged again (the increment `eps` minus the
+    #'   current level, or the whole `eps` when its delta is above 0), before noise is drawn.
     #' @param eps A level larger than the current one.
     reduce = function(eps) {
       .call_core("reduce", eps = eps, .object = private$core, .caller = sys.call(-1))
       private$collect()
       self$release
     }
+  ),
+  active = list(
+    privacy = .privacy_binding
   ),
   private = list(
     core = NULL,
@@ -145,11 +165,15 @@ LaplaceNoiseReductionOnline <- R6::R6Class(
 #' @param calibration AboveThreshold calibration: `"paper"` (Algorithm 3) or `"tuned"` (the
 #'   authors' code, smaller test cost).
 #' @param eps.min,eps.max Grid ends (defaults `1/n` and 4 times the theory `eps`).
+#' @param accountant A [BudgetAccountant] charged the call's ex-ante bound, or `NULL` for the
+#'   default accountant of [with_accountant()], if any.
 #' @return An object of class `accuracy_first`: a list with `coeff`, `theta` (coefficients of
 #'   the scaled problem), `success` (`FALSE` when no level met the target: the model is then
 #'   not certified and the privacy is still spent), `stop.index` (1-based level),
 #'   `eps.level`, `eps.generation`, `eps.test`, `eps` (the ex-post loss, their sum),
-#'   `method`, `model`, `alpha`, `gamma`, `n.levels`.
+#'   `method`, `model`, `alpha`, `gamma`, `n.levels`, and `privacy`, the
+#'   [privacy_loss][privacy_loss_pure] charged to the accountant: the most the call can spend,
+#'   fixed before the data are read (the ex-post `eps` is a bound read off the outcome).
 #' @references Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
 #'   differential privacy level for accuracy-constrained ERM. NeurIPS 30.
 #' @export
@@ -161,10 +185,12 @@ LaplaceNoiseReductionOnline <- R6::R6Class(
 #'                    upper.bounds = c(1, 1, 1), lower.bounds = c(-1, -1, -1))
 accuracy_first_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.bounds,
                                add.bias = FALSE, gamma = 0.1, n.levels = 1000,
-                               calibration = "paper", eps.min = NULL, eps.max = NULL) {
+                               calibration = "paper", eps.min = NULL, eps.max = NULL,
+                               accountant = NULL) {
   caller <- sys.call()
   result <- .call_core(
-    "accuracy_first_erm", X = .to_py(X), y = .to_py(y), model = model, alpha = alpha,
+    "accuracy_first_erm", accountant = .accountant(accountant), X = .to_py(X), y = .to_py(y),
+    model = model, alpha = alpha,
     lambda_ = lambda, upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
     add_bias = .to_py(add.bias), gamma = gamma, n_levels = n.levels, calibration = calibration,
     eps_min = eps.min, eps_max = eps.max, random_state = .random_state(), .caller = caller
@@ -175,10 +201,12 @@ accuracy_first_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.b
 #' @rdname accuracy_first_erm
 #' @export
 doubling_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.bounds,
-                         add.bias = FALSE, gamma = 0.1, eps.min = NULL, eps.max = NULL) {
+                         add.bias = FALSE, gamma = 0.1, eps.min = NULL, eps.max = NULL,
+                         accountant = NULL) {
   caller <- sys.call()
   result <- .call_core(
-    "doubling_erm", X = .to_py(X), y = .to_py(y), model = model, alpha = alpha,
+    "doubling_erm", accountant = .accountant(accountant), X = .to_py(X), y = .to_py(y),
+    model = model, alpha = alpha,
     lambda_ = lambda, upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
     add_bias = .to_py(add.bias), gamma = gamma, eps_min = eps.min, eps_max = eps.max,
     random_state = .random_state(), .caller = caller
@@ -189,10 +217,11 @@ doubling_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.bounds,
 #' @rdname accuracy_first_erm
 #' @export
 theory_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.bounds,
-                       add.bias = FALSE) {
+                       add.bias = FALSE, accountant = NULL) {
   caller <- sys.call()
   result <- .call_core(
-    "theory_erm", X = .to_py(X), y = .to_py(y), model = model, alpha = alpha,
+    "theory_erm", accountant = .accountant(accountant), X = .to_py(X), y = .to_py(y),
+    model = model, alpha = alpha,
     lambda_ = lambda, upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
     add_bias = .to_py(add.bias), random_state = .random_state(), .caller = caller
   )
@@ -236,7 +265,7 @@ accuracy_first_parameters <- function(model, alpha, lambda, n, d, gamma = 0.1,
       eps = fields$eps, eps.level = fields$eps_level,
       eps.generation = fields$eps_generation, eps.test = fields$eps_test,
       method = fields$method, model = fields$model, alpha = fields$alpha,
-      gamma = fields$gamma, n.levels = fields$n_levels
+      gamma = fields$gamma, n.levels = fields$n_levels, privacy = .core_privacy(result)
     ),
     class = "accuracy_first"
   )
@@ -280,6 +309,8 @@ print.accuracy_first <- function(x, ...) {
 #' @field n.queries Number of queries answered.
 #' @field halt.index 1-based index of the query that passed (`NULL` before).
 #' @field answers The answers so far (logical, one per query).
+#' @field privacy What the mechanism costs, `eps` however many queries it answers, a
+#'   [privacy_loss][privacy_loss_pure] (read-only).
 #' @references Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
 #'   differential privacy level for accuracy-constrained ERM. NeurIPS 30.
 #'
@@ -305,10 +336,13 @@ InteractiveAboveThreshold <- R6::R6Class(
     #' @param eps The AboveThreshold budget, > 0.
     #' @param threshold The threshold W, a finite number.
     #' @param sensitivity The largest sensitivity of any query, > 0.
-    initialize = function(data, eps, threshold, sensitivity) {
+    #' @param accountant A [BudgetAccountant] charged `eps` now, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
+    initialize = function(data, eps, threshold, sensitivity, accountant = NULL) {
       # The core never sees the data: query functions run in R (see query()).
       private$core <- .call_core(
-        "InteractiveAboveThreshold", data = NULL, eps = eps, threshold = threshold,
+        "InteractiveAboveThreshold", accountant = .accountant(accountant), data = NULL, eps = eps,
+        threshold = threshold,
         sensitivity = sensitivity, random_state = .random_state(), .caller = sys.call(-1)
       )
       private$data <- data
@@ -333,6 +367,9 @@ InteractiveAboveThreshold <- R6::R6Class(
       private$collect()
       answer
     }
+  ),
+  active = list(
+    privacy = .privacy_binding
   ),
   private = list(
     core = NULL,

@@ -157,6 +157,14 @@
       stop(simpleError(conditionMessage(e), call = caller))
     }
   )
+  # An absent accountant is not sent: the core's default (None, the session's accountant)
+  # applies, as it would to a Python call that leaves the argument out.
+  if ("accountant" %in% names(arguments) && is.null(arguments$accountant)) {
+    arguments$accountant <- NULL
+  }
+  if (length(arguments) == 0) {
+    arguments <- reticulate::dict() # an empty R list would reach Python as a list
+  }
   positional <- unname(lapply(.positional, .without_na)) # unnamed: else a Python dict
   result <- if (is.null(.object)) {
     core$call(name, positional, arguments)
@@ -171,6 +179,66 @@
     stop(simpleError(result$error, call = caller))
   }
   .drop_1d(result$value)
+}
+
+# The accountant argument of a release for the core: NULL stays NULL (the session's
+# accountant, if any, from with_accountant()); a BudgetAccountant gives its Python object, where
+# its state lives. Anything else stops here, before any data is converted or noise drawn:
+# the releases give it to .call_core first among their arguments, which are converted in order.
+# The error is raised from `caller` (.call_core raises it from the user's call anyway).
+.accountant <- function(accountant, caller = NULL) {
+  if (is.null(accountant)) {
+    return(NULL)
+  }
+  if (!inherits(accountant, "BudgetAccountant")) {
+    stop(simpleError("accountant must be a BudgetAccountant or NULL.", call = caller))
+  }
+  accountant$.__enclos_env__$private$py
+}
+
+# A privacy loss of the core (dppack.PrivacyLoss) as the R value "privacy_loss": a list of
+# its kind and numbers, copied, not computed. NULL for NULL or None.
+.privacy_loss_from_py <- function(loss) {
+  if (is.null(loss) || inherits(loss, "python.builtin.NoneType")) {
+    return(NULL)
+  }
+  field <- function(name) reticulate::py_to_r(reticulate::py_get_attr(loss, name))
+  kind <- field("kind")
+  values <- if (identical(kind, "zcdp")) {
+    list(rho = field("rho"))
+  } else {
+    list(eps = field("eps"), delta = field("delta"))
+  }
+  structure(c(list(kind = kind), values), class = "privacy_loss")
+}
+
+# An R "privacy_loss" as the core's PrivacyLoss, rebuilt by the core's constructor of its kind
+# (which checks the numbers); a core PrivacyLoss is passed as it is. `what` names the argument
+# in the error for anything else, raised from `caller`.
+.privacy_loss_to_py <- function(loss, what = "loss", caller = sys.call(-1)) {
+  if (inherits(loss, "dppack.accounting.PrivacyLoss")) {
+    return(loss)
+  }
+  if (!inherits(loss, "privacy_loss") || !is.character(loss$kind)) {
+    stop(simpleError(paste0(
+      what, " must be a privacy loss: privacy_loss_pure(), privacy_loss_approx() or ",
+      "privacy_loss_zcdp()."
+    ), call = caller))
+  }
+  class <- .privacy_loss_class()
+  switch(
+    loss$kind,
+    pure = .call_core("pure", eps = loss$eps, .object = class, .caller = caller),
+    approx = .call_core("approx", eps = loss$eps, delta = loss$delta, .object = class,
+                        .caller = caller),
+    zcdp = .call_core("zcdp", rho = loss$rho, .object = class, .caller = caller),
+    stop(simpleError(paste0(what, " has an unknown kind: ", loss$kind, "."), call = caller))
+  )
+}
+
+# The core's PrivacyLoss class, whose static methods build and compose losses.
+.privacy_loss_class <- function() {
+  .core()$dppack$PrivacyLoss
 }
 
 .save_random_stream <- function() {

@@ -29,11 +29,13 @@
 # The core model of an R6 model object, and copy its fitted fields back into the R6 fields.
 .core_of <- function(model) model$.__enclos_env__$private$core
 
-.fit_model <- function(model, caller, ...) {
+# The accountant is checked first, before the model's core is rebuilt.
+.fit_model <- function(model, caller, accountant, ...) {
+  accountant <- .accountant(accountant, caller)
   private <- model$.__enclos_env__$private
   private$core <- private$new_core(caller)
-  .call_core("fit", ..., random_state = .random_state(), .object = private$core,
-             .caller = caller)
+  .call_core("fit", accountant = accountant, ..., random_state = .random_state(),
+             .object = private$core, .caller = caller)
   private$collect()
   invisible(model)
 }
@@ -74,6 +76,8 @@
 #' @field gamma,eps,perturbation.method,c The model's parameters.
 #' @field coeff The private coefficients after `fit()`.
 #' @field kernel,D,sampling,phi,kernel.param,prefilter Used by [svmDP].
+#' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
+#'   before a fit, and for a fit with `eps = Inf`).
 #' @references Chaudhuri K, Monteleoni C, Sarwate AD (2011). Differentially private empirical
 #'   risk minimization. Journal of Machine Learning Research 12, 1069-1109.
 #' @export
@@ -129,8 +133,10 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
     #' @param y Labels or responses.
     #' @param upper.bounds,lower.bounds Bounds of the columns of `X`.
     #' @param add.bias Prepend a column of ones (bias coefficient first).
-    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE) {
-      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
+    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
+      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
                  upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
                  add_bias = .to_py(add.bias))
     },
@@ -140,6 +146,9 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
     predict = function(X, add.bias = FALSE) {
       .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias))
     }
+  ),
+  active = list(
+    privacy = .privacy_binding
   ),
   private = list(
     core = NULL,
@@ -183,9 +192,11 @@ WeightedERMDP.CMS <- R6::R6Class(
     #' @param X,y,upper.bounds,lower.bounds,add.bias As for the parent class.
     #' @param weights Optional non-negative weights (output perturbation only).
     #' @param weights.upper.bound Upper bound on the weights, required with `weights`.
+    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
     fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, weights = NULL,
-                   weights.upper.bound = NULL) {
-      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
+                   weights.upper.bound = NULL, accountant = NULL) {
+      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
                  upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
                  add_bias = .to_py(add.bias), weights = .to_py(weights),
                  weights_upper_bound = .to_py(weights.upper.bound))
@@ -328,9 +339,11 @@ svmDP <- R6::R6Class(
     #'   Gaussian kernel without `add.bias`).
     #' @param weights,weights.upper.bound Optional weights and their bound (output
     #'   perturbation).
+    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
     fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, weights = NULL,
-                   weights.upper.bound = NULL) {
-      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
+                   weights.upper.bound = NULL, accountant = NULL) {
+      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
                  upper_bounds = .to_py(.optional(missing(upper.bounds), upper.bounds)),
                  lower_bounds = .to_py(.optional(missing(lower.bounds), lower.bounds)),
                  add_bias = .to_py(add.bias), weights = .to_py(weights),
@@ -407,9 +420,23 @@ svmDP <- R6::R6Class(
 #' residual is at most `1e-7` (`1e-4` without gradients) times `max(1, ||grad J(0)||)`, else it
 #' stops with an error (never a warning); that residual is not accounted for in the noise.
 #'
+#' **Neighbours and noise** (a deviation from DPpack 0.2.2). The fit is eps-DP (or
+#' (eps, delta)-DP) for data sets that differ in one replaced record, the neighbours of
+#' DPpack's other models, and so also for one record added or removed. DPpack's noise (rate
+#' `eps / (2 zeta)` for the norm, or `sigma^2 = zeta^2 (8 log(2/delta) + 4 eps) / eps^2`) is
+#' private only for an added or removed record: a replaced record moves the gradient by up to
+#' `2 zeta`, and the loss can then reach `eps + log(1 + eps/2)`. Here `Delta = 2 lambda / eps`
+#' as in DPpack, the Jacobian costs `log(1 + eps/2)` and the noise gets the rest,
+#' `eps_b = eps - log(1 + eps/2)` (`eps` when `lambda = 0`), for the shift `2 zeta`: rate
+#' `eps_b / (2 zeta)`, or `sigma = 2 zeta sqrt(2 (log(2/delta) + eps_b)) / eps_b`. The noise is
+#' 1.4 to 2 times DPpack's (1.68 times at `eps = 1`); the derivation is in the Python module
+#' `dppack.erm.kst`.
+#'
 #' @field mapXy,mapXy.gr,loss,loss.gr,regularizer,regularizer.gr The model's functions.
 #' @field gamma,eps,delta,domain,zeta,lambda The model's parameters.
 #' @field coeff The private coefficients after `fit()`.
+#' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
+#'   before a fit, and for a fit with `eps = Inf`).
 #' @references Kifer D, Smith A, Thakurta A (2012). Private convex empirical risk minimization
 #'   and high-dimensional regression. COLT.
 #' @export
@@ -450,8 +477,10 @@ EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
     #' @param y Responses.
     #' @param upper.bounds,lower.bounds Bounds of the columns of `X`, then of `y`.
     #' @param add.bias Prepend a column of ones (bias coefficient first).
-    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE) {
-      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
+    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
+      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
                  upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
                  add_bias = .to_py(add.bias))
     },
@@ -461,6 +490,9 @@ EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
     predict = function(X, add.bias = FALSE) {
       .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias))
     }
+  ),
+  active = list(
+    privacy = .privacy_binding
   ),
   private = list(
     core = NULL,
@@ -491,7 +523,9 @@ EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
 #' DPpack's `LinearRegressionDP`: [EmpiricalRiskMinimizationDP.KST] with the linear map and
 #' squared-error loss, coefficients constrained to `||theta||^2 <= p` on the scaled problem,
 #' `zeta = 2 p^(3/2)` and `lambda = p`. `X` and `y` are clipped to their bounds and scaled; the
-#' coefficients are returned on the original scale.
+#' coefficients are returned on the original scale. The noise is calibrated for one replaced
+#' record (see "Neighbours and noise" in [EmpiricalRiskMinimizationDP.KST]), larger than
+#' DPpack's, whose privacy loss under replacement can exceed `eps` here too.
 #'
 #' @export
 #' @examplesIf dppack_available()

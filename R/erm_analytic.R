@@ -23,6 +23,8 @@
 #' @field Delta,sigma The sensitivity and the noise standard deviation of the last fit (on the
 #'   scaled problem).
 #' @field n.iterations The number of gradient steps of the last fit.
+#' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
+#'   before a fit, and for a fit with `eps = Inf`).
 #' @references Ding J, Errapotu SM, Guo Y, Zhang H, Yuan D, Pan M. Private empirical risk
 #'   minimization with analytic Gaussian mechanism for healthcare system. IEEE Transactions
 #'   on Big Data.
@@ -76,8 +78,10 @@ OutputPerturbationAGM <- R6::R6Class(
     #' @param y Labels 0/1.
     #' @param upper.bounds,lower.bounds Public bounds of the columns of `X`.
     #' @param add.bias Prepend a column of ones (bias coefficient first).
-    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE) {
-      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
+    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
+      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
                  upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
                  add_bias = .to_py(add.bias))
     },
@@ -90,6 +94,9 @@ OutputPerturbationAGM <- R6::R6Class(
       .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias),
                      raw_value = .to_py(raw.value))
     }
+  ),
+  active = list(
+    privacy = .privacy_binding
   ),
   private = list(
     core = NULL,
@@ -143,6 +150,8 @@ OutputPerturbationAGM <- R6::R6Class(
 #' @field eps.total,delta.total The accountant's totals of the last fit (at most `eps`,
 #'   `delta`).
 #' @field n.iterations The number of SGD steps of the last fit.
+#' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
+#'   before a fit, and for a fit with `eps = Inf`).
 #' @references Ding J, Errapotu SM, Guo Y, Zhang H, Yuan D, Pan M. Private empirical risk
 #'   minimization with analytic Gaussian mechanism for healthcare system. IEEE Transactions
 #'   on Big Data.
@@ -197,8 +206,10 @@ GradientPerturbationAGM <- R6::R6Class(
     #' @param y Labels 0/1.
     #' @param upper.bounds,lower.bounds Public bounds of the columns of `X`.
     #' @param add.bias Prepend a column of ones (bias coefficient first).
-    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE) {
-      .fit_model(self, sys.call(), X = .to_py(X), y = .to_py(y),
+    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
+      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
                  upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
                  add_bias = .to_py(add.bias))
     },
@@ -211,6 +222,9 @@ GradientPerturbationAGM <- R6::R6Class(
       .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias),
                      raw_value = .to_py(raw.value))
     }
+  ),
+  active = list(
+    privacy = .privacy_binding
   ),
   private = list(
     core = NULL,

@@ -28,7 +28,8 @@
       budgets = unlist(result$budgets),
       eps.objective = result$eps_objective,
       eps.prime = result$eps_prime,
-      description = result$privacy()
+      description = result$privacy(),
+      loss = .core_privacy(result)
     ),
     class = c("confintDP", "data.frame")
   )
@@ -66,11 +67,12 @@
 #' @param sigma.bound Sensitivity of the covariance for logistic regression: `"theta"` (the
 #'   paper's, from the norm of the estimate) or `"bound"` (the data-free `2/n`).
 #' @param eig.floor Eigenvalue floor (> 0) of the private matrices; `NULL` for `2c`.
+#' @inheritParams LaplaceMechanism
 #' @return A data.frame of class `"confintDP"`, one row per coefficient, with columns
 #'   `estimate` and the lower and upper bounds (labelled as by [stats::confint()]), and the
 #'   attributes `level` and `privacy` (the notion, the total `eps` or `rho`, the split
-#'   `budgets`, the objective perturbation's `eps.objective` and `eps.prime`, and a
-#'   `description`).
+#'   `budgets`, the objective perturbation's `eps.objective` and `eps.prime`, a
+#'   `description`, and the `loss` spent as a [privacy_loss][privacy_loss_pure]).
 #' @references Wang Y, Kifer D, Lee J (2019). Differentially private confidence intervals for
 #'   empirical risk minimization. Journal of Privacy and Confidentiality 9(1).
 #' @seealso [confintDP()] for a [LogisticRegressionDP] or [svmDP] model.
@@ -83,9 +85,10 @@
 confintERM <- function(X, y, upper.bounds, lower.bounds, gamma, eps = NULL, rho = NULL,
                        loss = "logistic", perturbation.method = "objective", huber.h = 0.5,
                        add.bias = FALSE, level = 0.95, budget.split = NULL, n.draws = 10000,
-                       sigma.bound = "theta", eig.floor = NULL) {
+                       sigma.bound = "theta", eig.floor = NULL, accountant = NULL) {
   result <- .call_core(
-    "confintERM", X = .to_py(X), y = .to_py(y), upper_bounds = .to_py(upper.bounds),
+    "confintERM", accountant = .accountant(accountant), X = .to_py(X), y = .to_py(y),
+    upper_bounds = .to_py(upper.bounds),
     lower_bounds = .to_py(lower.bounds), gamma = .to_py(gamma), eps = .to_py(eps),
     rho = .to_py(rho), loss = .to_py(loss), perturbation_method = .to_py(perturbation.method),
     huber_h = .to_py(huber.h), add_bias = .to_py(add.bias), level = .to_py(level),
@@ -110,6 +113,7 @@ confintERM <- function(X, y, upper.bounds, lower.bounds, gamma, eps = NULL, rho 
 #' @param level Confidence level.
 #' @param rho Optional total zCDP budget, used instead of the model's `eps`.
 #' @param budget.split,n.draws As for [confintERM()].
+#' @inheritParams LaplaceMechanism
 #' @return As [confintERM()].
 #' @export
 #' @examplesIf dppack_available()
@@ -121,14 +125,15 @@ confintERM <- function(X, y, upper.bounds, lower.bounds, gamma, eps = NULL, rho 
 #' confint(model, X = X, y = y, upper.bounds = c(1, 1), lower.bounds = c(-1, -1),
 #'         add.bias = TRUE, rho = 0.2)
 confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
-                      level = 0.95, rho = NULL, budget.split = NULL, n.draws = 10000) {
+                      level = 0.95, rho = NULL, budget.split = NULL, n.draws = 10000,
+                      accountant = NULL) {
   caller <- sys.call()
   private <- if (inherits(model, "R6")) model$.__enclos_env__$private
   # the core model built from the R6 fields, as at a fit; anything else goes as it is and
   # the core refuses it
   core <- if (is.function(private$new_core)) private$new_core(caller) else .to_py(model)
   result <- .call_core(
-    "confintDP", model = core, X = .to_py(X), y = .to_py(y),
+    "confintDP", accountant = .accountant(accountant), model = core, X = .to_py(X), y = .to_py(y),
     upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
     add_bias = .to_py(add.bias), level = .to_py(level), rho = .to_py(rho),
     budget_split = .to_py(budget.split), n_draws = .to_py(n.draws),
@@ -141,7 +146,7 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
 #' @param object A [LogisticRegressionDP] or [svmDP] object (for `confint()`).
 #' @param parm Optional names or indices of the coefficients to keep.
 #' @param ... Further arguments of `confintDP()`: `X`, `y`, `upper.bounds`, `lower.bounds`
-#'   (required), `add.bias`, `rho`, `budget.split`, `n.draws`.
+#'   (required), `add.bias`, `rho`, `budget.split`, `n.draws`, `accountant`.
 #' @importFrom stats confint
 #' @export
 confint.EmpiricalRiskMinimizationDP.CMS <- function(object, parm, level = 0.95, ...) {

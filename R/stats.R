@@ -3,10 +3,10 @@
 # The call shared by meanDP, varDP and sdDP, whose arguments are the same. It is called by
 # those functions only, so the core's errors name the user's call (see .call_core).
 .univariate <- function(name, x, eps, lower.bound, upper.bound, which.sensitivity, mechanism,
-                        delta, type.DP) {
+                        delta, type.DP, accountant) {
   caller <- sys.call(-1)
   .call_core(
-    name, .caller = caller,
+    name, .caller = caller, accountant = .accountant(accountant),
     x = .to_py(x), eps = .to_py(eps),
     upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
     which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
@@ -53,6 +53,8 @@
 #' @param mechanism `'Laplace'`, `'Gaussian'` or `'analytic'` (analytic Gaussian).
 #' @param delta Privacy parameter of the Gaussian mechanisms, in (0, 1).
 #' @param type.DP `'aDP'` or `'pDP'`, for `mechanism = 'Gaussian'`; ignored by `'analytic'`.
+#' @param accountant A [BudgetAccountant] charged for this release, or `NULL` for the
+#'   default accountant of [with_accountant()], if any (see [BudgetAccountant]).
 #' @return The sanitized mean, or for `'both'` a list (`Bounded`, `Unbounded`) of class
 #'   `"Sanitized Mean"`.
 #' @seealso [varDP()], [sdDP()], [covDP()], [quantileDP()]
@@ -64,9 +66,9 @@
 #'        delta = 0.01)
 #' meanDP(x, eps = 1, lower.bound = 0, upper.bound = 6, which.sensitivity = "unbounded")
 meanDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
-                   mechanism = "Laplace", delta = 0, type.DP = "aDP") {
+                   mechanism = "Laplace", delta = 0, type.DP = "aDP", accountant = NULL) {
   value <- .univariate("meanDP", x, eps, lower.bound, upper.bound, which.sensitivity,
-                       mechanism, delta, type.DP)
+                       mechanism, delta, type.DP, accountant)
   .one_or_both(value, "Sanitized Mean")
 }
 
@@ -103,9 +105,9 @@ meanDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounde
 #' @examplesIf dppack_available()
 #' varDP(c(1.2, 3.4, 2.2, 5.0, 4.1), eps = 1, lower.bound = 0, upper.bound = 6)
 varDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
-                  mechanism = "Laplace", delta = 0, type.DP = "aDP") {
+                  mechanism = "Laplace", delta = 0, type.DP = "aDP", accountant = NULL) {
   value <- .univariate("varDP", x, eps, lower.bound, upper.bound, which.sensitivity,
-                       mechanism, delta, type.DP)
+                       mechanism, delta, type.DP, accountant)
   .one_or_both(value, "Sanitized Variance")
 }
 
@@ -121,9 +123,9 @@ varDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded
 #' @examplesIf dppack_available()
 #' sdDP(c(1.2, 3.4, 2.2, 5.0, 4.1), eps = 1, lower.bound = 0, upper.bound = 6)
 sdDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
-                 mechanism = "Laplace", delta = 0, type.DP = "aDP") {
+                 mechanism = "Laplace", delta = 0, type.DP = "aDP", accountant = NULL) {
   value <- .univariate("sdDP", x, eps, lower.bound, upper.bound, which.sensitivity,
-                       mechanism, delta, type.DP)
+                       mechanism, delta, type.DP, accountant)
   .one_or_both(value, "Sanitized Standard Deviation")
 }
 
@@ -159,9 +161,10 @@ sdDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded"
 #'       lower.bound2 = -5, upper.bound2 = 0)
 covDP <- function(x1, x2, eps, lower.bound1, upper.bound1, lower.bound2, upper.bound2,
                   which.sensitivity = "bounded", mechanism = "Laplace", delta = 0,
-                  type.DP = "aDP") {
+                  type.DP = "aDP", accountant = NULL) {
   value <- .call_core(
     "covDP",
+    accountant = .accountant(accountant),
     x1 = .to_py(x1), x2 = .to_py(x2), eps = .to_py(eps),
     upper_bound1 = .to_py(upper.bound1), lower_bound1 = .to_py(lower.bound1),
     upper_bound2 = .to_py(upper.bound2), lower_bound2 = .to_py(lower.bound2),
@@ -224,7 +227,7 @@ covDP <- function(x1, x2, eps, lower.bound1, upper.bound1, lower.bound2, upper.b
 histogramDP <- function(x, eps, lower.bound, upper.bound, breaks = "Sturges",
                         normalize = FALSE, which.sensitivity = "bounded",
                         mechanism = "Laplace", delta = 0, type.DP = "aDP",
-                        allow.negative = FALSE) {
+                        allow.negative = FALSE, accountant = NULL) {
   if (is.function(breaks)) {
     user_breaks <- breaks
     # The core calls it with c(lower.bound, upper.bound), which reaches R as a 1-d array.
@@ -232,6 +235,7 @@ histogramDP <- function(x, eps, lower.bound, upper.bound, breaks = "Sturges",
   }
   value <- .call_core(
     "histogramDP",
+    accountant = .accountant(accountant),
     x = .to_py(x), eps = .to_py(eps),
     upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
     breaks = .to_py(breaks), normalize = .to_py(normalize),
@@ -298,11 +302,12 @@ histogramDP <- function(x, eps, lower.bound, upper.bound, breaks = "Sturges",
 #' # Undeclared levels: only cells above the threshold are released.
 #' tableDP(sample(c("a", "b", "c"), 200, replace = TRUE), eps = 1, delta = 1e-5)
 tableDP <- function(..., eps = 1, which.sensitivity = "bounded", mechanism = "Laplace",
-                    delta = 0, type.DP = "aDP", allow.negative = FALSE) {
+                    delta = 0, type.DP = "aDP", allow.negative = FALSE, accountant = NULL) {
   arg_names <- .table_names(as.list(substitute(list(...)))[-1])
   args <- list(...)
   value <- .call_core(
     "tableDP",
+    accountant = .accountant(accountant),
     eps = .to_py(eps), which_sensitivity = .to_py(which.sensitivity),
     mechanism = .to_py(mechanism), delta = .to_py(delta), type_DP = .to_py(type.DP),
     allow_negative = .to_py(allow.negative), random_state = .random_state(),
@@ -354,9 +359,10 @@ tableDP <- function(..., eps = 1, which.sensitivity = "bounded", mechanism = "La
 #'             upper.bound = 10)
 pooledVarDP <- function(..., eps = 1, lower.bound, upper.bound,
                         which.sensitivity = "bounded", mechanism = "Laplace", delta = 0,
-                        type.DP = "aDP", approx.n.max = FALSE) {
+                        type.DP = "aDP", approx.n.max = FALSE, accountant = NULL) {
   value <- .call_core(
     "pooledVarDP",
+    accountant = .accountant(accountant),
     eps = .to_py(eps),
     lower_bound = .to_py(lower.bound), upper_bound = .to_py(upper.bound),
     which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
@@ -403,9 +409,10 @@ pooledVarDP <- function(..., eps = 1, lower.bound, upper.bound,
 #'             lower.bound2 = -10, upper.bound2 = 10)
 pooledCovDP <- function(..., eps = 1, lower.bound1, upper.bound1, lower.bound2, upper.bound2,
                         which.sensitivity = "bounded", mechanism = "Laplace", delta = 0,
-                        type.DP = "aDP", approx.n.max = FALSE) {
+                        type.DP = "aDP", approx.n.max = FALSE, accountant = NULL) {
   value <- .call_core(
     "pooledCovDP",
+    accountant = .accountant(accountant),
     eps = .to_py(eps),
     lower_bound1 = .to_py(lower.bound1), lower_bound2 = .to_py(lower.bound2),
     upper_bound1 = .to_py(upper.bound1), upper_bound2 = .to_py(upper.bound2),
@@ -434,9 +441,10 @@ pooledCovDP <- function(..., eps = 1, lower.bound1, upper.bound1, lower.bound2, 
 #' @examplesIf dppack_available()
 #' quantileDP(c(1, 1, -2, 8, -6), quant = 0.25, eps = 1, lower.bound = -10, upper.bound = 10)
 quantileDP <- function(x, quant, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
-                       mechanism = "exponential") {
+                       mechanism = "exponential", accountant = NULL) {
   .call_core(
     "quantileDP",
+    accountant = .accountant(accountant),
     x = .to_py(x), quant = .to_py(quant), eps = .to_py(eps),
     upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
     which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
@@ -454,9 +462,10 @@ quantileDP <- function(x, quant, eps, lower.bound, upper.bound, which.sensitivit
 #' @examplesIf dppack_available()
 #' medianDP(c(1, 1, -2, 8, -6), eps = 1, lower.bound = -10, upper.bound = 10)
 medianDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
-                     mechanism = "exponential") {
+                     mechanism = "exponential", accountant = NULL) {
   .call_core(
     "medianDP",
+    accountant = .accountant(accountant),
     x = .to_py(x), eps = .to_py(eps),
     upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
     which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),

@@ -39,6 +39,7 @@
 #' @param upper.bounds,lower.bounds Bounds of the columns of `X`.
 #' @param add.bias Passed to each model's `fit()` and `predict()`.
 #' @param weights,weights.upper.bound Optional weights ([svmDP] with output perturbation).
+#' @inheritParams LaplaceMechanism
 #' @return The selected model, fitted.
 #' @export
 #' @examplesIf dppack_available()
@@ -50,10 +51,11 @@
 #' best$gamma
 tune_classification_model <- function(DPmodels, X, y, upper.bounds, lower.bounds,
                                       add.bias = FALSE, weights = NULL,
-                                      weights.upper.bound = NULL) {
+                                      weights.upper.bound = NULL, accountant = NULL) {
   caller <- sys.call()
   selected <- .call_core(
-    "tune_classification_model", DPmodels = .core_models(DPmodels, caller), X = .to_py(X),
+    "tune_classification_model", accountant = .accountant(accountant),
+    DPmodels = .core_models(DPmodels, caller), X = .to_py(X),
     y = .to_py(y), upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
     add_bias = .to_py(add.bias), weights = .to_py(weights),
     weights_upper_bound = .to_py(weights.upper.bound), random_state = .random_state(),
@@ -74,13 +76,15 @@ tune_classification_model <- function(DPmodels, X, y, upper.bounds, lower.bounds
 #' @param X,y Data and responses.
 #' @param upper.bounds,lower.bounds Bounds of the columns of `X`, then of `y`.
 #' @param add.bias Passed to each model's `fit()` and `predict()`.
+#' @inheritParams LaplaceMechanism
 #' @return The selected model, fitted.
 #' @export
 tune_linear_regression_model <- function(DPmodels, X, y, upper.bounds, lower.bounds,
-                                         add.bias = FALSE) {
+                                         add.bias = FALSE, accountant = NULL) {
   caller <- sys.call()
   selected <- .call_core(
-    "tune_linear_regression_model", DPmodels = .core_models(DPmodels, caller),
+    "tune_linear_regression_model", accountant = .accountant(accountant),
+    DPmodels = .core_models(DPmodels, caller),
     X = .to_py(X), y = .to_py(y), upper_bounds = .to_py(upper.bounds),
     lower_bounds = .to_py(lower.bounds), add_bias = .to_py(add.bias),
     random_state = .random_state(), .caller = caller

@@ -33,6 +33,7 @@
 #' @param selector `"exponential_noise"` (the paper's), `"gumbel"` (the exponential
 #'   mechanism) or `"laplace"`.
 #' @param noise `"shared"` or `"independent"`.
+#' @inheritParams LaplaceMechanism
 #' @return The selected model, fitted.
 #' @references Chaudhuri K, Vinterbo SA (2013). A stability-based validation procedure for
 #'   differentially private machine learning. NIPS 26.
@@ -51,10 +52,11 @@ tune_classification_model_stable <- function(DPmodels, X, y, upper.bounds, lower
                                              X.validation = NULL, y.validation = NULL,
                                              score = "ramp",
                                              selector = "exponential_noise",
-                                             noise = "shared") {
+                                             noise = "shared", accountant = NULL) {
   caller <- sys.call()
   selected <- .call_core(
-    "tune_classification_model_stable", DPmodels = .core_models(DPmodels, caller),
+    "tune_classification_model_stable", accountant = .accountant(accountant),
+    DPmodels = .core_models(DPmodels, caller),
     X = .to_py(X), y = .to_py(y), upper_bounds = .to_py(upper.bounds),
     lower_bounds = .to_py(lower.bounds), eps_select = .to_py(eps.select),
     add_bias = .to_py(add.bias), delta = .to_py(delta),
@@ -83,6 +85,7 @@ tune_classification_model_stable <- function(DPmodels, X, y, upper.bounds, lower
 #' @param x.validation Optional separate validation sample.
 #' @param selector,noise As for [tune_classification_model_stable()]; the shared noise is one
 #'   sequence of standard Laplace values.
+#' @inheritParams LaplaceMechanism
 #' @return An object of class `"histogram"` (noisy counts, not rounded); the density is
 #'   `counts / (sum(counts) * diff(breaks))`.
 #' @export
@@ -95,9 +98,10 @@ tune_histogram_bin_width_stable <- function(x, bin.widths, eps.train, eps.select
                                             lower.bound = 0, upper.bound = 1, delta = 0.01,
                                             validation.fraction = 0.2, x.validation = NULL,
                                             selector = "exponential_noise",
-                                            noise = "shared") {
+                                            noise = "shared", accountant = NULL) {
   value <- .call_core(
-    "tune_histogram_bin_width_stable", x = .to_py(x),
+    "tune_histogram_bin_width_stable", accountant = .accountant(accountant),
+    x = .to_py(x),
     bin_widths = .to_py(as.numeric(bin.widths)), eps_train = .to_py(eps.train),
     eps_select = .to_py(eps.select), lower_bound = .to_py(lower.bound),
     upper_bound = .to_py(upper.bound), delta = .to_py(delta),

@@ -97,3 +97,22 @@ for (eps in c(1, 5)) {
 reference <- stats::glm(type ~ glu + bmi + ped + age, family = stats::binomial, data = train)
 cat(sprintf("non-private logistic regression (glm): test accuracy %.3f\n",
             mean((stats::predict(reference, test, type = "response") > 0.5) == y.test)))
+
+# ---------------------------------------------------------------------------------------------
+# Accounting for privacy: a budget of eps = 1 for the Pima summaries. Each release is checked
+# against what remains before it reads the data, and recorded; an overspend is refused.
+cat("\n== Privacy accounting, R ==\n")
+acc <- BudgetAccountant$new(eps = 1)
+with_accountant(acc, {
+  glu.mean <- meanDP(pima$glu, eps = 0.5, lower.bound = 40, upper.bound = 200)
+  glu.sd <- sdDP(pima$glu, eps = 0.25, lower.bound = 40, upper.bound = 200)
+})
+bmi.median <- medianDP(pima$bmi, eps = 0.25, lower.bound = 15, upper.bound = 70,
+                       accountant = acc)
+cat(sprintf("glucose mean %.1f, sd %.1f; BMI median %.1f\n", glu.mean, glu.sd, bmi.median))
+print(acc)
+refused <- tryCatch(
+  quantileDP(pima$bmi, 0.9, eps = 0.5, lower.bound = 15, upper.bound = 70, accountant = acc),
+  error = function(e) conditionMessage(e)
+)
+cat("A further release of eps = 0.5:", refused, "\n")

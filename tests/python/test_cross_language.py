@@ -314,10 +314,10 @@ CASES = {
     # Undeclared levels (plain vectors): the thresholded release of the observed cells.
     "tableDP_thresholded_both": (
         "tableDP(rep(c('a', 'b', 'c', 'd'), c(9, 6, 3, 1)), rep(c('u', 'v'), c(10, 9)), "
-        "eps = 1, delta = 0.3, which.sensitivity = 'both')",
+        "eps = 1, delta = 0.1, which.sensitivity = 'both')",
         lambda rng: dppack.tableDP(
             ["a"] * 9 + ["b"] * 6 + ["c"] * 3 + ["d"], ["u"] * 10 + ["v"] * 9, eps=1,
-            delta=0.3, which_sensitivity="both", random_state=rng,
+            delta=0.1, which_sensitivity="both", random_state=rng,
         ),
     ),
     "tableDP_thresholded_Gaussian": (
@@ -561,3 +561,21 @@ def test_r_error_text_is_the_core_message():
         dppack.LaplaceMechanism(0, -1, 1)
     assert str(python_error.value) in message
     assert "ValueError" not in message and "Traceback" not in message
+
+
+def test_r_ledger_is_the_python_ledger():
+    """The same releases charged to a BudgetAccountant in R and in Python: the same ledger."""
+    expr = (
+        "{acc <- BudgetAccountant$new(2, 1e-5); with_random_state(1, {"
+        "LaplaceMechanism(1, 0.5, 1, accountant = acc); "
+        "meanDP(c(1, 2, 3), 0.25, 0, 4, accountant = acc); "
+        "GaussianMechanism(1, 0.5, 1e-6, 1, accountant = acc)}); capture.output(print(acc))}"
+    )
+    r_lines = run_in_r({"ledger": expr})["ledger"]["strings"]
+    acc = dppack.BudgetAccountant(2, 1e-5)
+    rng = np.random.default_rng(1)
+    dppack.LaplaceMechanism(1, 0.5, 1, random_state=rng, accountant=acc)
+    dppack.meanDP([1, 2, 3], 0.25, 0, 4, random_state=rng, accountant=acc)
+    dppack.GaussianMechanism(1, 0.5, 1e-6, 1, random_state=rng, accountant=acc)
+    assert r_lines == str(acc).split("\n")
+    assert len(acc.ledger) == 3

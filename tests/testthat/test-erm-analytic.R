@@ -60,7 +60,7 @@ test_that("the constructors have the documented signatures", {
   )
   for (generator in list(OutputPerturbationAGM, GradientPerturbationAGM)) {
     expect_identical(names(formals(agm_method(generator, "fit"))),
-                     c("X", "y", "upper.bounds", "lower.bounds", "add.bias"))
+                     c("X", "y", "upper.bounds", "lower.bounds", "add.bias", "accountant"))
     expect_identical(formals(agm_method(generator, "predict")),
                      formals(function(X, add.bias = FALSE, raw.value = FALSE) NULL))
   }

@@ -128,9 +128,12 @@ test_that("the R6 constructors have DPpack 0.2.2's signatures and defaults", {
 })
 
 test_that("fit and predict have DPpack 0.2.2's signatures in every class", {
-  fit_cms <- formals(function(X, y, upper.bounds, lower.bounds, add.bias = FALSE) NULL)
+  # fit: DPpack's arguments, then the accountant (test-accounting.R)
+  fit_cms <- formals(function(X, y, upper.bounds, lower.bounds, add.bias = FALSE,
+                              accountant = NULL) NULL)
   fit_weighted <- formals(function(X, y, upper.bounds, lower.bounds, add.bias = FALSE,
-                                   weights = NULL, weights.upper.bound = NULL) NULL)
+                                   weights = NULL, weights.upper.bound = NULL,
+                                   accountant = NULL) NULL)
   predict_plain <- formals(function(X, add.bias = FALSE) NULL)
   predict_raw <- formals(function(X, add.bias = FALSE, raw.value = FALSE) NULL)
   expect_identical(formals(r6_method(EmpiricalRiskMinimizationDP.CMS, "fit")), fit_cms)
@@ -150,15 +153,16 @@ test_that("fit and predict have DPpack 0.2.2's signatures in every class", {
   expect_identical(formals(r6_method(LinearRegressionDP, "predict")), predict_plain)
 })
 
-test_that("the tuning functions have DPpack 0.2.2's signatures", {
+test_that("the tuning functions have DPpack 0.2.2's signatures, then `accountant`", {
   expect_identical(
     formals(tune_classification_model),
     formals(function(DPmodels, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
-                     weights = NULL, weights.upper.bound = NULL) NULL)
+                     weights = NULL, weights.upper.bound = NULL, accountant = NULL) NULL)
   )
   expect_identical(
     formals(tune_linear_regression_model),
-    formals(function(DPmodels, X, y, upper.bounds, lower.bounds, add.bias = FALSE) NULL)
+    formals(function(DPmodels, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
+                     accountant = NULL) NULL)
   )
 })
 

@@ -5,30 +5,32 @@
 
 x <- c(1.5, 4.2, 3.3, 2.8, 0.4, 5.1, 3.9, 2.2)
 
-test_that("the signatures are DPpack 0.2.2's", {
+test_that("the signatures are DPpack 0.2.2's, then `accountant`", {
   expect_identical(names(formals(meanDP)),
                    c("x", "eps", "lower.bound", "upper.bound", "which.sensitivity",
-                     "mechanism", "delta", "type.DP"))
+                     "mechanism", "delta", "type.DP", "accountant"))
   expect_identical(names(formals(covDP)),
                    c("x1", "x2", "eps", "lower.bound1", "upper.bound1", "lower.bound2",
-                     "upper.bound2", "which.sensitivity", "mechanism", "delta", "type.DP"))
+                     "upper.bound2", "which.sensitivity", "mechanism", "delta", "type.DP",
+                     "accountant"))
   expect_identical(names(formals(histogramDP)),
                    c("x", "eps", "lower.bound", "upper.bound", "breaks", "normalize",
-                     "which.sensitivity", "mechanism", "delta", "type.DP", "allow.negative"))
+                     "which.sensitivity", "mechanism", "delta", "type.DP", "allow.negative",
+                     "accountant"))
   expect_identical(names(formals(tableDP)),
                    c("...", "eps", "which.sensitivity", "mechanism", "delta", "type.DP",
-                     "allow.negative"))
+                     "allow.negative", "accountant"))
   expect_identical(formals(tableDP)$eps, 1)
   expect_identical(names(formals(pooledVarDP)),
                    c("...", "eps", "lower.bound", "upper.bound", "which.sensitivity",
-                     "mechanism", "delta", "type.DP", "approx.n.max"))
+                     "mechanism", "delta", "type.DP", "approx.n.max", "accountant"))
   expect_identical(names(formals(pooledCovDP)),
                    c("...", "eps", "lower.bound1", "upper.bound1", "lower.bound2",
                      "upper.bound2", "which.sensitivity", "mechanism", "delta", "type.DP",
-                     "approx.n.max"))
+                     "approx.n.max", "accountant"))
   expect_identical(names(formals(quantileDP)),
                    c("x", "quant", "eps", "lower.bound", "upper.bound", "which.sensitivity",
-                     "mechanism"))
+                     "mechanism", "accountant"))
   expect_identical(formals(quantileDP)$mechanism, "exponential")
   expect_identical(names(formals(histogramDataAccess)), c("x", "breaks", "mechanism"))
   expect_identical(names(formals(tableDataAccess)), c("...", "mechanism"))
@@ -353,8 +355,10 @@ test_that("with declared levels a record with a new category changes no cell (is
   }
   expect_identical(names(tableDP(data, eps = 1)), levels)
   # Undeclared beside declared: the factor keeps all its levels; cells not released are 0.
+  # (eps = 10: noise of scale at most 0.2, and 'both' still states a guarantee, its total
+  # delta (2 + exp(10)) * 1e-5 being below 1.)
   mixed <- tableDP(rep(c("p", "q"), c(50, 1)), factor(rep("u", 51), levels = c("u", "v")),
-                   eps = 1e3, delta = 1e-5, which.sensitivity = "both")
+                   eps = 10, delta = 1e-5, which.sensitivity = "both")
   expect_s3_class(mixed, "Sanitized Contingency Table")
   for (tab in mixed) {
     expect_identical(unname(dimnames(tab)), list("p", c("u", "v")))
