@@ -55,8 +55,10 @@ test-python-numpy2:
 	$(VENV_NP2)/bin/python -m pytest tests/python -m "not r"
 
 # The empirical privacy auditor (tests/privacy/README.md), in two processes (one per core):
-# test-privacy runs the CI subset (under 3 minutes on 2 cores), audit the larger sweep too.
-PRIVACY_A := tests/privacy/test_audit_models.py tests/privacy/test_audit_beyond.py
+# test-privacy runs the CI subset (about 4 minutes on 2 cores with the exact samplers), audit
+# the larger sweep too.
+PRIVACY_A := tests/privacy/test_audit_models.py tests/privacy/test_audit_beyond.py \
+             tests/privacy/test_auditor_power.py
 PRIVACY_B := $(filter-out $(PRIVACY_A),$(sort $(wildcard tests/privacy/test_*.py)))
 define privacy_run
 	@mkdir -p build
