@@ -371,7 +371,7 @@ def discrete_gaussian_release(values, sigma, sensitivity, rng, *, eps=None, delt
         The continuous calibration (classical, pDP or analytic, :func:`gaussian_sigma`).
     sensitivity : float
         The L2 sensitivity of ``values`` (of each one, when ``coordinates`` = 1).
-    rng : numpy.random.Generator
+    rng : NumPy Generator
     eps, delta, type_DP, rho
         The guarantee, as for :func:`discrete_gaussian_parameters`.
     coordinates : int, optional
