@@ -267,12 +267,14 @@ histogramDP <- function(x, eps, lower.bound, upper.bound, breaks = "Sturges",
 #'   threshold chosen so that the whole release is (eps, delta)-DP (Korolova et al. 2009;
 #'   Wilson et al. 2020). This needs `delta > 0`: with the Laplace mechanism's default
 #'   `delta = 0` the call is refused. The table shows the levels of the released cells (a
-#'   factor argument keeps all its levels); cells not released are 0. With b = sensitivity /
-#'   eps, the Laplace threshold is `1 + b log(1 / delta)` (bounded) or
-#'   `1 + b log(max(1, 1 / (2 delta)))` (unbounded); the Gaussian mechanisms spend `delta / 2`
-#'   (bounded) or `delta` (unbounded) on the noise, of standard deviation sigma, and the
-#'   threshold is `1 + sigma qnorm(1 - delta exp(-eps) / 2)` or `1 + sigma qnorm(1 - delta)`
-#'   (the derivation is in the Python core's `tableDP`).
+#'   factor argument keeps all its levels); cells not released are 0. The noise is the exact
+#'   discrete Laplace or Gaussian noise on a power-of-two grid, calibrated for the cells one
+#'   record can change (two bounded, one unbounded); the threshold is the smallest grid point
+#'   above which a noisy count of 1 lies with probability at most p, computed from the exact
+#'   tail of that noise: p = `delta / 2` (bounded) or `delta` (unbounded) for Laplace, and
+#'   `delta * exp(-eps) / 2` or `delta` for the Gaussian mechanisms (the derivation is in the
+#'   Python core's `tableDP`). With `which.sensitivity = 'both'` a total delta of 1 or more
+#'   states no guarantee and is refused.
 #'
 #' Every error comes before the data are tabulated and before any noise is drawn. Two
 #' refusals concern values outside the data's domain, which the caller is responsible for
