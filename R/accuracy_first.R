@@ -1,6 +1,6 @@
 # Accuracy-first private ERM (Ligett et al. 2017): noise reduction, the privacy-level grid, and
 # the accuracy-first fits with their baselines. All arithmetic and all noise are in the core
-# (dppack.noise_reduction, dppack.accuracy_first); R converts arguments and results.
+# (dppack.accuracy_first); R converts arguments and results.
 
 #' Geometric grid of privacy levels
 #'

@@ -22,7 +22,7 @@ import warnings
 import numpy as np
 
 import dppack
-from dppack import accuracy_first
+from dppack.accuracy_first import erm as accuracy_first
 
 GAMMA = 0.1
 SMALL_N, SMALL_D, SMALL_ALPHA, SMALL_LAMBDA = 3000, 5, 0.05, 0.05

@@ -11,7 +11,7 @@ import numpy as np
 from _timing import best_seconds
 
 import dppack
-from dppack import inference
+from dppack.confidence_intervals import erm as inference
 
 N, D = 100_000, 20
 RUNS = 10

@@ -6,15 +6,22 @@ that draws noise. ``None`` draws fresh operating-system entropy; an int or a
 NumPy ``Generator`` makes a call reproducible.
 """
 
-from .above_threshold import InteractiveAboveThreshold, above_threshold_calibration
 from .accounting import BudgetAccountant, PrivacyLoss
 from .accuracy_first import (
     AccuracyFirstResult,
+    GaussianNoiseReduction,
+    InteractiveAboveThreshold,
+    LaplaceNoiseReduction,
+    LaplaceNoiseReductionOnline,
+    above_threshold_calibration,
     accuracy_first_erm,
     accuracy_first_parameters,
     doubling_erm,
+    privacy_level_grid,
     theory_erm,
 )
+from .analytic_gaussian_erm import GradientPerturbationAGM, OutputPerturbationAGM
+from .confidence_intervals import confintDP, confintERM
 from .data_access import (
     covDataAccess,
     histogramDataAccess,
@@ -28,10 +35,8 @@ from .data_access import (
 from .erm import (
     EmpiricalRiskMinimizationDP_CMS,
     EmpiricalRiskMinimizationDP_KST,
-    GradientPerturbationAGM,
     LinearRegressionDP,
     LogisticRegressionDP,
-    OutputPerturbationAGM,
     WeightedERMDP_CMS,
     generate_loss_gr_huber,
     generate_loss_huber,
@@ -49,18 +54,11 @@ from .erm import (
     regularizer_l2,
     svmDP,
 )
-from .inference import confintDP, confintERM
 from .mechanisms import (
     ExponentialMechanism,
     GaussianMechanism,
     LaplaceMechanism,
     calibrateAnalyticGaussianMechanism,
-)
-from .noise_reduction import (
-    GaussianNoiseReduction,
-    LaplaceNoiseReduction,
-    LaplaceNoiseReductionOnline,
-    privacy_level_grid,
 )
 from .stats import (
     covDP,
@@ -75,7 +73,7 @@ from .stats import (
     varDP,
 )
 from .tuning import tune_classification_model, tune_linear_regression_model
-from .validation import (
+from .model_selection import (
     StableTrainer,
     advanced_composition_eps,
     selection_privacy,

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
-from dppack import BudgetAccountant, PrivacyLoss, accounting, validation
-from dppack.erm import analytic
+from dppack import BudgetAccountant, PrivacyLoss, accounting
+from dppack.model_selection import stability as validation
+from dppack.analytic_gaussian_erm import models as analytic
 
 
 def test_pure_dp_to_zcdp_is_half_the_square():

@@ -39,7 +39,7 @@ from dppack import (
     doubling_erm,
     theory_erm,
 )
-from dppack.accuracy_first import _logistic_minimiser, trust_region_solve
+from dppack.accuracy_first.erm import _logistic_minimiser, trust_region_solve
 
 # ---- worked numbers (spec §8.3, §10) -------------------------------------------------------
 
@@ -246,7 +246,7 @@ def test_logistic_minimiser_is_certified_or_refused(monkeypatch):
     """The sensitivity of theta* holds for a minimiser with ||grad|| <= 1e-6 / n (accounted
     as 1 + 1e-6): a solver that cannot get there (planted: a Hessian 10^6 times too large,
     so Newton crawls) raises before any noise is drawn, instead of releasing."""
-    import dppack.accuracy_first as af
+    import dppack.accuracy_first.erm as af
 
     rng = np.random.default_rng(12)
     X = rng.uniform(-1, 1, (200, 2))
@@ -620,7 +620,7 @@ def test_overspend_refused_before_the_data_are_read(name, monkeypatch):
     def read(*args, **kwargs):
         raise AssertionError("the data were read before the budget check")
 
-    import dppack.accuracy_first as af
+    import dppack.accuracy_first.erm as af
     monkeypatch.setattr(af, "_prepare_data", read)
     assert_refused_untouched(lambda rng, acc: METHODS[name](
         X, y, "ridge", 0.05, 0.1, UB, LB, random_state=rng, accountant=acc))

@@ -149,4 +149,4 @@ def test_r_error_and_warning_texts_are_the_core_messages():
     message = out["bad"]["error"].rstrip()
     assert message.endswith("calibration must be one of 'paper' or 'tuned'.")
     assert "ValueError" not in message and "Traceback" not in message
-    assert out["warn"]["strings"] == [dppack.accuracy_first.NO_LEVEL_MESSAGE]
+    assert out["warn"]["strings"] == [dppack.accuracy_first.erm.NO_LEVEL_MESSAGE]

@@ -2,7 +2,7 @@
 
 Each case is one R expression run inside ``with_random_state(seed, ...)`` through rpy2, and the
 same calls made in Python with ``random_state=np.random.default_rng(seed)``. Floats are compared
-through ``float.hex``: bit for bit. Every public class and option of erm/analytic.py has a case.
+through ``float.hex``: bit for bit. Every public class and option of analytic_gaussian_erm/models.py has a case.
 """
 
 import numpy as np

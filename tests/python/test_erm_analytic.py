@@ -1,5 +1,5 @@
 """Tests of ERM with the analytic Gaussian mechanism: OPERA and the sound GRPUA
-(spec analytic_gaussian_erm.md, seed 002), python/dppack/erm/analytic.py.
+(spec analytic_gaussian_erm.md, seed 002), python/dppack/analytic_gaussian_erm/models.py.
 
 What is checked (the spec's §8 acceptance checks, in its order):
 
@@ -45,7 +45,7 @@ from dppack import (
     svmDP,
 )
 from dppack import mechanisms
-from dppack.erm import analytic
+from dppack.analytic_gaussian_erm import models as analytic
 
 ALPHA = 0.001
 SEED = 20261121

@@ -15,7 +15,7 @@ from scipy import stats
 
 import dppack
 from accounting_checks import Untouchable, assert_refused_untouched
-from dppack import inference
+from dppack.confidence_intervals import erm as inference
 from dppack.erm.cms import prepare_design
 
 KS_LEVEL = 1e-3

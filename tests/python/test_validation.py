@@ -13,10 +13,11 @@ from scipy import integrate, stats
 
 import dppack
 from accounting_checks import Untouchable
-from dppack import _random, validation
+from dppack import _random
+from dppack.model_selection import stability as validation
 from dppack.erm import cms
 from dppack.erm.cms import StandardNoise, noise_vector, objective_perturbation_parameters
-from dppack.validation import HistogramTrainer, LinearClassifierTrainer, StableTrainer
+from dppack.model_selection.stability import HistogramTrainer, LinearClassifierTrainer, StableTrainer
 
 BOUNDS = ([1.0, 1.0, 1.0], [-1.0, -1.0, -1.0])
 
@@ -687,7 +688,7 @@ def test_every_release_charges_its_whole_run_once():
         ("stable_select", dppack.PrivacyLoss.pure(0.5)),
     ]
     assert best.privacy_ == total and hist.privacy_ == total
-    assert dppack.validation.selection_privacy("stability", 1.0, 0.5, 0.01) == {
+    assert dppack.model_selection.selection_privacy("stability", 1.0, 0.5, 0.01) == {
         "eps": total.eps, "delta": total.delta}
 
 

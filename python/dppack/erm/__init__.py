@@ -2,7 +2,6 @@
 (output and objective perturbation), the KST framework (objective perturbation with a
 constrained domain) and their models (spec ``dppack_api.md`` §5, §6)."""
 
-from .analytic import GradientPerturbationAGM, OutputPerturbationAGM
 from .blocks import (
     generate_loss_gr_huber,
     generate_loss_huber,
@@ -26,10 +25,8 @@ from .models import LogisticRegressionDP, svmDP
 __all__ = [
     "EmpiricalRiskMinimizationDP_CMS",
     "EmpiricalRiskMinimizationDP_KST",
-    "GradientPerturbationAGM",
     "LinearRegressionDP",
     "LogisticRegressionDP",
-    "OutputPerturbationAGM",
     "WeightedERMDP_CMS",
     "generate_loss_gr_huber",
     "generate_loss_huber",

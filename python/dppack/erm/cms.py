@@ -22,7 +22,7 @@ noise norm r ~ Gamma(shape = d, rate = eps'/2) first, then d standard normals g;
 Output perturbation draws r ~ Gamma(shape = d, rate = gamma eps / (2 w_bar)) first (w_bar = 1
 without weights), then d standard normals, after the optimisation. This is R's order (rgamma,
 then rnorm). With ``eps = Inf`` nothing is drawn.
-Stability-based validation (``dppack.validation``) passes a :class:`StandardNoise` to the
+Stability-based validation (``dppack.model_selection``) passes a :class:`StandardNoise` to the
 internal ``_fit(..., noise=)`` instead: then nothing is drawn and the noise is R / rate.
 This K-norm noise (density proportional to exp(-rate ||b||)) is drawn in floating point: the
 exact samplers of ``dppack._random`` are for the discrete Laplace and Gaussian laws on a grid,

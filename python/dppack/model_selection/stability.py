@@ -51,17 +51,17 @@ import warnings
 
 import numpy as np
 
-from . import _checks, _random, accounting, rcompat
-from .erm.blocks import regularizer_l2
-from .erm.cms import (
+from .. import _checks, _random, accounting, rcompat
+from ..erm.blocks import regularizer_l2
+from ..erm.cms import (
     OPTIMALITY_SLACK,
     StandardNoise,
     objective_perturbation_parameters,
     prepare_design,
 )
-from .erm.models import LogisticRegressionDP, svmDP
-from .mechanisms import ExponentialMechanism
-from .tuning import _check_models, _labels, _n_rows, _take
+from ..erm.models import LogisticRegressionDP, svmDP
+from ..mechanisms import ExponentialMechanism
+from ..tuning import _check_models, _labels, _n_rows, _take
 
 __all__ = [
     "StableTrainer",

@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from . import _checks, _random, accounting
+from .. import _checks, _random, accounting
 from .noise_reduction import check_n_levels
 
 __all__ = ["InteractiveAboveThreshold", "above_threshold_calibration"]

@@ -51,8 +51,8 @@ from ..mechanisms import (
     discrete_gaussian_release,
     gaussian_sigma,
 )
-from .blocks import sigmoid
-from .cms import (
+from ..erm.blocks import sigmoid
+from ..erm.cms import (
     NOT_FITTED_MESSAGE,
     as_design_matrix,
     check_predict_columns,
@@ -61,7 +61,7 @@ from .cms import (
     refuse_infinite_eps,
     spend_fit,
 )
-from .models import _linear_score
+from ..erm.models import _linear_score
 
 __all__ = [
     "GradientPerturbationAGM",

@@ -37,11 +37,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _checks, _random, accounting, mechanisms
-from .erm.blocks import generate_loss_gr_huber, generate_loss_hess_huber, generate_loss_huber
-from .erm.blocks import regularizer_l2, sigmoid, weighted_gram
-from .erm.cms import ConvergenceError, noise_vector, prepare_design
-from .erm.models import LogisticRegressionDP, svmDP
+from .. import _checks, _random, accounting, mechanisms
+from ..erm.blocks import generate_loss_gr_huber, generate_loss_hess_huber, generate_loss_huber
+from ..erm.blocks import regularizer_l2, sigmoid, weighted_gram
+from ..erm.cms import ConvergenceError, noise_vector, prepare_design
+from ..erm.models import LogisticRegressionDP, svmDP
 
 __all__ = [
     "ERMConfidenceIntervals",

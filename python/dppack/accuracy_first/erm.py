@@ -47,14 +47,14 @@ import warnings
 
 import numpy as np
 
-from . import _checks, _random, accounting
+from .. import _checks, _random, accounting
 from .above_threshold import (
     InteractiveAboveThreshold,
     above_threshold_calibration,
     check_probability,
 )
-from .erm.blocks import weighted_gram
-from .erm.cms import (
+from ..erm.blocks import weighted_gram
+from ..erm.cms import (
     OPTIMALITY_SLACK,
     ConvergenceError,
     as_design_matrix,

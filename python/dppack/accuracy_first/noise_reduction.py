@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from . import _checks, _random, accounting
+from .. import _checks, _random, accounting
 
 __all__ = [
     "GaussianNoiseReduction",
