@@ -8,31 +8,9 @@
   baselines (§6, §7).
 """
 
-from .above_threshold import InteractiveAboveThreshold, above_threshold_calibration
-from .erm import (
-    AccuracyFirstResult,
-    accuracy_first_erm,
-    accuracy_first_parameters,
-    doubling_erm,
-    theory_erm,
-)
-from .noise_reduction import (
-    GaussianNoiseReduction,
-    LaplaceNoiseReduction,
-    LaplaceNoiseReductionOnline,
-    privacy_level_grid,
-)
+from . import above_threshold, erm, noise_reduction
+from .above_threshold import *  # noqa: F403
+from .erm import *  # noqa: F403
+from .noise_reduction import *  # noqa: F403
 
-__all__ = [
-    "AccuracyFirstResult",
-    "GaussianNoiseReduction",
-    "InteractiveAboveThreshold",
-    "LaplaceNoiseReduction",
-    "LaplaceNoiseReductionOnline",
-    "above_threshold_calibration",
-    "accuracy_first_erm",
-    "accuracy_first_parameters",
-    "doubling_erm",
-    "privacy_level_grid",
-    "theory_erm",
-]
+__all__ = [*above_threshold.__all__, *erm.__all__, *noise_reduction.__all__]

@@ -2,6 +2,7 @@
 ``confidence_intervals.md``): :func:`confintERM` fits and releases intervals in one private
 call, :func:`confintDP` adds intervals to a DPpack model's fit."""
 
-from .erm import confintDP, confintERM
+from . import erm
+from .erm import *  # noqa: F403
 
-__all__ = ["confintDP", "confintERM"]
+__all__ = [*erm.__all__]
