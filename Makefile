@@ -11,7 +11,7 @@ PY_SOURCES := pyproject.toml
 # The R package finds its Python through this variable when it is installed (see ?dppack_python).
 export DPPACKPY_PYTHON := $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: install system demo test test-python test-python-numpy2 test-privacy test-kernels test-r check-r audit docs bench clean
+.PHONY: install system demo test test-python test-python-numpy2 test-doctest test-privacy test-kernels test-r check-r audit docs bench clean
 
 install: system $(STAMPS)/venv $(STAMPS)/venv-np2 $(STAMPS)/r-package
 
@@ -46,13 +46,19 @@ demo: install
 	@for f in $(sort $(wildcard scripts/demo_*.R)); do echo "== $$f"; Rscript $$f || exit 1; done
 	@for f in $(sort $(wildcard scripts/demo_*.py)); do echo "== $$f"; $(VENV)/bin/python $$f || exit 1; done
 
-test: install test-python test-python-numpy2 test-privacy test-kernels test-r check-r
+test: install test-python test-python-numpy2 test-doctest test-privacy test-kernels test-r check-r
 
 test-python:
 	DPPACK_REQUIRE_R=1 $(VENV)/bin/python -m pytest tests/python
 
 test-python-numpy2:
 	$(VENV_NP2)/bin/python -m pytest tests/python -m "not r"
+
+# The Examples sections of the docstrings, run as doctests under NumPy 1 and NumPy 2
+# (tests/python/test_docstrings.py checks that every public name has one).
+test-doctest:
+	$(VENV)/bin/python -m pytest --doctest-modules python/dppack
+	$(VENV_NP2)/bin/python -m pytest --doctest-modules python/dppack
 
 # The empirical privacy auditor (tests/privacy/README.md), in two processes (one per core):
 # test-privacy runs the CI subset (about 4 minutes on 2 cores with the exact samplers), audit

@@ -142,6 +142,7 @@ print.privacy_loss <- function(x, ...) {
 #' @field ledger A data.frame of the spends in order, one row each: `label` (the release's
 #'   function name, or the label given to `$spend()`), `kind`, `eps`, `delta` (`NA` for a zCDP
 #'   spend) and `rho` (`NA` otherwise) (read-only).
+#' @field .core The core's accountant (internal: for DPpackPy's own functions; read-only).
 #' @references Dwork C, Roth A (2014). The algorithmic foundations of differential privacy,
 #'   Theorem 3.16.
 #'
@@ -207,6 +208,11 @@ BudgetAccountant <- R6::R6Class(
     }
   ),
   active = list(
+    # The internal accessor of .accountant() (as CoreObject's `.core`).
+    .core = function(value) {
+      .read_only(value, ".core")
+      private$py
+    },
     budget = function(value) {
       .read_only(value, "budget")
       .privacy_loss_from_py(reticulate::py_get_attr(private$py, "budget"))
@@ -293,12 +299,4 @@ with_accountant <- function(accountant, code) {
     return(NULL)
   }
   .privacy_loss_from_py(reticulate::py_get_attr(core, "privacy_"))
-}
-
-# The active binding `privacy` of the R6 classes over a core object (the models, the online
-# releases): the loss the core reports, read-only. R6 gives the function the object's
-# environment, where `private` is found.
-.privacy_binding <- function(value) {
-  .read_only(value, "privacy")
-  .core_privacy(get("private")$core)
 }

@@ -2,6 +2,9 @@
 # the accuracy-first fits with their baselines. All arithmetic and all noise are in the core
 # (dppack.accuracy_first); R converts arguments and results.
 
+#' @include core_object.R
+NULL
+
 #' Geometric grid of privacy levels
 #'
 #' `eps_k = eps.min * (eps.max / eps.min)^(k / n.levels)`, `k = 0, ..., n.levels - 1`: the
@@ -77,9 +80,13 @@ GaussianNoiseReduction <- function(true.values, variances, sensitivity = NULL,
 #' `$reduce(eps)` with a larger `eps` whenever a less noisy release is wanted; the releases
 #' made so far cost only the current level. The object holds a copy of `true.values`.
 #'
-#' @field release The release at the current level.
-#' @field eps The current level: the privacy cost of all releases so far.
-#' @field levels The levels released so far.
+#' The fields are read-only active bindings onto the core's mechanism, which holds the state
+#' once: a clone of the object (also a deep one) is another handle on the same mechanism, never
+#' a second mechanism over the same noise.
+#'
+#' @field release The release at the current level (read-only).
+#' @field eps The current level: the privacy cost of all releases so far (read-only).
+#' @field levels The levels released so far (read-only).
 #' @field privacy What all the releases so far cost together, a
 #'   [privacy_loss][privacy_loss_pure] (read-only).
 #' @export
@@ -89,8 +96,8 @@ GaussianNoiseReduction <- function(true.values, variances, sensitivity = NULL,
 #' nr$reduce(1)
 LaplaceNoiseReductionOnline <- R6::R6Class(
   "LaplaceNoiseReductionOnline",
+  inherit = CoreObject,
   public = list(
-    release = NULL, eps = NULL, levels = NULL,
     #' @description Draw the first release.
     #' @param true.values Numeric vector or matrix.
     #' @param eps The first (most private) level.
@@ -98,33 +105,31 @@ LaplaceNoiseReductionOnline <- R6::R6Class(
     #' @param accountant A [BudgetAccountant] charged `eps` now, or `NULL` for the default
     #'   accountant of [with_accountant()], if any.
     initialize = function(true.values, eps, sensitivity, accountant = NULL) {
-      private$core <- .call_core(
-        "LaplaceNoiseReductionOnline", accountant = .accountant(accountant),
-        true_values = .to_py(true.values), eps = eps,
-        sensitivity = sensitivity, random_state = .random_state(), .caller = sys.call(-1)
+      private$new_core(
+        sys.call(-1), "LaplaceNoiseReductionOnline", accountant = .accountant(accountant),
+        true_values = .to_py(true.values), eps = eps, sensitivity = sensitivity,
+        random_state = .random_state()
       )
-      private$collect()
     },
     #' @description Reduce the noise to the level `eps` and return the new release. The
     #'   accountant charged by `$new()`, if any, is charged again (the increment `eps` minus the
     #'   current level, or the whole `eps` when its delta is above 0), before noise is drawn.
     #' @param eps A level larger than the current one.
     reduce = function(eps) {
-      .call_core("reduce", eps = eps, .object = private$core, .caller = sys.call(-1))
-      private$collect()
+      .call_core("reduce", eps = eps, .object = private$own_core(), .caller = sys.call(-1))
       self$release
     }
   ),
-  active = list(
-    privacy = .privacy_binding
+  active = c(
+    .core_bindings(c(release = "release", eps = "eps"), "result"),
+    .privacy_field,
+    list(levels = function(value) {
+      .read_only(value, "levels")
+      unlist(private$own_core()$levels)
+    })
   ),
   private = list(
-    core = NULL,
-    collect = function() {
-      self$release <- .drop_1d(private$core$release)
-      self$eps <- private$core$eps
-      self$levels <- unlist(private$core$levels)
-    }
+    shared = TRUE # one mechanism: reduce() changes it in place, and clones share it
   )
 )
 
@@ -187,15 +192,9 @@ accuracy_first_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.b
                                add.bias = FALSE, gamma = 0.1, n.levels = 1000,
                                calibration = "paper", eps.min = NULL, eps.max = NULL,
                                accountant = NULL) {
-  caller <- sys.call()
-  result <- .call_core(
-    "accuracy_first_erm", accountant = .accountant(accountant), X = .to_py(X), y = .to_py(y),
-    model = model, alpha = alpha,
-    lambda_ = lambda, upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
-    add_bias = .to_py(add.bias), gamma = gamma, n_levels = n.levels, calibration = calibration,
-    eps_min = eps.min, eps_max = eps.max, random_state = .random_state(), .caller = caller
-  )
-  .accuracy_first_result(result, caller)
+  .accuracy_first_call("accuracy_first_erm", X, y, model, alpha, lambda, upper.bounds,
+                       lower.bounds, add.bias, accountant, gamma = gamma, n_levels = n.levels,
+                       calibration = calibration, eps_min = eps.min, eps_max = eps.max)
 }
 
 #' @rdname accuracy_first_erm
@@ -203,29 +202,17 @@ accuracy_first_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.b
 doubling_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.bounds,
                          add.bias = FALSE, gamma = 0.1, eps.min = NULL, eps.max = NULL,
                          accountant = NULL) {
-  caller <- sys.call()
-  result <- .call_core(
-    "doubling_erm", accountant = .accountant(accountant), X = .to_py(X), y = .to_py(y),
-    model = model, alpha = alpha,
-    lambda_ = lambda, upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
-    add_bias = .to_py(add.bias), gamma = gamma, eps_min = eps.min, eps_max = eps.max,
-    random_state = .random_state(), .caller = caller
-  )
-  .accuracy_first_result(result, caller)
+  .accuracy_first_call("doubling_erm", X, y, model, alpha, lambda, upper.bounds, lower.bounds,
+                       add.bias, accountant, gamma = gamma, eps_min = eps.min,
+                       eps_max = eps.max)
 }
 
 #' @rdname accuracy_first_erm
 #' @export
 theory_erm <- function(X, y, model, alpha, lambda, upper.bounds, lower.bounds,
                        add.bias = FALSE, accountant = NULL) {
-  caller <- sys.call()
-  result <- .call_core(
-    "theory_erm", accountant = .accountant(accountant), X = .to_py(X), y = .to_py(y),
-    model = model, alpha = alpha,
-    lambda_ = lambda, upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
-    add_bias = .to_py(add.bias), random_state = .random_state(), .caller = caller
-  )
-  .accuracy_first_result(result, caller)
+  .accuracy_first_call("theory_erm", X, y, model, alpha, lambda, upper.bounds, lower.bounds,
+                       add.bias, accountant)
 }
 
 #' Sensitivities and calibrations of accuracy-first ERM
@@ -252,6 +239,21 @@ accuracy_first_parameters <- function(model, alpha, lambda, n, d, gamma = 0.1,
   )
   # R spells the names with dots (eps.test), as the result fields
   stats::setNames(params, gsub("_", ".", names(params), fixed = TRUE))
+}
+
+# The call shared by accuracy_first_erm(), doubling_erm() and theory_erm(): the accountant
+# first, their common arguments, their own in `...`, and the call's random state, as the
+# user's call one frame up; the result as an "accuracy_first" list.
+.accuracy_first_call <- function(name, X, y, model, alpha, lambda, upper.bounds, lower.bounds,
+                                 add.bias, accountant, ...) {
+  caller <- sys.call(-1)
+  result <- .call_core(
+    name, accountant = .accountant(accountant), X = .to_py(X), y = .to_py(y), model = model,
+    alpha = alpha, lambda_ = lambda, upper_bounds = .to_py(upper.bounds),
+    lower_bounds = .to_py(lower.bounds), add_bias = .to_py(add.bias), ...,
+    random_state = .random_state(), .caller = caller
+  )
+  .accuracy_first_result(result, caller)
 }
 
 # The core's AccuracyFirstResult as an R list of class "accuracy_first" (1-based stop.index).
@@ -304,11 +306,17 @@ print.accuracy_first <- function(x, ...) {
 #' the query noise by each `$query()` from the same stream, also after `with_random_state()`
 #' has returned. Invalid settings and invalid query values stop before any noise is drawn.
 #'
-#' @field eps,threshold,sensitivity The settings, as the core checked them.
-#' @field halted `TRUE` once a query passed; no query is answered after that.
-#' @field n.queries Number of queries answered.
-#' @field halt.index 1-based index of the query that passed (`NULL` before).
-#' @field answers The answers so far (logical, one per query).
+#' The fields are read-only active bindings onto the core's mechanism, which holds the state
+#' once: a clone of the object (also a deep one) is another handle on the same mechanism, never
+#' a second mechanism over the same noise.
+#'
+#' @field eps The budget, as the core checked it (read-only).
+#' @field threshold The threshold, as the core checked it (read-only).
+#' @field sensitivity The queries' sensitivity, as the core checked it (read-only).
+#' @field halted `TRUE` once a query passed; no query is answered after that (read-only).
+#' @field n.queries Number of queries answered (read-only).
+#' @field halt.index 1-based index of the query that passed (`NULL` before; read-only).
+#' @field answers The answers so far (logical, one per query; read-only).
 #' @field privacy What the mechanism costs, `eps` however many queries it answers, a
 #'   [privacy_loss][privacy_loss_pure] (read-only).
 #' @references Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
@@ -328,9 +336,8 @@ print.accuracy_first <- function(x, ...) {
 #' iat$halt.index
 InteractiveAboveThreshold <- R6::R6Class(
   "InteractiveAboveThreshold",
+  inherit = CoreObject,
   public = list(
-    eps = NULL, threshold = NULL, sensitivity = NULL, halted = FALSE, n.queries = 0L,
-    halt.index = NULL, answers = logical(0),
     #' @description Check the settings and draw the threshold noise.
     #' @param data The data, handed to every query function (any R object).
     #' @param eps The AboveThreshold budget, > 0.
@@ -340,13 +347,12 @@ InteractiveAboveThreshold <- R6::R6Class(
     #'   accountant of [with_accountant()], if any.
     initialize = function(data, eps, threshold, sensitivity, accountant = NULL) {
       # The core never sees the data: query functions run in R (see query()).
-      private$core <- .call_core(
-        "InteractiveAboveThreshold", accountant = .accountant(accountant), data = NULL, eps = eps,
-        threshold = threshold,
-        sensitivity = sensitivity, random_state = .random_state(), .caller = sys.call(-1)
+      private$new_core(
+        sys.call(-1), "InteractiveAboveThreshold", accountant = .accountant(accountant),
+        data = NULL, eps = eps, threshold = threshold, sensitivity = sensitivity,
+        random_state = .random_state()
       )
       private$data <- data
-      private$collect()
     },
     #' @description Answer a query: `TRUE` if its noisy value is above the noisy threshold,
     #'   which halts the mechanism.
@@ -361,27 +367,28 @@ InteractiveAboveThreshold <- R6::R6Class(
       if (is.function(value)) {
         value <- NaN  # a function is not a query value: the core refuses NaN
       }
-      answer <- .call_core("query", f = value, .object = private$core,
-                           .caller = sys.call())
-      self$answers <- c(self$answers, answer)
-      private$collect()
-      answer
+      .call_core("query", f = value, .object = private$own_core(), .caller = sys.call())
     }
   ),
-  active = list(
-    privacy = .privacy_binding
+  active = c(
+    .core_bindings(c(eps = "eps", threshold = "threshold", sensitivity = "sensitivity",
+                     halted = "halted", n.queries = "n_queries"), "result"),
+    .privacy_field,
+    list(
+      halt.index = function(value) {
+        .read_only(value, "halt.index")
+        index <- private$own_core()$halt_index
+        if (is.null(index)) NULL else as.integer(index) + 1L
+      },
+      # Every query before the halt was answered FALSE, the one that halted it TRUE.
+      answers = function(value) {
+        .read_only(value, "answers")
+        seq_len(private$own_core()$n_queries) %in% self$halt.index
+      }
+    )
   ),
   private = list(
-    core = NULL,
-    data = NULL,
-    collect = function() {
-      core <- private$core
-      self$eps <- core$eps
-      self$threshold <- core$threshold
-      self$sensitivity <- core$sensitivity
-      self$halted <- core$halted
-      self$n.queries <- as.integer(core$n_queries)
-      self$halt.index <- if (is.null(core$halt_index)) NULL else core$halt_index + 1L
-    }
+    shared = TRUE, # one mechanism: query() changes it in place, and clones share it
+    data = NULL
   )
 )

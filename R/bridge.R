@@ -193,7 +193,7 @@
   if (!inherits(accountant, "BudgetAccountant")) {
     stop(simpleError("accountant must be a BudgetAccountant or NULL.", call = caller))
   }
-  accountant$.__enclos_env__$private$py
+  .core_of(accountant)
 }
 
 # A privacy loss of the core (dppack.PrivacyLoss) as the R value "privacy_loss": a list of

@@ -1,44 +1,21 @@
-# DPpack's ERM R6 classes. Each R6 object keeps DPpack's public fields; at every fit it builds
-# the matching core model from its current fields, fits it in Python and copies the fitted
-# fields back. Built-in maps and losses run entirely in Python; an R subclass that supplies R
-# functions for them works too (reticulate calls them from the core).
+# DPpack's ERM R6 classes over the core's models (dppack.erm): each R6 object holds its core
+# model once (CoreObject, core_object.R) and DPpack's public fields are active bindings onto
+# it. Built-in maps and losses run entirely in Python; an R subclass that supplies R functions
+# for them works too (reticulate calls them from the core).
 
-# Assign DPpack's public fields of an R6 model from a named list.
-.set_fields <- function(model, fields) {
-  for (name in names(fields)) {
-    model[[name]] <- fields[[name]]
-  }
-  invisible(model)
-}
+# The function fields of both frameworks (spec sections 6.1 and 6.5) and the core's attributes.
+.erm_functions <- c(mapXy = "mapXy", mapXy.gr = "mapXy_gr", loss = "loss", loss.gr = "loss_gr",
+                    regularizer = "regularizer", regularizer.gr = "regularizer_gr")
 
-# Predictions of a model (n x 1, as DPpack), from its public fitted fields: like DPpack's
-# predict, they use model$coeff as it is now, also when the user assigned it.
-.predict_model <- function(model, caller, ...) {
-  model$.__enclos_env__$private$push()
-  .column(.call_core("predict", ..., .object = .core_of(model), .caller = caller))
-}
-
-# A numeric vector as a 1-d NumPy array (also of length one), or None for NULL.
-.py_vector <- function(x) {
-  if (is.null(x)) NULL else reticulate::r_to_py(as.array(as.numeric(x)))
+# The active bindings of an ERM framework: its functions, its numbers (`values`, field name =
+# the core's attribute), coeff and privacy.
+.erm_bindings <- function(values) {
+  c(.core_bindings(.erm_functions, "function"), .core_bindings(values),
+    .core_bindings(c(coeff = "coeff"), "vector"), .privacy_field)
 }
 
 # Arguments that DPpack lets a caller omit (bounds of the Gaussian-kernel SVM).
 .optional <- function(missing_arg, value) if (missing_arg) NULL else value
-
-# The core model of an R6 model object, and copy its fitted fields back into the R6 fields.
-.core_of <- function(model) model$.__enclos_env__$private$core
-
-# The accountant is checked first, before the model's core is rebuilt.
-.fit_model <- function(model, caller, accountant, ...) {
-  accountant <- .accountant(accountant, caller)
-  private <- model$.__enclos_env__$private
-  private$core <- private$new_core(caller)
-  .call_core("fit", accountant = accountant, ..., random_state = .random_state(),
-             .object = private$core, .caller = caller)
-  private$collect()
-  invisible(model)
-}
 
 #' Differentially private empirical risk minimization (Chaudhuri et al.)
 #'
@@ -72,10 +49,32 @@
 #' `regularizer.gr` for the check; objective perturbation's slack is not accounted for (without
 #' gradients it is checked by central differences).
 #'
-#' @field mapXy,mapXy.gr,loss,loss.gr,regularizer,regularizer.gr The model's functions.
-#' @field gamma,eps,perturbation.method,c The model's parameters.
+#' **Fields.** DPpack's public fields are active bindings onto the core model, which holds the
+#' state once: reading one converts the core's value to R, assigning one (`model$gamma <- 50`)
+#' sets the core's value, which the next `fit()` checks and uses; an assigned `coeff` is used by
+#' `predict()`, as in DPpack. The built-in functions read as DPpack's R functions of the same
+#' name (e.g. `regularizer` as [regularizer.l2] for `"l2"`, as in DPpack), and an R function
+#' given reads back as itself.
+#'
+#' @field mapXy The map, a function `(X, coeff)`.
+#' @field mapXy.gr Its gradient in `coeff`, or `NULL`.
+#' @field loss The loss, a function `(y.hat, y)`.
+#' @field loss.gr Its derivative in `y.hat`, or `NULL`.
+#' @field regularizer The regularizer, a function of the coefficients ([regularizer.l2] for
+#'   `"l2"`).
+#' @field regularizer.gr Its gradient, or `NULL` (assigning `regularizer` leaves it as it is,
+#'   as in DPpack).
+#' @field gamma The regularisation constant.
+#' @field eps The privacy budget.
+#' @field perturbation.method `"objective"` or `"output"`.
+#' @field c The bound on the loss's curvature (objective perturbation).
 #' @field coeff The private coefficients after `fit()`.
-#' @field kernel,D,sampling,phi,kernel.param,prefilter Used by [svmDP].
+#' @field kernel Used by [svmDP]: the kernel.
+#' @field D Used by [svmDP]: the number of random features.
+#' @field sampling Used by [svmDP]: the sampler of the random features.
+#' @field phi Used by [svmDP]: the feature map of the Gaussian kernel.
+#' @field kernel.param Used by [svmDP]: the Gaussian kernel's parameter.
+#' @field prefilter Used by [svmDP]: the random frequencies and phases of the last fit.
 #' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
 #'   before a fit, and for a fit with `eps = Inf`).
 #' @references Chaudhuri K, Monteleoni C, Sarwate AD (2011). Differentially private empirical
@@ -94,11 +93,8 @@
 #' model$coeff
 EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
   "EmpiricalRiskMinimizationDP.CMS",
+  inherit = CoreObject,
   public = list(
-    mapXy = NULL, mapXy.gr = NULL, loss = NULL, loss.gr = NULL, regularizer = NULL,
-    regularizer.gr = NULL, gamma = NULL, eps = NULL, perturbation.method = NULL, c = NULL,
-    coeff = NULL, kernel = NULL, D = NULL, sampling = NULL, phi = NULL, kernel.param = NULL,
-    prefilter = NULL,
     #' @description Create a model; invalid settings stop with DPpack's messages.
     #' @param mapXy Function `(X, coeff)` giving the n model outputs, through the linear
     #'   scores `x'coeff` (see Details).
@@ -114,19 +110,12 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
     initialize = function(mapXy, loss, regularizer, eps, gamma,
                           perturbation.method = "objective", c = NULL, mapXy.gr = NULL,
                           loss.gr = NULL, regularizer.gr = NULL) {
-      .set_fields(self, list(
-        mapXy = mapXy,
-        mapXy.gr = mapXy.gr,
-        loss = loss,
-        loss.gr = loss.gr,
-        regularizer = regularizer,
-        regularizer.gr = regularizer.gr,
-        eps = eps,
-        gamma = gamma,
-        perturbation.method = perturbation.method,
-        c = c
-      ))
-      private$core <- private$new_core(sys.call(-1))
+      private$new_core(
+        sys.call(-1), private$core_class, mapXy = mapXy, loss = loss,
+        regularizer = regularizer, eps = .to_py(eps), gamma = .to_py(gamma),
+        perturbation_method = .to_py(perturbation.method), c = .to_py(c), mapXy_gr = mapXy.gr,
+        loss_gr = loss.gr, regularizer_gr = regularizer.gr
+      )
     },
     #' @description Fit the private coefficients (in place); returns the model invisibly.
     #' @param X Numeric matrix or data.frame.
@@ -136,39 +125,24 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
     #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
     #'   accountant of [with_accountant()], if any.
     fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
-      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
-                 upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
-                 add_bias = .to_py(add.bias))
+      private$fit_data(sys.call(), accountant, X, y, upper.bounds, lower.bounds, add.bias)
     },
     #' @description The model's outputs `mapXy(X, coeff)` for new data.
     #' @param X Numeric matrix or data.frame.
     #' @param add.bias Prepend a column of ones, as in `fit()`.
     predict = function(X, add.bias = FALSE) {
-      .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias))
+      private$predict_data(sys.call(), X, add.bias)
     }
   ),
-  active = list(
-    privacy = .privacy_binding
+  active = c(
+    .erm_bindings(c(gamma = "gamma", eps = "eps", perturbation.method = "perturbation_method",
+                    c = "c", kernel = "kernel", D = "D", kernel.param = "kernel_param")),
+    .core_bindings(c(sampling = "sampling", phi = "phi"), "function"),
+    .core_bindings(c(prefilter = "prefilter"), "matrix")
   ),
   private = list(
-    core = NULL,
-    # The core class built from the fields; WeightedERMDP.CMS names its own.
-    core_class = "EmpiricalRiskMinimizationDP_CMS",
-    new_core = function(caller) {
-      .call_core(
-        private$core_class, mapXy = self$mapXy, loss = self$loss,
-        regularizer = self$regularizer, eps = .to_py(self$eps), gamma = .to_py(self$gamma),
-        perturbation_method = .to_py(self$perturbation.method), c = .to_py(self$c),
-        mapXy_gr = self$mapXy.gr, loss_gr = self$loss.gr,
-        regularizer_gr = self$regularizer.gr, .caller = caller
-      )
-    },
-    collect = function() {
-      self$coeff <- .drop_1d(private$core$coeff)
-    },
-    push = function() {
-      reticulate::py_set_attr(private$core, "coeff", .py_vector(self$coeff))
-    }
+    # The core class the constructor builds; WeightedERMDP.CMS names its own.
+    core_class = "EmpiricalRiskMinimizationDP_CMS"
   )
 )
 
@@ -196,10 +170,9 @@ WeightedERMDP.CMS <- R6::R6Class(
     #'   accountant of [with_accountant()], if any.
     fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, weights = NULL,
                    weights.upper.bound = NULL, accountant = NULL) {
-      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
-                 upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
-                 add_bias = .to_py(add.bias), weights = .to_py(weights),
-                 weights_upper_bound = .to_py(weights.upper.bound))
+      private$fit_data(sys.call(), accountant, X, y, upper.bounds, lower.bounds, add.bias,
+                       weights = .to_py(weights),
+                       weights_upper_bound = .to_py(weights.upper.bound))
     }
   ),
   private = list(
@@ -241,36 +214,19 @@ LogisticRegressionDP <- R6::R6Class(
     #' @param regularizer.gr Gradient of a function regularizer.
     initialize = function(regularizer, eps, gamma, perturbation.method = "objective",
                           regularizer.gr = NULL) {
-      .set_fields(self, list(
-        mapXy = mapXy.sigmoid,
-        mapXy.gr = mapXy.gr.sigmoid,
-        loss = loss.cross.entropy,
-        loss.gr = loss.gr.cross.entropy,
-        regularizer = regularizer,
-        regularizer.gr = regularizer.gr,
-        eps = eps,
-        gamma = gamma,
-        perturbation.method = perturbation.method,
-        c = 1 / 4
-      ))
-      private$core <- private$new_core(sys.call(-1))
+      # the core sets the map, the loss, their gradients and c = 1/4
+      private$new_core(
+        sys.call(-1), "LogisticRegressionDP", regularizer = regularizer, eps = .to_py(eps),
+        gamma = .to_py(gamma), perturbation_method = .to_py(perturbation.method),
+        regularizer_gr = regularizer.gr
+      )
     },
     #' @description Predicted labels (0/1), or probabilities with `raw.value = TRUE`.
     #' @param X Numeric matrix or data.frame.
     #' @param add.bias Prepend a column of ones, as in `fit()`.
     #' @param raw.value Return probabilities instead of labels.
     predict = function(X, add.bias = FALSE, raw.value = FALSE) {
-      .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias),
-                     raw_value = .to_py(raw.value))
-    }
-  ),
-  private = list(
-    new_core = function(caller) {
-      .call_core(
-        "LogisticRegressionDP", regularizer = self$regularizer, eps = .to_py(self$eps),
-        gamma = .to_py(self$gamma), perturbation_method = .to_py(self$perturbation.method),
-        regularizer_gr = self$regularizer.gr, .caller = caller
-      )
+      private$predict_data(sys.call(), X, add.bias, raw_value = .to_py(raw.value))
     }
   )
 )
@@ -314,24 +270,14 @@ svmDP <- R6::R6Class(
     initialize = function(regularizer, eps, gamma, perturbation.method = "objective",
                           kernel = "linear", D = NULL, kernel.param = NULL,
                           regularizer.gr = NULL, huber.h = 0.5) {
-      .set_fields(self, list(
-        mapXy = mapXy.linear,
-        mapXy.gr = mapXy.gr.linear,
-        loss = generate.loss.huber(huber.h),
-        loss.gr = generate.loss.gr.huber(huber.h),
-        regularizer = regularizer,
-        regularizer.gr = regularizer.gr,
-        eps = eps,
-        gamma = gamma,
-        perturbation.method = perturbation.method,
-        c = 1 / (2 * huber.h),
-        kernel = kernel,
-        D = D,
-        kernel.param = kernel.param,
-        phi = if (identical(kernel, "Gaussian")) phi.gaussian
-      ))
-      private$huber.h <- huber.h
-      private$core <- private$new_core(sys.call(-1))
+      # the core sets the map, the Huber loss of huber.h, their gradients, c = 1/(2 huber.h)
+      # and, for the Gaussian kernel, phi
+      private$new_core(
+        sys.call(-1), "svmDP", regularizer = regularizer, eps = .to_py(eps),
+        gamma = .to_py(gamma), perturbation_method = .to_py(perturbation.method),
+        kernel = .to_py(kernel), D = .to_py(D), kernel_param = .to_py(kernel.param),
+        regularizer_gr = regularizer.gr, huber_h = .to_py(huber.h)
+      )
     },
     #' @description Fit the private coefficients (in place); returns the model invisibly.
     #' @param X,y,add.bias As for the parent class; `y` holds 0/1 labels.
@@ -343,54 +289,36 @@ svmDP <- R6::R6Class(
     #'   accountant of [with_accountant()], if any.
     fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, weights = NULL,
                    weights.upper.bound = NULL, accountant = NULL) {
-      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
-                 upper_bounds = .to_py(.optional(missing(upper.bounds), upper.bounds)),
-                 lower_bounds = .to_py(.optional(missing(lower.bounds), lower.bounds)),
-                 add_bias = .to_py(add.bias), weights = .to_py(weights),
-                 weights_upper_bound = .to_py(weights.upper.bound))
+      private$fit_data(sys.call(), accountant, X, y,
+                       .optional(missing(upper.bounds), upper.bounds),
+                       .optional(missing(lower.bounds), lower.bounds), add.bias,
+                       weights = .to_py(weights),
+                       weights_upper_bound = .to_py(weights.upper.bound))
     },
     #' @description Predicted labels (0/1), or raw scores with `raw.value = TRUE`.
     #' @param X Numeric matrix or data.frame.
     #' @param add.bias Prepend a column of ones, as in `fit()`.
     #' @param raw.value Return the scores instead of labels.
     predict = function(X, add.bias = FALSE, raw.value = FALSE) {
-      .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias),
-                     raw_value = .to_py(raw.value))
+      private$predict_data(sys.call(), X, add.bias, raw_value = .to_py(raw.value))
     },
     #' @description The random Fourier features of `X` (Gaussian kernel, after a fit).
     #' @param X Numeric matrix.
     XtoV = function(X) {
-      private$push()
-      .call_core("XtoV", X = .to_py(X), .object = private$core, .caller = sys.call())
+      .call_core("XtoV", X = .to_py(X), .object = private$own_core(), .caller = sys.call())
     }
   ),
   private = list(
-    huber.h = NULL,
-    new_core = function(caller) {
-      .call_core(
-        "svmDP", regularizer = self$regularizer, eps = .to_py(self$eps),
-        gamma = .to_py(self$gamma), perturbation_method = .to_py(self$perturbation.method),
-        kernel = .to_py(self$kernel), D = .to_py(self$D),
-        kernel_param = .to_py(self$kernel.param), regularizer_gr = self$regularizer.gr,
-        huber_h = .to_py(private$huber.h), .caller = caller
+    # The core holds its own Huber loss and sampler (Python closures): read as DPpack's R
+    # closures of the same parameters.
+    builtin_function = function(attribute) {
+      core <- private$own_core()
+      switch(
+        attribute,
+        loss = generate.loss.huber(core$huber_h),
+        loss_gr = generate.loss.gr.huber(core$huber_h),
+        sampling = generate.sampling(core$kernel_param)
       )
-    },
-    collect = function() {
-      .set_fields(self, list(
-        coeff = .drop_1d(private$core$coeff),
-        kernel.param = private$core$kernel_param,
-        prefilter = private$core$prefilter
-      ))
-      if (identical(self$kernel, "Gaussian")) {
-        self$sampling <- generate.sampling(self$kernel.param)
-      }
-    },
-    push = function() {
-      reticulate::py_set_attr(private$core, "coeff", .py_vector(self$coeff))
-      if (!is.null(self$prefilter)) {
-        reticulate::py_set_attr(private$core, "prefilter",
-                                reticulate::r_to_py(as.matrix(self$prefilter)))
-      }
     }
   )
 )
@@ -432,8 +360,23 @@ svmDP <- R6::R6Class(
 #' 1.4 to 2 times DPpack's (1.68 times at `eps = 1`); the derivation is in the Python module
 #' `dppack.erm.kst`.
 #'
-#' @field mapXy,mapXy.gr,loss,loss.gr,regularizer,regularizer.gr The model's functions.
-#' @field gamma,eps,delta,domain,zeta,lambda The model's parameters.
+#' **Fields** are active bindings onto the core model, as for
+#' [EmpiricalRiskMinimizationDP.CMS].
+#'
+#' @field mapXy The map, a function `(X, coeff)`.
+#' @field mapXy.gr Its gradient in `coeff`, or `NULL`.
+#' @field loss The loss, a function `(y.hat, y)`.
+#' @field loss.gr Its derivative in `y.hat`, or `NULL`.
+#' @field regularizer The regularizer, a function of the coefficients ([regularizer.l2] for
+#'   `"l2"`).
+#' @field regularizer.gr Its gradient, or `NULL` (assigning `regularizer` leaves it as it is,
+#'   as in DPpack).
+#' @field gamma The regularisation constant.
+#' @field eps The privacy budget.
+#' @field delta The privacy parameter delta (`0` for eps-DP).
+#' @field domain The domain: a list of the functions `constraints` and `jacobian`.
+#' @field zeta The bound on the gradient of the loss.
+#' @field lambda The bound on the eigenvalues of the loss's Hessian.
 #' @field coeff The private coefficients after `fit()`.
 #' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
 #'   before a fit, and for a fit with `eps = Inf`).
@@ -442,10 +385,8 @@ svmDP <- R6::R6Class(
 #' @export
 EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
   "EmpiricalRiskMinimizationDP.KST",
+  inherit = CoreObject,
   public = list(
-    mapXy = NULL, mapXy.gr = NULL, loss = NULL, loss.gr = NULL, regularizer = NULL,
-    regularizer.gr = NULL, gamma = NULL, eps = NULL, delta = NULL, domain = NULL,
-    zeta = NULL, lambda = NULL, coeff = NULL,
     #' @description Create a model; invalid settings stop with a clear message.
     #' @param mapXy,loss,regularizer As for [EmpiricalRiskMinimizationDP.CMS].
     #' @param eps,delta Privacy parameters (`delta = 0` for eps-DP).
@@ -456,21 +397,12 @@ EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
     #' @param mapXy.gr,loss.gr,regularizer.gr Optional gradients.
     initialize = function(mapXy, loss, regularizer, eps, delta, domain, zeta, lambda, gamma,
                           mapXy.gr = NULL, loss.gr = NULL, regularizer.gr = NULL) {
-      .set_fields(self, list(
-        mapXy = mapXy,
-        mapXy.gr = mapXy.gr,
-        loss = loss,
-        loss.gr = loss.gr,
-        regularizer = regularizer,
-        regularizer.gr = regularizer.gr,
-        eps = eps,
-        delta = delta,
-        domain = domain,
-        zeta = zeta,
-        lambda = lambda,
-        gamma = gamma
-      ))
-      private$core <- private$new_core(sys.call(-1))
+      private$new_core(
+        sys.call(-1), "EmpiricalRiskMinimizationDP_KST", mapXy = mapXy, loss = loss,
+        regularizer = regularizer, eps = .to_py(eps), delta = .to_py(delta), domain = domain,
+        zeta = .to_py(zeta), lambda_ = .to_py(lambda), gamma = .to_py(gamma),
+        mapXy_gr = mapXy.gr, loss_gr = loss.gr, regularizer_gr = regularizer.gr
+      )
     },
     #' @description Fit the private coefficients (in place); returns the model invisibly.
     #' @param X Numeric matrix or data.frame.
@@ -480,41 +412,19 @@ EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
     #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
     #'   accountant of [with_accountant()], if any.
     fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
-      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
-                 upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
-                 add_bias = .to_py(add.bias))
+      private$fit_data(sys.call(), accountant, X, y, upper.bounds, lower.bounds, add.bias)
     },
     #' @description The model's outputs `mapXy(X, coeff)` for new data.
     #' @param X Numeric matrix or data.frame.
     #' @param add.bias Prepend a column of ones, as in `fit()`.
     predict = function(X, add.bias = FALSE) {
-      .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias))
+      private$predict_data(sys.call(), X, add.bias)
     }
   ),
-  active = list(
-    privacy = .privacy_binding
-  ),
-  private = list(
-    core = NULL,
-    new_core = function(caller) {
-      .call_core(
-        "EmpiricalRiskMinimizationDP_KST", mapXy = self$mapXy, loss = self$loss,
-        regularizer = self$regularizer, eps = .to_py(self$eps), delta = .to_py(self$delta),
-        domain = self$domain, zeta = .to_py(self$zeta), lambda_ = .to_py(self$lambda),
-        gamma = .to_py(self$gamma), mapXy_gr = self$mapXy.gr, loss_gr = self$loss.gr,
-        regularizer_gr = self$regularizer.gr, .caller = caller
-      )
-    },
-    collect = function() {
-      .set_fields(self, list(
-        coeff = .drop_1d(private$core$coeff),
-        zeta = private$core$zeta,
-        lambda = private$core$lambda_
-      ))
-    },
-    push = function() {
-      reticulate::py_set_attr(private$core, "coeff", .py_vector(self$coeff))
-    }
+  active = c(
+    .erm_bindings(c(gamma = "gamma", eps = "eps", delta = "delta", zeta = "zeta",
+                    lambda = "lambda_")),
+    .core_bindings(c(domain = "domain"), "domain")
   )
 )
 
@@ -546,26 +456,10 @@ LinearRegressionDP <- R6::R6Class(
     #' @param gamma Regularisation constant.
     #' @param regularizer.gr Gradient of a function regularizer.
     initialize = function(regularizer, eps, delta, gamma, regularizer.gr = NULL) {
-      .set_fields(self, list(
-        mapXy = mapXy.linear,
-        mapXy.gr = mapXy.gr.linear,
-        loss = loss.squared.error,
-        loss.gr = loss.gr.squared.error,
-        regularizer = regularizer,
-        regularizer.gr = regularizer.gr,
-        eps = eps,
-        delta = delta,
-        gamma = gamma
-      ))
-      private$core <- private$new_core(sys.call(-1))
-    }
-  ),
-  private = list(
-    new_core = function(caller) {
-      .call_core(
-        "LinearRegressionDP", regularizer = self$regularizer, eps = .to_py(self$eps),
-        delta = .to_py(self$delta), gamma = .to_py(self$gamma),
-        regularizer_gr = self$regularizer.gr, .caller = caller
+      # the core sets the map, the loss, their gradients and the domain
+      private$new_core(
+        sys.call(-1), "LinearRegressionDP", regularizer = regularizer, eps = .to_py(eps),
+        delta = .to_py(delta), gamma = .to_py(gamma), regularizer_gr = regularizer.gr
       )
     }
   )

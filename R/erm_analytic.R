@@ -1,7 +1,43 @@
 # ERM with the analytic Gaussian mechanism (Ding et al.; spec analytic_gaussian_erm.md): R6
 # classes over the core's OutputPerturbationAGM and GradientPerturbationAGM. Like the ERM
-# classes of erm.R, each R6 object keeps its settings in public fields, builds the core model
-# from them at every fit and copies the fitted fields back; all arithmetic runs in the core.
+# classes of erm.R, each R6 object holds its core model (CoreObject, core_object.R) and its
+# fields are active bindings onto it; all arithmetic runs in the core.
+
+# The settings both classes share (field name = the core's attribute).
+.agm_settings <- c(loss = "loss", eps = "eps", delta = "delta", gamma = "gamma",
+                   huber.h = "huber_h", iterations = "iterations", radius = "radius",
+                   analytic = "analytic")
+
+#' Base of the analytic-Gaussian ERM classes (internal)
+#'
+#' The `fit()` and `predict()` that [OutputPerturbationAGM] and [GradientPerturbationAGM]
+#' share, as their core classes share theirs.
+#'
+#' @keywords internal
+AnalyticGaussianERM <- R6::R6Class(
+  "AnalyticGaussianERM",
+  inherit = CoreObject,
+  public = list(
+    #' @description Fit the private coefficients (in place); returns the model invisibly.
+    #' @param X Numeric matrix or data.frame.
+    #' @param y Labels 0/1.
+    #' @param upper.bounds,lower.bounds Public bounds of the columns of `X`.
+    #' @param add.bias Prepend a column of ones (bias coefficient first).
+    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
+      private$fit_data(sys.call(), accountant, X, y, upper.bounds, lower.bounds, add.bias)
+    },
+    #' @description Predicted labels (0/1), or with `raw.value = TRUE` probabilities
+    #'   (logistic) or scores (Huber).
+    #' @param X Numeric matrix or data.frame.
+    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    #' @param raw.value Return probabilities or scores instead of labels.
+    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
+      private$predict_data(sys.call(), X, add.bias, raw_value = .to_py(raw.value))
+    }
+  )
+)
 
 #' Private ERM by output perturbation with the analytic Gaussian mechanism (OPERA)
 #'
@@ -17,12 +53,25 @@
 #' coefficients are returned on the scale of `X`. Regularisation follows DPpack: the penalty is
 #' `(gamma / n) ||w||^2 / 2`, so the paper's lambda is `gamma / n`.
 #'
-#' @field loss,eps,delta,gamma,huber.h,iterations,step.size,sensitivity.bound,analytic,radius
-#'   The settings (see `$new()`).
+#' The fields are active bindings onto the core model, which holds the state once: the
+#' settings (the arguments of `$new()`) may be assigned, and the next fit checks and uses them;
+#' the statistics of the last fit are read-only.
+#'
+#' @field loss The loss (a setting: see `$new()`).
+#' @field eps The privacy budget (a setting).
+#' @field delta The privacy parameter delta (a setting).
+#' @field gamma The regularisation constant (a setting).
+#' @field huber.h The Huber parameter (a setting).
+#' @field iterations The number of gradient steps, or `NULL` (a setting).
+#' @field step.size The step size, or `NULL` (a setting).
+#' @field sensitivity.bound `"paper"` or `"tight"` (a setting).
+#' @field analytic Whether the Gaussian mechanism is the analytic one (a setting).
+#' @field radius The bound on the coefficients' norm, or `NULL` (a setting).
 #' @field coeff The private coefficients after `fit()` (bias first with `add.bias`).
-#' @field Delta,sigma The sensitivity and the noise standard deviation of the last fit (on the
-#'   scaled problem).
-#' @field n.iterations The number of gradient steps of the last fit.
+#' @field Delta The sensitivity of the last fit (on the scaled problem; read-only).
+#' @field sigma The noise standard deviation of the last fit (on the scaled problem;
+#'   read-only).
+#' @field n.iterations The number of gradient steps of the last fit (read-only).
 #' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
 #'   before a fit, and for a fit with `eps = Inf`).
 #' @references Ding J, Errapotu SM, Guo Y, Zhang H, Yuan D, Pan M. Private empirical risk
@@ -43,10 +92,8 @@
 #' mean(model$predict(X, add.bias = TRUE) == y)
 OutputPerturbationAGM <- R6::R6Class(
   "OutputPerturbationAGM",
+  inherit = AnalyticGaussianERM,
   public = list(
-    loss = NULL, eps = NULL, delta = NULL, gamma = NULL, huber.h = NULL, iterations = NULL,
-    step.size = NULL, sensitivity.bound = NULL, analytic = NULL, radius = NULL,
-    coeff = NULL, Delta = NULL, sigma = NULL, n.iterations = NULL,
     #' @description Create a model; invalid settings stop with a clear message.
     #' @param loss `"logistic"` or `"huber"` (Huber-smoothed hinge loss, an SVM).
     #' @param eps Privacy budget, > 0 (`Inf` for a non-private fit).
@@ -66,60 +113,22 @@ OutputPerturbationAGM <- R6::R6Class(
     initialize = function(loss, eps, delta, gamma, huber.h = 0.5, iterations = NULL,
                           step.size = NULL, sensitivity.bound = "paper", analytic = TRUE,
                           radius = NULL) {
-      .set_fields(self, list(
-        loss = loss, eps = eps, delta = delta, gamma = gamma, huber.h = huber.h,
-        iterations = iterations, step.size = step.size,
-        sensitivity.bound = sensitivity.bound, analytic = analytic, radius = radius
-      ))
-      private$core <- private$new_core(sys.call(-1))
-    },
-    #' @description Fit the private coefficients (in place); returns the model invisibly.
-    #' @param X Numeric matrix or data.frame.
-    #' @param y Labels 0/1.
-    #' @param upper.bounds,lower.bounds Public bounds of the columns of `X`.
-    #' @param add.bias Prepend a column of ones (bias coefficient first).
-    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
-    #'   accountant of [with_accountant()], if any.
-    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
-      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
-                 upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
-                 add_bias = .to_py(add.bias))
-    },
-    #' @description Predicted labels (0/1), or with `raw.value = TRUE` probabilities
-    #'   (logistic) or scores (Huber).
-    #' @param X Numeric matrix or data.frame.
-    #' @param add.bias Prepend a column of ones, as in `fit()`.
-    #' @param raw.value Return probabilities or scores instead of labels.
-    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
-      .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias),
-                     raw_value = .to_py(raw.value))
-    }
-  ),
-  active = list(
-    privacy = .privacy_binding
-  ),
-  private = list(
-    core = NULL,
-    new_core = function(caller) {
-      .call_core(
-        "OutputPerturbationAGM", loss = .to_py(self$loss), eps = .to_py(self$eps),
-        delta = .to_py(self$delta), gamma = .to_py(self$gamma),
-        huber_h = .to_py(self$huber.h), iterations = .to_py(self$iterations),
-        step_size = .to_py(self$step.size),
-        sensitivity_bound = .to_py(self$sensitivity.bound),
-        analytic = .to_py(self$analytic), radius = .to_py(self$radius), .caller = caller
+      private$new_core(
+        sys.call(-1), "OutputPerturbationAGM", loss = .to_py(loss), eps = .to_py(eps),
+        delta = .to_py(delta), gamma = .to_py(gamma), huber_h = .to_py(huber.h),
+        iterations = .to_py(iterations), step_size = .to_py(step.size),
+        sensitivity_bound = .to_py(sensitivity.bound), analytic = .to_py(analytic),
+        radius = .to_py(radius)
       )
-    },
-    collect = function() {
-      core <- private$core
-      .set_fields(self, list(
-        coeff = .drop_1d(core$coeff), Delta = core$Delta_, sigma = core$sigma_,
-        n.iterations = core$n_iterations_
-      ))
-    },
-    push = function() {
-      reticulate::py_set_attr(private$core, "coeff", .py_vector(self$coeff))
     }
+  ),
+  active = c(
+    .core_bindings(c(.agm_settings, step.size = "step_size",
+                     sensitivity.bound = "sensitivity_bound")),
+    .core_bindings(c(coeff = "coeff"), "vector"),
+    .core_bindings(c(Delta = "Delta_", sigma = "sigma_", n.iterations = "n_iterations_"),
+                   "result"),
+    .privacy_field
   )
 )
 
@@ -140,16 +149,28 @@ OutputPerturbationAGM <- R6::R6Class(
 #'
 #' Data preparation, labels, coefficients and `gamma` are as in [OutputPerturbationAGM].
 #'
-#' @field loss,eps,delta,gamma,huber.h,iterations,step.offset,radius,amplification,analytic
-#'   The settings (see `$new()`).
+#' The fields are active bindings onto the core model, as for [OutputPerturbationAGM].
+#'
+#' @field loss The loss (a setting: see `$new()`).
+#' @field eps The total privacy budget (a setting).
+#' @field delta The total privacy parameter delta (a setting).
+#' @field gamma The regularisation constant (a setting).
+#' @field huber.h The Huber parameter (a setting).
+#' @field iterations The number of SGD steps, or `NULL` (a setting).
+#' @field step.offset The offset of the step sizes (a setting).
+#' @field radius The radius of the projection, or `NULL` (a setting).
+#' @field amplification `"tight"` or `"paper"` (a setting).
+#' @field analytic Whether the Gaussian mechanism is the analytic one (a setting).
 #' @field coeff The private coefficients after `fit()`.
-#' @field eps.step,delta.step The per-step budget of the last fit.
+#' @field eps.step The per-step eps of the last fit (read-only).
+#' @field delta.step The per-step delta of the last fit (read-only).
 #' @field sigma Noise standard deviation per coordinate of the average-scale gradient (the
-#'   n-scaled gradient gets `n * sigma`).
-#' @field Delta `2 L`, the sensitivity of one record's gradient.
-#' @field eps.total,delta.total The accountant's totals of the last fit (at most `eps`,
-#'   `delta`).
-#' @field n.iterations The number of SGD steps of the last fit.
+#'   n-scaled gradient gets `n * sigma`; read-only).
+#' @field Delta `2 L`, the sensitivity of one record's gradient (read-only).
+#' @field eps.total The accountant's total eps of the last fit (at most `eps`; read-only).
+#' @field delta.total The accountant's total delta of the last fit (at most `delta`;
+#'   read-only).
+#' @field n.iterations The number of SGD steps of the last fit (read-only).
 #' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
 #'   before a fit, and for a fit with `eps = Inf`).
 #' @references Ding J, Errapotu SM, Guo Y, Zhang H, Yuan D, Pan M. Private empirical risk
@@ -172,11 +193,8 @@ OutputPerturbationAGM <- R6::R6Class(
 #' mean(model$predict(X, add.bias = TRUE) == y)
 GradientPerturbationAGM <- R6::R6Class(
   "GradientPerturbationAGM",
+  inherit = AnalyticGaussianERM,
   public = list(
-    loss = NULL, eps = NULL, delta = NULL, gamma = NULL, huber.h = NULL, iterations = NULL,
-    step.offset = NULL, radius = NULL, amplification = NULL, analytic = NULL,
-    coeff = NULL, eps.step = NULL, delta.step = NULL, sigma = NULL, Delta = NULL,
-    eps.total = NULL, delta.total = NULL, n.iterations = NULL,
     #' @description Create a model; invalid settings stop with a clear message.
     #' @param loss `"logistic"` or `"huber"`.
     #' @param eps,delta Total privacy budget (`eps = Inf`: the same SGD without noise).
@@ -194,61 +212,22 @@ GradientPerturbationAGM <- R6::R6Class(
     initialize = function(loss, eps, delta, gamma, huber.h = 0.5, iterations = NULL,
                           step.offset = 0, radius = NULL, amplification = "tight",
                           analytic = TRUE) {
-      .set_fields(self, list(
-        loss = loss, eps = eps, delta = delta, gamma = gamma, huber.h = huber.h,
-        iterations = iterations, step.offset = step.offset, radius = radius,
-        amplification = amplification, analytic = analytic
-      ))
-      private$core <- private$new_core(sys.call(-1))
-    },
-    #' @description Fit the private coefficients (in place); returns the model invisibly.
-    #' @param X Numeric matrix or data.frame.
-    #' @param y Labels 0/1.
-    #' @param upper.bounds,lower.bounds Public bounds of the columns of `X`.
-    #' @param add.bias Prepend a column of ones (bias coefficient first).
-    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
-    #'   accountant of [with_accountant()], if any.
-    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
-      .fit_model(self, sys.call(), accountant, X = .to_py(X), y = .to_py(y),
-                 upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
-                 add_bias = .to_py(add.bias))
-    },
-    #' @description Predicted labels (0/1), or with `raw.value = TRUE` probabilities
-    #'   (logistic) or scores (Huber).
-    #' @param X Numeric matrix or data.frame.
-    #' @param add.bias Prepend a column of ones, as in `fit()`.
-    #' @param raw.value Return probabilities or scores instead of labels.
-    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
-      .predict_model(self, sys.call(), X = .to_py(X), add_bias = .to_py(add.bias),
-                     raw_value = .to_py(raw.value))
-    }
-  ),
-  active = list(
-    privacy = .privacy_binding
-  ),
-  private = list(
-    core = NULL,
-    new_core = function(caller) {
-      .call_core(
-        "GradientPerturbationAGM", loss = .to_py(self$loss), eps = .to_py(self$eps),
-        delta = .to_py(self$delta), gamma = .to_py(self$gamma),
-        huber_h = .to_py(self$huber.h), iterations = .to_py(self$iterations),
-        step_offset = .to_py(self$step.offset), radius = .to_py(self$radius),
-        amplification = .to_py(self$amplification), analytic = .to_py(self$analytic),
-        .caller = caller
+      private$new_core(
+        sys.call(-1), "GradientPerturbationAGM", loss = .to_py(loss), eps = .to_py(eps),
+        delta = .to_py(delta), gamma = .to_py(gamma), huber_h = .to_py(huber.h),
+        iterations = .to_py(iterations), step_offset = .to_py(step.offset),
+        radius = .to_py(radius), amplification = .to_py(amplification),
+        analytic = .to_py(analytic)
       )
-    },
-    collect = function() {
-      core <- private$core
-      .set_fields(self, list(
-        coeff = .drop_1d(core$coeff), eps.step = core$eps_step_,
-        delta.step = core$delta_step_, sigma = core$sigma_, Delta = core$Delta_,
-        eps.total = core$eps_total_, delta.total = core$delta_total_,
-        n.iterations = core$n_iterations_
-      ))
-    },
-    push = function() {
-      reticulate::py_set_attr(private$core, "coeff", .py_vector(self$coeff))
     }
+  ),
+  active = c(
+    .core_bindings(c(.agm_settings, step.offset = "step_offset",
+                     amplification = "amplification")),
+    .core_bindings(c(coeff = "coeff"), "vector"),
+    .core_bindings(c(eps.step = "eps_step_", delta.step = "delta_step_", sigma = "sigma_",
+                     Delta = "Delta_", eps.total = "eps_total_", delta.total = "delta_total_",
+                     n.iterations = "n_iterations_"), "result"),
+    .privacy_field
   )
 )

@@ -128,10 +128,12 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
                       level = 0.95, rho = NULL, budget.split = NULL, n.draws = 10000,
                       accountant = NULL) {
   caller <- sys.call()
-  private <- if (inherits(model, "R6")) model$.__enclos_env__$private
-  # the core model built from the R6 fields, as at a fit; anything else goes as it is and
-  # the core refuses it
-  core <- if (is.function(private$new_core)) private$new_core(caller) else .to_py(model)
+  # the model's core, which the core reads and leaves unchanged; anything else goes as it is
+  # and the core refuses it
+  core <- .core_of(model)
+  if (is.null(core)) {
+    core <- .to_py(model)
+  }
   result <- .call_core(
     "confintDP", accountant = .accountant(accountant), model = core, X = .to_py(X), y = .to_py(y),
     upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),

@@ -1,3 +1,14 @@
+# The mechanism `name` of the core on `true.values`, the accountant first, its other
+# arguments in `...` (converted), and the call's random state, as the user's call one frame up;
+# the noisy values with the shape, names and dimnames of `true.values`.
+.noisy_values <- function(name, true.values, accountant, ...) {
+  values <- .call_core(
+    name, accountant = .accountant(accountant), true_values = .to_py(true.values), ...,
+    random_state = .random_state(), .caller = sys.call(-1)
+  )
+  .restore_shape(values, true.values)
+}
+
 #' Laplace mechanism
 #'
 #' Adds Laplace noise to `true.values` for eps-differential privacy. Without
@@ -28,16 +39,9 @@
 #'                  alloc.proportions = c(1, 9))
 LaplaceMechanism <- function(true.values, eps, sensitivities, alloc.proportions = NULL,
                              accountant = NULL) {
-  values <- .call_core(
-    "LaplaceMechanism",
-    accountant = .accountant(accountant),
-    true_values = .to_py(true.values),
-    eps = .to_py(eps),
-    sensitivities = .to_py(sensitivities),
-    alloc_proportions = .to_py(alloc.proportions),
-    random_state = .random_state()
-  )
-  .restore_shape(values, true.values)
+  .noisy_values("LaplaceMechanism", true.values, accountant, eps = .to_py(eps),
+                sensitivities = .to_py(sensitivities),
+                alloc_proportions = .to_py(alloc.proportions))
 }
 
 #' Gaussian mechanism
@@ -78,20 +82,10 @@ LaplaceMechanism <- function(true.values, eps, sensitivities, alloc.proportions 
 GaussianMechanism <- function(true.values, eps, delta, sensitivities, type.DP = "aDP",
                               alloc.proportions = NULL, analytic = FALSE, tol = 1e-12,
                               accountant = NULL) {
-  values <- .call_core(
-    "GaussianMechanism",
-    accountant = .accountant(accountant),
-    true_values = .to_py(true.values),
-    eps = .to_py(eps),
-    delta = .to_py(delta),
-    sensitivities = .to_py(sensitivities),
-    type_DP = .to_py(type.DP),
-    alloc_proportions = .to_py(alloc.proportions),
-    analytic = .to_py(analytic),
-    tol = .to_py(tol),
-    random_state = .random_state()
-  )
-  .restore_shape(values, true.values)
+  .noisy_values("GaussianMechanism", true.values, accountant, eps = .to_py(eps),
+                delta = .to_py(delta), sensitivities = .to_py(sensitivities),
+                type_DP = .to_py(type.DP), alloc_proportions = .to_py(alloc.proportions),
+                analytic = .to_py(analytic), tol = .to_py(tol))
 }
 
 #' Analytic Gaussian mechanism calibration

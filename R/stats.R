@@ -1,17 +1,26 @@
 # Private descriptive statistics: DPpack 0.2.2's signatures; the core computes everything.
 
+# The core's statistic `name`: the accountant first (checked before anything is converted),
+# the statistic's own arguments in `...` (converted by the caller; the samples of the pooled
+# statistics and the factors of tableDP in `.positional`), DPpack's settings of the mechanism
+# and the call's random state, as the user's call `.caller`.
+.statistic <- function(name, accountant, which.sensitivity, mechanism, delta, type.DP, ...,
+                       .positional = list(), .caller = sys.call(-1)) {
+  .call_core(
+    name, accountant = .accountant(accountant), ...,
+    which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
+    delta = .to_py(delta), type_DP = .to_py(type.DP), random_state = .random_state(),
+    .positional = .positional, .caller = .caller
+  )
+}
+
 # The call shared by meanDP, varDP and sdDP, whose arguments are the same. It is called by
 # those functions only, so the core's errors name the user's call (see .call_core).
 .univariate <- function(name, x, eps, lower.bound, upper.bound, which.sensitivity, mechanism,
                         delta, type.DP, accountant) {
-  caller <- sys.call(-1)
-  .call_core(
-    name, .caller = caller, accountant = .accountant(accountant),
-    x = .to_py(x), eps = .to_py(eps),
-    upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
-    which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
-    delta = .to_py(delta), type_DP = .to_py(type.DP), random_state = .random_state()
-  )
+  .statistic(name, accountant, which.sensitivity, mechanism, delta, type.DP,
+             x = .to_py(x), eps = .to_py(eps), upper_bound = .to_py(upper.bound),
+             lower_bound = .to_py(lower.bound), .caller = sys.call(-1))
 }
 
 # One sanitized value, or for which.sensitivity = 'both' the list of the bounded and the
@@ -162,14 +171,11 @@ sdDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded"
 covDP <- function(x1, x2, eps, lower.bound1, upper.bound1, lower.bound2, upper.bound2,
                   which.sensitivity = "bounded", mechanism = "Laplace", delta = 0,
                   type.DP = "aDP", accountant = NULL) {
-  value <- .call_core(
-    "covDP",
-    accountant = .accountant(accountant),
+  value <- .statistic(
+    "covDP", accountant, which.sensitivity, mechanism, delta, type.DP,
     x1 = .to_py(x1), x2 = .to_py(x2), eps = .to_py(eps),
     upper_bound1 = .to_py(upper.bound1), lower_bound1 = .to_py(lower.bound1),
-    upper_bound2 = .to_py(upper.bound2), lower_bound2 = .to_py(lower.bound2),
-    which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
-    delta = .to_py(delta), type_DP = .to_py(type.DP), random_state = .random_state()
+    upper_bound2 = .to_py(upper.bound2), lower_bound2 = .to_py(lower.bound2)
   )
   .one_or_both(value, "Sanitized Covariance")
 }
@@ -233,15 +239,12 @@ histogramDP <- function(x, eps, lower.bound, upper.bound, breaks = "Sturges",
     # The core calls it with c(lower.bound, upper.bound), which reaches R as a 1-d array.
     breaks <- function(bounds) user_breaks(as.vector(bounds))
   }
-  value <- .call_core(
-    "histogramDP",
-    accountant = .accountant(accountant),
+  value <- .statistic(
+    "histogramDP", accountant, which.sensitivity, mechanism, delta, type.DP,
     x = .to_py(x), eps = .to_py(eps),
     upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
     breaks = .to_py(breaks), normalize = .to_py(normalize),
-    which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
-    delta = .to_py(delta), type_DP = .to_py(type.DP),
-    allow_negative = .to_py(allow.negative), random_state = .random_state()
+    allow_negative = .to_py(allow.negative)
   )
   if (identical(which.sensitivity, "both")) {
     return(.both(value, "Sanitized Histogram", .as_histogram))
@@ -307,12 +310,9 @@ tableDP <- function(..., eps = 1, which.sensitivity = "bounded", mechanism = "La
                     delta = 0, type.DP = "aDP", allow.negative = FALSE, accountant = NULL) {
   arg_names <- .table_names(as.list(substitute(list(...)))[-1])
   args <- list(...)
-  value <- .call_core(
-    "tableDP",
-    accountant = .accountant(accountant),
-    eps = .to_py(eps), which_sensitivity = .to_py(which.sensitivity),
-    mechanism = .to_py(mechanism), delta = .to_py(delta), type_DP = .to_py(type.DP),
-    allow_negative = .to_py(allow.negative), random_state = .random_state(),
+  value <- .statistic(
+    "tableDP", accountant, which.sensitivity, mechanism, delta, type.DP,
+    eps = .to_py(eps), allow_negative = .to_py(allow.negative),
     .positional = lapply(args, .table_arg_to_py)
   )
   as_table <- function(cells) .as_table(cells, args, arg_names)
@@ -362,15 +362,10 @@ tableDP <- function(..., eps = 1, which.sensitivity = "bounded", mechanism = "La
 pooledVarDP <- function(..., eps = 1, lower.bound, upper.bound,
                         which.sensitivity = "bounded", mechanism = "Laplace", delta = 0,
                         type.DP = "aDP", approx.n.max = FALSE, accountant = NULL) {
-  value <- .call_core(
-    "pooledVarDP",
-    accountant = .accountant(accountant),
-    eps = .to_py(eps),
-    lower_bound = .to_py(lower.bound), upper_bound = .to_py(upper.bound),
-    which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
-    delta = .to_py(delta), type_DP = .to_py(type.DP),
-    approx_n_max = .to_py(approx.n.max), random_state = .random_state(),
-    .positional = lapply(list(...), .to_py)
+  value <- .statistic(
+    "pooledVarDP", accountant, which.sensitivity, mechanism, delta, type.DP,
+    eps = .to_py(eps), lower_bound = .to_py(lower.bound), upper_bound = .to_py(upper.bound),
+    approx_n_max = .to_py(approx.n.max), .positional = lapply(list(...), .to_py)
   )
   .one_or_both(value, "Sanitized Pooled Variance")
 }
@@ -412,16 +407,11 @@ pooledVarDP <- function(..., eps = 1, lower.bound, upper.bound,
 pooledCovDP <- function(..., eps = 1, lower.bound1, upper.bound1, lower.bound2, upper.bound2,
                         which.sensitivity = "bounded", mechanism = "Laplace", delta = 0,
                         type.DP = "aDP", approx.n.max = FALSE, accountant = NULL) {
-  value <- .call_core(
-    "pooledCovDP",
-    accountant = .accountant(accountant),
-    eps = .to_py(eps),
-    lower_bound1 = .to_py(lower.bound1), lower_bound2 = .to_py(lower.bound2),
+  value <- .statistic(
+    "pooledCovDP", accountant, which.sensitivity, mechanism, delta, type.DP,
+    eps = .to_py(eps), lower_bound1 = .to_py(lower.bound1), lower_bound2 = .to_py(lower.bound2),
     upper_bound1 = .to_py(upper.bound1), upper_bound2 = .to_py(upper.bound2),
-    which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
-    delta = .to_py(delta), type_DP = .to_py(type.DP),
-    approx_n_max = .to_py(approx.n.max), random_state = .random_state(),
-    .positional = lapply(list(...), .to_py)
+    approx_n_max = .to_py(approx.n.max), .positional = lapply(list(...), .to_py)
   )
   .one_or_both(value, "Sanitized Pooled Covariance")
 }

@@ -1,23 +1,25 @@
 # Private model selection: DPpack 0.2.2's tuning functions over R6 models.
 
-# The core models of a list of R6 models, each rebuilt from the model's current fields.
-.core_models <- function(DPmodels, caller) {
-  lapply(DPmodels, function(model) {
-    private <- model$.__enclos_env__$private
-    private$core <- private$new_core(caller)
-    private$core
+# Select among the R6 models `DPmodels` with the core's selection function `name` (DPpack's
+# tuning, or stability-based validation), its other arguments in `...` (converted), as the
+# user's call `caller`. The core fits copies of the models' cores; once it has returned, every
+# model gets its copy, as after a fit of its own (copy on write, see core_object.R), and the
+# R6 model whose copy the core selected is returned. A list element that is not a DPpackPy
+# model goes as it is, for the core to refuse.
+.select_model <- function(name, DPmodels, accountant, ..., caller) {
+  cores <- lapply(DPmodels, function(model) {
+    core <- .core_of(model)
+    if (is.null(core)) .to_py(model) else .copy_core(core)
   })
-}
-
-# After the core fitted the models in place, copy their fitted fields back and return the
-# R6 model whose core the selection returned.
-.selected_model <- function(DPmodels, selected) {
+  selected <- .call_core(name, accountant = .accountant(accountant, caller), DPmodels = cores,
+                         ..., random_state = .random_state(), .caller = caller)
   chosen <- NULL
-  for (model in DPmodels) {
-    private <- model$.__enclos_env__$private
-    private$collect()
-    if (reticulate::py_id(private$core) == reticulate::py_id(selected)) {
-      chosen <- model
+  for (i in seq_along(DPmodels)) {
+    if (!is.null(.core_of(DPmodels[[i]]))) {
+      DPmodels[[i]]$.core <- cores[[i]]
+      if (reticulate::py_id(cores[[i]]) == reticulate::py_id(selected)) {
+        chosen <- DPmodels[[i]]
+      }
     }
   }
   chosen
@@ -52,16 +54,12 @@
 tune_classification_model <- function(DPmodels, X, y, upper.bounds, lower.bounds,
                                       add.bias = FALSE, weights = NULL,
                                       weights.upper.bound = NULL, accountant = NULL) {
-  caller <- sys.call()
-  selected <- .call_core(
-    "tune_classification_model", accountant = .accountant(accountant),
-    DPmodels = .core_models(DPmodels, caller), X = .to_py(X),
-    y = .to_py(y), upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
+  .select_model(
+    "tune_classification_model", DPmodels, accountant, X = .to_py(X), y = .to_py(y),
+    upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
     add_bias = .to_py(add.bias), weights = .to_py(weights),
-    weights_upper_bound = .to_py(weights.upper.bound), random_state = .random_state(),
-    .caller = caller
+    weights_upper_bound = .to_py(weights.upper.bound), caller = sys.call()
   )
-  .selected_model(DPmodels, selected)
 }
 
 #' Private tuning of linear regression models
@@ -81,13 +79,9 @@ tune_classification_model <- function(DPmodels, X, y, upper.bounds, lower.bounds
 #' @export
 tune_linear_regression_model <- function(DPmodels, X, y, upper.bounds, lower.bounds,
                                          add.bias = FALSE, accountant = NULL) {
-  caller <- sys.call()
-  selected <- .call_core(
-    "tune_linear_regression_model", accountant = .accountant(accountant),
-    DPmodels = .core_models(DPmodels, caller),
-    X = .to_py(X), y = .to_py(y), upper_bounds = .to_py(upper.bounds),
-    lower_bounds = .to_py(lower.bounds), add_bias = .to_py(add.bias),
-    random_state = .random_state(), .caller = caller
+  .select_model(
+    "tune_linear_regression_model", DPmodels, accountant, X = .to_py(X), y = .to_py(y),
+    upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
+    add_bias = .to_py(add.bias), caller = sys.call()
   )
-  .selected_model(DPmodels, selected)
 }

@@ -53,18 +53,14 @@ tune_classification_model_stable <- function(DPmodels, X, y, upper.bounds, lower
                                              score = "ramp",
                                              selector = "exponential_noise",
                                              noise = "shared", accountant = NULL) {
-  caller <- sys.call()
-  selected <- .call_core(
-    "tune_classification_model_stable", accountant = .accountant(accountant),
-    DPmodels = .core_models(DPmodels, caller),
-    X = .to_py(X), y = .to_py(y), upper_bounds = .to_py(upper.bounds),
-    lower_bounds = .to_py(lower.bounds), eps_select = .to_py(eps.select),
-    add_bias = .to_py(add.bias), delta = .to_py(delta),
+  .select_model(
+    "tune_classification_model_stable", DPmodels, accountant, X = .to_py(X), y = .to_py(y),
+    upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
+    eps_select = .to_py(eps.select), add_bias = .to_py(add.bias), delta = .to_py(delta),
     validation_fraction = .to_py(validation.fraction), X_validation = .to_py(X.validation),
     y_validation = .to_py(y.validation), score = .to_py(score), selector = .to_py(selector),
-    noise = .to_py(noise), random_state = .random_state(), .caller = caller
+    noise = .to_py(noise), caller = sys.call()
   )
-  .selected_model(DPmodels, selected)
 }
 
 #' Private histogram with a privately selected bin width

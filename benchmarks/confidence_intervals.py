@@ -12,6 +12,7 @@ from _timing import best_seconds
 
 import dppack
 from dppack.confidence_intervals import erm as inference
+from dppack.erm import losses
 
 N, D = 100_000, 20
 RUNS = 10
@@ -56,11 +57,12 @@ def main():
                       f"{fit:6.3f} s   ratio {ratio:4.2f}   "
                       f"{'meets' if ratio < 3 else 'MISSES'} target < 3")
     # the parts of one call: our private fit, then the interval step
-    design = dppack.erm.cms.prepare_design(X, y, *bounds, False, scale=True, binary_labels=True)
-    Xs, ys = design["X"], 2 * design["y"] - 1
-    margin = inference._margin_loss("logistic", 0.5)
+    design = dppack.erm.design.prepare_design(X, y, *bounds, False, scale="l2",
+                                              labels="signed")
+    Xs, ys = design["X"], design["y"]
+    margin = losses.logistic()
     c = gamma / (2 * N)
-    eps_prime = inference.objective_eps_prime(0.5, margin.t, N, c)
+    eps_prime = inference.objective_eps_prime(0.5, margin.curvature, N, c)
     own_fit, total = best_pair(
         lambda: inference._private_estimate(Xs, ys, margin, c, "objective", "DP", 0.5,
                                             eps_prime, rng),

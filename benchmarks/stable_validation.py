@@ -1,10 +1,11 @@
 """Stability-based selection against the baselines of Chaudhuri and Vinterbo (2013, §5) on
 synthetic data (spec stability_validation.md §5, §6, §8), in one run.
 
-The spec's qualitative replication at a larger size than the CI test
-(tests/python/test_validation.py): a logistic design in which the regularisation weight
-matters, k = 10 candidates lambda in linspace(0.001, 1, 10), training set T, validation set V
-(|T| / 8), a separate test set W. Every procedure gets T, V and the total budget alpha:
+The spec's qualitative replication; the CI test (tests/python/test_validation.py) runs the
+same protocol, ``one_split``, at training n = 50,000 over a few splits. A logistic design in
+which the regularisation weight matters, k = 10 candidates lambda in linspace(0.001, 1, 10),
+training set T, validation set V (|T| / 8), a separate test set W. Every procedure gets T, V
+and the total budget alpha:
 
 * stability   -- tune_classification_model_stable, alpha1 = alpha2 = alpha / 2, delta = 0.01,
                  ramp score (§5): (alpha, 0.01)-DP;

@@ -1,9 +1,32 @@
-"""Shared validation: numbers, shapes, and DPpack's message texts.
+"""The one vocabulary of argument checks, and DPpack's message texts.
 
-Each helper takes the user's value, returns it in the form the core computes with, and raises
+Each check takes the user's value, returns it in the form the core computes with, and raises
 ``ValueError`` with DPpack 0.2.2's message where DPpack has one (spec ``dppack_api.md`` §2, §3),
 or a precise message of our own where DPpack has none. The messages name arguments with R's
 dotted spelling (``true.values``) because the same text reaches R users unchanged.
+
+The vocabulary is modelled on scikit-learn's ``utils.check_scalar`` and the constraints of its
+parameter validation (an ``Interval`` of reals or integers, closed on either side; a set of
+string options): a check names the argument and the values it accepts, and a caller that has
+its own text (DPpack's, or an older one of ours) passes it as ``message``.
+
+* :func:`check_number` -- one real number, optionally in an interval and finite;
+  :func:`check_positive_scalar`, :func:`check_finite_positive_scalar` and
+  :func:`check_finite_budget` are DPpack's "scalar > 0" in its three uses;
+* :func:`check_whole` -- a whole number >= a minimum;
+* :func:`check_probability` -- DPpack's two-step check of a delta (> 0, then < 1);
+* :func:`check_choice` (and the test :func:`is_one_of`) -- one of a few strings;
+* :func:`check_flag` -- TRUE or FALSE; :func:`check_callable` -- a function;
+* :func:`check_positive_values` -- an array of finite numbers > 0;
+* :func:`as_vector` -- what a user's function returned, as a vector of known length;
+* data: :func:`as_numeric_array`, :func:`as_finite_data`, :func:`check_vector`, and the
+  bounds of the statistics (:func:`check_bounds` and its parts).
+
+The type rule of one number is shared by all of them: ``None``, booleans (Python's and
+numpy's), strings, bytes, lists and tuples are refused (an R list arrives as a Python list,
+and R's ``is.numeric`` refuses a list); a Python or numpy number is accepted; so, unless
+``strict=True``, is a 0-d or one-element numpy array or pandas object of ints or floats (an R
+matrix of one value arrives as one). NaN is always refused.
 """
 
 import math
@@ -15,17 +38,27 @@ __all__ = [
     "as_bound",
     "as_finite_data",
     "as_numeric_array",
+    "as_vector",
     "check_allocation",
     "check_bound_length",
     "check_bound_order",
     "check_bounds",
+    "check_callable",
+    "check_choice",
     "check_finite_budget",
+    "check_finite_positive_scalar",
     "check_flag",
+    "check_number",
     "check_positive_scalar",
+    "check_positive_values",
+    "check_probability",
     "check_sensitivities",
     "check_vector",
+    "check_whole",
     "data_range",
+    "is_one_of",
     "is_pandas",
+    "r_length",
     "restore_like",
 ]
 
@@ -54,40 +87,592 @@ def as_numeric_array(value, message):
     return array.astype(np.float64, copy=False)
 
 
-def check_positive_scalar(value, name):
-    """Return ``value`` as a float if it is one number > 0, else raise DPpack's message.
+# --------------------------------------------------------------------------------------------
+# The vocabulary (module docstring): one number, a whole number, a probability, a choice, a
+# flag, a function, a vector
+# --------------------------------------------------------------------------------------------
 
-    The message is ``"<name> must be a scalar > 0"`` (DPpack's text, no trailing period).
-    NaN fails the test too, where R would stop with "missing value where TRUE/FALSE needed".
+_CLOSED = ("both", "left", "right", "neither")
+
+
+def _one_number(value, message, strict):
+    """The shared type rule (module docstring): ``value`` as a float, NaN refused."""
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond the doubles
+            raise ValueError(message) from None
+    elif strict or isinstance(value, (list, tuple)):
+        raise ValueError(message)
+    else:
+        array = as_numeric_array(value, message)
+        if array.size != 1:
+            raise ValueError(message)
+        number = float(array.reshape(()))
+    if number != number:
+        raise ValueError(message)
+    return number
+
+
+def _interval_text(low, high, closed):
+    """`` in (0, 1]``, `` >= 0``, `` < 1`` or nothing: the interval, as the messages say it."""
+    low_in, high_in = closed in ("both", "left"), closed in ("both", "right")
+    if low is not None and high is not None:
+        return f" in {'[' if low_in else '('}{low:g}, {high:g}{']' if high_in else ')'}"
+    if low is not None:
+        return f" {'>=' if low_in else '>'} {low:g}"
+    if high is not None:
+        return f" {'<=' if high_in else '<'} {high:g}"
+    return ""
+
+
+def check_number(value, name, low=None, high=None, closed="both", finite=False, strict=False,
+                 optional=False, message=None):
+    """Return ``value`` as a float if it is one real number in an interval, else raise.
+
+    Parameters
+    ----------
+    value : object
+        The user's value.
+    name : str
+        The argument's name, as the message spells it (R's dotted spelling).
+    low, high : float, optional
+        The interval's ends; None for no bound on that side.
+    closed : {'both', 'left', 'right', 'neither'}, default 'both'
+        Which ends belong to the interval (scikit-learn's ``include_boundaries``).
+    finite : bool or str, default False
+        True refuses +-Inf with ``message``; a string refuses an infinite value that passed
+        the interval with that text instead.
+    strict : bool, default False
+        True accepts Python and numpy numbers only (no arrays, lists or pandas objects).
+    optional : bool, default False
+        True lets ``None`` (R's NULL) through, returned as None.
+    message : str, optional
+        The text of every refusal (but see ``finite``). Default: ``"<name> must be a
+        [finite ]number[ interval]."``, e.g. ``"delta must be a number in (0, 1)."``.
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    ValueError
+        A value of the wrong type, NaN, outside the interval, or infinite where ``finite``.
+
+    References
+    ----------
+    scikit-learn's ``sklearn.utils.check_scalar`` (``min_val``, ``max_val``,
+    ``include_boundaries``) and ``Interval`` constraint, whose semantics this follows; the
+    texts are DPpack's (spec ``dppack_api.md`` §2) or ours.
+
+    Examples
+    --------
+    >>> check_number(0.5, "delta", 0, 1, closed="neither")
+    0.5
+    >>> import numpy as np
+    >>> check_number(np.int64(2), "k", low=0)
+    2.0
+    >>> for bad in (True, "1", float("nan"), 1.0):
+    ...     try:
+    ...         check_number(bad, "delta", 0, 1, closed="neither")
+    ...     except ValueError as error:
+    ...         print(error)
+    delta must be a number in (0, 1).
+    delta must be a number in (0, 1).
+    delta must be a number in (0, 1).
+    delta must be a number in (0, 1).
+    >>> try:
+    ...     check_number(float("inf"), "eps", low=0, closed="neither", finite=True)
+    ... except ValueError as error:
+    ...     print(error)
+    eps must be a finite number > 0.
     """
-    message = f"{name} must be a scalar > 0"
-    if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
+    if optional and value is None:
+        return None
+    if closed not in _CLOSED:
+        raise ValueError(f"closed must be one of {', '.join(repr(c) for c in _CLOSED)}.")
+    if message is None:
+        kind = "a finite number" if finite is True else "a number"
+        message = f"{name} must be {kind}{_interval_text(low, high, closed)}."
+    number = _one_number(value, message, strict)
+    if low is not None and not (number >= low if closed in ("both", "left") else number > low):
         raise ValueError(message)
-    array = np.asarray(value)
-    if array.size != 1 or array.dtype.kind not in "iuf":
+    if high is not None and not (number <= high if closed in ("both", "right")
+                                 else number < high):
         raise ValueError(message)
-    number = float(array.reshape(()))
-    if not number > 0:
-        raise ValueError(message)
+    if finite and math.isinf(number):
+        raise ValueError(finite if isinstance(finite, str) else message)
     return number
 
 
-def check_finite_positive_scalar(value, name):
-    """Return ``value`` as a float if it is one finite number > 0 (as check_positive_scalar,
-    and ``"<name> must be finite."`` for Inf)."""
-    number = check_positive_scalar(value, name)
-    if not math.isfinite(number):
-        raise ValueError(f"{name} must be finite.")
-    return number
+def check_positive_scalar(value, name, optional=False):
+    """Return ``value`` as a float if it is one number > 0 (+Inf included), else raise
+    DPpack's ``"<name> must be a scalar > 0"`` (no trailing period).
+
+    Parameters
+    ----------
+    value : object
+    name : str
+        As the message spells it.
+    optional : bool, default False
+        True lets ``None`` through.
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    ValueError
+        DPpack's message, also for NaN (where R would stop with "missing value where
+        TRUE/FALSE needed").
+
+    References
+    ----------
+    DPpack 0.2.2's checks of eps and delta (spec ``dppack_api.md`` §2.1, §2.2).
+
+    Examples
+    --------
+    >>> check_positive_scalar(float("inf"), "eps")
+    inf
+    >>> try:
+    ...     check_positive_scalar(0, "eps")
+    ... except ValueError as error:
+    ...     print(error)
+    eps must be a scalar > 0
+    """
+    return check_number(value, name, low=0, closed="neither", optional=optional,
+                        message=f"{name} must be a scalar > 0")
+
+
+def check_finite_positive_scalar(value, name, optional=False):
+    """:func:`check_positive_scalar`, and ``"<name> must be finite."`` for +Inf.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+    optional : bool, default False
+        True lets ``None`` through.
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    ValueError
+        DPpack's ``"<name> must be a scalar > 0"``, or ours for +Inf.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §2 (DPpack's text); the finiteness check is ours.
+
+    Examples
+    --------
+    >>> check_finite_positive_scalar(2, "sensitivity")
+    2.0
+    >>> try:
+    ...     check_finite_positive_scalar(float("inf"), "sensitivity")
+    ... except ValueError as error:
+    ...     print(error)
+    sensitivity must be finite.
+    """
+    return check_number(value, name, low=0, closed="neither", finite=f"{name} must be finite.",
+                        optional=optional, message=f"{name} must be a scalar > 0")
 
 
 def check_finite_budget(value, name):
-    """Reject an infinite privacy parameter (DPpack fails obscurely or returns NaN there)."""
-    if not np.isfinite(value):
-        raise ValueError(
-            f"{name} must be finite: {name} = Inf would release the true values without noise."
-        )
+    """:func:`check_positive_scalar` for a privacy budget, which must also be finite.
+
+    DPpack fails obscurely or returns NaN at ``eps = Inf``; we say why it is refused.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        DPpack's ``"<name> must be a scalar > 0"``, or ours for +Inf.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §2.1 (eps = Inf: "not supported").
+
+    Examples
+    --------
+    >>> try:
+    ...     check_finite_budget(float("inf"), "eps")
+    ... except ValueError as error:
+    ...     print(error)
+    eps must be finite: eps = Inf would release the true values without noise.
+    """
+    return check_number(
+        value, name, low=0, closed="neither",
+        finite=f"{name} must be finite: {name} = Inf would release the true values without "
+               "noise.",
+        message=f"{name} must be a scalar > 0")
+
+
+def check_whole(value, name, minimum=0, strict=False, optional=False, message=None):
+    """Return ``value`` as an int if it is a whole number >= ``minimum``, else raise.
+
+    Parameters
+    ----------
+    value : object
+        A whole number: an int, or a float (or numpy number) with no fractional part, as R
+        passes counts.
+    name : str
+    minimum : int, default 0
+    strict : bool, default False
+        As in :func:`check_number`: True accepts Python and numpy numbers only.
+    optional : bool, default False
+        True lets ``None`` through.
+    message : str, optional
+        Default ``"<name> must be a whole number >= <minimum>."``.
+
+    Returns
+    -------
+    int or None
+        Exact for integers of any size (no round trip through a float).
+
+    Raises
+    ------
+    ValueError
+        A value of the wrong type, NaN, Inf, with a fractional part, or below ``minimum``.
+
+    References
+    ----------
+    scikit-learn's ``Interval(Integral, minimum, None, closed="left")`` constraint.
+
+    Examples
+    --------
+    >>> check_whole(3.0, "n.levels", 1)
+    3
+    >>> try:
+    ...     check_whole(2.5, "n.draws", 2)
+    ... except ValueError as error:
+    ...     print(error)
+    n.draws must be a whole number >= 2.
+    """
+    if optional and value is None:
+        return None
+    if message is None:
+        message = f"{name} must be a whole number >= {minimum}."
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        if not value >= minimum:  # exact, for integers of any size
+            raise ValueError(message)
+        return int(value)
+    number = _one_number(value, message, strict)
+    if not (math.isfinite(number) and number == int(number) and number >= minimum):
+        raise ValueError(message)
+    return int(number)
+
+
+def check_probability(value, name, zero=False, high_message=None):
+    """Return a delta (or another probability) as a float in (0, 1), or [0, 1) with
+    ``zero``, with DPpack's two messages.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+    zero : bool, default False
+        True accepts 0 (pure DP in the KST framework).
+    high_message : str, optional
+        The text for a value >= 1; default ``"<name> must be < 1."``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        DPpack's ``"<name> must be a scalar > 0"`` (``">= 0"`` with ``zero``) for a value of
+        the wrong type, NaN or below the interval; ``high_message`` for a value >= 1.
+
+    References
+    ----------
+    DPpack's delta check (spec ``dppack_api.md`` §2.2 step 3); delta < 1 is ours.
+
+    Examples
+    --------
+    >>> check_probability(1e-6, "delta")
+    1e-06
+    >>> check_probability(0, "delta", zero=True)
+    0.0
+    >>> for bad in (0, 1):
+    ...     try:
+    ...         check_probability(bad, "delta")
+    ...     except ValueError as error:
+    ...         print(error)
+    delta must be a scalar > 0
+    delta must be < 1.
+    """
+    number = check_number(value, name, low=0, closed="left" if zero else "neither",
+                          message=f"{name} must be a scalar {'>=' if zero else '>'} 0")
+    if not number < 1:
+        raise ValueError(high_message or f"{name} must be < 1.")
+    return number
+
+
+def is_one_of(value, options):
+    """True if ``value`` is one of the strings ``options`` (exact, case-sensitive match).
+
+    Parameters
+    ----------
+    value : object
+    options : collection of str
+
+    Returns
+    -------
+    bool
+
+    References
+    ----------
+    R's ``%in%`` on a character value, as DPpack tests its option arguments (spec
+    ``dppack_api.md`` §3.0).
+
+    Examples
+    --------
+    >>> is_one_of("Laplace", ("Laplace", "Gaussian")), is_one_of("laplace", ("Laplace",))
+    (True, False)
+    """
+    return isinstance(value, str) and value in options
+
+
+def check_choice(value, name, options, message=None):
+    """Return ``value`` if it is one of the strings ``options``, else raise.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+    options : collection of str
+    message : str, optional
+        Default ``"<name> must be one of 'a', 'b'."``.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Anything but one of the options (a non-string included).
+
+    References
+    ----------
+    scikit-learn's ``StrOptions`` constraint; DPpack's texts (spec ``dppack_api.md`` §2, §3.0,
+    §6) are passed as ``message``.
+
+    Examples
+    --------
+    >>> check_choice("shared", "noise", ("shared", "independent"))
+    'shared'
+    >>> try:
+    ...     check_choice("Shared", "noise", ("shared", "independent"))
+    ... except ValueError as error:
+    ...     print(error)
+    noise must be one of 'shared', 'independent'.
+    """
+    if not is_one_of(value, options):
+        raise ValueError(message or f"{name} must be one of "
+                                    f"{', '.join(f'{option!r}' for option in options)}.")
     return value
+
+
+def check_flag(value, name, strict=False, message=None):
+    """Return ``value`` as a bool if it is one logical value, else raise.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+    strict : bool, default False
+        True accepts Python and numpy booleans only; otherwise a 0-d or one-element boolean
+        array passes too (lists and tuples never: an R list arrives as one).
+    message : str, optional
+        Default ``"<name> must be TRUE or FALSE."`` (R's spelling).
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        Anything but one logical value (numbers 0 and 1 included).
+
+    References
+    ----------
+    R's ``isTRUE``/``isFALSE`` notion of a flag; scikit-learn's ``"boolean"`` constraint.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_flag(np.array([True]), "add.bias")
+    True
+    >>> try:
+    ...     check_flag(1, "add.bias")
+    ... except ValueError as error:
+    ...     print(error)
+    add.bias must be TRUE or FALSE.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if not (strict or isinstance(value, (list, tuple))):  # lists: as in the number rule
+        array = np.asarray(value)
+        if array.size == 1 and array.dtype.kind == "b":
+            return bool(array.reshape(()))
+    raise ValueError(message or f"{name} must be TRUE or FALSE.")
+
+
+def check_callable(value, name, optional=False, message=None):
+    """Return ``value`` if it is a function (or None with ``optional``), else raise.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+    optional : bool, default False
+        True lets ``None`` (R's NULL) through.
+    message : str, optional
+        Default ``"<name> must be a function."`` (``"... a function or NULL."`` when optional).
+
+    Returns
+    -------
+    callable or None
+
+    Raises
+    ------
+    ValueError
+        Anything else.
+
+    References
+    ----------
+    scikit-learn's ``callable`` constraint; DPpack's function arguments (spec
+    ``dppack_api.md`` §6.1).
+
+    Examples
+    --------
+    >>> check_callable(None, "regularizer.gr", optional=True) is None
+    True
+    >>> try:
+    ...     check_callable("l2", "regularizer.gr", optional=True)
+    ... except ValueError as error:
+    ...     print(error)
+    regularizer.gr must be a function or NULL.
+    """
+    if optional and value is None:
+        return None
+    if not callable(value):
+        raise ValueError(message or f"{name} must be a function{' or NULL' if optional else ''}.")
+    return value
+
+
+def check_positive_values(array, message, finite_message=None):
+    """Return the float ``array`` if all its values are > 0 and finite, else raise.
+
+    Parameters
+    ----------
+    array : ndarray
+        Float values, already numeric (:func:`as_numeric_array`) and of the right size.
+    message : str
+        The text when a value is <= 0 or NaN.
+    finite_message : str, optional
+        The text when a value is +Inf (and none is <= 0 or NaN); default ``message``.
+
+    Returns
+    -------
+    ndarray
+        ``array`` itself.
+
+    Raises
+    ------
+    ValueError
+        A value <= 0, NaN or infinite.
+
+    References
+    ----------
+    DPpack's checks of the sensitivities and allocations (spec ``dppack_api.md`` §2.1 steps
+    4-5); the finiteness check is ours.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_positive_values(np.array([0.5, 2.0]), "s must be > 0.").tolist()
+    [0.5, 2.0]
+    >>> try:
+    ...     check_positive_values(np.array([1.0, np.inf]), "s must be > 0.", "s must be finite.")
+    ... except ValueError as error:
+    ...     print(error)
+    s must be finite.
+    """
+    if np.any(np.isnan(array)) or np.any(array <= 0):
+        raise ValueError(message)
+    if not np.all(np.isfinite(array)):
+        raise ValueError(finite_message or message)
+    return array
+
+
+def as_vector(value, size=None, message=None):
+    """``value`` (what a user's function returned: a number, a vector, an n x 1 matrix) as a
+    flat float array, of ``size`` values if given.
+
+    Parameters
+    ----------
+    value : array_like
+    size : int, optional
+        The number of values expected.
+    message : str, optional
+        A template with ``{size}`` (the number returned) and ``{expected}``; default
+        ``"Expected {expected} values, got {size}."``.
+
+    Returns
+    -------
+    ndarray
+        1-d float64; the caller's own memory when it already is one (callers only read it).
+
+    Raises
+    ------
+    ValueError
+        Another number of values than ``size``.
+
+    References
+    ----------
+    R's ``as.vector`` of a numeric result, as DPpack uses its user functions' results (spec
+    ``dppack_api.md`` §6.1).
+
+    Examples
+    --------
+    >>> as_vector([[1], [2]]).tolist()
+    [1.0, 2.0]
+    >>> try:
+    ...     as_vector([1.0, 2.0], 1, "The regularizer returned {size} values where one was "
+    ...                              "expected.")
+    ... except ValueError as error:
+    ...     print(error)
+    The regularizer returned 2 values where one was expected.
+    """
+    array = np.asarray(value, dtype=np.float64).ravel()
+    if size is not None and array.size != size:
+        raise ValueError((message or "Expected {expected} values, got {size}.").format(
+            size=array.size, expected=size))
+    return array
+
+
+# --------------------------------------------------------------------------------------------
+# The mechanisms' arguments (spec §2.1)
+# --------------------------------------------------------------------------------------------
 
 
 def check_sensitivities(sensitivities, n_values):
@@ -97,11 +682,8 @@ def check_sensitivities(sensitivities, n_values):
         raise ValueError(
             "Length of sensitivities must match length of true.values or be length 1."
         )
-    if np.any(np.isnan(sens)) or np.any(sens <= 0):
-        raise ValueError("Global sensitivities must be > 0.")
-    if not np.all(np.isfinite(sens)):
-        raise ValueError("Global sensitivities must be finite.")
-    return sens
+    return check_positive_values(sens, "Global sensitivities must be > 0.",
+                                 "Global sensitivities must be finite.")
 
 
 def check_allocation(alloc_proportions, n_sensitivities, n_values):
@@ -119,26 +701,14 @@ def check_allocation(alloc_proportions, n_sensitivities, n_values):
         raise ValueError(
             "Length of alloc.proportions, if given, must match length of sensitivities."
         )
-    if np.any(np.isnan(alloc)) or np.any(alloc <= 0):
-        raise ValueError("Values in alloc.proportions, if given, must be > 0.")
-    if not np.all(np.isfinite(alloc)):
-        raise ValueError("Values in alloc.proportions, if given, must be finite.")
+    check_positive_values(alloc, "Values in alloc.proportions, if given, must be > 0.",
+                          "Values in alloc.proportions, if given, must be finite.")
     if n_sensitivities != n_values:
         raise ValueError(
             "alloc.proportions needs one sensitivity per element of true.values; "
             "with a single sensitivity for several values, leave alloc.proportions NULL."
         )
     return alloc / alloc.sum()
-
-
-def check_flag(value, name):
-    """Return ``value`` as a bool if it is one logical value, else raise a clear error."""
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    array = np.asarray(value)
-    if array.size == 1 and array.dtype.kind == "b":
-        return bool(array.reshape(()))
-    raise ValueError(f"{name} must be TRUE or FALSE.")
 
 
 def restore_like(values, like):
@@ -180,38 +750,38 @@ def check_vector(value, name):
     return value
 
 
+def r_length(value):
+    """R's ``length()`` of a value as DPpack's length checks see it: the number of elements.
+
+    ``None`` (R's NULL) has length 0 and a string has length 1; a value numpy cannot size
+    (e.g. a ragged list) gets -1, which no length check accepts.
+    """
+    if value is None:
+        return 0
+    try:
+        return int(np.size(value.to_numpy() if is_pandas(value) else value))
+    except (TypeError, ValueError):
+        return -1
+
+
 def check_bound_length(value, name):
     """Raise DPpack's ``"Length of <name> must be 1."`` unless ``value`` has one element.
 
-    As in R, ``None`` (R's NULL) has length 0 and a string has length 1; what the single
-    element is gets checked later, by :func:`as_bound`.
+    As in R, ``None`` (R's NULL) has length 0 and a string has length 1 (:func:`r_length`);
+    what the single element is gets checked later, by :func:`as_bound`.
     """
-    if value is None:
-        size = 0
-    else:
-        try:
-            size = np.size(value.to_numpy() if is_pandas(value) else value)
-        except (TypeError, ValueError):  # e.g. a ragged list: not one element in any case
-            size = -1
-    if size != 1:
+    if r_length(value) != 1:
         raise ValueError(f"Length of {name} must be 1.")
     return value
 
 
 def as_bound(value, name):
-    """Return a bound of length 1 (see :func:`check_bound_length`) as a finite float.
+    """Return a bound of length 1 (see :func:`check_bound_length`) as a finite float:
+    :func:`check_number` with ``finite=True`` ("<name> must be a finite number.").
 
     Ours: DPpack accepts any bound, and a non-numeric or infinite one breaks later.
     """
-    if isinstance(value, (str, bytes, bool, np.bool_)):
-        raise ValueError(f"{name} must be a finite number.")
-    array = np.asarray(value.to_numpy() if is_pandas(value) else value)
-    if array.dtype.kind not in "iuf":
-        raise ValueError(f"{name} must be a finite number.")
-    number = float(array.reshape(()))
-    if not np.isfinite(number):
-        raise ValueError(f"{name} must be a finite number.")
-    return number
+    return check_number(value, name, finite=True)
 
 
 def check_bound_order(lower, upper, lower_name, upper_name):
@@ -270,21 +840,35 @@ def data_range(array, with_sum=False, clip=None):
     return (low, high, total) if with_sum else (low, high)
 
 
-def as_finite_data(value, name, min_size=1, with_sum=False, clip=None):
+def as_finite_data(value, name, min_size=1, with_sum=False, clip=None, message=None,
+                   size_message=None):
     """Return data as a float ndarray with its minimum and maximum: ``(array, low, high)``,
     and with ``with_sum`` also the sum of the values (clipped to ``clip = (lower, upper)``
     if given): ``(array, low, high, total)``; see :func:`data_range`.
 
-    Ours (DPpack has no such checks), in this order: the data must be numeric ("<name> must
-    be numeric."); hold at least ``min_size`` values; and be finite. The array is the caller's
-    own memory whenever it is already float64: callers only read it. With ``min_size=0``
-    (unbounded DP, where n is private) empty data are accepted, with the range (Inf, -Inf)
-    (nothing to clip) and the sum 0.
+    Ours (DPpack has no such checks), in this order: the data must be numeric (``message``,
+    default "<name> must be numeric."); hold at least ``min_size`` values (``size_message``,
+    default "<name> must contain at least one value." for ``min_size=1``); and be finite
+    ("<name> must be finite (no NA, NaN or Inf)."). The array is the caller's own memory
+    whenever it is already float64: callers only read it. With ``min_size=0`` (unbounded DP,
+    where n is private) empty data are accepted, with the range (Inf, -Inf) (nothing to clip)
+    and the sum 0.
+
+    Examples
+    --------
+    >>> array, low, high = as_finite_data([3, 1, 2], "x")
+    >>> array.tolist(), low, high
+    ([3.0, 1.0, 2.0], 1.0, 3.0)
+    >>> try:
+    ...     as_finite_data([1.0, float("nan")], "x")
+    ... except ValueError as error:
+    ...     print(error)
+    x must be finite (no NA, NaN or Inf).
     """
-    array = as_numeric_array(value, f"{name} must be numeric.")
+    array = as_numeric_array(value, message or f"{name} must be numeric.")
     if array.size < min_size:
         count = {1: "one value", 2: "two values"}.get(min_size, f"{min_size} values")
-        raise ValueError(f"{name} must contain at least {count}.")
+        raise ValueError(size_message or f"{name} must contain at least {count}.")
     scan = data_range(array, with_sum, clip)
     if array.size and not (np.isfinite(scan[0]) and np.isfinite(scan[1])):
         raise ValueError(f"{name} must be finite (no NA, NaN or Inf).")

@@ -240,13 +240,33 @@ def py_discrete_laplace(t, s, rng):
         return -y if negative else y
 
 
-def _gaussian_proposal_exponent(p, q):
+def gaussian_proposal_exponent(p, q):
     """j with t = 2^j the discrete Laplace scale of CKS Algorithm 3 for sigma^2 = p/q.
 
     Any t > 0 gives the exact law; CKS take t = floor(sigma) + 1. A power of two makes the
     uniform part of the proposal a shift of a word; the smallest j with 2 t^2 >= sigma^2 keeps
     t / sigma in [1/sqrt(2), sqrt(2)) when sigma >= 1/sqrt(2), where the acceptance rate is
     about 0.65 or more (sqrt(2 pi) exp(-sigma^2 / (2 t^2)) sigma / (2 t) for large sigma).
+
+    Parameters
+    ----------
+    p, q : int
+        Positive: sigma^2 = p / q.
+
+    Returns
+    -------
+    int
+        The smallest j >= 0 with 2 q 4^j >= p.
+
+    References
+    ----------
+    Canonne, Kamath and Steinke (2020), "The discrete Gaussian for differential privacy",
+    NeurIPS, Algorithm 3.
+
+    Examples
+    --------
+    >>> gaussian_proposal_exponent(1, 1), gaussian_proposal_exponent(9, 1)
+    (0, 2)
     """
     j = 0
     while (q << (2 * j + 1)) < p:
@@ -256,7 +276,7 @@ def _gaussian_proposal_exponent(p, q):
 
 def py_discrete_gaussian(p, q, rng):
     """One draw of the discrete Gaussian with sigma^2 = p/q, P(z) ~ exp(-z^2 / (2 sigma^2))."""
-    t = 1 << _gaussian_proposal_exponent(p, q)
+    t = 1 << gaussian_proposal_exponent(p, q)
     while True:
         y = py_discrete_laplace(t, 1, rng)
         w = abs(y) * t * q - p
@@ -271,8 +291,29 @@ def py_discrete_gaussian(p, q, rng):
 # --------------------------------------------------------------------------------------------
 
 
-def _split(t):
-    """t = 2^a e with e odd."""
+def dyadic_split(t):
+    """(a, e) with t = 2^a e and e odd: the power of two in a positive integer.
+
+    Parameters
+    ----------
+    t : int
+        Positive.
+
+    Returns
+    -------
+    (int, int)
+        a >= 0 and the odd e.
+
+    References
+    ----------
+    Our notes ``specs/exact_noise.md`` (a denominator 2^a e: a bits of a word, then a
+    uniform draw on e values).
+
+    Examples
+    --------
+    >>> dyadic_split(24), dyadic_split(7)
+    ((3, 3), (0, 7))
+    """
     a = (t & -t).bit_length() - 1
     return a, t >> a
 
@@ -364,7 +405,7 @@ def bernoulli_exp(n, d, rng, limit=LIMIT):
     out = bernoulli_exp_steps(c, _STEP_BITS, rng)
     rest = np.flatnonzero(out & (r > 0))
     if rest.size:
-        a, e = _split(d)
+        a, e = dyadic_split(d)
         out[rest] = bernoulli_exp_fraction(r[rest], a + 4, e, rng, limit)
     return out
 
@@ -401,7 +442,7 @@ def _laplace_trials(count, t, s, rng, limit):
     a placeholder). X = U + r V is formed in Python integers when it could pass ``limit``
     (V > 255 for r = 2^54: probability e^-16 per draw); its quotient by s usually fits.
     """
-    a, e = _split(t)
+    a, e = dyadic_split(t)
     m = min(_STEP_BITS, a) if e == 1 else 0
     r = t >> m  # X = U + r V, U uniform on {0, ..., r - 1}, P(V >= v) = exp(-v / 2^m)
     if e == 1:  # U is the top a - m bits of a word, the sign its lowest bit
@@ -447,7 +488,7 @@ def _discrete_laplace_parts(t, s, size, rng, limit):
     """
     if 2 * t > limit or s > limit or size <= _FEW:
         return _python_draws(size, lambda: py_discrete_laplace(t, s, rng), limit)
-    a, e = _split(t)
+    a, e = dyadic_split(t)
     rate = _LAPLACE_SUCCESS[min(_STEP_BITS, a) if e == 1 else 0]
     return _fill(size, lambda count: _laplace_trials(count, t, s, rng, limit), rate)
 
@@ -569,7 +610,7 @@ def _gaussian_trials(count, p, q, j, rng, limit):
 def discrete_gaussian(p, q, size, rng, limit=LIMIT):
     """``size`` draws Z with P(Z = z) proportional to exp(-z^2 / (2 sigma^2)), sigma^2 = p/q.
 
-    CKS Algorithm 3 with proposal scale t = 2^j (:func:`_gaussian_proposal_exponent`):
+    CKS Algorithm 3 with proposal scale t = 2^j (:func:`gaussian_proposal_exponent`):
     Y ~ discrete Laplace(t), accepted with probability exp(-(|Y| - sigma^2/t)^2 / (2 sigma^2))
     = exp(-w^2 / (2 p q t^2)), w = |Y| t q - p, an exact rational. The acceptance exponent is
     in int64 while |w| <= sqrt(limit) (for sigma in [2^13, 2^14), that is |Y| below about
@@ -589,7 +630,7 @@ def discrete_gaussian(p, q, size, rng, limit=LIMIT):
     if p < 1 or q < 1:
         raise ValueError("p and q must be positive integers.")
     size = int(size)
-    j = _gaussian_proposal_exponent(p, q)
+    j = gaussian_proposal_exponent(p, q)
     t = 1 << j
     if q == 1 and p % t == 0:
         a, e = 1, p  # the reduced exponent's denominator 2 p

@@ -5,12 +5,20 @@ itself comes from the samplers below. Keeping every draw here means a stronger s
 floating-point-safe) can replace the textbook ones without touching the mechanisms.
 
 Two families live here. The textbook samplers (:func:`laplace`, :func:`normal`, ...) draw
-floats. The exact ones draw integers with integer arithmetic only (Canonne, Kamath and Steinke
-2020; the machinery is in the private module :mod:`dppack._exact`, used only through this
-one): :func:`bernoulli`, :func:`bernoulli_exp`, :func:`discrete_laplace`,
-:func:`discrete_gaussian`; on top of them, releases on a power-of-two grid
-(:func:`discrete_laplace_noise`, :func:`discrete_gaussian_noise`) and an exact exponential
-mechanism (:func:`exponential_mechanism`, :func:`exponential_interval`).
+floats, and so does the composite law built from them, the l2-Laplace vector
+(:func:`l2_laplace`: a Gamma norm times a uniform direction). The exact ones draw integers
+with integer arithmetic only (Canonne, Kamath and Steinke 2020; the machinery is in the
+private module :mod:`dppack._exact`, used only through this one): :func:`bernoulli`,
+:func:`bernoulli_exp`, :func:`discrete_laplace`, :func:`discrete_gaussian`; on top of them,
+releases on a power-of-two grid (:func:`discrete_laplace_noise`,
+:func:`discrete_gaussian_noise`), an exact exponential mechanism
+(:func:`exponential_mechanism`, :func:`exponential_interval`, with its grid
+:func:`exponential_grid`) and an exact coin of probability exp(-gamma b)
+(:func:`exponential_coin`).
+
+Callers use the samplers as ``_random.name(...)`` (never ``from ._random import name``), and
+the composite samplers call the basic ones through this module's namespace: the privacy
+auditor (``tests/privacy``) replaces a sampler here and must reach every release.
 """
 
 import math
@@ -31,6 +39,8 @@ __all__ = [
     "discrete_laplace",
     "discrete_laplace_noise",
     "discrete_laplace_tail",
+    "exponential_coin",
+    "exponential_grid",
     "exponential_interval",
     "exponential_mechanism",
     "gamma",
@@ -39,6 +49,7 @@ __all__ = [
     "grid_exponent",
     "grid_units",
     "integer_measure",
+    "l2_laplace",
     "laplace",
     "laplace_grid",
     "normal",
@@ -153,6 +164,78 @@ def gamma(shape, rate, rng, size=None):
     return rng.gamma(shape, 1.0 / rate, size)
 
 
+def l2_laplace(d, rate, rng, size=None):
+    """Draw from the l2-Laplace law on R^d: density proportional to exp(-rate ||b||_2).
+
+    Also called the spherical Laplace or K-norm noise of the l2 ball: the noise of output and
+    objective perturbation (CMS, KST with delta = 0) and of the private confidence
+    intervals' pure-DP matrices and Monte Carlo draws.
+
+    The norm r ~ Gamma(shape = d, rate) (:func:`gamma`) times a uniform direction
+    g / ||g||, g ~ N(0, I_d) (:func:`normal`): in polar coordinates the density is
+    proportional to r^(d - 1) exp(-rate r) on the radius, independent of the direction.
+    Drawn in floating point: no exact sampler of this law exists here; it enters an
+    optimisation or a sum with a minimiser, not a value rounded to a grid.
+
+    Parameters
+    ----------
+    d : int
+        The dimension, >= 1.
+    rate : float
+        > 0; ``inf`` gives zeros (no noise; the d normals are still drawn). With
+        rate = eps / Delta, adding the draw to a vector of L2 sensitivity Delta is eps-DP.
+    rng : numpy.random.Generator
+    size : int, optional
+        The number of independent vectors; None draws one.
+
+    Returns
+    -------
+    numpy.ndarray
+        d values, or a ``size`` x d array.
+
+    Notes
+    -----
+    The draw order is DPpack's (R's ``rgamma`` then ``rnorm``) and fixed, so seeded results
+    stay reproducible: one vector draws its norm, then its d normals; ``size`` vectors draw
+    all ``size`` norms first, then the normals row by row. The norm and the direction are
+    drawn through the module's :func:`gamma` and :func:`normal`, so a replacement of either
+    (the privacy auditor's halved noise, ``tests/privacy``) reaches this sampler.
+
+    References
+    ----------
+    Chaudhuri, Monteleoni and Sarwate (2011), "Differentially private empirical risk
+    minimization", JMLR 12 (output perturbation, Alg. 1, and objective perturbation, Alg. 2:
+    the density and its sampling by a Gamma norm); spec ``dppack_api.md`` §6.1 steps 3 and 5,
+    §6.5 step 4; spec ``confidence_intervals.md`` §3 (the moments used by the tests).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> b = l2_laplace(3, 2.0, np.random.default_rng(0))
+    >>> b.shape
+    (3,)
+    >>> l2_laplace(4, 1.0, np.random.default_rng(1), size=5).shape
+    (5, 4)
+    >>> bool(np.all(l2_laplace(2, float("inf"), np.random.default_rng(2)) == 0))
+    True
+
+    The norm is the Gamma(d, rate) draw that comes first from the generator:
+
+    >>> rng, again = np.random.default_rng(3), np.random.default_rng(3)
+    >>> bool(np.isclose(np.linalg.norm(l2_laplace(3, 2.0, rng)), again.gamma(3, 0.5)))
+    True
+    """
+    d = int(d)
+    if size is None:
+        r = gamma(d, rate, rng)
+        g = normal(1.0, d, rng)
+        return r * g / np.linalg.norm(g)
+    size = int(size)
+    r = gamma(d, rate, rng, size=size)
+    g = normal(1.0, (size, d), rng)
+    return g * (r / np.linalg.norm(g, axis=1))[:, None]
+
+
 # --------------------------------------------------------------------------------------------
 # Exact noise on a power-of-two grid. The integer samplers live in _exact; the mechanisms
 # (Laplace, Gaussian, exponential, AboveThreshold) draw through the functions below. The
@@ -181,7 +264,7 @@ def bernoulli(n, d, rng):
     is settled by ``integers(0, e)`` (:func:`dppack._exact.bernoulli_dyadic`).
     """
     exact = _exact_samplers()
-    a, e = exact._split(int(d))
+    a, e = exact.dyadic_split(int(d))
     return exact.bernoulli_dyadic(np.asarray(n, dtype=np.int64), a, e, rng)
 
 
@@ -437,7 +520,7 @@ def gaussian_variance(sigma2):
     -------
     int
         p >= sigma2 with t = 2^j dividing p, where t is the proposal scale of the exact
-        sampler for p (CKS Algorithm 3; ``dppack._exact._gaussian_proposal_exponent``: the
+        sampler for p (CKS Algorithm 3; ``dppack._exact.gaussian_proposal_exponent``: the
         smallest power of two with 2 t^2 >= p). The sampler then computes its acceptance
         exponent as (|Y| - p / t)^2 / (2 p), in int64 up to s of about 2^28 (see
         :func:`dppack._exact.discrete_gaussian`). The change, below t <= sqrt(2) s + 1, is a
@@ -451,7 +534,7 @@ def gaussian_variance(sigma2):
     sigma2 = int(sigma2)
     if sigma2 < 1:
         raise ValueError("sigma2 must be a positive integer.")
-    t = 1 << _exact_samplers()._gaussian_proposal_exponent(sigma2, 1)
+    t = 1 << _exact_samplers().gaussian_proposal_exponent(sigma2, 1)
     return -(-sigma2 // t) * t
 
 
@@ -690,6 +773,106 @@ def integer_measure(measure):
     return np.floor(np.ldexp(m, shift)).astype(np.int64)
 
 
+def exponential_grid(largest, eps, sensitivity):
+    """The grid of the exact exponential mechanism's utilities and its rate per grid step.
+
+    Parameters
+    ----------
+    largest : float
+        The largest |u| over the candidates' finite utilities (>= 0; +inf when none is
+        finite).
+    eps : float
+        > 0 and finite.
+    sensitivity : float
+        Delta > 0, the sensitivity of each utility.
+
+    Returns
+    -------
+    k : int
+        The utilities are rounded to multiples of h = 2^k: k = :func:`grid_exponent` (Delta,
+        20), or larger, frexp(largest) - 1000, when a utility exceeds h 2^1000 (so that
+        u / h stays finite).
+    rate : fractions.Fraction
+        gamma = eps / (2 D), D = :func:`grid_units` (Delta, k) = ceil(Delta / h) + 1: the
+        mechanism draws a candidate a grid steps below the best with weight exp(-gamma a).
+        Exact (eps is a dyadic float).
+
+    Notes
+    -----
+    Between neighbouring datasets a rounded utility moves by at most D grid steps, so the
+    mechanism run with Delta' = D h is eps-DP (McSherry and Talwar's argument, see
+    :func:`exponential_mechanism`). Every computation that compares utilities in the
+    mechanism's units (``quantileDP``'s rejection step for a union of intervals) takes k
+    and gamma from here, so that it agrees with the mechanism exactly.
+
+    References
+    ----------
+    McSherry and Talwar (2007), "Mechanism design via differential privacy", FOCS, Theorem 6;
+    our notes ``specs/exact_noise.md`` (the grid of the utilities).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> k, rate = exponential_grid(3.0, 1.0, 1.0)
+    >>> k, rate == Fraction(1, 2 * (2 ** 20 + 1))
+    (-20, True)
+    >>> exponential_grid(2.0 ** 1010, 1.0, 1.0)[0]
+    11
+    """
+    k = grid_exponent(sensitivity, UTILITY_GRID_BITS)
+    if largest > 0:  # keep u / h finite
+        k = max(k, math.frexp(largest)[1] - 1000)
+    return k, _fraction(eps) / (2 * grid_units(sensitivity, k))
+
+
+def exponential_coin(steps, rate, rng):
+    """An exact coin that shows True with probability exp(-rate * steps) (1 for steps <= 0).
+
+    Parameters
+    ----------
+    steps : int
+        b, a whole number of grid steps.
+    rate : fractions.Fraction
+        gamma > 0, e.g. the rate of :func:`exponential_grid`.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    bool
+        Nothing is drawn when ``steps <= 0``.
+
+    Notes
+    -----
+    Z of the discrete Laplace law P(Z = z) proportional to exp(-gamma |z|)
+    (:func:`discrete_laplace` with t / s = 1 / gamma) is drawn until Z >= 0; then
+    P[Z >= b | Z >= 0] = exp(-gamma b), and the coin is Z >= b. Integer arithmetic only,
+    for any rational gamma (:func:`bernoulli_exp` needs a denominator below 2^58).
+    ``quantileDP`` keeps a point drawn in a union of intervals with this probability.
+
+    References
+    ----------
+    Canonne, Kamath and Steinke (2020), "The discrete Gaussian for differential privacy",
+    NeurIPS, Algorithm 2 (the discrete Laplace sampler).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fractions import Fraction
+    >>> rng = np.random.default_rng(0)
+    >>> exponential_coin(0, Fraction(1, 2), rng)
+    True
+    >>> kept = [exponential_coin(2, Fraction(1, 2), rng) for _ in range(4000)]
+    >>> abs(sum(kept) / 4000 - math.exp(-1)) < 0.04
+    True
+    """
+    if steps <= 0:
+        return True
+    while True:
+        z = int(discrete_laplace(rate.denominator, rate.numerator, 1, rng)[0])
+        if z >= 0:
+            return z >= steps
+
+
 def exponential_mechanism(utility, eps, sensitivity, rng, measure=None):
     """An exact draw of the exponential mechanism with utilities on a dyadic grid.
 
@@ -733,11 +916,7 @@ def exponential_mechanism(utility, eps, sensitivity, rng, measure=None):
     if low == -np.inf:
         excluded = np.isneginf(u)
         low = float(np.min(u, initial=high, where=~excluded))
-    k = grid_exponent(sensitivity, UTILITY_GRID_BITS)
-    largest = max(abs(high), abs(low))
-    if largest > 0:  # keep u / h finite
-        k = max(k, math.frexp(largest)[1] - 1000)
-    units = grid_units(sensitivity, k)
+    k, rate = exponential_grid(max(abs(high), abs(low)), eps, sensitivity)
     scaled = np.rint(_times_power_of_two(u, -k))
     weights = None if measure is None else integer_measure(measure)
     if weights is not None:
@@ -748,8 +927,7 @@ def exponential_mechanism(utility, eps, sensitivity, rng, measure=None):
         top = float(np.max(scaled, initial=-np.inf, where=~excluded))
     if top == -np.inf:
         raise ValueError("At least one candidate must have positive measure and utility > -Inf.")
-    gamma = _fraction(eps) / (2 * units)
-    return _exact_samplers().select_exponential(scaled, top, gamma, weights, rng, excluded)
+    return _exact_samplers().select_exponential(scaled, top, rate, weights, rng, excluded)
 
 
 def exponential_interval(utility, widths, eps, sensitivity, rng):

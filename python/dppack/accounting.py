@@ -77,11 +77,8 @@ __all__ = [
 ]
 
 
-def _delta(delta):
-    number = _checks.check_positive_scalar(delta, "delta")
-    if not number < 1:
-        raise ValueError("delta must be in (0, 1).")
-    return number
+# The text of the module functions' delta above 1 (the vocabulary's other texts are its own)
+_DELTA_MESSAGE = "delta must be in (0, 1)."
 
 
 def dp_to_zcdp(eps):
@@ -100,6 +97,15 @@ def dp_to_zcdp(eps):
     ------
     ValueError
         If ``eps`` is not one finite number > 0.
+
+    References
+    ----------
+    Bun M, Steinke T (2016), Proposition 1.4; spec ``confidence_intervals.md`` §1 (P1).
+
+    Examples
+    --------
+    >>> dp_to_zcdp(1.0)
+    0.5
     """
     eps = _checks.check_finite_positive_scalar(eps, "eps")
     return PrivacyLoss.pure(eps).to_zcdp().rho
@@ -123,9 +129,20 @@ def zcdp_to_approx_dp(rho, delta):
     ------
     ValueError
         If ``rho`` or ``delta`` is out of range.
+
+    References
+    ----------
+    Bun M, Steinke T (2016), Proposition 1.3; spec ``confidence_intervals.md`` §1 (P2). The
+    tighter conversion of Canonne, Kamath and Steinke (2020) is
+    :meth:`PrivacyLoss.to_approx`.
+
+    Examples
+    --------
+    >>> round(zcdp_to_approx_dp(0.5, 1e-6), 4)  # 0.5 + 2 sqrt(0.5 ln(1e6))
+    5.7565
     """
     rho = _checks.check_finite_positive_scalar(rho, "rho")
-    delta = _delta(delta)
+    delta = _checks.check_probability(delta, "delta", high_message=_DELTA_MESSAGE)
     return PrivacyLoss.zcdp(rho).to_approx(delta, method="bun_steinke").eps
 
 
@@ -148,9 +165,23 @@ def zcdp_from_approx_dp(eps, delta):
     ------
     ValueError
         If ``eps`` or ``delta`` is out of range.
+
+    References
+    ----------
+    Bun M, Steinke T (2016), Proposition 1.3, solved for rho; spec ``confidence_intervals.md``
+    §1 (P2).
+
+    Examples
+    --------
+    >>> rho = zcdp_from_approx_dp(1.0, 1e-6)
+    >>> round(rho, 6)
+    0.017469
+    >>> zcdp_to_approx_dp(rho, 1e-6) <= 1.0 + 1e-12  # the round trip gives eps back
+    True
     """
     eps = _checks.check_finite_positive_scalar(eps, "eps")
-    log_term = math.log(1.0 / _delta(delta))
+    delta = _checks.check_probability(delta, "delta", high_message=_DELTA_MESSAGE)
+    log_term = math.log(1.0 / delta)
     # sqrt(a + eps) - sqrt(a) written as eps / (sqrt(a + eps) + sqrt(a)): no cancellation
     root = eps / (math.sqrt(log_term + eps) + math.sqrt(log_term))
     return root * root
@@ -174,6 +205,15 @@ def zcdp_gaussian_sd(sensitivity, rho):
     ------
     ValueError
         If an argument is out of range.
+
+    References
+    ----------
+    Bun M, Steinke T (2016), Proposition 1.6; spec ``confidence_intervals.md`` §1 (P3).
+
+    Examples
+    --------
+    >>> zcdp_gaussian_sd(1.0, 0.5)
+    1.0
     """
     sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     rho = _checks.check_finite_positive_scalar(rho, "rho")
@@ -182,14 +222,64 @@ def zcdp_gaussian_sd(sensitivity, rho):
 
 def compose_dp(*eps):
     """Total pure DP budget of mechanisms run in sequence on the same data: the sum (P4)
-    (:meth:`PrivacyLoss.compose` of pure losses)."""
+    (:meth:`PrivacyLoss.compose` of pure losses).
+
+    Parameters
+    ----------
+    *eps : float
+        The mechanisms' budgets, each finite and > 0.
+
+    Returns
+    -------
+    float
+        The sum; 0 for no budgets.
+
+    Raises
+    ------
+    ValueError
+        If a budget is not one finite number > 0.
+
+    References
+    ----------
+    Dwork C, Roth A (2014), Theorem 3.16; spec ``confidence_intervals.md`` §1 (P4).
+
+    Examples
+    --------
+    >>> compose_dp(0.5, 0.25, 0.25)
+    1.0
+    """
     return compose(*(PrivacyLoss.pure(_checks.check_finite_positive_scalar(e, "eps"))
                      for e in eps)).eps
 
 
 def compose_zcdp(*rho):
     """Total zCDP budget of mechanisms run in sequence on the same data: the sum (P4)
-    (:meth:`PrivacyLoss.compose` of zCDP losses)."""
+    (:meth:`PrivacyLoss.compose` of zCDP losses).
+
+    Parameters
+    ----------
+    *rho : float
+        The mechanisms' zCDP budgets, each finite and > 0.
+
+    Returns
+    -------
+    float
+        The sum; 0 for no budgets.
+
+    Raises
+    ------
+    ValueError
+        If a budget is not one finite number > 0.
+
+    References
+    ----------
+    Bun M, Steinke T (2016) (composition of zCDP); spec ``confidence_intervals.md`` §1 (P4).
+
+    Examples
+    --------
+    >>> compose_zcdp(0.125, 0.375)
+    0.5
+    """
     losses = [PrivacyLoss.zcdp(_checks.check_finite_positive_scalar(r, "rho")) for r in rho]
     return compose(*losses).rho if losses else 0.0
 
@@ -268,6 +358,11 @@ def advanced_composition(eps, delta, k, delta_prime):
     (float, float)
         The total (eps, delta); eps may be ``inf``.
 
+    References
+    ----------
+    Dwork C, Rothblum G N, Vadhan S (2010), Theorem III.3; Dwork C, Roth A (2014),
+    Theorem 3.20.
+
     Examples
     --------
     >>> eps, delta = advanced_composition(0.1, 1e-6, 100, 1e-6)
@@ -301,6 +396,11 @@ def advanced_composition_inverse(eps_total, k, delta_prime):
     Returns
     -------
     float
+
+    References
+    ----------
+    Dwork C, Rothblum G N, Vadhan S (2010), Theorem III.3; Dwork C, Roth A (2014),
+    Theorem 3.20 (inverted numerically).
 
     Examples
     --------
@@ -343,6 +443,12 @@ def amplify_by_subsampling(eps, delta, sampled, population=1):
     Returns
     -------
     (float, float)
+        The amplified (eps, delta).
+
+    References
+    ----------
+    Balle B, Barthe G, Gaboardi M (2018), Privacy amplification by subsampling: tight
+    analyses via couplings and divergences.
 
     Examples
     --------
@@ -359,42 +465,9 @@ def amplify_by_subsampling(eps, delta, sampled, population=1):
 
 
 # --------------------------------------------------------------------------------------------
-# Argument checks (messages in the package's style; R spells delta_prime as delta.prime)
+# Argument checks: numbers through the vocabulary of ``_checks`` (strict: Python and numpy
+# numbers only; R spells delta_prime as delta.prime); the losses' own checks here
 # --------------------------------------------------------------------------------------------
-
-
-def _real(value, message):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(message)
-    number = float(value)
-    if math.isnan(number):
-        raise ValueError(message)
-    return number + 0.0  # -0.0 becomes 0.0
-
-
-def _nonnegative(value, name):
-    message = f"{name} must be a finite number >= 0."
-    number = _real(value, message)
-    if not 0.0 <= number < math.inf:
-        raise ValueError(message)
-    return number
-
-
-def _unit_interval(value, name, closed_below=False):
-    interval = "[0, 1)" if closed_below else "(0, 1)"
-    message = f"{name} must be a number in {interval}."
-    number = _real(value, message)
-    if not ((0.0 <= number if closed_below else 0.0 < number) and number < 1.0):
-        raise ValueError(message)
-    return number
-
-
-def _whole(value, name, minimum):
-    message = f"{name} must be a whole number >= {minimum}."
-    number = _real(value, message)
-    if not (math.isfinite(number) and number == int(number) and number >= minimum):
-        raise ValueError(message)
-    return int(value) if isinstance(value, numbers.Integral) else int(number)  # exact for ints
 
 
 def _as_loss(value, context):
@@ -446,6 +519,17 @@ class PrivacyLoss:
         single (eps, delta): reading them raises ``AttributeError``; use :meth:`to_approx`.
     rho : float
         For zCDP losses (a pure loss gives its rho through :meth:`to_zcdp`).
+
+    Parameters
+    ----------
+    *args, **kwargs
+        None accepted: the constructor is closed; build a loss with :meth:`pure`,
+        :meth:`approx` or :meth:`zcdp`.
+
+    Raises
+    ------
+    TypeError
+        When called directly, ``PrivacyLoss(...)``.
 
     References
     ----------
@@ -516,7 +600,9 @@ class PrivacyLoss:
         >>> PrivacyLoss.pure(1)
         PrivacyLoss.pure(eps=1.0)
         """
-        return cls._make("pure", eps=_nonnegative(eps, "eps"), delta=0.0)
+        # + 0.0: a loss never holds -0.0 (it would print as such)
+        eps = _checks.check_number(eps, "eps", low=0, finite=True, strict=True) + 0.0
+        return cls._make("pure", eps=eps, delta=0.0)
 
     @classmethod
     def approx(cls, eps, delta):
@@ -545,8 +631,8 @@ class PrivacyLoss:
         >>> PrivacyLoss.approx(1, 0).kind
         'pure'
         """
-        eps = _nonnegative(eps, "eps")
-        delta = _unit_interval(delta, "delta", closed_below=True)
+        eps = _checks.check_number(eps, "eps", low=0, finite=True, strict=True) + 0.0
+        delta = _checks.check_number(delta, "delta", 0, 1, closed="left", strict=True) + 0.0
         if delta == 0.0:
             return cls._make("pure", eps=eps, delta=0.0)
         return cls._make("approx", eps=eps, delta=delta)
@@ -574,7 +660,8 @@ class PrivacyLoss:
         >>> PrivacyLoss.zcdp(0.125)
         PrivacyLoss.zcdp(rho=0.125)
         """
-        return cls._make("zcdp", rho=_nonnegative(rho, "rho"))
+        rho = _checks.check_number(rho, "rho", low=0, finite=True, strict=True) + 0.0
+        return cls._make("zcdp", rho=rho)
 
     # ---- fields ----------------------------------------------------------------------------
 
@@ -667,6 +754,11 @@ class PrivacyLoss:
         TypeError
             If an argument is not a PrivacyLoss.
 
+        References
+        ----------
+        Dwork C, Roth A (2014), Theorem 3.16; Bun M, Steinke T (2016), composition of zCDP
+        and Proposition 1.4.
+
         Examples
         --------
         >>> PrivacyLoss.compose(PrivacyLoss.pure(0.5), PrivacyLoss.pure(0.25),
@@ -706,6 +798,10 @@ class PrivacyLoss:
         TypeError
             If an argument is not a PrivacyLoss.
 
+        References
+        ----------
+        McSherry F (2009), Privacy integrated queries, Theorem 4.
+
         Examples
         --------
         >>> PrivacyLoss.parallel(PrivacyLoss.pure(0.5), PrivacyLoss.approx(0.25, 1e-6))
@@ -734,7 +830,7 @@ class PrivacyLoss:
         """``k * loss``: k sequential runs (basic composition, as :meth:`compose` of k copies)."""
         if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
             return NotImplemented
-        k = _whole(k, "k", 0)
+        k = _checks.check_whole(k, "k", 0, strict=True)
         if self._kind == "zcdp":
             return PrivacyLoss.zcdp(k * self._rho)
         return PrivacyLoss.approx(k * self._eps, _total_delta(k * self._delta))
@@ -780,8 +876,9 @@ class PrivacyLoss:
         if self._kind == "zcdp":
             raise ValueError("rho-zCDP composes exactly by adding rho: use k * loss or "
                              "PrivacyLoss.compose.")
-        k = _whole(k, "k", 1)
-        delta_prime = _unit_interval(delta_prime, "delta.prime")
+        k = _checks.check_whole(k, "k", 1, strict=True)
+        delta_prime = _checks.check_number(delta_prime, "delta.prime", 0, 1, closed="neither",
+                                           strict=True)
         eps, delta = advanced_composition(self._eps, self._delta, k, delta_prime)
         if not math.isfinite(eps):
             raise ValueError(f"The advanced composition of {k} steps at eps = {self._eps:.6g} "
@@ -824,8 +921,9 @@ class PrivacyLoss:
         """
         if self._kind == "zcdp":
             raise ValueError("rho-zCDP composes exactly by adding rho: divide rho by k.")
-        k = _whole(k, "k", 1)
-        delta_prime = _unit_interval(delta_prime, "delta.prime")
+        k = _checks.check_whole(k, "k", 1, strict=True)
+        delta_prime = _checks.check_number(delta_prime, "delta.prime", 0, 1, closed="neither",
+                                           strict=True)
         if delta_prime > self._delta:
             raise ValueError(f"delta.prime = {delta_prime:.6g} exceeds the total delta = "
                              f"{self._delta:.6g}.")
@@ -869,10 +967,7 @@ class PrivacyLoss:
         if self._kind == "zcdp":
             raise ValueError("Amplification by subsampling has no closed form for zCDP: "
                              "convert with .to_approx(delta) first.")
-        message = "q must be a number in (0, 1]."
-        q = _real(q, message)
-        if not 0.0 < q <= 1.0:
-            raise ValueError(message)
+        q = _checks.check_number(q, "q", 0, 1, closed="right", strict=True)
         return PrivacyLoss.approx(*amplify_by_subsampling(self._eps, self._delta, q))
 
     # ---- conversions -----------------------------------------------------------------------
@@ -940,9 +1035,8 @@ class PrivacyLoss:
         >>> round(loss.to_approx(1e-3, method="bun_steinke").eps, 10)
         0.9604805472
         """
-        delta = _unit_interval(delta, "delta")
-        if method not in ("tight", "bun_steinke"):
-            raise ValueError("method must be one of 'tight', 'bun_steinke'.")
+        delta = _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)
+        _checks.check_choice(method, "method", ("tight", "bun_steinke"))
         if self._kind == "approx":
             if self._delta > delta:
                 raise ValueError(f"An (eps, delta)-DP loss with delta = {self._delta:.6g} "
@@ -1097,10 +1191,7 @@ class BudgetAccountant:
     """
 
     def __init__(self, eps, delta=0.0):
-        message = "eps must be a finite number > 0."
-        eps = _real(eps, message)
-        if not 0.0 < eps < math.inf:
-            raise ValueError(message)
+        eps = _checks.check_number(eps, "eps", low=0, closed="neither", finite=True, strict=True)
         self._budget = PrivacyLoss.approx(eps, delta)
         self._ledger = []
         self._lock = threading.Lock()
@@ -1272,6 +1363,11 @@ def current_accountant():
     -------
     BudgetAccountant or None
 
+    References
+    ----------
+    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path":
+    every release charges the accountant passed to it, or this one.
+
     Examples
     --------
     >>> current_accountant() is None
@@ -1319,6 +1415,19 @@ def resolve_accountant(accountant):
     ------
     TypeError
         If ``accountant`` is neither None nor a BudgetAccountant.
+
+    References
+    ----------
+    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path".
+
+    Examples
+    --------
+    >>> acc = BudgetAccountant(1.0)
+    >>> resolve_accountant(acc) is acc
+    True
+    >>> with BudgetAccountant(2.0) as session:
+    ...     resolve_accountant(None) is session, resolve_accountant(UNCHARGED) is None
+    (True, True)
     """
     if accountant is None:
         return current_accountant()
@@ -1395,6 +1504,11 @@ def charge(accountant, loss_of, label):
         On an overspend.
     TypeError
         If ``accountant`` is neither None nor a BudgetAccountant.
+
+    References
+    ----------
+    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path" (an
+    overspend is refused before any data is touched or noise drawn).
 
     Examples
     --------

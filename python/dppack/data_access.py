@@ -35,16 +35,9 @@ MECHANISM_MESSAGE = "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'
 QUANT_MESSAGE = "quant must be between 0 and 1."
 
 
-def is_one_of(value, options):
-    """True if ``value`` is one of the strings ``options`` (exact, case-sensitive match)."""
-    return isinstance(value, str) and value in options
-
-
 def check_mechanism(mechanism):
     """DPpack's check of ``mechanism`` for the additive-noise statistics (spec §3.0)."""
-    if not is_one_of(mechanism, MECHANISMS):
-        raise ValueError(MECHANISM_MESSAGE)
-    return mechanism
+    return _checks.check_choice(mechanism, "mechanism", MECHANISMS, MECHANISM_MESSAGE)
 
 
 def check_quant(quant):
@@ -53,17 +46,9 @@ def check_quant(quant):
     Ours: a quant of length other than 1 gets "Length of quant must be 1."; NaN and
     non-numbers get DPpack's message (R stops on them with an unrelated one).
     """
-    if quant is None or isinstance(quant, (str, bytes, bool, np.bool_)):
-        raise ValueError(QUANT_MESSAGE)
-    array = np.asarray(quant.to_numpy() if _checks.is_pandas(quant) else quant)
-    if array.size != 1:
-        raise ValueError("Length of quant must be 1.")
-    if array.dtype.kind not in "iuf":
-        raise ValueError(QUANT_MESSAGE)
-    value = float(array.reshape(()))
-    if not 0 <= value <= 1:  # also refuses NaN
-        raise ValueError(QUANT_MESSAGE)
-    return value
+    if quant is not None:  # NULL gets DPpack's message
+        _checks.check_bound_length(quant, "quant")
+    return _checks.check_number(quant, "quant", 0, 1, message=QUANT_MESSAGE)
 
 
 def check_samples(samples, columns=None, min_size=2):
@@ -168,10 +153,38 @@ def _centre(flat, lower, upper, clip, total):
     return float(np.mean(flat))
 
 
-def _mean_access(x, lower, upper, clip=False, total=None):
-    """meanDataAccess on validated data; ``clip=True`` gives the mean of x clipped to
-    [lower, upper] (what DPpack computes after clipping) without a clipped copy; ``total``
-    as in :func:`_centre`."""
+def mean_access(x, lower, upper, clip=False, total=None):
+    """meanDataAccess on validated data: the mean and its sensitivity (U - L)/n.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        Finite values (checked by the caller), any shape; read in memory order.
+    lower, upper : float
+        L < U, the bounds.
+    clip : bool, default False
+        True gives the mean of x clipped to [L, U] (what DPpack computes after clipping)
+        without a clipped copy.
+    total : float, optional
+        The sum of the (clipped) values when the caller already has it (its range scan).
+
+    Returns
+    -------
+    dict
+        ``"True.Values"`` (float) and ``"Sensitivity"`` (U - L)/n.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §3.1 and §3.11 (the bounded sensitivity, which DPpack also uses
+    for unbounded DP), §4 (``meanDataAccess``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = mean_access(np.array([0.0, 1.0, 5.0]), 0.0, 2.0, clip=True)
+    >>> round(out["True.Values"], 6), round(out["Sensitivity"], 6)
+    (1.0, 0.666667)
+    """
     flat = x.ravel(order="K")
     true_value = _centre(flat, lower, upper, clip, total)
     # §3.1 / §3.11: the mean of n values in [L, U] moves by at most (U - L)/n when one value
@@ -179,11 +192,33 @@ def _mean_access(x, lower, upper, clip=False, total=None):
     return {"True.Values": true_value, "Sensitivity": (upper - lower) / flat.size}
 
 
-def _var_access(x, lower, upper, clip=False, total=None):
-    """varDataAccess on validated data (a vector of >= 2 values); ``clip`` and ``total`` as
-    in _mean_access.
+def var_access(x, lower, upper, clip=False, total=None):
+    """varDataAccess on validated data: the sample variance and its sensitivity (U - L)^2/n.
 
     Two passes, as numpy.var: the mean, then the sum of squared deviations from it.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        At least two finite values (checked by the caller).
+    lower, upper, clip, total
+        As for :func:`mean_access`.
+
+    Returns
+    -------
+    dict
+        ``"True.Values"`` (denominator n - 1) and ``"Sensitivity"``.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §3.2 and §3.11, §4 (``varDataAccess``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = var_access(np.array([0.0, 1.0, 2.0]), 0.0, 2.0)
+    >>> round(out["True.Values"], 6), round(out["Sensitivity"], 6)
+    (1.0, 1.333333)
     """
     flat = x.ravel(order="K")
     n = flat.size
@@ -194,7 +229,32 @@ def _var_access(x, lower, upper, clip=False, total=None):
     return {"True.Values": squares / (n - 1), "Sensitivity": width * width / n}
 
 
-def _cov_access(x1, x2, lower1, upper1, lower2, upper2):
+def cov_access(x1, x2, lower1, upper1, lower2, upper2):
+    """covDataAccess on validated data: the sample covariance and its sensitivity.
+
+    Parameters
+    ----------
+    x1, x2 : numpy.ndarray
+        1-d, of one length n >= 2, finite and within their bounds (checked by the caller).
+    lower1, upper1, lower2, upper2 : float
+        The bounds of x1 and of x2.
+
+    Returns
+    -------
+    dict
+        ``"True.Values"`` (denominator n - 1) and ``"Sensitivity"`` (U1 - L1)(U2 - L2)/n.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §3.4 and §3.11, §4 (``covDataAccess``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = cov_access(np.array([0.0, 1.0, 2.0]), np.array([0.0, 2.0, 4.0]), 0, 2, 0, 4)
+    >>> round(out["True.Values"], 6), round(out["Sensitivity"], 6)
+    (2.0, 2.666667)
+    """
     # §3.4 / §3.11: sample covariance (denominator n - 1), sensitivity (U1-L1)(U2-L2)/n.
     n = x1.size
     centred = x1 - x1.mean()
@@ -335,7 +395,36 @@ def table_frame(cells, levels, names):
     return pd.Series(cells.reshape(-1), index=index)  # C order: first factor slowest
 
 
-def _pooled_var_access(samples, lower, upper, approx_n_max):
+def pooled_var_access(samples, lower, upper, approx_n_max):
+    """pooledVarDataAccess on validated samples: the pooled variance and its sensitivities.
+
+    Parameters
+    ----------
+    samples : list of numpy.ndarray
+        J 1-d samples of finite values (checked by :func:`check_samples`), N values in all.
+    lower, upper : float
+        The bounds of every value.
+    approx_n_max : bool
+        DPpack's ``approx.n.max``: the bounded sensitivity without its factor 1 - 1/n_max.
+
+    Returns
+    -------
+    dict
+        ``"True.Values"`` sum_j (n_j - 1) s_j^2 / (N - J), ``"Bounded.Sensitivities"`` and
+        ``"Unbounded.Sensitivities"`` (floats; Inf or NaN where DPpack's formulas give them).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §3.7 (both sensitivities), §4 (``pooledVarDataAccess``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = pooled_var_access([np.array([0.0, 1.0]), np.array([1.0, 1.0, 2.0])], 0, 2,
+    ...                         False)
+    >>> [round(float(out[key]), 6) for key in out]
+    [0.388889, 0.888889, 0.888889]
+    """
     # §3.7: pooled variance sum_j (n_j - 1) s_j^2 / (N - J) and its sensitivities.
     n = np.array([s.size for s in samples], dtype=np.float64)
     total, groups, n_max = n.sum(), float(n.size), n.max()
@@ -360,7 +449,37 @@ def _pooled_var_access(samples, lower, upper, approx_n_max):
     }
 
 
-def _pooled_cov_access(samples, lower1, upper1, lower2, upper2, approx_n_max):
+def pooled_cov_access(samples, lower1, upper1, lower2, upper2, approx_n_max):
+    """pooledCovDataAccess on validated samples: the pooled covariance and its sensitivities.
+
+    Parameters
+    ----------
+    samples : list of numpy.ndarray
+        J samples, each n_j x 2 (the two variables), finite (checked by
+        :func:`check_samples`), N rows in all.
+    lower1, upper1, lower2, upper2 : float
+        The bounds of the first and of the second variable.
+    approx_n_max : bool
+        DPpack's ``approx.n.max`` (the bounded sensitivity only).
+
+    Returns
+    -------
+    dict
+        ``"True.Values"`` sum_j (n_j - 1) c_j / (N - J), ``"Bounded.Sensitivities"`` and
+        ``"Unbounded.Sensitivities"`` (floats; NaN where DPpack's formula gives it).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §3.8 (both sensitivities), §4 (``pooledCovDataAccess``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sample = np.array([[0.0, 0.0], [1.0, 2.0], [2.0, 4.0]])
+    >>> out = pooled_cov_access([sample, sample], 0, 2, 0, 4, True)
+    >>> [round(float(out[key]), 6) for key in out]
+    [2.0, 2.0, 1.845299]
+    """
     # §3.8: pooled covariance sum_j (n_j - 1) c_j / (N - J) and its sensitivities.
     n = np.array([s.shape[0] for s in samples], dtype=np.float64)
     total, groups, n_max = n.sum(), float(n.size), n.max()
@@ -450,10 +569,24 @@ def meanDataAccess(x, lower_bound, upper_bound):
     ValueError
         For bounds that are not single finite numbers with lower < upper, and for data that
         are not numeric, empty or not finite (DPpack checks nothing here).
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``meanDataAccess``; spec
+    ``dppack_api.md`` §4, §3.1.
+
+    Examples
+    --------
+    The true mean (not private) and the sensitivity (10 - 0) / 4 that :func:`dppack.meanDP`
+    calibrates its noise to:
+
+    >>> out = meanDataAccess([1.0, 2.0, 3.0, 4.0], lower_bound=0, upper_bound=10)
+    >>> float(out["True.Values"]), float(out["Sensitivity"])
+    (2.5, 2.5)
     """
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     x, _, _ = _checks.as_finite_data(x, "x")
-    return _mean_access(x, bounds["lower.bound"], bounds["upper.bound"])
+    return mean_access(x, bounds["lower.bound"], bounds["upper.bound"])
 
 
 def varDataAccess(x, lower_bound, upper_bound):
@@ -475,11 +608,22 @@ def varDataAccess(x, lower_bound, upper_bound):
     ------
     ValueError
         "x must be a numeric vector." for a matrix; otherwise as :func:`meanDataAccess`.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``varDataAccess``; spec
+    ``dppack_api.md`` §4, §3.2.
+
+    Examples
+    --------
+    >>> out = varDataAccess([1.0, 2.0, 3.0, 4.0], lower_bound=0, upper_bound=10)
+    >>> round(float(out["True.Values"]), 6), float(out["Sensitivity"])  # 10^2 / 4
+    (1.666667, 25.0)
     """
     _checks.check_vector(x, "x")
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     x, _, _ = _checks.as_finite_data(x, "x", min_size=2)
-    return _var_access(x.reshape(-1), bounds["lower.bound"], bounds["upper.bound"])
+    return var_access(x.reshape(-1), bounds["lower.bound"], bounds["upper.bound"])
 
 
 def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
@@ -502,16 +646,62 @@ def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
     ------
     ValueError
         As :func:`varDataAccess`, and "x1 and x2 must have the same length."
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``covDataAccess``; spec
+    ``dppack_api.md`` §4, §3.4.
+
+    Examples
+    --------
+    >>> out = covDataAccess([1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 5.0, 9.0], 0, 10, 0, 10)
+    >>> round(float(out["True.Values"]), 6), float(out["Sensitivity"])  # 10 * 10 / 4
+    (3.666667, 25.0)
     """
-    first, second, bounds = _cov_inputs(
+    first, second, bounds = cov_inputs(
         x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
     )
-    return _cov_access(first[0], second[0], *bounds)
+    return cov_access(first[0], second[0], *bounds)
 
 
-def _cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, min_size=2):
+def cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, min_size=2):
     """The checks covDP and covDataAccess share, in DPpack's order; our checks last.
-    ``min_size``: 2, or 0 for covDP under unbounded DP (n private)."""
+
+    Parameters
+    ----------
+    x1, x2 : array_like
+        The two variables, of one length.
+    lower_bound1, upper_bound1, lower_bound2, upper_bound2 : float
+        Their bounds (DPpack's checks of each).
+    min_size : int, default 2
+        The fewest values allowed: 2, or 0 for covDP under unbounded DP (n private).
+
+    Returns
+    -------
+    tuple
+        ``(x1, low1, high1)``, ``(x2, low2, high2)`` (float arrays and their ranges, as
+        ``_checks.as_finite_data`` returns them) and the bounds ``(L1, U1, L2, U2)``.
+
+    Raises
+    ------
+    ValueError
+        DPpack's messages for the vectors and the bounds; "x1 and x2 must have the same
+        length."; ours for empty, too short, NaN or infinite data.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §3.4 (covDP's checks) and §4 (``covDataAccess``).
+
+    Examples
+    --------
+    >>> first, second, bounds = cov_inputs([0, 1, 2], [0, 2, 4], 0, 2, 0, 4)
+    >>> first[0].tolist(), [float(b) for b in bounds]
+    ([0.0, 1.0, 2.0], [0.0, 2.0, 0.0, 4.0])
+    >>> cov_inputs([0, 1], [0], 0, 1, 0, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: x1 and x2 must have the same length.
+    """
     _checks.check_vector(x1, "x1")
     _checks.check_vector(x2, "x2")
     bounds = _checks.check_bounds(
@@ -560,6 +750,22 @@ def histogramDataAccess(x, breaks, mechanism):
     ValueError
         DPpack's mechanism message for an unknown mechanism (DPpack fails with "object not
         found"), our data checks, and R's ``hist()`` messages for bad breaks.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``histogramDataAccess``; spec
+    ``dppack_api.md`` §4, §3.5.
+
+    Examples
+    --------
+    R's ``hist(c(1, 2, 2.5, 3, 7))``: the breaks come from the data.
+
+    >>> out = histogramDataAccess([1.0, 2.0, 2.5, 3.0, 7.0], "Sturges", "Laplace")
+    >>> h = out["True.Values"]
+    >>> h.breaks.tolist(), h.counts.tolist()
+    ([0.0, 2.0, 4.0, 6.0, 8.0], [2, 2, 0, 1])
+    >>> float(out["Bounded.Sensitivities"]), float(out["Unbounded.Sensitivities"])
+    (2.0, 1.0)
     """
     check_mechanism(mechanism)
     x, _, _ = _checks.as_finite_data(x, "x")
@@ -593,6 +799,19 @@ def tableDataAccess(*factors, mechanism="Laplace"):
     ValueError
         DPpack's mechanism message, and R's ``table()`` messages (missing values, unequal
         lengths, nothing to tabulate).
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``tableDataAccess``; spec
+    ``dppack_api.md`` §4, §3.6.
+
+    Examples
+    --------
+    >>> out = tableDataAccess(["a", "b", "a"], mechanism="Gaussian")
+    >>> out["True.Values"].to_dict()
+    {'a': 2, 'b': 1}
+    >>> round(float(out["Bounded.Sensitivities"]), 6)  # sqrt(2): l2 for the Gaussian
+    1.414214
     """
     check_mechanism(mechanism)
     counts, levels = rcompat.table(*factors)
@@ -620,11 +839,31 @@ def pooledVarDataAccess(samples, lower_bound, upper_bound, approx_n_max):
     dict
         ``{"True.Values", "Bounded.Sensitivities", "Unbounded.Sensitivities"}``. The unbounded
         sensitivity is Inf for a single sample of two values (as in DPpack).
+
+    Raises
+    ------
+    ValueError
+        For bounds that are not finite numbers with lower < upper, a non-logical
+        ``approx_n_max``, and samples that are not numeric vectors of at least two finite
+        values.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``pooledVarDataAccess``; spec
+    ``dppack_api.md`` §3.7, §8.5.
+
+    Examples
+    --------
+    Two samples (variances 1 and 2), pooled with weights n_j - 1:
+
+    >>> out = pooledVarDataAccess([[1.0, 2.0, 3.0], [4.0, 6.0]], 0, 10, approx_n_max=False)
+    >>> round(float(out["True.Values"]), 6)
+    1.333333
     """
     bounds = _checks.check_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
     arrays, _, _ = check_samples(samples)
-    return _pooled_var_access(arrays, bounds["lower.bound"], bounds["upper.bound"], approx_n_max)
+    return pooled_var_access(arrays, bounds["lower.bound"], bounds["upper.bound"], approx_n_max)
 
 
 def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
@@ -644,6 +883,27 @@ def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper
     dict
         ``{"True.Values", "Bounded.Sensitivities", "Unbounded.Sensitivities"}``. The unbounded
         sensitivity is NaN when N - J - 1 = 0 (as in DPpack).
+
+    Raises
+    ------
+    ValueError
+        For bounds that are not finite numbers with lower < upper, a non-logical
+        ``approx_n_max``, and samples that are not numeric two-column matrices of at least
+        two finite rows.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``pooledCovDataAccess``; spec
+    ``dppack_api.md`` §3.8, §8.5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = np.array([[1.0, 2.0], [2.0, 3.0], [3.0, 5.0]])
+    >>> b = np.array([[4.0, 1.0], [6.0, 0.0]])
+    >>> out = pooledCovDataAccess([a, b], 0, 10, 0, 10, approx_n_max=False)
+    >>> round(float(out["True.Values"]), 6)
+    0.666667
     """
     bounds = _checks.check_bounds(
         ("lower.bound1", lower_bound1),
@@ -653,7 +913,7 @@ def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper
     )
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
     arrays, _, _ = check_samples(samples, columns=2)
-    return _pooled_cov_access(
+    return pooled_cov_access(
         arrays,
         bounds["lower.bound1"], bounds["upper.bound1"],
         bounds["lower.bound2"], bounds["upper.bound2"],
@@ -677,6 +937,27 @@ def quantileDataAccess(x, quant, lower_bound, upper_bound):
     dict
         ``{"Utility": -|k - quant n| for k = 0..n, "Sorted": (L, sorted x clipped to [L, U],
         U), "Sensitivity": 1}`` (spec §3.9).
+
+    Raises
+    ------
+    ValueError
+        For bounds that are not finite numbers with lower < upper, data that are not numeric,
+        empty or not finite, and ``quant`` outside [0, 1] (DPpack's message).
+
+    References
+    ----------
+    Smith (2011), Privacy-preserving statistical estimation with optimal convergence rates;
+    Giddens and Liu (2023), DPpack reference manual, ``quantileDataAccess``; spec
+    ``dppack_api.md`` §3.9.
+
+    Examples
+    --------
+    The median of three values: the n + 1 = 4 intervals between the padded sorted data and
+    their utilities.
+
+    >>> out = quantileDataAccess([3.0, 1.0, 2.0], 0.5, lower_bound=0, upper_bound=10)
+    >>> out["Sorted"].tolist(), out["Utility"].tolist()
+    ([0.0, 1.0, 2.0, 3.0, 10.0], [-1.5, -0.5, -0.5, -1.5])
     """
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     x, _, _ = _checks.as_finite_data(x, "x")

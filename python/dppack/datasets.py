@@ -22,6 +22,16 @@ def load_pima():
     Venables, W. N. and Ripley, B. D. (2002). Modern Applied Statistics with S, 4th ed.
     Springer. Data from the US National Institute of Diabetes and Digestive and Kidney
     Diseases.
+
+    Examples
+    --------
+    >>> pima = load_pima()
+    >>> pima.shape
+    (532, 8)
+    >>> list(pima.columns)
+    ['npreg', 'glu', 'bp', 'skin', 'bmi', 'ped', 'age', 'type']
+    >>> int((pima["type"] == "Yes").sum())  # diabetic women
+    177
     """
     import pandas as pd
 

@@ -25,6 +25,8 @@ __all__ = [
 ]
 
 _TRUE_VALUES_MESSAGE = "true.values must be numeric atomic vectors or scalars."
+_TRUE_VALUES_SIZE_MESSAGE = "true.values must have at least one element."
+_TYPE_DP_MESSAGE = "type.DP must be one of {'pDP', 'aDP'}."
 
 # Caps on the AGM search (DPpack has none and can loop for ever, spec §2.3). 1100 doublings
 # take s past the largest double; 2000 halvings exhaust any bracket's floating-point precision.
@@ -32,31 +34,10 @@ _AGM_MAX_DOUBLINGS = 1100
 _AGM_MAX_BISECTIONS = 2000
 
 
-def _true_values(true_values):
-    values = _checks.as_numeric_array(true_values, _TRUE_VALUES_MESSAGE)
-    if values.size == 0:
-        raise ValueError("true.values must have at least one element.")
-    if not np.all(np.isfinite(values)):
-        raise ValueError("true.values must be finite (no NA, NaN or Inf).")
-    return values
-
-
-def _eps(eps):
-    return _checks.check_finite_budget(_checks.check_positive_scalar(eps, "eps"), "eps")
-
-
-def _delta(delta):
-    delta = _checks.check_positive_scalar(delta, "delta")
-    if delta >= 1:
-        raise ValueError("delta must be < 1.")
-    return delta
-
-
 def _check_type(eps, type_DP, analytic):
     if analytic and type_DP != "aDP":
         raise ValueError("Only approximate DP can be used when analytic is TRUE.")
-    if type_DP not in ("pDP", "aDP"):
-        raise ValueError("type.DP must be one of {'pDP', 'aDP'}.")
+    _checks.check_choice(type_DP, "type.DP", ("pDP", "aDP"), _TYPE_DP_MESSAGE)
     if not analytic and type_DP == "aDP" and eps >= 1:
         raise ValueError("eps must be < 1 for aDP unless analytic is TRUE.")
 
@@ -85,11 +66,27 @@ def check_budget(eps, delta=None, type_DP="aDP", analytic=False):
     ------
     ValueError
         DPpack's messages (spec §2.1, §2.2).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §2.1, §2.2 (DPpack's argument checks).
+
+    Examples
+    --------
+    A Gaussian release at eps = 0.5 split into two: the whole budget is checked first.
+
+    >>> check_budget(0.5, 1e-5)
+    (0.5, 1e-05)
+    >>> try:
+    ...     check_budget(2.0, 1e-5)
+    ... except ValueError as error:
+    ...     print(error)
+    eps must be < 1 for aDP unless analytic is TRUE.
     """
-    eps = _eps(eps)
+    eps = _checks.check_finite_budget(eps, "eps")
     if delta is None:
         return eps, None
-    delta = _delta(delta)
+    delta = _checks.check_probability(delta, "delta")
     _check_type(eps, type_DP, analytic)
     return eps, delta
 
@@ -99,6 +96,32 @@ def laplace_scale(eps, sensitivities, alloc_proportions=None):
 
     Without allocation every coordinate gets b = (sum of sensitivities) / eps, the l1 norm of
     the sensitivity vector; with allocation a, coordinate i gets b_i = Delta_i / (a_i eps).
+
+    Parameters
+    ----------
+    eps : float
+        The budget, > 0 (not checked).
+    sensitivities : array_like of float
+        The l1 sensitivity of each value.
+    alloc_proportions : array_like of float, optional
+        The share a_i of ``eps`` spent on value i.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One scale for all the values, or one per value with an allocation.
+
+    References
+    ----------
+    Dwork, McSherry, Nissim and Smith (2006), Calibrating noise to sensitivity in private data
+    analysis; spec ``dppack_api.md`` §2.1.
+
+    Examples
+    --------
+    >>> float(laplace_scale(0.5, [1.0, 1.0]))
+    4.0
+    >>> laplace_scale(0.5, [1.0, 1.0], [0.75, 0.25]).tolist()
+    [2.6666666666666665, 8.0]
     """
     sensitivities = np.asarray(sensitivities, dtype=np.float64)
     if alloc_proportions is None:
@@ -126,6 +149,18 @@ def gaussian_sigma(eps, delta, sensitivity, type_DP="aDP", analytic=False, tol=1
     Returns
     -------
     float
+
+    References
+    ----------
+    Dwork and Roth (2014), Theorem A.1; Liu (2019), Generalized Gaussian mechanism for
+    undirected graphs; Balle and Wang (2018); spec ``dppack_api.md`` §2.2, §2.3.
+
+    Examples
+    --------
+    >>> round(gaussian_sigma(0.5, 1e-5, 1.0), 6)  # sqrt(2 ln(1.25e5)) / 0.5
+    9.689611
+    >>> round(float(gaussian_sigma(0.5, 1e-5, 1.0, type_DP="pDP")), 6)
+    8.946127
     """
     if type_DP == "pDP":
         z = special.ndtri(delta / 2)
@@ -197,6 +232,21 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
     ValueError
         For arguments out of range.
 
+    References
+    ----------
+    Canonne C L, Kamath G, Steinke T (2020), The discrete Gaussian for differential privacy,
+    Theorems 4 and 7, Corollaries 9 and 13; spec ``exact_noise.md``.
+
+    Examples
+    --------
+    A scalar of sensitivity 1 at (0.5, 1e-5)-DP: the grid g = 2^k and the variance in grid
+    units (the continuous sigma is about 9.69, here sqrt(sigma2) g).
+
+    >>> sigma = gaussian_sigma(0.5, 1e-5, 1.0)
+    >>> k, sigma2 = discrete_gaussian_parameters(sigma, 1.0, eps=0.5, delta=1e-5)
+    >>> k, round(sigma2 ** 0.5 * 2.0 ** k, 2)
+    (-10, 9.69)
+
     Notes
     -----
     Sensitivity in grid units. Rounding moves each value by at most g / 2, so a scalar
@@ -247,8 +297,8 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
     """
     sigma = _checks.check_finite_positive_scalar(sigma, "sigma")
     sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
-    if isinstance(coordinates, bool) or int(coordinates) != coordinates or coordinates < 1:
-        raise ValueError("coordinates must be a positive integer.")
+    coordinates = _checks.check_whole(coordinates, "coordinates", 1,
+                                      message="coordinates must be a positive integer.")
     if rho is not None:
         rho = _checks.check_finite_positive_scalar(rho, "rho")
         eps = delta = None
@@ -256,12 +306,11 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
     else:
         if eps is None or delta is None:
             raise ValueError("eps and delta are required unless rho is given.")
-        eps = _eps(eps)
-        delta = _delta(delta)
-        if type_DP not in ("pDP", "aDP"):
-            raise ValueError("type.DP must be one of {'pDP', 'aDP'}.")
+        eps = _checks.check_finite_budget(eps, "eps")
+        delta = _checks.check_probability(delta, "delta")
+        _checks.check_choice(type_DP, "type.DP", ("pDP", "aDP"), _TYPE_DP_MESSAGE)
     return _discrete_gaussian_parameters(sigma, sensitivity, eps, delta, type_DP, rho,
-                                         int(coordinates))
+                                         coordinates)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -382,6 +431,23 @@ def discrete_gaussian_release(values, sigma, sensitivity, rng, *, eps=None, delt
     -------
     numpy.ndarray of float
         Shaped like ``values``; every entry a multiple of g.
+
+    Raises
+    ------
+    ValueError
+        As :func:`discrete_gaussian_parameters`.
+
+    References
+    ----------
+    Canonne C L, Kamath G, Steinke T (2020), Algorithm 3; Mironov I (2012), On significance
+    of the least significant bits for differential privacy; spec ``exact_noise.md``.
+
+    Examples
+    --------
+    >>> rng = _random.as_generator(1)
+    >>> out = discrete_gaussian_release([1.0, 2.0], 5.0, 1.0, rng, eps=0.5, delta=1e-5)
+    >>> out.shape, [round(float(v), 2) for v in out]
+    ((2,), [4.79, 0.85])
     """
     x = np.asarray(values, dtype=np.float64)
     m = max(x.size, 1) if coordinates is None else coordinates
@@ -424,6 +490,18 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
         With DPpack's message for each invalid argument (spec §2.1), before any noise is drawn;
         an overspend of ``accountant``.
 
+    Examples
+    --------
+    A mean of values in [0, 10] over n = 100 rows has sensitivity 10 / 100 (spec §3.1):
+
+    >>> x = LaplaceMechanism(5.0, eps=1.0, sensitivities=0.1, random_state=1)
+    >>> round(float(x), 2)
+    4.85
+    >>> x == LaplaceMechanism(5.0, eps=1.0, sensitivities=0.1, random_state=1)  # reproducible
+    True
+    >>> LaplaceMechanism([1.0, 2.0, 3.0], 1.0, [1.0, 1.0, 1.0], random_state=2).shape
+    (3,)
+
     Notes
     -----
     The noise scales are DPpack's (spec §2.1): b = sum(Delta) / eps for the whole vector, or
@@ -443,12 +521,15 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
     ----------
     Dwork, McSherry, Nissim and Smith (2006), Calibrating noise to sensitivity in private data
     analysis. Canonne, Kamath and Steinke (2020), The discrete Gaussian for differential
-    privacy (NeurIPS).
+    privacy (NeurIPS). Giddens and Liu (2023), DPpack reference manual,
+    ``LaplaceMechanism``; spec ``dppack_api.md`` §2.1.
     """
-    bill = accounting.charge(accountant, lambda: accounting.PrivacyLoss.pure(_eps(eps)),
-                             "LaplaceMechanism")
-    values = _true_values(true_values)
-    eps = _eps(eps)
+    bill = accounting.charge(
+        accountant, lambda: accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps, "eps")),
+        "LaplaceMechanism")
+    values = _checks.as_finite_data(true_values, "true.values", message=_TRUE_VALUES_MESSAGE,
+                                    size_message=_TRUE_VALUES_SIZE_MESSAGE)[0]
+    eps = _checks.check_finite_budget(eps, "eps")
     sens = _checks.check_sensitivities(sensitivities, values.size)
     alloc = _checks.check_allocation(alloc_proportions, sens.size, values.size)
     rng = _random.as_generator(random_state)
@@ -547,13 +628,27 @@ def GaussianMechanism(
     Dwork and Roth (2014); Liu (2019), Generalized Gaussian mechanism for undirected graphs;
     Balle and Wang (2018), Improving the Gaussian mechanism for differential privacy;
     Canonne, Kamath and Steinke (2020), The discrete Gaussian for differential privacy.
+    Giddens and Liu (2023), DPpack reference manual, ``GaussianMechanism``; spec
+    ``dppack_api.md`` §2.2.
+
+    Examples
+    --------
+    >>> x = GaussianMechanism(5.0, eps=0.5, delta=1e-5, sensitivities=0.1, random_state=1)
+    >>> round(float(x), 2)
+    5.47
+    >>> x = GaussianMechanism([1.0, 2.0], eps=2.0, delta=1e-5, sensitivities=[0.1, 0.1],
+    ...                       analytic=True, random_state=1)  # eps >= 1 needs analytic
+    >>> [round(float(v), 2) for v in x]
+    [1.12, 2.04]
     """
     bill = accounting.charge(
-        accountant, lambda: accounting.PrivacyLoss.approx(_eps(eps), _delta(delta)),
+        accountant, lambda: accounting.PrivacyLoss.approx(
+            _checks.check_finite_budget(eps, "eps"), _checks.check_probability(delta, "delta")),
         "GaussianMechanism")
-    values = _true_values(true_values)
-    eps = _eps(eps)
-    delta = _delta(delta)
+    values = _checks.as_finite_data(true_values, "true.values", message=_TRUE_VALUES_MESSAGE,
+                                    size_message=_TRUE_VALUES_SIZE_MESSAGE)[0]
+    eps = _checks.check_finite_budget(eps, "eps")
+    delta = _checks.check_probability(delta, "delta")
     sens = _checks.check_sensitivities(sensitivities, values.size)
     analytic = _checks.check_flag(analytic, "analytic")
     _check_type(eps, type_DP, analytic)
@@ -642,12 +737,19 @@ def calibrateAnalyticGaussianMechanism(epsilon, delta, sensitivity, tol=1e-12):
     References
     ----------
     Balle and Wang (2018), Improving the Gaussian mechanism for differential privacy:
-    analytical calibration and optimal denoising, ICML.
+    analytical calibration and optimal denoising, ICML (Algorithm 1). Giddens and Liu
+    (2023), DPpack reference manual, ``calibrateAnalyticGaussianMechanism``; spec
+    ``dppack_api.md`` §2.3.
+
+    Examples
+    --------
+    >>> round(calibrateAnalyticGaussianMechanism(1.0, 1e-5, 1.0), 6)
+    3.730632
+    >>> round(calibrateAnalyticGaussianMechanism(0.5, 1e-5, 1.0), 6)  # classical: 9.689611
+    7.031827
     """
-    epsilon = _eps_named(epsilon)
-    delta = _checks.check_positive_scalar(delta, "delta")
-    if delta >= 1:
-        raise ValueError("delta must be < 1.")
+    epsilon = _checks.check_finite_budget(epsilon, "epsilon")
+    delta = _checks.check_probability(delta, "delta")
     sensitivity = _checks.check_positive_scalar(sensitivity, "sensitivity")
     tol = _checks.check_positive_scalar(tol, "tol")
 
@@ -723,12 +825,6 @@ def calibrateAnalyticGaussianMechanism(epsilon, delta, sensitivity, tol=1e-12):
     return alpha * sensitivity / math.sqrt(2 * epsilon)
 
 
-def _eps_named(epsilon):
-    return _checks.check_finite_budget(
-        _checks.check_positive_scalar(epsilon, "epsilon"), "epsilon"
-    )
-
-
 def ExponentialMechanism(
     utility, eps, sensitivity, measure=None, candidates=None, random_state=None,
     accountant=None,
@@ -784,10 +880,24 @@ def ExponentialMechanism(
     References
     ----------
     McSherry and Talwar (2007), Mechanism design via differential privacy. Canonne, Kamath
-    and Steinke (2020), The discrete Gaussian for differential privacy (NeurIPS).
+    and Steinke (2020), The discrete Gaussian for differential privacy (NeurIPS). Giddens and
+    Liu (2023), DPpack reference manual, ``ExponentialMechanism``; spec ``dppack_api.md``
+    §2.4.
+
+    Examples
+    --------
+    Choose among three candidates by a utility of sensitivity 1; the second is the most
+    likely:
+
+    >>> ExponentialMechanism([1.0, 5.0, 2.0], eps=1.0, sensitivity=1.0, random_state=1)
+    1
+    >>> ExponentialMechanism([1.0, 5.0, 2.0], 1.0, 1.0, candidates=["a", "b", "c"],
+    ...                      random_state=1)
+    'b'
     """
-    bill = accounting.charge(accountant, lambda: accounting.PrivacyLoss.pure(_eps(eps)),
-                             "ExponentialMechanism")
+    bill = accounting.charge(
+        accountant, lambda: accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps, "eps")),
+        "ExponentialMechanism")
     u = _checks.as_numeric_array(
         utility, "utility must be a numeric atomic vector or scalar."
     ).ravel()
@@ -797,7 +907,7 @@ def ExponentialMechanism(
         raise ValueError("utility must not contain NA, NaN or Inf.")
     if u.max() == -np.inf:
         raise ValueError("At least one candidate must have positive measure and utility > -Inf.")
-    eps = _eps(eps)
+    eps = _checks.check_finite_budget(eps, "eps")
     sens = _checks.as_numeric_array(sensitivity, "sensitivity must be > 0.").ravel()
     if sens.size != 1:
         raise ValueError("Length of sensitivity must be 1.")

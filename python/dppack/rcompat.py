@@ -16,7 +16,6 @@ obscurely.
 
 import dataclasses
 import math
-import numbers
 import sys
 import warnings
 
@@ -88,6 +87,18 @@ def round_half_even(x):
     float or ndarray
         A float for a scalar input, otherwise a float ndarray of the same shape. Values beyond
         2^52, infinities and NaN come back unchanged, as in R.
+
+    References
+    ----------
+    R Core Team, ``help(round)``, R 4.2.2; IEEE 754 round-half-even; spec ``dppack_api.md``
+    §1.2.
+
+    Examples
+    --------
+    >>> round_half_even(2.5)
+    2.0
+    >>> round_half_even([0.5, 1.5, -1.5]).tolist()
+    [0.0, 2.0, -2.0]
     """
     result = np.rint(np.asarray(x, dtype=np.float64))
     return float(result) if result.ndim == 0 else result
@@ -99,12 +110,8 @@ def round_half_even(x):
 
 def _as_count(value, message):
     """R's as.integer() of a count argument: truncation; NA, NaN and non-numbers -> error."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(message)
-    value = float(value)
-    if not math.isfinite(value) or abs(value) > _INT_MAX:
-        raise ValueError(message)
-    return int(value)
+    return int(_checks.check_number(value, "n", -_INT_MAX, _INT_MAX, finite=True, strict=True,
+                                    message=message))
 
 
 def _pretty_bounds(lo, up, ndiv, min_n):
@@ -263,6 +270,13 @@ def pretty(low, high, n=5, min_n=None):
     ----------
     R Core Team, ``help(pretty)``, R 4.2.2. Becker, Chambers and Wilks (1988), The New S
     Language.
+
+    Examples
+    --------
+    >>> pretty(0.3, 9.7).tolist()
+    [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+    >>> pretty(5, 5, n=1, min_n=1).tolist()
+    [0.0, 5.0]
     """
     ndiv = _as_count(n, "invalid 'n' argument")
     if ndiv < 0:
@@ -292,6 +306,15 @@ def pretty(low, high, n=5, min_n=None):
 def _finite_values(x, name="x"):
     values = _checks.as_numeric_array(x, f"'{name}' must be numeric").ravel()
     return values if np.all(np.isfinite(values)) else values[np.isfinite(values)]
+
+
+def _all_finite(x):
+    """The values of ``x`` as a flat float array, refused unless numeric and all finite (the
+    checks of :func:`nclass_scott` and :func:`nclass_fd`)."""
+    values = _checks.as_numeric_array(x, "'x' must be numeric").ravel()
+    if not np.all(np.isfinite(values)):
+        raise ValueError("'x' must be finite (no NA, NaN or Inf).")
+    return values
 
 
 def _quantile7(order_stat, n, prob):
@@ -367,7 +390,13 @@ def nclass_sturges(x):
 
     References
     ----------
-    Sturges (1926), The choice of a class interval, JASA 21, 65-66.
+    Sturges (1926), The choice of a class interval, JASA 21, 65-66. R Core Team,
+    ``help(nclass.Sturges)``, R 4.2.2.
+
+    Examples
+    --------
+    >>> int(nclass_sturges(range(100)))  # ceiling(log2(100) + 1)
+    8
     """
     n = np.size(x)
     if n == 0:
@@ -415,12 +444,15 @@ def nclass_scott(x):
 
     References
     ----------
-    Scott (1979), On optimal and data-based histograms, Biometrika 66, 605-610.
+    Scott (1979), On optimal and data-based histograms, Biometrika 66, 605-610. R Core Team,
+    ``help(nclass.scott)``, R 4.2.2.
+
+    Examples
+    --------
+    >>> int(nclass_scott(list(range(100))))
+    5
     """
-    values = _checks.as_numeric_array(x, "'x' must be numeric").ravel()
-    if not np.all(np.isfinite(values)):
-        raise ValueError("'x' must be finite (no NA, NaN or Inf).")
-    return _scott(values)
+    return _scott(_all_finite(x))
 
 
 def _fd(values):
@@ -488,12 +520,15 @@ def nclass_fd(x):
     References
     ----------
     Freedman and Diaconis (1981), On the histogram as a density estimator: L2 theory,
-    Z. Wahrscheinlichkeitstheorie verw. Gebiete 57, 453-476.
+    Z. Wahrscheinlichkeitstheorie verw. Gebiete 57, 453-476. R Core Team,
+    ``help(nclass.FD)``, R 4.2.2.
+
+    Examples
+    --------
+    >>> int(nclass_fd(list(range(100))))
+    5
     """
-    values = _checks.as_numeric_array(x, "'x' must be numeric").ravel()
-    if not np.all(np.isfinite(values)):
-        raise ValueError("'x' must be finite (no NA, NaN or Inf).")
-    return _fd(values)
+    return _fd(_all_finite(x))
 
 
 # --------------------------------------------------------------------------------------------
@@ -545,14 +580,29 @@ def check_cells(value, stacklevel=2):
     ------
     ValueError
         R's "invalid number of 'breaks'" for anything but a finite number >= 1.
+
+    Warns
+    -----
+    UserWarning
+        R's "'breaks = ...' is too large and set to 1e6".
+
+    References
+    ----------
+    R Core Team, ``help(hist)`` and ``hist.default``'s checks of ``breaks``, R 4.2.2; spec
+    ``dppack_api.md`` §3.5.
+
+    Examples
+    --------
+    >>> check_cells(10)
+    10
+    >>> try:
+    ...     check_cells(0)
+    ... except ValueError as error:
+    ...     print(error)
+    invalid number of 'breaks'
     """
-    if (
-        isinstance(value, (bool, np.bool_))
-        or not isinstance(value, numbers.Real)
-        or not math.isfinite(value)
-        or value < 1
-    ):
-        raise ValueError(_INVALID_NUMBER)
+    _checks.check_number(value, "breaks", low=1, finite=True, strict=True,
+                         message=_INVALID_NUMBER)
     if value > _MAX_CELLS:
         warnings.warn(f"'breaks = {value:g}' is too large and set to 1e6",
                       stacklevel=stacklevel)
@@ -602,6 +652,21 @@ def parse_breaks(breaks, argument, stacklevel=2):
     ------
     ValueError
         As :func:`hist_breaks` for the ``breaks`` argument itself.
+
+    References
+    ----------
+    R Core Team, ``help(hist)``, argument ``breaks``, R 4.2.2; spec ``dppack_api.md`` §3.5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> parse_breaks("st", np.array([0.0, 10.0]))  # a unique prefix of "Sturges"
+    ('rule', 'sturges')
+    >>> parse_breaks(4, np.array([0.0, 10.0]))
+    ('cells', 4)
+    >>> kind, points = parse_breaks([10, 0, 5], np.array([0.0, 10.0]))
+    >>> kind, points.tolist()
+    ('points', [0.0, 5.0, 10.0])
     """
     if _length(breaks) > 1:
         user = _user_breaks(breaks, "'breaks' must be numeric")
@@ -691,6 +756,17 @@ def hist_breaks(x, breaks="Sturges"):
         and counts wrongly), and Scott or FD with fewer than two finite values (R: "missing
         value where TRUE/FALSE needed"). No finite data at all with computed breaks gives
         "invalid number of 'breaks'", R's text for the default rule.
+
+    References
+    ----------
+    R Core Team, ``help(hist)``, R 4.2.2; spec ``dppack_api.md`` §1.2, §3.5.
+
+    Examples
+    --------
+    R's ``hist(c(1, 2, 2.5, 3, 7))$breaks``:
+
+    >>> hist_breaks([1.0, 2.0, 2.5, 3.0, 7.0]).tolist()
+    [0.0, 2.0, 4.0, 6.0, 8.0]
     """
     values = _finite_values(x)
     xmin, xmax = _range(values)
@@ -716,6 +792,21 @@ class Histogram:
         The name of the data, used by :meth:`plot`.
     equidist : bool, default True
         Whether the cells have equal widths (always True for computed breaks).
+
+    Parameters
+    ----------
+    breaks, counts, mids, xname, equidist
+        The attributes, in this order.
+
+    References
+    ----------
+    R Core Team, ``help(hist)``, section Value, R 4.2.2; spec ``dppack_api.md`` §3.5.
+
+    Examples
+    --------
+    >>> h = hist([1.0, 2.0, 2.5, 3.0, 7.0])
+    >>> h.counts.tolist(), h.mids.tolist()
+    ([2, 2, 0, 1], [1.0, 3.0, 5.0, 7.0])
     """
 
     breaks: np.ndarray
@@ -792,6 +883,16 @@ def fuzz(breaks, span):
     Returns
     -------
     float
+
+    References
+    ----------
+    R Core Team, ``hist.default`` (its ``fuzz``), R 4.2.2; spec ``dppack_api.md`` §3.5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fuzz(np.array([0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0]), span=1.0)  # 1e-7 * 10
+    1e-06
     """
     widths = np.diff(breaks)
     if breaks.size > 5:
@@ -806,7 +907,27 @@ def fuzz(breaks, span):
 def is_equidistant(breaks):
     """R's ``equidist`` of user break points: the cell widths differ by less than 1e-7 times
     their mean (``diff(range(h)) < 1e-7 * mean(h)``; False for infinite widths, where R has
-    NA)."""
+    NA).
+
+    Parameters
+    ----------
+    breaks : ndarray of float
+        The break points, increasing.
+
+    Returns
+    -------
+    bool
+
+    References
+    ----------
+    R Core Team, ``hist.default`` (its ``equidist``), R 4.2.2; spec ``dppack_api.md`` §3.5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> is_equidistant(np.array([0.0, 1.0, 2.0, 3.0])), is_equidistant(np.array([0.0, 1.0, 3.0]))
+    (True, False)
+    """
     widths = np.diff(breaks)
     return bool(
         np.all(np.isfinite(widths))
@@ -909,6 +1030,21 @@ def hist(x, breaks="Sturges", xname="x"):
     -----
     Repeated user break points are accepted, as in R, and give empty zero-width cells. R's
     ``equidist`` is NA for infinite break points; it is False here.
+
+    References
+    ----------
+    R Core Team, ``help(hist)``, R 4.2.2; spec ``dppack_api.md`` §3.5.
+
+    Examples
+    --------
+    R's ``hist(c(1, 2, 2.5, 3, 7), plot = FALSE)``:
+
+    >>> h = hist([1.0, 2.0, 2.5, 3.0, 7.0])
+    >>> h.breaks.tolist(), h.counts.tolist()
+    ([0.0, 2.0, 4.0, 6.0, 8.0], [2, 2, 0, 1])
+    >>> h = hist([1.0, 2.0, 2.5, 3.0, 7.0], breaks=[0, 5, 10])
+    >>> h.counts.tolist(), h.equidist
+    ([4, 1], True)
     """
     values = _finite_values(x)
     xmin, xmax = _range(values)
@@ -945,6 +1081,19 @@ def cell_counts(values, breaks, diddle, xmin, xmax):
     ValueError
         "some 'x' not counted; maybe 'breaks' do not span range of 'x'" when the fuzzy breaks
         do not cover the values.
+
+    References
+    ----------
+    R Core Team, ``help(hist)`` (``right = TRUE``, ``include.lowest = TRUE``), R 4.2.2; spec
+    ``dppack_api.md`` §3.5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> values = np.array([1.0, 2.0, 2.5, 3.0, 7.0])
+    >>> breaks = np.array([0.0, 2.0, 4.0, 6.0, 8.0])
+    >>> cell_counts(values, breaks, fuzz(breaks, 6.0), 1.0, 7.0).tolist()  # 2.0 in (0, 2]
+    [2, 2, 0, 1]
     """
     fuzzy = breaks + diddle
     fuzzy[0] = breaks[0] - diddle
@@ -973,7 +1122,29 @@ def _missing_mask(array):
 def has_declared_levels(x):
     """Whether ``x`` declares its levels: a ``pandas.Categorical``, or a categorical Series or
     Index, whose categories are the levels whether observed or not (R's factor levels reach
-    the core as such a Categorical). Any other data have only their observed values."""
+    the core as such a Categorical). Any other data have only their observed values.
+
+    Parameters
+    ----------
+    x : object
+        A factor, as :func:`factorize` takes it.
+
+    Returns
+    -------
+    bool
+
+    References
+    ----------
+    R Core Team, ``help(factor)``, R 4.2.2; spec ``dppack_api.md`` §3.6.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> has_declared_levels(pd.Categorical(["a"], categories=["a", "b"]))
+    True
+    >>> has_declared_levels(["a"])
+    False
+    """
     return _checks.is_pandas(x) and str(getattr(x, "dtype", "")) == "category"
 
 
@@ -1007,6 +1178,21 @@ def factorize(x):
         for data that are not one-dimensional.
     TypeError
         For values that cannot be ordered (strings mixed with numbers).
+
+    References
+    ----------
+    R Core Team, ``help(factor)``, R 4.2.2; spec ``dppack_api.md`` §1.2, §3.6.
+
+    Examples
+    --------
+    >>> codes, levels = factorize(["b", "a", "b"])
+    >>> codes.tolist(), levels
+    ([1, 0, 1], ['a', 'b'])
+    >>> import pandas as pd
+    >>> factorize(pd.Categorical(["b"], categories=["a", "b", "c"]))[1]  # declared levels
+    ['a', 'b', 'c']
+    >>> factorize([0.1 + 0.2, 0.3, 1.0])[1]  # equal to 15 digits: one level, as in R
+    [0.3, 1.0]
     """
     if has_declared_levels(x):
         import pandas as pd
@@ -1089,6 +1275,16 @@ def table(*factors):
     ValueError
         "nothing to tabulate" without factors, "all arguments must have the same length" (R's
         texts), and the errors of :func:`factorize`.
+
+    References
+    ----------
+    R Core Team, ``help(table)``, R 4.2.2; spec ``dppack_api.md`` §3.6.
+
+    Examples
+    --------
+    >>> counts, levels = table(["a", "b", "a"], [1, 1, 2])
+    >>> counts.tolist(), levels
+    ([[1, 1], [1, 0]], [['a', 'b'], [1, 2]])
     """
     coded = _code_factors(factors)
     size = coded[0][0].size
@@ -1140,6 +1336,18 @@ def observed_cells(*factors):
     ------
     ValueError
         As :func:`table`.
+
+    References
+    ----------
+    R Core Team, ``help(table)``, R 4.2.2; spec ``dppack_api.md`` §3.6.
+
+    Examples
+    --------
+    The three observed cells of the 2 x 2 table above, in R's order (first factor fastest):
+
+    >>> cells, counts, levels = observed_cells(["a", "b", "a"], [1, 1, 2])
+    >>> [c.tolist() for c in cells], counts.tolist()
+    ([[0, 1, 0], [0, 0, 1]], [1, 1, 1])
     """
     coded = _code_factors(factors)
     levels = [levels for _, levels in coded]

@@ -93,7 +93,7 @@ except ImportError as error:  # scikit-learn missing, or older than 1.6 (no vali
 
 from . import _checks, accounting
 from .erm import LinearRegressionDP, LogisticRegressionDP, svmDP
-from .erm.blocks import sigmoid
+from .erm.losses import sigmoid
 from .tuning import tune_classification_model, tune_linear_regression_model, tuning_loss
 
 __all__ = [
@@ -124,6 +124,7 @@ BINARY_MESSAGE = (
 )
 ONE_CLASS_MESSAGE = "{cls} needs two classes in y; y has only 1 class."
 KERNELS = {"linear": "linear", "rbf": "Gaussian", "Gaussian": "Gaussian"}
+FIT_INTERCEPT_MESSAGE = "fit_intercept must be True or False."
 
 
 # --------------------------------------------------------------------------------------------
@@ -156,12 +157,6 @@ def _check_budget(accountant, loss_of):
     bill = accounting.charge(accountant, loss_of, None)
     if bill.accountant is not None:
         bill.loss  # noqa: B018 -- raises INFINITE_EPS_MESSAGE for eps = inf
-
-
-def _check_bool(value, name):
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False.")
-    return bool(value)
 
 
 def _bound_pair(bounds, name, cls, what="feature"):
@@ -228,6 +223,18 @@ def _encode_binary(y, cls):
     return encoder.classes_, encoder.transform(y).astype(np.float64)
 
 
+def _store_parameters(estimator, parameters):
+    """Store each constructor argument, unchanged, as the attribute of its name.
+
+    scikit-learn's contract: ``__init__`` only stores its parameters, so that ``get_params``,
+    ``set_params`` and ``clone`` see them; checks run at ``fit``. ``parameters`` is the
+    constructor's ``locals()``, taken as its first statement (its arguments and ``self``).
+    """
+    for name, value in parameters.items():
+        if name != "self":
+            setattr(estimator, name, value)
+
+
 def _as_float_matrix(estimator, X, reset):
     return validate_data(estimator, X, reset=reset, dtype=np.float64)
 
@@ -257,7 +264,8 @@ class _DPEstimator(BaseEstimator):
 
     def _check_common(self):
         random_state = _check_random_state(self.random_state)
-        fit_intercept = _check_bool(self.fit_intercept, "fit_intercept")
+        fit_intercept = _checks.check_flag(self.fit_intercept, "fit_intercept", strict=True,
+                                           message=FIT_INTERCEPT_MESSAGE)
         return random_state, fit_intercept
 
     def _uses_bounds(self):
@@ -375,6 +383,19 @@ class DPLogisticRegression(_DPBinaryClassifier):
     privacy_ : dppack.PrivacyLoss or None
         What the fit spent, ``PrivacyLoss.pure(eps)`` (None with ``eps = inf``).
 
+    Raises
+    ------
+    ValueError
+        From ``fit``, before any noise is drawn: missing or malformed ``feature_bounds``,
+        labels that are not two classes, bad hyper-parameters, an overspend of the accountant.
+
+    References
+    ----------
+    Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
+    minimization, JMLR 12 (output and objective perturbation); Giddens and Liu (2023), DPpack
+    reference manual, ``LogisticRegressionDP``; spec ``dppack_api.md`` §6.1, §6.3. Pedregosa
+    et al. (2011), Scikit-learn: machine learning in Python, JMLR 12 (the estimator contract).
+
     Examples
     --------
     >>> import numpy as np
@@ -409,13 +430,7 @@ class DPLogisticRegression(_DPBinaryClassifier):
     def __init__(self, *, eps=1.0, gamma=1.0, feature_bounds=None,
                  perturbation_method="objective", fit_intercept=True, random_state=None,
                  accountant=None):
-        self.eps = eps
-        self.gamma = gamma
-        self.feature_bounds = feature_bounds
-        self.perturbation_method = perturbation_method
-        self.fit_intercept = fit_intercept
-        self.random_state = random_state
-        self.accountant = accountant
+        _store_parameters(self, locals())
 
     def _core_model(self):
         return LogisticRegressionDP("l2", self.eps, self.gamma, self.perturbation_method)
@@ -498,6 +513,17 @@ class DPLinearSVC(_DPSVMBase):
     classes_, coef_, intercept_, n_features_in_, feature_names_in_, privacy_ :
         As :class:`DPLogisticRegression`.
 
+    Raises
+    ------
+    ValueError
+        As :class:`DPLogisticRegression`; also ``sample_weight`` without
+        ``sample_weight_bound`` or with objective perturbation.
+
+    References
+    ----------
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the Huber-smoothed hinge loss);
+    Giddens and Liu (2023), DPpack reference manual, ``svmDP``; spec ``dppack_api.md`` §6.4.
+
     Examples
     --------
     >>> import numpy as np
@@ -517,15 +543,7 @@ class DPLinearSVC(_DPSVMBase):
     def __init__(self, *, eps=1.0, gamma=1.0, feature_bounds=None,
                  perturbation_method="objective", huber_h=0.5, fit_intercept=True,
                  sample_weight_bound=None, random_state=None, accountant=None):
-        self.eps = eps
-        self.gamma = gamma
-        self.feature_bounds = feature_bounds
-        self.perturbation_method = perturbation_method
-        self.huber_h = huber_h
-        self.fit_intercept = fit_intercept
-        self.sample_weight_bound = sample_weight_bound
-        self.random_state = random_state
-        self.accountant = accountant
+        _store_parameters(self, locals())
 
 
 class DPSVC(_DPSVMBase):
@@ -563,6 +581,17 @@ class DPSVC(_DPSVMBase):
     random_features_coef_ : ndarray of shape (D,)
         Gaussian kernel: the private coefficients of the random features.
 
+    Raises
+    ------
+    ValueError
+        As :class:`DPLinearSVC` (the Gaussian kernel needs no ``feature_bounds``).
+
+    References
+    ----------
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (private kernel SVM with random
+    features); Rahimi and Recht (2007), Random features for large-scale kernel machines;
+    Giddens and Liu (2023), DPpack reference manual, ``svmDP``; spec ``dppack_api.md`` §6.4.
+
     Examples
     --------
     >>> import numpy as np
@@ -581,22 +610,11 @@ class DPSVC(_DPSVMBase):
                  feature_bounds=None, perturbation_method="objective", huber_h=0.5,
                  fit_intercept=True, sample_weight_bound=None, random_state=None,
                  accountant=None):
-        self.kernel = kernel
-        self.D = D
-        self.kernel_param = kernel_param
-        self.eps = eps
-        self.gamma = gamma
-        self.feature_bounds = feature_bounds
-        self.perturbation_method = perturbation_method
-        self.huber_h = huber_h
-        self.fit_intercept = fit_intercept
-        self.sample_weight_bound = sample_weight_bound
-        self.random_state = random_state
-        self.accountant = accountant
+        _store_parameters(self, locals())
 
     def _kernel(self):
-        if not isinstance(self.kernel, str) or self.kernel not in KERNELS:
-            raise ValueError("kernel must be one of 'rbf' (or 'Gaussian') and 'linear'.")
+        _checks.check_choice(self.kernel, "kernel", KERNELS,
+                             "kernel must be one of 'rbf' (or 'Gaussian') and 'linear'.")
         return KERNELS[self.kernel]
 
     def _uses_bounds(self):
@@ -673,6 +691,18 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
     coefficients: with feature and target bounds of equal width, |coef_j| <= 1/sqrt(p). Wide
     ``y_bounds`` relative to ``feature_bounds`` leave room for large coefficients.
 
+    Raises
+    ------
+    ValueError
+        From ``fit``, before any noise is drawn: missing or malformed ``feature_bounds`` or
+        ``y_bounds``, bad hyper-parameters, an overspend of the accountant.
+
+    References
+    ----------
+    Kifer, Smith and Thakurta (2012), Private convex empirical risk minimization and
+    high-dimensional regression, COLT; Giddens and Liu (2023), DPpack reference manual,
+    ``LinearRegressionDP``; spec ``dppack_api.md`` §6.5, §6.6.
+
     Examples
     --------
     >>> import numpy as np
@@ -690,14 +720,7 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
 
     def __init__(self, *, eps=1.0, delta=0.0, gamma=1.0, feature_bounds=None, y_bounds=None,
                  fit_intercept=True, random_state=None, accountant=None):
-        self.eps = eps
-        self.delta = delta
-        self.gamma = gamma
-        self.feature_bounds = feature_bounds
-        self.y_bounds = y_bounds
-        self.fit_intercept = fit_intercept
-        self.random_state = random_state
-        self.accountant = accountant
+        _store_parameters(self, locals())
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -823,6 +846,18 @@ class DPModelSelector(_DPEstimator):
     privacy_ : dppack.PrivacyLoss
         What the whole selection spent (the core tuner's loss).
 
+    Raises
+    ------
+    ValueError
+        From ``fit``: no candidates, candidates of mixed kinds or with different ``eps``,
+        ``delta``, ``fit_intercept`` or bounds, and the candidates' own errors.
+
+    References
+    ----------
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (privacy-preserving parameter tuning);
+    McSherry (2009), Privacy integrated queries (parallel composition); Giddens and Liu
+    (2023), DPpack reference manual, ``tune_classification_model``; spec ``dppack_api.md`` §7.
+
     Examples
     --------
     >>> import numpy as np
@@ -842,9 +877,7 @@ class DPModelSelector(_DPEstimator):
     """
 
     def __init__(self, estimators, *, random_state=None, accountant=None):
-        self.estimators = estimators
-        self.random_state = random_state
-        self.accountant = accountant
+        _store_parameters(self, locals())
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -900,7 +933,8 @@ class DPModelSelector(_DPEstimator):
         candidates, classification = self._candidates()
         cores = [candidate._core_model() for candidate in candidates]
         fit_intercept = self._same(
-            [_check_bool(candidate.fit_intercept, "fit_intercept") for candidate in candidates],
+            [_checks.check_flag(candidate.fit_intercept, "fit_intercept", strict=True,
+                                message=FIT_INTERCEPT_MESSAGE) for candidate in candidates],
             "fit_intercept")
         bounded = [candidate for candidate in candidates if candidate._uses_bounds()]
         for candidate in bounded:
@@ -918,24 +952,20 @@ class DPModelSelector(_DPEstimator):
                 f"part); n_samples = {n_samples}."
             )
         if classification:
-            classes, y01 = _encode_binary(y, type(self).__name__)
-            lower = upper = None
-            if bounded:
-                pairs = [candidate._feature_bounds(n_features) for candidate in bounded]
-                lower = self._same([pair[0] for pair in pairs], "feature_bounds")
-                upper = self._same([pair[1] for pair in pairs], "feature_bounds")
-            selected = tune_classification_model(cores, X, y01, upper, lower,
-                                                 add_bias=fit_intercept,
-                                                 random_state=random_state,
-                                                 accountant=self.accountant)
+            classes, y = _encode_binary(y, type(self).__name__)  # labels 0/1
+            tuner = tune_classification_model
+            # (lower, upper) of the features, of the candidates that use bounds
+            pairs = [candidate._feature_bounds(n_features) for candidate in bounded]
         else:
-            vectors = [candidate._bound_vectors(n_features) for candidate in candidates]
-            upper = self._same([vector[0] for vector in vectors], "feature_bounds")
-            lower = self._same([vector[1] for vector in vectors], "feature_bounds")
-            selected = tune_linear_regression_model(cores, X, y, upper, lower,
-                                                    add_bias=fit_intercept,
-                                                    random_state=random_state,
-                                                    accountant=self.accountant)
+            tuner = tune_linear_regression_model
+            # (lower, upper): the features' bounds, then y's
+            pairs = [candidate._bound_vectors(n_features)[::-1] for candidate in candidates]
+        lower = upper = None
+        if pairs:
+            lower = self._same([pair[0] for pair in pairs], "feature_bounds")
+            upper = self._same([pair[1] for pair in pairs], "feature_bounds")
+        selected = tuner(cores, X, y, upper, lower, add_bias=fit_intercept,
+                         random_state=random_state, accountant=self.accountant)
         self.privacy_ = selected.privacy_
         index = next(i for i, core in enumerate(cores) if core is selected)
         best = clone(candidates[index])
@@ -957,24 +987,26 @@ class DPModelSelector(_DPEstimator):
             candidate._privacy_loss(core)  # eps = inf: this estimator's message
         return tuning_loss(cores, with_delta=not classification)
 
+    def _delegate(self, method, *args, **kwargs):
+        """The selected estimator's ``method`` called with the arguments (after the check
+        that the selector is fitted)."""
+        check_is_fitted(self)
+        return getattr(self.best_estimator_, method)(*args, **kwargs)
+
     def predict(self, X):
         """The selected estimator's ``predict``."""
-        check_is_fitted(self)
-        return self.best_estimator_.predict(X)
+        return self._delegate("predict", X)
 
     @available_if(_best_has("predict_proba"))
     def predict_proba(self, X):
         """The selected estimator's ``predict_proba`` (logistic regression only)."""
-        check_is_fitted(self)
-        return self.best_estimator_.predict_proba(X)
+        return self._delegate("predict_proba", X)
 
     @available_if(_best_has("decision_function"))
     def decision_function(self, X):
         """The selected estimator's ``decision_function`` (classifiers)."""
-        check_is_fitted(self)
-        return self.best_estimator_.decision_function(X)
+        return self._delegate("decision_function", X)
 
     def score(self, X, y, sample_weight=None):
         """The selected estimator's ``score``: accuracy, or R^2 for the regression."""
-        check_is_fitted(self)
-        return self.best_estimator_.score(X, y, sample_weight=sample_weight)
+        return self._delegate("score", X, y, sample_weight=sample_weight)

@@ -75,8 +75,7 @@ def _check_which(which_sensitivity, identical=False, stacklevel=3):
     """DPpack's which.sensitivity check; for a statistic whose two sensitivities are equal,
     'both' warns that one value will be returned (spec §3.0). ``stacklevel`` makes the
     warning point at the user's call."""
-    if not data_access.is_one_of(which_sensitivity, WHICH):
-        raise ValueError(WHICH_MESSAGE)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", WHICH, WHICH_MESSAGE)
     if identical and which_sensitivity == "both":
         warnings.warn(IDENTICAL_MESSAGE, UserWarning, stacklevel=stacklevel)
 
@@ -89,7 +88,7 @@ def _min_size(which_sensitivity, bounded_min):
     on the data; the unbounded releases floor their noisy count (at 1 for the mean, 2
     otherwise) and clamp, so they need no record. A which_sensitivity that is not valid gets
     ``bounded_min`` here and its own error later, in DPpack's order."""
-    return 0 if data_access.is_one_of(which_sensitivity, ("unbounded",)) else bounded_min
+    return 0 if _checks.is_one_of(which_sensitivity, ("unbounded",)) else bounded_min
 
 
 def _needs_clip(low, high, lower, upper):
@@ -191,8 +190,8 @@ def _loss(eps, delta, mechanism, which_sensitivity, approximate=False):
     (Theorem 3.16). Raises ValueError for arguments the statistic refuses (its own checks
     then give DPpack's message) and for a 'both' whose total delta is 1 or more.
     """
-    if not (data_access.is_one_of(which_sensitivity, WHICH)
-            and data_access.is_one_of(mechanism, MECHANISMS)):
+    if not (_checks.is_one_of(which_sensitivity, WHICH)
+            and _checks.is_one_of(mechanism, MECHANISMS)):
         raise ValueError("not a statistic's arguments")  # left to the statistic's checks
     if mechanism == "Laplace" and not approximate:
         one = PrivacyLoss.pure(eps)
@@ -224,6 +223,31 @@ def _check_whole_budget(eps, mechanism, delta, type_DP):
     else:
         analytic = mechanism == "analytic"
         check_budget(eps, delta, "aDP" if analytic else type_DP, analytic=analytic)
+
+
+def _check_release(which_sensitivity, mechanism, eps, delta, type_DP):
+    """DPpack's last checks of an additive-noise statistic, in its order (spec §3.0):
+    which.sensitivity, mechanism, then the mechanism's checks of (eps, delta)."""
+    _check_which(which_sensitivity)
+    check_mechanism(mechanism)
+    _check_whole_budget(eps, mechanism, delta, type_DP)
+
+
+def _sample_bounds(upper_bound, lower_bound):
+    """(lower, upper) of a one-sample statistic: DPpack's length checks (upper.bound
+    first), then ours (finite numbers, lower < upper)."""
+    bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    return bounds["lower.bound"], bounds["upper.bound"]
+
+
+def _summed_sample(x, lower, upper, which_sensitivity, bounded_min):
+    """(x, total, clip): the checked data (numeric, finite, at least :func:`_min_size`
+    values), the sum of the data clipped to [lower, upper], found by the same scan as their
+    range, and whether any value lies outside the bounds."""
+    minimum = _min_size(which_sensitivity, bounded_min)
+    x, low, high, total = _checks.as_finite_data(x, "x", minimum, with_sum=True,
+                                                 clip=(lower, upper))
+    return x, total, _needs_clip(low, high, lower, upper)
 
 
 def _clamp(value, low, high):
@@ -389,21 +413,32 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
         then the mechanism's eps/delta checks); and ours for bounds that are not finite numbers
         with lower < upper and for data that are not numeric, empty or not finite. All
         before any noise is drawn. An overspend of the accountant, before the data are read.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``meanDP``; spec ``dppack_api.md``
+    §3.0, §3.1, §3.11. Dwork, McSherry, Nissim and Smith (2006), Calibrating noise to
+    sensitivity in private data analysis.
+
+    Examples
+    --------
+    The mean plasma glucose of the 532 Pima women (true mean 121.03), with the values
+    bounded in [50, 200] (sensitivity 150 / 532 for bounded DP):
+
+    >>> from dppack.datasets import load_pima
+    >>> glucose = load_pima()["glu"]
+    >>> round(meanDP(glucose, eps=1.0, lower_bound=50, upper_bound=200, random_state=1), 2)
+    120.6
     """
     bill = _charge(accountant, "meanDP", eps, delta, mechanism, which_sensitivity)
-    bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
-    lower, upper = bounds["lower.bound"], bounds["upper.bound"]
+    lower, upper = _sample_bounds(upper_bound, lower_bound)
     # The range scan also sums the data clipped to the bounds: n times the true mean.
-    x, low, high, total = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1),
-                                                 with_sum=True, clip=(lower, upper))
-    clip = _needs_clip(low, high, lower, upper)
-    _check_which(which_sensitivity)
-    check_mechanism(mechanism)
-    _check_whole_budget(eps, mechanism, delta, type_DP)
+    x, total, clip = _summed_sample(x, lower, upper, which_sensitivity, 1)
+    _check_release(which_sensitivity, mechanism, eps, delta, type_DP)
 
     def bounded():
         # §3.1: the mean of the clipped data, Delta = (U - L)/n (n public).
-        access = data_access._mean_access(x, lower, upper, clip=clip, total=total)
+        access = data_access.mean_access(x, lower, upper, clip=clip, total=total)
         # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
         return lambda rng: _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism,
                                   delta, type_DP, rng)
@@ -465,6 +500,20 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
     ------
     ValueError
         "x must be a numeric vector." first, then as :func:`meanDP`.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``varDP``; spec ``dppack_api.md`` §3.2,
+    §8.6.
+
+    Examples
+    --------
+    The variance of plasma glucose (true value 960.95), bounded in [50, 200]:
+
+    >>> from dppack.datasets import load_pima
+    >>> glucose = load_pima()["glu"]
+    >>> round(varDP(glucose, 1.0, lower_bound=50, upper_bound=200, random_state=1), 1)
+    897.0
     """
     bill = _charge(accountant, "varDP", eps, delta, mechanism, which_sensitivity)
     return _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta,
@@ -474,19 +523,14 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
 def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta, type_DP,
             random_state, bill):
     _checks.check_vector(x, "x")
-    bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
-    lower, upper = bounds["lower.bound"], bounds["upper.bound"]
-    x, low, high, total = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 2),
-                                                 with_sum=True, clip=(lower, upper))
-    clip = _needs_clip(low, high, lower, upper)
-    _check_which(which_sensitivity)
-    check_mechanism(mechanism)
-    _check_whole_budget(eps, mechanism, delta, type_DP)
+    lower, upper = _sample_bounds(upper_bound, lower_bound)
+    x, total, clip = _summed_sample(x, lower, upper, which_sensitivity, 2)
+    _check_release(which_sensitivity, mechanism, eps, delta, type_DP)
     spread = (upper - lower) * (upper - lower)  # Inf, not OverflowError, beyond 1e308
 
     def bounded():
         # §3.2: the variance of the clipped data, Delta = (U - L)^2/n (n public).
-        access = data_access._var_access(x, lower, upper, clip=clip, total=total)
+        access = data_access.var_access(x, lower, upper, clip=clip, total=total)
         top = _max_squares(x.size, spread) / (x.size - 1)
 
         def draw(rng):
@@ -523,11 +567,36 @@ def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanis
     unbounded DP the bounded release is not private). The accountant is charged as by
     :func:`varDP`, label "sdDP".
 
+    Parameters
+    ----------
+    x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta, type_DP
+        As :func:`varDP`.
+    random_state, accountant
+        As :func:`varDP` (label "sdDP").
+
     Returns
     -------
     float or dict
         >= 0 (exactly 0 where the noisy variance was clamped to 0); for 'both',
         ``{"Bounded": v, "Unbounded": v}``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`varDP`.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``sdDP``; spec ``dppack_api.md`` §3.3.
+
+    Examples
+    --------
+    The standard deviation of plasma glucose (true value 31.0), bounded in [50, 200]:
+
+    >>> from dppack.datasets import load_pima
+    >>> glucose = load_pima()["glu"]
+    >>> round(sdDP(glucose, 1.0, lower_bound=50, upper_bound=200, random_state=1), 2)
+    29.95
     """
     bill = _charge(accountant, "sdDP", eps, delta, mechanism, which_sensitivity)
     variance = _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta,
@@ -580,21 +649,34 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
         the bound-length checks (upper.bound1, lower.bound1, upper.bound2, lower.bound2), our
         checks (including "x1 and x2 must have the same length."), which_sensitivity,
         mechanism, the mechanism's eps/delta checks.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``covDP``; spec ``dppack_api.md`` §3.4.
+
+    Examples
+    --------
+    The covariance of plasma glucose and body-mass index (true value 52.70), bounded in
+    [50, 200] and [15, 70]:
+
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> cov = covDP(pima["glu"], pima["bmi"], 1.0, 50, 200, 15, 70, random_state=1)
+    >>> round(cov, 2)
+    29.26
     """
     bill = _charge(accountant, "covDP", eps, delta, mechanism, which_sensitivity)
-    first, second, (lower1, upper1, lower2, upper2) = data_access._cov_inputs(
+    first, second, (lower1, upper1, lower2, upper2) = data_access.cov_inputs(
         x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
         min_size=_min_size(which_sensitivity, 2),
     )
     x1 = _clip(*first, lower1, upper1)
     x2 = _clip(*second, lower2, upper2)
-    _check_which(which_sensitivity)
-    check_mechanism(mechanism)
-    _check_whole_budget(eps, mechanism, delta, type_DP)
+    _check_release(which_sensitivity, mechanism, eps, delta, type_DP)
 
     def bounded():
         # §3.4: Delta = (U1 - L1)(U2 - L2)/n (n public).
-        access = data_access._cov_access(x1, x2, lower1, upper1, lower2, upper2)
+        access = data_access.cov_access(x1, x2, lower1, upper1, lower2, upper2)
         # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
         return lambda rng: _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism,
                                   delta, type_DP, rng)
@@ -832,10 +914,26 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     when a given first break lies above ``lower_bound``, data equal to it fall in the added
     cell below it, where DPpack (counting before extending, in R's closed first cell) puts
     them in the cell above.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``histogramDP``; spec ``dppack_api.md``
+    §3.5, §8.4.
+
+    Examples
+    --------
+    Plasma glucose in cells of width 10 over the bounds [50, 200] (Sturges' rule for 532
+    values, applied to the bounds, not to the data):
+
+    >>> from dppack.datasets import load_pima
+    >>> h = histogramDP(load_pima()["glu"], 1.0, 50, 200, random_state=1)
+    >>> h.breaks.tolist()[:4], len(h.counts)
+    ([50.0, 60.0, 70.0, 80.0], 15)
+    >>> h.counts.tolist()[:5]
+    [0.0, 8.0, 19.0, 56.0, 79.0]
     """
     bill = _charge(accountant, "histogramDP", eps, delta, mechanism, which_sensitivity)
-    bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
-    lower, upper = bounds["lower.bound"], bounds["upper.bound"]
+    lower, upper = _sample_bounds(upper_bound, lower_bound)
     x, low, high = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1))
     normalize = _checks.check_flag(normalize, "normalize")
     allow_negative = _checks.check_flag(allow_negative, "allow.negative")
@@ -922,10 +1020,7 @@ def _check_table_budget(eps, delta, mechanism, type_DP, declared):
         return eps, None  # delta unused, as in DPpack
     if isinstance(delta, numbers.Real) and not isinstance(delta, bool) and delta == 0:
         raise ValueError(UNDECLARED_MESSAGE)
-    delta = _checks.check_positive_scalar(delta, "delta")
-    if delta >= 1:
-        raise ValueError("delta must be < 1.")
-    return eps, delta
+    return eps, _checks.check_probability(delta, "delta")
 
 
 def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
@@ -1121,6 +1216,32 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     that such a cell is released small enough that, with the noise's guarantee on the other
     cells, the release is (eps, delta)-DP (Korolova et al. 2009; Wilson et al. 2020; the
     derivation is in the source, ``_table_threshold``).
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``tableDP``; spec ``dppack_api.md``
+    §3.6. Korolova, Kenthapadi, Mishra and Ntoulas (2009), Releasing search queries and
+    clicks privately; Wilson et al. (2020), Differentially private SQL with bounded user
+    contribution.
+
+    Examples
+    --------
+    Declared levels (a Categorical): every cell is released, with noise (true counts 355
+    and 177):
+
+    >>> import pandas as pd
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> diabetic = pd.Categorical(pima["type"], categories=["No", "Yes"])
+    >>> tableDP(diabetic, eps=1.0, random_state=1).to_dict()
+    {'No': 352.0, 'Yes': 176.0}
+
+    Undeclared levels need ``delta > 0``: only cells whose noisy count passes a threshold
+    are released.
+
+    >>> t = tableDP(pima["type"], pima["npreg"] > 2, eps=1.0, delta=1e-5, random_state=1)
+    >>> t.shape
+    (2, 2)
     """
     bill = _charge(accountant, "tableDP", eps, delta, mechanism, which_sensitivity,
                    approximate=not all(rcompat.has_declared_levels(f) for f in factors))
@@ -1268,6 +1389,22 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
     ValueError
         DPpack's messages in DPpack's order (lower.bound, then upper.bound), and ours for the
         bounds and the samples, all before any noise is drawn.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``pooledVarDP``; spec ``dppack_api.md``
+    §3.7, §8.5, §8.6.
+
+    Examples
+    --------
+    The pooled variance of plasma glucose over the diabetic and the non-diabetic women
+    (true value 717.1):
+
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> yes, no = pima.loc[pima["type"] == "Yes", "glu"], pima.loc[pima["type"] == "No", "glu"]
+    >>> round(pooledVarDP(yes, no, eps=1.0, lower_bound=50, upper_bound=200, random_state=1), 1)
+    654.6
     """
     bill = _charge(accountant, "pooledVarDP", eps, delta, mechanism, which_sensitivity)
     bounds = _checks.check_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
@@ -1275,15 +1412,13 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
     arrays, lows, highs = check_samples(samples, min_size=_min_size(which_sensitivity, 2))
     arrays = [_clip(a, lo, hi, lower, upper) for a, lo, hi in zip(arrays, lows, highs)]
-    _check_which(which_sensitivity)
-    check_mechanism(mechanism)
-    _check_whole_budget(eps, mechanism, delta, type_DP)
+    _check_release(which_sensitivity, mechanism, eps, delta, type_DP)
     spread = (upper - lower) * (upper - lower)  # Inf, not OverflowError, beyond 1e308
     groups = len(arrays)
 
     def bounded():
         # §3.7: the pooled variance and its bounded sensitivity (sizes public).
-        access = data_access._pooled_var_access(arrays, lower, upper, approx_n_max)
+        access = data_access.pooled_var_access(arrays, lower, upper, approx_n_max)
         sizes = [a.size for a in arrays]
         top = sum(_max_squares(n, spread) for n in sizes) / (sum(sizes) - groups)
 
@@ -1360,6 +1495,23 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
         DPpack's messages in DPpack's order (lower.bound1, lower.bound2, upper.bound1,
         upper.bound2), and ours for the bounds and the samples, all before any noise is
         drawn.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``pooledCovDP``; spec ``dppack_api.md``
+    §3.8, §8.5.
+
+    Examples
+    --------
+    The pooled covariance of glucose and body-mass index over the two groups:
+
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> groups = [pima.loc[pima["type"] == t, ["glu", "bmi"]].to_numpy() for t in ("Yes", "No")]
+    >>> cov = pooledCovDP(*groups, eps=1.0, lower_bound1=50, upper_bound1=200,
+    ...                   lower_bound2=15, upper_bound2=70, random_state=1)
+    >>> round(cov, 2)
+    -3.05
     """
     bill = _charge(accountant, "pooledCovDP", eps, delta, mechanism, which_sensitivity)
     bounds = _checks.check_bounds(
@@ -1378,13 +1530,11 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
         np.clip(a, lower, upper) if np.any(lo < lower) or np.any(hi > upper) else a
         for a, lo, hi in zip(arrays, lows, highs)
     ]
-    _check_which(which_sensitivity)
-    check_mechanism(mechanism)
-    _check_whole_budget(eps, mechanism, delta, type_DP)
+    _check_release(which_sensitivity, mechanism, eps, delta, type_DP)
 
     def bounded():
         # §3.8: the pooled covariance and its bounded sensitivity (sizes public).
-        access = data_access._pooled_cov_access(arrays, lower1, upper1, lower2, upper2,
+        access = data_access.pooled_cov_access(arrays, lower1, upper1, lower2, upper2,
                                                 approx_n_max)
         # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
         return lambda rng: _noisy(access["True.Values"], eps, access["Bounded.Sensitivities"],
@@ -1491,6 +1641,21 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     The result therefore is eps-DP (pure, bounded or unbounded), and its law differs from
     DPpack's only by the grid: widths are counted in steps of g (below 2^-58 of the larger
     bound) instead of measured in floating point.
+
+    References
+    ----------
+    Smith (2011), Privacy-preserving statistical estimation with optimal convergence rates;
+    McSherry and Talwar (2007); Giddens and Liu (2023), DPpack reference manual,
+    ``quantileDP``; spec ``dppack_api.md`` §3.9.
+
+    Examples
+    --------
+    The first quartile of plasma glucose (true value 98.75), bounded in [50, 200]:
+
+    >>> from dppack.datasets import load_pima
+    >>> q = quantileDP(load_pima()["glu"], 0.25, 1.0, 50, 200, random_state=1)
+    >>> round(q, 2)
+    98.83
     """
     bill = accounting.charge(
         accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "quantileDP"
@@ -1501,25 +1666,23 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
 
 def _quantile_loss(eps, which_sensitivity, mechanism):
     """pure(eps): one draw of the exponential mechanism; 'both' releases one value."""
-    if not (data_access.is_one_of(which_sensitivity, WHICH)
-            and data_access.is_one_of(mechanism, ("exponential",))):
+    if not (_checks.is_one_of(which_sensitivity, WHICH)
+            and _checks.is_one_of(mechanism, ("exponential",))):
         raise ValueError("not a quantile's arguments")  # left to the quantile's checks
     return PrivacyLoss.pure(eps)
 
 
 def _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
                  random_state, bill):
-    bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
-    lower, upper = bounds["lower.bound"], bounds["upper.bound"]
+    lower, upper = _sample_bounds(upper_bound, lower_bound)
     x, _, _ = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1))
     # DPpack clips x here; the release clips the records it uses, which gives the same result
     # without a copy of the data.
     quant = check_quant(quant)
     _check_which(which_sensitivity, identical=True, stacklevel=4)
-    if not data_access.is_one_of(mechanism, ("exponential",)):
-        raise ValueError(EXPONENTIAL_MESSAGE)
+    _checks.check_choice(mechanism, "mechanism", ("exponential",), EXPONENTIAL_MESSAGE)
     # The exponential mechanism's own eps check (same text, last, as in DPpack).
-    eps = _checks.check_finite_budget(_checks.check_positive_scalar(eps, "eps"), "eps")
+    eps = _checks.check_finite_budget(eps, "eps")
     rng = _random.as_generator(random_state)
     bill.spend()
     return _exact_quantile(x.ravel(order="K"), quant, eps, lower, upper, rng)
@@ -1633,24 +1796,15 @@ def _keep_union_point(values, point, quant, eps, union_utility, utilities, j, fi
     """Rejection step for a point drawn in a union of intervals: keep it with probability
     exp(gamma (s(u) - s(u_union))), u its own interval's utility, s the utilities in the
     units of the exponential mechanism's grid and gamma its rate per unit (the grid and
-    Delta' that ``_random.exponential_mechanism`` derives from the same candidates).
-    Then each kept point has the weight of its own utility. Drawn exactly: for Z of the
-    discrete Laplace law P(z) ~ exp(-gamma |z|), P[Z >= b | Z >= 0] = exp(-gamma b)."""
+    rate ``_random.exponential_grid`` gives ``_random.exponential_interval`` for the same
+    candidates). Then each kept point has the weight of its own utility. Drawn exactly
+    (``_random.exponential_coin``)."""
     k = int(np.count_nonzero(_to_grid(values, j, first, last) <= point))  # its interval
     own = data_access.quantile_utility(values.size, quant, k, k + 1)[0]
-    exponent = _random.grid_exponent(1.0, _random.UTILITY_GRID_BITS)
-    largest = float(np.max(np.abs(utilities)))
-    if largest > 0:
-        exponent = max(exponent, math.frexp(largest)[1] - 1000)
+    exponent, rate = _random.exponential_grid(float(np.max(np.abs(utilities))), eps, 1.0)
     gap = int(np.rint(math.ldexp(union_utility, -exponent))) - int(
         np.rint(math.ldexp(own, -exponent)))
-    if gap <= 0:
-        return True
-    rate = fractions.Fraction(eps) / (2 * _random.grid_units(1.0, exponent))
-    while True:
-        z = int(_random.discrete_laplace(rate.denominator, rate.numerator, 1, rng)[0])
-        if z >= 0:
-            return z >= gap
+    return _random.exponential_coin(gap, rate, rng)
 
 
 def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
@@ -1659,9 +1813,34 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
 
     The accountant is charged PrivacyLoss.pure(eps), label "medianDP".
 
+    Parameters
+    ----------
+    x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, random_state
+        As :func:`quantileDP`.
+    accountant : BudgetAccountant, optional
+        As :func:`quantileDP` (label "medianDP").
+
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        As :func:`quantileDP`.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``medianDP``; spec ``dppack_api.md``
+    §3.10.
+
+    Examples
+    --------
+    The median plasma glucose (true value 115), bounded in [50, 200]:
+
+    >>> from dppack.datasets import load_pima
+    >>> round(medianDP(load_pima()["glu"], 1.0, 50, 200, random_state=1), 2)
+    116.78
     """
     bill = accounting.charge(
         accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "medianDP"

@@ -35,12 +35,54 @@ import numpy as np
 
 from . import _checks, _random, accounting
 from .erm.cms import fit_loss
+from .erm.design import (
+    ColumnBounds,
+    as_labels,
+    interleaved_split,
+    n_rows,
+    prepare_weights,
+    take_rows,
+)
 from .mechanisms import ExponentialMechanism
 
 __all__ = ["tune_classification_model", "tune_linear_regression_model"]
 
 
-def _check_models(DPmodels):
+def check_models(DPmodels):
+    """The candidate models of a tuning call as a list, checked before any data is touched.
+
+    Parameters
+    ----------
+    DPmodels : iterable
+        The candidates (DPpack's ``DPmodels``: a list of unfitted models).
+
+    Returns
+    -------
+    list
+        The models, in their order (the objects themselves, not copies).
+
+    Raises
+    ------
+    ValueError
+        "DPmodels must be a list of models." if ``DPmodels`` is not iterable;
+        "DPmodels must contain at least one model." if it is empty.
+
+    References
+    ----------
+    DPpack 0.2.2 manual, ``tune_classification_model``; spec ``dppack_api.md`` §7;
+    spec ``stability_validation.md`` §2.2 (stability-based tuning takes the same list).
+
+    Examples
+    --------
+    >>> import dppack
+    >>> models = check_models(dppack.LogisticRegressionDP("l2", 1, g) for g in (1, 10))
+    >>> len(models)
+    2
+    >>> check_models([])
+    Traceback (most recent call last):
+    ...
+    ValueError: DPmodels must contain at least one model.
+    """
     try:
         models = list(DPmodels)
     except TypeError:
@@ -86,7 +128,7 @@ def tuning_loss(DPmodels, with_delta=False):
     combine in parallel (McSherry 2009, Theorem 4): max_i (eps_i, delta_i) with the
     selection's pure ``DPmodels[0].eps``. Raises ValueError or TypeError for invalid models
     (the tuner's own checks then give the message)."""
-    models = _check_models(DPmodels)
+    models = check_models(DPmodels)
     eps, _ = _check_budgets(models, with_delta)
     fits = [fit_loss(float(model.eps), float(getattr(model, "delta", 0.0) or 0.0))
             for model in models]
@@ -107,42 +149,38 @@ def _fit_uncharged(model, *args, **kwargs):
     return model.fit(*args, **kwargs)
 
 
-def _n_rows(X):
-    shape = np.shape(X)
-    if len(shape) == 0:
-        raise ValueError("X must be a matrix (or a data frame).")
-    return shape[0]
+def _checked_call(DPmodels, X, y, accountant, label, with_delta):
+    """The first steps of both tuners: charge the whole call (an overspend is refused here,
+    before the data are read), check the models and their shared budget, then n and the
+    labels (:func:`dppack.erm.design.as_labels`: finite, one per row). Returns ``(bill,
+    models, n, y)``."""
+    bill = accounting.charge(accountant, lambda: tuning_loss(DPmodels, with_delta), label)
+    models = check_models(DPmodels)
+    _check_budgets(models, with_delta)
+    n = n_rows(X)
+    return bill, models, n, as_labels(y, n)
 
 
-def _take(data, rows):
-    """The given rows of an array, a pandas object or a sequence (keeping its kind)."""
-    if _checks.is_pandas(data):
-        return data.iloc[rows]
-    if isinstance(data, np.ndarray):
-        return data[rows]
-    return np.asarray(data)[rows]
+def _fit_and_select(models, X, y, parts, fit_args, score, sensitivity, random_state, bill,
+                    part_extra=None):
+    """The run of both tuners after their checks (spec §7.1 steps 2-5): spend the call's
+    loss, fit model i on training part i (``fit_args`` = (upper_bounds, lower_bounds,
+    add_bias), and ``part_extra(rows)``'s keywords), score it on the validation rows with
+    ``score(model, X_validation)``, and select by the exponential mechanism with
+    utility -score and ``sensitivity`` (:func:`_selected`). ``parts`` is
+    :func:`dppack.erm.design.interleaved_split`'s."""
+    training, validation = parts
+    rng = _random.as_generator(random_state)
+    privacy = bill.spend()  # after the checks, before the first fit draws noise
 
-
-def _split(m, n):
-    """Training rows of each of the m models and the validation rows (spec §7.1 step 2)."""
-    if n < m + 1:
-        raise ValueError(
-            f"Tuning {m} models needs at least {m + 1} observations (one part per model plus "
-            "a validation part)."
-        )
-    training = [np.arange(i, n, m + 1) for i in range(m)]
-    validation = np.arange(m, n, m + 1)
-    return training, validation
-
-
-def _labels(y, n):
-    y = _checks.as_numeric_array(y, "y must be numeric.")
-    if y.ndim > 1 and y.size != y.shape[0]:
-        raise ValueError("y must be a vector (or a one-column matrix).")
-    y = y.reshape(-1)
-    if y.size != n:
-        raise ValueError("The length of y must equal the number of rows of X.")
-    return y
+    validate_X = take_rows(X, validation)
+    scores = []
+    for model, rows in zip(models, training):
+        extra = {} if part_extra is None else part_extra(rows)
+        _fit_uncharged(model, take_rows(X, rows), y[rows], *fit_args, random_state=rng,
+                       **extra)
+        scores.append(score(model, validate_X))
+    return _selected(models, scores, sensitivity, rng, privacy)
 
 
 def _selected(DPmodels, scores, sensitivity, rng, privacy):
@@ -201,35 +239,50 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
     With every model eps-DP the whole call is eps-DP (module docstring), and that is what
     it charges: ``PrivacyLoss.pure(eps)`` (the largest model delta too, if the models have
     one).
-    """
-    bill = accounting.charge(accountant, lambda: tuning_loss(DPmodels),
-                             "tune_classification_model")
-    models = _check_models(DPmodels)
-    _check_budgets(models)
-    n = _n_rows(X)
-    y = _labels(y, n)
-    training, validation = _split(len(models), n)
-    if weights is not None:
-        weights = _checks.as_numeric_array(weights, "weights must be numeric.").reshape(-1)
-        if weights.size != n:
-            raise ValueError("The length of weights must equal the number of rows of X.")
-    rng = _random.as_generator(random_state)
-    privacy = bill.spend()  # after the checks, before the first fit draws noise
 
-    validate_X = _take(X, validation)
-    validate_y = y[validation]
-    scores = []
-    for model, rows in zip(models, training):
-        extra = {}
-        if weights is not None:
-            extra = {"weights": weights[rows], "weights_upper_bound": weights_upper_bound}
-        _fit_uncharged(model, _take(X, rows), y[rows], upper_bounds, lower_bounds, add_bias,
-                       random_state=rng, **extra)
+    References
+    ----------
+    Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
+    minimization, JMLR 12 (privacy-preserving parameter tuning); Giddens and Liu (2023),
+    DPpack reference manual, ``tune_classification_model``; spec ``dppack_api.md`` §7.1.
+
+    Examples
+    --------
+    Three private logistic regressions of diabetes on glucose and BMI, one per
+    regularisation constant; each trains on its own quarter of the rows and the selection
+    spends the same eps once more on the last quarter (parallel composition):
+
+    >>> import dppack
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
+    >>> models = [dppack.LogisticRegressionDP("l2", 0.5, gamma) for gamma in (0.001, 1.0, 10.0)]
+    >>> best = tune_classification_model(models, X, y, upper_bounds=[200, 70],
+    ...                                  lower_bounds=[50, 15], add_bias=True, random_state=1)
+    >>> best.gamma, best.privacy_
+    (1.0, PrivacyLoss.pure(eps=0.5))
+    """
+    bill, models, n, y = _checked_call(DPmodels, X, y, accountant,
+                                       "tune_classification_model", with_delta=False)
+    parts = interleaved_split(len(models), n)
+    part_weights = None
+    if weights is not None:
+        # the fits' own checks (DPpack's messages), before the call's loss is spent
+        weights = prepare_weights(weights, weights_upper_bound, n)["weights"]
+
+        def part_weights(rows):
+            return {"weights": weights[rows], "weights_upper_bound": weights_upper_bound}
+
+    validate_y = y[parts[1]]
+
+    def misclassified(model, validate_X):
         predicted = np.asarray(
             model.predict(validate_X, add_bias=add_bias, raw_value=False), dtype=np.float64
         ).reshape(-1)
-        scores.append(int(np.count_nonzero(predicted != validate_y)))
-    return _selected(models, scores, 1.0, rng, privacy)
+        return int(np.count_nonzero(predicted != validate_y))
+
+    return _fit_and_select(models, X, y, parts, (upper_bounds, lower_bounds, add_bias),
+                           misclassified, 1.0, random_state, bill, part_weights)
 
 
 def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bias=False,
@@ -249,16 +302,14 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
     upper_bounds, lower_bounds : array_like
         Length k + 1: bounds on the columns of X, then on y.
     add_bias : bool, default False
-    random_state : None, int or NumPy Generator, optional
-    accountant : dppack.BudgetAccountant, optional
-        Charged the whole call once (label ``"tune_linear_regression_model"``); None: the
-        session's accountant, if any. An overspend is refused before any data is touched.
+    random_state, accountant
+        As :func:`tune_classification_model`; the accountant's label is
+        ``"tune_linear_regression_model"``.
 
     Returns
     -------
     model
-        The selected model (one of ``DPmodels``, fitted); its ``privacy_`` is the call's
-        PrivacyLoss.
+        As :func:`tune_classification_model`.
 
     Raises
     ------
@@ -274,33 +325,42 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
     (U_y - L_y)^2. Unlike DPpack, the validation labels and the predictions are clipped to
     [L_y, U_y] first, so that every squared error is at most (U_y - L_y)^2 and the stated
     sensitivity holds (spec §8.11).
-    """
-    bill = accounting.charge(accountant, lambda: tuning_loss(DPmodels, with_delta=True),
-                             "tune_linear_regression_model")
-    models = _check_models(DPmodels)
-    _check_budgets(models, with_delta=True)
-    n = _n_rows(X)
-    y = _labels(y, n)
-    upper = _checks.as_numeric_array(upper_bounds, "upper.bounds must be numeric.").reshape(-1)
-    lower = _checks.as_numeric_array(lower_bounds, "lower.bounds must be numeric.").reshape(-1)
-    if upper.size == 0 or lower.size == 0:
-        raise ValueError("upper.bounds and lower.bounds must end with the bound on y.")
-    upper_y, lower_y = float(upper[-1]), float(lower[-1])
-    if not (np.isfinite(upper_y) and np.isfinite(lower_y) and lower_y < upper_y):
-        raise ValueError("The bounds on y (the last values of lower.bounds and upper.bounds) "
-                         "must be finite with lower < upper.")
-    training, validation = _split(len(models), n)
-    rng = _random.as_generator(random_state)
-    privacy = bill.spend()  # after the checks, before the first fit draws noise
 
-    validate_X = _take(X, validation)
-    validate_y = np.clip(y[validation], lower_y, upper_y)
-    scores = []
-    for model, rows in zip(models, training):
-        _fit_uncharged(model, _take(X, rows), y[rows], upper_bounds, lower_bounds, add_bias,
-                       random_state=rng)
+    References
+    ----------
+    Chaudhuri, Monteleoni and Sarwate (2011) (privacy-preserving parameter tuning); Giddens
+    and Liu (2023), DPpack reference manual, ``tune_linear_regression_model``; spec
+    ``dppack_api.md`` §7.2, §8.11.
+
+    Examples
+    --------
+    Body-mass index regressed on glucose by three private linear regressions; the last
+    bounds are those of the label:
+
+    >>> import dppack
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> models = [dppack.LinearRegressionDP("l2", 0.5, 1e-5, gamma) for gamma in (0.01, 1.0, 10.0)]
+    >>> best = tune_linear_regression_model(models, pima[["glu"]], pima["bmi"],
+    ...                                     upper_bounds=[200, 70], lower_bounds=[50, 15],
+    ...                                     add_bias=True, random_state=1)
+    >>> best.gamma, best.privacy_
+    (1.0, PrivacyLoss.approx(eps=0.5, delta=1e-05))
+    """
+    bill, models, n, y = _checked_call(DPmodels, X, y, accountant,
+                                       "tune_linear_regression_model", with_delta=True)
+    # the bounds of X then y, checked as the fits check them, before the call's loss is spent
+    p = np.shape(X)[1] if np.ndim(X) > 1 else 1
+    bounds = ColumnBounds.from_arguments(upper_bounds, lower_bounds, p, target=True)
+    upper_y, lower_y = float(bounds.upper[p]), float(bounds.lower[p])
+    parts = interleaved_split(len(models), n)
+    validate_y = np.clip(y[parts[1]], lower_y, upper_y)
+
+    def squared_errors(model, validate_X):
         predicted = np.asarray(model.predict(validate_X, add_bias=add_bias),
                                dtype=np.float64).reshape(-1)
         predicted = np.clip(predicted, lower_y, upper_y)
-        scores.append(float(np.sum((validate_y - predicted) ** 2)))
-    return _selected(models, scores, (upper_y - lower_y) ** 2, rng, privacy)
+        return float(np.sum((validate_y - predicted) ** 2))
+
+    return _fit_and_select(models, X, y, parts, (upper_bounds, lower_bounds, add_bias),
+                           squared_errors, (upper_y - lower_y) ** 2, random_state, bill)

@@ -51,9 +51,11 @@ FAMILIES = {
 def halve_sampler(monkeypatch, family):
     """Make every sampler of ``family`` in ``dppack._random`` draw noise half as large.
 
-    laplace / normal: the scale (standard deviation) is halved; gamma: the draw is halved
-    (the norm of the CMS and KST perturbation vectors, whose scale is 1/rate). Every release
-    draws its noise through these samplers, so the patch reaches them all.
+    laplace / normal: the scale (standard deviation) is halved; gamma: the draw is halved.
+    ``_random.l2_laplace`` (the l2-Laplace vector of CMS, KST with delta = 0, the stability
+    trainers and the confidence intervals) draws its norm through ``_random.gamma``, so halving
+    gamma halves that vector; stability-based selection's exponential noise is a gamma draw
+    too. Every release draws its noise through these samplers, so the patch reaches them all.
     """
     for name, halve in FAMILIES[family]:
         if hasattr(_random, name):

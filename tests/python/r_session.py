@@ -11,6 +11,12 @@ Values come back as plain data: a numeric, integer or logical vector as
 ``{"values": [float.hex, ...], "dim": [...] or None, "names": [...] or None}``, a character
 vector or factor as ``{"strings": [...], ...}``, a list as ``{"list": {name: value}}``, and an
 R error as ``{"error": message}``.
+
+The cross-language tests share the rest: exact R literals of Python numbers (:func:`r_vector`,
+:func:`r_matrix`), a module fixture that runs a table of cases in one R session
+(:func:`r_results_fixture`), the comparisons (:func:`assert_same_bits`, :func:`assert_close`,
+:func:`assert_core_message`) and the small classification data several of them fit
+(:data:`CLASSIFICATION_X`, :data:`CLASSIFICATION_Y`).
 """
 
 import json
@@ -20,7 +26,30 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["assert_close", "assert_same_bits", "floats", "require_r", "run_in_r"]
+__all__ = [
+    "CLASSIFICATION_X",
+    "CLASSIFICATION_Y",
+    "assert_close",
+    "assert_core_message",
+    "assert_same_bits",
+    "floats",
+    "r_matrix",
+    "r_number",
+    "r_results_fixture",
+    "r_vector",
+    "require_r",
+    "run_cases_in_r",
+    "run_in_r",
+]
+
+#: 16 rows of two features with two decimals, two values outside [-1, 1] (the fits clip them),
+#: and their 0/1 labels: the classification data of the ERM cases.
+CLASSIFICATION_X = [
+    [0.21, -0.53], [0.94, 0.12], [-0.37, 0.81], [0.58, 0.44], [-0.92, -0.15], [0.05, 0.66],
+    [-0.71, 0.29], [0.33, -0.88], [1.4, -0.2], [-0.12, -0.47], [0.76, -0.61], [-0.55, 0.93],
+    [0.48, 0.07], [-0.26, -1.3], [0.87, 0.35], [-0.64, -0.72],
+]
+CLASSIFICATION_Y = [1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0]
 
 
 def require_r():
@@ -56,9 +85,72 @@ def run_in_r(code, timeout=600):
         return json.loads(output.read_text(encoding="utf-8"))
 
 
+def run_cases_in_r(cases, seed, extra=None):
+    """Run every case in one R session: ``cases`` maps a name to ``(R expression, Python
+    function of a generator)``; each R expression runs inside ``with_random_state(seed, ...)``,
+    the ``extra`` ``{name: R expression}`` as they are. Returns :func:`run_in_r`'s values."""
+    code = {name: f"with_random_state({seed}, {expr})" for name, (expr, _) in cases.items()}
+    code.update(extra or {})
+    return run_in_r(code)
+
+
+def r_results_fixture(cases, seed, extra=None):
+    """A module-scoped pytest fixture ``r_results``: :func:`run_cases_in_r` of the module's
+    cases, run once for all its tests. Assign it to the module's name ``r_results``."""
+    import pytest  # here, not at import: the R subprocess that runs this file needs no pytest
+
+    @pytest.fixture(scope="module", name="r_results")
+    def results():
+        return run_cases_in_r(cases, seed, extra)
+
+    return results
+
+
 def floats(result):
     """The numbers of a converted numeric vector, as Python floats."""
     return [float.fromhex(v) for v in result["values"]]
+
+
+def r_number(value):
+    """A double as an R literal that R reads as the same double: hexadecimal (exact, unlike a
+    decimal, which R's parser may round differently), or NA, Inf, -Inf."""
+    import math
+
+    if math.isnan(value):
+        return "NA"
+    if math.isinf(value):
+        return "Inf" if value > 0 else "-Inf"
+    return float(value).hex()
+
+
+def r_vector(values):
+    """R's ``c(...)`` of the numbers (flattened in C order), each exact (:func:`r_number`)."""
+    import numpy as np
+
+    return "c(" + ", ".join(r_number(v) for v in np.ravel(np.asarray(values, dtype=float))) + ")"
+
+
+def r_matrix(X):
+    """R's ``matrix(...)`` of a 2-d array: the same entries in the same places (R fills
+    column by column)."""
+    import numpy as np
+
+    X = np.asarray(X, dtype=float)
+    return f"matrix({r_vector(X.ravel(order='F'))}, ncol = {X.shape[1]})"
+
+
+def assert_core_message(r_value, python_call):
+    """An R call failed with the core's message: ``r_value`` (:func:`run_in_r`'s value of the
+    R call) holds the text of the ValueError that ``python_call()`` raises, without the class
+    prefix or a Python traceback."""
+    import pytest
+
+    with pytest.raises(ValueError) as python_error:
+        python_call()
+    assert "error" in r_value, r_value
+    message = r_value["error"]
+    assert str(python_error.value) in message
+    assert "ValueError" not in message and "Traceback" not in message
 
 
 def _in_r_order(r_value, expected):

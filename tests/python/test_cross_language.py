@@ -22,7 +22,8 @@ suite under two OpenBLAS kernels besides the machine's own (``make test-kernels`
 import numpy as np
 import pandas as pd
 import pytest
-from r_session import assert_close, assert_same_bits, require_r, run_in_r
+from r_session import CLASSIFICATION_X, CLASSIFICATION_Y, assert_close, assert_core_message
+from r_session import assert_same_bits, r_matrix, r_results_fixture, r_vector, require_r, run_in_r
 
 import dppack
 
@@ -38,12 +39,8 @@ def _rng():
 
 # ---- data of the ERM cases, written once and spelled as R literals -------------------------
 
-_X_CLS = np.array([
-    [0.21, -0.53], [0.94, 0.12], [-0.37, 0.81], [0.58, 0.44], [-0.92, -0.15], [0.05, 0.66],
-    [-0.71, 0.29], [0.33, -0.88], [1.4, -0.2], [-0.12, -0.47], [0.76, -0.61], [-0.55, 0.93],
-    [0.48, 0.07], [-0.26, -1.3], [0.87, 0.35], [-0.64, -0.72],
-])  # two values outside [-1, 1]: the fits clip them
-_Y_CLS = np.array([1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0], dtype=float)
+_X_CLS = np.array(CLASSIFICATION_X)  # two values outside [-1, 1]: the fits clip them
+_Y_CLS = np.array(CLASSIFICATION_Y, dtype=float)
 _W_CLS = np.array([1, 0.5, 1, 0.25, 1, 1, 0.5, 1, 2, 1, 1, 0.75, 1, 0, 1, 1])
 _X_REG = _X_CLS[:, ::-1] * 0.9
 _Y_REG = 0.3 - 0.8 * _X_REG[:, 0] + 0.5 * _X_REG[:, 1] + np.array(
@@ -51,18 +48,10 @@ _Y_REG = 0.3 - 0.8 * _X_REG[:, 0] + 0.5 * _X_REG[:, 1] + np.array(
 )  # the last response lies outside the bounds [-2, 2]: the fits clip it
 
 
-def _r_vector(values):
-    return "c(" + ", ".join(repr(float(v)) for v in np.ravel(values)) + ")"
-
-
-def _r_matrix(X):
-    return f"matrix({_r_vector(np.asarray(X).ravel(order='F'))}, ncol = {np.shape(X)[1]})"
-
-
 # assignments that open every ERM case's R expression
 _R_DATA = (
-    f"X <- {_r_matrix(_X_CLS)}; y <- {_r_vector(_Y_CLS)}; w <- {_r_vector(_W_CLS)}; "
-    f"Xr <- {_r_matrix(_X_REG)}; yr <- {_r_vector(_Y_REG)}; "
+    f"X <- {r_matrix(_X_CLS)}; y <- {r_vector(_Y_CLS)}; w <- {r_vector(_W_CLS)}; "
+    f"Xr <- {r_matrix(_X_REG)}; yr <- {r_vector(_Y_REG)}; "
 )
 
 
@@ -520,10 +509,7 @@ CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def r_results():
-    """Every case's R expression, run in one R subprocess."""
-    return run_in_r({name: f"with_random_state({SEED}, {expr})" for name, (expr, _) in CASES.items()})
+r_results = r_results_fixture(CASES, SEED)  # every case's R expression, in one R session
 
 
 # The cases whose R expression does arithmetic in R (R functions as map, loss, constraint):
@@ -556,11 +542,8 @@ def test_every_r_arithmetic_case_exists():
 
 def test_r_error_text_is_the_core_message():
     """An R user sees the core's ValueError text, without class prefix or traceback."""
-    message = run_in_r({"bad_eps": "LaplaceMechanism(0, -1, 1)"})["bad_eps"]["error"]
-    with pytest.raises(ValueError) as python_error:
-        dppack.LaplaceMechanism(0, -1, 1)
-    assert str(python_error.value) in message
-    assert "ValueError" not in message and "Traceback" not in message
+    assert_core_message(run_in_r({"bad_eps": "LaplaceMechanism(0, -1, 1)"})["bad_eps"],
+                        lambda: dppack.LaplaceMechanism(0, -1, 1))
 
 
 def test_r_ledger_is_the_python_ledger():

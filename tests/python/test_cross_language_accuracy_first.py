@@ -7,7 +7,7 @@ Floats are compared through ``float.hex``. R's stop.index is 1-based, Python's 0
 
 import numpy as np
 import pytest
-from r_session import floats, require_r, run_in_r
+from r_session import assert_same_bits, r_matrix, r_results_fixture, r_vector, require_r, run_in_r
 
 import dppack
 
@@ -16,20 +16,15 @@ pytestmark = pytest.mark.r
 
 SEED = 20261122
 
-# small data with two decimals, so that R's parser and Python read the same doubles
+# small fixed data, written to R as exact literals (r_vector)
 _GEN = np.random.default_rng(4)
 _X = np.round(_GEN.uniform(-2, 2, (80, 2)), 2)
 _Y = np.round(_X @ [0.6, -0.4] + _GEN.normal(0, 0.4, 80), 2)
 _L = (_Y > 0).astype(float)
 _UB, _LB = [1.5, 1.5, 2.0], [-1.5, -1.0, -2.0]
 
-
-def _r_vector(values):
-    return "c(" + ", ".join(repr(float(v)) for v in np.ravel(values)) + ")"
-
-
-_R_DATA = (f"X <- matrix({_r_vector(_X.ravel(order='F'))}, ncol = 2); y <- {_r_vector(_Y)}; "
-           f"l <- {_r_vector(_L)}; ub <- {_r_vector(_UB)}; lb <- {_r_vector(_LB)}; ")
+_R_DATA = (f"X <- {r_matrix(_X)}; y <- {r_vector(_Y)}; "
+           f"l <- {r_vector(_L)}; ub <- {r_vector(_UB)}; lb <- {r_vector(_LB)}; ")
 
 
 def _summary_r(call):
@@ -123,18 +118,13 @@ def _online(rng):
     return np.r_[first, nr.reduce(2), nr.reduce(3)]
 
 
-@pytest.fixture(scope="module")
-def r_results():
-    return run_in_r({name: f"with_random_state({SEED}, {expr})"
-                     for name, (expr, _) in CASES.items()})
+r_results = r_results_fixture(CASES, SEED)  # every case's R expression, in one R session
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_r_and_python_agree_bit_for_bit(r_results, name):
-    r_value = r_results[name]
-    assert "error" not in r_value, r_value.get("error")
     expected = np.asarray(CASES[name][1](np.random.default_rng(SEED)), dtype=float).ravel()
-    assert [v.hex() for v in floats(r_value)] == [float(v).hex() for v in expected]
+    assert_same_bits(r_results[name], expected)
 
 
 def test_r_error_and_warning_texts_are_the_core_messages():

@@ -7,7 +7,8 @@ through ``float.hex``: bit for bit. Every public class and option of analytic_ga
 
 import numpy as np
 import pytest
-from r_session import assert_same_bits, require_r, run_in_r
+from r_session import CLASSIFICATION_X, CLASSIFICATION_Y, assert_core_message, assert_same_bits
+from r_session import r_matrix, r_results_fixture, r_vector, require_r, run_in_r
 
 import dppack
 
@@ -16,19 +17,9 @@ pytestmark = pytest.mark.r
 
 SEED = 20261122
 
-_X = np.array([
-    [0.21, -0.53], [0.94, 0.12], [-0.37, 0.81], [0.58, 0.44], [-0.92, -0.15], [0.05, 0.66],
-    [-0.71, 0.29], [0.33, -0.88], [1.4, -0.2], [-0.12, -0.47], [0.76, -0.61], [-0.55, 0.93],
-    [0.48, 0.07], [-0.26, -1.3], [0.87, 0.35], [-0.64, -0.72],
-])  # two values outside [-1, 1]: the fits clip them
-_Y = np.array([1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0], dtype=float)
-
-
-def _r_vector(values):
-    return "c(" + ", ".join(repr(float(v)) for v in np.ravel(values)) + ")"
-
-
-_R_DATA = (f"X <- matrix({_r_vector(_X.ravel(order='F'))}, ncol = 2); y <- {_r_vector(_Y)}; ")
+_X = np.array(CLASSIFICATION_X)  # two values outside [-1, 1]: the fits clip them
+_Y = np.array(CLASSIFICATION_Y, dtype=float)
+_R_DATA = f"X <- {r_matrix(_X)}; y <- {r_vector(_Y)}; "
 
 
 def _case(constructor, add_bias=True):
@@ -88,11 +79,7 @@ CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def r_results():
-    """Every case's R expression, run in one R subprocess."""
-    return run_in_r({name: f"with_random_state({SEED}, {expr})"
-                     for name, (expr, _) in CASES.items()})
+r_results = r_results_fixture(CASES, SEED)  # every case's R expression, in one R session
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -101,8 +88,6 @@ def test_r_and_python_agree_bit_for_bit(r_results, name):
 
 
 def test_r_error_text_is_the_core_message():
-    message = run_in_r({"bad": "GradientPerturbationAGM$new('logistic', 1, 2, 1)"})["bad"]
-    with pytest.raises(ValueError) as python_error:
-        dppack.GradientPerturbationAGM("logistic", 1, 2, 1)
-    assert str(python_error.value) in message["error"]
-    assert "ValueError" not in message["error"] and "Traceback" not in message["error"]
+    assert_core_message(
+        run_in_r({"bad": "GradientPerturbationAGM$new('logistic', 1, 2, 1)"})["bad"],
+        lambda: dppack.GradientPerturbationAGM("logistic", 1, 2, 1))

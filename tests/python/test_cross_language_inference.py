@@ -8,7 +8,8 @@ data.frame (estimate, lower, upper); its columns are compared with the Python re
 
 import numpy as np
 import pytest
-from r_session import require_r, run_in_r
+from r_session import assert_core_message, r_matrix, r_results_fixture, r_vector, require_r
+from r_session import run_in_r
 
 import dppack
 
@@ -22,12 +23,7 @@ _X = np.round(_rng_data.uniform(-1.2, 1.2, (120, 2)), 3)  # some values outside 
 _Y = (_X @ np.array([0.9, -0.6]) + _rng_data.logistic(size=120) > 0).astype(float)
 
 
-def _r_vector(values):
-    return "c(" + ", ".join(repr(float(v)) for v in np.ravel(values)) + ")"
-
-
-_R_DATA = (f"X <- matrix({_r_vector(_X.ravel(order='F'))}, ncol = 2); "
-           f"y <- {_r_vector(_Y)}; ")
+_R_DATA = f"X <- {r_matrix(_X)}; y <- {r_vector(_Y)}; "
 
 
 def _case(expr):
@@ -93,11 +89,7 @@ CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def r_results():
-    """Every case's R expression, run in one R subprocess."""
-    return run_in_r({name: f"with_random_state({SEED}, {expr})"
-                     for name, (expr, _) in CASES.items()})
+r_results = r_results_fixture(CASES, SEED)  # every case's R expression, in one R session
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -113,9 +105,6 @@ def test_r_and_python_intervals_agree_bit_for_bit(r_results, name):
 
 
 def test_r_error_text_is_the_core_message():
-    message = run_in_r({"bad": _case("confintERM(X, y, c(1, 1), c(-1, -1), gamma = 2, "
-                                     "eps = 1, rho = 1)")})["bad"]["error"]
-    with pytest.raises(ValueError) as python_error:
-        dppack.confintERM(_X, _Y, *BOUNDS, 2, eps=1, rho=1)
-    assert str(python_error.value) in message
-    assert "ValueError" not in message and "Traceback" not in message
+    bad = _case("confintERM(X, y, c(1, 1), c(-1, -1), gamma = 2, eps = 1, rho = 1)")
+    assert_core_message(run_in_r({"bad": bad})["bad"],
+                        lambda: dppack.confintERM(_X, _Y, *BOUNDS, 2, eps=1, rho=1))

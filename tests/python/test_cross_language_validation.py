@@ -4,7 +4,8 @@ a NumPy Generator seeded with the same seed); floats compared through ``float.he
 
 import numpy as np
 import pytest
-from r_session import assert_same_bits, require_r, run_in_r
+from r_session import assert_core_message, assert_same_bits, r_matrix, r_results_fixture, r_vector
+from r_session import require_r
 
 import dppack
 
@@ -20,15 +21,7 @@ _Y = (_X[:, 0] - 0.5 * _X[:, 1] + np.round(_rng.normal(0, 0.4, 150), 3) > 0).ast
 _H = np.round(_rng.beta(2, 5, 400) * 10 - 1, 4)  # on [-1, 9], a few values clipped to [0, 8]
 
 
-def _r_vector(values):
-    return "c(" + ", ".join(repr(float(v)) for v in np.ravel(values)) + ")"
-
-
-def _r_matrix(X):
-    return f"matrix({_r_vector(np.asarray(X).ravel(order='F'))}, ncol = {np.shape(X)[1]})"
-
-
-_R_DATA = f"X <- {_r_matrix(_X)}; y <- {_r_vector(_Y)}; x <- {_r_vector(_H)}; "
+_R_DATA = f"X <- {r_matrix(_X)}; y <- {r_vector(_Y)}; x <- {r_vector(_H)}; "
 
 
 def _tuned(model):
@@ -88,12 +81,9 @@ CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def r_results():
-    """Every case's R expression, run in one R subprocess."""
-    cases = {name: f"with_random_state({SEED}, {expr})" for name, (expr, _) in CASES.items()}
-    cases["error"] = "tune_histogram_bin_width_stable(c(0.1, 0.2), 0.3, 1, 1)"
-    return run_in_r(cases)
+# every case's R expression, and one call that fails, in one R session
+r_results = r_results_fixture(
+    CASES, SEED, {"error": "tune_histogram_bin_width_stable(c(0.1, 0.2), 0.3, 1, 1)"})
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -102,8 +92,5 @@ def test_r_and_python_agree_bit_for_bit(r_results, name):
 
 
 def test_r_error_is_the_core_message(r_results):
-    message = r_results["error"]["error"]
-    with pytest.raises(ValueError) as python_error:
-        dppack.tune_histogram_bin_width_stable([0.1, 0.2], 0.3, 1, 1)
-    assert str(python_error.value) in message
-    assert "Traceback" not in message
+    assert_core_message(r_results["error"],
+                        lambda: dppack.tune_histogram_bin_width_stable([0.1, 0.2], 0.3, 1, 1))

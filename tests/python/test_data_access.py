@@ -353,7 +353,7 @@ def test_cores_clip_block_wise(size):
     clipped = np.clip(x, -0.5, 1.0)
     total = float(clipped.sum())
     for kwargs in (dict(clip=True), dict(clip=True, total=total)):
-        mean = data_access._mean_access(x, -0.5, 1.0, **kwargs)["True.Values"]
+        mean = data_access.mean_access(x, -0.5, 1.0, **kwargs)["True.Values"]
         assert mean == pytest.approx(clipped.mean(), rel=1e-12)
-        var = data_access._var_access(x, -0.5, 1.0, **kwargs)["True.Values"]
+        var = data_access.var_access(x, -0.5, 1.0, **kwargs)["True.Values"]
         assert var == pytest.approx(clipped.var(ddof=1), rel=1e-12)

@@ -743,7 +743,7 @@ def test_import_is_lazy():
 def test_weighted_gram_equals_the_direct_product():
     # the one weighted Gram of the ERM Hessians and the interval covariances: blocks smaller
     # than n, a subset of rows, no weights, a Fortran-ordered X; X itself is left unchanged
-    from dppack.erm.blocks import weighted_gram
+    from dppack.erm.losses import weighted_gram
 
     rng = np.random.default_rng(11)
     X = np.asfortranarray(rng.normal(size=(1000, 4)))
@@ -768,7 +768,7 @@ NOT_CONVERGED = "did not reach a minimiser to the required tolerance"
 
 def _logistic_gradient_scaled(model, X, y, U, L):
     """||grad J|| at an eps = Inf LogisticRegressionDP fit, in the scaled problem it solved."""
-    design = dppack.erm.cms.prepare_design(X, y, U, L, False, scale=True)
+    design = dppack.erm.design.prepare_design(X, y, U, L, False, scale="l2")
     Xs, n = design["X"], X.shape[0]
     theta = model.coeff * design["scale"]
     s = 1 / (1 + np.exp(-Xs @ theta))
@@ -809,7 +809,7 @@ def test_released_minimisers_meet_the_optimality_tolerance(n, gamma):
                                 regularizer_gr=lambda t: np.asarray(t)).fit(X, y, U, L)
     assert _logistic_gradient_scaled(user, X, y, U, L) <= 1e-6 / n
     # (gamma/n)-strong convexity: both within 1e-6 / gamma of the minimiser (scaled units)
-    scale = dppack.erm.cms.prepare_design(X, y, U, L, False, scale=True)["scale"]
+    scale = dppack.erm.design.prepare_design(X, y, U, L, False, scale="l2")["scale"]
     assert np.linalg.norm((built_in.coeff - user.coeff) * scale) <= 2e-6 / gamma
 
 
@@ -817,10 +817,11 @@ def test_a_fit_short_of_the_tolerance_is_refused(monkeypatch):
     """A loose solver (planted: L-BFGS-B stopping early, no Newton polish) must not release:
     the fit raises, draws no output noise and leaves coeff unset."""
     X, y, U, L = _toy(n=400, p=3, seed=52)
-    monkeypatch.setattr(dppack.erm.cms, "_LBFGS_OPTIONS",
-                        {**dppack.erm.cms._LBFGS_OPTIONS, "gtol": 1e-3, "ftol": 1e-4})
-    monkeypatch.setattr(dppack.erm.cms, "_polish", lambda grad, hess, theta, gtol, step: (
-        theta, float(np.linalg.norm(grad(theta)))))
+    monkeypatch.setattr(dppack.erm.solvers, "LBFGS_OPTIONS",
+                        {**dppack.erm.solvers.LBFGS_OPTIONS, "gtol": 1e-3, "ftol": 1e-4})
+    monkeypatch.setattr(dppack.erm.solvers, "newton_polish",
+                        lambda grad, hess, theta, gtol, step: (
+                            theta, float(np.linalg.norm(grad(theta)))))
     rng = np.random.default_rng(4)
     state = rng.bit_generator.state
     for model in (LogisticRegressionDP(lambda t: float(t @ t) / 2, 1.0, 0.5, "output",
@@ -927,3 +928,26 @@ def test_base_class_objective_noise_rate_uses_the_row_norm_bound():
     rate = model.eps_prime_ / (2 * math.sqrt(3))
     norms = np.linalg.norm(np.array(b), axis=1)
     assert stats.kstest(norms, stats.gamma(3, scale=1 / rate).cdf).pvalue > ALPHA
+
+
+def test_attributes_assigned_after_construction_get_the_constructors_checks_at_fit():
+    """The attributes are public (DPpackPy's R fields are bindings onto them): a fit checks
+    the functions and the kernel again, with the constructor's messages, and resolves an
+    assigned 'l2' to DPpack's pair, as the constructor does."""
+    X, y, U, L = _toy(n=40, p=2, seed=57)
+    model = LogisticRegressionDP("l2", 1.0, 1.0)
+    model.regularizer = "l1"
+    with pytest.raises(ValueError, match=r"^regularizer must be one of \{'l2'\}, or a function"):
+        model.fit(X, y, U, L, random_state=1)
+    model.regularizer = "l2"
+    model.fit(X, y, U, L, random_state=1)
+    assert model.regularizer is regularizer_l2 and model.regularizer_gr is regularizer_gr_l2
+    base = EmpiricalRiskMinimizationDP_CMS(mapXy_sigmoid, loss_cross_entropy, "l2", 1.0, 1.0,
+                                          c=0.25)
+    base.loss = 3.0
+    with pytest.raises(ValueError, match="^loss must be a function"):
+        base.fit(X, y, U, L, random_state=1)
+    svm = svmDP("l2", 1.0, 1.0)
+    svm.kernel = "polynomial"
+    with pytest.raises(ValueError, match=r"^kernel must be one of \{'linear', 'Gaussian'\}"):
+        svm.fit(X, y, U, L, random_state=1)

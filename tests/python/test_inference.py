@@ -16,7 +16,8 @@ from scipy import stats
 import dppack
 from accounting_checks import Untouchable, assert_refused_untouched
 from dppack.confidence_intervals import erm as inference
-from dppack.erm.cms import prepare_design
+from dppack.erm import losses, solvers
+from dppack.erm.design import prepare_design
 
 KS_LEVEL = 1e-3
 
@@ -32,13 +33,13 @@ def logistic_data(n, p, seed, intercept=0.5):
 def scaled(X, y, add_bias=True):
     """The design the procedure works on (clipped, scaled, labels -1/+1)."""
     p = X.shape[1]
-    design = prepare_design(X, y, np.ones(p), -np.ones(p), add_bias, scale=True,
-                            binary_labels=True)
-    return design["X"], 2 * design["y"] - 1, design["scale"]
+    design = prepare_design(X, y, np.ones(p), -np.ones(p), add_bias, scale="l2",
+                            labels="signed")
+    return design["X"], design["y"], design["scale"]
 
 
-LOGISTIC = inference._margin_loss("logistic", 0.5)
-HUBER = inference._margin_loss("huber", 1.0)
+LOGISTIC = losses.margin_loss("logistic", 0.5)
+HUBER = losses.margin_loss("huber", 1.0)
 
 
 # ---- §4: eps' of the improved objective perturbation --------------------------------------
@@ -105,9 +106,9 @@ def test_spherical_laplace_single_draw_matches_dppack_noise():
 
 def test_sensitivity_formulas():
     n = 1000
-    assert inference.hessian_sensitivity(LOGISTIC.t, n) == 1 / (2 * n)
-    assert inference.hessian_sensitivity(inference._margin_loss("huber", 0.5).t, n) == 2 / n
-    assert inference.hessian_sensitivity(HUBER.t, n) == 1 / (n * 1.0)
+    assert inference.hessian_sensitivity(LOGISTIC.curvature, n) == 1 / (2 * n)
+    assert inference.hessian_sensitivity(losses.huber(0.5).curvature, n) == 2 / n
+    assert inference.hessian_sensitivity(HUBER.curvature, n) == 1 / (n * 1.0)
     assert inference.sigma_sensitivity(1.0, n) == 2 / n
     s = 1 / (1 + math.exp(-1.3))
     assert inference.sigma_sensitivity(LOGISTIC.sup_first_at(1.3), n) == pytest.approx(
@@ -137,7 +138,7 @@ def test_sensitivities_bound_random_record_swaps(loss):
                                                                             loss, c) - H))
         worst_S = max(worst_S, np.linalg.norm(inference.gradient_covariance(X2, y2, theta,
                                                                             loss, c) - S))
-    assert 0 < worst_H <= inference.hessian_sensitivity(loss.t, n)
+    assert 0 < worst_H <= inference.hessian_sensitivity(loss.curvature, n)
     bound_S = inference.sigma_sensitivity(loss.sup_first_at(np.linalg.norm(theta)), n)
     assert 0 < worst_S <= bound_S
 
@@ -225,6 +226,11 @@ def test_priv_spd_mat_dp_noise_scale():
 # ---- the ERM solve --------------------------------------------------------------------------
 
 
+def _exact_minimiser(X, y, margin, c, b):
+    """The confidence intervals' solve (spec §4 step 3): Newton to ||grad|| <= 1e-10."""
+    return solvers.margin_newton(X, y, margin.value, margin.first, margin.second, c, b)
+
+
 @pytest.mark.parametrize("loss", ["logistic", "huber"])
 def test_exact_fit_agrees_with_dppack_models(loss):
     """Output perturbation's theta^ (noise removed by the test) and DPpack's eps = Inf fit
@@ -233,8 +239,8 @@ def test_exact_fit_agrees_with_dppack_models(loss):
     Xs, ys, scale = scaled(X, y)
     gamma = 6.0
     c = gamma / (2 * 3000)
-    margin = inference._margin_loss(loss, 0.5)
-    theta = inference._solve_erm(Xs, ys, margin, c, np.zeros(4)) / scale
+    margin = losses.margin_loss(loss, 0.5)
+    theta = _exact_minimiser(Xs, ys, margin, c, np.zeros(4)) / scale
     model = (dppack.LogisticRegressionDP("l2", math.inf, gamma) if loss == "logistic"
              else dppack.svmDP("l2", math.inf, gamma))
     reference = model.fit(X, y, np.ones(3), -np.ones(3), add_bias=True).coeff
@@ -249,8 +255,8 @@ def test_objective_perturbation_noise_law(loss):
     Xs, ys, scale = scaled(X, y)
     n, gamma = 400, 2.0
     c = gamma / (2 * n)
-    margin = inference._margin_loss(loss, 0.5)
-    eps_prime = inference.objective_eps_prime(1.0, margin.t, n, c)
+    margin = losses.margin_loss(loss, 0.5)
+    eps_prime = inference.objective_eps_prime(1.0, margin.curvature, n, c)
     rng = np.random.default_rng(14)
     norms = []
     for _ in range(300):
@@ -272,7 +278,7 @@ def test_output_perturbation_noise_law(notion):
     Xs, ys, scale = scaled(X, y)
     n, gamma = 300, 3.0
     c = gamma / (2 * n)
-    exact = inference._solve_erm(Xs, ys, LOGISTIC, c, np.zeros(3))
+    exact = _exact_minimiser(Xs, ys, LOGISTIC, c, np.zeros(3))
     budget = {"eps": 2.0} if notion == "DP" else {"rho": 0.3}
     rng = np.random.default_rng(16)
     noise = np.array([
@@ -390,7 +396,7 @@ def test_released_matrices_and_interval_use_the_stated_calibration(monkeypatch, 
     phi = (total / 2, total / 3, total / 6)
     assert r.budgets == pytest.approx(phi, rel=1e-14)
     c = gamma / (2 * n)
-    margin = inference._margin_loss(loss, h)
+    margin = losses.margin_loss(loss, h)
     theta = r.coeff * scale  # theta~ on the scaled problem
     (M_H, s_H, phi_2, notion_H, floor_H, _), (M_S, s_S, phi_3, notion_S, floor_S, _) = \
         calls["spd"]
@@ -606,7 +612,7 @@ def test_an_unconverged_solve_is_refused_not_released(monkeypatch):
     """The intervals assume the exact minimiser, so a Newton solve that stops
     at its iteration limit raises instead of releasing with a warning, and draws no noise."""
     X, y = logistic_data(200, 2, 21)
-    monkeypatch.setattr(inference, "_MAX_NEWTON_STEPS", 1)
+    monkeypatch.setattr(solvers, "MAX_NEWTON_STEPS", 1)
     rng = np.random.default_rng(3)
     state = rng.bit_generator.state
     with warnings.catch_warnings():

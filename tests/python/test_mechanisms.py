@@ -21,13 +21,14 @@ The "power" tests show that the same checks do reject a slightly wrong law.
 
 import json
 import math
-import re
 import subprocess
 import sys
 
 import numpy as np
 import pandas as pd  # a dependency of dppack: the container tests need it
 import pytest
+from accounting_checks import assert_refused_untouched
+from generator_checks import advanced_generator, raises_exactly, untouched_generator
 from scipy import stats
 
 from dppack import (
@@ -99,11 +100,6 @@ SENSITIVITY_SCALAR = "sensitivity must be a scalar > 0"
 RANDOM_STATE = "random_state must be None, a non-negative integer or a numpy.random.Generator."
 
 
-def raises_exactly(message, exception=ValueError):
-    """pytest.raises matching the whole message: a prefix or an extra period does not pass."""
-    return pytest.raises(exception, match=rf"\A{re.escape(message)}\Z")
-
-
 # --------------------------------------------------------------------------------------------
 # 1. Validation: messages, order, deviations, and no randomness consumed on failure
 # --------------------------------------------------------------------------------------------
@@ -155,11 +151,8 @@ LAPLACE_ERRORS = [
 @pytest.mark.parametrize("true_values, eps, sens, alloc, message", LAPLACE_ERRORS)
 def test_laplace_validation(true_values, eps, sens, alloc, message):
     """Each invalid input raises its exact message, and no random number is drawn."""
-    rng = np.random.default_rng(SEED)
-    before = rng.bit_generator.state
-    with raises_exactly(message):
+    with untouched_generator(SEED) as rng, raises_exactly(message):
         LaplaceMechanism(true_values, eps, sens, alloc_proportions=alloc, random_state=rng)
-    assert rng.bit_generator.state == before
 
 
 def _gaussian(true_values=0, eps=0.5, delta=0.01, sens=1, **kwargs):
@@ -223,11 +216,8 @@ GAUSSIAN_ERRORS = [
 @pytest.mark.parametrize("kwargs, message", GAUSSIAN_ERRORS)
 def test_gaussian_validation(kwargs, message):
     """Each invalid input raises its exact message, and no random number is drawn."""
-    rng = np.random.default_rng(SEED)
-    before = rng.bit_generator.state
-    with raises_exactly(message):
+    with untouched_generator(SEED) as rng, raises_exactly(message):
         _gaussian(**kwargs, random_state=rng)
-    assert rng.bit_generator.state == before
 
 
 def _exponential(utility=(1.0, 2.0, 3.0), eps=1, sensitivity=1, **kwargs):
@@ -292,11 +282,8 @@ EXPONENTIAL_ERRORS = [
 @pytest.mark.parametrize("kwargs, message", EXPONENTIAL_ERRORS)
 def test_exponential_validation(kwargs, message):
     """Each invalid input raises its exact message, and the uniform is not drawn."""
-    rng = np.random.default_rng(SEED)
-    before = rng.bit_generator.state
-    with raises_exactly(message):
+    with untouched_generator(SEED) as rng, raises_exactly(message):
         _exponential(**kwargs, random_state=rng)
-    assert rng.bit_generator.state == before
 
 
 @pytest.mark.parametrize(
@@ -309,10 +296,8 @@ def test_exponential_validation(kwargs, message):
 )
 def test_valid_call_advances_the_generator(call):
     """Control for the 'no draw on error' checks: a valid call does change the state."""
-    rng = np.random.default_rng(SEED)
-    before = rng.bit_generator.state
-    call(rng)
-    assert rng.bit_generator.state != before
+    with advanced_generator(SEED) as rng:
+        call(rng)
 
 
 CALIBRATION_ERRORS = [
@@ -805,11 +790,8 @@ def test_exponential_never_selects_impossible_candidates(utility, measure):
 @pytest.mark.parametrize("utility", [[-INF, -INF], [-INF]])
 def test_exponential_all_minus_inf_utility_refused(utility):
     """No candidate can be selected (u - max u would be NaN): refuse, without drawing."""
-    rng = np.random.default_rng(SEED)
-    before = rng.bit_generator.state
-    with raises_exactly(NO_MASS):
+    with untouched_generator(SEED) as rng, raises_exactly(NO_MASS):
         ExponentialMechanism(utility, 1, 1, random_state=rng)
-    assert rng.bit_generator.state == before
 
 
 def test_exponential_does_not_mutate_its_inputs():
@@ -1145,7 +1127,7 @@ def test_discrete_gaussian_calibration_holds_and_is_minimal(eps, delta, sensitiv
     assert k >= start_k and sigma2 * 4 ** (k - start_k) >= start
     assert sigma2 <= (2 ** 28 if coordinates == 1 else 2 ** 42)
     # a multiple of the sampler's proposal scale t; the multiple below fails
-    t = 1 << _exact._gaussian_proposal_exponent(sigma2, 1)
+    t = 1 << _exact.gaussian_proposal_exponent(sigma2, 1)
     assert sigma2 % t == 0
     if sigma2 - t >= start / 4 ** (k - start_k):
         assert not _guarantee_holds(k, sigma2 - t, sensitivity, eps, delta, type_DP,
@@ -1159,7 +1141,7 @@ def test_discrete_gaussian_calibration_rho():
                                                  coordinates=m)
         r = (math.ceil(math.ldexp(1.0, -k)) + 1 if m == 1
              else math.ldexp(1.0, -k) + math.sqrt(m))
-        t = 1 << _exact._gaussian_proposal_exponent(sigma2, 1)
+        t = 1 << _exact.gaussian_proposal_exponent(sigma2, 1)
         assert sigma2 % t == 0 and r * r / (2 * sigma2) <= 0.1 < r * r / (2 * (sigma2 - t))
 
 
@@ -1291,14 +1273,7 @@ def test_accountant_records_the_release(name):
 @pytest.mark.parametrize("name", ACCOUNTED)
 def test_overspend_is_refused_before_any_draw(name):
     """An overspend raises, records nothing, and leaves the generator's state unchanged."""
-    call, _ = ACCOUNTED[name]
-    acc = accounting.BudgetAccountant(0.4, 1e-5)
-    rng = np.random.default_rng(SEED)
-    before = rng.bit_generator.state
-    with pytest.raises(ValueError, match="Privacy budget exceeded"):
-        call(rng, acc)
-    assert rng.bit_generator.state == before
-    assert acc.ledger == []
+    assert_refused_untouched(ACCOUNTED[name][0], delta=1e-5)
 
 
 def test_invalid_arguments_keep_their_message_with_an_accountant():

@@ -330,7 +330,7 @@ def test_reduced_exponent_large_scale_moments():
     Gaussian's, up to a relative e^-(2 pi^2 s^2)), each within 5 standard errors (the sample
     fourth moment has variance (105 - 9) s^8 / N)."""
     p = _random.gaussian_variance((2 ** 18 + 12345) ** 2)
-    j = _exact._gaussian_proposal_exponent(p, 1)
+    j = _exact.gaussian_proposal_exponent(p, 1)
     assert p % (1 << j) == 0 and (p << (2 * j + 5)) > _exact.LIMIT  # the general path would
     # be in Python integers here
     z = _random.discrete_gaussian(p, 1, N, rng()).astype(np.float64)
@@ -414,7 +414,7 @@ def test_grid_units_and_laplace_scale():
 
 
 def _proposal_scale(sigma2):
-    return 1 << _exact._gaussian_proposal_exponent(sigma2, 1)
+    return 1 << _exact.gaussian_proposal_exponent(sigma2, 1)
 
 
 def test_gaussian_grid():

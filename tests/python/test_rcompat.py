@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from r_session import floats, require_r, run_in_r
+from r_session import floats, r_number, r_vector, require_r, run_in_r
 
 from dppack import rcompat
 
@@ -575,18 +575,6 @@ def test_observed_cells_are_the_nonzero_cells_of_table_in_column_major_order(k):
 # Parity with R 4.2.2
 
 
-def _r_number(value):
-    if math.isnan(value):
-        return "NA"
-    if math.isinf(value):
-        return "Inf" if value > 0 else "-Inf"
-    return float(value).hex()
-
-
-def _r_vector(values):
-    return "c(" + ", ".join(_r_number(v) for v in np.asarray(values, dtype=float)) + ")"
-
-
 def _vectors():
     """Named test vectors, each from its own fixed seed."""
     def rng(seed):
@@ -668,8 +656,8 @@ BREAK_SPECS = {
         "function(x) c(floor(min(x)) + 0.5, floor(min(x)) - 1, ceiling(max(x)) + 1)",
         _fn_vector,
     ),
-    "user_equal": (lambda x: _r_vector(_user_equal(x)), _user_equal),
-    "user_unequal": (lambda x: _r_vector(_user_unequal(x)), _user_unequal),
+    "user_equal": (lambda x: r_vector(_user_equal(x)), _user_equal),
+    "user_unequal": (lambda x: r_vector(_user_unequal(x)), _user_unequal),
 }
 
 HIST_CASES = [(v, b) for v in VECTORS for b in BREAK_SPECS]
@@ -754,7 +742,7 @@ def _r_factor(name):
     if name == "d":
         levels = ", ".join(f'"{v}"' for v in values.categories)
         return f"factor(c({', '.join(repr(str(v)) for v in values)}), levels = c({levels}))"
-    return _r_vector(values)
+    return r_vector(values)
 
 
 def _r_label(level):
@@ -775,7 +763,7 @@ def _r_breaks_expression(vector, spec):
 
 def _r_code():
     code = {"vectors": "{" + "; ".join(
-        f"`{name}` <- {_r_vector(x)}" for name, x in VECTORS.items()
+        f"`{name}` <- {r_vector(x)}" for name, x in VECTORS.items()
     ) + "; TRUE}"}
     for vector, spec in HIST_CASES:
         code[f"hist {vector} {spec}"] = (
@@ -786,7 +774,7 @@ def _r_code():
     for i, (low, high, n, min_n) in enumerate(PRETTY_CASES):
         extra = "" if min_n is None else f", min.n = {min_n}"
         code[f"pretty {i}"] = (
-            f"suppressWarnings(pretty(c({_r_number(low)}, {_r_number(high)}), n = {n}{extra}))"
+            f"suppressWarnings(pretty(c({r_number(low)}, {r_number(high)}), n = {n}{extra}))"
         )
     code["factors"] = "{" + "; ".join(
         f"f_{name} <- {_r_factor(name)}" for name in FACTORS

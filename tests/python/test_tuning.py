@@ -101,8 +101,15 @@ def test_weights_passed_only_when_given():
         np.testing.assert_array_equal(model.fit_kwargs["weights"], weights[model.fitted_rows])
         assert model.fit_kwargs["weights_upper_bound"] == 2.0
         assert model.fit_args == ([1, 1], [0, 0], True)
-    with pytest.raises(ValueError, match="length of weights"):
-        tune_classification_model(models, X, y, [1, 1], [0, 0], weights=weights[:-1])
+    # the fits' weight checks run before the call spends its budget (erm.design)
+    with pytest.raises(ValueError, match="weights must have one value per row of X"):
+        tune_classification_model(models, X, y, [1, 1], [0, 0], weights=weights[:-1],
+                                  weights_upper_bound=2.0)
+    with pytest.raises(ValueError, match="^Upper bound on weights must be given"):
+        tune_classification_model(models, X, y, [1, 1], [0, 0], weights=weights)
+    with pytest.raises(ValueError, match="^Weights must be nonnegative"):
+        tune_classification_model(models, X, y, [1, 1], [0, 0], weights=-weights,
+                                  weights_upper_bound=2.0)
 
 
 def test_one_generator_models_in_order_then_selection():
@@ -123,7 +130,7 @@ def test_too_few_rows_and_bad_models():
         tune_classification_model([FakeModel() for _ in range(3)], X, y, [1, 1], [0, 0])
     with pytest.raises(ValueError, match="at least one model"):
         tune_classification_model([], X, y, [1, 1], [0, 0])
-    with pytest.raises(ValueError, match="length of y"):
+    with pytest.raises(ValueError, match="y must have one value per row of X"):
         tune_linear_regression_model([FakeModel()], X, y[:-1], [1, 1, 1], [0, 0, 0])
 
 

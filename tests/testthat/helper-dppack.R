@@ -43,3 +43,14 @@ exp_mech_probs <- function(utility, eps, sensitivity, measure = rep(1, length(ut
   w <- measure * exp(eps * (utility - max(utility)) / (2 * sensitivity))
   w / sum(w)
 }
+
+# The method `name` of an R6 class generator, looked up through the inheritance chain.
+r6_method <- function(generator, name) {
+  while (!is.null(generator)) {
+    if (!is.null(generator$public_methods[[name]])) {
+      return(generator$public_methods[[name]])
+    }
+    generator <- generator$get_inherit()
+  }
+  NULL
+}

@@ -276,18 +276,30 @@ test_that("models report the privacy loss of their last fit", {
 
 test_that("every release takes `accountant = NULL` last and passes it to the core", {
   # A release is an exported function, or a public method of an exported R6 class, that
-  # draws noise: its body, or that of an internal helper it calls (.univariate, .fit_model),
-  # asks for a random state.
+  # draws noise: its body, or that of an internal helper it calls (.univariate, .select_model)
+  # or of a private method of its class (CoreObject's fit_data), asks for a random state.
   ns <- asNamespace("DPpackPy")
-  draws_noise <- function(f, depth = 2) {
+  # the private methods of an R6 class and its ancestors, the nearest definition first
+  private_methods <- function(generator) {
+    methods <- list()
+    while (!is.null(generator)) {
+      own <- generator$private_methods
+      methods <- c(methods, own[setdiff(names(own), names(methods))])
+      generator <- generator$get_inherit()
+    }
+    methods
+  }
+  draws_noise <- function(f, depth = 2, private = list()) {
     names <- all.names(body(f))
     if (".random_state" %in% names) {
       return(TRUE)
     }
     helpers <- Filter(function(n) startsWith(n, ".") && exists(n, envir = ns, inherits = FALSE),
                       setdiff(names, ".random_state"))
-    depth > 0 && any(vapply(helpers, function(n) {
-      is.function(ns[[n]]) && draws_noise(ns[[n]], depth - 1)
+    called <- c(lapply(stats::setNames(nm = helpers), function(n) ns[[n]]),
+                if ("private" %in% names) private[intersect(names, names(private))])
+    depth > 0 && any(vapply(called, function(g) {
+      is.function(g) && draws_noise(g, depth - 1, private)
     }, logical(1)))
   }
   check_release <- function(f, where) {
@@ -301,10 +313,11 @@ test_that("every release takes `accountant = NULL` last and passes it to the cor
     object <- get(name, envir = ns)
     if (inherits(object, "R6ClassGenerator")) {
       generator <- object
+      private <- private_methods(object)
       while (!is.null(generator)) {
         for (method in names(generator$public_methods)) {
           f <- generator$public_methods[[method]]
-          if (draws_noise(f)) {
+          if (draws_noise(f, private = private)) {
             check_release(f, paste0(name, "$", method))
             releases <- c(releases, paste0(name, "$", method))
           }

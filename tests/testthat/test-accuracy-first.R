@@ -89,8 +89,8 @@ test_that("bad input stops with the core's message and draws nothing", {
   )
   expect_dppack_error(
     accuracy_first_erm(d$X, d$y, "ridge", 0.1, 0.1, d$ub[1:3], d$lb[1:3]),
-    paste("Length of upper.bounds must be equal to the number of columns of X plus one",
-          "(the last bound is for y)."), "accuracy_first_erm"
+    "Length of upper.bounds must be equal to the number of columns of X plus 1 (for y).",
+    "accuracy_first_erm"
   )
   expect_dppack_error(doubling_erm(d$X, d$y, "ridge", 0.1, 0.1, d$ub, d$lb, gamma = 1),
                       "gamma must be < 1.", "doubling_erm")

@@ -5,7 +5,8 @@
 # checks are tested in Python (tests/python/test_erm_analytic.py); bit-identity with Python in
 # tests/python/test_cross_language_analytic.py.
 
-agm_method <- function(generator, name) generator$public_methods[[name]]
+# (the two classes share fit() and predict() through their internal base AnalyticGaussianERM)
+agm_method <- r6_method
 
 agm_expect_error <- function(object, message, head) {
   cnd <- expect_error(object, message, fixed = TRUE)

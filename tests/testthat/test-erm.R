@@ -7,17 +7,6 @@
 
 # ---- helpers ------------------------------------------------------------------------------
 
-# The method `name` of an R6 class generator, looked up through the inheritance chain.
-r6_method <- function(generator, name) {
-  while (!is.null(generator)) {
-    if (!is.null(generator$public_methods[[name]])) {
-      return(generator$public_methods[[name]])
-    }
-    generator <- generator$get_inherit()
-  }
-  NULL
-}
-
 # An error of an R6 method (call head `model$fit`, `svmDP$new`, ...): DPpack's exact text, no
 # Python class prefix or traceback, raised from the user's call.
 expect_method_error <- function(object, message, head) {
@@ -54,6 +43,16 @@ ref_logistic <- function(X, y, upper, lower, gamma, add.bias = FALSE) {
   o <- stats::optim(rep(0, ncol(X)), f, gr, method = "BFGS",
                     control = list(reltol = 1e-14, maxit = 10000))
   o$par / s
+}
+
+# The same with gamma = 1 as the CMS base class fits it: neither scaled nor unscaled, the plain
+# objective on the data clipped to the bounds (labels y_cls, defined below).
+ref_logistic_plain <- function(X, upper, lower) {
+  f <- function(t) {
+    z <- drop(clip_cols(X, lower, upper) %*% t)
+    mean(log1p(exp(z)) - y_cls * z) + sum(t^2) / 2 / nrow(X)
+  }
+  stats::optim(c(0, 0), f, method = "BFGS", control = list(reltol = 1e-14, maxit = 1e4))$par
 }
 
 # Non-private linear SVM with the weighted Huber loss, as svmDP defines it (spec 6.4).
@@ -167,19 +166,27 @@ test_that("the tuning functions have DPpack 0.2.2's signatures, then `accountant
 })
 
 test_that("the class hierarchy and public fields are DPpack's", {
+  # DPpack's public fields are active bindings onto the core model (plus the read-only
+  # privacy); the classes have no other fields
   cms_fields <- c("mapXy", "mapXy.gr", "loss", "loss.gr", "regularizer", "regularizer.gr",
                   "gamma", "eps", "perturbation.method", "c", "coeff", "kernel", "D",
                   "sampling", "phi", "kernel.param", "prefilter")
-  expect_setequal(names(EmpiricalRiskMinimizationDP.CMS$public_fields), cms_fields)
-  expect_setequal(names(EmpiricalRiskMinimizationDP.KST$public_fields),
+  expect_setequal(names(EmpiricalRiskMinimizationDP.CMS$active), c(cms_fields, "privacy"))
+  expect_null(EmpiricalRiskMinimizationDP.CMS$public_fields)
+  expect_setequal(names(EmpiricalRiskMinimizationDP.KST$active),
                   c("mapXy", "mapXy.gr", "loss", "loss.gr", "regularizer", "regularizer.gr",
-                    "gamma", "eps", "delta", "domain", "zeta", "lambda", "coeff"))
+                    "gamma", "eps", "delta", "domain", "zeta", "lambda", "coeff", "privacy"))
+  expect_null(EmpiricalRiskMinimizationDP.KST$public_fields)
+  # DPpack's hierarchy, over DPpackPy's internal base of the classes over a core object
   expect_identical(class(svmDP$new("l2", 1, 1)),
-                   c("svmDP", "WeightedERMDP.CMS", "EmpiricalRiskMinimizationDP.CMS", "R6"))
+                   c("svmDP", "WeightedERMDP.CMS", "EmpiricalRiskMinimizationDP.CMS",
+                     "CoreObject", "R6"))
   expect_identical(class(LogisticRegressionDP$new("l2", 1, 1)),
-                   c("LogisticRegressionDP", "EmpiricalRiskMinimizationDP.CMS", "R6"))
+                   c("LogisticRegressionDP", "EmpiricalRiskMinimizationDP.CMS", "CoreObject",
+                     "R6"))
   expect_identical(class(LinearRegressionDP$new("l2", 1, 0, 1)),
-                   c("LinearRegressionDP", "EmpiricalRiskMinimizationDP.KST", "R6"))
+                   c("LinearRegressionDP", "EmpiricalRiskMinimizationDP.KST", "CoreObject",
+                     "R6"))
   m <- LogisticRegressionDP$new("l2", 1, 0.5)
   expect_identical(m$c, 1 / 4)
   expect_identical(m$perturbation.method, "objective")
@@ -548,13 +555,7 @@ test_that("an R subclass of EmpiricalRiskMinimizationDP.CMS with R functions tra
   Xs <- X_cls / 4
   ub <- c(0.5, 0.5)
   lb <- c(-0.5, -0.5)
-  # the base class neither scales nor unscales: the plain objective on the clipped data
-  f <- function(t) {
-    z <- drop(clip_cols(Xs, lb, ub) %*% t)
-    mean(log1p(exp(z)) - y_cls * z) + sum(t^2) / 2 / n_cls
-  }
-  ref <- stats::optim(c(0, 0), f, method = "BFGS",
-                      control = list(reltol = 1e-14, maxit = 1e4))$par
+  ref <- ref_logistic_plain(Xs, ub, lb)
   plain <- LogisticR$new(Inf, 1)
   plain$fit(Xs, y_cls, ub, lb)
   expect_rel_equal(plain$coeff, ref, tol = 1e-5)
@@ -584,6 +585,45 @@ test_that("an R subclass of EmpiricalRiskMinimizationDP.CMS with R functions tra
   o <- LogisticR$new(2, 1)$fit(Xs, y_cls, ub, lb)
   expect_length(o$coeff, 2)
   expect_true(all(is.finite(o$coeff)))
+})
+
+test_that("an R subclass that replaces fields after construction fits with them", {
+  # DPpack's pattern: the parent's constructor, then the subclass's own fields, here an R loss
+  # and its derivative for the built-in ones and another gamma
+  calls <- new.env()
+  calls$n <- 0
+  CrossEntropyR <- R6::R6Class(
+    "CrossEntropyR",
+    inherit = EmpiricalRiskMinimizationDP.CMS,
+    public = list(
+      initialize = function(eps, gamma) {
+        super$initialize(mapXy.sigmoid, loss.cross.entropy, "l2", eps, 1000, c = 1 / 4,
+                         mapXy.gr = mapXy.gr.sigmoid, loss.gr = loss.gr.cross.entropy)
+        self$loss <- function(y.hat, y) {
+          calls$n <- calls$n + 1
+          -(y * log(y.hat) + (1 - y) * log(1 - y.hat))
+        }
+        self$loss.gr <- function(y.hat, y) -y / y.hat + (1 - y) / (1 - y.hat)
+        self$gamma <- gamma
+      }
+    )
+  )
+  Xs <- X_cls / 4
+  ub <- c(0.5, 0.5)
+  lb <- c(-0.5, -0.5)
+  ref <- ref_logistic_plain(Xs, ub, lb)
+  m <- CrossEntropyR$new(Inf, 1)
+  expect_identical(m$gamma, 1)
+  expect_false(identical(m$loss, loss.cross.entropy))
+  expect_identical(m$mapXy, mapXy.sigmoid)
+  m$fit(Xs, y_cls, ub, lb)
+  expect_gt(calls$n, 0) # the core called the R loss
+  expect_rel_equal(m$coeff, ref, tol = 1e-6)
+  expect_s3_class(m, "EmpiricalRiskMinimizationDP.CMS")
+  # a clone of the subclass is independent too
+  copy <- m$clone()
+  copy$gamma <- 1000
+  expect_identical(m$gamma, 1)
 })
 
 test_that("WeightedERMDP.CMS with the R Huber wrappers and weights trains", {

@@ -8,25 +8,14 @@ object is made, then one per query, all on one power-of-two grid (see
 """
 
 import math
-import numbers
 
 import numpy as np
 
 from .. import _checks, _random, accounting
-from .noise_reduction import check_n_levels
 
 __all__ = ["InteractiveAboveThreshold", "above_threshold_calibration"]
 
 CALIBRATIONS = ("paper", "tuned")
-
-
-def _finite_number(value, name):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.ndarray)):
-        raise ValueError(f"{name} must be a finite number.")
-    array = np.asarray(value, dtype=np.float64)
-    if array.size != 1 or not np.isfinite(array).all():
-        raise ValueError(f"{name} must be a finite number.")
-    return float(array.reshape(()))
 
 
 class InteractiveAboveThreshold:
@@ -92,6 +81,20 @@ class InteractiveAboveThreshold:
     Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
     differential privacy level for accuracy-constrained ERM. NeurIPS 30.
     Dwork C, Roth A (2014). The algorithmic foundations of differential privacy, §3.6.
+
+    Examples
+    --------
+    Which of four counts (sensitivity 1) is the first above 30? The answers are noisy, and
+    the mechanism stops at the first "yes":
+
+    >>> import numpy as np
+    >>> counts = np.array([3.0, 9.0, 40.0, 80.0])
+    >>> above = InteractiveAboveThreshold(counts, eps=1.0, threshold=30.0, sensitivity=1.0,
+    ...                                   random_state=1)
+    >>> [above.query(lambda data, i=i: data[i]) for i in range(3)]
+    [False, False, True]
+    >>> above.halt_index, above.privacy_
+    (2, PrivacyLoss.pure(eps=1.0))
     """
 
     def __init__(self, data, eps, threshold, sensitivity, random_state=None, accountant=None):
@@ -100,7 +103,7 @@ class InteractiveAboveThreshold:
             lambda: accounting.PrivacyLoss.pure(_checks.check_finite_positive_scalar(eps, "eps")),
             "InteractiveAboveThreshold")
         self.eps = _checks.check_finite_positive_scalar(eps, "eps")
-        self.threshold = _finite_number(threshold, "threshold")
+        self.threshold = _checks.check_number(threshold, "threshold", finite=True)
         self.sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
         self._data = data
         self._rng = _random.as_generator(random_state)
@@ -124,7 +127,8 @@ class InteractiveAboveThreshold:
         """
         if self.halted:
             raise ValueError("InteractiveAboveThreshold has halted: it answers no more queries.")
-        value = _finite_number(f(self._data) if callable(f) else f, "The query value")
+        value = _checks.check_number(f(self._data) if callable(f) else f, "The query value",
+                                     finite=True)
         return self._answer(value)
 
     def _noise(self, value, factor):
@@ -177,24 +181,34 @@ def above_threshold_calibration(alpha, gamma, sensitivity, n_levels, calibration
     ------
     ValueError
         Invalid arguments.
+
+    References
+    ----------
+    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
+    differential privacy level for accuracy-constrained ERM. NeurIPS 30, Algorithm 3. Spec
+    ``accuracy_first.md`` §5.
+
+    Examples
+    --------
+    Excess risk within alpha = 0.1 with probability 0.95, queries of sensitivity 0.01, at
+    most 100 levels:
+
+    >>> c = above_threshold_calibration(0.1, 0.05, 0.01, n_levels=100)
+    >>> round(c["eps"], 4), c["threshold"]  # 16 * 0.01 * ln(4000) / 0.1, -alpha / 2
+    (13.2705, -0.05)
+    >>> c = above_threshold_calibration(0.1, 0.05, 0.01, n_levels=100, calibration="tuned")
+    >>> round(c["eps"], 4), round(c["threshold"], 4)
+    (4.4819, -0.0161)
     """
     alpha = _checks.check_finite_positive_scalar(alpha, "alpha")
-    gamma = check_probability(gamma, "gamma")
+    gamma = _checks.check_probability(gamma, "gamma")
     delta = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
-    T = check_n_levels(n_levels)
-    if not isinstance(calibration, str) or calibration not in CALIBRATIONS:
-        raise ValueError("calibration must be one of 'paper' or 'tuned'.")
+    T = _checks.check_whole(n_levels, "n.levels", 1)
+    _checks.check_choice(calibration, "calibration", CALIBRATIONS,
+                         "calibration must be one of 'paper' or 'tuned'.")
     if calibration == "paper":
         return {"eps": 16.0 * delta * math.log(2.0 * T / gamma) / alpha,
                 "threshold": -alpha / 2.0}
     b = alpha / (4.0 * math.log(1.5 ** 0.75 * math.sqrt(T) / gamma))
     s = alpha / 4.0 + 0.75 * b * math.log(1.5) - 0.5 * b * math.log(T)
     return {"eps": 2.0 * delta / b, "threshold": -s}
-
-
-def check_probability(value, name):
-    """A probability strictly between 0 and 1."""
-    number = _checks.check_positive_scalar(value, name)
-    if not number < 1:
-        raise ValueError(f"{name} must be < 1.")
-    return number

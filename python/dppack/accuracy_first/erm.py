@@ -51,17 +51,18 @@ from .. import _checks, _random, accounting
 from .above_threshold import (
     InteractiveAboveThreshold,
     above_threshold_calibration,
-    check_probability,
 )
-from ..erm.blocks import weighted_gram
-from ..erm.cms import (
+from ..erm import losses
+from ..erm.design import as_design_matrix, prepare_design
+from ..erm.solvers import (
     OPTIMALITY_SLACK,
     ConvergenceError,
-    as_design_matrix,
-    as_labels,
-    prepare_design,
+    damped_newton,
+    optimality_tolerance,
+    project_onto_ball,
+    trust_region_solve,
 )
-from .noise_reduction import check_n_levels, laplace_noise_path, privacy_level_grid
+from .noise_reduction import laplace_noise_path, privacy_level_grid
 
 __all__ = [
     "AccuracyFirstResult",
@@ -72,6 +73,7 @@ __all__ = [
 ]
 
 MODELS = ("ridge", "logistic")
+MODEL_MESSAGE = "model must be one of 'ridge' or 'logistic'."
 # Issued when no level passed the accuracy test. This warning is about accuracy, not privacy:
 # the returned hypothesis is private (a noise-reduction or doubling release, its eps reported,
 # spec §6.1 step 6: never theta*), only not certified accurate (success = False). Unlike an
@@ -80,28 +82,6 @@ NO_LEVEL_MESSAGE = (
     "No privacy level met the accuracy target: the result is NOT accurate (success = FALSE) and "
     "still cost its reported eps. Raise eps.max, alpha or n.levels."
 )
-
-
-# --------------------------------------------------------------------------------------------
-# Checks
-# --------------------------------------------------------------------------------------------
-
-
-def _check_model(model):
-    if not isinstance(model, str) or model not in MODELS:
-        raise ValueError("model must be one of 'ridge' or 'logistic'.")
-    return model
-
-
-def _whole(value, name):
-    try:
-        return check_n_levels(value)
-    except ValueError:
-        raise ValueError(f"{name} must be a whole number >= 1.") from None
-
-
-def _optional_eps(value, name):
-    return None if value is None else _checks.check_finite_positive_scalar(value, name)
 
 
 # --------------------------------------------------------------------------------------------
@@ -134,8 +114,9 @@ def _loss_from_arguments(method, model, X, alpha, lambda_, add_bias, gamma, n_le
     with the bias), for the accountant's check before the data are read."""
     n, p = as_design_matrix(X).shape
     d = p + int(_checks.check_flag(add_bias, "add.bias"))
-    params = accuracy_first_parameters(_check_model(model), alpha, lambda_, n, d, gamma,
-                                       n_levels, calibration, eps_min, eps_max)
+    model = _checks.check_choice(model, "model", MODELS, MODEL_MESSAGE)
+    params = accuracy_first_parameters(model, alpha, lambda_, n, d, gamma, n_levels,
+                                       calibration, eps_min, eps_max)
     return _most_spent(method, params, n_levels)
 
 
@@ -158,7 +139,7 @@ def _query_sensitivity(model, lambda_, n):
     # (strong convexity), which the sensitivity adds (ridge's theta* is a closed-form solve).
     if model == "ridge":
         return (1.0 / math.sqrt(lambda_) + 1.0) ** 2 / n
-    slack = logistic_optimality_tolerance(n) ** 2 / (2.0 * lambda_)
+    slack = optimality_tolerance(n) ** 2 / (2.0 * lambda_)
     return 2.0 * _radius(model, lambda_) / n + slack
 
 
@@ -197,8 +178,9 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
     -------
     dict
         ``radius`` R of the feasible ball; ``sensitivity`` Delta of the excess-risk queries
-        (§4; logistic adds g_tol^2 / (2 lambda) for its iterative theta*, see
-        :func:`logistic_optimality_tolerance`); ``theta_sensitivity`` the l1-sensitivity of
+        (§4; logistic adds g_tol^2 / (2 lambda) for its iterative theta*, certified to
+        g_tol = 1e-6 / n, :func:`dppack.erm.solvers.optimality_tolerance`);
+        ``theta_sensitivity`` the l1-sensitivity of
         theta* (logistic, §6.2 step 2, times 1 + 1e-6 for the same certified slack) or of X'X
         and X'y (ridge, 2 each, §6.1 step 1); ``eps_theory`` (§7.1); ``eps_min``,
         ``eps_max``; ``eps_test`` and ``threshold`` of AboveThreshold (§5);
@@ -208,13 +190,28 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
     ------
     ValueError
         Invalid arguments.
+
+    References
+    ----------
+    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
+    differential privacy level for accuracy-constrained ERM. NeurIPS 30. Spec
+    ``accuracy_first.md`` §3-§7.
+
+    Examples
+    --------
+    What a logistic run on 532 rows and 3 coefficients would use, before any data is read:
+
+    >>> p = accuracy_first_parameters("logistic", alpha=0.1, lambda_=0.5, n=532, d=3,
+    ...                               n_levels=100, calibration="tuned")
+    >>> round(p["eps_theory"], 4), round(p["eps_test"], 4), int(p["doubling_levels"])
+    (0.3268, 2.4585, 11)
     """
-    model = _check_model(model)
+    model = _checks.check_choice(model, "model", MODELS, MODEL_MESSAGE)
     alpha = _checks.check_finite_positive_scalar(alpha, "alpha")
     lambda_ = _checks.check_finite_positive_scalar(lambda_, "lambda")
-    n, d = _whole(n, "n"), _whole(d, "d")
-    gamma = check_probability(gamma, "gamma")
-    T = check_n_levels(n_levels)
+    n, d = _checks.check_whole(n, "n", 1), _checks.check_whole(d, "d", 1)
+    gamma = _checks.check_probability(gamma, "gamma")
+    T = _checks.check_whole(n_levels, "n.levels", 1)
     delta = _query_sensitivity(model, lambda_, n)
     eps_theory = _theory_eps(model, alpha, lambda_, n, d)
     low = 1.0 / n if eps_min is None else _checks.check_finite_positive_scalar(eps_min, "eps.min")
@@ -231,7 +228,7 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
         theta_sensitivity = 2.0
     else:
         # spec §6.2 step 2, G = 1, times 1 + tau for the certified inexact theta*
-        # (logistic_optimality_tolerance)
+        # (dppack.erm.solvers.optimality_tolerance, _logistic_minimiser)
         theta_sensitivity = 2.0 * math.sqrt(d) * (1.0 + OPTIMALITY_SLACK) / (n * lambda_)
     return {
         "radius": _radius(model, lambda_),
@@ -252,101 +249,26 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
 # --------------------------------------------------------------------------------------------
 
 
-def _ridge_bounds(values, p, name):
-    array = _checks.as_numeric_array(values, f"{name} must be numeric.").ravel()
-    if array.size != p + 1:
-        raise ValueError(f"Length of {name} must be equal to the number of columns of X plus "
-                         "one (the last bound is for y).")
-    return array
-
-
 def _prepare_data(model, X, y, upper_bounds, lower_bounds, add_bias):
     """Clip and scale (module docstring); returns (X, y, coefficient divisors)."""
     add_bias = _checks.check_flag(add_bias, "add.bias")
     if model == "logistic":
-        design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=True,
-                                binary_labels=True)
-        return design["X"], 2.0 * design["y"] - 1.0, design["scale"]
-    X = as_design_matrix(X)
-    p = X.shape[1]
-    upper = _ridge_bounds(upper_bounds, p, "upper.bounds")
-    lower = _ridge_bounds(lower_bounds, p, "lower.bounds")
-    design = prepare_design(X, y, upper[:p], lower[:p], add_bias)
-    if not (math.isfinite(upper[p]) and math.isfinite(lower[p]) and lower[p] < upper[p]):
-        raise ValueError("The bounds on y (last entries of lower.bounds and upper.bounds) must "
-                         "be finite with lower < upper.")
-    Xs = design["X"]
-    d = Xs.shape[1]
-    bias = int(bool(add_bias))
-    s = np.concatenate([np.ones(bias), np.maximum(np.abs(lower[:p]), np.abs(upper[:p]))])
-    x_divisors = s * d  # ||x||_1 <= sum_j |x_j| / (s_j d) <= 1 (spec §0)
-    Xs /= x_divisors  # our own copy
-    y_scale = max(abs(lower[p]), abs(upper[p]))
-    ys = np.clip(as_labels(y, Xs.shape[0]), lower[p], upper[p]) / y_scale
+        # rows in the unit L2 ball, labels -1/+1 (spec §0)
+        design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
+                                labels="signed")
+        return design["X"], design["y"], design["scale"]
+    # ridge: the bounds of X then y; rows in the unit L1 ball, column j divided by s_j d, so
+    # ||x||_1 <= 1 (spec §0); y clipped to its bounds and divided by s_y, so |y| <= 1
+    design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l1",
+                            target=True)
+    y_scale = design["target_bounds"].scale[0]
     # x_raw' coeff = y_scale (x_scaled' theta): coeff_j = theta_j y_scale / (s_j d)
-    return Xs, ys, x_divisors / y_scale
+    return design["X"], design["y"] / y_scale, design["scale"] / y_scale
 
 
 # --------------------------------------------------------------------------------------------
 # The two problems
 # --------------------------------------------------------------------------------------------
-
-
-def _project(theta, radius):
-    """Projection onto the ball ||theta|| <= R (post-processing, spec §0); the result's
-    computed norm is <= R (a rounding step above is shrunk by one ulp at a time)."""
-    norm = float(np.linalg.norm(theta))
-    if norm <= radius:
-        return theta
-    out = theta * (radius / norm)
-    while float(np.linalg.norm(out)) > radius:
-        out = out * (1.0 - 2.0 ** -52)
-    return out
-
-
-def trust_region_solve(A, g, radius):
-    """argmin over ||theta|| <= R of theta'A theta / 2 - g'theta for symmetric A (spec §6.1).
-
-    Eigendecompose A = Q diag(lam) Q'. The interior solution A^-1 g if A > 0 and it is feasible;
-    else theta(mu) = (A + mu I)^-1 g with mu > max(0, -lam_min) solving ||theta(mu)|| = R (Brent
-    on the secular equation); in the hard case (g orthogonal to the bottom eigenspace) the
-    bottom eigenvector is added to reach norm R.
-
-    The secular equation is solved for the shift s = mu - max(0, -lam_min), with lam + mu
-    formed as (lam + max(0, -lam_min)) + s: near the hard case the root s is tiny, and
-    Brent's tolerance relative to mu itself (about 1e-14 |mu|) could exceed s, giving a
-    theta off the sphere by 25% (as found on random problems). The result is projected onto
-    the ball at the end: the excess-risk queries' sensitivity (spec §4) holds on the ball only,
-    so rounding must not take theta outside it.
-    """
-    from scipy.optimize import brentq
-
-    lam, Q = np.linalg.eigh(A)
-    c = Q.T @ g
-    if lam[0] > 0:
-        inside = c / lam
-        if np.linalg.norm(inside) <= radius:
-            return _project(Q @ inside, radius)
-    low = max(0.0, -lam[0])
-    base = lam + low if lam[0] > 0 else lam - lam[0]  # >= 0, exactly 0 at the bottom if lam0 <= 0
-    c_norm = float(np.linalg.norm(c))
-    spread = max(1.0, abs(lam[0]), abs(lam[-1]))
-
-    def excess_norm(shift):
-        return float(np.linalg.norm(c / (base + shift))) - radius
-
-    start = 1e-30 * spread if lam[0] <= 0 else 0.0
-    if c_norm > 0 and excess_norm(start) > 0:
-        upper = c_norm / radius + 1e-14 * spread  # ||c / (base + s)|| <= ||c|| / s
-        shift = brentq(excess_norm, start, upper, xtol=1e-300, rtol=4 * np.finfo(float).eps,
-                       maxiter=2000)
-        return _project(Q @ (c / (base + shift)), radius)
-    # hard case: mu = -lam_min, fill up the norm along the bottom eigenvector
-    bottom = base <= 1e-12 * spread
-    y = np.zeros_like(c)
-    y[~bottom] = c[~bottom] / base[~bottom]
-    y[np.flatnonzero(bottom)[0]] = math.sqrt(max(radius ** 2 - float(y @ y), 0.0))
-    return _project(Q @ y, radius)
 
 
 class _RidgeProblem:
@@ -385,67 +307,23 @@ class _RidgeProblem:
         return self._solve(self.S + B, self.r + b)
 
 
-def _logistic_risk(X, y, lambda_, theta):
-    return float(np.mean(np.logaddexp(0.0, -y * (X @ theta)))) + 0.5 * lambda_ * float(
-        theta @ theta)
-
-
-def _logistic_gradient(X, y, lambda_, theta):
-    z = X @ theta
-    return -(X.T @ (y / (1.0 + np.exp(y * z)))) / X.shape[0] + lambda_ * theta
-
-
-def logistic_optimality_tolerance(n):
-    """g_tol = OPTIMALITY_SLACK / n: the bound on ||grad L|| at the released theta*.
-
-    L is lambda-strongly convex, so ||theta - theta*|| <= g_tol / lambda and two neighbouring
-    minimisers certified to g_tol differ by at most (2 G + 2 tau) / (n lambda), G = 1 the
-    per-record gradient bound: :func:`accuracy_first_parameters` multiplies the sensitivity
-    of theta* by 1 + tau, and adds g_tol^2 / (2 lambda) (the most L(theta) - L(theta*) can
-    be) to the queries' sensitivity.
-    """
-    return OPTIMALITY_SLACK / n
-
-
 def _logistic_minimiser(X, y, lambda_):
-    """theta* by damped Newton, certified: ||grad L(theta)|| <= g_tol
-    (:func:`logistic_optimality_tolerance`), else ``ConvergenceError`` (the sensitivity assumes
-    the exact optimum, spec §6.2 step 1; the slack g_tol is accounted for). Newton runs on to
-    ||grad|| <= 1e-13 lambda where it can; where the objective's decrease falls below its
-    rounding, a full step is taken if it lowers the gradient norm."""
+    """theta* by damped Newton (:func:`dppack.erm.solvers.damped_newton`), certified:
+    ||grad L(theta)|| <= g_tol = OPTIMALITY_SLACK / n
+    (:func:`dppack.erm.solvers.optimality_tolerance`), else ``ConvergenceError`` before any
+    noise is drawn (the sensitivity assumes the exact optimum, spec §6.2 step 1).
+
+    The slack is accounted for: L is lambda-strongly convex, so ||theta - theta*|| <=
+    g_tol / lambda and two neighbouring minimisers certified to g_tol differ by at most
+    (2 G + 2 tau) / (n lambda), G = 1 the per-record gradient bound, tau = OPTIMALITY_SLACK:
+    :func:`accuracy_first_parameters` multiplies the sensitivity of theta* by 1 + tau, and
+    adds g_tol^2 / (2 lambda) (the most L(theta) - L(theta*) can be) to the queries'
+    sensitivity."""
     n, d = X.shape
-    tolerance = logistic_optimality_tolerance(n)
-    theta = np.zeros(d)
-    value = _logistic_risk(X, y, lambda_, theta)
-    grad = _logistic_gradient(X, y, lambda_, theta)
-    for _ in range(200):
-        norm = float(np.linalg.norm(grad))
-        if norm <= min(1e-13 * lambda_, tolerance):
-            break
-        z = X @ theta
-        weights = 0.5 / (1.0 + np.cosh(z))  # sigma(z) sigma(-z)
-        hessian = weighted_gram(X, weights / n)
-        hessian[np.diag_indices(d)] += lambda_
-        step = np.linalg.solve(hessian, grad)
-        t = 1.0
-        while True:
-            candidate = theta - t * step
-            new = _logistic_risk(X, y, lambda_, candidate)
-            if new <= value - 1e-4 * t * float(grad @ step):
-                new_grad = _logistic_gradient(X, y, lambda_, candidate)
-                break
-            t /= 2.0
-            if t < 1e-10:
-                candidate = theta - step
-                new_grad = _logistic_gradient(X, y, lambda_, candidate)
-                if not float(np.linalg.norm(new_grad)) < norm:
-                    candidate = None  # no further progress possible in floating point
-                new = _logistic_risk(X, y, lambda_, theta - step)
-                break
-        if candidate is None:
-            break
-        theta, value, grad = candidate, new, new_grad
-    if not float(np.linalg.norm(grad)) <= tolerance:
+    tolerance = optimality_tolerance(n)
+    risk = losses.logistic().risk(X, y, ridge=lambda_)  # L, fused (dppack.erm.losses)
+    theta = damped_newton(risk, risk.hessian, np.zeros(d), tolerance)
+    if theta is None:
         raise ConvergenceError(
             f"The logistic minimiser did not reach the tolerance its sensitivity allows "
             f"(gradient norm <= {tolerance:.3g}); nothing was drawn or released. A larger "
@@ -464,32 +342,33 @@ class _LogisticProblem:
         self.radius = params["radius"]
         self.theta_sensitivity = params["theta_sensitivity"]
         self.theta_star = _logistic_minimiser(X, y, lambda_)
-        self.base = _logistic_risk(X, y, lambda_, self.theta_star)
+        self.risk = losses.logistic().risk(X, y, ridge=lambda_)
+        self.base = self.risk(self.theta_star, False)[0]
 
     def excess(self, theta):
-        return _logistic_risk(self.X, self.y, self.lambda_, theta) - self.base
+        return self.risk(theta, False)[0] - self.base
 
     def path(self, levels, rng):
         # spec §6.2 step 3: noise reduction on theta*, l1-sensitivity 2 sqrt(d) / (n lambda)
         noisy = self.theta_star + laplace_noise_path((self.d,), self.theta_sensitivity, levels,
                                                      rng)
-        return lambda t: _project(noisy[t], self.radius)
+        return lambda t: project_onto_ball(noisy[t], self.radius)
 
     def one_shot(self, eps, rng):
         # Thm 3.3: per-coordinate Lap(2 sqrt(d) / (n lambda eps))
         noise = _random.laplace(self.theta_sensitivity / eps, self.d, rng)
-        return _project(self.theta_star + noise, self.radius)
+        return project_onto_ball(self.theta_star + noise, self.radius)
 
 
 def _setup(model, X, y, alpha, lambda_, upper_bounds, lower_bounds, add_bias, gamma,
            n_levels, calibration, eps_min, eps_max):
     """Validate everything and build the problem (no noise drawn)."""
-    model = _check_model(model)
+    model = _checks.check_choice(model, "model", MODELS, MODEL_MESSAGE)
     alpha = _checks.check_finite_positive_scalar(alpha, "alpha")
     lambda_ = _checks.check_finite_positive_scalar(lambda_, "lambda")
-    gamma = check_probability(gamma, "gamma")
-    eps_min = _optional_eps(eps_min, "eps.min")
-    eps_max = _optional_eps(eps_max, "eps.max")
+    gamma = _checks.check_probability(gamma, "gamma")
+    eps_min = _checks.check_finite_positive_scalar(eps_min, "eps.min", optional=True)
+    eps_max = _checks.check_finite_positive_scalar(eps_max, "eps.max", optional=True)
     Xs, ys, divisors = _prepare_data(model, X, y, upper_bounds, lower_bounds, add_bias)
     n, d = Xs.shape
     params = accuracy_first_parameters(model, alpha, lambda_, n, d, gamma, n_levels,
@@ -537,6 +416,28 @@ class AccuracyFirstResult:
     privacy_ : PrivacyLoss
         What the accountant was charged: the most the method can spend (a pure loss >=
         ``eps``; module docstring), its differential-privacy guarantee.
+
+    Parameters
+    ----------
+    **fields
+        One keyword per attribute above, all required (made by the three methods).
+
+    References
+    ----------
+    Ligett et al. (2017), NeurIPS 30 (ex-post privacy); spec ``accuracy_first.md`` §6, §7.
+
+    Examples
+    --------
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
+    >>> result = theory_erm(X, y, "logistic", 0.1, 0.5, [200, 70], [50, 15], add_bias=True,
+    ...                     random_state=1)
+    >>> result  # doctest: +NORMALIZE_WHITESPACE
+    AccuracyFirstResult(theory, logistic: target alpha = 0.1 met; ex-post eps = 0.32678 =
+    generation 0.32678 + test 0; stop_index = None)
+    >>> result.coeff.shape, sorted(result.as_dict())[:3]
+    ((3,), ['alpha', 'coeff', 'eps'])
     """
 
     _FIELDS = ("method", "model", "success", "coeff", "theta", "alpha", "gamma", "stop_index",
@@ -624,6 +525,24 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     ----------
     Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
     differential privacy level for accuracy-constrained ERM. NeurIPS 30.
+
+    Examples
+    --------
+    A logistic regression of diabetes whose excess risk (on the scaled problem) is within
+    0.1: the run stops at the first of 100 levels that passes the private test, and its
+    ex-post eps is below the eps charged up front:
+
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
+    >>> result = accuracy_first_erm(X, y, "logistic", alpha=0.1, lambda_=0.5,
+    ...                             upper_bounds=[200, 70], lower_bounds=[50, 15],
+    ...                             add_bias=True, n_levels=100, calibration="tuned",
+    ...                             random_state=1)
+    >>> result.success, result.stop_index, round(result.eps, 2)
+    (True, 69, 2.63)
+    >>> round(result.privacy_.eps, 2)  # charged: eps_A + the last level
+    3.68
     """
     bill = accounting.charge(
         accountant, lambda: _loss_from_arguments(
@@ -670,21 +589,8 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
 
     Parameters
     ----------
-    X : array_like or pandas.DataFrame, n x p
-        Never modified.
-    y : array_like
-        Ridge: n responses; logistic: n labels 0/1.
-    model : {'ridge', 'logistic'}
-    alpha : float
-        Target excess empirical risk of the clipped, scaled problem (module docstring), > 0.
-    lambda_ : float
-        Regularisation weight lambda, > 0.
-    upper_bounds, lower_bounds : array_like
-        Bounds of X's columns; ridge adds the bounds of y as the last entry.
-    add_bias : bool
-        Prepend a column of ones (bounds 1, 1); its coefficient comes first.
-    gamma : float
-        Failure probability in (0, 1).
+    X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias, gamma
+        As for :func:`accuracy_first_erm` (the data are never modified).
     eps_min, eps_max : float, optional
         The first level and the end of the doubling range; defaults as
         :func:`accuracy_first_erm`; K = floor(log2(eps_max / eps_min) + 1) + 1 levels.
@@ -705,7 +611,22 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     Raises
     ------
     ValueError
-        Invalid options, data or bounds, or an overspend (before any noise is drawn).
+        As :func:`accuracy_first_erm`.
+
+    References
+    ----------
+    Ligett et al. (2017), NeurIPS 30 (the doubling baseline); spec ``accuracy_first.md``
+    §7.2.
+
+    Examples
+    --------
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
+    >>> result = doubling_erm(X, y, "logistic", 0.1, 0.5, [200, 70], [50, 15], add_bias=True,
+    ...                       random_state=1)
+    >>> result.success, result.stop_index, result.n_levels, round(result.eps, 2)
+    (True, 6, 11, 3.75)
     """
     bill = accounting.charge(
         accountant, lambda: _loss_from_arguments(
@@ -750,19 +671,8 @@ def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias
 
     Parameters
     ----------
-    X : array_like or pandas.DataFrame, n x p
-        Never modified.
-    y : array_like
-        Ridge: n responses; logistic: n labels 0/1.
-    model : {'ridge', 'logistic'}
-    alpha : float
-        Target excess empirical risk of the clipped, scaled problem (module docstring), > 0.
-    lambda_ : float
-        Regularisation weight lambda, > 0.
-    upper_bounds, lower_bounds : array_like
-        Bounds of X's columns; ridge adds the bounds of y as the last entry.
-    add_bias : bool
-        Prepend a column of ones (bounds 1, 1); its coefficient comes first.
+    X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias
+        As for :func:`accuracy_first_erm` (the data are never modified).
     random_state : None, int or NumPy Generator
     accountant : BudgetAccountant, optional
         Charged ``PrivacyLoss.pure(eps)`` (eps from n, d, alpha and lambda alone) under the
@@ -778,7 +688,21 @@ def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias
     Raises
     ------
     ValueError
-        Invalid options, data or bounds, or an overspend (before any noise is drawn).
+        As :func:`accuracy_first_erm`.
+
+    References
+    ----------
+    Ligett et al. (2017), NeurIPS 30, Theorems 3.1 and 3.3; spec ``accuracy_first.md`` §7.1.
+
+    Examples
+    --------
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
+    >>> result = theory_erm(X, y, "logistic", 0.1, 0.5, [200, 70], [50, 15], add_bias=True,
+    ...                     random_state=1)
+    >>> round(result.eps, 4), result.eps_test, result.stop_index  # one fit, no test
+    (0.3268, 0.0, None)
     """
     bill = accounting.charge(
         accountant, lambda: _loss_from_arguments(

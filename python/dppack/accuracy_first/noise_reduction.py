@@ -50,33 +50,13 @@ def check_levels(eps, name="eps"):
     levels = _checks.as_numeric_array(eps, f"{name} must be a numeric vector.").ravel()
     if levels.size < 1:
         raise ValueError(f"{name} must hold at least one privacy level.")
-    if not np.all(np.isfinite(levels)) or np.any(levels <= 0):
-        raise ValueError(f"Every value of {name} must be finite and > 0.")
+    _checks.check_positive_values(levels, f"Every value of {name} must be finite and > 0.")
     if np.any(np.diff(levels) <= 0):
         raise ValueError(f"{name} must be strictly increasing (most private level first).")
     return levels
 
 
-def _true_values(true_values):
-    values = _checks.as_numeric_array(true_values, "true.values must be numeric.")
-    if values.size < 1:
-        raise ValueError("true.values must hold at least one value.")
-    if not np.all(np.isfinite(values)):
-        raise ValueError("true.values must be finite (no NA, NaN or Inf).")
-    return values
-
-
-def check_n_levels(n_levels):
-    """The number of levels T as an int >= 1."""
-    if isinstance(n_levels, (bool, np.bool_)):
-        raise ValueError("n.levels must be a whole number >= 1.")
-    try:
-        value = float(np.asarray(n_levels).reshape(()))
-    except (TypeError, ValueError):
-        raise ValueError("n.levels must be a whole number >= 1.") from None
-    if not (math.isfinite(value) and value >= 1 and value == int(value)):
-        raise ValueError("n.levels must be a whole number >= 1.")
-    return int(value)
+TRUE_VALUES_SIZE_MESSAGE = "true.values must hold at least one value."
 
 
 # --------------------------------------------------------------------------------------------
@@ -106,12 +86,23 @@ def privacy_level_grid(eps_min, eps_max, n_levels=1000):
     ------
     ValueError
         Invalid bounds or number of levels.
+
+    References
+    ----------
+    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
+    differential privacy level for accuracy-constrained ERM. NeurIPS 30. Spec
+    ``accuracy_first.md`` §3, §9.
+
+    Examples
+    --------
+    >>> privacy_level_grid(0.1, 1.0, n_levels=4).round(6).tolist()  # 1.0 itself excluded
+    [0.1, 0.177828, 0.316228, 0.562341]
     """
     low = _checks.check_finite_positive_scalar(eps_min, "eps.min")
     high = _checks.check_finite_positive_scalar(eps_max, "eps.max")
     if not low < high:
         raise ValueError("eps.min must be < eps.max.")
-    T = check_n_levels(n_levels)
+    T = _checks.check_whole(n_levels, "n.levels", 1)
     return low * (high / low) ** (np.arange(T) / T)
 
 
@@ -178,11 +169,26 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     differential privacy. arXiv:1504.00065.
     Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
     differential privacy level for accuracy-constrained ERM. NeurIPS 30.
+
+    Examples
+    --------
+    A count of sensitivity 1 at three levels; each row is less noisy than the one above,
+    and publishing all three costs eps = 1:
+
+    >>> path = LaplaceNoiseReduction(5.0, eps=[0.1, 0.5, 1.0], sensitivity=1.0,
+    ...                              random_state=1)
+    >>> path.shape
+    (3,)
+    >>> [round(float(v), 2) for v in path]
+    [-2.18, 2.54, 5.02]
+    >>> LaplaceNoiseReduction([5.0, 6.0], [0.1, 0.5, 1.0], 1.0, random_state=1).shape
+    (3, 2)
     """
     bill = accounting.charge(
         accountant, lambda: accounting.PrivacyLoss.pure(check_levels(eps)[-1]),
         "LaplaceNoiseReduction")
-    values = _true_values(true_values)
+    values = _checks.as_finite_data(true_values, "true.values",
+                                    size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
     levels = check_levels(eps)
     sens = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     rng = _random.as_generator(random_state)
@@ -258,6 +264,24 @@ class LaplaceNoiseReductionOnline:
     ------
     ValueError
         Invalid values, level or sensitivity (before any noise is drawn); an overspend.
+
+    References
+    ----------
+    Koufogiannis F, Han S, Pappas GJ (2015), arXiv:1504.00065; Ligett et al. (2017),
+    NeurIPS 30; spec ``accuracy_first.md`` §2.2.
+
+    Examples
+    --------
+    Start at eps = 0.1, then ask for a less noisy answer at eps = 1: both releases together
+    cost eps = 1.
+
+    >>> online = LaplaceNoiseReductionOnline(5.0, eps=0.1, sensitivity=1.0, random_state=1)
+    >>> round(float(online.release), 2)
+    5.24
+    >>> round(float(online.reduce(1.0)), 2)
+    2.3
+    >>> online.levels, online.privacy_
+    ([0.1, 1.0], PrivacyLoss.pure(eps=1.0))
     """
 
     def __init__(self, true_values, eps, sensitivity, random_state=None, accountant=None):
@@ -265,7 +289,8 @@ class LaplaceNoiseReductionOnline:
             accountant,
             lambda: accounting.PrivacyLoss.pure(_checks.check_finite_positive_scalar(eps, "eps")),
             "LaplaceNoiseReductionOnline")
-        values = _true_values(true_values)
+        values = _checks.as_finite_data(true_values, "true.values",
+                                        size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
         level = _checks.check_finite_positive_scalar(eps, "eps")
         self.sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
         self._rng = _random.as_generator(random_state)
@@ -385,11 +410,22 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     ----------
     Whitehouse J, Ramdas A, Wu ZS, Rogers R (2022). Brownian noise reduction: maximizing
     privacy subject to accuracy constraints. NeurIPS 35.
+
+    Examples
+    --------
+    Variances 4, 1 and 1/4 for a value of l2-sensitivity 1: the whole path is
+    rho = 1 / (2 * 0.25) = 2 zCDP.
+
+    >>> path = GaussianNoiseReduction(5.0, variances=[4.0, 1.0, 0.25], sensitivity=1.0,
+    ...                               random_state=1)
+    >>> [round(float(v), 2) for v in path]
+    [6.46, 5.88, 5.17]
     """
     bill = accounting.charge(
         accountant, lambda: _brownian_loss(_variances(variances), sensitivity),
         "GaussianNoiseReduction")
-    values = _true_values(true_values)
+    values = _checks.as_finite_data(true_values, "true.values",
+                                    size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
     s = _variances(variances)
     if sensitivity is not None:
         _checks.check_finite_positive_scalar(sensitivity, "sensitivity")

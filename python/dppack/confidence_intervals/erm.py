@@ -32,16 +32,17 @@ noise is drawn; the results carry ``privacy_``.
 """
 
 import math
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import _checks, _random, accounting, mechanisms
-from ..erm.blocks import generate_loss_gr_huber, generate_loss_hess_huber, generate_loss_huber
-from ..erm.blocks import regularizer_l2, sigmoid, weighted_gram
-from ..erm.cms import ConvergenceError, noise_vector, prepare_design
+from ..erm import losses
+from ..erm.blocks import regularizer_l2
+from ..erm.losses import weighted_gram
+from ..erm.design import coefficient_names, prepare_design
 from ..erm.models import LogisticRegressionDP, svmDP
+from ..erm.solvers import margin_newton
 
 __all__ = [
     "ERMConfidenceIntervals",
@@ -57,56 +58,10 @@ __all__ = [
 ]
 
 NOTIONS = ("DP", "zCDP")
-LOSSES = ("logistic", "huber")
+LOSSES = losses.NAMES  # the margin losses f(z), z = y theta'x (spec §2): dppack.erm.losses
 METHODS = ("objective", "output")
 # Spec §7 "Budget split": DP (eps/2, eps/4, eps/4); zCDP rho parts 4 : 1 : 1.
 DEFAULT_SPLITS = {"DP": (2.0, 1.0, 1.0), "zCDP": (4.0, 1.0, 1.0)}
-# Newton's method stops at this gradient norm (spec §4 step 3: the proof needs the exact
-# minimiser; 1e-10 is the spec's suggestion).
-_GRADIENT_TOLERANCE = 1e-10
-_MAX_NEWTON_STEPS = 200
-
-
-# --------------------------------------------------------------------------------------------
-# Losses in margin form f(z), z = y theta'x (spec §2)
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _MarginLoss:
-    name: str
-    t: float  # bound on |f''|
-    value: object  # f(z)
-    first: object  # f'(z)
-    second: object  # f''(z)
-
-    def sup_first_at(self, theta_norm):
-        """sup |f'(y theta'x)| over ||x|| <= 1: S(||theta||) for logistic, 1 for Huber."""
-        if self.name == "logistic":
-            return float(sigmoid(theta_norm))
-        return 1.0
-
-
-def _logistic_second(z):
-    """S(z) S(-z) = s (1 - s), s = S(z): one sigmoid (the rounding of 1 - s is absolute,
-    below 1e-16)."""
-    s = sigmoid(z)
-    return s * (1.0 - s)
-
-
-def _margin_loss(loss, huber_h):
-    if loss == "logistic":
-        return _MarginLoss(
-            "logistic", 0.25,
-            lambda z: np.logaddexp(0.0, -z),
-            lambda z: -sigmoid(-z),
-            _logistic_second,
-        )
-    # DPpack's Huber blocks take (y_hat, y): with y = 1 they are functions of the margin z.
-    f, f1, f2 = (generate_loss_huber(huber_h), generate_loss_gr_huber(huber_h),
-                 generate_loss_hess_huber(huber_h))
-    return _MarginLoss("huber", 1.0 / (2.0 * huber_h), lambda z: f(z, 1.0),
-                       lambda z: f1(z, 1.0), lambda z: f2(z, 1.0))
 
 
 # --------------------------------------------------------------------------------------------
@@ -134,19 +89,63 @@ def spherical_laplace(k, rate, random_state=None, size=None):
     -------
     ndarray
         k values, or a size x k array (all norms first, then the directions row by row).
+
+    Notes
+    -----
+    The package's one sampler of this law, :func:`dppack._random.l2_laplace`, with
+    ``random_state`` turned into a generator; the releases here call that sampler directly.
+
+    References
+    ----------
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the noise of objective and output
+    perturbation); Wang, Kifer and Lee (2019), Differentially private confidence intervals
+    for empirical risk minimization, JPC 9(1); spec ``confidence_intervals.md`` §3.
+
+    Examples
+    --------
+    >>> spherical_laplace(3, rate=2.0, random_state=1).shape
+    (3,)
+    >>> spherical_laplace(3, rate=2.0, random_state=1, size=5).shape
+    (5, 3)
     """
-    rng = _random.as_generator(random_state)
-    if size is None:
-        return noise_vector(int(k), rate, rng)
-    r = _random.gamma(int(k), rate, rng, size=int(size))
-    g = _random.normal(1.0, (int(size), int(k)), rng)
-    return g * (r / np.linalg.norm(g, axis=1))[:, None]
+    return _random.l2_laplace(k, rate, _random.as_generator(random_state), size)
 
 
 def objective_eps_prime(eps, t, n, c):
     """eps' = eps - log(1 + t / (2 n c)) of the improved objective perturbation (spec §4 step 1).
 
     Raises ``ValueError`` unless eps' > 0, i.e. c > t / (2 n (e^eps - 1)) (strict, spec §4/§9.11).
+
+    Parameters
+    ----------
+    eps : float
+        The budget of objective perturbation.
+    t : float
+        The bound on the loss's second derivative (1/4 for logistic, 1/(2h) for Huber).
+    n : int
+        The number of rows.
+    c : float
+        The paper's regularisation weight, gamma / (2n).
+
+    Returns
+    -------
+    float
+        eps' > 0.
+
+    Raises
+    ------
+    ValueError
+        When eps' <= 0 (gamma too small for the budget).
+
+    References
+    ----------
+    Wang, Kifer and Lee (2019), JPC 9(1) (improved objective perturbation); spec
+    ``confidence_intervals.md`` §4, §9.11.
+
+    Examples
+    --------
+    >>> round(objective_eps_prime(1.0, t=0.25, n=100, c=0.05), 6)  # 1 - log(1 + 0.025)
+    0.975307
     """
     eps_prime = eps - math.log1p(t / (2.0 * n * c))
     if not eps_prime > 0:
@@ -160,7 +159,28 @@ def objective_eps_prime(eps, t, n, c):
 
 
 def hessian_sensitivity(t, n):
-    """Replace-one Frobenius sensitivity of the Hessian H: 2t/n (spec §2, Lemmas 2-3)."""
+    """Replace-one Frobenius sensitivity of the Hessian H: 2t/n (spec §2, Lemmas 2-3).
+
+    Parameters
+    ----------
+    t : float
+        The bound on the loss's second derivative.
+    n : int
+        The number of rows.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Wang, Kifer and Lee (2019), JPC 9(1), Lemmas 2-3; spec ``confidence_intervals.md`` §2.
+
+    Examples
+    --------
+    >>> hessian_sensitivity(0.25, 100)
+    0.005
+    """
     return 2.0 * t / n
 
 
@@ -169,12 +189,65 @@ def sigma_sensitivity(sup_first, n):
 
     ``sup_first`` is S(||theta~||) for logistic (spec §9.1) or 1 (Huber, or the data-free
     bound).
+
+    Parameters
+    ----------
+    sup_first : float
+        The bound on |f'| over the data.
+    n : int
+        The number of rows.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Wang, Kifer and Lee (2019), JPC 9(1), Lemmas 4-5; spec ``confidence_intervals.md`` §2,
+    §9.1.
+
+    Examples
+    --------
+    >>> sigma_sensitivity(1.0, 100)
+    0.02
     """
     return 2.0 * sup_first * sup_first / n
 
 
 def regularized_hessian(X, y, theta, loss, c):
-    """H(theta) = (1/n) sum_i f''(z_i) x_i x_i' + 2c I, z_i = y_i theta'x_i (spec Eq. 5)."""
+    """H(theta) = (1/n) sum_i f''(z_i) x_i x_i' + 2c I, z_i = y_i theta'x_i (spec Eq. 5).
+
+    Parameters
+    ----------
+    X : ndarray, n x d
+        The scaled design (rows of norm <= 1).
+    y : ndarray
+        n labels -1/+1.
+    theta : ndarray
+        d coefficients.
+    loss : dppack.erm.losses.MarginLoss
+        The margin loss f, with its derivatives ``first`` and ``second``.
+    c : float
+        The regularisation weight.
+
+    Returns
+    -------
+    ndarray, d x d
+
+    References
+    ----------
+    Wang, Kifer and Lee (2019), JPC 9(1), Eq. 5; spec ``confidence_intervals.md`` §2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.losses import margin_loss
+    >>> X = np.array([[0.5, 0.1], [-0.3, 0.4], [0.2, -0.6]])
+    >>> y = np.array([1.0, -1.0, 1.0])
+    >>> H = regularized_hessian(X, y, np.array([0.3, -0.2]), margin_loss("logistic"), 0.05)
+    >>> H.round(6).tolist()
+    [[0.131498, -0.015698], [-0.015698, 0.143826]]
+    """
     n, d = X.shape
     H = weighted_gram(X, loss.second(y * (X @ theta)) / n)
     H[np.diag_indices(d)] += 2.0 * c
@@ -183,7 +256,31 @@ def regularized_hessian(X, y, theta, loss, c):
 
 def gradient_covariance(X, y, theta, loss, c):
     """Sigma(theta) = (1/n) sum_i g_i g_i' - 4c^2 theta theta', g_i = f'(z_i) y_i x_i (spec
-    Eq. 6); y_i^2 = 1, so the weights are f'(z_i)^2."""
+    Eq. 6); y_i^2 = 1, so the weights are f'(z_i)^2.
+
+    Parameters
+    ----------
+    X, y, theta, loss, c
+        As :func:`regularized_hessian`.
+
+    Returns
+    -------
+    ndarray, d x d
+
+    References
+    ----------
+    Wang, Kifer and Lee (2019), JPC 9(1), Eq. 6; spec ``confidence_intervals.md`` §2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.losses import margin_loss
+    >>> X = np.array([[0.5, 0.1], [-0.3, 0.4], [0.2, -0.6]])
+    >>> y = np.array([1.0, -1.0, 1.0])
+    >>> S = gradient_covariance(X, y, np.array([0.3, -0.2]), margin_loss("logistic"), 0.05)
+    >>> S.round(6).tolist()
+    [[0.02636, -0.012418], [-0.012418, 0.036353]]
+    """
     n = X.shape[0]
     first = loss.first(y * (X @ theta))
     return weighted_gram(X, first * first / n) - 4.0 * c * c * np.outer(theta, theta)
@@ -216,7 +313,7 @@ def _spd_eigen(M, sensitivity, budget, notion, floor, rng):
     if notion == "DP":
         # spherical Laplace on R^(d^2) with gamma = phi / s (spec §5 step 1); floating point:
         # no exact sampler of this law exists in _random
-        noisy = M + spherical_laplace(d * d, budget / sensitivity, rng).reshape(d, d)
+        noisy = M + _random.l2_laplace(d * d, budget / sensitivity, rng).reshape(d, d)
     else:
         # N(0, s^2 / (2 phi) I_{d^2}) (spec §5 step 1, P3; the paper's I_d is a typo, §9.3),
         # drawn exactly: the discrete Gaussian on a grid, phi-zCDP for the d^2 entries as one
@@ -254,6 +351,27 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
     -------
     ndarray, d x d
         Symmetric, with every eigenvalue >= ``floor`` (up to rounding).
+
+    Raises
+    ------
+    ValueError
+        For a matrix that is not square and numeric, a sensitivity, budget or floor out of
+        range, an unknown notion, or an overspend of the accountant.
+
+    References
+    ----------
+    Wang, Kifer and Lee (2019), JPC 9(1), Algorithm 2 (PrivSPDMat); spec
+    ``confidence_intervals.md`` §5, §9.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> M = np.array([[2.0, 0.5], [0.5, 1.0]])
+    >>> P = priv_spd_mat(M, sensitivity=0.02, budget=1.0, floor=0.1, random_state=1)
+    >>> bool(np.allclose(P, P.T)), bool(np.linalg.eigvalsh(P).min() >= 0.1 - 1e-12)
+    (True, True)
+    >>> round(float(P[0, 0]), 2)
+    2.02
     """
     bill = accounting.charge(accountant, lambda: _notion_loss(notion, budget), "priv_spd_mat")
     M = _checks.as_numeric_array(M, "M must be a numeric matrix.")
@@ -261,71 +379,13 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
         raise ValueError("M must be a square matrix.")
     sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     budget = _checks.check_finite_positive_scalar(budget, "budget")
-    notion = _check_choice(notion, "notion", NOTIONS)
-    floor = _check_nonnegative(floor, "floor")
+    notion = _checks.check_choice(notion, "notion", NOTIONS)
+    floor = _checks.check_number(floor, "floor", low=0, finite=True)
     bill.spend()
     values, vectors = _spd_eigen(M, sensitivity, budget, notion, floor,
                                  _random.as_generator(random_state))
     out = (vectors * values) @ vectors.T
     return (out + out.T) / 2.0  # exactly symmetric, despite the rounding of the product
-
-
-# --------------------------------------------------------------------------------------------
-# The regularised ERM solve (spec §4 step 3, §7 step 1)
-# --------------------------------------------------------------------------------------------
-
-
-def _solve_erm(X, y, loss, c, b):
-    """argmin (1/n) sum f(y_i theta'x_i) + c ||theta||^2 + (1/n) b'theta, by Newton's method
-    with backtracking, to gradient norm <= 1e-10 (the objective is 2c-strongly convex; Newton
-    reaches that precision where first-order solvers stall).
-
-    The margins z = y * (X theta) are updated along each step (z - size * y * (X step)), so a
-    line search costs no product with X. The d x d Hessian, the costly part, is kept while it
-    still cuts the gradient norm twentyfold per step, and far from the optimum it is computed
-    from a strided subset of the rows (any Hessian >= 2c I gives a descent direction, so the
-    line search keeps the method convergent; convergence is judged on the exact gradient).
-    """
-    n, d = X.shape
-
-    def value(theta, z):
-        return float(np.mean(loss.value(z)) + c * (theta @ theta) + (b @ theta) / n)
-
-    theta = np.zeros(d)
-    z = np.zeros(n)
-    current = value(theta, z)
-    previous_norm, refresh, H = math.inf, True, None
-    for _ in range(_MAX_NEWTON_STEPS):
-        grad = (loss.first(z) * y) @ X / n + 2.0 * c * theta + b / n
-        norm = float(np.linalg.norm(grad))
-        if norm <= _GRADIENT_TOLERANCE:
-            return theta
-        if refresh or norm > 0.05 * previous_norm:
-            # far from the optimum a Hessian from every k-th row (about 2^14 rows) steers as
-            # well; the exact one takes over for the last steps, where it gives quadratic
-            # convergence
-            k = max(1, n // 2**14) if norm > 1e-4 else 1
-            rows = slice(None, None, k)
-            H = weighted_gram(X[rows], loss.second(z[rows]) / z[rows].size)
-            H[np.diag_indices(d)] += 2.0 * c
-        step = np.linalg.solve(H, grad)
-        dz = y * (X @ step)
-        decrease = float(grad @ step)  # twice the predicted decrease of the objective
-        size = 1.0
-        trial = value(theta - step, z - dz)
-        # Near the optimum the predicted decrease falls below the rounding of the objective,
-        # where a line search cannot judge a step: take the full step there.
-        if decrease > 1e-12 * max(1.0, abs(current)):
-            while trial > current - 1e-4 * size * decrease and size > 1e-12:  # Armijo
-                size /= 2.0
-                trial = value(theta - size * step, z - size * dz)
-        theta = theta - size * step
-        z = y * (X @ theta) if size < 1.0 else z - dz  # recomputed after a cut: no drift
-        current, previous_norm, refresh = trial, norm, size < 1.0
-    # The intervals' privacy assumes the exact minimiser: refuse rather than release an inexact
-    # one with a warning.
-    raise ConvergenceError("Newton's method stopped at its iteration limit before the gradient "
-                           "norm reached 1e-10; nothing was released.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -371,6 +431,29 @@ class ERMConfidenceIntervals:
     privacy_ : PrivacyLoss
         What the whole release spent: ``PrivacyLoss.pure(eps)`` or ``PrivacyLoss.zcdp(rho)``
         (an accountant converts the latter at its delta).
+
+    Parameters
+    ----------
+    coeff, lower, upper, level, names, notion, eps, rho, budgets, eps_objective, eps_prime
+        The attributes above, in this order.
+    loss, perturbation_method, gamma, c, n_draws, privacy_
+        The attributes above, in this order.
+
+    References
+    ----------
+    Wang, Kifer and Lee (2019), JPC 9(1); spec ``confidence_intervals.md`` §6, §7.
+
+    Examples
+    --------
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
+    >>> ci = confintERM(X, y, [200, 70], [50, 15], gamma=10.0, eps=2.0, add_bias=True,
+    ...                 n_draws=2000, random_state=1)
+    >>> ci.names, ci.budgets
+    (['(Intercept)', 'glu', 'bmi'], (1.0, 0.5, 0.5))
+    >>> print(ci.privacy())
+    DP with eps = 2 in total (coefficients, Hessian, covariance: eps = 1, 0.5, 0.5)
     """
 
     coeff: np.ndarray
@@ -424,29 +507,10 @@ class ERMConfidenceIntervals:
 # --------------------------------------------------------------------------------------------
 
 
-def _check_choice(value, name, choices):
-    if not isinstance(value, str) or value not in choices:
-        options = ", ".join(f"'{c}'" for c in choices)
-        raise ValueError(f"{name} must be one of {options}.")
-    return value
-
-
-def _check_nonnegative(value, name):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.ndarray)):
-        raise ValueError(f"{name} must be a finite number >= 0.")
-    array = np.asarray(value)
-    if array.size != 1 or array.dtype.kind not in "iuf":
-        raise ValueError(f"{name} must be a finite number >= 0.")
-    number = float(array.reshape(()))
-    if not (math.isfinite(number) and number >= 0):
-        raise ValueError(f"{name} must be a finite number >= 0.")
-    return number
-
-
 def _notion_loss(notion, budget):
     """The PrivacyLoss of a budget in a notion's unit: pure eps (DP) or rho (zCDP)."""
     budget = _checks.check_finite_positive_scalar(budget, "budget")
-    if _check_choice(notion, "notion", NOTIONS) == "DP":
+    if _checks.check_choice(notion, "notion", NOTIONS) == "DP":
         return accounting.PrivacyLoss.pure(budget)
     return accounting.PrivacyLoss.zcdp(budget)
 
@@ -470,34 +534,12 @@ def _check_split(budget_split, notion):
     else:
         split = _checks.as_numeric_array(
             budget_split, "budget.split must be three positive numbers.").ravel()
-        if split.size != 3 or not np.all(np.isfinite(split)) or not np.all(split > 0):
-            raise ValueError("budget.split must be three positive finite numbers (shares of "
-                             "the budget for the coefficients, the Hessian and the covariance).")
+        message = ("budget.split must be three positive finite numbers (shares of the budget "
+                   "for the coefficients, the Hessian and the covariance).")
+        if split.size != 3:
+            raise ValueError(message)
+        _checks.check_positive_values(split, message)
     return split / split.sum()
-
-
-def _check_level(level):
-    level = _check_nonnegative(level, "level")
-    if not 0 < level < 1:
-        raise ValueError("level must be in (0, 1).")
-    return level
-
-
-def _check_draws(n_draws):
-    if isinstance(n_draws, (bool, np.bool_)):
-        raise ValueError("n.draws must be a whole number >= 2.")
-    number = _check_nonnegative(n_draws, "n.draws") if not isinstance(
-        n_draws, numbers.Integral) else float(n_draws)
-    if number < 2 or number != int(number):
-        raise ValueError("n.draws must be a whole number >= 2.")
-    return int(number)
-
-
-def _coefficient_names(X, p, add_bias):
-    columns = getattr(X, "columns", None)
-    names = ([str(c) for c in columns] if columns is not None and len(columns) == p
-             else [f"x{j + 1}" for j in range(p)])
-    return ["(Intercept)"] + names if add_bias else names
 
 
 # --------------------------------------------------------------------------------------------
@@ -575,6 +617,24 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
     ----------
     Wang Y, Kifer D, Lee J (2019). Differentially private confidence intervals for empirical
     risk minimization. Journal of Privacy and Confidentiality 9(1).
+
+    Examples
+    --------
+    95% intervals for the logistic regression of diabetes on glucose and body-mass index,
+    at eps = 2 for the coefficients and the intervals together:
+
+    >>> import numpy as np
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
+    >>> ci = confintERM(X, y, upper_bounds=[200, 70], lower_bounds=[50, 15], gamma=10.0,
+    ...                 eps=2.0, add_bias=True, n_draws=2000, random_state=1)
+    >>> ci.names, ci.privacy_
+    (['(Intercept)', 'glu', 'bmi'], PrivacyLoss.pure(eps=2.0))
+    >>> bool(np.all((ci.lower <= ci.coeff) & (ci.coeff <= ci.upper)))
+    True
+    >>> bool(ci.lower[1] > 0)  # glucose raises the odds of diabetes
+    True
     """
     bill = accounting.charge(accountant, lambda: _budget_loss(eps, rho), "confintERM")
     return _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbation_method,
@@ -587,24 +647,25 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
              random_state, bill):
     """confintERM's checks and procedure, charging ``bill`` (an accounting.Charge)."""
     notion, total = _check_budget(eps, rho)
-    loss = _check_choice(loss, "loss", LOSSES)
-    method = _check_choice(perturbation_method, "perturbation.method", METHODS)
+    loss = _checks.check_choice(loss, "loss", LOSSES)
+    method = _checks.check_choice(perturbation_method, "perturbation.method", METHODS)
     gamma = _checks.check_finite_positive_scalar(gamma, "gamma")
     huber_h = _checks.check_finite_positive_scalar(huber_h, "huber.h")
     add_bias = _checks.check_flag(add_bias, "add.bias")
-    level = _check_level(level)
+    level = _checks.check_number(level, "level", 0, 1, closed="neither",
+                                 message="level must be in (0, 1).")
     split = _check_split(budget_split, notion)
-    n_draws = _check_draws(n_draws)
-    sigma_bound = _check_choice(sigma_bound, "sigma.bound", ("theta", "bound"))
-    if eig_floor is not None:
-        # > 0, not >= 0: Algorithms 3 and 5 invert H~ (spec §6 step 6), and a floor of 0 lets a
-        # noisy eigenvalue at 0 through, which gave NaN intervals (spec §5 floors at 2c > 0)
-        eig_floor = _checks.check_finite_positive_scalar(eig_floor, "eig.floor")
-    design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=True,
-                            binary_labels=True)
-    Xs, ys = design["X"], 2.0 * design["y"] - 1.0
+    n_draws = _checks.check_whole(n_draws, "n.draws", 2)
+    sigma_bound = _checks.check_choice(sigma_bound, "sigma.bound", ("theta", "bound"))
+    # > 0, not >= 0: Algorithms 3 and 5 invert H~ (spec §6 step 6), and a floor of 0 lets a
+    # noisy eigenvalue at 0 through, which gave NaN intervals (spec §5 floors at 2c > 0)
+    eig_floor = _checks.check_finite_positive_scalar(eig_floor, "eig.floor", optional=True)
+    # rows clipped and scaled into the unit L2 ball, labels -1/+1 (spec §9.8, §9.12)
+    design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
+                            labels="signed")
+    Xs, ys = design["X"], design["y"]
     n, d = Xs.shape
-    margin = _margin_loss(loss, huber_h)
+    margin = losses.margin_loss(loss, huber_h)
     c = gamma / (2.0 * n)  # spec §1: gamma_DPpack = 2 n c
     floor = 2.0 * c if eig_floor is None else eig_floor
     budgets = tuple(float(s) * total for s in split)
@@ -613,12 +674,12 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
     if method == "objective":
         # zCDP: phi_1 is still an eps, worth eps_1^2/2 of rho (spec §6, P1)
         eps1 = budgets[0] if notion == "DP" else math.sqrt(2.0 * budgets[0])
-        eps_prime = objective_eps_prime(eps1, margin.t, n, c)  # before any draw
+        eps_prime = objective_eps_prime(eps1, margin.curvature, n, c)  # before any draw
     rng = _random.as_generator(random_state)
     privacy = bill.spend()  # every argument checked; before the first draw
 
     theta = _private_estimate(Xs, ys, margin, c, method, notion, budgets[0], eps_prime, rng)
-    s_H = hessian_sensitivity(margin.t, n)
+    s_H = hessian_sensitivity(margin.curvature, n)
     sup_first = (margin.sup_first_at(float(np.linalg.norm(theta)))
                  if sigma_bound == "theta" else 1.0)
     s_Sigma = sigma_sensitivity(sup_first, n)
@@ -639,7 +700,7 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
     scale = design["scale"]
     return ERMConfidenceIntervals(
         coeff=theta / scale, lower=lower / scale, upper=upper / scale, level=level,
-        names=_coefficient_names(X, d - int(add_bias), add_bias), notion=notion,
+        names=coefficient_names(X, d - int(add_bias), add_bias), notion=notion,
         eps=total if notion == "DP" else None, rho=total if notion == "zCDP" else None,
         budgets=budgets, eps_objective=eps1, eps_prime=eps_prime, loss=loss,
         perturbation_method=method, gamma=gamma, c=c, n_draws=draws_used, privacy_=privacy,
@@ -647,15 +708,17 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
 
 
 def _private_estimate(X, y, loss, c, method, notion, phi1, eps_prime, rng):
-    """theta~ by Algorithm 1 (objective) or Algorithm 4 (output)."""
+    """theta~ by Algorithm 1 (objective) or Algorithm 4 (output); the minimiser the proofs
+    assume is certified by :func:`dppack.erm.solvers.margin_newton` (||grad|| <= 1e-10, spec
+    §4 step 3), else ``ConvergenceError`` before the output noise is drawn."""
     n, d = X.shape
     if method == "objective":
-        b = noise_vector(d, eps_prime / 2.0, rng)  # spec §4 step 2: gamma = eps'/2
-        return _solve_erm(X, y, loss, c, b)
-    theta_hat = _solve_erm(X, y, loss, c, np.zeros(d))
+        b = _random.l2_laplace(d, eps_prime / 2.0, rng)  # spec §4 step 2: gamma = eps'/2
+        return margin_newton(X, y, loss.value, loss.first, loss.second, c, b)
+    theta_hat = margin_newton(X, y, loss.value, loss.first, loss.second, c, np.zeros(d))
     # spec §7 Algorithm 4: L2 sensitivity of theta^ is 1/(n c)
     if notion == "DP":
-        return theta_hat + noise_vector(d, n * c * phi1, rng)
+        return theta_hat + _random.l2_laplace(d, n * c * phi1, rng)
     return _gaussian_release(theta_hat, 1.0 / (n * c), phi1, rng)  # exact (discrete) Gaussian
 
 
@@ -666,11 +729,11 @@ def _monte_carlo_draws(theta, H_values, H_vectors, S_values, S_vectors, method, 
     # G_i ~ N(0, Sigma~) through Sigma~ = V diag(lam) V'
     G = (_random.normal(1.0, (m, d), rng) * np.sqrt(S_values)) @ S_vectors.T
     if method == "objective":
-        beta = spherical_laplace(d, eps_prime / 2.0, rng, size=m)  # the law of b (§6 step 5)
+        beta = _random.l2_laplace(d, eps_prime / 2.0, rng, size=m)  # the law of b (§6 step 5)
         A = G + beta / math.sqrt(n)
         shift = theta
     else:
-        beta = spherical_laplace(d, n * c * phi1, rng, size=m)  # §7 Algorithm 5 step 4
+        beta = _random.l2_laplace(d, n * c * phi1, rng, size=m)  # §7 Algorithm 5 step 4
         A = G
         shift = theta - beta
     # H~^{-1} A_i for every row at once (H~ symmetric): A V diag(1/lam) V'
@@ -736,6 +799,25 @@ def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.9
     ValueError
         For another model or settings the intervals do not cover (another regularizer, the
         Gaussian kernel, eps = Inf), and as :func:`confintERM`.
+
+    References
+    ----------
+    Wang, Kifer and Lee (2019), JPC 9(1); spec ``confidence_intervals.md`` §4-§7.
+
+    Examples
+    --------
+    The settings of a DPpack model, here under rho-zCDP (closed-form intervals need output
+    perturbation; objective perturbation uses Monte Carlo):
+
+    >>> import dppack
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
+    >>> model = dppack.LogisticRegressionDP("l2", eps=2.0, gamma=10.0)
+    >>> ci = confintDP(model, X, y, [200, 70], [50, 15], add_bias=True, rho=1.0,
+    ...                random_state=1)
+    >>> ci.notion, ci.privacy_, model.coeff is None  # the model is not fitted
+    ('zCDP', PrivacyLoss.zcdp(rho=1.0), True)
     """
     bill = accounting.charge(
         accountant, lambda: _budget_loss(getattr(model, "eps", None) if rho is None else None,

@@ -22,12 +22,13 @@ noise norm r ~ Gamma(shape = d, rate = eps'/2) first, then d standard normals g;
 Output perturbation draws r ~ Gamma(shape = d, rate = gamma eps / (2 w_bar)) first (w_bar = 1
 without weights), then d standard normals, after the optimisation. This is R's order (rgamma,
 then rnorm). With ``eps = Inf`` nothing is drawn.
-Stability-based validation (``dppack.model_selection``) passes a :class:`StandardNoise` to the
-internal ``_fit(..., noise=)`` instead: then nothing is drawn and the noise is R / rate.
-This K-norm noise (density proportional to exp(-rate ||b||)) is drawn in floating point: the
-exact samplers of ``dppack._random`` are for the discrete Laplace and Gaussian laws on a grid,
-and no exact sampler of the Gamma-radius law exists here. It enters an optimisation (objective
-perturbation) or a sum with the minimiser (output perturbation), not a value rounded to a grid.
+Stability-based validation (``dppack.model_selection``) fits through :func:`fit_with_noise`
+with a :class:`StandardNoise` instead: then nothing is drawn and the noise is R / rate.
+This K-norm noise (density proportional to exp(-rate ||b||), :func:`dppack._random.l2_laplace`)
+is drawn in floating point: the exact samplers of ``dppack._random`` are for the discrete
+Laplace and Gaussian laws on a grid, and no exact sampler of the Gamma-radius law exists here.
+It enters an optimisation (objective perturbation) or a sum with the minimiser (output
+perturbation), not a value rounded to a grid.
 
 Accounting: both methods are pure eps-DP (Theorems 6 and 9 below), so ``fit(...,
 accountant=)`` charges ``PrivacyLoss.pure(eps)`` under the label ``"<class name>.fit"``
@@ -60,7 +61,8 @@ a function's Lipschitz constant or convexity. Gradients are not checked either.
 
 Optimality. Both theorems assume the exact minimiser. Every fit is released
 only if the gradient of the (perturbed) objective at the returned point has L2 norm at most
-g_tol = OPTIMALITY_SLACK w_bar B / n (:func:`optimality_tolerance`); otherwise
+g_tol = OPTIMALITY_SLACK w_bar B / n (:func:`dppack.erm.solvers.optimality_tolerance`,
+certified by :func:`dppack.erm.solvers.minimize_smooth`); otherwise
 :class:`ConvergenceError` (a ``RuntimeError`` and a ``ValueError``), never a warning. For
 output perturbation this inexactness is accounted for: the objective is (gamma/n)-strongly
 convex, so ||theta - theta*|| <= g_tol n / gamma, and two neighbouring
@@ -81,46 +83,32 @@ import numpy as np
 
 from .. import _checks, _random, accounting
 from .blocks import mapXy_gr_linear, mapXy_linear, resolve_regularizer
+from .design import (
+    add_bias_column,
+    check_fitted,
+    predict_matrix,
+    prepare_design,
+    prepare_weights,
+    transpose_dot,
+)
+# ConvergenceError is re-exported: it is public here, where fits raise it.
+from .solvers import (  # noqa: F401
+    OPTIMALITY_SLACK,
+    ConvergenceError,
+    minimize_smooth,
+    optimality_tolerance,
+)
 
 __all__ = ["EmpiricalRiskMinimizationDP_CMS", "WeightedERMDP_CMS"]
 
 # DPpack's messages (spec §6.1, §6.2)
+METHODS = ("output", "objective")
 METHOD_MESSAGE = "perturbation.method must be one of 'output' or 'objective'."
 C_MESSAGE = "c must be given for 'objective' perturbation.method."
-UPPER_LENGTH_MESSAGE = "Length of upper.bounds must be equal to the number of columns of X."
-LOWER_LENGTH_MESSAGE = "Length of lower.bounds must be equal to the number of columns of X."
 WEIGHTED_OBJECTIVE_MESSAGE = (
     "Currently, weighting ERM samples only tested for SVM with output  perturbation and "
     "should not be used with objective perturbation."
 )  # DPpack's text, double space included
-WEIGHTS_BOUND_MESSAGE = "Upper bound on weights must be given if weights vector given."
-WEIGHTS_NEGATIVE_MESSAGE = "Weights must be nonnegative."
-BINARY_LABELS_MESSAGE = "y must be a numeric vector of binary labels 0 and 1."
-NOT_FITTED_MESSAGE = "The model must be fitted before predict: call fit() first."
-
-# Optimality slack tau: fits must reach ||grad J|| <= tau w_bar B / n, which adds the fraction
-# tau to output perturbation's sensitivity (module docstring). 1e-6 keeps the extra noise
-# negligible while staying reachable: the rounding floor of a computed gradient is about
-# 1e-16 (1 + ||theta||) (a mean of terms bounded by w_bar B), so g_tol = 1e-12 at n = 10^6
-# leaves four orders of margin; L-BFGS-B's stop on the objective's change (ftol) can leave the
-# gradient far above g_tol when gamma/n is small, so fits finish with Newton steps.
-OPTIMALITY_SLACK = 1e-6
-NOT_CONVERGED_MESSAGE = (
-    "The optimiser did not reach a minimiser to the required tolerance (gradient norm <= "
-    "{tolerance:.3g}); no coefficients are released, since the privacy guarantee assumes the "
-    "exact minimiser. Check that the loss, map and regularizer are convex and smooth and that "
-    "their gradients are correct; a larger gamma makes the problem better conditioned."
-)
-
-
-class ConvergenceError(ValueError, RuntimeError):
-    """A fit that did not reach its certified optimality tolerance and so releases nothing.
-
-    A ``RuntimeError`` (the solver's failure) and a ``ValueError`` (the problem as given
-    cannot be solved to the tolerance its privacy needs), so that R users see the message as
-    a DPpack-style error, without a Python traceback.
-    """
-
 
 INFINITE_EPS_MESSAGE = (
     "eps = Inf fits without noise, which is not private and cannot be charged to a privacy "
@@ -157,188 +145,10 @@ OUTPUT_GRADIENT_MESSAGE = (
     "with the gradient that it reached the minimiser the noise is calibrated to."
 )
 
-# L-BFGS-B settings: tight enough that eps = Inf fits agree with an independent solver to 1e-6
-# (on 10^6 x 20 logistic data gtol 1e-8 lands 3e-7 from the 1e-10 answer, 1.4x faster).
-_LBFGS_OPTIONS = {"maxiter": 50_000, "maxfun": 500_000, "gtol": 1e-8, "ftol": 1e-12,
-                  "maxcor": 20}
-
 
 # --------------------------------------------------------------------------------------------
 # Hyper-parameter checks (ours unless stated: DPpack validates none of these values, §6)
 # --------------------------------------------------------------------------------------------
-
-
-def _check_callable(value, name, optional=False):
-    if value is None and optional:
-        return None
-    if not callable(value):
-        raise ValueError(f"{name} must be a function{' or NULL' if optional else ''}.")
-    return value
-
-
-def _check_method(method):
-    if not isinstance(method, str) or method not in ("output", "objective"):
-        raise ValueError(METHOD_MESSAGE)
-    return method
-
-
-# --------------------------------------------------------------------------------------------
-# Data conversion and validation
-# --------------------------------------------------------------------------------------------
-
-
-def as_design_matrix(X, name="X"):
-    """``X`` (array, list of lists or pandas DataFrame) as a 2-d float array, not checked for
-    finiteness; a 1-d vector becomes one column (R's ``as.matrix``). No copy when ``X`` is
-    already a float64 array."""
-    array = _checks.as_numeric_array(X, f"{name} must be a numeric matrix or data frame.")
-    if array.ndim == 1:
-        array = array.reshape(-1, 1)
-    if array.ndim != 2:
-        raise ValueError(f"{name} must be a numeric matrix or data frame (2 dimensions).")
-    if array.shape[0] < 1 or array.shape[1] < 1:
-        raise ValueError(f"{name} must have at least one row and one column.")
-    return array
-
-
-def check_finite_matrix(array, name="X"):
-    """Raise unless every entry is finite; one blockwise pass, no temporary copy."""
-    low, high = _checks.data_range(array)
-    if not (math.isfinite(low) and math.isfinite(high)):
-        raise ValueError(f"{name} must be finite (no NA, NaN or Inf).")
-    return array
-
-
-def as_labels(y, n):
-    """``y`` (1-d, n x 1, Series or one-column DataFrame) as a finite length-n float array."""
-    array = _checks.as_numeric_array(y, "y must be a numeric vector.")
-    if array.ndim == 2 and array.shape[1] == 1:
-        array = array[:, 0]
-    if array.ndim != 1:
-        raise ValueError("y must be a numeric vector or a one-column matrix.")
-    if array.size != n:
-        raise ValueError(f"y must have one value per row of X: X has {n} rows, y has "
-                         f"{array.size} values.")
-    if not np.all(np.isfinite(array)):
-        raise ValueError("y must be finite (no NA, NaN or Inf).")
-    return array
-
-
-def check_binary_labels(y):
-    """DPpack's 0/1 label check of LogisticRegressionDP and svmDP (§6.3, §6.4)."""
-    if not np.all((y == 0) | (y == 1)):
-        raise ValueError(BINARY_LABELS_MESSAGE)
-    return y
-
-
-def _bound_vector(value, p, length_message, name):
-    if value is None:
-        size = 0
-    else:
-        try:
-            size = np.size(value.to_numpy() if _checks.is_pandas(value) else value)
-        except (TypeError, ValueError):
-            size = -1
-    if size != p:
-        raise ValueError(length_message)
-    return value
-
-
-def check_bounds_vectors(upper_bounds, lower_bounds, p):
-    """DPpack's length checks (upper first, §6.1), then ours: numeric, finite, lower < upper.
-
-    Returns ``(upper, lower)`` as float arrays of length p.
-    """
-    _bound_vector(upper_bounds, p, UPPER_LENGTH_MESSAGE, "upper.bounds")
-    _bound_vector(lower_bounds, p, LOWER_LENGTH_MESSAGE, "lower.bounds")
-    out = []
-    for value, name in ((upper_bounds, "upper.bounds"), (lower_bounds, "lower.bounds")):
-        array = _checks.as_numeric_array(value, f"{name} must be numeric.").ravel()
-        if not np.all(np.isfinite(array)):
-            raise ValueError(f"{name} must be finite.")
-        out.append(array)
-    upper, lower = out
-    bad = np.flatnonzero(~(lower < upper))
-    if bad.size:
-        raise ValueError(
-            f"lower.bounds must be < upper.bounds in every column (not in column {bad[0] + 1})."
-        )
-    return upper, lower
-
-
-def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=False,
-                   binary_labels=False):
-    """DPpack's base preprocessing (§6.1 step 1), optionally with the scaling of §6.3.
-
-    Checks X, the bounds (DPpack's length messages), X's finiteness, y (and 0/1 labels if
-    ``binary_labels``), then writes the clipped (and, with ``scale``, scaled) design into one
-    new n x d array, with the bias column of ones first when ``add_bias`` (bounds 1, 1). With
-    ``scale`` each column j is divided by s_j sqrt(d), s_j = max(|L_j|, |U_j|), so every row
-    has norm <= 1. The caller's X is never modified.
-
-    Returns a dict with ``"X"``, ``"y"``, ``"scale"`` (the per-column divisors s_j sqrt(d),
-    or None without scaling) and ``"row_norm_bound"``, a bound on the norm of every row of
-    ``"X"`` that holds for any data within the bounds: 1 with ``scale``, else
-    sqrt(sum_j s_j^2) (the bias column counts 1).
-    """
-    X = as_design_matrix(X)
-    n, p0 = X.shape
-    upper, lower = check_bounds_vectors(upper_bounds, lower_bounds, p0)
-    check_finite_matrix(X)
-    y = as_labels(y, n)
-    if binary_labels:
-        check_binary_labels(y)
-    bias = int(bool(add_bias))
-    if bias:
-        upper = np.concatenate([[1.0], upper])
-        lower = np.concatenate([[1.0], lower])
-    d = p0 + bias
-    out = np.empty((n, d))
-    if bias:
-        out[:, 0] = 1.0
-    np.clip(X, lower[bias:], upper[bias:], out=out[:, bias:])
-    divisors = None
-    magnitudes = np.maximum(np.abs(lower), np.abs(upper))
-    row_norm_bound = 1.0
-    if scale:
-        divisors = magnitudes * math.sqrt(d)
-        out /= divisors
-    else:
-        row_norm_bound = float(np.linalg.norm(magnitudes))
-    return {"X": out, "y": y, "scale": divisors, "row_norm_bound": row_norm_bound}
-
-
-def prepare_weights(weights, weights_upper_bound, n):
-    """The weighted preprocessing of §6.2: DPpack's checks, then weights clipped above at
-    ``weights_upper_bound``. Without weights the bound is 1 (whatever the user passed)."""
-    if weights is None:
-        return {"weights": None, "weights_upper_bound": 1.0}
-    if weights_upper_bound is None:
-        raise ValueError(WEIGHTS_BOUND_MESSAGE)
-    w = _checks.as_numeric_array(weights, "weights must be numeric.").ravel()
-    if np.any(np.isnan(w)):
-        raise ValueError("weights must not contain NA or NaN.")
-    if np.any(w < 0):
-        raise ValueError(WEIGHTS_NEGATIVE_MESSAGE)
-    bound = _checks.check_finite_positive_scalar(weights_upper_bound, "weights.upper.bound")
-    if w.size != n:
-        raise ValueError(f"weights must have one value per row of X: X has {n} rows, "
-                         f"weights has {w.size} values.")
-    return {"weights": np.minimum(w, bound), "weights_upper_bound": bound}
-
-
-def add_bias_column(X):
-    """A new matrix with a column of ones prepended (DPpack puts the bias first)."""
-    out = np.empty((X.shape[0], X.shape[1] + 1))
-    out[:, 0] = 1.0
-    out[:, 1:] = X
-    return out
-
-
-def check_predict_columns(k, m, add_bias):
-    if k != m:
-        extra = " (counting the bias column added by add.bias)" if add_bias else ""
-        raise ValueError(f"X has {k} columns{extra}; the model was fitted on {m}.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -346,207 +156,36 @@ def check_predict_columns(k, m, add_bias):
 # --------------------------------------------------------------------------------------------
 
 
-def _vector(value, size=None):
-    array = np.asarray(value, dtype=np.float64).ravel()
-    if size is not None and array.size != size:
-        raise ValueError(f"A model function returned {array.size} values where {size} "
-                         "were expected.")
-    return array
+# What a user's function returned, checked by ``_checks.as_vector`` (templates of its message)
+MODEL_OUTPUT_MESSAGE = "A model function returned {size} values where {expected} were expected."
+REGULARIZER_OUTPUT_MESSAGE = "The regularizer returned {size} values where one was expected."
 
 
-def _scalar(value):
-    array = np.asarray(value, dtype=np.float64).ravel()
-    if array.size != 1:
-        raise ValueError(f"The regularizer returned {array.size} values where one was expected.")
-    return float(array[0])
+def penalised_objective(data, n, d, gamma, regularizer, regularizer_gr, b, Delta,
+                        with_gradient):
+    """The CMS objective J(theta) = L(theta) + (gamma/n) R(theta) + (1/n) b'theta
+    + (Delta/2)||theta||^2 (spec ``dppack_api.md`` §6.1 step 4), for the solvers.
 
-
-def transpose_dot(X, v):
-    """X' v for an n x d float array X and n values v (the chain rule of a linear map).
-
-    einsum's one streaming pass beats BLAS gemv here: on C-ordered X with n >> d OpenBLAS's
-    X' v took 2-4x as long as X theta (60 ms against 15 ms at n = 10^6, d = 20; 40 against 29
-    ms at n = 10^5, d = 500), einsum about as long as X theta.
+    ``data(theta, with_gradient)`` returns the data part L(theta) = (1/n) sum_i loss_i and its
+    gradient (None when not ``with_gradient``): a fused
+    :class:`dppack.erm.losses.EmpiricalRisk`, or the user's functions. Returns
+    ``objective(theta)``: J, or (J, grad J) when ``with_gradient``; the regularizer's outputs
+    are checked (one value; d gradient values).
     """
-    return np.einsum("ij,i->j", X, v)
 
+    def objective(theta):
+        data_value, data_grad = data(theta, with_gradient)
+        penalty = _checks.as_vector(regularizer(theta), 1, REGULARIZER_OUTPUT_MESSAGE)[0]
+        value = (data_value + gamma / n * float(penalty)
+                 + (b @ theta) / n + Delta / 2.0 * (theta @ theta))
+        if not with_gradient:
+            return value
+        penalty_gr = _checks.as_vector(regularizer_gr(theta), d, MODEL_OUTPUT_MESSAGE)
+        grad = (data_grad + gamma / n * penalty_gr
+                + b / n + Delta * theta)
+        return value, grad
 
-def _newton(fun, hessian, theta, gtol, max_steps=50, step_tol=1e-10):
-    """Damped Newton from ``theta``; None if it stalls before ||gradient|| <= ``gtol``.
-
-    ``hessian(theta)`` must be a positive definite (generalised) Hessian. It stops once
-    ||gradient|| <= ``gtol`` and the Newton step is below ``step_tol`` times max |theta|:
-    the gradient rule alone leaves an error of about gtol / (smallest curvature), 2e-6
-    relative on an svmDP Gaussian-kernel fit with gamma/n = 5e-5. Steps are halved until the
-    Armijo condition holds; a step that rounding keeps from passing Armijo is taken when the
-    objective did not rise beyond rounding and the gradient halved (next to the optimum the
-    decrease is below the objective's floating-point resolution).
-    """
-    value, grad = fun(theta)
-    for _ in range(max_steps):
-        largest = float(np.linalg.norm(grad))
-        converged = bool(largest <= gtol)  # extra steps only refine
-        try:
-            # numpy's LAPACK, not scipy's: the fit's products run on numpy's OpenBLAS threads,
-            # and a second thread pool on a busy machine made a 500 x 500 solve take 0.1-0.8 s
-            step = np.linalg.solve(hessian(theta), grad)
-        except np.linalg.LinAlgError:
-            return theta if converged else None
-        if converged and np.max(np.abs(step)) <= step_tol * np.max(np.abs(theta)):
-            return theta
-        slope = float(grad @ step)
-        if not (slope > 0 and math.isfinite(slope)):
-            return theta if converged else None
-        t = 1.0
-        while True:
-            candidate = theta - t * step
-            new_value, new_grad = fun(candidate)
-            if new_value <= value - 1e-4 * t * slope or (
-                    new_value <= value + 1e-14 * abs(value)
-                    and np.linalg.norm(new_grad) <= 0.5 * largest):
-                break
-            t /= 2.0
-            if t < 1e-10:
-                return theta if converged else None
-        theta, value, grad = candidate, new_value, new_grad
-    return theta if np.linalg.norm(grad) <= gtol else None
-
-
-# Central-difference steps (relative to max(1, |theta_j|)): about u^(1/3) for a gradient from
-# objective values (error ~ u^(2/3), 1e-11 on an objective of size 1), and for a Hessian from
-# an analytic gradient 1e-5 (rounding 1e-16 / 1e-5 against a truncation of 1e-10 times the
-# third derivative), 1e-4 from a difference gradient (its 1e-11 error / 1e-4).
-_GRADIENT_STEP = 6e-6
-_HESSIAN_STEP = 1e-5
-_HESSIAN_STEP_DIFFERENCES = 1e-4
-
-
-def central_gradient(fun, theta):
-    """The gradient of ``fun`` (a function returning one number) at ``theta`` by central
-    differences: 2 d evaluations. The optimality check's gradient for models without
-    gradient functions."""
-    theta = np.asarray(theta, dtype=np.float64)
-    grad = np.empty(theta.size)
-    for j in range(theta.size):
-        h = _GRADIENT_STEP * max(1.0, abs(theta[j]))
-        up, down = theta.copy(), theta.copy()
-        up[j] += h
-        down[j] -= h
-        grad[j] = (float(fun(up)) - float(fun(down))) / (up[j] - down[j])
-    return grad
-
-
-def _difference_hessian(gradient, theta, step):
-    """The symmetrised central-difference Jacobian of ``gradient`` at ``theta``."""
-    d = theta.size
-    H = np.empty((d, d))
-    for j in range(d):
-        h = step * max(1.0, abs(theta[j]))
-        up, down = theta.copy(), theta.copy()
-        up[j] += h
-        down[j] -= h
-        H[:, j] = (gradient(up) - gradient(down)) / (up[j] - down[j])
-    return (H + H.T) / 2.0
-
-
-def _polish(gradient, hessian, theta, gtol, hessian_step, max_steps=30):
-    """Newton steps on the gradient alone until ||gradient|| <= ``gtol``; returns (theta,
-    ||gradient(theta)||).
-
-    A step is taken (halved up to 20 times) when it lowers the gradient norm: near the
-    minimiser of a smooth strongly convex objective a Newton step does, and it keeps working
-    where the objective's change is below its rounding, where L-BFGS-B's line search stops.
-    ``hessian`` None: central differences of ``gradient``.
-    """
-    grad = gradient(theta)
-    norm = float(np.linalg.norm(grad))
-    for _ in range(max_steps):
-        if norm <= gtol or not math.isfinite(norm):
-            break
-        H = hessian(theta) if hessian is not None else _difference_hessian(
-            gradient, theta, hessian_step)
-        try:
-            step = np.linalg.solve(H, grad)
-        except np.linalg.LinAlgError:
-            break
-        if not np.all(np.isfinite(step)):
-            break
-        t = 1.0
-        for _ in range(21):
-            candidate = theta - t * step
-            new_grad = gradient(candidate)
-            new_norm = float(np.linalg.norm(new_grad))
-            if new_norm < norm:
-                break
-            t /= 2.0
-        else:
-            break
-        theta, grad, norm = candidate, new_grad, new_norm
-    return theta, norm
-
-
-def minimize_objective(fun, d, jac, hessian=None, gtol=None, newton=True):
-    """Minimise ``fun`` over R^d from 0 and certify the result: ||gradient|| <= ``gtol``.
-
-    ``jac=True``: ``fun`` returns (value, gradient); ``jac=None``: ``fun`` returns the value,
-    scipy approximates the gradient by finite differences and the check uses central
-    differences (:func:`central_gradient`). ``hessian`` (with ``jac=True``):
-    ``hessian(theta)`` returns a positive definite (generalised) Hessian; then 5 L-BFGS-B
-    iterations are followed by damped Newton steps until ||gradient|| <= gtol and the Newton
-    step is negligible; they end at the exact minimiser once the quadratic pieces are found,
-    where L-BFGS-B needs hundreds of evaluations on ill-conditioned problems. If Newton
-    stalls, L-BFGS-B restarts from the end of its first 5 iterations with the usual limits.
-    A result above ``gtol`` gets Newton steps on the gradient (:func:`_polish`; Hessian by
-    central differences when none is given). ``newton=False``: L-BFGS-B first even with a
-    ``hessian``, which then serves the polish only (smooth objectives, where L-BFGS-B is fast
-    and one or two Newton steps finish).
-
-    Raises :class:`ConvergenceError` (a ``RuntimeError``) if the result is not finite or its
-    gradient norm stays above ``gtol`` (never released with a warning).
-    ``gtol`` None: 1e-8 sqrt(d) (L-BFGS-B's own stop); the models pass
-    :func:`optimality_tolerance`.
-    """
-    from scipy.optimize import minimize
-
-    if gtol is None:
-        gtol = _LBFGS_OPTIONS["gtol"] * math.sqrt(d)
-    if jac is True:
-        def gradient(theta):
-            return _vector(fun(theta)[1], d)
-        hessian_step = _HESSIAN_STEP
-    else:
-        def gradient(theta):
-            return central_gradient(fun, theta)
-        hessian, hessian_step = None, _HESSIAN_STEP_DIFFERENCES
-
-    start = np.zeros(d)
-    theta = None
-    if hessian is not None and newton:
-        warm = minimize(fun, start, jac=True, method="L-BFGS-B",
-                        options={**_LBFGS_OPTIONS, "maxiter": 5})
-        start = np.asarray(warm.x, dtype=np.float64)
-        if np.all(np.isfinite(start)):
-            theta = _newton(fun, hessian, start, gtol)
-        else:
-            start = np.zeros(d)
-    if theta is None:
-        result = minimize(fun, start, jac=jac, method="L-BFGS-B", options=_LBFGS_OPTIONS)
-        theta = np.asarray(result.x, dtype=np.float64)
-    if not np.all(np.isfinite(theta)):
-        raise ConvergenceError("The optimiser returned non-finite coefficients: check that "
-                               "the loss, map and regularizer are finite near the optimum.")
-    theta, norm = _polish(gradient, hessian, theta, gtol, hessian_step)
-    if not norm <= gtol:
-        raise ConvergenceError(NOT_CONVERGED_MESSAGE.format(tolerance=gtol))
-    return theta
-
-
-def noise_vector(d, rate, rng):
-    """r g / ||g|| with r ~ Gamma(shape = d, rate), g ~ N(0, I_d): density proportional to
-    exp(-rate ||b||). Draws the norm first, then the direction (R's order)."""
-    r = _random.gamma(d, rate, rng)
-    g = _random.normal(1.0, d, rng)
-    return r * g / np.linalg.norm(g)
+    return objective
 
 
 class StandardNoise:
@@ -555,9 +194,10 @@ class StandardNoise:
     on R^d (norm ~ Gamma(d, 1), uniform direction).
 
     A fit whose noise rate is ``rate`` (eps'/2 for objective, gamma eps / (2 (1 + tau)) for
-    output perturbation, :func:`output_perturbation_rate`) uses R / rate, whose density is proportional to exp(-rate ||b||): the law of
-    ``noise_vector(d, rate)``. So one R can be shared by fits with different gamma and eps,
-    each getting noise of its own, correct scale; the fit itself stays deterministic given R.
+    output perturbation, :func:`output_perturbation_rate`) uses R / rate, whose density is
+    proportional to exp(-rate ||b||): the law of ``_random.l2_laplace(d, rate)``. So one R can
+    be shared by fits with different gamma and eps, each getting noise of its own, correct
+    scale; the fit itself stays deterministic given R (:func:`fit_with_noise`).
     """
 
     def __init__(self, vector):
@@ -566,10 +206,10 @@ class StandardNoise:
     @classmethod
     def draw(cls, d, rng):
         """R ~ density proportional to exp(-||r||) on R^d (rate 1), from a NumPy Generator."""
-        return cls(noise_vector(d, 1.0, rng))
+        return cls(_random.l2_laplace(d, 1.0, rng))
 
     def scaled(self, d, rate):
-        """R / rate (zeros for an infinite rate, as ``noise_vector``)."""
+        """R / rate (zeros for an infinite rate, as ``_random.l2_laplace``)."""
         if self.vector.size != d:
             raise ValueError(f"The supplied noise has {self.vector.size} values; the fit "
                              f"needs {d}.")
@@ -579,11 +219,130 @@ class StandardNoise:
 
 
 def perturbation_noise(d, rate, rng, noise=None):
-    """``noise_vector(d, rate, rng)``, or the supplied :class:`StandardNoise` scaled to
+    """``_random.l2_laplace(d, rate, rng)``, or the supplied :class:`StandardNoise` scaled to
     ``rate`` (then nothing is drawn from ``rng``)."""
     if noise is None:
-        return noise_vector(d, rate, rng)
+        return _random.l2_laplace(d, rate, rng)
     return noise.scaled(d, rate)
+
+
+def check_parameters(model):
+    """Validate a CMS model's settings as its ``fit`` does first, without data or draws.
+
+    Parameters
+    ----------
+    model : EmpiricalRiskMinimizationDP_CMS
+        Any model of the framework (``LogisticRegressionDP``, ``svmDP``, ...); its eps,
+        gamma, perturbation method and c (and svmDP's kernel settings) are checked, and
+        numbers are stored as floats, as ``fit`` stores them.
+
+    Returns
+    -------
+    EmpiricalRiskMinimizationDP_CMS
+        ``model`` itself.
+
+    Raises
+    ------
+    TypeError
+        If ``model`` is not a model of the CMS framework.
+    ValueError
+        With DPpack's message (spec ``dppack_api.md`` §6.1, §6.4) for a bad setting.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.1 (the framework's checks, before any data is read);
+    ``stability_validation.md`` §3 (stability-based tuning checks its candidates first).
+
+    Examples
+    --------
+    >>> import dppack
+    >>> model = check_parameters(dppack.LogisticRegressionDP("l2", 1, 2))
+    >>> model.eps, model.gamma
+    (1.0, 2.0)
+    >>> model.eps = -1.0
+    >>> check_parameters(model)
+    Traceback (most recent call last):
+    ...
+    ValueError: eps must be a scalar > 0
+    """
+    _check_model(model)
+    model._check_parameters()
+    return model
+
+
+def fit_with_noise(model, X, y, noise, upper_bounds=None, lower_bounds=None, add_bias=False,
+                   random_state=0, accountant=None):
+    """Fit a CMS model with its perturbation noise supplied from outside: nothing is drawn.
+
+    The fit is the model's own (DPpack's ``fit``: checks, clipping, calibration, solver), with
+    the noise vector ``noise.scaled(d, rate)`` in place of a fresh draw of
+    ``_random.l2_laplace(d, rate)``, ``rate`` the one the fit calibrates (objective
+    perturbation: eps' / (2B); output perturbation: :func:`output_perturbation_rate`). Given
+    ``noise``, the fit is a deterministic function of the data: the F of a trainer (G, F)
+    in stability-based validation, where one R is shared by candidates with different
+    gamma and eps.
+
+    Parameters
+    ----------
+    model : EmpiricalRiskMinimizationDP_CMS
+        Fitted in place, at its own eps.
+    X, y, upper_bounds, lower_bounds, add_bias
+        As for the model's ``fit``.
+    noise : StandardNoise
+        R with density proportional to exp(-||r||) on R^d (rate 1), d the number of
+        coefficients (with the bias); its privacy is the fit's only if R is drawn fresh
+        (:meth:`StandardNoise.draw`) and not reused outside an analysis that accounts for it.
+    random_state : None, int or numpy Generator, default 0
+        Only for draws that are not the perturbation noise (svmDP's Gaussian-kernel
+        features); a fixed value keeps the fit deterministic.
+    accountant : BudgetAccountant, optional
+        Charged as by ``fit``; ``dppack.accounting.UNCHARGED`` when the caller accounts for
+        the whole analysis.
+
+    Returns
+    -------
+    EmpiricalRiskMinimizationDP_CMS
+        ``model``, fitted.
+
+    Raises
+    ------
+    TypeError
+        If ``model`` is not a CMS model or ``noise`` not a :class:`StandardNoise`.
+    ValueError
+        As ``fit`` (DPpack's messages), or if ``noise`` has the wrong length.
+    ConvergenceError
+        As ``fit``.
+
+    References
+    ----------
+    Chaudhuri and Vinterbo (2013), "A stability-based validation procedure for
+    differentially private machine learning", NeurIPS (the trainer (G, F));
+    spec ``stability_validation.md`` §0 and §3; spec ``dppack_api.md`` §6.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import dppack
+    >>> X = np.array([[0.5], [-0.5], [0.8], [-0.3]])
+    >>> y = np.array([1.0, 0.0, 1.0, 0.0])
+    >>> R = StandardNoise.draw(1, _random.as_generator(0))
+    >>> a = fit_with_noise(dppack.svmDP("l2", 1, 1, "output"), X, y, R, [1.0], [-1.0])
+    >>> b = fit_with_noise(dppack.svmDP("l2", 2, 1, "output"), X, y, R, [1.0], [-1.0])
+    >>> exact = dppack.svmDP("l2", float("inf"), 1, "output").fit(X, y, [1.0], [-1.0])
+    >>> bool(np.allclose(a.coeff - exact.coeff, 2 * (b.coeff - exact.coeff)))
+    True
+    """
+    _check_model(model)
+    if not isinstance(noise, StandardNoise):
+        raise TypeError("noise must be a StandardNoise.")
+    return model._fit(X, y, upper_bounds, lower_bounds, add_bias, None, None, random_state,
+                      noise=noise, accountant=accountant)
+
+
+def _check_model(model):
+    if not isinstance(model, EmpiricalRiskMinimizationDP_CMS):
+        raise TypeError("model must be a model of the CMS framework "
+                        "(EmpiricalRiskMinimizationDP_CMS or a subclass).")
 
 
 def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0):
@@ -600,12 +359,6 @@ def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0):
         return eps_prime, 0.0
     delta = c / (n * math.expm1(eps / 4.0)) - gamma / n
     return eps / 2.0, delta
-
-
-def optimality_tolerance(n, weights_upper_bound=1.0, row_norm_bound=1.0):
-    """g_tol = OPTIMALITY_SLACK w_bar max(1, B) / n: the bound on the gradient norm of the
-    objective at a released minimiser (module docstring, "Optimality")."""
-    return OPTIMALITY_SLACK * weights_upper_bound * max(1.0, row_norm_bound) / n
 
 
 def output_perturbation_rate(gamma, eps, weights_upper_bound=1.0, row_norm_bound=1.0):
@@ -695,6 +448,21 @@ class EmpiricalRiskMinimizationDP_CMS:
     per-row outputs are flattened. Bad hyper-parameters raise ``ValueError`` here and again in
     ``fit`` (attributes are public and may be changed in between).
 
+    Raises
+    ------
+    ValueError
+        For invalid functions or hyper-parameters (DPpack's messages), here and in ``fit``;
+        ``fit`` also for bad data or bounds, before any noise is drawn, and on an overspend.
+    ConvergenceError
+        From ``fit``, when the solver does not certify a minimiser (nothing is released).
+
+    References
+    ----------
+    Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
+    minimization, JMLR 12 (output perturbation, objective perturbation); Giddens and Liu
+    (2023), DPpack reference manual, ``EmpiricalRiskMinimizationDP.CMS``; spec
+    ``dppack_api.md`` §6.1, §8.
+
     Examples
     --------
     Logistic regression on the base class: the cross-entropy of the sigmoid map has slope
@@ -717,18 +485,16 @@ class EmpiricalRiskMinimizationDP_CMS:
 
     def __init__(self, mapXy, loss, regularizer, eps, gamma, perturbation_method="objective",
                  c=None, mapXy_gr=None, loss_gr=None, regularizer_gr=None):
-        self.mapXy = _check_callable(mapXy, "mapXy")
-        self.mapXy_gr = _check_callable(mapXy_gr, "mapXy.gr", optional=True)
-        self.loss = _check_callable(loss, "loss")
-        self.loss_gr = _check_callable(loss_gr, "loss.gr", optional=True)
-        self.regularizer, self.regularizer_gr = resolve_regularizer(regularizer,
-                                                                    regularizer_gr)
+        self.mapXy, self.mapXy_gr, self.loss, self.loss_gr = mapXy, mapXy_gr, loss, loss_gr
+        self.regularizer, self.regularizer_gr = regularizer, regularizer_gr
+        self._check_functions()
         self.eps = _checks.check_positive_scalar(eps, "eps")
         self.gamma = _checks.check_finite_positive_scalar(gamma, "gamma")
-        self.perturbation_method = _check_method(perturbation_method)
+        self.perturbation_method = _checks.check_choice(perturbation_method, "perturbation.method",
+                                                        METHODS, METHOD_MESSAGE)
         if self.perturbation_method == "objective" and c is None:
             raise ValueError(C_MESSAGE)
-        self.c = None if c is None else _checks.check_finite_positive_scalar(c, "c")
+        self.c = _checks.check_finite_positive_scalar(c, "c", optional=True)
         self.coeff = None
         self.eps_prime_ = None
         self.Delta_ = None
@@ -764,14 +530,27 @@ class EmpiricalRiskMinimizationDP_CMS:
     def predict(self, X, add_bias=False):
         """``mapXy(X, coeff)`` (X not clipped or scaled) as a 1-d array of n values."""
         X = self._predict_design(X, add_bias)
-        return _vector(self.mapXy(X, self.coeff), X.shape[0])
+        return _checks.as_vector(self.mapXy(X, self.coeff), X.shape[0], MODEL_OUTPUT_MESSAGE)
 
     # ---- the steps ----------------------------------------------------------------------------
 
+    def _check_functions(self):
+        """The constructor's checks of the functions (``'l2'`` resolved to its pair), again at
+        every fit: the attributes are public and may be assigned in between (DPpackPy's R
+        fields are bindings onto them)."""
+        self.mapXy = _checks.check_callable(self.mapXy, "mapXy")
+        self.mapXy_gr = _checks.check_callable(self.mapXy_gr, "mapXy.gr", optional=True)
+        self.loss = _checks.check_callable(self.loss, "loss")
+        self.loss_gr = _checks.check_callable(self.loss_gr, "loss.gr", optional=True)
+        self.regularizer, self.regularizer_gr = resolve_regularizer(self.regularizer,
+                                                                    self.regularizer_gr)
+
     def _check_parameters(self):
+        self._check_functions()
         self.eps = _checks.check_positive_scalar(self.eps, "eps")
         self.gamma = _checks.check_finite_positive_scalar(self.gamma, "gamma")
-        _check_method(self.perturbation_method)
+        _checks.check_choice(self.perturbation_method, "perturbation.method", METHODS,
+                             METHOD_MESSAGE)
         if self.perturbation_method == "objective":
             if self.c is None:
                 raise ValueError(C_MESSAGE)
@@ -782,7 +561,8 @@ class EmpiricalRiskMinimizationDP_CMS:
     def _fit(self, X, y, upper_bounds, lower_bounds, add_bias, weights, weights_upper_bound,
              random_state, noise=None, accountant=None):
         # noise: None (draw from random_state) or a StandardNoise reused across fits
-        # (stability-based validation); internal only, the public fit signatures are DPpack's.
+        # (stability-based validation, through fit_with_noise); the public fit signatures
+        # are DPpack's.
         # Both perturbation methods are pure eps-DP (module docstring): the fit charges eps.
         bill = accounting.charge(accountant, lambda: fit_loss(self.eps),
                                  f"{type(self).__name__}.fit")
@@ -844,7 +624,6 @@ class EmpiricalRiskMinimizationDP_CMS:
     def _optimize_coeff(self, X, y, Delta, b, weights=None):
         """Minimise J(theta) (module docstring) with the user's functions."""
         n, d = X.shape
-        gamma = self.gamma
         with_gradient = self._use_gradient()
         # With the linear map the chain rule needs no d x n Jacobian: loss' X, one product.
         linear = self.mapXy is mapXy_linear and self.mapXy_gr is mapXy_gr_linear
@@ -854,31 +633,29 @@ class EmpiricalRiskMinimizationDP_CMS:
                 return transpose_dot(X, loss_gr)
             return np.asarray(self.mapXy_gr(X, theta), dtype=np.float64).reshape(d, n) @ loss_gr
 
-        def objective(theta):
-            y_hat = _vector(self.mapXy(X, theta), n)
-            value = (np.sum(_vector(self._loss_values(y_hat, y, weights), n)) / n
-                     + gamma / n * _scalar(self.regularizer(theta))
-                     + (b @ theta) / n + Delta / 2.0 * (theta @ theta))
-            if not with_gradient:
-                return value
-            grad = (chain(theta, _vector(self._loss_gr_values(y_hat, y, weights), n)) / n
-                    + gamma / n * _vector(self.regularizer_gr(theta), d)
-                    + b / n + Delta * theta)
-            return value, grad
+        def data(theta, gradient):
+            y_hat = _checks.as_vector(self.mapXy(X, theta), n, MODEL_OUTPUT_MESSAGE)
+            value = np.sum(_checks.as_vector(self._loss_values(y_hat, y, weights), n,
+                                              MODEL_OUTPUT_MESSAGE)) / n
+            if not gradient:
+                return value, None
+            loss_gr = _checks.as_vector(self._loss_gr_values(y_hat, y, weights), n,
+                                        MODEL_OUTPUT_MESSAGE)
+            return value, chain(theta, loss_gr) / n
 
-        return minimize_objective(objective, d, True if with_gradient else None,
-                                  gtol=self.optimality_tolerance_)
+        objective = penalised_objective(data, n, d, self.gamma, self.regularizer,
+                                        self.regularizer_gr, b, Delta, with_gradient)
+        return minimize_smooth(objective, d, True if with_gradient else None,
+                               gtol=self.optimality_tolerance_)
 
     def _postprocess_coeff(self, coeff, preprocess):
         """Identity in the base class."""
         return coeff
 
     def _predict_design(self, X, add_bias):
-        if self.coeff is None:
-            raise ValueError(NOT_FITTED_MESSAGE)
+        check_fitted(self.coeff)
         add_bias = _checks.check_flag(add_bias, "add.bias")
-        X = as_design_matrix(X)
-        check_predict_columns(X.shape[1] + add_bias, np.size(self.coeff), add_bias)
+        X = predict_matrix(X, np.size(self.coeff), add_bias)
         return add_bias_column(X) if add_bias else X
 
 
@@ -895,6 +672,48 @@ class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
     weighted loss: ``loss(y_hat, y, w)`` = w l(z, y) for an l as there (|dl/dz| <= 1), so
     that its slope is at most w <= w_bar after clipping; weights are checked (>= 0) and
     clipped at w_bar, the form of the loss is the user's responsibility.
+
+    Parameters
+    ----------
+    mapXy, loss, regularizer, eps, gamma, perturbation_method, c, mapXy_gr, loss_gr, regularizer_gr
+        As :class:`EmpiricalRiskMinimizationDP_CMS`; ``loss`` and ``loss_gr`` take the
+        weights as a third argument.
+
+    Attributes
+    ----------
+    coeff, eps_prime_, Delta_, optimality_tolerance_, privacy_
+        As :class:`EmpiricalRiskMinimizationDP_CMS`, and its parameters as given.
+
+    Raises
+    ------
+    ValueError
+        As :class:`EmpiricalRiskMinimizationDP_CMS`; ``fit`` also for weights with objective
+        perturbation, or weights without ``weights_upper_bound``.
+
+    References
+    ----------
+    Giddens, Zhou, Krull, Brinkman, Song and Liu (2023), A differentially private weighted
+    empirical risk minimization procedure and its application to outcome weighted learning
+    (arXiv); Giddens and Liu (2023), DPpack reference manual, ``WeightedERMDP.CMS``; spec
+    ``dppack_api.md`` §6.2.
+
+    Examples
+    --------
+    A weighted SVM (Huber loss, labels -1/+1) whose weights are at most 2, by output
+    perturbation:
+
+    >>> import numpy as np, dppack
+    >>> t = np.arange(200)  # fixed example data in [-0.7, 0.7]^2
+    >>> X = 0.7 * np.column_stack([np.sin(t), np.cos(1.7 * t)])
+    >>> y = np.where(X[:, 0] + X[:, 1] > 0, 1.0, -1.0)
+    >>> model = dppack.WeightedERMDP_CMS(
+    ...     dppack.mapXy_linear, dppack.generate_loss_huber(0.5), "l2", eps=1, gamma=10,
+    ...     perturbation_method="output", mapXy_gr=dppack.mapXy_gr_linear,
+    ...     loss_gr=dppack.generate_loss_gr_huber(0.5))
+    >>> model = model.fit(X, y, [0.7, 0.7], [-0.7, -0.7], weights=1.0 + t % 2,
+    ...                   weights_upper_bound=2.0, random_state=1)
+    >>> model.coeff.shape, model.privacy_
+    ((2,), PrivacyLoss.pure(eps=1.0))
     """
 
     _weighted = True

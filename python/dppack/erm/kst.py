@@ -73,7 +73,8 @@ Deviations from DPpack 0.2.2 (spec §8.10, §8.7):
   rescaled to unit initial gradient), with the analytic gradient when all three gradient
   functions are given (central finite differences otherwise), and the result is checked: it must
   be feasible and satisfy the first-order (KKT) conditions to 1e-7 relative to the initial
-  gradient (1e-4 with finite differences), otherwise ``ConvergenceError`` (a ``RuntimeError``).
+  gradient (1e-4 with finite differences), otherwise ``ConvergenceError`` (a ``RuntimeError``;
+  :func:`dppack.erm.solvers.minimize_constrained`).
 * eps = Inf with delta > 0 gives b = 0 (DPpack crashes in MASS::mvrnorm).
 * eps, delta, gamma, zeta, lambda, the data and the bounds are validated before any noise is
   drawn (DPpack validates none of them); predicting with the wrong number of columns is refused.
@@ -96,7 +97,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import _checks, _random, accounting
-from .cms import ConvergenceError, fit_loss, refuse_infinite_eps, spend_fit
+from .cms import fit_loss, refuse_infinite_eps, spend_fit
 from .blocks import (
     loss_gr_squared_error,
     loss_squared_error,
@@ -104,57 +105,30 @@ from .blocks import (
     mapXy_linear,
     resolve_regularizer,
 )
+from .design import add_bias_column, check_fitted, predict_matrix, prepare_design
+from .solvers import minimize_constrained
 
 __all__ = ["EmpiricalRiskMinimizationDP_KST", "LinearRegressionDP"]
 
 
 
 # --------------------------------------------------------------------------------------------
-# Validation helpers
+# The framework's own checks (the parts through the vocabulary of ``_checks``)
 # --------------------------------------------------------------------------------------------
 
 
-def _scalar(value, message):
-    """One real number (possibly infinite or NaN, checked by the caller), or raise."""
-    if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
-        raise ValueError(message)
-    array = np.asarray(value)
-    if array.size != 1 or array.dtype.kind not in "iuf":
-        raise ValueError(message)
-    return float(array.reshape(()))
-
-
-def _check_eps(eps):
-    """eps > 0; Inf allowed (the non-private mode of DPpack's ERM)."""
-    return _checks.check_positive_scalar(eps, "eps")
-
-
-def _check_delta(delta):
-    delta = _scalar(delta, "delta must be a scalar >= 0")
-    if not delta >= 0:
-        raise ValueError("delta must be a scalar >= 0")
-    if delta >= 1:
-        raise ValueError("delta must be < 1.")
-    return delta
-
-
 def _check_gamma(gamma, strict):
-    if strict:
-        gamma = _checks.check_positive_scalar(gamma, "gamma")
-    else:
-        gamma = _scalar(gamma, "gamma must be a scalar >= 0")
-        if not gamma >= 0:
-            raise ValueError("gamma must be a scalar >= 0")
-    if not np.isfinite(gamma):
-        raise ValueError("gamma must be finite.")
-    return gamma
+    """gamma > 0 (``strict``: LinearRegressionDP) or >= 0 (the framework), and finite."""
+    return _checks.check_number(gamma, "gamma", low=0, closed="neither" if strict else "both",
+                                finite="gamma must be finite.",
+                                message=f"gamma must be a scalar {'>' if strict else '>='} 0")
 
 
 def _check_zeta_lambda(zeta, lambda_):
+    """zeta > 0 and lambda >= 0 (DPpack's texts), then both finite (one text for the pair)."""
     zeta = _checks.check_positive_scalar(zeta, "zeta")
-    lambda_ = _scalar(lambda_, "lambda must be a scalar >= 0")
-    if not lambda_ >= 0:
-        raise ValueError("lambda must be a scalar >= 0")
+    lambda_ = _checks.check_number(lambda_, "lambda", low=0,
+                                   message="lambda must be a scalar >= 0")
     if not (np.isfinite(zeta) and np.isfinite(lambda_)):
         raise ValueError("zeta and lambda must be finite.")
     return zeta, lambda_
@@ -170,33 +144,12 @@ def _domain_part(domain, name):
 def _check_domain(domain):
     constraints = _domain_part(domain, "constraints")
     jacobian = _domain_part(domain, "jacobian")
-    if not callable(constraints):
-        raise ValueError("domain must have a function 'constraints' (<= 0 on the domain).")
-    if jacobian is not None and not callable(jacobian):
-        raise ValueError("domain$jacobian, if given, must be a function.")
+    _checks.check_callable(
+        constraints, "constraints",
+        message="domain must have a function 'constraints' (<= 0 on the domain).")
+    _checks.check_callable(jacobian, "domain$jacobian", optional=True,
+                           message="domain$jacobian, if given, must be a function.")
     return constraints, jacobian
-
-
-def _as_matrix(X, name="X"):
-    """X as a 2-d float ndarray (a vector is one column, as R's as.matrix makes it)."""
-    array = _checks.as_numeric_array(X, f"{name} must be numeric.")
-    if array.ndim == 1:
-        array = array.reshape(-1, 1)
-    if array.ndim != 2:
-        raise ValueError(f"{name} must be a matrix (2-d).")
-    return array
-
-
-def _as_bounds(bounds, name):
-    return _checks.as_numeric_array(bounds, f"{name} must be numeric.").ravel()
-
-
-def _finite(array, name):
-    if array.size == 0:
-        raise ValueError(f"{name} must contain at least one value.")
-    low, high = _checks.data_range(array)
-    if not (np.isfinite(low) and np.isfinite(high)):
-        raise ValueError(f"{name} must be finite (no NA, NaN or Inf).")
 
 
 def _values(out):
@@ -321,6 +274,42 @@ class EmpiricalRiskMinimizationDP_KST:
     objective sees; ``_optimize_coeff(X, y, noise, Delta)`` returns the minimiser;
     ``_postprocess_coeff(coeff)`` maps it back to the user's units. Subclasses may also
     override ``_data_loss(X, y)`` to supply a faster closed form of the mean loss.
+
+    Raises
+    ------
+    ValueError
+        For invalid hyper-parameters or domain (here and in ``fit``); ``fit`` also for bad
+        data or bounds, before any noise is drawn, and on an overspend.
+    ConvergenceError
+        From ``fit``, when the constrained minimiser is not certified (feasibility and KKT
+        residual, see Notes).
+
+    References
+    ----------
+    Kifer, Smith and Thakurta (2012), Private convex empirical risk minimization and
+    high-dimensional regression, COLT, Theorem 2 and Algorithm 1; Giddens and Liu (2023),
+    DPpack reference manual, ``EmpiricalRiskMinimizationDP.KST``; spec ``dppack_api.md``
+    §6.5.
+
+    Examples
+    --------
+    Least squares over the unit ball. With rows in [-0.5, 0.5]^2 (norm <= 0.71), labels in
+    [-1, 1] and ||coeff|| <= 1, the gradient (x'coeff - y) x has norm <= 1.71 * 0.71 < 1.25
+    and the Hessian x x' has eigenvalue <= 0.5:
+
+    >>> import numpy as np, dppack
+    >>> t = np.arange(200)  # fixed example data
+    >>> X = 0.5 * np.column_stack([np.sin(t), np.cos(1.7 * t)])
+    >>> y = np.clip(X @ [1.0, -0.5] + 0.1 * np.sin(3.1 * t), -1, 1)
+    >>> ball = {"constraints": lambda c: np.dot(c, c) - 1.0,
+    ...         "jacobian": lambda c: 2.0 * np.asarray(c)}
+    >>> model = EmpiricalRiskMinimizationDP_KST(
+    ...     dppack.mapXy_linear, dppack.loss_squared_error, "l2", eps=1.0, delta=0.0,
+    ...     domain=ball, zeta=1.25, lambda_=0.5, gamma=1.0, mapXy_gr=dppack.mapXy_gr_linear,
+    ...     loss_gr=dppack.loss_gr_squared_error)
+    >>> model = model.fit(X, y, [0.5, 0.5, 1.0], [-0.5, -0.5, -1.0], random_state=1)
+    >>> bool(model.coeff @ model.coeff <= 1.0 + 1e-8), model.privacy_  # in the domain
+    (True, PrivacyLoss.pure(eps=1.0))
     """
 
     _strict_gamma = False  # LinearRegressionDP requires gamma > 0
@@ -333,8 +322,8 @@ class EmpiricalRiskMinimizationDP_KST:
         self.loss_gr = loss_gr
         self.regularizer, self.regularizer_gr = resolve_regularizer(regularizer,
                                                                     regularizer_gr)
-        self.eps = _check_eps(eps)
-        self.delta = _check_delta(delta)
+        self.eps = _checks.check_positive_scalar(eps, "eps")
+        self.delta = _checks.check_probability(delta, "delta", zero=True)
         _check_domain(domain)
         self.domain = domain
         if zeta is not None or lambda_ is not None:
@@ -387,10 +376,13 @@ class EmpiricalRiskMinimizationDP_KST:
         bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
                                  f"{type(self).__name__}.fit")
         add_bias = _checks.check_flag(add_bias, "add.bias")
-        eps = _check_eps(self.eps)
-        delta = _check_delta(self.delta)
+        eps = _checks.check_positive_scalar(self.eps, "eps")
+        delta = _checks.check_probability(self.delta, "delta", zero=True)
         _check_gamma(self.gamma, self._strict_gamma)
         _check_domain(self.domain)
+        # the constructor's 'l2' again: the attributes are public and may be assigned in between
+        self.regularizer, self.regularizer_gr = resolve_regularizer(self.regularizer,
+                                                                    self.regularizer_gr)
         refuse_infinite_eps(bill, eps)
         X, y = self._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias)
         zeta, lambda_ = _check_zeta_lambda(self.zeta, self.lambda_)
@@ -405,9 +397,7 @@ class EmpiricalRiskMinimizationDP_KST:
         else:
             Delta, scale = _calibration(eps, delta, zeta, lambda_)
             if delta == 0:
-                radius = _random.gamma(p, scale, rng)
-                direction = _random.normal(1.0, p, rng)
-                noise = radius * direction / np.linalg.norm(direction)
+                noise = _random.l2_laplace(p, scale, rng)  # scale: the rate of the norm
             else:
                 noise = _random.normal(scale, p, rng)
         self.noise_ = noise
@@ -418,18 +408,11 @@ class EmpiricalRiskMinimizationDP_KST:
 
     def predict(self, X, add_bias=False):
         """Predictions ``mapXy(X, coeff)`` as a 1-d array (X is neither clipped nor scaled)."""
-        if self.coeff is None:
-            raise ValueError("The model must be fitted before predict is called.")
+        check_fitted(self.coeff)
         add_bias = _checks.check_flag(add_bias, "add.bias")
-        X = _as_matrix(X)
-        expected = self.coeff.size - int(add_bias)
-        if X.shape[1] != expected:
-            raise ValueError(
-                f"X must have {expected} columns (the number of columns the model was fitted "
-                f"on{', without the bias column' if add_bias else ''}), not {X.shape[1]}."
-            )
+        X = predict_matrix(X, self.coeff.size, add_bias)
         if add_bias:
-            X = np.column_stack([np.ones(X.shape[0]), X])
+            X = add_bias_column(X)
         return _values(self.mapXy(X, self.coeff))
 
     # ---------------------------------------------------------------------------------------
@@ -440,45 +423,13 @@ class EmpiricalRiskMinimizationDP_KST:
         """Check the data and bounds, add the bias column (first), clip X and y (§6.5 step 1).
 
         Returns a new n x p float matrix (never the caller's memory: subclasses may scale it
-        in place) and a new length-n float vector.
+        in place) and a new length-n float vector (:func:`dppack.erm.design.prepare_design`
+        with the bounds of X then y). The bounds, bias column included, are kept for the
+        subclasses' scaling: ``_bounds`` (X's) and ``_target_bounds`` (y's).
         """
-        X = _as_matrix(X)
-        k = X.shape[1]
-        upper = _as_bounds(upper_bounds, "upper.bounds")
-        lower = _as_bounds(lower_bounds, "lower.bounds")
-        if upper.size != k + 1:
-            raise ValueError("Length of upper.bounds must be equal to the number of columns "
-                             "of X plus 1 (for y).")
-        if lower.size != k + 1:
-            raise ValueError("Length of lower.bounds must be equal to the number of columns "
-                             "of X plus 1 (for y).")
-        if not (np.all(np.isfinite(upper)) and np.all(np.isfinite(lower))):
-            raise ValueError("upper.bounds and lower.bounds must be finite numbers.")
-        if not np.all(lower < upper):
-            raise ValueError("Each value in lower.bounds must be < the matching value in "
-                             "upper.bounds.")
-        _finite(X, "X")
-        y = _checks.as_numeric_array(y, "y must be numeric.")
-        if y.ndim > 1 and y.size != y.shape[0]:
-            raise ValueError("y must be a vector (or a one-column matrix).")
-        y = y.reshape(-1)
-        if y.size != X.shape[0]:
-            raise ValueError("The length of y must equal the number of rows of X.")
-        _finite(y, "y")
-
-        offset = int(add_bias)
-        n = X.shape[0]
-        work = np.empty((n, k + offset))  # the one copy of X
-        if add_bias:
-            work[:, 0] = 1.0
-        np.clip(X, lower[:k], upper[:k], out=work[:, offset:])
-        y = np.clip(y, lower[k], upper[k])
-        if add_bias:
-            upper = np.concatenate(([1.0], upper))
-            lower = np.concatenate(([1.0], lower))
-        self._upper_bounds = upper
-        self._lower_bounds = lower
-        return work, y
+        design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, target=True)
+        self._bounds, self._target_bounds = design["bounds"], design["target_bounds"]
+        return design["X"], design["y"]
 
     def _data_loss(self, X, y):
         """The mean loss (1/n) sum loss(mapXy(X, theta), y) and its gradient (None without all
@@ -521,104 +472,11 @@ class EmpiricalRiskMinimizationDP_KST:
                         + (Delta / n) * theta + noise / n)
 
         constraints, jacobian = _check_domain(self.domain)
-        return _solve(objective, gradient, constraints, jacobian, np.zeros(p))
+        return minimize_constrained(objective, gradient, constraints, jacobian, np.zeros(p))
 
     def _postprocess_coeff(self, coeff):
         """Identity in the base class."""
         return coeff
-
-
-# --------------------------------------------------------------------------------------------
-# The constrained solver
-# --------------------------------------------------------------------------------------------
-
-FTOL = 1e-16  # SLSQP stops on changes of f: the gradient then reaches ~sqrt(FTOL)
-
-
-def _solve(objective, gradient, constraints, jacobian, theta0):
-    """Minimise ``objective`` subject to ``constraints(theta) <= 0`` with SciPy's SLSQP.
-
-    Uses the analytic gradient when given (central finite differences otherwise) and the
-    constraint jacobian when given. Accepts the result only if it is feasible and satisfies the
-    first-order (KKT) conditions to a tolerance relative to the gradient at the start; restarts
-    from the last point a few times otherwise, then raises ``ConvergenceError``.
-    """
-    from scipy import optimize  # lazily: keeps `import dppack` fast
-
-    p = theta0.size
-
-    def g(theta):
-        return -_values(constraints(theta))
-
-    constraint = {"type": "ineq", "fun": g}
-    if jacobian is not None:
-        def g_jac(theta):
-            return -np.asarray(jacobian(theta), dtype=np.float64).reshape(-1, p)
-        constraint["jac"] = g_jac
-    else:
-        def g_jac(theta):
-            return optimize.approx_fprime(theta, g, 1e-7).reshape(-1, p)
-
-    if gradient is not None:
-        f_jac = gradient
-    else:
-        def f_jac(theta):
-            return optimize.approx_fprime(theta, objective, 1e-7)
-
-    g0 = g(theta0)
-    feasibility_tol = 1e-8 * max(1.0, float(np.max(np.abs(g0))))
-    # SLSQP is not scale invariant (its first Hessian guess is the identity): solve the
-    # objective divided by the size of its gradient at the start, so that gradients are O(1).
-    grad_scale = max(1.0, float(np.linalg.norm(f_jac(theta0))))
-    kkt_tol = (1e-7 if gradient is not None else 1e-4) * grad_scale
-
-    def scaled(theta):
-        return objective(theta) / grad_scale
-
-    scaled_jac = "3-point"
-    if gradient is not None:
-        def scaled_jac(theta):
-            return gradient(theta) / grad_scale
-
-    theta = theta0
-    message = ""
-    for _ in range(4):
-        result = optimize.minimize(
-            scaled, theta, jac=scaled_jac, method="SLSQP", constraints=[constraint],
-            options={"ftol": FTOL, "maxiter": max(1000, 50 * p)},
-        )
-        theta = np.asarray(result.x, dtype=np.float64)
-        message = result.message
-        if not np.all(np.isfinite(theta)):
-            break
-        residual, feasible = _kkt_residual(theta, f_jac, g, g_jac, feasibility_tol)
-        if feasible and residual <= kkt_tol:
-            return theta
-    raise ConvergenceError(
-        "The KST optimisation did not converge to a feasible optimum "
-        f"(SLSQP: {message}). Check that the domain is convex and contains a feasible point, "
-        "and that loss and regularizer (and their gradients) are correct."
-    )
-
-
-def _kkt_residual(theta, f_jac, g, g_jac, feasibility_tol):
-    """The first-order optimality residual at ``theta`` and whether theta is feasible.
-
-    With the active constraints A (g_i(theta) ~ 0, g >= 0 inside), the residual is
-    min over mu >= 0 of ||grad f - J_A^T mu||, computed by non-negative least squares.
-    """
-    from scipy import optimize
-
-    values = g(theta)
-    if not np.all(values >= -feasibility_tol):
-        return np.inf, False
-    grad = f_jac(theta)
-    active = values <= max(1e-6, 1e3 * feasibility_tol)
-    if not np.any(active):
-        return float(np.linalg.norm(grad)), True
-    J = g_jac(theta)[active]
-    _, residual = optimize.nnls(J.T, grad)
-    return float(residual), True
 
 
 # --------------------------------------------------------------------------------------------
@@ -666,6 +524,36 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
     replacement its privacy loss can exceed eps here too (by about 10% for small eps and
     p = 2, found by numerical search over the worst cases of the scaled problem), so
     LinearRegressionDP keeps the framework's proven calibration.
+
+    Attributes
+    ----------
+    coeff, noise_, privacy_
+        As :class:`EmpiricalRiskMinimizationDP_KST`, and its fields; ``zeta`` and ``lambda_``
+        are set by each fit.
+
+    Raises
+    ------
+    ValueError
+        As :class:`EmpiricalRiskMinimizationDP_KST`; gamma must be > 0.
+
+    References
+    ----------
+    Kifer, Smith and Thakurta (2012), COLT; Giddens and Liu (2023), DPpack reference manual,
+    ``LinearRegressionDP``; spec ``dppack_api.md`` §6.6.
+
+    Examples
+    --------
+    Body-mass index on plasma glucose; the bounds list the columns of X, then y:
+
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> model = LinearRegressionDP("l2", eps=1.0, delta=0.0, gamma=1.0)
+    >>> model = model.fit(pima[["glu"]], pima["bmi"], upper_bounds=[200, 70],
+    ...                   lower_bounds=[50, 15], add_bias=True, random_state=1)
+    >>> model.coeff.shape, model.privacy_  # intercept, slope
+    ((2,), PrivacyLoss.pure(eps=1.0))
+    >>> model.predict(pima[["glu"]].iloc[:3], add_bias=True).shape
+    (3,)
     """
 
     _strict_gamma = True
@@ -681,15 +569,15 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         p = X.shape[1]
         self.zeta = 2 * p ** 1.5
         self.lambda_ = float(p)
-        upper, lower = self._upper_bounds, self._lower_bounds
-        scales = np.maximum(np.abs(lower[:p]), np.abs(upper[:p]))
+        scales = self._bounds.divisors("max")  # s_j: every entry in [-1, 1] (§6.6 step 2)
         X /= scales  # in place: X is our own copy
+        target = self._target_bounds
         if add_bias:
-            shift = (lower[p] + upper[p]) / 2
-            scale = (upper[p] - lower[p]) / (2 * p)
+            shift = (target.lower[0] + target.upper[0]) / 2
+            scale = (target.upper[0] - target.lower[0]) / (2 * p)
         else:
             shift = 0.0
-            scale = max(abs(lower[p]), abs(upper[p])) / p
+            scale = target.scale[0] / p
         y = (y - shift) / scale
         self._scales = scales
         self._shift = shift

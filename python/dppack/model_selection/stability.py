@@ -13,7 +13,8 @@ A trainer is a pair (G, F) (§0): G draws the noise R, F(T, theta, eps, R) is de
 
 * regularised linear classifiers (§3): DPpack's ``LogisticRegressionDP`` and linear ``svmDP``
   (output or objective perturbation), R = one vector of density proportional to exp(-||r||)
-  (:class:`dppack.erm.cms.StandardNoise`), which each candidate divides by its own noise rate;
+  (:class:`dppack.erm.cms.StandardNoise`), which each candidate divides by its own noise rate
+  (F is :func:`dppack.erm.cms.fit_with_noise`);
 * histogram density estimators with a private bin width (§4), R = standard Laplace values.
 
 What is shared (``noise="shared"``, the default): one draw R is used by every candidate in the
@@ -46,22 +47,24 @@ charge nothing (``accountant=accounting.UNCHARGED``); a returned model or histog
 
 import copy
 import math
-import numbers
 import warnings
 
 import numpy as np
 
 from .. import _checks, _random, accounting, rcompat
+from ..erm import losses
 from ..erm.blocks import regularizer_l2
 from ..erm.cms import (
-    OPTIMALITY_SLACK,
     StandardNoise,
+    check_parameters,
+    fit_with_noise,
     objective_perturbation_parameters,
-    prepare_design,
 )
+from ..erm.design import as_labels, n_rows, prepare_design, split_rows, take_rows
 from ..erm.models import LogisticRegressionDP, svmDP
+from ..erm.solvers import OPTIMALITY_SLACK
 from ..mechanisms import ExponentialMechanism
-from ..tuning import _check_models, _labels, _n_rows, _take
+from ..tuning import check_models
 
 __all__ = [
     "StableTrainer",
@@ -79,64 +82,6 @@ __all__ = [
 SELECTORS = ("exponential_noise", "gumbel", "laplace")
 NOISE_MODES = ("shared", "independent")
 SCORES = ("ramp", "hinge", "logistic")
-
-
-# --------------------------------------------------------------------------------------------
-# Checks
-# --------------------------------------------------------------------------------------------
-
-
-def _budget(value, name):
-    number = _checks.check_positive_scalar(value, name)
-    return _checks.check_finite_budget(number, name)
-
-
-def _delta(delta):
-    if isinstance(delta, (bool, np.bool_)) or not isinstance(delta, numbers.Real):
-        raise ValueError("delta must be a number in (0, 1).")
-    delta = float(delta)
-    if not 0 < delta < 1:
-        raise ValueError("delta must be a number in (0, 1).")
-    return delta
-
-
-def _choice(value, options, name):
-    if not isinstance(value, str) or value not in options:
-        raise ValueError(f"{name} must be one of {', '.join(repr(o) for o in options)}.")
-    return value
-
-
-def _count(value, name, minimum=1):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a whole number >= {minimum}.")
-    if not (math.isfinite(value) and value == int(value) and value >= minimum):
-        raise ValueError(f"{name} must be a whole number >= {minimum}.")
-    return int(value)
-
-
-def _fraction(value):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError("validation.fraction must be a number in (0, 1).")
-    value = float(value)
-    if not 0 < value < 1:
-        raise ValueError("validation.fraction must be a number in (0, 1).")
-    return value
-
-
-def split_rows(n, fraction):
-    """Deterministic, interleaved split of rows 0..n-1 (§7.1: T and V disjoint): row i goes to
-    V when floor((i + 1) f) > floor(i f), so V holds floor(n f) rows spread evenly. With
-    f = 1/(k + 1) these are tune_classification_model's validation rows k, 2k + 1, ...
-
-    Returns (training rows, validation rows); raises ValueError when either is empty.
-    """
-    index = np.arange(n)
-    in_v = np.floor((index + 1) * fraction) > np.floor(index * fraction)
-    training, validation = index[~in_v], index[in_v]
-    if training.size == 0 or validation.size == 0:
-        raise ValueError(f"Splitting {n} rows with validation.fraction = {fraction} leaves an "
-                         "empty training or validation set.")
-    return training, validation
 
 
 # --------------------------------------------------------------------------------------------
@@ -178,12 +123,31 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     g_max <= L ||w||, which needs g(0, x, y) = 0; the hinge loss has g(0, x, y) = 1, and a
     validation record moved from margin +B to -B changes g by min(2B, 1 + B) > B. Logistic
     is exact with B: log(1 + e^B) - log(1 + e^-B) = B.
+
+    Raises
+    ------
+    ValueError
+        For an argument out of range or an unknown ``score``.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
+    differentially private machine learning, NeurIPS, Theorem 4; spec
+    ``stability_validation.md`` §3, §7.11.
+
+    Examples
+    --------
+    Four candidates with gamma_min / n = 0.01 on 1000 training and 200 validation rows:
+
+    >>> stability_constants_linear(0.01, n=1000, m=200, d=3, k=4, eps=1.0, delta=0.01)
+    (200.0, 1.0)
     """
-    lambda_min = _budget(lambda_min, "lambda.min")
-    n, m, d, k = (_count(v, name) for v, name in ((n, "n"), (m, "m"), (d, "d"), (k, "k")))
-    eps = _budget(eps, "eps")
-    delta = _delta(delta)
-    _choice(score, SCORES, "score")
+    lambda_min = _checks.check_finite_budget(lambda_min, "lambda.min")
+    n, m, d, k = (_checks.check_whole(v, name, 1, strict=True)
+                  for v, name in ((n, "n"), (m, "m"), (d, "d"), (k, "k")))
+    eps = _checks.check_finite_budget(eps, "eps")
+    delta = _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)
+    _checks.check_choice(score, "score", SCORES)
     lipschitz = 1.0  # §3: logistic, hinge and ramp are 1-Lipschitz in w for ||x|| <= 1
     beta1 = 2.0 * lipschitz / lambda_min
     norm_bound = (lipschitz / lambda_min) * (
@@ -209,17 +173,48 @@ def stability_constants_histogram(h_min, n, m, k, eps, delta):
     beta1 = 6 / ((1 - nu) h_min), beta2 = 2 / h_min, nu = 2 ln(4k/delta) / (n eps
     sqrt(h_min)).
 
+    Parameters
+    ----------
+    h_min : float
+        The smallest candidate bin width, in (0, 1] (a fraction of the range).
+    n, m : int
+        Training and validation set sizes.
+    k : int
+        Number of candidates.
+    eps : float
+        The histograms' training budget.
+    delta : float
+        Overall delta of the selection, in (0, 1).
+
+    Returns
+    -------
+    (float, float)
+        (beta1, beta2).
+
     Raises
     ------
     ValueError
         When n < 1 + 2 ln(4k/delta) / (eps sqrt(h_min)), where Thm 6 gives no guarantee.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorem 6; spec ``stability_validation.md``
+    §4.
+
+    Examples
+    --------
+    >>> beta1, beta2 = stability_constants_histogram(0.1, n=400, m=100, k=3, eps=1.0,
+    ...                                              delta=0.01)
+    >>> round(beta1, 4), beta2
+    (67.5755, 20.0)
     """
-    h_min = _budget(h_min, "h.min")
+    h_min = _checks.check_finite_budget(h_min, "h.min")
     if h_min > 1:
         raise ValueError("h.min must be <= 1.")
-    n, m, k = (_count(v, name) for v, name in ((n, "n"), (m, "m"), (k, "k")))
-    eps = _budget(eps, "eps")
-    delta = _delta(delta)
+    n, m, k = (_checks.check_whole(v, name, 1, strict=True)
+               for v, name in ((n, "n"), (m, "m"), (k, "k")))
+    eps = _checks.check_finite_budget(eps, "eps")
+    delta = _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)
     n_min = histogram_min_n(h_min, k, eps, delta)
     if n < n_min:
         raise ValueError(f"Stability needs at least {math.ceil(n_min)} training values for "
@@ -246,24 +241,74 @@ def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
     dict
         ``{"eps": ..., "delta": ...}``: (eps + eps_select, delta) for
         'stability', (eps, 0) for the baselines (T and V disjoint).
+
+    Raises
+    ------
+    ValueError
+        For an unknown procedure, a budget out of range, or 'stability' without
+        ``eps_select``.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 2 and 5; spec
+    ``stability_validation.md`` §2.3, §5.
+
+    Examples
+    --------
+    >>> selection_privacy("stability", 1.0, eps_select=0.5, delta=0.01)
+    {'eps': 1.5, 'delta': 0.01}
+    >>> selection_privacy("alphaSplit", 1.0)
+    {'eps': 1.0, 'delta': 0.0}
     """
-    _choice(procedure, ("stability", "alphaSplit", "dataSplit", "random"), "procedure")
-    eps = _budget(eps, "eps")
+    _checks.check_choice(procedure, "procedure",
+                         ("stability", "alphaSplit", "dataSplit", "random"))
+    eps = _checks.check_finite_budget(eps, "eps")
     if procedure != "stability":
         return {"eps": eps, "delta": 0.0}
     if eps_select is None:
         raise ValueError("eps.select must be given for the 'stability' procedure.")
-    return {"eps": eps + _budget(eps_select, "eps.select"),
-            "delta": _delta(delta)}
+    return {"eps": eps + _checks.check_finite_budget(eps_select, "eps.select"),
+            "delta": _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)}
 
 
 def advanced_composition_eps(eps, k, delta):
     """The per-model budget e' with k (e^e' - 1) e' + sqrt(2 k ln(1/delta)) e' = eps (§5,
     the advanced-composition alternative to alphaSplit's eps / k), the largest with the left
-    side <= eps (:func:`dppack.accounting.advanced_composition_inverse`)."""
-    eps = _budget(eps, "eps")
-    k = _count(k, "k")
-    delta = _delta(delta)
+    side <= eps (:func:`dppack.accounting.advanced_composition_inverse`).
+
+    Parameters
+    ----------
+    eps : float
+        The total budget, > 0 and finite.
+    k : int
+        Number of models, >= 1.
+    delta : float
+        The delta' of advanced composition, in (0, 1).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        For an argument out of range.
+
+    References
+    ----------
+    Dwork, Rothblum and Vadhan (2010), Theorem III.3; Chaudhuri K, Vinterbo S A (2013);
+    spec ``stability_validation.md`` §5.
+
+    Examples
+    --------
+    Ten models within eps = 1 in total (alphaSplit would give each 0.1):
+
+    >>> round(advanced_composition_eps(1.0, 10, 1e-5), 6)
+    0.063185
+    """
+    eps = _checks.check_finite_budget(eps, "eps")
+    k = _checks.check_whole(k, "k", 1, strict=True)
+    delta = _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)
     return accounting.advanced_composition_inverse(eps, k, delta)
 
 
@@ -309,13 +354,31 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
     -------
     int
         The 0-based index of the selected candidate (a number: the loss is in the ledger).
+
+    Raises
+    ------
+    ValueError
+        For empty or non-finite scores, a budget or beta out of range, an unknown
+        selector, or an overspend of the accountant.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 1 and Theorem 1; McSherry and
+    Talwar (2007); spec ``stability_validation.md`` §2.1, §2.4.
+
+    Examples
+    --------
+    Three validation scores whose sensitivity is beta = 0.01; the second is best:
+
+    >>> stable_select([-0.30, -0.25, -0.40], beta=0.01, eps_select=1.0, random_state=1)
+    1
     """
     bill = accounting.charge(accountant, lambda: accounting.PrivacyLoss.pure(eps_select),
                              "stable_select")
     q = _scores_array(scores)
-    beta = _budget(beta, "beta")
-    eps_select = _budget(eps_select, "eps.select")
-    _choice(selector, SELECTORS, "selector")
+    beta = _checks.check_finite_budget(beta, "beta")
+    eps_select = _checks.check_finite_budget(eps_select, "eps.select")
+    _checks.check_choice(selector, "selector", SELECTORS)
     rng = _random.as_generator(random_state)
     bill.spend()
     return _select(q, beta, eps_select, selector, rng)
@@ -355,6 +418,43 @@ class StableTrainer:
     ``release(T, theta, eps, rng)``, the final model of Algorithm 2 with fresh noise, is
     ``fit(T, theta, eps, draw_noise(T, [theta], rng))`` unless a subclass draws it otherwise
     (the histograms: exact discrete Laplace noise).
+
+    Attributes
+    ----------
+    None
+        The interface holds no state; subclasses keep their settings (bounds, caches).
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
+    differentially private machine learning, NeurIPS, Definitions 1-2; spec
+    ``stability_validation.md`` §0.
+
+    Examples
+    --------
+    A toy trainer: theta shrinks a noisy mean of data in [0, 1] towards 0, clipped to
+    [0, 1]. One training record moves the model by at most 1/n, and the score (minus the
+    mean squared distance to the validation data) is 2-Lipschitz in the model there, so
+    beta1 = 2; one validation record moves the score by at most 1/m, so beta2 = 1.
+
+    >>> import numpy as np
+    >>> class Shrunk(StableTrainer):
+    ...     def n_records(self, data):
+    ...         return len(data)
+    ...     def draw_noise(self, T, thetas, rng):
+    ...         return rng.laplace()
+    ...     def fit(self, T, theta, eps, noise):
+    ...         mean = np.mean(T) + noise / (eps * len(T))
+    ...         return float(np.clip(theta * mean, 0.0, 1.0))
+    ...     def score(self, model, V):
+    ...         return -float(np.mean((V - model) ** 2))
+    ...     def stability_constants(self, T, V, thetas, eps, delta):
+    ...         return 2.0, 1.0
+    >>> x = (np.sin(np.arange(500)) + 1) / 2  # fixed example data in [0, 1]
+    >>> index, model = tune_stable([1.0, 0.5, 0.0], Shrunk(), x[:400], x[400:],
+    ...                            eps_train=1.0, eps_select=1.0, random_state=1)
+    >>> index, round(model, 2)
+    (1, 0.25)
     """
 
     def n_records(self, data):
@@ -381,9 +481,11 @@ def _settings(thetas, eps_train, eps_select, delta, selector, noise):
     thetas = list(thetas)
     if not thetas:
         raise ValueError("thetas must contain at least one candidate.")
-    return (thetas, _budget(eps_train, "eps.train"),
-            _budget(eps_select, "eps.select"), _delta(delta),
-            _choice(selector, SELECTORS, "selector"), _choice(noise, NOISE_MODES, "noise"))
+    return (thetas, _checks.check_finite_budget(eps_train, "eps.train"),
+            _checks.check_finite_budget(eps_select, "eps.select"),
+            _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True),
+            _checks.check_choice(selector, "selector", SELECTORS),
+            _checks.check_choice(noise, "noise", NOISE_MODES))
 
 
 def _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2):
@@ -393,7 +495,7 @@ def _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2):
         raise ValueError("Give both beta1 and beta2, or neither.")
     warnings.warn("beta1 and beta2 were supplied: the privacy of the selection rests on the "
                   "caller's proof of stability (spec §7.3).", UserWarning, stacklevel=3)
-    return _budget(beta1, "beta1"), _budget(beta2, "beta2")
+    return _checks.check_finite_budget(beta1, "beta1"), _checks.check_finite_budget(beta2, "beta2")
 
 
 def _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2, selector,
@@ -411,13 +513,15 @@ def _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2, select
 
 def _validation_loss(eps_select, delta):
     """Validate's loss (Thm 1): (eps_select, delta); ValueError for invalid arguments."""
-    return accounting.PrivacyLoss.approx(_budget(eps_select, "eps.select"), _delta(delta))
+    return accounting.PrivacyLoss.approx(
+        _checks.check_finite_budget(eps_select, "eps.select"),
+        _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True))
 
 
 def _tuning_loss(eps_train, eps_select, delta):
     """The loss of Validate and the retraining together (Thm 2): the retrained model's
     eps_train composed with Validate's (eps_select, delta)."""
-    return (accounting.PrivacyLoss.pure(_budget(eps_train, "eps.train"))
+    return (accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps_train, "eps.train"))
             + _validation_loss(eps_select, delta))
 
 
@@ -453,6 +557,29 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     -------
     int
         0-based index into ``thetas``; (eps_select, delta)-DP (Thm 1).
+
+    Raises
+    ------
+    ValueError
+        For no candidates, budgets or delta out of range, an unknown selector or noise
+        mode, only one of beta1 and beta2, or an overspend of the accountant.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 1 and Theorem 1; spec
+    ``stability_validation.md`` §2.1.
+
+    Examples
+    --------
+    Three bin widths for a histogram of data in [0, 1], with the module's
+    ``HistogramTrainer`` (§4):
+
+    >>> import numpy as np
+    >>> from dppack.model_selection.stability import HistogramTrainer
+    >>> x = (np.sin(np.arange(500)) + 1) / 2  # fixed example data in [0, 1]
+    >>> validate_stable([0.5, 0.25, 0.1], HistogramTrainer(), x[:400], x[400:],
+    ...                 eps_train=1.0, eps_select=1.0, random_state=1)
+    1
     """
     bill = accounting.charge(accountant, lambda: _validation_loss(eps_select, delta),
                              "validate_stable")
@@ -473,12 +600,42 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
     Parameters and randomness as :func:`validate_stable`; ``accountant`` is charged
     ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once (label ``"tune_stable"``).
 
+    Parameters
+    ----------
+    thetas, trainer, T, V, eps_train, eps_select, delta, beta1, beta2, selector, noise
+        As :func:`validate_stable`.
+    random_state, accountant
+        As :func:`validate_stable` (the accountant's label is ``"tune_stable"``).
+
     Returns
     -------
     (int, model)
         The selected index and F(T, theta_i*, eps_train, R) with a fresh R
         (:meth:`StableTrainer.release`); together (eps_train + eps_select, delta)-DP
         (Thm 2) when the trainer is eps_train-DP.
+
+    Raises
+    ------
+    ValueError
+        As :func:`validate_stable`.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 2 and Theorem 2; spec
+    ``stability_validation.md`` §2.2.
+
+    Examples
+    --------
+    See :class:`StableTrainer` for a trainer written from scratch; with the module's
+    histogram trainer:
+
+    >>> import numpy as np
+    >>> from dppack.model_selection.stability import HistogramTrainer
+    >>> x = (np.sin(np.arange(500)) + 1) / 2  # fixed example data in [0, 1]
+    >>> index, counts = tune_stable([0.5, 0.25, 0.1], HistogramTrainer(), x[:400], x[400:],
+    ...                             eps_train=1.0, eps_select=1.0, random_state=1)
+    >>> index, counts.shape  # 1/h = 4 bins
+    (1, (4,))
     """
     bill = accounting.charge(accountant, lambda: _tuning_loss(eps_train, eps_select, delta),
                              "tune_stable")
@@ -498,12 +655,13 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
 
 
 def _margins_loss(margins, score):
-    """Per-row loss g of the margins y w'x (§3: ramp, hinge, logistic)."""
+    """Per-row loss g of the margins y w'x (§3: ramp, hinge, logistic; the logistic loss is
+    :func:`dppack.erm.losses.logistic`'s)."""
     if score == "ramp":
         return np.clip(1.0 - margins, 0.0, 1.0)
     if score == "hinge":
         return np.maximum(0.0, 1.0 - margins)
-    return np.logaddexp(0.0, -margins)
+    return losses.logistic().value(margins)
 
 
 class LinearClassifierTrainer(StableTrainer):
@@ -522,7 +680,7 @@ class LinearClassifierTrainer(StableTrainer):
         self._validation = {}
 
     def n_records(self, data):
-        return _n_rows(data[0])
+        return n_rows(data[0])
 
     def dimension(self, T):
         return np.shape(T[0])[1] + int(self.add_bias)
@@ -533,18 +691,16 @@ class LinearClassifierTrainer(StableTrainer):
     def fit(self, T, theta, eps, noise):
         model = copy.copy(theta)
         model.eps = eps
-        # The internal hook of the CMS core: with noise given, nothing is drawn from the
-        # generator, so a fixed one keeps F deterministic.
-        return model._fit(T[0], T[1], self.upper_bounds, self.lower_bounds, self.add_bias,
-                          None, None, _random.as_generator(0), noise=noise,
-                          accountant=accounting.UNCHARGED)
+        # With noise given, nothing is drawn: F is deterministic.
+        return fit_with_noise(model, T[0], T[1], noise, self.upper_bounds, self.lower_bounds,
+                              self.add_bias, accountant=accounting.UNCHARGED)
 
     def _validation_design(self, V):
         key = id(V)
         if key not in self._validation:
             design = prepare_design(V[0], V[1], self.upper_bounds, self.lower_bounds,
-                                    self.add_bias, binary_labels=True)
-            self._validation[key] = (V, design["X"], 2.0 * design["y"] - 1.0)
+                                    self.add_bias, labels="signed")
+            self._validation[key] = (V, design["X"], design["y"])
         return self._validation[key][1:]
 
     def score(self, model, V):
@@ -577,7 +733,7 @@ def _check_stable_models(models):
         if isinstance(model, svmDP) and model.kernel != "linear":
             raise ValueError("Stability-based tuning supports the linear kernel of svmDP only "
                              "(the Gaussian kernel's random features are not covered).")
-        model._check_parameters()
+        check_parameters(model)
         if model.regularizer is not regularizer_l2:
             raise ValueError("Stability-based tuning needs regularizer = 'l2' (Thm 4 assumes "
                              "the (gamma/n)-strongly convex l2 penalty).")
@@ -590,15 +746,17 @@ def _check_stable_models(models):
 
 
 def _data_parts(X, y, X_validation, y_validation, validation_fraction):
-    n = _n_rows(X)
-    y = _labels(y, n)
+    n = n_rows(X)
+    y = as_labels(y, n)
     if X_validation is None and y_validation is None:
-        training, validation = split_rows(n, _fraction(validation_fraction))
-        return (_take(X, training), y[training]), (_take(X, validation), y[validation])
+        fraction = _checks.check_number(validation_fraction, "validation.fraction", 0, 1,
+                                        closed="neither", strict=True)
+        training, validation = split_rows(n, fraction)
+        return (take_rows(X, training), y[training]), (take_rows(X, validation), y[validation])
     if X_validation is None or y_validation is None:
         raise ValueError("Give both X.validation and y.validation, or neither.")
-    m = _n_rows(X_validation)
-    return (X, y), (X_validation, _labels(y_validation, m))
+    m = n_rows(X_validation)
+    return (X, y), (X_validation, as_labels(y_validation, m))
 
 
 def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
@@ -658,22 +816,49 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     (:func:`dppack.tune_classification_model`) is better when the training set is small
     or gamma_min is small (beta large); this procedure is better when n is large, because
     each candidate trains on all n rows rather than n / (k + 1).
+
+    Raises
+    ------
+    ValueError
+        Before any data is touched: models that are not LogisticRegressionDP or linear
+        svmDP with regularizer 'l2' and one finite eps, bad budgets or options, an
+        overspend; then bad data or bounds, before any noise is drawn.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 2, Theorems 2 and 4; spec
+    ``stability_validation.md`` §2.2, §3.
+
+    Examples
+    --------
+    Three linear SVMs (output perturbation) that differ in gamma; each trains on 80% of the
+    rows at eps = 1, the selection spends 1 more:
+
+    >>> import dppack
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
+    >>> models = [dppack.svmDP("l2", 1.0, gamma, "output") for gamma in (1.0, 10.0, 100.0)]
+    >>> best = tune_classification_model_stable(models, X, y, [200, 70], [50, 15],
+    ...                                         eps_select=1.0, add_bias=True, random_state=1)
+    >>> best.gamma, best.privacy_
+    (10.0, PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
     bill = accounting.charge(
         accountant,
-        lambda: _tuning_loss(_check_stable_models(_check_models(DPmodels)), eps_select, delta),
+        lambda: _tuning_loss(_check_stable_models(check_models(DPmodels)), eps_select, delta),
         "tune_classification_model_stable")
-    models = _check_models(DPmodels)
+    models = check_models(DPmodels)
     eps_train = _check_stable_models(models)
-    eps_select = _budget(eps_select, "eps.select")
+    eps_select = _checks.check_finite_budget(eps_select, "eps.select")
     add_bias = _checks.check_flag(add_bias, "add.bias")
-    delta = _delta(delta)
-    _choice(score, SCORES, "score")
-    _choice(selector, SELECTORS, "selector")
-    _choice(noise, NOISE_MODES, "noise")
+    delta = _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)
+    _checks.check_choice(score, "score", SCORES)
+    _checks.check_choice(selector, "selector", SELECTORS)
+    _checks.check_choice(noise, "noise", NOISE_MODES)
     T, V = _data_parts(X, y, X_validation, y_validation, validation_fraction)
     # All data checks before any noise: the fits' own checks on T, and V's.
-    prepare_design(T[0], T[1], upper_bounds, lower_bounds, add_bias, binary_labels=True)
+    prepare_design(T[0], T[1], upper_bounds, lower_bounds, add_bias, labels="binary")
     trainer = LinearClassifierTrainer(upper_bounds, lower_bounds, add_bias, score)
     trainer._validation_design(V)
     beta1, beta2 = trainer.stability_constants(T, V, models, eps_train, delta)
@@ -804,14 +989,31 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     ------
     ValueError
         For bad arguments, and when the training set is too small for Thm 6.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 2, Theorems 2 and 6; spec
+    ``stability_validation.md`` §4.
+
+    Examples
+    --------
+    Plasma glucose in [50, 200] with 5, 10 or 20 bins:
+
+    >>> from dppack.datasets import load_pima
+    >>> h = tune_histogram_bin_width_stable(load_pima()["glu"], [0.2, 0.1, 0.05],
+    ...                                     eps_train=1.0, eps_select=1.0, lower_bound=50,
+    ...                                     upper_bound=200, random_state=1)
+    >>> h.breaks.tolist(), h.privacy_
+    ([50.0, 80.0, 110.0, 140.0, 170.0, 200.0], PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
     bill = accounting.charge(accountant, lambda: _tuning_loss(eps_train, eps_select, delta),
                              "tune_histogram_bin_width_stable")
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
     widths = _checks.as_numeric_array(bin_widths, "bin_widths must be numeric.").ravel()
-    if widths.size == 0 or not np.all(np.isfinite(widths)) or np.any(widths <= 0):
+    if widths.size == 0:
         raise ValueError("bin.widths must be finite numbers > 0.")
+    _checks.check_positive_values(widths, "bin.widths must be finite numbers > 0.")
     if np.any(widths > 1):
         raise ValueError("bin.widths must be <= 1 (fractions of the range).")
     thetas = [float(h) for h in widths]
@@ -821,7 +1023,9 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     thetas, eps_train, eps_select, delta, selector, noise = settings
     values = _unit_data(x, "x", lower, upper)
     if x_validation is None:
-        training, validation = split_rows(values.size, _fraction(validation_fraction))
+        fraction = _checks.check_number(validation_fraction, "validation.fraction", 0, 1,
+                                        closed="neither", strict=True)
+        training, validation = split_rows(values.size, fraction)
         T, V = values[training], values[validation]
     else:
         T, V = values, _unit_data(x_validation, "x_validation", lower, upper)

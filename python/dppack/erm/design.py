@@ -1,0 +1,1018 @@
+"""Data preparation for the ERM models and methods: the one home of the design matrix.
+
+Every private ERM in the package reads its data through this module, in one direction:
+argument checks, then the data prepared here, then the loss and the solver, then the
+mechanism. What is prepared, and why each privacy proof needs it:
+
+* **Bounds per column** (:class:`ColumnBounds`): public bounds L_j < U_j, never computed from
+  the data, checked once with DPpack's length messages (spec ``dppack_api.md`` §6.1 step 1,
+  §6.5 step 1) and ours (numeric, finite, lower < upper). Their scale
+  s_j = max(|L_j|, |U_j|) bounds |x_j| after clipping.
+* **Clipping** (:meth:`ColumnBounds.clip`): every row inside the box, so that a replaced record
+  moves the loss's gradient by a bounded amount; the result is a new array (copy-on-clip), the
+  caller's data are never written.
+* **Scaling** (:func:`prepare_design`): column j divided by s_j sqrt(d) puts every row in the
+  unit L2 ball, ||x||_2 <= 1, the Lipschitz and curvature condition of output and objective
+  perturbation (Chaudhuri, Monteleoni and Sarwate 2011; spec ``dppack_api.md`` §6.3, §6.4;
+  ``confidence_intervals.md`` §9.8; ``analytic_gaussian_erm.md`` §1); divided by s_j d, every row
+  is in the unit L1 ball, ||x||_1 <= 1 (so also ||x||_2 <= 1), the setting of accuracy-first
+  ridge regression (``accuracy_first.md`` §0); divided by s_j alone, every entry is in [-1, 1],
+  LinearRegressionDP's scaled problem (``dppack_api.md`` §6.6). Unscaled, every row has
+  ||x||_2 <= sqrt(sum_j s_j^2) (:attr:`ColumnBounds.max_row_norm`), the B the CMS framework
+  calibrates to.
+* **Labels** (:func:`as_labels`): one finite value per row; DPpack's 0/1 check for the
+  classifiers; 0/1 mapped to -1/+1 for the margin losses l(y x'theta) (``dppack_api.md`` §6.4,
+  ``confidence_intervals.md`` §9.12, ``analytic_gaussian_erm.md`` §1, ``accuracy_first.md`` §0).
+* **Weights** (:func:`prepare_weights`): nonnegative and clipped above at the public bound
+  w_bar, so that a weighted loss has slope at most w_bar (``dppack_api.md`` §6.2).
+* **The bias column** (:func:`add_bias_column`): ones, first, with bounds (1, 1): it counts in
+  the row-norm bound (s = 1) and is regularised (``confidence_intervals.md`` §9.8).
+* **Predict time**: the linear score X theta (+ bias) without copying X
+  (:func:`linear_score`), its adjoint X'v (:func:`transpose_dot`), the column checks
+  (:func:`predict_matrix`), and svmDP's random Fourier features (:func:`fourier_cosines`).
+* **Rows for tuning**: counting, taking and splitting rows of any supported input
+  (:func:`n_rows`, :func:`take_rows`, :func:`interleaved_split`, :func:`split_rows`), so that
+  the parts a tuner fits on are disjoint (parallel composition, ``dppack_api.md`` §7.1).
+
+Everything is vectorised over whole columns: no Python loop over rows.
+
+Messages (module constants): DPpack's ``UPPER_LENGTH_MESSAGE`` and ``LOWER_LENGTH_MESSAGE``
+(bounds of X, §6.1), ``UPPER_TARGET_LENGTH_MESSAGE`` and ``LOWER_TARGET_LENGTH_MESSAGE`` (bounds
+of X then y, §6.5), ``WEIGHTS_BOUND_MESSAGE`` and ``WEIGHTS_NEGATIVE_MESSAGE`` (§6.2),
+``BINARY_LABELS_MESSAGE`` (§6.3); ours: ``TARGET_BOUNDS_MESSAGE`` (the bound on y) and
+``NOT_FITTED_MESSAGE`` (predict before fit).
+"""
+
+import math
+
+import numpy as np
+
+from .. import _checks
+
+__all__ = [
+    "ColumnBounds",
+    "add_bias_column",
+    "as_design_matrix",
+    "as_labels",
+    "check_finite_matrix",
+    "check_fitted",
+    "coefficient_names",
+    "fourier_cosines",
+    "interleaved_split",
+    "linear_score",
+    "n_rows",
+    "predict_matrix",
+    "prepare_design",
+    "prepare_weights",
+    "split_rows",
+    "take_rows",
+    "transpose_dot",
+]
+
+# DPpack's messages (spec dppack_api.md §6.1, §6.2, §6.3, §6.5)
+UPPER_LENGTH_MESSAGE = "Length of upper.bounds must be equal to the number of columns of X."
+LOWER_LENGTH_MESSAGE = "Length of lower.bounds must be equal to the number of columns of X."
+UPPER_TARGET_LENGTH_MESSAGE = ("Length of upper.bounds must be equal to the number of columns "
+                               "of X plus 1 (for y).")
+LOWER_TARGET_LENGTH_MESSAGE = ("Length of lower.bounds must be equal to the number of columns "
+                               "of X plus 1 (for y).")
+WEIGHTS_BOUND_MESSAGE = "Upper bound on weights must be given if weights vector given."
+WEIGHTS_NEGATIVE_MESSAGE = "Weights must be nonnegative."
+BINARY_LABELS_MESSAGE = "y must be a numeric vector of binary labels 0 and 1."
+# ours
+TARGET_BOUNDS_MESSAGE = ("The bounds on y (the last values of lower.bounds and upper.bounds) "
+                         "must be finite with lower < upper.")
+NOT_FITTED_MESSAGE = "The model must be fitted before predict: call fit() first."
+
+SCALINGS = ("l2", "l1", "max")
+LABELS = ("real", "binary", "signed")
+
+
+# --------------------------------------------------------------------------------------------
+# Bounds
+# --------------------------------------------------------------------------------------------
+
+
+def _bound_values(value, name):
+    """A new read-only float vector of finite bounds (ours: numeric, finite)."""
+    array = np.array(_checks.as_numeric_array(value, f"{name} must be numeric."),
+                     dtype=np.float64).ravel()
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite.")
+    return array
+
+
+class ColumnBounds:
+    """Public bounds L_j < U_j of the columns of a design, with their scale s_j.
+
+    Created once from the user's vectors (:meth:`from_arguments` adds DPpack's length checks),
+    then used for every step that needs them: clipping (:meth:`clip`), the bias column
+    (:meth:`with_bias`), the divisors that put rows into a ball (:meth:`divisors`) and the
+    row-norm bound (:attr:`max_row_norm`). The vectors are copies, read-only.
+
+    Parameters
+    ----------
+    lower, upper : array_like
+        One finite bound per column, lower < upper in every column.
+
+    Attributes
+    ----------
+    lower, upper : ndarray
+        The bounds (the bias column, if added by :meth:`with_bias`, has 1 and 1).
+    scale : ndarray
+        s_j = max(|L_j|, |U_j|): |x_j| <= s_j for every clipped value.
+    size : int
+        The number of columns.
+    max_row_norm : float
+        sqrt(sum_j s_j^2), the largest L2 norm a clipped row can have.
+
+    Raises
+    ------
+    ValueError
+        Non-numeric or non-finite bounds ("upper.bounds must be finite."), vectors of
+        different lengths, or lower >= upper in some column ("lower.bounds must be <
+        upper.bounds in every column (not in column j).", j 1-based).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.1 step 1 (clipping to the bounds), §6.3 (s_j and the scaling);
+    ``confidence_intervals.md`` §9.8 (public bounds, not data-dependent maxima).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.design import ColumnBounds
+    >>> bounds = ColumnBounds([-1.0, 0.0], [2.0, 1.0])
+    >>> bounds.scale
+    array([2., 1.])
+    >>> bounds.clip(np.array([[3.0, -1.0], [0.5, 0.5]]))
+    array([[2. , 0. ],
+           [0.5, 0.5]])
+    >>> ColumnBounds([0.0], [0.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: lower.bounds must be < upper.bounds in every column (not in column 1).
+    """
+
+    __slots__ = ("lower", "upper", "scale")
+
+    def __init__(self, lower, upper):
+        upper = _bound_values(upper, "upper.bounds")
+        lower = _bound_values(lower, "lower.bounds")
+        if lower.size != upper.size:
+            raise ValueError("lower.bounds and upper.bounds must have the same length.")
+        bad = np.flatnonzero(~(lower < upper))
+        if bad.size:
+            raise ValueError("lower.bounds must be < upper.bounds in every column (not in "
+                             f"column {bad[0] + 1}).")
+        self._set(lower, upper)
+
+    def _set(self, lower, upper):
+        scale = np.maximum(np.abs(lower), np.abs(upper))
+        for array in (lower, upper, scale):
+            array.flags.writeable = False
+        self.lower, self.upper, self.scale = lower, upper, scale
+
+    @classmethod
+    def _trusted(cls, lower, upper):
+        """Bounds built from checked ones (a slice, or with the bias column's 1 <= 1)."""
+        bounds = cls.__new__(cls)
+        bounds._set(np.array(lower, dtype=np.float64), np.array(upper, dtype=np.float64))
+        return bounds
+
+    @classmethod
+    def from_arguments(cls, upper_bounds, lower_bounds, p, target=False):
+        """The bounds of a fit's ``upper.bounds`` and ``lower.bounds``, DPpack's checks first.
+
+        Parameters
+        ----------
+        upper_bounds, lower_bounds : array_like
+            The user's vectors: one bound per column of X, and with ``target`` one more, last,
+            for y.
+        p : int
+            The number of columns of X (without a bias column).
+        target : bool, default False
+            The KST layout (spec §6.5): p + 1 values, the last bounds y.
+
+        Returns
+        -------
+        ColumnBounds
+            p (or p + 1) columns; with ``target`` the last one is y's.
+
+        Raises
+        ------
+        ValueError
+            DPpack's length message (upper first: ``UPPER_LENGTH_MESSAGE``, or
+            ``UPPER_TARGET_LENGTH_MESSAGE`` with ``target``), then ours: numeric, finite,
+            lower < upper (for y: ``TARGET_BOUNDS_MESSAGE``).
+
+        References
+        ----------
+        Spec ``dppack_api.md`` §6.1 step 1 and §6.5 step 1 (the length checks and messages).
+
+        Examples
+        --------
+        >>> from dppack.erm.design import ColumnBounds
+        >>> ColumnBounds.from_arguments([1, 1, 5], [-1, 0, -5], 2, target=True).size
+        3
+        >>> ColumnBounds.from_arguments([1], [0], 2)
+        Traceback (most recent call last):
+        ...
+        ValueError: Length of upper.bounds must be equal to the number of columns of X.
+        """
+        size = p + int(bool(target))
+        messages = ((UPPER_TARGET_LENGTH_MESSAGE, LOWER_TARGET_LENGTH_MESSAGE) if target
+                    else (UPPER_LENGTH_MESSAGE, LOWER_LENGTH_MESSAGE))
+        for value, message in zip((upper_bounds, lower_bounds), messages):
+            if _checks.r_length(value) != size:
+                raise ValueError(message)
+        upper = _checks.as_numeric_array(upper_bounds, "upper.bounds must be numeric.").ravel()
+        lower = _checks.as_numeric_array(lower_bounds, "lower.bounds must be numeric.").ravel()
+        features = cls(lower[:p], upper[:p])
+        if not target:
+            return features
+        low, high = lower[p], upper[p]
+        if not (math.isfinite(low) and math.isfinite(high) and low < high):
+            raise ValueError(TARGET_BOUNDS_MESSAGE)
+        return cls._trusted(np.append(features.lower, low), np.append(features.upper, high))
+
+    @property
+    def size(self):
+        """The number of columns bounded."""
+        return self.lower.size
+
+    @property
+    def max_row_norm(self):
+        """sqrt(sum_j s_j^2): every clipped row has at most this L2 norm."""
+        return float(np.linalg.norm(self.scale))
+
+    def __getitem__(self, columns):
+        """The bounds of some columns (an int or a slice), as ColumnBounds."""
+        if isinstance(columns, (int, np.integer)):
+            columns = slice(columns, columns + 1 if columns != -1 else None)
+        return self._trusted(self.lower[columns], self.upper[columns])
+
+    def with_bias(self):
+        """These bounds with the bias column first: bounds (1, 1), scale 1 (spec §6.1)."""
+        return self._trusted(np.concatenate([[1.0], self.lower]),
+                             np.concatenate([[1.0], self.upper]))
+
+    def clip(self, X, add_bias=False):
+        """X clipped to the bounds, in a new n x (size + add_bias) array (X is not written).
+
+        With ``add_bias`` the new array has the bias column of ones first.
+        """
+        n, k = X.shape
+        if k != self.size:
+            raise ValueError(f"X has {k} columns; the bounds have {self.size}.")
+        bias = int(bool(add_bias))
+        out = np.empty((n, k + bias))
+        if bias:
+            out[:, 0] = 1.0
+        np.clip(X, self.lower, self.upper, out=out[:, bias:])
+        return out
+
+    def divisors(self, norm):
+        """Per-column divisors that put every clipped row into a unit ball.
+
+        ``"l2"``: s_j sqrt(d), so ||x||_2 <= 1; ``"l1"``: s_j d, so ||x||_1 <= 1; ``"max"``:
+        s_j, so every |x_j| <= 1 (d = :attr:`size`).
+        """
+        if norm == "l2":
+            return self.scale * math.sqrt(self.size)
+        if norm == "l1":
+            return self.scale * self.size
+        if norm == "max":
+            return self.scale.copy()
+        raise ValueError(f"norm must be one of {SCALINGS}.")
+
+    def __repr__(self):
+        return f"ColumnBounds(lower={self.lower.tolist()}, upper={self.upper.tolist()})"
+
+
+# --------------------------------------------------------------------------------------------
+# X and y
+# --------------------------------------------------------------------------------------------
+
+
+def as_design_matrix(X, name="X"):
+    """``X`` as a 2-d float array (not yet checked for finiteness).
+
+    Parameters
+    ----------
+    X : array_like or pandas.DataFrame
+        A matrix, list of lists or data frame; a 1-d vector becomes one column (R's
+        ``as.matrix``).
+    name : str, default "X"
+        The argument's name in messages.
+
+    Returns
+    -------
+    ndarray
+        n x p float64; the caller's own memory when ``X`` is already a float64 array (it is
+        only read).
+
+    Raises
+    ------
+    ValueError
+        Not numeric, more than 2 dimensions, or no row or no column.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.1 step 1 (DPpack converts X with ``as.matrix``).
+
+    Examples
+    --------
+    >>> from dppack.erm.design import as_design_matrix
+    >>> as_design_matrix([1, 2, 3]).shape
+    (3, 1)
+    >>> as_design_matrix([["a"]])
+    Traceback (most recent call last):
+    ...
+    ValueError: X must be a numeric matrix or data frame.
+    """
+    array = _checks.as_numeric_array(X, f"{name} must be a numeric matrix or data frame.")
+    if array.ndim == 1:
+        array = array.reshape(-1, 1)
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be a numeric matrix or data frame (2 dimensions).")
+    if array.shape[0] < 1 or array.shape[1] < 1:
+        raise ValueError(f"{name} must have at least one row and one column.")
+    return array
+
+
+def check_finite_matrix(array, name="X"):
+    """Raise unless every entry is finite: one blockwise pass, no temporary copy.
+
+    Parameters
+    ----------
+    array : ndarray
+        A float array (:func:`as_design_matrix`).
+    name : str, default "X"
+
+    Returns
+    -------
+    ndarray
+        The same ``array``, now known to be finite.
+
+    Raises
+    ------
+    ValueError
+        "X must be finite (no NA, NaN or Inf)." (ours: DPpack does not check).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §8.7 (inputs DPpack leaves unchecked are refused before any draw).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.design import check_finite_matrix
+    >>> check_finite_matrix(np.array([[1.0, np.nan]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: X must be finite (no NA, NaN or Inf).
+    """
+    low, high = _checks.data_range(array)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise ValueError(f"{name} must be finite (no NA, NaN or Inf).")
+    return array
+
+
+def as_labels(y, n, labels="real"):
+    """``y`` as a finite float vector of n values, checked and mapped as ``labels`` says.
+
+    Parameters
+    ----------
+    y : array_like
+        1-d, n x 1, a Series or a one-column DataFrame.
+    n : int
+        The number of rows of X.
+    labels : {'real', 'binary', 'signed'}, default 'real'
+        ``'binary'``: DPpack's 0/1 check of the classifiers; ``'signed'``: the same check,
+        then 0/1 mapped to -1/+1 (2y - 1), the labels of the margin losses.
+
+    Returns
+    -------
+    ndarray
+        n float values (the caller's memory for ``'real'`` and ``'binary'`` when y is a
+        float64 vector; only read).
+
+    Raises
+    ------
+    ValueError
+        Not numeric, not a vector, the wrong length, not finite, or (``'binary'``,
+        ``'signed'``) a value other than 0 and 1 (``BINARY_LABELS_MESSAGE``).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.3 step 3 and §6.4 (0/1 labels; svmDP maps 0 to -1);
+    ``confidence_intervals.md`` §9.12; ``analytic_gaussian_erm.md`` §1.
+
+    Examples
+    --------
+    >>> from dppack.erm.design import as_labels
+    >>> as_labels([0, 1, 1], 3, labels="signed")
+    array([-1.,  1.,  1.])
+    >>> as_labels([0, 2], 2, labels="binary")
+    Traceback (most recent call last):
+    ...
+    ValueError: y must be a numeric vector of binary labels 0 and 1.
+    """
+    if labels not in LABELS:
+        raise ValueError(f"labels must be one of {LABELS}.")
+    array = _checks.as_numeric_array(y, "y must be a numeric vector.")
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array[:, 0]
+    if array.ndim != 1:
+        raise ValueError("y must be a numeric vector or a one-column matrix.")
+    if array.size != n:
+        raise ValueError(f"y must have one value per row of X: X has {n} rows, y has "
+                         f"{array.size} values.")
+    if not np.all(np.isfinite(array)):
+        raise ValueError("y must be finite (no NA, NaN or Inf).")
+    if labels != "real" and not np.all((array == 0) | (array == 1)):
+        raise ValueError(BINARY_LABELS_MESSAGE)
+    if labels == "signed":
+        return 2.0 * array - 1.0
+    return array
+
+
+# --------------------------------------------------------------------------------------------
+# The prepared design
+# --------------------------------------------------------------------------------------------
+
+
+def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=None, labels="real",
+                   target=False):
+    """Check and prepare the data of a fit: bounds, clipping, bias column, scaling, labels.
+
+    In DPpack's order: X converted, the bounds (DPpack's length messages, then ours), X
+    finite, y (and its label check); then X is clipped into one new n x d array, the bias
+    column of ones first with ``add_bias`` (bounds 1, 1), and with ``scale`` each column
+    divided by :meth:`ColumnBounds.divisors`. With ``target`` the last bound is y's and y is
+    clipped to it. The caller's X and y are never written.
+
+    Parameters
+    ----------
+    X : array_like or pandas.DataFrame, n x p
+    y : array_like, n values
+    upper_bounds, lower_bounds : array_like
+        p bounds (p + 1 with ``target``).
+    add_bias : bool
+    scale : {None, 'l2', 'l1', 'max'}, default None
+        Rows into the unit L2 ball (s_j sqrt(d)), the unit L1 ball (s_j d), entries into
+        [-1, 1] (s_j), or no scaling.
+    labels : {'real', 'binary', 'signed'}, default 'real'
+        See :func:`as_labels`.
+    target : bool, default False
+        KST's layout (spec §6.5): the bounds end with y's, and y is clipped to it.
+
+    Returns
+    -------
+    dict
+        ``"X"`` (the new n x d array), ``"y"``, ``"scale"`` (the divisors of the columns, None
+        without scaling: coefficients of the scaled problem divided by them act on raw X),
+        ``"row_norm_bound"`` (a bound on the L2 norm of every row of ``"X"`` for any data
+        within the bounds: 1 for 'l2' and 'l1', sqrt(d) for 'max', else
+        :attr:`ColumnBounds.max_row_norm`), ``"bounds"`` (the :class:`ColumnBounds` of the
+        d columns, bias included) and ``"target_bounds"`` (y's, or None).
+
+    Raises
+    ------
+    ValueError
+        As :meth:`ColumnBounds.from_arguments`, :func:`check_finite_matrix` and
+        :func:`as_labels`, in that order (after X's conversion).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.1 step 1, §6.3 (L2 scaling), §6.5 step 1 and §6.6 (target,
+    'max' scaling); ``accuracy_first.md`` §0 (L1); ``confidence_intervals.md`` §9.8;
+    ``analytic_gaussian_erm.md`` §1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.design import prepare_design
+    >>> X = np.array([[3.0, -1.0], [0.5, 0.5]])
+    >>> design = prepare_design(X, [0, 1], [2, 1], [-2, -1], True, scale="l2",
+    ...                         labels="signed")
+    >>> design["y"]
+    array([-1.,  1.])
+    >>> bool(np.all(np.linalg.norm(design["X"], axis=1) <= 1))
+    True
+    >>> design["X"] * design["scale"]  # the clipped rows, bias first
+    array([[ 1. ,  2. , -1. ],
+           [ 1. ,  0.5,  0.5]])
+    """
+    if scale is not None and scale not in SCALINGS:
+        raise ValueError(f"scale must be None or one of {SCALINGS}.")
+    X = as_design_matrix(X)
+    n, p = X.shape
+    bounds = ColumnBounds.from_arguments(upper_bounds, lower_bounds, p, target)
+    check_finite_matrix(X)
+    y = as_labels(y, n, labels)
+    features = bounds[:p] if target else bounds
+    out = features.clip(X, add_bias)
+    if target:
+        y = np.clip(y, bounds.lower[p], bounds.upper[p])
+    if add_bias:
+        features = features.with_bias()
+    divisors = None
+    if scale is None:
+        row_norm_bound = features.max_row_norm
+    else:
+        divisors = features.divisors(scale)
+        out /= divisors
+        row_norm_bound = math.sqrt(features.size) if scale == "max" else 1.0
+    return {"X": out, "y": y, "scale": divisors, "row_norm_bound": row_norm_bound,
+            "bounds": features, "target_bounds": bounds[p] if target else None}
+
+
+def prepare_weights(weights, weights_upper_bound, n):
+    """The weights of a weighted fit: DPpack's checks, then clipped above at the bound.
+
+    Parameters
+    ----------
+    weights : array_like or None
+        n nonnegative weights, or None (no weights: the bound is then 1, whatever was given).
+    weights_upper_bound : float or None
+        The public bound w_bar; required with ``weights``.
+    n : int
+        The number of rows of X.
+
+    Returns
+    -------
+    dict
+        ``"weights"`` (None, or a new array min(w_i, w_bar)) and ``"weights_upper_bound"``.
+
+    Raises
+    ------
+    ValueError
+        DPpack's ``WEIGHTS_BOUND_MESSAGE`` and ``WEIGHTS_NEGATIVE_MESSAGE``; ours for
+        non-numeric or NaN weights, a bound that is not finite and > 0, or the wrong length.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.2 steps 2-3 (weights clipped at w_bar: the loss's slope bound).
+
+    Examples
+    --------
+    >>> from dppack.erm.design import prepare_weights
+    >>> prepare_weights([0.5, 3.0], 2.0, 2)["weights"]
+    array([0.5, 2. ])
+    >>> prepare_weights(None, 5.0, 2)
+    {'weights': None, 'weights_upper_bound': 1.0}
+    """
+    if weights is None:
+        return {"weights": None, "weights_upper_bound": 1.0}
+    if weights_upper_bound is None:
+        raise ValueError(WEIGHTS_BOUND_MESSAGE)
+    w = _checks.as_numeric_array(weights, "weights must be numeric.").ravel()
+    if np.any(np.isnan(w)):
+        raise ValueError("weights must not contain NA or NaN.")
+    if np.any(w < 0):
+        raise ValueError(WEIGHTS_NEGATIVE_MESSAGE)
+    bound = _checks.check_finite_positive_scalar(weights_upper_bound, "weights.upper.bound")
+    if w.size != n:
+        raise ValueError(f"weights must have one value per row of X: X has {n} rows, "
+                         f"weights has {w.size} values.")
+    return {"weights": np.minimum(w, bound), "weights_upper_bound": bound}
+
+
+def add_bias_column(X):
+    """A new matrix with a column of ones first (DPpack puts the bias first).
+
+    Parameters
+    ----------
+    X : ndarray, n x p
+
+    Returns
+    -------
+    ndarray
+        n x (p + 1), a new array.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-d (numpy's error).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.1 step 1 and ``predict`` (the bias column comes first).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.design import add_bias_column
+    >>> add_bias_column(np.array([[2.0], [3.0]]))
+    array([[1., 2.],
+           [1., 3.]])
+    """
+    out = np.empty((X.shape[0], X.shape[1] + 1))
+    out[:, 0] = 1.0
+    out[:, 1:] = X
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Scores and predict time
+# --------------------------------------------------------------------------------------------
+
+
+def linear_score(X, coeff, add_bias):
+    """The scores X coeff, with the bias coefficient first when ``add_bias``, X not copied.
+
+    Parameters
+    ----------
+    X : ndarray, n x p
+    coeff : ndarray
+        p values, or p + 1 with the bias first.
+    add_bias : bool
+
+    Returns
+    -------
+    ndarray
+        n scores x_i'coeff[1:] + coeff[0] (or x_i'coeff).
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not match (numpy's error).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.3 and §6.4 (``predict``: the score of the raw X).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.design import linear_score
+    >>> linear_score(np.array([[1.0, 2.0]]), np.array([0.5, 1.0, -1.0]), True)
+    array([-0.5])
+    """
+    if add_bias:
+        return X @ coeff[1:] + coeff[0]
+    return X @ coeff
+
+
+def transpose_dot(X, v):
+    """X'v for an n x d float array X and n values v: the adjoint of the linear score.
+
+    einsum's one streaming pass beats BLAS gemv here: on C-ordered X with n >> d OpenBLAS's
+    X'v took 2-4x as long as X theta (60 ms against 15 ms at n = 10^6, d = 20; 40 against 29
+    ms at n = 10^5, d = 500), einsum about as long as X theta.
+
+    Parameters
+    ----------
+    X : ndarray, n x d
+    v : ndarray, n values
+
+    Returns
+    -------
+    ndarray
+        d values, sum_i v_i x_i (the chain rule of a loss of the scores X theta).
+
+    Raises
+    ------
+    ValueError
+        Unless v has one value per row of X (numpy's error).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.3 (the gradient X'(sigma(X theta) - y)/n).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.design import transpose_dot
+    >>> transpose_dot(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, -1.0]))
+    array([-2., -2.])
+    """
+    return np.einsum("ij,i->j", X, v)
+
+
+def check_fitted(coeff):
+    """Refuse to predict before a fit (ours; DPpack fails obscurely).
+
+    Parameters
+    ----------
+    coeff : ndarray or None
+        The model's coefficients (None before fit).
+
+    Returns
+    -------
+    ndarray
+        ``coeff``.
+
+    Raises
+    ------
+    ValueError
+        ``NOT_FITTED_MESSAGE`` if ``coeff`` is None.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §8.7 (predict checks).
+
+    Examples
+    --------
+    >>> from dppack.erm.design import check_fitted
+    >>> check_fitted(None)
+    Traceback (most recent call last):
+    ...
+    ValueError: The model must be fitted before predict: call fit() first.
+    """
+    if coeff is None:
+        raise ValueError(NOT_FITTED_MESSAGE)
+    return coeff
+
+
+def predict_matrix(X, n_columns, add_bias):
+    """X for ``predict``: converted (:func:`as_design_matrix`, not clipped or scaled) and
+    checked to have the columns the model was fitted on.
+
+    Parameters
+    ----------
+    X : array_like or pandas.DataFrame
+    n_columns : int
+        The columns the model was fitted on, the bias column included.
+    add_bias : bool
+        Whether the bias column will be added (it counts in ``n_columns``).
+
+    Returns
+    -------
+    ndarray
+        X as an n x p float array, without the bias column.
+
+    Raises
+    ------
+    ValueError
+        As :func:`as_design_matrix`, or "X has k columns (counting the bias column added by
+        add.bias); the model was fitted on m.".
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.1 ``predict`` (X is not clipped or scaled), §8.7.
+
+    Examples
+    --------
+    >>> from dppack.erm.design import predict_matrix
+    >>> predict_matrix([[1.0, 2.0]], 3, True).shape
+    (1, 2)
+    >>> predict_matrix([[1.0, 2.0]], 3, False)
+    Traceback (most recent call last):
+    ...
+    ValueError: X has 2 columns; the model was fitted on 3.
+    """
+    X = as_design_matrix(X)
+    k = X.shape[1] + int(bool(add_bias))
+    if k != n_columns:
+        extra = " (counting the bias column added by add.bias)" if add_bias else ""
+        raise ValueError(f"X has {k} columns{extra}; the model was fitted on {n_columns}.")
+    return X
+
+
+def fourier_cosines(X, prefilter, add_bias):
+    """cos(omega_j'x_i + phi_j) for every row of X and random feature j: svmDP's Gaussian
+    kernel features before their factor sqrt(2/D).
+
+    Parameters
+    ----------
+    X : ndarray, n x p
+        Without the bias column; with ``add_bias`` it is implicit (a 1 first in every row).
+    prefilter : ndarray, D x (d + 1)
+        Row j: the frequencies omega_j (d values, the bias's first) and the phase phi_j.
+    add_bias : bool
+
+    Returns
+    -------
+    ndarray
+        A new n x D array (X is not copied). Every entry is in [-1, 1], so V / sqrt(D) has
+        rows of norm <= 1.
+
+    Raises
+    ------
+    ValueError
+        When X and ``prefilter`` disagree on the number of columns (numpy's error).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.4 (``XtoV``: V_ij = sqrt(2/D) cos(omega_j'x_i + phi_j));
+    Rahimi and Recht (2007), random features for large-scale kernel machines.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.design import fourier_cosines
+    >>> W = np.array([[0.0, 0.0], [1.0, 0.0]])  # D = 2 features of d = 1 column
+    >>> fourier_cosines(np.array([[0.0], [np.pi]]), W, False)
+    array([[ 1.,  1.],
+           [ 1., -1.]])
+    """
+    d = prefilter.shape[1] - 1
+    bias = int(bool(add_bias))
+    out = X @ prefilter[:, bias:d].T
+    out += prefilter[:, d] + (prefilter[:, 0] if bias else 0.0)
+    np.cos(out, out=out)
+    return out
+
+
+def coefficient_names(X, p, add_bias):
+    """Names of the coefficients: the data frame's column names, or x1, ..., xp; with
+    ``add_bias`` "(Intercept)" first (R's ``coef()`` convention).
+
+    Parameters
+    ----------
+    X : array_like or pandas.DataFrame
+        The caller's X (its ``columns`` are used when it has p of them).
+    p : int
+        The number of columns of X.
+    add_bias : bool
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    TypeError
+        If ``X.columns`` is not sized (never for pandas).
+
+    References
+    ----------
+    Spec ``confidence_intervals.md`` §8 (one interval per coefficient, intercept first).
+
+    Examples
+    --------
+    >>> from dppack.erm.design import coefficient_names
+    >>> coefficient_names([[1.0, 2.0]], 2, True)
+    ['(Intercept)', 'x1', 'x2']
+    """
+    columns = getattr(X, "columns", None)
+    names = ([str(c) for c in columns] if columns is not None and len(columns) == p
+             else [f"x{j + 1}" for j in range(p)])
+    return ["(Intercept)"] + names if add_bias else names
+
+
+# --------------------------------------------------------------------------------------------
+# Rows for tuning
+# --------------------------------------------------------------------------------------------
+
+
+def n_rows(X):
+    """The number of rows of X (an array, a data frame or a sequence), without converting it.
+
+    Parameters
+    ----------
+    X : array_like or pandas.DataFrame
+
+    Returns
+    -------
+    int
+        The length of X's first dimension.
+
+    Raises
+    ------
+    ValueError
+        For a scalar: "X must be a matrix (or a data frame).".
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §7.1 step 1.
+
+    Examples
+    --------
+    >>> from dppack.erm.design import n_rows
+    >>> n_rows([[1, 2], [3, 4], [5, 6]])
+    3
+    """
+    shape = np.shape(X)
+    if len(shape) == 0:
+        raise ValueError("X must be a matrix (or a data frame).")
+    return shape[0]
+
+
+def take_rows(data, rows):
+    """The given rows of an array, a pandas object or a sequence, keeping its kind.
+
+    Parameters
+    ----------
+    data : ndarray, pandas object or sequence
+    rows : ndarray of int
+        0-based row positions.
+
+    Returns
+    -------
+    ndarray or pandas object
+        A pandas object for pandas input (by position, ``iloc``), else an ndarray.
+
+    Raises
+    ------
+    IndexError
+        For a row out of range.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §7.1 step 2 ("X rows selected keeping it a data.frame").
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.design import take_rows
+    >>> take_rows([[1, 2], [3, 4], [5, 6]], np.array([0, 2]))
+    array([[1, 2],
+           [5, 6]])
+    """
+    if _checks.is_pandas(data):
+        return data.iloc[rows]
+    if isinstance(data, np.ndarray):
+        return data[rows]
+    return np.asarray(data)[rows]
+
+
+def interleaved_split(m, n):
+    """The rows of m training parts and a validation part of n rows, interleaved.
+
+    Part i (0-based) holds rows i, i + (m + 1), i + 2(m + 1), ...; validation holds rows m,
+    2m + 1, ... (DPpack's ``seq(m + 1, n, by = m + 1)`` minus 1). The parts are disjoint, so
+    each record reaches one fit or the validation only (parallel composition).
+
+    Parameters
+    ----------
+    m : int
+        The number of models.
+    n : int
+        The number of rows.
+
+    Returns
+    -------
+    (list of ndarray, ndarray)
+        The m training row sets and the validation rows.
+
+    Raises
+    ------
+    ValueError
+        If n < m + 1.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §7.1 step 2.
+
+    Examples
+    --------
+    >>> from dppack.erm.design import interleaved_split
+    >>> training, validation = interleaved_split(2, 7)
+    >>> [rows.tolist() for rows in training], validation.tolist()
+    ([[0, 3, 6], [1, 4]], [2, 5])
+    """
+    if n < m + 1:
+        raise ValueError(
+            f"Tuning {m} models needs at least {m + 1} observations (one part per model plus "
+            "a validation part)."
+        )
+    training = [np.arange(i, n, m + 1) for i in range(m)]
+    validation = np.arange(m, n, m + 1)
+    return training, validation
+
+
+def split_rows(n, fraction):
+    """A deterministic, interleaved split of rows 0..n-1 into training and validation.
+
+    Row i goes to validation when floor((i + 1) f) > floor(i f), so validation holds
+    floor(n f) rows spread evenly. With f = 1/(k + 1) these are
+    :func:`interleaved_split`'s validation rows k, 2k + 1, ...
+
+    Parameters
+    ----------
+    n : int
+        The number of rows.
+    fraction : float
+        f, the share of the rows held out for validation, in (0, 1).
+
+    Returns
+    -------
+    (ndarray, ndarray)
+        The training rows and the validation rows (disjoint).
+
+    Raises
+    ------
+    ValueError
+        When either part is empty.
+
+    References
+    ----------
+    Spec ``stability_validation.md`` §7.1 (training and validation sets disjoint).
+
+    Examples
+    --------
+    >>> from dppack.erm.design import split_rows
+    >>> [rows.tolist() for rows in split_rows(8, 0.25)]
+    [[0, 1, 2, 4, 5, 6], [3, 7]]
+    """
+    index = np.arange(n)
+    in_v = np.floor((index + 1) * fraction) > np.floor(index * fraction)
+    training, validation = index[~in_v], index[in_v]
+    if training.size == 0 or validation.size == 0:
+        raise ValueError(f"Splitting {n} rows with validation.fraction = {fraction} leaves an "
+                         "empty training or validation set.")
+    return training, validation

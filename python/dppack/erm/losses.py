@@ -1,0 +1,635 @@
+"""The losses of private ERM, in one place, with the constants their privacy proofs use.
+
+Every classifier of the package (DPpack's ``LogisticRegressionDP`` and ``svmDP``, the
+confidence intervals, the analytic-Gaussian ERM, accuracy-first, stable model selection)
+minimises or scores a *margin loss* f(z) of the margin z = y x'theta, with labels
+y in {-1, +1} and rows scaled to ||x||_2 <= 1:
+
+* the logistic loss f(z) = log(1 + e^-z) (:func:`logistic`);
+* DPpack's Huber-smoothed hinge with parameter h > 0 (:func:`huber`): f(z) = 0 for z > 1 + h,
+  (1 + h - z)^2 / (4h) for |1 - z| <= h, 1 - z for z < 1 - h.
+
+Each loss is a small frozen object with the value and the first two derivatives (vectorised,
+no overflow at any finite z) and the two constants of the proofs:
+
+* ``lipschitz`` = sup |f'| (= 1 for both): with ||x|| <= 1 it bounds the norm of one record's
+  gradient, the L of the analytic-Gaussian ERM (spec ``analytic_gaussian_erm.md`` §1) and the
+  slope bound of Chaudhuri, Monteleoni and Sarwate (2011) (spec ``dppack_api.md`` §6.1);
+* ``curvature`` = sup |f''|: 1/4 for logistic, 1/(2h) for Huber. It is the c of CMS objective
+  perturbation (``dppack_api.md`` §6.3, §6.4), the t of the confidence intervals
+  (``confidence_intervals.md`` §2, the Hessian's sensitivity 2t/n) and, plus lambda, the
+  smoothness beta of the analytic-Gaussian ERM (``analytic_gaussian_erm.md`` §1).
+
+:meth:`MarginLoss.risk` gives the fused evaluation over a design: the value, gradient and Hessian
+of the empirical risk (1/n) sum_i w_i f(y_i x_i'theta), one product with X per evaluation and
+buffers reused across evaluations (the objective of DPpack's CMS models, spec §6.3, §6.4).
+
+The sigmoid S(t) = 1 / (1 + e^-t) of the logistic loss is :func:`sigmoid`, the package's one.
+:func:`weighted_gram` (sum_i w_i x_i x_i') builds the Hessians and the gradient covariances.
+
+DPpack's own building blocks in the (y_hat, y) form (``loss_cross_entropy``,
+``generate_loss_huber``, ...) stay in :mod:`dppack.erm.blocks` with DPpack's semantics; the
+Huber ones are computed by :class:`HuberLoss`.
+"""
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from .. import _checks
+from .design import transpose_dot
+
+__all__ = [
+    "NAMES",
+    "EmpiricalRisk",
+    "HuberLoss",
+    "LogisticLoss",
+    "MarginLoss",
+    "huber",
+    "logistic",
+    "margin_loss",
+    "sigmoid",
+    "weighted_gram",
+]
+
+# The margin losses by name (the ``loss`` argument of the confidence intervals and of the
+# analytic-Gaussian ERM).
+NAMES = ("logistic", "huber")
+LOSS_MESSAGE = "loss must be one of {'logistic', 'huber'}."
+
+
+def sigmoid(t):
+    """The logistic function S(t) = 1 / (1 + e^-t), elementwise, without overflow.
+
+    With e = exp(-|t|) (never above 1): S(t) = 1 / (1 + e) for t >= 0 and e / (1 + e), computed
+    as e times 1 / (1 + e), for t < 0. One exponential, no cancellation: the relative error is
+    a few units in the last place for every t, also where S(t) is tiny (t near -745).
+
+    Parameters
+    ----------
+    t : array_like or float
+
+    Returns
+    -------
+    ndarray or float
+        S(t), the shape of ``t`` (a NumPy float for a scalar).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §5 (``mapXy.sigmoid``), ``confidence_intervals.md`` §2 (S).
+
+    Examples
+    --------
+    >>> from dppack.erm.losses import sigmoid
+    >>> float(sigmoid(0.0))
+    0.5
+    >>> [round(float(s), 6) for s in sigmoid([-2.0, 2.0, 1000.0])]
+    [0.119203, 0.880797, 1.0]
+    >>> float(sigmoid(-1000.0))  # exp(-1000) underflows: 0, without a warning
+    0.0
+    """
+    t = np.asarray(t, dtype=np.float64)
+    e = np.exp(-np.abs(t))
+    s = 1.0 / (1.0 + e)
+    out = np.where(t < 0.0, e * s, s)
+    return out[()] if out.ndim == 0 else out
+
+
+def weighted_gram(X, weights=None, index=None, block=8192):
+    """sum_i w_i x_i x_i' over the rows i of ``index``: the Hessians and covariances of ERM.
+
+    Rows are taken ``block`` at a time, so the extra memory stays at ``block`` x d, and each
+    block goes through a symmetric rank-k update of sqrt(w) x (half the work of a general
+    product).
+
+    Parameters
+    ----------
+    X : array_like, n x d
+        Never modified.
+    weights : ndarray, optional
+        n values >= 0, one per row of X; w_i = 1 without them.
+    index : array_like of int, optional
+        The rows to sum over; all rows by default.
+    block : int, default 8192
+        Rows per rank-k update.
+
+    Returns
+    -------
+    ndarray, d x d
+        The symmetric matrix sum_i w_i x_i x_i'.
+
+    References
+    ----------
+    Spec ``confidence_intervals.md`` §2 (Eq. 5 and 6: H and Sigma are such sums);
+    ``dppack_api.md`` §6.3 (the Hessian X' diag(S(z)(1 - S(z))) X / n).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.losses import weighted_gram
+    >>> X = np.array([[1.0, 2.0], [3.0, 4.0]])
+    >>> weighted_gram(X, np.array([4.0, 0.25])).tolist()
+    [[6.25, 11.0], [11.0, 20.0]]
+    """
+    from scipy.linalg.blas import dsyrk
+
+    X = np.asarray(X, dtype=np.float64)
+    d = X.shape[1]
+    rows = np.arange(X.shape[0]) if index is None else np.asarray(index)
+    upper = np.zeros((d, d))
+    for start in range(0, rows.size, block):
+        chosen = rows[start:start + block]
+        A = X[chosen]
+        if weights is not None:
+            A *= np.sqrt(weights[chosen])[:, None]  # A is a copy: X is untouched
+        upper += dsyrk(1.0, A.T, trans=0)  # A.T is Fortran-ordered: no copy
+    return np.triu(upper) + np.triu(upper, 1).T
+
+
+# --------------------------------------------------------------------------------------------
+# The margin losses
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MarginLoss:
+    """A convex margin loss f(z) of z = y x'theta, y in {-1, +1}, and its proofs' constants.
+
+    The base of :class:`LogisticLoss` and :class:`HuberLoss`; build them with :func:`logistic`,
+    :func:`huber` or :func:`margin_loss`. Subclasses define ``value``, ``first``, ``second``,
+    ``scalar_first`` and the fused kernels behind :meth:`risk`.
+
+    Attributes
+    ----------
+    name : str
+        'logistic' or 'huber'.
+    lipschitz : float
+        sup |f'(z)|: with ||x|| <= 1, the bound on one record's gradient norm.
+    curvature : float
+        sup |f''(z)|: c of CMS objective perturbation, t of the confidence intervals, beta -
+        lambda of the analytic-Gaussian ERM.
+
+    References
+    ----------
+    Spec ``confidence_intervals.md`` §2 (table of losses and constants);
+    ``analytic_gaussian_erm.md`` §1 ("Constants", "Supported losses"); ``dppack_api.md`` §6.1
+    (the CMS conditions), §6.3 (c = 1/4), §6.4 (c = 1/(2h)).
+
+    Examples
+    --------
+    >>> from dppack.erm import losses
+    >>> loss = losses.logistic()
+    >>> isinstance(loss, losses.MarginLoss), loss.lipschitz, loss.curvature
+    (True, 1.0, 0.25)
+    """
+
+    name: ClassVar[str] = ""
+    lipschitz: ClassVar[float] = 1.0
+
+    def sup_first_at(self, theta_norm):
+        """sup |f'(y theta'x)| over ||x|| <= 1 at a coefficient vector of norm ``theta_norm``
+        (the covariance's sensitivity, spec ``confidence_intervals.md`` §2, §9.1): here the
+        data-free bound ``lipschitz``; the logistic loss refines it."""
+        return self.lipschitz
+
+    def risk(self, X, y, weights=None, ridge=0.0):
+        """The fused empirical risk (1/n) sum_i w_i f(y_i x_i'theta) (+ (ridge/2)||theta||^2)
+        over this design: an :class:`EmpiricalRisk`."""
+        return EmpiricalRisk(self, X, y, weights, ridge)
+
+
+@dataclass(frozen=True)
+class LogisticLoss(MarginLoss):
+    """The logistic loss f(z) = log(1 + e^-z) (logistic regression in margin form).
+
+    f'(z) = -S(-z), f''(z) = S(z) S(-z) <= 1/4 (at z = 0), |f'| < 1: ``lipschitz`` = 1,
+    ``curvature`` = 1/4.
+
+    Attributes
+    ----------
+    name : str
+        'logistic'.
+    lipschitz : float
+        1.
+    curvature : float
+        1/4.
+
+    References
+    ----------
+    Spec ``confidence_intervals.md`` §2; ``analytic_gaussian_erm.md`` §1; ``dppack_api.md``
+    §6.3 (LogisticRegressionDP's c = 1/4; its cross-entropy on 0/1 labels is this loss of
+    the margin).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm.losses import logistic
+    >>> loss = logistic()
+    >>> z = np.array([-1.0, 0.0, 2.0])
+    >>> np.round(loss.value(z), 6).tolist()
+    [1.313262, 0.693147, 0.126928]
+    >>> np.round(loss.first(z), 6).tolist(), np.round(loss.second(z), 6).tolist()
+    ([-0.731059, -0.5, -0.119203], [0.196612, 0.25, 0.104994])
+    """
+
+    name: ClassVar[str] = "logistic"
+    curvature: ClassVar[float] = 0.25
+
+    def value(self, z):
+        """f(z) = log(1 + e^-z), as logaddexp(0, -z) (no overflow)."""
+        return np.logaddexp(0.0, -np.asarray(z, dtype=np.float64))
+
+    def first(self, z, y=1.0):
+        """y f'(z) = -y S(-z): with z = y s, the derivative of f(y s) in the score s (the
+        default y = 1 gives f'(z))."""
+        return -y * sigmoid(-np.asarray(z, dtype=np.float64))
+
+    def second(self, z):
+        """f''(z) = S(z) S(-z) = e / (1 + e)^2 with e = exp(-|z|): symmetric in z, accurate in
+        relative terms also in the tails (where S(z)(1 - S(z)) loses all digits)."""
+        e = np.exp(-np.abs(np.asarray(z, dtype=np.float64)))
+        r = 1.0 / (1.0 + e)
+        return e * r * r
+
+    def scalar_first(self, z):
+        """f'(z) = -S(-z) for one float, with the math module (SGD loops, where numpy's
+        per-call overhead dominates): -e / (1 + e) with e = exp(-z) for z > 0, else
+        -1 / (1 + e^z); like :meth:`first`, a few units in the last place from the exact
+        value (the two can differ in the last bits)."""
+        if z > 0.0:
+            e = math.exp(-z)
+            return -e / (1.0 + e)
+        return -1.0 / (1.0 + math.exp(z))
+
+    def sup_first_at(self, theta_norm):
+        """sup |f'(y theta'x)| over ||x|| <= 1 = S(||theta||) (spec ``confidence_intervals.md``
+        §2, §9.1)."""
+        return float(sigmoid(theta_norm))
+
+    def _fused(self, X, y, weights):
+        """(terms, hessian) over the design: ``terms(theta, with_gradient)`` -> (sum_i w_i
+        f(y_i z_i), sum_i w_i f'(y_i z_i) y_i x_i or None) and ``hessian(theta)`` -> sum_i w_i
+        f''(z_i) x_i x_i', z = X theta.
+
+        With the 0/1 labels u = (y + 1)/2, f(y z) = log(1 + e^z) - u z and its gradient in
+        theta is (S(z) - u) x. One e = exp(-|z|) serves both the loss, log(1 + e^z) =
+        max(z, 0) + log1p(e), and the sigmoid (:func:`sigmoid`'s formula); three length-n
+        buffers are reused across evaluations.
+        """
+        n = X.shape[0]
+        u = (y + 1.0) / 2.0  # exact for y = +-1
+        z, e, r = np.empty(n), np.empty(n), np.empty(n)
+        negative = np.empty(n, dtype=bool)
+
+        def terms(theta, with_gradient):
+            np.dot(X, theta, out=z)
+            np.abs(z, out=e)
+            np.negative(e, out=e)
+            np.exp(e, out=e)
+            if weights is None:
+                value = float(np.sum(np.log1p(e, out=r)))
+                value += float(np.sum(np.maximum(z, 0.0, out=r))) - float(u @ z)
+            else:
+                value = float(weights @ (np.log1p(e) + np.maximum(z, 0.0) - u * z))
+            if not with_gradient:
+                return value, None
+            np.add(e, 1.0, out=r)
+            np.reciprocal(r, out=r)
+            np.less(z, 0.0, out=negative)
+            np.multiply(e, r, out=r, where=negative)
+            np.subtract(r, u, out=r)
+            if weights is not None:
+                np.multiply(r, weights, out=r)
+            return value, transpose_dot(X, r)
+
+        def hessian(theta):
+            curvature = self.second(X @ theta)
+            if weights is not None:
+                curvature *= weights
+            return weighted_gram(X, curvature)
+
+        return terms, hessian
+
+
+@dataclass(frozen=True)
+class HuberLoss(MarginLoss):
+    """DPpack's Huber-smoothed hinge with parameter ``h`` (svmDP's loss, in margin form).
+
+    f(z) = 0 for z > 1 + h, (1 + h - z)^2 / (4h) for |1 - z| <= h, 1 - z for z < 1 - h (both
+    boundaries in the quadratic piece, as DPpack); f'(z) = 0, -(1 + h - z)/(2h), -1;
+    f''(z) = 1/(2h) on the quadratic piece, else 0 (undefined at the two kinks, where the inner
+    value is taken, as Chaudhuri et al. and the confidence-interval spec accept).
+
+    The constructor does not check ``h`` (DPpack's blocks take any h); :func:`huber` does.
+
+    Parameters
+    ----------
+    h : float
+        Smoothing, > 0.
+
+    Attributes
+    ----------
+    name : str
+        'huber'.
+    h : float
+        The smoothing parameter.
+    lipschitz : float
+        1.
+    curvature : float
+        1/(2h).
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §5 (``generate.loss.huber``), §6.4 (c = 1/(2h));
+    ``confidence_intervals.md`` §2 (t = 1/(2h)); ``analytic_gaussian_erm.md`` §1
+    (beta = 1/(2h) + lambda). Chaudhuri K, Monteleoni C, Sarwate AD (2011). Differentially
+    private empirical risk minimization. JMLR 12 (the Huber SVM, Section 3.4.2).
+
+    Examples
+    --------
+    >>> from dppack.erm.losses import huber
+    >>> loss = huber(0.5)
+    >>> loss.curvature
+    1.0
+    >>> [float(v) for v in loss.value([0.0, 1.0, 2.0])]
+    [1.0, 0.125, 0.0]
+    >>> [float(v) for v in loss.first([0.0, 1.0, 2.0])]
+    [-1.0, -0.5, 0.0]
+    """
+
+    h: float
+    name: ClassVar[str] = "huber"
+
+    @property
+    def curvature(self):
+        """1/(2h)."""
+        return 1.0 / (2.0 * self.h)
+
+    def value(self, z):
+        """f(z), elementwise."""
+        z = np.asarray(z, dtype=np.float64)
+        h = self.h
+        return np.where(z > 1.0 + h, 0.0,
+                        np.where(z < 1.0 - h, 1.0 - z, (1.0 + h - z) ** 2 / (4.0 * h)))
+
+    def first(self, z, y=1.0):
+        """y f'(z): with z = y s, the derivative of f(y s) in the score s (DPpack's
+        ``generate.loss.gr.huber``; the default y = 1 gives f'(z))."""
+        z = np.asarray(z, dtype=np.float64)
+        h = self.h
+        return np.where(z > 1.0 + h, 0.0,
+                        np.where(z < 1.0 - h, -y, -y * (1.0 + h - z) / (2.0 * h)))
+
+    def second(self, z):
+        """f''(z): 1/(2h) where |1 - z| <= h, else 0."""
+        z = np.asarray(z, dtype=np.float64)
+        return np.where(np.abs(1.0 - z) <= self.h, 1.0 / (2.0 * self.h), 0.0)
+
+    def scalar_first(self, z):
+        """f'(z) for one float (SGD loops): :meth:`first`'s formula."""
+        h = self.h
+        if z > 1.0 + h:
+            return 0.0
+        if z < 1.0 - h:
+            return -1.0
+        return -(1.0 + h - z) / (2.0 * h)
+
+    def _fused(self, X, y, weights):
+        """(terms, hessian) over the design, as :meth:`LogisticLoss._fused`.
+
+        With t = 1 + h - z and q = min(max(t/(2h), 0), 1) the loss is q (t - h q) (equal to
+        :meth:`value` up to rounding) and its derivative in z is -q. ``hessian`` sums
+        w_i x_i x_i' / (2h) over the rows on the quadratic piece (y_i^2 = 1): between Newton
+        steps few rows enter or leave it, so the previous sum is updated with those rows only
+        (a full sum again when more than a quarter change).
+        """
+        n = X.shape[0]
+        h = self.h
+        z, t, q = np.empty(n), np.empty(n), np.empty(n)
+        last = {"inside": None, "G": None}
+
+        def terms(theta, with_gradient):
+            np.dot(X, theta, out=z)
+            np.multiply(z, y, out=z)
+            np.subtract(1.0 + h, z, out=t)
+            np.multiply(t, 0.5 / h, out=q)
+            np.clip(q, 0.0, 1.0, out=q)
+            np.multiply(q, -h, out=z)  # the margins are no longer needed: z holds the losses
+            np.add(z, t, out=z)
+            np.multiply(z, q, out=z)
+            value = float(z.sum() if weights is None else weights @ z)
+            if not with_gradient:
+                return value, None
+            np.multiply(q, y, out=q)
+            if weights is not None:
+                np.multiply(q, weights, out=q)
+            np.negative(q, out=q)
+            return value, transpose_dot(X, q)
+
+        def hessian(theta):
+            margin = X @ theta
+            np.multiply(margin, y, out=margin)
+            inside = np.abs(1.0 - margin) <= h
+            previous = last["inside"]
+            changed = None if previous is None else np.flatnonzero(inside != previous)
+            if changed is None or 4 * changed.size > np.count_nonzero(inside):
+                G = weighted_gram(X, weights, np.flatnonzero(inside))
+            else:
+                entering = changed[inside[changed]]
+                leaving = changed[~inside[changed]]
+                G = (last["G"] + weighted_gram(X, weights, entering)
+                     - weighted_gram(X, weights, leaving))
+            last["inside"], last["G"] = inside, G
+            return G / (2.0 * h)
+
+        return terms, hessian
+
+
+class EmpiricalRisk:
+    """The empirical risk R(theta) = (1/n) sum_i w_i f(y_i x_i'theta) + (ridge/2)||theta||^2
+    of a margin loss over a fixed design, evaluated fused: one product X theta per evaluation,
+    value and gradient from the same pass, length-n buffers reused across evaluations.
+
+    Build it with :meth:`MarginLoss.risk`. The ridge term is the lambda-regularised risk of
+    accuracy-first (spec ``accuracy_first.md`` §6.2); DPpack's CMS objective adds its own
+    terms, (gamma/n) R(theta) + (1/n) b'theta + (Delta/2)||theta||^2, to the plain risk
+    (``dppack_api.md`` §6.1 step 4, :func:`dppack.erm.cms.penalised_objective`).
+
+    Parameters
+    ----------
+    loss : MarginLoss
+    X : array_like, n x d
+        The design (rows with ||x|| <= 1 for the proofs' constants); not modified.
+    y : array_like
+        n labels in {-1, +1}.
+    weights : array_like, optional
+        n weights w_i >= 0; all 1 without them.
+    ridge : float, default 0
+        lambda >= 0 of the term (lambda/2)||theta||^2.
+
+    Attributes
+    ----------
+    loss : MarginLoss
+    X : ndarray, n x d
+        The design as a C-ordered float array (X itself when it already is one).
+    y : ndarray
+    weights : ndarray or None
+    ridge : float
+    n : int
+        Number of rows.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §6.3, §6.4 (the objectives of LogisticRegressionDP and svmDP and
+    their gradients); ``confidence_intervals.md`` §2 (gradients and Hessians of one record).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.erm import losses
+    >>> X = np.array([[0.6, 0.0], [0.0, -0.8], [0.3, 0.4]])
+    >>> y = np.array([1.0, -1.0, 1.0])
+    >>> risk = losses.logistic().risk(X, y)
+    >>> theta = np.array([1.0, 2.0])
+    >>> value, gradient = risk(theta)
+    >>> z = y * (X @ theta)
+    >>> bool(np.isclose(value, np.mean(losses.logistic().value(z))))
+    True
+    >>> bool(np.allclose(gradient, X.T @ (losses.logistic().first(z) * y) / 3))
+    True
+    >>> risk.hessian(theta).shape
+    (2, 2)
+    """
+
+    def __init__(self, loss, X, y, weights=None, ridge=0.0):
+        self.loss = loss
+        self.X = np.ascontiguousarray(X, dtype=np.float64)
+        self.y = np.asarray(y, dtype=np.float64)
+        self.weights = None if weights is None else np.asarray(weights, dtype=np.float64)
+        self.ridge = float(ridge)
+        self.n = self.X.shape[0]
+        self._terms, self._hessian = loss._fused(self.X, self.y, self.weights)
+
+    def __call__(self, theta, with_gradient=True):
+        """(R(theta), grad R(theta)), the gradient None unless ``with_gradient``."""
+        value, gradient = self._terms(theta, with_gradient)
+        n, ridge = self.n, self.ridge
+        value = value / n
+        if ridge:
+            value += 0.5 * ridge * float(theta @ theta)
+        if gradient is None:
+            return value, None
+        gradient = gradient / n
+        if ridge:
+            gradient += ridge * theta
+        return value, gradient
+
+    def hessian(self, theta):
+        """(1/n) sum_i w_i f''(y_i x_i'theta) x_i x_i' + ridge I (y_i^2 = 1), a new d x d
+        array; for the Huber loss the generalised Hessian (the inner value at the kinks)."""
+        H = self._hessian(theta) / self.n
+        if self.ridge:
+            H[np.diag_indices(H.shape[0])] += self.ridge
+        return H
+
+
+# --------------------------------------------------------------------------------------------
+# Constructors
+# --------------------------------------------------------------------------------------------
+
+
+def logistic():
+    """The logistic loss f(z) = log(1 + e^-z): a :class:`LogisticLoss`.
+
+    Returns
+    -------
+    LogisticLoss
+        With ``lipschitz`` = 1 and ``curvature`` = 1/4.
+
+    References
+    ----------
+    Spec ``confidence_intervals.md`` §2; ``analytic_gaussian_erm.md`` §1; ``dppack_api.md``
+    §6.3 (c = 1/4).
+
+    Examples
+    --------
+    >>> from dppack.erm.losses import logistic
+    >>> logistic().curvature
+    0.25
+    >>> round(logistic().sup_first_at(1.0), 6)
+    0.731059
+    """
+    return LogisticLoss()
+
+
+def huber(h):
+    """DPpack's Huber-smoothed hinge with parameter ``h``: a :class:`HuberLoss`.
+
+    Parameters
+    ----------
+    h : float
+        Smoothing, finite and > 0 (checked, as svmDP, the confidence intervals and the
+        analytic-Gaussian ERM check ``huber.h``).
+
+    Returns
+    -------
+    HuberLoss
+        With ``lipschitz`` = 1 and ``curvature`` = 1/(2h).
+
+    Raises
+    ------
+    ValueError
+        If ``h`` is not a finite number > 0 ("huber.h must be ...").
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §5, §6.4 (c = 1/(2h)); ``confidence_intervals.md`` §2;
+    ``analytic_gaussian_erm.md`` §1.
+
+    Examples
+    --------
+    >>> from dppack.erm.losses import huber
+    >>> huber(0.25).curvature
+    2.0
+    >>> huber(0.5).sup_first_at(10.0)
+    1.0
+    """
+    return HuberLoss(_checks.check_finite_positive_scalar(h, "huber.h"))
+
+
+def margin_loss(name, huber_h=0.5):
+    """The margin loss called ``name``: :func:`logistic` or :func:`huber` (``huber_h``).
+
+    Parameters
+    ----------
+    name : {'logistic', 'huber'}
+    huber_h : float, default 0.5
+        The Huber smoothing h (checked for 'huber', ignored for 'logistic').
+
+    Returns
+    -------
+    MarginLoss
+
+    Raises
+    ------
+    ValueError
+        For another name ("loss must be one of {'logistic', 'huber'}."), or an invalid
+        ``huber_h`` with 'huber'.
+
+    References
+    ----------
+    Spec ``confidence_intervals.md`` §2; ``analytic_gaussian_erm.md`` §1.
+
+    Examples
+    --------
+    >>> from dppack.erm.losses import margin_loss
+    >>> margin_loss("logistic").name, margin_loss("huber", 0.1).curvature
+    ('logistic', 5.0)
+    """
+    if name == "logistic":
+        return logistic()
+    if name == "huber":
+        return huber(huber_h)
+    raise ValueError(LOSS_MESSAGE)

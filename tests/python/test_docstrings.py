@@ -1,0 +1,232 @@
+"""Every public function and class of dppack has a numpy-style docstring with the sections a
+user needs, and an Examples section that runs as a doctest (``make test`` runs the doctests,
+with ``pytest --doctest-modules python/dppack``, under NumPy 1 and NumPy 2).
+
+"Public" is: every name in the ``__all__`` of ``dppack`` and of each of its modules and
+subpackages whose dotted path has no component starting with an underscore. Constants (names
+bound to neither a function nor a class, e.g. ``accounting.UNCHARGED``) are documented in their
+module's docstring and are not checked here.
+
+Required sections (the numpy docstring standard,
+https://numpydoc.readthedocs.io/en/latest/format.html):
+
+* Parameters: functions with at least one parameter, classes whose constructor takes one;
+  every parameter of the signature is named in it;
+* Returns or Yields (functions), Attributes (classes);
+* Raises: functions whose own body has a ``raise`` statement (a lower bound: a function that
+  raises through a helper should have it too, which review, not this test, checks);
+* References (the paper and spec section, or DPpack's manual);
+* Examples, with at least one ``>>>`` line.
+
+The checks are deterministic: no false failures.
+"""
+
+import dis
+import importlib
+import inspect
+import pkgutil
+import re
+
+import pytest
+
+import dppack
+
+SECTION = re.compile(r"^([A-Z][A-Za-z ]+)\n-{3,}\s*$", re.M)
+
+
+def _public_modules():
+    names = ["dppack"]
+    for info in pkgutil.walk_packages(dppack.__path__, prefix="dppack."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        names.append(info.name)
+    return sorted(names)
+
+
+def _public_objects():
+    """(qualified name, object) for every function and class in a public ``__all__``, once."""
+    found = {}
+    for module_name in _public_modules():
+        module = importlib.import_module(module_name)
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)):
+                continue
+            key = f"{obj.__module__}.{obj.__qualname__}"
+            found.setdefault(key, obj)
+    return sorted(found.items())
+
+
+PUBLIC = _public_objects()
+
+
+def sections(doc):
+    """The numpy-style section titles of a docstring, mapped to their text."""
+    doc = inspect.cleandoc(doc or "")
+    heads = list(SECTION.finditer(doc))
+    out = {}
+    for i, head in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(doc)
+        out[head.group(1).strip()] = doc[head.end():end]
+    return out
+
+
+def _documented_names(text):
+    """The names on the header lines of a Parameters section: the unindented lines, before
+    " : type", comma-separated (``x1, x2 : array_like``, ``*args, **kwargs``); a header may
+    continue on the next unindented line after a trailing comma."""
+    names = set()
+    for line in text.splitlines():
+        if not line.strip() or line[0].isspace():
+            continue
+        head = line.split(" :")[0].rstrip(":").strip()
+        names.update(part.strip().lstrip("*") for part in head.split(",") if part.strip())
+    return names
+
+
+def _signature_parameters(obj):
+    target = obj.__init__ if inspect.isclass(obj) else obj
+    if inspect.isclass(obj) and target is object.__init__:
+        return []
+    try:
+        signature = inspect.signature(target)
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        return []
+    names = []
+    for parameter in signature.parameters.values():
+        if parameter.name in ("self", "cls"):
+            continue
+        prefix = {inspect.Parameter.VAR_POSITIONAL: "*",
+                  inspect.Parameter.VAR_KEYWORD: "**"}.get(parameter.kind, "")
+        names.append(prefix + parameter.name)
+    return names
+
+
+def _raises_directly(function):
+    """True when the function's own code (not a nested function's) has a raise statement:
+    read from its bytecode, so that it holds whatever the source file holds now."""
+    code = inspect.unwrap(function).__code__
+    return any(instruction.opname == "RAISE_VARARGS"
+               for instruction in dis.get_instructions(code))
+
+
+def missing_sections(obj):
+    """The list of problems of one public object's docstring (empty when it is complete)."""
+    found = sections(obj.__doc__)  # its own docstring: a class inherits none here
+    problems = []
+    parameters = _signature_parameters(obj)
+    if parameters:
+        if "Parameters" not in found:
+            problems.append("no Parameters section")
+        else:
+            documented = _documented_names(found["Parameters"])
+            for name in parameters:
+                if name.lstrip("*") not in documented:
+                    problems.append(f"parameter {name} not in Parameters")
+    if inspect.isclass(obj):
+        if "Attributes" not in found:
+            problems.append("no Attributes section")
+    else:
+        if "Returns" not in found and "Yields" not in found:
+            problems.append("no Returns/Yields section")
+        if _raises_directly(obj) and "Raises" not in found:
+            problems.append("raises but has no Raises section")
+    if "References" not in found:
+        problems.append("no References section")
+    if "Examples" not in found:
+        problems.append("no Examples section")
+    elif ">>>" not in found["Examples"]:
+        problems.append("Examples has no >>> line")
+    return problems
+
+
+def test_the_walk_finds_every_public_module_and_name():
+    modules = _public_modules()
+    for expected in ("dppack.accounting", "dppack.mechanisms", "dppack.stats",
+                     "dppack.data_access", "dppack.rcompat", "dppack.tuning", "dppack.datasets",
+                     "dppack.sklearn", "dppack.erm.blocks", "dppack.erm.cms", "dppack.erm.kst",
+                     "dppack.erm.models", "dppack.confidence_intervals.erm",
+                     "dppack.model_selection.stability", "dppack.accuracy_first.erm",
+                     "dppack.analytic_gaussian_erm.models"):
+        assert expected in modules
+    assert not any("._" in name for name in modules)
+    names = {key.rsplit(".", 1)[-1] for key, _ in PUBLIC}
+    assert set(n for n in dppack.__all__) <= names | {"UNCHARGED"}
+    assert len(PUBLIC) > 100
+
+
+@pytest.mark.parametrize("key,obj", PUBLIC, ids=[key for key, _ in PUBLIC])
+def test_public_docstring_has_numpy_sections(key, obj):
+    problems = missing_sections(obj)
+    assert not problems, f"{key}: " + "; ".join(problems)
+
+
+def test_the_check_catches_each_missing_section():
+    # One complete docstring, then the same with each section taken out in turn.
+    def full(a, b=1):
+        """Add.
+
+        Parameters
+        ----------
+        a, b : float
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        ValueError
+            If ``a`` is negative.
+
+        References
+        ----------
+        Nobody (2026).
+
+        Examples
+        --------
+        >>> full(1)
+        2
+        """
+        if a < 0:
+            raise ValueError("a")
+        return a + b
+
+    assert missing_sections(full) == []
+    template = full.__doc__
+    for title in ("Parameters", "Returns", "Raises", "References", "Examples"):
+        pattern = re.compile(r"\n\s*%s\n\s*-+\n.*?(?=\n\s*\n\s*[A-Z][a-z]+\n\s*-|\Z)" % title,
+                             re.S)
+        full.__doc__ = pattern.sub("", template)
+        assert title not in full.__doc__
+        assert missing_sections(full), title
+    full.__doc__ = template.replace(">>> full(1)", "full(1)")
+    assert missing_sections(full) == ["Examples has no >>> line"]
+    full.__doc__ = template.replace("a, b : float", "a : float")
+    assert missing_sections(full) == ["parameter b not in Parameters"]
+    # a name in a description is not a parameter's entry
+    full.__doc__ = template.replace("a, b : float", "a : float\n            Added to b.")
+    assert missing_sections(full) == ["parameter b not in Parameters"]
+    full.__doc__ = template
+
+    class Thing:
+        """A thing.
+
+        Parameters
+        ----------
+        x : int
+
+        References
+        ----------
+        Nobody (2026).
+
+        Examples
+        --------
+        >>> Thing(1).x
+        1
+        """
+
+        def __init__(self, x):
+            self.x = x
+
+    assert missing_sections(Thing) == ["no Attributes section"]
