@@ -422,6 +422,28 @@ class _AnalyticGaussianERM:
         self.radius = _checks.check_finite_positive_scalar(self.radius, "radius", optional=True)
         self.analytic = _checks.check_flag(self.analytic, "analytic")
 
+    def _start_unfitted(self, fitted):
+        """The end of __init__: the fitted attributes (``coeff``, ``privacy_`` and the model's
+        own ``fitted``) start as None, then the parameters are checked."""
+        for name in ("coeff", *fitted, "privacy_"):
+            setattr(self, name, None)
+        self._check_parameters()
+
+    def _begin_fit(self, X, y, upper_bounds, lower_bounds, add_bias, accountant):
+        """The start both fits share, in this order: the accountant's check (before anything
+        is read), the settings, the refusal of eps = Inf, the data. Returns the charge, the
+        prepared X and y, the columns' scale, lambda = gamma / n (spec §1: lambda =
+        gamma_DPpack / n) and the loss's (L, beta) at that lambda."""
+        bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
+                                 f"{type(self).__name__}.fit")
+        self._check_parameters()
+        refuse_infinite_eps(bill, self.eps)
+        add_bias = _checks.check_flag(add_bias, "add.bias")
+        prepared = self._prepare(X, y, upper_bounds, lower_bounds, add_bias)
+        lam = self.gamma / prepared["X"].shape[0]
+        return (bill, prepared["X"], prepared["y"], prepared["scale"], lam,
+                loss_constants(self.loss, self.huber_h, lam))
+
     def _prepare(self, X, y, upper_bounds, lower_bounds, add_bias):
         """LogisticRegressionDP's preparation: clip, scale rows to norm <= 1, 0/1 labels
         (DPpack's messages), then labels mapped to -1/+1 (spec §1)."""
@@ -569,14 +591,7 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         self.sensitivity_bound = sensitivity_bound
         self.analytic = analytic
         self.radius = radius
-        self.coeff = None
-        self.Delta_ = None
-        self.sigma_ = None
-        self.noise_sd_ = None
-        self.n_iterations_ = None
-        self.step_size_ = None
-        self.privacy_ = None
-        self._check_parameters()
+        self._start_unfitted(("Delta_", "sigma_", "noise_sd_", "n_iterations_", "step_size_"))
 
     def _check_parameters(self):
         self._check_common()
@@ -618,16 +633,9 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         ValueError
             For invalid settings or data, before any noise is drawn.
         """
-        bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
-                                 f"{type(self).__name__}.fit")
-        self._check_parameters()
-        refuse_infinite_eps(bill, self.eps)
-        add_bias = _checks.check_flag(add_bias, "add.bias")
-        prepared = self._prepare(X, y, upper_bounds, lower_bounds, add_bias)
-        Xs, ys = prepared["X"], prepared["y"]
+        bill, Xs, ys, scale, lam, (L, beta) = self._begin_fit(
+            X, y, upper_bounds, lower_bounds, add_bias, accountant)
         n, d = Xs.shape
-        lam = self.gamma / n  # spec §1: lambda = gamma_DPpack / n
-        L, beta = loss_constants(self.loss, self.huber_h, lam)
         # spec §3 step 1: eta <= 1/(beta + mu) (strongly convex) or 1/beta
         eta_max = 1.0 / (beta + lam) if lam > 0 else 1.0 / beta
         eta = eta_max if self.step_size is None else self.step_size
@@ -649,7 +657,7 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
             # spec §3 step 4, with exact discrete Gaussian noise meeting (eps, delta) for the
             # d-vector of L2 sensitivity Delta (module docstring, "Exact noise")
             w = discrete_gaussian_release(w, sigma, Delta, rng, eps=self.eps, delta=self.delta)
-        self.coeff = w / prepared["scale"]
+        self.coeff = w / scale
         self.Delta_, self.sigma_, self.n_iterations_, self.step_size_ = Delta, sigma, T, eta
         self.noise_sd_ = noise_sd
         self.privacy_ = privacy
@@ -773,17 +781,8 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         self.radius = radius
         self.amplification = amplification
         self.analytic = analytic
-        self.coeff = None
-        self.eps_step_ = None
-        self.delta_step_ = None
-        self.sigma_ = None
-        self.noise_sd_ = None
-        self.Delta_ = None
-        self.eps_total_ = None
-        self.delta_total_ = None
-        self.n_iterations_ = None
-        self.privacy_ = None
-        self._check_parameters()
+        self._start_unfitted(("eps_step_", "delta_step_", "sigma_", "noise_sd_", "Delta_",
+                              "eps_total_", "delta_total_", "n_iterations_"))
 
     def _check_parameters(self):
         self._check_common()
@@ -803,16 +802,9 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         ``"GradientPerturbationAGM.fit"``): the T noisy steps compose to at most that
         (``eps_total_``, ``delta_total_``, spec §5.3b), and it is known before the data
         are read, while the per-step split depends on n."""
-        bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
-                                 f"{type(self).__name__}.fit")
-        self._check_parameters()
-        refuse_infinite_eps(bill, self.eps)
-        add_bias = _checks.check_flag(add_bias, "add.bias")
-        prepared = self._prepare(X, y, upper_bounds, lower_bounds, add_bias)
-        Xs, ys = prepared["X"], prepared["y"]
+        bill, Xs, ys, scale, lam, (L, _) = self._begin_fit(
+            X, y, upper_bounds, lower_bounds, add_bias, accountant)
         n, d = Xs.shape
-        lam = self.gamma / n  # spec §1
-        L, _ = loss_constants(self.loss, self.huber_h, lam)
         T = self.iterations if self.iterations is not None else min(n * n, 50 * n)
         Delta = 2.0 * L  # spec §5.3a: one record's gradient, replace-one
         if math.isinf(self.eps):
@@ -833,7 +825,7 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         # sensitivity Delta meeting (eps_step, delta_step) (module docstring, "Exact noise")
         grid = self._grid(sigma, Delta, budget["eps_step"], budget["delta_step"], d)
         w = self._sgd(Xs, ys, lam, L, grid, T, rng)
-        self.coeff = w / prepared["scale"]
+        self.coeff = w / scale
         self.eps_step_, self.delta_step_ = budget["eps_step"], budget["delta_step"]
         self.eps_total_, self.delta_total_ = budget["eps_total"], budget["delta_total"]
         self.sigma_, self.Delta_, self.n_iterations_ = sigma, Delta, T

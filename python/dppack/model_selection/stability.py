@@ -488,13 +488,13 @@ def _settings(thetas, eps_train, eps_select, delta, selector, noise):
             _checks.check_choice(noise, "noise", NOISE_MODES))
 
 
-def _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2):
+def _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=3):
     if beta1 is None and beta2 is None:
         return trainer.stability_constants(T, V, thetas, eps_train, delta)
     if beta1 is None or beta2 is None:
         raise ValueError("Give both beta1 and beta2, or neither.")
     warnings.warn("beta1 and beta2 were supplied: the privacy of the selection rests on the "
-                  "caller's proof of stability (spec §7.3).", UserWarning, stacklevel=3)
+                  "caller's proof of stability (spec §7.3).", UserWarning, stacklevel=stacklevel)
     return _checks.check_finite_budget(beta1, "beta1"), _checks.check_finite_budget(beta2, "beta2")
 
 
@@ -523,6 +523,21 @@ def _tuning_loss(eps_train, eps_select, delta):
     eps_train composed with Validate's (eps_select, delta)."""
     return (accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps_train, "eps.train"))
             + _validation_loss(eps_select, delta))
+
+
+def _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
+                      beta2, selector, noise, random_state):
+    """Validate's checks, then the spend of ``bill``, then Algorithm 1 (§2.1): the body that
+    :func:`validate_stable` and :func:`tune_stable` share. Returns (index, the checked
+    candidates, eps_train, the generator) for the retraining of §2.2."""
+    settings = _settings(thetas, eps_train, eps_select, delta, selector, noise)
+    thetas, eps_train, eps_select, delta, selector, noise = settings
+    beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=4)
+    rng = _random.as_generator(random_state)
+    bill.spend()
+    index = _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
+                      selector, noise, rng)[0]
+    return index, thetas, eps_train, rng
 
 
 def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
@@ -583,13 +598,8 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     """
     bill = accounting.charge(accountant, lambda: _validation_loss(eps_select, delta),
                              "validate_stable")
-    settings = _settings(thetas, eps_train, eps_select, delta, selector, noise)
-    thetas, eps_train, eps_select, delta, selector, noise = settings
-    beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2)
-    rng = _random.as_generator(random_state)
-    bill.spend()
-    return _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
-                     selector, noise, rng)[0]
+    return _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
+                             beta2, selector, noise, random_state)[0]
 
 
 def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=None,
@@ -639,13 +649,9 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
     """
     bill = accounting.charge(accountant, lambda: _tuning_loss(eps_train, eps_select, delta),
                              "tune_stable")
-    settings = _settings(thetas, eps_train, eps_select, delta, selector, noise)
-    thetas, eps_train, eps_select, delta, selector, noise = settings
-    beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2)
-    rng = _random.as_generator(random_state)
-    bill.spend()
-    index = _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
-                      selector, noise, rng)[0]
+    index, thetas, eps_train, rng = _checked_validate(
+        bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1, beta2, selector,
+        noise, random_state)
     return index, trainer.release(T, thetas[index], eps_train, rng)
 
 
