@@ -19,12 +19,13 @@ system:
 	@bash scripts/install-system.sh $(PYTHON)
 
 # The environment R uses: NumPy < 2, because Debian's reticulate 1.28 cannot convert arrays
-# under NumPy 2. It also holds the test tools and rpy2 for the cross-language tests.
+# under NumPy 2 (hence pyarrow < 23, the last releases built for NumPy 1). It also holds the
+# test tools, rpy2 for the cross-language tests, and Dask, polars and pyarrow.
 $(STAMPS)/venv: $(PY_SOURCES) | system
 	@mkdir -p $(STAMPS)
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
-	$(VENV)/bin/python -m pip install -q -e '.[test,plot]' 'numpy<2'
+	$(VENV)/bin/python -m pip install -q -e '.[test,plot,dask,polars]' 'numpy<2' 'pyarrow<23'
 	@touch $@
 
 # A second environment with the newest NumPy 2: the Python package supports both.
@@ -32,7 +33,7 @@ $(STAMPS)/venv-np2: $(PY_SOURCES) | system
 	@mkdir -p $(STAMPS)
 	[ -x $(VENV_NP2)/bin/python ] || $(PYTHON) -m venv $(VENV_NP2)
 	$(VENV_NP2)/bin/python -m pip install -q --upgrade pip
-	$(VENV_NP2)/bin/python -m pip install -q -e '.[sklearn]' pytest hypothesis 'numpy>=2'
+	$(VENV_NP2)/bin/python -m pip install -q -e '.[sklearn,dask,polars]' pytest hypothesis psutil 'numpy>=2'
 	@touch $@
 
 $(STAMPS)/r-package: $(R_SOURCES) $(STAMPS)/venv
