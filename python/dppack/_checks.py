@@ -34,6 +34,8 @@ import numbers
 
 import numpy as np
 
+from . import _frames
+
 __all__ = [
     "as_bound",
     "as_finite_data",
@@ -45,6 +47,8 @@ __all__ = [
     "check_bounds",
     "check_callable",
     "check_choice",
+    "check_data_finite",
+    "check_data_size",
     "check_finite_budget",
     "check_finite_positive_scalar",
     "check_flag",
@@ -63,28 +67,10 @@ __all__ = [
 ]
 
 
-def is_pandas(value):
-    """True for pandas objects, detected without importing pandas."""
-    return type(value).__module__.partition(".")[0] == "pandas"
-
-
-def as_numeric_array(value, message):
-    """Return ``value`` as a float ndarray, or raise ``ValueError(message)``.
-
-    Accepts Python numbers, sequences, numpy arrays and pandas objects whose values are real
-    numbers. Booleans, strings, complex numbers and objects are rejected, as R's
-    ``is.numeric`` rejects them. The caller's object is never modified: the result is a new
-    array whenever a conversion happens, and callers only read it.
-    """
-    if value is None or isinstance(value, (str, bytes, bool, np.bool_)):
-        raise ValueError(message)
-    try:
-        array = np.asarray(value.to_numpy() if is_pandas(value) else value)
-    except (TypeError, ValueError):
-        raise ValueError(message) from None
-    if array.dtype.kind not in "iuf":
-        raise ValueError(message)
-    return array.astype(np.float64, copy=False)
+# The data side lives in the conversion layer (NumPy, pandas, polars, pyarrow, Dask):
+# re-exported here, where the checks of every argument are looked up.
+is_pandas = _frames.is_pandas
+as_numeric_array = _frames.as_numeric_array
 
 
 # --------------------------------------------------------------------------------------------
@@ -715,15 +701,17 @@ def restore_like(values, like):
     """Give ``values`` (a float ndarray) the shape and container of the user's ``like``.
 
     DPpack returns ``true.values + noise``, which keeps the shape of ``true.values``: scalars
-    stay scalars, arrays keep their shape, pandas objects keep their index and columns.
+    stay scalars, arrays keep their shape, pandas objects keep their index and columns;
+    polars and pyarrow data give an ndarray of their shape.
     """
     if is_pandas(like):
         if hasattr(like, "columns"):
             return type(like)(values.reshape(like.shape), index=like.index, columns=like.columns)
         return type(like)(values.reshape(like.shape), index=like.index, name=like.name)
-    if isinstance(like, numbers.Number) or np.ndim(like) == 0:
+    shape = () if isinstance(like, numbers.Number) else _frames.shape(like)
+    if not shape:
         return float(values.reshape(()))
-    return values.reshape(np.shape(like))
+    return values.reshape(shape)
 
 
 # --------------------------------------------------------------------------------------------
@@ -742,7 +730,7 @@ def check_vector(value, name):
     Scalars and 1-d data pass (R's scalars are vectors); what they hold is checked later.
     """
     try:
-        ndim = np.ndim(value)
+        ndim = len(_frames.shape(value))
     except (TypeError, ValueError):  # a ragged list: not numeric either, refused later
         return value
     if ndim > 1:
@@ -759,7 +747,7 @@ def r_length(value):
     if value is None:
         return 0
     try:
-        return int(np.size(value.to_numpy() if is_pandas(value) else value))
+        return math.prod(_frames.shape(value))
     except (TypeError, ValueError):
         return -1
 
@@ -866,10 +854,22 @@ def as_finite_data(value, name, min_size=1, with_sum=False, clip=None, message=N
     x must be finite (no NA, NaN or Inf).
     """
     array = as_numeric_array(value, message or f"{name} must be numeric.")
-    if array.size < min_size:
+    check_data_size(array.size, name, min_size, size_message)
+    scan = data_range(array, with_sum, clip)
+    check_data_finite(not array.size or (np.isfinite(scan[0]) and np.isfinite(scan[1])), name)
+    return (array,) + scan
+
+
+def check_data_size(size, name, min_size=1, size_message=None):
+    """The size check of :func:`as_finite_data` alone, for data whose size is known before
+    (or only after) a pass over them (Dask): ``size`` values, at least ``min_size``."""
+    if size < min_size:
         count = {1: "one value", 2: "two values"}.get(min_size, f"{min_size} values")
         raise ValueError(size_message or f"{name} must contain at least {count}.")
-    scan = data_range(array, with_sum, clip)
-    if array.size and not (np.isfinite(scan[0]) and np.isfinite(scan[1])):
+
+
+def check_data_finite(finite, name):
+    """The finiteness check of :func:`as_finite_data` alone: ``finite`` is whether every value
+    is finite (for Dask data, found by the same pass as the statistic)."""
+    if not finite:
         raise ValueError(f"{name} must be finite (no NA, NaN or Inf).")
-    return (array,) + scan

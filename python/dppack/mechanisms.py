@@ -10,7 +10,7 @@ import math
 import numpy as np
 from scipy import special
 
-from . import _checks, _random, accounting
+from . import _checks, _frames, _random, accounting
 
 __all__ = [
     "ExponentialMechanism",
@@ -463,7 +463,7 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
 
     Parameters
     ----------
-    true_values : float, array_like, pandas.Series or pandas.DataFrame
+    true_values : float, array_like, pandas, polars or pyarrow series or data frame
         The non-private values.
     eps : float
         Privacy budget, > 0 and finite.
@@ -524,6 +524,7 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
     privacy (NeurIPS). Giddens and Liu (2023), DPpack reference manual,
     ``LaplaceMechanism``; spec ``dppack_api.md`` §2.1.
     """
+    _frames.refuse_dask("LaplaceMechanism", true_values)
     bill = accounting.charge(
         accountant, lambda: accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps, "eps")),
         "LaplaceMechanism")
@@ -571,7 +572,7 @@ def GaussianMechanism(
 
     Parameters
     ----------
-    true_values : float, array_like, pandas.Series or pandas.DataFrame
+    true_values : float, array_like, pandas, polars or pyarrow series or data frame
     eps : float
         > 0; below 1 for the classical approximate-DP calibration.
     delta : float
@@ -641,6 +642,7 @@ def GaussianMechanism(
     >>> [round(float(v), 2) for v in x]
     [1.12, 2.04]
     """
+    _frames.refuse_dask("GaussianMechanism", true_values)
     bill = accounting.charge(
         accountant, lambda: accounting.PrivacyLoss.approx(
             _checks.check_finite_budget(eps, "eps"), _checks.check_probability(delta, "delta")),
@@ -895,6 +897,7 @@ def ExponentialMechanism(
     ...                      random_state=1)
     'b'
     """
+    _frames.refuse_dask("ExponentialMechanism", utility, measure, candidates)
     bill = accounting.charge(
         accountant, lambda: accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps, "eps")),
         "ExponentialMechanism")
@@ -937,4 +940,4 @@ def ExponentialMechanism(
                                           measure=None if measure is None else m)
     if candidates is None:
         return index
-    return candidates.iloc[index] if _checks.is_pandas(candidates) else candidates[index]
+    return _frames.element(candidates, index)

@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _frames
 
 __all__ = [
     "Histogram",
@@ -1122,7 +1122,8 @@ def _missing_mask(array):
 def has_declared_levels(x):
     """Whether ``x`` declares its levels: a ``pandas.Categorical``, or a categorical Series or
     Index, whose categories are the levels whether observed or not (R's factor levels reach
-    the core as such a Categorical). Any other data have only their observed values.
+    the core as such a Categorical); a polars Enum or a pyarrow dictionary array likewise
+    (:func:`dppack._frames.declares_levels`). Any other data have only their observed values.
 
     Parameters
     ----------
@@ -1145,7 +1146,7 @@ def has_declared_levels(x):
     >>> has_declared_levels(["a"])
     False
     """
-    return _checks.is_pandas(x) and str(getattr(x, "dtype", "")) == "category"
+    return _frames.declares_levels(x)
 
 
 def factorize(x):
@@ -1153,9 +1154,10 @@ def factorize(x):
 
     Parameters
     ----------
-    x : array_like, pandas.Series or pandas.Categorical
-        One-dimensional. A ``pandas.Categorical`` (or a categorical Series or Index) keeps all
-        its categories, in their order, used or not, as R keeps factor levels. Anything else
+    x : array_like, pandas.Series or pandas.Categorical, polars or pyarrow series
+        One-dimensional. A ``pandas.Categorical`` (or a categorical Series or Index), a polars
+        Enum or a pyarrow dictionary array keeps all its categories, in their order, used or
+        not, as R keeps factor levels (:mod:`dppack._frames`). Anything else
         gets its sorted distinct values: numbers numerically, strings in code-point order.
         R sorts character levels in the collation of the locale (``"a" < "B"`` in en_US,
         ``"B" < "a"`` in C), so the R wrapper passes factors with R's own levels, and Python
@@ -1194,23 +1196,24 @@ def factorize(x):
     >>> factorize([0.1 + 0.2, 0.3, 1.0])[1]  # equal to 15 digits: one level, as in R
     [0.3, 1.0]
     """
+    x = _frames.as_factor(x)
     if has_declared_levels(x):
         import pandas as pd
 
         categorical = pd.Categorical(x)
         codes = np.asarray(categorical.codes, dtype=np.int64)
         if np.any(codes < 0):
-            raise ValueError(_MISSING_FACTOR)
+            raise ValueError(MISSING_FACTOR)
         return codes, categorical.categories.tolist()
 
-    array = np.asarray(x.to_numpy() if _checks.is_pandas(x) else x)
+    array = _frames.to_numpy(x)
     if array.ndim == 0:
         array = array.reshape(1)
     if array.ndim != 1:
         raise ValueError("A factor must be one-dimensional.")
     missing = _missing_mask(array)
     if missing is not None and np.any(missing):
-        raise ValueError(_MISSING_FACTOR)
+        raise ValueError(MISSING_FACTOR)
     try:
         levels, codes = np.unique(array, return_inverse=True)
     except TypeError:
@@ -1246,7 +1249,7 @@ def _merge_alike_numbers(levels, codes):
     return levels[first], group[codes]
 
 
-_MISSING_FACTOR = (
+MISSING_FACTOR = (
     "Factors must not contain missing values (None, NaN, NA): DPpackPy refuses them in "
     "tables instead of dropping them as R's table() does."
 )
@@ -1257,7 +1260,7 @@ def table(*factors):
 
     Parameters
     ----------
-    *factors : array_like, pandas.Series or pandas.Categorical
+    *factors : array_like, pandas.Series or pandas.Categorical, polars or pyarrow series
         One or more factors of equal length; levels as in :func:`factorize`.
 
     Returns
@@ -1287,14 +1290,30 @@ def table(*factors):
     ([[1, 1], [1, 0]], [['a', 'b'], [1, 2]])
     """
     coded = _code_factors(factors)
-    size = coded[0][0].size
-    shape = tuple(len(levels) for _, levels in coded)
-    levels = [levels for _, levels in coded]
+    return tally([codes for codes, _ in coded], [levels for _, levels in coded])
+
+
+def tally(codes, levels, weights=None, observed=False):
+    """The counts of coded factors: :func:`table` (``observed`` False) or
+    :func:`observed_cells` (``observed`` True) from the codes of each factor, their levels
+    and, optionally, the number of rows ``weights`` that each coded row stands for (the Dask
+    table passes the distinct combinations of its pass and their counts).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> counts, levels = tally([np.array([0, 1])], [["a", "b"]], weights=np.array([3, 1]))
+    >>> counts.tolist(), levels
+    ([3, 1], [['a', 'b']])
+    """
+    shape = tuple(len(level) for level in levels)
+    if observed:
+        return _observed(codes, levels, shape, weights)
     cells = math.prod(shape)
-    if size == 0 or cells == 0:
+    if codes[0].size == 0 or cells == 0:
         return np.zeros(shape, dtype=np.int64), levels
-    flat = np.ravel_multi_index(tuple(codes for codes, _ in coded), shape)
-    counts = np.bincount(flat, minlength=cells).astype(np.int64, copy=False)
+    flat = np.ravel_multi_index(tuple(codes), shape)
+    counts = np.bincount(flat, weights=weights, minlength=cells).astype(np.int64, copy=False)
     return counts.reshape(shape), levels
 
 
@@ -1317,7 +1336,7 @@ def observed_cells(*factors):
 
     Parameters
     ----------
-    *factors : array_like, pandas.Series or pandas.Categorical
+    *factors : array_like, pandas.Series or pandas.Categorical, polars or pyarrow series
         One or more factors of equal length; levels as in :func:`factorize`.
 
     Returns
@@ -1350,20 +1369,26 @@ def observed_cells(*factors):
     ([[0, 1, 0], [0, 0, 1]], [1, 1, 1])
     """
     coded = _code_factors(factors)
-    levels = [levels for _, levels in coded]
-    codes = [codes for codes, _ in coded]
-    shape = tuple(len(level) for level in levels)
-    if coded[0][0].size == 0:
+    return tally([codes for codes, _ in coded], [levels for _, levels in coded], observed=True)
+
+
+def _observed(codes, levels, shape, weights):
+    """:func:`observed_cells` of coded factors, each row standing for ``weights`` rows (1 if
+    None)."""
+    if codes[0].size == 0:
         empty = np.zeros(0, dtype=np.int64)
         return tuple(empty for _ in codes), empty, levels
     if math.prod(shape) < 2**62:
         # One int64 key per row, in column-major order (first factor fastest), as R's table.
         keys = np.ravel_multi_index(tuple(codes), shape, order="F")
-        keys, counts = np.unique(keys, return_counts=True)
+        keys, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
         cells = np.unravel_index(keys, shape, order="F")
     else:
         # Too many combinations for one int64 key: sort the rows, last factor slowest.
-        rows, counts = np.unique(np.column_stack(codes[::-1]), axis=0, return_counts=True)
+        rows, inverse, counts = np.unique(np.column_stack(codes[::-1]), axis=0,
+                                          return_inverse=True, return_counts=True)
         cells = tuple(rows[:, ::-1].T)
+    if weights is not None:  # rows that stand for several (merged float levels add up)
+        counts = np.bincount(inverse.reshape(-1), weights=weights, minlength=counts.size)
     cells = tuple(np.asarray(c, dtype=np.int64) for c in cells)
     return cells, counts.astype(np.int64, copy=False), levels

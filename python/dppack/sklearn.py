@@ -91,7 +91,7 @@ except ImportError as error:  # scikit-learn missing, or older than 1.6 (no vali
         "dppack.sklearn needs scikit-learn >= 1.6: pip install 'dppack[sklearn]'."
     ) from error
 
-from . import _checks, accounting
+from . import _checks, _frames, accounting
 from .erm import LinearRegressionDP, LogisticRegressionDP, svmDP
 from .erm.losses import sigmoid
 from .tuning import tune_classification_model, tune_linear_regression_model, tuning_loss
@@ -235,7 +235,8 @@ def _store_parameters(estimator, parameters):
             setattr(estimator, name, value)
 
 
-def _as_float_matrix(estimator, X, reset):
+def _as_float_matrix(estimator, X, reset, method="predict"):
+    _frames.refuse_dask(f"{type(estimator).__name__}.{method}", X)  # never computed here
     return validate_data(estimator, X, reset=reset, dtype=np.float64)
 
 
@@ -292,6 +293,7 @@ class _DPBinaryClassifier(ClassifierMixin, _DPEstimator):
         return tags
 
     def _fit(self, X, y, sample_weight=None):
+        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
         random_state, fit_intercept = self._check_common()
         core = self._core_model()  # checks eps, gamma, the method (and kernel) first
         if self._uses_bounds():
@@ -334,7 +336,7 @@ class _DPBinaryClassifier(ClassifierMixin, _DPEstimator):
         the random features' score for the Gaussian kernel; positive scores predict
         ``classes_[1]``."""
         check_is_fitted(self)
-        return self._scores(_as_float_matrix(self, X, reset=False))
+        return self._scores(_as_float_matrix(self, X, reset=False, method="decision_function"))
 
     def predict(self, X):
         """``classes_[1]`` where the decision function is > 0, else ``classes_[0]``."""
@@ -440,7 +442,7 @@ class DPLogisticRegression(_DPBinaryClassifier):
 
         Parameters
         ----------
-        X : array_like or pandas.DataFrame of shape (n_samples, n_features)
+        X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
             Two classes of any type (numbers, bool, strings, pandas nullable dtypes).
         """
@@ -473,7 +475,7 @@ class _DPSVMBase(_DPBinaryClassifier):
 
         Parameters
         ----------
-        X : array_like or pandas.DataFrame of shape (n_samples, n_features)
+        X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
             Two classes of any type.
         sample_weight : array_like of shape (n_samples,), optional
@@ -755,10 +757,11 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
 
         Parameters
         ----------
-        X : array_like or pandas.DataFrame of shape (n_samples, n_features)
+        X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
             Numeric (pandas nullable dtypes such as Int64 included, without missing values).
         """
+        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y)
         random_state, fit_intercept = self._check_common()
         core = self._core_model()
         self._feature_bounds(None)
@@ -925,10 +928,11 @@ class DPModelSelector(_DPEstimator):
 
         Parameters
         ----------
-        X : array_like or pandas.DataFrame of shape (n_samples, n_features)
+        X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
             Two classes of any type (classifiers), or numbers (regression).
         """
+        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y)
         random_state = _check_random_state(self.random_state)
         candidates, classification = self._candidates()
         cores = [candidate._core_model() for candidate in candidates]

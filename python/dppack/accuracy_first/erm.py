@@ -47,7 +47,7 @@ import warnings
 
 import numpy as np
 
-from .. import _checks, _random, accounting
+from .. import _checks, _frames, _random, accounting
 from .above_threshold import (
     InteractiveAboveThreshold,
     above_threshold_calibration,
@@ -478,7 +478,7 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
 
     Parameters
     ----------
-    X : array_like or pandas.DataFrame, n x p
+    X : array_like or a pandas, polars or pyarrow data frame, n x p
         Never modified.
     y : array_like
         Ridge: n responses; logistic: n labels 0/1.
@@ -544,6 +544,7 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     >>> round(result.privacy_.eps, 2)  # charged: eps_A + the last level
     3.68
     """
+    _frames.refuse_dask("accuracy_first_erm", X, y)
     bill = accounting.charge(
         accountant, lambda: _loss_from_arguments(
             "noise_reduction", model, X, alpha, lambda_, add_bias, gamma, n_levels, calibration,
@@ -628,6 +629,7 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     >>> result.success, result.stop_index, result.n_levels, round(result.eps, 2)
     (True, 6, 11, 3.75)
     """
+    _frames.refuse_dask("doubling_erm", X, y)
     bill = accounting.charge(
         accountant, lambda: _loss_from_arguments(
             "doubling", model, X, alpha, lambda_, add_bias, gamma, 1000, "paper", eps_min,
@@ -704,6 +706,7 @@ def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias
     >>> round(result.eps, 4), result.eps_test, result.stop_index  # one fit, no test
     (0.3268, 0.0, None)
     """
+    _frames.refuse_dask("theory_erm", X, y)
     bill = accounting.charge(
         accountant, lambda: _loss_from_arguments(
             "theory", model, X, alpha, lambda_, add_bias, 0.1, 1000, "paper", None, None),

@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _random, accounting
+from .. import _checks, _frames, _random, accounting
 
 __all__ = [
     "GaussianNoiseReduction",
@@ -184,6 +184,7 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     >>> LaplaceNoiseReduction([5.0, 6.0], [0.1, 0.5, 1.0], 1.0, random_state=1).shape
     (3, 2)
     """
+    _frames.refuse_dask("LaplaceNoiseReduction", true_values)
     bill = accounting.charge(
         accountant, lambda: accounting.PrivacyLoss.pure(check_levels(eps)[-1]),
         "LaplaceNoiseReduction")
@@ -285,6 +286,7 @@ class LaplaceNoiseReductionOnline:
     """
 
     def __init__(self, true_values, eps, sensitivity, random_state=None, accountant=None):
+        _frames.refuse_dask("LaplaceNoiseReductionOnline", true_values)
         bill = accounting.charge(
             accountant,
             lambda: accounting.PrivacyLoss.pure(_checks.check_finite_positive_scalar(eps, "eps")),
@@ -421,6 +423,7 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     >>> [round(float(v), 2) for v in path]
     [6.46, 5.88, 5.17]
     """
+    _frames.refuse_dask("GaussianNoiseReduction", true_values, variances)
     bill = accounting.charge(
         accountant, lambda: _brownian_loss(_variances(variances), sensitivity),
         "GaussianNoiseReduction")

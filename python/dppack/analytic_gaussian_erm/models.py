@@ -43,7 +43,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _random, accounting
+from .. import _checks, _frames, _random, accounting
 from ..mechanisms import (
     calibrateAnalyticGaussianMechanism,
     discrete_gaussian_parameters,
@@ -433,7 +433,9 @@ class _AnalyticGaussianERM:
         """The start both fits share, in this order: the accountant's check (before anything
         is read), the settings, the refusal of eps = Inf, the data. Returns the charge, the
         prepared X and y, the columns' scale, lambda = gamma / n (spec §1: lambda =
-        gamma_DPpack / n) and the loss's (L, beta) at that lambda."""
+        gamma_DPpack / n) and the loss's (L, beta) at that lambda. Dask data are refused
+        first (the fits run in memory)."""
+        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y)
         bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
                                  f"{type(self).__name__}.fit")
         self._check_parameters()
@@ -613,7 +615,7 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
 
         Parameters
         ----------
-        X : array_like or pandas.DataFrame, n x p
+        X : array_like or a pandas, polars or pyarrow data frame, n x p
             Never modified; clipped to the bounds and scaled so that every row has norm <= 1.
         y : array_like
             n labels 0/1.

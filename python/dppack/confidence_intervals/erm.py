@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _checks, _random, accounting, mechanisms
+from .. import _checks, _frames, _random, accounting, mechanisms
 from ..erm import losses
 from ..erm.blocks import regularizer_l2
 from ..erm.losses import weighted_gram
@@ -562,7 +562,7 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
 
     Parameters
     ----------
-    X : array_like or pandas.DataFrame, n x p
+    X : array_like or a pandas, polars or pyarrow data frame, n x p
         Never modified. Clipped to the bounds and scaled as DPpack's models do.
     y : array_like
         n labels 0/1.
@@ -636,6 +636,7 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
     >>> bool(ci.lower[1] > 0)  # glucose raises the odds of diabetes
     True
     """
+    _frames.refuse_dask("confintERM", X, y)
     bill = accounting.charge(accountant, lambda: _budget_loss(eps, rho), "confintERM")
     return _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbation_method,
                     huber_h, add_bias, level, budget_split, n_draws, sigma_bound, eig_floor,
@@ -819,6 +820,7 @@ def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.9
     >>> ci.notion, ci.privacy_, model.coeff is None  # the model is not fitted
     ('zCDP', PrivacyLoss.zcdp(rho=1.0), True)
     """
+    _frames.refuse_dask("confintDP", X, y)
     bill = accounting.charge(
         accountant, lambda: _budget_loss(getattr(model, "eps", None) if rho is None else None,
                                          rho), "confintDP")

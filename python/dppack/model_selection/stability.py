@@ -51,7 +51,7 @@ import warnings
 
 import numpy as np
 
-from .. import _checks, _random, accounting, rcompat
+from .. import _checks, _frames, _random, accounting, rcompat
 from ..erm import losses
 from ..erm.blocks import regularizer_l2
 from ..erm.cms import (
@@ -373,6 +373,7 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
     >>> stable_select([-0.30, -0.25, -0.40], beta=0.01, eps_select=1.0, random_state=1)
     1
     """
+    _frames.refuse_dask("stable_select", scores)
     bill = accounting.charge(accountant, lambda: accounting.PrivacyLoss.pure(eps_select),
                              "stable_select")
     q = _scores_array(scores)
@@ -596,6 +597,7 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     ...                 eps_train=1.0, eps_select=1.0, random_state=1)
     1
     """
+    _frames.refuse_dask("validate_stable", T, V)
     bill = accounting.charge(accountant, lambda: _validation_loss(eps_select, delta),
                              "validate_stable")
     return _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
@@ -647,6 +649,7 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
     >>> index, counts.shape  # 1/h = 4 bins
     (1, (4,))
     """
+    _frames.refuse_dask("tune_stable", T, V)
     bill = accounting.charge(accountant, lambda: _tuning_loss(eps_train, eps_select, delta),
                              "tune_stable")
     index, thetas, eps_train, rng = _checked_validate(
@@ -850,6 +853,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     >>> best.gamma, best.privacy_
     (10.0, PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
+    _frames.refuse_dask("tune_classification_model_stable", X, y)
     bill = accounting.charge(
         accountant,
         lambda: _tuning_loss(_check_stable_models(check_models(DPmodels)), eps_select, delta),
@@ -1012,6 +1016,7 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     >>> h.breaks.tolist(), h.privacy_
     ([50.0, 80.0, 110.0, 140.0, 170.0, 200.0], PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
+    _frames.refuse_dask("tune_histogram_bin_width_stable", x)
     bill = accounting.charge(accountant, lambda: _tuning_loss(eps_train, eps_select, delta),
                              "tune_histogram_bin_width_stable")
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
