@@ -11,13 +11,20 @@ Validation goes beyond DPpack (which checks nothing here): bounds must be single
 numbers with lower < upper, data numeric, non-empty and finite, and the messages are those of
 the private statistics. The private ``_*_access`` cores take data that are already validated,
 so that the statistics validate once.
+
+Each formula that turns sufficient statistics into a true value and its sensitivity is
+written once (``mean_from_sums``, ``var_from_squares``, ``cov_from_products``,
+``centred_from_sums``, ``centred_cross_from_sums``, ``pooled_var_from_squares``,
+``pooled_cov_from_products``, ``rcompat.tally``): the in-memory cores call them on their
+scans, and ``dppack.dask.moments`` on the statistics of one pass over Dask data (issue 14),
+which the public functions here and in :mod:`dppack.stats` accept as well.
 """
 
 import math
 
 import numpy as np
 
-from . import _checks, rcompat
+from . import _checks, _frames, rcompat
 
 __all__ = [
     "covDataAccess",
@@ -143,14 +150,14 @@ def _block_squares(flat, centre, clip=None):
     return total
 
 
-def _centre(flat, lower, upper, clip, total):
-    """Mean of ``flat`` (clipped to [lower, upper] if ``clip``). ``total``, that sum if the
+def _total(flat, lower, upper, clip, total):
+    """Sum of ``flat`` (clipped to [lower, upper] if ``clip``). ``total``, that sum if the
     caller has it already (from its range scan), saves a pass over the data."""
     if total is not None:
-        return total / flat.size
+        return total
     if clip:
-        return _block_sum(flat, lower, upper) / flat.size
-    return float(np.mean(flat))
+        return _block_sum(flat, lower, upper)
+    return float(np.add.reduce(flat))  # numpy.mean's sum
 
 
 def mean_access(x, lower, upper, clip=False, total=None):
@@ -186,10 +193,31 @@ def mean_access(x, lower, upper, clip=False, total=None):
     (1.0, 0.666667)
     """
     flat = x.ravel(order="K")
-    true_value = _centre(flat, lower, upper, clip, total)
+    return mean_from_sums(_total(flat, lower, upper, clip, total), flat.size, lower, upper)
+
+
+def mean_from_sums(total, n, lower, upper):
+    """meanDataAccess from the sufficient statistics: the sum ``total`` of n >= 1 values in
+    [lower, upper] (clipped). Both paths call it: :func:`mean_access` in memory and
+    :mod:`dppack.dask.moments` on Dask, where ``total`` is the sum of per-partition sums.
+
+    Returns
+    -------
+    dict
+        ``"True.Values"`` total / n and ``"Sensitivity"`` (U - L)/n.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §3.1 and §3.11, §4 (``meanDataAccess``).
+
+    Examples
+    --------
+    >>> mean_from_sums(3.0, 3, 0.0, 2.0)["True.Values"]
+    1.0
+    """
     # §3.1 / §3.11: the mean of n values in [L, U] moves by at most (U - L)/n when one value
     # changes (bounded); DPpack uses the same for unbounded.
-    return {"True.Values": true_value, "Sensitivity": (upper - lower) / flat.size}
+    return {"True.Values": total / n, "Sensitivity": (upper - lower) / n}
 
 
 def var_access(x, lower, upper, clip=False, total=None):
@@ -222,9 +250,32 @@ def var_access(x, lower, upper, clip=False, total=None):
     """
     flat = x.ravel(order="K")
     n = flat.size
-    centre = _centre(flat, lower, upper, clip, total)
+    centre = _total(flat, lower, upper, clip, total) / n
     squares = _block_squares(flat, centre, (lower, upper) if clip else None)
-    # §3.2 / §3.11: sample variance (denominator n - 1), sensitivity (U - L)^2 / n.
+    return var_from_squares(squares, n, lower, upper)
+
+
+def var_from_squares(squares, n, lower, upper):
+    """varDataAccess from the sufficient statistics: the sum of squared deviations from their
+    mean ``squares`` of n >= 2 values in [lower, upper]. Both paths call it: :func:`var_access`
+    (two passes in memory) and :mod:`dppack.dask.moments` (per-partition sums merged by Chan,
+    Golub and LeVeque's pairwise update).
+
+    Returns
+    -------
+    dict
+        ``"True.Values"`` squares / (n - 1) and ``"Sensitivity"`` (U - L)^2/n.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §3.2 and §3.11, §4 (``varDataAccess``).
+
+    Examples
+    --------
+    >>> var_from_squares(2.0, 3, 0.0, 2.0)["True.Values"]
+    1.0
+    """
+    # §3.2 / §3.11: sample variance (denominator n - 1), sensitivity (U - L)^2/n.
     width = upper - lower
     return {"True.Values": squares / (n - 1), "Sensitivity": width * width / n}
 
@@ -255,11 +306,33 @@ def cov_access(x1, x2, lower1, upper1, lower2, upper2):
     >>> round(out["True.Values"], 6), round(out["Sensitivity"], 6)
     (2.0, 2.666667)
     """
-    # §3.4 / §3.11: sample covariance (denominator n - 1), sensitivity (U1-L1)(U2-L2)/n.
-    n = x1.size
     centred = x1 - x1.mean()
-    value = float(np.dot(centred, x2 - x2.mean())) / (n - 1)
-    return {"True.Values": value, "Sensitivity": (upper1 - lower1) * (upper2 - lower2) / n}
+    products = float(np.dot(centred, x2 - x2.mean()))
+    return cov_from_products(products, x1.size, lower1, upper1, lower2, upper2)
+
+
+def cov_from_products(products, n, lower1, upper1, lower2, upper2):
+    """covDataAccess from the sufficient statistics: the sum of the products of the deviations
+    from their means ``products`` of n >= 2 pairs. Both paths call it (:func:`cov_access`;
+    :mod:`dppack.dask.moments`, which merges per-partition co-moments pairwise).
+
+    Returns
+    -------
+    dict
+        ``"True.Values"`` products / (n - 1) and ``"Sensitivity"`` (U1 - L1)(U2 - L2)/n.
+
+    References
+    ----------
+    Spec ``dppack_api.md`` §3.4 and §3.11, §4 (``covDataAccess``).
+
+    Examples
+    --------
+    >>> cov_from_products(4.0, 3, 0, 2, 0, 4)["True.Values"]
+    2.0
+    """
+    # §3.4 / §3.11: sample covariance (denominator n - 1), sensitivity (U1-L1)(U2-L2)/n.
+    return {"True.Values": products / (n - 1),
+            "Sensitivity": (upper1 - lower1) * (upper2 - lower2) / n}
 
 
 # --------------------------------------------------------------------------------------------
@@ -307,10 +380,26 @@ def centred_moments(x, lower, upper, clip=False, squares=True):
         total += float(np.add.reduce(out))
         if squares:
             sum_squares += float(np.dot(out, out))
-    if squares:
-        values, sensitivities = [total, sum_squares, flat.size], [half, half * half, 1.0]
+    return centred_from_sums(lower, upper, total, flat.size,
+                             sum_squares if squares else None)
+
+
+def centred_from_sums(lower, upper, total, n, sum_squares=None):
+    """:func:`centred_moments` from the sums of the values centred at the midpoint: S =
+    ``total``, Q = ``sum_squares`` (None: left out) and the count n, with the unbounded
+    sensitivity of each. Both paths call it (in memory, and :mod:`dppack.dask.moments` with
+    the sums of per-partition sums).
+
+    Examples
+    --------
+    >>> centred_from_sums(0.0, 2.0, -1.0, 3, 2.0)["Sensitivities"].tolist()
+    [1.0, 1.0, 1.0]
+    """
+    centre, half = midpoint(lower, upper)
+    if sum_squares is not None:
+        values, sensitivities = [total, sum_squares, n], [half, half * half, 1.0]
     else:
-        values, sensitivities = [total, flat.size], [half, 1.0]
+        values, sensitivities = [total, n], [half, 1.0]
     return {
         "Centre": centre,
         "True.Values": np.array(values, dtype=np.float64),
@@ -333,15 +422,31 @@ def centred_cross_moments(x1, x2, lower1, upper1, lower2, upper2):
         ``{"Centre": (m1, m2), "True.Values": array [S1, S2, P, n],
         "Sensitivities": array [h1, h2, h1 h2, 1]}``.
     """
+    centred1 = x1 - midpoint(lower1, upper1)[0]
+    centred2 = x2 - midpoint(lower2, upper2)[0]
+    return centred_cross_from_sums(
+        (lower1, upper1, lower2, upper2), float(np.sum(centred1)), float(np.sum(centred2)),
+        float(np.dot(centred1, centred2)), x1.size,
+    )
+
+
+def centred_cross_from_sums(bounds, total1, total2, products, n):
+    """:func:`centred_cross_moments` from the sums S1 = ``total1``, S2 = ``total2``, P =
+    ``products`` of the values centred at the midpoints of ``bounds`` = (L1, U1, L2, U2) and
+    the count n, with the unbounded sensitivity of each. Both paths call it (in memory, and
+    :mod:`dppack.dask.moments` with the sums of per-partition sums).
+
+    Examples
+    --------
+    >>> centred_cross_from_sums((0, 2, 0, 4), 0.0, 0.0, 4.0, 3)["Sensitivities"].tolist()
+    [1.0, 2.0, 2.0, 1.0]
+    """
+    lower1, upper1, lower2, upper2 = bounds
     centre1, half1 = midpoint(lower1, upper1)
     centre2, half2 = midpoint(lower2, upper2)
-    centred1 = x1 - centre1
-    centred2 = x2 - centre2
-    values = [float(np.sum(centred1)), float(np.sum(centred2)),
-              float(np.dot(centred1, centred2)), x1.size]
     return {
         "Centre": (centre1, centre2),
-        "True.Values": np.array(values, dtype=np.float64),
+        "True.Values": np.array([total1, total2, products, n], dtype=np.float64),
         "Sensitivities": np.array([half1, half2, half1 * half2, 1.0]),
     }
 
@@ -369,8 +474,32 @@ def _histogram_access(x, breaks, mechanism):
 
 
 def factor_names(factors):
-    """The name of each factor for the table's dimnames: a pandas object's ``.name``, else None."""
-    return [getattr(f, "name", None) if _checks.is_pandas(f) else None for f in factors]
+    """The name of each factor for the table's dimnames: a pandas or polars Series' name, else
+    None (:func:`dppack._frames.series_name`)."""
+    return [_frames.series_name(f) for f in factors]
+
+
+def table_factors(factors):
+    """(factors, declared, names, tabulate) of tableDP and tableDataAccess, read without a
+    pass: whether each factor declares its levels, the factors' names, and
+    ``tabulate(observed)``, which counts them (:func:`rcompat.table`, or with ``observed``
+    :func:`rcompat.observed_cells`). Dask factors (Dask Series, or the columns of one Dask
+    DataFrame) are counted by one pass of ``dppack.dask.moments.combinations``."""
+    if not any(_frames.is_dask(f) for f in factors):
+        def tabulate(observed):
+            return rcompat.observed_cells(*factors) if observed else rcompat.table(*factors)
+
+        return (factors, [rcompat.has_declared_levels(f) for f in factors],
+                factor_names(factors), tabulate)
+    from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
+
+    factors = moments.factors_of(factors)
+    declared = [moments.declares_levels(f) for f in factors]
+
+    def tabulate_dask(observed):
+        return moments.combinations(factors, declared, observed)
+
+    return factors, declared, moments.factor_names(factors), tabulate_dask
 
 
 def table_frame(cells, levels, names):
@@ -425,10 +554,24 @@ def pooled_var_access(samples, lower, upper, approx_n_max):
     >>> [round(float(out[key]), 6) for key in out]
     [0.388889, 0.888889, 0.888889]
     """
-    # §3.7: pooled variance sum_j (n_j - 1) s_j^2 / (N - J) and its sensitivities.
-    n = np.array([s.size for s in samples], dtype=np.float64)
-    total, groups, n_max = n.sum(), float(n.size), n.max()
     squares = sum(float(np.var(s) * s.size) for s in samples)  # (n_j - 1) s_j^2
+    return pooled_var_from_squares([s.size for s in samples], squares, lower, upper,
+                                   approx_n_max)
+
+
+def pooled_var_from_squares(sizes, squares, lower, upper, approx_n_max):
+    """pooledVarDataAccess from the sufficient statistics: the sample sizes n_j and
+    ``squares`` = sum_j (n_j - 1) s_j^2, the squared deviations of each sample from its own
+    mean, summed. Both paths call it (:func:`pooled_var_access`; :mod:`dppack.dask.moments`).
+
+    Examples
+    --------
+    >>> round(pooled_var_from_squares([2, 3], 1.1666667, 0, 2, False)["True.Values"], 4)
+    0.3889
+    """
+    # §3.7: pooled variance sum_j (n_j - 1) s_j^2 / (N - J) and its sensitivities.
+    n = np.array(sizes, dtype=np.float64)
+    total, groups, n_max = n.sum(), float(n.size), n.max()
     spread = np.float64((upper - lower) ** 2)
     with np.errstate(divide="ignore", invalid="ignore"):
         # §3.7: bounded (U-L)^2 (1 - 1/n_max)/(N - J), or (U-L)^2/(N - J) with approx.n.max.
@@ -480,12 +623,27 @@ def pooled_cov_access(samples, lower1, upper1, lower2, upper2, approx_n_max):
     >>> [round(float(out[key]), 6) for key in out]
     [2.0, 2.0, 1.845299]
     """
-    # §3.8: pooled covariance sum_j (n_j - 1) c_j / (N - J) and its sensitivities.
-    n = np.array([s.shape[0] for s in samples], dtype=np.float64)
-    total, groups, n_max = n.sum(), float(n.size), n.max()
     products = 0.0
     for s in samples:  # (n_j - 1) c_j, one sample at a time
         products += float(np.dot(s[:, 0] - s[:, 0].mean(), s[:, 1] - s[:, 1].mean()))
+    return pooled_cov_from_products([s.shape[0] for s in samples], products, lower1, upper1,
+                                    lower2, upper2, approx_n_max)
+
+
+def pooled_cov_from_products(sizes, products, lower1, upper1, lower2, upper2, approx_n_max):
+    """pooledCovDataAccess from the sufficient statistics: the sample sizes n_j and
+    ``products`` = sum_j (n_j - 1) c_j, the products of the deviations of each sample from its
+    own means, summed. Both paths call it (:func:`pooled_cov_access`;
+    :mod:`dppack.dask.moments`).
+
+    Examples
+    --------
+    >>> pooled_cov_from_products([3, 3], 8.0, 0, 2, 0, 4, True)["True.Values"]
+    2.0
+    """
+    # §3.8: pooled covariance sum_j (n_j - 1) c_j / (N - J) and its sensitivities.
+    n = np.array(sizes, dtype=np.float64)
+    total, groups, n_max = n.sum(), float(n.size), n.max()
     spread = np.float64((upper1 - lower1) * (upper2 - lower2))
     with np.errstate(divide="ignore", invalid="ignore"):
         # §3.8: bounded R/(N - J) with approx.n.max, else R (1 - 1/n_max)/(N - J).
@@ -527,7 +685,15 @@ def quantile_utility(n, quant, start=0, stop=None):
     """Utilities -|k - quant n| of the candidates k = start, ..., stop - 1 (default: 0..n),
     spec §3.9 step 1. Any slice has exactly the values of the same entries of the full
     vector."""
-    utility = np.arange(start, n + 1 if stop is None else stop, dtype=np.float64)
+    return rank_utility(np.arange(start, n + 1 if stop is None else stop), n, quant)
+
+
+def rank_utility(ranks, n, quant):
+    """Utilities -|k - quant n| of candidates with k = ``ranks`` data below them (spec §3.9
+    step 1), as a new float array: the same values, entry by entry, as
+    :func:`quantile_utility` at the same k (the Dask quantile passes only the ranks of the
+    intervals that are not empty)."""
+    utility = np.array(ranks, dtype=np.float64)
     utility -= quant * n
     np.abs(utility, out=utility)
     np.negative(utility, out=utility)
@@ -554,7 +720,7 @@ def meanDataAccess(x, lower_bound, upper_bound):
 
     Parameters
     ----------
-    x : array_like
+    x : array_like, or a Dask array, Series or DataFrame
         Numeric data; a matrix counts all its entries. Not clipped.
     lower_bound, upper_bound : float
         Bounds on the data, lower < upper.
@@ -585,6 +751,11 @@ def meanDataAccess(x, lower_bound, upper_bound):
     (2.5, 2.5)
     """
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    if _frames.is_dask(x):
+        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
+
+        return moments.Sample(x, "x", bounds["lower.bound"], bounds["upper.bound"], "bounded",
+                              1, clip=False).mean_access()
     x, _, _ = _checks.as_finite_data(x, "x")
     return mean_access(x, bounds["lower.bound"], bounds["upper.bound"])
 
@@ -594,7 +765,7 @@ def varDataAccess(x, lower_bound, upper_bound):
 
     Parameters
     ----------
-    x : array_like
+    x : array_like, or a Dask array or Series
         Numeric vector of at least two values. Not clipped.
     lower_bound, upper_bound : float
         Bounds on the data, lower < upper.
@@ -622,6 +793,11 @@ def varDataAccess(x, lower_bound, upper_bound):
     """
     _checks.check_vector(x, "x")
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    if _frames.is_dask(x):
+        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
+
+        return moments.Sample(x, "x", bounds["lower.bound"], bounds["upper.bound"], "bounded",
+                              2, variance=True, clip=False).var_access()
     x, _, _ = _checks.as_finite_data(x, "x", min_size=2)
     return var_access(x.reshape(-1), bounds["lower.bound"], bounds["upper.bound"])
 
@@ -631,7 +807,7 @@ def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
 
     Parameters
     ----------
-    x1, x2 : array_like
+    x1, x2 : array_like, or Dask arrays or Series (partitioned alike)
         Numeric vectors of the same length, at least two values. Not clipped.
     lower_bound1, upper_bound1, lower_bound2, upper_bound2 : float
         Bounds on ``x1`` and on ``x2``.
@@ -658,6 +834,11 @@ def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
     >>> round(float(out["True.Values"]), 6), float(out["Sensitivity"])  # 10 * 10 / 4
     (3.666667, 25.0)
     """
+    if _frames.is_dask(x1) or _frames.is_dask(x2):
+        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
+
+        bounds = cov_bounds(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2)
+        return moments.Pair(x1, x2, bounds, "bounded", 2, clip=False).cov_access()
     first, second, bounds = cov_inputs(
         x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
     )
@@ -702,6 +883,19 @@ def cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, m
     ...
     ValueError: x1 and x2 must have the same length.
     """
+    ordered = cov_bounds(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2)
+    x1 = _checks.as_numeric_array(x1, "x1 must be numeric.").reshape(-1)
+    x2 = _checks.as_numeric_array(x2, "x2 must be numeric.").reshape(-1)
+    if x1.size != x2.size:
+        raise ValueError("x1 and x2 must have the same length.")
+    x1, low1, high1 = _checks.as_finite_data(x1, "x1", min_size)
+    x2, low2, high2 = _checks.as_finite_data(x2, "x2", min_size)
+    return (x1, low1, high1), (x2, low2, high2), ordered
+
+
+def cov_bounds(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
+    """The first checks of :func:`cov_inputs` (the vectors' shapes, the bounds: they read no
+    data, and Dask data get them too); returns the bounds (L1, U1, L2, U2)."""
     _checks.check_vector(x1, "x1")
     _checks.check_vector(x2, "x2")
     bounds = _checks.check_bounds(
@@ -710,17 +904,10 @@ def cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, m
         ("upper.bound2", upper_bound2),
         ("lower.bound2", lower_bound2),
     )
-    x1 = _checks.as_numeric_array(x1, "x1 must be numeric.").reshape(-1)
-    x2 = _checks.as_numeric_array(x2, "x2 must be numeric.").reshape(-1)
-    if x1.size != x2.size:
-        raise ValueError("x1 and x2 must have the same length.")
-    x1, low1, high1 = _checks.as_finite_data(x1, "x1", min_size)
-    x2, low2, high2 = _checks.as_finite_data(x2, "x2", min_size)
-    ordered = (
+    return (
         bounds["lower.bound1"], bounds["upper.bound1"],
         bounds["lower.bound2"], bounds["upper.bound2"],
     )
-    return (x1, low1, high1), (x2, low2, high2), ordered
 
 
 def histogramDataAccess(x, breaks, mechanism):
@@ -731,8 +918,10 @@ def histogramDataAccess(x, breaks, mechanism):
 
     Parameters
     ----------
-    x : array_like
-        Numeric, finite data (a matrix counts all its entries). Not clipped.
+    x : array_like, or a Dask array, Series or DataFrame
+        Numeric, finite data (a matrix counts all its entries). Not clipped. On Dask, two
+        passes (the range and n, then the counts) and ``breaks`` break points, a number of
+        cells or "Sturges" (the other rules need the data in memory).
     breaks : str, int, array_like or callable
         As R's ``hist()``: "Sturges", "Scott", "FD", a suggested number of cells, the break
         points, or a function returning either.
@@ -768,6 +957,12 @@ def histogramDataAccess(x, breaks, mechanism):
     (2.0, 1.0)
     """
     check_mechanism(mechanism)
+    if _frames.is_dask(x):
+        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
+
+        bounded, unbounded = histogram_sensitivities(mechanism)
+        return {"True.Values": moments.hist(x, breaks), "Bounded.Sensitivities": bounded,
+                "Unbounded.Sensitivities": unbounded}
     x, _, _ = _checks.as_finite_data(x, "x")
     return _histogram_access(x, breaks, mechanism)
 
@@ -781,9 +976,11 @@ def tableDataAccess(*factors, mechanism="Laplace"):
 
     Parameters
     ----------
-    *factors : array_like or pandas.Series / Categorical
+    *factors : array_like, pandas.Series / Categorical, polars or pyarrow series, Dask Series
         One or more factors of the same length. A pandas Categorical keeps all its categories
-        as levels; other data get their sorted distinct values.
+        as levels; other data get their sorted distinct values. Dask factors: Series
+        partitioned alike, or one Dask DataFrame whose columns are the factors, counted in
+        one pass (a categorical column of known categories declares them).
     mechanism : {'Laplace', 'Gaussian', 'analytic'}, default 'Laplace'
 
     Returns
@@ -814,10 +1011,11 @@ def tableDataAccess(*factors, mechanism="Laplace"):
     1.414214
     """
     check_mechanism(mechanism)
-    counts, levels = rcompat.table(*factors)
+    factors, _, names, tabulate = table_factors(factors)
+    counts, levels = tabulate(observed=False)
     bounded, unbounded = histogram_sensitivities(mechanism)
     return {
-        "True.Values": table_frame(counts, levels, factor_names(factors)),
+        "True.Values": table_frame(counts, levels, names),
         "Bounded.Sensitivities": bounded,
         "Unbounded.Sensitivities": unbounded,
     }
@@ -828,7 +1026,7 @@ def pooledVarDataAccess(samples, lower_bound, upper_bound, approx_n_max):
 
     Parameters
     ----------
-    samples : sequence of array_like
+    samples : sequence of array_like, or of Dask arrays or Series
         J >= 1 numeric vectors of at least two values each. Not clipped.
     lower_bound, upper_bound : float
     approx_n_max : bool
@@ -862,6 +1060,11 @@ def pooledVarDataAccess(samples, lower_bound, upper_bound, approx_n_max):
     """
     bounds = _checks.check_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
+    if any(_frames.is_dask(sample) for sample in samples):
+        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
+
+        return moments.Pooled(samples, (bounds["lower.bound"], bounds["upper.bound"]),
+                              "bounded", 2, clip=False).pooled_var_access(approx_n_max)
     arrays, _, _ = check_samples(samples)
     return pooled_var_access(arrays, bounds["lower.bound"], bounds["upper.bound"], approx_n_max)
 
@@ -872,7 +1075,7 @@ def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper
 
     Parameters
     ----------
-    samples : sequence of array_like
+    samples : sequence of array_like, or of Dask arrays or DataFrames
         J >= 1 numeric matrices of shape (n_j, 2), n_j >= 2. Not clipped.
     lower_bound1, upper_bound1, lower_bound2, upper_bound2 : float
         Bounds on the first and on the second column.
@@ -912,6 +1115,13 @@ def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper
         ("upper.bound2", upper_bound2),
     )
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
+    if any(_frames.is_dask(sample) for sample in samples):
+        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
+
+        ordered = (bounds["lower.bound1"], bounds["upper.bound1"], bounds["lower.bound2"],
+                   bounds["upper.bound2"])
+        return moments.Pooled(samples, ordered, "bounded", 2, columns=2,
+                              clip=False).pooled_cov_access(approx_n_max)
     arrays, _, _ = check_samples(samples, columns=2)
     return pooled_cov_access(
         arrays,
