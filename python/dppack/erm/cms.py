@@ -81,7 +81,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _random, accounting
+from .. import _checks, _frames, _random, accounting
 from .blocks import mapXy_gr_linear, mapXy_linear, resolve_regularizer
 from .design import (
     add_bias_column,
@@ -432,6 +432,9 @@ class EmpiricalRiskMinimizationDP_CMS:
     privacy_ : dppack.PrivacyLoss or None
         After ``fit``: what the fit spent, ``PrivacyLoss.pure(eps)``; None before a fit and
         after a fit with eps = Inf (no noise, no guarantee).
+    n_passes_ : int or None
+        After a fit on Dask data (``LogisticRegressionDP``, ``svmDP``): the passes over the
+        data it took (:mod:`dppack.dask.erm`); None before a fit and after one in memory.
 
     Notes
     -----
@@ -500,6 +503,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.Delta_ = None
         self.optimality_tolerance_ = None
         self.privacy_ = None
+        self.n_passes_ = None
 
     # ---- public API -------------------------------------------------------------------------
 
@@ -509,7 +513,7 @@ class EmpiricalRiskMinimizationDP_CMS:
 
         Parameters
         ----------
-        X : array_like or pandas.DataFrame, n x p
+        X : array_like or a pandas, polars or pyarrow data frame, n x p
             Never modified. The base class does not scale; the noise is calibrated to the
             largest norm B a row clipped to the bounds can have (B = 1 if that is <= 1).
         y : array_like, n labels (1-d, n x 1, Series or one-column DataFrame)
@@ -600,11 +604,14 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.eps_prime_ = eps_prime
         self.Delta_ = Delta if objective else None
         self.privacy_ = privacy
+        self.n_passes_ = getattr(Xp, "passes", None)  # Dask data (dppack.dask.erm); else None
         return self
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
                          weights_upper_bound=None, rng=None):
         """Bound checks, optional bias column (first), clipping; no scaling (§6.1 step 1)."""
+        # the user's functions need the rows: no Dask path (LogisticRegressionDP, svmDP have one)
+        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, weights)
         return prepare_design(X, y, upper_bounds, lower_bounds, add_bias)
 
     def _loss_values(self, y_hat, y, weights):
@@ -736,6 +743,7 @@ class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
                          weights_upper_bound=None, rng=None):
+        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, weights)
         preprocess = prepare_design(X, y, upper_bounds, lower_bounds, add_bias)
         preprocess.update(prepare_weights(weights, weights_upper_bound, preprocess["X"].shape[0]))
         return preprocess

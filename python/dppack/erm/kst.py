@@ -96,7 +96,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .. import _checks, _random, accounting
+from .. import _checks, _frames, _random, accounting
 from .cms import fit_loss, refuse_infinite_eps, spend_fit
 from .blocks import (
     loss_gr_squared_error,
@@ -242,6 +242,10 @@ class EmpiricalRiskMinimizationDP_KST:
     privacy_ : dppack.PrivacyLoss or None
         After ``fit``: ``PrivacyLoss.approx(eps, delta)`` (pure eps when delta = 0), also
         charged to the accountant; None before a fit and after a fit with eps = Inf.
+    n_passes_ : int or None
+        After a fit of ``LinearRegressionDP`` on Dask data: 1, the one pass over the data
+        that summed X'X, X'y and y'y (:mod:`dppack.dask.erm`); None before a fit and after
+        one in memory.
 
     Notes
     -----
@@ -334,6 +338,7 @@ class EmpiricalRiskMinimizationDP_KST:
         self.coeff = None
         self.noise_ = None
         self.privacy_ = None
+        self.n_passes_ = None
 
     # ---------------------------------------------------------------------------------------
     # fit / predict
@@ -404,10 +409,16 @@ class EmpiricalRiskMinimizationDP_KST:
         theta = self._optimize_coeff(X, y, noise, Delta)
         self.coeff = self._postprocess_coeff(theta)
         self.privacy_ = privacy
+        self.n_passes_ = getattr(X, "passes", None)
         return self
 
     def predict(self, X, add_bias=False):
-        """Predictions ``mapXy(X, coeff)`` as a 1-d array (X is neither clipped nor scaled)."""
+        """Predictions ``mapXy(X, coeff)`` as a 1-d array (X is neither clipped nor scaled);
+        for Dask X, a lazy Dask array (this function applied to each chunk)."""
+        if _frames.is_dask(X):
+            from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
+
+            return dask_erm.predict(self, X, add_bias=add_bias)
         check_fitted(self.coeff)
         add_bias = _checks.check_flag(add_bias, "add.bias")
         X = predict_matrix(X, self.coeff.size, add_bias)
@@ -427,6 +438,7 @@ class EmpiricalRiskMinimizationDP_KST:
         with the bounds of X then y). The bounds, bias column included, are kept for the
         subclasses' scaling: ``_bounds`` (X's) and ``_target_bounds`` (y's).
         """
+        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y)  # user functions: rows needed
         design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, target=True)
         self._bounds, self._target_bounds = design["bounds"], design["target_bounds"]
         return design["X"], design["y"]
@@ -484,6 +496,39 @@ class EmpiricalRiskMinimizationDP_KST:
 # --------------------------------------------------------------------------------------------
 
 
+def scale_regression(X, y, scales, shift, scale):
+    """LinearRegressionDP's scaled rows (spec §6.6 step 2): X / s (in place: X is the fit's
+    own clipped copy) and (y - shift) / scale. A per-row map (:mod:`dppack.dask.erm` applies
+    it per chunk)."""
+    X /= scales
+    return X, (y - shift) / scale
+
+
+class GramStatistics:
+    """n, X'X, X'y and y'y of a design: all the squared loss needs (spec §6.6).
+
+    ``shape`` is (n, p), so a fit reads it as it reads its design's. Built from an in-memory
+    design with :meth:`of`, or from the partitions of a Dask one
+    (:func:`dppack.dask.erm.regression_statistics`, the sums added over partitions).
+    """
+
+    __slots__ = ("n", "gram", "cross", "yy", "passes")
+
+    def __init__(self, n, gram, cross, yy, passes=None):
+        self.n, self.gram, self.cross, self.yy = int(n), gram, cross, float(yy)
+        self.passes = passes  # passes over Dask data that computed them (None in memory)
+
+    @classmethod
+    def of(cls, X, y):
+        """The statistics of an n x p design X and n values y."""
+        return cls(y.size, X.T @ X, X.T @ y, y @ y)
+
+    @property
+    def shape(self):
+        """(n, p)."""
+        return self.n, self.gram.shape[0]
+
+
 def _ball_constraints(coeff):
     """||coeff||^2 - p <= 0: LinearRegressionDP's domain (spec §6.6)."""
     return np.array([coeff @ coeff - coeff.size])
@@ -525,9 +570,15 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
     p = 2, found by numerical search over the worst cases of the scaled problem), so
     LinearRegressionDP keeps the framework's proven calibration.
 
+    Dask data (a Dask array or DataFrame X, a Dask array or Series y) are fitted from n,
+    X'X, X'y and y'y of the clipped, scaled rows, summed over the partitions in one pass
+    (``n_passes_`` = 1; :mod:`dppack.dask.erm`); the noise and the constrained solve run on
+    the driver as in memory, so the same ``random_state`` gives the same coefficients up to
+    the solver's tolerance. ``predict`` on Dask X returns a lazy Dask array.
+
     Attributes
     ----------
-    coeff, noise_, privacy_
+    coeff, noise_, privacy_, n_passes_
         As :class:`EmpiricalRiskMinimizationDP_KST`, and its fields; ``zeta`` and ``lambda_``
         are set by each fit.
 
@@ -565,36 +616,52 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
                          loss_gr=loss_gr_squared_error, regularizer_gr=regularizer_gr)
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias):
+        if _frames.is_dask(X) or _frames.is_dask(y):
+            # Dask data: X'X, X'y, y'y and n of the scaled rows from one pass
+            # (:func:`dppack.dask.erm.regression_statistics`); the solver needs nothing else.
+            from ..dask import erm as dask_erm
+
+            if not self._closed_form():
+                _frames.refuse_dask(f"{type(self).__name__}.fit with its own loss or map "
+                                    "functions", X, y)
+            return dask_erm.regression_statistics(
+                X, y, upper_bounds, lower_bounds, add_bias,
+                lambda bounds, target: self._set_scaling(bounds, target, add_bias)), None
         X, y = super()._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias)
-        p = X.shape[1]
+        self._set_scaling(self._bounds, self._target_bounds, add_bias)
+        return scale_regression(X, y, self._scales, self._shift, self._scale)
+
+    def _set_scaling(self, bounds, target_bounds, add_bias):
+        """zeta, lambda and the scaling of §6.6 step 2 from the bounds of X (bias included)
+        and of y: no data needed. Returns (scales, shift, scale) of :func:`scale_regression`."""
+        p = bounds.size
+        self._bounds, self._target_bounds = bounds, target_bounds
         self.zeta = 2 * p ** 1.5
         self.lambda_ = float(p)
-        scales = self._bounds.divisors("max")  # s_j: every entry in [-1, 1] (§6.6 step 2)
-        X /= scales  # in place: X is our own copy
-        target = self._target_bounds
+        self._scales = bounds.divisors("max")  # s_j: every entry in [-1, 1] (§6.6 step 2)
         if add_bias:
-            shift = (target.lower[0] + target.upper[0]) / 2
-            scale = (target.upper[0] - target.lower[0]) / (2 * p)
+            self._shift = (target_bounds.lower[0] + target_bounds.upper[0]) / 2
+            self._scale = (target_bounds.upper[0] - target_bounds.lower[0]) / (2 * p)
         else:
-            shift = 0.0
-            scale = target.scale[0] / p
-        y = (y - shift) / scale
-        self._scales = scales
-        self._shift = shift
-        self._scale = scale
+            self._shift = 0.0
+            self._scale = target_bounds.scale[0] / p
         self._add_bias = add_bias
-        return X, y
+        return self._scales, self._shift, self._scale
+
+    def _closed_form(self):
+        """Whether the built-in linear map and squared error are in place (the closed form
+        of :meth:`_data_loss` applies)."""
+        return self.mapXy is mapXy_linear and self.loss is loss_squared_error
 
     def _data_loss(self, X, y):
         """Closed form for the built-in linear map and squared error: with G = X^T X and
         c = X^T y, the mean loss is (theta^T G theta - 2 c^T theta + y^T y)/(2n) and its
         gradient (G theta - c)/n, so the solver never touches X."""
-        if self.mapXy is not mapXy_linear or self.loss is not loss_squared_error:
+        if not self._closed_form():
             return super()._data_loss(X, y)
-        n = y.size
-        gram = X.T @ X
-        cross = X.T @ y
-        yy = float(y @ y)
+        # X is the design, or already its statistics (Dask data, from one pass)
+        stats = X if isinstance(X, GramStatistics) else GramStatistics.of(X, y)
+        n, gram, cross, yy = stats.n, stats.gram, stats.cross, stats.yy
 
         def value(theta):
             return (float(theta @ (gram @ theta)) - 2 * float(cross @ theta) + yy) / (2 * n)

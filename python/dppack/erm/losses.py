@@ -276,18 +276,23 @@ class LogisticLoss(MarginLoss):
         With the 0/1 labels u = (y + 1)/2, f(y z) = log(1 + e^z) - u z and its gradient in
         theta is (S(z) - u) x. One e = exp(-|z|) serves both the loss, log(1 + e^z) =
         max(z, 0) + log1p(e), and the sigmoid (:func:`sigmoid`'s formula); three length-n
-        buffers are reused across evaluations.
+        buffers are reused across evaluations. The Hessian at the theta of the last ``terms``
+        (where the solvers' Newton steps ask for it) reads f'' from that e, without another
+        product X theta: :meth:`second`'s formula on the same e, so the same values.
         """
         n = X.shape[0]
         u = (y + 1.0) / 2.0  # exact for y = +-1
         z, e, r = np.empty(n), np.empty(n), np.empty(n)
         negative = np.empty(n, dtype=bool)
+        last = {"theta": None}  # the theta whose exp(-|X theta|) e holds
 
         def terms(theta, with_gradient):
+            last["theta"] = None
             np.dot(X, theta, out=z)
             np.abs(z, out=e)
             np.negative(e, out=e)
             np.exp(e, out=e)
+            last["theta"] = np.array(theta, dtype=np.float64)
             if weights is None:
                 value = float(np.sum(np.log1p(e, out=r)))
                 value += float(np.sum(np.maximum(z, 0.0, out=r))) - float(u @ z)
@@ -305,7 +310,11 @@ class LogisticLoss(MarginLoss):
             return value, transpose_dot(X, r)
 
         def hessian(theta):
-            curvature = self.second(X @ theta)
+            if last["theta"] is not None and np.array_equal(last["theta"], theta):
+                s = 1.0 / (1.0 + e)
+                curvature = e * s * s  # second(X theta), from the e of terms(theta)
+            else:
+                curvature = self.second(X @ theta)
             if weights is not None:
                 curvature *= weights
             return weighted_gram(X, curvature)
@@ -525,6 +534,19 @@ class EmpiricalRisk:
         if ridge:
             gradient += ridge * theta
         return value, gradient
+
+    @property
+    def shape(self):
+        """(n, d) of the design."""
+        return self.X.shape
+
+    def sums(self, theta, with_gradient=True, with_hessian=False):
+        """The plain sums over the rows, without the 1/n and the ridge: (sum_i w_i
+        f(y_i z_i), sum_i w_i f'(y_i z_i) y_i x_i or None, sum_i w_i f''(y_i z_i) x_i x_i' or
+        None), z = X theta. They add over disjoint sets of rows: :mod:`dppack.dask.erm` adds
+        them over the partitions of a Dask design and divides once."""
+        value, gradient = self._terms(theta, with_gradient)
+        return value, gradient, (self._hessian(theta) if with_hessian else None)
 
     def hessian(self, theta):
         """(1/n) sum_i w_i f''(y_i x_i'theta) x_i x_i' + ridge I (y_i^2 = 1), a new d x d

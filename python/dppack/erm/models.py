@@ -10,11 +10,12 @@ Deviation from DPpack (spec §8.1): LogisticRegressionDP regularises with its ow
 the shipped DPpack used a stray global ``gamma = 1`` in the objective.
 """
 
+import functools
 import math
 
 import numpy as np
 
-from .. import _checks
+from .. import _checks, _frames
 from . import losses
 from .blocks import (
     generate_loss_gr_huber,
@@ -36,6 +37,7 @@ from .design import (
     check_finite_matrix,
     check_fitted,
     fourier_cosines,
+    fourier_features,
     linear_score,
     predict_matrix,
     prepare_design,
@@ -57,7 +59,7 @@ def _minimise_risk(model, risk, Delta, b, with_gradient, newton):
     regularizer the solver's Newton steps use the Hessian risk''(theta) + (gamma/n + Delta) I.
     ``with_gradient``: the model has every gradient function; ``newton``: as
     :func:`dppack.erm.solvers.minimize_smooth`."""
-    n, d = risk.X.shape
+    n, d = risk.shape
     objective = penalised_objective(risk, n, d, model.gamma, model.regularizer,
                                     model.regularizer_gr, b, Delta, with_gradient)
     hessian = None
@@ -95,9 +97,16 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     with ``add_bias``); ``privacy_`` is ``PrivacyLoss.pure(eps)``, charged to the accountant
     as ``"LogisticRegressionDP.fit"``.
 
+    Dask data (a Dask array or DataFrame X, a Dask array or Series y, partitioned alike):
+    the loss, gradient and Hessian sums come from the partitions, one pass per point the
+    solver evaluates (``n_passes_``, typically 10-40; the first pass also checks the data);
+    the solver and the noise run on the driver as in memory, so the same ``random_state``
+    gives the same coefficients (up to the order of floating-point sums). ``predict`` on
+    Dask X returns a lazy Dask array. See :mod:`dppack.dask.erm`.
+
     Attributes
     ----------
-    coeff, eps_prime_, Delta_, optimality_tolerance_, privacy_
+    coeff, eps_prime_, Delta_, optimality_tolerance_, privacy_, n_passes_
         As :class:`EmpiricalRiskMinimizationDP_CMS`, and its parameters as given.
 
     Raises
@@ -138,6 +147,11 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
                          weights_upper_bound=None, rng=None):
+        if _frames.is_dask(X) or _frames.is_dask(y):
+            from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
+
+            return dask_erm.margin_design(X, y, upper_bounds, lower_bounds, add_bias,
+                                          losses.logistic(), self._use_gradient(), newton=False)
         return prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
                               labels="binary")
 
@@ -148,7 +162,9 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
         Hessian X' diag(sigma(z)(1 - sigma(z))) X / n + (gamma/n + Delta) I. The data part is the
         logistic loss of the margins (labels 0/1 -> -1/+1), fused
         (:meth:`dppack.erm.losses.MarginLoss.risk`)."""
-        risk = losses.logistic().risk(X, 2.0 * np.asarray(y, dtype=np.float64) - 1.0)
+        # Dask data arrive as their risk already (dppack.dask.erm.PartitionedRisk)
+        risk = X if isinstance(X, losses.EmpiricalRisk) else losses.logistic().risk(
+            X, 2.0 * np.asarray(y, dtype=np.float64) - 1.0)
         # L-BFGS-B is fast on this smooth objective; the Hessian serves the final Newton steps
         return _minimise_risk(self, risk, Delta, b, self._use_gradient(), newton=False)
 
@@ -157,7 +173,12 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
 
     def predict(self, X, add_bias=False, raw_value=False):
         """Probabilities sigma(X coeff) if ``raw_value``, else labels 0/1 (round half to even,
-        so exactly 0.5 gives 0, as R's ``round``). 1-d array of n values; X is not clipped."""
+        so exactly 0.5 gives 0, as R's ``round``). 1-d array of n values; X is not clipped.
+        For Dask X, a lazy Dask array (this function applied to each chunk)."""
+        if _frames.is_dask(X):
+            from ..dask import erm as dask_erm
+
+            return dask_erm.predict(self, X, add_bias=add_bias, raw_value=raw_value)
         check_fitted(self.coeff)
         add_bias = _checks.check_flag(add_bias, "add.bias")
         raw_value = _checks.check_flag(raw_value, "raw.value")
@@ -185,7 +206,7 @@ class svmDP(WeightedERMDP_CMS):
 
     Attributes
     ----------
-    coeff, eps_prime_, Delta_, optimality_tolerance_, privacy_
+    coeff, eps_prime_, Delta_, optimality_tolerance_, privacy_, n_passes_
         As :class:`EmpiricalRiskMinimizationDP_CMS`.
     kernel, D, kernel_param, huber_h
         As given (``kernel_param`` set at the first Gaussian fit when not given).
@@ -200,6 +221,11 @@ class svmDP(WeightedERMDP_CMS):
     The Gaussian kernel uses no bounds (X is not clipped, as in DPpack). Randomness of a
     Gaussian fit: the prefilter first (D x d normals, row by row, then D uniforms), then the
     perturbation noise.
+
+    Dask data (X, y and weights partitioned alike) are fitted as by
+    :class:`LogisticRegressionDP` (the random features too are a per-row map, applied to each
+    partition; a Gaussian fit takes one more pass, the checks, before the features are
+    drawn). svmDP with its loss or map functions replaced by the user's refuses Dask data.
 
     Raises
     ------
@@ -286,7 +312,12 @@ class svmDP(WeightedERMDP_CMS):
 
     def predict(self, X, add_bias=False, raw_value=False):
         """Scores (X coeff, or XtoV(X) coeff for the Gaussian kernel) if ``raw_value``, else
-        labels: 1 where the score is > 0, 0 otherwise. 1-d array of n values."""
+        labels: 1 where the score is > 0, 0 otherwise. 1-d array of n values; for Dask X, a
+        lazy Dask array (this function applied to each chunk)."""
+        if _frames.is_dask(X):
+            from ..dask import erm as dask_erm
+
+            return dask_erm.predict(self, X, add_bias=add_bias, raw_value=raw_value)
         check_fitted(self.coeff)
         add_bias = _checks.check_flag(add_bias, "add.bias")
         raw_value = _checks.check_flag(raw_value, "raw.value")
@@ -317,15 +348,55 @@ class svmDP(WeightedERMDP_CMS):
         regularizer :func:`minimize_smooth` finishes with Newton steps on the generalised
         Hessian (sum of w_i x_i x_i'/(2h) over the rows on the quadratic piece)/n
         + (gamma/n + Delta) I. User-replaced loss or map functions take the generic path."""
-        loss, loss_gr, margin = getattr(self, "_builtin_huber", (None, None, None))
-        if not (loss is not None and self.loss is loss and self.loss_gr is loss_gr
-                and self.mapXy is mapXy_linear and self.mapXy_gr is mapXy_gr_linear):
+        margin = self._huber_in_place()
+        if margin is None:
             return super()._optimize_coeff(X, y, Delta, b, weights)
-        return _minimise_risk(self, margin.risk(X, y, weights), Delta, b, self._use_gradient(),
-                              newton=True)
+        # Dask data arrive as their risk already (dppack.dask.erm.PartitionedRisk)
+        risk = X if isinstance(X, losses.EmpiricalRisk) else margin.risk(X, y, weights)
+        return _minimise_risk(self, risk, Delta, b, self._use_gradient(), newton=True)
+
+    def _huber_in_place(self):
+        """The Huber MarginLoss while the built-in loss and linear map are in place (the
+        fused objective stands in for them), else None."""
+        loss, loss_gr, margin = getattr(self, "_builtin_huber", (None, None, None))
+        if (loss is not None and self.loss is loss and self.loss_gr is loss_gr
+                and self.mapXy is mapXy_linear and self.mapXy_gr is mapXy_gr_linear):
+            return margin
+        return None
+
+    def _dask_design(self, X, y, upper_bounds, lower_bounds, add_bias, weights,
+                     weights_upper_bound, rng):
+        """The Dask path of :meth:`_preprocess_data` (:mod:`dppack.dask.erm`)."""
+        from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
+
+        margin = self._huber_in_place()
+        if margin is None:  # the user's functions need the rows
+            _frames.refuse_dask("svmDP.fit with its own loss or map functions", X, y, weights)
+        if self.kernel != "Gaussian":
+            return dask_erm.margin_design(X, y, upper_bounds, lower_bounds, add_bias, margin,
+                                          self._use_gradient(), True, weights,
+                                          weights_upper_bound)
+        return dask_erm.kernel_design(X, y, add_bias, margin, self._use_gradient(),
+                                      functools.partial(self._draw_prefilter,
+                                                        add_bias=add_bias, rng=rng),
+                                      weights, weights_upper_bound)
+
+    def _draw_prefilter(self, p, add_bias, rng):
+        """The Gaussian kernel's D x (d + 1) frequencies and phases for p columns of X (the
+        default kernel_param 1/p set first): drawn at each fit, after the data checks."""
+        if self.kernel_param is None:
+            self.kernel_param = 1.0 / p
+        self.sampling = generate_sampling(self.kernel_param)
+        d = p + int(bool(add_bias))
+        self.prefilter = np.asarray(self.sampling(d, rng, self.D),
+                                    dtype=np.float64).reshape(self.D, d + 1)
+        return self.prefilter
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
                          weights_upper_bound=None, rng=None):
+        if _frames.is_dask(X) or _frames.is_dask(y) or _frames.is_dask(weights):
+            return self._dask_design(X, y, upper_bounds, lower_bounds, add_bias, weights,
+                                     weights_upper_bound, rng)
         if self.kernel != "Gaussian":
             preprocess = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
                                         labels="signed")
@@ -337,15 +408,9 @@ class svmDP(WeightedERMDP_CMS):
         n, p = X.shape
         y = as_labels(y, n, labels="signed")
         preprocess = prepare_weights(weights, weights_upper_bound, n)
-        if self.kernel_param is None:
-            self.kernel_param = 1.0 / p
-        self.sampling = generate_sampling(self.kernel_param)
-        d = p + int(bool(add_bias))
-        self.prefilter = np.asarray(self.sampling(d, rng, self.D),
-                                    dtype=np.float64).reshape(self.D, d + 1)
+        self._draw_prefilter(p, add_bias, rng)
         # V / (sqrt(2/D) sqrt(D)) = cos(.) / sqrt(D): every row has norm <= 1
-        V = fourier_cosines(X, self.prefilter, add_bias)
-        V /= math.sqrt(self.D)
+        V = fourier_features(X, self.prefilter, add_bias)
         preprocess.update({"X": V, "y": y,
                            "scale": np.full(self.D, math.sqrt(2.0))})
         return preprocess

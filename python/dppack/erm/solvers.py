@@ -60,6 +60,7 @@ __all__ = [
     "newton_polish",
     "optimality_tolerance",
     "project_onto_ball",
+    "remember_last",
     "trust_region_solve",
 ]
 
@@ -473,6 +474,56 @@ LBFGS_OPTIONS = {"maxiter": 50_000, "maxfun": 500_000, "gtol": 1e-8, "ftol": 1e-
                  "maxcor": 20}
 
 
+def remember_last(fun):
+    """``fun`` (returning value and gradient) with a memory of its last point: called again
+    at the same theta, it answers without evaluating ``fun``.
+
+    The steps of :func:`minimize_smooth` start where the previous one ended, at the point it
+    evaluated last (L-BFGS-B's result, Newton's last iterate), so the polish's first gradient
+    cost one pass over the data (one evaluation in 13 of a 10^6 x 20 logistic fit, two in 12
+    of svmDP's). The answer is the one ``fun`` gave, so results do not change.
+
+    Parameters
+    ----------
+    fun : callable
+        ``fun(theta)`` returns (value, gradient); a deterministic function of theta.
+
+    Returns
+    -------
+    callable
+        The same function; each call returns a new copy of the gradient, which callers may
+        then modify.
+
+    Raises
+    ------
+    Whatever ``fun`` raises (nothing is remembered then).
+
+    References
+    ----------
+    Issue 14, item 5 (the fits from R: fewer passes over the data, the same results).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> calls = []
+    >>> f = remember_last(lambda t: (calls.append(1) or float(t @ t), 2 * t))
+    >>> f(np.ones(2))[0], f(np.ones(2))[0], len(calls)
+    (2.0, 2.0, 1)
+    """
+    last = {"key": None, "value": None}
+
+    def remembered(theta):
+        theta = np.asarray(theta, dtype=np.float64)
+        key = (theta.shape, theta.tobytes())
+        if key != last["key"]:
+            last["key"], last["value"] = None, fun(theta)  # None until fun has answered
+            last["key"] = key
+        value, gradient = last["value"]
+        return value, (np.array(gradient, dtype=np.float64) if gradient is not None else None)
+
+    return remembered
+
+
 def minimize_smooth(fun, d, jac, hessian=None, gtol=None, newton=True):
     """Minimise a smooth objective over R^d from 0 and certify: ||gradient|| <= ``gtol``.
 
@@ -543,6 +594,8 @@ def minimize_smooth(fun, d, jac, hessian=None, gtol=None, newton=True):
     if gtol is None:
         gtol = LBFGS_OPTIONS["gtol"] * math.sqrt(d)
     if jac is True:
+        fun = remember_last(fun)
+
         def gradient(theta):
             return np.asarray(fun(theta)[1], dtype=np.float64).reshape(d)
         hessian_step = HESSIAN_STEP

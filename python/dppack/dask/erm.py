@@ -1,0 +1,655 @@
+"""The ERM models on Dask: sums over partitions, the solver and the noise on the driver
+(issue 14).
+
+``LogisticRegressionDP``, ``svmDP`` (linear and Gaussian kernel, weights included) and
+``LinearRegressionDP`` route Dask data (a Dask array or DataFrame X, a Dask array or Series
+y and weights) here from their own ``fit``; the public API does not change. What runs where:
+
+* **On the partitions** (one task per chunk): the in-memory per-row maps, applied to each
+  chunk as they are to a whole array in memory: :func:`dppack.erm.design.apply_design`
+  (clip to the bounds, bias column, scaling, labels), :func:`dppack.erm.design.fourier_features`
+  (svmDP's random Fourier features), :func:`dppack.erm.kst.scale_regression`
+  (LinearRegressionDP's scaling) and :func:`dppack.erm.design.prepare_weights` (weights
+  clipped at their bound); then the mergeable sums of the chunk: the checks (rows, finite,
+  labels, weights), the margin loss's value, gradient and Hessian sums
+  (:meth:`dppack.erm.losses.EmpiricalRisk.sums`), or X'X, X'y and y'y.
+* **On the driver**: the sums of the partitions added (Dask's tree reduction) and divided by
+  n, the checks raised with the in-memory messages, the accountant, every random draw (the
+  same sampler calls in the same order as in memory, so the same ``random_state`` gives the
+  same coefficients up to the order of the floating-point sums), and the solver unchanged
+  (:func:`dppack.erm.solvers.minimize_smooth`, :func:`dppack.erm.solvers.minimize_constrained`).
+
+Passes over the data (the fitted model's ``n_passes_``; each is one ``dask.compute`` of a
+small reduction, the data are never materialised):
+
+* ``LinearRegressionDP``: 1 (the checks, n, X'X, X'y and y'y together).
+* ``LogisticRegressionDP`` and linear ``svmDP``: one pass per distinct point the solver
+  evaluates; the first pass also makes the checks (so nothing is drawn before it).
+  Evaluations at a point already seen are cached, and value, gradient (and the Hessian, once
+  the solver uses it) come from one pass. Typically 10-40 passes (L-BFGS-B iterations plus
+  one or two Newton steps for the logistic loss; 5 L-BFGS-B iterations and a few damped
+  Newton steps for the Huber loss).
+* Gaussian-kernel ``svmDP``: one more, first (the checks alone: the random features are
+  drawn after the checks, as in memory, and the first evaluation needs them).
+
+The checks that need the data (n >= 1, X finite, one value of y per row, y finite, 0/1
+labels, weights not NaN, nonnegative, one per row) come from the first pass and raise the
+in-memory messages, in the in-memory order among themselves, before anything is drawn or
+charged. Checks that need no data (the bounds, numeric types, column counts, the weights'
+bound) come first, from the collections' metadata.
+
+Partitions: X, y and weights must come in the same partitions (rows in the same chunks);
+chunks of unknown size are fine. Columns of one Dask DataFrame (or Dask Series whose
+divisions are known, matched by index) are joined into one frame first, so Dask reads them
+in the same partitions. Arrays with known but different chunks are rechunked; with unknown
+sizes, a different number of chunks is refused (:data:`PARTITION_MESSAGE`, before any pass)
+and chunks of different rows are found by the first pass. y and weights may also be in
+memory when X's chunk sizes are known.
+
+Nothing here is public: users call the models' ``fit`` and ``predict``.
+"""
+
+import copy
+import functools
+import itertools
+import os
+
+import dask
+import dask.array as da
+import numpy as np
+
+from .. import _checks, _frames
+from ..erm import design as _design
+from ..erm.kst import GramStatistics, scale_regression
+from ..erm.losses import EmpiricalRisk
+
+__all__ = []
+
+PARTITION_MESSAGE = (
+    "X, y and weights must be partitioned alike (the same rows in each partition, as the "
+    "columns of one Dask DataFrame are)."
+)
+UNKNOWN_CHUNKS_MESSAGE = (
+    "{name} is in memory but X's chunk sizes are unknown: give {name} as a Dask collection "
+    "partitioned as X (e.g. a column of the same Dask DataFrame)."
+)
+DASK_X_MESSAGE = "X must be a Dask collection when y or weights is one."
+X_NUMERIC_MESSAGE = "X must be a numeric matrix or data frame."  # as_design_matrix's
+
+# Each pass's graph gets a new name (unique in this process) without hashing its arguments
+_GRAPHS = itertools.count()
+
+# The checks of one chunk, in this order (:func:`_block_checks`)
+_CHECKS = ("rows", "y_rows", "misaligned", "x_nonfinite", "y_nonfinite", "y_not_binary",
+           "w_rows", "w_nan", "w_negative")
+
+
+# --------------------------------------------------------------------------------------------
+# Conversion (metadata only: nothing is computed)
+# --------------------------------------------------------------------------------------------
+
+
+def _numeric_dtype(dtype):
+    """Real numbers, as ``_frames.as_numeric_array`` accepts them (no Booleans)."""
+    import pandas as pd
+
+    try:
+        return (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+                and not pd.api.types.is_complex_dtype(dtype))
+    except TypeError:
+        return False
+
+
+def _as_dask_array(value, message):
+    """A Dask DataFrame, Series or array as a float Dask array; ``message`` if not numeric."""
+    import dask.dataframe as dd
+
+    if isinstance(value, (dd.DataFrame, dd.Series)):
+        dtypes = value.dtypes if isinstance(value, dd.DataFrame) else [value.dtype]
+        if not all(_numeric_dtype(dtype) for dtype in dtypes):
+            raise ValueError(message)
+        # per partition: pandas' nullable numbers become floats, a missing value NaN
+        return value.astype(np.float64).to_dask_array()
+    if not _numeric_dtype(getattr(value, "dtype", None)):
+        raise ValueError(message)
+    return value.astype(np.float64)
+
+
+def as_matrix(X):
+    """Dask X as an n x p float Dask array with one chunk of columns (metadata checks:
+    numeric, at most 2 dimensions, at least one column; a vector is one column).
+
+    Parameters
+    ----------
+    X : dask.array.Array or dask.dataframe.DataFrame (or Series)
+
+    Returns
+    -------
+    dask.array.Array
+
+    Raises
+    ------
+    ValueError
+        The messages of :func:`dppack.erm.design.as_design_matrix`.
+    """
+    array = _as_dask_array(X, X_NUMERIC_MESSAGE)
+    if array.ndim == 1:
+        array = array[:, None]
+    if array.ndim != 2:
+        raise ValueError("X must be a numeric matrix or data frame (2 dimensions).")
+    if array.shape[1] < 1:
+        raise ValueError(_design.EMPTY_MESSAGE.format(name="X"))
+    return array.rechunk({1: -1}) if array.numblocks[1] > 1 else array
+
+
+def _as_vector(value, name, X, message):
+    """y or weights as a 1-d float Dask array partitioned as X (metadata checks)."""
+    if not _frames.is_dask(value):
+        vector = _checks.as_numeric_array(value, message).reshape(-1)
+        rows = X.chunks[0]
+        if any(np.isnan(rows)):
+            raise TypeError(UNKNOWN_CHUNKS_MESSAGE.format(name=name))
+        return da.from_array(vector, chunks=(rows,)) if vector.size == sum(rows) else vector
+    array = _as_dask_array(value, message)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array[:, 0]
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be a numeric vector or a one-column matrix.")
+    if array.numblocks[0] == X.numblocks[0]:
+        return array  # the rows of each chunk are compared by the first pass
+    rows, own = X.chunks[0], array.chunks[0]
+    if any(np.isnan(rows)) or any(np.isnan(own)):
+        raise ValueError(PARTITION_MESSAGE)
+    if sum(own) != sum(rows):
+        return np.empty(int(sum(own)))  # refused by DaskData with the length message
+    return array.rechunk((rows,))
+
+
+def _co_aligned(frame, series):
+    """Whether Dask knows ``series`` to come from the same partitions as ``frame`` (columns
+    of one dataset, modulo per-row operations)."""
+    try:
+        from dask.dataframe.dask_expr._expr import are_co_aligned
+    except ImportError:  # pragma: no cover - another Dask: only known divisions are matched
+        return False
+    return bool(are_co_aligned(frame.expr, series.expr))
+
+
+def _one_frame(X, y, weights):
+    """A Dask DataFrame X (or Series) and the Dask Series y and weights as the columns of one
+    Dask array, so that they come in the same partitions (Dask may partition the columns of
+    one Parquet dataset differently when it reads them apart). A Series is joined when it is
+    a column of the same data (co-aligned) or when both have known divisions (rows matched
+    by index, as pandas' ``assign`` matches them); others stay apart, to be compared chunk by
+    chunk (Dask's alignment of unknown divisions can mismatch rows silently)."""
+    import dask.dataframe as dd
+
+    frame = X.to_frame() if isinstance(X, dd.Series) else X
+    if not all(_numeric_dtype(dtype) for dtype in frame.dtypes):
+        raise ValueError(X_NUMERIC_MESSAGE)
+    columns = {}
+    for key, value, message in (("y", y, "y must be a numeric vector."),
+                                ("weights", weights, "weights must be numeric.")):
+        if isinstance(value, dd.DataFrame) and len(value.columns) == 1:
+            value = value[value.columns[0]]
+        if isinstance(value, dd.Series):
+            if not _numeric_dtype(value.dtype):
+                raise ValueError(message)
+            if _co_aligned(frame, value) or (frame.known_divisions and value.known_divisions):
+                columns[key] = value
+    if not columns:
+        return X, y, weights
+    try:
+        joined = frame.assign(**{f"__dppack_{key}__": value for key, value in columns.items()})
+    except (ValueError, NotImplementedError):  # partitions that cannot be aligned
+        raise ValueError(PARTITION_MESSAGE) from None
+    array = joined.astype(np.float64).to_dask_array()
+    p = len(frame.columns)
+    parts = {"y": y, "weights": weights}
+    for i, key in enumerate(columns):
+        parts[key] = array[:, p + i]
+    return array[:, :p], parts["y"], parts["weights"]
+
+
+class DaskData:
+    """X, y and optional weights of a fit as Dask arrays, checked from their metadata.
+
+    Parameters
+    ----------
+    X : Dask array or DataFrame
+    y : Dask array or Series (or in memory, when X's chunk sizes are known)
+    weights : Dask array or Series, array_like or None
+
+    Attributes
+    ----------
+    X, y, weights : dask.array.Array (weights None without weights)
+    p : int
+        The columns of X.
+    passes : int
+        Passes over the data so far (each one ``dask.compute`` of a small reduction).
+
+    Raises
+    ------
+    TypeError
+        X in memory (:data:`DASK_X_MESSAGE`), or y or weights in memory beside X of unknown
+        chunk sizes.
+    ValueError
+        The in-memory messages for X, y or weights that are not numeric, or of the wrong
+        shape; a length of y or weights that differs from X's known one.
+    """
+
+    def __init__(self, X, y, weights=None):
+        import dask.dataframe as dd
+
+        if not _frames.is_dask(X):
+            raise TypeError(DASK_X_MESSAGE)
+        if isinstance(X, (dd.DataFrame, dd.Series)):
+            X, y, weights = _one_frame(X, y, weights)
+        self.X = as_matrix(X)
+        self.p = int(self.X.shape[1])
+        self.y = _as_vector(y, "y", self.X, "y must be a numeric vector.")
+        self.weights = (None if weights is None
+                        else _as_vector(weights, "weights", self.X, "weights must be numeric."))
+        n = self.X.shape[0]
+        for name, vector, message in (("y", self.y, _design.LABEL_COUNT_MESSAGE),
+                                      ("weights", self.weights, _design.WEIGHTS_COUNT_MESSAGE)):
+            if isinstance(vector, np.ndarray):  # in memory, of a length other than X's
+                raise ValueError(message.format(n=n, size=vector.size))
+        self.passes = 0
+
+    def blocks(self, block, size, **kwargs):
+        """The sum over chunks of ``block(X_chunk, y_chunk, w_chunk, **kwargs)`` (``size``
+        floats per chunk), lazily: a Dask array of ``size`` values."""
+        arrays = [self.X, "ij", self.y, "i"]
+        if self.weights is not None:
+            arrays += [self.weights, "i"]
+        try:
+            # X has one chunk of columns (as_matrix): its index j is kept, not contracted, so
+            # each task gets X's chunk itself (no concatenation, no copy)
+            per_chunk = da.blockwise(
+                _chunk_row, "ij", *arrays, adjust_chunks={"i": 1, "j": size},
+                dtype=np.float64, meta=np.empty((0, 0)),
+                name=f"dppack-erm-{os.getpid()}-{next(_GRAPHS)}", block=block, **kwargs)
+        except ValueError:  # partitions that cannot be aligned (unknown sizes)
+            raise ValueError(PARTITION_MESSAGE) from None
+        return per_chunk.sum(axis=0)
+
+    def compute(self, *sums):
+        """One pass: ``dask.compute`` of the lazy sums, counted in :attr:`passes`."""
+        self.passes += 1
+        return dask.compute(*sums)
+
+    def checked_pass(self, labels, block=None, size=0, **kwargs):
+        """The first pass: the checks of every chunk (and, with ``block``, its sums); the
+        in-memory errors raised on the driver. Returns (n, the sums or None)."""
+        counts, sums = self.compute(
+            self.blocks(_block_checks, len(_CHECKS)),
+            None if block is None else self.blocks(_checked_sums, size, sums=block,
+                                                   labels=labels, width=size, **kwargs))
+        n = _raise_checks(dict(zip(_CHECKS, counts.tolist())), labels, self.weights is not None)
+        return n, sums
+
+
+def _chunk_row(X, y, *weights, block, **kwargs):
+    """One chunk's floats as a 1 x size row (``block`` on float arrays)."""
+    w = np.asarray(weights[0], dtype=np.float64).reshape(-1) if weights else None
+    out = block(np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64).reshape(-1),
+                w, **kwargs)
+    return np.asarray(out, dtype=np.float64).reshape(1, -1)
+
+
+def _block_checks(X, y, w):
+    """The counts of :data:`_CHECKS` for one chunk (1 or 0 for the yes/no ones)."""
+    rows = X.shape[0]
+    misaligned = y.size != rows or (w is not None and w.size != rows)
+    x_bad = rows > 0 and not (np.isfinite(np.min(X)) and np.isfinite(np.max(X)))
+    y_finite = bool(np.all(np.isfinite(y)))
+    y_not_binary = not bool(np.all((y == 0) | (y == 1)))
+    w_rows, w_nan, w_negative = 0, False, False
+    if w is not None:
+        w_rows, w_nan, w_negative = w.size, bool(np.any(np.isnan(w))), bool(np.any(w < 0))
+    return [rows, y.size, misaligned, x_bad, not y_finite, y_not_binary, w_rows, w_nan,
+            w_negative]
+
+
+def _checked_sums(X, y, w, *, sums, labels, width, **kwargs):
+    """``sums`` of a chunk that passes its checks; ``width`` zeros (the fit stops on the
+    driver) for one that does not, whose values the sums may not read."""
+    checks = dict(zip(_CHECKS, _block_checks(X, y, w)))
+    if (checks["misaligned"] or checks["x_nonfinite"] or checks["y_nonfinite"]
+            or (labels != "real" and checks["y_not_binary"]) or checks["w_nan"]
+            or checks["w_negative"]):
+        return np.zeros(width)
+    return sums(X, y, w, **kwargs)
+
+
+def _raise_checks(counts, labels, weighted):
+    """The in-memory data errors, in the in-memory order (:func:`dppack.erm.design.
+    prepare_design`, then :func:`dppack.erm.design.prepare_weights`); returns n."""
+    n = int(counts["rows"])
+    if n < 1:
+        raise ValueError(_design.EMPTY_MESSAGE.format(name="X"))
+    if counts["x_nonfinite"]:
+        raise ValueError(_design.FINITE_MESSAGE.format(name="X"))
+    if int(counts["y_rows"]) != n:
+        raise ValueError(_design.LABEL_COUNT_MESSAGE.format(n=n, size=int(counts["y_rows"])))
+    if counts["misaligned"] and not (weighted and int(counts["w_rows"]) != n):
+        raise ValueError(PARTITION_MESSAGE)  # (weights of another length: their message)
+    if counts["y_nonfinite"]:
+        raise ValueError(_design.LABEL_FINITE_MESSAGE)
+    if labels != "real" and counts["y_not_binary"]:
+        raise ValueError(_design.BINARY_LABELS_MESSAGE)
+    if weighted:
+        if counts["w_nan"]:
+            raise ValueError(_design.WEIGHTS_NAN_MESSAGE)
+        if counts["w_negative"]:
+            raise ValueError(_design.WEIGHTS_NEGATIVE_MESSAGE)
+        if int(counts["w_rows"]) != n:
+            raise ValueError(_design.WEIGHTS_COUNT_MESSAGE.format(n=n,
+                                                                  size=int(counts["w_rows"])))
+    return n
+
+
+# --------------------------------------------------------------------------------------------
+# CMS: the margin risk over the partitions
+# --------------------------------------------------------------------------------------------
+
+
+def _clipped_weights(w, bound):
+    """The in-memory weights map on a chunk (checked already): min(w, bound)."""
+    return None if w is None else _design.prepare_weights(w, bound, w.size)["weights"]
+
+
+def _risk_sums(X, y, w, *, loss, rows, bound, theta, with_gradient, with_hessian):
+    """[value, gradient (d), Hessian (d x d)] sums of one chunk (absent parts omitted)."""
+    if X.shape[0] == 0:
+        return np.zeros(_risk_size(theta.size, with_gradient, with_hessian))
+    design, labels = rows(X, y)
+    risk = EmpiricalRisk(loss, design, labels, _clipped_weights(w, bound))
+    value, gradient, hessian = risk.sums(theta, with_gradient, with_hessian)
+    parts = [np.array([value])]
+    if with_gradient:
+        parts.append(gradient)
+    if with_hessian:
+        parts.append(hessian.ravel())
+    return np.concatenate(parts)
+
+
+def _risk_options(loss, rows, bound, theta, with_gradient, with_hessian):
+    """The keyword arguments of :func:`_risk_sums` at ``theta``."""
+    return {"loss": loss, "rows": rows, "bound": bound,
+            "theta": np.array(theta, dtype=np.float64), "with_gradient": with_gradient,
+            "with_hessian": with_hessian}
+
+
+def _risk_size(d, with_gradient, with_hessian):
+    """The floats :func:`_risk_sums` returns per chunk."""
+    return 1 + d * with_gradient + d * d * with_hessian
+
+
+class PartitionedRisk(EmpiricalRisk):
+    """The empirical risk (1/n) sum_i w_i f(y_i x_i'theta) of a margin loss over a Dask
+    design: :class:`dppack.erm.losses.EmpiricalRisk`'s interface (call, ``hessian``,
+    ``shape``), each sum added over the partitions by one pass.
+
+    A pass computes the value, the gradient and (once the solver has asked for a Hessian,
+    or from the start for Newton solvers) the Hessian at one theta together; the last few
+    points are cached, so the solver's calls at a point already seen cost no pass.
+
+    Parameters
+    ----------
+    data : DaskData
+    loss : dppack.erm.losses.MarginLoss
+    rows : callable
+        ``rows(X_chunk, y_chunk)`` -> (design chunk, labels -1/+1): the in-memory per-row map.
+    d : int
+        Columns of the design.
+    n : int
+        Rows (from the checked first pass).
+    weights_upper_bound : float or None
+        The bound the weights are clipped to (None without weights).
+    with_gradient : bool
+        Whether the solver uses gradients (else only values are summed).
+    newton : bool
+        Whether the Hessian is summed from the first pass on.
+    first : ndarray, optional
+        The sums at theta = 0 from the checked first pass.
+    """
+
+    _CACHE = 4
+
+    def __init__(self, data, loss, rows, d, n, weights_upper_bound, with_gradient, newton,
+                 first=None):
+        self.loss, self.data, self.rows, self.d, self.n = loss, data, rows, d, n
+        self.bound, self.with_gradient, self.ridge = weights_upper_bound, with_gradient, 0.0
+        self.X = self.y = self.weights = None
+        self._with_hessian = newton and with_gradient
+        self._cache = {}
+        if first is not None:
+            self._store(np.zeros(d), first, with_gradient, self._with_hessian)
+
+    @property
+    def shape(self):
+        return self.n, self.d
+
+    @property
+    def passes(self):
+        """Passes over the data so far (the fit's ``n_passes_``)."""
+        return self.data.passes
+
+    def _store(self, theta, sums, with_gradient, with_hessian):
+        d = self.d
+        gradient = sums[1:1 + d] if with_gradient else None
+        hessian = sums[1 + d:].reshape(d, d) if with_hessian else None
+        if len(self._cache) >= self._CACHE:
+            self._cache.pop(next(iter(self._cache)))
+        entry = (float(sums[0]), gradient, hessian)
+        self._cache[np.asarray(theta, dtype=np.float64).tobytes()] = entry
+        return entry
+
+    def _evaluate(self, theta, with_gradient, with_hessian):
+        entry = self._cache.get(np.asarray(theta, dtype=np.float64).tobytes())
+        if (entry is not None and (entry[1] is not None or not with_gradient)
+                and (entry[2] is not None or not with_hessian)):
+            return entry
+        with_gradient = with_gradient or self.with_gradient or with_hessian
+        with_hessian = with_hessian or (self._with_hessian and with_gradient)
+        (sums,) = self.data.compute(self.data.blocks(
+            _risk_sums, _risk_size(self.d, with_gradient, with_hessian),
+            **_risk_options(self.loss, self.rows, self.bound, theta, with_gradient,
+                            with_hessian)))
+        return self._store(theta, sums, with_gradient, with_hessian)
+
+    def sums(self, theta, with_gradient=True, with_hessian=False):
+        return self._evaluate(theta, with_gradient, with_hessian)
+
+    def __call__(self, theta, with_gradient=True):
+        value, gradient, _ = self._evaluate(theta, with_gradient, False)
+        if not with_gradient:
+            return value / self.n, None
+        return value / self.n, gradient / self.n
+
+    def hessian(self, theta):
+        self._with_hessian = True  # the solver's Newton phase: sum it with every pass
+        return self._evaluate(theta, True, True)[2] / self.n  # a new array
+
+
+def weights_bound(weights, weights_upper_bound):
+    """The data-free checks of :func:`dppack.erm.design.prepare_weights`: None without
+    weights, else the checked bound."""
+    if weights is None:
+        return None
+    if weights_upper_bound is None:
+        raise ValueError(_design.WEIGHTS_BOUND_MESSAGE)
+    return _checks.check_finite_positive_scalar(weights_upper_bound, "weights.upper.bound")
+
+
+def _margin_rows(X, y, layout):
+    """The linear models' per-row map: :func:`dppack.erm.design.apply_design` (labels -1/+1)."""
+    return _design.apply_design(X, y, layout, "signed")
+
+
+def _kernel_rows(X, y, prefilter, add_bias):
+    """The Gaussian kernel's per-row map: random Fourier features, labels -1/+1."""
+    return _design.fourier_features(X, prefilter, add_bias), _design.label_values(y, "signed")
+
+
+def margin_design(X, y, upper_bounds, lower_bounds, add_bias, loss, with_gradient, newton,
+                  weights=None, weights_upper_bound=None):
+    """The preprocess dict of LogisticRegressionDP and linear svmDP for Dask data: the
+    design scaled into the unit ball (``"l2"``) as in memory, its ``"X"`` a
+    :class:`PartitionedRisk` whose first pass made the checks and summed at theta = 0.
+
+    Parameters
+    ----------
+    X, y, upper_bounds, lower_bounds, add_bias, weights, weights_upper_bound
+        As the models' ``fit``.
+    loss : dppack.erm.losses.MarginLoss
+    with_gradient, newton : bool
+        As :class:`PartitionedRisk`.
+
+    Returns
+    -------
+    dict
+        The keys of :func:`dppack.erm.design.prepare_design` (``"y"`` None: the labels are
+        in the risk), ``"weights"`` (None) and ``"weights_upper_bound"``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        The in-memory messages (metadata first, then the first pass), before any draw.
+    """
+    data = DaskData(X, y, weights)
+    layout = _design.design_layout(upper_bounds, lower_bounds, data.p, add_bias, scale="l2")
+    bound = weights_bound(weights, weights_upper_bound)
+    d = layout["bounds"].size
+    rows = functools.partial(_margin_rows, layout=layout)
+    with_hessian = newton and with_gradient  # PartitionedRisk's first passes
+    n, first = data.checked_pass("binary", _risk_sums,
+                                 _risk_size(d, with_gradient, with_hessian),
+                                 **_risk_options(loss, rows, bound, np.zeros(d), with_gradient,
+                                                 with_hessian))
+    risk = PartitionedRisk(data, loss, rows, d, n, bound, with_gradient, newton, first)
+    return {"X": risk, "y": None, "scale": layout["scale"],
+            "row_norm_bound": layout["row_norm_bound"], "bounds": layout["bounds"],
+            "target_bounds": None, "weights": None,
+            "weights_upper_bound": 1.0 if bound is None else bound}
+
+
+def kernel_design(X, y, add_bias, loss, with_gradient, draw_prefilter, weights=None,
+                  weights_upper_bound=None):
+    """The preprocess dict of Gaussian-kernel svmDP for Dask data: one pass of checks, then
+    ``draw_prefilter(p)`` (the model's random features, drawn on the driver after the checks
+    as in memory), then a :class:`PartitionedRisk` over the features (Newton: Hessian
+    summed from the start).
+
+    Returns
+    -------
+    dict
+        As :func:`margin_design`, with ``"scale"`` sqrt(2) per feature (as in memory).
+    """
+    data = DaskData(X, y, weights)
+    bound = weights_bound(weights, weights_upper_bound)
+    n, _ = data.checked_pass("binary")
+    prefilter = draw_prefilter(data.p)
+    D = prefilter.shape[0]
+    rows = functools.partial(_kernel_rows, prefilter=prefilter, add_bias=add_bias)
+    risk = PartitionedRisk(data, loss, rows, D, n, bound, with_gradient, True)
+    return {"X": risk, "y": None, "scale": np.full(D, np.sqrt(2.0)), "weights": None,
+            "weights_upper_bound": 1.0 if bound is None else bound}
+
+
+# --------------------------------------------------------------------------------------------
+# KST: LinearRegressionDP from X'X, X'y, y'y
+# --------------------------------------------------------------------------------------------
+
+
+def _gram_sums(X, y, w, *, layout, scales, shift, scale):
+    """[X'X, X'y, y'y] of one chunk's scaled rows (the in-memory maps)."""
+    p = scales.size
+    if X.shape[0] == 0:
+        return np.zeros(p * p + p + 1)
+    design, target = scale_regression(*_design.apply_design(X, y, layout, "real"), scales,
+                                      shift, scale)
+    stats = GramStatistics.of(design, target)
+    return np.concatenate([stats.gram.ravel(), stats.cross, [stats.yy]])
+
+
+def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scaling):
+    """LinearRegressionDP's data on Dask: the statistics of its scaled design from one pass.
+
+    The bounds (X's, then y's) are checked and the model's scaling set from them
+    (``set_scaling``) before the pass; the pass makes the checks and sums X'X, X'y, y'y and
+    n of the clipped, scaled rows.
+
+    Parameters
+    ----------
+    X, y, upper_bounds, lower_bounds, add_bias
+        As ``LinearRegressionDP.fit``.
+    set_scaling : callable
+        ``set_scaling(bounds, target_bounds)`` sets the model's scaling from the bounds of X
+        (bias included) and of y and returns (scales, shift, scale) of
+        :func:`dppack.erm.kst.scale_regression`.
+
+    Returns
+    -------
+    dppack.erm.kst.GramStatistics
+        With ``passes`` = 1.
+
+    Raises
+    ------
+    ValueError, TypeError
+        The in-memory messages, before any draw.
+    """
+    data = DaskData(X, y)
+    layout = _design.design_layout(upper_bounds, lower_bounds, data.p, add_bias, target=True)
+    scales, shift, scale = set_scaling(layout["bounds"], layout["target_bounds"])
+    p = layout["bounds"].size
+    size = p * p + p + 1
+    n, sums = data.checked_pass("real", _gram_sums, size, layout=layout, scales=scales,
+                                shift=shift, scale=scale)
+    return GramStatistics(n, sums[:p * p].reshape(p, p), sums[p * p:p * p + p], sums[-1],
+                          passes=data.passes)
+
+
+# --------------------------------------------------------------------------------------------
+# predict: a lazy per-row map
+# --------------------------------------------------------------------------------------------
+
+
+def _predict_chunk(X, model, options):
+    if X.shape[0] == 0:
+        return np.empty(0)
+    return np.asarray(model.predict(X, **options), dtype=np.float64)
+
+
+def predict(model, X, **options):
+    """``model.predict(X, **options)`` for Dask X: a lazy Dask array of n values, the
+    in-memory ``predict`` applied to each chunk (of a copy of the fitted model, so a later
+    fit does not change it).
+
+    The model's own checks (fitted, flags, column count) run first on one row of zeros: no
+    data are read.
+
+    Parameters
+    ----------
+    model : a fitted model of dppack
+    X : Dask array or DataFrame
+    **options
+        ``add_bias``, ``raw_value`` as the model's ``predict``.
+
+    Returns
+    -------
+    dask.array.Array
+        n floats, chunked as X's rows; nothing is computed.
+
+    Raises
+    ------
+    ValueError
+        As the in-memory ``predict``.
+    """
+    array = as_matrix(X)
+    model.predict(np.zeros((1, array.shape[1])), **options)  # the checks, on no data
+    fitted = copy.copy(model)
+    return array.map_blocks(_predict_chunk, model=fitted, options=options, drop_axis=1,
+                            dtype=np.float64, meta=np.empty(0))
