@@ -7,10 +7,13 @@
 # np_array() would copy it into C order); a long double vector as a read-only view too (see
 # .double_view); a short vector gets a dim attribute, which costs R one (cheap) copy. A
 # data.frame is turned into a numeric matrix first, because reticulate's data.frame path is
-# slow. Scalars and everything else (strings, logicals, NULL) go as
-# reticulate converts them, so the core sees and rejects bad types. NA of any type arrives
-# as NaN or None (see .without_na).
+# slow (a model's X goes by its columns instead: .design_to_py). Scalars and everything else
+# (strings, logicals, NULL) go as reticulate converts them, so the core sees and rejects bad
+# types. NA of any type arrives as NaN or None (see .without_na).
 .to_py <- function(x) {
+  if (.is_dask_handle(x)) {
+    return(.subset2(x, "dask")) # dppack_dataset(): the core's Dask object, as it is
+  }
   if (is.data.frame(x)) {
     x <- as.matrix(x)
   }
@@ -80,6 +83,33 @@
   }
   owner <- function() x
   .bridge_unconverted()$r_double_view(address, length(x), owner)
+}
+
+# X of a model's fit for the core. A data.frame whose columns are all plain double or integer
+# vectors (no attributes, so no factor or Date; no NA in an integer column, which R keeps as
+# a valid-looking number) goes as read-only NumPy views of its columns, held by the core's
+# ColumnMatrix: R makes no as.matrix copy, and the core assembles its design from the columns
+# in the one copy its fit makes anyway (clipped and scaled, dppack/erm/design.py). The views
+# hold a closure over `X`, which keeps the columns alive and unmodified in R as long as
+# Python keeps them (see .double_view). Anything else, and a data.frame with other columns
+# (whose as.matrix is not numeric, or which the core refuses), goes through .to_py.
+.design_to_py <- function(X) {
+  if (!is.data.frame(X) || length(X) == 0 || nrow(X) == 0) {
+    return(.to_py(X))
+  }
+  integer <- vapply(X, is.integer, logical(1))
+  plain <- vapply(X, function(column) {
+    is.null(attributes(column)) && (is.double(column) || (is.integer(column) && !anyNA(column)))
+  }, logical(1))
+  if (!all(plain)) {
+    return(.to_py(X))
+  }
+  addresses <- .Call(dppackpy_column_addresses, X)
+  if (anyNA(addresses)) {
+    return(.to_py(X))
+  }
+  owner <- function() X
+  .bridge_unconverted()$r_columns(unname(addresses), unname(integer), nrow(X), owner)
 }
 
 # The bridge module without reticulate's conversion of results, for Python objects that

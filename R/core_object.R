@@ -271,7 +271,7 @@ CoreObject <- R6::R6Class(
     fit_data = function(caller, accountant, X, y, upper.bounds, lower.bounds, add.bias, ...) {
       accountant <- .accountant(accountant, caller)
       core <- .copy_core(private$own_core())
-      .call_core("fit", accountant = accountant, X = .to_py(X), y = .to_py(y),
+      .call_core("fit", accountant = accountant, X = .design_to_py(X), y = .to_py(y),
                  upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
                  add_bias = .to_py(add.bias), ..., random_state = .random_state(),
                  .object = core, .caller = caller)
@@ -282,6 +282,12 @@ CoreObject <- R6::R6Class(
     # Predictions of the core (n x 1, as DPpack), from its current coeff: like DPpack's predict,
     # they use model$coeff as it is now, also when the user assigned it.
     predict_data = function(caller, X, add.bias, ...) {
+      if (.is_dask_handle(X)) {
+        # The predictions of a dataset are as large as the dataset: R would have to hold them.
+        stop("predict() does not take a dppack_dataset: its predictions would be loaded into ",
+             "R. Predict on the rows you need as a data.frame or matrix, or from Python, ",
+             "where predict() on Dask data returns a lazy Dask array.", call. = FALSE)
+      }
       .column(.call_core("predict", X = .to_py(X), add_bias = .to_py(add.bias), ...,
                          .object = private$own_core(), .caller = caller))
     },

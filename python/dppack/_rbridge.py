@@ -13,8 +13,9 @@ import numpy as np
 
 import dppack
 from dppack import _checks, _random, rcompat
+from dppack._columns import ColumnMatrix
 
-__all__ = ["call", "call_method", "r_double_view"]
+__all__ = ["call", "call_method", "r_columns", "r_double_view"]
 
 
 def _generator(random_state):
@@ -99,7 +100,8 @@ def _report(function, args, kwargs):
 
 
 class _RDoubles:
-    """R's memory holding a double vector, exposed through NumPy's array interface.
+    """R's memory holding a double vector (or, with ``dtype`` int32, an integer vector),
+    exposed through NumPy's array interface.
 
     ``owner`` is a Python handle on an R closure over the vector: while this object lives,
     reticulate keeps the closure, hence the vector, from R's garbage collector, and R copies
@@ -107,12 +109,12 @@ class _RDoubles:
     valid however long the core keeps it.
     """
 
-    def __init__(self, address, length, owner):
+    def __init__(self, address, length, owner, dtype=np.float64):
         self.owner = owner
         self.__array_interface__ = {
             "data": (address, True),  # read-only: the core never writes into the caller's data
             "shape": (length,),
-            "typestr": np.dtype(np.float64).str,  # R's doubles, in the machine's byte order
+            "typestr": np.dtype(dtype).str,  # R's doubles or ints, in the machine's byte order
             "version": 3,
         }
 
@@ -124,6 +126,34 @@ def r_double_view(address, length, owner):
     R/bridge.R). ``owner`` keeps the R vector alive as long as the view (see ``_RDoubles``).
     """
     return np.asarray(_RDoubles(int(address), int(length), owner))
+
+
+def r_columns(addresses, integer, length, owner):
+    """A data.frame's columns as a :class:`dppack._columns.ColumnMatrix` of read-only views
+    of R's memory, not copied (``.design_to_py`` in R/bridge.R).
+
+    Parameters
+    ----------
+    addresses : sequence of float
+        Where R keeps each column's values (R's ``column_addresses``, C).
+    integer : sequence of bool
+        Per column: R integers (32-bit) rather than doubles.
+    length : int
+        The number of rows.
+    owner : object
+        Keeps the data.frame alive in R as long as the views (see ``_RDoubles``).
+
+    Returns
+    -------
+    ColumnMatrix
+    """
+    if isinstance(addresses, numbers.Real):  # reticulate gives a scalar for one column
+        addresses, integer = [addresses], [integer]
+    return ColumnMatrix([
+        np.asarray(_RDoubles(int(address), int(length), owner,
+                             np.int32 if is_integer else np.float64))
+        for address, is_integer in zip(addresses, integer)
+    ])
 
 
 def _for_r(value):

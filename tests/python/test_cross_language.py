@@ -48,10 +48,17 @@ _Y_REG = 0.3 - 0.8 * _X_REG[:, 0] + 0.5 * _X_REG[:, 1] + np.array(
 )  # the last response lies outside the bounds [-2, 2]: the fits clip it
 
 
+# An integer column (R integers reach the core as 32-bit views of a data.frame's column), and
+# the data.frames R fits from: their columns reach the core without an R-side matrix copy.
+_K_INT = np.array([-2, 0, 1, 3, -1, 0, 2, 1, -3, 0, 1, 2, -1, 1, 0, 2])
+_X_INT = np.column_stack([_X_CLS[:, 0], _K_INT]).astype(float)
+
 # assignments that open every ERM case's R expression
 _R_DATA = (
     f"X <- {r_matrix(_X_CLS)}; y <- {r_vector(_Y_CLS)}; w <- {r_vector(_W_CLS)}; "
     f"Xr <- {r_matrix(_X_REG)}; yr <- {r_vector(_Y_REG)}; "
+    "Xdf <- data.frame(a = X[, 1], b = X[, 2]); Xrdf <- as.data.frame(Xr); "
+    f"Xint <- data.frame(a = X[, 1], k = c({', '.join(f'{k}L' for k in _K_INT)})); "
 )
 
 
@@ -418,6 +425,30 @@ CASES = {
         _erm("m <- svmDP$new('l2', 1, 1); m$fit(X, y, c(1, 1), c(-1, -1)); m$coeff"),
         lambda rng: dppack.svmDP("l2", 1, 1).fit(
             _X_CLS, _Y_CLS, [1, 1], [-1, -1], random_state=rng).coeff,
+    ),
+    "erm_logistic_data_frame_bias": (
+        _erm("m <- LogisticRegressionDP$new('l2', 1, 0.5); "
+             "m$fit(Xdf, y, c(1, 1), c(-1, -1), add.bias = TRUE); m$coeff"),
+        lambda rng: dppack.LogisticRegressionDP("l2", 1, 0.5).fit(
+            _X_CLS, _Y_CLS, [1, 1], [-1, -1], add_bias=True, random_state=rng).coeff,
+    ),
+    "erm_svm_data_frame_integer_column": (
+        _erm("stopifnot(is.integer(Xint$k)); m <- svmDP$new('l2', 1, 1); "
+             "m$fit(Xint, y, c(1, 2), c(-1, -2)); m$coeff"),
+        lambda rng: dppack.svmDP("l2", 1, 1).fit(
+            _X_INT, _Y_CLS, [1, 2], [-1, -2], random_state=rng).coeff,
+    ),
+    "erm_svm_gaussian_data_frame": (  # no bounds: the core reads the columns as one matrix
+        _erm("m <- svmDP$new('l2', 1, 1, 'output', kernel = 'Gaussian', D = 5); "
+             "m$fit(Xint, y); m$coeff"),
+        lambda rng: dppack.svmDP("l2", 1, 1, "output", kernel="Gaussian", D=5).fit(
+            _X_INT, _Y_CLS, random_state=rng).coeff,
+    ),
+    "erm_linreg_data_frame_bias": (
+        _erm("m <- LinearRegressionDP$new('l2', 1, 0, 1); "
+             "m$fit(Xrdf, yr, c(1, 1, 2), c(-1, -1, -2), add.bias = TRUE); m$coeff"),
+        lambda rng: dppack.LinearRegressionDP("l2", 1, 0, 1).fit(
+            _X_REG, _Y_REG, [1, 1, 2], [-1, -1, -2], add_bias=True, random_state=rng).coeff,
     ),
     "erm_svm_gaussian_output": (
         _erm("m <- svmDP$new('l2', 1, 1, 'output', kernel = 'Gaussian', D = 5); m$fit(X, y); "

@@ -286,3 +286,27 @@ def test_logistic_second_is_accurate_in_the_tails():
     value = losses.logistic().value(np.array([-50.0, 50.0]))
     assert value[1] == pytest.approx(math.exp(-50.0), rel=1e-15)  # log1p, not log(1 + x)
     assert value[0] == pytest.approx(50.0, rel=1e-15)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_logistic_hessian_is_the_same_after_terms_at_any_point(weighted):
+    """The logistic Hessian at the point of the last evaluation reads f'' from that
+    evaluation's buffers: the same values, bit for bit, as from X theta afresh; at another
+    point it does not reuse them."""
+    rng = np.random.default_rng(9)  # seed: any data; the comparisons are exact
+    X = rng.uniform(-1, 1, size=(500, 4)) / 2
+    y = np.where(rng.uniform(size=500) < 0.5, 1.0, -1.0)
+    w = rng.uniform(0, 2, size=500) if weighted else None
+    risk = losses.logistic().risk(X, y, w)
+    a, b = rng.normal(size=4), rng.normal(size=4)
+
+    def fresh(theta):
+        curvature = losses.logistic().second(X @ theta) * (1.0 if w is None else w)
+        return losses.weighted_gram(X, curvature) / 500
+
+    risk(a)
+    assert np.array_equal(risk.hessian(a), fresh(a))  # reuses the evaluation at a
+    assert np.array_equal(risk.hessian(b), fresh(b))  # not a's buffers
+    risk(b, with_gradient=False)
+    assert np.array_equal(risk.hessian(b), fresh(b))
+

@@ -2,7 +2,10 @@
 
 R hands long double vectors to the core as read-only views of its own memory
 (``_rbridge.r_double_view``), so every public function must accept read-only arrays and must
-never write into its input.
+never write into its input. A model's data.frame X goes as read-only views of its columns
+(``_rbridge.r_columns``, a ``ColumnMatrix``), from which the fit assembles its design: the
+same design, bit for bit, as from the matrix in C or Fortran order, and the same fits.
+Everything here is deterministic (fixed seeds, exact comparisons): no false failures.
 """
 
 import numpy as np
@@ -118,3 +121,117 @@ def test_seed_words_generator_refuses_bad_words(words):
     assert reply["error"] == (
         "random_state words must be at least four whole numbers in [0, 2^32)."
     )
+
+
+# ---- data.frames: the columns of R's memory, assembled once by the core ---------------------
+
+def _r_columns(*columns):
+    """What R's bridge hands the core for a data.frame: read-only views of each column's
+    memory (here NumPy buffers stand for R's), as ``.design_to_py`` in R/bridge.R makes them."""
+    owner = object()
+    view = _rbridge.r_columns([float(c.ctypes.data) for c in columns],
+                              [c.dtype == np.int32 for c in columns], columns[0].size, owner)
+    return view, owner
+
+
+def test_r_columns_are_read_only_views_of_r_memory():
+    doubles = np.linspace(-2, 2, 9)
+    integers = np.arange(-4, 5, dtype=np.int32)
+    X, owner = _r_columns(doubles, integers)
+    assert X.shape == (9, 2) and len(X) == 9
+    for view, memory in zip(X.columns, (doubles, integers)):
+        assert view.dtype == memory.dtype and np.shares_memory(view, memory)
+        assert np.array_equal(view, memory)
+        assert not view.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            view[0] = 1
+        assert view.base.owner is owner  # in R: a closure over the data.frame
+    # Code that does not know a ColumnMatrix gets the matrix (a new array), as.matrix's values.
+    assert np.array_equal(np.asarray(X), np.column_stack([doubles, integers.astype(float)]))
+    single, _ = _r_columns(doubles)  # reticulate passes one column's address as a scalar
+    assert _rbridge.r_columns(float(doubles.ctypes.data), False, 9, None).shape == (9, 1)
+    assert single.shape == (9, 1)
+
+
+@pytest.mark.parametrize("columns", [
+    [], [np.zeros((2, 2))], [np.zeros(3), np.zeros(4)], [np.array(["a", "b"])],
+    [np.array([True, False])],
+])
+def test_a_column_matrix_takes_numeric_vectors_of_one_length(columns):
+    from dppack._columns import ColumnMatrix
+    with pytest.raises(ValueError):
+        ColumnMatrix(columns)
+
+
+# Every layout of the data the design is assembled from (ColumnBounds.clip): C order (Python),
+# Fortran order (an R matrix), R's columns (a data.frame, an integer column among them).
+@pytest.mark.parametrize("n", [1, 7, 4096, 4097, 10_001])  # around the block of rows
+@pytest.mark.parametrize("options", [
+    {}, {"scale": "l2", "labels": "binary"}, {"scale": "l1", "labels": "signed"},
+    {"scale": "max", "target": True},
+])
+@pytest.mark.parametrize("add_bias", [False, True])
+def test_the_design_is_the_same_from_every_layout_bit_for_bit(n, options, add_bias,
+                                                               monkeypatch):
+    from dppack.erm import design
+    from dppack.erm.design import prepare_design
+    monkeypatch.setattr(design, "ASSEMBLY_ROWS", 4096)  # several blocks, a shorter last one
+    rng = np.random.default_rng(n)  # seed: any data; the comparisons are exact
+    doubles = rng.uniform(-2, 2, size=(n, 2))
+    integers = rng.integers(-3, 4, size=n).astype(np.int32)
+    X = np.column_stack([doubles[:, 0], integers, doubles[:, 1]])
+    y = (rng.uniform(size=n) < 0.5).astype(float)
+    target = options.get("target", False)
+    upper, lower = [1.5, 2, 1] + [1] * target, [-1, -2.5, -1.5] + [0.5] * target
+    memory = doubles[:, 0].copy(), integers, doubles[:, 1].copy()  # R's, alive while used
+    X_r, _ = _r_columns(*memory)
+    kept = [column.copy() for column in X_r.columns]
+    # The reference: clip the whole matrix, then scale, as the core did before issue 14.
+    p = X.shape[1]
+    expected = np.empty((n, p + add_bias))
+    expected[:, 0] = 1.0
+    np.clip(X, lower[:p], upper[:p], out=expected[:, add_bias:])
+    scale = prepare_design(X, y, upper, lower, add_bias, **options)["scale"]
+    if scale is not None:
+        expected /= scale
+    for data in (X, np.asfortranarray(X), X_r):
+        design = prepare_design(data, y, upper, lower, add_bias, **options)
+        assert design["X"].flags.c_contiguous  # the solver's layout
+        assert np.array_equal(design["X"], expected)
+    assert all(np.array_equal(a, b) for a, b in zip(X_r.columns, kept))  # R's data unchanged
+
+
+def test_r_columns_are_checked_like_a_matrix():
+    from dppack.erm.design import prepare_design
+    X, _ = _r_columns(np.array([0.5, np.nan, 0.1]), np.array([1, 2, 3], dtype=np.int32))
+    with pytest.raises(ValueError, match=r"^X must be finite \(no NA, NaN or Inf\)\.$"):
+        prepare_design(X, [0, 1, 1], [1, 1], [-1, -1], False)
+    # DPpack's order: the bounds' lengths first, then X finite, then y.
+    with pytest.raises(ValueError, match="Length of upper.bounds"):
+        prepare_design(X, [0, 1, 1], [1], [-1, -1], False)
+    with pytest.raises(ValueError, match="X must be finite"):
+        prepare_design(X, [0, np.nan, 1], [1, 1], [-1, -1], False)
+
+
+@pytest.mark.parametrize("fit", [
+    lambda X, y: dppack.LogisticRegressionDP("l2", 1, 0.5).fit(
+        X, y, [1, 3], [-1, -3], add_bias=True, random_state=5).coeff,
+    lambda X, y: dppack.svmDP("l2", 1, 0.5, "output").fit(
+        X, y, [1, 3], [-1, -3], random_state=5).coeff,
+    lambda X, y: dppack.svmDP("l2", 1, 0.5, kernel="Gaussian", D=6).fit(
+        X, y, random_state=5).coeff,  # no bounds: the matrix from __array__
+    lambda X, y: dppack.LinearRegressionDP("l2", 1, 0, 0.5).fit(
+        X, y * 2 - 1, [1, 3, 1], [-1, -3, -1], random_state=5).coeff,
+    lambda X, y: dppack.EmpiricalRiskMinimizationDP_CMS(
+        dppack.mapXy_sigmoid, dppack.loss_cross_entropy, "l2", 1, 0.5, c=0.25,
+        mapXy_gr=dppack.mapXy_gr_sigmoid, loss_gr=dppack.loss_gr_cross_entropy).fit(
+        X, y, [1, 3], [-1, -3], random_state=5).coeff,
+])
+def test_fits_from_r_columns_are_the_fits_from_the_matrix(fit):
+    rng = np.random.default_rng(11)  # seed: any data; the comparison is exact
+    doubles = rng.uniform(-1.2, 1.2, size=6000)
+    integers = rng.integers(-3, 4, size=6000).astype(np.int32)
+    y = (doubles + integers / 3 + rng.logistic(size=6000) > 0).astype(float)
+    X_r, _ = _r_columns(doubles, integers)
+    matrix = np.column_stack([doubles, integers]).astype(float)
+    assert np.array_equal(fit(X_r, y), fit(np.asfortranarray(matrix), y))

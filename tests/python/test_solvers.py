@@ -31,6 +31,7 @@ import numpy as np
 import pytest
 
 from dppack.erm import cms, solvers
+from dppack.erm import losses as dppack_losses
 from dppack.erm.solvers import (
     ConvergenceError,
     central_differences,
@@ -336,3 +337,27 @@ def test_convergence_error_is_one_class_and_both_kinds_of_error():
     assert issubclass(ConvergenceError, ValueError)
     assert issubclass(ConvergenceError, RuntimeError)
     assert cms.ConvergenceError is ConvergenceError
+
+
+@pytest.mark.parametrize("newton", [True, False])
+def test_minimize_smooth_evaluates_each_point_once_in_a_row(newton):
+    """The polish starts where L-BFGS-B or Newton ended: the point just evaluated is not
+    evaluated again (remember_last), and the answer is the same as without the memory."""
+    rng = np.random.default_rng(4)  # seed: any data; deterministic
+    X = rng.uniform(-1, 1, size=(400, 3)) / 2
+    y = np.where(X @ np.array([1.0, -2.0, 0.5]) + rng.logistic(size=400) > 0, 1.0, -1.0)
+    risk = dppack_losses.logistic().risk(X, y, ridge=0.1)
+    points = []
+
+    def fun(theta):
+        points.append(np.array(theta))
+        return risk(theta)
+
+    theta = solvers.minimize_smooth(fun, 3, True, risk.hessian, gtol=1e-12, newton=newton)
+    assert all(not np.array_equal(a, b) for a, b in zip(points, points[1:]))
+    assert np.linalg.norm(risk(theta)[1]) <= 1e-12
+    # the memory returns a copy of the gradient: a caller that changes it changes no other
+    remembered = solvers.remember_last(risk)
+    first = remembered(theta)[1]
+    first += 1.0
+    assert np.array_equal(remembered(theta)[1], risk(theta)[1])
