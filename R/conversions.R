@@ -53,6 +53,9 @@
   if (is.factor(a)) {
     return(.factor_to_py(a))
   }
+  if (.is_dask_handle(a)) {
+    return(.to_py(a))
+  }
   .to_py(if (is.object(a)) as.character(a) else as.vector(a))
 }
 

@@ -422,6 +422,11 @@ pooledCovDP <- function(..., eps = 1, lower.bound1, upper.bound1, lower.bound2, 
 #' exponential mechanism (utility `-|k - quant * n|`, sensitivity 1, the interval widths as
 #' base measure; Smith 2011), then draws the release uniformly within it.
 #'
+#' A column of a [dppack_dataset()] is not sorted: one pass counts its values in at most 2^20
+#' public cells between the bounds, and the same mechanism runs on the counts (the in-memory
+#' release on the values rounded to the cells, each moved by at most
+#' `(upper.bound - lower.bound) / 2^20`).
+#'
 #' @inheritParams meanDP
 #' @param quant Quantile in \[0, 1\].
 #' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (identical here: warns).

@@ -20,3 +20,8 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess by 
     ) from error
 
 __all__ = []
+
+from .dataset import *  # noqa: E402,F401,F403  (dppack.dask.dataset: the function)
+from .dataset import __all__ as _dataset_all  # noqa: E402
+
+__all__ += _dataset_all
