@@ -566,7 +566,7 @@ def pooled_var_from_squares(sizes, squares, lower, upper, approx_n_max):
 
     Examples
     --------
-    >>> round(pooled_var_from_squares([2, 3], 1.1666667, 0, 2, False)["True.Values"], 4)
+    >>> round(float(pooled_var_from_squares([2, 3], 1.1666667, 0, 2, False)["True.Values"]), 4)
     0.3889
     """
     # §3.7: pooled variance sum_j (n_j - 1) s_j^2 / (N - J) and its sensitivities.
@@ -638,7 +638,7 @@ def pooled_cov_from_products(sizes, products, lower1, upper1, lower2, upper2, ap
 
     Examples
     --------
-    >>> pooled_cov_from_products([3, 3], 8.0, 0, 2, 0, 4, True)["True.Values"]
+    >>> float(pooled_cov_from_products([3, 3], 8.0, 0, 2, 0, 4, True)["True.Values"])
     2.0
     """
     # §3.8: pooled covariance sum_j (n_j - 1) c_j / (N - J) and its sensitivities.
