@@ -246,6 +246,8 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="small datasets (a smoke test)")
     parser.add_argument("--data-dir", default=str(HERE.parent / "build" / "scale"))
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--only", choices=("stats", "models", "growth"), action="append",
+                        help="run only these parts (repeatable; all by default)")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure:
@@ -261,11 +263,16 @@ def main(argv=None):
     figures = {"sizes": sizes, "stats": {}, "models": {}, "growth": {}}
     failed = False
 
+    parts = set(args.only or ("stats", "models", "growth"))
     n = sizes["stats_rows"]
     data_bytes = _size(n, 1)
-    print(f"\nstatistics: one column of n = {n:,} rows ({data_bytes / 2**30:.2f} GiB as float64)")
-    pairs = [("meanDP", "Series.mean"), ("varDP", "Series.var"),
-             ("histogramDP", "dask.array.histogram"), ("quantileDP", "Series.quantile")]
+    if "stats" in parts:
+        print(f"\nstatistics: one column of n = {n:,} rows ({data_bytes / 2**30:.2f} GiB as "
+              f"float64)")
+        pairs = [("meanDP", "Series.mean"), ("varDP", "Series.var"),
+                 ("histogramDP", "dask.array.histogram"), ("quantileDP", "Series.quantile")]
+    else:  # the growth table's largest row only, if asked
+        pairs = [("meanDP", "Series.mean")] if "growth" in parts else []
     for private, reference in pairs:
         results = {kind: run({"group": "stats", "kind": kind, "runs": sizes["runs"],
                                           "path": str(made["stats", n])})
@@ -281,43 +288,45 @@ def main(argv=None):
         else:
             failed = True
 
-    n = sizes["model_rows"]
-    data_bytes = _size(n, len(FEATURES) + 1)
-    print(f"\nmodels: n = {n:,} rows x {len(FEATURES)} features + label "
-          f"({data_bytes / 2**30:.2f} GiB as float64)")
-    spec = {"group": "model", "runs": 1, "path": str(made["model", n])}
-    one_pass = run({**spec, "kind": "pass X'r", "runs": min(2, sizes["runs"])})
-    figures["models"]["pass X'r"] = one_pass
-    print(_row("one pass X'r", one_pass, data_bytes), flush=True)
-    for kind in ("LogisticRegressionDP", "LinearRegressionDP"):
-        result = run({**spec, "kind": kind})
-        figures["models"][kind] = result
-        print(_row(kind, result, data_bytes), flush=True)
-        if "error" in result or "error" in one_pass:
-            failed = True
-            continue
-        budget = result["passes"] * one_pass["seconds"]
-        cpu = result["cpu_seconds"] / (result["passes"] * one_pass["cpu_seconds"])
-        print(f"{'':<24} fit / ({result['passes']:.0f} passes x one pass "
-              f"{one_pass['seconds']:.2f} s): {_verdict(result['seconds'] / budget, 1.3)}; "
-              f"CPU ratio {cpu:5.2f}", flush=True)
+    if "models" in parts:
+        n = sizes["model_rows"]
+        data_bytes = _size(n, len(FEATURES) + 1)
+        print(f"\nmodels: n = {n:,} rows x {len(FEATURES)} features + label "
+              f"({data_bytes / 2**30:.2f} GiB as float64)")
+        spec = {"group": "model", "runs": 1, "path": str(made["model", n])}
+        one_pass = run({**spec, "kind": "pass X'r", "runs": min(2, sizes["runs"])})
+        figures["models"]["pass X'r"] = one_pass
+        print(_row("one pass X'r", one_pass, data_bytes), flush=True)
+        for kind in ("LogisticRegressionDP", "LinearRegressionDP"):
+            result = run({**spec, "kind": kind})
+            figures["models"][kind] = result
+            print(_row(kind, result, data_bytes), flush=True)
+            if "error" in result or "error" in one_pass:
+                failed = True
+                continue
+            budget = result["passes"] * one_pass["seconds"]
+            cpu = result["cpu_seconds"] / (result["passes"] * one_pass["cpu_seconds"])
+            print(f"{'':<24} fit / ({result['passes']:.0f} passes x one pass "
+                  f"{one_pass['seconds']:.2f} s): {_verdict(result['seconds'] / budget, 1.3)}; "
+                  f"CPU ratio {cpu:5.2f}", flush=True)
 
-    print("\ngrowth (meanDP and the reference mean, seconds):")
-    for rows in sizes["growth_rows"]:
-        spec = {"group": "stats", "runs": sizes["runs"], "path": str(made["stats", rows])}
-        if rows == sizes["stats_rows"]:  # measured above
-            private, reference = figures["stats"]["meanDP"], figures["stats"]["Series.mean"]
-        else:
-            private = run({**spec, "kind": "meanDP"})
-            reference = run({**spec, "kind": "Series.mean"})
-        figures["growth"][rows] = {"meanDP": private, "Series.mean": reference}
-        if "error" in private or "error" in reference:
-            failed = True
-            print(f"n = {rows:>13,}  FAILED", flush=True)
-            continue
-        print(f"n = {rows:>13,}  meanDP {private['seconds']:8.3f} s   Series.mean "
-              f"{reference['seconds']:8.3f} s   per 10^6 rows "
-              f"{private['seconds'] / rows * 1e6:7.4f} s", flush=True)
+    if "growth" in parts:
+        print("\ngrowth (meanDP and the reference mean, seconds):")
+        for rows in sizes["growth_rows"]:
+            spec = {"group": "stats", "runs": sizes["runs"], "path": str(made["stats", rows])}
+            if rows == sizes["stats_rows"]:  # measured above
+                private, reference = figures["stats"]["meanDP"], figures["stats"]["Series.mean"]
+            else:
+                private = run({**spec, "kind": "meanDP"})
+                reference = run({**spec, "kind": "Series.mean"})
+            figures["growth"][rows] = {"meanDP": private, "Series.mean": reference}
+            if "error" in private or "error" in reference:
+                failed = True
+                print(f"n = {rows:>13,}  FAILED", flush=True)
+                continue
+            print(f"n = {rows:>13,}  meanDP {private['seconds']:8.3f} s   Series.mean "
+                  f"{reference['seconds']:8.3f} s   per 10^6 rows "
+                  f"{private['seconds'] / rows * 1e6:7.4f} s", flush=True)
 
     peaks = [r["peak_bytes"] / _size(sizes["stats_rows"], 1) for r in
              figures["stats"].values() if "error" not in r]

@@ -26,6 +26,7 @@ column computed into memory before the statistic (the out-of-core test: 611 MiB 
 """
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -62,7 +63,14 @@ SEED = 7
 def client():
     """Two worker processes of one thread each: every task runs in another process. No
     dashboard; the scheduler's HTTP server still takes a port and warns when another cluster
-    has its default one (harmless)."""
+    has its default one (harmless).
+
+    distributed's nanny writes its workers' environment (OMP/MKL/OPENBLAS_NUM_THREADS=1,
+    MALLOC_TRIM_THRESHOLD_, PYTHONHASHSEED) into this process's os.environ and leaves it
+    there: the test session's later subprocesses (the R session of the cross-language tests)
+    would run single-threaded BLAS and sum in another order. The fixture puts the
+    environment back as it found it."""
+    environment = dict(os.environ)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Port .* is already in use")
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -70,6 +78,8 @@ def client():
     with distributed.Client(cluster) as connected:
         yield connected
     cluster.close()
+    os.environ.clear()
+    os.environ.update(environment)
 
 
 def _table(rng, n):

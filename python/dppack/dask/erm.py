@@ -79,6 +79,10 @@ X_NUMERIC_MESSAGE = "X must be a numeric matrix or data frame."  # as_design_mat
 # Each pass's graph gets a new name (unique in this process) without hashing its arguments
 _GRAPHS = itertools.count()
 
+# Rows per block when a chunk's sums are taken (_risk_sums, _gram_sums): a block's design of
+# 65536 x 21 doubles (11 MB) is small beside a partition, and the per-block overhead is small
+SUM_ROWS = 65536
+
 # The checks of one chunk, in this order (:func:`_block_checks`)
 _CHECKS = ("rows", "y_rows", "misaligned", "x_nonfinite", "y_nonfinite", "y_not_binary",
            "w_rows", "w_nan", "w_negative")
@@ -362,17 +366,23 @@ def _clipped_weights(w, bound):
 
 def _risk_sums(X, y, w, *, loss, rows, bound, theta, with_gradient, with_hessian):
     """[value, gradient (d), Hessian (d x d)] sums of one chunk (absent parts omitted)."""
-    if X.shape[0] == 0:
-        return np.zeros(_risk_size(theta.size, with_gradient, with_hessian))
-    design, labels = rows(X, y)
-    risk = EmpiricalRisk(loss, design, labels, _clipped_weights(w, bound))
-    value, gradient, hessian = risk.sums(theta, with_gradient, with_hessian)
-    parts = [np.array([value])]
-    if with_gradient:
-        parts.append(gradient)
-    if with_hessian:
-        parts.append(hessian.ravel())
-    return np.concatenate(parts)
+    total = np.zeros(_risk_size(theta.size, with_gradient, with_hessian))
+    w = _clipped_weights(w, bound)
+    d = theta.size
+    # by blocks of rows: the design of a block (the per-row map's new array) stays small and
+    # in the cache, where a whole chunk's would double the chunk's memory
+    for start in range(0, X.shape[0], SUM_ROWS):
+        part = slice(start, start + SUM_ROWS)
+        design, labels = rows(X[part], y[part])
+        risk = EmpiricalRisk(loss, design, labels, None if w is None else w[part])
+        value, gradient, hessian = risk.sums(theta, with_gradient, with_hessian)
+        total[0] += value
+        if with_gradient:
+            total[1:1 + d] += gradient
+        if with_hessian:
+            total[1 + d:] += hessian.ravel()
+        del design, labels, risk
+    return total
 
 
 def _risk_options(loss, rows, bound, theta, with_gradient, with_hessian):
@@ -567,12 +577,17 @@ def kernel_design(X, y, add_bias, loss, with_gradient, draw_prefilter, weights=N
 def _gram_sums(X, y, w, *, layout, scales, shift, scale):
     """[X'X, X'y, y'y] of one chunk's scaled rows (the in-memory maps)."""
     p = scales.size
-    if X.shape[0] == 0:
-        return np.zeros(p * p + p + 1)
-    design, target = scale_regression(*_design.apply_design(X, y, layout, "real"), scales,
-                                      shift, scale)
-    stats = GramStatistics.of(design, target)
-    return np.concatenate([stats.gram.ravel(), stats.cross, [stats.yy]])
+    total = np.zeros(p * p + p + 1)
+    for start in range(0, X.shape[0], SUM_ROWS):  # by blocks of rows, as _risk_sums
+        part = slice(start, start + SUM_ROWS)
+        design, target = scale_regression(*_design.apply_design(X[part], y[part], layout,
+                                                                 "real"), scales, shift, scale)
+        stats = GramStatistics.of(design, target)
+        total[:p * p] += stats.gram.ravel()
+        total[p * p:p * p + p] += stats.cross
+        total[-1] += stats.yy
+        del design, target, stats
+    return total
 
 
 def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scaling):

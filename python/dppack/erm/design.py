@@ -286,19 +286,40 @@ class ColumnBounds:
         bias = int(bool(add_bias))
         out = np.empty((n, k + bias))
         columns = _contiguous_columns(X)
+        if columns is None:
+            return self._clip_rows(X, out, bias, divisors)
         for start in range(0, n, ASSEMBLY_ROWS):
             block = out[start:start + ASSEMBLY_ROWS]
             if bias:
                 block[:, 0] = 1.0
-            if columns is None:
-                np.clip(X[start:start + ASSEMBLY_ROWS], self.lower, self.upper,
-                        out=block[:, bias:])
-            else:
-                for j, column in enumerate(columns):
-                    np.clip(column[start:start + ASSEMBLY_ROWS], self.lower[j], self.upper[j],
-                            out=block[:, bias + j])
+            for j, column in enumerate(columns):
+                np.clip(column[start:start + ASSEMBLY_ROWS], self.lower[j], self.upper[j],
+                        out=block[:, bias + j])
             if divisors is not None:
                 block /= divisors
+        return out
+
+    def _clip_rows(self, X, out, bias, divisors):
+        """:meth:`clip` of an array X stored by rows into ``out``, by blocks of
+        :data:`TILED_ROWS` rows against the bounds (and divisors) repeated over a block: the
+        ufuncs then run one contiguous loop rather than a loop of k values per row (3x faster
+        than np.clip with broadcast bounds; the same values: np.clip is min(max(x, lo), up))."""
+        n = X.shape[0]
+        rows = min(n, TILED_ROWS)
+        lower, upper = np.tile(self.lower, (rows, 1)), np.tile(self.upper, (rows, 1))
+        scale = None if divisors is None else np.tile(divisors, (rows, 1))
+        clipped = np.empty((rows, X.shape[1])) if bias else None  # contiguous, unlike out's
+        for start in range(0, n, TILED_ROWS):
+            block = out[start:start + TILED_ROWS]
+            m = block.shape[0]
+            inner = clipped[:m] if bias else block
+            np.maximum(X[start:start + TILED_ROWS], lower[:m], out=inner)
+            np.minimum(inner, upper[:m], out=inner)
+            if bias:
+                block[:, 0] = 1.0
+                block[:, 1:] = inner
+            if scale is not None:
+                np.divide(block, scale[:m], out=block)
         return out
 
     def divisors(self, norm):
@@ -328,6 +349,10 @@ class ColumnBounds:
 # 2.8 MB, stay in the cache while every column is clipped into them and scaled (at 10^6 x 20,
 # 0.08 s of CPU against 0.09 s with 4096 rows and 0.16 s for the whole array at once).
 ASSEMBLY_ROWS = 16384
+# Rows per block when rows are clipped against the tiled bounds (ColumnBounds._clip_rows): the
+# block and the three tiled arrays of 8192 x 20 doubles stay in the cache (10^6 x 20 clipped
+# and scaled in 0.02 s, against 0.06 s by np.clip with broadcast bounds).
+TILED_ROWS = 8192
 
 
 def _contiguous_columns(X):
