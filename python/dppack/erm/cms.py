@@ -435,6 +435,9 @@ class EmpiricalRiskMinimizationDP_CMS:
     n_passes_ : int or None
         After a fit on Dask data (``LogisticRegressionDP``, ``svmDP``): the passes over the
         data it took (:mod:`dppack.dask.erm`); None before a fit and after one in memory.
+        A diagnostic for whoever runs the fit, not part of the release: the solver's path,
+        and so this count, depends on the data beyond the private minimiser (the guarantee
+        covers ``coeff`` only), so do not publish it with the model.
 
     Notes
     -----
