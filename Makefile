@@ -11,7 +11,7 @@ PY_SOURCES := pyproject.toml
 # The R package finds its Python through this variable when it is installed (see ?dppack_python).
 export DPPACKPY_PYTHON := $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: install system demo test test-python test-python-numpy2 test-doctest test-privacy test-kernels test-r check-r audit docs bench bench-scale clean
+.PHONY: install system demo test test-python test-python-numpy2 test-doctest test-privacy test-kernels test-r check-r audit docs docs-python docs-r test-docs-r bench bench-scale clean
 
 install: system $(STAMPS)/venv $(STAMPS)/venv-np2 $(STAMPS)/r-package
 
@@ -25,7 +25,7 @@ $(STAMPS)/venv: $(PY_SOURCES) | system
 	@mkdir -p $(STAMPS)
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
-	$(VENV)/bin/python -m pip install -q -e '.[test,plot,dask,polars]' 'numpy<2' 'pyarrow<23'
+	$(VENV)/bin/python -m pip install -q -e '.[test,plot,dask,polars,docs]' 'numpy<2' 'pyarrow<23'
 	@touch $@
 
 # A second environment with the newest NumPy 2: the Python package supports both.
@@ -36,8 +36,14 @@ $(STAMPS)/venv-np2: $(PY_SOURCES) | system
 	$(VENV_NP2)/bin/python -m pip install -q -e '.[sklearn,dask,polars]' pytest hypothesis psutil 'numpy>=2'
 	@touch $@
 
+# Installed from the tarball that R CMD build makes (into build/r-package/), so that the
+# vignettes are built and installed (vignette(package = "DPpackPy"), browseVignettes);
+# scripts/check-r.sh checks that same tarball. The build runs the vignettes once (about 50 s
+# of CPU), which check-r no longer spends.
 $(STAMPS)/r-package: $(R_SOURCES) $(STAMPS)/venv
-	R CMD INSTALL --no-multiarch . > $(STAMPS)/r-install.log 2>&1 || { cat $(STAMPS)/r-install.log; exit 1; }
+	@rm -rf build/r-package && mkdir -p build/r-package $(STAMPS)
+	cd build/r-package && R CMD build --no-manual $(CURDIR) > $(CURDIR)/$(STAMPS)/r-install.log 2>&1 || { cat $(CURDIR)/$(STAMPS)/r-install.log; exit 1; }
+	R CMD INSTALL --no-multiarch build/r-package/DPpackPy_*.tar.gz >> $(STAMPS)/r-install.log 2>&1 || { cat $(STAMPS)/r-install.log; exit 1; }
 	@touch $@
 
 # The main demo, then one section per beyond-DPpack topic (scripts/demo_<topic>.{R,py}).
@@ -47,7 +53,7 @@ demo: install
 	@for f in $(sort $(wildcard scripts/demo_*.R)); do echo "== $$f"; Rscript $$f || exit 1; done
 	@for f in $(sort $(wildcard scripts/demo_*.py)); do echo "== $$f"; $(VENV)/bin/python $$f || exit 1; done
 
-test: install test-python test-python-numpy2 test-doctest test-privacy test-kernels test-r check-r
+test: install test-python test-python-numpy2 test-doctest docs-python test-privacy test-kernels test-r test-docs-r check-r
 
 test-python:
 	DPPACK_REQUIRE_R=1 $(VENV)/bin/python -m pytest tests/python
@@ -87,13 +93,32 @@ test-kernels:
 test-r:
 	Rscript -e 'testthat::test_dir("tests/testthat", package = "DPpackPy", load_package = "installed", stop_on_failure = TRUE)'
 
-# R CMD check on the built package; fails on any ERROR or WARNING (NOTEs are reported).
-check-r:
-	bash scripts/check-r.sh
+# R CMD check on the tarball make install built (scripts/check-r.sh builds one if there is none);
+# fails on any ERROR or WARNING (NOTEs are reported).
+check-r: $(STAMPS)/r-package
+	bash scripts/check-r.sh $(wildcard build/r-package/DPpackPy_*.tar.gz)
 
-# Regenerate NAMESPACE and man/ from the roxygen comments in R/.
-docs:
+# Regenerate NAMESPACE and man/ from the roxygen comments in R/, and build the sites.
+docs: docs-python docs-r
 	Rscript -e 'roxygen2::roxygenise()'
+
+# The Python site (Sphinx, docs/python/) into build/docs/python/index.html: from scratch (-E,
+# so no warning hides in a cached page), failing on any warning, nitpicky (-n: every reference
+# to a dppack name must resolve). About 15 s. Its examples run in tests/python/test_docs_site.py.
+# The API pages are generated afresh (a stale page of a removed name would warn).
+docs-python: $(STAMPS)/venv
+	rm -rf docs/python/api/generated
+	$(VENV)/bin/python -m sphinx -E -W --keep-going -n -q -b html -d build/docs/python-doctrees docs/python build/docs/python
+
+# The R site (pkgdown, _pkgdown.yml) into build/docs/r/index.html, examples and articles run,
+# failing on any warning (scripts/pkgdown.R). About 1 minute of CPU (3 on a busy machine).
+docs-r: $(STAMPS)/r-package
+	Rscript scripts/pkgdown.R build
+
+# Its cheap part for make test: the reference index lists every exported topic, the articles
+# every vignette, and every help page renders (examples not run). About 15 s of CPU.
+test-docs-r: $(STAMPS)/r-package
+	Rscript scripts/pkgdown.R check
 
 # scikit-learn is a benchmark dependency only: the reference for the ERM fits.
 bench: install

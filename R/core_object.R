@@ -96,11 +96,16 @@
 #'
 #' @field .core The core object (internal: for DPpackPy's own functions). Assigning one
 #'   installs it (the tuning functions install the copies they fitted).
+#' @field .fitted What the last `fit()` recorded in R for the model methods ([coef()],
+#'   [predict()], ...): the sample size, `add.bias`, the column names, the label set and the
+#'   bounds; `NULL` before a fit (internal).
 #' @keywords internal
 CoreObject <- R6::R6Class(
   "CoreObject",
   public = list(
-    #' @description Print the class and its fields, as the core holds them now.
+    #' @description Print the class and its fields, as the core holds them now (for the
+    #'   models, `model$print()`; `print(model)` is their short S3 method, see
+    #'   [model_methods]).
     #' @param ... Ignored.
     print = function(...) {
       cat("<", class(self)[[1]], ">\n", sep = "")
@@ -127,12 +132,26 @@ CoreObject <- R6::R6Class(
       }
       private$core <- value
       private$owner <- self
+      # an installed core was fitted elsewhere (tuning): the record of the last fit() is
+      # stale; the installer records its own (.select_model in tuning.R)
+      private$fitted <- NULL
+    },
+    # What the last fit() recorded in R for the S3 methods (model_methods.R): n, add.bias,
+    # the column names, the label set, the bounds; NULL before a fit (internal, read-only
+    # except for DPpackPy's own functions, which may record a fit they made).
+    .fitted = function(value) {
+      if (missing(value)) {
+        return(private$fitted)
+      }
+      private$fitted <- value
     }
   ),
   private = list(
     core = NULL,
     # The R6 object the core belongs to: a clone finds the original here (see own_core()).
     owner = NULL,
+    # The record of the last fit (see the active binding .fitted and model_methods.R).
+    fitted = NULL,
     # TRUE where the core is one mechanism with a privacy state (the online mechanisms, whose
     # fields are all read-only): clones share it, even deep ones, for a copy would answer again
     # from the same noise; FALSE for the models (copy on write).
@@ -270,12 +289,15 @@ CoreObject <- R6::R6Class(
     # accountant is checked first, before anything else is converted.
     fit_data = function(caller, accountant, X, y, upper.bounds, lower.bounds, add.bias, ...) {
       accountant <- .accountant(accountant, caller)
+      # a factor or logical y of a classifier becomes the core's 0/1 (model_methods.R)
+      labels <- .encode_labels(self, y, caller)
       core <- .copy_core(private$own_core())
-      .call_core("fit", accountant = accountant, X = .design_to_py(X), y = .to_py(y),
+      .call_core("fit", accountant = accountant, X = .design_to_py(X), y = .to_py(labels$y),
                  upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
                  add_bias = .to_py(add.bias), ..., random_state = .random_state(),
                  .object = core, .caller = caller)
       private$core <- core
+      private$fitted <- .fit_record(X, labels, upper.bounds, lower.bounds, add.bias)
       invisible(self)
     },
 

@@ -8,10 +8,12 @@
                     regularizer = "regularizer", regularizer.gr = "regularizer_gr")
 
 # The active bindings of an ERM framework: its functions, its numbers (`values`, field name =
-# the core's attribute), coeff and privacy.
+# the core's attribute), coeff, privacy and n.passes (read-only: the passes over a
+# dppack_dataset() of the last fit, a diagnostic that depends on the data).
 .erm_bindings <- function(values) {
   c(.core_bindings(.erm_functions, "function"), .core_bindings(values),
-    .core_bindings(c(coeff = "coeff"), "vector"), .privacy_field)
+    .core_bindings(c(coeff = "coeff"), "vector"), .privacy_field,
+    .core_bindings(c(n.passes = "n_passes_"), "result"))
 }
 
 # Arguments that DPpack lets a caller omit (bounds of the Gaussian-kernel SVM).
@@ -25,8 +27,7 @@
 #' functions for the map and the loss, or use [LogisticRegressionDP] and [svmDP].
 #'
 #' @details
-#' **What the guarantee assumes** (Chaudhuri et al. 2011, Theorems 6 and 9; DPpackPy's spec
-#' `dppack_api.md`, section 6.1). With `z = x'coeff` the linear score of a row `x` of the clipped data:
+#' **What the guarantee assumes** (Chaudhuri et al. 2011, Theorems 6 and 9). With `z = x'coeff` the linear score of a row `x` of the clipped data:
 #' * the map acts through `z` and the loss, as a function of `z`, is convex and differentiable
 #'   with `|dloss/dz| <= 1` for every label in the data; objective perturbation also needs it
 #'   twice differentiable with `|d2loss/dz2| <= c`. [mapXy.sigmoid] with [loss.cross.entropy]
@@ -77,6 +78,12 @@
 #' @field prefilter Used by [svmDP]: the random frequencies and phases of the last fit.
 #' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
 #'   before a fit, and for a fit with `eps = Inf`).
+#' @field n.passes The passes over the data that the last fit of [LogisticRegressionDP] or
+#'   [svmDP] on a [dppack_dataset()]'s columns took, one per point its solver evaluated
+#'   (typically 10 to 40; read-only; `NULL` before a fit and after one on data in R). A
+#'   diagnostic for whoever runs the fit, not part of the release: the solver's path, and so
+#'   this count, depends on the data, and the privacy guarantee covers `coeff` only, so do not
+#'   publish it with the model.
 #' @references Chaudhuri K, Monteleoni C, Sarwate AD (2011). Differentially private empirical
 #'   risk minimization. Journal of Machine Learning Research 12, 1069-1109.
 #' @export
@@ -158,6 +165,19 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
 #' `gamma * eps / (2 * w.bar * B * (1 + 1e-6))`, `B` and the `1e-6` optimality slack as in
 #' [EmpiricalRiskMinimizationDP.CMS] (DPpack: `gamma * eps / (2 * w.bar)`).
 #' @export
+#' @examplesIf dppack_available()
+#' set.seed(2)
+#' X <- data.frame(x1 = stats::runif(200, -1, 1), x2 = stats::runif(200, -1, 1))
+#' y <- ifelse(X$x1 + X$x2 > 0, 1, -1)
+#' w <- ifelse(X$x1 > 0, 1, 0.5)
+#' # a weighted Huber SVM by output perturbation
+#' model <- WeightedERMDP.CMS$new(mapXy.linear, generate.loss.huber(0.5), "l2", eps = 1,
+#'                                gamma = 10, perturbation.method = "output",
+#'                                mapXy.gr = mapXy.gr.linear,
+#'                                loss.gr = generate.loss.gr.huber(0.5))
+#' model$fit(X, y, c(1, 1), c(-1, -1), weights = w, weights.upper.bound = 1)
+#' model$coeff
+#' mean(sign(model$predict(X)) == y)
 WeightedERMDP.CMS <- R6::R6Class(
   "WeightedERMDP.CMS",
   inherit = EmpiricalRiskMinimizationDP.CMS,
@@ -221,6 +241,19 @@ LogisticRegressionDP <- R6::R6Class(
         regularizer_gr = regularizer.gr
       )
     },
+    #' @description Fit the private coefficients (in place) by the model's
+    #'   `perturbation.method`; returns the model invisibly. (The parent's `fit()`, repeated
+    #'   so that `?LogisticRegressionDP` shows it.)
+    #' @param X Numeric matrix or data.frame of features.
+    #' @param y Labels: 0/1, a logical or a two-level factor (see [model_methods]).
+    #' @param upper.bounds,lower.bounds Public bounds of the columns of `X` (not of the data:
+    #'   they must not be computed from it); the columns are clipped to them.
+    #' @param add.bias Prepend a column of ones (bias coefficient first).
+    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
+      private$fit_data(sys.call(), accountant, X, y, upper.bounds, lower.bounds, add.bias)
+    },
     #' @description Predicted labels (0/1), or probabilities with `raw.value = TRUE`.
     #' @param X Numeric matrix or data.frame.
     #' @param add.bias Prepend a column of ones, as in `fit()`.
@@ -280,7 +313,8 @@ svmDP <- R6::R6Class(
       )
     },
     #' @description Fit the private coefficients (in place); returns the model invisibly.
-    #' @param X,y,add.bias As for the parent class; `y` holds 0/1 labels.
+    #' @param X,y,add.bias As for the parent class; `y` holds labels: 0/1, a logical or a
+    #'   two-level factor (see [model_methods]).
     #' @param upper.bounds,lower.bounds Bounds of the columns of `X` (not needed for the
     #'   Gaussian kernel without `add.bias`).
     #' @param weights,weights.upper.bound Optional weights and their bound (output
@@ -332,8 +366,7 @@ svmDP <- R6::R6Class(
 #' evaluations).
 #'
 #' @details
-#' **What the guarantee assumes** (Kifer, Smith and Thakurta 2012, Theorem 2; DPpackPy's spec
-#' `dppack_api.md`, section 6.5), for every row and label within the bounds (`X` and `y` are clipped to them) and
+#' **What the guarantee assumes** (Kifer, Smith and Thakurta 2012, Theorem 2), for every row and label within the bounds (`X` and `y` are clipped to them) and
 #' every `coeff` in the domain:
 #' * the loss `loss(mapXy(x, coeff), y)` is convex in `coeff`, twice continuously
 #'   differentiable, with gradient norm at most `zeta` and a Hessian of rank at most one
@@ -380,9 +413,29 @@ svmDP <- R6::R6Class(
 #' @field coeff The private coefficients after `fit()`.
 #' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
 #'   before a fit, and for a fit with `eps = Inf`).
+#' @field n.passes The passes over the data that the last fit on a [dppack_dataset()]'s
+#'   columns took (always 1 for [LinearRegressionDP]; read-only; `NULL` before a fit and after
+#'   one on data in R). A diagnostic for whoever runs the fit, not part of the release: do not
+#'   publish it with the model.
 #' @references Kifer D, Smith A, Thakurta A (2012). Private convex empirical risk minimization
 #'   and high-dimensional regression. COLT.
 #' @export
+#' @examplesIf dppack_available()
+#' set.seed(3)
+#' x <- stats::runif(1000, -1, 1)
+#' y <- -0.3 + 0.5 * x + stats::rnorm(1000, sd = 0.1)
+#' # LinearRegressionDP's settings: coefficients in the ball ||coeff||^2 <= p, p = 2
+#' p <- 2
+#' domain <- list(constraints = function(coeff) sum(coeff^2) - p,
+#'                jacobian = function(coeff) 2 * coeff)
+#' model <- EmpiricalRiskMinimizationDP.KST$new(
+#'   mapXy.linear, loss.squared.error, "l2", eps = 1, delta = 0.01, domain = domain,
+#'   zeta = 2 * p^1.5, lambda = p, gamma = 1, mapXy.gr = mapXy.gr.linear,
+#'   loss.gr = loss.gr.squared.error
+#' )
+#' model$fit(data.frame(x = x), y, upper.bounds = c(1, 2), lower.bounds = c(-1, -2),
+#'           add.bias = TRUE)
+#' model$coeff
 EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
   "EmpiricalRiskMinimizationDP.KST",
   inherit = CoreObject,
@@ -461,6 +514,24 @@ LinearRegressionDP <- R6::R6Class(
         sys.call(-1), "LinearRegressionDP", regularizer = regularizer, eps = .to_py(eps),
         delta = .to_py(delta), gamma = .to_py(gamma), regularizer_gr = regularizer.gr
       )
+    },
+    #' @description Fit the private coefficients (in place); returns the model invisibly.
+    #'   (The parent's `fit()`, repeated so that `?LinearRegressionDP` shows it.)
+    #' @param X Numeric matrix or data.frame of features.
+    #' @param y Numeric responses.
+    #' @param upper.bounds,lower.bounds Public bounds of the columns of `X`, then of `y` (one
+    #'   more than the columns of `X`); `X` and `y` are clipped to them.
+    #' @param add.bias Prepend a column of ones (bias coefficient first).
+    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
+      private$fit_data(sys.call(), accountant, X, y, upper.bounds, lower.bounds, add.bias)
+    },
+    #' @description Predicted responses `X %*% coeff` for new data.
+    #' @param X Numeric matrix or data.frame.
+    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    predict = function(X, add.bias = FALSE) {
+      private$predict_data(sys.call(), X, add.bias)
     }
   )
 )

@@ -10,33 +10,14 @@
 
 #' Base of the analytic-Gaussian ERM classes (internal)
 #'
-#' The `fit()` and `predict()` that [OutputPerturbationAGM] and [GradientPerturbationAGM]
-#' share, as their core classes share theirs.
+#' The class [OutputPerturbationAGM] and [GradientPerturbationAGM] share, as their core
+#' classes share theirs; each defines its own `fit()` and `predict()` (the same calls), so
+#' that its help page shows them.
 #'
 #' @keywords internal
 AnalyticGaussianERM <- R6::R6Class(
   "AnalyticGaussianERM",
-  inherit = CoreObject,
-  public = list(
-    #' @description Fit the private coefficients (in place); returns the model invisibly.
-    #' @param X Numeric matrix or data.frame.
-    #' @param y Labels 0/1.
-    #' @param upper.bounds,lower.bounds Public bounds of the columns of `X`.
-    #' @param add.bias Prepend a column of ones (bias coefficient first).
-    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
-    #'   accountant of [with_accountant()], if any.
-    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
-      private$fit_data(sys.call(), accountant, X, y, upper.bounds, lower.bounds, add.bias)
-    },
-    #' @description Predicted labels (0/1), or with `raw.value = TRUE` probabilities
-    #'   (logistic) or scores (Huber).
-    #' @param X Numeric matrix or data.frame.
-    #' @param add.bias Prepend a column of ones, as in `fit()`.
-    #' @param raw.value Return probabilities or scores instead of labels.
-    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
-      private$predict_data(sys.call(), X, add.bias, raw_value = .to_py(raw.value))
-    }
-  )
+  inherit = CoreObject
 )
 
 #' Private ERM by output perturbation with the analytic Gaussian mechanism (OPERA)
@@ -120,6 +101,26 @@ OutputPerturbationAGM <- R6::R6Class(
         sensitivity_bound = .to_py(sensitivity.bound), analytic = .to_py(analytic),
         radius = .to_py(radius)
       )
+    },
+    #' @description Fit the private coefficients (in place); returns the model invisibly.
+    #'   (The same in both analytic-Gaussian classes.)
+    #' @param X Numeric matrix or data.frame of features.
+    #' @param y Labels: 0/1, a logical or a two-level factor (see [model_methods]).
+    #' @param upper.bounds,lower.bounds Public bounds of the columns of `X`; the columns are
+    #'   clipped to them.
+    #' @param add.bias Prepend a column of ones (bias coefficient first).
+    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
+      private$fit_data(sys.call(), accountant, X, y, upper.bounds, lower.bounds, add.bias)
+    },
+    #' @description Predicted labels (0/1), or with `raw.value = TRUE` probabilities
+    #'   (logistic) or scores (Huber).
+    #' @param X Numeric matrix or data.frame.
+    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    #' @param raw.value Return probabilities or scores instead of labels.
+    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
+      private$predict_data(sys.call(), X, add.bias, raw_value = .to_py(raw.value))
     }
   ),
   active = c(
@@ -134,7 +135,7 @@ OutputPerturbationAGM <- R6::R6Class(
 
 #' Private ERM by noisy SGD with the analytic Gaussian mechanism (sound GRPUA)
 #'
-#' The sound version of GRPUA (Ding et al.; spec section 5.3): `iterations` steps of SGD, each
+#' The sound version of GRPUA (Ding et al., IEEE Transactions on Big Data): `iterations` steps of SGD, each
 #' on one record drawn uniformly from the `n`, whose n-scaled gradient gets Gaussian noise of
 #' standard deviation `n * sigma`, `sigma` the analytic Gaussian calibration of the per-step
 #' budget to the replace-one sensitivity `2 L` of one record's gradient. `(eps, delta)` is the
@@ -219,6 +220,26 @@ GradientPerturbationAGM <- R6::R6Class(
         radius = .to_py(radius), amplification = .to_py(amplification),
         analytic = .to_py(analytic)
       )
+    },
+    #' @description Fit the private coefficients (in place); returns the model invisibly.
+    #'   (The same in both analytic-Gaussian classes.)
+    #' @param X Numeric matrix or data.frame of features.
+    #' @param y Labels: 0/1, a logical or a two-level factor (see [model_methods]).
+    #' @param upper.bounds,lower.bounds Public bounds of the columns of `X`; the columns are
+    #'   clipped to them.
+    #' @param add.bias Prepend a column of ones (bias coefficient first).
+    #' @param accountant A [BudgetAccountant] charged for the fit, or `NULL` for the default
+    #'   accountant of [with_accountant()], if any.
+    fit = function(X, y, upper.bounds, lower.bounds, add.bias = FALSE, accountant = NULL) {
+      private$fit_data(sys.call(), accountant, X, y, upper.bounds, lower.bounds, add.bias)
+    },
+    #' @description Predicted labels (0/1), or with `raw.value = TRUE` probabilities
+    #'   (logistic) or scores (Huber).
+    #' @param X Numeric matrix or data.frame.
+    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    #' @param raw.value Return probabilities or scores instead of labels.
+    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
+      private$predict_data(sys.call(), X, add.bias, raw_value = .to_py(raw.value))
     }
   ),
   active = c(

@@ -134,6 +134,8 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
   if (is.null(core)) {
     core <- .to_py(model)
   }
+  # factor or logical labels as for the model's fit() (model_methods.R)
+  y <- .encode_labels(model, y, caller)$y
   result <- .call_core(
     "confintDP", accountant = .accountant(accountant), model = core, X = .to_py(X), y = .to_py(y),
     upper_bounds = .to_py(upper.bounds), lower_bounds = .to_py(lower.bounds),
@@ -148,11 +150,18 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
 #' @param object A [LogisticRegressionDP] or [svmDP] object (for `confint()`).
 #' @param parm Optional names or indices of the coefficients to keep.
 #' @param ... Further arguments of `confintDP()`: `X`, `y`, `upper.bounds`, `lower.bounds`
-#'   (required), `add.bias`, `rho`, `budget.split`, `n.draws`, `accountant`.
+#'   (required), `add.bias` (by default that of the model's last `fit()`, as for
+#'   [predict()][model_methods], else `FALSE`), `rho`, `budget.split`, `n.draws`,
+#'   `accountant`.
 #' @importFrom stats confint
 #' @export
 confint.EmpiricalRiskMinimizationDP.CMS <- function(object, parm, level = 0.95, ...) {
-  out <- confintDP(object, level = level, ...)
+  # add.bias as in the model's last fit, as predict() does (model_methods.R)
+  out <- if ("add.bias" %in% names(list(...)) || is.null(object$.fitted)) {
+    confintDP(object, level = level, ...)
+  } else {
+    confintDP(object, level = level, add.bias = object$.fitted$add.bias, ...)
+  }
   if (missing(parm)) {
     return(out)
   }

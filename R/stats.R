@@ -222,8 +222,13 @@ covDP <- function(x1, x2, eps, lower.bound1, upper.bound1, lower.bound2, upper.b
 #'   under bounded DP only, where the pair spends up to `3 * eps` (see [meanDP()]); under
 #'   unbounded DP the bounded histogram is not private.
 #' @param allow.negative If `TRUE`, keep negative noisy counts.
-#' @return An object of class `"histogram"` that [plot()] draws, or for `'both'` a list of two
-#'   of class `"Sanitized Histogram"`.
+#' @param x The data, a numeric vector or matrix (counted over all its entries, each entry
+#'   one person, as for [meanDP()]); for `plot()`, a result of `histogramDP()`.
+#' @param ... For `plot()`: passed to R's [plot.histogram()][graphics::plot.histogram].
+#' @return An object of class `c("histogramDP", "histogram")`: R's histogram, with what the
+#'   release spent as the attribute `"privacy"` (a [privacy_loss][privacy_loss_pure]), that
+#'   [plot()] draws titled with that loss; or for `'both'` a list of two of class
+#'   `"Sanitized Histogram"`.
 #' @export
 #' @examplesIf dppack_available()
 #' set.seed(1)
@@ -247,9 +252,34 @@ histogramDP <- function(x, eps, lower.bound, upper.bound, breaks = "Sturges",
     allow_negative = .to_py(allow.negative)
   )
   if (identical(which.sensitivity, "both")) {
-    return(.both(value, "Sanitized Histogram", .as_histogram))
+    return(.both(value, "Sanitized Histogram", .private_histogram))
   }
-  .as_histogram(value)
+  .private_histogram(value)
+}
+
+# histogramDP's release: R's "histogram" (DPpack's fields) with what the release spent as the
+# attribute "privacy", of class "histogramDP" so that plot() says so in its title.
+.private_histogram <- function(fields) {
+  h <- .as_histogram(fields)
+  attr(h, "privacy") <- .privacy_loss_from_py(fields$privacy)
+  class(h) <- c("histogramDP", class(h))
+  h
+}
+
+#' @rdname histogramDP
+#' @param main For `plot()`: the title; by default "Private histogram of x", followed by what
+#'   the release spent (for `'both'`, the pair's total).
+#' @export
+plot.histogramDP <- function(x, main = NULL, ...) {
+  if (is.null(main)) {
+    main <- paste0("Private histogram of ", paste(x$xname, collapse = " "))
+    privacy <- attr(x, "privacy")
+    if (!is.null(privacy)) {
+      main <- paste0(main, ", ", format(privacy))
+    }
+  }
+  # R's own plot of a "histogram": the same bars, axes and labels
+  plot(structure(unclass(x), class = "histogram", privacy = NULL), main = main, ...)
 }
 
 #' Differentially private contingency table

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Build the R package and run R CMD check on the tarball; fail on any ERROR or WARNING.
+# Usage: check-r.sh [TARBALL]: check TARBALL (make check-r passes the one make install built
+# and installed) instead of building one.
 set -euo pipefail
 # The check installs the package afresh: tell it which Python holds the core.
 export DPPACKPY_PYTHON="${DPPACKPY_PYTHON:-$PWD/.venv/bin/python}"
 out=build/check
 rm -rf "$out" && mkdir -p "$out"
-R CMD build --no-manual . > "$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
-tarball=$(ls DPpackPy_*.tar.gz | tail -n 1)
-mv "$tarball" "$out/"
+if [ $# -ge 1 ]; then
+  cp "$1" "$out/"
+  tarball=$(basename "$1")
+else
+  R CMD build --no-manual . > "$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
+  tarball=$(ls DPpackPy_*.tar.gz | tail -n 1)
+  mv "$tarball" "$out/"
+fi
 (cd "$out" && _R_CHECK_FORCE_SUGGESTS_=true R CMD check --no-manual "$tarball") > "$out/check.log" 2>&1 || true
 log="$out/DPpackPy.Rcheck/00check.log"
 [ -f "$log" ] || { cat "$out/check.log"; exit 1; }

@@ -83,20 +83,27 @@ upper <- c(200, 70, 2.5, 90)
 lower <- c(40, 15, 0, 20)
 train <- MASS::Pima.te
 test <- MASS::Pima.tr
-y.train <- as.integer(train$type == "Yes")
 y.test <- as.integer(test$type == "Yes")
 set.seed(2026)
 for (eps in c(1, 5)) {
   models <- lapply(c(0.1, 1, 10, 100), function(g) LogisticRegressionDP$new("l2", eps, g))
-  best <- tune_classification_model(models, train[features], y.train, upper, lower,
+  # type is a factor (No, Yes): its declared levels are the public label set
+  best <- tune_classification_model(models, train[features], train$type, upper, lower,
                                     add.bias = TRUE)
-  accuracy <- mean(best$predict(test[features], add.bias = TRUE) == y.test)
+  # predict() remembers add.bias and takes the features by name; it returns No/Yes
+  accuracy <- mean(predict(best, test) == test$type)
   cat(sprintf("eps = %g: selected gamma = %g, test accuracy %.3f\n", eps, best$gamma,
               accuracy))
 }
 reference <- stats::glm(type ~ glu + bmi + ped + age, family = stats::binomial, data = train)
 cat(sprintf("non-private logistic regression (glm): test accuracy %.3f\n",
             mean((stats::predict(reference, test, type = "response") > 0.5) == y.test)))
+# The same model through a formula, with the bounds by variable; type is a factor (No, Yes).
+private <- glmDP(type ~ glu + bmi + ped + age, train, family = binomial(), eps = 1, gamma = 10,
+                 bounds = list(glu = c(40, 200), bmi = c(15, 70), ped = c(0, 2.5),
+                               age = c(20, 90)))
+cat(sprintf("glmDP(type ~ glu + bmi + ped + age), eps = 1, gamma = 10: test accuracy %.3f\n",
+            mean(predict(private, test) == test$type)))
 
 # ---------------------------------------------------------------------------------------------
 # Accounting for privacy: a budget of eps = 1 for the Pima summaries. Each release is checked

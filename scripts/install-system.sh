@@ -5,7 +5,7 @@ set -euo pipefail
 python=${1:-python3}
 
 packages=(r-base-core r-base-dev r-cran-r6 r-cran-reticulate r-cran-testthat r-cran-roxygen2
-          r-cran-knitr r-cran-rmarkdown r-cran-mass r-cran-pkgbuild pandoc)
+          r-cran-knitr r-cran-rmarkdown r-cran-mass r-cran-pkgbuild r-cran-pkgdown pandoc)
 # Debian's own Python needs its venv and header packages; a Python built elsewhere has both.
 if ! "$python" -m venv --help > /dev/null 2>&1; then
   packages+=(python3 python3-venv python3-dev)

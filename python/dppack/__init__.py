@@ -11,7 +11,9 @@ its own subpackage: :mod:`dppack.confidence_intervals`, :mod:`dppack.model_selec
 re-exported here, so ``dppack.<name>`` reaches every release.
 """
 
-from . import accuracy_first, data_access, erm, model_selection, stats, tuning
+# datasets is cheap (no pandas until a loader runs): ``dppack.datasets.load_pima()`` works
+# after a bare ``import dppack``.
+from . import accuracy_first, data_access, datasets, erm, model_selection, stats, tuning
 from .accounting import BudgetAccountant, PrivacyLoss
 from .accuracy_first import *  # noqa: F403 (names in accuracy_first.__all__)
 from .analytic_gaussian_erm import GradientPerturbationAGM, OutputPerturbationAGM
@@ -25,6 +27,7 @@ from .mechanisms import (
     calibrateAnalyticGaussianMechanism,
 )
 from .model_selection import *  # noqa: F403
+from .quantiles import boundsDP, quantilesDP
 from .stats import *  # noqa: F403
 from .tuning import *  # noqa: F403
 
@@ -48,4 +51,7 @@ __all__ = [
     # the subpackages' calibration helpers stay there: only the releases are re-exported
     "GradientPerturbationAGM",
     "OutputPerturbationAGM",
+    # joint quantiles and private bounds (issue 16)
+    "boundsDP",
+    "quantilesDP",
 ]

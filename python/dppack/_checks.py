@@ -1,9 +1,10 @@
 """The one vocabulary of argument checks, and DPpack's message texts.
 
 Each check takes the user's value, returns it in the form the core computes with, and raises
-``ValueError`` with DPpack 0.2.2's message where DPpack has one (spec ``dppack_api.md`` §2, §3),
-or a precise message of our own where DPpack has none. The messages name arguments with R's
-dotted spelling (``true.values``) because the same text reaches R users unchanged.
+``ValueError`` with DPpack 0.2.2's message where DPpack has one, or a precise message of our
+own where DPpack has none. The messages are written once, in R's spelling (``true.values``,
+``TRUE``), and raised through :mod:`dppack._messages`: a Python caller reads them in Python's
+spelling (``true_values``, ``True``), an R caller unchanged.
 
 The vocabulary is modelled on scikit-learn's ``utils.check_scalar`` and the constraints of its
 parameter validation (an ``Interval`` of reals or integers, closed on either side; a set of
@@ -34,7 +35,7 @@ import numbers
 
 import numpy as np
 
-from . import _frames
+from . import _frames, _messages
 
 __all__ = [
     "as_bound",
@@ -87,16 +88,16 @@ def _one_number(value, message, strict):
         try:
             number = float(value)
         except OverflowError:  # an int beyond the doubles
-            raise ValueError(message) from None
+            raise _messages.value_error(message) from None
     elif strict or isinstance(value, (list, tuple)):
-        raise ValueError(message)
+        raise _messages.value_error(message)
     else:
         array = as_numeric_array(value, message)
         if array.size != 1:
-            raise ValueError(message)
+            raise _messages.value_error(message)
         number = float(array.reshape(()))
     if number != number:
-        raise ValueError(message)
+        raise _messages.value_error(message)
     return number
 
 
@@ -121,7 +122,7 @@ def check_number(value, name, low=None, high=None, closed="both", finite=False, 
     value : object
         The user's value.
     name : str
-        The argument's name, as the message spells it (R's dotted spelling).
+        The argument's name in R's dotted spelling (a Python caller reads Python's).
     low, high : float, optional
         The interval's ends; None for no bound on that side.
     closed : {'both', 'left', 'right', 'neither'}, default 'both'
@@ -150,7 +151,7 @@ def check_number(value, name, low=None, high=None, closed="both", finite=False, 
     ----------
     scikit-learn's ``sklearn.utils.check_scalar`` (``min_val``, ``max_val``,
     ``include_boundaries``) and ``Interval`` constraint, whose semantics this follows; the
-    texts are DPpack's (spec ``dppack_api.md`` §2) or ours.
+    texts are DPpack's or ours.
 
     Examples
     --------
@@ -177,18 +178,18 @@ def check_number(value, name, low=None, high=None, closed="both", finite=False, 
     if optional and value is None:
         return None
     if closed not in _CLOSED:
-        raise ValueError(f"closed must be one of {', '.join(repr(c) for c in _CLOSED)}.")
+        raise _messages.value_error(f"closed must be one of {', '.join(repr(c) for c in _CLOSED)}.")
     if message is None:
         kind = "a finite number" if finite is True else "a number"
         message = f"{name} must be {kind}{_interval_text(low, high, closed)}."
     number = _one_number(value, message, strict)
     if low is not None and not (number >= low if closed in ("both", "left") else number > low):
-        raise ValueError(message)
+        raise _messages.value_error(message)
     if high is not None and not (number <= high if closed in ("both", "right")
                                  else number < high):
-        raise ValueError(message)
+        raise _messages.value_error(message)
     if finite and math.isinf(number):
-        raise ValueError(finite if isinstance(finite, str) else message)
+        raise _messages.value_error(finite if isinstance(finite, str) else message)
     return number
 
 
@@ -216,7 +217,7 @@ def check_positive_scalar(value, name, optional=False):
 
     References
     ----------
-    DPpack 0.2.2's checks of eps and delta (spec ``dppack_api.md`` §2.1, §2.2).
+    DPpack 0.2.2's checks of eps and delta.
 
     Examples
     --------
@@ -253,7 +254,7 @@ def check_finite_positive_scalar(value, name, optional=False):
 
     References
     ----------
-    Spec ``dppack_api.md`` §2 (DPpack's text); the finiteness check is ours.
+    DPpack 0.2.2's text; the finiteness check is ours.
 
     Examples
     --------
@@ -290,7 +291,7 @@ def check_finite_budget(value, name):
 
     References
     ----------
-    Spec ``dppack_api.md`` §2.1 (eps = Inf: "not supported").
+    DPpack 0.2.2 (eps = Inf: "not supported").
 
     Examples
     --------
@@ -346,7 +347,7 @@ def check_whole(value, name, minimum=0, strict=False, optional=False, message=No
     ...     check_whole(2.5, "n.draws", 2)
     ... except ValueError as error:
     ...     print(error)
-    n.draws must be a whole number >= 2.
+    n_draws must be a whole number >= 2.
     """
     if optional and value is None:
         return None
@@ -354,11 +355,11 @@ def check_whole(value, name, minimum=0, strict=False, optional=False, message=No
         message = f"{name} must be a whole number >= {minimum}."
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
         if not value >= minimum:  # exact, for integers of any size
-            raise ValueError(message)
+            raise _messages.value_error(message)
         return int(value)
     number = _one_number(value, message, strict)
     if not (math.isfinite(number) and number == int(number) and number >= minimum):
-        raise ValueError(message)
+        raise _messages.value_error(message)
     return int(number)
 
 
@@ -387,7 +388,7 @@ def check_probability(value, name, zero=False, high_message=None):
 
     References
     ----------
-    DPpack's delta check (spec ``dppack_api.md`` §2.2 step 3); delta < 1 is ours.
+    DPpack's delta check; delta < 1 is ours.
 
     Examples
     --------
@@ -406,7 +407,7 @@ def check_probability(value, name, zero=False, high_message=None):
     number = check_number(value, name, low=0, closed="left" if zero else "neither",
                           message=f"{name} must be a scalar {'>=' if zero else '>'} 0")
     if not number < 1:
-        raise ValueError(high_message or f"{name} must be < 1.")
+        raise _messages.value_error(high_message or f"{name} must be < 1.")
     return number
 
 
@@ -424,8 +425,7 @@ def is_one_of(value, options):
 
     References
     ----------
-    R's ``%in%`` on a character value, as DPpack tests its option arguments (spec
-    ``dppack_api.md`` §3.0).
+    R's ``%in%`` on a character value, as DPpack tests its option arguments.
 
     Examples
     --------
@@ -457,8 +457,7 @@ def check_choice(value, name, options, message=None):
 
     References
     ----------
-    scikit-learn's ``StrOptions`` constraint; DPpack's texts (spec ``dppack_api.md`` §2, §3.0,
-    §6) are passed as ``message``.
+    scikit-learn's ``StrOptions`` constraint; DPpack's texts are passed as ``message``.
 
     Examples
     --------
@@ -471,7 +470,7 @@ def check_choice(value, name, options, message=None):
     noise must be one of 'shared', 'independent'.
     """
     if not is_one_of(value, options):
-        raise ValueError(message or f"{name} must be one of "
+        raise _messages.value_error(message or f"{name} must be one of "
                                     f"{', '.join(f'{option!r}' for option in options)}.")
     return value
 
@@ -511,7 +510,7 @@ def check_flag(value, name, strict=False, message=None):
     ...     check_flag(1, "add.bias")
     ... except ValueError as error:
     ...     print(error)
-    add.bias must be TRUE or FALSE.
+    add_bias must be True or False.
     """
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
@@ -519,7 +518,7 @@ def check_flag(value, name, strict=False, message=None):
         array = np.asarray(value)
         if array.size == 1 and array.dtype.kind == "b":
             return bool(array.reshape(()))
-    raise ValueError(message or f"{name} must be TRUE or FALSE.")
+    raise _messages.value_error(message or f"{name} must be TRUE or FALSE.")
 
 
 def check_callable(value, name, optional=False, message=None):
@@ -545,8 +544,7 @@ def check_callable(value, name, optional=False, message=None):
 
     References
     ----------
-    scikit-learn's ``callable`` constraint; DPpack's function arguments (spec
-    ``dppack_api.md`` §6.1).
+    scikit-learn's ``callable`` constraint; DPpack's function arguments.
 
     Examples
     --------
@@ -556,12 +554,13 @@ def check_callable(value, name, optional=False, message=None):
     ...     check_callable("l2", "regularizer.gr", optional=True)
     ... except ValueError as error:
     ...     print(error)
-    regularizer.gr must be a function or NULL.
+    regularizer_gr must be a function or None.
     """
     if optional and value is None:
         return None
     if not callable(value):
-        raise ValueError(message or f"{name} must be a function{' or NULL' if optional else ''}.")
+        raise _messages.value_error(
+            message or f"{name} must be a function{' or NULL' if optional else ''}.")
     return value
 
 
@@ -589,8 +588,7 @@ def check_positive_values(array, message, finite_message=None):
 
     References
     ----------
-    DPpack's checks of the sensitivities and allocations (spec ``dppack_api.md`` §2.1 steps
-    4-5); the finiteness check is ours.
+    DPpack's checks of the sensitivities and allocations; the finiteness check is ours.
 
     Examples
     --------
@@ -604,9 +602,9 @@ def check_positive_values(array, message, finite_message=None):
     s must be finite.
     """
     if np.any(np.isnan(array)) or np.any(array <= 0):
-        raise ValueError(message)
+        raise _messages.value_error(message)
     if not np.all(np.isfinite(array)):
-        raise ValueError(finite_message or message)
+        raise _messages.value_error(finite_message or message)
     return array
 
 
@@ -635,8 +633,7 @@ def as_vector(value, size=None, message=None):
 
     References
     ----------
-    R's ``as.vector`` of a numeric result, as DPpack uses its user functions' results (spec
-    ``dppack_api.md`` §6.1).
+    R's ``as.vector`` of a numeric result, as DPpack uses its user functions' results.
 
     Examples
     --------
@@ -651,7 +648,7 @@ def as_vector(value, size=None, message=None):
     """
     array = np.asarray(value, dtype=np.float64).ravel()
     if size is not None and array.size != size:
-        raise ValueError((message or "Expected {expected} values, got {size}.").format(
+        raise _messages.value_error((message or "Expected {expected} values, got {size}.").format(
             size=array.size, expected=size))
     return array
 
@@ -662,10 +659,10 @@ def as_vector(value, size=None, message=None):
 
 
 def check_sensitivities(sensitivities, n_values):
-    """Validate global sensitivities against ``n_values`` true values (spec §2.1 steps 3-4)."""
+    """Validate global sensitivities against ``n_values`` true values."""
     sens = as_numeric_array(sensitivities, "Global sensitivities must be numeric.").ravel()
     if sens.size != n_values and sens.size != 1:
-        raise ValueError(
+        raise _messages.value_error(
             "Length of sensitivities must match length of true.values or be length 1."
         )
     return check_positive_values(sens, "Global sensitivities must be > 0.",
@@ -673,10 +670,10 @@ def check_sensitivities(sensitivities, n_values):
 
 
 def check_allocation(alloc_proportions, n_sensitivities, n_values):
-    """Validate and normalise ``alloc.proportions`` (spec §2.1 step 5); None passes through.
+    """Validate and normalise ``alloc.proportions``; None passes through.
 
     DPpack accepts an allocation together with one scalar sensitivity for several true values
-    and then crashes (Laplace) or returns NaN (Gaussian) (spec §8.8); we refuse it up front.
+    and then crashes (Laplace) or returns NaN (Gaussian); we refuse it up front.
     """
     if alloc_proportions is None:
         return None
@@ -684,13 +681,13 @@ def check_allocation(alloc_proportions, n_sensitivities, n_values):
         alloc_proportions, "Values in alloc.proportions, if given, must be numeric."
     ).ravel()
     if alloc.size != n_sensitivities:
-        raise ValueError(
+        raise _messages.value_error(
             "Length of alloc.proportions, if given, must match length of sensitivities."
         )
     check_positive_values(alloc, "Values in alloc.proportions, if given, must be > 0.",
                           "Values in alloc.proportions, if given, must be finite.")
     if n_sensitivities != n_values:
-        raise ValueError(
+        raise _messages.value_error(
             "alloc.proportions needs one sensitivity per element of true.values; "
             "with a single sensitivity for several values, leave alloc.proportions NULL."
         )
@@ -734,7 +731,7 @@ def check_vector(value, name):
     except (TypeError, ValueError):  # a ragged list: not numeric either, refused later
         return value
     if ndim > 1:
-        raise ValueError(f"{name} must be a numeric vector.")
+        raise _messages.value_error(f"{name} must be a numeric vector.")
     return value
 
 
@@ -759,7 +756,7 @@ def check_bound_length(value, name):
     what the single element is gets checked later, by :func:`as_bound`.
     """
     if r_length(value) != 1:
-        raise ValueError(f"Length of {name} must be 1.")
+        raise _messages.value_error(f"Length of {name} must be 1.")
     return value
 
 
@@ -773,9 +770,9 @@ def as_bound(value, name):
 
 
 def check_bound_order(lower, upper, lower_name, upper_name):
-    """Raise unless ``lower < upper`` (ours: DPpack never checks, spec §8.7)."""
+    """Raise unless ``lower < upper`` (ours: DPpack never checks)."""
     if not lower < upper:
-        raise ValueError(f"{lower_name} must be < {upper_name}.")
+        raise _messages.value_error(f"{lower_name} must be < {upper_name}.")
 
 
 def check_bounds(*named):
@@ -865,11 +862,11 @@ def check_data_size(size, name, min_size=1, size_message=None):
     (or only after) a pass over them (Dask): ``size`` values, at least ``min_size``."""
     if size < min_size:
         count = {1: "one value", 2: "two values"}.get(min_size, f"{min_size} values")
-        raise ValueError(size_message or f"{name} must contain at least {count}.")
+        raise _messages.value_error(size_message or f"{name} must contain at least {count}.")
 
 
 def check_data_finite(finite, name):
     """The finiteness check of :func:`as_finite_data` alone: ``finite`` is whether every value
     is finite (for Dask data, found by the same pass as the statistic)."""
     if not finite:
-        raise ValueError(f"{name} must be finite (no NA, NaN or Inf).")
+        raise _messages.value_error(f"{name} must be finite (no NA, NaN or Inf).")

@@ -45,9 +45,8 @@ class ColumnMatrix:
 
     References
     ----------
-    Issue 14, item 5 (R data.frames reach the core without an R-side matrix copy); spec
-    ``dppack_api.md`` §6.1 step 1 (DPpack converts X with ``as.matrix``: the values are the
-    same).
+    Issue 14, item 5 (R data.frames reach the core without an R-side matrix copy); DPpack 0.2.2
+    (DPpack converts X with ``as.matrix``: the values are the same).
 
     Examples
     --------

@@ -15,7 +15,7 @@ integers:
 The samplers follow Canonne, Kamath and Steinke (2020), "The Discrete Gaussian for
 Differential Privacy" (NeurIPS; arXiv 2004.00010), referred to as CKS, Algorithms 1-3:
 Bernoulli(exp(-gamma)) (Algorithm 1), the discrete Laplace (Algorithm 2) and the discrete
-Gaussian (Algorithm 3), in the form of our notes ``specs/exact_noise.md``. They are vectorised:
+Gaussian (Algorithm 3), in the form of Canonne, Kamath and Steinke 2020. They are vectorised:
 each loop runs over an array of the entries still running (a mask, compacted each pass).
 Where an int64 product could overflow (rare: at most e^-16 per draw for the parameters
 :mod:`dppack._random` uses, e^-30 or less for most), the entry continues with Python integers,
@@ -306,8 +306,8 @@ def dyadic_split(t):
 
     References
     ----------
-    Our notes ``specs/exact_noise.md`` (a denominator 2^a e: a bits of a word, then a
-    uniform draw on e values).
+    Canonne, Kamath and Steinke (2020), the exact samplers (a denominator 2^a e: a bits of a
+    word, then a uniform draw on e values).
 
     Examples
     --------

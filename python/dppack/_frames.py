@@ -33,6 +33,8 @@ strings are, as for any other data.
 
 import numpy as np
 
+from . import _messages
+
 __all__ = [
     "DASK_MESSAGE",
     "as_factor",
@@ -51,9 +53,11 @@ __all__ = [
     "to_numpy",
 ]
 
+# Written for R, whose users meet Dask data as a dppack_dataset; a Python caller reads "does
+# not run on Dask data: compute it into memory (x.compute()) ... (see dppack.dask)." (_messages)
 DASK_MESSAGE = (
-    "{name} does not run on Dask data: compute it into memory (x.compute()) if it fits, or "
-    "use a statistic or model that runs on Dask (see dppack.dask)."
+    "{name} does not run on Dask data (a dppack_dataset's columns): read them into memory if "
+    "they fit, or use a statistic or model that runs on Dask (see ?dppack_dataset)."
 )
 LAZY_MESSAGE = (
     "A LazyFrame is a query, not data: collect it first (lazy_frame.collect()). "
@@ -149,7 +153,7 @@ def refuse_dask(name, *values):
     for value in values:
         items = value if isinstance(value, (list, tuple)) else (value,)
         if any(is_dask(item) for item in items):
-            raise TypeError(DASK_MESSAGE.format(name=name))
+            raise _messages.type_error(DASK_MESSAGE.format(name=name))
 
 
 def _narwhals(value):
@@ -264,7 +268,7 @@ def as_numeric_array(value, message):
 
     References
     ----------
-    Spec ``dppack_api.md`` §3.0 (the data checks); issue 14 (inputs of every kind).
+    DPpack 0.2.2 (the data checks); issue 14 (inputs of every kind).
 
     Examples
     --------
@@ -276,21 +280,21 @@ def as_numeric_array(value, message):
     ValueError: x must be numeric.
     """
     if value is None or isinstance(value, (str, bytes, bool, np.bool_)):
-        raise ValueError(message)
+        raise _messages.value_error(message)
     if is_dask(value):
-        raise TypeError(DASK_MESSAGE.format(name="This function"))
+        raise _messages.type_error(DASK_MESSAGE.format(name="This function"))
     frame = None if is_pandas(value) else _narwhals(value)
     try:
         if frame is not None:
             array = _frame_to_numpy(frame, numeric=True)
             if array is None:
-                raise ValueError(message)
+                raise _messages.value_error(message)
         else:
             array = np.asarray(value.to_numpy() if is_pandas(value) else value)
     except (TypeError, ValueError):
-        raise ValueError(message) from None
+        raise _messages.value_error(message) from None
     if array.dtype.kind not in "iuf":
-        raise ValueError(message)
+        raise _messages.value_error(message)
     return array.astype(np.float64, copy=False)
 
 
@@ -367,7 +371,7 @@ def take_rows(data, rows):
 
     References
     ----------
-    Spec ``dppack_api.md`` §7.1 step 2 ("X rows selected keeping it a data.frame").
+    DPpack 0.2.2 ("X rows selected keeping it a data.frame").
 
     Examples
     --------

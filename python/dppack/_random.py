@@ -52,6 +52,7 @@ __all__ = [
     "l2_laplace",
     "laplace",
     "laplace_grid",
+    "log_categorical",
     "normal",
     "uniform",
     "uniform_between",
@@ -154,6 +155,49 @@ def uniform_between(low, high, size, rng):
     return rng.uniform(low, high, size)
 
 
+def log_categorical(log_weights, rng):
+    """Draw an index with probability proportional to exp(``log_weights``), by inverse CDF.
+
+    Parameters
+    ----------
+    log_weights : array_like of float
+        Finite values or -inf (probability 0); at least one finite. NaN and +inf must be
+        refused by the caller.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    int
+        The 0-based index.
+
+    Notes
+    -----
+    A floating-point sampler, not one of the exact ones: the weights are shifted by their
+    maximum (so the largest is 1 and none overflows), exponentiated and summed, and one
+    uniform draw u in [0, 1) picks the first index whose cumulative weight exceeds u times
+    the total. Each probability is therefore right to a relative error of about n 2^-52
+    (n the number of weights), and a weight below e^-745 of the largest is 0. One uniform
+    draw per call. JointExp (``dppack.quantiles``) samples its dynamic program with it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> draws = [log_categorical([0.0, np.log(3.0), -np.inf], rng) for _ in range(4000)]
+    >>> draws.count(2), abs(draws.count(1) / 4000 - 0.75) < 0.04
+    (0, True)
+    """
+    logw = np.asarray(log_weights, dtype=np.float64).ravel()
+    top = float(np.max(logw, initial=-np.inf))
+    if not top > -np.inf or not np.isfinite(top):
+        raise ValueError("At least one weight must be positive and finite.")
+    cumulative = np.cumsum(np.exp(logw - top))
+    u = uniform(rng) * float(cumulative[-1])
+    index = int(np.searchsorted(cumulative, u, side="right"))
+    # u < total, so index < size; an index of weight 0 (-inf) is never the first to exceed u.
+    return min(index, logw.size - 1)
+
+
 def gamma(shape, rate, rng, size=None):
     """Draw Gamma(shape, rate) values: density proportional to x^(shape - 1) exp(-rate x).
 
@@ -205,8 +249,8 @@ def l2_laplace(d, rate, rng, size=None):
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011), "Differentially private empirical risk
     minimization", JMLR 12 (output perturbation, Alg. 1, and objective perturbation, Alg. 2:
-    the density and its sampling by a Gamma norm); spec ``dppack_api.md`` §6.1 steps 3 and 5,
-    §6.5 step 4; spec ``confidence_intervals.md`` §3 (the moments used by the tests).
+    the density and its sampling by a Gamma norm); Wang, Kifer and Lee 2019 (the moments used by the
+    tests).
 
     Examples
     --------
@@ -453,7 +497,7 @@ def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None, grid
 
     Notes
     -----
-    The argument (our notes ``specs/exact_noise.md``; Canonne, Kamath and Steinke 2020,
+    The argument (Canonne, Kamath and Steinke 2020,
     discrete Laplace): g = 2^k and the integers t, s come from :func:`laplace_grid`. The
     rounded vector V = round(x / g) has L1 sensitivity at most D = ceil(Delta / g) + m in grid
     units (:func:`grid_units`). Integer noise with P(z) proportional to exp(-|z| eps' / D)
@@ -808,7 +852,7 @@ def exponential_grid(largest, eps, sensitivity):
     References
     ----------
     McSherry and Talwar (2007), "Mechanism design via differential privacy", FOCS, Theorem 6;
-    our notes ``specs/exact_noise.md`` (the grid of the utilities).
+    Canonne, Kamath and Steinke 2020 (the grid of the utilities).
 
     Examples
     --------

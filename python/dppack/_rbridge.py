@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 import dppack
-from dppack import _checks, _random, rcompat
+from dppack import _checks, _messages, _random, rcompat
 from dppack._columns import ColumnMatrix
 
 __all__ = ["call", "call_method", "r_columns", "r_double_view"]
@@ -70,7 +70,8 @@ def call(name, args, kwargs):
     Returns
     -------
     dict
-        ``value`` (None on error), ``warnings`` (list of str) and ``error`` (str or None). Only
+        ``value`` (None on error), ``warnings`` (list of str) and ``error`` (str or None), the
+        texts in R's spelling (DPpack's, :func:`dppack._messages.r_text`). Only
         ``ValueError`` and ``TypeError``, the errors of bad input, are reported as ``error``;
         anything else is a bug and propagates with its traceback.
     """
@@ -91,10 +92,10 @@ def _report(function, args, kwargs):
         try:
             value, error = function(*args, **kwargs), None
         except (ValueError, TypeError) as exc:
-            value, error = None, str(exc)
+            value, error = None, _messages.r_text(exc)  # R's spelling (dppack._messages)
     return {
         "value": _for_r(value),
-        "warnings": [str(w.message) for w in caught],
+        "warnings": [_messages.r_text(w.message) for w in caught],
         "error": error,
     }
 
@@ -167,6 +168,8 @@ def _for_r(value):
     """
     if isinstance(value, dict):
         return {key: _for_r(item) for key, item in value.items()}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # boundsDP's named tuple
+        return list(value)  # reticulate 1.28 fails on a namedtuple
     if isinstance(value, rcompat.Histogram):
         return {
             "breaks": value.breaks,
@@ -174,6 +177,9 @@ def _for_r(value):
             "mids": value.mids,
             "xname": value.xname,
             "equidist": value.equidist,
+            # histogramDP's release spent this (R titles the plot with it); None for the
+            # true histograms of histogramDataAccess
+            "privacy": getattr(value, "privacy_", None),
         }
     if _checks.is_pandas(value):
         index = value.index

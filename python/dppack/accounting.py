@@ -23,8 +23,8 @@ or through zCDP when that is smaller) and refuses an overspend before anything i
 Used as a context manager it is the session's default accountant (:func:`current_accountant`).
 
 The older helpers (:func:`compose_dp`, :func:`dp_to_zcdp`, :func:`zcdp_to_approx_dp`, ...) keep
-their signatures and results and call the same implementation. P1-P4 are the facts of spec
-``confidence_intervals.md`` §1.
+their signatures and results and call the same implementation. P1-P4 name the facts above, which
+Wang, Kifer and Lee (2019) use for their intervals.
 
 References
 ----------
@@ -54,7 +54,7 @@ import threading
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _messages
 
 __all__ = [
     "BudgetAccountant",
@@ -100,7 +100,7 @@ def dp_to_zcdp(eps):
 
     References
     ----------
-    Bun M, Steinke T (2016), Proposition 1.4; spec ``confidence_intervals.md`` §1 (P1).
+    Bun M, Steinke T (2016), Proposition 1.4.
 
     Examples
     --------
@@ -132,7 +132,7 @@ def zcdp_to_approx_dp(rho, delta):
 
     References
     ----------
-    Bun M, Steinke T (2016), Proposition 1.3; spec ``confidence_intervals.md`` §1 (P2). The
+    Bun M, Steinke T (2016), Proposition 1.3. The
     tighter conversion of Canonne, Kamath and Steinke (2020) is
     :meth:`PrivacyLoss.to_approx`.
 
@@ -168,8 +168,7 @@ def zcdp_from_approx_dp(eps, delta):
 
     References
     ----------
-    Bun M, Steinke T (2016), Proposition 1.3, solved for rho; spec ``confidence_intervals.md``
-    §1 (P2).
+    Bun M, Steinke T (2016), Proposition 1.3, solved for rho.
 
     Examples
     --------
@@ -208,7 +207,7 @@ def zcdp_gaussian_sd(sensitivity, rho):
 
     References
     ----------
-    Bun M, Steinke T (2016), Proposition 1.6; spec ``confidence_intervals.md`` §1 (P3).
+    Bun M, Steinke T (2016), Proposition 1.6.
 
     Examples
     --------
@@ -241,7 +240,7 @@ def compose_dp(*eps):
 
     References
     ----------
-    Dwork C, Roth A (2014), Theorem 3.16; spec ``confidence_intervals.md`` §1 (P4).
+    Dwork C, Roth A (2014), Theorem 3.16.
 
     Examples
     --------
@@ -273,7 +272,7 @@ def compose_zcdp(*rho):
 
     References
     ----------
-    Bun M, Steinke T (2016) (composition of zCDP); spec ``confidence_intervals.md`` §1 (P4).
+    Bun M, Steinke T (2016) (composition of zCDP).
 
     Examples
     --------
@@ -472,15 +471,16 @@ def amplify_by_subsampling(eps, delta, sampled, population=1):
 
 def _as_loss(value, context):
     if not isinstance(value, PrivacyLoss):
-        raise TypeError(f"{context} takes PrivacyLoss values (PrivacyLoss.pure, .approx or "
-                        f".zcdp); got {type(value).__name__}.")
+        raise _messages.type_error(
+            f"{context} takes PrivacyLoss values (PrivacyLoss.pure, .approx or "
+            f".zcdp); got {type(value).__name__}.")
     return value
 
 
 def _total_delta(delta):
     if not delta < 1.0:
-        raise ValueError(f"The composed delta = {delta:.6g} is >= 1: the guarantee is "
-                         "vacuous.")
+        raise _messages.value_error(f"The composed delta = {delta:.6g} is >= 1: the guarantee is "
+                                    "vacuous.")
     return delta
 
 
@@ -491,9 +491,10 @@ def _common_kind(losses, verb):
     if "zcdp" not in kinds:
         return "approx"
     if "approx" in kinds:
-        raise ValueError(f"Cannot {verb} (eps, delta)-DP with delta > 0 and rho-zCDP "
-                         "directly: convert the zCDP losses with .to_approx(delta) first, or "
-                         "record both in a BudgetAccountant, which converts at its delta.")
+        raise _messages.value_error(
+            f"Cannot {verb} (eps, delta)-DP with delta > 0 and rho-zCDP "
+            "directly: convert the zCDP losses with .to_approx(delta) first, or "
+            "record both in a BudgetAccountant, which converts at its delta.")
     return "zcdp"
 
 
@@ -554,8 +555,8 @@ class PrivacyLoss:
     __slots__ = ("_kind", "_eps", "_delta", "_rho")
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("Build a PrivacyLoss with PrivacyLoss.pure(eps), "
-                        "PrivacyLoss.approx(eps, delta) or PrivacyLoss.zcdp(rho).")
+        raise _messages.type_error("Build a PrivacyLoss with PrivacyLoss.pure(eps), "
+                                   "PrivacyLoss.approx(eps, delta) or PrivacyLoss.zcdp(rho).")
 
     @classmethod
     def _make(cls, kind, eps=None, delta=None, rho=None):
@@ -874,15 +875,16 @@ class PrivacyLoss:
         10.0
         """
         if self._kind == "zcdp":
-            raise ValueError("rho-zCDP composes exactly by adding rho: use k * loss or "
-                             "PrivacyLoss.compose.")
+            raise _messages.value_error("rho-zCDP composes exactly by adding rho: use k * loss or "
+                                        "PrivacyLoss.compose.")
         k = _checks.check_whole(k, "k", 1, strict=True)
         delta_prime = _checks.check_number(delta_prime, "delta.prime", 0, 1, closed="neither",
                                            strict=True)
         eps, delta = advanced_composition(self._eps, self._delta, k, delta_prime)
         if not math.isfinite(eps):
-            raise ValueError(f"The advanced composition of {k} steps at eps = {self._eps:.6g} "
-                             "overflows: use basic composition (k * loss).")
+            raise _messages.value_error(
+                f"The advanced composition of {k} steps at eps = {self._eps:.6g} "
+                "overflows: use basic composition (k * loss).")
         return PrivacyLoss.approx(eps, _total_delta(delta))
 
     def advanced_composition_inverse(self, k, delta_prime):
@@ -920,13 +922,14 @@ class PrivacyLoss:
         True
         """
         if self._kind == "zcdp":
-            raise ValueError("rho-zCDP composes exactly by adding rho: divide rho by k.")
+            raise _messages.value_error("rho-zCDP composes exactly by adding rho: divide rho by k.")
         k = _checks.check_whole(k, "k", 1, strict=True)
         delta_prime = _checks.check_number(delta_prime, "delta.prime", 0, 1, closed="neither",
                                            strict=True)
         if delta_prime > self._delta:
-            raise ValueError(f"delta.prime = {delta_prime:.6g} exceeds the total delta = "
-                             f"{self._delta:.6g}.")
+            raise _messages.value_error(
+                f"delta.prime = {delta_prime:.6g} exceeds the total delta = "
+                f"{self._delta:.6g}.")
         delta_step = (self._delta - delta_prime) / k
         # rounding may put delta' + k delta_step an ulp above the total: step it down
         while delta_step > 0.0 and delta_prime + k * delta_step > self._delta:
@@ -965,8 +968,8 @@ class PrivacyLoss:
         (0.017037, 1e-07)
         """
         if self._kind == "zcdp":
-            raise ValueError("Amplification by subsampling has no closed form for zCDP: "
-                             "convert with .to_approx(delta) first.")
+            raise _messages.value_error("Amplification by subsampling has no closed form for zCDP: "
+                                        "convert with .to_approx(delta) first.")
         q = _checks.check_number(q, "q", 0, 1, closed="right", strict=True)
         return PrivacyLoss.approx(*amplify_by_subsampling(self._eps, self._delta, q))
 
@@ -993,8 +996,9 @@ class PrivacyLoss:
         if self._kind == "zcdp":
             return self
         if self._kind == "approx":
-            raise ValueError("An (eps, delta)-DP loss with delta > 0 implies no rho-zCDP "
-                             "guarantee.")
+            raise _messages.value_error(
+                "An (eps, delta)-DP loss with delta > 0 implies no rho-zCDP "
+                "guarantee.")
         return PrivacyLoss.zcdp(self._eps * self._eps / 2.0)
 
     def to_approx(self, delta, method="tight"):
@@ -1039,8 +1043,9 @@ class PrivacyLoss:
         _checks.check_choice(method, "method", ("tight", "bun_steinke"))
         if self._kind == "approx":
             if self._delta > delta:
-                raise ValueError(f"An (eps, delta)-DP loss with delta = {self._delta:.6g} "
-                                 f"cannot be stated at the smaller delta = {delta:.6g}.")
+                raise _messages.value_error(
+                    f"An (eps, delta)-DP loss with delta = {self._delta:.6g} "
+                    f"cannot be stated at the smaller delta = {delta:.6g}.")
             return self
         rho = self.to_zcdp()._rho
         convert = _tight_zcdp_eps if method == "tight" else _bun_steinke_eps
@@ -1093,10 +1098,12 @@ def _compose_within(losses, delta_budget):
             candidates.append((PrivacyLoss.compose(converted, *pure, *approx), "zCDP + basic"))
     if not candidates:
         if delta_budget == 0.0:
-            raise ValueError("A rho-zCDP spend needs an accountant with delta > 0, to state "
-                             "it as (eps, delta)-DP; this accountant's delta is 0.")
-        raise ValueError("The (eps, delta) spends use up the accountant's delta and leave none "
-                         "to convert the rho-zCDP spends at.")
+            raise _messages.value_error(
+                "A rho-zCDP spend needs an accountant with delta > 0, to state "
+                "it as (eps, delta)-DP; this accountant's delta is 0.")
+        raise _messages.value_error(
+            "The (eps, delta) spends use up the accountant's delta and leave none "
+            "to convert the rho-zCDP spends at.")
     # smallest eps; on a tie the earlier (basic) route, whose delta is smaller
     return min(candidates, key=lambda candidate: candidate[0]._eps)
 
@@ -1126,8 +1133,8 @@ class BudgetAccountant:
             acc.spend(loss, "meanDP")                      # checks again and records
 
     ``with BudgetAccountant(...) as acc:`` makes ``acc`` the session's default accountant
-    (:func:`current_accountant`) inside the block; blocks nest, and leaving one restores the
-    accountant that was active before. Releases charge the innermost accountant only.
+    (:func:`~dppack.accounting.current_accountant`) inside the block; blocks nest, and leaving
+    one restores the accountant that was active before. Releases charge the innermost accountant only.
 
     Parameters
     ----------
@@ -1261,7 +1268,7 @@ class BudgetAccountant:
         budget = self._budget
         if total.eps > budget.eps or total.delta > budget.delta:
             on = f" on {label!r}" if label is not None else ""
-            raise ValueError(
+            raise _messages.value_error(
                 f"Privacy budget exceeded: spending {loss}{on} would bring the total to "
                 f"{total}, over the budget {budget}; remaining: "
                 f"{self._remaining(self._total()[0])}. Nothing was recorded.")
@@ -1309,7 +1316,7 @@ class BudgetAccountant:
         """
         loss = _as_loss(loss, "BudgetAccountant.spend")
         if label is not None and not isinstance(label, str):
-            raise TypeError("label must be a string.")
+            raise _messages.type_error("label must be a string.")
         with self._lock:
             if label is None:
                 label = f"spend {len(self._ledger) + 1}"
@@ -1434,7 +1441,7 @@ def resolve_accountant(accountant):
     if accountant is UNCHARGED:
         return None
     if not isinstance(accountant, BudgetAccountant):
-        raise TypeError("accountant must be a BudgetAccountant or None.")
+        raise _messages.type_error("accountant must be a BudgetAccountant or None.")
     return accountant
 
 
@@ -1483,8 +1490,8 @@ def charge(accountant, loss_of, label):
     from its arguments alone; when they are invalid (it raises ``ValueError`` or
     ``TypeError``) the check is left to the release, whose own message and order then apply.
     Otherwise an overspend is refused here, before any data is touched or noise drawn, and the
-    generator is untouched. The release then calls :meth:`Charge.spend` after validating its
-    arguments and before drawing noise; its result reports :attr:`Charge.loss`.
+    generator is untouched. The release then calls ``Charge.spend`` after validating its
+    arguments and before drawing noise; its result reports ``Charge.loss``.
 
     Parameters
     ----------

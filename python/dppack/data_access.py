@@ -1,9 +1,9 @@
 """DPpack's data-access layer: true values and global sensitivities, no noise.
 
-Each public function here is DPpack 0.2.2's function of the same name (spec
-``dppack_api.md`` §4): it touches the raw data, computes the non-private value of a statistic
-and its sensitivities, and returns them in a dict with DPpack's list names (``"True.Values"``,
-``"Sensitivity"``, ``"Bounded.Sensitivities"``, ...). Nothing is clipped, except by
+Each public function here is DPpack 0.2.2's function of the same name: it touches the raw data,
+computes the non-private value of a statistic and its sensitivities, and returns them in a dict with
+DPpack's list names (``"True.Values"``, ``"Sensitivity"``, ``"Bounded.Sensitivities"``, ...).
+Nothing is clipped, except by
 :func:`quantileDataAccess`, which clips its sorted copy as DPpack does; the private statistics
 of :mod:`dppack.stats` clip before they call the cores below.
 
@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from . import _checks, _frames, rcompat
+from . import _checks, _frames, _messages, rcompat
 
 __all__ = [
     "covDataAccess",
@@ -43,12 +43,12 @@ QUANT_MESSAGE = "quant must be between 0 and 1."
 
 
 def check_mechanism(mechanism):
-    """DPpack's check of ``mechanism`` for the additive-noise statistics (spec §3.0)."""
+    """DPpack's check of ``mechanism`` for the additive-noise statistics."""
     return _checks.check_choice(mechanism, "mechanism", MECHANISMS, MECHANISM_MESSAGE)
 
 
 def check_quant(quant):
-    """Return ``quant`` as a float in [0, 1], else DPpack's message (spec §3.9).
+    """Return ``quant`` as a float in [0, 1], else DPpack's message.
 
     Ours: a quant of length other than 1 gets "Length of quant must be 1."; NaN and
     non-numbers get DPpack's message (R stops on them with an unrelated one).
@@ -70,7 +70,7 @@ def check_samples(samples, columns=None, min_size=2):
     """
     samples = list(samples)
     if not samples:
-        raise ValueError("At least one sample is required.")
+        raise _messages.value_error("At least one sample is required.")
     if columns is None:
         shape_message = "Every sample must be a numeric vector."
         size_message = "Every sample must contain at least two values."
@@ -82,12 +82,12 @@ def check_samples(samples, columns=None, min_size=2):
         array = _checks.as_numeric_array(sample, shape_message)
         if columns is None:
             if array.ndim > 1:
-                raise ValueError(shape_message)
+                raise _messages.value_error(shape_message)
             array = array.reshape(-1)
         elif array.ndim != 2 or array.shape[1] != columns:
-            raise ValueError(shape_message)
+            raise _messages.value_error(shape_message)
         if array.shape[0] < min_size:
-            raise ValueError(size_message)
+            raise _messages.value_error(size_message)
         if columns is None:
             low, high = _checks.data_range(array)
         elif array.shape[0] == 0:  # nothing to clip
@@ -95,7 +95,7 @@ def check_samples(samples, columns=None, min_size=2):
         else:
             low, high = array.min(axis=0), array.max(axis=0)
         if array.size and not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
-            raise ValueError("Samples must be finite (no NA, NaN or Inf).")
+            raise _messages.value_error("Samples must be finite (no NA, NaN or Inf).")
         arrays.append(array)
         lows.append(low)
         highs.append(high)
@@ -182,8 +182,8 @@ def mean_access(x, lower, upper, clip=False, total=None):
 
     References
     ----------
-    Spec ``dppack_api.md`` §3.1 and §3.11 (the bounded sensitivity, which DPpack also uses
-    for unbounded DP), §4 (``meanDataAccess``).
+    DPpack 0.2.2 (the bounded sensitivity, which DPpack also uses
+    for unbounded DP; ``meanDataAccess``).
 
     Examples
     --------
@@ -208,7 +208,7 @@ def mean_from_sums(total, n, lower, upper):
 
     References
     ----------
-    Spec ``dppack_api.md`` §3.1 and §3.11, §4 (``meanDataAccess``).
+    DPpack 0.2.2 (``meanDataAccess``).
 
     Examples
     --------
@@ -239,7 +239,7 @@ def var_access(x, lower, upper, clip=False, total=None):
 
     References
     ----------
-    Spec ``dppack_api.md`` §3.2 and §3.11, §4 (``varDataAccess``).
+    DPpack 0.2.2 (``varDataAccess``).
 
     Examples
     --------
@@ -268,7 +268,7 @@ def var_from_squares(squares, n, lower, upper):
 
     References
     ----------
-    Spec ``dppack_api.md`` §3.2 and §3.11, §4 (``varDataAccess``).
+    DPpack 0.2.2 (``varDataAccess``).
 
     Examples
     --------
@@ -297,7 +297,7 @@ def cov_access(x1, x2, lower1, upper1, lower2, upper2):
 
     References
     ----------
-    Spec ``dppack_api.md`` §3.4 and §3.11, §4 (``covDataAccess``).
+    DPpack 0.2.2 (``covDataAccess``).
 
     Examples
     --------
@@ -323,7 +323,7 @@ def cov_from_products(products, n, lower1, upper1, lower2, upper2):
 
     References
     ----------
-    Spec ``dppack_api.md`` §3.4 and §3.11, §4 (``covDataAccess``).
+    DPpack 0.2.2 (``covDataAccess``).
 
     Examples
     --------
@@ -452,7 +452,7 @@ def centred_cross_from_sums(bounds, total1, total2, products, n):
 
 
 def histogram_sensitivities(mechanism):
-    """(bounded, unbounded) sensitivities of a vector of counts, spec §3.5 step 2 and §3.6.
+    """(bounded, unbounded) sensitivities of a vector of counts.
 
     Changing one record moves one count by 1 and another by 1 (bounded): l1 norm 2, l2 norm
     sqrt(2); adding or removing one record moves one count by 1 (unbounded). Laplace consumes
@@ -544,7 +544,7 @@ def pooled_var_access(samples, lower, upper, approx_n_max):
 
     References
     ----------
-    Spec ``dppack_api.md`` §3.7 (both sensitivities), §4 (``pooledVarDataAccess``).
+    DPpack 0.2.2 (both sensitivities; ``pooledVarDataAccess``).
 
     Examples
     --------
@@ -613,7 +613,7 @@ def pooled_cov_access(samples, lower1, upper1, lower2, upper2, approx_n_max):
 
     References
     ----------
-    Spec ``dppack_api.md`` §3.8 (both sensitivities), §4 (``pooledCovDataAccess``).
+    DPpack 0.2.2 (both sensitivities; ``pooledCovDataAccess``).
 
     Examples
     --------
@@ -663,7 +663,7 @@ def pooled_cov_from_products(sizes, products, lower1, upper1, lower2, upper2, ap
 
 
 def sorted_padded(x, lower, upper):
-    """(L, sort(x) clipped to [L, U], U): spec §3.9 step 2, in one new array.
+    """(L, sort(x) clipped to [L, U], U): DPpack 0.2.2, in one new array.
 
     The data are copied once into the result and sorted there; the values below L form a
     prefix and those above U a suffix of the sorted copy, so clipping touches only them.
@@ -683,16 +683,15 @@ def sorted_padded(x, lower, upper):
 
 def quantile_utility(n, quant, start=0, stop=None):
     """Utilities -|k - quant n| of the candidates k = start, ..., stop - 1 (default: 0..n),
-    spec §3.9 step 1. Any slice has exactly the values of the same entries of the full
-    vector."""
+    as DPpack 0.2.2's quantileDP scores them. Any slice has exactly the values of the same
+    entries of the full vector."""
     return rank_utility(np.arange(start, n + 1 if stop is None else stop), n, quant)
 
 
 def rank_utility(ranks, n, quant):
-    """Utilities -|k - quant n| of candidates with k = ``ranks`` data below them (spec §3.9
-    step 1), as a new float array: the same values, entry by entry, as
-    :func:`quantile_utility` at the same k (the Dask quantile passes only the ranks of the
-    intervals that are not empty)."""
+    """Utilities -|k - quant n| of candidates with k = ``ranks`` data below them, as a new
+    float array: the same values, entry by entry, as :func:`quantile_utility` at the same k
+    (the Dask quantile passes only the ranks of the intervals that are not empty)."""
     utility = np.array(ranks, dtype=np.float64)
     utility -= quant * n
     np.abs(utility, out=utility)
@@ -716,7 +715,7 @@ def _quantile_access(x, quant, lower, upper):
 
 
 def meanDataAccess(x, lower_bound, upper_bound):
-    """True mean of ``x`` and its sensitivity (U - L)/n (spec §4).
+    """True mean of ``x`` and its sensitivity (U - L)/n.
 
     Parameters
     ----------
@@ -738,8 +737,7 @@ def meanDataAccess(x, lower_bound, upper_bound):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``meanDataAccess``; spec
-    ``dppack_api.md`` §4, §3.1.
+    Giddens and Liu (2023), DPpack reference manual, ``meanDataAccess``.
 
     Examples
     --------
@@ -761,7 +759,7 @@ def meanDataAccess(x, lower_bound, upper_bound):
 
 
 def varDataAccess(x, lower_bound, upper_bound):
-    """True sample variance of ``x`` and its sensitivity (U - L)^2/n (spec §4).
+    """True sample variance of ``x`` and its sensitivity (U - L)^2/n.
 
     Parameters
     ----------
@@ -782,8 +780,7 @@ def varDataAccess(x, lower_bound, upper_bound):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``varDataAccess``; spec
-    ``dppack_api.md`` §4, §3.2.
+    Giddens and Liu (2023), DPpack reference manual, ``varDataAccess``.
 
     Examples
     --------
@@ -803,7 +800,7 @@ def varDataAccess(x, lower_bound, upper_bound):
 
 
 def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
-    """True sample covariance of ``x1`` and ``x2`` and its sensitivity (spec §4).
+    """True sample covariance of ``x1`` and ``x2`` and its sensitivity.
 
     Parameters
     ----------
@@ -825,8 +822,7 @@ def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``covDataAccess``; spec
-    ``dppack_api.md`` §4, §3.4.
+    Giddens and Liu (2023), DPpack reference manual, ``covDataAccess``.
 
     Examples
     --------
@@ -871,7 +867,7 @@ def cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, m
 
     References
     ----------
-    Spec ``dppack_api.md`` §3.4 (covDP's checks) and §4 (``covDataAccess``).
+    DPpack 0.2.2 (covDP's checks) and DPpack 0.2.2 (``covDataAccess``).
 
     Examples
     --------
@@ -887,7 +883,7 @@ def cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, m
     x1 = _checks.as_numeric_array(x1, "x1 must be numeric.").reshape(-1)
     x2 = _checks.as_numeric_array(x2, "x2 must be numeric.").reshape(-1)
     if x1.size != x2.size:
-        raise ValueError("x1 and x2 must have the same length.")
+        raise _messages.value_error("x1 and x2 must have the same length.")
     x1, low1, high1 = _checks.as_finite_data(x1, "x1", min_size)
     x2, low2, high2 = _checks.as_finite_data(x2, "x2", min_size)
     return (x1, low1, high1), (x2, low2, high2), ordered
@@ -911,7 +907,7 @@ def cov_bounds(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
 
 
 def histogramDataAccess(x, breaks, mechanism):
-    """R's histogram of ``x`` and the sensitivities of its counts (spec §4, §3.5).
+    """R's histogram of ``x`` and the sensitivities of its counts.
 
     DPpack's non-private data access: the breaks (and R's fuzz) come from the data, as in R's
     ``hist()``. :func:`dppack.histogramDP` does not use it; its breaks come from the bounds.
@@ -942,8 +938,7 @@ def histogramDataAccess(x, breaks, mechanism):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``histogramDataAccess``; spec
-    ``dppack_api.md`` §4, §3.5.
+    Giddens and Liu (2023), DPpack reference manual, ``histogramDataAccess``.
 
     Examples
     --------
@@ -968,7 +963,7 @@ def histogramDataAccess(x, breaks, mechanism):
 
 
 def tableDataAccess(*factors, mechanism="Laplace"):
-    """R's contingency table of the factors and the sensitivities of its cells (spec §4, §3.6).
+    """R's contingency table of the factors and the sensitivities of its cells.
 
     DPpack's non-private accessor: the levels of data that are not a pandas Categorical are
     their observed values, so the cells come from the data. :func:`dppack.tableDP` releases
@@ -999,8 +994,7 @@ def tableDataAccess(*factors, mechanism="Laplace"):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``tableDataAccess``; spec
-    ``dppack_api.md`` §4, §3.6.
+    Giddens and Liu (2023), DPpack reference manual, ``tableDataAccess``.
 
     Examples
     --------
@@ -1022,7 +1016,7 @@ def tableDataAccess(*factors, mechanism="Laplace"):
 
 
 def pooledVarDataAccess(samples, lower_bound, upper_bound, approx_n_max):
-    """Pooled variance of the samples and its bounded and unbounded sensitivities (spec §3.7).
+    """Pooled variance of the samples and its bounded and unbounded sensitivities.
 
     Parameters
     ----------
@@ -1047,8 +1041,7 @@ def pooledVarDataAccess(samples, lower_bound, upper_bound, approx_n_max):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``pooledVarDataAccess``; spec
-    ``dppack_api.md`` §3.7, §8.5.
+    Giddens and Liu (2023), DPpack reference manual, ``pooledVarDataAccess``.
 
     Examples
     --------
@@ -1071,7 +1064,7 @@ def pooledVarDataAccess(samples, lower_bound, upper_bound, approx_n_max):
 
 def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
                         approx_n_max):
-    """Pooled covariance of the samples and its sensitivities (spec §3.8).
+    """Pooled covariance of the samples and its sensitivities.
 
     Parameters
     ----------
@@ -1096,8 +1089,7 @@ def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``pooledCovDataAccess``; spec
-    ``dppack_api.md`` §3.8, §8.5.
+    Giddens and Liu (2023), DPpack reference manual, ``pooledCovDataAccess``.
 
     Examples
     --------
@@ -1146,7 +1138,7 @@ def quantileDataAccess(x, quant, lower_bound, upper_bound):
     -------
     dict
         ``{"Utility": -|k - quant n| for k = 0..n, "Sorted": (L, sorted x clipped to [L, U],
-        U), "Sensitivity": 1}`` (spec §3.9).
+        U), "Sensitivity": 1}``.
 
     Raises
     ------
@@ -1157,8 +1149,7 @@ def quantileDataAccess(x, quant, lower_bound, upper_bound):
     References
     ----------
     Smith (2011), Privacy-preserving statistical estimation with optimal convergence rates;
-    Giddens and Liu (2023), DPpack reference manual, ``quantileDataAccess``; spec
-    ``dppack_api.md`` §3.9.
+    Giddens and Liu (2023), DPpack reference manual, ``quantileDataAccess``.
 
     Examples
     --------

@@ -1,6 +1,6 @@
 """The differential-privacy mechanisms of DPpack 0.2.2, and the analytic Gaussian calibration.
 
-Every formula follows ``specs/dppack_api.md`` §2; the section is cited where it is used. All
+Every formula follows DPpack 0.2.2; the section is cited where it is used. All
 noise is drawn through :mod:`dppack._random`.
 """
 
@@ -10,7 +10,7 @@ import math
 import numpy as np
 from scipy import special
 
-from . import _checks, _frames, _random, accounting
+from . import _checks, _frames, _messages, _random, accounting
 
 __all__ = [
     "ExponentialMechanism",
@@ -34,15 +34,15 @@ _AGM_MAX_DOUBLINGS = 1100
 _AGM_MAX_BISECTIONS = 2000
 
 
-def _check_type(eps, type_DP, analytic):
+def _check_type(eps, type_DP, analytic, switch="analytic is TRUE"):
     if analytic and type_DP != "aDP":
-        raise ValueError("Only approximate DP can be used when analytic is TRUE.")
+        raise _messages.value_error(f"Only approximate DP can be used when {switch}.")
     _checks.check_choice(type_DP, "type.DP", ("pDP", "aDP"), _TYPE_DP_MESSAGE)
     if not analytic and type_DP == "aDP" and eps >= 1:
-        raise ValueError("eps must be < 1 for aDP unless analytic is TRUE.")
+        raise _messages.value_error(f"eps must be < 1 for aDP unless {switch}.")
 
 
-def check_budget(eps, delta=None, type_DP="aDP", analytic=False):
+def check_budget(eps, delta=None, type_DP="aDP", analytic=False, switch="analytic is TRUE"):
     """Check a privacy budget as :func:`LaplaceMechanism` (``delta`` None) or
     :func:`GaussianMechanism` checks its own, with the same messages.
 
@@ -56,6 +56,10 @@ def check_budget(eps, delta=None, type_DP="aDP", analytic=False):
         None for the Laplace mechanism.
     type_DP : {'aDP', 'pDP'}, default 'aDP'
     analytic : bool, default False
+    switch : str, default "analytic is TRUE"
+        How the messages name the choice of the analytic Gaussian mechanism: DPpack's
+        ``GaussianMechanism`` text by default; the statistics, which choose it with
+        ``mechanism = 'analytic'``, pass ``"mechanism is 'analytic'"``.
 
     Returns
     -------
@@ -65,11 +69,11 @@ def check_budget(eps, delta=None, type_DP="aDP", analytic=False):
     Raises
     ------
     ValueError
-        DPpack's messages (spec §2.1, §2.2).
+        DPpack's messages.
 
     References
     ----------
-    Spec ``dppack_api.md`` §2.1, §2.2 (DPpack's argument checks).
+    DPpack 0.2.2's argument checks.
 
     Examples
     --------
@@ -81,18 +85,18 @@ def check_budget(eps, delta=None, type_DP="aDP", analytic=False):
     ...     check_budget(2.0, 1e-5)
     ... except ValueError as error:
     ...     print(error)
-    eps must be < 1 for aDP unless analytic is TRUE.
+    eps must be < 1 for aDP unless analytic is True.
     """
     eps = _checks.check_finite_budget(eps, "eps")
     if delta is None:
         return eps, None
     delta = _checks.check_probability(delta, "delta")
-    _check_type(eps, type_DP, analytic)
+    _check_type(eps, type_DP, analytic, switch)
     return eps, delta
 
 
 def laplace_scale(eps, sensitivities, alloc_proportions=None):
-    """Laplace scale b per coordinate, spec §2.1.
+    """Laplace scale b per coordinate.
 
     Without allocation every coordinate gets b = (sum of sensitivities) / eps, the l1 norm of
     the sensitivity vector; with allocation a, coordinate i gets b_i = Delta_i / (a_i eps).
@@ -114,7 +118,7 @@ def laplace_scale(eps, sensitivities, alloc_proportions=None):
     References
     ----------
     Dwork, McSherry, Nissim and Smith (2006), Calibrating noise to sensitivity in private data
-    analysis; spec ``dppack_api.md`` §2.1.
+    analysis.
 
     Examples
     --------
@@ -130,7 +134,7 @@ def laplace_scale(eps, sensitivities, alloc_proportions=None):
 
 
 def gaussian_sigma(eps, delta, sensitivity, type_DP="aDP", analytic=False, tol=1e-12):
-    """Gaussian standard deviation for one coordinate, spec §2.2.
+    """Gaussian standard deviation for one coordinate.
 
     Parameters
     ----------
@@ -153,7 +157,7 @@ def gaussian_sigma(eps, delta, sensitivity, type_DP="aDP", analytic=False, tol=1
     References
     ----------
     Dwork and Roth (2014), Theorem A.1; Liu (2019), Generalized Gaussian mechanism for
-    undirected graphs; Balle and Wang (2018); spec ``dppack_api.md`` §2.2, §2.3.
+    undirected graphs; Balle and Wang (2018).
 
     Examples
     --------
@@ -191,10 +195,10 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
                                  rho=None, coordinates=1):
     """The grid and the integer variance with which the discrete Gaussian meets a guarantee.
 
-    The calibration formulas of DPpack (classical, pDP, analytic; :func:`gaussian_sigma`)
+    The calibration formulas of DPpack (classical, pDP, analytic; ``dppack.mechanisms.gaussian_sigma``)
     are stated for the continuous Gaussian. The release draws the discrete Gaussian of
     Canonne, Kamath and Steinke (2020, "CKS") on a power-of-two grid instead
-    (:func:`discrete_gaussian_release`), so its guarantee is checked here for the discrete
+    (``dppack.mechanisms.discrete_gaussian_release``), so its guarantee is checked here for the discrete
     law, with the sensitivity the rounding to the grid leaves, and the variance is raised
     (minimally) where it falls short.
 
@@ -235,7 +239,7 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
     References
     ----------
     Canonne C L, Kamath G, Steinke T (2020), The discrete Gaussian for differential privacy,
-    Theorems 4 and 7, Corollaries 9 and 13; spec ``exact_noise.md``.
+    Theorems 4 and 7, Corollaries 9 and 13.
 
     Examples
     --------
@@ -305,7 +309,7 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
         type_DP = "zCDP"
     else:
         if eps is None or delta is None:
-            raise ValueError("eps and delta are required unless rho is given.")
+            raise _messages.value_error("eps and delta are required unless rho is given.")
         eps = _checks.check_finite_budget(eps, "eps")
         delta = _checks.check_probability(delta, "delta")
         _checks.check_choice(type_DP, "type.DP", ("pDP", "aDP"), _TYPE_DP_MESSAGE)
@@ -328,7 +332,8 @@ def _discrete_gaussian_parameters(sigma, sensitivity, eps, delta, type_DP, rho, 
                 found = _random.gaussian_variance(found + 1)
             return k, found
         k, sigma2 = k + 1, -(-sigma2 // 4)
-    raise ValueError("The discrete Gaussian calibration found no variance.")  # pragma: no cover
+    raise _messages.value_error(
+        "The discrete Gaussian calibration found no variance.")  # pragma: no cover
 
 
 def _smallest_variance(holds, sigma2, cap=_GAUSSIAN_MAX_SIGMA2):
@@ -440,7 +445,7 @@ def discrete_gaussian_release(values, sigma, sensitivity, rng, *, eps=None, delt
     References
     ----------
     Canonne C L, Kamath G, Steinke T (2020), Algorithm 3; Mironov I (2012), On significance
-    of the least significant bits for differential privacy; spec ``exact_noise.md``.
+    of the least significant bits for differential privacy.
 
     Examples
     --------
@@ -487,12 +492,12 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
     Raises
     ------
     ValueError
-        With DPpack's message for each invalid argument (spec §2.1), before any noise is drawn;
+        With DPpack's message for each invalid argument, before any noise is drawn;
         an overspend of ``accountant``.
 
     Examples
     --------
-    A mean of values in [0, 10] over n = 100 rows has sensitivity 10 / 100 (spec §3.1):
+    A mean of values in [0, 10] over n = 100 rows has sensitivity 10 / 100:
 
     >>> x = LaplaceMechanism(5.0, eps=1.0, sensitivities=0.1, random_state=1)
     >>> round(float(x), 2)
@@ -504,13 +509,13 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
 
     Notes
     -----
-    The noise scales are DPpack's (spec §2.1): b = sum(Delta) / eps for the whole vector, or
+    The noise scales are DPpack's: b = sum(Delta) / eps for the whole vector, or
     b_i = Delta_i / (a_i eps) with an allocation. The noise is drawn exactly
     (``_random.discrete_laplace_noise``; Canonne, Kamath and Steinke 2020, Algorithm 2, in
     integer arithmetic): each value is rounded to the grid g = 2^k, which raises the L1
     sensitivity in grid units to D = ceil(Delta / g) + m (each of the m values that can
     differ gains at most one step), and integer noise with P(z) proportional to
-    exp(-|z| eps' / D), eps' <= eps, is added, which is eps'-DP for an integer vector of L1
+    exp(-abs(z) eps' / D), eps' <= eps, is added, which is eps'-DP for an integer vector of L1
     sensitivity D. Without allocation, the vector is one release (Delta = sum of the
     sensitivities, m = its size); with allocation, value i is its own release at
     (Delta_i, a_i eps) with m = 1, and the releases compose to eps. The scale grows by a
@@ -522,7 +527,7 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
     Dwork, McSherry, Nissim and Smith (2006), Calibrating noise to sensitivity in private data
     analysis. Canonne, Kamath and Steinke (2020), The discrete Gaussian for differential
     privacy (NeurIPS). Giddens and Liu (2023), DPpack reference manual,
-    ``LaplaceMechanism``; spec ``dppack_api.md`` §2.1.
+    ``LaplaceMechanism``.
     """
     _frames.refuse_dask("LaplaceMechanism", true_values)
     bill = accounting.charge(
@@ -603,17 +608,17 @@ def GaussianMechanism(
     Raises
     ------
     ValueError
-        With DPpack's message for each invalid argument (spec §2.2), before any noise is drawn;
+        With DPpack's message for each invalid argument, before any noise is drawn;
         an overspend of ``accountant``.
 
     Notes
     -----
-    sigma is DPpack's (spec §2.2, §2.3: classical, pDP or analytic, :func:`gaussian_sigma`).
+    sigma is DPpack's (classical, pDP or analytic, ``dppack.mechanisms.gaussian_sigma``).
     The noise is the discrete Gaussian of Canonne, Kamath and Steinke (2020) on the grid
     g = 2^k, drawn exactly (their Algorithm 3, integer arithmetic):
-    :func:`discrete_gaussian_release`. Rounding to the grid raises the sensitivity by a grid
+    ``dppack.mechanisms.discrete_gaussian_release``. Rounding to the grid raises the sensitivity by a grid
     step, and the continuous formulas are not proofs for the discrete law, so
-    :func:`discrete_gaussian_parameters` checks the discrete guarantee (CKS Theorem 7 for a
+    ``dppack.mechanisms.discrete_gaussian_parameters`` checks the discrete guarantee (CKS Theorem 7 for a
     scalar; zCDP, CKS Theorem 4 and Corollary 13, for a vector; exact tails or a subgaussian
     bound for pDP) and raises the variance minimally where it falls short. Without
     allocation the vector is one release with the L2 norm of the sensitivities; with
@@ -622,15 +627,14 @@ def GaussianMechanism(
     the calibration is tight (analytic), not at all where it has slack (classical, most
     pDP), by 5 to 15 percent for a vector of up to 10^3 values (the zCDP conversion or the
     subgaussian bound against the exact continuous calibration), and more for longer vectors
-    (see :func:`discrete_gaussian_parameters`).
+    (see ``dppack.mechanisms.discrete_gaussian_parameters``).
 
     References
     ----------
     Dwork and Roth (2014); Liu (2019), Generalized Gaussian mechanism for undirected graphs;
     Balle and Wang (2018), Improving the Gaussian mechanism for differential privacy;
     Canonne, Kamath and Steinke (2020), The discrete Gaussian for differential privacy.
-    Giddens and Liu (2023), DPpack reference manual, ``GaussianMechanism``; spec
-    ``dppack_api.md`` §2.2.
+    Giddens and Liu (2023), DPpack reference manual, ``GaussianMechanism``.
 
     Examples
     --------
@@ -692,7 +696,7 @@ def GaussianMechanism(
 
 
 def _agm_parts(eps, s):
-    """Phi(sqrt(eps s)), Phi(-sqrt(eps s)) and e^eps Phi(-sqrt(eps (s + 2))) of spec §2.3.
+    """Phi(sqrt(eps s)), Phi(-sqrt(eps s)) and e^eps Phi(-sqrt(eps (s + 2))) of DPpack 0.2.2.
 
     The last term is formed in log space so that large eps does not overflow e^eps.
     """
@@ -704,7 +708,7 @@ def _agm_parts(eps, s):
 def calibrateAnalyticGaussianMechanism(epsilon, delta, sensitivity, tol=1e-12):
     """Noise standard deviation of the analytic Gaussian mechanism (Balle and Wang 2018).
 
-    Finds, by doubling and bisection on s (spec §2.3), the smallest sigma for which Gaussian
+    Finds, by doubling and bisection on s, the smallest sigma for which Gaussian
     noise gives (epsilon, delta)-DP to a query of l2 sensitivity ``sensitivity``.
 
     Parameters
@@ -740,8 +744,7 @@ def calibrateAnalyticGaussianMechanism(epsilon, delta, sensitivity, tol=1e-12):
     ----------
     Balle and Wang (2018), Improving the Gaussian mechanism for differential privacy:
     analytical calibration and optimal denoising, ICML (Algorithm 1). Giddens and Liu
-    (2023), DPpack reference manual, ``calibrateAnalyticGaussianMechanism``; spec
-    ``dppack_api.md`` §2.3.
+    (2023), DPpack reference manual, ``calibrateAnalyticGaussianMechanism``.
 
     Examples
     --------
@@ -798,7 +801,7 @@ def calibrateAnalyticGaussianMechanism(epsilon, delta, sensitivity, tol=1e-12):
                 break
             s_inf, s_sup = s_sup, 2.0 * s_sup
         else:
-            raise ValueError(
+            raise _messages.value_error(
                 "calibrateAnalyticGaussianMechanism found no bracket for these epsilon and delta."
             )
 
@@ -861,7 +864,7 @@ def ExponentialMechanism(
     Raises
     ------
     ValueError
-        With DPpack's message for each invalid argument (spec §2.4), before the draw.
+        With DPpack's message for each invalid argument, before the draw.
 
     Notes
     -----
@@ -883,8 +886,7 @@ def ExponentialMechanism(
     ----------
     McSherry and Talwar (2007), Mechanism design via differential privacy. Canonne, Kamath
     and Steinke (2020), The discrete Gaussian for differential privacy (NeurIPS). Giddens and
-    Liu (2023), DPpack reference manual, ``ExponentialMechanism``; spec ``dppack_api.md``
-    §2.4.
+    Liu (2023), DPpack reference manual, ``ExponentialMechanism``.
 
     Examples
     --------
@@ -905,34 +907,36 @@ def ExponentialMechanism(
         utility, "utility must be a numeric atomic vector or scalar."
     ).ravel()
     if u.size == 0:
-        raise ValueError("utility must have at least one element.")
+        raise _messages.value_error("utility must have at least one element.")
     if not (u < np.inf).all():  # one pass catches NaN and +Inf
-        raise ValueError("utility must not contain NA, NaN or Inf.")
+        raise _messages.value_error("utility must not contain NA, NaN or Inf.")
     if u.max() == -np.inf:
-        raise ValueError("At least one candidate must have positive measure and utility > -Inf.")
+        raise _messages.value_error(
+            "At least one candidate must have positive measure and utility > -Inf.")
     eps = _checks.check_finite_budget(eps, "eps")
     sens = _checks.as_numeric_array(sensitivity, "sensitivity must be > 0.").ravel()
     if sens.size != 1:
-        raise ValueError("Length of sensitivity must be 1.")
+        raise _messages.value_error("Length of sensitivity must be 1.")
     sens = float(sens[0])
     if not sens > 0:
-        raise ValueError("sensitivity must be > 0.")
+        raise _messages.value_error("sensitivity must be > 0.")
     if not np.isfinite(sens):
-        raise ValueError("sensitivity must be finite.")
+        raise _messages.value_error("sensitivity must be finite.")
     if measure is not None:
         m = _checks.as_numeric_array(measure, "Values in measure must be numeric.").ravel()
         if m.size != u.size:
-            raise ValueError("Length of measure must match length of utility.")
+            raise _messages.value_error("Length of measure must match length of utility.")
         if np.any(np.isnan(m)) or np.any(m < 0):
-            raise ValueError("Values in measure cannot be negative.")
+            raise _messages.value_error("Values in measure cannot be negative.")
         if not np.all(np.isfinite(m)):
-            raise ValueError("Values in measure must be finite.")
+            raise _messages.value_error("Values in measure must be finite.")
     if candidates is not None and not hasattr(candidates, "__len__"):
-        raise ValueError("candidates must be a sequence with one entry per utility.")
+        raise _messages.value_error("candidates must be a sequence with one entry per utility.")
     if candidates is not None and len(candidates) != u.size:
-        raise ValueError("Length of candidates must match length of utility")
+        raise _messages.value_error("Length of candidates must match length of utility")
     if measure is not None and not np.any((m > 0) & (u > -np.inf)):
-        raise ValueError("At least one candidate must have positive measure and utility > -Inf.")
+        raise _messages.value_error(
+            "At least one candidate must have positive measure and utility > -Inf.")
     rng = _random.as_generator(random_state)
     bill.spend()
     # §2.4 steps 2-3, exactly: P(k) proportional to measure_k exp(eps u~_k / (2 Delta')).

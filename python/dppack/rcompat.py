@@ -3,7 +3,7 @@
 DPpack releases histograms whose break points R computes from the data (``hist`` with
 ``pretty``) and contingency tables whose cells are R factor levels (``table``). A Python user
 gets the same breaks, counts and cells as R 4.2.2 only if these are reproduced exactly, to the
-last bit of every break point; this module does that (spec ``dppack_api.md`` §1.2, §3.5, §3.6).
+last bit of every break point; this module does that.
 :func:`hist` is R's, for the non-private ``histogramDataAccess``; ``histogramDP`` reuses its
 parts (:func:`parse_breaks`, :func:`pretty`, :func:`fuzz`, :func:`cell_counts`) with breaks
 from the bounds instead of the data.
@@ -74,7 +74,7 @@ _INVALID_NUMBER = "invalid number of 'breaks'"
 def round_half_even(x):
     """R's ``round(x)`` (0 digits): halves go to the even neighbour.
 
-    ``round(0.5) == 0``, ``round(2.5) == 2``, ``round(-1.5) == -2`` in R (spec §1.2).
+    ``round(0.5) == 0``, ``round(2.5) == 2``, ``round(-1.5) == -2`` in R.
     :func:`numpy.round` and :func:`numpy.rint` round exactly this way (IEEE round-half-even),
     so this is ``numpy.rint``; ``math.floor(x + 0.5)`` would not be.
 
@@ -90,8 +90,7 @@ def round_half_even(x):
 
     References
     ----------
-    R Core Team, ``help(round)``, R 4.2.2; IEEE 754 round-half-even; spec ``dppack_api.md``
-    §1.2.
+    R Core Team, ``help(round)``, R 4.2.2; IEEE 754 round-half-even.
 
     Examples
     --------
@@ -588,8 +587,7 @@ def check_cells(value, stacklevel=2):
 
     References
     ----------
-    R Core Team, ``help(hist)`` and ``hist.default``'s checks of ``breaks``, R 4.2.2; spec
-    ``dppack_api.md`` §3.5.
+    R Core Team, ``help(hist)`` and ``hist.default``'s checks of ``breaks``, R 4.2.2.
 
     Examples
     --------
@@ -655,7 +653,7 @@ def parse_breaks(breaks, argument, stacklevel=2):
 
     References
     ----------
-    R Core Team, ``help(hist)``, argument ``breaks``, R 4.2.2; spec ``dppack_api.md`` §3.5.
+    R Core Team, ``help(hist)``, argument ``breaks``, R 4.2.2.
 
     Examples
     --------
@@ -759,7 +757,7 @@ def hist_breaks(x, breaks="Sturges"):
 
     References
     ----------
-    R Core Team, ``help(hist)``, R 4.2.2; spec ``dppack_api.md`` §1.2, §3.5.
+    R Core Team, ``help(hist)``, R 4.2.2.
 
     Examples
     --------
@@ -777,7 +775,7 @@ def hist_breaks(x, breaks="Sturges"):
 class Histogram:
     """The result of :func:`hist`: R's "histogram" object without ``density``.
 
-    DPpack removes ``density`` from R's histogram before adding noise (spec §3.5), so it is
+    DPpack removes ``density`` from R's histogram before adding noise, so it is
     not part of this object; the fields are those of DPpack's result, in R's order.
 
     Attributes
@@ -800,7 +798,7 @@ class Histogram:
 
     References
     ----------
-    R Core Team, ``help(hist)``, section Value, R 4.2.2; spec ``dppack_api.md`` §3.5.
+    R Core Team, ``help(hist)``, section Value, R 4.2.2.
 
     Examples
     --------
@@ -830,6 +828,10 @@ class Histogram:
     def plot(self, ax=None, **kwargs):
         """Draw the histogram as bars over its cells, as R's ``plot(hist(x))`` does.
 
+        A release of :func:`dppack.histogramDP` is titled with what it spent, e.g.
+        "Private histogram of x, eps = 1 (pure DP)" (for ``which_sensitivity='both'``, the
+        pair's total); a true histogram, "Histogram of x".
+
         Parameters
         ----------
         ax : matplotlib.axes.Axes, optional
@@ -858,7 +860,10 @@ class Histogram:
         breaks = np.asarray(self.breaks, dtype=np.float64)
         options = {"color": "lightgray", "edgecolor": "black", **kwargs}
         ax.bar(breaks[:-1], self.counts, width=np.diff(breaks), align="edge", **options)
-        ax.set_title(f"Histogram of {self.xname}")
+        # A release of dppack.histogramDP carries what it spent: the title says so.
+        privacy = getattr(self, "privacy_", None)
+        ax.set_title(f"Histogram of {self.xname}" if privacy is None
+                     else f"Private histogram of {self.xname}, {privacy}")
         ax.set_xlabel(self.xname)
         ax.set_ylabel("Frequency")
         return ax
@@ -886,7 +891,7 @@ def fuzz(breaks, span):
 
     References
     ----------
-    R Core Team, ``hist.default`` (its ``fuzz``), R 4.2.2; spec ``dppack_api.md`` §3.5.
+    R Core Team, ``hist.default`` (its ``fuzz``), R 4.2.2.
 
     Examples
     --------
@@ -920,7 +925,7 @@ def is_equidistant(breaks):
 
     References
     ----------
-    R Core Team, ``hist.default`` (its ``equidist``), R 4.2.2; spec ``dppack_api.md`` §3.5.
+    R Core Team, ``hist.default`` (its ``equidist``), R 4.2.2.
 
     Examples
     --------
@@ -997,7 +1002,7 @@ def _bin_counts(points, fuzzy, values, xmin, xmax):
 
 
 def hist(x, breaks="Sturges", xname="x"):
-    """R's ``hist(x, breaks, plot = FALSE)``, without the density (spec §3.5).
+    """R's ``hist(x, breaks, plot = FALSE)``, without the density.
 
     Cells are right-closed, (b[i-1], b[i]], the first one closed (R's ``right = TRUE,
     include.lowest = TRUE``). Values are compared with R's "fuzzy" breaks, so that data on a
@@ -1033,7 +1038,7 @@ def hist(x, breaks="Sturges", xname="x"):
 
     References
     ----------
-    R Core Team, ``help(hist)``, R 4.2.2; spec ``dppack_api.md`` §3.5.
+    R Core Team, ``help(hist)``, R 4.2.2.
 
     Examples
     --------
@@ -1084,8 +1089,7 @@ def cell_counts(values, breaks, diddle, xmin, xmax):
 
     References
     ----------
-    R Core Team, ``help(hist)`` (``right = TRUE``, ``include.lowest = TRUE``), R 4.2.2; spec
-    ``dppack_api.md`` §3.5.
+    R Core Team, ``help(hist)`` (``right = TRUE``, ``include.lowest = TRUE``), R 4.2.2.
 
     Examples
     --------
@@ -1136,7 +1140,7 @@ def has_declared_levels(x):
 
     References
     ----------
-    R Core Team, ``help(factor)``, R 4.2.2; spec ``dppack_api.md`` §3.6.
+    R Core Team, ``help(factor)``, R 4.2.2.
 
     Examples
     --------
@@ -1183,7 +1187,7 @@ def factorize(x):
 
     References
     ----------
-    R Core Team, ``help(factor)``, R 4.2.2; spec ``dppack_api.md`` §1.2, §3.6.
+    R Core Team, ``help(factor)``, R 4.2.2.
 
     Examples
     --------
@@ -1281,7 +1285,7 @@ def table(*factors):
 
     References
     ----------
-    R Core Team, ``help(table)``, R 4.2.2; spec ``dppack_api.md`` §3.6.
+    R Core Team, ``help(table)``, R 4.2.2.
 
     Examples
     --------
@@ -1358,7 +1362,7 @@ def observed_cells(*factors):
 
     References
     ----------
-    R Core Team, ``help(table)``, R 4.2.2; spec ``dppack_api.md`` §3.6.
+    R Core Team, ``help(table)``, R 4.2.2.
 
     Examples
     --------

@@ -2,7 +2,7 @@
 
 ``DPLogisticRegression``, ``DPLinearSVC``, ``DPSVC`` (linear or Gaussian kernel) and
 ``DPLinearRegression`` wrap :class:`dppack.LogisticRegressionDP`, :class:`dppack.svmDP` and
-:class:`dppack.LinearRegressionDP` (spec ``dppack_api.md`` §6.3, §6.4, §6.6) in scikit-learn's
+:class:`dppack.LinearRegressionDP` in scikit-learn's
 estimator contract: keyword-only constructors that only store their parameters,
 ``fit(X, y)``, ``predict``, ``decision_function``, ``predict_proba`` (logistic model),
 ``score``, ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``, ``feature_names_in_``.
@@ -21,9 +21,8 @@ that are chosen without looking at the data: ``feature_bounds=(lower, upper)``, 
 They are constructor parameters, so that a ``Pipeline`` or ``GridSearchCV`` can carry them.
 There is no default: an estimator without bounds refuses to fit, rather than compute them
 from the data (which would not be private). Values outside the bounds are clipped by the
-underlying model before fitting (spec §6.1 step 1); predictions use the data as given. The
-Gaussian kernel of ``DPSVC`` needs no bounds: its random features are bounded by construction
-(spec §6.4).
+underlying model before fitting; predictions use the data as given. The
+Gaussian kernel of ``DPSVC`` needs no bounds: its random features are bounded by construction.
 
 In a ``Pipeline``, the bounds apply to what reaches the estimator: after a ``StandardScaler``
 they are bounds on standardised values (e.g. ``(-3, 3)``), not on the raw data. A transformer
@@ -350,8 +349,8 @@ class _DPBinaryClassifier(ClassifierMixin, _DPEstimator):
 
 
 class DPLogisticRegression(_DPBinaryClassifier):
-    """Differentially private logistic regression (:class:`dppack.LogisticRegressionDP`, spec
-    §6.3) as a scikit-learn classifier.
+    """Differentially private logistic regression (:class:`dppack.LogisticRegressionDP`) as a
+    scikit-learn classifier.
 
     Parameters
     ----------
@@ -375,7 +374,7 @@ class DPLogisticRegression(_DPBinaryClassifier):
     ----------
     classes_ : ndarray of shape (2,)
         The labels; ``classes_[1]`` is the positive class (0/1 for the core model).
-    coef_ : ndarray of shape (1, n_features_in_)
+    coef_ : ndarray of shape (1, n_features)
         Coefficients on the scale of the raw features.
     intercept_ : ndarray of shape (1,)
         0 without ``fit_intercept``.
@@ -395,7 +394,7 @@ class DPLogisticRegression(_DPBinaryClassifier):
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
     minimization, JMLR 12 (output and objective perturbation); Giddens and Liu (2023), DPpack
-    reference manual, ``LogisticRegressionDP``; spec ``dppack_api.md`` §6.1, §6.3. Pedregosa
+    reference manual, ``LogisticRegressionDP``. Pedregosa
     et al. (2011), Scikit-learn: machine learning in Python, JMLR 12 (the estimator contract).
 
     Examples
@@ -461,7 +460,7 @@ class DPLogisticRegression(_DPBinaryClassifier):
 
 
 class _DPSVMBase(_DPBinaryClassifier):
-    """svmDP (spec §6.4): the Huber-smoothed hinge loss, weights with output perturbation."""
+    """svmDP: the Huber-smoothed hinge loss, weights with output perturbation."""
 
     def _kernel(self):
         return "linear"
@@ -481,7 +480,7 @@ class _DPSVMBase(_DPBinaryClassifier):
         sample_weight : array_like of shape (n_samples,), optional
             Nonnegative weights; only with ``perturbation_method='output'`` and a
             ``sample_weight_bound`` (weights above it are clipped; the noise is calibrated to
-            it, spec §6.2).
+            it).
         """
         return self._fit(X, y, sample_weight)
 
@@ -497,7 +496,7 @@ class _DPSVMBase(_DPBinaryClassifier):
 
 class DPLinearSVC(_DPSVMBase):
     """Differentially private linear support vector machine (:class:`dppack.svmDP` with the
-    linear kernel, spec §6.4) as a scikit-learn classifier. As scikit-learn's ``LinearSVC``,
+    linear kernel) as a scikit-learn classifier. As scikit-learn's ``LinearSVC``,
     it has ``decision_function`` but no ``predict_proba``.
 
     Parameters
@@ -524,7 +523,7 @@ class DPLinearSVC(_DPSVMBase):
     References
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the Huber-smoothed hinge loss);
-    Giddens and Liu (2023), DPpack reference manual, ``svmDP``; spec ``dppack_api.md`` §6.4.
+    Giddens and Liu (2023), DPpack reference manual, ``svmDP``.
 
     Examples
     --------
@@ -550,7 +549,7 @@ class DPLinearSVC(_DPSVMBase):
 
 class DPSVC(_DPSVMBase):
     """Differentially private support vector machine with a linear or Gaussian kernel
-    (:class:`dppack.svmDP`, spec §6.4) as a scikit-learn classifier.
+    (:class:`dppack.svmDP`) as a scikit-learn classifier.
 
     The Gaussian kernel exp(-kernel_param ||x - x'||^2) (scikit-learn's 'rbf') is approximated
     by ``D`` random Fourier features drawn at each fit; the features are bounded by
@@ -578,7 +577,7 @@ class DPSVC(_DPSVMBase):
         Linear kernel only.
     kernel_param_ : float
         Gaussian kernel: the kernel parameter used.
-    random_features_ : ndarray of shape (D, n_features_in_ + fit_intercept + 1)
+    random_features_ : ndarray of shape (D, n_features + fit_intercept + 1)
         Gaussian kernel: the frequencies and phases drawn at fit (svmDP's ``prefilter``).
     random_features_coef_ : ndarray of shape (D,)
         Gaussian kernel: the private coefficients of the random features.
@@ -592,7 +591,7 @@ class DPSVC(_DPSVMBase):
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (private kernel SVM with random
     features); Rahimi and Recht (2007), Random features for large-scale kernel machines;
-    Giddens and Liu (2023), DPpack reference manual, ``svmDP``; spec ``dppack_api.md`` §6.4.
+    Giddens and Liu (2023), DPpack reference manual, ``svmDP``.
 
     Examples
     --------
@@ -654,7 +653,7 @@ class DPSVC(_DPSVMBase):
 
 class DPLinearRegression(RegressorMixin, _DPEstimator):
     """Differentially private linear regression (:class:`dppack.LinearRegressionDP`, Kifer,
-    Smith and Thakurta 2012 objective perturbation, spec §6.6) as a scikit-learn regressor.
+    Smith and Thakurta 2012 objective perturbation) as a scikit-learn regressor.
 
     Parameters
     ----------
@@ -676,7 +675,7 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features_in_,)
+    coef_ : ndarray of shape (n_features,)
     intercept_ : float
         0.0 without ``fit_intercept``.
     n_features_in_, feature_names_in_ :
@@ -687,10 +686,10 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
     Notes
     -----
     LinearRegressionDP solves a scaled problem over the ball ||theta||^2 <= p (p coefficients,
-    the intercept included; spec §6.6), with theta_j = coef_j s_j / c, s_j = max(|lower_j|,
-    |upper_j|) and c = (U_y - L_y) / (2p) with an intercept (which is also shifted by the
-    midpoint of ``y_bounds``), max(|L_y|, |U_y|) / p without. So the bounds also cap the
-    coefficients: with feature and target bounds of equal width, |coef_j| <= 1/sqrt(p). Wide
+    the intercept included), with theta_j = coef_j s_j / c, s_j = max(abs(lower_j),
+    abs(upper_j)) and c = (U_y - L_y) / (2p) with an intercept (which is also shifted by the
+    midpoint of ``y_bounds``), max(abs(L_y), abs(U_y)) / p without. So the bounds also cap the
+    coefficients: with feature and target bounds of equal width, abs(coef_j) <= 1/sqrt(p). Wide
     ``y_bounds`` relative to ``feature_bounds`` leave room for large coefficients.
 
     Raises
@@ -703,7 +702,7 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
     ----------
     Kifer, Smith and Thakurta (2012), Private convex empirical risk minimization and
     high-dimensional regression, COLT; Giddens and Liu (2023), DPpack reference manual,
-    ``LinearRegressionDP``; spec ``dppack_api.md`` §6.5, §6.6.
+    ``LinearRegressionDP``.
 
     Examples
     --------
@@ -807,7 +806,7 @@ def _best_has(name):
 class DPModelSelector(_DPEstimator):
     """Private choice among several private estimators (DPpack's data-split exponential
     mechanism: :func:`dppack.tune_classification_model`,
-    :func:`dppack.tune_linear_regression_model`, spec §7).
+    :func:`dppack.tune_linear_regression_model`).
 
     The data are split into m + 1 interleaved parts for m candidates; candidate i is fitted
     on part i, all are scored on the last part (misclassified rows, or the squared error
@@ -859,7 +858,7 @@ class DPModelSelector(_DPEstimator):
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (privacy-preserving parameter tuning);
     McSherry (2009), Privacy integrated queries (parallel composition); Giddens and Liu
-    (2023), DPpack reference manual, ``tune_classification_model``; spec ``dppack_api.md`` §7.
+    (2023), DPpack reference manual, ``tune_classification_model``.
 
     Examples
     --------
@@ -986,7 +985,7 @@ class DPModelSelector(_DPEstimator):
 
     def _privacy_loss(self, cores, classification):
         """The core tuner's loss (:func:`dppack.tuning.tuning_loss`): the candidates' fits and
-        the selection read disjoint parts of the data (parallel composition, spec §7)."""
+        the selection read disjoint parts of the data (parallel composition)."""
         for candidate, core in zip(self.estimators, cores):
             candidate._privacy_loss(core)  # eps = inf: this estimator's message
         return tuning_loss(cores, with_delta=not classification)

@@ -1,6 +1,6 @@
 """DPpack 0.2.2's private descriptive statistics: meanDP ... medianDP.
 
-Every function runs four steps (spec ``dppack_api.md`` §3.0): input checks and clipping, the
+Every function runs four steps: input checks and clipping, the
 data-access call (:mod:`dppack.data_access`: true value and sensitivities), the privacy layer
 (a mechanism of :mod:`dppack.mechanisms`), and post-processing. DPpack's checks keep DPpack's
 order and message texts; our own checks (finite bounds with lower < upper, numeric, non-empty,
@@ -13,7 +13,7 @@ data are read; the loss is spent after the checks, before the first draw); the m
 calls are passed ``accounting.UNCHARGED``.
 
 Randomness: each call turns ``random_state`` into one generator and draws everything from it,
-bounded noise before unbounded noise (spec §3.0). All noise is exact, on a power-of-two grid
+bounded noise before unbounded noise. All noise is exact, on a power-of-two grid
 (the mechanisms' discrete Laplace and discrete Gaussian; the exponential mechanism of
 ``_random``).
 
@@ -32,11 +32,10 @@ a private n (unbounded DP), or an n unknown before the pass, counts in a second 
 import fractions
 import math
 import numbers
-import warnings
 
 import numpy as np
 
-from . import _checks, _frames, _random, accounting, data_access, rcompat
+from . import _checks, _frames, _messages, _random, accounting, data_access, rcompat
 from .accounting import PrivacyLoss
 from .data_access import (
     check_mechanism,
@@ -73,6 +72,9 @@ IDENTICAL_MESSAGE = (
     "statistic. Only one value will be returned."
 )
 EXPONENTIAL_MESSAGE = "Mechanism must be one of {'exponential'}."
+# The statistics choose the analytic Gaussian mechanism with mechanism = 'analytic': their
+# budget messages say so (GaussianMechanism's say "analytic is TRUE", an argument they lack).
+MECHANISM_SWITCH = "mechanism is 'analytic'"
 EQUIDISTANT_MESSAGE = "Only equidistant histogram bins are supported."
 
 
@@ -83,11 +85,11 @@ EQUIDISTANT_MESSAGE = "Only equidistant histogram bins are supported."
 
 def _check_which(which_sensitivity, identical=False, stacklevel=3):
     """DPpack's which.sensitivity check; for a statistic whose two sensitivities are equal,
-    'both' warns that one value will be returned (spec §3.0). ``stacklevel`` makes the
+    'both' warns that one value will be returned. ``stacklevel`` makes the
     warning point at the user's call."""
     _checks.check_choice(which_sensitivity, "which.sensitivity", WHICH, WHICH_MESSAGE)
     if identical and which_sensitivity == "both":
-        warnings.warn(IDENTICAL_MESSAGE, UserWarning, stacklevel=stacklevel)
+        _messages.warn(IDENTICAL_MESSAGE, UserWarning, stacklevel=stacklevel)
 
 
 def _min_size(which_sensitivity, bounded_min):
@@ -118,11 +120,11 @@ def _clip(x, low, high, lower, upper):
 
 
 def _noisy(true_values, eps, sensitivity, mechanism, delta, type_DP, rng):
-    """The privacy layer of spec §3.0: one call of the requested mechanism.
+    """The privacy layer of DPpack 0.2.2: one call of the requested mechanism.
 
     Laplace consumes the sensitivity as an l1 norm, the Gaussian mechanisms as an l2 norm; a
-    scalar sensitivity gives every coordinate the same noise scale (§2.1, §2.2). For
-    'analytic', ``type_DP`` is ignored, as in DPpack (§3.0, §8.9).
+    scalar sensitivity gives every coordinate the same noise scale. For
+    'analytic', ``type_DP`` is ignored, as in DPpack.
     """
     # The statistic charged its accountant for the whole release: the mechanism charges none.
     if mechanism == "Laplace":
@@ -144,7 +146,7 @@ def _count_noise(eps, sensitivity, mechanism, delta, type_DP, changed):
     Returns ``(noise, k, tail)``: ``noise(counts, rng)`` draws the noisy counts, g (round(c /
     g) + Z) on the grid g = 2^k, and ``tail(m)`` = P[Z >= m] exactly (floating point).
 
-    The noise is DPpack's (spec §3.5, §3.6: Laplace scale Delta/eps, Gaussian sigma of §2.2
+    The noise is DPpack's (Laplace scale Delta/eps, Gaussian sigma of DPpack 0.2.2
     with s = Delta), drawn by the exact samplers (Canonne, Kamath and Steinke 2020) for a
     vector of which only ``changed`` entries differ between neighbours: the counts of the
     other cells are equal and round alike, so the rounding adds one grid step for each
@@ -202,7 +204,7 @@ def _loss(eps, delta, mechanism, which_sensitivity, approximate=False):
     """
     if not (_checks.is_one_of(which_sensitivity, WHICH)
             and _checks.is_one_of(mechanism, MECHANISMS)):
-        raise ValueError("not a statistic's arguments")  # left to the statistic's checks
+        raise _messages.value_error("not a statistic's arguments")  # left to the statistic's checks
     if mechanism == "Laplace" and not approximate:
         one = PrivacyLoss.pure(eps)
     else:
@@ -211,7 +213,7 @@ def _loss(eps, delta, mechanism, which_sensitivity, approximate=False):
         return one
     group_delta = (1.0 + math.exp(one.eps)) * one.delta if one.eps < 700 else math.inf
     if one.delta and one.delta + group_delta >= 1.0:
-        raise ValueError(BOTH_VACUOUS_MESSAGE)
+        raise _messages.value_error(BOTH_VACUOUS_MESSAGE)
     return PrivacyLoss.compose(one, PrivacyLoss.approx(2.0 * one.eps,
                                                        group_delta if one.delta else 0.0))
 
@@ -227,16 +229,17 @@ def _charge(accountant, label, eps, delta, mechanism, which_sensitivity, approxi
 def _check_whole_budget(eps, mechanism, delta, type_DP):
     """The checks the mechanism makes of (eps, delta), with its messages, made once before a
     release that may call it more than once ('both'), so that a bad budget fails before the
-    first draw. 'analytic' ignores ``type_DP`` (spec §3.0, §8.9)."""
+    first draw. 'analytic' ignores ``type_DP``."""
     if mechanism == "Laplace":
         check_budget(eps)
     else:
         analytic = mechanism == "analytic"
-        check_budget(eps, delta, "aDP" if analytic else type_DP, analytic=analytic)
+        check_budget(eps, delta, "aDP" if analytic else type_DP, analytic=analytic,
+                     switch=MECHANISM_SWITCH)
 
 
 def _check_release(which_sensitivity, mechanism, eps, delta, type_DP):
-    """DPpack's last checks of an additive-noise statistic, in its order (spec §3.0):
+    """DPpack's last checks of an additive-noise statistic, in its order:
     which.sensitivity, mechanism, then the mechanism's checks of (eps, delta)."""
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
@@ -315,7 +318,7 @@ def _moment_source(x, lower, upper, which_sensitivity, bounded_min):
 
 def _clamp(value, low, high):
     """``value`` clamped to [low, high]: post-processing of a single noisy draw (Dwork and
-    Roth 2014, Proposition 2.1), in place of DPpack's redraws (spec §8.6)."""
+    Roth 2014, Proposition 2.1), in place of DPpack's redraws."""
     return float(min(max(value, low), high))
 
 
@@ -344,7 +347,7 @@ def _unit_statistics(access):
         unit = values / sensitivities
     if not (np.all(np.isfinite(unit)) and np.all(np.isfinite(sensitivities))
             and np.all(sensitivities > 0)):
-        raise ValueError(
+        raise _messages.value_error(
             "The bounds are too close together or too far apart for the sufficient "
             "statistics of unbounded DP in floating point."
         )
@@ -379,7 +382,7 @@ def _noisy_count(count):
 
 
 def _versions(which_sensitivity, bounded, unbounded):
-    """The (label, sensitivity) pairs to release, bounded first (spec §3.0)."""
+    """The (label, sensitivity) pairs to release, bounded first."""
     if which_sensitivity == "bounded":
         return [("Bounded", bounded)]
     if which_sensitivity == "unbounded":
@@ -397,7 +400,7 @@ def _release(versions, release):
 
 def _draw_versions(which_sensitivity, bounded, unbounded, random_state, bill):
     """Prepare the requested versions, then draw them from one generator, bounded first
-    (spec §3.0): one value, or for 'both' ``{"Bounded": ..., "Unbounded": ...}``.
+    (as DPpack 0.2.2 does): one value, or for 'both' ``{"Bounded": ..., "Unbounded": ...}``.
 
     ``bounded`` and ``unbounded`` take no argument: each reads the data and makes its checks,
     and returns a function of the generator that draws. All are prepared before the first
@@ -423,8 +426,7 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
     Clips ``x`` to [lower_bound, upper_bound] and releases its mean:
 
     * 'bounded' (neighbours differ in the value of one record; n is public): DPpack's
-      release, the mean plus noise calibrated to the sensitivity (upper_bound - lower_bound)/n
-      (spec §3.1).
+      release, the mean plus noise calibrated to the sensitivity (upper_bound - lower_bound)/n.
     * 'unbounded' (neighbours differ by one record added or removed; n is private): the sum S
       of the values centred at the midpoint m of the bounds (sensitivity
       (upper_bound - lower_bound)/2) and the count n (sensitivity 1) are released by one call
@@ -479,9 +481,8 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``meanDP``; spec ``dppack_api.md``
-    §3.0, §3.1, §3.11. Dwork, McSherry, Nissim and Smith (2006), Calibrating noise to
-    sensitivity in private data analysis.
+    Giddens and Liu (2023), DPpack reference manual, ``meanDP``. Dwork, McSherry, Nissim and Smith
+    (2006), Calibrating noise to sensitivity in private data analysis.
 
     Examples
     --------
@@ -530,7 +531,7 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
     n (U, L the bounds), the largest sample variance of n values in [L, U]:
 
     * 'bounded' (n public): DPpack's noise, calibrated to the sensitivity
-      (upper_bound - lower_bound)^2/n (spec §3.2), then the clamp.
+      (upper_bound - lower_bound)^2/n, then the clamp.
     * 'unbounded' (n private): the sum S and the sum of squares Q of the values centred at the
       midpoint m of the bounds (sensitivities h = (U - L)/2 and h^2) and the count n
       (sensitivity 1) are released by one call of the mechanism (Laplace: eps/3 for each;
@@ -542,7 +543,7 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
 
     DPpack redraws the noisy variance until it is positive: the output then follows a law
     conditioned on an event that depends on the data, which is not differentially private
-    at the stated eps (spec §8.6). The clamp is post-processing of one draw: a
+    at the stated eps. The clamp is post-processing of one draw: a
     noisy value below 0 is released as exactly 0.
 
     Parameters
@@ -566,8 +567,7 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``varDP``; spec ``dppack_api.md`` §3.2,
-    §8.6.
+    Giddens and Liu (2023), DPpack reference manual, ``varDP``.
 
     Examples
     --------
@@ -625,7 +625,7 @@ def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanis
          delta=0, type_DP="aDP", random_state=None, accountant=None):
     """Differentially private standard deviation: the square root of :func:`varDP`.
 
-    Parameters and errors are those of :func:`varDP` (spec §3.3); the square root is
+    Parameters and errors are those of :func:`varDP`; the square root is
     post-processing. 'both': as for :func:`varDP` (up to 3 eps under bounded DP; under
     unbounded DP the bounded release is not private). The accountant is charged as by
     :func:`varDP`, label "sdDP".
@@ -650,7 +650,7 @@ def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanis
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``sdDP``; spec ``dppack_api.md`` §3.3.
+    Giddens and Liu (2023), DPpack reference manual, ``sdDP``.
 
     Examples
     --------
@@ -678,7 +678,7 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
     and releases their sample covariance (denominator n - 1):
 
     * 'bounded' (n public): DPpack's release, with noise calibrated to the sensitivity
-      (upper_bound1 - lower_bound1)(upper_bound2 - lower_bound2)/n (spec §3.4).
+      (upper_bound1 - lower_bound1)(upper_bound2 - lower_bound2)/n.
     * 'unbounded' (n private): the sums S1, S2 of the values centred at the midpoints of their
       bounds (sensitivities h1 = (U1 - L1)/2, h2 = (U2 - L2)/2), the sum P of their products
       (sensitivity h1 h2) and the count n (sensitivity 1) are released by one call of the
@@ -716,7 +716,7 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``covDP``; spec ``dppack_api.md`` §3.4.
+    Giddens and Liu (2023), DPpack reference manual, ``covDP``.
 
     Examples
     --------
@@ -775,8 +775,7 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
 
 
 def _extend_breaks(breaks, lower, upper):
-    """Breaks and mids, with cells of the same width added until they cover [lower, upper]
-    (spec §3.5 step 4).
+    """Breaks and mids, with cells of the same width added until they cover [lower, upper].
 
     DPpack prepends a break first - w (and the mid first - w/2) while lower is below the first
     break, then appends last + w (mid last + w/2) while the last break is below upper. The
@@ -812,7 +811,7 @@ def _steps(start, step, bound):
         return np.array([start])
     needed = math.ceil(abs(bound - start) / abs(step))
     if needed > _MAX_EXTENSION:
-        raise ValueError(
+        raise _messages.value_error(
             f"Extending the histogram to the bounds would add more than {_MAX_EXTENSION} "
             "empty bins; give breaks that span lower.bound and upper.bound."
         )
@@ -825,7 +824,7 @@ def _steps(start, step, bound):
         if stops.size:
             return values[: stops[0] + 1]
         if values[-1] == values[-2]:
-            raise ValueError(
+            raise _messages.value_error(
                 "The histogram bins cannot be extended to the bounds: their width is below "
                 "the floating-point resolution of the bounds."
             )
@@ -833,7 +832,7 @@ def _steps(start, step, bound):
 
 
 def _post_histogram(counts, normalize, allow_negative):
-    """Spec §3.5 step 6: negatives to 0 unless allowed; then proportions or rounding."""
+    """DPpack 0.2.2: negatives to 0 unless allowed; then proportions or rounding."""
     if not allow_negative:
         counts = np.maximum(counts, 0.0)
     if normalize:
@@ -947,7 +946,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
         a vector or a callable needs no n and the counts get all of eps.
     normalize : bool, default False
         Return proportions summing to 1 (not densities: DPpack's documentation says
-        densities, its code returns proportions, spec §8.4).
+        densities, its code returns proportions).
     which_sensitivity : {'bounded', 'unbounded', 'both'}, default 'bounded'
     mechanism : {'Laplace', 'Gaussian', 'analytic'}, default 'Laplace'
     delta, type_DP, random_state
@@ -987,8 +986,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``histogramDP``; spec ``dppack_api.md``
-    §3.5, §8.4.
+    Giddens and Liu (2023), DPpack reference manual, ``histogramDP``.
 
     Examples
     --------
@@ -1022,7 +1020,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     kind, value = rcompat.parse_breaks(breaks, np.array([lower, upper]), stacklevel=3)
     if kind == "points":
         if not rcompat.is_equidistant(value):  # §3.5 step 3
-            raise ValueError(EQUIDISTANT_MESSAGE)
+            raise _messages.value_error(EQUIDISTANT_MESSAGE)
         fixed = _extend_breaks(value, lower, upper)
     elif kind == "cells":
         fixed = _extend_breaks(rcompat.pretty(lower, upper, n=int(value), min_n=1), lower, upper)
@@ -1117,12 +1115,13 @@ def _check_table_budget(eps, delta, mechanism, type_DP, declared):
     messages, and ours for the thresholded release). Returns (eps, delta); delta is None for
     a pure release."""
     if mechanism != "Laplace":
-        return check_budget(eps, delta, type_DP, analytic=mechanism == "analytic")
+        return check_budget(eps, delta, type_DP, analytic=mechanism == "analytic",
+                            switch=MECHANISM_SWITCH)
     eps, _ = check_budget(eps)
     if declared:
         return eps, None  # delta unused, as in DPpack
     if isinstance(delta, numbers.Real) and not isinstance(delta, bool) and delta == 0:
-        raise ValueError(UNDECLARED_MESSAGE)
+        raise _messages.value_error(UNDECLARED_MESSAGE)
     return eps, _checks.check_probability(delta, "delta")
 
 
@@ -1161,7 +1160,7 @@ def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
     rounding), not for the number of observed cells, which depends on the data; the
     counts of the other cells are equal in D and D' and round alike.
 
-    * Laplace (spec §3.6 sensitivity: 2 bounded, 1 unbounded), pure (delta_C = 0):
+    * Laplace (DPpack 0.2.2 sensitivity: 2 bounded, 1 unbounded), pure (delta_C = 0):
       ``_random.discrete_laplace_noise`` adds Z with P(z) proportional to exp(-|z| s / t)
       to round(c / g), eps-DP for the L1 sensitivity D = ceil(Delta / g) + m in grid units
       (m = 2 or 1). Bounded: a change of one cell by 1 moves its rounded count by at most
@@ -1170,7 +1169,7 @@ def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
       e^(eps/2) p <= delta; p = delta/2 meets (i) and (ii), and (iii) by the first condition
       when eps > 2 ln 2 (then 1 - e^(-eps/2) > 1/2), by the second otherwise. Unbounded:
       p = delta.
-    * Gaussian (l2 sensitivity sqrt(2) bounded, 1 unbounded, spec §3.6; a change of one cell
+    * Gaussian (l2 sensitivity sqrt(2) bounded, 1 unbounded; a change of one cell
       by 1 is within it): DPpack's sigma for (eps, delta_noise), then the discrete Gaussian
       N_Z(0, s^2) on the grid that ``mechanisms.discrete_gaussian_parameters`` finds to meet
       (eps, delta_noise) (or pDP) for that sensitivity and m = 2 or 1 changed cells. Bounded:
@@ -1230,7 +1229,7 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     * Declared levels (every factor a pandas Categorical or categorical Series; R factors
       reach the core as such): the cells are all combinations of the declared levels, used
       or not, and every cell gets noise as in DPpack: sensitivity 2 (Laplace) or sqrt(2)
-      (Gaussian, analytic) for bounded DP, 1 for unbounded DP (spec §3.6). The noisy cells
+      (Gaussian, analytic) for bounded DP, 1 for unbounded DP. The noisy cells
       are rounded half to even, then negative cells become 0 unless ``allow_negative``.
       This is eps-DP (Laplace) or (eps, delta)-DP.
     * Undeclared levels (any factor a list, array or non-categorical Series): the domain is
@@ -1248,7 +1247,7 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
         column with known categories declares its levels; one pass). A pandas Categorical
         (or categorical Series), a polars Enum or a pyarrow dictionary array declares its
         categories as levels (empty ones give 0 cells); a polars Categorical does not
-        (:mod:`dppack._frames`).
+        (``dppack._frames``).
         Declared levels are treated as public: they must not be derived from the data
         (``pd.Categorical(x)`` without ``categories=`` takes them from ``x``). Other data
         have only their observed values, sorted.
@@ -1326,10 +1325,9 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``tableDP``; spec ``dppack_api.md``
-    §3.6. Korolova, Kenthapadi, Mishra and Ntoulas (2009), Releasing search queries and
-    clicks privately; Wilson et al. (2020), Differentially private SQL with bounded user
-    contribution.
+    Giddens and Liu (2023), DPpack reference manual, ``tableDP``. Korolova, Kenthapadi, Mishra and
+    Ntoulas (2009), Releasing search queries and clicks privately; Wilson et al. (2020),
+    Differentially private SQL with bounded user contribution.
 
     Examples
     --------
@@ -1493,7 +1491,7 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
     [0, sum_j m_j (U - L)^2 / (N - J)], m_j = floor(n_j/2) ceil(n_j/2)/n_j (U, L the bounds):
 
     * 'bounded' (the sizes n_j are public): DPpack's noise, calibrated to its bounded
-      sensitivity (spec §3.7), then the clamp.
+      sensitivity, then the clamp.
     * 'unbounded' (a record added to or removed from one sample; the sizes are private): for
       every sample j, the sum S_j and the sum of squares Q_j of its values centred at the
       midpoint of the bounds (sensitivities h = (U - L)/2 and h^2) and its size n_j
@@ -1508,7 +1506,7 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
       3 eps (see :func:`meanDP`); under unbounded DP the bounded release is not private.
 
     DPpack redraws until the noisy value is positive, which is not differentially private at
-    the stated eps (spec §8.6); a noisy value below 0 is released as exactly 0.
+    the stated eps; a noisy value below 0 is released as exactly 0.
 
     Parameters
     ----------
@@ -1522,7 +1520,7 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
         As :func:`meanDP`.
     approx_n_max : bool, default False
         Use N instead of the largest sample size in the bounded sensitivity (the largest
-        sample size is otherwise released unprotected, spec §8.5). The unbounded release does
+        sample size is otherwise released unprotected). The unbounded release does
         not use it.
     accountant : BudgetAccountant, optional
         As :func:`meanDP` (the same losses), label "pooledVarDP".
@@ -1540,8 +1538,7 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``pooledVarDP``; spec ``dppack_api.md``
-    §3.7, §8.5, §8.6.
+    Giddens and Liu (2023), DPpack reference manual, ``pooledVarDP``.
 
     Examples
     --------
@@ -1602,7 +1599,7 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
     sum_j (n_j - 1) c_j / (N - J):
 
     * 'bounded' (the sizes n_j are public): DPpack's release, with noise calibrated to its
-      bounded sensitivity (spec §3.8).
+      bounded sensitivity.
     * 'unbounded' (a record added to or removed from one sample; the sizes are private): for
       every sample j, the sums S1_j, S2_j of its two columns centred at the midpoints of their
       bounds (sensitivities h1 = (U1 - L1)/2, h2 = (U2 - L2)/2), the sum P_j of their
@@ -1645,8 +1642,7 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``pooledCovDP``; spec ``dppack_api.md``
-    §3.8, §8.5.
+    Giddens and Liu (2023), DPpack reference manual, ``pooledCovDP``.
 
     Examples
     --------
@@ -1709,8 +1705,8 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
 
     The sorted data, clipped to the bounds and padded with them, cut [lower_bound,
     upper_bound] into n + 1 intervals; interval k (k data points below it) is chosen with
-    probability proportional to its width times exp(-eps |k - quant n| / 2), and the result
-    is drawn uniformly within it (spec §3.9). Here the widths are counted on a fine grid and
+    probability proportional to its width times exp(-eps abs(k - quant n) / 2), and the result
+    is drawn uniformly within it. Here the widths are counted on a fine grid and
     the draw is exact (see Notes).
 
     Parameters
@@ -1752,18 +1748,18 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     The release is the exponential mechanism (McSherry and Talwar 2007) over the points of a
     grid, with counting measure, so that it can be drawn without floating-point leaks:
 
-    * The grid g = 2^j is the finest with max(|lower_bound|, |upper_bound|) < 2^59 g; it
+    * The grid g = 2^j is the finest with max(abs(lower_bound), abs(upper_bound)) < 2^59 g; it
       depends on the bounds only (public). Every datum is clipped to the bounds and rounded
       to the grid, record by record: X_i = clip(round(x_i / g), X_0, X_{n+1}) with
       X_0 = ceil(lower_bound / g) and X_{n+1} = floor(upper_bound / g). The candidates are
       the grid points j in [X_0, X_{n+1}) (all within the bounds), and the utility of j is
-      -|c(j) - quant n|, c(j) the number of rounded data <= j. Changing one record changes
+      -abs(c(j) - quant n), c(j) the number of rounded data <= j. Changing one record changes
       one X_i, so c(j) by at most 1; adding or removing one changes c(j) by at most 1 and
-      quant n by quant, and |c(j) - quant n| by at most max(quant, 1 - quant) <= 1: the
-      sensitivity is 1, bounded or unbounded (spec §3.9), rounding included.
+      quant n by quant, and abs(c(j) - quant n) by at most max(quant, 1 - quant) <= 1: the
+      sensitivity is 1, bounded or unbounded, rounding included.
     * The points with c(j) = k form interval k, [X_k, X_{k+1}) of the sorted X (X_0 and
       X_{n+1} the bounds): its width in grid points is its measure, and its utility
-      -|k - quant n| is DPpack's. Ties (and data clipped to a bound) make intervals of width
+      -abs(k - quant n) is DPpack's. Ties (and data clipped to a bound) make intervals of width
       0, which are never chosen; an interval is chosen with probability proportional to its
       width times exp(eps u / (2 Delta')) and a grid point uniformly within it
       (``_random.exponential_interval``: utilities rounded to a grid of 2^-20, Delta'
@@ -1796,7 +1792,7 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     itself. (Where the window would list more than 2^22 records, from ties over a huge n or a
     tiny eps, the driver draws from the runs of equal c(t) instead: the same law, other
     draws.) Measured on 10^4 lognormal values (bounds [0, 50], quant 0.9, eps 0.5, 200 seeds
-    each; h = 2^-14, the data 0.002 apart there), the median error |release - sample quantile|
+    each; h = 2^-14, the data 0.002 apart there), the median error abs(release - sample quantile)
     is 0.0076 on Dask and 0.0067 in memory, a difference within the sampling error
     (``tests/python/test_dask_quantiles.py``, two-sample KS p = 0.79). The checks that need no
     pass (bounds, numeric dtypes, the size when the chunks are known) come first, in the order
@@ -1807,7 +1803,7 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     ----------
     Smith (2011), Privacy-preserving statistical estimation with optimal convergence rates;
     McSherry and Talwar (2007); Giddens and Liu (2023), DPpack reference manual,
-    ``quantileDP``; spec ``dppack_api.md`` §3.9.
+    ``quantileDP``.
 
     Examples
     --------
@@ -1829,7 +1825,7 @@ def _quantile_loss(eps, which_sensitivity, mechanism):
     """pure(eps): one draw of the exponential mechanism; 'both' releases one value."""
     if not (_checks.is_one_of(which_sensitivity, WHICH)
             and _checks.is_one_of(mechanism, ("exponential",))):
-        raise ValueError("not a quantile's arguments")  # left to the quantile's checks
+        raise _messages.value_error("not a quantile's arguments")  # left to the quantile's checks
     return PrivacyLoss.pure(eps)
 
 
@@ -2041,7 +2037,7 @@ def _keep_union_point(records, point, quant, eps, union_utility, utilities, rng)
 
 def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
              mechanism="exponential", random_state=None, accountant=None):
-    """Differentially private median: :func:`quantileDP` with quant = 0.5 (spec §3.10).
+    """Differentially private median: :func:`quantileDP` with quant = 0.5.
 
     The accountant is charged PrivacyLoss.pure(eps), label "medianDP".
 
@@ -2063,8 +2059,7 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``medianDP``; spec ``dppack_api.md``
-    §3.10.
+    Giddens and Liu (2023), DPpack reference manual, ``medianDP``.
 
     Examples
     --------

@@ -1,5 +1,4 @@
-"""Private hyper-parameter tuning: pick one of several models with the exponential mechanism
-(spec ``dppack_api.md`` §7).
+"""Private hyper-parameter tuning: pick one of several models with the exponential mechanism.
 
 The data are split into m + 1 interleaved parts for m models (0-based rows): model i trains on
 rows i, i + (m + 1), i + 2(m + 1), ...; the validation part is rows m, 2m + 1, 3m + 2, ...
@@ -23,7 +22,7 @@ models' fits and the selection's pure eps, which is (eps, delta) when every mode
 (``accountant=accounting.UNCHARGED``), so a ``with BudgetAccountant(...)`` block shows one
 entry per tuning call. The returned model's ``privacy_`` holds the call's loss.
 
-Deviation from DPpack 0.2.2 (spec §8.11): ``tune_linear_regression_model`` clips the
+Deviation from DPpack 0.2.2: ``tune_linear_regression_model`` clips the
 validation labels and the predictions to [L_y, U_y], so each squared validation error is at
 most (U_y - L_y)^2, the sensitivity the selection is calibrated to. DPpack clips neither, so a
 single outlying validation label could change the utility without bound.
@@ -33,7 +32,7 @@ import inspect
 
 import numpy as np
 
-from . import _checks, _frames, _random, accounting
+from . import _checks, _frames, _messages, _random, accounting
 from .erm.cms import fit_loss
 from .erm.design import (
     ColumnBounds,
@@ -69,8 +68,8 @@ def check_models(DPmodels):
 
     References
     ----------
-    DPpack 0.2.2 manual, ``tune_classification_model``; spec ``dppack_api.md`` §7;
-    spec ``stability_validation.md`` §2.2 (stability-based tuning takes the same list).
+    DPpack 0.2.2 manual, ``tune_classification_model``;
+    Chaudhuri and Vinterbo 2013 (stability-based tuning takes the same list).
 
     Examples
     --------
@@ -86,9 +85,9 @@ def check_models(DPmodels):
     try:
         models = list(DPmodels)
     except TypeError:
-        raise ValueError("DPmodels must be a list of models.") from None
+        raise _messages.value_error("DPmodels must be a list of models.") from None
     if not models:
-        raise ValueError("DPmodels must contain at least one model.")
+        raise _messages.value_error("DPmodels must contain at least one model.")
     return models
 
 
@@ -104,20 +103,23 @@ def _check_budgets(models, with_delta=False):
         try:
             eps = float(np.asarray(eps, dtype=np.float64).reshape(()))
         except (TypeError, ValueError):
-            raise ValueError("Each model in DPmodels must have a numeric eps.") from None
+            raise _messages.value_error("Each model in DPmodels must have a numeric eps.") from None
         delta = getattr(model, "delta", 0.0) if with_delta else 0.0
         try:
             delta = float(np.asarray(delta, dtype=np.float64).reshape(()))
         except (TypeError, ValueError):
-            raise ValueError("Each model in DPmodels must have a numeric delta.") from None
+            raise _messages.value_error(
+                "Each model in DPmodels must have a numeric delta.") from None
         budgets.append((eps, delta))
     eps, delta = budgets[0]
     if any(e != eps for e, _ in budgets):
-        raise ValueError("All DPmodels must have the same eps: the selection spends the first "
-                         "model's eps, which must be every model's.")
+        raise _messages.value_error(
+            "All DPmodels must have the same eps: the selection spends the first "
+            "model's eps, which must be every model's.")
     if any(d != delta for _, d in budgets):
-        raise ValueError("All DPmodels must have the same delta: the result is (eps, delta)-DP "
-                         "only if no model has a larger delta.")
+        raise _messages.value_error(
+            "All DPmodels must have the same delta: the result is (eps, delta)-DP "
+            "only if no model has a larger delta.")
     _checks.check_finite_budget(eps, "eps")
     return eps, delta
 
@@ -163,7 +165,7 @@ def _checked_call(DPmodels, X, y, accountant, label, with_delta):
 
 def _fit_and_select(models, X, y, parts, fit_args, score, sensitivity, random_state, bill,
                     part_extra=None):
-    """The run of both tuners after their checks (spec §7.1 steps 2-5): spend the call's
+    """The run of both tuners after their checks: spend the call's
     loss, fit model i on training part i (``fit_args`` = (upper_bounds, lower_bounds,
     add_bias), and ``part_extra(rows)``'s keywords), score it on the validation rows with
     ``score(model, X_validation)``, and select by the exponential mechanism with
@@ -244,7 +246,7 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
     minimization, JMLR 12 (privacy-preserving parameter tuning); Giddens and Liu (2023),
-    DPpack reference manual, ``tune_classification_model``; spec ``dppack_api.md`` §7.1.
+    DPpack reference manual, ``tune_classification_model``.
 
     Examples
     --------
@@ -325,13 +327,12 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
     The utility of model i is minus the sum of squared validation errors, sensitivity
     (U_y - L_y)^2. Unlike DPpack, the validation labels and the predictions are clipped to
     [L_y, U_y] first, so that every squared error is at most (U_y - L_y)^2 and the stated
-    sensitivity holds (spec §8.11).
+    sensitivity holds.
 
     References
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011) (privacy-preserving parameter tuning); Giddens
-    and Liu (2023), DPpack reference manual, ``tune_linear_regression_model``; spec
-    ``dppack_api.md`` §7.2, §8.11.
+    and Liu (2023), DPpack reference manual, ``tune_linear_regression_model``.
 
     Examples
     --------

@@ -9,6 +9,7 @@ import dppack
 import test_audit_beyond
 import test_audit_mechanisms
 import test_audit_models
+import test_audit_quantiles
 import test_audit_stats
 
 NOT_RELEASES = {
@@ -33,7 +34,8 @@ NOT_RELEASES = {
     "BudgetAccountant", "PrivacyLoss",
 }
 
-AUDIT_FILES = (test_audit_mechanisms, test_audit_stats, test_audit_models, test_audit_beyond)
+AUDIT_FILES = (test_audit_mechanisms, test_audit_stats, test_audit_models, test_audit_beyond,
+               test_audit_quantiles)
 
 
 def audited_names():

@@ -141,15 +141,18 @@ def r_matrix(X):
 
 def assert_core_message(r_value, python_call):
     """An R call failed with the core's message: ``r_value`` (:func:`run_in_r`'s value of the
-    R call) holds the text of the ValueError that ``python_call()`` raises, without the class
-    prefix or a Python traceback."""
+    R call) holds the R text of the ValueError that ``python_call()`` raises (the same message
+    in R's spelling, :func:`dppack._messages.r_text`), without the class prefix or a Python
+    traceback."""
     import pytest
+
+    from dppack import _messages
 
     with pytest.raises(ValueError) as python_error:
         python_call()
     assert "error" in r_value, r_value
     message = r_value["error"]
-    assert str(python_error.value) in message
+    assert _messages.r_text(python_error.value) in message
     assert "ValueError" not in message and "Traceback" not in message
 
 

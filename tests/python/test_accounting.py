@@ -326,7 +326,7 @@ def test_advanced_composition_closed_form():
         PrivacyLoss.pure(800).advanced_composition(10, 1e-6)
     with pytest.raises(ValueError, match="adding rho"):
         PrivacyLoss.zcdp(0.1).advanced_composition(10, 1e-6)
-    with pytest.raises(ValueError, match=r"delta.prime must be a number in \(0, 1\)."):
+    with pytest.raises(ValueError, match=r"delta_prime must be a number in \(0, 1\)."):
         PrivacyLoss.pure(0.1).advanced_composition(10, 0)
     with pytest.raises(ValueError, match="k must be a whole number >= 1."):
         PrivacyLoss.pure(0.1).advanced_composition(2.5, 1e-6)

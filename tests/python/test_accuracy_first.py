@@ -104,9 +104,9 @@ def test_logistic_sensitivities_and_theory_eps():
     ({"alpha": 0}, "alpha must be a scalar > 0"),
     ({"gamma": 1}, "gamma must be < 1."),
     ({"lambda_": -1}, "lambda must be a scalar > 0"),
-    ({"n_levels": 0}, "n.levels must be a whole number >= 1."),
+    ({"n_levels": 0}, "n_levels must be a whole number >= 1."),
     ({"calibration": "fast"}, "calibration must be one of 'paper' or 'tuned'."),
-    ({"eps_min": 2, "eps_max": 1}, "eps.min must be < eps.max"),
+    ({"eps_min": 2, "eps_max": 1}, "eps_min must be < eps_max"),
 ])
 def test_parameter_errors(kwargs, message):
     args = {"model": "ridge", "alpha": 0.1, "lambda_": 0.1, "n": 100, "d": 3}

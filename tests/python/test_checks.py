@@ -203,7 +203,7 @@ def test_whole_accepts_whole_numbers_exactly(value, expected):
 def test_whole_refuses(value):
     with pytest.raises(ValueError) as raised:
         _checks.check_whole(value, "n.levels", 1)
-    assert str(raised.value) == "n.levels must be a whole number >= 1."
+    assert str(raised.value) == "n_levels must be a whole number >= 1."
 
 
 def test_whole_strict_message_and_optional():
@@ -232,9 +232,9 @@ def test_choice_refuses_anything_but_an_option(value):
 def test_choice_accepts_options_and_takes_a_text():
     assert _checks.check_choice("shared", "noise", ("shared", "independent")) == "shared"
     assert _checks.check_choice(np.str_("rbf"), "kernel", {"rbf": 1}) == "rbf"
-    with pytest.raises(ValueError, match=r"^type\.DP must be one of \{'pDP', 'aDP'\}\.$"):
+    with pytest.raises(ValueError, match=r"^type_DP must be one of \{'pDP', 'aDP'\}\.$"):
         _checks.check_choice("pdp", "type.DP", ("pDP", "aDP"),
-                             "type.DP must be one of {'pDP', 'aDP'}.")
+                             "type_DP must be one of {'pDP', 'aDP'}.")
 
 
 @pytest.mark.parametrize("value, expected", [(True, True), (np.False_, False),
@@ -248,7 +248,7 @@ def test_flag_accepts_one_logical(value, expected):
 def test_flag_refuses(value):
     with pytest.raises(ValueError) as raised:
         _checks.check_flag(value, "add.bias")
-    assert str(raised.value) == "add.bias must be TRUE or FALSE."
+    assert str(raised.value) == "add_bias must be True or False."
 
 
 def test_strict_flag_refuses_arrays_with_its_text():
@@ -263,7 +263,7 @@ def test_callable():
     assert _checks.check_callable(None, "loss.gr", optional=True) is None
     for value, optional, text in ((None, False, "loss must be a function."),
                                   ("l2", False, "loss must be a function."),
-                                  ("l2", True, "loss must be a function or NULL.")):
+                                  ("l2", True, "loss must be a function or None.")):
         with pytest.raises(ValueError) as raised:
             _checks.check_callable(value, "loss", optional=optional)
         assert str(raised.value) == text
@@ -311,7 +311,7 @@ def test_finite_data_texts():
 def test_bound():
     assert _checks.as_bound(np.array([1]), "upper.bound") == 1.0
     for bad in ("1", True, math.inf, float("nan"), None):
-        with pytest.raises(ValueError, match=r"^upper\.bound must be a finite number\.$"):
+        with pytest.raises(ValueError, match=r"^upper_bound must be a finite number\.$"):
             _checks.as_bound(bad, "upper.bound")
 
 
@@ -324,17 +324,17 @@ CALL_SITES = [
     (lambda: dppack.LaplaceMechanism(1.0, 0, 1.0), "eps must be a scalar > 0"),
     (lambda: dppack.LaplaceMechanism(1.0, math.inf, 1.0),
      "eps must be finite: eps = Inf would release the true values without noise."),
-    (lambda: dppack.LaplaceMechanism([], 1.0, 1.0), "true.values must have at least one element."),
+    (lambda: dppack.LaplaceMechanism([], 1.0, 1.0), "true_values must have at least one element."),
     (lambda: dppack.LaplaceMechanism("a", 1.0, 1.0),
-     "true.values must be numeric atomic vectors or scalars."),
+     "true_values must be numeric atomic vectors or scalars."),
     (lambda: dppack.LaplaceMechanism(1.0, 1.0, math.nan), "Global sensitivities must be > 0."),
     (lambda: dppack.LaplaceMechanism(1.0, 1.0, math.inf), "Global sensitivities must be finite."),
     (lambda: dppack.LaplaceMechanism([1.0, 2.0], 1.0, [1.0, 1.0], [1.0, -1.0]),
-     "Values in alloc.proportions, if given, must be > 0."),
+     "Values in alloc_proportions, if given, must be > 0."),
     (lambda: dppack.GaussianMechanism(1.0, 0.5, 0, 1.0), "delta must be a scalar > 0"),
     (lambda: dppack.GaussianMechanism(1.0, 0.5, 1, 1.0), "delta must be < 1."),
     (lambda: dppack.GaussianMechanism(1.0, 0.5, 0.1, 1.0, type_DP="pdp"),
-     "type.DP must be one of {'pDP', 'aDP'}."),
+     "type_DP must be one of {'pDP', 'aDP'}."),
     (lambda: dppack.calibrateAnalyticGaussianMechanism(0, 0.1, 1.0),
      "epsilon must be a scalar > 0"),
     (lambda: dppack.mechanisms.discrete_gaussian_parameters(1.0, 1.0, eps=1.0, delta=1e-5,
@@ -342,7 +342,7 @@ CALL_SITES = [
      "coordinates must be a positive integer."),
     # statistics
     (lambda: dppack.meanDP([1.0], 1.0, 0.0, 1.0, which_sensitivity="Bounded"),
-     "which.sensitivity must be one of {'bounded', 'unbounded', 'both'}."),
+     "which_sensitivity must be one of {'bounded', 'unbounded', 'both'}."),
     (lambda: dppack.meanDP([1.0], 1.0, 0.0, 1.0, mechanism="laplace"),
      "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'}."),
     (lambda: dppack.quantileDP([1.0], [0.5, 0.6], 1.0, 0.0, 1.0), "Length of quant must be 1."),
@@ -375,11 +375,11 @@ CALL_SITES = [
      "eps must be finite: eps = Inf would release the true values without noise."),
     # ERM frameworks and models
     (lambda: dppack.LogisticRegressionDP("l2", 1.0, 1.0, perturbation_method="both"),
-     "perturbation.method must be one of 'output' or 'objective'."),
+     "perturbation_method must be one of 'output' or 'objective'."),
     (lambda: dppack.LogisticRegressionDP("l1", 1.0, 1.0),
      "regularizer must be one of {'l2'}, or a function."),
     (lambda: dppack.LogisticRegressionDP(len, 1.0, 1.0, regularizer_gr="l2"),
-     "regularizer.gr must be a function or NULL."),
+     "regularizer_gr must be a function or None."),
     (lambda: dppack.svmDP("l2", 1.0, 1.0, kernel="rbf"),
      "kernel must be one of {'linear', 'Gaussian'}."),
     (lambda: dppack.svmDP("l2", 1.0, 1.0, kernel="Gaussian", D=2.5),
@@ -391,15 +391,15 @@ CALL_SITES = [
     (lambda: dppack.OutputPerturbationAGM("logistic", 0.5, 1e-5, -1.0),
      "gamma must be a finite scalar >= 0"),
     (lambda: dppack.OutputPerturbationAGM("logistic", 0.5, 1e-5, 1.0, iterations=0),
-     "iterations must be a positive whole number or NULL."),
+     "iterations must be a positive whole number or None."),
     (lambda: dppack.OutputPerturbationAGM("hinge", 0.5, 1e-5, 1.0),
      "loss must be one of {'logistic', 'huber'}."),
     (lambda: dppack.OutputPerturbationAGM("logistic", 0.5, 1e-5, 1.0, sensitivity_bound="x"),
-     "sensitivity.bound must be one of {'paper', 'tight'}."),
+     "sensitivity_bound must be one of {'paper', 'tight'}."),
     (lambda: dppack.OutputPerturbationAGM("logistic", 0.5, 1e-5, 1.0, radius=0),
      "radius must be a scalar > 0"),
     # accuracy first
-    (lambda: dppack.privacy_level_grid(0.1, 1.0, 2.5), "n.levels must be a whole number >= 1."),
+    (lambda: dppack.privacy_level_grid(0.1, 1.0, 2.5), "n_levels must be a whole number >= 1."),
     (lambda: dppack.above_threshold_calibration(1.0, 1.0, 1.0, 10), "gamma must be < 1."),
     (lambda: dppack.above_threshold_calibration(1.0, 0.1, 1.0, 10, "fast"),
      "calibration must be one of 'paper' or 'tuned'."),
@@ -410,8 +410,8 @@ CALL_SITES = [
     (lambda: dppack.InteractiveAboveThreshold([1.0], 1.0, math.nan, 1.0),
      "threshold must be a finite number."),
     (lambda: dppack.LaplaceNoiseReduction([], [0.5, 1.0], 1.0),
-     "true.values must hold at least one value."),
-    (lambda: dppack.LaplaceNoiseReduction("a", [0.5, 1.0], 1.0), "true.values must be numeric."),
+     "true_values must hold at least one value."),
+    (lambda: dppack.LaplaceNoiseReduction("a", [0.5, 1.0], 1.0), "true_values must be numeric."),
     # confidence intervals
     (lambda: intervals.priv_spd_mat(np.eye(2), 1.0, 1.0, "DP", floor=-1.0),
      "floor must be a finite number >= 0."),
@@ -430,8 +430,8 @@ def test_call_sites_keep_their_texts(call, text):
 # The texts this refactor changed (NEWS, "Argument checks"): one text per argument
 CHANGED = [
     # was "n.draws must be a finite number >= 0." for a negative or non-numeric n.draws
-    ({"n_draws": -1.5}, "n.draws must be a whole number >= 2."),
-    ({"n_draws": "many"}, "n.draws must be a whole number >= 2."),
+    ({"n_draws": -1.5}, "n_draws must be a whole number >= 2."),
+    ({"n_draws": "many"}, "n_draws must be a whole number >= 2."),
     # was "level must be a finite number >= 0." for a negative or non-numeric level
     ({"level": -0.5}, "level must be in (0, 1)."),
     ({"level": "95%"}, "level must be in (0, 1)."),
@@ -450,7 +450,7 @@ def test_confint_has_one_text_per_argument(kwargs, text):
 @pytest.mark.parametrize("value", ["3", np.array(["3"])], ids=repr)
 def test_a_count_given_as_a_string_is_refused(value):
     # numpy read "3" as 3 before, so n.levels = "3" was accepted
-    with pytest.raises(ValueError, match=r"^n\.levels must be a whole number >= 1\.$"):
+    with pytest.raises(ValueError, match=r"^n_levels must be a whole number >= 1\.$"):
         dppack.privacy_level_grid(0.1, 1.0, value)
 
 

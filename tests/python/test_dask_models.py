@@ -290,9 +290,9 @@ def test_errors_without_the_data(monkeypatch):
     Xd, yd, td, wd = _dask_arrays(X, y, target, weights)
     log = ComputeLog(monkeypatch)
     model = dppack.LogisticRegressionDP("l2", 1.0, 1.0)
-    with raises_exactly("Length of upper.bounds must be equal to the number of columns of X."):
+    with raises_exactly("Length of upper_bounds must be equal to the number of columns of X."):
         model.fit(Xd, yd, UPPER[:2], LOWER)
-    with raises_exactly("Length of upper.bounds must be equal to the number of columns of X "
+    with raises_exactly("Length of upper_bounds must be equal to the number of columns of X "
                         "plus 1 (for y)."):
         dppack.LinearRegressionDP("l2", 1.0, 0.0, 1.0).fit(Xd, td, UPPER, LOWER)
     with raises_exactly("X must be a numeric matrix or data frame."):

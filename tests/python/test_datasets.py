@@ -1,5 +1,8 @@
 """The bundled Pima data equal R's MASS::Pima.tr and Pima.te, row for row."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from r_session import floats, require_r, run_in_r
@@ -15,6 +18,17 @@ def test_pima_has_the_documented_shape():
     assert list(pima.columns) == NUMERIC + ["type"]
     assert set(pima["type"]) == {"Yes", "No"}
     assert not pima.isna().any().any()
+
+
+def test_readme_line_works_after_a_bare_import():
+    # A fresh process: in this one dppack.datasets is already imported by the line above.
+    # ``import dppack`` must not import pandas (startup time, benchmarks/startup.py).
+    code = ("import sys, dppack; assert 'pandas' not in sys.modules; "
+            "print(dppack.datasets.load_pima().shape)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "(532, 8)"
 
 
 @pytest.mark.r

@@ -24,13 +24,13 @@ from dppack.erm.design import (
     take_rows,
 )
 
-UPPER_LENGTH = "Length of upper.bounds must be equal to the number of columns of X."
-LOWER_LENGTH = "Length of lower.bounds must be equal to the number of columns of X."
-UPPER_TARGET = ("Length of upper.bounds must be equal to the number of columns of X plus 1 "
+UPPER_LENGTH = "Length of upper_bounds must be equal to the number of columns of X."
+LOWER_LENGTH = "Length of lower_bounds must be equal to the number of columns of X."
+UPPER_TARGET = ("Length of upper_bounds must be equal to the number of columns of X plus 1 "
                 "(for y).")
-LOWER_TARGET = ("Length of lower.bounds must be equal to the number of columns of X plus 1 "
+LOWER_TARGET = ("Length of lower_bounds must be equal to the number of columns of X plus 1 "
                 "(for y).")
-TARGET = ("The bounds on y (the last values of lower.bounds and upper.bounds) must be finite "
+TARGET = ("The bounds on y (the last values of lower_bounds and upper_bounds) must be finite "
           "with lower < upper.")
 BINARY = "y must be a numeric vector of binary labels 0 and 1."
 WEIGHTS_BOUND = "Upper bound on weights must be given if weights vector given."
@@ -70,11 +70,11 @@ def _raises(message, call):
     ([1, 1, 1], [0, 0], LOWER_LENGTH),
     (None, [0, 0, 0], UPPER_LENGTH),            # NULL has length 0
     ([1, 1], [0, 0], UPPER_LENGTH),
-    (["a", "b", "c"], [0, 0, 0], "upper.bounds must be numeric."),
-    ([1, 1, 1], [0, 0, "x"], "lower.bounds must be numeric."),
-    ([1, np.inf, 1], [0, 0, 0], "upper.bounds must be finite."),
-    ([1, 1, 1], [0, np.nan, 0], "lower.bounds must be finite."),
-    ([1, 1, 1], [0, 1, 0], "lower.bounds must be < upper.bounds in every column (not in "
+    (["a", "b", "c"], [0, 0, 0], "upper_bounds must be numeric."),
+    ([1, 1, 1], [0, 0, "x"], "lower_bounds must be numeric."),
+    ([1, np.inf, 1], [0, 0, 0], "upper_bounds must be finite."),
+    ([1, 1, 1], [0, np.nan, 0], "lower_bounds must be finite."),
+    ([1, 1, 1], [0, 1, 0], "lower_bounds must be < upper_bounds in every column (not in "
                            "column 2)."),
 ])
 def test_bounds_messages(upper, lower, message):
@@ -86,7 +86,7 @@ def test_bounds_messages(upper, lower, message):
     ([1, 1, 1], [0, 0], LOWER_TARGET),
     ([1, 1, np.inf], [0, 0, 0], TARGET),
     ([1, 1, 5], [0, 0, 5], TARGET),
-    ([1, 1, 5], [0, 2, -5], "lower.bounds must be < upper.bounds in every column (not in "
+    ([1, 1, 5], [0, 2, -5], "lower_bounds must be < upper_bounds in every column (not in "
                             "column 2)."),
 ])
 def test_target_bounds_messages(upper, lower, message):
@@ -187,6 +187,52 @@ def test_checks_come_before_any_work_in_dppacks_order():
             lambda: prepare_design([["a"]], [0], [1], [0], False))
 
 
+def _layouts(X):
+    """X by rows, by columns (an R matrix), as a strided view, and as an R data.frame's
+    columns (a ColumnMatrix, its first column R integers when they are whole)."""
+    from dppack._columns import ColumnMatrix
+
+    columns = [X[:, j] for j in range(X.shape[1])]
+    if np.all(np.isfinite(X[:, 0])) and np.array_equal(X[:, 0], np.round(X[:, 0])):
+        columns[0] = X[:, 0].astype(np.int32)
+    wide = np.zeros((X.shape[0], 2 * X.shape[1]))
+    wide[:, ::2] = X
+    return {"C": np.ascontiguousarray(X), "F": np.asfortranarray(X), "strided": wide[:, ::2],
+            "columns": ColumnMatrix(columns)}
+
+
+@pytest.mark.filterwarnings("error")  # the check's sums must not warn (overflow, inf - inf)
+def test_finiteness_is_checked_in_the_pass_that_clips():
+    """prepare_design checks X finite block by block while it clips it (issue 14, item 5):
+    a NaN, Inf or -Inf anywhere (first block, last row of the last block, in any layout) is
+    refused with check_finite_matrix's message, before y's checks, without a warning; finite
+    values whose block sum overflows (1e308) are accepted and clipped as np.clip does."""
+    n = design.ASSEMBLY_ROWS + design.TILED_ROWS + 5  # blocks of both assembly loops
+    rng = np.random.default_rng(3)
+    X = np.column_stack([rng.integers(-3, 4, n), rng.normal(0.0, 4.0, (n, 2))]).astype(float)
+    y = (rng.random(n) < 0.5).astype(float)
+    upper, lower = [2.0, 0.5, 4.0], [-1.0, -3.0, 0.25]
+    with pytest.raises(ValueError) as info:
+        design.check_finite_matrix(np.array([[np.nan]]))
+    message = str(info.value)  # "X must be finite (no NA, NaN or Inf)."
+    for row, column, value in ((0, 1, np.nan), (n - 1, 2, np.inf), (n - 1, 1, -np.inf),
+                               (design.ASSEMBLY_ROWS, 2, np.nan), (n // 2, 1, np.inf)):
+        bad = X.copy()
+        bad[row, column] = value
+        for name, layout in _layouts(bad).items():
+            for add_bias in (False, True):
+                _raises(message, lambda: prepare_design(layout, y[:-1], upper, lower,
+                                                        add_bias, scale="l2", labels="binary"))
+    huge = X.copy()
+    huge[: n // 2, 1] = 1.7e308  # block sums overflow to Inf
+    huge[:, 2] = np.where(np.arange(n) // 1000 % 2 == 0, 1e308, -1e308)  # Inf - Inf: NaN
+    scale = np.maximum(np.abs(lower), np.abs(upper)) * math.sqrt(3)
+    want = np.clip(huge, lower, upper) / scale
+    for name, layout in _layouts(huge).items():
+        out = prepare_design(layout, y, upper, lower, False, scale="l2", labels="binary")
+        np.testing.assert_array_equal(out["X"], want, err_msg=name)
+
+
 # --------------------------------------------------------------------------------------------
 # Labels
 # --------------------------------------------------------------------------------------------
@@ -222,7 +268,7 @@ def test_weights_checks_and_clipping():
     _raises(WEIGHTS_BOUND, lambda: prepare_weights(w, None, 3))
     _raises(WEIGHTS_NEGATIVE, lambda: prepare_weights([1.0, -0.1, 1.0], 2, 3))
     _raises("weights must not contain NA or NaN.", lambda: prepare_weights([1.0, np.nan], 2, 2))
-    _raises("weights.upper.bound must be a scalar > 0", lambda: prepare_weights(w, 0, 3))
+    _raises("weights_upper_bound must be a scalar > 0", lambda: prepare_weights(w, 0, 3))
     _raises("weights must have one value per row of X: X has 4 rows, weights has 3 values.",
             lambda: prepare_weights(w, 2, 4))
 
@@ -238,7 +284,7 @@ def test_predict_matrix_and_linear_score():
     np.testing.assert_array_equal(design.linear_score(predict_matrix(X, 3, True), coeff, True),
                                   design.add_bias_column(X) @ coeff)
     _raises("X has 2 columns; the model was fitted on 3.", lambda: predict_matrix(X, 3, False))
-    _raises("X has 3 columns (counting the bias column added by add.bias); the model was "
+    _raises("X has 3 columns (counting the bias column added by add_bias); the model was "
             "fitted on 2.", lambda: predict_matrix(X, 2, True))
     _raises("The model must be fitted before predict: call fit() first.",
             lambda: design.check_fitted(None))

@@ -470,10 +470,10 @@ def test_grpua_projection_and_non_strongly_convex_steps():
     ({"delta": 0}, "delta must be a scalar > 0"),
     ({"gamma": -1}, "gamma must be a finite scalar >= 0"),
     ({"gamma": math.inf}, "gamma must be a finite scalar >= 0"),
-    ({"huber_h": 0}, "huber.h must be a scalar > 0"),
-    ({"iterations": 2.5}, "iterations must be a positive whole number or NULL."),
+    ({"huber_h": 0}, "huber_h must be a scalar > 0"),
+    ({"iterations": 2.5}, "iterations must be a positive whole number or None."),
     ({"radius": -1}, "radius must be a scalar > 0"),
-    ({"analytic": "yes"}, "analytic must be TRUE or FALSE."),
+    ({"analytic": "yes"}, "analytic must be True or False."),
 ])
 def test_constructor_refusals(cls, kwargs, message):
     args = {"loss": "logistic", "eps": 1.0, "delta": 1e-5, "gamma": 1.0}
@@ -484,7 +484,7 @@ def test_constructor_refusals(cls, kwargs, message):
 
 
 def test_model_specific_refusals():
-    with pytest.raises(ValueError, match=r"sensitivity.bound must be one of"):
+    with pytest.raises(ValueError, match=r"sensitivity_bound must be one of"):
         OutputPerturbationAGM("logistic", 1, 1e-5, 1, sensitivity_bound="exact")
     with pytest.raises(ValueError, match=r"eps must be < 1 for the classical"):
         OutputPerturbationAGM("logistic", 1, 1e-5, 1, analytic=False)
@@ -492,21 +492,21 @@ def test_model_specific_refusals():
         OutputPerturbationAGM("logistic", 1, 1e-5, 0)
     with pytest.raises(ValueError, match=r"amplification must be one of"):
         GradientPerturbationAGM("logistic", 1, 1e-5, 1, amplification="rdp")
-    with pytest.raises(ValueError, match=r"step.offset must be a finite scalar >= 0"):
+    with pytest.raises(ValueError, match=r"step_offset must be a finite scalar >= 0"):
         GradientPerturbationAGM("logistic", 1, 1e-5, 1, step_offset=-1)
 
 
 @pytest.mark.parametrize("make, X, y, up, lo, message", [
     (lambda: OutputPerturbationAGM("logistic", 1, 1e-5, 1, step_size=10), X_TRAIN[:50],
-     Y_TRAIN[:50], UP, LO, "step.size must be <="),
+     Y_TRAIN[:50], UP, LO, "step_size must be <="),
     (lambda: OutputPerturbationAGM("logistic", 1, 1e-5, 1), X_TRAIN[:50], Y_TRAIN[:50],
-     UP[:2], LO, "Length of upper.bounds must be equal to the number of columns of X."),
+     UP[:2], LO, "Length of upper_bounds must be equal to the number of columns of X."),
     (lambda: GradientPerturbationAGM("huber", 1, 1e-5, 1), X_TRAIN[:50], Y_TRAIN[:50] * 2,
      UP, LO, "y must be a numeric vector of binary labels 0 and 1."),
     (lambda: GradientPerturbationAGM("logistic", 50, 1e-5, 1, amplification="paper"),
      X_TRAIN[:50], Y_TRAIN[:50], UP, LO, "amplification = 'paper' needs a per-step eps"),
     (lambda: GradientPerturbationAGM("logistic", 50, 1e-5, 1, analytic=False), X_TRAIN[:50],
-     Y_TRAIN[:50], UP, LO, "analytic = FALSE needs a per-step eps < 1"),
+     Y_TRAIN[:50], UP, LO, "analytic = False needs a per-step eps < 1"),
     (lambda: GradientPerturbationAGM("logistic", 1, 0.5, 1, iterations=10), X_TRAIN[:50],
      Y_TRAIN[:50], UP, LO, "per-step delta"),
 ])

@@ -2,7 +2,7 @@
 
 What is checked:
 
-* the building blocks' reference values of §5 (Huber loss and weighted gradient, phi.gaussian),
+* the building blocks' reference values of §5 (Huber loss and weighted gradient, phi_gaussian),
   the maps' gradients against finite differences, and the law of generate_sampling's draws;
 * every constructor and fit validation error (DPpack's texts and ours), raised before any random
   number is drawn, and that the caller's X is never modified;
@@ -59,10 +59,10 @@ SEED = 20240917
 
 # DPpack's messages (spec §6) and ours
 REGULARIZER = "regularizer must be one of {'l2'}, or a function."
-METHOD = "perturbation.method must be one of 'output' or 'objective'."
-C_GIVEN = "c must be given for 'objective' perturbation.method."
-UPPER_LENGTH = "Length of upper.bounds must be equal to the number of columns of X."
-LOWER_LENGTH = "Length of lower.bounds must be equal to the number of columns of X."
+METHOD = "perturbation_method must be one of 'output' or 'objective'."
+C_GIVEN = "c must be given for 'objective' perturbation_method."
+UPPER_LENGTH = "Length of upper_bounds must be equal to the number of columns of X."
+LOWER_LENGTH = "Length of lower_bounds must be equal to the number of columns of X."
 WEIGHTED_OBJECTIVE = (
     "Currently, weighting ERM samples only tested for SVM with output  perturbation and "
     "should not be used with objective perturbation."
@@ -187,9 +187,9 @@ def test_generate_sampling_law_and_order():
         (lambda: svmDP("l2", 1, 1, kernel="poly", D=3), KERNEL),
         (lambda: svmDP("l2", 1, 1, kernel="Gaussian", D=2.5), "D must be a positive integer."),
         (lambda: svmDP("l2", 1, 1, kernel="Gaussian", D=0), "D must be a positive integer."),
-        (lambda: svmDP("l2", 1, 1, huber_h=0), "huber.h must be a scalar > 0"),
+        (lambda: svmDP("l2", 1, 1, huber_h=0), "huber_h must be a scalar > 0"),
         (lambda: svmDP("l2", 1, 1, kernel="Gaussian", D=3, kernel_param=-1),
-         "kernel.param must be a scalar > 0"),
+         "kernel_param must be a scalar > 0"),
         (lambda: svmDP("l1", 1, 1), REGULARIZER),  # CMS errors come first
     ],
 )
@@ -230,9 +230,9 @@ def _inf_X():
         (lambda m, r: m.fit(X_BAD, Y_BAD, U_BAD, [1, 2, 3], random_state=r), LOWER_LENGTH),
         (lambda m, r: m.fit(X_BAD, Y_BAD, [1], [1], random_state=r), UPPER_LENGTH),
         (lambda m, r: m.fit(X_BAD, Y_BAD, [1, 1], [-1, 1], random_state=r),
-         "lower.bounds must be < upper.bounds in every column (not in column 2)."),
+         "lower_bounds must be < upper_bounds in every column (not in column 2)."),
         (lambda m, r: m.fit(X_BAD, Y_BAD, [1, np.inf], [-1, -1], random_state=r),
-         "upper.bounds must be finite."),
+         "upper_bounds must be finite."),
         (lambda m, r: m.fit(_nan_X(), Y_BAD, U_BAD, L_BAD, random_state=r),
          "X must be finite (no NA, NaN or Inf)."),
         (lambda m, r: m.fit(_inf_X(), Y_BAD, U_BAD, L_BAD, random_state=r),
@@ -243,7 +243,7 @@ def _inf_X():
          "y must have one value per row of X: X has 10 rows, y has 9 values."),
         (lambda m, r: m.fit(X_BAD, 2 * Y_BAD - 1, U_BAD, L_BAD, random_state=r), LABELS),
         (lambda m, r: m.fit(X_BAD, Y_BAD, U_BAD, L_BAD, add_bias="yes", random_state=r),
-         "add.bias must be TRUE or FALSE."),
+         "add_bias must be True or False."),
     ],
 )
 @pytest.mark.parametrize("model", ["logistic", "svm"])
@@ -272,14 +272,14 @@ def test_weights_and_model_messages():
                                               weights_upper_bound=1))
     _raises("weights must have one value per row of X: X has 10 rows, weights has 9 values.",
             lambda: out.fit(X, y, U, L, weights=w[:-1], weights_upper_bound=1))
-    _raises("weights.upper.bound must be a scalar > 0",
+    _raises("weights_upper_bound must be a scalar > 0",
             lambda: out.fit(X, y, U, L, weights=w, weights_upper_bound=0))
     # predicting before fitting, or with another number of columns
     _raises("The model must be fitted before predict: call fit() first.",
             lambda: svmDP("l2", 1, 1).predict(X))
     out.fit(X, y, U, L, add_bias=True, random_state=1)
     _raises("X has 2 columns; the model was fitted on 3.", lambda: out.predict(X))
-    _raises("X has 4 columns (counting the bias column added by add.bias); the model was "
+    _raises("X has 4 columns (counting the bias column added by add_bias); the model was "
             "fitted on 3.", lambda: out.predict(np.c_[X, X[:, 0]], add_bias=True))
     logistic = LogisticRegressionDP("l2", 1, 1).fit(X, y, U, L, random_state=1)
     _raises("X has 3 columns; the model was fitted on 2.",
@@ -758,11 +758,30 @@ def test_weighted_gram_equals_the_direct_product():
     assert np.array_equal(G, G.T) and np.array_equal(X, before)
 
 
+def test_weighted_gram_of_all_rows_reads_slices_with_the_same_bits():
+    # All rows of a C-ordered X (the fits' Hessians) are read as slices, not gathered copies
+    # (issue 14, item 5): the same blocks, so the same bits as the gathered rows, a last block
+    # shorter than the others included; X (read-only) is never written.
+    from dppack.erm.losses import weighted_gram
+
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(1000, 5))
+    X.flags.writeable = False
+    w = rng.uniform(0, 2, size=1000)
+    every = np.arange(1000)
+    for weights in (w, None):
+        for block in (64, 300, 8192):
+            G = weighted_gram(X, weights, block=block)
+            assert np.array_equal(G, weighted_gram(X, weights, every, block=block))
+            direct = X.T @ X if weights is None else (X.T * weights) @ X
+            np.testing.assert_allclose(G, direct, rtol=1e-12)
+
+
 # --------------------------------------------------------------------------------------------
 # Privacy assumptions the framework enforces (issue 11, items 8-9)
 # --------------------------------------------------------------------------------------------
 
-OUTPUT_GRADIENT = "perturbation.method 'output' needs mapXy.gr, loss.gr and regularizer.gr"
+OUTPUT_GRADIENT = "perturbation_method 'output' needs mapXy_gr, loss_gr and regularizer_gr"
 NOT_CONVERGED = "did not reach a minimiser to the required tolerance"
 
 

@@ -122,22 +122,22 @@ X20, Y20 = _data(20)
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        (dict(upper_bounds=[1, 2, 3]), r"^Length of upper\.bounds must be equal to the number "
+        (dict(upper_bounds=[1, 2, 3]), r"^Length of upper_bounds must be equal to the number "
          r"of columns of X plus 1 \(for y\)\.$"),
-        (dict(upper_bounds=[1]), r"^Length of upper\.bounds must be equal"),
-        (dict(lower_bounds=[-1]), r"^Length of lower\.bounds must be equal to the number "
+        (dict(upper_bounds=[1]), r"^Length of upper_bounds must be equal"),
+        (dict(lower_bounds=[-1]), r"^Length of lower_bounds must be equal to the number "
          r"of columns of X plus 1 \(for y\)\.$"),
-        (dict(upper_bounds=[1, 2, 3], lower_bounds=[-1]), r"^Length of upper\.bounds"),
+        (dict(upper_bounds=[1, 2, 3], lower_bounds=[-1]), r"^Length of upper_bounds"),
         (dict(upper_bounds=[1, np.inf]), "must be finite"),
-        (dict(lower_bounds=[1, -2]), r"lower\.bounds must be < upper\.bounds in every column "
+        (dict(lower_bounds=[1, -2]), r"lower_bounds must be < upper_bounds in every column "
          r"\(not in column 1\)\.$"),
-        (dict(lower_bounds=[-1, 2]), r"^The bounds on y \(the last values of lower\.bounds and "
-         r"upper\.bounds\) must be finite with lower < upper\.$"),
+        (dict(lower_bounds=[-1, 2]), r"^The bounds on y \(the last values of lower_bounds and "
+         r"upper_bounds\) must be finite with lower < upper\.$"),
         (dict(X=np.where(np.arange(20)[:, None] == 3, np.nan, X20)), r"X must be finite"),
         (dict(y=np.where(np.arange(20) == 3, np.inf, Y20)), r"y must be finite"),
         (dict(y=Y20[:-1]), "y must have one value per row of X: X has 20 rows, y has 19"),
         (dict(X=np.array(["a"] * 20)), "X must be a numeric matrix or data frame"),
-        (dict(add_bias="yes"), "add.bias must be TRUE or FALSE"),
+        (dict(add_bias="yes"), "add_bias must be True or False"),
     ],
 )
 def test_fit_errors_draw_no_noise(kwargs, message):
@@ -164,7 +164,7 @@ def test_predict_errors():
         model.predict(X20)
     _fit_lr(model, random_state=1)
     with pytest.raises(ValueError, match=r"^X has 3 columns \(counting the bias column added "
-                       r"by add\.bias\); the model was fitted on 2\.$"):
+                       r"by add_bias\); the model was fitted on 2\.$"):
         model.predict(np.ones((3, 2)), add_bias=True)
     with pytest.raises(ValueError, match=r"^X has 1 columns; the model was fitted on 2\.$"):
         model.predict(np.ones((3, 1)))

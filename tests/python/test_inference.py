@@ -506,17 +506,17 @@ def test_confintdp_refuses_unsupported_models(model, message):
     ({"eps": -1}, "eps must be a scalar > 0"),
     ({"rho": math.inf}, "rho must be finite"),
     ({"eps": 1, "loss": "hinge"}, "loss must be one of"),
-    ({"eps": 1, "perturbation_method": "input"}, "perturbation.method must be one of"),
+    ({"eps": 1, "perturbation_method": "input"}, "perturbation_method must be one of"),
     ({"eps": 1, "level": 1.0}, r"level must be in \(0, 1\)"),
-    ({"eps": 1, "budget_split": [1, 1]}, "budget.split must be three"),
-    ({"eps": 1, "budget_split": [1, 0, 1]}, "budget.split must be three"),
-    ({"eps": 1, "n_draws": 1}, "n.draws must be a whole number"),
-    ({"eps": 1, "n_draws": 10.5}, "n.draws must be a whole number"),
-    ({"eps": 1, "sigma_bound": "x"}, "sigma.bound must be one of"),
-    ({"eps": 1, "eig_floor": -1}, "eig.floor must be a scalar > 0"),
-    ({"eps": 1, "eig_floor": 0}, "eig.floor must be a scalar > 0"),  # H~ must be invertible
-    ({"eps": 1, "eig_floor": math.inf}, "eig.floor must be finite"),
-    ({"eps": 1, "huber_h": 0}, "huber.h must be a scalar > 0"),
+    ({"eps": 1, "budget_split": [1, 1]}, "budget_split must be three"),
+    ({"eps": 1, "budget_split": [1, 0, 1]}, "budget_split must be three"),
+    ({"eps": 1, "n_draws": 1}, "n_draws must be a whole number"),
+    ({"eps": 1, "n_draws": 10.5}, "n_draws must be a whole number"),
+    ({"eps": 1, "sigma_bound": "x"}, "sigma_bound must be one of"),
+    ({"eps": 1, "eig_floor": -1}, "eig_floor must be a scalar > 0"),
+    ({"eps": 1, "eig_floor": 0}, "eig_floor must be a scalar > 0"),  # H~ must be invertible
+    ({"eps": 1, "eig_floor": math.inf}, "eig_floor must be finite"),
+    ({"eps": 1, "huber_h": 0}, "huber_h must be a scalar > 0"),
 ])
 def test_invalid_options_raise_before_drawing(kwargs, message):
     X, y = logistic_data(50, 2, 28)
@@ -529,7 +529,7 @@ def test_invalid_options_raise_before_drawing(kwargs, message):
 
 def test_bad_data_raise_dppack_messages():
     X, y = logistic_data(50, 2, 29)
-    with pytest.raises(ValueError, match="Length of upper.bounds"):
+    with pytest.raises(ValueError, match="Length of upper_bounds"):
         dppack.confintERM(X, y, [1], [-1, -1], 1.0, eps=1)
     with pytest.raises(ValueError, match="binary labels 0 and 1"):
         dppack.confintERM(X, 2 * y - 1, [1, 1], [-1, -1], 1.0, eps=1)

@@ -310,3 +310,17 @@ def test_logistic_hessian_is_the_same_after_terms_at_any_point(weighted):
     risk(b, with_gradient=False)
     assert np.array_equal(risk.hessian(b), fresh(b))
 
+
+
+def test_risk_keeps_a_fortran_design_when_asked():
+    """order="any": a Fortran-ordered design is read as it is (the Dask fits' blocks), with
+    the values of its C-ordered copy; by default it is copied into a C-ordered one."""
+    X, y, w = _design(40, 3, 5)
+    fortran = np.asfortranarray(X)
+    kept = losses.EmpiricalRisk(losses.logistic(), fortran, y, w, order="any")
+    assert kept.X is fortran
+    assert losses.EmpiricalRisk(losses.logistic(), fortran, y, w).X.flags.c_contiguous
+    copied = losses.EmpiricalRisk(losses.logistic(), X, y, w)
+    theta = np.array([0.5, -1.0, 2.0])
+    for a, b in zip(kept.sums(theta, True, True), copied.sums(theta, True, True)):
+        np.testing.assert_allclose(a, b, rtol=1e-13)

@@ -53,28 +53,28 @@ SEED = 20240601
 # Messages (spec §2; the ones marked "ours" are deviations from DPpack, which has none there)
 # --------------------------------------------------------------------------------------------
 
-TV_NUMERIC = "true.values must be numeric atomic vectors or scalars."
-TV_FINITE = "true.values must be finite (no NA, NaN or Inf)."  # ours
+TV_NUMERIC = "true_values must be numeric atomic vectors or scalars."
+TV_FINITE = "true_values must be finite (no NA, NaN or Inf)."  # ours
 EPS = "eps must be a scalar > 0"  # DPpack's text has no trailing period
 EPS_FINITE = "eps must be finite: eps = Inf would release the true values without noise."  # ours
 DELTA = "delta must be a scalar > 0"
 DELTA_BELOW_1 = "delta must be < 1."  # ours
-SENS_LENGTH = "Length of sensitivities must match length of true.values or be length 1."
+SENS_LENGTH = "Length of sensitivities must match length of true_values or be length 1."
 SENS_POSITIVE = "Global sensitivities must be > 0."
 SENS_NUMERIC = "Global sensitivities must be numeric."  # ours (R fails inside sum())
 SENS_FINITE = "Global sensitivities must be finite."  # ours
-ALLOC_LENGTH = "Length of alloc.proportions, if given, must match length of sensitivities."
-ALLOC_POSITIVE = "Values in alloc.proportions, if given, must be > 0."
-ALLOC_NUMERIC = "Values in alloc.proportions, if given, must be numeric."  # ours
-ALLOC_FINITE = "Values in alloc.proportions, if given, must be finite."  # ours
+ALLOC_LENGTH = "Length of alloc_proportions, if given, must match length of sensitivities."
+ALLOC_POSITIVE = "Values in alloc_proportions, if given, must be > 0."
+ALLOC_NUMERIC = "Values in alloc_proportions, if given, must be numeric."  # ours
+ALLOC_FINITE = "Values in alloc_proportions, if given, must be finite."  # ours
 ALLOC_ONE_SENS = (  # ours: DPpack crashes (Laplace) or returns NaN (Gaussian), spec §8.8
-    "alloc.proportions needs one sensitivity per element of true.values; "
-    "with a single sensitivity for several values, leave alloc.proportions NULL."
+    "alloc_proportions needs one sensitivity per element of true_values; "
+    "with a single sensitivity for several values, leave alloc_proportions None."
 )
-ONLY_ADP = "Only approximate DP can be used when analytic is TRUE."
-TYPE_DP = "type.DP must be one of {'pDP', 'aDP'}."
-EPS_ADP = "eps must be < 1 for aDP unless analytic is TRUE."
-ANALYTIC_FLAG = "analytic must be TRUE or FALSE."  # ours
+ONLY_ADP = "Only approximate DP can be used when analytic is True."
+TYPE_DP = "type_DP must be one of {'pDP', 'aDP'}."
+EPS_ADP = "eps must be < 1 for aDP unless analytic is True."
+ANALYTIC_FLAG = "analytic must be True or False."  # ours
 TOL = "tol must be a scalar > 0"  # ours
 
 UTILITY_NUMERIC = "utility must be a numeric atomic vector or scalar."

@@ -56,11 +56,11 @@ def test_grid_is_geometric_without_eps_max():
 
 
 @pytest.mark.parametrize("args, message", [
-    ((0, 1), "eps.min must be a scalar > 0"),
-    ((1, 1), "eps.min must be < eps.max."),
-    ((0.1, np.inf), "eps.max must be finite."),
-    ((0.1, 1, 0), "n.levels must be a whole number >= 1."),
-    ((0.1, 1, 2.5), "n.levels must be a whole number >= 1."),
+    ((0, 1), "eps_min must be a scalar > 0"),
+    ((1, 1), "eps_min must be < eps_max."),
+    ((0.1, np.inf), "eps_max must be finite."),
+    ((0.1, 1, 0), "n_levels must be a whole number >= 1."),
+    ((0.1, 1, 2.5), "n_levels must be a whole number >= 1."),
 ])
 def test_grid_errors(args, message):
     with pytest.raises(ValueError, match=message):
@@ -128,8 +128,8 @@ def test_batch_shape_of_a_matrix_and_reproducibility():
     ({"eps": [0.0, 1.0]}, "Every value of eps must be finite and > 0."),
     ({"eps": [1.0, np.inf]}, "Every value of eps must be finite and > 0."),
     ({"sensitivity": -1}, "sensitivity must be a scalar > 0"),
-    ({"true_values": [1.0, np.nan]}, "true.values must be finite"),
-    ({"true_values": ["a"]}, "true.values must be numeric."),
+    ({"true_values": [1.0, np.nan]}, "true_values must be finite"),
+    ({"true_values": ["a"]}, "true_values must be numeric."),
 ])
 def test_batch_errors_draw_nothing(kwargs, message):
     rng = np.random.default_rng(1)

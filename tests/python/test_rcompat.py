@@ -21,6 +21,7 @@ import pandas as pd
 import pytest
 from r_session import floats, r_number, r_vector, require_r, run_in_r
 
+import dppack
 from dppack import rcompat
 
 # --------------------------------------------------------------------------------------------
@@ -431,6 +432,30 @@ def test_plot_with_real_matplotlib():
         assert [p.get_height() for p in ax.patches] == h.counts.tolist()
     finally:
         plt.close(ax.figure)
+
+
+def test_a_private_histogram_is_titled_with_what_it_spent():
+    # issue 15 item 5: the plot of a release says that it is private and what it spent
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    x = np.random.default_rng(7).normal(size=50)
+    releases = [
+        (dppack.histogramDP(x, 1, -3, 3, random_state=1),
+         "Private histogram of x, eps = 1 (pure DP)"),
+        (dppack.histogramDP(x, 0.5, -3, 3, mechanism="Gaussian", delta=1e-5, random_state=1),
+         "Private histogram of x, (eps, delta) = (0.5, 1e-05)"),
+        # 'both': each of the pair states the pair's total (3 eps under bounded DP)
+        (dppack.histogramDP(x, 1, -3, 3, which_sensitivity="both", random_state=1)["Bounded"],
+         "Private histogram of x, eps = 3 (pure DP)"),
+    ]
+    for release, title in releases:
+        ax = release.plot()
+        try:
+            assert ax.get_title() == title
+        finally:
+            plt.close(ax.figure)
 
 
 def test_hist_agrees_with_numpy_away_from_breaks_and_leaves_the_data_alone():

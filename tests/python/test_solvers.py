@@ -25,6 +25,7 @@ What is checked:
 Everything is deterministic (fixed seeds, no statistical test): no false failures.
 """
 
+import contextlib
 import math
 
 import numpy as np
@@ -361,3 +362,43 @@ def test_minimize_smooth_evaluates_each_point_once_in_a_row(newton):
     first = remembered(theta)[1]
     first += 1.0
     assert np.array_equal(remembered(theta)[1], risk(theta)[1])
+
+
+def _blas_threads():
+    """{folder of the library: its number of threads} of the loaded OpenBLAS libraries."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    return {library["filepath"].split("/")[-2]: library["num_threads"]
+            for library in threadpoolctl.threadpool_info()
+            if library["internal_api"] == "openblas"}
+
+
+def test_lbfgsb_runs_scipys_own_blas_on_one_thread(monkeypatch):
+    """Inside minimize_smooth's L-BFGS-B, the OpenBLAS that SciPy's wheels bundle (scipy.libs)
+    runs on one thread and NumPy's keeps its threads (the objective's products use it);
+    both are as before afterwards; the coefficients are the same bits as without the limit
+    (issue 14, item 5)."""
+    if solvers._scipy_blas_controller() is None:
+        pytest.skip("SciPy has no BLAS of its own here (or threadpoolctl is missing)")
+    before = _blas_threads()
+    rng = np.random.default_rng(6)  # seed: any data; deterministic
+    X = rng.uniform(-1, 1, size=(3000, 30)) / 6
+    y = np.where(X @ rng.normal(size=30) + rng.logistic(size=3000) > 0, 1.0, -1.0)
+    risk = dppack_losses.logistic().risk(X, y, ridge=0.01)
+    seen = []
+
+    def fun(theta):
+        seen.append(_blas_threads())
+        return risk(theta)
+
+    for newton in (True, False):
+        seen.clear()
+        theta = solvers.minimize_smooth(fun, 30, True, risk.hessian, gtol=1e-10, newton=newton)
+        inside = [threads for threads in seen if threads["scipy.libs"] == 1]
+        assert inside, "L-BFGS-B ran with SciPy's BLAS on its threads"
+        assert all(threads["numpy.libs"] == before["numpy.libs"] for threads in seen)
+        assert _blas_threads() == before
+        monkeypatch.setattr(solvers, "lbfgsb_blas_threads", contextlib.nullcontext)
+        assert np.array_equal(
+            solvers.minimize_smooth(risk, 30, True, risk.hessian, gtol=1e-10, newton=newton),
+            theta)
+        monkeypatch.undo()

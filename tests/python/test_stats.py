@@ -3,7 +3,7 @@
 What is checked:
 
 * every validation error, with its exact text and in DPpack's order of checks (bound lengths,
-  then our checks, then which.sensitivity, then mechanism, then the mechanism's eps/delta
+  then our checks, then which_sensitivity, then mechanism, then the mechanism's eps/delta
   checks), plus our deliberate deviations (NaN/Inf/empty/non-numeric data, bounds that are not
   finite or not ordered, unequal lengths, bounds that floating point cannot scale); and that a
   failing call draws no random number (the generator's state is unchanged);
@@ -71,9 +71,9 @@ SEED = 20240602
 # Messages (spec §3; "ours" marks deviations from DPpack, which has no check there)
 # --------------------------------------------------------------------------------------------
 
-UB = "Length of upper.bound must be 1."
-LB = "Length of lower.bound must be 1."
-WHICH = "which.sensitivity must be one of {'bounded', 'unbounded', 'both'}."
+UB = "Length of upper_bound must be 1."
+LB = "Length of lower_bound must be 1."
+WHICH = "which_sensitivity must be one of {'bounded', 'unbounded', 'both'}."
 MECHANISM = "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'}."
 MECHANISM_EXP = "Mechanism must be one of {'exponential'}."
 BOTH = (
@@ -85,12 +85,13 @@ QUANT = "quant must be between 0 and 1."
 X_VECTOR = "x must be a numeric vector."
 DELTA = "delta must be a scalar > 0"
 EPS = "eps must be a scalar > 0"
-EPS_ADP = "eps must be < 1 for aDP unless analytic is TRUE."
-TYPE_DP = "type.DP must be one of {'pDP', 'aDP'}."
+# GaussianMechanism's text names its argument analytic; the statistics name mechanism = 'analytic'
+EPS_ADP = "eps must be < 1 for aDP unless mechanism is 'analytic'."
+TYPE_DP = "type_DP must be one of {'pDP', 'aDP'}."
 # ours
-LB_ORDER = "lower.bound must be < upper.bound."
-LB_FINITE = "lower.bound must be a finite number."
-UB_FINITE = "upper.bound must be a finite number."
+LB_ORDER = "lower_bound must be < upper_bound."
+LB_FINITE = "lower_bound must be a finite number."
+UB_FINITE = "upper_bound must be a finite number."
 X_NUMERIC = "x must be numeric."
 X_EMPTY = "x must contain at least one value."
 X_TWO = "x must contain at least two values."
@@ -213,8 +214,8 @@ VALIDATION = (
          "delta must be < 1."),
         (dict(which_sensitivity="unbounded", mechanism="Gaussian", delta=0.01, eps=0.5,
               type_DP="pdp"), TYPE_DP),
-        (dict(normalize="yes"), "normalize must be TRUE or FALSE."),
-        (dict(allow_negative=None), "allow.negative must be TRUE or FALSE."),
+        (dict(normalize="yes"), "normalize must be True or False."),
+        (dict(allow_negative=None), "allow_negative must be True or False."),
     ])
     + _cases("quantile", _quantile, [
         (dict(quant=-1), QUANT),
@@ -233,11 +234,11 @@ VALIDATION = (
         for kw, msg in [
             (dict(x1=np.ones((2, 2))), "x1 must be a numeric vector."),
             (dict(x2=np.ones((2, 2)), upper_bound1=[1, 2]), "x2 must be a numeric vector."),
-            (dict(lower_bound1=[0, 1], upper_bound1=[0, 1]), "Length of upper.bound1 must be 1."),
-            (dict(lower_bound1=[0, 1], upper_bound2=[0, 1]), "Length of lower.bound1 must be 1."),
-            (dict(lower_bound2=[0, 1], upper_bound2=[0, 1]), "Length of upper.bound2 must be 1."),
-            (dict(lower_bound2=[0, 1]), "Length of lower.bound2 must be 1."),
-            (dict(lower_bound2=3, upper_bound2=1), "lower.bound2 must be < upper.bound2."),
+            (dict(lower_bound1=[0, 1], upper_bound1=[0, 1]), "Length of upper_bound1 must be 1."),
+            (dict(lower_bound1=[0, 1], upper_bound2=[0, 1]), "Length of lower_bound1 must be 1."),
+            (dict(lower_bound2=[0, 1], upper_bound2=[0, 1]), "Length of upper_bound2 must be 1."),
+            (dict(lower_bound2=[0, 1]), "Length of lower_bound2 must be 1."),
+            (dict(lower_bound2=3, upper_bound2=1), "lower_bound2 must be < upper_bound2."),
             (dict(x1=X[:5]), LENGTHS),
             (dict(x1=["a"] * 10), "x1 must be numeric."),
             (dict(x2=[0.5], x1=[0.5]), "x1 must contain at least two values."),
@@ -257,7 +258,7 @@ VALIDATION = (
             (dict(mechanism="Gaussian"), DELTA),
             (dict(mechanism="analytic"), DELTA),
             (dict(eps=0), EPS),
-            (dict(allow_negative="no"), "allow.negative must be TRUE or FALSE."),
+            (dict(allow_negative="no"), "allow_negative must be True or False."),
         ]
     ]
     + [
@@ -270,18 +271,18 @@ VALIDATION = (
             (dict(mechanism="abc"), MECHANISM),
             (dict(mechanism="Gaussian"), DELTA),
             (dict(mechanism="analytic"), DELTA),
-            (dict(approx_n_max="no"), "approx.n.max must be TRUE or FALSE."),
+            (dict(approx_n_max="no"), "approx_n_max must be True or False."),
         ]
     ]
     + [
         pytest.param(_pcov, kw, msg, id=f"pooledCov-{kw}")
         for kw, msg in [
             (dict(lower_bound1=[0, 1], lower_bound2=[0, 1], upper_bound1=[0, 1]),
-             "Length of lower.bound1 must be 1."),
-            (dict(lower_bound2=[0, 1], upper_bound1=[0, 1]), "Length of lower.bound2 must be 1."),
-            (dict(upper_bound1=[0, 1], upper_bound2=[0, 1]), "Length of upper.bound1 must be 1."),
-            (dict(upper_bound2=[0, 1]), "Length of upper.bound2 must be 1."),
-            (dict(lower_bound1=20), "lower.bound1 must be < upper.bound1."),
+             "Length of lower_bound1 must be 1."),
+            (dict(lower_bound2=[0, 1], upper_bound1=[0, 1]), "Length of lower_bound2 must be 1."),
+            (dict(upper_bound1=[0, 1], upper_bound2=[0, 1]), "Length of upper_bound1 must be 1."),
+            (dict(upper_bound2=[0, 1]), "Length of upper_bound2 must be 1."),
+            (dict(lower_bound1=20), "lower_bound1 must be < upper_bound1."),
             (dict(which_sensitivity="abc"), WHICH),
             (dict(mechanism="abc"), MECHANISM),
             (dict(mechanism="Gaussian"), DELTA),
@@ -1985,7 +1986,7 @@ def test_budget_checked_before_the_statistics_are_computed(monkeypatch, call, co
 
 
 def test_analytic_ignores_type_dp_in_the_budget_check():
-    """DPpack ignores type.DP for 'analytic' (spec §3.0); checking the whole budget first
+    """DPpack ignores type_DP for 'analytic' (spec §3.0); checking the whole budget first
     must not refuse 'pDP' there."""
     value = _var(which_sensitivity="both", mechanism="analytic", delta=0.01, type_DP="pDP",
                  random_state=SEED)
@@ -2227,7 +2228,7 @@ def test_both_with_a_total_delta_of_one_is_refused():
     rng = np.random.default_rng(SEED)
     state = rng.bit_generator.state
     args = dict(mechanism="analytic", delta=0.2, random_state=rng)
-    with pytest.raises(ValueError, match="which.sensitivity = 'both' spends"):
+    with pytest.raises(ValueError, match="which_sensitivity = 'both' spends"):
         meanDP(X, 2.0, 0, 1, which_sensitivity="both", **args)
     assert rng.bit_generator.state == state
     meanDP(X, 2.0, 0, 1, which_sensitivity="unbounded", **args)

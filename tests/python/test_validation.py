@@ -140,7 +140,7 @@ def test_privacy_accounting():
                                                                      "delta": 0.01}
     for procedure in ("alphaSplit", "dataSplit", "random"):
         assert dppack.selection_privacy(procedure, 1.0) == {"eps": 1.0, "delta": 0.0}
-    with pytest.raises(ValueError, match="eps.select must be given"):
+    with pytest.raises(ValueError, match="eps_select must be given"):
         dppack.selection_privacy("stability", 1.0)
     with pytest.raises(ValueError, match="procedure must be one of"):
         dppack.selection_privacy("control", 1.0)
@@ -213,7 +213,7 @@ def test_select_refuses_bad_input_before_drawing():
         (([], 0.1, 1), "at least one value"),
         (([0.0, np.nan], 0.1, 1), "finite"),
         (([0.0], 0.0, 1), "beta must be a scalar > 0"),
-        (([0.0], 0.1, math.inf), "eps.select must be finite"),
+        (([0.0], 0.1, math.inf), "eps_select must be finite"),
     ):
         with pytest.raises(ValueError, match=message):
             dppack.stable_select(*args, random_state=rng)
@@ -504,14 +504,14 @@ def test_bad_arguments_are_refused_before_any_noise():
     rng = np.random.default_rng(0)
     state = rng.bit_generator.state
     bad = [
-        ({"eps_select": 0}, "eps.select must be a scalar > 0"),
+        ({"eps_select": 0}, "eps_select must be a scalar > 0"),
         ({"delta": 1.5}, "delta must be a number in"),
         ({"score": "zero-one"}, "score must be one of"),
         ({"selector": "max"}, "selector must be one of"),
-        ({"validation_fraction": 1.0}, "validation.fraction must be"),
-        ({"X_validation": X}, "both X.validation and y.validation"),
+        ({"validation_fraction": 1.0}, "validation_fraction must be"),
+        ({"X_validation": X}, "both X_validation and y_validation"),
         ({"y": np.where(y == 1, 2.0, 0.0)}, "binary labels"),
-        ({"upper_bounds": [1, 1]}, "Length of upper.bounds"),
+        ({"upper_bounds": [1, 1]}, "Length of upper_bounds"),
     ]
     for change, message in bad:
         kwargs = {"DPmodels": models, "X": X, "y": y, "upper_bounds": BOUNDS[0],
@@ -594,7 +594,7 @@ def test_histogram_bad_arguments():
         ({"bin_widths": [0.0]}, "finite numbers > 0"),
         ({"bin_widths": [2.0]}, "<= 1"),
         ({"x": x[:40]}, "Stability needs at least"),
-        ({"lower_bound": 1, "upper_bound": 0}, "lower.bound must be < upper.bound"),
+        ({"lower_bound": 1, "upper_bound": 0}, "lower_bound must be < upper_bound"),
         ({"x": np.append(x, np.nan)}, "x must be finite"),
     ):
         args = {"x": x, "bin_widths": [0.5, 0.1], "eps_train": 1, "eps_select": 1,

@@ -193,13 +193,15 @@ test_that("what the core computes is read-only", {
   expect_identical(agm$gamma, 20)
 })
 
-test_that("print shows the fields as the core holds them", {
+test_that("the print method shows the fields as the core holds them", {
+  # m$print() lists every field; print(m) of a model is the short S3 method
+  # (test-model-methods.R)
   m <- LogisticRegressionDP$new("l2", eps = 1, gamma = 2)
-  out <- capture.output(print(m))
+  out <- capture.output(m$print())
   expect_identical(out[[1]], "<LogisticRegressionDP>")
   expect_true(all(c("  gamma: 2", "  c: 0.25", "  coeff: NULL", "  privacy: NULL",
                     "  regularizer: function") %in% out))
   expect_match(out[[length(out)]], "Methods: .*fit.*predict")
   m$gamma <- 3
-  expect_true("  gamma: 3" %in% capture.output(print(m)))
+  expect_true("  gamma: 3" %in% capture.output(m$print()))
 })

@@ -217,6 +217,43 @@ test_that("predict() refuses a dataset, whose predictions R would have to hold",
   # an in-memory predict of the fitted model still works
   expect_equal(dim(model$predict(as.matrix(people[c("x1", "x2")]), add.bias = TRUE)),
                c(nrow(people), 1L))
+  # R's model methods (model_methods.R): the dataset's column names name the coefficients
+  # and select newdata's columns; n is unknown (R does not count the dataset's rows)
+  model$fit(ds[c("x2", "x1")], ds$y, c(1, 1), c(-1, -1), add.bias = TRUE)
+  expect_identical(names(coef(model)), c("(Intercept)", "x2", "x1"))
+  expect_identical(nobs(model), NA_integer_)
+  expect_output(print(model), "Fitted on n = (unknown)", fixed = TRUE)
+  expect_identical(predict(model, people),
+                   as.vector(model$predict(people[c("x2", "x1")], add.bias = TRUE)))
+  expect_error(predict(model, ds), "does not take a dppack_dataset", fixed = TRUE)
+})
+
+test_that("n.passes: the passes of a fit on a dataset, read-only, NULL in memory", {
+  # A diagnostic that depends on the data (not covered by the guarantee): the core's
+  # n_passes_ of the same fit, read, never computed in R. Deterministic: no false failures.
+  core_passes <- function(model) {
+    reticulate::py_to_r(reticulate::py_get_attr(model$.core, "n_passes_"))
+  }
+  whole <- function(x) is.numeric(x) && length(x) == 1 && x == round(x)
+  model <- LogisticRegressionDP$new("l2", eps = 1, gamma = 0.1)
+  expect_null(model$n.passes)
+  model$fit(ds[c("x1", "x2")], ds$y, c(1, 1), c(-1, -1), add.bias = TRUE)
+  passes <- model$n.passes
+  expect_true(whole(passes) && passes >= 2)
+  expect_identical(passes, core_passes(model))
+  expect_error(model$n.passes <- 1, "^n\\.passes is read-only\\.$")
+  expect_identical(model$n.passes, passes)
+  model$fit(people[c("x1", "x2")], people$y, c(1, 1), c(-1, -1), add.bias = TRUE)
+  expect_null(model$n.passes)
+  svm <- svmDP$new("l2", eps = 1, gamma = 0.1, perturbation.method = "output")
+  svm$fit(ds[c("x1", "x2")], ds$y, c(1, 1), c(-1, -1))
+  expect_true(whole(svm$n.passes) && svm$n.passes >= 2)
+  expect_identical(svm$n.passes, core_passes(svm))
+  lin <- LinearRegressionDP$new("l2", eps = 1, delta = 0.01, gamma = 1)
+  expect_null(lin$n.passes)
+  lin$fit(ds[c("x1", "x2")], ds$z, c(1, 1, 2), c(-1, -1, -2), add.bias = TRUE)
+  expect_identical(lin$n.passes, 1L)
+  expect_error(lin$n.passes <- NULL, "^n\\.passes is read-only\\.$")
 })
 
 test_that("a fit on many small Parquet files, whose column subsets Dask partitions apart", {

@@ -65,6 +65,15 @@ test_that("bad data get a clear error before any noise (deviations from DPpack)"
   expect_error(tableDP(c("a", NA, "b"), delta = 0.1), "missing values", fixed = TRUE)
 })
 
+test_that("messages keep R's spelling; the statistics name their own Gaussian switch", {
+  expect_dppack_error(meanDP(x, 1, 6, 0), "lower.bound must be < upper.bound.", "meanDP")
+  expect_dppack_error(histogramDP(x, 1, 0, 6, allow.negative = "yes"),
+                      "allow.negative must be TRUE or FALSE.", "histogramDP")
+  # meanDP has no argument analytic (GaussianMechanism keeps DPpack's "analytic is TRUE")
+  expect_dppack_error(meanDP(x, 1.5, 0, 6, mechanism = "Gaussian", delta = 0.01),
+                      "eps must be < 1 for aDP unless mechanism is 'analytic'.", "meanDP")
+})
+
 test_that("'both' warns as an R warning where DPpack warns, and returns one value", {
   msg <- paste("Sensitivity based on bounded and unbounded differential privacy is identical",
                "for this statistic. Only one value will be returned.")

@@ -1,11 +1,11 @@
-"""Accuracy-first private ERM (Ligett et al. 2017; spec ``accuracy_first.md``), in three parts:
+"""Accuracy-first private ERM (Ligett et al. 2017), in three parts:
 
 * :mod:`.noise_reduction` — one query released at increasing privacy levels, paying only for
-  the last level looked at (§2, §3);
+  the last level looked at;
 * :mod:`.above_threshold` — InteractiveAboveThreshold, which stops at the first level whose
-  private risk test passes (§5);
+  private risk test passes;
 * :mod:`.erm` — the accuracy-first fits built from the two, beside the doubling and theory
-  baselines (§6, §7).
+  baselines.
 """
 
 from . import above_threshold, erm, noise_reduction

@@ -1,13 +1,13 @@
-"""Accuracy-first private ERM (spec ``accuracy_first.md`` §4, §6, §7; Ligett et al. 2017): fit
+"""Accuracy-first private ERM (Ligett et al. 2017): fit
 a model whose excess empirical risk is at most ``alpha`` with probability >= 1 - ``gamma`` and
 report the privacy loss actually spent (ex-post), beside two baselines.
 
 * :func:`accuracy_first_erm` — noise reduction + InteractiveAboveThreshold: covariance
-  perturbation for ridge regression (COVNR, §6.1), output perturbation for logistic regression
-  (OUTPUTNR, §6.2);
+  perturbation for ridge regression (COVNR), output perturbation for logistic regression
+  (OUTPUTNR);
 * :func:`doubling_erm` — independent fits at doubling eps, each tested by the Laplace
-  mechanism (§7.2);
-* :func:`theory_erm` — one fit at the eps that a utility theorem promises is enough (§7.1);
+  mechanism;
+* :func:`theory_erm` — one fit at the eps that a utility theorem promises is enough;
 * :func:`accuracy_first_parameters` — every sensitivity, calibration and default of the three.
 
 Data follow DPpack's bounds convention: ``upper_bounds``/``lower_bounds`` bound the columns of X
@@ -43,11 +43,10 @@ understate what the releases together cost. The result's ``privacy_`` is the los
 """
 
 import math
-import warnings
 
 import numpy as np
 
-from .. import _checks, _frames, _random, accounting
+from .. import _checks, _frames, _messages, _random, accounting
 from .above_threshold import (
     InteractiveAboveThreshold,
     above_threshold_calibration,
@@ -93,7 +92,7 @@ def _most_spent(method, params, n_levels):
     """The largest ex-post loss ``method`` can report with these parameters, as a pure loss.
 
     Accuracy-first: eps_A + eps_T, the last level of the grid (a run that never halts still
-    publishes level T, Lemma 2.8). Doubling: all K levels and K tests (spec §7.2 step 3 at
+    publishes level T, Lemma 2.8). Doubling: all K levels and K tests (Ligett et al. 2017 at
     j = K). Theory: its one level. The sums are formed as the methods form their ``eps``.
     """
     if method == "noise_reduction":
@@ -172,19 +171,19 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
     calibration : {'paper', 'tuned'}
         AboveThreshold calibration (see :func:`above_threshold_calibration`).
     eps_min, eps_max : float, optional
-        Ends of the level grid; defaults 1/n and 4 x ``eps_theory`` (spec §3).
+        Ends of the level grid; defaults 1/n and 4 x ``eps_theory``.
 
     Returns
     -------
     dict
         ``radius`` R of the feasible ball; ``sensitivity`` Delta of the excess-risk queries
-        (§4; logistic adds g_tol^2 / (2 lambda) for its iterative theta*, certified to
-        g_tol = 1e-6 / n, :func:`dppack.erm.solvers.optimality_tolerance`);
+        (logistic adds g_tol^2 / (2 lambda) for its iterative theta*, certified to
+        g_tol = 1e-6 / n, ``dppack.erm.solvers.optimality_tolerance``);
         ``theta_sensitivity`` the l1-sensitivity of
-        theta* (logistic, §6.2 step 2, times 1 + 1e-6 for the same certified slack) or of X'X
-        and X'y (ridge, 2 each, §6.1 step 1); ``eps_theory`` (§7.1); ``eps_min``,
-        ``eps_max``; ``eps_test`` and ``threshold`` of AboveThreshold (§5);
-        ``doubling_levels`` K and ``doubling_eps_test`` of the doubling baseline (§7.2).
+        theta* (logistic, Ligett et al. 2017, times 1 + 1e-6 for the same certified slack) or of X'X
+        and X'y (ridge, 2 each); ``eps_theory``; ``eps_min``,
+        ``eps_max``; ``eps_test`` and ``threshold`` of AboveThreshold;
+        ``doubling_levels`` K and ``doubling_eps_test`` of the doubling baseline.
 
     Raises
     ------
@@ -194,8 +193,7 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
     References
     ----------
     Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
-    differential privacy level for accuracy-constrained ERM. NeurIPS 30. Spec
-    ``accuracy_first.md`` §3-§7.
+    differential privacy level for accuracy-constrained ERM. NeurIPS 30.
 
     Examples
     --------
@@ -218,7 +216,7 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
     high = (4.0 * eps_theory if eps_max is None
             else _checks.check_finite_positive_scalar(eps_max, "eps.max"))
     if not low < high:
-        raise ValueError(f"eps.min must be < eps.max (here {low!r} and {high!r}).")
+        raise _messages.value_error(f"eps.min must be < eps.max (here {low!r} and {high!r}).")
     test = above_threshold_calibration(alpha, gamma, delta, T, calibration)
     # spec §7.2: K = floor(log2(eps_max / eps_min) + 1) + 1 doublings; a union bound over K
     # Laplace tests, b_test = (alpha/2) / ln(K / (2 gamma)), eps_test = Delta / b_test
@@ -272,7 +270,7 @@ def _prepare_data(model, X, y, upper_bounds, lower_bounds, add_bias):
 
 
 class _RidgeProblem:
-    """Ridge regression L = (1/2n)||y - X theta||^2 + (lambda/2)||theta||^2 (spec §6.1)."""
+    """Ridge regression L = (1/2n)||y - X theta||^2 + (lambda/2)||theta||^2."""
 
     def __init__(self, X, y, lambda_, params):
         self.n, self.d = X.shape
@@ -311,7 +309,7 @@ def _logistic_minimiser(X, y, lambda_):
     """theta* by damped Newton (:func:`dppack.erm.solvers.damped_newton`), certified:
     ||grad L(theta)|| <= g_tol = OPTIMALITY_SLACK / n
     (:func:`dppack.erm.solvers.optimality_tolerance`), else ``ConvergenceError`` before any
-    noise is drawn (the sensitivity assumes the exact optimum, spec §6.2 step 1).
+    noise is drawn (the sensitivity assumes the exact optimum).
 
     The slack is accounted for: L is lambda-strongly convex, so ||theta - theta*|| <=
     g_tol / lambda and two neighbouring minimisers certified to g_tol differ by at most
@@ -333,7 +331,7 @@ def _logistic_minimiser(X, y, lambda_):
 
 class _LogisticProblem:
     """Logistic regression L = (1/n) sum log(1 + exp(-y x'theta)) + (lambda/2)||theta||^2
-    with labels -1/+1 (spec §6.2)."""
+    with labels -1/+1."""
 
     def __init__(self, X, y, lambda_, params):
         self.X, self.y = X, y
@@ -424,7 +422,7 @@ class AccuracyFirstResult:
 
     References
     ----------
-    Ligett et al. (2017), NeurIPS 30 (ex-post privacy); spec ``accuracy_first.md`` §6, §7.
+    Ligett et al. (2017), NeurIPS 30 (ex-post privacy).
 
     Examples
     --------
@@ -467,14 +465,14 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
                        eps_max=None, random_state=None, accountant=None):
     """Private ERM that meets an accuracy target first and reports the privacy it cost.
 
-    Ligett et al.'s noise reduction (spec §6): hypotheses theta_1, theta_2, ... of increasing
+    Ligett et al.'s noise reduction: hypotheses theta_1, theta_2, ... of increasing
     privacy level eps_1 < eps_2 < ... come from one noise-reduction path (covariance
     perturbation for ridge, output perturbation for logistic), each projected onto
     ||theta|| <= R; InteractiveAboveThreshold tests their excess risk against alpha and stops
     at the first that passes. With probability >= 1 - gamma the returned model has excess
     empirical risk <= alpha, and the privacy loss is eps = eps_A + eps_k, read off the outcome
-    (ex-post privacy, not a fixed budget). The whole noise-reduction path is drawn up front
-    (spec §2.1): for ridge it holds n_levels x d x d doubles (47 MB for d = 77, T = 1000).
+    (ex-post privacy, not a fixed budget). The whole noise-reduction path is drawn up front: for
+    ridge it holds n_levels x d x d doubles (47 MB for d = 77, T = 1000).
 
     Parameters
     ----------
@@ -569,7 +567,7 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     success = test.halted
     k = test.halt_index if success else levels.size - 1
     if not success:
-        warnings.warn(NO_LEVEL_MESSAGE, RuntimeWarning, stacklevel=2)
+        _messages.warn(NO_LEVEL_MESSAGE, RuntimeWarning, stacklevel=2)
     return AccuracyFirstResult(
         method="noise_reduction", model=_model_name(problem), success=success,
         coeff=theta / divisors, theta=theta, alpha=alpha, gamma=gamma, stop_index=k,
@@ -581,7 +579,7 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
 def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias=False,
                  gamma=0.1, eps_min=None, eps_max=None, random_state=None, accountant=None):
     """Baseline: fit at eps_min, 2 eps_min, 4 eps_min, ... with independent noise and test each
-    fit's excess risk with the Laplace mechanism until one passes (spec §7.2).
+    fit's excess risk with the Laplace mechanism until one passes.
 
     Every fit and every test is paid: stopping at level j costs
     sum_{i <= j} (eps_i + eps_test), eps_test = Delta / b_test, b_test = (alpha/2) /
@@ -616,8 +614,7 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
 
     References
     ----------
-    Ligett et al. (2017), NeurIPS 30 (the doubling baseline); spec ``accuracy_first.md``
-    §7.2.
+    Ligett et al. (2017), NeurIPS 30 (the doubling baseline).
 
     Examples
     --------
@@ -651,7 +648,7 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
             success = True
             break
     if not success:
-        warnings.warn(NO_LEVEL_MESSAGE, RuntimeWarning, stacklevel=2)
+        _messages.warn(NO_LEVEL_MESSAGE, RuntimeWarning, stacklevel=2)
     generation = float(np.sum(levels[: j + 1]))
     return AccuracyFirstResult(
         method="doubling", model=_model_name(problem), success=success,
@@ -663,7 +660,7 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
 def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias=False,
                random_state=None, accountant=None):
     """Baseline: one fit at the eps a utility theorem says is enough for expected excess risk
-    alpha (spec §7.1), without any test.
+    alpha, without any test.
 
     Ridge: covariance perturbation at eps = 4 sqrt(2) (2 sqrt(d/lambda) + d/lambda) / (n alpha)
     (Thm 3.1); logistic: output perturbation at the smallest eps with
@@ -694,7 +691,7 @@ def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias
 
     References
     ----------
-    Ligett et al. (2017), NeurIPS 30, Theorems 3.1 and 3.3; spec ``accuracy_first.md`` §7.1.
+    Ligett et al. (2017), NeurIPS 30, Theorems 3.1 and 3.3.
 
     Examples
     --------

@@ -1,14 +1,14 @@
 """Noise reduction: one query released at a sequence of increasing privacy levels, where
-releasing any prefix of the sequence costs only the privacy of its last level (spec
-``accuracy_first.md`` §2, §3; Koufogiannis, Han and Pappas 2015; Ligett et al. 2017).
+releasing any prefix of the sequence costs only the privacy of its last level (Koufogiannis, Han and
+Pappas 2015; Ligett et al. 2017).
 
-* :func:`privacy_level_grid` — the geometric grid of levels eps_1 < ... < eps_T (§3);
-* :func:`LaplaceNoiseReduction` — the batch Laplace path (§2.1), drawn from the least private
+* :func:`privacy_level_grid` — the geometric grid of levels eps_1 < ... < eps_T;
+* :func:`LaplaceNoiseReduction` — the batch Laplace path, drawn from the least private
   level down;
-* :class:`LaplaceNoiseReductionOnline` — the same joint law, generated upward on demand (§2.2),
+* :class:`LaplaceNoiseReductionOnline` — the same joint law, generated upward on demand,
   so the last level need not be fixed in advance;
 * :func:`GaussianNoiseReduction` — the Brownian (Gaussian) path, an extension that is not in
-  Ligett et al. (§2.3).
+  Ligett et al..
 
 Randomness (all through ``_random``): the batch Laplace path draws the least private level's
 noise first (one Laplace per entry), then for each lower level, in order T-1, ..., 1, one
@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _random, accounting
+from .. import _checks, _frames, _messages, _random, accounting
 
 __all__ = [
     "GaussianNoiseReduction",
@@ -49,10 +49,11 @@ def check_levels(eps, name="eps"):
     """``eps`` as a 1-d float array of finite, strictly increasing levels > 0."""
     levels = _checks.as_numeric_array(eps, f"{name} must be a numeric vector.").ravel()
     if levels.size < 1:
-        raise ValueError(f"{name} must hold at least one privacy level.")
+        raise _messages.value_error(f"{name} must hold at least one privacy level.")
     _checks.check_positive_values(levels, f"Every value of {name} must be finite and > 0.")
     if np.any(np.diff(levels) <= 0):
-        raise ValueError(f"{name} must be strictly increasing (most private level first).")
+        raise _messages.value_error(
+            f"{name} must be strictly increasing (most private level first).")
     return levels
 
 
@@ -65,10 +66,10 @@ TRUE_VALUES_SIZE_MESSAGE = "true.values must hold at least one value."
 
 
 def privacy_level_grid(eps_min, eps_max, n_levels=1000):
-    """The geometric privacy-level grid of spec §3.
+    """The geometric privacy-level grid of Ligett et al. 2017.
 
     eps_k = eps_min (eps_max / eps_min)^(k / T), k = 0, ..., T-1: eps_min is the first level and
-    eps_max itself is not included (as in the authors' code, §9 item 7).
+    eps_max itself is not included (as in the authors' code, Ligett et al. 2017 item 7).
 
     Parameters
     ----------
@@ -90,8 +91,7 @@ def privacy_level_grid(eps_min, eps_max, n_levels=1000):
     References
     ----------
     Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
-    differential privacy level for accuracy-constrained ERM. NeurIPS 30. Spec
-    ``accuracy_first.md`` §3, §9.
+    differential privacy level for accuracy-constrained ERM. NeurIPS 30.
 
     Examples
     --------
@@ -101,7 +101,7 @@ def privacy_level_grid(eps_min, eps_max, n_levels=1000):
     low = _checks.check_finite_positive_scalar(eps_min, "eps.min")
     high = _checks.check_finite_positive_scalar(eps_max, "eps.max")
     if not low < high:
-        raise ValueError("eps.min must be < eps.max.")
+        raise _messages.value_error("eps.min must be < eps.max.")
     T = _checks.check_whole(n_levels, "n.levels", 1)
     return low * (high / low) ** (np.arange(T) / T)
 
@@ -112,7 +112,7 @@ def privacy_level_grid(eps_min, eps_max, n_levels=1000):
 
 
 def laplace_noise_path(shape, sensitivity, eps, rng):
-    """The noise eta_1, ..., eta_T of the batch Laplace path (spec §2.1), shape (T, *shape).
+    """The noise eta_1, ..., eta_T of the batch Laplace path, shape (T, *shape).
 
     eta_T ~ Lap(Delta / eps_T) entrywise; for t = T-1..1 each entry keeps eta_{t+1} with
     probability (eps_t / eps_{t+1})^2, else adds a fresh Lap(Delta / eps_t). Then every eta_t is
@@ -132,7 +132,7 @@ def laplace_noise_path(shape, sensitivity, eps, rng):
 def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, accountant=None):
     """Release ``true_values`` at every privacy level of ``eps`` by Laplace noise reduction.
 
-    Batch form of spec §2.1 (Ligett et al. 2017, Algorithm 1): the least private release is
+    Batch form (Ligett et al. 2017, Algorithm 1): the least private release is
     drawn first and each more private one is a lazy random walk away from it, so the release
     at level t is ``true_values`` + Lap(sensitivity / eps_t) entrywise and publishing the
     releases of levels 1..t costs eps_t (not eps_1 + ... + eps_t).
@@ -154,7 +154,7 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     Returns
     -------
     ndarray
-        Shape (T, *shape of true_values): row t is the release at level eps_t. Publish only the
+        Shape (T, ``*true_values.shape``): row t is the release at level eps_t. Publish only the
         prefix you need; the privacy cost is the level of the last row published (an
         accountant is charged eps_T, since it cannot know which prefix you publish).
 
@@ -198,7 +198,7 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
 
 
 def laplace_reduce_noise(noise, scale_from, scale_to, rng):
-    """One step of the online sampler (spec §2.2): eta_{t+1} given eta_t = ``noise``.
+    """One step of the online sampler: eta_{t+1} given eta_t = ``noise``.
 
     ``noise`` has Lap(b1) entries, b1 = ``scale_from`` > b2 = ``scale_to``. Each entry stays
     unchanged with probability w0 = (b2/b1) exp(-|x| (1/b2 - 1/b1)); otherwise it is drawn from
@@ -228,7 +228,7 @@ def laplace_reduce_noise(noise, scale_from, scale_to, rng):
 
 
 class LaplaceNoiseReductionOnline:
-    """Laplace noise reduction generated on demand (spec §2.2): start at a private level and
+    """Laplace noise reduction generated on demand: start at a private level and
     reduce the noise whenever a less private release is wanted, without fixing the last level
     in advance.
 
@@ -269,7 +269,7 @@ class LaplaceNoiseReductionOnline:
     References
     ----------
     Koufogiannis F, Han S, Pappas GJ (2015), arXiv:1504.00065; Ligett et al. (2017),
-    NeurIPS 30; spec ``accuracy_first.md`` §2.2.
+    NeurIPS 30.
 
     Examples
     --------
@@ -336,8 +336,9 @@ class LaplaceNoiseReductionOnline:
         """
         level = _checks.check_finite_positive_scalar(eps, "eps")
         if not level > self.eps:
-            raise ValueError(f"eps must be larger than the current level {self.eps!r}: noise "
-                             "can only be reduced.")
+            raise _messages.value_error(
+                f"eps must be larger than the current level {self.eps!r}: noise "
+                "can only be reduced.")
         accountant = accounting.UNCHARGED if self._accountant is None else self._accountant
         accounting.charge(accountant, lambda: self._reduction_loss(level),
                           "LaplaceNoiseReductionOnline.reduce").spend()
@@ -358,17 +359,18 @@ class LaplaceNoiseReductionOnline:
 def _variances(variances):
     s = _checks.as_numeric_array(variances, "variances must be a numeric vector.").ravel()
     if s.size < 1 or not np.all(np.isfinite(s)) or np.any(s <= 0):
-        raise ValueError("variances must hold finite values > 0.")
+        raise _messages.value_error("variances must hold finite values > 0.")
     if np.any(np.diff(s) >= 0):
-        raise ValueError("variances must be strictly decreasing (most private level first).")
+        raise _messages.value_error(
+            "variances must be strictly decreasing (most private level first).")
     return s
 
 
 def _brownian_loss(s, sensitivity):
     """rho = Delta_2^2 / (2 s_T): the path is post-processing of its last release, one
-    Gaussian mechanism with variance s_T (spec §2.3; Bun and Steinke 2016, Prop. 1.6)."""
+    Gaussian mechanism with variance s_T (Bun and Steinke 2016, Prop. 1.6)."""
     if sensitivity is None:
-        raise ValueError("sensitivity is needed to state the privacy of the path.")
+        raise _messages.value_error("sensitivity is needed to state the privacy of the path.")
     sens = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     return accounting.PrivacyLoss.zcdp(sens * sens / (2.0 * float(s[-1])))
 
@@ -377,7 +379,7 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
                            accountant=None):
     """Release ``true_values`` at decreasing noise variances along one Brownian path.
 
-    Extension of spec §2.3 (Whitehouse, Ramdas, Wu and Rogers 2022; NOT in Ligett et al.):
+    Extension of Ligett et al. 2017 (Whitehouse, Ramdas, Wu and Rogers 2022; NOT in Ligett et al.):
     eta_T ~ N(0, s_T), then eta_t = eta_{t+1} + N(0, s_t - s_{t+1}) for t = T-1..1, entrywise.
     Releasing the prefix up to t is as private as one Gaussian release with variance s_t:
     rho_t-zCDP with rho_t = Delta_2^2 / (2 s_t) for l2-sensitivity Delta_2.
@@ -400,7 +402,7 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     Returns
     -------
     ndarray
-        Shape (T, *shape of true_values); row t is the release with variance s_t.
+        Shape (T, ``*true_values.shape``); row t is the release with variance s_t.
 
     Raises
     ------
@@ -433,7 +435,7 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     if sensitivity is not None:
         _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     elif bill.accountant is not None:
-        raise ValueError("GaussianNoiseReduction needs the sensitivity to charge an "
+        raise _messages.value_error("GaussianNoiseReduction needs the sensitivity to charge an "
                          "accountant: give sensitivity (the l2-sensitivity of true.values).")
     rng = _random.as_generator(random_state)
     if sensitivity is not None:

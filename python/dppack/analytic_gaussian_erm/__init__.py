@@ -1,6 +1,6 @@
-"""Private ERM with the analytic Gaussian mechanism (Ding et al.; spec
-``analytic_gaussian_erm.md``): output perturbation of gradient descent (OPERA) and a sound
-gradient perturbation of SGD (GRPUA), with their sensitivities and budget splits."""
+"""Private ERM with the analytic Gaussian mechanism (Ding et al.): output perturbation of gradient
+descent (OPERA) and a sound gradient perturbation of SGD (GRPUA), with their sensitivities and
+budget splits."""
 
 from . import models
 from .models import *  # noqa: F403

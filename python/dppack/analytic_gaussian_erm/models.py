@@ -1,27 +1,27 @@
 """Private ERM with the analytic Gaussian mechanism (Ding et al.): OPERA and a sound GRPUA.
 
-Spec ``analytic_gaussian_erm.md`` (seed 002). Two models, each for the logistic loss and the
+Ding et al., IEEE Transactions on Big Data. Two models, each for the logistic loss and the
 Huber-smoothed hinge loss:
 
-* :class:`OutputPerturbationAGM` (OPERA, spec §3): full-batch gradient descent for a fixed
+* :class:`OutputPerturbationAGM` (OPERA): full-batch gradient descent for a fixed
   number of steps, then Gaussian noise calibrated by the analytic Gaussian mechanism (aGM) to
   the sensitivity of the gradient-descent output (paper Lemmas 1 and 2).
-* :class:`GradientPerturbationAGM` (the sound GRPUA of spec §5.3): single-sample SGD with
+* :class:`GradientPerturbationAGM` (the sound GRPUA of Ding et al.): single-sample SGD with
   Gaussian noise on every gradient, for a *total* budget (eps, delta) that the accountant of
-  §5.3(b) splits into per-step parameters.
+  Ding et al.(b) splits into per-step parameters.
 
 The paper's printed GRPUA is not shipped: it calibrates the noise of the n-scaled gradient to
-sensitivity L, where the replace-one sensitivity is 2 n L (spec §5.3a), so its noise is about
-2n times too small, and its delta is per step, n delta in total (§5.3b). Its accounting
+sensitivity L, where the replace-one sensitivity is 2 n L, so its noise is about
+2n times too small, and its delta is per step, n delta in total. Its accounting
 formula (Theorem 7) is available as :func:`grpua_paper_total` to reproduce the paper's numbers.
 
 Data preparation is LogisticRegressionDP's and svmDP's (``erm.design.prepare_design``): the
 columns of X are clipped to the user's bounds and divided by s_j sqrt(d), s_j = max(|L_j|,
-|U_j|), so that every row has norm <= 1, which the constants L = 1 and beta below need (spec
-§1). Labels 0/1 become -1/+1; the coefficients are returned on the scale of the raw X.
+|U_j|), so that every row has norm <= 1, which the constants L = 1 and beta below need. Labels 0/1
+become -1/+1; the coefficients are returned on the scale of the raw X.
 
 Regularisation follows DPpack: the objective is (1/n) sum_i l(y_i w'x_i) + (gamma/n) ||w||^2/2,
-so the paper's lambda (= mu, the strong convexity) is gamma / n (spec §1).
+so the paper's lambda (= mu, the strong convexity) is gamma / n.
 
 Exact noise. The Gaussian noise of both models is the exact discrete Gaussian of Canonne,
 Kamath and Steinke (2020) on a power-of-two grid (``mechanisms.discrete_gaussian_release``,
@@ -43,7 +43,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _random, accounting
+from .. import _checks, _frames, _messages, _random, accounting
 from ..mechanisms import (
     calibrateAnalyticGaussianMechanism,
     discrete_gaussian_parameters,
@@ -87,7 +87,7 @@ _SGD_BLOCK = 4096
 
 
 def loss_constants(loss, huber_h, lam):
-    """(L, beta) of the loss on rows with ||x|| <= 1 (spec §1, table "Supported losses").
+    """(L, beta) of the loss on rows with ||x|| <= 1 (table "Supported losses").
 
     L = 1 for both losses; beta = sup l'' + lambda: 1/4 + lambda (logistic),
     1/(2h) + lambda (Huber with parameter h). Both constants are the loss's own
@@ -115,7 +115,7 @@ def loss_constants(loss, huber_h, lam):
     References
     ----------
     Ding et al., Private empirical risk minimization with analytic Gaussian mechanism for
-    healthcare system, IEEE Transactions on Big Data; spec ``analytic_gaussian_erm.md`` §1.
+    healthcare system, IEEE Transactions on Big Data.
 
     Examples
     --------
@@ -135,7 +135,7 @@ def loss_constants(loss, huber_h, lam):
 
 def opera_sensitivity(n, lam, beta, iterations=None, step_size=None, bound="paper",
                       lipschitz=LIPSCHITZ):
-    """L2 sensitivity of the output of T steps of full-batch gradient descent (spec §3).
+    """L2 sensitivity of the output of T steps of full-batch gradient descent.
 
     Parameters
     ----------
@@ -151,7 +151,7 @@ def opera_sensitivity(n, lam, beta, iterations=None, step_size=None, bound="pape
     bound : {'paper', 'tight'}
         'paper': 5 L (mu + beta) / (n mu beta) (strongly convex, eta <= 1/(beta + mu)) or
         3 L T eta / n (eta <= 1/beta), paper Lemmas 1 and 2. 'tight': the contraction bounds
-        2 L (mu + beta) / (n mu beta) and 2 L T eta / n (spec §3, "Optional tighter
+        2 L (mu + beta) / (n mu beta) and 2 L T eta / n ("Optional tighter
         sensitivities").
     lipschitz : float
         L.
@@ -162,8 +162,7 @@ def opera_sensitivity(n, lam, beta, iterations=None, step_size=None, bound="pape
 
     References
     ----------
-    Ding et al., IEEE Transactions on Big Data, Lemmas 1 and 2; spec
-    ``analytic_gaussian_erm.md`` §3.
+    Ding et al., IEEE Transactions on Big Data, Lemmas 1 and 2.
 
     Examples
     --------
@@ -185,7 +184,7 @@ def opera_sensitivity(n, lam, beta, iterations=None, step_size=None, bound="pape
 
 def _opera_default_iterations(n, d, eps, delta, beta, radius, lipschitz=LIPSCHITZ):
     """T = ceil((beta^2 n^2 R^2 eps / (L^2 d alpha^2))^(1/3)) for the non-strongly convex case
-    (spec §3, "Choice of T", constant 1); alpha is the aGM's sigma sqrt(2 eps) / Delta."""
+    ("Choice of T", constant 1); alpha is the aGM's sigma sqrt(2 eps) / Delta."""
     alpha = calibrateAnalyticGaussianMechanism(eps, delta, 1.0) * math.sqrt(2.0 * eps)
     value = (beta ** 2 * n ** 2 * radius ** 2 * eps / (lipschitz ** 2 * d * alpha ** 2))
     return max(1, math.ceil(value ** (1.0 / 3.0)))
@@ -197,8 +196,8 @@ def _opera_default_iterations(n, d, eps, delta, beta, radius, lipschitz=LIPSCHIT
 
 
 def strong_composition(eps0, delta0, iterations, delta_prime):
-    """Strong composition (Dwork, Rothblum and Vadhan 2010) of T (eps0, delta0)-DP steps
-    (spec §5.1): (eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1), delta' + T delta0)
+    """Strong composition (Dwork, Rothblum and Vadhan 2010) of T (eps0, delta0)-DP steps:
+    (eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1), delta' + T delta0)
     (:func:`dppack.accounting.advanced_composition`; +Inf beyond eps0 ~ 700).
 
     Parameters
@@ -217,8 +216,7 @@ def strong_composition(eps0, delta0, iterations, delta_prime):
 
     References
     ----------
-    Dwork C, Rothblum G N, Vadhan S (2010), Theorem III.3; spec ``analytic_gaussian_erm.md``
-    §5.1.
+    Dwork C, Rothblum G N, Vadhan S (2010), Theorem III.3.
 
     Examples
     --------
@@ -230,7 +228,7 @@ def strong_composition(eps0, delta0, iterations, delta_prime):
 
 
 def amplify_by_sampling(eps_step, delta_step, n, amplification="tight"):
-    """(eps0, delta0) of one step run on one record picked uniformly from n (spec §5.3b).
+    """(eps0, delta0) of one step run on one record picked uniformly from n.
 
     'paper' (Beimel et al., as in the paper): (2 eps/n, delta/n), valid for eps <= 1.
     'tight' (Balle, Barthe and Gaboardi 2018, substitution): (log(1 + (e^eps - 1)/n),
@@ -253,7 +251,7 @@ def amplify_by_sampling(eps_step, delta_step, n, amplification="tight"):
     ----------
     Balle B, Barthe G, Gaboardi M (2018), Privacy amplification by subsampling; Beimel,
     Brenner, Kasiviswanathan and Nissim (2014), Bounds on the sample complexity for private
-    learning and private data release; spec ``analytic_gaussian_erm.md`` §5.3.
+    learning and private data release.
 
     Examples
     --------
@@ -269,10 +267,10 @@ def amplify_by_sampling(eps_step, delta_step, n, amplification="tight"):
 
 
 def grpua_paper_total(eps, delta, n):
-    """The paper's Theorem 7 for per-step (eps, delta) and T = n^2 steps (spec §5.1):
+    """The paper's Theorem 7 for per-step (eps, delta) and T = n^2 steps:
     (sqrt(8 log(n/delta)) eps + 2 n eps (e^(2 eps/n) - 1), n delta), dropping delta/n as the
     paper does. This reproduces the paper's accounting; the printed GRPUA's noise is not
-    private (spec §5.3a), so no model uses it.
+    private, so no model uses it.
 
     Parameters
     ----------
@@ -288,8 +286,7 @@ def grpua_paper_total(eps, delta, n):
 
     References
     ----------
-    Ding et al., IEEE Transactions on Big Data, Theorem 7; spec ``analytic_gaussian_erm.md``
-    §5.1, §5.3.
+    Ding et al., IEEE Transactions on Big Data, Theorem 7.
 
     Examples
     --------
@@ -310,8 +307,7 @@ def _unamplify(eps0, n, amplification):
 
 
 def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="tight"):
-    """Per-step (eps_step, delta_step) of T sampled steps for a total (eps, delta) budget
-    (spec §5.3b).
+    """Per-step (eps_step, delta_step) of T sampled steps for a total (eps, delta) budget.
 
     delta' = delta_total / 2 and delta_step = (delta_total / 2) n / T, so that
     delta' + T delta_step / n = delta_total; the amplified per-step eps0 solves
@@ -339,8 +335,7 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
 
     References
     ----------
-    Dwork, Rothblum and Vadhan (2010); Balle, Barthe and Gaboardi (2018); spec
-    ``analytic_gaussian_erm.md`` §5.3b.
+    Dwork, Rothblum and Vadhan (2010); Balle, Barthe and Gaboardi (2018).
 
     Examples
     --------
@@ -360,7 +355,8 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
         when eps_step > 1, where that bound does not hold.
     """
     if not (0.0 < eps_total < math.inf and 0.0 < delta_total < 1.0):
-        raise ValueError("The total budget needs a finite eps > 0 and a delta in (0, 1).")
+        raise _messages.value_error(
+            "The total budget needs a finite eps > 0 and a delta in (0, 1).")
     delta_prime = delta_total / 2.0
     delta_step = delta_total / 2.0 * n / iterations
     # Rounding can put delta' + T delta_step / n an ulp above delta_total: step delta_step
@@ -368,8 +364,9 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
     while delta_prime + iterations * (delta_step / n) > delta_total:
         delta_step = math.nextafter(delta_step, 0.0)
     if not delta_step < 1.0:
-        raise ValueError(f"delta = {delta_total:g} over {iterations} steps of n = {n} records "
-                         f"gives a per-step delta of {delta_step:g} >= 1: use more iterations.")
+        raise _messages.value_error(
+            f"delta = {delta_total:g} over {iterations} steps of n = {n} records "
+            f"gives a per-step delta of {delta_step:g} >= 1: use more iterations.")
 
     def total(eps_step):
         eps0, delta0 = amplify_by_sampling(eps_step, delta_step, n, amplification)
@@ -389,12 +386,13 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
         raise RuntimeError("grpua_per_step_budget: the per-step eps does not meet the total "
                            "budget (internal error).")
     if not eps_step > 0:
-        raise ValueError("The budget leaves no per-step eps > 0: raise eps or lower the "
-                         "number of iterations.")
+        raise _messages.value_error("The budget leaves no per-step eps > 0: raise eps or lower the "
+                                    "number of iterations.")
     if amplification == "paper" and eps_step > 1.0:
-        raise ValueError(f"amplification = 'paper' needs a per-step eps <= 1; this budget "
-                         f"gives {eps_step:.6g}: use amplification = 'tight' or more "
-                         "iterations.")
+        raise _messages.value_error(
+            f"amplification = 'paper' needs a per-step eps <= 1; this budget "
+            f"gives {eps_step:.6g}: use amplification = 'tight' or more "
+            "iterations.")
     eps_used, delta_used = total(eps_step)
     return {"eps_step": eps_step, "delta_step": delta_step, "eps_total": eps_used,
             "delta_total": delta_used}
@@ -432,7 +430,7 @@ class _AnalyticGaussianERM:
     def _begin_fit(self, X, y, upper_bounds, lower_bounds, add_bias, accountant):
         """The start both fits share, in this order: the accountant's check (before anything
         is read), the settings, the refusal of eps = Inf, the data. Returns the charge, the
-        prepared X and y, the columns' scale, lambda = gamma / n (spec §1: lambda =
+        prepared X and y, the columns' scale, lambda = gamma / n (lambda =
         gamma_DPpack / n) and the loss's (L, beta) at that lambda. Dask data are refused
         first (the fits run in memory)."""
         _frames.refuse_dask(f"{type(self).__name__}.fit", X, y)
@@ -448,13 +446,13 @@ class _AnalyticGaussianERM:
 
     def _prepare(self, X, y, upper_bounds, lower_bounds, add_bias):
         """LogisticRegressionDP's preparation: clip, scale rows to norm <= 1, 0/1 labels
-        (DPpack's messages), then labels mapped to -1/+1 (spec §1)."""
+        (DPpack's messages), then labels mapped to -1/+1."""
         return prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
                               labels="signed")
 
     def _sigma(self, eps, delta, sensitivity):
-        """Noise sd: the aGM (spec §2, calibrated by mechanisms.py), or the classical
-        Gaussian mechanism sqrt(2 ln(1.25/delta)) Delta / eps for the baselines (§2, §4)."""
+        """Noise sd: the aGM (calibrated by mechanisms.py), or the classical
+        Gaussian mechanism sqrt(2 ln(1.25/delta)) Delta / eps for the baselines."""
         if math.isinf(eps):
             return 0.0
         return gaussian_sigma(eps, delta, sensitivity, "aDP", self.analytic)
@@ -504,7 +502,7 @@ class _AnalyticGaussianERM:
 
 class OutputPerturbationAGM(_AnalyticGaussianERM):
     """Private linear classifier by output perturbation with the analytic Gaussian mechanism
-    (OPERA, Ding et al., spec §3).
+    (OPERA, Ding et al.).
 
     Runs T steps of full-batch gradient descent from w0 = 0 (fixed T, no early stopping, no
     projection), then adds N(0, sigma^2 I) with sigma the aGM calibration of (eps, delta) to the
@@ -515,7 +513,7 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
     ----------
     loss : {'logistic', 'huber'}
         Logistic loss log(1 + e^-u), or the Huber-smoothed hinge loss with parameter
-        ``huber_h`` (spec §1), u = y w'x.
+        ``huber_h``, u = y w'x.
     eps : float
         > 0; ``Inf`` fits without noise (not private).
     delta : float
@@ -529,17 +527,17 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         Huber parameter h (the paper's 0.5); beta = 1/(2h) + lambda.
     iterations : int, optional
         T. Default: 1000 when gamma > 0; when gamma = 0,
-        ceil((beta^2 n^2 R^2 eps / (L^2 d alpha^2))^(1/3)) (spec §3, constant 1), which
+        ceil((beta^2 n^2 R^2 eps / (L^2 d alpha^2))^(1/3)) (constant 1), which
         needs ``radius`` and a finite eps.
     step_size : float, optional
         eta; default and maximum 1/(beta + mu) (gamma > 0) or 1/beta (gamma = 0), the
         condition of the sensitivity lemmas.
     sensitivity_bound : {'paper', 'tight'}, default 'paper'
         'tight' uses the contraction bounds 2 L (mu + beta)/(n mu beta) and 2 L T eta / n
-        (spec §3, opt-in).
+        (opt-in).
     analytic : bool, default True
         False calibrates the classical Gaussian mechanism instead (the paper's OutPert
-        baseline, spec §4); it needs eps < 1.
+        baseline); it needs eps < 1.
     radius : float, optional
         R, a bound on ||w|| used only for the default T when gamma = 0.
 
@@ -602,12 +600,13 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         self.sensitivity_bound = _checks.check_choice(self.sensitivity_bound, "sensitivity.bound",
                                                      ("paper", "tight"), SENSITIVITY_MESSAGE)
         if not self.analytic and not self.eps < 1:
-            raise ValueError("eps must be < 1 for the classical Gaussian mechanism "
+            raise _messages.value_error("eps must be < 1 for the classical Gaussian mechanism "
                              "(analytic = FALSE).")
         if self.gamma == 0 and self.iterations is None:
             if self.radius is None or math.isinf(self.eps):
-                raise ValueError("With gamma = 0, give iterations, or radius and a finite eps "
-                                 "for the default number of iterations.")
+                raise _messages.value_error(
+                    "With gamma = 0, give iterations, or radius and a finite eps "
+                    "for the default number of iterations.")
 
     def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None,
             accountant=None):
@@ -642,8 +641,9 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         eta_max = 1.0 / (beta + lam) if lam > 0 else 1.0 / beta
         eta = eta_max if self.step_size is None else self.step_size
         if eta > eta_max:
-            raise ValueError(f"step.size must be <= {eta_max:.6g} (1/(beta + lambda), or "
-                             "1/beta when gamma = 0) for the sensitivity bound.")
+            raise _messages.value_error(
+                f"step.size must be <= {eta_max:.6g} (1/(beta + lambda), or "
+                "1/beta when gamma = 0) for the sensitivity bound.")
         T = self.iterations
         if T is None:
             T = (DEFAULT_OPERA_ITERATIONS if lam > 0 else _opera_default_iterations(
@@ -666,8 +666,8 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         return self
 
     def _gradient_descent(self, X, y, lam, eta, T):
-        """T steps w <- w - eta ((1/n) sum_i l'(y_i w'x_i) y_i x_i + lambda w) from 0
-        (spec §3 step 3): fixed T, no projection."""
+        """T steps w <- w - eta ((1/n) sum_i l'(y_i w'x_i) y_i x_i + lambda w) from 0: fixed T, no
+        projection."""
         n, d = X.shape
         margin = losses.margin_loss(self.loss, self.huber_h)
         w = np.zeros(d)
@@ -684,21 +684,21 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
 
 class GradientPerturbationAGM(_AnalyticGaussianERM):
     """Private linear classifier by noisy single-sample SGD with the analytic Gaussian
-    mechanism: the sound version of GRPUA (Ding et al., spec §5.3).
+    mechanism: the sound version of GRPUA (Ding et al.).
 
     For t = 1..T: pick i uniformly from the n records (independently each step), then
     w <- w - eta(t) n (grad f(w, z_i) + N(0, sigma^2 I)), with
     sigma = aGM(eps_step, delta_step, 2L): the n-scaled gradient, of replace-one sensitivity
-    2 n L, gets noise of sd n sigma (spec §5.3a). (eps_step, delta_step) come from the total
-    budget by :func:`grpua_per_step_budget` (amplification by sampling, then strong
-    composition, spec §5.3b). The last iterate is released.
+    2 n L, gets noise of sd n sigma. (eps_step, delta_step) come from the total
+    budget by ``grpua_per_step_budget`` (amplification by sampling, then strong
+    composition). The last iterate is released.
 
-    Step sizes (spec §5.1): eta(t) = 1/(mu n (t + t0)) when gamma > 0 (the paper's t0 = 0;
-    large early steps are expected, §5.3e); eta(t) = R / sqrt((t + t0) G^2),
+    Step sizes: eta(t) = 1/(mu n (t + t0)) when gamma > 0 (the paper's t0 = 0;
+    large early steps are expected); eta(t) = R / sqrt((t + t0) G^2),
     G^2 = n^2 L^2 + d n^2 sigma^2, when gamma = 0 (needs ``radius``).
 
     The paper's printed GRPUA (noise calibrated to sensitivity L, per-step delta) is not
-    private and is not offered (spec §5.3a, b).
+    private and is not offered (b).
 
     Parameters
     ----------
@@ -706,18 +706,18 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         As :class:`OutputPerturbationAGM`; (eps, delta) is the *total* budget of the T steps.
         ``eps = Inf`` runs the same SGD without noise (not private).
     iterations : int, optional
-        T; default min(n^2, 50 n) (spec §5.3c).
+        T; default min(n^2, 50 n).
     step_offset : float, default 0
-        t0 >= 0 in the step sizes (spec §5.3e).
+        t0 >= 0 in the step sizes.
     radius : float, optional
-        R: when given, every iterate is projected onto the ball ||w|| <= R (post-processing,
-        §5.3d); required when gamma = 0.
+        R: when given, every iterate is projected onto the ball ||w|| <= R (post-processing);
+        required when gamma = 0.
     amplification : {'tight', 'paper'}, default 'tight'
         Privacy amplification by sampling one record of n: Balle, Barthe and Gaboardi's bound
         log(1 + (e^eps - 1)/n), or the paper's 2 eps / n (needs a per-step eps <= 1).
     analytic : bool, default True
         False calibrates every step with the classical Gaussian mechanism instead (the same
-        loop as the paper's SgdPert baseline, spec §4); it needs a per-step eps < 1.
+        loop as the paper's SgdPert baseline); it needs a per-step eps < 1.
 
     Attributes
     ----------
@@ -727,7 +727,7 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         Per-step budget of the last fit.
     sigma_ : float
         The continuous (aGM or classical) noise sd per coordinate of the average-scale
-        gradient (the n-scaled gradient gets n sigma_).
+        gradient (the n-scaled gradient gets n ``sigma_``).
     noise_sd_ : float
         The scale g s of the exact discrete Gaussian noise actually added per step (module
         docstring, "Exact noise"), ``sigma_`` raised so that each step meets
@@ -794,7 +794,8 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         self.amplification = _checks.check_choice(self.amplification, "amplification",
                                                  ("tight", "paper"), AMPLIFICATION_MESSAGE)
         if self.gamma == 0 and self.radius is None:
-            raise ValueError("radius must be given when gamma = 0 (it sets the step sizes).")
+            raise _messages.value_error(
+                "radius must be given when gamma = 0 (it sets the step sizes).")
 
     def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None,
             accountant=None):
@@ -802,7 +803,7 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         :meth:`OutputPerturbationAGM.fit`; every check runs before any draw. The accountant
         is charged the total budget ``PrivacyLoss.approx(eps, delta)`` once (label
         ``"GradientPerturbationAGM.fit"``): the T noisy steps compose to at most that
-        (``eps_total_``, ``delta_total_``, spec §5.3b), and it is known before the data
+        (``eps_total_``, ``delta_total_``), and it is known before the data
         are read, while the per-step split depends on n."""
         bill, Xs, ys, scale, lam, (L, _) = self._begin_fit(
             X, y, upper_bounds, lower_bounds, add_bias, accountant)
@@ -816,7 +817,7 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         else:
             budget = grpua_per_step_budget(self.eps, self.delta, n, T, self.amplification)
             if not self.analytic and not budget["eps_step"] < 1:
-                raise ValueError(
+                raise _messages.value_error(
                     f"analytic = FALSE needs a per-step eps < 1 (classical Gaussian "
                     f"mechanism); this budget gives {budget['eps_step']:.6g}.")
             sigma = self._sigma(budget["eps_step"], budget["delta_step"], Delta)

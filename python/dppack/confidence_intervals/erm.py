@@ -1,15 +1,14 @@
 """Private confidence intervals for regularised ERM (Wang, Kifer and Lee): logistic regression
-and the Huber SVM, by objective or output perturbation, under pure eps-DP or rho-zCDP (spec
-``confidence_intervals.md``, "the spec" below).
+and the Huber SVM, by objective or output perturbation, under pure eps-DP or rho-zCDP.
 
 The whole procedure is private: the released coefficients theta~ (budget phi_1), a private
 Hessian H~ (phi_2) and a private gradient covariance Sigma~ (phi_3) compose to the total budget
 the caller gives; the intervals are post-processing of these three releases.
 
 Conventions. Data follow DPpack's models: the columns of X are clipped to the user's bounds and
-divided by s_j sqrt(p), s_j = max(|L_j|, |U_j|), so every row has norm <= 1 (spec §9.8); labels
+divided by s_j sqrt(p), s_j = max(|L_j|, |U_j|), so every row has norm <= 1; labels
 0/1 become -1/+1. DPpack's ``gamma`` sets the paper's regularisation weight c = gamma / (2n)
-(spec §1: gamma = 2 n c). Intervals are computed on the scaled problem and mapped back to the
+(gamma = 2 n c). Intervals are computed on the scaled problem and mapped back to the
 scale of the raw X (a positive rescaling per coefficient, so quantiles carry over).
 
 Randomness: one generator per call. Objective perturbation draws the fit's noise b, then the
@@ -20,7 +19,7 @@ the exact fit, the output noise, then H~, Sigma~ and (pure DP only) the Monte Ca
 Noise. Under zCDP the Gaussian noise on released values (the output-perturbed theta~, H~,
 Sigma~) is the exact discrete Gaussian of Canonne, Kamath and Steinke (2020) on a
 power-of-two grid, with the sensitivity raised by the rounding
-(``mechanisms.discrete_gaussian_release``). The spherical Laplace of pure DP (spec §3: a
+(``mechanisms.discrete_gaussian_release``). The spherical Laplace of pure DP (a
 Gamma norm times a uniform direction) has no exact sampler here and stays floating point. The
 Monte Carlo draws (normals and spherical Laplace vectors simulating the estimator's law from
 the released H~ and Sigma~) are post-processing, not noise on a true value, and stay floating
@@ -36,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _checks, _frames, _random, accounting, mechanisms
+from .. import _checks, _frames, _messages, _random, accounting, mechanisms
 from ..erm import losses
 from ..erm.blocks import regularizer_l2
 from ..erm.losses import weighted_gram
@@ -70,7 +69,7 @@ DEFAULT_SPLITS = {"DP": (2.0, 1.0, 1.0), "zCDP": (4.0, 1.0, 1.0)}
 
 
 def spherical_laplace(k, rate, random_state=None, size=None):
-    """Draw from the density proportional to exp(-rate ||b||_2) on R^k (spec §3).
+    """Draw from the density proportional to exp(-rate ||b||_2) on R^k.
 
     The norm r ~ Gamma(shape = k, rate) times a uniform direction g / ||g||, g ~ N(0, I_k).
     With rate = eps / Delta this is eps-DP for a vector of L2 sensitivity Delta.
@@ -99,7 +98,7 @@ def spherical_laplace(k, rate, random_state=None, size=None):
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the noise of objective and output
     perturbation); Wang, Kifer and Lee (2019), Differentially private confidence intervals
-    for empirical risk minimization, JPC 9(1); spec ``confidence_intervals.md`` §3.
+    for empirical risk minimization, JPC 9(1).
 
     Examples
     --------
@@ -112,9 +111,9 @@ def spherical_laplace(k, rate, random_state=None, size=None):
 
 
 def objective_eps_prime(eps, t, n, c):
-    """eps' = eps - log(1 + t / (2 n c)) of the improved objective perturbation (spec §4 step 1).
+    """eps' = eps - log(1 + t / (2 n c)) of the improved objective perturbation.
 
-    Raises ``ValueError`` unless eps' > 0, i.e. c > t / (2 n (e^eps - 1)) (strict, spec §4/§9.11).
+    Raises ``ValueError`` unless eps' > 0, i.e. c > t / (2 n (e^eps - 1)) (strict).
 
     Parameters
     ----------
@@ -139,8 +138,7 @@ def objective_eps_prime(eps, t, n, c):
 
     References
     ----------
-    Wang, Kifer and Lee (2019), JPC 9(1) (improved objective perturbation); spec
-    ``confidence_intervals.md`` §4, §9.11.
+    Wang, Kifer and Lee (2019), JPC 9(1) (improved objective perturbation).
 
     Examples
     --------
@@ -150,16 +148,16 @@ def objective_eps_prime(eps, t, n, c):
     eps_prime = eps - math.log1p(t / (2.0 * n * c))
     if not eps_prime > 0:
         gamma_min = t / math.expm1(eps)  # c > t/(2n(e^eps - 1)) with c = gamma/(2n)
-        raise ValueError(
+        raise _messages.value_error(
             f"Objective perturbation needs gamma > {gamma_min:.6g} at eps = {eps:.6g} for the "
-            "objective (spec: c > t / (2n(e^eps - 1)), c = gamma/(2n)); increase gamma, the "
+            "objective (it needs c > t / (2n(e^eps - 1)), c = gamma/(2n)); increase gamma, the "
             "budget or its objective share, or use output perturbation."
         )
     return eps_prime
 
 
 def hessian_sensitivity(t, n):
-    """Replace-one Frobenius sensitivity of the Hessian H: 2t/n (spec §2, Lemmas 2-3).
+    """Replace-one Frobenius sensitivity of the Hessian H: 2t/n (Lemmas 2-3).
 
     Parameters
     ----------
@@ -174,7 +172,7 @@ def hessian_sensitivity(t, n):
 
     References
     ----------
-    Wang, Kifer and Lee (2019), JPC 9(1), Lemmas 2-3; spec ``confidence_intervals.md`` §2.
+    Wang, Kifer and Lee (2019), JPC 9(1), Lemmas 2-3.
 
     Examples
     --------
@@ -185,9 +183,9 @@ def hessian_sensitivity(t, n):
 
 
 def sigma_sensitivity(sup_first, n):
-    """Replace-one Frobenius sensitivity of Sigma: 2 (sup |f'|)^2 / n (spec §2, Lemmas 4-5).
+    """Replace-one Frobenius sensitivity of Sigma: 2 (sup |f'|)^2 / n (Lemmas 4-5).
 
-    ``sup_first`` is S(||theta~||) for logistic (spec §9.1) or 1 (Huber, or the data-free
+    ``sup_first`` is S(||theta~||) for logistic or 1 (Huber, or the data-free
     bound).
 
     Parameters
@@ -203,8 +201,7 @@ def sigma_sensitivity(sup_first, n):
 
     References
     ----------
-    Wang, Kifer and Lee (2019), JPC 9(1), Lemmas 4-5; spec ``confidence_intervals.md`` §2,
-    §9.1.
+    Wang, Kifer and Lee (2019), JPC 9(1), Lemmas 4-5.
 
     Examples
     --------
@@ -215,7 +212,8 @@ def sigma_sensitivity(sup_first, n):
 
 
 def regularized_hessian(X, y, theta, loss, c):
-    """H(theta) = (1/n) sum_i f''(z_i) x_i x_i' + 2c I, z_i = y_i theta'x_i (spec Eq. 5).
+    """H(theta) = (1/n) sum_i f''(z_i) x_i x_i' + 2c I, z_i = y_i theta'x_i (Wang, Kifer and Lee
+    2019, Eq. 5).
 
     Parameters
     ----------
@@ -236,7 +234,7 @@ def regularized_hessian(X, y, theta, loss, c):
 
     References
     ----------
-    Wang, Kifer and Lee (2019), JPC 9(1), Eq. 5; spec ``confidence_intervals.md`` §2.
+    Wang, Kifer and Lee (2019), JPC 9(1), Eq. 5.
 
     Examples
     --------
@@ -255,8 +253,8 @@ def regularized_hessian(X, y, theta, loss, c):
 
 
 def gradient_covariance(X, y, theta, loss, c):
-    """Sigma(theta) = (1/n) sum_i g_i g_i' - 4c^2 theta theta', g_i = f'(z_i) y_i x_i (spec
-    Eq. 6); y_i^2 = 1, so the weights are f'(z_i)^2.
+    """Sigma(theta) = (1/n) sum_i g_i g_i' - 4c^2 theta theta', g_i = f'(z_i) y_i x_i (Wang,
+    Kifer and Lee 2019, Eq. 6); y_i^2 = 1, so the weights are f'(z_i)^2.
 
     Parameters
     ----------
@@ -269,7 +267,7 @@ def gradient_covariance(X, y, theta, loss, c):
 
     References
     ----------
-    Wang, Kifer and Lee (2019), JPC 9(1), Eq. 6; spec ``confidence_intervals.md`` §2.
+    Wang, Kifer and Lee (2019), JPC 9(1), Eq. 6.
 
     Examples
     --------
@@ -287,7 +285,8 @@ def gradient_covariance(X, y, theta, loss, c):
 
 
 def _gaussian_release(values, sensitivity, rho, rng):
-    """``values`` + Gaussian noise for rho-zCDP at L2 sensitivity ``sensitivity`` (spec P3),
+    """``values`` + Gaussian noise for rho-zCDP at L2 sensitivity ``sensitivity`` (Bun and
+    Steinke 2016, Proposition 1.6),
     drawn exactly: the discrete Gaussian of Canonne, Kamath and Steinke (2020) on a
     power-of-two grid, the values rounded to the grid and the sensitivity raised by the
     rounding, rho-zCDP by their Theorem 4 (``mechanisms.discrete_gaussian_release``; its
@@ -308,7 +307,7 @@ def _gaussian_release_variance(values_size, sensitivity, rho):
 
 
 def _spd_eigen(M, sensitivity, budget, notion, floor, rng):
-    """PrivSPDMat as (eigenvalues, eigenvectors) of the released matrix (spec §5)."""
+    """PrivSPDMat as (eigenvalues, eigenvectors) of the released matrix."""
     d = M.shape[0]
     if notion == "DP":
         # spherical Laplace on R^(d^2) with gamma = phi / s (spec §5 step 1); floating point:
@@ -326,7 +325,7 @@ def _spd_eigen(M, sensitivity, budget, notion, floor, rng):
 
 def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=None,
                  accountant=None):
-    """PrivSPDMat: a private symmetric positive-definite version of M (spec §5, Algorithm 2).
+    """PrivSPDMat: a private symmetric positive-definite version of M (Algorithm 2).
 
     Noise on all d^2 entries (spherical Laplace for pure DP, Gaussian for zCDP), then
     symmetrisation and eigenvalues clipped below at ``floor`` (post-processing).
@@ -360,8 +359,7 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
 
     References
     ----------
-    Wang, Kifer and Lee (2019), JPC 9(1), Algorithm 2 (PrivSPDMat); spec
-    ``confidence_intervals.md`` §5, §9.3.
+    Wang, Kifer and Lee (2019), JPC 9(1), Algorithm 2 (PrivSPDMat).
 
     Examples
     --------
@@ -376,7 +374,7 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
     bill = accounting.charge(accountant, lambda: _notion_loss(notion, budget), "priv_spd_mat")
     M = _checks.as_numeric_array(M, "M must be a numeric matrix.")
     if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] < 1:
-        raise ValueError("M must be a square matrix.")
+        raise _messages.value_error("M must be a square matrix.")
     sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     budget = _checks.check_finite_positive_scalar(budget, "budget")
     notion = _checks.check_choice(notion, "notion", NOTIONS)
@@ -422,7 +420,7 @@ class ERMConfidenceIntervals:
     eps_objective : float or None
         The eps of objective perturbation (phi_1 as an eps), None for output perturbation.
     eps_prime : float or None
-        The eps' of objective perturbation (spec §4 step 1).
+        The eps' of objective perturbation.
     loss, perturbation_method : str
     gamma, c : float
         DPpack's gamma and the paper's c = gamma / (2n).
@@ -441,7 +439,7 @@ class ERMConfidenceIntervals:
 
     References
     ----------
-    Wang, Kifer and Lee (2019), JPC 9(1); spec ``confidence_intervals.md`` §6, §7.
+    Wang, Kifer and Lee (2019), JPC 9(1).
 
     Examples
     --------
@@ -476,7 +474,7 @@ class ERMConfidenceIntervals:
 
     def approx_dp_eps(self, delta):
         """The eps of (eps, delta)-DP the release satisfies: ``eps`` for pure DP; for zCDP
-        rho + 2 sqrt(rho log(1/delta)) (spec P2)."""
+        rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016, Proposition 1.3)."""
         if self.notion == "DP":
             return self.eps
         return accounting.zcdp_to_approx_dp(self.rho, delta)
@@ -522,7 +520,7 @@ def _budget_loss(eps, rho):
 
 def _check_budget(eps, rho):
     if (eps is None) == (rho is None):
-        raise ValueError("Give exactly one privacy budget: eps (pure DP) or rho (zCDP).")
+        raise _messages.value_error("Give exactly one privacy budget: eps (pure DP) or rho (zCDP).")
     if eps is not None:
         return "DP", _checks.check_finite_positive_scalar(eps, "eps")
     return "zCDP", _checks.check_finite_positive_scalar(rho, "rho")
@@ -537,7 +535,7 @@ def _check_split(budget_split, notion):
         message = ("budget.split must be three positive finite numbers (shares of the budget "
                    "for the coefficients, the Hessian and the covariance).")
         if split.size != 3:
-            raise ValueError(message)
+            raise _messages.value_error(message)
         _checks.check_positive_values(split, message)
     return split / split.sum()
 
@@ -552,7 +550,7 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
                budget_split=None, n_draws=10000, sigma_bound="theta", eig_floor=None,
                random_state=None, accountant=None):
     """Private coefficients and confidence intervals for logistic regression or the Huber SVM
-    (Wang, Kifer and Lee; spec Algorithms 1-5).
+    (Wang, Kifer and Lee 2019).
 
     Fits theta~ by the improved objective perturbation or by output perturbation with the first
     share of the budget, releases a private Hessian and gradient covariance at theta~ with the
@@ -584,22 +582,22 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
         Confidence level in (0, 1).
     budget_split : array_like of 3 positive numbers, optional
         Shares of the budget for (coefficients, Hessian, covariance), normalised to sum 1.
-        Defaults (spec §7): DP 2 : 1 : 1; zCDP 4 : 1 : 1 of rho. Under zCDP with objective
+        Defaults: DP 2 : 1 : 1; zCDP 4 : 1 : 1 of rho. Under zCDP with objective
         perturbation, the coefficients' share rho_1 runs objective perturbation at
         eps_1 = sqrt(2 rho_1) (P1).
     n_draws : int
         Monte Carlo draws (the paper's m = 10,000).
     sigma_bound : {'theta', 'bound'}
-        Sensitivity of the covariance for logistic: 2 S(||theta~||)^2 / n (the paper's, spec
-        §9.1) or the data-free 2/n. Huber always uses 2/n.
+        Sensitivity of the covariance for logistic: 2 S(||theta~||)^2 / n (the paper's) or the
+        data-free 2/n. Huber always uses 2/n.
     eig_floor : float, optional
-        Floor (> 0) of the eigenvalues of H~ and Sigma~; default 2c (the paper's, spec §9.5).
+        Floor (> 0) of the eigenvalues of H~ and Sigma~; default 2c (the paper's).
     random_state : None, int or NumPy Generator
     accountant : BudgetAccountant, optional
         Charged the whole release once, under the label 'confintERM':
-        ``PrivacyLoss.pure(eps)`` or ``PrivacyLoss.zcdp(rho)`` (the three parts compose to it,
-        spec P4). None charges the session's accountant, if any. An overspend is refused before
-        the data are read or noise drawn, the generator untouched.
+        ``PrivacyLoss.pure(eps)`` or ``PrivacyLoss.zcdp(rho)`` (the three parts compose to it:
+        pure DP and zCDP both compose additively). None charges the session's accountant, if any. An
+        overspend is refused before the data are read or noise drawn, the generator untouched.
 
     Returns
     -------
@@ -610,7 +608,7 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
     ------
     ValueError
         For invalid options or data, or when objective perturbation cannot meet its budget
-        (gamma too small, spec §4), before any noise is drawn; on an overspend of
+        (gamma too small), before any noise is drawn; on an overspend of
         ``accountant``.
 
     References
@@ -710,8 +708,8 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
 
 def _private_estimate(X, y, loss, c, method, notion, phi1, eps_prime, rng):
     """theta~ by Algorithm 1 (objective) or Algorithm 4 (output); the minimiser the proofs
-    assume is certified by :func:`dppack.erm.solvers.margin_newton` (||grad|| <= 1e-10, spec
-    §4 step 3), else ``ConvergenceError`` before the output noise is drawn."""
+    assume is certified by :func:`dppack.erm.solvers.margin_newton` (||grad|| <= 1e-10), else
+    ``ConvergenceError`` before the output noise is drawn."""
     n, d = X.shape
     if method == "objective":
         b = _random.l2_laplace(d, eps_prime / 2.0, rng)  # spec §4 step 2: gamma = eps'/2
@@ -743,7 +741,7 @@ def _monte_carlo_draws(theta, H_values, H_vectors, S_values, S_vectors, method, 
 
 def _output_zcdp_interval(theta, H_values, H_vectors, S_values, S_vectors, rho1, n, c, alpha):
     """Algorithm 5's closed form: theta~ +- z_{alpha/2} sqrt(U_jj),
-    U = I / (2 rho_1 (n c)^2) + (1/n) H~^{-1} Sigma~ H~^{-1} (spec §7, §9.3).
+    U = I / (2 rho_1 (n c)^2) + (1/n) H~^{-1} Sigma~ H~^{-1}.
 
     The first term is the variance of the output noise: the parameter of the discrete
     Gaussian actually drawn (:func:`_gaussian_release_variance`), which is at least the
@@ -803,7 +801,7 @@ def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.9
 
     References
     ----------
-    Wang, Kifer and Lee (2019), JPC 9(1); spec ``confidence_intervals.md`` §4-§7.
+    Wang, Kifer and Lee (2019), JPC 9(1).
 
     Examples
     --------
@@ -828,19 +826,21 @@ def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.9
         loss, huber_h = "logistic", 0.5
     elif isinstance(model, svmDP):
         if model.kernel != "linear":
-            raise ValueError("confintDP needs an svmDP with the linear kernel.")
+            raise _messages.value_error("confintDP needs an svmDP with the linear kernel.")
         loss, huber_h = "huber", model.huber_h
     else:
-        raise ValueError("model must be a LogisticRegressionDP or an svmDP.")
+        raise _messages.value_error("model must be a LogisticRegressionDP or an svmDP.")
     if model.regularizer is not regularizer_l2:
-        raise ValueError("confintDP needs a model with regularizer 'l2' (the intervals assume "
-                         "the penalty (gamma/n) ||theta||^2 / 2).")
+        raise _messages.value_error(
+            "confintDP needs a model with regularizer 'l2' (the intervals assume "
+            "the penalty (gamma/n) ||theta||^2 / 2).")
     eps = None
     if rho is None:
         eps = _checks.check_positive_scalar(model.eps, "eps")
         if not math.isfinite(eps):
-            raise ValueError("eps = Inf is not private: give the model a finite eps (or pass "
-                             "rho) to get private intervals.")
+            raise _messages.value_error(
+                "eps = Inf is not private: give the model a finite eps (or pass "
+                "rho) to get private intervals.")
     return _confint(X, y, upper_bounds, lower_bounds, model.gamma, eps, rho, loss,
                     model.perturbation_method, huber_h, add_bias, level, budget_split, n_draws,
                     "theta", None, random_state, bill)

@@ -19,7 +19,7 @@ whenever h <= 1) the in-memory release itself. Only where the in-memory window w
 more than :data:`EXPAND_LIMIT` records (ties over a huge n, or a tiny eps) does the driver
 draw from the runs instead, with the same law but other draws.
 
-Sensitivity of the utility -|c(t) - quant n| (spec ``dppack_api.md`` §3.9; Smith 2011): the
+Sensitivity of the utility -|c(t) - quant n| (Smith 2011): the
 rounding is record by record, so changing one record changes every c(t) by at most 1
 (bounded); adding or removing one changes c(t) by at most 1 and quant n by quant, in the
 same direction, so |c(t) - quant n| by at most max(quant, 1 - quant) <= 1 (unbounded). The

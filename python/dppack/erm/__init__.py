@@ -1,6 +1,6 @@
 """Private empirical risk minimisation: DPpack 0.2.2's building blocks, the CMS frameworks
 (output and objective perturbation), the KST framework (objective perturbation with a
-constrained domain) and their models (spec ``dppack_api.md`` §5, §6)."""
+constrained domain) and their models."""
 
 from . import blocks
 from .blocks import *  # noqa: F403

@@ -1,4 +1,4 @@
-"""DPpack 0.2.2's ERM building blocks: maps, losses, regularisers and kernel samplers (spec §5).
+"""DPpack 0.2.2's ERM building blocks: maps, losses, regularisers and kernel samplers.
 
 Names follow DPpack with dots turned into underscores (``mapXy.sigmoid`` -> ``mapXy_sigmoid``).
 Every function is vectorised over the rows of ``X``. Where DPpack returns an n x 1 matrix (the
@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _random
+from .. import _checks, _messages, _random
 from .losses import HuberLoss, logistic, sigmoid  # noqa: F401 (sigmoid: in __all__)
 
 __all__ = [
@@ -61,8 +61,7 @@ def mapXy_sigmoid(X, coeff):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``mapXy.sigmoid``; spec
-    ``dppack_api.md`` §5.
+    Giddens and Liu (2023), DPpack reference manual, ``mapXy.sigmoid``.
 
     Examples
     --------
@@ -92,8 +91,7 @@ def mapXy_gr_sigmoid(X, coeff):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``mapXy.gr.sigmoid``; spec
-    ``dppack_api.md`` §5.
+    Giddens and Liu (2023), DPpack reference manual, ``mapXy.gr.sigmoid``.
 
     Examples
     --------
@@ -123,8 +121,7 @@ def mapXy_linear(X, coeff):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``mapXy.linear``; spec
-    ``dppack_api.md`` §5.
+    Giddens and Liu (2023), DPpack reference manual, ``mapXy.linear``.
 
     Examples
     --------
@@ -152,8 +149,7 @@ def mapXy_gr_linear(X, coeff):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``mapXy.gr.linear``; spec
-    ``dppack_api.md`` §5.
+    Giddens and Liu (2023), DPpack reference manual, ``mapXy.gr.linear``.
 
     Examples
     --------
@@ -184,8 +180,7 @@ def loss_cross_entropy(y_hat, y):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``loss.cross.entropy``; spec
-    ``dppack_api.md`` §5.
+    Giddens and Liu (2023), DPpack reference manual, ``loss.cross.entropy``.
 
     Examples
     --------
@@ -213,8 +208,7 @@ def loss_gr_cross_entropy(y_hat, y):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``loss.gr.cross.entropy``; spec
-    ``dppack_api.md`` §5.
+    Giddens and Liu (2023), DPpack reference manual, ``loss.gr.cross.entropy``.
 
     Examples
     --------
@@ -240,8 +234,7 @@ def loss_squared_error(y_hat, y):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``loss.squared.error``; spec
-    ``dppack_api.md`` §5.
+    Giddens and Liu (2023), DPpack reference manual, ``loss.squared.error``.
 
     Examples
     --------
@@ -265,8 +258,7 @@ def loss_gr_squared_error(y_hat, y):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``loss.gr.squared.error``; spec
-    ``dppack_api.md`` §5.
+    Giddens and Liu (2023), DPpack reference manual, ``loss.gr.squared.error``.
 
     Examples
     --------
@@ -288,7 +280,7 @@ def _huber_block(h, part):
         if w is not None:
             weights = _checks.as_vector(w)
             if weights.size != y.size:
-                raise ValueError(HUBER_WEIGHTS_MESSAGE)
+                raise _messages.value_error(HUBER_WEIGHTS_MESSAGE)
         z = y * y_hat
         if part == 0:
             return weights * loss.value(z)
@@ -301,10 +293,10 @@ def _huber_block(h, part):
 
 
 def generate_loss_huber(h):
-    """Return the (weighted) Huber-smoothed hinge loss with smoothing ``h`` (spec §5).
+    """Return the (weighted) Huber-smoothed hinge loss with smoothing ``h``.
 
     The returned ``f(y_hat, y, w=None)`` computes, with z = y y_hat elementwise, 0 where
-    z > 1 + h, w (1 + h - z)^2 / (4h) where |1 - z| <= h, and w (1 - z) where z < 1 - h. ``w``
+    z > 1 + h, w (1 + h - z)^2 / (4h) where abs(1 - z) <= h, and w (1 - z) where z < 1 - h. ``w``
     defaults to all ones; a ``w`` whose length differs from ``y``'s raises DPpack's message.
 
     Parameters
@@ -321,7 +313,7 @@ def generate_loss_huber(h):
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
     minimization, JMLR 12 (the Huber loss); Giddens and Liu (2023), DPpack reference manual,
-    ``generate.loss.huber``; spec ``dppack_api.md`` §5.
+    ``generate.loss.huber``.
 
     Examples
     --------
@@ -337,9 +329,9 @@ def generate_loss_huber(h):
 
 
 def generate_loss_gr_huber(h):
-    """Return the derivative in ``y_hat`` of :func:`generate_loss_huber`'s loss (spec §5).
+    """Return the derivative in ``y_hat`` of :func:`generate_loss_huber`'s loss.
 
-    ``f(y_hat, y, w=None)``: 0 where z > 1 + h, -w y (1 + h - z) / (2h) where |1 - z| <= h,
+    ``f(y_hat, y, w=None)``: 0 where z > 1 + h, -w y (1 + h - z) / (2h) where abs(1 - z) <= h,
     and -w y where z < 1 - h (z = y y_hat); same ``w`` handling and message as the loss.
 
     Parameters
@@ -354,8 +346,7 @@ def generate_loss_gr_huber(h):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``generate.loss.gr.huber``; spec
-    ``dppack_api.md`` §5.
+    Giddens and Liu (2023), DPpack reference manual, ``generate.loss.gr.huber``.
 
     Examples
     --------
@@ -370,7 +361,7 @@ def generate_loss_hess_huber(h):
 
     ``f(y_hat, y, w=None)``: w / (2h) where |1 - z| <= h, else 0 (z = y y_hat, labels
     -1/+1, so y^2 = 1). Undefined at the two kinks z = 1 +- h, where it takes the inner value,
-    as Chaudhuri et al. and the confidence-interval spec (§2) accept.
+    as Chaudhuri et al. (2011) and Wang, Kifer and Lee (2019) accept.
 
     Parameters
     ----------
@@ -384,8 +375,7 @@ def generate_loss_hess_huber(h):
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the Huber loss, c = 1/(2h)); spec
-    ``confidence_intervals.md`` §2.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the Huber loss, c = 1/(2h)).
 
     Examples
     --------
@@ -408,8 +398,7 @@ def regularizer_l2(coeff):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``regularizer.l2``; spec
-    ``dppack_api.md`` §5.
+    Giddens and Liu (2023), DPpack reference manual, ``regularizer.l2``.
 
     Examples
     --------
@@ -434,8 +423,7 @@ def regularizer_gr_l2(coeff):
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``regularizer.gr.l2``; spec
-    ``dppack_api.md`` §5.
+    Giddens and Liu (2023), DPpack reference manual, ``regularizer.gr.l2``.
 
     Examples
     --------
@@ -452,7 +440,7 @@ def generate_sampling(kernel_param):
     The returned ``g(d, rng, size=None)`` draws omega_1..omega_d ~ N(0, sd = sqrt(2 kernel_param))
     i.i.d., then phi ~ Uniform(-pi, pi), and returns the length-(d + 1) array
     (omega_1, ..., omega_d, phi), as DPpack's ``generate.sampling``. ``rng`` is a
-    NumPy ``Generator`` or anything :func:`dppack._random.as_generator` accepts. With
+    NumPy ``Generator`` or anything ``dppack._random.as_generator`` accepts. With
     ``size = D`` it returns D such rows as a D x (d + 1) matrix in one vectorised call; the
     draw order is then all D x d normals (row by row) first, then the D uniforms.
 
@@ -469,7 +457,7 @@ def generate_sampling(kernel_param):
     References
     ----------
     Rahimi and Recht (2007), Random features for large-scale kernel machines; Giddens and Liu
-    (2023), DPpack reference manual, ``generate.sampling``; spec ``dppack_api.md`` §5, §6.4.
+    (2023), DPpack reference manual, ``generate.sampling``.
 
     Examples
     --------
@@ -516,7 +504,7 @@ def phi_gaussian(x, theta):
     References
     ----------
     Rahimi and Recht (2007); Giddens and Liu (2023), DPpack reference manual,
-    ``phi.gaussian``; spec ``dppack_api.md`` §5.
+    ``phi.gaussian``.
 
     Examples
     --------
@@ -540,7 +528,7 @@ REGULARIZER_MESSAGE = "regularizer must be one of {'l2'}, or a function."
 
 
 def resolve_regularizer(regularizer, regularizer_gr):
-    """DPpack's regularizer argument (spec §6.1 step 2, shared by KST §6.5): ``'l2'`` gives
+    """DPpack's regularizer argument (shared by KST DPpack 0.2.2): ``'l2'`` gives
     :func:`regularizer_l2` and its gradient (a given ``regularizer_gr`` is ignored); a function
     is kept with the given gradient (a function or None). Returns (regularizer, gradient)."""
     if isinstance(regularizer, str):

@@ -1,6 +1,5 @@
 """Private empirical risk minimisation by output or objective perturbation (Chaudhuri, Monteleoni
-and Sarwate 2011): DPpack 0.2.2's ``EmpiricalRiskMinimizationDP.CMS`` and ``WeightedERMDP.CMS``
-(spec ``dppack_api.md`` §6.1, §6.2).
+and Sarwate 2011): DPpack 0.2.2's ``EmpiricalRiskMinimizationDP.CMS`` and ``WeightedERMDP.CMS``.
 
 ``fit`` runs three overridable steps, as DPpack's private methods do:
 
@@ -37,7 +36,7 @@ before any draw, the spend is recorded after the data checks and before the firs
 draw, and the fitted model reports the loss in ``privacy_``. A fit with eps = Inf has no
 guarantee: it is refused when an accountant would be charged, and its ``privacy_`` is None.
 
-Privacy assumptions (Chaudhuri, Monteleoni and Sarwate 2011, Theorems 6 and 9; spec §6.1). Write
+Privacy assumptions (Chaudhuri, Monteleoni and Sarwate 2011, Theorems 6 and 9). Write
 z = x'theta for a row x of the clipped design. The guarantee holds when
 
 * the per-row loss, as a function of theta, is l(x'theta, y) for a scalar function l that is
@@ -81,7 +80,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _random, accounting
+from .. import _checks, _frames, _messages, _random, accounting
 from .blocks import mapXy_gr_linear, mapXy_linear, resolve_regularizer
 from .design import (
     add_bias_column,
@@ -123,7 +122,7 @@ def fit_loss(eps, delta=0.0):
     which has no privacy guarantee to charge.
     """
     if not math.isfinite(eps):
-        raise ValueError(INFINITE_EPS_MESSAGE)
+        raise _messages.value_error(INFINITE_EPS_MESSAGE)
     return accounting.PrivacyLoss.approx(eps, delta)
 
 
@@ -131,7 +130,7 @@ def refuse_infinite_eps(bill, eps):
     """Refuse, before the data are read, a fit without noise (eps = Inf) that an accountant
     would charge: ``bill`` is the fit's :class:`dppack.accounting.Charge`."""
     if bill.accountant is not None and not math.isfinite(eps):
-        raise ValueError(INFINITE_EPS_MESSAGE)
+        raise _messages.value_error(INFINITE_EPS_MESSAGE)
 
 
 def spend_fit(bill, eps):
@@ -164,7 +163,7 @@ REGULARIZER_OUTPUT_MESSAGE = "The regularizer returned {size} values where one w
 def penalised_objective(data, n, d, gamma, regularizer, regularizer_gr, b, Delta,
                         with_gradient):
     """The CMS objective J(theta) = L(theta) + (gamma/n) R(theta) + (1/n) b'theta
-    + (Delta/2)||theta||^2 (spec ``dppack_api.md`` §6.1 step 4), for the solvers.
+    + (Delta/2)||theta||^2, for the solvers.
 
     ``data(theta, with_gradient)`` returns the data part L(theta) = (1/n) sum_i loss_i and its
     gradient (None when not ``with_gradient``): a fused
@@ -189,9 +188,9 @@ def penalised_objective(data, n, d, gamma, regularizer, regularizer_gr, b, Delta
 
 
 class StandardNoise:
-    """Perturbation noise supplied from outside a fit (stability-based validation, spec
-    stability_validation.md §1 and §3): one vector R with density proportional to exp(-||r||)
-    on R^d (norm ~ Gamma(d, 1), uniform direction).
+    """Perturbation noise supplied from outside a fit (stability-based validation, Chaudhuri
+    and Vinterbo 2013): one vector R with density proportional to exp(-||r||) on R^d (norm ~
+    Gamma(d, 1), uniform direction).
 
     A fit whose noise rate is ``rate`` (eps'/2 for objective, gamma eps / (2 (1 + tau)) for
     output perturbation, :func:`output_perturbation_rate`) uses R / rate, whose density is
@@ -211,8 +210,9 @@ class StandardNoise:
     def scaled(self, d, rate):
         """R / rate (zeros for an infinite rate, as ``_random.l2_laplace``)."""
         if self.vector.size != d:
-            raise ValueError(f"The supplied noise has {self.vector.size} values; the fit "
-                             f"needs {d}.")
+            raise _messages.value_error(
+                f"The supplied noise has {self.vector.size} values; the fit "
+                f"needs {d}.")
         if rate == math.inf:
             return np.zeros(d)
         return self.vector / rate
@@ -246,12 +246,12 @@ def check_parameters(model):
     TypeError
         If ``model`` is not a model of the CMS framework.
     ValueError
-        With DPpack's message (spec ``dppack_api.md`` §6.1, §6.4) for a bad setting.
+        With DPpack's message for a bad setting.
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.1 (the framework's checks, before any data is read);
-    ``stability_validation.md`` §3 (stability-based tuning checks its candidates first).
+    DPpack 0.2.2 (the framework's checks, before any data is read);
+    Chaudhuri and Vinterbo 2013 (stability-based tuning checks its candidates first).
 
     Examples
     --------
@@ -316,8 +316,7 @@ def fit_with_noise(model, X, y, noise, upper_bounds=None, lower_bounds=None, add
     References
     ----------
     Chaudhuri and Vinterbo (2013), "A stability-based validation procedure for
-    differentially private machine learning", NeurIPS (the trainer (G, F));
-    spec ``stability_validation.md`` §0 and §3; spec ``dppack_api.md`` §6.1.
+    differentially private machine learning", NeurIPS (the trainer (G, F)).
 
     Examples
     --------
@@ -334,19 +333,19 @@ def fit_with_noise(model, X, y, noise, upper_bounds=None, lower_bounds=None, add
     """
     _check_model(model)
     if not isinstance(noise, StandardNoise):
-        raise TypeError("noise must be a StandardNoise.")
+        raise _messages.type_error("noise must be a StandardNoise.")
     return model._fit(X, y, upper_bounds, lower_bounds, add_bias, None, None, random_state,
                       noise=noise, accountant=accountant)
 
 
 def _check_model(model):
     if not isinstance(model, EmpiricalRiskMinimizationDP_CMS):
-        raise TypeError("model must be a model of the CMS framework "
-                        "(EmpiricalRiskMinimizationDP_CMS or a subclass).")
+        raise _messages.type_error("model must be a model of the CMS framework "
+                                   "(EmpiricalRiskMinimizationDP_CMS or a subclass).")
 
 
 def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0):
-    """(eps', Delta) of objective perturbation, spec §6.1 step 3 (gamma = n Lambda).
+    """(eps', Delta) of objective perturbation, DPpack 0.2.2 (gamma = n Lambda).
 
     eps' = eps - ln(1 + 2c/gamma + c^2/gamma^2); if eps' <= 0, Delta = c / (n (e^(eps/4) - 1))
     - gamma/n and eps' = eps/2, else Delta = 0. For rows of norm up to ``row_norm_bound`` B
@@ -366,10 +365,10 @@ def output_perturbation_rate(gamma, eps, weights_upper_bound=1.0, row_norm_bound
 
     rate = eps / Delta2 with the L2 sensitivity Delta2 = (2 w_bar B / gamma)(1 + tau): 2 w_bar
     B / gamma for the exact minimiser (Chaudhuri et al. 2011, Corollary 8 in DPpack's gamma = n
-    Lambda, losses bounded in slope by w_bar and rows by B = max(1, ``row_norm_bound``), spec
-    §6.1 step 5, §6.2 step 5), plus 2 n g_tol / gamma = (2 w_bar B / gamma) tau for two
-    minimisers certified to ||grad|| <= g_tol = tau w_bar B / n of a (gamma/n)-strongly
-    convex objective (tau = OPTIMALITY_SLACK). DPpack's rate is gamma eps / (2 w_bar).
+    Lambda, losses bounded in slope by w_bar and rows by B = max(1, ``row_norm_bound``)), plus 2 n
+    g_tol / gamma = (2 w_bar B / gamma) tau for two minimisers certified to ||grad|| <= g_tol = tau
+    w_bar B / n of a (gamma/n)-strongly convex objective (tau = OPTIMALITY_SLACK). DPpack's rate is
+    gamma eps / (2 w_bar).
     """
     bound = max(1.0, row_norm_bound)
     return gamma * eps / (2.0 * weights_upper_bound * bound * (1.0 + OPTIMALITY_SLACK))
@@ -382,7 +381,7 @@ def output_perturbation_rate(gamma, eps, weights_upper_bound=1.0, row_norm_bound
 
 class EmpiricalRiskMinimizationDP_CMS:
     """Differentially private ERM by output or objective perturbation (DPpack's
-    ``EmpiricalRiskMinimizationDP.CMS``, spec §6.1; Chaudhuri, Monteleoni and Sarwate 2011).
+    ``EmpiricalRiskMinimizationDP.CMS``; Chaudhuri, Monteleoni and Sarwate 2011).
 
     Parameters
     ----------
@@ -392,8 +391,8 @@ class EmpiricalRiskMinimizationDP_CMS:
         ``mapXy_linear``, ``mapXy_sigmoid``).
     loss : callable
         ``loss(y_hat, y)``: the per-row losses, n values. For the guarantee, as a function of
-        the score z = x'coeff it must be convex and differentiable with |dloss/dz| <= 1 (and,
-        for objective perturbation, twice differentiable with |d2loss/dz2| <= ``c``) for every
+        the score z = x'coeff it must be convex and differentiable with abs(dloss/dz) <= 1 (and,
+        for objective perturbation, twice differentiable with abs(d2loss/dz2) <= ``c``) for every
         label in the data: the Huber loss (labels -1/+1, c = 1/(2h)) with ``mapXy_linear``,
         or the cross-entropy with ``mapXy_sigmoid`` (c = 1/4). The squared error is not
         Lipschitz, so not covered.
@@ -423,8 +422,8 @@ class EmpiricalRiskMinimizationDP_CMS:
     coeff : ndarray or None
         The private coefficients after ``fit`` (d values, bias first with ``add_bias``).
     eps_prime_, Delta_ : float or None
-        After ``fit`` with objective perturbation: the eps' and Delta used (§6.1 step 3;
-        eps' = Inf and Delta = 0 when eps = Inf); None after output perturbation.
+        After ``fit`` with objective perturbation: the eps' and Delta used (eps' = Inf and Delta = 0
+        when eps = Inf); None after output perturbation.
 
     optimality_tolerance_ : float or None
         After ``fit``: the bound g_tol on the gradient norm of the objective that the
@@ -434,7 +433,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         after a fit with eps = Inf (no noise, no guarantee).
     n_passes_ : int or None
         After a fit on Dask data (``LogisticRegressionDP``, ``svmDP``): the passes over the
-        data it took (:mod:`dppack.dask.erm`); None before a fit and after one in memory.
+        data it took (``dppack.dask.erm``); None before a fit and after one in memory.
         A diagnostic for whoever runs the fit, not part of the release: the solver's path,
         and so this count, depends on the data beyond the private minimiser (the guarantee
         covers ``coeff`` only), so do not publish it with the model.
@@ -466,8 +465,7 @@ class EmpiricalRiskMinimizationDP_CMS:
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
     minimization, JMLR 12 (output perturbation, objective perturbation); Giddens and Liu
-    (2023), DPpack reference manual, ``EmpiricalRiskMinimizationDP.CMS``; spec
-    ``dppack_api.md`` §6.1, §8.
+    (2023), DPpack reference manual, ``EmpiricalRiskMinimizationDP.CMS``.
 
     Examples
     --------
@@ -499,7 +497,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.perturbation_method = _checks.check_choice(perturbation_method, "perturbation.method",
                                                         METHODS, METHOD_MESSAGE)
         if self.perturbation_method == "objective" and c is None:
-            raise ValueError(C_MESSAGE)
+            raise _messages.value_error(C_MESSAGE)
         self.c = _checks.check_finite_positive_scalar(c, "c", optional=True)
         self.coeff = None
         self.eps_prime_ = None
@@ -560,10 +558,10 @@ class EmpiricalRiskMinimizationDP_CMS:
                              METHOD_MESSAGE)
         if self.perturbation_method == "objective":
             if self.c is None:
-                raise ValueError(C_MESSAGE)
+                raise _messages.value_error(C_MESSAGE)
             self.c = _checks.check_finite_positive_scalar(self.c, "c")
         elif math.isfinite(self.eps) and not self._use_gradient():
-            raise ValueError(OUTPUT_GRADIENT_MESSAGE)
+            raise _messages.value_error(OUTPUT_GRADIENT_MESSAGE)
 
     def _fit(self, X, y, upper_bounds, lower_bounds, add_bias, weights, weights_upper_bound,
              random_state, noise=None, accountant=None):
@@ -612,7 +610,7 @@ class EmpiricalRiskMinimizationDP_CMS:
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
                          weights_upper_bound=None, rng=None):
-        """Bound checks, optional bias column (first), clipping; no scaling (§6.1 step 1)."""
+        """Bound checks, optional bias column (first), clipping; no scaling."""
         # the user's functions need the rows: no Dask path (LogisticRegressionDP, svmDP have one)
         _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, weights)
         return prepare_design(X, y, upper_bounds, lower_bounds, add_bias)
@@ -670,16 +668,16 @@ class EmpiricalRiskMinimizationDP_CMS:
 
 
 class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
-    """Weighted private ERM (DPpack's ``WeightedERMDP.CMS``, spec §6.2).
+    """Weighted private ERM (DPpack's ``WeightedERMDP.CMS``).
 
     Same constructor as :class:`EmpiricalRiskMinimizationDP_CMS`, but ``loss`` and ``loss_gr``
     take a third argument ``w`` (the weights, or None), as the Huber generators do. Weights are
     only allowed with output perturbation, whose noise rate becomes
     gamma eps / (2 w_bar B (1 + 1e-6)), w_bar = ``weights_upper_bound``
-    (:func:`output_perturbation_rate`).
+    (``dppack.erm.cms.output_perturbation_rate``).
 
     The guarantee needs the assumptions of :class:`EmpiricalRiskMinimizationDP_CMS` with the
-    weighted loss: ``loss(y_hat, y, w)`` = w l(z, y) for an l as there (|dl/dz| <= 1), so
+    weighted loss: ``loss(y_hat, y, w)`` = w l(z, y) for an l as there (abs(dl/dz) <= 1), so
     that its slope is at most w <= w_bar after clipping; weights are checked (>= 0) and
     clipped at w_bar, the form of the loss is the user's responsibility.
 
@@ -704,8 +702,7 @@ class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
     ----------
     Giddens, Zhou, Krull, Brinkman, Song and Liu (2023), A differentially private weighted
     empirical risk minimization procedure and its application to outcome weighted learning
-    (arXiv); Giddens and Liu (2023), DPpack reference manual, ``WeightedERMDP.CMS``; spec
-    ``dppack_api.md`` §6.2.
+    (arXiv); Giddens and Liu (2023), DPpack reference manual, ``WeightedERMDP.CMS``.
 
     Examples
     --------
@@ -740,7 +737,7 @@ class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
             Required with ``weights``; ignored (taken as 1) without them.
         """
         if weights is not None and self.perturbation_method != "output":
-            raise ValueError(WEIGHTED_OBJECTIVE_MESSAGE)
+            raise _messages.value_error(WEIGHTED_OBJECTIVE_MESSAGE)
         return self._fit(X, y, upper_bounds, lower_bounds, add_bias, weights,
                          weights_upper_bound, random_state, accountant=accountant)
 

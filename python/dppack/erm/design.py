@@ -5,41 +5,39 @@ argument checks, then the data prepared here, then the loss and the solver, then
 mechanism. What is prepared, and why each privacy proof needs it:
 
 * **Bounds per column** (:class:`ColumnBounds`): public bounds L_j < U_j, never computed from
-  the data, checked once with DPpack's length messages (spec ``dppack_api.md`` §6.1 step 1,
-  §6.5 step 1) and ours (numeric, finite, lower < upper). Their scale
-  s_j = max(|L_j|, |U_j|) bounds |x_j| after clipping.
+  the data, checked once with DPpack's length messages and ours (numeric, finite, lower < upper).
+  Their scale s_j = max(|L_j|, |U_j|) bounds |x_j| after clipping.
 * **Clipping** (:meth:`ColumnBounds.clip`): every row inside the box, so that a replaced record
   moves the loss's gradient by a bounded amount; the result is a new array (copy-on-clip), the
   caller's data are never written.
 * **Scaling** (:func:`prepare_design`): column j divided by s_j sqrt(d) puts every row in the
   unit L2 ball, ||x||_2 <= 1, the Lipschitz and curvature condition of output and objective
-  perturbation (Chaudhuri, Monteleoni and Sarwate 2011; spec ``dppack_api.md`` §6.3, §6.4;
-  ``confidence_intervals.md`` §9.8; ``analytic_gaussian_erm.md`` §1); divided by s_j d, every row
+  perturbation (Chaudhuri, Monteleoni and Sarwate 2011); divided by s_j d, every row
   is in the unit L1 ball, ||x||_1 <= 1 (so also ||x||_2 <= 1), the setting of accuracy-first
-  ridge regression (``accuracy_first.md`` §0); divided by s_j alone, every entry is in [-1, 1],
-  LinearRegressionDP's scaled problem (``dppack_api.md`` §6.6). Unscaled, every row has
+  ridge regression; divided by s_j alone, every entry is in [-1, 1],
+  LinearRegressionDP's scaled problem. Unscaled, every row has
   ||x||_2 <= sqrt(sum_j s_j^2) (:attr:`ColumnBounds.max_row_norm`), the B the CMS framework
   calibrates to.
 * **Labels** (:func:`as_labels`): one finite value per row; DPpack's 0/1 check for the
-  classifiers; 0/1 mapped to -1/+1 for the margin losses l(y x'theta) (``dppack_api.md`` §6.4,
-  ``confidence_intervals.md`` §9.12, ``analytic_gaussian_erm.md`` §1, ``accuracy_first.md`` §0).
+  classifiers; 0/1 mapped to -1/+1 for the margin losses l(y x'theta) (Wang, Kifer and Lee 2019,
+  Ding et al.).
 * **Weights** (:func:`prepare_weights`): nonnegative and clipped above at the public bound
-  w_bar, so that a weighted loss has slope at most w_bar (``dppack_api.md`` §6.2).
+  w_bar, so that a weighted loss has slope at most w_bar.
 * **The bias column** (:func:`add_bias_column`): ones, first, with bounds (1, 1): it counts in
-  the row-norm bound (s = 1) and is regularised (``confidence_intervals.md`` §9.8).
+  the row-norm bound (s = 1) and is regularised.
 * **Predict time**: the linear score X theta (+ bias) without copying X
   (:func:`linear_score`), its adjoint X'v (:func:`transpose_dot`), the column checks
   (:func:`predict_matrix`), and svmDP's random Fourier features (:func:`fourier_cosines`).
 * **Rows for tuning**: counting, taking and splitting rows of any supported input
   (:func:`n_rows`, :func:`take_rows`, :func:`interleaved_split`, :func:`split_rows`), so that
-  the parts a tuner fits on are disjoint (parallel composition, ``dppack_api.md`` §7.1).
+  the parts a tuner fits on are disjoint (parallel composition).
 
 Everything is vectorised over whole columns: no Python loop over rows.
 
 Messages (module constants): DPpack's ``UPPER_LENGTH_MESSAGE`` and ``LOWER_LENGTH_MESSAGE``
-(bounds of X, §6.1), ``UPPER_TARGET_LENGTH_MESSAGE`` and ``LOWER_TARGET_LENGTH_MESSAGE`` (bounds
-of X then y, §6.5), ``WEIGHTS_BOUND_MESSAGE`` and ``WEIGHTS_NEGATIVE_MESSAGE`` (§6.2),
-``BINARY_LABELS_MESSAGE`` (§6.3); ours: ``TARGET_BOUNDS_MESSAGE`` (the bound on y) and
+(bounds of X), ``UPPER_TARGET_LENGTH_MESSAGE`` and ``LOWER_TARGET_LENGTH_MESSAGE`` (bounds
+of X then y), ``WEIGHTS_BOUND_MESSAGE`` and ``WEIGHTS_NEGATIVE_MESSAGE``,
+``BINARY_LABELS_MESSAGE``; ours: ``TARGET_BOUNDS_MESSAGE`` (the bound on y) and
 ``NOT_FITTED_MESSAGE`` (predict before fit).
 """
 
@@ -47,7 +45,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames
+from .. import _checks, _frames, _messages
 from .._columns import ColumnMatrix
 
 __all__ = [
@@ -110,7 +108,7 @@ def _bound_values(value, name):
     array = np.array(_checks.as_numeric_array(value, f"{name} must be numeric."),
                      dtype=np.float64).ravel()
     if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite.")
+        raise _messages.value_error(f"{name} must be finite.")
     return array
 
 
@@ -147,8 +145,8 @@ class ColumnBounds:
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.1 step 1 (clipping to the bounds), §6.3 (s_j and the scaling);
-    ``confidence_intervals.md`` §9.8 (public bounds, not data-dependent maxima).
+    DPpack 0.2.2 (clipping to the bounds; s_j and the scaling);
+    Wang, Kifer and Lee 2019 (public bounds, not data-dependent maxima).
 
     Examples
     --------
@@ -163,7 +161,7 @@ class ColumnBounds:
     >>> ColumnBounds([0.0], [0.0])
     Traceback (most recent call last):
     ...
-    ValueError: lower.bounds must be < upper.bounds in every column (not in column 1).
+    ValueError: lower_bounds must be < upper_bounds in every column (not in column 1).
     """
 
     __slots__ = ("lower", "upper", "scale")
@@ -172,11 +170,12 @@ class ColumnBounds:
         upper = _bound_values(upper, "upper.bounds")
         lower = _bound_values(lower, "lower.bounds")
         if lower.size != upper.size:
-            raise ValueError("lower.bounds and upper.bounds must have the same length.")
+            raise _messages.value_error("lower.bounds and upper.bounds must have the same length.")
         bad = np.flatnonzero(~(lower < upper))
         if bad.size:
-            raise ValueError("lower.bounds must be < upper.bounds in every column (not in "
-                             f"column {bad[0] + 1}).")
+            raise _messages.value_error(
+                "lower.bounds must be < upper.bounds in every column (not in "
+                f"column {bad[0] + 1}).")
         self._set(lower, upper)
 
     def _set(self, lower, upper):
@@ -204,7 +203,7 @@ class ColumnBounds:
         p : int
             The number of columns of X (without a bias column).
         target : bool, default False
-            The KST layout (spec §6.5): p + 1 values, the last bounds y.
+            The KST layout: p + 1 values, the last bounds y.
 
         Returns
         -------
@@ -220,7 +219,7 @@ class ColumnBounds:
 
         References
         ----------
-        Spec ``dppack_api.md`` §6.1 step 1 and §6.5 step 1 (the length checks and messages).
+        DPpack 0.2.2 (the length checks and messages).
 
         Examples
         --------
@@ -230,14 +229,14 @@ class ColumnBounds:
         >>> ColumnBounds.from_arguments([1], [0], 2)
         Traceback (most recent call last):
         ...
-        ValueError: Length of upper.bounds must be equal to the number of columns of X.
+        ValueError: Length of upper_bounds must be equal to the number of columns of X.
         """
         size = p + int(bool(target))
         messages = ((UPPER_TARGET_LENGTH_MESSAGE, LOWER_TARGET_LENGTH_MESSAGE) if target
                     else (UPPER_LENGTH_MESSAGE, LOWER_LENGTH_MESSAGE))
         for value, message in zip((upper_bounds, lower_bounds), messages):
             if _checks.r_length(value) != size:
-                raise ValueError(message)
+                raise _messages.value_error(message)
         upper = _checks.as_numeric_array(upper_bounds, "upper.bounds must be numeric.").ravel()
         lower = _checks.as_numeric_array(lower_bounds, "lower.bounds must be numeric.").ravel()
         features = cls(lower[:p], upper[:p])
@@ -245,7 +244,7 @@ class ColumnBounds:
             return features
         low, high = lower[p], upper[p]
         if not (math.isfinite(low) and math.isfinite(high) and low < high):
-            raise ValueError(TARGET_BOUNDS_MESSAGE)
+            raise _messages.value_error(TARGET_BOUNDS_MESSAGE)
         return cls._trusted(np.append(features.lower, low), np.append(features.upper, high))
 
     @property
@@ -265,11 +264,11 @@ class ColumnBounds:
         return self._trusted(self.lower[columns], self.upper[columns])
 
     def with_bias(self):
-        """These bounds with the bias column first: bounds (1, 1), scale 1 (spec §6.1)."""
+        """These bounds with the bias column first: bounds (1, 1), scale 1."""
         return self._trusted(np.concatenate([[1.0], self.lower]),
                              np.concatenate([[1.0], self.upper]))
 
-    def clip(self, X, add_bias=False, divisors=None):
+    def clip(self, X, add_bias=False, divisors=None, finite=None):
         """X clipped to the bounds, in a new C-ordered n x (size + add_bias) array (X is not
         written).
 
@@ -279,27 +278,39 @@ class ColumnBounds:
         new array is filled by blocks of :data:`ASSEMBLY_ROWS` rows, each clipped (column by
         column when X's columns are contiguous) and scaled while it is in the cache: one
         pass over memory, with the values of clipping and scaling the whole array.
+
+        With ``finite`` (the argument's name, "X"), X is also checked to be finite in that
+        same pass, each block of X's values before it is clipped (:func:`_finite_values`), and
+        :func:`check_finite_matrix`'s error is raised at the first block that is not: the
+        check costs no second pass over X (:func:`prepare_design`; issue 14, item 5).
         """
         n, k = X.shape
         if k != self.size:
-            raise ValueError(f"X has {k} columns; the bounds have {self.size}.")
+            raise _messages.value_error(f"X has {k} columns; the bounds have {self.size}.")
         bias = int(bool(add_bias))
         out = np.empty((n, k + bias))
         columns = _contiguous_columns(X)
-        if columns is None:
-            return self._clip_rows(X, out, bias, divisors)
-        for start in range(0, n, ASSEMBLY_ROWS):
-            block = out[start:start + ASSEMBLY_ROWS]
-            if bias:
-                block[:, 0] = 1.0
-            for j, column in enumerate(columns):
-                np.clip(column[start:start + ASSEMBLY_ROWS], self.lower[j], self.upper[j],
-                        out=block[:, bias + j])
-            if divisors is not None:
-                block /= divisors
+        # Silences the warnings of the checks' sums (_finite_values), once for the whole loop
+        # (per block it would cost what the fused check saves); clipping and scaling cannot
+        # warn: finite values, clipped into [L_j, U_j], divided by divisors >= max |L_j|, |U_j|.
+        with np.errstate(over="ignore", invalid="ignore"):
+            if columns is None:
+                return self._clip_rows(X, out, bias, divisors, finite)
+            check = [finite is not None and column.dtype.kind == "f" for column in columns]
+            for start in range(0, n, ASSEMBLY_ROWS):
+                block = out[start:start + ASSEMBLY_ROWS]
+                if bias:
+                    block[:, 0] = 1.0
+                for j, column in enumerate(columns):
+                    values = column[start:start + ASSEMBLY_ROWS]
+                    if check[j] and not _finite_values(values):
+                        raise _messages.value_error(FINITE_MESSAGE.format(name=finite))
+                    np.clip(values, self.lower[j], self.upper[j], out=block[:, bias + j])
+                if divisors is not None:
+                    block /= divisors
         return out
 
-    def _clip_rows(self, X, out, bias, divisors):
+    def _clip_rows(self, X, out, bias, divisors, finite=None):
         """:meth:`clip` of an array X stored by rows into ``out``, by blocks of
         :data:`TILED_ROWS` rows against the bounds (and divisors) repeated over a block: the
         ufuncs then run one contiguous loop rather than a loop of k values per row (3x faster
@@ -309,11 +320,15 @@ class ColumnBounds:
         lower, upper = np.tile(self.lower, (rows, 1)), np.tile(self.upper, (rows, 1))
         scale = None if divisors is None else np.tile(divisors, (rows, 1))
         clipped = np.empty((rows, X.shape[1])) if bias else None  # contiguous, unlike out's
+        check = finite is not None and X.dtype.kind == "f"
         for start in range(0, n, TILED_ROWS):
             block = out[start:start + TILED_ROWS]
             m = block.shape[0]
             inner = clipped[:m] if bias else block
-            np.maximum(X[start:start + TILED_ROWS], lower[:m], out=inner)
+            values = X[start:start + TILED_ROWS]
+            if check and not _finite_values(values):
+                raise _messages.value_error(FINITE_MESSAGE.format(name=finite))
+            np.maximum(values, lower[:m], out=inner)
             np.minimum(inner, upper[:m], out=inner)
             if bias:
                 block[:, 0] = 1.0
@@ -334,7 +349,7 @@ class ColumnBounds:
             return self.scale * self.size
         if norm == "max":
             return self.scale.copy()
-        raise ValueError(f"norm must be one of {SCALINGS}.")
+        raise _messages.value_error(f"norm must be one of {SCALINGS}.")
 
     def __repr__(self):
         return f"ColumnBounds(lower={self.lower.tolist()}, upper={self.upper.tolist()})"
@@ -365,6 +380,16 @@ def _contiguous_columns(X):
     return None
 
 
+def _finite_values(values):
+    """Whether every value of a float block is finite, read once while it is in the cache.
+
+    Its sum is finite only if every value is: a NaN makes the sum NaN, an Inf makes it Inf or
+    NaN. A sum that is not finite may also come from finite values beyond 1e308 (an
+    overflow), so only then is every value tested (np.isfinite). The caller silences
+    NumPy's overflow and invalid warnings of the sum (np.errstate)."""
+    return math.isfinite(np.add.reduce(values, axis=None)) or bool(np.all(np.isfinite(values)))
+
+
 def as_design_matrix(X, name="X", columns=False):
     """``X`` as a 2-d float array (not yet checked for finiteness).
 
@@ -393,7 +418,7 @@ def as_design_matrix(X, name="X", columns=False):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.1 step 1 (DPpack converts X with ``as.matrix``).
+    DPpack 0.2.2 (DPpack converts X with ``as.matrix``).
 
     Examples
     --------
@@ -412,9 +437,10 @@ def as_design_matrix(X, name="X", columns=False):
     if array.ndim == 1:
         array = array.reshape(-1, 1)
     if array.ndim != 2:
-        raise ValueError(f"{name} must be a numeric matrix or data frame (2 dimensions).")
+        raise _messages.value_error(
+            f"{name} must be a numeric matrix or data frame (2 dimensions).")
     if array.shape[0] < 1 or array.shape[1] < 1:
-        raise ValueError(EMPTY_MESSAGE.format(name=name))
+        raise _messages.value_error(EMPTY_MESSAGE.format(name=name))
     return array
 
 
@@ -440,7 +466,7 @@ def check_finite_matrix(array, name="X"):
 
     References
     ----------
-    Spec ``dppack_api.md`` §8.7 (inputs DPpack leaves unchecked are refused before any draw).
+    DPpack 0.2.2 (inputs DPpack leaves unchecked are refused before any draw).
 
     Examples
     --------
@@ -457,7 +483,7 @@ def check_finite_matrix(array, name="X"):
             continue  # integers (an R data.frame's integer columns) are finite
         low, high = _checks.data_range(part)
         if not (math.isfinite(low) and math.isfinite(high)):
-            raise ValueError(FINITE_MESSAGE.format(name=name))
+            raise _messages.value_error(FINITE_MESSAGE.format(name=name))
     return array
 
 
@@ -488,8 +514,7 @@ def as_labels(y, n, labels="real"):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.3 step 3 and §6.4 (0/1 labels; svmDP maps 0 to -1);
-    ``confidence_intervals.md`` §9.12; ``analytic_gaussian_erm.md`` §1.
+    DPpack 0.2.2 (0/1 labels; svmDP maps 0 to -1).
 
     Examples
     --------
@@ -507,18 +532,18 @@ def as_labels(y, n, labels="real"):
 def _checked_labels(y, n, labels):
     """:func:`as_labels`'s checks; y as a float vector, not yet mapped."""
     if labels not in LABELS:
-        raise ValueError(f"labels must be one of {LABELS}.")
+        raise _messages.value_error(f"labels must be one of {LABELS}.")
     array = _checks.as_numeric_array(y, "y must be a numeric vector.")
     if array.ndim == 2 and array.shape[1] == 1:
         array = array[:, 0]
     if array.ndim != 1:
-        raise ValueError("y must be a numeric vector or a one-column matrix.")
+        raise _messages.value_error("y must be a numeric vector or a one-column matrix.")
     if array.size != n:
-        raise ValueError(LABEL_COUNT_MESSAGE.format(n=n, size=array.size))
+        raise _messages.value_error(LABEL_COUNT_MESSAGE.format(n=n, size=array.size))
     if not np.all(np.isfinite(array)):
-        raise ValueError(LABEL_FINITE_MESSAGE)
+        raise _messages.value_error(LABEL_FINITE_MESSAGE)
     if labels != "real" and not np.all((array == 0) | (array == 1)):
-        raise ValueError(BINARY_LABELS_MESSAGE)
+        raise _messages.value_error(BINARY_LABELS_MESSAGE)
     return array
 
 
@@ -544,7 +569,7 @@ def label_values(y, labels="real"):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.4 (svmDP maps 0 to -1).
+    DPpack 0.2.2 (svmDP maps 0 to -1).
 
     Examples
     --------
@@ -586,7 +611,7 @@ def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=None, label
     labels : {'real', 'binary', 'signed'}, default 'real'
         See :func:`as_labels`.
     target : bool, default False
-        KST's layout (spec §6.5): the bounds end with y's, and y is clipped to it.
+        KST's layout: the bounds end with y's, and y is clipped to it.
 
     Returns
     -------
@@ -606,9 +631,8 @@ def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=None, label
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.1 step 1, §6.3 (L2 scaling), §6.5 step 1 and §6.6 (target,
-    'max' scaling); ``accuracy_first.md`` §0 (L1); ``confidence_intervals.md`` §9.8;
-    ``analytic_gaussian_erm.md`` §1.
+    DPpack 0.2.2 (L2 scaling; target,
+    'max' scaling); Ligett et al. 2017 (L1).
 
     Examples
     --------
@@ -628,8 +652,9 @@ def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=None, label
     X = as_design_matrix(X, columns=True)
     n, p = X.shape
     layout = design_layout(upper_bounds, lower_bounds, p, add_bias, scale, target)
-    check_finite_matrix(X)
-    out, y = apply_design(X, _checked_labels(y, n, labels), layout, labels)
+    # X is checked finite (check_finite_matrix's error) in the pass that clips it, before y
+    out = layout["clip"].clip(X, layout["add_bias"], layout["scale"], finite="X")
+    y = _mapped_labels(_checked_labels(y, n, labels), layout, labels)
     return {"X": out, "y": y, "scale": layout["scale"],
             "row_norm_bound": layout["row_norm_bound"], "bounds": layout["bounds"],
             "target_bounds": layout["target_bounds"]}
@@ -663,7 +688,7 @@ def design_layout(upper_bounds, lower_bounds, p, add_bias, scale=None, target=Fa
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.1 step 1, §6.3, §6.5 step 1, §6.6.
+    DPpack 0.2.2.
 
     Examples
     --------
@@ -673,7 +698,7 @@ def design_layout(upper_bounds, lower_bounds, p, add_bias, scale=None, target=Fa
     (3, 1.0)
     """
     if scale is not None and scale not in SCALINGS:
-        raise ValueError(f"scale must be None or one of {SCALINGS}.")
+        raise _messages.value_error(f"scale must be None or one of {SCALINGS}.")
     bounds = ColumnBounds.from_arguments(upper_bounds, lower_bounds, p, target)
     clip = bounds[:p] if target else bounds
     features = clip.with_bias() if add_bias else clip
@@ -715,7 +740,7 @@ def apply_design(X, y, layout, labels="real"):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.1 step 1, §6.3, §6.5 step 1.
+    DPpack 0.2.2.
 
     Examples
     --------
@@ -726,11 +751,17 @@ def apply_design(X, y, layout, labels="real"):
     (array([[ 1. , -0.5]]), array([1.]))
     """
     out = layout["clip"].clip(X, layout["add_bias"], layout["scale"])
+    return out, _mapped_labels(y, layout, labels)
+
+
+def _mapped_labels(y, layout, labels):
+    """Checked labels mapped (:func:`label_values`) and, with the layout's target bounds,
+    clipped to them."""
     y = label_values(y, labels)
     target = layout["target_bounds"]
     if target is not None:
         y = np.clip(y, target.lower[0], target.upper[0])
-    return out, y
+    return y
 
 
 def prepare_weights(weights, weights_upper_bound, n):
@@ -758,7 +789,7 @@ def prepare_weights(weights, weights_upper_bound, n):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.2 steps 2-3 (weights clipped at w_bar: the loss's slope bound).
+    DPpack 0.2.2 (weights clipped at w_bar: the loss's slope bound).
 
     Examples
     --------
@@ -771,15 +802,15 @@ def prepare_weights(weights, weights_upper_bound, n):
     if weights is None:
         return {"weights": None, "weights_upper_bound": 1.0}
     if weights_upper_bound is None:
-        raise ValueError(WEIGHTS_BOUND_MESSAGE)
+        raise _messages.value_error(WEIGHTS_BOUND_MESSAGE)
     w = _checks.as_numeric_array(weights, "weights must be numeric.").ravel()
     if np.any(np.isnan(w)):
-        raise ValueError(WEIGHTS_NAN_MESSAGE)
+        raise _messages.value_error(WEIGHTS_NAN_MESSAGE)
     if np.any(w < 0):
-        raise ValueError(WEIGHTS_NEGATIVE_MESSAGE)
+        raise _messages.value_error(WEIGHTS_NEGATIVE_MESSAGE)
     bound = _checks.check_finite_positive_scalar(weights_upper_bound, "weights.upper.bound")
     if w.size != n:
-        raise ValueError(WEIGHTS_COUNT_MESSAGE.format(n=n, size=w.size))
+        raise _messages.value_error(WEIGHTS_COUNT_MESSAGE.format(n=n, size=w.size))
     return {"weights": np.minimum(w, bound), "weights_upper_bound": bound}
 
 
@@ -802,7 +833,7 @@ def add_bias_column(X):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.1 step 1 and ``predict`` (the bias column comes first).
+    DPpack 0.2.2 and ``predict`` (the bias column comes first).
 
     Examples
     --------
@@ -845,7 +876,7 @@ def linear_score(X, coeff, add_bias):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.3 and §6.4 (``predict``: the score of the raw X).
+    DPpack 0.2.2 (``predict``: the score of the raw X).
 
     Examples
     --------
@@ -883,7 +914,7 @@ def transpose_dot(X, v):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.3 (the gradient X'(sigma(X theta) - y)/n).
+    DPpack 0.2.2 (the gradient X'(sigma(X theta) - y)/n).
 
     Examples
     --------
@@ -915,7 +946,7 @@ def check_fitted(coeff):
 
     References
     ----------
-    Spec ``dppack_api.md`` §8.7 (predict checks).
+    DPpack 0.2.2 (predict checks).
 
     Examples
     --------
@@ -926,7 +957,7 @@ def check_fitted(coeff):
     ValueError: The model must be fitted before predict: call fit() first.
     """
     if coeff is None:
-        raise ValueError(NOT_FITTED_MESSAGE)
+        raise _messages.value_error(NOT_FITTED_MESSAGE)
     return coeff
 
 
@@ -955,7 +986,7 @@ def predict_matrix(X, n_columns, add_bias):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.1 ``predict`` (X is not clipped or scaled), §8.7.
+    DPpack 0.2.2 ``predict`` (X is not clipped or scaled).
 
     Examples
     --------
@@ -971,7 +1002,8 @@ def predict_matrix(X, n_columns, add_bias):
     k = X.shape[1] + int(bool(add_bias))
     if k != n_columns:
         extra = " (counting the bias column added by add.bias)" if add_bias else ""
-        raise ValueError(f"X has {k} columns{extra}; the model was fitted on {n_columns}.")
+        raise _messages.value_error(
+            f"X has {k} columns{extra}; the model was fitted on {n_columns}.")
     return X
 
 
@@ -1000,7 +1032,7 @@ def fourier_cosines(X, prefilter, add_bias):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.4 (``XtoV``: V_ij = sqrt(2/D) cos(omega_j'x_i + phi_j));
+    DPpack 0.2.2 (``XtoV``: V_ij = sqrt(2/D) cos(omega_j'x_i + phi_j));
     Rahimi and Recht (2007), random features for large-scale kernel machines.
 
     Examples
@@ -1042,7 +1074,7 @@ def fourier_features(X, prefilter, add_bias):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.4 (rows scaled to norm <= 1).
+    DPpack 0.2.2 (rows scaled to norm <= 1).
 
     Examples
     --------
@@ -1078,7 +1110,7 @@ def coefficient_names(X, p, add_bias):
 
     References
     ----------
-    Spec ``confidence_intervals.md`` §8 (one interval per coefficient, intercept first).
+    Wang, Kifer and Lee 2019 (one interval per coefficient, intercept first).
 
     Examples
     --------
@@ -1116,7 +1148,7 @@ def n_rows(X):
 
     References
     ----------
-    Spec ``dppack_api.md`` §7.1 step 1.
+    DPpack 0.2.2.
 
     Examples
     --------
@@ -1126,7 +1158,7 @@ def n_rows(X):
     """
     shape = _frames.shape(X)
     if len(shape) == 0:
-        raise ValueError("X must be a matrix (or a data frame).")
+        raise _messages.value_error("X must be a matrix (or a data frame).")
     return shape[0]
 
 
@@ -1160,7 +1192,7 @@ def interleaved_split(m, n):
 
     References
     ----------
-    Spec ``dppack_api.md`` §7.1 step 2.
+    DPpack 0.2.2.
 
     Examples
     --------
@@ -1170,7 +1202,7 @@ def interleaved_split(m, n):
     ([[0, 3, 6], [1, 4]], [2, 5])
     """
     if n < m + 1:
-        raise ValueError(
+        raise _messages.value_error(
             f"Tuning {m} models needs at least {m + 1} observations (one part per model plus "
             "a validation part)."
         )
@@ -1205,7 +1237,7 @@ def split_rows(n, fraction):
 
     References
     ----------
-    Spec ``stability_validation.md`` §7.1 (training and validation sets disjoint).
+    Chaudhuri and Vinterbo 2013 (training and validation sets disjoint).
 
     Examples
     --------
@@ -1217,6 +1249,7 @@ def split_rows(n, fraction):
     in_v = np.floor((index + 1) * fraction) > np.floor(index * fraction)
     training, validation = index[~in_v], index[in_v]
     if training.size == 0 or validation.size == 0:
-        raise ValueError(f"Splitting {n} rows with validation.fraction = {fraction} leaves an "
-                         "empty training or validation set.")
+        raise _messages.value_error(
+            f"Splitting {n} rows with validation.fraction = {fraction} leaves an "
+            "empty training or validation set.")
     return training, validation

@@ -1,5 +1,5 @@
 """Objective perturbation of Kifer, Smith and Thakurta (2012): the KST framework and
-LinearRegressionDP (spec ``dppack_api.md`` §6.5, §6.6).
+LinearRegressionDP.
 
 The model minimises, over the convex domain ``constraints(theta) <= 0``,
 
@@ -14,7 +14,7 @@ N(0, sigma^2 I) with sigma = 2 zeta sqrt(2 (ln(2/delta) + eps_b)) / eps_b. eps =
 non-private mode: Delta = 0 and b = 0.
 
 Privacy under replace-one neighbours (a deviation from DPpack 0.2.2, which draws b at rate
-eps/(2 zeta), resp. with sigma^2 = zeta^2 (8 ln(2/delta) + 4 eps)/eps^2, spec §6.5). The
+eps/(2 zeta), resp. with sigma^2 = zeta^2 (8 ln(2/delta) + 4 eps)/eps^2). The
 neighbours of DPpack's other models and of the statistics' default ('bounded') have the same
 size and differ in one record, d in D and d' in D'. Write F(theta; D) = sum_i
 loss(theta; d_i) + gamma R(theta) + (Delta/2) ||theta||^2, n times the objective without its
@@ -66,7 +66,7 @@ The cost in accuracy: the noise grows by the factor eps/eps_b (1.68 at eps = 1, 
 eps = 4, tending to 2 as eps -> 0; for delta > 0 times sqrt((L + eps_b)/(L + eps/2))); the
 accountant's charge, pure eps or (eps, delta), is unchanged and is now the guarantee.
 
-Deviations from DPpack 0.2.2 (spec §8.10, §8.7):
+Deviations from DPpack 0.2.2:
 
 * DPpack stops nloptr after its default 100 evaluations (xtol_rel 1e-4), well before the optimum.
   Here SciPy's SLSQP solves the constrained problem to tolerance (ftol 1e-16 on the objective
@@ -96,7 +96,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .. import _checks, _frames, _random, accounting
+from .. import _checks, _frames, _messages, _random, accounting
 from .cms import fit_loss, refuse_infinite_eps, spend_fit
 from .blocks import (
     loss_gr_squared_error,
@@ -130,7 +130,7 @@ def _check_zeta_lambda(zeta, lambda_):
     lambda_ = _checks.check_number(lambda_, "lambda", low=0,
                                    message="lambda must be a scalar >= 0")
     if not (np.isfinite(zeta) and np.isfinite(lambda_)):
-        raise ValueError("zeta and lambda must be finite.")
+        raise _messages.value_error("zeta and lambda must be finite.")
     return zeta, lambda_
 
 
@@ -224,7 +224,7 @@ class EmpiricalRiskMinimizationDP_KST:
         ``lambda``, which Python cannot spell; the R wrapper maps ``lambda`` to it. The
         attribute is ``lambda_`` too.
     gamma : float
-        Regularisation constant, >= 0 (the penalty is (gamma/n) R(coeff), spec §6.1).
+        Regularisation constant, >= 0 (the penalty is (gamma/n) R(coeff)).
     mapXy_gr, loss_gr, regularizer_gr : callable, optional
         Gradients: ``mapXy_gr(X, coeff)`` a p x n matrix, ``loss_gr(y_hat, y)`` length n,
         ``regularizer_gr(coeff)`` length p. The solver uses the analytic gradient when all three
@@ -244,16 +244,15 @@ class EmpiricalRiskMinimizationDP_KST:
         charged to the accountant; None before a fit and after a fit with eps = Inf.
     n_passes_ : int or None
         After a fit of ``LinearRegressionDP`` on Dask data: 1, the one pass over the data
-        that summed X'X, X'y and y'y (:mod:`dppack.dask.erm`); None before a fit and after
+        that summed X'X, X'y and y'y (``dppack.dask.erm``); None before a fit and after
         one in memory.
 
     Notes
     -----
-    Privacy assumptions (Kifer, Smith and Thakurta 2012, Theorem 2 and Algorithm 1; spec
-    §6.5). The guarantee, eps-DP (delta = 0) or (eps, delta)-DP for neighbours that differ in
-    one replaced record (and so also for one added or removed), holds when, for every (x, y)
-    with x and y within the bounds (the framework clips X and y to them) and every coeff in
-    the domain,
+    Privacy assumptions (Kifer, Smith and Thakurta 2012, Theorem 2 and Algorithm 1). The guarantee,
+    eps-DP (delta = 0) or (eps, delta)-DP for neighbours that differ in one replaced record (and so
+    also for one added or removed), holds when, for every (x, y) with x and y within the bounds (the
+    framework clips X and y to them) and every coeff in the domain,
 
     * the per-row loss loss(mapXy(x, coeff), y) is convex in coeff and twice continuously
       differentiable, with gradient norm <= ``zeta`` and a Hessian of rank at most one whose
@@ -268,7 +267,7 @@ class EmpiricalRiskMinimizationDP_KST:
     2 ``zeta``: larger than DPpack's, whose scale is private only when a record is added or
     removed (module docstring, "Privacy under replace-one neighbours"). The theorem assumes
     the exact constrained minimiser: the fit is released
-    only if it is feasible (constraints <= 1e-8 max(1, |constraints(0)|)) and its KKT residual
+    only if it is feasible (constraints <= 1e-8 max(1, abs(constraints(0)))) and its KKT residual
     is at most 1e-7 (1e-4 without gradient functions) times max(1, ||grad J(0)||); otherwise
     ``ConvergenceError`` (a ``RuntimeError``), never a warning. That residual is not
     accounted for in the noise.
@@ -292,8 +291,7 @@ class EmpiricalRiskMinimizationDP_KST:
     ----------
     Kifer, Smith and Thakurta (2012), Private convex empirical risk minimization and
     high-dimensional regression, COLT, Theorem 2 and Algorithm 1; Giddens and Liu (2023),
-    DPpack reference manual, ``EmpiricalRiskMinimizationDP.KST``; spec ``dppack_api.md``
-    §6.5.
+    DPpack reference manual, ``EmpiricalRiskMinimizationDP.KST``.
 
     Examples
     --------
@@ -431,7 +429,7 @@ class EmpiricalRiskMinimizationDP_KST:
     # ---------------------------------------------------------------------------------------
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias):
-        """Check the data and bounds, add the bias column (first), clip X and y (§6.5 step 1).
+        """Check the data and bounds, add the bias column (first), clip X and y.
 
         Returns a new n x p float matrix (never the caller's memory: subclasses may scale it
         in place) and a new length-n float vector (:func:`dppack.erm.design.prepare_design`
@@ -467,7 +465,7 @@ class EmpiricalRiskMinimizationDP_KST:
         return value, gradient
 
     def _optimize_coeff(self, X, y, noise, Delta):
-        """argmin of the perturbed objective over the domain (§6.5 step 5), from theta = 0."""
+        """argmin of the perturbed objective over the domain, from theta = 0."""
         n, p = X.shape
         gamma = float(self.gamma)
         data_value, data_gradient = self._data_loss(X, y)
@@ -497,7 +495,7 @@ class EmpiricalRiskMinimizationDP_KST:
 
 
 def scale_regression(X, y, scales, shift, scale):
-    """LinearRegressionDP's scaled rows (spec §6.6 step 2): X / s (in place: X is the fit's
+    """LinearRegressionDP's scaled rows: X / s (in place: X is the fit's
     own clipped copy) and (y - shift) / scale. A per-row map (:mod:`dppack.dask.erm` applies
     it per chunk)."""
     X /= scales
@@ -505,7 +503,7 @@ def scale_regression(X, y, scales, shift, scale):
 
 
 class GramStatistics:
-    """n, X'X, X'y and y'y of a design: all the squared loss needs (spec §6.6).
+    """n, X'X, X'y and y'y of a design: all the squared loss needs.
 
     ``shape`` is (n, p), so a fit reads it as it reads its design's. Built from an in-memory
     design with :meth:`of`, or from the partitions of a Dask one
@@ -530,7 +528,7 @@ class GramStatistics:
 
 
 def _ball_constraints(coeff):
-    """||coeff||^2 - p <= 0: LinearRegressionDP's domain (spec §6.6)."""
+    """||coeff||^2 - p <= 0: LinearRegressionDP's domain."""
     return np.array([coeff @ coeff - coeff.size])
 
 
@@ -539,7 +537,7 @@ def _ball_jacobian(coeff):
 
 
 class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
-    """Privacy-preserving linear regression (spec §6.6): KST with the linear map, the squared
+    """Privacy-preserving linear regression: KST with the linear map, the squared
     error loss and the domain ||theta||^2 <= p of the scaled problem.
 
     Parameters
@@ -559,9 +557,9 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
     Notes
     -----
     At fit time p = ncol(X) (bias included), zeta = 2 p^(3/2) and lambda = p. Each column of X
-    is divided by s_j = max(|L_j|, |U_j|); y is mapped to [-p, p] by ỹ = (y - shift)/scale
+    is divided by s_j = max(abs(L_j), abs(U_j)); y is mapped to [-p, p] by ỹ = (y - shift)/scale
     with shift = (L_y + U_y)/2, scale = (U_y - L_y)/(2p) when ``add_bias`` and shift = 0,
-    scale = max(|L_y|, |U_y|)/p otherwise. The coefficients are mapped back:
+    scale = max(abs(L_y), abs(U_y))/p otherwise. The coefficients are mapped back:
     theta_j = theta~_j scale / s_j, then the bias (first) coefficient gets + shift.
 
     The noise is that of the framework, calibrated for replace-one neighbours (one (x, y)
@@ -572,7 +570,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
 
     Dask data (a Dask array or DataFrame X, a Dask array or Series y) are fitted from n,
     X'X, X'y and y'y of the clipped, scaled rows, summed over the partitions in one pass
-    (``n_passes_`` = 1; :mod:`dppack.dask.erm`); the noise and the constrained solve run on
+    (``n_passes_`` = 1; ``dppack.dask.erm``); the noise and the constrained solve run on
     the driver as in memory, so the same ``random_state`` gives the same coefficients up to
     the solver's tolerance. ``predict`` on Dask X returns a lazy Dask array.
 
@@ -590,7 +588,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
     References
     ----------
     Kifer, Smith and Thakurta (2012), COLT; Giddens and Liu (2023), DPpack reference manual,
-    ``LinearRegressionDP``; spec ``dppack_api.md`` §6.6.
+    ``LinearRegressionDP``.
 
     Examples
     --------
@@ -632,7 +630,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         return scale_regression(X, y, self._scales, self._shift, self._scale)
 
     def _set_scaling(self, bounds, target_bounds, add_bias):
-        """zeta, lambda and the scaling of §6.6 step 2 from the bounds of X (bias included)
+        """zeta, lambda and the scaling of DPpack 0.2.2 from the bounds of X (bias included)
         and of y: no data needed. Returns (scales, shift, scale) of :func:`scale_regression`."""
         p = bounds.size
         self._bounds, self._target_bounds = bounds, target_bounds

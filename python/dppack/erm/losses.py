@@ -13,16 +13,16 @@ Each loss is a small frozen object with the value and the first two derivatives 
 no overflow at any finite z) and the two constants of the proofs:
 
 * ``lipschitz`` = sup |f'| (= 1 for both): with ||x|| <= 1 it bounds the norm of one record's
-  gradient, the L of the analytic-Gaussian ERM (spec ``analytic_gaussian_erm.md`` §1) and the
-  slope bound of Chaudhuri, Monteleoni and Sarwate (2011) (spec ``dppack_api.md`` §6.1);
+  gradient, the L of the analytic-Gaussian ERM and the
+  slope bound of Chaudhuri, Monteleoni and Sarwate (2011);
 * ``curvature`` = sup |f''|: 1/4 for logistic, 1/(2h) for Huber. It is the c of CMS objective
-  perturbation (``dppack_api.md`` §6.3, §6.4), the t of the confidence intervals
-  (``confidence_intervals.md`` §2, the Hessian's sensitivity 2t/n) and, plus lambda, the
-  smoothness beta of the analytic-Gaussian ERM (``analytic_gaussian_erm.md`` §1).
+  perturbation, the t of the confidence intervals
+  (the Hessian's sensitivity 2t/n) and, plus lambda, the
+  smoothness beta of the analytic-Gaussian ERM.
 
 :meth:`MarginLoss.risk` gives the fused evaluation over a design: the value, gradient and Hessian
 of the empirical risk (1/n) sum_i w_i f(y_i x_i'theta), one product with X per evaluation and
-buffers reused across evaluations (the objective of DPpack's CMS models, spec §6.3, §6.4).
+buffers reused across evaluations (the objective of DPpack's CMS models).
 
 The sigmoid S(t) = 1 / (1 + e^-t) of the logistic loss is :func:`sigmoid`, the package's one.
 :func:`weighted_gram` (sum_i w_i x_i x_i') builds the Hessians and the gradient covariances.
@@ -38,7 +38,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .. import _checks
+from .. import _checks, _messages
 from .design import transpose_dot
 
 __all__ = [
@@ -78,7 +78,7 @@ def sigmoid(t):
 
     References
     ----------
-    Spec ``dppack_api.md`` §5 (``mapXy.sigmoid``), ``confidence_intervals.md`` §2 (S).
+    DPpack 0.2.2 (``mapXy.sigmoid``), Wang, Kifer and Lee 2019 (S).
 
     Examples
     --------
@@ -122,8 +122,8 @@ def weighted_gram(X, weights=None, index=None, block=8192):
 
     References
     ----------
-    Spec ``confidence_intervals.md`` §2 (Eq. 5 and 6: H and Sigma are such sums);
-    ``dppack_api.md`` §6.3 (the Hessian X' diag(S(z)(1 - S(z))) X / n).
+    Wang, Kifer and Lee 2019 (Eq. 5 and 6: H and Sigma are such sums);
+    DPpack 0.2.2 (the Hessian X' diag(S(z)(1 - S(z))) X / n).
 
     Examples
     --------
@@ -137,8 +137,20 @@ def weighted_gram(X, weights=None, index=None, block=8192):
 
     X = np.asarray(X, dtype=np.float64)
     d = X.shape[1]
-    rows = np.arange(X.shape[0]) if index is None else np.asarray(index)
     upper = np.zeros((d, d))
+    if index is None and X.flags.c_contiguous:
+        # All rows of a C-ordered X (the fits' Hessians): the blocks are slices of X, and with
+        # weights sqrt(w) x goes into one reused buffer; no gathered copy of each block (the
+        # same blocks, the same values)
+        buffer = np.empty((min(block, X.shape[0]), d)) if weights is not None else None
+        for start in range(0, X.shape[0], block):
+            A = X[start:start + block]
+            if weights is not None:
+                A = np.multiply(A, np.sqrt(weights[start:start + block])[:, None],
+                                out=buffer[:A.shape[0]])
+            upper += dsyrk(1.0, A.T, trans=0)  # A.T is Fortran-ordered: no copy
+        return np.triu(upper) + np.triu(upper, 1).T
+    rows = np.arange(X.shape[0]) if index is None else np.asarray(index)
     for start in range(0, rows.size, block):
         chosen = rows[start:start + block]
         A = X[chosen]
@@ -173,9 +185,9 @@ class MarginLoss:
 
     References
     ----------
-    Spec ``confidence_intervals.md`` §2 (table of losses and constants);
-    ``analytic_gaussian_erm.md`` §1 ("Constants", "Supported losses"); ``dppack_api.md`` §6.1
-    (the CMS conditions), §6.3 (c = 1/4), §6.4 (c = 1/(2h)).
+    Wang, Kifer and Lee 2019 (table of losses and constants);
+    Ding et al. ("Constants", "Supported losses"); DPpack 0.2.2 (the CMS conditions; c = 1/4;
+    c = 1/(2h)).
 
     Examples
     --------
@@ -190,7 +202,7 @@ class MarginLoss:
 
     def sup_first_at(self, theta_norm):
         """sup |f'(y theta'x)| over ||x|| <= 1 at a coefficient vector of norm ``theta_norm``
-        (the covariance's sensitivity, spec ``confidence_intervals.md`` §2, §9.1): here the
+        (the covariance's sensitivity): here the
         data-free bound ``lipschitz``; the logistic loss refines it."""
         return self.lipschitz
 
@@ -218,9 +230,8 @@ class LogisticLoss(MarginLoss):
 
     References
     ----------
-    Spec ``confidence_intervals.md`` §2; ``analytic_gaussian_erm.md`` §1; ``dppack_api.md``
-    §6.3 (LogisticRegressionDP's c = 1/4; its cross-entropy on 0/1 labels is this loss of
-    the margin).
+    Wang, Kifer and Lee 2019; DPpack 0.2.2 (LogisticRegressionDP's c = 1/4; its cross-entropy on 0/1
+    labels is this loss of the margin).
 
     Examples
     --------
@@ -264,8 +275,7 @@ class LogisticLoss(MarginLoss):
         return -1.0 / (1.0 + math.exp(z))
 
     def sup_first_at(self, theta_norm):
-        """sup |f'(y theta'x)| over ||x|| <= 1 = S(||theta||) (spec ``confidence_intervals.md``
-        §2, §9.1)."""
+        """sup |f'(y theta'x)| over ||x|| <= 1 = S(||theta||)."""
         return float(sigmoid(theta_norm))
 
     def _fused(self, X, y, weights):
@@ -329,7 +339,8 @@ class HuberLoss(MarginLoss):
     f(z) = 0 for z > 1 + h, (1 + h - z)^2 / (4h) for |1 - z| <= h, 1 - z for z < 1 - h (both
     boundaries in the quadratic piece, as DPpack); f'(z) = 0, -(1 + h - z)/(2h), -1;
     f''(z) = 1/(2h) on the quadratic piece, else 0 (undefined at the two kinks, where the inner
-    value is taken, as Chaudhuri et al. and the confidence-interval spec accept).
+    value is taken, as Chaudhuri et al. (2011) and Wang, Kifer and
+    Lee (2019) accept).
 
     The constructor does not check ``h`` (DPpack's blocks take any h); :func:`huber` does.
 
@@ -351,8 +362,8 @@ class HuberLoss(MarginLoss):
 
     References
     ----------
-    Spec ``dppack_api.md`` §5 (``generate.loss.huber``), §6.4 (c = 1/(2h));
-    ``confidence_intervals.md`` §2 (t = 1/(2h)); ``analytic_gaussian_erm.md`` §1
+    DPpack 0.2.2 (``generate.loss.huber``; c = 1/(2h));
+    Wang, Kifer and Lee 2019 (t = 1/(2h)); Ding et al.
     (beta = 1/(2h) + lambda). Chaudhuri K, Monteleoni C, Sarwate AD (2011). Differentially
     private empirical risk minimization. JMLR 12 (the Huber SVM, Section 3.4.2).
 
@@ -462,9 +473,9 @@ class EmpiricalRisk:
     value and gradient from the same pass, length-n buffers reused across evaluations.
 
     Build it with :meth:`MarginLoss.risk`. The ridge term is the lambda-regularised risk of
-    accuracy-first (spec ``accuracy_first.md`` §6.2); DPpack's CMS objective adds its own
+    accuracy-first; DPpack's CMS objective adds its own
     terms, (gamma/n) R(theta) + (1/n) b'theta + (Delta/2)||theta||^2, to the plain risk
-    (``dppack_api.md`` §6.1 step 4, :func:`dppack.erm.cms.penalised_objective`).
+    (:func:`dppack.erm.cms.penalised_objective`).
 
     Parameters
     ----------
@@ -491,8 +502,8 @@ class EmpiricalRisk:
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.3, §6.4 (the objectives of LogisticRegressionDP and svmDP and
-    their gradients); ``confidence_intervals.md`` §2 (gradients and Hessians of one record).
+    DPpack 0.2.2 (the objectives of LogisticRegressionDP and svmDP and
+    their gradients); Wang, Kifer and Lee 2019 (gradients and Hessians of one record).
 
     Examples
     --------
@@ -572,8 +583,7 @@ def logistic():
 
     References
     ----------
-    Spec ``confidence_intervals.md`` §2; ``analytic_gaussian_erm.md`` §1; ``dppack_api.md``
-    §6.3 (c = 1/4).
+    Wang, Kifer and Lee 2019; DPpack 0.2.2 (c = 1/4).
 
     Examples
     --------
@@ -607,8 +617,7 @@ def huber(h):
 
     References
     ----------
-    Spec ``dppack_api.md`` §5, §6.4 (c = 1/(2h)); ``confidence_intervals.md`` §2;
-    ``analytic_gaussian_erm.md`` §1.
+    DPpack 0.2.2 (c = 1/(2h)).
 
     Examples
     --------
@@ -642,7 +651,7 @@ def margin_loss(name, huber_h=0.5):
 
     References
     ----------
-    Spec ``confidence_intervals.md`` §2; ``analytic_gaussian_erm.md`` §1.
+    Wang, Kifer and Lee 2019.
 
     Examples
     --------
@@ -654,4 +663,4 @@ def margin_loss(name, huber_h=0.5):
         return logistic()
     if name == "huber":
         return huber(huber_h)
-    raise ValueError(LOSS_MESSAGE)
+    raise _messages.value_error(LOSS_MESSAGE)

@@ -1,4 +1,4 @@
-"""DPpack 0.2.2's CMS models: ``LogisticRegressionDP`` and ``svmDP`` (spec §6.3, §6.4).
+"""DPpack 0.2.2's CMS models: ``LogisticRegressionDP`` and ``svmDP``.
 
 Both scale the clipped design so that every row has norm <= 1 (X_ij / (s_j sqrt(p)),
 s_j = max(|L_j|, |U_j|)), fit the private coefficients of the scaled problem and unscale them
@@ -6,7 +6,7 @@ s_j = max(|L_j|, |U_j|)), fit the private coefficients of the scaled problem and
 Their objectives are closed forms over whole arrays (no Python work per row); the scaled design
 is the only n x d copy a fit makes.
 
-Deviation from DPpack (spec §8.1): LogisticRegressionDP regularises with its own ``gamma``;
+Deviation from DPpack: LogisticRegressionDP regularises with its own ``gamma``;
 the shipped DPpack used a stray global ``gamma = 1`` in the objective.
 """
 
@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames
+from .. import _checks, _frames, _messages
 from . import losses
 from .blocks import (
     generate_loss_gr_huber,
@@ -54,7 +54,7 @@ SVM_WEIGHTS_MESSAGE = "Weighted SVM is only implemented for output perturbation.
 
 
 def _minimise_risk(model, risk, Delta, b, with_gradient, newton):
-    """The CMS minimiser (spec §6.1 step 4) of ``model``'s objective J with a fused margin-loss
+    """The CMS minimiser of ``model``'s objective J with a fused margin-loss
     risk (:class:`dppack.erm.losses.EmpiricalRisk`) as its data part; with the 'l2'
     regularizer the solver's Newton steps use the Hessian risk''(theta) + (gamma/n + Delta) I.
     ``with_gradient``: the model has every gradient function; ``newton``: as
@@ -76,7 +76,7 @@ def _minimise_risk(model, risk, Delta, b, with_gradient, newton):
 
 
 class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
-    """Private logistic regression (DPpack's ``LogisticRegressionDP``, spec §6.3).
+    """Private logistic regression (DPpack's ``LogisticRegressionDP``).
 
     A CMS model with the sigmoid map, the cross-entropy loss and c = 1/4.
 
@@ -119,7 +119,7 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
     minimization, JMLR 12; Giddens and Liu (2023), DPpack reference manual,
-    ``LogisticRegressionDP``; spec ``dppack_api.md`` §6.3, §8.1.
+    ``LogisticRegressionDP``.
 
     Examples
     --------
@@ -188,8 +188,8 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
 
 
 class svmDP(WeightedERMDP_CMS):
-    """Private support vector machine with a Huber-smoothed hinge loss (DPpack's ``svmDP``,
-    spec §6.4), linear or Gaussian kernel (random Fourier features).
+    """Private support vector machine with a Huber-smoothed hinge loss (DPpack's ``svmDP``),
+    linear or Gaussian kernel (random Fourier features).
 
     Parameters
     ----------
@@ -238,7 +238,7 @@ class svmDP(WeightedERMDP_CMS):
     ----------
     Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the Huber loss, random features for
     kernels); Rahimi and Recht (2007), Random features for large-scale kernel machines;
-    Giddens and Liu (2023), DPpack reference manual, ``svmDP``; spec ``dppack_api.md`` §6.4.
+    Giddens and Liu (2023), DPpack reference manual, ``svmDP``.
 
     Examples
     --------
@@ -286,7 +286,7 @@ class svmDP(WeightedERMDP_CMS):
                 self.kernel_param = _checks.check_finite_positive_scalar(kernel_param,
                                                                          "kernel.param")
             if D is None:
-                raise ValueError(D_MESSAGE)
+                raise _messages.value_error(D_MESSAGE)
             self.D = _checks.check_whole(D, "D", 1, message=D_TYPE_MESSAGE)
 
     # ---- public API -------------------------------------------------------------------------
@@ -296,7 +296,7 @@ class svmDP(WeightedERMDP_CMS):
         """See the class docstring and :meth:`WeightedERMDP_CMS.fit` (``accountant``: eps is
         charged as ``"svmDP.fit"``; ``privacy_`` holds the loss); returns ``self``."""
         if weights is not None and self.perturbation_method != "output":
-            raise ValueError(SVM_WEIGHTS_MESSAGE)
+            raise _messages.value_error(SVM_WEIGHTS_MESSAGE)
         return super().fit(X, y, upper_bounds, lower_bounds, add_bias, weights,
                            weights_upper_bound, random_state, accountant)
 
@@ -304,7 +304,7 @@ class svmDP(WeightedERMDP_CMS):
         """The random features of X (n x d, bias column included if the fit added one):
         V_ij = sqrt(2/D) cos(omega_j' x_i + phi_j), an n x D array."""
         if self.prefilter is None:
-            raise ValueError("The model must be fitted before XtoV: call fit() first.")
+            raise _messages.value_error("The model must be fitted before XtoV: call fit() first.")
         X = predict_matrix(X, self.prefilter.shape[1] - 1, False)
         V = fourier_cosines(X, self.prefilter, False)
         V *= math.sqrt(2.0 / self.D)
@@ -337,14 +337,14 @@ class svmDP(WeightedERMDP_CMS):
         _checks.check_choice(self.kernel, "kernel", ("linear", "Gaussian"), KERNEL_MESSAGE)
         if self.kernel == "Gaussian":
             if self.D is None:
-                raise ValueError(D_MESSAGE)
+                raise _messages.value_error(D_MESSAGE)
             self.D = _checks.check_whole(self.D, "D", 1, message=D_TYPE_MESSAGE)
             if self.kernel_param is not None:
                 self.kernel_param = _checks.check_finite_positive_scalar(self.kernel_param,
                                                                          "kernel.param")
 
     def _optimize_coeff(self, X, y, Delta, b, weights=None):
-        """J(theta) of spec §6.1 with the Huber loss as one fused closed form; with the 'l2'
+        """J(theta) of DPpack 0.2.2 with the Huber loss as one fused closed form; with the 'l2'
         regularizer :func:`minimize_smooth` finishes with Newton steps on the generalised
         Hessian (sum of w_i x_i x_i'/(2h) over the rows on the quadratic piece)/n
         + (gamma/n + Delta) I. User-replaced loss or map functions take the generic path."""

@@ -12,20 +12,19 @@ before any further noise is drawn, never a warning. Which tolerance, and why it 
 depends on the proof:
 
 * :func:`minimize_smooth` — unconstrained smooth objectives of DPpack's CMS framework
-  (objective and output perturbation, Chaudhuri, Monteleoni and Sarwate 2011; spec
-  ``dppack_api.md`` §6.1, §6.2): ||grad J|| <= g_tol = :data:`OPTIMALITY_SLACK` w_bar B / n
-  (:func:`optimality_tolerance`), a slack that output perturbation's noise is calibrated to
-  absorb;
+  (objective and output perturbation, Chaudhuri, Monteleoni and Sarwate 2011): ||grad J|| <= g_tol =
+  :data:`OPTIMALITY_SLACK` w_bar B / n (:func:`optimality_tolerance`), a slack that output
+  perturbation's noise is calibrated to absorb;
 * :func:`margin_newton` — Newton's method for the confidence intervals' regularised
-  margin-loss ERM (Wang, Kifer and Lee; spec ``confidence_intervals.md`` §4 step 3):
-  ||grad|| <= 1e-10, the spec's stand-in for the exact minimiser;
+  margin-loss ERM (Wang, Kifer and Lee):
+  ||grad|| <= 1e-10, the stand-in for the exact minimiser their proofs assume;
 * :func:`minimize_constrained` — the constrained objective perturbation of Kifer, Smith and
-  Thakurta (2012) (spec ``dppack_api.md`` §6.5, §8.10): feasibility and the first-order (KKT)
+  Thakurta (2012): feasibility and the first-order (KKT)
   conditions, checked by :func:`kkt_residual`;
-* :func:`trust_region_solve` and :func:`project_onto_ball` — accuracy-first's ridge hypotheses
-  (spec ``accuracy_first.md`` §6.1 step 5) and the projection of every tested hypothesis onto
-  the ball where the queries' sensitivity holds (§0); accuracy-first's logistic theta* is
-  certified by :func:`damped_newton` to :func:`optimality_tolerance` (§6.2 step 1).
+* :func:`trust_region_solve` and :func:`project_onto_ball` — accuracy-first's ridge hypotheses and
+the projection of every tested hypothesis onto
+  the ball where the queries' sensitivity holds; accuracy-first's logistic theta* is
+  certified by :func:`damped_newton` to :func:`optimality_tolerance`.
 
 Shared pieces: :func:`damped_newton` (one damped Newton method with its line search, used by
 :func:`minimize_smooth` and accuracy-first), :func:`newton_polish` (Newton on the gradient
@@ -36,7 +35,9 @@ The solvers take callables (objective, gradient, Hessian); they know nothing of 
 preparation or noise, and draw no random numbers.
 """
 
+import contextlib
 import math
+import os
 
 import numpy as np
 
@@ -54,6 +55,7 @@ __all__ = [
     "damped_newton",
     "difference_hessian",
     "kkt_residual",
+    "lbfgsb_blas_threads",
     "margin_newton",
     "minimize_constrained",
     "minimize_smooth",
@@ -85,8 +87,8 @@ class ConvergenceError(ValueError, RuntimeError):
 
     References
     ----------
-    Spec ``dppack_api.md`` §6.1 (CMS fits, "Optimality" in ``dppack.erm.cms``), §6.5, §8.10
-    (KST); ``confidence_intervals.md`` §4 step 3; ``accuracy_first.md`` §6.2 step 1: each
+    DPpack 0.2.2 (CMS fits, "Optimality" in ``dppack.erm.cms``), DPpack 0.2.2
+    (KST); Ligett et al. 2017: each
     proof assumes the exact minimiser, so an uncertified one is refused, never released.
 
     Examples
@@ -143,8 +145,7 @@ def optimality_tolerance(n, weights_upper_bound=1.0, row_norm_bound=1.0):
     References
     ----------
     Chaudhuri K, Monteleoni C, Sarwate AD (2011). Differentially private empirical risk
-    minimization. JMLR 12, Corollary 8 (the sensitivity of the exact minimiser); spec
-    ``dppack_api.md`` §6.1, §6.2; ``accuracy_first.md`` §6.2.
+    minimization. JMLR 12, Corollary 8 (the sensitivity of the exact minimiser).
 
     Examples
     --------
@@ -474,6 +475,62 @@ LBFGS_OPTIONS = {"maxiter": 50_000, "maxfun": 500_000, "gtol": 1e-8, "ftol": 1e-
                  "maxcor": 20}
 
 
+# threadpoolctl's handle on the OpenBLAS that SciPy's wheels bundle for themselves: None until
+# looked up, False where there is none (see lbfgsb_blas_threads)
+_SCIPY_BLAS = None
+
+
+def lbfgsb_blas_threads():
+    """A context in which the BLAS that SciPy bundles for itself runs on one thread.
+
+    SciPy's L-BFGS-B (``setulb``) calls BLAS and LAPACK on vectors of d values and matrices of
+    2m x 2m (m = 20 corrections): sizes at which a second thread only costs. On a machine
+    busy with other work, OpenBLAS's wake-ups of its second thread made each call take
+    milliseconds (measured at load 30 on 2 cores: a 100 x 2 logistic fit 144 ms -> 24 ms, the
+    median of 300; a 10^6 x 20 fit 2.6 s -> 1.7 s, the best of 6; no change on a quiet
+    machine). Only a library in SciPy's own ``scipy.libs`` folder (its wheels' bundled
+    OpenBLAS) is limited: the objective's products, which run inside the solver, use NumPy's
+    BLAS and keep its threads. Where threadpoolctl is not installed, or SciPy shares another
+    BLAS, nothing changes. Results do not depend on the number of threads (the same bits
+    with one or two, tests/python/test_solvers.py).
+
+    Returns
+    -------
+    context manager
+        threadpoolctl's limiter (restores the previous number of threads on exit), or a
+        null context.
+
+    References
+    ----------
+    Issue 14, item 5 (the per-call overhead of a fit from R).
+
+    Examples
+    --------
+    >>> from dppack.erm.solvers import lbfgsb_blas_threads
+    >>> with lbfgsb_blas_threads():
+    ...     pass
+    """
+    global _SCIPY_BLAS
+    if _SCIPY_BLAS is None:
+        _SCIPY_BLAS = _scipy_blas_controller() or False
+    return _SCIPY_BLAS.limit(limits=1) if _SCIPY_BLAS else contextlib.nullcontext()
+
+
+def _scipy_blas_controller():
+    """threadpoolctl's controller of the OpenBLAS libraries in SciPy's ``scipy.libs`` folder
+    (SciPy's L-BFGS-B loaded first), or None."""
+    try:
+        import scipy.optimize._lbfgsb  # noqa: F401  (loads SciPy's BLAS)
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return None
+    controller = ThreadpoolController()
+    paths = [library["filepath"] for library in controller.info()
+             if library["internal_api"] == "openblas"
+             and os.path.basename(os.path.dirname(library["filepath"])) == "scipy.libs"]
+    return controller.select(filepath=paths) if paths else None
+
+
 def remember_last(fun):
     """``fun`` (returning value and gradient) with a memory of its last point: called again
     at the same theta, it answers without evaluating ``fun``.
@@ -527,9 +584,9 @@ def remember_last(fun):
 def minimize_smooth(fun, d, jac, hessian=None, gtol=None, newton=True):
     """Minimise a smooth objective over R^d from 0 and certify: ||gradient|| <= ``gtol``.
 
-    The solver of DPpack's CMS framework (objective and output perturbation, spec
-    ``dppack_api.md`` §6.1, §6.2). Both of Chaudhuri et al.'s theorems assume the exact
-    minimiser; the fit is released only with ||grad J|| <= g_tol (the models pass
+    The solver of DPpack's CMS framework (objective and output perturbation). Both of Chaudhuri et
+    al.'s theorems assume the exact minimiser; the fit is released only with ||grad J|| <= g_tol
+    (the models pass
     :func:`optimality_tolerance`), the inexactness that output perturbation's sensitivity
     absorbs ((1 + OPTIMALITY_SLACK) times the exact one).
 
@@ -607,15 +664,17 @@ def minimize_smooth(fun, d, jac, hessian=None, gtol=None, newton=True):
     start = np.zeros(d)
     theta = None
     if hessian is not None and newton:
-        warm = minimize(fun, start, jac=True, method="L-BFGS-B",
-                        options={**LBFGS_OPTIONS, "maxiter": 5})
+        with lbfgsb_blas_threads():
+            warm = minimize(fun, start, jac=True, method="L-BFGS-B",
+                            options={**LBFGS_OPTIONS, "maxiter": 5})
         start = np.asarray(warm.x, dtype=np.float64)
         if np.all(np.isfinite(start)):
             theta = damped_newton(fun, hessian, start, gtol, WARM_NEWTON_STEPS)
         else:
             start = np.zeros(d)
     if theta is None:
-        result = minimize(fun, start, jac=jac, method="L-BFGS-B", options=LBFGS_OPTIONS)
+        with lbfgsb_blas_threads():
+            result = minimize(fun, start, jac=jac, method="L-BFGS-B", options=LBFGS_OPTIONS)
         theta = np.asarray(result.x, dtype=np.float64)
     if not np.all(np.isfinite(theta)):
         raise ConvergenceError("The optimiser returned non-finite coefficients: check that "
@@ -641,12 +700,10 @@ def margin_newton(X, y, value, first, second, c, b, gtol=EXACT_GRADIENT_TOLERANC
                   max_steps=None):
     """argmin (1/n) sum_i f(y_i theta'x_i) + c ||theta||^2 + (1/n) b'theta by Newton's method.
 
-    The regularised ERM of Wang, Kifer and Lee's objective and output perturbation (spec
-    ``confidence_intervals.md`` §4 step 3, §7 Algorithm 4): their privacy proofs, and the
-    intervals' Monte Carlo law of the estimator, assume the exact minimiser, so Newton runs to
-    ||gradient|| <= ``gtol`` (1e-10, the spec's suggestion; the objective is 2c-strongly
-    convex and Newton reaches that precision where first-order solvers stall) and refuses
-    after ``max_steps`` steps.
+    The regularised ERM of Wang, Kifer and Lee's objective and output perturbation: their privacy
+    proofs, and the intervals' Monte Carlo law of the estimator, assume the exact minimiser, so
+    Newton runs to ||gradient|| <= ``gtol`` (1e-10; the objective is 2c-strongly convex and Newton
+    reaches that precision where first-order solvers stall) and refuses after ``max_steps`` steps.
 
     The margins z = y * (X theta) are updated along each step (z - size * y * (X step)), so a
     line search costs no product with X. The d x d Hessian, the costly part, is kept while it
@@ -686,8 +743,7 @@ def margin_newton(X, y, value, first, second, c, b, gtol=EXACT_GRADIENT_TOLERANC
     References
     ----------
     Wang Y, Kifer D, Lee J (2019). Differentially private confidence intervals for empirical
-    risk minimization. Journal of Privacy and Confidentiality 9(1); spec
-    ``confidence_intervals.md`` §4.
+    risk minimization. Journal of Privacy and Confidentiality 9(1).
 
     Examples
     --------
@@ -816,14 +872,13 @@ def minimize_constrained(objective, gradient, constraints, jacobian, theta0,
     """Minimise ``objective`` subject to ``constraints(theta) <= 0`` with SciPy's SLSQP, and
     certify the result by the KKT conditions.
 
-    The solver of Kifer, Smith and Thakurta's objective perturbation (spec ``dppack_api.md``
-    §6.5; DPpack stops nloptr after 100 evaluations, §8.10). Their proof maps the noise b to
-    the minimiser over the convex domain through its first-order conditions (Theorem 2, a
-    minimiser on the boundary included), so the released point must be feasible and satisfy
-    them: :func:`kkt_residual` at most 1e-7 relative to the gradient at the start (1e-4 with
-    finite differences), feasibility to 1e-8 relative to the constraints at the start. SLSQP
-    runs on the objective divided by the size of its gradient at the start (it is not scale
-    invariant: its first Hessian guess is the identity) with ``ftol`` :data:`FTOL`; a result
+    The solver of Kifer, Smith and Thakurta's objective perturbation (DPpack stops nloptr after 100
+    evaluations). Their proof maps the noise b to the minimiser over the convex domain through its
+    first-order conditions (Theorem 2, a minimiser on the boundary included), so the released point
+    must be feasible and satisfy them: :func:`kkt_residual` at most 1e-7 relative to the gradient at
+    the start (1e-4 with finite differences), feasibility to 1e-8 relative to the constraints at the
+    start. SLSQP runs on the objective divided by the size of its gradient at the start (it is not
+    scale invariant: its first Hessian guess is the identity) with ``ftol`` :data:`FTOL`; a result
     that fails the check is restarted from where it stopped, up to four runs in all.
 
     Parameters
@@ -930,10 +985,9 @@ def project_onto_ball(theta, radius):
     """The projection of ``theta`` onto the ball ||theta|| <= ``radius``, whose computed norm
     is <= ``radius``.
 
-    Accuracy-first's queries have their sensitivity only on the ball (spec
-    ``accuracy_first.md`` §0), so every tested hypothesis is projected (post-processing), and
-    rounding must not leave it outside: a result whose computed norm exceeds the radius is
-    shrunk by one ulp at a time.
+    Accuracy-first's queries have their sensitivity only on the ball, so every tested hypothesis is
+    projected (post-processing), and rounding must not leave it outside: a result whose computed
+    norm exceeds the radius is shrunk by one ulp at a time.
 
     Parameters
     ----------
@@ -948,8 +1002,7 @@ def project_onto_ball(theta, radius):
 
     References
     ----------
-    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first. NeurIPS 30; spec
-    ``accuracy_first.md`` §0.
+    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first. NeurIPS 30.
 
     Examples
     --------
@@ -970,9 +1023,9 @@ def project_onto_ball(theta, radius):
 def trust_region_solve(A, g, radius):
     """argmin over ||theta|| <= R of theta'A theta / 2 - g'theta for symmetric A.
 
-    Accuracy-first's ridge hypotheses (spec ``accuracy_first.md`` §6.1 step 5): the noisy
+    Accuracy-first's ridge hypotheses: the noisy
     quadratic may be indefinite, and the excess-risk queries' sensitivity holds on the ball
-    only (§0), so the exact constrained minimiser is computed and projected onto the ball
+    only, so the exact constrained minimiser is computed and projected onto the ball
     (:func:`project_onto_ball`) against rounding.
 
     Eigendecompose A = Q diag(lam) Q'. The interior solution A^-1 g if A > 0 and it is

@@ -1,34 +1,32 @@
-"""Stability-based private validation (Chaudhuri and Vinterbo 2013; spec
-``stability_validation.md``, cited below as §n).
+"""Stability-based private validation (Chaudhuri and Vinterbo 2013, "the paper" below).
 
 Every candidate is trained on the *whole* training set T at the *whole* training budget
 eps_train; only the index of the best candidate on the validation set V is released, by a
 noisy maximum whose privacy (eps_select, delta) rests on the stability of the validation
-score (§1, Thm 1). The end-to-end procedure then retrains the selected candidate with fresh
-noise (§2.2, Thm 2): (eps_train + eps_select, delta)-DP in total, whatever the number of
+score (Thm 1). The end-to-end procedure then retrains the selected candidate with fresh
+noise (Thm 2): (eps_train + eps_select, delta)-DP in total, whatever the number of
 candidates k.
 
-A trainer is a pair (G, F) (§0): G draws the noise R, F(T, theta, eps, R) is deterministic.
+A trainer is a pair (G, F): G draws the noise R, F(T, theta, eps, R) is deterministic.
 :class:`StableTrainer` is that interface; two instances are provided:
 
-* regularised linear classifiers (§3): DPpack's ``LogisticRegressionDP`` and linear ``svmDP``
+* regularised linear classifiers: DPpack's ``LogisticRegressionDP`` and linear ``svmDP``
   (output or objective perturbation), R = one vector of density proportional to exp(-||r||)
   (:class:`dppack.erm.cms.StandardNoise`), which each candidate divides by its own noise rate
   (F is :func:`dppack.erm.cms.fit_with_noise`);
-* histogram density estimators with a private bin width (§4), R = standard Laplace values.
+* histogram density estimators with a private bin width, R = standard Laplace values.
 
 What is shared (``noise="shared"``, the default): one draw R is used by every candidate in the
 selection step. For the classifiers that is the *standardised* vector R (rate 1); candidate i
-uses R / rate_i, with rate_i = eps'_i / 2 (objective perturbation, eps'_i from its own gamma_i,
-spec dppack_api §6.1) or gamma_i eps / (2 (1 + tau)) (output perturbation, tau = 1e-6 the
-optimality slack of ``erm.cms``), so each candidate's noise has
-exactly the law its own fit would draw. For histograms it is one sequence of standard Laplace
-values; the candidate with 1/h bins uses the first 1/h of them, times 2/eps_train. Sharing
-is allowed by Thm 1's proof, which holds for every fixed noise vector (R_1, ..., R_k) in the
-stability event; with one shared R the event's probability is at least 1 - delta/k. Sharing
-makes the candidates' scores comparable (common random numbers). ``noise="independent"`` draws
-R_1, ..., R_k independently, as the paper's Algorithm 1 does. The final model always gets a
-fresh draw (§2.2).
+uses R / rate_i, with rate_i = eps'_i / 2 (objective perturbation, eps'_i from its own gamma_i) or
+gamma_i eps / (2 (1 + tau)) (output perturbation, tau = 1e-6 the optimality slack of ``erm.cms``),
+so each candidate's noise has exactly the law its own fit would draw. For histograms it is one
+sequence of standard Laplace values; the candidate with 1/h bins uses the first 1/h of them, times
+2/eps_train. Sharing is allowed by Thm 1's proof, which holds for every fixed noise vector (R_1,
+..., R_k) in the stability event; with one shared R the event's probability is at least 1 - delta/k.
+Sharing makes the candidates' scores comparable (common random numbers). ``noise="independent"``
+draws R_1, ..., R_k independently, as the paper's Algorithm 1 does. The final model always gets a
+fresh draw.
 
 Randomness: one generator per call; in order: the shared R (or R_1, ..., R_k, one before each
 candidate's fit), the k selection noises, the fresh noise of the final fit. The noise a call
@@ -47,11 +45,10 @@ charge nothing (``accountant=accounting.UNCHARGED``); a returned model or histog
 
 import copy
 import math
-import warnings
 
 import numpy as np
 
-from .. import _checks, _frames, _random, accounting, rcompat
+from .. import _checks, _frames, _messages, _random, accounting, rcompat
 from ..erm import losses
 from ..erm.blocks import regularizer_l2
 from ..erm.cms import (
@@ -90,7 +87,7 @@ SCORES = ("ramp", "hinge", "logistic")
 
 
 def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp"):
-    """(beta1, beta2) of the validation score of regularised linear classifiers (§3, Thm 4).
+    """(beta1, beta2) of the validation score of regularised linear classifiers (Thm 4).
 
     Parameters
     ----------
@@ -105,7 +102,7 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     eps : float
         Budget of the training noise (for objective perturbation, the eps' its noise uses).
     delta : float
-        Overall delta of the selection (§7.2: the formula includes k).
+        Overall delta of the selection (the formula includes k).
     score : {'ramp', 'hinge', 'logistic'}
         q = minus the mean loss on V; all three are 1-Lipschitz, ramp is bounded by 1.
 
@@ -114,12 +111,12 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     (float, float)
         beta1 = 2 L / lambda_min. beta2 bounds how much one validation record can move the
         mean loss times m, i.e. the range of g over ||x|| <= 1 when ||w|| <= B, B =
-        (L / lambda_min)(1 + 2 d ln(d k / delta) / (eps n)) (§7.11: the paper's proof
+        (L / lambda_min)(1 + 2 d ln(d k / delta) / (eps n)) (the paper's proof
         drops the 2): min(1, B) for ramp (g* = 1), B for logistic, B + min(B, 1) for hinge.
 
     Notes
     -----
-    Hinge deviates from the paper's beta2 = B (§3, Thm 4 example): its proof uses
+    Hinge deviates from the paper's beta2 = B (Thm 4 example): its proof uses
     g_max <= L ||w||, which needs g(0, x, y) = 0; the hinge loss has g(0, x, y) = 1, and a
     validation record moved from margin +B to -B changes g by min(2B, 1 + B) > B. Logistic
     is exact with B: log(1 + e^B) - log(1 + e^-B) = B.
@@ -132,8 +129,7 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     References
     ----------
     Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
-    differentially private machine learning, NeurIPS, Theorem 4; spec
-    ``stability_validation.md`` §3, §7.11.
+    differentially private machine learning, NeurIPS, Theorem 4.
 
     Examples
     --------
@@ -163,12 +159,12 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
 
 
 def histogram_min_n(h_min, k, eps, delta):
-    """Smallest training size for Thm 6: 1 + 2 ln(4k/delta) / (eps sqrt(h_min)) (§4)."""
+    """Smallest training size for Thm 6: 1 + 2 ln(4k/delta) / (eps sqrt(h_min))."""
     return 1.0 + 2.0 * math.log(4.0 * k / delta) / (eps * math.sqrt(h_min))
 
 
 def stability_constants_histogram(h_min, n, m, k, eps, delta):
-    """(beta1, beta2) of the histogram score (§4, Thm 6).
+    """(beta1, beta2) of the histogram score (Thm 6).
 
     beta1 = 6 / ((1 - nu) h_min), beta2 = 2 / h_min, nu = 2 ln(4k/delta) / (n eps
     sqrt(h_min)).
@@ -198,8 +194,7 @@ def stability_constants_histogram(h_min, n, m, k, eps, delta):
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorem 6; spec ``stability_validation.md``
-    §4.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorem 6.
 
     Examples
     --------
@@ -210,21 +205,23 @@ def stability_constants_histogram(h_min, n, m, k, eps, delta):
     """
     h_min = _checks.check_finite_budget(h_min, "h.min")
     if h_min > 1:
-        raise ValueError("h.min must be <= 1.")
+        raise _messages.value_error("h.min must be <= 1.")
     n, m, k = (_checks.check_whole(v, name, 1, strict=True)
                for v, name in ((n, "n"), (m, "m"), (k, "k")))
     eps = _checks.check_finite_budget(eps, "eps")
     delta = _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)
     n_min = histogram_min_n(h_min, k, eps, delta)
     if n < n_min:
-        raise ValueError(f"Stability needs at least {math.ceil(n_min)} training values for "
-                         f"these bin widths, budget and delta (Thm 6); there are {n}.")
+        raise _messages.value_error(
+            f"Stability needs at least {math.ceil(n_min)} training values for "
+            f"these bin widths, budget and delta (Thm 6); there are {n}.")
     nu = 2.0 * math.log(4.0 * k / delta) / (n * eps * math.sqrt(h_min))
     return 6.0 / ((1.0 - nu) * h_min), 2.0 / h_min
 
 
 def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
-    """The (eps, delta) of a whole tuning procedure (§2.3 Thm 2, §5 Thm 5).
+    """The (eps, delta) of a whole tuning procedure (Chaudhuri and Vinterbo 2013, Theorems 2
+    and 5).
 
     Parameters
     ----------
@@ -250,8 +247,7 @@ def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 2 and 5; spec
-    ``stability_validation.md`` §2.3, §5.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 2 and 5.
 
     Examples
     --------
@@ -266,14 +262,14 @@ def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
     if procedure != "stability":
         return {"eps": eps, "delta": 0.0}
     if eps_select is None:
-        raise ValueError("eps.select must be given for the 'stability' procedure.")
+        raise _messages.value_error("eps.select must be given for the 'stability' procedure.")
     return {"eps": eps + _checks.check_finite_budget(eps_select, "eps.select"),
             "delta": _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)}
 
 
 def advanced_composition_eps(eps, k, delta):
-    """The per-model budget e' with k (e^e' - 1) e' + sqrt(2 k ln(1/delta)) e' = eps (§5,
-    the advanced-composition alternative to alphaSplit's eps / k), the largest with the left
+    """The per-model budget e' with k (e^e' - 1) e' + sqrt(2 k ln(1/delta)) e' = eps (the
+    advanced-composition alternative to alphaSplit's eps / k), the largest with the left
     side <= eps (:func:`dppack.accounting.advanced_composition_inverse`).
 
     Parameters
@@ -296,8 +292,7 @@ def advanced_composition_eps(eps, k, delta):
 
     References
     ----------
-    Dwork, Rothblum and Vadhan (2010), Theorem III.3; Chaudhuri K, Vinterbo S A (2013);
-    spec ``stability_validation.md`` §5.
+    Dwork, Rothblum and Vadhan (2010), Theorem III.3; Chaudhuri K, Vinterbo S A (2013).
 
     Examples
     --------
@@ -320,15 +315,15 @@ def advanced_composition_eps(eps, k, delta):
 def _scores_array(scores):
     q = _checks.as_numeric_array(scores, "scores must be numeric.").ravel()
     if q.size == 0:
-        raise ValueError("scores must contain at least one value.")
+        raise _messages.value_error("scores must contain at least one value.")
     if not np.all(np.isfinite(q)):
-        raise ValueError("scores must be finite.")
+        raise _messages.value_error("scores must be finite.")
     return q
 
 
 def stable_select(scores, beta, eps_select, selector="exponential_noise",
                   random_state=None, accountant=None):
-    """The private argmax of Validate (§2.1 steps 3-4, §2.4).
+    """The private argmax of Validate.
 
     Parameters
     ----------
@@ -364,7 +359,7 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
     References
     ----------
     Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 1 and Theorem 1; McSherry and
-    Talwar (2007); spec ``stability_validation.md`` §2.1, §2.4.
+    Talwar (2007).
 
     Examples
     --------
@@ -405,7 +400,7 @@ def _select(q, beta, eps_select, selector, rng):
 
 
 class StableTrainer:
-    """Interface of a private training procedure T = (G, F) with a validation score (§0).
+    """Interface of a private training procedure T = (G, F) with a validation score.
 
     Subclasses implement:
 
@@ -428,8 +423,7 @@ class StableTrainer:
     References
     ----------
     Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
-    differentially private machine learning, NeurIPS, Definitions 1-2; spec
-    ``stability_validation.md`` §0.
+    differentially private machine learning, NeurIPS, Definitions 1-2.
 
     Examples
     --------
@@ -474,14 +468,14 @@ class StableTrainer:
         raise NotImplementedError
 
     def release(self, T, theta, eps, rng):
-        """The released model F(T, theta, eps, R) with a fresh R (§2.2 step 2)."""
+        """The released model F(T, theta, eps, R) with a fresh R."""
         return self.fit(T, theta, eps, self.draw_noise(T, [theta], rng))
 
 
 def _settings(thetas, eps_train, eps_select, delta, selector, noise):
     thetas = list(thetas)
     if not thetas:
-        raise ValueError("thetas must contain at least one candidate.")
+        raise _messages.value_error("thetas must contain at least one candidate.")
     return (thetas, _checks.check_finite_budget(eps_train, "eps.train"),
             _checks.check_finite_budget(eps_select, "eps.select"),
             _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True),
@@ -493,9 +487,10 @@ def _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=3):
     if beta1 is None and beta2 is None:
         return trainer.stability_constants(T, V, thetas, eps_train, delta)
     if beta1 is None or beta2 is None:
-        raise ValueError("Give both beta1 and beta2, or neither.")
-    warnings.warn("beta1 and beta2 were supplied: the privacy of the selection rests on the "
-                  "caller's proof of stability (spec §7.3).", UserWarning, stacklevel=stacklevel)
+        raise _messages.value_error("Give both beta1 and beta2, or neither.")
+    _messages.warn("beta1 and beta2 were supplied: the privacy of the selection rests on the "
+                   "caller's proof that the validation score is (beta1, beta2)-stable "
+                   "(Chaudhuri and Vinterbo 2013, Theorem 1).", UserWarning, stacklevel=stacklevel)
     return _checks.check_finite_budget(beta1, "beta1"), _checks.check_finite_budget(beta2, "beta2")
 
 
@@ -528,9 +523,9 @@ def _tuning_loss(eps_train, eps_select, delta):
 
 def _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
                       beta2, selector, noise, random_state):
-    """Validate's checks, then the spend of ``bill``, then Algorithm 1 (§2.1): the body that
+    """Validate's checks, then the spend of ``bill``, then Algorithm 1: the body that
     :func:`validate_stable` and :func:`tune_stable` share. Returns (index, the checked
-    candidates, eps_train, the generator) for the retraining of §2.2."""
+    candidates, eps_train, the generator) for the retraining of Chaudhuri and Vinterbo 2013."""
     settings = _settings(thetas, eps_train, eps_select, delta, selector, noise)
     thetas, eps_train, eps_select, delta, selector, noise = settings
     beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=4)
@@ -544,7 +539,7 @@ def _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta,
 def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
                     beta1=None, beta2=None, selector="exponential_noise", noise="shared",
                     random_state=None, accountant=None):
-    """Algorithm 1, Validate (§2.1): the private index of the best candidate.
+    """Algorithm 1, Validate: the private index of the best candidate.
 
     Parameters
     ----------
@@ -552,11 +547,11 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
         The candidate parameters.
     trainer : StableTrainer
     T, V : objects the trainer understands
-        Disjoint training and validation data (overlap breaks the accounting, §7.1).
+        Disjoint training and validation data (overlap breaks the accounting).
     eps_train, eps_select : float
         alpha_1 (each candidate's training budget) and alpha_2 (the selection's).
     delta : float
-        Overall delta (§7.2).
+        Overall delta.
     beta1, beta2 : float, optional
         Override the trainer's stability constants (a warning says privacy then rests on the
         caller's proof).
@@ -582,13 +577,12 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 1 and Theorem 1; spec
-    ``stability_validation.md`` §2.1.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 1 and Theorem 1.
 
     Examples
     --------
     Three bin widths for a histogram of data in [0, 1], with the module's
-    ``HistogramTrainer`` (§4):
+    ``HistogramTrainer``:
 
     >>> import numpy as np
     >>> from dppack.model_selection.stability import HistogramTrainer
@@ -607,7 +601,7 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
 def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=None,
                 beta2=None, selector="exponential_noise", noise="shared", random_state=None,
                 accountant=None):
-    """Algorithm 2 (§2.2): Validate, then retrain the selected candidate on T with fresh noise.
+    """Algorithm 2: Validate, then retrain the selected candidate on T with fresh noise.
 
     Parameters and randomness as :func:`validate_stable`; ``accountant`` is charged
     ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once (label ``"tune_stable"``).
@@ -633,8 +627,7 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 2 and Theorem 2; spec
-    ``stability_validation.md`` §2.2.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 2 and Theorem 2.
 
     Examples
     --------
@@ -664,7 +657,7 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
 
 
 def _margins_loss(margins, score):
-    """Per-row loss g of the margins y w'x (§3: ramp, hinge, logistic; the logistic loss is
+    """Per-row loss g of the margins y w'x (ramp, hinge, logistic; the logistic loss is
     :func:`dppack.erm.losses.logistic`'s)."""
     if score == "ramp":
         return np.clip(1.0 - margins, 0.0, 1.0)
@@ -674,7 +667,7 @@ def _margins_loss(margins, score):
 
 
 class LinearClassifierTrainer(StableTrainer):
-    """F for DPpack's CMS classifiers (§3): theta is one of the given (unfitted) models; F fits
+    """F for DPpack's CMS classifiers: theta is one of the given (unfitted) models; F fits
     a copy of it at ``eps`` on T with the noise R / rate (``StandardNoise``).
 
     T and V are (X, y) pairs; the fits clip X to the bounds and scale rows into the unit ball,
@@ -738,17 +731,19 @@ class LinearClassifierTrainer(StableTrainer):
 def _check_stable_models(models):
     for model in models:
         if not isinstance(model, (LogisticRegressionDP, svmDP)):
-            raise ValueError("DPmodels must be LogisticRegressionDP or svmDP models.")
+            raise _messages.value_error("DPmodels must be LogisticRegressionDP or svmDP models.")
         if isinstance(model, svmDP) and model.kernel != "linear":
-            raise ValueError("Stability-based tuning supports the linear kernel of svmDP only "
-                             "(the Gaussian kernel's random features are not covered).")
+            raise _messages.value_error(
+                "Stability-based tuning supports the linear kernel of svmDP only "
+                "(the Gaussian kernel's random features are not covered).")
         check_parameters(model)
         if model.regularizer is not regularizer_l2:
-            raise ValueError("Stability-based tuning needs regularizer = 'l2' (Thm 4 assumes "
-                             "the (gamma/n)-strongly convex l2 penalty).")
+            raise _messages.value_error(
+                "Stability-based tuning needs regularizer = 'l2' (Thm 4 assumes "
+                "the (gamma/n)-strongly convex l2 penalty).")
     budgets = {model.eps for model in models}
     if len(budgets) != 1:
-        raise ValueError("All DPmodels must have the same eps (the training budget).")
+        raise _messages.value_error("All DPmodels must have the same eps (the training budget).")
     eps = budgets.pop()
     _checks.check_finite_budget(eps, "eps")
     return eps
@@ -763,7 +758,7 @@ def _data_parts(X, y, X_validation, y_validation, validation_fraction):
         training, validation = split_rows(n, fraction)
         return (take_rows(X, training), y[training]), (take_rows(X, validation), y[validation])
     if X_validation is None or y_validation is None:
-        raise ValueError("Give both X.validation and y.validation, or neither.")
+        raise _messages.value_error("Give both X.validation and y.validation, or neither.")
     m = n_rows(X_validation)
     return (X, y), (X_validation, as_labels(y_validation, m))
 
@@ -774,8 +769,8 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
                                      y_validation=None, score="ramp",
                                      selector="exponential_noise", noise="shared",
                                      random_state=None, accountant=None):
-    """Stability-based private selection of a classifier (§2.2 with §3): every candidate
-    trains on the whole training set, one is selected privately and retrained.
+    """Stability-based private selection of a classifier (Chaudhuri and Vinterbo 2013): every
+    candidate trains on the whole training set, one is selected privately and retrained.
 
     Parameters
     ----------
@@ -795,12 +790,13 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     delta : float, default 0.01
         Overall delta of the selection (the paper's experiments use 0.01).
     validation_fraction : float, default 0.2
-        Share of the rows held out for validation (interleaved, see :func:`split_rows`),
-        unless ``X_validation`` and ``y_validation`` are given; then X, y is the training set.
+        Share of the rows held out for validation (interleaved, see
+        ``dppack.erm.design.split_rows``), unless ``X_validation`` and ``y_validation`` are given;
+        then X, y is the training set.
     X_validation, y_validation : array_like, optional
-        A separate validation set (disjoint from X, §7.1).
+        A separate validation set (disjoint from X).
     score : {'ramp', 'hinge', 'logistic'}, default 'ramp'
-        The validation loss; ramp is bounded, hence the smallest beta2 (§3).
+        The validation loss; ramp is bounded, hence the smallest beta2.
     selector : {'exponential_noise', 'gumbel', 'laplace'}
     noise : {'shared', 'independent'}
         See the module docstring: what is shared is the standardised noise vector R.
@@ -835,8 +831,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 2, Theorems 2 and 4; spec
-    ``stability_validation.md`` §2.2, §3.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 2, Theorems 2 and 4.
 
     Examples
     --------
@@ -890,18 +885,19 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
 
 
 def _bins(h):
-    """1/h, which must be a whole number (§4)."""
+    """1/h, which must be a whole number."""
     count = 1.0 / h
     bins = int(round(count))
     if bins < 1 or abs(count - bins) > 1e-9 * count:
-        raise ValueError(f"Every bin width h must have 1/h a whole number (not h = {h}).")
+        raise _messages.value_error(
+            f"Every bin width h must have 1/h a whole number (not h = {h}).")
     return bins
 
 
 class HistogramTrainer(StableTrainer):
-    """F of §4 (Alg. 5): noisy counts max(0, n_i + 2 R_i / eps) over 1/h equal bins of
-    [0, 1] (R's hist() cells, right-closed, the first closed); data are already in [0, 1].
-    theta is the bin width h; the model is the array of noisy counts."""
+    """F of Chaudhuri and Vinterbo 2013 (Alg. 5): noisy counts max(0, n_i + 2 R_i / eps) over
+    1/h equal bins of [0, 1] (R's hist() cells, right-closed, the first closed); data are already in
+    [0, 1]. theta is the bin width h; the model is the array of noisy counts."""
 
     def __init__(self):
         self._counts = {}
@@ -928,7 +924,7 @@ class HistogramTrainer(StableTrainer):
     def release(self, T, theta, eps, rng):
         """The released histogram: the counts with exact discrete Laplace noise, then
         clamped at 0 (post-processing). Replacing one value moves one count down and one up:
-        L1 sensitivity 2 over 2 coordinates (§4), the argument of
+        L1 sensitivity 2 over 2 coordinates, the argument of
         :func:`dppack._random.discrete_laplace_noise` (eps-DP, its scale at least 2/eps)."""
         counts = self.counts(T, _bins(theta))
         noisy = _random.discrete_laplace_noise(counts, 2.0, eps, rng, coordinates=2)
@@ -959,7 +955,7 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
                                     validation_fraction=0.2, x_validation=None,
                                     selector="exponential_noise", noise="shared",
                                     random_state=None, accountant=None):
-    """A private histogram density estimate with a privately selected bin width (§4, §2.2).
+    """A private histogram density estimate with a privately selected bin width.
 
     Parameters
     ----------
@@ -989,7 +985,7 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     rcompat.Histogram
         Breaks at lower_bound + j h (upper_bound - lower_bound), counts max(0, n_i + Z_i)
         with fresh exact discrete Laplace noise Z of scale at least 2 / eps_train on a
-        power-of-two grid (:meth:`HistogramTrainer.release`; floats, not rounded to
+        power-of-two grid (``HistogramTrainer.release``; floats, not rounded to
         integers). The density on the original scale is counts / (sum(counts) h
         (upper_bound - lower_bound)) (uniform when all counts are 0). The call is
         (eps_train + eps_select, delta)-DP (Thm 2, Thm 6); the histogram's ``privacy_``
@@ -1002,8 +998,7 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 2, Theorems 2 and 6; spec
-    ``stability_validation.md`` §4.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 2, Theorems 2 and 6.
 
     Examples
     --------
@@ -1023,10 +1018,10 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
     widths = _checks.as_numeric_array(bin_widths, "bin_widths must be numeric.").ravel()
     if widths.size == 0:
-        raise ValueError("bin.widths must be finite numbers > 0.")
+        raise _messages.value_error("bin.widths must be finite numbers > 0.")
     _checks.check_positive_values(widths, "bin.widths must be finite numbers > 0.")
     if np.any(widths > 1):
-        raise ValueError("bin.widths must be <= 1 (fractions of the range).")
+        raise _messages.value_error("bin.widths must be <= 1 (fractions of the range).")
     thetas = [float(h) for h in widths]
     for h in thetas:
         _bins(h)

@@ -1,0 +1,113 @@
+#' Differentially private quantiles, several at once
+#'
+#' Releases m quantiles of one variable under one budget `eps`, sorted, by one of three
+#' methods (the core's `dppack.quantilesDP`):
+#'
+#' * `"joint"` (default): JointExp (Gillenwater, Joseph and Kulesza 2021), one draw of the
+#'   exponential mechanism over the sorted vectors of m outputs. Its utility is minus the sum,
+#'   over the m + 1 gaps the outputs cut, of the distance between the number of data in the
+#'   gap and the number the quantiles ask for; its sensitivity is 2 (a changed record moves
+#'   from one gap to another; an added one changes one gap and the targets by 1 in all), so
+#'   the density is `exp(eps * u / 4)`. Sampled by a dynamic program over the intervals
+#'   between the sorted, clipped data, in log space, restricted to the intervals near each
+#'   target with an exact correction for the rest (see the Python module `dppack.quantiles`).
+#' * `"independent"`: the baseline, [quantileDP()] for each quantile with `eps / m` (basic
+#'   composition), then sorted.
+#' * `"recursive"`: ApproximateQuantiles (Kaplan, Schnapp and Stemmer 2022): the middle
+#'   quantile by [quantileDP()], then the data below and above it with their quantiles
+#'   rescaled, recursively; the `L = ceiling(log2(m + 1))` levels share `eps`: `eps / L` each
+#'   under `which.sensitivity = "unbounded"`, `eps / (2 L - 1)` under `"bounded"` (a changed
+#'   record may move from one half to the other, changing two releases per level).
+#'
+#' The accountant is charged `privacy_loss_pure(eps)` once, label `"quantilesDP"`.
+#' `"joint"` is sampled in floating point (probabilities right to a relative error of about
+#' 1e-9), unlike [quantileDP()]'s exact integer sampler.
+#'
+#' @param x Numeric vector (a matrix counts all its entries).
+#' @param quants Numeric vector of quantiles in `[0, 1]`, in increasing order.
+#' @param eps Positive, finite privacy budget for the whole release.
+#' @param lower.bound,upper.bound Public bounds on the data, `lower.bound < upper.bound`;
+#'   the data are clipped to them.
+#' @param method `"joint"`, `"independent"` or `"recursive"`.
+#' @param which.sensitivity `"bounded"` or `"unbounded"`: the neighbouring relation of the
+#'   guarantee. It changes the budget split of `"recursive"` only.
+#' @param accountant A [BudgetAccountant] charged for this release, or `NULL` for the
+#'   default accountant of [with_accountant()], if any.
+#' @return The m sanitized quantiles, in increasing order.
+#' @references Gillenwater J, Joseph M, Kulesza A (2021). Differentially private quantiles.
+#'   ICML. Kaplan H, Schnapp S, Stemmer U (2022). Differentially private approximate
+#'   quantiles. ICML.
+#' @seealso [quantileDP()], [boundsDP()]
+#' @export
+#' @examplesIf dppack_available()
+#' x <- c(2.1, 3.4, 0.5, 5.0, 4.1, 1.7, 2.9, 3.3, 4.4, 0.9)
+#' quantilesDP(x, c(0.25, 0.5, 0.75), eps = 1, lower.bound = 0, upper.bound = 6)
+#' quantilesDP(x, c(0.25, 0.5, 0.75), eps = 1, lower.bound = 0, upper.bound = 6,
+#'             method = "recursive")
+quantilesDP <- function(x, quants, eps, lower.bound, upper.bound, method = "joint",
+                        which.sensitivity = "bounded", accountant = NULL) {
+  value <- .call_core(
+    "quantilesDP",
+    accountant = .accountant(accountant),
+    x = .to_py(x), quants = .to_py(quants), eps = .to_py(eps),
+    upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
+    method = .to_py(method), which_sensitivity = .to_py(which.sensitivity),
+    random_state = .random_state()
+  )
+  as.numeric(value)
+}
+
+#' Differentially private bounds for the data
+#'
+#' A private clipping range `c(lower, upper)`, so that the bounds the other releases need
+#' can themselves be private and charged to the same accountant. Two releases of the
+#' exponential mechanism over a public grid of candidates (by default 0 and
+#' `+-10^(t/4)` from `1e-6` to `1e10`, both signs), `eps / 2` each: `lower` makes the number
+#' of data below it closest to `quants[1] * n`, `upper` the number at or below it closest to
+#' `quants[2] * n` (each utility has sensitivity 1). If `upper <= lower`, `upper` is the next
+#' grid point above `lower`. The accountant is charged `privacy_loss_pure(eps)`, label
+#' `"boundsDP"`.
+#'
+#' **What it guarantees.** With G candidates, with probability at least `1 - beta` each bound
+#' misses its rank by at most the grid's own error plus `(4 / eps) * log(G / beta)` records
+#' (31 records for the default grid, `eps = 1`, `beta = 0.05`); so the bounds are reliable
+#' when that is well below the `min(quants[1], 1 - quants[2]) * n` records each is meant to
+#' leave out: `eps * n >= 3200` or so with the defaults. Below that, a bound can land anywhere
+#' among the many candidates beyond the data (they all have the same utility).
+#' **What it does not.** The
+#' range is not the minimum and maximum: about `quants[1]` of the data lie below it and
+#' `1 - quants[2]` above it (2% with the defaults, more on small samples) and are clipped by
+#' the statistics that use it; neighbouring grid points are a factor 1.78 apart, so a bound
+#' may be up to that factor away from the data's quantile; data beyond `1e10` in size, or
+#' finer than `1e-6`, need a `grid` of their own.
+#'
+#' @param x Numeric vector.
+#' @param eps Positive, finite privacy budget for both bounds.
+#' @param quants Two numbers in `[0, 1]`, in increasing order: the share of the data meant to
+#'   lie below `lower` and at or below `upper`.
+#' @param grid Optional numeric vector of public candidates (at least two distinct finite
+#'   values), chosen without looking at the data.
+#' @param accountant A [BudgetAccountant], or `NULL` (see [quantilesDP()]).
+#' @return A named numeric vector `c(lower = , upper = )`, `lower < upper`.
+#' @seealso [quantilesDP()], [meanDP()]
+#' @export
+#' @examplesIf dppack_available()
+#' set.seed(1)
+#' x <- rlnorm(20000, meanlog = 3)
+#' acc <- BudgetAccountant$new(eps = 2)
+#' b <- boundsDP(x, eps = 0.5, accountant = acc)
+#' b
+#' meanDP(x, eps = 1, lower.bound = b[["lower"]], upper.bound = b[["upper"]],
+#'        accountant = acc)
+#' quantilesDP(x, c(0.25, 0.5, 0.75), eps = 0.5, lower.bound = b[["lower"]],
+#'             upper.bound = b[["upper"]], accountant = acc)
+boundsDP <- function(x, eps, quants = c(0.01, 0.99), grid = NULL, accountant = NULL) {
+  value <- .call_core(
+    "boundsDP",
+    accountant = .accountant(accountant),
+    x = .to_py(x), eps = .to_py(eps), quants = .to_py(quants),
+    grid = if (is.null(grid)) NULL else .to_py(as.numeric(grid)),
+    random_state = .random_state()
+  )
+  c(lower = value[[1]], upper = value[[2]])
+}

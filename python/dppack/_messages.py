@@ -1,0 +1,241 @@
+"""Messages in the caller's language: one text, rendered for R or for Python.
+
+Every message of the core is written once, in R's spelling, because DPpack 0.2.2's texts are
+R's (``"lower.bound must be < upper.bound."``, ``"... unless analytic is TRUE."``) and an R
+user of DPpackPy must read them unchanged. A Python caller reads the same text in Python's
+spelling: the argument and function names of the public API with underscores
+(``lower_bound``, ``EmpiricalRiskMinimizationDP_CMS``), and Python's literals (``True``,
+``False``, ``None``).
+
+The exceptions and warnings made here carry both texts. Their ordinary text (``str()``, what
+a traceback and ``pytest.raises(match=...)`` show) is Python's; the R text rides along as the
+attribute ``r_message``, which the R bridge (:mod:`dppack._rbridge`) reads with
+:func:`r_text`. No state, no flag: an exception raised in a worker thread, or pickled between
+processes, keeps both texts.
+
+The translation is exact, token by token, from a table, never a pattern that would also
+rewrite ``e.g.``, a file name or a number:
+
+* the dotted names: R's spelling of every argument of the public API (derived from the
+  signatures of ``dppack.__all__``: the Python name with its underscores turned into dots) and
+  of the public names themselves (``loss.cross.entropy`` -> ``loss_cross_entropy``);
+* ``TRUE``, ``FALSE`` and ``NULL`` as whole words;
+* the few R functions and pieces of advice that Python says differently
+  (:data:`_R_FUNCTIONS`: ``privacy_loss_pure()`` is ``PrivacyLoss.pure()``, a
+  ``dppack_dataset`` is Dask data).
+
+A dotted word that is not an argument or public name (``True.Values``, the names of DPpack's
+result lists, which Python keeps) is left as it is.
+"""
+
+import inspect
+import re
+import warnings
+
+__all__ = ["python_spelling", "r_text", "type_error", "value_error", "warn"]
+
+# What an R user does differently from a Python user: R's functions and advice, and how Python
+# says them. Keys are matched as whole phrases, before the dotted names.
+_R_FUNCTIONS = {
+    "privacy_loss_pure()": "PrivacyLoss.pure()",
+    "privacy_loss_approx()": "PrivacyLoss.approx()",
+    "privacy_loss_zcdp()": "PrivacyLoss.zcdp()",
+    "with_random_state()": "random_state",
+    # data beyond memory: a dppack_dataset in R, Dask data in Python
+    "Dask data (a dppack_dataset's columns)": "Dask data",
+    "read them into memory if they fit": "compute it into memory (x.compute()) if it fits",
+    "(see ?dppack_dataset)": "(see dppack.dask)",
+}
+
+_LITERALS = {"TRUE": "True", "FALSE": "False", "NULL": "None"}
+
+# A dotted word: letters, digits and underscores, with at least one inner dot followed by a
+# letter. "1.5" does not start with a letter; the period that ends a sentence is not followed
+# by one.
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z]\w*(?:\.[A-Za-z]\w*)+(?!\w)")
+_LITERAL = re.compile(r"\b(?:TRUE|FALSE|NULL)\b")
+_FUNCTION = re.compile(
+    r"(?<![\w.])(?:" + "|".join(re.escape(name) for name in _R_FUNCTIONS) + r")")
+
+
+def _parameters(obj):
+    """The names of the parameters of a function, or of a class's constructor and public
+    methods."""
+    functions = [obj]
+    if inspect.isclass(obj):
+        functions = [obj.__init__] + [
+            member for name, member in inspect.getmembers(obj)
+            if not name.startswith("_") and callable(member)
+        ]
+    names = set()
+    for function in functions:
+        try:
+            names.update(inspect.signature(function).parameters)
+        except (TypeError, ValueError):  # a builtin without a signature
+            continue
+    return names
+
+
+def dotted_names():
+    """The table of R's dotted spellings of the public API and their Python spellings.
+
+    Returns
+    -------
+    dict
+        ``{"lower.bound": "lower_bound", "loss.cross.entropy": "loss_cross_entropy", ...}``:
+        every public name of ``dppack`` and every parameter of a public function, class
+        constructor or public method whose Python name has an underscore, keyed by the name
+        with its underscores turned into dots (R's spelling, as DPpack's names and arguments
+        are spelled).
+
+    Examples
+    --------
+    >>> table = dotted_names()
+    >>> table["which.sensitivity"], table["EmpiricalRiskMinimizationDP.CMS"]
+    ('which_sensitivity', 'EmpiricalRiskMinimizationDP_CMS')
+    >>> "e.g" in table
+    False
+    """
+    global _TABLE
+    if _TABLE is None:
+        import dppack  # the public API, complete once the package is imported
+
+        if not hasattr(dppack, "__all__"):  # a message raised while dppack is imported
+            return {}
+        names = set()
+        for public in dppack.__all__:
+            names.add(public)
+            names.update(_parameters(getattr(dppack, public)))
+        _TABLE = {name.replace("_", "."): name for name in names
+                  if "_" in name.strip("_") and not name.startswith("_")}
+    return _TABLE
+
+
+_TABLE = None  # dotted_names(), built on first use
+
+
+def python_spelling(text):
+    """``text``, written in R's spelling, in Python's spelling.
+
+    Parameters
+    ----------
+    text : str
+        A message as an R user reads it.
+
+    Returns
+    -------
+    str
+        The same message with the dotted names of the public API (:func:`dotted_names`),
+        ``TRUE``/``FALSE``/``NULL`` and the R-only functions (:data:`_R_FUNCTIONS`) in
+        Python's spelling; every other character unchanged.
+
+    Examples
+    --------
+    >>> python_spelling("lower.bound must be < upper.bound.")
+    'lower_bound must be < upper_bound.'
+    >>> python_spelling("add.bias must be TRUE or FALSE (e.g. 1.5 is refused).")
+    'add_bias must be True or False (e.g. 1.5 is refused).'
+    >>> python_spelling("True.Values is a field of DPpack's result, not an argument.")
+    "True.Values is a field of DPpack's result, not an argument."
+    """
+    table = dotted_names()
+    text = _FUNCTION.sub(lambda match: _R_FUNCTIONS[match.group(0)], text)
+    text = _DOTTED.sub(lambda match: table.get(match.group(0), match.group(0)), text)
+    return _LITERAL.sub(lambda match: _LITERALS[match.group(0)], text)
+
+
+def _both(exception_class, text):
+    exception = exception_class(python_spelling(text))
+    exception.r_message = text
+    return exception
+
+
+def value_error(text):
+    """A ``ValueError`` with ``text`` for both callers.
+
+    Parameters
+    ----------
+    text : str
+        The message, in R's spelling (DPpack's text where DPpack has one).
+
+    Returns
+    -------
+    ValueError
+        Its text in Python's spelling (:func:`python_spelling`); ``r_message``, ``text``.
+
+    Examples
+    --------
+    >>> error = value_error("lower.bound must be < upper.bound.")
+    >>> str(error)
+    'lower_bound must be < upper_bound.'
+    >>> r_text(error)
+    'lower.bound must be < upper.bound.'
+    """
+    return _both(ValueError, text)
+
+
+def type_error(text):
+    """A ``TypeError`` with ``text`` for both callers (as :func:`value_error`).
+
+    Parameters
+    ----------
+    text : str
+        The message, in R's spelling.
+
+    Returns
+    -------
+    TypeError
+
+    Examples
+    --------
+    >>> str(type_error("alloc.proportions must be numeric or NULL."))
+    'alloc_proportions must be numeric or None.'
+    """
+    return _both(TypeError, text)
+
+
+def warn(text, category=UserWarning, stacklevel=1):
+    """Issue the warning ``text`` for both callers.
+
+    Parameters
+    ----------
+    text : str
+        The warning, in R's spelling (DPpack's text where DPpack has one).
+    category : type, default UserWarning
+        A ``Warning`` subclass.
+    stacklevel : int, default 1
+        As ``warnings.warn``'s, counted from the caller of this function.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn("Raise eps.max or n.levels.")
+    >>> str(caught[0].message), r_text(caught[0].message)
+    ('Raise eps_max or n_levels.', 'Raise eps.max or n.levels.')
+    """
+    message = category(python_spelling(text))
+    message.r_message = text
+    warnings.warn(message, stacklevel=stacklevel + 1)
+
+
+def r_text(message):
+    """The text an R user reads for an exception or warning of the core.
+
+    Parameters
+    ----------
+    message : BaseException or Warning
+        An exception, or the ``message`` of a caught warning.
+
+    Returns
+    -------
+    str
+        Its R text if it was made here, else its text (a message with nothing to translate).
+
+    Examples
+    --------
+    >>> r_text(ValueError("x must be numeric."))
+    'x must be numeric.'
+    """
+    return getattr(message, "r_message", None) or str(message)
