@@ -46,6 +46,7 @@ FULL = {
     "row_group": 1_000_000,
     "runs": 3,
 }
+MODELS = ("LogisticRegressionDP", "LinearRegressionDP")
 QUICK = {
     "stats_rows": 200_000,
     "growth_rows": [20_000, 200_000],
@@ -158,14 +159,17 @@ def _model(kind, frame):
         return lambda: dppack.LinearRegressionDP("l2", 1.0, 1e-6, 1e-3).fit(
             X, frame["t"], upper + [BOUND_T], lower + [-BOUND_T], True, random_state=1)
     assert kind == "pass X'r"
-    blocks = frame[FEATURES + ["y"]].to_dask_array()
+    columns = frame[FEATURES + ["y"]]  # the columns read, nothing else
 
-    def gradient_sum(block):  # X'r with r = y - 1/2 (the logistic residual at w = 0)
+    def gradient_sum(partition):  # X'r with r = y - 1/2 (the logistic residual at w = 0)
+        # the partition's float64 columns as one column-major block, not copied; X' a
+        # row-major view: one BLAS matrix-vector product
+        block = partition.to_numpy()
         return (block[:, :d].T @ (block[:, d] - 0.5))[None, :]
 
     def one_pass():
-        parts = blocks.map_blocks(gradient_sum, chunks=((1,) * blocks.numblocks[0], (d,)),
-                                  dtype=np.float64)
+        # each partition read and reduced in one task, the rows summed by Dask's tree
+        parts = columns.map_partitions(gradient_sum, meta=np.empty((0, d)))
         return dask.compute(parts.sum(axis=0))[0]
 
     return one_pass
@@ -248,6 +252,8 @@ def main(argv=None):
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--only", choices=("stats", "models", "growth"), action="append",
                         help="run only these parts (repeatable; all by default)")
+    parser.add_argument("--model", choices=MODELS, action="append",
+                        help="with the models: fit only these (repeatable; both by default)")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure:
@@ -297,7 +303,7 @@ def main(argv=None):
         one_pass = run({**spec, "kind": "pass X'r", "runs": min(2, sizes["runs"])})
         figures["models"]["pass X'r"] = one_pass
         print(_row("one pass X'r", one_pass, data_bytes), flush=True)
-        for kind in ("LogisticRegressionDP", "LinearRegressionDP"):
+        for kind in args.model or MODELS:
             result = run({**spec, "kind": kind})
             figures["models"][kind] = result
             print(_row(kind, result, data_bytes), flush=True)

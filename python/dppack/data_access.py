@@ -494,7 +494,7 @@ def table_factors(factors):
     from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
 
     factors = moments.factors_of(factors)
-    declared = [moments.declares_levels(f) for f in factors]
+    declared = [_frames.declares_levels(f) for f in factors]
 
     def tabulate_dask(observed):
         return moments.combinations(factors, declared, observed)

@@ -193,6 +193,67 @@ def test_parquet_columns(tmp_path):
             data[["a", "b", "c"]].to_dask_array(), data["y"].to_dask_array(), UPPER, LOWER)
 
 
+@pytest.mark.parametrize("name", ["logistic-objective", "svm-weighted", "linear-pure"])
+def test_partitions_inside_and_beyond_the_bounds(name, tmp_path):
+    """Partitions whose values all lie within the bounds are read as they are (no clipped
+    copy), the others clipped: both give the in-memory fit (the design, bias column and
+    scaling included). The columns come from one Parquet dataset, read together."""
+    X, y, target, weights = _data(5)
+    X[:N // 2] = np.clip(X[:N // 2], -1.9, 1.9)  # the first partitions: inside the bounds
+    frame = pd.DataFrame(X, columns=["a", "b", "c"]).assign(y=y, t=target, w=weights)
+    for i, rows in enumerate(np.array_split(np.arange(N), 4)):
+        frame.iloc[rows].to_parquet(tmp_path / f"part{i}.parquet")
+    data = dd.read_parquet(str(tmp_path))
+    memory = _fit(name, X, y, target, weights)
+    on_dask = _fit(name, data[["a", "b", "c"]], data["y"], data["t"], data["w"])
+    _close(memory.coeff, on_dask.coeff, CASES[name][1])
+
+
+def test_columns_of_one_dataset_read_together(tmp_path):
+    """X, y and weights taken as columns of one Dask DataFrame are reduced from the
+    partitions of one selection of its columns (no join by assign, which copies every
+    partition); the fit reads each partition's float64 values without copying them."""
+    from dppack.dask import erm
+
+    X, y, target, weights = _data(6)
+    frame = pd.DataFrame(X, columns=["a", "b", "c"]).assign(y=y, t=target, w=weights)
+    frame.to_parquet(tmp_path / "part.parquet")
+    data = dd.read_parquet(str(tmp_path))
+    fit = erm.DaskData(data[["a", "b", "c"]], data["y"], data["w"])
+    assert (fit.frame is not None, fit.p, fit.weighted) == (True, 3, True)
+    assert list(fit.frame.columns) == ["a", "b", "c", "y", "w"]
+    assert "Assign" not in fit.frame.expr.tree_repr()
+    seen = []
+
+    def block(X, y, w):
+        seen.append((X, y, w))
+        return np.zeros(1)
+
+    fit.compute(fit.blocks(block, 1))
+    (Xb, yb, wb), = seen
+    assert Xb.base is not None and Xb.base is yb.base is wb.base  # views of one block
+    np.testing.assert_array_equal(np.column_stack([Xb, yb, wb]),
+                                  frame[["a", "b", "c", "y", "w"]].to_numpy())
+    # y not a column of X's dataset (another collection): joined by assign, still correct
+    other = dd.from_pandas(pd.Series(y), npartitions=1)
+    fit = erm.DaskData(dd.from_pandas(frame[["a", "b", "c"]], npartitions=1), other)
+    assert fit.frame is not None and "Assign" in fit.frame.expr.tree_repr()
+
+
+def test_within_bounds_reads_in_place():
+    """The range check of a block: the block itself when no value needs clipping, a
+    clipped copy otherwise (never written)."""
+    from dppack.dask.erm import _within
+    from dppack.erm.design import ColumnBounds
+
+    bounds = ColumnBounds.from_arguments([1.0, 2.0], [-1.0, -2.0], 2)
+    inside = np.array([[1.0, -2.0], [0.5, 2.0]])
+    assert _within(inside, bounds) is inside
+    beyond = np.array([[1.5, -2.0], [0.5, 2.5]])
+    clipped = _within(beyond, bounds)
+    assert clipped.tolist() == [[1.0, -2.0], [0.5, 2.0]] and beyond[0, 0] == 1.5
+
+
 def test_chunks_of_one_row_and_in_memory_labels():
     """Tiny and single-row chunks; y in memory beside X of known chunks."""
     X, y, _, _ = _data(2)

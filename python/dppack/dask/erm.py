@@ -5,14 +5,15 @@
 ``LinearRegressionDP`` route Dask data (a Dask array or DataFrame X, a Dask array or Series
 y and weights) here from their own ``fit``; the public API does not change. What runs where:
 
-* **On the partitions** (one task per chunk): the in-memory per-row maps, applied to each
-  chunk as they are to a whole array in memory: :func:`dppack.erm.design.apply_design`
-  (clip to the bounds, bias column, scaling, labels), :func:`dppack.erm.design.fourier_features`
+* **On the partitions** (one task per chunk): the in-memory per-row maps, with the values
+  they give a whole array in memory: :func:`dppack.erm.design.apply_design` (clip to the
+  bounds, bias column, scaling, labels), :func:`dppack.erm.design.fourier_features`
   (svmDP's random Fourier features), :func:`dppack.erm.kst.scale_regression`
   (LinearRegressionDP's scaling) and :func:`dppack.erm.design.prepare_weights` (weights
   clipped at their bound); then the mergeable sums of the chunk: the checks (rows, finite,
-  labels, weights), the margin loss's value, gradient and Hessian sums
-  (:meth:`dppack.erm.losses.EmpiricalRisk.sums`), or X'X, X'y and y'y.
+  labels, weights), the margin loss's value and gradient sums (the fused kernel of
+  :meth:`dppack.erm.losses.EmpiricalRisk.sums`) and Hessian sum, or X'X, X'y and y'y
+  (LinearRegressionDP's scaling folded into the sums of the clipped rows: no scaled copy).
 * **On the driver**: the sums of the partitions added (Dask's tree reduction) and divided by
   n, the checks raised with the in-memory messages, the accountant, every random draw (the
   same sampler calls in the same order as in memory, so the same ``random_state`` gives the
@@ -41,7 +42,13 @@ bound) come first, from the collections' metadata.
 Partitions: X, y and weights must come in the same partitions (rows in the same chunks);
 chunks of unknown size are fine. Columns of one Dask DataFrame (or Dask Series whose
 divisions are known, matched by index) are joined into one frame first, so Dask reads them
-in the same partitions. Arrays with known but different chunks are rechunked; with unknown
+in the same partitions: columns of one collection (``data[["x1", ...]]``, ``data["y"]``) as
+one selection of its columns, others by ``assign``. The partitions of that frame are reduced
+as they are (``map_partitions``, one task per partition): no conversion to a Dask array, and
+X, y and weights are views of the partition's values when these are float64 (a Parquet
+dataset's float64 columns, read together, arrive as one column-major block). The per-row
+maps fill a reused buffer of a block of rows column by column and clip only a block with a
+value outside the bounds. Arrays with known but different chunks are rechunked; with unknown
 sizes, a different number of chunks is refused (:data:`PARTITION_MESSAGE`, before any pass)
 and chunks of different rows are found by the first pass. y and weights may also be in
 memory when X's chunk sizes are known.
@@ -60,7 +67,7 @@ import numpy as np
 
 from .. import _checks, _frames
 from ..erm import design as _design
-from ..erm.kst import GramStatistics, scale_regression
+from ..erm.kst import GramStatistics
 from ..erm.losses import EmpiricalRisk
 
 __all__ = []
@@ -93,29 +100,18 @@ _CHECKS = ("rows", "y_rows", "misaligned", "x_nonfinite", "y_nonfinite", "y_not_
 # --------------------------------------------------------------------------------------------
 
 
-def _numeric_dtype(dtype):
-    """Real numbers, as ``_frames.as_numeric_array`` accepts them (no Booleans)."""
-    import pandas as pd
-
-    try:
-        return (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
-                and not pd.api.types.is_complex_dtype(dtype))
-    except TypeError:
-        return False
-
-
 def _as_dask_array(value, message):
     """A Dask DataFrame, Series or array as a float Dask array; ``message`` if not numeric."""
     import dask.dataframe as dd
 
-    if isinstance(value, (dd.DataFrame, dd.Series)):
-        dtypes = value.dtypes if isinstance(value, dd.DataFrame) else [value.dtype]
-        if not all(_numeric_dtype(dtype) for dtype in dtypes):
-            raise ValueError(message)
-        # per partition: pandas' nullable numbers become floats, a missing value NaN
-        return value.astype(np.float64).to_dask_array()
-    if not _numeric_dtype(getattr(value, "dtype", None)):
+    if not _frames.dask_numeric(value):
         raise ValueError(message)
+    if isinstance(value, (dd.DataFrame, dd.Series)):
+        columns = len(value.columns) if isinstance(value, dd.DataFrame) else None
+        # per partition, as the statistics convert theirs (pandas' nullable numbers become
+        # floats, a missing value NaN; float64 columns are not copied)
+        return value.map_partitions(_frames.block_floats, columns,
+                                    meta=np.empty((0,) if columns is None else (0, columns)))
     return value.astype(np.float64)
 
 
@@ -179,17 +175,47 @@ def _co_aligned(frame, series):
     return bool(are_co_aligned(frame.expr, series.expr))
 
 
+def _read_together(frame, series):
+    """``frame``'s columns and the ``series`` as one Dask DataFrame taken from the collection
+    they are all columns of (``data[["x1", ..., "y"]]`` for ``data[["x1", ...]]`` and
+    ``data["y"]``), or None when they are not such columns. Dask then reads the columns once
+    and each partition arrives as one pandas frame, which a float64 dataset gives as one
+    block: no per-partition copy (:func:`dppack._frames.block_floats`), where joining the
+    columns with ``assign`` copies every partition."""
+    try:
+        from dask.dataframe.dask_expr import new_collection
+        from dask.dataframe.dask_expr._expr import Projection
+    except ImportError:  # pragma: no cover - another Dask: joined by assign
+        return None
+    base = frame.expr.frame if isinstance(frame.expr, Projection) else frame.expr
+    names = list(frame.columns)
+    for value in series:
+        if not (isinstance(value.expr, Projection) and value.expr.frame is base):
+            return None  # (Dask keeps one expression object per expression)
+        names.append(value.name)
+    if len(set(names)) != len(names):  # y among X's columns, or weights = y: joined by assign
+        return None
+    return new_collection(base)[names]
+
+
 def _one_frame(X, y, weights):
-    """A Dask DataFrame X (or Series) and the Dask Series y and weights as the columns of one
-    Dask array, so that they come in the same partitions (Dask may partition the columns of
-    one Parquet dataset differently when it reads them apart). A Series is joined when it is
-    a column of the same data (co-aligned) or when both have known divisions (rows matched
-    by index, as pandas' ``assign`` matches them); others stay apart, to be compared chunk by
-    chunk (Dask's alignment of unknown divisions can mismatch rows silently)."""
+    """A Dask DataFrame X (or Series) and the Dask Series y and weights as one Dask DataFrame,
+    so that they come in the same partitions (Dask may partition the columns of one Parquet
+    dataset differently when it reads them apart). A Series is joined when it is a column of
+    the same data (co-aligned) or when both have known divisions (rows matched by index, as
+    pandas' ``assign`` matches them); others stay apart, to be compared chunk by chunk
+    (Dask's alignment of unknown divisions can mismatch rows silently).
+
+    Returns
+    -------
+    (frame, joined)
+        The DataFrame (X's columns first, then the joined ones in the order y, weights) and
+        the names among "y", "weights" joined to it.
+    """
     import dask.dataframe as dd
 
     frame = X.to_frame() if isinstance(X, dd.Series) else X
-    if not all(_numeric_dtype(dtype) for dtype in frame.dtypes):
+    if not _frames.dask_numeric(frame):
         raise ValueError(X_NUMERIC_MESSAGE)
     columns = {}
     for key, value, message in (("y", y, "y must be a numeric vector."),
@@ -197,22 +223,20 @@ def _one_frame(X, y, weights):
         if isinstance(value, dd.DataFrame) and len(value.columns) == 1:
             value = value[value.columns[0]]
         if isinstance(value, dd.Series):
-            if not _numeric_dtype(value.dtype):
+            if not _frames.dask_numeric(value):
                 raise ValueError(message)
             if _co_aligned(frame, value) or (frame.known_divisions and value.known_divisions):
                 columns[key] = value
     if not columns:
-        return X, y, weights
-    try:
-        joined = frame.assign(**{f"__dppack_{key}__": value for key, value in columns.items()})
-    except (ValueError, NotImplementedError):  # partitions that cannot be aligned
-        raise ValueError(PARTITION_MESSAGE) from None
-    array = joined.astype(np.float64).to_dask_array()
-    p = len(frame.columns)
-    parts = {"y": y, "weights": weights}
-    for i, key in enumerate(columns):
-        parts[key] = array[:, p + i]
-    return array[:, :p], parts["y"], parts["weights"]
+        return frame, []
+    joined = _read_together(frame, list(columns.values()))
+    if joined is None:
+        try:
+            joined = frame.assign(**{f"__dppack_{key}__": value
+                                     for key, value in columns.items()})
+        except (ValueError, NotImplementedError):  # partitions that cannot be aligned
+            raise ValueError(PARTITION_MESSAGE) from None
+    return joined, list(columns)
 
 
 class DaskData:
@@ -247,23 +271,43 @@ class DaskData:
 
         if not _frames.is_dask(X):
             raise TypeError(DASK_X_MESSAGE)
+        self.frame, self.passes = None, 0
         if isinstance(X, (dd.DataFrame, dd.Series)):
-            X, y, weights = _one_frame(X, y, weights)
+            frame, joined = _one_frame(X, y, weights)
+            p = len(frame.columns) - len(joined)
+            if "y" in joined and (weights is None or "weights" in joined):
+                # one DataFrame: its partitions reduced as they are (_partition_row)
+                if p < 1:
+                    raise ValueError(_design.EMPTY_MESSAGE.format(name="X"))
+                self.frame, self.p, self.weighted = frame, p, weights is not None
+                self.X = self.y = self.weights = None
+                return
+            array = _as_dask_array(frame, X_NUMERIC_MESSAGE)
+            parts = {"y": y, "weights": weights}
+            for i, key in enumerate(joined):
+                parts[key] = array[:, p + i]
+            X, y, weights = (array[:, :p] if joined else frame), parts["y"], parts["weights"]
         self.X = as_matrix(X)
         self.p = int(self.X.shape[1])
         self.y = _as_vector(y, "y", self.X, "y must be a numeric vector.")
         self.weights = (None if weights is None
                         else _as_vector(weights, "weights", self.X, "weights must be numeric."))
+        self.weighted = self.weights is not None
         n = self.X.shape[0]
         for name, vector, message in (("y", self.y, _design.LABEL_COUNT_MESSAGE),
                                       ("weights", self.weights, _design.WEIGHTS_COUNT_MESSAGE)):
             if isinstance(vector, np.ndarray):  # in memory, of a length other than X's
                 raise ValueError(message.format(n=n, size=vector.size))
-        self.passes = 0
 
     def blocks(self, block, size, **kwargs):
         """The sum over chunks of ``block(X_chunk, y_chunk, w_chunk, **kwargs)`` (``size``
         floats per chunk), lazily: a Dask array of ``size`` values."""
+        if self.frame is not None:
+            # each partition read and reduced in one task, X, y and weights views of it
+            per_partition = self.frame.map_partitions(
+                _partition_row, p=self.p, weighted=self.weighted, block=block,
+                meta=np.empty((0, size)), **kwargs)
+            return per_partition.sum(axis=0)
         arrays = [self.X, "ij", self.y, "i"]
         if self.weights is not None:
             arrays += [self.weights, "i"]
@@ -286,19 +330,27 @@ class DaskData:
     def checked_pass(self, labels, block=None, size=0, **kwargs):
         """The first pass: the checks of every chunk (and, with ``block``, its sums); the
         in-memory errors raised on the driver. Returns (n, the sums or None)."""
-        counts, sums = self.compute(
-            self.blocks(_block_checks, len(_CHECKS)),
-            None if block is None else self.blocks(_checked_sums, size, sums=block,
-                                                   labels=labels, width=size, **kwargs))
-        n = _raise_checks(dict(zip(_CHECKS, counts.tolist())), labels, self.weights is not None)
-        return n, sums
+        (total,) = self.compute(self.blocks(_checked_sums, len(_CHECKS) + size, sums=block,
+                                            labels=labels, width=size, **kwargs))
+        counts = dict(zip(_CHECKS, total[:len(_CHECKS)].tolist()))
+        n = _raise_checks(counts, labels, self.weighted)
+        return n, (None if block is None else total[len(_CHECKS):])
 
 
 def _chunk_row(X, y, *weights, block, **kwargs):
     """One chunk's floats as a 1 x size row (``block`` on float arrays)."""
-    w = np.asarray(weights[0], dtype=np.float64).reshape(-1) if weights else None
-    out = block(np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64).reshape(-1),
-                w, **kwargs)
+    w = _frames.block_floats(weights[0]) if weights else None
+    out = block(_frames.block_floats(X, X.shape[1] if X.ndim == 2 else 1),
+                _frames.block_floats(y), w, **kwargs)
+    return np.asarray(out, dtype=np.float64).reshape(1, -1)
+
+
+def _partition_row(partition, p, weighted, block, **kwargs):
+    """One partition's floats as a 1 x size row: ``block`` on its first ``p`` columns (X), the
+    next (y) and the last (weights), views of the partition's values when they are float64
+    (:func:`dppack._frames.block_floats`)."""
+    values = _frames.block_floats(partition, p + 1 + weighted)
+    out = block(values[:, :p], values[:, p], values[:, p + 1] if weighted else None, **kwargs)
     return np.asarray(out, dtype=np.float64).reshape(1, -1)
 
 
@@ -317,14 +369,18 @@ def _block_checks(X, y, w):
 
 
 def _checked_sums(X, y, w, *, sums, labels, width, **kwargs):
-    """``sums`` of a chunk that passes its checks; ``width`` zeros (the fit stops on the
-    driver) for one that does not, whose values the sums may not read."""
-    checks = dict(zip(_CHECKS, _block_checks(X, y, w)))
-    if (checks["misaligned"] or checks["x_nonfinite"] or checks["y_nonfinite"]
-            or (labels != "real" and checks["y_not_binary"]) or checks["w_nan"]
-            or checks["w_negative"]):
-        return np.zeros(width)
-    return sums(X, y, w, **kwargs)
+    """The counts of :data:`_CHECKS` of a chunk, then ``sums`` of it (``width`` floats; none
+    if ``sums`` is None) when it passes its checks, zeros (the fit stops on the driver) when
+    it does not: its values the sums may not read."""
+    checks = _block_checks(X, y, w)
+    if sums is None:
+        return checks
+    found = dict(zip(_CHECKS, checks))
+    if (found["misaligned"] or found["x_nonfinite"] or found["y_nonfinite"]
+            or (labels != "real" and found["y_not_binary"]) or found["w_nan"]
+            or found["w_negative"]):
+        return np.concatenate([checks, np.zeros(width)])
+    return np.concatenate([checks, sums(X, y, w, **kwargs)])
 
 
 def _raise_checks(counts, labels, weighted):
@@ -365,31 +421,72 @@ def _clipped_weights(w, bound):
 
 
 def _risk_sums(X, y, w, *, loss, rows, bound, theta, with_gradient, with_hessian):
-    """[value, gradient (d), Hessian (d x d)] sums of one chunk (absent parts omitted)."""
+    """[value, gradient (d), Hessian (d x d)] sums of one chunk (absent parts omitted) over
+    the design the per-row map ``rows`` makes of it, a block of rows at a time: the value
+    and gradient by the in-memory risk (:meth:`dppack.erm.losses.EmpiricalRisk.sums`, its
+    fused kernel, on the column-major block as it is), the Hessian sum_i w_i f''(y_i z_i)
+    x_i x_i' as a symmetric rank-k update (NumPy's A'A, BLAS ``syrk``) of sqrt(w f'') x."""
     total = np.zeros(_risk_size(theta.size, with_gradient, with_hessian))
     w = _clipped_weights(w, bound)
     d = theta.size
-    # by blocks of rows: the design of a block (the per-row map's new array) stays small and
-    # in the cache, where a whole chunk's would double the chunk's memory
+    # by blocks of rows, into buffers reused from block to block: the design of a block
+    # stays small, where a whole chunk's would double the chunk's memory
+    # (flat: a block of any size is a Fortran-contiguous view of its start)
+    buffer = np.empty(min(SUM_ROWS, X.shape[0]) * d)
+    scaled = np.empty_like(buffer) if with_hessian else None
     for start in range(0, X.shape[0], SUM_ROWS):
         part = slice(start, start + SUM_ROWS)
-        design, labels = rows(X[part], y[part])
-        risk = EmpiricalRisk(loss, design, labels, None if w is None else w[part])
-        value, gradient, hessian = risk.sums(theta, with_gradient, with_hessian)
+        size = len(y[part])
+        design, labels = rows(X[part], y[part], buffer[:size * d].reshape(size, d, order="F"))
+        weights = None if w is None else w[part]
+        risk = EmpiricalRisk(loss, design, labels, weights, order="any")
+        value, gradient, _ = risk.sums(theta, with_gradient, False)
         total[0] += value
         if with_gradient:
             total[1:1 + d] += gradient
         if with_hessian:
-            total[1 + d:] += hessian.ravel()
+            curvature = loss.second(labels * (design @ theta))
+            if weights is not None:
+                curvature *= weights
+            block = np.multiply(design, np.sqrt(curvature)[:, None],
+                                out=scaled[:size * d].reshape(size, d, order="F"))
+            total[1 + d:] += (block.T @ block).ravel()
         del design, labels, risk
     return total
 
 
-def _risk_options(loss, rows, bound, theta, with_gradient, with_hessian):
-    """The keyword arguments of :func:`_risk_sums` at ``theta``."""
-    return {"loss": loss, "rows": rows, "bound": bound,
-            "theta": np.array(theta, dtype=np.float64), "with_gradient": with_gradient,
-            "with_hessian": with_hessian}
+def _within(X, bounds):
+    """X clipped to the bounds (one per column; :meth:`dppack.erm.design.ColumnBounds.clip`'s
+    values, min(max(x, lower), upper)): X itself, not copied, when no value lies outside
+    them (a range check), else a new clipped array."""
+    if X.shape[0] == 0 or (np.all(np.min(X, axis=0) >= bounds.lower)
+                           and np.all(np.max(X, axis=0) <= bounds.upper)):
+        return X
+    return np.clip(X, bounds.lower, bounds.upper)
+
+
+def _margin_rows(X, y, out, layout):
+    """The linear models' per-row map, :func:`dppack.erm.design.apply_design` (labels -1/+1),
+    into ``out`` (a column-major buffer of the block's rows): the same values (X clipped to
+    the bounds, the bias column first, every column divided by its ``scale``), X read where
+    it lies, clipped only when a value is outside the bounds, and copied column by column
+    (a partition's values are column-major: contiguous on both sides)."""
+    bias, divisors = int(layout["add_bias"]), layout["scale"]
+    if bias:
+        out[:, 0] = 1.0 if divisors is None else 1.0 / divisors[0]
+    clipped = _within(X, layout["clip"])
+    for j in range(clipped.shape[1]):
+        if divisors is None:
+            out[:, bias + j] = clipped[:, j]
+        else:
+            np.divide(clipped[:, j], divisors[bias + j], out=out[:, bias + j])
+    return out, _design.label_values(y, "signed")
+
+
+def _kernel_rows(X, y, out, prefilter, add_bias):
+    """The Gaussian kernel's per-row map: random Fourier features (a new array; ``out`` is not
+    used), labels -1/+1."""
+    return _design.fourier_features(X, prefilter, add_bias), _design.label_values(y, "signed")
 
 
 def _risk_size(d, with_gradient, with_hessian):
@@ -409,15 +506,13 @@ class PartitionedRisk(EmpiricalRisk):
     Parameters
     ----------
     data : DaskData
-    loss : dppack.erm.losses.MarginLoss
-    rows : callable
-        ``rows(X_chunk, y_chunk)`` -> (design chunk, labels -1/+1): the in-memory per-row map.
+    options : dict
+        The keyword arguments of :func:`_risk_sums` but theta's: ``loss``, ``rows`` (the
+        per-row map) and ``bound`` (the weights', None without weights).
     d : int
         Columns of the design.
     n : int
         Rows (from the checked first pass).
-    weights_upper_bound : float or None
-        The bound the weights are clipped to (None without weights).
     with_gradient : bool
         Whether the solver uses gradients (else only values are summed).
     newton : bool
@@ -428,10 +523,9 @@ class PartitionedRisk(EmpiricalRisk):
 
     _CACHE = 4
 
-    def __init__(self, data, loss, rows, d, n, weights_upper_bound, with_gradient, newton,
-                 first=None):
-        self.loss, self.data, self.rows, self.d, self.n = loss, data, rows, d, n
-        self.bound, self.with_gradient, self.ridge = weights_upper_bound, with_gradient, 0.0
+    def __init__(self, data, options, d, n, with_gradient, newton, first=None):
+        self.data, self.options, self.d, self.n = data, options, d, n
+        self.loss, self.with_gradient, self.ridge = options["loss"], with_gradient, 0.0
         self.X = self.y = self.weights = None
         self._with_hessian = newton and with_gradient
         self._cache = {}
@@ -465,9 +559,9 @@ class PartitionedRisk(EmpiricalRisk):
         with_gradient = with_gradient or self.with_gradient or with_hessian
         with_hessian = with_hessian or (self._with_hessian and with_gradient)
         (sums,) = self.data.compute(self.data.blocks(
-            _risk_sums, _risk_size(self.d, with_gradient, with_hessian),
-            **_risk_options(self.loss, self.rows, self.bound, theta, with_gradient,
-                            with_hessian)))
+            _risk_sums, _risk_size(self.d, with_gradient, with_hessian), **self.options,
+            theta=np.array(theta, dtype=np.float64), with_gradient=with_gradient,
+            with_hessian=with_hessian))
         return self._store(theta, sums, with_gradient, with_hessian)
 
     def sums(self, theta, with_gradient=True, with_hessian=False):
@@ -492,16 +586,6 @@ def weights_bound(weights, weights_upper_bound):
     if weights_upper_bound is None:
         raise ValueError(_design.WEIGHTS_BOUND_MESSAGE)
     return _checks.check_finite_positive_scalar(weights_upper_bound, "weights.upper.bound")
-
-
-def _margin_rows(X, y, layout):
-    """The linear models' per-row map: :func:`dppack.erm.design.apply_design` (labels -1/+1)."""
-    return _design.apply_design(X, y, layout, "signed")
-
-
-def _kernel_rows(X, y, prefilter, add_bias):
-    """The Gaussian kernel's per-row map: random Fourier features, labels -1/+1."""
-    return _design.fourier_features(X, prefilter, add_bias), _design.label_values(y, "signed")
 
 
 def margin_design(X, y, upper_bounds, lower_bounds, add_bias, loss, with_gradient, newton,
@@ -533,13 +617,14 @@ def margin_design(X, y, upper_bounds, lower_bounds, add_bias, loss, with_gradien
     layout = _design.design_layout(upper_bounds, lower_bounds, data.p, add_bias, scale="l2")
     bound = weights_bound(weights, weights_upper_bound)
     d = layout["bounds"].size
-    rows = functools.partial(_margin_rows, layout=layout)
+    options = {"loss": loss, "bound": bound,
+               "rows": functools.partial(_margin_rows, layout=layout)}
     with_hessian = newton and with_gradient  # PartitionedRisk's first passes
     n, first = data.checked_pass("binary", _risk_sums,
-                                 _risk_size(d, with_gradient, with_hessian),
-                                 **_risk_options(loss, rows, bound, np.zeros(d), with_gradient,
-                                                 with_hessian))
-    risk = PartitionedRisk(data, loss, rows, d, n, bound, with_gradient, newton, first)
+                                 _risk_size(d, with_gradient, with_hessian), **options,
+                                 theta=np.zeros(d), with_gradient=with_gradient,
+                                 with_hessian=with_hessian)
+    risk = PartitionedRisk(data, options, d, n, with_gradient, newton, first)
     return {"X": risk, "y": None, "scale": layout["scale"],
             "row_norm_bound": layout["row_norm_bound"], "bounds": layout["bounds"],
             "target_bounds": None, "weights": None,
@@ -563,8 +648,9 @@ def kernel_design(X, y, add_bias, loss, with_gradient, draw_prefilter, weights=N
     n, _ = data.checked_pass("binary")
     prefilter = draw_prefilter(data.p)
     D = prefilter.shape[0]
-    rows = functools.partial(_kernel_rows, prefilter=prefilter, add_bias=add_bias)
-    risk = PartitionedRisk(data, loss, rows, D, n, bound, with_gradient, True)
+    options = {"loss": loss, "bound": bound,
+               "rows": functools.partial(_kernel_rows, prefilter=prefilter, add_bias=add_bias)}
+    risk = PartitionedRisk(data, options, D, n, with_gradient, True)
     return {"X": risk, "y": None, "scale": np.full(D, np.sqrt(2.0)), "weights": None,
             "weights_upper_bound": 1.0 if bound is None else bound}
 
@@ -575,19 +661,32 @@ def kernel_design(X, y, add_bias, loss, with_gradient, draw_prefilter, weights=N
 
 
 def _gram_sums(X, y, w, *, layout, scales, shift, scale):
-    """[X'X, X'y, y'y] of one chunk's scaled rows (the in-memory maps)."""
+    """[X'X, X'y, y'y] of one chunk's scaled rows (the in-memory maps:
+    :func:`dppack.erm.design.apply_design`, then :func:`dppack.erm.kst.scale_regression`)
+    without building them: the rows [1, clipped x] divided by ``scales`` (S) give X'X =
+    S^-1 G S^-1 and X'y = S^-1 [1, x]'t, with G the sum of [1, x][1, x]' (NumPy's x'x is a
+    symmetric rank-k update, BLAS ``syrk``) and t = (clipped y - shift) / scale: the
+    in-memory sums up to rounding. X is read where it lies (no copy unless a value needs
+    clipping), a block of rows at a time."""
+    bias, target = int(layout["add_bias"]), layout["target_bounds"]
+    divisors = scales if layout["scale"] is None else layout["scale"] * scales
     p = scales.size
-    total = np.zeros(p * p + p + 1)
-    for start in range(0, X.shape[0], SUM_ROWS):  # by blocks of rows, as _risk_sums
+    gram, cross, yy = np.zeros((p, p)), np.zeros(p), 0.0
+    for start in range(0, X.shape[0], SUM_ROWS):
         part = slice(start, start + SUM_ROWS)
-        design, target = scale_regression(*_design.apply_design(X[part], y[part], layout,
-                                                                 "real"), scales, shift, scale)
-        stats = GramStatistics.of(design, target)
-        total[:p * p] += stats.gram.ravel()
-        total[p * p:p * p + p] += stats.cross
-        total[-1] += stats.yy
-        del design, target, stats
-    return total
+        rows = _within(X[part], layout["clip"])
+        t = (np.clip(y[part], target.lower[0], target.upper[0]) - shift) / scale
+        gram[bias:, bias:] += rows.T @ rows
+        cross[bias:] += t @ rows
+        if bias:
+            gram[0, 0] += rows.shape[0]
+            gram[0, 1:] += np.sum(rows, axis=0)
+            cross[0] += np.sum(t)
+        yy += float(t @ t)
+    if bias:
+        gram[1:, 0] = gram[0, 1:]
+    return np.concatenate([(gram / np.outer(divisors, divisors)).ravel(), cross / divisors,
+                           [yy]])
 
 
 def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scaling):

@@ -59,14 +59,6 @@ MISALIGNED = (
 # --------------------------------------------------------------------------------------------
 
 
-def is_numeric(x):
-    """Whether a Dask collection holds real numbers (its dtypes: no pass)."""
-    dtypes = getattr(x, "dtypes", None)
-    if dtypes is None or not hasattr(dtypes, "__iter__"):
-        dtypes = [x.dtype]
-    return all(getattr(dtype, "kind", "O") in "iuf" for dtype in dtypes)
-
-
 def known_size(x):
     """The number of values of ``x`` if known without a pass (a Dask array of known chunks),
     else None."""
@@ -84,20 +76,10 @@ def blocks(x, columns=None):
     return list(np.ravel(parts)) if isinstance(parts, np.ndarray) else list(parts)
 
 
-def _values(block, columns=None):
-    """A block as a float array: flat (``columns`` None), or of shape (rows, ``columns``)."""
-    if hasattr(block, "to_numpy") and not isinstance(block, np.ndarray):
-        block = block.to_numpy(dtype=np.float64, na_value=np.nan)
-    block = np.asarray(block, dtype=np.float64)
-    if columns is None:
-        return block.ravel(order="K")
-    return block.reshape(-1, columns) if block.ndim < 2 else block
-
-
 def _pair(first, second):
     """Two aligned blocks of x1 and x2 as one (rows, 2) array; if their lengths differ, the
     two lengths (a tuple)."""
-    first, second = _values(first), _values(second)
+    first, second = _frames.block_floats(first), _frames.block_floats(second)
     if first.size != second.size:
         return first.size, second.size
     return np.column_stack([first, second])
@@ -154,7 +136,7 @@ def _block_moments(block, lower, upper, needs, columns, bound_lower, bound_upper
     if isinstance(block, tuple):  # x1 and x2 of different lengths here
         out["same_length"], out["lengths"] = False, np.array(block, dtype=np.int64)
         return out
-    values = _values(block, columns)
+    values = _frames.block_floats(block, columns)
     if columns == 1:
         values = values.reshape(-1, 1)
     rows = values.shape[0]
@@ -364,7 +346,7 @@ def _dask_vector(x, name):
     after the in-memory numeric check; a Dask one refused if not numeric."""
     if not _frames.is_dask(x):
         return as_dask(x, f"{name} must be numeric.").reshape(-1)
-    if not is_numeric(x):
+    if not _frames.dask_numeric(x):
         raise ValueError(f"{name} must be numeric.")
     return x.reshape(-1) if hasattr(x, "chunks") else x
 
@@ -424,7 +406,7 @@ class Pooled:
 def check_sample(x, name, min_size):
     """The in-memory data checks that need no pass, at their in-memory position: numeric
     dtypes ("<name> must be numeric."), then the size if the chunks are known."""
-    if not is_numeric(x):
+    if not _frames.dask_numeric(x):
         raise ValueError(f"{name} must be numeric.")
     size = known_size(x)
     if size is not None:
@@ -455,7 +437,7 @@ def check_samples(samples, columns=None, min_size=2):
     for sample in samples:
         if not _frames.is_dask(sample):
             sample = as_dask(sample, shape_message)
-        if not is_numeric(sample):
+        if not _frames.dask_numeric(sample):
             raise ValueError(shape_message)
         ndim = len(np.shape(sample))
         if columns is None and ndim > 1:
@@ -490,7 +472,7 @@ def _sample_size_message(columns):
 def _block_histogram(block, lower, upper, cells):
     """(n, finite, low, high, counts per breaks of ``cells``) of one block clipped to [lower,
     upper] (low and high its clipped range); ``cells`` is a tuple of (breaks, diddle)."""
-    values = _values(block)
+    values = _frames.block_floats(block)
     counts = [np.zeros(breaks.size - 1, dtype=np.int64) for breaks, _ in cells]
     if not values.size:
         return 0, True, math.inf, -math.inf, counts
@@ -593,13 +575,6 @@ def _key(breaks, diddle):
 # --------------------------------------------------------------------------------------------
 # Contingency table
 # --------------------------------------------------------------------------------------------
-
-
-def declares_levels(factor):
-    """Whether a Dask factor declares its levels: a categorical Series (or column) with known
-    categories (the categories are in the metadata, public, no pass)."""
-    dtype = getattr(factor, "dtype", None)
-    return str(dtype) == "category" and bool(factor.cat.known)
 
 
 def factors_of(factors):

@@ -33,7 +33,7 @@ import math
 import dask
 import numpy as np
 
-from .. import _checks
+from .. import _checks, _frames
 from .moments import blocks, check_sample
 
 __all__ = []
@@ -81,7 +81,7 @@ class Cells:
 
     def count(self, block):
         """(counts per cell, number of values, whether all are finite) of one block."""
-        values = _block_values(block)
+        values = _frames.block_floats(block)
         if values.size:
             low, high = np.minimum.reduce(values), np.maximum.reduce(values)
             if not (np.isfinite(low) and np.isfinite(high)):  # NaN makes both NaN
@@ -164,13 +164,6 @@ class CountedRecords:
         """The number of records <= ``point`` (grid units)."""
         cell = int(np.searchsorted(self.points, point, side="right"))
         return int(self._cumulative[cell - 1]) if cell else 0
-
-
-def _block_values(block):
-    """A block (NumPy array, pandas Series or DataFrame partition) as a flat float array."""
-    if hasattr(block, "to_numpy") and not isinstance(block, np.ndarray):
-        block = block.to_numpy(dtype=np.float64, na_value=np.nan)
-    return np.asarray(block, dtype=np.float64).ravel(order="K")
 
 
 def _merge(*parts):

@@ -488,12 +488,17 @@ class EmpiricalRisk:
         n weights w_i >= 0; all 1 without them.
     ridge : float, default 0
         lambda >= 0 of the term (lambda/2)||theta||^2.
+    order : {'C', 'any'}, default 'C'
+        'C': a design that is not C-ordered is copied into one; 'any': a Fortran-ordered
+        design is kept as it is too (the fused kernels read either; the Dask fits fill one
+        per block of a partition's column-major values).
 
     Attributes
     ----------
     loss : MarginLoss
     X : ndarray, n x d
-        The design as a C-ordered float array (X itself when it already is one).
+        The design as a C-ordered float array (X itself when it already is one, or with
+        ``order="any"`` when it is a Fortran-ordered one).
     y : ndarray
     weights : ndarray or None
     ridge : float
@@ -523,9 +528,11 @@ class EmpiricalRisk:
     (2, 2)
     """
 
-    def __init__(self, loss, X, y, weights=None, ridge=0.0):
+    def __init__(self, loss, X, y, weights=None, ridge=0.0, order="C"):
         self.loss = loss
-        self.X = np.ascontiguousarray(X, dtype=np.float64)
+        X = np.asarray(X, dtype=np.float64)
+        keep = order == "any" and X.ndim == 2 and X.flags.f_contiguous
+        self.X = X if keep else np.ascontiguousarray(X)
         self.y = np.asarray(y, dtype=np.float64)
         self.weights = None if weights is None else np.asarray(weights, dtype=np.float64)
         self.ridge = float(ridge)
