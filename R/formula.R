@@ -336,6 +336,12 @@
       "The response of lmDP() must be one numeric variable."
     }, call. = FALSE)
   }
+  # A factor built inside the formula (factor(z > 100)) takes its levels from the data: the
+  # label set must be public, so only a factor column of data (declared levels) is accepted.
+  if (is.factor(y) && !is.name(response)) {
+    stop("The response of glmDP() must be a column of data or I(<logical expression>): a ",
+         "factor made inside the formula takes its levels from the data.", call. = FALSE)
+  }
   if (is.factor(y)) {
     check_levels(levels(y))
   }

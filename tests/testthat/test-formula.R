@@ -316,6 +316,15 @@ test_that("a factor response of glmDP() needs two declared levels", {
     lmDP(sick ~ age, fd, eps = 1, bounds = list(age = c(20, 80))),
     "The response of lmDP() must be one numeric variable.", "lmDP"
   )
+  # A factor made in the formula would take its levels from the data: refused whatever the
+  # data hold (one value or two), so the error itself releases nothing; I(<logical>) works.
+  made <- paste0("The response of glmDP() must be a column of data or I(<logical expression>): ",
+                 "a factor made inside the formula takes its levels from the data.")
+  expect_dppack_error(glmDP(factor(age > 1000) ~ group, fd, eps = 1, bounds = list()),
+                      made, "glmDP")
+  expect_dppack_error(glmDP(factor(age > 50) ~ group, fd, eps = 1, bounds = list()),
+                      made, "glmDP")
+  expect_s3_class(glmDP(I(age > 50) ~ group, fd, eps = 1, bounds = list()), "glmDP")
 })
 
 # ---- predict and the methods ---------------------------------------------------------------
