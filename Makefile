@@ -99,8 +99,10 @@ check-r: $(STAMPS)/r-package
 	bash scripts/check-r.sh $(wildcard build/r-package/DPpackPy_*.tar.gz)
 
 # Regenerate NAMESPACE and man/ from the roxygen comments in R/, and build the sites.
-docs: docs-python docs-r
+# Roxygen first, so that the sites are built from the regenerated man/ and NAMESPACE.
+docs:
 	Rscript -e 'roxygen2::roxygenise()'
+	$(MAKE) docs-python docs-r
 
 # The Python site (Sphinx, docs/python/) into build/docs/python/index.html: from scratch (-E,
 # so no warning hides in a cached page), failing on any warning, nitpicky (-n: every reference
