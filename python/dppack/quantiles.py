@@ -171,7 +171,7 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="joint",
         under 'bounded' (a record changed) the changed record may leave one half for the
         other, so that two releases change on every level below the first: eps / (2 L - 1)
         each.
-    random_state : None, int or numpy.random.Generator, optional
+    random_state : None, int or NumPy Generator, optional
     accountant : BudgetAccountant, optional
         Charged PrivacyLoss.pure(eps) once, label "quantilesDP"; by default the session's
         accountant, if any. An overspend is refused before the data are read.
@@ -601,7 +601,7 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     grid : array_like, optional
         The public candidates (at least two, finite, distinct; sorted here). It must not
         depend on the data.
-    random_state : None, int or numpy.random.Generator, optional
+    random_state : None, int or NumPy Generator, optional
     accountant : BudgetAccountant, optional
         Charged PrivacyLoss.pure(eps) once, label "boundsDP".
 
@@ -650,7 +650,8 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
 
     >>> import numpy as np
     >>> from dppack import BudgetAccountant, meanDP
-    >>> income = np.random.default_rng(0).lognormal(10.0, 0.8, 20_000)
+    >>> from scipy.stats import norm
+    >>> income = np.exp(10.0 + 0.8 * norm.ppf((np.arange(20_000) + 0.5) / 20_000))
     >>> acc = BudgetAccountant(2.0)
     >>> lo, hi = boundsDP(income, 0.5, random_state=1, accountant=acc)
     >>> round(lo), round(hi)
