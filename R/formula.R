@@ -376,9 +376,14 @@
 #' design is built. The bounds of each column of the design follow from them, never from the
 #' data:
 #' * a factor is expanded by [stats::model.matrix()] with its declared levels (also levels no
-#'   row has), each dummy within the range of its coding: `[0, 1]` for the default treatment
-#'   contrasts. A logical is a factor with levels `FALSE` and `TRUE`. A character column is
-#'   refused (its levels would come from the data): make it a factor;
+#'   row has), each coding column within the range of the coding's values and 0 and 1:
+#'   `[0, 1]` for the default treatment contrasts. The factor's contrasts are R's: an ordered
+#'   factor gets [stats::contr.poly()] (orthogonal polynomials over all its declared levels,
+#'   columns `f.L`, `f.Q`, ...), and contrasts set on the factor
+#'   (`contrasts(d$f) <- contr.sum(3)`, columns `f1`, `f2` within `[-1, 1]`) or by
+#'   `options(contrasts = )` are used, and kept for `predict()`. A logical is a factor with
+#'   levels `FALSE` and `TRUE`. A character column is refused (its levels would come from the
+#'   data): make it a factor;
 #' * a transformation of numeric variables gets bounds by interval arithmetic: `+ - * / ^`,
 #'   `I()`, `abs()` and the increasing functions `log()`, `log2()`, `log10()`, `log1p()`,
 #'   `sqrt()`, `exp()`, `expm1()`, e.g. `log(x)` within `log` of the bounds of `x` (a lower
@@ -406,6 +411,16 @@
 #' (`nobs()`), the factor levels and the bounds are treated as public, as by the models.
 #' `predict()` is post-processing and costs nothing; `confint()` of a `glmDP` fit is a new
 #' release (see [confint.glmDP()]).
+#'
+#' @section Copies share the model:
+#' The fit is a list and its `$model` an R6 object, which R does not copy: after
+#' `fit2 <- fit`, both hold the same model. The methods of the fit (`coef()`, `predict()`,
+#' `summary()`, `confint()`, ...) never change it, and [stats::update()] makes a new fit with
+#' a new model (it calls `lmDP()` or `glmDP()` again: a new release that spends `eps` again).
+#' But changing the model through one copy, as `fit2$model$fit(...)` or
+#' `fit2$model$gamma <- 5`, changes it for every copy, and the formula, bounds and names of
+#' the fit then no longer describe it. Refit with `update()`; for a copy with a model of its
+#' own, `fit2$model <- fit$model$clone(deep = TRUE)`.
 #'
 #' @param formula A formula `response ~ terms`, as for [stats::lm()].
 #' @param data A data.frame holding every variable of the formula.
@@ -520,12 +535,56 @@ glmDP <- function(formula, data, family = stats::binomial(), eps, bounds, gamma 
     stop("newdata must be a data.frame.", call. = FALSE)
   }
   terms <- stats::delete.response(object$terms)
+  newdata <- .formula_check_newdata(object, terms, newdata)
   frame <- stats::model.frame(terms, newdata, na.action = stats::na.pass,
                               xlev = object$xlevels)
   X <- stats::model.matrix(terms, frame, contrasts.arg = object$contrasts)
   X <- X[, attr(X, "assign") != 0, drop = FALSE]
   rows <- stats::complete.cases(X)
   list(X = X[rows, , drop = FALSE], rows = rows, names = rownames(newdata))
+}
+
+# `newdata` checked against the variables of the fit's right-hand side `terms`, so that a
+# variable it lacks or has in another kind is named in the user's terms (not as model.frame()
+# says it: "object 'x' not found"). The kinds are those of the fit: its numeric variables have
+# bounds, its factors have levels (a factor or character column of newdata is taken with the
+# fit's levels), the others are logicals. A column with only NA becomes one of the right kind.
+.formula_check_newdata <- function(object, terms, newdata) {
+  variables <- all.vars(attr(terms, "variables"))
+  absent <- setdiff(variables, names(newdata))
+  if (length(absent) > 0) {
+    stop("newdata must have every variable of the right-hand side of the formula ",
+         .deparse_one(stats::formula(terms)), "; missing: ", paste(absent, collapse = ", "),
+         ".", call. = FALSE)
+  }
+  for (name in variables) {
+    column <- newdata[[name]]
+    kind <- if (name %in% names(object$xlevels)) {
+      "factor"
+    } else if (name %in% names(object$bounds)) {
+      "numeric"
+    } else {
+      "logical"
+    }
+    if (is.logical(column) && all(is.na(column)) && kind != "logical") {
+      newdata[[name]] <- if (kind == "numeric") as.numeric(column) else as.character(column)
+      next
+    }
+    ok <- switch(kind,
+                 factor = is.factor(column) || is.character(column),
+                 numeric = .formula_kind(column) %in% "numeric",
+                 logical = is.logical(column))
+    if (!ok) {
+      stop("newdata$", name, " must be ", switch(
+        kind,
+        factor = paste0("a factor (or character) with levels among those of the fit: ",
+                        paste(object$xlevels[[name]], collapse = ", ")),
+        numeric = "numeric, as in the fit",
+        logical = "logical (TRUE/FALSE), as in the fit"
+      ), "; it is ", class(column)[[1]], ".", call. = FALSE)
+    }
+  }
+  newdata
 }
 
 # Predictions `values` of the complete rows of `design` spread over all its rows, NA for the
@@ -538,13 +597,30 @@ glmDP <- function(formula, data, family = stats::binomial(), eps, bounds, gamma 
 }
 
 # Predictions of the fit's R6 model for `newdata` (its S3 predict(), see model_methods.R),
-# errors raised from `caller`.
+# errors raised from `caller`. type = "link" is the linear score x'coeff (with the intercept
+# column when the fit has one), computed by the core's mapXy_linear: finite also where the
+# probability rounds to 0 or 1, where qlogis() of the probability would be -Inf or Inf.
 .formula_predict <- function(object, newdata, type, caller) {
   design <- .formula_as_caller(.formula_newdata(object, newdata), caller)
   if (!any(design$rows)) {
-    return(.formula_spread(NA, design))
+    # NA of the type the rows would have had: the label type for "class", else a number
+    labels <- object$model$.fitted$labels
+    empty <- if (type != "class" || is.null(labels) || labels$type == "numeric") {
+      NA_real_
+    } else if (labels$type == "factor") {
+      factor(NA, levels = labels$levels)
+    } else {
+      NA
+    }
+    return(.formula_spread(empty, design))
   }
-  .formula_spread(.model_predict(object$model, design$X, type, caller), design)
+  if (type != "link") {
+    return(.formula_spread(.model_predict(object$model, design$X, type, caller), design))
+  }
+  .check_fitted(object$model, caller)
+  X <- if (isTRUE(object$add.bias)) cbind(1, design$X) else design$X
+  link <- .formula_as_caller(mapXy.linear(X, as.vector(object$model$coeff)), caller)
+  .formula_spread(as.vector(link), design)
 }
 
 #' Predictions of a formula fit
@@ -559,7 +635,8 @@ glmDP <- function(formula, data, family = stats::binomial(), eps, bounds, gamma 
 #' @param newdata A data.frame with the variables of the formula's right-hand side.
 #' @param type For `glmDP`: `"class"` (the predicted label, of the response's own type: a
 #'   factor with its levels, a logical, or 0/1), `"response"` (the probability of the second
-#'   level, `TRUE` or 1) or `"link"` (the linear score, its log-odds). For `lmDP`:
+#'   level, `TRUE` or 1) or `"link"` (the linear score `x'coef`, the log-odds: finite also
+#'   for rows whose probability rounds to 0 or 1). For `lmDP`:
 #'   `"response"`.
 #' @param ... Ignored.
 #' @return A vector with one value per row of `newdata`.
@@ -573,18 +650,13 @@ glmDP <- function(formula, data, family = stats::binomial(), eps, bounds, gamma 
 #' predict(fit, data.frame(x = c(-0.8, 0, 0.8)))
 #' predict(fit, data.frame(x = c(-0.8, 0, 0.8)), type = "response")
 predict.glmDP <- function(object, newdata, type = c("class", "response", "link"), ...) {
-  caller <- sys.call()
-  type <- match.arg(type)
-  if (type != "link") {
-    return(.formula_predict(object, newdata, type, caller))
-  }
-  stats::qlogis(.formula_predict(object, newdata, "response", caller))
+  .formula_predict(object, newdata, match.arg(type), .generic_call(sys.call(), "predict"))
 }
 
 #' @rdname predict.glmDP
 #' @export
 predict.lmDP <- function(object, newdata, type = "response", ...) {
-  .formula_predict(object, newdata, match.arg(type), sys.call())
+  .formula_predict(object, newdata, match.arg(type), .generic_call(sys.call(), "predict"))
 }
 
 #' Model methods of a formula fit
@@ -667,8 +739,10 @@ print.summary.dppack_model_fit <- function(x, digits = 4, ...) {
 #' factor levels and bounds give for `data`. This is a **new release**, not a summary of the
 #' fit: it fits the coefficients again and spends the model's `eps` again (or `rho`, under
 #' zCDP), so the intervals surround a new private estimate (the `estimate` column), not
-#' `coef(object)`. Give it the data of the fit (or other data) and, to track the total, an
-#' `accountant`. Missing values are refused as by [glmDP()].
+#' `coef(object)`. Give it the data of the fit (or other data). The release is charged to
+#' `accountant` if given, else to the default accountant of [with_accountant()], if any: after
+#' `glmDP(eps = 1)` and one `confint()`, the data have spent `eps = 2` in all. Missing values
+#' are refused as by [glmDP()], and every argument is checked before anything is released.
 #'
 #' @param object A fit of [glmDP()] (with the `"l2"` regularizer).
 #' @param parm Optional names or indices of the coefficients to keep.
@@ -687,11 +761,12 @@ print.summary.dppack_model_fit <- function(x, digits = 4, ...) {
 #' confint(fit, data = d, accountant = acc)
 #' acc$spent
 confint.glmDP <- function(object, parm, level = 0.95, data, ...) {
-  caller <- sys.call()
+  caller <- .generic_call(sys.call(), "confint")
   if (missing(data)) {
     stop(simpleError(paste0(
-      "confint() of a glmDP fit needs data: it is a new private release (the fit keeps no ",
-      "data)."
+      "confint() of a glmDP fit needs data (the fit keeps none): give the data of the fit, ",
+      "e.g. confint(fit, data = d). It is a new private release that spends the model's eps = ",
+      format(object$model$eps), " again (or the rho you give)."
     ), call = caller))
   }
   fitted <- .formula_as_caller(

@@ -108,6 +108,16 @@ confintERM <- function(X, y, upper.bounds, lower.bounds, gamma, eps = NULL, rho 
 #' neither fitted nor changed: the returned `estimate` column holds the released private
 #' coefficients. `confint(model, X = , y = , upper.bounds = , lower.bounds = )` does the same.
 #'
+#' @section Privacy, a new release:
+#' `confintDP()` and `confint()` of a model are not summaries of its fit: each call releases
+#' new private coefficients and intervals from `X` and `y`, and spends the model's `eps` (or
+#' `rho`, if given) in full, on top of what `fit()` spent (`model$privacy`). The charge goes to
+#' `accountant` if given, else to the default accountant of [with_accountant()], if any: a
+#' model with `eps = 1`, fitted once and then given intervals once on the same data, has
+#' spent `eps = 2` on it. To spend `eps` once, skip `fit()`: the `estimate` column is a private
+#' fit. Missing data arguments, unknown arguments and bad settings stop the call before
+#' anything is released; the data must be given again (a model keeps none).
+#'
 #' @param model A [LogisticRegressionDP] or [svmDP] object.
 #' @param X,y,upper.bounds,lower.bounds,add.bias As for the model's `fit()`.
 #' @param level Confidence level.
@@ -128,6 +138,9 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
                       level = 0.95, rho = NULL, budget.split = NULL, n.draws = 10000,
                       accountant = NULL) {
   caller <- sys.call()
+  .confint_check_data(model, c(X = missing(X), y = missing(y),
+                               upper.bounds = missing(upper.bounds),
+                               lower.bounds = missing(lower.bounds)), caller)
   # the model's core, which the core reads and leaves unchanged; anything else goes as it is
   # and the core refuses it
   core <- .core_of(model)
@@ -146,22 +159,101 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
   .as_confint(result, X, add.bias)
 }
 
+# Stop as `caller` (confintDP() or confint()) when the data of the release are missing
+# (`absent`: a logical vector by argument name), before anything is converted or released:
+# what is missing, that the call is a new release spending the model's budget, and how to
+# call it.
+.confint_check_data <- function(model, absent, caller) {
+  if (!any(absent)) {
+    return(invisible(NULL))
+  }
+  # the function's name, also when called as DPpackPy::confintDP()
+  generic <- as.character(caller[[1]])
+  generic <- generic[[length(generic)]]
+  what <- if (inherits(model, "R6")) paste0("a ", class(model)[[1]], " model") else "a model"
+  eps <- tryCatch(model$eps, error = function(e) NULL)
+  budget <- if (is.numeric(eps) && length(eps) == 1) paste0("eps = ", format(eps)) else "eps"
+  stop(simpleError(paste0(
+    generic, "() of ", what, " needs the data to release intervals from; missing: ",
+    paste(names(absent)[absent], collapse = ", "), ". It is a new private release, not a ",
+    "summary of the fit: it fits the coefficients again and spends the model's ", budget,
+    " (or the rho you give). Give the data as to fit(): ", generic,
+    "(model, X = X, y = y, upper.bounds = ub, lower.bounds = lb)."
+  ), call = caller))
+}
+
+# Stop as `caller` unless `parm` picks coefficients of the release for `args` (confint()'s
+# further arguments), before it is made: names as .as_confint() gives them ("(Intercept)"
+# with add.bias, then X's column names, else x1, ..., xp) or indices among them.
+.confint_check_parm <- function(parm, args, object, caller) {
+  if (.is_dask_handle(args$X)) {
+    return(invisible(NULL))
+  }
+  add_bias <- if ("add.bias" %in% names(args)) {
+    isTRUE(args$add.bias)
+  } else {
+    isTRUE(object$.fitted$add.bias)
+  }
+  columns <- .design_names(args$X)
+  if (is.null(columns)) {
+    columns <- paste0("x", seq_len(NCOL(args$X)))
+  }
+  coefficients <- c(if (add_bias) "(Intercept)", columns)
+  bad <- if (is.character(parm)) {
+    setdiff(parm, coefficients)
+  } else if (is.numeric(parm) && all(is.finite(parm))) {
+    parm[parm < 1 | parm > length(coefficients) | parm != round(parm)]
+  } else {
+    parm
+  }
+  if (length(parm) == 0 || length(bad) > 0) {
+    stop(simpleError(paste0(
+      "parm must give names or indices of the coefficients: ",
+      paste(coefficients, collapse = ", "), " (1 to ", length(coefficients), "); not ",
+      if (length(bad) > 0) paste(bad, collapse = ", ") else "empty", "."
+    ), call = caller))
+  }
+  invisible(NULL)
+}
+
 #' @rdname confintDP
 #' @param object A [LogisticRegressionDP] or [svmDP] object (for `confint()`).
 #' @param parm Optional names or indices of the coefficients to keep.
-#' @param ... Further arguments of `confintDP()`: `X`, `y`, `upper.bounds`, `lower.bounds`
-#'   (required), `add.bias` (by default that of the model's last `fit()`, as for
+#' @param ... Further arguments of `confintDP()`, by name: `X`, `y`, `upper.bounds`,
+#'   `lower.bounds` (required), `add.bias` (by default that of the model's last `fit()`, as for
 #'   [predict()][model_methods], else `FALSE`), `rho`, `budget.split`, `n.draws`,
 #'   `accountant`.
 #' @importFrom stats confint
 #' @export
 confint.EmpiricalRiskMinimizationDP.CMS <- function(object, parm, level = 0.95, ...) {
-  # add.bias as in the model's last fit, as predict() does (model_methods.R)
-  out <- if ("add.bias" %in% names(list(...)) || is.null(object$.fitted)) {
-    confintDP(object, level = level, ...)
-  } else {
-    confintDP(object, level = level, add.bias = object$.fitted$add.bias, ...)
+  caller <- .generic_call(sys.call(), "confint")
+  dots <- match.call(expand.dots = FALSE)$...
+  given <- if (is.null(names(dots))) rep("", length(dots)) else names(dots)
+  allowed <- setdiff(names(formals(confintDP)), c("model", "level"))
+  unknown <- setdiff(given, allowed)
+  if (length(unknown) > 0 || (length(given) > 0 && any(given == ""))) {
+    stop(simpleError(paste0(
+      "confint() of a model takes its further arguments by name, among: ",
+      paste(allowed, collapse = ", "), if (length(setdiff(unknown, "")) > 0) {
+        paste0("; unknown: ", paste(setdiff(unknown, ""), collapse = ", "))
+      }, "."
+    ), call = caller))
   }
+  needed <- c("X", "y", "upper.bounds", "lower.bounds")
+  .confint_check_data(object, stats::setNames(!needed %in% given, needed), caller)
+  if (!missing(parm)) {
+    .confint_check_parm(parm, list(...), object, caller)
+  }
+  # add.bias as in the model's last fit, as predict() does (model_methods.R); errors of
+  # confintDP() are shown as errors of the user's confint() call
+  out <- tryCatch(
+    if ("add.bias" %in% given || is.null(object$.fitted)) {
+      confintDP(object, level = level, ...)
+    } else {
+      confintDP(object, level = level, add.bias = object$.fitted$add.bias, ...)
+    },
+    error = function(e) stop(simpleError(conditionMessage(e), call = caller))
+  )
   if (missing(parm)) {
     return(out)
   }

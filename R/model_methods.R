@@ -262,7 +262,8 @@
 #' [svmDP], [LinearRegressionDP], [OutputPerturbationAGM], [GradientPerturbationAGM] and
 #' their base frameworks [EmpiricalRiskMinimizationDP.CMS], [WeightedERMDP.CMS] and
 #' [EmpiricalRiskMinimizationDP.KST] (`confint()` of [LogisticRegressionDP] and [svmDP]: see
-#' [confintDP()]; the other models have none and say so). They read the released
+#' [confintDP()], a new release that needs the data and spends the model's `eps` again; the
+#' other models have none and say so). They read the released
 #' coefficients and what `fit()` recorded: the number of rows, `add.bias`, the column names of
 #' `X` and the label set. DPpack's own fields and methods are unchanged: `model$coeff` stays
 #' DPpack's unnamed vector (`coef()` is the named view) and `model$predict(X, add.bias)` keeps

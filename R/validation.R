@@ -12,6 +12,19 @@
 #' is the better one for large training sets, data splitting for small ones (see
 #' `vignette("stable-validation")`).
 #'
+#' Before any data value is read, the call checks from public values (the sizes of `X` and
+#' of the validation set, the gammas, `eps.select`, `delta`) whether the selection can be
+#' more than a coin toss, and warns when it is near uniform: even a candidate beating all
+#' others by the whole range of the validation score would be chosen almost as often as a
+#' uniform choice would (total variation distance from uniform below 0.1). The warning names
+#' the smallest `min(gamma)` and `eps.select` that would help; see
+#' [stability_selection_diagnosis()]. Prefer data splitting ([tune_classification_model()])
+#' when the grid reaches small gammas (for the ramp score and 10 candidates, below about
+#' `1.5 / eps.select` the selection is near uniform, and realistic score differences of a
+#' few hundredths are resolved only for `min(gamma)` in the tens or more), when the
+#' training set is small, or when pure eps-DP is needed; more data do not help, since the
+#' selection's sensitivity `2 / min(gamma)` does not depend on `n`.
+#'
 #' What is shared: with `noise = "shared"` one standardised noise vector R (density
 #' proportional to `exp(-||r||)`) is drawn once and every candidate uses `R / rate`, its own
 #' noise rate (`eps' / 2` for objective, `gamma * eps / (2 * (1 + 1e-6))` for output
@@ -35,6 +48,9 @@
 #' @param noise `"shared"` or `"independent"`.
 #' @inheritParams LaplaceMechanism
 #' @return The selected model, fitted.
+#' @section Warning: A warning "The selection is near uniform ..." (a Python
+#'   `NearUniformSelectionWarning`) says that the selection will be close to a random pick,
+#'   whatever the data; silence it with [suppressWarnings()] if that is what you want.
 #' @references Chaudhuri K, Vinterbo SA (2013). A stability-based validation procedure for
 #'   differentially private machine learning. NIPS 26.
 #' @export
@@ -42,7 +58,7 @@
 #' set.seed(4)
 #' X <- matrix(stats::runif(4000, -1, 1), ncol = 2)
 #' y <- as.integer(X[, 1] + X[, 2] + stats::rnorm(2000, sd = 0.3) > 0)
-#' models <- lapply(c(1, 10, 100), function(g) LogisticRegressionDP$new("l2", 1, g))
+#' models <- lapply(c(10, 100, 1000), function(g) LogisticRegressionDP$new("l2", 1, g))
 #' best <- tune_classification_model_stable(models, X, y, c(1, 1), c(-1, -1),
 #'                                          eps.select = 1)
 #' best$gamma
@@ -61,6 +77,87 @@ tune_classification_model_stable <- function(DPmodels, X, y, upper.bounds, lower
     y_validation = .to_py(y.validation), score = .to_py(score), selector = .to_py(selector),
     noise = .to_py(noise), caller = sys.call()
   )
+}
+
+#' Is stability-based selection more than a coin toss?
+#'
+#' From public values only (no data), how far the choice of
+#' [tune_classification_model_stable()] can be from a uniform pick among the candidates.
+#' Its noise, of scale `2 * beta / eps.select`, is calibrated to the sensitivity
+#' `beta = max(beta1 / n, beta2 / m)` of the validation scores (Chaudhuri and Vinterbo 2013,
+#' Theorems 1 and 4), and `beta1 / n = 2 / min(gammas)`: one small gamma in the grid makes the
+#' noise swamp every score difference.
+#'
+#' The distance from uniform is the largest total variation distance between the
+#' selection's distribution and a uniform choice, over all validation scores within
+#' `score.gap` of each other (by default the whole range of the ramp score, 1: the most
+#' favourable case). It is the most by which the selection can improve, in
+#' expectation, any measure of the candidates' quality with range `[0, 1]` (held-out accuracy,
+#' say) over a random pick. The verdict is `"near uniform"` when it is below 0.1: the
+#' selection then gains at most a tenth of the quality range between the candidates, while it
+#' costs `eps.select` and `delta` (a random pick costs neither). Since the verdict uses the
+#' most favourable case, `"near uniform"` is certain, while `"informative"` only says that
+#' large score differences would be detected: `utility.slack` (Theorem 3) and `score.gap`
+#' tell about realistic ones.
+#'
+#' Prefer data splitting ([tune_classification_model()]) when the verdict is
+#' `"near uniform"` and `min(gamma)` cannot be raised: more data do not help, because
+#' `2 / min(gamma)` does not depend on `n`.
+#'
+#' @param gammas The candidates' `gamma` values.
+#' @param n,m Training and validation set sizes (with `validation.fraction = f` and `N` rows,
+#'   `m = floor(N * f)` and `n = N - m`).
+#' @param d Number of coefficients (columns of `X`, plus one with `add.bias`).
+#' @param eps The candidates' training budget (it enters `beta2` only, for the hinge and
+#'   logistic scores or gammas above `n`).
+#' @param eps.select The selection budget.
+#' @param delta Overall delta of the selection.
+#' @param score,selector As for [tune_classification_model_stable()].
+#' @param score.gap The difference of validation scores to assess; `NULL` (default):
+#'   `min(beta2, 1)`, the whole range of the ramp score (the most favourable case), and 1 for
+#'   the unbounded hinge and logistic scores (more than separates a trivial classifier from a
+#'   perfect one; their range `beta2` bounds the coefficients' norm and is far larger than
+#'   real differences). Realistic differences of mean ramp losses are a few hundredths.
+#' @return A list of class `"stability_selection_diagnosis"`: `verdict` (`"near uniform"`,
+#'   `"informative"` or `"one candidate"`), `k`, `gamma.min`, `beta1`, `beta2`,
+#'   `sensitivity` (beta), `score.gap`, `noise.scale` (`2 * beta / eps.select`),
+#'   `best.probability` (the largest probability any candidate can have of being chosen;
+#'   uniform: `1 / k`), `distance.from.uniform`, `utility.slack` (the chosen score is within
+#'   it of the best with probability 0.95), `gamma.min.needed` and `eps.select.needed` (the
+#'   smallest values, each with the others unchanged, at which the selection is no longer
+#'   near uniform; `NULL` when none is), `eps.select`, `selector`, `threshold` (0.1) and
+#'   `text` (the diagnosis in words, which `print()` shows).
+#' @references Chaudhuri K, Vinterbo SA (2013). A stability-based validation procedure for
+#'   differentially private machine learning. NIPS 26.
+#' @export
+#' @examplesIf dppack_available()
+#' # DPpack-style gammas on 50,000 rows: a coin toss
+#' stability_selection_diagnosis(10^(-2:4), n = 40000, m = 10000, d = 9, eps = 1,
+#'                               eps.select = 1)
+#' # gamma >= 50: informative
+#' stability_selection_diagnosis(c(50, 100, 1000), n = 40000, m = 10000, d = 9, eps = 1,
+#'                               eps.select = 1)$verdict
+stability_selection_diagnosis <- function(gammas, n, m, d, eps, eps.select, delta = 0.01,
+                                          score = "ramp", selector = "exponential_noise",
+                                          score.gap = NULL) {
+  # `name =` spelled out: the argument `n` would otherwise partially match it
+  result <- .call_core(
+    name = "stability_selection_diagnosis", gammas = .to_py(as.numeric(gammas)),
+    n = .to_py(n), m = .to_py(m), d = .to_py(d), eps = .to_py(eps),
+    eps_select = .to_py(eps.select), delta = .to_py(delta), score = .to_py(score),
+    selector = .to_py(selector), score_gap = .to_py(score.gap), .caller = sys.call()
+  )
+  # as_dict() and describe() cannot fail on a result: called directly
+  fields <- .drop_1d(result$as_dict())
+  names(fields) <- gsub("_", ".", names(fields), fixed = TRUE)
+  fields$text <- result$describe("r")
+  structure(fields, class = "stability_selection_diagnosis")
+}
+
+#' @export
+print.stability_selection_diagnosis <- function(x, ...) {
+  cat(x$text, "\n", sep = "")
+  invisible(x)
 }
 
 #' Private histogram with a privately selected bin width

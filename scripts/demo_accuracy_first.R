@@ -36,18 +36,25 @@ with_random_state(2026, {
   fit <- function(f, ...) {
     f(X, y, "logistic", alpha, lambda, upper, lower, add.bias = TRUE, ...)
   }
-  paper <- lapply(seq_len(reps), function(i) fit(accuracy_first_erm, gamma = gamma))
+  # the default calibration is "exact" (the least test cost with failure probability
+  # <= gamma, computed exactly); "paper" is Ligett et al.'s union bound, "tuned" their code's
+  exact <- lapply(seq_len(reps), function(i) fit(accuracy_first_erm, gamma = gamma))
+  paper <- lapply(seq_len(reps), function(i) {
+    fit(accuracy_first_erm, gamma = gamma, calibration = "paper")
+  })
   tuned <- lapply(seq_len(reps), function(i) {
     fit(accuracy_first_erm, gamma = gamma, calibration = "tuned")
   })
   doubling <- lapply(seq_len(reps), function(i) fit(doubling_erm, gamma = gamma))
   theory <- fit(theory_erm)
 })
+show_row("noise reduction (exact calibration)", exact)
 show_row("noise reduction (paper calibration)", paper)
 show_row("noise reduction (tuned calibration)", tuned)
-show_row("doubling", doubling)
+show_row("doubling (exact calibration)", doubling)
 show_row("theory inversion (expected risk)", list(theory), tested = FALSE)
-cat("first tuned run:\n")
-print(tuned[[1]])
-cat("At n = 532 the accuracy test dominates the ex-post eps (its sensitivity uses the",
-    "worst-case\nnorm of the hypotheses); noise reduction pays off at large n, as in the paper.\n")
+cat("first run:\n")
+print(exact[[1]])
+cat("At n = 532 noise reduction spends less than doubling, not less than theory inversion\n",
+    "(which promises only the expected risk and tests nothing): the accuracy test dominates\n",
+    "(its sensitivity uses the worst-case norm of the hypotheses).\n", sep = "")

@@ -15,6 +15,7 @@ re-exported here, so ``dppack.<name>`` reaches every release.
 # after a bare ``import dppack``.
 from . import accuracy_first, data_access, datasets, erm, model_selection, stats, tuning
 from .accounting import BudgetAccountant, PrivacyLoss
+from .accuracy import NoiseInterval, noiseIntervalDP
 from .accuracy_first import *  # noqa: F403 (names in accuracy_first.__all__)
 from .analytic_gaussian_erm import GradientPerturbationAGM, OutputPerturbationAGM
 from .confidence_intervals import confintDP, confintERM
@@ -54,4 +55,7 @@ __all__ = [
     # joint quantiles and private bounds (issue 16)
     "boundsDP",
     "quantilesDP",
+    # accuracy reports (issue 16)
+    "NoiseInterval",
+    "noiseIntervalDP",
 ]

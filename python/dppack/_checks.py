@@ -648,8 +648,8 @@ def as_vector(value, size=None, message=None):
     """
     array = np.asarray(value, dtype=np.float64).ravel()
     if size is not None and array.size != size:
-        raise _messages.value_error((message or "Expected {expected} values, got {size}.").format(
-            size=array.size, expected=size))
+        raise _messages.value_error(message or "Expected {expected} values, got {size}.",
+                                    size=array.size, expected=size)
     return array
 
 

@@ -7,6 +7,16 @@ spelling: the argument and function names of the public API with underscores
 (``lower_bound``, ``EmpiricalRiskMinimizationDP_CMS``), and Python's literals (``True``,
 ``False``, ``None``).
 
+Only the template is translated, never a value put into it. A message that shows a value the
+caller chose, or one computed at run time (an accountant's label, a type's name, a number),
+writes it as a ``str.format`` field and passes it by name:
+``value_error("Spending on {label!r} is over budget.", label=label)``. The template is
+translated first and the values are inserted afterwards, the same values into both texts, so
+a label ``"lower.bound run TRUE"`` reaches a Python caller as it was written. A template given
+without values is used as it is (its braces are text). Where R's text is not a respelling of
+Python's (R's own ``match.arg()`` message, which names ``'arg'``), :func:`exception_pair`
+carries two texts.
+
 The exceptions and warnings made here carry both texts. Their ordinary text (``str()``, what
 a traceback and ``pytest.raises(match=...)`` show) is Python's; the R text rides along as the
 attribute ``r_message``, which the R bridge (:mod:`dppack._rbridge`) reads with
@@ -20,6 +30,9 @@ rewrite ``e.g.``, a file name or a number:
   signatures of ``dppack.__all__``: the Python name with its underscores turned into dots) and
   of the public names themselves (``loss.cross.entropy`` -> ``loss_cross_entropy``);
 * ``TRUE``, ``FALSE`` and ``NULL`` as whole words;
+* the arguments whose name is a Python keyword, which Python spells with a trailing
+  underscore (:data:`_KEYWORDS`: ``lambda`` -> ``lambda_``), as whole words, except where the
+  word is a symbol of a formula (:data:`_FORMULAS`);
 * the few R functions and pieces of advice that Python says differently
   (:data:`_R_FUNCTIONS`: ``privacy_loss_pure()`` is ``PrivacyLoss.pure()``, a
   ``dppack_dataset`` is Dask data).
@@ -32,7 +45,8 @@ import inspect
 import re
 import warnings
 
-__all__ = ["python_spelling", "r_text", "type_error", "value_error", "warn"]
+__all__ = ["exception", "exception_pair", "python_spelling", "r_text", "render", "type_error",
+           "value_error", "warn"]
 
 # What an R user does differently from a Python user: R's functions and advice, and how Python
 # says them. Keys are matched as whole phrases, before the dotted names.
@@ -49,13 +63,22 @@ _R_FUNCTIONS = {
 
 _LITERALS = {"TRUE": "True", "FALSE": "False", "NULL": "None"}
 
+# The arguments whose R name is a Python keyword: Python's parameter has a trailing underscore
+# (test_messages checks this table against the signatures of the public API).
+_KEYWORDS = {"lambda": "lambda_"}
+
+# Formulas whose symbols share a name with an argument of _KEYWORDS: kept as they are.
+_FORMULAS = ("(beta + lambda)",)
+
 # A dotted word: letters, digits and underscores, with at least one inner dot followed by a
 # letter. "1.5" does not start with a letter; the period that ends a sentence is not followed
 # by one.
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z]\w*(?:\.[A-Za-z]\w*)+(?!\w)")
 _LITERAL = re.compile(r"\b(?:TRUE|FALSE|NULL)\b")
 _FUNCTION = re.compile(
-    r"(?<![\w.])(?:" + "|".join(re.escape(name) for name in _R_FUNCTIONS) + r")")
+    r"(?<![\w.])(?:" + "|".join(re.escape(name) for name in (*_FORMULAS, *_R_FUNCTIONS)) + r")"
+    r"|(?<![\w.])(?:" + "|".join(_KEYWORDS) + r")(?!\w|\.\w)")
+_PHRASES = {**{formula: formula for formula in _FORMULAS}, **_R_FUNCTIONS, **_KEYWORDS}
 
 
 def _parameters(obj):
@@ -137,31 +160,118 @@ def python_spelling(text):
     'add_bias must be True or False (e.g. 1.5 is refused).'
     >>> python_spelling("True.Values is a field of DPpack's result, not an argument.")
     "True.Values is a field of DPpack's result, not an argument."
+    >>> python_spelling("lambda must be > 0; lambda.min is a bound of 1/(beta + lambda).")
+    'lambda_ must be > 0; lambda_min is a bound of 1/(beta + lambda).'
     """
     table = dotted_names()
-    text = _FUNCTION.sub(lambda match: _R_FUNCTIONS[match.group(0)], text)
+    text = _FUNCTION.sub(lambda match: _PHRASES[match.group(0)], text)
     text = _DOTTED.sub(lambda match: table.get(match.group(0), match.group(0)), text)
     return _LITERAL.sub(lambda match: _LITERALS[match.group(0)], text)
 
 
-def _both(exception_class, text):
-    exception = exception_class(python_spelling(text))
-    exception.r_message = text
-    return exception
-
-
-def value_error(text):
-    """A ``ValueError`` with ``text`` for both callers.
+def render(template, /, **values):
+    """The Python text and the R text of a message: the template translated, then the values
+    inserted into each.
 
     Parameters
     ----------
-    text : str
-        The message, in R's spelling (DPpack's text where DPpack has one).
+    template : str
+        The constant text, in R's spelling, with a ``str.format`` field (``{label!r}``,
+        ``{eps:.6g}``) for each value; used as it is when no value is given.
+    **values
+        The values of the fields, inserted untranslated.
+
+    Returns
+    -------
+    tuple of str
+        ``(python_text, r_text)``.
+
+    Examples
+    --------
+    >>> python, r = render("Spending on {label!r}; add.bias is TRUE.", label="lower.bound NULL")
+    >>> python
+    "Spending on 'lower.bound NULL'; add_bias is True."
+    >>> r
+    "Spending on 'lower.bound NULL'; add.bias is TRUE."
+    >>> render("{x} is a set: use lower.bound.")
+    ('{x} is a set: use lower_bound.', '{x} is a set: use lower.bound.')
+    """
+    python = python_spelling(template)
+    if not values:
+        return python, template
+    return python.format_map(values), template.format_map(values)
+
+
+def exception(exception_class, template, /, **values):
+    """An exception of ``exception_class`` with ``template`` for both callers (as
+    :func:`value_error`), for the core's own exception classes.
+
+    Parameters
+    ----------
+    exception_class : type
+        An ``Exception`` subclass whose constructor takes the message.
+    template : str
+        The message, in R's spelling, with a ``str.format`` field for each of ``values``.
+    **values
+        Values shown in the message, untranslated.
+
+    Returns
+    -------
+    BaseException
+
+    Examples
+    --------
+    >>> error = exception(RuntimeError, "A larger lambda helps (gradient {g:.2g}).", g=0.5)
+    >>> str(error), r_text(error)
+    ('A larger lambda_ helps (gradient 0.5).', 'A larger lambda helps (gradient 0.5).')
+    """
+    return exception_pair(exception_class, *render(template, **values))
+
+
+def exception_pair(exception_class, python_text, r_text):
+    """An exception whose Python text and R text are two different texts, for a check whose
+    R message is R's own and names what an R user has (R's ``match.arg()`` says ``'arg'``).
+
+    Parameters
+    ----------
+    exception_class : type
+        An ``Exception`` subclass whose constructor takes the message.
+    python_text : str
+        What a Python caller reads, final (not translated).
+    r_text : str
+        What an R caller reads, final.
+
+    Returns
+    -------
+    BaseException
+
+    Examples
+    --------
+    >>> error = exception_pair(ValueError, "breaks must be 'Sturges'.", "'arg' should be ...")
+    >>> str(error), r_text(error)
+    ("breaks must be 'Sturges'.", "'arg' should be ...")
+    """
+    error = exception_class(python_text)
+    error.r_message = r_text
+    return error
+
+
+def value_error(template, /, **values):
+    """A ``ValueError`` with ``template`` for both callers.
+
+    Parameters
+    ----------
+    template : str
+        The message, in R's spelling (DPpack's text where DPpack has one), with a
+        ``str.format`` field for each of ``values`` (:func:`render`).
+    **values
+        Values shown in the message (a label, a number): inserted after the translation,
+        unchanged in both texts.
 
     Returns
     -------
     ValueError
-        Its text in Python's spelling (:func:`python_spelling`); ``r_message``, ``text``.
+        Its text in Python's spelling (:func:`python_spelling`); ``r_message``, R's.
 
     Examples
     --------
@@ -170,17 +280,22 @@ def value_error(text):
     'lower_bound must be < upper_bound.'
     >>> r_text(error)
     'lower.bound must be < upper.bound.'
+    >>> error = value_error("No column {column!r}: see eps.max.", column="eps.max")
+    >>> str(error), r_text(error)
+    ("No column 'eps.max': see eps_max.", "No column 'eps.max': see eps.max.")
     """
-    return _both(ValueError, text)
+    return exception(ValueError, template, **values)
 
 
-def type_error(text):
-    """A ``TypeError`` with ``text`` for both callers (as :func:`value_error`).
+def type_error(template, /, **values):
+    """A ``TypeError`` with ``template`` for both callers (as :func:`value_error`).
 
     Parameters
     ----------
-    text : str
+    template : str
         The message, in R's spelling.
+    **values
+        Values shown in the message, untranslated.
 
     Returns
     -------
@@ -190,21 +305,26 @@ def type_error(text):
     --------
     >>> str(type_error("alloc.proportions must be numeric or NULL."))
     'alloc_proportions must be numeric or None.'
+    >>> str(type_error("alloc.proportions must be numeric; got {kind}.", kind="TRUE"))
+    'alloc_proportions must be numeric; got TRUE.'
     """
-    return _both(TypeError, text)
+    return exception(TypeError, template, **values)
 
 
-def warn(text, category=UserWarning, stacklevel=1):
-    """Issue the warning ``text`` for both callers.
+def warn(template, /, category=UserWarning, stacklevel=1, **values):
+    """Issue the warning ``template`` for both callers.
 
     Parameters
     ----------
-    text : str
-        The warning, in R's spelling (DPpack's text where DPpack has one).
+    template : str
+        The warning, in R's spelling (DPpack's text where DPpack has one), with a
+        ``str.format`` field for each of ``values``.
     category : type, default UserWarning
         A ``Warning`` subclass.
     stacklevel : int, default 1
         As ``warnings.warn``'s, counted from the caller of this function.
+    **values
+        Values shown in the warning, untranslated.
 
     Examples
     --------
@@ -215,8 +335,9 @@ def warn(text, category=UserWarning, stacklevel=1):
     >>> str(caught[0].message), r_text(caught[0].message)
     ('Raise eps_max or n_levels.', 'Raise eps.max or n.levels.')
     """
-    message = category(python_spelling(text))
-    message.r_message = text
+    python, r = render(template, **values)
+    message = category(python)
+    message.r_message = r
     warnings.warn(message, stacklevel=stacklevel + 1)
 
 

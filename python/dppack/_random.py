@@ -751,6 +751,40 @@ def discrete_laplace_tail(m, t, s):
     return -math.expm1(-rate * (1 - first) - log1p_q)
 
 
+def smallest_tail_index(tail, p, guess=1):
+    """The smallest integer m >= 1 with tail(m) <= p, for a non-increasing ``tail`` that
+    tends to 0: from ``guess`` outwards by doubling steps, then bisection (a few evaluations
+    of ``tail`` when the guess is close). The thresholds of ``stats.tableDP`` (guess 1) and
+    the accuracy reports (``dppack.accuracy``) search the exact tails of the noises here.
+
+    Examples
+    --------
+    >>> smallest_tail_index(lambda m: 0.5 ** m, 0.01)
+    7
+    """
+    guess = max(int(guess), 1)
+    if tail(guess) <= p:
+        high, step = guess, 1
+        low = guess - step
+        while low >= 1 and tail(low) <= p:
+            high, step = low, 2 * step
+            low = high - step
+        low = max(low, 0)  # tail(low) > p, or low = 0
+    else:
+        low, step = guess, 1
+        high = guess + step
+        while tail(high) > p:
+            low, step = high, 2 * step
+            high = low + step
+    while high - low > 1:
+        middle = (low + high) // 2
+        if tail(middle) <= p:
+            high = middle
+        else:
+            low = middle
+    return high
+
+
 def discrete_gaussian_delta(eps, sensitivity, sigma):
     """The exact delta of the discrete Gaussian mechanism at eps (CKS Theorem 7).
 

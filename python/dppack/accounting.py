@@ -473,14 +473,14 @@ def _as_loss(value, context):
     if not isinstance(value, PrivacyLoss):
         raise _messages.type_error(
             f"{context} takes PrivacyLoss values (PrivacyLoss.pure, .approx or "
-            f".zcdp); got {type(value).__name__}.")
+            ".zcdp); got {kind}.", kind=type(value).__name__)
     return value
 
 
 def _total_delta(delta):
     if not delta < 1.0:
-        raise _messages.value_error(f"The composed delta = {delta:.6g} is >= 1: the guarantee is "
-                                    "vacuous.")
+        raise _messages.value_error("The composed delta = {delta:.6g} is >= 1: the guarantee is "
+                                    "vacuous.", delta=delta)
     return delta
 
 
@@ -883,8 +883,8 @@ class PrivacyLoss:
         eps, delta = advanced_composition(self._eps, self._delta, k, delta_prime)
         if not math.isfinite(eps):
             raise _messages.value_error(
-                f"The advanced composition of {k} steps at eps = {self._eps:.6g} "
-                "overflows: use basic composition (k * loss).")
+                "The advanced composition of {k} steps at eps = {eps:.6g} "
+                "overflows: use basic composition (k * loss).", k=k, eps=self._eps)
         return PrivacyLoss.approx(eps, _total_delta(delta))
 
     def advanced_composition_inverse(self, k, delta_prime):
@@ -928,8 +928,8 @@ class PrivacyLoss:
                                            strict=True)
         if delta_prime > self._delta:
             raise _messages.value_error(
-                f"delta.prime = {delta_prime:.6g} exceeds the total delta = "
-                f"{self._delta:.6g}.")
+                "delta.prime = {delta_prime:.6g} exceeds the total delta = "
+                "{delta:.6g}.", delta_prime=delta_prime, delta=self._delta)
         delta_step = (self._delta - delta_prime) / k
         # rounding may put delta' + k delta_step an ulp above the total: step it down
         while delta_step > 0.0 and delta_prime + k * delta_step > self._delta:
@@ -1044,8 +1044,9 @@ class PrivacyLoss:
         if self._kind == "approx":
             if self._delta > delta:
                 raise _messages.value_error(
-                    f"An (eps, delta)-DP loss with delta = {self._delta:.6g} "
-                    f"cannot be stated at the smaller delta = {delta:.6g}.")
+                    "An (eps, delta)-DP loss with delta = {own:.6g} "
+                    "cannot be stated at the smaller delta = {delta:.6g}.", own=self._delta,
+                    delta=delta)
             return self
         rho = self.to_zcdp()._rho
         convert = _tight_zcdp_eps if method == "tight" else _bun_steinke_eps
@@ -1267,11 +1268,13 @@ class BudgetAccountant:
         total, _ = self._total((loss,))
         budget = self._budget
         if total.eps > budget.eps or total.delta > budget.delta:
-            on = f" on {label!r}" if label is not None else ""
+            # the label is the caller's text: a value of the message, never translated
+            on = " on {label!r}" if label is not None else ""
             raise _messages.value_error(
-                f"Privacy budget exceeded: spending {loss}{on} would bring the total to "
-                f"{total}, over the budget {budget}; remaining: "
-                f"{self._remaining(self._total()[0])}. Nothing was recorded.")
+                "Privacy budget exceeded: spending {loss}" + on + " would bring the total to "
+                "{total}, over the budget {budget}; remaining: {remaining}. Nothing was "
+                "recorded.", loss=loss, label=label, total=total, budget=budget,
+                remaining=self._remaining(self._total()[0]))
         return total
 
     def check(self, loss):

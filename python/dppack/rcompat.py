@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from . import _checks, _frames
+from . import _checks, _frames, _messages
 
 __all__ = [
     "Histogram",
@@ -61,8 +61,11 @@ _INT_MAX = 2**31 - 1
 _MAX_CELLS = 1e6
 
 _RULES = ("sturges", "fd", "freedman-diaconis", "scott")
-# R's match.arg() message, with its curly quotes.
+# R's match.arg() message, with its curly quotes: what an R caller reads (R's hist() says it);
+# a Python caller reads which argument and which values (_PYTHON_RULE_MESSAGE).
 _RULE_MESSAGE = "'arg' should be one of " + ", ".join(f"\u201c{rule}\u201d" for rule in _RULES)
+_PYTHON_RULE_MESSAGE = ("breaks, when a string, must be one of 'Sturges', 'Scott', 'FD' or "
+                        "'Freedman-Diaconis' (in any case, or a unique prefix); got {value!r}.")
 _NOT_COUNTED = "some 'x' not counted; maybe 'breaks' do not span range of 'x'"
 _INVALID_NUMBER = "invalid number of 'breaks'"
 
@@ -536,12 +539,13 @@ def nclass_fd(x):
 
 def _match_rule(name):
     """R's ``match.arg(tolower(breaks), rules)``: an exact name, else a unique prefix."""
-    name = name.lower()
+    original, name = name, name.lower()
     if name in _RULES:
         return name
     matches = [rule for rule in _RULES if name and rule.startswith(name)]
     if len(matches) != 1:
-        raise ValueError(_RULE_MESSAGE)
+        raise _messages.exception_pair(ValueError, _PYTHON_RULE_MESSAGE.format(value=original),
+                                       _RULE_MESSAGE)
     return matches[0]
 
 

@@ -4,10 +4,10 @@
 ``DPLinearRegression`` wrap :class:`dppack.LogisticRegressionDP`, :class:`dppack.svmDP` and
 :class:`dppack.LinearRegressionDP` in scikit-learn's
 estimator contract: keyword-only constructors that only store their parameters,
-``fit(X, y)``, ``predict``, ``decision_function``, ``predict_proba`` (logistic model),
-``score``, ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``, ``feature_names_in_``.
-So they work with ``clone``, ``Pipeline``, ``cross_val_score`` and ``GridSearchCV``.
-``DPModelSelector`` chooses among several of them privately, with DPpack's tuners
+``fit(X, y, sample_weight=None)``, ``predict``, ``decision_function``, ``predict_proba``
+(logistic model), ``score``, ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``,
+``feature_names_in_``. So they work with ``clone``, ``Pipeline``, ``cross_val_score`` and
+``GridSearchCV``. ``DPModelSelector`` chooses among several of them privately, with DPpack's tuners
 (:func:`dppack.tune_classification_model`, :func:`dppack.tune_linear_regression_model`).
 
 Needs scikit-learn >= 1.6 (``validate_data``, ``__sklearn_tags__``, the ``dppack[sklearn]``
@@ -30,6 +30,22 @@ fitted on the data is itself not private: ``StandardScaler`` releases the exact 
 standard deviations of the training data into the pipeline, so such a pipeline is not
 differentially private as a whole. Data-independent transformations (a fixed unit change, a
 log) keep the guarantee.
+
+Sample weights
+--------------
+Every estimator takes ``sample_weight`` in ``fit`` (both perturbation methods, both kernels,
+the regression and :class:`DPModelSelector`), with a public bound ``sample_weight_bound`` W
+given to the constructor, chosen without looking at the data: weights above W are clipped to
+W, as features are clipped to their bounds; negative, NaN or infinite weights are refused.
+The objective is (1/n) sum_i w_i loss_i + the penalty, with n the number of rows (never the
+sum of the weights, which depends on the data), and the noise is calibrated to W: the
+sensitivity of output perturbation and the gradient and curvature bounds of objective
+perturbation grow by the factor W (Chaudhuri, Monteleoni and Sarwate 2011; Kifer, Smith and
+Thakurta 2012 for the regression; the derivations are in :mod:`dppack.erm.weighting`). So a
+larger W costs accuracy: choose the smallest bound the weights need. The privacy unit is
+one row with its weight. An integer weight k gives the fit of k copies of the row (same seed);
+all-zero weights are accepted (a fit of the penalty and the noise), since refusing them would
+be an error that depends on the data.
 
 What tuning costs
 -----------------
@@ -92,7 +108,9 @@ except ImportError as error:  # scikit-learn missing, or older than 1.6 (no vali
 
 from . import _checks, _frames, accounting
 from .erm import LinearRegressionDP, LogisticRegressionDP, svmDP
+from .erm.design import interleaved_split, prepare_weights
 from .erm.losses import sigmoid
+from .erm.weighting import fit_weighted
 from .tuning import tune_classification_model, tune_linear_regression_model, tuning_loss
 
 __all__ = [
@@ -124,6 +142,10 @@ BINARY_MESSAGE = (
 ONE_CLASS_MESSAGE = "{cls} needs two classes in y; y has only 1 class."
 KERNELS = {"linear": "linear", "rbf": "Gaussian", "Gaussian": "Gaussian"}
 FIT_INTERCEPT_MESSAGE = "fit_intercept must be True or False."
+SAMPLE_WEIGHT_BOUND_MESSAGE = (
+    "sample_weight_bound must be given with sample_weight: the noise is calibrated to an upper "
+    "bound on the weights chosen without the data (weights above it are clipped)."
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -199,14 +221,30 @@ def _broadcast_bounds(lower, upper, name, n_features):
     return lower, upper
 
 
+def _sample_weight_bound(estimator, sample_weight):
+    """The public weight bound W of a fit (None: an unweighted fit), checked before the data
+    are read; ``sample_weight`` matters only through whether it is given."""
+    bound = estimator.sample_weight_bound
+    if bound is None:
+        if sample_weight is not None:
+            raise ValueError(SAMPLE_WEIGHT_BOUND_MESSAGE)
+        return None
+    return _checks.check_number(bound, "sample_weight_bound", low=0, closed="neither",
+                                finite="sample_weight_bound must be finite.",
+                                message="sample_weight_bound must be a number > 0.")
+
+
 def _sample_weight(sample_weight, n):
-    """1-d float weights, one per row (checked here; the model checks sign and clips)."""
+    """1-d float weights, one per row (shape checked here; the core refuses negative, NaN
+    and infinite weights and clips at the bound: :func:`dppack.erm.weighting.fit_weighted`).
+    An all-zero vector is not refused (that would be an error that depends on the data)."""
+    if sample_weight is None:
+        return None
+    _frames.refuse_dask("sample_weight", sample_weight)
     weights = _checks.as_numeric_array(sample_weight, "sample_weight must be numeric.")
     if weights.ndim != 1 or weights.size != n:
         raise ValueError(f"sample_weight must be a 1-d array with one value per row of X "
                          f"({n}); it has shape {weights.shape}.")
-    if not np.any(weights != 0):
-        raise ValueError("sample_weight must contain at least one non-zero weight.")
     return weights
 
 
@@ -297,24 +335,21 @@ class _DPBinaryClassifier(ClassifierMixin, _DPEstimator):
         core = self._core_model()  # checks eps, gamma, the method (and kernel) first
         if self._uses_bounds():
             self._feature_bounds(None)
+        bound = _sample_weight_bound(self, sample_weight)
         _check_budget(self.accountant, lambda: self._privacy_loss(core))
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y01 = _encode_binary(y, type(self).__name__)
-        extra = {}
-        if sample_weight is not None:
-            extra = self._weights(sample_weight, X.shape[0])
+        weights = _sample_weight(sample_weight, X.shape[0])
         lower = upper = None
         if self._uses_bounds():
             lower, upper = self._feature_bounds(X.shape[1])
-        core.fit(X, y01, upper, lower, add_bias=fit_intercept, random_state=random_state,
-                 accountant=self.accountant, **extra)
+        fit_weighted(core, X, y01, upper, lower, add_bias=fit_intercept, weights=weights,
+                     weights_upper_bound=bound, random_state=random_state,
+                     accountant=self.accountant)
         self.classes_ = classes
         self._set_coefficients(core, fit_intercept)
         self.privacy_ = core.privacy_
         return self
-
-    def _weights(self, sample_weight, n):
-        raise TypeError(f"{type(self).__name__} does not take sample_weight.")
 
     def _set_coefficients(self, core, fit_intercept):
         """``coef_`` (1 x p) and ``intercept_`` (1,) from the core's coefficients, which refer
@@ -365,6 +400,15 @@ class DPLogisticRegression(_DPBinaryClassifier):
     perturbation_method : {'objective', 'output'}, default 'objective'
     fit_intercept : bool, default True
         DPpack's ``add_bias``.
+    sample_weight_bound : float, optional
+        The public upper bound W > 0 on the sample weights, chosen without the data; required
+        with ``sample_weight`` (weights above it are clipped to it). When given, every fit
+        is calibrated to it, with ``sample_weight`` or without (then all weights are 1).
+        Both methods stay eps-DP with the loss's slope and curvature bounds scaled by W
+        (Chaudhuri, Monteleoni and Sarwate 2011, Corollary 8 for output perturbation:
+        sensitivity 2 W / gamma; Theorem 9 for objective perturbation: c W for c and noise
+        rate eps' / (2 W)); the derivations are in :mod:`dppack.erm.weighting`. The noise
+        grows with W.
     random_state : None, int or NumPy Generator, default None
     accountant : dppack.BudgetAccountant or None, default None
         Charged eps per fit; None: the session's accountant, if any (module docstring).
@@ -388,7 +432,8 @@ class DPLogisticRegression(_DPBinaryClassifier):
     ------
     ValueError
         From ``fit``, before any noise is drawn: missing or malformed ``feature_bounds``,
-        labels that are not two classes, bad hyper-parameters, an overspend of the accountant.
+        labels that are not two classes, bad hyper-parameters, an overspend of the accountant,
+        ``sample_weight`` without ``sample_weight_bound``, negative, NaN or infinite weights.
 
     References
     ----------
@@ -429,14 +474,14 @@ class DPLogisticRegression(_DPBinaryClassifier):
     """
 
     def __init__(self, *, eps=1.0, gamma=1.0, feature_bounds=None,
-                 perturbation_method="objective", fit_intercept=True, random_state=None,
-                 accountant=None):
+                 perturbation_method="objective", fit_intercept=True, sample_weight_bound=None,
+                 random_state=None, accountant=None):
         _store_parameters(self, locals())
 
     def _core_model(self):
         return LogisticRegressionDP("l2", self.eps, self.gamma, self.perturbation_method)
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit privately; returns ``self``.
 
         Parameters
@@ -444,8 +489,15 @@ class DPLogisticRegression(_DPBinaryClassifier):
         X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
             Two classes of any type (numbers, bool, strings, pandas nullable dtypes).
+        sample_weight : array_like of shape (n_samples,), optional
+            Weights >= 0 and finite, one per row; needs ``sample_weight_bound`` (weights
+            above it are clipped to it). The objective is (1/n) sum_i w_i loss_i + the
+            penalty, n the number of rows (not the sum of the weights), and the noise is
+            calibrated to the bound (:mod:`dppack.erm.weighting`). An integer weight k fits
+            as k copies of the row would (same seed). All-zero weights are accepted: the fit
+            is then the penalty plus noise.
         """
-        return self._fit(X, y)
+        return self._fit(X, y, sample_weight)
 
     def predict_proba(self, X):
         """Probabilities of ``classes_[0]`` and ``classes_[1]``: 1 - p and p, p = sigmoid of the
@@ -460,7 +512,7 @@ class DPLogisticRegression(_DPBinaryClassifier):
 
 
 class _DPSVMBase(_DPBinaryClassifier):
-    """svmDP: the Huber-smoothed hinge loss, weights with output perturbation."""
+    """svmDP: the Huber-smoothed hinge loss."""
 
     def _kernel(self):
         return "linear"
@@ -478,20 +530,9 @@ class _DPSVMBase(_DPBinaryClassifier):
         y : array_like of shape (n_samples,)
             Two classes of any type.
         sample_weight : array_like of shape (n_samples,), optional
-            Nonnegative weights; only with ``perturbation_method='output'`` and a
-            ``sample_weight_bound`` (weights above it are clipped; the noise is calibrated to
-            it).
+            As :meth:`DPLogisticRegression.fit` (either perturbation method, either kernel).
         """
         return self._fit(X, y, sample_weight)
-
-    def _weights(self, sample_weight, n):
-        weights = _sample_weight(sample_weight, n)
-        if self.sample_weight_bound is None:
-            raise ValueError(
-                "sample_weight_bound must be given with sample_weight: the noise is calibrated "
-                "to an upper bound on the weights chosen without the data."
-            )
-        return {"weights": weights, "weights_upper_bound": self.sample_weight_bound}
 
 
 class DPLinearSVC(_DPSVMBase):
@@ -506,8 +547,7 @@ class DPLinearSVC(_DPSVMBase):
     huber_h : float, default 0.5
         The Huber smoothing h > 0 of the hinge loss.
     sample_weight_bound : float, optional
-        Upper bound on the sample weights (DPpack's ``weights.upper.bound``), required with
-        ``sample_weight`` (output perturbation only).
+        As :class:`DPLogisticRegression` (DPpack's ``weights.upper.bound``).
 
     Attributes
     ----------
@@ -517,8 +557,7 @@ class DPLinearSVC(_DPSVMBase):
     Raises
     ------
     ValueError
-        As :class:`DPLogisticRegression`; also ``sample_weight`` without
-        ``sample_weight_bound`` or with objective perturbation.
+        As :class:`DPLogisticRegression`.
 
     References
     ----------
@@ -668,6 +707,11 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
     y_bounds : (lower, upper)
         Bounds on the target, two numbers (required). y is clipped to them before fitting.
     fit_intercept : bool, default True
+    sample_weight_bound : float, optional
+        As :class:`DPLogisticRegression`: the public bound W on the weights. The weighted
+        squared error enters through X'WX, X'Wy and y'Wy (W the diagonal of the weights), and
+        Kifer, Smith and Thakurta's (2012, Theorem 2) constants zeta and lambda (the bounds
+        on a row's gradient and curvature) are scaled by W (:mod:`dppack.erm.weighting`).
     random_state : None, int or NumPy Generator, default None
     accountant : dppack.BudgetAccountant or None, default None
         Charged (eps, delta) per fit; None: the session's accountant, if any (module
@@ -720,7 +764,8 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
     """
 
     def __init__(self, *, eps=1.0, delta=0.0, gamma=1.0, feature_bounds=None, y_bounds=None,
-                 fit_intercept=True, random_state=None, accountant=None):
+                 fit_intercept=True, sample_weight_bound=None, random_state=None,
+                 accountant=None):
         _store_parameters(self, locals())
 
     def __sklearn_tags__(self):
@@ -751,7 +796,7 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
         y_lower, y_upper = self._y_bounds()
         return np.append(upper, y_upper), np.append(lower, y_lower)
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit privately; returns ``self``.
 
         Parameters
@@ -759,17 +804,22 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
         X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
             Numeric (pandas nullable dtypes such as Int64 included, without missing values).
+        sample_weight : array_like of shape (n_samples,), optional
+            As :meth:`DPLogisticRegression.fit`; needs ``sample_weight_bound``.
         """
-        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y)
+        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
         random_state, fit_intercept = self._check_common()
         core = self._core_model()
         self._feature_bounds(None)
         self._y_bounds()
+        bound = _sample_weight_bound(self, sample_weight)
         _check_budget(self.accountant, lambda: self._privacy_loss(core))
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        weights = _sample_weight(sample_weight, X.shape[0])
         upper, lower = self._bound_vectors(X.shape[1])
-        core.fit(X, y, upper, lower, add_bias=fit_intercept, random_state=random_state,
-                 accountant=self.accountant)
+        fit_weighted(core, X, y, upper, lower, add_bias=fit_intercept, weights=weights,
+                     weights_upper_bound=bound, random_state=random_state,
+                     accountant=self.accountant)
         self._set_coefficients(core, fit_intercept)
         self.privacy_ = core.privacy_
         return self
@@ -795,6 +845,29 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
 # --------------------------------------------------------------------------------------------
 
 
+class _WeightedFit:
+    """A core model for the core tuners whose ``fit`` is
+    :func:`dppack.erm.weighting.fit_weighted` with the weights of its own training part
+    (the tuners' split, :func:`dppack.erm.design.interleaved_split`: candidate i is fitted on
+    rows i, i + m + 1, ...). Every model and method takes weights this way (DPpack's own
+    ``fit`` takes them for svmDP's output perturbation only, and the regression tuner has no
+    weights). Everything else is the core's."""
+
+    def __init__(self, core, weights, weights_upper_bound):
+        self.core, self.weights, self.weights_upper_bound = core, weights, weights_upper_bound
+
+    def __getattr__(self, name):  # only for names not set here: the core's fields
+        return getattr(self.__dict__["core"], name)
+
+    def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None,
+            accountant=None):
+        if len(y) != self.weights.size:  # the tuner's split is not the one assumed here
+            raise RuntimeError("DPModelSelector: the core tuner's split has changed.")
+        fit_weighted(self.core, X, y, upper_bounds, lower_bounds, add_bias, self.weights,
+                     self.weights_upper_bound, random_state, accountant)
+        return self
+
+
 def _best_has(name):
     def check(self):
         if hasattr(self, "best_estimator_"):
@@ -811,6 +884,8 @@ class DPModelSelector(_DPEstimator):
     The data are split into m + 1 interleaved parts for m candidates; candidate i is fitted
     on part i, all are scored on the last part (misclassified rows, or the squared error
     clipped to ``y_bounds``) and one is selected by the exponential mechanism with ``eps``.
+    With ``sample_weight``, each candidate's fit takes its part's weights (the candidates
+    share one ``sample_weight_bound``); the validation score is not weighted.
     Each row enters either one fit or the validation part: the result is eps-DP in total
     (eps-DP fits on disjoint parts and an eps-DP selection that reads only the validation part
     and the private models; parallel composition, McSherry 2009; with ``delta`` > 0,
@@ -921,7 +996,7 @@ class DPModelSelector(_DPEstimator):
                 )
         return first
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit the candidates on their parts of the data and select one privately; returns
         ``self``.
 
@@ -930,11 +1005,18 @@ class DPModelSelector(_DPEstimator):
         X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
             Two classes of any type (classifiers), or numbers (regression).
+        sample_weight : array_like of shape (n_samples,), optional
+            Weights of the candidates' fits (each candidate gets its part's weights,
+            as :meth:`DPLogisticRegression.fit`); the candidates need the same
+            ``sample_weight_bound``. The validation score is not weighted (misclassified
+            rows, or clipped squared errors), so the selection's sensitivity is unchanged.
         """
-        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y)
+        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
         random_state = _check_random_state(self.random_state)
         candidates, classification = self._candidates()
         cores = [candidate._core_model() for candidate in candidates]
+        bound = self._same([_sample_weight_bound(candidate, sample_weight)
+                            for candidate in candidates], "sample_weight_bound")
         fit_intercept = self._same(
             [_checks.check_flag(candidate.fit_intercept, "fit_intercept", strict=True,
                                 message=FIT_INTERCEPT_MESSAGE) for candidate in candidates],
@@ -967,6 +1049,14 @@ class DPModelSelector(_DPEstimator):
         if pairs:
             lower = self._same([pair[0] for pair in pairs], "feature_bounds")
             upper = self._same([pair[1] for pair in pairs], "feature_bounds")
+        weights = _sample_weight(sample_weight, n_samples)
+        if bound is not None:  # calibrated to the bound, with sample_weight or without
+            weights = np.ones(n_samples) if weights is None else weights
+            # checked (and clipped) here, before the tuner spends the budget
+            weights = prepare_weights(weights, bound, n_samples)["weights"]
+            training, _ = interleaved_split(len(cores), n_samples)  # the tuners' split
+            cores = [_WeightedFit(core, weights[rows], bound)
+                     for core, rows in zip(cores, training)]
         selected = tuner(cores, X, y, upper, lower, add_bias=fit_intercept,
                          random_state=random_state, accountant=self.accountant)
         self.privacy_ = selected.privacy_

@@ -176,6 +176,32 @@ def _count_noise(eps, sensitivity, mechanism, delta, type_DP, changed):
     return gaussian, k, lambda m: _random.discrete_gaussian_tail(m, sigma2)
 
 
+def count_noise_laws(eps, mechanism="Laplace", delta=0, type_DP="aDP",
+                     which_sensitivity="bounded", rule=False):
+    """The law of the noise of each cell of :func:`histogramDP` and :func:`tableDP` (declared
+    levels), for accuracy reports (``dppack.accuracy``); no data, no draw.
+
+    Returns ``{label: (k, tail)}`` for the versions released, bounded first: the noisy cell
+    is g (round(c / g) + Z), g = 2^k, and ``tail(m)`` = P[Z >= m], from :func:`_count_noise`
+    with the sensitivities and changed cells the releases use (2 bounded, 1 unbounded), and
+    for histogramDP's unbounded release with a rule for the breaks (``rule``), the share of
+    the budget left after the noisy n. The arguments must have been checked.
+    """
+    bounded, unbounded = data_access.histogram_sensitivities(mechanism)
+    laws = {}
+    for label, sensitivity in _versions(which_sensitivity, bounded, unbounded):
+        eps_counts, delta_counts, changed = eps, delta, 2
+        if label == "Unbounded":
+            changed = 1
+            if rule:
+                (_, (eps_counts, delta_counts)) = _split_budget(eps, delta, _N_SHARE,
+                                                                mechanism, type_DP)
+        _, k, tail = _count_noise(eps_counts, sensitivity, mechanism, delta_counts, type_DP,
+                                  changed)
+        laws[label] = (k, tail)
+    return laws
+
+
 def _noisy_counts(counts, eps, sensitivity, mechanism, delta, type_DP, rng, changed):
     """``counts`` with the exact noise of :func:`_count_noise` (float array, same shape)."""
     noise = _count_noise(eps, sensitivity, mechanism, delta, type_DP, changed)[0]
@@ -1195,28 +1221,13 @@ def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
     # C's counts: 2 cells change (bounded) or 1 (unbounded), whatever the observed cells
     noise, k, tail = _count_noise(eps, sensitivity, mechanism, delta_noise, type_DP,
                                   2 if bounded else 1)
-    first = _smallest_tail_index(tail, p * (1.0 - 1e-9))
+    first = _random.smallest_tail_index(tail, p * (1.0 - 1e-9))
     # tau = g (V + m* - 1) with g V = round(1 / g) g: 1 for g <= 1, 0 for g >= 2 (1 / g <= 1/2
     # rounds to 0); the sum is exact (multiples of g below 2^53 g) for every practical eps.
     try:
         return noise, math.ldexp(float(first - 1), k) + (1.0 if k <= 0 else 0.0)
     except OverflowError:  # beyond the doubles (eps near 1e-300): no cell is released
         return noise, math.inf
-
-
-def _smallest_tail_index(tail, p):
-    """The smallest integer m >= 1 with tail(m) <= p, for a non-increasing ``tail`` that
-    tends to 0 (a doubling search, then bisection)."""
-    low, high = 0, 1  # tail(low) > p (or low = 0), tail(high) unknown
-    while tail(high) > p:
-        low, high = high, 2 * high
-    while high - low > 1:
-        middle = (low + high) // 2
-        if tail(middle) <= p:
-            high = middle
-        else:
-            low = middle
-    return high
 
 
 def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", delta=0,
@@ -1896,6 +1907,14 @@ def _quantile_grid(lower, upper):
     the number of grid points, is below 2^60)."""
     j = math.frexp(max(abs(lower), abs(upper)))[1] - 59
     return j, int(math.ceil(math.ldexp(lower, -j))), int(math.floor(math.ldexp(upper, -j)))
+
+
+def quantile_candidates(lower, upper):
+    """How many grid points :func:`quantileDP` chooses among for the bounds [lower, upper]
+    (X_{n+1} - X_0 of its Notes; public, from the bounds alone): the |R| of the exponential
+    mechanism's utility theorem, for accuracy reports (``dppack.accuracy``)."""
+    _, first, last = _quantile_grid(lower, upper)
+    return last - first
 
 
 def _to_grid(values, j, first, last):

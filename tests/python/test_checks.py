@@ -402,7 +402,7 @@ CALL_SITES = [
     (lambda: dppack.privacy_level_grid(0.1, 1.0, 2.5), "n_levels must be a whole number >= 1."),
     (lambda: dppack.above_threshold_calibration(1.0, 1.0, 1.0, 10), "gamma must be < 1."),
     (lambda: dppack.above_threshold_calibration(1.0, 0.1, 1.0, 10, "fast"),
-     "calibration must be one of 'paper' or 'tuned'."),
+     "calibration must be one of 'exact', 'paper' or 'tuned'."),
     (lambda: dppack.accuracy_first_parameters("lasso", 1.0, 1.0, 10, 2),
      "model must be one of 'ridge' or 'logistic'."),
     (lambda: dppack.accuracy_first_parameters("ridge", 1.0, 1.0, 10.5, 2),

@@ -91,6 +91,17 @@ CASES = {
         "LaplaceMechanism(0, 1, 1))}",
         lambda rng: _above_threshold(rng),
     ),
+    "above_threshold_split": (
+        "{iat <- InteractiveAboveThreshold$new(NULL, 4, 0.5, 0.1, threshold.share = 0.3); "
+        "for (v in c(0.1, 0.3, 0.45, 0.6, 0.9)) if (!iat$halted) iat$query(v); "
+        "c(iat$n.queries, LaplaceMechanism(0, 1, 1))}",
+        lambda rng: _above_threshold_split(rng),
+    ),
+    "parameters_exact": (
+        "unlist(accuracy_first_parameters('ridge', 0.05, 0.005, 1e5, 77))",
+        lambda rng: np.array(list(dppack.accuracy_first_parameters(
+            "ridge", 0.05, 0.005, 100000, 77).values()), dtype=float),
+    ),
     "parameters": (
         "unlist(accuracy_first_parameters('logistic', 0.05, 0.005, 1e5, 38, "
         "calibration = 'tuned'))",
@@ -98,6 +109,15 @@ CASES = {
             "logistic", 0.05, 0.005, 100000, 38, calibration="tuned").values()), dtype=float),
     ),
 }
+
+
+def _above_threshold_split(rng):
+    iat = dppack.InteractiveAboveThreshold(None, 4, 0.5, 0.1, random_state=rng,
+                                           threshold_share=0.3)
+    for value in (0.1, 0.3, 0.45, 0.6, 0.9):
+        if not iat.halted:
+            iat.query(value)
+    return np.array([iat.n_queries, dppack.LaplaceMechanism(0, 1, 1, random_state=rng)])
 
 
 def _above_threshold(rng):
@@ -137,6 +157,6 @@ def test_r_error_and_warning_texts_are_the_core_messages():
                 "invokeRestart('muffleWarning')}); w}",
     })
     message = out["bad"]["error"].rstrip()
-    assert message.endswith("calibration must be one of 'paper' or 'tuned'.")
+    assert message.endswith("calibration must be one of 'exact', 'paper' or 'tuned'.")
     assert "ValueError" not in message and "Traceback" not in message
     assert out["warn"]["strings"] == [dppack.accuracy_first.erm.NO_LEVEL_MESSAGE]

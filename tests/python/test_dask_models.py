@@ -147,15 +147,24 @@ def test_fit_equals_memory(name, kind, monkeypatch):
         np.testing.assert_array_equal(on_dask.prefilter, memory.prefilter)
 
 
-def test_regression_statistics_equal_memory():
-    """The one pass of LinearRegressionDP: n, X'X, X'y, y'y of the scaled design."""
+@pytest.mark.parametrize("add_bias", [True, False])
+@pytest.mark.parametrize("block_rows", [None, 97])
+def test_regression_statistics_equal_memory(add_bias, block_rows, monkeypatch):
+    """The one pass of LinearRegressionDP: n, X'X, X'y, y'y of the scaled design, with and
+    without the bias column (whose row of X'X comes from the product x'[t, 1]), in one block
+    of rows per partition and in many (97 rows: a partial last block)."""
+    from dppack.dask import erm
+
+    if block_rows:
+        monkeypatch.setattr(erm, "GRAM_ROWS", block_rows)
     X, _, target, _ = _data()
     upper, lower = _bounds(True)
     memory = dppack.LinearRegressionDP("l2", 1.0, 0.0, 1.0)
-    stats = kst.GramStatistics.of(*memory._preprocess_data(X, target, upper, lower, True))
+    stats = kst.GramStatistics.of(*memory._preprocess_data(X, target, upper, lower,
+                                                           add_bias))
     model = dppack.LinearRegressionDP("l2", 1.0, 0.0, 1.0)
     Xd, td = _dask_frame(X, target, target, target)[:2]
-    on_dask, _ = model._preprocess_data(Xd, td, upper, lower, True)
+    on_dask, _ = model._preprocess_data(Xd, td, upper, lower, add_bias)
     assert (on_dask.n, on_dask.passes) == (N, 1)
     for a, b in [(stats.gram, on_dask.gram), (stats.cross, on_dask.cross),
                  (stats.yy, on_dask.yy)]:
@@ -193,11 +202,19 @@ def test_parquet_columns(tmp_path):
             data[["a", "b", "c"]].to_dask_array(), data["y"].to_dask_array(), UPPER, LOWER)
 
 
-@pytest.mark.parametrize("name", ["logistic-objective", "svm-weighted", "linear-pure"])
-def test_partitions_inside_and_beyond_the_bounds(name, tmp_path):
+@pytest.mark.parametrize("block_rows", [None, 97])
+@pytest.mark.parametrize("name", ["logistic-objective", "svm-weighted", "linear-pure",
+                                  "svm-gaussian-output"])
+def test_partitions_inside_and_beyond_the_bounds(name, block_rows, tmp_path, monkeypatch):
     """Partitions whose values all lie within the bounds are read as they are (no clipped
     copy), the others clipped: both give the in-memory fit (the design, bias column and
-    scaling included). The columns come from one Parquet dataset, read together."""
+    scaling included). The columns come from one Parquet dataset, read together (one
+    block per column), in one block of rows per partition and in many (97 rows)."""
+    from dppack.dask import erm
+
+    if block_rows:
+        monkeypatch.setattr(erm, "GRAM_ROWS", block_rows)
+        monkeypatch.setattr(erm, "SUM_ROWS", block_rows)
     X, y, target, weights = _data(5)
     X[:N // 2] = np.clip(X[:N // 2], -1.9, 1.9)  # the first partitions: inside the bounds
     frame = pd.DataFrame(X, columns=["a", "b", "c"]).assign(y=y, t=target, w=weights)
@@ -209,10 +226,29 @@ def test_partitions_inside_and_beyond_the_bounds(name, tmp_path):
     _close(memory.coeff, on_dask.coeff, CASES[name][1])
 
 
+@pytest.mark.parametrize("case", ["nan-X", "inf-X-regression", "inf-X-nan-target",
+                                  "nan-target"])
+def test_parquet_columns_errors(case, tmp_path, monkeypatch):
+    """The checks on a Parquet dataset's columns (read one block per column): X's
+    finiteness from the sums' range check, or apart when y fails its own; the in-memory
+    message, nothing drawn."""
+    name, (X, y, target, weights), message = _bad_inputs()[case]
+    frame = pd.DataFrame(X, columns=["a", "b", "c"]).assign(y=y, t=target, w=weights)
+    for i, rows in enumerate(np.array_split(np.arange(N), 3)):
+        frame.iloc[rows].to_parquet(tmp_path / f"part{i}.parquet")
+    data = dd.read_parquet(str(tmp_path))
+    log = ComputeLog(monkeypatch)
+    with untouched_generator(0) as rng, raises_exactly(message):
+        _fit(name, data[["a", "b", "c"]], data["y"], data["t"], data["w"], seed=rng)
+    assert log.calls == 1
+
+
 def test_columns_of_one_dataset_read_together(tmp_path):
     """X, y and weights taken as columns of one Dask DataFrame are reduced from the
     partitions of one selection of its columns (no join by assign, which copies every
-    partition); the fit reads each partition's float64 values without copying them."""
+    partition); the fit reads each partition's float64 values without copying them: a
+    Parquet read's columns as views of Arrow's buffers (read with pyarrow's split_blocks,
+    not copied into one block), another frame's one 2-d block as it is."""
     from dppack.dask import erm
 
     X, y, target, weights = _data(6)
@@ -231,7 +267,27 @@ def test_columns_of_one_dataset_read_together(tmp_path):
 
     fit.compute(fit.blocks(block, 1))
     (Xb, yb, wb), = seen
-    assert Xb.base is not None and Xb.base is yb.base is wb.base  # views of one block
+    assert isinstance(Xb, list) and len(Xb) == 3  # X's columns
+    assert not any(column.flags.owndata for column in Xb + [yb, wb])  # Arrow's buffers
+    np.testing.assert_array_equal(np.column_stack(Xb + [yb, wb]),
+                                  frame[["a", "b", "c", "y", "w"]].to_numpy())
+    # Dask writes into the read's options on every read: the next read (pass) still finds
+    # only the user's type mapper (none here), and the read's name does not change
+    from dask.tokenize import _tokenize_deterministic
+
+    read = fit.frame.expr.frame
+    name = _tokenize_deterministic(*read.operands)
+    for _ in range(2):
+        fit.compute(fit.blocks(block, 1))
+    assert read.operand("kwargs")["arrow_to_pandas"].get("types_mapper") is None
+    assert _tokenize_deterministic(*read.operands) == name
+    # the same read, whose one block per column the user chose: as it is
+    split = dd.read_parquet(str(tmp_path), arrow_to_pandas={"split_blocks": False})
+    fit = erm.DaskData(split[["a", "b", "c"]], split["y"], split["w"])
+    seen.clear()
+    fit.compute(fit.blocks(block, 1))
+    (Xb, yb, wb), = seen
+    assert Xb.base is not None and Xb.base is yb.base is wb.base  # views of one 2-d block
     np.testing.assert_array_equal(np.column_stack([Xb, yb, wb]),
                                   frame[["a", "b", "c", "y", "w"]].to_numpy())
     # y not a column of X's dataset (another collection): joined by assign, still correct
@@ -252,6 +308,23 @@ def test_within_bounds_reads_in_place():
     beyond = np.array([[1.5, -2.0], [0.5, 2.5]])
     clipped = _within(beyond, bounds)
     assert clipped.tolist() == [[1.0, -2.0], [0.5, 2.0]] and beyond[0, 0] == 1.5
+    # its per-column range is also X's finiteness check (NaN and +-Inf, in any column)
+    for found, block in [(True, inside), (True, beyond), (False, _with_last(inside, (1, 1),
+                                                                            np.nan)),
+                         (False, _with_last(inside, (0, 0), -np.inf)),
+                         (False, _with_last(beyond, (1, 1), np.inf))]:
+        finite = [True]
+        _within(block, bounds, finite)
+        assert finite == [found]
+        # X given as its columns (a Parquet read's): the same values and finiteness, a
+        # column within its bounds not copied
+        columns, finite_columns = [block[:, 0].copy(), block[:, 1].copy()], [True]
+        apart = _within(columns, bounds, finite_columns)
+        np.testing.assert_array_equal(np.column_stack(apart), _within(block, bounds))
+        assert finite_columns == [found]
+        assert [a is c for a, c in zip(apart, columns)] == [
+            bool(np.all((c >= lo) & (c <= up))) for c, lo, up in zip(columns, bounds.lower,
+                                                                       bounds.upper)]
 
 
 def test_chunks_of_one_row_and_in_memory_labels():
@@ -292,6 +365,14 @@ def _bad_inputs():
                             "y must be a numeric vector of binary labels 0 and 1."),
         "nan-y": ("logistic-objective", (X, _with_last(y, last, np.nan), target, weights),
                   "y must be finite (no NA, NaN or Inf)."),
+        # a chunk that fails y's check is not summed: X's finiteness is checked apart, and
+        # X's error comes first (as in memory)
+        "inf-X-nan-target": ("linear-pure", (_with_last(X, (last, 2), -np.inf), y,
+                                             _with_last(target, last, np.nan), weights),
+                             "X must be finite (no NA, NaN or Inf)."),
+        "nan-X-bad-labels": ("logistic-output", (_with_last(X, (last, 1), np.nan),
+                                                 _with_last(y, last, 3.0), target, weights),
+                             "X must be finite (no NA, NaN or Inf)."),
         "nan-target": ("linear-approx", (X, y, _with_last(target, last, np.nan), weights),
                        "y must be finite (no NA, NaN or Inf)."),
         "negative-weights": ("svm-weighted", (X, y, target, _with_last(weights, last, -1.0)),

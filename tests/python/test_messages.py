@@ -2,20 +2,26 @@
 
 A message is written once, in R's spelling (DPpack's texts); a Python caller reads it with
 Python's argument names and literals (``lower_bound``, ``True``), an R caller, through
-``dppack._rbridge``, unchanged. No user-facing text points at our internal specs.
+``dppack._rbridge``, unchanged. Only the template is translated: a value put into a message
+(an accountant's label, a number) reaches both callers as it is. A Python message names only
+parameters of what was called (a bad value for each parameter of 76 valid calls). No
+user-facing text points at our internal specs.
 
 Nothing here is random: every call fails before any noise is drawn.
 """
 
 import ast
+import builtins
 import inspect
 import io
+import keyword
 import re
 import tokenize
 import warnings
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import dppack
@@ -63,6 +69,13 @@ PAIRS = {
     "intervals-draws": ("confintERM", [X, Y, [1, 1], [-1, -1], 1], {"eps": 1, "n_draws": 1.5},
                         "n.draws must be a whole number >= 2.",
                         "n_draws must be a whole number >= 2."),
+    "keyword-argument": ("accuracy_first_parameters", ["ridge", 0.1, -1, 20, 2], {},
+                         "lambda must be a scalar > 0", "lambda_ must be a scalar > 0"),
+    "r-match-arg": ("histogramDP", [x, 1, 0, 3], {"breaks": "zz"},
+                    "'arg' should be one of \u201csturges\u201d, \u201cfd\u201d, "
+                    "\u201cfreedman-diaconis\u201d, \u201cscott\u201d",
+                    "breaks, when a string, must be one of 'Sturges', 'Scott', 'FD' or "
+                    "'Freedman-Diaconis' (in any case, or a unique prefix); got 'zz'."),
     "analytic-erm": ("OutputPerturbationAGM", ["logistic", 2, 1e-5, 1], {"analytic": False},
                      "eps must be < 1 for the classical Gaussian mechanism (analytic = FALSE).",
                      "eps must be < 1 for the classical Gaussian mechanism (analytic = False)."),
@@ -316,6 +329,52 @@ def test_the_scans_see_a_planted_reference(tmp_path):
     assert any(SPEC.search(text) for _, text in _strings(module))
 
 
+# The other texts users read: NEWS.md (installed with the R package, the sites' news page), the
+# README (the sites' home pages), DESCRIPTION and _pkgdown.yml (the R site's texts), the
+# vignettes (installed, the pkgdown articles), the Python site's sources (the generated API
+# pages come from the docstrings, scanned above) and the bundled demo scripts, comments
+# included. Whole files, so that a reference broken over two lines ("(spec\n  §8.1)") is seen.
+USER_TEXTS = ("NEWS.md", "README.md", "DESCRIPTION", "_pkgdown.yml", "vignettes/*.Rmd",
+              "docs/**/*.md", "docs/**/*.rst", "docs/**/*.py", "docs/**/*.html",
+              "scripts/demo*.R", "scripts/demo*.py")
+
+
+def _spec_references_in_user_texts(root):
+    found = []
+    for pattern in USER_TEXTS:
+        for path in sorted(root.glob(pattern)):
+            if "generated" in path.relative_to(root).parts:
+                continue
+            text = path.read_text(encoding="utf-8")
+            found += [f"{path.relative_to(root)}:{text.count(chr(10), 0, match.start()) + 1}"
+                      for match in SPEC.finditer(text)]
+    return list(dict.fromkeys(found))  # a line once, however many references it holds
+
+
+def test_no_spec_reference_in_news_readme_vignettes_docs_or_demos():
+    assert not _spec_references_in_user_texts(ROOT)
+
+
+@pytest.mark.parametrize("name", ["NEWS.md", "README.md", "DESCRIPTION", "_pkgdown.yml",
+                                  "vignettes/intro.Rmd",
+                                  "docs/tutorial.md", "docs/python/guide/models.rst",
+                                  "docs/python/conf.py", "docs/python/_templates/base.html",
+                                  "scripts/demo_x.R", "scripts/demo_x.py"])
+def test_the_text_scan_sees_a_planted_reference(tmp_path, name):
+    # one planted reference of each kind, in each kind of file, is reported at its line
+    planted = {"NEWS.md": "(spec\n  §8.1)", "README.md": "see `specs/exact_noise.md`",
+               "vignettes/intro.Rmd": "as in `dppack_api.md`"}.get(name, "(spec §2.1)")
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"Title\n\nA line {planted}.\n", encoding="utf-8")
+    assert _spec_references_in_user_texts(tmp_path) == [f"{name}:3"]
+    # the generated API pages are not read (their source, the docstrings, is)
+    generated = tmp_path / "docs" / "python" / "api" / "generated" / "f.rst"
+    generated.parent.mkdir(parents=True, exist_ok=True)
+    generated.write_text("(spec §2.1)\n", encoding="utf-8")
+    assert _spec_references_in_user_texts(tmp_path) == [f"{name}:3"]
+
+
 def test_messages_module_is_the_only_home_of_the_translation():
     # every raise of a message with an R spelling goes through dppack._messages: scan the
     # core's raise statements for a literal that the translation would change
@@ -343,3 +402,390 @@ def test_warning_texts_carry_both_spellings():
     assert caught[0].category is RuntimeWarning
     assert str(caught[0].message) == "Raise eps_max or n_levels."
     assert _messages.r_text(caught[0].message) == "Raise eps.max or n.levels."
+
+
+# ---- values put into a message are never translated (review defect 1) ------------------------
+
+R_LOOKING = "lower.bound run TRUE, eps.max NULL"
+
+
+def test_an_accountant_label_reaches_python_verbatim():
+    accountant = dppack.BudgetAccountant(1)
+    with pytest.raises(ValueError) as raised:
+        accountant.spend(dppack.PrivacyLoss.pure(2), R_LOOKING)
+    assert f"on {R_LOOKING!r} would bring" in str(raised.value)
+    # R reads the same label, in DPpack's spelling around it
+    report = _rbridge.call_method(accountant, "spend", [dppack.PrivacyLoss.pure(2), R_LOOKING],
+                                  {})
+    assert f"on {R_LOOKING!r} would bring" in report["error"]
+    assert report["error"] == _messages.r_text(raised.value)
+
+
+def test_values_are_inserted_after_the_translation():
+    # a column name, a path, a type name: whatever the value, both texts show it unchanged
+    for value in (R_LOOKING, "data/TRUE.csv", "NULL", "eps.max", "{braces}"):
+        error = _messages.value_error("Column {column!r} of lower.bound is not TRUE.",
+                                      column=value)
+        assert str(error) == f"Column {value!r} of lower_bound is not True."
+        assert _messages.r_text(error) == f"Column {value!r} of lower.bound is not TRUE."
+    error = _messages.type_error("x must be numeric, not {kind}.", kind="NULL.type")
+    assert (str(error), _messages.r_text(error)) == ("x must be numeric, not NULL.type.",) * 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _messages.warn("Raise eps.max for {label}.", RuntimeWarning, label="eps.max")
+    assert str(caught[0].message) == "Raise eps_max for eps.max."
+    assert _messages.r_text(caught[0].message) == "Raise eps.max for eps.max."
+
+
+def _run_time_names(node, bound):
+    """The names an f-string reads in its {fields} that may hold a run-time value: every name
+    but the code texts (_CODE_TEXT), constants (UPPER_CASE), builtins and the comprehension
+    variables ``bound`` of the call."""
+    names = set()
+    for value in node.values:
+        if isinstance(value, ast.FormattedValue):
+            names.update(inner.id for inner in ast.walk(value.value)
+                         if isinstance(inner, ast.Name) and inner.id not in bound
+                         and inner.id not in _CODE_TEXT and inner.id not in dir(builtins)
+                         and not re.fullmatch(r"_?[A-Z][A-Z0-9_]*", inner.id))
+    return names
+
+
+# The names an f-string template may read: the argument names and code texts the checks pass
+# down (R-spelled, to be translated), never a value of the caller or of the run.
+_CODE_TEXT = {"name", "lower_name", "upper_name", "switch", "context", "verb", "options",
+              "optional", "count"}
+
+
+def test_templates_read_no_run_time_value():
+    # a translated message (value_error, type_error, warn, exception) built by an f-string may
+    # read only code texts: a value goes in as a str.format field, after the translation
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "_messages.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "_messages"
+                    and node.func.attr in ("value_error", "type_error", "warn", "exception")):
+                continue
+            template = node.args[1 if node.func.attr == "exception" else 0]
+            bound = {target.id for inner in ast.walk(template)
+                     if isinstance(inner, ast.comprehension)
+                     for target in ast.walk(inner.target) if isinstance(target, ast.Name)}
+            for inner in ast.walk(template):
+                if isinstance(inner, ast.JoinedStr) and _run_time_names(inner, bound):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: "
+                                     f"{sorted(_run_time_names(inner, bound))}")
+    assert not offenders
+
+
+# ---- Python messages name the parameters of what was called (review defects 2 and 3) ---------
+
+_XS = np.linspace(0.1, 2.9, 20)
+_XM = np.column_stack([np.linspace(-0.9, 0.9, 20), np.cos(np.arange(20.0))])
+_YB = (np.arange(20) % 2).astype(float)
+_BALL = {"constraints": lambda c: np.dot(c, c) - 1.0, "jacobian": lambda c: 2.0 * np.asarray(c)}
+
+
+def _logistic():
+    return dppack.LogisticRegressionDP("l2", 1, 1)
+
+
+def _fitted():
+    return _logistic().fit(_XM, _YB, [1, 1], [-1, -1], random_state=1)
+
+
+def _kst():
+    return dppack.EmpiricalRiskMinimizationDP_KST(
+        dppack.mapXy_linear, dppack.loss_squared_error, "l2", 1.0, 0.0, _BALL, 1.25, 0.5, 1.0,
+        mapXy_gr=dppack.mapXy_gr_linear, loss_gr=dppack.loss_gr_squared_error)
+
+
+def _cms(cls=dppack.EmpiricalRiskMinimizationDP_CMS):
+    return cls(dppack.mapXy_sigmoid, dppack.loss_cross_entropy, "l2", 1, 1, "output",
+               mapXy_gr=dppack.mapXy_gr_sigmoid, loss_gr=dppack.loss_gr_cross_entropy)
+
+
+def _sklearn(cls, **fixed):
+    """Construct ``cls`` with the keyword arguments and fit it: a scikit-learn estimator
+    checks its parameters in fit."""
+    def fit(**kwargs):
+        return cls(**{**fixed, **kwargs}).fit(_XM, _YB)
+    fit.__signature__ = inspect.signature(cls)
+    return fit
+
+
+# name: (a function returning what to call, valid positional args, valid keyword args). Every
+# parameter of what is called is replaced in turn by each of _BAD_VALUES.
+_D = dppack
+VALID_CALLS = {
+    "meanDP": (lambda: _D.meanDP, [_XS, 1, 0, 3], {}),
+    "sdDP": (lambda: _D.sdDP, [_XS, 1, 0, 3], {"mechanism": "Gaussian", "delta": 0.01}),
+    "varDP": (lambda: _D.varDP, [_XS, 1, 0, 3], {}),
+    "covDP": (lambda: _D.covDP, [_XS, _XS, 1, 0, 3, 0, 3], {}),
+    "histogramDP": (lambda: _D.histogramDP, [_XS, 1, 0, 3], {}),
+    "tableDP": (lambda: _D.tableDP, [pd.Categorical(["a", "b", "a"])], {"eps": 1}),
+    "pooledVarDP": (lambda: _D.pooledVarDP, [_XS, _XS],
+                    {"eps": 1, "lower_bound": 0, "upper_bound": 3}),
+    "pooledCovDP": (lambda: _D.pooledCovDP, [np.column_stack([_XS, _XS])] * 2,
+                    {"eps": 1, "lower_bound1": 0, "upper_bound1": 3, "lower_bound2": 0,
+                     "upper_bound2": 3}),
+    "quantileDP": (lambda: _D.quantileDP, [_XS, 0.5, 1, 0, 3], {}),
+    "medianDP": (lambda: _D.medianDP, [_XS, 1, 0, 3], {}),
+    "quantilesDP": (lambda: _D.quantilesDP, [_XS, [0.25, 0.75], 1, 0, 3], {}),
+    "boundsDP": (lambda: _D.boundsDP, [_XS, 1], {}),
+    "meanDataAccess": (lambda: _D.meanDataAccess, [_XS, 0, 3], {}),
+    "covDataAccess": (lambda: _D.covDataAccess, [_XS, _XS, 0, 3, 0, 3], {}),
+    "quantileDataAccess": (lambda: _D.quantileDataAccess, [_XS, 0.5, 0, 3], {}),
+    "histogramDataAccess": (lambda: _D.histogramDataAccess, [_XS, "Sturges", "Laplace"], {}),
+    "pooledVarDataAccess": (lambda: _D.pooledVarDataAccess, [[_XS, _XS], 0, 3, False], {}),
+    "LaplaceMechanism": (lambda: _D.LaplaceMechanism, [[1.0, 2.0], 1, [1.0, 1.0]], {}),
+    "GaussianMechanism": (lambda: _D.GaussianMechanism, [[1.0, 2.0], 0.5, 0.01, [1.0, 1.0]],
+                          {}),
+    "ExponentialMechanism": (lambda: _D.ExponentialMechanism, [[1.0, 2.0, 3.0], 1, 1], {}),
+    "calibrateAnalyticGaussianMechanism": (lambda: _D.calibrateAnalyticGaussianMechanism,
+                                           [1, 0.01, 1], {}),
+    "generate_loss_huber": (lambda: _D.generate_loss_huber, [0.5], {}),
+    "generate_sampling": (lambda: _D.generate_sampling, [1.0], {}),
+    "LogisticRegressionDP": (lambda: _D.LogisticRegressionDP, ["l2", 1, 1], {}),
+    "svmDP": (lambda: _D.svmDP, ["l2", 1, 1], {}),
+    "LinearRegressionDP": (lambda: _D.LinearRegressionDP, ["l2", 1, 0.1, 1], {}),
+    "LogisticRegressionDP.fit": (lambda: _logistic().fit, [_XM, _YB, [1, 1], [-1, -1]], {}),
+    "LogisticRegressionDP.predict": (lambda: _fitted().predict, [_XM], {}),
+    "svmDP.fit": (lambda: _D.svmDP("l2", 1, 1, "output", "Gaussian", 5).fit,
+                  [_XM, _YB, [1, 1], [-1, -1]], {}),
+    "LinearRegressionDP.fit": (lambda: _D.LinearRegressionDP("l2", 1, 0.1, 1).fit,
+                               [_XM, _YB, [1, 1, 1], [-1, -1, -1]], {}),
+    "EmpiricalRiskMinimizationDP_CMS": (lambda: _D.EmpiricalRiskMinimizationDP_CMS,
+                                        [_D.mapXy_sigmoid, _D.loss_cross_entropy, "l2", 1, 1],
+                                        {}),
+    "EmpiricalRiskMinimizationDP_CMS.fit": (lambda: _cms().fit,
+                                            [_XM, _YB, [1, 1], [-1, -1]], {}),
+    "WeightedERMDP_CMS.fit": (lambda: _cms(_D.WeightedERMDP_CMS).fit,
+                              [_XM, _YB, [1, 1], [-1, -1]],
+                              {"weights": np.ones(20), "weights_upper_bound": 1.0}),
+    "EmpiricalRiskMinimizationDP_KST": (lambda: _D.EmpiricalRiskMinimizationDP_KST,
+                                        [_D.mapXy_linear, _D.loss_squared_error, "l2", 1.0,
+                                         0.0, _BALL, 1.25, 0.5, 1.0], {}),
+    "EmpiricalRiskMinimizationDP_KST.fit": (lambda: _kst().fit,
+                                            [_XM / 2, _YB, [0.5, 0.5, 1], [-0.5, -0.5, -1]],
+                                            {}),
+    "tune_classification_model": (lambda: _D.tune_classification_model,
+                                  [[_logistic(), _logistic()], _XM, _YB, [1, 1], [-1, -1]], {}),
+    "tune_linear_regression_model": (lambda: _D.tune_linear_regression_model,
+                                     [[_D.LinearRegressionDP("l2", 1, 0.1, 1)], _XM, _YB,
+                                      [1, 1, 1], [-1, -1, -1]], {}),
+    "confintERM": (lambda: _D.confintERM, [_XM, _YB, [1, 1], [-1, -1], 1],
+                   {"eps": 1, "n_draws": 20}),
+    "confintDP": (lambda: _D.confintDP, [_fitted(), _XM, _YB, [1, 1], [-1, -1]],
+                  {"n_draws": 20}),
+    "OutputPerturbationAGM": (lambda: _D.OutputPerturbationAGM, ["logistic", 0.5, 1e-5, 1],
+                              {}),
+    "GradientPerturbationAGM": (lambda: _D.GradientPerturbationAGM,
+                                ["logistic", 0.5, 1e-5, 1], {}),
+    "OutputPerturbationAGM.fit": (lambda: _D.OutputPerturbationAGM("logistic", 0.5, 1e-5,
+                                                                   1).fit,
+                                  [_XM, _YB, [1, 1], [-1, -1]], {}),
+    "privacy_level_grid": (lambda: _D.privacy_level_grid, [0.1, 1, 5], {}),
+    "LaplaceNoiseReduction": (lambda: _D.LaplaceNoiseReduction, [[1.0], [0.5, 1], 1], {}),
+    "GaussianNoiseReduction": (lambda: _D.GaussianNoiseReduction, [[1.0], [2.0, 1.0], 1], {}),
+    "LaplaceNoiseReductionOnline.reduce": (
+        lambda: _D.LaplaceNoiseReductionOnline([1.0], 0.5, 1, random_state=1).reduce, [1.0],
+        {}),
+    "InteractiveAboveThreshold": (lambda: _D.InteractiveAboveThreshold, [_XS, 1, 0.5, 1], {}),
+    "above_threshold_calibration": (lambda: _D.above_threshold_calibration, [0.1, 0.1, 1, 5],
+                                    {}),
+    "accuracy_first_parameters": (lambda: _D.accuracy_first_parameters,
+                                  ["ridge", 0.1, 1, 20, 2], {"n_levels": 5}),
+    "accuracy_first_erm": (lambda: _D.accuracy_first_erm,
+                           [_XM, _YB, "ridge", 0.5, 1, [1, 1, 1], [-1, -1, -1]],
+                           {"n_levels": 5}),
+    "doubling_erm": (lambda: _D.doubling_erm,
+                     [_XM, _YB, "logistic", 0.5, 1, [1, 1], [-1, -1]], {}),
+    "theory_erm": (lambda: _D.theory_erm, [_XM, _YB, "ridge", 0.5, 1, [1, 1, 1], [-1, -1, -1]],
+                   {}),
+    "advanced_composition_eps": (lambda: _D.advanced_composition_eps, [0.5, 3, 0.01], {}),
+    "selection_privacy": (lambda: _D.selection_privacy, ["stability", 0.3, 0.1, 0.02], {}),
+    "stability_constants_histogram": (lambda: _D.stability_constants_histogram,
+                                      [0.01, 10000, 2000, 5, 1, 0.01], {}),
+    "stability_constants_linear": (lambda: _D.stability_constants_linear,
+                                   [0.001, 15216, 1902, 10, 10, 1, 0.01], {}),
+    "stable_select": (lambda: _D.stable_select, [[0.1, 0.2], 1.0, 1.0], {}),
+    "tune_classification_model_stable": (lambda: _D.tune_classification_model_stable,
+                                         [[_logistic(), _logistic()], _XM, _YB, [1, 1],
+                                          [-1, -1], 0.5], {}),
+    "tune_histogram_bin_width_stable": (lambda: _D.tune_histogram_bin_width_stable,
+                                        [np.linspace(0.01, 0.99, 200), [0.5, 0.25], 1, 1], {}),
+    "BudgetAccountant": (lambda: _D.BudgetAccountant, [1, 0.01], {}),
+    "BudgetAccountant.spend": (lambda: _D.BudgetAccountant(1, 0.01).spend,
+                               [_D.PrivacyLoss.pure(0.1), "mean"], {}),
+    "PrivacyLoss.approx": (lambda: _D.PrivacyLoss.approx, [0.5, 0.01], {}),
+    "PrivacyLoss.to_approx": (lambda: _D.PrivacyLoss.zcdp(0.5).to_approx, [0.01], {}),
+    "PrivacyLoss.advanced_composition": (
+        lambda: _D.PrivacyLoss.pure(0.5).advanced_composition, [3, 0.01], {}),
+    "sklearn.DPLogisticRegression": (
+        lambda: _sklearn(dppack.sklearn.DPLogisticRegression), [], {"feature_bounds": (-1, 1)}),
+    "sklearn.DPLinearSVC": (lambda: _sklearn(dppack.sklearn.DPLinearSVC), [],
+                            {"feature_bounds": (-1, 1)}),
+    "sklearn.DPSVC": (lambda: _sklearn(dppack.sklearn.DPSVC), [],
+                      {"feature_bounds": (-1, 1), "D": 5}),
+    "sklearn.DPLinearRegression": (lambda: _sklearn(dppack.sklearn.DPLinearRegression), [],
+                                   {"feature_bounds": (-1, 1), "y_bounds": (-1, 1)}),
+    "sklearn.DPModelSelector": (
+        lambda: _sklearn(dppack.sklearn.DPModelSelector), [],
+        {"estimators": [dppack.sklearn.DPLogisticRegression(feature_bounds=(-1, 1), gamma=g)
+                        for g in (1, 5)]}),
+    "tableDataAccess": (lambda: _D.tableDataAccess, [["a", "b", "a"]], {}),
+    "varDataAccess": (lambda: _D.varDataAccess, [_XS, 0, 3], {}),
+    "LaplaceNoiseReductionOnline": (lambda: _D.LaplaceNoiseReductionOnline, [[1.0], 0.5, 1],
+                                    {}),
+    "noiseIntervalDP": (lambda: _D.noiseIntervalDP, ["meanDP", 1],
+                        {"lower_bound": 0, "upper_bound": 1, "n": 10}),
+    "stability_selection_diagnosis": (lambda: _D.stability_selection_diagnosis,
+                                      [[0.5, 5], 1000, 200, 2, 1, 0.5], {}),
+    "above_threshold_failure": (lambda: _D.above_threshold_failure,
+                                [0.1, -0.05, 0.01, 0.02, 10], {}),
+    "laplace_test_calibration": (lambda: _D.laplace_test_calibration,
+                                 [0.05, 0.1, 0.002, 24, "paper"], {}),
+}
+
+# Public names with no entry above, and why: each is called through another entry, or has
+# no argument to check.
+_NOT_CALLED = {
+    "PrivacyLoss": "its constructors and methods have entries (PrivacyLoss.approx, ...)",
+    "StableTrainer": "an abstract base; tune_classification_model_stable runs its subclass",
+    "tune_stable": "with a trainer; tune_classification_model_stable calls it",
+    "validate_stable": "with a trainer; tune_classification_model_stable calls it",
+    "AccuracyFirstResult": "a result, made by the core",
+    "NoiseInterval": "a result, made by the core",
+    "StabilitySelectionDiagnosis": "a result, made by the core",
+    "NearUniformSelectionWarning": "a warning class",
+    "pooledCovDataAccess": "the checks of pooledCovDP, which has an entry",
+    "generate_loss_gr_huber": "the check of generate_loss_huber, which has an entry",
+    **{name: "DPpack's arithmetic on the model's own arrays: nothing to check"
+       for name in ("loss_cross_entropy", "loss_gr_cross_entropy", "loss_squared_error",
+                    "loss_gr_squared_error", "mapXy_linear", "mapXy_gr_linear",
+                    "mapXy_sigmoid", "mapXy_gr_sigmoid", "regularizer_l2",
+                    "regularizer_gr_l2", "phi_gaussian")},
+}
+_BAD_VALUES = ("zz", -1.5, float("nan"))
+
+
+def _parameters_of(function):
+    """What a message may name: the parameters of ``function``; for a method, those of its
+    class's constructor too (a fit checks the constructor's arguments again)."""
+    signature = inspect.signature(function)
+    names = set(signature.parameters)
+    if any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()):
+        # arguments passed on (noiseIntervalDP's, of the statistic named)
+        names |= set().union(*(_messages._parameters(getattr(dppack, public))
+                               for public in dppack.__all__))
+    owner = getattr(function, "__self__", None)
+    if owner is not None and not inspect.isclass(owner):
+        names |= set(inspect.signature(type(owner)).parameters)
+    return names
+
+
+def _bad_call_messages():
+    """(call, parameter, message) for every message (error or warning) of every bad call."""
+    messages = []
+    for case, (make, args, kwargs) in VALID_CALLS.items():
+        signature = inspect.signature(make())
+        valid = signature.bind(*args, **kwargs).arguments
+        for name, parameter in signature.parameters.items():
+            if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+                continue
+            for bad in _BAD_VALUES:
+                function = make()
+                call = dict(valid, **{name: bad})
+                positional = [call.pop(p) for p, q in signature.parameters.items()
+                              if q.kind == q.VAR_POSITIONAL and p in call]
+                for p, q in signature.parameters.items():
+                    if q.kind == q.VAR_KEYWORD and p in call:
+                        call.update(call.pop(p))
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    try:
+                        function(*(positional[0] if positional else ()), **call)
+                    except (ValueError, TypeError) as error:
+                        messages.append((case, function, str(error)))
+                messages.extend((case, function, str(w.message)) for w in caught)
+    return messages
+
+
+def _keyword_parameters():
+    """{"lambda": "lambda_"}: the public parameters whose name is a Python keyword plus _."""
+    names = set().union(*(_messages._parameters(getattr(dppack, name))
+                          for name in dppack.__all__))
+    return {name[:-1]: name for name in names
+            if name.endswith("_") and keyword.iskeyword(name[:-1])}
+
+
+_DOTTED_WORD = re.compile(r"(?<![\w.])[a-z]\w*(?:\.[A-Za-z]\w*)+(?![\w(])")
+_SUBJECT = re.compile(r"(?:^|[.;:] )(?:Length of )?([A-Za-z]\w*)"
+                      r"(?:,? and ([A-Za-z]\w*))?(?:, when [a-z ]+,)? must\b")
+# dotted words a Python message may say: Python's own names, not R's arguments
+_PYTHON_DOTTED = {"x.compute", "e.g", "i.e"}  # and the modules dppack.* and numpy.*
+
+
+def _offences(text, parameters):
+    """What in a Python message ``text`` is R's, or names an argument the call has not."""
+    found = [word for word in re.findall(r"\b(?:TRUE|FALSE|NULL)\b", text)]
+    found += [word for word in _DOTTED_WORD.findall(text)
+              if word not in _PYTHON_DOTTED and not word.startswith(("dppack.", "numpy."))]
+    found += ["'arg'"] * ("'arg'" in text)
+    for stem, name in _keyword_parameters().items():
+        formula_free = text
+        for formula in _messages._FORMULAS:
+            formula_free = formula_free.replace(formula, "")
+        found += [stem] * bool(re.search(rf"(?<![\w.]){stem}(?!\w)", formula_free))
+    for match in _SUBJECT.finditer(text):
+        for word in filter(None, match.groups()):
+            # the argument a sentence is about: a parameter of the call (a capital is the
+            # sentence's: "Mechanism must be one of ...")
+            if word not in parameters and word.lower() not in parameters and (
+                    word[0].islower() or word == word.upper()):
+                found.append(word)
+    return found
+
+
+def test_every_keyword_parameter_is_translated():
+    # a public parameter named after a Python keyword (lambda_) is R's bare word (lambda)
+    assert _messages._KEYWORDS == _keyword_parameters() == {"lambda": "lambda_"}
+
+
+def test_the_offence_scan_sees_r_spellings_and_foreign_names():
+    parameters = {"lambda_", "eps", "breaks", "lower_bound", "mechanism"}
+    for text, offence in [("lambda must be a scalar > 0", "lambda"),
+                          ("eps.max must be > 0.", "eps.max"),
+                          ("eps must be < 1 unless analytic is TRUE.", "TRUE"),
+                          ("'arg' should be one of 'sturges'", "'arg'"),
+                          ("Length of sensitivities must be 1.", "sensitivities"),
+                          ("zeta and lambda must be finite.", "zeta")]:
+        assert offence in _offences(text, parameters), text
+    for text in ("lambda_ must be > 0; see x.compute() and numpy.random.Generator.",
+                 "step_size must be <= 1 (1/(beta + lambda), or 1/beta when gamma = 0).",
+                 "Every sample must contain at least two values.",
+                 "Mechanism must be one of 'Laplace'.",
+                 "breaks, when a string, must be one of 'Sturges'."):
+        assert not _offences(text, parameters | {"step_size"}), text
+
+
+def test_every_public_name_is_called_with_bad_arguments():
+    called = {case.split(".")[1] if case.startswith("sklearn.") else case.split(".")[0]
+              for case in VALID_CALLS}
+    public = set(dppack.__all__) | set(dppack.sklearn.__all__)
+    assert public - called - set(_NOT_CALLED) == set()
+    assert set(_NOT_CALLED) <= public
+
+
+def test_python_messages_name_the_callers_parameters():
+    # every argument-validation message of the public API, triggered by replacing each
+    # parameter of a valid call in turn by a bad value
+    messages = _bad_call_messages()
+    assert len(messages) > 1000 and len({case for case, _, _ in messages}) == len(VALID_CALLS)
+    found = {(case, text, tuple(offences)) for case, function, text in messages
+             if (offences := _offences(text, _parameters_of(function)))}
+    assert not found, "\n".join(map(str, sorted(found)))

@@ -22,7 +22,7 @@ import pytest
 from r_session import floats, r_number, r_vector, require_r, run_in_r
 
 import dppack
-from dppack import rcompat
+from dppack import _messages, rcompat
 
 # --------------------------------------------------------------------------------------------
 # round_half_even
@@ -199,7 +199,11 @@ def test_rule_names_match_like_r_match_arg():
     for name in ("s", "f", "", "xx", "sturgess"):
         with pytest.raises(ValueError) as error:
             rcompat.hist_breaks(x, name)
+        # Python names the argument and its values; R reads R's match.arg() text, as hist()
         assert str(error.value) == (
+            "breaks, when a string, must be one of 'Sturges', 'Scott', 'FD' or "
+            f"'Freedman-Diaconis' (in any case, or a unique prefix); got {name!r}.")
+        assert _messages.r_text(error.value) == (
             "'arg' should be one of \u201csturges\u201d, \u201cfd\u201d, "
             "\u201cfreedman-diaconis\u201d, \u201cscott\u201d"
         )
@@ -834,9 +838,9 @@ def _check_hist(r_value, data, breaks):
         with pytest.raises(ValueError) as error:
             _python_hist(data, breaks)
         # Identical text where R's is meaningful; ours quotes R's where we word it better.
-        assert r_message == str(error.value) or r_message in str(error.value), (
-            r_message, str(error.value),
-        )
+        # (The text an R caller reads: a Python caller may read a Python wording.)
+        ours = _messages.r_text(error.value)
+        assert r_message == ours or r_message in ours, (r_message, ours)
         return
     r_hist = r_value["list"]
     h = _python_hist(data, breaks)

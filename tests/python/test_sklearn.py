@@ -52,17 +52,24 @@ CHECK_BOUNDS = (-3.0, 3.0)
 
 CHECKED_ESTIMATORS = [
     DPLogisticRegression(feature_bounds=CHECK_BOUNDS, random_state=0),
+    DPLogisticRegression(feature_bounds=CHECK_BOUNDS, sample_weight_bound=5.0, random_state=0),
     DPLogisticRegression(feature_bounds=CHECK_BOUNDS, perturbation_method="output",
-                         fit_intercept=False, random_state=0),
-    DPLinearSVC(feature_bounds=CHECK_BOUNDS, random_state=0),
+                         fit_intercept=False, sample_weight_bound=5.0, random_state=0),
+    DPLinearSVC(feature_bounds=CHECK_BOUNDS, sample_weight_bound=5.0, random_state=0),
     DPLinearSVC(feature_bounds=CHECK_BOUNDS, perturbation_method="output",
                 sample_weight_bound=5.0, random_state=0),
     DPSVC(perturbation_method="output", sample_weight_bound=5.0, random_state=0),
+    DPSVC(sample_weight_bound=5.0, random_state=0),
     DPLinearRegression(feature_bounds=(-4.0, 4.0), y_bounds=(-4.0, 4.0), random_state=0),
+    DPLinearRegression(feature_bounds=(-4.0, 4.0), y_bounds=(-4.0, 4.0),
+                       sample_weight_bound=5.0, random_state=0),
     DPModelSelector([DPLogisticRegression(feature_bounds=CHECK_BOUNDS),
                      DPLinearSVC(feature_bounds=CHECK_BOUNDS)], random_state=0),
     DPModelSelector([DPLinearRegression(feature_bounds=(-4.0, 4.0), y_bounds=(-4.0, 4.0),
                                         gamma=gamma) for gamma in (0.1, 1.0)],
+                    random_state=0),
+    DPModelSelector([DPLogisticRegression(feature_bounds=CHECK_BOUNDS, sample_weight_bound=5.0),
+                     DPLinearSVC(feature_bounds=CHECK_BOUNDS, sample_weight_bound=5.0)],
                     random_state=0),
 ]
 
@@ -74,7 +81,13 @@ SAMPLE_WEIGHT_CHECKS = [
     "check_sample_weights_not_overwritten",
     "check_sample_weight_equivalence_on_dense_data",
     "check_classifiers_one_label_sample_weights",
+    "check_all_zero_sample_weights_error",
 ]
+ALL_ZERO_WEIGHTS_REASON = (
+    "all-zero weights are a degenerate but valid input, not an error: whether every weight "
+    "is 0 is a property of the data, and an error there would be an outcome that depends on "
+    "it (the fit releases the penalty's minimiser plus noise; dppack.erm.weighting)"
+)
 
 
 def expected_failed_checks(estimator):
@@ -83,18 +96,26 @@ def expected_failed_checks(estimator):
     Besides these, every estimator declares the ``poor_score`` tag (its docstring says why),
     which skips only the accuracy > 0.83 / R^2 > 0.5 assertions of the training checks.
     """
-    if not isinstance(estimator, (DPLinearSVC, DPSVC)):
-        return {}  # no sample_weight in fit: scikit-learn skips the weight checks
-    if estimator.perturbation_method != "output" or estimator.sample_weight_bound is None:
-        reason = ("weights need perturbation_method='output' and a sample_weight_bound "
-                  "chosen without the data (the noise is calibrated to it, spec §6.2)")
-        return {name: reason for name in SAMPLE_WEIGHT_CHECKS}
-    return {
-        "check_sample_weight_equivalence_on_dense_data": (
-            "a weight is not a count of repeated rows: the penalty (gamma/n) and the noise "
-            "are calibrated to the number of rows n, which repeating rows changes"
-        ),
-    }
+    if isinstance(estimator, DPModelSelector):
+        bounds = {candidate.sample_weight_bound for candidate in estimator.estimators}
+        failed = expected_failed_checks(estimator.estimators[0]) if bounds == {None} else {
+            "check_all_zero_sample_weights_error": ALL_ZERO_WEIGHTS_REASON}
+        if bounds != {None}:
+            failed["check_sample_weight_equivalence_on_dense_data"] = (
+                "the selector splits the rows by position into one part per candidate and a "
+                "validation part: repeated rows fall into other parts than a weighted row, "
+                "and the validation score is not weighted (its sensitivity stays 1)")
+        return failed
+    if estimator.sample_weight_bound is None:
+        reason = ("sample_weight needs a sample_weight_bound chosen without the data (the "
+                  "noise is calibrated to it, dppack.erm.weighting)")
+        failed = {name: reason for name in SAMPLE_WEIGHT_CHECKS}
+        failed["check_all_zero_sample_weights_error"] = ALL_ZERO_WEIGHTS_REASON
+        return failed
+    # With a bound, every other weight check passes, the equivalence of integer weights with
+    # repeated rows included: DPpack's penalty (gamma/n) R and the noise laws make the
+    # minimiser of n J independent of n (dppack.erm.weighting, "Weights as counts").
+    return {"check_all_zero_sample_weights_error": ALL_ZERO_WEIGHTS_REASON}
 
 
 _strict = ({"xfail_strict": True}
@@ -408,15 +429,18 @@ def test_parameter_checks():
         clone(base).set_params(fit_intercept="yes").fit(X, y)
     with pytest.raises(ValueError, match="kernel must be one of"):
         DPSVC(kernel="poly").fit(X, y)
-    with pytest.raises(ValueError, match="Weighted SVM is only implemented for output"):
-        clone(base).set_params(sample_weight_bound=1).fit(X, y, sample_weight=np.ones(400))
+    # weights with objective perturbation too (dppack.erm.weighting; DPpack's svmDP.fit
+    # allows output perturbation only)
+    clone(base).set_params(sample_weight_bound=1).fit(X, y, sample_weight=np.ones(400))
     with pytest.raises(ValueError, match="sample_weight_bound must be given"):
         clone(base).set_params(perturbation_method="output").fit(
             X, y, sample_weight=np.ones(400))
     with pytest.raises(ValueError, match="Weights must be nonnegative"):
         clone(base).set_params(perturbation_method="output", sample_weight_bound=1).fit(
             X, y, sample_weight=-np.ones(400))
-    assert "sample_weight" not in inspect.signature(DPLogisticRegression.fit).parameters
+    for cls in (DPLogisticRegression, DPLinearSVC, DPSVC, DPLinearRegression):
+        assert "sample_weight" in inspect.signature(cls.fit).parameters
+        assert "sample_weight_bound" in inspect.signature(cls).parameters
 
 
 def test_random_state_kinds():

@@ -202,7 +202,7 @@ VALIDATION = (
     + _cases("hist", _hist, _ADDITIVE + [
         (dict(breaks=[0, 0.1, 0.5, 1]), EQUIDISTANT),
         (dict(breaks=[0, 0.1, 0.5, 1], x=[0.05] * 3), EQUIDISTANT),  # whatever the data
-        (dict(breaks="abc"), "'arg' should be one of"),
+        (dict(breaks="abc"), "breaks, when a string, must be one of 'Sturges', 'Scott'"),
         (dict(breaks=0), "invalid number of 'breaks'"),
         (dict(breaks=lambda b: []), "Invalid breakpoints produced by 'breaks(x)'"),
         # Unbounded with a rule splits eps: the whole budget is checked before the first draw,

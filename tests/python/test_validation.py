@@ -428,6 +428,7 @@ def test_histogram_stability():
 # ---- the classification interface ---------------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore::dppack.NearUniformSelectionWarning")
 def test_tuning_fits_only_the_selected_model_and_keeps_the_data():
     X, y = _classification(3000, 4)
     X0, y0 = X.copy(), y.copy()
@@ -444,6 +445,7 @@ def test_tuning_fits_only_the_selected_model_and_keeps_the_data():
     np.testing.assert_array_equal(best.coeff, best2.coeff)
 
 
+@pytest.mark.filterwarnings("ignore::dppack.NearUniformSelectionWarning")
 def test_tuning_follows_the_documented_randomness():
     """Order: shared R, the k selection noises, the fresh noise of the final fit."""
     X, y = _classification(500, 5)
@@ -473,6 +475,7 @@ def test_split_rows_is_interleaved_and_matches_tuning():
         validation.split_rows(3, 0.2)
 
 
+@pytest.mark.filterwarnings("ignore::dppack.NearUniformSelectionWarning")
 def test_explicit_validation_set():
     X, y = _classification(1200, 6)
     models = [dppack.LogisticRegressionDP("l2", 1.0, g, "output") for g in (1.0, 100.0)]
@@ -644,6 +647,7 @@ def test_stability_is_no_worse_than_data_splitting(alpha, splits):
 
 
 
+@pytest.mark.filterwarnings("ignore::dppack.NearUniformSelectionWarning")
 def test_every_release_charges_its_whole_run_once():
     X, y = _classification(1500, 21)
     x = np.random.default_rng(22).beta(2, 5, 2000)
@@ -693,3 +697,192 @@ def test_stable_tuning_overspend_refused_before_the_data_and_the_generator():
         dppack.tune_histogram_bin_width_stable(np.ones(10), [0.5], 0.1, 0.1, delta=2,
                                                accountant=budget)
     assert budget.ledger == []
+
+
+# ---- the diagnosis: how far from uniform (issue 16 item 2) ---------------------------------------
+
+ISSUE_GRID = [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0]  # DPpack-style gammas
+SLACK = 1 + 1e-6  # erm.cms's optimality slack: beta1 / n = 2 (1 + tau) / gamma_min
+
+
+def _hand_group_probability(x, k, j, selector):
+    """P(winner among j candidates x noise scales above the other k - j), by scipy's quad on
+    the noise density: an integration independent of the module's Gauss-Legendre one."""
+    law = {"exponential_noise": stats.expon, "laplace": stats.laplace,
+           "gumbel": stats.gumbel_r}[selector]
+    low, high = law.ppf(1e-15), law.isf(1e-15)
+
+    def density(t):  # the largest of the j top noises is at t
+        return j * law.pdf(t) * law.cdf(t) ** (j - 1) * law.cdf(t + x) ** (k - j)
+
+    kinks = [-x, 0.0] if selector == "laplace" else None  # the Laplace density's kink
+    return integrate.quad(density, low, high, points=kinks, limit=400, epsabs=1e-13,
+                          epsrel=1e-11)[0]
+
+
+@pytest.mark.parametrize("selector", ["exponential_noise", "gumbel", "laplace"])
+def test_diagnosis_two_candidates_by_hand(selector):
+    """k = 2: P(best chosen) = 1 - e^-x / 2 (exponential noise: the difference of two
+    exponentials is Laplace), 1 - (2 + x) e^-x / 4 (Laplace: the difference has density
+    (1 + |z|) e^-|z| / 4), e^x / (e^x + 1) (exponential mechanism); x = eps_select gap /
+    (2 beta) with beta = 2 (1 + tau) / gamma_min (ramp: beta2 = 1, m large)."""
+    diagnosis = dppack.stability_selection_diagnosis([2.0, 30.0], n=5000, m=5000, d=3,
+                                                     eps=1.0, eps_select=0.7,
+                                                     selector=selector)
+    beta = 2 * SLACK / 2.0
+    x = 0.7 * 1.0 / (2 * beta)
+    best = {"exponential_noise": 1 - math.exp(-x) / 2,
+            "laplace": 1 - (2 + x) * math.exp(-x) / 4,
+            "gumbel": math.exp(x) / (math.exp(x) + 1)}[selector]
+    assert diagnosis.sensitivity == pytest.approx(beta, rel=1e-12)
+    assert diagnosis.beta1 == pytest.approx(2 * SLACK * 5000 / 2.0, rel=1e-12)
+    assert diagnosis.beta2 == 1.0 and diagnosis.score_gap == 1.0
+    assert diagnosis.noise_scale == pytest.approx(2 * beta / 0.7, rel=1e-12)
+    assert diagnosis.best_probability == pytest.approx(best, abs=1e-12)
+    assert diagnosis.distance_from_uniform == pytest.approx(best - 0.5, abs=1e-12)
+    assert diagnosis.utility_slack == pytest.approx(2 * beta * math.log(2 / 0.05) / 0.7)
+    assert diagnosis.verdict == ("informative" if best - 0.5 >= 0.1 else "near uniform")
+
+
+@pytest.mark.parametrize("selector", ["exponential_noise", "gumbel", "laplace"])
+def test_diagnosis_many_candidates_against_quadrature(selector):
+    """k = 7: the distance from uniform is max_j (P_j - j / k) over j top candidates (the
+    most favourable scores); P_j by quad, and for the exponential mechanism in closed form
+    j e^x / (j e^x + k - j)."""
+    for gamma_min, eps_select in ((0.01, 1.0), (4.0, 0.5), (50.0, 1.0)):
+        diagnosis = dppack.stability_selection_diagnosis(
+            [gamma_min * 10.0**i for i in range(7)], n=40000, m=10000, d=6, eps=1.0,
+            eps_select=eps_select, selector=selector)
+        x = eps_select / (2 * 2 * SLACK / gamma_min)
+        k = 7
+        groups = np.array([_hand_group_probability(x, k, j, selector) for j in range(1, k)])
+        if selector == "gumbel":
+            j = np.arange(1, k)
+            np.testing.assert_allclose(groups, j * np.exp(x) / (j * np.exp(x) + k - j),
+                                       atol=1e-9)
+        assert diagnosis.best_probability == pytest.approx(groups[0], abs=1e-9)
+        tv = np.max(groups - np.arange(1, k) / k)
+        assert diagnosis.distance_from_uniform == pytest.approx(tv, abs=1e-9)
+
+
+def test_issue_grid_is_a_coin_toss_and_gamma_50_is_not():
+    """The issue's two regimes (n = 50,000 in all, 20% for validation)."""
+    near = dppack.stability_selection_diagnosis(ISSUE_GRID, n=40000, m=10000, d=9, eps=0.5,
+                                                eps_select=0.5)
+    # beta = 2 (1 + tau) / 0.01 = 200: noise of scale 800 against a score range of 1
+    assert near.sensitivity == pytest.approx(200 * SLACK, rel=1e-12)
+    assert near.verdict == "near uniform"
+    assert near.best_probability - 1 / 7 < 1e-3 and near.distance_from_uniform < 1e-3
+    wide = dppack.stability_selection_diagnosis([50.0, 100.0, 1000.0, 10000.0], n=40000,
+                                                m=10000, d=9, eps=0.5, eps_select=0.5)
+    assert wide.verdict == "informative" and wide.best_probability > 0.99
+
+
+def test_diagnosis_solves_for_gamma_and_eps_select():
+    """At the proposed gamma_min or eps_select the distance from uniform is the threshold
+    0.1; for the ramp score x is proportional to eps_select gamma_min (beta1 / n dominates),
+    so both fixes are the same factor."""
+    near = dppack.stability_selection_diagnosis(ISSUE_GRID, n=40000, m=10000, d=9, eps=1.0,
+                                                eps_select=0.5)
+    at_gamma = dppack.stability_selection_diagnosis(
+        [near.gamma_min_needed * 10.0**i for i in range(7)], n=40000, m=10000, d=9, eps=1.0,
+        eps_select=0.5)
+    at_eps = dppack.stability_selection_diagnosis(ISSUE_GRID, n=40000, m=10000, d=9, eps=1.0,
+                                                  eps_select=near.eps_select_needed)
+    for fixed in (at_gamma, at_eps):
+        assert fixed.distance_from_uniform == pytest.approx(0.1, abs=1e-8)
+        assert fixed.verdict == "informative"
+    assert near.gamma_min_needed / 0.01 == pytest.approx(near.eps_select_needed / 0.5)
+    # an informative grid needs nothing: the numbers are its own
+    wide = dppack.stability_selection_diagnosis([50.0, 100.0], n=40000, m=10000, d=9,
+                                                eps=1.0, eps_select=0.5)
+    assert wide.gamma_min_needed == 50.0 and wide.eps_select_needed < 0.5
+    # a tiny validation set caps x at eps_select m / 2 (beta2 / m dominates): no gamma helps
+    capped = dppack.stability_selection_diagnosis([0.01, 1.0], n=40000, m=1, d=9, eps=1.0,
+                                                  eps_select=0.2)
+    assert capped.verdict == "near uniform" and capped.gamma_min_needed is None
+    assert capped.eps_select_needed > 0.2
+
+
+def test_diagnosis_score_gap_and_text():
+    gap = dppack.stability_selection_diagnosis([50.0, 100.0], n=40000, m=10000, d=9, eps=1.0,
+                                               eps_select=1.0, score_gap=0.02)
+    assert gap.score_gap == 0.02
+    # unbounded scores: beta2 bounds the coefficients' norm; the default gap is 1
+    logistic = dppack.stability_selection_diagnosis([0.01, 1.0], n=100, m=50, d=2, eps=1.0,
+                                                    eps_select=1.0, score="logistic")
+    assert logistic.beta2 > 1000 and logistic.score_gap == 1.0
+    assert gap.noise_scale == pytest.approx(2 * 2 * SLACK / 50.0)
+    one = dppack.stability_selection_diagnosis([5.0], n=100, m=50, d=2, eps=1.0,
+                                               eps_select=1.0)
+    assert one.verdict == "one candidate" and one.distance_from_uniform == 0.0
+    assert one.gamma_min_needed is None and one.eps_select_needed is None
+    near = dppack.stability_selection_diagnosis(ISSUE_GRID, n=40000, m=10000, d=9, eps=1.0,
+                                                eps_select=1.0)
+    text = str(near)
+    assert "near uniform" in text and "eps_select to at least" in text
+    assert "eps.select to at least" in near.describe("r")
+    assert near.as_dict()["gamma_min_needed"] == near.gamma_min_needed
+
+
+def test_diagnosis_best_probability_is_the_selectors_frequency():
+    """The default selector on the most favourable scores (one candidate a whole score range,
+    1, above four others), sensitivity 0.5 at eps_select 1: the share of 10000 selections of
+    the top one against best_probability, two-sided binomial test (false-failure rate 1e-3)."""
+    gamma = 4.0 * SLACK  # beta = 2 (1 + tau) / gamma = 0.5
+    diagnosis = dppack.stability_selection_diagnosis([gamma] * 5, n=1000, m=1000, d=2,
+                                                     eps=1.0, eps_select=1.0)
+    beta = diagnosis.sensitivity
+    rng = np.random.default_rng(16)
+    picks = [dppack.stable_select([1.0, 0.0, 0.0, 0.0, 0.0], beta, 1.0, random_state=rng)
+             for _ in range(10000)]
+    top = int(np.sum(np.array(picks) == 0))
+    assert stats.binomtest(top, 10000, diagnosis.best_probability).pvalue > 1e-3
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"gammas": []}, "gammas must contain"),
+    ({"gammas": [0.0, 1.0]}, "gammas must be finite numbers > 0"),
+    ({"m": 0}, "m must be"),
+    ({"eps_select": -1}, "eps_select"),
+    ({"selector": "max"}, "selector"),
+    ({"score_gap": 0}, "score_gap"),
+])
+def test_diagnosis_refuses_bad_arguments(arguments, message):
+    call = {"gammas": [1.0, 10.0], "n": 100, "m": 50, "d": 2, "eps": 1.0, "eps_select": 1.0,
+            **arguments}
+    with pytest.raises(ValueError, match=message):
+        dppack.stability_selection_diagnosis(**call)
+
+
+class ShapedUntouchable(Untouchable):
+    """Data whose shape is public and whose values fail the test when read."""
+
+    def __init__(self, *shape):
+        self.shape = shape
+
+
+def test_tuning_warns_near_uniform_before_reading_the_data():
+    models = [dppack.LogisticRegressionDP("l2", 1.0, g) for g in ISSUE_GRID]
+    with pytest.warns(validation.NearUniformSelectionWarning,
+                      match=r"near uniform.*Raise the smallest gamma to at least .*eps_select "
+                            r"to at least .*tune_classification_model"):
+        with pytest.raises(AssertionError, match="read"):
+            dppack.tune_classification_model_stable(
+                models, ShapedUntouchable(50000, 8), ShapedUntouchable(50000), *([[1.0] * 8,
+                [-1.0] * 8]), eps_select=1.0)
+    # the warning class is exported and a UserWarning
+    assert issubclass(dppack.NearUniformSelectionWarning, UserWarning)
+
+
+def test_tuning_does_not_warn_for_large_gammas():
+    models = [dppack.LogisticRegressionDP("l2", 1.0, g) for g in (50.0, 100.0, 1000.0, 1e4)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", validation.NearUniformSelectionWarning)
+        with pytest.raises(AssertionError, match="read"):
+            dppack.tune_classification_model_stable(
+                models, ShapedUntouchable(50000, 8), ShapedUntouchable(50000), [1.0] * 8,
+                [-1.0] * 8, eps_select=1.0)
+        X, y = _classification(2000, 31)  # and a whole run on real data stays quiet
+        dppack.tune_classification_model_stable(models[:2], X, y, *BOUNDS, 1.0,
+                                                random_state=1)

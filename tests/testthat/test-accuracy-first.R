@@ -16,7 +16,8 @@ af_data <- function(n = 1500, seed = 11) {
 }
 
 test_that("the worked numbers of the spec come through the R surface", {
-  p <- accuracy_first_parameters("ridge", alpha = 0.05, lambda = 0.005, n = 1e5, d = 77)
+  p <- accuracy_first_parameters("ridge", alpha = 0.05, lambda = 0.005, n = 1e5, d = 77,
+                                 calibration = "paper")
   expect_equal(p$sensitivity, 0.0022928, tolerance = 1e-4)
   expect_equal(p$eps.test, 7.266, tolerance = 1e-4)
   expect_equal(p$eps.theory, 17.70, tolerance = 1e-3)
@@ -26,6 +27,43 @@ test_that("the worked numbers of the spec come through the R surface", {
   expect_equal(tuned$eps.test, 2.223, tolerance = 1e-3)
   logistic <- accuracy_first_parameters("logistic", 0.05, 0.005, 1e5, 38)
   expect_equal(logistic$sensitivity, 3.330e-4, tolerance = 1e-3)
+})
+
+test_that("the exact calibration is the default, cheaper than the paper's, and passes through", {
+  # eps_A = 39.7 Delta / alpha at T = 1000, gamma = 0.1 (the paper's: 16 ln(20000) = 158.5)
+  p <- accuracy_first_parameters("ridge", alpha = 0.05, lambda = 0.005, n = 1e5, d = 77)
+  expect_equal(p$eps.test, 39.73 * p$sensitivity / 0.05, tolerance = 1e-3)
+  expect_lte(p$failure, 0.1)
+  expect_true(p$threshold.share > 0 && p$threshold.share < 1)
+  expect_true(p$doubling.eps.test < 0.439 && p$doubling.threshold < 0.025)
+  e <- above_threshold_calibration(0.05, 0.1, p$sensitivity, 1000)
+  expect_identical(e[c("eps", "threshold", "threshold.share", "failure")],
+                   list(eps = p$eps.test, threshold = p$threshold,
+                        threshold.share = p$threshold.share, failure = p$failure))
+  expect_identical(laplace_test_calibration(0.05, 0.1, p$sensitivity, 24)$eps,
+                   p$doubling.eps.test)
+  f <- above_threshold_failure(1, -0.5, 0.25, 0.3, 1)
+  expect_named(f, c("failure", "all.above", "perfect.last"))
+  expect_identical(f$failure, max(f$all.above, f$perfect.last))
+  expect_dppack_error(above_threshold_calibration(0.1, 0.1, 0.01, 10, "fast"),
+                      "calibration must be one of 'exact', 'paper' or 'tuned'.",
+                      "above_threshold_calibration")
+  expect_dppack_error(above_threshold_failure(0.1, 0, -1, 0.1, 10),
+                      "threshold.scale must be >= 0.", "above_threshold_failure")
+  # doubling_erm takes the calibration: "paper" tests cost 0.439 at the spec's scale
+  d <- af_data()
+  set.seed(7)
+  db <- doubling_erm(d$X, d$y, "ridge", 0.02, 0.1, d$ub, d$lb, calibration = "paper")
+  paper <- accuracy_first_parameters("ridge", 0.02, 0.1, 1500, 3, calibration = "paper")
+  expect_equal(db$eps.test, db$stop.index * paper$doubling.eps.test)
+  # InteractiveAboveThreshold takes the split
+  iat <- InteractiveAboveThreshold$new(1, eps = 1, threshold = 0, sensitivity = 0.01,
+                                       threshold.share = 0.3)
+  expect_true(iat$query(50))
+  expect_identical(
+    tryCatch(InteractiveAboveThreshold$new(1, eps = 1, threshold = 0, sensitivity = 0.01,
+                                           threshold.share = 1), error = conditionMessage),
+    "threshold.share must be < 1.")
 })
 
 test_that("privacy_level_grid is the geometric grid without eps.max", {

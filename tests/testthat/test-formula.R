@@ -354,7 +354,7 @@ test_that("predict() builds newdata's design with the fit's levels and the model
                "factor group has new level z", fixed = TRUE)
   expect_dppack_error(predict(fit),
                       "predict() needs newdata: a fit of lmDP() or glmDP() keeps no data.",
-                      "predict.glmDP")
+                      "predict")
 
   set.seed(92)
   lfit <- lmDP(y ~ log(age) + group, fd, eps = 1, bounds = list(age = c(20, 80), y = c(0, 70)))
@@ -400,7 +400,154 @@ test_that("confint() of a glmDP fit is a new release on the fit's design", {
   expect_identical(rownames(confint(fit, "age", data = fd, n.draws = 2000)), "age")
   expect_dppack_error(
     confint(fit),
-    "confint() of a glmDP fit needs data: it is a new private release (the fit keeps no data).",
-    "confint.glmDP"
+    paste0("confint() of a glmDP fit needs data (the fit keeps none): give the data of the ",
+           "fit, e.g. confint(fit, data = d). It is a new private release that spends the ",
+           "model's eps = 1 again (or the rho you give)."),
+    "confint"
   )
+})
+
+# ---- review fixes (issue 15): link, newdata errors, copies, contrasts ------------------------
+
+test_that("type = \"link\" is the linear score, finite where the probability rounds to 0 or 1", {
+  set.seed(121)
+  fit <- glmDP(sick ~ age + group, fd, eps = 1, bounds = list(age = c(20, 80)))
+  theta <- coef(fit)
+  # age = 1e5 lies far outside the bounds (predict does not clip): the probability is 0 or 1
+  # in double precision, where qlogis() of it would be -Inf or Inf
+  new <- data.frame(age = c(30, 1e5, -1e5), group = factor(c("a", "b", "c"),
+                                                           levels = c("a", "b", "c")))
+  X <- cbind(1, new$age, c(0, 1, 0), c(0, 0, 1))
+  link <- predict(fit, new, type = "link")
+  expect_true(all(is.finite(link)))
+  expect_equal(unname(link), drop(X %*% theta), tolerance = 1e-12)
+  prob <- predict(fit, new, type = "response")
+  expect_equal(prob, stats::plogis(link), tolerance = 1e-12)
+  expect_true(all(prob[2:3] %in% c(0, 1)))
+})
+
+test_that("predict(type = \"response\") of glmDP is the probability of the second label", {
+  d <- fd
+  d$sick01 <- as.numeric(d$sick == "yes")
+  d$sickTF <- d$sick == "yes"
+  new <- data.frame(age = c(20, 50, 80))
+  for (response in c("sick", "sick01", "sickTF")) {
+    set.seed(122)
+    fit <- glmDP(stats::reformulate("age", response), d, eps = 1,
+                 bounds = list(age = c(20, 80)))
+    prob <- predict(fit, new, type = "response")
+    expect_type(prob, "double")
+    expect_equal(unname(prob), stats::plogis(drop(cbind(1, new$age) %*% coef(fit))),
+                 tolerance = 1e-12, info = response)
+    # the class is the label of probability >= 1/2 (the model's rounding), in its own type
+    classes <- predict(fit, new)
+    second <- switch(response, sick = "yes", sick01 = 1, sickTF = TRUE)
+    expect_identical(unname(classes == second), unname(prob > 0.5), info = response)
+  }
+})
+
+test_that("predict() names what newdata lacks in the user's terms, before the core", {
+  set.seed(123)
+  fit <- glmDP(sick ~ age + group + smoker, fd, eps = 1, bounds = list(age = c(20, 80)))
+  expect_dppack_error(
+    predict(fit, data.frame(group = "a", smoker = TRUE)),
+    paste0("newdata must have every variable of the right-hand side of the formula ",
+           "~age + group + smoker; missing: age."),
+    "predict"
+  )
+  expect_dppack_error(
+    predict(fit, data.frame(x = 1)),
+    paste0("newdata must have every variable of the right-hand side of the formula ",
+           "~age + group + smoker; missing: age, group, smoker."),
+    "predict"
+  )
+  expect_dppack_error(predict(fit, data.frame(age = "30", group = "a", smoker = TRUE)),
+                      "newdata$age must be numeric, as in the fit; it is character.",
+                      "predict")
+  expect_dppack_error(
+    predict(fit, data.frame(age = 30, group = 2, smoker = TRUE)),
+    paste0("newdata$group must be a factor (or character) with levels among those of the ",
+           "fit: a, b, c; it is numeric."),
+    "predict"
+  )
+  expect_dppack_error(predict(fit, data.frame(age = 30, group = "a", smoker = 1)),
+                      "newdata$smoker must be logical (TRUE/FALSE), as in the fit; it is numeric.",
+                      "predict")
+  # a column of NA only is of any kind: its rows predict NA, of the type of the predictions
+  only_na <- data.frame(age = NA, group = "a", smoker = TRUE)
+  expect_identical(unname(predict(fit, only_na, type = "response")), NA_real_)
+  expect_identical(unname(predict(fit, only_na)), factor(NA, levels = c("no", "yes")))
+  set.seed(124)
+  lfit <- lmDP(y ~ log(age), fd, eps = 1, bounds = list(age = c(20, 80), y = c(0, 70)))
+  expect_dppack_error(predict(lfit, data.frame(y = 1)),
+                      paste0("newdata must have every variable of the right-hand side of the ",
+                             "formula ~log(age); missing: age."), "predict")
+})
+
+test_that("nobs() of lmDP and glmDP fits is the number of rows of data", {
+  set.seed(125)
+  expect_identical(nobs(glmDP(sick ~ age, fd, eps = 1, bounds = list(age = c(20, 80)))), 400L)
+  set.seed(126)
+  expect_identical(nobs(lmDP(y ~ age, fd[1:150, ], eps = 1,
+                             bounds = list(age = c(20, 80), y = c(0, 70)))), 150L)
+})
+
+test_that("copies of a fit share its model; update() and clone(deep = TRUE) do not", {
+  set.seed(127)
+  fit <- glmDP(sick ~ age + group, fd, eps = 1, bounds = list(age = c(20, 80)))
+  before <- coef(fit)
+  # the documented sharing: a change through one copy shows in the other
+  shared <- fit
+  shared$model$gamma <- 5
+  expect_identical(fit$model$gamma, 5)
+  fit$model$gamma <- 1
+  # update() is a new fit with a model of its own (a new release)
+  acc <- BudgetAccountant$new(eps = 5)
+  set.seed(128)
+  refit <- update(fit, eps = 2, accountant = acc)
+  expect_false(identical(refit$model, fit$model))
+  expect_identical(refit$model$eps, 2)
+  expect_identical(fit$model$eps, 1)
+  expect_identical(coef(fit), before)
+  expect_identical(acc$spent$eps, 2)
+  # the documented recipe for an independent copy
+  own <- fit
+  own$model <- fit$model$clone(deep = TRUE)
+  set.seed(129)
+  own$model$fit(hand_design(fd)[, 1:3], fd$sick, c(80, 1, 1), c(20, 0, 0), add.bias = TRUE)
+  expect_identical(coef(fit), before)
+  expect_false(isTRUE(all.equal(coef(own), before)))
+  expect_identical(names(coef(own)), names(before))
+})
+
+test_that("ordered factors and contr.sum contrasts: model.matrix's coding, public levels", {
+  d <- fd
+  # an ordered factor with a declared level no row has, and sum-to-zero contrasts on group
+  d$grade <- factor(c("low", "mid", "high")[1 + as.integer(d$age > 40) + (d$age > 60)],
+                    levels = c("low", "mid", "high", "top"), ordered = TRUE)
+  stats::contrasts(d$group) <- stats::contr.sum(3)
+  set.seed(130)
+  fit <- lmDP(y ~ age + grade + group, d, eps = 1, gamma = 1,
+              bounds = list(age = c(20, 80), y = c(0, 70)))
+  # what model.matrix does: orthogonal polynomials over the 4 declared levels, sum coding
+  X <- stats::model.matrix(~ age + grade + group, d)[, -1]
+  expect_identical(names(coef(fit)), c("(Intercept)", colnames(X)))
+  expect_identical(colnames(X), c("age", "grade.L", "grade.Q", "grade.C", "group1", "group2"))
+  expect_identical(fit$xlevels$grade, c("low", "mid", "high", "top"))
+  # the bounds of each coding column: the range of its coding with 0 and 1
+  poly <- stats::contr.poly(4)
+  lower <- c(20, rep(min(0, poly), 3), -1, -1)
+  upper <- c(80, rep(max(1, poly), 3), 1, 1)
+  bounds <- summary(fit)$bounds
+  expect_equal(bounds$lower, c(lower, 0))
+  expect_equal(bounds$upper, c(upper, 70))
+  # the same fit as the R6 model on model.matrix's design
+  set.seed(130)
+  model <- LinearRegressionDP$new("l2", eps = 1, delta = 0, gamma = 1)
+  model$fit(X, d$y, c(upper, 70), c(lower, 0), add.bias = TRUE)
+  expect_identical(unname(coef(fit)), as.vector(model$coeff))
+  # predict codes newdata as the fit did, also the level no row had, given as text
+  new <- data.frame(age = c(30, 70), grade = c("top", "low"), group = c("c", "a"))
+  coding <- cbind(1, new$age, poly[c(4, 1), ], rbind(c(-1, -1), c(1, 0)))
+  expect_equal(unname(predict(fit, new)), drop(coding %*% coef(fit)), tolerance = 1e-12)
 })

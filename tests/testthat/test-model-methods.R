@@ -287,3 +287,142 @@ test_that("confint() of the models without private intervals says so", {
     expect_identical(conditionCall(cnd)[[1]], as.name("confint"))
   }
 })
+
+# ---- review fixes (issue 15) ----------------------------------------------------------------
+
+test_that("clone() and clone(deep = TRUE) give an independent model for every class", {
+  # refit each class on the first 60 rows, with the data its fit takes
+  half <- 1:60
+  refit <- list(
+    EmpiricalRiskMinimizationDP.CMS = function(m) {
+      m$fit(X_mm[half, ] * 0.7, y_mm[half], ub_mm * 0.7, lb_mm * 0.7, add.bias = TRUE)
+    },
+    WeightedERMDP.CMS = function(m) {
+      m$fit(X_mm[half, ] * 0.7, 2 * y_mm[half] - 1, ub_mm * 0.7, lb_mm * 0.7, add.bias = TRUE)
+    },
+    EmpiricalRiskMinimizationDP.KST = function(m) {
+      m$fit(X_mm[half, ], X_mm$age[half] / 2, c(ub_mm, 1), c(lb_mm, -1), add.bias = TRUE)
+    },
+    LinearRegressionDP = function(m) {
+      m$fit(X_mm[half, ], X_mm$age[half] - X_mm$bmi[half], c(ub_mm, 2), c(lb_mm, -2),
+            add.bias = TRUE)
+    }
+  )
+  classify <- function(m) m$fit(X_mm[half, ], y_mm[half], ub_mm, lb_mm, add.bias = TRUE)
+  for (name in names(fitted_mm)) {
+    for (deep in c(FALSE, TRUE)) {
+      set.seed(131)
+      m <- mm_models()[[name]]()
+      before <- coef(m)
+      eps <- m$eps
+      copy <- m$clone(deep = deep)
+      info <- paste(name, "deep =", deep)
+      expect_s3_class(copy, name)
+      expect_identical(coef(copy), before, info = info)
+      expect_identical(predict(copy, X_mm, type = "response"),
+                       predict(m, X_mm, type = "response"), info = info)
+      copy$eps <- 2 * eps
+      set.seed(132)
+      if (name %in% names(refit)) refit[[name]](copy) else classify(copy)
+      expect_identical(coef(m), before, info = info)
+      expect_identical(nobs(m), n_mm, info = info)
+      expect_identical(m$eps, eps, info = info)
+      expect_identical(nobs(copy), 60L, info = info)
+      expect_identical(copy$privacy$eps, 2 * eps, info = info)
+      expect_false(isTRUE(all.equal(coef(copy), before)), info = info)
+    }
+  }
+})
+
+# What a refused release leaves unchanged: the accountant's ledger and R's random stream.
+expect_nothing_released <- function(object, message, acc) {
+  stream <- get(".Random.seed", envir = globalenv())
+  cnd <- expect_dppack_error(object, message, "confint")
+  expect_identical(nrow(acc$ledger), 0L)
+  expect_identical(get(".Random.seed", envir = globalenv()), stream)
+  invisible(cnd)
+}
+
+test_that("confint() of a model without data or with bad arguments says so, releasing nothing", {
+  acc <- BudgetAccountant$new(eps = 10)
+  set.seed(133)
+  for (name in c("LogisticRegressionDP", "svmDP")) {
+    m <- fitted_mm[[name]]
+    expect_nothing_released(
+      confint(m, accountant = acc),
+      paste0("confint() of a ", name, " model needs the data to release intervals from; ",
+             "missing: X, y, upper.bounds, lower.bounds. It is a new private release, not a ",
+             "summary of the fit: it fits the coefficients again and spends the model's eps = ",
+             "1 (or the rho you give). Give the data as to fit(): confint(model, X = X, y = y, ",
+             "upper.bounds = ub, lower.bounds = lb)."),
+      acc
+    )
+  }
+  m <- fitted_mm$LogisticRegressionDP
+  expect_nothing_released(confint(m, X = X_mm, y = y_mm, accountant = acc),
+                          paste0("confint() of a LogisticRegressionDP model needs the data to ",
+                                 "release intervals from; missing: upper.bounds, lower.bounds. ",
+                                 "It is a new private release, not a summary of the fit: it ",
+                                 "fits the coefficients again and spends the model's eps = 1 ",
+                                 "(or the rho you give). Give the data as to fit(): ",
+                                 "confint(model, X = X, y = y, upper.bounds = ub, ",
+                                 "lower.bounds = lb)."), acc)
+  allowed <- paste0("X, y, upper.bounds, lower.bounds, add.bias, rho, budget.split, n.draws, ",
+                    "accountant")
+  expect_nothing_released(
+    confint(m, X = X_mm, y = y_mm, upper.bounds = ub_mm, lower.bounds = lb_mm, n.draw = 10,
+            accountant = acc),
+    paste0("confint() of a model takes its further arguments by name, among: ", allowed,
+           "; unknown: n.draw."), acc
+  )
+  expect_nothing_released(
+    confint(m, "age", 0.9, X_mm, y_mm, ub_mm, lb_mm, accountant = acc),
+    paste0("confint() of a model takes its further arguments by name, among: ", allowed, "."),
+    acc
+  )
+  for (parm in list("weight", 4, c(1, 2.5))) {
+    expect_nothing_released(
+      confint(m, parm, X = X_mm, y = y_mm, upper.bounds = ub_mm, lower.bounds = lb_mm,
+              accountant = acc),
+      paste0("parm must give names or indices of the coefficients: (Intercept), age, bmi ",
+             "(1 to 3); not ", paste(setdiff(parm, c(1, "age")), collapse = ", "), "."),
+      acc
+    )
+  }
+  # confintDP() says the same in its own name
+  cnd <- expect_error(confintDP(m, X_mm), "confintDP() of a LogisticRegressionDP model needs",
+                      fixed = TRUE)
+  expect_match(conditionMessage(cnd), "missing: y, upper.bounds, lower.bounds.", fixed = TRUE)
+  expect_identical(conditionCall(cnd)[[1]], as.name("confintDP"))
+  expect_error(DPpackPy::confintDP(m), "^confintDP\\(\\) of a LogisticRegressionDP model")
+  # the Gaussian kernel's svmDP has no intervals, and the core says so before any release
+  g <- svmDP$new("l2", 1, 0.1, "output", kernel = "Gaussian", D = 5)
+  expect_nothing_released(
+    confint(g, X = X_mm, y = y_mm, upper.bounds = ub_mm, lower.bounds = lb_mm,
+            accountant = acc),
+    "confintDP needs an svmDP with the linear kernel.", acc
+  )
+})
+
+test_that("confint() of an svmDP through S3: the fit's add.bias and labels, eps charged", {
+  m <- svmDP$new("l2", 1, 0.1, "output")
+  y_factor <- factor(ifelse(y_mm == 1, "yes", "no"), levels = c("no", "yes"))
+  m$fit(X_mm, y_factor, ub_mm, lb_mm, add.bias = TRUE)
+  coeff <- m$coeff
+  acc <- BudgetAccountant$new(eps = 5)
+  set.seed(134)
+  ci <- confint(m, X = X_mm, y = y_factor, upper.bounds = ub_mm, lower.bounds = lb_mm,
+                n.draws = 200, accountant = acc)
+  expect_s3_class(ci, "confintDP")
+  expect_identical(rownames(ci), c("(Intercept)", "age", "bmi"))
+  expect_identical(m$coeff, coeff) # the model is not refitted
+  expect_identical(acc$spent$eps, 1) # the model's eps, spent again
+  set.seed(134)
+  same <- confintDP(m, X_mm, y_mm, ub_mm, lb_mm, add.bias = TRUE, n.draws = 200)
+  expect_equal(ci, same)
+  expect_true(all(ci[[2]] <= ci$estimate & ci$estimate <= ci[[3]]))
+  kept <- confint(m, c("bmi", "age"), level = 0.9, X = X_mm, y = y_mm, upper.bounds = ub_mm,
+                  lower.bounds = lb_mm, n.draws = 200)
+  expect_identical(rownames(kept), c("bmi", "age"))
+  expect_identical(attr(kept, "level"), 0.9)
+})

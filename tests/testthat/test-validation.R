@@ -29,7 +29,7 @@ test_that("the stability constants give the spec's worked numbers", {
 
 test_that("tune_classification_model_stable fits and returns only the selected model", {
   d <- stable_data(2000, 1)
-  models <- lapply(c(0.5, 5, 50), function(g) LogisticRegressionDP$new("l2", 1, g))
+  models <- lapply(c(5, 50, 500), function(g) LogisticRegressionDP$new("l2", 1, g))
   best <- tune_classification_model_stable(models, d$X, d$y, c(1, 1), c(-1, -1), 1)
   expect_true(inherits(best, "LogisticRegressionDP"))
   chosen <- vapply(models, function(m) identical(m, best), logical(1))
@@ -44,10 +44,11 @@ test_that("set.seed() makes the selection reproducible; options reach the core",
   run <- function() {
     models <- lapply(c(0.5, 5, 50), function(g) svmDP$new("l2", 1, g, "output"))
     set.seed(9)
-    best <- tune_classification_model_stable(
+    # gamma = 0.5 makes the selection near uniform (its warning is tested below)
+    best <- suppressWarnings(tune_classification_model_stable(
       models, as.data.frame(d$X), d$y, c(1, 1), c(-1, -1), 2, add.bias = TRUE,
       validation.fraction = 0.25, score = "hinge", selector = "laplace", noise = "independent"
-    )
+    ))
     c(best$gamma, best$coeff)
   }
   first <- run()
@@ -126,4 +127,67 @@ test_that("advanced_composition_eps solves the composition equation", {
   expect_lt(advanced_composition_eps(0.40, 10, 0.01), 0.040)
   expect_dppack_error(advanced_composition_eps(1, 10, 0),
                       "delta must be a number in (0, 1).", "advanced_composition_eps")
+})
+
+test_that("stability_selection_diagnosis gives the hand-computed numbers", {
+  # two candidates, exponential noise: P(best) = 1 - exp(-x) / 2 with x = eps.select * 1 /
+  # (2 * beta), beta = 2 * (1 + 1e-6) / min(gamma) (ramp score: range 1, m large)
+  d <- stability_selection_diagnosis(c(2, 30), n = 5000, m = 5000, d = 3, eps = 1,
+                                     eps.select = 0.7)
+  beta <- 2 * (1 + 1e-6) / 2
+  x <- 0.7 / (2 * beta)
+  expect_s3_class(d, "stability_selection_diagnosis")
+  expect_equal(d$sensitivity, beta, tolerance = 1e-12)
+  expect_equal(d$best.probability, 1 - exp(-x) / 2, tolerance = 1e-12)
+  expect_equal(d$distance.from.uniform, 0.5 - exp(-x) / 2, tolerance = 1e-12)
+  expect_equal(d$utility.slack, 2 * beta * log(2 / 0.05) / 0.7, tolerance = 1e-12)
+  expect_identical(d$verdict, "informative")
+  # the exponential mechanism in closed form: P(best) = e^x / (e^x + k - 1)
+  g <- stability_selection_diagnosis(c(2, 30, 300), n = 5000, m = 5000, d = 3, eps = 1,
+                                     eps.select = 0.7, selector = "gumbel")
+  expect_equal(g$best.probability, exp(x) / (exp(x) + 2), tolerance = 1e-12)
+  # one candidate: nothing to select, nothing needed
+  one <- stability_selection_diagnosis(5, n = 100, m = 50, d = 2, eps = 1, eps.select = 1)
+  expect_identical(one$verdict, "one candidate")
+  expect_null(one$gamma.min.needed)
+})
+
+test_that("the issue's grid is near uniform, gamma >= 50 is not, and print says so", {
+  wide <- stability_selection_diagnosis(10^(-2:4), n = 40000, m = 10000, d = 9, eps = 1,
+                                        eps.select = 1)
+  expect_identical(wide$verdict, "near uniform")
+  expect_lt(wide$distance.from.uniform, 0.1)
+  expect_gt(wide$gamma.min.needed, 1)
+  out <- capture.output(print(wide))
+  expect_match(out[1], "near uniform", fixed = TRUE)
+  expect_true(any(grepl("eps.select to at least", out, fixed = TRUE)))
+  # at the proposed smallest gamma the distance is the threshold
+  fixed <- stability_selection_diagnosis(wide$gamma.min.needed * 10^(0:6), n = 40000,
+                                         m = 10000, d = 9, eps = 1, eps.select = 1)
+  expect_equal(fixed$distance.from.uniform, 0.1, tolerance = 1e-6)
+  narrow <- stability_selection_diagnosis(c(50, 100, 1000), n = 40000, m = 10000, d = 9,
+                                          eps = 1, eps.select = 1)
+  expect_identical(narrow$verdict, "informative")
+  expect_dppack_error(
+    stability_selection_diagnosis(c(1, 2), 100, 0, 2, 1, 1),
+    "m must be a whole number >= 1.", "stability_selection_diagnosis"
+  )
+})
+
+test_that("tune_classification_model_stable warns when the selection is near uniform", {
+  d <- stable_data(1000, 6)
+  grid <- 10^(-2:4)
+  models <- lapply(grid, function(g) LogisticRegressionDP$new("l2", 1, g))
+  cnd <- expect_warning(
+    tune_classification_model_stable(models, d$X, d$y, c(1, 1), c(-1, -1), 1),
+    "The selection is near uniform"
+  )
+  expect_match(conditionMessage(cnd), "eps.select to at least", fixed = TRUE)
+  expect_match(conditionMessage(cnd), "tune_classification_model)", fixed = TRUE)
+  expect_identical(conditionCall(cnd)[[1]], as.name("tune_classification_model_stable"))
+  large <- lapply(c(50, 100, 1000), function(g) LogisticRegressionDP$new("l2", 1, g))
+  expect_warning(
+    tune_classification_model_stable(large, d$X, d$y, c(1, 1), c(-1, -1), 1),
+    regexp = NA
+  )
 })

@@ -50,6 +50,7 @@ from .. import _checks, _frames, _messages, _random, accounting
 from .above_threshold import (
     InteractiveAboveThreshold,
     above_threshold_calibration,
+    laplace_test_calibration,
 )
 from ..erm import losses
 from ..erm.design import as_design_matrix, prepare_design
@@ -152,7 +153,7 @@ def _theory_eps(model, alpha, lambda_, n, d):
 
 
 def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1000,
-                              calibration="paper", eps_min=None, eps_max=None):
+                              calibration="exact", eps_min=None, eps_max=None):
     """The sensitivities, calibrations and defaults the three methods use, without data.
 
     Parameters
@@ -168,8 +169,10 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
         Failure probability in (0, 1).
     n_levels : int
         T, the number of noise-reduction levels.
-    calibration : {'paper', 'tuned'}
-        AboveThreshold calibration (see :func:`above_threshold_calibration`).
+    calibration : {'exact', 'paper', 'tuned'}
+        Calibration of the accuracy tests: AboveThreshold's
+        (:func:`above_threshold_calibration`) and the doubling baseline's
+        (:func:`laplace_test_calibration`).
     eps_min, eps_max : float, optional
         Ends of the level grid; defaults 1/n and 4 x ``eps_theory``.
 
@@ -182,8 +185,10 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
         ``theta_sensitivity`` the l1-sensitivity of
         theta* (logistic, Ligett et al. 2017, times 1 + 1e-6 for the same certified slack) or of X'X
         and X'y (ridge, 2 each); ``eps_theory``; ``eps_min``,
-        ``eps_max``; ``eps_test`` and ``threshold`` of AboveThreshold;
-        ``doubling_levels`` K and ``doubling_eps_test`` of the doubling baseline.
+        ``eps_max``; ``eps_test``, ``threshold``, ``threshold_share`` and ``failure`` (its
+        worst-case failure probability) of AboveThreshold; ``doubling_levels`` K,
+        ``doubling_eps_test`` and ``doubling_threshold`` (s: a fit passes when its noisy
+        excess is <= s) of the doubling baseline.
 
     Raises
     ------
@@ -216,12 +221,13 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
     high = (4.0 * eps_theory if eps_max is None
             else _checks.check_finite_positive_scalar(eps_max, "eps.max"))
     if not low < high:
-        raise _messages.value_error(f"eps.min must be < eps.max (here {low!r} and {high!r}).")
+        raise _messages.value_error("eps.min must be < eps.max (here {low!r} and {high!r}).",
+                                    low=low, high=high)
     test = above_threshold_calibration(alpha, gamma, delta, T, calibration)
-    # spec §7.2: K = floor(log2(eps_max / eps_min) + 1) + 1 doublings; a union bound over K
-    # Laplace tests, b_test = (alpha/2) / ln(K / (2 gamma)), eps_test = Delta / b_test
+    # spec §7.2: K = floor(log2(eps_max / eps_min) + 1) + 1 doublings, each tested by the
+    # Laplace mechanism (calibrated as the AboveThreshold test, laplace_test_calibration)
     K = int(math.floor(math.log2(high / low) + 1.0)) + 1
-    b_test = (alpha / 2.0) / math.log(K / (2.0 * gamma))
+    doubling = laplace_test_calibration(alpha, gamma, delta, K, calibration)
     if model == "ridge":
         theta_sensitivity = 2.0
     else:
@@ -237,8 +243,11 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
         "eps_max": high,
         "eps_test": test["eps"],
         "threshold": test["threshold"],
+        "threshold_share": test["threshold_share"],
+        "failure": test["failure"],
         "doubling_levels": K,
-        "doubling_eps_test": delta / b_test,
+        "doubling_eps_test": doubling["eps"],
+        "doubling_threshold": doubling["threshold"],
     }
 
 
@@ -322,10 +331,11 @@ def _logistic_minimiser(X, y, lambda_):
     risk = losses.logistic().risk(X, y, ridge=lambda_)  # L, fused (dppack.erm.losses)
     theta = damped_newton(risk, risk.hessian, np.zeros(d), tolerance)
     if theta is None:
-        raise ConvergenceError(
-            f"The logistic minimiser did not reach the tolerance its sensitivity allows "
-            f"(gradient norm <= {tolerance:.3g}); nothing was drawn or released. A larger "
-            "lambda makes the problem better conditioned.")
+        raise _messages.exception(
+            ConvergenceError,
+            "The logistic minimiser did not reach the tolerance its sensitivity allows "
+            "(gradient norm <= {tolerance:.3g}); nothing was drawn or released. A larger "
+            "lambda makes the problem better conditioned.", tolerance=tolerance)
     return theta
 
 
@@ -461,7 +471,7 @@ class AccuracyFirstResult:
 # --------------------------------------------------------------------------------------------
 
 def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias=False,
-                       gamma=0.1, n_levels=1000, calibration="paper", eps_min=None,
+                       gamma=0.1, n_levels=1000, calibration="exact", eps_min=None,
                        eps_max=None, random_state=None, accountant=None):
     """Private ERM that meets an accuracy target first and reports the privacy it cost.
 
@@ -493,9 +503,11 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
         Failure probability in (0, 1).
     n_levels : int
         T, the number of levels of the geometric grid (:func:`privacy_level_grid`).
-    calibration : {'paper', 'tuned'}
-        AboveThreshold calibration: the paper's Algorithm 3 (default, a clean guarantee) or the
-        authors' code (smaller eps_A, reproduces the published figures).
+    calibration : {'exact', 'paper', 'tuned'}
+        AboveThreshold calibration (:func:`above_threshold_calibration`): ``"exact"`` (default)
+        the threshold and budget split of least eps_A whose exact failure probability is
+        <= gamma; ``"paper"`` Algorithm 3 (a union bound, about 4 times the eps_A);
+        ``"tuned"`` the authors' code (reproduces the published figures, not proven).
     eps_min, eps_max : float, optional
         Grid ends; defaults 1/n and 4 x the theory baseline's eps (eps_max is not a level).
     random_state : None, int or NumPy Generator
@@ -557,7 +569,8 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     # charged above as part of the whole
     test = InteractiveAboveThreshold(problem, params["eps_test"], params["threshold"],
                                      params["sensitivity"], random_state=rng,
-                                     accountant=accounting.UNCHARGED)
+                                     accountant=accounting.UNCHARGED,
+                                     threshold_share=params["threshold_share"])
     theta = None
     for t in range(levels.size):
         theta = hypothesis(t)
@@ -577,13 +590,16 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
 
 
 def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias=False,
-                 gamma=0.1, eps_min=None, eps_max=None, random_state=None, accountant=None):
+                 gamma=0.1, eps_min=None, eps_max=None, calibration="exact", random_state=None,
+                 accountant=None):
     """Baseline: fit at eps_min, 2 eps_min, 4 eps_min, ... with independent noise and test each
     fit's excess risk with the Laplace mechanism until one passes.
 
     Every fit and every test is paid: stopping at level j costs
-    sum_{i <= j} (eps_i + eps_test), eps_test = Delta / b_test, b_test = (alpha/2) /
-    ln(K / (2 gamma)); a fit passes when excess + Lap(b_test) <= alpha/2, so with probability
+    sum_{i <= j} (eps_i + eps_test); a fit passes when excess + Lap(Delta / eps_test) <= s.
+    eps_test and s come from :func:`laplace_test_calibration` (by default the least eps_test
+    whose exact failure probability is <= gamma; ``"paper"``: s = alpha/2 and
+    eps_test = Delta ln(K / (2 gamma)) / (alpha/2), a union bound), so with probability
     >= 1 - gamma the released fit has excess <= alpha.
 
     Parameters
@@ -593,6 +609,9 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     eps_min, eps_max : float, optional
         The first level and the end of the doubling range; defaults as
         :func:`accuracy_first_erm`; K = floor(log2(eps_max / eps_min) + 1) + 1 levels.
+    calibration : {'exact', 'paper', 'tuned'}
+        Calibration of the tests (:func:`laplace_test_calibration`; ``"tuned"`` is
+        ``"paper"``, as in the authors' code).
     random_state : None, int or NumPy Generator
     accountant : BudgetAccountant, optional
         Charged once, under the label 'doubling_erm', the most the run can spend: all K fits
@@ -624,16 +643,16 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     >>> result = doubling_erm(X, y, "logistic", 0.1, 0.5, [200, 70], [50, 15], add_bias=True,
     ...                       random_state=1)
     >>> result.success, result.stop_index, result.n_levels, round(result.eps, 2)
-    (True, 6, 11, 3.75)
+    (True, 6, 11, 3.23)
     """
     _frames.refuse_dask("doubling_erm", X, y)
     bill = accounting.charge(
         accountant, lambda: _loss_from_arguments(
-            "doubling", model, X, alpha, lambda_, add_bias, gamma, 1000, "paper", eps_min,
+            "doubling", model, X, alpha, lambda_, add_bias, gamma, 1000, calibration, eps_min,
             eps_max), "doubling_erm")
     problem, params, divisors, alpha, gamma = _setup(
         model, X, y, alpha, lambda_, upper_bounds, lower_bounds, add_bias, gamma, 1000,
-        "paper", eps_min, eps_max)
+        calibration, eps_min, eps_max)
     K = params["doubling_levels"]
     levels = params["eps_min"] * 2.0 ** np.arange(K)
     eps_test = params["doubling_eps_test"]
@@ -644,7 +663,7 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     for j in range(K):
         theta = problem.one_shot(float(levels[j]), rng)
         noisy = problem.excess(theta) + float(_random.laplace(b_test, None, rng))
-        if noisy <= alpha / 2.0:
+        if noisy <= params["doubling_threshold"]:
             success = True
             break
     if not success:

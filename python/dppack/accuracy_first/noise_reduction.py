@@ -337,8 +337,8 @@ class LaplaceNoiseReductionOnline:
         level = _checks.check_finite_positive_scalar(eps, "eps")
         if not level > self.eps:
             raise _messages.value_error(
-                f"eps must be larger than the current level {self.eps!r}: noise "
-                "can only be reduced.")
+                "eps must be larger than the current level {level!r}: noise "
+                "can only be reduced.", level=self.eps)
         accountant = accounting.UNCHARGED if self._accountant is None else self._accountant
         accounting.charge(accountant, lambda: self._reduction_loss(level),
                           "LaplaceNoiseReductionOnline.reduce").spend()

@@ -365,8 +365,9 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
         delta_step = math.nextafter(delta_step, 0.0)
     if not delta_step < 1.0:
         raise _messages.value_error(
-            f"delta = {delta_total:g} over {iterations} steps of n = {n} records "
-            f"gives a per-step delta of {delta_step:g} >= 1: use more iterations.")
+            "delta = {delta:g} over {iterations} steps of n = {n} records "
+            "gives a per-step delta of {delta_step:g} >= 1: use more iterations.",
+            delta=delta_total, iterations=iterations, n=n, delta_step=delta_step)
 
     def total(eps_step):
         eps0, delta0 = amplify_by_sampling(eps_step, delta_step, n, amplification)
@@ -390,9 +391,9 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
                                     "number of iterations.")
     if amplification == "paper" and eps_step > 1.0:
         raise _messages.value_error(
-            f"amplification = 'paper' needs a per-step eps <= 1; this budget "
-            f"gives {eps_step:.6g}: use amplification = 'tight' or more "
-            "iterations.")
+            "amplification = 'paper' needs a per-step eps <= 1; this budget "
+            "gives {eps_step:.6g}: use amplification = 'tight' or more "
+            "iterations.", eps_step=eps_step)
     eps_used, delta_used = total(eps_step)
     return {"eps_step": eps_step, "delta_step": delta_step, "eps_total": eps_used,
             "delta_total": delta_used}
@@ -642,8 +643,8 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         eta = eta_max if self.step_size is None else self.step_size
         if eta > eta_max:
             raise _messages.value_error(
-                f"step.size must be <= {eta_max:.6g} (1/(beta + lambda), or "
-                "1/beta when gamma = 0) for the sensitivity bound.")
+                "step.size must be <= {eta_max:.6g} (1/(beta + lambda), or "
+                "1/beta when gamma = 0) for the sensitivity bound.", eta_max=eta_max)
         T = self.iterations
         if T is None:
             T = (DEFAULT_OPERA_ITERATIONS if lam > 0 else _opera_default_iterations(
@@ -818,8 +819,9 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
             budget = grpua_per_step_budget(self.eps, self.delta, n, T, self.amplification)
             if not self.analytic and not budget["eps_step"] < 1:
                 raise _messages.value_error(
-                    f"analytic = FALSE needs a per-step eps < 1 (classical Gaussian "
-                    f"mechanism); this budget gives {budget['eps_step']:.6g}.")
+                    "analytic = FALSE needs a per-step eps < 1 (classical Gaussian "
+                    "mechanism); this budget gives {eps_step:.6g}.",
+                    eps_step=budget["eps_step"])
             sigma = self._sigma(budget["eps_step"], budget["delta_step"], Delta)
         rng = _random.as_generator(random_state)
         privacy = spend_fit(bill, self.eps)  # after the checks, before the first draw

@@ -149,10 +149,10 @@ def objective_eps_prime(eps, t, n, c):
     if not eps_prime > 0:
         gamma_min = t / math.expm1(eps)  # c > t/(2n(e^eps - 1)) with c = gamma/(2n)
         raise _messages.value_error(
-            f"Objective perturbation needs gamma > {gamma_min:.6g} at eps = {eps:.6g} for the "
+            "Objective perturbation needs gamma > {gamma_min:.6g} at eps = {eps:.6g} for the "
             "objective (it needs c > t / (2n(e^eps - 1)), c = gamma/(2n)); increase gamma, the "
-            "budget or its objective share, or use output perturbation."
-        )
+            "budget or its objective share, or use output perturbation.",
+            gamma_min=gamma_min, eps=eps)
     return eps_prime
 
 

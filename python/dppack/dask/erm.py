@@ -45,10 +45,17 @@ divisions are known, matched by index) are joined into one frame first, so Dask 
 in the same partitions: columns of one collection (``data[["x1", ...]]``, ``data["y"]``) as
 one selection of its columns, others by ``assign``. The partitions of that frame are reduced
 as they are (``map_partitions``, one task per partition): no conversion to a Dask array, and
-X, y and weights are views of the partition's values when these are float64 (a Parquet
-dataset's float64 columns, read together, arrive as one column-major block). The per-row
+X, y and weights are views of the partition's values when these are float64. A Parquet
+dataset's selection is read with one pandas block per column (pyarrow's ``split_blocks``):
+its float64 columns are then the Arrow buffers read from the file, where pyarrow would
+otherwise copy them into one block (a copy that costs about as much CPU as the read); the
+sums take them a block of rows at a time, copied into a small reused buffer. The per-row
 maps fill a reused buffer of a block of rows column by column and clip only a block with a
-value outside the bounds. Arrays with known but different chunks are rechunked; with unknown
+value outside the bounds; the range check that decides it (each column's minimum and
+maximum) is also X's finiteness check, so the first pass reads X once for both.
+LinearRegressionDP's sums are X'X (BLAS ``syrk``) and X'[t, 1] (one ``gemm``: X't and the
+column sums) per block of 16384 rows, which stays in the processor's cache between its
+reads. Arrays with known but different chunks are rechunked; with unknown
 sizes, a different number of chunks is refused (:data:`PARTITION_MESSAGE`, before any pass)
 and chunks of different rows are found by the first pass. y and weights may also be in
 memory when X's chunk sizes are known.
@@ -86,9 +93,14 @@ X_NUMERIC_MESSAGE = "X must be a numeric matrix or data frame."  # as_design_mat
 # Each pass's graph gets a new name (unique in this process) without hashing its arguments
 _GRAPHS = itertools.count()
 
-# Rows per block when a chunk's sums are taken (_risk_sums, _gram_sums): a block's design of
+# Rows per block when a chunk's risk sums are taken (_risk_sums): a block's design of
 # 65536 x 21 doubles (11 MB) is small beside a partition, and the per-block overhead is small
 SUM_ROWS = 65536
+
+# Rows per block of LinearRegressionDP's sums (_gram_sums): a block of 16384 x 20 doubles
+# (2.6 MB) stays in the cache between its range check and its two products (about 10% less
+# time than 65536 rows, measured on 5 x 10^6 x 20)
+GRAM_ROWS = 16384
 
 # The checks of one chunk, in this order (:func:`_block_checks`)
 _CHECKS = ("rows", "y_rows", "misaligned", "x_nonfinite", "y_nonfinite", "y_not_binary",
@@ -179,9 +191,10 @@ def _read_together(frame, series):
     """``frame``'s columns and the ``series`` as one Dask DataFrame taken from the collection
     they are all columns of (``data[["x1", ..., "y"]]`` for ``data[["x1", ...]]`` and
     ``data["y"]``), or None when they are not such columns. Dask then reads the columns once
-    and each partition arrives as one pandas frame, which a float64 dataset gives as one
-    block: no per-partition copy (:func:`dppack._frames.block_floats`), where joining the
-    columns with ``assign`` copies every partition."""
+    and each partition arrives as one pandas frame, where joining the columns with
+    ``assign`` copies every partition. When the collection is a Parquet read, it is read
+    with one pandas block per column (:func:`_split_blocks`): the partitions' float64
+    columns are then Arrow's buffers themselves, not copied."""
     try:
         from dask.dataframe.dask_expr import new_collection
         from dask.dataframe.dask_expr._expr import Projection
@@ -195,7 +208,66 @@ def _read_together(frame, series):
         names.append(value.name)
     if len(set(names)) != len(names):  # y among X's columns, or weights = y: joined by assign
         return None
-    return new_collection(base)[names]
+    return new_collection(_split_blocks(base))[names]
+
+
+def _split_blocks(expr):
+    """A Dask Parquet read (``dask.dataframe.read_parquet``'s expression) as the same read
+    whose partitions keep one pandas block per column (pyarrow's ``to_pandas`` option
+    ``split_blocks``: a float64 column without missing values is then a view of the Arrow
+    buffer read from the file), where by default pyarrow copies the columns into one 2-d
+    block, a copy of each partition that costs about as much CPU as reading it. The same
+    partitions and values (Dask gathers the dataset's metadata again, once). Any other
+    expression, or a read whose ``split_blocks`` the user set, as it is."""
+    params = getattr(type(expr), "_parameters", ())
+    if not type(expr).__name__.startswith("ReadParquet") or "_dataset_info_cache" not in params:
+        return expr
+    try:
+        if "arrow_to_pandas" in params:  # the pyarrow file system's read
+            key, options = "arrow_to_pandas", dict(expr.operand("arrow_to_pandas") or {})
+            value = options
+        else:
+            key = "kwargs"
+            value = dict(expr.operand("kwargs") or {})
+            options = dict(value.get("arrow_to_pandas") or {})
+        if "split_blocks" in options:
+            return expr
+        options = _ReadOptions({**options, "split_blocks": True})
+        if key == "kwargs":
+            value["arrow_to_pandas"] = options
+        else:
+            value = options
+        return expr.substitute_parameters({key: value, "_dataset_info_cache": None})
+    except Exception:  # pragma: no cover - another Dask: read as the user's collection is
+        return expr
+
+
+class _ReadOptions(dict):
+    """pyarrow's ``to_pandas`` options of a Dask Parquet read (:func:`_split_blocks`), safe
+    from Dask's changes. Dask (2026.8, the fsspec read) writes its own entries into this
+    dict on every read (``use_threads``, ``ignore_metadata`` and the ``types_mapper`` it
+    builds from the user's ``types_mapper`` and its string and nullable types): kept, the
+    mapper of one read would be taken for the user's by the next and nest one level deeper
+    each time, and the expression's name (a hash of its operands) would hash a new
+    function. Here the user's mapper (if any) is what every read finds, and the hash is that
+    of the options the read was given."""
+
+    def __init__(self, options):
+        super().__init__(options)
+        self._given = dict(options)
+
+    def get(self, key, default=None):
+        if key == "types_mapper":  # the user's, not one a previous read wrote here
+            return self._given.get(key, default)
+        return super().get(key, default)
+
+    def __dask_tokenize__(self):
+        from dask.tokenize import tokenize
+
+        return type(self).__name__, tokenize(sorted(self._given.items()))
+
+    def __reduce__(self):
+        return type(self), (self._given,)
 
 
 def _one_frame(X, y, weights):
@@ -348,17 +420,61 @@ def _chunk_row(X, y, *weights, block, **kwargs):
 def _partition_row(partition, p, weighted, block, **kwargs):
     """One partition's floats as a 1 x size row: ``block`` on its first ``p`` columns (X), the
     next (y) and the last (weights), views of the partition's values when they are float64
-    (:func:`dppack._frames.block_floats`)."""
-    values = _frames.block_floats(partition, p + 1 + weighted)
+    (:func:`dppack._frames.block_floats`): of its one 2-d block (X a 2-d array), or of each
+    column when pandas holds the columns apart (a Parquet read, :func:`_split_blocks`; X a
+    list of its columns, which the sums read a block of rows at a time,
+    :func:`_rows_block`)."""
+    columns = p + 1 + weighted
+    if getattr(getattr(partition, "_mgr", None), "nblocks", 1) > 1:
+        values = [_frames.block_floats(partition.iloc[:, j]) for j in range(columns)]
+        out = block(values[:p], values[p], values[p + 1] if weighted else None, **kwargs)
+        return np.asarray(out, dtype=np.float64).reshape(1, -1)
+    values = _frames.block_floats(partition, columns)
     out = block(values[:, :p], values[:, p], values[:, p + 1] if weighted else None, **kwargs)
     return np.asarray(out, dtype=np.float64).reshape(1, -1)
 
 
-def _block_checks(X, y, w):
-    """The counts of :data:`_CHECKS` for one chunk (1 or 0 for the yes/no ones)."""
-    rows = X.shape[0]
+def _finite_matrix(X):
+    """Whether every value of X (a 2-d array, or a list of columns) is finite: its minimum
+    and maximum are (a NaN or an infinite value makes one of them so; no boolean array)."""
+    if not isinstance(X, np.ndarray):
+        return all(_finite_matrix(column) for column in X)
+    return X.size == 0 or bool(np.isfinite(np.min(X)) and np.isfinite(np.max(X)))
+
+
+def _rows_of(X):
+    """The rows of X: a 2-d array, or a list of (at least one) columns."""
+    return X.shape[0] if isinstance(X, np.ndarray) else X[0].shape[0]
+
+
+def _column_buffer(X, rows):
+    """A column-major buffer for blocks of ``rows`` rows of X given as columns (None for a
+    2-d X, whose blocks are views)."""
+    if isinstance(X, np.ndarray):
+        return None
+    return np.empty((min(rows, _rows_of(X)), len(X)), order="F")
+
+
+def _rows_block(X, part, out):
+    """Rows ``part`` (a slice) of X as a 2-d array: a view of a 2-d X; of X given as
+    columns, their rows copied into ``out`` (:func:`_column_buffer`, reused from block to
+    block: a copy of a block that stays in the cache, where copying the columns into one
+    block per partition costs a pass over memory)."""
+    if isinstance(X, np.ndarray):
+        return X[part]
+    block = out[:X[0][part].shape[0]]
+    for j, column in enumerate(X):
+        block[:, j] = column[part]
+    return block
+
+
+def _block_checks(X, y, w, check_x=True):
+    """The counts of :data:`_CHECKS` for one chunk (1 or 0 for the yes/no ones); X's
+    finiteness (``x_nonfinite``) left 0 without ``check_x`` (the sums' range check
+    finds it, :func:`_checked_sums`)."""
+    rows = _rows_of(X)
     misaligned = y.size != rows or (w is not None and w.size != rows)
-    x_bad = rows > 0 and not (np.isfinite(np.min(X)) and np.isfinite(np.max(X)))
+    x_bad = check_x and not _finite_matrix(X)
     y_finite = bool(np.all(np.isfinite(y)))
     y_not_binary = not bool(np.all((y == 0) | (y == 1)))
     w_rows, w_nan, w_negative = 0, False, False
@@ -371,16 +487,30 @@ def _block_checks(X, y, w):
 def _checked_sums(X, y, w, *, sums, labels, width, **kwargs):
     """The counts of :data:`_CHECKS` of a chunk, then ``sums`` of it (``width`` floats; none
     if ``sums`` is None) when it passes its checks, zeros (the fit stops on the driver) when
-    it does not: its values the sums may not read."""
-    checks = _block_checks(X, y, w)
+    it does not: its values the sums may not read.
+
+    X's finiteness comes from the sums' own range check (``finite``, set by :func:`_within`
+    from the per-column minima and maxima that tell whether a block needs clipping: a NaN or
+    an infinite value makes them non-finite), so X is read once less; the sums of a chunk
+    with a value that is not finite are discarded. A chunk that fails the other checks is
+    not summed, and X's finiteness is then checked apart (every count stays exact, so the
+    driver raises the in-memory first error)."""
+    checks = _block_checks(X, y, w, check_x=sums is None)
     if sums is None:
         return checks
     found = dict(zip(_CHECKS, checks))
-    if (found["misaligned"] or found["x_nonfinite"] or found["y_nonfinite"]
+    values = None
+    if not (found["misaligned"] or found["y_nonfinite"]
             or (labels != "real" and found["y_not_binary"]) or found["w_nan"]
             or found["w_negative"]):
-        return np.concatenate([checks, np.zeros(width)])
-    return np.concatenate([checks, sums(X, y, w, **kwargs)])
+        finite = [True]
+        values = sums(X, y, w, finite=finite, **kwargs)
+        found["x_nonfinite"] = not finite[0]
+    else:
+        found["x_nonfinite"] = not _finite_matrix(X)
+    if found["x_nonfinite"] or values is None:
+        values = np.zeros(width)
+    return np.concatenate([[found[key] for key in _CHECKS], values])
 
 
 def _raise_checks(counts, labels, weighted):
@@ -420,24 +550,30 @@ def _clipped_weights(w, bound):
     return None if w is None else _design.prepare_weights(w, bound, w.size)["weights"]
 
 
-def _risk_sums(X, y, w, *, loss, rows, bound, theta, with_gradient, with_hessian):
+def _risk_sums(X, y, w, *, loss, rows, bound, theta, with_gradient, with_hessian,
+               finite=None):
     """[value, gradient (d), Hessian (d x d)] sums of one chunk (absent parts omitted) over
     the design the per-row map ``rows`` makes of it, a block of rows at a time: the value
     and gradient by the in-memory risk (:meth:`dppack.erm.losses.EmpiricalRisk.sums`, its
     fused kernel, on the column-major block as it is), the Hessian sum_i w_i f''(y_i z_i)
-    x_i x_i' as a symmetric rank-k update (NumPy's A'A, BLAS ``syrk``) of sqrt(w f'') x."""
+    x_i x_i' as a symmetric rank-k update (NumPy's A'A, BLAS ``syrk``) of sqrt(w f'') x.
+    ``finite`` (a one-item list) is set False by the per-row map when X holds a value that
+    is not finite (:func:`_checked_sums`)."""
     total = np.zeros(_risk_size(theta.size, with_gradient, with_hessian))
     w = _clipped_weights(w, bound)
     d = theta.size
     # by blocks of rows, into buffers reused from block to block: the design of a block
     # stays small, where a whole chunk's would double the chunk's memory
     # (flat: a block of any size is a Fortran-contiguous view of its start)
-    buffer = np.empty(min(SUM_ROWS, X.shape[0]) * d)
+    n = _rows_of(X)
+    buffer = np.empty(min(SUM_ROWS, n) * d)
     scaled = np.empty_like(buffer) if with_hessian else None
-    for start in range(0, X.shape[0], SUM_ROWS):
+    for start in range(0, n, SUM_ROWS):
         part = slice(start, start + SUM_ROWS)
         size = len(y[part])
-        design, labels = rows(X[part], y[part], buffer[:size * d].reshape(size, d, order="F"))
+        block = X[part] if isinstance(X, np.ndarray) else [column[part] for column in X]
+        design, labels = rows(block, y[part],
+                              buffer[:size * d].reshape(size, d, order="F"), finite)
         weights = None if w is None else w[part]
         risk = EmpiricalRisk(loss, design, labels, weights, order="any")
         value, gradient, _ = risk.sums(theta, with_gradient, False)
@@ -455,37 +591,60 @@ def _risk_sums(X, y, w, *, loss, rows, bound, theta, with_gradient, with_hessian
     return total
 
 
-def _within(X, bounds):
+def _within(X, bounds, finite=None):
     """X clipped to the bounds (one per column; :meth:`dppack.erm.design.ColumnBounds.clip`'s
     values, min(max(x, lower), upper)): X itself, not copied, when no value lies outside
-    them (a range check), else a new clipped array."""
-    if X.shape[0] == 0 or (np.all(np.min(X, axis=0) >= bounds.lower)
-                           and np.all(np.max(X, axis=0) <= bounds.upper)):
+    them (a range check), else a new clipped array. The range check's per-column minima and
+    maxima also tell whether X is finite: ``finite`` (a one-item list), if given, is set
+    False when one of them is not (X's finiteness check, without reading X again). X may
+    also be a list of columns (then so is the result, each column checked and clipped
+    apart: the same values)."""
+    if not isinstance(X, np.ndarray):
+        return [_clipped(column, lower, upper, finite)
+                for column, lower, upper in zip(X, bounds.lower, bounds.upper)]
+    return _clipped(X, bounds.lower, bounds.upper, finite)
+
+
+def _clipped(X, lower, upper, finite):
+    """:func:`_within` on a 2-d X (``lower``, ``upper`` one per column) or one column."""
+    if X.shape[0] == 0:
         return X
-    return np.clip(X, bounds.lower, bounds.upper)
+    low, high = np.min(X, axis=0), np.max(X, axis=0)
+    if finite is not None and not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
+        finite[0] = False
+    if np.all(low >= lower) and np.all(high <= upper):
+        return X
+    return np.clip(X, lower, upper)
 
 
-def _margin_rows(X, y, out, layout):
+def _margin_rows(X, y, out, finite, layout):
     """The linear models' per-row map, :func:`dppack.erm.design.apply_design` (labels -1/+1),
     into ``out`` (a column-major buffer of the block's rows): the same values (X clipped to
     the bounds, the bias column first, every column divided by its ``scale``), X read where
     it lies, clipped only when a value is outside the bounds, and copied column by column
-    (a partition's values are column-major: contiguous on both sides)."""
+    (a partition's values are column-major: contiguous on both sides). ``finite`` as
+    :func:`_within`."""
     bias, divisors = int(layout["add_bias"]), layout["scale"]
     if bias:
         out[:, 0] = 1.0 if divisors is None else 1.0 / divisors[0]
-    clipped = _within(X, layout["clip"])
-    for j in range(clipped.shape[1]):
+    clipped = _within(X, layout["clip"], finite)
+    if isinstance(clipped, np.ndarray):
+        clipped = clipped.T  # its columns
+    for j, column in enumerate(clipped):
         if divisors is None:
-            out[:, bias + j] = clipped[:, j]
+            out[:, bias + j] = column
         else:
-            np.divide(clipped[:, j], divisors[bias + j], out=out[:, bias + j])
+            np.divide(column, divisors[bias + j], out=out[:, bias + j])
     return out, _design.label_values(y, "signed")
 
 
-def _kernel_rows(X, y, out, prefilter, add_bias):
+def _kernel_rows(X, y, out, finite, prefilter, add_bias):
     """The Gaussian kernel's per-row map: random Fourier features (a new array; ``out`` is not
-    used), labels -1/+1."""
+    used), labels -1/+1; ``finite`` as :func:`_within`."""
+    if finite is not None and not _finite_matrix(X):
+        finite[0] = False
+    if not isinstance(X, np.ndarray):
+        X = np.column_stack(X)
     return _design.fourier_features(X, prefilter, add_bias), _design.label_values(y, "signed")
 
 
@@ -660,32 +819,43 @@ def kernel_design(X, y, add_bias, loss, with_gradient, draw_prefilter, weights=N
 # --------------------------------------------------------------------------------------------
 
 
-def _gram_sums(X, y, w, *, layout, scales, shift, scale):
+def _gram_sums(X, y, w, *, layout, scales, shift, scale, finite=None):
     """[X'X, X'y, y'y] of one chunk's scaled rows (the in-memory maps:
     :func:`dppack.erm.design.apply_design`, then :func:`dppack.erm.kst.scale_regression`)
     without building them: the rows [1, clipped x] divided by ``scales`` (S) give X'X =
-    S^-1 G S^-1 and X'y = S^-1 [1, x]'t, with G the sum of [1, x][1, x]' (NumPy's x'x is a
-    symmetric rank-k update, BLAS ``syrk``) and t = (clipped y - shift) / scale: the
-    in-memory sums up to rounding. X is read where it lies (no copy unless a value needs
-    clipping), a block of rows at a time."""
+    S^-1 G S^-1 and X'y = S^-1 [1, x]'t, with G the sum of [1, x][1, x]' and t = (clipped
+    y - shift) / scale: the in-memory sums up to rounding. A block of rows at a time (of
+    :data:`GRAM_ROWS`, so that it stays in the processor's cache between its reads): X read
+    where it lies (no copy unless a value needs clipping; its range check is also its
+    finiteness check, ``finite`` as :func:`_within`), x'x by a symmetric rank-k update
+    (NumPy's A'A, BLAS ``syrk``), and x't with the column sums x'1 (the bias row of G) by
+    one matrix product x'[t, 1] (BLAS ``gemm``, into a reused buffer whose second column is
+    ones)."""
     bias, target = int(layout["add_bias"]), layout["target_bounds"]
     divisors = scales if layout["scale"] is None else layout["scale"] * scales
     p = scales.size
-    gram, cross, yy = np.zeros((p, p)), np.zeros(p), 0.0
-    for start in range(0, X.shape[0], SUM_ROWS):
-        part = slice(start, start + SUM_ROWS)
-        rows = _within(X[part], layout["clip"])
-        t = (np.clip(y[part], target.lower[0], target.upper[0]) - shift) / scale
+    gram, cross, yy, total = np.zeros((p, p)), np.zeros((p - bias, 2)), 0.0, 0.0
+    n = _rows_of(X)
+    pair = np.empty((min(GRAM_ROWS, n), 2), order="F")
+    columns = _column_buffer(X, GRAM_ROWS)
+    pair[:, 1] = 1.0
+    for start in range(0, n, GRAM_ROWS):
+        part = slice(start, start + GRAM_ROWS)
+        rows = _within(_rows_block(X, part, columns), layout["clip"], finite)
+        both = pair[:rows.shape[0]]
+        t = np.clip(y[part], target.lower[0], target.upper[0], out=both[:, 0])
+        t -= shift
+        t /= scale
         gram[bias:, bias:] += rows.T @ rows
-        cross[bias:] += t @ rows
-        if bias:
-            gram[0, 0] += rows.shape[0]
-            gram[0, 1:] += np.sum(rows, axis=0)
-            cross[0] += np.sum(t)
+        cross += rows.T @ both
         yy += float(t @ t)
+        total += float(np.sum(t))
+    xy = cross[:, 0]
     if bias:
-        gram[1:, 0] = gram[0, 1:]
-    return np.concatenate([(gram / np.outer(divisors, divisors)).ravel(), cross / divisors,
+        gram[0, 0] = n
+        gram[0, 1:] = gram[1:, 0] = cross[:, 1]
+        xy = np.concatenate([[total], xy])
+    return np.concatenate([(gram / np.outer(divisors, divisors)).ravel(), xy / divisors,
                            [yy]])
 
 

@@ -211,8 +211,8 @@ class StandardNoise:
         """R / rate (zeros for an infinite rate, as ``_random.l2_laplace``)."""
         if self.vector.size != d:
             raise _messages.value_error(
-                f"The supplied noise has {self.vector.size} values; the fit "
-                f"needs {d}.")
+                "The supplied noise has {size} values; the fit needs {d}.",
+                size=self.vector.size, d=d)
         if rate == math.inf:
             return np.zeros(d)
         return self.vector / rate
@@ -338,21 +338,35 @@ def fit_with_noise(model, X, y, noise, upper_bounds=None, lower_bounds=None, add
                       noise=noise, accountant=accountant)
 
 
+def weighted_fit(model, X, y, upper_bounds, lower_bounds, add_bias, weights,
+                 weights_upper_bound, random_state, accountant):
+    """The fit of a CMS ``model`` with weights in [0, ``weights_upper_bound``], either
+    perturbation method (DPpack's ``fit`` allows output perturbation only); called by
+    :func:`dppack.erm.weighting.fit_weighted`, which checks the model and the bound first
+    and holds the privacy argument."""
+    return model._fit(X, y, upper_bounds, lower_bounds, add_bias, weights,
+                      weights_upper_bound, random_state, accountant=accountant)
+
+
 def _check_model(model):
     if not isinstance(model, EmpiricalRiskMinimizationDP_CMS):
         raise _messages.type_error("model must be a model of the CMS framework "
                                    "(EmpiricalRiskMinimizationDP_CMS or a subclass).")
 
 
-def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0):
+def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0,
+                                      weights_upper_bound=1.0):
     """(eps', Delta) of objective perturbation, DPpack 0.2.2 (gamma = n Lambda).
 
     eps' = eps - ln(1 + 2c/gamma + c^2/gamma^2); if eps' <= 0, Delta = c / (n (e^(eps/4) - 1))
     - gamma/n and eps' = eps/2, else Delta = 0. For rows of norm up to ``row_norm_bound`` B
     > 1, c B^2 stands for c (Chaudhuri et al. 2011, Thm 9: a replaced row changes the Hessian
-    by l'' x x', of norm at most c B^2); the noise rate is then eps' / (2B).
+    by l'' x x', of norm at most c B^2); the noise rate is then eps' / (2B). With weights in
+    [0, W] (``weights_upper_bound``) the weighted loss w l has curvature at most W c and
+    slope at most W in the score, so c W B^2 stands for c and the rate is eps' / (2 W B)
+    (:mod:`dppack.erm.weighting`).
     """
-    c = c * max(1.0, row_norm_bound) ** 2
+    c = c * weights_upper_bound * max(1.0, row_norm_bound) ** 2
     eps_prime = eps - math.log1p(2.0 * c / gamma + (c / gamma) ** 2)
     if eps_prime > 0:
         return eps_prime, 0.0
@@ -591,8 +605,9 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.optimality_tolerance_ = optimality_tolerance(n, w_bar, bound)
         if objective and math.isfinite(eps):
             eps_prime, Delta = objective_perturbation_parameters(eps, self.gamma, self.c, n,
-                                                                 bound)
-            b = perturbation_noise(d, eps_prime / (2.0 * bound), rng, noise)
+                                                                 bound, w_bar)
+            # a replaced row shifts n grad J by at most 2 w_bar B (dppack.erm.weighting)
+            b = perturbation_noise(d, eps_prime / (2.0 * w_bar * bound), rng, noise)
         else:
             eps_prime, Delta, b = (math.inf if objective else None), 0.0, np.zeros(d)
         theta = np.asarray(self._optimize_coeff(Xp, yp, Delta, b, preprocess.get("weights")),

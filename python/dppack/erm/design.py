@@ -91,6 +91,7 @@ FINITE_MESSAGE = "{name} must be finite (no NA, NaN or Inf)."
 EMPTY_MESSAGE = "{name} must have at least one row and one column."
 LABEL_FINITE_MESSAGE = FINITE_MESSAGE.format(name="y")
 WEIGHTS_NAN_MESSAGE = "weights must not contain NA or NaN."
+WEIGHTS_INFINITE_MESSAGE = "weights must be finite (weights above the bound are clipped to it)."
 WEIGHTS_COUNT_MESSAGE = ("weights must have one value per row of X: X has {n} rows, weights has "
                          "{size} values.")
 
@@ -175,7 +176,7 @@ class ColumnBounds:
         if bad.size:
             raise _messages.value_error(
                 "lower.bounds must be < upper.bounds in every column (not in "
-                f"column {bad[0] + 1}).")
+                "column {column}).", column=bad[0] + 1)
         self._set(lower, upper)
 
     def _set(self, lower, upper):
@@ -286,7 +287,8 @@ class ColumnBounds:
         """
         n, k = X.shape
         if k != self.size:
-            raise _messages.value_error(f"X has {k} columns; the bounds have {self.size}.")
+            raise _messages.value_error("X has {k} columns; the bounds have {size}.", k=k,
+                                        size=self.size)
         bias = int(bool(add_bias))
         out = np.empty((n, k + bias))
         columns = _contiguous_columns(X)
@@ -539,7 +541,7 @@ def _checked_labels(y, n, labels):
     if array.ndim != 1:
         raise _messages.value_error("y must be a numeric vector or a one-column matrix.")
     if array.size != n:
-        raise _messages.value_error(LABEL_COUNT_MESSAGE.format(n=n, size=array.size))
+        raise _messages.value_error(LABEL_COUNT_MESSAGE, n=n, size=array.size)
     if not np.all(np.isfinite(array)):
         raise _messages.value_error(LABEL_FINITE_MESSAGE)
     if labels != "real" and not np.all((array == 0) | (array == 1)):
@@ -785,7 +787,8 @@ def prepare_weights(weights, weights_upper_bound, n):
     ------
     ValueError
         DPpack's ``WEIGHTS_BOUND_MESSAGE`` and ``WEIGHTS_NEGATIVE_MESSAGE``; ours for
-        non-numeric or NaN weights, a bound that is not finite and > 0, or the wrong length.
+        non-numeric, NaN or infinite weights (DPpack clipped Inf to the bound), a bound that
+        is not finite and > 0, or the wrong length.
 
     References
     ----------
@@ -806,11 +809,13 @@ def prepare_weights(weights, weights_upper_bound, n):
     w = _checks.as_numeric_array(weights, "weights must be numeric.").ravel()
     if np.any(np.isnan(w)):
         raise _messages.value_error(WEIGHTS_NAN_MESSAGE)
+    if np.any(np.isinf(w)):  # DPpack clipped Inf to the bound; a malformed input here
+        raise _messages.value_error(WEIGHTS_INFINITE_MESSAGE)
     if np.any(w < 0):
         raise _messages.value_error(WEIGHTS_NEGATIVE_MESSAGE)
     bound = _checks.check_finite_positive_scalar(weights_upper_bound, "weights.upper.bound")
     if w.size != n:
-        raise _messages.value_error(WEIGHTS_COUNT_MESSAGE.format(n=n, size=w.size))
+        raise _messages.value_error(WEIGHTS_COUNT_MESSAGE, n=n, size=w.size)
     return {"weights": np.minimum(w, bound), "weights_upper_bound": bound}
 
 
@@ -1003,7 +1008,8 @@ def predict_matrix(X, n_columns, add_bias):
     if k != n_columns:
         extra = " (counting the bias column added by add.bias)" if add_bias else ""
         raise _messages.value_error(
-            f"X has {k} columns{extra}; the model was fitted on {n_columns}.")
+            "X has {k} columns" + extra + "; the model was fitted on {n_columns}.", k=k,
+            n_columns=n_columns)
     return X
 
 
@@ -1203,9 +1209,8 @@ def interleaved_split(m, n):
     """
     if n < m + 1:
         raise _messages.value_error(
-            f"Tuning {m} models needs at least {m + 1} observations (one part per model plus "
-            "a validation part)."
-        )
+            "Tuning {m} models needs at least {n_min} observations (one part per model plus "
+            "a validation part).", m=m, n_min=m + 1)
     training = [np.arange(i, n, m + 1) for i in range(m)]
     validation = np.arange(m, n, m + 1)
     return training, validation
@@ -1250,6 +1255,6 @@ def split_rows(n, fraction):
     training, validation = index[~in_v], index[in_v]
     if training.size == 0 or validation.size == 0:
         raise _messages.value_error(
-            f"Splitting {n} rows with validation.fraction = {fraction} leaves an "
-            "empty training or validation set.")
+            "Splitting {n} rows with validation.fraction = {fraction} leaves an "
+            "empty training or validation set.", n=n, fraction=fraction)
     return training, validation

@@ -105,7 +105,14 @@ from .blocks import (
     mapXy_linear,
     resolve_regularizer,
 )
-from .design import add_bias_column, check_fitted, predict_matrix, prepare_design
+from .design import (
+    add_bias_column,
+    check_fitted,
+    predict_matrix,
+    prepare_design,
+    prepare_weights,
+)
+from .losses import weighted_gram
 from .solvers import minimize_constrained
 
 __all__ = ["EmpiricalRiskMinimizationDP_KST", "LinearRegressionDP"]
@@ -376,6 +383,13 @@ class EmpiricalRiskMinimizationDP_KST:
         RuntimeError
             If the solver fails to reach a feasible point satisfying the optimality conditions.
         """
+        return self._fit(X, y, upper_bounds, lower_bounds, add_bias, random_state, accountant)
+
+    def _fit(self, X, y, upper_bounds, lower_bounds, add_bias, random_state, accountant,
+             weights=None, weights_upper_bound=None):
+        # weights: only through dppack.erm.weighting.fit_weighted (DPpack's fit has none);
+        # the loss of row i is then w_i loss_i with w_i in [0, W], and zeta and lambda are
+        # scaled by W (derivation in dppack.erm.weighting)
         bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
                                  f"{type(self).__name__}.fit")
         add_bias = _checks.check_flag(add_bias, "add.bias")
@@ -387,10 +401,15 @@ class EmpiricalRiskMinimizationDP_KST:
         self.regularizer, self.regularizer_gr = resolve_regularizer(self.regularizer,
                                                                     self.regularizer_gr)
         refuse_infinite_eps(bill, eps)
+        if weights is not None:
+            _frames.refuse_dask(f"{type(self).__name__}.fit with weights", X, y, weights)
         X, y = self._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias)
         zeta, lambda_ = _check_zeta_lambda(self.zeta, self.lambda_)
-        rng = _random.as_generator(random_state)
         n, p = X.shape
+        weighting = prepare_weights(weights, weights_upper_bound, n)
+        weights, w_bar = weighting["weights"], weighting["weights_upper_bound"]
+        zeta, lambda_ = w_bar * zeta, w_bar * lambda_
+        rng = _random.as_generator(random_state)
         privacy = spend_fit(bill, eps)  # after the checks, before the first draw
 
         # §6.5 steps 3-4, calibrated for replace-one neighbours (module docstring).
@@ -404,7 +423,9 @@ class EmpiricalRiskMinimizationDP_KST:
             else:
                 noise = _random.normal(scale, p, rng)
         self.noise_ = noise
-        theta = self._optimize_coeff(X, y, noise, Delta)
+        # without weights, DPpack's four arguments (a subclass may override the step)
+        theta = (self._optimize_coeff(X, y, noise, Delta) if weights is None
+                 else self._optimize_coeff(X, y, noise, Delta, weights))
         self.coeff = self._postprocess_coeff(theta)
         self.privacy_ = privacy
         self.n_passes_ = getattr(X, "passes", None)
@@ -441,16 +462,18 @@ class EmpiricalRiskMinimizationDP_KST:
         self._bounds, self._target_bounds = design["bounds"], design["target_bounds"]
         return design["X"], design["y"]
 
-    def _data_loss(self, X, y):
-        """The mean loss (1/n) sum loss(mapXy(X, theta), y) and its gradient (None without all
+    def _data_loss(self, X, y, weights=None):
+        """The mean loss (1/n) sum w_i loss(mapXy(X, theta), y)_i (w_i = 1 without
+        ``weights``; n the number of rows, never sum(w)) and its gradient (None without all
         gradient functions), as functions of theta."""
         n = y.size
         mapXy, loss = self.mapXy, self.loss
+        w = np.ones(n) if weights is None else weights
 
         def value(theta):
             y_hat = np.asarray(mapXy(X, theta), dtype=np.float64)
             target = y.reshape(y_hat.shape) if y_hat.size == n else y
-            return float(np.sum(loss(y_hat, target))) / n
+            return float(np.sum(w * _values(loss(y_hat, target)))) / n
 
         if self.mapXy_gr is None or self.loss_gr is None:
             return value, None
@@ -460,15 +483,16 @@ class EmpiricalRiskMinimizationDP_KST:
             y_hat = np.asarray(mapXy(X, theta), dtype=np.float64)
             target = y.reshape(y_hat.shape) if y_hat.size == n else y
             return (np.asarray(mapXy_gr(X, theta), dtype=np.float64)
-                    @ _values(loss_gr(y_hat, target))) / n
+                    @ (w * _values(loss_gr(y_hat, target)))) / n
 
         return value, gradient
 
-    def _optimize_coeff(self, X, y, noise, Delta):
+    def _optimize_coeff(self, X, y, noise, Delta, weights=None):
         """argmin of the perturbed objective over the domain, from theta = 0."""
         n, p = X.shape
         gamma = float(self.gamma)
-        data_value, data_gradient = self._data_loss(X, y)
+        data_value, data_gradient = (self._data_loss(X, y) if weights is None
+                                     else self._data_loss(X, y, weights))
         regularizer, regularizer_gr = self.regularizer, self.regularizer_gr
 
         def objective(theta):
@@ -494,6 +518,15 @@ class EmpiricalRiskMinimizationDP_KST:
 # --------------------------------------------------------------------------------------------
 
 
+def weighted_fit(model, X, y, upper_bounds, lower_bounds, add_bias, weights,
+                 weights_upper_bound, random_state, accountant):
+    """The fit of a KST ``model`` with weights in [0, ``weights_upper_bound``] (zeta and
+    lambda scaled by the bound); called by :func:`dppack.erm.weighting.fit_weighted`, which
+    checks the model and the bound first and holds the privacy argument."""
+    return model._fit(X, y, upper_bounds, lower_bounds, add_bias, random_state, accountant,
+                      weights, weights_upper_bound)
+
+
 def scale_regression(X, y, scales, shift, scale):
     """LinearRegressionDP's scaled rows: X / s (in place: X is the fit's
     own clipped copy) and (y - shift) / scale. A per-row map (:mod:`dppack.dask.erm` applies
@@ -517,9 +550,13 @@ class GramStatistics:
         self.passes = passes  # passes over Dask data that computed them (None in memory)
 
     @classmethod
-    def of(cls, X, y):
-        """The statistics of an n x p design X and n values y."""
-        return cls(y.size, X.T @ X, X.T @ y, y @ y)
+    def of(cls, X, y, weights=None):
+        """The statistics of an n x p design X and n values y; with ``weights`` w, the
+        weighted X'WX, X'Wy and y'Wy (n stays the number of rows)."""
+        if weights is None:
+            return cls(y.size, X.T @ X, X.T @ y, y @ y)
+        wy = weights * y
+        return cls(y.size, weighted_gram(X, weights), X.T @ wy, wy @ y)
 
     @property
     def shape(self):
@@ -651,14 +688,15 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         of :meth:`_data_loss` applies)."""
         return self.mapXy is mapXy_linear and self.loss is loss_squared_error
 
-    def _data_loss(self, X, y):
-        """Closed form for the built-in linear map and squared error: with G = X^T X and
-        c = X^T y, the mean loss is (theta^T G theta - 2 c^T theta + y^T y)/(2n) and its
-        gradient (G theta - c)/n, so the solver never touches X."""
+    def _data_loss(self, X, y, weights=None):
+        """Closed form for the built-in linear map and squared error: with G = X^T W X and
+        c = X^T W y (W = diag(weights), the identity without them), the mean loss is
+        (theta^T G theta - 2 c^T theta + y^T W y)/(2n) and its gradient (G theta - c)/n, so
+        the solver never touches X."""
         if not self._closed_form():
-            return super()._data_loss(X, y)
+            return super()._data_loss(X, y, weights)
         # X is the design, or already its statistics (Dask data, from one pass)
-        stats = X if isinstance(X, GramStatistics) else GramStatistics.of(X, y)
+        stats = X if isinstance(X, GramStatistics) else GramStatistics.of(X, y, weights)
         n, gram, cross, yy = stats.n, stats.gram, stats.cross, stats.yy
 
         def value(theta):

@@ -151,9 +151,15 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
             from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
 
             return dask_erm.margin_design(X, y, upper_bounds, lower_bounds, add_bias,
-                                          losses.logistic(), self._use_gradient(), newton=False)
-        return prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
-                              labels="binary")
+                                          losses.logistic(), self._use_gradient(), False,
+                                          weights, weights_upper_bound)
+        preprocess = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
+                                    labels="binary")
+        # weights reach a fit only through dppack.erm.weighting.fit_weighted (DPpack's
+        # LogisticRegressionDP.fit takes none): without them, w_bar = 1 and nothing changes
+        preprocess.update(prepare_weights(weights, weights_upper_bound,
+                                          preprocess["X"].shape[0]))
+        return preprocess
 
     def _optimize_coeff(self, X, y, Delta, b, weights=None):
         """(1/n) sum(log(1 + e^z) - y z) + (gamma/n) R + (1/n) b'theta + (Delta/2)||theta||^2,
@@ -164,7 +170,7 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
         (:meth:`dppack.erm.losses.MarginLoss.risk`)."""
         # Dask data arrive as their risk already (dppack.dask.erm.PartitionedRisk)
         risk = X if isinstance(X, losses.EmpiricalRisk) else losses.logistic().risk(
-            X, 2.0 * np.asarray(y, dtype=np.float64) - 1.0)
+            X, 2.0 * np.asarray(y, dtype=np.float64) - 1.0, weights)
         # L-BFGS-B is fast on this smooth objective; the Hessian serves the final Newton steps
         return _minimise_risk(self, risk, Delta, b, self._use_gradient(), newton=False)
 

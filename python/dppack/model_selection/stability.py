@@ -44,7 +44,10 @@ charge nothing (``accountant=accounting.UNCHARGED``); a returned model or histog
 """
 
 import copy
+import dataclasses
+import functools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -64,11 +67,14 @@ from ..mechanisms import ExponentialMechanism
 from ..tuning import check_models
 
 __all__ = [
+    "NearUniformSelectionWarning",
+    "StabilitySelectionDiagnosis",
     "StableTrainer",
     "advanced_composition_eps",
     "selection_privacy",
     "stability_constants_histogram",
     "stability_constants_linear",
+    "stability_selection_diagnosis",
     "stable_select",
     "tune_classification_model_stable",
     "tune_histogram_bin_width_stable",
@@ -213,8 +219,9 @@ def stability_constants_histogram(h_min, n, m, k, eps, delta):
     n_min = histogram_min_n(h_min, k, eps, delta)
     if n < n_min:
         raise _messages.value_error(
-            f"Stability needs at least {math.ceil(n_min)} training values for "
-            f"these bin widths, budget and delta (Thm 6); there are {n}.")
+            "Stability needs at least {n_min} training values for "
+            "these bin widths, budget and delta (Thm 6); there are {n}.",
+            n_min=math.ceil(n_min), n=n)
     nu = 2.0 * math.log(4.0 * k / delta) / (n * eps * math.sqrt(h_min))
     return 6.0 / ((1.0 - nu) * h_min), 2.0 / h_min
 
@@ -712,20 +719,28 @@ class LinearClassifierTrainer(StableTrainer):
     def stability_constants(self, T, V, thetas, eps, delta):
         n = self.n_records(T)
         gamma_min = min(model.gamma for model in thetas)
-        # §3: the norm bound of beta2 uses the budget the noise is scaled with (eps' for
-        # objective perturbation, at least eps/2; eps / (1 + tau) for output perturbation,
-        # whose rate covers the optimality slack tau); only the unbounded scores need it.
-        slack = 1.0 + OPTIMALITY_SLACK
-        noise_eps = min(
-            objective_perturbation_parameters(eps, model.gamma, model.c, n)[0]
-            if model.perturbation_method == "objective" else eps / slack
-            for model in thetas)
-        # Thm 4 assumes exact minimisers; the fits are minimisers certified to
-        # ||grad|| <= tau / n (erm.cms), within tau / (n lambda) of the exact ones, so lambda /
-        # (1 + tau) in its place bounds both ||theta(T) - theta(T')|| and ||theta||.
-        return stability_constants_linear(gamma_min / n / slack, n, self.n_records(V),
-                                          self.dimension(T), len(thetas), noise_eps, delta,
-                                          self.score_name)
+        return _linear_betas(gamma_min, n, self.n_records(V), self.dimension(T), len(thetas),
+                             _noise_eps(thetas, eps, n), delta, self.score_name)
+
+
+def _noise_eps(models, eps, n):
+    """The budget the candidates' training noise is scaled with (the smallest)."""
+    # §3: the norm bound of beta2 uses the budget the noise is scaled with (eps' for
+    # objective perturbation, at least eps/2; eps / (1 + tau) for output perturbation,
+    # whose rate covers the optimality slack tau); only the unbounded scores need it.
+    return min(
+        objective_perturbation_parameters(eps, model.gamma, model.c, n)[0]
+        if model.perturbation_method == "objective" else eps / (1.0 + OPTIMALITY_SLACK)
+        for model in models)
+
+
+def _linear_betas(gamma_min, n, m, d, k, noise_eps, delta, score):
+    """Thm 4's (beta1, beta2) for candidates whose smallest DPpack gamma is ``gamma_min``."""
+    # Thm 4 assumes exact minimisers; the fits are minimisers certified to
+    # ||grad|| <= tau / n (erm.cms), within tau / (n lambda) of the exact ones, so lambda /
+    # (1 + tau) in its place bounds both ||theta(T) - theta(T')|| and ||theta||.
+    return stability_constants_linear(gamma_min / n / (1.0 + OPTIMALITY_SLACK), n, m, d, k,
+                                      noise_eps, delta, score)
 
 
 def _check_stable_models(models):
@@ -749,18 +764,481 @@ def _check_stable_models(models):
     return eps
 
 
-def _data_parts(X, y, X_validation, y_validation, validation_fraction):
+def _split_plan(X, X_validation, y_validation, validation_fraction):
+    """The split from the shapes alone (public; no value is read): (n, m, rows), the training
+    and validation sizes and the rows of X each takes (None: a separate validation set)."""
     n = n_rows(X)
-    y = as_labels(y, n)
     if X_validation is None and y_validation is None:
         fraction = _checks.check_number(validation_fraction, "validation.fraction", 0, 1,
                                         closed="neither", strict=True)
         training, validation = split_rows(n, fraction)
-        return (take_rows(X, training), y[training]), (take_rows(X, validation), y[validation])
+        return training.size, validation.size, (training, validation)
     if X_validation is None or y_validation is None:
         raise _messages.value_error("Give both X.validation and y.validation, or neither.")
-    m = n_rows(X_validation)
-    return (X, y), (X_validation, as_labels(y_validation, m))
+    return n, n_rows(X_validation), None
+
+
+def _data_parts(X, y, X_validation, y_validation, plan):
+    y = as_labels(y, n_rows(X))
+    if plan[2] is not None:
+        training, validation = plan[2]
+        return (take_rows(X, training), y[training]), (take_rows(X, validation), y[validation])
+    return (X, y), (X_validation, as_labels(y_validation, plan[1]))
+
+
+# --------------------------------------------------------------------------------------------
+# How far the selection can be from uniform, from public values only (issue 16)
+# --------------------------------------------------------------------------------------------
+
+#: The selection is "near uniform" when its total variation distance from a uniform choice is
+#: below this in the most favourable case (see :func:`stability_selection_diagnosis`).
+NEAR_UNIFORM_TV = 0.1
+
+#: delta_0 of the utility bound (Thm 3) in :attr:`StabilitySelectionDiagnosis.utility_slack`.
+UTILITY_DELTA = 0.05
+
+
+class NearUniformSelectionWarning(UserWarning):
+    """Warned by :func:`tune_classification_model_stable` before any data is touched when the
+    selection is near uniform (:func:`stability_selection_diagnosis`): it chooses among the
+    candidates almost at random, whatever the data.
+
+    Parameters
+    ----------
+    *args, **kwargs
+        ``Warning``'s: the text, with the fix (a larger smallest gamma or eps_select).
+
+    Attributes
+    ----------
+    r_message : str
+        The text in R's spelling (``eps.select``), which an R caller reads as an R warning;
+        set when the core issues it.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1 and 3 (sensitivity and utility of
+    the selection).
+
+    Examples
+    --------
+    Silence it when a near-uniform choice is what you want:
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", NearUniformSelectionWarning)
+    ...     warnings.warn("near uniform", NearUniformSelectionWarning)
+    """
+
+
+@functools.lru_cache(maxsize=8)
+def _legendre(size):
+    return np.polynomial.legendre.leggauss(size)
+
+
+def _group_win_probabilities(x, k, selector):
+    """P_j(x), j = 1..k-1: the probability that the winner is one of j candidates whose score
+    exceeds that of the other k - j by x noise scales (scale: 2 beta / eps_select, the
+    selection's noise for all three selectors).
+
+    With F the noise's distribution function, the winner is among the j when the largest of
+    their j noises, U = F(noise) distributed with density j u^(j-1), beats the others' largest
+    shifted by x: P_j = int_0^1 j u^(j-1) F(F^-1(u) + x)^(k-j) du. Gumbel gives the closed
+    form of the exponential mechanism; the others are integrated by Gauss-Legendre on pieces
+    where the integrand is smooth (exact for the exponential noise, a polynomial in u)."""
+    j = np.arange(1, k)
+    if selector == "gumbel":  # §2.4: P proportional to exp(eps q / (2 beta))
+        return j / (j + (k - j) * math.exp(-x))
+    # beyond x = 60 every P_j is within k x e^-x < 1e-22 of its limit
+    x = min(x, 60.0)
+    nodes, weights = _legendre(64 + k)
+    tail = math.exp(-x)
+
+    def piece(lower, upper, shifted, jacobian=None):
+        """int over [lower, upper] of the integrand at u = jacobian's first value."""
+        mid, half = 0.5 * (upper + lower), 0.5 * (upper - lower)
+        t = half * nodes + mid
+        u, du = (t, 1.0) if jacobian is None else jacobian(t)
+        values = j[:, None] * u ** (j[:, None] - 1) * shifted(t) ** (k - j[:, None]) * du
+        return half * (values @ weights)
+
+    if selector == "exponential_noise":  # F(t) = 1 - e^-t: F(F^-1(u) + x) = 1 - (1 - u) e^-x
+        return piece(0.0, 1.0, lambda u: 1.0 - (1.0 - u) * tail)
+    # Laplace, F^-1(u) = log(2u) below 1/2: F(F^-1(u) + x) = u e^x while F^-1(u) + x < 0,
+    # i.e. u < e^-x / 2, then 1 - e^-x / (4u); above 1/2 as the exponential noise. The middle
+    # piece is steep near its lower end for large x: it is integrated over t = F^-1(u) in
+    # [-x, 0] (u = e^t / 2, du = e^t / 2 dt), in pieces of length at most 5.
+    kink = 0.5 * tail
+    total = (piece(0.0, kink, lambda u: u / (2.0 * kink))
+             + piece(0.5, 1.0, lambda u: 1.0 - (1.0 - u) * tail))
+    cuts = np.linspace(-x, 0.0, int(math.ceil(x / 5.0)) + 1)
+    for lower, upper in zip(cuts[:-1], cuts[1:]):
+        total = total + piece(lower, upper, lambda t: 1.0 - 0.5 * np.exp(-(t + x)),
+                              lambda t: (0.5 * np.exp(t), 0.5 * np.exp(t)))
+    return total
+
+
+def _distance_from_uniform(x, k, selector):
+    """(TV, P_1): the largest total variation distance between the selection and a uniform
+    choice, over all scores in an interval of x noise scales, and the largest probability of
+    one candidate.
+
+    P(the winner is in S) grows with the scores in S and falls with the others, so for a set S
+    its excess P(S) - |S|/k is largest with S at the top of the interval and the rest at the
+    bottom; TV = max_S (P(S) - |S|/k) is the largest of these over |S| = j."""
+    if k == 1:
+        return 0.0, 1.0
+    win = _group_win_probabilities(x, k, selector)
+    return float(max(0.0, np.max(win - np.arange(1, k) / k))), float(win[0])
+
+
+def _uniform_boundary(k, selector):
+    """The x (score gap over noise scale) at which the distance from uniform reaches
+    NEAR_UNIFORM_TV (it grows with x from 0 to 1 - 1/k)."""
+    from scipy import optimize  # here: `import dppack` loads no optimiser
+
+    upper = 1.0
+    while _distance_from_uniform(upper, k, selector)[0] < NEAR_UNIFORM_TV:
+        upper *= 2.0
+    return optimize.brentq(lambda x: _distance_from_uniform(x, k, selector)[0] - NEAR_UNIFORM_TV,
+                           0.0, upper, xtol=1e-12, rtol=1e-12)
+
+
+@dataclass(frozen=True)
+class StabilitySelectionDiagnosis:
+    """How far a stability-based selection can be from a uniform choice (a
+    :func:`stability_selection_diagnosis` result, from public values only).
+
+    Attributes
+    ----------
+    verdict : {'near uniform', 'informative', 'one candidate'}
+        'near uniform' when ``distance_from_uniform`` < ``threshold``.
+    k : int
+        The number of candidates.
+    gamma_min : float
+        The smallest candidate gamma.
+    beta1, beta2 : float
+        Thm 4's stability constants; beta1 / n = 2 / gamma_min (up to the solver's 1e-6
+        slack), beta2 the range of the validation loss.
+    sensitivity : float
+        beta = max(beta1 / n, beta2 / m): how much one record can move a validation score.
+    score_gap : float
+        The score difference the numbers below assume (by default min(beta2, 1): the whole
+        range of the ramp score, the most favourable case).
+    noise_scale : float
+        2 beta / eps_select, the scale of the selection's noise.
+    best_probability : float
+        The probability of choosing a candidate whose score beats all others by
+        ``score_gap``: the largest any candidate can have (uniform: 1 / k).
+    distance_from_uniform : float
+        The largest total variation distance between the selection's distribution and a
+        uniform choice, over all scores within ``score_gap`` of each other: no measure of the
+        candidates' quality with range [0, 1] (held-out accuracy, say) can be better in
+        expectation after the selection than after a uniform choice by more than this.
+    utility_slack : float
+        Thm 3: with probability at least 0.95 the selected candidate's validation score is
+        within 2 beta ln(k / 0.05) / eps_select of the best; no guarantee when it exceeds
+        the score range.
+    gamma_min_needed : float or None
+        The smallest gamma_min at which the selection stops being near uniform (the other
+        values unchanged); None when no gamma suffices (then raise eps_select or the
+        validation size m).
+    eps_select_needed : float or None
+        The smallest eps_select at which it stops being near uniform (None for one candidate).
+    eps_select : float
+    selector : str
+    threshold : float
+        ``NEAR_UNIFORM_TV`` (0.1).
+
+    Parameters
+    ----------
+    verdict, k, gamma_min, beta1, beta2, sensitivity, score_gap, noise_scale
+        The attributes above, in this order.
+    best_probability, distance_from_uniform, utility_slack, gamma_min_needed
+        The attributes above, in this order.
+    eps_select_needed, eps_select, selector, threshold
+        The attributes above, in this order.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1, 3 and 4.
+
+    Examples
+    --------
+    >>> diagnosis = stability_selection_diagnosis([0.01, 1, 100, 1e4], n=40000, m=10000, d=6,
+    ...                                           eps=1.0, eps_select=1.0)
+    >>> diagnosis.verdict, round(diagnosis.best_probability, 4)
+    ('near uniform', 0.2506)
+    """
+
+    verdict: str
+    k: int
+    gamma_min: float
+    beta1: float
+    beta2: float
+    sensitivity: float
+    score_gap: float
+    noise_scale: float
+    best_probability: float
+    distance_from_uniform: float
+    utility_slack: float
+    gamma_min_needed: object
+    eps_select_needed: object
+    eps_select: float
+    selector: str
+    threshold: float = NEAR_UNIFORM_TV
+
+    def as_dict(self):
+        """The fields as a dict (for R).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> stability_selection_diagnosis([50, 500], n=1000, m=250, d=3, eps=1.0,
+        ...                               eps_select=1.0).as_dict()["verdict"]
+        'informative'
+        """
+        return dataclasses.asdict(self)
+
+    def _advice(self, language):
+        """What would make a near-uniform selection informative (``language``'s spelling)."""
+        fixes = []
+        if self.gamma_min_needed is not None:
+            fixes.append(f"the smallest gamma to at least {self.gamma_min_needed:.3g}")
+        if self.eps_select_needed is not None:
+            fixes.append(f"eps.select to at least {self.eps_select_needed:.3g}")
+        text = "Raise " + " or ".join(fixes) + ", or tune" if fixes else "Tune"
+        return _spelled(text + " by data splitting (tune_classification_model), which needs "
+                        "no stability.", language)
+
+    def describe(self, language="python"):
+        """The diagnosis in words: the verdict, the numbers behind it and, when it is near
+        uniform, what would help (the smallest gamma_min and eps_select, or data splitting).
+
+        Parameters
+        ----------
+        language : {'python', 'r'}, default 'python'
+            Whose spelling of the argument names.
+
+        Returns
+        -------
+        str
+            Also what ``str()`` and ``print()`` show.
+
+        Raises
+        ------
+        ValueError
+            For an unknown ``language``.
+
+        Examples
+        --------
+        >>> diagnosis = stability_selection_diagnosis([50, 500], n=1000, m=250, d=3, eps=1.0,
+        ...                                           eps_select=1.0)
+        >>> print(diagnosis.describe().splitlines()[0])
+        Stability-based selection among 2 candidates: informative for validation scores 1 apart.
+        """
+        lines = [
+            f"Stability-based selection among {self.k} candidates: {self.verdict} for "
+            f"validation scores {self.score_gap:.4g} apart.",
+            f"Sensitivity beta = {self.sensitivity:.4g} (beta1 = {self.beta1:.4g}, "
+            f"beta2 = {self.beta2:.4g}); selection noise of scale 2 beta / eps.select = "
+            f"{self.noise_scale:.4g}.",
+            f"Most favourable case: the best candidate is chosen with probability "
+            f"{self.best_probability:.4g} (uniform: {1 / self.k:.4g}); distance from uniform "
+            f"{self.distance_from_uniform:.4g} (near uniform below {self.threshold:g}).",
+            f"Chosen score within {self.utility_slack:.4g} of the best with probability 0.95 "
+            f"(Chaudhuri and Vinterbo 2013, Theorem 3).",
+        ]
+        if self.verdict == "near uniform":
+            lines.append(self._advice("r"))
+        return _spelled("\n".join(lines), language)
+
+    def __str__(self):
+        return self.describe()
+
+
+def _spelled(text, language):
+    """``text``, written in R's spelling, in ``language``'s."""
+    _checks.check_choice(language, "language", ("python", "r"))
+    return _messages.python_spelling(text) if language == "python" else text
+
+
+def _diagnosis(betas, gamma_min, n, m, k, eps_select, selector, score_gap):
+    """The diagnosis, with ``betas(gamma_min) -> (beta1, beta2)`` (Thm 4 for the other
+    values)."""
+    from scipy import optimize  # here: `import dppack` loads no optimiser
+
+    def signal(gamma):  # x: the score gap in noise scales, nondecreasing in gamma
+        beta1, beta2 = betas(gamma)
+        beta = max(beta1 / n, beta2 / m)
+        # the ramp score's whole range; 1 for the unbounded scores (see score_gap)
+        gap = min(beta2, 1.0) if score_gap is None else score_gap
+        return eps_select * gap / (2.0 * beta), beta1, beta2, beta, gap
+
+    x, beta1, beta2, beta, gap = signal(gamma_min)
+    distance, best = _distance_from_uniform(x, k, selector)
+    gamma_needed = eps_needed = None
+    if k > 1:
+        boundary = _uniform_boundary(k, selector)
+        eps_needed = eps_select * boundary / x if x > 0 else None  # x = 0: beta overflowed
+        gamma_needed = gamma_min
+        if x < boundary:
+            upper = gamma_min
+            while signal(upper)[0] < boundary and upper < 1e300 / 4:
+                upper *= 4.0
+            gamma_needed = None
+            if signal(upper)[0] >= boundary:
+                gamma_needed = math.exp(optimize.brentq(
+                    lambda t: signal(math.exp(t))[0] - boundary, math.log(gamma_min),
+                    math.log(upper), xtol=1e-10))
+    verdict = ("one candidate" if k == 1 else
+               "near uniform" if distance < NEAR_UNIFORM_TV else "informative")
+    return StabilitySelectionDiagnosis(
+        verdict, k, gamma_min, beta1, beta2, beta, gap, 2.0 * beta / eps_select, best,
+        distance, 2.0 * beta * math.log(k / UTILITY_DELTA) / eps_select,  # Thm 3
+        gamma_needed, eps_needed, eps_select, selector)
+
+
+def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, score="ramp",
+                                  selector="exponential_noise", score_gap=None):
+    """How far stability-based selection (:func:`tune_classification_model_stable`) can be from
+    a uniform choice among the candidates, from public values only: no data are needed.
+
+    The selection adds noise of scale 2 beta / eps_select to validation scores whose
+    sensitivity is beta = max(beta1 / n, beta2 / m) (Chaudhuri and Vinterbo 2013, Theorems 1
+    and 4), and beta1 / n = 2 / gamma_min: a small gamma anywhere in the grid makes the noise
+    swamp every score difference, and the choice becomes a coin toss. The scores of the
+    default ramp loss lie in an interval of width beta2 = 1; the most favourable case is one
+    candidate beating all others by that whole width, and even then the selection can be close
+    to uniform.
+
+    The distance from uniform reported is the largest total variation distance between the
+    selection's distribution and a uniform choice over all scores within ``score_gap`` of each
+    other (it is the most that the selection can improve, in expectation, any measure of the
+    candidates' quality with range [0, 1] over picking one at random). The selection is called
+    "near uniform" when that distance is below ``NEAR_UNIFORM_TV`` = 0.1: even in the most
+    favourable case it cannot move more than a tenth of the probability away from a uniform
+    choice, so it can gain at most a tenth of the quality range between the candidates, while
+    it costs eps_select and delta (choosing one candidate at random, trained on all the data,
+    costs neither). The verdict uses the most favourable case, so "near uniform" is certain;
+    "informative" only says that large score differences would be detected (see
+    ``utility_slack`` and ``score_gap`` for realistic differences).
+
+    Parameters
+    ----------
+    gammas : array_like
+        The candidates' gamma (DPpack's regularisation constant), > 0.
+    n, m : int
+        Training and validation set sizes (with ``validation_fraction`` f and N rows, m =
+        floor(N f), n = N - m).
+    d : int
+        The number of coefficients (columns of X, plus 1 with ``add_bias``).
+    eps : float
+        The candidates' training budget. It enters beta2 only (the bound on the coefficients'
+        norm, for the hinge and logistic scores or gamma above n); objective perturbation's
+        noise uses a slightly smaller eps', which :func:`tune_classification_model_stable`
+        takes into account.
+    eps_select : float
+        The selection budget.
+    delta : float, default 0.01
+        Overall delta of the selection.
+    score : {'ramp', 'hinge', 'logistic'}, default 'ramp'
+    selector : {'exponential_noise', 'gumbel', 'laplace'}, default 'exponential_noise'
+    score_gap : float, optional
+        The difference between validation scores to assess. Default: min(beta2, 1), the
+        whole range of the ramp score (the most favourable case); for the unbounded hinge
+        and logistic scores 1, more than separates a trivial classifier (mean hinge loss 1,
+        logistic log 2) from a perfect one, since their range beta2 is a bound on the
+        coefficients' norm, far larger than real differences. For the ramp score a
+        realistic difference of mean ramp losses is a few hundredths, e.g. 0.02.
+
+    Returns
+    -------
+    StabilitySelectionDiagnosis
+        The numbers, the verdict and the smallest gamma_min and eps_select that would make
+        the selection informative (distance from uniform at least 0.1), each with the other
+        values unchanged; ``print()`` gives them in words.
+
+    Raises
+    ------
+    ValueError
+        For an argument out of range or an unknown option.
+
+    Notes
+    -----
+    All three selectors add noise of scale 2 beta / eps_select, so the distance depends on
+    x = eps_select score_gap / (2 beta) and k only. The exponential mechanism ('gumbel')
+    chooses the j best of k, j of them ahead of the others by x, with probability j e^x /
+    (j e^x + k - j); the report-noisy-max selectors are integrated numerically. For the ramp
+    score and k = 10 the selection leaves "near uniform" at about gamma_min = 1.5 /
+    eps_select (the paper's exponential noise): DPpack-style grids starting at gamma = 0.01
+    are far below. More training data do not help (beta1 / n = 2 / gamma_min whatever n);
+    then prefer data splitting (:func:`dppack.tune_classification_model`), which needs no
+    stability and whose exponential mechanism compares error counts with sensitivity 1.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
+    differentially private machine learning, NeurIPS, Theorems 1, 3 and 4.
+
+    Examples
+    --------
+    Seven candidates gamma = 0.01 ... 10^4 on 40,000 training and 10,000 validation rows:
+
+    >>> grid = [0.01, 0.1, 1, 10, 100, 1000, 10000]
+    >>> wide = stability_selection_diagnosis(grid, n=40000, m=10000, d=6, eps=1.0,
+    ...                                      eps_select=1.0)
+    >>> wide.verdict, round(wide.sensitivity, 6), round(wide.best_probability, 4)
+    ('near uniform', 200.0002, 0.1432)
+    >>> round(wide.gamma_min_needed, 2), round(wide.eps_select_needed)
+    (1.38, 138)
+    >>> stability_selection_diagnosis([50, 100, 1000], n=40000, m=10000, d=6, eps=1.0,
+    ...                               eps_select=1.0).verdict
+    'informative'
+    """
+    values = _checks.as_numeric_array(gammas, "gammas must be numeric.").ravel()
+    if values.size == 0:
+        raise _messages.value_error("gammas must contain at least one value.")
+    _checks.check_positive_values(values, "gammas must be finite numbers > 0.")
+    n, m, d = (_checks.check_whole(v, name, 1, strict=True)
+               for v, name in ((n, "n"), (m, "m"), (d, "d")))
+    eps = _checks.check_finite_budget(eps, "eps")
+    eps_select = _checks.check_finite_budget(eps_select, "eps.select")
+    delta = _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)
+    _checks.check_choice(score, "score", SCORES)
+    _checks.check_choice(selector, "selector", SELECTORS)
+    if score_gap is not None:
+        score_gap = _checks.check_finite_budget(score_gap, "score.gap")
+    k = values.size
+    noise_eps = eps / (1.0 + OPTIMALITY_SLACK)  # output perturbation's (see eps above)
+    return _diagnosis(
+        lambda gamma: _linear_betas(gamma, n, m, d, k, noise_eps, delta, score),
+        float(values.min()), n, m, k, eps_select, selector, score_gap)
+
+
+def _warn_near_uniform(models, eps_train, n, m, d, eps_select, delta, score, selector):
+    """tune_classification_model_stable's check, on public values: a
+    NearUniformSelectionWarning when the selection is near uniform."""
+    k = len(models)
+    noise_eps = _noise_eps(models, eps_train, n)
+    diagnosis = _diagnosis(
+        lambda gamma: _linear_betas(gamma, n, m, d, k, noise_eps, delta, score),
+        min(model.gamma for model in models), n, m, k, eps_select, selector, None)
+    if diagnosis.verdict == "near uniform":
+        _messages.warn(
+            "The selection is near uniform: even a candidate whose validation score beat all "
+            "others by {gap:.3g} (the most favourable case) would be chosen with probability "
+            "{best:.3g} "
+            "(uniform: {uniform:.3g}), because the noise is scaled to the scores' sensitivity "
+            "max(2 / min(gamma), beta2 / m) = {beta:.4g} (see "
+            "stability_selection_diagnosis()). " + diagnosis._advice("r"),
+            NearUniformSelectionWarning, stacklevel=3, gap=diagnosis.score_gap,
+            best=diagnosis.best_probability,
+            uniform=1.0 / k, beta=diagnosis.sensitivity)
+    return diagnosis
+
 
 
 def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
@@ -813,14 +1291,28 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
         The whole call is (eps + eps_select, delta)-DP (Thm 2, Thm 4); the model's
         ``privacy_`` holds that loss.
 
+    Warns
+    -----
+    NearUniformSelectionWarning
+        Before any data value is read (from the sizes, the gammas and the budgets), when the
+        selection is near uniform (:func:`stability_selection_diagnosis`): even a candidate
+        beating all others by the whole score range would be chosen with a probability so
+        close to 1 / k that the distance from a uniform choice is below 0.1. The warning
+        names the smallest gamma_min and eps_select that would help.
+
     Notes
     -----
     With beta = max(2 / gamma_min, beta2 / m) (Thm 4; 2 / gamma_min = beta1 / n), the
     selection is accurate when 2 beta ln(k) / eps_select is small against the score
-    differences (Thm 3): large training sets and not too small gamma. Data splitting
-    (:func:`dppack.tune_classification_model`) is better when the training set is small
-    or gamma_min is small (beta large); this procedure is better when n is large, because
+    differences (Thm 3): not too small gamma (more data do not help: 2 / gamma_min does not
+    depend on n) and a large enough eps_select. Prefer data splitting
+    (:func:`dppack.tune_classification_model`) when the grid reaches small gammas (for the
+    ramp score and k = 10, the selection is near uniform below about gamma_min = 1.5 /
+    eps_select, and it resolves realistic score differences of a few hundredths only for
+    gamma_min in the tens or more), when the training set is small, or when pure eps-DP is
+    required; this procedure is better when gamma_min is large and n is large, because
     each candidate trains on all n rows rather than n / (k + 1).
+    :func:`stability_selection_diagnosis` tells which regime a grid is in.
 
     Raises
     ------
@@ -836,17 +1328,18 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     Examples
     --------
     Three linear SVMs (output perturbation) that differ in gamma; each trains on 80% of the
-    rows at eps = 1, the selection spends 1 more:
+    rows at eps = 1, the selection spends 1 more (gamma >= 10: not near uniform, see
+    :func:`stability_selection_diagnosis`):
 
     >>> import dppack
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
     >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
-    >>> models = [dppack.svmDP("l2", 1.0, gamma, "output") for gamma in (1.0, 10.0, 100.0)]
+    >>> models = [dppack.svmDP("l2", 1.0, gamma, "output") for gamma in (10.0, 100.0, 1000.0)]
     >>> best = tune_classification_model_stable(models, X, y, [200, 70], [50, 15],
     ...                                         eps_select=1.0, add_bias=True, random_state=1)
     >>> best.gamma, best.privacy_
-    (10.0, PrivacyLoss.approx(eps=2.0, delta=0.01))
+    (100.0, PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
     _frames.refuse_dask("tune_classification_model_stable", X, y)
     bill = accounting.charge(
@@ -861,7 +1354,13 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     _checks.check_choice(score, "score", SCORES)
     _checks.check_choice(selector, "selector", SELECTORS)
     _checks.check_choice(noise, "noise", NOISE_MODES)
-    T, V = _data_parts(X, y, X_validation, y_validation, validation_fraction)
+    plan = _split_plan(X, X_validation, y_validation, validation_fraction)
+    shape = _frames.shape(X)
+    if plan[0] >= 1 and plan[1] >= 1 and len(shape) == 2:  # else the data checks refuse
+        # issue 16: from public values (sizes, gammas, budgets), before any value is read
+        _warn_near_uniform(models, eps_train, plan[0], plan[1], shape[1] + int(add_bias),
+                           eps_select, delta, score, selector)
+    T, V = _data_parts(X, y, X_validation, y_validation, plan)
     # All data checks before any noise: the fits' own checks on T, and V's.
     prepare_design(T[0], T[1], upper_bounds, lower_bounds, add_bias, labels="binary")
     trainer = LinearClassifierTrainer(upper_bounds, lower_bounds, add_bias, score)
@@ -890,7 +1389,7 @@ def _bins(h):
     bins = int(round(count))
     if bins < 1 or abs(count - bins) > 1e-9 * count:
         raise _messages.value_error(
-            f"Every bin width h must have 1/h a whole number (not h = {h}).")
+            "Every bin width h must have 1/h a whole number (not h = {h}).", h=h)
     return bins
 
 

@@ -1,0 +1,68 @@
+# noiseIntervalDP() seen from R (issue 16, accuracy reports): the result list, R's argument
+# names, the interval around a release, 'both', the messages, and that the releases are
+# unchanged. The laws and coverage are tested in Python (tests/python/test_accuracy.py);
+# R == Python in tests/python/test_cross_language_accuracy.py. Deterministic: no draws except
+# the seeded releases, no false failures.
+
+x <- c(3.1, 4.7, 2.2, 5.9, 4.4, 3.8, 5.1, 2.9, 4.0, 3.5)
+
+test_that("a report from the public arguments: R's names, the textbook half-width", {
+  r <- noiseIntervalDP("meanDP", eps = 1, n = 10, lower.bound = 0, upper.bound = 10)
+  expect_s3_class(r, "noiseIntervalDP")
+  expect_named(r, c("statistic", "half.width", "alpha", "simultaneous", "coverage", "scale",
+                    "grid", "law", "units"))
+  # Laplace: b log(1/alpha), b = (U - L) / (n eps) = 1, within a grid step
+  expect_equal(r$half.width, log(20), tolerance = 1e-5)
+  expect_equal(r$scale, 1, tolerance = 1e-5)
+  expect_gte(r$coverage, 0.95)
+  expect_identical(r$law, "discrete Laplace")
+  g <- noiseIntervalDP("meanDP", eps = 0.5, n = 10, lower.bound = 0, upper.bound = 10,
+                       mechanism = "Gaussian", delta = 1e-5, alpha = 0.1)
+  sigma <- 1 * sqrt(2 * log(1.25 / 1e-5)) / 0.5
+  expect_equal(g$half.width, sigma * qnorm(0.95), tolerance = 1e-3)
+  expect_output(print(r), "meanDP: 95% noise interval, half-width 2.99573")
+})
+
+test_that("the interval around a release, sdDP's on its own scale, vectors", {
+  m <- with_random_state(3, meanDP(x, 1, 0, 10))
+  r <- noiseIntervalDP("meanDP", 1, n = length(x), lower.bound = 0, upper.bound = 10,
+                       released = m)
+  expect_equal(c(r$lower, r$upper), m + c(-1, 1) * r$half.width)
+  s <- noiseIntervalDP("sdDP", 1, n = 100, lower.bound = 0, upper.bound = 1, released = 0.3)
+  expect_equal(c(s$lower, s$upper), sqrt(0.09 + c(-1, 1) * s$half.width))
+  v <- noiseIntervalDP("GaussianMechanism", 0.5, delta = 1e-5, sensitivities = c(1, 2),
+                       alloc.proportions = c(1, 3))
+  expect_length(v$half.width, 2)
+  joint <- noiseIntervalDP("GaussianMechanism", 0.5, delta = 1e-5, sensitivities = c(1, 2),
+                           alloc.proportions = c(1, 3), simultaneous = TRUE)
+  expect_true(all(joint$half.width > v$half.width))
+  both <- noiseIntervalDP("tableDP", 1, which.sensitivity = "both")
+  expect_named(both, c("Bounded", "Unbounded"))
+  expect_identical(c(both$Bounded$half.width, both$Unbounded$half.width), c(6, 3))
+  q <- noiseIntervalDP("medianDP", 1, lower.bound = 0, upper.bound = 10)
+  expect_identical(q$units, "rank")
+  expect_true(is.na(q$coverage))
+  expect_error(noiseIntervalDP("medianDP", 1, lower.bound = 0, upper.bound = 10,
+                               released = 5), "rank error")
+})
+
+test_that("the releases are unchanged: plain numbers, no attribute", {
+  m <- with_random_state(3, meanDP(x, 1, 0, 10))
+  expect_null(attributes(m))
+  expect_type(m, "double")
+})
+
+test_that("refusals name R's arguments", {
+  expect_dppack_error(
+    noiseIntervalDP("meanDP", 1, n = 10, lower.bound = 0, upper.bound = 1,
+                    which.sensitivity = "unbounded"),
+    paste("An accuracy report of meanDP is available for which.sensitivity = 'bounded'",
+          "only: its unbounded release is a ratio of noisy sums, not a value plus noise."),
+    "noiseIntervalDP")
+  expect_dppack_error(noiseIntervalDP("meanDP", 1, n = 10, lower.bound = 1, upper.bound = 0),
+                      "lower.bound must be < upper.bound.", "noiseIntervalDP")
+  expect_dppack_error(noiseIntervalDP("tableDP", 1, simultaneous = TRUE),
+                      "cells (the number of cells) is required when simultaneous is TRUE.",
+                      "noiseIntervalDP")
+  expect_error(noiseIntervalDP("meanDP", 1, 10), "must be named")
+})
