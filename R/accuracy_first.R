@@ -264,7 +264,8 @@ accuracy_first_parameters <- function(model, alpha, lambda, n, d, gamma = 0.1,
 #' AboveThreshold; its failure probability can exceed `gamma`).
 #'
 #' @param alpha Target excess empirical risk.
-#' @param gamma Failure probability.
+#' @param gamma Failure probability; at least 1e-20 for `"exact"` (a small `gamma` such as
+#'   1e-12 works; the failure probabilities are computed relative to their size).
 #' @param sensitivity Sensitivity of the excess-risk queries.
 #' @param n.levels,n.tests,n.queries The number of queries (levels, or doubling tests).
 #' @param calibration `"exact"`, `"paper"` or `"tuned"`.

@@ -43,8 +43,8 @@
 #' @param j,value,...,e1,e2,na.rm Not used: rows cannot be selected, a dataset cannot be
 #'   modified, and a column holds no data in R for arithmetic.
 #' @return `dppack_dataset()` and `[` a `"dppack_dataset"`; `$` and `[[` a `"dppack_column"`.
-#' @references Issue 14 of DPpackPy (data beyond one machine's memory); Dask's
-#'   `dask.dataframe.read_parquet` (<https://docs.dask.org>).
+#' @references Dask's `dask.dataframe.read_parquet` (<https://docs.dask.org>), which reads
+#'   the dataset lazily, in partitions, so that data beyond one machine's memory never enter R.
 #' @seealso `vignette("larger-than-memory", package = "DPpackPy")`
 #' @export
 #' @examplesIf dppack_available() && reticulate::py_module_available("dask")

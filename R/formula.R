@@ -410,7 +410,7 @@
 #' what it spent, and `accountant` is charged as by the model's `fit()`. The number of rows
 #' (`nobs()`), the factor levels and the bounds are treated as public, as by the models.
 #' `predict()` is post-processing and costs nothing; `confint()` of a `glmDP` fit is a new
-#' release (see [confint.glmDP()]).
+#' release (see [confint.glmDP()]), and an `lmDP` fit has none (`confint()` stops).
 #'
 #' @section Copies share the model:
 #' The fit is a list and its `$model` an R6 object, which R does not copy: after
@@ -744,7 +744,8 @@ print.summary.dppack_model_fit <- function(x, digits = 4, ...) {
 #' `glmDP(eps = 1)` and one `confint()`, the data have spent `eps = 2` in all. Missing values
 #' are refused as by [glmDP()], and every argument is checked before anything is released.
 #'
-#' @param object A fit of [glmDP()] (with the `"l2"` regularizer).
+#' @param object A fit of [glmDP()] (with the `"l2"` regularizer), or of [lmDP()] (which has
+#'   no intervals: `confint()` stops).
 #' @param parm Optional names or indices of the coefficients to keep.
 #' @param level Confidence level.
 #' @param data A data.frame with the variables of the formula, response included.
@@ -780,4 +781,18 @@ confint.glmDP <- function(object, parm, level = 0.95, data, ...) {
             add.bias = design$add.bias, ...),
     caller
   )
+}
+
+#' @rdname confint.glmDP
+#' @section An lmDP fit:
+#' An [lmDP()] fit has no private confidence intervals ([LinearRegressionDP] has none):
+#' `confint()` of it stops with a message, before anything is released or charged.
+#' @export
+confint.lmDP <- function(object, parm, level = 0.95, ...) {
+  # without this, stats' default method would call coef() and then fail on vcov()
+  stop(simpleError(paste0(
+    "confint() of an lmDP fit: LinearRegressionDP has no private confidence intervals. ",
+    "confint() is defined for glmDP fits and for LogisticRegressionDP and svmDP models ",
+    "(private intervals, see confintDP())."
+  ), call = .generic_call(sys.call(), "confint")))
 }

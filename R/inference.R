@@ -138,6 +138,7 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
                       level = 0.95, rho = NULL, budget.split = NULL, n.draws = 10000,
                       accountant = NULL) {
   caller <- sys.call()
+  .confint_check_class(model, caller)
   .confint_check_data(model, c(X = missing(X), y = missing(y),
                                upper.bounds = missing(upper.bounds),
                                lower.bounds = missing(lower.bounds)), caller)
@@ -159,6 +160,31 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
   .as_confint(result, X, add.bias)
 }
 
+# The models with private confidence intervals (the core's confintDP() takes these).
+.confint_classes <- c("LogisticRegressionDP", "svmDP")
+
+# "a" or "an" before a class name, as it is read: "an svmDP", "an EmpiricalRiskMinimizationDP.CMS".
+.article <- function(word) {
+  if (grepl("^([AEIOUaeiou]|svm)", word)) "an" else "a"
+}
+
+# Stop as `caller` (confintDP() or confint()), before the data are looked at or anything is
+# released, when `model` is an R6 model of a class without private confidence intervals
+# (e.g. the base frameworks EmpiricalRiskMinimizationDP.CMS and WeightedERMDP.CMS): which
+# models have them. Anything else goes on, and the core refuses what it cannot take.
+.confint_check_class <- function(model, caller) {
+  if (!inherits(model, "R6") || inherits(model, .confint_classes)) {
+    return(invisible(NULL))
+  }
+  generic <- as.character(caller[[1]])
+  generic <- generic[[length(generic)]]
+  name <- class(model)[[1]]
+  stop(simpleError(paste0(
+    generic, "() is defined for LogisticRegressionDP and svmDP models (private intervals, ",
+    "see confintDP()); ", .article(name), " ", name, " has none."
+  ), call = caller))
+}
+
 # Stop as `caller` (confintDP() or confint()) when the data of the release are missing
 # (`absent`: a logical vector by argument name), before anything is converted or released:
 # what is missing, that the call is a new release spending the model's budget, and how to
@@ -170,7 +196,11 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
   # the function's name, also when called as DPpackPy::confintDP()
   generic <- as.character(caller[[1]])
   generic <- generic[[length(generic)]]
-  what <- if (inherits(model, "R6")) paste0("a ", class(model)[[1]], " model") else "a model"
+  what <- if (inherits(model, "R6")) {
+    paste0(.article(class(model)[[1]]), " ", class(model)[[1]], " model")
+  } else {
+    "a model"
+  }
   eps <- tryCatch(model$eps, error = function(e) NULL)
   budget <- if (is.numeric(eps) && length(eps) == 1) paste0("eps = ", format(eps)) else "eps"
   stop(simpleError(paste0(
@@ -227,6 +257,8 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
 #' @export
 confint.EmpiricalRiskMinimizationDP.CMS <- function(object, parm, level = 0.95, ...) {
   caller <- .generic_call(sys.call(), "confint")
+  # the base frameworks (and WeightedERMDP.CMS) have no intervals: say so first
+  .confint_check_class(object, caller)
   dots <- match.call(expand.dots = FALSE)$...
   given <- if (is.null(names(dots))) rep("", length(dots)) else names(dots)
   allowed <- setdiff(names(formals(confintDP)), c("model", "level"))

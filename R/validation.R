@@ -15,9 +15,10 @@
 #' Before any data value is read, the call checks from public values (the sizes of `X` and
 #' of the validation set, the gammas, `eps.select`, `delta`) whether the selection can be
 #' more than a coin toss, and warns when it is near uniform: even a candidate beating all
-#' others by the whole range of the validation score would be chosen almost as often as a
-#' uniform choice would (total variation distance from uniform below 0.1). The warning names
-#' the smallest `min(gamma)` and `eps.select` that would help; see
+#' others by the whole range of the ramp score (by 1 for the hinge and logistic scores, whose
+#' losses can differ by more) would be chosen almost as often as a uniform choice would
+#' (total variation distance from uniform below 0.1). The warning names the smallest
+#' `min(gamma)` and `eps.select` that would help; see
 #' [stability_selection_diagnosis()]. Prefer data splitting ([tune_classification_model()])
 #' when the grid reaches small gammas (for the ramp score and 10 candidates, below about
 #' `1.5 / eps.select` the selection is near uniform, and realistic score differences of a
@@ -90,15 +91,18 @@ tune_classification_model_stable <- function(DPmodels, X, y, upper.bounds, lower
 #'
 #' The distance from uniform is the largest total variation distance between the
 #' selection's distribution and a uniform choice, over all validation scores within
-#' `score.gap` of each other (by default the whole range of the ramp score, 1: the most
-#' favourable case). It is the most by which the selection can improve, in
+#' `score.gap` of each other (by default `min(beta2, 1)`: for the ramp score its whole range,
+#' the most favourable case; for the hinge and logistic scores 1, though their losses can
+#' differ by up to `beta2`). It is the most by which the selection can improve, in
 #' expectation, any measure of the candidates' quality with range `[0, 1]` (held-out accuracy,
 #' say) over a random pick. The verdict is `"near uniform"` when it is below 0.1: the
 #' selection then gains at most a tenth of the quality range between the candidates, while it
-#' costs `eps.select` and `delta` (a random pick costs neither). Since the verdict uses the
-#' most favourable case, `"near uniform"` is certain, while `"informative"` only says that
-#' large score differences would be detected: `utility.slack` (Theorem 3) and `score.gap`
-#' tell about realistic ones.
+#' costs `eps.select` and `delta` (a random pick costs neither). For the ramp score the
+#' default gap is the most favourable case, so `"near uniform"` is certain; for the hinge and
+#' logistic scores it says that mean losses up to 1 apart (a trivial classifier against a
+#' perfect one) are not resolved, while losses further apart would be chosen more often.
+#' `"informative"` only says that large score differences would be detected:
+#' `utility.slack` and `score.gap` tell about realistic ones.
 #'
 #' Prefer data splitting ([tune_classification_model()]) when the verdict is
 #' `"near uniform"` and `min(gamma)` cannot be raised: more data do not help, because
@@ -117,18 +121,25 @@ tune_classification_model_stable <- function(DPmodels, X, y, upper.bounds, lower
 #'   `min(beta2, 1)`, the whole range of the ramp score (the most favourable case), and 1 for
 #'   the unbounded hinge and logistic scores (more than separates a trivial classifier from a
 #'   perfect one; their range `beta2` bounds the coefficients' norm and is far larger than
-#'   real differences). Realistic differences of mean ramp losses are a few hundredths.
+#'   most real differences, but not a bound on them: not the most favourable case).
+#'   Realistic differences of mean ramp losses are a few hundredths.
 #' @return A list of class `"stability_selection_diagnosis"`: `verdict` (`"near uniform"`,
 #'   `"informative"` or `"one candidate"`), `k`, `gamma.min`, `beta1`, `beta2`,
 #'   `sensitivity` (beta), `score.gap`, `noise.scale` (`2 * beta / eps.select`),
 #'   `best.probability` (the largest probability any candidate can have of being chosen;
 #'   uniform: `1 / k`), `distance.from.uniform`, `utility.slack` (the chosen score is within
-#'   it of the best with probability 0.95), `gamma.min.needed` and `eps.select.needed` (the
-#'   smallest values, each with the others unchanged, at which the selection is no longer
-#'   near uniform; `NULL` when none is), `eps.select`, `selector`, `threshold` (0.1) and
-#'   `text` (the diagnosis in words, which `print()` shows).
+#'   it of the best with probability at least 0.95 whatever the scores:
+#'   `2 * beta * log(k / 0.05) / eps.select` for the exponential noise, Theorem 3, and the
+#'   exponential mechanism, Dwork and Roth 2014, Theorem 3.11; for Laplace noise, which
+#'   neither covers, the exact worst case by quadrature), `gamma.min.needed` and
+#'   `eps.select.needed` (the smallest values, each with the others unchanged, at which the
+#'   selection is no longer near uniform; `NULL` when none is), `eps.select`, `selector`,
+#'   `threshold` (0.1) and `text` (the diagnosis in words, which `print()` shows).
 #' @references Chaudhuri K, Vinterbo SA (2013). A stability-based validation procedure for
 #'   differentially private machine learning. NIPS 26.
+#'
+#'   Dwork C, Roth A (2014). The Algorithmic Foundations of Differential Privacy,
+#'   Theorem 3.11.
 #' @export
 #' @examplesIf dppack_available()
 #' # DPpack-style gammas on 50,000 rows: a coin toss

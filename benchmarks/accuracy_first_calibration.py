@@ -10,8 +10,10 @@ only; doubling's "tuned" is its "paper"):
 * small data: n = 1,000, 3 correlated features, alpha = 0.1, lambda = 0.1, gamma = 0.1.
 
 Means are over all runs; ``success`` counts the runs that stopped on a passing level (a failed
-run reports eps_A + eps_T, or every doubling level and test). Seeds are fixed, so the figures
-repeat on one platform. ``--quick`` uses 4 seeds instead of 20. About 2 minutes of CPU time
+run reports eps_A + eps_T, or every doubling level and test). It is not the excess risk: the
+benchmark does not recompute that (tests/python/test_accuracy_first.py,
+test_target_met_in_at_least_one_minus_gamma_of_runs, checks excess <= alpha). Seeds are
+fixed, so the figures repeat on one platform. ``--quick`` uses 4 seeds instead of 20. About 2 minutes of CPU time
 for the full run (noisy on a shared machine).
 """
 

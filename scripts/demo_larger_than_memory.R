@@ -1,4 +1,4 @@
-# Private statistics and a private model on a Parquet dataset that R never loads (issue 14).
+# Private statistics and a private model on a Parquet dataset that R never loads.
 # The dataset is written in pieces (R holds one piece at a time), opened with dppack_dataset()
 # (a handle on a lazy Dask DataFrame in the Python core), and analysed under one budget. The
 # non-private values, computed by Dask for comparison only, show what the noise costs.

@@ -1,5 +1,5 @@
 """Private statistics and a private model on a Parquet dataset read lazily by Dask, on a
-LocalCluster of two worker processes (issue 14; the tutorial is docs/larger-than-memory.md,
+LocalCluster of two worker processes (the tutorial is docs/larger-than-memory.md,
 the R side scripts/demo_larger_than_memory.R).
 
 The dataset is written in pieces (never whole in memory), read lazily with

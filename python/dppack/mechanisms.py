@@ -830,6 +830,20 @@ def calibrateAnalyticGaussianMechanism(epsilon, delta, sensitivity, tol=1e-12):
     return alpha * sensitivity / math.sqrt(2 * epsilon)
 
 
+def check_exponential_sensitivity(sensitivity):
+    """:func:`ExponentialMechanism`'s check of its sensitivity (DPpack's messages), also
+    used by its accuracy report (``dppack.accuracy``). Returns it as a float."""
+    sens = _checks.as_numeric_array(sensitivity, "sensitivity must be > 0.").ravel()
+    if sens.size != 1:
+        raise _messages.value_error("Length of sensitivity must be 1.")
+    sens = float(sens[0])
+    if not sens > 0:
+        raise _messages.value_error("sensitivity must be > 0.")
+    if not np.isfinite(sens):
+        raise _messages.value_error("sensitivity must be finite.")
+    return sens
+
+
 def ExponentialMechanism(
     utility, eps, sensitivity, measure=None, candidates=None, random_state=None,
     accountant=None,
@@ -914,14 +928,7 @@ def ExponentialMechanism(
         raise _messages.value_error(
             "At least one candidate must have positive measure and utility > -Inf.")
     eps = _checks.check_finite_budget(eps, "eps")
-    sens = _checks.as_numeric_array(sensitivity, "sensitivity must be > 0.").ravel()
-    if sens.size != 1:
-        raise _messages.value_error("Length of sensitivity must be 1.")
-    sens = float(sens[0])
-    if not sens > 0:
-        raise _messages.value_error("sensitivity must be > 0.")
-    if not np.isfinite(sens):
-        raise _messages.value_error("sensitivity must be finite.")
+    sens = check_exponential_sensitivity(sensitivity)
     if measure is not None:
         m = _checks.as_numeric_array(measure, "Values in measure must be numeric.").ravel()
         if m.size != u.size:

@@ -31,6 +31,16 @@ standard deviations of the training data into the pipeline, so such a pipeline i
 differentially private as a whole. Data-independent transformations (a fixed unit change, a
 log) keep the guarantee.
 
+Labels
+------
+The classifiers' label set is public too, as DPpack's 0 and 1 and R's declared factor levels:
+the constructor parameter ``classes=(negative, positive)`` (``classes[1]`` the positive class),
+else y's type, never the labels present in y: a pandas Categorical's (or polars Enum's, or
+pyarrow dictionary's) two declared categories, (False, True) for bool y, (0, 1) for numeric y.
+String and object labels need ``classes``; labels outside the set are refused; a fit where
+one class is present is not an error. Labels read from y would reveal the data: with one
+record changed, a fit could turn into an error, or ``classes_`` and the positive class change.
+
 Sample weights
 --------------
 Every estimator takes ``sample_weight`` in ``fit`` (both perturbation methods, both kernels,
@@ -135,17 +145,36 @@ MISSING_BOUNDS_MESSAGE = (
     "privacy needs bounds chosen without looking at the data, so {cls} does not compute them "
     "from the data; values outside the bounds are clipped."
 )
-BINARY_MESSAGE = (
-    "Only binary classification is supported. {cls} fits DPpack's binary models; y has "
-    "{k} classes."
+PUBLIC_CLASSES_MESSAGE = (
+    "{cls}: the label set must be public (classes=): y of dtype {dtype} has no public label "
+    "set (Unknown label type without classes=); give classes=(negative, positive), the two "
+    "labels chosen without looking at the data. Only numeric y (0 and 1, as in DPpack), bool "
+    "y (False and True) and a pandas Categorical with two declared categories have one. The "
+    "labels present in y are not used: they would reveal the data."
 )
-ONE_CLASS_MESSAGE = "{cls} needs two classes in y; y has only 1 class."
+CLASSES_PARAMETER_MESSAGE = (
+    "classes must be two distinct labels (negative, positive), the public label set; got "
+    "{classes!r}."
+)
+CATEGORIES_MESSAGE = (
+    "{cls}: y is a pandas Categorical with {k} declared categories; a binary model needs "
+    "exactly two (its public label set), or give classes=(negative, positive)."
+)
+LABELS_OUTSIDE_MESSAGE = (
+    "Only binary classification is supported: {cls} fits DPpack's binary models, and y must "
+    "hold only the two labels of the public label set {classes} (classes=); y has other "
+    "values."
+)
 KERNELS = {"linear": "linear", "rbf": "Gaussian", "Gaussian": "Gaussian"}
 FIT_INTERCEPT_MESSAGE = "fit_intercept must be True or False."
 SAMPLE_WEIGHT_BOUND_MESSAGE = (
     "sample_weight_bound must be given with sample_weight: the noise is calibrated to an upper "
     "bound on the weights chosen without the data (weights above it are clipped)."
 )
+SAMPLE_WEIGHT_NAN_MESSAGE = "sample_weight must not contain NaN."
+SAMPLE_WEIGHT_INFINITE_MESSAGE = ("sample_weight must be finite (weights above "
+                                  "sample_weight_bound are clipped to it).")
+SAMPLE_WEIGHT_NEGATIVE_MESSAGE = "sample_weight must be nonnegative."
 
 
 # --------------------------------------------------------------------------------------------
@@ -235,9 +264,10 @@ def _sample_weight_bound(estimator, sample_weight):
 
 
 def _sample_weight(sample_weight, n):
-    """1-d float weights, one per row (shape checked here; the core refuses negative, NaN
-    and infinite weights and clips at the bound: :func:`dppack.erm.weighting.fit_weighted`).
-    An all-zero vector is not refused (that would be an error that depends on the data)."""
+    """1-d float weights, one per row, not NaN, finite and >= 0 (checked here, in the core's
+    order, with messages that name ``sample_weight``; the core clips at the bound:
+    :func:`dppack.erm.weighting.fit_weighted`). An all-zero vector is not refused (that
+    would be an error that depends on the data)."""
     if sample_weight is None:
         return None
     _frames.refuse_dask("sample_weight", sample_weight)
@@ -245,19 +275,73 @@ def _sample_weight(sample_weight, n):
     if weights.ndim != 1 or weights.size != n:
         raise ValueError(f"sample_weight must be a 1-d array with one value per row of X "
                          f"({n}); it has shape {weights.shape}.")
+    if np.any(np.isnan(weights)):
+        raise ValueError(SAMPLE_WEIGHT_NAN_MESSAGE)
+    if np.any(np.isinf(weights)):
+        raise ValueError(SAMPLE_WEIGHT_INFINITE_MESSAGE)
+    if np.any(weights < 0):
+        raise ValueError(SAMPLE_WEIGHT_NEGATIVE_MESSAGE)
     return weights
 
 
-def _encode_binary(y, cls):
-    """(classes, labels 0/1 as floats): ``classes[1]`` is the positive class."""
+def _public_classes(classes, y, cls):
+    """The public label set (negative, positive) as an array of 2, from the ``classes``
+    parameter or y's type, never from y's values.
+
+    In order: ``classes`` if given; a pandas Categorical's declared categories (exactly two);
+    bool y: (False, True); numeric y: (0, 1), DPpack's labels (``LogisticRegressionDP`` and
+    ``svmDP`` take y in {0, 1}). Strings and other objects have no public label set: an error
+    asks for ``classes``. The labels present in y are never used, since they depend on the
+    data: with them, one record changed could turn a fit into an error, or change
+    ``classes_`` and the positive class (neighbouring datasets must give the same outcome
+    space for differential privacy, Dwork and Roth 2014, Definition 2.4)."""
+    if classes is not None:
+        if isinstance(classes, (str, bytes)) or not hasattr(classes, "__len__"):
+            raise ValueError(CLASSES_PARAMETER_MESSAGE.format(classes=classes))
+        labels = np.asarray(list(classes))
+        if labels.ndim != 1 or labels.size != 2 or labels[0] == labels[1]:
+            raise ValueError(CLASSES_PARAMETER_MESSAGE.format(classes=classes))
+        return labels
+    if y is None:  # refused by validate_data, with scikit-learn's message
+        return None
+    dtype = getattr(y, "dtype", None)
+    categories = getattr(dtype, "categories", None)  # pandas CategoricalDtype, polars Enum
+    if categories is None and _frames.declares_levels(y):  # a pyarrow dictionary array
+        categories = _frames.as_factor(y).categories
+    if categories is not None:
+        if len(categories) != 2:
+            raise ValueError(CATEGORIES_MESSAGE.format(cls=cls, k=len(categories)))
+        return np.asarray(list(categories))
+    if _frames.is_polars(y) or _frames.is_pyarrow(y):  # their dtypes, through narwhals
+        frame = _frames._narwhals(y)
+        if frame is not None and _frames._is_series(frame):
+            import narwhals as nw  # a dependency of polars and pyarrow inputs (_frames)
+
+            if frame.dtype == nw.Boolean:
+                return np.array([False, True])
+            if frame.dtype.is_numeric():
+                return np.array([0, 1])
+            raise ValueError(PUBLIC_CLASSES_MESSAGE.format(cls=cls, dtype=frame.dtype))
+    if dtype is None:  # a list or tuple: its numpy type
+        dtype = np.asarray(y).dtype
+    kind = getattr(dtype, "kind", None)  # numpy and pandas nullable dtypes have a kind
+    if kind == "b":
+        return np.array([False, True])
+    if kind in ("i", "u", "f", "c"):  # complex y: refused by validate_data
+        return np.array([0, 1])
+    raise ValueError(PUBLIC_CLASSES_MESSAGE.format(cls=cls, dtype=dtype))
+
+
+def _encode_binary(y, classes, cls):
+    """Labels 0/1 as floats: ``classes[1]`` (the positive class) is 1, ``classes[0]`` is 0.
+    Any other label is refused; one class present (or none) is not an error."""
     check_classification_targets(y)
-    encoder = LabelEncoder().fit(y)
-    k = encoder.classes_.size
-    if k == 1:
-        raise ValueError(ONE_CLASS_MESSAGE.format(cls=cls))
-    if k != 2:
-        raise ValueError(BINARY_MESSAGE.format(cls=cls, k=k))
-    return encoder.classes_, encoder.transform(y).astype(np.float64)
+    values = np.asarray(y, dtype=object)  # compared as Python values, whatever the types
+    positive = values == classes[1]
+    negative = values == classes[0]
+    if not np.all(positive | negative):
+        raise ValueError(LABELS_OUTSIDE_MESSAGE.format(cls=cls, classes=classes.tolist()))
+    return positive.astype(np.float64)
 
 
 def _store_parameters(estimator, parameters):
@@ -318,8 +402,9 @@ class _DPEstimator(BaseEstimator):
 
 
 class _DPBinaryClassifier(ClassifierMixin, _DPEstimator):
-    """Binary classification over a DPpack CMS model: labels of any type are mapped to 0/1
-    through ``classes_`` (the second class is the positive one, as in scikit-learn)."""
+    """Binary classification over a DPpack CMS model: labels are mapped to 0/1 through
+    ``classes_``, the public label set (``classes``, or y's type: module docstring, "Labels";
+    the second class is the positive one, as in scikit-learn)."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -336,9 +421,10 @@ class _DPBinaryClassifier(ClassifierMixin, _DPEstimator):
         if self._uses_bounds():
             self._feature_bounds(None)
         bound = _sample_weight_bound(self, sample_weight)
+        classes = _public_classes(self.classes, y, type(self).__name__)  # y's type only
         _check_budget(self.accountant, lambda: self._privacy_loss(core))
         X, y = validate_data(self, X, y, dtype=np.float64)
-        classes, y01 = _encode_binary(y, type(self).__name__)
+        y01 = _encode_binary(y, classes, type(self).__name__)
         weights = _sample_weight(sample_weight, X.shape[0])
         lower = upper = None
         if self._uses_bounds():
@@ -400,10 +486,19 @@ class DPLogisticRegression(_DPBinaryClassifier):
     perturbation_method : {'objective', 'output'}, default 'objective'
     fit_intercept : bool, default True
         DPpack's ``add_bias``.
+    classes : sequence of two labels, optional
+        The public label set (negative, positive), chosen without looking at the data;
+        ``classes[1]`` is the positive class (label 1 of the core model). Default: from y's
+        type, never its values: a pandas Categorical's declared categories (exactly two),
+        (False, True) for bool y, (0, 1) for numeric y (DPpack's labels); strings and other
+        objects need ``classes``. Labels outside the set are refused; one class present is
+        not an error (the label set does not depend on the data, so neighbouring datasets
+        give the same ``classes_``).
     sample_weight_bound : float, optional
         The public upper bound W > 0 on the sample weights, chosen without the data; required
         with ``sample_weight`` (weights above it are clipped to it). When given, every fit
-        is calibrated to it, with ``sample_weight`` or without (then all weights are 1).
+        is calibrated to it, with ``sample_weight`` or without (then every weight is 1,
+        clipped to W like any weight: min(1, W), so W < 1 scales the data term by W).
         Both methods stay eps-DP with the loss's slope and curvature bounds scaled by W
         (Chaudhuri, Monteleoni and Sarwate 2011, Corollary 8 for output perturbation:
         sensitivity 2 W / gamma; Theorem 9 for objective perturbation: c W for c and noise
@@ -417,7 +512,8 @@ class DPLogisticRegression(_DPBinaryClassifier):
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
-        The labels; ``classes_[1]`` is the positive class (0/1 for the core model).
+        The public label set (``classes``, or y's type); ``classes_[1]`` is the positive
+        class (label 1 for the core model).
     coef_ : ndarray of shape (1, n_features)
         Coefficients on the scale of the raw features.
     intercept_ : ndarray of shape (1,)
@@ -432,7 +528,9 @@ class DPLogisticRegression(_DPBinaryClassifier):
     ------
     ValueError
         From ``fit``, before any noise is drawn: missing or malformed ``feature_bounds``,
-        labels that are not two classes, bad hyper-parameters, an overspend of the accountant,
+        y without a public label set (strings or objects without ``classes``, a Categorical
+        without exactly two categories), labels outside the label set, bad
+        hyper-parameters, an overspend of the accountant,
         ``sample_weight`` without ``sample_weight_bound``, negative, NaN or infinite weights.
 
     References
@@ -449,10 +547,19 @@ class DPLogisticRegression(_DPBinaryClassifier):
     >>> t = np.arange(2000)  # fixed example data, spread over [-1, 1]^2
     >>> X = np.column_stack([np.sin(t), np.cos(1.7 * t)])
     >>> y = np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
-    >>> clf = DPLogisticRegression(eps=1, gamma=1, feature_bounds=(-1, 1), random_state=0)
+    >>> clf = DPLogisticRegression(eps=1, gamma=1, feature_bounds=(-1, 1),
+    ...                            classes=("no", "yes"), random_state=0)
     >>> clf = clf.fit(X, y)
     >>> clf.classes_
     array(['no', 'yes'], dtype='<U3')
+
+    String labels have no public label set of their own: without ``classes`` the fit is
+    refused, before the data are read.
+
+    >>> DPLogisticRegression(feature_bounds=(-1, 1)).fit(X, y)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: DPLogisticRegression: the label set must be public (classes=): ...
     >>> clf.coef_.shape, clf.intercept_.shape
     ((1, 2), (1,))
     >>> clf.predict_proba(X[:2]).sum(axis=1)
@@ -475,7 +582,7 @@ class DPLogisticRegression(_DPBinaryClassifier):
 
     def __init__(self, *, eps=1.0, gamma=1.0, feature_bounds=None,
                  perturbation_method="objective", fit_intercept=True, sample_weight_bound=None,
-                 random_state=None, accountant=None):
+                 classes=None, random_state=None, accountant=None):
         _store_parameters(self, locals())
 
     def _core_model(self):
@@ -488,7 +595,8 @@ class DPLogisticRegression(_DPBinaryClassifier):
         ----------
         X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
-            Two classes of any type (numbers, bool, strings, pandas nullable dtypes).
+            Labels of the public label set (``classes``, or y's type: 0 and 1, False and
+            True, a Categorical's two categories), numpy or pandas (nullable dtypes too).
         sample_weight : array_like of shape (n_samples,), optional
             Weights >= 0 and finite, one per row; needs ``sample_weight_bound`` (weights
             above it are clipped to it). The objective is (1/n) sum_i w_i loss_i + the
@@ -528,7 +636,7 @@ class _DPSVMBase(_DPBinaryClassifier):
         ----------
         X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
-            Two classes of any type.
+            As :meth:`DPLogisticRegression.fit`.
         sample_weight : array_like of shape (n_samples,), optional
             As :meth:`DPLogisticRegression.fit` (either perturbation method, either kernel).
         """
@@ -542,7 +650,8 @@ class DPLinearSVC(_DPSVMBase):
 
     Parameters
     ----------
-    eps, gamma, feature_bounds, perturbation_method, fit_intercept, random_state, accountant :
+    eps, gamma, feature_bounds, perturbation_method, fit_intercept, classes, random_state,
+    accountant :
         As :class:`DPLogisticRegression`.
     huber_h : float, default 0.5
         The Huber smoothing h > 0 of the hinge loss.
@@ -582,7 +691,7 @@ class DPLinearSVC(_DPSVMBase):
 
     def __init__(self, *, eps=1.0, gamma=1.0, feature_bounds=None,
                  perturbation_method="objective", huber_h=0.5, fit_intercept=True,
-                 sample_weight_bound=None, random_state=None, accountant=None):
+                 sample_weight_bound=None, classes=None, random_state=None, accountant=None):
         _store_parameters(self, locals())
 
 
@@ -604,7 +713,7 @@ class DPSVC(_DPSVMBase):
     kernel_param : float, optional
         Default 1 / n_features.
     eps, gamma, feature_bounds, perturbation_method, huber_h, fit_intercept,
-    sample_weight_bound, random_state, accountant :
+    sample_weight_bound, classes, random_state, accountant :
         As :class:`DPLinearSVC`; ``fit_intercept`` is DPpack's ``add_bias`` (with the Gaussian
         kernel a constant column enters the random features).
 
@@ -639,7 +748,8 @@ class DPSVC(_DPSVMBase):
     >>> t = np.arange(2000)  # fixed example data, spread over [-1, 1]^2
     >>> X = np.column_stack([np.sin(t), np.cos(1.7 * t)])
     >>> y = np.where(X[:, 0] ** 2 + X[:, 1] ** 2 < 0.5, "in", "out")
-    >>> svc = DPSVC(eps=1, gamma=0.1, D=50, kernel_param=2, random_state=0).fit(X, y)
+    >>> svc = DPSVC(eps=1, gamma=0.1, D=50, kernel_param=2, classes=("in", "out"),
+    ...             random_state=0).fit(X, y)
     >>> svc.random_features_.shape
     (50, 4)
     >>> bool(svc.score(X, y) > 0.7)
@@ -648,7 +758,7 @@ class DPSVC(_DPSVMBase):
 
     def __init__(self, *, kernel="rbf", D=100, kernel_param=None, eps=1.0, gamma=1.0,
                  feature_bounds=None, perturbation_method="objective", huber_h=0.5,
-                 fit_intercept=True, sample_weight_bound=None, random_state=None,
+                 fit_intercept=True, sample_weight_bound=None, classes=None, random_state=None,
                  accountant=None):
         _store_parameters(self, locals())
 
@@ -899,7 +1009,7 @@ class DPModelSelector(_DPEstimator):
         Unfitted candidates, all classifiers (:class:`DPLogisticRegression`,
         :class:`DPLinearSVC`, :class:`DPSVC`) or all :class:`DPLinearRegression`, with the
         same finite ``eps`` (and ``delta``; the core tuners check them), ``fit_intercept``,
-        ``feature_bounds`` (those that use bounds) and ``y_bounds``. Their ``random_state``
+        ``feature_bounds`` (those that use bounds), ``y_bounds`` and ``classes``. Their ``random_state``
         and ``accountant`` are not used: the selector's own govern the whole run. They are not
         modified.
     random_state : None, int or NumPy Generator, default None
@@ -917,7 +1027,8 @@ class DPModelSelector(_DPEstimator):
     best_estimator_ : estimator
         A clone of that candidate, fitted on its part of the data.
     classes_ : ndarray of shape (2,)
-        Classification only.
+        Classification only: the candidates' public label set (their ``classes``, which
+        must agree, or y's type; as :class:`DPLogisticRegression`).
     n_features_in_, feature_names_in_ :
         As the estimators'.
     privacy_ : dppack.PrivacyLoss
@@ -1004,7 +1115,8 @@ class DPModelSelector(_DPEstimator):
         ----------
         X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
-            Two classes of any type (classifiers), or numbers (regression).
+            Labels of the candidates' public label set (classifiers, as
+            :meth:`DPLogisticRegression.fit`), or numbers (regression).
         sample_weight : array_like of shape (n_samples,), optional
             Weights of the candidates' fits (each candidate gets its part's weights,
             as :meth:`DPLogisticRegression.fit`); the candidates need the same
@@ -1024,7 +1136,10 @@ class DPModelSelector(_DPEstimator):
         bounded = [candidate for candidate in candidates if candidate._uses_bounds()]
         for candidate in bounded:
             candidate._feature_bounds(None)
-        if not classification:
+        if classification:  # the candidates' public label set, from y's type only
+            classes = self._same([_public_classes(candidate.classes, y, type(self).__name__)
+                                  for candidate in candidates], "classes")
+        else:
             self._same([candidate._y_bounds() for candidate in candidates], "y_bounds")
         _check_budget(self.accountant, lambda: self._privacy_loss(cores, classification))
 
@@ -1037,7 +1152,7 @@ class DPModelSelector(_DPEstimator):
                 f"part); n_samples = {n_samples}."
             )
         if classification:
-            classes, y = _encode_binary(y, type(self).__name__)  # labels 0/1
+            y = _encode_binary(y, classes, type(self).__name__)  # labels 0/1
             tuner = tune_classification_model
             # (lower, upper) of the features, of the candidates that use bounds
             pairs = [candidate._feature_bounds(n_features) for candidate in bounded]

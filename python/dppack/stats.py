@@ -1790,7 +1790,7 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     DPpack's only by the grid: widths are counted in steps of g (below 2^-58 of the larger
     bound) instead of measured in floating point.
 
-    **Dask** (issue 14; ``dppack.dask.quantiles``). No sort: every record is rounded to cells
+    **Dask** (``dppack.dask.quantiles``, for data beyond one machine's memory). No sort: every record is rounded to cells
     of a coarser public grid h = 2^(j + s), s >= 0 the smallest with at most 2^20 cells
     between the bounds (from the bounds alone; h <= (upper_bound - lower_bound) / 2^19, or h =
     g), and clipped as above. One pass (one ``dask.compute``) counts the records per cell. On

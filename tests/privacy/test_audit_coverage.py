@@ -27,9 +27,13 @@ NOT_RELEASES = {
     "calibrateAnalyticGaussianMechanism", "advanced_composition_eps", "selection_privacy",
     "stability_constants_histogram", "stability_constants_linear",
     "above_threshold_calibration", "accuracy_first_parameters", "privacy_level_grid",
+    "above_threshold_failure", "laplace_test_calibration",
+    # accuracy reports and the selection diagnosis: public arguments only, no data read
+    "noiseIntervalDP", "stability_selection_diagnosis",
     "PrivacyLoss", "BudgetAccountant",
     # a base class to subclass, and a result container
-    "StableTrainer", "AccuracyFirstResult",
+    "StableTrainer", "AccuracyFirstResult", "NoiseInterval", "StabilitySelectionDiagnosis",
+    "NearUniformSelectionWarning",
     # privacy accounting: budgets and their composition, no data
     "BudgetAccountant", "PrivacyLoss",
 }

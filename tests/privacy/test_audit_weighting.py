@@ -3,8 +3,13 @@
 Neighbours differ in one record moved to the opposite bound and carrying the largest weight W
 (the case the calibrations scale by W). The CI subset draws 1,000 outputs per data set (400 for
 the logistic loss), ``make audit`` 10,000; each audit's false-failure rate is 1e-3, as in
-test_audit_models.py. A calibration that forgets W (noise for weights <= 1 with W = 4) is a
-gross leak that the CI subset finds (checked by planting it).
+test_audit_models.py. For the SVM cases, a calibration that forgets W (noise for weights <= 1
+with W = 4) is a leak the CI subset is meant to find. For the logistic objective perturbation
+and KST linear regression these audits have little power against a missing W (a review found
+such plants passing them, W dropped from KST's lambda alone included): those constants are
+pinned deterministically instead, with the plants checked to fail, by
+tests/python/test_weighting.py (test_weighted_calibration_pins: eps', Delta and the noise
+rates with W; test_kst_delta_is_2_W_lambda_over_eps), at a CI cost of a few seconds.
 """
 
 import numpy as np

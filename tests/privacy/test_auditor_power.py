@@ -14,6 +14,7 @@ import pytest
 import dppack
 from dppack.mechanisms import discrete_gaussian_release, gaussian_sigma
 from auditor import assert_private, assert_same_structure, audit, clopper_pearson
+from test_audit_beyond import IAT_D0, IAT_D1, calibrated_threshold_share, iat_release
 from test_audit_models import _kst_replace_one
 
 
@@ -153,6 +154,26 @@ def test_power_statistic_meanDP(halve):
     d0, d1 = np.zeros(5), np.r_[np.zeros(4), 1.0]  # one record moved across the range
     halve("laplace")
     result = audit(release, d0, d1, 1.0, n_samples=5_000)
+    assert result.eps_lb > 1.0, str(result)
+
+
+@pytest.mark.parametrize("bug", ["query_noise_halved", "all_noise_halved"])
+def test_power_above_threshold_query_noise(monkeypatch, halve, bug):
+    # InteractiveAboveThreshold at the split of the default calibration (about 0.30 of eps
+    # for the threshold): query noise Lap(Delta / eps_2) instead of Lap(2 Delta / eps_2)
+    # (a reviewer's planted bug; the even split's audit missed it, its true loss there being
+    # 1.28, too close to 1 for 20000 draws), and every noise halved.
+    share = calibrated_threshold_share()
+    if bug == "all_noise_halved":
+        halve("laplace")
+    else:
+        original = dppack.InteractiveAboveThreshold.__init__
+
+        def planted(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            self._query_eps *= 2.0  # Lap(Delta / eps_2): the factor 2 dropped
+        monkeypatch.setattr(dppack.InteractiveAboveThreshold, "__init__", planted)
+    result = audit(iat_release(share), IAT_D0, IAT_D1, 1.0, n_samples=20_000)
     assert result.eps_lb > 1.0, str(result)
 
 

@@ -326,3 +326,140 @@ def test_refusals():
         noiseIntervalDP("meanDP", 1.0, n=3, lower_bound=1, upper_bound=0)
     with pytest.raises(ValueError, match="n must be"):
         noiseIntervalDP("varDP", 1.0, n=1, lower_bound=0, upper_bound=1)
+
+
+# --------------------------------------------------------------------------------------------
+# Review fixes: thresholded tables, the releases' own checks, the counts' rounding,
+# ExponentialMechanism
+# --------------------------------------------------------------------------------------------
+
+
+def test_thresholded_table_is_refused():
+    # Undeclared levels: the release thresholds its cells and calibrates its noise to part of
+    # delta (stats._table_threshold); no report. Planted: the refusal removed (the report
+    # computed as for declared levels) -> the first two raises fail.
+    with pytest.raises(ValueError, match="declared levels only"):
+        noiseIntervalDP("tableDP", 1.0, delta=1e-5, declared=False)
+    for undeclared_possible in (dict(delta=1e-5), dict(mechanism="Gaussian", delta=1e-5),
+                                dict(mechanism="analytic", delta=1e-5)):
+        with pytest.raises(ValueError, match="declared is required"):
+            noiseIntervalDP("tableDP", 0.5, **undeclared_possible)
+    with pytest.raises(ValueError, match="declared must be"):
+        noiseIntervalDP("tableDP", 0.5, declared="yes")
+    # Laplace with delta = 0: the release refuses undeclared levels, so they are declared
+    default = noiseIntervalDP("tableDP", 1.0)
+    assert noiseIntervalDP("tableDP", 1.0, delta=1e-5, declared=True).half_width == \
+        default.half_width == 6.0
+    # the declared Gaussian release: the law of the declared release (count_noise_laws)
+    gauss = noiseIntervalDP("tableDP", 0.5, mechanism="Gaussian", delta=1e-5, declared=True)
+    k, _ = dppack.stats.count_noise_laws(0.5, "Gaussian", 1e-5)["Bounded"]
+    assert gauss.grid == 2.0 ** k and gauss.half_width > default.half_width
+    with pytest.raises(ValueError, match="takes"):  # histogramDP has no levels to declare
+        noiseIntervalDP("histogramDP", 1.0, declared=True)
+
+
+def _release_message(call):
+    with pytest.raises(ValueError) as caught:
+        call()
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("breaks", ["nonsense", [0, 1, 3], [0, 1, 2, 2.5]])
+def test_histogram_breaks_are_the_releases(breaks):
+    # One home for the breaks: rcompat.parse_breaks and the release's equidistance check,
+    # with its messages. Planted: the report's old check (only rule vs points) -> no error.
+    release = _release_message(lambda: dppack.histogramDP(np.arange(4.0), 1.0, 0, 3,
+                                                          breaks=breaks))
+    report = _release_message(lambda: noiseIntervalDP("histogramDP", 1.0, breaks=breaks))
+    assert report == release
+
+
+def test_histogram_breaks_function_and_cells():
+    # A function is called with the bounds, as the release calls it: its points or its
+    # number of cells are given breaks (no share of eps for n), a rule name is not.
+    def points(bounds):
+        return np.linspace(bounds[0], bounds[1], 5)
+
+    kwargs = dict(which_sensitivity="unbounded", lower_bound=0, upper_bound=1)
+    given = noiseIntervalDP("histogramDP", 0.1, breaks=[0, 1, 2], **kwargs)
+    assert noiseIntervalDP("histogramDP", 0.1, breaks=points, **kwargs).half_width == \
+        given.half_width == noiseIntervalDP("histogramDP", 0.1, breaks=4, **kwargs).half_width
+    assert noiseIntervalDP("histogramDP", 0.1, breaks="scott", **kwargs).half_width > \
+        given.half_width
+    with pytest.raises(ValueError, match="lower_bound and upper_bound are required"):
+        noiseIntervalDP("histogramDP", 0.1, breaks=points)
+    with pytest.raises(ValueError, match="Only equidistant"):
+        noiseIntervalDP("histogramDP", 0.1, breaks=lambda b: [0, 0.1, 1], lower_bound=0,
+                        upper_bound=1)
+
+
+@pytest.mark.parametrize("quants,method", [([0.5, 0.1], "independent"),
+                                           (["a"], "independent"), ([1.5], "independent"),
+                                           ([], "independent"), ([0.5], "nonsense")])
+def test_quantiles_checks_are_the_releases(quants, method):
+    # quantiles._check_quants and the method's choice, with the release's messages.
+    # Planted: the old per-value data_access.check_quant -> [0.5, 0.1] and [] pass, and
+    # 'nonsense' gets the report's own message.
+    release = _release_message(lambda: dppack.quantilesDP(np.arange(4.0), quants, 1.0, 0, 3,
+                                                          method=method))
+    report = _release_message(lambda: noiseIntervalDP(
+        "quantilesDP", 1.0, quants=quants, lower_bound=0, upper_bound=3, method=method))
+    assert report == release
+
+
+def test_count_rounding_exact_coverage():
+    # The released count of a true integer count c is round(c + g Z) (g = 2^k <= 1, c / g an
+    # integer): abs(error) <= H whenever abs(g Z) < H + 1/2 (a tie may round either way:
+    # counted as a miss), so the exact coverage of the integer report H is
+    # P(abs(Z) <= m), m = ceil((H + 1/2) / g) - 1. At alpha = 0.05, bounded Laplace, eps = 1,
+    # g T = 5.99: floor(g T + 1/2) = 6 covers, floor(g T) = 5 does not (planted: the report
+    # rounded by floor(h) -> 5, coverage 0.936 < 0.95, fails). Deterministic.
+    k, tail = dppack.stats.count_noise_laws(1.0, "Laplace", 0, "aDP", "bounded")["Bounded"]
+    g = 2.0 ** k
+    assert g <= 0.5
+
+    def coverage(h):
+        m = math.ceil((h + 0.5) / g) - 1
+        return 1.0 - 2.0 * tail(m + 1)
+
+    report = noiseIntervalDP("tableDP", 1.0, alpha=0.05)
+    h = report.half_width
+    assert h == 6.0
+    assert coverage(h) >= 0.95 > coverage(h - 1)
+    histogram = noiseIntervalDP("histogramDP", 1.0, alpha=0.05, breaks=[0, 1, 2])
+    assert histogram.half_width == h
+
+
+def test_exponential_mechanism_utility_bound():
+    # Dwork and Roth 2014, Theorem 3.11, for the exact sampler's rounded utilities. One
+    # candidate at utility 0 and R - 1 at -(bound + 1e-6): every draw of those is a miss,
+    # with probability (R - 1) w / (1 + (R - 1) w), w = exp(-gamma a) <= alpha / R, just
+    # below alpha (0.0476 for alpha = 0.05, R = 1000): a near-tight case. 2000 draws (fixed
+    # seeds), one-sided binomial test at 1e-6 (its false-failure rate). Planted: ln |R|
+    # dropped from the bound (miss rate 0.98) or eps / Delta' in place of eps / (2 Delta')
+    # (0.87) -> fails.
+    size, alpha, eps, sens = 1000, 0.05, 0.8, 2.5
+    report = noiseIntervalDP("ExponentialMechanism", eps, sensitivity=sens, size=size,
+                             alpha=alpha)
+    assert report.units == "utility" and math.isnan(report.coverage)
+    k, rate = _random.exponential_grid(0.0, eps, sens)
+    step = 2.0 ** k
+    assert report.grid == step
+    delta_prime = (math.ceil(sens / step) + 1) * step
+    assert report.half_width == pytest.approx(
+        2 * delta_prime / eps * (math.log(size) + math.log(1 / alpha)) + step, rel=1e-12)
+    utility = np.full(size, -(report.half_width + 1e-6))
+    utility[0] = 0.0
+    draws = 2000
+    misses = sum(dppack.ExponentialMechanism(utility, eps, sens, random_state=seed) != 0
+                 for seed in range(draws))
+    _not_above(misses, draws, alpha)
+    with pytest.raises(ValueError, match="utility shortfall"):
+        report.interval(0.0)
+    # the release's own checks of the sensitivity, with its messages; no measure
+    for bad in (-1.0, [1.0, 2.0], math.inf):
+        assert _release_message(lambda: noiseIntervalDP(
+            "ExponentialMechanism", 1.0, sensitivity=bad, size=3)) == _release_message(
+            lambda: dppack.ExponentialMechanism([0.0, 1.0, 2.0], 1.0, bad))
+    with pytest.raises(ValueError, match="takes"):
+        noiseIntervalDP("ExponentialMechanism", 1.0, sensitivity=1, size=3, measure=[1, 1, 1])

@@ -12,6 +12,7 @@ Nothing here is random: every call fails before any noise is drawn.
 
 import ast
 import builtins
+import importlib
 import inspect
 import io
 import keyword
@@ -272,6 +273,26 @@ SPEC = re.compile(r"spec\s*§|dppack_api|specs/|spec\s+``|\bthe spec\b|seed 00\d
                   r"(?:stability_validation|accuracy_first|confidence_intervals|"
                   r"analytic_gaussian_erm|exact_noise)\.md")
 
+# A reference to the project's issue tracker ("issue 14", "Issue 16, item 2") says nothing to a
+# user: user texts say the thing itself. Only NEWS.md, a changelog, may name the tracker's
+# issues (its section headings "... (issue 15)"); it is exempt from this pattern alone.
+ISSUE = re.compile(r"\bissues?\s+#?\d", re.IGNORECASE)
+
+
+def _messages_of(path):
+    """The string literals of a module that are not docstrings (messages, templates)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                       ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)
+                  and isinstance(node.body[0].value.value, str)}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and id(node) not in docstrings):
+            yield node.lineno, node.value
+
 
 def _strings(path):
     """Every string literal of a module (docstrings, messages), not its comments."""
@@ -296,27 +317,51 @@ def test_no_spec_reference_in_python_strings():
     assert not bare
 
 
-def test_no_spec_reference_in_public_docstrings():
-    objects = [dppack, dppack.sklearn]
-    for module in (dppack, dppack.sklearn):
+def test_no_issue_reference_in_python_messages():
+    found = [f"{path.relative_to(ROOT)}:{line}" for path in sorted(PACKAGE.rglob("*.py"))
+             for line, text in _messages_of(path) if ISSUE.search(text)]
+    assert not found
+
+
+def _public_objects():
+    """The public modules (those of the Python site's API pages), their names and members."""
+    modules = [dppack, dppack.sklearn]
+    try:
+        modules.append(importlib.import_module("dppack.dask"))
+    except ImportError:  # the dask extra is not installed
+        pass
+    objects = list(modules)
+    for module in modules:
         for name in module.__all__:
             obj = getattr(module, name)
             objects.append(obj)
             if inspect.isclass(obj):
                 objects.extend(member for member_name, member in inspect.getmembers(obj)
                                if not member_name.startswith("_"))
-    found = [getattr(obj, "__qualname__", repr(obj)) for obj in objects
-             if SPEC.search(inspect.getdoc(obj) or "")]
-    assert not found
+    return objects
+
+
+def _references_in_docstrings(objects):
+    return [getattr(obj, "__qualname__", getattr(obj, "__name__", repr(obj))) for obj in objects
+            if SPEC.search(inspect.getdoc(obj) or "") or ISSUE.search(inspect.getdoc(obj) or "")]
+
+
+def test_no_spec_or_issue_reference_in_public_docstrings():
+    assert not _references_in_docstrings(_public_objects())
+
+
+def _references_in_r_help(root):
+    """Spec and issue-tracker references in the Rd files and the roxygen lines, by line."""
+    return [f"{path.relative_to(root)}:{number}"
+            for folder, pattern in (("man", "*.Rd"), ("R", "*.R"))
+            for path in sorted((root / folder).glob(pattern))
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if (folder == "man" or line.lstrip().startswith("#'"))
+            and (SPEC.search(line) or ISSUE.search(line))]
 
 
 def test_no_spec_reference_in_r_help_or_roxygen():
-    found = [f"{path.relative_to(ROOT)}:{number}"
-             for folder, pattern in (("man", "*.Rd"), ("R", "*.R"))
-             for path in sorted((ROOT / folder).glob(pattern))
-             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if (folder == "man" or line.lstrip().startswith("#'")) and SPEC.search(line)]
-    assert not found
+    assert not _references_in_r_help(ROOT)
 
 
 def test_the_scans_see_a_planted_reference(tmp_path):
@@ -346,8 +391,11 @@ def _spec_references_in_user_texts(root):
             if "generated" in path.relative_to(root).parts:
                 continue
             text = path.read_text(encoding="utf-8")
+            matches = list(SPEC.finditer(text))
+            if path.relative_to(root) != Path("NEWS.md"):  # a changelog may name issues
+                matches += list(ISSUE.finditer(text))
             found += [f"{path.relative_to(root)}:{text.count(chr(10), 0, match.start()) + 1}"
-                      for match in SPEC.finditer(text)]
+                      for match in sorted(matches, key=lambda match: match.start())]
     return list(dict.fromkeys(found))  # a line once, however many references it holds
 
 
@@ -373,6 +421,46 @@ def test_the_text_scan_sees_a_planted_reference(tmp_path, name):
     generated.parent.mkdir(parents=True, exist_ok=True)
     generated.write_text("(spec §2.1)\n", encoding="utf-8")
     assert _spec_references_in_user_texts(tmp_path) == [f"{name}:3"]
+
+
+@pytest.mark.parametrize("name", ["README.md", "DESCRIPTION", "_pkgdown.yml",
+                                  "vignettes/intro.Rmd", "docs/python/guide/models.rst",
+                                  "docs/python/conf.py", "docs/python/_templates/base.html",
+                                  "docs/tutorial.md", "scripts/demo_x.R", "scripts/demo_x.py"])
+def test_the_text_scan_sees_a_planted_issue_reference_but_not_in_news(tmp_path, name):
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("Title\n\nA line (see\n  Issue 14, item 5).\n", encoding="utf-8")
+    assert _spec_references_in_user_texts(tmp_path) == [f"{name}:4"]
+    # NEWS.md's section headings name the tracker's issues, and may
+    (tmp_path / "NEWS.md").write_text("# 0.1.0\n\n## Data of any size (issue 14)\n",
+                                      encoding="utf-8")
+    assert _spec_references_in_user_texts(tmp_path) == [f"{name}:4"]
+
+
+def test_the_issue_scans_see_a_planted_reference(tmp_path):
+    for text in ("(issue 16)", "issue 12", "Issue 14 of DPpackPy", "issues 14 and 15",
+                 "issue #3"):
+        assert ISSUE.search(text), text
+    for text in ("no issue here", "the issue's grid", "an issue: 14 values"):
+        assert not ISSUE.search(text), text
+    # a message (not a docstring) in a module
+    module = tmp_path / "m.py"
+    module.write_text('def f():\n    """Scale b."""\n    raise ValueError("as in issue 14")\n',
+                      encoding="utf-8")
+    assert [line for line, text in _messages_of(module) if ISSUE.search(text)] == [3]
+    # a public docstring
+    def public():
+        """Dask (issue 14; ``dppack.dask.quantiles``)."""
+    assert _references_in_docstrings([public, len]) == [public.__qualname__]
+    # an Rd line and a roxygen line, not a plain comment
+    (tmp_path / "man").mkdir()
+    (tmp_path / "R").mkdir()
+    (tmp_path / "man" / "f.Rd").write_text("\\references{\nIssue 14 of DPpackPy\n}\n",
+                                           encoding="utf-8")
+    (tmp_path / "R" / "f.R").write_text("# the tracker's issue 14\n#' @references issue 14\n",
+                                        encoding="utf-8")
+    assert _references_in_r_help(tmp_path) == ["man/f.Rd:2", "R/f.R:2"]
 
 
 def test_messages_module_is_the_only_home_of_the_translation():

@@ -5,7 +5,8 @@ the checks a private estimator cannot meet listed as expected failures, each wit
 They run with explicit bounds (set in the instances below: the checks fit on arbitrary data,
 and an estimator without bounds refuses to fit) and ``random_state=0`` (scikit-learn's checks
 set it too), so fits are deterministic and idempotent. The other tests compare the estimators
-with the core models bit for bit, and cover bounds, labels, pandas, Pipeline, clone,
+with the core models bit for bit, and cover bounds, labels (the public label set: the same
+``classes_`` for neighbouring datasets), pandas, Pipeline, clone,
 cross_val_score, GridSearchCV and private model selection.
 
 No test here is randomised beyond fixed seeds, except ``test_random_state_none_draws_fresh``,
@@ -89,8 +90,50 @@ ALL_ZERO_WEIGHTS_REASON = (
     "it (the fit releases the penalty's minimiser plus noise; dppack.erm.weighting)"
 )
 
+LABEL_SET_REASON = (
+    "the label set must be public (classes=): without classes, numeric labels are DPpack's 0 "
+    "and 1 and string or object labels are refused (the labels present in y would reveal "
+    "the data); this check fits on other labels ({1, 2}, strings or 0..3)"
+)
+LABEL_SET_CHECKS = [
+    "check_estimators_dtypes",
+    "check_classifier_data_not_an_array",
+    "check_classifiers_classes",
+    "check_fit2d_1feature",
+]
+LABEL_SET_WEIGHT_CHECKS = [  # run only with a sample_weight_bound
+    "check_sample_weights_pandas_series",
+    "check_sample_weights_not_an_array",
+    "check_sample_weights_shape",
+    "check_sample_weights_not_overwritten",
+]
+ONE_LABEL_REASON = (
+    "the label set must be public (classes=): a fit where one class is present is not "
+    "refused (that error would depend on the data), and its noisy predictions need not all "
+    "be that class"
+)
+
 
 def expected_failed_checks(estimator):
+    """The checks a private estimator cannot meet, with the reason; for the classifiers, those
+    whose labels are outside the public label set (:data:`LABEL_SET_CHECKS`) too."""
+    failed = _expected_failed_checks(estimator)
+    if not is_classifier(estimator):
+        return failed
+    weighted = (estimator.estimators if isinstance(estimator, DPModelSelector)
+                else [estimator])[0].sample_weight_bound is not None
+    for name in LABEL_SET_CHECKS + (LABEL_SET_WEIGHT_CHECKS if weighted else []):
+        failed[name] = LABEL_SET_REASON
+    # the one-label check passes when the noisy fit happens to predict the one class: with
+    # random_state=0 (the check is deterministic) the selectors and output perturbation with
+    # an intercept do, the others do not
+    if (not isinstance(estimator, DPModelSelector)
+            and (estimator.perturbation_method == "objective" or not estimator.fit_intercept)):
+        failed["check_classifiers_one_label"] = ONE_LABEL_REASON
+    return failed
+
+
+def _expected_failed_checks(estimator):
     """The checks a private estimator cannot meet, with the reason.
 
     Besides these, every estimator declares the ``poor_score`` tag (its docstring says why),
@@ -98,7 +141,7 @@ def expected_failed_checks(estimator):
     """
     if isinstance(estimator, DPModelSelector):
         bounds = {candidate.sample_weight_bound for candidate in estimator.estimators}
-        failed = expected_failed_checks(estimator.estimators[0]) if bounds == {None} else {
+        failed = _expected_failed_checks(estimator.estimators[0]) if bounds == {None} else {
             "check_all_zero_sample_weights_error": ALL_ZERO_WEIGHTS_REASON}
         if bounds != {None}:
             failed["check_sample_weight_equivalence_on_dense_data"] = (
@@ -334,29 +377,146 @@ def test_caller_data_not_modified():
 def test_any_label_type_maps_to_the_same_fit():
     X, y = classification_data()
     reference = DPLogisticRegression(feature_bounds=(-1, 1), random_state=5).fit(X, y)
-    labelled = {
-        "bool": (y == 1, np.array([False, True])),
-        "str": (np.where(y == 1, "yes", "no"), np.array(["no", "yes"])),
-        "Int64": (pd.Series(y, dtype="Int64"), np.array([0, 1])),
-        "category": (pd.Series(np.where(y == 1, "b", "a"), dtype="category"),
+    assert np.array_equal(reference.classes_, [0, 1])  # numeric y: DPpack's 0 and 1
+    labelled = {  # labels, the classes parameter, the label set
+        "bool": (y == 1, None, np.array([False, True])),
+        "str": (np.where(y == 1, "yes", "no"), ("no", "yes"), np.array(["no", "yes"])),
+        "str, positive first": (np.where(y == 1, "a", "b"), ("b", "a"), np.array(["b", "a"])),
+        "Int64": (pd.Series(y, dtype="Int64"), None, np.array([0, 1])),
+        "boolean": (pd.Series(y == 1, dtype="boolean"), None, np.array([False, True])),
+        "category": (pd.Series(np.where(y == 1, "b", "a"), dtype="category"), None,
                      np.array(["a", "b"])),
-        "float": (y.astype(float) * 2 - 1, np.array([-1.0, 1.0])),
+        "float": (y.astype(float), None, np.array([0, 1])),
+        "float with classes": (y.astype(float) * 2 - 1, (-1.0, 1.0), np.array([-1.0, 1.0])),
     }
-    for name, (labels, classes) in labelled.items():
-        clf = DPLogisticRegression(feature_bounds=(-1, 1), random_state=5).fit(X, labels)
-        assert np.array_equal(clf.classes_, classes), name
+    for name, (labels, classes, label_set) in labelled.items():
+        clf = DPLogisticRegression(feature_bounds=(-1, 1), classes=classes,
+                                   random_state=5).fit(X, labels)
+        assert np.array_equal(clf.classes_, label_set), name
         assert np.array_equal(clf.coef_, reference.coef_), name
         predicted = clf.predict(X)
-        assert np.array_equal(predicted, classes[reference.predict(X)]), name
+        assert np.array_equal(predicted, label_set[reference.predict(X)]), name
         assert clf.score(X, labels) == reference.score(X, y), name
 
 
-def test_more_or_fewer_than_two_classes_refused():
+def test_label_set_is_public_so_neighbours_give_the_same_classes():
+    # Neighbouring datasets (one record changed) where only one class is present in one of
+    # them: the same classes_, no error, for every way of giving the label set (a fit that
+    # read the labels present in y would raise on one of them, or change classes_).
+    X, y = classification_data(n=50)
+    one = np.zeros_like(y)
+    two = one.copy()
+    two[0] = 1
+    cases = {
+        "numeric": (one, two, None, [0, 1]),
+        "bool": (one == 1, two == 1, None, [False, True]),
+        "str": (np.where(one == 1, "b", "a"), np.where(two == 1, "b", "a"), ("a", "b"),
+                ["a", "b"]),
+        "str, 0 and a": (np.where(one == 1, "a", "0"), np.where(two == 1, "a", "0"),
+                         ("0", "a"), ["0", "a"]),
+        "category": (pd.Categorical(np.where(one == 1, "b", "a"), categories=["a", "b"]),
+                     pd.Categorical(np.where(two == 1, "b", "a"), categories=["a", "b"]),
+                     None, ["a", "b"]),
+    }
+    for name, (first, second, classes, label_set) in cases.items():
+        for make in (DPLogisticRegression, DPLinearSVC):
+            fits = [make(feature_bounds=(-1, 1), classes=classes, random_state=0).fit(X, labels)
+                    for labels in (first, second)]
+            for clf in fits:
+                assert np.array_equal(clf.classes_, label_set), (name, make)
+                assert list(clf.classes_) == list(label_set), (name, make)
+        svc = DPSVC(D=5, classes=classes, random_state=0).fit(X, first)
+        assert list(svc.classes_) == list(label_set), name
+    # the selector: the candidates' label set, the same for both neighbours
+    for first, second, classes in ((one, two, None),
+                                   (np.where(one == 1, "b", "a"), np.where(two == 1, "b", "a"),
+                                    ("a", "b"))):
+        candidates = [DPLogisticRegression(feature_bounds=(-1, 1), classes=classes),
+                      DPLinearSVC(feature_bounds=(-1, 1), classes=classes)]
+        for labels in (first, second):
+            selector = DPModelSelector(candidates, random_state=0).fit(X, labels)
+            expected = [0, 1] if classes is None else ["a", "b"]
+            assert list(selector.classes_) == expected
+            assert list(selector.best_estimator_.classes_) == expected
+    with pytest.raises(ValueError, match="same classes"):
+        DPModelSelector([DPLogisticRegression(feature_bounds=(-1, 1), classes=("a", "b")),
+                         DPLinearSVC(feature_bounds=(-1, 1), classes=("b", "a"))]).fit(
+            X, np.where(two == 1, "b", "a"))
+    # the one-class fit is the core model's fit on all-zero labels
+    core = dppack.LogisticRegressionDP("l2", 1.0, 1.0)
+    core.fit(X, one.astype(float), [1, 1, 1], [-1, -1, -1], add_bias=True, random_state=0)
+    clf = DPLogisticRegression(feature_bounds=(-1, 1), random_state=0).fit(X, one)
+    assert np.array_equal(clf.coef_[0], np.asarray(core.coeff)[1:])
+
+
+def test_labels_without_a_public_label_set_refused_before_the_data_are_read():
     X, y = classification_data()
-    with pytest.raises(ValueError, match="Only binary classification is supported.*3 classes"):
-        DPLogisticRegression(feature_bounds=(-1, 1)).fit(X, y + (X[:, 0] > 0.5))
-    with pytest.raises(ValueError, match="needs two classes in y; y has only 1 class"):
-        DPLinearSVC(feature_bounds=(-1, 1)).fit(X, np.ones_like(y))
+    strings = np.where(y == 1, "b", "a")
+    budget = dppack.BudgetAccountant(10.0)
+    unspent = budget.spent
+    for make in (DPLogisticRegression, DPLinearSVC, DPSVC):
+        clf = make(feature_bounds=(-1, 1), random_state=0, accountant=budget)
+        for labels in (strings, list(strings), pd.Series(strings),
+                       pd.Series(strings, dtype="string"), y.astype(object)):
+            with pytest.raises(ValueError, match=r"the label set must be public \(classes=\)"):
+                clf.fit(X, labels)
+        with pytest.raises(ValueError, match="3 declared categories"):
+            clf.fit(X, pd.Categorical(strings, categories=["a", "b", "c"]))
+        assert not hasattr(clf, "classes_")
+    assert budget.spent == unspent and not budget.ledger
+    # refused before the data are read: X is not even looked at
+    with pytest.raises(ValueError, match="label set must be public"):
+        DPLogisticRegression(feature_bounds=(-1, 1)).fit(object(), strings)
+    selector = DPModelSelector([DPLogisticRegression(feature_bounds=(-1, 1)),
+                                DPLinearSVC(feature_bounds=(-1, 1))], accountant=budget)
+    with pytest.raises(ValueError, match="label set must be public"):
+        selector.fit(X, strings)
+    assert budget.spent == unspent and not budget.ledger
+
+
+def test_label_set_of_polars_and_pyarrow_labels():
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    X, y = classification_data(n=60)
+    strings = np.where(y == 1, "b", "a").tolist()
+    public = {
+        "polars Int64": (pl.Series(y.tolist()), [0, 1]),
+        "polars Boolean": (pl.Series((y == 1).tolist()), [False, True]),
+        "polars Enum, one level present": (pl.Series(["a"] * 60, dtype=pl.Enum(["a", "b"])),
+                                           ["a", "b"]),
+        "pyarrow int": (pa.array(y.tolist()), [0, 1]),
+        "pyarrow dictionary, one level present": (
+            pa.DictionaryArray.from_arrays(pa.array([0] * 60, pa.int32()), pa.array(["a", "b"])),
+            ["a", "b"]),
+    }
+    for name, (labels, label_set) in public.items():
+        clf = DPLinearSVC(feature_bounds=(-1, 1), random_state=0).fit(X, labels)
+        assert list(clf.classes_) == label_set, name
+    for labels in (pl.Series(strings), pa.array(strings)):
+        with pytest.raises(ValueError, match="label set must be public"):
+            DPLinearSVC(feature_bounds=(-1, 1)).fit(X, labels)
+
+
+@pytest.mark.parametrize("classes", ["ab", ("a",), ("a", "a"), ("a", "b", "c"), 1,
+                                     [[0, 1], [2, 3]]])
+def test_bad_classes_parameter_refused(classes):
+    X, y = classification_data()
+    with pytest.raises(ValueError, match="classes must be two distinct labels"):
+        DPLogisticRegression(feature_bounds=(-1, 1), classes=classes).fit(X, y)
+
+
+def test_labels_outside_the_public_set_refused():
+    X, y = classification_data()
+    outside = {
+        "three classes": (y + (X[:, 0] > 0.5), None),
+        "-1 and 1 without classes": (y * 2 - 1, None),
+        "1 and 2": (y + 1, None),
+        "a label not in classes": (np.where(y == 1, "b", "c"), ("a", "b")),
+        "NaN": (np.where(y == 1, 1.0, np.nan), None),
+    }
+    for name, (labels, classes) in outside.items():
+        with pytest.raises(ValueError, match="Only binary|Input y contains NaN"):
+            DPLinearSVC(feature_bounds=(-1, 1), classes=classes).fit(X, labels)
     with pytest.raises(ValueError, match="Unknown label type"):
         DPLogisticRegression(feature_bounds=(-1, 1)).fit(X, X[:, 0])
 
@@ -435,7 +595,7 @@ def test_parameter_checks():
     with pytest.raises(ValueError, match="sample_weight_bound must be given"):
         clone(base).set_params(perturbation_method="output").fit(
             X, y, sample_weight=np.ones(400))
-    with pytest.raises(ValueError, match="Weights must be nonnegative"):
+    with pytest.raises(ValueError, match="sample_weight must be nonnegative"):
         clone(base).set_params(perturbation_method="output", sample_weight_bound=1).fit(
             X, y, sample_weight=-np.ones(400))
     for cls in (DPLogisticRegression, DPLinearSVC, DPSVC, DPLinearRegression):
@@ -572,10 +732,10 @@ def test_clone_pipeline_cross_val_score_grid_search():
 def test_selector_equals_core_tuner():
     X, y = classification_data(n=900)
     labels = np.where(y == 1, "b", "a")
-    candidates = [DPLogisticRegression(eps=1.0, gamma=gamma, feature_bounds=(-1, 1))
-                  for gamma in (0.01, 1.0, 100.0)]
-    candidates.append(DPLinearSVC(eps=1.0, feature_bounds=(-1, 1)))
-    candidates.append(DPSVC(eps=1.0, D=10))
+    candidates = [DPLogisticRegression(eps=1.0, gamma=gamma, feature_bounds=(-1, 1),
+                                       classes=("a", "b")) for gamma in (0.01, 1.0, 100.0)]
+    candidates.append(DPLinearSVC(eps=1.0, feature_bounds=(-1, 1), classes=["a", "b"]))
+    candidates.append(DPSVC(eps=1.0, D=10, classes=("a", "b")))
     for seed in range(4):
         selector = DPModelSelector(candidates, random_state=seed).fit(X, labels)
         cores = [dppack.LogisticRegressionDP("l2", 1.0, gamma) for gamma in (0.01, 1.0, 100.0)]

@@ -740,8 +740,29 @@ def test_diagnosis_two_candidates_by_hand(selector):
     assert diagnosis.noise_scale == pytest.approx(2 * beta / 0.7, rel=1e-12)
     assert diagnosis.best_probability == pytest.approx(best, abs=1e-12)
     assert diagnosis.distance_from_uniform == pytest.approx(best - 0.5, abs=1e-12)
-    assert diagnosis.utility_slack == pytest.approx(2 * beta * math.log(2 / 0.05) / 0.7)
+    if selector == "laplace":  # the exact worst case: (2 + x) e^-x / 4 = 0.05 at the slack
+        x = diagnosis.utility_slack / diagnosis.noise_scale
+        assert (2 + x) * math.exp(-x) / 4 == pytest.approx(0.05, abs=1e-10)
+    else:  # Thm 3 (exponential noise), Dwork and Roth Thm 3.11 (exponential mechanism)
+        assert diagnosis.utility_slack == pytest.approx(2 * beta * math.log(2 / 0.05) / 0.7)
     assert diagnosis.verdict == ("informative" if best - 0.5 >= 0.1 else "near uniform")
+
+
+@pytest.mark.parametrize("selector", ["exponential_noise", "gumbel", "laplace"])
+@pytest.mark.parametrize("k", [2, 10, 100])
+def test_utility_slack_has_a_tail_of_at_most_five_percent(selector, k):
+    """P(chosen score < best - slack) <= 0.05 whatever the scores. Its supremum is at one
+    candidate at the best and k - 1 just below best - slack: 1 - P_1(slack / noise scale), by
+    scipy's quad on the noise density (independent of the module's Gauss-Legendre). For
+    Laplace the slack is the exact root, so the tail is 0.05; 2 beta ln(k / 0.05) / eps_select
+    would give 0.0538 at k = 10 and 0.0574 at k = 100."""
+    diagnosis = dppack.stability_selection_diagnosis([3.0] * k, n=5000, m=5000, d=3, eps=1.0,
+                                                     eps_select=0.7, selector=selector)
+    x = diagnosis.utility_slack / diagnosis.noise_scale
+    tail = 1.0 - _hand_group_probability(x, k, 1, selector)
+    assert tail <= 0.05 + 1e-9
+    if selector == "laplace":
+        assert tail == pytest.approx(0.05, abs=1e-8)
 
 
 @pytest.mark.parametrize("selector", ["exponential_noise", "gumbel", "laplace"])
@@ -886,3 +907,71 @@ def test_tuning_does_not_warn_for_large_gammas():
         X, y = _classification(2000, 31)  # and a whole run on real data stays quiet
         dppack.tune_classification_model_stable(models[:2], X, y, *BOUNDS, 1.0,
                                                 random_state=1)
+
+
+@pytest.mark.parametrize("score", ["ramp", "hinge", "logistic"])
+@pytest.mark.parametrize("method", ["output", "objective"])
+@pytest.mark.parametrize("add_bias", [False, True])
+def test_warning_diagnosis_uses_the_constants_of_the_run(monkeypatch, score, method, add_bias):
+    """The diagnosis behind the warning must describe the selection that follows: its beta1,
+    beta2, sensitivity and noise scale equal those Algorithm 1 then uses. Large gammas on few
+    rows make beta2 = B < 1 depend on d (add_bias) and on the training noise's budget (eps'
+    for objective perturbation), so a diagnosis with another d or budget fails."""
+    seen = {}
+    warn, validate = validation._warn_near_uniform, validation._validate
+
+    def warn_spy(*args, **kwargs):
+        seen["diagnosis"] = warn(*args, **kwargs)
+        return seen["diagnosis"]
+
+    def validate_spy(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2, *rest):
+        seen["run"] = (beta1, beta2)
+        result = validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2, *rest)
+        seen["beta"] = result[2]
+        return result
+
+    monkeypatch.setattr(validation, "_warn_near_uniform", warn_spy)
+    monkeypatch.setattr(validation, "_validate", validate_spy)
+    X, y = _classification(75, 41)  # n = 60 training, m = 15 validation rows
+    model = dppack.svmDP if score == "hinge" else dppack.LogisticRegressionDP
+    models = [model("l2", 0.8, gamma, method) for gamma in (200.0, 900.0)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", validation.NearUniformSelectionWarning)
+        dppack.tune_classification_model_stable(models, X, y, *BOUNDS, 0.6, add_bias=add_bias,
+                                                score=score, random_state=5)
+    diagnosis, (beta1, beta2), beta = seen["diagnosis"], seen["run"], seen["beta"]
+    assert beta2 < 1.0 or score == "hinge"  # B < 1: beta2 depends on d and the budget
+    assert diagnosis.beta1 == pytest.approx(beta1, rel=1e-12)
+    assert diagnosis.beta2 == pytest.approx(beta2, rel=1e-12)
+    assert diagnosis.sensitivity == pytest.approx(beta, rel=1e-12)
+    assert diagnosis.noise_scale == pytest.approx(2 * beta / 0.6, rel=1e-12)
+
+
+def test_best_probability_is_clipped_to_a_probability():
+    """Seven candidates 40 noise scales apart: the quadrature gives P_1 = 1 + 9e-15 for the
+    exponential noise, which must not be printed as a probability above 1."""
+    diagnosis = dppack.stability_selection_diagnosis([4.0] * 7, n=5000, m=5000, d=3, eps=1.0,
+                                                     eps_select=40.0 * SLACK)
+    assert diagnosis.noise_scale * 40.0 == pytest.approx(1.0)
+    assert 0.0 <= diagnosis.best_probability <= 1.0
+    assert 0.0 <= diagnosis.distance_from_uniform <= 1.0 - 1.0 / 7 + 1e-12
+
+
+def test_unbounded_scores_do_not_claim_the_most_favourable_case():
+    """For hinge and logistic the default gap 1 is below beta2 (losses can differ by more):
+    the text and the warning must not call it the most favourable case; for ramp it is."""
+    hinge = dppack.stability_selection_diagnosis([0.01, 1.0], n=1000, m=250, d=3, eps=1.0,
+                                                 eps_select=1.0, score="hinge")
+    ramp = dppack.stability_selection_diagnosis([0.01, 1.0], n=1000, m=250, d=3, eps=1.0,
+                                                eps_select=1.0)
+    assert hinge.beta2 > 1 and hinge.score_gap == 1.0 and hinge.verdict == "near uniform"
+    assert "favourable" not in str(hinge) and "up to beta2" in str(hinge)
+    assert "Most favourable case" in str(ramp)
+    models = [dppack.svmDP("l2", 1.0, g) for g in ISSUE_GRID]
+    with pytest.warns(validation.NearUniformSelectionWarning) as caught:
+        with pytest.raises(AssertionError, match="read"):
+            dppack.tune_classification_model_stable(
+                models, ShapedUntouchable(50000, 8), ShapedUntouchable(50000), [1.0] * 8,
+                [-1.0] * 8, eps_select=1.0, score="hinge")
+    text = str(caught[0].message)
+    assert "favourable" not in text and "chosen more often" in text

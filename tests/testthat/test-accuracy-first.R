@@ -50,6 +50,14 @@ test_that("the exact calibration is the default, cheaper than the paper's, and p
                       "above_threshold_calibration")
   expect_dppack_error(above_threshold_failure(0.1, 0, -1, 0.1, 10),
                       "threshold.scale must be >= 0.", "above_threshold_failure")
+  # a small gamma: the exact calibration binds at it; below 1e-20 a clear error
+  small <- above_threshold_calibration(0.1, 1e-12, 0.001, 10)
+  expect_true(small$failure <= 1e-12 && small$failure > 0.99e-12)
+  expect_dppack_error(above_threshold_calibration(0.1, 1e-21, 0.001, 10),
+                      paste0("gamma must be >= 1e-20 for calibration = 'exact' (its failure ",
+                             "probabilities are computed to within 1e-26); use calibration = ",
+                             "'paper' for a smaller gamma."),
+                      "above_threshold_calibration")
   # doubling_erm takes the calibration: "paper" tests cost 0.439 at the spec's scale
   d <- af_data()
   set.seed(7)

@@ -66,3 +66,32 @@ test_that("refusals name R's arguments", {
                       "noiseIntervalDP")
   expect_error(noiseIntervalDP("meanDP", 1, 10), "must be named")
 })
+
+test_that("tableDP: declared levels only; the releases' own checks of breaks and quants", {
+  # Undeclared levels: a thresholded release, refused (planted: the refusal removed -> fails)
+  expect_error(noiseIntervalDP("tableDP", 1, delta = 1e-5, declared = FALSE),
+               "declared levels only")
+  expect_error(noiseIntervalDP("tableDP", 0.5, mechanism = "Gaussian", delta = 1e-5),
+               "declared is required")
+  expect_identical(noiseIntervalDP("tableDP", 1, delta = 1e-5, declared = TRUE)$half.width,
+                   noiseIntervalDP("tableDP", 1)$half.width)
+  # the release's messages for its arguments
+  release <- tryCatch(histogramDP(1:4, 1, 0, 5, breaks = "nonsense"),
+                      error = conditionMessage)
+  expect_error(noiseIntervalDP("histogramDP", 1, breaks = "nonsense"), release, fixed = TRUE)
+  expect_error(noiseIntervalDP("histogramDP", 1, breaks = c(0, 1, 3)),
+               "Only equidistant histogram bins are supported.", fixed = TRUE)
+  expect_error(noiseIntervalDP("quantilesDP", 1, quants = c(0.5, 0.1), lower.bound = 0,
+                               upper.bound = 1, method = "independent"),
+               "quants must be in increasing order.", fixed = TRUE)
+})
+
+test_that("ExponentialMechanism: a utility-shortfall bound, not an interval", {
+  r <- noiseIntervalDP("ExponentialMechanism", 1, sensitivity = 1, size = 3)
+  expect_identical(r$units, "utility")
+  expect_true(is.na(r$coverage))
+  # (2 Delta' / eps)(log 3 + log 20) + h, Delta' = 1 + 2^-20, h = 2^-20
+  expect_equal(r$half.width, 2 * (1 + 2^-20) * (log(3) + log(20)) + 2^-20, tolerance = 1e-12)
+  expect_error(noiseIntervalDP("ExponentialMechanism", 1, sensitivity = 1, size = 3,
+                               released = 0), "utility shortfall")
+})

@@ -407,6 +407,24 @@ test_that("confint() of a glmDP fit is a new release on the fit's design", {
   )
 })
 
+test_that("confint() of an lmDP fit says LinearRegressionDP has none, releasing nothing", {
+  acc <- BudgetAccountant$new(eps = 5, delta = 0.1)
+  set.seed(113)
+  fit <- lmDP(y ~ age + group, fd, eps = 1, delta = 0.01, gamma = 1,
+              bounds = list(age = c(20, 80), y = c(0, 70)), accountant = acc)
+  message <- paste0("confint() of an lmDP fit: LinearRegressionDP has no private confidence ",
+                    "intervals. confint() is defined for glmDP fits and for ",
+                    "LogisticRegressionDP and svmDP models (private intervals, see ",
+                    "confintDP()).")
+  ledger <- acc$ledger
+  stream <- get(".Random.seed", envir = globalenv())
+  expect_dppack_error(confint(fit), message, "confint")
+  expect_dppack_error(confint(fit, "age", level = 0.9, data = fd, accountant = acc), message,
+                      "confint")
+  expect_identical(acc$ledger, ledger)
+  expect_identical(get(".Random.seed", envir = globalenv()), stream)
+})
+
 # ---- review fixes (issue 15): link, newdata errors, copies, contrasts ------------------------
 
 test_that("type = \"link\" is the linear score, finite where the probability rounds to 0 or 1", {

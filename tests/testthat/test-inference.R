@@ -108,7 +108,9 @@ test_that("errors carry the core's text and leave R's random stream as it was", 
                             "the budget for the coefficients, the Hessian and the covariance)."),
                       "confintERM")
   expect_dppack_error(confintDP(LinearRegressionDP$new("l2", 1, 0, 1), d$X, d$y, d$ub, d$lb),
-                      "model must be a LogisticRegressionDP or an svmDP.", "confintDP")
+                      paste("confintDP() is defined for LogisticRegressionDP and svmDP models",
+                            "(private intervals, see confintDP()); a LinearRegressionDP has",
+                            "none."), "confintDP")
   expect_dppack_error(confintERM(d$X, d$y, d$ub, d$lb, gamma = 4, eps = 1, eig.floor = 0),
                       "eig.floor must be a scalar > 0", "confintERM")
   expect_identical(.Random.seed, before)

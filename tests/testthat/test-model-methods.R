@@ -350,7 +350,8 @@ test_that("confint() of a model without data or with bad arguments says so, rele
     m <- fitted_mm[[name]]
     expect_nothing_released(
       confint(m, accountant = acc),
-      paste0("confint() of a ", name, " model needs the data to release intervals from; ",
+      paste0("confint() of ", if (name == "svmDP") "an " else "a ", name,
+             " model needs the data to release intervals from; ",
              "missing: X, y, upper.bounds, lower.bounds. It is a new private release, not a ",
              "summary of the fit: it fits the coefficients again and spends the model's eps = ",
              "1 (or the rho you give). Give the data as to fit(): confint(model, X = X, y = y, ",
@@ -402,6 +403,34 @@ test_that("confint() of a model without data or with bad arguments says so, rele
             accountant = acc),
     "confintDP needs an svmDP with the linear kernel.", acc
   )
+})
+
+test_that("confint() and confintDP() of the base frameworks say they have none, first", {
+  # the class is checked before the data: without data, with data and with bad arguments
+  # the message is the same, nothing is charged and R's random stream is left as it was
+  acc <- BudgetAccountant$new(eps = 10)
+  set.seed(134)
+  for (name in c("EmpiricalRiskMinimizationDP.CMS", "WeightedERMDP.CMS")) {
+    m <- fitted_mm[[name]]
+    article <- c(EmpiricalRiskMinimizationDP.CMS = "an", WeightedERMDP.CMS = "a")[[name]]
+    message <- paste0("confint() is defined for LogisticRegressionDP and svmDP models (private ",
+                      "intervals, see confintDP()); ", article, " ", name, " has none.")
+    expect_nothing_released(confint(m, accountant = acc), message, acc)
+    expect_nothing_released(
+      confint(m, X = X_mm, y = y_mm, upper.bounds = ub_mm, lower.bounds = lb_mm,
+              accountant = acc),
+      message, acc
+    )
+    expect_nothing_released(confint(m, "age", 0.9, X_mm, n.draw = 1, accountant = acc),
+                            message, acc)
+    stream <- get(".Random.seed", envir = globalenv())
+    expect_dppack_error(confintDP(m, accountant = acc), sub("^confint", "confintDP", message),
+                        "confintDP")
+    expect_dppack_error(confintDP(m, X_mm, y_mm, ub_mm, lb_mm, accountant = acc),
+                        sub("^confint", "confintDP", message), "confintDP")
+    expect_identical(nrow(acc$ledger), 0L)
+    expect_identical(get(".Random.seed", envir = globalenv()), stream)
+  }
 })
 
 test_that("confint() of an svmDP through S3: the fit's add.bias and labels, eps charged", {

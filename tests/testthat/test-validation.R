@@ -146,6 +146,16 @@ test_that("stability_selection_diagnosis gives the hand-computed numbers", {
   g <- stability_selection_diagnosis(c(2, 30, 300), n = 5000, m = 5000, d = 3, eps = 1,
                                      eps.select = 0.7, selector = "gumbel")
   expect_equal(g$best.probability, exp(x) / (exp(x) + 2), tolerance = 1e-12)
+  # Laplace noise: Theorem 3 does not cover it; the slack is the exact worst case, where
+  # P(the worse of two candidates wins) = (2 + x) e^-x / 4 (x in noise scales) is 0.05
+  l <- stability_selection_diagnosis(c(2, 30), n = 5000, m = 5000, d = 3, eps = 1,
+                                     eps.select = 0.7, selector = "laplace")
+  xl <- l$utility.slack / l$noise.scale
+  expect_equal((2 + xl) * exp(-xl) / 4, 0.05, tolerance = 1e-9)
+  # hinge: the default gap 1 is below beta2, not the most favourable case
+  h <- stability_selection_diagnosis(c(0.01, 1), n = 1000, m = 250, d = 3, eps = 1,
+                                     eps.select = 1, score = "hinge")
+  expect_false(grepl("favourable", h$text))
   # one candidate: nothing to select, nothing needed
   one <- stability_selection_diagnosis(5, n = 100, m = 50, d = 2, eps = 1, eps.select = 1)
   expect_identical(one$verdict, "one candidate")

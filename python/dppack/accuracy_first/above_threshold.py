@@ -37,8 +37,11 @@ e_T = 0 (a level before T with e_t = 0 leaves fewer chances for (a)). These are
 one-dimensional integrals over the Laplace density of rho, smooth between the kinks
 rho = 0, m, -s; :func:`above_threshold_failure` computes them by adaptive quadrature
 (``scipy.integrate.quad``) on |rho| <= 60 b1 and adds the quadrature's error estimate and the
-neglected mass exp(-60). With b1 = 0 (no threshold noise: the doubling baseline's independent
-tests) they are closed forms.
+neglected mass exp(-60). The integrands are the failure probabilities given rho
+(1 - (1 - q)^T, not (1 - q)^T), so the relative tolerance holds however small the failure
+probability is; the exact calibrations accept gamma >= 1e-20, far above the floor exp(-60).
+With b1 = 0 (no threshold noise: the doubling baseline's independent tests) they are closed
+forms.
 
 The baseline is the union bound of Dwork and Roth (2014, Theorem 3.24), which Ligett et al.
 use (Algorithm 3): with eps_A = 16 Delta ln(2T/gamma) / alpha and an even split,
@@ -249,6 +252,11 @@ _LOG_HALF = math.log(0.5)
 # the threshold noise is integrated over |rho| <= TAIL b1; the mass left out, exp(-TAIL), is
 # added to the failure probability
 _TAIL = 60.0
+# the quadrature's absolute tolerance, below the tail mass exp(-60) = 8.8e-27
+_FLOOR = 1e-28
+# the smallest gamma the exact calibrations accept: well above the floor exp(-TAIL) of the
+# failure probabilities they compute
+_MIN_EXACT_GAMMA = 1e-20
 # the exact calibration solves for failure <= gamma (1 - slack) in the continuous model, so
 # that the discrete noises' check (_discrete_failure) passes at once
 _GAMMA_SLACK = 1e-3
@@ -273,9 +281,11 @@ def _worst_failure(margin, lead, b1, b2, T, tolerance=1e-11):
 
     margin = alpha - s, lead = s (s = -W, the threshold on the excess risk), b1 the threshold
     noise's scale (0: none, independent tests), b2 the query noise's, T queries. Returns
-    (F_above, F_perfect): 1 - S_above and 1 - S_perfect, each raised by the quadrature's error
-    estimate and the truncated tail. ``tolerance``: the quadrature's relative tolerance (the
-    exact calibration's search uses a looser one than its final check).
+    (F_above, F_perfect), each raised by the quadrature's error estimate and the truncated
+    tail. The integrands are the failure probabilities given rho themselves (not 1 minus the
+    success probabilities), so ``tolerance``, the quadrature's relative tolerance, is relative
+    to the failure probability however small it is (the exact calibration's search uses a
+    looser one than its final check); the absolute floor is the tail mass exp(-TAIL).
     """
     from scipy import integrate  # lazily: `import dppack` stays light
 
@@ -287,12 +297,16 @@ def _worst_failure(margin, lead, b1, b2, T, tolerance=1e-11):
     def density(rho):
         return math.exp(-abs(rho) / b1) / (2.0 * b1)
 
+    # given rho: 1 - S^T, and 1 - S^(T-1) (1 - A) = (1 - S^(T-1)) + S^(T-1) A, with
+    # S = P(one query above alpha does not halt), A = P(the query at 0 does not halt); sums of
+    # non-negative terms, computed without cancellation
     def above(rho):
-        return density(rho) * math.exp(T * _log_above(rho - margin, b2))
+        return density(rho) * -math.expm1(T * _log_above(rho - margin, b2))
 
     def perfect(rho):
-        return (density(rho) * math.exp((T - 1) * _log_above(rho - margin, b2))
-                * _below(rho + lead, b2))
+        log_pass = (T - 1) * _log_above(rho - margin, b2)
+        return density(rho) * (-math.expm1(log_pass)
+                               + math.exp(log_pass + _log_above(rho + lead, b2)))
 
     end = _TAIL * b1
     # the kinks of the integrands, and where (1 - P(halt))^T turns from 1 to 0
@@ -301,8 +315,8 @@ def _worst_failure(margin, lead, b1, b2, T, tolerance=1e-11):
     out = []
     for f in (above, perfect):
         value, error = integrate.quad(f, -end, end, points=points or None, limit=500,
-                                      epsabs=tolerance * 1e-2, epsrel=tolerance)
-        out.append(min(1.0, max(0.0, 1.0 - value + error + math.exp(-_TAIL))))
+                                      epsabs=_FLOOR, epsrel=tolerance)
+        out.append(min(1.0, max(0.0, value + error + math.exp(-_TAIL))))
     return tuple(out)
 
 
@@ -391,6 +405,9 @@ def _largest_scale(failure, target):
     low, high = math.log(1e-7), math.log(1e3)
     if failure(math.exp(high)) <= target:
         return math.exp(high)
+    if failure(math.exp(low)) > target:  # pragma: no cover - gamma >= _MIN_EXACT_GAMMA
+        raise _messages.value_error(
+            "The exact calibration found no noise scale small enough for this gamma.")
     root = optimize.brentq(lambda x: failure(math.exp(x)) - target, low, high, xtol=1e-10)
     while failure(math.exp(root)) > target:  # the feasible side of the root
         root -= 1e-10
@@ -451,11 +468,16 @@ def _discrete_failure(alpha, s, eps, share, delta, T):
 
 def _calibration_arguments(alpha, gamma, sensitivity, count, count_name, calibration):
     """The checked arguments of the two calibrations, in order."""
-    return (_checks.check_finite_positive_scalar(alpha, "alpha"),
-            _checks.check_probability(gamma, "gamma"),
-            _checks.check_finite_positive_scalar(sensitivity, "sensitivity"),
-            _checks.check_whole(count, count_name, 1),
-            _checks.check_choice(calibration, "calibration", CALIBRATIONS, CALIBRATION_MESSAGE))
+    out = (_checks.check_finite_positive_scalar(alpha, "alpha"),
+           _checks.check_probability(gamma, "gamma"),
+           _checks.check_finite_positive_scalar(sensitivity, "sensitivity"),
+           _checks.check_whole(count, count_name, 1),
+           _checks.check_choice(calibration, "calibration", CALIBRATIONS, CALIBRATION_MESSAGE))
+    if out[4] == "exact" and out[1] < _MIN_EXACT_GAMMA:
+        raise _messages.value_error(
+            "gamma must be >= 1e-20 for calibration = 'exact' (its failure probabilities are "
+            "computed to within 1e-26); use calibration = 'paper' for a smaller gamma.")
+    return out
 
 
 def above_threshold_calibration(alpha, gamma, sensitivity, n_levels, calibration="exact"):
@@ -484,7 +506,7 @@ def above_threshold_calibration(alpha, gamma, sensitivity, n_levels, calibration
     alpha : float
         Target excess empirical risk, > 0.
     gamma : float
-        Failure probability, in (0, 1).
+        Failure probability, in (0, 1); >= 1e-20 for ``"exact"``.
     sensitivity : float
         Delta of the excess-risk queries.
     n_levels : int

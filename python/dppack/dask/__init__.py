@@ -1,4 +1,4 @@
-"""Data beyond one machine's memory: the statistics and models on Dask (issue 14).
+"""Data beyond one machine's memory: the statistics and models on Dask.
 
 Users do not call this package: ``meanDP``, ``LogisticRegressionDP.fit`` and the rest accept
 Dask arrays, DataFrames and Series (and so Parquet datasets read lazily by

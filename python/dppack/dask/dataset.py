@@ -78,7 +78,8 @@ def dataset(path, columns=None):
 
     References
     ----------
-    Issue 14 (data beyond one machine's memory); Dask's ``dask.dataframe.read_parquet``.
+    Dask's ``dask.dataframe.read_parquet``, which reads data beyond one machine's memory
+    lazily, in partitions.
 
     Examples
     --------
@@ -125,7 +126,7 @@ def dataset_schema(frame):
 
     References
     ----------
-    Issue 14.
+    Dask's ``dask.dataframe.DataFrame`` (its ``columns``, ``dtypes`` and ``npartitions``).
 
     Examples
     --------
@@ -165,7 +166,7 @@ def dataset_select(frame, columns):
 
     References
     ----------
-    Issue 14.
+    Dask's ``dask.dataframe.DataFrame`` (selection by column, as pandas' ``frame[key]``).
 
     Examples
     --------

@@ -34,9 +34,9 @@ small reduction, the data are never materialised):
   drawn after the checks, as in memory, and the first evaluation needs them).
 
 The checks that need the data (n >= 1, X finite, one value of y per row, y finite, 0/1
-labels, weights not NaN, nonnegative, one per row) come from the first pass and raise the
-in-memory messages, in the in-memory order among themselves, before anything is drawn or
-charged. Checks that need no data (the bounds, numeric types, column counts, the weights'
+labels, weights not NaN, finite, nonnegative, one per row) come from the first pass and
+raise the in-memory messages, in the in-memory order among themselves, before anything is
+drawn or charged. Checks that need no data (the bounds, numeric types, column counts, the weights'
 bound) come first, from the collections' metadata.
 
 Partitions: X, y and weights must come in the same partitions (rows in the same chunks);
@@ -104,7 +104,7 @@ GRAM_ROWS = 16384
 
 # The checks of one chunk, in this order (:func:`_block_checks`)
 _CHECKS = ("rows", "y_rows", "misaligned", "x_nonfinite", "y_nonfinite", "y_not_binary",
-           "w_rows", "w_nan", "w_negative")
+           "w_rows", "w_nan", "w_inf", "w_negative")
 
 
 # --------------------------------------------------------------------------------------------
@@ -477,11 +477,12 @@ def _block_checks(X, y, w, check_x=True):
     x_bad = check_x and not _finite_matrix(X)
     y_finite = bool(np.all(np.isfinite(y)))
     y_not_binary = not bool(np.all((y == 0) | (y == 1)))
-    w_rows, w_nan, w_negative = 0, False, False
+    w_rows, w_nan, w_inf, w_negative = 0, False, False, False
     if w is not None:
-        w_rows, w_nan, w_negative = w.size, bool(np.any(np.isnan(w))), bool(np.any(w < 0))
+        w_rows, w_nan, w_inf = w.size, bool(np.any(np.isnan(w))), bool(np.any(np.isinf(w)))
+        w_negative = bool(np.any(w < 0))
     return [rows, y.size, misaligned, x_bad, not y_finite, y_not_binary, w_rows, w_nan,
-            w_negative]
+            w_inf, w_negative]
 
 
 def _checked_sums(X, y, w, *, sums, labels, width, **kwargs):
@@ -502,7 +503,7 @@ def _checked_sums(X, y, w, *, sums, labels, width, **kwargs):
     values = None
     if not (found["misaligned"] or found["y_nonfinite"]
             or (labels != "real" and found["y_not_binary"]) or found["w_nan"]
-            or found["w_negative"]):
+            or found["w_inf"] or found["w_negative"]):
         finite = [True]
         values = sums(X, y, w, finite=finite, **kwargs)
         found["x_nonfinite"] = not finite[0]
@@ -532,6 +533,8 @@ def _raise_checks(counts, labels, weighted):
     if weighted:
         if counts["w_nan"]:
             raise ValueError(_design.WEIGHTS_NAN_MESSAGE)
+        if counts["w_inf"]:  # before the negative ones, as in memory (-Inf: this message)
+            raise ValueError(_design.WEIGHTS_INFINITE_MESSAGE)
         if counts["w_negative"]:
             raise ValueError(_design.WEIGHTS_NEGATIVE_MESSAGE)
         if int(counts["w_rows"]) != n:

@@ -97,7 +97,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import _checks, _frames, _messages, _random, accounting
-from .cms import fit_loss, refuse_infinite_eps, spend_fit
+from .cms import MODEL_OUTPUT_MESSAGE, fit_loss, refuse_infinite_eps, spend_fit
 from .blocks import (
     loss_gr_squared_error,
     loss_squared_error,
@@ -246,6 +246,10 @@ class EmpiricalRiskMinimizationDP_KST:
     noise_ : ndarray or None
         The noise vector b drawn by the last fit (zeros for eps = Inf), in the coordinates of
         the optimisation (after any pre-processing).
+    Delta_ : float or None
+        The regularisation Delta of the last fit's objective, 2 lambda / eps (2 W lambda /
+        eps with sample weights bounded by W, :mod:`dppack.erm.weighting`; Kifer, Smith and
+        Thakurta 2012, Theorem 2); 0 for eps = Inf, None before a fit.
     privacy_ : dppack.PrivacyLoss or None
         After ``fit``: ``PrivacyLoss.approx(eps, delta)`` (pure eps when delta = 0), also
         charged to the accountant; None before a fit and after a fit with eps = Inf.
@@ -342,6 +346,7 @@ class EmpiricalRiskMinimizationDP_KST:
         self.gamma = _check_gamma(gamma, self._strict_gamma)
         self.coeff = None
         self.noise_ = None
+        self.Delta_ = None
         self.privacy_ = None
         self.n_passes_ = None
 
@@ -423,6 +428,7 @@ class EmpiricalRiskMinimizationDP_KST:
             else:
                 noise = _random.normal(scale, p, rng)
         self.noise_ = noise
+        self.Delta_ = float(Delta)
         # without weights, DPpack's four arguments (a subclass may override the step)
         theta = (self._optimize_coeff(X, y, noise, Delta) if weights is None
                  else self._optimize_coeff(X, y, noise, Delta, weights))
@@ -465,15 +471,23 @@ class EmpiricalRiskMinimizationDP_KST:
     def _data_loss(self, X, y, weights=None):
         """The mean loss (1/n) sum w_i loss(mapXy(X, theta), y)_i (w_i = 1 without
         ``weights``; n the number of rows, never sum(w)) and its gradient (None without all
-        gradient functions), as functions of theta."""
+        gradient functions), as functions of theta. Without ``weights``, DPpack's computation
+        as it is (sum(loss) / n, whatever the number of values the loss returns); with them,
+        the loss and its gradient must return one value per row (``ValueError``
+        :data:`dppack.erm.cms.MODEL_OUTPUT_MESSAGE` otherwise: a weight per value)."""
         n = y.size
         mapXy, loss = self.mapXy, self.loss
-        w = np.ones(n) if weights is None else weights
+        if weights is None:
+            def per_row(values):
+                return _values(values)
+        else:
+            def per_row(values):
+                return weights * _checks.as_vector(values, n, MODEL_OUTPUT_MESSAGE)
 
         def value(theta):
             y_hat = np.asarray(mapXy(X, theta), dtype=np.float64)
             target = y.reshape(y_hat.shape) if y_hat.size == n else y
-            return float(np.sum(w * _values(loss(y_hat, target)))) / n
+            return float(np.sum(per_row(loss(y_hat, target)))) / n
 
         if self.mapXy_gr is None or self.loss_gr is None:
             return value, None
@@ -483,7 +497,7 @@ class EmpiricalRiskMinimizationDP_KST:
             y_hat = np.asarray(mapXy(X, theta), dtype=np.float64)
             target = y.reshape(y_hat.shape) if y_hat.size == n else y
             return (np.asarray(mapXy_gr(X, theta), dtype=np.float64)
-                    @ (w * _values(loss_gr(y_hat, target)))) / n
+                    @ per_row(loss_gr(y_hat, target))) / n
 
         return value, gradient
 
@@ -613,7 +627,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
 
     Attributes
     ----------
-    coeff, noise_, privacy_, n_passes_
+    coeff, noise_, Delta_, privacy_, n_passes_
         As :class:`EmpiricalRiskMinimizationDP_KST`, and its fields; ``zeta`` and ``lambda_``
         are set by each fit.
 

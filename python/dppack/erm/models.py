@@ -147,7 +147,8 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
                          weights_upper_bound=None, rng=None):
-        if _frames.is_dask(X) or _frames.is_dask(y):
+        # Dask weights too (svmDP's rule): with X in memory, the Dask path's error
+        if _frames.is_dask(X) or _frames.is_dask(y) or _frames.is_dask(weights):
             from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
 
             return dask_erm.margin_design(X, y, upper_bounds, lower_bounds, add_bias,

@@ -121,7 +121,9 @@ def fit_weighted(model, X, y, upper_bounds=None, lower_bounds=None, add_bias=Fal
     weights : array_like, optional
         n weights >= 0 and finite; those above ``weights_upper_bound`` are clipped to it.
         None: every weight 1 (still calibrated to ``weights_upper_bound`` when that is given,
-        so that the noise depends on the parameters only).
+        so that the noise depends on the parameters only), clipped to the bound W like any
+        weight: min(1, W), so with W < 1 the data term is scaled by W (the weights of an
+        unweighted record never exceed the bound the noise is calibrated to).
     weights_upper_bound : float, optional
         The public bound W > 0, required with ``weights``. Without both, the plain fit
         (W = 1).

@@ -791,7 +791,7 @@ def _data_parts(X, y, X_validation, y_validation, plan):
 # --------------------------------------------------------------------------------------------
 
 #: The selection is "near uniform" when its total variation distance from a uniform choice is
-#: below this in the most favourable case (see :func:`stability_selection_diagnosis`).
+#: below this for scores ``score_gap`` apart (see :func:`stability_selection_diagnosis`).
 NEAR_UNIFORM_TV = 0.1
 
 #: delta_0 of the utility bound (Thm 3) in :attr:`StabilitySelectionDiagnosis.utility_slack`.
@@ -888,7 +888,36 @@ def _distance_from_uniform(x, k, selector):
     if k == 1:
         return 0.0, 1.0
     win = _group_win_probabilities(x, k, selector)
-    return float(max(0.0, np.max(win - np.arange(1, k) / k))), float(win[0])
+    # quadrature rounding can leave a probability a few ulps outside [0, 1]
+    return (float(min(1.0, max(0.0, np.max(win - np.arange(1, k) / k)))),
+            float(min(1.0, max(0.0, win[0]))))
+
+
+def _utility_noise_scales(k, selector):
+    """The slack, in noise scales 2 beta / eps_select, within which the chosen score is of
+    the best with probability at least 1 - UTILITY_DELTA, whatever the scores.
+
+    Exponential noise (the paper's selector): Chaudhuri and Vinterbo 2013, Theorem 3,
+    ln(k / delta_0). Exponential mechanism: Dwork and Roth 2014, Theorem 3.11 (score
+    sensitivity beta, P proportional to exp(eps q / (2 beta)), t = ln(1 / delta_0)), the same
+    ln(k / delta_0). Neither proof covers Laplace noise, whose true tail at ln(k / delta_0)
+    exceeds delta_0 (0.0538 for k = 10). For it the exact worst case [derived]: report-noisy-max
+    with i.i.d. noise chooses a candidate in a set more often when that set's scores rise and
+    the others' fall, so P(chosen score < best - s) is largest with one candidate at the best
+    and the k - 1 others just below best - s, where it is 1 - P_1(s / scale); the slack is the
+    root of 1 - P_1(x) = delta_0 (quadrature of :func:`_group_win_probabilities`). It is below
+    the union bound ln(k / delta_0) + ln(1 / delta_0) (P(Z_best < -ln(1 / delta_0)) +
+    (k - 1) P(Z > ln(k / delta_0)) < delta_0 / 2 + delta_0 / 2), the bracket of the root."""
+    if selector != "laplace":
+        return math.log(k / UTILITY_DELTA)
+    if k == 1:
+        return 0.0  # the only candidate is the best
+    from scipy import optimize  # here: `import dppack` loads no optimiser
+
+    upper = math.log(k / UTILITY_DELTA) + math.log(1.0 / UTILITY_DELTA)
+    return optimize.brentq(
+        lambda x: 1.0 - _group_win_probabilities(x, k, selector)[0] - UTILITY_DELTA,
+        0.0, upper, xtol=1e-12, rtol=1e-12)
 
 
 def _uniform_boundary(k, selector):
@@ -922,22 +951,29 @@ class StabilitySelectionDiagnosis:
     sensitivity : float
         beta = max(beta1 / n, beta2 / m): how much one record can move a validation score.
     score_gap : float
-        The score difference the numbers below assume (by default min(beta2, 1): the whole
-        range of the ramp score, the most favourable case).
+        The score difference the numbers below assume (by default min(beta2, 1): for the
+        ramp score the whole range of the scores, the most favourable case; for the hinge and
+        logistic scores 1, while their losses can differ by up to beta2).
     noise_scale : float
         2 beta / eps_select, the scale of the selection's noise.
     best_probability : float
         The probability of choosing a candidate whose score beats all others by
-        ``score_gap``: the largest any candidate can have (uniform: 1 / k).
+        ``score_gap``: the largest any candidate can have when the scores lie within
+        ``score_gap`` of each other (uniform: 1 / k).
     distance_from_uniform : float
         The largest total variation distance between the selection's distribution and a
         uniform choice, over all scores within ``score_gap`` of each other: no measure of the
         candidates' quality with range [0, 1] (held-out accuracy, say) can be better in
         expectation after the selection than after a uniform choice by more than this.
     utility_slack : float
-        Thm 3: with probability at least 0.95 the selected candidate's validation score is
-        within 2 beta ln(k / 0.05) / eps_select of the best; no guarantee when it exceeds
-        the score range.
+        With probability at least 0.95, whatever the scores, the selected candidate's
+        validation score is within this of the best: 2 beta ln(k / 0.05) / eps_select for
+        the exponential noise (Chaudhuri and Vinterbo 2013, Theorem 3) and the exponential
+        mechanism (Dwork and Roth 2014, Theorem 3.11); for Laplace noise, which neither
+        covers, the exact worst case (2 beta / eps_select) x with 1 - P_1(x) = 0.05, P_1(x)
+        the probability that a candidate x noise scales above k - 1 others wins, solved by
+        quadrature (at most (2 beta / eps_select)(ln(k / 0.05) + ln(20)) by a union bound).
+        No guarantee when it exceeds the score range.
     gamma_min_needed : float or None
         The smallest gamma_min at which the selection stops being near uniform (the other
         values unchanged); None when no gamma suffices (then raise eps_select or the
@@ -960,7 +996,8 @@ class StabilitySelectionDiagnosis:
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1, 3 and 4.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1, 3 and 4. Dwork C, Roth A (2014),
+    The Algorithmic Foundations of Differential Privacy, Theorem 3.11.
 
     Examples
     --------
@@ -1039,17 +1076,24 @@ class StabilitySelectionDiagnosis:
         >>> print(diagnosis.describe().splitlines()[0])
         Stability-based selection among 2 candidates: informative for validation scores 1 apart.
         """
+        case = ("Most favourable case (scores the whole range beta2 apart)"
+                if self.score_gap >= self.beta2 else
+                f"Scores {self.score_gap:.4g} apart (they can differ by up to beta2, and "
+                f"larger differences are chosen more often)")
+        source = {"exponential_noise": "Chaudhuri and Vinterbo 2013, Theorem 3",
+                  "gumbel": "Dwork and Roth 2014, Theorem 3.11",
+                  "laplace": "the exact worst case for Laplace noise"}[self.selector]
         lines = [
             f"Stability-based selection among {self.k} candidates: {self.verdict} for "
             f"validation scores {self.score_gap:.4g} apart.",
             f"Sensitivity beta = {self.sensitivity:.4g} (beta1 = {self.beta1:.4g}, "
             f"beta2 = {self.beta2:.4g}); selection noise of scale 2 beta / eps.select = "
             f"{self.noise_scale:.4g}.",
-            f"Most favourable case: the best candidate is chosen with probability "
+            f"{case}: the best candidate is chosen with probability at most "
             f"{self.best_probability:.4g} (uniform: {1 / self.k:.4g}); distance from uniform "
             f"{self.distance_from_uniform:.4g} (near uniform below {self.threshold:g}).",
             f"Chosen score within {self.utility_slack:.4g} of the best with probability 0.95 "
-            f"(Chaudhuri and Vinterbo 2013, Theorem 3).",
+            f"({source}).",
         ]
         if self.verdict == "near uniform":
             lines.append(self._advice("r"))
@@ -1097,7 +1141,7 @@ def _diagnosis(betas, gamma_min, n, m, k, eps_select, selector, score_gap):
                "near uniform" if distance < NEAR_UNIFORM_TV else "informative")
     return StabilitySelectionDiagnosis(
         verdict, k, gamma_min, beta1, beta2, beta, gap, 2.0 * beta / eps_select, best,
-        distance, 2.0 * beta * math.log(k / UTILITY_DELTA) / eps_select,  # Thm 3
+        distance, 2.0 * beta * _utility_noise_scales(k, selector) / eps_select,
         gamma_needed, eps_needed, eps_select, selector)
 
 
@@ -1110,9 +1154,10 @@ def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, 
     sensitivity is beta = max(beta1 / n, beta2 / m) (Chaudhuri and Vinterbo 2013, Theorems 1
     and 4), and beta1 / n = 2 / gamma_min: a small gamma anywhere in the grid makes the noise
     swamp every score difference, and the choice becomes a coin toss. The scores of the
-    default ramp loss lie in an interval of width beta2 = 1; the most favourable case is one
+    default ramp loss lie in an interval of width beta2 <= 1; the most favourable case is one
     candidate beating all others by that whole width, and even then the selection can be close
-    to uniform.
+    to uniform. The hinge and logistic losses are unbounded: their scores can differ by up to
+    beta2, a bound on the coefficients' norm, usually far above 1.
 
     The distance from uniform reported is the largest total variation distance between the
     selection's distribution and a uniform choice over all scores within ``score_gap`` of each
@@ -1122,9 +1167,14 @@ def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, 
     favourable case it cannot move more than a tenth of the probability away from a uniform
     choice, so it can gain at most a tenth of the quality range between the candidates, while
     it costs eps_select and delta (choosing one candidate at random, trained on all the data,
-    costs neither). The verdict uses the most favourable case, so "near uniform" is certain;
-    "informative" only says that large score differences would be detected (see
-    ``utility_slack`` and ``score_gap`` for realistic differences).
+    costs neither). For the ramp score the default ``score_gap`` is the whole range of the
+    scores, the most favourable case, so "near uniform" is certain: no data can move the
+    selection further from uniform. For the hinge and logistic scores the default gap 1 is not
+    the most favourable case: "near uniform" then says that mean losses up to 1 apart (a
+    trivial classifier against a perfect one) are not resolved, while losses further apart
+    (possible up to beta2) would be chosen more often. "Informative" only says that large
+    score differences would be detected (see ``utility_slack`` and ``score_gap`` for
+    realistic differences).
 
     Parameters
     ----------
@@ -1151,7 +1201,8 @@ def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, 
         whole range of the ramp score (the most favourable case); for the unbounded hinge
         and logistic scores 1, more than separates a trivial classifier (mean hinge loss 1,
         logistic log 2) from a perfect one, since their range beta2 is a bound on the
-        coefficients' norm, far larger than real differences. For the ramp score a
+        coefficients' norm, far larger than most real differences (not the most favourable
+        case: losses can differ by more than 1). For the ramp score a
         realistic difference of mean ramp losses is a few hundredths, e.g. 0.02.
 
     Returns
@@ -1227,9 +1278,13 @@ def _warn_near_uniform(models, eps_train, n, m, d, eps_select, delta, score, sel
         lambda gamma: _linear_betas(gamma, n, m, d, k, noise_eps, delta, score),
         min(model.gamma for model in models), n, m, k, eps_select, selector, None)
     if diagnosis.verdict == "near uniform":
+        # ramp: the gap is the whole score range; hinge, logistic: 1, while beta2 is larger
+        case = ("the most favourable case" if diagnosis.score_gap >= diagnosis.beta2 else
+                "mean losses that far apart; a larger gap, possible for this score, would be "
+                "chosen more often")
         _messages.warn(
             "The selection is near uniform: even a candidate whose validation score beat all "
-            "others by {gap:.3g} (the most favourable case) would be chosen with probability "
+            "others by {gap:.3g} (" + case + ") would be chosen with probability "
             "{best:.3g} "
             "(uniform: {uniform:.3g}), because the noise is scaled to the scores' sensitivity "
             "max(2 / min(gamma), beta2 / m) = {beta:.4g} (see "
@@ -1296,9 +1351,10 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     NearUniformSelectionWarning
         Before any data value is read (from the sizes, the gammas and the budgets), when the
         selection is near uniform (:func:`stability_selection_diagnosis`): even a candidate
-        beating all others by the whole score range would be chosen with a probability so
-        close to 1 / k that the distance from a uniform choice is below 0.1. The warning
-        names the smallest gamma_min and eps_select that would help.
+        beating all others by the whole score range (ramp; by 1 for the hinge and logistic
+        scores, whose losses can differ by more) would be chosen with a probability so close
+        to 1 / k that the distance from a uniform choice is below 0.1. The warning names the
+        smallest gamma_min and eps_select that would help.
 
     Notes
     -----
