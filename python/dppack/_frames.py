@@ -189,6 +189,13 @@ def _is_series(frame):
     return not hasattr(frame, "columns")
 
 
+def series_dtype(value):
+    """The narwhals dtype of a polars or pyarrow Series (or array), None for anything else
+    (data frames, NumPy, pandas): what a label's type says without reading its values."""
+    frame = _narwhals(value)
+    return frame.dtype if frame is not None and _is_series(frame) else None
+
+
 def _numeric_dtypes(frame):
     """The narwhals dtypes of a Series, or of each column of a DataFrame."""
     return [frame.dtype] if _is_series(frame) else list(frame.schema.values())

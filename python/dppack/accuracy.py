@@ -639,7 +639,7 @@ def _quantiles(statistic, eps, quants, lower_bound, upper_bound, method="joint",
     being independent (per-quantile level 1 - (1 - alpha)^(1/m)). Sorting keeps it: for
     sorted targets, sorting the outputs does not raise the largest rank error."""
     b = _bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
-    m = quantiles._check_quants(quants).size  # the release's checks, in its order
+    m = quantiles.check_quants(quants).size  # the release's checks, in its order
     _checks.check_choice(method, "method", quantiles.METHODS)
     if method != "independent":
         raise _messages.value_error(

@@ -107,7 +107,7 @@ _MARGIN = 50.0  # the windows' outside weighs at most e^-_MARGIN of their inside
 # --------------------------------------------------------------------------------------------
 
 
-def _check_quants(quants):
+def check_quants(quants):
     """quants as a float array: at least one number, each in [0, 1], in increasing order."""
     message = "quants must be numbers in [0, 1]."
     if isinstance(quants, (str, bytes)) or quants is None:
@@ -227,7 +227,7 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="joint",
     # dataset while releasing its neighbour of one record would depend on the data).
     unbounded = _checks.is_one_of(which_sensitivity, ("unbounded",))
     x, _, _ = _checks.as_finite_data(x, "x", 0 if unbounded else 1)
-    quants = _check_quants(quants)
+    quants = check_quants(quants)
     _checks.check_choice(method, "method", METHODS)
     _checks.check_choice(which_sensitivity, "which.sensitivity", WHICH)
     eps = _checks.check_finite_budget(eps, "eps")
@@ -664,7 +664,7 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     """
     bill = accounting.charge(accountant, lambda: _quantiles_loss(eps), "boundsDP")
     x, _, _ = _checks.as_finite_data(x, "x", 1)
-    pair = _check_quants(quants)
+    pair = check_quants(quants)
     if pair.size != 2:
         raise _messages.value_error("quants must be two numbers in [0, 1] in increasing order.")
     candidates = _check_grid(grid)

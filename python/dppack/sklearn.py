@@ -313,15 +313,15 @@ def _public_classes(classes, y, cls):
             raise ValueError(CATEGORIES_MESSAGE.format(cls=cls, k=len(categories)))
         return np.asarray(list(categories))
     if _frames.is_polars(y) or _frames.is_pyarrow(y):  # their dtypes, through narwhals
-        frame = _frames._narwhals(y)
-        if frame is not None and _frames._is_series(frame):
+        series_dtype = _frames.series_dtype(y)
+        if series_dtype is not None:
             import narwhals as nw  # a dependency of polars and pyarrow inputs (_frames)
 
-            if frame.dtype == nw.Boolean:
+            if series_dtype == nw.Boolean:
                 return np.array([False, True])
-            if frame.dtype.is_numeric():
+            if series_dtype.is_numeric():
                 return np.array([0, 1])
-            raise ValueError(PUBLIC_CLASSES_MESSAGE.format(cls=cls, dtype=frame.dtype))
+            raise ValueError(PUBLIC_CLASSES_MESSAGE.format(cls=cls, dtype=series_dtype))
     if dtype is None:  # a list or tuple: its numpy type
         dtype = np.asarray(y).dtype
     kind = getattr(dtype, "kind", None)  # numpy and pandas nullable dtypes have a kind

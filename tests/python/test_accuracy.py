@@ -397,7 +397,7 @@ def test_histogram_breaks_function_and_cells():
                                            (["a"], "independent"), ([1.5], "independent"),
                                            ([], "independent"), ([0.5], "nonsense")])
 def test_quantiles_checks_are_the_releases(quants, method):
-    # quantiles._check_quants and the method's choice, with the release's messages.
+    # quantiles.check_quants and the method's choice, with the release's messages.
     # Planted: the old per-value data_access.check_quant -> [0.5, 0.1] and [] pass, and
     # 'nonsense' gets the report's own message.
     release = _release_message(lambda: dppack.quantilesDP(np.arange(4.0), quants, 1.0, 0, 3,

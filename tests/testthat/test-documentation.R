@@ -77,3 +77,27 @@ test_that("the vignettes are installed, the get-started one among them", {
   doc <- system.file("doc", package = "DPpackPy")
   expect_true(file.exists(file.path(doc, "get-started.html")))
 })
+
+test_that("the interval figure of the confidence-intervals vignette has a legend", {
+  # The installed vignette's code (purled by R CMD build), run with legend() recorded: the
+  # figure must name the three kinds of interval and the penalised fit it is drawn against.
+  code <- system.file("doc", "confidence-intervals.R", package = "DPpackPy")
+  skip_if(code == "", "the vignettes were not built")
+  skip_if_not(DPpackPy::dppack_available())
+  skip_if_not_installed("MASS")
+  calls <- list()
+  env <- new.env(parent = globalenv())
+  env$legend <- function(...) {
+    calls[[length(calls) + 1L]] <<- list(...)
+    invisible(NULL)
+  }
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  set.seed(1)
+  sys.source(code, envir = env)
+  expect_length(calls, 1)
+  labels <- calls[[1]]$legend
+  expect_true(any(grepl("non-private", labels)))
+  expect_true(any(grepl("DP, eps", labels)))
+  expect_true(any(grepl("zCDP", labels)))
+})
