@@ -35,43 +35,110 @@
 #' [quantilesDP()] with `method = "independent"` reports the same bound at `eps / m` for all
 #' `m` quantiles at once (`quants`, `method` and the bounds given; `quants` and `method` are
 #' checked by the release's own checks, with its messages).
+#' With `method = "joint"` (JointExp) the report needs `resolution`, the public spacing `r`
+#' of the data (the data and the bounds on the grid `lower.bound + r * k`, e.g. 1 for whole
+#' numbers; a promise like the bounds): with `N = (upper.bound - lower.bound) / r`,
+#' the total gap deviation exceeds its smallest achievable value `T*` by at most
+#' `t = (4 / eps)(m log N + log(1/alpha))` (`details$total`; the exponential mechanism's
+#' theorem with the volume of the ordered outputs), and every quantile's rank error is at
+#' most `T* / 2 + t / 2` (`half.width`; `T*` is at most `m` for distinct data inside the
+#' bounds). Without `resolution` there is no bound from public values (it depends on the
+#' gaps between the data). With `method = "recursive"` each quantile's rank error is a
+#' weighted sum (weights in `[0, 1]`, from the quantiles alone) of the errors of the
+#' [quantileDP()] releases on its path, each bounded as above at the level's share of `eps`;
+#' `half.width` is per quantile (all at once with `simultaneous = TRUE`), `details` gives
+#' `eps.each`, `depth` and `weight`. [boundsDP()] reports the rank error of each bound over
+#' the best grid point's (`(2 Delta' / (eps / 2))(log G + log(1/alpha)) + 2^-20`, `G` the
+#' grid's size; both at once with `simultaneous = TRUE`); its fix-up of `upper <= lower`
+#' only widens the range, so the data left below `lower` and above `upper` stay within the
+#' bound, and both sides hold when `lower` and `upper` are not neighbouring grid points.
 #'
-#' **ExponentialMechanism** (uniform measure): the same theorem in the utility's units. With
+#' **ExponentialMechanism**: the same theorem in the utility's units. With
 #' `size` candidates and the utility's `sensitivity`, with probability at least `1 - alpha`
 #' the selected candidate's utility is at most `(2 Delta' / eps)(log(size) + log(1/alpha)) + h`
 #' below the best one, `h <= sensitivity / 2^20` the release's grid of the utilities and
 #' `Delta' = (ceiling(sensitivity / h) + 1) h` (`units = "utility"`; for utilities below
 #' `sensitivity * 2^979` in absolute value, beyond which the release coarsens its grid).
+#' With a base `measure` (one weight per candidate, as the release takes it), `log(size)`
+#' becomes `log(M / m)`, `M` the measure's total and `m` its smallest positive weight (after
+#' the release's rounding to integers): the best candidates weigh at least `m` whatever the
+#' data (`details$measure.ratio`).
 #'
-#' **Not covered** (an error): the `"unbounded"` releases of meanDP, varDP, sdDP, covDP,
-#' pooledVarDP and pooledCovDP (ratios of noisy sums); tableDP with undeclared levels
-#' (`declared = FALSE`; `declared` is required unless `mechanism = "Laplace"` with
-#' `delta = 0`, where the release needs declared levels), whose release thresholds its cells
-#' (a suppressed cell errs by up to the threshold) with noise calibrated to part of `delta`;
-#' quantilesDP's joint and recursive methods; ExponentialMechanism with a `measure` (the
-#' theorem then needs the measure of the best candidates, which depends on the data).
-#' [boundsDP()] has no report: each of its two selections obeys the same theorem
-#' (sensitivity 1, `|R|` its grid's size, `eps / 2`) but only against the best grid point,
-#' whose own rank error depends on the data and the grid's spacing, and its fix-up of
-#' `upper <= lower` moves `upper` beyond it.
-#' For histogramDP the report is for the counts (`normalize = FALSE`); `breaks` go through
-#' the release's own parsing and checks (a function needs `lower.bound` and `upper.bound`).
+#' **Thresholded tables.** [tableDP()] with undeclared levels (`declared = FALSE`; `declared`
+#' is required unless `mechanism = "Laplace"` with `delta = 0`, where the release needs
+#' declared levels) releases an observed cell only when its noisy count exceeds a threshold,
+#' with noise calibrated to part of `delta`; the report uses the release's own law and
+#' threshold. `half.width` is that of a released count; `details` gives `threshold` and
+#' `suppressed.max`, the largest true count of a suppressed cell. For each cell, with
+#' probability at least `1 - alpha` over its noise, a released count is within `half.width`
+#' and a suppressed cell has a count of at most `suppressed.max` (whichever happens). This
+#' is not a guarantee given that the cell was released (a cell far below the threshold is
+#' released only with a large noise). With `simultaneous = TRUE`, `cells` must be a public
+#' bound on the number of observed cells (e.g. the number of rows), not the number of
+#' released ones. A released count is above the threshold, so a 0 in the table is a
+#' suppressed cell: with `released`, its interval is `[0, suppressed.max]`.
+#'
+#' **Unbounded moments.** [meanDP()], [varDP()], [sdDP()] and [covDP()] with
+#' `which.sensitivity = "unbounded"` release ratios of noisy sums: the sums of the centred
+#' values (and squares or products) and the count `N`, noised in one call of the mechanism.
+#' `N` is private, so `n` is then a public lower bound on the number of records (a design
+#' minimum, or a privately released count minus its own report's half-width, released and
+#' charged separately), and the report holds for every dataset of at least `n` records.
+#' With probability at least `1 - alpha` every noisy part lies within its half-width (the
+#' release's own calibration, Sidak's per-part level); on that event a worst-case bound on
+#' the ratio, its floor and its clamp follows by interval arithmetic (the proof is in the
+#' Python module's documentation, `dppack.accuracy`). `details` gives `n` and the parts'
+#' half-widths (`half.width.sum`, `half.width.count`, ...); `coverage` is the probability
+#' of that event. The bound is a worst case: about 2.5 to 5 times the actual error's
+#' `(1 - alpha)` quantile for data at a bound; for small `n` (up to a few times the
+#' count's half-width) it is the clamp's range. `"both"` gives the two reports.
+#'
+#' **Pooled statistics, unbounded.** The `"unbounded"` [pooledVarDP()] and [pooledCovDP()]
+#' release noisy sums, sums of squares (products) and counts of each sample, whose sizes are
+#' private: `sizes` are then public lower bounds on them, and the report holds for every
+#' dataset with at least that many records per sample. All the noises are within their
+#' half-widths at once with probability at least `1 - alpha` (`details`: `sizes` and the
+#' parts' half-widths), and a worst case through the release's floors and clamp bounds the
+#' error (derived in the core, `dppack.accuracy.ratio_of_sums_bound`). It is a worst case:
+#' about 5 to 7 times the 95% quantile of the error seen at the worst data.
+#'
+#' **Proportions.** For [histogramDP()] with `normalize = TRUE` (give `normalize`, `n`,
+#' `cells` and `allow.negative` as the release has them; with a rule for the breaks `cells`
+#' is that of the released histogram): with every noisy count within its half-width `a` at
+#' once (`details$half.width.count`) and at least `n` records (under `"unbounded"` a public
+#' lower bound), every proportion is within `(cells - 1) a / n` of the truth (`units =
+#' "proportion"`; with `allow.negative = TRUE`, `(cells - 1) a / (n - cells a)`); `n <=
+#' cells a` is refused (the noisy total could be 0 and the release `NaN`). About 5 times the
+#' 95% quantile of the error seen with all records in one cell.
+#'
+#' **Not covered** (an error): quantilesDP's joint method without `resolution`. Every other
+#' release has a report.
+#' For histogramDP, `breaks` go through the release's own parsing and checks (a function
+#' needs `lower.bound` and `upper.bound`).
 #'
 #' @param statistic The release: `"LaplaceMechanism"`, `"GaussianMechanism"`, `"meanDP"`,
 #'   `"varDP"`, `"sdDP"`, `"covDP"`, `"pooledVarDP"`, `"pooledCovDP"`, `"histogramDP"`,
-#'   `"tableDP"`, `"quantileDP"`, `"medianDP"`, `"quantilesDP"` or `"ExponentialMechanism"`.
+#'   `"tableDP"`, `"quantileDP"`, `"medianDP"`, `"quantilesDP"`, `"ExponentialMechanism"` or
+#'   `"boundsDP"`.
 #' @param eps The release's privacy budget.
 #' @param ... The release's other public arguments, named as it names them, with the data
-#'   replaced by their public size: `n` (meanDP, varDP, sdDP, covDP; optional for
-#'   quantiles), `sizes` (pooledVarDP, pooledCovDP: the size of each sample), `size`
+#'   replaced by their public size: `n` (meanDP, varDP, sdDP, covDP, required: with
+#'   `which.sensitivity = "unbounded"` or `"both"` a public lower bound on the number of
+#'   records; optional for quantiles; histogramDP with `normalize = TRUE`), `sizes`
+#'   (pooledVarDP, pooledCovDP: the size of each sample; under `"unbounded"` a public lower
+#'   bound on each), `size`
 #'   (LaplaceMechanism, GaussianMechanism: the number of true values, by default the number
 #'   of sensitivities; ExponentialMechanism: the number of candidates), `cells`
-#'   (histogramDP, tableDP, with `simultaneous = TRUE`), `declared` (tableDP: `TRUE` when
-#'   every factor is a factor, declaring its levels), and
+#'   (histogramDP, tableDP, with `simultaneous = TRUE`; histogramDP with `normalize =
+#'   TRUE`), `normalize` and `allow.negative` (histogramDP), `declared` (tableDP: `TRUE` when
+#'   every factor is a factor, declaring its levels; `FALSE` for the thresholded release of
+#'   undeclared levels, which needs `delta > 0`), and
 #'   `lower.bound`, `upper.bound` (or the four bounds), `which.sensitivity`, `mechanism`,
 #'   `delta`, `type.DP`, `sensitivities`, `alloc.proportions`, `analytic`, `tol`,
-#'   `approx.n.max`, `breaks` (a rule name or the breaks), `quant`, `quants`, `method` and
-#'   `sensitivity` (ExponentialMechanism), as the release takes them.
+#'   `approx.n.max`, `breaks` (a rule name or the breaks), `quant`, `quants`, `method`,
+#'   `resolution` (quantilesDP, `method = "joint"`: the data's public spacing), `grid`
+#'   (boundsDP), `sensitivity` and `measure` (ExponentialMechanism: `size` or `measure`), as
+#'   the release takes them.
 #' @param alpha In `(0, 1)`; the interval holds with probability at least `1 - alpha`.
 #' @param simultaneous `TRUE` for one half-width that holds for all the values of a vector
 #'   release at once.
@@ -80,9 +147,13 @@
 #' @return A list of class `"noiseIntervalDP"`: `statistic`, `half.width` (per value),
 #'   `alpha`, `simultaneous`, `coverage` (the exact `P(|Z| <= T)` per value; `NA` for
 #'   the exponential mechanism), `scale` (the noise's `b` or `sigma` in the data's units),
-#'   `grid`, `law`, `units` (`"value"`, `"count"`, `"rank"` or `"utility"`), and with
-#'   `released`, `lower` and `upper`.
-#'   For `which.sensitivity = "both"` (histogramDP, tableDP), a list of two such reports,
+#'   `grid`, `law`, `units` (`"value"`, `"count"`, `"proportion"`, `"rank"` or
+#'   `"utility"`), `details` (a named list of the other public quantities the report rests
+#'   on, when there are any), and
+#'   with `released`, `lower` and `upper`.
+#'   For `which.sensitivity = "both"` (histogramDP, tableDP, meanDP, varDP, sdDP, covDP,
+#'   pooledVarDP, pooledCovDP), a
+#'   list of two such reports,
 #'   `Bounded` and `Unbounded`.
 #' @references Dwork C, Roth A (2014), The algorithmic foundations of differential privacy,
 #'   Theorem 3.11. Canonne C L, Kamath G, Steinke T (2020), The discrete Gaussian for
@@ -106,6 +177,9 @@ noiseIntervalDP <- function(statistic, eps, ..., alpha = 0.05, simultaneous = FA
   if (length(extra) && (is.null(names(extra)) || any(names(extra) == ""))) {
     stop(simpleError("The release's arguments in ... must be named.", call = sys.call()))
   }
+  # Load the core before converting anything (as .call_core does): a conversion would
+  # otherwise start Python through reticulate's own discovery, not DPpackPy's.
+  .core()
   extra <- lapply(extra, .to_py)
   names(extra) <- gsub(".", "_", names(extra), fixed = TRUE)
   # name = exactly: a release argument `n` would otherwise match .call_core's `name`.
@@ -130,6 +204,12 @@ noiseIntervalDP <- function(statistic, eps, ..., alpha = 0.05, simultaneous = FA
     coverage = as.numeric(fields$coverage), scale = as.numeric(fields$scale),
     grid = as.numeric(fields$grid), law = fields$law, units = fields$units
   )
+  # The report's other public quantities (a ratio's parts, a threshold ...), dotted names.
+  details <- fields$details
+  if (length(details)) {
+    names(details) <- gsub("_", ".", names(details), fixed = TRUE)
+    out$details <- details
+  }
   out$coverage[is.nan(out$coverage)] <- NA
   out$scale[is.nan(out$scale)] <- NA
   if (!is.null(released)) {

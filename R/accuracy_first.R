@@ -112,8 +112,10 @@ LaplaceNoiseReductionOnline <- R6::R6Class(
       )
     },
     #' @description Reduce the noise to the level `eps` and return the new release. The
-    #'   accountant charged by `$new()`, if any, is charged again (the increment `eps` minus the
-    #'   current level, or the whole `eps` when its delta is above 0), before noise is drawn.
+    #'   accountant charged by `$new()`, if any, is charged before noise is drawn: the
+    #'   increment `eps` minus the current level when its delta is 0; when its delta is above
+    #'   0, its one entry `"LaplaceNoiseReductionOnline"` is restated as the whole `eps` (all
+    #'   the releases so far cost `eps` together, exactly, in every composition).
     #' @param eps A level larger than the current one.
     reduce = function(eps) {
       .call_core("reduce", eps = eps, .object = private$own_core(), .caller = sys.call(-1))

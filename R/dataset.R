@@ -1,4 +1,4 @@
-# Parquet datasets that never enter R (issue 14): R holds a handle on a lazy Dask DataFrame of
+# Parquet datasets that never enter R: R holds a handle on a lazy Dask DataFrame of
 # the core (dppack.dask.dataset) and hands it, or one of its columns, to the statistics and
 # the models, which compute on Dask. No data is read into R, and no arithmetic happens here:
 # R only keeps the handle, the column names and the number of partitions.

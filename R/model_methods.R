@@ -1,4 +1,4 @@
-# R's model idioms for the ERM models (issue 15): coef(), predict(), print(), summary(),
+# R's model idioms for the ERM models: coef(), predict(), print(), summary(),
 # nobs() and confint() as S3 methods, and factor or logical labels. No privacy arithmetic
 # here: the methods read what the core released (coeff, privacy) and what fit() recorded in R.
 #

@@ -22,6 +22,8 @@
 #' The accountant is charged `privacy_loss_pure(eps)` once, label `"quantilesDP"`.
 #' `"joint"` is sampled in floating point (probabilities right to a relative error of about
 #' 1e-9), unlike [quantileDP()]'s exact integer sampler.
+#' [noiseIntervalDP()] bounds the rank errors of each method from public values
+#' (`"joint"` needs the data's public `resolution`, e.g. 1 for whole numbers).
 #'
 #' @param x Numeric vector (a matrix counts all its entries).
 #' @param quants Numeric vector of quantiles in `[0, 1]`, in increasing order.
@@ -74,6 +76,8 @@ quantilesDP <- function(x, quants, eps, lower.bound, upper.bound, method = "join
 #' when that is well below the `min(quants[1], 1 - quants[2]) * n` records each is meant to
 #' leave out: `eps * n >= 3200` or so with the defaults. Below that, a bound can land anywhere
 #' among the many candidates beyond the data (they all have the same utility).
+#' `noiseIntervalDP("boundsDP", eps, quants = , grid = )` reports this bound; the fix-up of
+#' `upper <= lower` only widens the range, so it still bounds the data left outside.
 #' **What it does not.** The
 #' range is not the minimum and maximum: about `quants[1]` of the data lie below it and
 #' `1 - quants[2]` above it (2% with the defaults, more on small samples) and are clipped by

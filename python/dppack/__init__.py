@@ -52,10 +52,10 @@ __all__ = [
     # the subpackages' calibration helpers stay there: only the releases are re-exported
     "GradientPerturbationAGM",
     "OutputPerturbationAGM",
-    # joint quantiles and private bounds (issue 16)
+    # joint quantiles and private bounds
     "boundsDP",
     "quantilesDP",
-    # accuracy reports (issue 16)
+    # accuracy reports: the (1 - alpha) interval of a release's noise
     "NoiseInterval",
     "noiseIntervalDP",
 ]

@@ -1,4 +1,5 @@
-"""A numeric matrix given by its columns: how an R data.frame reaches the core (issue 14).
+"""A numeric matrix given by its columns: how an R data.frame reaches the core without an
+R-side matrix copy.
 
 An R data.frame is a list of column vectors, each in its own block of R's memory. Turning it
 into a matrix (R's ``as.matrix``) copies all of it, and the fit then copies it once more, when
@@ -45,7 +46,7 @@ class ColumnMatrix:
 
     References
     ----------
-    Issue 14, item 5 (R data.frames reach the core without an R-side matrix copy); DPpack 0.2.2
+    R data.frames reach the core without an R-side matrix copy (module docstring); DPpack 0.2.2
     (DPpack converts X with ``as.matrix``: the values are the same).
 
     Examples

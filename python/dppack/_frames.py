@@ -1,5 +1,5 @@
 """The one conversion layer for data: where NumPy, pandas, polars, pyarrow and Dask inputs
-become what the core computes on (issue 14).
+become what the core computes on.
 
 In-memory inputs (NumPy, pandas, polars, pyarrow, Python sequences) become NumPy arrays here
 and nowhere else. Dask collections are never converted: they are recognised here
@@ -92,7 +92,7 @@ def is_dask(value):
 
     References
     ----------
-    Issue 14 (data beyond one machine's memory); Dask's collections are defined in the
+    Data beyond one machine's memory; Dask's collections are defined in the
     ``dask`` package (``dask.array``, ``dask.dataframe``).
 
     Examples
@@ -148,7 +148,8 @@ def refuse_dask(name, *values):
 
     References
     ----------
-    Issue 14 ("where a method cannot run distributed, a clear error says so").
+    A method that cannot run distributed says so with a clear error; it never computes the
+    data into memory behind the caller's back.
 
     Examples
     --------
@@ -280,7 +281,7 @@ def as_numeric_array(value, message):
 
     References
     ----------
-    DPpack 0.2.2 (the data checks); issue 14 (inputs of every kind).
+    DPpack 0.2.2 (the data checks); NumPy, pandas, polars, pyarrow and Dask inputs alike.
 
     Examples
     --------

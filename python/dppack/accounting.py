@@ -1228,9 +1228,10 @@ class BudgetAccountant:
         with self._lock:
             return list(self._ledger)
 
-    def _total(self, extra=()):
-        return _compose_within([loss for _, loss in self._ledger] + list(extra),
-                               self._budget.delta)
+    def _total(self, extra=(), replacing=None):
+        # replacing: the index of a ledger entry left out (restated by ``extra``)
+        return _compose_within([loss for i, (_, loss) in enumerate(self._ledger)
+                                if i != replacing] + list(extra), self._budget.delta)
 
     @property
     def spent(self):
@@ -1264,8 +1265,8 @@ class BudgetAccountant:
 
     # ---- spending --------------------------------------------------------------------------
 
-    def _check(self, loss, label):
-        total, _ = self._total((loss,))
+    def _check(self, loss, label, replacing=None):
+        total, _ = self._total((loss,), replacing)
         budget = self._budget
         if total.eps > budget.eps or total.delta > budget.delta:
             # the label is the caller's text: a value of the message, never translated
@@ -1483,6 +1484,62 @@ class Charge:
         if self.accountant is not None:
             self.accountant.spend(loss, self.label)
         return loss
+
+
+class RunningCharge:
+    """One ledger entry that a release restates as its cost grows: the cost of everything it
+    has released so far, never a sum of increments.
+
+    For releases whose later outputs make the earlier ones free: online noise reduction
+    (:class:`dppack.accuracy_first.noise_reduction.LaplaceNoiseReductionOnline`), whose
+    releases up to level eps_t together cost pure eps_t (Ligett et al. 2017, Theorem 2.7).
+    Recording them as separate spends composes them as if independent: with increments, an
+    accountant with delta > 0 composes each in zCDP (sum of the squares / 2, below eps_t^2 / 2:
+    an under-count); with whole levels, sum eps_i (an over-count). One restated entry is exact
+    in every route of the accountant's composition.
+
+    Parameters
+    ----------
+    accountant : BudgetAccountant
+    loss : PrivacyLoss
+        The first cost, recorded now under ``label`` (refused, nothing recorded, on an
+        overspend).
+    label : str
+
+    Examples
+    --------
+    >>> acc = BudgetAccountant(3.0, 1e-6)
+    >>> running = RunningCharge(acc, PrivacyLoss.pure(0.5), "online")
+    >>> running.restate(PrivacyLoss.pure(2.0))
+    >>> acc.ledger
+    [('online', PrivacyLoss.pure(eps=2.0))]
+    """
+
+    __slots__ = ("accountant", "_index")
+
+    def __init__(self, accountant, loss, label):
+        loss = _as_loss(loss, "RunningCharge")
+        self.accountant = accountant
+        with accountant._lock:
+            accountant._check(loss, label)
+            accountant._ledger.append((label, loss))
+            self._index = len(accountant._ledger) - 1
+
+    def check(self, loss):
+        """Refuse restating the entry as ``loss`` if the total would exceed the budget."""
+        loss = _as_loss(loss, "RunningCharge.check")
+        with self.accountant._lock:
+            self.accountant._check(loss, self.accountant._ledger[self._index][0], self._index)
+
+    def restate(self, loss):
+        """Replace the entry's loss by ``loss`` if the total fits the budget (checked with the
+        entry's old loss left out), atomically; on an overspend nothing changes."""
+        loss = _as_loss(loss, "RunningCharge.restate")
+        accountant = self.accountant
+        with accountant._lock:
+            label = accountant._ledger[self._index][0]
+            accountant._check(loss, label, self._index)
+            accountant._ledger[self._index] = (label, loss)
 
 
 def charge(accountant, loss_of, label):

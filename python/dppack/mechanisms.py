@@ -844,6 +844,26 @@ def check_exponential_sensitivity(sensitivity):
     return sens
 
 
+def check_measure(measure, size):
+    """ExponentialMechanism's checks of a base measure for ``size`` candidates, with DPpack's
+    messages: a numeric vector of that length, no value negative, NaN or infinite. Returns it
+    as a flat numeric array (its dtype kept: ``_random.integer_measure`` keeps integers exact).
+
+    Examples
+    --------
+    >>> check_measure([1, 2, 0], 3).tolist()
+    [1, 2, 0]
+    """
+    m = _checks.as_numeric_array(measure, "Values in measure must be numeric.").ravel()
+    if m.size != size:
+        raise _messages.value_error("Length of measure must match length of utility.")
+    if np.any(np.isnan(m)) or np.any(m < 0):
+        raise _messages.value_error("Values in measure cannot be negative.")
+    if not np.all(np.isfinite(m)):
+        raise _messages.value_error("Values in measure must be finite.")
+    return m
+
+
 def ExponentialMechanism(
     utility, eps, sensitivity, measure=None, candidates=None, random_state=None,
     accountant=None,
@@ -930,13 +950,7 @@ def ExponentialMechanism(
     eps = _checks.check_finite_budget(eps, "eps")
     sens = check_exponential_sensitivity(sensitivity)
     if measure is not None:
-        m = _checks.as_numeric_array(measure, "Values in measure must be numeric.").ravel()
-        if m.size != u.size:
-            raise _messages.value_error("Length of measure must match length of utility.")
-        if np.any(np.isnan(m)) or np.any(m < 0):
-            raise _messages.value_error("Values in measure cannot be negative.")
-        if not np.all(np.isfinite(m)):
-            raise _messages.value_error("Values in measure must be finite.")
+        m = check_measure(measure, u.size)
     if candidates is not None and not hasattr(candidates, "__len__"):
         raise _messages.value_error("candidates must be a sequence with one entry per utility.")
     if candidates is not None and len(candidates) != u.size:

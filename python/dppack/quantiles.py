@@ -194,6 +194,9 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="joint",
     the outputs share one draw; the independent baseline pays a factor m in eps; recursive
     pays a factor log2(m + 1) (or 2 log2(m + 1) under 'bounded'). ``benchmarks/quantiles.py``
     measures them on four data shapes (README, "Joint quantiles").
+    ``noiseIntervalDP("quantilesDP", eps, quants=..., lower_bound=..., upper_bound=...,
+    method=...)`` gives a bound from public values on these rank errors ('joint' needs the
+    data's public ``resolution``; ``dppack.accuracy``).
 
     Speed: 'joint' needs the order statistics near the ranks q_j n only
     (``numpy.partition``), then a dynamic program over a few thousand intervals: on
@@ -240,8 +243,7 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="joint",
         out = [quantileDP(x, q, eps / quants.size, lower, upper, which_sensitivity,
                           random_state=rng, accountant=accounting.UNCHARGED) for q in quants]
         return np.sort(np.asarray(out, dtype=np.float64))
-    levels = _levels(quants.size)
-    share = eps / levels if which_sensitivity == "unbounded" else eps / (2 * levels - 1)
+    share = recursive_share(eps, quants.size, which_sensitivity)
     out = np.empty(quants.size)
     _recursive(x.ravel(order="K"), quants, np.arange(quants.size), share, lower, upper, rng,
                out)
@@ -258,6 +260,13 @@ def _levels(m):
     return max(1, math.ceil(math.log2(m + 1)))
 
 
+def recursive_share(eps, m, which_sensitivity):
+    """The budget of each quantileDP release of 'recursive' (see :func:`quantilesDP`):
+    eps / L under 'unbounded', eps / (2 L - 1) under 'bounded', L = :func:`_levels` (m)."""
+    levels = _levels(m)
+    return eps / levels if which_sensitivity == "unbounded" else eps / (2 * levels - 1)
+
+
 def _recursive(x, quants, slots, eps, lower, upper, rng, out):
     """ApproximateQuantiles on the records ``x`` in [lower, upper]: quants (rescaled to this
     part of the data) into out[slots]. Each call releases its middle quantile with
@@ -266,8 +275,7 @@ def _recursive(x, quants, slots, eps, lower, upper, rng, out):
     the data meets one release per level (Kaplan, Schnapp and Stemmer 2022, Algorithm 1)."""
     if not quants.size:
         return
-    middle = (quants.size - 1) // 2
-    q = float(quants[middle])
+    middle, q, left, right = _split(quants)
     if not lower < upper:  # a part squeezed to a point: every quantile is that point
         out[slots] = lower
         return
@@ -280,13 +288,69 @@ def _recursive(x, quants, slots, eps, lower, upper, rng, out):
     below = x[x <= value]
     above = x[x > value]
     if middle:
-        left = quants[:middle] / q if q > 0 else np.zeros(middle)
         _recursive(below, left, slots[:middle], eps, lower, value, rng, out)
     if middle + 1 < quants.size:
-        right = quants[middle + 1:]
-        right = (right - q) / (1 - q) if q < 1 else np.ones(right.size)
-        _recursive(above, np.clip(right, 0, 1), slots[middle + 1:], eps, value, upper, rng,
-                   out)
+        _recursive(above, right, slots[middle + 1:], eps, value, upper, rng, out)
+
+
+def _split(quants):
+    """How :func:`_recursive` splits its quantiles: (middle, q, left, right), ``middle`` the
+    index of the one released, q = quants[middle], ``left`` the quantiles below it rescaled
+    to the records at or below the release (q_j / q) and ``right`` those above it rescaled
+    to the records above it ((q_j - q) / (1 - q), clipped to [0, 1] against rounding)."""
+    middle = (quants.size - 1) // 2
+    q = float(quants[middle])
+    left = quants[:middle] / q if q > 0 else np.zeros(middle)
+    right = quants[middle + 1:]
+    right = np.clip((right - q) / (1 - q), 0, 1) if q < 1 else np.ones(right.size)
+    return middle, q, left, right
+
+
+def recursion_weights(quants):
+    """The weights of the node errors in each quantile's rank error under 'recursive'
+    (for accuracy reports, ``dppack.accuracy``).
+
+    A node releases its middle quantile q (rescaled) with a local rank error e (the records
+    of its part at or below the release, minus q times their number). A quantile q_j of
+    its left part is then asked, in that part, for the rank (q_j / q)(q n_v + e): its target
+    moves by (q_j / q) e = q'_j e, q'_j its rescaled quantile; one of the right part is asked
+    for q'_j ((1 - q) n_v - e) records above the release, q'_j = (q_j - q) / (1 - q), so its
+    target among all the records moves by (1 - q'_j) e. So the rank error of quantile j is
+    the sum, over the nodes on its path, of these weights times their errors, weight 1 at
+    its own node (all weights in [0, 1]; from the quantiles alone).
+
+    Parameters
+    ----------
+    quants : numpy.ndarray
+        The checked quantiles (``check_quants``).
+
+    Returns
+    -------
+    list of numpy.ndarray
+        For each quantile, the weights of the nodes on its path (root first); its length is
+        the quantile's depth.
+
+    Examples
+    --------
+    >>> [w.tolist() for w in recursion_weights(np.array([0.25, 0.5, 0.75]))]
+    [[0.5, 1.0], [1.0], [0.5, 1.0]]
+    """
+    weights = [[] for _ in range(quants.size)]
+
+    def visit(part, slots):
+        if not part.size:
+            return
+        middle, _, left, right = _split(part)
+        weights[slots[middle]].append(1.0)
+        for slot, rescaled in zip(slots[:middle], left):
+            weights[slot].append(float(rescaled))
+        for slot, rescaled in zip(slots[middle + 1:], right):
+            weights[slot].append(1.0 - float(rescaled))
+        visit(left, slots[:middle])
+        visit(right, slots[middle + 1:])
+
+    visit(np.asarray(quants, dtype=np.float64), list(range(quants.size)))
+    return [np.array(w) for w in weights]
 
 
 # --------------------------------------------------------------------------------------------
@@ -623,8 +687,12 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     (McSherry and Talwar 2007, Theorem 6, at eps / 2 with Delta = 1): the fraction of data
     below ``lower`` is within (g + (4 / eps) log(G / beta)) / n of quants[0], g the largest
     number of data between two neighbouring grid points near that quantile; likewise above
-    ``upper``. With the default grid (G = 129), eps = 1, beta = 0.05 that is 4 log(2580)
-    = 31.4 records, plus the grid's error.
+    ``upper``. With the default grid (G = 131), eps = 1, beta = 0.05 that is 4 log(2620)
+    = 31.5 records, plus the grid's error. The fix-up of ``upper <= lower`` only widens the
+    range (``lower`` never rises, ``upper`` never falls), so the records left below
+    ``lower`` and above ``upper`` stay within these bounds after it.
+    ``noiseIntervalDP("boundsDP", eps, quants=..., grid=...)`` reports the bound
+    (``dppack.accuracy``).
 
     So the bounds are reliable when (4 / eps) log(G / beta) is well below
     min(quants[0], 1 - quants[1]) n, the number of records each is meant to leave out:
@@ -664,10 +732,8 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     """
     bill = accounting.charge(accountant, lambda: _quantiles_loss(eps), "boundsDP")
     x, _, _ = _checks.as_finite_data(x, "x", 1)
-    pair = check_quants(quants)
-    if pair.size != 2:
-        raise _messages.value_error("quants must be two numbers in [0, 1] in increasing order.")
-    candidates = _check_grid(grid)
+    pair = check_bounds_quants(quants)
+    candidates = check_grid(grid)
     eps = _checks.check_finite_budget(eps, "eps")
     rng = _random.as_generator(random_state)
     bill.spend()
@@ -683,15 +749,30 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
                                     minlength=size + 1))[:size]
     u_low = -np.abs(less - pair[0] * n)
     u_high = -np.abs(at_most - pair[1] * n)
-    i = _random.exponential_mechanism(u_low, eps / 2.0, 1.0, rng)
-    j = _random.exponential_mechanism(u_high, eps / 2.0, 1.0, rng)
+    i = _random.exponential_mechanism(u_low, bounds_share(eps), 1.0, rng)
+    j = _random.exponential_mechanism(u_high, bounds_share(eps), 1.0, rng)
     if j <= i:
         j = min(i + 1, candidates.size - 1)
         i = j - 1
     return Bounds(float(candidates[i]), float(candidates[j]))
 
 
-def _check_grid(grid):
+def bounds_share(eps):
+    """The budget of each of boundsDP's two selections: eps / 2 (basic composition)."""
+    return eps / 2.0
+
+
+def check_bounds_quants(quants):
+    """boundsDP's quants: two numbers in [0, 1] in increasing order (a float array)."""
+    pair = check_quants(quants)
+    if pair.size != 2:
+        raise _messages.value_error("quants must be two numbers in [0, 1] in increasing order.")
+    return pair
+
+
+def check_grid(grid):
+    """boundsDP's candidates: the default grid, or ``grid`` sorted, at least two distinct
+    finite values."""
     if grid is None:
         return default_grid()
     values = _checks.as_numeric_array(grid, "grid must be numeric.").ravel()

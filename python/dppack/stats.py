@@ -7,7 +7,7 @@ order and message texts; our own checks (finite bounds with lower < upper, numer
 finite data, equal lengths) come right after the bound-length checks. Every error is raised
 before any random number is drawn.
 
-Accounting (issue 12): every function takes a trailing ``accountant`` and charges it once for
+Accounting: every function takes a trailing ``accountant`` and charges it once for
 the whole call (``accounting.charge`` as its first statement: an overspend is refused before the
 data are read; the loss is spent after the checks, before the first draw); the mechanisms it
 calls are passed ``accounting.UNCHARGED``.
@@ -17,7 +17,7 @@ bounded noise before unbounded noise. All noise is exact, on a power-of-two grid
 (the mechanisms' discrete Laplace and discrete Gaussian; the exponential mechanism of
 ``_random``).
 
-Dask (issue 14): meanDP, varDP, sdDP, covDP, pooledVarDP, pooledCovDP, histogramDP and tableDP
+Dask: meanDP, varDP, sdDP, covDP, pooledVarDP, pooledCovDP, histogramDP and tableDP
 take Dask arrays, Series and DataFrame columns (chunks of known or unknown size) where they
 take data. One pass (one ``dask.compute``) reduces the data to sufficient statistics
 (``dppack.dask.moments``): counts, ranges, clipped sums, moments, centred sums, bin or cell
@@ -215,7 +215,7 @@ BOTH_VACUOUS_MESSAGE = (
 )
 
 
-def _loss(eps, delta, mechanism, which_sensitivity, approximate=False):
+def release_loss(eps, delta, mechanism, which_sensitivity, approximate=False):
     """The PrivacyLoss of one call of a statistic, from its arguments alone.
 
     One release: pure eps for the Laplace mechanism, (eps, delta) for the Gaussian ones
@@ -245,10 +245,11 @@ def _loss(eps, delta, mechanism, which_sensitivity, approximate=False):
 
 
 def _charge(accountant, label, eps, delta, mechanism, which_sensitivity, approximate=False):
-    """``accounting.charge`` for a statistic (its loss from :func:`_loss`): an overspend is
+    """``accounting.charge`` for a statistic (its loss from :func:`release_loss`): an overspend is
     refused here, before the data are read."""
     return accounting.charge(
-        accountant, lambda: _loss(eps, delta, mechanism, which_sensitivity, approximate), label
+        accountant, lambda: release_loss(eps, delta, mechanism, which_sensitivity, approximate),
+        label
     )
 
 
@@ -368,16 +369,33 @@ def _unit_statistics(access):
     record moves each of its k coordinates (in one row: the samples are disjoint) by at most
     1. Before any draw, refuse what floating point cannot scale."""
     values = np.asarray(access["True.Values"], dtype=np.float64)
-    sensitivities = access["Sensitivities"]
+    sensitivities = check_unit_sensitivities(access["Sensitivities"])
     with np.errstate(all="ignore"):  # refused below
         unit = values / sensitivities
-    if not (np.all(np.isfinite(unit)) and np.all(np.isfinite(sensitivities))
-            and np.all(sensitivities > 0)):
-        raise _messages.value_error(
-            "The bounds are too close together or too far apart for the sufficient "
-            "statistics of unbounded DP in floating point."
-        )
+    if not np.all(np.isfinite(unit)):
+        raise _messages.value_error(_UNIT_SCALE_MESSAGE)
     return unit, sensitivities
+
+
+_UNIT_SCALE_MESSAGE = ("The bounds are too close together or too far apart for the "
+                       "sufficient statistics of unbounded DP in floating point.")
+
+
+def check_unit_sensitivities(sensitivities):
+    """The add/remove sensitivities of the sufficient statistics (``data_access``'s
+    ``centred_from_sums`` and ``centred_cross_from_sums``), refused when floating point
+    cannot scale by them (not finite, or 0: bounds too far apart or too close together).
+    From the bounds only: the accuracy reports make the same check."""
+    if not (np.all(np.isfinite(sensitivities)) and np.all(sensitivities > 0)):
+        raise _messages.value_error(_UNIT_SCALE_MESSAGE)
+    return sensitivities
+
+
+def unit_sensitivity(k, mechanism):
+    """The sensitivity of k sufficient statistics scaled to add/remove sensitivity 1 each,
+    as :func:`_noisy_statistics` releases them: l1 norm k (Laplace), l2 norm sqrt(k)
+    (Gaussian, analytic)."""
+    return float(k) if mechanism == "Laplace" else math.sqrt(k)
 
 
 def _noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng):
@@ -395,8 +413,7 @@ def _noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng):
     has the same l1 and l2 sensitivities (the samples compose in parallel).
     """
     unit, sensitivities = prepared
-    k = sensitivities.size
-    sensitivity = float(k) if mechanism == "Laplace" else math.sqrt(k)
+    sensitivity = unit_sensitivity(sensitivities.size, mechanism)
     noisy = _noisy(unit.reshape(-1), eps, sensitivity, mechanism, delta, type_DP, rng)
     return np.asarray(noisy, dtype=np.float64).reshape(unit.shape) * sensitivities
 
@@ -534,7 +551,8 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
                                   delta, type_DP, rng)
 
     def unbounded():
-        # Issue 11: the centred sum and the count, sensitivities (U - L)/2 and 1, no n.
+        # Add/remove neighbours (n private): the centred sum and the count, sensitivities
+        # (U - L)/2 and 1; n itself is never used.
         access = source.centred_moments(squares=False)
         prepared = _unit_statistics(access)
 
@@ -631,7 +649,8 @@ def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delt
         return draw
 
     def unbounded():
-        # Issue 11: centred sum, sum of squares and count, sensitivities h, h^2 and 1, no n.
+        # Add/remove neighbours (n private): centred sum, sum of squares and count,
+        # sensitivities h, h^2 and 1; n itself is never used.
         access = source.centred_moments()
         prepared = _unit_statistics(access)
 
@@ -778,7 +797,8 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
                                   delta, type_DP, rng)
 
     def unbounded():
-        # Issue 11: centred sums, sum of products and count, sensitivities h1, h2, h1 h2, 1.
+        # Add/remove neighbours (n private): centred sums, sum of products and count,
+        # sensitivities h1, h2, h1 h2 and 1; n itself is never used.
         access = pair.centred_cross_moments()
         prepared = _unit_statistics(access)
         spread = (upper1 - lower1) * (upper2 - lower2)
@@ -1136,10 +1156,10 @@ UNDECLARED_MESSAGE = (
 )
 
 
-def _check_table_budget(eps, delta, mechanism, type_DP, declared):
+def check_table_budget(eps, delta, mechanism, type_DP, declared):
     """eps and delta of tableDP, checked before the data are tabulated (the mechanism's
-    messages, and ours for the thresholded release). Returns (eps, delta); delta is None for
-    a pure release."""
+    messages, and ours for the thresholded release); also the checks of its accuracy report
+    (``dppack.accuracy``). Returns (eps, delta); delta is None for a pure release."""
     if mechanism != "Laplace":
         return check_budget(eps, delta, type_DP, analytic=mechanism == "analytic",
                             switch=MECHANISM_SWITCH)
@@ -1151,13 +1171,15 @@ def _check_table_budget(eps, delta, mechanism, type_DP, declared):
     return eps, _checks.check_probability(delta, "delta")
 
 
-def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
+def table_threshold_law(mechanism, eps, delta, type_DP, bounded, sensitivity):
     """The noise and the threshold of the thresholded table release (unknown domain).
 
-    Returns ``(noise, threshold)``: ``noise(counts, rng)`` draws the noisy counts of the
-    observed cells, exactly as released (discrete Laplace or discrete Gaussian on a grid
-    g = 2^k), and an observed cell is released only if its noisy count exceeds the threshold
-    tau. Only :func:`tableDP` calls it, after its checks of (eps, delta).
+    Returns ``(noise, k, tail, threshold)``: ``noise(counts, rng)`` draws the noisy counts of
+    the observed cells, exactly as released, g (round(c / g) + Z) on the grid g = 2^k
+    (discrete Laplace or discrete Gaussian), ``tail(m)`` = P[Z >= m] exactly (floating
+    point), and an observed cell is released only if its noisy count exceeds the threshold
+    tau. :func:`tableDP` (through :func:`thresholded_table_laws`) and the accuracy report
+    (``dppack.accuracy``) call it, after the checks of (eps, delta).
 
     Derivation (the argument of Korolova, Kenthapadi, Mishra and Ntoulas 2009, "Releasing
     search queries and clicks privately", and of Wilson, Zhang, Lam, Desfontaines,
@@ -1225,9 +1247,29 @@ def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
     # tau = g (V + m* - 1) with g V = round(1 / g) g: 1 for g <= 1, 0 for g >= 2 (1 / g <= 1/2
     # rounds to 0); the sum is exact (multiples of g below 2^53 g) for every practical eps.
     try:
-        return noise, math.ldexp(float(first - 1), k) + (1.0 if k <= 0 else 0.0)
+        threshold = math.ldexp(float(first - 1), k) + (1.0 if k <= 0 else 0.0)
     except OverflowError:  # beyond the doubles (eps near 1e-300): no cell is released
-        return noise, math.inf
+        threshold = math.inf
+    return noise, k, tail, threshold
+
+
+def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
+    """``(noise, threshold)`` of :func:`table_threshold_law`."""
+    noise, _, _, threshold = table_threshold_law(mechanism, eps, delta, type_DP, bounded,
+                                                 sensitivity)
+    return noise, threshold
+
+
+def thresholded_table_laws(eps, mechanism, delta, type_DP, which_sensitivity):
+    """The law and threshold of each version of tableDP's thresholded release (undeclared
+    levels), bounded first: ``{label: (noise, k, tail, threshold)}`` of
+    :func:`table_threshold_law` with the sensitivities of the releases (2 or sqrt(2) bounded,
+    1 unbounded; ``data_access.histogram_sensitivities``). No data, no draw: :func:`tableDP`
+    and its accuracy report (``dppack.accuracy``) call it, after :func:`check_table_budget`
+    (``type_DP`` 'aDP' for 'analytic')."""
+    bounded, unbounded = data_access.histogram_sensitivities(mechanism)
+    return {label: table_threshold_law(mechanism, eps, delta, type_DP, label == "Bounded", s)
+            for label, s in _versions(which_sensitivity, bounded, unbounded)}
 
 
 def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", delta=0,
@@ -1332,7 +1374,7 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     and a cell observed in one dataset only has count 1 there; tau makes the probability
     that such a cell is released small enough that, with the noise's guarantee on the other
     cells, the release is (eps, delta)-DP (Korolova et al. 2009; Wilson et al. 2020; the
-    derivation is in the source, ``_table_threshold``).
+    derivation is in the source, ``table_threshold_law``).
 
     References
     ----------
@@ -1367,12 +1409,12 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     allow_negative = _checks.check_flag(allow_negative, "allow.negative")
     if mechanism == "analytic":
         type_DP = "aDP"  # ignored for 'analytic', as in DPpack (§3.0, §8.9)
-    eps, delta = _check_table_budget(eps, delta, mechanism, type_DP, all(declared))
+    eps, delta = check_table_budget(eps, delta, mechanism, type_DP, all(declared))
     bounded, unbounded = data_access.histogram_sensitivities(mechanism)  # §3.6: as §3.5
     versions = _versions(which_sensitivity, bounded, unbounded)
     if not all(declared):
-        return _thresholded_table(tabulate, declared, names, versions, eps, delta, mechanism,
-                                  type_DP, random_state, bill)
+        return _thresholded_table(tabulate, declared, names, which_sensitivity, eps, delta,
+                                  mechanism, type_DP, random_state, bill)
 
     counts, levels = tabulate(observed=False)  # §3.6: R's table(...)
     cells = np.asarray(counts, dtype=np.float64).ravel(order="F")  # R's column-major cells
@@ -1392,19 +1434,19 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
                     lambda version: release(*version))
 
 
-def _thresholded_table(tabulate, declared, names, versions, eps, delta, mechanism, type_DP,
-                       random_state, bill):
+def _thresholded_table(tabulate, declared, names, which_sensitivity, eps, delta, mechanism,
+                       type_DP, random_state, bill):
     """tableDP's release for undeclared levels: noise on the observed cells only, and a cell
-    released only above the threshold of :func:`_table_threshold`."""
+    released only above the threshold of :func:`table_threshold_law`."""
     # The noise and thresholds of the versions (they depend on the arguments only).
-    plans = [(label, _table_threshold(mechanism, eps, delta, type_DP, label == "Bounded", s))
-             for label, s in versions]
+    plans = list(thresholded_table_laws(eps, mechanism, delta, type_DP,
+                                        which_sensitivity).items())
     cells, counts, levels = tabulate(observed=True)
     counts = counts.astype(np.float64)
     rng = _random.as_generator(random_state)
     bill.spend()
 
-    def release(noise, threshold):
+    def release(noise, k, tail, threshold):
         if counts.size:  # no observed cell (no data): nothing to noise, nothing released
             noisy = noise(counts, rng)
             keep = noisy > threshold  # the unrounded noisy count, as in the derivation
@@ -1586,7 +1628,8 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
         return draw
 
     def unbounded():
-        # Issue 11: per sample, centred sum, sum of squares and size (h, h^2, 1), no n.
+        # Add/remove neighbours (sizes private): per sample, centred sum, sum of squares and
+        # size (sensitivities h, h^2, 1); no size is used.
         rows = pooled.centred_rows()
 
         def combine(noisy, counts):
@@ -1689,7 +1732,8 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
                                   mechanism, delta, type_DP, rng)
 
     def unbounded():
-        # Issue 11: per sample, centred sums, sum of products and size (h1, h2, h1 h2, 1).
+        # Add/remove neighbours (sizes private): per sample, centred sums, sum of products
+        # and size (sensitivities h1, h2, h1 h2, 1); no size is used.
         rows = pooled.centred_rows()
         spread = (upper1 - lower1) * (upper2 - lower2)
 
@@ -1905,8 +1949,11 @@ def _quantile_grid(lower, upper):
     """j, X_0, X_{n+1}: the grid g = 2^j with max(|lower|, |upper|) < 2^59 g, and the bounds
     in grid units, ceil(lower / g) and floor(upper / g) (Python integers; their difference,
     the number of grid points, is below 2^60)."""
-    j = math.frexp(max(abs(lower), abs(upper)))[1] - 59
+    j = math.frexp(max(abs(lower), abs(upper)))[1] - _GRID_BITS
     return j, int(math.ceil(math.ldexp(lower, -j))), int(math.floor(math.ldexp(upper, -j)))
+
+
+_GRID_BITS = 59  # max(|lower|, |upper|) < 2^_GRID_BITS g
 
 
 def quantile_candidates(lower, upper):
@@ -1915,6 +1962,24 @@ def quantile_candidates(lower, upper):
     mechanism's utility theorem, for accuracy reports (``dppack.accuracy``)."""
     _, first, last = _quantile_grid(lower, upper)
     return last - first
+
+
+def quantile_candidates_within(lower, upper):
+    """The most grid points :func:`quantileDP` chooses among for any range [lo, hi] within
+    [lower, upper] (public, from the bounds alone): for accuracy reports of releases that
+    call it on ranges set by earlier releases (``quantilesDP``'s 'recursive').
+
+    A finer grid serves a range of smaller values, so a sub-range may have more candidates
+    than [lower, upper] itself. Its grid g has M = max(abs(lo), abs(hi)) < 2^59 g
+    (:func:`_quantile_grid`) and it has at most (hi - lo) / g candidates: below 2^59 when
+    lo and hi have the same sign (hi - lo <= M), below 2^60 otherwise (hi - lo <= 2 M).
+
+    Examples
+    --------
+    >>> quantile_candidates_within(0, 1000) == 2 ** 59 > quantile_candidates(0, 1000)
+    True
+    """
+    return 2 ** (_GRID_BITS + (1 if lower < 0 < upper else 0))
 
 
 def _to_grid(values, j, first, last):

@@ -303,7 +303,7 @@ def test_quantile_rank_error_bound():
                                         random_state=seed) for seed in range(200)])
     errors = np.abs(np.sum(x[None, None, :] <= outs[:, :, None], axis=2) - [30, 90, 270])
     _not_above(np.sum(np.max(errors, axis=1) > joint.half_width), 200, 0.05)
-    with pytest.raises(ValueError, match="method = 'independent' only"):
+    with pytest.raises(ValueError, match="needs resolution"):  # 'joint' (test_accuracy_quantiles)
         noiseIntervalDP("quantilesDP", 1.0, quants=[0.5], lower_bound=0, upper_bound=1)
 
 
@@ -312,8 +312,8 @@ def test_refusals():
         noiseIntervalDP("modeDP", 1.0)
     with pytest.raises(ValueError, match="alpha must be a number in"):
         noiseIntervalDP("meanDP", 1.0, alpha=1.0, n=3, lower_bound=0, upper_bound=1)
-    with pytest.raises(ValueError, match="ratio of noisy sums"):
-        noiseIntervalDP("varDP", 1.0, n=3, lower_bound=0, upper_bound=1,
+    with pytest.raises(ValueError, match="n is required"):  # unbounded: a lower bound on N
+        noiseIntervalDP("varDP", 1.0, lower_bound=0, upper_bound=1,
                         which_sensitivity="unbounded")
     with pytest.raises(ValueError, match="takes"):
         noiseIntervalDP("meanDP", 1.0, n=3, lower_bound=0, upper_bound=1, bounds=2)
@@ -335,11 +335,10 @@ def test_refusals():
 
 
 def test_thresholded_table_is_refused():
-    # Undeclared levels: the release thresholds its cells and calibrates its noise to part of
-    # delta (stats._table_threshold); no report. Planted: the refusal removed (the report
-    # computed as for declared levels) -> the first two raises fail.
-    with pytest.raises(ValueError, match="declared levels only"):
-        noiseIntervalDP("tableDP", 1.0, delta=1e-5, declared=False)
+    # Undeclared levels: the report of the thresholded release is tested in
+    # test_accuracy_tables.py; here, declared is required where the release could be
+    # thresholded. Planted: declared defaulting to TRUE -> the first raise fails.
+    assert "threshold" in noiseIntervalDP("tableDP", 1.0, delta=1e-5, declared=False).details
     for undeclared_possible in (dict(delta=1e-5), dict(mechanism="Gaussian", delta=1e-5),
                                 dict(mechanism="analytic", delta=1e-5)):
         with pytest.raises(ValueError, match="declared is required"):
@@ -461,5 +460,67 @@ def test_exponential_mechanism_utility_bound():
         assert _release_message(lambda: noiseIntervalDP(
             "ExponentialMechanism", 1.0, sensitivity=bad, size=3)) == _release_message(
             lambda: dppack.ExponentialMechanism([0.0, 1.0, 2.0], 1.0, bad))
-    with pytest.raises(ValueError, match="takes"):
-        noiseIntervalDP("ExponentialMechanism", 1.0, sensitivity=1, size=3, measure=[1, 1, 1])
+    with pytest.raises(ValueError, match="size .the number of candidates. or measure"):
+        noiseIntervalDP("ExponentialMechanism", 1.0, sensitivity=1)
+
+
+def test_exponential_mechanism_with_a_measure():
+    # Dwork and Roth 2014, Theorem 3.11 with a base measure: ln |R| becomes ln(M / mu_min).
+    # The best candidate has the smallest weight (1) and 200 others weight 50 each, at
+    # -(bound + 1e-6): a miss has probability M' w / (1 + M' w) <= alpha / (1 + alpha),
+    # M' = 10000, just below alpha (0.095 at alpha = 0.1). 2000 draws (fixed seeds),
+    # one-sided binomial test at 1e-6 (its false-failure rate). Planted: ln(size) in place of
+    # ln(M / mu_min) gives a miss rate of about 0.98 -> fails.
+    eps, sens, alpha = 1.0, 1.0, 0.1
+    measure = np.array([1] + [50] * 200)
+    report = noiseIntervalDP("ExponentialMechanism", eps, sensitivity=sens, measure=measure,
+                             alpha=alpha)
+    assert report.details == {"measure_ratio": float(measure.sum())}
+    uniform = noiseIntervalDP("ExponentialMechanism", eps, sensitivity=sens,
+                              size=measure.size, alpha=alpha)
+    assert report.half_width > uniform.half_width  # ln(10001) > ln(201)
+    # the uniform measure is the uniform report
+    assert noiseIntervalDP("ExponentialMechanism", eps, sensitivity=sens,
+                           measure=np.ones(7)).half_width == pytest.approx(
+        noiseIntervalDP("ExponentialMechanism", eps, sensitivity=sens, size=7).half_width,
+        rel=1e-15)
+    utility = np.full(measure.size, -(report.half_width + 1e-6))
+    utility[0] = 0.0
+    draws = 2000
+    misses = sum(dppack.ExponentialMechanism(utility, eps, sens, measure=measure,
+                                             random_state=seed) != 0
+                 for seed in range(draws))
+    _not_above(misses, draws, alpha)
+    # the release's own checks of the measure, with its messages
+    for bad in ([1.0, -1.0, 2.0], [1.0, math.nan, 1.0], [1.0, math.inf, 1.0], ["a", "b", "c"]):
+        assert _release_message(lambda: noiseIntervalDP(
+            "ExponentialMechanism", 1.0, sensitivity=1, measure=bad)) == _release_message(
+            lambda: dppack.ExponentialMechanism([0.0, 1.0, 2.0], 1.0, 1, measure=bad))
+    assert _release_message(lambda: noiseIntervalDP(
+        "ExponentialMechanism", 1.0, sensitivity=1, measure=[0, 0])) == _release_message(
+        lambda: dppack.ExponentialMechanism([0.0, 1.0], 1.0, 1, measure=[0, 0]))
+    with pytest.raises(ValueError, match="Length of measure"):
+        noiseIntervalDP("ExponentialMechanism", 1.0, sensitivity=1, size=3, measure=[1, 2])
+
+
+@pytest.mark.parametrize("statistic, arguments, release", [
+    ("meanDP", {"n": 100, "lower_bound": 0, "upper_bound": 1},
+     lambda **k: dppack.meanDP(np.ones(100), lower_bound=0, upper_bound=1, **k)),
+    ("pooledVarDP", {"sizes": [50, 50], "lower_bound": 0, "upper_bound": 1},
+     lambda **k: dppack.pooledVarDP(np.ones(50), np.zeros(50), lower_bound=0, upper_bound=1,
+                                    **k)),
+    ("histogramDP", {"breaks": [0, 1, 2]},
+     lambda **k: dppack.histogramDP(np.ones(10), lower_bound=0, upper_bound=2,
+                                    breaks=[0, 1, 2], **k)),
+    ("tableDP", {"declared": False},
+     lambda **k: dppack.tableDP(np.array(["a", "b"]), **k)),
+])
+def test_vacuous_both_is_refused_as_the_release_refuses_it(statistic, arguments, release):
+    # which_sensitivity = 'both' at (5, 0.01) analytic spends a total delta above 1: the
+    # release refuses it (stats.release_loss), and so does its report, with its message.
+    # Planted: the report without _refuse_vacuous_both -> no error, fails.
+    budget = {"eps": 5.0, "delta": 0.01, "mechanism": "analytic", "which_sensitivity": "both"}
+    expected = _release_message(lambda: release(**budget))
+    assert "no guarantee" in expected
+    assert _release_message(
+        lambda: noiseIntervalDP(statistic, **budget, **arguments)) == expected

@@ -62,7 +62,7 @@ def test_r_and_python_reports_agree():
                     "c(r$Bounded$half.width, r$Unbounded$half.width)}")
     code["median"] = ("{r <- noiseIntervalDP('medianDP', 1, lower.bound = 0, "
                       "upper.bound = 10); c(r$half.width, is.na(r$coverage))}")
-    code["unbounded"] = ("noiseIntervalDP('meanDP', 1, n = 10, lower.bound = 0, "
+    code["unbounded"] = ("noiseIntervalDP('meanDP', 1, lower.bound = 0, "
                          "upper.bound = 1, which.sensitivity = 'unbounded')")
     results = run_in_r(code)
     for name, (_, python_call) in CASES.items():
@@ -75,4 +75,4 @@ def test_r_and_python_reports_agree():
     median = dppack.noiseIntervalDP("medianDP", 1, lower_bound=0, upper_bound=10)
     assert_same_bits(results["median"], np.array([median.half_width, 1.0]))
     assert_core_message(results["unbounded"], lambda: dppack.noiseIntervalDP(
-        "meanDP", 1, n=10, lower_bound=0, upper_bound=1, which_sensitivity="unbounded"))
+        "meanDP", 1, lower_bound=0, upper_bound=1, which_sensitivity="unbounded"))

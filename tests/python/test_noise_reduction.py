@@ -244,17 +244,48 @@ def test_online_sampler_charges_increments_to_a_pure_accountant():
     assert accountant.spent.eps == pytest.approx(LEVELS[-1], rel=1e-15)
 
 
-def test_online_sampler_charges_whole_levels_to_an_accountant_with_delta():
+@pytest.mark.parametrize("budget, extra, route", [((50.0, 1e-6), 0, "basic"),
+                                                   ((30.0, 1e-3), 400, "zCDP")])
+def test_online_sampler_restates_one_entry_of_an_accountant_with_delta(budget, extra, route):
     # delta > 0: the accountant may compose pure spends in zCDP (eps^2 / 2 each), where
-    # increments would total less than the last level costs; each level is charged whole
-    accountant = dppack.BudgetAccountant(50.0, 1e-6)
+    # increments would total less than the last level costs and whole levels more (sum of
+    # eps_i: 3.55 for eps_T = 2 here). All releases up to eps_T cost pure eps_T (Ligett et
+    # al. 2017, Thm 2.7): one entry, restated at each reduce, gives the accountant exactly
+    # the total of one eps_T-DP release next to the other spends, in either route (basic
+    # for the first budget, zCDP for the second, with 400 more small spends). Deterministic.
+    accountant = dppack.BudgetAccountant(*budget)
+    reference = dppack.BudgetAccountant(*budget)
     online = LaplaceNoiseReductionOnline([1.0], LEVELS[0], SENS, random_state=1,
                                          accountant=accountant)
     for level in LEVELS[1:]:
         online.reduce(level)
-    assert [loss.eps for _, loss in accountant.ledger] == list(LEVELS)
-    # the total the accountant reports covers the eps_T-DP release in every composition
-    assert accountant.spent.eps >= LEVELS[-1]
+        accountant.spend(dppack.PrivacyLoss.pure(0.05), "other")
+        reference.spend(dppack.PrivacyLoss.pure(0.05), "other")
+    for _ in range(extra):
+        accountant.spend(dppack.PrivacyLoss.pure(0.05), "other")
+        reference.spend(dppack.PrivacyLoss.pure(0.05), "other")
+    reference.spend(dppack.PrivacyLoss.pure(LEVELS[-1]), "LaplaceNoiseReductionOnline")
+    assert accountant.ledger[0] == ("LaplaceNoiseReductionOnline",
+                                    dppack.PrivacyLoss.pure(LEVELS[-1]))
+    assert len(accountant.ledger) == 1 + 3 + extra
+    assert accountant.composition == route
+    assert accountant.spent == reference.spent
+
+
+def test_online_restate_overspend_leaves_everything_unchanged():
+    # the restated entry is checked with its old loss left out, before any draw
+    accountant = dppack.BudgetAccountant(1.0, 1e-6)
+    rng = np.random.default_rng(4)
+    online = LaplaceNoiseReductionOnline([1.0, 2.0], 0.5, SENS, random_state=rng,
+                                         accountant=accountant)
+    online.reduce(0.9)  # restated to 0.9 <= 1 (the old whole-level charge, 1.4, is over)
+    release, state = online.release.copy(), rng.bit_generator.state
+    with pytest.raises(ValueError, match="Privacy budget exceeded"):
+        online.reduce(1.2)
+    assert rng.bit_generator.state == state
+    np.testing.assert_array_equal(online.release, release)
+    assert online.levels == [0.5, 0.9]
+    assert accountant.ledger == [("LaplaceNoiseReductionOnline", dppack.PrivacyLoss.pure(0.9))]
 
 
 def test_online_reduce_overspend_leaves_everything_unchanged():

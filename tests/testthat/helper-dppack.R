@@ -54,3 +54,9 @@ r6_method <- function(generator, name) {
   }
   NULL
 }
+
+# The core module as DPpackPy loaded it (its Python first), to compare R with the core.
+core_module <- function() {
+  .core()
+  reticulate::import("dppack", convert = TRUE)
+}

@@ -54,10 +54,10 @@ test_that("the releases are unchanged: plain numbers, no attribute", {
 
 test_that("refusals name R's arguments", {
   expect_dppack_error(
-    noiseIntervalDP("meanDP", 1, n = 10, lower.bound = 0, upper.bound = 1,
+    noiseIntervalDP("meanDP", 1, lower.bound = 0, upper.bound = 1,
                     which.sensitivity = "unbounded"),
-    paste("An accuracy report of meanDP is available for which.sensitivity = 'bounded'",
-          "only: its unbounded release is a ratio of noisy sums, not a value plus noise."),
+    paste("n is required: the public sample size (which.sensitivity = 'bounded'), or a",
+          "public lower bound on the number of records ('unbounded', 'both')."),
     "noiseIntervalDP")
   expect_dppack_error(noiseIntervalDP("meanDP", 1, n = 10, lower.bound = 1, upper.bound = 0),
                       "lower.bound must be < upper.bound.", "noiseIntervalDP")
@@ -68,9 +68,9 @@ test_that("refusals name R's arguments", {
 })
 
 test_that("tableDP: declared levels only; the releases' own checks of breaks and quants", {
-  # Undeclared levels: a thresholded release, refused (planted: the refusal removed -> fails)
-  expect_error(noiseIntervalDP("tableDP", 1, delta = 1e-5, declared = FALSE),
-               "declared levels only")
+  # Undeclared levels: the thresholded release's report (test-accuracy-tables.R)
+  expect_named(noiseIntervalDP("tableDP", 1, delta = 1e-5, declared = FALSE)$details,
+               c("threshold", "suppressed.max"))
   expect_error(noiseIntervalDP("tableDP", 0.5, mechanism = "Gaussian", delta = 1e-5),
                "declared is required")
   expect_identical(noiseIntervalDP("tableDP", 1, delta = 1e-5, declared = TRUE)$half.width,
@@ -94,4 +94,24 @@ test_that("ExponentialMechanism: a utility-shortfall bound, not an interval", {
   expect_equal(r$half.width, 2 * (1 + 2^-20) * (log(3) + log(20)) + 2^-20, tolerance = 1e-12)
   expect_error(noiseIntervalDP("ExponentialMechanism", 1, sensitivity = 1, size = 3,
                                released = 0), "utility shortfall")
+})
+
+test_that("noiseIntervalDP as the first call of a session loads DPpackPy's Python", {
+  # In a fresh R process: a vector argument converted before the core is loaded would start
+  # reticulate's own choice of Python (a project's or the system's), not DPpackPy's.
+  # Planted: noiseIntervalDP without .core() before its conversions -> the call fails.
+  rscript <- file.path(R.home("bin"), "Rscript")
+  code <- paste(
+    "library(DPpackPy)",
+    "r <- noiseIntervalDP('quantilesDP', 1, quants = c(0.25, 0.5, 0.75),",
+    "lower.bound = 18, upper.bound = 90, resolution = 1)",
+    "cat('half.width:', r$half.width, '\\n')",
+    sep = " "
+  )
+  code <- sub("library(DPpackPy) ", "library(DPpackPy); ", code, fixed = TRUE)
+  code <- sub("resolution = 1) ", "resolution = 1); ", code, fixed = TRUE)
+  out <- suppressWarnings(system2(rscript, c("-e", shQuote(code)), stdout = TRUE,
+                                  stderr = TRUE))
+  expect_null(attr(out, "status"))
+  expect_true(any(grepl("half.width: [0-9]", out)))
 })

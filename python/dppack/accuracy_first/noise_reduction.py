@@ -297,7 +297,13 @@ class LaplaceNoiseReductionOnline:
         self.sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
         self._rng = _random.as_generator(random_state)
         self._accountant = bill.accountant
-        self.privacy_ = bill.spend()
+        if bill.accountant is not None and bill.accountant.delta > 0:
+            # one entry, restated at each reduce (_reduction_loss)
+            self._running = accounting.RunningCharge(bill.accountant, bill.loss, bill.label)
+            self.privacy_ = bill.loss
+        else:
+            self._running = None
+            self.privacy_ = bill.spend()
         self._values = values.copy()
         self._noise = _random.laplace(self.sensitivity / level, values.shape, self._rng)
         self.eps = level
@@ -305,28 +311,28 @@ class LaplaceNoiseReductionOnline:
         self.release = self._values + self._noise
 
     def _reduction_loss(self, level):
-        """What moving from the current level to ``level`` charges the accountant.
+        """What moving from the current level to ``level`` charges a pure accountant.
 
-        All releases up to ``level`` together cost ``level`` (Thm 2.7), so an accountant that
-        composes its spends basically (eps's add) is charged the increment
+        All releases up to ``level`` together cost ``level`` (Thm 2.7). An accountant with
+        delta 0 composes its spends basically (eps's add): it is charged the increment
         ``level - self.eps``, and its total is exact. An accountant with delta > 0 may compose
         pure spends in zCDP (eps^2 / 2 each), where increments would add up to less than
-        level^2 / 2, below what the releases cost; it is charged the whole new level instead,
-        which over-counts but never under-counts.
+        level^2 / 2 (an under-count) and whole levels to more (sum of eps_i^2 / 2, and sum of
+        eps_i basically: an over-count); its one entry is restated as ``level`` instead
+        (:class:`dppack.accounting.RunningCharge`), exact in every composition.
         """
-        if self._accountant is not None and self._accountant.delta > 0:
-            return accounting.PrivacyLoss.pure(level)
         return accounting.PrivacyLoss.pure(level - self.eps)
 
     def reduce(self, eps):
         """Move to the less private level ``eps`` (> the current level) and return its release.
 
         The accountant charged when the object was made (if any) is charged under the label
-        'LaplaceNoiseReductionOnline.reduce', before any noise is drawn: the increment
+        'LaplaceNoiseReductionOnline.reduce', before any noise is drawn, the increment
         ``eps`` - current level when its delta is 0 (its spends then add, and the total is
-        exactly ``eps``), the whole ``eps`` otherwise (an accountant with delta > 0 may compose
-        pure spends in zCDP, where increments would under-count). ``privacy_`` becomes
-        ``PrivacyLoss.pure(eps)``.
+        exactly ``eps``). An accountant with delta > 0 (which may compose pure spends in zCDP,
+        where increments would under-count and whole levels over-count) holds one entry,
+        'LaplaceNoiseReductionOnline', restated as ``PrivacyLoss.pure(eps)``: its total is then
+        that of one eps-DP release, exactly. ``privacy_`` becomes ``PrivacyLoss.pure(eps)``.
 
         Raises
         ------
@@ -339,9 +345,12 @@ class LaplaceNoiseReductionOnline:
             raise _messages.value_error(
                 "eps must be larger than the current level {level!r}: noise "
                 "can only be reduced.", level=self.eps)
-        accountant = accounting.UNCHARGED if self._accountant is None else self._accountant
-        accounting.charge(accountant, lambda: self._reduction_loss(level),
-                          "LaplaceNoiseReductionOnline.reduce").spend()
+        if self._running is not None:
+            self._running.restate(accounting.PrivacyLoss.pure(level))
+        else:
+            accountant = accounting.UNCHARGED if self._accountant is None else self._accountant
+            accounting.charge(accountant, lambda: self._reduction_loss(level),
+                              "LaplaceNoiseReductionOnline.reduce").spend()
         self.privacy_ = accounting.PrivacyLoss.pure(level)
         self._noise = laplace_reduce_noise(self._noise, self.sensitivity / self.eps,
                                            self.sensitivity / level, self._rng)

@@ -1,4 +1,4 @@
-"""A Parquet dataset as a lazy Dask DataFrame, for R's ``dppack_dataset()`` (issue 14).
+"""A Parquet dataset as a lazy Dask DataFrame, for R's ``dppack_dataset()`` (never read into R).
 
 R users reach a dataset that does not fit in R's memory through a handle: the frame lives
 here, read lazily by :func:`dask.dataframe.read_parquet`, and R holds only a reference to it

@@ -1,5 +1,4 @@
-"""The ERM models on Dask: sums over partitions, the solver and the noise on the driver
-(issue 14).
+"""The ERM models on Dask: sums over partitions, the solver and the noise on the driver.
 
 ``LogisticRegressionDP``, ``svmDP`` (linear and Gaussian kernel, weights included) and
 ``LinearRegressionDP`` route Dask data (a Dask array or DataFrame X, a Dask array or Series

@@ -1,4 +1,4 @@
-"""The statistics on Dask: mergeable sufficient statistics from one pass (issue 14).
+"""The statistics on Dask: mergeable sufficient statistics from one pass.
 
 ``meanDP``, ``varDP``, ``sdDP``, ``covDP``, ``pooledVarDP``, ``pooledCovDP``,
 ``histogramDP``, ``tableDP`` and the matching ``*DataAccess`` functions route Dask data here

@@ -1,4 +1,4 @@
-"""Quantiles on Dask: the counts behind quantileDP and medianDP, from one pass (issue 14).
+"""Quantiles on Dask: the counts behind quantileDP and medianDP, from one pass.
 
 ``quantileDP`` and ``medianDP`` route Dask data here (:func:`dppack.stats.quantileDP`, Notes).
 There is no global sort. The exponential mechanism of the in-memory quantile needs, for every

@@ -160,6 +160,27 @@ MODEL_OUTPUT_MESSAGE = "A model function returned {size} values where {expected}
 REGULARIZER_OUTPUT_MESSAGE = "The regularizer returned {size} values where one was expected."
 
 
+def output_message(name, what):
+    """The ``_checks.as_vector`` template for the user function ``name`` (R spelling, e.g.
+    ``"loss.gr"``; Python's is rendered by :mod:`dppack._messages`) that must return
+    ``what`` (e.g. ``"one per row"``)."""
+    return f"{name} returned {{size}} values where {{expected}} ({what}) were expected."
+
+
+def map_jacobian(value, d, n):
+    """What ``mapXy.gr(X, theta)`` returned as the d x n matrix it must be (a vector only
+    where that is unambiguous: d = 1 or n = 1); ``ValueError`` otherwise, never a silent
+    reshape of an n x d matrix."""
+    array = np.asarray(value, dtype=np.float64)
+    if array.shape == (d, n):
+        return array
+    if array.ndim <= 1 and array.size == d * n and min(d, n) == 1:
+        return array.reshape(d, n)
+    raise _messages.value_error(
+        "mapXy.gr returned an array of shape {shape} where a {d} x {n} matrix (coefficients x "
+        "rows) was expected.", shape=array.shape, d=d, n=n)
+
+
 def penalised_objective(data, n, d, gamma, regularizer, regularizer_gr, b, Delta,
                         with_gradient):
     """The CMS objective J(theta) = L(theta) + (gamma/n) R(theta) + (1/n) b'theta
@@ -179,7 +200,8 @@ def penalised_objective(data, n, d, gamma, regularizer, regularizer_gr, b, Delta
                  + (b @ theta) / n + Delta / 2.0 * (theta @ theta))
         if not with_gradient:
             return value
-        penalty_gr = _checks.as_vector(regularizer_gr(theta), d, MODEL_OUTPUT_MESSAGE)
+        penalty_gr = _checks.as_vector(regularizer_gr(theta), d,
+                                       output_message("regularizer.gr", "one per coefficient"))
         grad = (data_grad + gamma / n * penalty_gr
                 + b / n + Delta * theta)
         return value, grad
@@ -471,7 +493,9 @@ class EmpiricalRiskMinimizationDP_CMS:
     ------
     ValueError
         For invalid functions or hyper-parameters (DPpack's messages), here and in ``fit``;
-        ``fit`` also for bad data or bounds, before any noise is drawn, and on an overspend.
+        ``fit`` also for bad data or bounds, before any noise is drawn, and on an overspend;
+        and for a user function that returns the wrong number of values, found by evaluating
+        them once at the solver's start theta = 0 before the fit is charged or draws.
     ConvergenceError
         From ``fit``, when the solver does not certify a minimiser (nothing is released).
 
@@ -591,10 +615,11 @@ class EmpiricalRiskMinimizationDP_CMS:
         rng = _random.as_generator(random_state)
         preprocess = self._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias,
                                            weights, weights_upper_bound, rng=rng)
+        Xp, yp = preprocess["X"], preprocess["y"]
+        self._check_outputs(Xp, yp, preprocess.get("weights"))
         # after the data checks, before the first noise draw (svmDP's Gaussian kernel draws
         # its random features, which do not depend on the data, in _preprocess_data)
         privacy = spend_fit(bill, self.eps)
-        Xp, yp = preprocess["X"], preprocess["y"]
         n, d = Xp.shape
         eps = self.eps
         objective = self.perturbation_method == "objective"
@@ -644,8 +669,9 @@ class EmpiricalRiskMinimizationDP_CMS:
         return (self.mapXy_gr is not None and self.loss_gr is not None
                 and self.regularizer_gr is not None)
 
-    def _optimize_coeff(self, X, y, Delta, b, weights=None):
-        """Minimise J(theta) (module docstring) with the user's functions."""
+    def _objective(self, X, y, Delta, b, weights=None):
+        """J(theta) (module docstring) with the user's functions, for the solver: the
+        ``objective`` of :func:`penalised_objective`, every output checked for its length."""
         n, d = X.shape
         with_gradient = self._use_gradient()
         # With the linear map the chain rule needs no d x n Jacobian: loss' X, one product.
@@ -654,22 +680,44 @@ class EmpiricalRiskMinimizationDP_CMS:
         def chain(theta, loss_gr):
             if linear:
                 return transpose_dot(X, loss_gr)
-            return np.asarray(self.mapXy_gr(X, theta), dtype=np.float64).reshape(d, n) @ loss_gr
+            return map_jacobian(self.mapXy_gr(X, theta), d, n) @ loss_gr
 
         def data(theta, gradient):
-            y_hat = _checks.as_vector(self.mapXy(X, theta), n, MODEL_OUTPUT_MESSAGE)
+            y_hat = _checks.as_vector(self.mapXy(X, theta), n,
+                                      output_message("mapXy", "one per row"))
             value = np.sum(_checks.as_vector(self._loss_values(y_hat, y, weights), n,
-                                              MODEL_OUTPUT_MESSAGE)) / n
+                                              output_message("loss", "one per row"))) / n
             if not gradient:
                 return value, None
             loss_gr = _checks.as_vector(self._loss_gr_values(y_hat, y, weights), n,
-                                        MODEL_OUTPUT_MESSAGE)
+                                        output_message("loss.gr", "one per row"))
             return value, chain(theta, loss_gr) / n
 
-        objective = penalised_objective(data, n, d, self.gamma, self.regularizer,
-                                        self.regularizer_gr, b, Delta, with_gradient)
-        return minimize_smooth(objective, d, True if with_gradient else None,
+        return penalised_objective(data, n, d, self.gamma, self.regularizer,
+                                   self.regularizer_gr, b, Delta, with_gradient)
+
+    def _optimize_coeff(self, X, y, Delta, b, weights=None):
+        """Minimise J(theta) (module docstring) with the user's functions, from theta = 0."""
+        objective = self._objective(X, y, Delta, b, weights)
+        return minimize_smooth(objective, X.shape[1], True if self._use_gradient() else None,
                                gtol=self.optimality_tolerance_)
+
+    def _check_outputs(self, X, y, weights=None):
+        """Evaluate J and its gradient once at theta = 0 without noise, so that a user function
+        that returns the wrong number of values is refused before the fit is charged and any
+        noise is drawn (the solver starts there: it would fail at its first step). Only the
+        lengths are checked: the values depend on the data, and the solver's certificate
+        judges them (``ConvergenceError``). A fused built-in loss needs only the regularizer's
+        check (:meth:`_check_penalty_outputs`)."""
+        self._objective(X, y, 0.0, np.zeros(X.shape[1]), weights)(np.zeros(X.shape[1]))
+
+    def _check_penalty_outputs(self, d):
+        """:meth:`_check_outputs` for the regularizer alone (the data part is built in)."""
+        def no_data(theta, gradient):
+            return 0.0, (np.zeros(d) if gradient else None)
+
+        penalised_objective(no_data, 1, d, self.gamma, self.regularizer, self.regularizer_gr,
+                            np.zeros(d), 0.0, self._use_gradient())(np.zeros(d))
 
     def _postprocess_coeff(self, coeff, preprocess):
         """Identity in the base class."""

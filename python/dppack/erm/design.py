@@ -283,7 +283,7 @@ class ColumnBounds:
         With ``finite`` (the argument's name, "X"), X is also checked to be finite in that
         same pass, each block of X's values before it is clipped (:func:`_finite_values`), and
         :func:`check_finite_matrix`'s error is raised at the first block that is not: the
-        check costs no second pass over X (:func:`prepare_design`; issue 14, item 5).
+        check costs no second pass over X (:func:`prepare_design`).
         """
         n, k = X.shape
         if k != self.size:

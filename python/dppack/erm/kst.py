@@ -78,6 +78,10 @@ Deviations from DPpack 0.2.2:
 * eps = Inf with delta > 0 gives b = 0 (DPpack crashes in MASS::mvrnorm).
 * eps, delta, gamma, zeta, lambda, the data and the bounds are validated before any noise is
   drawn (DPpack validates none of them); predicting with the wrong number of columns is refused.
+* The user's functions are evaluated once at the solver's start (theta = 0, no noise) before
+  the fit is charged and the noise drawn: one that returns the wrong number of values (a
+  per-row loss with weights, loss.gr, mapXy.gr, regularizer.gr, domain$jacobian) is refused
+  there with a message naming it, not after the draw inside the solver.
 
 Noise in floating point. The noise vector b (Gamma-radius or Gaussian) is drawn with the
 floating-point samplers, not the exact discrete ones: objective perturbation's proof maps b
@@ -97,7 +101,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import _checks, _frames, _messages, _random, accounting
-from .cms import MODEL_OUTPUT_MESSAGE, fit_loss, refuse_infinite_eps, spend_fit
+from .cms import fit_loss, map_jacobian, output_message, refuse_infinite_eps, spend_fit
 from .blocks import (
     loss_gr_squared_error,
     loss_squared_error,
@@ -415,6 +419,7 @@ class EmpiricalRiskMinimizationDP_KST:
         weights, w_bar = weighting["weights"], weighting["weights_upper_bound"]
         zeta, lambda_ = w_bar * zeta, w_bar * lambda_
         rng = _random.as_generator(random_state)
+        self._check_outputs(X, y, weights)  # the user's functions, before the charge and draw
         privacy = spend_fit(bill, eps)  # after the checks, before the first draw
 
         # §6.5 steps 3-4, calibrated for replace-one neighbours (module docstring).
@@ -473,8 +478,9 @@ class EmpiricalRiskMinimizationDP_KST:
         ``weights``; n the number of rows, never sum(w)) and its gradient (None without all
         gradient functions), as functions of theta. Without ``weights``, DPpack's computation
         as it is (sum(loss) / n, whatever the number of values the loss returns); with them,
-        the loss and its gradient must return one value per row (``ValueError``
-        :data:`dppack.erm.cms.MODEL_OUTPUT_MESSAGE` otherwise: a weight per value)."""
+        the loss must return one value per row (a weight per value; ``ValueError`` otherwise,
+        :func:`dppack.erm.cms.output_message`). The gradient of the loss always returns one
+        value per row, and ``mapXy_gr`` a p x n matrix."""
         n = y.size
         mapXy, loss = self.mapXy, self.loss
         if weights is None:
@@ -482,7 +488,9 @@ class EmpiricalRiskMinimizationDP_KST:
                 return _values(values)
         else:
             def per_row(values):
-                return weights * _checks.as_vector(values, n, MODEL_OUTPUT_MESSAGE)
+                return weights * _checks.as_vector(
+                    values, n, output_message("loss", "one per row, each multiplied by its "
+                                                      "weight"))
 
         def value(theta):
             y_hat = np.asarray(mapXy(X, theta), dtype=np.float64)
@@ -493,16 +501,48 @@ class EmpiricalRiskMinimizationDP_KST:
             return value, None
         mapXy_gr, loss_gr = self.mapXy_gr, self.loss_gr
 
+        p = X.shape[1]
+        scale = 1.0 if weights is None else weights
+
         def gradient(theta):
             y_hat = np.asarray(mapXy(X, theta), dtype=np.float64)
             target = y.reshape(y_hat.shape) if y_hat.size == n else y
-            return (np.asarray(mapXy_gr(X, theta), dtype=np.float64)
-                    @ per_row(loss_gr(y_hat, target))) / n
+            slopes = _checks.as_vector(loss_gr(y_hat, target), n,
+                                       output_message("loss.gr", "one per row"))
+            return (map_jacobian(mapXy_gr(X, theta), p, n) @ (scale * slopes)) / n
 
         return value, gradient
 
+    def _check_outputs(self, X, y, weights=None):
+        """Evaluate the objective, its gradient, the constraints and their Jacobian once at
+        theta = 0 (the solver's start) with no noise, so that a user function returning the
+        wrong number of values is refused before the fit is charged and the noise is drawn.
+        Only lengths are checked (the values depend on the data; the solver's certificate
+        judges them). Skipped when a subclass solves with its own :meth:`_optimize_coeff`."""
+        if type(self)._optimize_coeff is not EmpiricalRiskMinimizationDP_KST._optimize_coeff:
+            return
+        p = X.shape[1]
+        objective, gradient = self._objective(X, y, np.zeros(p), 0.0, weights)
+        objective(np.zeros(p))
+        if gradient is not None:
+            gradient(np.zeros(p))
+        constraints, jacobian = _check_domain(self.domain)
+        m = _values(constraints(np.zeros(p))).size
+        if jacobian is not None:
+            _checks.as_vector(jacobian(np.zeros(p)), m * p,
+                              output_message("domain$jacobian",
+                                             "the p derivatives of each constraint"))
+
     def _optimize_coeff(self, X, y, noise, Delta, weights=None):
         """argmin of the perturbed objective over the domain, from theta = 0."""
+        objective, gradient = self._objective(X, y, noise, Delta, weights)
+        constraints, jacobian = _check_domain(self.domain)
+        return minimize_constrained(objective, gradient, constraints, jacobian,
+                                    np.zeros(X.shape[1]))
+
+    def _objective(self, X, y, noise, Delta, weights=None):
+        """The perturbed objective J(theta) and its gradient (None without all three gradient
+        functions), as functions of theta (module docstring)."""
         n, p = X.shape
         gamma = float(self.gamma)
         data_value, data_gradient = (self._data_loss(X, y) if weights is None
@@ -516,11 +556,15 @@ class EmpiricalRiskMinimizationDP_KST:
         gradient = None
         if data_gradient is not None and regularizer_gr is not None:
             def gradient(theta):
-                return (data_gradient(theta) + gamma / n * _values(regularizer_gr(theta))
+                return (data_gradient(theta) + gamma / n * self._regularizer_gradient(theta)
                         + (Delta / n) * theta + noise / n)
 
-        constraints, jacobian = _check_domain(self.domain)
-        return minimize_constrained(objective, gradient, constraints, jacobian, np.zeros(p))
+        return objective, gradient
+
+    def _regularizer_gradient(self, theta):
+        """``regularizer_gr(theta)`` as p values (``ValueError`` naming it otherwise)."""
+        return _checks.as_vector(self.regularizer_gr(theta), theta.size,
+                                 output_message("regularizer.gr", "one per coefficient"))
 
     def _postprocess_coeff(self, coeff):
         """Identity in the base class."""
@@ -701,6 +745,15 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         """Whether the built-in linear map and squared error are in place (the closed form
         of :meth:`_data_loss` applies)."""
         return self.mapXy is mapXy_linear and self.loss is loss_squared_error
+
+    def _check_outputs(self, X, y, weights=None):
+        """With the built-in map, loss and domain (the closed form of :meth:`_data_loss`),
+        only a user's ``regularizer_gr`` is evaluated (at theta = 0), so X'X is not computed
+        twice; with the user's own map or loss, the framework's check."""
+        if not self._closed_form():
+            super()._check_outputs(X, y, weights)
+        elif self.regularizer_gr is not None:
+            self._regularizer_gradient(np.zeros(X.shape[1]))
 
     def _data_loss(self, X, y, weights=None):
         """Closed form for the built-in linear map and squared error: with G = X^T W X and

@@ -175,6 +175,11 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
         # L-BFGS-B is fast on this smooth objective; the Hessian serves the final Newton steps
         return _minimise_risk(self, risk, Delta, b, self._use_gradient(), newton=False)
 
+    def _check_outputs(self, X, y, weights=None):
+        """The built-in logistic loss is fused (never the user's functions): only the
+        regularizer's outputs are checked before the draw."""
+        self._check_penalty_outputs(X.shape[1])
+
     def _postprocess_coeff(self, coeff, preprocess):
         return coeff / preprocess["scale"]
 
@@ -361,6 +366,14 @@ class svmDP(WeightedERMDP_CMS):
         # Dask data arrive as their risk already (dppack.dask.erm.PartitionedRisk)
         risk = X if isinstance(X, losses.EmpiricalRisk) else margin.risk(X, y, weights)
         return _minimise_risk(self, risk, Delta, b, self._use_gradient(), newton=True)
+
+    def _check_outputs(self, X, y, weights=None):
+        """The user's functions while they replace the fused Huber loss, else only the
+        regularizer (:meth:`EmpiricalRiskMinimizationDP_CMS._check_outputs`)."""
+        if self._huber_in_place() is None:
+            super()._check_outputs(X, y, weights)
+        else:
+            self._check_penalty_outputs(X.shape[1])
 
     def _huber_in_place(self):
         """The Huber MarginLoss while the built-in loss and linear map are in place (the

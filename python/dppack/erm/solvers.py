@@ -502,7 +502,7 @@ def lbfgsb_blas_threads():
 
     References
     ----------
-    Issue 14, item 5 (the per-call overhead of a fit from R).
+    The per-call overhead of a fit from R (the R layer converts each input once).
 
     Examples
     --------
@@ -557,7 +557,7 @@ def remember_last(fun):
 
     References
     ----------
-    Issue 14, item 5 (the fits from R: fewer passes over the data, the same results).
+    The fits from R: fewer passes over the data, the same results.
 
     Examples
     --------

@@ -787,7 +787,7 @@ def _data_parts(X, y, X_validation, y_validation, plan):
 
 
 # --------------------------------------------------------------------------------------------
-# How far the selection can be from uniform, from public values only (issue 16)
+# How far the selection can be from uniform, from public values only
 # --------------------------------------------------------------------------------------------
 
 #: The selection is "near uniform" when its total variation distance from a uniform choice is
@@ -1413,7 +1413,8 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     plan = _split_plan(X, X_validation, y_validation, validation_fraction)
     shape = _frames.shape(X)
     if plan[0] >= 1 and plan[1] >= 1 and len(shape) == 2:  # else the data checks refuse
-        # issue 16: from public values (sizes, gammas, budgets), before any value is read
+        # the near-uniform warning: from public values (sizes, gammas, budgets), before any
+        # value is read
         _warn_near_uniform(models, eps_train, plan[0], plan[1], shape[1] + int(add_bias),
                            eps_select, delta, score, selector)
     T, V = _data_parts(X, y, X_validation, y_validation, plan)
