@@ -132,8 +132,10 @@ print.privacy_loss <- function(x, ...) {
 #' The state lives once, in the Python core's `dppack.BudgetAccountant`, which this object
 #' holds: the total spent is the basic composition of the spends (eps's and delta's add), or,
 #' when smaller, their composition in zCDP converted to (eps, delta) at the budget's delta; a
-#' zCDP spend needs `delta > 0`. An accountant made in R and one made in Python with the same
-#' releases hold the same ledger.
+#' zCDP spend needs `delta > 0`. The one entry of a [LaplaceNoiseReductionOnline] (restated
+#' as its current level) is always added basically to that total: its level is chosen as the
+#' releases go, which the zCDP route does not allow for. An accountant made in R and one made
+#' in Python with the same releases hold the same ledger.
 #'
 #' @field budget The budget, a [privacy_loss][privacy_loss_pure] (read-only).
 #' @field spent The total spent so far, a [privacy_loss][privacy_loss_pure] (read-only).

@@ -18,6 +18,9 @@
 #'
 #' **Vectors.** `half.width` is per value; with `simultaneous = TRUE` it holds for all
 #' values at once (per-value level `1 - (1 - alpha)^(1/m)`, exact for independent noises).
+#' The cells of [histogramDP()] and [tableDP()] share one law: one number for every cell, at
+#' the level of `cells` cells with `simultaneous = TRUE` (a public bound such as the number of
+#' rows will do, however large).
 #'
 #' **Post-processing.** varDP's clamp only moves the release towards the truth. For
 #' [sdDP()] `half.width` is that of the variance, and the interval of a released `s` is
@@ -37,17 +40,22 @@
 #' checked by the release's own checks, with its messages).
 #' With `method = "joint"` (JointExp) the report needs `resolution`, the public spacing `r`
 #' of the data (the data and the bounds on the grid `lower.bound + r * k`, e.g. 1 for whole
-#' numbers; a promise like the bounds): with `N = (upper.bound - lower.bound) / r`,
-#' the total gap deviation exceeds its smallest achievable value `T*` by at most
-#' `t = (4 / eps)(m log N + log(1/alpha))` (`details$total`; the exponential mechanism's
+#' numbers; a promise like the bounds; `N = (upper.bound - lower.bound) / r` within `1e-6`
+#' of a whole number), the total gap deviation exceeds `T*` by at most
+#' `t = (4 / eps)(m log(2 N) + log(1/alpha))` (`details$total`; the exponential mechanism's
 #' theorem with the volume of the ordered outputs), and every quantile's rank error is at
-#' most `T* / 2 + t / 2` (`half.width`; `T*` is at most `m` for distinct data inside the
-#' bounds). Without `resolution` there is no bound from public values (it depends on the
-#' gaps between the data). With `method = "recursive"` each quantile's rank error is a
-#' weighted sum (weights in `[0, 1]`, from the quantiles alone) of the errors of the
-#' [quantileDP()] releases on its path, each bounded as above at the level's share of `eps`;
-#' `half.width` is per quantile (all at once with `simultaneous = TRUE`), `details` gives
-#' `eps.each`, `depth` and `weight`. [boundsDP()] reports the rank error of each bound over
+#' most `T* / 2 + t / 2` (`half.width` is `t / 2`, the part beyond the best). `T*` is the smallest total over outputs in
+#' intervals at least half the resolution wide: for data on the grid, even in floating
+#' point, the true best (an interval between two spellings of one grid point, such as
+#' `[0.3, 0.1 * 3)`, is a rounding artefact the release almost never draws); it is at most
+#' `m` for distinct data inside the bounds. Equal data should be equal numbers, and
+#' `lower.bound` spelled as the data at it. Without `resolution` there is no bound from
+#' public values (it depends on the gaps between the data). With `method = "recursive"`
+#' each quantile's rank error is a weighted sum (weights in `[0, 1]`, from the quantiles
+#' alone) of the errors of the [quantileDP()] releases on its path, each bounded as above at
+#' the level's share of `eps`; `half.width` is per quantile (all at once with
+#' `simultaneous = TRUE`), `details` gives `eps.each`, `depth` and `weight` (plain vectors,
+#' one per quantile). [boundsDP()] reports the rank error of each bound over
 #' the best grid point's (`(2 Delta' / (eps / 2))(log G + log(1/alpha)) + 2^-20`, `G` the
 #' grid's size; both at once with `simultaneous = TRUE`); its fix-up of `upper <= lower`
 #' only widens the range, so the data left below `lower` and above `upper` stay within the
@@ -76,7 +84,7 @@
 #' released only with a large noise). With `simultaneous = TRUE`, `cells` must be a public
 #' bound on the number of observed cells (e.g. the number of rows), not the number of
 #' released ones. A released count is above the threshold, so a 0 in the table is a
-#' suppressed cell: with `released`, its interval is `[0, suppressed.max]`.
+#' suppressed or unobserved cell: with `released`, its interval is `[0, suppressed.max]`.
 #'
 #' **Unbounded moments.** [meanDP()], [varDP()], [sdDP()] and [covDP()] with
 #' `which.sensitivity = "unbounded"` release ratios of noisy sums: the sums of the centred
@@ -89,7 +97,7 @@
 #' the ratio, its floor and its clamp follows by interval arithmetic (the proof is in the
 #' Python module's documentation, `dppack.accuracy`). `details` gives `n` and the parts'
 #' half-widths (`half.width.sum`, `half.width.count`, ...); `coverage` is the probability
-#' of that event. The bound is a worst case: about 2.5 to 5 times the actual error's
+#' of that event. The bound is a worst case: about 2.5 to 3.6 times the actual error's
 #' `(1 - alpha)` quantile for data at a bound; for small `n` (up to a few times the
 #' count's half-width) it is the clamp's range. `"both"` gives the two reports.
 #'
@@ -103,8 +111,10 @@
 #' about 5 to 7 times the 95% quantile of the error seen at the worst data.
 #'
 #' **Proportions.** For [histogramDP()] with `normalize = TRUE` (give `normalize`, `n`,
-#' `cells` and `allow.negative` as the release has them; with a rule for the breaks `cells`
-#' is that of the released histogram): with every noisy count within its half-width `a` at
+#' the breaks and the bounds, and `allow.negative` as the release has them; the number of
+#' cells is the release's, computed from the breaks and bounds, or from a rule and the public
+#' `n` under `"bounded"`, and a `cells` that differs is refused; only for a rule under
+#' `"unbounded"` give `cells`, that of the released histogram): with every noisy count within its half-width `a` at
 #' once (`details$half.width.count`) and at least `n` records (under `"unbounded"` a public
 #' lower bound), every proportion is within `(cells - 1) a / n` of the truth (`units =
 #' "proportion"`; with `allow.negative = TRUE`, `(cells - 1) a / (n - cells a)`); `n <=
@@ -113,6 +123,18 @@
 #'
 #' **Not covered** (an error): quantilesDP's joint method without `resolution`. Every other
 #' release has a report.
+#'
+#' **Size and range.** A report describes `size` values: a mechanism's `size` (its noise is
+#' calibrated for all its values: with `released`, `size` defaults to `length(released)` for
+#' [LaplaceMechanism()] and [GaussianMechanism()]), 1 for a scalar statistic, `cells` for
+#' histogramDP's proportions and for simultaneous counts, any number (`NA`) for per-cell
+#' counts; a `released` of another length is refused, saying what to pass. `released` must
+#' be numeric and finite (a histogram gives its counts); `lower` and `upper` keep its names
+#' and a table's dims. Where the arguments give a range holding the truth (`range`: counts
+#' `>= 0`, proportions in `[0, 1]`, a mean in its bounds, a variance or covariance within
+#' the largest the bounded data allow), the interval is intersected with it (the truth lies
+#' in both, so the coverage is kept). A required argument left out is named first
+#' (`"lower.bound is required for meanDP."`).
 #' For histogramDP, `breaks` go through the release's own parsing and checks (a function
 #' needs `lower.bound` and `upper.bound`).
 #'
@@ -124,7 +146,8 @@
 #' @param ... The release's other public arguments, named as it names them, with the data
 #'   replaced by their public size: `n` (meanDP, varDP, sdDP, covDP, required: with
 #'   `which.sensitivity = "unbounded"` or `"both"` a public lower bound on the number of
-#'   records; optional for quantiles; histogramDP with `normalize = TRUE`), `sizes`
+#'   records; optional and without effect for quantiles; histogramDP with
+#'   `normalize = TRUE`), `sizes`
 #'   (pooledVarDP, pooledCovDP: the size of each sample; under `"unbounded"` a public lower
 #'   bound on each), `size`
 #'   (LaplaceMechanism, GaussianMechanism: the number of true values, by default the number
@@ -135,21 +158,35 @@
 #'   undeclared levels, which needs `delta > 0`), and
 #'   `lower.bound`, `upper.bound` (or the four bounds), `which.sensitivity`, `mechanism`,
 #'   `delta`, `type.DP`, `sensitivities`, `alloc.proportions`, `analytic`, `tol`,
-#'   `approx.n.max`, `breaks` (a rule name or the breaks), `quant`, `quants`, `method`,
+#'   `approx.n.max`, `breaks` (a rule name or the breaks), `quant` (quantileDP, required),
+#'   `quants`, `method`,
 #'   `resolution` (quantilesDP, `method = "joint"`: the data's public spacing), `grid`
-#'   (boundsDP), `sensitivity` and `measure` (ExponentialMechanism: `size` or `measure`), as
-#'   the release takes them.
+#'   (boundsDP), `sensitivity`, `candidates` and `measure` (ExponentialMechanism: `size`,
+#'   `candidates` or `measure`), as the release takes them. Accepted without effect on the
+#'   report: `allow.negative` (tableDP), `mechanism = "exponential"` (quantileDP, medianDP),
+#'   `n` (quantiles, boundsDP: it only fixes the utilities' grid).
 #' @param alpha In `(0, 1)`; the interval holds with probability at least `1 - alpha`.
 #' @param simultaneous `TRUE` for one half-width that holds for all the values of a vector
 #'   release at once.
-#' @param released Optional: the value(s) released, to get the interval around them
-#'   (`lower`, `upper`).
-#' @return A list of class `"noiseIntervalDP"`: `statistic`, `half.width` (per value),
-#'   `alpha`, `simultaneous`, `coverage` (the exact `P(|Z| <= T)` per value; `NA` for
-#'   the exponential mechanism), `scale` (the noise's `b` or `sigma` in the data's units),
-#'   `grid`, `law`, `units` (`"value"`, `"count"`, `"proportion"`, `"rank"` or
+#' @param released Optional: the value(s) released (numeric, finite, as many as the report
+#'   describes; a histogram gives its counts), to get the interval around them (`lower`,
+#'   `upper`, clipped to `range`, in the shape of `released`). For LaplaceMechanism and
+#'   GaussianMechanism it sets `size` to `length(released)` unless `size` is given.
+#' @return A list of class `"noiseIntervalDP"`: `statistic`, `half.width` (per value; one
+#'   number for every cell of histogramDP and tableDP, whose cells share one law, whatever
+#'   `cells`, which is then in `details`), `alpha`, `simultaneous`, `coverage` (the exact
+#'   `P(|Z| <= T)` per value; for the unbounded ratios and the proportions the exact
+#'   probability that all their noises are within their half-widths at once; `NA` for the
+#'   exponential mechanism), `scale` (the noise's `b`
+#'   or `sigma` in the data's units; `NA` where the report is not read from a scale: the
+#'   exponential mechanism, the counts and proportions of histogramDP and tableDP, the
+#'   unbounded ratios of noisy sums),
+#'   `grid` (`NA` for quantilesDP's joint method), `law` (with `" (ratio of noisy sums)"`
+#'   or `" (proportions of noisy counts)"` for those reports), `units` (`"value"`,
+#'   `"count"`, `"proportion"`, `"rank"` or
 #'   `"utility"`), `details` (a named list of the other public quantities the report rests
-#'   on, when there are any), and
+#'   on, when there are any), `size` (the number of values it describes, `NA` for any),
+#'   `range` (the public range of the truth, when known), and
 #'   with `released`, `lower` and `upper`.
 #'   For `which.sensitivity = "both"` (histogramDP, tableDP, meanDP, varDP, sdDP, covDP,
 #'   pooledVarDP, pooledCovDP), a
@@ -180,8 +217,18 @@ noiseIntervalDP <- function(statistic, eps, ..., alpha = 0.05, simultaneous = FA
   # Load the core before converting anything (as .call_core does): a conversion would
   # otherwise start Python through reticulate's own discovery, not DPpackPy's.
   .core()
+  if (inherits(released, "histogram")) {
+    released <- released$counts # histogramDP's result: the report is of its counts
+  }
+  # A mechanism's noise is calibrated for all its values: by default the report is for as
+  # many values as were released (the argument is passed; the core computes).
+  if (!is.null(released) && is.character(statistic) && length(statistic) == 1 &&
+      statistic %in% c("LaplaceMechanism", "GaussianMechanism") && !("size" %in% names(extra))) {
+    extra$size <- length(released)
+  }
   extra <- lapply(extra, .to_py)
   names(extra) <- gsub(".", "_", names(extra), fixed = TRUE)
+  caller <- sys.call()
   # name = exactly: a release argument `n` would otherwise match .call_core's `name`.
   value <- do.call(.call_core, c(
     list(name = "noiseIntervalDP", statistic = .to_py(statistic), eps = .to_py(eps),
@@ -189,14 +236,14 @@ noiseIntervalDP <- function(statistic, eps, ..., alpha = 0.05, simultaneous = FA
     extra, list(.caller = sys.call())
   ), quote = TRUE) # quote: the caller is a call, not to be evaluated
   if (inherits(value, "python.builtin.object")) {
-    return(.noise_interval_from_py(value, released))
+    return(.noise_interval_from_py(value, released, caller))
   }
-  lapply(value, .noise_interval_from_py, released = released)
+  lapply(value, .noise_interval_from_py, released = released, caller = caller)
 }
 
 # A dppack.NoiseInterval as the R list (field names in R's dotted spelling); the interval
 # around `released` is the core's.
-.noise_interval_from_py <- function(report, released = NULL) {
+.noise_interval_from_py <- function(report, released = NULL, caller = sys.call(-1)) {
   fields <- report$to_dict() # the core is imported with conversion
   out <- list(
     statistic = fields$statistic, half.width = as.numeric(fields$half_width),
@@ -208,10 +255,28 @@ noiseIntervalDP <- function(statistic, eps, ..., alpha = 0.05, simultaneous = FA
   details <- fields$details
   if (length(details)) {
     names(details) <- gsub("_", ".", names(details), fixed = TRUE)
-    out$details <- details
+    # plain vectors: a numpy array arrives as a 1-d array (`num [1:3(1d)]`), a Python list
+    # of numbers as a list
+    out$details <- lapply(details, function(v) {
+      if (is.list(v) && all(vapply(v, function(e) is.atomic(e) && length(e) == 1, TRUE))) {
+        v <- unlist(v)
+      }
+      if (is.array(v) && length(dim(v)) == 1) as.vector(v) else v
+    })
   }
   out$coverage[is.nan(out$coverage)] <- NA
   out$scale[is.nan(out$scale)] <- NA
+  out$grid[is.nan(out$grid)] <- NA
+  # How many values the report describes (NA: any number of cells, the same law per cell)
+  # and the public range of the truth that clips the interval (NULL when there is none).
+  out$size <- if (is.null(fields$size)) {
+    NA_integer_
+  } else if (fields$size > .Machine$integer.max) {
+    as.numeric(fields$size) # cells = 1e12: beyond R's integers
+  } else {
+    as.integer(fields$size)
+  }
+  out$range <- if (is.null(fields$range)) NULL else as.numeric(unlist(fields$range))
   if (!is.null(released)) {
     if (identical(out$units, "rank")) {
       stop(simpleError(paste("A quantile's report is a bound on its rank error, not an",
@@ -222,22 +287,65 @@ noiseIntervalDP <- function(statistic, eps, ..., alpha = 0.05, simultaneous = FA
                              "shortfall of the selected candidate, not an interval of",
                              "values: leave released NULL."), call = NULL))
     }
-    bounds <- report$interval(.to_py(as.numeric(released)))
-    out$lower <- as.numeric(bounds[[1]])
-    out$upper <- as.numeric(bounds[[2]])
+    # The core checks the values (numeric, finite, as many as the report describes): no
+    # coercion here. The bounds keep the release's shape (names, a table's dims).
+    bounds <- .call_core("interval", .positional = list(.to_py(as.vector(released))),
+                         .object = report, .caller = caller)
+    shape <- function(v) {
+      v <- as.numeric(unlist(v))
+      if (length(v) == length(released)) {
+        attributes(v) <- attributes(released)[intersect(names(attributes(released)),
+                                                        c("dim", "dimnames", "names"))]
+      }
+      v
+    }
+    out$lower <- shape(bounds[[1]])
+    out$upper <- shape(bounds[[2]])
   }
   structure(out, class = "noiseIntervalDP")
 }
 
 #' @export
 print.noiseIntervalDP <- function(x, ...) {
-  h <- x$half.width
-  shown <- if (length(h) == 1) format(h, digits = 6) else paste(length(h), "values")
-  cat(sprintf("%s: %s%% noise interval, half-width %s (%s; %s%s)\n", x$statistic,
-              format(100 * (1 - x$alpha)), shown, x$units, x$law,
-              if (isTRUE(x$simultaneous)) ", simultaneous" else ""))
+  shown <- function(v) {
+    v <- unlist(v)
+    if (!is.numeric(v) && !is.logical(v)) {
+      return(paste(v, collapse = ", "))
+    }
+    if (length(v) <= 10) {
+      return(paste(format(v, digits = 6, trim = TRUE), collapse = " "))
+    }
+    sprintf("%d values in [%s, %s]", length(v), format(min(v), digits = 6),
+            format(max(v), digits = 6))
+  }
+  level <- paste0(format(100 * (1 - x$alpha)), "%")
+  joint <- if (isTRUE(x$simultaneous)) ", all values at once" else ""
+  head <- switch(
+    x$units,
+    rank = sprintf("%s bound%s: rank error beyond the best point at most %s", level, joint,
+                   shown(x$half.width)),
+    utility = sprintf("%s bound: utility shortfall at most %s", level, shown(x$half.width)),
+    sprintf("%s noise interval%s, half-width %s (%s)", level, joint, shown(x$half.width),
+            x$units)
+  )
+  cat(sprintf("%s: %s\n  law: %s\n", x$statistic, head, x$law))
+  for (name in names(x$details)) {
+    cat(sprintf("  %s: %s\n", name, shown(x$details[[name]])))
+  }
+  if (!is.null(x$range)) {
+    cat(sprintf("  range of the truth: [%s, %s]\n", format(x$range[1], digits = 6),
+                format(x$range[2], digits = 6)))
+  }
   if (!is.null(x$lower)) {
-    cat("interval:", format(x$lower, digits = 6), "to", format(x$upper, digits = 6), "\n")
+    if (length(x$lower) == 1) {
+      cat(sprintf("  interval: [%s, %s]\n", format(x$lower, digits = 6),
+                  format(x$upper, digits = 6)))
+    } else {
+      cat("  interval (lower, upper):\n")
+      shown_bounds <- cbind(lower = as.vector(x$lower), upper = as.vector(x$upper))
+      rownames(shown_bounds) <- names(x$lower)
+      print(shown_bounds, digits = 6)
+    }
   }
   invisible(x)
 }

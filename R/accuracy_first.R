@@ -113,9 +113,13 @@ LaplaceNoiseReductionOnline <- R6::R6Class(
     },
     #' @description Reduce the noise to the level `eps` and return the new release. The
     #'   accountant charged by `$new()`, if any, is charged before noise is drawn: the
-    #'   increment `eps` minus the current level when its delta is 0; when its delta is above
-    #'   0, its one entry `"LaplaceNoiseReductionOnline"` is restated as the whole `eps` (all
-    #'   the releases so far cost `eps` together, exactly, in every composition).
+    #'   increment `eps` minus the current level (never rounded down) when its delta is 0;
+    #'   when its delta is above 0, its one entry `"LaplaceNoiseReductionOnline"` is
+    #'   restated as the whole `eps` (all the releases so far cost `eps` together, Ligett et
+    #'   al. 2017, Theorem 2.7) and added to the total of the accountant's other spends by
+    #'   basic composition (eps's add), never through zCDP: the path's loss is at most `eps`
+    #'   at every outcome, but the path is not `eps^2 / 2`-zCDP. The entry only grows: a copy
+    #'   of the object that another copy has moved past cannot reduce.
     #' @param eps A level larger than the current one.
     reduce = function(eps) {
       .call_core("reduce", eps = eps, .object = private$own_core(), .caller = sys.call(-1))

@@ -1119,8 +1119,9 @@ class BudgetAccountant:
     composition (eps's and delta's add), or, when it is smaller, their composition in zCDP
     (pure spends as eps^2/2, rho's add) converted to (eps, delta) at the accountant's delta by
     the tight conversion (:meth:`PrivacyLoss.to_approx`); zCDP spends always take that route
-    and need ``delta > 0``. A spend that would take the total over the budget is refused with
-    a ``ValueError`` and nothing is recorded.
+    and need ``delta > 0``. A running entry (:class:`RunningCharge`, restated as its release's
+    cost grows) is kept apart and composed basically with that total. A spend that would take
+    the total over the budget is refused with a ``ValueError`` and nothing is recorded.
 
     Releases use it in two steps, so that an overspend is refused before any data is touched
     or noise drawn::
@@ -1202,6 +1203,7 @@ class BudgetAccountant:
         eps = _checks.check_number(eps, "eps", low=0, closed="neither", finite=True, strict=True)
         self._budget = PrivacyLoss.approx(eps, delta)
         self._ledger = []
+        self._running = set()  # indices of the RunningCharge entries (composed basically)
         self._lock = threading.Lock()
         self._tokens = []
 
@@ -1228,10 +1230,28 @@ class BudgetAccountant:
         with self._lock:
             return list(self._ledger)
 
-    def _total(self, extra=(), replacing=None):
-        # replacing: the index of a ledger entry left out (restated by ``extra``)
-        return _compose_within([loss for i, (_, loss) in enumerate(self._ledger)
-                                if i != replacing] + list(extra), self._budget.delta)
+    def _total(self, extra=None, replacing=None, running=False):
+        """The total and its route: the one rule of composition.
+
+        ``extra``: a further loss (a running entry when ``running``); ``replacing``: the index
+        of a ledger entry left out (restated by ``extra``). The running entries
+        (:class:`RunningCharge`) are composed basically with the total of the other spends,
+        whatever route that total takes; they never enter the zCDP route (see there why).
+        """
+        rest, held = [], []
+        for i, (_, loss) in enumerate(self._ledger):
+            if i != replacing:
+                (held if i in self._running else rest).append(loss)
+        if extra is not None:
+            (held if running else rest).append(extra)
+        # the zCDP route converts at the delta the running entries leave
+        room = max(0.0, self._budget.delta - math.fsum(loss._delta for loss in held))
+        total, route = _compose_within(rest, room)
+        if not held:
+            return total, route
+        # basic composition with each running entry's pointwise-bounded loss
+        total = PrivacyLoss.compose(total, *held)
+        return total, {"none": "basic", "zCDP": "zCDP + basic"}.get(route, route)
 
     @property
     def spent(self):
@@ -1241,7 +1261,8 @@ class BudgetAccountant:
 
     @property
     def composition(self):
-        """How ``spent`` is composed: 'none', 'basic', 'zCDP' or 'zCDP + basic'."""
+        """How ``spent`` is composed: 'none', 'basic', 'zCDP' or 'zCDP + basic' (the latter
+        also when running entries are added basically to a zCDP total)."""
         with self._lock:
             return self._total()[1]
 
@@ -1265,14 +1286,15 @@ class BudgetAccountant:
 
     # ---- spending --------------------------------------------------------------------------
 
-    def _check(self, loss, label, replacing=None):
-        total, _ = self._total((loss,), replacing)
+    def _check(self, loss, label, replacing=None, running=False):
+        total, _ = self._total(loss, replacing, running)
         budget = self._budget
         if total.eps > budget.eps or total.delta > budget.delta:
             # the label is the caller's text: a value of the message, never translated
             on = " on {label!r}" if label is not None else ""
+            what = "restating the entry as" if replacing is not None else "spending"
             raise _messages.value_error(
-                "Privacy budget exceeded: spending {loss}" + on + " would bring the total to "
+                "Privacy budget exceeded: " + what + " {loss}" + on + " would bring the total to "
                 "{total}, over the budget {budget}; remaining: {remaining}. Nothing was "
                 "recorded.", loss=loss, label=label, total=total, budget=budget,
                 remaining=self._remaining(self._total()[0]))
@@ -1338,7 +1360,8 @@ class BudgetAccountant:
             width = max(5, max(len(label) for label, _ in ledger))
             lines.append(f"  {'#':>3}  {'label':<{width}}  spend")
             for i, (label, loss) in enumerate(ledger, start=1):
-                lines.append(f"  {i:>3}  {label:<{width}}  {loss}")
+                mark = " (running: composed basically)" if i - 1 in self._running else ""
+                lines.append(f"  {i:>3}  {label:<{width}}  {loss}{mark}")
         else:
             lines.append("  (no spends)")
         how = f" ({route} composition)" if ledger else ""
@@ -1493,18 +1516,53 @@ class RunningCharge:
     For releases whose later outputs make the earlier ones free: online noise reduction
     (:class:`dppack.accuracy_first.noise_reduction.LaplaceNoiseReductionOnline`), whose
     releases up to level eps_t together cost pure eps_t (Ligett et al. 2017, Theorem 2.7).
-    Recording them as separate spends composes them as if independent: with increments, an
-    accountant with delta > 0 composes each in zCDP (sum of the squares / 2, below eps_t^2 / 2:
-    an under-count); with whole levels, sum eps_i (an over-count). One restated entry is exact
-    in every route of the accountant's composition.
+    Recording them as separate spends composes them as if independent: increments under-count
+    in the accountant's zCDP route (sum of their squares / 2 is below eps_t^2 / 2), whole
+    levels over-count (sum of eps_i). The accountant keeps the running entries apart and
+    composes each BASICALLY (eps's and delta's add) with the total of its other spends,
+    whatever route that total takes (:meth:`BudgetAccountant.spent`); a running entry never
+    enters the zCDP route.
+
+    Why basic, and why that is sound. (1) Pointwise bound: whatever levels are chosen, and
+    however they depend on earlier outputs of this release or of other releases, the
+    product of the conditional densities of the releases made so far is the joint density of
+    the lazy Laplace path at the levels reached, which is the density of the last release
+    (Laplace at level eps_T) times a kernel that does not depend on the data (Ligett et al.
+    2017, Thm 2.7, the path drawn downward from its last level). So the privacy loss of this
+    release's part of any transcript is at most eps_T in absolute value, pointwise. (2)
+    Basic composition with a pointwise-bounded mechanism, adaptively: let the other spends
+    total (eps_r, delta_r) and let Q be the law of the transcript with this release run on D
+    and the others on D'. P_D and Q differ only in the others' conditionals: the others form
+    an adaptive (eps_r, delta_r) interaction in which this release, run on the fixed D, is
+    part of the (randomised) analyst, so P_D(S) <= e^eps_r Q(S) + delta_r. Q and P_D' differ
+    only in this release's conditionals, whose density ratio is at most e^eps_T at every
+    transcript by (1), so Q(S) <= e^eps_T P_D'(S). Hence
+    P_D(S) <= e^(eps_r + eps_T) P_D'(S) + delta_r: basic composition (as Dwork and Roth 2014,
+    Theorem 3.16), with eps_T and the others' total capped by the accountant, whose refusals
+    keep the composed total within the budget at every step, as for any spend. Composing the
+    entry in zCDP
+    (eps_T^2 / 2) is NOT sound: with the next level chosen adaptively (0.06 or 0.1, after a
+    release at 0.06), a reviewer's numerical integration gives a log moment generating function
+    of the privacy loss of 0.0606 at order lambda = 3, above the zCDP bound
+    lambda (lambda + 1) eps_T^2 / 2 = 0.06 for eps_T <= 0.1.
+
+    The entry only grows: :meth:`restate` refuses a loss below the current one and, given
+    ``expected``, an entry that no longer holds ``expected`` (another copy of the release, or
+    another thread, restated it first).
 
     Parameters
     ----------
     accountant : BudgetAccountant
     loss : PrivacyLoss
-        The first cost, recorded now under ``label`` (refused, nothing recorded, on an
-        overspend).
+        The first cost, pure or approximate, recorded now under ``label`` (refused, nothing
+        recorded, on an overspend).
     label : str
+
+    References
+    ----------
+    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
+    differential privacy level for accuracy-constrained ERM. NeurIPS 30, Theorem 2.7.
+    Dwork C, Roth A (2014). The algorithmic foundations of differential privacy, Theorem 3.16.
 
     Examples
     --------
@@ -1519,26 +1577,62 @@ class RunningCharge:
 
     def __init__(self, accountant, loss, label):
         loss = _as_loss(loss, "RunningCharge")
+        if loss._kind == "zcdp":
+            raise _messages.value_error("A running charge must be pure or (eps, delta).")
         self.accountant = accountant
         with accountant._lock:
-            accountant._check(loss, label)
+            accountant._check(loss, label, running=True)
             accountant._ledger.append((label, loss))
             self._index = len(accountant._ledger) - 1
+            accountant._running.add(self._index)
+
+    @property
+    def loss(self):
+        """The entry's current loss."""
+        with self.accountant._lock:
+            return self.accountant._ledger[self._index][1]
 
     def check(self, loss):
         """Refuse restating the entry as ``loss`` if the total would exceed the budget."""
         loss = _as_loss(loss, "RunningCharge.check")
         with self.accountant._lock:
-            self.accountant._check(loss, self.accountant._ledger[self._index][0], self._index)
+            self._check_restate(loss, None)
 
-    def restate(self, loss):
+    def _check_restate(self, loss, expected):
+        accountant = self.accountant
+        label, current = accountant._ledger[self._index]
+        if expected is not None and current != expected:
+            raise _messages.value_error(
+                "The entry {label!r} is at {current}, not {expected}: another copy of the "
+                "release restated it. Nothing was recorded.", label=label, current=current,
+                expected=expected)
+        if loss._kind == "zcdp" or loss._eps < current._eps or loss._delta < current._delta:
+            raise _messages.value_error(
+                "A running charge can only grow: {loss} is below the entry {label!r}, at "
+                "{current}. Nothing was recorded.", loss=loss, label=label, current=current)
+        accountant._check(loss, label, self._index, running=True)
+        return label
+
+    def restate(self, loss, expected=None):
         """Replace the entry's loss by ``loss`` if the total fits the budget (checked with the
-        entry's old loss left out), atomically; on an overspend nothing changes."""
+        entry's old loss left out), atomically; on a refusal nothing changes.
+
+        Parameters
+        ----------
+        loss : PrivacyLoss
+            Pure or approximate, at least the entry's current loss (eps and delta).
+        expected : PrivacyLoss, optional
+            Refuse unless the entry still holds ``expected`` (compare and set).
+
+        Raises
+        ------
+        ValueError
+            On an overspend, a loss below the current one, or an entry that moved.
+        """
         loss = _as_loss(loss, "RunningCharge.restate")
         accountant = self.accountant
         with accountant._lock:
-            label = accountant._ledger[self._index][0]
-            accountant._check(loss, label, self._index)
+            label = self._check_restate(loss, expected)
             accountant._ledger[self._index] = (label, loss)
 
 

@@ -26,7 +26,10 @@ about a grid step (g is below 2^-12 of the scale).
 Vectors. The half-width is per coordinate. With ``simultaneous = True`` it holds for all m
 values at once: the noises are independent, so the per-coordinate level
 1 - (1 - alpha)^(1/m) gives a joint coverage of exactly the product, at least 1 - alpha
-(Sidak's product, exact for independent noise, not the union bound).
+(Sidak's product, exact for independent noise, not the union bound). The cells of
+histogramDP and tableDP share one law: their report is one scalar for every cell, at the
+level of ``cells`` cells with ``simultaneous`` (``details['cells']``), so a public bound
+such as n (even 10^12) costs no memory.
 
 Post-processing. A clamp to a range that holds the true value (varDP's [0, v_max],
 pooledVarDP's) only moves the release towards it, so the interval still holds. sdDP releases
@@ -92,7 +95,9 @@ its half-width a at once (Sidak over the ``cells`` K) and at least ``n`` records
 proportion is within (K - 1) a / n of the truth (units 'proportion'; ``allow_negative``:
 (K - 1) a / (n - K a)); n <= K a is refused (the noisy total can then be 0 and the release
 NaN). Proof in ``_proportions``. A worst case over the box again: about 5 times the 95%
-quantile of the error seen with all records in one cell (K = 10, n = 2000, eps = 1).
+quantile of the error seen with all records in one cell (K = 10, n = 2000, eps = 1). As
+for the ratios below, floating-point rounding of the release's arithmetic (relative 1e-16)
+is not counted: at the corners of the box the release can exceed the bound by that much.
 
 Unbounded moments (meanDP, varDP, sdDP, covDP with which.sensitivity = 'unbounded'). The
 release is a ratio of noisy sums (``stats``: the sums of the values centred at the midpoint
@@ -171,6 +176,16 @@ percent of it (``tests/python/test_accuracy_moments.py``).
 What is not covered. quantilesDP's 'joint' method without ``resolution`` (below: refused,
 saying what to pass); every other release has a report.
 
+Size and range. A report describes a number of values (:attr:`NoiseInterval.size`): a
+mechanism's ``size`` (its noise is calibrated for all its coordinates, so a one-value
+report does not hold for a vector: a GaussianMechanism release of 10 values with a scalar
+sensitivity is covered 92 percent of the time by the one-value 95 percent half-width), 1 for
+a scalar statistic, ``cells`` for histogramDP's proportions and for simultaneous counts,
+any number for per-cell counts; :meth:`NoiseInterval.interval` refuses another number.
+Where the arguments give a range that holds the truth (counts >= 0, proportions in [0, 1],
+a mean in its bounds, a variance or covariance within the largest the bounded data allow),
+the interval is intersected with it: the truth lies in both, so the coverage is kept.
+
 Several quantiles (quantilesDP) and bounds (boundsDP). Each report is a bound on rank
 errors, from public values only, over the best the data allow (like quantileDP's).
 
@@ -187,26 +202,41 @@ errors, from public values only, over the best the data allow (like quantileDP's
   vol(S) exp(beta OPT) (the argument of Dwork and Roth 2014, Theorem 3.11, with the base
   measure of McSherry and Talwar 2007), so
   P(T > T* + t) <= alpha for t = (ln(vol(all) / vol(S)) + ln(1 / alpha)) / beta, T* the
-  smallest total over the interval sequences of positive width. vol(all) = (b - a)^m / m!;
-  vol(S) depends on the gaps between the data, so no data-free bound exists for arbitrary
-  reals. With a public resolution r (the data and the bounds on the grid a + r Z, b - a = N
-  r; the caller's promise, like the bounds) every interval of positive width is at least r
-  wide, and S = {o : o_j in [x_{k_j}, x_{k_j} + r)} for an optimal sequence k has volume
-  prod_runs r^l / l! >= r^m / m! (l outputs in one interval): the ratio is at most N^m, and
-  t = (4 / eps)(m ln N + ln(1 / alpha)). Each quantile's rank error
+  smallest total over a family of interval sequences. vol(all) = (b - a)^m / m!; vol(S)
+  depends on the gaps between the data, so no data-free bound exists for arbitrary reals.
+  With a public resolution r (the data and the bounds on the grid a + r Z, b - a = N r; the
+  caller's promise, like the bounds) T* is the smallest total over the sequences of
+  intervals at least r / 2 wide: in exact arithmetic every interval of positive width is
+  at least r wide, and with the data and bounds in floating point (0.3 against 0.1 * 3 =
+  0.30000000000000004) an interval between two spellings of one grid point is far
+  narrower than r / 2 (a rounding artefact, of width 0 in exact arithmetic) while one
+  between neighbouring grid points stays within rounding of r, so T* is the best over the
+  intervals the data really have. Counting the artefacts would break the argument: the
+  top interval [0.3, 0.30000000000000004) with 9 data at 0.3, quants 1, is a total of 0 on
+  a volume of 5.6e-17 that the release almost never draws. S = {o : o_j in [x_{k_j},
+  x_{k_j} + r / 2)} for a sequence k achieving T* has volume prod_runs (r / 2)^l / l! >=
+  (r / 2)^m / m! (l outputs in one interval): the ratio is at most (2 N)^m, and
+  t = (4 / eps)(m ln(2 N) + ln(1 / alpha)). The report requires (b - a) / r within 1e-6
+  of a whole number (absolute, in steps: a relative tolerance would let a bound miss the
+  grid by a narrow top interval [x_n, b) when N is large). Each quantile's rank error
   e_j = c_j - q_j n = sum_{i <= j} (g_i - d_i) = -sum_{i > j} (g_i - d_i) (g_i the gap
   counts) is at most the smaller of the two partial sums of abs values, so at most T / 2:
   with probability >= 1 - alpha every abs(e_j) <= T* / 2 + t / 2 (the report's half-width,
   ``details['total']`` = t). For distinct data strictly inside (a, b), T* is at most m
   (k_j = round(q_j n): each gap deviation at most the two roundings beside it), and 0 when
   every q_j n is a whole number; ties raise it. For
-  m = 1 this is quantileDP's theorem with |R| = N. Floating point: the sampler's
+  m = 1 this is quantileDP's theorem with |R| = 2 N. Floating point: the sampler's
   probabilities are right within a factor of about 1 +- 1e-9 (``dppack.quantiles``) and an
-  output (a uniform double in its interval) lands on the interval's upper end with
-  probability at most 2^-51 (1 + max(abs(a), abs(b)) / r); the report uses
-  alpha' = alpha / (1 + 2^-20) - m 2^-51 (1 + max(abs(a), abs(b)) / r) for alpha and
-  ln N + 2^-20 for ln N (widths of r up to rounding), and refuses a resolution so fine that
-  alpha' <= 0.
+  output (a uniform double in an interval at least r / 2 wide) lands on the interval's
+  upper end with probability at most 2^-50 (1 + max(abs(a), abs(b)) / r); the report uses
+  alpha' = alpha / (1 + 2^-20) - m 2^-50 (1 + max(abs(a), abs(b)) / r) for alpha and
+  ln(2 N) + 2^-20 for ln(2 N), N = (b - a) / r as computed, and refuses a resolution so
+  fine that alpha' <= 0. An output in a narrow artefact interval can round onto its upper
+  end; at the top ([x_n, b)) its count stays n, but elsewhere the rounding can move it to
+  the count of the next datum and is not counted. Such intervals need two spellings of one
+  grid point among the data, or a lower.bound spelled just below the data at it (0.3
+  against 0.1 * 3): the promise includes equal data being equal doubles and lower.bound
+  spelled as the data at it (the release clips a datum below the bound to it).
 * 'recursive' (Kaplan, Schnapp and Stemmer 2022, as ``quantiles._recursive``): a node
   releases its middle quantile q by quantileDP at the level's share
   (``quantiles.recursive_share``) on its part of the data (n_v records) and range, with a
@@ -275,6 +305,8 @@ class NoiseInterval:
         As the attributes.
     transform : {None, 'sqrt'}, optional
         'sqrt' for sdDP (the half-width is that of the variance).
+    range : (float, float), optional
+        As the attribute (:func:`noiseIntervalDP` sets it).
 
     Attributes
     ----------
@@ -283,21 +315,34 @@ class NoiseInterval:
     half_width : float or numpy.ndarray
         h: abs(release - true value) <= h with probability >= 1 - alpha (per value, or for
         all values at once when ``simultaneous``); for quantiles, a rank error; for
-        ExponentialMechanism, a utility shortfall.
+        ExponentialMechanism, a utility shortfall. The counts of histogramDP and tableDP
+        (and histogramDP's proportions) have one law for every cell: a scalar, whatever
+        ``cells`` (given, it is in ``details``).
     alpha : float
     simultaneous : bool
     coverage : float or numpy.ndarray
         The exact probability P(abs(Z) <= T) of the integer noise (per value), at least the
-        per-value level; NaN for the exponential mechanism (a bound, not a law).
+        per-value level. For the reports resting on several noises at once (the unbounded
+        ratios of noisy sums, histogramDP's proportions) the exact probability that all
+        of them are within their half-widths (the product over the independent noises), at
+        least 1 - alpha. NaN for the exponential mechanism (a bound, not a law).
     scale : float or numpy.ndarray
         The scale of the noise drawn, in the data's units: g t / s for the discrete Laplace
-        (its b), g s for the discrete Gaussian (its sigma); NaN for the exponential
-        mechanism.
+        (its b), g s for the discrete Gaussian (its sigma). NaN where the report is not
+        read from a scale: the exponential mechanism (a bound, not a law), the counts and
+        proportions of histogramDP and tableDP (their laws, from
+        ``stats.count_noise_laws`` and ``stats.thresholded_table_laws``, are given by
+        their tails and grids only) and the unbounded ratios of noisy sums.
     grid : float or numpy.ndarray
-        The grid g = 2^k of the release.
+        The grid g = 2^k of the release (for the exponential mechanism, the grid of its
+        utilities); NaN for quantilesDP's 'joint' method (its sampler has no grid). In R,
+        the NaN of ``coverage``, ``scale`` and ``grid`` are NA.
     law : str
-        'discrete Laplace', 'discrete Gaussian', 'exponential mechanism (rank error)' or
-        'exponential mechanism (utility shortfall)'.
+        'discrete Laplace', 'discrete Gaussian', 'discrete Laplace (ratio of noisy sums)' /
+        'discrete Gaussian (ratio of noisy sums)' (the unbounded moments and pooled
+        statistics), 'discrete Laplace (proportions of noisy counts)' / 'discrete Gaussian
+        (proportions of noisy counts)' (histogramDP, normalize = TRUE), 'exponential
+        mechanism (rank error)' or 'exponential mechanism (utility shortfall)'.
     units : str
         What ``half_width`` measures: 'value', 'count', 'proportion' (histogramDP's
         proportions), 'rank' or 'utility' (ExponentialMechanism: the shortfall of the
@@ -305,6 +350,16 @@ class NoiseInterval:
     details : dict
         The other public quantities a report rests on, by name (for example the half-widths
         of the parts of a ratio, or a threshold); empty when there are none.
+    size : int or None
+        How many released values the report describes (see the property):
+        :meth:`interval` refuses another number.
+    range : (float, float) or None
+        The public range that holds the true value, from the release's arguments: [0, Inf)
+        for counts, [0, 1] for proportions, [lower, upper] for a mean, [0, top] for a
+        (pooled) variance, its square root for sdDP, [-top, top] for a covariance (top the
+        largest value the bounded data allow, at the public sizes or, unbounded, at their
+        lower bounds); None elsewhere (the mechanisms, quantiles). :meth:`interval`
+        intersects the interval with it: the truth lies in it, so the coverage is kept.
 
     References
     ----------
@@ -322,7 +377,7 @@ class NoiseInterval:
     """
 
     def __init__(self, statistic, half_width, alpha, simultaneous, coverage, scale, grid, law,
-                 units="value", transform=None, details=None):
+                 units="value", transform=None, details=None, range=None):
         self.statistic = statistic
         self.half_width = half_width
         self.alpha = alpha
@@ -334,18 +389,44 @@ class NoiseInterval:
         self.units = units
         self.transform = transform
         self.details = {} if details is None else dict(details)
+        self.range = range
+
+    @property
+    def size(self):
+        """How many released values the report was computed for: the length of
+        ``half_width`` for a vector report (a mechanism's ``size``, the ``cells`` of a
+        histogram or table, the quantiles); 1 for a scalar statistic (a mean, a variance, a
+        mechanism of one value); for the counts of histogramDP and tableDP, ``cells`` when
+        the report is ``simultaneous`` (it holds for that many cells at once) and None
+        otherwise (the same law and statement per cell, for any number of cells); for
+        histogramDP's proportions, ``cells`` (the bound depends on it). :meth:`interval`
+        refuses a ``released`` of another length."""
+        h = np.asarray(self.half_width)
+        if h.ndim:
+            return int(h.size)
+        if self.units in ("count", "proportion"):
+            cells = self.details.get("cells")
+            if cells is not None and (self.simultaneous or self.units == "proportion"):
+                return int(cells)
+            return None
+        return 1
 
     def interval(self, released):
         """The interval around ``released`` that holds the true value with probability at
         least 1 - alpha: (released - h, released + h); for sdDP
         (sqrt(max(s^2 - h, 0)), sqrt(s^2 + h)); for tableDP with undeclared levels, a 0
-        (a suppressed cell: a released count is above the threshold) gives
-        (0, ``details["suppressed_max"]``).
+        (a suppressed or unobserved cell: a released count is above the threshold) gives
+        (0, ``details["suppressed_max"]``). The interval is intersected with
+        :attr:`range` when there is one (the truth lies in it: post-processing, the
+        coverage is kept).
 
         Parameters
         ----------
-        released : float or array_like
-            The released value(s) the report describes.
+        released : float, array_like or rcompat.Histogram
+            The released value(s) the report describes: numeric, finite, as many as
+            :attr:`size` (a mechanism's report is for ``size`` values: pass ``size`` to
+            :func:`noiseIntervalDP`); a histogram gives its counts. Refused otherwise,
+            with a message saying what to pass.
 
         Returns
         -------
@@ -364,8 +445,10 @@ class NoiseInterval:
             raise _messages.value_error(
                 "ExponentialMechanism's report is a bound on the utility shortfall of the "
                 "selected candidate, not an interval of values.")
-        value = np.asarray(released, dtype=np.float64)
+        value = self._released(released)
         h = np.asarray(self.half_width, dtype=np.float64)
+        if h.ndim and h.size == value.size:
+            h = h.reshape(value.shape)  # a table's cells, in the released table's shape
         if self.transform == "sqrt":
             low = np.sqrt(np.maximum(value * value - h, 0.0))
             high = np.sqrt(value * value + h)
@@ -375,22 +458,90 @@ class NoiseInterval:
             suppressed = value == 0
             low = np.where(suppressed, 0.0, low)
             high = np.where(suppressed, self.details["suppressed_max"], high)
+        if self.range is not None:  # the truth lies in it: intersecting is post-processing
+            low = np.clip(low, *self.range)
+            high = np.clip(high, *self.range)
         if low.ndim == 0:
             return float(low), float(high)
         return low, high
 
+    def _released(self, released):
+        """``released`` checked (numeric, finite, as many values as the report describes,
+        :attr:`size`) as a float array; a histogram gives its counts."""
+        if released is None:
+            raise _messages.value_error(
+                "released is required: the value(s) the release returned.")
+        if isinstance(released, rcompat.Histogram):
+            released = released.counts  # histogramDP's result: its (noisy) counts
+        try:
+            value = np.asarray(released)
+        except (TypeError, ValueError):
+            value = np.asarray(None, dtype=object)
+        if value.dtype.kind not in "iuf":
+            raise _messages.value_error(
+                "released must be numeric: the value(s) the release returned (for "
+                "histogramDP, its counts).")
+        value = value.astype(np.float64)
+        if not np.all(np.isfinite(value)):
+            raise _messages.value_error("released must be finite (no NA, NaN or Inf).")
+        size = self.size
+        if size is not None and value.size != size:
+            hint = {"LaplaceMechanism": "pass size = {got} to noiseIntervalDP (the mechanism "
+                                        "calibrates its noise for all the values)",
+                    "GaussianMechanism": "pass size = {got} to noiseIntervalDP (the "
+                                         "mechanism calibrates its noise for all the values)",
+                    "histogramDP": "pass cells = {got} to noiseIntervalDP",
+                    "tableDP": "pass cells = {got} to noiseIntervalDP"}.get(
+                        self.statistic, "a report of {statistic} describes {size}")
+            raise _messages.value_error(
+                "released has {got} value(s) but the report was computed for {size}: "
+                + hint + ".", got=int(value.size), size=size, statistic=self.statistic)
+        return value
+
     def to_dict(self):
-        """The report as a dict (R's list)."""
-        return {key: getattr(self, key) for key in
-                ("statistic", "half_width", "alpha", "simultaneous", "coverage", "scale",
-                 "grid", "law", "units", "details")}
+        """The report as a dict (R's list): the attributes, with ``size`` and ``range``.
+        Whole numbers beyond R's 32-bit integers (``cells`` = 10^12, a large ``n``) are
+        given as floats: reticulate would wrap them."""
+        def r_safe(value):
+            if isinstance(value, numbers.Integral) and not isinstance(value, bool) \
+                    and abs(int(value)) > 2 ** 31 - 1:
+                return float(value)
+            return value
+
+        out = {key: r_safe(getattr(self, key)) for key in
+               ("statistic", "half_width", "alpha", "simultaneous", "coverage", "scale",
+                "grid", "law", "units", "details", "size", "range")}
+        out["details"] = {key: r_safe(value) for key, value in self.details.items()}
+        return out
 
     def __repr__(self):
-        h = np.asarray(self.half_width)
-        shown = f"{float(h):.6g}" if h.ndim == 0 else f"{h.size} values"
-        joint = ", simultaneous" if self.simultaneous else ""
-        return (f"NoiseInterval({self.statistic}: half-width {shown} ({self.units}), "
-                f"level {1 - self.alpha:g}{joint}, {self.law})")
+        shown = _shown(self.half_width)
+        level = f"{100 * (1 - self.alpha):g}%"
+        joint = ", all values at once" if self.simultaneous else ""
+        if self.units == "rank":
+            head = f"{level} bound{joint}: rank error beyond the best point at most {shown}"
+        elif self.units == "utility":
+            head = f"{level} bound: utility shortfall at most {shown}"
+        else:
+            head = f"{level} noise interval{joint}, half-width {shown} ({self.units})"
+        lines = [f"NoiseInterval({self.statistic}: {head}; {self.law}"]
+        lines += [f"  {name}: {_shown(value)}" for name, value in self.details.items()]
+        if self.range is not None:
+            lines.append(f"  range: {_shown(list(self.range))}")
+        return "\n".join(lines) + ")"
+
+
+def _shown(value):
+    """A value of a report for its display: a number to 6 significant digits, up to 10
+    values in full, more as their count and range."""
+    v = np.asarray(value)
+    if v.dtype.kind not in "iufb":
+        return str(value)
+    if v.ndim == 0:
+        return f"{float(v):.6g}"
+    if v.size <= 10:
+        return "[" + ", ".join(f"{float(x):.6g}" for x in v.ravel()) + "]"
+    return f"{v.size} values in [{float(v.min()):.6g}, {float(v.max()):.6g}]"
 
 
 # --------------------------------------------------------------------------------------------
@@ -470,12 +621,15 @@ def _gaussian_law(sigma, sensitivity, eps, delta, type_DP, coordinates):
 
 
 def _from_laws(statistic, laws, which, alpha, simultaneous, rounding=0.5, units="value",
-               transform=None):
+               transform=None, values=1):
     """A :class:`NoiseInterval` from the laws of the values of a release: ``laws`` a list of
     the dicts of :func:`_laplace_law` / :func:`_gaussian_law` (or ``stats.count_noise_laws``:
     no scale, no guess), ``which`` the index of each value's law (None: one scalar), and the
-    rounding of the true value to the grid, in grid steps (1/2, or 0 for counts on it)."""
-    m = 1 if which is None else int(np.size(which))
+    rounding of the true value to the grid, in grid steps (1/2, or 0 for counts on it).
+    ``values``: with ``which`` None, how many values share the one law (the cells of a
+    table): the report stays a scalar, at the level of ``values`` values with
+    ``simultaneous``, so its size does not grow with them."""
+    m = values if which is None else int(np.size(which))
     level = _per_value_alpha(alpha, m, simultaneous)
     rows = []
     for law in laws:
@@ -947,7 +1101,7 @@ def _histogram(statistic, eps, which_sensitivity="bounded", mechanism="Laplace",
     if lower_bound is None and upper_bound is None:
         if callable(breaks):
             raise _messages.value_error(
-                "lower_bound and upper_bound are required when breaks is a function "
+                "lower.bound and upper.bound are required when breaks is a function "
                 "(histogramDP calls it with the bounds).")
         argument = np.array([0.0, 1.0])  # not used: only a function reads it
     else:
@@ -956,6 +1110,9 @@ def _histogram(statistic, eps, which_sensitivity="bounded", mechanism="Laplace",
     kind, value = rcompat.parse_breaks(breaks, argument, stacklevel=4)
     if kind == "points" and not rcompat.is_equidistant(value):
         raise _messages.value_error(stats.EQUIDISTANT_MESSAGE)
+    if normalize or simultaneous or cells is not None:
+        cells = _histogram_cells(kind, value, lower_bound, upper_bound, argument, cells, n,
+                                 which_sensitivity)
     if normalize:
         return _proportions(statistic, eps, which_sensitivity, mechanism, delta, type_DP,
                             kind == "rule", cells, n, allow_negative, alpha=alpha)
@@ -963,6 +1120,31 @@ def _histogram(statistic, eps, which_sensitivity="bounded", mechanism="Laplace",
         raise _messages.value_error("n is for the proportions only (normalize = TRUE).")
     return _counts(statistic, eps, which_sensitivity, mechanism, delta, type_DP,
                    kind == "rule", cells, alpha=alpha, simultaneous=simultaneous)
+
+
+def _histogram_cells(kind, value, lower_bound, upper_bound, bounds, cells, n,
+                     which_sensitivity):
+    """The number of cells K of the histogram the report is for, wherever public values fix
+    it: given breaks (points or a number of cells) with the bounds, or a rule with the public
+    n ('bounded'), by the release's own ``stats.histogram_breaks``; a ``cells`` that differs is
+    refused (a report for fewer cells than released would not hold). Only a rule under
+    'unbounded' or 'both' (k from the private n) takes ``cells`` as given: that of the
+    released histogram."""
+    if kind == "rule" and (which_sensitivity != "bounded" or n is None):
+        return cells
+    if lower_bound is None or upper_bound is None:
+        raise _messages.value_error(
+            "lower.bound and upper.bound are required for the number of cells of these "
+            "breaks (histogramDP extends them to the bounds).")
+    breaks = stats.histogram_breaks(kind, value, bounds[0], bounds[1],
+                                    None if n is None else int(n), stacklevel=5)[0]
+    count = breaks.size - 1
+    if cells is not None and (isinstance(cells, bool) or not isinstance(cells, numbers.Real)
+                              or cells != count):
+        raise _messages.value_error(
+            "cells must be {count}: the histogram of these breaks and bounds has {count} "
+            "cells.", count=count)
+    return count
 
 
 _PROPORTION_CELLS_MESSAGE = (
@@ -1037,8 +1219,10 @@ def _proportions(statistic, eps, which_sensitivity, mechanism, delta, type_DP, r
         else:
             width = min((cells - 1) * a / n, 1.0)
         reports[label] = NoiseInterval(
-            statistic, np.full(cells, width) if cells > 1 else width, alpha, True,
-            counts.coverage, counts.scale, counts.grid,
+            statistic, width, alpha, True,
+            # the joint probability that every count is within a (independent noises), as
+            # the ratio reports' coverage
+            float(counts.coverage) ** cells, counts.scale, counts.grid,
             f"{counts.law} (proportions of noisy counts)", "proportion",
             details={"n": n, "cells": cells, "half_width_count": a})
     if len(reports) == 1:
@@ -1047,13 +1231,17 @@ def _proportions(statistic, eps, which_sensitivity, mechanism, delta, type_DP, r
 
 
 def _table(statistic, eps, which_sensitivity="bounded", mechanism="Laplace", delta=0,
-           type_DP="aDP", cells=None, declared=None, *, alpha, simultaneous):
+           type_DP="aDP", cells=None, declared=None, allow_negative=False, *, alpha,
+           simultaneous):
     """tableDP: ``declared`` True when every factor declares its levels (a pandas Categorical
     / an R factor, as the release decides it, ``data_access.table_factors``): the counts of
     :func:`_counts`; False for the thresholded release of undeclared levels (its own checks,
     law and threshold, and the bound of a suppressed cell: :func:`_suppressed`). With the
     Laplace mechanism and delta = 0 the levels must be declared (the release refuses
-    undeclared ones), so ``declared`` may be left out; otherwise it is required."""
+    undeclared ones), so ``declared`` may be left out; otherwise it is required.
+    ``allow_negative`` (checked, as the release checks it) does not change the report: the
+    count range [0, Inf) clips the interval whatever the release does with negatives."""
+    _checks.check_flag(allow_negative, "allow.negative")
     _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
                          stats.WHICH_MESSAGE)
     data_access.check_mechanism(mechanism)
@@ -1121,6 +1309,7 @@ def _counts(statistic, eps, which_sensitivity, mechanism, delta, type_DP, rule, 
     if simultaneous and cells is None:
         raise _messages.value_error("cells (the number of cells) is required when "
                                     "simultaneous is TRUE.")
+    given = cells is not None
     cells = 1 if cells is None else _checks.check_whole(cells, "cells", 1)
     if thresholded:
         laws = {label: (k, tail, tau) for label, (_, k, tail, tau) in
@@ -1135,15 +1324,15 @@ def _counts(statistic, eps, which_sensitivity, mechanism, delta, type_DP, rule, 
         # the counts lie on the grid when g <= 1; else rounding them costs half a step
         law = dict(k=k, tail=tail, law="discrete Laplace" if mechanism == "Laplace"
                    else "discrete Gaussian")
-        report = _from_laws(statistic, [law], None if cells == 1 else np.zeros(cells, int),
-                            alpha, simultaneous, rounding=0.0 if k <= 0 else 0.5,
-                            units="count")
+        # one law for every cell: a scalar half-width, however many cells (10^12 is fine)
+        report = _from_laws(statistic, [law], None, alpha, simultaneous,
+                            rounding=0.0 if k <= 0 else 0.5, units="count", values=cells)
         if threshold is not None:
             report.details = _suppressed(report.half_width, threshold)
+        if given:
+            report.details["cells"] = cells
         # the released counts are integers (rounded half to even): within floor(h + 1/2)
-        report.half_width = np.floor(np.asarray(report.half_width) + 0.5)
-        if report.half_width.ndim == 0:
-            report.half_width = float(report.half_width)
+        report.half_width = float(math.floor(report.half_width + 0.5))
         reports[label] = report
     if len(reports) == 1:
         return next(iter(reports.values()))
@@ -1172,8 +1361,8 @@ def _rank_bound(eps, lower, upper, n, alpha):
     return _utility_bound(eps, 1.0, stats.quantile_candidates(lower, upper), n, alpha)
 
 
-def _exponential(statistic, eps, sensitivity, size=None, measure=None, *, alpha,
-                 simultaneous):
+def _exponential(statistic, eps, sensitivity, size=None, measure=None, candidates=None, *,
+                 alpha, simultaneous):
     """ExponentialMechanism: the bound on OPT - u(output) of :func:`_utility_bound` in the
     utility's units, with ln |R| replaced by ln(M / mu_min) for a base ``measure`` (M its
     total, mu_min its smallest positive weight, both after the release's rounding to integers,
@@ -1188,6 +1377,13 @@ def _exponential(statistic, eps, sensitivity, size=None, measure=None, *, alpha,
     (beyond, the release coarsens it)."""
     eps = _checks.check_finite_budget(eps, "eps")
     sensitivity = mechanisms.check_exponential_sensitivity(sensitivity)
+    if candidates is not None:  # the release's checks: one per utility, so size = their number
+        if not hasattr(candidates, "__len__"):
+            raise _messages.value_error(
+                "candidates must be a sequence with one entry per utility.")
+        if size is not None and _checks.check_whole(size, "size", 1) != len(candidates):
+            raise _messages.value_error("Length of candidates must match length of utility")
+        size = len(candidates)
     if measure is None:
         if size is None:
             raise _messages.value_error(
@@ -1214,12 +1410,15 @@ def _exponential(statistic, eps, sensitivity, size=None, measure=None, *, alpha,
 
 
 def _quantile(statistic, eps, lower_bound, upper_bound, quant=0.5, n=None,
-              which_sensitivity="bounded", *, alpha, simultaneous):
-    """quantileDP / medianDP: the rank-error bound of :func:`_rank_bound`."""
+              which_sensitivity="bounded", mechanism="exponential", *, alpha, simultaneous):
+    """quantileDP / medianDP: the rank-error bound of :func:`_rank_bound` (``quant``
+    required for quantileDP, by :func:`noiseIntervalDP`; ``n`` does not change the bound,
+    it only fixes the utilities' grid, whose step 2^-20 is added)."""
     b = _bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     data_access.check_quant(quant)
     _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
                          stats.WHICH_MESSAGE)
+    _checks.check_choice(mechanism, "mechanism", ("exponential",), stats.EXPONENTIAL_MESSAGE)
     eps = _checks.check_finite_budget(eps, "eps")
     n = 1 if n is None else _checks.check_whole(n, "n", 1)
     width, step = _rank_bound(eps, b["lower.bound"], b["upper.bound"], n, alpha)
@@ -1267,38 +1466,47 @@ _RESOLUTION_MESSAGE = (
 # about 1 +- 1e-9 (dppack.quantiles), and data on the grid in floating point make widths of
 # r within a relative 1e-15 or so: both covered by this slack, generously.
 _JOINT_SLACK = 2.0 ** -20
+# How far (b - a) / r may be from a whole number N, in steps: floating-point spellings of the
+# bounds (0.1 * 3) only, far below the r / 2 the volume argument allows.
+_JOINT_GRID_TOLERANCE = 1e-6
 
 
 def _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha):
     """quantilesDP, 'joint' (JointExp): a bound on every quantile's rank error at once, for
     data on the public grid a + r Z (r = ``resolution``). See :mod:`dppack.accuracy`,
-    "Joint quantiles", for the derivation: with N = (b - a) / r,
+    "Joint quantiles", for the derivation: with N = (b - a) / r (within 1e-6 of a whole
+    number, ``_JOINT_GRID_TOLERANCE``),
 
-        t = (4 / eps)(m (ln N + s) + ln(1 / alpha')),
-        alpha' = alpha / (1 + s) - m 2^-51 (1 + max(|a|, |b|) / r),  s = 2^-20,
+        t = (4 / eps)(m (ln(2 N) + s) + ln(1 / alpha')),
+        alpha' = alpha / (1 + s) - m 2^-50 (1 + max(|a|, |b|) / r),  s = 2^-20,
 
-    bounds the total gap deviation's excess over the best achievable one, and t / 2 the
-    excess of each quantile's rank error over half of that best."""
+    bounds the total gap deviation's excess over T*, the best total over outputs in
+    intervals at least r / 2 wide (for data on the grid, even with floating-point error,
+    the best over the intervals that are not rounding artefacts), and t / 2 the excess of
+    each quantile's rank error over T* / 2."""
     if resolution is None:
         raise _messages.value_error(_RESOLUTION_MESSAGE)
     r = _checks.check_number(resolution, "resolution", 0.0, None, closed="neither",
                              finite=True, message="resolution must be a positive number.")
     steps = (upper - lower) / r
     count = round(steps) if math.isfinite(steps) else 0
-    if count < 1 or abs(steps - count) > 1e-9 * count:
+    # absolute, in steps: a relative check lets the bounds miss the grid by many steps'
+    # fractions when there are many grid points (a narrow top interval [x_n, b))
+    if count < 1 or abs(steps - count) > _JOINT_GRID_TOLERANCE:
         raise _messages.value_error(
             "resolution must divide upper.bound - lower.bound: the data and the bounds lie "
             "on the grid lower.bound + resolution * k.")
-    # an output rounded onto its interval's upper end (a uniform double): at most
-    # 2^-51 (1 + max(|a|, |b|) / r) for each of the m outputs
-    rounding = m * 2.0 ** -51 * (1.0 + max(abs(lower), abs(upper)) / r)
+    # an output rounded onto its interval's upper end (a uniform double in an interval at
+    # least r / 2 wide): at most 2^-50 (1 + max(|a|, |b|) / r) for each of the m outputs
+    rounding = m * 2.0 ** -50 * (1.0 + max(abs(lower), abs(upper)) / r)
     level = alpha / (1.0 + _JOINT_SLACK) - rounding
     if level <= 0:
         raise _messages.value_error(
             "resolution is too fine for the bounds: the release's floating-point outputs "
             "cannot resolve it (alpha would be spent on rounding).")
     beta = eps / 4.0  # JointExp's density exp(eps u / (2 Delta)), Delta = 2
-    total = (m * (math.log(count) + _JOINT_SLACK) + math.log(1.0 / level)) / beta
+    # vol(all) / vol(S) <= ((b - a) / (r / 2))^m = (2 N)^m, N = (b - a) / r
+    total = (m * (math.log(2.0 * steps) + _JOINT_SLACK) + math.log(1.0 / level)) / beta
     return NoiseInterval(statistic, total / 2.0, alpha, True, math.nan, math.nan, math.nan,
                          "exponential mechanism (rank error)", "rank",
                          details={"total": total, "resolution": r, "grid_points": count})
@@ -1394,7 +1602,9 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
         data replaced by their public size:
 
         * LaplaceMechanism: ``sensitivities``, ``alloc_proportions``, ``size`` (the number
-          of true values; by default the number of sensitivities).
+          of true values; by default the number of sensitivities: give it for a vector
+          released with one scalar sensitivity, as the release calibrates its noise for all
+          its values; in R, ``released`` sets it by default).
         * GaussianMechanism: ``delta``, ``sensitivities``, ``type_DP``,
           ``alloc_proportions``, ``analytic``, ``tol``, ``size``.
         * meanDP, varDP, sdDP: ``n`` (required: the public sample size; with
@@ -1408,14 +1618,19 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
           bounds, ``approx_n_max``, and the same.
         * histogramDP: ``which_sensitivity``, ``mechanism``, ``delta``, ``type_DP``,
           ``breaks`` (a rule name or the breaks: with a rule, the unbounded release spends
-          part of eps on n), ``cells`` (needed with ``simultaneous``), ``normalize``,
+          part of eps on n), ``cells`` (needed with ``simultaneous``: a bound such as n
+          will do, as the report is one scalar for every cell), ``normalize``,
           ``allow_negative``; with ``normalize = True`` (the proportions, for all cells at
-          once) ``cells`` (with a rule: the released histogram's) and ``n`` (the number of
-          records; under 'unbounded' a public lower bound) are required.
+          once) ``n`` (the number of records; under 'unbounded' a public lower bound) is
+          required. Where public values fix the number of cells (given breaks with the
+          bounds, or a rule with the public n under 'bounded') it is the release's
+          (``stats.histogram_breaks``) and a ``cells`` that differs is refused; only a rule
+          under 'unbounded' needs ``cells`` (the released histogram's).
         * histogramDP's ``breaks`` go through the release's own parsing
           (``rcompat.parse_breaks``; non-equidistant points refused with its message); a
           function needs ``lower_bound`` and ``upper_bound`` (it is called with them).
-        * tableDP: ``which_sensitivity``, ``mechanism``, ``delta``, ``type_DP``, ``cells``,
+        * tableDP: ``which_sensitivity``, ``mechanism``, ``delta``, ``type_DP``,
+          ``allow_negative`` (accepted, checked, no effect on the report), ``cells``,
           ``declared`` (True when every factor declares its levels, a pandas Categorical or
           an R factor; False for the thresholded release of undeclared levels, which needs
           delta > 0; required unless mechanism = 'Laplace' with delta = 0, where the
@@ -1423,25 +1638,37 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
           ``suppressed_max``, the largest count of a suppressed cell; with
           ``simultaneous``, ``cells`` must bound the number of observed cells (n, or the
           number of possible combinations of levels), not count the released ones.
-        * ExponentialMechanism: ``sensitivity`` and ``size`` (the number of candidates) or
-          its ``measure`` (the base measure, one weight per candidate); the report bounds the
-          utility shortfall (units 'utility').
-        * quantileDP: ``quant``, ``lower_bound``, ``upper_bound``, ``n`` (optional);
-          medianDP the same without ``quant``.
+        * ExponentialMechanism: ``sensitivity`` and ``size`` (the number of candidates), or
+          its ``candidates`` (their number is the size), or its ``measure`` (the base
+          measure, one weight per candidate); the report bounds the utility shortfall (units
+          'utility').
+        * quantileDP: ``quant`` (required, as by the release), ``lower_bound``,
+          ``upper_bound``, ``which_sensitivity``, ``mechanism`` ('exponential', checked as
+          the release checks it), ``n`` (optional and without effect on the bound: it only
+          fixes the utilities' grid, the same for any n below 2^979); medianDP the same
+          without ``quant``.
         * quantilesDP: ``quants``, the bounds, ``method``, ``which_sensitivity``, ``n``
-          (optional), and for ``method = 'joint'`` (the default) ``resolution`` (required:
+          (optional, as for quantileDP), and for ``method = 'joint'`` (the default)
+          ``resolution`` (required:
           the public spacing r of the data, which with the bounds lie on the grid
           lower_bound + r k, e.g. 1 for whole numbers). Rank errors over the best the data
           allow: 'independent' and 'joint' for all the quantiles at once; 'recursive' per
           quantile (a vector; all at once with ``simultaneous``).
-        * boundsDP: ``quants``, ``grid`` (the release's defaults), ``n`` (optional): the
+        * boundsDP: ``quants``, ``grid`` (the release's defaults), ``n`` (optional, as for
+          quantileDP): the
           rank error of each bound over the best grid point's (both at once with
           ``simultaneous``).
+
+        A required argument left out is refused first: "<arg> is required for
+        <statistic>." (the handler's arguments without a default, the bounds of the
+        moments, quantileDP's ``quant``; ``n``, ``sizes`` and ``cells`` say what they are).
 
     Returns
     -------
     NoiseInterval or dict
-        The report (``half_width``, per value for a vector; ``interval(released)``); for
+        The report (``half_width``, per value for a vector; ``size``, the number of values
+        it describes; ``range``, the public range of the truth; ``interval(released)``,
+        clipped to the range); for
         which_sensitivity = 'both' (histogramDP, tableDP, meanDP, varDP, sdDP, covDP,
         pooledVarDP, pooledCovDP), ``{"Bounded": ...,
         "Unbounded": ...}``.
@@ -1508,6 +1735,8 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
     simultaneous = _checks.check_flag(simultaneous, "simultaneous")
     handler = _HANDLERS[statistic]
     accepted = handler.__code__.co_varnames[2:handler.__code__.co_argcount]
+    if statistic == "medianDP":
+        accepted = tuple(name for name in accepted if name != "quant")
     unknown = [name for name in arguments if name not in accepted]
     if unknown:
         # The names in each caller's spelling: R's noiseIntervalDP turns the dots of its
@@ -1518,6 +1747,77 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
                 unknown=", ".join(map(spell, unknown)))
             for spell in (str, lambda name: name.replace("_", ".")))
         raise _messages.exception_pair(ValueError, python_text, r_text)
-    if statistic == "medianDP" and "quant" in arguments:
-        raise _messages.value_error("medianDP takes no quant.")
-    return handler(statistic, eps, **arguments, alpha=alpha, simultaneous=simultaneous)
+    _check_required(statistic, handler, arguments)
+    report = handler(statistic, eps, **arguments, alpha=alpha, simultaneous=simultaneous)
+    if isinstance(report, dict):
+        for label, one in report.items():
+            one.range = _truth_range(statistic, one.units, label, arguments)
+    else:
+        report.range = _truth_range(statistic, report.units,
+                                    arguments.get("which_sensitivity", "bounded").title(),
+                                    arguments)
+    return report
+
+
+# The arguments without which a report has no meaning, beyond the handlers' positional ones
+# (n and sizes have their own messages, saying what they are).
+_REQUIRED = {
+    "meanDP": ("lower_bound", "upper_bound"), "varDP": ("lower_bound", "upper_bound"),
+    "sdDP": ("lower_bound", "upper_bound"),
+    "covDP": ("lower_bound1", "upper_bound1", "lower_bound2", "upper_bound2"),
+    "pooledVarDP": ("lower_bound", "upper_bound"),
+    "pooledCovDP": ("lower_bound1", "upper_bound1", "lower_bound2", "upper_bound2"),
+    "quantileDP": ("quant",),
+}
+
+
+def _check_required(statistic, handler, arguments):
+    """'<arg> is required for <statistic>.' (in each caller's spelling) for the first
+    required argument left out: the handler's arguments without a default, then
+    :data:`_REQUIRED`, before anything else is checked."""
+    code = handler.__code__
+    positional = code.co_varnames[2:code.co_argcount]
+    first_default = len(positional) - len(handler.__defaults__ or ())
+    for name in positional[:first_default] + _REQUIRED.get(statistic, ()):
+        if arguments.get(name) is None:
+            raise _messages.exception_pair(
+                ValueError, f"{name} is required for {statistic}.",
+                f"{name.replace('_', '.')} is required for {statistic}.")
+
+
+def _truth_range(statistic, units, which, arguments):
+    """The public range (low, high) that holds the true value, or None: counts >= 0,
+    proportions in [0, 1], a mean in [lower, upper], a (pooled) variance in [0, top] and a
+    covariance in [-top, top] for top the largest value of the data's (``stats.max_squares``:
+    Popoviciu's bound for a variance, Cauchy-Schwarz for a covariance), at the public sizes
+    ('Bounded') or over every size >= them ('Unbounded': the largest, at the sizes, for one
+    sample; for several, spread M / (4 (M - J)) with M their total, which bounds
+    sum_j spread n_j / 4 / (N - J) for every N >= M). sdDP's is the square root of its
+    variance's. Computed from the checked arguments after the handler ran."""
+    if units == "count":
+        return (0.0, math.inf)
+    if units == "proportion":
+        return (0.0, 1.0)
+    get = arguments.get
+    if statistic == "meanDP":
+        return (float(get("lower_bound")), float(get("upper_bound")))
+    if statistic in ("varDP", "sdDP", "covDP", "pooledVarDP", "pooledCovDP"):
+        if statistic in ("covDP", "pooledCovDP"):
+            spread = ((float(get("upper_bound1")) - float(get("lower_bound1")))
+                      * (float(get("upper_bound2")) - float(get("lower_bound2"))))
+        else:
+            spread = (float(get("upper_bound")) - float(get("lower_bound"))) ** 2
+        if statistic.startswith("pooled"):
+            sizes = [int(v) for v in np.ravel(np.asarray(get("sizes"), dtype=object))]
+            total, groups = sum(sizes), len(sizes)
+            if which == "Unbounded" and groups > 1:
+                top = spread * total / (4.0 * (total - groups))
+            else:
+                top = sum(stats.max_squares(m, spread) for m in sizes) / (total - groups)
+        else:
+            n = int(get("n"))
+            top = stats.max_squares(n, spread) / (n - 1)
+        if statistic == "sdDP":
+            return (0.0, math.sqrt(top))
+        return (-top, top) if statistic.endswith("CovDP") or statistic == "covDP" else (0.0, top)
+    return None

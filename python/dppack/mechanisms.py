@@ -847,12 +847,12 @@ def check_exponential_sensitivity(sensitivity):
 def check_measure(measure, size):
     """ExponentialMechanism's checks of a base measure for ``size`` candidates, with DPpack's
     messages: a numeric vector of that length, no value negative, NaN or infinite. Returns it
-    as a flat numeric array (its dtype kept: ``_random.integer_measure`` keeps integers exact).
+    as a flat float array (as ``_checks.as_numeric_array`` gives it).
 
     Examples
     --------
     >>> check_measure([1, 2, 0], 3).tolist()
-    [1, 2, 0]
+    [1.0, 2.0, 0.0]
     """
     m = _checks.as_numeric_array(measure, "Values in measure must be numeric.").ravel()
     if m.size != size:

@@ -362,6 +362,10 @@ def _max_squares(count, spread):
     return spread * count / 4
 
 
+# The public name, for the accuracy reports' range of the truth (dppack.accuracy).
+max_squares = _max_squares
+
+
 def _unit_statistics(access):
     """Prepare the release of the sufficient statistics of :func:`data_access.centred_moments`
     or :func:`data_access.centred_cross_moments` (one sample's vector, or the rows of J
@@ -820,6 +824,28 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
 # --------------------------------------------------------------------------------------------
 
 
+def histogram_breaks(kind, value, lower, upper, n=None, stacklevel=3):
+    """histogramDP's breaks and mids from public values only (never from the data): given points
+    or a number of cells (``rcompat.parse_breaks``'s kinds 'points' and 'cells'), extended to
+    cover [lower, upper]; for a rule, those of its number of cells for n values, or None
+    without n. The number of cells is ``len(breaks) - 1``.
+
+    Examples
+    --------
+    >>> breaks, mids = histogram_breaks("points", np.array([0.2, 0.5, 0.8]), 0.0, 1.0)
+    >>> len(breaks) - 1
+    4
+    """
+    if kind == "points":
+        return _extend_breaks(value, lower, upper)
+    if kind == "cells":
+        return _extend_breaks(rcompat.pretty(lower, upper, n=int(value), min_n=1), lower, upper)
+    if n is None:
+        return None
+    cells = rcompat.check_cells(_rule_cells(value, n), stacklevel=stacklevel)
+    return _extend_breaks(rcompat.pretty(lower, upper, n=int(cells), min_n=1), lower, upper)
+
+
 def _extend_breaks(breaks, lower, upper):
     """Breaks and mids, with cells of the same width added until they cover [lower, upper].
 
@@ -1064,14 +1090,9 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
 
     # §3.5 steps 2-4 with public breaks: from the bounds, never from the data.
     kind, value = rcompat.parse_breaks(breaks, np.array([lower, upper]), stacklevel=3)
-    if kind == "points":
-        if not rcompat.is_equidistant(value):  # §3.5 step 3
-            raise _messages.value_error(EQUIDISTANT_MESSAGE)
-        fixed = _extend_breaks(value, lower, upper)
-    elif kind == "cells":
-        fixed = _extend_breaks(rcompat.pretty(lower, upper, n=int(value), min_n=1), lower, upper)
-    else:
-        fixed = None  # a rule: k from n, below
+    if kind == "points" and not rcompat.is_equidistant(value):  # §3.5 step 3
+        raise _messages.value_error(EQUIDISTANT_MESSAGE)
+    fixed = histogram_breaks(kind, value, lower, upper)  # None for a rule: k from n, below
     bounded, unbounded = data_access.histogram_sensitivities(mechanism)
     versions = _versions(which_sensitivity, (bounded, False), (unbounded, True))
     if fixed is None and which_sensitivity != "bounded":
@@ -1083,10 +1104,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     def rule_breaks(n, stacklevel):
         """The breaks and mids of the rule for n values (each n once: one warning)."""
         if n not in rules:
-            cells = rcompat.check_cells(_rule_cells(value, n), stacklevel=stacklevel)
-            rules[n] = _extend_breaks(
-                rcompat.pretty(lower, upper, n=int(cells), min_n=1), lower, upper
-            )
+            rules[n] = histogram_breaks(kind, value, lower, upper, n, stacklevel + 1)
         return rules[n]
 
     def fuzz(breaks_):

@@ -32,6 +32,9 @@ from dppack import accuracy, stats
 from dppack.accuracy import noiseIntervalDP
 from ratio_checks import planted
 
+# Simulations whose outcome does not depend on NumPy: make test runs them once.
+pytestmark = pytest.mark.one_suite
+
 LEVEL = 1e-6
 
 
@@ -274,7 +277,7 @@ def test_pooled_argument_checks():
     with pytest.raises(ValueError, match="eps must be < 1"):
         noiseIntervalDP("pooledVarDP", 2.0, sizes=[10], which_sensitivity="unbounded",
                         mechanism="Gaussian", delta=1e-5, **VAR)
-    with pytest.raises(ValueError, match="Length of lower_bound must be 1"):
+    with pytest.raises(ValueError, match="lower_bound is required for pooledVarDP"):
         noiseIntervalDP("pooledVarDP", 1.0, sizes=[10], upper_bound=1,
                         which_sensitivity="unbounded")
     with pytest.raises(ValueError, match="too close together or too far apart"):
@@ -310,7 +313,7 @@ def test_proportions_coverage(allow_negative, which, mechanism, eps, delta):
                                allow_negative=allow_negative, which_sensitivity=which,
                                mechanism=mechanism, delta=delta, random_state=seed).counts
             for seed in range(trials)]) - truth
-        _not_above(np.sum(np.max(np.abs(errors), axis=1) > report.half_width[0]), trials, 0.1)
+        _not_above(np.sum(np.max(np.abs(errors), axis=1) > report.half_width), trials, 0.1)
 
 
 def test_proportions_rule_unbounded():
@@ -325,7 +328,7 @@ def test_proportions_rule_unbounded():
         r = noiseIntervalDP("histogramDP", 1.0, which_sensitivity="unbounded",
                             normalize=True, n=400, cells=cells, alpha=0.1)
         truth = np.r_[1.0, np.zeros(cells - 1)]
-        misses += np.max(np.abs(h.counts - truth)) > r.half_width[0]
+        misses += np.max(np.abs(h.counts - truth)) > r.half_width
     _not_above(misses, 400, 0.1)
 
 
@@ -351,9 +354,9 @@ def test_proportions_box(allow_negative, monkeypatch):
                                      allow_negative=allow_negative).counts
             monkeypatch.undo()
             error = np.max(np.abs(out - truth))
-            assert error <= r.half_width[0] * (1 + 1e-12)
+            assert error <= r.half_width * (1 + 1e-12)
             worst = max(worst, error)
-    assert worst >= 0.75 * r.half_width[0]
+    assert worst >= 0.75 * r.half_width
 
 
 def test_proportions_tightness_and_cases():
@@ -365,27 +368,31 @@ def test_proportions_tightness_and_cases():
                         normalize=True, n=n, cells=cells)
     counts = noiseIntervalDP("histogramDP", 1.0, cells=cells, simultaneous=True)
     a = r.details["half_width_count"]
-    assert np.floor(a + 0.5) == counts.half_width[0]
-    assert r.half_width == pytest.approx(np.full(cells, (cells - 1) * a / n), rel=1e-15)
+    assert np.floor(a + 0.5) == counts.half_width
+    # one scalar for every cell (item 2 of the review: no array of cells entries)
+    assert isinstance(r.half_width, float)
+    assert r.half_width == pytest.approx((cells - 1) * a / n, rel=1e-15)
     x = np.full(n, 0.05)
     errors = [np.max(np.abs(dppack.histogramDP(x, 1.0, 0, 1, breaks=BREAKS, normalize=True,
                                                random_state=s).counts - np.r_[1, [0] * 9]))
               for s in range(2000)]
     q = np.quantile(errors, 0.95)
-    assert q <= r.half_width[0] <= 10 * q
+    assert q <= r.half_width <= 10 * q
     # one cell: the release is exactly 1 (0 error); 'both': two reports
-    assert noiseIntervalDP("histogramDP", 1.0, breaks=1, normalize=True, n=100,
-                           cells=1).half_width == 0.0
+    assert noiseIntervalDP("histogramDP", 1.0, breaks=1, lower_bound=0, upper_bound=1,
+                           normalize=True, n=100, cells=1).half_width == 0.0
     both = noiseIntervalDP("histogramDP", 1.0, normalize=True, n=500, cells=10,
                            which_sensitivity="both")
-    assert both["Unbounded"].half_width[0] < both["Bounded"].half_width[0]
+    assert both["Unbounded"].half_width < both["Bounded"].half_width
     np.testing.assert_allclose(r.interval(np.full(cells, 0.1))[1], 0.1 + r.half_width)
 
 
 def test_proportions_argument_checks():
     kw = dict(breaks=BREAKS, lower_bound=0, upper_bound=1, normalize=True)
     with pytest.raises(ValueError, match="cells is required for the proportions"):
-        noiseIntervalDP("histogramDP", 1.0, n=100, **kw)
+        # a rule under 'unbounded': the cells come from the private n (given points fix them)
+        noiseIntervalDP("histogramDP", 1.0, n=100, normalize=True,
+                        which_sensitivity="unbounded")
     with pytest.raises(ValueError, match="n is required for the proportions"):
         noiseIntervalDP("histogramDP", 1.0, cells=10, **kw)
     with pytest.raises(ValueError, match="n must exceed cells times"):
@@ -401,3 +408,26 @@ def test_proportions_argument_checks():
     with pytest.raises(ValueError, match="Only equidistant"):
         noiseIntervalDP("histogramDP", 1.0, cells=2, n=1000, breaks=[0, 0.1, 1],
                         normalize=True)
+
+
+@pytest.mark.parametrize("breaks", [[0.0, 0.5, 1.0], [0.2, 0.5, 0.8], 3])
+def test_histogram_cells_are_those_of_the_release(breaks):
+    # The number of cells of given breaks is public: the report takes it from the release's own
+    # stats.histogram_breaks and refuses another (a report for fewer cells than released does
+    # not hold: cells = 1 for two released cells gave a half-width 0 and coverage 0). Planted:
+    # _histogram_cells returning the given cells -> the refusal and the count fail.
+    x = np.linspace(0.0, 1.0, 50)
+    released = dppack.histogramDP(x, 1.0, 0.0, 1.0, breaks=breaks, normalize=True,
+                                  random_state=1)
+    k = len(released.counts)
+    report = noiseIntervalDP("histogramDP", 1.0, breaks=breaks, lower_bound=0.0,
+                             upper_bound=1.0, normalize=True, n=1000)
+    assert report.details["cells"] == k
+    with pytest.raises(ValueError, match=f"cells must be {k}"):
+        noiseIntervalDP("histogramDP", 1.0, breaks=breaks, lower_bound=0.0, upper_bound=1.0,
+                        normalize=True, n=1000, cells=k - 1)
+    counts = noiseIntervalDP("histogramDP", 1.0, breaks=breaks, lower_bound=0.0,
+                             upper_bound=1.0, simultaneous=True)
+    assert counts.details["cells"] == k
+    with pytest.raises(ValueError, match="lower.bound and upper.bound are required"):
+        noiseIntervalDP("histogramDP", 1.0, breaks=breaks, normalize=True, n=1000)

@@ -23,6 +23,9 @@ import dppack
 from dppack import quantiles, stats
 from dppack.accuracy import noiseIntervalDP
 
+# Simulations whose outcome does not depend on NumPy: make test runs them once.
+pytestmark = pytest.mark.one_suite
+
 LEVEL = 1e-6  # each binomial test's false-failure rate
 SLACK = 2.0 ** -20
 
@@ -50,18 +53,17 @@ def _message(call):
 
 
 def _joint_formula(eps, m, lower, upper, r, alpha):
-    count = round((upper - lower) / r)
-    level = alpha / (1 + SLACK) - m * 2.0 ** -51 * (1 + max(abs(lower), abs(upper)) / r)
-    return 4.0 / eps * (m * (math.log(count) + SLACK) + math.log(1 / level))
+    level = alpha / (1 + SLACK) - m * 2.0 ** -50 * (1 + max(abs(lower), abs(upper)) / r)
+    return 4.0 / eps * (m * (math.log(2 * (upper - lower) / r) + SLACK) + math.log(1 / level))
 
 
-def _best_total(x, quants, lower, upper):
-    """D*: the smallest total gap deviation over the interval sequences k_1 <= ... <= k_m
-    of positive width (brute-force dynamic program, O(m n^2))."""
+def _best_total(x, quants, lower, upper, r):
+    """T*: the smallest total gap deviation over the interval sequences k_1 <= ... <= k_m
+    of intervals at least r / 2 wide (brute-force dynamic program, O(m n^2))."""
     x = np.sort(np.clip(x, lower, upper))
     n = x.size
     edges = np.concatenate([[lower], x, [upper]])
-    ok = np.diff(edges) > 0  # interval k = [x_k, x_{k+1}) can hold an output
+    ok = np.diff(edges) >= r / 2  # interval k = [x_k, x_{k+1}) counts for T*
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
     k = np.arange(n + 1)
     cost = np.where(ok, np.abs(k - d[0]), np.inf)
@@ -98,11 +100,12 @@ def test_joint_formula():
         assert report.details["grid_points"] == round((upper - lower) / r)
         with pytest.raises(ValueError, match="rank error"):
             report.interval(1.0)
-    # m = 1: the continuous quantile's theorem, (2 / eps)(ln N + ln(1 / alpha)), as
-    # quantileDP's report with |R| = N candidates (up to the slack)
+    # m = 1: the continuous quantile's theorem, (2 / eps)(ln(2 N) + ln(1 / alpha)), as
+    # quantileDP's report with |R| = 2 N candidates (up to the slack). Planted: ln N for
+    # ln(2 N) -> this and the formula above fail.
     one = noiseIntervalDP("quantilesDP", 1.0, quants=[0.3], lower_bound=0, upper_bound=1000,
                           resolution=1)
-    assert one.half_width == pytest.approx(2 * (math.log(1000) + math.log(20)), rel=1e-5)
+    assert one.half_width == pytest.approx(2 * (math.log(2000) + math.log(20)), rel=1e-5)
 
 
 def test_joint_coverage_worst_case():
@@ -122,7 +125,7 @@ def test_joint_coverage_worst_case():
     outs = np.array([dppack.quantilesDP(x, quants, 8.0, 0, big, random_state=seed)
                      for seed in range(trials)])
     total, largest = _joint_errors(x, quants, outs, 0, big)
-    best = _best_total(x, quants, 0, big)
+    best = _best_total(x, quants, 0, big, 1)
     assert best == 0
     _not_above(np.sum(total > best + report.details["total"]), trials, 0.05)
     _not_above(np.sum(largest > best / 2 + report.half_width), trials, 0.05)
@@ -144,9 +147,51 @@ def test_joint_coverage_ties():
     outs = np.array([dppack.quantilesDP(x, quants, 1.0, 18, 90, random_state=seed)
                      for seed in range(trials)])
     total, largest = _joint_errors(x, quants, outs, 18, 90)
-    best = _best_total(x, quants, 18, 90)
+    best = _best_total(x, quants, 18, 90, 1)
     _not_above(np.sum(total > best + report.details["total"]), trials, 0.1)
     _not_above(np.sum(largest > best / 2 + report.half_width), trials, 0.1)
+
+
+def test_joint_grid_is_checked_in_absolute_steps():
+    # A relative check (1e-9 N) let upper = 1000.0000001 pass with r = 0.001 (N = 10^6, 1e-4
+    # steps off the grid): the top interval [1000, 1000.0000001) is 10^4 times narrower than
+    # r, and with 34 values at 1000, quants = 1, eps = 1 the old report missed in 0.997 of
+    # the releases. Planted: the relative check -> this passes the bounds.
+    with pytest.raises(ValueError, match="must divide"):
+        noiseIntervalDP("quantilesDP", 1.0, quants=[1], lower_bound=0,
+                        upper_bound=1000.0000001, resolution=0.001)
+    # floating-point spellings of a grid point stay accepted (N = 3 + 4e-16)
+    noiseIntervalDP("quantilesDP", 1.0, quants=[1], lower_bound=0, upper_bound=0.1 * 3,
+                    resolution=0.1)
+
+
+@pytest.mark.parametrize("values,upper,r", [
+    (np.full(9, 0.3), 0.1 * 3, 0.1),  # the bound 0.30000000000000004 above the data's 0.3
+    (np.full(34, 1000.0), 1000 + 5e-10, 0.001),  # a bound 5e-7 steps above the grid
+])
+def test_joint_coverage_narrow_top_interval(values, upper, r):
+    # Data at the top of a grid whose upper bound is a floating-point spelling a little above
+    # them: the top interval [x_n, b) has positive width but is far narrower than r, so the
+    # best total over positive widths is 0 (every datum below the output) while the release
+    # almost never puts its output there (c = 0: rank error n). T* (intervals >= r / 2) is
+    # 2 n, and the report holds against it; against the positive-width best (0) with the old
+    # ln N report, it misses in every draw (planted: _above). The binomial tests' false-
+    # failure rate is 1e-6 each.
+    quants = np.array([1.0])
+    n = values.size
+    report = noiseIntervalDP("quantilesDP", 1.0, quants=quants, lower_bound=0,
+                             upper_bound=upper, resolution=r)
+    trials = 400
+    outs = np.array([dppack.quantilesDP(values, quants, 1.0, 0, upper, random_state=seed)
+                     for seed in range(trials)])
+    total, largest = _joint_errors(values, quants, outs, 0, upper)
+    best = _best_total(values, quants, 0, upper, r)
+    assert best == 2 * n
+    _not_above(np.sum(total > best + report.details["total"]), trials, 0.05)
+    _not_above(np.sum(largest > best / 2 + report.half_width), trials, 0.05)
+    old = 2.0 * (math.log(round(upper / r)) + math.log(20))  # ln N, positive widths: T* = 0
+    assert _best_total(values, quants, 0, upper, 1e-300) == 0
+    _above(np.sum(largest > old), trials, 0.05)
 
 
 @pytest.mark.parametrize("resolution,message", [

@@ -26,6 +26,9 @@ import dppack
 from dppack import _messages, mechanisms, stats
 from dppack.accuracy import noiseIntervalDP
 
+# Simulations whose outcome does not depend on NumPy: make test runs them once.
+pytestmark = pytest.mark.one_suite
+
 LEVEL = 1e-6  # each binomial test's false-failure rate
 
 
@@ -149,9 +152,10 @@ def test_thresholded_simultaneous_holds_for_every_observed_cell():
     eps, delta, alpha = 0.9, 0.05, 0.2
     report = noiseIntervalDP("tableDP", eps, alpha=alpha, delta=delta, declared=False,
                              simultaneous=True, cells=40)
-    assert report.simultaneous and np.shape(report.half_width) == (40,)
+    assert report.simultaneous and np.shape(report.half_width) == ()
+    assert report.details["cells"] == 40
     single = noiseIntervalDP("tableDP", eps, alpha=alpha, delta=delta, declared=False)
-    assert report.half_width[0] > single.half_width
+    assert report.half_width > single.half_width
     groups = _groups(noiseIntervalDP("tableDP", eps, alpha=alpha / 40, delta=delta,
                                      declared=False))
     counts = np.repeat([groups["at tau"], groups["at U"], groups["U + 1"], groups["far"]], 10)
@@ -248,3 +252,32 @@ def test_unknown_argument_message_in_each_language():
     assert _messages.r_text(error.value) == (
         "noiseIntervalDP for meanDP takes n, lower.bound, upper.bound, which.sensitivity, "
         "mechanism, delta, type.DP; not upper.bnd.")
+
+
+@pytest.mark.parametrize("statistic,arguments", [
+    ("tableDP", {}), ("tableDP", {"delta": 1e-5, "declared": False}),
+    ("histogramDP", {}), ("histogramDP", {"which_sensitivity": "unbounded"}),
+    ("histogramDP", {"normalize": True, "n": 10 ** 16, "which_sensitivity": "unbounded"})])
+def test_many_cells_give_one_scalar(statistic, arguments):
+    # cells = 10^12 (a bound such as n, as the docs advise): every cell has the same law, so
+    # the report is one scalar at the Sidak level of 10^12 cells, in a few milliseconds and
+    # kilobytes. Planted: one entry per cell (np.full / np.zeros(cells)) -> MemoryError, and
+    # the peak-memory check fails long before with smaller cells.
+    import tracemalloc
+
+    cells = 10 ** 12
+    tracemalloc.start()
+    try:
+        report = noiseIntervalDP(statistic, 1.0, cells=cells, simultaneous=True, **arguments)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 ** 20
+    assert np.shape(report.half_width) == () and report.details["cells"] == cells
+    assert report.simultaneous
+    if arguments.get("normalize"):
+        return  # the proportions' counts: test_accuracy_pooled_hist.py
+    level = -math.expm1(math.log1p(-0.05) / cells)  # Sidak's per-cell level
+    per_cell = noiseIntervalDP(statistic, 1.0, alpha=level, **arguments)
+    assert report.half_width == per_cell.half_width
+    assert report.half_width > noiseIntervalDP(statistic, 1.0, **arguments).half_width

@@ -1,10 +1,11 @@
-"""A user function of an ERM model that returns the wrong number of values is refused before
+"""A user function of an ERM model that returns the wrong number of values is refused after
 the fit is charged and before any noise is drawn.
 
 The frameworks evaluate the user's functions once at the solver's start (theta = 0, no noise;
-``_check_outputs`` of :mod:`dppack.erm.cms` and :mod:`dppack.erm.kst`) after the data checks:
-a loss, gradient, map, regularizer or constraint Jacobian of the wrong length fails there with
-a message that names it, the generator untouched and the accountant unchanged. Every test is
+``_check_outputs`` of :mod:`dppack.erm.cms` and :mod:`dppack.erm.kst`) after the data checks
+and the charge: a loss, gradient, map, regularizer or constraint Jacobian of the wrong length
+fails there with a message that names it, the generator untouched and the fit charged (the
+functions read the private data: a refusal that depends on it must not be free). Every test is
 deterministic (fixed data, fixed seeds; no statistical assertion).
 """
 
@@ -52,14 +53,17 @@ def summed(function):
 
 def refused_first(fit, match):
     """``fit(rng, accountant)`` raises ValueError matching ``match`` with the generator's state
-    and the accountant's ledger unchanged."""
+    unchanged and the fit charged: the check runs the user's functions on the private data,
+    so it comes after the charge (a refusal that depends on the data is paid for)."""
     rng = np.random.default_rng(11)
     state = rng.bit_generator.state
     accountant = dppack.BudgetAccountant(10.0, 1e-3)
     with pytest.raises(ValueError, match=match):
         fit(rng, accountant)
     assert rng.bit_generator.state == state, "a random number was drawn before the error"
-    assert len(accountant.ledger) == 0, "the failed fit was charged"
+    assert len(accountant.ledger) == 1, "the refused fit was not charged"
+    label, loss = accountant.ledger[0]
+    assert label.endswith(".fit") and loss.eps == 1.0
     return accountant
 
 
@@ -197,3 +201,91 @@ def test_linear_regression_checks_its_regularizer_gradient_without_a_second_gram
             X_KST, Y_KST, *KST_BOUNDS, add_bias=True, random_state=rng, accountant=accountant)
 
     refused_first(fit, r"^regularizer_gr returned 1 values where 3 \(one per coefficient\)")
+
+
+def test_a_refusal_that_depends_on_the_data_is_charged():
+    # The check runs the user's functions on the private data: a function that fails on one
+    # dataset and not on its neighbour (here: on more than 20 positive labels) must not make
+    # the refusal free, or the ledger would reveal which dataset it was. Both fits are
+    # charged the same; the refused one draws nothing.
+    def loss(y_hat, y):
+        if np.sum(y) > 20:
+            raise RuntimeError("more than 20 positives")
+        return dppack.loss_cross_entropy(y_hat, y)
+
+    neighbour = Y_CMS.copy()
+    neighbour[np.argmin(Y_CMS)] = 1.0
+    assert Y_CMS.sum() == 20 and neighbour.sum() == 21
+    ledgers = []
+    for labels in (Y_CMS, neighbour):
+        rng = np.random.default_rng(11)
+        state = rng.bit_generator.state
+        accountant = dppack.BudgetAccountant(10.0, 1e-3)
+        try:
+            cms("output", loss=loss).fit(X_CMS, labels, *CMS_BOUNDS, random_state=rng,
+                                         accountant=accountant)
+        except RuntimeError:
+            assert rng.bit_generator.state == state, "drawn before the refusal"
+        ledgers.append(accountant.ledger)
+    assert ledgers[0] == ledgers[1] == [("EmpiricalRiskMinimizationDP_CMS.fit",
+                                         dppack.PrivacyLoss.pure(1.0))]
+
+
+def test_kst_refusal_is_charged_after_the_data_checks():
+    # KST: the same order (charged, nothing drawn), through refused_first's ledger check
+    def fit(rng, accountant):
+        kst(loss_gr=lambda y_hat, y: 0.0).fit(X_KST, Y_KST, *KST_BOUNDS, random_state=rng,
+                                              accountant=accountant)
+
+    accountant = refused_first(fit, r"^loss_gr returned 1 values")
+    assert accountant.ledger[0][0] == "EmpiricalRiskMinimizationDP_KST.fit"
+
+
+def test_cms_subclass_with_its_own_solver_is_not_checked():
+    # _optimize_coeff is a documented hook: a subclass that minimises its own objective (here
+    # with a loss that returns the total, not one value per row) is not held to the
+    # library's J, as the KST framework already skips its check for such subclasses.
+    from scipy.optimize import minimize
+
+    class OwnSolver(dppack.EmpiricalRiskMinimizationDP_CMS):
+        def _optimize_coeff(self, X, y, Delta, b, weights=None):
+            n = len(y)
+
+            def objective(theta):
+                return (self.loss(self.mapXy(X, theta), y) / n + self.gamma / n
+                        * self.regularizer(theta) + b @ theta / n + Delta / 2 * theta @ theta)
+
+            return minimize(objective, np.zeros(X.shape[1])).x
+
+    model = OwnSolver(dppack.mapXy_sigmoid, summed(dppack.loss_cross_entropy), "l2", eps=1.0,
+                      gamma=1.0, perturbation_method="objective", c=0.25)
+    model.fit(X_CMS, Y_CMS, *CMS_BOUNDS, random_state=1)
+    assert model.coeff.shape == (2,) and np.all(np.isfinite(model.coeff))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: dppack.LogisticRegressionDP("l2", 1.0, 1.0),
+    lambda: dppack.svmDP("l2", 1.0, 1.0, "output"),
+    lambda: dppack.svmDP("l2", 1.0, 1.0, "objective", kernel="Gaussian", D=5)],
+    ids=["logistic", "svm", "svm-gaussian"])
+def test_built_in_losses_take_no_extra_data_pass(monkeypatch, make):
+    # LogisticRegressionDP and svmDP fuse their built-in loss (one risk over the margins): the
+    # check evaluates only the regularizer, never the generic J over the data (which would be
+    # one more pass over X, costly on Dask data). Spy on the generic J and on the fused risk.
+    generic, fused = [], []
+    objective = dppack.erm.cms.EmpiricalRiskMinimizationDP_CMS._objective
+    risk = dppack.erm.losses.MarginLoss.risk
+
+    def spy_objective(self, *args, **kwargs):
+        generic.append(1)
+        return objective(self, *args, **kwargs)
+
+    def spy_risk(self, *args, **kwargs):
+        fused.append(1)
+        return risk(self, *args, **kwargs)
+
+    monkeypatch.setattr(dppack.erm.cms.EmpiricalRiskMinimizationDP_CMS, "_objective",
+                        spy_objective)
+    monkeypatch.setattr(dppack.erm.losses.MarginLoss, "risk", spy_risk)
+    make().fit(X_CMS, Y_CMS, *CMS_BOUNDS, random_state=1)
+    assert generic == [] and fused == [1]

@@ -18,7 +18,7 @@ test_that("R gives the core's report for the unbounded pooled statistics", {
   expect_identical(r$units, "value")
   expect_named(r$details, c("sizes", "half.width.sum", "half.width.squares",
                             "half.width.count"))
-  expect_equal(unlist(r$details$sizes), c(200, 300))
+  expect_identical(r$details$sizes, c(200L, 300L)) # a plain vector, not a list
   expect_identical(unname(unlist(r$details[-1])), unname(unlist(py$details[-1])))
   g <- noiseIntervalDP("pooledCovDP", 0.5, sizes = c(60, 90), lower.bound1 = 0,
                        upper.bound1 = 1, lower.bound2 = 0, upper.bound2 = 2,
@@ -46,7 +46,9 @@ test_that("'both' for the pooled statistics, and the interval around a release",
                                         which.sensitivity = "unbounded"))
   r <- noiseIntervalDP("pooledVarDP", 1, sizes = c(100, 150), lower.bound = 0,
                        upper.bound = 1, which.sensitivity = "unbounded", released = v)
-  expect_equal(c(r$lower, r$upper), v + c(-1, 1) * r$half.width)
+  # clipped to the public range of the truth (r$range)
+  expect_equal(c(r$lower, r$upper),
+               pmin(pmax(v + c(-1, 1) * r$half.width, r$range[1]), r$range[2]))
 })
 
 test_that("R gives the core's report for histogramDP's proportions", {
@@ -56,7 +58,7 @@ test_that("R gives the core's report for histogramDP's proportions", {
   py <- dp$noiseIntervalDP("histogramDP", 1, breaks = seq(0, 1, by = 0.1), lower_bound = 0,
                            upper_bound = 1, normalize = TRUE, n = 2000L, cells = 10L)
   expect_identical(r$half.width, as.numeric(py$half_width))
-  expect_length(r$half.width, 10)
+  expect_length(r$half.width, 1) # one number for every cell
   expect_identical(r$units, "proportion")
   expect_true(r$simultaneous)
   expect_named(r$details, c("n", "cells", "half.width.count"))
@@ -92,7 +94,8 @@ test_that("the messages, in R's names", {
                     which.sensitivity = "unbounded"),
     "sizes must be whole numbers >= 2.", "noiseIntervalDP")
   expect_dppack_error(
-    noiseIntervalDP("histogramDP", 1, normalize = TRUE, n = 1000),
+    noiseIntervalDP("histogramDP", 1, normalize = TRUE, n = 1000,
+                    which.sensitivity = "unbounded"),
     paste("cells is required for the proportions (normalize = TRUE): the number of cells",
           "of the histogram (with a rule for the breaks, that of the released histogram)."),
     "noiseIntervalDP")
@@ -102,6 +105,13 @@ test_that("the messages, in R's names", {
           "(which.sensitivity = 'bounded'), or a public lower bound on it ('unbounded',",
           "'both')."),
     "noiseIntervalDP")
-  expect_error(noiseIntervalDP("histogramDP", 1, normalize = TRUE, cells = 10, n = 100),
+  expect_error(noiseIntervalDP("histogramDP", 1, normalize = TRUE, cells = 10, n = 40,
+                               which.sensitivity = "unbounded"),
                "n must exceed cells times the counts' half-width")
+  # given breaks fix the number of cells: another one is refused
+  expect_dppack_error(
+    noiseIntervalDP("histogramDP", 1, breaks = c(0.2, 0.5, 0.8), lower.bound = 0,
+                    upper.bound = 1, normalize = TRUE, n = 1000, cells = 2),
+    "cells must be 4: the histogram of these breaks and bounds has 4 cells.",
+    "noiseIntervalDP")
 })

@@ -11,10 +11,10 @@ test_that("joint quantiles: the core's report, resolution required", {
   expect_identical(r$half.width, py$half_width)
   expect_identical(r$units, "rank")
   expect_true(r$simultaneous)
-  # (4 / eps)(m (log N + 2^-20) + log(1 / alpha')),
-  # alpha' = alpha / (1 + 2^-20) - m 2^-51 (1 + max(|a|, |b|) / r)
-  level <- 0.05 / (1 + 2^-20) - 3 * 2^-51 * 101
-  expect_equal(r$details$total, 4 * (3 * (log(100) + 2^-20) + log(1 / level)),
+  # (4 / eps)(m (log(2 N) + 2^-20) + log(1 / alpha')),
+  # alpha' = alpha / (1 + 2^-20) - m 2^-50 (1 + max(|a|, |b|) / r)
+  level <- 0.05 / (1 + 2^-20) - 3 * 2^-50 * 101
+  expect_equal(r$details$total, 4 * (3 * (log(200) + 2^-20) + log(1 / level)),
                tolerance = 1e-12)
   expect_equal(r$half.width, r$details$total / 2)
   expect_identical(r$details$grid.points, 100L)
@@ -23,6 +23,10 @@ test_that("joint quantiles: the core's report, resolution required", {
   expect_error(noiseIntervalDP("quantilesDP", 1, quants = 0.5, lower.bound = 0,
                                upper.bound = 100, resolution = 0.7), "must divide",
                fixed = TRUE)
+  # the grid is checked in absolute steps: 1e-4 steps off with N = 10^6 is refused
+  expect_error(noiseIntervalDP("quantilesDP", 1, quants = 1, lower.bound = 0,
+                               upper.bound = 1000.0000001, resolution = 0.001),
+               "must divide", fixed = TRUE)
   expect_error(noiseIntervalDP("quantilesDP", 1, quants = 0.5, lower.bound = 0,
                                upper.bound = 100, resolution = -1),
                "resolution must be a positive number.", fixed = TRUE)
@@ -42,8 +46,11 @@ test_that("recursive quantiles: one bound per quantile", {
   expect_identical(r$half.width, as.numeric(py$half_width))
   expect_false(r$simultaneous)
   expect_equal(r$details$eps.each, 0.5)
-  expect_equal(as.numeric(r$details$depth), c(2, 1, 2))
-  expect_equal(as.numeric(r$details$weight), c(1.5, 1, 1.5))
+  # plain vectors, not 1-d arrays (num [1:3(1d)])
+  expect_null(dim(r$details$depth))
+  expect_null(dim(r$details$weight))
+  expect_equal(r$details$depth, c(2, 1, 2))
+  expect_identical(r$details$weight, c(1.5, 1, 1.5))
   # the median (the root) alone: quantileDP's bound at eps / 2
   median <- noiseIntervalDP("quantileDP", 0.5, quant = 0.5, lower.bound = 0,
                             upper.bound = 100, n = 200)

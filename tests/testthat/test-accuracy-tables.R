@@ -32,8 +32,29 @@ test_that("the thresholded table's report: R == the core, R's names", {
   expect_identical(r$details$suppressed.max, 30)
   joint <- noiseIntervalDP("tableDP", 1, delta = 1e-5, declared = FALSE, cells = 5,
                            simultaneous = TRUE)
-  expect_length(joint$half.width, 5)
+  expect_length(joint$half.width, 1) # one number for every cell
+  expect_identical(joint$details$cells, 5L)
   expect_true(all(joint$half.width > r$half.width))
+})
+
+test_that("a bound such as n for cells: one number, no per-cell vector", {
+  # cells = 10^12 used to allocate one entry per cell (MemoryError in the core); the report
+  # is one number at the Sidak level of 10^12 cells, as the core's.
+  for (declared in c(TRUE, FALSE)) {
+    expect_warning(r <- noiseIntervalDP("tableDP", 1, delta = if (declared) 0 else 1e-5,
+                                        declared = declared, cells = 1e12,
+                                        simultaneous = TRUE), NA)
+    py <- core_module()$noiseIntervalDP("tableDP", 1, delta = if (declared) 0 else 1e-5,
+                                        declared = declared, cells = 1e12,
+                                        simultaneous = TRUE)
+    expect_identical(r$half.width, py$half_width)
+    expect_length(r$half.width, 1)
+    expect_equal(r$details$cells, 1e12)
+    expect_true(is.na(r$scale)) # the counts' laws come without a scale
+  }
+  h <- noiseIntervalDP("histogramDP", 1, cells = 1e12, simultaneous = TRUE)
+  level <- -expm1(log1p(-0.05) / 1e12)
+  expect_identical(h$half.width, noiseIntervalDP("histogramDP", 1, alpha = level)$half.width)
 })
 
 test_that("the interval of a released table: a 0 is a suppressed cell", {
@@ -43,7 +64,7 @@ test_that("the interval of a released table: a 0 is a suppressed cell", {
   r <- noiseIntervalDP("tableDP", 1, delta = 1e-5, declared = FALSE,
                        released = released)
   shown <- as.numeric(released)
-  expect_identical(r$lower == 0, shown == 0)
+  expect_identical(as.vector(r$lower) == 0, shown == 0) # lower keeps the table's shape
   expect_identical(r$upper[shown == 0], rep(r$details$suppressed.max, sum(shown == 0)))
   expect_identical(r$upper[shown > 0] - r$lower[shown > 0],
                    rep(2 * r$half.width, sum(shown > 0)))
@@ -77,6 +98,6 @@ test_that("an unknown argument: noiseIntervalDP names the arguments as R spells 
   expect_dppack_error(
     noiseIntervalDP("tableDP", 1, delta = 1e-5, declared = FALSE, lower.bound = 0),
     paste("noiseIntervalDP for tableDP takes which.sensitivity, mechanism, delta, type.DP,",
-          "cells, declared; not lower.bound."),
+          "cells, declared, allow.negative; not lower.bound."),
     "noiseIntervalDP")
 })

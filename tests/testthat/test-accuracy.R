@@ -10,7 +10,7 @@ test_that("a report from the public arguments: R's names, the textbook half-widt
   r <- noiseIntervalDP("meanDP", eps = 1, n = 10, lower.bound = 0, upper.bound = 10)
   expect_s3_class(r, "noiseIntervalDP")
   expect_named(r, c("statistic", "half.width", "alpha", "simultaneous", "coverage", "scale",
-                    "grid", "law", "units"))
+                    "grid", "law", "units", "size", "range"))
   # Laplace: b log(1/alpha), b = (U - L) / (n eps) = 1, within a grid step
   expect_equal(r$half.width, log(20), tolerance = 1e-5)
   expect_equal(r$scale, 1, tolerance = 1e-5)

@@ -26,7 +26,9 @@ whole path is returned), the Brownian path rho = sensitivity^2 / (2 s_T), the on
 as documented on :class:`LaplaceNoiseReductionOnline`.
 """
 
+import fractions
 import math
+import threading
 
 import numpy as np
 
@@ -305,10 +307,24 @@ class LaplaceNoiseReductionOnline:
             self._running = None
             self.privacy_ = bill.spend()
         self._values = values.copy()
+        # reduce holds it from its level test to its state update (a copy gets its own: the
+        # accountant's entry refuses a copy that another copy moved past, RunningCharge)
+        self._lock = threading.Lock()
         self._noise = _random.laplace(self.sensitivity / level, values.shape, self._rng)
         self.eps = level
         self.levels = [level]
         self.release = self._values + self._noise
+
+    def __getstate__(self):
+        # the lock is not state: a pickled copy gets its own (as before the lock, an object
+        # holding an accountant cannot be pickled: the accountant's lock refuses)
+        state = dict(self.__dict__)
+        state.pop("_lock", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     def _reduction_loss(self, level):
         """What moving from the current level to ``level`` charges a pure accountant.
@@ -319,45 +335,63 @@ class LaplaceNoiseReductionOnline:
         pure spends in zCDP (eps^2 / 2 each), where increments would add up to less than
         level^2 / 2 (an under-count) and whole levels to more (sum of eps_i^2 / 2, and sum of
         eps_i basically: an over-count); its one entry is restated as ``level`` instead
-        (:class:`dppack.accounting.RunningCharge`), exact in every composition.
+        (:class:`dppack.accounting.RunningCharge`), composed basically with the other spends.
+
+        The increment is rounded up (one ulp, when the floating-point difference is below the
+        exact one): the spends' sum is then never below ``level`` (each increment is at least
+        the exact difference, the exact differences add up to ``level``, and the accountant
+        sums with ``math.fsum``, correctly rounded).
         """
-        return accounting.PrivacyLoss.pure(level - self.eps)
+        increment = level - self.eps
+        exact = fractions.Fraction(level) - fractions.Fraction(self.eps)
+        if fractions.Fraction(increment) < exact:
+            increment = math.nextafter(increment, math.inf)
+        return accounting.PrivacyLoss.pure(increment)
 
     def reduce(self, eps):
         """Move to the less private level ``eps`` (> the current level) and return its release.
 
         The accountant charged when the object was made (if any) is charged under the label
         'LaplaceNoiseReductionOnline.reduce', before any noise is drawn, the increment
-        ``eps`` - current level when its delta is 0 (its spends then add, and the total is
-        exactly ``eps``). An accountant with delta > 0 (which may compose pure spends in zCDP,
-        where increments would under-count and whole levels over-count) holds one entry,
-        'LaplaceNoiseReductionOnline', restated as ``PrivacyLoss.pure(eps)``: its total is then
-        that of one eps-DP release, exactly. ``privacy_`` becomes ``PrivacyLoss.pure(eps)``.
+        ``eps`` - current level, rounded up, when its delta is 0 (its spends then add, and the
+        total is ``eps``, never below). An accountant with delta > 0 (which may compose pure
+        spends in zCDP, where increments would under-count and whole levels over-count) holds
+        one entry, 'LaplaceNoiseReductionOnline', restated as ``PrivacyLoss.pure(eps)`` and
+        composed basically with the total of its other spends (the path is not eps^2 / 2-zCDP;
+        :class:`dppack.accounting.RunningCharge` gives the proof). ``privacy_`` becomes
+        ``PrivacyLoss.pure(eps)``. The level test, the charge and the state update hold one
+        lock: two threads cannot both reduce from the same level; and a copy of the object,
+        which shares the accountant's entry, cannot restate it after another copy moved it.
 
         Raises
         ------
         ValueError
-            If ``eps`` is not finite or not larger than the current level; on an overspend
-            (the object is then unchanged).
+            If ``eps`` is not finite or not larger than the current level; on an overspend, or
+            when a copy of the object moved the accountant's entry first (the object is then
+            unchanged).
         """
         level = _checks.check_finite_positive_scalar(eps, "eps")
-        if not level > self.eps:
-            raise _messages.value_error(
-                "eps must be larger than the current level {level!r}: noise "
-                "can only be reduced.", level=self.eps)
-        if self._running is not None:
-            self._running.restate(accounting.PrivacyLoss.pure(level))
-        else:
-            accountant = accounting.UNCHARGED if self._accountant is None else self._accountant
-            accounting.charge(accountant, lambda: self._reduction_loss(level),
-                              "LaplaceNoiseReductionOnline.reduce").spend()
-        self.privacy_ = accounting.PrivacyLoss.pure(level)
-        self._noise = laplace_reduce_noise(self._noise, self.sensitivity / self.eps,
-                                           self.sensitivity / level, self._rng)
-        self.eps = level
-        self.levels.append(level)
-        self.release = self._values + self._noise
-        return self.release
+        with self._lock:
+            if not level > self.eps:
+                raise _messages.value_error(
+                    "eps must be larger than the current level {level!r}: noise "
+                    "can only be reduced.", level=self.eps)
+            if self._running is not None:
+                # refused if a copy of this object moved the shared entry first
+                self._running.restate(accounting.PrivacyLoss.pure(level),
+                                      expected=self.privacy_)
+            else:
+                accountant = (accounting.UNCHARGED if self._accountant is None
+                              else self._accountant)
+                accounting.charge(accountant, lambda: self._reduction_loss(level),
+                                  "LaplaceNoiseReductionOnline.reduce").spend()
+            self.privacy_ = accounting.PrivacyLoss.pure(level)
+            self._noise = laplace_reduce_noise(self._noise, self.sensitivity / self.eps,
+                                               self.sensitivity / level, self._rng)
+            self.eps = level
+            self.levels.append(level)
+            self.release = self._values + self._noise
+            return self.release
 
 
 # --------------------------------------------------------------------------------------------

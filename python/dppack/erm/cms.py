@@ -495,7 +495,8 @@ class EmpiricalRiskMinimizationDP_CMS:
         For invalid functions or hyper-parameters (DPpack's messages), here and in ``fit``;
         ``fit`` also for bad data or bounds, before any noise is drawn, and on an overspend;
         and for a user function that returns the wrong number of values, found by evaluating
-        them once at the solver's start theta = 0 before the fit is charged or draws.
+        them once at the solver's start theta = 0, after the fit is charged (they read the
+        private data) and before it draws.
     ConvergenceError
         From ``fit``, when the solver does not certify a minimiser (nothing is released).
 
@@ -616,10 +617,12 @@ class EmpiricalRiskMinimizationDP_CMS:
         preprocess = self._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias,
                                            weights, weights_upper_bound, rng=rng)
         Xp, yp = preprocess["X"], preprocess["y"]
-        self._check_outputs(Xp, yp, preprocess.get("weights"))
         # after the data checks, before the first noise draw (svmDP's Gaussian kernel draws
         # its random features, which do not depend on the data, in _preprocess_data)
         privacy = spend_fit(bill, self.eps)
+        # the user's functions read the private data: after the charge (a refusal that
+        # depends on the data is paid for), before the first noise draw
+        self._check_outputs(Xp, yp, preprocess.get("weights"))
         n, d = Xp.shape
         eps = self.eps
         objective = self.perturbation_method == "objective"
@@ -704,11 +707,16 @@ class EmpiricalRiskMinimizationDP_CMS:
 
     def _check_outputs(self, X, y, weights=None):
         """Evaluate J and its gradient once at theta = 0 without noise, so that a user function
-        that returns the wrong number of values is refused before the fit is charged and any
-        noise is drawn (the solver starts there: it would fail at its first step). Only the
-        lengths are checked: the values depend on the data, and the solver's certificate
-        judges them (``ConvergenceError``). A fused built-in loss needs only the regularizer's
-        check (:meth:`_check_penalty_outputs`)."""
+        that returns the wrong number of values is refused before any noise is drawn (the
+        solver starts there: it would fail at its first step). It runs the user's functions
+        on the private data, so the fit calls it after the charge: a refusal, which may depend
+        on the data, is paid for. Only the lengths are checked: the values depend on the
+        data, and the solver's certificate judges them (``ConvergenceError``). A fused
+        built-in loss needs only the regularizer's check (:meth:`_check_penalty_outputs`).
+        Skipped when a subclass solves with its own :meth:`_optimize_coeff` (a documented
+        hook: the library's J is then not what is minimised)."""
+        if getattr(type(self)._optimize_coeff, "__module__", "").split(".")[0] != "dppack":
+            return
         self._objective(X, y, 0.0, np.zeros(X.shape[1]), weights)(np.zeros(X.shape[1]))
 
     def _check_penalty_outputs(self, d):

@@ -78,8 +78,9 @@ Deviations from DPpack 0.2.2:
 * eps = Inf with delta > 0 gives b = 0 (DPpack crashes in MASS::mvrnorm).
 * eps, delta, gamma, zeta, lambda, the data and the bounds are validated before any noise is
   drawn (DPpack validates none of them); predicting with the wrong number of columns is refused.
-* The user's functions are evaluated once at the solver's start (theta = 0, no noise) before
-  the fit is charged and the noise drawn: one that returns the wrong number of values (a
+* The user's functions are evaluated once at the solver's start (theta = 0, no noise) after
+  the fit is charged (they read the private data, so a refusal may depend on it) and before
+  the noise is drawn: one that returns the wrong number of values (a
   per-row loss with weights, loss.gr, mapXy.gr, regularizer.gr, domain$jacobian) is refused
   there with a message naming it, not after the draw inside the solver.
 
@@ -419,8 +420,10 @@ class EmpiricalRiskMinimizationDP_KST:
         weights, w_bar = weighting["weights"], weighting["weights_upper_bound"]
         zeta, lambda_ = w_bar * zeta, w_bar * lambda_
         rng = _random.as_generator(random_state)
-        self._check_outputs(X, y, weights)  # the user's functions, before the charge and draw
         privacy = spend_fit(bill, eps)  # after the checks, before the first draw
+        # the user's functions read the private data: after the charge (a refusal that
+        # depends on the data is paid for), before the first draw
+        self._check_outputs(X, y, weights)
 
         # §6.5 steps 3-4, calibrated for replace-one neighbours (module docstring).
         if np.isinf(eps):
@@ -516,7 +519,8 @@ class EmpiricalRiskMinimizationDP_KST:
     def _check_outputs(self, X, y, weights=None):
         """Evaluate the objective, its gradient, the constraints and their Jacobian once at
         theta = 0 (the solver's start) with no noise, so that a user function returning the
-        wrong number of values is refused before the fit is charged and the noise is drawn.
+        wrong number of values is refused before the noise is drawn (after the charge: the
+        functions read the private data, and a refusal may depend on them).
         Only lengths are checked (the values depend on the data; the solver's certificate
         judges them). Skipped when a subclass solves with its own :meth:`_optimize_coeff`."""
         if type(self)._optimize_coeff is not EmpiricalRiskMinimizationDP_KST._optimize_coeff:
