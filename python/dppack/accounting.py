@@ -1119,7 +1119,7 @@ class BudgetAccountant:
     composition (eps's and delta's add), or, when it is smaller, their composition in zCDP
     (pure spends as eps^2/2, rho's add) converted to (eps, delta) at the accountant's delta by
     the tight conversion (:meth:`PrivacyLoss.to_approx`); zCDP spends always take that route
-    and need ``delta > 0``. A running entry (:class:`RunningCharge`, restated as its release's
+    and need ``delta > 0``. A running entry (``RunningCharge``, restated as its release's
     cost grows) is kept apart and composed basically with that total. A spend that would take
     the total over the budget is refused with a ``ValueError`` and nothing is recorded.
 
@@ -1235,7 +1235,7 @@ class BudgetAccountant:
 
         ``extra``: a further loss (a running entry when ``running``); ``replacing``: the index
         of a ledger entry left out (restated by ``extra``). The running entries
-        (:class:`RunningCharge`) are composed basically with the total of the other spends,
+        (``RunningCharge``) are composed basically with the total of the other spends,
         whatever route that total takes; they never enter the zCDP route (see there why).
         """
         rest, held = [], []

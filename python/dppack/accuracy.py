@@ -84,7 +84,7 @@ records per sample, at every value of the data's sums. All 3 J (4 J) noises are 
 half-widths at once with probability >= 1 - alpha (the release's one call of the mechanism,
 ``stats.unit_sensitivity``; Sidak over the independent noises; ``details``), and on that
 event a worst case through the release's floors (n~ >= 2) and clamp bounds abs(release -
-truth) (:func:`ratio_of_sums_bound`, derived below under Variance and covariance, J >= 1:
+truth) (``ratio_of_sums_bound``, derived below under Variance and covariance, J >= 1:
 the J = 1 case is varDP's and covDP's release). A worst case over the noises' box: about 5
 to 7 times the 95% quantile of the error seen at the worst data (2 samples of 200 and 300,
 eps = 1).
@@ -128,7 +128,7 @@ abs(n~ - N) <= t_N and n~ >= d := max(N - t_N, floor).
   2 h). Both are non-increasing in d, so in N: the report takes d = max(n - t_N, 1).
 * Variance and covariance, J >= 1 samples: varDP, sdDP and covDP are J = 1 (m_1 = n);
   pooledVarDP and pooledCovDP have J samples of public lower sizes m_j (above), M = sum
-  m_j. One bound, :func:`ratio_of_sums_bound`. Per sample j the release has the centred
+  m_j. One bound, ``ratio_of_sums_bound``. Per sample j the release has the centred
   sums S_1, S_2 (S_1 = S_2 = S for a variance), the sum P of their products (Q for a
   variance) and the count n, with noises e_1, e_2, e_P, e_N within a_1, a_2, a_P, a_N (the
   t_i); n~ = max(n + e_N, 2), W~ = P~ - S~_1 S~_2 / n~; it releases raw = sum_j W~_j / (N~
@@ -225,7 +225,7 @@ errors, from public values only, over the best the data allow (like quantileDP's
   ``details['total']`` = t). For distinct data strictly inside (a, b), T* is at most m
   (k_j = round(q_j n): each gap deviation at most the two roundings beside it), and 0 when
   every q_j n is a whole number; ties raise it. For
-  m = 1 this is quantileDP's theorem with |R| = 2 N. Floating point: the sampler's
+  m = 1 this is quantileDP's theorem with ``|R|`` = 2 N. Floating point: the sampler's
   probabilities are right within a factor of about 1 +- 1e-9 (``dppack.quantiles``) and an
   output (a uniform double in an interval at least r / 2 wide) lands on the interval's
   upper end with probability at most 2^-50 (1 + max(abs(a), abs(b)) / r); the report uses
@@ -247,7 +247,7 @@ errors, from public values only, over the best the data allow (like quantileDP's
   sum_v w_{j,v} e_v over the nodes v on its path, w = 1 at its own node and q' or 1 - q'
   (in [0, 1], from the quantiles alone: ``quantiles.recursion_weights``) at the others.
   Given the releases before it, each node's abs(e_v) exceeds its best by at most
-  quantileDP's bound (:func:`_utility_bound`, sensitivity 1) except with probability
+  quantileDP's bound (``_utility_bound``, sensitivity 1) except with probability
   alpha'; the candidates are those of [lower, upper] at the root, and at most
   ``stats.quantile_candidates_within`` (2^59, or 2^60 for bounds of both signs) on the
   ranges set by earlier releases (a sub-range may have a finer grid, so more candidates
@@ -263,7 +263,7 @@ errors, from public values only, over the best the data allow (like quantileDP's
   grid points (uniform measure, sensitivity 1, at ``quantiles.bounds_share`` (eps) =
   eps / 2), so with probability >= 1 - alpha its rank error (abs(#{x < lower} - quants[0]
   n), abs(#{x <= upper} - quants[1] n)) exceeds the best grid point's by at most
-  :func:`_utility_bound` (eps / 2, 1, G); both at once with ``simultaneous`` (independent
+  ``_utility_bound`` (eps / 2, 1, G); both at once with ``simultaneous`` (independent
   draws: 1 - (1 - alpha)^(1/2) each). The best grid point's own rank error depends on the
   data and the grid's spacing (up to the number of data between two neighbouring grid
   points). The fix-up of upper <= lower (upper to the grid point above lower, or lower to
@@ -417,7 +417,7 @@ class NoiseInterval:
         (sqrt(max(s^2 - h, 0)), sqrt(s^2 + h)); for tableDP with undeclared levels, a 0
         (a suppressed or unobserved cell: a released count is above the threshold) gives
         (0, ``details["suppressed_max"]``). The interval is intersected with
-        :attr:`range` when there is one (the truth lies in it: post-processing, the
+        ``range`` when there is one (the truth lies in it: post-processing, the
         coverage is kept).
 
         Parameters

@@ -335,7 +335,7 @@ class LaplaceNoiseReductionOnline:
         pure spends in zCDP (eps^2 / 2 each), where increments would add up to less than
         level^2 / 2 (an under-count) and whole levels to more (sum of eps_i^2 / 2, and sum of
         eps_i basically: an over-count); its one entry is restated as ``level`` instead
-        (:class:`dppack.accounting.RunningCharge`), composed basically with the other spends.
+        (``dppack.accounting.RunningCharge``), composed basically with the other spends.
 
         The increment is rounded up (one ulp, when the floating-point difference is below the
         exact one): the spends' sum is then never below ``level`` (each increment is at least
@@ -358,7 +358,7 @@ class LaplaceNoiseReductionOnline:
         spends in zCDP, where increments would under-count and whole levels over-count) holds
         one entry, 'LaplaceNoiseReductionOnline', restated as ``PrivacyLoss.pure(eps)`` and
         composed basically with the total of its other spends (the path is not eps^2 / 2-zCDP;
-        :class:`dppack.accounting.RunningCharge` gives the proof). ``privacy_`` becomes
+        ``dppack.accounting.RunningCharge`` gives the proof). ``privacy_`` becomes
         ``PrivacyLoss.pure(eps)``. The level test, the charge and the state update hold one
         lock: two threads cannot both reduce from the same level; and a copy of the object,
         which shares the accountant's entry, cannot restate it after another copy moved it.
