@@ -133,7 +133,7 @@ abs(n~ - N) <= t_N and n~ >= d := max(N - t_N, floor).
   variance) and the count n, with noises e_1, e_2, e_P, e_N within a_1, a_2, a_P, a_N (the
   t_i); n~ = max(n + e_N, 2), W~ = P~ - S~_1 S~_2 / n~; it releases raw = sum_j W~_j / (N~
   - J), N~ = sum_j n~_j, clamped to [0, top~] (variance) or [-top~, top~] (covariance),
-  top~ = sum_j maxsq(n~_j) / (N~ - J) (``stats._max_squares``, between H (x - 1/x) and H x
+  top~ = sum_j maxsq(n~_j) / (N~ - J) (``stats.max_squares``, between H (x - 1/x) and H x
   for maxsq(x), H = h_1 h_2). The truth is V = sum_j W_j / (N - J), W = P - S_1 S_2 / n,
   and abs(V) <= H N / (N - J) <= Vmax := H M / (M - J) (abs(W_j) <= n_j H by Bhatia and
   Davis 2000 and Cauchy-Schwarz). With S_i = n mu_i, abs(mu_i) <= h_i, D = n~ - n (abs(D)

@@ -349,7 +349,7 @@ def _clamp(value, low, high):
     return float(min(max(value, low), high))
 
 
-def _max_squares(count, spread):
+def max_squares(count, spread):
     """The largest sum of squared deviations from their mean of ``count`` values in an
     interval of squared width ``spread``: half of the values at each end,
     spread floor(n/2) ceil(n/2)/n. Divided by n - 1 it is the largest sample variance,
@@ -360,10 +360,6 @@ def _max_squares(count, spread):
         half = count // 2
         return spread * half * (count - half) / count
     return spread * count / 4
-
-
-# The public name, for the accuracy reports' range of the truth (dppack.accuracy).
-max_squares = _max_squares
 
 
 def _unit_statistics(access):
@@ -642,7 +638,7 @@ def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delt
     def bounded():
         # §3.2: the variance of the clipped data, Delta = (U - L)^2/n (n public).
         access = source.var_access()
-        top = _max_squares(source.size(), spread) / (source.size() - 1)
+        top = max_squares(source.size(), spread) / (source.size() - 1)
 
         def draw(rng):
             # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
@@ -663,7 +659,7 @@ def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delt
                                                        type_DP, rng)
             count = _noisy_count(count)
             variance = (squares - total_ * total_ / count) / (count - 1)
-            return _clamp(variance, 0.0, _max_squares(count, spread) / (count - 1))
+            return _clamp(variance, 0.0, max_squares(count, spread) / (count - 1))
 
         return draw
 
@@ -811,7 +807,7 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
             total1, total2, products, count = _noisy_statistics(prepared, eps, mechanism,
                                                                 delta, type_DP, rng)
             count = _noisy_count(count)
-            top = _max_squares(count, spread) / (count - 1)
+            top = max_squares(count, spread) / (count - 1)
             return _clamp((products - total1 * total2 / count) / (count - 1), -top, top)
 
         return draw
@@ -1271,13 +1267,6 @@ def table_threshold_law(mechanism, eps, delta, type_DP, bounded, sensitivity):
     return noise, k, tail, threshold
 
 
-def _table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity):
-    """``(noise, threshold)`` of :func:`table_threshold_law`."""
-    noise, _, _, threshold = table_threshold_law(mechanism, eps, delta, type_DP, bounded,
-                                                 sensitivity)
-    return noise, threshold
-
-
 def thresholded_table_laws(eps, mechanism, delta, type_DP, which_sensitivity):
     """The law and threshold of each version of tableDP's thresholded release (undeclared
     levels), bounded first: ``{label: (noise, k, tail, threshold)}`` of
@@ -1635,7 +1624,7 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
         # §3.7: the pooled variance and its bounded sensitivity (sizes public).
         access = pooled.pooled_var_access(approx_n_max)
         sizes = pooled.sizes()
-        top = sum(_max_squares(n, spread) for n in sizes) / (sum(sizes) - groups)
+        top = sum(max_squares(n, spread) for n in sizes) / (sum(sizes) - groups)
 
         def draw(rng):
             # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
@@ -1653,7 +1642,7 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
         def combine(noisy, counts):
             squares = sum(q - s * s / n for (s, q, _), n in zip(noisy, counts))
             dof = counts.sum() - groups
-            top = sum(_max_squares(n, spread) for n in counts) / dof
+            top = sum(max_squares(n, spread) for n in counts) / dof
             return _clamp(squares / dof, 0.0, top)
 
         return _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine)
@@ -1758,7 +1747,7 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
         def combine(noisy, counts):
             products = sum(p - s1 * s2 / n for (s1, s2, p, _), n in zip(noisy, counts))
             dof = counts.sum() - len(rows)
-            top = sum(_max_squares(n, spread) for n in counts) / dof
+            top = sum(max_squares(n, spread) for n in counts) / dof
             return _clamp(products / dof, -top, top)
 
         return _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine)

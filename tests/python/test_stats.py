@@ -1358,7 +1358,7 @@ def _gaussian_tail_by_summation(sigma2):
 
 def _threshold_reference(mechanism, eps, delta, bounded, type_DP="aDP"):
     """(k, tail, p) of the thresholded table release, written out here from the derivation
-    in ``dppack.stats._table_threshold`` (not computed by it): the grid g = 2^k and the tail
+    in ``dppack.stats.table_threshold_law`` (not computed by it): the grid g = 2^k and the tail
     m -> P[Z >= m] of the integer noise Z (noisy count of 1: g (round(1/g) + Z)), and the
     largest release probability p allowed for a count of 1. Laplace: sensitivity 2
     (bounded) or 1 (unbounded) for 2 or 1 changed cells, p = delta/2 or delta; Gaussian:
@@ -1410,7 +1410,7 @@ def test_thresholded_table_threshold_from_the_exact_tail(mechanism, which, type_
     type_DP = "aDP" if mechanism == "analytic" else type_DP
     sensitivity = (2.0 if bounded else 1.0) if mechanism == "Laplace" else (
         math.sqrt(2) if bounded else 1.0)
-    _, tau = _STATS._table_threshold(mechanism, eps, delta, type_DP, bounded, sensitivity)
+    *_, tau = _STATS.table_threshold_law(mechanism, eps, delta, type_DP, bounded, sensitivity)
     k, tail, p = _threshold_reference(mechanism, eps, delta, bounded, type_DP)
     one = round(math.ldexp(1.0, -k))  # V = round(1 / g): 2^-k for the fine grids here
     assert k <= 0 and one * math.ldexp(1.0, k) == 1.0
@@ -1434,7 +1434,7 @@ def test_thresholded_table_noise_and_threshold(mechanism, which, type_DP, eps):
     type_DP = "aDP" if mechanism == "analytic" else type_DP
     sensitivity = (2.0 if bounded else 1.0) if mechanism == "Laplace" else (
         math.sqrt(2) if bounded else 1.0)
-    noise_of, threshold = _STATS._table_threshold(mechanism, eps, delta, type_DP, bounded,
+    noise_of, _, _, threshold = _STATS.table_threshold_law(mechanism, eps, delta, type_DP, bounded,
                                                   sensitivity)
     # The same seed's noise vector (integer counts are on the grid: noisy = count + noise).
     noise = noise_of(np.zeros(observed.size), np.random.default_rng(SEED))
@@ -1453,7 +1453,7 @@ def test_thresholded_table_noise_and_threshold(mechanism, which, type_DP, eps):
 
 def test_thresholded_table_cells_below_threshold_never_appear():
     eps, delta = 1.0, 0.05
-    _, threshold = _STATS._table_threshold("Laplace", eps, delta, "aDP", True, 2.0)  # 6.99
+    *_, threshold = _STATS.table_threshold_law("Laplace", eps, delta, "aDP", True, 2.0)  # 6.99
     observed = set(zip(_ROWS, _COLS))
     smallest = []
     for seed in range(200):
