@@ -91,6 +91,21 @@ class BudgetExceededError(ValueError):
     when it is raised. In R the error has the class ``"DPpackPy_budget_exceeded"`` (before
     ``"error"`` and ``"condition"``), for ``tryCatch(..., DPpackPy_budget_exceeded = ...)``.
 
+    Parameters
+    ----------
+    message : str
+        The refusal: the spend, its label, the total it would bring, the budget and the
+        remainder.
+
+    Attributes
+    ----------
+    r_message : str
+        The same text in R's spelling (set by the accountant).
+
+    References
+    ----------
+    Dwork C, Roth A (2014), Theorem 3.16 (the sequential composition the total follows).
+
     Examples
     --------
     >>> acc = BudgetAccountant(1.0)
@@ -100,6 +115,9 @@ class BudgetExceededError(ValueError):
     ...     print(type(error).__name__, isinstance(error, ValueError))
     BudgetExceededError True
     """
+
+    def __init__(self, message):
+        super().__init__(message)
 
 
 # ---- exact arithmetic on the losses' floats ------------------------------------------------

@@ -750,6 +750,7 @@ _NOT_CALLED = {
     "NoiseInterval": "a result, made by the core",
     "StabilitySelectionDiagnosis": "a result, made by the core",
     "NearUniformSelectionWarning": "a warning class",
+    "BudgetExceededError": "an exception class, raised by the accountant",
     "pooledCovDataAccess": "the checks of pooledCovDP, which has an entry",
     "generate_loss_gr_huber": "the check of generate_loss_huber, which has an entry",
     **{name: "DPpack's arithmetic on the model's own arrays: nothing to check"
