@@ -7,6 +7,18 @@ order and message texts; our own checks (finite bounds with lower < upper, numer
 finite data, equal lengths) come right after the bound-length checks. Every error is raised
 before any random number is drawn.
 
+Empty data: a release that claims add/remove ('unbounded') privacy never refuses data for its
+size, since [] and [x] are neighbours and an error on one with a release on the other would
+tell them apart with certainty. With which_sensitivity='unbounded' every function here
+releases on empty data (and on one record) with the same output shape as on any other data:
+the centred sums are 0 and the count 0, noised as always, then post-processed (the count
+floored at 1, the result clamped to its range); an empty histogram or table releases its noisy
+zero counts; an empty quantile is drawn by the exponential mechanism over the bounds. The
+refusals of too few values ("x must contain at least one value", "at least two values") apply
+to 'bounded' and 'both' only: under bounded (replace-one) DP, the privacy 'both' is meant for,
+neighbours have the same n, so a refusal that depends on n alone tells no neighbours apart
+(tests/privacy/test_audit_exact_empty.py checks both rules).
+
 Accounting: every function takes a trailing ``accountant`` and charges it once for
 the whole call (``accounting.charge`` as its first statement: an overspend is refused before the
 data are read; the loss is spent after the checks, before the first draw); the mechanisms it
@@ -520,7 +532,8 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
         DPpack's messages, in DPpack's order (bound lengths, which_sensitivity, mechanism,
         then the mechanism's eps/delta checks); and ours for bounds that are not finite numbers
         with lower < upper and for data that are not numeric, empty or not finite. All
-        before any noise is drawn. An overspend of the accountant, before the data are read.
+        before any noise is drawn. Empty data are refused by 'bounded' and 'both' only (n
+        is public there); 'unbounded' releases on them (see the module's note). An overspend of the accountant, before the data are read.
 
     References
     ----------
