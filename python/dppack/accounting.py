@@ -1224,7 +1224,16 @@ class BudgetAccountant:
     the tight conversion (:meth:`PrivacyLoss.to_approx`); zCDP spends always take that route
     and need ``delta > 0``. A running entry (``RunningCharge``, restated as its release's
     cost grows) is kept apart and composed basically with that total. A spend that would take
-    the total over the budget is refused with a ``ValueError`` and nothing is recorded.
+    the total over the budget is refused with a :class:`BudgetExceededError` (a
+    ``ValueError``) and nothing is recorded.
+
+    The comparison is exact: the spends' eps's, delta's and rho's are added as the exact
+    values of their doubles and the total is rounded up to a double (the remainder down), so
+    a spend that takes the exact total over the budget is refused even when the nearest double
+    of the total equals the budget: ten spends of 0.1 (each the double
+    0.1000000000000000055...) do not fit a budget of 1, while 0.5 + 0.25 + 0.25 does. The
+    conversions through zCDP, evaluated with logarithms and roots in floating point, are
+    raised by 16 units of roundoff of their terms, above their rounding errors.
 
     Releases use it in two steps, so that an overspend is refused before any data is touched
     or noise drawn::
@@ -1425,9 +1434,11 @@ class BudgetAccountant:
 
         Raises
         ------
-        ValueError
+        BudgetExceededError
             On an overspend (the message names the budget, the spend, the total and the
-            remainder), or a zCDP spend that the accountant's delta cannot convert.
+            remainder).
+        ValueError
+            For a zCDP spend that the accountant's delta cannot convert.
         TypeError
             If ``loss`` is not a PrivacyLoss.
         """
@@ -1446,7 +1457,7 @@ class BudgetAccountant:
 
         Raises
         ------
-        ValueError
+        BudgetExceededError
             On an overspend (nothing is recorded), as :meth:`check`.
         TypeError
             If ``loss`` is not a PrivacyLoss or ``label`` not a string.
@@ -1737,8 +1748,10 @@ class RunningCharge:
 
         Raises
         ------
+        BudgetExceededError
+            On an overspend.
         ValueError
-            On an overspend, a loss below the current one, or an entry that moved.
+            For a loss below the current one, or an entry that moved.
         """
         loss = _as_loss(loss, "RunningCharge.restate")
         accountant = self.accountant
@@ -1772,8 +1785,8 @@ def charge(accountant, loss_of, label):
 
     Raises
     ------
-    ValueError
-        On an overspend.
+    BudgetExceededError
+        On an overspend (a ``ValueError``).
     TypeError
         If ``accountant`` is neither None nor a BudgetAccountant.
 

@@ -250,6 +250,8 @@ def release_loss(eps, delta, mechanism, which_sensitivity, approximate=False):
     if which_sensitivity != "both":
         return one
     group_delta = (1.0 + math.exp(one.eps)) * one.delta if one.eps < 700 else math.inf
+    # rounded up above the float evaluation's few roundings (the accountant's rule)
+    group_delta = accounting._raise_by_margin(group_delta, group_delta)
     if one.delta and one.delta + group_delta >= 1.0:
         raise _messages.value_error(BOTH_VACUOUS_MESSAGE)
     return PrivacyLoss.compose(one, PrivacyLoss.approx(2.0 * one.eps,
