@@ -55,6 +55,26 @@ def continuous_call_sites(root, package="dppack"):
     return sites
 
 
+def hidden_samplers(root):
+    """Imports that would hide a draw from :func:`continuous_call_sites`: ``_random`` imported
+    under another name, or one of its samplers imported by name (``from ._random import
+    laplace``). The package's rule (``python/dppack/_random.py``) is ``_random.name(...)``."""
+    found = []
+    for path in sorted(pathlib.Path(root).rglob("*.py")):
+        if path.name == "_random.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                module = getattr(node, "module", None) or ""
+                for alias in node.names:
+                    if alias.name.endswith("_random") and alias.asname not in (None, "_random"):
+                        found.append(f"{path.name}:{node.lineno} imports _random as "
+                                     f"{alias.asname}")
+                    if module.endswith("_random") and alias.name in CONTINUOUS:
+                        found.append(f"{path.name}:{node.lineno} imports _random.{alias.name}")
+    return found
+
+
 def problems(sites, registry):
     """The unregistered, pending and stale entries, as sorted lists of text."""
     unlisted = sorted(f"{m}:{f} draws {s} with no exactness argument "
@@ -74,6 +94,13 @@ def test_the_scan_finds_the_known_draws():
     assert {s for _, s in sites[("dppack.erm.blocks", "generate_sampling.sampling")]} == {
         "normal", "uniform_between"}
     assert not any(m == "dppack._random" for m, _ in sites)
+
+
+def test_no_import_hides_a_continuous_draw(tmp_path):
+    assert hidden_samplers(PACKAGE) == []
+    (tmp_path / "hidden.py").write_text("from dppack._random import laplace\n"
+                                        "from dppack import _random as r\n", encoding="utf-8")
+    assert len(hidden_samplers(tmp_path)) == 2
 
 
 def test_every_reason_is_of_a_known_kind():
