@@ -48,6 +48,7 @@ Management of Data, 19-30.
 """
 
 import contextvars
+import functools
 import math
 from fractions import Fraction
 import numbers
@@ -123,8 +124,9 @@ class BudgetExceededError(ValueError):
 # ---- exact arithmetic on the losses' floats ------------------------------------------------
 #
 # A budget is compared with totals, so every total is a float at least its exact value (and
-# every remainder a float at most its exact value): the floats are added, multiplied and
-# subtracted as fractions (every float is one) and rounded once, in the safe direction. Ten
+# every remainder a float at most its exact value): the floats are added and subtracted exactly
+# and rounded once, in the safe direction (math.fsum, then the sign of the exact residual), and
+# multiplied as fractions (every float is one). Ten
 # spends of 0.1 (the double 0.1000000000000000055...) then total 1.0000000000000002 > 1, not
 # the nearest float 1.0, and are refused by a budget of 1; sums that fit exactly (0.5 + 0.25 +
 # 0.25) give the exact float. Formulas with logarithms, roots and exponentials (conversions,
@@ -156,8 +158,19 @@ def _round_down(value):
     return result
 
 
-def _exact_sum(values):
-    return sum((Fraction(v) for v in values), Fraction(0))
+def _directed_sum(values, direction):
+    """The exact sum of the finite floats ``values`` rounded towards ``direction`` (+inf or
+    -inf). math.fsum is the sum correctly rounded (Shewchuk's exact partials); the residual
+    exact sum - s, again by fsum, is a nonzero multiple of 2^-1074 unless s is exact, and its
+    correct rounding keeps its sign, so one step of nextafter gives the directed rounding."""
+    try:
+        total = math.fsum(values)
+    except OverflowError:  # a sum beyond the largest float (no budget comes near)
+        return math.inf if direction > 0 else -math.inf
+    residual = math.fsum(values + [-total])
+    if (residual > 0.0 and direction > 0) or (residual < 0.0 and direction < 0):
+        total = math.nextafter(total, direction)
+    return total
 
 
 def _sum_up(values):
@@ -165,7 +178,19 @@ def _sum_up(values):
     values = [float(v) for v in values]
     if not all(math.isfinite(v) for v in values):
         return math.fsum(values)
-    return _round_up(_exact_sum(values))
+    return _directed_sum(values, math.inf)
+
+
+def _difference_down(minuend, values):
+    """The largest float <= ``minuend`` minus the exact sum of the floats ``values``."""
+    return _directed_sum([float(minuend)] + [-float(v) for v in values], -math.inf)
+
+
+@functools.lru_cache(maxsize=4096)
+def _half_square_up(eps):
+    """eps^2 / 2 rounded up (the rho of eps-DP), exactly; cached: the accountant converts
+    every pure spend of its ledger at each check."""
+    return _round_up(Fraction(eps) ** 2 / 2)
 
 
 def _raise_by_margin(value, magnitude):
@@ -1104,7 +1129,7 @@ class PrivacyLoss:
             raise _messages.value_error(
                 "An (eps, delta)-DP loss with delta > 0 implies no rho-zCDP "
                 "guarantee.")
-        return PrivacyLoss.zcdp(_round_up(Fraction(self._eps) ** 2 / 2))
+        return PrivacyLoss.zcdp(_half_square_up(self._eps))
 
     def to_approx(self, delta, method="tight"):
         """The (eps, delta)-DP guarantee this loss gives at a delta.
@@ -1192,7 +1217,7 @@ def _compose_within(losses, delta_budget):
         candidates.append((PrivacyLoss.compose(*losses), "basic"))
     deltas = [loss._delta for loss in approx]
     # rounded down: the approximate deltas plus the slack are at most the budget, exactly
-    slack = max(0.0, _round_down(Fraction(delta_budget) - _exact_sum(deltas)))
+    slack = max(0.0, _difference_down(delta_budget, deltas))
     if (zcdp or pure) and slack > 0.0:
         in_zcdp = [loss.to_zcdp() for loss in pure + zcdp]  # each pure eps as eps^2 / 2
         converted = PrivacyLoss.compose(*in_zcdp).to_approx(slack)
@@ -1357,8 +1382,7 @@ class BudgetAccountant:
         if extra is not None:
             (held if running else rest).append(extra)
         # the zCDP route converts at the delta the running entries leave
-        room = max(0.0, _round_down(Fraction(self._budget.delta)
-                                    - _exact_sum(loss._delta for loss in held)))
+        room = max(0.0, _difference_down(self._budget.delta, [loss._delta for loss in held]))
         total, route = _compose_within(rest, room)
         if not held:
             return total, route
@@ -1382,8 +1406,8 @@ class BudgetAccountant:
     def _remaining(self, spent):
         # rounded down: a spend that fits the remainder fits the budget
         return PrivacyLoss.approx(
-            max(0.0, _round_down(Fraction(self._budget.eps) - Fraction(spent.eps))),
-            max(0.0, _round_down(Fraction(self._budget.delta) - Fraction(spent.delta))))
+            max(0.0, _difference_down(self._budget.eps, [spent.eps])),
+            max(0.0, _difference_down(self._budget.delta, [spent.delta])))
 
     def remaining(self):
         """The budget minus what is spent, (eps, delta) each at least 0.

@@ -527,12 +527,32 @@ def test_accountant_refuses_a_total_over_the_budget_by_rounding():
     assert PrivacyLoss.compose(*[PrivacyLoss.zcdp(0.1)] * 10).rho == math.nextafter(1.0, 2.0)
 
 
+def test_directed_sums_against_fractions():
+    # the accountant's rounding of sums and remainders against exact fractions, on random
+    # lists of doubles of mixed magnitudes (deterministic seed; an error shows at once)
+    rng = np.random.default_rng(25)
+    for _ in range(2000):
+        k = int(rng.integers(1, 12))
+        values = [float(v) for v in rng.choice([0.1, 0.2, 0.3, 1e-7, 1e-6, 0.01, 2.0 ** -60,
+                                                 0.7, 1.0 / 3.0], k)
+                  * rng.choice([1.0, 0.5, 3.0], k)]
+        exact = sum(Fraction(v) for v in values)
+        up = accounting._sum_up(values)
+        assert Fraction(up) >= exact > Fraction(math.nextafter(up, -math.inf)), values
+        minuend = float(rng.choice([1.0, 2.0, 0.9, 1e-5]))
+        down = accounting._difference_down(minuend, values)
+        assert Fraction(down) <= Fraction(minuend) - exact < Fraction(
+            math.nextafter(down, math.inf)), (minuend, values)
+
+
 @pytest.mark.parametrize("spends", [(0.5, 0.25, 0.25), (0.125,) * 8, (0.75, 0.25),
                                     (0.1, 0.9), (0.3, 0.7)])
 def test_accountant_accepts_spends_that_fit_exactly(spends):
-    # sums whose exact value is at most 1 (0.1 + 0.9 and 0.3 + 0.7 are 1 - 2^-54... or 1
-    # exactly in fractions of the doubles) all go through, to the last spend
+    # sums whose exact value is at most 1 go through, to the last spend: the powers of two
+    # exactly, and the doubles 0.3 + 0.7 (1 - 5.6e-17); the doubles 0.1 + 0.9 are
+    # 1 + 2.8e-17, and their last spend is refused
     fits = sum(Fraction(e) for e in spends) <= 1
+    assert fits == (spends != (0.1, 0.9))
     acc = BudgetAccountant(1.0)
     for e in spends[:-1]:
         acc.spend(PrivacyLoss.pure(e))
