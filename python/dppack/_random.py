@@ -21,6 +21,7 @@ the composite samplers call the basic ones through this module's namespace: the 
 auditor (``tests/privacy``) replaces a sampler here and must reach every release.
 """
 
+import functools
 import math
 import numbers
 
@@ -1047,3 +1048,157 @@ def exponential_interval(utility, widths, eps, sensitivity, rng):
         raise ValueError("widths must add up to at most 2^61.")
     k = exponential_mechanism(utility, eps, sensitivity, rng, measure=widths.astype(np.int64))
     return k, _exact_samplers().py_uniform(rng, int(widths[k]))
+
+
+# --------------------------------------------------------------------------------------------
+# Exact coins of irrational probability (noise reduction): a probability known only through
+# rigorous rational bounds, refined on demand.
+# --------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1024)
+def exp_series_bounds(y, start=0, step=1, bits=64):
+    """Rational bounds lo <= S <= hi of S = sum of y^i / i! over i = start, start + step, ...
+
+    Parameters
+    ----------
+    y : fractions.Fraction or int
+        y >= 0, exact.
+    start : int, default 0
+        The first power.
+    step : int, default 1
+        1 for the exponential series (start 0: exp(y); start 1: exp(y) - 1), 2 for
+        sinh(y) (start 1) and cosh(y) (start 0).
+    bits : int, default 64
+        The bounds are within a relative 2^-bits of each other (for S > 0).
+
+    Returns
+    -------
+    (Fraction, Fraction)
+        lo is a partial sum (all terms are >= 0); hi adds twice the first omitted term, which
+        bounds the remainder once the ratio of consecutive terms, y^step / ((i + 1)...(i +
+        step)), is at most 1/2 (the remainder is then below a geometric series of ratio 1/2).
+
+    References
+    ----------
+    The Taylor series of exp with a geometric remainder bound (e.g. Brent and Zimmermann
+    2010, Modern Computer Arithmetic, section 4.2); used for the exact coins of
+    :func:`bernoulli_real`.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> lo, hi = exp_series_bounds(Fraction(1), bits=30)
+    >>> float(lo) <= math.e <= float(hi), float(hi - lo) < 2 ** -29
+    (True, True)
+    >>> lo, hi = exp_series_bounds(Fraction(1, 2), start=1, step=2)  # sinh(1/2)
+    >>> lo <= _fraction(math.sinh(0.5)) * (1 + 2 ** -50) and hi >= _fraction(math.sinh(0.5)) * (1 - 2 ** -50)
+    True
+    """
+    from fractions import Fraction
+
+    y = Fraction(y)
+    if y < 0:
+        raise ValueError("y must be >= 0.")
+    i = start
+    term = y ** i / math.factorial(i)
+    total = Fraction(0)
+    while True:
+        total += term
+        nxt = term * y ** step
+        for j in range(1, step + 1):
+            nxt /= i + j
+        i += step
+        term = nxt
+        ratio_ok = 2 * y ** step <= math.prod(range(i + 1, i + step + 1))
+        if term == 0:
+            return total, total
+        if ratio_ok and term * (1 << (bits + 1)) <= total:
+            return total, total + 2 * term
+
+
+def bernoulli_real(bounds, size, rng):
+    """``size`` exact Bernoulli(p) draws for a probability p known through rational bounds.
+
+    Parameters
+    ----------
+    bounds : callable
+        ``bounds(bits)`` returns Fractions lo <= p <= hi with hi - lo at most about 2^-bits
+        (tighter as ``bits`` grows; lo = hi = p is allowed), 0 <= p <= 1.
+    size : int
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    numpy.ndarray of bool
+
+    Notes
+    -----
+    Each draw compares a uniform U in [0, 1) with p, reading U's bits lazily (64 at a time,
+    :func:`dppack._exact.words`): with the first word w, U lies in [w, w + 1) / 2^64, so
+    U < p is settled when w + 1 <= lo 2^64 and U >= p when w >= hi 2^64. Otherwise (probability
+    about 2^-60 per draw) further words are appended and the bounds refined, until the interval
+    of U falls on one side of the bounds: the law is exactly Bernoulli(p), with no rounding of
+    p (the loop ends with probability 1 when p is irrational or the bounds become exact).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> rng = as_generator(3)
+    >>> bool(bernoulli_real(lambda bits: (Fraction(1, 3), Fraction(1, 3)), 10000, rng).mean() > 0.31)
+    True
+    """
+    exact = _exact_samplers()
+    size = int(size)
+    lo, hi = bounds(80)
+    top = 1 << 64
+    low = math.floor(lo * top)
+    high = math.ceil(hi * top)
+    w = exact.words(rng, size)
+    if low >= top:
+        return np.ones(size, dtype=bool)
+    out = w < np.uint64(max(low, 0))
+    undecided = ~out if high >= top else (~out & (w < np.uint64(high)))
+    for i in np.flatnonzero(undecided).tolist():
+        value, nbits = int(w[i]), 64
+        while True:
+            value = (value << 64) | int(exact.words(rng, 1)[0])
+            nbits += 64
+            lo, hi = bounds(nbits + 16)
+            if value + 1 <= lo * (1 << nbits):
+                out[i] = True
+                break
+            if value >= hi * (1 << nbits):
+                out[i] = False
+                break
+    return out
+
+
+def bernoulli_exp_wide(n, d, rng):
+    """Exact Bernoulli(exp(-n_i / d)) for a list ``n`` of Python integers >= 0 and a Python
+    integer d >= 1 of any size (CKS Algorithm 1 on Python integers,
+    :func:`dppack._exact.py_bernoulli_exp`); the branch of :func:`bernoulli_exp` for
+    numerators beyond int64 or denominators beyond 2^58. Returns a bool array.
+
+    Examples
+    --------
+    >>> bernoulli_exp_wide([0, 0], 1 << 70, as_generator(0)).tolist()
+    [True, True]
+    """
+    exact = _exact_samplers()
+    return np.array([exact.py_bernoulli_exp(int(v), int(d), rng) for v in n], dtype=bool)
+
+
+def release_on_grid(values, noise, k):
+    """g (round(x / g) + z) entrywise, g = 2^k, for integer noise ``noise`` (one per entry of
+    ``values``, flat): the release of :func:`discrete_laplace_noise` with the integer noise
+    drawn by the caller (e.g. the noise-reduction paths). The floats released are functions
+    of the integers round(x / g) + z only (see ``_release``).
+
+    Examples
+    --------
+    >>> release_on_grid([0.3, -1.0], np.array([1, 2]), -2).tolist()
+    [0.5, -0.5]
+    """
+    x = np.asarray(values, dtype=np.float64)
+    return _release(x, np.asarray(noise).ravel(), int(k))
