@@ -27,6 +27,17 @@ Randomness (through ``_random``): accuracy-first draws the whole noise-reduction
 AboveThreshold threshold noise, then one query noise per level tested. Doubling draws, per
 level, the fit's noise then the test's Laplace noise. Theory draws one fit's noise.
 
+Exactness: every noisy value is drawn on a data-independent power-of-two grid by the exact
+samplers: the noise-reduction paths (X'X and X'y for ridge, theta* for logistic) by the
+integer lazy walk of :func:`dppack.accuracy_first.noise_reduction.laplace_noise_path`, the
+one-shot fits and the doubling test by ``_random.discrete_laplace_noise`` (L1 sensitivity as
+stated, all entries counted as changing), and AboveThreshold's tests by its own exact grid
+(:mod:`dppack.accuracy_first.above_threshold`). The hypotheses (trust-region solves,
+projections) and the test decisions are floating-point functions of these exact releases
+only (post-processing). The tests' failure probabilities (``gamma``) are calibrated for the
+continuous Laplace law; the grid noise is wider by a relative 2^-20 or less plus a rounding of
+at most 2^-21 of its scale, an accuracy (not privacy) approximation.
+
 Accounting: the three methods take a trailing ``accountant`` (None: the session's, if any). The
 stopping level of accuracy-first and of doubling depends on the data, so the loss they realise
 (``eps`` of the result) is an ex-post loss (Ligett et al. 2017, Definitions 2.2-2.3, Lemma
@@ -302,16 +313,20 @@ class _RidgeProblem:
         return trust_region_solve(A, z / self.n, self.radius)
 
     def path(self, levels, rng):
-        # spec §6.1 step 2: X'X and X'y have l1-sensitivity 2 each and get eps_t / 2 each
-        Z = laplace_noise_path((self.d, self.d), 2.0, levels / 2.0, rng)
-        z = laplace_noise_path((self.d,), 2.0, levels / 2.0, rng)
-        return lambda t: self._solve(self.S + Z[t], self.r + z[t])
+        # X'X and X'y have l1-sensitivity 2 each (rows ||x||_1 <= 1, |y| <= 1) and get eps_t / 2
+        # each (Ligett et al. 2017, Algorithm 2, COVNR): two exact Laplace noise-reduction paths
+        # on the grid (noise_reduction.laplace_noise_path), released g (round(. / g) + Z_t);
+        # the hypotheses are functions of these releases only
+        S = laplace_noise_path(self.S, 2.0, levels / 2.0, rng)
+        r = laplace_noise_path(self.r, 2.0, levels / 2.0, rng)
+        return lambda t: self._solve(S[t], r[t])
 
     def one_shot(self, eps, rng):
-        # Thm 3.1: every entry of the noise of X'X and of X'y ~ Lap(4 / eps)
-        B = _random.laplace(4.0 / eps, (self.d, self.d), rng)
-        b = _random.laplace(4.0 / eps, self.d, rng)
-        return self._solve(self.S + B, self.r + b)
+        # Ligett et al. 2017, Thm 3.1: X'X and X'y (l1-sensitivity 2 each) at eps / 2 each,
+        # Lap(4 / eps) per entry, drawn exactly on the grid (_random.discrete_laplace_noise)
+        S = _random.discrete_laplace_noise(self.S, 2.0, eps / 2.0, rng)
+        r = _random.discrete_laplace_noise(self.r, 2.0, eps / 2.0, rng)
+        return self._solve(S, r)
 
 
 def _logistic_minimiser(X, y, lambda_):
@@ -357,15 +372,16 @@ class _LogisticProblem:
         return self.risk(theta, False)[0] - self.base
 
     def path(self, levels, rng):
-        # spec §6.2 step 3: noise reduction on theta*, l1-sensitivity 2 sqrt(d) / (n lambda)
-        noisy = self.theta_star + laplace_noise_path((self.d,), self.theta_sensitivity, levels,
-                                                     rng)
+        # Ligett et al. 2017, Algorithm 3 (OUTPUTNR): noise reduction on theta*,
+        # l1-sensitivity 2 sqrt(d) / (n lambda); exact on the grid (laplace_noise_path)
+        noisy = laplace_noise_path(self.theta_star, self.theta_sensitivity, levels, rng)
         return lambda t: project_onto_ball(noisy[t], self.radius)
 
     def one_shot(self, eps, rng):
-        # Thm 3.3: per-coordinate Lap(2 sqrt(d) / (n lambda eps))
-        noise = _random.laplace(self.theta_sensitivity / eps, self.d, rng)
-        return project_onto_ball(self.theta_star + noise, self.radius)
+        # Ligett et al. 2017, Thm 3.3: per-coordinate Lap(2 sqrt(d) / (n lambda eps)), exact on
+        # the grid (_random.discrete_laplace_noise)
+        noisy = _random.discrete_laplace_noise(self.theta_star, self.theta_sensitivity, eps, rng)
+        return project_onto_ball(noisy, self.radius)
 
 
 def _setup(model, X, y, alpha, lambda_, upper_bounds, lower_bounds, add_bias, gamma,
@@ -550,7 +566,7 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     ...                             add_bias=True, n_levels=100, calibration="tuned",
     ...                             random_state=1)
     >>> result.success, result.stop_index, round(result.eps, 2)
-    (True, 69, 2.63)
+    (True, 54, 2.52)
     >>> round(result.privacy_.eps, 2)  # charged: eps_A + the last level
     3.68
     """
@@ -643,7 +659,7 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     >>> result = doubling_erm(X, y, "logistic", 0.1, 0.5, [200, 70], [50, 15], add_bias=True,
     ...                       random_state=1)
     >>> result.success, result.stop_index, result.n_levels, round(result.eps, 2)
-    (True, 6, 11, 3.23)
+    (True, 7, 11, 3.9)
     """
     _frames.refuse_dask("doubling_erm", X, y)
     bill = accounting.charge(
@@ -656,13 +672,14 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     K = params["doubling_levels"]
     levels = params["eps_min"] * 2.0 ** np.arange(K)
     eps_test = params["doubling_eps_test"]
-    b_test = params["sensitivity"] / eps_test
     rng = _random.as_generator(random_state)
     privacy = bill.spend()
     success = False
     for j in range(K):
         theta = problem.one_shot(float(levels[j]), rng)
-        noisy = problem.excess(theta) + float(_random.laplace(b_test, None, rng))
+        # the Laplace test, exact on the grid; only its comparison with s is used
+        noisy = float(_random.discrete_laplace_noise(problem.excess(theta), params["sensitivity"],
+                                                     eps_test, rng, coordinates=1)[()])
         if noisy <= params["doubling_threshold"]:
             success = True
             break
