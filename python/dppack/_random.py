@@ -1075,9 +1075,10 @@ def exp_series_bounds(y, start=0, step=1, bits=64):
     Returns
     -------
     (Fraction, Fraction)
-        lo is a partial sum (all terms are >= 0); hi adds twice the first omitted term, which
-        bounds the remainder once the ratio of consecutive terms, y^step / ((i + 1)...(i +
-        step)), is at most 1/2 (the remainder is then below a geometric series of ratio 1/2).
+        lo is a partial sum (all terms are >= 0), each term rounded down in fixed point; hi
+        the same terms rounded up plus twice the first omitted term (rounded up), which bounds
+        the remainder once the ratio of consecutive terms, y^step / ((i + 1)...(i + step)), is
+        at most 1/2 (the remainder is then below a geometric series of ratio 1/2).
 
     References
     ----------
@@ -1100,21 +1101,28 @@ def exp_series_bounds(y, start=0, step=1, bits=64):
     y = Fraction(y)
     if y < 0:
         raise ValueError("y must be >= 0.")
+    if y == 0:
+        return (Fraction(1), Fraction(1)) if start == 0 else (Fraction(0), Fraction(0))
+    num, den = y.numerator, y.denominator
+    # fixed point 2^-P: P leaves bits + 8 bits below the first term, y^start / start!
+    first = start * (num.bit_length() - den.bit_length() - 1) - math.factorial(start).bit_length()
+    P = max(bits + 8 - first, 8)
+    low = (num ** start << P) // (den ** start * math.factorial(start))  # floor of the term
+    high = -(-(num ** start << P) // (den ** start * math.factorial(start)))  # its ceiling
+    total_low, total_high = 0, 0
     i = start
-    term = y ** i / math.factorial(i)
-    total = Fraction(0)
     while True:
-        total += term
-        nxt = term * y ** step
-        for j in range(1, step + 1):
-            nxt /= i + j
+        total_low += low
+        total_high += high
+        scale = den ** step * math.prod(range(i + 1, i + step + 1))
+        low = low * num ** step // scale
+        high = -(-high * num ** step // scale)
         i += step
-        term = nxt
-        ratio_ok = 2 * y ** step <= math.prod(range(i + 1, i + step + 1))
-        if term == 0:
-            return total, total
-        if ratio_ok and term * (1 << (bits + 1)) <= total:
-            return total, total + 2 * term
+        # the remainder from term i on is at most twice term i once the ratio of consecutive
+        # terms, y^step / ((i + 1) ... (i + step)), is at most 1/2
+        ratio_ok = 2 * num ** step <= den ** step * math.prod(range(i + 1, i + step + 1))
+        if ratio_ok and high << (bits + 1) <= total_low:
+            return Fraction(total_low, 1 << P), Fraction(total_high + 2 * high, 1 << P)
 
 
 def bernoulli_real(bounds, size, rng):

@@ -35,6 +35,7 @@ as documented on :class:`LaplaceNoiseReductionOnline`.
 """
 
 import fractions
+import functools
 import math
 import threading
 
@@ -150,15 +151,18 @@ def _level_rate(units, eps):
     return 1 << j, (e.numerator << j) // (units * e.denominator)
 
 
+@functools.lru_cache(maxsize=4096)
+def _keep_interval(a1, a2, bits):
+    l1, h1 = _random.exp_series_bounds(a1 / 2, 1, 2, bits + 4)
+    l2, h2 = _random.exp_series_bounds(a2 / 2, 1, 2, bits + 4)
+    return (l1 / h2) ** 2, (h1 / l2) ** 2
+
+
 def _keep_bounds(a1, a2):
     """Bounds of p = c(a2) / c(a1) = sinh(a1 / 2)^2 / sinh(a2 / 2)^2 (a1 < a2, Fractions):
     the probability that the noise of the less private level (rate a2) is kept unchanged at
-    the more private one (rate a1)."""
-    def bounds(bits):
-        l1, h1 = _random.exp_series_bounds(a1 / 2, 1, 2, bits + 4)
-        l2, h2 = _random.exp_series_bounds(a2 / 2, 1, 2, bits + 4)
-        return (l1 / h2) ** 2, (h1 / l2) ** 2
-    return bounds
+    the more private one (rate a1). (Cached: a level grid is often reused.)"""
+    return functools.partial(_keep_interval, a1, a2)
 
 
 def _add_draws(base, index, draws):
