@@ -353,7 +353,10 @@ def _coin_exp(rate, n, rng):
     return _random.bernoulli_exp_wide([int(v) * num for v in n.tolist()], den, rng)
 
 
-CANDIDATES = 4  # proposals per entry and round in laplace_reduce_noise
+# proposals per entry and round in laplace_reduce_noise: few while many entries remain, more
+# for the last few (each round has a fixed cost; about 2/3 of the proposals are accepted)
+CANDIDATES = 3
+CANDIDATES_FEW = 24
 
 
 def laplace_reduce_noise(noise, a1, a2, rng):
@@ -389,9 +392,10 @@ def laplace_reduce_noise(noise, a1, a2, rng):
     core_cap = -(-delta.denominator // delta.numerator) + 1  # ceil(1 / delta) + 1
     y_all = np.zeros(x.size, dtype=np.int64)
     while todo.size:
-        # CANDIDATES independent proposals per entry; the first accepted one is kept (the
-        # rejection sampler's law, with fewer rounds)
-        slots = np.repeat(todo, CANDIDATES)
+        # independent proposals per entry; the first accepted one is kept (the rejection
+        # sampler's law, with fewer rounds)
+        candidates = CANDIDATES if todo.size > 64 else CANDIDATES_FEW
+        slots = np.repeat(todo, candidates)
         m = n[slots]
         core = np.minimum(m + 1, core_cap)
         u = rng.integers(0, 2 * tail_mass + core)
@@ -418,10 +422,10 @@ def laplace_reduce_noise(noise, a1, a2, rng):
                                         rng)
             y[geometric] = g
             accepted[geometric] = ok & (g <= m[geometric])
-        accepted = accepted.reshape(-1, CANDIDATES)
+        accepted = accepted.reshape(-1, candidates)
         done = np.flatnonzero(accepted.any(axis=1))
         first = np.argmax(accepted[done], axis=1)
-        y_all[todo[done]] = y.reshape(-1, CANDIDATES)[done, first]
+        y_all[todo[done]] = y.reshape(-1, candidates)[done, first]
         todo = todo[~accepted.any(axis=1)]
     moved = np.flatnonzero(~stay)
     out[moved] = np.where(x[moved] < 0, -y_all[moved], y_all[moved])
@@ -487,7 +491,7 @@ class LaplaceNoiseReductionOnline:
     >>> round(float(online.release), 2)
     -10.12
     >>> round(float(online.reduce(1.0)), 2)
-    0.99
+    4.82
     >>> online.levels, online.privacy_
     ([0.1, 1.0], PrivacyLoss.pure(eps=1.0))
     """
