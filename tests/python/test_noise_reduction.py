@@ -1,15 +1,20 @@
-"""Tests of noise reduction (spec accuracy_first.md §2, §3, §10).
+"""Tests of noise reduction (Koufogiannis, Han and Pappas 2015; Ligett et al. 2017).
 
 What is checked:
 
-* the geometric level grid of §3, against the formula written out here;
-* the batch Laplace path of §2.1: every level's marginal is Lap(Delta / eps_t) (KS), an entry
-  stays unchanged between consecutive levels with probability (eps_t / eps_{t+1})^2 (chi-square),
+* the geometric level grid, against the formula written out here;
+* the batch Laplace path: every level's marginal is close to Lap(Delta / eps_t) (KS; the grid
+  noise is discrete Laplace on a grid 2^-20 of the scale), an entry stays unchanged between
+  consecutive levels with about probability (eps_t / eps_{t+1})^2 (chi-square),
   Cov(eta_t, eta_s) = Var(eta_s) for s >= t, and the walk between levels does not depend on the
   data (what prefix privacy rests on);
-* the online sampler of §2.2: same marginals, same stay probability, and the same joint law of
+* the online sampler: same marginals, same stay probability, and the same joint law of
   consecutive levels as the batch path (two-sample KS on the differences);
-* the Gaussian (Brownian) extension of §2.3: variances and covariances of consecutive levels;
+* the exact paths on the integer grid (the last section): the exact coins and series bounds,
+  the discrete Laplace marginal of every level at small scales (chi-square, with a power
+  check), the online step's joint law against the batch path's (chi-square of homogeneity),
+  releases on one grid, the Gaussian path's grid, variances and charge;
+* the Gaussian (Brownian) extension: variances and covariances of consecutive levels;
 * validation: bad input raises before any noise is drawn, the caller's data are not modified;
 * accounting: each release charges its accountant what its prefix costs (the last level; the
   online sampler per level), an overspend is refused with the generator untouched.
@@ -490,7 +495,8 @@ def _chi2_dl(z, rate, width=8):
     ks = np.arange(-width, width + 1)
     p = _dl_pmf(rate, ks)
     p = np.append(p, 1 - p.sum())
-    observed = np.array([np.count_nonzero(z == k) for k in ks] + [np.count_nonzero(np.abs(z) > width)])
+    observed = np.array([np.count_nonzero(z == k) for k in ks]
+                        + [np.count_nonzero(np.abs(z) > width)])
     return stats.chisquare(observed, p * z.size).pvalue
 
 

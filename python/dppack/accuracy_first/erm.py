@@ -87,7 +87,8 @@ MODELS = ("ridge", "logistic")
 MODEL_MESSAGE = "model must be one of 'ridge' or 'logistic'."
 # Issued when no level passed the accuracy test. This warning is about accuracy, not privacy:
 # the returned hypothesis is private (a noise-reduction or doubling release, its eps reported,
-# spec §6.1 step 6: never theta*), only not certified accurate (success = False). Unlike an
+# Ligett et al. 2017 output theta* there; never here), only not certified accurate
+# (success = False). Unlike an
 # unconverged minimiser (which raises), refusing would protect nothing: the budget is spent.
 NO_LEVEL_MESSAGE = (
     "No privacy level met the accuracy target: the result is NOT accurate (success = FALSE) and "
@@ -132,19 +133,20 @@ def _loss_from_arguments(method, model, X, alpha, lambda_, add_bias, gamma, n_le
 
 
 # --------------------------------------------------------------------------------------------
-# Formulas (every sensitivity and calibration of the spec, in one place)
+# Formulas (every sensitivity and calibration of Ligett et al. 2017, in one place)
 # --------------------------------------------------------------------------------------------
 
 
 def _radius(model, lambda_):
-    # spec §0: L(theta*) <= L(0) bounds ||theta*||; ridge L(0) <= 1/2, logistic L(0) = ln 2
+    # Ligett et al. 2017: L(theta*) <= L(0) bounds ||theta*||; ridge L(0) <= 1/2,
+    # logistic L(0) = ln 2
     if model == "ridge":
         return math.sqrt(1.0 / lambda_)
     return math.sqrt(2.0 * math.log(2.0) / lambda_)
 
 
 def _query_sensitivity(model, lambda_, n):
-    # spec §4: per-record losses on C lie in an interval of width c, so Delta = 2c/n;
+    # Ligett et al. 2017: per-record losses on C lie in an interval of width c, so Delta = 2c/n;
     # ridge c = (1 + 1/sqrt(lambda))^2 / 2, logistic c = R. Logistic's theta* is iterative,
     # certified to ||grad|| <= g_tol: its L(theta*) errs upwards by at most g_tol^2/(2 lambda)
     # (strong convexity), which the sensitivity adds (ridge's theta* is a closed-form solve).
@@ -155,7 +157,7 @@ def _query_sensitivity(model, lambda_, n):
 
 
 def _theory_eps(model, alpha, lambda_, n, d):
-    # spec §7.1: invert Thm 3.1 (covariance perturbation) or Thm 3.3 (output perturbation)
+    # Ligett et al. 2017: invert Thm 3.1 (covariance perturbation) or Thm 3.3 (output perturbation)
     if model == "ridge":
         return 4.0 * math.sqrt(2.0) * (2.0 * math.sqrt(d / lambda_) + d / lambda_) / (n * alpha)
     a = 4.0 * d ** 2 / (n ** 2 * lambda_)
@@ -235,14 +237,14 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
         raise _messages.value_error("eps.min must be < eps.max (here {low!r} and {high!r}).",
                                     low=low, high=high)
     test = above_threshold_calibration(alpha, gamma, delta, T, calibration)
-    # spec §7.2: K = floor(log2(eps_max / eps_min) + 1) + 1 doublings, each tested by the
+    # Ligett et al. 2017: K = floor(log2(eps_max / eps_min) + 1) + 1 doublings, each tested by the
     # Laplace mechanism (calibrated as the AboveThreshold test, laplace_test_calibration)
     K = int(math.floor(math.log2(high / low) + 1.0)) + 1
     doubling = laplace_test_calibration(alpha, gamma, delta, K, calibration)
     if model == "ridge":
         theta_sensitivity = 2.0
     else:
-        # spec §6.2 step 2, G = 1, times 1 + tau for the certified inexact theta*
+        # Ligett et al. 2017, G = 1, times 1 + tau for the certified inexact theta*
         # (dppack.erm.solvers.optimality_tolerance, _logistic_minimiser)
         theta_sensitivity = 2.0 * math.sqrt(d) * (1.0 + OPTIMALITY_SLACK) / (n * lambda_)
     return {
@@ -271,12 +273,12 @@ def _prepare_data(model, X, y, upper_bounds, lower_bounds, add_bias):
     """Clip and scale (module docstring); returns (X, y, coefficient divisors)."""
     add_bias = _checks.check_flag(add_bias, "add.bias")
     if model == "logistic":
-        # rows in the unit L2 ball, labels -1/+1 (spec §0)
+        # rows in the unit L2 ball, labels -1/+1 (Ligett et al. 2017)
         design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
                                 labels="signed")
         return design["X"], design["y"], design["scale"]
     # ridge: the bounds of X then y; rows in the unit L1 ball, column j divided by s_j d, so
-    # ||x||_1 <= 1 (spec §0); y clipped to its bounds and divided by s_y, so |y| <= 1
+    # ||x||_1 <= 1 (Ligett et al. 2017); y clipped to its bounds and divided by s_y, so |y| <= 1
     design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l1",
                             target=True)
     y_scale = design["target_bounds"].scale[0]
@@ -299,7 +301,7 @@ class _RidgeProblem:
         self.S = X.T @ X
         self.r = X.T @ y
         self.H = self.S / self.n + lambda_ * np.eye(self.d)
-        # closed form; it lies in C since L(theta*) <= L(0) <= 1/2 (spec §6.1 step 3)
+        # closed form; it lies in C since L(theta*) <= L(0) <= 1/2 (Ligett et al. 2017)
         self.theta_star = np.linalg.solve(self.H, self.r / self.n)
 
     def excess(self, theta):
@@ -308,7 +310,7 @@ class _RidgeProblem:
         return 0.5 * float(diff @ self.H @ diff)
 
     def _solve(self, Z, z):
-        # spec §6.1 step 5: symmetrise (post-processing), then the trust-region subproblem
+        # Ligett et al. 2017: symmetrise (post-processing), then the trust-region subproblem
         A = (Z + Z.T) / (2.0 * self.n) + self.lambda_ * np.eye(self.d)
         return trust_region_solve(A, z / self.n, self.radius)
 
@@ -590,7 +592,8 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     theta = None
     for t in range(levels.size):
         theta = hypothesis(t)
-        # spec §4: f_t = L(theta*) - L(theta_t) = -(excess risk); only IAT's noisy test sees it
+        # Ligett et al. 2017: f_t = L(theta*) - L(theta_t) = -(excess risk); only IAT's noisy
+        # test sees it
         if test.query(-problem.excess(theta)):
             break
     success = test.halted
