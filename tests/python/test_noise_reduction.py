@@ -576,8 +576,11 @@ def test_integer_path_marginal_check_has_power():
     assert _chi2_dl(np.asarray(path[0]), Fraction(s1, t1)) > ALPHA
 
 
-@pytest.mark.parametrize("levels,width", [([0.4, 1.3], 1), ([0.05, 0.08], 8), ([0.02, 0.5], 10)])
-def test_online_step_has_the_joint_law_of_the_batch_path(levels, width):
+@pytest.mark.parametrize("levels,width,size", [
+    ([0.4, 1.3], 1, N), ([0.05, 0.08], 8, N), ([0.02, 0.5], 10, N),
+    # one entry at a time: the Python-integer branch (_reduce_one), fewer draws
+    ([0.4, 1.3], 1, 1), ([0.02, 0.5], 10, 1)])
+def test_online_step_has_the_joint_law_of_the_batch_path(levels, width, size):
     # (Z_t, Z_{t+1}) from the batch path and from Z_t ~ DL then the online step: the joint
     # histograms (binned by width, clipped to 13 x 13 cells) are compared by a chi-square
     # test of homogeneity. The three cases reach the uniform and the geometric middle
@@ -586,7 +589,13 @@ def test_online_step_has_the_joint_law_of_the_batch_path(levels, width):
     path = nr.integer_noise_path(N, 1, levels, rng)
     (t1, s1), (t2, s2) = [nr._level_rate(1, e) for e in levels]
     z1 = np.asarray(_random.discrete_laplace(t1, s1, N, rng))
-    z2 = nr.laplace_reduce_noise(z1, Fraction(s1, t1), Fraction(s2, t2), rng)
+    if size == 1:
+        z1 = z1[:4000]
+        z2 = np.concatenate([nr.laplace_reduce_noise(z1[i:i + 1], Fraction(s1, t1),
+                                                     Fraction(s2, t2), rng)
+                             for i in range(z1.size)])
+    else:
+        z2 = nr.laplace_reduce_noise(z1, Fraction(s1, t1), Fraction(s2, t2), rng)
 
     def cells(a, b):
         return np.clip(a // width, -6, 6) * 13 + np.clip(b // width, -6, 6)
