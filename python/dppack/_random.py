@@ -1212,3 +1212,64 @@ def release_on_grid(values, noise, k):
     """
     x = np.asarray(values, dtype=np.float64)
     return _release(x, np.asarray(noise).ravel(), int(k))
+
+
+_WORD_THRESHOLDS = {}
+
+
+def _word_thresholds(bounds):
+    """(low, high): floor(lo 2^64) and ceil(hi 2^64) for ``bounds(80)``, cached for bounds
+    given as ``functools.partial`` of a pure function (the noise-reduction coins reuse them
+    across calls)."""
+    key = None
+    if isinstance(bounds, functools.partial) and not bounds.keywords:
+        key = (bounds.func, bounds.args)
+        if key in _WORD_THRESHOLDS:
+            return _WORD_THRESHOLDS[key]
+    lo, hi = bounds(80)
+    out = (math.floor(lo * (1 << 64)), math.ceil(hi * (1 << 64)))
+    if key is not None:
+        if len(_WORD_THRESHOLDS) > 65536:
+            _WORD_THRESHOLDS.clear()
+        _WORD_THRESHOLDS[key] = out
+    return out
+
+
+def bernoulli_real_rows(bounds, size, rng):
+    """Exact Bernoulli(p_i) draws, ``size`` per probability: a bool array (len(bounds), size).
+
+    The draws of :func:`bernoulli_real` for several probabilities at once (one word per
+    draw; row i compared with the 64-bit thresholds of ``bounds[i]``, the undecided draws
+    refined as there). Same law as ``len(bounds)`` calls of :func:`bernoulli_real`.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> rows = [lambda bits: (Fraction(0), Fraction(0)), lambda bits: (Fraction(1), Fraction(1))]
+    >>> bernoulli_real_rows(rows, 3, as_generator(0)).tolist()
+    [[False, False, False], [True, True, True]]
+    """
+    exact = _exact_samplers()
+    rows, size = len(bounds), int(size)
+    top = 1 << 64
+    thresholds = [_word_thresholds(b) for b in bounds]
+    low = np.array([min(max(lo, 0), top - 1) for lo, _ in thresholds], dtype=np.uint64)
+    high = np.array([min(max(hi, 0), top - 1) for _, hi in thresholds], dtype=np.uint64)
+    certain = np.array([lo >= top for lo, _ in thresholds], dtype=bool)
+    open_top = np.array([hi >= top for _, hi in thresholds], dtype=bool)
+    w = exact.words(rng, rows * size).reshape(rows, size)
+    out = (w < low[:, None]) | certain[:, None]
+    undecided = ~out & ((w < high[:, None]) | open_top[:, None])
+    for i, j in zip(*np.nonzero(undecided)):
+        value, nbits = int(w[i, j]), 64
+        while True:
+            value = (value << 64) | int(exact.words(rng, 1)[0])
+            nbits += 64
+            lo, hi = bounds[i](nbits + 16)
+            if value + 1 <= lo * (1 << nbits):
+                out[i, j] = True
+                break
+            if value >= hi * (1 << nbits):
+                out[i, j] = False
+                break
+    return out

@@ -528,6 +528,20 @@ def test_bernoulli_real_frequency(loose):
     assert stats.binomtest(int(draws.sum()), draws.size, np.exp(-1.0)).pvalue > ALPHA
 
 
+def test_bernoulli_real_rows_frequencies():
+    # rows p = exp(-1) (loose first bounds: the refinement loop), 1/3 and 0.999; each row a
+    # binomial test at ALPHA / 3
+    def e_inv(bits):
+        lo, hi = _random.exp_series_bounds(Fraction(1), 0, 1, bits)
+        if bits <= 80:
+            return 1 / hi - Fraction(1, 128), 1 / lo + Fraction(1, 128)
+        return 1 / hi, 1 / lo
+    rows = [e_inv, lambda bits: (Fraction(1, 3),) * 2, lambda bits: (Fraction(999, 1000),) * 2]
+    draws = _random.bernoulli_real_rows(rows, 50_000, np.random.default_rng(12))
+    for row, p in zip(draws, [np.exp(-1.0), 1 / 3, 0.999]):
+        assert stats.binomtest(int(row.sum()), row.size, p).pvalue > ALPHA / 3
+
+
 def test_bernoulli_real_extremes():
     rng = np.random.default_rng(0)
     assert _random.bernoulli_real(lambda bits: (Fraction(1), Fraction(1)), 50, rng).all()
