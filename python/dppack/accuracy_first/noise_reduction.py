@@ -18,10 +18,10 @@ releases g (V + Z_t). The discrete Laplace law has the characteristic function
 1 / (1 + c (2 - 2 cos w)), c = 1 / (4 sinh(a / 2)^2), of the same form as the continuous
 Laplace's 1 / (1 + b^2 w^2), so the lazy walk of Koufogiannis, Han and Pappas (2015) holds
 on the integers: Z_t = Z_{t+1} with probability c_{t+1} / c_t, else Z_{t+1} plus a fresh
-DL(a_t) draw. The batch path draws Z_T first (one discrete Laplace per entry), then for each
-lower level one exact coin per entry (:func:`dppack._random.bernoulli_real`, the probability
-bounded by Taylor series in exact rationals) and a discrete Laplace for the entries that
-move; the online sampler draws Z_{t+1} given Z_t (its exact conditional law,
+DL(a_t) draw. The batch path draws Z_T first (one discrete Laplace per entry), then one
+exact coin per entry and lower level (:func:`dppack._random.bernoulli_real_rows`, the
+probability bounded by Taylor series in exact rationals), then, level by level from T-1
+down, a discrete Laplace for the entries that move; the online sampler draws Z_{t+1} given Z_t (its exact conditional law,
 :func:`laplace_reduce_noise`). No floating-point value enters a random decision, and the
 floats released are functions of the integers V + Z_t only
 (:func:`dppack._random.release_on_grid`).
@@ -432,7 +432,8 @@ def laplace_reduce_noise(noise, a1, a2, rng):
     x + 1 with a uniform proposal when x + 1 <= L = ceil(1 / delta) + 1, else L with a
     geometric proposal, L bounding 1 / (1 - exp(-delta))): each accepted draw has
     probability proportional to its weight, so the law is exact; each round is accepted
-    with probability above about 1/3.
+    with probability above about 1/3. Up to ``FEW`` entries run one by one on Python
+    integers (:func:`_reduce_one`, the same steps), which avoids the arrays' fixed cost.
     """
     x = np.asarray(noise, dtype=np.int64)
     shape = x.shape
