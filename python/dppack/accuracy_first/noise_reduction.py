@@ -21,8 +21,9 @@ on the integers: Z_t = Z_{t+1} with probability c_{t+1} / c_t, else Z_{t+1} plus
 DL(a_t) draw. The batch path draws Z_T first (one discrete Laplace per entry), then one
 exact coin per entry and lower level (:func:`dppack._random.bernoulli_real_rows`, the
 probability bounded by Taylor series in exact rationals), then, level by level from T-1
-down, a discrete Laplace for the entries that move; the online sampler draws Z_{t+1} given Z_t (its exact conditional law,
-:func:`laplace_reduce_noise`). No floating-point value enters a random decision, and the
+down, a discrete Laplace for the entries that move; the online sampler draws Z_{t+1} given
+Z_t (its exact conditional law, :func:`laplace_reduce_noise`). No floating-point value
+enters a random decision, and the
 floats released are functions of the integers V + Z_t only
 (:func:`dppack._random.release_on_grid`).
 
