@@ -1160,10 +1160,8 @@ def bernoulli_real(bounds, size, rng):
     """
     exact = _exact_samplers()
     size = int(size)
-    lo, hi = bounds(80)
     top = 1 << 64
-    low = math.floor(lo * top)
-    high = math.ceil(hi * top)
+    low, high = _word_thresholds(bounds)
     w = exact.words(rng, size)
     if low >= top:
         return np.ones(size, dtype=bool)
