@@ -32,8 +32,13 @@ Randomness: one generator per call; in order: the shared R (or R_1, ..., R_k, on
 candidate's fit), the k selection noises, the fresh noise of the final fit. The noise a call
 releases through numbers is exact where an exact sampler exists: the final histogram's counts
 get discrete Laplace noise (:func:`dppack._random.discrete_laplace_noise`); the classifiers'
-K-norm noise stays in floating point (``erm.cms``: no exact sampler of that law here), and so
-does the noise of the selection step, which releases only an index.
+K-norm noise stays in floating point (``erm.cms``: no exact sampler of that law here). The
+selection step, which releases an index, is exact: the scores are rounded to a power-of-two
+grid and the noisy maximum is taken over exact integer noise (``_noisy_max``: the paper's
+exponential noise as a one-sided geometric law, the Laplace noise as a discrete Laplace law),
+or the index is drawn by the exact exponential mechanism (``selector="gumbel"``). The shared
+noise R of the candidates' fits is data-free randomness: it enters only through the
+probability of the stability event (``HistogramTrainer.draw_noise``), never a released value.
 
 Accounting: every public release here takes a trailing ``accountant`` and charges its whole
 run once under its own name (:func:`dppack.accounting.charge`): ``stable_select``
@@ -344,8 +349,14 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
         'exponential_noise' (the paper's): argmax of q_i + 2 beta Z_i, Z_i exponential with
         rate eps_select. 'gumbel': the exponential mechanism, P(i) proportional to
         exp(eps_select q_i / (2 beta)). 'laplace': argmax of q_i plus Laplace noise of
-        scale 2 beta / eps_select. All three are (eps_select, delta)-DP on the
-        stability event.
+        scale 2 beta / eps_select. All three are drawn exactly: the scores are rounded to a
+        grid h = 2^k <= beta / 2^20 and the noise is the integer (geometric, discrete
+        Laplace) counterpart of the continuous one on that grid, drawn with integer
+        arithmetic, its scale between 2 beta / eps_select and (1 + 2^-19) times that; the
+        exponential mechanism is ``dppack.ExponentialMechanism``'s exact draw. Each is
+        eps_select-DP for scores of sensitivity beta (McSherry and Talwar 2007; the noisy
+        maximum by the threshold argument of Chaudhuri and Vinterbo's Theorem 1), so
+        (eps_select, delta)-DP on the stability event.
     random_state : None, int or NumPy Generator
     accountant : dppack.BudgetAccountant, optional
         Charged ``PrivacyLoss.pure(eps_select)`` (label ``"stable_select"``: the selection
@@ -388,17 +399,73 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
 
 
 def _select(q, beta, eps_select, selector, rng):
+    """The selected index: Chaudhuri and Vinterbo (2013), Algorithm 1 step 3 (the paper's
+    exponential noise), the exponential mechanism, or report-noisy-max with Laplace noise, each
+    drawn exactly (:func:`_noisy_max`); ``q`` are the k scores, ``beta`` their sensitivity on the
+    stability event."""
     if selector == "gumbel":
-        # §2.4: P(i) proportional to exp(alpha2 q_i / (2 beta)), score sensitivity beta
+        # Chaudhuri and Vinterbo 2013, Section 2 ("an exponential mechanism may also be used"):
+        # P(i) proportional to exp(alpha2 q_i / (2 beta)), exact (_random.exponential_mechanism)
         return int(ExponentialMechanism(q, eps_select, beta, random_state=rng,
                                         accountant=accounting.UNCHARGED))
-    if selector == "exponential_noise":
-        # §2.1 step 3: Z_i ~ Exponential(rate alpha2) = Gamma(1, rate alpha2); mean 1/alpha2
-        noise = 2.0 * beta * _random.gamma(1.0, eps_select, rng, size=q.size)
-    else:
-        # §2.4 [derived]: scores are not monotone in the neighbour, so the scale is 2 beta/alpha2
-        noise = _random.laplace(2.0 * beta / eps_select, q.size, rng)
-    return int(np.argmax(q + noise))
+    return _noisy_max(q, beta, eps_select, rng, one_sided=selector == "exponential_noise")
+
+
+def _noisy_max(q, beta, eps_select, rng, one_sided):
+    """Report-noisy-max on a power-of-two grid with exact integer noise (eps_select-DP for
+    scores of sensitivity ``beta``).
+
+    Parameters
+    ----------
+    q : ndarray
+        The k finite scores.
+    beta : float
+        Their sensitivity: on Chaudhuri and Vinterbo's stability event every score moves by at
+        most beta between neighbouring datasets (2013, Theorem 1).
+    eps_select : float
+    rng : numpy.random.Generator
+    one_sided : bool
+        True: the paper's noise 2 beta Z, Z exponential with rate eps_select (Algorithm 1,
+        step 3), as the one-sided geometric law on the grid. False: Laplace noise of scale
+        2 beta / eps_select, as the two-sided discrete Laplace law on the grid.
+
+    Returns
+    -------
+    int
+        The first index of the largest noisy score.
+
+    Notes
+    -----
+    The scores are rounded to the grid h = 2^k of :func:`dppack._random.exponential_grid`
+    (h <= beta / 2^20), U_i = round(q_i / h), an exact integer. Between neighbours each U_i
+    moves by at most D = ceil(beta / h) + 1 (:func:`dppack._random.grid_units`); this also
+    absorbs a floating-point error below h in each computed score. Integer noise Z_i is drawn
+    exactly with P(Z_i = z) proportional to exp(-gamma |z|), gamma = eps_select / (2 D) (the
+    rate of ``exponential_grid``; :func:`dppack._random.discrete_laplace`, Canonne, Kamath and
+    Steinke 2020, Algorithm 2), kept only when z >= 0 for the one-sided law (the geometric law
+    P(z) proportional to exp(-gamma z), z >= 0). The index is the first i maximising
+    U_i + Z_i, in integer arithmetic.
+
+    Privacy, the argument of Chaudhuri and Vinterbo's Theorem 1 (and of Dwork and Roth 2014,
+    Claim 3.9) in integers: fix the other noises; i wins exactly when Z_i >= T, an integer
+    threshold (beating the earlier indices strictly, the later ones or ties). A neighbour
+    moves every U_j by at most D, so T moves by at most 2 D, and both laws satisfy
+    P(Z >= T + 2 D) >= exp(-2 D gamma) P(Z >= T) = exp(-eps_select) P(Z >= T) for every
+    integer T; the other direction is symmetric. So the index is eps_select-DP on the
+    stability event, with no floating-point step between the scores and the choice (Mironov
+    2012). In value units the noise h Z has scale 2 D h / eps_select, between
+    2 beta / eps_select and (1 + 2^-19) 2 beta / eps_select: the paper's law, discretised.
+    """
+    k, rate = _random.exponential_grid(float(np.max(np.abs(q))), eps_select, beta)
+    units = [int(v) for v in np.rint(np.ldexp(q, -k)).tolist()]  # exact integers
+    t, s = rate.denominator, rate.numerator  # P(z) proportional to exp(-|z| s / t)
+    noise = []
+    while len(noise) < len(units):
+        draws = _random.discrete_laplace(t, s, 2 * len(units) if one_sided else len(units),
+                                         rng).tolist()
+        noise.extend(z for z in draws if z >= 0 or not one_sided)
+    noisy = [u + z for u, z in zip(units, noise)]
+    return noisy.index(max(noisy))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1469,7 +1536,18 @@ class HistogramTrainer(StableTrainer):
         return self._counts[key][1]
 
     def draw_noise(self, T, thetas, rng):
-        # standard Laplace values; the candidate with 1/h bins uses the first 1/h
+        """R: standard Laplace values; the candidate with 1/h bins uses the first 1/h.
+
+        Data-free randomness, drawn in floating point (``_random.laplace``): R is never added
+        to a released value. The candidates' noisy counts feed only their scores, and the
+        released index is eps_select-DP for every fixed R in the stability event (Chaudhuri
+        and Vinterbo 2013, Theorem 1; the selection itself is exact, ``_noisy_max``). R's law
+        enters only through the probability of that event, bounded by Laplace tails in
+        Theorem 6; NumPy's inverse-CDF sampler (log of a uniform on multiples of 2^-53) has
+        tails P(|R| > t) within a relative 2^-45 of exp(-t) (the uniform's grid, and one ulp of
+        the logarithm at |t| <= 38), far below the rounding of delta.
+        The final histogram gets fresh exact noise (:meth:`release`).
+        """
         return _random.laplace(1.0, max(_bins(h) for h in thetas), rng)
 
     def fit(self, T, theta, eps, noise):
