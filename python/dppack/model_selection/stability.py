@@ -523,7 +523,7 @@ class StableTrainer:
     >>> index, model = tune_stable([1.0, 0.5, 0.0], Shrunk(), x[:400], x[400:],
     ...                            eps_train=1.0, eps_select=1.0, random_state=1)
     >>> index, round(model, 2)
-    (1, 0.25)
+    (0, 0.5)
     """
 
     def n_records(self, data):
@@ -663,7 +663,7 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     >>> x = (np.sin(np.arange(500)) + 1) / 2  # fixed example data in [0, 1]
     >>> validate_stable([0.5, 0.25, 0.1], HistogramTrainer(), x[:400], x[400:],
     ...                 eps_train=1.0, eps_select=1.0, random_state=1)
-    1
+    2
     """
     _frames.refuse_dask("validate_stable", T, V)
     bill = accounting.charge(accountant, lambda: _validation_loss(eps_select, delta),
@@ -713,8 +713,8 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
     >>> x = (np.sin(np.arange(500)) + 1) / 2  # fixed example data in [0, 1]
     >>> index, counts = tune_stable([0.5, 0.25, 0.1], HistogramTrainer(), x[:400], x[400:],
     ...                             eps_train=1.0, eps_select=1.0, random_state=1)
-    >>> index, counts.shape  # 1/h = 4 bins
-    (1, (4,))
+    >>> index, counts.shape  # 1/h = 10 bins
+    (2, (10,))
     """
     _frames.refuse_dask("tune_stable", T, V)
     bill = accounting.charge(accountant, lambda: _tuning_loss(eps_train, eps_select, delta),
@@ -1462,7 +1462,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     >>> best = tune_classification_model_stable(models, X, y, [200, 70], [50, 15],
     ...                                         eps_select=1.0, add_bias=True, random_state=1)
     >>> best.gamma, best.privacy_
-    (100.0, PrivacyLoss.approx(eps=2.0, delta=0.01))
+    (1000.0, PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
     _frames.refuse_dask("tune_classification_model_stable", X, y)
     bill = accounting.charge(
@@ -1642,8 +1642,8 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     >>> h = tune_histogram_bin_width_stable(load_pima()["glu"], [0.2, 0.1, 0.05],
     ...                                     eps_train=1.0, eps_select=1.0, lower_bound=50,
     ...                                     upper_bound=200, random_state=1)
-    >>> h.breaks.tolist(), h.privacy_
-    ([50.0, 80.0, 110.0, 140.0, 170.0, 200.0], PrivacyLoss.approx(eps=2.0, delta=0.01))
+    >>> h.breaks.size - 1, h.breaks[:3].tolist(), h.privacy_  # 20 bins of width 7.5
+    (20, [50.0, 57.5, 65.0], PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
     _frames.refuse_dask("tune_histogram_bin_width_stable", x)
     bill = accounting.charge(accountant, lambda: _tuning_loss(eps_train, eps_select, delta),
