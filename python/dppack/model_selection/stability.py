@@ -352,7 +352,8 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
         scale 2 beta / eps_select. All three are drawn exactly: the scores are rounded to a
         grid h = 2^k <= beta / 2^20 and the noise is the integer (geometric, discrete
         Laplace) counterpart of the continuous one on that grid, drawn with integer
-        arithmetic, its scale between 2 beta / eps_select and (1 + 2^-19) times that; the
+        arithmetic, its scale between 2 beta / eps_select and (1 + 2^-19) times that
+        (for beta >= 2^-1053; 2 (beta + 2^-1073) / eps_select at most below); the
         exponential mechanism is ``dppack.ExponentialMechanism``'s exact draw. Each is
         eps_select-DP for scores of sensitivity beta (McSherry and Talwar 2007; the noisy
         maximum by the threshold argument of Chaudhuri and Vinterbo's Theorem 1), so
@@ -454,7 +455,9 @@ def _noisy_max(q, beta, eps_select, rng, one_sided):
     integer T; the other direction is symmetric. So the index is eps_select-DP on the
     stability event, with no floating-point step between the scores and the choice (Mironov
     2012). In value units the noise h Z has scale 2 D h / eps_select, between
-    2 beta / eps_select and (1 + 2^-19) 2 beta / eps_select: the paper's law, discretised.
+    2 beta / eps_select and (1 + 2^-19) 2 beta / eps_select (the paper's law, discretised)
+    for beta >= 2^-1053; below, h cannot be finer than 2^-1074 and the scale is
+    2 (beta + 2h) / eps_select at most (more noise, still eps_select-DP).
     """
     k, rate = _random.exponential_grid(float(np.max(np.abs(q))), eps_select, beta)
     units = [int(v) for v in np.rint(np.ldexp(q, -k)).tolist()]  # exact integers
