@@ -12,9 +12,11 @@ divided by s_j sqrt(p), s_j = max(|L_j|, |U_j|), so every row has norm <= 1; lab
 scale of the raw X (a positive rescaling per coefficient, so quantiles carry over).
 
 Randomness: one generator per call. Objective perturbation draws the fit's noise b, then the
-noise of H~, then of Sigma~, then the Monte Carlo draws (n_draws x d normals, then the n_draws
-Laplace-type vectors: their norms, then their directions). Output perturbation draws, after
-the exact fit, the output noise, then H~, Sigma~ and (pure DP only) the Monte Carlo draws.
+noise of theta~'s release near the minimiser, then the noise of H~, then of Sigma~, then the
+Monte Carlo draws (n_draws x d normals, n_draws x d Laplace values for theta~'s release noise,
+then the n_draws l2-Laplace vectors of b: their norms, then their directions). Output
+perturbation draws, after the fit, the output noise, then H~, Sigma~ and (pure DP only) the
+Monte Carlo draws (normals, then the Laplace values of the output noise).
 
 Noise. Every released value is drawn on a data-independent power-of-two grid by an exact
 sampler, the data rounded to the grid first and the sensitivity raised by the rounding:
@@ -77,14 +79,14 @@ __all__ = [
 NEAR_MINIMISER_SHARE = 1.0 / 100.0
 
 NOTIONS = ("DP", "zCDP")
-LOSSES = losses.NAMES  # the margin losses f(z), z = y theta'x (spec §2): dppack.erm.losses
+LOSSES = losses.NAMES  # the margin losses f(z), z = y theta'x: dppack.erm.losses
 METHODS = ("objective", "output")
-# Spec §7 "Budget split": DP (eps/2, eps/4, eps/4); zCDP rho parts 4 : 1 : 1.
+# Budget split (Wang, Kifer and Lee 2019, Section 7): DP (eps/2, eps/4, eps/4); zCDP 4 : 1 : 1.
 DEFAULT_SPLITS = {"DP": (2.0, 1.0, 1.0), "zCDP": (4.0, 1.0, 1.0)}
 
 
 # --------------------------------------------------------------------------------------------
-# Noise, sensitivities and the private matrices (spec §2, §3, §5)
+# Noise, sensitivities and the private matrices (Wang, Kifer and Lee 2019, Lemmas 2-5, Alg. 2)
 # --------------------------------------------------------------------------------------------
 
 
@@ -112,7 +114,9 @@ def spherical_laplace(k, rate, random_state=None, size=None):
     Notes
     -----
     The package's one sampler of this law, :func:`dppack._random.l2_laplace`, with
-    ``random_state`` turned into a generator; the releases here call that sampler directly.
+    ``random_state`` turned into a generator. The confidence intervals call that sampler
+    directly for objective perturbation's noise b and its Monte Carlo law only (data-free
+    draws); no released value gets this floating-point noise.
 
     References
     ----------
@@ -335,7 +339,7 @@ def _spd_eigen(M, sensitivity, budget, notion, floor, rng):
         # (L2) sensitivity s, so L1 sensitivity at most d s (Cauchy-Schwarz over d^2 entries)
         noisy = _random.discrete_laplace_noise(M, d * sensitivity, budget, rng)
     else:
-        # N(0, s^2 / (2 phi) I_{d^2}) (spec §5 step 1, P3; the paper's I_d is a typo, §9.3),
+        # N(0, s^2 / (2 phi) I_{d^2}) (Algorithm 2 step 1; the paper's I_d must be I_{d^2}),
         # drawn exactly: the discrete Gaussian on a grid, phi-zCDP for the d^2 entries as one
         # vector with the sensitivity the rounding leaves (_gaussian_release)
         noisy = _gaussian_release(M, sensitivity, budget, rng)
@@ -565,7 +569,7 @@ def _check_split(budget_split, notion):
 
 
 # --------------------------------------------------------------------------------------------
-# The procedure (spec §4-§7)
+# The procedure (Wang, Kifer and Lee 2019, Algorithms 1, 3, 4 and 5)
 # --------------------------------------------------------------------------------------------
 
 
@@ -678,22 +682,22 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
     split = _check_split(budget_split, notion)
     n_draws = _checks.check_whole(n_draws, "n.draws", 2)
     sigma_bound = _checks.check_choice(sigma_bound, "sigma.bound", ("theta", "bound"))
-    # > 0, not >= 0: Algorithms 3 and 5 invert H~ (spec §6 step 6), and a floor of 0 lets a
-    # noisy eigenvalue at 0 through, which gave NaN intervals (spec §5 floors at 2c > 0)
+    # > 0, not >= 0: Algorithms 3 and 5 invert H~, and a floor of 0 lets a noisy eigenvalue
+    # at 0 through, which gave NaN intervals (Algorithm 2 floors at 2c > 0)
     eig_floor = _checks.check_finite_positive_scalar(eig_floor, "eig.floor", optional=True)
-    # rows clipped and scaled into the unit L2 ball, labels -1/+1 (spec §9.8, §9.12)
+    # rows clipped and scaled into the unit L2 ball, labels -1/+1 (as DPpack's models)
     design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
                             labels="signed")
     Xs, ys = design["X"], design["y"]
     n, d = Xs.shape
     margin = losses.margin_loss(loss, huber_h)
-    c = gamma / (2.0 * n)  # spec §1: gamma_DPpack = 2 n c
+    c = gamma / (2.0 * n)  # gamma_DPpack = 2 n c
     floor = 2.0 * c if eig_floor is None else eig_floor
     budgets = tuple(float(s) * total for s in split)
     eps1 = None
     eps_prime = None
     if method == "objective":
-        # zCDP: phi_1 is still an eps, worth eps_1^2/2 of rho (spec §6, P1)
+        # zCDP: phi_1 is still an eps, worth eps_1^2/2 of rho (Wang, Kifer and Lee, Theorem 2)
         eps1 = budgets[0] if notion == "DP" else math.sqrt(2.0 * budgets[0])
         # the objective gets (1 - NEAR_MINIMISER_SHARE) eps1, the release near the solver's
         # minimiser the rest (_release_near_minimiser); checked before any draw

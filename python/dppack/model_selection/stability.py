@@ -93,7 +93,7 @@ SCORES = ("ramp", "hinge", "logistic")
 
 
 # --------------------------------------------------------------------------------------------
-# Stability constants (§3 Thm 4, §4 Thm 6) and privacy accounting (§2.3, §5)
+# Stability constants (Theorems 4 and 6) and privacy accounting (Theorems 1, 2 and 5)
 # --------------------------------------------------------------------------------------------
 
 
@@ -155,11 +155,11 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     eps = _checks.check_finite_budget(eps, "eps")
     delta = _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)
     _checks.check_choice(score, "score", SCORES)
-    lipschitz = 1.0  # §3: logistic, hinge and ramp are 1-Lipschitz in w for ||x|| <= 1
+    lipschitz = 1.0  # logistic, hinge and ramp are 1-Lipschitz in w for ||x|| <= 1
     beta1 = 2.0 * lipschitz / lambda_min
     norm_bound = (lipschitz / lambda_min) * (
-        1.0 + 2.0 * d * math.log(d * k / delta) / (eps * n))  # §7.11
-    # §3 Thm 4, with beta2 = the range of g on |y w'x| <= B (g >= 0, one record replaced):
+        1.0 + 2.0 * d * math.log(d * k / delta) / (eps * n))  # Thm 4 (factor 2: Notes)
+    # Thm 4, with beta2 = the range of g on |y w'x| <= B (g >= 0, one record replaced):
     # ramp in [1 - min(B, 1), 1] (g* = 1), logistic in [log(1 + e^-B), log(1 + e^B)], hinge in
     # [max(0, 1 - B), 1 + B]; the paper's B alone is too small for hinge (see Notes).
     if score == "ramp":
@@ -320,7 +320,7 @@ def advanced_composition_eps(eps, k, delta):
 
 
 # --------------------------------------------------------------------------------------------
-# Selection (§2.1 steps 3-4, §2.4)
+# Selection (Chaudhuri and Vinterbo 2013, Algorithm 1 steps 3-4)
 # --------------------------------------------------------------------------------------------
 
 
@@ -472,7 +472,7 @@ def _noisy_max(q, beta, eps_select, rng, one_sided):
 
 
 # --------------------------------------------------------------------------------------------
-# The generic procedure (§2.1, §2.2)
+# The generic procedure (Chaudhuri and Vinterbo 2013, Algorithms 1 and 2)
 # --------------------------------------------------------------------------------------------
 
 
@@ -575,10 +575,10 @@ def _validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2, select
               noise, rng):
     """Algorithm 1 on checked settings. Returns (index, scores, beta); scores and beta are
     for tests and must never be released."""
-    beta = max(beta1 / trainer.n_records(T), beta2 / trainer.n_records(V))  # §2.1 step 1
+    beta = max(beta1 / trainer.n_records(T), beta2 / trainer.n_records(V))  # Algorithm 1 step 1
     shared = trainer.draw_noise(T, thetas, rng) if noise == "shared" else None
     scores = np.empty(len(thetas))
-    for i, theta in enumerate(thetas):  # §2.1 step 2: full T, full eps_train
+    for i, theta in enumerate(thetas):  # Algorithm 1 step 2: full T, full eps_train
         R = shared if shared is not None else trainer.draw_noise(T, [theta], rng)
         scores[i] = trainer.score(trainer.fit(T, theta, eps_train, R), V)
     return _select(scores, beta, eps_select, selector, rng), scores, beta
@@ -729,7 +729,7 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
 
 
 # --------------------------------------------------------------------------------------------
-# Instance A: regularised linear classifiers (§3)
+# Instance A: regularised linear classifiers (Chaudhuri and Vinterbo 2013, Section 4.1)
 # --------------------------------------------------------------------------------------------
 
 
@@ -795,7 +795,7 @@ class LinearClassifierTrainer(StableTrainer):
 
 def _noise_eps(models, eps, n):
     """The budget the candidates' training noise is scaled with (the smallest)."""
-    # §3: the norm bound of beta2 uses the budget the noise is scaled with (eps' for
+    # Thm 4: the norm bound of beta2 uses the budget the noise is scaled with (eps' for
     # objective perturbation, at least eps/2; eps / (1 + tau) for output perturbation,
     # whose rate covers the optimality slack tau); only the unbounded scores need it.
     return min(
@@ -916,7 +916,7 @@ def _group_win_probabilities(x, k, selector):
     form of the exponential mechanism; the others are integrated by Gauss-Legendre on pieces
     where the integrand is smooth (exact for the exponential noise, a polynomial in u)."""
     j = np.arange(1, k)
-    if selector == "gumbel":  # §2.4: P proportional to exp(eps q / (2 beta))
+    if selector == "gumbel":  # the exponential mechanism: P proportional to exp(eps q / (2 beta))
         return j / (j + (k - j) * math.exp(-x))
     # beyond x = 60 every P_j is within k x e^-x < 1e-22 of its limit
     x = min(x, 60.0)
@@ -1498,7 +1498,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     index = _validate(models, trainer, T, V, eps_train, eps_select, beta1, beta2,
                       selector, noise, rng)[0]
     chosen = models[index]
-    # §2.2 step 2: a fresh R (the model's own draw has the law of R / rate); charged above
+    # Algorithm 2 step 2: a fresh R (the model's own draw has the law of R / rate); charged above
     chosen.fit(T[0], T[1], upper_bounds, lower_bounds, add_bias, random_state=rng,
                accountant=accounting.UNCHARGED)
     chosen.privacy_ = privacy
@@ -1506,7 +1506,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
 
 
 # --------------------------------------------------------------------------------------------
-# Instance B: histogram density estimation (§4)
+# Instance B: histogram density estimation (Chaudhuri and Vinterbo 2013, Theorem 6)
 # --------------------------------------------------------------------------------------------
 
 
@@ -1555,7 +1555,7 @@ class HistogramTrainer(StableTrainer):
 
     def fit(self, T, theta, eps, noise):
         bins = _bins(theta)
-        # §4: Laplace scale 2/eps (a replacement moves one count down and one up)
+        # Algorithm 5: Laplace scale 2/eps (a replacement moves one count down and one up)
         return np.maximum(0.0, self.counts(T, bins) + 2.0 * noise[:bins] / eps)
 
     def release(self, T, theta, eps, rng):
@@ -1571,7 +1571,7 @@ class HistogramTrainer(StableTrainer):
         bins = model.size
         h = 1.0 / bins
         total = model.sum()
-        # §4 [derived]: no mass left gives the uniform density
+        # no mass left gives the uniform density (our choice; the paper leaves it open)
         density = model / (h * total) if total > 0 else np.ones(bins)
         # Eq. 6: q = -int f^2 + (2/m) sum_j f(z_j)
         return float(-h * np.sum(density ** 2)
