@@ -441,27 +441,31 @@ def _noisy_max(q, beta, eps_select, rng, one_sided):
     (h <= beta / 2^20), U_i = round(q_i / h), an exact integer. Between neighbours each U_i
     moves by at most D = ceil(beta / h) + 1 (:func:`dppack._random.grid_units`); this also
     absorbs a floating-point error below h in each computed score. Integer noise Z_i is drawn
-    exactly with P(Z_i = z) proportional to exp(-gamma |z|), gamma = eps_select / (2 D) (the
-    rate of ``exponential_grid``; :func:`dppack._random.discrete_laplace`, Canonne, Kamath and
-    Steinke 2020, Algorithm 2), kept only when z >= 0 for the one-sided law (the geometric law
-    P(z) proportional to exp(-gamma z), z >= 0). The index is the first i maximising
-    U_i + Z_i, in integer arithmetic.
+    exactly with P(Z_i = z) proportional to exp(-gamma' |z|), gamma' = s / t with t = 2^j and
+    s = floor(t gamma), gamma = eps_select / (2 D) the rate of ``exponential_grid``, so
+    gamma' <= gamma within a relative 2^-40 (:func:`dppack._random.discrete_laplace`,
+    Canonne, Kamath and Steinke 2020, Algorithm 2), kept only when z >= 0 for the one-sided
+    law (the geometric law P(z) proportional to exp(-gamma' z), z >= 0). The index is the
+    first i maximising U_i + Z_i, in integer arithmetic.
 
     Privacy, the argument of Chaudhuri and Vinterbo's Theorem 1 (and of Dwork and Roth 2014,
     Claim 3.9) in integers: fix the other noises; i wins exactly when Z_i >= T, an integer
     threshold (beating the earlier indices strictly, the later ones or ties). A neighbour
     moves every U_j by at most D, so T moves by at most 2 D, and both laws satisfy
-    P(Z >= T + 2 D) >= exp(-2 D gamma) P(Z >= T) = exp(-eps_select) P(Z >= T) for every
-    integer T; the other direction is symmetric. So the index is eps_select-DP on the
-    stability event, with no floating-point step between the scores and the choice (Mironov
-    2012). In value units the noise h Z has scale 2 D h / eps_select, between
+    P(Z >= T + 2 D) >= exp(-2 D gamma') P(Z >= T) >= exp(-eps_select) P(Z >= T) for every
+    integer T (gamma' <= gamma); the other direction is symmetric. So the index is
+    eps_select-DP on the stability event, with no floating-point step between the scores and
+    the choice (Mironov 2012). In value units the noise h Z has scale 2 D h / eps_select, between
     2 beta / eps_select and (1 + 2^-19) 2 beta / eps_select (the paper's law, discretised)
     for beta >= 2^-1053; below, h cannot be finer than 2^-1074 and the scale is
     2 (beta + 2h) / eps_select at most (more noise, still eps_select-DP).
     """
     k, rate = _random.exponential_grid(float(np.max(np.abs(q))), eps_select, beta)
     units = [int(v) for v in np.rint(np.ldexp(q, -k)).tolist()]  # exact integers
-    t, s = rate.denominator, rate.numerator  # P(z) proportional to exp(-|z| s / t)
+    # P(z) proportional to exp(-|z| s / t) with t = 2^j (the sampler's fast case) and
+    # s = floor(t gamma): s / t <= gamma, within a relative 2^-40 (s >= 2^40)
+    j = max(56, (rate.denominator // rate.numerator).bit_length() + 41)
+    t, s = 1 << j, (rate.numerator << j) // rate.denominator
     noise = []
     while len(noise) < len(units):
         draws = _random.discrete_laplace(t, s, 2 * len(units) if one_sided else len(units),
@@ -526,7 +530,7 @@ class StableTrainer:
     >>> index, model = tune_stable([1.0, 0.5, 0.0], Shrunk(), x[:400], x[400:],
     ...                            eps_train=1.0, eps_select=1.0, random_state=1)
     >>> index, round(model, 2)
-    (0, 0.5)
+    (0, 0.51)
     """
 
     def n_records(self, data):
@@ -1465,7 +1469,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     >>> best = tune_classification_model_stable(models, X, y, [200, 70], [50, 15],
     ...                                         eps_select=1.0, add_bias=True, random_state=1)
     >>> best.gamma, best.privacy_
-    (1000.0, PrivacyLoss.approx(eps=2.0, delta=0.01))
+    (10.0, PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
     _frames.refuse_dask("tune_classification_model_stable", X, y)
     bill = accounting.charge(
@@ -1645,8 +1649,8 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     >>> h = tune_histogram_bin_width_stable(load_pima()["glu"], [0.2, 0.1, 0.05],
     ...                                     eps_train=1.0, eps_select=1.0, lower_bound=50,
     ...                                     upper_bound=200, random_state=1)
-    >>> h.breaks.size - 1, h.breaks[:3].tolist(), h.privacy_  # 20 bins of width 7.5
-    (20, [50.0, 57.5, 65.0], PrivacyLoss.approx(eps=2.0, delta=0.01))
+    >>> h.breaks.size - 1, h.breaks[:3].tolist(), h.privacy_  # 10 bins of width 15
+    (10, [50.0, 65.0, 80.0], PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
     _frames.refuse_dask("tune_histogram_bin_width_stable", x)
     bill = accounting.charge(accountant, lambda: _tuning_loss(eps_train, eps_select, delta),
