@@ -740,7 +740,9 @@ def _certified_radius(c):
     """r = g_tol / (2 c): how far a point certified by :func:`dppack.erm.solvers.margin_newton`
     (gradient norm <= g_tol = 1e-10) can lie from the exact minimiser of the confidence
     intervals' objective, which is 2c-strongly convex (||theta - theta*|| <= ||grad|| / (2c);
-    Wang, Kifer and Lee 2019, the objective of their Algorithms 1 and 4)."""
+    Wang, Kifer and Lee 2019, the objective of their Algorithms 1 and 4). The certificate is
+    checked on the computed gradient, whose rounding (about 1e-16 (1 + ||theta||), see
+    ``dppack.erm.solvers``) is far below the tolerance and is not added."""
     return EXACT_GRADIENT_TOLERANCE / (2.0 * c)
 
 
