@@ -231,7 +231,7 @@ def test_power_confidence_intervals(halve):
     d0, d1 = _svm_data(1.0), _svm_data(-1.0)
     result = audit(_confint_coefficient, d0, d1, 1.0, n_samples=2_000, n_pilot=500)
     assert result.passed, str(result)  # the claim audited below holds for the full noise
-    halve("gamma")  # the l2-Laplace noise of theta~, the matrices and the Monte Carlo draws
+    halve("laplace")  # theta~'s exact discrete Laplace noise (and the Monte Carlo draws)
     result = audit(_confint_coefficient, d0, d1, 1.0, n_samples=2_000, n_pilot=500)
     assert result.eps_lb > 1.0, str(result)
 

@@ -750,6 +750,18 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
     depends on the variance) from the second. So the sampled records do not depend on eps:
     fits with one seed sample the same records, and ``eps = Inf`` draws no noise.
 
+    Exactness of these float draws: both are data-free (they depend on n, public under
+    replace-one neighbours, and on nothing else in the data). The 8 uniforms are only seed
+    words. The index i = floor(n u) of a uniform u on the multiples of 2^-53 (NumPy's
+    ``random``) picks each record with probability within 2^-52 of 1/n (each index receives
+    between floor(2^53 / n) - 1 and ceil(2^53 / n) + 1 of the 2^53 values: the float product
+    n u is monotone in u and its rounding moves each boundary by at most one value; exact
+    when n is a power of two), not exactly 1/n: the amplification by subsampling (Balle,
+    Barthe and Gaboardi 2018, sampling rate q = 1/n) then holds with q at most 1/n + 2^-52,
+    which moves the per-step amplified (eps, delta) by a relative n 2^-52 (below 3e-9 for
+    n < 10^7), far below the rounding of the calibration; it is not charged. The released coefficients' noise is the exact
+    discrete Gaussian (module docstring, "Exact noise").
+
     References
     ----------
     Ding J et al., as :class:`OutputPerturbationAGM`. Balle B, Barthe G, Gaboardi M (2018).
