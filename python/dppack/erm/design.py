@@ -58,6 +58,7 @@ __all__ = [
     "check_fitted",
     "coefficient_names",
     "design_layout",
+    "fitted_add_bias",
     "fourier_cosines",
     "fourier_features",
     "interleaved_split",
@@ -964,6 +965,47 @@ def check_fitted(coeff):
     if coeff is None:
         raise _messages.value_error(NOT_FITTED_MESSAGE)
     return coeff
+
+
+def fitted_add_bias(model, add_bias=None):
+    """The ``add_bias`` of ``predict``: None means as fitted (as R's ``predict`` remembers).
+
+    Parameters
+    ----------
+    model : a fitted model
+        Its ``add_bias_`` (set by ``fit``) is the flag it was fitted with; a model without it
+        (coefficients assigned by hand) counts as fitted without a bias column.
+    add_bias : None or bool
+        None: the fit's flag. A bool is checked and returned as given (a value different
+        from the fit's then fails on the column count, as before).
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        "add.bias must be TRUE or FALSE." style messages of :func:`dppack._checks.check_flag`.
+
+    References
+    ----------
+    DPpack 0.2.2 ``predict`` methods (R6 objects that keep the fit's ``add.bias``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from dppack.erm.design import fitted_add_bias
+    >>> fitted_add_bias(SimpleNamespace(add_bias_=True))
+    True
+    >>> fitted_add_bias(SimpleNamespace(add_bias_=True), False)
+    False
+    >>> fitted_add_bias(SimpleNamespace())
+    False
+    """
+    if add_bias is None:
+        return bool(getattr(model, "add_bias_", None) or False)
+    return _checks.check_flag(add_bias, "add.bias")
 
 
 def predict_matrix(X, n_columns, add_bias):

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _checks, _frames, _messages, _random, accounting, rcompat
+from .._repr import model_repr
 from ..erm import losses
 from ..erm.blocks import regularizer_l2
 from ..erm.cms import (
@@ -458,6 +459,11 @@ class StableTrainer:
     >>> index, round(model, 2)
     (1, 0.25)
     """
+
+    def __repr__(self):
+        """The class and its public settings (attributes not starting with '_')."""
+        return model_repr(self, [key for key in vars(self) if not key.startswith("_")],
+                          released=None)
 
     def n_records(self, data):
         raise NotImplementedError
