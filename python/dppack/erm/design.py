@@ -506,7 +506,9 @@ def as_labels(y, n, labels="real"):
         The number of rows of X.
     labels : {'real', 'binary', 'signed'}, default 'real'
         ``'binary'``: DPpack's 0/1 check of the classifiers; ``'signed'``: the same check,
-        then 0/1 mapped to -1/+1 (2y - 1), the labels of the margin losses.
+        then 0/1 mapped to -1/+1 (2y - 1), the labels of the margin losses. For both, bool
+        y and a categorical with two declared categories are first coded 0/1
+        (:func:`binary_codes`: the label set from y's type, never its values).
 
     Returns
     -------
@@ -518,7 +520,8 @@ def as_labels(y, n, labels="real"):
     ------
     ValueError
         Not numeric, not a vector, the wrong length, not finite, or (``'binary'``,
-        ``'signed'``) a value other than 0 and 1 (``BINARY_LABELS_MESSAGE``).
+        ``'signed'``) a value other than 0 and 1 (``BINARY_LABELS_MESSAGE``), or a
+        categorical that does not declare exactly two categories.
 
     References
     ----------
