@@ -1045,7 +1045,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     Returns
     -------
     rcompat.Histogram or dict
-        The sanitized histogram (float counts, xname "x"), or for 'both' a dict
+        The sanitized histogram (float counts, xname x's name), or for 'both' a dict
         ``{"Bounded": Histogram, "Unbounded": Histogram}``, each what the one version alone
         gives (so with a rule their breaks can differ); meaningful under bounded DP only,
         where the pair spends up to 3 eps (see :func:`meanDP`); under unbounded DP the
@@ -1083,6 +1083,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     >>> h.counts.tolist()[:5]
     [0.0, 8.0, 19.0, 56.0, 79.0]
     """
+    xname = rcompat.xname_of(x)  # the title's name: the Series' or column's (not read)
     bill = _charge(accountant, "histogramDP", eps, delta, mechanism, which_sensitivity)
     lower, upper = _sample_bounds(upper_bound, lower_bound)
     on_dask = _frames.is_dask(x)
@@ -1166,7 +1167,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
             breaks=breaks_.copy(),
             counts=_post_histogram(noisy, normalize, allow_negative),
             mids=mids.copy(),
-            xname="x",
+            xname=xname,
             equidist=True,
         )
         result.privacy_ = loss  # the release's PrivacyLoss (the pair's for 'both')

@@ -41,7 +41,7 @@ PAIRS = {
     "stats-bounds": ("meanDP", [x, 1, 2, 0], {}, "lower.bound must be < upper.bound.",
                      "lower_bound must be < upper_bound."),
     "stats-which": ("meanDP", [x, 1, 0, 3], {"which_sensitivity": "x"},
-                    "which.sensitivity must be one of {'bounded', 'unbounded', 'both'}.",
+                    'which.sensitivity must be one of c("bounded", "unbounded", "both").',
                     "which_sensitivity must be one of {'bounded', 'unbounded', 'both'}."),
     "stats-flag": ("histogramDP", [x, 1, 0, 3], {"allow_negative": "yes"},
                    "allow.negative must be TRUE or FALSE.",

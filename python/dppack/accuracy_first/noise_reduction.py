@@ -43,6 +43,7 @@ import threading
 import numpy as np
 
 from .. import _checks, _frames, _messages, _random, accounting
+from .._repr import model_repr
 
 __all__ = [
     "GaussianNoiseReduction",
@@ -598,6 +599,12 @@ class LaplaceNoiseReductionOnline:
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._lock = threading.Lock()
+
+    def __repr__(self):
+        """Current level, sensitivity and release (public); never the values or the noise."""
+        n = len(self.levels)
+        return model_repr(self, ("eps", "sensitivity"), released="release",
+                          extra=(f"{n} level{'' if n == 1 else 's'} released",))
 
     def _reduction_loss(self, level):
         """What moving from the current level to ``level`` charges a pure accountant.

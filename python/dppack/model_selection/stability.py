@@ -57,6 +57,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _checks, _frames, _messages, _random, accounting, rcompat
+from .._repr import model_repr
 from ..erm import losses
 from ..erm.blocks import regularizer_l2
 from ..erm.cms import (
@@ -532,6 +533,11 @@ class StableTrainer:
     >>> index, round(model, 2)
     (0, 0.51)
     """
+
+    def __repr__(self):
+        """The class and its public settings (attributes not starting with '_')."""
+        return model_repr(self, [key for key in vars(self) if not key.startswith("_")],
+                          released=None)
 
     def n_records(self, data):
         raise NotImplementedError
