@@ -165,7 +165,7 @@ def test_joint_accurate_on_large_data_and_uses_windows(monkeypatch):
 
     monkeypatch.setattr(quantiles._JointDP, "__init__", spy)
     quants = np.linspace(0.1, 0.9, 9)
-    out = quantilesDP(x, quants, 1.0, -5, 5, random_state=1)
+    out = quantilesDP(x, quants, 1.0, -5, 5, method="joint", random_state=1)
     assert max(calls) < 100_001 / 2
     ranks = np.searchsorted(np.sort(x), out)
     assert np.all(np.abs(ranks - quants * x.size) < 200)
