@@ -33,13 +33,13 @@ quantiles q_1 <= ... <= q_m (q_0 = 0, q_{m+1} = 1), the utility is
 with c(o_0) = 0 and c(o_{m+1}) = n: the distance between the numbers of data in the m + 1 gaps
 the outputs cut and the numbers the quantiles ask for (Gillenwater et al. 2021, Section 3).
 
-Sensitivity 2, bounded or unbounded. Changing one record changes one rounded X_i, so moves
-it from one gap to another: two gap counts change by 1. Adding or removing a record changes one gap count by 1 and every
-target (q_j - q_{j-1}) n by q_j - q_{j-1}, which add up to 1. Either way |u| moves by at most
-2, so the weight exp(eps u(t) / 4) on the non-decreasing m-tuples of grid points (counting
-measure) is the exponential mechanism with Delta = 2, eps-DP (McSherry and Talwar 2007), as
-in the paper (whose Lebesgue measure on [a, b]^m the grid replaces). For m = 1 it is
-:func:`dppack.quantileDP`'s law (u = -2 |k - q n|, exp(-eps |k - q n| / 2)).
+Sensitivity 2, bounded or unbounded. Changing one record changes one rounded X_i, so moves it
+from one gap to another: two gap counts change by 1. Adding or removing a record changes one gap
+count by 1 and every target (q_j - q_{j-1}) n by q_j - q_{j-1}, which add up to 1. Either way
+|u| moves by at most 2, so the weight exp(eps u(t) / 4) on the non-decreasing m-tuples of grid
+points (counting measure) is the exponential mechanism with Delta = 2, eps-DP (McSherry and
+Talwar 2007, Theorem 6), as in the paper (whose Lebesgue measure on [a, b]^m the grid replaces).
+For m = 1 it is :func:`dppack.quantileDP`'s law (u = -2 |k - q n|, exp(-eps |k - q n| / 2)).
 
 u depends on t only through the intervals k_1 <= ... <= k_m holding the outputs. The
 non-decreasing tuples with these intervals number prod_runs C(w + r - 1, r), a run being r
@@ -49,15 +49,15 @@ sequence k is drawn with weight
     G(k) = prod_runs C(w + r - 1, r) * exp(-beta sum_j |k_j - k_{j-1} - d_j|),  beta = eps / 4,
 
 d_j = (q_j - q_{j-1}) n, k_0 = 0, k_{m+1} = n; then, for each run, a uniform non-decreasing
-r-tuple of its interval's grid points, drawn exactly (a uniform r-subset of w + r - 1 points
-by Floyd's algorithm, then stars and bars; one exact uniform integer per output,
+r-tuple of its interval's grid points, drawn exactly (a uniform r-subset of w + r - 1 points by
+Floyd's algorithm, then stars and bars; one exact uniform integer per output,
 ``_random.uniform_integer``). The release is g t (the nearest double where the grid is finer
-than the doubles: post-processing). G is summed and
-sampled by a dynamic program over runs, all in log space: with E_j[k] the total weight of the
-prefixes k_1, ..., k_j whose last run ends at output j in interval k, and
-C_i[k] = sum_{k' < k} E_i[k'] exp(-beta |k - k' - d_{i+1}|) (C_0[k] = exp(-beta |k - d_1|)),
+than the doubles: post-processing). G is summed and sampled by a dynamic program over runs, all
+in log space: with E_j[k] the total weight of the prefixes k_1, ..., k_j whose last run ends at
+output j in interval k, and C_i[k] = sum_{k' < k} E_i[k'] exp(-beta |k - k' - d_{i+1}|) (C_0[k]
+= exp(-beta |k - d_1|)),
 
-    E_j[k] = sum_{r=1}^{j} C_{j-r}[k] w_k^r / r! exp(-beta (d_{j-r+2} + ... + d_j)),
+    E_j[k] = sum_{r=1}^{j} C_{j-r}[k] C(w_k + r - 1, r) exp(-beta (d_{j-r+2} + ... + d_j)),
 
 the run's inner gaps being empty (count 0, target d_i). Each C_i is one pass: the kernel
 exp(-beta |t - d|) is a decreasing exponential for t >= d (a prefix log-sum-exp of
@@ -67,21 +67,22 @@ log-sum-exps within blocks of its length; over the windows below, a segment tree
 never a difference of sums, so no cancellation. The sample is drawn backwards
 (the last interval, its run length, the interval before, ...), each step one categorical draw
 over the computed log weights, exact given them: rounded to multiples of 2^-20 and drawn by
-the exact exponential mechanism (``_random.exponential_mechanism``, integer decisions only). The paper's algorithm has the same law; its cost
-is O(m n log n + m^2 n), ours O(m n log n) for the whole DP.
+the exact exponential mechanism (``_random.exponential_mechanism``, integer decisions only).
+The paper's algorithm has the same law; its cost is O(m n log n + m^2 n), ours O(m n log n)
+for the whole DP.
 
-Speed: windows, exactly. Most of G's mass lies where every k_j is near q_j n: if
-|k_j - q_j n| > h for some j, then u < -h (the gaps up to j miss their targets by that much in
-total), so all such sequences together weigh at most U = C(W + m - 1, m) exp(-beta h), W
-the number of grid points (the count of all ordered outputs). The DP is therefore run first on the windows
-W_j = {k : |k - q_j n| <= h} alone, which needs only the order statistics of the data near
-the ranks q_j n (``numpy.partition``, no sort), and gives their total Z_W; h is widened until
-U < e^-50 Z_W. The law stays exactly JointExp's by a mixture: with probability p (a uniform
-draw below p, computed in floating point, p >= U / (Z_W + U) >= the outside's share of the
-whole), the whole DP is run (every interval) and a draw from it is kept if it leaves some
-window, and otherwise with probability 1 - (1 - p) Z / Z_W; with probability 1 - p, a draw of
-the windowed DP is released. The mixture's law is (1 - p) G 1_W / Z_W + p nu, nu chosen so
-that the sum is G / Z. The whole DP runs with probability p < e^-50 in practice.
+Speed: windows, exactly. Most of G's mass lies where every k_j is near q_j n: if |k_j - q_j n| >
+h for some j, then u < -h (the gaps up to j miss their targets by that much in total), so all
+such sequences together weigh at most U = C(W + m - 1, m) exp(-beta h), W the number of grid
+points (the count of all ordered outputs). The DP is therefore run first on the windows W_j = {k
+: |k - q_j n| <= h} alone, which needs only the order statistics of the data near the ranks q_j
+n (``numpy.partition``, no sort), and gives their total Z_W; h is widened until U < e^-50 Z_W.
+The law stays exactly JointExp's by a mixture: with probability p (a uniform draw below p,
+computed in floating point, p >= U / (Z_W + U) >= the outside's share of the whole), the whole
+DP is run (every interval) and a draw from it is kept if it leaves some window, and otherwise
+with probability 1 - (1 - p) Z / Z_W; with probability 1 - p, a draw of the windowed DP is
+released. The mixture's law is (1 - p) G 1_W / Z_W + p nu, nu chosen so that the sum is G / Z.
+The whole DP runs with probability p < e^-50 in practice.
 
 Floating point: what is exact and what is not. The outputs are exact: grid points of a
 data-independent grid, drawn uniformly by integer arithmetic within the chosen intervals, and
