@@ -118,6 +118,20 @@ def test_joint_formula():
     assert one.half_width == pytest.approx(2 * (math.log(2000) + math.log(20)), rel=1e-5)
 
 
+def test_joint_formula_on_the_release_grid():
+    # The release counts grid points of g = 2^j (j = -18 for bounds [0, 2^40]): an interval
+    # at least r / 2 wide holds l >= r / (2 g) - 2 = 8190 of them and the bounds W = 2^58, so
+    # ln((W + m - 1) / l) exceeds ln(2 N) = ln(2^45) by ln(8192 / 8190) = 2.4e-4, more than
+    # the slack: the report takes the larger. Planted: ln(2 N) alone -> fails.
+    lower, upper, r, eps, alpha = 0.0, 2.0 ** 40, 2.0 ** -4, 1.0, 0.05
+    report = _joint_report(eps, quants=[0.5], lower_bound=lower, upper_bound=upper,
+                           resolution=r, alpha=alpha)
+    level = alpha / (1 + SLACK) - 2.0 ** -50 * (1 + upper / r)
+    grid = 4.0 / eps * (math.log(2.0 ** 58 / 8190) + SLACK + math.log(1 / level))
+    assert report.details["total"] == pytest.approx(grid, rel=1e-12)
+    assert report.details["total"] > _joint_formula(eps, 1, lower, upper, r, alpha) + 9e-4
+
+
 def test_joint_coverage_worst_case():
     # Both outputs of quants (0.5, 0.5) in one gap of width ~N between 15 and 25 integers
     # (n = 40): each rank error 5 there, the total 10, on a volume N^2 / 2 against the
