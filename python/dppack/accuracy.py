@@ -1514,7 +1514,7 @@ def _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha):
     level = alpha / (1.0 + _JOINT_SLACK) - rounding
     # the release's grid g = 2^j: W candidates, at least r / (2 g) - 2 in an interval at
     # least r / 2 wide (a float: ldexp stays finite, r / g <= 2^1100 or so)
-    j, first, last = stats._quantile_grid(lower, upper)
+    j, first, last = quantiles.joint_grid(lower, upper)
     points = math.ldexp(r, -j - 1) - 2.0
     if level <= 0 or points < 1:
         raise _messages.value_error(

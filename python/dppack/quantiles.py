@@ -114,7 +114,7 @@ import numpy as np
 
 from . import _checks, _messages, _random, accounting
 from .accounting import PrivacyLoss
-from .stats import _quantile_grid, _to_grid, quantileDP
+from .stats import quantileDP
 
 __all__ = ["boundsDP", "quantilesDP"]
 
@@ -386,6 +386,35 @@ def recursion_weights(quants):
 # --------------------------------------------------------------------------------------------
 
 
+def joint_grid(lower, upper):
+    """JointExp's grid g = 2^j and the bounds on it: (j, X_0, X_{n+1}).
+
+    :func:`dppack.quantileDP`'s grid, the finest with max(abs(lower), abs(upper)) < 2^59 g
+    (``_random.grid_exponent`` with 58 bits; at least 2^-1074, the doubles' own spacing,
+    for bounds below 2^-1015), from the bounds alone; X_0 = ceil(lower / g) and
+    X_{n+1} = floor(upper / g) (Python integers, at most 2^60 apart). Also the grid of the
+    joint method's accuracy report (``dppack.accuracy``).
+
+    Examples
+    --------
+    >>> joint_grid(-1.0, 1.0) == (-58, -2 ** 58, 2 ** 58)
+    True
+    """
+    j = _random.grid_exponent(max(abs(lower), abs(upper)), 58)
+    return j, math.ceil(math.ldexp(lower, -j)), math.floor(math.ldexp(upper, -j))
+
+
+def _on_grid(values, j, first, last):
+    """clip(round(x / g), X_0, X_{n+1}) for each value (int64): the data rounded to the grid
+    record by record. x / g only shifts the exponent; rounding and clipping are monotone, so
+    they commute with the order statistics."""
+    with np.errstate(over="ignore"):
+        scaled = np.ldexp(np.asarray(values, dtype=np.float64), -j)
+    np.rint(scaled, out=scaled)
+    np.clip(scaled, first, last, out=scaled)
+    return scaled.astype(np.int64)
+
+
 class _Order:
     """The clipped data's order statistics x_k (k = 0, ..., n + 1, x_0 = a, x_{n+1} = b) on
     the ranks asked for, by ``numpy.partition`` around them (a full sort when they are many).
@@ -394,7 +423,7 @@ class _Order:
     def __init__(self, values, lower, upper):
         self.values, self.n = values, values.size
         self.lower, self.upper = lower, upper
-        self.grid = _quantile_grid(lower, upper)  # j, X_0, X_{n+1}: quantileDP's grid 2^j
+        self.grid = joint_grid(lower, upper)  # j, X_0, X_{n+1}: quantileDP's grid 2^j
         self.sorted = False
         self._ready = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
 
@@ -420,12 +449,12 @@ class _Order:
 
     def at(self, ranks):
         """X_k for the prepared ranks k: x_k rounded to the grid, in grid units (int64;
-        X_0 = ceil(a / g), X_{n+1} = floor(b / g), ``stats._quantile_grid``)."""
+        X_0 = ceil(a / g), X_{n+1} = floor(b / g), :func:`joint_grid`)."""
         ranks = np.asarray(ranks)
         _, first, last = self.grid
         out = np.empty(ranks.size, dtype=np.int64)
         inner = (ranks >= 1) & (ranks <= self.n)
-        out[inner] = _to_grid(self.values[ranks[inner] - 1], *self.grid)
+        out[inner] = _on_grid(self.values[ranks[inner] - 1], *self.grid)
         out[ranks == 0] = first
         out[ranks == self.n + 1] = last
         return out

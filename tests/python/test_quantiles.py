@@ -54,8 +54,8 @@ def brute_force(x, quants, eps, lower, upper):
     distances to their targets (module docstring)."""
     xs = np.sort(np.clip(x, lower, upper))
     n, m = xs.size, len(quants)
-    j, first, last = dppack.stats._quantile_grid(lower, upper)
-    rounded = [int(v) for v in dppack.stats._to_grid(xs, j, first, last)]
+    j, first, last = quantiles.joint_grid(lower, upper)
+    rounded = [int(v) for v in quantiles._on_grid(xs, j, first, last)]
     widths = np.diff([first, *rounded, last])
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
     weights = {}
@@ -198,13 +198,19 @@ def test_outputs_on_the_grid(method):
     # Joint: every output a point of quantileDP's grid 2^j of the bounds (j = -58 for
     # [-1, 1]); recursive: each on the grid of its range, within the bounds' grid or finer.
     x = np.random.default_rng(2).uniform(-1, 1, 40)
-    j = dppack.stats._quantile_grid(-1.0, 1.0)[0]
+    j = quantiles.joint_grid(-1.0, 1.0)[0]
     for seed in range(20):
         out = quantilesDP(x, [0.1, 0.5, 0.9], 1.0, -1, 1, method=method, random_state=seed)
         scaled = np.ldexp(out, -j)
         if method == "joint":
             assert np.array_equal(scaled, np.round(scaled))
         assert np.all((out >= -1) & (out <= 1))
+
+
+def test_joint_grid_is_quantileDPs():
+    # the same grid as quantileDP's for bounds above 2^-1015, from the public grid_exponent
+    for lower, upper in [(-1.0, 1.0), (0.0, 0.3), (40.0, 250.0), (-1e300, 5.0), (1e-300, 1.0)]:
+        assert quantiles.joint_grid(lower, upper) == dppack.stats._quantile_grid(lower, upper)
 
 
 def test_run_volume_counts_multisets():
