@@ -57,6 +57,7 @@ __all__ = [
     "normal",
     "uniform",
     "uniform_between",
+    "uniform_integer",
 ]
 
 
@@ -156,6 +157,28 @@ def uniform_between(low, high, size, rng):
     return rng.uniform(low, high, size)
 
 
+def uniform_integer(m, rng):
+    """An exact uniform integer in {0, ..., m - 1}, for a whole number ``m >= 1`` of any size.
+
+    Integer arithmetic only (:func:`dppack._exact.py_uniform`: ``Generator.integers`` up to
+    2^62, beyond that rejection from whole 64-bit words), so every value has probability
+    exactly 1 / m. JointExp (``dppack.quantiles``) draws its outputs' grid points with it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> sorted({uniform_integer(3, rng) for _ in range(200)})
+    [0, 1, 2]
+    >>> 0 <= uniform_integer(2 ** 70, rng) < 2 ** 70
+    True
+    """
+    m = int(m)
+    if m < 1:
+        raise ValueError("m must be a positive whole number.")
+    return _exact_samplers().py_uniform(rng, m)
+
+
 def log_categorical(log_weights, rng):
     """Draw an index with probability proportional to exp(``log_weights``), by inverse CDF.
 
@@ -178,7 +201,8 @@ def log_categorical(log_weights, rng):
     uniform draw u in [0, 1) picks the first index whose cumulative weight exceeds u times
     the total. Each probability is therefore right to a relative error of about n 2^-52
     (n the number of weights), and a weight below e^-745 of the largest is 0. One uniform
-    draw per call. JointExp (``dppack.quantiles``) samples its dynamic program with it.
+    draw per call. Not used by the releases (JointExp draws exactly given its rounded log
+    weights, ``dppack.quantiles``); kept for data-free draws.
 
     Examples
     --------
