@@ -27,20 +27,39 @@ export DPPACK_EXPECTED_VERSION=$version
 printf 'numpy<2\npyarrow<23\n' > constraints.txt
 pip_install=(-m pip install -q --disable-pip-version-check -c constraints.txt)
 
-echo "== Python: dppack[sklearn,dask] from $(basename "$wheel") into a fresh virtual environment"
-start=$SECONDS
-"$python" -m venv py
-py/bin/python "${pip_install[@]}" "dppack[sklearn,dask] @ file://$wheel"
-echo "   installed in $((SECONDS - start)) s"
-py/bin/python check_dist.py
+# The two languages at once (one per core), each into its log, printed when both are done.
+python_part() {
+  echo "== Python: dppack[sklearn,dask] from $(basename "$wheel") into a fresh virtual environment"
+  local start=$SECONDS
+  "$python" -m venv py
+  py/bin/python "${pip_install[@]}" "dppack[sklearn,dask] @ file://$wheel"
+  echo "   installed in $((SECONDS - start)) s"
+  py/bin/python check_dist.py
+}
 
-echo "== R: $(basename "$rpkg") into a fresh library, then install_dppack()"
-start=$SECONDS
-mkdir -p rlib venvs
-export DPPACK_TEST_LIB=$work/rlib WORKON_HOME=$work/venvs
-# reticulate makes the environment with the first python3 on the PATH: the one given here.
-export PATH=$(dirname "$python"):$PATH
-Rscript -e "install.packages('$rpkg', lib = '$work/rlib', repos = NULL, type = 'source', quiet = TRUE)"
-echo "   R package installed in $((SECONDS - start)) s"
-Rscript check_dist.R
+r_part() {
+  echo "== R: $(basename "$rpkg") into a fresh library, then install_dppack()"
+  local start=$SECONDS
+  mkdir -p rlib venvs
+  export DPPACK_TEST_LIB=$work/rlib WORKON_HOME=$work/venvs
+  # reticulate makes the environment with the first python3 on the PATH: the one given here.
+  PATH=$(dirname "$python"):$PATH
+  Rscript -e "install.packages('$rpkg', lib = '$work/rlib', repos = NULL, type = 'source', quiet = TRUE)"
+  echo "   R package installed in $((SECONDS - start)) s"
+  Rscript check_dist.R
+  echo "   R part done in $((SECONDS - start)) s"
+}
+
+# pip's byte-compilation of the dependencies is most of its CPU time, and not under test.
+export PIP_NO_COMPILE=1
+(set -e; python_part) > python.log 2>&1 & python_pid=$!
+set +e  # (so that `set -e` holds inside the parts, whose statuses are read here)
+(set -e; r_part) > r.log 2>&1; r_status=$?
+wait "$python_pid"; python_status=$?
+set -e
+cat python.log r.log
+if [ "$python_status" -ne 0 ] || [ "$r_status" -ne 0 ]; then
+  echo "== test-dist: FAILED (Python part: exit $python_status, R part: exit $r_status)" >&2
+  exit 1
+fi
 echo "== test-dist: ok"

@@ -20,12 +20,14 @@ stopifnot(!is.null(DPpackPy:::.bundled_core()))
 
 python <- install_dppack()
 stopifnot(identical(normalizePath(dppack_python()), normalizePath(python)))
-stopifnot(startsWith(normalizePath(python), normalizePath(Sys.getenv("WORKON_HOME"))))
+venvs <- normalizePath(Sys.getenv("WORKON_HOME"))
+stopifnot(startsWith(normalizePath(dirname(python)), venvs))
 stopifnot(dppack_available())
-version <- reticulate::py_to_r(reticulate::import("dppack")$`__version__`)
+core <- reticulate::import("dppack")
+version <- core$`__version__`
 stopifnot(identical(version, as.character(packageVersion("DPpackPy", lib.loc = lib))))
-core_file <- reticulate::py_to_r(reticulate::import("dppack")$`__file__`)
-stopifnot(startsWith(normalizePath(core_file), normalizePath(Sys.getenv("WORKON_HOME"))))
+core_file <- core$`__file__`
+stopifnot(startsWith(normalizePath(core_file), venvs))
 cat("core dppack", version, "from", core_file, "\n")
 
 set.seed(1)
