@@ -80,3 +80,28 @@ test_that("library() says when the core is missing, and the first call stops at 
   expect_true(any(grepl("holds dppack 0.0.0", out, fixed = TRUE)))
   expect_true(any(grepl("install_dppack()", out, fixed = TRUE)))
 })
+
+test_that("a vignette built without the core stops, saying why, rather than coming out empty", {
+  vignettes <- list.files(system.file("doc", package = "DPpackPy"), pattern = "\\.Rmd$",
+                          full.names = TRUE)
+  expect_gte(length(vignettes), 8)
+  for (v in vignettes) {
+    # every vignette needs the core in its set-up chunk, none evaluates conditionally on it
+    text <- readLines(v)
+    expect_true(any(grepl("invisible(DPpackPy:::.core())", text, fixed = TRUE)), label = v)
+    expect_false(any(grepl("dppack_available()", text, fixed = TRUE)), label = v)
+  }
+  skip_if_not_installed("rmarkdown")
+  skip_if_not(rmarkdown::pandoc_available())
+  out_dir <- tempfile("vignette")
+  on.exit(unlink(out_dir, recursive = TRUE))
+  source <- vignettes[basename(vignettes) == "quantiles.Rmd"]
+  code <- sprintf("rmarkdown::render('%s', output_dir = '%s', intermediates_dir = '%s', quiet = TRUE)",
+                  source, out_dir, out_dir)
+  out <- suppressWarnings(system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(code)),
+                                  stdout = TRUE, stderr = TRUE,
+                                  env = "DPPACKPY_PYTHON=/nonexistent/python"))
+  expect_identical(attr(out, "status"), 1L)
+  expect_true(any(grepl("could not load its Python core", out, fixed = TRUE)))
+  expect_false(file.exists(file.path(out_dir, "quantiles.html")))
+})
