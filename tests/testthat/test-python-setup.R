@@ -84,6 +84,7 @@ test_that("library() says when the core is missing, and the first call stops at 
 test_that("a vignette built without the core stops, saying why, rather than coming out empty", {
   vignettes <- list.files(system.file("doc", package = "DPpackPy"), pattern = "\\.Rmd$",
                           full.names = TRUE)
+  skip_if(length(vignettes) == 0, "DPpackPy was installed without its vignettes")
   expect_gte(length(vignettes), 8)
   for (v in vignettes) {
     # every vignette needs the core in its set-up chunk, none evaluates conditionally on it
@@ -104,4 +105,16 @@ test_that("a vignette built without the core stops, saying why, rather than comi
   expect_identical(attr(out, "status"), 1L)
   expect_true(any(grepl("could not load its Python core", out, fixed = TRUE)))
   expect_false(file.exists(file.path(out_dir, "quantiles.html")))
+})
+
+test_that("citation() names the DPpackPy developers, and DPpack's authors", {
+  cites <- expect_silent(utils::citation("DPpackPy"))
+  expect_length(cites, 2)
+  expect_match(format(cites[1], style = "text"), "^DPpackPy developers \\([0-9]{4}\\)\\. ")
+  expect_match(format(cites[2], style = "text"), "^Giddens S, Liu F \\(2023\\)\\. ")
+  authors <- eval(parse(text = utils::packageDescription("DPpackPy")$`Authors@R`))
+  expect_identical(format(authors[1], include = c("given", "role")),
+                   "DPpackPy developers [aut, cre]")
+  expect_setequal(vapply(authors[-1], function(p) format(p, include = c("given", "family")), ""),
+                  c("Spencer Giddens", "Fang Liu"))
 })
