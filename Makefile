@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 VENV_NP2 := .venv-np2
 STAMPS := build/stamps
-R_SOURCES := DESCRIPTION NAMESPACE $(wildcard R/*.R man/*.Rd vignettes/*.Rmd src/*.c)
+R_SOURCES := DESCRIPTION NAMESPACE $(wildcard R/*.R man/*.Rd vignettes/*.Rmd src/*.c inst/CITATION)
 PY_SOURCES := pyproject.toml
 # The R package finds its Python through this variable when it is installed (see ?dppack_python).
 export DPPACKPY_PYTHON := $(CURDIR)/$(VENV)/bin/python

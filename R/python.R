@@ -69,6 +69,7 @@ dppack_python <- function() {
 #' is installed, pyarrow < 23 (the last releases built for NumPy 1). DPpackPy finds the
 #' environment `r-dppack` by itself in later sessions; see [dppack_python()] for the full
 #' search order (another `envname` is found through `options(DPpackPy.python = ...)`).
+#' Restart R after replacing a core that this session has loaded.
 #'
 #' @param envname Name of the virtual environment (or a path to it).
 #' @param package What pip installs as the core: `NULL` (the default) for the core bundled in
