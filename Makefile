@@ -59,7 +59,8 @@ $(STAMPS)/dist-tools: $(STAMPS)/venv
 
 # The artefacts installed as a user gets them (scripts/test-dist.sh): a fresh virtual
 # environment and a fresh R library in a temporary directory, outside the checkout, pip's
-# cache reused. About 2 minutes, most of it pip.
+# cache reused; the two languages at once. About 40 s on a quiet 2-core machine (50 s of CPU),
+# most of it pip.
 test-dist: dist
 	bash scripts/test-dist.sh $(PYTHON)
 

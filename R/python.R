@@ -179,7 +179,8 @@ install_dppack <- function(envname = "r-dppack", package = NULL, python = NULL,
   fix <- paste0(
     "To fix it, run DPpackPy::install_dppack() (it installs the core bundled with this ",
     "DPpackPy), or point DPpackPy at a Python whose dppack is version ", wanted, " with ",
-    "options(DPpackPy.python = \"/path/to/python\") or DPPACKPY_PYTHON; then restart R. ",
+    "options(DPpackPy.python = \"/path/to/python\") or DPPACKPY_PYTHON (restart R first if ",
+    "this session has loaded Python). ",
     "See ?dppack_python."
   )
   if (is.null(python)) {
