@@ -69,6 +69,7 @@ __all__ = [
     "compose",
     "compose_dp",
     "compose_zcdp",
+    "group_loss",
     "current_accountant",
     "dp_to_zcdp",
     "parallel",
@@ -199,6 +200,53 @@ def _raise_by_margin(value, magnitude):
     if not math.isfinite(value):
         return value
     return math.nextafter(value + _MARGIN * abs(magnitude), math.inf)
+
+
+def group_loss(loss, size=2):
+    """The privacy loss of a pure or (eps, delta) release for groups of ``size`` records.
+
+    Parameters
+    ----------
+    loss : PrivacyLoss
+        A pure or approximate loss (eps, delta) for neighbours differing in one record.
+    size : int, default 2
+        k >= 1, how many records the two datasets differ in.
+
+    Returns
+    -------
+    PrivacyLoss
+        (k eps, delta (1 + e^eps + ... + e^((k - 1) eps))), delta rounded up above its float
+        evaluation (the accountant's rule); pure when delta = 0.
+
+    Raises
+    ------
+    ValueError
+        If ``size`` < 1, or if the group's delta is 1 or more (no guarantee left).
+
+    References
+    ----------
+    Dwork, C. and Roth, A. (2014). The algorithmic foundations of differential privacy,
+    Theorem 2.2 and its (eps, delta) form.
+
+    Examples
+    --------
+    >>> group_loss(PrivacyLoss.pure(0.5)).eps
+    1.0
+    """
+    k = int(size)
+    if k < 1:
+        raise ValueError("size must be a whole number >= 1.")
+    eps, delta = loss.eps, loss.delta
+    if not delta:
+        return PrivacyLoss.pure(k * eps)
+    total = math.inf
+    if (k - 1) * eps < 700:
+        terms = [math.exp(i * eps) * delta for i in range(k)]
+        total = _raise_by_margin(math.fsum(terms), math.fsum(terms))
+    if not total < 1.0:
+        raise _messages.value_error(
+            "The loss of a group of {size} records is vacuous (delta >= 1).", size=k)
+    return PrivacyLoss.approx(k * eps, total)
 
 
 def dp_to_zcdp(eps):

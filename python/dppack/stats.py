@@ -249,13 +249,13 @@ def release_loss(eps, delta, mechanism, which_sensitivity, approximate=False):
         one = PrivacyLoss.approx(eps, delta)
     if which_sensitivity != "both":
         return one
-    group_delta = (1.0 + math.exp(one.eps)) * one.delta if one.eps < 700 else math.inf
-    # rounded up above the float evaluation's few roundings (the accountant's rule)
-    group_delta = accounting._raise_by_margin(group_delta, group_delta)
-    if one.delta and one.delta + group_delta >= 1.0:
+    try:
+        pair = accounting.group_loss(one, 2)
+    except ValueError:
+        pair = None
+    if pair is None or (one.delta and one.delta + pair.delta >= 1.0):
         raise _messages.value_error(BOTH_VACUOUS_MESSAGE)
-    return PrivacyLoss.compose(one, PrivacyLoss.approx(2.0 * one.eps,
-                                                       group_delta if one.delta else 0.0))
+    return PrivacyLoss.compose(one, pair)
 
 
 def _charge(accountant, label, eps, delta, mechanism, which_sensitivity, approximate=False):

@@ -367,8 +367,15 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
     delta_prime = delta_total / 2.0
     delta_step = delta_total / 2.0 * n / iterations
     # Rounding can put delta' + T delta_step / n an ulp above delta_total: step delta_step
-    # down until the sum is within the budget (spec §8, "total <= the requested").
-    while delta_prime + iterations * (delta_step / n) > delta_total:
+    # down until the sum is within the budget. The accountant sums deltas exactly and rounds
+    # up (dppack.accounting), so the check also uses the composed total itself; the amplified
+    # delta0 does not depend on the step's eps.
+    def composed_delta(step):
+        delta0 = amplify_by_sampling(min(eps_total, 1.0), step, n, amplification)[1]
+        return strong_composition(0.0, delta0, iterations, delta_prime)[1]
+
+    while delta_prime + iterations * (delta_step / n) > delta_total or \
+            composed_delta(delta_step) > delta_total:
         delta_step = math.nextafter(delta_step, 0.0)
     if not delta_step < 1.0:
         raise _messages.value_error(
