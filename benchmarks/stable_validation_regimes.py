@@ -84,7 +84,8 @@ def main():
               f"{difference.mean():+.4f} ({difference.std(ddof=1) / np.sqrt(args.splits):.4f})")
         print(f"gammas chosen: stability {chosen[:, 0].tolist()}, "
               f"data splitting {chosen[:, 1].tolist()}")
-        rows.append([grid, f"{accuracy[:, 0].mean():.4f} ({se[0]:.4f})",
+        rows.append([f"{grid}: gamma {min(gammas):g} to {max(gammas):g}",
+                     f"{accuracy[:, 0].mean():.4f} ({se[0]:.4f})",
                      f"{accuracy[:, 1].mean():.4f} ({se[1]:.4f})",
                      f"{difference.mean():+.4f}"])
     print(f"\n{time.process_time() - start:.0f} s CPU")

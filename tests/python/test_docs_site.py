@@ -166,3 +166,25 @@ def test_the_two_sites_link_each_other():
     for site, link, target in ((python_site, to_r, r_site), (r_site, to_python, python_site)):
         if (site / "index.html").exists() and (target / "index.html").exists():
             assert link in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_site_builds_without_dask_and_the_docs_extra_is_complete(monkeypatch):
+    # conf.py mocks Dask for autodoc when it is missing (the docs extra does not bring it)...
+    import importlib.util
+    real = importlib.util.find_spec
+    def find_spec(name, *args):
+        return None if name in ("dask", "distributed") else real(name, *args)
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    config = {"__file__": str(DOCS / "conf.py")}
+    exec(compile((DOCS / "conf.py").read_text(encoding="utf-8"), "conf.py", "exec"), config)
+    assert config["autodoc_mock_imports"] == ["dask", "distributed"]
+    # ... and the docs extra holds what the build imports: Sphinx, its extensions and theme,
+    # and scikit-learn, whose base classes the estimators' pages need
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    extra = re.search(r"^docs = \[(.*)\]$", pyproject, re.MULTILINE).group(1)
+    for requirement in ("sphinx", "numpydoc", "furo", "myst-parser", "scikit-learn"):
+        assert f'"{requirement}>=' in extra, requirement
+    extensions = {name.split(".")[0] for name in config["extensions"]}
+    assert extensions <= {"sphinx", "numpydoc", "myst_parser"}
+    assert config["html_theme"] == "furo"
