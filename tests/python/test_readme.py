@@ -97,3 +97,15 @@ def test_r_block_runs(line, code, tmp_path):
                             text=True, timeout=600, cwd=tmp_path)
     assert result.returncode == 0, (f"README.md:{line}\n{result.stdout[-3000:]}"
                                     f"\n{result.stderr[-3000:]}")
+
+
+def test_the_r_sites_home_page_shows_the_readmes_r_example():
+    # pkgdown/index.md, the R site's home, repeats the README's first R example (run above);
+    # its other block installs the package, which a test must not do
+    home = (ROOT / "pkgdown" / "index.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^``` ?r\n(.*?)^```", home, re.MULTILINE | re.DOTALL)
+    assert len(blocks) == 2
+    r_version = _version("DESCRIPTION", r"^Version: (\S+)")
+    assert (f'install.packages("dist/DPpackPy_{r_version}.tar.gz", repos = NULL)' in blocks[0]
+            and "DPpackPy::install_dppack()" in blocks[0])
+    assert blocks[1] == R_BLOCKS[0][1]
