@@ -90,7 +90,10 @@ def main():
     if "--quick" not in sys.argv[1:]:
         write_table("accuracy_first_calibration", ["setting", "model", "method", "calibration",
                                                    "mean ex-post eps", "success"], rows,
-                    note=f"{len(seeds)} seeds, gamma = {GAMMA}, T = 1000.")
+                    note="; ".join(dict.fromkeys(
+                        f"{label}: n = {n:,}, d = {d}, alpha = {alpha}, lambda = {lambda_}"
+                        for label, _, n, d, alpha, lambda_ in SETTINGS))
+                    + f"; {len(seeds)} seeds, gamma = {GAMMA}, T = 1000.")
 
 
 if __name__ == "__main__":
