@@ -102,12 +102,15 @@ def main():
           f"{'meets' if gaussian < 10 else 'MISSES'} target < 10 s")
     rows.append(["`svmDP` Gaussian kernel, D = 500, n = 100,000", f"{gaussian:.2f} s", "", "",
                  "< 10 s", ""])
-    write_table("erm", ["fit", "time", "reference", "ratio", "target",
-                        "peak memory / size of X"], rows,
-                note=f"n = {N:,}, d = {D}; best of {RUNS}.")
+
+    def write():
+        write_table("erm", ["fit", "time", "reference", "ratio", "target",
+                            "peak memory / size of X"], rows,
+                    note=f"n = {N:,}, d = {D}; best of {RUNS}. From R: the same fit called "
+                         f"from R, against the Python call.")
 
     if shutil.which("Rscript") is None or "--no-r" in sys.argv[1:]:
-        return
+        return write()
     r_fits = {
         "LogisticRegressionDP (objective)":
             "LogisticRegressionDP$new('l2', 1, 1)$fit(X, y, ub, lb)",
@@ -118,6 +121,9 @@ def main():
         ratio = r_time / python_times[name]
         print(f"R {name:<32} {r_time:6.2f} s   Python {python_times[name]:6.2f} s   ratio "
               f"{ratio:5.2f}   {'meets' if ratio <= 1.3 else 'MISSES'} target <= 1.3")
+        rows.append([f"`{name}` from R", f"{r_time:.2f} s",
+                     f"the Python call {python_times[name]:.2f} s", f"{ratio:.2f}", "<= 1.3", ""])
+    write()
 
 
 if __name__ == "__main__":
