@@ -105,7 +105,7 @@ def main():
     print(f"lm.fit(M, y)              {t['lm.fit']:7.3f} s   ratio {t['lm.fit'] / glm:5.3f}")
     names = {"logistic": "`LogisticRegressionDP`", "svm": "`svmDP` (linear)",
              "linear": "`LinearRegressionDP`"}
-    rows = [["`glm.fit` (the reference)", f"{glm:.3f} s", "", "", ""]]
+    rows = [["`glm.fit` (the reference)", f"{glm:.3f} s", "", ""]]
     for model in ("logistic", "svm", "linear"):
         for kind in ("data.frame", "matrix"):
             seconds = t[f"{model}.{kind}"]
@@ -115,11 +115,11 @@ def main():
             print(f"{model:<8} from {kind:<10} {seconds:7.3f} s   ratio {ratio:5.3f}   "
                   f"{verdict} target <= {TARGET}{extra}")
             if kind == "data.frame":
-                row = [names[model], f"{seconds:.3f} s", f"{ratio:.3f}"]
+                row = [names[model], f"{seconds:.3f} s ({ratio:.3f})"]
             else:
-                rows.append(row + [f"{seconds:.3f} s, {ratio:.3f}", f"<= {TARGET}"])
+                rows.append(row + [f"{seconds:.3f} s ({ratio:.3f})", f"<= {TARGET}"])
     write_table("r_speed_cpu" if args.cpu else "r_speed",
-                ["fit from R", "from a data.frame", "ratio to glm.fit", "from a matrix",
+                ["fit from R", "from a data.frame (ratio to glm.fit)", "from a matrix (ratio)",
                  "target"], rows,
                 note=f"n = {args.n:,}, d = {D}; best of {args.runs}; {clock}.")
     if args.parts:
