@@ -6,12 +6,12 @@ PYTHON ?= python3
 VENV := .venv
 VENV_NP2 := .venv-np2
 STAMPS := build/stamps
-R_SOURCES := DESCRIPTION NAMESPACE $(wildcard R/*.R man/*.Rd vignettes/*.Rmd src/*.c)
+R_SOURCES := DESCRIPTION NAMESPACE $(wildcard R/*.R man/*.Rd vignettes/*.Rmd src/*.c inst/CITATION)
 PY_SOURCES := pyproject.toml
 # The R package finds its Python through this variable when it is installed (see ?dppack_python).
 export DPPACKPY_PYTHON := $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: install system demo test test-python test-python-numpy2 test-python-both test-doctest test-privacy test-kernels test-r check-r audit docs docs-python docs-r test-docs-r bench bench-scale clean
+.PHONY: install system demo test test-python test-python-numpy2 test-python-both test-doctest test-privacy test-kernels test-r check-r audit docs docs-python docs-r test-docs-r bench bench-scale clean dist test-dist
 
 install: system $(STAMPS)/venv $(STAMPS)/venv-np2 $(STAMPS)/r-package
 
@@ -46,6 +46,24 @@ $(STAMPS)/r-package: $(R_SOURCES) $(STAMPS)/venv
 	R CMD INSTALL --no-multiarch build/r-package/DPpackPy_*.tar.gz >> $(STAMPS)/r-install.log 2>&1 || { cat $(STAMPS)/r-install.log; exit 1; }
 	@touch $@
 
+# The distribution artefacts, into dist/ (scripts/build-dist.sh): the Python core's sdist and
+# wheel (python -m build, installed into the venv from PyPI if missing), and the R source
+# package DPpackPy_<version>.tar.gz: make install's tarball with that wheel under inst/python/,
+# which install_dppack() installs. The R package and the wheel have one version.
+dist: $(STAMPS)/r-package $(STAMPS)/dist-tools
+	bash scripts/build-dist.sh $(VENV)/bin/python $(wildcard build/r-package/DPpackPy_*.tar.gz)
+
+$(STAMPS)/dist-tools: $(STAMPS)/venv
+	$(VENV)/bin/python -m pip show -q build > /dev/null 2>&1 || $(VENV)/bin/python -m pip install -q build
+	@touch $@
+
+# The artefacts installed as a user gets them (scripts/test-dist.sh): a fresh virtual
+# environment and a fresh R library in a temporary directory, outside the checkout, pip's
+# cache reused; the two languages at once. About 40 s on a quiet 2-core machine (50 s of CPU),
+# most of it pip.
+test-dist: dist
+	bash scripts/test-dist.sh $(PYTHON)
+
 # The main demo, then one section per beyond-DPpack topic (scripts/demo_<topic>.{R,py}).
 demo: install
 	Rscript scripts/demo.R
@@ -53,7 +71,7 @@ demo: install
 	@for f in $(sort $(wildcard scripts/demo_*.R)); do echo "== $$f"; Rscript $$f || exit 1; done
 	@for f in $(sort $(wildcard scripts/demo_*.py)); do echo "== $$f"; $(VENV)/bin/python $$f || exit 1; done
 
-test: install test-python-both test-doctest docs-python test-privacy test-kernels test-r test-docs-r check-r
+test: install test-python-both test-doctest docs-python test-privacy test-kernels test-r test-docs-r check-r test-dist
 
 test-python:
 	DPPACK_REQUIRE_R=1 $(VENV)/bin/python -m pytest tests/python $(PYTEST_SELECT)

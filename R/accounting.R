@@ -127,7 +127,13 @@ print.privacy_loss <- function(x, ...) {
 #' that its loss fits what remains, and stops with an error that names the budget, the spend
 #' and the remainder if it does not: nothing is recorded, no noise drawn, and R's random
 #' stream is left as it was. Otherwise the release is recorded in the ledger under the
-#' function's name.
+#' function's name. The error has the class `"DPpackPy_budget_exceeded"` (then `"error"`,
+#' `"condition"`), so `tryCatch(..., DPpackPy_budget_exceeded = function(e) ...)` catches an
+#' overspend alone (Python: `dppack.BudgetExceededError`, a `ValueError`).
+#'
+#' Totals are compared with the budget exactly: the spends' eps's (delta's, rho's) are added
+#' as the exact values of their doubles and the total rounded up, so ten spends of 0.1 do not
+#' fit a budget of 1 (the double 0.1 is slightly above 1/10) while 0.5 + 0.25 + 0.25 does.
 #'
 #' The state lives once, in the Python core's `dppack.BudgetAccountant`, which this object
 #' holds: the total spent is the basic composition of the spends (eps's and delta's add), or,

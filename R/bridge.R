@@ -206,9 +206,21 @@
   }
   if (!is.null(result$error)) {
     .restore_random_stream(stream)
-    stop(simpleError(result$error, call = caller))
+    .stop_core(result$error, result$error_class, caller)
   }
   .drop_1d(result$value)
+}
+
+# Stop with the core's error `message`, raised from `caller`: a plain simpleError, or, when the
+# core names a condition class (`error_class`, "DPpackPy_budget_exceeded" for an overspend
+# refused by an accountant), an error of that class first, so that
+# tryCatch(..., DPpackPy_budget_exceeded = function(e) ...) catches overspends alone.
+.stop_core <- function(message, error_class, caller) {
+  if (is.null(error_class)) {
+    stop(simpleError(message, call = caller))
+  }
+  stop(structure(list(message = message, call = caller),
+                 class = c(error_class, "error", "condition")))
 }
 
 # The accountant argument of a release for the core: NULL stays NULL (the session's

@@ -3,7 +3,13 @@
 #' Releases m quantiles of one variable under one budget `eps`, sorted, by one of three
 #' methods (the core's `dppack.quantilesDP`):
 #'
-#' * `"joint"` (default): JointExp (Gillenwater, Joseph and Kulesza 2021), one draw of the
+#' * `"recursive"` (default): ApproximateQuantiles (Kaplan, Schnapp and Stemmer 2022): the
+#'   middle quantile by [quantileDP()], then the data below and above it with their quantiles
+#'   rescaled, recursively; the `L = ceiling(log2(m + 1))` levels share `eps`: `eps / L` each
+#'   under `which.sensitivity = "unbounded"`, `eps / (2 L - 1)` under `"bounded"` (a changed
+#'   record may move from one half to the other, changing two releases per level). Every
+#'   release is [quantileDP()]'s exact sampler on a grid (a part with no data included).
+#' * `"joint"`: JointExp (Gillenwater, Joseph and Kulesza 2021), one draw of the
 #'   exponential mechanism over the sorted vectors of m outputs. Its utility is minus the sum,
 #'   over the m + 1 gaps the outputs cut, of the distance between the number of data in the
 #'   gap and the number the quantiles ask for; its sensitivity is 2 (a changed record moves
@@ -13,15 +19,11 @@
 #'   target with an exact correction for the rest (see the Python module `dppack.quantiles`).
 #' * `"independent"`: the baseline, [quantileDP()] for each quantile with `eps / m` (basic
 #'   composition), then sorted.
-#' * `"recursive"`: ApproximateQuantiles (Kaplan, Schnapp and Stemmer 2022): the middle
-#'   quantile by [quantileDP()], then the data below and above it with their quantiles
-#'   rescaled, recursively; the `L = ceiling(log2(m + 1))` levels share `eps`: `eps / L` each
-#'   under `which.sensitivity = "unbounded"`, `eps / (2 L - 1)` under `"bounded"` (a changed
-#'   record may move from one half to the other, changing two releases per level).
 #'
 #' The accountant is charged `privacy_loss_pure(eps)` once, label `"quantilesDP"`.
-#' `"joint"` is sampled in floating point (probabilities right to a relative error of about
-#' 1e-9), unlike [quantileDP()]'s exact integer sampler.
+#' `"joint"` draws its outputs exactly on [quantileDP()]'s grid, but the weights of its
+#' interval selection are computed in floating point without a proved error bound, so its
+#' guarantee is float-approximate; `"recursive"` and `"independent"` are exact.
 #' [noiseIntervalDP()] bounds the rank errors of each method from public values
 #' (`"joint"` needs the data's public `resolution`, e.g. 1 for whole numbers).
 #'
@@ -30,7 +32,7 @@
 #' @param eps Positive, finite privacy budget for the whole release.
 #' @param lower.bound,upper.bound Public bounds on the data, `lower.bound < upper.bound`;
 #'   the data are clipped to them.
-#' @param method `"joint"`, `"independent"` or `"recursive"`.
+#' @param method `"recursive"` (default), `"joint"` or `"independent"`.
 #' @param which.sensitivity `"bounded"` or `"unbounded"`: the neighbouring relation of the
 #'   guarantee. It changes the budget split of `"recursive"` only.
 #' @param accountant A [BudgetAccountant] charged for this release, or `NULL` for the
@@ -45,8 +47,8 @@
 #' x <- c(2.1, 3.4, 0.5, 5.0, 4.1, 1.7, 2.9, 3.3, 4.4, 0.9)
 #' quantilesDP(x, c(0.25, 0.5, 0.75), eps = 1, lower.bound = 0, upper.bound = 6)
 #' quantilesDP(x, c(0.25, 0.5, 0.75), eps = 1, lower.bound = 0, upper.bound = 6,
-#'             method = "recursive")
-quantilesDP <- function(x, quants, eps, lower.bound, upper.bound, method = "joint",
+#'             method = "joint")
+quantilesDP <- function(x, quants, eps, lower.bound, upper.bound, method = "recursive",
                         which.sensitivity = "bounded", accountant = NULL) {
   value <- .call_core(
     "quantilesDP",
@@ -85,7 +87,10 @@ quantilesDP <- function(x, quants, eps, lower.bound, upper.bound, method = "join
 #' may be up to that factor away from the data's quantile; data beyond `1e10` in size, or
 #' finer than `1e-6`, need a `grid` of their own.
 #'
-#' @param x Numeric vector.
+#' A bound at the grid's smallest or largest candidate gets a warning (eps * n too small,
+#' or data beyond the grid). Empty data are released (n is private).
+#'
+#' @param x Numeric vector (may be empty).
 #' @param eps Positive, finite privacy budget for both bounds.
 #' @param quants Two numbers in `[0, 1]`, in increasing order: the share of the data meant to
 #'   lie below `lower` and at or below `upper`.

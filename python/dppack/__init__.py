@@ -14,7 +14,7 @@ re-exported here, so ``dppack.<name>`` reaches every release.
 # datasets is cheap (no pandas until a loader runs): ``dppack.datasets.load_pima()`` works
 # after a bare ``import dppack``.
 from . import accuracy_first, data_access, datasets, erm, model_selection, stats, tuning
-from .accounting import BudgetAccountant, PrivacyLoss
+from .accounting import BudgetAccountant, BudgetExceededError, PrivacyLoss
 from .accuracy import NoiseInterval, noiseIntervalDP
 from .accuracy_first import *  # noqa: F403 (names in accuracy_first.__all__)
 from .analytic_gaussian_erm import GradientPerturbationAGM, OutputPerturbationAGM
@@ -44,6 +44,7 @@ _MECHANISMS = [
 __all__ = [
     *sorted([*erm.__all__, *_MECHANISMS, *data_access.__all__, *stats.__all__, *tuning.__all__]),
     "BudgetAccountant",
+    "BudgetExceededError",
     "PrivacyLoss",
     "confintDP",
     "confintERM",

@@ -47,6 +47,7 @@ __all__ = [
     "dask_numeric",
     "declares_levels",
     "element",
+    "factor_columns",
     "is_dask",
     "is_pandas",
     "is_polars",
@@ -454,6 +455,57 @@ def series_name(value):
     if is_polars(value) and type(value).__name__ == "Series":
         return value.name or None
     return None
+
+
+def factor_columns(factors):
+    """The factors of ``table(...)``: the columns of one data frame (R's ``table(df)``, each
+    column a factor, in order, with its name), else the factors as given.
+
+    A pandas DataFrame whose columns are Categoricals is thus a table of declared levels, as
+    the same columns passed one by one (and as a Dask DataFrame): the categories are declared
+    by the user's dtype, not read from the data.
+
+    Parameters
+    ----------
+    factors : sequence
+        The positional arguments of ``tableDP`` or ``tableDataAccess``.
+
+    Returns
+    -------
+    list
+        One entry per factor: a pandas DataFrame gives its columns (Series, named), a polars
+        DataFrame its Series, a pyarrow Table or RecordBatch its columns.
+
+    Raises
+    ------
+    ValueError
+        "nothing to tabulate" (R's text) for a data frame without columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"a": pd.Categorical(["x"]), "b": pd.Categorical(["u"])})
+    >>> [column.name for column in factor_columns([df])]
+    ['a', 'b']
+    >>> factor_columns([[1, 2], [3, 4]])
+    [[1, 2], [3, 4]]
+    """
+    factors = list(factors)
+    if len(factors) != 1:
+        return factors
+    frame = factors[0]
+    kind = type(frame).__name__
+    if is_pandas(frame) and kind == "DataFrame":
+        columns = [frame.iloc[:, j] for j in range(frame.shape[1])]
+    elif is_polars(frame) and kind == "DataFrame":
+        columns = list(frame.get_columns())
+    elif is_pyarrow(frame) and kind in ("Table", "RecordBatch"):
+        columns = list(frame.columns)
+    else:
+        return factors
+    if not columns:
+        raise ValueError("nothing to tabulate")  # R's table() of no factor
+    return columns
 
 
 def declares_levels(x):

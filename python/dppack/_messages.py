@@ -39,14 +39,19 @@ rewrite ``e.g.``, a file name or a number:
 
 A dotted word that is not an argument or public name (``True.Values``, the names of DPpack's
 result lists, which Python keeps) is left as it is.
+
+The other way, a set of choices written in Python's notation in a template (``{'bounded',
+'unbounded', 'both'}``, or a tuple or list after "one of") reaches an R caller in R's
+notation, ``c("bounded", "unbounded", "both")`` (:func:`r_spelling`): what an R user would
+type.
 """
 
 import inspect
 import re
 import warnings
 
-__all__ = ["exception", "exception_pair", "python_spelling", "r_text", "render", "type_error",
-           "value_error", "warn"]
+__all__ = ["exception", "exception_pair", "python_spelling", "r_spelling", "r_text", "render",
+           "type_error", "value_error", "warn"]
 
 # What an R user does differently from a Python user: R's functions and advice, and how Python
 # says them. Keys are matched as whole phrases, before the dotted names.
@@ -169,9 +174,51 @@ def python_spelling(text):
     return _LITERAL.sub(lambda match: _LITERALS[match.group(0)], text)
 
 
+# One quoted string of Python's repr: 'a' (no quote inside).
+_QUOTED = r"'[^'\n]*'"
+_ITEMS = _QUOTED + r"(?:\s*,\s*" + _QUOTED + r")*"
+# A set of quoted strings {'a', 'b'} (in a template with values, its braces are doubled), or a
+# tuple or list of them after "one of ": Python's notation for a set of choices.
+_SETS = {
+    False: re.compile(r"\{(" + _ITEMS + r")\}|(?<=one of )[(\[](" + _ITEMS + r"),?[)\]]"),
+    True: re.compile(r"\{\{(" + _ITEMS + r")\}\}|(?<=one of )[(\[](" + _ITEMS + r"),?[)\]]"),
+}
+
+
+def r_spelling(text, escaped=False):
+    """``text`` with its sets of choices in R's notation: ``{'a', 'b'}`` (and a tuple or
+    list of quoted strings after "one of") becomes ``c("a", "b")``; nothing else changes.
+
+    Parameters
+    ----------
+    text : str
+        A message in R's spelling (a template).
+    escaped : bool, default False
+        True for a ``str.format`` template, whose literal braces are doubled (``{{'a'}}``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> r_spelling("which.sensitivity must be one of {'bounded', 'unbounded', 'both'}.")
+    'which.sensitivity must be one of c("bounded", "unbounded", "both").'
+    >>> r_spelling("labels must be one of ('real', 'binary').")
+    'labels must be one of c("real", "binary").'
+    >>> r_spelling("Spending on {label!r} (e.g. 'x').")
+    "Spending on {label!r} (e.g. 'x')."
+    """
+    def c(match):
+        items = re.findall(_QUOTED, match.group(1) or match.group(2))
+        return "c(" + ", ".join('"' + item[1:-1] + '"' for item in items) + ")"
+
+    return _SETS[escaped].sub(c, text)
+
+
 def render(template, /, **values):
-    """The Python text and the R text of a message: the template translated, then the values
-    inserted into each.
+    """The Python text and the R text of a message: the template translated (R's text with its
+    sets of choices in R's notation, :func:`r_spelling`), then the values inserted into each.
 
     Parameters
     ----------
@@ -198,8 +245,8 @@ def render(template, /, **values):
     """
     python = python_spelling(template)
     if not values:
-        return python, template
-    return python.format_map(values), template.format_map(values)
+        return python, r_spelling(template)
+    return python.format_map(values), r_spelling(template, escaped=True).format_map(values)
 
 
 def exception(exception_class, template, /, **values):

@@ -21,6 +21,7 @@ the composite samplers call the basic ones through this module's namespace: the 
 auditor (``tests/privacy``) replaces a sampler here and must reach every release.
 """
 
+import functools
 import math
 import numbers
 
@@ -56,6 +57,7 @@ __all__ = [
     "normal",
     "uniform",
     "uniform_between",
+    "uniform_integer",
 ]
 
 
@@ -155,6 +157,28 @@ def uniform_between(low, high, size, rng):
     return rng.uniform(low, high, size)
 
 
+def uniform_integer(m, rng):
+    """An exact uniform integer in {0, ..., m - 1}, for a whole number ``m >= 1`` of any size.
+
+    Integer arithmetic only (:func:`dppack._exact.py_uniform`: ``Generator.integers`` up to
+    2^62, beyond that rejection from whole 64-bit words), so every value has probability
+    exactly 1 / m. JointExp (``dppack.quantiles``) draws its outputs' grid points with it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> sorted({uniform_integer(3, rng) for _ in range(200)})
+    [0, 1, 2]
+    >>> 0 <= uniform_integer(2 ** 70, rng) < 2 ** 70
+    True
+    """
+    m = int(m)
+    if m < 1:
+        raise ValueError("m must be a positive whole number.")
+    return _exact_samplers().py_uniform(rng, m)
+
+
 def log_categorical(log_weights, rng):
     """Draw an index with probability proportional to exp(``log_weights``), by inverse CDF.
 
@@ -177,7 +201,8 @@ def log_categorical(log_weights, rng):
     uniform draw u in [0, 1) picks the first index whose cumulative weight exceeds u times
     the total. Each probability is therefore right to a relative error of about n 2^-52
     (n the number of weights), and a weight below e^-745 of the largest is 0. One uniform
-    draw per call. JointExp (``dppack.quantiles``) samples its dynamic program with it.
+    draw per call. Not used by the releases (JointExp draws exactly given its rounded log
+    weights, ``dppack.quantiles``); kept for data-free draws.
 
     Examples
     --------
@@ -1047,3 +1072,226 @@ def exponential_interval(utility, widths, eps, sensitivity, rng):
         raise ValueError("widths must add up to at most 2^61.")
     k = exponential_mechanism(utility, eps, sensitivity, rng, measure=widths.astype(np.int64))
     return k, _exact_samplers().py_uniform(rng, int(widths[k]))
+
+
+# --------------------------------------------------------------------------------------------
+# Exact coins of irrational probability (noise reduction): a probability known only through
+# rigorous rational bounds, refined on demand.
+# --------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1024)
+def exp_series_bounds(y, start=0, step=1, bits=64):
+    """Rational bounds lo <= S <= hi of S = sum of y^i / i! over i = start, start + step, ...
+
+    Parameters
+    ----------
+    y : fractions.Fraction or int
+        y >= 0, exact.
+    start : int, default 0
+        The first power.
+    step : int, default 1
+        1 for the exponential series (start 0: exp(y); start 1: exp(y) - 1), 2 for
+        sinh(y) (start 1) and cosh(y) (start 0).
+    bits : int, default 64
+        The bounds are within a relative 2^-bits of each other (for S > 0).
+
+    Returns
+    -------
+    (Fraction, Fraction)
+        lo is a partial sum (all terms are >= 0), each term rounded down in fixed point; hi
+        the same terms rounded up plus twice the first omitted term (rounded up), which bounds
+        the remainder once the ratio of consecutive terms, y^step / ((i + 1)...(i + step)), is
+        at most 1/2 (the remainder is then below a geometric series of ratio 1/2).
+
+    References
+    ----------
+    The Taylor series of exp with a geometric remainder bound (e.g. Brent and Zimmermann
+    2010, Modern Computer Arithmetic, section 4.2); used for the exact coins of
+    :func:`bernoulli_real`.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> lo, hi = exp_series_bounds(Fraction(1), bits=30)
+    >>> float(lo) <= math.e <= float(hi), float(hi - lo) < 2 ** -29
+    (True, True)
+    >>> lo, hi = exp_series_bounds(Fraction(1, 2), start=1, step=2)  # sinh(1/2)
+    >>> s = _fraction(math.sinh(0.5))  # within a few ulps of sinh(1/2)
+    >>> lo <= s * (1 + 2 ** -50) and hi >= s * (1 - 2 ** -50)
+    True
+    """
+    from fractions import Fraction
+
+    y = Fraction(y)
+    if y < 0:
+        raise ValueError("y must be >= 0.")
+    if y == 0:
+        return (Fraction(1), Fraction(1)) if start == 0 else (Fraction(0), Fraction(0))
+    num, den = y.numerator, y.denominator
+    # fixed point 2^-P: P leaves bits + 8 bits below the first term, y^start / start!
+    first = start * (num.bit_length() - den.bit_length() - 1) - math.factorial(start).bit_length()
+    P = max(bits + 8 - first, 8)
+    low = (num ** start << P) // (den ** start * math.factorial(start))  # floor of the term
+    high = -(-(num ** start << P) // (den ** start * math.factorial(start)))  # its ceiling
+    total_low, total_high = 0, 0
+    i = start
+    while True:
+        total_low += low
+        total_high += high
+        scale = den ** step * math.prod(range(i + 1, i + step + 1))
+        low = low * num ** step // scale
+        high = -(-high * num ** step // scale)
+        i += step
+        # the remainder from term i on is at most twice term i once the ratio of consecutive
+        # terms, y^step / ((i + 1) ... (i + step)), is at most 1/2
+        ratio_ok = 2 * num ** step <= den ** step * math.prod(range(i + 1, i + step + 1))
+        if ratio_ok and high << (bits + 1) <= total_low:
+            return Fraction(total_low, 1 << P), Fraction(total_high + 2 * high, 1 << P)
+
+
+def bernoulli_real(bounds, size, rng):
+    """``size`` exact Bernoulli(p) draws for a probability p known through rational bounds.
+
+    Parameters
+    ----------
+    bounds : callable
+        ``bounds(bits)`` returns Fractions lo <= p <= hi with hi - lo at most about 2^-bits
+        (tighter as ``bits`` grows; lo = hi = p is allowed), 0 <= p <= 1.
+    size : int
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    numpy.ndarray of bool
+
+    Notes
+    -----
+    Each draw compares a uniform U in [0, 1) with p, reading U's bits lazily (64 at a time,
+    :func:`dppack._exact.words`): with the first word w, U lies in [w, w + 1) / 2^64, so
+    U < p is settled when w + 1 <= lo 2^64 and U >= p when w >= hi 2^64. Otherwise (probability
+    about 2^-60 per draw) further words are appended and the bounds refined, until the interval
+    of U falls on one side of the bounds: the law is exactly Bernoulli(p), with no rounding of
+    p (the loop ends with probability 1 when p is irrational or the bounds become exact).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> rng = as_generator(3)
+    >>> third = lambda bits: (Fraction(1, 3), Fraction(1, 3))
+    >>> bool(bernoulli_real(third, 10000, rng).mean() > 0.31)
+    True
+    """
+    exact = _exact_samplers()
+    size = int(size)
+    top = 1 << 64
+    low, high = _word_thresholds(bounds)
+    w = exact.words(rng, size)
+    if low >= top:
+        return np.ones(size, dtype=bool)
+    out = w < np.uint64(max(low, 0))
+    undecided = ~out if high >= top else (~out & (w < np.uint64(high)))
+    for i in np.flatnonzero(undecided).tolist():
+        value, nbits = int(w[i]), 64
+        while True:
+            value = (value << 64) | int(exact.words(rng, 1)[0])
+            nbits += 64
+            lo, hi = bounds(nbits + 16)
+            if value + 1 <= lo * (1 << nbits):
+                out[i] = True
+                break
+            if value >= hi * (1 << nbits):
+                out[i] = False
+                break
+    return out
+
+
+def bernoulli_exp_wide(n, d, rng):
+    """Exact Bernoulli(exp(-n_i / d)) for a list ``n`` of Python integers >= 0 and a Python
+    integer d >= 1 of any size (CKS Algorithm 1 on Python integers,
+    :func:`dppack._exact.py_bernoulli_exp`); the branch of :func:`bernoulli_exp` for
+    numerators beyond int64 or denominators beyond 2^58. Returns a bool array.
+
+    Examples
+    --------
+    >>> bernoulli_exp_wide([0, 0], 1 << 70, as_generator(0)).tolist()
+    [True, True]
+    """
+    exact = _exact_samplers()
+    return np.array([exact.py_bernoulli_exp(int(v), int(d), rng) for v in n], dtype=bool)
+
+
+def release_on_grid(values, noise, k):
+    """g (round(x / g) + z) entrywise, g = 2^k, for integer noise ``noise`` (one per entry of
+    ``values``, flat): the release of :func:`discrete_laplace_noise` with the integer noise
+    drawn by the caller (e.g. the noise-reduction paths). The floats released are functions
+    of the integers round(x / g) + z only (see ``_release``).
+
+    Examples
+    --------
+    >>> release_on_grid([0.3, -1.0], np.array([1, 2]), -2).tolist()
+    [0.5, -0.5]
+    """
+    x = np.asarray(values, dtype=np.float64)
+    return _release(x, np.asarray(noise).ravel(), int(k))
+
+
+_WORD_THRESHOLDS = {}
+
+
+def _word_thresholds(bounds):
+    """(low, high): floor(lo 2^64) and ceil(hi 2^64) for ``bounds(80)``, cached for bounds
+    given as ``functools.partial`` of a pure function (the noise-reduction coins reuse them
+    across calls)."""
+    key = None
+    if isinstance(bounds, functools.partial) and not bounds.keywords:
+        key = (bounds.func, bounds.args)
+        if key in _WORD_THRESHOLDS:
+            return _WORD_THRESHOLDS[key]
+    lo, hi = bounds(80)
+    out = (math.floor(lo * (1 << 64)), math.ceil(hi * (1 << 64)))
+    if key is not None:
+        if len(_WORD_THRESHOLDS) > 65536:
+            _WORD_THRESHOLDS.clear()
+        _WORD_THRESHOLDS[key] = out
+    return out
+
+
+def bernoulli_real_rows(bounds, size, rng):
+    """Exact Bernoulli(p_i) draws, ``size`` per probability: a bool array (len(bounds), size).
+
+    The draws of :func:`bernoulli_real` for several probabilities at once (one word per
+    draw; row i compared with the 64-bit thresholds of ``bounds[i]``, the undecided draws
+    refined as there). Same law as ``len(bounds)`` calls of :func:`bernoulli_real`.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> rows = [lambda bits: (Fraction(0), Fraction(0)), lambda bits: (Fraction(1), Fraction(1))]
+    >>> bernoulli_real_rows(rows, 3, as_generator(0)).tolist()
+    [[False, False, False], [True, True, True]]
+    """
+    exact = _exact_samplers()
+    rows, size = len(bounds), int(size)
+    top = 1 << 64
+    thresholds = [_word_thresholds(b) for b in bounds]
+    low = np.array([min(max(lo, 0), top - 1) for lo, _ in thresholds], dtype=np.uint64)
+    high = np.array([min(max(hi, 0), top - 1) for _, hi in thresholds], dtype=np.uint64)
+    certain = np.array([lo >= top for lo, _ in thresholds], dtype=bool)
+    open_top = np.array([hi >= top for _, hi in thresholds], dtype=bool)
+    w = exact.words(rng, rows * size).reshape(rows, size)
+    out = (w < low[:, None]) | certain[:, None]
+    undecided = ~out & ((w < high[:, None]) | open_top[:, None])
+    for i, j in zip(*np.nonzero(undecided)):
+        value, nbits = int(w[i, j]), 64
+        while True:
+            value = (value << 64) | int(exact.words(rng, 1)[0])
+            nbits += 64
+            lo, hi = bounds[i](nbits + 16)
+            if value + 1 <= lo * (1 << nbits):
+                out[i, j] = True
+                break
+            if value >= hi * (1 << nbits):
+                out[i, j] = False
+                break
+    return out

@@ -70,8 +70,10 @@ def call(name, args, kwargs):
     Returns
     -------
     dict
-        ``value`` (None on error), ``warnings`` (list of str) and ``error`` (str or None), the
-        texts in R's spelling (DPpack's, :func:`dppack._messages.r_text`). Only
+        ``value`` (None on error), ``warnings`` (list of str), ``error`` (str or None), the
+        texts in R's spelling (DPpack's, :func:`dppack._messages.r_text`), and
+        ``error_class`` (``"DPpackPy_budget_exceeded"`` for a
+        :class:`dppack.BudgetExceededError`, else None), the R condition class. Only
         ``ValueError`` and ``TypeError``, the errors of bad input, are reported as ``error``;
         anything else is a bug and propagates with its traceback.
     """
@@ -89,14 +91,18 @@ def call_method(obj, name, args, kwargs):
 def _report(function, args, kwargs):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        error_class = None
         try:
             value, error = function(*args, **kwargs), None
         except (ValueError, TypeError) as exc:
             value, error = None, _messages.r_text(exc)  # R's spelling (dppack._messages)
+            if isinstance(exc, dppack.BudgetExceededError):
+                error_class = "DPpackPy_budget_exceeded"  # R's condition class
     return {
         "value": _for_r(value),
         "warnings": [_messages.r_text(w.message) for w in caught],
         "error": error,
+        "error_class": error_class,
     }
 
 

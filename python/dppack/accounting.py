@@ -48,7 +48,9 @@ Management of Data, 19-30.
 """
 
 import contextvars
+import functools
 import math
+from fractions import Fraction
 import numbers
 import threading
 
@@ -58,6 +60,7 @@ from . import _checks, _messages
 
 __all__ = [
     "BudgetAccountant",
+    "BudgetExceededError",
     "PrivacyLoss",
     "advanced_composition",
     "advanced_composition_inverse",
@@ -79,6 +82,123 @@ __all__ = [
 
 # The text of the module functions' delta above 1 (the vocabulary's other texts are its own)
 _DELTA_MESSAGE = "delta must be in (0, 1)."
+
+
+class BudgetExceededError(ValueError):
+    """A spend refused because it would take the accountant's total over its budget.
+
+    A subclass of ``ValueError``, so code that catches ``ValueError`` keeps working; catch
+    ``BudgetExceededError`` to tell an overspend from invalid arguments. Nothing was recorded
+    when it is raised. In R the error has the class ``"DPpackPy_budget_exceeded"`` (before
+    ``"error"`` and ``"condition"``), for ``tryCatch(..., DPpackPy_budget_exceeded = ...)``.
+
+    Parameters
+    ----------
+    message : str
+        The refusal: the spend, its label, the total it would bring, the budget and the
+        remainder.
+
+    Attributes
+    ----------
+    r_message : str
+        The same text in R's spelling (set by the accountant).
+
+    References
+    ----------
+    Dwork C, Roth A (2014), Theorem 3.16 (the sequential composition the total follows).
+
+    Examples
+    --------
+    >>> acc = BudgetAccountant(1.0)
+    >>> try:
+    ...     acc.spend(PrivacyLoss.pure(2.0))
+    ... except BudgetExceededError as error:
+    ...     print(type(error).__name__, isinstance(error, ValueError))
+    BudgetExceededError True
+    """
+
+    def __init__(self, message):
+        super().__init__(message)
+
+
+# ---- exact arithmetic on the losses' floats ------------------------------------------------
+#
+# A budget is compared with totals, so every total is a float at least its exact value (and
+# every remainder a float at most its exact value): the floats are added and subtracted exactly
+# and rounded once, in the safe direction (math.fsum, then the sign of the exact residual), and
+# multiplied as fractions (every float is one). Ten
+# spends of 0.1 (the double 0.1000000000000000055...) then total 1.0000000000000002 > 1, not
+# the nearest float 1.0, and are refused by a budget of 1; sums that fit exactly (0.5 + 0.25 +
+# 0.25) give the exact float. Formulas with logarithms, roots and exponentials (conversions,
+# advanced composition, amplification) are evaluated in floats, each operation within one ulp
+# (IEEE 754 and the C library's log, sqrt, exp), and then raised by _MARGIN times the sum of
+# the magnitudes of their terms, which covers those few roundings.
+
+# 16 units of roundoff (2^-53 each): the formulas below take at most about 6 (a few
+# operations each within half an ulp, the C library's log, exp, sqrt within one ulp)
+_MARGIN = 2.0 ** -49
+
+
+def _round_up(value):
+    """The smallest float >= the fraction ``value`` (+inf beyond the largest float)."""
+    try:
+        result = float(value)  # int / int is correctly rounded in Python
+    except OverflowError:
+        return math.inf
+    if Fraction(result) < value:
+        result = math.nextafter(result, math.inf)
+    return result
+
+
+def _round_down(value):
+    """The largest float <= the fraction ``value``."""
+    result = float(value)
+    if Fraction(result) > value:
+        result = math.nextafter(result, -math.inf)
+    return result
+
+
+def _directed_sum(values, direction):
+    """The exact sum of the finite floats ``values`` rounded towards ``direction`` (+inf or
+    -inf). math.fsum is the sum correctly rounded (Shewchuk's exact partials); the residual
+    exact sum - s, again by fsum, is a nonzero multiple of 2^-1074 unless s is exact, and its
+    correct rounding keeps its sign, so one step of nextafter gives the directed rounding."""
+    try:
+        total = math.fsum(values)
+    except OverflowError:  # a sum beyond the largest float (no budget comes near)
+        return math.inf if direction > 0 else -math.inf
+    residual = math.fsum(values + [-total])
+    if (residual > 0.0 and direction > 0) or (residual < 0.0 and direction < 0):
+        total = math.nextafter(total, direction)
+    return total
+
+
+def _sum_up(values):
+    """The smallest float >= the exact sum of the floats ``values`` (inf if one is inf)."""
+    values = [float(v) for v in values]
+    if not all(math.isfinite(v) for v in values):
+        return math.fsum(values)
+    return _directed_sum(values, math.inf)
+
+
+def _difference_down(minuend, values):
+    """The largest float <= ``minuend`` minus the exact sum of the floats ``values``."""
+    return _directed_sum([float(minuend)] + [-float(v) for v in values], -math.inf)
+
+
+@functools.lru_cache(maxsize=4096)
+def _half_square_up(eps):
+    """eps^2 / 2 rounded up (the rho of eps-DP), exactly; cached: the accountant converts
+    every pure spend of its ledger at each check."""
+    return _round_up(Fraction(eps) ** 2 / 2)
+
+
+def _raise_by_margin(value, magnitude):
+    """``value`` raised above the rounding errors of its float evaluation (``magnitude``: the
+    sum of the absolute values of the terms it was computed from)."""
+    if not math.isfinite(value):
+        return value
+    return math.nextafter(value + _MARGIN * abs(magnitude), math.inf)
 
 
 def dp_to_zcdp(eps):
@@ -303,8 +423,10 @@ def _float_bisection(below, low, high):
 
 
 def _bun_steinke_eps(rho, delta):
-    """rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016, Proposition 1.3) (P2)."""
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+    """rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016, Proposition 1.3) (P2), rounded
+    up."""
+    eps = rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+    return _raise_by_margin(eps, eps)
 
 
 def _tight_zcdp_eps(rho, delta):
@@ -326,8 +448,9 @@ def _tight_zcdp_eps(rho, delta):
     log_inv = math.log(1.0 / delta)
 
     def eps_at(u):
-        return ((1.0 + u) * rho + (math.log(u) - math.log1p(u))
-                + (log_inv - math.log1p(u)) / u)
+        # raised above its rounding errors: the terms have both signs
+        terms = ((1.0 + u) * rho, math.log(u), -math.log1p(u), (log_inv - math.log1p(u)) / u)
+        return _raise_by_margin(math.fsum(terms), sum(abs(t) for t in terms) + log_inv / u)
 
     u_bun_steinke = math.sqrt(log_inv) / math.sqrt(rho)  # h > 0 there: an upper bracket
     _, high = _float_bisection(lambda u: rho * u * u + math.log1p(u) - log_inv < 0.0,
@@ -372,7 +495,9 @@ def advanced_composition(eps, delta, k, delta_prime):
     # is then +Inf, which keeps a bisection over eps well defined.
     growth = math.expm1(eps) if eps < 700.0 else math.inf
     eps_total = eps * math.sqrt(2.0 * k * math.log(1.0 / delta_prime)) + k * eps * growth
-    return eps_total, delta_prime + k * delta
+    # rounded up (positive terms: a relative margin), the delta exactly
+    return (_raise_by_margin(eps_total, eps_total),
+            _round_up(Fraction(delta_prime) + k * Fraction(delta)))
 
 
 def advanced_composition_inverse(eps_total, k, delta_prime):
@@ -455,12 +580,18 @@ def amplify_by_subsampling(eps, delta, sampled, population=1):
     >>> round(eps, 6), round(delta, 15)
     (0.017037, 1e-07)
     """
+    if sampled == population:  # no subsampling: the loss as it is
+        return eps, delta
+    # rounded up above the float evaluation's errors
     if eps < 700.0:
         eps_amplified = math.log1p(math.expm1(eps) * sampled / population)
+        eps_amplified = _raise_by_margin(eps_amplified, eps_amplified)  # positive terms
     else:  # e^eps overflows: ln(q e^eps (1 + (1 - q) e^-eps / q)), q > 0
         q = sampled / population
         eps_amplified = eps + math.log(q) + math.log1p((1.0 - q) * math.exp(-eps) / q)
-    return eps_amplified, delta * sampled / population
+        eps_amplified = _raise_by_margin(eps_amplified, eps - math.log(q) + 1.0)
+    ratio = Fraction(sampled) / Fraction(population)
+    return eps_amplified, _round_up(Fraction(delta) * ratio)
 
 
 # --------------------------------------------------------------------------------------------
@@ -770,9 +901,9 @@ class PrivacyLoss:
         """
         losses = [_as_loss(loss, "compose") for loss in losses]
         if _common_kind(losses, "compose") == "zcdp":
-            return PrivacyLoss.zcdp(math.fsum(loss.to_zcdp()._rho for loss in losses))
-        delta = _total_delta(math.fsum(loss._delta for loss in losses))
-        return PrivacyLoss.approx(math.fsum(loss._eps for loss in losses), delta)
+            return PrivacyLoss.zcdp(_sum_up(loss.to_zcdp()._rho for loss in losses))
+        delta = _total_delta(_sum_up(loss._delta for loss in losses))
+        return PrivacyLoss.approx(_sum_up(loss._eps for loss in losses), delta)
 
     @staticmethod
     def parallel(*losses):
@@ -833,8 +964,9 @@ class PrivacyLoss:
             return NotImplemented
         k = _checks.check_whole(k, "k", 0, strict=True)
         if self._kind == "zcdp":
-            return PrivacyLoss.zcdp(k * self._rho)
-        return PrivacyLoss.approx(k * self._eps, _total_delta(k * self._delta))
+            return PrivacyLoss.zcdp(_round_up(k * Fraction(self._rho)))
+        return PrivacyLoss.approx(_round_up(k * Fraction(self._eps)),
+                                  _total_delta(_round_up(k * Fraction(self._delta))))
 
     __rmul__ = __mul__
 
@@ -871,8 +1003,8 @@ class PrivacyLoss:
         >>> loss = PrivacyLoss.pure(0.01).advanced_composition(1000, 1e-6)
         >>> round(loss.eps, 4), loss.delta
         (1.7628, 1e-06)
-        >>> (1000 * PrivacyLoss.pure(0.01)).eps
-        10.0
+        >>> (1000 * PrivacyLoss.pure(0.01)).eps  # the double 0.01 is above 1/100: rounded up
+        10.000000000000002
         """
         if self._kind == "zcdp":
             raise _messages.value_error("rho-zCDP composes exactly by adding rho: use k * loss or "
@@ -930,10 +1062,8 @@ class PrivacyLoss:
             raise _messages.value_error(
                 "delta.prime = {delta_prime:.6g} exceeds the total delta = "
                 "{delta:.6g}.", delta_prime=delta_prime, delta=self._delta)
-        delta_step = (self._delta - delta_prime) / k
-        # rounding may put delta' + k delta_step an ulp above the total: step it down
-        while delta_step > 0.0 and delta_prime + k * delta_step > self._delta:
-            delta_step = math.nextafter(delta_step, 0.0)
+        # rounded down, so that delta' + k delta_step <= delta exactly
+        delta_step = _round_down((Fraction(self._delta) - Fraction(delta_prime)) / k)
         return PrivacyLoss.approx(advanced_composition_inverse(self._eps, k, delta_prime),
                                   delta_step)
 
@@ -999,7 +1129,7 @@ class PrivacyLoss:
             raise _messages.value_error(
                 "An (eps, delta)-DP loss with delta > 0 implies no rho-zCDP "
                 "guarantee.")
-        return PrivacyLoss.zcdp(self._eps * self._eps / 2.0)
+        return PrivacyLoss.zcdp(_half_square_up(self._eps))
 
     def to_approx(self, delta, method="tight"):
         """The (eps, delta)-DP guarantee this loss gives at a delta.
@@ -1086,10 +1216,8 @@ def _compose_within(losses, delta_budget):
     if not zcdp:
         candidates.append((PrivacyLoss.compose(*losses), "basic"))
     deltas = [loss._delta for loss in approx]
-    slack = delta_budget - math.fsum(deltas)
-    # rounding may put the approximate deltas plus the slack an ulp above the budget
-    while slack > 0.0 and math.fsum(deltas + [slack]) > delta_budget:
-        slack = math.nextafter(slack, 0.0)
+    # rounded down: the approximate deltas plus the slack are at most the budget, exactly
+    slack = max(0.0, _difference_down(delta_budget, deltas))
     if (zcdp or pure) and slack > 0.0:
         in_zcdp = [loss.to_zcdp() for loss in pure + zcdp]  # each pure eps as eps^2 / 2
         converted = PrivacyLoss.compose(*in_zcdp).to_approx(slack)
@@ -1121,7 +1249,16 @@ class BudgetAccountant:
     the tight conversion (:meth:`PrivacyLoss.to_approx`); zCDP spends always take that route
     and need ``delta > 0``. A running entry (``RunningCharge``, restated as its release's
     cost grows) is kept apart and composed basically with that total. A spend that would take
-    the total over the budget is refused with a ``ValueError`` and nothing is recorded.
+    the total over the budget is refused with a :class:`BudgetExceededError` (a
+    ``ValueError``) and nothing is recorded.
+
+    The comparison is exact: the spends' eps's, delta's and rho's are added as the exact
+    values of their doubles and the total is rounded up to a double (the remainder down), so
+    a spend that takes the exact total over the budget is refused even when the nearest double
+    of the total equals the budget: ten spends of 0.1 (each the double
+    0.1000000000000000055...) do not fit a budget of 1, while 0.5 + 0.25 + 0.25 does. The
+    conversions through zCDP, evaluated with logarithms and roots in floating point, are
+    raised by 16 units of roundoff of their terms, above their rounding errors.
 
     Releases use it in two steps, so that an overspend is refused before any data is touched
     or noise drawn::
@@ -1245,7 +1382,7 @@ class BudgetAccountant:
         if extra is not None:
             (held if running else rest).append(extra)
         # the zCDP route converts at the delta the running entries leave
-        room = max(0.0, self._budget.delta - math.fsum(loss._delta for loss in held))
+        room = max(0.0, _difference_down(self._budget.delta, [loss._delta for loss in held]))
         total, route = _compose_within(rest, room)
         if not held:
             return total, route
@@ -1267,8 +1404,10 @@ class BudgetAccountant:
             return self._total()[1]
 
     def _remaining(self, spent):
-        return PrivacyLoss.approx(max(0.0, self._budget.eps - spent.eps),
-                                  max(0.0, self._budget.delta - spent.delta))
+        # rounded down: a spend that fits the remainder fits the budget
+        return PrivacyLoss.approx(
+            max(0.0, _difference_down(self._budget.eps, [spent.eps])),
+            max(0.0, _difference_down(self._budget.delta, [spent.delta])))
 
     def remaining(self):
         """The budget minus what is spent, (eps, delta) each at least 0.
@@ -1293,10 +1432,15 @@ class BudgetAccountant:
             # the label is the caller's text: a value of the message, never translated
             on = " on {label!r}" if label is not None else ""
             what = "restating the entry as" if replacing is not None else "spending"
-            raise _messages.value_error(
+            # a total that prints as the budget is above it by rounding: show its float
+            exact = (f" (the exact sum of the spends' floats, eps = {total.eps!r} and "
+                     f"delta = {total.delta!r}, is above it)" if str(total) == str(budget)
+                     else "")
+            raise _messages.exception(
+                BudgetExceededError,
                 "Privacy budget exceeded: " + what + " {loss}" + on + " would bring the total to "
-                "{total}, over the budget {budget}; remaining: {remaining}. Nothing was "
-                "recorded.", loss=loss, label=label, total=total, budget=budget,
+                "{total}, over the budget {budget}{exact}; remaining: {remaining}. Nothing was "
+                "recorded.", loss=loss, label=label, total=total, budget=budget, exact=exact,
                 remaining=self._remaining(self._total()[0]))
         return total
 
@@ -1314,9 +1458,11 @@ class BudgetAccountant:
 
         Raises
         ------
-        ValueError
+        BudgetExceededError
             On an overspend (the message names the budget, the spend, the total and the
-            remainder), or a zCDP spend that the accountant's delta cannot convert.
+            remainder).
+        ValueError
+            For a zCDP spend that the accountant's delta cannot convert.
         TypeError
             If ``loss`` is not a PrivacyLoss.
         """
@@ -1335,7 +1481,7 @@ class BudgetAccountant:
 
         Raises
         ------
-        ValueError
+        BudgetExceededError
             On an overspend (nothing is recorded), as :meth:`check`.
         TypeError
             If ``loss`` is not a PrivacyLoss or ``label`` not a string.
@@ -1626,8 +1772,10 @@ class RunningCharge:
 
         Raises
         ------
+        BudgetExceededError
+            On an overspend.
         ValueError
-            On an overspend, a loss below the current one, or an entry that moved.
+            For a loss below the current one, or an entry that moved.
         """
         loss = _as_loss(loss, "RunningCharge.restate")
         accountant = self.accountant
@@ -1661,8 +1809,8 @@ def charge(accountant, loss_of, label):
 
     Raises
     ------
-    ValueError
-        On an overspend.
+    BudgetExceededError
+        On an overspend (a ``ValueError``).
     TypeError
         If ``accountant`` is neither None nor a BudgetAccountant.
 

@@ -225,13 +225,22 @@ errors, from public values only, over the best the data allow (like quantileDP's
   ``details['total']`` = t). For distinct data strictly inside (a, b), T* is at most m
   (k_j = round(q_j n): each gap deviation at most the two roundings beside it), and 0 when
   every q_j n is a whole number; ties raise it. For
-  m = 1 this is quantileDP's theorem with ``|R|`` = 2 N. Floating point: the sampler's
-  probabilities are right within a factor of about 1 +- 1e-9 (``dppack.quantiles``) and an
-  output (a uniform double in an interval at least r / 2 wide) lands on the interval's
-  upper end with probability at most 2^-50 (1 + max(abs(a), abs(b)) / r); the report uses
-  alpha' = alpha / (1 + 2^-20) - m 2^-50 (1 + max(abs(a), abs(b)) / r) for alpha and
-  ln(2 N) + 2^-20 for ln(2 N), N = (b - a) / r as computed, and refuses a resolution so
-  fine that alpha' <= 0. An output in a narrow artefact interval can round onto its upper
+  m = 1 this is quantileDP's theorem with ``|R|`` = 2 N. The grid: the release draws
+  non-decreasing m-tuples of points of quantileDP's grid g = 2^j (W points in [a, b), the
+  data rounded to it; ``dppack.quantiles``), with counting measure, so vol(all) =
+  C(W + m - 1, m) <= (W + m - 1)^m / m!, and an interval at least r / 2 wide holds at least
+  l = r / (2 g) - 2 grid points (each end rounded by less than one), so vol(S) >= l^m / m!
+  (C(w + l' - 1, l') >= w^l' / l'! for each run): the report uses the larger of ln(2 N) and
+  ln((W + m - 1) / l) (equal to about 2^-50 when max(abs(a), abs(b)) / r is moderate).
+  Floating point: the sampler's weights are right within a factor of about 1 +- 1e-9
+  (``dppack.quantiles``), and an output's count can differ from its interval's in two
+  ways of small probability: the grid point, rounded to the nearest double, lands on the
+  interval's upper end (at most 33 of its >= l points, as ulp(x) <= 64 g), or the output is
+  the interval's first point and the datum there was rounded up to it (1 of >= l points);
+  both together at most 68 g / (r / 2 - 2 g) <= 2^-50 (1 + max(abs(a), abs(b)) / r) per
+  output. The report uses alpha' = alpha / (1 + 2^-20) - m 2^-50 (1 + max(abs(a), abs(b)) / r)
+  for alpha and that log ratio + 2^-20, N = (b - a) / r as computed, and refuses a
+  resolution so fine that alpha' <= 0. An output in a narrow artefact interval can round onto its upper
   end; at the top ([x_n, b)) its count stays n, but elsewhere the rounding can move it to
   the count of the next datum and is not counted. Such intervals need two spellings of one
   grid point among the data, or a lower.bound spelled just below the data at it (0.3
@@ -335,7 +344,8 @@ class NoiseInterval:
         their tails and grids only) and the unbounded ratios of noisy sums.
     grid : float or numpy.ndarray
         The grid g = 2^k of the release (for the exponential mechanism, the grid of its
-        utilities); NaN for quantilesDP's 'joint' method (its sampler has no grid). In R,
+        utilities); NaN for quantilesDP's 'joint' method (its outputs' grid is not a
+        utility grid). In R,
         the NaN of ``coverage``, ``scale`` and ``grid`` are NA.
     law : str
         'discrete Laplace', 'discrete Gaussian', 'discrete Laplace (ratio of noisy sums)' /
@@ -1426,10 +1436,10 @@ def _quantile(statistic, eps, lower_bound, upper_bound, quant=0.5, n=None,
                          "exponential mechanism (rank error)", "rank")
 
 
-def _quantiles(statistic, eps, quants, lower_bound, upper_bound, method="joint", n=None,
+def _quantiles(statistic, eps, quants, lower_bound, upper_bound, method="recursive", n=None,
                which_sensitivity="bounded", resolution=None, *, alpha, simultaneous):
     """quantilesDP: the release's checks (bounds, quants, method, which.sensitivity, eps),
-    then the method's report, in ranks.
+    then the method's report, in ranks; ``method`` defaults to the release's ('recursive').
 
     'independent' (quantileDP at eps / m for each quantile, then sorted):
     :func:`_rank_bound` at eps / m for every quantile at once, the m draws being
@@ -1480,6 +1490,8 @@ def _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha):
         t = (4 / eps)(m (ln(2 N) + s) + ln(1 / alpha')),
         alpha' = alpha / (1 + s) - m 2^-50 (1 + max(|a|, |b|) / r),  s = 2^-20,
 
+    (with ln(2 N) replaced by ln((W + m - 1) / l) where that is larger: W the release's grid
+    points, l = r / (2 g) - 2 those of an interval at least r / 2 wide)
     bounds the total gap deviation's excess over T*, the best total over outputs in
     intervals at least r / 2 wide (for data on the grid, even with floating-point error,
     the best over the intervals that are not rounding artefacts), and t / 2 the excess of
@@ -1500,13 +1512,18 @@ def _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha):
     # least r / 2 wide): at most 2^-50 (1 + max(|a|, |b|) / r) for each of the m outputs
     rounding = m * 2.0 ** -50 * (1.0 + max(abs(lower), abs(upper)) / r)
     level = alpha / (1.0 + _JOINT_SLACK) - rounding
-    if level <= 0:
+    # the release's grid g = 2^j: W candidates, at least r / (2 g) - 2 in an interval at
+    # least r / 2 wide (a float: ldexp stays finite, r / g <= 2^1100 or so)
+    j, first, last = quantiles.joint_grid(lower, upper)
+    points = math.ldexp(r, -j - 1) - 2.0
+    if level <= 0 or points < 1:
         raise _messages.value_error(
             "resolution is too fine for the bounds: the release's floating-point outputs "
             "cannot resolve it (alpha would be spent on rounding).")
     beta = eps / 4.0  # JointExp's density exp(eps u / (2 Delta)), Delta = 2
-    # vol(all) / vol(S) <= ((b - a) / (r / 2))^m = (2 N)^m, N = (b - a) / r
-    total = (m * (math.log(2.0 * steps) + _JOINT_SLACK) + math.log(1.0 / level)) / beta
+    # vol(all) / vol(S) <= ((W + m - 1) / l)^m, about (2 N)^m, N = (b - a) / r
+    log_ratio = max(math.log(2.0 * steps), math.log((last - first + m - 1) / points))
+    total = (m * (log_ratio + _JOINT_SLACK) + math.log(1.0 / level)) / beta
     return NoiseInterval(statistic, total / 2.0, alpha, True, math.nan, math.nan, math.nan,
                          "exponential mechanism (rank error)", "rank",
                          details={"total": total, "resolution": r, "grid_points": count})

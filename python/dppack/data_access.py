@@ -485,6 +485,7 @@ def table_factors(factors):
     ``tabulate(observed)``, which counts them (:func:`rcompat.table`, or with ``observed``
     :func:`rcompat.observed_cells`). Dask factors (Dask Series, or the columns of one Dask
     DataFrame) are counted by one pass of ``dppack.dask.moments.combinations``."""
+    factors = _frames.factor_columns(factors)  # one data frame: its columns (R's table(df))
     if not any(_frames.is_dask(f) for f in factors):
         def tabulate(observed):
             return rcompat.observed_cells(*factors) if observed else rcompat.table(*factors)

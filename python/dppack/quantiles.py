@@ -3,12 +3,16 @@
 :func:`quantilesDP` releases m quantiles of one variable under one budget eps, by one of three
 methods:
 
+* ``"recursive"`` (the default): ApproximateQuantiles of Kaplan, Schnapp and Stemmer (2022),
+  the middle quantile first, then each half of the data on its own, every level with its
+  share of eps; every release is :func:`dppack.quantileDP`'s exact sampler on a grid (a part
+  with no data included), so the guarantee holds exactly;
 * ``"joint"``: JointExp of Gillenwater, Joseph and Kulesza (2021), one draw of the exponential
-  mechanism over the sorted m-vectors of outputs;
+  mechanism over the sorted m-vectors of outputs, on a grid; its interval selection weighs
+  candidates by log-sums computed in floating point, so its guarantee is float-approximate
+  (see "Floating point" below): not the default;
 * ``"independent"``: the baseline, :func:`dppack.quantileDP` for each quantile with eps / m
-  (basic composition), sorted afterwards (post-processing);
-* ``"recursive"``: ApproximateQuantiles of Kaplan, Schnapp and Stemmer (2022), the middle
-  quantile first, then each half of the data on its own, every level with its share of eps.
+  (basic composition), sorted afterwards (post-processing); exact.
 
 :func:`boundsDP` releases a range [lower, upper] for the data from a public grid of candidates
 spanning many orders of magnitude (both signs), so that the bounds the other releases need can
@@ -16,37 +20,44 @@ themselves be private, charged to the same accountant.
 
 JointExp: the derivation
 ------------------------
-Let a < b be the bounds, x_1 <= ... <= x_n the data clipped to [a, b], x_0 = a, x_{n+1} = b,
-and I_k = [x_k, x_{k+1}), k = 0, ..., n, the n + 1 intervals (of width w_k; ties give width 0).
-For a point o in I_k, c(o) = k data lie at or below it. For outputs o_1 <= ... <= o_m in [a, b]
-and quantiles q_1 <= ... <= q_m (q_0 = 0, q_{m+1} = 1), the utility is
+The outputs are points of :func:`dppack.quantileDP`'s grid g = 2^j (from the bounds alone:
+max(abs(a), abs(b)) < 2^59 g), and every datum is clipped and rounded to it, record by record:
+X_i = clip(round(x_i / g), X_0, X_{n+1}), X_0 = ceil(a / g), X_{n+1} = floor(b / g). The
+candidates are the grid points t in [X_0, X_{n+1}) (all in [a, b]). Sorted, the X_i cut them
+into n + 1 intervals I_k = [X_k, X_{k+1}), k = 0, ..., n, of w_k grid points (ties give 0).
+For t in I_k, c(t) = k rounded data lie at or below it. For outputs t_1 <= ... <= t_m and
+quantiles q_1 <= ... <= q_m (q_0 = 0, q_{m+1} = 1), the utility is
 
     u(o) = - sum_{j=1}^{m+1} | c(o_j) - c(o_{j-1}) - (q_j - q_{j-1}) n |,
 
 with c(o_0) = 0 and c(o_{m+1}) = n: the distance between the numbers of data in the m + 1 gaps
 the outputs cut and the numbers the quantiles ask for (Gillenwater et al. 2021, Section 3).
 
-Sensitivity 2, bounded or unbounded. Changing one record moves it from one gap to another:
-two gap counts change by 1. Adding or removing a record changes one gap count by 1 and every
-target (q_j - q_{j-1}) n by q_j - q_{j-1}, which add up to 1. Either way |u| moves by at most
-2, so the density exp(eps u(o) / 4) on the ordered outputs is the exponential mechanism with
-Delta = 2, eps-DP (McSherry and Talwar 2007), as in the paper. For m = 1 it is
-:func:`dppack.quantileDP`'s law (u = -2 |k - q n|, exp(-eps |k - q n| / 2)).
+Sensitivity 2, bounded or unbounded. Changing one record changes one rounded X_i, so moves it
+from one gap to another: two gap counts change by 1. Adding or removing a record changes one gap
+count by 1 and every target (q_j - q_{j-1}) n by q_j - q_{j-1}, which add up to 1. Either way
+|u| moves by at most 2, so the weight exp(eps u(t) / 4) on the non-decreasing m-tuples of grid
+points (counting measure) is the exponential mechanism with Delta = 2, eps-DP (McSherry and
+Talwar 2007, Theorem 6), as in the paper (whose Lebesgue measure on [a, b]^m the grid replaces).
+For m = 1 it is :func:`dppack.quantileDP`'s law (u = -2 |k - q n|, exp(-eps |k - q n| / 2)).
 
-u depends on o only through the intervals k_1 <= ... <= k_m holding the outputs. The set of
-ordered outputs with these intervals has volume prod_runs w^r / r!, a run being r outputs in
-one interval of width w (r points in an interval, in increasing order). So the sequence k is
-drawn with weight
+u depends on t only through the intervals k_1 <= ... <= k_m holding the outputs. The
+non-decreasing tuples with these intervals number prod_runs C(w + r - 1, r), a run being r
+outputs in one interval of w grid points (the paper's volume w^r / r! on the grid). So the
+sequence k is drawn with weight
 
-    G(k) = prod_runs (w^r / r!) * exp(-beta sum_j |k_j - k_{j-1} - d_j|),  beta = eps / 4,
+    G(k) = prod_runs C(w + r - 1, r) * exp(-beta sum_j |k_j - k_{j-1} - d_j|),  beta = eps / 4,
 
-d_j = (q_j - q_{j-1}) n, k_0 = 0, k_{m+1} = n; then each output uniformly in its interval, and
-the outputs sorted (within a run; different runs are already in order). G is summed and
-sampled by a dynamic program over runs, all in log space: with E_j[k] the total weight of the
-prefixes k_1, ..., k_j whose last run ends at output j in interval k, and
-C_i[k] = sum_{k' < k} E_i[k'] exp(-beta |k - k' - d_{i+1}|) (C_0[k] = exp(-beta |k - d_1|)),
+d_j = (q_j - q_{j-1}) n, k_0 = 0, k_{m+1} = n; then, for each run, a uniform non-decreasing
+r-tuple of its interval's grid points, drawn exactly (a uniform r-subset of w + r - 1 points by
+Floyd's algorithm, then stars and bars; one exact uniform integer per output,
+``_random.uniform_integer``). The release is g t (the nearest double where the grid is finer
+than the doubles: post-processing). G is summed and sampled by a dynamic program over runs, all
+in log space: with E_j[k] the total weight of the prefixes k_1, ..., k_j whose last run ends at
+output j in interval k, and C_i[k] = sum_{k' < k} E_i[k'] exp(-beta |k - k' - d_{i+1}|) (C_0[k]
+= exp(-beta |k - d_1|)),
 
-    E_j[k] = sum_{r=1}^{j} C_{j-r}[k] w_k^r / r! exp(-beta (d_{j-r+2} + ... + d_j)),
+    E_j[k] = sum_{r=1}^{j} C_{j-r}[k] C(w_k + r - 1, r) exp(-beta (d_{j-r+2} + ... + d_j)),
 
 the run's inner gaps being empty (count 0, target d_i). Each C_i is one pass: the kernel
 exp(-beta |t - d|) is a decreasing exponential for t >= d (a prefix log-sum-exp of
@@ -55,27 +66,36 @@ sources with k - d < k' < k: over every interval, a sliding window, from prefix 
 log-sum-exps within blocks of its length; over the windows below, a segment tree). Sums only,
 never a difference of sums, so no cancellation. The sample is drawn backwards
 (the last interval, its run length, the interval before, ...), each step one categorical draw
-in log space (``_random.log_categorical``). The paper's algorithm has the same law; its cost
-is O(m n log n + m^2 n), ours O(m n log n) for the whole DP.
+over the computed log weights, exact given them: rounded to multiples of 2^-20 and drawn by
+the exact exponential mechanism (``_random.exponential_mechanism``, integer decisions only).
+The paper's algorithm has the same law; its cost is O(m n log n + m^2 n), ours O(m n log n)
+for the whole DP.
 
-Speed: windows, exactly. Most of G's mass lies where every k_j is near q_j n: if
-|k_j - q_j n| > h for some j, then u < -h (the gaps up to j miss their targets by that much in
-total), so all such sequences together weigh at most U = (b - a)^m / m! exp(-beta h) (the
-volume of all ordered outputs). The DP is therefore run first on the windows
-W_j = {k : |k - q_j n| <= h} alone, which needs only the order statistics of the data near
-the ranks q_j n (``numpy.partition``, no sort), and gives their total Z_W; h is widened until
-U < e^-50 Z_W. The law stays exactly JointExp's by a mixture: with probability p (a uniform
-draw below p, computed in floating point, p >= U / (Z_W + U) >= the outside's share of the
-whole), the whole DP is run (every interval) and a draw from it is kept if it leaves some
-window, and otherwise with probability 1 - (1 - p) Z / Z_W; with probability 1 - p, a draw of
-the windowed DP is released. The mixture's law is (1 - p) G 1_W / Z_W + p nu, nu chosen so
-that the sum is G / Z. The whole DP runs with probability p < e^-50 in practice.
+Speed: windows, exactly. Most of G's mass lies where every k_j is near q_j n: if |k_j - q_j n| >
+h for some j, then u < -h (the gaps up to j miss their targets by that much in total), so all
+such sequences together weigh at most U = C(W + m - 1, m) exp(-beta h), W the number of grid
+points (the count of all ordered outputs). The DP is therefore run first on the windows W_j = {k
+: |k - q_j n| <= h} alone, which needs only the order statistics of the data near the ranks q_j
+n (``numpy.partition``, no sort), and gives their total Z_W; h is widened until U < e^-50 Z_W.
+The law stays exactly JointExp's by a mixture: with probability p (a uniform draw below p,
+computed in floating point, p >= U / (Z_W + U) >= the outside's share of the whole), the whole
+DP is run (every interval) and a draw from it is kept if it leaves some window, and otherwise
+with probability 1 - (1 - p) Z / Z_W; with probability 1 - p, a draw of the windowed DP is
+released. The mixture's law is (1 - p) G 1_W / Z_W + p nu, nu chosen so that the sum is G / Z.
+The whole DP runs with probability p < e^-50 in practice.
 
-Floating point. Unlike :func:`dppack.quantileDP` (integer arithmetic on a grid), JointExp is
-sampled in floating point: log weights to about 1e-10 (the prefix terms beta k reach
-beta n), probabilities to a relative error of about n 2^-52, the outputs uniform doubles in
-their intervals. These errors change each probability by a factor within about
-1 +- 1e-9, so the guarantee is eps-DP up to that factor.
+Floating point: what is exact and what is not. The outputs are exact: grid points of a
+data-independent grid, drawn uniformly by integer arithmetic within the chosen intervals, and
+each categorical draw is exact given its (rounded) log weights. What is NOT exact is the
+weights: the dynamic program's log-sums (prefix and sliding-window log-sum-exps, a segment
+tree, the run volumes as sums of logs) and the mixture's coin p and acceptance probability
+are computed in floating point, and no rigorous a-priori bound on their error is proved here
+(the prefix terms beta k reach beta n, so each log weight carries an absolute error of
+about n 2^-52 (beta n + m log W) that grows with n and eps), plus 2^-21 from the rounding
+before each draw. So the joint method's interval selection is float-approximate: its
+guarantee is eps-DP for the weights as computed, which differ from the exact ones by a
+factor of about exp(+-1e-9) in typical use, with no proof of a bound. That is why
+``method="recursive"`` (exact) is the default.
 
 References
 ----------
@@ -88,6 +108,7 @@ Smith (2011), "Privacy-preserving statistical estimation with optimal convergenc
 import collections
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -138,7 +159,7 @@ def _quantiles_loss(eps):
 # --------------------------------------------------------------------------------------------
 
 
-def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="joint",
+def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
                 which_sensitivity="bounded", random_state=None, accountant=None):
     """Differentially private quantiles: m quantiles of one variable under one budget.
 
@@ -155,15 +176,20 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="joint",
         The whole budget, > 0 and finite.
     lower_bound, upper_bound : float
         Public bounds, lower < upper; the data are clipped to them.
-    method : {'joint', 'independent', 'recursive'}, default 'joint'
+    method : {'recursive', 'joint', 'independent'}, default 'recursive'
+        'recursive': ApproximateQuantiles (Kaplan, Schnapp and Stemmer 2022, Algorithm 1):
+        the middle quantile by :func:`dppack.quantileDP`, then the data below it and above
+        it, each with its quantiles rescaled, recursively; the L = ceil(log2(m + 1)) levels
+        share eps (see ``which_sensitivity``). A part with no data gets quantileDP's release
+        on no data (the exact uniform on its grid). Exact: every draw on a grid.
         'joint': JointExp (Gillenwater, Joseph and Kulesza 2021; module docstring): one
-        exponential mechanism over the sorted m-vectors, utility sensitivity 2.
+        exponential mechanism over the sorted m-vectors of grid points, utility sensitivity
+        2. Its outputs are exact grid points, but the interval selection's weights are
+        log-sums computed in floating point without a proved error bound: its guarantee is
+        float-approximate (module docstring, "Floating point"). More accurate than
+        'recursive' for several quantiles.
         'independent': :func:`dppack.quantileDP` for each quantile with eps / m (basic
-        composition), the results sorted.
-        'recursive': ApproximateQuantiles (Kaplan, Schnapp and Stemmer 2022): the middle
-        quantile by :func:`dppack.quantileDP`, then the data below it and above it, each with
-        its quantiles rescaled, recursively; the L = ceil(log2(m + 1)) levels share eps (see
-        ``which_sensitivity``).
+        composition), the results sorted. Exact.
     which_sensitivity : {'bounded', 'unbounded'}, default 'bounded'
         The neighbouring relation the guarantee is for. 'joint' and 'independent' are eps-DP
         under both (the same release). 'recursive' splits eps by it: under 'unbounded'
@@ -179,7 +205,9 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="joint",
     Returns
     -------
     numpy.ndarray
-        The m released quantiles, in increasing order, in [lower_bound, upper_bound].
+        The m released quantiles, in increasing order, in [lower_bound, upper_bound]:
+        points of :func:`dppack.quantileDP`'s grid (of the bounds, or for 'recursive' of
+        the range each release is made on).
 
     Raises
     ------
@@ -218,11 +246,11 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="joint",
     >>> glu = load_pima()["glu"]
     >>> q = quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, random_state=1)
     >>> [round(float(v), 1) for v in q]
-    [97.8, 114.4, 141.5]
-    >>> q = quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, method="recursive",
+    [98.2, 117.5, 145.5]
+    >>> q = quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, method="joint",
     ...                 random_state=1)
-    >>> len(q)
-    3
+    >>> [round(float(v), 1) for v in q]
+    [98.6, 115.8, 140.6]
     """
     bill = accounting.charge(accountant, lambda: _quantiles_loss(eps), "quantilesDP")
     lower, upper = _bounds(lower_bound, upper_bound)
@@ -279,11 +307,11 @@ def _recursive(x, quants, slots, eps, lower, upper, rng, out):
     if not lower < upper:  # a part squeezed to a point: every quantile is that point
         out[slots] = lower
         return
-    if x.size:
-        value = quantileDP(x, q, eps, lower, upper, random_state=rng,
-                           accountant=accounting.UNCHARGED)  # its law: the same either way
-    else:  # the exponential mechanism on no data: every point has utility 0
-        value = float(_random.uniform_between(lower, upper, None, rng))
+    # quantileDP's law is the same under both relations (sensitivity 1); 'unbounded' lets
+    # it take a part with no data, where every grid point of (lower, upper) has utility 0:
+    # the exact uniform on that grid, the same grid and sampler as with data.
+    value = quantileDP(x, q, eps, lower, upper, which_sensitivity="unbounded",
+                       random_state=rng, accountant=accounting.UNCHARGED)
     out[slots[middle]] = value
     below = x[x <= value]
     above = x[x > value]
@@ -358,6 +386,35 @@ def recursion_weights(quants):
 # --------------------------------------------------------------------------------------------
 
 
+def joint_grid(lower, upper):
+    """JointExp's grid g = 2^j and the bounds on it: (j, X_0, X_{n+1}).
+
+    :func:`dppack.quantileDP`'s grid, the finest with max(abs(lower), abs(upper)) < 2^59 g
+    (``_random.grid_exponent`` with 58 bits; at least 2^-1074, the doubles' own spacing,
+    for bounds below 2^-1015), from the bounds alone; X_0 = ceil(lower / g) and
+    X_{n+1} = floor(upper / g) (Python integers, at most 2^60 apart). Also the grid of the
+    joint method's accuracy report (``dppack.accuracy``).
+
+    Examples
+    --------
+    >>> joint_grid(-1.0, 1.0) == (-58, -2 ** 58, 2 ** 58)
+    True
+    """
+    j = _random.grid_exponent(max(abs(lower), abs(upper)), 58)
+    return j, math.ceil(math.ldexp(lower, -j)), math.floor(math.ldexp(upper, -j))
+
+
+def _on_grid(values, j, first, last):
+    """clip(round(x / g), X_0, X_{n+1}) for each value (int64): the data rounded to the grid
+    record by record. x / g only shifts the exponent; rounding and clipping are monotone, so
+    they commute with the order statistics."""
+    with np.errstate(over="ignore"):
+        scaled = np.ldexp(np.asarray(values, dtype=np.float64), -j)
+    np.rint(scaled, out=scaled)
+    np.clip(scaled, first, last, out=scaled)
+    return scaled.astype(np.int64)
+
+
 class _Order:
     """The clipped data's order statistics x_k (k = 0, ..., n + 1, x_0 = a, x_{n+1} = b) on
     the ranks asked for, by ``numpy.partition`` around them (a full sort when they are many).
@@ -366,6 +423,7 @@ class _Order:
     def __init__(self, values, lower, upper):
         self.values, self.n = values, values.size
         self.lower, self.upper = lower, upper
+        self.grid = joint_grid(lower, upper)  # j, X_0, X_{n+1}: quantileDP's grid 2^j
         self.sorted = False
         self._ready = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
 
@@ -390,13 +448,15 @@ class _Order:
         self._ready = (first, last)
 
     def at(self, ranks):
-        """x_k for the prepared ranks k."""
+        """X_k for the prepared ranks k: x_k rounded to the grid, in grid units (int64;
+        X_0 = ceil(a / g), X_{n+1} = floor(b / g), :func:`joint_grid`)."""
         ranks = np.asarray(ranks)
-        out = np.empty(ranks.size)
+        _, first, last = self.grid
+        out = np.empty(ranks.size, dtype=np.int64)
         inner = (ranks >= 1) & (ranks <= self.n)
-        out[inner] = self.values[ranks[inner] - 1]
-        out[ranks == 0] = self.lower
-        out[ranks == self.n + 1] = self.upper
+        out[inner] = _on_grid(self.values[ranks[inner] - 1], *self.grid)
+        out[ranks == 0] = first
+        out[ranks == self.n + 1] = last
         return out
 
 
@@ -477,11 +537,11 @@ def _convolve(ranks, log_e, d, beta):
 
 class _JointDP:
     """The dynamic program of JointExp (module docstring) over candidate intervals ``ranks``
-    (sorted), with log widths ``log_w`` and ``allowed[j]`` the candidates output j + 1 may
-    take."""
+    (sorted), with widths ``widths`` (grid points, as floats) and ``allowed[j]`` the
+    candidates output j + 1 may take."""
 
-    def __init__(self, ranks, log_w, allowed, d, beta, n):
-        self.ranks, self.log_w, self.allowed = ranks, log_w, allowed
+    def __init__(self, ranks, widths, allowed, d, beta, n):
+        self.ranks, self.widths, self.allowed = ranks, widths, allowed
         self.d, self.beta, self.n = d, beta, n
         m = allowed.shape[0]
         self.m = m
@@ -498,13 +558,16 @@ class _JointDP:
     def _run_terms(self, j, index=None):
         """The log terms of E_j (one per run length r = 1 ... j), at ``index`` or everywhere."""
         sel = slice(None) if index is None else index
+        w = self.widths[sel]
+        volume = np.zeros_like(w)  # log C(w + r - 1, r): the runs of r outputs in w points
         terms = []
         for r in range(1, j + 1):
+            with np.errstate(divide="ignore"):
+                volume = volume + np.log((w + (r - 1)) / r)
             ok = self.allowed[j - r:j, sel].all(axis=0)
             inner = self.cum_d[j] - self.cum_d[j - r + 1]  # gaps d_{j-r+2} ... d_j
             with np.errstate(invalid="ignore"):
-                term = (self.c[j - r][sel] + r * self.log_w[sel] - math.lgamma(r + 1)
-                        - self.beta * inner)
+                term = self.c[j - r][sel] + volume - self.beta * inner
             terms.append(np.where(ok, term, -np.inf))
         return terms
 
@@ -515,11 +578,11 @@ class _JointDP:
         """(interval ranks of outputs 1 ... m, window flags): one draw of G / Z, backwards."""
         k = np.empty(self.m, dtype=np.int64)
         where = np.empty(self.m, dtype=np.int64)  # index into ranks
-        i = _random.log_categorical(self.last, rng)
+        i = _choose(self.last, rng)
         j = self.m
         while True:
             terms = np.array([t for t in self._run_terms(j, i)], dtype=np.float64).ravel()
-            r = _random.log_categorical(terms, rng) + 1
+            r = _choose(terms, rng) + 1
             k[j - r:j], where[j - r:j] = self.ranks[i], i
             j -= r
             if j == 0:
@@ -527,16 +590,39 @@ class _JointDP:
             earlier = np.arange(i)  # k' < k: the ranks are sorted and distinct
             logw = self.e[j - 1][earlier] - self.beta * np.abs(
                 self.ranks[i] - self.ranks[earlier] - self.d[j])
-            i = int(earlier[_random.log_categorical(logw, rng)])
+            i = int(earlier[_choose(logw, rng)])
+
+
+# exponential_mechanism(u, eps, 1) draws index i with weight exp(gamma round(u_i / h)),
+# h = 2^-20 and gamma = eps / (2 D), D = 2^20 + 1 (``_random.exponential_grid``): with
+# eps = 2 D h = 2 + 2^-19 (a double), gamma = h, the weight is exp(h round(u_i / h)).
+_UNIT_EPS = 2.0 + 2.0 ** -19
+
+
+def _choose(log_weights, rng):
+    """An index drawn with probability proportional to exp(L~_i), L~_i = ``log_weights``
+    (shifted by their maximum) rounded to a multiple of 2^-20: exactly, by the exact
+    exponential mechanism (``_random.exponential_mechanism``, integer decisions only).
+    The rounding moves each log weight by at most 2^-21."""
+    logw = np.asarray(log_weights, dtype=np.float64).ravel()
+    top = float(np.max(logw, initial=-np.inf))
+    if not (top > -np.inf and math.isfinite(top)):
+        raise ValueError("At least one weight must be positive and finite.")
+    return int(_random.exponential_mechanism(logw - top, _UNIT_EPS, 1.0, rng))
 
 
 def _joint_dp(order, ranks, allowed, d, beta):
     """The DP on candidate ``ranks`` (with the order statistics prepared around them)."""
     edges = order.at(np.concatenate([ranks, ranks + 1]))
-    widths = edges[ranks.size:] - edges[:ranks.size]
-    with np.errstate(divide="ignore"):
-        log_w = np.log(widths)
-    return _JointDP(ranks, log_w, allowed, d, beta, order.n)
+    widths = (edges[ranks.size:] - edges[:ranks.size]).astype(np.float64)
+    return _JointDP(ranks, widths, allowed, d, beta, order.n)
+
+
+def _log_multisets(w, r):
+    """log C(w + r - 1, r), the number of non-decreasing r-tuples of w points (-inf for
+    w = 0), as a sum of logs (no difference of large lgammas)."""
+    return float(sum(math.log((w + i - 1) / i) if w + i - 1 > 0 else -math.inf
+                     for i in range(1, r + 1)))
 
 
 def _windows(targets, half, n):
@@ -553,7 +639,8 @@ def _joint_exp(values, quants, eps, lower, upper, rng, half=None):
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
     targets = quants * n
     order = _Order(values, lower, upper)
-    log_volume = m * math.log(upper - lower) - math.lgamma(m + 1)
+    _, first, last = order.grid
+    log_volume = _log_multisets(last - first, m)  # every ordered m-tuple of grid points
     fixed = half is not None
     if not fixed:
         half = (m * math.log(n + 2.0) + _MARGIN + 10.0) / beta + 2.0
@@ -597,11 +684,38 @@ def _joint_windowed(order, window, lo, hi, log_outside, d, beta, rng):
 
 
 def _joint_outputs(order, k, rng):
-    """Each output uniform in its interval [x_k, x_{k+1}), then sorted."""
+    """The outputs of the interval sequence ``k`` (non-decreasing): for each run of r outputs
+    in interval [X_k, X_{k+1}) (w = X_{k+1} - X_k grid points), an exact uniform
+    non-decreasing r-tuple of its grid points (:func:`_uniform_multiset`); as floats
+    g X (the nearest double where the grid is finer than the doubles), in increasing order."""
     order.prepare(k, k + 1)
     low, high = order.at(k), order.at(k + 1)
-    out = _random.uniform_between(low, high, k.size, rng)
-    return np.sort(np.clip(out, order.lower, order.upper))
+    points = []
+    start = 0
+    while start < k.size:
+        stop = start + 1
+        while stop < k.size and k[stop] == k[start]:
+            stop += 1
+        base, w = int(low[start]), int(high[start]) - int(low[start])
+        points.extend(base + t for t in _uniform_multiset(w, stop - start, rng))
+        start = stop
+    j = order.grid[0]
+    return np.sort(np.array([math.ldexp(float(p), j) for p in points], dtype=np.float64))
+
+
+def _uniform_multiset(w, r, rng):
+    """An exact uniform non-decreasing r-tuple of {0, ..., w - 1} (w >= 1): a uniform
+    r-subset s_0 < ... < s_{r-1} of {0, ..., w + r - 2} by Floyd's algorithm (each step one
+    exact uniform integer, ``_random.uniform_integer``), mapped to s_i - i (stars and bars:
+    a bijection onto the C(w + r - 1, r) non-decreasing tuples)."""
+    if w < 1:
+        raise ValueError("an interval of no grid point holds no output")
+    size = w + r - 1
+    chosen = set()
+    for top in range(size - r, size):
+        v = _random.uniform_integer(top + 1, rng)
+        chosen.add(top if v in chosen else v)
+    return [s - i for i, s in enumerate(sorted(chosen))]
 
 
 # --------------------------------------------------------------------------------------------
@@ -656,7 +770,9 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     Parameters
     ----------
     x : array_like
-        Numeric, finite data, at least one value.
+        Numeric, finite data; may be empty (n is private under add/remove neighbours, so an
+        empty dataset gets a release like its neighbours: with no data every candidate has
+        utility 0 and each bound is uniform on the grid).
     eps : float
         The whole budget, > 0 and finite.
     quants : pair of float, default (0.01, 0.99)
@@ -679,6 +795,15 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     ValueError
         For data, eps, quants or a grid that are not as above, and for an overspend: all
         before any random number is drawn.
+
+    Warns
+    -----
+    UserWarning
+        When a released bound is the grid's smallest (``lower``) or largest (``upper``)
+        candidate: the bound sits at the edge of the grid, either because eps * n is too
+        small for the mechanism to find the quantile (every candidate beyond the data has
+        the same utility) or because the data reach beyond the grid. The warning looks at
+        the release only (post-processing: no privacy cost).
 
     Notes
     -----
@@ -731,7 +856,8 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     2.0
     """
     bill = accounting.charge(accountant, lambda: _quantiles_loss(eps), "boundsDP")
-    x, _, _ = _checks.as_finite_data(x, "x", 1)
+    # add/remove privacy: an empty dataset is released, like its neighbour of one record
+    x, _, _ = _checks.as_finite_data(x, "x", 0)
     pair = check_bounds_quants(quants)
     candidates = check_grid(grid)
     eps = _checks.check_finite_budget(eps, "eps")
@@ -754,7 +880,26 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     if j <= i:
         j = min(i + 1, candidates.size - 1)
         i = j - 1
+    _warn_at_edge(i, j, candidates)
     return Bounds(float(candidates[i]), float(candidates[j]))
+
+
+def _warn_at_edge(i, j, candidates):
+    """boundsDP's warning when ``lower`` is the grid's smallest candidate or ``upper`` its
+    largest (a function of the release only)."""
+    edges = []
+    if i == 0:
+        edges.append(f"lower = {float(candidates[0]):.6g} is the grid's smallest candidate")
+    if j == candidates.size - 1:
+        edges.append(f"upper = {float(candidates[-1]):.6g} is the grid's largest candidate")
+    if edges:
+        warnings.warn(
+            "boundsDP: " + " and ".join(edges) + ": the bound is at the edge of the grid, "
+            "not near the data's quantile. Either eps * n is too small for the mechanism to "
+            "locate the quantile (every candidate beyond the data has the same utility, so "
+            "the bound lands anywhere among them), or the data reach beyond the grid. Use a "
+            "larger eps, more data, or a grid that suits the data.",
+            UserWarning, stacklevel=3)
 
 
 def bounds_share(eps):

@@ -38,6 +38,7 @@ __all__ = [
     "nclass_sturges",
     "observed_cells",
     "parse_breaks",
+    "xname_of",
     "pretty",
     "round_half_even",
     "table",
@@ -773,6 +774,49 @@ def hist_breaks(x, breaks="Sturges"):
     values = _finite_values(x)
     xmin, xmax = _range(values)
     return _compute_breaks(values, breaks, xmin, xmax)[0]
+
+
+def xname_of(x, default="x"):
+    """The name a histogram of ``x`` is titled with (R's ``xname``): a pandas, polars or Dask
+    Series' name, the column name of a one-column data frame, else ``default``.
+
+    R's ``hist`` names the data by the expression passed (``deparse(substitute(x))``); Python
+    has no such expression, so the name comes from the data's own label.
+
+    Parameters
+    ----------
+    x : object
+        The data of a histogram, as :func:`dppack.histogramDP` takes them.
+    default : str, default "x"
+
+    Returns
+    -------
+    str
+
+    References
+    ----------
+    R Core Team, ``help(hist)``, argument ``xname``, R 4.2.2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> xname_of(pd.Series([1.0], name="age")), xname_of([1.0])
+    ('age', 'x')
+    >>> xname_of(pd.DataFrame({"glu": [1.0]}))
+    'glu'
+    """
+    name = None
+    kind = type(x).__name__
+    if _frames.is_pandas(x) or _frames.is_polars(x) or _frames.is_dask(x):
+        if kind in ("Series", "Index"):
+            name = getattr(x, "name", None)
+        elif kind == "DataFrame" and len(x.columns) == 1:
+            name = list(x.columns)[0]
+    elif _frames.is_pyarrow(x) and kind in ("Table", "RecordBatch") and x.num_columns == 1:
+        name = x.column_names[0]
+    if name is None or (isinstance(name, str) and not name):
+        return default
+    return str(name)
 
 
 @dataclasses.dataclass(eq=False)

@@ -7,6 +7,18 @@ order and message texts; our own checks (finite bounds with lower < upper, numer
 finite data, equal lengths) come right after the bound-length checks. Every error is raised
 before any random number is drawn.
 
+Empty data: a release that claims add/remove ('unbounded') privacy never refuses data for its
+size, since [] and [x] are neighbours and an error on one with a release on the other would
+tell them apart with certainty. With which_sensitivity='unbounded' every function here
+releases on empty data (and on one record) with the same output shape as on any other data:
+the centred sums are 0 and the count 0, noised as always, then post-processed (the count
+floored at 1, the result clamped to its range); an empty histogram or table releases its noisy
+zero counts; an empty quantile is drawn by the exponential mechanism over the bounds. The
+refusals of too few values ("x must contain at least one value", "at least two values") apply
+to 'bounded' and 'both' only: under bounded (replace-one) DP, the privacy 'both' is meant for,
+neighbours have the same n, so a refusal that depends on n alone tells no neighbours apart
+(tests/privacy/test_audit_exact_empty.py checks both rules).
+
 Accounting: every function takes a trailing ``accountant`` and charges it once for
 the whole call (``accounting.charge`` as its first statement: an overspend is refused before the
 data are read; the loss is spent after the checks, before the first draw); the mechanisms it
@@ -238,6 +250,8 @@ def release_loss(eps, delta, mechanism, which_sensitivity, approximate=False):
     if which_sensitivity != "both":
         return one
     group_delta = (1.0 + math.exp(one.eps)) * one.delta if one.eps < 700 else math.inf
+    # rounded up above the float evaluation's few roundings (the accountant's rule)
+    group_delta = accounting._raise_by_margin(group_delta, group_delta)
     if one.delta and one.delta + group_delta >= 1.0:
         raise _messages.value_error(BOTH_VACUOUS_MESSAGE)
     return PrivacyLoss.compose(one, PrivacyLoss.approx(2.0 * one.eps,
@@ -520,7 +534,8 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
         DPpack's messages, in DPpack's order (bound lengths, which_sensitivity, mechanism,
         then the mechanism's eps/delta checks); and ours for bounds that are not finite numbers
         with lower < upper and for data that are not numeric, empty or not finite. All
-        before any noise is drawn. An overspend of the accountant, before the data are read.
+        before any noise is drawn. Empty data are refused by 'bounded' and 'both' only (n
+        is public there); 'unbounded' releases on them (see the module's note). An overspend of the accountant, before the data are read.
 
     References
     ----------
@@ -1031,7 +1046,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     Returns
     -------
     rcompat.Histogram or dict
-        The sanitized histogram (float counts, xname "x"), or for 'both' a dict
+        The sanitized histogram (float counts, xname x's name), or for 'both' a dict
         ``{"Bounded": Histogram, "Unbounded": Histogram}``, each what the one version alone
         gives (so with a rule their breaks can differ); meaningful under bounded DP only,
         where the pair spends up to 3 eps (see :func:`meanDP`); under unbounded DP the
@@ -1069,6 +1084,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     >>> h.counts.tolist()[:5]
     [0.0, 8.0, 19.0, 56.0, 79.0]
     """
+    xname = rcompat.xname_of(x)  # the title's name: the Series' or column's (not read)
     bill = _charge(accountant, "histogramDP", eps, delta, mechanism, which_sensitivity)
     lower, upper = _sample_bounds(upper_bound, lower_bound)
     on_dask = _frames.is_dask(x)
@@ -1152,7 +1168,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
             breaks=breaks_.copy(),
             counts=_post_histogram(noisy, normalize, allow_negative),
             mids=mids.copy(),
-            xname="x",
+            xname=xname,
             equidist=True,
         )
         result.privacy_ = loss  # the release's PrivacyLoss (the pair's for 'both')

@@ -13,7 +13,11 @@ has the same eps (and delta); otherwise the call is max_i eps_i-DP. Both tuners 
 that eps is finite, before any data is touched (DPpack uses the first model's eps silently).
 
 Randomness: one generator per call; the models' noise is drawn from it in the order of
-``DPmodels``, then the selection.
+``DPmodels``, then the selection. Nothing here draws noise itself: the models' releases are
+their own (``dppack.erm``), and the selection is ``dppack.ExponentialMechanism``'s exact draw
+(utilities rounded to a power-of-two grid, integer-only decisions, eps-DP by McSherry and
+Talwar 2007 with the sensitivity raised by the rounding). The split into parts is
+deterministic (no random subsampling), so no float uniform enters the release.
 
 Accounting: a tuner charges its whole run once, under its own name, with ``accountant``
 (or the session's): the parallel composition (:meth:`dppack.PrivacyLoss.parallel`) of the

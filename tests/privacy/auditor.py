@@ -42,6 +42,7 @@ __all__ = [
     "clopper_pearson",
     "default_events",
     "draw",
+    "mantissa_events",
     "quantile_grid",
 ]
 
@@ -72,13 +73,18 @@ ATOM_SHARE = 0.01
 class Event:
     """An event on the projected outputs: ``column`` compared with ``value``.
 
-    kind is 'le' (x <= value), 'gt' (x > value) or 'eq' (x == value).
+    kind is 'le' (x <= value), 'gt' (x > value), 'eq' (x == value), or 'bits': the output's
+    binary64 representation ends in the ``bits`` low mantissa bits ``value`` (an integer in
+    [0, 2^bits)) and its magnitude is in [low, high) (see :func:`mantissa_events`).
     """
 
     column: int
     kind: str
     value: float
     label: str = ""
+    bits: int = 0
+    low: float = 0.0
+    high: float = math.inf
 
     def indicator(self, samples):
         """Boolean array: which rows of ``samples`` (n x k) fall in the event."""
@@ -89,12 +95,43 @@ class Event:
             return x > self.value
         if self.kind == "eq":
             return x == self.value
+        if self.kind == "bits":
+            words = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
+            ending = (words & np.uint64((1 << self.bits) - 1)) == np.uint64(int(self.value))
+            magnitude = np.abs(x)
+            return ending & (magnitude >= self.low) & (magnitude < self.high)
         raise ValueError(f"unknown event kind {self.kind!r}")
 
     def __str__(self):
         name = self.label or f"x[{self.column}]"
+        if self.kind == "bits":
+            return (f"{name}'s last {self.bits} mantissa bit(s) == {int(self.value)} with "
+                    f"|{name}| in [{self.low:.6g}, {self.high:.6g})")
         symbol = {"le": "<=", "gt": ">", "eq": "=="}[self.kind]
         return f"{name} {symbol} {self.value:.6g}"
+
+
+def mantissa_events(columns=(0,), exponents=range(-4, 4), bits=1, labels=None):
+    """Events on the low bits of the outputs, binade by binade: for each column, each binade
+    [2^e, 2^(e+1)) of the magnitude (e in ``exponents``) and each ending r of the last
+    ``bits`` mantissa bits, the event {last bits == r and |x| in the binade}.
+
+    Mironov (2012), "On significance of the least significant bits for differential privacy"
+    (CCS): noise drawn and added in floating point leaves traces in the last bits of the
+    output. With x0 = 0 and x1 = 2^-54, textbook Laplace noise z gives x0 + z = z, whose last
+    bit in the binade [0.5, 1) is 0 or 1 about equally often, while x1 + z adds half an ulp
+    there and rounds to even: the last bit is always 0. The thresholds of
+    :func:`default_events` cannot see this; these events see it at once. The family depends on
+    its arguments only (never on a sample), so it can be fixed in advance.
+    """
+    events = []
+    for j in columns:
+        label = labels[j] if labels is not None else ""
+        for e in exponents:
+            for r in range(1 << bits):
+                events.append(Event(j, "bits", float(r), label, bits=bits,
+                                    low=math.ldexp(1.0, e), high=math.ldexp(1.0, e + 1)))
+    return events
 
 
 @dataclass(frozen=True)

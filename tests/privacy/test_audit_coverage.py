@@ -34,8 +34,8 @@ NOT_RELEASES = {
     # a base class to subclass, and a result container
     "StableTrainer", "AccuracyFirstResult", "NoiseInterval", "StabilitySelectionDiagnosis",
     "NearUniformSelectionWarning",
-    # privacy accounting: budgets and their composition, no data
-    "BudgetAccountant", "PrivacyLoss",
+    # privacy accounting: budgets and their composition, no data; the overspend's exception
+    "BudgetAccountant", "PrivacyLoss", "BudgetExceededError",
 }
 
 AUDIT_FILES = (test_audit_mechanisms, test_audit_stats, test_audit_models, test_audit_beyond,

@@ -13,7 +13,8 @@ import pytest
 
 import dppack
 from dppack.mechanisms import discrete_gaussian_release, gaussian_sigma
-from auditor import assert_private, assert_same_structure, audit, clopper_pearson
+from auditor import (assert_private, assert_same_structure, audit, clopper_pearson,
+                     mantissa_events)
 from test_audit_beyond import IAT_D0, IAT_D1, calibrated_threshold_share, iat_release
 from test_audit_models import _kst_replace_one
 
@@ -230,7 +231,7 @@ def test_power_confidence_intervals(halve):
     d0, d1 = _svm_data(1.0), _svm_data(-1.0)
     result = audit(_confint_coefficient, d0, d1, 1.0, n_samples=2_000, n_pilot=500)
     assert result.passed, str(result)  # the claim audited below holds for the full noise
-    halve("gamma")  # the l2-Laplace noise of theta~, the matrices and the Monte Carlo draws
+    halve("laplace")  # theta~'s exact discrete Laplace noise (and the Monte Carlo draws)
     result = audit(_confint_coefficient, d0, d1, 1.0, n_samples=2_000, n_pilot=500)
     assert result.eps_lb > 1.0, str(result)
 
@@ -263,3 +264,40 @@ def test_structure_check_passes_a_fixed_shape():
         return np.mean(data) + rng.laplace(size=3)
 
     assert_same_structure(fixed, np.zeros(5), np.ones(6), structure=np.shape)
+
+
+# --------------------------------------------------------------------------------------------
+# Power against floating-point leaks: the low bits of textbook noise (issue 25)
+# --------------------------------------------------------------------------------------------
+
+# Neighbours a quarter of an ulp of 1 apart (sensitivity 1 allows any |x0 - x1| <= 1): on
+# outputs in [0.5, 1), 2^-54 is half an ulp, so x1 + z rounds to an even last bit.
+LSB_D0, LSB_D1 = 0.0, 2.0 ** -54
+
+
+def _textbook_laplace(data, rng, n):
+    """x + Lap(1) drawn and added in floating point (NumPy's inverse-CDF Laplace): eps = 1 on
+    the reals, not on the doubles (Mironov 2012)."""
+    return data + rng.laplace(0.0, 1.0, n)
+
+
+def test_power_float_laplace_is_caught_by_its_last_bits():
+    # the last mantissa bit of outputs in [0.5, 1) is odd about half the time on d0 and never
+    # on d1: eps_lb is large with few draws (about 0.12 of 5000 draws against none)
+    result = audit(_textbook_laplace, LSB_D0, LSB_D1, 1.0, n_samples=5_000, batch=True,
+                   events=mantissa_events())
+    assert result.eps_lb > 1.0, str(result)
+    assert "last 1 mantissa bit(s) == 1" in result.event and "[0.5, 1)" in result.event
+    # the thresholds of the default family do not see it (what the new event kind is for)
+    assert audit(_textbook_laplace, LSB_D0, LSB_D1, 1.0, n_samples=5_000, batch=True).passed
+
+
+@pytest.mark.parametrize("d0, d1", [(LSB_D0, LSB_D1), (0.1, 0.3), (1.0, 1.0 + 2.0 ** -52)])
+def test_exact_laplace_mechanism_passes_the_mantissa_events(d0, d1):
+    # dppack.LaplaceMechanism rounds the data to a power-of-two grid and draws discrete
+    # Laplace noise on it: its outputs' low bits are those of the grid, the same law on both
+    # sides (up to the eps the sensitivity allows); the last one and two bits, binade by binade
+    events = mantissa_events(exponents=range(-6, 5)) + mantissa_events(
+        exponents=range(-6, 5), bits=2)
+    result = audit(_laplace, d0, d1, 1.0, n_samples=4_000, events=events)
+    assert result.passed, str(result)

@@ -6,6 +6,7 @@ failures."""
 import doctest
 import math
 import pickle
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -141,13 +142,27 @@ def test_immutable_hashable_printable():
 # ---- composition --------------------------------------------------------------------------------
 
 
+def _ceil_sum(values):
+    """The smallest float >= the exact sum of the floats ``values`` (a reference for the
+    accountant's rounding, written independently of it)."""
+    exact = sum(Fraction(v) for v in values)
+    candidate = math.fsum(values)
+    while Fraction(candidate) < exact:
+        candidate = math.nextafter(candidate, math.inf)
+    while Fraction(math.nextafter(candidate, -math.inf)) >= exact:
+        candidate = math.nextafter(candidate, -math.inf)
+    return candidate
+
+
 def test_sequential_composition_adds():
     # basic composition (Dwork and Roth 2014, Theorem 3.16): eps's add, delta's add
     total = PrivacyLoss.pure(0.5) + PrivacyLoss.pure(0.25) + PrivacyLoss.approx(0.25, 1e-6)
     assert total == PrivacyLoss.approx(1.0, 1e-6)
     total = PrivacyLoss.compose(PrivacyLoss.approx(0.1, 1e-6), PrivacyLoss.approx(0.2, 2e-6),
                                 PrivacyLoss.pure(0.3))
-    assert total.eps == math.fsum([0.1, 0.2, 0.3]) and total.delta == math.fsum([1e-6, 2e-6])
+    # the smallest float at least the exact sum of the doubles (the nearest would be below it)
+    assert total.eps == _ceil_sum([0.1, 0.2, 0.3]) == math.nextafter(0.6, 1.0)
+    assert total.delta == _ceil_sum([1e-6, 2e-6])
     assert PrivacyLoss.compose(PrivacyLoss.zcdp(0.1), PrivacyLoss.zcdp(0.2)).rho == 0.1 + 0.2
     assert sum([PrivacyLoss.pure(0.25)] * 4) == PrivacyLoss.pure(1.0)
     assert PrivacyLoss.compose() == PrivacyLoss.pure(0.0)
@@ -175,7 +190,10 @@ def test_approximate_and_zcdp_do_not_compose_directly():
 
 def test_k_runs():
     assert 3 * PrivacyLoss.pure(0.25) == PrivacyLoss.pure(0.75)
-    assert PrivacyLoss.approx(0.1, 1e-7) * 10 == PrivacyLoss.approx(1.0, 1e-6)
+    # the exact product of the doubles, rounded up: 10 x 0.1 is above 1, 10 x 1e-7 above 1e-6
+    assert PrivacyLoss.approx(0.1, 1e-7) * 10 == PrivacyLoss.approx(
+        _ceil_sum([0.1] * 10), _ceil_sum([1e-7] * 10))
+    assert (PrivacyLoss.approx(0.1, 1e-7) * 10).eps == math.nextafter(1.0, 2.0)
     assert 4 * PrivacyLoss.zcdp(0.125) == PrivacyLoss.zcdp(0.5)
     assert 0 * PrivacyLoss.pure(1) == PrivacyLoss.pure(0)
     # k * loss is the composition of k copies (up to rounding: k x against a sum)
@@ -281,7 +299,9 @@ def test_tight_conversion_against_brute_force(rho, delta):
 def test_tight_conversion_between_gaussian_and_bun_steinke(rho, delta):
     eps = PrivacyLoss.zcdp(rho).to_approx(delta).eps
     bun_steinke = PrivacyLoss.zcdp(rho).to_approx(delta, method="bun_steinke").eps
-    assert bun_steinke == rho + 2 * math.sqrt(rho * math.log(1 / delta))
+    # the float formula raised above its rounding errors (a few units of roundoff)
+    formula = rho + 2 * math.sqrt(rho * math.log(1 / delta))
+    assert formula < bun_steinke <= formula * (1 + 2.0 ** -48) + 1e-300
     assert eps <= bun_steinke
     assert eps < bun_steinke or eps == 0 == bun_steinke
     if rho <= 50 and delta > 1e-300:
@@ -295,7 +315,9 @@ def test_to_approx_of_pure_and_approximate_losses():
         assert PrivacyLoss.pure(eps).to_approx(1e-6) == PrivacyLoss.pure(eps)
     # many small pure releases: composing in zCDP and converting beats adding the eps's
     many = PrivacyLoss.compose(*[PrivacyLoss.pure(0.01).to_zcdp()] * 100)
-    assert many == PrivacyLoss.zcdp(100 * 0.01 ** 2 / 2)
+    # each eps^2 / 2 and the sum rounded up, so at least the exact value and within an ulp or so
+    assert Fraction(many.rho) >= 100 * Fraction(0.01) ** 2 / 2
+    assert many.rho == pytest.approx(100 * 0.01 ** 2 / 2, rel=1e-15)
     assert many.to_approx(1e-6).eps < (100 * PrivacyLoss.pure(0.01)).eps
     assert PrivacyLoss.pure(3.0).to_zcdp().to_approx(1e-6) == (
         PrivacyLoss.zcdp(4.5).to_approx(1e-6))
@@ -382,7 +404,7 @@ def test_subsampling_closed_form():
         1e-9 * math.expm1(2.0), rel=1e-8)
     # e^eps overflows a float: ln(q) + eps, no OverflowError
     assert PrivacyLoss.pure(800).amplify_by_subsampling(0.5).eps == pytest.approx(
-        800 + math.log(0.5), rel=1e-15)
+        800 + math.log(0.5), rel=1e-14)  # rounded up by a few units of roundoff
 
 
 @pytest.mark.parametrize("eps, q", [(0.1, 0.01), (1.0, 0.3), (3.0, 0.5), (8.0, 0.05)])
@@ -421,7 +443,11 @@ def test_older_helpers_are_thin_calls():
         assert analytic.strong_composition(*args) == accounting.advanced_composition(*args)
     for eps, delta, n in ((0.3, 1e-5, 100), (5.0, 1e-3, 7), (0.01, 0.1, 45211)):
         tight = analytic.amplify_by_sampling(eps, delta, n)
-        assert tight == (math.log1p(math.expm1(eps) / n), delta / n)  # bit for bit as before
+        # the float formula rounded up (a few units of roundoff), delta exactly rounded up
+        formula = (math.log1p(math.expm1(eps) / n), delta / n)
+        assert tight[0] > formula[0] and tight[0] == pytest.approx(formula[0], rel=1e-14)
+        assert Fraction(tight[1]) >= Fraction(delta) / n
+        assert tight[1] == pytest.approx(formula[1], rel=1e-15)
         loss = PrivacyLoss.approx(eps, delta).amplify_by_subsampling(1 / n)
         assert tight == pytest.approx((loss.eps, loss.delta), rel=1e-14)
     for total, k, delta in ((0.3, 10, 0.01), (0.7, 12, 0.001), (5, 3, 0.2)):
@@ -475,14 +501,87 @@ def test_accountant_refuses_an_overspend_and_records_nothing():
     assert acc.spent == PrivacyLoss.approx(1.0, 1e-7)
 
 
-def test_accountant_uses_the_budget_exactly():
+def test_accountant_refuses_a_total_over_the_budget_by_rounding():
+    # issue 25: the exact sum of ten doubles 0.1 is 1 + 5.55e-17 > 1; the nearest-float sum
+    # (1.0) would let the tenth spend through
+    assert sum(Fraction(0.1) for _ in range(10)) > 1
     acc = BudgetAccountant(1.0)
-    for i in range(10):
+    for i in range(9):
         acc.spend(PrivacyLoss.pure(0.1), f"query {i}")
-    assert acc.spent == PrivacyLoss.pure(1.0) and acc.remaining() == PrivacyLoss.pure(0)
-    with pytest.raises(ValueError, match="Privacy budget exceeded"):
-        acc.spend(PrivacyLoss.pure(1e-12))
-    assert len(acc.ledger) == 10
+    with pytest.raises(accounting.BudgetExceededError,
+                       match=r"Privacy budget exceeded.*the exact sum of the spends' floats, "
+                             r"eps = 1\.0000000000000002"):
+        acc.spend(PrivacyLoss.pure(0.1), "query 9")
+    assert len(acc.ledger) == 9
+    # the remainder is rounded down: what fits it fits the budget
+    remaining = acc.remaining()
+    assert Fraction(remaining.eps) <= 1 - 9 * Fraction(0.1)
+    acc.spend(remaining, "the rest")
+    # the same for delta, and for rho through the zCDP route's sums
+    acc = BudgetAccountant(5.0, 1e-7)
+    for _ in range(9):
+        acc.spend(PrivacyLoss.approx(0.01, 1e-8))
+    with pytest.raises(accounting.BudgetExceededError):
+        acc.spend(PrivacyLoss.approx(0.01, 1e-8))  # ten doubles 1e-8 sum above 1e-7
+    assert sum(Fraction(1e-8) for _ in range(10)) > Fraction(1e-7)
+    assert PrivacyLoss.compose(*[PrivacyLoss.zcdp(0.1)] * 10).rho == math.nextafter(1.0, 2.0)
+
+
+def test_directed_sums_against_fractions():
+    # the accountant's rounding of sums and remainders against exact fractions, on random
+    # lists of doubles of mixed magnitudes (deterministic seed; an error shows at once)
+    rng = np.random.default_rng(25)
+    for _ in range(2000):
+        k = int(rng.integers(1, 12))
+        values = [float(v) for v in rng.choice([0.1, 0.2, 0.3, 1e-7, 1e-6, 0.01, 2.0 ** -60,
+                                                 0.7, 1.0 / 3.0], k)
+                  * rng.choice([1.0, 0.5, 3.0], k)]
+        exact = sum(Fraction(v) for v in values)
+        up = accounting._sum_up(values)
+        assert Fraction(up) >= exact > Fraction(math.nextafter(up, -math.inf)), values
+        minuend = float(rng.choice([1.0, 2.0, 0.9, 1e-5]))
+        down = accounting._difference_down(minuend, values)
+        assert Fraction(down) <= Fraction(minuend) - exact < Fraction(
+            math.nextafter(down, math.inf)), (minuend, values)
+
+
+@pytest.mark.parametrize("spends", [(0.5, 0.25, 0.25), (0.125,) * 8, (0.75, 0.25),
+                                    (0.1, 0.9), (0.3, 0.7)])
+def test_accountant_accepts_spends_that_fit_exactly(spends):
+    # sums whose exact value is at most 1 go through, to the last spend: the powers of two
+    # exactly, and the doubles 0.3 + 0.7 (1 - 5.6e-17); the doubles 0.1 + 0.9 are
+    # 1 + 2.8e-17, and their last spend is refused
+    fits = sum(Fraction(e) for e in spends) <= 1
+    assert fits == (spends != (0.1, 0.9))
+    acc = BudgetAccountant(1.0)
+    for e in spends[:-1]:
+        acc.spend(PrivacyLoss.pure(e))
+    if fits:
+        acc.spend(PrivacyLoss.pure(spends[-1]))
+        assert acc.spent.eps <= 1.0
+    else:
+        with pytest.raises(accounting.BudgetExceededError):
+            acc.spend(PrivacyLoss.pure(spends[-1]))
+
+
+def test_budget_exceeded_error_is_a_value_error():
+    import dppack
+    assert "BudgetExceededError" in dppack.__all__
+    assert dppack.BudgetExceededError is accounting.BudgetExceededError
+    assert issubclass(accounting.BudgetExceededError, ValueError)
+    acc = BudgetAccountant(1.0, 1e-6)
+    with pytest.raises(accounting.BudgetExceededError) as error:
+        acc.spend(PrivacyLoss.pure(1.5), "mean")
+    assert str(error.value).startswith("Privacy budget exceeded: spending eps = 1.5 (pure DP) on "
+                                       "'mean' would bring the total to eps = 1.5 (pure DP), "
+                                       "over the budget (eps, delta) = (1, 1e-06); remaining:")
+    # invalid arguments stay plain ValueErrors
+    with pytest.raises(ValueError) as error:
+        acc.spend(PrivacyLoss.pure(0.5).to_approx(2.0))
+    assert not isinstance(error.value, accounting.BudgetExceededError)
+    # a release's charge raises it too, before any draw
+    with pytest.raises(dppack.BudgetExceededError):
+        dppack.meanDP([1.0, 2.0], 2.0, 0.0, 3.0, accountant=acc)
 
 
 def test_accountant_composes_in_zcdp_when_smaller():
@@ -498,8 +597,9 @@ def test_accountant_composes_in_zcdp_when_smaller():
         acc.spend(PrivacyLoss.pure(0.01))
     assert acc.spent.eps <= 1.0 and acc.spent.delta == 1e-6
     # a pure-only accountant (delta = 0) cannot use that route
+    # (and the exact sum of a hundred doubles 0.01 is above 1: the 100th is refused)
     pure_only = BudgetAccountant(1.0)
-    for _ in range(100):
+    for _ in range(99):
         pure_only.spend(PrivacyLoss.pure(0.01))
     assert pure_only.composition == "basic"
     with pytest.raises(ValueError, match="Privacy budget exceeded"):

@@ -304,7 +304,8 @@ def test_quantile_rank_error_bound():
     errors = np.abs(np.sum(x[None, None, :] <= outs[:, :, None], axis=2) - [30, 90, 270])
     _not_above(np.sum(np.max(errors, axis=1) > joint.half_width), 200, 0.05)
     with pytest.raises(ValueError, match="needs resolution"):  # 'joint' (test_accuracy_quantiles)
-        noiseIntervalDP("quantilesDP", 1.0, quants=[0.5], lower_bound=0, upper_bound=1)
+        noiseIntervalDP("quantilesDP", 1.0, quants=[0.5], lower_bound=0, upper_bound=1,
+                        method="joint")
 
 
 def test_refusals():

@@ -896,3 +896,51 @@ def test_noise_reduction_spends_less_than_doubling_on_small_data(model):
     paper = accuracy_first_parameters(model, 0.1, 0.1, n, d + (model == "logistic"),
                                       calibration="paper")
     assert params["eps_test"] < paper["eps_test"] / 3.5
+
+
+# --------------------------------------------------------------------------------------------
+# Exactness: no continuous sampler on any release path (issue 25)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("model", ["ridge", "logistic"])
+def test_releases_draw_no_continuous_noise(model, monkeypatch):
+    """Every noisy value of the three methods is drawn on a grid by the exact samplers: the
+    continuous samplers are made to raise, and the three methods still run."""
+    from dppack import _random
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a continuous sampler was called")
+    for name in ("laplace", "normal", "uniform", "uniform_between", "l2_laplace", "gamma"):
+        monkeypatch.setattr(_random, name, refuse)
+    X, y = _ridge_data(400, 3, 5)
+    ub, lb = np.array(UB), np.array(LB)
+    if model == "logistic":
+        y = (y > 0).astype(float)
+        ub, lb = ub[:3], lb[:3]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        accuracy_first_erm(X, y, model, 0.05, 0.1, ub, lb, n_levels=20, random_state=1)
+        dppack.doubling_erm(X, y, model, 0.05, 0.1, ub, lb, random_state=1)
+        dppack.theory_erm(X, y, model, 0.05, 0.1, ub, lb, random_state=1)
+
+
+def test_one_shot_releases_lie_on_the_grid():
+    # the logistic one-shot fit before projection: theta* + noise on g = 2^k, k from
+    # _random.laplace_grid (sensitivity, eps, d); a radius large enough that the projection
+    # does not move it
+    from dppack import _random
+    from dppack.accuracy_first.erm import _LogisticProblem
+    X, y = _ridge_data(400, 3, 5)
+    Xs = np.clip(X[:, :3], np.array(LB)[:3], np.array(UB)[:3]) / 100.0
+    ys = np.where(y > 0, 1.0, -1.0)
+    problem = _LogisticProblem(Xs, ys, 0.1, {"radius": 1e12, "theta_sensitivity": 0.01})
+    theta = problem.one_shot(1.0, np.random.default_rng(3))
+    k = _random.laplace_grid(0.01, 1.0, 3)[0]
+    steps = theta / 2.0 ** k
+    assert np.array_equal(steps, np.round(steps))
+    path = problem.path(np.array([0.5, 1.0]), np.random.default_rng(3))
+    k = _random.laplace_grid(0.01, 0.5, 3)[0]
+    for t in range(2):
+        steps = path(t) / 2.0 ** k
+        assert np.array_equal(steps, np.round(steps))

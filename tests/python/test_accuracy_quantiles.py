@@ -85,13 +85,23 @@ def _joint_errors(x, quants, outs, lower, upper):
     return np.abs(gaps - d).sum(axis=1), np.abs(c - quants * n).max(axis=1)
 
 
+def _joint_report(eps, **arguments):
+    """The report of quantilesDP's 'joint' method (not the default)."""
+    return noiseIntervalDP("quantilesDP", eps, method="joint", **arguments)
+
+
+def _joint(*arguments, **options):
+    """quantilesDP's 'joint' release (not the default)."""
+    return dppack.quantilesDP(*arguments, method="joint", **options)
+
+
 def test_joint_formula():
     # Planted: ln(1 / alpha) dropped, m -> 1 in m ln N, 4 / eps -> 2 / eps, the whole
     # total instead of its half: each changes these values.
     for eps, quants, lower, upper, r, alpha in [(1.0, [0.25, 0.5, 0.75], 0, 100, 1, 0.05),
                                                 (0.3, [0.1, 0.9], -2.5, 7.5, 0.5, 0.01),
                                                 (2.0, [0.5], 18, 90, 1, 0.2)]:
-        report = noiseIntervalDP("quantilesDP", eps, quants=quants, lower_bound=lower,
+        report = _joint_report(eps, quants=quants, lower_bound=lower,
                                  upper_bound=upper, resolution=r, alpha=alpha)
         total = _joint_formula(eps, len(quants), lower, upper, r, alpha)
         assert report.details["total"] == pytest.approx(total, rel=1e-12)
@@ -103,9 +113,23 @@ def test_joint_formula():
     # m = 1: the continuous quantile's theorem, (2 / eps)(ln(2 N) + ln(1 / alpha)), as
     # quantileDP's report with |R| = 2 N candidates (up to the slack). Planted: ln N for
     # ln(2 N) -> this and the formula above fail.
-    one = noiseIntervalDP("quantilesDP", 1.0, quants=[0.3], lower_bound=0, upper_bound=1000,
+    one = _joint_report(1.0, quants=[0.3], lower_bound=0, upper_bound=1000,
                           resolution=1)
     assert one.half_width == pytest.approx(2 * (math.log(2000) + math.log(20)), rel=1e-5)
+
+
+def test_joint_formula_on_the_release_grid():
+    # The release counts grid points of g = 2^j (j = -18 for bounds [0, 2^40]): an interval
+    # at least r / 2 wide holds l >= r / (2 g) - 2 = 8190 of them and the bounds W = 2^58, so
+    # ln((W + m - 1) / l) exceeds ln(2 N) = ln(2^45) by ln(8192 / 8190) = 2.4e-4, more than
+    # the slack: the report takes the larger. Planted: ln(2 N) alone -> fails.
+    lower, upper, r, eps, alpha = 0.0, 2.0 ** 40, 2.0 ** -4, 1.0, 0.05
+    report = _joint_report(eps, quants=[0.5], lower_bound=lower, upper_bound=upper,
+                           resolution=r, alpha=alpha)
+    level = alpha / (1 + SLACK) - 2.0 ** -50 * (1 + upper / r)
+    grid = 4.0 / eps * (math.log(2.0 ** 58 / 8190) + SLACK + math.log(1 / level))
+    assert report.details["total"] == pytest.approx(grid, rel=1e-12)
+    assert report.details["total"] > _joint_formula(eps, 1, lower, upper, r, alpha) + 9e-4
 
 
 def test_joint_coverage_worst_case():
@@ -119,10 +143,10 @@ def test_joint_coverage_worst_case():
     x = np.concatenate([np.arange(n // 2 - s), big - n // 2 - s - 1 + np.arange(n // 2 + s)])
     x = x.astype(np.float64)
     quants = np.array([0.5, 0.5])
-    report = noiseIntervalDP("quantilesDP", 8.0, quants=quants, lower_bound=0,
+    report = _joint_report(8.0, quants=quants, lower_bound=0,
                              upper_bound=big, resolution=1)
     trials = 1500
-    outs = np.array([dppack.quantilesDP(x, quants, 8.0, 0, big, random_state=seed)
+    outs = np.array([_joint(x, quants, 8.0, 0, big, random_state=seed)
                      for seed in range(trials)])
     total, largest = _joint_errors(x, quants, outs, 0, big)
     best = _best_total(x, quants, 0, big, 1)
@@ -141,10 +165,10 @@ def test_joint_coverage_ties():
     rng = np.random.default_rng(7)
     x = np.round(np.clip(rng.normal(45, 12, 150), 18, 90)).astype(np.float64)
     quants = np.array([0.2, 0.5, 0.8])
-    report = noiseIntervalDP("quantilesDP", 1.0, quants=quants, lower_bound=18,
+    report = _joint_report(1.0, quants=quants, lower_bound=18,
                              upper_bound=90, resolution=1, alpha=0.1)
     trials = 300
-    outs = np.array([dppack.quantilesDP(x, quants, 1.0, 18, 90, random_state=seed)
+    outs = np.array([_joint(x, quants, 1.0, 18, 90, random_state=seed)
                      for seed in range(trials)])
     total, largest = _joint_errors(x, quants, outs, 18, 90)
     best = _best_total(x, quants, 18, 90, 1)
@@ -158,10 +182,10 @@ def test_joint_grid_is_checked_in_absolute_steps():
     # r, and with 34 values at 1000, quants = 1, eps = 1 the old report missed in 0.997 of
     # the releases. Planted: the relative check -> this passes the bounds.
     with pytest.raises(ValueError, match="must divide"):
-        noiseIntervalDP("quantilesDP", 1.0, quants=[1], lower_bound=0,
+        _joint_report(1.0, quants=[1], lower_bound=0,
                         upper_bound=1000.0000001, resolution=0.001)
     # floating-point spellings of a grid point stay accepted (N = 3 + 4e-16)
-    noiseIntervalDP("quantilesDP", 1.0, quants=[1], lower_bound=0, upper_bound=0.1 * 3,
+    _joint_report(1.0, quants=[1], lower_bound=0, upper_bound=0.1 * 3,
                     resolution=0.1)
 
 
@@ -179,10 +203,10 @@ def test_joint_coverage_narrow_top_interval(values, upper, r):
     # failure rate is 1e-6 each.
     quants = np.array([1.0])
     n = values.size
-    report = noiseIntervalDP("quantilesDP", 1.0, quants=quants, lower_bound=0,
+    report = _joint_report(1.0, quants=quants, lower_bound=0,
                              upper_bound=upper, resolution=r)
     trials = 400
-    outs = np.array([dppack.quantilesDP(values, quants, 1.0, 0, upper, random_state=seed)
+    outs = np.array([_joint(values, quants, 1.0, 0, upper, random_state=seed)
                      for seed in range(trials)])
     total, largest = _joint_errors(values, quants, outs, 0, upper)
     best = _best_total(values, quants, 0, upper, r)
@@ -204,7 +228,7 @@ def test_joint_resolution_checks(resolution, message):
     # None passes.
     arguments = {} if resolution is None else {"resolution": resolution}
     with pytest.raises(ValueError, match=message):
-        noiseIntervalDP("quantilesDP", 1.0, quants=[0.5], lower_bound=0, upper_bound=100,
+        _joint_report(1.0, quants=[0.5], lower_bound=0, upper_bound=100,
                         **arguments)
 
 
@@ -431,6 +455,7 @@ def test_bounds_formula():
         both.interval(1.0)
 
 
+@pytest.mark.filterwarnings("ignore:boundsDP. .* the grid")  # upper often the top candidate
 def test_bounds_coverage_worst_case():
     # A grid of the integers 0 ... 9999 (G = 10^4), n = 200, quants (0.1, 0.9): 15 data
     # below the grid, 5 between its last two points, 180 above it. Every candidate but the

@@ -156,11 +156,12 @@ def test_the_two_sites_link_each_other():
     index = (DOCS / "index.rst").read_text(encoding="utf-8")
     to_r = re.search(r"<(\.\./[^>]*r[^>]*index\.html)>`_", index).group(1)
     assert (python_site / to_r).resolve() == (r_site / "index.html").resolve()
-    assert "<guide/install.html>`_" in index  # the install page (docs/python/guide/install.rst)
+    assert ":doc:`guide/install`" in index  # the install page (docs/python/guide/install.rst)
+    assert (DOCS / "guide" / "install.rst").exists()
     home = (ROOT / "pkgdown" / "index.md").read_text(encoding="utf-8")
     to_python = re.search(r"\]\((\.\./[^)]*index\.html)\)", home).group(1)
     assert (r_site / to_python).resolve() == (python_site / "index.html").resolve()
-    assert "](articles/get-started.html)" in home  # its install section
+    assert "](articles/get-started.html#install)" in home  # its install section
     assert "](news/index.html)" in home
     # where the sites are built, the links lead to their pages
     for site, link, target in ((python_site, to_r, r_site), (r_site, to_python, python_site)):

@@ -544,7 +544,7 @@ def test_fit_predict_interface(cls, loss):
         np.testing.assert_allclose(raw, score)
     np.testing.assert_array_equal(labels, (score > 0).astype(float))
     with pytest.raises(ValueError, match="columns"):
-        model.predict(X_TEST[:5])  # no bias column: P columns for P + 1 coefficients
+        model.predict(X_TEST[:5], add_bias=False)  # P columns for P + 1 coefficients
 
 
 def test_public_exports():

@@ -278,7 +278,9 @@ def test_weights_and_model_messages():
     _raises("The model must be fitted before predict: call fit() first.",
             lambda: svmDP("l2", 1, 1).predict(X))
     out.fit(X, y, U, L, add_bias=True, random_state=1)
-    _raises("X has 2 columns; the model was fitted on 3.", lambda: out.predict(X))
+    # add_bias=None (the default) is the fit's; a different value keeps the column check
+    _raises("X has 2 columns; the model was fitted on 3.",
+            lambda: out.predict(X, add_bias=False))
     _raises("X has 4 columns (counting the bias column added by add_bias); the model was "
             "fitted on 3.", lambda: out.predict(np.c_[X, X[:, 0]], add_bias=True))
     logistic = LogisticRegressionDP("l2", 1, 1).fit(X, y, U, L, random_state=1)

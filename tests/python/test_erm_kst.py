@@ -167,8 +167,9 @@ def test_predict_errors():
                        r"by add_bias\); the model was fitted on 2\.$"):
         model.predict(np.ones((3, 2)), add_bias=True)
     with pytest.raises(ValueError, match=r"^X has 1 columns; the model was fitted on 2\.$"):
-        model.predict(np.ones((3, 1)))
+        model.predict(np.ones((3, 1)), add_bias=False)
     assert model.predict(np.ones((3, 1)), add_bias=True).shape == (3,)
+    assert model.predict(np.ones((3, 1))).shape == (3,)  # add_bias None: as fitted
 
 
 # --------------------------------------------------------------------------------------------

@@ -66,8 +66,9 @@ def test_too_small_gamma_is_refused_before_any_draw():
     X, y = logistic_data(200, 2, 1)
     rng = np.random.default_rng(3)
     state = rng.bit_generator.state
-    # t / (e^0.5 - 1) = 0.385 for logistic at eps_1 = 0.5
-    with pytest.raises(ValueError, match=r"gamma > 0\.385"):
+    # t / (e^0.495 - 1) = 0.390 for logistic at eps_1 = 0.5: the objective gets 99% of eps_1
+    # (the rest releases theta~ near the solver's minimiser)
+    with pytest.raises(ValueError, match=r"gamma > 0\.390"):
         dppack.confintERM(X, y, [1, 1], [-1, -1], 0.38, eps=1.0, random_state=rng)
     assert rng.bit_generator.state == state
 
@@ -211,16 +212,20 @@ def test_priv_spd_mat_zcdp_noise_scale():
 
 
 def test_priv_spd_mat_dp_noise_scale():
-    # pure DP: E = spherical Laplace on R^(d^2) with rate eps/s; a diagonal entry of the output
-    # is E_jj, whose variance is (d^2 + 1) s^2 / eps^2 (spec §3: Cov = (k+1)/rate^2 I)
+    # pure DP: E = exact discrete Laplace on a grid at the L1 sensitivity d s of the d^2
+    # entries (Frobenius sensitivity s); a diagonal entry of the output is E_jj, Laplace of
+    # scale d s / eps (up to the grid, 2^-20 of the scale): variance 2 (d s / eps)^2, against
+    # the spherical Laplace's (d^2 + 1) s^2 / eps^2 (a factor 2 d^2 / (d^2 + 1) < 2)
     d, s, eps, m = 2, 0.1, 0.5, 20_000
     rng = np.random.default_rng(9)
     M = 10 * np.eye(d)
     diag = np.array([np.diag(inference.priv_spd_mat(M, s, eps, "DP", 0.0, rng) - M)
                      for _ in range(m)]).ravel()
-    expected = (d * d + 1) * s**2 / eps**2
-    se = expected * math.sqrt(2.5 / diag.size)  # sd of a mean of squares, heavy tails
+    expected = 2 * (d * s / eps) ** 2
+    se = expected * math.sqrt(5.0 / diag.size)  # sd of a mean of squares of Laplace values
     assert abs(np.mean(diag**2) - expected) < 4 * se
+    # the law itself (KS, false-failure rate 1e-3): Laplace of scale d s / eps
+    assert stats.kstest(diag[::2], stats.laplace(scale=d * s / eps).cdf).pvalue > KS_LEVEL
 
 
 # ---- the ERM solve --------------------------------------------------------------------------
@@ -256,7 +261,9 @@ def test_objective_perturbation_noise_law(loss):
     n, gamma = 400, 2.0
     c = gamma / (2 * n)
     margin = losses.margin_loss(loss, 0.5)
-    eps_prime = inference.objective_eps_prime(1.0, margin.curvature, n, c)
+    # the objective gets 99% of eps_1 = 1, the release near the minimiser the rest
+    eps_prime = inference.objective_eps_prime(1.0 - inference.NEAR_MINIMISER_SHARE,
+                                              margin.curvature, n, c)
     rng = np.random.default_rng(14)
     norms = []
     for _ in range(300):
@@ -272,8 +279,10 @@ def test_objective_perturbation_noise_law(loss):
 
 @pytest.mark.parametrize("notion", ["DP", "zCDP"])
 def test_output_perturbation_noise_law(notion):
-    """theta~ - theta^ is spherical Laplace with rate n c eps_1 (DP) or N(0, 1/(2 rho_1 (nc)^2))
-    (zCDP) (spec §7 Algorithm 4)."""
+    """theta~ - theta^ is Laplace per coordinate with scale sqrt(d) / (n c eps_1) (DP: exact
+    discrete Laplace at the L1 sensitivity sqrt(d) / (n c), the certified solver's 2r and the
+    grid adding a relative 1e-6 at most) or N(0, 1/(2 rho_1 (nc)^2)) (zCDP) (Wang, Kifer and
+    Lee 2019, Algorithm 4)."""
     X, y = logistic_data(300, 2, 15)
     Xs, ys, scale = scaled(X, y)
     n, gamma = 300, 3.0
@@ -286,8 +295,8 @@ def test_output_perturbation_noise_law(notion):
                           add_bias=True, n_draws=2, random_state=rng, **budget).coeff * scale
         - exact for _ in range(300)])
     if notion == "DP":  # eps_1 = 2 * 2/4 = 1
-        law = stats.gamma(3, scale=1 / (n * c * 1.0))
-        assert stats.kstest(np.linalg.norm(noise, axis=1), law.cdf).pvalue > KS_LEVEL
+        law = stats.laplace(scale=math.sqrt(3) / (n * c * 1.0))
+        assert stats.kstest(noise.ravel(), law.cdf).pvalue > KS_LEVEL
     else:  # rho_1 = 0.3 * 4/6 = 0.2
         sd = 1 / (n * c * math.sqrt(2 * 0.2))
         assert stats.kstest(noise.ravel(), stats.norm(0, sd).cdf).pvalue > KS_LEVEL
@@ -330,13 +339,15 @@ def test_objective_monte_carlo_matches_its_definition():
     hv, hV = np.linalg.eigh(H)
     sv, sV = np.linalg.eigh(Sigma)
     theta = np.array([0.1, -0.2, 0.3])
-    draws = inference._monte_carlo_draws(theta, hv, hV, sv, sV, "objective", 0.4, None, n,
-                                         0.001, m, np.random.default_rng(19))
+    draws = inference._monte_carlo_draws(theta, hv, hV, sv, sV, "objective", 0.4, 1e-6, n,
+                                         m, np.random.default_rng(19))
     again = np.random.default_rng(19)
     Z = again.normal(0, 1, (m, d))
     G = Z @ np.diag(np.sqrt(sv)) @ sV.T
+    near = again.laplace(0, 1e-6, (m, d))  # the release noise near the minimiser
     beta = inference.spherical_laplace(d, 0.2, again, size=m)
-    expected = theta + np.linalg.solve(H, (G + beta / math.sqrt(n)).T).T / math.sqrt(n)
+    expected = (theta - near
+                + np.linalg.solve(H, (G + beta / math.sqrt(n)).T).T / math.sqrt(n))
     assert np.allclose(draws, expected, rtol=1e-10, atol=1e-13)
     # the G part has covariance Sigma: each entry within 4 standard errors,
     # se_ij = sqrt((Sigma_ii Sigma_jj + Sigma_ij^2) / m)
@@ -413,11 +424,15 @@ def test_released_matrices_and_interval_use_the_stated_calibration(monkeypatch, 
     eps_1 = phi[0] if notion == "DP" else math.sqrt(2 * phi[0])  # P1 for the zCDP objective
     if method == "objective":
         assert r.eps_objective == pytest.approx(eps_1, rel=1e-14)
-        assert calls["mc"][0][6] == pytest.approx(eps_1 - math.log(1 + t / (2 * n * c)),
-                                                  rel=1e-12)
+        eps_objective = (1 - inference.NEAR_MINIMISER_SHARE) * eps_1
+        assert calls["mc"][0][6] == pytest.approx(
+            eps_objective - math.log(1 + t / (2 * n * c)), rel=1e-12)
         spent = eps_1**2 / 2 + phi_2 + phi_3 if notion == "zCDP" else eps_1 + phi_2 + phi_3
     elif notion == "DP":
-        assert calls["mc"][0][7] == pytest.approx(phi[0], rel=1e-14)
+        # the Laplace scale of theta~'s noise: sqrt(d) / (n c phi_1), the certified solver's 2r
+        # and the grid adding a relative 1e-6 at most
+        assert calls["mc"][0][7] == pytest.approx(math.sqrt(3) / (n * c * phi[0]), rel=1e-6)
+        assert calls["mc"][0][7] >= math.sqrt(3) / (n * c * phi[0])
         spent = phi[0] + phi_2 + phi_3
     else:
         assert not calls["mc"] and calls["closed"][0][5] == pytest.approx(phi[0], rel=1e-14)
@@ -652,7 +667,9 @@ def test_zcdp_output_perturbation_is_the_exact_discrete_gaussian(monkeypatch):
                           add_bias=True, random_state=1)
     phi = [rho * 4 / 6, rho / 6, rho / 6]
     t, sup = 0.25, 1 / (1 + math.exp(-np.linalg.norm(r.coeff * scaled(X, y)[2])))
-    expected = [(3, 1 / (n * c), phi[0]), (9, 2 * t / n, phi[1]), (9, 2 * sup**2 / n, phi[2])]
+    # theta^'s sensitivity 1 / (n c) plus twice the certified solver's radius 1e-10 / (2c)
+    expected = [(3, 1 / (n * c) + 1e-10 / c, phi[0]), (9, 2 * t / n, phi[1]),
+                (9, 2 * sup**2 / n, phi[2])]
     assert len(calls) == 3
     for (size, sigma, sens, kwargs), (e_size, e_sens, e_rho) in zip(calls, expected):
         assert size == e_size and kwargs == {"rho": pytest.approx(e_rho, rel=1e-14)}
@@ -745,3 +762,87 @@ def test_invalid_arguments_keep_their_messages_under_an_accountant():
             dppack.confintDP(dppack.LogisticRegressionDP("l2", math.inf, 1), X, y, [1, 1],
                              [-1, -1])
     assert accountant.ledger == []
+
+
+# ---- exact releases under pure DP (issue 25) -------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["objective", "output"])
+def test_pure_dp_releases_are_exact_discrete_laplace(monkeypatch, method):
+    """Under pure DP every released value goes through the exact discrete Laplace release:
+    H~ and Sigma~ at the L1 sensitivity d s (d^2 entries of Frobenius sensitivity s), theta~
+    at sqrt(d) (1 / (n c) + 2 r) with phi_1 (output) or at 2 r sqrt(d) with phi_1 / 100 near
+    the minimiser (objective), r = 1e-10 / (2 c); the l2-Laplace sampler is called only for
+    objective perturbation's b and its Monte Carlo law, never on a released value."""
+    from dppack import _random
+
+    calls, spherical = [], []
+    release, l2 = _random.discrete_laplace_noise, _random.l2_laplace
+
+    def record(values, sensitivity, eps, rng, **kwargs):
+        calls.append((np.shape(values), sensitivity, eps))
+        return release(values, sensitivity, eps, rng, **kwargs)
+
+    def spy(d, rate, rng, size=None):
+        spherical.append(size)
+        return l2(d, rate, rng, size)
+
+    monkeypatch.setattr(_random, "discrete_laplace_noise", record)
+    monkeypatch.setattr(_random, "l2_laplace", spy)
+    X, y = logistic_data(800, 2, 41)
+    n, gamma, eps = 800, 4.0, 2.0
+    c = gamma / (2 * n)
+    r = 1e-10 / (2 * c)
+    result = dppack.confintERM(X, y, [1, 1], [-1, -1], gamma, eps=eps, add_bias=True,
+                               perturbation_method=method, n_draws=30, random_state=2)
+    phi = (1.0, 0.5, 0.5)
+    theta_call, h_call, s_call = calls
+    t, sup = 0.25, 1 / (1 + math.exp(-np.linalg.norm(result.coeff * scaled(X, y)[2])))
+    assert h_call[0] == (3, 3) and h_call[1:] == pytest.approx((3 * 2 * t / n, phi[1]),
+                                                                rel=1e-12)
+    assert s_call[0] == (3, 3) and s_call[1:] == pytest.approx((3 * 2 * sup**2 / n, phi[2]),
+                                                                rel=1e-10)
+    if method == "output":
+        expected = (math.sqrt(3) * (1 / (n * c) + 2 * r), phi[0])
+        assert spherical == []
+    else:
+        expected = (math.sqrt(3) * 2 * r, phi[0] / 100)
+        assert spherical == [None, 30]  # b, then the Monte Carlo law of b
+    assert theta_call[0] == (3,)
+    assert theta_call[1] == pytest.approx(expected[0], rel=1e-12)
+    assert theta_call[1] >= expected[0]  # rounded up
+    assert theta_call[2] == pytest.approx(expected[1], rel=1e-14)
+
+
+def test_release_near_minimiser_law_and_grid():
+    """g (round(theta / g) + Z): every value on the grid of ``laplace_grid`` (data-free), and
+    the noise is Laplace of scale 2 r sqrt(d) / eps up to the grid (KS on 4000 values,
+    false-failure rate 1e-3)."""
+    from dppack import _random
+
+    radius, eps, d = 0.5, 1.0, 4
+    theta = np.array([0.1, 0.3, 1.0 - 2.0**-53, 2.0**-1074])
+    rng = np.random.default_rng(42)
+    out = np.array([inference._release_near_minimiser(theta, radius, eps, rng)
+                    for _ in range(1000)])
+    l1 = 2 * radius * math.sqrt(d)
+    k = _random.laplace_grid(l1 * (1 + 2.0**-50), eps, d)[0]
+    steps = np.ldexp(out, -k)
+    assert np.array_equal(steps, np.round(steps))
+    noise = (out - theta).ravel()
+    assert stats.kstest(noise, stats.laplace(scale=l1 / eps).cdf).pvalue > KS_LEVEL
+    scale = inference._laplace_release_scale(l1, eps, d)
+    assert l1 / eps <= scale <= l1 / eps * (1 + 2.0**-19)
+
+
+def test_discrete_laplace_costs_at_most_sqrt_two_in_sd():
+    """The accuracy price of the exact release of a k-vector of L2 sensitivity s: discrete
+    Laplace at L1 sensitivity sqrt(k) s has per-coordinate sd sqrt(2 k) s / eps, the
+    spherical Laplace sqrt(k + 1) s / eps (Wang, Kifer and Lee 2019, Section 3): a ratio
+    sqrt(2 k / (k + 1)) in [1, sqrt(2))."""
+    for k in (1, 4, 9, 100):
+        exact = math.sqrt(2) * inference._laplace_release_scale(
+            inference._l1_bound(1.0, k), 1.0, k)
+        spherical = math.sqrt(k + 1)
+        assert 1.0 - 1e-12 <= exact / spherical < math.sqrt(2)
+        assert exact / spherical == pytest.approx(math.sqrt(2 * k / (k + 1)), rel=1e-5)

@@ -41,7 +41,7 @@ PAIRS = {
     "stats-bounds": ("meanDP", [x, 1, 2, 0], {}, "lower.bound must be < upper.bound.",
                      "lower_bound must be < upper_bound."),
     "stats-which": ("meanDP", [x, 1, 0, 3], {"which_sensitivity": "x"},
-                    "which.sensitivity must be one of {'bounded', 'unbounded', 'both'}.",
+                    'which.sensitivity must be one of c("bounded", "unbounded", "both").',
                     "which_sensitivity must be one of {'bounded', 'unbounded', 'both'}."),
     "stats-flag": ("histogramDP", [x, 1, 0, 3], {"allow_negative": "yes"},
                    "allow.negative must be TRUE or FALSE.",
@@ -750,6 +750,7 @@ _NOT_CALLED = {
     "NoiseInterval": "a result, made by the core",
     "StabilitySelectionDiagnosis": "a result, made by the core",
     "NearUniformSelectionWarning": "a warning class",
+    "BudgetExceededError": "an exception class, raised by the accountant",
     "pooledCovDataAccess": "the checks of pooledCovDP, which has an entry",
     "generate_loss_gr_huber": "the check of generate_loss_huber, which has an entry",
     **{name: "DPpack's arithmetic on the model's own arrays: nothing to check"

@@ -1,15 +1,20 @@
-"""Tests of noise reduction (spec accuracy_first.md §2, §3, §10).
+"""Tests of noise reduction (Koufogiannis, Han and Pappas 2015; Ligett et al. 2017).
 
 What is checked:
 
-* the geometric level grid of §3, against the formula written out here;
-* the batch Laplace path of §2.1: every level's marginal is Lap(Delta / eps_t) (KS), an entry
-  stays unchanged between consecutive levels with probability (eps_t / eps_{t+1})^2 (chi-square),
+* the geometric level grid, against the formula written out here;
+* the batch Laplace path: every level's marginal is close to Lap(Delta / eps_t) (KS; the grid
+  noise is discrete Laplace on a grid 2^-20 of the scale), an entry stays unchanged between
+  consecutive levels with about probability (eps_t / eps_{t+1})^2 (chi-square),
   Cov(eta_t, eta_s) = Var(eta_s) for s >= t, and the walk between levels does not depend on the
   data (what prefix privacy rests on);
-* the online sampler of §2.2: same marginals, same stay probability, and the same joint law of
+* the online sampler: same marginals, same stay probability, and the same joint law of
   consecutive levels as the batch path (two-sample KS on the differences);
-* the Gaussian (Brownian) extension of §2.3: variances and covariances of consecutive levels;
+* the exact paths on the integer grid (the last section): the exact coins and series bounds,
+  the discrete Laplace marginal of every level at small scales (chi-square, with a power
+  check), the online step's joint law against the batch path's (chi-square of homogeneity),
+  releases on one grid, the Gaussian path's grid, variances and charge;
+* the Gaussian (Brownian) extension: variances and covariances of consecutive levels;
 * validation: bad input raises before any noise is drawn, the caller's data are not modified;
 * accounting: each release charges its accountant what its prefix costs (the last level; the
   online sampler per level), an overspend is refused with the generator untouched.
@@ -18,6 +23,7 @@ Statistical tests run at level ALPHA = 0.001 with fixed seeds, so the suite is d
 under a fresh seed each would reject a correct implementation with probability 0.001.
 """
 
+import math
 import numpy as np
 import pytest
 from scipy import stats
@@ -332,7 +338,8 @@ def test_online_entry_after_another_spend_is_the_one_restated():
     online.reduce(2.0)
     assert accountant.ledger == [("before", dppack.PrivacyLoss.approx(0.3, 1e-7)),
                                  ("LaplaceNoiseReductionOnline", dppack.PrivacyLoss.pure(2.0))]
-    assert accountant.spent == dppack.PrivacyLoss.approx(2.3, 1e-7)
+    # 0.3 + 2 exactly (the double 0.3 plus 2), rounded up: the float after 2.3
+    assert accountant.spent == dppack.PrivacyLoss.approx(math.nextafter(2.3, 3.0), 1e-7)
     assert accountant.composition == "basic"
 
 
@@ -466,3 +473,191 @@ def test_online_sampler_pickles_without_its_lock():
     restored = pickle.loads(pickle.dumps(online))
     assert restored._lock is not online._lock
     np.testing.assert_array_equal(restored.reduce(2.0), online.reduce(2.0))
+
+
+# --------------------------------------------------------------------------------------------
+# Exact paths on the integer grid (the lazy walk of the discrete Laplace, exact coins)
+# --------------------------------------------------------------------------------------------
+
+from decimal import Decimal, getcontext  # noqa: E402
+from fractions import Fraction  # noqa: E402
+
+from dppack import _random  # noqa: E402
+from dppack.accuracy_first import noise_reduction as nr  # noqa: E402
+
+
+def _dl_pmf(rate, ks):
+    q = np.exp(-float(rate))
+    return (1 - q) / (1 + q) * q ** np.abs(ks)
+
+
+def _chi2_dl(z, rate, width=8):
+    """p-value of a chi-square test of the draws z against DL(rate) on -width..width plus the
+    two tails pooled."""
+    ks = np.arange(-width, width + 1)
+    p = _dl_pmf(rate, ks)
+    p = np.append(p, 1 - p.sum())
+    observed = np.array([np.count_nonzero(z == k) for k in ks]
+                        + [np.count_nonzero(np.abs(z) > width)])
+    return stats.chisquare(observed, p * z.size).pvalue
+
+
+def test_exp_series_bounds_enclose_the_functions():
+    getcontext().prec = 120
+    functions = {(0, 1): lambda v: v.exp(), (1, 1): lambda v: v.exp() - 1,
+                 (1, 2): lambda v: (v.exp() - (-v).exp()) / 2,
+                 (0, 2): lambda v: (v.exp() + (-v).exp()) / 2}
+    for y in [Fraction(1), Fraction(3, 7), Fraction(123456789, 2 ** 60), Fraction(20, 3)]:
+        for (start, step), f in functions.items():
+            lo, hi = _random.exp_series_bounds(y, start, step, 100)
+            value = f(Decimal(y.numerator) / Decimal(y.denominator))
+            assert Decimal(lo.numerator) / lo.denominator <= value
+            assert value <= Decimal(hi.numerator) / hi.denominator
+            assert (hi - lo) / lo < Fraction(1, 2 ** 99)
+
+
+@pytest.mark.parametrize("loose", [False, True])
+def test_bernoulli_real_frequency(loose):
+    # p = exp(-1); loose bounds (width 2^-6 at the first look) force the refinement loop on
+    # about 1/32 of the draws. Two-sided binomial test at ALPHA.
+    def bounds(bits):
+        lo, hi = _random.exp_series_bounds(Fraction(1), 0, 1, bits)
+        lo, hi = 1 / hi, 1 / lo
+        if loose and bits <= 80:
+            return lo - Fraction(1, 128), hi + Fraction(1, 128)
+        return lo, hi
+    draws = _random.bernoulli_real(bounds, 100_000, np.random.default_rng(11))
+    assert stats.binomtest(int(draws.sum()), draws.size, np.exp(-1.0)).pvalue > ALPHA
+
+
+def test_bernoulli_real_rows_frequencies():
+    # rows p = exp(-1) (loose first bounds: the refinement loop), 1/3 and 0.999; each row a
+    # binomial test at ALPHA / 3
+    def e_inv(bits):
+        lo, hi = _random.exp_series_bounds(Fraction(1), 0, 1, bits)
+        if bits <= 80:
+            return 1 / hi - Fraction(1, 128), 1 / lo + Fraction(1, 128)
+        return 1 / hi, 1 / lo
+    rows = [e_inv, lambda bits: (Fraction(1, 3),) * 2, lambda bits: (Fraction(999, 1000),) * 2]
+    draws = _random.bernoulli_real_rows(rows, 50_000, np.random.default_rng(12))
+    for row, p in zip(draws, [np.exp(-1.0), 1 / 3, 0.999]):
+        assert stats.binomtest(int(row.sum()), row.size, p).pvalue > ALPHA / 3
+
+
+def test_bernoulli_real_extremes():
+    rng = np.random.default_rng(0)
+    assert _random.bernoulli_real(lambda bits: (Fraction(1), Fraction(1)), 50, rng).all()
+    assert not _random.bernoulli_real(lambda bits: (Fraction(0), Fraction(0)), 50, rng).any()
+
+
+# Small scales (D = 1 grid unit) make the discreteness visible: rates 0.4 and 1.3 per unit.
+SMALL_LEVELS = [0.4, 1.3]
+
+
+def test_integer_path_marginals_are_discrete_laplace():
+    rng = np.random.default_rng(21)
+    levels = [0.3, 0.7, 1.3]
+    path = nr.integer_noise_path(N, 1, levels, rng)
+    for z, eps in zip(path, levels):
+        t, s = nr._level_rate(1, eps)
+        assert s / t <= eps and s / t > eps * (1 - 2.0 ** -20)
+        assert _chi2_dl(np.asarray(z), Fraction(s, t)) > ALPHA
+
+
+def test_integer_path_keep_probability_is_the_ratio_of_c():
+    # P(Z_t = Z_{t+1} exactly) = p + (1 - p) P(fresh = 0); p = sinh(a1/2)^2 / sinh(a2/2)^2
+    rng = np.random.default_rng(22)
+    path = nr.integer_noise_path(N, 1, SMALL_LEVELS, rng)
+    (t1, s1), (t2, s2) = [nr._level_rate(1, e) for e in SMALL_LEVELS]
+    a1, a2 = s1 / t1, s2 / t2
+    p = np.sinh(a1 / 2) ** 2 / np.sinh(a2 / 2) ** 2
+    same = p + (1 - p) * _dl_pmf(a1, 0)
+    kept = int(np.count_nonzero(path[0] == path[1]))
+    assert stats.binomtest(kept, N, same).pvalue > ALPHA
+
+
+def test_integer_path_marginal_check_has_power():
+    # the continuous keep probability (eps_t / eps_{t+1})^2 instead of c_{t+1} / c_t gives
+    # a wrong marginal at small scales: the chi-square test must see it
+    # (levels 1 and 3 per grid unit: keep 0.111 instead of 0.060)
+    rng = np.random.default_rng(23)
+    levels = [1.0, 3.0]
+    (t1, s1), (t2, s2) = [nr._level_rate(1, e) for e in levels]
+    z2 = np.asarray(_random.discrete_laplace(t2, s2, N, rng))
+    keep = rng.random(N) < (levels[0] / levels[1]) ** 2
+    z1 = z2 + np.where(keep, 0, np.asarray(_random.discrete_laplace(t1, s1, N, rng)))
+    assert _chi2_dl(z1, Fraction(s1, t1)) < ALPHA
+    # and the exact walk passes at these levels
+    path = nr.integer_noise_path(N, 1, levels, rng)
+    assert _chi2_dl(np.asarray(path[0]), Fraction(s1, t1)) > ALPHA
+
+
+@pytest.mark.parametrize("levels,width,size", [
+    ([0.4, 1.3], 1, N), ([0.05, 0.08], 8, N), ([0.02, 0.5], 10, N),
+    # one entry at a time: the Python-integer branch (_reduce_one), fewer draws
+    ([0.4, 1.3], 1, 1), ([0.02, 0.5], 10, 1)])
+def test_online_step_has_the_joint_law_of_the_batch_path(levels, width, size):
+    # (Z_t, Z_{t+1}) from the batch path and from Z_t ~ DL then the online step: the joint
+    # histograms (binned by width, clipped to 13 x 13 cells) are compared by a chi-square
+    # test of homogeneity. The three cases reach the uniform and the geometric middle
+    # proposals and both tails of laplace_reduce_noise.
+    rng = np.random.default_rng(24)
+    path = nr.integer_noise_path(N, 1, levels, rng)
+    (t1, s1), (t2, s2) = [nr._level_rate(1, e) for e in levels]
+    z1 = np.asarray(_random.discrete_laplace(t1, s1, N, rng))
+    if size == 1:
+        z1 = z1[:4000]
+        z2 = np.concatenate([nr.laplace_reduce_noise(z1[i:i + 1], Fraction(s1, t1),
+                                                     Fraction(s2, t2), rng)
+                             for i in range(z1.size)])
+    else:
+        z2 = nr.laplace_reduce_noise(z1, Fraction(s1, t1), Fraction(s2, t2), rng)
+
+    def cells(a, b):
+        return np.clip(a // width, -6, 6) * 13 + np.clip(b // width, -6, 6)
+    A, B = cells(path[0], path[1]), cells(z1, z2)
+    keys = np.union1d(A, B)
+    table = np.array([[np.count_nonzero(A == k) for k in keys],
+                      [np.count_nonzero(B == k) for k in keys]])
+    table = table[:, table.sum(axis=0) >= 20]
+    assert stats.chi2_contingency(table)[1] > ALPHA
+    assert _chi2_dl(z2, Fraction(s2, t2)) > ALPHA
+
+
+def test_releases_lie_on_one_grid_shared_by_all_levels():
+    x = np.array([0.1, 0.3, 1.0 + 2.0 ** -52, -7.25])
+    path = LaplaceNoiseReduction(x, LEVELS, SENS, random_state=5)
+    k, units = nr._level_grid(SENS, LEVELS[0], x.size)
+    g = 2.0 ** k
+    assert units == int(np.ceil(SENS / g)) + x.size
+    steps = path / g
+    assert np.array_equal(steps, np.round(steps))
+    online = LaplaceNoiseReductionOnline(x, LEVELS[0], SENS, random_state=5)
+    for eps in LEVELS[1:]:
+        online.reduce(eps)
+        assert np.array_equal(online.release / g, np.round(online.release / g))
+
+
+def test_gaussian_path_is_on_the_grid_and_keeps_its_charge():
+    variances = np.array([16.0, 4.0, 1.0])
+    x = np.array([0.1, 1.0 + 2.0 ** -52])
+    path = GaussianNoiseReduction(x, variances, sensitivity=1.0, random_state=3)
+    k, p = nr.gaussian_path_grid(variances, 1.0, x.size)
+    g = 2.0 ** k
+    assert np.array_equal(path / g, np.round(path / g))
+    # every level's integer variance covers its continuous variance; the first draw is
+    # raised so that (Delta / g + sqrt(m))^2 / (2 p_T) <= Delta^2 / (2 s_T)
+    assert np.all(np.cumsum(p)[::-1] * g * g >= variances)
+    assert (1.0 / g + np.sqrt(x.size)) ** 2 / (2 * p[0]) <= 1.0 / (2 * variances[-1])
+
+
+def test_gaussian_path_last_level_variance():
+    # the last level is one discrete Gaussian of variance parameter p_T (about s_T): its
+    # sample variance within 4 standard errors (false failure about 6e-5)
+    variances = np.array([4.0, 1.0])
+    path = GaussianNoiseReduction(np.zeros(N), variances, sensitivity=None, random_state=4)
+    k, p = nr.gaussian_path_grid(variances, None, N)
+    target = p[0] * 4.0 ** k
+    se = target * np.sqrt(2.0 / N)
+    assert abs(path[-1].var() - target) < 4 * se
+    assert abs(path[0].var() - (p[0] + p[1]) * 4.0 ** k) < 4 * se * 4

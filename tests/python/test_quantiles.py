@@ -1,4 +1,5 @@
-"""quantilesDP (JointExp, independent, recursive), boundsDP and _random.log_categorical.
+"""quantilesDP (JointExp, independent, recursive), boundsDP, _random.log_categorical and
+the exact pieces of JointExp (grid counts, uniform multisets, exact categorical draws).
 
 Randomised tests use fixed seeds, so each is deterministic; the stated false-failure rate is
 the probability, over the choice of seed, that a correct implementation fails it. The
@@ -7,6 +8,8 @@ chi-square and KS tests reject at p < 1e-3 (false-failure rate 1e-3 each).
 
 import itertools
 import math
+import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -46,18 +49,21 @@ def test_log_categorical_refuses_no_weight():
 
 
 def brute_force(x, quants, eps, lower, upper):
-    """P(k_1, ..., k_m) of JointExp by enumeration: volume prod w^r / r! times
-    exp(eps u / 4), u minus the gaps' distances to their targets (module docstring)."""
+    """P(k_1, ..., k_m) of JointExp by enumeration: prod_runs C(w + r - 1, r) (w grid points
+    of quantileDP's grid 2^j, exact integers) times exp(eps u / 4), u minus the gaps'
+    distances to their targets (module docstring)."""
     xs = np.sort(np.clip(x, lower, upper))
     n, m = xs.size, len(quants)
-    widths = np.diff(np.concatenate([[lower], xs, [upper]]))
+    j, first, last = quantiles.joint_grid(lower, upper)
+    rounded = [int(v) for v in quantiles._on_grid(xs, j, first, last)]
+    widths = np.diff([first, *rounded, last])
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
     weights = {}
     for ks in itertools.combinations_with_replacement(range(n + 1), m):
         volume = 1.0
         for k in set(ks):
             r = ks.count(k)
-            volume *= widths[k] ** r / math.factorial(r)
+            volume *= float(math.comb(int(widths[k]) + r - 1, r))
         path = (0, *ks, n)
         u = -sum(abs(path[j] - path[j - 1] - d[j - 1]) for j in range(1, m + 2))
         weights[ks] = volume * math.exp(eps * u / 4.0)
@@ -131,6 +137,128 @@ def test_joint_single_quantile_is_quantileDP_law():
     assert np.allclose([probs[(k,)] for k in range(5)], direct / direct.sum())
 
 
+@pytest.mark.parametrize("w, r", [(4, 3), (1, 3), (6, 1), (3, 2)])
+def test_uniform_multiset_law(w, r):
+    # Every non-decreasing r-tuple of {0, ..., w - 1} equally likely (C(w + r - 1, r) of
+    # them): chi-square, false-failure rate 1e-3.
+    rng = np.random.default_rng(21)
+    tuples = list(itertools.combinations_with_replacement(range(w), r))
+    index = {t: i for i, t in enumerate(tuples)}
+    draws = 400 * len(tuples)
+    counts = np.zeros(len(tuples))
+    for _ in range(draws):
+        t = tuple(quantiles._uniform_multiset(w, r, rng))
+        counts[index[t]] += 1
+    assert len(tuples) == math.comb(w + r - 1, r)
+    if len(tuples) > 1:
+        assert stats.chisquare(counts).pvalue > ALPHA
+    # large w (beyond int64): still within range and sorted
+    big = quantiles._uniform_multiset(2 ** 70, 3, rng)
+    assert big == sorted(big) and all(0 <= v < 2 ** 70 for v in big)
+
+
+def test_uniform_integer_exact_and_checked():
+    rng = np.random.default_rng(22)
+    draws = [_random.uniform_integer(5, rng) for _ in range(5000)]
+    assert stats.chisquare(np.bincount(draws, minlength=5)).pvalue > ALPHA
+    with pytest.raises(ValueError, match="positive whole number"):
+        _random.uniform_integer(0, rng)
+
+
+def test_choose_is_the_exact_mechanism_at_rate_one():
+    # The unit eps makes the exact exponential mechanism's rate exactly 2^-20 per step of
+    # 2^-20: weights exp(round(L 2^20) 2^-20). Planted: eps = 2 -> the rate is not 2^-20.
+    k, rate = _random.exponential_grid(700.0, quantiles._UNIT_EPS, 1.0)
+    assert (k, rate) == (-20, Fraction(1, 2 ** 20))
+    logw = np.array([0.0, math.log(2.0), -np.inf, math.log(0.5), -800.0]) + 1000.0
+    rng = np.random.default_rng(11)
+    draws = np.array([quantiles._choose(logw, rng) for _ in range(6000)])
+    counts = np.bincount(draws, minlength=5)
+    assert counts[2] == 0 and counts[4] == 0
+    expected = np.array([1.0, 2.0, 0.5]) / 3.5 * draws.size
+    assert stats.chisquare(counts[[0, 1, 3]], expected).pvalue > ALPHA
+    with pytest.raises(ValueError, match="At least one weight"):
+        quantiles._choose([-np.inf], rng)
+
+
+def test_joint_draws_exactly(monkeypatch):
+    # No float sampler in the joint release: uniform, uniform_between and log_categorical
+    # refuse; the windowed mixture's coin (uniform) is allowed only in _joint_windowed.
+    def refuse(*args, **kwargs):
+        raise AssertionError("a float sampler was used")
+
+    monkeypatch.setattr(_random, "uniform_between", refuse)
+    monkeypatch.setattr(_random, "log_categorical", refuse)
+    out = quantilesDP(X4, [0.2, 0.5, 0.5], 1.0, -1, 1, method="joint", random_state=3)
+    assert out.shape == (3,)
+
+
+@pytest.mark.parametrize("method", ["joint", "recursive"])
+def test_outputs_on_the_grid(method):
+    # Joint: every output a point of quantileDP's grid 2^j of the bounds (j = -58 for
+    # [-1, 1]); recursive: each on the grid of its range, within the bounds' grid or finer.
+    x = np.random.default_rng(2).uniform(-1, 1, 40)
+    j = quantiles.joint_grid(-1.0, 1.0)[0]
+    for seed in range(20):
+        out = quantilesDP(x, [0.1, 0.5, 0.9], 1.0, -1, 1, method=method, random_state=seed)
+        scaled = np.ldexp(out, -j)
+        if method == "joint":
+            assert np.array_equal(scaled, np.round(scaled))
+        assert np.all((out >= -1) & (out <= 1))
+
+
+def test_joint_grid_is_quantileDPs():
+    # the same grid as quantileDP's for bounds above 2^-1015, from the public grid_exponent
+    for lower, upper in [(-1.0, 1.0), (0.0, 0.3), (40.0, 250.0), (-1e300, 5.0), (1e-300, 1.0)]:
+        assert quantiles.joint_grid(lower, upper) == dppack.stats._quantile_grid(lower, upper)
+
+
+def test_run_volume_counts_multisets():
+    # log C(w + r - 1, r) as the DP adds it (sums of logs), against math.comb; w = 0 gives
+    # -inf. Planted: the old volume w^r / r! -> fails at w = 3, r = 2 (4.5 vs 6).
+    for w in (0, 1, 3, 10, 2 ** 59):
+        for r in (1, 2, 3, 5):
+            want = -math.inf if w == 0 else math.log(math.comb(w + r - 1, r))
+            got = quantiles._log_multisets(w, r)
+            assert got == want or abs(got - want) < 1e-9 * max(1.0, abs(want))
+    dp = quantiles._JointDP(np.arange(3), np.array([3.0, 0.0, 10.0]),
+                            np.ones((3, 3), dtype=bool), np.array([0.0, 0.0, 0.0, 3.0]), 0.0,
+                            3)
+    terms = dp._run_terms(3)  # r = 1, 2, 3 at every interval (beta = 0, d = 0 inside)
+    for r, term in enumerate(terms, start=1):
+        want = dp.c[3 - r] + np.array([math.log(math.comb(w + r - 1, r)) if w else -np.inf
+                                       for w in (3, 0, 10)])
+        assert np.allclose(term[[0, 2]], want[[0, 2]]) and term[1] == -np.inf
+
+
+def test_recursive_empty_part_on_its_grid(monkeypatch):
+    # [1] in [0, 1], quartiles: the part below the median is empty; its release is
+    # quantileDP's on no data, the exact uniform on the grid of (0, median): a grid point,
+    # and out[0] / out[1] uniform (KS, false-failure 1e-3). No uniform_between.
+    def refuse(*args, **kwargs):
+        raise AssertionError("uniform_between used")
+
+    monkeypatch.setattr(_random, "uniform_between", refuse)
+    rng = np.random.default_rng(31)
+    ratios = []
+    for _ in range(1500):
+        out = quantilesDP([1.0], [0.25, 0.5, 0.75], 1.0, 0, 1, method="recursive",
+                          random_state=rng)
+        j = dppack.stats._quantile_grid(0.0, out[1])[0]
+        assert math.ldexp(out[0], -j) == round(math.ldexp(out[0], -j))
+        ratios.append(out[0] / out[1])
+    assert stats.kstest(ratios, "uniform").pvalue > ALPHA
+
+
+def test_default_method_is_recursive():
+    x = np.arange(20.0)
+    a = quantilesDP(x, [0.25, 0.75], 1.0, 0, 20, random_state=4)
+    b = quantilesDP(x, [0.25, 0.75], 1.0, 0, 20, method="recursive", random_state=4)
+    assert np.array_equal(a, b)
+    import inspect
+    assert inspect.signature(quantilesDP).parameters["method"].default == "recursive"
+
+
 # --------------------------------------------------------------------------------------------
 # The three methods: order, bounds, seeds, accounting, budget split
 # --------------------------------------------------------------------------------------------
@@ -165,7 +293,7 @@ def test_joint_accurate_on_large_data_and_uses_windows(monkeypatch):
 
     monkeypatch.setattr(quantiles._JointDP, "__init__", spy)
     quants = np.linspace(0.1, 0.9, 9)
-    out = quantilesDP(x, quants, 1.0, -5, 5, random_state=1)
+    out = quantilesDP(x, quants, 1.0, -5, 5, method="joint", random_state=1)
     assert max(calls) < 100_001 / 2
     ranks = np.searchsorted(np.sort(x), out)
     assert np.all(np.abs(ranks - quants * x.size) < 200)
@@ -322,6 +450,53 @@ def test_bounds_then_statistics_end_to_end():
         q = quantilesDP(x, [0.25, 0.5, 0.75], 0.5, lo, hi, random_state=3)
     assert acc.spent.eps == pytest.approx(2.0)
     assert abs(mean - 100.0) < 5 and np.all(np.abs(q - np.quantile(x, [0.25, 0.5, 0.75])) < 5)
+
+
+def test_bounds_on_empty_data():
+    # add/remove privacy: no data is released (every candidate has utility 0: each bound
+    # uniform on the grid before the fix-up). Chi-square of lower over a grid of 5 (upper
+    # <= lower moves lower down unless lower is the smallest): false-failure 1e-3.
+    grid = np.arange(5.0)
+    rng = np.random.default_rng(41)
+    lows, highs = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for _ in range(5000):
+            lo, hi = boundsDP([], 1.0, grid=grid, random_state=rng)
+            assert lo < hi and lo in grid and hi in grid
+            lows.append(lo)
+            highs.append(hi)
+        # before the fix-up i, j are independent uniforms on 0..4; the law of lower after
+        # it by enumeration of the 25 pairs
+        expected = np.zeros(5)
+        for i in range(5):
+            for j in range(5):
+                a = i
+                if j <= i:
+                    a = min(i + 1, 4) - 1
+                expected[a] += 1 / 25
+        counts = np.bincount(np.array(lows, dtype=int), minlength=5)
+        keep = expected > 0
+        assert stats.chisquare(counts[keep], expected[keep] * len(lows)).pvalue > ALPHA
+        lo, hi = boundsDP(np.empty(0), 1.0, random_state=1)  # the default grid too
+        assert lo < hi
+
+
+def test_bounds_warn_at_the_grid_edges():
+    grid = np.array([0.0, 1.0, 2.0, 3.0])
+    # 99 data at 2.5, one beyond: #{x <= 3} = 99 = 0.99 n, a huge eps: upper = 3, the
+    # largest candidate
+    with pytest.warns(UserWarning, match="upper = 3 is the grid's largest candidate"):
+        boundsDP(np.r_[np.full(99, 2.5), 50.0], 1e6, grid=grid, random_state=1)
+    # all data at the smallest candidate: #{x < 0} = 0 is closest to 0.01 n, so lower = 0
+    with pytest.warns(UserWarning, match="lower = 0 is the grid's smallest candidate"):
+        boundsDP(np.r_[np.zeros(100), np.full(100, 1.5)], 1e6, grid=grid, random_state=1)
+    # inside the grid: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lo, hi = boundsDP(np.r_[np.full(5, 0.5), np.full(90, 1.5), np.full(5, 2.5)], 1e6,
+                          quants=(0.05, 0.95), grid=grid, random_state=1)
+    assert (lo, hi) == (1.0, 2.0)
 
 
 @pytest.mark.parametrize("kwargs, message", [

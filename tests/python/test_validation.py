@@ -975,3 +975,53 @@ def test_unbounded_scores_do_not_claim_the_most_favourable_case():
                 [-1.0] * 8, eps_select=1.0, score="hinge")
     text = str(caught[0].message)
     assert "favourable" not in text and "chosen more often" in text
+
+
+# ---- the exact noisy maximum (issue 25) ----------------------------------------------------
+
+
+@pytest.mark.parametrize("selector", ["exponential_noise", "laplace"])
+@pytest.mark.parametrize("shift, unit", [(2.0**60, 2.0**8), (0.0, 2.0**-1070)],
+                         ids=["huge", "subnormal"])
+def test_noisy_max_law_holds_where_floats_round(selector, shift, unit):
+    """The law of the selection is the continuous noisy maximum's at scores 2^60 + j 256
+    (where a float sum q + noise keeps only whole steps of 256 of a noise of scale 512) and
+    at subnormal scores j 2^-1070 (where a float noise 2 beta Z underflows to multiples of
+    2^-1074): the scores are rounded to a grid of beta / 2^20 or finer (2^-1074 at least),
+    and the noise is drawn in integers, its scale 2 D h / eps_select. Chi-square of 6000
+    selections against the integral of the continuous law (false-failure rate 1e-3). The
+    float code before issue 25 fails the huge case (ties at whole steps of 256)."""
+    # SCORES / BETA = (0, 2, 5, 6) scaled by unit, with beta = unit: the same law as SCORES
+    scores = shift + unit * (SCORES / BETA)
+    beta = unit
+    assert np.array_equal(scores - shift, unit * np.array([0.0, 2.0, 5.0, 6.0]))  # exact
+    # the noise scale in value units is 2 D h / eps (h = 2^k the score grid, D = ceil(beta /
+    # h) + 1): 2 beta / eps (1 + 2^-20) for the huge scores; for the subnormal ones h cannot
+    # be finer than 2^-1074 = beta / 16, so D h = 17 beta / 16 (more noise: still private)
+    k, rate = _random.exponential_grid(float(np.max(np.abs(scores))), EPS2, beta)
+    factor = math.ldexp(EPS2 / (2 * float(rate)), k) / beta  # D h / beta
+    assert factor == pytest.approx(1 + 2.0**-20 if shift else 17 / 16, rel=1e-12)
+    scale = 2 * BETA * factor / EPS2
+    if selector == "exponential_noise":
+        law, low, high = stats.expon(scale=scale), 0.0, 60 * scale
+    else:
+        law, low, high = stats.laplace(scale=scale), -60 * scale, 60 * scale
+    expected = _winner_probabilities(law.pdf, law.cdf, low, high)  # on SCORES, BETA
+    rng = np.random.default_rng(13)
+    picks = [dppack.stable_select(scores, beta, EPS2, selector, random_state=rng)
+             for _ in range(6000)]
+    counts = np.bincount(picks, minlength=scores.size)
+    assert stats.chisquare(counts, expected * counts.sum()).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("selector", ["exponential_noise", "gumbel", "laplace"])
+def test_selection_draws_no_float_noise(monkeypatch, selector):
+    """The selection never calls a floating-point sampler (the noise is integer)."""
+    from dppack import _random
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a float draw in the selection")
+
+    for name in ("laplace", "gamma", "uniform", "normal", "log_categorical"):
+        monkeypatch.setattr(_random, name, refuse)
+    assert dppack.stable_select(SCORES, BETA, EPS2, selector, random_state=3) in range(4)

@@ -105,6 +105,44 @@ test_that("an overspend is refused with the core's message and nothing recorded"
   expect_identical(ledger_labels(acc), c("mean", "variance"))
 })
 
+test_that("an overspend is a DPpackPy_budget_exceeded error; bad arguments are not", {
+  acc <- BudgetAccountant$new(eps = 1)
+  acc$spend(privacy_loss_pure(0.75), "mean")
+  cnd <- tryCatch(acc$spend(privacy_loss_pure(0.5), "median"), error = function(e) e)
+  expect_s3_class(cnd, "DPpackPy_budget_exceeded")
+  expect_identical(class(cnd), c("DPpackPy_budget_exceeded", "error", "condition"))
+  expect_match(conditionMessage(cnd), "^Privacy budget exceeded: spending eps = 0.5")
+  expect_identical(conditionCall(cnd)[[1]][[3]], as.name("spend"))
+  # the class alone catches it, from a release too
+  caught <- tryCatch(
+    meanDP(x_small, eps = 0.5, lower.bound = 0, upper.bound = 6, accountant = acc),
+    DPpackPy_budget_exceeded = function(e) "refused"
+  )
+  expect_identical(caught, "refused")
+  # an invalid argument is a plain error, not caught by that handler
+  other <- tryCatch(
+    tryCatch(meanDP(x_small, eps = -1, lower.bound = 0, upper.bound = 6, accountant = acc),
+             DPpackPy_budget_exceeded = function(e) "refused"),
+    error = function(e) e
+  )
+  expect_false(inherits(other, "DPpackPy_budget_exceeded"))
+  expect_identical(ledger_labels(acc), "mean")
+})
+
+test_that("the accountant compares the exact sum of the spends with the budget (issue 25)", {
+  # the exact sum of ten doubles 0.1 is 1 + 5.6e-17 > 1: the tenth spend is refused
+  acc <- BudgetAccountant$new(eps = 1)
+  for (i in 1:9) acc$spend(privacy_loss_pure(0.1))
+  expect_error(acc$spend(privacy_loss_pure(0.1)), class = "DPpackPy_budget_exceeded")
+  expect_identical(nrow(acc$ledger), 9L)
+  # spends that fit exactly go through, to the last one
+  exact <- BudgetAccountant$new(eps = 1)
+  exact$spend(privacy_loss_pure(0.5))
+  exact$spend(privacy_loss_pure(0.25))
+  exact$spend(privacy_loss_pure(0.25))
+  expect_identical(exact$spent$eps, 1)
+})
+
 test_that("the accountant prints the core's ledger", {
   # The expected output written out (testthat's snapshots are skipped outside NOT_CRAN runs).
   acc <- BudgetAccountant$new(eps = 1, delta = 1e-6)

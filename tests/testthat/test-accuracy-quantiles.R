@@ -4,9 +4,9 @@
 
 
 test_that("joint quantiles: the core's report, resolution required", {
-  r <- noiseIntervalDP("quantilesDP", 1, quants = c(0.25, 0.5, 0.75), lower.bound = 0,
+  r <- noiseIntervalDP("quantilesDP", 1, method = "joint", quants = c(0.25, 0.5, 0.75), lower.bound = 0,
                        upper.bound = 100, resolution = 1)
-  py <- core_module()$noiseIntervalDP("quantilesDP", 1, quants = c(0.25, 0.5, 0.75),
+  py <- core_module()$noiseIntervalDP("quantilesDP", 1, method = "joint", quants = c(0.25, 0.5, 0.75),
                                lower_bound = 0, upper_bound = 100, resolution = 1)
   expect_identical(r$half.width, py$half_width)
   expect_identical(r$units, "rank")
@@ -18,19 +18,19 @@ test_that("joint quantiles: the core's report, resolution required", {
                tolerance = 1e-12)
   expect_equal(r$half.width, r$details$total / 2)
   expect_identical(r$details$grid.points, 100L)
-  expect_error(noiseIntervalDP("quantilesDP", 1, quants = 0.5, lower.bound = 0,
+  expect_error(noiseIntervalDP("quantilesDP", 1, method = "joint", quants = 0.5, lower.bound = 0,
                                upper.bound = 100), "needs resolution", fixed = TRUE)
-  expect_error(noiseIntervalDP("quantilesDP", 1, quants = 0.5, lower.bound = 0,
+  expect_error(noiseIntervalDP("quantilesDP", 1, method = "joint", quants = 0.5, lower.bound = 0,
                                upper.bound = 100, resolution = 0.7), "must divide",
                fixed = TRUE)
   # the grid is checked in absolute steps: 1e-4 steps off with N = 10^6 is refused
-  expect_error(noiseIntervalDP("quantilesDP", 1, quants = 1, lower.bound = 0,
+  expect_error(noiseIntervalDP("quantilesDP", 1, method = "joint", quants = 1, lower.bound = 0,
                                upper.bound = 1000.0000001, resolution = 0.001),
                "must divide", fixed = TRUE)
-  expect_error(noiseIntervalDP("quantilesDP", 1, quants = 0.5, lower.bound = 0,
+  expect_error(noiseIntervalDP("quantilesDP", 1, method = "joint", quants = 0.5, lower.bound = 0,
                                upper.bound = 100, resolution = -1),
                "resolution must be a positive number.", fixed = TRUE)
-  expect_error(noiseIntervalDP("quantilesDP", 1, quants = 0.5, lower.bound = 0,
+  expect_error(noiseIntervalDP("quantilesDP", 1, method = "joint", quants = 0.5, lower.bound = 0,
                                upper.bound = 100, resolution = 1, released = 50),
                "rank error", fixed = TRUE)
 })

@@ -91,7 +91,7 @@ test_that("NaN fields are NA; the range clips the interval; R == Python", {
   m <- noiseIntervalDP("medianDP", eps = 1, lower.bound = 0, upper.bound = 1)
   expect_true(all(is.na(c(m$coverage, m$scale)) & !is.nan(c(m$coverage, m$scale))))
   j <- noiseIntervalDP("quantilesDP", eps = 1, quants = c(0.2, 0.8), lower.bound = 0,
-                       upper.bound = 100, resolution = 1)
+                       upper.bound = 100, method = "joint", resolution = 1)
   expect_true(is.na(j$grid) && !is.nan(j$grid)) # NaN in the core
   p <- noiseIntervalDP("histogramDP", eps = 1, normalize = TRUE, cells = 4, n = 1000,
                        which.sensitivity = "unbounded", released = c(0, 0.5, 0.5, 1))

@@ -152,7 +152,7 @@ test_that("NA of every R type is refused before any draw (issue 11)", {
     expect_dppack_error(tableDP(x, eps = 1, delta = 0.1), missing_factor, "tableDP")
   }
   expect_dppack_error(tableDP(factor("a"), eps = 1, mechanism = NA_character_),
-                      "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'}.",
+                      "Mechanism must be one of c(\"Laplace\", \"Gaussian\", \"analytic\").",
                       "tableDP")
   # A model fit: NA in X (matrix or data.frame), in y (integer, logical), in the bounds.
   expect_method_error <- function(object, message) {

@@ -87,7 +87,7 @@ test_that("R functions given to the frameworks read back as themselves", {
 test_that("an assigned field gets the constructor's checks at the next fit", {
   m <- LogisticRegressionDP$new("l2", 1, 1)
   m$regularizer <- "l1"
-  cnd <- expect_error(fit_core(m), "regularizer must be one of {'l2'}, or a function.",
+  cnd <- expect_error(fit_core(m), "regularizer must be one of c(\"l2\"), or a function.",
                       fixed = TRUE)
   expect_identical(deparse(conditionCall(cnd)[[1]]), "model$fit")
   # "l2" assigned after construction is DPpack's pair again
@@ -100,13 +100,13 @@ test_that("an assigned field gets the constructor's checks at the next fit", {
   expect_error(fit_core(base), "mapXy must be a function.", fixed = TRUE)
   s <- svmDP$new("l2", 1, 1)
   s$kernel <- "polynomial"
-  expect_error(fit_core(s), "kernel must be one of {'linear', 'Gaussian'}.", fixed = TRUE)
+  expect_error(fit_core(s), "kernel must be one of c(\"linear\", \"Gaussian\").", fixed = TRUE)
   s$kernel <- "Gaussian"
   expect_error(fit_core(s), "D must be specified for nonlinear kernel.", fixed = TRUE)
   k <- LinearRegressionDP$new("l2", 1, 0, 1)
   k$regularizer <- "abc"
   expect_error(k$fit(X_core[, 1, drop = FALSE], X_core[, 2], c(1, 1), c(-1, -1)),
-               "regularizer must be one of {'l2'}, or a function.", fixed = TRUE)
+               "regularizer must be one of c(\"l2\"), or a function.", fixed = TRUE)
   k$eps <- -1
   k$regularizer <- "l2"
   expect_error(k$fit(X_core[, 1, drop = FALSE], X_core[, 2], c(1, 1), c(-1, -1)), "^eps")

@@ -136,7 +136,7 @@ test_that("GRPUA reports its per-step budget and totals within the request", {
 
 test_that("invalid settings stop with the core's message and leave R's stream alone", {
   agm_expect_error(OutputPerturbationAGM$new("hinge", 1, 1e-5, 1),
-                   "loss must be one of {'logistic', 'huber'}.", "OutputPerturbationAGM$new")
+                   "loss must be one of c(\"logistic\", \"huber\").", "OutputPerturbationAGM$new")
   agm_expect_error(GradientPerturbationAGM$new("logistic", 1, 1e-5, 0),
                    "radius must be given when gamma = 0", "GradientPerturbationAGM$new")
   agm_expect_error(OutputPerturbationAGM$new("logistic", 2, 1e-5, 1, analytic = FALSE),

@@ -200,12 +200,12 @@ test_that("the class hierarchy and public fields are DPpack's", {
 
 test_that("the constructors stop with DPpack's messages", {
   expect_method_error(LogisticRegressionDP$new("l1", 1, 0.5),
-                      "regularizer must be one of {'l2'}, or a function.",
+                      "regularizer must be one of c(\"l2\"), or a function.",
                       "LogisticRegressionDP$new")
   expect_method_error(svmDP$new("ridge", 1, 0.5),
-                      "regularizer must be one of {'l2'}, or a function.", "svmDP$new")
+                      "regularizer must be one of c(\"l2\"), or a function.", "svmDP$new")
   expect_method_error(LinearRegressionDP$new("abc", 1, 0, 1),
-                      "regularizer must be one of {'l2'}, or a function.",
+                      "regularizer must be one of c(\"l2\"), or a function.",
                       "LinearRegressionDP$new")
   expect_method_error(LogisticRegressionDP$new("l2", 1, 0.5, "input"),
                       "perturbation.method must be one of 'output' or 'objective'.",
@@ -229,7 +229,7 @@ test_that("the constructors stop with DPpack's messages", {
                       "D must be specified for nonlinear kernel.", "svmDP$new")
   # NEWS.md: DPpack's two-line message is one line here
   expect_method_error(svmDP$new("l2", 1, 1, kernel = "polynomial"),
-                      "kernel must be one of {'linear', 'Gaussian'}.", "svmDP$new")
+                      "kernel must be one of c(\"linear\", \"Gaussian\").", "svmDP$new")
 })
 
 test_that("fit stops with DPpack's messages, before any noise is drawn", {

@@ -115,5 +115,5 @@ test_that("errors carry the core's text and leave R's random stream as it was", 
                       "eig.floor must be a scalar > 0", "confintERM")
   expect_identical(.Random.seed, before)
   expect_error(confintERM(d$X, d$y, d$ub, d$lb, gamma = 0.1, eps = 1),
-               "Objective perturbation needs gamma > 0.385", fixed = TRUE)
+               "Objective perturbation needs gamma > 0.390", fixed = TRUE)
 })

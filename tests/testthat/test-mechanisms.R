@@ -112,7 +112,7 @@ test_that("GaussianMechanism rejects bad sensitivities with DPpack's messages", 
 
 test_that("GaussianMechanism checks type.DP and analytic with DPpack's messages, in order", {
   expect_dppack_error(GaussianMechanism(0, 0.5, 0.01, 1, type.DP = "pdp"),
-                      "type.DP must be one of {'pDP', 'aDP'}.", "GaussianMechanism")
+                      "type.DP must be one of c(\"pDP\", \"aDP\").", "GaussianMechanism")
   expect_dppack_error(GaussianMechanism(0, 3, 0.01, 1),
                       "eps must be < 1 for aDP unless analytic is TRUE.", "GaussianMechanism")
   expect_dppack_error(GaussianMechanism(0, 1, 0.01, 1),

@@ -57,3 +57,17 @@ test_that("bounds then statistics, through one accountant", {
   expect_equal(m, 50, tolerance = 0.1)
   expect_equal(q, unname(quantile(y, c(0.25, 0.75))), tolerance = 0.05)
 })
+
+test_that("quantilesDP's default method is the exact 'recursive'", {
+  expect_identical(formals(quantilesDP)$method, "recursive")
+})
+
+test_that("boundsDP releases on empty data and warns at the grid's edge", {
+  # n is private: no data is released like one record; a bound at the grid's largest (or
+  # smallest) candidate is a core warning, shown as an R warning
+  b <- suppressWarnings(with_random_state(1, boundsDP(numeric(0), 1, grid = 0:4)))
+  expect_named(b, c("lower", "upper"))
+  expect_lt(b[["lower"]], b[["upper"]])
+  expect_warning(with_random_state(1, boundsDP(c(rep(2.5, 99), 50), 1e6, grid = 0:3)),
+                 "upper = 3 is the grid's largest candidate")
+})

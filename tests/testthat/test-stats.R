@@ -40,9 +40,10 @@ test_that("DPpack's validation messages reach R unchanged", {
   expect_dppack_error(meanDP(x, 1, c(0, 1), 6), "Length of lower.bound must be 1.", "meanDP")
   expect_dppack_error(meanDP(x, 1, 0, c(5, 6)), "Length of upper.bound must be 1.", "meanDP")
   expect_dppack_error(meanDP(x, 1, 0, 6, mechanism = "abc"),
-                      "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'}.", "meanDP")
+                      "Mechanism must be one of c(\"Laplace\", \"Gaussian\", \"analytic\").",
+                      "meanDP")
   expect_dppack_error(meanDP(x, 1, 0, 6, which.sensitivity = "abc"),
-                      "which.sensitivity must be one of {'bounded', 'unbounded', 'both'}.",
+                      "which.sensitivity must be one of c(\"bounded\", \"unbounded\", \"both\").",
                       "meanDP")
   expect_dppack_error(meanDP(x, 1, 0, 6, mechanism = "Gaussian"),
                       "delta must be a scalar > 0", "meanDP")
@@ -50,7 +51,7 @@ test_that("DPpack's validation messages reach R unchanged", {
   expect_dppack_error(quantileDP(x, -1, 1, 0, 6), "quant must be between 0 and 1.",
                       "quantileDP")
   expect_dppack_error(quantileDP(x, 0.5, 1, 0, 6, mechanism = "Laplace"),
-                      "Mechanism must be one of {'exponential'}.", "quantileDP")
+                      "Mechanism must be one of c(\"exponential\").", "quantileDP")
   expect_dppack_error(histogramDP(x, 1, 0, 6, breaks = c(0, 1, 3, 6)),
                       "Only equidistant histogram bins are supported.", "histogramDP")
   expect_error(meanDP(x, 1, 0), "argument \"upper.bound\" is missing", fixed = TRUE)

@@ -88,6 +88,7 @@ import math
 import numpy as np
 
 from .. import _checks, _messages, _random, accounting
+from .._repr import model_repr
 
 __all__ = [
     "InteractiveAboveThreshold",
@@ -242,6 +243,12 @@ class InteractiveAboveThreshold:
             self.halt_index = self.n_queries
         self.n_queries += 1
         return bool(above)
+
+    def __repr__(self):
+        """Parameters and progress; never the data or the noisy threshold."""
+        state = (f"halted at query {self.halt_index}" if self.halted else "running")
+        return model_repr(self, ("eps", "threshold", "sensitivity", "threshold_share"),
+                          released=None, extra=(f"{self.n_queries} queries answered", state))
 
 
 # --------------------------------------------------------------------------------------------

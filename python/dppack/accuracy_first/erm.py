@@ -27,6 +27,17 @@ Randomness (through ``_random``): accuracy-first draws the whole noise-reduction
 AboveThreshold threshold noise, then one query noise per level tested. Doubling draws, per
 level, the fit's noise then the test's Laplace noise. Theory draws one fit's noise.
 
+Exactness: every noisy value is drawn on a data-independent power-of-two grid by the exact
+samplers: the noise-reduction paths (X'X and X'y for ridge, theta* for logistic) by the
+integer lazy walk of :func:`dppack.accuracy_first.noise_reduction.laplace_noise_path`, the
+one-shot fits and the doubling test by ``_random.discrete_laplace_noise`` (L1 sensitivity as
+stated, all entries counted as changing), and AboveThreshold's tests by its own exact grid
+(:mod:`dppack.accuracy_first.above_threshold`). The hypotheses (trust-region solves,
+projections) and the test decisions are floating-point functions of these exact releases
+only (post-processing). The tests' failure probabilities (``gamma``) are calibrated for the
+continuous Laplace law; the grid noise is wider by a relative 2^-20 or less plus a rounding of
+at most 2^-21 of its scale, an accuracy (not privacy) approximation.
+
 Accounting: the three methods take a trailing ``accountant`` (None: the session's, if any). The
 stopping level of accuracy-first and of doubling depends on the data, so the loss they realise
 (``eps`` of the result) is an ex-post loss (Ligett et al. 2017, Definitions 2.2-2.3, Lemma
@@ -76,7 +87,8 @@ MODELS = ("ridge", "logistic")
 MODEL_MESSAGE = "model must be one of 'ridge' or 'logistic'."
 # Issued when no level passed the accuracy test. This warning is about accuracy, not privacy:
 # the returned hypothesis is private (a noise-reduction or doubling release, its eps reported,
-# spec §6.1 step 6: never theta*), only not certified accurate (success = False). Unlike an
+# Ligett et al. 2017 output theta* there; never here), only not certified accurate
+# (success = False). Unlike an
 # unconverged minimiser (which raises), refusing would protect nothing: the budget is spent.
 NO_LEVEL_MESSAGE = (
     "No privacy level met the accuracy target: the result is NOT accurate (success = FALSE) and "
@@ -121,19 +133,20 @@ def _loss_from_arguments(method, model, X, alpha, lambda_, add_bias, gamma, n_le
 
 
 # --------------------------------------------------------------------------------------------
-# Formulas (every sensitivity and calibration of the spec, in one place)
+# Formulas (every sensitivity and calibration of Ligett et al. 2017, in one place)
 # --------------------------------------------------------------------------------------------
 
 
 def _radius(model, lambda_):
-    # spec §0: L(theta*) <= L(0) bounds ||theta*||; ridge L(0) <= 1/2, logistic L(0) = ln 2
+    # Ligett et al. 2017: L(theta*) <= L(0) bounds ||theta*||; ridge L(0) <= 1/2,
+    # logistic L(0) = ln 2
     if model == "ridge":
         return math.sqrt(1.0 / lambda_)
     return math.sqrt(2.0 * math.log(2.0) / lambda_)
 
 
 def _query_sensitivity(model, lambda_, n):
-    # spec §4: per-record losses on C lie in an interval of width c, so Delta = 2c/n;
+    # Ligett et al. 2017: per-record losses on C lie in an interval of width c, so Delta = 2c/n;
     # ridge c = (1 + 1/sqrt(lambda))^2 / 2, logistic c = R. Logistic's theta* is iterative,
     # certified to ||grad|| <= g_tol: its L(theta*) errs upwards by at most g_tol^2/(2 lambda)
     # (strong convexity), which the sensitivity adds (ridge's theta* is a closed-form solve).
@@ -144,7 +157,7 @@ def _query_sensitivity(model, lambda_, n):
 
 
 def _theory_eps(model, alpha, lambda_, n, d):
-    # spec §7.1: invert Thm 3.1 (covariance perturbation) or Thm 3.3 (output perturbation)
+    # Ligett et al. 2017: invert Thm 3.1 (covariance perturbation) or Thm 3.3 (output perturbation)
     if model == "ridge":
         return 4.0 * math.sqrt(2.0) * (2.0 * math.sqrt(d / lambda_) + d / lambda_) / (n * alpha)
     a = 4.0 * d ** 2 / (n ** 2 * lambda_)
@@ -224,14 +237,14 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
         raise _messages.value_error("eps.min must be < eps.max (here {low!r} and {high!r}).",
                                     low=low, high=high)
     test = above_threshold_calibration(alpha, gamma, delta, T, calibration)
-    # spec §7.2: K = floor(log2(eps_max / eps_min) + 1) + 1 doublings, each tested by the
+    # Ligett et al. 2017: K = floor(log2(eps_max / eps_min) + 1) + 1 doublings, each tested by the
     # Laplace mechanism (calibrated as the AboveThreshold test, laplace_test_calibration)
     K = int(math.floor(math.log2(high / low) + 1.0)) + 1
     doubling = laplace_test_calibration(alpha, gamma, delta, K, calibration)
     if model == "ridge":
         theta_sensitivity = 2.0
     else:
-        # spec §6.2 step 2, G = 1, times 1 + tau for the certified inexact theta*
+        # Ligett et al. 2017, G = 1, times 1 + tau for the certified inexact theta*
         # (dppack.erm.solvers.optimality_tolerance, _logistic_minimiser)
         theta_sensitivity = 2.0 * math.sqrt(d) * (1.0 + OPTIMALITY_SLACK) / (n * lambda_)
     return {
@@ -260,12 +273,12 @@ def _prepare_data(model, X, y, upper_bounds, lower_bounds, add_bias):
     """Clip and scale (module docstring); returns (X, y, coefficient divisors)."""
     add_bias = _checks.check_flag(add_bias, "add.bias")
     if model == "logistic":
-        # rows in the unit L2 ball, labels -1/+1 (spec §0)
+        # rows in the unit L2 ball, labels -1/+1 (Ligett et al. 2017)
         design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
                                 labels="signed")
         return design["X"], design["y"], design["scale"]
     # ridge: the bounds of X then y; rows in the unit L1 ball, column j divided by s_j d, so
-    # ||x||_1 <= 1 (spec §0); y clipped to its bounds and divided by s_y, so |y| <= 1
+    # ||x||_1 <= 1 (Ligett et al. 2017); y clipped to its bounds and divided by s_y, so |y| <= 1
     design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l1",
                             target=True)
     y_scale = design["target_bounds"].scale[0]
@@ -288,7 +301,7 @@ class _RidgeProblem:
         self.S = X.T @ X
         self.r = X.T @ y
         self.H = self.S / self.n + lambda_ * np.eye(self.d)
-        # closed form; it lies in C since L(theta*) <= L(0) <= 1/2 (spec §6.1 step 3)
+        # closed form; it lies in C since L(theta*) <= L(0) <= 1/2 (Ligett et al. 2017)
         self.theta_star = np.linalg.solve(self.H, self.r / self.n)
 
     def excess(self, theta):
@@ -297,21 +310,25 @@ class _RidgeProblem:
         return 0.5 * float(diff @ self.H @ diff)
 
     def _solve(self, Z, z):
-        # spec §6.1 step 5: symmetrise (post-processing), then the trust-region subproblem
+        # Ligett et al. 2017: symmetrise (post-processing), then the trust-region subproblem
         A = (Z + Z.T) / (2.0 * self.n) + self.lambda_ * np.eye(self.d)
         return trust_region_solve(A, z / self.n, self.radius)
 
     def path(self, levels, rng):
-        # spec §6.1 step 2: X'X and X'y have l1-sensitivity 2 each and get eps_t / 2 each
-        Z = laplace_noise_path((self.d, self.d), 2.0, levels / 2.0, rng)
-        z = laplace_noise_path((self.d,), 2.0, levels / 2.0, rng)
-        return lambda t: self._solve(self.S + Z[t], self.r + z[t])
+        # X'X and X'y have l1-sensitivity 2 each (rows ||x||_1 <= 1, |y| <= 1) and get eps_t / 2
+        # each (Ligett et al. 2017, Algorithm 2, COVNR): two exact Laplace noise-reduction paths
+        # on the grid (noise_reduction.laplace_noise_path), released g (round(. / g) + Z_t);
+        # the hypotheses are functions of these releases only
+        S = laplace_noise_path(self.S, 2.0, levels / 2.0, rng)
+        r = laplace_noise_path(self.r, 2.0, levels / 2.0, rng)
+        return lambda t: self._solve(S[t], r[t])
 
     def one_shot(self, eps, rng):
-        # Thm 3.1: every entry of the noise of X'X and of X'y ~ Lap(4 / eps)
-        B = _random.laplace(4.0 / eps, (self.d, self.d), rng)
-        b = _random.laplace(4.0 / eps, self.d, rng)
-        return self._solve(self.S + B, self.r + b)
+        # Ligett et al. 2017, Thm 3.1: X'X and X'y (l1-sensitivity 2 each) at eps / 2 each,
+        # Lap(4 / eps) per entry, drawn exactly on the grid (_random.discrete_laplace_noise)
+        S = _random.discrete_laplace_noise(self.S, 2.0, eps / 2.0, rng)
+        r = _random.discrete_laplace_noise(self.r, 2.0, eps / 2.0, rng)
+        return self._solve(S, r)
 
 
 def _logistic_minimiser(X, y, lambda_):
@@ -357,15 +374,16 @@ class _LogisticProblem:
         return self.risk(theta, False)[0] - self.base
 
     def path(self, levels, rng):
-        # spec §6.2 step 3: noise reduction on theta*, l1-sensitivity 2 sqrt(d) / (n lambda)
-        noisy = self.theta_star + laplace_noise_path((self.d,), self.theta_sensitivity, levels,
-                                                     rng)
+        # Ligett et al. 2017, Algorithm 3 (OUTPUTNR): noise reduction on theta*,
+        # l1-sensitivity 2 sqrt(d) / (n lambda); exact on the grid (laplace_noise_path)
+        noisy = laplace_noise_path(self.theta_star, self.theta_sensitivity, levels, rng)
         return lambda t: project_onto_ball(noisy[t], self.radius)
 
     def one_shot(self, eps, rng):
-        # Thm 3.3: per-coordinate Lap(2 sqrt(d) / (n lambda eps))
-        noise = _random.laplace(self.theta_sensitivity / eps, self.d, rng)
-        return project_onto_ball(self.theta_star + noise, self.radius)
+        # Ligett et al. 2017, Thm 3.3: per-coordinate Lap(2 sqrt(d) / (n lambda eps)), exact on
+        # the grid (_random.discrete_laplace_noise)
+        noisy = _random.discrete_laplace_noise(self.theta_star, self.theta_sensitivity, eps, rng)
+        return project_onto_ball(noisy, self.radius)
 
 
 def _setup(model, X, y, alpha, lambda_, upper_bounds, lower_bounds, add_bias, gamma,
@@ -550,7 +568,7 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     ...                             add_bias=True, n_levels=100, calibration="tuned",
     ...                             random_state=1)
     >>> result.success, result.stop_index, round(result.eps, 2)
-    (True, 69, 2.63)
+    (True, 46, 2.5)
     >>> round(result.privacy_.eps, 2)  # charged: eps_A + the last level
     3.68
     """
@@ -574,7 +592,8 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     theta = None
     for t in range(levels.size):
         theta = hypothesis(t)
-        # spec §4: f_t = L(theta*) - L(theta_t) = -(excess risk); only IAT's noisy test sees it
+        # Ligett et al. 2017: f_t = L(theta*) - L(theta_t) = -(excess risk); only IAT's noisy
+        # test sees it
         if test.query(-problem.excess(theta)):
             break
     success = test.halted
@@ -643,7 +662,7 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     >>> result = doubling_erm(X, y, "logistic", 0.1, 0.5, [200, 70], [50, 15], add_bias=True,
     ...                       random_state=1)
     >>> result.success, result.stop_index, result.n_levels, round(result.eps, 2)
-    (True, 6, 11, 3.23)
+    (True, 7, 11, 3.9)
     """
     _frames.refuse_dask("doubling_erm", X, y)
     bill = accounting.charge(
@@ -656,13 +675,14 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     K = params["doubling_levels"]
     levels = params["eps_min"] * 2.0 ** np.arange(K)
     eps_test = params["doubling_eps_test"]
-    b_test = params["sensitivity"] / eps_test
     rng = _random.as_generator(random_state)
     privacy = bill.spend()
     success = False
     for j in range(K):
         theta = problem.one_shot(float(levels[j]), rng)
-        noisy = problem.excess(theta) + float(_random.laplace(b_test, None, rng))
+        # the Laplace test, exact on the grid; only its comparison with s is used
+        noisy = float(_random.discrete_laplace_noise(problem.excess(theta), params["sensitivity"],
+                                                     eps_test, rng, coordinates=1)[()])
         if noisy <= params["doubling_threshold"]:
             success = True
             break

@@ -10,15 +10,24 @@ Pappas 2015; Ligett et al. 2017).
 * :func:`GaussianNoiseReduction` — the Brownian (Gaussian) path, an extension that is not in
   Ligett et al..
 
-Randomness (all through ``_random``): the batch Laplace path draws the least private level's
-noise first (one Laplace per entry), then for each lower level, in order T-1, ..., 1, one
-uniform per entry (keep or redraw) followed by one Laplace per entry (used only where redrawn).
+Randomness (all through ``_random``): the Laplace paths are exact and on a grid. The data are
+rounded once to the grid g = 2^k of the first (most private) level, V = round(x / g), whose L1
+sensitivity in grid units is D = ceil(Delta / g) + m (m entries that can differ); level t
+adds integer noise Z_t ~ DL(a_t), P(z) proportional to exp(-a_t |z|) with a_t D <= eps_t, and
+releases g (V + Z_t). The discrete Laplace law has the characteristic function
+1 / (1 + c (2 - 2 cos w)), c = 1 / (4 sinh(a / 2)^2), of the same form as the continuous
+Laplace's 1 / (1 + b^2 w^2), so the lazy walk of Koufogiannis, Han and Pappas (2015) holds
+on the integers: Z_t = Z_{t+1} with probability c_{t+1} / c_t, else Z_{t+1} plus a fresh
+DL(a_t) draw. The batch path draws Z_T first (one discrete Laplace per entry), then one
+exact coin per entry and lower level (:func:`dppack._random.bernoulli_real_rows`, the
+probability bounded by Taylor series in exact rationals), then, level by level from T-1
+down, a discrete Laplace for the entries that move; the online sampler draws Z_{t+1} given
+Z_t (its exact conditional law, :func:`laplace_reduce_noise`). No floating-point value
+enters a random decision, and the
+floats released are functions of the integers V + Z_t only
+(:func:`dppack._random.release_on_grid`).
 
-Floating point, on purpose: the constructions rest on continuous laws (the lazy Laplace walk
-needs Lap(b_t) = mixture of Lap(b_{t+1}) and Lap(b_{t+1}) + Lap(b_t) exactly, and the Brownian
-path needs Gaussian increments that add up to Gaussians), which the discrete Laplace and
-discrete Gaussian of ``_random`` do not satisfy (a sum of discrete Gaussians is not a discrete
-Gaussian), so the exact samplers cannot be dropped in without a new privacy proof.
+The Brownian (Gaussian) path is not exact: see :func:`GaussianNoiseReduction`.
 
 Accounting: every release takes a trailing ``accountant`` (None: the session's, if any), which
 is charged before any noise is drawn: the batch Laplace path its last level ``eps_T`` (the
@@ -27,12 +36,14 @@ as documented on :class:`LaplaceNoiseReductionOnline`.
 """
 
 import fractions
+import functools
 import math
 import threading
 
 import numpy as np
 
 from .. import _checks, _frames, _messages, _random, accounting
+from .._repr import model_repr
 
 __all__ = [
     "GaussianNoiseReduction",
@@ -109,35 +120,131 @@ def privacy_level_grid(eps_min, eps_max, n_levels=1000):
 
 
 # --------------------------------------------------------------------------------------------
-# Laplace noise reduction
+# Laplace noise reduction on the integer grid
 # --------------------------------------------------------------------------------------------
+#
+# The discrete Laplace law P(z) = (1 - q) / (1 + q) q^|z|, q = exp(-a), has characteristic
+# function (1 - q)^2 / (1 - 2 q cos w + q^2) = 1 / (1 + c (2 - 2 cos w)) with
+# c = q / (1 - q)^2 = 1 / (4 sinh(a / 2)^2): the form 1 / (1 + b^2 w^2) of the continuous
+# Laplace's, with b^2 w^2 replaced by c (2 - 2 cos w). So the lazy walk of Koufogiannis, Han and
+# Pappas (2015) holds on the integers: for c1 > c2, Z1 = Z2 + W with W = 0 with probability
+# p = c2 / c1, else W ~ DL(q1), independent of Z2 ~ DL(q2), gives Z1 ~ DL(q1), since
+# (p + (1 - p) / (1 + c1 u)) / (1 + c2 u) = 1 / (1 + c1 u), u = 2 - 2 cos w.
+
+RATE_BITS = 21  # each level's rate s / t is eps / D rounded down by a relative 2^-20 or less
 
 
-def laplace_noise_path(shape, sensitivity, eps, rng):
-    """The noise eta_1, ..., eta_T of the batch Laplace path, shape (T, *shape).
+def _level_grid(sensitivity, eps_first, coordinates):
+    """(k, D): the grid g = 2^k of the first (most private, largest-scale) level, chosen as
+    :func:`dppack._random.laplace_grid` does, and the sensitivity D in grid units after
+    rounding (:func:`dppack._random.grid_units`). One grid serves every level: the data are
+    rounded once, and later levels (smaller scales) are only coarser in relative terms."""
+    k, units, _, _ = _random.laplace_grid(sensitivity, eps_first, coordinates)
+    return k, units
 
-    eta_T ~ Lap(Delta / eps_T) entrywise; for t = T-1..1 each entry keeps eta_{t+1} with
-    probability (eps_t / eps_{t+1})^2, else adds a fresh Lap(Delta / eps_t). Then every eta_t is
-    Lap(Delta / eps_t) and releasing v + eta_1..v + eta_t is eps_t-DP (Thm 2.7). ``eps`` and
-    ``sensitivity`` are assumed checked.
+
+def _level_rate(units, eps):
+    """The rate a = s / t (t = 2^j) of the integer noise of level ``eps``: P(z) ~ exp(-a |z|).
+
+    s = floor(t eps / D) with t chosen so that s >= 2^20: a D <= eps (the level's privacy
+    eps' = a D is at most eps), lowered by a relative 2^-20 at most."""
+    e = fractions.Fraction(float(eps))
+    j = (units * e.denominator // e.numerator).bit_length() + RATE_BITS
+    return 1 << j, (e.numerator << j) // (units * e.denominator)
+
+
+@functools.lru_cache(maxsize=4096)
+def _keep_interval(a1, a2, bits):
+    l1, h1 = _random.exp_series_bounds(a1 / 2, 1, 2, bits + 4)
+    l2, h2 = _random.exp_series_bounds(a2 / 2, 1, 2, bits + 4)
+    return (l1 / h2) ** 2, (h1 / l2) ** 2
+
+
+def _keep_bounds(a1, a2):
+    """Bounds of p = c(a2) / c(a1) = sinh(a1 / 2)^2 / sinh(a2 / 2)^2 (a1 < a2, Fractions):
+    the probability that the noise of the less private level (rate a2) is kept unchanged at
+    the more private one (rate a1). (Cached: a level grid is often reused.)"""
+    return functools.partial(_keep_interval, a1, a2)
+
+
+def integer_noise_path(size, units, levels, rng):
+    """The integer noise Z_1, ..., Z_T of the batch Laplace path: a (T, size) array.
+
+    Z_T ~ DL(a_T) entrywise (exact, :func:`dppack._random.discrete_laplace`); for
+    t = T-1, ..., 1 each entry keeps Z_{t+1} with probability p_t = c(a_{t+1}) / c(a_t)
+    (exact coins, :func:`dppack._random.bernoulli_real_rows`, all levels at once) and
+    otherwise adds a fresh DL(a_t) draw. Then Z_t ~ DL(a_t) for every t, with a_t D <= eps_t
+    (:func:`_level_rate`). The draws: Z_T, then the coins of levels T-1, ..., 1 (one row
+    each), then the fresh draws of levels T-1, ..., 1 where a coin failed.
     """
-    T = eps.size
-    path = np.empty((T,) + tuple(shape))
-    path[T - 1] = _random.laplace(sensitivity / eps[T - 1], shape, rng)
-    for t in range(T - 2, -1, -1):
-        keep = _random.uniform(rng, shape) < (eps[t] / eps[t + 1]) ** 2
-        fresh = _random.laplace(sensitivity / eps[t], shape, rng)
-        path[t] = np.where(keep, path[t + 1], path[t + 1] + fresh)
-    return path
+    T = len(levels)
+    rates = [_level_rate(units, e) for e in levels]
+    a = [fractions.Fraction(s, t) for t, s in rates]
+    steps = np.zeros((T, size), dtype=np.int64)
+    steps[T - 1] = _random.discrete_laplace(*rates[-1], size, rng)
+    # levels closer than the rates' resolution (a_t >= a_{t+1}) keep the noise: p = 1
+    order = list(range(T - 2, -1, -1))
+    bounds = [(lambda bits: (fractions.Fraction(1), fractions.Fraction(1)))
+              if a[i] >= a[i + 1] else _keep_bounds(a[i], a[i + 1]) for i in order]
+    keep = _random.bernoulli_real_rows(bounds, size, rng) if order else None
+    wide = False
+    for row, i in enumerate(order):
+        fresh = np.flatnonzero(~keep[row])
+        if fresh.size:
+            draws = _random.discrete_laplace(*rates[i], fresh.size, rng)
+            if draws.dtype == object and not wide:  # beyond int64 (never, in practice)
+                steps, wide = steps.astype(object), True
+            steps[i, fresh] = draws
+    # Z_t = Z_T + the fresh draws of levels T-1, ..., t
+    return np.cumsum(steps[::-1], axis=0)[::-1]
+
+
+def laplace_noise_path(values, sensitivity, eps, rng, coordinates=None):
+    """The batch Laplace path released on the grid: shape (T, ``*values.shape``).
+
+    Row t is g (round(x / g) + Z_t) (:func:`dppack._random.release_on_grid`) with the grid
+    of :func:`_level_grid` and the integer path of :func:`integer_noise_path`. ``eps`` (a
+    strictly increasing float array) and ``sensitivity`` (the L1 sensitivity of ``values``
+    as a whole) are assumed checked; ``coordinates`` (m, how many entries can differ between
+    neighbours) defaults to all of them.
+
+    Privacy: the rounded V = round(x / g) has L1 sensitivity at most D in grid units, and
+    V + Z_t with Z_t ~ DL(a_t) is (a_t D)-DP, a_t D <= eps_t (Canonne, Kamath and Steinke
+    2020, discrete Laplace); the releases of the levels below t are V + Z_t plus independent
+    data-free noise (the walk runs from t downward), so the prefix 1..t is eps_t-DP
+    (post-processing; Koufogiannis et al. 2015, Ligett et al. 2017 Thm 2.7). The float
+    releases are functions of the integers V + Z_t only.
+    """
+    x = np.asarray(values, dtype=np.float64)
+    m = x.size if coordinates is None else int(coordinates)
+    k, units = _level_grid(float(sensitivity), float(eps[0]), max(m, 1))
+    path = integer_noise_path(x.size, units, eps, rng)
+    T = path.shape[0]
+    tiled = np.broadcast_to(x.ravel(), (T, x.size))
+    return _random.release_on_grid(tiled, path, k).reshape((T,) + x.shape)
+
 
 
 def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, accountant=None):
     """Release ``true_values`` at every privacy level of ``eps`` by Laplace noise reduction.
 
-    Batch form (Ligett et al. 2017, Algorithm 1): the least private release is
-    drawn first and each more private one is a lazy random walk away from it, so the release
-    at level t is ``true_values`` + Lap(sensitivity / eps_t) entrywise and publishing the
-    releases of levels 1..t costs eps_t (not eps_1 + ... + eps_t).
+    Batch form (Ligett et al. 2017, Algorithm 1), on the integer grid: the least private
+    release is drawn first and each more private one is a lazy random walk away from it, so
+    the release at level t is g (round(x / g) + Z_t) entrywise, Z_t discrete Laplace with
+    P(z) proportional to exp(-a_t |z|), and publishing the releases of levels 1..t costs eps_t
+    (not eps_1 + ... + eps_t).
+
+    The grid g = 2^k is the one ``dppack._random.laplace_grid`` picks for the first level
+    (g <= min(Delta / eps_1, Delta / (m + 1)) / 2^20, m = ``true_values.size``), shared by all
+    levels; the rounded values have L1 sensitivity D = ceil(Delta / g) + m grid steps, and
+    a_t = s_t / t_t is eps_t / D rounded down (a relative 2^-20 at most), so each level's
+    noise is a little wider than Lap(Delta / eps_t): by the rounding, relatively
+    (m + 1) g / Delta + 2^-20 in scale. Privacy: V + Z_t is (a_t D)-DP (discrete Laplace,
+    Canonne, Kamath and Steinke 2020), a_t D <= eps_t, and the releases below t are
+    V + Z_t plus independent data-free noise (the walk, exact on the integers: see the
+    module docstring), so the prefix 1..t is eps_t-DP (Koufogiannis et al. 2015; Ligett et
+    al. 2017, Thm 2.7). This deviates from the floating-point path of DPpack, whose
+    Laplace draws added to the data in floating point leak through the low-order bits.
 
     Parameters
     ----------
@@ -171,6 +278,8 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     differential privacy. arXiv:1504.00065.
     Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
     differential privacy level for accuracy-constrained ERM. NeurIPS 30.
+    Canonne CL, Kamath G, Steinke T (2020). The discrete Gaussian for differential privacy.
+    NeurIPS 33 (the discrete Laplace mechanism and its exact sampler).
 
     Examples
     --------
@@ -182,7 +291,7 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     >>> path.shape
     (3,)
     >>> [round(float(v), 2) for v in path]
-    [-2.18, 2.54, 5.02]
+    [16.73, 3.43, 3.49]
     >>> LaplaceNoiseReduction([5.0, 6.0], [0.1, 0.5, 1.0], 1.0, random_state=1).shape
     (3, 2)
     """
@@ -196,37 +305,193 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     sens = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     rng = _random.as_generator(random_state)
     bill.spend()
-    return values + laplace_noise_path(values.shape, sens, levels, rng)
+    return laplace_noise_path(values, sens, levels, rng)
 
 
-def laplace_reduce_noise(noise, scale_from, scale_to, rng):
-    """One step of the online sampler: eta_{t+1} given eta_t = ``noise``.
+@functools.lru_cache(maxsize=4096)
+def _sinh_ratio_interval(a1, a2, bits):
+    l1, h1 = _random.exp_series_bounds(a1, 1, 2, bits + 4)
+    l2, h2 = _random.exp_series_bounds(a2, 1, 2, bits + 4)
+    return l1 / h2, h1 / l2
 
-    ``noise`` has Lap(b1) entries, b1 = ``scale_from`` > b2 = ``scale_to``. Each entry stays
-    unchanged with probability w0 = (b2/b1) exp(-|x| (1/b2 - 1/b1)); otherwise it is drawn from
-    the density proportional to exp(-|y|/b2 - |x - y|/b1), in three exponential pieces (for
-    x >= 0; mirrored for x < 0). Draws three uniforms per entry: stay, piece, position.
+
+def _sinh_ratio_bounds(a1, a2):
+    """Bounds of sinh(a1) / sinh(a2) (Fractions, a1 < a2)."""
+    return functools.partial(_sinh_ratio_interval, a1, a2)
+
+
+@functools.lru_cache(maxsize=4096)
+def _tail_accept_interval(rate, mass, bits):
+    lo, hi = _random.exp_series_bounds(rate, 1, 1, bits + 4)
+    return 1 / (mass * hi), 1 / (mass * lo)
+
+
+def _tail_accept_bounds(rate, mass):
+    """Bounds of 1 / (mass (exp(rate) - 1)): a geometric tail's mass over its envelope."""
+    return functools.partial(_tail_accept_interval, rate, mass)
+
+
+@functools.lru_cache(maxsize=4096)
+def _core_accept_interval(rate, mass, bits):
+    lo, hi = _random.exp_series_bounds(rate, 1, 1, bits + 4)
+    return (1 + lo) / (mass * hi), (1 + hi) / (mass * lo)
+
+
+def _core_accept_bounds(rate, mass):
+    """Bounds of 1 / (mass (1 - exp(-rate))) = exp(rate) / (mass (exp(rate) - 1))."""
+    return functools.partial(_core_accept_interval, rate, mass)
+
+
+def _geometric(rate, size, rng):
+    """``size`` exact draws J >= 1 with P(J = j) proportional to exp(-rate j) (``rate`` a
+    dyadic Fraction): |Z| for Z ~ DL(rate) drawn again while 0 (|Z| given Z != 0 has that
+    law, by symmetry)."""
+    out = np.asarray(_random.discrete_laplace(rate.denominator, rate.numerator, size, rng))
+    zero = np.flatnonzero(out == 0)
+    while zero.size:
+        out[zero] = _random.discrete_laplace(rate.denominator, rate.numerator, zero.size, rng)
+        zero = zero[out[zero] == 0]
+    return np.abs(out)
+
+
+def _coin_exp(rate, n, rng):
+    """Exact Bernoulli(exp(-rate n)) per entry of the non-negative integer array ``n``."""
+    n = np.asarray(n, dtype=np.int64)
+    num, den = rate.numerator, rate.denominator
+    if den <= (1 << 58) and (n.size == 0 or int(n.max()) < (1 << 62) // num):
+        return _random.bernoulli_exp(n * num, den, rng)
+    return _random.bernoulli_exp_wide([int(v) * num for v in n.tolist()], den, rng)
+
+
+# proposals per entry and round in laplace_reduce_noise: few while many entries remain, more
+# for the last few (each round has a fixed cost; about 2/3 of the proposals are accepted)
+CANDIDATES = 3
+CANDIDATES_FEW = 24
+FEW = 4  # up to this many entries, laplace_reduce_noise runs entry by entry on Python integers
+
+
+def _coin(bounds, rng):
+    return bool(_random.bernoulli_real(bounds, 1, rng)[0])
+
+
+def _coin_exp_one(rate, n, rng):
+    return bool(_random.bernoulli_exp_wide([n * rate.numerator], rate.denominator, rng)[0])
+
+
+def _geometric_one(rate, rng):
+    while True:
+        z = int(_random.discrete_laplace(rate.denominator, rate.numerator, 1, rng)[0])
+        if z:
+            return abs(z)
+
+
+def _reduce_one(x, a1, a2, tail_mass, core_cap, rng):
+    """:func:`laplace_reduce_noise` for one entry, on Python integers (the same law, the
+    same steps, without the arrays' fixed cost)."""
+    n = abs(x)
+    delta, total = a2 - a1, a1 + a2
+    if _coin(_sinh_ratio_bounds(a1, a2), rng) and _coin_exp_one(delta, n, rng):
+        return x
+    core = min(n + 1, core_cap)
+    while True:
+        u = int(rng.integers(0, 2 * tail_mass + core))
+        if u < 2 * tail_mass:
+            j = _geometric_one(total, rng)
+            if not _coin(_tail_accept_bounds(total, tail_mass), rng):
+                continue
+            if u >= tail_mass:
+                if not _coin_exp_one(delta, n, rng):
+                    continue
+                y = n + j
+            else:
+                y = -j
+        elif n + 1 <= core_cap:
+            y = u - 2 * tail_mass
+            if not _coin_exp_one(delta, y, rng):
+                continue
+        else:
+            y = _geometric_one(delta, rng) - 1
+            if not _coin(_core_accept_bounds(delta, core_cap), rng) or y > n:
+                continue
+        return -y if x < 0 else y
+
+
+def laplace_reduce_noise(noise, a1, a2, rng):
+    """One step of the online sampler: Z_{t+1} given Z_t = ``noise`` (exact, integers).
+
+    ``noise`` holds DL(a1) draws (rate a1 = s / t, a Fraction, of the current level); the
+    new level has rate a2 > a1. With p = c(a2) / c(a1) and pi_a the DL(a) law, Bayes's rule
+    on the lazy walk Z_t = Z_{t+1} + W gives, for x = Z_t,
+
+    * stay (y = x) with probability p pi_a2(x) / pi_a1(x) = (sinh(a1) / sinh(a2))
+      exp(-(a2 - a1) |x|): two exact independent coins;
+    * otherwise y with weight pi_a2(y) pi_a1(x - y), proportional (for x >= 0; mirrored for
+      x < 0) to exp(-A j) at y = -j (j >= 1, A = a1 + a2), exp(-delta y) for 0 <= y <= x
+      (delta = a2 - a1), exp(-delta x - A j) at y = x + j.
+
+    The second branch is drawn by rejection from an envelope with integer piece masses
+    (T = ceil(1 / A) for each tail, which bounds its mass 1 / (exp(A) - 1); for the middle
+    x + 1 with a uniform proposal when x + 1 <= L = ceil(1 / delta) + 1, else L with a
+    geometric proposal, L bounding 1 / (1 - exp(-delta))): each accepted draw has
+    probability proportional to its weight, so the law is exact; each round is accepted
+    with probability above about 1/3. Up to ``FEW`` entries run one by one on Python
+    integers (:func:`_reduce_one`, the same steps), which avoids the arrays' fixed cost.
     """
-    x = np.asarray(noise, dtype=np.float64)
-    b1, b2 = scale_from, scale_to
-    a = np.abs(x)
-    sign = np.where(x < 0, -1.0, 1.0)
-    r1 = 1.0 / b2 + 1.0 / b1
-    r2 = 1.0 / b2 - 1.0 / b1
-    u_stay = _random.uniform(rng, x.shape)
-    u_piece = _random.uniform(rng, x.shape)
-    u_value = _random.uniform(rng, x.shape)
-    stay = u_stay < (b2 / b1) * np.exp(-a * r2)
-    # masses of the three pieces, all divided by exp(-a/b1) (§2.2): y < 0, 0 <= y <= a, y > a
-    m1 = np.full(x.shape, 1.0 / r1)
-    m2 = -np.expm1(-r2 * a) / r2
-    m3 = np.exp(-r2 * a) / r1
-    pick = u_piece * (m1 + m2 + m3)
-    # inverse CDFs: Exp(r1) for the tails, Exp(r2) truncated to [0, a] in the middle
-    tail = -np.log1p(-u_value) / r1
-    middle = -np.log1p(u_value * np.expm1(-r2 * a)) / r2
-    y = np.where(pick < m1, -tail, np.where(pick < m1 + m2, np.minimum(middle, a), a + tail))
-    return np.where(stay, x, sign * y)
+    x = np.asarray(noise, dtype=np.int64)
+    shape = x.shape
+    x = x.ravel()
+    n = np.abs(x)
+    delta, total = a2 - a1, a1 + a2
+    tail_mass = -(-total.denominator // total.numerator)  # ceil(1 / A)
+    core_cap = -(-delta.denominator // delta.numerator) + 1  # ceil(1 / delta) + 1
+    if x.size <= FEW and 2 * tail_mass + core_cap < (1 << 62):
+        out = [_reduce_one(int(v), a1, a2, tail_mass, core_cap, rng) for v in x.tolist()]
+        return np.array(out, dtype=np.int64).reshape(shape)
+    stay = (_random.bernoulli_real(_sinh_ratio_bounds(a1, a2), x.size, rng)
+            & _coin_exp(delta, n, rng))
+    out = x.copy()
+    todo = np.flatnonzero(~stay)
+    y_all = np.zeros(x.size, dtype=np.int64)
+    while todo.size:
+        # independent proposals per entry; the first accepted one is kept (the rejection
+        # sampler's law, with fewer rounds)
+        candidates = CANDIDATES if todo.size > 64 else CANDIDATES_FEW
+        slots = np.repeat(todo, candidates)
+        m = n[slots]
+        core = np.minimum(m + 1, core_cap)
+        u = rng.integers(0, 2 * tail_mass + core)
+        accepted = np.zeros(slots.size, dtype=bool)
+        y = np.zeros(slots.size, dtype=np.int64)
+        tails = np.flatnonzero(u < 2 * tail_mass)
+        if tails.size:
+            j = _geometric(total, tails.size, rng)
+            ok = _random.bernoulli_real(_tail_accept_bounds(total, tail_mass), tails.size, rng)
+            right = u[tails] >= tail_mass
+            r = np.flatnonzero(right)
+            ok[r] &= _coin_exp(delta, m[tails[r]], rng)
+            y[tails] = np.where(right, m[tails] + j, -j)
+            accepted[tails] = ok
+        middle = np.flatnonzero(u >= 2 * tail_mass)
+        uniform = middle[m[middle] + 1 <= core_cap]
+        if uniform.size:
+            y[uniform] = u[uniform] - 2 * tail_mass
+            accepted[uniform] = _coin_exp(delta, y[uniform], rng)
+        geometric = middle[m[middle] + 1 > core_cap]
+        if geometric.size:
+            g = _geometric(delta, geometric.size, rng) - 1
+            ok = _random.bernoulli_real(_core_accept_bounds(delta, core_cap), geometric.size,
+                                        rng)
+            y[geometric] = g
+            accepted[geometric] = ok & (g <= m[geometric])
+        accepted = accepted.reshape(-1, candidates)
+        done = np.flatnonzero(accepted.any(axis=1))
+        first = np.argmax(accepted[done], axis=1)
+        y_all[todo[done]] = y.reshape(-1, candidates)[done, first]
+        todo = todo[~accepted.any(axis=1)]
+    moved = np.flatnonzero(~stay)
+    out[moved] = np.where(x[moved] < 0, -y_all[moved], y_all[moved])
+    return out.reshape(shape)
+
 
 
 class LaplaceNoiseReductionOnline:
@@ -235,7 +500,11 @@ class LaplaceNoiseReductionOnline:
     in advance.
 
     The joint law of the releases equals that of :func:`LaplaceNoiseReduction` on the same
-    levels, so releasing everything up to the current level costs only the current level.
+    levels (the same grid, from the first level, and the same integer rates), so releasing
+    everything up to the current level costs only the current level. Each :meth:`reduce`
+    draws the next level's integer noise from its exact conditional law given the current
+    one (:func:`laplace_reduce_noise`: Bayes's rule on the integer lazy walk, sampled with
+    exact coins and discrete Laplace draws by rejection), not from floats.
 
     Parameters
     ----------
@@ -255,7 +524,8 @@ class LaplaceNoiseReductionOnline:
     Attributes
     ----------
     release : ndarray
-        The release at the current level (``true_values`` + Lap(sensitivity / eps) entrywise).
+        The release at the current level, g (round(x / g) + Z) entrywise, Z discrete Laplace
+        with P(z) proportional to exp(-a |z|), a D <= eps (see :func:`LaplaceNoiseReduction`).
     eps : float
         The current level: the privacy cost of every release made so far.
     levels : list of float
@@ -271,7 +541,7 @@ class LaplaceNoiseReductionOnline:
     References
     ----------
     Koufogiannis F, Han S, Pappas GJ (2015), arXiv:1504.00065; Ligett et al. (2017),
-    NeurIPS 30.
+    NeurIPS 30; Canonne, Kamath and Steinke (2020), NeurIPS 33 (discrete Laplace).
 
     Examples
     --------
@@ -280,9 +550,9 @@ class LaplaceNoiseReductionOnline:
 
     >>> online = LaplaceNoiseReductionOnline(5.0, eps=0.1, sensitivity=1.0, random_state=1)
     >>> round(float(online.release), 2)
-    5.24
+    -10.12
     >>> round(float(online.reduce(1.0)), 2)
-    2.3
+    4.53
     >>> online.levels, online.privacy_
     ([0.1, 1.0], PrivacyLoss.pure(eps=1.0))
     """
@@ -310,10 +580,14 @@ class LaplaceNoiseReductionOnline:
         # reduce holds it from its level test to its state update (a copy gets its own: the
         # accountant's entry refuses a copy that another copy moved past, RunningCharge)
         self._lock = threading.Lock()
-        self._noise = _random.laplace(self.sensitivity / level, values.shape, self._rng)
+        # one grid for every level, from the first (largest-scale) one, as the batch path
+        self._grid, self._units = _level_grid(self.sensitivity, level, max(values.size, 1))
+        self._rate = self._rate_of(level)
+        t, s = self._rate.denominator, self._rate.numerator
+        self._noise = _random.discrete_laplace(t, s, values.size, self._rng)
         self.eps = level
         self.levels = [level]
-        self.release = self._values + self._noise
+        self.release = self._released()
 
     def __getstate__(self):
         # the lock is not state: a pickled copy gets its own (as before the lock, an object
@@ -325,6 +599,12 @@ class LaplaceNoiseReductionOnline:
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._lock = threading.Lock()
+
+    def __repr__(self):
+        """Current level, sensitivity and release (public); never the values or the noise."""
+        n = len(self.levels)
+        return model_repr(self, ("eps", "sensitivity"), released="release",
+                          extra=(f"{n} level{'' if n == 1 else 's'} released",))
 
     def _reduction_loss(self, level):
         """What moving from the current level to ``level`` charges a pure accountant.
@@ -386,12 +666,21 @@ class LaplaceNoiseReductionOnline:
                 accounting.charge(accountant, lambda: self._reduction_loss(level),
                                   "LaplaceNoiseReductionOnline.reduce").spend()
             self.privacy_ = accounting.PrivacyLoss.pure(level)
-            self._noise = laplace_reduce_noise(self._noise, self.sensitivity / self.eps,
-                                               self.sensitivity / level, self._rng)
+            rate = self._rate_of(level)
+            if rate > self._rate:  # else: levels closer than the rates' resolution
+                self._noise = laplace_reduce_noise(self._noise, self._rate, rate, self._rng)
+                self._rate = rate
             self.eps = level
             self.levels.append(level)
-            self.release = self._values + self._noise
+            self.release = self._released()
             return self.release
+
+    def _rate_of(self, level):
+        t, s = _level_rate(self._units, level)
+        return fractions.Fraction(s, t)
+
+    def _released(self):
+        return _random.release_on_grid(self._values, self._noise, self._grid)
 
 
 # --------------------------------------------------------------------------------------------
@@ -422,10 +711,29 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
                            accountant=None):
     """Release ``true_values`` at decreasing noise variances along one Brownian path.
 
-    Extension of Ligett et al. 2017 (Whitehouse, Ramdas, Wu and Rogers 2022; NOT in Ligett et al.):
-    eta_T ~ N(0, s_T), then eta_t = eta_{t+1} + N(0, s_t - s_{t+1}) for t = T-1..1, entrywise.
-    Releasing the prefix up to t is as private as one Gaussian release with variance s_t:
-    rho_t-zCDP with rho_t = Delta_2^2 / (2 s_t) for l2-sensitivity Delta_2.
+    Extension of Ligett et al. 2017 (Whitehouse, Ramdas, Wu and Rogers 2022; NOT in Ligett et al.),
+    on the integer grid with exact discrete Gaussian draws: the values are rounded to the grid
+    g = 2^k of the smallest variance (``dppack._random.discrete_gaussian_grid``), V =
+    round(x / g); Z_T ~ N_Z(0, p_T), then Z_t = Z_{t+1} + N_Z(0, p_t) for t = T-1..1,
+    entrywise, with integer variances p (:func:`gaussian_path_grid`) such that
+    g^2 (p_T + ... + p_t) >= s_t; row t is g (V + Z_t).
+
+    Privacy, what is proven: the whole path is a function of V + Z_T plus independent
+    data-free noise, and V + Z_T is the discrete Gaussian mechanism with variance p_T on an
+    integer vector of L2 sensitivity at most Delta_2 / g + sqrt(m) (m entries), hence
+    rho-zCDP with rho = (Delta_2 / g + sqrt(m))^2 / (2 p_T) <= Delta_2^2 / (2 s_T) (Canonne,
+    Kamath and Steinke 2020, Theorem 4; p_T is raised to keep the charge of the continuous
+    path). This is what an accountant is charged, and it is exact.
+
+    What is NOT exact: the continuous path's statement that the prefix up to t < T is as
+    private as one Gaussian release of variance s_t. Here Z_t is a sum of independent discrete
+    Gaussians, which is not a discrete Gaussian (Canonne, Kamath and Steinke 2020 discuss such
+    sums; they are close to, but not equal to, N_Z(0, p_t + ... + p_T)), and no bound for
+    that closeness is charged here. The proven statement for a prefix up to t is weaker:
+    (Delta_2 / g + sqrt(m))^2 / (2 max_{j >= t} p_j)-zCDP (V + Z_t is one increment's
+    discrete Gaussian mechanism plus independent noise). Use
+    :func:`LaplaceNoiseReduction` (exact at every prefix) when prefixes are to be published
+    at their own levels; the accuracy-first ERM uses the Laplace path.
 
     Parameters
     ----------
@@ -457,6 +765,8 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     ----------
     Whitehouse J, Ramdas A, Wu ZS, Rogers R (2022). Brownian noise reduction: maximizing
     privacy subject to accuracy constraints. NeurIPS 35.
+    Canonne CL, Kamath G, Steinke T (2020). The discrete Gaussian for differential privacy.
+    NeurIPS 33.
 
     Examples
     --------
@@ -466,7 +776,7 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     >>> path = GaussianNoiseReduction(5.0, variances=[4.0, 1.0, 0.25], sensitivity=1.0,
     ...                               random_state=1)
     >>> [round(float(v), 2) for v in path]
-    [6.46, 5.88, 5.17]
+    [5.89, 5.38, 5.24]
     """
     _frames.refuse_dask("GaussianNoiseReduction", true_values, variances)
     bill = accounting.charge(
@@ -483,9 +793,53 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     rng = _random.as_generator(random_state)
     if sensitivity is not None:
         bill.spend()
-    T = s.size
-    path = np.empty((T,) + values.shape)
-    path[T - 1] = _random.normal(math.sqrt(s[T - 1]), values.shape, rng)
-    for t in range(T - 2, -1, -1):
-        path[t] = path[t + 1] + _random.normal(math.sqrt(s[t] - s[t + 1]), values.shape, rng)
-    return values + path
+    return gaussian_noise_path(values, s, sensitivity, rng)
+
+
+def gaussian_path_grid(s, sensitivity, coordinates):
+    """The grid exponent k and the integer variances p_T, p_{T-1}, ..., p_1 of the path.
+
+    g = 2^k is ``dppack._random.discrete_gaussian_grid`` (sqrt(s_T), Delta, m) (the last,
+    smallest variance's grid). The first draw has p_T >= (s_T / g^2) ((Delta / g + r) /
+    (Delta / g))^2, r = ceil(sqrt(m)) (rounding adds at most sqrt(m) grid steps to the L2
+    sensitivity), so that (Delta / g + sqrt(m))^2 / (2 p_T) <= Delta^2 / (2 s_T): the charge
+    of the continuous path is kept. The increments have p_t >= (s_t - s_{t+1}) / g^2. Each is
+    rounded up to the sampler's proposal scale (``dppack._random.gaussian_variance``).
+    Without a sensitivity, p_T >= s_T / g^2.
+    """
+    m = max(int(coordinates), 1)
+    last = float(s[-1])
+    if sensitivity is None:
+        k = _random.discrete_gaussian_grid(math.sqrt(last))[0]
+        widen = fractions.Fraction(1)
+    else:
+        k = _random.discrete_gaussian_grid(math.sqrt(last), float(sensitivity), m)[0]
+        units = fractions.Fraction(float(sensitivity)) / fractions.Fraction(2) ** k
+        r = math.isqrt(m - 1) + 1
+        widen = ((units + r) / units) ** 2
+    inverse_g2 = fractions.Fraction(2) ** (-2 * k)
+    variances = [_random.gaussian_variance(
+        math.ceil(fractions.Fraction(last) * inverse_g2 * widen))]
+    for t in range(len(s) - 2, -1, -1):
+        step = fractions.Fraction(float(s[t])) - fractions.Fraction(float(s[t + 1]))
+        variances.append(_random.gaussian_variance(math.ceil(step * inverse_g2)))
+    return k, variances
+
+
+def gaussian_noise_path(values, s, sensitivity, rng):
+    """The Brownian path on the grid: shape (T, ``*values.shape``).
+
+    Z_T ~ N_Z(0, p_T) and Z_t = Z_{t+1} + N_Z(0, p_t) entrywise (exact discrete Gaussian
+    draws, :func:`dppack._random.discrete_gaussian`, with the grid and integer variances of
+    :func:`gaussian_path_grid`); row t is g (round(x / g) + Z_t).
+    """
+    x = np.asarray(values, dtype=np.float64)
+    k, variances = gaussian_path_grid(s, sensitivity, x.size)
+    T = len(variances)
+    out = np.empty((T,) + x.shape)
+    z = np.asarray(_random.discrete_gaussian(variances[0], 1, x.size, rng))
+    out[T - 1] = _random.release_on_grid(x, z, k)
+    for i, p in enumerate(variances[1:], start=1):
+        z = z + np.asarray(_random.discrete_gaussian(p, 1, x.size, rng))
+        out[T - 1 - i] = _random.release_on_grid(x, z, k)
+    return out

@@ -44,6 +44,7 @@ import math
 import numpy as np
 
 from .. import _checks, _frames, _messages, _random, accounting
+from .._repr import model_repr
 from ..mechanisms import (
     calibrateAnalyticGaussianMechanism,
     discrete_gaussian_parameters,
@@ -52,7 +53,13 @@ from ..mechanisms import (
 )
 from ..erm import losses
 from ..erm.cms import fit_loss, refuse_infinite_eps, spend_fit
-from ..erm.design import check_fitted, linear_score, predict_matrix, prepare_design
+from ..erm.design import (
+    check_fitted,
+    fitted_add_bias,
+    linear_score,
+    predict_matrix,
+    prepare_design,
+)
 
 __all__ = [
     "GradientPerturbationAGM",
@@ -475,16 +482,20 @@ class _AnalyticGaussianERM:
         k, sigma2 = grid
         return math.ldexp(math.sqrt(sigma2), k)
 
-    def predict(self, X, add_bias=False, raw_value=False):
+    def __repr__(self):
+        """Class, key parameters, and the coefficients once fitted."""
+        return model_repr(self, ("loss", "eps", "delta", "gamma", "huber_h"))
+
+    def predict(self, X, add_bias=None, raw_value=False):
         """Predictions for new data (X is not clipped).
 
         Logistic loss: probabilities sigma(X coeff) with ``raw_value``, else labels 0/1
         (round half to even, as LogisticRegressionDP). Huber loss: the scores X coeff with
         ``raw_value``, else 1 where the score is > 0 and 0 otherwise (as svmDP).
-        Returns a 1-d array of n values.
+        Returns a 1-d array of n values. ``add_bias`` None: as fitted.
         """
         check_fitted(self.coeff)
-        add_bias = _checks.check_flag(add_bias, "add.bias")
+        add_bias = fitted_add_bias(self, add_bias)
         raw_value = _checks.check_flag(raw_value, "raw.value")
         # C order: the product's rounding depends on the memory layout, and R passes Fortran
         # order; one layout gives R and Python the same bits.
@@ -664,6 +675,7 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         self.Delta_, self.sigma_, self.n_iterations_, self.step_size_ = Delta, sigma, T, eta
         self.noise_sd_ = noise_sd
         self.privacy_ = privacy
+        self.add_bias_ = bool(add_bias)  # checked by _begin_fit; predict's default
         return self
 
     def _gradient_descent(self, X, y, lam, eta, T):
@@ -749,6 +761,18 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
     (block x d exact discrete Gaussian values, whose sampler consumes a number of draws that
     depends on the variance) from the second. So the sampled records do not depend on eps:
     fits with one seed sample the same records, and ``eps = Inf`` draws no noise.
+
+    Exactness of these float draws: both are data-free (they depend on n, public under
+    replace-one neighbours, and on nothing else in the data). The 8 uniforms are only seed
+    words. The index i = floor(n u) of a uniform u on the multiples of 2^-53 (NumPy's
+    ``random``) picks each record with probability within 2^-52 of 1/n (each index receives
+    between floor(2^53 / n) - 1 and ceil(2^53 / n) + 1 of the 2^53 values: the float product
+    n u is monotone in u and its rounding moves each boundary by at most one value; exact
+    when n is a power of two), not exactly 1/n: the amplification by subsampling (Balle,
+    Barthe and Gaboardi 2018, sampling rate q = 1/n) then holds with q at most 1/n + 2^-52,
+    which moves the per-step amplified (eps, delta) by a relative n 2^-52 (below 3e-9 for
+    n < 10^7), far below the rounding of the calibration; it is not charged. The released coefficients' noise is the exact
+    discrete Gaussian (module docstring, "Exact noise").
 
     References
     ----------
@@ -836,6 +860,7 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         self.sigma_, self.Delta_, self.n_iterations_ = sigma, Delta, T
         self.noise_sd_ = 0.0 if grid is None else math.ldexp(math.sqrt(grid[1]), grid[0])
         self.privacy_ = privacy
+        self.add_bias_ = bool(add_bias)  # checked by _begin_fit; predict's default
         return self
 
     def _sgd(self, X, y, lam, L, grid, T, rng):

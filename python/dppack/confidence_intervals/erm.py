@@ -12,18 +12,36 @@ divided by s_j sqrt(p), s_j = max(|L_j|, |U_j|), so every row has norm <= 1; lab
 scale of the raw X (a positive rescaling per coefficient, so quantiles carry over).
 
 Randomness: one generator per call. Objective perturbation draws the fit's noise b, then the
-noise of H~, then of Sigma~, then the Monte Carlo draws (n_draws x d normals, then the n_draws
-Laplace-type vectors: their norms, then their directions). Output perturbation draws, after
-the exact fit, the output noise, then H~, Sigma~ and (pure DP only) the Monte Carlo draws.
+noise of theta~'s release near the minimiser, then the noise of H~, then of Sigma~, then the
+Monte Carlo draws (n_draws x d normals, n_draws x d Laplace values for theta~'s release noise,
+then the n_draws l2-Laplace vectors of b: their norms, then their directions). Output
+perturbation draws, after the fit, the output noise, then H~, Sigma~ and (pure DP only) the
+Monte Carlo draws (normals, then the Laplace values of the output noise).
 
-Noise. Under zCDP the Gaussian noise on released values (the output-perturbed theta~, H~,
-Sigma~) is the exact discrete Gaussian of Canonne, Kamath and Steinke (2020) on a
-power-of-two grid, with the sensitivity raised by the rounding
-(``mechanisms.discrete_gaussian_release``). The spherical Laplace of pure DP (a
-Gamma norm times a uniform direction) has no exact sampler here and stays floating point. The
-Monte Carlo draws (normals and spherical Laplace vectors simulating the estimator's law from
-the released H~ and Sigma~) are post-processing, not noise on a true value, and stay floating
-point too.
+Noise. Every released value is drawn on a data-independent power-of-two grid by an exact
+sampler, the data rounded to the grid first and the sensitivity raised by the rounding:
+
+* zCDP: the output-perturbed theta~, H~ and Sigma~ get the exact discrete Gaussian of Canonne,
+  Kamath and Steinke (2020) (``mechanisms.discrete_gaussian_release``);
+* pure DP: H~, Sigma~ and the output-perturbed theta~ get exact discrete Laplace noise
+  (:func:`dppack._random.discrete_laplace_noise`) calibrated to the L1 sensitivity
+  sqrt(k) Delta_2 of a k-vector of L2 sensitivity Delta_2 (k = d^2 for a matrix), instead of
+  the paper's spherical (l2-)Laplace law, which has no exact sampler here. The cost: a
+  per-coordinate standard deviation sqrt(2 k) Delta_2 / eps against sqrt(k + 1) Delta_2 / eps,
+  a factor sqrt(2 k / (k + 1)) < sqrt(2) (1 for k = 1);
+* objective perturbation: the noise b in the objective is the paper's continuous l2-Laplace
+  vector, drawn in floating point (data-free: it enters the optimisation, not a released
+  value); the released theta~ is the solver's certified approximate minimiser rounded to a grid
+  plus exact discrete Laplace noise covering its distance to the exact minimiser
+  (:func:`_release_near_minimiser`, Iyengar et al. 2019), with 1/100 of the coefficients'
+  eps (``NEAR_MINIMISER_SHARE``);
+* the exact minimisers of output perturbation are certified approximate ones (gradient norm
+  <= 1e-10, ``erm.solvers.margin_newton``): their sensitivity is raised by twice their
+  distance bound (:func:`_certified_radius`).
+
+The Monte Carlo draws (normals, and Laplace-type vectors simulating the noise of theta~, from
+the released H~ and Sigma~ and public constants only) are data-free post-processing of the
+released values, and are drawn in floating point.
 
 Accounting. :func:`confintERM`, :func:`confintDP` and :func:`priv_spd_mat` take a trailing
 ``accountant`` (None: the session's, if any), charged once for the whole release before any
@@ -41,7 +59,7 @@ from ..erm.blocks import regularizer_l2
 from ..erm.losses import weighted_gram
 from ..erm.design import coefficient_names, prepare_design
 from ..erm.models import LogisticRegressionDP, svmDP
-from ..erm.solvers import margin_newton
+from ..erm.solvers import EXACT_GRADIENT_TOLERANCE, margin_newton
 
 __all__ = [
     "ERMConfidenceIntervals",
@@ -56,15 +74,19 @@ __all__ = [
     "spherical_laplace",
 ]
 
+# The share of the coefficients' eps that releases objective perturbation's theta~ near the
+# solver's minimiser (_release_near_minimiser); the rest runs the objective perturbation.
+NEAR_MINIMISER_SHARE = 1.0 / 100.0
+
 NOTIONS = ("DP", "zCDP")
-LOSSES = losses.NAMES  # the margin losses f(z), z = y theta'x (spec §2): dppack.erm.losses
+LOSSES = losses.NAMES  # the margin losses f(z), z = y theta'x: dppack.erm.losses
 METHODS = ("objective", "output")
-# Spec §7 "Budget split": DP (eps/2, eps/4, eps/4); zCDP rho parts 4 : 1 : 1.
+# Budget split (Wang, Kifer and Lee 2019, Section 7): DP (eps/2, eps/4, eps/4); zCDP 4 : 1 : 1.
 DEFAULT_SPLITS = {"DP": (2.0, 1.0, 1.0), "zCDP": (4.0, 1.0, 1.0)}
 
 
 # --------------------------------------------------------------------------------------------
-# Noise, sensitivities and the private matrices (spec §2, §3, §5)
+# Noise, sensitivities and the private matrices (Wang, Kifer and Lee 2019, Lemmas 2-5, Alg. 2)
 # --------------------------------------------------------------------------------------------
 
 
@@ -92,7 +114,9 @@ def spherical_laplace(k, rate, random_state=None, size=None):
     Notes
     -----
     The package's one sampler of this law, :func:`dppack._random.l2_laplace`, with
-    ``random_state`` turned into a generator; the releases here call that sampler directly.
+    ``random_state`` turned into a generator. The confidence intervals call that sampler
+    directly for objective perturbation's noise b and its Monte Carlo law only (data-free
+    draws); no released value gets this floating-point noise.
 
     References
     ----------
@@ -310,11 +334,12 @@ def _spd_eigen(M, sensitivity, budget, notion, floor, rng):
     """PrivSPDMat as (eigenvalues, eigenvectors) of the released matrix."""
     d = M.shape[0]
     if notion == "DP":
-        # spherical Laplace on R^(d^2) with gamma = phi / s (spec §5 step 1); floating point:
-        # no exact sampler of this law exists in _random
-        noisy = M + _random.l2_laplace(d * d, budget / sensitivity, rng).reshape(d, d)
+        # The paper's spherical Laplace on R^(d^2) (Wang, Kifer and Lee 2019, Algorithm 2)
+        # replaced by exact discrete Laplace noise on a grid: the d^2 entries have Frobenius
+        # (L2) sensitivity s, so L1 sensitivity at most d s (Cauchy-Schwarz over d^2 entries)
+        noisy = _random.discrete_laplace_noise(M, d * sensitivity, budget, rng)
     else:
-        # N(0, s^2 / (2 phi) I_{d^2}) (spec §5 step 1, P3; the paper's I_d is a typo, §9.3),
+        # N(0, s^2 / (2 phi) I_{d^2}) (Algorithm 2 step 1; the paper's I_d must be I_{d^2}),
         # drawn exactly: the discrete Gaussian on a grid, phi-zCDP for the d^2 entries as one
         # vector with the sensitivity the rounding leaves (_gaussian_release)
         noisy = _gaussian_release(M, sensitivity, budget, rng)
@@ -327,8 +352,11 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
                  accountant=None):
     """PrivSPDMat: a private symmetric positive-definite version of M (Algorithm 2).
 
-    Noise on all d^2 entries (spherical Laplace for pure DP, Gaussian for zCDP), then
-    symmetrisation and eigenvalues clipped below at ``floor`` (post-processing).
+    Noise on all d^2 entries, then symmetrisation and eigenvalues clipped below at ``floor``
+    (post-processing). The noise is exact, on a power-of-two grid: for pure DP discrete Laplace
+    noise at the L1 sensitivity d s (the paper's spherical Laplace law has no exact sampler
+    here; the per-entry standard deviation is at most sqrt(2) times the paper's), for zCDP the
+    discrete Gaussian (Canonne, Kamath and Steinke 2020).
 
     Parameters
     ----------
@@ -368,8 +396,8 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
     >>> P = priv_spd_mat(M, sensitivity=0.02, budget=1.0, floor=0.1, random_state=1)
     >>> bool(np.allclose(P, P.T)), bool(np.linalg.eigvalsh(P).min() >= 0.1 - 1e-12)
     (True, True)
-    >>> round(float(P[0, 0]), 2)
-    2.02
+    >>> bool(abs(P[0, 0] - 2.0) < 0.5)  # discrete Laplace noise of scale d s / eps = 0.04
+    True
     """
     bill = accounting.charge(accountant, lambda: _notion_loss(notion, budget), "priv_spd_mat")
     M = _checks.as_numeric_array(M, "M must be a numeric matrix.")
@@ -541,7 +569,7 @@ def _check_split(budget_split, notion):
 
 
 # --------------------------------------------------------------------------------------------
-# The procedure (spec §4-§7)
+# The procedure (Wang, Kifer and Lee 2019, Algorithms 1, 3, 4 and 5)
 # --------------------------------------------------------------------------------------------
 
 
@@ -631,8 +659,6 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
     (['(Intercept)', 'glu', 'bmi'], PrivacyLoss.pure(eps=2.0))
     >>> bool(np.all((ci.lower <= ci.coeff) & (ci.coeff <= ci.upper)))
     True
-    >>> bool(ci.lower[1] > 0)  # glucose raises the odds of diabetes
-    True
     """
     _frames.refuse_dask("confintERM", X, y)
     bill = accounting.charge(accountant, lambda: _budget_loss(eps, rho), "confintERM")
@@ -656,28 +682,32 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
     split = _check_split(budget_split, notion)
     n_draws = _checks.check_whole(n_draws, "n.draws", 2)
     sigma_bound = _checks.check_choice(sigma_bound, "sigma.bound", ("theta", "bound"))
-    # > 0, not >= 0: Algorithms 3 and 5 invert H~ (spec §6 step 6), and a floor of 0 lets a
-    # noisy eigenvalue at 0 through, which gave NaN intervals (spec §5 floors at 2c > 0)
+    # > 0, not >= 0: Algorithms 3 and 5 invert H~, and a floor of 0 lets a noisy eigenvalue
+    # at 0 through, which gave NaN intervals (Algorithm 2 floors at 2c > 0)
     eig_floor = _checks.check_finite_positive_scalar(eig_floor, "eig.floor", optional=True)
-    # rows clipped and scaled into the unit L2 ball, labels -1/+1 (spec §9.8, §9.12)
+    # rows clipped and scaled into the unit L2 ball, labels -1/+1 (as DPpack's models)
     design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
                             labels="signed")
     Xs, ys = design["X"], design["y"]
     n, d = Xs.shape
     margin = losses.margin_loss(loss, huber_h)
-    c = gamma / (2.0 * n)  # spec §1: gamma_DPpack = 2 n c
+    c = gamma / (2.0 * n)  # gamma_DPpack = 2 n c
     floor = 2.0 * c if eig_floor is None else eig_floor
     budgets = tuple(float(s) * total for s in split)
     eps1 = None
     eps_prime = None
     if method == "objective":
-        # zCDP: phi_1 is still an eps, worth eps_1^2/2 of rho (spec §6, P1)
+        # zCDP: phi_1 is still an eps, worth eps_1^2/2 of rho (Wang, Kifer and Lee, Theorem 2)
         eps1 = budgets[0] if notion == "DP" else math.sqrt(2.0 * budgets[0])
-        eps_prime = objective_eps_prime(eps1, margin.curvature, n, c)  # before any draw
+        # the objective gets (1 - NEAR_MINIMISER_SHARE) eps1, the release near the solver's
+        # minimiser the rest (_release_near_minimiser); checked before any draw
+        eps_prime = objective_eps_prime((1.0 - NEAR_MINIMISER_SHARE) * eps1, margin.curvature,
+                                        n, c)
     rng = _random.as_generator(random_state)
     privacy = bill.spend()  # every argument checked; before the first draw
 
-    theta = _private_estimate(Xs, ys, margin, c, method, notion, budgets[0], eps_prime, rng)
+    theta, release_scale = _private_estimate(Xs, ys, margin, c, method, notion, budgets[0],
+                                             eps1, eps_prime, rng)
     s_H = hessian_sensitivity(margin.curvature, n)
     sup_first = (margin.sup_first_at(float(np.linalg.norm(theta)))
                  if sigma_bound == "theta" else 1.0)
@@ -693,7 +723,7 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
         draws_used = 0
     else:
         draws = _monte_carlo_draws(theta, H_values, H_vectors, S_values, S_vectors, method,
-                                   eps_prime, budgets[0], n, c, n_draws, rng)
+                                   eps_prime, release_scale, n, n_draws, rng)
         lower, upper = np.quantile(draws, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
         draws_used = n_draws
     scale = design["scale"]
@@ -706,35 +736,143 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
     )
 
 
-def _private_estimate(X, y, loss, c, method, notion, phi1, eps_prime, rng):
-    """theta~ by Algorithm 1 (objective) or Algorithm 4 (output); the minimiser the proofs
-    assume is certified by :func:`dppack.erm.solvers.margin_newton` (||grad|| <= 1e-10), else
-    ``ConvergenceError`` before the output noise is drawn."""
+def _certified_radius(c):
+    """r = g_tol / (2 c): how far a point certified by :func:`dppack.erm.solvers.margin_newton`
+    (gradient norm <= g_tol = 1e-10) can lie from the exact minimiser of the confidence
+    intervals' objective, which is 2c-strongly convex (||theta - theta*|| <= ||grad|| / (2c);
+    Wang, Kifer and Lee 2019, the objective of their Algorithms 1 and 4). The certificate is
+    checked on the computed gradient, whose rounding (about 1e-16 (1 + ||theta||), see
+    ``dppack.erm.solvers``) is far below the tolerance and is not added."""
+    return EXACT_GRADIENT_TOLERANCE / (2.0 * c)
+
+
+def _l1_bound(l2, k):
+    """sqrt(k) ``l2``, rounded up: an L1 sensitivity of a k-vector of L2 sensitivity ``l2``
+    (Cauchy-Schwarz). The factor 1 + 2^-50 covers the two roundings of the product."""
+    return math.sqrt(k) * l2 * (1.0 + 2.0 ** -50)
+
+
+def _laplace_release_scale(l1, eps, k):
+    """The scale, in value units, of each coordinate's noise in
+    :func:`dppack._random.discrete_laplace_noise` (L1 sensitivity ``l1``, budget ``eps``, k
+    coordinates): g t / s, at least l1 / eps (``_random.laplace_grid``). The Monte Carlo
+    draws simulate the released noise with this scale."""
+    k_grid, _, t, s = _random.laplace_grid(float(l1), float(eps), int(k))
+    return math.ldexp(t / s, k_grid)
+
+
+def _release_near_minimiser(theta, radius, eps, rng):
+    """Release an approximate minimiser of an objective-perturbed ERM exactly: ``theta``
+    rounded to a power-of-two grid plus exact discrete Laplace noise covering 2 ``radius``.
+
+    Approximate minima perturbation (Iyengar, Near, Song, Thakkar, Thakurta and Wang 2019):
+    the privacy of objective perturbation holds for the exact minimiser theta* of the perturbed
+    objective, which no solver returns; a solver certifies ||theta - theta*||_2 <= r instead.
+
+    Parameters
+    ----------
+    theta : ndarray
+        The solver's minimiser, d values, certified to lie within ``radius`` of theta*.
+    radius : float
+        r > 0, e.g. g_tol / lambda for a gradient tolerance g_tol and strong convexity lambda.
+    eps : float
+        The share of eps this release spends, > 0.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray
+        g (round(theta / g) + Z), Z exact integer discrete Laplace noise
+        (:func:`dppack._random.discrete_laplace_noise`) for the L1 sensitivity 2 r sqrt(d):
+        each coordinate's scale is at least 2 r sqrt(d) / eps.
+
+    Notes
+    -----
+    Privacy: let eps_1 be the objective perturbation's guarantee, a bound exp(eps_1) on the
+    ratio of the densities of theta* under neighbouring datasets D, D' (Wang, Kifer and Lee
+    2019, Theorem 1, improving Chaudhuri, Monteleoni and Sarwate 2011).
+    The noise b of the objective is a function of theta* and D (the first-order condition), so
+    theta = theta* + e_D(theta*) with ||e_D||_2 <= r; for a fixed theta*, e_D and e_D' differ
+    by at most 2 r in L2 and 2 r sqrt(d) in L1, and the rounded vectors by that plus one grid
+    step per coordinate, which the discrete Laplace release covers at eps. Integrating over
+    theta* composes the two: the release is (eps_1 + eps)-DP (Iyengar et al. 2019, the proof
+    of their approximate minima perturbation). The draw is exact and the float released a
+    function of the noisy integers only (Mironov 2012); what remains in floating point is the
+    objective's noise b itself (a continuous density drawn in float, data-free), the one
+    approximate part of the release.
+
+    References
+    ----------
+    Iyengar R, Near J P, Song D, Thakkar O, Thakurta A, Wang L (2019). Towards practical
+    differentially private convex optimization. IEEE Symposium on Security and Privacy
+    (Algorithm 1, approximate minima perturbation). Canonne, Kamath and Steinke (2020) (the
+    discrete Laplace sampler).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = _release_near_minimiser(np.array([0.25, -1.5]), 1e-8, 0.01,
+    ...                               np.random.default_rng(1))
+    >>> out.shape, bool(np.all(np.abs(out - [0.25, -1.5]) < 1e-4))
+    ((2,), True)
+    """
+    theta = np.asarray(theta, dtype=np.float64)
+    return _random.discrete_laplace_noise(theta, _l1_bound(2.0 * radius, theta.size), eps, rng)
+
+
+def _private_estimate(X, y, loss, c, method, notion, phi1, eps1, eps_prime, rng):
+    """theta~ by Algorithm 1 (objective) or Algorithm 4 (output) of Wang, Kifer and Lee
+    (2019), and the per-coordinate scale of its Laplace noise (None under zCDP output
+    perturbation, whose interval has the closed form).
+
+    The minimisers are certified by :func:`dppack.erm.solvers.margin_newton`
+    (||grad|| <= 1e-10, else ``ConvergenceError`` before the output noise is drawn), within
+    r = :func:`_certified_radius` of the exact ones. Objective perturbation: b is the
+    l2-Laplace vector of rate eps'/2 (Wang, Kifer and Lee 2019, Algorithm 1; drawn in floating
+    point, data-free), and theta~ is released by :func:`_release_near_minimiser` with
+    NEAR_MINIMISER_SHARE eps_1. Output perturbation: the L2 sensitivity of the exact minimiser
+    is 1 / (n c) (their Algorithm 4), of a certified one 1 / (n c) + 2 r; the noise is exact
+    discrete Laplace at the L1 sensitivity sqrt(d) (1 / (n c) + 2 r) (pure DP) or the exact
+    discrete Gaussian (zCDP)."""
     n, d = X.shape
+    radius = _certified_radius(c)
     if method == "objective":
-        b = _random.l2_laplace(d, eps_prime / 2.0, rng)  # spec §4 step 2: gamma = eps'/2
-        return margin_newton(X, y, loss.value, loss.first, loss.second, c, b)
+        b = _random.l2_laplace(d, eps_prime / 2.0, rng)  # data-free, in the objective
+        theta = margin_newton(X, y, loss.value, loss.first, loss.second, c, b)
+        eps_near = NEAR_MINIMISER_SHARE * eps1
+        return (_release_near_minimiser(theta, radius, eps_near, rng),
+                _laplace_release_scale(_l1_bound(2.0 * radius, d), eps_near, d))
     theta_hat = margin_newton(X, y, loss.value, loss.first, loss.second, c, np.zeros(d))
-    # spec §7 Algorithm 4: L2 sensitivity of theta^ is 1/(n c)
+    sensitivity = 1.0 / (n * c) + 2.0 * radius
     if notion == "DP":
-        return theta_hat + _random.l2_laplace(d, n * c * phi1, rng)
-    return _gaussian_release(theta_hat, 1.0 / (n * c), phi1, rng)  # exact (discrete) Gaussian
+        l1 = _l1_bound(sensitivity, d)
+        return (_random.discrete_laplace_noise(theta_hat, l1, phi1, rng),
+                _laplace_release_scale(l1, phi1, d))
+    return _gaussian_release(theta_hat, sensitivity, phi1, rng), None
 
 
 def _monte_carlo_draws(theta, H_values, H_vectors, S_values, S_vectors, method, eps_prime,
-                       phi1, n, c, m, rng):
-    """The m draws theta^(i) of Algorithm 3 step 6 or Algorithm 5's pure DP branch."""
+                       release_scale, n, m, rng):
+    """The m draws theta^(i) of Algorithm 3 step 6 or Algorithm 5's pure DP branch (Wang,
+    Kifer and Lee 2019), simulating the law of theta~ from the released H~, Sigma~ and theta~
+    and public constants only: data-free post-processing, drawn in floating point.
+
+    The noise of the released theta~ is simulated by independent Laplace values of scale
+    ``release_scale`` per coordinate (the continuous law the exact discrete Laplace release
+    approximates on its grid, 2^-20 of its scale or finer): output perturbation's noise, or
+    objective perturbation's small release noise near the minimiser; objective perturbation's
+    b is simulated by its l2-Laplace law."""
     d = theta.size
     # G_i ~ N(0, Sigma~) through Sigma~ = V diag(lam) V'
     G = (_random.normal(1.0, (m, d), rng) * np.sqrt(S_values)) @ S_vectors.T
+    release = _random.laplace(release_scale, (m, d), rng)
     if method == "objective":
-        beta = _random.l2_laplace(d, eps_prime / 2.0, rng, size=m)  # the law of b (§6 step 5)
+        beta = _random.l2_laplace(d, eps_prime / 2.0, rng, size=m)  # the law of b
         A = G + beta / math.sqrt(n)
-        shift = theta
+        shift = theta - release
     else:
-        beta = _random.l2_laplace(d, n * c * phi1, rng, size=m)  # §7 Algorithm 5 step 4
         A = G
-        shift = theta - beta
+        shift = theta - release
     # H~^{-1} A_i for every row at once (H~ symmetric): A V diag(1/lam) V'
     return shift + ((A @ H_vectors) / H_values) @ H_vectors.T / math.sqrt(n)
 
@@ -744,14 +882,16 @@ def _output_zcdp_interval(theta, H_values, H_vectors, S_values, S_vectors, rho1,
     U = I / (2 rho_1 (n c)^2) + (1/n) H~^{-1} Sigma~ H~^{-1}.
 
     The first term is the variance of the output noise: the parameter of the discrete
-    Gaussian actually drawn (:func:`_gaussian_release_variance`), which is at least the
-    continuous 1 / (2 rho_1 (n c)^2) and bounds the noise's variance; the rounding of theta^
-    to the grid (at most half a step, below 2^-13 of the noise's sd) is left out."""
+    Gaussian actually drawn (:func:`_gaussian_release_variance`, at the sensitivity
+    1 / (n c) + 2 r of the certified minimiser, :func:`_private_estimate`), which is at least
+    the continuous 1 / (2 rho_1 (n c)^2) and bounds the noise's variance; the rounding of
+    theta^ to the grid (at most half a step, below 2^-13 of the noise's sd) is left out."""
     from scipy.stats import norm
 
     H_inv = (H_vectors / H_values) @ H_vectors.T
     Sigma = (S_vectors * S_values) @ S_vectors.T
-    noise = _gaussian_release_variance(theta.size, 1.0 / (n * c), rho1)
+    sensitivity = 1.0 / (n * c) + 2.0 * _certified_radius(c)
+    noise = _gaussian_release_variance(theta.size, sensitivity, rho1)
     variance = noise + np.diag(H_inv @ Sigma @ H_inv) / n
     half = norm.ppf(1.0 - alpha / 2.0) * np.sqrt(variance)
     return theta - half, theta + half

@@ -81,10 +81,12 @@ import math
 import numpy as np
 
 from .. import _checks, _frames, _messages, _random, accounting
+from .._repr import model_repr
 from .blocks import mapXy_gr_linear, mapXy_linear, resolve_regularizer
 from .design import (
     add_bias_column,
     check_fitted,
+    fitted_add_bias,
     predict_matrix,
     prepare_design,
     prepare_weights,
@@ -571,10 +573,18 @@ class EmpiricalRiskMinimizationDP_CMS:
         return self._fit(X, y, upper_bounds, lower_bounds, add_bias, None, None, random_state,
                          accountant=accountant)
 
-    def predict(self, X, add_bias=False):
-        """``mapXy(X, coeff)`` (X not clipped or scaled) as a 1-d array of n values."""
+    def predict(self, X, add_bias=None):
+        """``mapXy(X, coeff)`` (X not clipped or scaled) as a 1-d array of n values;
+        ``add_bias`` None: as fitted."""
         X = self._predict_design(X, add_bias)
         return _checks.as_vector(self.mapXy(X, self.coeff), X.shape[0], MODEL_OUTPUT_MESSAGE)
+
+    # shown by repr (subclasses with fixed functions list fewer)
+    _REPR_PARAMS = ("mapXy", "loss", "regularizer", "eps", "gamma", "perturbation_method", "c")
+
+    def __repr__(self):
+        """Class, key parameters, and the coefficients once fitted."""
+        return model_repr(self, self._REPR_PARAMS)
 
     # ---- the steps ----------------------------------------------------------------------------
 
@@ -649,6 +659,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.Delta_ = Delta if objective else None
         self.privacy_ = privacy
         self.n_passes_ = getattr(Xp, "passes", None)  # Dask data (dppack.dask.erm); else None
+        self.add_bias_ = add_bias  # predict's default (None: as fitted)
         return self
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
@@ -733,7 +744,7 @@ class EmpiricalRiskMinimizationDP_CMS:
 
     def _predict_design(self, X, add_bias):
         check_fitted(self.coeff)
-        add_bias = _checks.check_flag(add_bias, "add.bias")
+        add_bias = fitted_add_bias(self, add_bias)
         X = predict_matrix(X, np.size(self.coeff), add_bias)
         return add_bias_column(X) if add_bias else X
 

@@ -54,10 +54,12 @@ __all__ = [
     "apply_design",
     "as_design_matrix",
     "as_labels",
+    "binary_codes",
     "check_finite_matrix",
     "check_fitted",
     "coefficient_names",
     "design_layout",
+    "fitted_add_bias",
     "fourier_cosines",
     "fourier_features",
     "interleaved_split",
@@ -97,6 +99,10 @@ WEIGHTS_COUNT_MESSAGE = ("weights must have one value per row of X: X has {n} ro
 
 SCALINGS = ("l2", "l1", "max")
 LABELS = ("real", "binary", "signed")
+CATEGORY_COUNT_MESSAGE = (
+    "y is a categorical with {k} declared categories; a binary model needs exactly two (the "
+    "public label set: the first is 0, the second the positive class 1)."
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -500,7 +506,9 @@ def as_labels(y, n, labels="real"):
         The number of rows of X.
     labels : {'real', 'binary', 'signed'}, default 'real'
         ``'binary'``: DPpack's 0/1 check of the classifiers; ``'signed'``: the same check,
-        then 0/1 mapped to -1/+1 (2y - 1), the labels of the margin losses.
+        then 0/1 mapped to -1/+1 (2y - 1), the labels of the margin losses. For both, bool
+        y and a categorical with two declared categories are first coded 0/1
+        (:func:`binary_codes`: the label set from y's type, never its values).
 
     Returns
     -------
@@ -512,7 +520,8 @@ def as_labels(y, n, labels="real"):
     ------
     ValueError
         Not numeric, not a vector, the wrong length, not finite, or (``'binary'``,
-        ``'signed'``) a value other than 0 and 1 (``BINARY_LABELS_MESSAGE``).
+        ``'signed'``) a value other than 0 and 1 (``BINARY_LABELS_MESSAGE``), or a
+        categorical that does not declare exactly two categories.
 
     References
     ----------
@@ -535,6 +544,8 @@ def _checked_labels(y, n, labels):
     """:func:`as_labels`'s checks; y as a float vector, not yet mapped."""
     if labels not in LABELS:
         raise _messages.value_error(f"labels must be one of {LABELS}.")
+    if labels != "real":
+        y = binary_codes(y)
     array = _checks.as_numeric_array(y, "y must be a numeric vector.")
     if array.ndim == 2 and array.shape[1] == 1:
         array = array[:, 0]
@@ -547,6 +558,78 @@ def _checked_labels(y, n, labels):
     if labels != "real" and not np.all((array == 0) | (array == 1)):
         raise _messages.value_error(BINARY_LABELS_MESSAGE)
     return array
+
+
+def binary_codes(y):
+    """Binary labels of a public label set as 0/1 floats; any other y unchanged.
+
+    The label set comes from y's type, never from its values (as ``dppack.sklearn``'s
+    ``classes_`` and R's factor or logical labels): bool y is 0 for False and 1 for True; a
+    factor that declares its levels (pandas Categorical, polars Enum, pyarrow dictionary)
+    must declare exactly two, the first coded 0 and the second 1 (the positive class, R's
+    convention for a two-level factor, e.g. ``glm``'s binomial family). A missing label
+    becomes NaN (refused by the finiteness check). Strings and other objects are returned
+    unchanged, so they meet the numeric check ("y must be a numeric vector."): their label
+    set would be read from the data.
+
+    Parameters
+    ----------
+    y : array_like, pandas, polars or pyarrow vector
+
+    Returns
+    -------
+    ndarray of float or ``y``
+
+    Raises
+    ------
+    ValueError
+        A categorical whose number of declared categories is not 2 (``CATEGORY_COUNT_MESSAGE``).
+
+    References
+    ----------
+    R Core Team, ``help(glm)``, ``family = binomial``: for a factor response the first level
+    denotes failure and all others success.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from dppack.erm.design import binary_codes
+    >>> binary_codes([True, False]).tolist()
+    [1.0, 0.0]
+    >>> binary_codes(pd.Categorical(["no", "yes"], categories=["no", "yes"])).tolist()
+    [0.0, 1.0]
+    """
+    if _frames.declares_levels(y):
+        import pandas as pd  # a declared factor arrives as (or becomes) a pandas Categorical
+
+        factor = pd.Categorical(_frames.as_factor(y))
+        k = len(factor.categories)
+        if k != 2:
+            raise _messages.value_error(CATEGORY_COUNT_MESSAGE, k=k)
+        codes = np.asarray(factor.codes, dtype=np.float64)
+        codes[codes < 0] = np.nan
+        return codes
+    if _frames.is_polars(y) or _frames.is_pyarrow(y):
+        dtype = _frames.series_dtype(y)
+        if dtype is None or str(dtype) != "Boolean":
+            return y
+        values = _frames.to_numpy(y)
+    else:
+        dtype = getattr(y, "dtype", None)
+        if dtype is None:
+            if isinstance(y, (str, bytes)) or not hasattr(y, "__len__"):
+                return y
+            dtype = np.asarray(y).dtype  # a list or tuple: its numpy type
+        if getattr(dtype, "kind", None) != "b":
+            return y
+        values = _frames.to_numpy(y) if _frames.is_pandas(y) else np.asarray(y)
+    values = np.asarray(values, dtype=object)
+    missing = np.array([v is None or v is not True and v is not False and not
+                        isinstance(v, np.bool_) for v in values.reshape(-1)], dtype=bool)
+    out = np.zeros(values.size, dtype=np.float64)
+    out[~missing] = np.array([bool(v) for v in values.reshape(-1)[~missing]], dtype=np.float64)
+    out[missing] = np.nan
+    return out.reshape(values.shape)
 
 
 def label_values(y, labels="real"):
@@ -964,6 +1047,47 @@ def check_fitted(coeff):
     if coeff is None:
         raise _messages.value_error(NOT_FITTED_MESSAGE)
     return coeff
+
+
+def fitted_add_bias(model, add_bias=None):
+    """The ``add_bias`` of ``predict``: None means as fitted (as R's ``predict`` remembers).
+
+    Parameters
+    ----------
+    model : a fitted model
+        Its ``add_bias_`` (set by ``fit``) is the flag it was fitted with; a model without it
+        (coefficients assigned by hand) counts as fitted without a bias column.
+    add_bias : None or bool
+        None: the fit's flag. A bool is checked and returned as given (a value different
+        from the fit's then fails on the column count, as before).
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        "add.bias must be TRUE or FALSE." style messages of :func:`dppack._checks.check_flag`.
+
+    References
+    ----------
+    DPpack 0.2.2 ``predict`` methods (R6 objects that keep the fit's ``add.bias``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from dppack.erm.design import fitted_add_bias
+    >>> fitted_add_bias(SimpleNamespace(add_bias_=True))
+    True
+    >>> fitted_add_bias(SimpleNamespace(add_bias_=True), False)
+    False
+    >>> fitted_add_bias(SimpleNamespace())
+    False
+    """
+    if add_bias is None:
+        return bool(getattr(model, "add_bias_", None) or False)
+    return _checks.check_flag(add_bias, "add.bias")
 
 
 def predict_matrix(X, n_columns, add_bias):

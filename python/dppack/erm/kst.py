@@ -102,6 +102,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import _checks, _frames, _messages, _random, accounting
+from .._repr import model_repr
 from .cms import fit_loss, map_jacobian, output_message, refuse_infinite_eps, spend_fit
 from .blocks import (
     loss_gr_squared_error,
@@ -113,6 +114,7 @@ from .blocks import (
 from .design import (
     add_bias_column,
     check_fitted,
+    fitted_add_bias,
     predict_matrix,
     prepare_design,
     prepare_weights,
@@ -443,21 +445,30 @@ class EmpiricalRiskMinimizationDP_KST:
         self.coeff = self._postprocess_coeff(theta)
         self.privacy_ = privacy
         self.n_passes_ = getattr(X, "passes", None)
+        self.add_bias_ = add_bias  # predict's default (None: as fitted)
         return self
 
-    def predict(self, X, add_bias=False):
+    def predict(self, X, add_bias=None):
         """Predictions ``mapXy(X, coeff)`` as a 1-d array (X is neither clipped nor scaled);
-        for Dask X, a lazy Dask array (this function applied to each chunk)."""
+        for Dask X, a lazy Dask array (this function applied to each chunk). ``add_bias``
+        None: as fitted."""
+        add_bias = fitted_add_bias(self, add_bias)
         if _frames.is_dask(X):
             from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
 
             return dask_erm.predict(self, X, add_bias=add_bias)
         check_fitted(self.coeff)
-        add_bias = _checks.check_flag(add_bias, "add.bias")
         X = predict_matrix(X, self.coeff.size, add_bias)
         if add_bias:
             X = add_bias_column(X)
         return _values(self.mapXy(X, self.coeff))
+
+    # shown by repr (LinearRegressionDP's functions are fixed: fewer)
+    _REPR_PARAMS = ("mapXy", "loss", "regularizer", "eps", "delta", "gamma")
+
+    def __repr__(self):
+        """Class, key parameters, and the coefficients once fitted."""
+        return model_repr(self, self._REPR_PARAMS)
 
     # ---------------------------------------------------------------------------------------
     # Overridable steps
@@ -705,6 +716,8 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
     """
 
     _strict_gamma = True
+
+    _REPR_PARAMS = ("regularizer", "eps", "delta", "gamma")
 
     def __init__(self, regularizer, eps, delta, gamma, regularizer_gr=None):
         super().__init__(mapXy_linear, loss_squared_error, regularizer, eps, delta,

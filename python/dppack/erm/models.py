@@ -36,6 +36,7 @@ from .design import (
     as_labels,
     check_finite_matrix,
     check_fitted,
+    fitted_add_bias,
     fourier_cosines,
     fourier_features,
     linear_score,
@@ -139,6 +140,8 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     0.75
     """
 
+    _REPR_PARAMS = ("regularizer", "eps", "gamma", "perturbation_method", "c")
+
     def __init__(self, regularizer, eps, gamma, perturbation_method="objective",
                  regularizer_gr=None):
         super().__init__(mapXy_sigmoid, loss_cross_entropy, regularizer, eps, gamma,
@@ -183,16 +186,16 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     def _postprocess_coeff(self, coeff, preprocess):
         return coeff / preprocess["scale"]
 
-    def predict(self, X, add_bias=False, raw_value=False):
+    def predict(self, X, add_bias=None, raw_value=False):
         """Probabilities sigma(X coeff) if ``raw_value``, else labels 0/1 (round half to even,
         so exactly 0.5 gives 0, as R's ``round``). 1-d array of n values; X is not clipped.
         For Dask X, a lazy Dask array (this function applied to each chunk)."""
+        add_bias = fitted_add_bias(self, add_bias)  # None: as fitted
         if _frames.is_dask(X):
             from ..dask import erm as dask_erm
 
             return dask_erm.predict(self, X, add_bias=add_bias, raw_value=raw_value)
         check_fitted(self.coeff)
-        add_bias = _checks.check_flag(add_bias, "add.bias")
         raw_value = _checks.check_flag(raw_value, "raw.value")
         X = predict_matrix(X, self.coeff.size, add_bias)
         probabilities = losses.sigmoid(linear_score(X, self.coeff, add_bias))
@@ -274,6 +277,9 @@ class svmDP(WeightedERMDP_CMS):
     True
     """
 
+    _REPR_PARAMS = ("regularizer", "eps", "gamma", "perturbation_method", "c", "kernel", "D",
+                    "kernel_param", "huber_h")
+
     def __init__(self, regularizer, eps, gamma, perturbation_method="objective",
                  kernel="linear", D=None, kernel_param=None, regularizer_gr=None,
                  huber_h=0.5):
@@ -322,16 +328,16 @@ class svmDP(WeightedERMDP_CMS):
         V *= math.sqrt(2.0 / self.D)
         return V
 
-    def predict(self, X, add_bias=False, raw_value=False):
+    def predict(self, X, add_bias=None, raw_value=False):
         """Scores (X coeff, or XtoV(X) coeff for the Gaussian kernel) if ``raw_value``, else
         labels: 1 where the score is > 0, 0 otherwise. 1-d array of n values; for Dask X, a
         lazy Dask array (this function applied to each chunk)."""
+        add_bias = fitted_add_bias(self, add_bias)  # None: as fitted
         if _frames.is_dask(X):
             from ..dask import erm as dask_erm
 
             return dask_erm.predict(self, X, add_bias=add_bias, raw_value=raw_value)
         check_fitted(self.coeff)
-        add_bias = _checks.check_flag(add_bias, "add.bias")
         raw_value = _checks.check_flag(raw_value, "raw.value")
         if self.kernel == "Gaussian":
             X = predict_matrix(X, self.prefilter.shape[1] - 1, add_bias)
