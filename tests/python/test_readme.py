@@ -58,7 +58,7 @@ def _version(path, pattern):
 
 
 def test_the_install_section_names_the_artefacts_of_this_version():
-    python_version = _version("pyproject.toml", r'^version = "([^"]+)"')
+    python_version = _version("python/dppack/__init__.py", r'^__version__ = "([^"]+)"')
     r_version = _version("DESCRIPTION", r"^Version: (\S+)")
     assert f"dist/dppack-{python_version}-py3-none-any.whl" in README_TEXT
     assert (f'install.packages("dist/DPpackPy_{r_version}.tar.gz", repos = NULL)'
