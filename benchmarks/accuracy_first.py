@@ -22,6 +22,7 @@ import time
 import warnings
 
 import numpy as np
+from _readme import write_table
 
 import dppack
 from dppack.accuracy_first import erm as accuracy_first
@@ -83,6 +84,7 @@ def target_rates(runs):
           f"{runs} runs each (promise: excess <= alpha in >= {1 - GAMMA:.0%} of runs)")
     print(f"{'model':<9} {'calibration':<11} {'excess<=alpha':>13} {'stopped':>8} "
           f"{'median excess/alpha':>20} {'mean eps':>9}")
+    rows = []
     for model, make in (("ridge", ridge_data), ("logistic", logistic_data)):
         data = make(SMALL_N, SMALL_D, seed=0)
         excess = excess_of(model, *data, SMALL_LAMBDA, SMALL_ALPHA)
@@ -95,15 +97,20 @@ def target_rates(runs):
             print(f"{model:<9} {calibration:<11} {met:>13.1%} {stopped:>8.1%} "
                   f"{statistics.median(ratios):>20.3g} "
                   f"{statistics.fmean(r.eps for r in results):>9.3f}")
+            rows.append([model, calibration, f"{met:.1%}", f"{stopped:.1%}",
+                         f"{statistics.median(ratios):.3g}",
+                         f"{statistics.fmean(r.eps for r in results):.3f}"])
+    return rows
 
 
 def paper_scale(seeds):
     print(f"\n(b) mean ex-post eps at the paper's scale: synthetic ridge, n = {PAPER_N:,}, "
           f"d = {PAPER_D}, lambda = {PAPER_LAMBDA}, gamma = {GAMMA}, T = 1000, "
-          f"{len(seeds)} seed(s); paper = Ligett et al.'s Twitter figures (spec §8.3)")
+          f"{len(seeds)} seed(s); paper = Ligett et al.'s (2017) figures on Twitter data")
     print(f"{'method':<26} {'alpha':>6} {'mean eps':>9} {'of which test':>14} {'e^eps':>9} "
           f"{'success':>8} {'median excess/alpha':>20} {'paper eps':>10}")
     data = ridge_data(PAPER_N, PAPER_D, seed=0)
+    rows = []
     methods = (("noise reduction (exact)", "noise_reduction", "exact"),
                ("noise reduction (tuned)", "noise_reduction", "tuned"),
                ("noise reduction (paper)", "noise_reduction", "paper"),
@@ -121,14 +128,26 @@ def paper_scale(seeds):
             print(f"{label:<26} {alpha:>6} {mean_eps:>9.3f} {test:>14.3f} "
                   f"{np.exp(mean_eps):>9.3g} {len(passed):>4}/{len(results):<3} {ratio:>20.3g} "
                   f"{'' if quoted is None else f'{quoted:.2f}':>10}")
+            rows.append([label, alpha, f"{mean_eps:.2f}", f"{len(passed)}/{len(results)}",
+                         f"{ratio:.3g}", "" if quoted is None else f"{quoted:.2f}"])
+    return rows
 
 
 def main():
     quick = "--quick" in sys.argv[1:]
     start = time.perf_counter()
-    target_rates(40 if quick else 200)
-    paper_scale(range(1, 2) if quick else range(1, 6))
+    rates = target_rates(40 if quick else 200)
+    paper = paper_scale(range(1, 2) if quick else range(1, 6))
     print(f"\n{time.perf_counter() - start:.0f} s")
+    if not quick:
+        write_table("accuracy_first_target", ["model", "calibration", "excess <= alpha",
+                                              "stopped", "median excess / alpha", "mean eps"],
+                    rates, note=f"n = {SMALL_N}, d = {SMALL_D}, alpha = {SMALL_ALPHA}, lambda = "
+                                f"{SMALL_LAMBDA}, gamma = {GAMMA}, 200 runs each.")
+        write_table("accuracy_first_paper", ["method", "alpha", "mean ex-post eps", "success",
+                                             "median excess / alpha", "the paper's eps"],
+                    paper, note=f"Synthetic ridge, n = {PAPER_N:,}, d = {PAPER_D}, lambda = "
+                                f"{PAPER_LAMBDA}, gamma = {GAMMA}, 5 seeds.")
 
 
 if __name__ == "__main__":

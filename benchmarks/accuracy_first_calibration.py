@@ -23,6 +23,7 @@ import time
 import warnings
 
 import numpy as np
+from _readme import write_table
 
 import dppack
 
@@ -72,6 +73,7 @@ def main():
     print(f"Mean ex-post eps over {len(seeds)} seeds (gamma = {GAMMA}, T = 1000)")
     print(f"{'setting':<12} {'model':<9} {'method':<16} {'calibration':<11} {'mean eps':>9} "
           f"{'of which test':>14} {'success':>8}")
+    rows = []
     for label, model, n, d, alpha, lambda_ in SETTINGS:
         data = correlated_data(model, n, d, seed=0)
         for method, calibration in METHODS:
@@ -81,7 +83,17 @@ def main():
                   f"{statistics.fmean(r.eps for r in results):>9.3f} "
                   f"{statistics.fmean(r.eps_test for r in results):>14.3f} "
                   f"{sum(r.success for r in results):>4}/{len(results):<3}")
+            rows.append([label, model, method, calibration,
+                         f"{statistics.fmean(r.eps for r in results):.2f}",
+                         f"{sum(r.success for r in results)}/{len(results)}"])
     print(f"\n{time.process_time() - start:.0f} s of CPU time")
+    if "--quick" not in sys.argv[1:]:
+        write_table("accuracy_first_calibration", ["setting", "model", "method", "calibration",
+                                                   "mean ex-post eps", "success"], rows,
+                    note="; ".join(dict.fromkeys(
+                        f"{label}: n = {n:,}, d = {d}, alpha = {alpha}, lambda = {lambda_}"
+                        for label, _, n, d, alpha, lambda_ in SETTINGS))
+                    + f"; {len(seeds)} seeds, gamma = {GAMMA}, T = 1000.")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import sys
 import tracemalloc
 
 import numpy as np
+from _readme import write_table
 from _timing import best_seconds
 
 import dppack
@@ -81,7 +82,7 @@ def main():
         "LinearRegressionDP (delta = 0)": ("sklearn Ridge", lambda: Ridge().fit(X, yr)),
     }
     print(f"n = {N:,}, d = {D}; best of {RUNS}")
-    python_times = {}
+    python_times, rows = {}, []
     for name, fit in fits.items():
         label, reference = references[name]
         ours, theirs = best_seconds(fit, RUNS), best_seconds(reference, RUNS)
@@ -89,16 +90,27 @@ def main():
         verdict = "meets" if ours <= 1.5 * theirs else "MISSES"
         print(f"{name:<34} {ours:6.2f} s   {label:<34} {theirs:6.2f} s   ratio "
               f"{ours / theirs:5.2f}   {verdict} target <= 1.5")
-        print(f"{'':<34} peak memory {peak_ratio(fit, X):4.2f} x size of X (target < 3)")
+        peak = peak_ratio(fit, X)
+        print(f"{'':<34} peak memory {peak:4.2f} x size of X (target < 3)")
+        rows.append([f"`{name}`", f"{ours:.2f} s", f"{label} {theirs:.2f} s",
+                     f"{ours / theirs:.2f}", "<= 1.5", f"{peak:.2f}"])
 
     Xk, yk, _ = data(100_000, D, seed=3)
     gaussian = best_seconds(lambda: dppack.svmDP(
         "l2", 1.0, 1.0, "output", kernel="Gaussian", D=500).fit(Xk, yk, random_state=rng), 1)
     print(f"svmDP Gaussian kernel, D = 500, n = 100,000: {gaussian:6.2f} s   "
           f"{'meets' if gaussian < 10 else 'MISSES'} target < 10 s")
+    rows.append(["`svmDP` Gaussian kernel, D = 500, n = 100,000", f"{gaussian:.2f} s", "", "",
+                 "< 10 s", ""])
+
+    def write():
+        write_table("erm", ["fit", "time", "reference", "ratio", "target",
+                            "peak memory / size of X"], rows,
+                    note=f"n = {N:,}, d = {D}; best of {RUNS}. From R: the same fit called "
+                         f"from R, against the Python call.")
 
     if shutil.which("Rscript") is None or "--no-r" in sys.argv[1:]:
-        return
+        return write()
     r_fits = {
         "LogisticRegressionDP (objective)":
             "LogisticRegressionDP$new('l2', 1, 1)$fit(X, y, ub, lb)",
@@ -109,6 +121,9 @@ def main():
         ratio = r_time / python_times[name]
         print(f"R {name:<32} {r_time:6.2f} s   Python {python_times[name]:6.2f} s   ratio "
               f"{ratio:5.2f}   {'meets' if ratio <= 1.3 else 'MISSES'} target <= 1.3")
+        rows.append([f"`{name}` from R", f"{r_time:.2f} s",
+                     f"the Python call {python_times[name]:.2f} s", f"{ratio:.2f}", "<= 1.3", ""])
+    write()
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ difference. Best of several runs.
 """
 
 import numpy as np
+from _readme import write_table
 from _timing import best_seconds
 
 import dppack
@@ -30,10 +31,14 @@ def main():
          lambda: np.searchsorted(np.cumsum(np.exp(values - values.max())), 0.5)),
     ]
     print(f"n = {N:,}")
+    rows = []
     for label, private, reference in cases:
         ours, theirs = best_seconds(private), best_seconds(reference)
         print(f"{label:<38} {ours:7.3f} s   numpy reference {theirs:7.3f} s   "
               f"ratio {ours / theirs:5.2f}")
+        rows.append([label, f"{ours:.3f} s", f"{theirs:.3f} s", f"{ours / theirs:.2f}"])
+    write_table("mechanisms", ["what", "time", "numpy reference", "ratio"], rows,
+                note=f"n = {N:,}; best of 5.")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ import os
 import shutil
 import subprocess
 
+from _readme import write_table
+
 N, D = 1_000_000, 20
 RUNS = 3
 TARGET = 0.12  # 10x faster than DPpack 0.2.2, whose logistic fit took 1.2x glm.fit
@@ -101,6 +103,9 @@ def main():
     print(f"n = {args.n:,}, d = {D}; best of {args.runs}; from R; {clock}")
     print(f"glm.fit(M, y, binomial()) {glm:7.3f} s   (the reference, 1.00)")
     print(f"lm.fit(M, y)              {t['lm.fit']:7.3f} s   ratio {t['lm.fit'] / glm:5.3f}")
+    names = {"logistic": "`LogisticRegressionDP`", "svm": "`svmDP` (linear)",
+             "linear": "`LinearRegressionDP`"}
+    rows = [["`glm.fit` (the reference)", f"{glm:.3f} s", "", ""]]
     for model in ("logistic", "svm", "linear"):
         for kind in ("data.frame", "matrix"):
             seconds = t[f"{model}.{kind}"]
@@ -109,6 +114,14 @@ def main():
             extra = (f"   {seconds / t['lm.fit']:5.2f}x lm.fit" if model == "linear" else "")
             print(f"{model:<8} from {kind:<10} {seconds:7.3f} s   ratio {ratio:5.3f}   "
                   f"{verdict} target <= {TARGET}{extra}")
+            if kind == "data.frame":
+                row = [names[model], f"{seconds:.3f} s ({ratio:.3f})"]
+            else:
+                rows.append(row + [f"{seconds:.3f} s ({ratio:.3f})", f"<= {TARGET}"])
+    write_table("r_speed_cpu" if args.cpu else "r_speed",
+                ["fit from R", "from a data.frame (ratio to glm.fit)", "from a matrix (ratio)",
+                 "target"], rows,
+                note=f"n = {args.n:,}, d = {D}; best of {args.runs}; {clock}.")
     if args.parts:
         print("parts of a fit from R:")
         for part, label in (("as.matrix", "R's as.matrix(df) (no longer made)"),

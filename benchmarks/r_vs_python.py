@@ -11,6 +11,7 @@ import shutil
 import subprocess
 
 import numpy as np
+from _readme import write_table
 from _timing import best_seconds
 
 import dppack
@@ -67,12 +68,17 @@ def main():
     xs = [np.random.default_rng(seed).normal(size=N) for seed in range(REPEATS)]
     rng = np.random.default_rng(REPEATS)
     print(f"n = {N:,}; best of {RUNS} timings of {REPEATS} calls each")
+    rows = []
     for name, (_, function) in CALLS.items():
         python_time = python_best(function, xs, rng)
         r_time = r_times[name]
         verdict = "meets" if r_time <= 2 * python_time else "MISSES"
         print(f"{name:<18} R {r_time:7.4f} s   Python {python_time:7.4f} s   "
               f"ratio {r_time / python_time:5.2f}   {verdict} target <= 2")
+        rows.append([f"`{name}`", f"{r_time * 1000:.1f} ms", f"{python_time * 1000:.1f} ms",
+                     f"{r_time / python_time:.2f}"])
+    write_table("r_vs_python", ["function", "R", "Python", "ratio"], rows,
+                note=f"n = {N:,}; best of {RUNS} timings of {REPEATS} calls each.")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ shared machine disturbs least; on an idle machine the two agree).
 import time
 
 import numpy as np
+from _readme import write_table
 from _timing import best_seconds
 
 import dppack
@@ -80,6 +81,7 @@ def main():
          lambda: small + rng.normal(0.0, sigma, N_MECHANISM)),
     ]
     header = f"{'':38} {'wall':>22}   {'CPU':>22}   {'ratio to numpy':>16}"
+    table = []
     for n, rows in ((N, cases), (N_MECHANISM, mechanisms)):
         print(f"n = {n:,}; best of {RUNS}; values/s = n / time")
         print(header)
@@ -88,6 +90,11 @@ def main():
             print(f"{label:<38} {wall:6.3f} s {n / wall / 1e6:6.2f} M/s   "
                   f"{cpu:6.3f} s {n / cpu / 1e6:6.2f} M/s   "
                   f"wall {wall / ref_wall:5.2f} CPU {cpu / ref_cpu:5.2f}")
+            table.append([label, f"{n:,}", f"{wall:.3f} s", f"{n / wall / 1e6:.2f} M/s",
+                          f"{cpu / ref_cpu:.2f}"])
+    write_table("samplers", ["what", "n", "time", "values per second",
+                             "CPU ratio to numpy's floating-point draw"], table,
+                note=f"Best of {RUNS}.")
 
 
 if __name__ == "__main__":

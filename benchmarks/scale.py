@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _readme import write_table
 
 HERE = Path(__file__).resolve().parent
 FEATURES = [f"x{i}" for i in range(20)]
@@ -241,6 +242,22 @@ def _row(label, result, data_bytes):
             f"{result['floor_bytes'] / 2**20:.0f} MiB of the process before the call)")
 
 
+def _cells(label, result, reference_label, reference, factor, data_bytes, passes=False):
+    """A row of the README's table: the release, its reference (``factor`` times it: the
+    fit's passes, with ``passes``), their ratios and the peak memory."""
+    seconds, cpu = result["seconds"], result["cpu_seconds"]
+    scale = f"{factor:.0f} x " if passes else ""
+    return [label, f"{seconds:.2f} s ({cpu:.2f} s)",
+            f"{reference_label} {scale}{reference['seconds']:.2f} s "
+            f"({reference['cpu_seconds']:.2f} s)",
+            f"{seconds / (factor * reference['seconds']):.2f} "
+            f"({cpu / (factor * reference['cpu_seconds']):.2f})", "<= 1.3",
+            f"{result['peak_bytes'] / data_bytes:.1%}"]
+
+
+TABLE = ["what", "time (CPU)", "reference", "ratio (CPU ratio)", "target", "peak memory / data"]
+
+
 def _verdict(ratio, target):
     return f"ratio {ratio:5.2f}  {'meets' if ratio <= target else 'MISSES'} target <= {target}"
 
@@ -273,6 +290,9 @@ def main(argv=None):
           f"threaded scheduler, {os.cpu_count()} cores", flush=True)
     figures = {"sizes": sizes, "stats": {}, "models": {}, "growth": {}}
     failed = False
+    # the README's tables: full-size runs only
+    full = not args.quick and not args.model_rows
+    stats_rows, model_rows = [], []
 
     parts = set(args.only or ("stats", "models", "growth"))
     n = sizes["stats_rows"]
@@ -296,8 +316,14 @@ def main(argv=None):
             cpu = results[private]["cpu_seconds"] / results[reference]["cpu_seconds"]
             print(f"{'':<24} {private} / {reference}: {_verdict(ratio, 1.3)}; "
                   f"CPU ratio {cpu:5.2f}", flush=True)
+            stats_rows.append(_cells(f"`{private}`", results[private], f"`{reference}`",
+                                     results[reference], 1, data_bytes))
         else:
             failed = True
+    if full and "stats" in parts and len(stats_rows) == len(pairs):
+        write_table("scale_stats", TABLE, stats_rows,
+                    note=f"One column of n = {n:,} rows ({data_bytes / 2**30:.2f} GiB as "
+                         f"float64); best of {sizes['runs']}.")
 
     if "models" in parts:
         n = sizes["model_rows"]
@@ -325,6 +351,14 @@ def main(argv=None):
             print(f"{'':<24} fit / ({result['passes']:.0f} passes x one pass "
                   f"{one_pass['seconds']:.2f} s): {_verdict(result['seconds'] / budget, 1.3)}; "
                   f"CPU ratio {cpu:5.2f}", flush=True)
+            passes = f"{result['passes']:.0f} pass" + ("" if result["passes"] == 1 else "es")
+            model_rows.append(_cells(f"`{kind}`, {passes}", result,
+                                     "one pass computing X'r,", one_pass, result["passes"],
+                                     data_bytes, passes=True))
+        if full and not args.model and len(model_rows) == len(MODELS):
+            write_table("scale_models", TABLE, model_rows,
+                        note=f"n = {n:,} rows x {len(FEATURES)} features + the label "
+                             f"({data_bytes / 2**30:.2f} GiB as float64).")
 
     if "growth" in parts:
         print("\ngrowth (meanDP and the reference mean, seconds):")

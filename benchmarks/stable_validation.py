@@ -26,6 +26,7 @@ import argparse
 import time
 
 import numpy as np
+from _readme import write_table
 from scipy import stats
 
 import dppack
@@ -103,6 +104,7 @@ def main():
     print(f"{'procedure':<11} {'alpha':>5}  {'AUC':>15}  {'Brier':>15}  {'AUC - stab.':>18}  "
           f"{'Brier - stab.':>18}")
     start = time.perf_counter()
+    rows = []
     for alpha in args.alphas:
         runs = [one_split(s, alpha, args.n_train, args.n_test) for s in range(args.splits)]
         stable = np.array([run["stability"] for run in runs])
@@ -115,7 +117,13 @@ def main():
                 cells.append(f"{x.mean():+.5f} ({se:.5f})" if len(cells) > 1
                              else f"{x.mean():.4f} ({se:.4f})")
             print(f"{name:<11} {alpha:5g}  " + "  ".join(cells))
+            rows.append([name, f"{alpha:g}", *cells])
     print(f"{time.perf_counter() - start:.0f} s")
+    write_table("stable_validation", ["procedure", "alpha", "AUC", "Brier", "AUC - stability",
+                                      "Brier - stability"], rows,
+                note=f"Training n = {args.n_train:,}, validation m = {args.n_train // 8:,}, "
+                     f"test {args.n_test:,}, k = {LAMBDAS.size}, {args.splits} splits; means "
+                     f"(standard errors); the last two columns are paired differences.")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import time
 import warnings
 
 import numpy as np
+from _readme import write_table
 
 import dppack
 
@@ -67,6 +68,7 @@ def main():
     print(f"N = {args.n:,} tuning rows (stability: n = {args.n - m:,}, m = {m:,}), "
           f"{args.n_test:,} test rows, {args.splits} splits; eps 0.5 + 0.5 vs 1")
     start = time.process_time()
+    rows = []
     for grid, gammas in GRIDS.items():
         diagnosis = dppack.stability_selection_diagnosis(
             gammas, args.n - m, m, P, EPS_TRAIN, EPS_SELECT, DELTA)
@@ -82,7 +84,15 @@ def main():
               f"{difference.mean():+.4f} ({difference.std(ddof=1) / np.sqrt(args.splits):.4f})")
         print(f"gammas chosen: stability {chosen[:, 0].tolist()}, "
               f"data splitting {chosen[:, 1].tolist()}")
+        rows.append([f"{grid}: gamma {min(gammas):g} to {max(gammas):g}",
+                     f"{accuracy[:, 0].mean():.4f} ({se[0]:.4f})",
+                     f"{accuracy[:, 1].mean():.4f} ({se[1]:.4f})",
+                     f"{difference.mean():+.4f}"])
     print(f"\n{time.process_time() - start:.0f} s CPU")
+    write_table("stable_validation_regimes", ["grid", "stability", "data splitting",
+                                              "difference"], rows,
+                note=f"Held-out accuracy, mean (standard error); N = {args.n:,} tuning rows, "
+                     f"{args.n_test:,} test rows, {args.splits} splits; eps 0.5 + 0.5 against 1.")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 
+from _readme import write_table
 from _timing import best_seconds
 
 
@@ -21,6 +22,12 @@ def report(label, seconds, reference_label, reference, target):
     verdict = "meets" if seconds < target else "MISSES"
     print(f"{label:<44} {seconds:6.3f} s   {reference_label} {reference:6.3f} s   "
           f"ratio {seconds / reference:5.2f}   {verdict} target < {target} s")
+    ROWS.append([label, f"{seconds:.2f} s", f"{reference_label} {reference:.2f} s",
+                 f"{seconds / reference:.2f}", f"< {target} s"])
+
+
+HEADER = ["what", "time", "reference", "ratio", "target"]
+ROWS = []
 
 
 def main():
@@ -32,13 +39,14 @@ def main():
     rscript = shutil.which("Rscript")
     if rscript is None:
         print("Rscript not found: R start-up not measured")
-        return
+        return write_table("startup", HEADER, ROWS)
     r_bare = process_seconds([rscript, "-e", "invisible(0)"])
     r_first_call = process_seconds(
         [rscript, "-e", "library(DPpackPy); invisible(LaplaceMechanism(0, 1, 1))"]
     )
     report("R: library(DPpackPy) + LaplaceMechanism()", r_first_call, "bare Rscript",
            r_bare, 3.0)
+    write_table("startup", HEADER, ROWS)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ exponential mechanism is drawn exactly on a grid (issue 12), within 1.5x of nump
 """
 
 import numpy as np
+from _readme import write_table
 from _timing import best_seconds
 
 import dppack
@@ -46,11 +47,16 @@ def main():
          "numpy.sort", lambda: np.sort(tails), 1.5),
     ]
     print(f"n = {N:,}")
+    rows = []
     for label, private, reference_label, reference, target in cases:
         ours, theirs = best_seconds(private), best_seconds(reference)
         verdict = "meets" if ours <= target * theirs else "MISSES"
         print(f"{label:<38} {ours:7.3f} s   {reference_label:<18} {theirs:7.3f} s   "
               f"ratio {ours / theirs:5.2f}   {verdict} target <= {target}")
+        rows.append([label, f"{ours:.3f} s", f"{reference_label} {theirs:.3f} s",
+                     f"{ours / theirs:.2f}", f"<= {target}"])
+    write_table("stats", ["what", "time", "reference", "ratio", "target"], rows,
+                note=f"n = {N:,}; best of 5.")
 
 
 if __name__ == "__main__":

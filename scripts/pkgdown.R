@@ -41,6 +41,22 @@ check_articles <- function(pkg) {
   }
 }
 
+# Every link of the home page (pkgdown/index.md and what pkgdown adds: the navbar, the sidebar)
+# that stays inside the site leads to a page that was built: a link to a file of the
+# repository (README.md's NEWS.md became NEWS.html) would not. Links that leave the site
+# (another host, or ../python/, the Python site built beside it) are not checked here.
+check_links <- function(site, page = "index.html") {
+  html <- paste(readLines(file.path(site, page), warn = FALSE, encoding = "UTF-8"), collapse = "\n")
+  hrefs <- regmatches(html, gregexpr('href="[^"]*"', html))[[1]]
+  hrefs <- unique(sub("#.*$", "", gsub('^href="|"$', "", hrefs)))
+  local <- hrefs[nzchar(hrefs) & !grepl("^([a-z]+:|//|\\.\\./)", hrefs)]
+  missing <- local[!file.exists(file.path(site, dirname(page), local))]
+  if (length(missing)) {
+    stop(page, " links to pages that were not built: ", paste(missing, collapse = ", "),
+         call. = FALSE)
+  }
+}
+
 # The build machines and CI have no general internet: do not ask CRAN whether DPpackPy is there.
 options(pkgdown.internet = FALSE)
 strict(pkgdown::check_pkgdown("."))
@@ -67,8 +83,10 @@ if (mode == "check") {
   }
   strict(pkgdown::build_articles(pkg, lazy = FALSE, preview = FALSE))
   check_articles(pkg)
+  check_links(site)
   unlink(site, recursive = TRUE)
-  cat("pkgdown: reference index and help pages render; home, news and articles build\n")
+  cat("pkgdown: reference index and help pages render; home, news and articles build;",
+      "the home page's links lead to built pages\n")
 } else {
   # The installed package (make install) is the one documented: the examples and the
   # articles run against its Python core.
@@ -76,5 +94,6 @@ if (mode == "check") {
   index <- file.path("build", "docs", "r", "reference", "index.html")
   if (!file.exists(index)) stop("pkgdown wrote no reference index", call. = FALSE)
   check_articles(pkgdown::as_pkgdown("."))
+  check_links(file.path("build", "docs", "r"))
   cat("R documentation site written to build/docs/r/index.html\n")
 }

@@ -6,6 +6,7 @@ scikit-learn, Dask, the standard library) cannot be checked offline (no intersph
 fetched), so they are listed in ``nitpick_ignore_regex`` and render as plain text.
 """
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -39,6 +40,13 @@ autosummary_generate_overwrite = True
 autosummary_imported_members = False
 autodoc_default_options = {"members": False}
 autodoc_typehints = "none"
+# The site builds with only the ``docs`` extra installed (``pip install 'dppack[docs]'``):
+# Dask, which ``dppack.dask`` imports when it is loaded, is mocked when it is missing (only
+# Dask: a mocked pyarrow or polars would look installed to pandas, which imports them
+# optionally; dppack imports those two only when given their data). scikit-learn is part of
+# the ``docs`` extra: the estimators' pages need its base classes.
+autodoc_mock_imports = [name for name in ("dask", "distributed")
+                        if importlib.util.find_spec(name) is None]
 
 # numpydoc renders the docstrings; the class template lists the public methods itself, so
 # numpydoc's own member tables (which would need a stub page per method) are off.

@@ -547,6 +547,7 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
     The mean plasma glucose of the 532 Pima women (true mean 121.03), with the values
     bounded in [50, 200] (sensitivity 150 / 532 for bounded DP):
 
+    >>> from dppack import meanDP
     >>> from dppack.datasets import load_pima
     >>> glucose = load_pima()["glu"]
     >>> round(meanDP(glucose, eps=1.0, lower_bound=50, upper_bound=200, random_state=1), 2)

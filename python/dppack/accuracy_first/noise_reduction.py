@@ -231,7 +231,7 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     Batch form (Ligett et al. 2017, Algorithm 1), on the integer grid: the least private
     release is drawn first and each more private one is a lazy random walk away from it, so
     the release at level t is g (round(x / g) + Z_t) entrywise, Z_t discrete Laplace with
-    P(z) proportional to exp(-a_t |z|), and publishing the releases of levels 1..t costs eps_t
+    P(z) proportional to exp(-a_t abs(z)), and publishing the releases of levels 1..t costs eps_t
     (not eps_1 + ... + eps_t).
 
     The grid g = 2^k is the one ``dppack._random.laplace_grid`` picks for the first level
@@ -503,7 +503,7 @@ class LaplaceNoiseReductionOnline:
     levels (the same grid, from the first level, and the same integer rates), so releasing
     everything up to the current level costs only the current level. Each :meth:`reduce`
     draws the next level's integer noise from its exact conditional law given the current
-    one (:func:`laplace_reduce_noise`: Bayes's rule on the integer lazy walk, sampled with
+    one (``laplace_reduce_noise``: Bayes's rule on the integer lazy walk, sampled with
     exact coins and discrete Laplace draws by rejection), not from floats.
 
     Parameters
@@ -525,7 +525,7 @@ class LaplaceNoiseReductionOnline:
     ----------
     release : ndarray
         The release at the current level, g (round(x / g) + Z) entrywise, Z discrete Laplace
-        with P(z) proportional to exp(-a |z|), a D <= eps (see :func:`LaplaceNoiseReduction`).
+        with P(z) proportional to exp(-a abs(z)), a D <= eps (see :func:`LaplaceNoiseReduction`).
     eps : float
         The current level: the privacy cost of every release made so far.
     levels : list of float
@@ -715,7 +715,7 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     on the integer grid with exact discrete Gaussian draws: the values are rounded to the grid
     g = 2^k of the smallest variance (``dppack._random.discrete_gaussian_grid``), V =
     round(x / g); Z_T ~ N_Z(0, p_T), then Z_t = Z_{t+1} + N_Z(0, p_t) for t = T-1..1,
-    entrywise, with integer variances p (:func:`gaussian_path_grid`) such that
+    entrywise, with integer variances p (``gaussian_path_grid``) such that
     g^2 (p_T + ... + p_t) >= s_t; row t is g (V + Z_t).
 
     Privacy, what is proven: the whole path is a function of V + Z_T plus independent
