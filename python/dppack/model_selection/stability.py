@@ -675,7 +675,8 @@ def _margins_loss(margins, score):
 
 class LinearClassifierTrainer(StableTrainer):
     """F for DPpack's CMS classifiers: theta is one of the given (unfitted) models; F fits
-    a copy of it at ``eps`` on T with the noise R / rate (``StandardNoise``).
+    a copy of it at ``eps`` on T with the shared standard draw (``StandardNoise``: R / rate
+    in the objective, L scaled and rounded to the fit's grid in the release).
 
     T and V are (X, y) pairs; the fits clip X to the bounds and scale rows into the unit ball,
     and the score clips V's X to the same bounds, so that ||x|| <= 1 on both sides, as Thm 4
