@@ -66,6 +66,19 @@ BOUNDS = ([1.0, 1.0], [-1.0, -1.0])
 # --------------------------------------------------------------------------------------------
 
 
+def _objective_only(monkeypatch):
+    """KST fits without the approximate-minima release step (dppack.erm.approximate): its
+    budget split and radius depend on n, so a weighted fit and its repeated rows differ by
+    the release; the objective's weighting is what the equivalence tests compare."""
+    from dppack.erm import kst
+
+    monkeypatch.setattr(kst.EmpiricalRiskMinimizationDP_KST, "_noise_ratio",
+                        lambda self, n, p: 0.0)
+    monkeypatch.setattr(kst, "release",
+                        lambda values, sensitivity, eps, rng, standard=None:
+                        np.asarray(values, dtype=np.float64))
+
+
 @pytest.mark.parametrize("eps", [1.0, math.inf])
 @pytest.mark.parametrize("method", ["objective", "output"])
 @pytest.mark.parametrize("name", ["logistic", "svm", "gaussian"])
@@ -80,7 +93,8 @@ def test_integer_weights_equal_repeated_rows(name, method, eps):
 
 
 @pytest.mark.parametrize("eps", [1.0, math.inf])
-def test_integer_weights_equal_repeated_rows_linear_regression(eps):
+def test_integer_weights_equal_repeated_rows_linear_regression(eps, monkeypatch):
+    _objective_only(monkeypatch)
     X, _, w = classification()
     y = 0.3 * X[:, 0] - 0.2 * X[:, 1] + 0.1 * np.sin(np.arange(y_size := X.shape[0]))
     rows = np.repeat(np.arange(y_size), w.astype(int))
@@ -218,6 +232,7 @@ def test_linear_regression_noise_scale():
         norms.append(np.linalg.norm(model.noise_))
     p = 2
     zeta = 2 * p ** 1.5
+    eps = eps - model.release_eps_  # eps_1 (the same n in every fit: the same split)
     rate = (eps - math.log1p(eps / 2)) / (2 * W * zeta)
     assert ks_gamma(norms, p, rate) > KS_LEVEL
 
@@ -315,7 +330,8 @@ def test_sklearn_weights_equal_repeated_rows_and_the_core(estimator):
                               core.coeff)
 
 
-def test_sklearn_linear_regression_weights():
+def test_sklearn_linear_regression_weights(monkeypatch):
+    _objective_only(monkeypatch)
     X, _, w = classification()
     y = 0.3 * X[:, 0] - 0.2 * X[:, 1]
     reg = DPLinearRegression(feature_bounds=(-1, 1), y_bounds=(-1, 1), sample_weight_bound=3.0,
@@ -503,17 +519,20 @@ def test_kst_delta_is_2_W_lambda_over_eps(W):
     X, y, w, bounds = kst_data()
     generic = fit_weighted(kst_ball_model(eps), X, y, *bounds, weights=w,
                            weights_upper_bound=W, random_state=1)
-    assert generic.Delta_ == pytest.approx(2 * W * 0.5 / eps, rel=1e-12)
+    # eps_1 = eps - eps_2 of approximate minima perturbation (dppack.erm.approximate)
+    assert generic.Delta_ == pytest.approx(2 * W * 0.5 / (eps - generic.release_eps_),
+                                           rel=1e-12)
     regression = fit_weighted(dppack.LinearRegressionDP("l2", eps, 0.0, 1.0), X, y, *bounds,
                               add_bias=True, weights=w, weights_upper_bound=W,
                               random_state=1)
     p = 3  # the bias column and X's two: lambda = p (dppack.erm.kst.LinearRegressionDP)
     assert regression.lambda_ == p
-    assert regression.Delta_ == pytest.approx(2 * W * p / eps, rel=1e-12)
+    assert regression.Delta_ == pytest.approx(2 * W * p / (eps - regression.release_eps_),
+                                              rel=1e-12)
     # without weights: W = 1 (DPpack's fit), and eps = Inf: Delta = 0
     plain = dppack.LinearRegressionDP("l2", eps, 0.0, 1.0).fit(X, y, *bounds, True,
                                                               random_state=1)
-    assert plain.Delta_ == pytest.approx(2 * p / eps, rel=1e-12)
+    assert plain.Delta_ == pytest.approx(2 * p / (eps - plain.release_eps_), rel=1e-12)
     exact = fit_weighted(kst_ball_model(math.inf), X, y, *bounds, weights=w,
                          weights_upper_bound=W)
     assert exact.Delta_ == 0.0
@@ -522,7 +541,7 @@ def test_kst_delta_is_2_W_lambda_over_eps(W):
 @pytest.mark.parametrize("model, gradient", [  # output perturbation needs the gradient
     ("kst", True), ("kst", False), ("cms-output", True), ("cms-objective", True),
     ("cms-objective", False)])
-def test_generic_models_integer_weights_equal_repeated_rows(model, gradient):
+def test_generic_models_integer_weights_equal_repeated_rows(model, gradient, monkeypatch):
     # The weighted value and gradient of the generic KST model and of WeightedERMDP_CMS
     # (the user's loss, weighted): integer weights give the fit of repeated rows (same seed,
     # same noise; n J does not depend on n), and differ from the unweighted fit. Without
@@ -530,6 +549,8 @@ def test_generic_models_integer_weights_equal_repeated_rows(model, gradient):
     # found there). Deterministic up to the solvers' tolerances.
     X, y, w, bounds = kst_data()
     if model == "kst":
+        _objective_only(monkeypatch)
+
         def make():
             model = kst_ball_model(1.0)
             if not gradient:
@@ -605,6 +626,7 @@ def test_weighted_calibration_pins(case, monkeypatch):
         X, y, w, bounds = kst_data()
         model = fit_weighted(dppack.LinearRegressionDP("l2", eps, 0.0, 1.0), X, y, *bounds,
                              add_bias=True, weights=w, weights_upper_bound=W, random_state=1)
+        eps = eps - model.release_eps_  # eps_1 of approximate minima perturbation
         assert model.Delta_ == pytest.approx(2 * W * p / eps, rel=1e-12)
         zeta = 2 * p ** 1.5
         assert rates == [pytest.approx((eps - math.log1p(eps / 2)) / (2 * W * zeta),

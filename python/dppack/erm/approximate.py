@@ -31,8 +31,9 @@ on D with a noise b' on a neighbour D' so that theta*(D, b) = theta*(D', b'), th
 ratio of b and b' being at most e^eps_1; the two approximate minimisers are then within 2r
 of each other, and an output noise of L2 sensitivity 2r at eps_2 (the release above) makes
 the released vector (eps_1 + eps_2)-DP (delta unchanged when the objective noise is
-Gaussian). :func:`split_budget` chooses eps_2 = eps / 2^10 and leaves eps_1 = eps - eps_2 to
-the objective, so the total charged is the user's eps.
+Gaussian). :func:`split_budget` chooses eps_2 (at least eps / 2^10, more when the certified
+radius is large against the objective's noise) and leaves eps_1 = eps - eps_2 to the
+objective, so the total charged is the user's eps.
 
 Exactness. The output noise is drawn by the exact integer samplers and the released float
 is a function of the private integer vector alone: no data-dependent floating-point
@@ -149,28 +150,50 @@ def release(values, l2_sensitivity, eps, rng, standard=None):
     return np.ldexp(total, k)
 
 
-def split_budget(eps):
-    """(eps_1, eps_2) of approximate minima perturbation: eps_2 = eps / 2^10 for the output
-    noise, eps_1 = eps - eps_2 for the objective (Iyengar et al. 2019, Algorithm 1).
+def split_budget(eps, ratio=0.0):
+    """(eps_1, eps_2) of approximate minima perturbation (Iyengar et al. 2019, Algorithm 1):
+    eps_2 for the exact output noise, eps_1 = eps - eps_2 for the objective, so that the
+    total is the user's eps.
 
-    The choice. The output noise has L2 sensitivity 2r, r = g_tol / m the certified distance
-    to the exact minimiser; the fits certify g_tol = tau w_bar B / n (tau = 1e-6,
-    :func:`dppack.erm.solvers.optimality_tolerance`), while the objective noise moves the
-    minimiser by about ||b|| / (n m), ||b|| ~ 2 d B / eps_1. The per-coordinate standard
-    deviation of the output noise is then about sqrt(2) tau eps_1 / eps_2 ~ 1.4e-3 of the
-    objective noise's effect, and the objective's own noise grows by eps / eps_1 = 1.001: both
-    changes are about 0.1%, far below the sampling variation of a fit. An infinite eps gives
-    (inf, inf) (no noise).
+    Parameters
+    ----------
+    eps : float
+        > 0; an infinite eps gives (inf, inf) (no noise).
+    ratio : float, default 0
+        q, the output noise's standard deviation over the objective noise's effect on the
+        minimiser when both are calibrated at the same eps (data-independent).
+
+    Returns
+    -------
+    (float, float)
+        eps_2 = eps s with s = max(2^-10, q^(2/3) / (1 + q^(2/3))).
+
+    Notes
+    -----
+    The total variance is about A / eps_1^2 + q^2 A / eps_2^2; it is smallest at
+    eps_2 / eps_1 = q^(2/3), and there the standard deviation grows by about
+    (1 + q^(2/3))^(3/2) over the objective noise alone. The floor 2^-10 keeps the output
+    noise's scale within a factor 2^10 of its sensitivity. CMS fits certify g_tol = tau w_bar B
+    / n (tau = 1e-6, :func:`dppack.erm.solvers.optimality_tolerance`), so q is about
+    sqrt(2) tau and the floor applies: the objective noise grows by 0.1% and the release
+    noise is about 1.4e-3 of the objective's effect. KST fits certify an absolute KKT
+    residual (:mod:`dppack.erm.kst`), q = 2.4 sqrt(2p/(p + 1)) 1e-8 n: the split is the
+    floor up to n of about 10^3, then grows (about 2% at n = 10^5, 9% at n = 10^6).
 
     Examples
     --------
     >>> split_budget(1.0)
     (0.9990234375, 0.0009765625)
+    >>> eps_1, eps_2 = split_budget(1.0, 0.001)
+    >>> round(eps_2 / eps_1, 6)
+    0.01
     """
     eps = float(eps)
     if not math.isfinite(eps):
         return math.inf, math.inf
-    eps_2 = eps * OUTPUT_SHARE
+    power = float(ratio) ** (2.0 / 3.0)
+    share = max(OUTPUT_SHARE, power / (1.0 + power))
+    eps_2 = eps * share
     return eps - eps_2, eps_2
 
 

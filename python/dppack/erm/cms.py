@@ -620,6 +620,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.optimality_tolerance_ = None
         self.release_sensitivity_ = None
         self.release_grid_ = None
+        self.release_eps_ = None
         self.privacy_ = None
         self.n_passes_ = None
 
@@ -732,10 +733,10 @@ class EmpiricalRiskMinimizationDP_CMS:
             else:
                 sensitivity = output_perturbation_sensitivity(self.gamma, w_bar, bound)
             theta = release(theta, sensitivity, eps_2, rng, standard)
-            self.release_sensitivity_ = sensitivity
+            self.release_sensitivity_, self.release_eps_ = sensitivity, eps_2
             self.release_grid_ = release_grid(sensitivity, eps_2, d)[0]
         else:
-            self.release_sensitivity_, self.release_grid_ = None, None
+            self.release_sensitivity_, self.release_grid_, self.release_eps_ = None, None, None
         self.coeff = np.asarray(self._postprocess_coeff(theta, preprocess),
                                 dtype=np.float64).ravel()
         self.eps_prime_ = eps_prime

@@ -118,7 +118,20 @@ from .design import (
     prepare_weights,
 )
 from .losses import weighted_gram
+from .approximate import constrained_radius, release, release_grid, split_budget
+from .blocks import regularizer_l2
 from .solvers import minimize_constrained
+
+# The KKT residual a released KST minimiser must reach, relative to zeta (absolute and
+# data-independent: it sets the release's sensitivity): 1e-8 with the analytic gradient
+# (SLSQP with ftol 1e-16 reaches about 1e-8 of the gradient's scale), 1e-6 with central
+# differences (accurate to about 1e-10 of the objective's scale).
+KST_RESIDUAL = 1e-8
+KST_RESIDUAL_DIFFERENCES = 1e-6
+NOT_STRONGLY_CONVEX_MESSAGE = (
+    "A private KST fit needs lambda > 0 or the 'l2' regularizer with gamma > 0: the "
+    "perturbed objective must be strongly convex for its approximate minimiser to be "
+    "released privately.")
 
 __all__ = ["EmpiricalRiskMinimizationDP_KST", "LinearRegressionDP"]
 
@@ -352,6 +365,10 @@ class EmpiricalRiskMinimizationDP_KST:
         self.coeff = None
         self.noise_ = None
         self.Delta_ = None
+        self.optimality_tolerance_ = None
+        self.release_sensitivity_ = None
+        self.release_grid_ = None
+        self.release_eps_ = None
         self.privacy_ = None
         self.n_passes_ = None
 
@@ -419,27 +436,54 @@ class EmpiricalRiskMinimizationDP_KST:
         weighting = prepare_weights(weights, weights_upper_bound, n)
         weights, w_bar = weighting["weights"], weighting["weights_upper_bound"]
         zeta, lambda_ = w_bar * zeta, w_bar * lambda_
+        modulus = None
+        if np.isfinite(eps):
+            # the perturbed objective J is modulus-strongly convex (Delta/n from the added
+            # quadratic, gamma/n from 'l2'; the loss is only convex)
+            l2 = self.regularizer is regularizer_l2
+            eps_1 = split_budget(eps, self._noise_ratio(n, p))[0]
+            modulus = (_calibration(eps_1, delta, zeta, lambda_)[0]
+                       + (float(self.gamma) if l2 else 0.0)) / n
+            if not modulus > 0:
+                raise _messages.value_error(NOT_STRONGLY_CONVEX_MESSAGE)
         rng = _random.as_generator(random_state)
         privacy = spend_fit(bill, eps)  # after the checks, before the first draw
         # the user's functions read the private data: after the charge (a refusal that
         # depends on the data is paid for), before the first draw
         self._check_outputs(X, y, weights)
 
-        # §6.5 steps 3-4, calibrated for replace-one neighbours (module docstring).
+        # Kifer et al.'s Algorithm 1 at eps_1, calibrated for replace-one neighbours (module
+        # docstring), then the exact release at eps_2 (approximate minima perturbation)
+        eps_1, eps_2 = split_budget(eps, self._noise_ratio(n, p))
         if np.isinf(eps):
             Delta = 0.0
             noise = np.zeros(p)
         else:
-            Delta, scale = _calibration(eps, delta, zeta, lambda_)
+            Delta, scale = _calibration(eps_1, delta, zeta, lambda_)
             if delta == 0:
                 noise = _random.l2_laplace(p, scale, rng)  # scale: the rate of the norm
             else:
                 noise = _random.normal(scale, p, rng)
         self.noise_ = noise
         self.Delta_ = float(Delta)
+        with_gradient = (self.mapXy_gr is not None and self.loss_gr is not None
+                         and self.regularizer_gr is not None)
+        self.optimality_tolerance_ = (KST_RESIDUAL if with_gradient
+                                      else KST_RESIDUAL_DIFFERENCES) * zeta
+        self._modulus = modulus if np.isfinite(eps) else None
         # without weights, DPpack's four arguments (a subclass may override the step)
         theta = (self._optimize_coeff(X, y, noise, Delta) if weights is None
                  else self._optimize_coeff(X, y, noise, Delta, weights))
+        if np.isfinite(eps):
+            # certified ||theta - theta*|| <= r (solvers.kkt_certificate); neighbours' within 2r
+            tol = self.optimality_tolerance_
+            r = constrained_radius(tol, tol * tol / (2.0 * modulus), modulus)
+            sensitivity = 2.0 * r
+            theta = release(theta, sensitivity, eps_2, rng)
+            self.release_sensitivity_, self.release_eps_ = sensitivity, eps_2
+            self.release_grid_ = release_grid(sensitivity, eps_2, p)[0]
+        else:
+            self.release_sensitivity_, self.release_grid_, self.release_eps_ = None, None, None
         self.coeff = self._postprocess_coeff(theta)
         self.privacy_ = privacy
         self.n_passes_ = getattr(X, "passes", None)
@@ -537,12 +581,31 @@ class EmpiricalRiskMinimizationDP_KST:
                               output_message("domain$jacobian",
                                              "the p derivatives of each constraint"))
 
+    def _noise_ratio(self, n, p):
+        """q, the release noise's per-coordinate standard deviation over the objective noise's
+        effect on the minimiser at equal eps (for :func:`dppack.erm.approximate.split_budget`;
+        data-independent: n is public under replace-one neighbours). With the certified radius
+        r = (1 + sqrt(2)) K zeta / m (K the residual tolerance over zeta, m the modulus):
+        the release's Laplace has standard deviation sqrt(2 p) 2 r / eps per coordinate, b
+        moves the minimiser by about ||b|| / (n m), E||b||^2 = p (p + 1) (2 zeta / eps)^2,
+        i.e. sqrt(p + 1) 2 zeta / (eps n m) per coordinate: q = (1 + sqrt(2))
+        sqrt(2 p / (p + 1)) K n."""
+        with_gradient = (self.mapXy_gr is not None and self.loss_gr is not None
+                         and self.regularizer_gr is not None)
+        K = KST_RESIDUAL if with_gradient else KST_RESIDUAL_DIFFERENCES
+        return (1.0 + np.sqrt(2.0)) * np.sqrt(2.0 * p / (p + 1.0)) * K * n
+
     def _optimize_coeff(self, X, y, noise, Delta, weights=None):
         """argmin of the perturbed objective over the domain, from theta = 0."""
         objective, gradient = self._objective(X, y, noise, Delta, weights)
         constraints, jacobian = _check_domain(self.domain)
+        modulus = getattr(self, "_modulus", None)
+        if modulus is None:  # eps = Inf: no release noise, the relative KKT check
+            return minimize_constrained(objective, gradient, constraints, jacobian,
+                                        np.zeros(X.shape[1]))
         return minimize_constrained(objective, gradient, constraints, jacobian,
-                                    np.zeros(X.shape[1]))
+                                    np.zeros(X.shape[1]), residual_tol=self.optimality_tolerance_,
+                                    modulus=modulus)
 
     def _objective(self, X, y, noise, Delta, weights=None):
         """The perturbed objective J(theta) and its gradient (None without all three gradient
