@@ -84,13 +84,34 @@ Deviations from DPpack 0.2.2:
   per-row loss with weights, loss.gr, mapXy.gr, regularizer.gr, domain$jacobian) is refused
   there with a message naming it, not after the draw inside the solver.
 
-Noise in floating point. The noise vector b (Gamma-radius or Gaussian) is drawn with the
-floating-point samplers, not the exact discrete ones: objective perturbation's proof maps b
-one-to-one to the released minimiser through the first-order condition and compares the
-densities of b under neighbouring data sets (Kifer et al. 2012, Theorem 2). A b on a grid
-would break that argument: the released coefficients determine b, which would lie on the
-grid under one data set and off it under its neighbour. So b keeps a continuous law, and the
-released value is the solver's minimiser, not a noisy value rounded to a grid.
+Approximate minimiser and exact release (Iyengar, Near, Song, Thakkar, Thakurta and Wang 2019,
+"Towards practical differentially private convex optimization", IEEE S&P, Algorithm 1 and
+Theorem 1; :mod:`dppack.erm.approximate`). Theorem 2 above assumes the exact minimiser
+theta*. The budget is split: eps_1 = eps - eps_2 for everything above (Delta = 2 lambda /
+eps_1, the noise b at eps_1), eps_2 (:func:`dppack.erm.approximate.split_budget`, at least
+eps / 2^10) for an exact output noise. The perturbed objective is m-strongly convex with
+m = (Delta + gamma [R = 'l2']) / n (the loss is only convex; a private fit with m = 0, i.e.
+lambda = 0 and a regularizer other than 'l2', is refused). The solver
+(:func:`dppack.erm.solvers.minimize_constrained`) releases only a feasible point with
+multipliers mu >= 0 whose KKT residual is at most rho = K zeta (K = 1e-8 with the analytic
+gradient, 1e-6 with central differences, whose certificate then holds only to their
+accuracy) and whose complementary slackness sum mu_i g_i is at most rho^2 / (2m)
+(:func:`dppack.erm.solvers.kkt_certificate`); then ||theta - theta*|| <= r =
+(1 + sqrt(2)) rho / m (:func:`dppack.erm.approximate.constrained_radius`: the Lagrangian is
+m-strongly convex). Coupling b on D with b' on D' so that theta*(D, b) = theta*(D', b') (the
+proof of Theorem 2), the two approximate minimisers are within 2r, and the release
+g (round(theta / g) + Z), Z per-coordinate discrete Laplace of L1 sensitivity 2r sqrt(p) at
+eps_2, makes the coefficients (eps_1 + eps_2, delta)-DP: the user's (eps, delta). Every
+released coefficient is a multiple of g before ``_postprocess_coeff`` (a data-independent
+rescaling). r, and so the split, depend on n (public under replace-one neighbours).
+
+Noise in floating point. The objective's noise vector b (Gamma-radius or Gaussian) is drawn
+with the floating-point samplers: objective perturbation's proof maps b one-to-one to the
+minimiser through the first-order condition and compares the densities of b under neighbouring
+data sets (Kifer et al. 2012, Theorem 2); a b on a grid would break that argument. b is drawn
+before the data are used (data-free): it is the one float-approximate part of the fit, as no
+exact sampler of a continuous density exists. The released value carries no data-dependent
+rounding (the release above).
 
 Accounting: ``fit(..., accountant=)`` charges ``PrivacyLoss.approx(eps, delta)`` (pure eps
 when delta = 0) under ``"<class name>.fit"`` and reports it in ``privacy_``
