@@ -216,8 +216,8 @@ def constrained_radius(residual, slackness, modulus):
 
     Examples
     --------
-    >>> constrained_radius(1e-6, 0.0, 2.0)
-    5e-07
+    >>> constrained_radius(1e-6, 0.0, 2.0)  # 2 rho / m: this argument loses a factor 2
+    1e-06
     """
     rho, sigma, m = float(residual), float(slackness), float(modulus)
     return (rho + math.sqrt(rho * rho + 2.0 * m * sigma)) / m
