@@ -177,8 +177,8 @@ def split_budget(eps, ratio=0.0):
     / n (tau = 1e-6, :func:`dppack.erm.solvers.optimality_tolerance`), so q is about
     sqrt(2) tau and the floor applies: the objective noise grows by 0.1% and the release
     noise is about 1.4e-3 of the objective's effect. KST fits certify an absolute KKT
-    residual (:mod:`dppack.erm.kst`), q = 2.4 sqrt(2p/(p + 1)) 1e-8 n: the split is the
-    floor up to n of about 10^3, then grows (about 2% at n = 10^5, 9% at n = 10^6).
+    residual (:mod:`dppack.erm.kst`), q = 6 sqrt(2p/(p + 1)) 1e-8 n: the split is the
+    floor up to n of a few hundred, then grows (eps_2 about 4% of eps at n = 10^5, 15% at n = 10^6).
 
     Examples
     --------

@@ -95,10 +95,9 @@ lambda = 0 and a regularizer other than 'l2', is refused). The solver
 (:func:`dppack.erm.solvers.minimize_constrained`) releases only a feasible point with
 multipliers mu >= 0 whose KKT residual is at most rho = K zeta (K = 1e-8 with the analytic
 gradient, 1e-6 with central differences, whose certificate then holds only to their
-accuracy) and whose complementary slackness sum mu_i g_i is at most rho^2 / (2m)
-(:func:`dppack.erm.solvers.kkt_certificate`); then ||theta - theta*|| <= r =
-(1 + sqrt(2)) rho / m (:func:`dppack.erm.approximate.constrained_radius`: the Lagrangian is
-m-strongly convex). Coupling b on D with b' on D' so that theta*(D, b) = theta*(D', b') (the
+accuracy) and whose complementary slackness sum mu_i g_i is at most 12 rho^2 / m
+(:func:`dppack.erm.solvers.kkt_certificate`); then ||theta - theta*|| <= r = 6 rho / m
+(:func:`dppack.erm.approximate.constrained_radius`: the Lagrangian is m-strongly convex). Coupling b on D with b' on D' so that theta*(D, b) = theta*(D', b') (the
 proof of Theorem 2), the two approximate minimisers are within 2r, and the release
 g (round(theta / g) + Z), Z per-coordinate discrete Laplace of L1 sensitivity 2r sqrt(p) at
 eps_2, makes the coefficients (eps_1 + eps_2, delta)-DP: the user's (eps, delta). Every
@@ -141,7 +140,7 @@ from .design import (
 from .losses import weighted_gram
 from .approximate import constrained_radius, release, release_grid, split_budget
 from .blocks import regularizer_l2
-from .solvers import minimize_constrained
+from .solvers import SLACKNESS_FACTOR, minimize_constrained
 
 # The KKT residual a released KST minimiser must reach, relative to zeta (absolute and
 # data-independent: it sets the release's sensitivity): 1e-8 with the analytic gradient
@@ -498,7 +497,7 @@ class EmpiricalRiskMinimizationDP_KST:
         if np.isfinite(eps):
             # certified ||theta - theta*|| <= r (solvers.kkt_certificate); neighbours' within 2r
             tol = self.optimality_tolerance_
-            r = constrained_radius(tol, tol * tol / (2.0 * modulus), modulus)
+            r = constrained_radius(tol, SLACKNESS_FACTOR * tol * tol / modulus, modulus)
             sensitivity = 2.0 * r
             theta = release(theta, sensitivity, eps_2, rng)
             self.release_sensitivity_, self.release_eps_ = sensitivity, eps_2
@@ -606,15 +605,14 @@ class EmpiricalRiskMinimizationDP_KST:
         """q, the release noise's per-coordinate standard deviation over the objective noise's
         effect on the minimiser at equal eps (for :func:`dppack.erm.approximate.split_budget`;
         data-independent: n is public under replace-one neighbours). With the certified radius
-        r = (1 + sqrt(2)) K zeta / m (K the residual tolerance over zeta, m the modulus):
+        r = 6 K zeta / m (K the residual tolerance over zeta, m the modulus):
         the release's Laplace has standard deviation sqrt(2 p) 2 r / eps per coordinate, b
         moves the minimiser by about ||b|| / (n m), E||b||^2 = p (p + 1) (2 zeta / eps)^2,
-        i.e. sqrt(p + 1) 2 zeta / (eps n m) per coordinate: q = (1 + sqrt(2))
-        sqrt(2 p / (p + 1)) K n."""
+        i.e. sqrt(p + 1) 2 zeta / (eps n m) per coordinate: q = 6 sqrt(2 p / (p + 1)) K n."""
         with_gradient = (self.mapXy_gr is not None and self.loss_gr is not None
                          and self.regularizer_gr is not None)
         K = KST_RESIDUAL if with_gradient else KST_RESIDUAL_DIFFERENCES
-        return (1.0 + np.sqrt(2.0)) * np.sqrt(2.0 * p / (p + 1.0)) * K * n
+        return 6.0 * np.sqrt(2.0 * p / (p + 1.0)) * K * n
 
     def _optimize_coeff(self, X, y, noise, Delta, weights=None):
         """argmin of the perturbed objective over the domain, from theta = 0."""

@@ -889,6 +889,13 @@ def pull_inside(theta, g, theta0, g0):
     return None
 
 
+# kkt_certificate's bound on the complementary slackness, sigma <= SLACKNESS_FACTOR rho^2 / m:
+# then sqrt(rho^2 + 2 m sigma) = 5 rho and the certified radius is 6 rho / m. A boundary point
+# is only as close to the boundary as the constraint's rounding (g of about 1e-15 with
+# multipliers of about 10), which rho^2 / m (about 1e-15) alone would not admit.
+SLACKNESS_FACTOR = 12.0
+
+
 def push_to_boundary(theta, g, theta0):
     """The point theta0 + s (theta - theta0), s >= 1, found by bisection, where the smallest
     constraint value is in [0, 2^-20 of its value at theta] as computed: a feasible point
@@ -924,14 +931,15 @@ def push_to_boundary(theta, g, theta0):
 
 def kkt_certificate(theta, f_jac, g, g_jac, residual_tol, modulus):
     """Whether the feasible point ``theta`` certifies ||theta - theta*|| <= r with
-    r = (1 + sqrt(2)) ``residual_tol`` / m for the minimiser theta* of an m-strongly convex f
-    over the convex domain {g >= 0} (m = ``modulus``).
+    r = 6 ``residual_tol`` / m for the minimiser theta* of an m-strongly convex f over the
+    convex domain {g >= 0} (m = ``modulus``).
 
     For each candidate active set (the constraints with g_i <= a, a = 1e-6, 1e-9, 1e-12, 0),
     non-negative least squares gives mu >= 0 minimising rho = ||grad f - J_A' mu||, and
     sigma = sum_i mu_i g_i(theta) >= 0. The certificate holds when rho <= ``residual_tol`` and
-    sigma <= residual_tol^2 / (2 m): then :func:`dppack.erm.approximate.constrained_radius`
-    (rho, sigma, m) <= (1 + sqrt(2)) residual_tol / m (a data-independent bound).
+    sigma <= 12 residual_tol^2 / m (:data:`SLACKNESS_FACTOR`): then
+    :func:`dppack.erm.approximate.constrained_radius` (rho, sigma, m) <= 6 residual_tol / m
+    (a data-independent bound).
     """
     from scipy import optimize
 
@@ -939,7 +947,7 @@ def kkt_certificate(theta, f_jac, g, g_jac, residual_tol, modulus):
     if not np.all(values >= 0):
         return False
     grad = f_jac(theta)
-    slack_tol = residual_tol * residual_tol / (2.0 * modulus)
+    slack_tol = SLACKNESS_FACTOR * residual_tol * residual_tol / modulus
     if float(np.linalg.norm(grad)) <= residual_tol:
         return True
     J = None
@@ -986,7 +994,7 @@ def minimize_constrained(objective, gradient, constraints, jacobian, theta0,
     residual_tol, modulus : float, optional
         Given both (the KST fits): the result must pass :func:`kkt_certificate` with this
         absolute, data-independent tolerance for an objective that is ``modulus``-strongly
-        convex, so that it lies within (1 + sqrt(2)) residual_tol / modulus of the exact
+        convex, so that it lies within 6 residual_tol / modulus of the exact
         minimiser (approximate minima perturbation, Iyengar et al. 2019); a result slightly
         outside the domain is first moved towards a strictly feasible start
         (:func:`pull_inside`). Without them, the relative check above.
