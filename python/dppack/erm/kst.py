@@ -93,9 +93,9 @@ eps / 2^10) for an exact output noise. The perturbed objective is m-strongly con
 m = (Delta + gamma [R = 'l2']) / n (the loss is only convex; a private fit with m = 0, i.e.
 lambda = 0 and a regularizer other than 'l2', is refused). The solver
 (:func:`dppack.erm.solvers.minimize_constrained`) releases only a feasible point with
-multipliers mu >= 0 whose KKT residual is at most rho = K zeta (K = 1e-8 with the analytic
-gradient, 1e-6 with central differences, whose certificate then holds only to their
-accuracy) and whose complementary slackness sum mu_i g_i is at most 12 rho^2 / m
+multipliers mu >= 0 whose KKT residual is at most rho = K zeta (K = max(1e-8, 1e-6 / n) with
+the analytic gradient, 1e-6 with central differences, whose certificate then holds only to
+their accuracy) and whose complementary slackness sum mu_i g_i is at most 12 rho^2 / m
 (:func:`dppack.erm.solvers.kkt_certificate`); then ||theta - theta*|| <= r = 6 rho / m
 (:func:`dppack.erm.approximate.constrained_radius`: the Lagrangian is m-strongly convex). Coupling b on D with b' on D' so that theta*(D, b) = theta*(D', b') (the
 proof of Theorem 2), the two approximate minimisers are within 2r, and the release
@@ -146,8 +146,13 @@ from .solvers import SLACKNESS_FACTOR, minimize_constrained
 # data-independent: it sets the release's sensitivity): 1e-8 with the analytic gradient
 # (SLSQP with ftol 1e-16 reaches about 1e-8 of the gradient's scale), 1e-6 with central
 # differences (accurate to about 1e-10 of the objective's scale).
+# For small n the tolerance is raised to 1e-6 zeta / n (KST_RESIDUAL_SMALL_N): the release's
+# sensitivity, proportional to K n, stays as small against the objective's noise as at
+# n = 100, while boundary minimisers with large multipliers (the noise b / n dominates the
+# gradient when n is small) meet the complementary-slackness part of the certificate.
 KST_RESIDUAL = 1e-8
 KST_RESIDUAL_DIFFERENCES = 1e-6
+KST_RESIDUAL_SMALL_N = 1e-6
 NOT_STRONGLY_CONVEX_MESSAGE = (
     "A private KST fit needs lambda > 0 or the 'l2' regularizer with gamma > 0: the "
     "perturbed objective must be strongly convex for its approximate minimiser to be "
@@ -486,10 +491,7 @@ class EmpiricalRiskMinimizationDP_KST:
                 noise = _random.normal(scale, p, rng)
         self.noise_ = noise
         self.Delta_ = float(Delta)
-        with_gradient = (self.mapXy_gr is not None and self.loss_gr is not None
-                         and self.regularizer_gr is not None)
-        self.optimality_tolerance_ = (KST_RESIDUAL if with_gradient
-                                      else KST_RESIDUAL_DIFFERENCES) * zeta
+        self.optimality_tolerance_ = self._residual_factor(n) * zeta
         self._modulus = modulus if np.isfinite(eps) else None
         # without weights, DPpack's four arguments (a subclass may override the step)
         theta = (self._optimize_coeff(X, y, noise, Delta) if weights is None
@@ -609,10 +611,16 @@ class EmpiricalRiskMinimizationDP_KST:
         the release's Laplace has standard deviation sqrt(2 p) 2 r / eps per coordinate, b
         moves the minimiser by about ||b|| / (n m), E||b||^2 = p (p + 1) (2 zeta / eps)^2,
         i.e. sqrt(p + 1) 2 zeta / (eps n m) per coordinate: q = 6 sqrt(2 p / (p + 1)) K n."""
+        return 6.0 * np.sqrt(2.0 * p / (p + 1.0)) * self._residual_factor(n) * n
+
+    def _residual_factor(self, n):
+        """K: the certified KKT residual is K zeta, K = max(1e-8, 1e-6 / n) with the
+        analytic gradient, 1e-6 with central differences (data-independent)."""
         with_gradient = (self.mapXy_gr is not None and self.loss_gr is not None
                          and self.regularizer_gr is not None)
-        K = KST_RESIDUAL if with_gradient else KST_RESIDUAL_DIFFERENCES
-        return 6.0 * np.sqrt(2.0 * p / (p + 1.0)) * K * n
+        if not with_gradient:
+            return KST_RESIDUAL_DIFFERENCES
+        return max(KST_RESIDUAL, KST_RESIDUAL_SMALL_N / n)
 
     def _optimize_coeff(self, X, y, noise, Delta, weights=None):
         """argmin of the perturbed objective over the domain, from theta = 0."""
