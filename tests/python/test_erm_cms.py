@@ -996,3 +996,39 @@ def test_attributes_assigned_after_construction_get_the_constructors_checks_at_f
     svm.kernel = "polynomial"
     with pytest.raises(ValueError, match=r"^kernel must be one of \{'linear', 'Gaussian'\}"):
         svm.fit(X, y, U, L, random_state=1)
+
+
+def test_standard_noise_release_is_the_rounded_laplace_on_the_grid():
+    # StandardNoise (stability-based validation): the release noise is round(L t / s) in
+    # grid units, on the grid of the fit's own sensitivity and eps; deterministic.
+    from dppack.erm import approximate
+    from dppack.erm.cms import StandardNoise
+    x, S, eps = np.array([0.3, -1.7, 0.0]), 0.25, 0.5
+    L = np.array([0.4, -2.2, 1e-9])
+    k, _, t, s = approximate.release_grid(S, eps, 3)
+    out = approximate.release(x, S, eps, None, standard=L)
+    expected = np.ldexp(np.rint(np.ldexp(x, -k)) + np.rint(L * (t / s)), k)
+    np.testing.assert_array_equal(out, expected)
+    # the scale t / s in grid units is sqrt(d) S / eps rounded up by less than 2^-19
+    assert 1 <= np.ldexp(t / s, k) / (math.sqrt(3) * S / eps) < 1 + 2 ** -19
+    # R first (the l2-Laplace law, as before), then L: d standard Laplace values (KS)
+    draws = [StandardNoise.draw(4, np.random.default_rng(i)) for i in range(600)]
+    assert stats.kstest(np.concatenate([d.coordinates for d in draws]),
+                        stats.laplace.cdf).pvalue > ALPHA
+    rng = np.random.default_rng(3)
+    noise = StandardNoise.draw(4, rng)
+    again = np.random.default_rng(3)
+    np.testing.assert_array_equal(noise.vector, dppack._random.l2_laplace(4, 1.0, again))
+    np.testing.assert_array_equal(noise.coordinates, dppack._random.laplace(1.0, 4, again))
+
+
+def test_budget_split_and_radius():
+    from dppack.erm import approximate
+    eps_1, eps_2 = approximate.split_budget(2.0)
+    assert eps_1 + eps_2 == 2.0 and eps_2 == 2.0 / 1024
+    assert approximate.split_budget(math.inf) == (math.inf, math.inf)
+    eps_1, eps_2 = approximate.split_budget(1.0, 0.1 ** 1.5)  # q^(2/3) = 0.1
+    assert eps_2 / eps_1 == pytest.approx(0.1)
+    assert approximate.strongly_convex_radius(1e-6, 0.5) == 2e-6
+    # sigma = 12 rho^2 / m: sqrt(rho^2 + 24 rho^2) = 5 rho, r = 6 rho / m
+    assert approximate.constrained_radius(1e-6, 12e-12 / 2.0, 2.0) == pytest.approx(3e-6)

@@ -897,8 +897,8 @@ SLACKNESS_FACTOR = 12.0
 
 
 def push_to_boundary(theta, g, theta0):
-    """The point theta0 + s (theta - theta0), s >= 1, found by bisection, where the smallest
-    constraint value is in [0, 2^-20 of its value at theta] as computed: a feasible point
+    """The point theta0 + s (theta - theta0), s >= 1, found by bisection (to the resolution
+    of s), where the smallest constraint value is as close to 0 as computed: a feasible point
     that SLSQP left just inside the domain (g_i about 1e-9) moved onto the boundary, so that
     the complementary slackness sum_i mu_i g_i of :func:`kkt_certificate` is small. None
     when no such point is found (theta then stays as it is)."""
@@ -917,14 +917,12 @@ def push_to_boundary(theta, g, theta0):
         return None
     for _ in range(60):
         mid = (low + high) / 2.0
-        point = theta0 + mid * (theta - theta0)
-        value = float(np.min(g(point)))
-        if value < 0:
+        if not low < mid < high:
+            break
+        if float(np.min(g(theta0 + mid * (theta - theta0)))) < 0:
             high = mid
         else:
             low = mid
-            if value <= start * 2.0 ** -20:
-                return point
     point = theta0 + low * (theta - theta0)
     return point if float(np.min(g(point))) >= 0 else None
 
