@@ -540,6 +540,11 @@ class EmpiricalRiskMinimizationDP_CMS:
     optimality_tolerance_ : float or None
         After ``fit``: the bound g_tol on the gradient norm of the objective that the
         released minimiser met.
+    release_sensitivity_, release_grid_, release_eps_ : float, int, float or None
+        After a private ``fit``: the L2 sensitivity S of the released minimiser (output
+        perturbation: (2 w_bar B / gamma)(1 + tau); objective perturbation: 2 g_tol /
+        (gamma/n + Delta)), the exponent k of its grid g = 2^k, and the eps spent on the
+        release noise (output: eps; objective: eps_2); None after a fit with eps = Inf.
     privacy_ : dppack.PrivacyLoss or None
         After ``fit``: what the fit spent, ``PrivacyLoss.pure(eps)``; None before a fit and
         after a fit with eps = Inf (no noise, no guarantee).

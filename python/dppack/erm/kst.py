@@ -290,9 +290,17 @@ class EmpiricalRiskMinimizationDP_KST:
         The noise vector b drawn by the last fit (zeros for eps = Inf), in the coordinates of
         the optimisation (after any pre-processing).
     Delta_ : float or None
-        The regularisation Delta of the last fit's objective, 2 lambda / eps (2 W lambda /
-        eps with sample weights bounded by W, :mod:`dppack.erm.weighting`; Kifer, Smith and
-        Thakurta 2012, Theorem 2); 0 for eps = Inf, None before a fit.
+        The regularisation Delta of the last fit's objective, 2 lambda / eps_1 (2 W lambda /
+        eps_1 with sample weights bounded by W, :mod:`dppack.erm.weighting`; Kifer, Smith and
+        Thakurta 2012, Theorem 2; eps_1 = eps - ``release_eps_``); 0 for eps = Inf, None
+        before a fit.
+    optimality_tolerance_ : float or None
+        After ``fit``: the KKT residual rho = K zeta the released minimiser met (module
+        docstring, "Approximate minimiser and exact release").
+    release_sensitivity_, release_grid_, release_eps_ : float, int, float or None
+        After a private ``fit``: the L2 sensitivity 2r = 12 rho / m of the released
+        minimiser, the exponent k of its grid g = 2^k and eps_2, the eps of the release
+        noise; None after a fit with eps = Inf.
     privacy_ : dppack.PrivacyLoss or None
         After ``fit``: ``PrivacyLoss.approx(eps, delta)`` (pure eps when delta = 0), also
         charged to the accountant; None before a fit and after a fit with eps = Inf.
