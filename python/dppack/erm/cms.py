@@ -89,6 +89,8 @@ eps_2 (above). The check needs the gradient, so output perturbation with a finit
 mapXy.gr, loss.gr and regularizer.gr. Objective perturbation without gradient functions
 checks with central differences, accurate to about 1e-10 of the objective's scale: then the
 certificate, and so r, holds only to that accuracy (give the gradients for a certified fit).
+A subclass that replaces ``_optimize_coeff`` (a documented hook) must return a point that
+meets the same certificate: the release's sensitivity assumes it.
 A refusal is itself an outcome that depends on the data; for a problem meeting the assumptions
 (smooth, strongly convex) the solver reaches the tolerance, so refusals signal a broken
 assumption (e.g. a non-smooth loss, a wrong gradient) rather than a data set.
