@@ -262,8 +262,9 @@ class StandardNoise:
     vector : array_like
         R (d values).
     coordinates : array_like, optional
-        L (d values); None: the release noise is drawn from L = 0 (no release noise), for
-        callers that hold R alone.
+        L (d values). None means L = 0: the release then adds no noise, and the fit is not
+        private (the certified minimiser is released rounded to the grid); for tests and
+        callers that study the objective's noise alone. :meth:`draw` always draws L.
     """
 
     def __init__(self, vector, coordinates=None):
