@@ -126,7 +126,7 @@ def release(values, l2_sensitivity, eps, rng, standard=None):
     Examples
     --------
     >>> import numpy as np
-    >>> out = release([0.25, -1.0], 0.5, 1.0, np.random.default_rng(0))
+    >>> out = release([0.25, -1.0], 0.5, 1.0, _random.as_generator(0))
     >>> k = release_grid(0.5, 1.0, 2)[0]
     >>> bool(np.all(np.ldexp(out, -k) == np.rint(np.ldexp(out, -k))))
     True
