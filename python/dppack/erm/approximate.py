@@ -166,7 +166,7 @@ def split_budget(eps, ratio=0.0):
     Returns
     -------
     (float, float)
-        eps_2 = eps s with s = max(2^-10, q^(2/3) / (1 + q^(2/3))).
+        eps_2 = eps s with s = min(1/2, max(2^-10, q^(2/3) / (1 + q^(2/3)))).
 
     Notes
     -----
@@ -177,8 +177,12 @@ def split_budget(eps, ratio=0.0):
     / n (tau = 1e-6, :func:`dppack.erm.solvers.optimality_tolerance`), so q is about
     sqrt(2) tau and the floor applies: the objective noise grows by 0.1% and the release
     noise is about 1.4e-3 of the objective's effect. KST fits certify an absolute KKT
-    residual (:mod:`dppack.erm.kst`), q = 6 sqrt(2p/(p + 1)) 1e-8 n: the split is the
-    floor up to n of a few hundred, then grows (eps_2 about 4% of eps at n = 10^5, 15% at n = 10^6).
+    residual (:mod:`dppack.erm.kst`), whose radius 6 K zeta n / (Delta + gamma) grows with n
+    while the objective noise's effect shrinks as 1 / n: q grows as n^2
+    (:meth:`dppack.erm.kst.EmpiricalRiskMinimizationDP_KST._noise_ratio`), and eps_2 reaches
+    the cap eps / 2 for LinearRegressionDP from n of a few thousand (the objective's noise
+    then doubles; its effect on the fit is small there). The cap keeps half the budget for
+    the objective.
 
     Examples
     --------
@@ -192,7 +196,7 @@ def split_budget(eps, ratio=0.0):
     if not math.isfinite(eps):
         return math.inf, math.inf
     power = float(ratio) ** (2.0 / 3.0)
-    share = max(OUTPUT_SHARE, power / (1.0 + power))
+    share = min(0.5, max(OUTPUT_SHARE, power / (1.0 + power)))
     eps_2 = eps * share
     return eps - eps_2, eps_2
 

@@ -474,7 +474,7 @@ class EmpiricalRiskMinimizationDP_KST:
             # the perturbed objective J is modulus-strongly convex (Delta/n from the added
             # quadratic, gamma/n from 'l2'; the loss is only convex)
             l2 = self.regularizer is regularizer_l2
-            eps_1 = split_budget(eps, self._noise_ratio(n, p))[0]
+            eps_1 = split_budget(eps, self._noise_ratio(n, p, eps, lambda_))[0]
             modulus = (_calibration(eps_1, delta, zeta, lambda_)[0]
                        + (float(self.gamma) if l2 else 0.0)) / n
             if not modulus > 0:
@@ -487,7 +487,7 @@ class EmpiricalRiskMinimizationDP_KST:
 
         # Kifer et al.'s Algorithm 1 at eps_1, calibrated for replace-one neighbours (module
         # docstring), then the exact release at eps_2 (approximate minima perturbation)
-        eps_1, eps_2 = split_budget(eps, self._noise_ratio(n, p))
+        eps_1, eps_2 = split_budget(eps, self._noise_ratio(n, p, eps, lambda_))
         if np.isinf(eps):
             Delta = 0.0
             noise = np.zeros(p)
@@ -611,15 +611,23 @@ class EmpiricalRiskMinimizationDP_KST:
                               output_message("domain$jacobian",
                                              "the p derivatives of each constraint"))
 
-    def _noise_ratio(self, n, p):
+    def _noise_ratio(self, n, p, eps, lambda_):
         """q, the release noise's per-coordinate standard deviation over the objective noise's
         effect on the minimiser at equal eps (for :func:`dppack.erm.approximate.split_budget`;
-        data-independent: n is public under replace-one neighbours). With the certified radius
-        r = 6 K zeta / m (K the residual tolerance over zeta, m the modulus):
-        the release's Laplace has standard deviation sqrt(2 p) 2 r / eps per coordinate, b
-        moves the minimiser by about ||b|| / (n m), E||b||^2 = p (p + 1) (2 zeta / eps)^2,
-        i.e. sqrt(p + 1) 2 zeta / (eps n m) per coordinate: q = 6 sqrt(2 p / (p + 1)) K n."""
-        return 6.0 * np.sqrt(2.0 * p / (p + 1.0)) * self._residual_factor(n) * n
+        data-independent: n is public under replace-one neighbours). The certified radius is
+        r = 6 K zeta / m with m = (Delta + gamma') / n the strong convexity (gamma' = gamma for
+        'l2', else 0; Delta = 2 lambda / eps), so the release's Laplace has standard deviation
+        sqrt(2 p) 2 r / eps per coordinate. b moves the minimiser by about ||b|| / (n (h + m))
+        with h the data's curvature, at most lambda; E||b||^2 = p (p + 1) (2 zeta / eps)^2.
+        With h = lambda (the smallest effect, so the largest q):
+        q = 6 K sqrt(2 p / (p + 1)) n^2 (lambda + m) / (Delta + gamma')."""
+        gamma = float(self.gamma) if self.regularizer is regularizer_l2 else 0.0
+        Delta = 2.0 * lambda_ / eps if np.isfinite(eps) else 0.0
+        if not Delta + gamma > 0:
+            return 0.0
+        m = (Delta + gamma) / n
+        return (6.0 * np.sqrt(2.0 * p / (p + 1.0)) * self._residual_factor(n) * n * n
+                * (lambda_ + m) / (Delta + gamma))
 
     def _residual_factor(self, n):
         """K: the certified KKT residual is K zeta, K = max(1e-8, 1e-6 / n) with the
