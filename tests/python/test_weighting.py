@@ -73,7 +73,7 @@ def _objective_only(monkeypatch):
     from dppack.erm import kst
 
     monkeypatch.setattr(kst.EmpiricalRiskMinimizationDP_KST, "_noise_ratio",
-                        lambda self, n, p: 0.0)
+                        lambda self, *args: 0.0)
     monkeypatch.setattr(kst, "release",
                         lambda values, sensitivity, eps, rng, standard=None:
                         np.asarray(values, dtype=np.float64))
