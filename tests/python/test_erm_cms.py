@@ -343,25 +343,39 @@ def _direction_checks(vectors):
     assert stats.chisquare(counts).pvalue > ALPHA
 
 
+def _grid_noise(coeff, exact, k):
+    """The release noise in grid units, (coeff - g round(exact / g)) / g, checked to be
+    integers: the released coefficients are multiples of g = 2^k."""
+    units = np.ldexp(np.asarray(coeff), -k)
+    np.testing.assert_array_equal(units, np.rint(units))
+    return units - np.rint(np.ldexp(np.asarray(exact), -k))
+
+
 def test_output_perturbation_noise_law():
-    # Tiny problem with bounds +-1/sqrt(3): the scaling is the identity, so the difference
-    # between a private and the eps = Inf fit is exactly the noise vector.
+    # Tiny problem with bounds +-1/sqrt(3): the scaling is the identity, so the release is
+    # g (round(exact / g) + Z), Z per-coordinate discrete Laplace of scale sqrt(d) S / eps
+    # (dppack.erm.approximate.release), S = 2 (1 + tau) / gamma.
     X, y, U, L = _toy(n=20, p=3, seed=11)
     eps, gamma, fits = 1.0, 2.0, 1000
     exact = LogisticRegressionDP("l2", math.inf, gamma, "output").fit(X, y, U, L).coeff
     model = LogisticRegressionDP("l2", eps, gamma, "output")
     rng = np.random.default_rng(SEED)
-    noise = np.array([model.fit(X, y, U, L, random_state=rng).coeff - exact
-                      for _ in range(fits)])
-    rate = gamma * eps / 2 / (1 + TAU)  # the sensitivity covers the optimality slack
-    # KS of the norms against Gamma(d = 3, rate): false failure 0.001
-    norms = np.linalg.norm(noise, axis=1)
-    assert stats.kstest(norms, stats.gamma(3, scale=1 / rate).cdf).pvalue > ALPHA
-    _direction_checks(noise)
+    coeffs = np.array([model.fit(X, y, U, L, random_state=rng).coeff for _ in range(fits)])
+    k = model.release_grid_
+    S = 2 * (1 + TAU) / gamma
+    assert math.isclose(model.release_sensitivity_, S, rel_tol=1e-12)
+    noise = np.ldexp(_grid_noise(coeffs, exact, k), k)
+    # KS of the pooled coordinates against Laplace(sqrt(3) S / eps) (the grid, 2^-21 of the
+    # scale, is far below the KS resolution 1/3000): false failure 0.001
+    assert stats.kstest(noise.ravel(), stats.laplace(scale=math.sqrt(3) * S / eps).cdf
+                        ).pvalue > ALPHA
+    # independent coordinates: the signs of the three coordinates are uniform on the octants
+    octant = (noise > 0) @ np.array([1, 2, 4])
+    assert stats.chisquare(np.bincount(octant, minlength=8)).pvalue > ALPHA
 
 
 def test_weighted_output_perturbation_noise_law():
-    # svmDP, linear kernel, weights with upper bound 2: rate gamma eps / (2 w_bar)
+    # svmDP, linear kernel, weights with upper bound 2: S = 2 w_bar (1 + tau) / gamma
     X, y, U, L = _toy(n=20, p=3, seed=12)
     eps, gamma, w_bar, fits = 1.0, 3.0, 2.0, 800
     w = np.linspace(0, 3, 20)  # clipped at 2
@@ -369,35 +383,38 @@ def test_weighted_output_perturbation_noise_law():
         X, y, U, L, weights=w, weights_upper_bound=w_bar).coeff
     model = svmDP("l2", eps, gamma, "output")
     rng = np.random.default_rng(SEED + 1)
-    noise = np.array([model.fit(X, y, U, L, weights=w, weights_upper_bound=w_bar,
-                                random_state=rng).coeff - exact for _ in range(fits)])
-    rate = gamma * eps / (2 * w_bar * (1 + TAU))
-    norms = np.linalg.norm(noise, axis=1)
-    # KS against Gamma(3, rate): false failure 0.001
-    assert stats.kstest(norms, stats.gamma(3, scale=1 / rate).cdf).pvalue > ALPHA
+    coeffs = np.array([model.fit(X, y, U, L, weights=w, weights_upper_bound=w_bar,
+                                 random_state=rng).coeff for _ in range(fits)])
+    noise = np.ldexp(_grid_noise(coeffs, exact, model.release_grid_), model.release_grid_)
+    S = 2 * w_bar * (1 + TAU) / gamma
+    # KS against Laplace(sqrt(3) S / eps): false failure 0.001
+    assert stats.kstest(noise.ravel(), stats.laplace(scale=math.sqrt(3) * S / eps).cdf
+                        ).pvalue > ALPHA
 
 
 def test_output_noise_draw_order():
+    # the release draws exactly what dppack.erm.approximate.release draws from the seed
     X, y, U, L = _toy(n=20, p=3, seed=13)
     exact = LogisticRegressionDP("l2", math.inf, 2, "output").fit(X, y, U, L).coeff
-    coeff = LogisticRegressionDP("l2", 1, 2, "output").fit(X, y, U, L, random_state=5).coeff
-    rng = np.random.default_rng(5)  # Gamma norm first, then d normals
-    r = rng.gamma(3, (1 + TAU) / 1.0)  # rate gamma eps / (2 (1 + tau)) = 1 / (1 + tau)
-    g = rng.normal(size=3)
-    np.testing.assert_allclose(coeff - exact, r * g / np.linalg.norm(g), rtol=1e-9, atol=1e-12)
+    model = LogisticRegressionDP("l2", 1, 2, "output").fit(X, y, U, L, random_state=5)
+    expected = dppack.erm.approximate.release(exact, model.release_sensitivity_, 1.0,
+                                              np.random.default_rng(5))
+    np.testing.assert_array_equal(model.coeff, expected)
+    assert model.privacy_ == dppack.PrivacyLoss.pure(1.0)
 
 
 @pytest.mark.parametrize("gamma, branch", [(5.0, "eps_prime"), (0.05, "Delta")])
 def test_objective_perturbation_branches_and_noise_law(gamma, branch):
     X, y, U, L = _toy(n=25, p=3, seed=14)
     n, eps, c = 25, 1.0, 0.25
-    eps_prime = eps - math.log(1 + 2 * c / gamma + c ** 2 / gamma ** 2)
+    eps_1 = eps * (1 - 2 ** -10)  # approximate minima perturbation: eps_2 = eps / 2^10
+    eps_prime = eps_1 - math.log(1 + 2 * c / gamma + c ** 2 / gamma ** 2)
     if branch == "eps_prime":
         assert eps_prime > 0
         expected = (eps_prime, 0.0)
     else:
         assert eps_prime <= 0
-        expected = (eps / 2, c / (n * (math.exp(eps / 4) - 1)) - gamma / n)
+        expected = (eps_1 / 2, c / (n * (math.exp(eps_1 / 4) - 1)) - gamma / n)
         assert expected[1] > 0
     model = LogisticRegressionDP("l2", eps, gamma)
     rng = np.random.default_rng(SEED + 2)
@@ -405,7 +422,12 @@ def test_objective_perturbation_branches_and_noise_law(gamma, branch):
     for _ in range(500):
         theta = model.fit(X, y, U, L, random_state=rng).coeff  # scaling is the identity here
         assert (model.eps_prime_, model.Delta_) == pytest.approx(expected, rel=1e-12)
-        # first-order condition: X'(sigma - y)/n + (gamma/n) theta + b/n + Delta theta = 0
+        assert model.privacy_ == dppack.PrivacyLoss.pure(eps)  # the user's eps, whole
+        _grid_noise(theta, theta, model.release_grid_)  # on the grid
+        # the release's sensitivity: 2 g_tol / (gamma/n + Delta)
+        assert model.release_sensitivity_ == pytest.approx(
+            2 * model.optimality_tolerance_ / (gamma / n + model.Delta_), rel=1e-12)
+        # first-order condition (up to the release noise, about 1e-3 of b): X'(sigma - y)/n + (gamma/n) theta + b/n + Delta theta = 0
         s = 1 / (1 + np.exp(-X @ theta))
         b.append(-(X.T @ (s - y) + gamma * theta + n * model.Delta_ * theta))
     b = np.array(b)
@@ -907,27 +929,31 @@ def test_base_class_calibrates_to_the_row_norm_its_bounds_allow():
 
 
 def test_base_class_noise_law_with_row_norm_bound():
-    """Output noise ~ Gamma(d, gamma eps / (2 B (1 + tau))) in norm with B = sqrt(3) (KS,
-    false failure 0.001); objective perturbation's eps' uses c B^2."""
+    """Output noise: per-coordinate Laplace of scale sqrt(d) S / eps with
+    S = 2 B (1 + tau) / gamma, B = sqrt(3) (KS, false failure 0.001); objective
+    perturbation's eps' uses c B^2 (at eps_1)."""
     X, y, U, L = _toy(n=20, p=3, seed=55, bound=1.0)
     labels = 2 * y - 1
     eps, gamma, fits = 1.0, 4.0, 800
     exact = _huber_cms(math.inf, gamma).fit(X, labels, U, L).coeff
     model = _huber_cms(eps, gamma)
     rng = np.random.default_rng(SEED + 5)
-    norms = [np.linalg.norm(model.fit(X, labels, U, L, random_state=rng).coeff - exact)
-             for _ in range(fits)]
-    rate = gamma * eps / (2 * math.sqrt(3) * (1 + TAU))
-    assert stats.kstest(norms, stats.gamma(3, scale=1 / rate).cdf).pvalue > ALPHA
+    coeffs = np.array([model.fit(X, labels, U, L, random_state=rng).coeff
+                       for _ in range(fits)])
+    noise = np.ldexp(_grid_noise(coeffs, exact, model.release_grid_), model.release_grid_)
+    S = 2 * math.sqrt(3) * (1 + TAU) / gamma  # L2 sensitivity with B = sqrt(3)
+    assert stats.kstest(noise.ravel(), stats.laplace(scale=math.sqrt(3) * S / eps).cdf
+                        ).pvalue > ALPHA
     gamma = 20.0
     objective = _huber_cms(eps, gamma, "objective").fit(X, labels, U, L, random_state=1)
     c = 1.0 * 3  # c B^2
+    eps_1 = eps * (1 - 2 ** -10)  # eps_1 of approximate minima perturbation
     assert objective.eps_prime_ == pytest.approx(
-        eps - math.log(1 + 2 * c / gamma + (c / gamma) ** 2), rel=1e-12)
+        eps_1 - math.log(1 + 2 * c / gamma + (c / gamma) ** 2), rel=1e-12)
     # rows of norm <= 1: DPpack's calibration, unchanged
     X1, y1, U1, L1 = _toy(n=20, p=3, seed=55)
     unit = _huber_cms(eps, gamma, "objective").fit(X1, 2 * y1 - 1, U1, L1, random_state=1)
-    assert unit.eps_prime_ == pytest.approx(eps - math.log(1 + 2 / gamma + 1 / gamma ** 2),
+    assert unit.eps_prime_ == pytest.approx(eps_1 - math.log(1 + 2 / gamma + 1 / gamma ** 2),
                                             rel=1e-12)
 
 
@@ -972,3 +998,39 @@ def test_attributes_assigned_after_construction_get_the_constructors_checks_at_f
     svm.kernel = "polynomial"
     with pytest.raises(ValueError, match=r"^kernel must be one of \{'linear', 'Gaussian'\}"):
         svm.fit(X, y, U, L, random_state=1)
+
+
+def test_standard_noise_release_is_the_rounded_laplace_on_the_grid():
+    # StandardNoise (stability-based validation): the release noise is round(L t / s) in
+    # grid units, on the grid of the fit's own sensitivity and eps; deterministic.
+    from dppack.erm import approximate
+    from dppack.erm.cms import StandardNoise
+    x, S, eps = np.array([0.3, -1.7, 0.0]), 0.25, 0.5
+    L = np.array([0.4, -2.2, 1e-9])
+    k, _, t, s = approximate.release_grid(S, eps, 3)
+    out = approximate.release(x, S, eps, None, standard=L)
+    expected = np.ldexp(np.rint(np.ldexp(x, -k)) + np.rint(L * (t / s)), k)
+    np.testing.assert_array_equal(out, expected)
+    # the scale t / s in grid units is sqrt(d) S / eps rounded up by less than 2^-19
+    assert 1 <= np.ldexp(t / s, k) / (math.sqrt(3) * S / eps) < 1 + 2 ** -19
+    # R first (the l2-Laplace law, as before), then L: d standard Laplace values (KS)
+    draws = [StandardNoise.draw(4, np.random.default_rng(i)) for i in range(600)]
+    assert stats.kstest(np.concatenate([d.coordinates for d in draws]),
+                        stats.laplace.cdf).pvalue > ALPHA
+    rng = np.random.default_rng(3)
+    noise = StandardNoise.draw(4, rng)
+    again = np.random.default_rng(3)
+    np.testing.assert_array_equal(noise.vector, dppack._random.l2_laplace(4, 1.0, again))
+    np.testing.assert_array_equal(noise.coordinates, dppack._random.laplace(1.0, 4, again))
+
+
+def test_budget_split_and_radius():
+    from dppack.erm import approximate
+    eps_1, eps_2 = approximate.split_budget(2.0)
+    assert eps_1 + eps_2 == 2.0 and eps_2 == 2.0 / 1024
+    assert approximate.split_budget(math.inf) == (math.inf, math.inf)
+    eps_1, eps_2 = approximate.split_budget(1.0, 0.1 ** 1.5)  # q^(2/3) = 0.1
+    assert eps_2 / eps_1 == pytest.approx(0.1)
+    assert approximate.strongly_convex_radius(1e-6, 0.5) == 2e-6
+    # sigma = 12 rho^2 / m: sqrt(rho^2 + 24 rho^2) = 5 rho, r = 6 rho / m
+    assert approximate.constrained_radius(1e-6, 12e-12 / 2.0, 2.0) == pytest.approx(3e-6)

@@ -27,11 +27,14 @@ a fresh seed each would fail falsely (reject a correct implementation) with prob
 import subprocess
 import sys
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import optimize, stats
 
+from dppack import PrivacyLoss
 from dppack.erm.kst import EmpiricalRiskMinimizationDP_KST, LinearRegressionDP, _calibration
 
 ALPHA = 0.001  # false-failure probability of each statistical test under a fresh seed
@@ -302,8 +305,10 @@ def test_non_private_fit_equals_ridge_of_the_same_objective(add_bias, gamma):
 
 @pytest.mark.parametrize("delta", [0, 1e-3])
 def test_private_fit_equals_closed_form_with_its_noise(delta):
-    # With noise b and Delta = 2 lambda/eps = 2p/eps: theta = (X'X + (gamma + Delta) I)^-1
-    # (X'y - b) in the scaled problem, as long as the constraint is inactive.
+    # With noise b and Delta = 2 lambda/eps_1 = 2p/eps_1: theta = (X'X + (gamma + Delta) I)^-1
+    # (X'y - b) in the scaled problem, as long as the constraint is inactive; the release
+    # adds per-coordinate Laplace noise of scale sqrt(p) S / eps_2 on the grid
+    # (approximate minima perturbation), |noise| < 30 scales (false failure 3 e^-30).
     X, y = _data(5000, seed=4, k=2)
     upper, lower = [1, 1, 2], [-1, -1, -2]
     eps, gamma = 50.0, 1.0
@@ -311,10 +316,17 @@ def test_private_fit_equals_closed_form_with_its_noise(delta):
         X, y, upper, lower, add_bias=True, random_state=8)
     Xs, ys, s, shift, scale = _scaled_problem(X, y, upper, lower, True)
     p = Xs.shape[1]
-    Delta = 2 * p / eps
+    eps_1 = eps - model.release_eps_
+    assert model.Delta_ == pytest.approx(2 * p / eps_1, rel=1e-12)
+    Delta = 2 * p / eps_1
     theta = np.linalg.solve(Xs.T @ Xs + (gamma + Delta) * np.eye(p), Xs.T @ ys - model.noise_)
     assert theta @ theta < p
-    np.testing.assert_allclose(model.coeff, _unscale(theta, s, shift, scale, True), rtol=1e-6)
+    released = model.coeff.copy()
+    released[0] -= shift
+    released = released * s / scale  # back to the scaled problem
+    bound = 30 * math.sqrt(p) * model.release_sensitivity_ / model.release_eps_
+    assert np.all(np.abs(released - theta) < bound)
+    assert model.privacy_ == PrivacyLoss.approx(eps, delta)
 
 
 def test_spec_sanity_example_close_to_ols():
@@ -540,3 +552,34 @@ def test_exported_and_lazy_about_scipy_optimize():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_release_noise_law_and_grid():
+    # Approximate minima perturbation (dppack.erm.approximate): the released coefficients (in
+    # the scaled problem) are g (round(theta~ / g) + Z), theta~ within r = S / 2 of the exact
+    # minimiser theta (closed form, constraint inactive), Z per-coordinate discrete Laplace of
+    # scale sqrt(p) S / eps_2. KS of the standardised differences against Laplace(1): the
+    # solver's error is at most eps_2 / (2 sqrt(p)) < 0.02 of the scale. False failure 0.001.
+    X, y = _data(400, seed=6, k=1)
+    upper, lower = [1, 2], [-1, -2]
+    eps, gamma, fits = 50.0, 1.0, 300
+    Xs, ys, s, shift, scale = _scaled_problem(X, y, upper, lower, True)
+    p = Xs.shape[1]
+    rng = np.random.default_rng(17)
+    z = []
+    for _ in range(fits):
+        model = LinearRegressionDP("l2", eps, 0.0, gamma).fit(X, y, upper, lower,
+                                                              add_bias=True, random_state=rng)
+        assert model.privacy_ == PrivacyLoss.pure(eps)
+        theta = np.linalg.solve(Xs.T @ Xs + (gamma + model.Delta_) * np.eye(p),
+                                Xs.T @ ys - model.noise_)
+        assert theta @ theta < p
+        released = model.coeff.copy()
+        released[0] -= shift
+        released = released * s / scale
+        # on the grid before the (data-independent) rescaling, up to its float rounding
+        units = np.ldexp(released, -model.release_grid_)
+        np.testing.assert_allclose(units, np.rint(units), rtol=0, atol=1e-3)
+        z.extend((released - theta) / (math.sqrt(p) * model.release_sensitivity_
+                                       / model.release_eps_))
+    assert stats.kstest(z, stats.laplace.cdf).pvalue > 0.001

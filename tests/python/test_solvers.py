@@ -402,3 +402,51 @@ def test_lbfgsb_runs_scipys_own_blas_on_one_thread(monkeypatch):
             solvers.minimize_smooth(risk, 30, True, risk.hessian, gtol=1e-10, newton=newton),
             theta)
         monkeypatch.undo()
+
+
+# --------------------------------------------------------------------------------------------
+# The certified mode of minimize_constrained (approximate minima perturbation, dppack.erm.kst)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", [[3.0, -1.0, 2.0], [0.2, -0.1, 0.3], [1.0, 1.0, 0.0]])
+def test_certified_constrained_minimiser_is_within_the_radius(target):
+    # The objective ||t - target||^2 / 2 is 1-strongly convex: the certified point lies
+    # within 6 tol / m of the projection (dppack.erm.approximate.constrained_radius); the
+    # third target lies exactly on the sphere of radius sqrt(2) (a boundary minimiser with a
+    # zero multiplier). Deterministic.
+    objective, gradient, constraints, jacobian = _ball_problem(target, 2.0)
+    tol = 1e-8
+    theta = minimize_constrained(objective, gradient, constraints, jacobian, np.zeros(3),
+                                 residual_tol=tol, modulus=1.0)
+    target = np.asarray(target)
+    exact = target * min(1.0, math.sqrt(2.0) / np.linalg.norm(target))
+    assert theta @ theta <= 2.0  # feasible as computed
+    assert np.linalg.norm(theta - exact) <= 6 * tol
+
+
+def test_kkt_certificate_needs_feasibility_residual_and_slackness():
+    from dppack.erm.solvers import SLACKNESS_FACTOR, kkt_certificate, pull_inside, push_to_boundary
+    _, gradient, _, _ = _ball_problem([2.0, 0.0], 1.0)
+
+    def g(t):
+        return np.array([1.0 - t @ t])
+
+    def g_jac(t):
+        return -2.0 * t.reshape(1, -1)
+
+    assert kkt_certificate(np.array([1.0, 0.0]), gradient, g, g_jac, 1e-7, 1.0)
+    # outside the disc (g < 0): refused, and pulled back inside towards the start
+    outside = np.array([1.0 + 1e-15, 0.0])
+    assert not kkt_certificate(outside, gradient, g, g_jac, 1e-7, 1.0)
+    inside = pull_inside(outside, g, np.zeros(2), g(np.zeros(2)))
+    assert g(inside)[0] >= 0 and np.linalg.norm(inside - outside) < 1e-12
+    # just inside the boundary: complementary slackness mu g = 1/2 * 2e-6 too large ...
+    near = np.array([math.sqrt(1 - 2e-6), 0.0])
+    assert 0.5 * 2e-6 > SLACKNESS_FACTOR * 1e-14
+    assert not kkt_certificate(near, gradient, g, g_jac, 1e-7, 1.0)
+    # ... until pushed onto it
+    pushed = push_to_boundary(near, g, np.zeros(2))
+    assert kkt_certificate(pushed, gradient, g, g_jac, 1e-7, 1.0)
+    # a feasible point that is not optimal
+    assert not kkt_certificate(np.array([0.0, 1.0]), gradient, g, g_jac, 1e-7, 1.0)

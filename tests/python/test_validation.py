@@ -309,9 +309,12 @@ def test_standard_noise_has_gamma_norm_and_uniform_direction():
 
 def test_supplied_noise_is_scaled_by_each_candidates_rate_and_draws_nothing():
     X, y = _classification(400, 1)
-    R = StandardNoise(np.array([0.3, -1.2, 0.5, 2.0]))
+    # R for the objective's l2-Laplace noise, L for the release's per-coordinate noise
+    L = np.array([0.7, 0.1, -2.5, 1.1])
+    R = StandardNoise(np.array([0.3, -1.2, 0.5, 2.0]), L)
     rng = np.random.default_rng(0)
     state = rng.bit_generator.state
+    eps_1, eps_2 = 1.0 * (1 - 2 ** -10), 2 ** -10  # approximate minima perturbation
     for method in ("objective", "output"):
         for gamma in (0.5, 40.0):
             model = dppack.LogisticRegressionDP("l2", 1.0, gamma, method)
@@ -319,13 +322,18 @@ def test_supplied_noise_is_scaled_by_each_candidates_rate_and_draws_nothing():
             design = dppack.erm.design.prepare_design(X, y, *BOUNDS, True, scale="l2")
             n = X.shape[0]
             if method == "objective":
-                eps_prime, Delta = objective_perturbation_parameters(1.0, gamma, 0.25, n)
+                eps_prime, Delta = objective_perturbation_parameters(eps_1, gamma, 0.25, n)
                 theta = model._optimize_coeff(design["X"], y, Delta, R.vector / (eps_prime / 2))
+                # release: L2 sensitivity 2 g_tol / (gamma/n + Delta) at eps_2
+                S, eps_r = 2 * (1e-6 / n) / (gamma / n + Delta), eps_2
             else:
                 theta = model._optimize_coeff(design["X"], y, 0.0, np.zeros(4))
-                # output rate gamma eps / (2 (1 + tau)): the sensitivity covers the slack
-                theta = theta + R.vector / (gamma * 1.0 / 2 / (1 + cms.OPTIMALITY_SLACK))
-            assert model.coeff == pytest.approx(theta / design["scale"], rel=1e-6, abs=1e-9)
+                # L2 sensitivity 2 (1 + tau) / gamma: covers the optimality slack
+                S, eps_r = 2 * (1 + cms.OPTIMALITY_SLACK) / gamma, 1.0
+            assert model.release_sensitivity_ == pytest.approx(S, rel=1e-9)
+            # per-coordinate Laplace scale sqrt(d) S / eps (rounded up by < 2^-19)
+            theta = theta + L * 2 * S / eps_r
+            assert model.coeff == pytest.approx(theta / design["scale"], rel=1e-5, abs=1e-9)
     assert rng.bit_generator.state == state
     with pytest.raises(ValueError, match="the fit needs 3"):
         cms.fit_with_noise(dppack.LogisticRegressionDP("l2", 1, 1), X, y, R, *BOUNDS, False,
@@ -354,8 +362,8 @@ def test_fit_without_supplied_noise_draws_as_before():
         X, y, *BOUNDS, random_state=5)
     design = dppack.erm.design.prepare_design(X, y, *BOUNDS, False, scale="l2")
     theta = model._optimize_coeff(design["X"], y, 0.0, np.zeros(3))
-    rate = 2.0 / 2 / (1 + cms.OPTIMALITY_SLACK)  # gamma eps / (2 (1 + tau))
-    expected = theta + _random.l2_laplace(3, rate, np.random.default_rng(5))
+    S = 2 * (1 + cms.OPTIMALITY_SLACK) / 2.0  # 2 (1 + tau) / gamma
+    expected = dppack.erm.approximate.release(theta, S, 1.0, np.random.default_rng(5))
     assert model.coeff * design["scale"] == pytest.approx(expected, rel=1e-12, abs=1e-12)
 
 

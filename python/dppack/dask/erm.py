@@ -16,8 +16,14 @@ y and weights) here from their own ``fit``; the public API does not change. What
 * **On the driver**: the sums of the partitions added (Dask's tree reduction) and divided by
   n, the checks raised with the in-memory messages, the accountant, every random draw (the
   same sampler calls in the same order as in memory, so the same ``random_state`` gives the
-  same coefficients up to the order of the floating-point sums), and the solver unchanged
-  (:func:`dppack.erm.solvers.minimize_smooth`, :func:`dppack.erm.solvers.minimize_constrained`).
+  same coefficients up to the order of the floating-point sums), the solver unchanged
+  (:func:`dppack.erm.solvers.minimize_smooth`, :func:`dppack.erm.solvers.minimize_constrained`)
+  and the release: the minimiser rounded to a power-of-two grid plus exact discrete Laplace
+  noise (:func:`dppack.erm.approximate.release`, the one release step of the in-memory fits:
+  output perturbation, and approximate minima perturbation for objective perturbation and
+  KST). The same laws as in memory: the Dask fit is the in-memory ``_fit`` with sums over the
+  partitions. A difference of the sums' rounding can move the minimiser across a grid point,
+  so seeded Dask and in-memory coefficients agree to a grid step plus the solver's tolerance.
 
 Passes over the data (the fitted model's ``n_passes_``; each is one ``dask.compute`` of a
 small reduction, the data are never materialised):

@@ -17,17 +17,35 @@ Conventions (DPpack's): ``gamma`` is n times Chaudhuri et al.'s regularisation w
 the penalty is (gamma/n) R(theta). ``eps = Inf`` fits without noise (both methods).
 
 Randomness: one generator per ``fit`` (from ``random_state``). Objective perturbation draws the
-noise norm r ~ Gamma(shape = d, rate = eps'/2) first, then d standard normals g; b = r g/||g||.
-Output perturbation draws r ~ Gamma(shape = d, rate = gamma eps / (2 w_bar)) first (w_bar = 1
-without weights), then d standard normals, after the optimisation. This is R's order (rgamma,
-then rnorm). With ``eps = Inf`` nothing is drawn.
-Stability-based validation (``dppack.model_selection``) fits through :func:`fit_with_noise`
-with a :class:`StandardNoise` instead: then nothing is drawn and the noise is R / rate.
-This K-norm noise (density proportional to exp(-rate ||b||), :func:`dppack._random.l2_laplace`)
-is drawn in floating point: the exact samplers of ``dppack._random`` are for the discrete
-Laplace and Gaussian laws on a grid, and no exact sampler of the Gamma-radius law exists here.
-It enters an optimisation (objective perturbation) or a sum with the minimiser (output
-perturbation), not a value rounded to a grid.
+noise norm r ~ Gamma(shape = d, rate = eps'/2) first, then d standard normals g; b = r g/||g||
+(R's order: rgamma, then rnorm), then, after the optimisation, the exact release noise.
+Output perturbation draws only the exact release noise, after the optimisation. With
+``eps = Inf`` nothing is drawn. Stability-based validation (``dppack.model_selection``) fits
+through :func:`fit_with_noise` with a :class:`StandardNoise` instead: then nothing is drawn.
+
+The release (:func:`dppack.erm.approximate.release`, one step for both methods, in memory and
+on Dask). The minimiser theta is rounded to a data-independent grid g = 2^k and exact
+per-coordinate discrete Laplace noise is added (:func:`dppack._random.discrete_laplace_noise`,
+L1 sensitivity sqrt(d) times the L2 sensitivity S, ``coordinates = d``); every released
+coefficient before ``_postprocess_coeff`` (a data-independent rescaling: post-processing) is a
+multiple of g, and the released float depends on the data only through an integer vector.
+
+* Output perturbation: S = (2 w_bar B / gamma)(1 + tau) (:func:`output_perturbation_sensitivity`,
+  Chaudhuri et al. 2011, Theorem 6, widened for the solver tolerance), at the whole eps.
+  DPpack adds l2-Laplace (K-norm) noise, density proportional to exp(-eps ||b|| / S), which has
+  no exact sampler here; the per-coordinate Laplace of scale sqrt(d) S / eps costs a factor
+  sqrt(2 d / (d + 1)) <= sqrt(2) in per-coordinate standard deviation (1 for d = 1).
+* Objective perturbation, as approximate minima perturbation (Iyengar, Near, Song, Thakkar,
+  Thakurta and Wang 2019, Algorithm 1, Theorem 1): eps_1 = eps (1 - 2^-10) enters DPpack's eps'
+  formula and the objective's noise b; the solver certifies ||grad J|| <= g_tol, and J is
+  (gamma/n + Delta)-strongly convex, so the released point is within r = g_tol / (gamma/n +
+  Delta) of the exact minimiser; the release adds exact noise of L2 sensitivity 2r at
+  eps_2 = eps 2^-10 (coupling of Theorem 9's proof: neighbours' exact minimisers coincide for
+  coupled noises, so their approximate ones are within 2r). Total eps_1 + eps_2 = eps.
+  The objective's noise b (l2-Laplace, continuous) is drawn in floating point, before the data
+  are used: it is data-free, and it is the one float-approximate part of the fit (no exact
+  sampler of a continuous density exists); the released value carries no data-dependent
+  rounding.
 
 Accounting: both methods are pure eps-DP (Theorems 6 and 9 below), so ``fit(...,
 accountant=)`` charges ``PrivacyLoss.pure(eps)`` under the label ``"<class name>.fit"``
@@ -62,18 +80,24 @@ Optimality. Both theorems assume the exact minimiser. Every fit is released
 only if the gradient of the (perturbed) objective at the returned point has L2 norm at most
 g_tol = OPTIMALITY_SLACK w_bar B / n (:func:`dppack.erm.solvers.optimality_tolerance`,
 certified by :func:`dppack.erm.solvers.minimize_smooth`); otherwise
-:class:`ConvergenceError` (a ``RuntimeError`` and a ``ValueError``), never a warning. For
-output perturbation this inexactness is accounted for: the objective is (gamma/n)-strongly
-convex, so ||theta - theta*|| <= g_tol n / gamma, and two neighbouring
-releases differ by at most 2 w_bar B / gamma + 2 n g_tol / gamma
-= (2 w_bar B / gamma)(1 + OPTIMALITY_SLACK), the sensitivity the noise is calibrated to
-(:func:`output_perturbation_rate`). The check needs the gradient, so output perturbation with a
-finite eps needs mapXy.gr, loss.gr and regularizer.gr. For objective perturbation the same
-tolerance is required but not accounted for (Theorem 9 has no slack term); without gradient
-functions its check uses central differences, accurate to about 1e-10 of the objective's scale.
+:class:`ConvergenceError` (a ``RuntimeError`` and a ``ValueError``), never a warning. Both
+methods account for this inexactness: output perturbation's objective is (gamma/n)-strongly
+convex, so ||theta - theta*|| <= g_tol n / gamma, and two neighbouring releases differ by at
+most 2 w_bar B / gamma + 2 n g_tol / gamma = (2 w_bar B / gamma)(1 + OPTIMALITY_SLACK), the
+sensitivity the noise is calibrated to; objective perturbation pays for the slack with its
+eps_2 (above). The check needs the gradient, so output perturbation with a finite eps needs
+mapXy.gr, loss.gr and regularizer.gr. Objective perturbation without gradient functions
+checks with central differences, accurate to about 1e-10 of the objective's scale: then the
+certificate, and so r, holds only to that accuracy (give the gradients for a certified fit).
+A subclass that replaces ``_optimize_coeff`` (a documented hook) must return a point that
+meets the same certificate: the release's sensitivity assumes it.
 A refusal is itself an outcome that depends on the data; for a problem meeting the assumptions
 (smooth, strongly convex) the solver reaches the tolerance, so refusals signal a broken
 assumption (e.g. a non-smooth loss, a wrong gradient) rather than a data set.
+
+References: Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12; Iyengar, Near, Song, Thakkar,
+Thakurta and Wang (2019), "Towards practical differentially private convex optimization",
+IEEE S&P; Canonne, Kamath and Steinke (2020), the discrete Laplace.
 """
 
 import math
@@ -83,6 +107,7 @@ import numpy as np
 from .. import _checks, _frames, _messages, _random, accounting
 from .._repr import model_repr
 from .blocks import mapXy_gr_linear, mapXy_linear, resolve_regularizer
+from .approximate import release, release_grid, split_budget, strongly_convex_radius
 from .design import (
     add_bias_column,
     check_fitted,
@@ -213,33 +238,66 @@ def penalised_objective(data, n, d, gamma, regularizer, regularizer_gr, b, Delta
 
 class StandardNoise:
     """Perturbation noise supplied from outside a fit (stability-based validation, Chaudhuri
-    and Vinterbo 2013): one vector R with density proportional to exp(-||r||) on R^d (norm ~
-    Gamma(d, 1), uniform direction).
+    and Vinterbo 2013): one standard draw shared by candidates of different rates.
 
-    A fit whose noise rate is ``rate`` (eps'/2 for objective, gamma eps / (2 (1 + tau)) for
-    output perturbation, :func:`output_perturbation_rate`) uses R / rate, whose density is
-    proportional to exp(-rate ||b||): the law of ``_random.l2_laplace(d, rate)``. So one R can
-    be shared by fits with different gamma and eps, each getting noise of its own, correct
-    scale; the fit itself stays deterministic given R (:func:`fit_with_noise`).
+    It holds two data-free vectors, drawn once: R with density proportional to exp(-||r||) on
+    R^d (norm ~ Gamma(d, 1), uniform direction; ``vector``), and L, d independent standard
+    Laplace values (density exp(-|x|)/2; ``coordinates``).
+
+    * Objective perturbation's noise b at rate ``rate`` (eps'/2 B w_bar) is R / rate, whose
+      density is proportional to exp(-rate ||b||): the law of ``_random.l2_laplace(d, rate)``.
+    * The release noise of both methods (:func:`dppack.erm.approximate.release`), which a
+      fit draws as exact discrete Laplace integers on the grid g = 2^k of its own
+      sensitivity and eps, is round(L_j t / s) in grid units here (t / s the scale of the
+      exact draw): the rounded Laplace law, eps-DP by the same shift argument
+      (:func:`dppack.erm.approximate.release`, Notes). What is exact: the grid, the
+      rounding of the minimiser and the float release (a function of an integer vector).
+      What is not: R and L are float draws (data-free), and round(L_j t / s) is the
+      rounded continuous Laplace, not the discrete Laplace a fresh fit draws.
+
+    So one draw serves candidates with different gamma and eps, each getting noise of its
+    own, correct scale; the fit itself stays deterministic given the draw
+    (:func:`fit_with_noise`).
+
+    Parameters
+    ----------
+    vector : array_like
+        R (d values).
+    coordinates : array_like, optional
+        L (d values). None means L = 0: the release then adds no noise, and the fit is not
+        private (the certified minimiser is released rounded to the grid); for tests and
+        callers that study the objective's noise alone. :meth:`draw` always draws L.
     """
 
-    def __init__(self, vector):
+    def __init__(self, vector, coordinates=None):
         self.vector = np.array(vector, dtype=np.float64).ravel()
+        self.coordinates = (np.zeros(self.vector.size) if coordinates is None
+                            else np.array(coordinates, dtype=np.float64).ravel())
 
     @classmethod
     def draw(cls, d, rng):
-        """R ~ density proportional to exp(-||r||) on R^d (rate 1), from a NumPy Generator."""
-        return cls(_random.l2_laplace(d, 1.0, rng))
+        """R (rate 1, ``_random.l2_laplace``), then L (d standard Laplace values,
+        ``_random.laplace``), from a NumPy Generator."""
+        vector = _random.l2_laplace(d, 1.0, rng)
+        return cls(vector, _random.laplace(1.0, int(d), rng))
 
-    def scaled(self, d, rate):
-        """R / rate (zeros for an infinite rate, as ``_random.l2_laplace``)."""
-        if self.vector.size != d:
+    def _check(self, d):
+        if self.vector.size != d or self.coordinates.size != d:
             raise _messages.value_error(
                 "The supplied noise has {size} values; the fit needs {d}.",
                 size=self.vector.size, d=d)
+
+    def scaled(self, d, rate):
+        """R / rate (zeros for an infinite rate, as ``_random.l2_laplace``)."""
+        self._check(d)
         if rate == math.inf:
             return np.zeros(d)
         return self.vector / rate
+
+    def coordinates_for(self, d):
+        """L, checked to have d values (scaled and rounded by the release step)."""
+        self._check(d)
+        return self.coordinates
 
 
 def perturbation_noise(d, rate, rng, noise=None):
@@ -298,12 +356,13 @@ def fit_with_noise(model, X, y, noise, upper_bounds=None, lower_bounds=None, add
                    random_state=0, accountant=None):
     """Fit a CMS model with its perturbation noise supplied from outside: nothing is drawn.
 
-    The fit is the model's own (DPpack's ``fit``: checks, clipping, calibration, solver), with
-    the noise vector ``noise.scaled(d, rate)`` in place of a fresh draw of
-    ``_random.l2_laplace(d, rate)``, ``rate`` the one the fit calibrates (objective
-    perturbation: eps' / (2B); output perturbation: :func:`output_perturbation_rate`). Given
+    The fit is the model's own (DPpack's ``fit``: checks, clipping, calibration, solver,
+    release on the grid), with ``noise.scaled(d, rate)`` in place of a fresh draw of the
+    objective's ``_random.l2_laplace(d, rate)`` (objective perturbation, rate eps' / (2B)),
+    and the release noise round(L_j t / s) on the fit's own grid in place of the exact
+    discrete Laplace draw (both methods; :class:`StandardNoise` says what is exact). Given
     ``noise``, the fit is a deterministic function of the data: the F of a trainer (G, F)
-    in stability-based validation, where one R is shared by candidates with different
+    in stability-based validation, where one draw is shared by candidates with different
     gamma and eps.
 
     Parameters
@@ -313,8 +372,9 @@ def fit_with_noise(model, X, y, noise, upper_bounds=None, lower_bounds=None, add
     X, y, upper_bounds, lower_bounds, add_bias
         As for the model's ``fit``.
     noise : StandardNoise
-        R with density proportional to exp(-||r||) on R^d (rate 1), d the number of
-        coefficients (with the bias); its privacy is the fit's only if R is drawn fresh
+        R with density proportional to exp(-||r||) on R^d (rate 1) and L, d standard Laplace
+        values, d the number of coefficients (with the bias); its privacy is the fit's only
+        if it is drawn fresh
         (:meth:`StandardNoise.draw`) and not reused outside an analysis that accounts for it.
     random_state : None, int or numpy Generator, default 0
         Only for draws that are not the perturbation noise (svmDP's Gaussian-kernel
@@ -398,15 +458,34 @@ def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0,
     return eps / 2.0, delta
 
 
-def output_perturbation_rate(gamma, eps, weights_upper_bound=1.0, row_norm_bound=1.0):
-    """The rate of output perturbation's noise, density proportional to exp(-rate ||b||).
+def output_perturbation_sensitivity(gamma, weights_upper_bound=1.0, row_norm_bound=1.0):
+    """The L2 sensitivity of the released minimiser of output perturbation.
 
-    rate = eps / Delta2 with the L2 sensitivity Delta2 = (2 w_bar B / gamma)(1 + tau): 2 w_bar
-    B / gamma for the exact minimiser (Chaudhuri et al. 2011, Corollary 8 in DPpack's gamma = n
-    Lambda, losses bounded in slope by w_bar and rows by B = max(1, ``row_norm_bound``)), plus 2 n
-    g_tol / gamma = (2 w_bar B / gamma) tau for two minimisers certified to ||grad|| <= g_tol = tau
-    w_bar B / n of a (gamma/n)-strongly convex objective (tau = OPTIMALITY_SLACK). DPpack's rate is
-    gamma eps / (2 w_bar).
+    Delta2 = (2 w_bar B / gamma)(1 + tau): 2 w_bar B / gamma for the exact minimiser
+    (Chaudhuri, Monteleoni and Sarwate 2011, Corollary 8 with DPpack's gamma = n Lambda, losses
+    bounded in slope by w_bar and rows by B = max(1, ``row_norm_bound``)), plus
+    2 n g_tol / gamma = (2 w_bar B / gamma) tau for two minimisers certified to
+    ||grad|| <= g_tol = tau w_bar B / n of a (gamma/n)-strongly convex objective
+    (tau = OPTIMALITY_SLACK, :func:`dppack.erm.solvers.optimality_tolerance`). Rounded up by a
+    relative 2^-50 (the float operations err by less).
+
+    Examples
+    --------
+    >>> import math
+    >>> math.isclose(output_perturbation_sensitivity(2.0), 1.000001, rel_tol=1e-12)
+    True
+    """
+    bound = max(1.0, row_norm_bound)
+    return (2.0 * weights_upper_bound * bound * (1.0 + OPTIMALITY_SLACK) / gamma
+            * (1.0 + 2.0 ** -50))
+
+
+def output_perturbation_rate(gamma, eps, weights_upper_bound=1.0, row_norm_bound=1.0):
+    """eps / Delta2, Delta2 = :func:`output_perturbation_sensitivity`: the rate of
+    DPpack's l2-Laplace output noise (density proportional to exp(-rate ||b||)) at this
+    sensitivity; DPpack's rate is gamma eps / (2 w_bar). The fits now release with exact
+    per-coordinate noise for the same sensitivity (:func:`dppack.erm.approximate.release`);
+    the rate remains the scale in which stability-based validation orders candidates.
     """
     bound = max(1.0, row_norm_bound)
     return gamma * eps / (2.0 * weights_upper_bound * bound * (1.0 + OPTIMALITY_SLACK))
@@ -466,6 +545,11 @@ class EmpiricalRiskMinimizationDP_CMS:
     optimality_tolerance_ : float or None
         After ``fit``: the bound g_tol on the gradient norm of the objective that the
         released minimiser met.
+    release_sensitivity_, release_grid_, release_eps_ : float, int, float or None
+        After a private ``fit``: the L2 sensitivity S of the released minimiser (output
+        perturbation: (2 w_bar B / gamma)(1 + tau); objective perturbation: 2 g_tol /
+        (gamma/n + Delta)), the exponent k of its grid g = 2^k, and the eps spent on the
+        release noise (output: eps; objective: eps_2); None after a fit with eps = Inf.
     privacy_ : dppack.PrivacyLoss or None
         After ``fit``: what the fit spent, ``PrivacyLoss.pure(eps)``; None before a fit and
         after a fit with eps = Inf (no noise, no guarantee).
@@ -544,6 +628,9 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.eps_prime_ = None
         self.Delta_ = None
         self.optimality_tolerance_ = None
+        self.release_sensitivity_ = None
+        self.release_grid_ = None
+        self.release_eps_ = None
         self.privacy_ = None
         self.n_passes_ = None
 
@@ -641,8 +728,13 @@ class EmpiricalRiskMinimizationDP_CMS:
         w_bar = preprocess.get("weights_upper_bound", 1.0)
         # read by _optimize_coeff: the fit is released only if ||grad J|| <= this
         self.optimality_tolerance_ = optimality_tolerance(n, w_bar, bound)
+        # approximate minima perturbation (dppack.erm.approximate): objective perturbation
+        # spends eps_1 in the objective and eps_2 on the exact output noise; output
+        # perturbation spends all of eps on its exact output noise
+        eps_1, eps_2 = split_budget(eps) if objective else (eps, eps)
+        standard = None if noise is None else noise.coordinates_for(d)
         if objective and math.isfinite(eps):
-            eps_prime, Delta = objective_perturbation_parameters(eps, self.gamma, self.c, n,
+            eps_prime, Delta = objective_perturbation_parameters(eps_1, self.gamma, self.c, n,
                                                                  bound, w_bar)
             # a replaced row shifts n grad J by at most 2 w_bar B (dppack.erm.weighting)
             b = perturbation_noise(d, eps_prime / (2.0 * w_bar * bound), rng, noise)
@@ -650,9 +742,19 @@ class EmpiricalRiskMinimizationDP_CMS:
             eps_prime, Delta, b = (math.inf if objective else None), 0.0, np.zeros(d)
         theta = np.asarray(self._optimize_coeff(Xp, yp, Delta, b, preprocess.get("weights")),
                            dtype=np.float64).ravel()
-        if not objective and math.isfinite(eps):
-            rate = output_perturbation_rate(self.gamma, eps, w_bar, bound)
-            theta = theta + perturbation_noise(d, rate, rng, noise)
+        if math.isfinite(eps):
+            if objective:
+                # J is (gamma/n + Delta)-strongly convex: the certified minimiser is within
+                # r = g_tol / (gamma/n + Delta) of the exact one; neighbours' within 2r
+                sensitivity = 2.0 * strongly_convex_radius(self.optimality_tolerance_,
+                                                           self.gamma / n + Delta)
+            else:
+                sensitivity = output_perturbation_sensitivity(self.gamma, w_bar, bound)
+            theta = release(theta, sensitivity, eps_2, rng, standard)
+            self.release_sensitivity_, self.release_eps_ = sensitivity, eps_2
+            self.release_grid_ = release_grid(sensitivity, eps_2, d)[0]
+        else:
+            self.release_sensitivity_, self.release_grid_, self.release_eps_ = None, None, None
         self.coeff = np.asarray(self._postprocess_coeff(theta, preprocess),
                                 dtype=np.float64).ravel()
         self.eps_prime_ = eps_prime

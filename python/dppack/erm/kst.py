@@ -84,13 +84,43 @@ Deviations from DPpack 0.2.2:
   per-row loss with weights, loss.gr, mapXy.gr, regularizer.gr, domain$jacobian) is refused
   there with a message naming it, not after the draw inside the solver.
 
-Noise in floating point. The noise vector b (Gamma-radius or Gaussian) is drawn with the
-floating-point samplers, not the exact discrete ones: objective perturbation's proof maps b
-one-to-one to the released minimiser through the first-order condition and compares the
-densities of b under neighbouring data sets (Kifer et al. 2012, Theorem 2). A b on a grid
-would break that argument: the released coefficients determine b, which would lie on the
-grid under one data set and off it under its neighbour. So b keeps a continuous law, and the
-released value is the solver's minimiser, not a noisy value rounded to a grid.
+Approximate minimiser and exact release (Iyengar, Near, Song, Thakkar, Thakurta and Wang 2019,
+"Towards practical differentially private convex optimization", IEEE S&P, Algorithm 1 and
+Theorem 1; :mod:`dppack.erm.approximate`). Theorem 2 above assumes the exact minimiser
+theta*. The budget is split: eps_1 = eps - eps_2 for everything above (Delta = 2 lambda /
+eps_1, the noise b at eps_1), eps_2 (:func:`dppack.erm.approximate.split_budget`, at least
+eps / 2^10) for an exact output noise. The perturbed objective is m-strongly convex with
+m = (Delta + gamma [R = 'l2']) / n (the loss is only convex; a private fit with m = 0, i.e.
+lambda = 0 and a regularizer other than 'l2', is refused). The solver
+(:func:`dppack.erm.solvers.minimize_constrained`) releases only a feasible point with
+multipliers mu >= 0 whose KKT residual is at most rho = K zeta (K = max(1e-8, 1e-6 / n) with
+the analytic gradient, 1e-6 with central differences, whose certificate then holds only to
+their accuracy) and whose complementary slackness sum mu_i g_i is at most 12 rho^2 / m
+(:func:`dppack.erm.solvers.kkt_certificate`); then ||theta - theta*|| <= r = 6 rho / m
+(:func:`dppack.erm.approximate.constrained_radius`: the Lagrangian is m-strongly convex). Coupling b on D with b' on D' so that theta*(D, b) = theta*(D', b') (the
+proof of Theorem 2), the two approximate minimisers are within 2r, and the release
+g (round(theta / g) + Z), Z per-coordinate discrete Laplace of L1 sensitivity 2r sqrt(p) at
+eps_2, makes the coefficients (eps_1 + eps_2, delta)-DP: the user's (eps, delta). Every
+released coefficient is a multiple of g before ``_postprocess_coeff`` (a data-independent
+rescaling). r, and so the split, depend on n (public under replace-one neighbours), so
+integer weights no longer give exactly the fit of repeated rows.
+
+The cost in accuracy. r = 6 K zeta n / (Delta + gamma') is a worst case over data sets (the
+data's own curvature is not data-independent), while the objective noise's effect shrinks
+as 1 / n: the release noise dominates for large n. For LinearRegressionDP at eps = 1, p = 4,
+the median coefficient error was 0.25, 0.027, 0.003 at n = 10^3, 10^4, 10^5 with the
+solver's unaccounted slack, and is 0.29, 0.06, 0.044 here. A solver certifying a smaller
+residual (e.g. an exact trust-region solve for LinearRegressionDP's quadratic objective)
+would lower it; the complementary slackness of a boundary point in floating point bounds
+how far.
+
+Noise in floating point. The objective's noise vector b (Gamma-radius or Gaussian) is drawn
+with the floating-point samplers: objective perturbation's proof maps b one-to-one to the
+minimiser through the first-order condition and compares the densities of b under neighbouring
+data sets (Kifer et al. 2012, Theorem 2); a b on a grid would break that argument. b is drawn
+before the data are used (data-free): it is the one float-approximate part of the fit, as no
+exact sampler of a continuous density exists. The released value carries no data-dependent
+rounding (the release above).
 
 Accounting: ``fit(..., accountant=)`` charges ``PrivacyLoss.approx(eps, delta)`` (pure eps
 when delta = 0) under ``"<class name>.fit"`` and reports it in ``privacy_``
@@ -120,7 +150,25 @@ from .design import (
     prepare_weights,
 )
 from .losses import weighted_gram
-from .solvers import minimize_constrained
+from .approximate import constrained_radius, release, release_grid, split_budget
+from .blocks import regularizer_l2
+from .solvers import SLACKNESS_FACTOR, minimize_constrained
+
+# The KKT residual a released KST minimiser must reach, relative to zeta (absolute and
+# data-independent: it sets the release's sensitivity): 1e-8 with the analytic gradient
+# (SLSQP with ftol 1e-16 reaches about 1e-8 of the gradient's scale), 1e-6 with central
+# differences (accurate to about 1e-10 of the objective's scale).
+# For small n the tolerance is raised to 1e-6 zeta / n (KST_RESIDUAL_SMALL_N): the release's
+# sensitivity, proportional to K n, stays as small against the objective's noise as at
+# n = 100, while boundary minimisers with large multipliers (the noise b / n dominates the
+# gradient when n is small) meet the complementary-slackness part of the certificate.
+KST_RESIDUAL = 1e-8
+KST_RESIDUAL_DIFFERENCES = 1e-6
+KST_RESIDUAL_SMALL_N = 1e-6
+NOT_STRONGLY_CONVEX_MESSAGE = (
+    "A private KST fit needs lambda > 0 or the 'l2' regularizer with gamma > 0: the "
+    "perturbed objective must be strongly convex for its approximate minimiser to be "
+    "released privately.")
 
 __all__ = ["EmpiricalRiskMinimizationDP_KST", "LinearRegressionDP"]
 
@@ -254,9 +302,17 @@ class EmpiricalRiskMinimizationDP_KST:
         The noise vector b drawn by the last fit (zeros for eps = Inf), in the coordinates of
         the optimisation (after any pre-processing).
     Delta_ : float or None
-        The regularisation Delta of the last fit's objective, 2 lambda / eps (2 W lambda /
-        eps with sample weights bounded by W, :mod:`dppack.erm.weighting`; Kifer, Smith and
-        Thakurta 2012, Theorem 2); 0 for eps = Inf, None before a fit.
+        The regularisation Delta of the last fit's objective, 2 lambda / eps_1 (2 W lambda /
+        eps_1 with sample weights bounded by W, :mod:`dppack.erm.weighting`; Kifer, Smith and
+        Thakurta 2012, Theorem 2; eps_1 = eps - ``release_eps_``); 0 for eps = Inf, None
+        before a fit.
+    optimality_tolerance_ : float or None
+        After ``fit``: the KKT residual rho = K zeta the released minimiser met (module
+        docstring, "Approximate minimiser and exact release").
+    release_sensitivity_, release_grid_, release_eps_ : float, int, float or None
+        After a private ``fit``: the L2 sensitivity 2r = 12 rho / m of the released
+        minimiser, the exponent k of its grid g = 2^k and eps_2, the eps of the release
+        noise; None after a fit with eps = Inf.
     privacy_ : dppack.PrivacyLoss or None
         After ``fit``: ``PrivacyLoss.approx(eps, delta)`` (pure eps when delta = 0), also
         charged to the accountant; None before a fit and after a fit with eps = Inf.
@@ -354,6 +410,10 @@ class EmpiricalRiskMinimizationDP_KST:
         self.coeff = None
         self.noise_ = None
         self.Delta_ = None
+        self.optimality_tolerance_ = None
+        self.release_sensitivity_ = None
+        self.release_grid_ = None
+        self.release_eps_ = None
         self.privacy_ = None
         self.n_passes_ = None
 
@@ -421,27 +481,51 @@ class EmpiricalRiskMinimizationDP_KST:
         weighting = prepare_weights(weights, weights_upper_bound, n)
         weights, w_bar = weighting["weights"], weighting["weights_upper_bound"]
         zeta, lambda_ = w_bar * zeta, w_bar * lambda_
+        modulus = None
+        if np.isfinite(eps):
+            # the perturbed objective J is modulus-strongly convex (Delta/n from the added
+            # quadratic, gamma/n from 'l2'; the loss is only convex)
+            l2 = self.regularizer is regularizer_l2
+            eps_1 = split_budget(eps, self._noise_ratio(n, p, eps, lambda_))[0]
+            modulus = (_calibration(eps_1, delta, zeta, lambda_)[0]
+                       + (float(self.gamma) if l2 else 0.0)) / n
+            if not modulus > 0:
+                raise _messages.value_error(NOT_STRONGLY_CONVEX_MESSAGE)
         rng = _random.as_generator(random_state)
         privacy = spend_fit(bill, eps)  # after the checks, before the first draw
         # the user's functions read the private data: after the charge (a refusal that
         # depends on the data is paid for), before the first draw
         self._check_outputs(X, y, weights)
 
-        # §6.5 steps 3-4, calibrated for replace-one neighbours (module docstring).
+        # Kifer et al.'s Algorithm 1 at eps_1, calibrated for replace-one neighbours (module
+        # docstring), then the exact release at eps_2 (approximate minima perturbation)
+        eps_1, eps_2 = split_budget(eps, self._noise_ratio(n, p, eps, lambda_))
         if np.isinf(eps):
             Delta = 0.0
             noise = np.zeros(p)
         else:
-            Delta, scale = _calibration(eps, delta, zeta, lambda_)
+            Delta, scale = _calibration(eps_1, delta, zeta, lambda_)
             if delta == 0:
                 noise = _random.l2_laplace(p, scale, rng)  # scale: the rate of the norm
             else:
                 noise = _random.normal(scale, p, rng)
         self.noise_ = noise
         self.Delta_ = float(Delta)
+        self.optimality_tolerance_ = self._residual_factor(n) * zeta
+        self._modulus = modulus if np.isfinite(eps) else None
         # without weights, DPpack's four arguments (a subclass may override the step)
         theta = (self._optimize_coeff(X, y, noise, Delta) if weights is None
                  else self._optimize_coeff(X, y, noise, Delta, weights))
+        if np.isfinite(eps):
+            # certified ||theta - theta*|| <= r (solvers.kkt_certificate); neighbours' within 2r
+            tol = self.optimality_tolerance_
+            r = constrained_radius(tol, SLACKNESS_FACTOR * tol * tol / modulus, modulus)
+            sensitivity = 2.0 * r
+            theta = release(theta, sensitivity, eps_2, rng)
+            self.release_sensitivity_, self.release_eps_ = sensitivity, eps_2
+            self.release_grid_ = release_grid(sensitivity, eps_2, p)[0]
+        else:
+            self.release_sensitivity_, self.release_grid_, self.release_eps_ = None, None, None
         self.coeff = self._postprocess_coeff(theta)
         self.privacy_ = privacy
         self.n_passes_ = getattr(X, "passes", None)
@@ -548,12 +632,44 @@ class EmpiricalRiskMinimizationDP_KST:
                               output_message("domain$jacobian",
                                              "the p derivatives of each constraint"))
 
+    def _noise_ratio(self, n, p, eps, lambda_):
+        """q, the release noise's per-coordinate standard deviation over the objective noise's
+        effect on the minimiser at equal eps (for :func:`dppack.erm.approximate.split_budget`;
+        data-independent: n is public under replace-one neighbours). The certified radius is
+        r = 6 K zeta / m with m = (Delta + gamma') / n the strong convexity (gamma' = gamma for
+        'l2', else 0; Delta = 2 lambda / eps), so the release's Laplace has standard deviation
+        sqrt(2 p) 2 r / eps per coordinate. b moves the minimiser by about ||b|| / (n (h + m))
+        with h the data's curvature, at most lambda; E||b||^2 = p (p + 1) (2 zeta / eps)^2.
+        With h = lambda (the smallest effect, so the largest q):
+        q = 6 K sqrt(2 p / (p + 1)) n^2 (lambda + m) / (Delta + gamma')."""
+        gamma = float(self.gamma) if self.regularizer is regularizer_l2 else 0.0
+        Delta = 2.0 * lambda_ / eps if np.isfinite(eps) else 0.0
+        if not Delta + gamma > 0:
+            return 0.0
+        m = (Delta + gamma) / n
+        return (6.0 * np.sqrt(2.0 * p / (p + 1.0)) * self._residual_factor(n) * n * n
+                * (lambda_ + m) / (Delta + gamma))
+
+    def _residual_factor(self, n):
+        """K: the certified KKT residual is K zeta, K = max(1e-8, 1e-6 / n) with the
+        analytic gradient, 1e-6 with central differences (data-independent)."""
+        with_gradient = (self.mapXy_gr is not None and self.loss_gr is not None
+                         and self.regularizer_gr is not None)
+        if not with_gradient:
+            return KST_RESIDUAL_DIFFERENCES
+        return max(KST_RESIDUAL, KST_RESIDUAL_SMALL_N / n)
+
     def _optimize_coeff(self, X, y, noise, Delta, weights=None):
         """argmin of the perturbed objective over the domain, from theta = 0."""
         objective, gradient = self._objective(X, y, noise, Delta, weights)
         constraints, jacobian = _check_domain(self.domain)
+        modulus = getattr(self, "_modulus", None)
+        if modulus is None:  # eps = Inf: no release noise, the relative KKT check
+            return minimize_constrained(objective, gradient, constraints, jacobian,
+                                        np.zeros(X.shape[1]))
         return minimize_constrained(objective, gradient, constraints, jacobian,
-                                    np.zeros(X.shape[1]))
+                                    np.zeros(X.shape[1]), residual_tol=self.optimality_tolerance_,
+                                    modulus=modulus)
 
     def _objective(self, X, y, noise, Delta, weights=None):
         """The perturbed objective J(theta) and its gradient (None without all three gradient

@@ -96,18 +96,24 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     ``fit(X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None,
     accountant=None)`` needs 0/1 labels; ``coeff`` is on the scale of the raw X (bias first
     with ``add_bias``); ``privacy_`` is ``PrivacyLoss.pure(eps)``, charged to the accountant
-    as ``"LogisticRegressionDP.fit"``.
+    as ``"LogisticRegressionDP.fit"``. The release (both methods) is the minimiser rounded to
+    a power-of-two grid plus exact per-coordinate discrete Laplace noise
+    (:func:`dppack.erm.approximate.release`; objective perturbation as approximate minima
+    perturbation, Iyengar et al. 2019), then rescaled to the raw X: the laws and constants
+    are in :mod:`dppack.erm.cms`.
 
     Dask data (a Dask array or DataFrame X, a Dask array or Series y, partitioned alike):
     the loss, gradient and Hessian sums come from the partitions, one pass per point the
     solver evaluates (``n_passes_``, typically 10-40; the first pass also checks the data);
     the solver and the noise run on the driver as in memory, so the same ``random_state``
-    gives the same coefficients (up to the order of floating-point sums). ``predict`` on
+    gives the same coefficients (up to the order of floating-point sums, which can move the
+    minimiser across a point of the release grid). ``predict`` on
     Dask X returns a lazy Dask array. See :mod:`dppack.dask.erm`.
 
     Attributes
     ----------
-    coeff, eps_prime_, Delta_, optimality_tolerance_, privacy_, n_passes_
+    coeff, eps_prime_, Delta_, optimality_tolerance_, release_sensitivity_, release_grid_,
+    release_eps_, privacy_, n_passes_
         As :class:`EmpiricalRiskMinimizationDP_CMS`, and its parameters as given.
 
     Raises

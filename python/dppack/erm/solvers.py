@@ -867,8 +867,102 @@ def kkt_residual(theta, f_jac, g, g_jac, feasibility_tol):
     return float(residual), True
 
 
+def pull_inside(theta, g, theta0, g0):
+    """A point of the segment from the strictly feasible start ``theta0`` to ``theta`` where
+    every constraint holds as computed (g >= 0), as close to ``theta`` as a few halvings of the
+    step find; ``theta`` itself when it is feasible, None when no such point is found.
+
+    For convex constraints c = -g with c(theta0) < 0, the point theta0 + s (theta - theta0)
+    satisfies c <= s c(theta) + (1 - s) c(theta0), below 0 once (1 - s) is large enough against
+    a violation c(theta) of rounding size: 1 - s = 2^-52, 2^-48, ... moves theta by that
+    fraction of its distance to the start.
+    """
+    if np.all(g(theta) >= 0):
+        return theta
+    if not np.all(g0 > 0):
+        return None
+    for j in range(52, 8, -4):
+        s = 1.0 - 2.0 ** -j
+        point = theta0 + s * (theta - theta0)
+        if np.all(g(point) >= 0):
+            return point
+    return None
+
+
+# kkt_certificate's bound on the complementary slackness, sigma <= SLACKNESS_FACTOR rho^2 / m:
+# then sqrt(rho^2 + 2 m sigma) = 5 rho and the certified radius is 6 rho / m. A boundary point
+# is only as close to the boundary as the constraint's rounding (g of about 1e-15 with
+# multipliers of about 10), which rho^2 / m (about 1e-15) alone would not admit.
+SLACKNESS_FACTOR = 12.0
+
+
+def push_to_boundary(theta, g, theta0):
+    """The point theta0 + s (theta - theta0), s >= 1, found by bisection (to the resolution
+    of s), where the smallest constraint value is as close to 0 as computed: a feasible point
+    that SLSQP left just inside the domain (g_i about 1e-9) moved onto the boundary, so that
+    the complementary slackness sum_i mu_i g_i of :func:`kkt_certificate` is small. None
+    when no such point is found (theta then stays as it is)."""
+    values = g(theta)
+    start = float(np.min(values))
+    if not start > 0:
+        return None
+    low, high = 1.0, None
+    step = 1e-12
+    while step < 1.0:  # an s > 1 where some constraint is violated
+        if float(np.min(g(theta0 + (1.0 + step) * (theta - theta0)))) < 0:
+            high = 1.0 + step
+            break
+        step *= 4.0
+    if high is None:
+        return None
+    for _ in range(60):
+        mid = (low + high) / 2.0
+        if not low < mid < high:
+            break
+        if float(np.min(g(theta0 + mid * (theta - theta0)))) < 0:
+            high = mid
+        else:
+            low = mid
+    point = theta0 + low * (theta - theta0)
+    return point if float(np.min(g(point))) >= 0 else None
+
+
+def kkt_certificate(theta, f_jac, g, g_jac, residual_tol, modulus):
+    """Whether the feasible point ``theta`` certifies ||theta - theta*|| <= r with
+    r = 6 ``residual_tol`` / m for the minimiser theta* of an m-strongly convex f over the
+    convex domain {g >= 0} (m = ``modulus``).
+
+    For each candidate active set (the constraints with g_i <= a, a = 1e-6, 1e-9, 1e-12, 0),
+    non-negative least squares gives mu >= 0 minimising rho = ||grad f - J_A' mu||, and
+    sigma = sum_i mu_i g_i(theta) >= 0. The certificate holds when rho <= ``residual_tol`` and
+    sigma <= 12 residual_tol^2 / m (:data:`SLACKNESS_FACTOR`): then
+    :func:`dppack.erm.approximate.constrained_radius` (rho, sigma, m) <= 6 residual_tol / m
+    (a data-independent bound).
+    """
+    from scipy import optimize
+
+    values = g(theta)
+    if not np.all(values >= 0):
+        return False
+    grad = f_jac(theta)
+    slack_tol = SLACKNESS_FACTOR * residual_tol * residual_tol / modulus
+    if float(np.linalg.norm(grad)) <= residual_tol:
+        return True
+    J = None
+    for a in (1e-6, 1e-9, 1e-12, 0.0):
+        active = values <= a
+        if not np.any(active):
+            continue
+        if J is None:
+            J = g_jac(theta)
+        mu, residual = optimize.nnls(J[active].T, grad)
+        if residual <= residual_tol and float(mu @ values[active]) <= slack_tol:
+            return True
+    return False
+
+
 def minimize_constrained(objective, gradient, constraints, jacobian, theta0,
-                         max_iterations=None):
+                         max_iterations=None, residual_tol=None, modulus=None):
     """Minimise ``objective`` subject to ``constraints(theta) <= 0`` with SciPy's SLSQP, and
     certify the result by the KKT conditions.
 
@@ -895,6 +989,13 @@ def minimize_constrained(objective, gradient, constraints, jacobian, theta0,
         The start.
     max_iterations : int, optional
         SLSQP's iteration limit per run; default max(1000, 50 d).
+    residual_tol, modulus : float, optional
+        Given both (the KST fits): the result must pass :func:`kkt_certificate` with this
+        absolute, data-independent tolerance for an objective that is ``modulus``-strongly
+        convex, so that it lies within 6 residual_tol / modulus of the exact
+        minimiser (approximate minima perturbation, Iyengar et al. 2019); a result slightly
+        outside the domain is first moved towards a strictly feasible start
+        (:func:`pull_inside`). Without them, the relative check above.
 
     Returns
     -------
@@ -970,6 +1071,17 @@ def minimize_constrained(objective, gradient, constraints, jacobian, theta0,
         message = result.message
         if not np.all(np.isfinite(theta)):
             break
+        if residual_tol is not None:
+            inside = pull_inside(theta, g, theta0, g0)
+            if inside is None:
+                continue
+            if kkt_certificate(inside, f_jac, g, g_jac, residual_tol, modulus):
+                return inside
+            pushed = push_to_boundary(inside, g, theta0)
+            if pushed is not None and kkt_certificate(pushed, f_jac, g, g_jac, residual_tol,
+                                                      modulus):
+                return pushed
+            continue
         residual, feasible = kkt_residual(theta, f_jac, g, g_jac, feasibility_tol)
         if feasible and residual <= kkt_tol:
             return theta
