@@ -104,7 +104,7 @@ test_that("noiseIntervalDP as the first call of a session loads DPpackPy's Pytho
   code <- paste(
     "library(DPpackPy)",
     "r <- noiseIntervalDP('quantilesDP', 1, quants = c(0.25, 0.5, 0.75),",
-    "lower.bound = 18, upper.bound = 90, resolution = 1)",
+    "lower.bound = 18, upper.bound = 90, method = 'joint', resolution = 1)",
     "cat('half.width:', r$half.width, '\\n')",
     sep = " "
   )
