@@ -12,9 +12,8 @@ kinds:
   released (e.g. Monte Carlo of a public noise law around a released estimate);
 * ``"documented float-approximate: <where>"`` -- a release whose floating-point behaviour is
   argued in the docstring named after the colon;
-* ``"pending: issue 25"`` -- a released value still drawn in floating point, being converted
-  to an exact sampler; the coverage test rejects these (it is marked xfail until the lead
-  merges the conversions and deletes the entries).
+* ``"pending: issue 25"`` -- a released value still drawn in floating point; the coverage
+  test rejects these.
 
 A new continuous draw, or one that moves to another function, fails the test until it is
 listed here with its reason; an entry whose call site is gone fails it too (delete it).
@@ -38,23 +37,27 @@ CONTINUOUS_DRAWS = {
         "post-processing of released values: Monte Carlo draws of the public noise laws "
         "around the released estimate and matrices (Wang, Kifer and Lee 2019, Algorithms 3 "
         "and 5)",
-    # ---- released values still drawn in floating point: being converted ----------------------
-    ("dppack.accuracy_first.erm", "_LogisticProblem.one_shot"): PENDING,
-    ("dppack.accuracy_first.erm", "_RidgeProblem.one_shot"): PENDING,
-    ("dppack.accuracy_first.erm", "doubling_erm"): PENDING,
-    ("dppack.accuracy_first.noise_reduction", "GaussianNoiseReduction"): PENDING,
-    ("dppack.accuracy_first.noise_reduction", "LaplaceNoiseReductionOnline.__init__"): PENDING,
-    ("dppack.accuracy_first.noise_reduction", "laplace_noise_path"): PENDING,
-    ("dppack.accuracy_first.noise_reduction", "laplace_reduce_noise"): PENDING,
-    ("dppack.confidence_intervals.erm", "_private_estimate"): PENDING,
-    ("dppack.confidence_intervals.erm", "_spd_eigen"): PENDING,
-    ("dppack.erm.cms", "StandardNoise.draw"): PENDING,
-    ("dppack.erm.cms", "perturbation_noise"): PENDING,
-    ("dppack.erm.kst", "EmpiricalRiskMinimizationDP_KST._fit"): PENDING,
-    ("dppack.model_selection.stability", "HistogramTrainer.draw_noise"): PENDING,
-    ("dppack.model_selection.stability", "_select"): PENDING,
-    ("dppack.quantiles", "_JointDP.sample"): PENDING,
-    ("dppack.quantiles", "_joint_outputs"): PENDING,
-    ("dppack.quantiles", "_joint_windowed"): PENDING,
-    ("dppack.quantiles", "_recursive"): PENDING,
+    # ---- documented float-approximate ---------------------------------------------------------
+    ("dppack.confidence_intervals.erm", "_private_estimate"):
+        "documented float-approximate: confidence_intervals.erm module docstring (the "
+        "objective's data-free l2-Laplace b; the released theta goes through the exact grid "
+        "release of approximate minima perturbation)",
+    ("dppack.erm.cms", "StandardNoise.draw"):
+        "documented float-approximate: StandardNoise docstring (a data-free standard vector: "
+        "the objective's noise, and a standard Laplace vector scaled and rounded to each "
+        "candidate's grid)",
+    ("dppack.erm.cms", "perturbation_noise"):
+        "documented float-approximate: dppack.erm.cms module docstring (objective "
+        "perturbation's data-free noise b inside the objective; the release is exact, "
+        "dppack.erm.approximate)",
+    ("dppack.erm.kst", "EmpiricalRiskMinimizationDP_KST._fit"):
+        "documented float-approximate: dppack.erm.kst module docstring (the objective's "
+        "data-free l2-Laplace or Gaussian noise; the release is exact, dppack.erm.approximate)",
+    ("dppack.model_selection.stability", "HistogramTrainer.draw_noise"):
+        "documented float-approximate: HistogramTrainer.draw_noise docstring (the shared "
+        "data-free standard noise R)",
+    ("dppack.quantiles", "_joint_windowed"):
+        "documented float-approximate: dppack.quantiles module docstring, 'Floating point: "
+        "what is exact and what is not' (the joint method's mixture coin; recursive is the "
+        "exact default)",
 }

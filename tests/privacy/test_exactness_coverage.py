@@ -122,10 +122,6 @@ def test_every_new_draw_is_listed():
     assert not unlisted, "\n".join(unlisted)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 25: the released values of quantiles.py, "
-                   "accuracy_first/*, erm/*, confidence_intervals/erm.py and "
-                   "model_selection/stability.py are being converted to exact samplers; the "
-                   "lead removes this mark (and the pending entries) after the merges")
 def test_every_continuous_draw_has_an_exactness_argument():
     unlisted, pending, stale = problems(continuous_call_sites(PACKAGE), CONTINUOUS_DRAWS)
     assert not (unlisted or pending or stale), "\n".join(unlisted + pending + stale)
