@@ -67,16 +67,61 @@ OUTPUT_SHARE = 2.0 ** -10
 
 
 def l1_bound(l2_sensitivity, d):
-    """An upper bound on sqrt(d) S, the L1 sensitivity of d values of L2 sensitivity S
-    (Cauchy-Schwarz), rounded up by a relative 2^-50 so that the float product is never
-    below the real one (two correctly rounded operations err by less than 2^-52 each)."""
+    """An upper bound on sqrt(d) S, the L1 sensitivity of d values of L2 sensitivity S.
+
+    Parameters
+    ----------
+    l2_sensitivity : float
+        S > 0.
+    d : int
+        The number of values.
+
+    Returns
+    -------
+    float
+        sqrt(d) S rounded up by a relative 2^-50, so that the float product is never below
+        the real one (two correctly rounded operations err by less than 2^-52 each).
+
+    References
+    ----------
+    The Cauchy-Schwarz inequality, ||v||_1 <= sqrt(d) ||v||_2.
+
+    Examples
+    --------
+    >>> l1_bound(1.0, 4) >= 2.0
+    True
+    """
     return math.sqrt(int(d)) * float(l2_sensitivity) * (1.0 + 2.0 ** -50)
 
 
 def release_grid(l2_sensitivity, eps, d):
-    """The grid exponent k and the integer scale (t, s) of :func:`release`:
-    :func:`dppack._random.laplace_grid` for the L1 sensitivity :func:`l1_bound` (S, d) with
-    all d coordinates able to gain a rounding step. Returns (k, units, t, s)."""
+    """The grid and the integer scale of :func:`release`.
+
+    Parameters
+    ----------
+    l2_sensitivity : float
+        S > 0.
+    eps : float
+        > 0 and finite.
+    d : int
+        The number of values released.
+
+    Returns
+    -------
+    (int, int, int, int)
+        (k, units, t, s) of :func:`dppack._random.laplace_grid` for the L1 sensitivity
+        :func:`l1_bound` (S, d), all d coordinates able to gain a rounding step.
+
+    References
+    ----------
+    Canonne, Kamath and Steinke 2020 (the discrete Laplace).
+
+    Examples
+    --------
+    >>> k, units, t, s = release_grid(0.5, 1.0, 2)
+    >>> t / s >= units  # the integer scale is at least D / eps
+    True
+    """
     return _random.laplace_grid(l1_bound(l2_sensitivity, d), float(eps), int(d))
 
 
@@ -117,6 +162,11 @@ def release(values, l2_sensitivity, eps, rng, standard=None):
     product L_j a are floats (data-free; the law of round(L_j a) is the ideal rounded
     Laplace up to the float sampler's error); the released float is a function of the
     integer V + Z alone, as without ``standard``.
+
+    Raises
+    ------
+    ValueError
+        If ``standard`` does not have d values, or the values are too large for the grid.
 
     References
     ----------
@@ -184,6 +234,10 @@ def split_budget(eps, ratio=0.0):
     then doubles; its effect on the fit is small there). The cap keeps half the budget for
     the objective.
 
+    References
+    ----------
+    Iyengar, Near, Song, Thakkar, Thakurta and Wang 2019 (Algorithm 1, Theorem 1).
+
     Examples
     --------
     >>> split_budget(1.0)
@@ -202,9 +256,30 @@ def split_budget(eps, ratio=0.0):
 
 
 def strongly_convex_radius(gradient_tolerance, modulus):
-    """r = g_tol / m: for an m-strongly convex f on R^d, ||grad f(x)|| <= g_tol implies
-    ||x - x*|| <= g_tol / m (strong monotonicity of the gradient,
-    (grad f(x) - grad f(x*))'(x - x*) >= m ||x - x*||^2, and grad f(x*) = 0)."""
+    """The certified distance to the minimiser of an m-strongly convex function.
+
+    Parameters
+    ----------
+    gradient_tolerance : float
+        g_tol >= 0, a bound on ||grad f(x)||.
+    modulus : float
+        m > 0, the strong convexity modulus.
+
+    Returns
+    -------
+    float
+        r = g_tol / m >= ||x - x*|| (strong monotonicity of the gradient,
+        (grad f(x) - grad f(x*))'(x - x*) >= m ||x - x*||^2, and grad f(x*) = 0).
+
+    References
+    ----------
+    Iyengar et al. 2019 (Algorithm 1: the gradient-norm stopping rule).
+
+    Examples
+    --------
+    >>> strongly_convex_radius(1e-6, 0.5)
+    2e-06
+    """
     return float(gradient_tolerance) / float(modulus)
 
 
@@ -213,10 +288,30 @@ def constrained_radius(residual, slackness, modulus):
     domain {c(x) <= 0}, from a feasible point x with multipliers mu >= 0 such that
     ||grad f(x) + sum_i mu_i grad c_i(x)|| <= rho and sum_i mu_i |c_i(x)| <= sigma.
 
+    Parameters
+    ----------
+    residual : float
+        rho >= 0, the certified norm of the Lagrangian's gradient.
+    slackness : float
+        sigma >= 0, the certified complementary slackness.
+    modulus : float
+        m > 0, the strong convexity modulus of f.
+
+    Returns
+    -------
+    float
+        (rho + sqrt(rho^2 + 2 m sigma)) / m >= ||x - x*||.
+
+    Notes
+    -----
     The Lagrangian L = f + sum mu_i c_i is m-strongly convex with ||grad L(x)|| <= rho, so
     L(x*) >= L(x) - rho t + (m/2) t^2, t = ||x - x*||; and L(x*) <= f(x*) <= f(x)
     <= L(x) + sigma (c_i(x*) <= 0, x feasible, mu_i c_i(x) >= -sigma). Hence
     (m/2) t^2 - rho t - sigma <= 0: t <= (rho + sqrt(rho^2 + 2 m sigma)) / m.
+
+    References
+    ----------
+    Boyd and Vandenberghe 2004, Convex Optimization, Section 5.5 (KKT conditions).
 
     Examples
     --------
