@@ -1397,4 +1397,5 @@ def quadratic_ball_minimize(gram, cross, shift, radius2, residual_tol, gap_tol, 
                 if slack > gap_tol:
                     break
     raise ConvergenceError(QUADRATIC_NOT_CERTIFIED_MESSAGE.format(
-        residual=best[0], tolerance=residual_tol, slack=best[1], gap=gap_tol))
+        residual=best[0], tolerance=float(residual_tol), slack=best[1],
+        gap=float(gap_tol)))
