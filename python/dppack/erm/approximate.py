@@ -240,6 +240,26 @@ def ball_radius(residual, gap, modulus):
     is not multiplied by the (data-dependent) multiplier: a point on the sphere to
     h = p 2^-46 costs sqrt(p) 2^-23 whatever nu is.
 
+    Parameters
+    ----------
+    residual : float
+        rho >= 0.
+    gap : float
+        h >= 0 (0 when nu = 0).
+    modulus : float
+        m > 0.
+
+    Returns
+    -------
+    float
+        2 rho / m + sqrt(h).
+
+    References
+    ----------
+    Iyengar R, Near JP, Song D, Thakkar O, Thakurta A, Wang L (2019). Towards practical
+    differentially private convex optimization. IEEE S&P (Theorem 1: the release of an
+    approximate minimiser within a data-independent radius).
+
     Examples
     --------
     >>> ball_radius(1e-6, 0.0, 2.0)

@@ -1254,12 +1254,39 @@ def quadratic_ball_certificate(gram, cross, shift, x, radius2, residual_tol, gap
     multiplier nu >= 0 minimising ||grad q(x) + nu x|| (nu = 0 when that minimum is at a
     negative nu) and that residual.
 
+    Parameters
+    ----------
+    gram : ndarray or list
+        G, p x p (floats, or rows of Fractions).
+    cross : ndarray or list
+        c, p values (floats, or Fractions).
+    shift : float or Fraction
+        s.
+    x : ndarray
+        The candidate, p floats.
+    radius2 : float
+        R2.
+    residual_tol, gap_tol : float or Fraction
+        The tolerances.
+
     Returns
     -------
     (bool, float, float)
         Whether h >= 0 and either ||grad q(x)|| <= ``residual_tol`` (nu = 0) or that
         residual is <= ``residual_tol`` and h <= ``gap_tol``;
         the residual and h, rounded to floats (for messages).
+
+    References
+    ----------
+    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., Theorem 12.1 (the KKT
+    conditions); :func:`dppack.erm.approximate.ball_radius` (the radius they certify).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> quadratic_ball_certificate(np.zeros((2, 2)), np.array([2.0, 0.0]), 1.0,
+    ...                            np.array([1.0, 0.0]), 1.0, 1e-12, 1e-12)
+    (True, 0.0, 0.0)
     """
     gram_q = gram if isinstance(gram, list) else [_fractions(row) for row in gram]
     cross_q = cross if isinstance(cross, list) else _fractions(cross)
