@@ -60,7 +60,7 @@ import numpy as np
 from .. import _random
 
 __all__ = ["OUTPUT_SHARE", "l1_bound", "release_grid", "release", "split_budget",
-           "strongly_convex_radius", "constrained_radius"]
+           "strongly_convex_radius", "constrained_radius", "ball_radius"]
 
 # eps_2 / eps of approximate minima perturbation (split_budget)
 OUTPUT_SHARE = 2.0 ** -10
@@ -320,3 +320,46 @@ def constrained_radius(residual, slackness, modulus):
     """
     rho, sigma, m = float(residual), float(slackness), float(modulus)
     return (rho + math.sqrt(rho * rho + 2.0 * m * sigma)) / m
+
+
+def ball_radius(residual, gap, modulus):
+    """The certified distance r = 2 rho / m + sqrt(h) to the minimiser x* of an m-strongly
+    convex f over the ball ||x||^2 <= R2, from a point x of the ball with a multiplier
+    nu >= 0 such that ||grad f(x) + 2 nu x|| <= rho and, if nu > 0, R2 - ||x||^2 <= h.
+
+    The Lagrangian L = f + nu (||x||^2 - R2) is M-strongly convex, M = m + 2 nu (the
+    constraint's own curvature, which :func:`constrained_radius` leaves out), so as there
+    (M/2) t^2 - rho t - nu h' <= 0 with h' = R2 - ||x||^2 and t = ||x - x*||:
+    t <= (rho + sqrt(rho^2 + 2 M nu h')) / M <= 2 rho / M + sqrt(2 nu h' / M)
+    <= 2 rho / m + sqrt(h), as 2 nu <= M. The slack enters through its square root and
+    is not multiplied by the (data-dependent) multiplier: a point on the sphere to
+    h = p 2^-46 costs sqrt(p) 2^-23 whatever nu is.
+
+    Parameters
+    ----------
+    residual : float
+        rho >= 0.
+    gap : float
+        h >= 0 (0 when nu = 0).
+    modulus : float
+        m > 0.
+
+    Returns
+    -------
+    float
+        2 rho / m + sqrt(h).
+
+    References
+    ----------
+    Iyengar R, Near JP, Song D, Thakkar O, Thakurta A, Wang L (2019). Towards practical
+    differentially private convex optimization. IEEE S&P (Theorem 1: the release of an
+    approximate minimiser within a data-independent radius).
+
+    Examples
+    --------
+    >>> ball_radius(1e-6, 0.0, 2.0)
+    1e-06
+    >>> ball_radius(0.0, 0.25, 2.0)
+    0.5
+    """
+    return 2.0 * float(residual) / float(modulus) + math.sqrt(float(gap))

@@ -97,7 +97,33 @@ multipliers mu >= 0 whose KKT residual is at most rho = K zeta (K = max(1e-8, 1e
 the analytic gradient, 1e-6 with central differences, whose certificate then holds only to
 their accuracy) and whose complementary slackness sum mu_i g_i is at most 12 rho^2 / m
 (:func:`dppack.erm.solvers.kkt_certificate`); then ||theta - theta*|| <= r = 6 rho / m
-(:func:`dppack.erm.approximate.constrained_radius`: the Lagrangian is m-strongly convex). Coupling b on D with b' on D' so that theta*(D, b) = theta*(D', b') (the
+(:func:`dppack.erm.approximate.constrained_radius`: the Lagrangian is m-strongly convex).
+
+LinearRegressionDP with its own map, squared loss, gradients, 'l2' regularizer and ball
+||theta||^2 <= p (a property of the model, fixed before the data are read) solves exactly
+instead: n J(theta) = theta'(X'X + (gamma + Delta) I) theta / 2 - (X'y - b)'theta + const is a
+quadratic over a ball, the trust-region subproblem
+(:func:`dppack.erm.solvers.quadratic_ball_minimize`: eigendecomposition, secular equation,
+hard case, then Newton steps on the KKT system with residuals computed exactly). The point is
+certified in rational arithmetic on the computed X'X, X'y and b (no rounding in the check):
+feasible, and with a multiplier nu >= 0 whose residual is at most rho_c = 2^-40 (zeta +
+sqrt(p) (lambda + m)) (the scale of the gradient's terms: the loss's zeta, ||X'X / n|| <=
+lambda and m times ||theta|| <= sqrt(p)), and, on the sphere, p - ||theta||^2 in [0, p 2^-46].
+The computed X'X and X'y differ from the exact sums by at most gamma_(n+8) times the sums of
+absolute values (Higham 2002, Lemma 3.1; any order of summation), which moves the exact
+objective's gradient by at most gamma_(n+8) zeta on the ball (:func:`statistics_rounding`), so
+the exact objective's residual is at most rho = rho_c + gamma_(n+8) zeta, and
+r = 2 rho / m + sqrt(p 2^-46) (:func:`dppack.erm.approximate.ball_radius`, which uses the
+constraint's own curvature: the slack enters by its square root, not times the
+data-dependent multiplier). rho, r, and so the split and the grid, depend on n, p, eps, zeta,
+lambda and gamma only. The solve meets the certificate on every random problem tried (n from
+10 to 10^5, ill-conditioned X'X, minimisers inside and on the sphere; the refined residual is
+about 2^-52 of the scale, 2^12 below rho_c); a problem where it does not is refused with
+``ConvergenceError`` (a refusal that depends on the data, like the general solver's, and
+paid for: the fit is charged before the data are read) rather than solved to a looser,
+data-chosen tolerance, which would make the noise depend on the data.
+
+Coupling b on D with b' on D' so that theta*(D, b) = theta*(D', b') (the
 proof of Theorem 2), the two approximate minimisers are within 2r, and the release
 g (round(theta / g) + Z), Z per-coordinate discrete Laplace of L1 sensitivity 2r sqrt(p) at
 eps_2, makes the coefficients (eps_1 + eps_2, delta)-DP: the user's (eps, delta). Every
@@ -107,12 +133,16 @@ integer weights no longer give exactly the fit of repeated rows.
 
 The cost in accuracy. r = 6 K zeta n / (Delta + gamma') is a worst case over data sets (the
 data's own curvature is not data-independent), while the objective noise's effect shrinks
-as 1 / n: the release noise dominates for large n. For LinearRegressionDP at eps = 1, p = 4,
-the median coefficient error was 0.25, 0.027, 0.003 at n = 10^3, 10^4, 10^5 with the
-solver's unaccounted slack, and is 0.29, 0.06, 0.044 here. A solver certifying a smaller
-residual (e.g. an exact trust-region solve for LinearRegressionDP's quadratic objective)
-would lower it; the complementary slackness of a boundary point in floating point bounds
-how far.
+as 1 / n: the release noise dominates for large n with the general solver.
+LinearRegressionDP's exact solve makes r 400 to 1700 times smaller (at eps = 1, p = 4,
+2r = 4.9e-7, 6.5e-7, 7.6e-6 against 2.0e-4, 1.1e-3, 1.1e-2 at n = 10^3, 10^4, 10^5; at
+10^5 it is dominated by the rounding bound of X'X, which grows as n^2): its
+median coefficient error (fits of 3 features and a bias, y = 0.5 + 0.3 x1 - 0.2 x2 + 0.1 x3
++ N(0, 0.01), eps = 1, 100 fits) is 0.083, 0.0086, 0.0011 at n = 10^3, 10^4, 10^5, against
+0.082, 0.0085, 0.0009 for the exact minimiser with the solver's slack unaccounted (before
+approximate minima perturbation) and 0.094, 0.018, 0.017 with the general solver's
+certificate. At n = 10^5 the remaining 25% is the budget split (eps_2 = 0.22 eps, from the
+worst-case noise ratio); correctly rounded X'X and X'y would remove the n^2 term.
 
 Noise in floating point. The objective's noise vector b (Gamma-radius or Gaussian) is drawn
 with the floating-point samplers: objective perturbation's proof maps b one-to-one to the
@@ -127,7 +157,9 @@ when delta = 0) under ``"<class name>.fit"`` and reports it in ``privacy_``
 (:func:`dppack.accounting.charge`; refused before the data are read when it overspends).
 """
 
+import math
 from collections.abc import Mapping
+from fractions import Fraction
 
 import numpy as np
 
@@ -150,9 +182,10 @@ from .design import (
     prepare_weights,
 )
 from .losses import weighted_gram
-from .approximate import constrained_radius, release, release_grid, split_budget
+from .approximate import (ball_radius, constrained_radius, release, release_grid,
+                          split_budget)
 from .blocks import regularizer_l2
-from .solvers import SLACKNESS_FACTOR, minimize_constrained
+from .solvers import SLACKNESS_FACTOR, minimize_constrained, quadratic_ball_minimize
 
 # The KKT residual a released KST minimiser must reach, relative to zeta (absolute and
 # data-independent: it sets the release's sensitivity): 1e-8 with the analytic gradient
@@ -165,6 +198,29 @@ from .solvers import SLACKNESS_FACTOR, minimize_constrained
 KST_RESIDUAL = 1e-8
 KST_RESIDUAL_DIFFERENCES = 1e-6
 KST_RESIDUAL_SMALL_N = 1e-6
+# LinearRegressionDP's exact solve (squared loss, 'l2', the ball; solvers.quadratic_ball_minimize):
+# the KKT residual certified in rational arithmetic on the computed X'X, X'y, relative to the
+# scale zeta + sqrt(p) (lambda + m) of the gradient's terms (the loss's, ||X'X / n|| <= lambda
+# and m = (Delta + gamma) / n times ||theta|| <= sqrt(p)); the refined solve reaches about
+# 2^-52 of that scale, 2^12 below (no failure on random problems with n from 10 to 10^5,
+# ill-conditioned X'X included, tests/python/test_erm_kst.py). The slack of a minimiser on the
+# sphere: p - ||theta||^2 in [0, p 2^-46].
+QUADRATIC_RESIDUAL = 2.0 ** -40
+QUADRATIC_GAP = 2.0 ** -46
+UNIT_ROUNDOFF = 2.0 ** -53
+
+
+def statistics_rounding(n):
+    """gamma_k = k u / (1 - k u) with k = n + 8 and u = 2^-53: the relative error bound of a
+    computed sum of n rounded products, each entry of X'X and X'y (in any order of summation,
+    over Dask's partitions too; Higham 2002, Accuracy and Stability of Numerical Algorithms,
+    2nd ed., Lemma 3.1 and eq. (3.5); 8 covers the weights' square roots and products).
+    With LinearRegressionDP's scaled rows (|x_ij| <= 1, |y_i| <= p, weights <= W) the
+    computed gradient (X'X theta - X'y) / n then differs from the exact one by at most
+    gamma_k W (p^(3/2) + p^(3/2)) = gamma_k zeta on the ball ||theta|| <= sqrt(p)."""
+    k = n + 8
+    return k * UNIT_ROUNDOFF / (1.0 - k * UNIT_ROUNDOFF)
+
 NOT_STRONGLY_CONVEX_MESSAGE = (
     "A private KST fit needs lambda > 0 or the 'l2' regularizer with gamma > 0: the "
     "perturbed objective must be strongly convex for its approximate minimiser to be "
@@ -307,12 +363,15 @@ class EmpiricalRiskMinimizationDP_KST:
         Thakurta 2012, Theorem 2; eps_1 = eps - ``release_eps_``); 0 for eps = Inf, None
         before a fit.
     optimality_tolerance_ : float or None
-        After ``fit``: the KKT residual rho = K zeta the released minimiser met (module
-        docstring, "Approximate minimiser and exact release").
+        After ``fit``: the KKT residual rho of the exact objective that the released minimiser
+        is certified to (K zeta for the general solver; LinearRegressionDP's exact solve: the
+        certified 2^-40 (zeta + sqrt(p) (lambda + m)) plus the rounding bound of X'X and X'y;
+        module docstring, "Approximate minimiser and exact release").
     release_sensitivity_, release_grid_, release_eps_ : float, int, float or None
-        After a private ``fit``: the L2 sensitivity 2r = 12 rho / m of the released
-        minimiser, the exponent k of its grid g = 2^k and eps_2, the eps of the release
-        noise; None after a fit with eps = Inf.
+        After a private ``fit``: the L2 sensitivity 2r of the released minimiser (r = 6 rho / m
+        for the general solver, 2 rho / m + sqrt(p 2^-46) for LinearRegressionDP's exact
+        solve), the exponent k of its grid g = 2^k and eps_2, the eps of the release noise;
+        None after a fit with eps = Inf.
     privacy_ : dppack.PrivacyLoss or None
         After ``fit``: ``PrivacyLoss.approx(eps, delta)`` (pure eps when delta = 0), also
         charged to the accountant; None before a fit and after a fit with eps = Inf.
@@ -486,11 +545,14 @@ class EmpiricalRiskMinimizationDP_KST:
             # the perturbed objective J is modulus-strongly convex (Delta/n from the added
             # quadratic, gamma/n from 'l2'; the loss is only convex)
             l2 = self.regularizer is regularizer_l2
-            eps_1 = split_budget(eps, self._noise_ratio(n, p, eps, lambda_))[0]
+            eps_1 = split_budget(eps, self._noise_ratio(n, p, eps, lambda_, zeta))[0]
             modulus = (_calibration(eps_1, delta, zeta, lambda_)[0]
                        + (float(self.gamma) if l2 else 0.0)) / n
             if not modulus > 0:
                 raise _messages.value_error(NOT_STRONGLY_CONVEX_MESSAGE)
+            # fixed before the data are read: n, p, zeta, lambda, eps and the model's functions
+            certified_residual, residual, radius = self._certificate(n, p, zeta, lambda_,
+                                                                     modulus)
         rng = _random.as_generator(random_state)
         privacy = spend_fit(bill, eps)  # after the checks, before the first draw
         # the user's functions read the private data: after the charge (a refusal that
@@ -499,7 +561,7 @@ class EmpiricalRiskMinimizationDP_KST:
 
         # Kifer et al.'s Algorithm 1 at eps_1, calibrated for replace-one neighbours (module
         # docstring), then the exact release at eps_2 (approximate minima perturbation)
-        eps_1, eps_2 = split_budget(eps, self._noise_ratio(n, p, eps, lambda_))
+        eps_1, eps_2 = split_budget(eps, self._noise_ratio(n, p, eps, lambda_, zeta))
         if np.isinf(eps):
             Delta = 0.0
             noise = np.zeros(p)
@@ -511,16 +573,20 @@ class EmpiricalRiskMinimizationDP_KST:
                 noise = _random.normal(scale, p, rng)
         self.noise_ = noise
         self.Delta_ = float(Delta)
-        self.optimality_tolerance_ = self._residual_factor(n) * zeta
-        self._modulus = modulus if np.isfinite(eps) else None
+        if np.isfinite(eps):
+            self.optimality_tolerance_ = residual
+            self._certified_residual = certified_residual
+            self._modulus = modulus
+        else:
+            self.optimality_tolerance_ = self._residual_factor(n) * zeta
+            self._certified_residual = None
+            self._modulus = None
         # without weights, DPpack's four arguments (a subclass may override the step)
         theta = (self._optimize_coeff(X, y, noise, Delta) if weights is None
                  else self._optimize_coeff(X, y, noise, Delta, weights))
         if np.isfinite(eps):
-            # certified ||theta - theta*|| <= r (solvers.kkt_certificate); neighbours' within 2r
-            tol = self.optimality_tolerance_
-            r = constrained_radius(tol, SLACKNESS_FACTOR * tol * tol / modulus, modulus)
-            sensitivity = 2.0 * r
+            # certified ||theta - theta*|| <= r (:meth:`_certificate`); neighbours' within 2r
+            sensitivity = 2.0 * radius
             theta = release(theta, sensitivity, eps_2, rng)
             self.release_sensitivity_, self.release_eps_ = sensitivity, eps_2
             self.release_grid_ = release_grid(sensitivity, eps_2, p)[0]
@@ -632,23 +698,53 @@ class EmpiricalRiskMinimizationDP_KST:
                               output_message("domain$jacobian",
                                              "the p derivatives of each constraint"))
 
-    def _noise_ratio(self, n, p, eps, lambda_):
+    def _noise_ratio(self, n, p, eps, lambda_, zeta=1.0):
         """q, the release noise's per-coordinate standard deviation over the objective noise's
         effect on the minimiser at equal eps (for :func:`dppack.erm.approximate.split_budget`;
-        data-independent: n is public under replace-one neighbours). The certified radius is
-        r = 6 K zeta / m with m = (Delta + gamma') / n the strong convexity (gamma' = gamma for
-        'l2', else 0; Delta = 2 lambda / eps), so the release's Laplace has standard deviation
-        sqrt(2 p) 2 r / eps per coordinate. b moves the minimiser by about ||b|| / (n (h + m))
-        with h the data's curvature, at most lambda; E||b||^2 = p (p + 1) (2 zeta / eps)^2.
-        With h = lambda (the smallest effect, so the largest q):
-        q = 6 K sqrt(2 p / (p + 1)) n^2 (lambda + m) / (Delta + gamma')."""
+        data-independent: n is public under replace-one neighbours). With the certified radius
+        r (:meth:`_certificate`, at m = (Delta + gamma') / n, gamma' = gamma for 'l2', else 0;
+        Delta = 2 lambda / eps) the release's Laplace has standard deviation sqrt(2 p) 2 r / eps
+        per coordinate. b moves the minimiser by about ||b|| / (n (h + m)) with h the data's
+        curvature, at most lambda; E||b||^2 = p (p + 1) (2 zeta / eps)^2. With h = lambda (the
+        smallest effect, so the largest q): q = sqrt(2 p / (p + 1)) r n (lambda + m) / zeta
+        (6 K sqrt(2 p / (p + 1)) n^2 (lambda + m) / (Delta + gamma') for the general solver's
+        r = 6 K zeta / m, which does not depend on zeta)."""
         gamma = float(self.gamma) if self.regularizer is regularizer_l2 else 0.0
         Delta = 2.0 * lambda_ / eps if np.isfinite(eps) else 0.0
         if not Delta + gamma > 0:
             return 0.0
         m = (Delta + gamma) / n
-        return (6.0 * np.sqrt(2.0 * p / (p + 1.0)) * self._residual_factor(n) * n * n
-                * (lambda_ + m) / (Delta + gamma))
+        radius = self._certificate(n, p, zeta, lambda_, m)[2]
+        return np.sqrt(2.0 * p / (p + 1.0)) * radius * n * (lambda_ + m) / zeta
+
+    def _quadratic_ball(self):
+        """Whether the fit solves exactly (:meth:`LinearRegressionDP._optimize_coeff`): a
+        property of the model's functions, never of the data."""
+        return False
+
+    def _certificate(self, n, p, zeta, lambda_, modulus):
+        """(rho_c, rho, r): the KKT residual the solver certifies, the residual it bounds for
+        the exact objective, and the certified radius ||theta - theta*|| <= r; all
+        data-independent (n, p, zeta, lambda, m and the model's functions).
+
+        The general solver (:func:`dppack.erm.solvers.minimize_constrained`): rho_c = rho =
+        K zeta (:meth:`_residual_factor`), complementary slackness <= 12 rho^2 / m, and
+        r = 6 rho / m (:func:`dppack.erm.approximate.constrained_radius`). LinearRegressionDP's
+        exact solve (:meth:`_quadratic_ball`; :func:`dppack.erm.solvers.quadratic_ball_minimize`):
+        rho_c = 2^-40 (zeta + sqrt(p) (lambda + m)) in exact arithmetic on the computed X'X
+        and X'y, rho = rho_c + gamma_(n+8) zeta (:func:`statistics_rounding`: their rounding),
+        and r = 2 rho / m + sqrt(p 2^-46) (:func:`dppack.erm.approximate.ball_radius`), raised
+        by 2^-40 of itself against the rounding of m and of this formula.
+        """
+        if self._quadratic_ball():
+            certified = QUADRATIC_RESIDUAL * (zeta + math.sqrt(p) * (lambda_ + modulus))
+            residual = certified + statistics_rounding(n) * zeta
+            radius = ball_radius(residual, p * QUADRATIC_GAP, modulus) * (1.0 + 2.0 ** -40)
+            return certified, residual, radius
+        residual = self._residual_factor(n) * zeta
+        radius = constrained_radius(residual, SLACKNESS_FACTOR * residual * residual / modulus,
+                                    modulus)
+        return residual, residual, radius
 
     def _residual_factor(self, n):
         """K: the certified KKT residual is K zeta, K = max(1e-8, 1e-6 / n) with the
@@ -660,10 +756,13 @@ class EmpiricalRiskMinimizationDP_KST:
         return max(KST_RESIDUAL, KST_RESIDUAL_SMALL_N / n)
 
     def _optimize_coeff(self, X, y, noise, Delta, weights=None):
-        """argmin of the perturbed objective over the domain, from theta = 0."""
+        """argmin of the perturbed objective over the domain: LinearRegressionDP's exact solve
+        when it applies (:meth:`_quadratic_ball`), else SLSQP from theta = 0."""
+        modulus = getattr(self, "_modulus", None)
+        if modulus is not None and self._quadratic_ball():
+            return self._solve_quadratic(X, y, noise, Delta, weights)
         objective, gradient = self._objective(X, y, noise, Delta, weights)
         constraints, jacobian = _check_domain(self.domain)
-        modulus = getattr(self, "_modulus", None)
         if modulus is None:  # eps = Inf: no release noise, the relative KKT check
             return minimize_constrained(objective, gradient, constraints, jacobian,
                                         np.zeros(X.shape[1]))
@@ -887,6 +986,28 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
             super()._check_outputs(X, y, weights)
         elif self.regularizer_gr is not None:
             self._regularizer_gradient(np.zeros(X.shape[1]))
+
+    def _quadratic_ball(self):
+        """The exact solve applies: the built-in map, squared error and their gradients, the
+        'l2' regularizer, the built-in ball and the framework's ``_optimize_coeff`` (the
+        model's configuration, fixed before the data are read)."""
+        return (self._closed_form() and self.mapXy_gr is mapXy_gr_linear
+                and self.loss_gr is loss_gr_squared_error
+                and self.regularizer is regularizer_l2
+                and _domain_part(self.domain, "constraints") is _ball_constraints
+                and type(self)._optimize_coeff is EmpiricalRiskMinimizationDP_KST._optimize_coeff)
+
+    def _solve_quadratic(self, X, y, noise, Delta, weights=None):
+        """The exact minimiser of n J(theta) = theta'(X'X + (gamma + Delta) I) theta / 2
+        - (X'y - b)'theta + const over ||theta||^2 <= p
+        (:func:`dppack.erm.solvers.quadratic_ball_minimize`), certified in rational arithmetic
+        to n rho_c (:meth:`_certificate`); ``ConvergenceError`` when not certified."""
+        stats = X if isinstance(X, GramStatistics) else GramStatistics.of(X, y, weights)
+        n, p = stats.shape
+        shift = Fraction(float(self.gamma)) + Fraction(float(Delta))
+        return quadratic_ball_minimize(stats.gram, stats.cross, shift, float(p),
+                                       Fraction(self._certified_residual) * n,
+                                       p * QUADRATIC_GAP, noise=noise)
 
     def _data_loss(self, X, y, weights=None):
         """Closed form for the built-in linear map and squared error: with G = X^T W X and
