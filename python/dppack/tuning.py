@@ -266,7 +266,7 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
     >>> best = tune_classification_model(models, X, y, upper_bounds=[200, 70],
     ...                                  lower_bounds=[50, 15], add_bias=True, random_state=1)
     >>> best.gamma, best.privacy_
-    (1.0, PrivacyLoss.pure(eps=0.5))
+    (10.0, PrivacyLoss.pure(eps=0.5))
     """
     _frames.refuse_dask("tune_classification_model", X, y)
     bill, models, n, y = _checked_call(DPmodels, X, y, accountant,
@@ -351,7 +351,7 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
     ...                                     upper_bounds=[200, 70], lower_bounds=[50, 15],
     ...                                     add_bias=True, random_state=1)
     >>> best.gamma, best.privacy_
-    (1.0, PrivacyLoss.approx(eps=0.5, delta=1e-05))
+    (10.0, PrivacyLoss.approx(eps=0.5, delta=1e-05))
     """
     _frames.refuse_dask("tune_linear_regression_model", X, y)
     bill, models, n, y = _checked_call(DPmodels, X, y, accountant,

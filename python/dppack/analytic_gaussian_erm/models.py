@@ -349,7 +349,7 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
     (1, 1e-5)-DP in total over 10,000 steps on 532 records:
 
     >>> budget = grpua_per_step_budget(1.0, 1e-5, n=532, iterations=10000)
-    >>> round(budget["eps_step"], 4), budget["delta_step"]
+    >>> round(budget["eps_step"], 4), round(budget["delta_step"], 12)
     (0.7114, 2.66e-07)
     >>> budget["eps_total"] <= 1.0, budget["delta_total"] <= 1e-5
     (True, True)
@@ -799,7 +799,7 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
     >>> model = model.fit(X, y, [200, 70], [50, 15], add_bias=True, random_state=1)
     >>> model.coeff.shape, model.privacy_
     ((3,), PrivacyLoss.approx(eps=1.0, delta=1e-05))
-    >>> round(model.eps_step_, 4), model.delta_step_  # each step's budget, before amplification
+    >>> round(model.eps_step_, 4), round(model.delta_step_, 12)  # before amplification
     (0.903, 5.32e-07)
     """
 
