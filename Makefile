@@ -100,7 +100,8 @@ test-doctest:
 # test-privacy runs the CI subset (about 4 minutes on 2 cores with the exact samplers), audit
 # the larger sweep too.
 PRIVACY_A := tests/privacy/test_audit_models.py tests/privacy/test_audit_beyond.py \
-             tests/privacy/test_auditor_power.py
+             tests/privacy/test_auditor_power.py tests/privacy/test_audit_exact_selection.py \
+             tests/privacy/test_audit_exact_kst.py
 PRIVACY_B := $(filter-out $(PRIVACY_A),$(sort $(wildcard tests/privacy/test_*.py)))
 define privacy_run
 	@mkdir -p build

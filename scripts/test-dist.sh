@@ -52,6 +52,9 @@ r_part() {
 
 # pip's byte-compilation of the dependencies is most of its CPU time, and not under test.
 export PIP_NO_COMPILE=1
+# An index that cannot be reached answers at once: no retries with back-off (where pip's
+# Python lacks TLS, each package otherwise waits about 6 s before the next index).
+export PIP_RETRIES=0
 (set -e; python_part) > python.log 2>&1 & python_pid=$!
 set +e  # (so that `set -e` holds inside the parts, whose statuses are read here)
 (set -e; r_part) > r.log 2>&1; r_status=$?
