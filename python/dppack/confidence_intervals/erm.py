@@ -777,7 +777,7 @@ def _release_near_minimiser(theta, radius, eps, rng):
         r > 0, e.g. g_tol / lambda for a gradient tolerance g_tol and strong convexity lambda.
     eps : float
         The share of eps this release spends, > 0.
-    rng : numpy.random.Generator
+    rng : NumPy Generator
 
     Returns
     -------
@@ -812,7 +812,7 @@ def _release_near_minimiser(theta, radius, eps, rng):
     --------
     >>> import numpy as np
     >>> out = _release_near_minimiser(np.array([0.25, -1.5]), 1e-8, 0.01,
-    ...                               np.random.default_rng(1))
+    ...                               _random.as_generator(1))
     >>> out.shape, bool(np.all(np.abs(out - [0.25, -1.5]) < 1e-4))
     ((2,), True)
     """

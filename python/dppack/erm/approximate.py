@@ -136,7 +136,7 @@ def release(values, l2_sensitivity, eps, rng, standard=None):
         S > 0: ||theta(D) - theta(D')||_2 <= S for neighbours D, D'.
     eps : float
         > 0 and finite.
-    rng : numpy.random.Generator
+    rng : NumPy Generator
         For the exact draw; unused when ``standard`` is given.
     standard : array_like, optional
         d standard Laplace values L_j (density exp(-|x|)/2), drawn beforehand and shared

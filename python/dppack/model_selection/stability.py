@@ -425,7 +425,7 @@ def _noisy_max(q, beta, eps_select, rng, one_sided):
         Their sensitivity: on Chaudhuri and Vinterbo's stability event every score moves by at
         most beta between neighbouring datasets (2013, Theorem 1).
     eps_select : float
-    rng : numpy.random.Generator
+    rng : NumPy Generator
     one_sided : bool
         True: the paper's noise 2 beta Z, Z exponential with rate eps_select (Algorithm 1,
         step 3), as the one-sided geometric law on the grid. False: Laplace noise of scale
