@@ -221,7 +221,7 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     grows about as (m log n) / eps in the worst case but is much smaller in practice, since
     the outputs share one draw; the independent baseline pays a factor m in eps; recursive
     pays a factor log2(m + 1) (or 2 log2(m + 1) under 'bounded'). ``benchmarks/quantiles.py``
-    measures them on four data shapes (README, "Joint quantiles").
+    measures them on four data shapes (``benchmarks/README.md``, "Joint quantiles").
     ``noiseIntervalDP("quantilesDP", eps, quants=..., lower_bound=..., upper_bound=...,
     method=...)`` gives a bound from public values on these rank errors ('joint' needs the
     data's public ``resolution``; ``dppack.accuracy``).

@@ -559,3 +559,30 @@ def test_refusals(monkeypatch):
     with pytest.raises(TypeError, match="DPLogisticRegression.fit does not run on Dask"):
         sklearn.DPLogisticRegression(feature_bounds=(-2.0, 2.0)).fit(Xd, yd)
     assert log.calls == 0
+
+
+@pytest.mark.parametrize("name", ["LogisticRegressionDP", "svmDP"])
+def test_bool_and_categorical_labels_as_in_memory(name):
+    # the label set comes from y's type on Dask as in memory (design.binary_codes): bool and
+    # a two-category Categorical give the fit of the 0/1 floats, bit for bit
+    rng = np.random.default_rng(7)
+    X = rng.uniform(-1, 1, (120, 2))
+    labels = X[:, 0] + 0.3 * rng.standard_normal(120) > 0
+    frame = dd.from_pandas(pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "y": labels}),
+                           npartitions=3)
+
+    def coeff(X_, y_):
+        model = getattr(dppack, name)("l2", 1, 1)
+        model.fit(X_, y_, np.ones(2), -np.ones(2), random_state=5)
+        return model.coeff
+
+    expected = coeff(X, labels.astype(float))
+    np.testing.assert_array_equal(coeff(da.from_array(X, chunks=(40, 2)),
+                                        da.from_array(labels, chunks=40)), expected)
+    for y in (frame["y"], frame["y"].astype(pd.CategoricalDtype([False, True]))):
+        np.testing.assert_array_equal(coeff(frame[["a", "b"]], y), expected)
+    with pytest.raises(ValueError, match="categories are unknown"):
+        coeff(frame[["a", "b"]], frame["y"].astype("category"))
+    with pytest.raises(ValueError, match="3 declared categories"):
+        coeff(frame[["a", "b"]], frame["y"].astype(str).astype(
+            pd.CategoricalDtype(["False", "True", "other"])))

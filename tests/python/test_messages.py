@@ -381,6 +381,7 @@ def test_the_scans_see_a_planted_reference(tmp_path):
 # included. Whole files, so that a reference broken over two lines ("(spec\n  §8.1)") is seen.
 USER_TEXTS = ("NEWS.md", "README.md", "DESCRIPTION", "_pkgdown.yml", "vignettes/*.Rmd",
               "docs/**/*.md", "docs/**/*.rst", "docs/**/*.py", "docs/**/*.html",
+              "pkgdown/*.md", "benchmarks/README.md", "man/*.Rd",
               "scripts/demo*.R", "scripts/demo*.py")
 
 

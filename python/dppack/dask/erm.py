@@ -77,7 +77,7 @@ import dask
 import dask.array as da
 import numpy as np
 
-from .. import _checks, _frames
+from .. import _checks, _frames, _messages
 from ..erm import design as _design
 from ..erm.kst import GramStatistics
 from ..erm.losses import EmpiricalRisk
@@ -755,6 +755,68 @@ def weights_bound(weights, weights_upper_bound):
     return _checks.check_finite_positive_scalar(weights_upper_bound, "weights.upper.bound")
 
 
+UNKNOWN_CATEGORIES_MESSAGE = (
+    "y is a Dask categorical whose categories are unknown; declare them (the public label "
+    "set), e.g. y.cat.set_categories([...]), or call y.cat.as_known()."
+)
+
+
+def _partition_codes(part):
+    """One partition's labels as 0/1 floats, on its index (:func:`_design.binary_codes`)."""
+    import pandas as pd
+
+    return pd.Series(_design.binary_codes(part), index=part.index, name=part.name)
+
+
+def binary_labels(y):
+    """Dask labels of a public label set as 0/1 floats, as :func:`dppack.erm.design.binary_codes`
+    maps them in memory (the label set from y's type, never its values); numeric y unchanged.
+
+    Parameters
+    ----------
+    y : dask.array.Array, dask.dataframe.Series or one-column DataFrame, or in-memory labels
+
+    Returns
+    -------
+    The same kind of collection, of floats (a missing label NaN), or ``y`` unchanged.
+
+    Raises
+    ------
+    ValueError
+        A categorical whose categories are unknown (a pass would read them from the data) or
+        whose number of declared categories is not 2.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> y = dd.from_pandas(pd.Series([True, False, True]), npartitions=2)
+    >>> binary_labels(y).compute().tolist()
+    [1.0, 0.0, 1.0]
+    """
+    import dask.dataframe as dd
+    import pandas as pd
+
+    if not _frames.is_dask(y):
+        return y
+    if isinstance(y, dd.DataFrame) and len(y.columns) == 1:
+        y = y[y.columns[0]]
+    if isinstance(y, dd.Series):
+        dtype = y.dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            if not y.cat.known:
+                raise ValueError(UNKNOWN_CATEGORIES_MESSAGE)
+            k = len(dtype.categories)
+            if k != 2:
+                raise _messages.value_error(_design.CATEGORY_COUNT_MESSAGE, k=k)
+        elif not (dtype == bool or str(dtype) == "boolean"):
+            return y
+        return y.map_partitions(_partition_codes, meta=pd.Series([], dtype=np.float64,
+                                                                   name=y.name))
+    if getattr(y, "dtype", None) == bool:
+        return y.astype(np.float64)
+    return y
+
+
 def margin_design(X, y, upper_bounds, lower_bounds, add_bias, loss, with_gradient, newton,
                   weights=None, weights_upper_bound=None):
     """The preprocess dict of LogisticRegressionDP and linear svmDP for Dask data: the
@@ -780,7 +842,7 @@ def margin_design(X, y, upper_bounds, lower_bounds, add_bias, loss, with_gradien
     ValueError, TypeError
         The in-memory messages (metadata first, then the first pass), before any draw.
     """
-    data = DaskData(X, y, weights)
+    data = DaskData(X, binary_labels(y), weights)
     layout = _design.design_layout(upper_bounds, lower_bounds, data.p, add_bias, scale="l2")
     bound = weights_bound(weights, weights_upper_bound)
     d = layout["bounds"].size
@@ -810,7 +872,7 @@ def kernel_design(X, y, add_bias, loss, with_gradient, draw_prefilter, weights=N
     dict
         As :func:`margin_design`, with ``"scale"`` sqrt(2) per feature (as in memory).
     """
-    data = DaskData(X, y, weights)
+    data = DaskData(X, binary_labels(y), weights)
     bound = weights_bound(weights, weights_upper_bound)
     n, _ = data.checked_pass("binary")
     prefilter = draw_prefilter(data.p)
