@@ -136,8 +136,10 @@ EmpiricalRiskMinimizationDP.CMS <- R6::R6Class(
     },
     #' @description The model's outputs `mapXy(X, coeff)` for new data.
     #' @param X Numeric matrix or data.frame.
-    #' @param add.bias Prepend a column of ones, as in `fit()`.
-    predict = function(X, add.bias = FALSE) {
+    #' @param add.bias Prepend a column of ones. `NULL` (the default): as in `fit()`, except for
+    #'   an `X` that already has a column per coefficient (the bias column included, as
+    #'   DPpack's `predict(X, add.bias = FALSE)` took it), used as given.
+    predict = function(X, add.bias = NULL) {
       private$predict_data(sys.call(), X, add.bias)
     }
   ),
@@ -256,9 +258,11 @@ LogisticRegressionDP <- R6::R6Class(
     },
     #' @description Predicted labels (0/1), or probabilities with `raw.value = TRUE`.
     #' @param X Numeric matrix or data.frame.
-    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    #' @param add.bias Prepend a column of ones. `NULL` (the default): as in `fit()`, except for
+    #'   an `X` that already has a column per coefficient (the bias column included, as
+    #'   DPpack's `predict(X, add.bias = FALSE)` took it), used as given.
     #' @param raw.value Return probabilities instead of labels.
-    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
+    predict = function(X, add.bias = NULL, raw.value = FALSE) {
       private$predict_data(sys.call(), X, add.bias, raw_value = .to_py(raw.value))
     }
   )
@@ -331,9 +335,11 @@ svmDP <- R6::R6Class(
     },
     #' @description Predicted labels (0/1), or raw scores with `raw.value = TRUE`.
     #' @param X Numeric matrix or data.frame.
-    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    #' @param add.bias Prepend a column of ones. `NULL` (the default): as in `fit()`, except for
+    #'   an `X` that already has a column per coefficient (the bias column included, as
+    #'   DPpack's `predict(X, add.bias = FALSE)` took it), used as given.
     #' @param raw.value Return the scores instead of labels.
-    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
+    predict = function(X, add.bias = NULL, raw.value = FALSE) {
       private$predict_data(sys.call(), X, add.bias, raw_value = .to_py(raw.value))
     },
     #' @description The random Fourier features of `X` (Gaussian kernel, after a fit).
@@ -469,8 +475,10 @@ EmpiricalRiskMinimizationDP.KST <- R6::R6Class(
     },
     #' @description The model's outputs `mapXy(X, coeff)` for new data.
     #' @param X Numeric matrix or data.frame.
-    #' @param add.bias Prepend a column of ones, as in `fit()`.
-    predict = function(X, add.bias = FALSE) {
+    #' @param add.bias Prepend a column of ones. `NULL` (the default): as in `fit()`, except for
+    #'   an `X` that already has a column per coefficient (the bias column included, as
+    #'   DPpack's `predict(X, add.bias = FALSE)` took it), used as given.
+    predict = function(X, add.bias = NULL) {
       private$predict_data(sys.call(), X, add.bias)
     }
   ),
@@ -529,8 +537,10 @@ LinearRegressionDP <- R6::R6Class(
     },
     #' @description Predicted responses `X %*% coeff` for new data.
     #' @param X Numeric matrix or data.frame.
-    #' @param add.bias Prepend a column of ones, as in `fit()`.
-    predict = function(X, add.bias = FALSE) {
+    #' @param add.bias Prepend a column of ones. `NULL` (the default): as in `fit()`, except for
+    #'   an `X` that already has a column per coefficient (the bias column included, as
+    #'   DPpack's `predict(X, add.bias = FALSE)` took it), used as given.
+    predict = function(X, add.bias = NULL) {
       private$predict_data(sys.call(), X, add.bias)
     }
   )

@@ -117,9 +117,11 @@ OutputPerturbationAGM <- R6::R6Class(
     #' @description Predicted labels (0/1), or with `raw.value = TRUE` probabilities
     #'   (logistic) or scores (Huber).
     #' @param X Numeric matrix or data.frame.
-    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    #' @param add.bias Prepend a column of ones. `NULL` (the default): as in `fit()`, except for
+    #'   an `X` that already has a column per coefficient (the bias column included, as
+    #'   DPpack's `predict(X, add.bias = FALSE)` took it), used as given.
     #' @param raw.value Return probabilities or scores instead of labels.
-    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
+    predict = function(X, add.bias = NULL, raw.value = FALSE) {
       private$predict_data(sys.call(), X, add.bias, raw_value = .to_py(raw.value))
     }
   ),
@@ -236,9 +238,11 @@ GradientPerturbationAGM <- R6::R6Class(
     #' @description Predicted labels (0/1), or with `raw.value = TRUE` probabilities
     #'   (logistic) or scores (Huber).
     #' @param X Numeric matrix or data.frame.
-    #' @param add.bias Prepend a column of ones, as in `fit()`.
+    #' @param add.bias Prepend a column of ones. `NULL` (the default): as in `fit()`, except for
+    #'   an `X` that already has a column per coefficient (the bias column included, as
+    #'   DPpack's `predict(X, add.bias = FALSE)` took it), used as given.
     #' @param raw.value Return probabilities or scores instead of labels.
-    predict = function(X, add.bias = FALSE, raw.value = FALSE) {
+    predict = function(X, add.bias = NULL, raw.value = FALSE) {
       private$predict_data(sys.call(), X, add.bias, raw_value = .to_py(raw.value))
     }
   ),

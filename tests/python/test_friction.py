@@ -50,6 +50,19 @@ def test_predict_remembers_add_bias(name, add_bias):
             model.predict(X, add_bias=not add_bias)  # a different value: today's error
 
 
+@pytest.mark.parametrize("name", [n for n in _classifiers() if n != "svm-gaussian"])
+def test_predict_takes_x_with_its_bias_column(name):
+    # DPpack's predict(X, add.bias = FALSE) after a fit with add.bias = TRUE took X with the
+    # bias column: the default (None) keeps that script working
+    model = _classifiers()[name].fit(X, Y01, UPPER, LOWER, add_bias=True, random_state=3)
+    with_bias = np.column_stack([np.ones(len(X)), X])
+    # the same coefficients; the bias added in the product or as a column rounds apart
+    np.testing.assert_allclose(model.predict(with_bias, raw_value=True),
+                               model.predict(X, raw_value=True), rtol=1e-13, atol=1e-15)
+    with pytest.raises(ValueError, match="the model was fitted on"):
+        model.predict(with_bias, add_bias=True)  # an explicit flag is taken as given
+
+
 def test_predict_remembers_add_bias_regression_and_frameworks():
     target = X @ np.array([0.5, -0.25])
     linear = dppack.LinearRegressionDP("l2", 1.0, 0.0, 1.0).fit(
@@ -57,6 +70,8 @@ def test_predict_remembers_add_bias_regression_and_frameworks():
     np.testing.assert_array_equal(linear.predict(X), linear.predict(X, add_bias=True))
     with pytest.raises(ValueError, match="X has 2 columns; the model was fitted on 3"):
         linear.predict(X, add_bias=False)
+    np.testing.assert_allclose(linear.predict(np.column_stack([np.ones(len(X)), X])),
+                               linear.predict(X), rtol=1e-13, atol=1e-15)
     cms = dppack.EmpiricalRiskMinimizationDP_CMS(dppack.mapXy_sigmoid,
                                                  dppack.loss_cross_entropy, "l2", 1.0, 1.0,
                                                  c=0.25)

@@ -133,8 +133,10 @@ test_that("fit and predict have DPpack 0.2.2's signatures in every class", {
   fit_weighted <- formals(function(X, y, upper.bounds, lower.bounds, add.bias = FALSE,
                                    weights = NULL, weights.upper.bound = NULL,
                                    accountant = NULL) NULL)
-  predict_plain <- formals(function(X, add.bias = FALSE) NULL)
-  predict_raw <- formals(function(X, add.bias = FALSE, raw.value = FALSE) NULL)
+  # predict's add.bias defaults to NULL (as fitted; a deviation listed in NEWS.md): every
+  # call DPpack's default answered is answered alike (test-friction.R)
+  predict_plain <- formals(function(X, add.bias = NULL) NULL)
+  predict_raw <- formals(function(X, add.bias = NULL, raw.value = FALSE) NULL)
   expect_identical(formals(r6_method(EmpiricalRiskMinimizationDP.CMS, "fit")), fit_cms)
   expect_identical(formals(r6_method(EmpiricalRiskMinimizationDP.CMS, "predict")),
                    predict_plain)

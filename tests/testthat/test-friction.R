@@ -95,4 +95,14 @@ test_that("predict() remembers add.bias in R, as the core now does", {
   expect_identical(as.vector(predict(m, X_fr)), expected)
   # the core's predict() without add_bias: as fitted
   expect_identical(as.vector(m$.core$predict(as.matrix(X_fr))), expected)
+  # the R6 method too; and an X that holds the bias column, as DPpack's predict(X,
+  # add.bias = FALSE) took it after such a fit, is used as given
+  expect_identical(as.vector(m$predict(X_fr)), expected)
+  with_bias <- cbind(1, as.matrix(X_fr))
+  expect_identical(as.vector(m$predict(with_bias)),
+                   as.vector(m$predict(with_bias, add.bias = FALSE)))
+  expect_error(m$predict(with_bias, add.bias = TRUE), "the model was fitted on")
+  # a fit without a bias: FALSE, DPpack's default
+  m$fit(X_fr, as.numeric(y_fr), ub_fr, lb_fr)
+  expect_identical(as.vector(m$predict(X_fr)), as.vector(m$predict(X_fr, add.bias = FALSE)))
 })

@@ -502,7 +502,7 @@ class _AnalyticGaussianERM:
         Returns a 1-d array of n values. ``add_bias`` None: as fitted.
         """
         check_fitted(self.coeff)
-        add_bias = fitted_add_bias(self, add_bias)
+        add_bias = fitted_add_bias(self, add_bias, X)
         raw_value = _checks.check_flag(raw_value, "raw.value")
         # C order: the product's rounding depends on the memory layout, and R passes Fortran
         # order; one layout gives R and Python the same bits.

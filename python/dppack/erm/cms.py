@@ -846,7 +846,7 @@ class EmpiricalRiskMinimizationDP_CMS:
 
     def _predict_design(self, X, add_bias):
         check_fitted(self.coeff)
-        add_bias = fitted_add_bias(self, add_bias)
+        add_bias = fitted_add_bias(self, add_bias, X)
         X = predict_matrix(X, np.size(self.coeff), add_bias)
         return add_bias_column(X) if add_bias else X
 

@@ -1049,7 +1049,7 @@ def check_fitted(coeff):
     return coeff
 
 
-def fitted_add_bias(model, add_bias=None):
+def fitted_add_bias(model, add_bias=None, X=None):
     """The ``add_bias`` of ``predict``: None means as fitted (as R's ``predict`` remembers).
 
     Parameters
@@ -1058,8 +1058,13 @@ def fitted_add_bias(model, add_bias=None):
         Its ``add_bias_`` (set by ``fit``) is the flag it was fitted with; a model without it
         (coefficients assigned by hand) counts as fitted without a bias column.
     add_bias : None or bool
-        None: the fit's flag. A bool is checked and returned as given (a value different
-        from the fit's then fails on the column count, as before).
+        None: the fit's flag, except that an ``X`` which already has as many columns as the
+        model has coefficients is taken as given (False): it holds the bias column, as X did
+        in DPpack's ``predict(X, add.bias = FALSE)`` after a fit with ``add.bias = TRUE``.
+        A bool is checked and returned as given (a value different from the fit's then fails
+        on the column count, as before).
+    X : array_like, optional
+        The data to predict on; only its number of columns is read.
 
     Returns
     -------
@@ -1084,10 +1089,28 @@ def fitted_add_bias(model, add_bias=None):
     False
     >>> fitted_add_bias(SimpleNamespace())
     False
+    >>> fitted_add_bias(SimpleNamespace(add_bias_=True, coeff=[0.5, 1.0, 2.0]), None,
+    ...                 [[1.0, 0.2, 0.3]])  # X with its bias column
+    False
     """
     if add_bias is None:
-        return bool(getattr(model, "add_bias_", None) or False)
+        fitted = bool(getattr(model, "add_bias_", None) or False)
+        return fitted and _columns(X) != np.size(getattr(model, "coeff", None))
     return _checks.check_flag(add_bias, "add.bias")
+
+
+def _columns(X):
+    """X's number of columns from its shape (no pass over Dask data), or None."""
+    if X is None:
+        return None
+    shape = getattr(X, "shape", None)
+    if shape is None:
+        try:
+            shape = np.shape(X)
+        except ValueError:  # ragged rows: refused later by as_design_matrix
+            return None
+    return int(shape[1]) if len(shape) == 2 and isinstance(shape[1], (int, np.integer)) \
+        else None
 
 
 def predict_matrix(X, n_columns, add_bias):

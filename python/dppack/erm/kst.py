@@ -602,7 +602,7 @@ class EmpiricalRiskMinimizationDP_KST:
         """Predictions ``mapXy(X, coeff)`` as a 1-d array (X is neither clipped nor scaled);
         for Dask X, a lazy Dask array (this function applied to each chunk). ``add_bias``
         None: as fitted."""
-        add_bias = fitted_add_bias(self, add_bias)
+        add_bias = fitted_add_bias(self, add_bias, X)
         if _frames.is_dask(X):
             from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
 

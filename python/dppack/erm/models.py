@@ -196,7 +196,7 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
         """Probabilities sigma(X coeff) if ``raw_value``, else labels 0/1 (round half to even,
         so exactly 0.5 gives 0, as R's ``round``). 1-d array of n values; X is not clipped.
         For Dask X, a lazy Dask array (this function applied to each chunk)."""
-        add_bias = fitted_add_bias(self, add_bias)  # None: as fitted
+        add_bias = fitted_add_bias(self, add_bias, X)  # None: as fitted
         if _frames.is_dask(X):
             from ..dask import erm as dask_erm
 
@@ -338,7 +338,8 @@ class svmDP(WeightedERMDP_CMS):
         """Scores (X coeff, or XtoV(X) coeff for the Gaussian kernel) if ``raw_value``, else
         labels: 1 where the score is > 0, 0 otherwise. 1-d array of n values; for Dask X, a
         lazy Dask array (this function applied to each chunk)."""
-        add_bias = fitted_add_bias(self, add_bias)  # None: as fitted
+        # None: as fitted (X's columns are the coefficients' only for the linear kernel)
+        add_bias = fitted_add_bias(self, add_bias, X if self.kernel == "linear" else None)
         if _frames.is_dask(X):
             from ..dask import erm as dask_erm
 
