@@ -441,8 +441,8 @@ def test_errors_without_the_data(monkeypatch):
         dppack.LinearRegressionDP("l2", 1.0, 0.0, 1.0).fit(Xd, td, UPPER, LOWER)
     with raises_exactly("X must be a numeric matrix or data frame."):
         model.fit(Xd > 0, yd, UPPER, LOWER)
-    with raises_exactly("y must be a numeric vector."):
-        model.fit(Xd, yd > 0, UPPER, LOWER)
+    with raises_exactly("y must be a numeric vector."):  # bool labels are taken (0/1)
+        model.fit(Xd, yd.astype(str), UPPER, LOWER)
     with raises_exactly("y must have one value per row of X: X has 3000 rows, y has 2999 "
                         "values."):
         model.fit(Xd, y[1:], UPPER, LOWER)
