@@ -389,6 +389,7 @@ def take_rows(data, rows):
 
     Examples
     --------
+    >>> from dppack._frames import take_rows
     >>> import numpy as np
     >>> take_rows([[1, 2], [3, 4], [5, 6]], np.array([0, 2]))
     array([[1, 2],

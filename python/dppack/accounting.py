@@ -110,6 +110,7 @@ class BudgetExceededError(ValueError):
 
     Examples
     --------
+    >>> from dppack import BudgetAccountant, BudgetExceededError, PrivacyLoss
     >>> acc = BudgetAccountant(1.0)
     >>> try:
     ...     acc.spend(PrivacyLoss.pure(2.0))
@@ -230,6 +231,8 @@ def group_loss(loss, size=2):
 
     Examples
     --------
+    >>> from dppack import PrivacyLoss
+    >>> from dppack.accounting import group_loss
     >>> group_loss(PrivacyLoss.pure(0.5)).eps
     1.0
     """
@@ -272,6 +275,7 @@ def dp_to_zcdp(eps):
 
     Examples
     --------
+    >>> from dppack.accounting import dp_to_zcdp
     >>> dp_to_zcdp(1.0)
     0.5
     """
@@ -306,6 +310,7 @@ def zcdp_to_approx_dp(rho, delta):
 
     Examples
     --------
+    >>> from dppack.accounting import zcdp_to_approx_dp
     >>> round(zcdp_to_approx_dp(0.5, 1e-6), 4)  # 0.5 + 2 sqrt(0.5 ln(1e6))
     5.7565
     """
@@ -340,6 +345,7 @@ def zcdp_from_approx_dp(eps, delta):
 
     Examples
     --------
+    >>> from dppack.accounting import zcdp_from_approx_dp, zcdp_to_approx_dp
     >>> rho = zcdp_from_approx_dp(1.0, 1e-6)
     >>> round(rho, 6)
     0.017469
@@ -379,6 +385,7 @@ def zcdp_gaussian_sd(sensitivity, rho):
 
     Examples
     --------
+    >>> from dppack.accounting import zcdp_gaussian_sd
     >>> zcdp_gaussian_sd(1.0, 0.5)
     1.0
     """
@@ -412,6 +419,7 @@ def compose_dp(*eps):
 
     Examples
     --------
+    >>> from dppack.accounting import compose_dp
     >>> compose_dp(0.5, 0.25, 0.25)
     1.0
     """
@@ -444,6 +452,7 @@ def compose_zcdp(*rho):
 
     Examples
     --------
+    >>> from dppack.accounting import compose_zcdp
     >>> compose_zcdp(0.125, 0.375)
     0.5
     """
@@ -535,6 +544,7 @@ def advanced_composition(eps, delta, k, delta_prime):
 
     Examples
     --------
+    >>> from dppack.accounting import advanced_composition
     >>> eps, delta = advanced_composition(0.1, 1e-6, 100, 1e-6)
     >>> round(eps, 4), round(delta, 12)
     (6.3082, 0.000101)
@@ -576,6 +586,7 @@ def advanced_composition_inverse(eps_total, k, delta_prime):
 
     Examples
     --------
+    >>> from dppack.accounting import advanced_composition, advanced_composition_inverse
     >>> e = advanced_composition_inverse(1.0, 10, 0.01)
     >>> round(e, 5)
     0.09445
@@ -624,6 +635,7 @@ def amplify_by_subsampling(eps, delta, sampled, population=1):
 
     Examples
     --------
+    >>> from dppack.accounting import amplify_by_subsampling
     >>> eps, delta = amplify_by_subsampling(1.0, 1e-5, 1, 100)
     >>> round(eps, 6), round(delta, 15)
     (0.017037, 1e-07)
@@ -719,6 +731,7 @@ class PrivacyLoss:
 
     Examples
     --------
+    >>> from dppack import PrivacyLoss
     >>> PrivacyLoss.pure(0.5) + PrivacyLoss.approx(0.25, 1e-6)
     PrivacyLoss.approx(eps=0.75, delta=1e-06)
     >>> PrivacyLoss.pure(0.5) + PrivacyLoss.zcdp(0.03125)
@@ -941,6 +954,7 @@ class PrivacyLoss:
 
         Examples
         --------
+        >>> from dppack import PrivacyLoss
         >>> PrivacyLoss.compose(PrivacyLoss.pure(0.5), PrivacyLoss.pure(0.25),
         ...                     PrivacyLoss.approx(0.25, 1e-6))
         PrivacyLoss.approx(eps=1.0, delta=1e-06)
@@ -984,6 +998,7 @@ class PrivacyLoss:
 
         Examples
         --------
+        >>> from dppack import PrivacyLoss
         >>> PrivacyLoss.parallel(PrivacyLoss.pure(0.5), PrivacyLoss.approx(0.25, 1e-6))
         PrivacyLoss.approx(eps=0.5, delta=1e-06)
         """
@@ -1048,6 +1063,7 @@ class PrivacyLoss:
 
         Examples
         --------
+        >>> from dppack import PrivacyLoss
         >>> loss = PrivacyLoss.pure(0.01).advanced_composition(1000, 1e-6)
         >>> round(loss.eps, 4), loss.delta
         (1.7628, 1e-06)
@@ -1094,6 +1110,7 @@ class PrivacyLoss:
 
         Examples
         --------
+        >>> from dppack import PrivacyLoss
         >>> total = PrivacyLoss.approx(1.0, 1e-5)
         >>> step = total.advanced_composition_inverse(100, 1e-5)
         >>> round(step.eps, 6), step.delta
@@ -1141,6 +1158,7 @@ class PrivacyLoss:
 
         Examples
         --------
+        >>> from dppack import PrivacyLoss
         >>> loss = PrivacyLoss.approx(1.0, 1e-5).amplify_by_subsampling(0.01)
         >>> round(loss.eps, 6), round(loss.delta, 15)
         (0.017037, 1e-07)
@@ -1168,6 +1186,7 @@ class PrivacyLoss:
 
         Examples
         --------
+        >>> from dppack import PrivacyLoss
         >>> PrivacyLoss.pure(0.5).to_zcdp()
         PrivacyLoss.zcdp(rho=0.125)
         """
@@ -1211,6 +1230,7 @@ class PrivacyLoss:
 
         Examples
         --------
+        >>> from dppack import PrivacyLoss
         >>> loss = PrivacyLoss.zcdp(1 / 32)
         >>> round(loss.to_approx(1e-3).eps, 10)
         0.6880024555
@@ -1354,6 +1374,8 @@ class BudgetAccountant:
 
     Examples
     --------
+    >>> from dppack import BudgetAccountant, PrivacyLoss
+    >>> from dppack.accounting import current_accountant
     >>> acc = BudgetAccountant(1.0, 1e-6)
     >>> acc.spend(PrivacyLoss.pure(0.5), "mean")
     >>> acc.spend(PrivacyLoss.approx(0.25, 1e-7), "variance")
@@ -1598,6 +1620,8 @@ def current_accountant():
 
     Examples
     --------
+    >>> from dppack import BudgetAccountant
+    >>> from dppack.accounting import current_accountant
     >>> current_accountant() is None
     True
     >>> with BudgetAccountant(1.0) as outer:
@@ -1650,6 +1674,8 @@ def resolve_accountant(accountant):
 
     Examples
     --------
+    >>> from dppack import BudgetAccountant
+    >>> from dppack.accounting import UNCHARGED, resolve_accountant
     >>> acc = BudgetAccountant(1.0)
     >>> resolve_accountant(acc) is acc
     True
@@ -1869,6 +1895,8 @@ def charge(accountant, loss_of, label):
 
     Examples
     --------
+    >>> from dppack import BudgetAccountant, PrivacyLoss
+    >>> from dppack.accounting import charge
     >>> acc = BudgetAccountant(1.0)
     >>> c = charge(acc, lambda: PrivacyLoss.pure(0.75), "mean")
     >>> c.spend()

@@ -379,6 +379,7 @@ class NoiseInterval:
 
     Examples
     --------
+    >>> from dppack import noiseIntervalDP
     >>> r = noiseIntervalDP("meanDP", eps=1.0, lower_bound=0, upper_bound=1, n=100)
     >>> round(float(r.half_width), 4)  # b ln(1/alpha), b = 1 / (100 eps)
     0.03
@@ -444,6 +445,7 @@ class NoiseInterval:
 
         Examples
         --------
+        >>> from dppack import noiseIntervalDP
         >>> r = noiseIntervalDP("sdDP", eps=1.0, lower_bound=0, upper_bound=1, n=100)
         >>> [round(v, 3) for v in r.interval(0.3)]  # sqrt(0.09 -+ h), h = 0.030
         [0.245, 0.346]
@@ -1716,6 +1718,7 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
     The mean plasma glucose of the 532 Pima women, bounded in [50, 200], at eps = 1: the
     Laplace scale is b = 150 / 532 / 1, and b ln(1 / 0.05) = 0.845.
 
+    >>> from dppack import noiseIntervalDP
     >>> from dppack.datasets import load_pima
     >>> from dppack import meanDP
     >>> r = noiseIntervalDP("meanDP", eps=1.0, n=532, lower_bound=50, upper_bound=200)

@@ -745,6 +745,7 @@ def meanDataAccess(x, lower_bound, upper_bound):
     The true mean (not private) and the sensitivity (10 - 0) / 4 that :func:`dppack.meanDP`
     calibrates its noise to:
 
+    >>> from dppack import meanDataAccess
     >>> out = meanDataAccess([1.0, 2.0, 3.0, 4.0], lower_bound=0, upper_bound=10)
     >>> float(out["True.Values"]), float(out["Sensitivity"])
     (2.5, 2.5)
@@ -785,6 +786,7 @@ def varDataAccess(x, lower_bound, upper_bound):
 
     Examples
     --------
+    >>> from dppack import varDataAccess
     >>> out = varDataAccess([1.0, 2.0, 3.0, 4.0], lower_bound=0, upper_bound=10)
     >>> round(float(out["True.Values"]), 6), float(out["Sensitivity"])  # 10^2 / 4
     (1.666667, 25.0)
@@ -827,6 +829,7 @@ def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
 
     Examples
     --------
+    >>> from dppack import covDataAccess
     >>> out = covDataAccess([1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 5.0, 9.0], 0, 10, 0, 10)
     >>> round(float(out["True.Values"]), 6), float(out["Sensitivity"])  # 10 * 10 / 4
     (3.666667, 25.0)
@@ -945,6 +948,7 @@ def histogramDataAccess(x, breaks, mechanism):
     --------
     R's ``hist(c(1, 2, 2.5, 3, 7))``: the breaks come from the data.
 
+    >>> from dppack import histogramDataAccess
     >>> out = histogramDataAccess([1.0, 2.0, 2.5, 3.0, 7.0], "Sturges", "Laplace")
     >>> h = out["True.Values"]
     >>> h.breaks.tolist(), h.counts.tolist()
@@ -999,6 +1003,7 @@ def tableDataAccess(*factors, mechanism="Laplace"):
 
     Examples
     --------
+    >>> from dppack import tableDataAccess
     >>> out = tableDataAccess(["a", "b", "a"], mechanism="Gaussian")
     >>> out["True.Values"].to_dict()
     {'a': 2, 'b': 1}
@@ -1048,6 +1053,7 @@ def pooledVarDataAccess(samples, lower_bound, upper_bound, approx_n_max):
     --------
     Two samples (variances 1 and 2), pooled with weights n_j - 1:
 
+    >>> from dppack import pooledVarDataAccess
     >>> out = pooledVarDataAccess([[1.0, 2.0, 3.0], [4.0, 6.0]], 0, 10, approx_n_max=False)
     >>> round(float(out["True.Values"]), 6)
     1.333333
@@ -1094,6 +1100,7 @@ def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper
 
     Examples
     --------
+    >>> from dppack import pooledCovDataAccess
     >>> import numpy as np
     >>> a = np.array([[1.0, 2.0], [2.0, 3.0], [3.0, 5.0]])
     >>> b = np.array([[4.0, 1.0], [6.0, 0.0]])
@@ -1157,6 +1164,7 @@ def quantileDataAccess(x, quant, lower_bound, upper_bound):
     The median of three values: the n + 1 = 4 intervals between the padded sorted data and
     their utilities.
 
+    >>> from dppack import quantileDataAccess
     >>> out = quantileDataAccess([3.0, 1.0, 2.0], 0.5, lower_bound=0, upper_bound=10)
     >>> out["Sorted"].tolist(), out["Utility"].tolist()
     ([0.0, 1.0, 2.0, 3.0, 10.0], [-1.5, -0.5, -0.5, -1.5])

@@ -25,6 +25,7 @@ def load_pima():
 
     Examples
     --------
+    >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
     >>> pima.shape
     (532, 8)

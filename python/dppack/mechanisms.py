@@ -79,6 +79,7 @@ def check_budget(eps, delta=None, type_DP="aDP", analytic=False, switch="analyti
     --------
     A Gaussian release at eps = 0.5 split into two: the whole budget is checked first.
 
+    >>> from dppack.mechanisms import check_budget
     >>> check_budget(0.5, 1e-5)
     (0.5, 1e-05)
     >>> try:
@@ -122,6 +123,7 @@ def laplace_scale(eps, sensitivities, alloc_proportions=None):
 
     Examples
     --------
+    >>> from dppack.mechanisms import laplace_scale
     >>> float(laplace_scale(0.5, [1.0, 1.0]))
     4.0
     >>> laplace_scale(0.5, [1.0, 1.0], [0.75, 0.25]).tolist()
@@ -161,6 +163,7 @@ def gaussian_sigma(eps, delta, sensitivity, type_DP="aDP", analytic=False, tol=1
 
     Examples
     --------
+    >>> from dppack.mechanisms import gaussian_sigma
     >>> round(gaussian_sigma(0.5, 1e-5, 1.0), 6)  # sqrt(2 ln(1.25e5)) / 0.5
     9.689611
     >>> round(float(gaussian_sigma(0.5, 1e-5, 1.0, type_DP="pDP")), 6)
@@ -246,6 +249,7 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
     A scalar of sensitivity 1 at (0.5, 1e-5)-DP: the grid g = 2^k and the variance in grid
     units (the continuous sigma is about 9.69, here sqrt(sigma2) g).
 
+    >>> from dppack.mechanisms import discrete_gaussian_parameters, gaussian_sigma
     >>> sigma = gaussian_sigma(0.5, 1e-5, 1.0)
     >>> k, sigma2 = discrete_gaussian_parameters(sigma, 1.0, eps=0.5, delta=1e-5)
     >>> k, round(sigma2 ** 0.5 * 2.0 ** k, 2)
@@ -449,6 +453,7 @@ def discrete_gaussian_release(values, sigma, sensitivity, rng, *, eps=None, delt
 
     Examples
     --------
+    >>> from dppack.mechanisms import _random, discrete_gaussian_release
     >>> rng = _random.as_generator(1)
     >>> out = discrete_gaussian_release([1.0, 2.0], 5.0, 1.0, rng, eps=0.5, delta=1e-5)
     >>> out.shape, [round(float(v), 2) for v in out]
@@ -499,6 +504,7 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
     --------
     A mean of values in [0, 10] over n = 100 rows has sensitivity 10 / 100:
 
+    >>> from dppack import LaplaceMechanism
     >>> x = LaplaceMechanism(5.0, eps=1.0, sensitivities=0.1, random_state=1)
     >>> round(float(x), 2)
     4.85
@@ -638,6 +644,7 @@ def GaussianMechanism(
 
     Examples
     --------
+    >>> from dppack import GaussianMechanism
     >>> x = GaussianMechanism(5.0, eps=0.5, delta=1e-5, sensitivities=0.1, random_state=1)
     >>> round(float(x), 2)
     5.47
@@ -748,6 +755,7 @@ def calibrateAnalyticGaussianMechanism(epsilon, delta, sensitivity, tol=1e-12):
 
     Examples
     --------
+    >>> from dppack import calibrateAnalyticGaussianMechanism
     >>> round(calibrateAnalyticGaussianMechanism(1.0, 1e-5, 1.0), 6)
     3.730632
     >>> round(calibrateAnalyticGaussianMechanism(0.5, 1e-5, 1.0), 6)  # classical: 9.689611
@@ -927,6 +935,7 @@ def ExponentialMechanism(
     Choose among three candidates by a utility of sensitivity 1; the second is the most
     likely:
 
+    >>> from dppack import ExponentialMechanism
     >>> ExponentialMechanism([1.0, 5.0, 2.0], eps=1.0, sensitivity=1.0, random_state=1)
     1
     >>> ExponentialMechanism([1.0, 5.0, 2.0], 1.0, 1.0, candidates=["a", "b", "c"],

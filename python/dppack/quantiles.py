@@ -242,6 +242,7 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     --------
     The quartiles of plasma glucose (true values 98.75, 115, 141.25), bounded in [50, 200]:
 
+    >>> from dppack import quantilesDP
     >>> from dppack.datasets import load_pima
     >>> glu = load_pima()["glu"]
     >>> q = quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, random_state=1)
@@ -841,6 +842,7 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     The bounds, then the mean and quartiles of 20,000 incomes, through one accountant
     (2 in all):
 
+    >>> from dppack import boundsDP, quantilesDP
     >>> import numpy as np
     >>> from dppack import BudgetAccountant, meanDP
     >>> from scipy.stats import norm

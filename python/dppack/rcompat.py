@@ -98,6 +98,7 @@ def round_half_even(x):
 
     Examples
     --------
+    >>> from dppack.rcompat import round_half_even
     >>> round_half_even(2.5)
     2.0
     >>> round_half_even([0.5, 1.5, -1.5]).tolist()
@@ -276,6 +277,7 @@ def pretty(low, high, n=5, min_n=None):
 
     Examples
     --------
+    >>> from dppack.rcompat import pretty
     >>> pretty(0.3, 9.7).tolist()
     [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
     >>> pretty(5, 5, n=1, min_n=1).tolist()
@@ -398,6 +400,7 @@ def nclass_sturges(x):
 
     Examples
     --------
+    >>> from dppack.rcompat import nclass_sturges
     >>> int(nclass_sturges(range(100)))  # ceiling(log2(100) + 1)
     8
     """
@@ -452,6 +455,7 @@ def nclass_scott(x):
 
     Examples
     --------
+    >>> from dppack.rcompat import nclass_scott
     >>> int(nclass_scott(list(range(100))))
     5
     """
@@ -528,6 +532,7 @@ def nclass_fd(x):
 
     Examples
     --------
+    >>> from dppack.rcompat import nclass_fd
     >>> int(nclass_fd(list(range(100))))
     5
     """
@@ -596,6 +601,7 @@ def check_cells(value, stacklevel=2):
 
     Examples
     --------
+    >>> from dppack.rcompat import check_cells
     >>> check_cells(10)
     10
     >>> try:
@@ -662,6 +668,7 @@ def parse_breaks(breaks, argument, stacklevel=2):
 
     Examples
     --------
+    >>> from dppack.rcompat import parse_breaks
     >>> import numpy as np
     >>> parse_breaks("st", np.array([0.0, 10.0]))  # a unique prefix of "Sturges"
     ('rule', 'sturges')
@@ -768,6 +775,7 @@ def hist_breaks(x, breaks="Sturges"):
     --------
     R's ``hist(c(1, 2, 2.5, 3, 7))$breaks``:
 
+    >>> from dppack.rcompat import hist_breaks
     >>> hist_breaks([1.0, 2.0, 2.5, 3.0, 7.0]).tolist()
     [0.0, 2.0, 4.0, 6.0, 8.0]
     """
@@ -799,6 +807,7 @@ def xname_of(x, default="x"):
 
     Examples
     --------
+    >>> from dppack.rcompat import xname_of
     >>> import pandas as pd
     >>> xname_of(pd.Series([1.0], name="age")), xname_of([1.0])
     ('age', 'x')
@@ -850,6 +859,7 @@ class Histogram:
 
     Examples
     --------
+    >>> from dppack.rcompat import hist
     >>> h = hist([1.0, 2.0, 2.5, 3.0, 7.0])
     >>> h.counts.tolist(), h.mids.tolist()
     ([2, 2, 0, 1], [1.0, 3.0, 5.0, 7.0])
@@ -943,6 +953,7 @@ def fuzz(breaks, span):
 
     Examples
     --------
+    >>> from dppack.rcompat import fuzz
     >>> import numpy as np
     >>> fuzz(np.array([0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0]), span=1.0)  # 1e-7 * 10
     1e-06
@@ -977,6 +988,7 @@ def is_equidistant(breaks):
 
     Examples
     --------
+    >>> from dppack.rcompat import is_equidistant
     >>> import numpy as np
     >>> is_equidistant(np.array([0.0, 1.0, 2.0, 3.0])), is_equidistant(np.array([0.0, 1.0, 3.0]))
     (True, False)
@@ -1092,6 +1104,7 @@ def hist(x, breaks="Sturges", xname="x"):
     --------
     R's ``hist(c(1, 2, 2.5, 3, 7), plot = FALSE)``:
 
+    >>> from dppack.rcompat import hist
     >>> h = hist([1.0, 2.0, 2.5, 3.0, 7.0])
     >>> h.breaks.tolist(), h.counts.tolist()
     ([0.0, 2.0, 4.0, 6.0, 8.0], [2, 2, 0, 1])
@@ -1141,6 +1154,7 @@ def cell_counts(values, breaks, diddle, xmin, xmax):
 
     Examples
     --------
+    >>> from dppack.rcompat import cell_counts, fuzz
     >>> import numpy as np
     >>> values = np.array([1.0, 2.0, 2.5, 3.0, 7.0])
     >>> breaks = np.array([0.0, 2.0, 4.0, 6.0, 8.0])
@@ -1192,6 +1206,7 @@ def has_declared_levels(x):
 
     Examples
     --------
+    >>> from dppack.rcompat import has_declared_levels
     >>> import pandas as pd
     >>> has_declared_levels(pd.Categorical(["a"], categories=["a", "b"]))
     True
@@ -1239,6 +1254,7 @@ def factorize(x):
 
     Examples
     --------
+    >>> from dppack.rcompat import factorize
     >>> codes, levels = factorize(["b", "a", "b"])
     >>> codes.tolist(), levels
     ([1, 0, 1], ['a', 'b'])
@@ -1337,6 +1353,7 @@ def table(*factors):
 
     Examples
     --------
+    >>> from dppack.rcompat import table
     >>> counts, levels = table(["a", "b", "a"], [1, 1, 2])
     >>> counts.tolist(), levels
     ([[1, 1], [1, 0]], [['a', 'b'], [1, 2]])
@@ -1416,6 +1433,7 @@ def observed_cells(*factors):
     --------
     The three observed cells of the 2 x 2 table above, in R's order (first factor fastest):
 
+    >>> from dppack.rcompat import observed_cells
     >>> cells, counts, levels = observed_cells(["a", "b", "a"], [1, 1, 2])
     >>> [c.tolist() for c in cells], counts.tolist()
     ([[0, 1, 0], [0, 0, 1]], [1, 1, 1])

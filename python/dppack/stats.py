@@ -633,6 +633,7 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
     --------
     The variance of plasma glucose (true value 960.95), bounded in [50, 200]:
 
+    >>> from dppack import varDP
     >>> from dppack.datasets import load_pima
     >>> glucose = load_pima()["glu"]
     >>> round(varDP(glucose, 1.0, lower_bound=50, upper_bound=200, random_state=1), 1)
@@ -717,6 +718,7 @@ def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanis
     --------
     The standard deviation of plasma glucose (true value 31.0), bounded in [50, 200]:
 
+    >>> from dppack import sdDP
     >>> from dppack.datasets import load_pima
     >>> glucose = load_pima()["glu"]
     >>> round(sdDP(glucose, 1.0, lower_bound=50, upper_bound=200, random_state=1), 2)
@@ -784,6 +786,7 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
     The covariance of plasma glucose and body-mass index (true value 52.70), bounded in
     [50, 200] and [15, 70]:
 
+    >>> from dppack import covDP
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
     >>> cov = covDP(pima["glu"], pima["bmi"], 1.0, 50, 200, 15, 70, random_state=1)
@@ -1077,6 +1080,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     Plasma glucose in cells of width 10 over the bounds [50, 200] (Sturges' rule for 532
     values, applied to the bounds, not to the data):
 
+    >>> from dppack import histogramDP
     >>> from dppack.datasets import load_pima
     >>> h = histogramDP(load_pima()["glu"], 1.0, 50, 200, random_state=1)
     >>> h.breaks.tolist()[:4], len(h.counts)
@@ -1411,6 +1415,7 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     Declared levels (a Categorical): every cell is released, with noise (true counts 355
     and 177):
 
+    >>> from dppack import tableDP
     >>> import pandas as pd
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
@@ -1622,6 +1627,7 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
     The pooled variance of plasma glucose over the diabetic and the non-diabetic women
     (true value 717.1):
 
+    >>> from dppack import pooledVarDP
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
     >>> yes, no = pima.loc[pima["type"] == "Yes", "glu"], pima.loc[pima["type"] == "No", "glu"]
@@ -1726,6 +1732,7 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
     --------
     The pooled covariance of glucose and body-mass index over the two groups:
 
+    >>> from dppack import pooledCovDP
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
     >>> groups = [pima.loc[pima["type"] == t, ["glu", "bmi"]].to_numpy() for t in ("Yes", "No")]
@@ -1888,6 +1895,7 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     --------
     The first quartile of plasma glucose (true value 98.75), bounded in [50, 200]:
 
+    >>> from dppack import quantileDP
     >>> from dppack.datasets import load_pima
     >>> q = quantileDP(load_pima()["glu"], 0.25, 1.0, 50, 200, random_state=1)
     >>> round(q, 2)
@@ -2173,6 +2181,7 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
     --------
     The median plasma glucose (true value 115), bounded in [50, 200]:
 
+    >>> from dppack import medianDP
     >>> from dppack.datasets import load_pima
     >>> round(medianDP(load_pima()["glu"], 1.0, 50, 200, random_state=1), 2)
     116.78

@@ -258,6 +258,7 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
     regularisation constant; each trains on its own quarter of the rows and the selection
     spends the same eps once more on the last quarter (parallel composition):
 
+    >>> from dppack import tune_classification_model
     >>> import dppack
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
@@ -343,6 +344,7 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
     Body-mass index regressed on glucose by three private linear regressions; the last
     bounds are those of the label:
 
+    >>> from dppack import tune_linear_regression_model
     >>> import dppack
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()

@@ -178,6 +178,7 @@ class InteractiveAboveThreshold:
     Which of four counts (sensitivity 1) is the first above 30? The answers are noisy, and
     the mechanism stops at the first "yes":
 
+    >>> from dppack import InteractiveAboveThreshold
     >>> import numpy as np
     >>> counts = np.array([3.0, 9.0, 40.0, 80.0])
     >>> above = InteractiveAboveThreshold(counts, eps=1.0, threshold=30.0, sensitivity=1.0,
@@ -382,6 +383,7 @@ def above_threshold_failure(alpha, threshold, threshold_scale, query_scale, n_qu
     The paper's calibration for alpha = 0.1, gamma = 0.1, Delta = 0.001, T = 100 (noise
     scales 2 Delta / eps_A and 4 Delta / eps_A) fails far less often than gamma:
 
+    >>> from dppack import above_threshold_failure
     >>> import math
     >>> eps = 16 * 0.001 * math.log(2 * 100 / 0.1) / 0.1
     >>> out = above_threshold_failure(0.1, -0.05, 2 * 0.001 / eps, 4 * 0.001 / eps, 100)
@@ -543,6 +545,7 @@ def above_threshold_calibration(alpha, gamma, sensitivity, n_levels, calibration
     Excess risk within alpha = 0.1 with probability 0.95, queries of sensitivity 0.01, at
     most 100 levels:
 
+    >>> from dppack import above_threshold_calibration
     >>> c = above_threshold_calibration(0.1, 0.05, 0.01, n_levels=100)
     >>> round(c["eps"], 2), round(c["threshold"], 2), round(c["threshold_share"], 2)
     (3.82, -0.03, 0.33)
@@ -622,6 +625,7 @@ def laplace_test_calibration(alpha, gamma, sensitivity, n_tests, calibration="ex
 
     Examples
     --------
+    >>> from dppack import laplace_test_calibration
     >>> c = laplace_test_calibration(0.05, 0.1, 0.0022928, 24)
     >>> round(c["eps"], 3), round(c["threshold"], 3)  # exact
     (0.352, 0.015)

@@ -217,6 +217,7 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
     --------
     What a logistic run on 532 rows and 3 coefficients would use, before any data is read:
 
+    >>> from dppack import accuracy_first_parameters
     >>> p = accuracy_first_parameters("logistic", alpha=0.1, lambda_=0.5, n=532, d=3,
     ...                               n_levels=100, calibration="tuned")
     >>> round(p["eps_theory"], 4), round(p["eps_test"], 4), int(p["doubling_levels"])
@@ -454,6 +455,7 @@ class AccuracyFirstResult:
 
     Examples
     --------
+    >>> from dppack import theory_erm
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
     >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
@@ -560,6 +562,7 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     0.1: the run stops at the first of 100 levels that passes the private test, and its
     ex-post eps is below the eps charged up front:
 
+    >>> from dppack import accuracy_first_erm
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
     >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
@@ -656,6 +659,7 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
 
     Examples
     --------
+    >>> from dppack import doubling_erm
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
     >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
@@ -734,6 +738,7 @@ def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias
 
     Examples
     --------
+    >>> from dppack import theory_erm
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
     >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)

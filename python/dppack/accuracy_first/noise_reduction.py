@@ -108,6 +108,7 @@ def privacy_level_grid(eps_min, eps_max, n_levels=1000):
 
     Examples
     --------
+    >>> from dppack import privacy_level_grid
     >>> privacy_level_grid(0.1, 1.0, n_levels=4).round(6).tolist()  # 1.0 itself excluded
     [0.1, 0.177828, 0.316228, 0.562341]
     """
@@ -286,6 +287,7 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     A count of sensitivity 1 at three levels; each row is less noisy than the one above,
     and publishing all three costs eps = 1:
 
+    >>> from dppack import LaplaceNoiseReduction
     >>> path = LaplaceNoiseReduction(5.0, eps=[0.1, 0.5, 1.0], sensitivity=1.0,
     ...                              random_state=1)
     >>> path.shape
@@ -548,6 +550,7 @@ class LaplaceNoiseReductionOnline:
     Start at eps = 0.1, then ask for a less noisy answer at eps = 1: both releases together
     cost eps = 1.
 
+    >>> from dppack import LaplaceNoiseReductionOnline
     >>> online = LaplaceNoiseReductionOnline(5.0, eps=0.1, sensitivity=1.0, random_state=1)
     >>> round(float(online.release), 2)
     -10.12
@@ -773,6 +776,7 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     Variances 4, 1 and 1/4 for a value of l2-sensitivity 1: the whole path is
     rho = 1 / (2 * 0.25) = 2 zCDP.
 
+    >>> from dppack import GaussianNoiseReduction
     >>> path = GaussianNoiseReduction(5.0, variances=[4.0, 1.0, 0.25], sensitivity=1.0,
     ...                               random_state=1)
     >>> [round(float(v), 2) for v in path]

@@ -126,6 +126,7 @@ def spherical_laplace(k, rate, random_state=None, size=None):
 
     Examples
     --------
+    >>> from dppack.confidence_intervals.erm import spherical_laplace
     >>> spherical_laplace(3, rate=2.0, random_state=1).shape
     (3,)
     >>> spherical_laplace(3, rate=2.0, random_state=1, size=5).shape
@@ -166,6 +167,7 @@ def objective_eps_prime(eps, t, n, c):
 
     Examples
     --------
+    >>> from dppack.confidence_intervals.erm import objective_eps_prime
     >>> round(objective_eps_prime(1.0, t=0.25, n=100, c=0.05), 6)  # 1 - log(1 + 0.025)
     0.975307
     """
@@ -200,6 +202,7 @@ def hessian_sensitivity(t, n):
 
     Examples
     --------
+    >>> from dppack.confidence_intervals.erm import hessian_sensitivity
     >>> hessian_sensitivity(0.25, 100)
     0.005
     """
@@ -229,6 +232,7 @@ def sigma_sensitivity(sup_first, n):
 
     Examples
     --------
+    >>> from dppack.confidence_intervals.erm import sigma_sensitivity
     >>> sigma_sensitivity(1.0, 100)
     0.02
     """
@@ -262,6 +266,7 @@ def regularized_hessian(X, y, theta, loss, c):
 
     Examples
     --------
+    >>> from dppack.confidence_intervals.erm import regularized_hessian
     >>> import numpy as np
     >>> from dppack.erm.losses import margin_loss
     >>> X = np.array([[0.5, 0.1], [-0.3, 0.4], [0.2, -0.6]])
@@ -295,6 +300,7 @@ def gradient_covariance(X, y, theta, loss, c):
 
     Examples
     --------
+    >>> from dppack.confidence_intervals.erm import gradient_covariance
     >>> import numpy as np
     >>> from dppack.erm.losses import margin_loss
     >>> X = np.array([[0.5, 0.1], [-0.3, 0.4], [0.2, -0.6]])
@@ -391,6 +397,7 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
 
     Examples
     --------
+    >>> from dppack.confidence_intervals.erm import priv_spd_mat
     >>> import numpy as np
     >>> M = np.array([[2.0, 0.5], [0.5, 1.0]])
     >>> P = priv_spd_mat(M, sensitivity=0.02, budget=1.0, floor=0.1, random_state=1)
@@ -471,6 +478,7 @@ class ERMConfidenceIntervals:
 
     Examples
     --------
+    >>> from dppack import confintERM
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
     >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
@@ -649,6 +657,7 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
     95% intervals for the logistic regression of diabetes on glucose and body-mass index,
     at eps = 2 for the coefficients and the intervals together:
 
+    >>> from dppack import confintERM
     >>> import numpy as np
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
@@ -948,6 +957,7 @@ def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.9
     The settings of a DPpack model, here under rho-zCDP (closed-form intervals need output
     perturbation; objective perturbation uses Monte Carlo):
 
+    >>> from dppack import confintDP
     >>> import dppack
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()

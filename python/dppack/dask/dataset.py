@@ -83,6 +83,7 @@ def dataset(path, columns=None):
 
     Examples
     --------
+    >>> from dppack.dask.dataset import dataset, dataset_schema
     >>> import os, tempfile, pandas as pd
     >>> path = os.path.join(tempfile.mkdtemp(), "people.parquet")
     >>> pd.DataFrame({"age": [31.0, 45.0, 52.0], "income": [1.0, 2.5, 4.0]}).to_parquet(path)
@@ -130,6 +131,7 @@ def dataset_schema(frame):
 
     Examples
     --------
+    >>> from dppack.dask.dataset import dataset_schema
     >>> import pandas as pd, dask.dataframe as dd
     >>> frame = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [4, 5, 6]})
     >>> dataset_schema(dd.from_pandas(frame, npartitions=2))
@@ -170,6 +172,7 @@ def dataset_select(frame, columns):
 
     Examples
     --------
+    >>> from dppack.dask.dataset import dataset_schema, dataset_select
     >>> import pandas as pd, dask.dataframe as dd
     >>> frame = dd.from_pandas(pd.DataFrame({"a": [1.0], "b": [2.0], "c": [3.0]}), npartitions=1)
     >>> dataset_select(frame, "b").name

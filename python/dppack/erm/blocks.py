@@ -65,6 +65,7 @@ def mapXy_sigmoid(X, coeff):
 
     Examples
     --------
+    >>> from dppack import mapXy_sigmoid
     >>> import numpy as np
     >>> X = np.array([[1.0, 2.0], [0.5, -1.0]])
     >>> mapXy_sigmoid(X, [0.5, -0.25]).round(6).tolist()
@@ -95,6 +96,7 @@ def mapXy_gr_sigmoid(X, coeff):
 
     Examples
     --------
+    >>> from dppack import mapXy_gr_sigmoid
     >>> import numpy as np
     >>> X = np.array([[1.0, 2.0], [0.5, -1.0]])
     >>> mapXy_gr_sigmoid(X, [0.5, -0.25]).round(6).tolist()  # column 1: 0.25 * (1, 2)
@@ -125,6 +127,7 @@ def mapXy_linear(X, coeff):
 
     Examples
     --------
+    >>> from dppack import mapXy_linear
     >>> import numpy as np
     >>> mapXy_linear(np.array([[1.0, 2.0], [0.5, -1.0]]), [0.5, -0.25]).tolist()
     [0.0, 0.5]
@@ -153,6 +156,7 @@ def mapXy_gr_linear(X, coeff):
 
     Examples
     --------
+    >>> from dppack import mapXy_gr_linear
     >>> import numpy as np
     >>> mapXy_gr_linear(np.array([[1.0, 2.0], [0.5, -1.0]]), [0.5, -0.25]).tolist()
     [[1.0, 0.5], [2.0, -1.0]]
@@ -184,6 +188,7 @@ def loss_cross_entropy(y_hat, y):
 
     Examples
     --------
+    >>> from dppack import loss_cross_entropy
     >>> loss_cross_entropy([0.8, 0.3], [1, 0]).round(6).tolist()  # -log 0.8, -log 0.7
     [0.223144, 0.356675]
     """
@@ -212,6 +217,7 @@ def loss_gr_cross_entropy(y_hat, y):
 
     Examples
     --------
+    >>> from dppack import loss_gr_cross_entropy
     >>> loss_gr_cross_entropy([0.8, 0.3], [1, 0]).round(6).tolist()  # -1/0.8, 1/0.7
     [-1.25, 1.428571]
     """
@@ -238,6 +244,7 @@ def loss_squared_error(y_hat, y):
 
     Examples
     --------
+    >>> from dppack import loss_squared_error
     >>> loss_squared_error([1.5, 0.0], [1.0, 2.0]).tolist()
     [0.125, 2.0]
     """
@@ -262,6 +269,7 @@ def loss_gr_squared_error(y_hat, y):
 
     Examples
     --------
+    >>> from dppack import loss_gr_squared_error
     >>> loss_gr_squared_error([1.5, 0.0], [1.0, 2.0]).tolist()
     [0.5, -2.0]
     """
@@ -319,6 +327,7 @@ def generate_loss_huber(h):
     --------
     With h = 0.5, at margins z = 2 (past 1 + h), 1 (the smoothed kink) and 0 (linear part):
 
+    >>> from dppack import generate_loss_huber
     >>> loss = generate_loss_huber(0.5)
     >>> loss([2.0, 1.0, 0.0], [1, 1, 1]).tolist()
     [0.0, 0.125, 1.0]
@@ -350,6 +359,7 @@ def generate_loss_gr_huber(h):
 
     Examples
     --------
+    >>> from dppack import generate_loss_gr_huber
     >>> generate_loss_gr_huber(0.5)([2.0, 1.0, 0.0], [1, 1, 1]).tolist()
     [0.0, -0.5, -1.0]
     """
@@ -379,6 +389,7 @@ def generate_loss_hess_huber(h):
 
     Examples
     --------
+    >>> from dppack.erm.blocks import generate_loss_hess_huber
     >>> generate_loss_hess_huber(0.5)([2.0, 1.0, 0.0], [1, 1, 1]).tolist()  # 1/(2h) inside
     [0.0, 1.0, 0.0]
     """
@@ -402,6 +413,7 @@ def regularizer_l2(coeff):
 
     Examples
     --------
+    >>> from dppack import regularizer_l2
     >>> regularizer_l2([3.0, 4.0])
     12.5
     """
@@ -427,6 +439,7 @@ def regularizer_gr_l2(coeff):
 
     Examples
     --------
+    >>> from dppack import regularizer_gr_l2
     >>> regularizer_gr_l2([3.0, 4.0]).tolist()
     [3.0, 4.0]
     """
@@ -461,6 +474,7 @@ def generate_sampling(kernel_param):
 
     Examples
     --------
+    >>> from dppack import generate_sampling
     >>> sample = generate_sampling(0.5)
     >>> sample(2, 1).shape  # (omega_1, omega_2, phi) for 2 features
     (3,)
@@ -508,6 +522,7 @@ def phi_gaussian(x, theta):
 
     Examples
     --------
+    >>> from dppack import phi_gaussian
     >>> phi_gaussian([0.0, 0.0], [1.0, 1.0, 0.0])
     1.0
     >>> import numpy as np

@@ -432,6 +432,7 @@ class EmpiricalRiskMinimizationDP_KST:
     [-1, 1] and ||coeff|| <= 1, the gradient (x'coeff - y) x has norm <= 1.71 * 0.71 < 1.25
     and the Hessian x x' has eigenvalue <= 0.5:
 
+    >>> from dppack import EmpiricalRiskMinimizationDP_KST
     >>> import numpy as np, dppack
     >>> t = np.arange(200)  # fixed example data
     >>> X = 0.5 * np.column_stack([np.sin(t), np.cos(1.7 * t)])
@@ -919,6 +920,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
     --------
     Body-mass index on plasma glucose; the bounds list the columns of X, then y:
 
+    >>> from dppack import LinearRegressionDP
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
     >>> model = LinearRegressionDP("l2", eps=1.0, delta=0.0, gamma=1.0)

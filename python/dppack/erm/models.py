@@ -132,6 +132,7 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     --------
     Diabetes from glucose and body-mass index, with public bounds on both columns:
 
+    >>> from dppack import LogisticRegressionDP
     >>> import numpy as np
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
@@ -266,6 +267,7 @@ class svmDP(WeightedERMDP_CMS):
     A linear SVM by output perturbation, then one with the Gaussian kernel on 20 random
     features (on columns scaled to [0, 1]; this kernel uses no bounds):
 
+    >>> from dppack import svmDP
     >>> import numpy as np
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()

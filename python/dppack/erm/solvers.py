@@ -96,6 +96,7 @@ class ConvergenceError(ValueError, RuntimeError):
 
     Examples
     --------
+    >>> from dppack.erm.solvers import ConvergenceError, NOT_CONVERGED_MESSAGE
     >>> issubclass(ConvergenceError, RuntimeError) and issubclass(ConvergenceError, ValueError)
     True
     >>> str(ConvergenceError(NOT_CONVERGED_MESSAGE.format(tolerance=1e-9)))[:60]
@@ -152,6 +153,7 @@ def optimality_tolerance(n, weights_upper_bound=1.0, row_norm_bound=1.0):
 
     Examples
     --------
+    >>> from dppack.erm.solvers import optimality_tolerance
     >>> import math
     >>> math.isclose(optimality_tolerance(1000), 1e-9, rel_tol=1e-15)
     True
@@ -212,6 +214,7 @@ def central_differences(fun, theta, step, size=None):
 
     Examples
     --------
+    >>> from dppack.erm.solvers import GRADIENT_STEP, central_differences
     >>> import numpy as np
     >>> J = central_differences(lambda t: [t[0] * t[1], t[1] ** 3], [2.0, 1.0], GRADIENT_STEP)
     >>> np.allclose(J, [[1.0, 2.0], [0.0, 3.0]], atol=1e-9)
@@ -262,6 +265,7 @@ def central_gradient(fun, theta):
 
     Examples
     --------
+    >>> from dppack.erm.solvers import central_gradient
     >>> import numpy as np
     >>> g = central_gradient(lambda t: float(t @ t) / 2 + t[0], np.array([1.0, -2.0]))
     >>> np.allclose(g, [2.0, -2.0], atol=1e-9)
@@ -298,6 +302,7 @@ def difference_hessian(gradient, theta, step=HESSIAN_STEP):
 
     Examples
     --------
+    >>> from dppack.erm.solvers import difference_hessian
     >>> import numpy as np
     >>> A = np.array([[2.0, 1.0], [1.0, 3.0]])
     >>> np.allclose(difference_hessian(lambda t: A @ t, np.zeros(2)), A)
@@ -360,6 +365,7 @@ def damped_newton(fun, hessian, theta, gtol, max_steps=None, step_tol=1e-10):
 
     Examples
     --------
+    >>> from dppack.erm.solvers import damped_newton
     >>> import numpy as np
     >>> A, g = np.array([[4.0, 1.0], [1.0, 3.0]]), np.array([1.0, 2.0])
     >>> theta = damped_newton(lambda t: (t @ A @ t / 2 - g @ t, A @ t - g), lambda t: A,
@@ -435,6 +441,7 @@ def newton_polish(gradient, hessian, theta, gtol, hessian_step=HESSIAN_STEP,
 
     Examples
     --------
+    >>> from dppack.erm.solvers import newton_polish
     >>> import numpy as np
     >>> theta, norm = newton_polish(lambda t: np.exp(t) - 2.0, None, np.zeros(1), 1e-12)
     >>> bool(norm <= 1e-12) and np.allclose(theta, np.log(2.0), rtol=1e-12)
@@ -564,6 +571,7 @@ def remember_last(fun):
 
     Examples
     --------
+    >>> from dppack.erm.solvers import remember_last
     >>> import numpy as np
     >>> calls = []
     >>> f = remember_last(lambda t: (calls.append(1) or float(t @ t), 2 * t))
@@ -639,6 +647,7 @@ def minimize_smooth(fun, d, jac, hessian=None, gtol=None, newton=True):
     --------
     Ridge regression, whose minimiser is the closed form (X'X/n + gamma I)^-1 X'y/n:
 
+    >>> from dppack.erm.solvers import minimize_smooth
     >>> import numpy as np
     >>> from dppack import _random
     >>> rng = _random.as_generator(1)
@@ -753,6 +762,7 @@ def margin_newton(X, y, value, first, second, c, b, gtol=EXACT_GRADIENT_TOLERANC
     The squared margin loss f(z) = (1 - z)^2 / 2 with labels +1 is ridge regression on the
     targets 1, solved in one Newton step:
 
+    >>> from dppack.erm.solvers import margin_newton
     >>> import numpy as np
     >>> from dppack import _random
     >>> rng = _random.as_generator(2)
@@ -846,6 +856,7 @@ def kkt_residual(theta, f_jac, g, g_jac, feasibility_tol):
     min ||theta - (2, 0)||^2 / 2 over the unit disc, g = 1 - ||theta||^2: the optimum (1, 0)
     meets the conditions, the feasible point (0.5, 0) does not.
 
+    >>> from dppack.erm.solvers import kkt_residual
     >>> import numpy as np
     >>> f_jac = lambda t: t - np.array([2.0, 0.0])
     >>> g = lambda t: np.array([1.0 - t @ t])
@@ -1021,6 +1032,7 @@ def minimize_constrained(objective, gradient, constraints, jacobian, theta0,
     --------
     The point of the unit disc closest to (2, 0):
 
+    >>> from dppack.erm.solvers import minimize_constrained
     >>> import numpy as np
     >>> theta = minimize_constrained(lambda t: float((t - [2.0, 0.0]) @ (t - [2.0, 0.0])) / 2,
     ...                              lambda t: t - np.array([2.0, 0.0]),
@@ -1121,6 +1133,7 @@ def project_onto_ball(theta, radius):
 
     Examples
     --------
+    >>> from dppack.erm.solvers import project_onto_ball
     >>> import numpy as np
     >>> out = project_onto_ball(np.array([3.0, 4.0]), 1.0)
     >>> np.allclose(out, [0.6, 0.8]), bool(np.linalg.norm(out) <= 1.0)
@@ -1179,6 +1192,7 @@ def trust_region_solve(A, g, radius):
 
     Examples
     --------
+    >>> from dppack.erm.solvers import trust_region_solve
     >>> import numpy as np
     >>> A, g = np.diag([2.0, -1.0]), np.array([1.0, 1.0])
     >>> theta = trust_region_solve(A, g, 2.0)
@@ -1283,6 +1297,7 @@ def quadratic_ball_certificate(gram, cross, shift, x, radius2, residual_tol, gap
 
     Examples
     --------
+    >>> from dppack.erm.solvers import quadratic_ball_certificate
     >>> import numpy as np
     >>> quadratic_ball_certificate(np.zeros((2, 2)), np.array([2.0, 0.0]), 1.0,
     ...                            np.array([1.0, 0.0]), 1.0, 1e-12, 1e-12)
@@ -1355,6 +1370,7 @@ def quadratic_ball_minimize(gram, cross, shift, radius2, residual_tol, gap_tol, 
 
     Examples
     --------
+    >>> from dppack.erm.solvers import quadratic_ball_minimize
     >>> import numpy as np
     >>> x = quadratic_ball_minimize(np.zeros((2, 2)), np.array([3.0, 4.0]), 1.0, 1.0,
     ...                             2.0 ** -40, 2.0 ** -46)

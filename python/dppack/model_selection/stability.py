@@ -147,6 +147,7 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     --------
     Four candidates with gamma_min / n = 0.01 on 1000 training and 200 validation rows:
 
+    >>> from dppack import stability_constants_linear
     >>> stability_constants_linear(0.01, n=1000, m=200, d=3, k=4, eps=1.0, delta=0.01)
     (200.0, 1.0)
     """
@@ -210,6 +211,7 @@ def stability_constants_histogram(h_min, n, m, k, eps, delta):
 
     Examples
     --------
+    >>> from dppack import stability_constants_histogram
     >>> beta1, beta2 = stability_constants_histogram(0.1, n=400, m=100, k=3, eps=1.0,
     ...                                              delta=0.01)
     >>> round(beta1, 4), beta2
@@ -264,6 +266,7 @@ def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
 
     Examples
     --------
+    >>> from dppack import selection_privacy
     >>> selection_privacy("stability", 1.0, eps_select=0.5, delta=0.01)
     {'eps': 1.5, 'delta': 0.01}
     >>> selection_privacy("alphaSplit", 1.0)
@@ -311,6 +314,7 @@ def advanced_composition_eps(eps, k, delta):
     --------
     Ten models within eps = 1 in total (alphaSplit would give each 0.1):
 
+    >>> from dppack import advanced_composition_eps
     >>> round(advanced_composition_eps(1.0, 10, 1e-5), 6)
     0.063185
     """
@@ -385,6 +389,7 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
     --------
     Three validation scores whose sensitivity is beta = 0.01; the second is best:
 
+    >>> from dppack import stable_select
     >>> stable_select([-0.30, -0.25, -0.40], beta=0.01, eps_select=1.0, random_state=1)
     1
     """
@@ -514,6 +519,7 @@ class StableTrainer:
     mean squared distance to the validation data) is 2-Lipschitz in the model there, so
     beta1 = 2; one validation record moves the score by at most 1/m, so beta2 = 1.
 
+    >>> from dppack import StableTrainer, tune_stable
     >>> import numpy as np
     >>> class Shrunk(StableTrainer):
     ...     def n_records(self, data):
@@ -671,6 +677,7 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     Three bin widths for a histogram of data in [0, 1], with the module's
     ``HistogramTrainer``:
 
+    >>> from dppack import validate_stable
     >>> import numpy as np
     >>> from dppack.model_selection.stability import HistogramTrainer
     >>> x = (np.sin(np.arange(500)) + 1) / 2  # fixed example data in [0, 1]
@@ -721,6 +728,7 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
     See :class:`StableTrainer` for a trainer written from scratch; with the module's
     histogram trainer:
 
+    >>> from dppack import tune_stable
     >>> import numpy as np
     >>> from dppack.model_selection.stability import HistogramTrainer
     >>> x = (np.sin(np.arange(500)) + 1) / 2  # fixed example data in [0, 1]
@@ -904,6 +912,7 @@ class NearUniformSelectionWarning(UserWarning):
     --------
     Silence it when a near-uniform choice is what you want:
 
+    >>> from dppack import NearUniformSelectionWarning
     >>> import warnings
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore", NearUniformSelectionWarning)
@@ -1082,6 +1091,7 @@ class StabilitySelectionDiagnosis:
 
     Examples
     --------
+    >>> from dppack import stability_selection_diagnosis
     >>> diagnosis = stability_selection_diagnosis([0.01, 1, 100, 1e4], n=40000, m=10000, d=6,
     ...                                           eps=1.0, eps_select=1.0)
     >>> diagnosis.verdict, round(diagnosis.best_probability, 4)
@@ -1114,6 +1124,7 @@ class StabilitySelectionDiagnosis:
 
         Examples
         --------
+        >>> from dppack import stability_selection_diagnosis
         >>> stability_selection_diagnosis([50, 500], n=1000, m=250, d=3, eps=1.0,
         ...                               eps_select=1.0).as_dict()["verdict"]
         'informative'
@@ -1152,6 +1163,7 @@ class StabilitySelectionDiagnosis:
 
         Examples
         --------
+        >>> from dppack import stability_selection_diagnosis
         >>> diagnosis = stability_selection_diagnosis([50, 500], n=1000, m=250, d=3, eps=1.0,
         ...                                           eps_select=1.0)
         >>> print(diagnosis.describe().splitlines()[0])
@@ -1319,6 +1331,7 @@ def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, 
     --------
     Seven candidates gamma = 0.01 ... 10^4 on 40,000 training and 10,000 validation rows:
 
+    >>> from dppack import stability_selection_diagnosis
     >>> grid = [0.01, 0.1, 1, 10, 100, 1000, 10000]
     >>> wide = stability_selection_diagnosis(grid, n=40000, m=10000, d=6, eps=1.0,
     ...                                      eps_select=1.0)
@@ -1468,6 +1481,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     rows at eps = 1, the selection spends 1 more (gamma >= 10: not near uniform, see
     :func:`stability_selection_diagnosis`):
 
+    >>> from dppack import tune_classification_model_stable
     >>> import dppack
     >>> from dppack.datasets import load_pima
     >>> pima = load_pima()
@@ -1652,6 +1666,7 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     --------
     Plasma glucose in [50, 200] with 5, 10 or 20 bins:
 
+    >>> from dppack import tune_histogram_bin_width_stable
     >>> from dppack.datasets import load_pima
     >>> h = tune_histogram_bin_width_stable(load_pima()["glu"], [0.2, 0.1, 0.05],
     ...                                     eps_train=1.0, eps_select=1.0, lower_bound=50,
