@@ -202,8 +202,9 @@ class InteractiveAboveThreshold:
         self._data = data
         self._rng = _random.as_generator(random_state)
         self.privacy_ = bill.spend()
-        # spec §5 step 1: the threshold noise, Lap(Delta / eps_1) (Lap(2 Delta / eps) for the
-        # even split), is drawn once; its grid is the one every query noise uses too
+        # Ligett et al. (2017) Algorithm 2, step 1: the threshold noise, Lap(Delta / eps_1) (Lap(2
+        # Delta / eps) for the even split), is drawn once; its grid is the one every query noise
+        # uses too
         self._threshold_eps = self.eps * self.threshold_share
         self._query_eps = self.eps * (1.0 - self.threshold_share) / 2.0
         self._grid = _random.laplace_grid(self.sensitivity, self._threshold_eps)[0]
@@ -236,8 +237,8 @@ class InteractiveAboveThreshold:
             coordinates=1, grid=self._grid)[0])
 
     def _answer(self, value):
-        # spec §5 step 3: fresh Lap(2 Delta / eps_2) per query (Lap(4 Delta / eps) for the
-        # even split)
+        # Ligett et al. (2017) Algorithm 2, step 3: fresh Lap(2 Delta / eps_2) per query (Lap(4
+        # Delta / eps) for the even split)
         above = self._noise(value, self._query_eps) >= self._noisy_threshold
         if above:
             self.halted = True
@@ -643,7 +644,8 @@ def _laplace_test_calibration(alpha, gamma, delta, K, calibration):
         cost, s = _exact_test_shape(K, gamma)
         eps, s = cost * delta / alpha, s * alpha
     else:
-        # spec §7.2: b_test = (alpha/2) / ln(K / (2 gamma)), eps_test = Delta / b_test
+        # the doubling method's test (Ligett et al. 2017, Section 3): b_test = (alpha/2) / ln(K /
+        # (2 gamma)), eps_test = Delta / b_test
         eps, s = delta * math.log(K / (2.0 * gamma)) / (alpha / 2.0), alpha / 2.0
     return {"eps": eps, "threshold": s,
             "failure": max(_worst_failure(alpha - s, s, 0.0, delta / eps, K))}

@@ -77,10 +77,10 @@ SENSITIVITY_MESSAGE = "sensitivity.bound must be one of {'paper', 'tight'}."
 AMPLIFICATION_MESSAGE = "amplification must be one of {'tight', 'paper'}."
 
 # Lipschitz constant of the data part l(y w'x) for ||x|| <= 1: |l'| <= 1 for both losses; the
-# regulariser's gradient cancels between neighbouring data sets (spec §1).
+# regulariser's gradient cancels between neighbouring data sets (Ding et al., Section III).
 LIPSCHITZ = losses.MarginLoss.lipschitz
 
-# Default number of gradient-descent steps of OPERA when gamma > 0 (spec §3, "Choice of T":
+# Default number of gradient-descent steps of OPERA when gamma > 0 (OPERA, Ding et al. Algorithm 1:
 # the sensitivity does not depend on T, so T only has to be large enough to converge).
 DEFAULT_OPERA_ITERATIONS = 1000
 
@@ -89,7 +89,7 @@ _SGD_BLOCK = 4096
 
 
 # --------------------------------------------------------------------------------------------
-# Losses and constants (spec §1)
+# Losses and constants (Ding et al., Section III)
 # --------------------------------------------------------------------------------------------
 
 
@@ -137,7 +137,7 @@ def loss_constants(loss, huber_h, lam):
 
 
 # --------------------------------------------------------------------------------------------
-# OPERA's sensitivity (spec §3)
+# OPERA's sensitivity (Ding et al., Algorithm 1)
 # --------------------------------------------------------------------------------------------
 
 
@@ -200,7 +200,7 @@ def _opera_default_iterations(n, d, eps, delta, beta, radius, lipschitz=LIPSCHIT
 
 
 # --------------------------------------------------------------------------------------------
-# GRPUA's accounting (spec §5.1, §5.3b)
+# GRPUA's accounting (Ding et al., Algorithm 2; the sound version in the class docstring)
 # --------------------------------------------------------------------------------------------
 
 
@@ -663,7 +663,7 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         bill, Xs, ys, scale, lam, (L, beta) = self._begin_fit(
             X, y, upper_bounds, lower_bounds, add_bias, accountant)
         n, d = Xs.shape
-        # spec §3 step 1: eta <= 1/(beta + mu) (strongly convex) or 1/beta
+        # OPERA step 1: eta <= 1/(beta + mu) (strongly convex) or 1/beta
         eta_max = 1.0 / (beta + lam) if lam > 0 else 1.0 / beta
         eta = eta_max if self.step_size is None else self.step_size
         if eta > eta_max:
@@ -675,14 +675,14 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
             T = (DEFAULT_OPERA_ITERATIONS if lam > 0 else _opera_default_iterations(
                 n, d, self.eps, self.delta, beta, self.radius, L))
         Delta = opera_sensitivity(n, lam, beta, T, eta, self.sensitivity_bound, L)
-        sigma = self._sigma(self.eps, self.delta, Delta)  # spec §3 step 2
+        sigma = self._sigma(self.eps, self.delta, Delta)  # OPERA step 2
         rng = _random.as_generator(random_state)
         privacy = spend_fit(bill, self.eps)  # after the checks, before the first draw
 
         w = self._gradient_descent(Xs, ys, lam, eta, T)
         noise_sd = self._noise_sd(sigma, Delta, self.eps, self.delta, d)
         if sigma > 0:
-            # spec §3 step 4, with exact discrete Gaussian noise meeting (eps, delta) for the
+            # OPERA step 4, with exact discrete Gaussian noise meeting (eps, delta) for the
             # d-vector of L2 sensitivity Delta (module docstring, "Exact noise")
             w = discrete_gaussian_release(w, sigma, Delta, rng, eps=self.eps, delta=self.delta)
         self.coeff = w / scale
@@ -849,7 +849,7 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
             X, y, upper_bounds, lower_bounds, add_bias, accountant)
         n, d = Xs.shape
         T = self.iterations if self.iterations is not None else min(n * n, 50 * n)
-        Delta = 2.0 * L  # spec §5.3a: one record's gradient, replace-one
+        Delta = 2.0 * L  # one record's gradient, replace-one (GRPUA's sound sensitivity)
         if math.isinf(self.eps):
             budget = {"eps_step": math.inf, "delta_step": None, "eps_total": math.inf,
                       "delta_total": None}
@@ -890,7 +890,8 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         w = np.zeros(d)
         noise_sd = 0.0 if grid is None else math.ldexp(math.sqrt(grid[1]), grid[0])
         if lam == 0:
-            # eta(t) n = R / sqrt((t + t0) (L^2 + d sigma^2)), spec §5.1 with the noise of §5.3a
+            # GRPUA's step size, with the sound noise:
+            # eta(t) n = R / sqrt((t + t0) (L^2 + d sigma^2))
             scale = radius / math.sqrt(L * L + d * noise_sd * noise_sd)
         # the noise's own stream: 8 words of 32 bits from the first (class docstring)
         words = np.floor(_random.uniform(rng, 8) * 2.0 ** 32)
@@ -922,5 +923,5 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
                 if radius is not None:
                     norm = math.sqrt(float(w @ w))
                     if norm > radius:
-                        w = w * (radius / norm)  # projection: post-processing, spec §5.3d
+                        w = w * (radius / norm)  # projection: post-processing
         return w

@@ -74,7 +74,7 @@ __all__ = [
     "transpose_dot",
 ]
 
-# DPpack's messages (spec dppack_api.md §6.1, §6.2, §6.3, §6.5)
+# DPpack 0.2.2's messages (its ERM classes' fit and predict)
 UPPER_LENGTH_MESSAGE = "Length of upper.bounds must be equal to the number of columns of X."
 LOWER_LENGTH_MESSAGE = "Length of lower.bounds must be equal to the number of columns of X."
 UPPER_TARGET_LENGTH_MESSAGE = ("Length of upper.bounds must be equal to the number of columns "

@@ -965,7 +965,8 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         self._bounds, self._target_bounds = bounds, target_bounds
         self.zeta = 2 * p ** 1.5
         self.lambda_ = float(p)
-        self._scales = bounds.divisors("max")  # s_j: every entry in [-1, 1] (§6.6 step 2)
+        # s_j: every entry in [-1, 1] (DPpack's LinearRegressionDP scaling)
+        self._scales = bounds.divisors("max")
         if add_bias:
             self._shift = (target_bounds.lower[0] + target_bounds.upper[0]) / 2
             self._scale = (target_bounds.upper[0] - target_bounds.lower[0]) / (2 * p)

@@ -701,8 +701,8 @@ def minimize_smooth(fun, d, jac, hessian=None, gtol=None, newton=True):
 # (b) The confidence intervals' exact minimiser: Newton on a margin loss
 # --------------------------------------------------------------------------------------------
 
-# Spec confidence_intervals.md §4 step 3: the proof needs the exact minimiser; 1e-10 is the
-# spec's suggestion for the gradient norm.
+# The confidence intervals' proof needs the exact minimiser (Wang, Kifer and Lee 2019,
+# Algorithm 1): 1e-10 on the gradient norm, far below the noise.
 EXACT_GRADIENT_TOLERANCE = 1e-10
 MARGIN_NEWTON_MESSAGE = ("Newton's method stopped at its iteration limit before the gradient "
                          "norm reached {tolerance:.3g}; nothing was released.")
