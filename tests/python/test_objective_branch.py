@@ -76,8 +76,8 @@ def test_the_branch_switches_at_the_breakpoint(eps, c):
     # continuous at the breakpoint: both sides within 1e-8 of (eps/2, 0)
     assert eps_above == pytest.approx(eps / 2, abs=1e-8)
     # DPpack's rule keeps Delta = 0 down to eps'(0) = 0, i.e. gamma = c / (e^(eps/2) - 1)
-    assert f(eps, below, c, n, branch="dppack") == pytest.approx((eps_below, 0.0), abs=1e-8) \
-        or f(eps, below, c, n, branch="dppack")[1] == 0.0
+    assert f(eps, below, c, n, branch="dppack") == pytest.approx(
+        (eps - _log_term(below, c, n, 0.0), 0.0), rel=1e-12, abs=0)
     g0 = c / math.expm1(eps / 2)
     assert f(eps, g0 * 1.001, c, n, branch="dppack")[1] == 0.0
     assert f(eps, g0 * 0.999, c, n, branch="dppack")[1] > 0.0

@@ -493,7 +493,7 @@ def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0,
     (0.0537, 0.0)
     >>> e, D = objective_perturbation_parameters(0.5, 1.0, 0.25, 500)
     >>> round(e, 4), round(500 * D, 4)  # eps/2, n Delta = 0.25 / (e^(1/8) - 1) - 1
-    (0.25, 0.8831)
+    (0.25, 0.8776)
     """
     if branch not in OBJECTIVE_BRANCHES:
         raise _messages.value_error("branch must be one of 'auto' or 'dppack'.")
