@@ -3,7 +3,7 @@
 DPpack 0.2.2 (Chaudhuri, Monteleoni and Sarwate 2011, Algorithm 2) adds the extra
 regularisation Delta only when eps'(0) = eps - 2 ln(1 + c/gamma) <= 0; dppack adds it whenever
 eps'(0) < eps/2 (``dppack.erm.cms.objective_perturbation_parameters``). Data: scikit-learn's
-breast-cancer set (569 x 30), each feature mapped to [-1, 1] by its min and max over the whole
+breast-cancer set (569 x 30; ``--data pima``: dppack's Pima data, 532 x 7), each feature mapped to [-1, 1] by its min and max over the whole
 set (taken as public bounds), so the bounds are [-1, 1]; one fixed 70/30 split (seed 0),
 intercept added. For each gamma and eps: the median test accuracy over ``--runs`` fits
 (seeds 0..runs-1) of LogisticRegressionDP and svmDP (linear, Huber h = 0.5, c = 1) by objective
@@ -44,10 +44,17 @@ def fraction_rule(eps, gamma, c, n, row_norm_bound=1.0, weights_upper_bound=1.0,
     return t * eps, max(0.0, c / (n * math.expm1((1.0 - t) * eps / 2.0)) - gamma / n)
 
 
-def data():
-    from sklearn.datasets import load_breast_cancer
+def data(name="breast_cancer"):
+    if name == "pima":
+        from dppack.datasets import load_pima
 
-    X, y = load_breast_cancer(return_X_y=True)
+        pima = load_pima()
+        X = pima.drop(columns="type").to_numpy(dtype=float)
+        y = (pima["type"] == "Yes").to_numpy(dtype=float)
+    else:
+        from sklearn.datasets import load_breast_cancer
+
+        X, y = load_breast_cancer(return_X_y=True)
     lo, hi = X.min(axis=0), X.max(axis=0)
     X = 2.0 * (X - lo) / (hi - lo) - 1.0
     order = np.random.default_rng(0).permutation(len(y))
@@ -90,7 +97,7 @@ def output_table(runs, Xtr, ytr, Xte, yte):
             cms.release = original
         return float(np.median(accuracies))
 
-    print(f"\nLogisticRegressionDP, breast cancer, median test accuracy over {runs} fits\n")
+    print(f"\nLogisticRegressionDP, median test accuracy over {runs} fits\n")
     print("| gamma | eps | objective | output (exact) | output (l2-Laplace, float) |")
     print("| --- | --- | --- | --- | --- |")
     for gamma in GAMMAS:
@@ -106,8 +113,9 @@ def main():
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--fractions", type=float, nargs="*", default=[])
     parser.add_argument("--output", action="store_true")
+    parser.add_argument("--data", choices=("breast_cancer", "pima"), default="breast_cancer")
     args = parser.parse_args()
-    Xtr, ytr, Xte, yte = data()
+    Xtr, ytr, Xte, yte = data(args.data)
     if args.output:
         output_table(args.runs, Xtr, ytr, Xte, yte)
         return
@@ -122,7 +130,7 @@ def main():
     }
     start = time.perf_counter()
     for name, make in models.items():
-        print(f"\n{name}, objective perturbation, breast cancer (n = {len(ytr)} train, "
+        print(f"\n{name}, objective perturbation, {args.data} (n = {len(ytr)} train, "
               f"{len(yte)} test), median test accuracy over {args.runs} fits "
               f"(eps' / eps of the last fit in brackets)\n")
         print("| gamma | eps | " + " | ".join(rules) + " |")
