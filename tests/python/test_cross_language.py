@@ -421,6 +421,12 @@ CASES = {
         lambda rng: dppack.LogisticRegressionDP("l2", 2, 0.5, "output").fit(
             _X_CLS, _Y_CLS, [1, 1], [-1, -1], add_bias=True, random_state=rng).coeff,
     ),
+    "erm_svm_objective_extra_regularisation": (  # 0 < eps_1'(0) < eps_1/2: Delta > 0 (DPpack: 0)
+        _erm("m <- svmDP$new('l2', 2, 1); m$fit(X, y, c(1, 1), c(-1, -1), add.bias = TRUE); "
+             "m$coeff"),
+        lambda rng: dppack.svmDP("l2", 2, 1).fit(
+            _X_CLS, _Y_CLS, [1, 1], [-1, -1], add_bias=True, random_state=rng).coeff,
+    ),
     "erm_svm_linear_objective": (
         _erm("m <- svmDP$new('l2', 1, 1); m$fit(X, y, c(1, 1), c(-1, -1)); m$coeff"),
         lambda rng: dppack.svmDP("l2", 1, 1).fit(

@@ -90,8 +90,11 @@ def test_trainer_constants_use_the_smallest_gamma_and_noise_budget():
     models = [dppack.LogisticRegressionDP("l2", 1.0, 5.0, "output"),
               dppack.LogisticRegressionDP("l2", 1.0, 0.5, "objective"),
               dppack.svmDP("l2", 1.0, 50.0, "output")]
-    eps_prime = objective_perturbation_parameters(1.0, 0.5, 0.25, 400)[0]
-    assert eps_prime < 1.0
+    # the noise is scaled with eps' of the objective's share eps_1 (approximate minima
+    # perturbation); here the extra-regularisation branch: eps' = eps_1 / 2
+    eps_1 = dppack.erm.approximate.split_budget(1.0)[0]
+    eps_prime = objective_perturbation_parameters(eps_1, 0.5, 0.25, 400)[0]
+    assert eps_prime == pytest.approx(eps_1 / 2, rel=1e-15)
     # the fits are certified minimisers within the optimality slack tau: lambda / (1 + tau)
     # stands for lambda, and output perturbation's noise budget is eps / (1 + tau)
     slack = 1 + cms.OPTIMALITY_SLACK

@@ -185,7 +185,9 @@ def test_objective_perturbation_noise_scale(name):
     # problem): b = -(sum_i w_i l'_i x_i + (gamma + n Delta) theta); ||b|| ~ Gamma(d,
     # eps' / (2 W)), eps' with c W in place of c, at eps_1 = eps (1 - 2^-10) (approximate
     # minima perturbation; the release noise, about 1e-3 of b, is below the KS resolution).
-    W, eps, gamma = 3.0, 2.0, 1.0
+    # gamma = 3: the logistic loss (c = 1/4) keeps Delta = 0, the Huber loss (c = 1) needs
+    # Delta > 0 (eps'(0) < eps_1 / 2)
+    W, eps, gamma = 3.0, 2.0, 3.0
     eps_1 = eps * (1 - 2 ** -10)
     X, y, w = classification(n=60)
     model = cms_model(name, "objective", eps, gamma)
@@ -209,7 +211,9 @@ def test_objective_perturbation_noise_scale(name):
     assert fitted.privacy_ == dppack.PrivacyLoss.pure(eps)
     cW = model.c * W  # c W in place of c (Chaudhuri et al. 2011, Thm 9, weighted)
     first = eps_1 - math.log1p(2 * cW / gamma + (cW / gamma) ** 2)
-    if first > 0:  # logistic: c = 1/4
+    # the extra-regularisation branch whenever it leaves more for the noise (eps_1 / 2)
+    assert (first > eps_1 / 2) == (name == "logistic")
+    if first > eps_1 / 2:  # logistic: c = 1/4
         assert eps_prime == pytest.approx(first) and fitted.Delta_ == 0
     else:  # Huber, h = 0.5: c = 1, so Delta > 0 and eps' = eps_1/2
         assert eps_prime == pytest.approx(eps_1 / 2)

@@ -36,8 +36,11 @@ multiple of g, and the released float depends on the data only through an intege
   no exact sampler here; the per-coordinate Laplace of scale sqrt(d) S / eps costs a factor
   sqrt(2 d / (d + 1)) <= sqrt(2) in per-coordinate standard deviation (1 for d = 1).
 * Objective perturbation, as approximate minima perturbation (Iyengar, Near, Song, Thakkar,
-  Thakurta and Wang 2019, Algorithm 1, Theorem 1): eps_1 = eps (1 - 2^-10) enters DPpack's eps'
-  formula and the objective's noise b; the solver certifies ||grad J|| <= g_tol, and J is
+  Thakurta and Wang 2019, Algorithm 1, Theorem 1): eps_1 = eps (1 - 2^-10) enters the eps'
+  formula (:func:`objective_perturbation_parameters`: the extra-regularisation branch of
+  Chaudhuri et al. 2011, Algorithm 2, whenever it leaves the larger budget for the noise,
+  eps' = max(eps_1 - 2 ln(1 + c/gamma), eps_1/2); DPpack takes it only when the first is
+  <= 0) and the objective's noise b; the solver certifies ||grad J|| <= g_tol, and J is
   (gamma/n + Delta)-strongly convex, so the released point is within r = g_tol / (gamma/n +
   Delta) of the exact minimiser; the release adds exact noise of L2 sensitivity 2r at
   eps_2 = eps 2^-10 (coupling of Theorem 9's proof: neighbours' exact minimisers coincide for
@@ -438,23 +441,69 @@ def _check_model(model):
                                    "(EmpiricalRiskMinimizationDP_CMS or a subclass).")
 
 
-def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0,
-                                      weights_upper_bound=1.0):
-    """(eps', Delta) of objective perturbation, DPpack 0.2.2 (gamma = n Lambda).
+OBJECTIVE_BRANCHES = ("auto", "dppack")
 
-    eps' = eps - ln(1 + 2c/gamma + c^2/gamma^2); if eps' <= 0, Delta = c / (n (e^(eps/4) - 1))
-    - gamma/n and eps' = eps/2, else Delta = 0. For rows of norm up to ``row_norm_bound`` B
-    > 1, c B^2 stands for c (Chaudhuri et al. 2011, Thm 9: a replaced row changes the Hessian
-    by l'' x x', of norm at most c B^2); the noise rate is then eps' / (2B). With weights in
-    [0, W] (``weights_upper_bound``) the weighted loss w l has curvature at most W c and
-    slope at most W in the score, so c W B^2 stands for c and the rate is eps' / (2 W B)
-    (:mod:`dppack.erm.weighting`).
+
+def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0,
+                                      weights_upper_bound=1.0, branch="auto"):
+    """(eps', Delta) of objective perturbation (gamma = n Lambda, DPpack's convention).
+
+    Parameters
+    ----------
+    eps : float
+        The objective's budget (> 0, finite).
+    gamma : float
+        n Lambda, > 0.
+    c : float
+        Bound on the loss's curvature in the score.
+    n : int
+        The number of rows.
+    row_norm_bound : float, default 1
+        B: for B > 1, c B^2 stands for c and the noise rate is eps' / (2B).
+    weights_upper_bound : float, default 1
+        W: with weights in [0, W], c W B^2 stands for c and the rate is eps' / (2 W B)
+        (:mod:`dppack.erm.weighting`).
+    branch : {'auto', 'dppack'}, default 'auto'
+        The rule that picks Delta (below).
+
+    Returns
+    -------
+    (float, float)
+        eps', the budget of the objective's noise (rate eps' / (2 W B)), and Delta >= 0,
+        the extra l2 regularisation (Delta/2)||theta||^2 of the objective.
+
+    Notes
+    -----
+    Chaudhuri, Monteleoni and Sarwate (2011), Theorem 9's proof bounds the density ratio of
+    a release on neighbours by e^eps' (the noise) times (1 + c/(n (Lambda + Delta)))^2 (the
+    Jacobian), for any Delta >= 0: so every Delta >= 0 with
+    eps' = eps - 2 ln(1 + c / (gamma + n Delta)) > 0 is eps-DP. Algorithm 2 takes Delta = 0
+    when eps'(0) = eps - 2 ln(1 + c/gamma) > 0, else the Delta at which the log term is
+    eps/2, Delta = c / (n (e^(eps/4) - 1)) - gamma/n, and eps' = eps/2 (``'dppack'``,
+    DPpack 0.2.2's rule). ``'auto'`` takes that second branch whenever it leaves the larger
+    noise budget, eps'(0) < eps/2: eps' = max(eps'(0), eps/2). There 1 + c/gamma >
+    e^(eps/4), so Delta > 0; at eps'(0) = eps/2 both branches give Delta = 0, so eps' is
+    continuous and increasing in eps and Delta continuous and non-increasing (no dip as eps
+    grows). The rule uses no data.
+
+    Examples
+    --------
+    >>> e, D = objective_perturbation_parameters(0.5, 1.0, 0.25, 500, branch="dppack")
+    >>> round(e, 4), D  # 0.5 - 2 ln(1.25): little left for the noise
+    (0.0537, 0.0)
+    >>> e, D = objective_perturbation_parameters(0.5, 1.0, 0.25, 500)
+    >>> round(e, 4), round(500 * D, 4)  # eps/2, n Delta = 0.25 / (e^(1/8) - 1) - 1
+    (0.25, 0.8776)
     """
+    if branch not in OBJECTIVE_BRANCHES:
+        raise _messages.value_error("branch must be one of 'auto' or 'dppack'.")
     c = c * weights_upper_bound * max(1.0, row_norm_bound) ** 2
     eps_prime = eps - math.log1p(2.0 * c / gamma + (c / gamma) ** 2)
-    if eps_prime > 0:
+    threshold = eps / 2.0 if branch == "auto" else 0.0
+    if eps_prime > threshold:
         return eps_prime, 0.0
-    delta = c / (n * math.expm1(eps / 4.0)) - gamma / n
+    # (1 + c/(gamma + n Delta))^2 = e^(eps/2); >= 0 here (max: rounding at the breakpoint)
+    delta = max(0.0, c / (n * math.expm1(eps / 4.0)) - gamma / n)
     return eps / 2.0, delta
 
 

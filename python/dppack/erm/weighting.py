@@ -48,10 +48,11 @@ condition and bounds two ratios between neighbours at the same theta:
   W c B^2 (c in the paper), so the determinant ratio is at most (1 + W c B^2 / gamma)^2.
 
 So c_W = W c B^2 takes the place of c in every formula: eps' = eps - log(1 + 2 c_W / gamma +
-c_W^2 / gamma^2) and, when that is <= 0, Delta = c_W / (n (e^(eps/4) - 1)) - gamma / n with
-eps' = eps/2 (``dppack.erm.cms.objective_perturbation_parameters``). The result is
-eps-DP, as without weights. The same holds for the Gaussian kernel's random features
-(rows of norm <= 1 by construction).
+c_W^2 / gamma^2) and, when that is below eps/2, Delta = c_W / (n (e^(eps/4) - 1)) - gamma / n
+with eps' = eps/2 (``dppack.erm.cms.objective_perturbation_parameters``, the one home of
+the rule; DPpack switches only when eps' <= 0). The result is eps-DP, as without
+weights. The same holds for the Gaussian kernel's random features (rows of norm <= 1 by
+construction).
 
 Kifer, Smith and Thakurta (2012), Theorem 2 (the KST framework and ``LinearRegressionDP``).
 The framework's constants are a bound zeta on the norm of a record's loss gradient and a

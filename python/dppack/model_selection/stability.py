@@ -59,6 +59,7 @@ import numpy as np
 from .. import _checks, _frames, _messages, _random, accounting, rcompat
 from .._repr import model_repr
 from ..erm import losses
+from ..erm.approximate import split_budget
 from ..erm.blocks import regularizer_l2
 from ..erm.cms import (
     StandardNoise,
@@ -815,10 +816,11 @@ class LinearClassifierTrainer(StableTrainer):
 def _noise_eps(models, eps, n):
     """The budget the candidates' training noise is scaled with (the smallest)."""
     # Thm 4: the norm bound of beta2 uses the budget the noise is scaled with (eps' for
-    # objective perturbation, at least eps/2; eps / (1 + tau) for output perturbation,
+    # objective perturbation, at least eps_1/2 with eps_1 the objective's share of eps
+    # (dppack.erm.approximate.split_budget); eps / (1 + tau) for output perturbation,
     # whose rate covers the optimality slack tau); only the unbounded scores need it.
     return min(
-        objective_perturbation_parameters(eps, model.gamma, model.c, n)[0]
+        objective_perturbation_parameters(split_budget(eps)[0], model.gamma, model.c, n)[0]
         if model.perturbation_method == "objective" else eps / (1.0 + OPTIMALITY_SLACK)
         for model in models)
 
