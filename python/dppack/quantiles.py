@@ -114,7 +114,7 @@ import numpy as np
 
 from . import _checks, _messages, _random, accounting
 from .accounting import PrivacyLoss
-from .stats import quantileDP
+from .stats import check_resolution, lattice_runs, quantileDP
 
 __all__ = ["boundsDP", "quantilesDP"]
 
@@ -160,7 +160,8 @@ def _quantiles_loss(eps):
 
 
 def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
-                which_sensitivity="bounded", random_state=None, accountant=None):
+                which_sensitivity="bounded", random_state=None, accountant=None,
+                resolution=None):
     """Differentially private quantiles: m quantiles of one variable under one budget.
 
     Parameters
@@ -254,12 +255,16 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     """
     bill = accounting.charge(accountant, lambda: _quantiles_loss(eps), "quantilesDP")
     lower, upper = _bounds(lower_bound, upper_bound)
+    lattice = check_resolution(resolution, lower, upper)  # public: before the data
     # Under add/remove neighbours n is private: no record is needed (refusing an empty
     # dataset while releasing its neighbour of one record would depend on the data).
     unbounded = _checks.is_one_of(which_sensitivity, ("unbounded",))
     x, _, _ = _checks.as_finite_data(x, "x", 0 if unbounded else 1)
     quants = check_quants(quants)
     _checks.check_choice(method, "method", METHODS)
+    if lattice is not None and method == "joint":
+        raise _messages.value_error(
+            "resolution is for method = 'recursive' or 'independent' (not 'joint').")
     _checks.check_choice(which_sensitivity, "which.sensitivity", WHICH)
     eps = _checks.check_finite_budget(eps, "eps")
     rng = _random.as_generator(random_state)
@@ -269,10 +274,16 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         return _joint_exp(values, quants, eps, lower, upper, rng)
     if method == "independent":
         out = [quantileDP(x, q, eps / quants.size, lower, upper, which_sensitivity,
-                          random_state=rng, accountant=accounting.UNCHARGED) for q in quants]
+                          random_state=rng, accountant=accounting.UNCHARGED,
+                          resolution=resolution) for q in quants]
         return np.sort(np.asarray(out, dtype=np.float64))
     share = recursive_share(eps, quants.size, which_sensitivity)
     out = np.empty(quants.size)
+    if lattice is not None:
+        _recursive_lattice(lattice.positions(x.ravel(order="K")), quants,
+                           np.arange(quants.size), share, 0, lattice.size - 1, lattice, rng,
+                           out)
+        return out
     _recursive(x.ravel(order="K"), quants, np.arange(quants.size), share, lower, upper, rng,
                out)
     return out
@@ -319,6 +330,33 @@ def _recursive(x, quants, slots, eps, lower, upper, rng, out):
         _recursive(below, left, slots[:middle], eps, lower, value, rng, out)
     if middle + 1 < quants.size:
         _recursive(above, right, slots[middle + 1:], eps, value, upper, rng, out)
+
+
+def _recursive_lattice(positions, quants, slots, eps, first, last, lattice, rng, out):
+    """:func:`_recursive` on a resolution: the part of the data with ``positions``
+    (``stats.Lattice.positions``) among the candidates ``first``, ..., ``last`` of
+    ``lattice``. Each node releases its middle quantile by quantileDP's mechanism on these
+    candidates (``stats.lattice_runs``, ``_random.exponential_interval``: the exponential
+    mechanism with sensitivity 1 on a candidate set fixed by the releases before it), then
+    recurses on the records at or below the released candidate i (candidates first ... i)
+    and those above it (i ... last), as Kaplan, Schnapp and Stemmer (2022, Algorithm 1)."""
+    if not quants.size:
+        return
+    middle, q, left, right = _split(quants)
+    if first == last:  # one candidate left: every quantile is that point
+        out[slots] = lattice.points(np.array([first]))[0]
+        return
+    local, counts = np.unique(positions - 2 * first, return_counts=True)
+    utilities, widths, starts = lattice_runs(local, counts, last - first + 1, q)
+    k, offset = _random.exponential_interval(utilities, widths, eps, 1.0, rng)
+    index = first + int(starts[k]) + offset
+    out[slots[middle]] = lattice.points(np.array([index]))[0]
+    if middle:  # the records at or below candidate index: positions <= 2 index + 1
+        _recursive_lattice(positions[positions <= 2 * index + 1], left, slots[:middle], eps,
+                           first, index, lattice, rng, out)
+    if middle + 1 < quants.size:
+        _recursive_lattice(positions[positions > 2 * index + 1], right, slots[middle + 1:],
+                           eps, index, last, lattice, rng, out)
 
 
 def _split(quants):

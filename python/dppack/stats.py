@@ -1778,7 +1778,7 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
 
 
 def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bounded",
-               mechanism="exponential", random_state=None, accountant=None):
+               mechanism="exponential", random_state=None, accountant=None, resolution=None):
     """Differentially private quantile (Smith 2011), by the exponential mechanism, drawn
     exactly.
 
@@ -1897,7 +1897,7 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
         accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "quantileDP"
     )
     return _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                        random_state, bill)
+                        random_state, bill, resolution)
 
 
 def _quantile_loss(eps, which_sensitivity, mechanism):
@@ -1909,17 +1909,21 @@ def _quantile_loss(eps, which_sensitivity, mechanism):
 
 
 def _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                 random_state, bill):
+                 random_state, bill, resolution=None):
     lower, upper = _sample_bounds(upper_bound, lower_bound)
+    lattice = check_resolution(resolution, lower, upper)  # public: before the data
     if _frames.is_dask(x):
         return _dask_quantile(x, quant, eps, lower, upper, which_sensitivity, mechanism,
-                              random_state, bill)
+                              random_state, bill, lattice)
     x, _, _ = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1))
     # DPpack clips x here; the release clips the records it uses, which gives the same result
     # without a copy of the data.
     quant, eps, rng = _quantile_arguments(quant, eps, which_sensitivity, mechanism,
                                           random_state, stacklevel=5)
     bill.spend()
+    if lattice is not None:
+        return _lattice_quantile(*lattice_counts(x.ravel(order="K"), lattice), quant, eps,
+                                 lattice, rng)
     return _exact_quantile(x.ravel(order="K"), quant, eps, lower, upper, rng)
 
 
@@ -1936,7 +1940,7 @@ def _quantile_arguments(quant, eps, which_sensitivity, mechanism, random_state, 
 
 
 def _dask_quantile(x, quant, eps, lower, upper, which_sensitivity, mechanism, random_state,
-                   bill):
+                   bill, lattice=None):
     """quantileDP on Dask data (see quantileDP's Notes, "Dask"): the in-memory release on
     the records counted per cell by one pass (``dppack.dask.quantiles``).
 
@@ -1949,6 +1953,10 @@ def _dask_quantile(x, quant, eps, lower, upper, which_sensitivity, mechanism, ra
     moments.check_sample(x, "x", _min_size(which_sensitivity, 1))
     quant, eps, rng = _quantile_arguments(quant, eps, which_sensitivity, mechanism,
                                           random_state, stacklevel=6)
+    if lattice is not None:  # one pass: the data's positions among the candidates, counted
+        counts = quantiles.lattice_counts(x, lattice, "x", _min_size(which_sensitivity, 1))
+        bill.spend()
+        return _lattice_quantile(*counts, quant, eps, lattice, rng)
     j, first, last = _quantile_grid(lower, upper)
     cells = quantiles.Cells(j, first, last, quantiles.cell_shift(first, last))
     occupied, counts = quantiles.cell_counts(x, cells, "x", _min_size(which_sensitivity, 1))
@@ -2143,8 +2151,134 @@ def _keep_union_point(records, point, quant, eps, union_utility, utilities, rng)
     return _random.exponential_coin(gap, rate, rng)
 
 
+# --------------------------------------------------------------------------------------------
+# Quantiles on a public resolution (candidates lower + i * resolution)
+# --------------------------------------------------------------------------------------------
+
+#: The most candidates a resolution may give, and the finest it may be against the bounds'
+#: magnitude (resolution >= max(abs(lower), abs(upper)) / 2^RESOLUTION_BITS, so that the
+#: candidates, computed in floating point, are strictly increasing).
+RESOLUTION_BITS = 40
+
+_RESOLUTION_MESSAGE = "resolution must be NULL or a positive finite number."
+
+
+class Lattice:
+    """The public candidates of a quantile on a resolution r: t_i = lower + i r, i = 0, ...,
+    N, N = floor((upper - lower) / r) (upper included when it lies on the lattice, to
+    floating-point rounding), from the bounds and r alone (data-independent).
+
+    The candidates are computed once per index by one fixed formula, so every caller sees
+    the same doubles: t_0 = lower; t_i = min((fl(lower k) + i) / k, upper) when r is the
+    double nearest 1 / k for a whole k (r = 0.1 gives 0.3, not 0.1 + 2 * 0.1 =
+    0.30000000000000004, so data written to the resolution tie with the candidates), else
+    min(lower + i r, upper). Both are non-decreasing in i and, for r >= max(abs(lower),
+    abs(upper)) / 2^40 (checked), strictly increasing.
+    """
+
+    def __init__(self, lower, upper, resolution):
+        self.lower, self.upper, self.resolution = lower, upper, resolution
+        k = round(1.0 / resolution)
+        self.k = k if k >= 1 and 1.0 / k == resolution else 0
+        self.base = lower * k if self.k else 0.0
+        steps = (upper * k - self.base) if self.k else (upper - lower) / resolution
+        near = round(steps)
+        # upper is a candidate if it lies on the lattice up to rounding (far below a step)
+        self.size = (near if abs(steps - near) <= 1e-6 + steps * 2.0 ** -45
+                     else math.floor(steps)) + 1  # N + 1 candidates
+
+    def points(self, index):
+        """t_i for the indices ``index`` (int array in [0, N]), as doubles."""
+        i = np.asarray(index, dtype=np.int64).astype(np.float64)
+        t = (self.base + i) / self.k if self.k else self.lower + i * self.resolution
+        np.minimum(t, self.upper, out=t)
+        np.maximum(t, self.lower, out=t)
+        t[np.asarray(index) == 0] = self.lower
+        return t
+
+    def positions(self, values):
+        """p = L + R for each value clipped to [lower, upper] (int64 in [0, 2N + 2]): L the
+        number of candidates below it, R those at or below it, so p = 2L between candidates
+        and 2L + 1 on candidate L. Exact comparisons of doubles with the candidates."""
+        x = np.clip(np.asarray(values, dtype=np.float64), self.lower, self.upper)
+        top = self.size - 1
+        with np.errstate(invalid="ignore"):
+            guess = np.floor((x - self.lower) / self.resolution)
+        low = np.clip(np.nan_to_num(guess), 0, top).astype(np.int64)  # a guess of L
+        while True:  # a step or two: the guess is within one candidate
+            up = (low <= top) & (self.points(np.minimum(low, top)) < x)
+            low += up
+            down = (low > 0) & (self.points(np.maximum(low - 1, 0)) >= x)
+            low -= down
+            if not (up.any() or down.any()):
+                break
+        on = (low <= top) & (self.points(np.minimum(low, top)) == x)
+        return 2 * low + on
+
+    def runs(self, positions, counts, quant):
+        """(utilities, widths, starts) of the runs of candidates with one utility:
+        :func:`lattice_runs` on all N + 1 candidates."""
+        return lattice_runs(positions, counts, self.size, quant)
+
+
+def lattice_runs(positions, counts, size, quant):
+    """(utilities, widths, starts) of the maximal runs of consecutive candidates 0, ...,
+    ``size`` - 1 with the same utility, from the distinct ``positions`` of the data
+    (:meth:`Lattice.positions`, increasing) and their ``counts``.
+
+    Candidate i has lt = #{p <= 2i} data below it and le = #{p <= 2i + 1} at or below it;
+    its utility is -max(0, lt - quant n, quant n - le): DPpack's -abs(k - quant n) where
+    lt = le = k, and 0 on a value whose ties span rank quant n. lt changes at i only for
+    data at p in {2i - 1, 2i}, le only for p in {2i, 2i + 1}: the runs start at 0, at
+    ceil(p / 2) and, for odd p, at floor(p / 2)."""
+    top = size - 1
+    starts = np.concatenate([[0], (positions + 1) // 2, positions[positions % 2 == 1] // 2])
+    starts = np.unique(starts[starts <= top]).astype(np.int64)
+    widths = np.diff(np.append(starts, top + 1))
+    cumulative = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    n = int(cumulative[-1])
+    lt = cumulative[np.searchsorted(positions, 2 * starts, side="right")]
+    le = cumulative[np.searchsorted(positions, 2 * starts + 1, side="right")]
+    centre = quant * n
+    shortfall = np.maximum(lt.astype(np.float64) - centre, centre - le.astype(np.float64))
+    return -np.maximum(shortfall, 0.0), widths, starts
+
+
+def check_resolution(resolution, lower, upper):
+    """The :class:`Lattice` of ``resolution`` for checked bounds, or None for None: a
+    positive finite number with at most 2^40 candidates, and at least 2^-40 of the bounds'
+    magnitude. Raised before any data are read."""
+    if resolution is None:
+        return None
+    r = _checks.check_number(resolution, "resolution", 0.0, None, closed="neither",
+                             finite=True, message=_RESOLUTION_MESSAGE)
+    limit = 2.0 ** RESOLUTION_BITS
+    if not ((upper - lower) / r <= limit and max(abs(lower), abs(upper)) / r <= limit):
+        raise _messages.value_error(
+            "resolution is too fine for the bounds: (upper.bound - lower.bound) / resolution "
+            "and max(abs(lower.bound), abs(upper.bound)) / resolution must be at most 2^40.")
+    return Lattice(lower, upper, r)
+
+
+def lattice_counts(values, lattice):
+    """(positions, counts): the distinct :meth:`Lattice.positions` of the data, increasing,
+    and how many data have each (the sufficient statistic of the release on a resolution;
+    Dask merges them over blocks)."""
+    return np.unique(lattice.positions(values), return_counts=True)
+
+
+def _lattice_quantile(positions, counts, quant, eps, lattice, rng):
+    """The release of quantileDP with a resolution (see its Notes): a run of candidates
+    drawn with weight (its number of candidates) times exp(eps u / (2 Delta')), Delta' = 1 +
+    2^-20, and a candidate uniformly within it (``_random.exponential_interval``, exact):
+    the exponential mechanism on the candidates, counting measure."""
+    utilities, widths, starts = lattice.runs(positions, counts, quant)
+    i, offset = _random.exponential_interval(utilities, widths, eps, 1.0, rng)
+    return float(lattice.points(np.array([int(starts[i]) + offset]))[0])
+
+
 def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
-             mechanism="exponential", random_state=None, accountant=None):
+             mechanism="exponential", random_state=None, accountant=None, resolution=None):
     """Differentially private median: :func:`quantileDP` with quant = 0.5.
 
     The accountant is charged PrivacyLoss.pure(eps), label "medianDP".
@@ -2181,4 +2315,4 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
         accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "medianDP"
     )
     return _quantile_dp(x, 0.5, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                        random_state, bill)
+                        random_state, bill, resolution)
