@@ -1669,13 +1669,14 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
         * quantileDP: ``quant`` (required, as by the release), ``lower_bound``,
           ``upper_bound``, ``which_sensitivity``, ``mechanism`` ('exponential', checked as
           the release checks it), ``n`` (optional and without effect on the bound: it only
-          fixes the utilities' grid, the same for any n below 2^979); medianDP the same
-          without ``quant``.
+          fixes the utilities' grid, the same for any n below 2^979), ``resolution`` (the
+          release's: its N + 1 candidates replace the fine grid's 2^59 in the bound);
+          medianDP the same without ``quant``.
         * quantilesDP: ``quants``, the bounds, ``method``, ``which_sensitivity``, ``n``
-          (optional, as for quantileDP), and for ``method = 'joint'`` (the default)
-          ``resolution`` (required:
-          the public spacing r of the data, which with the bounds lie on the grid
-          lower_bound + r k, e.g. 1 for whole numbers). Rank errors over the best the data
+          (optional, as for quantileDP), and ``resolution``: for 'recursive' and
+          'independent' the release's (optional, as for quantileDP); for
+          ``method = 'joint'`` required, the public spacing r of the data, which with the
+          bounds lie on the grid lower_bound + r k, e.g. 1 for whole numbers. Rank errors over the best the data
           allow: 'independent' and 'joint' for all the quantiles at once; 'recursive' per
           quantile (a vector; all at once with ``simultaneous``).
         * boundsDP: ``quants``, ``grid`` (the release's defaults), ``n`` (optional, as for

@@ -202,6 +202,15 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     accountant : BudgetAccountant, optional
         Charged PrivacyLoss.pure(eps) once, label "quantilesDP"; by default the session's
         accountant, if any. An overspend is refused before the data are read.
+    resolution : float, optional
+        A public spacing r (e.g. 1 for whole numbers), for 'recursive' and 'independent'
+        (refused for 'joint'): every release is one of the candidates lower_bound + i r,
+        drawn as :func:`dppack.quantileDP` draws with a resolution (the exponential
+        mechanism on them, McSherry and Talwar 2007; Smith 2011). 'recursive' keeps the
+        candidates of the whole range: a node between two earlier releases chooses among
+        the candidates between them (both included), a set fixed by the releases before it,
+        so the argument of Kaplan, Schnapp and Stemmer (2022) holds unchanged. None
+        (default): the fine grid of :func:`dppack.quantileDP`.
 
     Returns
     -------
@@ -213,8 +222,9 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     Raises
     ------
     ValueError
-        For bounds, quants, eps, method, which_sensitivity or data that are not as above, and
-        for an overspend: all before any random number is drawn.
+        For bounds, resolution, quants, eps, method, which_sensitivity or data that are not
+        as above, and for an overspend: all before any random number is drawn (a bad
+        resolution before the data are read).
 
     Notes
     -----
@@ -252,6 +262,9 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     ...                 random_state=1)
     >>> [round(float(v), 1) for v in q]
     [98.6, 115.8, 140.6]
+    >>> quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, random_state=1,
+    ...             resolution=1).tolist()
+    [98.0, 115.0, 144.0]
     """
     bill = accounting.charge(accountant, lambda: _quantiles_loss(eps), "quantilesDP")
     lower, upper = _bounds(lower_bound, upper_bound)

@@ -1808,12 +1808,20 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
         Charged PrivacyLoss.pure(eps) (also for 'both', which releases one value), label
         "quantileDP"; by default the session's accountant (``with BudgetAccountant(...)``),
         if any. An overspend is refused before the data are read or any noise is drawn.
+    resolution : float, optional
+        A public spacing r (e.g. 1 for whole numbers): the release is then one of the
+        candidates lower_bound + i r (i = 0, ..., floor((upper_bound - lower_bound) / r),
+        upper_bound included when it lies on them), and a value shared by tied data can be
+        released exactly (Notes, "On a resolution"). At most 2^40 candidates, and r at
+        least max(abs(lower_bound), abs(upper_bound)) / 2^40. None (default): DPpack's
+        release, drawn on the fine grid below.
 
     Returns
     -------
     float
         In [lower_bound, upper_bound]: a point of the grid g = 2^j of the Notes (the
-        nearest double to it where the grid is finer than the doubles).
+        nearest double to it where the grid is finer than the doubles); with a
+        ``resolution``, one of its candidates.
 
     Raises
     ------
@@ -1858,6 +1866,30 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     DPpack's only by the grid: widths are counted in steps of g (below 2^-58 of the larger
     bound) instead of measured in floating point.
 
+    **On a resolution** (``resolution`` = r; a deviation from DPpack, which has no such
+    argument). The candidates are t_i = lower_bound + i r, i = 0, ..., N, fixed by the
+    bounds and r alone (``Lattice``: computed once per index by one formula, as
+    (fl(lower_bound k) + i) / k when r is the double nearest 1 / k, so that r = 0.1 gives
+    0.3 and data written to one decimal tie with the candidates). Each datum, clipped to the
+    bounds, is compared exactly with them: lt(t) data lie below t and le(t) at or below it.
+    The utility of t is DPpack's -abs(k - quant n) at the best rank k the candidate can take
+    between its tied data, -max(0, lt(t) - quant n, quant n - le(t)): DPpack's where no
+    datum equals t (lt = le = k), and 0 on a value whose ties span rank quant n, so that
+    the true quantile of data on the resolution is the most likely release. Sensitivity 1,
+    bounded or unbounded: changing a record moves lt and le by at most 1 each; adding or
+    removing one moves them by 0 or 1 and quant n by quant, so lt - quant n and
+    quant n - le each by at most max(quant, 1 - quant). The release is the exponential
+    mechanism over the N + 1 candidates with counting measure (McSherry and Talwar 2007,
+    Theorem 6; the quantile utility of Smith 2011), eps-DP, drawn exactly: consecutive
+    candidates with the same (lt, le) form a run (at most 3 n + 1 runs, from the data's
+    positions among the candidates; never N + 1 candidates listed), a run is drawn with
+    weight its number of candidates times exp(eps u / (2 Delta')) and a candidate
+    uniformly within it (``_random.exponential_interval``, Delta' = 1 + 2^-20). The
+    release is the double t_i (post-processing of the index i). Cost: one sort of the
+    data's positions, O(n log n). On Dask one pass counts the data per position (at most
+    one pair per distinct position reaches the driver): the same counts, the same draws as
+    in memory for the same ``random_state``.
+
     **Dask** (``dppack.dask.quantiles``, for data beyond one machine's memory). No sort: every record is rounded to cells
     of a coarser public grid h = 2^(j + s), s >= 0 the smallest with at most 2^20 cells
     between the bounds (from the bounds alone; h <= (upper_bound - lower_bound) / 2^19, or h =
@@ -1892,6 +1924,11 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     >>> q = quantileDP(load_pima()["glu"], 0.25, 1.0, 50, 200, random_state=1)
     >>> round(q, 2)
     98.83
+
+    The glucose values are whole numbers: with resolution 1 the release is one too.
+
+    >>> quantileDP(load_pima()["glu"], 0.25, 1.0, 50, 200, random_state=1, resolution=1)
+    98.0
     """
     bill = accounting.charge(
         accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "quantileDP"
@@ -2289,6 +2326,9 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
         As :func:`quantileDP`.
     accountant : BudgetAccountant, optional
         As :func:`quantileDP` (label "medianDP").
+    resolution : float, optional
+        As :func:`quantileDP`: the public spacing of the candidates (e.g. 1 for whole
+        numbers; the exponential mechanism of McSherry and Talwar 2007 on them).
 
     Returns
     -------
@@ -2301,7 +2341,8 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``medianDP``.
+    Giddens and Liu (2023), DPpack reference manual, ``medianDP``; McSherry and Talwar
+    (2007); Smith (2011).
 
     Examples
     --------
@@ -2310,6 +2351,8 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
     >>> from dppack.datasets import load_pima
     >>> round(medianDP(load_pima()["glu"], 1.0, 50, 200, random_state=1), 2)
     116.78
+    >>> medianDP(load_pima()["glu"], 1.0, 50, 200, random_state=1, resolution=1)
+    115.0
     """
     bill = accounting.charge(
         accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "medianDP"
