@@ -2233,24 +2233,37 @@ class Lattice:
         t[np.asarray(index) == 0] = self.lower
         return t
 
-    def positions(self, values):
-        """p = L + R for each value clipped to [lower, upper] (int64 in [0, 2N + 2]): L the
-        number of candidates below it, R those at or below it, so p = 2L between candidates
-        and 2L + 1 on candidate L. Exact comparisons of doubles with the candidates."""
-        x = np.clip(np.asarray(values, dtype=np.float64), self.lower, self.upper)
+    def _at(self, index):
+        """t_i for int64 ``index`` in [-1, N + 1]: -inf below the first, +inf above the last."""
         top = self.size - 1
-        with np.errstate(invalid="ignore"):
-            guess = np.floor((x - self.lower) / self.resolution)
-        low = np.clip(np.nan_to_num(guess), 0, top).astype(np.int64)  # a guess of L
-        while True:  # a step or two: the guess is within one candidate
-            up = (low <= top) & (self.points(np.minimum(low, top)) < x)
-            low += up
-            down = (low > 0) & (self.points(np.maximum(low - 1, 0)) >= x)
-            low -= down
-            if not (up.any() or down.any()):
-                break
-        on = (low <= top) & (self.points(np.minimum(low, top)) == x)
-        return 2 * low + on
+        t = self.points(np.clip(index, 0, top))
+        t[index < 0] = -np.inf
+        t[index > top] = np.inf
+        return t
+
+    def positions(self, values):
+        """p = L + R for each value (finite) clipped to [lower, upper] (int64 in
+        [0, 2N + 2]): L the number of candidates below it, R those at or below it, so
+        p = 2L between candidates and 2L + 1 on candidate L. Exact comparisons of doubles
+        with the candidates: a guess of L from (x - lower) / r (within a candidate or so),
+        then moved until t_{L-1} < x <= t_L."""
+        x = np.clip(np.asarray(values, dtype=np.float64), self.lower, self.upper)
+        guess = np.floor((x - self.lower) / self.resolution)
+        low = np.clip(guess, 0, self.size).astype(np.int64)
+        here = self._at(low)  # t_L
+        move = np.flatnonzero(here < x)
+        while move.size:  # up while t_L < x
+            low[move] += 1
+            here[move] = self._at(low[move])
+            move = move[here[move] < x[move]]
+        before = self._at(low - 1)  # t_{L-1}
+        move = np.flatnonzero(before >= x)
+        while move.size:  # down while t_{L-1} >= x (then t_L >= x still)
+            low[move] -= 1
+            here[move] = before[move]
+            before[move] = self._at(low[move] - 1)
+            move = move[before[move] >= x[move]]
+        return 2 * low + (here == x)
 
     def runs(self, positions, counts, quant):
         """(utilities, widths, starts) of the runs of candidates with one utility:
