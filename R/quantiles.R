@@ -55,7 +55,7 @@
 #' quantilesDP(round(x), c(0.25, 0.5, 0.75), eps = 1, lower.bound = 0, upper.bound = 6,
 #'             resolution = 1)
 quantilesDP <- function(x, quants, eps, lower.bound, upper.bound, method = "recursive",
-                        which.sensitivity = "bounded", accountant = NULL, resolution = NULL) {
+                        which.sensitivity = "bounded", resolution = NULL, accountant = NULL) {
   value <- .call_core(
     "quantilesDP",
     accountant = .accountant(accountant),

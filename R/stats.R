@@ -483,7 +483,7 @@ pooledCovDP <- function(..., eps = 1, lower.bound1, upper.bound1, lower.bound2, 
 #' quantileDP(c(1, 1, -2, 8, -6), quant = 0.25, eps = 1, lower.bound = -10, upper.bound = 10,
 #'            resolution = 1)
 quantileDP <- function(x, quant, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
-                       mechanism = "exponential", accountant = NULL, resolution = NULL) {
+                       mechanism = "exponential", resolution = NULL, accountant = NULL) {
   .call_core(
     "quantileDP",
     accountant = .accountant(accountant),
@@ -505,7 +505,7 @@ quantileDP <- function(x, quant, eps, lower.bound, upper.bound, which.sensitivit
 #' medianDP(c(1, 1, -2, 8, -6), eps = 1, lower.bound = -10, upper.bound = 10)
 #' medianDP(c(1, 1, -2, 8, -6), eps = 1, lower.bound = -10, upper.bound = 10, resolution = 1)
 medianDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
-                     mechanism = "exponential", accountant = NULL, resolution = NULL) {
+                     mechanism = "exponential", resolution = NULL, accountant = NULL) {
   .call_core(
     "medianDP",
     accountant = .accountant(accountant),

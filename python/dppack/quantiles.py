@@ -160,8 +160,8 @@ def _quantiles_loss(eps):
 
 
 def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
-                which_sensitivity="bounded", random_state=None, accountant=None,
-                resolution=None):
+                which_sensitivity="bounded", random_state=None, resolution=None,
+                accountant=None):
     """Differentially private quantiles: m quantiles of one variable under one budget.
 
     Parameters
@@ -199,9 +199,6 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         other, so that two releases change on every level below the first: eps / (2 L - 1)
         each.
     random_state : None, int or NumPy Generator, optional
-    accountant : BudgetAccountant, optional
-        Charged PrivacyLoss.pure(eps) once, label "quantilesDP"; by default the session's
-        accountant, if any. An overspend is refused before the data are read.
     resolution : float, optional
         A public spacing r (e.g. 1 for whole numbers), for 'recursive' and 'independent'
         (refused for 'joint'): every release is one of the candidates lower_bound + i r,
@@ -211,6 +208,9 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         the candidates between them (both included), a set fixed by the releases before it,
         so the argument of Kaplan, Schnapp and Stemmer (2022) holds unchanged. None
         (default): the fine grid of :func:`dppack.quantileDP`.
+    accountant : BudgetAccountant, optional
+        Charged PrivacyLoss.pure(eps) once, label "quantilesDP"; by default the session's
+        accountant, if any. An overspend is refused before the data are read.
 
     Returns
     -------

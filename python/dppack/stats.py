@@ -1778,7 +1778,7 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
 
 
 def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bounded",
-               mechanism="exponential", random_state=None, accountant=None, resolution=None):
+               mechanism="exponential", random_state=None, resolution=None, accountant=None):
     """Differentially private quantile (Smith 2011), by the exponential mechanism, drawn
     exactly.
 
@@ -1804,10 +1804,6 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
         The sensitivity is 1 either way; 'both' warns and returns one value.
     mechanism : {'exponential'}, default 'exponential'
     random_state : None, int or NumPy Generator, optional
-    accountant : BudgetAccountant, optional
-        Charged PrivacyLoss.pure(eps) (also for 'both', which releases one value), label
-        "quantileDP"; by default the session's accountant (``with BudgetAccountant(...)``),
-        if any. An overspend is refused before the data are read or any noise is drawn.
     resolution : float, optional
         A public spacing r (e.g. 1 for whole numbers): the release is then one of the
         candidates lower_bound + i r (i = 0, ..., floor((upper_bound - lower_bound) / r),
@@ -1815,6 +1811,10 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
         released exactly (Notes, "On a resolution"). At most 2^40 candidates, and r at
         least max(abs(lower_bound), abs(upper_bound)) / 2^40. None (default): DPpack's
         release, drawn on the fine grid below.
+    accountant : BudgetAccountant, optional
+        Charged PrivacyLoss.pure(eps) (also for 'both', which releases one value), label
+        "quantileDP"; by default the session's accountant (``with BudgetAccountant(...)``),
+        if any. An overspend is refused before the data are read or any noise is drawn.
 
     Returns
     -------
@@ -2328,7 +2328,7 @@ def _lattice_quantile(positions, counts, quant, eps, lattice, rng):
 
 
 def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
-             mechanism="exponential", random_state=None, accountant=None, resolution=None):
+             mechanism="exponential", random_state=None, resolution=None, accountant=None):
     """Differentially private median: :func:`quantileDP` with quant = 0.5.
 
     The accountant is charged PrivacyLoss.pure(eps), label "medianDP".
@@ -2337,11 +2337,11 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
     ----------
     x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, random_state
         As :func:`quantileDP`.
-    accountant : BudgetAccountant, optional
-        As :func:`quantileDP` (label "medianDP").
     resolution : float, optional
         As :func:`quantileDP`: the public spacing of the candidates (e.g. 1 for whole
         numbers; the exponential mechanism of McSherry and Talwar 2007 on them).
+    accountant : BudgetAccountant, optional
+        As :func:`quantileDP` (label "medianDP").
 
     Returns
     -------

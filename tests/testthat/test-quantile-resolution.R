@@ -7,10 +7,10 @@ glu <- c(148, 85, 183, 89, 137, 116, 78, 115, 197, 125, 110, 168, 139, 189, 166,
          107, 103, 115, 126, 99, 196, 119, 143, 125, 147, 97, 145, 117, 109, 158, 88, 92,
          122, 103, 138, 102, 90, 111, 180, 133, 106, 171, 159, 180, 146, 71, 103, 105)
 
-test_that("resolution comes last, NULL by default", {
+test_that("resolution comes last before the accountant, NULL by default", {
   for (f in list(quantileDP, medianDP, quantilesDP)) {
     args <- formals(f)
-    expect_identical(tail(names(args), 1), "resolution")
+    expect_identical(tail(names(args), 2), c("resolution", "accountant"))
     expect_null(args$resolution)
   }
 })
