@@ -1828,7 +1828,8 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     ValueError
         DPpack's messages in DPpack's order (bound lengths, quant, which_sensitivity,
         mechanism, then the exponential mechanism's eps check), and ours for bounds and data;
-        an overspend of the accountant. All before any random number is drawn.
+        an overspend of the accountant. All before any random number is drawn; a bad
+        ``resolution`` (after the bounds) before the data are read.
 
     Notes
     -----
