@@ -20,8 +20,9 @@ Cost: a batch makes one public call (checks, counting, runs, draw), then reuses 
 of the data's counts (a deterministic function of the data, ``stats.Lattice.runs``) and
 draws the mechanism again (``_random.exponential_interval``, the release's sampler), as the
 Dask audits reuse their pass: about 8 s of CPU for the file (the wall time grows with the
-load). The recursive method is audited
-through the public call, 400 draws in the default run, 2 000 under ``slow``. Each audit's false-failure rate is 1e-3 (the auditor's alpha); the seeds are fixed.
+load). The recursive method is audited through the public call, 400 draws in the default
+run, 2 000 under ``slow``. Each audit's false-failure rate is 1e-3 (the auditor's alpha);
+the seeds are fixed.
 """
 
 import numpy as np
