@@ -37,6 +37,10 @@
 #'   guarantee. It changes the budget split of `"recursive"` only.
 #' @param accountant A [BudgetAccountant] charged for this release, or `NULL` for the
 #'   default accountant of [with_accountant()], if any.
+#' @param resolution `NULL` (default) or a positive public spacing r, for `"recursive"` and
+#'   `"independent"` (an error for `"joint"`): every release is one of the candidates
+#'   `lower.bound + i * r`, drawn as [quantileDP()] draws with a `resolution` (a recursive
+#'   node chooses among the candidates between the releases around it).
 #' @return The m sanitized quantiles, in increasing order.
 #' @references Gillenwater J, Joseph M, Kulesza A (2021). Differentially private quantiles.
 #'   ICML. Kaplan H, Schnapp S, Stemmer U (2022). Differentially private approximate
@@ -48,15 +52,17 @@
 #' quantilesDP(x, c(0.25, 0.5, 0.75), eps = 1, lower.bound = 0, upper.bound = 6)
 #' quantilesDP(x, c(0.25, 0.5, 0.75), eps = 1, lower.bound = 0, upper.bound = 6,
 #'             method = "joint")
+#' quantilesDP(round(x), c(0.25, 0.5, 0.75), eps = 1, lower.bound = 0, upper.bound = 6,
+#'             resolution = 1)
 quantilesDP <- function(x, quants, eps, lower.bound, upper.bound, method = "recursive",
-                        which.sensitivity = "bounded", accountant = NULL) {
+                        which.sensitivity = "bounded", resolution = NULL, accountant = NULL) {
   value <- .call_core(
     "quantilesDP",
     accountant = .accountant(accountant),
     x = .to_py(x), quants = .to_py(quants), eps = .to_py(eps),
     upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
     method = .to_py(method), which_sensitivity = .to_py(which.sensitivity),
-    random_state = .random_state()
+    random_state = .random_state(), resolution = .to_py(resolution)
   )
   as.numeric(value)
 }

@@ -457,25 +457,40 @@ pooledCovDP <- function(..., eps = 1, lower.bound1, upper.bound1, lower.bound2, 
 #' release on the values rounded to the cells, each moved by at most
 #' `(upper.bound - lower.bound) / 2^20`).
 #'
+#' With a `resolution` r (not in DPpack; e.g. `1` for whole numbers), the release is one of
+#' the public candidates `lower.bound + i * r` (`upper.bound` included when it lies on them),
+#' chosen by the exponential mechanism with DPpack's utility at the best rank a candidate
+#' can take between tied data: `-max(0, lt - quant * n, quant * n - le)`, `lt` and `le` the
+#' data below and at or below it. Where no datum equals the candidate this is DPpack's
+#' `-|k - quant * n|`; a value whose ties span rank `quant * n` gets utility 0, so the exact
+#' quantile of data on the resolution is the most likely release. Sensitivity 1 (McSherry
+#' and Talwar 2007; Smith 2011), drawn exactly over runs of candidates of equal utility. At
+#' most 2^40 candidates, and `r` at least `max(abs(lower.bound), abs(upper.bound)) / 2^40`.
+#'
 #' @inheritParams meanDP
 #' @param quant Quantile in \[0, 1\].
 #' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (identical here: warns).
 #' @param mechanism Only `'exponential'`.
+#' @param resolution `NULL` (default: DPpack's release) or a positive public spacing of
+#'   the candidates, e.g. `1` for whole numbers.
 #' @return The sanitized quantile.
 #' @references Smith A (2011). Privacy-preserving statistical estimation with optimal
-#'   convergence rates. STOC.
+#'   convergence rates. STOC. McSherry F, Talwar K (2007). Mechanism design via
+#'   differential privacy. FOCS.
 #' @export
 #' @examplesIf dppack_available()
 #' quantileDP(c(1, 1, -2, 8, -6), quant = 0.25, eps = 1, lower.bound = -10, upper.bound = 10)
+#' quantileDP(c(1, 1, -2, 8, -6), quant = 0.25, eps = 1, lower.bound = -10, upper.bound = 10,
+#'            resolution = 1)
 quantileDP <- function(x, quant, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
-                       mechanism = "exponential", accountant = NULL) {
+                       mechanism = "exponential", resolution = NULL, accountant = NULL) {
   .call_core(
     "quantileDP",
     accountant = .accountant(accountant),
     x = .to_py(x), quant = .to_py(quant), eps = .to_py(eps),
     upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
     which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
-    random_state = .random_state()
+    random_state = .random_state(), resolution = .to_py(resolution)
   )
 }
 
@@ -488,14 +503,15 @@ quantileDP <- function(x, quant, eps, lower.bound, upper.bound, which.sensitivit
 #' @export
 #' @examplesIf dppack_available()
 #' medianDP(c(1, 1, -2, 8, -6), eps = 1, lower.bound = -10, upper.bound = 10)
+#' medianDP(c(1, 1, -2, 8, -6), eps = 1, lower.bound = -10, upper.bound = 10, resolution = 1)
 medianDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
-                     mechanism = "exponential", accountant = NULL) {
+                     mechanism = "exponential", resolution = NULL, accountant = NULL) {
   .call_core(
     "medianDP",
     accountant = .accountant(accountant),
     x = .to_py(x), eps = .to_py(eps),
     upper_bound = .to_py(upper.bound), lower_bound = .to_py(lower.bound),
     which_sensitivity = .to_py(which.sensitivity), mechanism = .to_py(mechanism),
-    random_state = .random_state()
+    random_state = .random_state(), resolution = .to_py(resolution)
   )
 }

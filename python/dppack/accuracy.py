@@ -1364,13 +1364,15 @@ def _utility_bound(eps, sensitivity, candidates, largest, alpha):
     return (math.log(candidates) + math.log(1.0 / alpha)) * step / float(rate) + step, step
 
 
-def _rank_bound(eps, lower, upper, n, alpha):
+def _rank_bound(eps, lower, upper, n, alpha, lattice=None):
     """The rank-error excess of quantileDP's exponential mechanism that fails with
     probability at most alpha (:func:`_utility_bound`, sensitivity 1, Delta' = 1 + 2^-20)
     for the release's candidates (``stats.quantile_candidates``, |R| about 2^59: the
     bound is a worst case from public values only, typically an order of magnitude above
-    the rank errors seen)."""
-    return _utility_bound(eps, 1.0, stats.quantile_candidates(lower, upper), n, alpha)
+    the rank errors seen; with a ``resolution``, its N + 1 candidates, ``stats.Lattice``,
+    and the rank error is the distance from quant n to the release's ranks [lt, le])."""
+    candidates = stats.quantile_candidates(lower, upper) if lattice is None else lattice.size
+    return _utility_bound(eps, 1.0, candidates, n, alpha)
 
 
 def _exponential(statistic, eps, sensitivity, size=None, measure=None, candidates=None, *,
@@ -1422,18 +1424,20 @@ def _exponential(statistic, eps, sensitivity, size=None, measure=None, candidate
 
 
 def _quantile(statistic, eps, lower_bound, upper_bound, quant=0.5, n=None,
-              which_sensitivity="bounded", mechanism="exponential", *, alpha, simultaneous):
+              which_sensitivity="bounded", mechanism="exponential", resolution=None, *, alpha,
+              simultaneous):
     """quantileDP / medianDP: the rank-error bound of :func:`_rank_bound` (``quant``
     required for quantileDP, by :func:`noiseIntervalDP`; ``n`` does not change the bound,
     it only fixes the utilities' grid, whose step 2^-20 is added)."""
     b = _bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    lattice = stats.check_resolution(resolution, b["lower.bound"], b["upper.bound"])
     data_access.check_quant(quant)
     _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
                          stats.WHICH_MESSAGE)
     _checks.check_choice(mechanism, "mechanism", ("exponential",), stats.EXPONENTIAL_MESSAGE)
     eps = _checks.check_finite_budget(eps, "eps")
     n = 1 if n is None else _checks.check_whole(n, "n", 1)
-    width, step = _rank_bound(eps, b["lower.bound"], b["upper.bound"], n, alpha)
+    width, step = _rank_bound(eps, b["lower.bound"], b["upper.bound"], n, alpha, lattice)
     return NoiseInterval(statistic, width, alpha, False, math.nan, math.nan, step,
                          "exponential mechanism (rank error)", "rank")
 
@@ -1459,12 +1463,13 @@ def _quantiles(statistic, eps, quants, lower_bound, upper_bound, method="recursi
     lower, upper = b["lower.bound"], b["upper.bound"]
     if method == "joint":
         return _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha)
-    if resolution is not None:
-        raise _messages.value_error("resolution is for method = 'joint' only.")
+    # 'recursive' and 'independent': the release's resolution (its candidates)
+    lattice = stats.check_resolution(resolution, lower, upper)
     if method == "recursive":
         return _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitivity,
-                                    alpha, simultaneous)
-    width, step = _rank_bound(eps / m, lower, upper, n, _per_value_alpha(alpha, m, True))
+                                    alpha, simultaneous, lattice)
+    width, step = _rank_bound(eps / m, lower, upper, n, _per_value_alpha(alpha, m, True),
+                              lattice)
     return NoiseInterval(statistic, width, alpha, True, math.nan, math.nan, step,
                          "exponential mechanism (rank error)", "rank")
 
@@ -1532,7 +1537,7 @@ def _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha):
 
 
 def _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitivity, alpha,
-                         simultaneous):
+                         simultaneous, lattice=None):
     """quantilesDP, 'recursive': per quantile, the sum over the nodes on its path of their
     weights (``quantiles.recursion_weights``) times each node's quantileDP bound
     (:func:`_utility_bound` at the release's share, ``quantiles.recursive_share``; the root
@@ -1546,6 +1551,8 @@ def _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitiv
     weights = quantiles.recursion_weights(quants)
     root = stats.quantile_candidates(lower, upper)
     inner = stats.quantile_candidates_within(lower, upper)
+    if lattice is not None:  # every node chooses among a subset of the N + 1 candidates
+        root = inner = lattice.size
     widths = np.empty(m)
     for j, w in enumerate(weights):
         level = _per_value_alpha(alpha, m if simultaneous else w.size, True)
@@ -1664,13 +1671,14 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
         * quantileDP: ``quant`` (required, as by the release), ``lower_bound``,
           ``upper_bound``, ``which_sensitivity``, ``mechanism`` ('exponential', checked as
           the release checks it), ``n`` (optional and without effect on the bound: it only
-          fixes the utilities' grid, the same for any n below 2^979); medianDP the same
-          without ``quant``.
+          fixes the utilities' grid, the same for any n below 2^979), ``resolution`` (the
+          release's: its N + 1 candidates replace the fine grid's 2^59 in the bound);
+          medianDP the same without ``quant``.
         * quantilesDP: ``quants``, the bounds, ``method``, ``which_sensitivity``, ``n``
-          (optional, as for quantileDP), and for ``method = 'joint'`` (the default)
-          ``resolution`` (required:
-          the public spacing r of the data, which with the bounds lie on the grid
-          lower_bound + r k, e.g. 1 for whole numbers). Rank errors over the best the data
+          (optional, as for quantileDP), and ``resolution``: for 'recursive' and
+          'independent' the release's (optional, as for quantileDP); for
+          ``method = 'joint'`` required, the public spacing r of the data, which with the
+          bounds lie on the grid lower_bound + r k, e.g. 1 for whole numbers. Rank errors over the best the data
           allow: 'independent' and 'joint' for all the quantiles at once; 'recursive' per
           quantile (a vector; all at once with ``simultaneous``).
         * boundsDP: ``quants``, ``grid`` (the release's defaults), ``n`` (optional, as for

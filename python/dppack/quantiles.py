@@ -114,7 +114,7 @@ import numpy as np
 
 from . import _checks, _messages, _random, accounting
 from .accounting import PrivacyLoss
-from .stats import quantileDP
+from .stats import check_resolution, lattice_runs, quantileDP
 
 __all__ = ["boundsDP", "quantilesDP"]
 
@@ -160,7 +160,8 @@ def _quantiles_loss(eps):
 
 
 def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
-                which_sensitivity="bounded", random_state=None, accountant=None):
+                which_sensitivity="bounded", random_state=None, resolution=None,
+                accountant=None):
     """Differentially private quantiles: m quantiles of one variable under one budget.
 
     Parameters
@@ -198,6 +199,15 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         other, so that two releases change on every level below the first: eps / (2 L - 1)
         each.
     random_state : None, int or NumPy Generator, optional
+    resolution : float, optional
+        A public spacing r (e.g. 1 for whole numbers), for 'recursive' and 'independent'
+        (refused for 'joint'): every release is one of the candidates lower_bound + i r,
+        drawn as :func:`dppack.quantileDP` draws with a resolution (the exponential
+        mechanism on them, McSherry and Talwar 2007; Smith 2011). 'recursive' keeps the
+        candidates of the whole range: a node between two earlier releases chooses among
+        the candidates between them (both included), a set fixed by the releases before it,
+        so the argument of Kaplan, Schnapp and Stemmer (2022) holds unchanged. None
+        (default): the fine grid of :func:`dppack.quantileDP`.
     accountant : BudgetAccountant, optional
         Charged PrivacyLoss.pure(eps) once, label "quantilesDP"; by default the session's
         accountant, if any. An overspend is refused before the data are read.
@@ -212,8 +222,9 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     Raises
     ------
     ValueError
-        For bounds, quants, eps, method, which_sensitivity or data that are not as above, and
-        for an overspend: all before any random number is drawn.
+        For bounds, resolution, quants, eps, method, which_sensitivity or data that are not
+        as above, and for an overspend: all before any random number is drawn (a bad
+        resolution before the data are read).
 
     Notes
     -----
@@ -252,15 +263,22 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     ...                 random_state=1)
     >>> [round(float(v), 1) for v in q]
     [98.6, 115.8, 140.6]
+    >>> quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, random_state=1,
+    ...             resolution=1).tolist()
+    [98.0, 115.0, 144.0]
     """
     bill = accounting.charge(accountant, lambda: _quantiles_loss(eps), "quantilesDP")
     lower, upper = _bounds(lower_bound, upper_bound)
+    lattice = check_resolution(resolution, lower, upper)  # public: before the data
     # Under add/remove neighbours n is private: no record is needed (refusing an empty
     # dataset while releasing its neighbour of one record would depend on the data).
     unbounded = _checks.is_one_of(which_sensitivity, ("unbounded",))
     x, _, _ = _checks.as_finite_data(x, "x", 0 if unbounded else 1)
     quants = check_quants(quants)
     _checks.check_choice(method, "method", METHODS)
+    if lattice is not None and method == "joint":
+        raise _messages.value_error(
+            "resolution is for method = 'recursive' or 'independent' (not 'joint').")
     _checks.check_choice(which_sensitivity, "which.sensitivity", WHICH)
     eps = _checks.check_finite_budget(eps, "eps")
     rng = _random.as_generator(random_state)
@@ -270,10 +288,16 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         return _joint_exp(values, quants, eps, lower, upper, rng)
     if method == "independent":
         out = [quantileDP(x, q, eps / quants.size, lower, upper, which_sensitivity,
-                          random_state=rng, accountant=accounting.UNCHARGED) for q in quants]
+                          random_state=rng, accountant=accounting.UNCHARGED,
+                          resolution=resolution) for q in quants]
         return np.sort(np.asarray(out, dtype=np.float64))
     share = recursive_share(eps, quants.size, which_sensitivity)
     out = np.empty(quants.size)
+    if lattice is not None:
+        _recursive_lattice(lattice.positions(x.ravel(order="K")), quants,
+                           np.arange(quants.size), share, 0, lattice.size - 1, lattice, rng,
+                           out)
+        return out
     _recursive(x.ravel(order="K"), quants, np.arange(quants.size), share, lower, upper, rng,
                out)
     return out
@@ -320,6 +344,33 @@ def _recursive(x, quants, slots, eps, lower, upper, rng, out):
         _recursive(below, left, slots[:middle], eps, lower, value, rng, out)
     if middle + 1 < quants.size:
         _recursive(above, right, slots[middle + 1:], eps, value, upper, rng, out)
+
+
+def _recursive_lattice(positions, quants, slots, eps, first, last, lattice, rng, out):
+    """:func:`_recursive` on a resolution: the part of the data with ``positions``
+    (``stats.Lattice.positions``) among the candidates ``first``, ..., ``last`` of
+    ``lattice``. Each node releases its middle quantile by quantileDP's mechanism on these
+    candidates (``stats.lattice_runs``, ``_random.exponential_interval``: the exponential
+    mechanism with sensitivity 1 on a candidate set fixed by the releases before it), then
+    recurses on the records at or below the released candidate i (candidates first ... i)
+    and those above it (i ... last), as Kaplan, Schnapp and Stemmer (2022, Algorithm 1)."""
+    if not quants.size:
+        return
+    middle, q, left, right = _split(quants)
+    if first == last:  # one candidate left: every quantile is that point
+        out[slots] = lattice.points(np.array([first]))[0]
+        return
+    local, counts = np.unique(positions - 2 * first, return_counts=True)
+    utilities, widths, starts = lattice_runs(local, counts, last - first + 1, q)
+    k, offset = _random.exponential_interval(utilities, widths, eps, 1.0, rng)
+    index = first + int(starts[k]) + offset
+    out[slots[middle]] = lattice.points(np.array([index]))[0]
+    if middle:  # the records at or below candidate index: positions <= 2 index + 1
+        _recursive_lattice(positions[positions <= 2 * index + 1], left, slots[:middle], eps,
+                           first, index, lattice, rng, out)
+    if middle + 1 < quants.size:
+        _recursive_lattice(positions[positions > 2 * index + 1], right, slots[middle + 1:],
+                           eps, index, last, lattice, rng, out)
 
 
 def _split(quants):

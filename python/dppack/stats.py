@@ -1785,7 +1785,7 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
 
 
 def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bounded",
-               mechanism="exponential", random_state=None, accountant=None):
+               mechanism="exponential", random_state=None, resolution=None, accountant=None):
     """Differentially private quantile (Smith 2011), by the exponential mechanism, drawn
     exactly.
 
@@ -1811,6 +1811,13 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
         The sensitivity is 1 either way; 'both' warns and returns one value.
     mechanism : {'exponential'}, default 'exponential'
     random_state : None, int or NumPy Generator, optional
+    resolution : float, optional
+        A public spacing r (e.g. 1 for whole numbers): the release is then one of the
+        candidates lower_bound + i r (i = 0, ..., floor((upper_bound - lower_bound) / r),
+        upper_bound included when it lies on them), and a value shared by tied data can be
+        released exactly (Notes, "On a resolution"). At most 2^40 candidates, and r at
+        least max(abs(lower_bound), abs(upper_bound)) / 2^40. None (default): DPpack's
+        release, drawn on the fine grid below.
     accountant : BudgetAccountant, optional
         Charged PrivacyLoss.pure(eps) (also for 'both', which releases one value), label
         "quantileDP"; by default the session's accountant (``with BudgetAccountant(...)``),
@@ -1820,14 +1827,16 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     -------
     float
         In [lower_bound, upper_bound]: a point of the grid g = 2^j of the Notes (the
-        nearest double to it where the grid is finer than the doubles).
+        nearest double to it where the grid is finer than the doubles); with a
+        ``resolution``, one of its candidates.
 
     Raises
     ------
     ValueError
         DPpack's messages in DPpack's order (bound lengths, quant, which_sensitivity,
         mechanism, then the exponential mechanism's eps check), and ours for bounds and data;
-        an overspend of the accountant. All before any random number is drawn.
+        an overspend of the accountant. All before any random number is drawn; a bad
+        ``resolution`` (after the bounds) before the data are read.
 
     Notes
     -----
@@ -1865,6 +1874,30 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     DPpack's only by the grid: widths are counted in steps of g (below 2^-58 of the larger
     bound) instead of measured in floating point.
 
+    **On a resolution** (``resolution`` = r; a deviation from DPpack, which has no such
+    argument). The candidates are t_i = lower_bound + i r, i = 0, ..., N, fixed by the
+    bounds and r alone (``Lattice``: computed once per index by one formula, as
+    (fl(lower_bound k) + i) / k when r is the double nearest 1 / k, so that r = 0.1 gives
+    0.3 and data written to one decimal tie with the candidates). Each datum, clipped to the
+    bounds, is compared exactly with them: lt(t) data lie below t and le(t) at or below it.
+    The utility of t is DPpack's -abs(k - quant n) at the best rank k the candidate can take
+    between its tied data, -max(0, lt(t) - quant n, quant n - le(t)): DPpack's where no
+    datum equals t (lt = le = k), and 0 on a value whose ties span rank quant n, so that
+    the true quantile of data on the resolution is the most likely release. Sensitivity 1,
+    bounded or unbounded: changing a record moves lt and le by at most 1 each; adding or
+    removing one moves them by 0 or 1 and quant n by quant, so lt - quant n and
+    quant n - le each by at most max(quant, 1 - quant). The release is the exponential
+    mechanism over the N + 1 candidates with counting measure (McSherry and Talwar 2007,
+    Theorem 6; the quantile utility of Smith 2011), eps-DP, drawn exactly: consecutive
+    candidates with the same (lt, le) form a run (at most 3 n + 1 runs, from the data's
+    positions among the candidates; never N + 1 candidates listed), a run is drawn with
+    weight its number of candidates times exp(eps u / (2 Delta')) and a candidate
+    uniformly within it (``_random.exponential_interval``, Delta' = 1 + 2^-20). The
+    release is the double t_i (post-processing of the index i). Cost: one sort of the
+    data's positions, O(n log n). On Dask one pass counts the data per position (at most
+    one pair per distinct position reaches the driver): the same counts, the same draws as
+    in memory for the same ``random_state``.
+
     **Dask** (``dppack.dask.quantiles``, for data beyond one machine's memory). No sort: every record is rounded to cells
     of a coarser public grid h = 2^(j + s), s >= 0 the smallest with at most 2^20 cells
     between the bounds (from the bounds alone; h <= (upper_bound - lower_bound) / 2^19, or h =
@@ -1900,12 +1933,17 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     >>> q = quantileDP(load_pima()["glu"], 0.25, 1.0, 50, 200, random_state=1)
     >>> round(q, 2)
     98.83
+
+    The glucose values are whole numbers: with resolution 1 the release is one too.
+
+    >>> quantileDP(load_pima()["glu"], 0.25, 1.0, 50, 200, random_state=1, resolution=1)
+    98.0
     """
     bill = accounting.charge(
         accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "quantileDP"
     )
     return _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                        random_state, bill)
+                        random_state, bill, resolution)
 
 
 def _quantile_loss(eps, which_sensitivity, mechanism):
@@ -1917,17 +1955,21 @@ def _quantile_loss(eps, which_sensitivity, mechanism):
 
 
 def _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                 random_state, bill):
+                 random_state, bill, resolution=None):
     lower, upper = _sample_bounds(upper_bound, lower_bound)
+    lattice = check_resolution(resolution, lower, upper)  # public: before the data
     if _frames.is_dask(x):
         return _dask_quantile(x, quant, eps, lower, upper, which_sensitivity, mechanism,
-                              random_state, bill)
+                              random_state, bill, lattice)
     x, _, _ = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1))
     # DPpack clips x here; the release clips the records it uses, which gives the same result
     # without a copy of the data.
     quant, eps, rng = _quantile_arguments(quant, eps, which_sensitivity, mechanism,
                                           random_state, stacklevel=5)
     bill.spend()
+    if lattice is not None:
+        return _lattice_quantile(*lattice_counts(x.ravel(order="K"), lattice), quant, eps,
+                                 lattice, rng)
     return _exact_quantile(x.ravel(order="K"), quant, eps, lower, upper, rng)
 
 
@@ -1944,7 +1986,7 @@ def _quantile_arguments(quant, eps, which_sensitivity, mechanism, random_state, 
 
 
 def _dask_quantile(x, quant, eps, lower, upper, which_sensitivity, mechanism, random_state,
-                   bill):
+                   bill, lattice=None):
     """quantileDP on Dask data (see quantileDP's Notes, "Dask"): the in-memory release on
     the records counted per cell by one pass (``dppack.dask.quantiles``).
 
@@ -1957,6 +1999,10 @@ def _dask_quantile(x, quant, eps, lower, upper, which_sensitivity, mechanism, ra
     moments.check_sample(x, "x", _min_size(which_sensitivity, 1))
     quant, eps, rng = _quantile_arguments(quant, eps, which_sensitivity, mechanism,
                                           random_state, stacklevel=6)
+    if lattice is not None:  # one pass: the data's positions among the candidates, counted
+        counts = quantiles.lattice_counts(x, lattice, "x", _min_size(which_sensitivity, 1))
+        bill.spend()
+        return _lattice_quantile(*counts, quant, eps, lattice, rng)
     j, first, last = _quantile_grid(lower, upper)
     cells = quantiles.Cells(j, first, last, quantiles.cell_shift(first, last))
     occupied, counts = quantiles.cell_counts(x, cells, "x", _min_size(which_sensitivity, 1))
@@ -2151,8 +2197,147 @@ def _keep_union_point(records, point, quant, eps, union_utility, utilities, rng)
     return _random.exponential_coin(gap, rate, rng)
 
 
+# --------------------------------------------------------------------------------------------
+# Quantiles on a public resolution (candidates lower + i * resolution)
+# --------------------------------------------------------------------------------------------
+
+#: The most candidates a resolution may give, and the finest it may be against the bounds'
+#: magnitude (resolution >= max(abs(lower), abs(upper)) / 2^RESOLUTION_BITS, so that the
+#: candidates, computed in floating point, are strictly increasing).
+RESOLUTION_BITS = 40
+
+_RESOLUTION_MESSAGE = "resolution must be NULL or a positive finite number."
+
+
+class Lattice:
+    """The public candidates of a quantile on a resolution r: t_i = lower + i r, i = 0, ...,
+    N, N = floor((upper - lower) / r) (upper included when it lies on the lattice, to
+    floating-point rounding), from the bounds and r alone (data-independent).
+
+    The candidates are computed once per index by one fixed formula, so every caller sees
+    the same doubles: t_0 = lower; t_i = min((fl(lower k) + i) / k, upper) when r is the
+    double nearest 1 / k for a whole k (r = 0.1 gives 0.3, not 0.1 + 2 * 0.1 =
+    0.30000000000000004, so data written to the resolution tie with the candidates), else
+    min(lower + i r, upper). Both are non-decreasing in i and, for r >= max(abs(lower),
+    abs(upper)) / 2^40 (checked), strictly increasing.
+    """
+
+    def __init__(self, lower, upper, resolution):
+        self.lower, self.upper, self.resolution = lower, upper, resolution
+        k = round(1.0 / resolution)
+        self.k = k if k >= 1 and 1.0 / k == resolution else 0
+        self.base = lower * k if self.k else 0.0
+        steps = (upper * k - self.base) if self.k else (upper - lower) / resolution
+        near = round(steps)
+        # upper is a candidate if it lies on the lattice up to rounding (far below a step)
+        self.size = (near if abs(steps - near) <= 1e-6 + steps * 2.0 ** -45
+                     else math.floor(steps)) + 1  # N + 1 candidates
+
+    def points(self, index):
+        """t_i for the indices ``index`` (int array in [0, N]), as doubles."""
+        i = np.asarray(index, dtype=np.int64).astype(np.float64)
+        t = (self.base + i) / self.k if self.k else self.lower + i * self.resolution
+        np.minimum(t, self.upper, out=t)
+        np.maximum(t, self.lower, out=t)
+        t[np.asarray(index) == 0] = self.lower
+        return t
+
+    def _at(self, index):
+        """t_i for int64 ``index`` in [-1, N + 1]: -inf below the first, +inf above the last."""
+        top = self.size - 1
+        t = self.points(np.clip(index, 0, top))
+        t[index < 0] = -np.inf
+        t[index > top] = np.inf
+        return t
+
+    def positions(self, values):
+        """p = L + R for each value (finite) clipped to [lower, upper] (int64 in
+        [0, 2N + 2]): L the number of candidates below it, R those at or below it, so
+        p = 2L between candidates and 2L + 1 on candidate L. Exact comparisons of doubles
+        with the candidates: a guess of L from (x - lower) / r (within a candidate or so),
+        then moved until t_{L-1} < x <= t_L."""
+        x = np.clip(np.asarray(values, dtype=np.float64), self.lower, self.upper)
+        guess = np.floor((x - self.lower) / self.resolution)
+        low = np.clip(guess, 0, self.size).astype(np.int64)
+        here = self._at(low)  # t_L
+        move = np.flatnonzero(here < x)
+        while move.size:  # up while t_L < x
+            low[move] += 1
+            here[move] = self._at(low[move])
+            move = move[here[move] < x[move]]
+        before = self._at(low - 1)  # t_{L-1}
+        move = np.flatnonzero(before >= x)
+        while move.size:  # down while t_{L-1} >= x (then t_L >= x still)
+            low[move] -= 1
+            here[move] = before[move]
+            before[move] = self._at(low[move] - 1)
+            move = move[before[move] >= x[move]]
+        return 2 * low + (here == x)
+
+    def runs(self, positions, counts, quant):
+        """(utilities, widths, starts) of the runs of candidates with one utility:
+        :func:`lattice_runs` on all N + 1 candidates."""
+        return lattice_runs(positions, counts, self.size, quant)
+
+
+def lattice_runs(positions, counts, size, quant):
+    """(utilities, widths, starts) of the maximal runs of consecutive candidates 0, ...,
+    ``size`` - 1 with the same utility, from the distinct ``positions`` of the data
+    (:meth:`Lattice.positions`, increasing) and their ``counts``.
+
+    Candidate i has lt = #{p <= 2i} data below it and le = #{p <= 2i + 1} at or below it;
+    its utility is -max(0, lt - quant n, quant n - le): DPpack's -abs(k - quant n) where
+    lt = le = k, and 0 on a value whose ties span rank quant n. lt changes at i only for
+    data at p in {2i - 1, 2i}, le only for p in {2i, 2i + 1}: the runs start at 0, at
+    ceil(p / 2) and, for odd p, at floor(p / 2)."""
+    top = size - 1
+    starts = np.concatenate([[0], (positions + 1) // 2, positions[positions % 2 == 1] // 2])
+    starts = np.unique(starts[starts <= top]).astype(np.int64)
+    widths = np.diff(np.append(starts, top + 1))
+    cumulative = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    n = int(cumulative[-1])
+    lt = cumulative[np.searchsorted(positions, 2 * starts, side="right")]
+    le = cumulative[np.searchsorted(positions, 2 * starts + 1, side="right")]
+    centre = quant * n
+    shortfall = np.maximum(lt.astype(np.float64) - centre, centre - le.astype(np.float64))
+    return -np.maximum(shortfall, 0.0), widths, starts
+
+
+def check_resolution(resolution, lower, upper):
+    """The :class:`Lattice` of ``resolution`` for checked bounds, or None for None: a
+    positive finite number with at most 2^40 candidates, and at least 2^-40 of the bounds'
+    magnitude. Raised before any data are read."""
+    if resolution is None:
+        return None
+    r = _checks.check_number(resolution, "resolution", 0.0, None, closed="neither",
+                             finite=True, message=_RESOLUTION_MESSAGE)
+    limit = 2.0 ** RESOLUTION_BITS
+    if not ((upper - lower) / r <= limit and max(abs(lower), abs(upper)) / r <= limit):
+        raise _messages.value_error(
+            "resolution is too fine for the bounds: (upper.bound - lower.bound) / resolution "
+            "and max(abs(lower.bound), abs(upper.bound)) / resolution must be at most 2^40.")
+    return Lattice(lower, upper, r)
+
+
+def lattice_counts(values, lattice):
+    """(positions, counts): the distinct :meth:`Lattice.positions` of the data, increasing,
+    and how many data have each (the sufficient statistic of the release on a resolution;
+    Dask merges them over blocks)."""
+    return np.unique(lattice.positions(values), return_counts=True)
+
+
+def _lattice_quantile(positions, counts, quant, eps, lattice, rng):
+    """The release of quantileDP with a resolution (see its Notes): a run of candidates
+    drawn with weight (its number of candidates) times exp(eps u / (2 Delta')), Delta' = 1 +
+    2^-20, and a candidate uniformly within it (``_random.exponential_interval``, exact):
+    the exponential mechanism on the candidates, counting measure."""
+    utilities, widths, starts = lattice.runs(positions, counts, quant)
+    i, offset = _random.exponential_interval(utilities, widths, eps, 1.0, rng)
+    return float(lattice.points(np.array([int(starts[i]) + offset]))[0])
+
+
 def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
-             mechanism="exponential", random_state=None, accountant=None):
+             mechanism="exponential", random_state=None, resolution=None, accountant=None):
     """Differentially private median: :func:`quantileDP` with quant = 0.5.
 
     The accountant is charged PrivacyLoss.pure(eps), label "medianDP".
@@ -2161,6 +2346,9 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
     ----------
     x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, random_state
         As :func:`quantileDP`.
+    resolution : float, optional
+        As :func:`quantileDP`: the public spacing of the candidates (e.g. 1 for whole
+        numbers; the exponential mechanism of McSherry and Talwar 2007 on them).
     accountant : BudgetAccountant, optional
         As :func:`quantileDP` (label "medianDP").
 
@@ -2175,7 +2363,8 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
 
     References
     ----------
-    Giddens and Liu (2023), DPpack reference manual, ``medianDP``.
+    Giddens and Liu (2023), DPpack reference manual, ``medianDP``; McSherry and Talwar
+    (2007); Smith (2011).
 
     Examples
     --------
@@ -2185,9 +2374,11 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
     >>> from dppack.datasets import load_pima
     >>> round(medianDP(load_pima()["glu"], 1.0, 50, 200, random_state=1), 2)
     116.78
+    >>> medianDP(load_pima()["glu"], 1.0, 50, 200, random_state=1, resolution=1)
+    115.0
     """
     bill = accounting.charge(
         accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "medianDP"
     )
     return _quantile_dp(x, 0.5, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                        random_state, bill)
+                        random_state, bill, resolution)

@@ -232,11 +232,15 @@ def test_joint_resolution_checks(resolution, message):
                         **arguments)
 
 
-def test_resolution_only_for_joint():
+def test_resolution_of_the_release_for_recursive_and_independent():
+    # 'recursive' and 'independent' take the release's resolution (issue 28): its N + 1
+    # candidates replace the 2^59 of the fine grid, a smaller bound.
     for method in ("independent", "recursive"):
-        with pytest.raises(ValueError, match="resolution is for method = 'joint' only"):
-            noiseIntervalDP("quantilesDP", 1.0, quants=[0.5], lower_bound=0, upper_bound=1,
-                            method=method, resolution=0.5)
+        with_r = noiseIntervalDP("quantilesDP", 1.0, quants=[0.5], lower_bound=0,
+                                 upper_bound=1, method=method, resolution=0.5)
+        without = noiseIntervalDP("quantilesDP", 1.0, quants=[0.5], lower_bound=0,
+                                  upper_bound=1, method=method)
+        assert np.all(np.asarray(with_r.half_width) < np.asarray(without.half_width))
 
 
 @pytest.mark.parametrize("quants,method,which", [

@@ -167,7 +167,7 @@ def test_medianDP_list_and_quantileDP_quant():
     with pytest.raises(ValueError) as error:
         noiseIntervalDP("medianDP", eps=1.0, lower_bound=0, upper_bound=1, quant=0.5)
     assert str(error.value) == ("noiseIntervalDP for medianDP takes lower_bound, upper_bound, "
-                                "n, which_sensitivity, mechanism; not quant.")
+                                "n, which_sensitivity, mechanism, resolution; not quant.")
     with pytest.raises(ValueError, match="quant is required for quantileDP"):
         noiseIntervalDP("quantileDP", eps=1.0, lower_bound=0, upper_bound=1)
 

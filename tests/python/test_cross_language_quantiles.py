@@ -58,6 +58,21 @@ CASES = {
         lambda rng: np.array(dppack.boundsDP(_X, 2, quants=(0.05, 0.95),
                                              grid=[0, 1, 2, 5, 10, 20, 50], random_state=rng)),
     ),
+    # issue 28: a public resolution (whole-number and one-decimal data)
+    "median_resolution": (
+        _case("medianDP(round(x), 1, 0, 100, resolution = 1)"),
+        lambda rng: dppack.medianDP(np.round(_X), 1, 0, 100, random_state=rng, resolution=1),
+    ),
+    "quantile_resolution_decimal": (
+        _case("quantileDP(round(x, 1), 0.9, 2, 0, 100, resolution = 0.1)"),
+        lambda rng: dppack.quantileDP(np.round(_X, 1), 0.9, 2, 0, 100, random_state=rng,
+                                      resolution=0.1),
+    ),
+    "recursive_resolution": (
+        _case("quantilesDP(round(x), c(0.1, 0.5, 0.9), 1, 0, 100, resolution = 1)"),
+        lambda rng: dppack.quantilesDP(np.round(_X), [0.1, 0.5, 0.9], 1, 0, 100,
+                                       random_state=rng, resolution=1),
+    ),
 }
 
 r_results = r_results_fixture(CASES, SEED)
@@ -84,7 +99,11 @@ def test_r_error_texts_are_the_core_messages():
     bad = run_in_r({
         "order": _case("quantilesDP(x, c(0.5, 0.25), 1, 0, 100)"),
         "which": _case("quantilesDP(x, 0.5, 1, 0, 100, which.sensitivity = 'both')"),
+        "resolution": _case("medianDP(x, 1, 0, 100, resolution = -1)"),
     })
+    assert_core_message(bad["resolution"], lambda: dppack.medianDP(_X, 1, 0, 100,
+                                                                  resolution=-1))
+    assert "NULL" in bad["resolution"]["error"]
     assert_core_message(bad["order"], lambda: dppack.quantilesDP(_X, [0.5, 0.25], 1, 0, 100))
     assert_core_message(bad["which"], lambda: dppack.quantilesDP(
         _X, [0.5], 1, 0, 100, which_sensitivity="both"))

@@ -59,9 +59,12 @@ test_that("recursive quantiles: one bound per quantile", {
                           upper.bound = 100, method = "recursive", n = 200,
                           which.sensitivity = "unbounded", simultaneous = TRUE)
   expect_true(all(both$half.width > r$half.width))
-  expect_error(noiseIntervalDP("quantilesDP", 1, quants = 0.5, lower.bound = 0,
-                               upper.bound = 1, method = "recursive", resolution = 0.5),
-               "resolution is for method = 'joint' only.", fixed = TRUE)
+  # the release's resolution (issue 28): fewer candidates, a smaller bound
+  coarse <- noiseIntervalDP("quantilesDP", 1, quants = 0.5, lower.bound = 0,
+                            upper.bound = 1, method = "recursive", resolution = 0.5)
+  fine <- noiseIntervalDP("quantilesDP", 1, quants = 0.5, lower.bound = 0,
+                          upper.bound = 1, method = "recursive")
+  expect_true(all(coarse$half.width < fine$half.width))
   # the release's messages
   release <- tryCatch(quantilesDP(1:4, 0.5, 1, 0, 5, method = "recursive",
                                   which.sensitivity = "both"), error = conditionMessage)

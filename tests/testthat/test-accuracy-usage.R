@@ -53,7 +53,8 @@ test_that("missing arguments are named in R's spelling", {
                fixed = TRUE)
   expect_error(noiseIntervalDP("medianDP", eps = 1, lower.bound = 0, upper.bound = 1,
                                quant = 0.5),
-               "takes lower.bound, upper.bound, n, which.sensitivity, mechanism; not quant.",
+               paste("takes lower.bound, upper.bound, n, which.sensitivity, mechanism,",
+                     "resolution; not quant."),
                fixed = TRUE)
 })
 

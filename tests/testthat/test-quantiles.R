@@ -8,7 +8,7 @@ x <- c(2.1, 3.4, 0.5, 5.0, 4.1, 1.7, 2.9, 3.3, 4.4, 0.9, 2.5, 3.8)
 test_that("the signatures", {
   expect_identical(names(formals(quantilesDP)),
                    c("x", "quants", "eps", "lower.bound", "upper.bound", "method",
-                     "which.sensitivity", "accountant"))
+                     "which.sensitivity", "resolution", "accountant"))
   expect_identical(names(formals(boundsDP)),
                    c("x", "eps", "quants", "grid", "accountant"))
 })

@@ -30,7 +30,7 @@ test_that("the signatures are DPpack 0.2.2's, then `accountant`", {
                      "approx.n.max", "accountant"))
   expect_identical(names(formals(quantileDP)),
                    c("x", "quant", "eps", "lower.bound", "upper.bound", "which.sensitivity",
-                     "mechanism", "accountant"))
+                     "mechanism", "resolution", "accountant"))
   expect_identical(formals(quantileDP)$mechanism, "exponential")
   expect_identical(names(formals(histogramDataAccess)), c("x", "breaks", "mechanism"))
   expect_identical(names(formals(tableDataAccess)), c("...", "mechanism"))

@@ -201,3 +201,46 @@ def cell_counts(x, cells, name, min_size):
     _checks.check_data_size(size, name, min_size)
     _checks.check_data_finite(finite, name)
     return counts
+
+
+# --------------------------------------------------------------------------------------------
+# On a public resolution (quantileDP's ``resolution``)
+# --------------------------------------------------------------------------------------------
+
+
+def _lattice_block(lattice, block):
+    """(distinct positions, counts), number of values, finite: one block's positions among
+    the candidates of ``lattice`` (``stats.Lattice.positions``)."""
+    values = _frames.block_floats(block)
+    if values.size and not np.isfinite(values).all():
+        return (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)), values.size, False
+    return np.unique(lattice.positions(values), return_counts=True), values.size, True
+
+
+def _lattice_merge(*parts):
+    """The positions and counts of several blocks merged (positions increasing)."""
+    positions = np.concatenate([part[0][0] for part in parts])
+    counts = np.concatenate([part[0][1] for part in parts])
+    merged, inverse = np.unique(positions, return_inverse=True)
+    total = np.bincount(inverse.ravel(), weights=counts, minlength=merged.size)
+    return ((merged, total.astype(np.int64)), sum(part[1] for part in parts),
+            all(part[2] for part in parts))
+
+
+def lattice_counts(x, lattice, name, min_size):
+    """The one pass of quantileDP with a ``resolution``: the distinct positions of the data
+    among the public candidates and their counts (``stats.lattice_counts`` in memory: the
+    same arrays, so the same draws), with the size and finiteness checks of the in-memory
+    quantile (raised on the driver, before any noise). The driver receives one pair per
+    distinct position: at most 2 N + 3 for N + 1 candidates (few for integer data on
+    resolution 1), at most n."""
+    parts = [dask.delayed(_lattice_block)(lattice, block) for block in blocks(x)]
+    if not parts:
+        parts = [dask.delayed(_lattice_block)(lattice, np.empty(0))]
+    while len(parts) > 1:
+        parts = [dask.delayed(_lattice_merge)(*parts[i:i + _FAN_IN])
+                 for i in range(0, len(parts), _FAN_IN)]
+    (counts, size, finite), = dask.compute(parts[0])
+    _checks.check_data_size(size, name, min_size)
+    _checks.check_data_finite(finite, name)
+    return counts
