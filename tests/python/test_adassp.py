@@ -266,3 +266,13 @@ def test_predict_with_data_frames_and_without_bias():
                                                    lower, random_state=3)
     assert model.coeff.shape == (2,)
     assert np.allclose(model.predict(pd.DataFrame(X[:3])), X[:3] @ model.coeff)
+
+
+def test_dask_data_are_refused_before_the_charge():
+    da = pytest.importorskip("dask.array")
+    X, y, _ = _linear(100)
+    upper, lower = _bounds(2)
+    with dppack.BudgetAccountant(1.0) as accountant:
+        with pytest.raises(TypeError, match="LinearRegressionAdaSSP.fit"):
+            dppack.LinearRegressionAdaSSP(1.0).fit(da.from_array(X, chunks=50), y, upper, lower)
+        assert accountant.ledger == []

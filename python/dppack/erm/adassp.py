@@ -45,7 +45,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import _checks, _messages, _random, accounting
+from .. import _checks, _frames, _messages, _random, accounting
 from .._repr import model_repr
 from .cms import fit_loss, refuse_infinite_eps, spend_fit
 from .design import (
@@ -278,7 +278,11 @@ class LinearRegressionAdaSSP:
         ------
         ValueError
             Bad parameters, data or bounds (before any noise is drawn).
+        TypeError
+            Dask data, before anything else (not supported yet: the records' grid is chosen
+            from n before the data are summed, which on Dask would take a pass of its own).
         """
+        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y)
         bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
                                  f"{type(self).__name__}.fit")
         add_bias = _checks.check_flag(add_bias, "add.bias")
