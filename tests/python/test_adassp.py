@@ -46,7 +46,9 @@ def test_gram_of_grid_records_is_the_exact_integer_sum(add_bias):
     upper, lower = _bounds(3)
     design = prepare_design(X, y, upper, lower, add_bias, target=True)
     k = adassp.grid_bits(5000)
-    units, low, high, _, _ = adassp._grid_records(design, add_bias, k)
+    Xu, yu, low, high, _, _ = adassp._grid_records(design, add_bias, k)
+    units = np.column_stack([Xu, yu])
+    assert np.array_equal(adassp.integer_gram(Xu, yu), units.T @ units)
     assert np.array_equal(units, np.rint(units))
     assert all(np.all(units[:, j] >= low[j]) and np.all(units[:, j] <= high[j])
                for j in range(units.shape[1]))
@@ -56,6 +58,13 @@ def test_gram_of_grid_records_is_the_exact_integer_sum(add_bias):
     assert np.array_equal(units[::-1].T @ units[::-1], units.T @ units)
     halves = units[:2500].T @ units[:2500] + units[2500:].T @ units[2500:]
     assert np.array_equal(halves, units.T @ units)
+
+
+def test_the_callers_data_are_not_written():
+    X, y, _ = _linear(100, seed=9)
+    X0, y0 = X.copy(), y.copy()
+    dppack.LinearRegressionAdaSSP(1.0).fit(X, y, *_bounds(2), add_bias=True, random_state=0)
+    assert np.array_equal(X, X0) and np.array_equal(y, y0)
 
 
 def test_a_last_bit_flip_in_one_record_changes_nothing():
@@ -81,9 +90,9 @@ def test_released_statistics_are_exact_values_plus_integer_noise(monkeypatch):
     upper, lower = _bounds(2)
     design = prepare_design(X, y, upper, lower, True, target=True)
     k = adassp.grid_bits(300)
-    units, low, high, _, _ = adassp._grid_records(design, True, k)
+    Xu, yu, low, high, _, _ = adassp._grid_records(design, True, k)
     exact = {name: values for name, values, _, _ in
-             adassp._parts(units.T @ units, low, high, True, k)}
+             adassp._parts(adassp.integer_gram(Xu, yu), low, high, True, k)}
     noisy = dppack.LinearRegressionAdaSSP(1.0).fit(X, y, upper, lower, add_bias=True,
                                                    random_state=0)
     drawn = []

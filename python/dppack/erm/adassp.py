@@ -292,16 +292,16 @@ class LinearRegressionAdaSSP:
         design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, target=True)
         n = design["y"].size
         k = grid_bits(n)
-        units, low, high, centre, scale = _grid_records(design, add_bias, k)
+        X, y, low, high, centre, scale = _grid_records(design, add_bias, k)
         rng = _random.as_generator(random_state)
         privacy = spend_fit(bill, eps)  # after the checks, before the first draw
 
-        gram = units.T @ units  # exact integers (all partial sums below 2^53)
+        gram = integer_gram(X, y)  # exact integers (all partial sums below 2^53)
         parts = _parts(gram, low, high, add_bias, k)
         released, sensitivities, sd = _release(parts, eps, delta, rng)
         theta, ridge = _solve(released, n, add_bias, sd)
 
-        p = units.shape[1] - 1
+        p = X.shape[1]
         slopes = theta[1:] if add_bias else theta
         beta = scale[p] * slopes / scale[int(add_bias):p]
         if add_bias:
@@ -332,9 +332,13 @@ class LinearRegressionAdaSSP:
 
 
 def _grid_records(design, add_bias, k):
-    """The records as integers on the grid 2^-k: an n x (p + 1) float array of whole numbers
-    (bias column first with ``add_bias``, y last), their integer bounds, and the centres and
-    scales z = (x - c) / s of the columns (the same for the data and their bounds)."""
+    """The records as integers on the grid 2^-k: the n x p design (bias column first with
+    ``add_bias``; transformed in place: it is the design's own copy) and the n responses (a
+    new array) as float arrays of whole numbers, their integer bounds (p + 1 values, y's last), and the
+    centres and scales z = (x - c) / s of the columns (the same operations for the data and
+    their bounds). The computed z may differ from (x - c) / s by a rounding of the factor;
+    the records are whatever integers this per-record map gives, and the sensitivities are
+    those of its integer bounds."""
     X, y = design["X"], design["y"]
     bounds, target = design["bounds"], design["target_bounds"]
     lower = np.append(bounds.lower, target.lower[0])
@@ -346,22 +350,34 @@ def _grid_records(design, add_bias, k):
     else:
         centre = np.zeros_like(lower)
         scale = np.maximum(np.abs(lower), np.abs(upper))
-    step = math.ldexp(1.0, k)
+    # u = round((x - c) f), f = 2^k / s (one factor per column, from the bounds alone)
+    factor = math.ldexp(1.0, k) / scale
 
-    def to_grid(values, out=None):
-        out = np.subtract(values, centre, out=out)
-        np.divide(out, scale, out=out)
-        np.multiply(out, step, out=out)  # exact: a power of two
+    def to_grid(values, c, f, out=None):
+        out = np.subtract(values, c, out=out)
+        np.multiply(out, f, out=out)
         return np.rint(out, out=out)
 
-    n, p = X.shape
-    units = np.empty((n, p + 1))
-    units[:, :p] = X
-    units[:, p] = y
-    to_grid(units, out=units)
-    low, high = to_grid(lower), to_grid(upper)
-    np.clip(units, low, high, out=units)  # a no-op (the maps are monotone): belt and braces
-    return units, low.astype(np.int64).tolist(), high.astype(np.int64).tolist(), centre, scale
+    low, high = to_grid(lower, centre, factor), to_grid(upper, centre, factor)
+    p = X.shape[1]
+    to_grid(X, centre[:p], factor[:p], out=X)
+    y = to_grid(y, centre[p], factor[p])  # a new array: never the caller's y
+    # a no-op (the maps are monotone, and the data were clipped to the bounds): belt and braces
+    np.clip(X, low[:p], high[:p], out=X)
+    np.clip(y, low[p], high[p], out=y)
+    return X, y, low.astype(np.int64).tolist(), high.astype(np.int64).tolist(), centre, scale
+
+
+def integer_gram(X, y):
+    """The (p + 1) x (p + 1) Gram matrix of the grid records [X, y]: X'X, X'y and y'y by
+    BLAS, exact integers when n max|u_i u_j| <= 2^52 (:func:`grid_bits`), in any order of
+    summation."""
+    p = X.shape[1]
+    gram = np.empty((p + 1, p + 1))
+    gram[:p, :p] = X.T @ X
+    gram[:p, p] = gram[p, :p] = X.T @ y
+    gram[p, p] = y @ y
+    return gram
 
 
 def _parts(gram, low, high, add_bias, k):
