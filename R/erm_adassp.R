@@ -19,7 +19,7 @@
 #' **Deviations from the paper.** The paper releases `X'X`, `X'y` and a noisy smallest
 #' eigenvalue of `X'X` with a third of the budget each. Here the sum of `y` is released on its
 #' own (its sensitivity is far smaller than that of `X'X`), and the ridge
-#' `lambda = max(0, 2 tau - lambda_min)` is computed from the released `X'X` (centred, over
+#' `lambda = max(0, tau - lambda_min)` is computed from the released `X'X` (centred, over
 #' `n`) and the paper's high-probability bound `tau` on the norm of its noise, which spends
 #' nothing. The derivation is in the Python module `dppack.erm.adassp`.
 #'
