@@ -46,7 +46,9 @@ def test_gram_of_grid_records_is_the_exact_integer_sum(add_bias):
     upper, lower = _bounds(3)
     design = prepare_design(X, y, upper, lower, add_bias, target=True)
     k = adassp.grid_bits(5000)
-    Xu, yu, low, high, _, _ = adassp._grid_records(design, add_bias, k)
+    grid = adassp.grid_layout(design["bounds"], design["target_bounds"], add_bias, k)
+    low, high = grid["low"], grid["high"]
+    Xu, yu = adassp.grid_records(design["X"], design["y"], grid)
     units = np.column_stack([Xu, yu])
     assert np.array_equal(adassp.integer_gram(Xu, yu), units.T @ units)
     assert np.array_equal(units, np.rint(units))
@@ -90,9 +92,10 @@ def test_released_statistics_are_exact_values_plus_integer_noise(monkeypatch):
     upper, lower = _bounds(2)
     design = prepare_design(X, y, upper, lower, True, target=True)
     k = adassp.grid_bits(300)
-    Xu, yu, low, high, _, _ = adassp._grid_records(design, True, k)
-    exact = {name: values for name, values, _, _ in
-             adassp._parts(adassp.integer_gram(Xu, yu), low, high, True, k)}
+    grid = adassp.grid_layout(design["bounds"], design["target_bounds"], True, k)
+    low, high = grid["low"].astype(np.int64).tolist(), grid["high"].astype(np.int64).tolist()
+    gram = adassp.integer_gram(*adassp.grid_records(design["X"], design["y"], grid))
+    exact = {name: values for name, values, _, _ in adassp._parts(gram, low, high, True, k)}
     noisy = dppack.LinearRegressionAdaSSP(1.0).fit(X, y, upper, lower, add_bias=True,
                                                    random_state=0)
     drawn = []
@@ -277,11 +280,30 @@ def test_predict_with_data_frames_and_without_bias():
     assert np.allclose(model.predict(pd.DataFrame(X[:3])), X[:3] @ model.coeff)
 
 
-def test_dask_data_are_refused_before_the_charge():
+@pytest.mark.parametrize("add_bias, delta", [(True, 0.0), (False, 1e-5)])
+def test_dask_is_the_in_memory_fit_bit_for_bit(add_bias, delta):
+    """Dask arrays in uneven chunks and a Dask DataFrame with a Series: the exact integer
+    Gram matrix summed over partitions, so the same seed gives the same coefficients."""
     da = pytest.importorskip("dask.array")
-    X, y, _ = _linear(100)
-    upper, lower = _bounds(2)
-    with dppack.BudgetAccountant(1.0) as accountant:
-        with pytest.raises(TypeError, match="LinearRegressionAdaSSP.fit"):
-            dppack.LinearRegressionAdaSSP(1.0).fit(da.from_array(X, chunks=50), y, upper, lower)
-        assert accountant.ledger == []
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y, _ = _linear(3001, p=3, seed=8)
+    upper, lower = _bounds(3)
+    y[5] = 9.0  # outside the bounds: clipped on both paths
+    memory = dppack.LinearRegressionAdaSSP(1.0, delta).fit(X, y, upper, lower, add_bias,
+                                                           random_state=2)
+    chunked = dppack.LinearRegressionAdaSSP(1.0, delta).fit(
+        da.from_array(X, chunks=((1000, 2000, 1),  (3,))), da.from_array(y, chunks=1000),
+        upper, lower, add_bias, random_state=2)
+    frame = dppack.LinearRegressionAdaSSP(1.0, delta).fit(
+        dd.from_pandas(pd.DataFrame(X, columns=["a", "b", "c"]), npartitions=4),
+        dd.from_pandas(pd.Series(y), npartitions=4), upper, lower, add_bias, random_state=2)
+    for model in (chunked, frame):
+        assert np.array_equal(model.coeff, memory.coeff)
+        assert model.n_passes_ == 2
+    assert memory.n_passes_ is None
+    with pytest.raises(ValueError, match="finite"):
+        bad = X.copy()
+        bad[2000, 1] = np.nan
+        dppack.LinearRegressionAdaSSP(1.0).fit(da.from_array(bad, chunks=(1000, 3)),
+                                               da.from_array(y, chunks=1000), upper, lower)

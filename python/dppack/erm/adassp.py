@@ -12,7 +12,7 @@ each stated where it is done:
   g = 2^-k with integer values u = round(z / g). k is chosen from n alone so that
   n max|u_i u_j| <= 2^52: every partial sum of X'X and X'y in grid units is then an integer
   below 2^53, so BLAS computes them exactly in any order of summation (also summed over
-  partitions). The sensitivities are computed on these integers, from the integer bounds of
+  Dask's partitions, :mod:`dppack.dask.adassp`). The sensitivities are computed on these integers, from the integer bounds of
   each column, and the noise is exact discrete Laplace (delta = 0) or discrete Gaussian
   (delta > 0) on a power-of-two grid (:func:`dppack._random.discrete_laplace_noise`,
   :func:`dppack.mechanisms.discrete_gaussian_release`; Canonne, Kamath and Steinke 2020): no
@@ -191,9 +191,17 @@ class LinearRegressionAdaSSP:
     statistics_ : dict or None
         The released (noisy) statistics of the scaled records: ``"sum_y"``, ``"sum_x"``
         (with ``add_bias``), ``"xty"``, ``"xtx"`` (the symmetric matrix), and ``"n"``.
+    n_passes_ : int or None
+        2 after a fit on Dask data (the checks and n, then the Gram matrix;
+        :mod:`dppack.dask.adassp`); None in memory.
 
     Notes
     -----
+    Dask data (a Dask array or DataFrame X, a Dask array or Series y): the exact integer
+    Gram matrix of each partition's grid records, summed over the partitions (exact in any
+    order), then the same draws on the driver: the same ``random_state`` gives the same
+    coefficients as in memory, bit for bit (:mod:`dppack.dask.adassp`).
+
     Privacy. Records are clipped to the bounds, then z = (x - c) / s per column (c the
     midpoint and s the half-width of the bounds with ``add_bias``; c = 0 and
     s = max(|L|, |U|) without) and u = round(z 2^k), clipped to the integer images of the
@@ -247,6 +255,7 @@ class LinearRegressionAdaSSP:
         self.grid_bits_ = None
         self.sensitivities_ = None
         self.statistics_ = None
+        self.n_passes_ = None
 
     def __repr__(self):
         """Class, parameters, and the coefficients once fitted."""
@@ -283,30 +292,36 @@ class LinearRegressionAdaSSP:
         ------
         ValueError
             Bad parameters, data or bounds (before any noise is drawn).
-        TypeError
-            Dask data, before anything else (not supported yet: the records' grid is chosen
-            from n before the data are summed, which on Dask would take a pass of its own).
         """
-        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y)
         bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
                                  f"{type(self).__name__}.fit")
         add_bias = _checks.check_flag(add_bias, "add.bias")
         eps = _checks.check_positive_scalar(self.eps, "eps")
         delta = _checks.check_probability(self.delta, "delta", zero=True)
         refuse_infinite_eps(bill, eps)
-        design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, target=True)
-        n = design["y"].size
-        k = grid_bits(n)
-        X, y, low, high, centre, scale = _grid_records(design, add_bias, k)
+        passes = None
+        if _frames.is_dask(X) or _frames.is_dask(y):
+            from ..dask import adassp as dask_adassp  # lazily: import dppack never imports Dask
+
+            n, gram, grid, passes = dask_adassp.grid_statistics(X, y, upper_bounds,
+                                                                lower_bounds, add_bias)
+        else:
+            design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, target=True)
+            n = design["y"].size
+            grid = grid_layout(design["bounds"], design["target_bounds"], add_bias,
+                               grid_bits(n))
+            gram = integer_gram(*grid_records(design["X"], design["y"], grid))
+        # exact integers: every partial sum below 2^53 (grid_bits)
         rng = _random.as_generator(random_state)
         privacy = spend_fit(bill, eps)  # after the checks, before the first draw
-
-        gram = integer_gram(X, y)  # exact integers (all partial sums below 2^53)
+        k, centre, scale = grid["k"], grid["centre"], grid["scale"]
+        low = grid["low"].astype(np.int64).tolist()
+        high = grid["high"].astype(np.int64).tolist()
         parts = _parts(gram, low, high, add_bias, k)
         released, sensitivities, sd = _release(parts, eps, delta, rng)
         theta, ridge = _solve(released, n, add_bias, sd)
 
-        p = X.shape[1]
+        p = gram.shape[0] - 1
         slopes = theta[1:] if add_bias else theta
         beta = scale[p] * slopes / scale[int(add_bias):p]
         if add_bias:
@@ -322,6 +337,7 @@ class LinearRegressionAdaSSP:
         self.sensitivities_ = sensitivities
         released["n"] = n
         self.statistics_ = released
+        self.n_passes_ = passes
         self.add_bias_ = add_bias
         return self
 
@@ -336,18 +352,18 @@ class LinearRegressionAdaSSP:
         return X @ self.coeff
 
 
-def _grid_records(design, add_bias, k):
-    """The records as integers on the grid 2^-k: the n x p design (bias column first with
-    ``add_bias``; transformed in place: it is the design's own copy) and the n responses (a
-    new array) as float arrays of whole numbers, their integer bounds (p + 1 values, y's last), and the
-    centres and scales z = (x - c) / s of the columns (the same operations for the data and
-    their bounds). The computed z may differ from (x - c) / s by a rounding of the factor;
-    the records are whatever integers this per-record map gives, and the sensitivities are
-    those of its integer bounds."""
-    X, y = design["X"], design["y"]
-    bounds, target = design["bounds"], design["target_bounds"]
-    lower = np.append(bounds.lower, target.lower[0])
-    upper = np.append(bounds.upper, target.upper[0])
+def grid_layout(bounds, target_bounds, add_bias, k):
+    """The map of the records to the grid 2^-k, from the bounds alone: per column (bias
+    first with ``add_bias``, y last) the centre c, the scale s, the factor f = 2^k / s and
+    the integer bounds low and high of u = round((x - c) f).
+
+    c is the midpoint and s the half-width of the bounds with ``add_bias`` (the bias column:
+    c = 0, s = 1), c = 0 and s = max(|L|, |U|) without. The computed u may differ from
+    round((x - c) 2^k / s) by the rounding of f; the records are whatever integers this
+    per-record map gives, and the sensitivities are those of the integer bounds, computed by
+    the same operations (the map is monotone)."""
+    lower = np.append(bounds.lower, target_bounds.lower[0])
+    upper = np.append(bounds.upper, target_bounds.upper[0])
     if add_bias:
         centre = (lower + upper) / 2
         scale = (upper - lower) / 2
@@ -355,22 +371,31 @@ def _grid_records(design, add_bias, k):
     else:
         centre = np.zeros_like(lower)
         scale = np.maximum(np.abs(lower), np.abs(upper))
-    # u = round((x - c) f), f = 2^k / s (one factor per column, from the bounds alone)
     factor = math.ldexp(1.0, k) / scale
+    low, high = _to_grid(lower, centre, factor), _to_grid(upper, centre, factor)
+    return {"k": k, "centre": centre, "scale": scale, "factor": factor, "low": low,
+            "high": high}
 
-    def to_grid(values, c, f, out=None):
-        out = np.subtract(values, c, out=out)
-        np.multiply(out, f, out=out)
-        return np.rint(out, out=out)
 
-    low, high = to_grid(lower, centre, factor), to_grid(upper, centre, factor)
+def _to_grid(values, c, f, out=None):
+    """round((values - c) f), in ``out`` if given."""
+    out = np.subtract(values, c, out=out)
+    np.multiply(out, f, out=out)
+    return np.rint(out, out=out)
+
+
+def grid_records(X, y, grid):
+    """The clipped design X (bias column first with ``add_bias``; transformed in place: the
+    caller's own copy) and responses y (a new array) as float arrays of whole numbers on the
+    grid of :func:`grid_layout`, clipped to its integer bounds (a no-op for data within the
+    bounds: belt and braces)."""
     p = X.shape[1]
-    to_grid(X, centre[:p], factor[:p], out=X)
-    y = to_grid(y, centre[p], factor[p])  # a new array: never the caller's y
-    # a no-op (the maps are monotone, and the data were clipped to the bounds): belt and braces
+    centre, factor, low, high = grid["centre"], grid["factor"], grid["low"], grid["high"]
+    _to_grid(X, centre[:p], factor[:p], out=X)
+    y = _to_grid(y, centre[p], factor[p])  # a new array: never the caller's y
     np.clip(X, low[:p], high[:p], out=X)
     np.clip(y, low[p], high[p], out=y)
-    return X, y, low.astype(np.int64).tolist(), high.astype(np.int64).tolist(), centre, scale
+    return X, y
 
 
 def integer_gram(X, y):
