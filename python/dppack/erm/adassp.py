@@ -12,8 +12,8 @@ each stated where it is done:
   g = 2^-k with integer values u = round(z / g). k is chosen from n alone so that
   n max|u_i u_j| <= 2^52: every partial sum of X'X and X'y in grid units is then an integer
   below 2^53, so BLAS computes them exactly in any order of summation (also summed over
-  Dask's partitions, :mod:`dppack.dask.adassp`). The sensitivities are computed on these integers, from the integer bounds of
-  each column, and the noise is exact discrete Laplace (delta = 0) or discrete Gaussian
+  Dask's partitions, :mod:`dppack.dask.adassp`). The sensitivities are computed on these
+  integers, from the integer bounds of each column, and the noise is exact discrete Laplace (delta = 0) or discrete Gaussian
   (delta > 0) on a power-of-two grid (:func:`dppack._random.discrete_laplace_noise`,
   :func:`dppack.mechanisms.discrete_gaussian_release`; Canonne, Kamath and Steinke 2020): no
   floating-point rounding of a released value depends on the data (Mironov 2012).
@@ -22,9 +22,10 @@ each stated where it is done:
   upper triangle); without it X'y and X'X only. The budget is split equally between the
   parts (eps / 4 or eps / 2 each, and delta likewise); n needs no noise (neighbouring data
   sets have the same size: one record replaced). The sum of y has its own part because its
-  sensitivity is 1 / (d + 1) of the features' sums' and about 1 / d^2 of X'X's: under one
-  common noise scale the intercept would carry the noise of X'X (on the diabetes data, n =
-  309 and d = 10, that alone loses to predicting the mean).
+  L1 sensitivity is far smaller (2 in the scaled units, against 2 d for the features' sums
+  and about d^2 / 2 for X'X): under one common noise scale the intercept would carry the
+  noise of X'X (on the diabetes data, n = 309 and d = 10, that alone loses to predicting
+  the mean).
 * The ridge from the released statistics (post-processing) instead of a released
   lambda_min(X'X). With C~ the released X'X of the centred features over n and tau the
   high-probability bound of the paper on the operator norm of the noise E = C~ - C
@@ -37,8 +38,10 @@ each stated where it is done:
   lambda_min(C~)), which spends nothing either but regularises more: it lost 0.027 of held-out
   R^2 at n = 10^6, d = 20, eps = 0.1 (0.630 against 0.657, OLS 0.685) and RMSE 1.1 on the
   diabetes data at eps = 5 (69.3 against 68.2), and gained 0.4 to 0.7 at eps 0.1 and 0.5
-  there (``benchmarks/adassp_accuracy.py``). The
-  intercept is not penalised (the centred solve; its coordinate of X'X is n, exact).
+  there (``benchmarks/adassp_accuracy.py``). The intercept is not penalised (the centred
+  solve; its coordinate of X'X is n, exact). The noisy means of the scaled columns are
+  projected onto [-1, 1], where the true ones lie, before centring (post-processing: it
+  keeps a large noise in them out of C~, where it would enter as -m m').
 
 Neighbouring data sets differ in one record (x, y) replaced by another within the bounds,
 as for DPpack's models. Post-processing of the released statistics (centring, the ridge, the
