@@ -21,6 +21,7 @@ from .analytic_gaussian_erm import GradientPerturbationAGM, OutputPerturbationAG
 from .confidence_intervals import confintDP, confintERM
 from .data_access import *  # noqa: F403
 from .erm import *  # noqa: F403
+from .erm import LinearRegressionAdaSSP
 from .mechanisms import (
     ExponentialMechanism,
     GaussianMechanism,
@@ -59,4 +60,6 @@ __all__ = [
     # accuracy reports: the (1 - alpha) interval of a release's noise
     "NoiseInterval",
     "noiseIntervalDP",
+    # sufficient-statistics perturbation with an adaptive ridge (Wang 2018)
+    "LinearRegressionAdaSSP",
 ]

@@ -117,7 +117,7 @@ except ImportError as error:  # scikit-learn missing, or older than 1.6 (no vali
     ) from error
 
 from . import _checks, _frames, accounting
-from .erm import LinearRegressionDP, LogisticRegressionDP, svmDP
+from .erm import LinearRegressionAdaSSP, LinearRegressionDP, LogisticRegressionDP, svmDP
 from .erm.design import interleaved_split, prepare_weights
 from .erm.losses import sigmoid
 from .erm.weighting import fit_weighted
@@ -125,6 +125,7 @@ from .tuning import tune_classification_model, tune_linear_regression_model, tun
 
 __all__ = [
     "DPLinearRegression",
+    "DPLinearRegressionAdaSSP",
     "DPLinearSVC",
     "DPLogisticRegression",
     "DPModelSelector",
@@ -948,6 +949,81 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
         check_is_fitted(self)
         X = _as_float_matrix(self, X, reset=False)
         return X @ self.coef_ + self.intercept_
+
+
+class DPLinearRegressionAdaSSP(RegressorMixin, _DPEstimator):
+    """Differentially private linear regression by AdaSSP (:class:`dppack.LinearRegressionAdaSSP`,
+    Wang 2018: noisy sufficient statistics and an adaptive ridge) as a scikit-learn regressor.
+
+    Parameters
+    ----------
+    eps : float, default 1.0
+        > 0; ``math.inf`` fits least squares without noise (not private).
+    delta : float, default 0.0
+        0 for eps-DP (discrete Laplace noise), in (0, 1) for (eps, delta)-DP (discrete
+        Gaussian noise).
+    feature_bounds, y_bounds, fit_intercept, random_state, accountant :
+        As :class:`DPLinearRegression` (the fit is charged as
+        ``"LinearRegressionAdaSSP.fit"``). No sample weights.
+
+    Attributes
+    ----------
+    coef_, intercept_, n_features_in_, feature_names_in_, privacy_ :
+        As :class:`DPLinearRegression`.
+
+    References
+    ----------
+    Wang Y-X (2018), Revisiting differentially private linear regression, UAI, Algorithm 2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppack.sklearn import DPLinearRegressionAdaSSP
+    >>> t = np.arange(5000)  # fixed example data, spread over [0, 1]^2
+    >>> X = np.column_stack([np.sin(t), np.cos(1.7 * t)]) / 2 + 0.5
+    >>> y = 0.5 + X @ np.array([1.0, -0.5]) + 0.1 * np.sin(3.1 * t)
+    >>> reg = DPLinearRegressionAdaSSP(eps=1, feature_bounds=(0, 1), y_bounds=(-1, 2),
+    ...                                random_state=0).fit(X, y)
+    >>> bool(reg.score(X, y) > 0.8)
+    True
+    """
+
+    def __init__(self, *, eps=1.0, delta=0.0, feature_bounds=None, y_bounds=None,
+                 fit_intercept=True, random_state=None, accountant=None):
+        _store_parameters(self, locals())
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.regressor_tags.poor_score = True  # the noise is calibrated to eps whatever n is
+        return tags
+
+    _privacy_loss = DPLinearRegression._privacy_loss
+    _y_bounds = DPLinearRegression._y_bounds
+    _bound_vectors = DPLinearRegression._bound_vectors
+    _set_coefficients = DPLinearRegression._set_coefficients
+    predict = DPLinearRegression.predict
+
+    def _core_model(self):
+        return LinearRegressionAdaSSP(self.eps, self.delta)
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit privately; returns ``self`` (``sample_weight`` is refused: the sensitivities
+        are those of one unweighted row)."""
+        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
+        random_state, fit_intercept = self._check_common()
+        core = self._core_model()
+        self._feature_bounds(None)
+        self._y_bounds()
+        if sample_weight is not None:
+            raise ValueError(f"{type(self).__name__} does not take sample_weight.")
+        _check_budget(self.accountant, lambda: self._privacy_loss(core))
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        upper, lower = self._bound_vectors(X.shape[1])
+        core.fit(X, y, upper, lower, add_bias=fit_intercept, random_state=random_state,
+                 accountant=self.accountant)
+        self._set_coefficients(core, fit_intercept)
+        self.privacy_ = core.privacy_
+        return self
 
 
 # --------------------------------------------------------------------------------------------

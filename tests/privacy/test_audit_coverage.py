@@ -6,6 +6,7 @@ added to an audit file's AUDITED list (or to this list, with its reason) or this
 """
 
 import dppack
+import test_audit_adassp
 import test_audit_beyond
 import test_audit_mechanisms
 import test_audit_models
@@ -39,6 +40,7 @@ NOT_RELEASES = {
 }
 
 AUDIT_FILES = (test_audit_mechanisms, test_audit_stats, test_audit_models, test_audit_beyond,
+               test_audit_adassp,
                test_audit_quantiles)
 
 

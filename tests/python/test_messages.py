@@ -647,6 +647,9 @@ VALID_CALLS = {
                   [_XM, _YB, [1, 1], [-1, -1]], {}),
     "LinearRegressionDP.fit": (lambda: _D.LinearRegressionDP("l2", 1, 0.1, 1).fit,
                                [_XM, _YB, [1, 1, 1], [-1, -1, -1]], {}),
+    "LinearRegressionAdaSSP": (lambda: _D.LinearRegressionAdaSSP, [1, 0.1], {}),
+    "LinearRegressionAdaSSP.fit": (lambda: _D.LinearRegressionAdaSSP(1, 0.1).fit,
+                                   [_XM, _YB, [1, 1, 1], [-1, -1, -1]], {}),
     "EmpiricalRiskMinimizationDP_CMS": (lambda: _D.EmpiricalRiskMinimizationDP_CMS,
                                         [_D.mapXy_sigmoid, _D.loss_cross_entropy, "l2", 1, 1],
                                         {}),
@@ -722,6 +725,9 @@ VALID_CALLS = {
                       {"feature_bounds": (-1, 1), "D": 5}),
     "sklearn.DPLinearRegression": (lambda: _sklearn(dppack.sklearn.DPLinearRegression), [],
                                    {"feature_bounds": (-1, 1), "y_bounds": (-1, 1)}),
+    "sklearn.DPLinearRegressionAdaSSP": (
+        lambda: _sklearn(dppack.sklearn.DPLinearRegressionAdaSSP), [],
+        {"feature_bounds": (-1, 1), "y_bounds": (-1, 1)}),
     "sklearn.DPModelSelector": (
         lambda: _sklearn(dppack.sklearn.DPModelSelector), [],
         {"estimators": [dppack.sklearn.DPLogisticRegression(feature_bounds=(-1, 1), gamma=g)

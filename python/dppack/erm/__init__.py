@@ -3,6 +3,7 @@
 constrained domain) and their models."""
 
 from . import blocks
+from .adassp import LinearRegressionAdaSSP
 from .blocks import *  # noqa: F403
 from .cms import EmpiricalRiskMinimizationDP_CMS, WeightedERMDP_CMS
 from .kst import EmpiricalRiskMinimizationDP_KST, LinearRegressionDP

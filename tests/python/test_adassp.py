@@ -1,0 +1,309 @@
+"""LinearRegressionAdaSSP (dppack.erm.adassp): exact statistics, the noise law, the checks,
+accuracy. Fixed seeds throughout; the statistical tests state their false-failure rates."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import dppack
+from dppack import _random
+from dppack.erm import adassp
+from dppack.erm.design import prepare_design
+
+
+def _linear(n, p=2, seed=0, noise=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, (n, p))
+    beta = np.linspace(0.5, -0.5, p)
+    return X, 1.0 + X @ beta + noise * rng.standard_normal(n), beta
+
+
+def _bounds(p, y_low=-3.0, y_high=5.0):
+    return [1.0] * p + [y_high], [-1.0] * p + [y_low]
+
+
+# ---- exactness ------------------------------------------------------------------------------
+
+
+def test_grid_bits_keep_every_partial_sum_below_2_53():
+    for n in (1, 2, 3, 309, 10 ** 6, 2 ** 40):
+        k = adassp.grid_bits(n)
+        assert 1 <= k <= adassp.MAX_GRID_BITS
+        assert n * 4 ** k <= 2 ** 52
+        assert k == adassp.MAX_GRID_BITS or n * 4 ** (k + 1) > 2 ** 52
+    with pytest.raises(ValueError, match="2\\^50"):
+        adassp.grid_bits(2 ** 51)
+
+
+@pytest.mark.parametrize("add_bias", [True, False])
+def test_gram_of_grid_records_is_the_exact_integer_sum(add_bias):
+    """BLAS's X'X of the grid records equals the sum computed in Python integers, in any
+    order (here also reversed rows and a split into partitions)."""
+    X, y, _ = _linear(5000, p=3, seed=1)
+    upper, lower = _bounds(3)
+    design = prepare_design(X, y, upper, lower, add_bias, target=True)
+    k = adassp.grid_bits(5000)
+    grid = adassp.grid_layout(design["bounds"], design["target_bounds"], add_bias, k)
+    low, high = grid["low"], grid["high"]
+    Xu, yu = adassp.grid_records(design["X"], design["y"], grid)
+    units = np.column_stack([Xu, yu])
+    assert np.array_equal(adassp.integer_gram(Xu, yu), units.T @ units)
+    assert np.array_equal(units, np.rint(units))
+    assert all(np.all(units[:, j] >= low[j]) and np.all(units[:, j] <= high[j])
+               for j in range(units.shape[1]))
+    exact = units.astype(np.int64)
+    integer_gram = exact.T @ exact  # int64: no rounding (n 2^(2k) <= 2^52)
+    assert np.array_equal(units.T @ units, integer_gram.astype(np.float64))
+    assert np.array_equal(units[::-1].T @ units[::-1], units.T @ units)
+    halves = units[:2500].T @ units[:2500] + units[2500:].T @ units[2500:]
+    assert np.array_equal(halves, units.T @ units)
+
+
+def test_the_callers_data_are_not_written():
+    X, y, _ = _linear(100, seed=9)
+    X0, y0 = X.copy(), y.copy()
+    dppack.LinearRegressionAdaSSP(1.0).fit(X, y, *_bounds(2), add_bias=True, random_state=0)
+    assert np.array_equal(X, X0) and np.array_equal(y, y0)
+
+
+def test_a_last_bit_flip_in_one_record_changes_nothing():
+    X, y, _ = _linear(200, seed=2)
+    upper, lower = _bounds(2)
+    flipped = X.copy()
+    flipped[7, 1] = np.nextafter(flipped[7, 1], 2.0)
+    y2 = y.copy()
+    y2[3] = np.nextafter(y2[3], -np.inf)
+    fits = [dppack.LinearRegressionAdaSSP(1.0).fit(a, b, upper, lower, add_bias=True,
+                                                   random_state=5)
+            for a, b in ((X, y), (flipped, y2))]
+    assert np.array_equal(fits[0].coeff, fits[1].coeff)
+    for name in ("sum_y", "sum_x", "xty", "xtx"):
+        assert np.array_equal(fits[0].statistics_[name], fits[1].statistics_[name])
+
+
+def test_released_statistics_are_exact_values_plus_integer_noise(monkeypatch):
+    """The released statistics are g (round(S / g) + Z): S the exact statistics (dyadic
+    floats from the integer Gram matrix), g = 2^k the grid of the part's noise and Z the
+    integer draw; with the draws replaced by zeros, S rounded to g."""
+    X, y, _ = _linear(300, p=2, seed=3)
+    upper, lower = _bounds(2)
+    design = prepare_design(X, y, upper, lower, True, target=True)
+    k = adassp.grid_bits(300)
+    grid = adassp.grid_layout(design["bounds"], design["target_bounds"], True, k)
+    low, high = grid["low"].astype(np.int64).tolist(), grid["high"].astype(np.int64).tolist()
+    gram = adassp.integer_gram(*adassp.grid_records(design["X"], design["y"], grid))
+    exact = {name: values for name, values, _, _ in adassp._parts(gram, low, high, True, k)}
+    noisy = dppack.LinearRegressionAdaSSP(1.0).fit(X, y, upper, lower, add_bias=True,
+                                                   random_state=0)
+    drawn = []
+    sampler = _random.discrete_laplace
+
+    def spy(t, s, size, rng):
+        z = sampler(t, s, size, rng)
+        drawn.append(z)
+        return z
+
+    monkeypatch.setattr(_random, "discrete_laplace", spy)
+    again = dppack.LinearRegressionAdaSSP(1.0).fit(X, y, upper, lower, add_bias=True,
+                                                   random_state=0)
+    assert np.array_equal(again.coeff, noisy.coeff)
+    assert len(drawn) == 4
+    for (name, values), z in zip(exact.items(), drawn):
+        released = np.ravel(again.statistics_[name])
+        if name == "xtx":
+            rows, cols = np.triu_indices(2)
+            released = again.statistics_[name][rows, cols]
+        grid, _, _, _ = _random.laplace_grid(again.sensitivities_[name], 0.25,
+                                             np.size(values))
+        # the exact value rounded to the noise's grid (data-independent: the grid depends on
+        # the sensitivity and eps only), plus the integer draw
+        rounded = np.rint(values / 2.0 ** grid)
+        assert np.array_equal(released / 2.0 ** grid, rounded + z)
+    monkeypatch.setattr(_random, "discrete_laplace",
+                        lambda t, s, size, rng: np.zeros(size, dtype=np.int64))
+    zero = dppack.LinearRegressionAdaSSP(1.0).fit(X, y, upper, lower, add_bias=True,
+                                                  random_state=0)
+    for name, values in exact.items():
+        released = zero.statistics_[name]
+        if name == "xtx":
+            released = released[np.triu_indices(2)]
+        grid = _random.laplace_grid(zero.sensitivities_[name], 0.25, np.size(values))[0]
+        assert np.array_equal(np.ravel(released), np.rint(values / 2.0 ** grid) * 2.0 ** grid)
+
+
+# ---- sensitivities --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("low, high", [([-2, -1], [2, 1]), ([0, -3, 1], [2, 1, 2]),
+                                       ([-1, -1, -1], [1, 1, 1]), ([1, -2], [1, 3])])
+def test_gram_sensitivities_bound_every_pair_of_integer_records(low, high):
+    """Brute force over all pairs of integer records in the box: the L1 and squared L2
+    distance of the upper triangles never exceed the bounds."""
+    l1, l2sq = adassp.gram_sensitivities(low, high)
+    p = len(low)
+    points = list(itertools.product(*[range(a, b + 1) for a, b in zip(low, high)]))
+    rows, cols = np.triu_indices(p)
+    tri = [np.outer(z, z)[rows, cols] for z in points]
+    worst1 = max(np.abs(a - b).sum() for a in tri for b in tri)
+    worst2 = max(((a - b) ** 2).sum() for a in tri for b in tri)
+    assert worst1 <= l1 and worst2 <= l2sq
+    ranges = sum(max(v) - min(v) for v in zip(*tri))
+    assert l1 <= ranges  # never worse than the entries' ranges
+
+
+# ---- the noise law --------------------------------------------------------------------------
+
+
+def test_noise_of_a_statistic_is_discrete_laplace():
+    """The noise of the released sum of y over 3000 fits (seeds 0..2999), in units of its
+    grid, against the discrete Laplace law of scale t / s: chi-square on |z| binned (and the
+    sign), level 1e-3 (false-failure rate 1e-3 at this fixed seed set)."""
+    X = np.array([[0.25], [-0.5]])
+    y = np.array([0.5, -0.25])
+    upper, lower = [1.0, 1.0], [-1.0, -1.0]
+    eps = 2.0
+    rng = _random.as_generator(7)
+    model = dppack.LinearRegressionAdaSSP(eps)
+    noise = []
+    for _ in range(3000):
+        model.fit(X, y, upper, lower, add_bias=True, random_state=rng)
+        noise.append(float(model.statistics_["sum_y"][0]))
+    sens = model.sensitivities_["sum_y"]
+    k, _, t, s = _random.laplace_grid(sens, eps / 4, 1)
+    z = np.rint((np.array(noise) - 0.25) / 2.0 ** k).astype(np.int64)  # exact sum: 0.25
+    assert np.array_equal(z * 2.0 ** k + 0.25, np.array(noise))
+    q = math.exp(-s / t)
+    edges = np.unique(np.quantile(np.abs(z), np.linspace(0, 1, 11)[1:-1]).astype(np.int64))
+    bins = np.concatenate([[0], edges, [np.iinfo(np.int64).max]])
+    observed = np.histogram(np.abs(z), bins=bins)[0]
+
+    def p_abs_at_least(m):  # P[|Z| >= m] = 2 q^m / (1 + q) for m >= 1
+        return 1.0 if m <= 0 else 2 * q ** m / (1 + q)
+
+    expected = np.array([p_abs_at_least(a) - (p_abs_at_least(b) if b < 2 ** 62 else 0.0)
+                         for a, b in zip(bins[:-1], bins[1:])]) * z.size
+    assert stats.chisquare(observed, expected).pvalue > 1e-3
+    assert stats.binomtest(int(np.sum(z > 0)), int(np.sum(z != 0))).pvalue > 1e-3
+
+
+# ---- checks and accounting ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("eps, delta", [(0, 0), (-1, 0), (1, 1), (1, -0.1), (float("nan"), 0)])
+def test_bad_parameters_are_refused_at_construction(eps, delta):
+    with pytest.raises(ValueError):
+        dppack.LinearRegressionAdaSSP(eps, delta)
+
+
+@pytest.mark.parametrize("kind", ["bounds", "nan", "y", "order"])
+def test_bad_data_are_refused_before_any_draw(kind):
+    X, y, _ = _linear(20)
+    upper, lower = _bounds(2)
+    if kind == "bounds":
+        upper = upper[:-1]
+    elif kind == "nan":
+        X = X.copy()
+        X[3, 0] = np.nan
+    elif kind == "y":
+        y = y[:-1]
+    else:
+        lower[0] = 2.0
+    rng = _random.as_generator(0)
+    state = rng.bit_generator.state
+    with pytest.raises(ValueError):
+        dppack.LinearRegressionAdaSSP(1.0).fit(X, y, upper, lower, random_state=rng)
+    assert rng.bit_generator.state == state
+
+
+def test_the_fit_is_charged_and_an_overspend_refused_before_the_data():
+    X, y, _ = _linear(50)
+    upper, lower = _bounds(2)
+    with dppack.BudgetAccountant(1.5) as accountant:
+        dppack.LinearRegressionAdaSSP(1.0).fit(X, y, upper, lower, random_state=0)
+        assert accountant.ledger[0][0] == "LinearRegressionAdaSSP.fit"
+        with pytest.raises(dppack.BudgetExceededError):
+            # X is not even an array: the refusal comes first
+            dppack.LinearRegressionAdaSSP(1.0).fit(object(), y, upper, lower)
+    acc = dppack.BudgetAccountant(10.0, 1e-3)
+    model = dppack.LinearRegressionAdaSSP(1.0, 1e-5).fit(X, y, upper, lower, accountant=acc,
+                                                         random_state=0)
+    assert model.privacy_ == dppack.PrivacyLoss.approx(1.0, 1e-5)
+    with pytest.raises(ValueError):
+        dppack.LinearRegressionAdaSSP(float("inf")).fit(X, y, upper, lower, accountant=acc)
+
+
+def test_exported_and_repr():
+    assert "LinearRegressionAdaSSP" in dppack.__all__
+    model = dppack.LinearRegressionAdaSSP(0.5)
+    assert repr(model) == "LinearRegressionAdaSSP(eps=0.5, delta=0; not fitted)"
+    with pytest.raises(ValueError, match="fitted"):
+        model.predict(np.zeros((2, 2)))
+
+
+# ---- accuracy -------------------------------------------------------------------------------
+
+
+def test_infinite_eps_is_least_squares_up_to_the_grid():
+    X, y, _ = _linear(2000, p=3, seed=4)
+    upper, lower = _bounds(3)
+    model = dppack.LinearRegressionAdaSSP(float("inf")).fit(X, y, upper, lower, add_bias=True)
+    ols = np.linalg.lstsq(np.column_stack([np.ones(2000), X]), y, rcond=None)[0]
+    assert np.max(np.abs(model.coeff - ols)) < 1e-4  # the grid 2^-20 of the records
+    assert model.ridge_ == 0.0 and model.privacy_ is None
+    no_bias = dppack.LinearRegressionAdaSSP(float("inf")).fit(X, y - 1.0, upper, lower)
+    assert np.max(np.abs(no_bias.coeff - np.linalg.lstsq(X, y - 1.0, rcond=None)[0])) < 1e-4
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-6])
+def test_large_n_is_close_to_least_squares(delta):
+    X, y, beta = _linear(50_000, p=5, seed=5)
+    upper, lower = _bounds(5)
+    model = dppack.LinearRegressionAdaSSP(1.0, delta).fit(X, y, upper, lower, add_bias=True,
+                                                          random_state=1)
+    # the noise of X'y and X'X over n, times C^-1 = 3 I and y's scale 4: about 0.01 at eps 1
+    assert abs(model.coeff[0] - 1.0) < 0.06
+    assert np.max(np.abs(model.coeff[1:] - beta)) < 0.06
+    pred = model.predict(X[:10])
+    assert np.allclose(pred, model.coeff[0] + X[:10] @ model.coeff[1:])
+
+
+def test_predict_with_data_frames_and_without_bias():
+    pd = pytest.importorskip("pandas")
+    X, y, _ = _linear(500, seed=6)
+    upper, lower = _bounds(2)
+    model = dppack.LinearRegressionAdaSSP(2.0).fit(pd.DataFrame(X), pd.Series(y - 1.0), upper,
+                                                   lower, random_state=3)
+    assert model.coeff.shape == (2,)
+    assert np.allclose(model.predict(pd.DataFrame(X[:3])), X[:3] @ model.coeff)
+
+
+@pytest.mark.parametrize("add_bias, delta", [(True, 0.0), (False, 1e-5)])
+def test_dask_is_the_in_memory_fit_bit_for_bit(add_bias, delta):
+    """Dask arrays in uneven chunks and a Dask DataFrame with a Series: the exact integer
+    Gram matrix summed over partitions, so the same seed gives the same coefficients."""
+    da = pytest.importorskip("dask.array")
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y, _ = _linear(3001, p=3, seed=8)
+    upper, lower = _bounds(3)
+    y[5] = 9.0  # outside the bounds: clipped on both paths
+    memory = dppack.LinearRegressionAdaSSP(1.0, delta).fit(X, y, upper, lower, add_bias,
+                                                           random_state=2)
+    chunked = dppack.LinearRegressionAdaSSP(1.0, delta).fit(
+        da.from_array(X, chunks=((1000, 2000, 1),  (3,))), da.from_array(y, chunks=1000),
+        upper, lower, add_bias, random_state=2)
+    frame = dppack.LinearRegressionAdaSSP(1.0, delta).fit(
+        dd.from_pandas(pd.DataFrame(X, columns=["a", "b", "c"]), npartitions=4),
+        dd.from_pandas(pd.Series(y), npartitions=4), upper, lower, add_bias, random_state=2)
+    for model in (chunked, frame):
+        assert np.array_equal(model.coeff, memory.coeff)
+        assert model.n_passes_ == 2
+    assert memory.n_passes_ is None
+    with pytest.raises(ValueError, match="finite"):
+        bad = X.copy()
+        bad[2000, 1] = np.nan
+        dppack.LinearRegressionAdaSSP(1.0).fit(da.from_array(bad, chunks=(1000, 3)),
+                                               da.from_array(y, chunks=1000), upper, lower)
