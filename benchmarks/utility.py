@@ -19,7 +19,7 @@ uniform on [-1, 1]^20), with an AdaSSP model too when ``dppack`` has one.
 
 The peers are benchmark-only dependencies (never imported by dppack): ``pip install
 'dppack[bench]'`` in a separate environment (see benchmarks/README.md); without them the
-script measures dppack alone. Run: ``python benchmarks/utility.py`` (about 10 minutes; writes
+script measures dppack alone. Run: ``python benchmarks/utility.py`` (about 6 minutes; writes
 the tables into benchmarks/README.md and docs/python/guide/utility.md, and the plot into
 docs/python/guide/_static/utility.png) or ``--quick`` (5 runs, a small synthetic problem,
 under a minute, writes nothing).
@@ -50,9 +50,8 @@ PEERS = ("diffprivlib", "OpenDP")
 GLU_LOWER, GLU_UPPER = 40.0, 250.0
 BREAKS = np.linspace(GLU_LOWER, GLU_UPPER, 22)
 QUARTILES = (0.25, 0.5, 0.75)
-#: synthetic regression: rows, features, held-out rows, noise sd, public bounds of y
+#: synthetic regression: features, held-out rows, noise sd
 SYN_D, SYN_TEST, SYN_SD = 20, 100_000, 1.0
-SYN_Y = (-10.0, 12.0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -119,9 +118,7 @@ def fmt(value):
         return "0"
     if abs(value) >= 100:
         return f"{value:.0f}"
-    if abs(value) >= 1:
-        return f"{value:.3g}"
-    return f"{value:.2g}"
+    return f"{value:.3g}"
 
 
 def results_rows(tasks, errors, eps=EPS):
@@ -209,13 +206,17 @@ def diabetes():
 
 
 def synthetic(n, seed=2026):
-    """y = 1 + X b + N(0, 1) with X uniform on [-1, 1]^20, b uniform on [-1, 1]^20 (fixed),
-    y clipped to the public bounds [-10, 12]; n training rows and 10^5 held-out rows."""
+    """y = 1 + X b + N(0, 1) with X uniform on [-1, 1]^20 and b uniform on [-1, 1]^20 (fixed:
+    ||b||^2 = 5.26, so OLS's R^2 is about 0.64); public bounds [-1, 1] on X and 1 +- 4.5
+    sd(y) on y, sd(y) = sqrt(||b||^2/3 + 1) from the design ([-6.47, 8.47]; y is clipped
+    to them, which moves about 2 values in 10^6); n training rows and 10^5 held-out rows."""
     rng = np.random.default_rng(seed)
     b = rng.uniform(-1.0, 1.0, SYN_D)
+    half = 4.5 * math.sqrt(float(b @ b) / 3.0 + SYN_SD ** 2)
+    bounds_y = (1.0 - half, 1.0 + half)
     X = rng.uniform(-1.0, 1.0, (n + SYN_TEST, SYN_D))
-    y = np.clip(1.0 + X @ b + rng.normal(0.0, SYN_SD, n + SYN_TEST), *SYN_Y)
-    return X[:n], X[n:], y[:n], y[n:]
+    y = np.clip(1.0 + X @ b + rng.normal(0.0, SYN_SD, n + SYN_TEST), *bounds_y)
+    return (X[:n], X[n:], y[:n], y[n:]), (-1.0, 1.0), bounds_y
 
 
 # --------------------------------------------------------------------------------------------
@@ -330,13 +331,8 @@ def dppack_methods(task, data):
         return [Method("dppack", f"dppack LogisticRegressionDP {m}", "replace-one",
                        logistic(m)) for m in ("objective", "output")]
     if task in ("diabetes", "synthetic"):
-        if task == "diabetes":
-            (Xtr, Xte, ytr, yte), (xl, xu), (yl, yu) = data["diabetes"]
-            score = rmse
-        else:
-            Xtr, Xte, ytr, yte = data["synthetic"]
-            (xl, xu), (yl, yu) = (-1.0, 1.0), SYN_Y
-            score = lambda y, p: 1.0 - r2(y, p)  # noqa: E731
+        (Xtr, Xte, ytr, yte), (xl, xu), (yl, yu) = data[task]
+        score = rmse if task == "diabetes" else lambda y, p: 1.0 - r2(y, p)
         d = Xtr.shape[1]
         upper, lower = [xu] * d + [yu], [xl] * d + [yl]
 
@@ -455,13 +451,8 @@ def diffprivlib_methods(task, data):
 
         return [Method("diffprivlib", "diffprivlib LogisticRegression", "replace-one", fit)]
     if task in ("diabetes", "synthetic"):
-        if task == "diabetes":
-            (Xtr, Xte, ytr, yte), xb, yb = data["diabetes"]
-            score = rmse
-        else:
-            Xtr, Xte, ytr, yte = data["synthetic"]
-            xb, yb = (-1.0, 1.0), SYN_Y
-            score = lambda y, p: 1.0 - r2(y, p)  # noqa: E731
+        (Xtr, Xte, ytr, yte), xb, yb = data[task]
+        score = rmse if task == "diabetes" else lambda y, p: 1.0 - r2(y, p)
 
         def fit(e, s):
             model = dm.LinearRegression(epsilon=e, bounds_X=xb, bounds_y=yb, random_state=s)
@@ -603,12 +594,8 @@ def references(key, data):
         model = LogisticRegression(C=1.0, max_iter=1000).fit(Xtr, ytr)
         return {"scikit-learn LogisticRegression": float(np.mean(model.predict(Xte) != yte))}
     if key in ("diabetes", "synthetic"):
-        if key == "diabetes":
-            (Xtr, Xte, ytr, yte), _, _ = data["diabetes"]
-            score = rmse
-        else:
-            Xtr, Xte, ytr, yte = data["synthetic"]
-            score = lambda y, p: 1.0 - r2(y, p)  # noqa: E731
+        (Xtr, Xte, ytr, yte), _, _ = data[key]
+        score = rmse if key == "diabetes" else lambda y, p: 1.0 - r2(y, p)
         ols = LinearRegression().fit(Xtr, ytr)
         return {"mean predictor": score(yte, np.full(yte.size, ytr.mean())),
                 "OLS": score(yte, ols.predict(Xte))}
@@ -648,24 +635,42 @@ def plot(tasks, errors, eps, path):
     styles = ["-", "--", ":", "-."]
     cols = 2
     rows = math.ceil(len(tasks) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(11, 3.1 * rows))
+    fig, axes = plt.subplots(rows, cols, figsize=(11, 3.1 * rows), squeeze=False)
     for ax, task in zip(axes.flat, tasks):
+        stats = {m.label: np.array([median_ci(errors[task.key][m.label][e]) for e in eps])
+                 for m in task.methods}
+        regression = task.key in ("diabetes", "synthetic")
+        if regression:  # zoom on dppack and the best reference; a peer beyond is marked
+            shown = [stats[m.label] for m in task.methods if m.library == "dppack"]
+            best_ref = min(task.references.values())
+            top = 1.15 * max([best_ref, *(s[:, 2].max() for s in shown)])
+            bottom = 0.95 * min([best_ref, *(s[:, 1].min() for s in shown)])
         seen = {}
         for method in task.methods:
-            stats = np.array([median_ci(errors[task.key][method.label][e]) for e in eps])
+            st = stats[method.label]
             style = styles[seen.get(method.library, 0) % len(styles)]
             seen[method.library] = seen.get(method.library, 0) + 1
-            med = np.maximum(stats[:, 0], 1e-3)
-            ax.errorbar(eps, med, yerr=[med - np.maximum(stats[:, 1], 1e-3),
-                                        np.maximum(stats[:, 2], 1e-3) - med],
+            label = method.label
+            if regression and st[:, 0].max() > top:
+                label += " (off the scale)"
+            ax.errorbar(eps, st[:, 0], yerr=[st[:, 0] - st[:, 1], st[:, 2] - st[:, 0]],
                         color=colours[method.library], linestyle=style, marker="o",
-                        markersize=3, capsize=2, label=method.label)
+                        markersize=3, capsize=2, label=label)
         for i, (name, value) in enumerate(task.references.items()):
+            off = regression and not bottom <= value <= top
             ax.axhline(value, color="grey", linestyle=styles[i % len(styles)], linewidth=1,
-                       label=name)
+                       label=name + (" (off the scale)" if off else ""))
         ax.set_xscale("log")
-        if task.key not in ("logistic", "diabetes", "synthetic"):
+        ax.set_xticks(list(eps))
+        ax.set_xticklabels([f"{e:g}" for e in eps])
+        ax.minorticks_off()
+        if regression:
+            ax.set_ylim(bottom, top)
+        elif task.key == "logistic":
+            ax.set_ylim(bottom=0)
+        else:
             ax.set_yscale("symlog", linthresh=1e-2)
+            ax.set_ylim(bottom=0)
         ax.set_title(task.title, fontsize=9)
         ax.set_xlabel("eps", fontsize=8)
         ax.set_ylabel(task.error, fontsize=8)
@@ -687,6 +692,8 @@ def main(argv=None):
     parser.add_argument("--synthetic-n", type=int, default=None)
     parser.add_argument("--synthetic-runs", type=int, default=None)
     parser.add_argument("--dppack-only", action="store_true")
+    parser.add_argument("--tasks", nargs="+", choices=[key for key, _, _ in TASKS],
+                        help="only these tasks (writes nothing)")
     args = parser.parse_args(argv)
     runs = args.runs or (5 if args.quick else RUNS)
     syn_n = args.synthetic_n or (20_000 if args.quick else 1_000_000)
@@ -696,7 +703,7 @@ def main(argv=None):
     print("Versions: " + ", ".join(f"{k} {v}" for k, v in found.items()))
     print(f"{runs} runs per eps ({syn_runs} for the synthetic regression), eps {EPS}")
     start = time.perf_counter()
-    tasks = build_tasks(libraries, syn_n, syn_runs)
+    tasks = build_tasks(libraries, syn_n, syn_runs, keys=args.tasks)
     errors = run_tasks(tasks, EPS, runs)
     total = time.perf_counter() - start
     header = ["task (error)", "library, method", "neighbours", *(f"eps {e:g}" for e in EPS)]
@@ -708,7 +715,7 @@ def main(argv=None):
     print()
     print(markdown_table(["task (error)", *(f"eps {e:g}" for e in EPS)], summary))
     print(f"\nTotal {total:.0f} s")
-    if args.quick or args.runs or args.dppack_only:
+    if args.quick or args.runs or args.dppack_only or args.tasks:
         return tasks, errors
     k, _, cover = ci_ranks(runs)
     k_syn, h_syn, cover_syn = ci_ranks(syn_runs)
