@@ -93,3 +93,16 @@ def test_peers_when_importable():
     for task in tasks:
         assert {m.library for m in task.methods} == set(peers)
         assert all(np.isfinite(errors[task.key][m.label][1.0]).all() for m in task.methods)
+
+
+def test_a_failing_release_is_reported_and_dropped(capsys):
+    def broken(eps, seed):
+        raise ValueError("no such argument")
+
+    task = utility.Task("t", "task", "error", [
+        utility.Method("dppack", "dppack broken", "both", broken),
+        utility.Method("dppack", "dppack fine", "both", lambda eps, seed: eps + seed)])
+    errors = utility.run_tasks([task], eps=(1.0,), runs=2, verbose=False)
+    assert [m.label for m in task.methods] == ["dppack fine"]
+    assert errors["t"]["dppack fine"][1.0].tolist() == [1.0, 2.0]
+    assert "FAILED dppack broken: ValueError: no such argument" in capsys.readouterr().out
