@@ -156,7 +156,9 @@ def summary_rows(tasks, errors, eps=EPS):
             for method in task.methods:
                 stats = median_ci(errors[task.key][method.label][e])
                 kind = "dppack" if method.library == "dppack" else "peer"
-                if kind not in best or stats[0] < best[kind][0][0]:
+                # the lowest median; among equal medians, the lowest upper end of the CI
+                if kind not in best or (stats[0], stats[2]) < (best[kind][0][0],
+                                                               best[kind][0][2]):
                     best[kind] = (stats, method.label)
             if "peer" not in best or "dppack" not in best:
                 cells.append("-")
@@ -546,19 +548,26 @@ def opendp_methods(task, data):
     # the candidates: the integers of the bounds (a public resolution of 1)
     candidates = [float(c) for c in range(int(L), int(U) + 1)]
 
-    def quantile(alpha):
+    def quantile(alpha, domain):
         return lambda scale: dp.m.make_private_quantile(  # noqa: E731
-            unsized, sym, dp.max_divergence(), candidates=candidates, alpha=alpha, scale=scale)
+            domain, sym, dp.max_divergence(), candidates=candidates, alpha=alpha, scale=scale)
 
+    # replace-one: n public (sized data, a replacement is 2 in the symmetric distance), as
+    # dppack's default; add/remove: the score's sensitivity is max(alpha, 1 - alpha) there,
+    # half of replace-one's for the median
+    notions = (("replace-one", sized, 2), ("add/remove", unsized, 1))
     if task == "median":
-        return [Method("OpenDP", "OpenDP private_quantile", "add/remove",
-                       lambda e, s: interval_error(
-                           calibrated(0.5, quantile(0.5), 1, e)(values), x_sorted, 0.5))]
+        return [Method("OpenDP", f"OpenDP private_quantile ({notion})", notion,
+                       lambda e, s, dom=dom, d_in=d_in, notion=notion: interval_error(
+                           calibrated((0.5, notion), quantile(0.5, dom), d_in, e)(values),
+                           x_sorted, 0.5))
+                for notion, dom, d_in in notions]
     if task == "quartiles":
-        return [Method("OpenDP", "OpenDP private_quantile x3", "add/remove",
-                       lambda e, s: quartile_error(
-                           [calibrated(q, quantile(q), 1, e / 3)(values) for q in QUARTILES],
-                           x_sorted))]
+        return [Method("OpenDP", f"OpenDP private_quantile x3 ({notion})", notion,
+                       lambda e, s, dom=dom, d_in=d_in, notion=notion: quartile_error(
+                           [calibrated((q, notion), quantile(q, dom), d_in, e / 3)(values)
+                            for q in QUARTILES], x_sorted))
+                for notion, dom, d_in in notions]
     return []  # no logistic or multivariate linear regression in OpenDP's core
 
 

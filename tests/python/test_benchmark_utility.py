@@ -106,3 +106,14 @@ def test_a_failing_release_is_reported_and_dropped(capsys):
     assert [m.label for m in task.methods] == ["dppack fine"]
     assert errors["t"]["dppack fine"][1.0].tolist() == [1.0, 2.0]
     assert "FAILED dppack broken: ValueError: no such argument" in capsys.readouterr().out
+
+
+def test_the_best_peer_among_equal_medians_has_the_tighter_interval():
+    task = utility.Task("t", "task", "error", [
+        utility.Method("dppack", "dppack a", "both", None),
+        utility.Method("peer", "peer wide", "replace-one", None),
+        utility.Method("peer", "peer tight", "add/remove", None)])
+    wide = np.r_[np.zeros(30), np.ones(20)]  # median 0, CI [0, 1]
+    errors = {"t": {"dppack a": {1.0: np.full(50, 0.5)}, "peer wide": {1.0: wide},
+                    "peer tight": {1.0: np.zeros(50)}}}
+    assert utility.summary_rows([task], errors, eps=(1.0,))[0][1] == "0.5 vs 0 **loses** (peer)"
