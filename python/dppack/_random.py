@@ -417,7 +417,7 @@ def laplace_grid(sensitivity, eps, coordinates=1, grid=None):
     eps : float
         > 0 and finite.
     coordinates : int, default 1
-        m, how many entries can differ between neighbours.
+        m, how many entries can differ between neighbours (0: values already on the grid).
     grid : int, optional
         A given exponent k (for releases whose noises must share one grid, e.g.
         AboveThreshold's threshold and query noises); chosen as below when None.
@@ -509,10 +509,13 @@ def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None, grid
     rng : numpy.random.Generator
     coordinates : int, optional
         m >= 1, how many entries of ``values`` can differ between neighbouring datasets
-        (each can gain one grid step in rounding); all of them by default.
+        (each can gain one grid step in rounding); all of them by default. m = 0 when the
+        values are already multiples of g = 2^``grid`` (counts on ``grid=0``): rounding
+        moves none of them, and D = ceil(Delta / g), the integer sensitivity itself.
     grid : int, optional
         The exponent k of g = 2^k, when several noises of one release must share a grid
-        (:func:`laplace_grid`); by default chosen from ``sensitivity``, ``eps`` and m.
+        (:func:`laplace_grid`), or the grid the values lie on (m = 0); by default chosen
+        from ``sensitivity``, ``eps`` and m.
 
     Returns
     -------
@@ -533,8 +536,10 @@ def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None, grid
     (:func:`_release`), so no floating-point rounding depends on the data (Mironov 2012).
     """
     x = np.asarray(values, dtype=np.float64)
-    m = x.size if coordinates is None else int(coordinates)
-    k, _, t, s = laplace_grid(float(sensitivity), float(eps), max(m, 1), grid)
+    m = max(x.size, 1) if coordinates is None else int(coordinates)
+    if m == 0 and grid is None:
+        raise ValueError("coordinates = 0 needs the grid the values lie on.")
+    k, _, t, s = laplace_grid(float(sensitivity), float(eps), m, grid)
     return _release(x, discrete_laplace(t, s, x.size, rng), k)
 
 
