@@ -666,7 +666,8 @@ def discrete_gaussian_noise_on_grid(values, k, sigma2, rng):
     The draw of :func:`discrete_gaussian_noise` with the grid and the variance given, as
     ``mechanisms.discrete_gaussian_parameters`` calibrates them (sigma2 at most 2^28 for a
     scalar and 2^42 for a vector, a multiple of the sampler's proposal scale, so that its
-    arithmetic stays in int64: :func:`gaussian_variance`).
+    arithmetic stays in int64: :func:`gaussian_variance`; counts on the integers may take
+    any integer up to 2^26, where the sampler's general path stays in int64).
 
     Parameters
     ----------

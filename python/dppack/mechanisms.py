@@ -188,6 +188,11 @@ _GAUSSIAN_MAX_SIGMA2_VECTOR = 1 << 42
 # A computed delta (or eps) must stay below the target by this relative margin: the tail
 # sums are floating point, with a relative error of about 1e-12 (_random._log_tail_sum).
 _FLOAT_MARGIN = 1e-9
+# Integer variances up to this bound are used as found, not rounded up to a multiple of the
+# sampler's proposal scale: its general acceptance exponent (``_exact.discrete_gaussian``,
+# p 2^(2 j + 5) <= 2^62) stays in int64, and small counts' variances keep their precision
+# (sigma^2 = 4.1 gives 5, not 6).
+_INTEGER_EXACT_SIGMA2 = 1 << 26
 _GAUSSIAN_MAX_REGRIDS = 64
 
 
@@ -236,7 +241,8 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
     sigma2 : int
         s^2 in grid units: the release adds g Z, Z ~ N_Z(0, s^2), to g round(x / g). A
         multiple of the exact sampler's proposal scale t = 2^j (``_random.gaussian_variance``),
-        which keeps its arithmetic in int64.
+        which keeps its arithmetic in int64; with ``integers`` at k = 0, the smallest integer
+        >= max(sigma^2, 1) that meets the guarantee, as found up to 2^26.
 
     Raises
     ------
@@ -331,14 +337,15 @@ def _discrete_gaussian_parameters(sigma, sensitivity, eps, delta, type_DP, rho, 
     cap = _GAUSSIAN_MAX_SIGMA2 if m == 1 else _GAUSSIAN_MAX_SIGMA2_VECTOR
     if integers and k <= 0:
         # counts on the grid 1: no rounding step (CKS Theorems 4 and 7 with integer D)
-        start = _random.gaussian_variance(max(math.ceil(_fraction_square(sigma)), 1))
+        start = max(math.ceil(_fraction_square(sigma)), 1)
         holds = _discrete_gaussian_guarantee(0, sensitivity, eps, delta, type_DP, rho, m,
                                              steps=False)
         found = _smallest_variance(holds, start, cap)
-        if found is not None:
+        if found is not None and found > _INTEGER_EXACT_SIGMA2:
             found = _random.gaussian_variance(found)
             while not holds(found):  # pragma: no cover (the bounds fall as sigma2 grows)
                 found = _random.gaussian_variance(found + 1)
+        if found is not None:
             return 0, found
         k, sigma2 = 1, -(-start // 4)  # the usual search from the grid 2, with its steps
     for _ in range(_GAUSSIAN_MAX_REGRIDS):

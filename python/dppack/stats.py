@@ -1174,7 +1174,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
                 # 2^62 (also for an infinite draw, eps ~ 1e-320).
                 noisy_n = float(_noisy_counts(np.array([float(n)]), eps_n, 1.0, mechanism,
                                               delta_n, type_DP, rng, 1)[0])
-                n = max(1, int(noisy_n)) if noisy_n < 2.0**62 else 2**62
+                n = max(1, int(max(noisy_n, 0.0))) if noisy_n < 2.0**62 else 2**62
             breaks_, mids = rule_breaks(n, 5)  # the warnings at the user's line
         counts = count(breaks_, fuzz(breaks_)).astype(np.float64)
         # §3.5 step 5: the scalar Delta for every bin (Laplace scale Delta/eps; Gaussian sigma
