@@ -1098,7 +1098,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     >>> h.breaks.tolist()[:4], len(h.counts)
     ([50.0, 60.0, 70.0, 80.0], 15)
     >>> h.counts.tolist()[:5]
-    [0.0, 8.0, 19.0, 56.0, 79.0]
+    [0.0, 8.0, 20.0, 59.0, 80.0]
     """
     xname = rcompat.xname_of(x)  # the title's name: the Series' or column's (not read)
     bill = _charge(accountant, "histogramDP", eps, delta, mechanism, which_sensitivity)
@@ -1441,7 +1441,7 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     >>> pima = load_pima()
     >>> diabetic = pd.Categorical(pima["type"], categories=["No", "Yes"])
     >>> tableDP(diabetic, eps=1.0, random_state=1).to_dict()
-    {'No': 352.0, 'Yes': 176.0}
+    {'No': 352.0, 'Yes': 171.0}
 
     Undeclared levels need ``delta > 0``: only cells whose noisy count passes a threshold
     are released.
