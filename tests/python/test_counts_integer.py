@@ -221,3 +221,19 @@ def test_histogram_rule_report_coverage():
         assert out.size == true.size
         misses += int(np.sum(np.abs(out - true) > report.half_width))
     assert binomtest(misses, 13 * 300, 1 - report.coverage).pvalue > LEVEL
+
+
+def test_huge_gaussian_sigma_keeps_integers():
+    """sigma >= 2^13 (eps near 1e-4): up to sigma < 2^14 the integers still (k = 0, the
+    variance rounded to the sampler's proposal scale beyond 2^26); beyond, the usual grid
+    g = 2^k >= 2 with its rounding step: the released counts are multiples of g, integers."""
+    rng = np.random.default_rng(5)
+    for sigma, grid in ((10_000.0, 0), (40_000.0, 2)):
+        k, sigma2 = discrete_gaussian_parameters(sigma, 1.0, eps=0.5, delta=1e-5,
+                                                 integers=True)
+        assert k == grid and sigma2 * 4.0 ** k >= sigma * sigma
+        out = dppack.mechanisms.discrete_gaussian_release(
+            np.arange(50.0), sigma, 1.0, rng, eps=0.5, delta=1e-5, coordinates=1,
+            integers=True)
+        assert np.array_equal(out, np.round(out))
+        assert np.all(np.mod(out, 2.0 ** k) == 0)  # g (round(c / g) + Z)
