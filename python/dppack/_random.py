@@ -656,7 +656,9 @@ def discrete_gaussian_noise(values, sigma, rng):
 
 def _gaussian_on_grid(values, k, sigma2, rng):
     x = np.asarray(values, dtype=np.float64)
-    return _release(x, discrete_gaussian(sigma2, 1, x.size, rng), k)
+    p, q = (sigma2.numerator, sigma2.denominator) if hasattr(sigma2, "denominator") else (
+        int(sigma2), 1)
+    return _release(x, discrete_gaussian(p, q, x.size, rng), k)
 
 
 def discrete_gaussian_noise_on_grid(values, k, sigma2, rng):
@@ -667,7 +669,8 @@ def discrete_gaussian_noise_on_grid(values, k, sigma2, rng):
     ``mechanisms.discrete_gaussian_parameters`` calibrates them (sigma2 at most 2^28 for a
     scalar and 2^42 for a vector, a multiple of the sampler's proposal scale, so that its
     arithmetic stays in int64: :func:`gaussian_variance`; counts on the integers may take
-    any integer up to 2^26, where the sampler's general path stays in int64).
+    any integer up to 2^26, or a Fraction p / q below 2^10, where the sampler's general
+    path stays in int64).
 
     Parameters
     ----------
@@ -675,8 +678,9 @@ def discrete_gaussian_noise_on_grid(values, k, sigma2, rng):
         The true values (finite), any shape.
     k : int
         The grid exponent.
-    sigma2 : int
-        s^2 >= 1 in grid units.
+    sigma2 : int or fractions.Fraction
+        s^2 in grid units: a whole number >= 1, or a Fraction p / q (the small variances
+        of counts, ``integers=True``).
     rng : numpy.random.Generator
 
     Returns
@@ -684,7 +688,9 @@ def discrete_gaussian_noise_on_grid(values, k, sigma2, rng):
     numpy.ndarray of float
         Shaped like ``values``; every entry a multiple of 2^k.
     """
-    return _gaussian_on_grid(values, int(k), int(sigma2), rng)
+    if not (hasattr(sigma2, "denominator") and sigma2.denominator != 1):
+        sigma2 = int(sigma2)
+    return _gaussian_on_grid(values, int(k), sigma2, rng)
 
 
 def _log_tail_sum(m, sigma2):

@@ -193,6 +193,10 @@ _FLOAT_MARGIN = 1e-9
 # p 2^(2 j + 5) <= 2^62) stays in int64, and small counts' variances keep their precision
 # (sigma^2 = 4.1 gives 5, not 6).
 _INTEGER_EXACT_SIGMA2 = 1 << 26
+# Counts whose sigma^2 is below this get a variance on the lattice 1 / _INTEGER_FINE_STEPS
+# (a fractions.Fraction p / q, q a power of two): the sampler's p q t^2 stays in int64.
+_INTEGER_FINE_BELOW = 1 << 10
+_INTEGER_FINE_STEPS = 1 << 10
 _GAUSSIAN_MAX_REGRIDS = 64
 
 
@@ -238,11 +242,12 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
     -------
     k : int
         The grid g = 2^k.
-    sigma2 : int
+    sigma2 : int or fractions.Fraction
         s^2 in grid units: the release adds g Z, Z ~ N_Z(0, s^2), to g round(x / g). A
         multiple of the exact sampler's proposal scale t = 2^j (``_random.gaussian_variance``),
         which keeps its arithmetic in int64; with ``integers`` at k = 0, the smallest integer
-        >= max(sigma^2, 1) that meets the guarantee, as found up to 2^26.
+        >= sigma^2 that meets the guarantee (as found up to 2^26), or for sigma^2 < 2^10 the
+        smallest multiple of 2^-10 (a Fraction when not whole).
 
     Raises
     ------
@@ -337,9 +342,18 @@ def _discrete_gaussian_parameters(sigma, sensitivity, eps, delta, type_DP, rho, 
     cap = _GAUSSIAN_MAX_SIGMA2 if m == 1 else _GAUSSIAN_MAX_SIGMA2_VECTOR
     if integers and k <= 0:
         # counts on the grid 1: no rounding step (CKS Theorems 4 and 7 with integer D)
-        start = max(math.ceil(_fraction_square(sigma)), 1)
+        square = _fraction_square(sigma)
         holds = _discrete_gaussian_guarantee(0, sensitivity, eps, delta, type_DP, rho, m,
                                              steps=False)
+        if square < _INTEGER_FINE_BELOW:
+            # a small variance on the lattice 2^-10 (the sampler takes p / q): an integer
+            # would cost up to 1 / sigma^2 of the variance (0.8 -> 1)
+            fine = _smallest_variance(lambda v: holds(_fraction_of(v, _INTEGER_FINE_STEPS)),
+                                      max(math.ceil(square * _INTEGER_FINE_STEPS), 1),
+                                      cap)
+            if fine is not None:
+                return 0, _fraction_of(fine, _INTEGER_FINE_STEPS)
+        start = max(math.ceil(square), 1)
         found = _smallest_variance(holds, start, cap)
         if found is not None and found > _INTEGER_EXACT_SIGMA2:
             found = _random.gaussian_variance(found)
@@ -392,6 +406,14 @@ def _fraction_square(x):
     from fractions import Fraction  # noqa: PLC0415
 
     return Fraction(x) ** 2
+
+
+def _fraction_of(numerator, denominator):
+    """numerator / denominator: an int when whole, else a fractions.Fraction."""
+    from fractions import Fraction  # noqa: PLC0415
+
+    value = Fraction(numerator, denominator)
+    return value.numerator if value.denominator == 1 else value
 
 
 def _discrete_gaussian_guarantee(k, sensitivity, eps, delta, type_DP, rho, m, steps=True):

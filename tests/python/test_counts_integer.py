@@ -11,6 +11,7 @@ where it is made (ALPHA = 1e-3 for the law checks, LEVEL = 1e-6 for the coverage
 """
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -137,15 +138,15 @@ def test_table_noise_is_discrete_laplace(eps, which, delta_l1):
                                                    (0.9, "Gaussian", "unbounded")])
 def test_gaussian_counts_are_the_discrete_gaussian(eps, mechanism, which):
     """The Gaussian counts: N_Z(0, s^2) on the integers with s^2 the calibration's
-    (``integers=True``, k = 0), >= DPpack's sigma^2 and close to it (or 1 where sigma < 1);
-    chi-square of 10^4 noises (ALPHA)."""
+    (``integers=True``, k = 0), >= DPpack's sigma^2 and close to it (a multiple of 2^-10
+    below 2^10, also where sigma < 1); chi-square of 10^4 noises (ALPHA)."""
     delta = 1e-5
     bounded = which == "bounded"
     sens = math.sqrt(2.0) if bounded else 1.0
     sigma = gaussian_sigma(eps, delta, sens, "aDP", mechanism == "analytic")
     k, sigma2 = discrete_gaussian_parameters(sigma, sens, eps=eps, delta=delta,
                                              coordinates=2 if bounded else 1, integers=True)
-    assert k == 0 and max(sigma * sigma, 1.0) <= sigma2 <= 1.15 * sigma * sigma + 1
+    assert k == 0 and sigma * sigma <= sigma2 <= 1.15 * sigma * sigma + 2.0 ** -10
     factor = _declared(100, 20)
     noise = np.concatenate([
         dppack.tableDP(factor, eps=eps, which_sensitivity=which, mechanism=mechanism,
@@ -159,18 +160,21 @@ def test_gaussian_counts_are_the_discrete_gaussian(eps, mechanism, which):
 @pytest.mark.parametrize("eps", [0.1, 1.0, 5.0])
 @pytest.mark.parametrize("type_DP", ["aDP", "pDP"])
 def test_one_count_gaussian_guarantee_is_cks_theorem_7(eps, type_DP):
-    """A single count (D = 1, no rounding step): the variance found meets CKS Theorem 7's
-    exact delta (aDP) at eps, and one integer less does not, unless it is DPpack's sigma^2
-    rounded up (the search starts there)."""
+    """A single count (D = 1, no rounding step): the variance found, on the lattice 2^-10
+    below 2^10 (integers above), meets CKS Theorem 7's exact delta (aDP) at eps, and one
+    lattice step less does not, unless it is DPpack's sigma^2 rounded up to the lattice (the
+    search starts there)."""
     delta = 1e-5
     sigma = gaussian_sigma(eps, delta, 1.0, type_DP)
     k, sigma2 = discrete_gaussian_parameters(sigma, 1.0, eps=eps, delta=delta,
                                              type_DP=type_DP, integers=True)
-    assert k == 0 and sigma2 >= max(math.ceil(sigma * sigma), 1)
+    step = Fraction(1, 1024) if sigma * sigma < 1024 else 1
+    start = math.ceil(Fraction(sigma) ** 2 / step) * step
+    assert k == 0 and sigma2 >= start and Fraction(sigma2) % step == 0
     if type_DP == "aDP":
         assert _random.discrete_gaussian_delta(eps, 1, math.sqrt(sigma2)) <= delta
-        if sigma2 > max(math.ceil(sigma * sigma), 1):
-            assert _random.discrete_gaussian_delta(eps, 1, math.sqrt(sigma2 - 1)) > delta
+        if sigma2 > start:
+            assert _random.discrete_gaussian_delta(eps, 1, math.sqrt(sigma2 - step)) > delta
 
 
 # --------------------------------------------------------------------------------------------
