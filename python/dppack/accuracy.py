@@ -21,7 +21,7 @@ the integers, g = 1 (``stats.count_noise_laws``; the geometric mechanism of Ghos
 and Sundararajan 2009, and the discrete Gaussian of Canonne, Kamath and Steinke 2020): no
 rounding, so their report is the integer T itself, P(abs(c~ - c) <= T) >= 1 - alpha exactly
 (in general floor(g T + 1/2), with g / 2 more when g > 1, which only a discrete Gaussian of
-sigma >= 2^13 reaches).
+sigma >= 2^14 reaches).
 These are the discrete forms of the textbook half-widths b ln(1 / alpha) (Laplace, scale b:
 P(abs(N) > t) = exp(-t / b)) and sigma z_{1 - alpha/2} (Gaussian); they differ from them by
 about a grid step (g is below 2^-12 of the scale).

@@ -172,8 +172,8 @@ def _count_noise(eps, sensitivity, mechanism, delta, type_DP, changed):
     exp(eps' ||c - c'||_1 / Delta). Gaussian and analytic: DPpack's sigma (with s = Delta, the
     L2 sensitivity sqrt(2) bounded, 1 unbounded) is the start of
     ``mechanisms.discrete_gaussian_parameters`` with ``integers=True``: the discrete Gaussian
-    N_Z(0, s^2) on the integers, s^2 the smallest integer >= max(sigma^2, 1) (up to the
-    sampler's proposal scale) that meets (eps, delta) (or pDP) for the integer change: CKS
+    N_Z(0, s^2) on the integers, s^2 >= sigma^2 the smallest multiple of 2^-10 (below
+    2^10; an integer above) that meets (eps, delta) (or pDP) for the integer change: CKS
     Theorem 7 for one changed cell (D = 1, unbounded), the zCDP bound of CKS Theorem 4 with
     ||c - c'||_2 = sqrt(2) converted by CKS Corollary 13 for two (bounded). Only ``changed``
     cells differ between neighbours whatever the number of cells, so the number of cells
@@ -1225,7 +1225,7 @@ def table_threshold_law(mechanism, eps, delta, type_DP, bounded, sensitivity):
     Returns ``(noise, k, tail, threshold)``: ``noise(counts, rng)`` draws the noisy counts of
     the observed cells, exactly as released, c + Z with integer noise Z on the grid g = 2^k,
     k = 0 (discrete Laplace or discrete Gaussian, :func:`_count_noise`; only a discrete
-    Gaussian of sigma >= 2^13 takes a grid g >= 2, where the release is g (round(c / g) + Z),
+    Gaussian of sigma >= 2^14 takes a grid g >= 2, where the release is g (round(c / g) + Z),
     still integers), ``tail(m)`` = P[Z >= m] exactly (floating
     point), and an observed cell is released only if its noisy count exceeds the threshold
     tau. :func:`tableDP` (through :func:`thresholded_table_laws`) and the accuracy report
@@ -1285,7 +1285,7 @@ def table_threshold_law(mechanism, eps, delta, type_DP, bounded, sensitivity):
     of 1 has the noisy count 1 + Z, and tau = m*, so that 1 + Z > tau exactly when Z >= m*,
     of probability at most p. For the Laplace law m* = ceil((t / s) ln(1 / (p (1 + q)))),
     about b ln(1 / (2 p)) with b = Delta / eps: the continuous law's 1 + b ln(1 / (2p)) less
-    about one. On a grid g >= 2 (a discrete Gaussian of sigma >= 2^13 only) a count of 1
+    about one. On a grid g >= 2 (a discrete Gaussian of sigma >= 2^14 only) a count of 1
     is V = round(1 / g) = 0 grid units, its noisy count g Z, and tau = g (m* - 1).
     """
     # see the derivation above
