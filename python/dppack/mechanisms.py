@@ -235,8 +235,9 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
         integers (an integer when m = 1): the release is on the grid 1 (k = 0), where
         rounding moves nothing, so D = Delta (scalar) and r = Delta (vector), without the
         rounding steps. Where sigma is so large that the usual grid is coarser than 1
-        (sigma >= 2^14 for one value), or no variance up to the cap meets the guarantee at k = 0, the usual
-        grid (a power of two >= 2, still integers) and its rounding steps are used.
+        (sigma >= 2^14 for one value), or no variance up to the cap meets the guarantee at
+        k = 0, the usual grid (a power of two >= 2, still integers) and its rounding steps
+        are used.
 
     Returns
     -------
