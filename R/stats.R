@@ -184,9 +184,10 @@ covDP <- function(x1, x2, eps, lower.bound1, upper.bound1, lower.bound2, upper.b
 #'
 #' Clips `x` to `[lower.bound, upper.bound]`, counts it in equidistant cells that cover the
 #' bounds, and adds noise to every count (sensitivity 2 bounded and 1 unbounded for Laplace;
-#' sqrt(2) and 1 for the Gaussian mechanisms). Negative counts become 0 unless
-#' `allow.negative`; then the counts are rounded, or, with `normalize`, divided by their sum
-#' (proportions summing to 1).
+#' sqrt(2) and 1 for the Gaussian mechanisms). The noise is integer (discrete Laplace or
+#' discrete Gaussian), so the noisy counts are whole numbers without rounding (DPpack rounds
+#' its continuous noise). Negative counts become 0 unless `allow.negative`; with `normalize`
+#' the counts are divided by their sum (proportions summing to 1).
 #'
 #' The break points never depend on the data. DPpack computes `hist(x, breaks)` on the data,
 #' so that one record can change the number and width of all cells; here a rule or a number
@@ -214,7 +215,7 @@ covDP <- function(x1, x2, eps, lower.bound1, upper.bound1, lower.bound2, upper.b
 #'   `n` is public under bounded DP (a record is replaced), and `length(x)` is used. Under
 #'   unbounded DP (a record is added or removed) `n` is private: a rule first releases a noisy
 #'   `n` with 1/20 of `eps` (and of `delta` for the Gaussian mechanisms), sensitivity 1,
-#'   rounded and at least 1, and the counts get the other 19/20. A number, a vector or a
+#'   integer noise, at least 1, and the counts get the other 19/20. A number, a vector or a
 #'   function needs no `n`, and the counts get all of `eps`.
 #' @param normalize If `TRUE`, return proportions instead of counts.
 #' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'`: a list of two histograms,
@@ -291,7 +292,8 @@ plot.histogramDP <- function(x, main = NULL, ...) {
 #' * **Declared levels** (every argument a factor): the cells are all combinations of the
 #'   factors' [levels()], empty ones included, and every cell gets noise as in DPpack
 #'   (sensitivity 2 bounded and 1 unbounded for Laplace; sqrt(2) and 1 for the Gaussian
-#'   mechanisms), then is rounded and, unless `allow.negative`, set to 0 if negative: eps-DP
+#'   mechanisms; integer noise, so whole numbers without rounding), then, unless
+#'   `allow.negative`, is set to 0 if negative: eps-DP
 #'   (Laplace) or (eps, delta)-DP. The levels are treated as public: they must not be
 #'   derived from the data (`factor(x)` takes its levels from `x`; write
 #'   `factor(x, levels = ...)` with the levels known beforehand).

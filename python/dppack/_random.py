@@ -417,7 +417,7 @@ def laplace_grid(sensitivity, eps, coordinates=1, grid=None):
     eps : float
         > 0 and finite.
     coordinates : int, default 1
-        m, how many entries can differ between neighbours.
+        m, how many entries can differ between neighbours (0: values already on the grid).
     grid : int, optional
         A given exponent k (for releases whose noises must share one grid, e.g.
         AboveThreshold's threshold and query noises); chosen as below when None.
@@ -509,10 +509,13 @@ def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None, grid
     rng : numpy.random.Generator
     coordinates : int, optional
         m >= 1, how many entries of ``values`` can differ between neighbouring datasets
-        (each can gain one grid step in rounding); all of them by default.
+        (each can gain one grid step in rounding); all of them by default. m = 0 when the
+        values are already multiples of g = 2^``grid`` (counts on ``grid=0``): rounding
+        moves none of them, and D = ceil(Delta / g), the integer sensitivity itself.
     grid : int, optional
         The exponent k of g = 2^k, when several noises of one release must share a grid
-        (:func:`laplace_grid`); by default chosen from ``sensitivity``, ``eps`` and m.
+        (:func:`laplace_grid`), or the grid the values lie on (m = 0); by default chosen
+        from ``sensitivity``, ``eps`` and m.
 
     Returns
     -------
@@ -533,8 +536,10 @@ def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None, grid
     (:func:`_release`), so no floating-point rounding depends on the data (Mironov 2012).
     """
     x = np.asarray(values, dtype=np.float64)
-    m = x.size if coordinates is None else int(coordinates)
-    k, _, t, s = laplace_grid(float(sensitivity), float(eps), max(m, 1), grid)
+    m = max(x.size, 1) if coordinates is None else int(coordinates)
+    if m == 0 and grid is None:
+        raise ValueError("coordinates = 0 needs the grid the values lie on.")
+    k, _, t, s = laplace_grid(float(sensitivity), float(eps), m, grid)
     return _release(x, discrete_laplace(t, s, x.size, rng), k)
 
 
@@ -651,7 +656,9 @@ def discrete_gaussian_noise(values, sigma, rng):
 
 def _gaussian_on_grid(values, k, sigma2, rng):
     x = np.asarray(values, dtype=np.float64)
-    return _release(x, discrete_gaussian(sigma2, 1, x.size, rng), k)
+    p, q = (sigma2.numerator, sigma2.denominator) if hasattr(sigma2, "denominator") else (
+        int(sigma2), 1)
+    return _release(x, discrete_gaussian(p, q, x.size, rng), k)
 
 
 def discrete_gaussian_noise_on_grid(values, k, sigma2, rng):
@@ -661,7 +668,9 @@ def discrete_gaussian_noise_on_grid(values, k, sigma2, rng):
     The draw of :func:`discrete_gaussian_noise` with the grid and the variance given, as
     ``mechanisms.discrete_gaussian_parameters`` calibrates them (sigma2 at most 2^28 for a
     scalar and 2^42 for a vector, a multiple of the sampler's proposal scale, so that its
-    arithmetic stays in int64: :func:`gaussian_variance`).
+    arithmetic stays in int64: :func:`gaussian_variance`; counts on the integers may take
+    any integer up to 2^26, or a Fraction p / q below 2^10, where the sampler's general
+    path stays in int64).
 
     Parameters
     ----------
@@ -669,8 +678,9 @@ def discrete_gaussian_noise_on_grid(values, k, sigma2, rng):
         The true values (finite), any shape.
     k : int
         The grid exponent.
-    sigma2 : int
-        s^2 >= 1 in grid units.
+    sigma2 : int or fractions.Fraction
+        s^2 in grid units: a whole number >= 1, or a Fraction p / q (the small variances
+        of counts, ``integers=True``).
     rng : numpy.random.Generator
 
     Returns
@@ -678,7 +688,9 @@ def discrete_gaussian_noise_on_grid(values, k, sigma2, rng):
     numpy.ndarray of float
         Shaped like ``values``; every entry a multiple of 2^k.
     """
-    return _gaussian_on_grid(values, int(k), int(sigma2), rng)
+    if not (hasattr(sigma2, "denominator") and sigma2.denominator != 1):
+        sigma2 = int(sigma2)
+    return _gaussian_on_grid(values, int(k), sigma2, rng)
 
 
 def _log_tail_sum(m, sigma2):

@@ -16,9 +16,12 @@ same calibration functions the release calls (``_random.laplace_grid``,
 the integer noise Z (from its exact tail, ``_random.discrete_laplace_tail`` or
 ``_random.discrete_gaussian_tail``, computed in floating point with a relative error of
 about 1e-12), and h = g (T + 1/2), the half grid step covering the rounding of the true
-value. The counts of histogramDP and tableDP lie on the grid when g <= 1 (no rounding) and are
-released rounded to integers: their report is the integer floor(g T + 1/2) (with g / 2 more
-when g > 1), which the released counts lie within.
+value. The counts of histogramDP and tableDP (and histogramDP's private n) get integer noise on
+the integers, g = 1 (``stats.count_noise_laws``; the geometric mechanism of Ghosh, Roughgarden
+and Sundararajan 2009, and the discrete Gaussian of Canonne, Kamath and Steinke 2020): no
+rounding, so their report is the integer T itself, P(abs(c~ - c) <= T) >= 1 - alpha exactly
+(in general floor(g T + 1/2), with g / 2 more when g > 1, which only a discrete Gaussian of
+sigma >= 2^14 reaches).
 These are the discrete forms of the textbook half-widths b ln(1 / alpha) (Laplace, scale b:
 P(abs(N) > t) = exp(-t / b)) and sigma z_{1 - alpha/2} (Gaussian); they differ from them by
 about a grid step (g is below 2^-12 of the scale).
@@ -1276,7 +1279,8 @@ def _suppressed(half_width, threshold):
     Proof (per observed cell, true count c >= 1, an integer). The release draws
     N = g (V + Z), V = round(c / g), g = 2^k, Z the integer noise of
     ``stats.thresholded_table_laws`` (independent between cells); it releases
-    r = round(N) (half to even) when N > tau, and suppresses the cell otherwise. With T
+    r = round(N) (N itself on the grid g = 1 of the integer noise; a multiple of g >= 2
+    otherwise) when N > tau, and suppresses the cell otherwise. With T
     the smallest integer with P(abs(Z) <= T) >= 1 - alpha' (the per-cell level) and
     H = g (T + rho), rho = 0 when g <= 1 (c / g is then an integer, V = c / g) and 1/2
     otherwise (abs(g V - c) <= g / 2), the event E = {abs(Z) <= T} gives abs(N - c) <= H.
@@ -1308,7 +1312,7 @@ def _suppressed(half_width, threshold):
 def _counts(statistic, eps, which_sensitivity, mechanism, delta, type_DP, rule, cells, *,
             alpha, simultaneous, thresholded=False):
     """histogramDP (counts, normalize = FALSE) and tableDP (declared levels): each cell's
-    law (``stats.count_noise_laws``), the released counts rounded to integers. With
+    law (``stats.count_noise_laws``: integer noise on the integer counts). With
     ``thresholded`` (tableDP, undeclared levels): the release's own checks
     (``stats.check_table_budget``), laws and thresholds (``stats.thresholded_table_laws``),
     and the bound of a suppressed cell (:func:`_suppressed`)."""
@@ -1343,7 +1347,7 @@ def _counts(statistic, eps, which_sensitivity, mechanism, delta, type_DP, rule, 
             report.details = _suppressed(report.half_width, threshold)
         if given:
             report.details["cells"] = cells
-        # the released counts are integers (rounded half to even): within floor(h + 1/2)
+        # the released counts are integers: within floor(h + 1/2) (h = T itself on g = 1)
         report.half_width = float(math.floor(report.half_width + 0.5))
         reports[label] = report
     if len(reports) == 1:

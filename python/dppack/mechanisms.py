@@ -191,11 +191,20 @@ _GAUSSIAN_MAX_SIGMA2_VECTOR = 1 << 42
 # A computed delta (or eps) must stay below the target by this relative margin: the tail
 # sums are floating point, with a relative error of about 1e-12 (_random._log_tail_sum).
 _FLOAT_MARGIN = 1e-9
+# Integer variances up to this bound are used as found, not rounded up to a multiple of the
+# sampler's proposal scale: its general acceptance exponent (``_exact.discrete_gaussian``,
+# p 2^(2 j + 5) <= 2^62) stays in int64, and small counts' variances keep their precision
+# (sigma^2 = 4.1 gives 5, not 6).
+_INTEGER_EXACT_SIGMA2 = 1 << 26
+# Counts whose sigma^2 is below this get a variance on the lattice 1 / _INTEGER_FINE_STEPS
+# (a fractions.Fraction p / q, q a power of two): the sampler's p q t^2 stays in int64.
+_INTEGER_FINE_BELOW = 1 << 10
+_INTEGER_FINE_STEPS = 1 << 10
 _GAUSSIAN_MAX_REGRIDS = 64
 
 
 def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, type_DP="aDP",
-                                 rho=None, coordinates=1):
+                                 rho=None, coordinates=1, integers=False):
     """The grid and the integer variance with which the discrete Gaussian meets a guarantee.
 
     The calibration formulas of DPpack (classical, pDP, analytic; ``dppack.mechanisms.gaussian_sigma``)
@@ -224,15 +233,25 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
         Meet rho-zCDP instead (eps, delta and type_DP are then ignored).
     coordinates : int, default 1
         m, how many values are released with this noise (each can gain one grid step).
+    integers : bool, default False
+        The values are integers (counts) and ``sensitivity`` is the L2 norm of a change of
+        integers (an integer when m = 1): the release is on the grid 1 (k = 0), where
+        rounding moves nothing, so D = Delta (scalar) and r = Delta (vector), without the
+        rounding steps. Where sigma is so large that the usual grid is coarser than 1
+        (sigma >= 2^14 for one value), or no variance up to the cap meets the guarantee at
+        k = 0, the usual grid (a power of two >= 2, still integers) and its rounding steps
+        are used.
 
     Returns
     -------
     k : int
         The grid g = 2^k.
-    sigma2 : int
+    sigma2 : int or fractions.Fraction
         s^2 in grid units: the release adds g Z, Z ~ N_Z(0, s^2), to g round(x / g). A
         multiple of the exact sampler's proposal scale t = 2^j (``_random.gaussian_variance``),
-        which keeps its arithmetic in int64.
+        which keeps its arithmetic in int64; with ``integers`` at k = 0, the smallest integer
+        >= sigma^2 that meets the guarantee (as found up to 2^26), or for sigma^2 < 2^10 the
+        smallest multiple of 2^-10 (a Fraction when not whole).
 
     Raises
     ------
@@ -318,13 +337,36 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
         delta = _checks.check_probability(delta, "delta")
         _checks.check_choice(type_DP, "type.DP", ("pDP", "aDP"), _TYPE_DP_MESSAGE)
     return _discrete_gaussian_parameters(sigma, sensitivity, eps, delta, type_DP, rho,
-                                         coordinates)
+                                         coordinates, bool(integers))
 
 
 @functools.lru_cache(maxsize=1024)
-def _discrete_gaussian_parameters(sigma, sensitivity, eps, delta, type_DP, rho, m):
+def _discrete_gaussian_parameters(sigma, sensitivity, eps, delta, type_DP, rho, m,
+                                  integers=False):
     k, sigma2 = _random.discrete_gaussian_grid(sigma, sensitivity, m)
     cap = _GAUSSIAN_MAX_SIGMA2 if m == 1 else _GAUSSIAN_MAX_SIGMA2_VECTOR
+    if integers and k <= 0:
+        # counts on the grid 1: no rounding step (CKS Theorems 4 and 7 with integer D)
+        square = _fraction_square(sigma)
+        holds = _discrete_gaussian_guarantee(0, sensitivity, eps, delta, type_DP, rho, m,
+                                             steps=False)
+        if square < _INTEGER_FINE_BELOW:
+            # a small variance on the lattice 2^-10 (the sampler takes p / q): an integer
+            # would cost up to 1 / sigma^2 of the variance (0.8 -> 1)
+            fine = _smallest_variance(lambda v: holds(_fraction_of(v, _INTEGER_FINE_STEPS)),
+                                      max(math.ceil(square * _INTEGER_FINE_STEPS), 1),
+                                      cap)
+            if fine is not None:
+                return 0, _fraction_of(fine, _INTEGER_FINE_STEPS)
+        start = max(math.ceil(square), 1)
+        found = _smallest_variance(holds, start, cap)
+        if found is not None and found > _INTEGER_EXACT_SIGMA2:
+            found = _random.gaussian_variance(found)
+            while not holds(found):  # pragma: no cover (the bounds fall as sigma2 grows)
+                found = _random.gaussian_variance(found + 1)
+        if found is not None:
+            return 0, found
+        k, sigma2 = 1, -(-start // 4)  # the usual search from the grid 2, with its steps
     for _ in range(_GAUSSIAN_MAX_REGRIDS):
         holds = _discrete_gaussian_guarantee(k, sensitivity, eps, delta, type_DP, rho, m)
         found = _smallest_variance(holds, sigma2, cap)
@@ -364,14 +406,31 @@ def _smallest_variance(holds, sigma2, cap=_GAUSSIAN_MAX_SIGMA2):
     return high
 
 
-def _discrete_gaussian_guarantee(k, sensitivity, eps, delta, type_DP, rho, m):
+def _fraction_square(x):
+    """x^2 exactly, as a fractions.Fraction."""
+    from fractions import Fraction  # noqa: PLC0415
+
+    return Fraction(x) ** 2
+
+
+def _fraction_of(numerator, denominator):
+    """numerator / denominator: an int when whole, else a fractions.Fraction."""
+    from fractions import Fraction  # noqa: PLC0415
+
+    value = Fraction(numerator, denominator)
+    return value.numerator if value.denominator == 1 else value
+
+
+def _discrete_gaussian_guarantee(k, sensitivity, eps, delta, type_DP, rho, m, steps=True):
     """The predicate sigma2 -> whether N_Z(0, sigma2) on the grid 2^k meets the guarantee
-    (the cases of :func:`discrete_gaussian_parameters`)."""
+    (the cases of :func:`discrete_gaussian_parameters`); ``steps`` False for values already
+    on the grid (integers at k = 0): no rounding step is added to the sensitivity."""
     if m == 1:
-        units = _random.grid_units(sensitivity, k)  # D, an integer
+        units = _random.grid_units(sensitivity, k, 1 if steps else 0)  # D, an integer
     else:
         # r = Delta / g + sqrt(m), rounded up past the float error of sqrt and the sum
-        units = (math.ldexp(sensitivity, -k) + math.sqrt(m)) * (1.0 + 2.0 ** -50)
+        extra = math.sqrt(m) if steps else 0.0
+        units = (math.ldexp(sensitivity, -k) + extra) * (1.0 + 2.0 ** -50)
     below_delta = None if delta is None else delta * (1.0 - _FLOAT_MARGIN)
     if type_DP == "zCDP":
         return lambda sigma2: units * units / (2.0 * sigma2) <= rho * (1.0 - _FLOAT_MARGIN)
@@ -411,7 +470,7 @@ def _pdp_scalar_tail(eps, units, sigma2):
 
 
 def discrete_gaussian_release(values, sigma, sensitivity, rng, *, eps=None, delta=None,
-                              type_DP="aDP", rho=None, coordinates=None):
+                              type_DP="aDP", rho=None, coordinates=None, integers=False):
     """Release ``values`` with exact discrete Gaussian noise meeting a stated guarantee.
 
     g (round(x / g) + Z) entrywise, Z ~ N_Z(0, s^2) independent, with (g = 2^k, s^2) from
@@ -435,6 +494,9 @@ def discrete_gaussian_release(values, sigma, sensitivity, rng, *, eps=None, delt
     coordinates : int, optional
         m: 1 when each value is a separate scalar release; by default all of ``values``
         form one vector release.
+    integers : bool, default False
+        ``values`` are integers (counts): released on the grid 1, see
+        :func:`discrete_gaussian_parameters`.
 
     Returns
     -------
@@ -462,7 +524,8 @@ def discrete_gaussian_release(values, sigma, sensitivity, rng, *, eps=None, delt
     x = np.asarray(values, dtype=np.float64)
     m = max(x.size, 1) if coordinates is None else coordinates
     k, sigma2 = discrete_gaussian_parameters(sigma, sensitivity, eps=eps, delta=delta,
-                                             type_DP=type_DP, rho=rho, coordinates=m)
+                                             type_DP=type_DP, rho=rho, coordinates=m,
+                                             integers=integers)
     return _random.discrete_gaussian_noise_on_grid(x, k, sigma2, rng)
 
 

@@ -152,34 +152,45 @@ def _noisy(true_values, eps, sensitivity, mechanism, delta, type_DP, rng):
 
 
 def _count_noise(eps, sensitivity, mechanism, delta, type_DP, changed):
-    """The exact noise of a release of counts (histogram cells, table cells) in which one
-    record changes at most ``changed`` cells by 1 each (2 bounded, 1 unbounded).
+    """The exact integer noise of a release of counts (histogram cells, table cells, a noisy
+    n) in which one record changes at most ``changed`` cells by 1 each (2 bounded, 1
+    unbounded).
 
-    Returns ``(noise, k, tail)``: ``noise(counts, rng)`` draws the noisy counts, g (round(c /
-    g) + Z) on the grid g = 2^k, and ``tail(m)`` = P[Z >= m] exactly (floating point).
+    Returns ``(noise, k, tail)``: ``noise(counts, rng)`` draws the noisy counts c + Z, integers
+    (as floats, the shape of ``counts``), on the grid g = 2^k with k = 0, and ``tail(m)`` =
+    P[Z >= m] exactly (floating point).
 
-    The noise is DPpack's (Laplace scale Delta/eps, Gaussian sigma of DPpack 0.2.2
-    with s = Delta), drawn by the exact samplers (Canonne, Kamath and Steinke 2020) for a
-    vector of which only ``changed`` entries differ between neighbours: the counts of the
-    other cells are equal and round alike, so the rounding adds one grid step for each
-    changed cell only (``coordinates`` of ``_random.discrete_laplace_noise`` and
-    ``mechanisms.discrete_gaussian_parameters``), not one for every cell as the mechanisms,
-    which know nothing of the counts, must assume. The number of cells therefore does not
-    enter the noise (the thresholded table's observed cells are private), and the Gaussian
-    guarantee is CKS Theorem 7 for a single changed cell.
+    The counts are integers, so they need no rounding and the noise is drawn on the
+    integers directly: the geometric mechanism (Ghosh, Roughgarden and Sundararajan 2009,
+    "Universally utility-maximizing privacy mechanisms", STOC, Section 2; the discrete
+    Laplace of Canonne, Kamath and Steinke 2020, "The discrete Gaussian for differential
+    privacy", NeurIPS, Section 1). Laplace: the vector of counts has integer L1 sensitivity
+    Delta (DPpack's 2 bounded, 1 unbounded), and Z with P(Z = z) proportional to
+    exp(-|z| eps' / Delta), eps' <= eps (``_random.laplace_grid`` with no rounding step:
+    ``coordinates=0, grid=0``; eps' is eps rounded down by a relative 2^-20 at most), added
+    to every cell is eps-DP: the ratio of the probabilities of any output is at most
+    exp(eps' ||c - c'||_1 / Delta). Gaussian and analytic: DPpack's sigma (with s = Delta, the
+    L2 sensitivity sqrt(2) bounded, 1 unbounded) is the start of
+    ``mechanisms.discrete_gaussian_parameters`` with ``integers=True``: the discrete Gaussian
+    N_Z(0, s^2) on the integers, s^2 >= sigma^2 the smallest multiple of 2^-10 (below
+    2^10; an integer above) that meets (eps, delta) (or pDP) for the integer change: CKS
+    Theorem 7 for one changed cell (D = 1, unbounded), the zCDP bound of CKS Theorem 4 with
+    ||c - c'||_2 = sqrt(2) converted by CKS Corollary 13 for two (bounded). Only ``changed``
+    cells differ between neighbours whatever the number of cells, so the number of cells
+    does not enter the noise (the thresholded table's observed cells are private).
     """
     if mechanism == "Laplace":
-        k, _, t, s = _random.laplace_grid(sensitivity, eps, changed)
+        _, _, t, s = _random.laplace_grid(sensitivity, eps, 0, grid=0)
 
         def laplace(counts, rng):
             return _random.discrete_laplace_noise(counts, sensitivity, eps, rng,
-                                                  coordinates=changed)
+                                                  coordinates=0, grid=0)
 
-        return laplace, k, lambda m: _random.discrete_laplace_tail(m, t, s)
+        return laplace, 0, lambda m: _random.discrete_laplace_tail(m, t, s)
     analytic = mechanism == "analytic"
     kind = "aDP" if analytic else type_DP  # 'analytic' ignores type_DP (§3.0, §8.9)
     sigma = gaussian_sigma(eps, delta, sensitivity, kind, analytic)
-    guarantee = dict(eps=eps, delta=delta, type_DP=kind, coordinates=changed)
+    guarantee = dict(eps=eps, delta=delta, type_DP=kind, coordinates=changed, integers=True)
     k, sigma2 = discrete_gaussian_parameters(sigma, sensitivity, **guarantee)
 
     def gaussian(counts, rng):
@@ -194,7 +205,8 @@ def count_noise_laws(eps, mechanism="Laplace", delta=0, type_DP="aDP",
     levels), for accuracy reports (``dppack.accuracy``); no data, no draw.
 
     Returns ``{label: (k, tail)}`` for the versions released, bounded first: the noisy cell
-    is g (round(c / g) + Z), g = 2^k, and ``tail(m)`` = P[Z >= m], from :func:`_count_noise`
+    is c + g Z, g = 2^k (k = 0: integer noise on the integer counts, see
+    :func:`_count_noise`), and ``tail(m)`` = P[Z >= m], from :func:`_count_noise`
     with the sensitivities and changed cells the releases use (2 bounded, 1 unbounded), and
     for histogramDP's unbounded release with a rule for the breaks (``rule``), the share of
     the budget left after the noisy n. The arguments must have been checked.
@@ -215,7 +227,8 @@ def count_noise_laws(eps, mechanism="Laplace", delta=0, type_DP="aDP",
 
 
 def _noisy_counts(counts, eps, sensitivity, mechanism, delta, type_DP, rng, changed):
-    """``counts`` with the exact noise of :func:`_count_noise` (float array, same shape)."""
+    """``counts`` with the exact integer noise of :func:`_count_noise` (float array of
+    integers, same shape)."""
     noise = _count_noise(eps, sensitivity, mechanism, delta, type_DP, changed)[0]
     return noise(np.asarray(counts, dtype=np.float64), rng)
 
@@ -919,13 +932,15 @@ def _steps(start, step, bound):
 
 
 def _post_histogram(counts, normalize, allow_negative):
-    """DPpack 0.2.2: negatives to 0 unless allowed; then proportions or rounding."""
+    """DPpack 0.2.2: negatives to 0 unless allowed; then proportions. The noisy counts are
+    integers already (integer noise, :func:`_count_noise`), where DPpack rounds its
+    continuous ones."""
     if not allow_negative:
         counts = np.maximum(counts, 0.0)
     if normalize:
         with np.errstate(invalid="ignore", divide="ignore"):  # all zero: NaN, as in DPpack
             return counts / counts.sum()
-    return rcompat.round_half_even(counts) + 0.0  # + 0.0 turns -0.0 into 0.0
+    return counts + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def _rule_cells(rule, n):
@@ -991,9 +1006,10 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
 
     Clips ``x`` to the bounds, counts it in equidistant cells that cover [lower_bound,
     upper_bound] and adds noise to every count: sensitivity 2 (Laplace) or sqrt(2)
-    (Gaussian, analytic) for bounded DP, 1 for unbounded DP. Then negative counts become 0
-    (unless ``allow_negative``) and the counts are rounded half to even, or divided by their
-    sum if ``normalize``.
+    (Gaussian, analytic) for bounded DP, 1 for unbounded DP. The noise is integer (discrete
+    Laplace, discrete Gaussian), so the noisy counts are integers without rounding (DPpack
+    rounds continuous noise half to even). Then negative counts become 0 (unless
+    ``allow_negative``), and the counts are divided by their sum if ``normalize``.
 
     The break points never depend on the data (DPpack takes them from the data's range, so
     that one record can change every cell): a rule or a number of cells gives
@@ -1029,7 +1045,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
         n is public under bounded DP (neighbours differ in one record's value) and ``x.size``
         is used. Under unbounded DP (a record added or removed) n is private: a rule first
         releases a private n, with 1/20 of eps (and of delta for the Gaussian mechanisms),
-        sensitivity 1, rounded and at least 1, and the counts get the other 19/20. A number,
+        sensitivity 1, integer noise, at least 1, and the counts get the other 19/20. A number,
         a vector or a callable needs no n and the counts get all of eps.
     normalize : bool, default False
         Return proportions summing to 1 (not densities: DPpack's documentation says
@@ -1086,7 +1102,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     >>> h.breaks.tolist()[:4], len(h.counts)
     ([50.0, 60.0, 70.0, 80.0], 15)
     >>> h.counts.tolist()[:5]
-    [0.0, 8.0, 19.0, 56.0, 79.0]
+    [0.0, 8.0, 20.0, 59.0, 80.0]
     """
     xname = rcompat.xname_of(x)  # the title's name: the Series' or column's (not read)
     bill = _charge(accountant, "histogramDP", eps, delta, mechanism, which_sensitivity)
@@ -1158,10 +1174,11 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
             if n_private:
                 # Adding or removing one record changes n by 1 (l1 and l2 sensitivity 1).
                 (eps_n, delta_n), (eps_counts, delta_counts) = shares
-                noisy_n = _noisy(float(n), eps_n, 1.0, mechanism, delta_n, type_DP, rng)
-                # Rounded, at least 1; at most 2^62 (also for an infinite draw, eps ~ 1e-320).
-                n = (max(1, int(rcompat.round_half_even(max(noisy_n, 0.0))))
-                     if noisy_n < 2.0**62 else 2**62)
+                # An integer noisy n (one count, :func:`_count_noise`); at least 1, at most
+                # 2^62 (also for an infinite draw, eps ~ 1e-320).
+                noisy_n = float(_noisy_counts(np.array([float(n)]), eps_n, 1.0, mechanism,
+                                              delta_n, type_DP, rng, 1)[0])
+                n = max(1, int(max(noisy_n, 0.0))) if noisy_n < 2.0**62 else 2**62
             breaks_, mids = rule_breaks(n, 5)  # the warnings at the user's line
         counts = count(breaks_, fuzz(breaks_)).astype(np.float64)
         # §3.5 step 5: the scalar Delta for every bin (Laplace scale Delta/eps; Gaussian sigma
@@ -1210,8 +1227,10 @@ def table_threshold_law(mechanism, eps, delta, type_DP, bounded, sensitivity):
     """The noise and the threshold of the thresholded table release (unknown domain).
 
     Returns ``(noise, k, tail, threshold)``: ``noise(counts, rng)`` draws the noisy counts of
-    the observed cells, exactly as released, g (round(c / g) + Z) on the grid g = 2^k
-    (discrete Laplace or discrete Gaussian), ``tail(m)`` = P[Z >= m] exactly (floating
+    the observed cells, exactly as released, c + Z with integer noise Z on the grid g = 2^k,
+    k = 0 (discrete Laplace or discrete Gaussian, :func:`_count_noise`; only a discrete
+    Gaussian of sigma >= 2^14 takes a grid g >= 2, where the release is g (round(c / g) + Z),
+    still integers), ``tail(m)`` = P[Z >= m] exactly (floating
     point), and an observed cell is released only if its noisy count exceeds the threshold
     tau. :func:`tableDP` (through :func:`thresholded_table_laws`) and the accuracy report
     (``dppack.accuracy``) call it, after the checks of (eps, delta).
@@ -1238,35 +1257,40 @@ def table_threshold_law(mechanism, eps, delta, type_DP, bounded, sensitivity):
     full guarantee. Unbounded neighbours (one record added or removed): either one cell of C
     changes by 1 (the noise's guarantee), or C is unchanged and one cell is in A or B: y + p.
 
-    The noise is drawn for a public number of changed cells (2 bounded, 1 unbounded: the
-    ``coordinates`` of the exact samplers, each of which can gain one grid step in
-    rounding), not for the number of observed cells, which depends on the data; the
-    counts of the other cells are equal in D and D' and round alike.
+    The noise is drawn for a public number of changed cells (2 bounded, 1 unbounded), not
+    for the number of observed cells, which depends on the data; the counts of the other
+    cells are equal in D and D'. The counts are integers: the noise is integer noise added
+    to them, with no rounding (the geometric mechanism of Ghosh, Roughgarden and
+    Sundararajan 2009; Canonne, Kamath and Steinke 2020).
 
     * Laplace (DPpack 0.2.2 sensitivity: 2 bounded, 1 unbounded), pure (delta_C = 0):
-      ``_random.discrete_laplace_noise`` adds Z with P(z) proportional to exp(-|z| s / t)
-      to round(c / g), eps-DP for the L1 sensitivity D = ceil(Delta / g) + m in grid units
-      (m = 2 or 1). Bounded: a change of one cell by 1 moves its rounded count by at most
-      floor(1 / g) + 1 <= D / 2 units, which costs eps_C <= eps / 2; so (ii) needs p <= delta
+      ``_random.discrete_laplace_noise`` (``coordinates=0, grid=0``) adds Z with P(z)
+      proportional to exp(-|z| s / t), s / t = eps' / Delta <= eps / Delta, to the integer
+      counts: eps-DP for their integer L1 sensitivity D = Delta. Bounded (D = 2): a change
+      of one cell by 1 costs eps_C = eps' / 2 <= eps / 2; so (ii) needs p <= delta
       and (iii) needs e^(eps/2) / (1 - p) <= e^eps, i.e. p <= 1 - e^(-eps/2), or
       e^(eps/2) p <= delta; p = delta/2 meets (i) and (ii), and (iii) by the first condition
       when eps > 2 ln 2 (then 1 - e^(-eps/2) > 1/2), by the second otherwise. Unbounded:
       p = delta.
     * Gaussian (l2 sensitivity sqrt(2) bounded, 1 unbounded; a change of one cell
       by 1 is within it): DPpack's sigma for (eps, delta_noise), then the discrete Gaussian
-      N_Z(0, s^2) on the grid that ``mechanisms.discrete_gaussian_parameters`` finds to meet
-      (eps, delta_noise) (or pDP) for that sensitivity and m = 2 or 1 changed cells. Bounded:
+      N_Z(0, s^2) on the integers that ``mechanisms.discrete_gaussian_parameters``
+      (``integers=True``) finds to meet (eps, delta_noise) (or pDP) for that sensitivity and
+      m = 2 or 1 changed cells (CKS Theorem 7 for one, Theorem 4 and Corollary 13 for two).
+      Bounded:
       delta_noise = delta/2 and p = delta e^(-eps)/2, so that 2p, delta/2 + p and
       delta/2 + e^eps p are all <= delta. Unbounded: the two cases are exclusive, so
       delta_noise = delta and p = delta.
 
     The threshold, from the exact tail of the integer noise Z the release draws
-    (``_random.discrete_laplace_tail``, ``_random.discrete_gaussian_tail``): a count of 1 is
-    V = round(1 / g) in grid units and its noisy count is g (V + Z); with m* the smallest
-    integer such that P[Z >= m*] <= p (with a relative margin of 1e-9 for the floating-point
-    tails), tau = g (V + m* - 1), so that g (V + Z) > tau exactly when Z >= m*, of
-    probability at most p. (For the continuous laws this was 1 + b ln(1 / (2p)) and
-    1 + sigma Phi^-1(1 - p); the discrete tails give nearly the same tau.)
+    (``_random.discrete_laplace_tail``: P[Z >= m] = q^m / (1 + q), q = exp(-s / t), for
+    m >= 1; ``_random.discrete_gaussian_tail``): with m* the smallest integer such that
+    P[Z >= m*] <= p (with a relative margin of 1e-9 for the floating-point tails), a count
+    of 1 has the noisy count 1 + Z, and tau = m*, so that 1 + Z > tau exactly when Z >= m*,
+    of probability at most p. For the Laplace law m* = ceil((t / s) ln(1 / (p (1 + q)))),
+    about b ln(1 / (2 p)) with b = Delta / eps: the continuous law's 1 + b ln(1 / (2p)) less
+    about one. On a grid g >= 2 (a discrete Gaussian of sigma >= 2^14 only) a count of 1
+    is V = round(1 / g) = 0 grid units, its noisy count g Z, and tau = g (m* - 1).
     """
     # see the derivation above
     if mechanism == "Laplace":
@@ -1310,8 +1334,9 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     * Declared levels (every factor a pandas Categorical or categorical Series; R factors
       reach the core as such): the cells are all combinations of the declared levels, used
       or not, and every cell gets noise as in DPpack: sensitivity 2 (Laplace) or sqrt(2)
-      (Gaussian, analytic) for bounded DP, 1 for unbounded DP. The noisy cells
-      are rounded half to even, then negative cells become 0 unless ``allow_negative``.
+      (Gaussian, analytic) for bounded DP, 1 for unbounded DP, integer noise (discrete
+      Laplace or discrete Gaussian), so the noisy cells are integers (DPpack rounds its
+      continuous noise half to even); negative cells become 0 unless ``allow_negative``.
       This is eps-DP (Laplace) or (eps, delta)-DP.
     * Undeclared levels (any factor a list, array or non-categorical Series): the domain is
       unknown, so only the observed cells get noise, and a cell is released only if its noisy
@@ -1381,8 +1406,8 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     DPpack flattens its table, so that the i-th noise draw lands on the same cell as in R;
     with undeclared levels, over the observed cells in that order.
 
-    Thresholded release (undeclared levels): the noise is exact (discrete Laplace, or the
-    discrete Gaussian for DPpack's sigma at (eps, delta_noise), on a power-of-two grid g),
+    Thresholded release (undeclared levels): the noise is exact integer noise (discrete
+    Laplace, or the discrete Gaussian for DPpack's sigma at (eps, delta_noise)),
     calibrated for the cells that can change between neighbours (two bounded, one
     unbounded), and a count of 1 must be released with probability at most p:
 
@@ -1395,8 +1420,8 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     Gaussian   unbounded   delta        delta
     =========  ==========  ===========  =====================
 
-    The threshold tau is the smallest point of the grid above which a noisy count of 1 lies
-    with probability at most p, computed from the exact tail of the integer noise (about
+    The threshold tau is the smallest integer above which a noisy count of 1 lies with
+    probability at most p, computed from the exact tail of the integer noise (about
     1 + b ln(1 / (2p)) for the Laplace scale b, 1 + sigma Phi^-1(1 - p) for the Gaussian).
     With bounded neighbours one record changes cell: at most two cells change by one each,
     and a cell observed in one dataset only has count 1 there; tau makes the probability
@@ -1421,7 +1446,7 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     >>> pima = load_pima()
     >>> diabetic = pd.Categorical(pima["type"], categories=["No", "Yes"])
     >>> tableDP(diabetic, eps=1.0, random_state=1).to_dict()
-    {'No': 352.0, 'Yes': 176.0}
+    {'No': 352.0, 'Yes': 171.0}
 
     Undeclared levels need ``delta > 0``: only cells whose noisy count passes a threshold
     are released.
@@ -1451,10 +1476,10 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     bill.spend()
 
     def release(sensitivity, changed):
-        # §3.6: scalar Delta on every cell, then round (half to even) first, negatives to 0;
-        # one record changes 2 cells (bounded) or 1 (unbounded).
+        # §3.6: scalar Delta on every cell, then negatives to 0; one record changes 2 cells
+        # (bounded) or 1 (unbounded). The noisy counts are integers (DPpack rounds them).
         noisy = _noisy_counts(cells, eps, sensitivity, mechanism, delta, type_DP, rng, changed)
-        noisy = rcompat.round_half_even(noisy) + 0.0  # + 0.0 turns -0.0 into 0.0
+        noisy = noisy + 0.0  # + 0.0 turns -0.0 into 0.0
         if not allow_negative:
             noisy = np.maximum(noisy, 0.0)
         return table_frame(noisy.reshape(counts.shape, order="F"), levels, names)
@@ -1478,7 +1503,7 @@ def _thresholded_table(tabulate, declared, names, which_sensitivity, eps, delta,
     def release(noise, k, tail, threshold):
         if counts.size:  # no observed cell (no data): nothing to noise, nothing released
             noisy = noise(counts, rng)
-            keep = noisy > threshold  # the unrounded noisy count, as in the derivation
+            keep = noisy > threshold  # the integer noisy count, as in the derivation
         else:
             noisy, keep = counts, np.zeros(0, dtype=bool)
         # The released table: a declared factor keeps all its (public) levels, an undeclared
@@ -1489,7 +1514,7 @@ def _thresholded_table(tabulate, declared, names, which_sensitivity, eps, delta,
         ]
         table = np.zeros(tuple(used.size for used in shown), dtype=np.float64)
         where = tuple(np.searchsorted(used, codes[keep]) for used, codes in zip(shown, cells))
-        table[where] = rcompat.round_half_even(noisy[keep]) + 0.0
+        table[where] = noisy[keep] + 0.0  # integers already
         shown_levels = [[level[i] for i in used] for used, level in zip(shown, levels)]
         return table_frame(table, shown_levels, names)
 

@@ -408,20 +408,19 @@ def test_quantiles_checks_are_the_releases(quants, method):
 
 
 def test_count_rounding_exact_coverage():
-    # The released count of a true integer count c is round(c + g Z) (g = 2^k <= 1, c / g an
-    # integer): abs(error) <= H whenever abs(g Z) < H + 1/2 (a tie may round either way:
-    # counted as a miss), so the exact coverage of the integer report H is
-    # P(abs(Z) <= m), m = ceil((H + 1/2) / g) - 1. At alpha = 0.05, bounded Laplace, eps = 1,
-    # g T = 5.99: floor(g T + 1/2) = 6 covers, floor(g T) = 5 does not (planted: the report
-    # rounded by floor(h) -> 5, coverage 0.936 < 0.95, fails). Deterministic.
+    # The released count of a true integer count c is c + Z, Z integer noise on the integers
+    # (issue 28: no grid finer than 1, no rounding), so the exact coverage of the integer
+    # report H is P(abs(Z) <= H) = 1 - 2 P(Z >= H + 1). At alpha = 0.05, bounded Laplace,
+    # eps = 1 (discrete Laplace of parameter 1/2): H = 6 covers (0.961), 5 does not (0.937).
+    # Deterministic.
     k, tail = dppack.stats.count_noise_laws(1.0, "Laplace", 0, "aDP", "bounded")["Bounded"]
-    g = 2.0 ** k
-    assert g <= 0.5
+    assert k == 0
+    q = math.exp(-0.5)
 
     def coverage(h):
-        m = math.ceil((h + 0.5) / g) - 1
-        return 1.0 - 2.0 * tail(m + 1)
+        return 1.0 - 2.0 * q ** (h + 1) / (1 + q)  # written out, not the release's tail
 
+    assert coverage(6) == pytest.approx(1.0 - 2.0 * tail(7), rel=1e-5)
     report = noiseIntervalDP("tableDP", 1.0, alpha=0.05)
     h = report.half_width
     assert h == 6.0

@@ -24,11 +24,14 @@ test_that("the thresholded table's report: R == the core, R's names", {
                           declared = FALSE)
   expect_named(both, c("Bounded", "Unbounded"))
   expect_gt(both$Bounded$details$threshold, both$Unbounded$details$threshold)
-  # Laplace, bounded, eps = 1, delta = 1e-5: h = 6 (H = b ln 20 = 5.99 for b = 2),
-  # tau = 24.03 (1 + b ln(1 / (2 p)), p = delta / 2), suppressed.max = floor(tau + H) = 30
+  # Laplace, bounded, eps = 1, delta = 1e-5: integer noise (issue 28), h = 6 (the discrete
+  # Laplace of parameter 1/2), tau = ceil(b ln(1 / (p (1 + exp(-1 / b))))) = 24 with b = 2,
+  # p = delta / 2 (the continuous law's 1 + b ln(1 / (2 p)) = 24.03), suppressed.max =
+  # floor(tau + h) = 30
   r <- both$Bounded
   expect_identical(r$half.width, 6)
-  expect_equal(r$details$threshold, 1 + 2 * log(1e5), tolerance = 1e-3)
+  expect_identical(r$details$threshold, ceiling(2 * log(1 / (5e-6 * (1 + exp(-1 / 2))))))
+  expect_identical(r$details$threshold, 24)
   expect_identical(r$details$suppressed.max, 30)
   joint <- noiseIntervalDP("tableDP", 1, delta = 1e-5, declared = FALSE, cells = 5,
                            simultaneous = TRUE)
