@@ -1,0 +1,97 @@
+"""The fast path for small calls (issue 29) changes no result.
+
+``data/fast_path_expected.json`` was recorded by ``scripts/record-releases.py`` at commit
+0e4ef13 (before the fast path; its "commit" field), under NumPy 1.26 (NumPy 2.4 records the
+same file). Every case of ``fast_path_cases.py`` must give the same bits for the same integer
+``random_state``, consume the same draws of a passed Generator, and raise the same errors and
+warnings for bad input. Timing is not asserted here (benchmarks/ measures it).
+"""
+
+import json
+import math
+import pathlib
+
+import numpy as np
+import pytest
+from scipy import stats as scistats
+
+import dppack as d
+from dppack import _random
+
+import fast_path_cases
+
+EXPECTED = json.loads(
+    (pathlib.Path(__file__).parent / "data" / "fast_path_expected.json").read_text())
+CASES = fast_path_cases.cases()
+
+
+def _close(expected, actual):
+    """Values of a solver case: equal structure, floats to a relative 1e-9 (BLAS kernels)."""
+    if isinstance(expected, dict):
+        return expected.keys() == actual.keys() and all(
+            _close(expected[k], actual[k]) for k in expected)
+    if isinstance(expected, list):
+        return len(expected) == len(actual) and all(map(_close, expected, actual))
+    if isinstance(expected, str) and expected.startswith(("0x", "-0x")):
+        a, b = float.fromhex(expected), float.fromhex(actual)
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return expected == actual
+
+
+def test_expected_file_covers_the_cases():
+    assert set(EXPECTED["cases"]) == set(CASES)
+    assert EXPECTED["commit"].startswith("0e4ef13")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_same_bits_for_the_same_random_state(name):
+    actual = fast_path_cases.record_case(CASES[name])
+    expected = EXPECTED["cases"][name]
+    if name in fast_path_cases.SOLVER_CASES:
+        assert _close(expected, actual)
+        assert actual["generator"]["state"] == expected["generator"]["state"]
+    else:
+        assert actual == expected
+
+
+def test_errors_come_before_any_draw():
+    # bad input leaves a passed Generator untouched (the checks precede the draw)
+    for name in ("error_lap_eps", "error_lap_sens", "error_lap_nan", "error_mean_bounds",
+                 "error_quantile_quant", "error_gauss_delta"):
+        rng = np.random.default_rng(5)
+        before = rng.bit_generator.state
+        with pytest.raises(ValueError):
+            CASES[name](rng)
+        assert rng.bit_generator.state == before, name
+
+
+def test_repeated_calls_keep_their_errors():
+    # cached grid parameters: a bad call after good ones (and a good one after a bad one)
+    # behaves as a first call
+    for _ in range(3):
+        assert np.isfinite(d.LaplaceMechanism(0, 1, 1, random_state=1))
+        with pytest.raises(ValueError, match="eps must be a scalar > 0"):
+            d.LaplaceMechanism(0, 0, 1, random_state=1)
+        with pytest.raises(ValueError, match="Global sensitivities must be > 0."):
+            d.LaplaceMechanism(0, 1, -1, random_state=1)
+        with pytest.raises(TypeError, match="random_state must be None"):
+            d.LaplaceMechanism(0, 1, 1, random_state=True)
+    assert d.LaplaceMechanism(0, 1, 1, random_state=1) == float.fromhex(
+        EXPECTED["cases"]["lap_scalar"]["1"]["value"])
+
+
+def test_fresh_entropy_generator():
+    # random_state=None: a PCG64 Generator with fresh state per call
+    a, b = _random.as_generator(None), _random.as_generator(None)
+    assert isinstance(a, np.random.Generator)
+    assert isinstance(a.bit_generator, np.random.PCG64)
+    assert a.bit_generator.state != b.bit_generator.state
+    assert a.integers(0, 2**63) != b.integers(0, 2**63)
+
+
+def test_fresh_entropy_law():
+    # LaplaceMechanism(0, 1, 1) with random_state=None is Laplace(0, 1) on a 2^-20 grid:
+    # KS test on 3000 calls at level 1e-4 (false failure rate 1e-4)
+    draws = np.array([d.LaplaceMechanism(0, 1, 1) for _ in range(3000)])
+    assert len(set(draws.tolist())) > 2900
+    assert scistats.kstest(draws, scistats.laplace(0, 1).cdf).pvalue > 1e-4
