@@ -543,8 +543,8 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
 
     if alloc is None:
         # §2.1: one release of the whole vector, L1 sensitivity sum(Delta), scale sum / eps
-        out = _random.discrete_laplace_noise(values, float(np.sum(sens)), eps, rng,
-                                             coordinates=values.size)
+        total = float(sens[0]) if sens.size == 1 else float(np.sum(sens))
+        out = _random.discrete_laplace_noise(values, total, eps, rng, coordinates=values.size)
     else:
         # §2.1: value i at (Delta_i, a_i eps); equal (Delta_i, a_i) share one vectorised draw
         flat = values.ravel()

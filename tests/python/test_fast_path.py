@@ -95,3 +95,38 @@ def test_fresh_entropy_law():
     draws = np.array([d.LaplaceMechanism(0, 1, 1) for _ in range(3000)])
     assert len(set(draws.tolist())) > 2900
     assert scistats.kstest(draws, scistats.laplace(0, 1).cdf).pvalue > 1e-4
+
+
+def test_release_of_few_values_matches_the_array_path():
+    # _release on <= 8 values takes Python floats; on more, numpy arrays: the same bits,
+    # including ties, huge values (x / g overflows), signed zeros and exponents near +-1000
+    rng = np.random.default_rng(3)
+    specials = [0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 1e300, -1e300, 5e-324, 2.0**52 + 1,
+                1e-310, 3.0, -7.75]
+    for k in (-1000, -1074 + 80, -60, -20, -1, 0, 1, 20, 500, 1000):
+        for _ in range(20):
+            values = np.concatenate([rng.choice(specials, 4),
+                                     rng.normal(0, 2.0 ** rng.integers(-30, 30), 5)])
+            values = values * 2.0 ** rng.integers(-5, 5) if k < 900 else values
+            wide = 2 ** min(53, 1020 - k)  # g z stays below the largest double
+            noise = rng.integers(-wide + 1, wide, values.size)
+            noise[:3] = (0, 1, -1)
+            whole = _random._release(values, noise, k)  # 9 values: the array path
+            for start in range(0, values.size, 3):
+                part = _random._release(values[start:start + 3], noise[start:start + 3], k)
+                assert [v.hex() for v in part.tolist()] == \
+                    [v.hex() for v in whole[start:start + 3].tolist()], (k, values)
+
+
+def test_range_of_one_value_matches_the_block_scan():
+    # data_range of a single value (no loop) gives what the block scan gives for two copies
+    from dppack import _checks
+
+    for value in (0.5, -3.0, 7.0, -0.0, np.inf, -np.inf, np.nan):
+        for clip in (None, (0.0, 1.0), (-5.0, -1.0)):
+            one = _checks.data_range(np.array([value]), True, clip)
+            two = _checks.data_range(np.array([value, value]), True, clip)
+            expected = two[:2] + (two[2] / 2,)
+            assert [float(v).hex() for v in one] == [float(v).hex() for v in expected]
+            assert [float(v).hex() for v in _checks.data_range(np.array([value]))] == \
+                [float(v).hex() for v in two[:2]]
