@@ -76,11 +76,15 @@ _LONG = 2 ** 63
 
 
 def as_numeric_array(value, message):
-    """:func:`dppack._frames.as_numeric_array`, with a Python float or int (within int64) taken
-    directly: a 0-d float64 array, as the general path gives for them (small calls)."""
+    """:func:`dppack._frames.as_numeric_array`, with a Python float or int (within int64) and
+    a NumPy array taken directly, as the general path takes them (small calls)."""
     kind = type(value)
     if kind is float or (kind is int and -_LONG <= value < _LONG):
         return np.array(float(value))
+    if kind is np.ndarray:  # what the general path does with a NumPy array
+        if value.dtype.kind not in "iuf":
+            raise _messages.value_error(message)
+        return value.astype(np.float64, copy=False)
     return _frames.as_numeric_array(value, message)
 
 
@@ -769,6 +773,11 @@ def r_length(value):
     """
     if value is None:
         return 0
+    kind = type(value)
+    if kind is float or kind is int:
+        return 1
+    if kind is np.ndarray:
+        return value.size
     try:
         return math.prod(_frames.shape(value))
     except (TypeError, ValueError):

@@ -650,23 +650,23 @@ def discrete_gaussian(p, q, size, rng, limit=LIMIT):
 
 _BUCKETS = 64  # candidates with gamma a >= 64 share the last bucket of the envelope
 _BUCKET_BITS = 160  # the bucket weights are ceil(exp(-c) 2^160) >= 2^67 for c <= 64
+_EXACT_FLOAT = 1 << 53  # integers below this add exactly in float64
 
 
 def _bucket_sums(level, measure, length):
     """Exact integer sums of ``measure`` (None: counts) over each level, as Python ints.
 
-    ``np.bincount`` adds in float64, exact below 2^53: the measure is cut into 21-bit pieces,
-    each summed exactly over fewer than 2^32 candidates, then put together.
+    ``np.bincount`` adds in float64, exact below 2^53: a measure of total below 2^53 is summed
+    as it is; a larger one is cut into 21-bit pieces, each summed exactly over fewer than
+    2^32 candidates, then put together.
     """
     if measure is None:
         return np.bincount(level, minlength=length).tolist()
-    sums = [0] * length
-    for shift in (0, 21, 42):
-        piece = np.bincount(level, weights=(measure >> shift) & ((1 << 21) - 1),
-                            minlength=length)
-        for c in range(length):
-            sums[c] += int(piece[c]) << shift
-    return sums
+    if int(measure.sum()) < _EXACT_FLOAT:  # every partial sum is an exact float64
+        return np.bincount(level, weights=measure, minlength=length).astype(np.int64).tolist()
+    pieces = [np.bincount(level, weights=(measure >> shift) & ((1 << 21) - 1),
+                          minlength=length).astype(np.int64).tolist() for shift in (0, 21, 42)]
+    return [low + (middle << 21) + (high << 42) for low, middle, high in zip(*pieces)]
 
 
 @functools.lru_cache(maxsize=4)

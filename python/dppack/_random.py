@@ -1019,7 +1019,13 @@ def exponential_grid(largest, eps, sensitivity):
     k = grid_exponent(sensitivity, UTILITY_GRID_BITS)
     if largest > 0:  # keep u / h finite
         k = max(k, math.frexp(largest)[1] - 1000)
-    return k, _fraction(eps) / (2 * grid_units(sensitivity, k))
+    return k, _exponential_rate(float(eps), float(sensitivity), k)
+
+
+@functools.lru_cache(maxsize=512)
+def _exponential_rate(eps, sensitivity, k):
+    """gamma = eps / (2 D) of :func:`exponential_grid`, computed once per arguments."""
+    return _fraction(eps) / (2 * grid_units(sensitivity, k))
 
 
 def exponential_coin(steps, rate, rng):

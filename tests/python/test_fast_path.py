@@ -130,3 +130,18 @@ def test_range_of_one_value_matches_the_block_scan():
             assert [float(v).hex() for v in one] == [float(v).hex() for v in expected]
             assert [float(v).hex() for v in _checks.data_range(np.array([value]))] == \
                 [float(v).hex() for v in two[:2]]
+
+
+def test_bucket_sums_are_exact_on_both_paths():
+    # _exact._bucket_sums: one float64 bincount below a total of 2^53, 21-bit pieces above
+    # (its contract: a total of at most 2^62)
+    from dppack import _exact
+
+    rng = np.random.default_rng(11)
+    for top in (2**20, 2**43, 2**53 // 1000, 2**53 // 999, 2**52, 2**62 // 1000):
+        level = rng.integers(0, 66, 1000)
+        measure = rng.integers(0, top, 1000, dtype=np.int64)
+        expected = [0] * 66
+        for c, m in zip(level.tolist(), measure.tolist()):
+            expected[c] += m
+        assert _exact._bucket_sums(level, measure, 66) == expected
