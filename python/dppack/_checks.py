@@ -377,6 +377,8 @@ def check_whole(value, name, minimum=0, strict=False, optional=False, message=No
     """
     if optional and value is None:
         return None
+    if type(value) is int and value >= minimum:  # the common case, before any text is made
+        return value
     if message is None:
         message = f"{name} must be a whole number >= {minimum}."
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
@@ -627,7 +629,13 @@ def check_positive_values(array, message, finite_message=None):
     ...     print(error)
     s must be finite.
     """
-    if array.size:
+    if array.size == 1:  # one value: the same tests on a Python float
+        value = array.item()
+        if not value > 0:
+            raise _messages.value_error(message)
+        if value == math.inf:
+            raise _messages.value_error(finite_message or message)
+    elif array.size:
         # the smallest value is NaN if any is (a NaN or a value <= 0 fails "> 0"); then only
         # +Inf can be infinite
         if not np.minimum.reduce(array, axis=None) > 0:

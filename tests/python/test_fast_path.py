@@ -145,3 +145,13 @@ def test_bucket_sums_are_exact_on_both_paths():
         for c, m in zip(level.tolist(), measure.tolist()):
             expected[c] += m
         assert _exact._bucket_sums(level, measure, 66) == expected
+
+
+def test_norm_of_one_sensitivity():
+    # GaussianMechanism's norm of a single sensitivity: sqrt(s * s) in Python floats gives
+    # numpy's norm bit for bit, over the whole range of doubles (overflow to inf included)
+    rng = np.random.default_rng(4)
+    for e in range(-1074, 1024, 3):
+        value = math.ldexp(rng.uniform(1.0, 2.0), e) if e > -1022 else math.ldexp(
+            rng.uniform(0.0, 1.0), e)
+        assert math.sqrt(value * value).hex() == float(np.linalg.norm([value])).hex()
