@@ -68,6 +68,8 @@ def words(rng, size):
 def py_uniform(rng, m):
     """A uniform integer in {0, ..., m - 1}, for a Python integer ``m >= 1`` of any size."""
     if m <= LIMIT:
+        if m > _LEMIRE_MIN and type(rng.bit_generator) is _PCG64:
+            return _lemire(rng.bit_generator.random_raw, m)
         return int(rng.integers(0, m))
     count = (m.bit_length() + 2 * _WORD - 1) // _WORD  # >= 64 spare bits: rejection < 2^-64
     top = 1 << (_WORD * count)
@@ -81,7 +83,33 @@ def py_uniform(rng, m):
 
 
 def _py_word(rng):
+    bit_generator = rng.bit_generator
+    if type(bit_generator) in _RAW_64_BIT:
+        return bit_generator.random_raw()  # one word, as a Python int: words(rng, 1)[0]
     return int(words(rng, 1)[0])
+
+
+_PCG64 = np.random.PCG64
+_LEMIRE_MIN = 1 << 32
+_MASK = (1 << _WORD) - 1
+
+
+def _lemire(raw, m):
+    """``Generator.integers(0, m)`` of a PCG64 generator for 2^32 < m <= 2^62, computed from
+    its raw words ``raw()`` (the same words, the same value; one Python call instead of
+    NumPy's argument handling).
+
+    NumPy draws such a bounded integer by Lemire's method on 64-bit words (Lemire 2019,
+    "Fast random integer generation in an interval", ACM TOMACS): the product of a word and
+    m, kept when its low 64 bits are at least (2^64 - m) mod m, gives its high 64 bits.
+    ``tests/python/test_fast_path.py`` checks the equality against ``integers``.
+    """
+    product = raw() * m
+    if (product & _MASK) < m:
+        threshold = (_MASK - (m - 1)) % m
+        while (product & _MASK) < threshold:
+            product = raw() * m
+    return product >> _WORD
 
 
 # --------------------------------------------------------------------------------------------
