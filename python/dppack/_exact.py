@@ -89,7 +89,7 @@ def _py_word(rng):
     return int(words(rng, 1)[0])
 
 
-_PCG64 = np.random.PCG64
+_PCG64 = next(kind for kind in _RAW_64_BIT if kind.__name__ == "PCG64")
 _LEMIRE_MIN = 1 << 32
 _MASK = (1 << _WORD) - 1
 
