@@ -27,7 +27,7 @@ import numbers
 import os
 
 import numpy as np
-from numpy.random.bit_generator import ISeedSequence
+from numpy.random.bit_generator import ISpawnableSeedSequence
 
 __all__ = [
     "as_generator",
@@ -63,7 +63,7 @@ __all__ = [
 ]
 
 
-class _SeedWords(ISeedSequence):
+class _SeedWords(ISpawnableSeedSequence):
     """The seed words of a PCG64, handed to it as its seed sequence (no hashing).
 
     ``PCG64(seed_sequence)`` asks for four 64-bit words (``generate_state(4, uint64)``) and
@@ -71,18 +71,29 @@ class _SeedWords(ISeedSequence):
     of ``SeedSequence(seed)``, computed once per seed (:func:`_integer_seed_words`), so the
     generator is the one ``default_rng(seed)`` makes; for fresh entropy they are 256 bits
     read from the operating system (``os.urandom``), which is what SeedSequence would hash
-    to the same size.
+    to the same size. ``Generator.spawn`` works as for ``default_rng``: the children come
+    from ``SeedSequence(seed)`` (or of the fresh words), made on first use.
     """
 
-    __slots__ = ("words",)
+    __slots__ = ("words", "_entropy", "_sequence")
 
-    def __init__(self, words):
+    def __init__(self, words, entropy):
         self.words = words
+        self._entropy = entropy
+        self._sequence = None
 
     def generate_state(self, n_words, dtype=np.uint32):
         if n_words != 4 or np.dtype(dtype) != np.uint64:  # PCG64's request, and only it
             raise ValueError("seed words: PCG64 asks for four 64-bit words.")
         return self.words
+
+    def spawn(self, n_children):
+        if self._sequence is None:
+            entropy = self._entropy  # an int seed, or the fresh words' bytes
+            if isinstance(entropy, bytes):
+                entropy = int.from_bytes(entropy, "little")
+            self._sequence = np.random.SeedSequence(entropy)
+        return self._sequence.spawn(n_children)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -93,8 +104,17 @@ def _integer_seed_words(seed):
     return words
 
 
-def _generator(words):
-    return np.random.Generator(np.random.PCG64(_SeedWords(words)))
+def _generator(words, entropy):
+    return np.random.Generator(np.random.PCG64(_SeedWords(words, entropy)))
+
+
+def _fresh_generator():
+    entropy = os.urandom(32)
+    return _generator(np.frombuffer(entropy, dtype=np.uint64), entropy)
+
+
+def _seeded_generator(seed):
+    return _generator(_integer_seed_words(seed), seed)
 
 
 _RANDOM_STATE_MESSAGE = (
@@ -129,17 +149,17 @@ def as_generator(random_state=None):
     2 us instead of the 14-26 us of ``default_rng`` (issue 29's small calls).
     """
     if random_state is None:
-        return _generator(np.frombuffer(os.urandom(32), dtype=np.uint64))
+        return _fresh_generator()
     if isinstance(random_state, np.random.Generator):
         return random_state
     if isinstance(random_state, bool):
         raise TypeError(_RANDOM_STATE_MESSAGE)
     if isinstance(random_state, numbers.Integral) and random_state >= 0:
-        return _generator(_integer_seed_words(int(random_state)))
+        return _seeded_generator(int(random_state))
     if isinstance(random_state, numbers.Real):
         value = float(random_state)
         if np.isfinite(value) and value >= 0 and value == int(value):
-            return _generator(_integer_seed_words(int(value)))
+            return _seeded_generator(int(value))
     raise TypeError(_RANDOM_STATE_MESSAGE)
 
 

@@ -176,3 +176,13 @@ def test_scalar_uniform_is_numpys_integers():
     b = np.random.Generator(np.random.MT19937(1))
     assert [_exact.py_uniform(a, 2**40) for _ in range(50)] == \
         [int(b.integers(0, 2**40)) for _ in range(50)]
+
+
+def test_seeded_generator_is_default_rng():
+    # as_generator(int) is default_rng(int): the same stream and the same spawned children
+    for seed in (0, 1, 12345, 2**64 + 7, 3.0):
+        a, b = _random.as_generator(seed), np.random.default_rng(int(seed))
+        assert a.integers(0, 2**62, 5).tolist() == b.integers(0, 2**62, 5).tolist()
+        assert [c.integers(0, 2**62) for c in a.spawn(2)] == \
+            [c.integers(0, 2**62) for c in b.spawn(2)]
+    assert len(_random.as_generator(None).spawn(3)) == 3
