@@ -99,9 +99,10 @@ _CLOSED = ("both", "left", "right", "neither")
 def _one_number(value, message, strict):
     """The shared type rule (module docstring): ``value`` as a float, NaN refused."""
     kind = type(value)
-    if kind is float:  # the common case first (a float is a Real, never a bool)
+    if kind is float:  # the common cases first (Reals, never bools)
         number = value
-    elif isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+    elif kind is int or (isinstance(value, numbers.Real)
+                         and not isinstance(value, (bool, np.bool_))):
         try:
             number = float(value)
         except OverflowError:  # an int beyond the doubles
@@ -765,7 +766,7 @@ def check_vector(value, name):
     Scalars and 1-d data pass (R's scalars are vectors); what they hold is checked later.
     """
     try:
-        ndim = len(_frames.shape(value))
+        ndim = value.ndim if type(value) is np.ndarray else len(_frames.shape(value))
     except (TypeError, ValueError):  # a ragged list: not numeric either, refused later
         return value
     if ndim > 1:
