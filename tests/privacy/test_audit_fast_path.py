@@ -1,6 +1,6 @@
 """Audits of the small-call fast path (issue 29): the releases of a few values, seeded per
 call from an integer (cached seed words) and released on Python floats (``_random._release``
-for up to 8 values), on worst-case neighbours (values that differ by the sensitivity) and on
+for up to 32 values), on worst-case neighbours (values that differ by the sensitivity) and on
 neighbours that expose rounding leaks (the last mantissa bits). Each audit's false-failure
 rate is 1e-3 (tests/privacy/README.md); each integer seed is drawn from the audit's stream,
 so the audits are deterministic."""

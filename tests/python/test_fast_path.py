@@ -98,20 +98,21 @@ def test_fresh_entropy_law():
 
 
 def test_release_of_few_values_matches_the_array_path():
-    # _release on <= 8 values takes Python floats; on more, numpy arrays: the same bits,
+    # _release on <= 32 values takes Python floats; on more, numpy arrays: the same bits,
     # including ties, huge values (x / g overflows), signed zeros and exponents near +-1000
     rng = np.random.default_rng(3)
     specials = [0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 1e300, -1e300, 5e-324, 2.0**52 + 1,
                 1e-310, 3.0, -7.75]
     for k in (-1000, -1074 + 80, -60, -20, -1, 0, 1, 20, 500, 1000):
         for _ in range(20):
-            values = np.concatenate([rng.choice(specials, 4),
-                                     rng.normal(0, 2.0 ** rng.integers(-30, 30), 5)])
+            values = np.concatenate([rng.choice(specials, 12),
+                                     rng.normal(0, 2.0 ** rng.integers(-30, 30), 30)])
             values = values * 2.0 ** rng.integers(-5, 5) if k < 900 else values
             wide = 2 ** min(53, 1020 - k)  # g z stays below the largest double
             noise = rng.integers(-wide + 1, wide, values.size)
             noise[:3] = (0, 1, -1)
-            whole = _random._release(values, noise, k)  # 9 values: the array path
+            assert values.size > _random._FEW_VALUES
+            whole = _random._release(values, noise, k)  # 42 values: the array path
             for start in range(0, values.size, 3):
                 part = _random._release(values[start:start + 3], noise[start:start + 3], k)
                 assert [v.hex() for v in part.tolist()] == \
