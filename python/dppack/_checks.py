@@ -30,6 +30,7 @@ and R's ``is.numeric`` refuses a list); a Python or numpy number is accepted; so
 matrix of one value arrives as one). NaN is always refused.
 """
 
+import functools
 import math
 import numbers
 
@@ -71,7 +72,20 @@ __all__ = [
 # The data side lives in the conversion layer (NumPy, pandas, polars, pyarrow, Dask):
 # re-exported here, where the checks of every argument are looked up.
 is_pandas = _frames.is_pandas
-as_numeric_array = _frames.as_numeric_array
+_LONG = 2 ** 63
+
+
+def as_numeric_array(value, message):
+    """:func:`dppack._frames.as_numeric_array`, with a Python float or int (within int64) and
+    a NumPy array taken directly, as the general path takes them (small calls)."""
+    kind = type(value)
+    if kind is float or (kind is int and -_LONG <= value < _LONG):
+        return np.array(float(value))
+    if kind is np.ndarray:  # what the general path does with a NumPy array
+        if value.dtype.kind not in "iuf":
+            raise _messages.value_error(message)
+        return value.astype(np.float64, copy=False)
+    return _frames.as_numeric_array(value, message)
 
 
 # --------------------------------------------------------------------------------------------
@@ -84,7 +98,11 @@ _CLOSED = ("both", "left", "right", "neither")
 
 def _one_number(value, message, strict):
     """The shared type rule (module docstring): ``value`` as a float, NaN refused."""
-    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+    kind = type(value)
+    if kind is float:  # the common cases first (Reals, never bools)
+        number = value
+    elif kind is int or (isinstance(value, numbers.Real)
+                         and not isinstance(value, (bool, np.bool_))):
         try:
             number = float(value)
         except OverflowError:  # an int beyond the doubles
@@ -180,8 +198,10 @@ def check_number(value, name, low=None, high=None, closed="both", finite=False, 
     if closed not in _CLOSED:
         raise _messages.value_error(f"closed must be one of {', '.join(repr(c) for c in _CLOSED)}.")
     if message is None:
-        kind = "a finite number" if finite is True else "a number"
-        message = f"{name} must be {kind}{_interval_text(low, high, closed)}."
+        try:
+            message = _default_message(name, low, high, closed, finite is True)
+        except TypeError:  # an unhashable bound
+            message = _default_message.__wrapped__(name, low, high, closed, finite is True)
     number = _one_number(value, message, strict)
     if low is not None and not (number >= low if closed in ("both", "left") else number > low):
         raise _messages.value_error(message)
@@ -191,6 +211,13 @@ def check_number(value, name, low=None, high=None, closed="both", finite=False, 
     if finite and math.isinf(number):
         raise _messages.value_error(finite if isinstance(finite, str) else message)
     return number
+
+
+@functools.lru_cache(maxsize=256)
+def _default_message(name, low, high, closed, finite):
+    """The default text of :func:`check_number` (formatted once per argument's constraint)."""
+    kind = "a finite number" if finite else "a number"
+    return f"{name} must be {kind}{_interval_text(low, high, closed)}."
 
 
 def check_positive_scalar(value, name, optional=False):
@@ -351,6 +378,8 @@ def check_whole(value, name, minimum=0, strict=False, optional=False, message=No
     """
     if optional and value is None:
         return None
+    if type(value) is int and value >= minimum:  # the common case, before any text is made
+        return value
     if message is None:
         message = f"{name} must be a whole number >= {minimum}."
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
@@ -601,10 +630,19 @@ def check_positive_values(array, message, finite_message=None):
     ...     print(error)
     s must be finite.
     """
-    if np.any(np.isnan(array)) or np.any(array <= 0):
-        raise _messages.value_error(message)
-    if not np.all(np.isfinite(array)):
-        raise _messages.value_error(finite_message or message)
+    if array.size == 1:  # one value: the same tests on a Python float
+        value = array.item()
+        if not value > 0:
+            raise _messages.value_error(message)
+        if value == math.inf:
+            raise _messages.value_error(finite_message or message)
+    elif array.size:
+        # the smallest value is NaN if any is (a NaN or a value <= 0 fails "> 0"); then only
+        # +Inf can be infinite
+        if not np.minimum.reduce(array, axis=None) > 0:
+            raise _messages.value_error(message)
+        if np.maximum.reduce(array, axis=None) == np.inf:
+            raise _messages.value_error(finite_message or message)
     return array
 
 
@@ -705,7 +743,8 @@ def restore_like(values, like):
         if hasattr(like, "columns"):
             return type(like)(values.reshape(like.shape), index=like.index, columns=like.columns)
         return type(like)(values.reshape(like.shape), index=like.index, name=like.name)
-    shape = () if isinstance(like, numbers.Number) else _frames.shape(like)
+    shape = () if type(like) in (float, int) or isinstance(like, numbers.Number) \
+        else _frames.shape(like)
     if not shape:
         return float(values.reshape(()))
     return values.reshape(shape)
@@ -727,7 +766,7 @@ def check_vector(value, name):
     Scalars and 1-d data pass (R's scalars are vectors); what they hold is checked later.
     """
     try:
-        ndim = len(_frames.shape(value))
+        ndim = value.ndim if type(value) is np.ndarray else len(_frames.shape(value))
     except (TypeError, ValueError):  # a ragged list: not numeric either, refused later
         return value
     if ndim > 1:
@@ -743,6 +782,11 @@ def r_length(value):
     """
     if value is None:
         return 0
+    kind = type(value)
+    if kind is float or kind is int:
+        return 1
+    if kind is np.ndarray:
+        return value.size
     try:
         return math.prod(_frames.shape(value))
     except (TypeError, ValueError):
@@ -803,6 +847,16 @@ def data_range(array, with_sum=False, clip=None):
     that reach outside the bounds are clipped, in a reused buffer: never a copy of the data.
     """
     flat = array.ravel(order="K")  # a view whenever the layout allows one
+    if flat.size == 1:  # one value (a scalar release): the same numbers without the loop
+        value = float(flat[0])
+        if value != value:
+            return (np.nan, np.nan, np.nan) if with_sum else (np.nan, np.nan)
+        if not with_sum:
+            return value, value
+        clipped = value
+        if clip is not None and (value < clip[0] or value > clip[1]):
+            clipped = float(clip[0] if value < clip[0] else clip[1])  # as max, then min give
+        return value, value, 0.0 + clipped
     buffer = None
     low, high, total = np.inf, -np.inf, 0.0
     for start in range(0, flat.size, _RANGE_BLOCK):  # a loop over blocks, not rows
@@ -853,7 +907,8 @@ def as_finite_data(value, name, min_size=1, with_sum=False, clip=None, message=N
     array = as_numeric_array(value, message or f"{name} must be numeric.")
     check_data_size(array.size, name, min_size, size_message)
     scan = data_range(array, with_sum, clip)
-    check_data_finite(not array.size or (np.isfinite(scan[0]) and np.isfinite(scan[1])), name)
+    check_data_finite(not array.size or (math.isfinite(scan[0]) and math.isfinite(scan[1])),
+                      name)
     return (array,) + scan
 
 

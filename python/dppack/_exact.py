@@ -68,6 +68,8 @@ def words(rng, size):
 def py_uniform(rng, m):
     """A uniform integer in {0, ..., m - 1}, for a Python integer ``m >= 1`` of any size."""
     if m <= LIMIT:
+        if m > _LEMIRE_MIN and type(rng.bit_generator) is _PCG64:
+            return _lemire(rng.bit_generator.random_raw, m)
         return int(rng.integers(0, m))
     count = (m.bit_length() + 2 * _WORD - 1) // _WORD  # >= 64 spare bits: rejection < 2^-64
     top = 1 << (_WORD * count)
@@ -81,7 +83,33 @@ def py_uniform(rng, m):
 
 
 def _py_word(rng):
+    bit_generator = rng.bit_generator
+    if type(bit_generator) in _RAW_64_BIT:
+        return bit_generator.random_raw()  # one word, as a Python int: words(rng, 1)[0]
     return int(words(rng, 1)[0])
+
+
+_PCG64 = next(kind for kind in _RAW_64_BIT if kind.__name__ == "PCG64")
+_LEMIRE_MIN = 1 << 32
+_MASK = (1 << _WORD) - 1
+
+
+def _lemire(raw, m):
+    """``Generator.integers(0, m)`` of a PCG64 generator for 2^32 < m <= 2^62, computed from
+    its raw words ``raw()`` (the same words, the same value; one Python call instead of
+    NumPy's argument handling).
+
+    NumPy draws such a bounded integer by Lemire's method on 64-bit words (Lemire 2019,
+    "Fast random integer generation in an interval", ACM TOMACS): the product of a word and
+    m, kept when its low 64 bits are at least (2^64 - m) mod m, gives its high 64 bits.
+    ``tests/python/test_fast_path.py`` checks the equality against ``integers``.
+    """
+    product = raw() * m
+    if (product & _MASK) < m:
+        threshold = (_MASK - (m - 1)) % m
+        while (product & _MASK) < threshold:
+            product = raw() * m
+    return product >> _WORD
 
 
 # --------------------------------------------------------------------------------------------
@@ -650,23 +678,24 @@ def discrete_gaussian(p, q, size, rng, limit=LIMIT):
 
 _BUCKETS = 64  # candidates with gamma a >= 64 share the last bucket of the envelope
 _BUCKET_BITS = 160  # the bucket weights are ceil(exp(-c) 2^160) >= 2^67 for c <= 64
+_EXACT_FLOAT = 1 << 53  # integers below this add exactly in float64
 
 
 def _bucket_sums(level, measure, length):
     """Exact integer sums of ``measure`` (None: counts) over each level, as Python ints.
 
-    ``np.bincount`` adds in float64, exact below 2^53: the measure is cut into 21-bit pieces,
-    each summed exactly over fewer than 2^32 candidates, then put together.
+    ``np.bincount`` adds in float64, exact below 2^53: a measure of total below 2^53 is summed
+    as it is; a larger one (at most 2^62) is cut into 21-bit pieces, each summed exactly over
+    fewer than 2^32 candidates, then put together.
     """
     if measure is None:
         return np.bincount(level, minlength=length).tolist()
-    sums = [0] * length
-    for shift in (0, 21, 42):
-        piece = np.bincount(level, weights=(measure >> shift) & ((1 << 21) - 1),
-                            minlength=length)
-        for c in range(length):
-            sums[c] += int(piece[c]) << shift
-    return sums
+    if int(measure.sum()) < _EXACT_FLOAT:  # every partial sum is an exact float64
+        return np.bincount(level, weights=measure, minlength=length).astype(np.int64).tolist()
+    low, middle, high = (np.bincount(level, weights=(measure >> shift) & ((1 << 21) - 1),
+                                     minlength=length).astype(np.int64) for shift in (0, 21, 42))
+    # each level's sum is at most the total, 2^62: exact in int64
+    return (low + (middle << 21) + (high << 42)).tolist()
 
 
 @functools.lru_cache(maxsize=4)

@@ -1728,6 +1728,13 @@ class Charge:
             self.accountant.spend(loss, self.label)
         return loss
 
+    def record(self):
+        """:meth:`spend` for a release that does not report its loss: with no accountant,
+        nothing is computed. Only for a release whose ``loss_of`` cannot fail once its
+        arguments are valid (its checks are then the whole validation)."""
+        if self.accountant is not None:
+            self.accountant.spend(self.loss, self.label)
+
 
 class RunningCharge:
     """One ledger entry that a release restates as its cost grows: the cost of everything it

@@ -608,12 +608,12 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
     sens = _checks.check_sensitivities(sensitivities, values.size)
     alloc = _checks.check_allocation(alloc_proportions, sens.size, values.size)
     rng = _random.as_generator(random_state)
-    bill.spend()
+    bill.record()
 
     if alloc is None:
         # §2.1: one release of the whole vector, L1 sensitivity sum(Delta), scale sum / eps
-        out = _random.discrete_laplace_noise(values, float(np.sum(sens)), eps, rng,
-                                             coordinates=values.size)
+        total = float(sens[0]) if sens.size == 1 else float(np.sum(sens))
+        out = _random.discrete_laplace_noise(values, total, eps, rng, coordinates=values.size)
     else:
         # §2.1: value i at (Delta_i, a_i eps); equal (Delta_i, a_i) share one vectorised draw
         flat = values.ravel()
@@ -734,9 +734,11 @@ def GaussianMechanism(
 
     if alloc is None:
         # §2.2: one sigma from the l2 norm of the sensitivity vector, for the whole vector.
-        norm = float(np.linalg.norm(sens))
+        # one value: sqrt(s * s), the operations of numpy's norm (sqrt of the dot product)
+        one = float(sens[0])
+        norm = math.sqrt(one * one) if sens.size == 1 else float(np.linalg.norm(sens))
         sigma = gaussian_sigma(eps, delta, norm, type_DP, analytic, tol)
-        bill.spend()
+        bill.record()
         out = discrete_gaussian_release(values, sigma, norm, rng, eps=eps, delta=delta,
                                         type_DP=type_DP, coordinates=values.size)
         return _checks.restore_like(out, true_values)
@@ -753,7 +755,7 @@ def GaussianMechanism(
         a = float(shares[int(share_j)])
         parameters.append(dict(sigma=float(unit[int(share_j)] * sens_j),
                                sensitivity=float(sens_j), eps=a * eps, delta=a * delta))
-    bill.spend()
+    bill.record()
     flat = values.ravel()
     out = np.empty(flat.size)
     group = group.ravel()
