@@ -16,7 +16,8 @@
 #'   from one gap to another; an added one changes one gap and the targets by 1 in all), so
 #'   the density is `exp(eps * u / 4)`; under `which.sensitivity = "unbounded"` it is
 #'   `2 * (1 - min(diff(c(0, quants, 1))))` (an added record moves its own gap's term by
-#'   at most 1 minus that gap's share and the others' by their shares). Sampled by a dynamic program over the intervals
+#'   at most 1 minus that gap's share and the others' by their shares). Sampled by a
+#'   dynamic program over the intervals
 #'   between the sorted, clipped data, in log space, restricted to the intervals near each
 #'   target with an exact correction for the rest (see the Python module `dppack.quantiles`).
 #' * `"independent"`: the baseline, [quantileDP()] for each quantile with `eps / m` (basic

@@ -468,7 +468,8 @@ pooledCovDP <- function(..., eps = 1, lower.bound1, upper.bound1, lower.bound2, 
 #' data below and at or below it. Where no datum equals the candidate this is DPpack's
 #' `-|k - quant * n|`; a value whose ties span rank `quant * n` gets utility 0, so the exact
 #' quantile of data on the resolution is the most likely release. Sensitivities as above
-#' (McSherry and Talwar 2007; Smith 2011), drawn exactly over runs of candidates of equal utility. At
+#' (McSherry and Talwar 2007; Smith 2011), drawn exactly over runs of candidates of equal
+#' utility. At
 #' most 2^40 candidates, and `r` at least `max(abs(lower.bound), abs(upper.bound)) / 2^40`.
 #'
 #' @inheritParams meanDP

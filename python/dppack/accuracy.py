@@ -39,18 +39,18 @@ returns [sqrt(max(s^2 - h, 0)), sqrt(s^2 + h)] for a released s.
 Quantiles (exponential mechanism). There is no additive noise: quantileDP and medianDP report
 the rank error, by the utility theorem of the exponential mechanism (Dwork and Roth 2014,
 Theorem 3.11; McSherry and Talwar 2007): with probability at least 1 - alpha the released
-point's rank error abs(c(x) - quant n) exceeds the smallest rank error over the candidates
-by at most (2 Delta' / eps)(ln ``|R|`` + ln(1 / alpha)) + h, where ``|R|`` is the number of grid
+point's rank error abs(c(x) - quant n) exceeds the smallest rank error over the candidates by
+at most (2 Delta' / eps)(ln ``|R|`` + ln(1 / alpha)) + h, where ``|R|`` is the number of grid
 points between the bounds (``stats.quantile_candidates``), Delta' the release's sensitivity
-(``stats.quantile_sensitivity``: 1 under 'bounded', max(quant, 1 - quant) under
-'unbounded') rounded up on the utilities' grid h (Delta' = 1 + 2^-20 for Delta = 1,
-``_random.exponential_grid``), and the last term covers that rounding. The best rank error is at most half the largest tie (0
-or 1/2 for distinct data); the bound says nothing of the distance in the data's units, which
-depends on the data. It is a worst-case guarantee from public values only, and loose: ``|R|`` is
-the release's grid of about 2^59 points, so ln ``|R|`` is about 41 whatever the data, and the
-typical rank error is much smaller (for the 532 Pima glucose values in [50, 200] at eps = 1
-the report is 87 ranks, while the 95th percentile of the actual rank error of the median is
-6 to 7, over 12 times less).
+(``stats.quantile_sensitivity``: 1 under 'bounded', max(quant, 1 - quant) under 'unbounded')
+rounded up on the utilities' grid h (Delta' = 1 + 2^-20 for Delta = 1,
+``_random.exponential_grid``), and the last term covers that rounding. The best rank error is
+at most half the largest tie (0 or 1/2 for distinct data); the bound says nothing of the
+distance in the data's units, which depends on the data. It is a worst-case guarantee from
+public values only, and loose: ``|R|`` is the release's grid of about 2^59 points, so ln
+``|R|`` is about 41 whatever the data, and the typical rank error is much smaller (for the 532
+Pima glucose values in [50, 200] at eps = 1 the report is 87 ranks, while the 95th percentile
+of the actual rank error of the median is 6 to 7, over 12 times less).
 
 ExponentialMechanism (uniform measure) gets the same theorem in the utility's own units:
 with ``size`` = ``|R|`` candidates and the utility's ``sensitivity``, with probability at least
@@ -197,10 +197,10 @@ errors, from public values only, over the best the data allow (like quantileDP's
 * 'joint' (JointExp, ``dppack.quantiles``): the exponential mechanism over the ordered
   outputs o_1 <= ... <= o_m in [a, b]^m with Lebesgue measure, density exp(beta u),
   beta = eps / (2 Delta) (Delta = 2, or under 'unbounded' 2 (1 - min_j d_j / n),
-  ``quantiles.joint_sensitivity``), u = -T, T the total gap deviation
-  sum_{j=1}^{m+1} abs(c_j - c_{j-1} - d_j) (c_j the number of data at or below o_j, d_j = (q_j - q_{j-1}) n). For any set S of
-  outputs with u >= OPT on S, P(u <= OPT - t) <= vol(all) exp(-beta t) / vol(S): the outputs
-  with u <= OPT - t weigh at most vol(all) exp(beta (OPT - t)), the normaliser at least
+  ``quantiles.joint_sensitivity``), u = -T, T the total gap deviation sum_{j=1}^{m+1} abs(c_j -
+  c_{j-1} - d_j) (c_j the number of data at or below o_j, d_j = (q_j - q_{j-1}) n). For any set
+  S of outputs with u >= OPT on S, P(u <= OPT - t) <= vol(all) exp(-beta t) / vol(S): the
+  outputs with u <= OPT - t weigh at most vol(all) exp(beta (OPT - t)), the normaliser at least
   vol(S) exp(beta OPT) (the argument of Dwork and Roth 2014, Theorem 3.11, with the base
   measure of McSherry and Talwar 2007), so
   P(T > T* + t) <= alpha for t = (ln(vol(all) / vol(S)) + ln(1 / alpha)) / beta, T* the

@@ -1879,9 +1879,9 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
       release is exactly that of the mechanism on all the grid points. The window is chosen
       so that a union is drawn with probability below e^-50.
 
-    The result therefore is eps-DP (pure, bounded or unbounded), and under 'bounded' its law
-    differs from DPpack's only by the grid: widths are counted in steps of g (below 2^-58 of the larger
-    bound) instead of measured in floating point.
+    The result therefore is eps-DP (pure, bounded or unbounded), and under 'bounded' its
+    law differs from DPpack's only by the grid: widths are counted in steps of g (below
+    2^-58 of the larger bound) instead of measured in floating point.
 
     **On a resolution** (``resolution`` = r; a deviation from DPpack, which has no such
     argument). The candidates are t_i = lower_bound + i r, i = 0, ..., N, fixed by the

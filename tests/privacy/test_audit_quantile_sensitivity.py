@@ -19,12 +19,14 @@ sensitivity: the power test plants max(q, 1 - q) / 2 in ``stats.quantile_sensiti
 and the audit must fail (on the two quant-0.75 cases, fine grid and resolution). A quant
 that is not dyadic (0.1, Delta = 0.9 rounded up) is covered by the exact law and the brute
 force in ``tests/python/test_quantile_sensitivity.py``: its worst events here have
-probability below 0.02 and would need 10^5 draws. 'recursive' (each node at its rescaled quantile's sensitivity) and
-'joint' (2 (1 - min share)) are audited through their public calls on the median cases.
+probability below 0.02 and would need 10^5 draws. 'recursive' (each node at its rescaled
+quantile's sensitivity) and 'joint' (2 (1 - min share)) are audited through their public
+calls on the median cases.
 
 Cost: a batch makes one public call (checks, charge, draw), then repeats the release's
-draw on the same data (the candidates of ``stats.exact_quantile`` or the runs of a resolution, with the
-sensitivity taken from ``stats.quantile_sensitivity`` at each call, so a planted change
+draw on the same data (the candidates of ``stats.exact_quantile`` or the runs of a
+resolution, with the sensitivity taken from ``stats.quantile_sensitivity`` at each call,
+so a planted change
 reaches every draw). About 8 s of CPU for the file. Each audit's false-failure rate is 1e-3
 (the auditor's alpha); the seeds are fixed.
 """
