@@ -14,7 +14,10 @@
 #'   over the m + 1 gaps the outputs cut, of the distance between the number of data in the
 #'   gap and the number the quantiles ask for; its sensitivity is 2 (a changed record moves
 #'   from one gap to another; an added one changes one gap and the targets by 1 in all), so
-#'   the density is `exp(eps * u / 4)`. Sampled by a dynamic program over the intervals
+#'   the density is `exp(eps * u / 4)`; under `which.sensitivity = "unbounded"` it is
+#'   `2 * (1 - min(diff(c(0, quants, 1))))` (an added record moves its own gap's term by
+#'   at most 1 minus that gap's share and the others' by their shares). Sampled by a
+#'   dynamic program over the intervals
 #'   between the sorted, clipped data, in log space, restricted to the intervals near each
 #'   target with an exact correction for the rest (see the Python module `dppack.quantiles`).
 #' * `"independent"`: the baseline, [quantileDP()] for each quantile with `eps / m` (basic
@@ -34,7 +37,10 @@
 #'   the data are clipped to them.
 #' @param method `"recursive"` (default), `"joint"` or `"independent"`.
 #' @param which.sensitivity `"bounded"` or `"unbounded"`: the neighbouring relation of the
-#'   guarantee. It changes the budget split of `"recursive"` only.
+#'   guarantee. Under `"unbounded"` every draw uses its utility's add/remove sensitivity
+#'   (`max(q, 1 - q)` for each [quantileDP()] draw, with each recursive node's rescaled `q`;
+#'   the smaller one above for `"joint"`; not in DPpack), and `"recursive"` splits `eps`
+#'   by levels as above.
 #' @param accountant A [BudgetAccountant] charged for this release, or `NULL` for the
 #'   default accountant of [with_accountant()], if any.
 #' @param resolution `NULL` (default) or a positive public spacing r, for `"recursive"` and

@@ -451,8 +451,12 @@ pooledCovDP <- function(..., eps = 1, lower.bound1, upper.bound1, lower.bound2, 
 #' Differentially private quantile
 #'
 #' Selects an interval between consecutive order statistics of the clipped data with the
-#' exponential mechanism (utility `-|k - quant * n|`, sensitivity 1, the interval widths as
-#' base measure; Smith 2011), then draws the release uniformly within it.
+#' exponential mechanism (utility `-|k - quant * n|`, the interval widths as base measure;
+#' Smith 2011), then draws the release uniformly within it. The utility's sensitivity is 1
+#' under `which.sensitivity = 'bounded'` and `max(quant, 1 - quant)` under `'unbounded'` (a
+#' record added or removed moves `quant * n` by `quant`; 1/2 for the median): a deviation
+#' from DPpack, which uses 1 for both, so unbounded releases are more accurate at the same
+#' `eps`.
 #'
 #' A column of a [dppack_dataset()] is not sorted: one pass counts its values in at most 2^20
 #' public cells between the bounds, and the same mechanism runs on the counts (the in-memory
@@ -465,13 +469,15 @@ pooledCovDP <- function(..., eps = 1, lower.bound1, upper.bound1, lower.bound2, 
 #' can take between tied data: `-max(0, lt - quant * n, quant * n - le)`, `lt` and `le` the
 #' data below and at or below it. Where no datum equals the candidate this is DPpack's
 #' `-|k - quant * n|`; a value whose ties span rank `quant * n` gets utility 0, so the exact
-#' quantile of data on the resolution is the most likely release. Sensitivity 1 (McSherry
-#' and Talwar 2007; Smith 2011), drawn exactly over runs of candidates of equal utility. At
+#' quantile of data on the resolution is the most likely release. Sensitivities as above
+#' (McSherry and Talwar 2007; Smith 2011), drawn exactly over runs of candidates of equal
+#' utility. At
 #' most 2^40 candidates, and `r` at least `max(abs(lower.bound), abs(upper.bound)) / 2^40`.
 #'
 #' @inheritParams meanDP
 #' @param quant Quantile in \[0, 1\].
-#' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (identical here: warns).
+#' @param which.sensitivity `'bounded'` (sensitivity 1), `'unbounded'` (sensitivity
+#'   `max(quant, 1 - quant)`; DPpack: 1) or `'both'` (warns; one value, sensitivity 1).
 #' @param mechanism Only `'exponential'`.
 #' @param resolution `NULL` (default: DPpack's release) or a positive public spacing of
 #'   the candidates, e.g. `1` for whole numbers.

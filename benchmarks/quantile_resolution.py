@@ -4,7 +4,9 @@ Pima plasma glucose (n = 532, whole numbers, true median 115), public bounds [40
 the median absolute error of ``medianDP`` over 200 runs (seeds 0-199) at each eps, with
 ``resolution=None`` (DPpack's release on a fine grid) and ``resolution=1`` (candidates 40,
 41, ..., 250). Also the exact probability of releasing the true median with resolution 1
-(from the mechanism's law, no sampling). Run:
+(from the mechanism's law, no sampling). Each with ``which_sensitivity`` 'bounded' (the
+utility's sensitivity 1; before issue 28's follow-up, 'unbounded' drew the same law, with
+the same draws) and 'unbounded' (sensitivity max(q, 1 - q) = 1/2 for the median). Run:
 
     PYTHONPATH=python python benchmarks/quantile_resolution.py
 """
@@ -20,12 +22,14 @@ RUNS = 200
 LOWER, UPPER = 40.0, 250.0
 
 
-def exact_probability(x, eps, value):
-    """P(release == value) under the law of medianDP with resolution 1 (Delta' = 1 + 2^-20)."""
+def exact_probability(x, eps, value, which="bounded"):
+    """P(release == value) under the law of medianDP with resolution 1 (Delta' = Delta (1 +
+    2^-20), Delta = ``stats.quantile_sensitivity``)."""
     lattice = stats.check_resolution(1.0, LOWER, UPPER)
     utilities, widths, starts = lattice.runs(*stats.lattice_counts(x, lattice), 0.5)
     u = np.repeat(utilities, widths)
-    w = np.exp(eps * (u - u.max()) / (2.0 * (1.0 + 2.0 ** -20)))
+    delta = stats.quantile_sensitivity(0.5, which) * (1.0 + 2.0 ** -20)
+    w = np.exp(eps * (u - u.max()) / (2.0 * delta))
     return float(w[lattice.points(np.arange(lattice.size)) == value].sum() / w.sum())
 
 
@@ -34,17 +38,22 @@ def main():
     truth = float(np.median(x))
     print(f"Pima glucose: n = {x.size}, median {truth}, bounds [{LOWER:g}, {UPPER:g}], "
           f"{RUNS} runs")
-    print("| eps | median abs error, resolution None | resolution 1 | "
-          "P(exact median), resolution 1 |")
-    print("|---|---|---|---|")
+    print("| eps | median abs error: bounded, resolution None | bounded, 1 | "
+          "unbounded, None | unbounded, 1 | P(exact median), resolution 1: bounded | "
+          "unbounded |")
+    print("|---|---|---|---|---|---|---|")
     for eps in EPSILONS:
         errors = {}
-        for resolution in (None, 1):
-            out = np.array([dppack.medianDP(x, eps, LOWER, UPPER, random_state=seed,
-                                            resolution=resolution) for seed in range(RUNS)])
-            errors[resolution] = float(np.median(np.abs(out - truth)))
-        print(f"| {eps:g} | {errors[None]:.3f} | {errors[1]:.3f} | "
-              f"{exact_probability(x, eps, truth):.3f} |")
+        for which in ("bounded", "unbounded"):
+            for resolution in (None, 1):
+                out = np.array([dppack.medianDP(x, eps, LOWER, UPPER, which,
+                                                random_state=seed, resolution=resolution)
+                                for seed in range(RUNS)])
+                errors[which, resolution] = float(np.median(np.abs(out - truth)))
+        print(f"| {eps:g} | {errors['bounded', None]:.3f} | {errors['bounded', 1]:.3f} | "
+              f"{errors['unbounded', None]:.3f} | {errors['unbounded', 1]:.3f} | "
+              f"{exact_probability(x, eps, truth):.3f} | "
+              f"{exact_probability(x, eps, truth, 'unbounded'):.3f} |")
 
 
 if __name__ == "__main__":

@@ -42,17 +42,18 @@ returns [sqrt(max(s^2 - h, 0)), sqrt(s^2 + h)] for a released s.
 Quantiles (exponential mechanism). There is no additive noise: quantileDP and medianDP report
 the rank error, by the utility theorem of the exponential mechanism (Dwork and Roth 2014,
 Theorem 3.11; McSherry and Talwar 2007): with probability at least 1 - alpha the released
-point's rank error abs(c(x) - quant n) exceeds the smallest rank error over the candidates
-by at most (2 Delta' / eps)(ln ``|R|`` + ln(1 / alpha)) + 2^-20, where ``|R|`` is the number of grid
-points between the bounds (``stats.quantile_candidates``), Delta' = 1 + 2^-20 the
-sensitivity of the utilities rounded to their grid 2^-20 (``_random.exponential_grid``), and
-the last term covers that rounding. The best rank error is at most half the largest tie (0
-or 1/2 for distinct data); the bound says nothing of the distance in the data's units, which
-depends on the data. It is a worst-case guarantee from public values only, and loose: ``|R|`` is
-the release's grid of about 2^59 points, so ln ``|R|`` is about 41 whatever the data, and the
-typical rank error is much smaller (for the 532 Pima glucose values in [50, 200] at eps = 1
-the report is 87 ranks, while the 95th percentile of the actual rank error of the median is
-6 to 7, over 12 times less).
+point's rank error abs(c(x) - quant n) exceeds the smallest rank error over the candidates by
+at most (2 Delta' / eps)(ln ``|R|`` + ln(1 / alpha)) + h, where ``|R|`` is the number of grid
+points between the bounds (``stats.quantile_candidates``), Delta' the release's sensitivity
+(``stats.quantile_sensitivity``: 1 under 'bounded', max(quant, 1 - quant) under 'unbounded')
+rounded up on the utilities' grid h (Delta' = 1 + 2^-20 for Delta = 1,
+``_random.exponential_grid``), and the last term covers that rounding. The best rank error is
+at most half the largest tie (0 or 1/2 for distinct data); the bound says nothing of the
+distance in the data's units, which depends on the data. It is a worst-case guarantee from
+public values only, and loose: ``|R|`` is the release's grid of about 2^59 points, so ln
+``|R|`` is about 41 whatever the data, and the typical rank error is much smaller (for the 532
+Pima glucose values in [50, 200] at eps = 1 the report is 87 ranks, while the 95th percentile
+of the actual rank error of the median is 6 to 7, over 12 times less).
 
 ExponentialMechanism (uniform measure) gets the same theorem in the utility's own units:
 with ``size`` = ``|R|`` candidates and the utility's ``sensitivity``, with probability at least
@@ -198,10 +199,11 @@ errors, from public values only, over the best the data allow (like quantileDP's
   sorted targets).
 * 'joint' (JointExp, ``dppack.quantiles``): the exponential mechanism over the ordered
   outputs o_1 <= ... <= o_m in [a, b]^m with Lebesgue measure, density exp(beta u),
-  beta = eps / 4, u = -T, T the total gap deviation sum_{j=1}^{m+1} abs(c_j - c_{j-1} - d_j)
-  (c_j the number of data at or below o_j, d_j = (q_j - q_{j-1}) n). For any set S of
-  outputs with u >= OPT on S, P(u <= OPT - t) <= vol(all) exp(-beta t) / vol(S): the outputs
-  with u <= OPT - t weigh at most vol(all) exp(beta (OPT - t)), the normaliser at least
+  beta = eps / (2 Delta) (Delta = 2, or under 'unbounded' 2 (1 - min_j d_j / n),
+  ``quantiles.joint_sensitivity``), u = -T, T the total gap deviation sum_{j=1}^{m+1} abs(c_j -
+  c_{j-1} - d_j) (c_j the number of data at or below o_j, d_j = (q_j - q_{j-1}) n). For any set
+  S of outputs with u >= OPT on S, P(u <= OPT - t) <= vol(all) exp(-beta t) / vol(S): the
+  outputs with u <= OPT - t weigh at most vol(all) exp(beta (OPT - t)), the normaliser at least
   vol(S) exp(beta OPT) (the argument of Dwork and Roth 2014, Theorem 3.11, with the base
   measure of McSherry and Talwar 2007), so
   P(T > T* + t) <= alpha for t = (ln(vol(all) / vol(S)) + ln(1 / alpha)) / beta, T* the
@@ -219,7 +221,7 @@ errors, from public values only, over the best the data allow (like quantileDP's
   a volume of 5.6e-17 that the release almost never draws. S = {o : o_j in [x_{k_j},
   x_{k_j} + r / 2)} for a sequence k achieving T* has volume prod_runs (r / 2)^l / l! >=
   (r / 2)^m / m! (l outputs in one interval): the ratio is at most (2 N)^m, and
-  t = (4 / eps)(m ln(2 N) + ln(1 / alpha)). The report requires (b - a) / r within 1e-6
+  t = (2 Delta / eps)(m ln(2 N) + ln(1 / alpha)). The report requires (b - a) / r within 1e-6
   of a whole number (absolute, in steps: a relative tolerance would let a bound miss the
   grid by a narrow top interval [x_n, b) when N is large). Each quantile's rank error
   e_j = c_j - q_j n = sum_{i <= j} (g_i - d_i) = -sum_{i > j} (g_i - d_i) (g_i the gap
@@ -259,7 +261,9 @@ errors, from public values only, over the best the data allow (like quantileDP's
   sum_v w_{j,v} e_v over the nodes v on its path, w = 1 at its own node and q' or 1 - q'
   (in [0, 1], from the quantiles alone: ``quantiles.recursion_weights``) at the others.
   Given the releases before it, each node's abs(e_v) exceeds its best by at most
-  quantileDP's bound (``_utility_bound``, sensitivity 1) except with probability
+  quantileDP's bound (``_utility_bound`` with the node's sensitivity,
+  ``quantiles.recursion_sensitivities``: 1 bounded, max(q, 1 - q) unbounded for the
+  node's rescaled q) except with probability
   alpha'; the candidates are those of [lower, upper] at the root, and at most
   ``stats.quantile_candidates_within`` (2^59, or 2^60 for bounds of both signs) on the
   ranges set by earlier releases (a sub-range may have a finer grid, so more candidates
@@ -1368,15 +1372,17 @@ def _utility_bound(eps, sensitivity, candidates, largest, alpha):
     return (math.log(candidates) + math.log(1.0 / alpha)) * step / float(rate) + step, step
 
 
-def _rank_bound(eps, lower, upper, n, alpha, lattice=None):
+def _rank_bound(eps, lower, upper, n, alpha, lattice=None, sensitivity=1.0):
     """The rank-error excess of quantileDP's exponential mechanism that fails with
-    probability at most alpha (:func:`_utility_bound`, sensitivity 1, Delta' = 1 + 2^-20)
-    for the release's candidates (``stats.quantile_candidates``, |R| about 2^59: the
-    bound is a worst case from public values only, typically an order of magnitude above
-    the rank errors seen; with a ``resolution``, its N + 1 candidates, ``stats.Lattice``,
-    and the rank error is the distance from quant n to the release's ranks [lt, le])."""
+    probability at most alpha (:func:`_utility_bound` for the release's ``sensitivity``,
+    ``stats.quantile_sensitivity``: 1, Delta' = 1 + 2^-20, under 'bounded'; max(quant,
+    1 - quant) under 'unbounded') for the release's candidates
+    (``stats.quantile_candidates``, |R| about 2^59: the bound is a worst case from public
+    values only, typically an order of magnitude above the rank errors seen; with a
+    ``resolution``, its N + 1 candidates, ``stats.Lattice``, and the rank error is the
+    distance from quant n to the release's ranks [lt, le])."""
     candidates = stats.quantile_candidates(lower, upper) if lattice is None else lattice.size
-    return _utility_bound(eps, 1.0, candidates, n, alpha)
+    return _utility_bound(eps, sensitivity, candidates, n, alpha)
 
 
 def _exponential(statistic, eps, sensitivity, size=None, measure=None, candidates=None, *,
@@ -1441,7 +1447,8 @@ def _quantile(statistic, eps, lower_bound, upper_bound, quant=0.5, n=None,
     _checks.check_choice(mechanism, "mechanism", ("exponential",), stats.EXPONENTIAL_MESSAGE)
     eps = _checks.check_finite_budget(eps, "eps")
     n = 1 if n is None else _checks.check_whole(n, "n", 1)
-    width, step = _rank_bound(eps, b["lower.bound"], b["upper.bound"], n, alpha, lattice)
+    width, step = _rank_bound(eps, b["lower.bound"], b["upper.bound"], n, alpha, lattice,
+                              stats.quantile_sensitivity(quant, which_sensitivity))
     return NoiseInterval(statistic, width, alpha, False, math.nan, math.nan, step,
                          "exponential mechanism (rank error)", "rank")
 
@@ -1466,14 +1473,17 @@ def _quantiles(statistic, eps, quants, lower_bound, upper_bound, method="recursi
     n = 1 if n is None else _checks.check_whole(n, "n", 1)
     lower, upper = b["lower.bound"], b["upper.bound"]
     if method == "joint":
-        return _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha)
+        return _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha,
+                                quantiles.joint_sensitivity(quants, which_sensitivity))
     # 'recursive' and 'independent': the release's resolution (its candidates)
     lattice = stats.check_resolution(resolution, lower, upper)
     if method == "recursive":
         return _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitivity,
                                     alpha, simultaneous, lattice)
+    # one width for all m draws: the largest of their sensitivities
+    sensitivity = max(stats.quantile_sensitivity(q, which_sensitivity) for q in quants)
     width, step = _rank_bound(eps / m, lower, upper, n, _per_value_alpha(alpha, m, True),
-                              lattice)
+                              lattice, sensitivity)
     return NoiseInterval(statistic, width, alpha, True, math.nan, math.nan, step,
                          "exponential mechanism (rank error)", "rank")
 
@@ -1492,13 +1502,13 @@ _JOINT_SLACK = 2.0 ** -20
 _JOINT_GRID_TOLERANCE = 1e-6
 
 
-def _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha):
+def _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha, sensitivity=2.0):
     """quantilesDP, 'joint' (JointExp): a bound on every quantile's rank error at once, for
     data on the public grid a + r Z (r = ``resolution``). See :mod:`dppack.accuracy`,
     "Joint quantiles", for the derivation: with N = (b - a) / r (within 1e-6 of a whole
     number, ``_JOINT_GRID_TOLERANCE``),
 
-        t = (4 / eps)(m (ln(2 N) + s) + ln(1 / alpha')),
+        t = (2 Delta / eps)(m (ln(2 N) + s) + ln(1 / alpha')),
         alpha' = alpha / (1 + s) - m 2^-50 (1 + max(|a|, |b|) / r),  s = 2^-20,
 
     (with ln(2 N) replaced by ln((W + m - 1) / l) where that is larger: W the release's grid
@@ -1506,7 +1516,8 @@ def _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha):
     bounds the total gap deviation's excess over T*, the best total over outputs in
     intervals at least r / 2 wide (for data on the grid, even with floating-point error,
     the best over the intervals that are not rounding artefacts), and t / 2 the excess of
-    each quantile's rank error over T* / 2."""
+    each quantile's rank error over T* / 2. Delta = ``sensitivity``
+    (``quantiles.joint_sensitivity``: 2 bounded, 2 (1 - min_i (q_i - q_{i-1})) unbounded)."""
     if resolution is None:
         raise _messages.value_error(_RESOLUTION_MESSAGE)
     r = _checks.check_number(resolution, "resolution", 0.0, None, closed="neither",
@@ -1531,7 +1542,7 @@ def _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha):
         raise _messages.value_error(
             "resolution is too fine for the bounds: the release's floating-point outputs "
             "cannot resolve it (alpha would be spent on rounding).")
-    beta = eps / 4.0  # JointExp's density exp(eps u / (2 Delta)), Delta = 2
+    beta = eps / (2.0 * sensitivity)  # JointExp's density exp(eps u / (2 Delta))
     # vol(all) / vol(S) <= ((W + m - 1) / l)^m, about (2 N)^m, N = (b - a) / r
     log_ratio = max(math.log(2.0 * steps), math.log((last - first + m - 1) / points))
     total = (m * (log_ratio + _JOINT_SLACK) + math.log(1.0 / level)) / beta
@@ -1553,16 +1564,23 @@ def _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitiv
     m = quants.size
     share = quantiles.recursive_share(eps, m, which_sensitivity)
     weights = quantiles.recursion_weights(quants)
+    sensitivities = quantiles.recursion_sensitivities(quants, which_sensitivity)
     root = stats.quantile_candidates(lower, upper)
     inner = stats.quantile_candidates_within(lower, upper)
     if lattice is not None:  # every node chooses among a subset of the N + 1 candidates
         root = inner = lattice.size
     widths = np.empty(m)
-    for j, w in enumerate(weights):
+    for j, (w, delta) in enumerate(zip(weights, sensitivities)):
         level = _per_value_alpha(alpha, m if simultaneous else w.size, True)
-        top, step = _utility_bound(share, 1.0, root, n, level)
-        below, _ = _utility_bound(share, 1.0, inner, n, level)
-        widths[j] = w[0] * top + float(np.sum(w[1:])) * below
+        # each node's bound with its own sensitivity (quantiles.node_sensitivity)
+        top, step = _utility_bound(share, float(delta[0]), root, n, level)
+        if np.all(delta[1:] == delta[0]):  # one bound for the nodes below the root
+            below, _ = _utility_bound(share, float(delta[0]), inner, n, level)
+            widths[j] = w[0] * top + float(np.sum(w[1:])) * below
+        else:
+            widths[j] = w[0] * top + sum(
+                float(wv) * _utility_bound(share, float(d), inner, n, level)[0]
+                for wv, d in zip(w[1:], delta[1:]))
     return NoiseInterval(statistic, widths, alpha, simultaneous, math.nan, math.nan, step,
                          "exponential mechanism (rank error)", "rank",
                          details={"eps_each": share,

@@ -106,6 +106,7 @@ Smith (2011), "Privacy-preserving statistical estimation with optimal convergenc
 """
 
 import collections
+import fractions
 import math
 import numbers
 import warnings
@@ -114,7 +115,8 @@ import numpy as np
 
 from . import _checks, _messages, _random, accounting
 from .accounting import PrivacyLoss
-from .stats import check_resolution, lattice_runs, quantileDP
+from .stats import (check_resolution, exact_quantile, lattice_runs, quantile_sensitivity,
+                    quantileDP)
 
 __all__ = ["boundsDP", "quantilesDP"]
 
@@ -192,12 +194,17 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         'independent': :func:`dppack.quantileDP` for each quantile with eps / m (basic
         composition), the results sorted. Exact.
     which_sensitivity : {'bounded', 'unbounded'}, default 'bounded'
-        The neighbouring relation the guarantee is for. 'joint' and 'independent' are eps-DP
-        under both (the same release). 'recursive' splits eps by it: under 'unbounded'
-        (a record added or removed) a record reaches one release per level, eps / L each;
-        under 'bounded' (a record changed) the changed record may leave one half for the
-        other, so that two releases change on every level below the first: eps / (2 L - 1)
-        each.
+        The neighbouring relation the guarantee is for. Under 'unbounded' (a record added
+        or removed) every method uses its utility's add/remove sensitivity, smaller than
+        the bounded one: max(q, 1 - q) for each quantileDP draw ('independent', and each
+        node of 'recursive' with its rescaled q: ``node_sensitivity``), 2 (1 - min_i
+        (q_i - q_{i-1})) for 'joint' (q_0 = 0, q_{m+1} = 1: ``joint_sensitivity``) instead
+        of 2. 'recursive' also splits eps by it: under 'unbounded' a record reaches one
+        release per level, eps / L each; under 'bounded' (a record changed, sensitivity 1
+        per node) the changed record may leave one half for the other, so that two
+        releases change on every level below the first: eps / (2 L - 1) each. 'bounded'
+        releases are DPpack-compatible; 'unbounded' ones are more accurate at the same eps
+        than with sensitivity 1 (ours).
     random_state : None, int or NumPy Generator, optional
     resolution : float, optional
         A public spacing r (e.g. 1 for whole numbers), for 'recursive' and 'independent'
@@ -285,7 +292,8 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     bill.spend()
     if method == "joint":
         values = np.clip(x.ravel(order="K"), lower, upper)  # a copy: partitioned in place
-        return _joint_exp(values, quants, eps, lower, upper, rng)
+        return _joint_exp(values, quants, eps, lower, upper, rng,
+                          sensitivity=joint_sensitivity(quants, which_sensitivity))
     if method == "independent":
         out = [quantileDP(x, q, eps / quants.size, lower, upper, which_sensitivity,
                           random_state=rng, accountant=accounting.UNCHARGED,
@@ -296,10 +304,10 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     if lattice is not None:
         _recursive_lattice(lattice.positions(x.ravel(order="K")), quants,
                            np.arange(quants.size), share, 0, lattice.size - 1, lattice, rng,
-                           out)
+                           out, which_sensitivity)
         return out
     _recursive(x.ravel(order="K"), quants, np.arange(quants.size), share, lower, upper, rng,
-               out)
+               out, which_sensitivity)
     return out
 
 
@@ -320,38 +328,64 @@ def recursive_share(eps, m, which_sensitivity):
     return eps / levels if which_sensitivity == "unbounded" else eps / (2 * levels - 1)
 
 
-def _recursive(x, quants, slots, eps, lower, upper, rng, out):
+def _recursive(x, quants, slots, eps, lower, upper, rng, out, which_sensitivity="bounded"):
     """ApproximateQuantiles on the records ``x`` in [lower, upper]: quants (rescaled to this
     part of the data) into out[slots]. Each call releases its middle quantile with
-    :func:`dppack.quantileDP` at ``eps``, then recurses on the records at or below it and
-    those above it, with the quantiles below and above it rescaled to their part. A part of
-    the data meets one release per level (Kaplan, Schnapp and Stemmer 2022, Algorithm 1)."""
+    :func:`dppack.quantileDP`'s sampler at ``eps``, then recurses on the records at or below
+    it and those above it, with the quantiles below and above it rescaled to their part. A
+    part of the data meets one release per level (Kaplan, Schnapp and Stemmer 2022,
+    Algorithm 1). The node's sensitivity: :func:`node_sensitivity`."""
     if not quants.size:
         return
     middle, q, left, right = _split(quants)
     if not lower < upper:  # a part squeezed to a point: every quantile is that point
         out[slots] = lower
         return
-    # quantileDP's law is the same under both relations (sensitivity 1); 'unbounded' lets
-    # it take a part with no data, where every grid point of (lower, upper) has utility 0:
-    # the exact uniform on that grid, the same grid and sampler as with data.
-    value = quantileDP(x, q, eps, lower, upper, which_sensitivity="unbounded",
-                       random_state=rng, accountant=accounting.UNCHARGED)
+    # quantileDP's sampler takes a part with no data, where every grid point of (lower,
+    # upper) has utility 0: the exact uniform on that grid, the same grid and sampler as
+    # with data.
+    value = exact_quantile(x, q, eps, lower, upper, rng,
+                           sensitivity=node_sensitivity(q, which_sensitivity))
     out[slots[middle]] = value
     below = x[x <= value]
     above = x[x > value]
     if middle:
-        _recursive(below, left, slots[:middle], eps, lower, value, rng, out)
+        _recursive(below, left, slots[:middle], eps, lower, value, rng, out, which_sensitivity)
     if middle + 1 < quants.size:
-        _recursive(above, right, slots[middle + 1:], eps, value, upper, rng, out)
+        _recursive(above, right, slots[middle + 1:], eps, value, upper, rng, out,
+                   which_sensitivity)
 
 
-def _recursive_lattice(positions, quants, slots, eps, first, last, lattice, rng, out):
+def node_sensitivity(q, which_sensitivity):
+    """The sensitivity of the utility of a node of 'recursive' that releases the (rescaled)
+    quantile ``q`` of its part: :func:`dppack.stats.quantile_sensitivity` under
+    'unbounded', max(q, 1 - q); 1 under 'bounded'.
+
+    Under add/remove neighbours the record added or removed lies in exactly one part on
+    each level, given the releases above (they fix the parts' ranges): that node's part
+    gains or loses one record, an add/remove neighbour for its rank utility, which moves by
+    at most max(q, 1 - q) (``quantile_sensitivity``); the other nodes see the same data.
+    So each node is eps / L-DP and a record meets L of them (Kaplan, Schnapp and Stemmer
+    2022, Theorem 3.3's composition over levels). Under 'bounded' the split eps / (2 L - 1)
+    and sensitivity 1 are DPpack-compatible and kept as they were.
+
+    Examples
+    --------
+    >>> node_sensitivity(0.25, "unbounded"), node_sensitivity(0.25, "bounded")
+    (0.75, 1.0)
+    """
+    return quantile_sensitivity(q, "unbounded" if which_sensitivity == "unbounded"
+                                else "bounded")
+
+
+def _recursive_lattice(positions, quants, slots, eps, first, last, lattice, rng, out,
+                       which_sensitivity="bounded"):
     """:func:`_recursive` on a resolution: the part of the data with ``positions``
     (``stats.Lattice.positions``) among the candidates ``first``, ..., ``last`` of
     ``lattice``. Each node releases its middle quantile by quantileDP's mechanism on these
     candidates (``stats.lattice_runs``, ``_random.exponential_interval``: the exponential
-    mechanism with sensitivity 1 on a candidate set fixed by the releases before it), then
+    mechanism with :func:`node_sensitivity` on a candidate set fixed by the releases before
+    it), then
     recurses on the records at or below the released candidate i (candidates first ... i)
     and those above it (i ... last), as Kaplan, Schnapp and Stemmer (2022, Algorithm 1)."""
     if not quants.size:
@@ -362,15 +396,16 @@ def _recursive_lattice(positions, quants, slots, eps, first, last, lattice, rng,
         return
     local, counts = np.unique(positions - 2 * first, return_counts=True)
     utilities, widths, starts = lattice_runs(local, counts, last - first + 1, q)
-    k, offset = _random.exponential_interval(utilities, widths, eps, 1.0, rng)
+    k, offset = _random.exponential_interval(utilities, widths, eps,
+                                             node_sensitivity(q, which_sensitivity), rng)
     index = first + int(starts[k]) + offset
     out[slots[middle]] = lattice.points(np.array([index]))[0]
     if middle:  # the records at or below candidate index: positions <= 2 index + 1
         _recursive_lattice(positions[positions <= 2 * index + 1], left, slots[:middle], eps,
-                           first, index, lattice, rng, out)
+                           first, index, lattice, rng, out, which_sensitivity)
     if middle + 1 < quants.size:
         _recursive_lattice(positions[positions > 2 * index + 1], right, slots[middle + 1:],
-                           eps, index, last, lattice, rng, out)
+                           eps, index, last, lattice, rng, out, which_sensitivity)
 
 
 def _split(quants):
@@ -415,22 +450,43 @@ def recursion_weights(quants):
     >>> [w.tolist() for w in recursion_weights(np.array([0.25, 0.5, 0.75]))]
     [[0.5, 1.0], [1.0], [0.5, 1.0]]
     """
-    weights = [[] for _ in range(quants.size)]
+    return [np.array([w for w, _ in path]) for path in _recursion_paths(quants)]
+
+
+def recursion_sensitivities(quants, which_sensitivity):
+    """The sensitivities (:func:`node_sensitivity`) of the nodes on each quantile's path
+    under 'recursive', root first, aligned with :func:`recursion_weights` (for accuracy
+    reports, ``dppack.accuracy``).
+
+    Examples
+    --------
+    >>> [s.tolist() for s in recursion_sensitivities(np.array([0.25, 0.5, 0.75]),
+    ...                                              "unbounded")]
+    [[0.5, 0.5], [0.5], [0.5, 0.5]]
+    """
+    return [np.array([node_sensitivity(q, which_sensitivity) for _, q in path])
+            for path in _recursion_paths(quants)]
+
+
+def _recursion_paths(quants):
+    """For each quantile, the (weight, node's released quantile) of the nodes on its path,
+    root first, as :func:`_recursive` visits them (:func:`recursion_weights`)."""
+    paths = [[] for _ in range(quants.size)]
 
     def visit(part, slots):
         if not part.size:
             return
-        middle, _, left, right = _split(part)
-        weights[slots[middle]].append(1.0)
+        middle, q, left, right = _split(part)
+        paths[slots[middle]].append((1.0, q))
         for slot, rescaled in zip(slots[:middle], left):
-            weights[slot].append(float(rescaled))
+            paths[slot].append((float(rescaled), q))
         for slot, rescaled in zip(slots[middle + 1:], right):
-            weights[slot].append(1.0 - float(rescaled))
+            paths[slot].append((1.0 - float(rescaled), q))
         visit(left, slots[:middle])
         visit(right, slots[middle + 1:])
 
     visit(np.asarray(quants, dtype=np.float64), list(range(quants.size)))
-    return [np.array(w) for w in weights]
+    return paths
 
 
 # --------------------------------------------------------------------------------------------
@@ -683,11 +739,45 @@ def _windows(targets, half, n):
     return lo, hi
 
 
-def _joint_exp(values, quants, eps, lower, upper, rng, half=None):
+def joint_sensitivity(quants, which_sensitivity):
+    """The sensitivity Delta of JointExp's utility (module docstring): 2 under 'bounded';
+    under 'unbounded' 2 (1 - min_i delta_i), delta_i = q_i - q_{i-1} (i = 1, ..., m + 1,
+    q_0 = 0, q_{m+1} = 1) the targets' shares.
+
+    Adding a record in gap i raises that gap's count by 1 and every target delta_j n by
+    delta_j: term i moves by at most abs(1 - delta_i) = 1 - delta_i, term j != i by at most
+    delta_j, so u by at most (1 - delta_i) + sum_{j != i} delta_j = 2 (1 - delta_i) <=
+    2 (1 - min delta) (removing: the same); reached when the record lands in the narrowest
+    gap with the other gaps' counts at or below their targets (Gillenwater, Joseph and
+    Kulesza 2021, Section 3, bound 2, which holds under both relations). For m = 1 it is
+    twice :func:`dppack.stats.quantile_sensitivity`. Computed exactly from the doubles
+    delta_i as the code forms them (1 + sum delta - 2 min delta, in rationals), rounded up.
+
+    Examples
+    --------
+    >>> joint_sensitivity(np.array([0.25, 0.5, 0.75]), "unbounded")
+    1.5
+    >>> joint_sensitivity(np.array([0.25, 0.5, 0.75]), "bounded")
+    2.0
+    """
+    if which_sensitivity != "unbounded":
+        return 2.0
+    shares = [fractions.Fraction(float(v))
+              for v in np.diff(np.concatenate([[0.0], quants, [1.0]]))]
+    exact = max(abs(1 - s) + sum(shares) - s for s in shares)
+    value = float(exact)
+    if fractions.Fraction(value) < exact:
+        value = math.nextafter(value, math.inf)
+    return value
+
+
+def _joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.0):
     """The JointExp release (module docstring) on the clipped data ``values`` (a copy, which
-    is reordered). ``half`` (tests only) fixes the windows' half-width whatever the weights."""
+    is reordered), with weight exp(eps u / (2 Delta)), Delta = ``sensitivity``
+    (:func:`joint_sensitivity`). ``half`` (tests only) fixes the windows' half-width
+    whatever the weights."""
     n, m = values.size, quants.size
-    beta = eps / 4.0  # exp(eps u / (2 Delta)), Delta = 2
+    beta = eps / (2.0 * sensitivity)  # exp(eps u / (2 Delta)); eps / 4 for Delta = 2
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
     targets = quants * n
     order = _Order(values, lower, upper)

@@ -1833,7 +1833,10 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     lower_bound, upper_bound : float
         Bounds on the data, lower < upper.
     which_sensitivity : {'bounded', 'unbounded', 'both'}, default 'bounded'
-        The sensitivity is 1 either way; 'both' warns and returns one value.
+        The utility's sensitivity: 1 for 'bounded' (replace one record), max(quant,
+        1 - quant) for 'unbounded' (add or remove one; 1/2 for the median; a deviation
+        from DPpack, whose sensitivity is 1 either way: Notes). 'both' warns (DPpack's
+        message) and returns one value, drawn with sensitivity 1, eps-DP under both.
     mechanism : {'exponential'}, default 'exponential'
     random_state : None, int or NumPy Generator, optional
     resolution : float, optional
@@ -1874,16 +1877,22 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
       X_0 = ceil(lower_bound / g) and X_{n+1} = floor(upper_bound / g). The candidates are
       the grid points j in [X_0, X_{n+1}) (all within the bounds), and the utility of j is
       -abs(c(j) - quant n), c(j) the number of rounded data <= j. Changing one record changes
-      one X_i, so c(j) by at most 1; adding or removing one changes c(j) by at most 1 and
-      quant n by quant, and abs(c(j) - quant n) by at most max(quant, 1 - quant) <= 1: the
-      sensitivity is 1, bounded or unbounded, rounding included.
+      one X_i, so c(j) by at most 1: bounded sensitivity 1. Adding a record changes c(j)
+      by 0 or 1 and quant n by quant, so c(j) - quant n by -quant or 1 - quant, and
+      abs(c(j) - quant n) by at most Delta = max(quant, 1 - quant); removing one, the
+      reverse: unbounded sensitivity Delta (reached; :func:`quantile_sensitivity`),
+      rounding included. DPpack uses 1 under both relations; with Delta under 'unbounded'
+      the release is more accurate at the same eps (a deviation from DPpack: the law
+      differs, the guarantee is the same eps-DP).
     * The points with c(j) = k form interval k, [X_k, X_{k+1}) of the sorted X (X_0 and
       X_{n+1} the bounds): its width in grid points is its measure, and its utility
       -abs(k - quant n) is DPpack's. Ties (and data clipped to a bound) make intervals of width
       0, which are never chosen; an interval is chosen with probability proportional to its
       width times exp(eps u / (2 Delta')) and a grid point uniformly within it
-      (``_random.exponential_interval``: utilities rounded to a grid of 2^-20, Delta'
-      = 1 + 2^-20 for the rounding, every decision an exact comparison of integers).
+      (``_random.exponential_interval``: utilities rounded to a grid h = 2^k <= Delta /
+      2^20, Delta' = (ceil(Delta / h) + 1) h for the rounding (1 + 2^-20 for Delta = 1),
+      every decision an exact comparison of integers; the rate eps / (2 Delta') is an exact
+      rational).
       The float released is a function of the chosen integer point alone.
     * Speed: the mechanism is run on the candidates near quant n (found with
       ``numpy.partition``, not a full sort) and on the two unions of the intervals beyond,
@@ -1895,9 +1904,9 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
       release is exactly that of the mechanism on all the grid points. The window is chosen
       so that a union is drawn with probability below e^-50.
 
-    The result therefore is eps-DP (pure, bounded or unbounded), and its law differs from
-    DPpack's only by the grid: widths are counted in steps of g (below 2^-58 of the larger
-    bound) instead of measured in floating point.
+    The result therefore is eps-DP (pure, bounded or unbounded), and under 'bounded' its
+    law differs from DPpack's only by the grid: widths are counted in steps of g (below
+    2^-58 of the larger bound) instead of measured in floating point.
 
     **On a resolution** (``resolution`` = r; a deviation from DPpack, which has no such
     argument). The candidates are t_i = lower_bound + i r, i = 0, ..., N, fixed by the
@@ -1908,16 +1917,17 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     The utility of t is DPpack's -abs(k - quant n) at the best rank k the candidate can take
     between its tied data, -max(0, lt(t) - quant n, quant n - le(t)): DPpack's where no
     datum equals t (lt = le = k), and 0 on a value whose ties span rank quant n, so that
-    the true quantile of data on the resolution is the most likely release. Sensitivity 1,
-    bounded or unbounded: changing a record moves lt and le by at most 1 each; adding or
-    removing one moves them by 0 or 1 and quant n by quant, so lt - quant n and
-    quant n - le each by at most max(quant, 1 - quant). The release is the exponential
+    the true quantile of data on the resolution is the most likely release. Sensitivity 1
+    bounded: changing a record moves lt and le by at most 1 each; max(quant, 1 - quant)
+    unbounded: adding or removing one moves them by 0 or 1 and quant n by quant, so
+    lt - quant n and quant n - le each by at most max(quant, 1 - quant)
+    (:func:`quantile_sensitivity`). The release is the exponential
     mechanism over the N + 1 candidates with counting measure (McSherry and Talwar 2007,
     Theorem 6; the quantile utility of Smith 2011), eps-DP, drawn exactly: consecutive
     candidates with the same (lt, le) form a run (at most 3 n + 1 runs, from the data's
     positions among the candidates; never N + 1 candidates listed), a run is drawn with
     weight its number of candidates times exp(eps u / (2 Delta')) and a candidate
-    uniformly within it (``_random.exponential_interval``, Delta' = 1 + 2^-20). The
+    uniformly within it (``_random.exponential_interval``, Delta' as above). The
     release is the double t_i (post-processing of the index i). Cost: one sort of the
     data's positions, O(n log n). On Dask one pass counts the data per position (at most
     one pair per distinct position reaches the driver): the same counts, the same draws as
@@ -1929,7 +1939,7 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     g), and clipped as above. One pass (one ``dask.compute``) counts the records per cell. On
     the driver the counts give the rounded records of any ranks and c(t) for any t, so the
     algorithm above runs unchanged on them (its window, unions and rejection step). Rounding
-    is still record by record, so the sensitivity is 1, bounded or unbounded, as above. The
+    is still record by record, so the sensitivities are those above. The
     release on Dask is therefore the in-memory release on the data rounded to h (each record
     moved by at most h / 2, the only difference), for the same ``random_state`` the same
     value; on data that lie on the cells (integers when h <= 1) it is the in-memory release
@@ -1946,8 +1956,9 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     References
     ----------
     Smith (2011), Privacy-preserving statistical estimation with optimal convergence rates;
-    McSherry and Talwar (2007); Giddens and Liu (2023), DPpack reference manual,
-    ``quantileDP``.
+    McSherry and Talwar (2007); Kaplan, Schnapp and Stemmer (2022), Differentially private
+    approximate quantiles (add/remove sensitivity of rank utilities); Giddens and Liu
+    (2023), DPpack reference manual, ``quantileDP``.
 
     Examples
     --------
@@ -1991,11 +2002,68 @@ def _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mec
     # without a copy of the data.
     quant, eps, rng = _quantile_arguments(quant, eps, which_sensitivity, mechanism,
                                           random_state, stacklevel=5)
+    sensitivity = quantile_sensitivity(quant, which_sensitivity)
     bill.spend()
     if lattice is not None:
         return _lattice_quantile(*lattice_counts(x.ravel(order="K"), lattice), quant, eps,
-                                 lattice, rng)
-    return _exact_quantile(x.ravel(order="K"), quant, eps, lower, upper, rng)
+                                 lattice, rng, sensitivity)
+    return _exact_quantile(x.ravel(order="K"), quant, eps, lower, upper, rng,
+                           sensitivity=sensitivity)
+
+
+def quantile_sensitivity(quant, which_sensitivity="bounded"):
+    """The sensitivity Delta of quantileDP's utility for the neighbouring relation: 1 under
+    'bounded' (and 'both', whose one value must hold under both relations), max(quant,
+    1 - quant) under 'unbounded'.
+
+    For both utilities, -abs(k - quant n) on the fine grid and -max(0, lt - quant n,
+    quant n - le) on a resolution (``lt``, ``le`` the data below and at or below a
+    candidate): changing one record moves k (or lt and le) by at most 1 with n fixed, so the
+    utility by at most 1 (Smith 2011, Section 3; McSherry and Talwar 2007). Adding a record
+    moves n to n + 1, so quant n by +quant, and each count by 0 or +1: k - quant n (and
+    lt - quant n, le - quant n) moves by -quant or 1 - quant, and each utility, a 1-Lipschitz
+    function of these differences, by at most max(quant, 1 - quant); removing one is the
+    reverse. The bound is reached (a record added at a candidate with k > quant n moves its
+    utility by quant, below the candidate with k < quant n by 1 - quant). This is the
+    add/remove sensitivity of Kaplan, Schnapp and Stemmer (2022, Section 2) for a rank
+    utility. DPpack 0.2.2 uses 1 under both relations: under 'unbounded' ours is smaller
+    (1/2 for the median), so the same eps gives a more concentrated release.
+
+    Exactness: quant is a double, an exact dyadic rational; 1 - quant is rounded up to a
+    double (never below the exact value), so the returned Delta is at least the exact
+    max(quant, 1 - quant), and the exponential mechanism takes it exactly
+    (``_random.exponential_grid``: a rate eps / (2 D) with D = ceil(Delta / h) + 1 grid
+    steps, a rational).
+
+    Parameters
+    ----------
+    quant : float
+        In [0, 1] (checked by the caller).
+    which_sensitivity : {'bounded', 'unbounded', 'both'}, default 'bounded'
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    McSherry and Talwar (2007), Theorem 6; Smith (2011); Kaplan, Schnapp and Stemmer (2022),
+    "Differentially private approximate quantiles", ICML.
+
+    Examples
+    --------
+    >>> quantile_sensitivity(0.5, "unbounded"), quantile_sensitivity(0.5, "bounded")
+    (0.5, 1.0)
+    >>> quantile_sensitivity(0.1, "unbounded") >= 0.9
+    True
+    """
+    if which_sensitivity != "unbounded":
+        return 1.0
+    q = float(quant)
+    rest = 1.0 - q
+    if fractions.Fraction(rest) < 1 - fractions.Fraction(q):  # round 1 - quant up
+        rest = math.nextafter(rest, math.inf)
+    return max(q, rest)
 
 
 def _quantile_arguments(quant, eps, which_sensitivity, mechanism, random_state, stacklevel):
@@ -2024,21 +2092,22 @@ def _dask_quantile(x, quant, eps, lower, upper, which_sensitivity, mechanism, ra
     moments.check_sample(x, "x", _min_size(which_sensitivity, 1))
     quant, eps, rng = _quantile_arguments(quant, eps, which_sensitivity, mechanism,
                                           random_state, stacklevel=6)
+    sensitivity = quantile_sensitivity(quant, which_sensitivity)
     if lattice is not None:  # one pass: the data's positions among the candidates, counted
         counts = quantiles.lattice_counts(x, lattice, "x", _min_size(which_sensitivity, 1))
         bill.spend()
-        return _lattice_quantile(*counts, quant, eps, lattice, rng)
+        return _lattice_quantile(*counts, quant, eps, lattice, rng, sensitivity)
     j, first, last = _quantile_grid(lower, upper)
     cells = quantiles.Cells(j, first, last, quantiles.cell_shift(first, last))
     occupied, counts = quantiles.cell_counts(x, cells, "x", _min_size(which_sensitivity, 1))
     bill.spend()
     try:  # the in-memory algorithm on the counted records: the same draws
         return _exact_quantile(quantiles.CountedRecords(cells.points(occupied), counts),
-                               quant, eps, lower, upper, rng)
+                               quant, eps, lower, upper, rng, sensitivity=sensitivity)
     except quantiles.WindowTooWide:  # raised before any draw; the same law from the runs
         ranks, widths, starts = cells.runs(occupied, counts)
         utilities = data_access.rank_utility(ranks, int(counts.sum()), quant)
-        i, offset = _random.exponential_interval(utilities, widths, eps, 1.0, rng)
+        i, offset = _random.exponential_interval(utilities, widths, eps, sensitivity, rng)
         return math.ldexp(float(int(starts[i]) + offset), j)
 
 
@@ -2191,23 +2260,31 @@ def _records(values, j, first, last):
     return values if hasattr(values, "ranked") else _SortedRecords(values, j, first, last)
 
 
-def _exact_quantile(values, quant, eps, lower, upper, rng, half=None):
-    """The release of :func:`quantileDP` (see its Notes): a grid point, as a float.
+def exact_quantile(values, quant, eps, lower, upper, rng, half=None, sensitivity=1.0):
+    """The release of :func:`quantileDP` (see its Notes): a grid point, as a float, drawn
+    with weight exp(eps u / (2 Delta')) for the utility's ``sensitivity`` Delta
+    (:func:`quantile_sensitivity`; Delta' its rounding, ``_random.exponential_grid``).
     ``values``: an array, or records (:func:`_records`) of the grid of (lower, upper);
-    ``half``: see :func:`_quantile_candidates`."""
+    ``half``: see :func:`_quantile_candidates`. No checks (``quantilesDP``'s recursion
+    calls it on parts of checked data)."""
     j, first, last = _quantile_grid(lower, upper)
     records = _records(values, j, first, last)
-    utilities, widths, starts, unions = _quantile_candidates(records, quant, eps, j, first,
-                                                             last, half)
+    # the window only decides how much work the draw does: the rate per rank is eps / (2 Delta)
+    utilities, widths, starts, unions = _quantile_candidates(records, quant, eps / sensitivity,
+                                                             j, first, last, half)
     while True:
-        i, offset = _random.exponential_interval(utilities, widths, eps, 1.0, rng)
+        i, offset = _random.exponential_interval(utilities, widths, eps, sensitivity, rng)
         point = int(starts[i]) + offset
         if i not in unions or _keep_union_point(records, point, quant, eps, utilities[i],
-                                                utilities, rng):
+                                                utilities, rng, sensitivity):
             return math.ldexp(float(point), j)
 
 
-def _keep_union_point(records, point, quant, eps, union_utility, utilities, rng):
+_exact_quantile = exact_quantile
+
+
+def _keep_union_point(records, point, quant, eps, union_utility, utilities, rng,
+                      sensitivity=1.0):
     """Rejection step for a point drawn in a union of intervals: keep it with probability
     exp(gamma (s(u) - s(u_union))), u its own interval's utility, s the utilities in the
     units of the exponential mechanism's grid and gamma its rate per unit (the grid and
@@ -2216,7 +2293,8 @@ def _keep_union_point(records, point, quant, eps, union_utility, utilities, rng)
     (``_random.exponential_coin``)."""
     k = records.at_most(point)  # its interval
     own = data_access.quantile_utility(records.size, quant, k, k + 1)[0]
-    exponent, rate = _random.exponential_grid(float(np.max(np.abs(utilities))), eps, 1.0)
+    exponent, rate = _random.exponential_grid(float(np.max(np.abs(utilities))), eps,
+                                              sensitivity)
     gap = int(np.rint(math.ldexp(union_utility, -exponent))) - int(
         np.rint(math.ldexp(own, -exponent)))
     return _random.exponential_coin(gap, rate, rng)
@@ -2351,13 +2429,15 @@ def lattice_counts(values, lattice):
     return np.unique(lattice.positions(values), return_counts=True)
 
 
-def _lattice_quantile(positions, counts, quant, eps, lattice, rng):
+def _lattice_quantile(positions, counts, quant, eps, lattice, rng, sensitivity=1.0):
     """The release of quantileDP with a resolution (see its Notes): a run of candidates
-    drawn with weight (its number of candidates) times exp(eps u / (2 Delta')), Delta' = 1 +
-    2^-20, and a candidate uniformly within it (``_random.exponential_interval``, exact):
-    the exponential mechanism on the candidates, counting measure."""
+    drawn with weight (its number of candidates) times exp(eps u / (2 Delta')), Delta' the
+    ``sensitivity`` Delta (:func:`quantile_sensitivity`) rounded up to the utilities' grid
+    (1 + 2^-20 for Delta = 1), and a candidate uniformly within it
+    (``_random.exponential_interval``, exact): the exponential mechanism on the candidates,
+    counting measure."""
     utilities, widths, starts = lattice.runs(positions, counts, quant)
-    i, offset = _random.exponential_interval(utilities, widths, eps, 1.0, rng)
+    i, offset = _random.exponential_interval(utilities, widths, eps, sensitivity, rng)
     return float(lattice.points(np.array([int(starts[i]) + offset]))[0])
 
 

@@ -50,7 +50,8 @@ def _batched(quant, lower, upper, resolution, which="bounded"):
                             quant)
         utilities, widths, starts = runs
         index = [int(starts[i]) + offset for i, offset in (
-            _random.exponential_interval(utilities, widths, EPS, 1.0, rng)
+            _random.exponential_interval(utilities, widths, EPS,
+                                         stats.quantile_sensitivity(quant, which), rng)
             for _ in range(n - 1))]
         out = np.concatenate([[first], lattice.points(np.array(index, dtype=np.int64))])
         assert np.isin(out, candidates).all()  # a grid leak would put an output elsewhere

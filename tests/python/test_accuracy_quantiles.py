@@ -363,10 +363,13 @@ def test_recursive_formula():
             expected = []
             for weights, depth in (([0.5, 1.0], 2), ([1.0], 1), ([0.5, 1.0], 2)):
                 level = 1 - 0.95 ** (1 / (3 if simultaneous else depth))
-                delta = 1 + 2 ** -20  # Delta' of quantileDP's utilities
+                # Delta' of quantileDP's utilities: 1 bounded, max(q, 1 - q) = 1/2 unbounded
+                # (every node's rescaled q is 1/2 here), on the grid h = Delta / 2^20
+                h = 2 ** -20 if which == "bounded" else 2 ** -21
+                delta = (2 ** 20 + 1) * h
 
                 def bound(count):
-                    return 2 * delta / share * (math.log(count) + math.log(1 / level)) + 2 ** -20
+                    return 2 * delta / share * (math.log(count) + math.log(1 / level)) + h
                 expected.append(weights[0] * bound(root) + sum(weights[1:]) * bound(inner))
             assert report.half_width == pytest.approx(expected, rel=1e-12)
             assert report.simultaneous == simultaneous

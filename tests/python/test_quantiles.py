@@ -335,19 +335,23 @@ def test_independent_uses_quantileDP_with_eps_over_m(monkeypatch):
 def test_recursive_levels_and_budget(monkeypatch, which, share):
     # m = 9: 4 levels; the middle quantile first, then the halves with rescaled quantiles
     seen = []
-    original = quantiles.quantileDP
+    original = quantiles.exact_quantile
 
-    def spy(x, quant, eps, *args, **kwargs):
-        seen.append((x.size, quant, eps))
-        return original(x, quant, eps, *args, **kwargs)
+    def spy(x, quant, eps, *args, sensitivity, **kwargs):
+        seen.append((x.size, quant, eps, sensitivity))
+        return original(x, quant, eps, *args, sensitivity=sensitivity, **kwargs)
 
-    monkeypatch.setattr(quantiles, "quantileDP", spy)
+    monkeypatch.setattr(quantiles, "exact_quantile", spy)
     x = np.random.default_rng(0).uniform(0, 1, 10_000)
     quants = np.linspace(0.1, 0.9, 9)
     out = quantilesDP(x, quants, 1.0, 0, 1, method="recursive", which_sensitivity=which,
                       random_state=3)
     assert len(seen) == 9
-    assert all(math.isclose(e, share) for _, _, e in seen)
+    assert all(math.isclose(e, share) for _, _, e, _ in seen)
+    # each node's sensitivity: 1 bounded, max(q, 1 - q) of its rescaled q unbounded
+    for _, q, _, s in seen:
+        expected = 1.0 if which == "bounded" else max(q, 1 - q)
+        assert s >= expected and s == pytest.approx(expected, rel=1e-15)
     assert seen[0][:2] == (10_000, 0.5)
     assert math.isclose(seen[1][1], 0.2 / 0.5) and seen[1][0] < 6000  # the lower half
     assert np.all(np.abs(out - quants) < 0.05)

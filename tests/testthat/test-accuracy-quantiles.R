@@ -51,9 +51,10 @@ test_that("recursive quantiles: one bound per quantile", {
   expect_null(dim(r$details$weight))
   expect_equal(r$details$depth, c(2, 1, 2))
   expect_identical(r$details$weight, c(1.5, 1, 1.5))
-  # the median (the root) alone: quantileDP's bound at eps / 2
+  # the median (the root) alone: quantileDP's bound at eps / 2 (both under add/remove
+  # neighbours: sensitivity 1/2, issue 28)
   median <- noiseIntervalDP("quantileDP", 0.5, quant = 0.5, lower.bound = 0,
-                            upper.bound = 100, n = 200)
+                            upper.bound = 100, n = 200, which.sensitivity = "unbounded")
   expect_equal(r$half.width[2], median$half.width)
   both <- noiseIntervalDP("quantilesDP", 1, quants = c(0.25, 0.5, 0.75), lower.bound = 0,
                           upper.bound = 100, method = "recursive", n = 200,

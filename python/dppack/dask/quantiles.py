@@ -22,8 +22,10 @@ draw from the runs instead, with the same law but other draws.
 Sensitivity of the utility -|c(t) - quant n| (Smith 2011): the
 rounding is record by record, so changing one record changes every c(t) by at most 1
 (bounded); adding or removing one changes c(t) by at most 1 and quant n by quant, in the
-same direction, so |c(t) - quant n| by at most max(quant, 1 - quant) <= 1 (unbounded). The
-exponential mechanism (McSherry and Talwar 2007) with sensitivity 1 is eps-DP either way.
+same direction, so |c(t) - quant n| by at most max(quant, 1 - quant) (unbounded). The
+exponential mechanism (McSherry and Talwar 2007) with sensitivity 1 (bounded) or
+max(quant, 1 - quant) (unbounded; ``stats.quantile_sensitivity``, chosen by the caller as
+in memory) is eps-DP.
 
 Nothing here is public: users call ``quantileDP``/``medianDP``.
 """
