@@ -2,7 +2,9 @@
 
 ``data/fast_path_expected.json`` was recorded by ``scripts/record-releases.py`` at commit
 8cd0791 (the last before the fast path, after the counts' integer noise; its "commit"
-field; a record at 0e4ef13 agreed on every case the counts did not change), under NumPy 1.26 (NumPy 2.4 records the
+field; a record at 0e4ef13 agreed on every case the counts did not change; the case
+quantile_low_unbounded comes from 565eb91, the quantiles' add/remove sensitivity before the
+fast path), under NumPy 1.26 (NumPy 2.4 records the
 same file). Every case of ``fast_path_cases.py`` must give the same bits for the same integer
 ``random_state``, consume the same draws of a passed Generator, and raise the same errors and
 warnings for bad input. Timing is not asserted here (benchmarks/ measures it).
