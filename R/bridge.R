@@ -10,7 +10,14 @@
 # slow (a model's X goes by its columns instead: .design_to_py). Scalars and everything else
 # (strings, logicals, NULL) go as reticulate converts them, so the core sees and rejects bad
 # types. NA of any type arrives as NaN or None (see .without_na).
+#
+# What .to_py returns is converted by reticulate when the call is made (an R array becomes a
+# NumPy array there, exactly as reticulate::r_to_py() would make it), so no R handle on a
+# Python object is built for an argument that is used once.
 .to_py <- function(x) {
+  if (length(x) == 1L && is.atomic(x) && is.null(attributes(x)) && !is.na(x)) {
+    return(x) # a plain number, string or flag: the common case, first
+  }
   if (.is_dask_handle(x)) {
     return(.subset2(x, "dask")) # dppack_dataset(): the core's Dask object, as it is
   }
@@ -34,7 +41,7 @@
         return(view)
       }
     }
-    return(reticulate::r_to_py(if (is.array(x)) unclass(x) else as.array(x)))
+    return(if (is.array(x)) unclass(x) else as.array(x))
   }
   x
 }
