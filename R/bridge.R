@@ -11,9 +11,9 @@
 # (strings, logicals, NULL) go as reticulate converts them, so the core sees and rejects bad
 # types. NA of any type arrives as NaN or None (see .without_na).
 #
-# What .to_py returns is converted by reticulate when the call is made (an R array becomes a
-# NumPy array there, exactly as reticulate::r_to_py() would make it), so no R handle on a
-# Python object is built for an argument that is used once.
+# A double array .to_py returns as it is: reticulate converts it when the call is made (to
+# the NumPy array reticulate::r_to_py() would make), so no R handle on a Python object is
+# built for an argument that is used once.
 .to_py <- function(x) {
   if (length(x) == 1L && is.atomic(x) && is.null(attributes(x)) && !is.na(x)) {
     return(x) # a plain number, string or flag: the common case, first
@@ -41,7 +41,9 @@
         return(view)
       }
     }
-    return(if (is.array(x)) unclass(x) else as.array(x))
+    x <- if (is.array(x)) unclass(x) else as.array(x)
+    # (an integer or logical array goes converted: .call_core would scan it for NA again)
+    return(if (is.double(x)) x else reticulate::r_to_py(x))
   }
   x
 }
