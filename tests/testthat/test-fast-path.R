@@ -54,8 +54,8 @@ test_that("the thin path keeps the values the report path released (pinned)", {
   expect_identical(with_random_state(7, meanDP(fast_x, 1, 0, 1)), 0.52009809017181396)
   expect_identical(with_random_state(7, varDP(fast_x, 1, 0, 1)), 0.061613969504833221)
   expect_identical(with_random_state(7, quantileDP(fast_x, 0.5, 1, 0, 1)), 0.62311501343380937)
-  expect_identical(with_random_state(7, histogramDP(fast_x, 1, 0, 1))$counts,
-                   c(6, 6, 10, 14, 8))
+  # (histogramDP is compared with the report path above only: its counts' law changed on
+  # purpose, integer noise for counts, independently of the bridge)
   expect_identical(with_random_state(7, ExponentialMechanism(c(1, 2, 3), 1, 1)), 1L)
 })
 
