@@ -197,6 +197,8 @@ def main():
     r = r_times(args.calls, args.runs, args.cpu, args.loop)
 
     clock_text = "CPU time" if args.cpu else "elapsed time"
+    if r:
+        print(f"R's core: {r['core']}")
     print(f"per call, best of {args.runs} runs of {args.calls} calls (fits: "
           f"{max(10, args.calls // FIT_DIVISOR)}); {clock_text}")
     have_dppack = bool(r and r.get("have DPpack"))
@@ -229,8 +231,8 @@ def main():
             print("  ".join(f"{cell:>16}" for cell in row))
     note = (f"Per call, best of {args.runs} runs of {args.calls} calls (a fit: "
             f"{max(10, args.calls // FIT_DIVISOR)}); {clock_text}; 100 values, a 100 x 2 fit. "
-            f"Python: {sys.executable}"
-            + (f"; core {r['core']}" if r else "; Rscript not found")
+            f"Python {sys.version.split()[0]}, NumPy {np.__version__}"
+            + ("" if r else "; Rscript not found")
             + (f"; diffprivlib {dpl['version']}" if dpl else "")
             + ". diffprivlib: a fresh mechanism or accountant per call, histogram with 8 bins, "
               "LogisticRegression with data_norm sqrt(2).")
