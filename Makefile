@@ -168,6 +168,8 @@ bench: install
 	$(VENV)/bin/python benchmarks/erm.py
 	$(VENV)/bin/python benchmarks/r_speed.py --parts
 	$(VENV)/bin/python benchmarks/r_speed.py --cpu
+	$(VENV)/bin/python benchmarks/small_calls.py
+	$(VENV)/bin/python benchmarks/small_calls.py --cpu
 	$(VENV)/bin/python benchmarks/confidence_intervals.py
 	$(VENV)/bin/python benchmarks/ci_coverage.py
 	$(VENV)/bin/python benchmarks/stable_validation.py

@@ -10,7 +10,14 @@
 # slow (a model's X goes by its columns instead: .design_to_py). Scalars and everything else
 # (strings, logicals, NULL) go as reticulate converts them, so the core sees and rejects bad
 # types. NA of any type arrives as NaN or None (see .without_na).
+#
+# A double array .to_py returns as it is: reticulate converts it when the call is made (to
+# the NumPy array reticulate::r_to_py() would make), so no R handle on a Python object is
+# built for an argument that is used once.
 .to_py <- function(x) {
+  if (length(x) == 1L && is.atomic(x) && is.null(attributes(x)) && !is.na(x)) {
+    return(x) # a plain number, string or flag: the common case, first
+  }
   if (.is_dask_handle(x)) {
     return(.subset2(x, "dask")) # dppack_dataset(): the core's Dask object, as it is
   }
@@ -34,7 +41,9 @@
         return(view)
       }
     }
-    return(reticulate::r_to_py(if (is.array(x)) unclass(x) else as.array(x)))
+    x <- if (is.array(x)) unclass(x) else as.array(x)
+    # (an integer or logical array goes converted: .call_core would scan it for NA again)
+    return(if (is.double(x)) x else reticulate::r_to_py(x))
   }
   x
 }
@@ -139,7 +148,9 @@
 # entropy and R's random stream is not touched, so no R seed can be brute-forced to recover
 # the noise (a seed from 31 bits of R's stream could). Only with
 # options(DPpackPy.reproducible = TRUE), for teaching and testing, does set.seed() govern: the
-# call's generator is then seeded with .seed_words() from R's stream.
+# call's generator is then seeded with .seed_words() from R's stream, which are sent with the
+# call as they are (class "DPpackPy_seed_words"; .call_core gives them to the core, which
+# makes the generator: dppack._random.generator_from_words).
 .random_state <- function() {
   if (!is.null(.dppack$generator)) {
     return(.dppack$generator)
@@ -147,7 +158,17 @@
   if (!.reproducible()) {
     return(NULL)
   }
-  .call_core("seed_words_generator", words = .seed_words(), .caller = sys.call(-1))
+  structure(.seed_words(), class = "DPpackPy_seed_words")
+}
+
+# As .random_state(), but a generator of the core (not seed words) in reproducible mode: for a
+# random_state that does not reach the core as an argument of .call_core's (nested in a list).
+.random_generator <- function() {
+  state <- .random_state()
+  if (!inherits(state, "DPpackPy_seed_words")) {
+    return(state)
+  }
+  .call_core("seed_words_generator", words = unclass(state), .caller = sys.call(-1))
 }
 
 # TRUE when the user asked for reproducible calls with options(DPpackPy.reproducible = TRUE).
@@ -171,6 +192,11 @@
 # `.caller`, the user's call of a DPpackPy function, with DPpack's text and no Python
 # traceback.
 #
+# One round trip to Python per call (dppack._rbridge.r_call, whose handle is looked up once
+# per session): on success without warnings it answers a list of one element, the value, and
+# nothing else is read or converted; warnings and errors come in a longer list. The seed words
+# of reproducible mode travel with the call (see .random_state).
+#
 # An invalid call leaves R's random stream as it found it, as in DPpack, whose checks come
 # before any draw: the seed drawn for the core is given back when the core refuses the call.
 .call_core <- function(name, ..., .positional = list(), .caller = sys.call(-1),
@@ -178,9 +204,14 @@
   caller <- .caller
   # Load the core before the arguments are converted: a conversion would otherwise start
   # Python through reticulate's own discovery, not DPpackPy's (see ?dppack_python).
-  core <- .core()
+  r_call <- .dppack$r_call
+  if (is.null(r_call)) {
+    r_call <- .r_call()
+  }
   stream <- .save_random_stream()
-  arguments <- tryCatch(
+  # (A calling handler costs the success path less than tryCatch; it raises the error from
+  # the user's call in place of the original, which goes no further.)
+  arguments <- withCallingHandlers(
     lapply(list(...), .without_na), # also the arguments given as they are, not by .to_py
     error = function(e) {
       .restore_random_stream(stream)
@@ -192,23 +223,48 @@
   if ("accountant" %in% names(arguments) && is.null(arguments$accountant)) {
     arguments$accountant <- NULL
   }
-  if (length(arguments) == 0) {
-    arguments <- reticulate::dict() # an empty R list would reach Python as a list
+  words <- NULL
+  if (inherits(arguments[["random_state"]], "DPpackPy_seed_words")) {
+    words <- unclass(arguments[["random_state"]])
+    arguments[["random_state"]] <- NULL
   }
   positional <- unname(lapply(.positional, .without_na)) # unnamed: else a Python dict
-  result <- if (is.null(.object)) {
-    core$call(name, positional, arguments)
-  } else {
-    core$call_method(.object, name, positional, arguments)
+  result <- r_call(name, .object, positional, arguments, words)
+  if (length(result) == 1L) {
+    value <- result[[1L]]
+    if (inherits(value, "python.builtin.object")) {
+      value <- reticulate::py_to_r(value) # as reticulate converts a dict's entries
+    }
+    return(.drop_1d(value))
   }
-  for (message in result$warnings) {
+  .core_report(result, stream, caller)
+}
+
+# The rest of .call_core when the core warned or refused the call: `result` is r_call's
+# (value, warnings, error, error_class).
+.core_report <- function(result, stream, caller) {
+  for (message in result[[2L]]) {
     warning(simpleWarning(message, call = caller))
   }
-  if (!is.null(result$error)) {
+  if (!is.null(result[[3L]])) {
     .restore_random_stream(stream)
-    .stop_core(result$error, result$error_class, caller)
+    .stop_core(result[[3L]], result[[4L]], caller)
   }
-  .drop_1d(result$value)
+  value <- result[[1L]]
+  if (inherits(value, "python.builtin.object")) {
+    value <- reticulate::py_to_r(value)
+  }
+  .drop_1d(value)
+}
+
+# dppack._rbridge.r_call as an R function, loading Python on first use. Looked up once per
+# session and kept: each lookup of a module's attribute costs reticulate about as much as a
+# call.
+.r_call <- function() {
+  if (is.null(.dppack$r_call)) {
+    .dppack$r_call <- .core()$r_call
+  }
+  .dppack$r_call
 }
 
 # Stop with the core's error `message`, raised from `caller`: a plain simpleError, or, when the

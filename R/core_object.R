@@ -26,12 +26,13 @@
 
 # A shallow copy of a core object (Python's copy.copy): the attributes are shared, and the core
 # only ever replaces them, never changes them in place.
+# Python's copy.copy is looked up once per session (a module attribute costs a round trip).
 .copy_core <- function(core) {
   if (is.null(.dppack$copy)) {
     .core()
-    .dppack$copy <- reticulate::import("copy")
+    .dppack$copy <- reticulate::import("copy")$copy
   }
-  .dppack$copy$copy(core)
+  .dppack$copy(core)
 }
 
 # The core object of `x` if `x` is an R6 object over one (see CoreObject's `.core`; a

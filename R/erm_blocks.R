@@ -123,7 +123,7 @@ generate.sampling <- function(kernel.param) {
   function(d) {
     .call_core("apply", factory = "generate_sampling",
                factory_kwargs = list(kernel_param = kernel.param),
-               kwargs = list(d = d, rng = .random_state()), .caller = sys.call())
+               kwargs = list(d = d, rng = .random_generator()), .caller = sys.call())
   }
 }
 

@@ -1,9 +1,10 @@
 """The entry point the R package calls: one public function, its warnings and its error.
 
 reticulate turns a Python exception into an R error whose text depends on reticulate's version
-(class prefix, sometimes a traceback), and it drops Python warnings. So R calls :func:`call`,
-which runs a public ``dppack`` function and returns what happened as plain data; the R bridge
-then raises DPpack's message as an R error, or re-issues each warning as an R warning.
+(class prefix, sometimes a traceback), and it drops Python warnings. So R calls :func:`r_call`,
+which runs a public ``dppack`` function (or a method of a core object) and returns what
+happened as plain data; the R bridge then raises DPpack's message as an R error, or re-issues
+each warning as an R warning. :func:`call` and :func:`call_method` report the same as a dict.
 """
 
 import numbers
@@ -15,7 +16,7 @@ import dppack
 from dppack import _checks, _messages, _random, rcompat
 from dppack._columns import ColumnMatrix
 
-__all__ = ["call", "call_method", "r_columns", "r_double_view"]
+__all__ = ["call", "call_method", "r_call", "r_columns", "r_double_view"]
 
 
 def _generator(random_state):
@@ -83,9 +84,68 @@ def call(name, args, kwargs):
 def call_method(obj, name, args, kwargs):
     """Run ``obj.<name>(*args, **kwargs)`` (a model's fit or predict) as :func:`call` runs a
     function, and report its value, warnings and error the same way."""
+    return _report(_method(obj, name), args, kwargs)
+
+
+def _method(obj, name):
     if name.startswith("_"):
         raise AttributeError(f"{name!r} is not a public method")
-    return _report(getattr(obj, name), args, kwargs)
+    return getattr(obj, name)
+
+
+def r_call(name, obj, args, kwargs, words=None):
+    """R's one round trip per call: run a function or method and report as a short tuple.
+
+    What :func:`call` (``obj`` None) or :func:`call_method` report, in the form R reads
+    fastest: a tuple ``(value,)`` when the call succeeded without warnings (the common case:
+    R converts one value and checks nothing else), else ``(value, warnings, error,
+    error_class)`` with the entries of :func:`call`'s dict. In R's reproducible mode the
+    call's generator is made here from R's 32-bit ``words``
+    (:func:`dppack._random.generator_from_words`), so that seeding costs no round trip of
+    its own.
+
+    Parameters
+    ----------
+    name : str
+        The function (as for :func:`call`) or, with ``obj``, the public method.
+    obj : object or None
+        A core object (a model), or None for a function.
+    args : list
+        Positional arguments, converted from R.
+    kwargs : dict or list
+        Keyword arguments, converted from R (an empty R list arrives as an empty list).
+    words : sequence of float, optional
+        R's seed words; given, they set ``random_state``.
+
+    Returns
+    -------
+    tuple
+        ``(value,)``, or ``(value, warnings, error, error_class)``.
+
+    Examples
+    --------
+    >>> from dppack._rbridge import r_call
+    >>> len(r_call("meanDP", None, [[1.0, 2.0], 1.0, 0.0, 3.0], {"random_state": 1}))
+    1
+    >>> r_call("meanDP", None, [[1.0, 2.0], -1.0, 0.0, 3.0], {})[2]
+    'eps must be a scalar > 0'
+    """
+    function = _callable(name) if obj is None else _method(obj, name)
+    kwargs = dict(kwargs) if kwargs else {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        error = error_class = None
+        try:
+            if words is not None:
+                kwargs["random_state"] = _random.generator_from_words(words)
+            value = function(*args, **kwargs)
+        except (ValueError, TypeError) as exc:
+            value, error = None, _messages.r_text(exc)  # R's spelling (dppack._messages)
+            if isinstance(exc, dppack.BudgetExceededError):
+                error_class = "DPpackPy_budget_exceeded"  # R's condition class
+    if error is None and not caught:
+        return (_for_r(value),)
+    return (_for_r(value), [_messages.r_text(w.message) for w in caught], error, error_class)
 
 
 def _report(function, args, kwargs):
