@@ -71,7 +71,12 @@ demo: install
 	@for f in $(sort $(wildcard scripts/demo_*.R)); do echo "== $$f"; Rscript $$f || exit 1; done
 	@for f in $(sort $(wildcard scripts/demo_*.py)); do echo "== $$f"; $(VENV)/bin/python $$f || exit 1; done
 
-test: install test-python-both test-doctest docs-python test-privacy test-kernels test-r test-docs-r check-r test-dist
+# make test's stages, in order (scripts/run-stages.sh): each prints "== <target>: N s" when it
+# ends, and "== test: N s" closes the run; targets joined by "+" run at the same time.
+TEST_STAGES := test-python-both test-doctest docs-python test-privacy test-kernels test-r \
+               test-docs-r check-r test-dist
+test: install
+	@MAKE="$(MAKE)" bash scripts/run-stages.sh test $(TEST_STAGES)
 
 test-python:
 	DPPACK_REQUIRE_R=1 $(VENV)/bin/python -m pytest tests/python $(PYTEST_SELECT)
@@ -120,8 +125,9 @@ audit: install
 test-kernels:
 	bash scripts/test-kernels.sh $(VENV)/bin/python
 
+# testthat, then its ten slowest files (seconds).
 test-r:
-	Rscript -e 'testthat::test_dir("tests/testthat", package = "DPpackPy", load_package = "installed", stop_on_failure = TRUE)'
+	Rscript -e 'r <- as.data.frame(testthat::test_dir("tests/testthat", package = "DPpackPy", load_package = "installed", stop_on_failure = TRUE)); cat("testthat, the slowest files (s):\n"); print(round(head(sort(tapply(r$$real, r$$file, sum), decreasing = TRUE), 10), 1))'
 
 # R CMD check on the tarball make install built (scripts/check-r.sh builds one if there is none);
 # fails on any ERROR or WARNING (NOTEs are reported).
