@@ -83,7 +83,7 @@ demo: install
 # the testthat tests there (R_CHECK_ARGS): test-r runs those same files against the package
 # installed from the same tarball; make check-r alone runs them as R CMD check does.
 TEST_STAGES := test-python-both test-privacy \
-  check-r+test-kernel-Prescott+test-kernel-Haswell+test-docs-r+test-r+test-dist+test-doctest-numpy1+test-doctest-numpy2+docs-python
+  test-docs-r+test-dist+test-kernel-Prescott+test-kernel-Haswell+test-r+check-r+docs-python+test-doctest-numpy1+test-doctest-numpy2
 test:
 	@start=$$SECONDS; $(MAKE) --no-print-directory -j2 --output-sync=target install \
 	  && echo "== install: $$((SECONDS - start)) s"
