@@ -1,5 +1,8 @@
 # DPpackPy: `make demo` and `make test` do all set-up on a fresh Debian machine (as root),
 # installing only what is missing. `make install` does just the set-up.
+# `make test-fast` (a contributor's quick check, about 3 minutes on 2 cores): the Python suite
+# under NumPy 1 without the R tests and without the tests marked slow, in two processes
+# (pytest-xdist). `make test` runs everything, the slow and R tests included.
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -11,7 +14,7 @@ PY_SOURCES := pyproject.toml
 # The R package finds its Python through this variable when it is installed (see ?dppack_python).
 export DPPACKPY_PYTHON := $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: install system demo test test-python test-python-numpy2 test-python-both test-doctest test-privacy test-kernels test-r check-r audit docs docs-python docs-r test-docs-r bench bench-scale clean dist test-dist
+.PHONY: install system demo test test-fast test-python test-python-numpy2 test-python-both test-doctest test-doctest-numpy1 test-doctest-numpy2 test-privacy test-kernels test-r check-r audit docs docs-python docs-r test-docs-r bench bench-scale clean dist test-dist
 
 install: system $(STAMPS)/venv $(STAMPS)/venv-np2 $(STAMPS)/r-package
 
@@ -29,11 +32,13 @@ $(STAMPS)/venv: $(PY_SOURCES) | system
 	@touch $@
 
 # A second environment with the newest NumPy 2: the Python package supports both.
-$(STAMPS)/venv-np2: $(PY_SOURCES) | system
+# (After the first environment: under make -j2, as make test installs, the two editable installs
+# of this checkout do not write its egg-info at once; the R package is built meanwhile.)
+$(STAMPS)/venv-np2: $(PY_SOURCES) | system $(STAMPS)/venv
 	@mkdir -p $(STAMPS)
 	[ -x $(VENV_NP2)/bin/python ] || $(PYTHON) -m venv $(VENV_NP2)
 	$(VENV_NP2)/bin/python -m pip install -q --upgrade pip
-	$(VENV_NP2)/bin/python -m pip install -q -e '.[sklearn,dask,polars]' pytest hypothesis psutil 'numpy>=2'
+	$(VENV_NP2)/bin/python -m pip install -q -e '.[sklearn,dask,polars]' pytest pytest-xdist hypothesis psutil 'numpy>=2'
 	@touch $@
 
 # Installed from the tarball that R CMD build makes (into build/r-package/), so that the
@@ -71,7 +76,22 @@ demo: install
 	@for f in $(sort $(wildcard scripts/demo_*.R)); do echo "== $$f"; Rscript $$f || exit 1; done
 	@for f in $(sort $(wildcard scripts/demo_*.py)); do echo "== $$f"; $(VENV)/bin/python $$f || exit 1; done
 
-test: install test-python-both test-doctest docs-python test-privacy test-kernels test-r test-docs-r check-r test-dist
+# make test: the set-up (two jobs at once), then its stages in order (scripts/run-stages.sh),
+# each printing "== <target>: N s (CPU M s)" when it ends, and "== test: N s" at the end. The
+# two Python suites, then the privacy audits, use both cores themselves; the other targets use
+# one core each and run two at a time (joined by "+"), the longest first. R CMD check skips
+# the testthat tests there (R_CHECK_ARGS): test-r runs those same files against the package
+# installed from the same tarball; make check-r alone runs them as R CMD check does.
+TEST_STAGES := test-python-both test-privacy \
+  test-docs-r+test-dist+test-kernel-Prescott+test-kernel-Haswell+test-r+check-r+docs-python+test-doctest-numpy1+test-doctest-numpy2
+test:
+	@start=$$SECONDS; $(MAKE) --no-print-directory -j2 --output-sync=target install \
+	  && echo "== install: $$((SECONDS - start)) s"
+	@MAKE="$(MAKE)" R_CHECK_ARGS=--no-tests bash scripts/run-stages.sh test $(TEST_STAGES)
+
+# The fast tier: no R, no slow tests, NumPy 1, two processes.
+test-fast: $(STAMPS)/venv
+	$(VENV)/bin/python -m pytest tests/python -m "not r and not slow" -n 2 -q -p no:cacheprovider
 
 test-python:
 	DPPACK_REQUIRE_R=1 $(VENV)/bin/python -m pytest tests/python $(PYTEST_SELECT)
@@ -92,8 +112,12 @@ test-python-both:
 
 # The Examples sections of the docstrings, run as doctests under NumPy 1 and NumPy 2
 # (tests/python/test_docstrings.py checks that every public name has one).
-test-doctest:
+test-doctest: test-doctest-numpy1 test-doctest-numpy2
+
+test-doctest-numpy1:
 	$(VENV)/bin/python -m pytest --doctest-modules python/dppack
+
+test-doctest-numpy2:
 	$(VENV_NP2)/bin/python -m pytest --doctest-modules python/dppack
 
 # The empirical privacy auditor (tests/privacy/README.md), in two processes (one per core):
@@ -116,12 +140,16 @@ test-privacy:
 audit: install
 	$(call privacy_run,)
 
-# The R-against-Python tests again under two other OpenBLAS kernels (scripts/test-kernels.sh).
-test-kernels:
-	bash scripts/test-kernels.sh $(VENV)/bin/python
+# The R-against-Python tests again under two other OpenBLAS kernels (scripts/test-kernels.sh),
+# one target each.
+test-kernels: test-kernel-Prescott test-kernel-Haswell
 
+test-kernel-%:
+	bash scripts/test-kernels.sh $(VENV)/bin/python $*
+
+# testthat, then its ten slowest files (seconds).
 test-r:
-	Rscript -e 'testthat::test_dir("tests/testthat", package = "DPpackPy", load_package = "installed", stop_on_failure = TRUE)'
+	Rscript -e 'r <- as.data.frame(testthat::test_dir("tests/testthat", package = "DPpackPy", load_package = "installed", stop_on_failure = TRUE)); cat("testthat, the slowest files (s):\n"); print(round(head(sort(tapply(r$$real, r$$file, sum), decreasing = TRUE), 10), 1))'
 
 # R CMD check on the tarball make install built (scripts/check-r.sh builds one if there is none);
 # fails on any ERROR or WARNING (NOTEs are reported).

@@ -180,6 +180,7 @@ def _statistic_misses(release, true, report):
 
 
 @pytest.mark.parametrize("mechanism", ["Laplace", "analytic"])
+@pytest.mark.slow
 def test_mean_var_cov_coverage(mechanism):
     # true values (mean 1, variance 0.15625, covariance of x and 2 - x) lie on the grids
     # eps large enough that varDP's clamp to [0, 1.2] almost never acts (it would only help)
@@ -227,6 +228,7 @@ def test_statistics_use_dpppacks_sensitivities():
          upper_bound1=2, lower_bound2=0, upper_bound2=5)
 
 
+@pytest.mark.slow
 def test_pooled_and_sd_coverage():
     a, b = X, np.array([0.25, 1.75, 1.0, 1.0])
     report = noiseIntervalDP("pooledVarDP", 40.0, sizes=[5, 4], lower_bound=0, upper_bound=2,

@@ -391,6 +391,7 @@ RUNS = 40
 
 @pytest.mark.parametrize("model, calibration", [("ridge", "paper"), ("logistic", "tuned"),
                                                 ("ridge", "exact"), ("logistic", "exact")])
+@pytest.mark.slow
 def test_target_met_in_at_least_one_minus_gamma_of_runs(model, calibration):
     """Excess <= alpha in >= 1 - gamma of RUNS independent runs (gamma = 0.1, alpha = 0.02).
 
@@ -729,6 +730,7 @@ def test_failure_probability_matches_a_fine_riemann_sum():
 
 
 @pytest.mark.parametrize("gamma", [1e-10, 1e-12])
+@pytest.mark.slow
 def test_exact_calibration_with_a_tiny_gamma(gamma):
     # The failure probabilities are integrated as themselves, not as 1 - the success
     # probabilities, so they are accurate relative to gamma however small (the search used

@@ -95,6 +95,7 @@ def _pooled_coverage(statistic, data, eps, mechanism, delta, bounds, truth):
 # The analytic mechanism takes the Gaussian's branch of accuracy._unbounded_parts (its
 # calibration is checked by test_accuracy_moments' parts test): not repeated here.
 @pytest.mark.parametrize("mechanism,eps,delta", [("Laplace", 1.0, 0), ("Gaussian", 0.9, 1e-5)])
+@pytest.mark.slow
 def test_pooled_var_coverage(mechanism, eps, delta):
     data = ([_halves(60), _halves(90)], [np.ones(60), np.ones(90)],
             [np.ones(60), _halves(400)])  # the last: above the lower bounds
@@ -102,6 +103,7 @@ def test_pooled_var_coverage(mechanism, eps, delta):
 
 
 @pytest.mark.parametrize("mechanism,eps,delta", [("Laplace", 1.0, 0), ("Gaussian", 0.9, 1e-5)])
+@pytest.mark.slow
 def test_pooled_cov_coverage(mechanism, eps, delta):
     data = [[_pair(60, first), _pair(90, second)] for first, second in
             (("anti", "anti"), ("corner", "corner"), ("corner", "diag"))]
@@ -296,6 +298,7 @@ BREAKS = np.linspace(0, 1, 11)  # 10 cells
 # unbounded Gaussian) are independent branches, so their 2 x 2 product is not needed.
 @pytest.mark.parametrize("allow_negative,which,mechanism,eps,delta", [
     (False, "bounded", "Laplace", 1.0, 0), (True, "unbounded", "Gaussian", 0.9, 1e-5)])
+@pytest.mark.slow
 def test_proportions_coverage(allow_negative, which, mechanism, eps, delta):
     n = 300
     report = noiseIntervalDP("histogramDP", eps, breaks=BREAKS, lower_bound=0, upper_bound=1,

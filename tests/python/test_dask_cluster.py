@@ -261,6 +261,7 @@ MODELS = _model_cases()
 
 
 @pytest.mark.parametrize("label, fit, bias", MODELS, ids=[label for label, _, _ in MODELS])
+@pytest.mark.slow
 def test_model_on_cluster_matches_memory(client, data, label, fit, bias):
     memory, lazy = data
     expected = fit(memory)
@@ -316,6 +317,7 @@ _MEASURE = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_out_of_core(tmp_path):
     """meanDP, histogramDP and a LinearRegressionDP fit on 480 MB of Parquet read lazily, in a
     fresh process: each adds less than PEAK_FRACTION of the data it reads to the peak resident

@@ -320,6 +320,7 @@ def test_opera_without_noise_converges_to_independent_solver(loss):
 
 
 @pytest.mark.parametrize("loss", ["logistic", "huber"])
+@pytest.mark.slow
 def test_opera_beats_classical_baseline_and_rises_with_eps(loss):
     """Spec §8: OPERA's noise is below OutPert's and, averaged over 30 runs, its objective
     <= OutPert's at eps in {0.01, 0.1, 0.5}; accuracy rises with eps to the non-private one.
@@ -420,6 +421,7 @@ def test_grpua_default_iterations():
     assert m.n_iterations_ == 50 * 60
 
 
+@pytest.mark.slow
 def test_grpua_accuracy_rises_with_eps_and_approaches_noiseless_sgd():
     """Paired runs (same records and normals): mean accuracy rises over eps in {0.1, 1, 10};
     as eps grows the release approaches the noiseless SGD of the same seed, which is near the

@@ -591,6 +591,7 @@ def coverage_ci():
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=["-".join(c) for c in CONFIGS])
+@pytest.mark.slow
 def test_bootstrap_coverage_reaches_nominal(coverage_ci, config):
     """k = 80 replicates x 5 coefficients (the paper: k = 1000). Coverage is an average of 400
     indicators, correlated within a replicate: its sd at a true 0.95 is about 0.011 (0.016

@@ -21,6 +21,7 @@ LABELS = ["meanDP", "Series.mean", "varDP", "Series.var", "histogramDP",
           "LogisticRegressionDP", "LinearRegressionDP", "growth"]
 
 
+@pytest.mark.slow
 def test_quick_run(tmp_path):
     figures = tmp_path / "figures.json"
     completed = subprocess.run(

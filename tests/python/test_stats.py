@@ -185,7 +185,9 @@ def _cases(name, function, extra=(), empty=X_EMPTY):
     cases = []
     for kwargs, message in list(_SHARED) + list(extra):
         message = empty if message == X_EMPTY else message
-        cases.append(pytest.param(function, kwargs, message, id=f"{name}-{kwargs}"))
+        # (no memory address in the id: pytest-xdist's workers must collect the same ids)
+        case_id = re.sub(r" at 0x[0-9a-f]+", "", f"{name}-{kwargs}")
+        cases.append(pytest.param(function, kwargs, message, id=case_id))
     return cases
 
 

@@ -30,6 +30,7 @@ def test_python_blocks_are_found():
     assert blocks == ["a = 1\n", "c = 3\n"]
 
 
+@pytest.mark.slow
 def test_tutorial_runs(tmp_path):
     program = "\n".join(python_blocks(TUTORIAL.read_text()))
     assert "LocalCluster" in program and "read_parquet" in program

@@ -632,6 +632,7 @@ def _stable_validation_benchmark():
 
 
 @pytest.mark.parametrize("alpha, splits", [(1.0, 8), (2.0, 4)])
+@pytest.mark.slow
 def test_stability_is_no_worse_than_data_splitting(alpha, splits):
     """§8: over 8 splits at alpha = 1 (training n = 50000, validation n / 8, test 20000,
     k = 10), Stability's mean Brier score is no larger than dataSplit's and alphaSplit's and
