@@ -17,15 +17,15 @@ sys.path.insert(0, str(BENCHMARKS))
 _readme = pytest.importorskip("_readme")
 
 MARKER = re.compile(r"<!-- table: (\S+) -->")
-# a table's name, or r_speed.py's choice between its two tables
-CALL = re.compile(r"""write_table\(\s*(?:("r_speed_cpu" if args\.cpu else "r_speed")|"([^"]+)")""")
+# a table's name, or a script's choice between its CPU-time and elapsed-time tables
+CALL = re.compile(r"""write_table\(\s*(?:"(\w+)" if args\.cpu else "(\w+)"|"([^"]+)")""")
 
 
 def _written_tables():
     names = {}
     for script in sorted(BENCHMARKS.glob("*.py")):
         for match in CALL.finditer(script.read_text(encoding="utf-8")):
-            found = ["r_speed_cpu", "r_speed"] if match.group(1) else [match.group(2)]
+            found = [match.group(1), match.group(2)] if match.group(1) else [match.group(3)]
             for name in found:
                 names.setdefault(name, script.name)
     return names
