@@ -63,7 +63,7 @@ test_that("the constructors have the documented signatures", {
     expect_identical(names(formals(agm_method(generator, "fit"))),
                      c("X", "y", "upper.bounds", "lower.bounds", "add.bias", "accountant"))
     expect_identical(formals(agm_method(generator, "predict")),
-                     formals(function(X, add.bias = FALSE, raw.value = FALSE) NULL))
+                     formals(function(X, add.bias = NULL, raw.value = FALSE) NULL))
   }
 })
 
