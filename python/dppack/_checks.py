@@ -692,7 +692,7 @@ def as_vector(value, size=None, message=None):
 
 
 # --------------------------------------------------------------------------------------------
-# The mechanisms' arguments (spec §2.1)
+# The mechanisms' arguments (DPpack's LaplaceMechanism)
 # --------------------------------------------------------------------------------------------
 
 
@@ -751,8 +751,8 @@ def restore_like(values, like):
 
 
 # --------------------------------------------------------------------------------------------
-# Bounds and data of the statistics (spec §3.0). DPpack checks only the bounds' lengths; the
-# other checks below are ours (DPpack fails obscurely or returns NA / NaN there).
+# Bounds and data of the statistics (DPpack's statistics). DPpack checks only the bounds' lengths;
+# the other checks below are ours (DPpack fails obscurely or returns NA / NaN there).
 # --------------------------------------------------------------------------------------------
 
 # Block length of the one-pass range scan: blocks of 64 Ki doubles (512 KiB) stay in cache, so

@@ -215,8 +215,8 @@ def mean_from_sums(total, n, lower, upper):
     >>> mean_from_sums(3.0, 3, 0.0, 2.0)["True.Values"]
     1.0
     """
-    # §3.1 / §3.11: the mean of n values in [L, U] moves by at most (U - L)/n when one value
-    # changes (bounded); DPpack uses the same for unbounded.
+    # DPpack's meanDP and DPpack's sensitivities: the mean of n values in [L, U] moves by at most
+    # (U - L)/n when one value changes (bounded); DPpack uses the same for unbounded.
     return {"True.Values": total / n, "Sensitivity": (upper - lower) / n}
 
 
@@ -275,7 +275,8 @@ def var_from_squares(squares, n, lower, upper):
     >>> var_from_squares(2.0, 3, 0.0, 2.0)["True.Values"]
     1.0
     """
-    # §3.2 / §3.11: sample variance (denominator n - 1), sensitivity (U - L)^2/n.
+    # DPpack's varDP and DPpack's sensitivities: sample variance (denominator n - 1), sensitivity
+    # (U - L)^2/n.
     width = upper - lower
     return {"True.Values": squares / (n - 1), "Sensitivity": width * width / n}
 
@@ -330,7 +331,8 @@ def cov_from_products(products, n, lower1, upper1, lower2, upper2):
     >>> cov_from_products(4.0, 3, 0, 2, 0, 4)["True.Values"]
     2.0
     """
-    # §3.4 / §3.11: sample covariance (denominator n - 1), sensitivity (U1-L1)(U2-L2)/n.
+    # DPpack's covDP and DPpack's sensitivities: sample covariance (denominator n - 1), sensitivity
+    # (U1-L1)(U2-L2)/n.
     return {"True.Values": products / (n - 1),
             "Sensitivity": (upper1 - lower1) * (upper2 - lower2) / n}
 
@@ -464,7 +466,8 @@ def histogram_sensitivities(mechanism):
 
 
 def _histogram_access(x, breaks, mechanism):
-    # §3.5 step 2: R's hist() on the data (the caller has clipped), without the density.
+    # DPpack's histogramDP step 2: R's hist() on the data (the caller has clipped), without the
+    # density.
     bounded, unbounded = histogram_sensitivities(mechanism)
     return {
         "True.Values": rcompat.hist(x.reshape(-1), breaks=breaks, xname="x"),
@@ -570,18 +573,19 @@ def pooled_var_from_squares(sizes, squares, lower, upper, approx_n_max):
     >>> round(float(pooled_var_from_squares([2, 3], 1.1666667, 0, 2, False)["True.Values"]), 4)
     0.3889
     """
-    # §3.7: pooled variance sum_j (n_j - 1) s_j^2 / (N - J) and its sensitivities.
+    # DPpack's pooledVarDP: pooled variance sum_j (n_j - 1) s_j^2 / (N - J) and its sensitivities.
     n = np.array(sizes, dtype=np.float64)
     total, groups, n_max = n.sum(), float(n.size), n.max()
     spread = np.float64((upper - lower) ** 2)
     with np.errstate(divide="ignore", invalid="ignore"):
-        # §3.7: bounded (U-L)^2 (1 - 1/n_max)/(N - J), or (U-L)^2/(N - J) with approx.n.max.
+        # DPpack's pooledVarDP: bounded (U-L)^2 (1 - 1/n_max)/(N - J), or (U-L)^2/(N - J) with
+        # approx.n.max.
         if approx_n_max:
             bounded = spread / (total - groups)
         else:
             bounded = spread * (1 - 1 / n_max) / (total - groups)
-        # §3.7: unbounded (U-L)^2 (N - 1)/(N (N - 2)) when N = 2J, else the bounded value
-        # (Inf, as in DPpack, for a single sample of two values).
+        # DPpack's pooledVarDP: unbounded (U-L)^2 (N - 1)/(N (N - 2)) when N = 2J, else the bounded
+        # value (Inf, as in DPpack, for a single sample of two values).
         if total == 2 * groups:
             unbounded = spread * (total - 1) / (total * (total - 2))
         else:
@@ -642,18 +646,18 @@ def pooled_cov_from_products(sizes, products, lower1, upper1, lower2, upper2, ap
     >>> float(pooled_cov_from_products([3, 3], 8.0, 0, 2, 0, 4, True)["True.Values"])
     2.0
     """
-    # §3.8: pooled covariance sum_j (n_j - 1) c_j / (N - J) and its sensitivities.
+    # DPpack's pooledCovDP: pooled covariance sum_j (n_j - 1) c_j / (N - J) and its sensitivities.
     n = np.array(sizes, dtype=np.float64)
     total, groups, n_max = n.sum(), float(n.size), n.max()
     spread = np.float64((upper1 - lower1) * (upper2 - lower2))
     with np.errstate(divide="ignore", invalid="ignore"):
-        # §3.8: bounded R/(N - J) with approx.n.max, else R (1 - 1/n_max)/(N - J).
+        # DPpack's pooledCovDP: bounded R/(N - J) with approx.n.max, else R (1 - 1/n_max)/(N - J).
         if approx_n_max:
             bounded = spread / (total - groups)
         else:
             bounded = spread * (1 - 1 / n_max) / (total - groups)
-        # §3.8: unbounded R [1 + N/(4(N - 1 - J)) - 1/sqrt(N - J - 1)]/(N - J), whatever
-        # approx.n.max (NaN, as in DPpack, when N - J - 1 = 0).
+        # DPpack's pooledCovDP: unbounded R [1 + N/(4(N - 1 - J)) - 1/sqrt(N - J - 1)]/(N - J),
+        # whatever approx.n.max (NaN, as in DPpack, when N - J - 1 = 0).
         rest = np.float64(total - groups - 1)
         unbounded = spread * (1 + total / (4 * rest) - 1 / np.sqrt(rest)) / (total - groups)
     return {
@@ -701,8 +705,8 @@ def rank_utility(ranks, n, quant):
 
 
 def _quantile_access(x, quant, lower, upper):
-    # §3.9 steps 1-2; step 4: one value changes the rank of every candidate by at most 1,
-    # bounded or unbounded, so the utility's sensitivity is 1.
+    # DPpack's quantileDP steps 1-2; step 4: one value changes the rank of every candidate by at
+    # most 1, bounded or unbounded, so the utility's sensitivity is 1.
     return {
         "Utility": quantile_utility(x.size, quant),
         "Sorted": sorted_padded(x, lower, upper),

@@ -28,8 +28,9 @@ _TRUE_VALUES_MESSAGE = "true.values must be numeric atomic vectors or scalars."
 _TRUE_VALUES_SIZE_MESSAGE = "true.values must have at least one element."
 _TYPE_DP_MESSAGE = "type.DP must be one of {'pDP', 'aDP'}."
 
-# Caps on the AGM search (DPpack has none and can loop for ever, spec §2.3). 1100 doublings
-# take s past the largest double; 2000 halvings exhaust any bracket's floating-point precision.
+# Caps on the AGM search (DPpack has none and can loop for ever, DPpack's
+# calibrateAnalyticGaussianMechanism). 1100 doublings take s past the largest double; 2000 halvings
+# exhaust any bracket's floating-point precision.
 _AGM_MAX_DOUBLINGS = 1100
 _AGM_MAX_BISECTIONS = 2000
 
@@ -611,11 +612,13 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
     bill.record()
 
     if alloc is None:
-        # §2.1: one release of the whole vector, L1 sensitivity sum(Delta), scale sum / eps
+        # DPpack's LaplaceMechanism: one release of the whole vector, L1 sensitivity sum(Delta),
+        # scale sum / eps
         total = float(sens[0]) if sens.size == 1 else float(np.sum(sens))
         out = _random.discrete_laplace_noise(values, total, eps, rng, coordinates=values.size)
     else:
-        # §2.1: value i at (Delta_i, a_i eps); equal (Delta_i, a_i) share one vectorised draw
+        # DPpack's LaplaceMechanism: value i at (Delta_i, a_i eps); equal (Delta_i, a_i) share one
+        # vectorised draw
         flat = values.ravel()
         out = np.empty(flat.size)
         pairs, which = np.unique(np.stack([sens, alloc]), axis=1, return_inverse=True)
@@ -733,8 +736,9 @@ def GaussianMechanism(
     rng = _random.as_generator(random_state)
 
     if alloc is None:
-        # §2.2: one sigma from the l2 norm of the sensitivity vector, for the whole vector.
-        # one value: sqrt(s * s), the operations of numpy's norm (sqrt of the dot product)
+        # DPpack's GaussianMechanism: one sigma from the l2 norm of the sensitivity vector, for the
+        # whole vector. one value: sqrt(s * s), the operations of numpy's norm (sqrt of the dot
+        # product)
         one = float(sens[0])
         norm = math.sqrt(one * one) if sens.size == 1 else float(np.linalg.norm(sens))
         sigma = gaussian_sigma(eps, delta, norm, type_DP, analytic, tol)
@@ -742,9 +746,9 @@ def GaussianMechanism(
         out = discrete_gaussian_release(values, sigma, norm, rng, eps=eps, delta=delta,
                                         type_DP=type_DP, coordinates=values.size)
         return _checks.restore_like(out, true_values)
-    # §2.2: coordinate i spends eps_i = a_i eps and delta_i = a_i delta on sensitivity s_i.
-    # sigma is linear in s, so each distinct share is calibrated once, with s = 1; equal
-    # (s_i, a_i) share one vectorised draw.
+    # DPpack's GaussianMechanism: coordinate i spends eps_i = a_i eps and delta_i = a_i delta on
+    # sensitivity s_i. sigma is linear in s, so each distinct share is calibrated once, with s = 1;
+    # equal (s_i, a_i) share one vectorised draw.
     shares, which = np.unique(alloc, return_inverse=True)
     unit = np.array(
         [gaussian_sigma(a * eps, a * delta, 1.0, type_DP, analytic, tol) for a in shares]
@@ -1034,7 +1038,8 @@ def ExponentialMechanism(
             "At least one candidate must have positive measure and utility > -Inf.")
     rng = _random.as_generator(random_state)
     bill.spend()
-    # §2.4 steps 2-3, exactly: P(k) proportional to measure_k exp(eps u~_k / (2 Delta')).
+    # DPpack's ExponentialMechanism steps 2-3, exactly: P(k) proportional to measure_k exp(eps u~_k
+    # / (2 Delta')).
     index = _random.exponential_mechanism(u, eps, sens, rng,
                                           measure=None if measure is None else m)
     if candidates is None:

@@ -882,7 +882,8 @@ class DPLinearRegression(RegressorMixin, _DPEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         # scikit-learn's score check (R^2 > 0.5 on 200 rows) is no fair bar: the noise is
-        # calibrated to eps whatever n is, and the domain bounds the coefficients (spec §6.6)
+        # calibrated to eps whatever n is, and the domain bounds the coefficients (DPpack's
+        # LinearRegressionDP)
         tags.regressor_tags.poor_score = True
         return tags
 

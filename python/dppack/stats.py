@@ -188,7 +188,8 @@ def _count_noise(eps, sensitivity, mechanism, delta, type_DP, changed):
 
         return laplace, 0, lambda m: _random.discrete_laplace_tail(m, t, s)
     analytic = mechanism == "analytic"
-    kind = "aDP" if analytic else type_DP  # 'analytic' ignores type_DP (§3.0, §8.9)
+    # 'analytic' ignores type_DP (DPpack's statistics and DPpack's manual)
+    kind = "aDP" if analytic else type_DP
     sigma = gaussian_sigma(eps, delta, sensitivity, kind, analytic)
     guarantee = dict(eps=eps, delta=delta, type_DP=kind, coordinates=changed, integers=True)
     k, sigma2 = discrete_gaussian_parameters(sigma, sensitivity, **guarantee)
@@ -255,7 +256,8 @@ def release_loss(eps, delta, mechanism, which_sensitivity, approximate=False):
     """
     if not (_checks.is_one_of(which_sensitivity, WHICH)
             and _checks.is_one_of(mechanism, MECHANISMS)):
-        raise _messages.value_error("not a statistic's arguments")  # left to the statistic's checks
+        # left to the statistic's checks
+        raise _messages.value_error("not a statistic's arguments")
     if mechanism == "Laplace" and not approximate:
         one = PrivacyLoss.pure(eps)
     else:
@@ -573,9 +575,10 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
     _check_release(which_sensitivity, mechanism, eps, delta, type_DP)
 
     def bounded():
-        # §3.1: the mean of the clipped data, Delta = (U - L)/n (n public).
+        # DPpack's meanDP: the mean of the clipped data, Delta = (U - L)/n (n public).
         access = source.mean_access()
-        # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
+        # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
+        # GaussianMechanism with s = Delta.
         return lambda rng: _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism,
                                   delta, type_DP, rng)
 
@@ -666,15 +669,16 @@ def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delt
     spread = (upper - lower) * (upper - lower)  # Inf, not OverflowError, beyond 1e308
 
     def bounded():
-        # §3.2: the variance of the clipped data, Delta = (U - L)^2/n (n public).
+        # DPpack's varDP: the variance of the clipped data, Delta = (U - L)^2/n (n public).
         access = source.var_access()
         top = max_squares(source.size(), spread) / (source.size() - 1)
 
         def draw(rng):
-            # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
+            # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
+            # GaussianMechanism with s = Delta.
             noisy = _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism, delta,
                            type_DP, rng)
-            return _clamp(noisy, 0.0, top)  # one draw, clamped: not §3.2's redraws
+            return _clamp(noisy, 0.0, top)  # one draw, clamped: not DPpack's varDP's redraws
 
         return draw
 
@@ -822,9 +826,10 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
     _check_release(which_sensitivity, mechanism, eps, delta, type_DP)
 
     def bounded():
-        # §3.4: Delta = (U1 - L1)(U2 - L2)/n (n public).
+        # DPpack's covDP: Delta = (U1 - L1)(U2 - L2)/n (n public).
         access = pair.cov_access()
-        # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
+        # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
+        # GaussianMechanism with s = Delta.
         return lambda rng: _noisy(access["True.Values"], eps, access["Sensitivity"], mechanism,
                                   delta, type_DP, rng)
 
@@ -1121,9 +1126,9 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
 
-    # §3.5 steps 2-4 with public breaks: from the bounds, never from the data.
+    # DPpack's histogramDP steps 2-4 with public breaks: from the bounds, never from the data.
     kind, value = rcompat.parse_breaks(breaks, np.array([lower, upper]), stacklevel=3)
-    if kind == "points" and not rcompat.is_equidistant(value):  # §3.5 step 3
+    if kind == "points" and not rcompat.is_equidistant(value):  # DPpack's histogramDP step 3
         raise _messages.value_error(EQUIDISTANT_MESSAGE)
     fixed = histogram_breaks(kind, value, lower, upper)  # None for a rule: k from n, below
     bounded, unbounded = data_access.histogram_sensitivities(mechanism)
@@ -1181,8 +1186,9 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
                 n = max(1, int(max(noisy_n, 0.0))) if noisy_n < 2.0**62 else 2**62
             breaks_, mids = rule_breaks(n, 5)  # the warnings at the user's line
         counts = count(breaks_, fuzz(breaks_)).astype(np.float64)
-        # §3.5 step 5: the scalar Delta for every bin (Laplace scale Delta/eps; Gaussian sigma
-        # of §2.2 with s = Delta); one record changes 2 cells (bounded) or 1 (unbounded).
+        # DPpack's histogramDP step 5: the scalar Delta for every bin (Laplace scale Delta/eps;
+        # Gaussian sigma of DPpack's GaussianMechanism with s = Delta); one record changes 2 cells
+        # (bounded) or 1 (unbounded).
         noisy = _noisy_counts(counts, eps_counts, sensitivity, mechanism, delta_counts,
                               type_DP, rng, 1 if n_private else 2)
         result = rcompat.Histogram(
@@ -1196,7 +1202,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
         return result
 
     results = []  # a loop, not a comprehension: the warnings' stacklevel counts frames
-    for label, (sensitivity, n_private) in versions:  # bounded noise first (§3.0)
+    for label, (sensitivity, n_private) in versions:  # bounded noise first (DPpack's statistics)
         results.append((label, release(sensitivity, n_private)))
     return _release(results, lambda result: result)
 
@@ -1462,22 +1468,24 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     check_mechanism(mechanism)
     allow_negative = _checks.check_flag(allow_negative, "allow.negative")
     if mechanism == "analytic":
-        type_DP = "aDP"  # ignored for 'analytic', as in DPpack (§3.0, §8.9)
+        # ignored for 'analytic', as in DPpack (DPpack's statistics and DPpack's manual)
+        type_DP = "aDP"
     eps, delta = check_table_budget(eps, delta, mechanism, type_DP, all(declared))
-    bounded, unbounded = data_access.histogram_sensitivities(mechanism)  # §3.6: as §3.5
+    # DPpack's tableDP: as DPpack's histogramDP
+    bounded, unbounded = data_access.histogram_sensitivities(mechanism)
     versions = _versions(which_sensitivity, bounded, unbounded)
     if not all(declared):
         return _thresholded_table(tabulate, declared, names, which_sensitivity, eps, delta,
                                   mechanism, type_DP, random_state, bill)
 
-    counts, levels = tabulate(observed=False)  # §3.6: R's table(...)
+    counts, levels = tabulate(observed=False)  # DPpack's tableDP: R's table(...)
     cells = np.asarray(counts, dtype=np.float64).ravel(order="F")  # R's column-major cells
     rng = _random.as_generator(random_state)
     bill.spend()
 
     def release(sensitivity, changed):
-        # §3.6: scalar Delta on every cell, then negatives to 0; one record changes 2 cells
-        # (bounded) or 1 (unbounded). The noisy counts are integers (DPpack rounds them).
+        # DPpack's tableDP: scalar Delta on every cell, then negatives to 0; one record changes 2
+        # cells (bounded) or 1 (unbounded). The noisy counts are integers (DPpack rounds them).
         noisy = _noisy_counts(cells, eps, sensitivity, mechanism, delta, type_DP, rng, changed)
         noisy = noisy + 0.0  # + 0.0 turns -0.0 into 0.0
         if not allow_negative:
@@ -1518,7 +1526,8 @@ def _thresholded_table(tabulate, declared, names, which_sensitivity, eps, delta,
         shown_levels = [[level[i] for i in used] for used, level in zip(shown, levels)]
         return table_frame(table, shown_levels, names)
 
-    return _release(plans, lambda plan: release(*plan))  # bounded noise first (§3.0)
+    # bounded noise first (DPpack's statistics)
+    return _release(plans, lambda plan: release(*plan))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1669,16 +1678,17 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
     groups = len(samples)
 
     def bounded():
-        # §3.7: the pooled variance and its bounded sensitivity (sizes public).
+        # DPpack's pooledVarDP: the pooled variance and its bounded sensitivity (sizes public).
         access = pooled.pooled_var_access(approx_n_max)
         sizes = pooled.sizes()
         top = sum(max_squares(n, spread) for n in sizes) / (sum(sizes) - groups)
 
         def draw(rng):
-            # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
+            # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
+            # GaussianMechanism with s = Delta.
             noisy = _noisy(access["True.Values"], eps, access["Bounded.Sensitivities"],
                            mechanism, delta, type_DP, rng)
-            return _clamp(noisy, 0.0, top)  # one draw, clamped: not §3.7's redraws
+            return _clamp(noisy, 0.0, top)  # one draw, clamped: not DPpack's pooledVarDP's redraws
 
         return draw
 
@@ -1781,9 +1791,10 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
     _check_release(which_sensitivity, mechanism, eps, delta, type_DP)
 
     def bounded():
-        # §3.8: the pooled covariance and its bounded sensitivity (sizes public).
+        # DPpack's pooledCovDP: the pooled covariance and its bounded sensitivity (sizes public).
         access = pooled.pooled_cov_access(approx_n_max)
-        # §3.0: Laplace scale Delta/eps; Gaussian sigma of §2.2 with s = Delta.
+        # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
+        # GaussianMechanism with s = Delta.
         return lambda rng: _noisy(access["True.Values"], eps, access["Bounded.Sensitivities"],
                                   mechanism, delta, type_DP, rng)
 

@@ -130,7 +130,7 @@ from .solvers import (  # noqa: F401
 
 __all__ = ["EmpiricalRiskMinimizationDP_CMS", "WeightedERMDP_CMS"]
 
-# DPpack's messages (spec §6.1, §6.2)
+# DPpack's messages (DPpack's EmpiricalRiskMinimizationDP.CMS and DPpack's WeightedERMDP.CMS)
 METHODS = ("output", "objective")
 METHOD_MESSAGE = "perturbation.method must be one of 'output' or 'objective'."
 C_MESSAGE = "c must be given for 'objective' perturbation.method."
@@ -176,7 +176,8 @@ OUTPUT_GRADIENT_MESSAGE = (
 
 
 # --------------------------------------------------------------------------------------------
-# Hyper-parameter checks (ours unless stated: DPpack validates none of these values, §6)
+# Hyper-parameter checks (ours unless stated: DPpack validates none of these values, DPpack's ERM
+# classes)
 # --------------------------------------------------------------------------------------------
 
 
