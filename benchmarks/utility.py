@@ -311,6 +311,11 @@ def dppack_methods(task, data):
                               lambda e, s: interval_error(
                                   dppack.medianDP(glu, e, L, U, random_state=s, resolution=1),
                                   x_sorted, 0.5)))
+            out.append(Method("dppack", "dppack medianDP resolution=1 unbounded", "add/remove",
+                              lambda e, s: interval_error(
+                                  dppack.medianDP(glu, e, L, U, which_sensitivity="unbounded",
+                                                  random_state=s, resolution=1),
+                                  x_sorted, 0.5)))
         return out
     if task == "quartiles":
         out = [Method("dppack", "dppack quantilesDP joint", "both",
@@ -331,6 +336,14 @@ def dppack_methods(task, data):
                         glu, list(QUARTILES), e, L, U, method=method, random_state=s,
                         resolution=1), x_sorted)))
                 break
+            for method in ("recursive", "independent"):
+                out.append(Method(
+                    "dppack", f"dppack quantilesDP {method} resolution=1 unbounded",
+                    "add/remove",
+                    lambda e, s, method=method: quartile_error(dppack.quantilesDP(
+                        glu, list(QUARTILES), e, L, U, method=method,
+                        which_sensitivity="unbounded", random_state=s, resolution=1),
+                        x_sorted)))
         return out
     if task == "logistic":
         Xtr, Xte, ytr, yte = data["cancer"]
