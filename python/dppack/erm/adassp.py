@@ -347,9 +347,11 @@ class LinearRegressionAdaSSP:
     def predict(self, X, add_bias=None):
         """X coeff (with the intercept first when ``add_bias``; None: as fitted), a 1-d
         array of n values; X is neither clipped nor scaled."""
-        add_bias = fitted_add_bias(self, add_bias)
+        add_bias = fitted_add_bias(self, add_bias, X)
         check_fitted(self.coeff)
-        X = predict_matrix(X, self.coeff.size, add_bias)
+        # C order: the product's rounding depends on the memory layout (BLAS kernels), and R
+        # passes Fortran order; one layout gives R and Python the same bits
+        X = np.ascontiguousarray(predict_matrix(X, self.coeff.size, add_bias))
         if add_bias:
             X = add_bias_column(X)
         return X @ self.coeff
