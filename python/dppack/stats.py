@@ -1891,7 +1891,7 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
       one X_i, so c(j) by at most 1: bounded sensitivity 1. Adding a record changes c(j)
       by 0 or 1 and quant n by quant, so c(j) - quant n by -quant or 1 - quant, and
       abs(c(j) - quant n) by at most Delta = max(quant, 1 - quant); removing one, the
-      reverse: unbounded sensitivity Delta (reached; :func:`quantile_sensitivity`),
+      reverse: unbounded sensitivity Delta (reached; ``dppack.stats.quantile_sensitivity``),
       rounding included. DPpack uses 1 under both relations; with Delta under 'unbounded'
       the release is more accurate at the same eps (a deviation from DPpack: the law
       differs, the guarantee is the same eps-DP).
@@ -1932,7 +1932,7 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     bounded: changing a record moves lt and le by at most 1 each; max(quant, 1 - quant)
     unbounded: adding or removing one moves them by 0 or 1 and quant n by quant, so
     lt - quant n and quant n - le each by at most max(quant, 1 - quant)
-    (:func:`quantile_sensitivity`). The release is the exponential
+    (``dppack.stats.quantile_sensitivity``). The release is the exponential
     mechanism over the N + 1 candidates with counting measure (McSherry and Talwar 2007,
     Theorem 6; the quantile utility of Smith 2011), eps-DP, drawn exactly: consecutive
     candidates with the same (lt, le) form a run (at most 3 n + 1 runs, from the data's
@@ -2274,7 +2274,7 @@ def _records(values, j, first, last):
 def exact_quantile(values, quant, eps, lower, upper, rng, half=None, sensitivity=1.0):
     """The release of :func:`quantileDP` (see its Notes): a grid point, as a float, drawn
     with weight exp(eps u / (2 Delta')) for the utility's ``sensitivity`` Delta
-    (:func:`quantile_sensitivity`; Delta' its rounding, ``_random.exponential_grid``).
+    (``dppack.stats.quantile_sensitivity``; Delta' its rounding, ``_random.exponential_grid``).
     ``values``: an array, or records (:func:`_records`) of the grid of (lower, upper);
     ``half``: see :func:`_quantile_candidates`. No checks (``quantilesDP``'s recursion
     calls it on parts of checked data)."""
@@ -2443,7 +2443,7 @@ def lattice_counts(values, lattice):
 def _lattice_quantile(positions, counts, quant, eps, lattice, rng, sensitivity=1.0):
     """The release of quantileDP with a resolution (see its Notes): a run of candidates
     drawn with weight (its number of candidates) times exp(eps u / (2 Delta')), Delta' the
-    ``sensitivity`` Delta (:func:`quantile_sensitivity`) rounded up to the utilities' grid
+    ``sensitivity`` Delta (``dppack.stats.quantile_sensitivity``) rounded up to the utilities' grid
     (1 + 2^-20 for Delta = 1), and a candidate uniformly within it
     (``_random.exponential_interval``, exact): the exponential mechanism on the candidates,
     counting measure."""

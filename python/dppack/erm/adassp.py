@@ -12,9 +12,9 @@ each stated where it is done:
   g = 2^-k with integer values u = round(z / g). k is chosen from n alone so that
   n max|u_i u_j| <= 2^52: every partial sum of X'X and X'y in grid units is then an integer
   below 2^53, so BLAS computes them exactly in any order of summation (also summed over
-  Dask's partitions, :mod:`dppack.dask.adassp`). The sensitivities are computed on these
-  integers, from the integer bounds of each column, and the noise is exact discrete Laplace (delta = 0) or discrete Gaussian
-  (delta > 0) on a power-of-two grid (:func:`dppack._random.discrete_laplace_noise`,
+  Dask's partitions, ``dppack.dask.adassp``). The sensitivities are computed on these
+  integers, from the integer bounds of each column, and the noise is exact discrete Laplace
+  (delta = 0) or discrete Gaussian (delta > 0) on a power-of-two grid (:func:`dppack._random.discrete_laplace_noise`,
   :func:`dppack.mechanisms.discrete_gaussian_release`; Canonne, Kamath and Steinke 2020): no
   floating-point rounding of a released value depends on the data (Mironov 2012).
 * Four released parts instead of the paper's three. With ``add_bias`` the released
@@ -165,7 +165,7 @@ class LinearRegressionAdaSSP:
 
     A model beside DPpack's :class:`dppack.LinearRegressionDP`: the same ``fit`` and
     ``predict`` arguments and bounds (one per column of X, then y's), a different method
-    (Wang 2018, Algorithm 2, with the changes stated in :mod:`dppack.erm.adassp`). Its
+    (Wang 2018, Algorithm 2, with the changes stated in ``dppack.erm.adassp``). Its
     error shrinks as n grows (no coefficient ball, no fixed penalty), and its intercept is
     not penalised.
 
@@ -188,7 +188,7 @@ class LinearRegressionAdaSSP:
         lambda, the ridge of the centred, scaled problem (0 when the released X'X is well
         conditioned against its noise).
     grid_bits_ : int or None
-        k of the records' grid 2^-k (:func:`grid_bits`).
+        k of the records' grid 2^-k (``dppack.erm.adassp.grid_bits``).
     sensitivities_ : dict or None
         Per released part, its sensitivity in the scaled units (L1 for delta = 0, L2 else).
     statistics_ : dict or None
@@ -196,22 +196,22 @@ class LinearRegressionAdaSSP:
         (with ``add_bias``), ``"xty"``, ``"xtx"`` (the symmetric matrix), and ``"n"``.
     n_passes_ : int or None
         2 after a fit on Dask data (the checks and n, then the Gram matrix;
-        :mod:`dppack.dask.adassp`); None in memory.
+        ``dppack.dask.adassp``); None in memory.
 
     Notes
     -----
     Dask data (a Dask array or DataFrame X, a Dask array or Series y): the exact integer
     Gram matrix of each partition's grid records, summed over the partitions (exact in any
     order), then the same draws on the driver: the same ``random_state`` gives the same
-    coefficients as in memory, bit for bit (:mod:`dppack.dask.adassp`).
+    coefficients as in memory, bit for bit (``dppack.dask.adassp``).
 
     Privacy. Records are clipped to the bounds, then z = (x - c) / s per column (c the
     midpoint and s the half-width of the bounds with ``add_bias``; c = 0 and
-    s = max(|L|, |U|) without) and u = round(z 2^k), clipped to the integer images of the
+    s = max(abs(L), abs(U)) without) and u = round(z 2^k), clipped to the integer images of the
     bounds (computed by the same operations). The released parts are integer-valued
     functions of the u's with the L1 (delta = 0) or L2 sensitivities computed exactly from
-    those integer bounds (:func:`gram_sensitivities`; the sums: the columns' widths); each
-    part gets eps / q (and delta / q), q = 4 parts with ``add_bias`` and 2 without, and the
+    those integer bounds (``dppack.erm.adassp.gram_sensitivities``; the sums: the columns'
+    widths); each part gets eps / q (and delta / q), q = 4 parts with ``add_bias`` and 2 without, and the
     discrete Laplace (Canonne, Kamath and Steinke 2020) or discrete Gaussian
     (ibid., Theorem 4 with the zCDP conversion of their Corollary 13) noise on a
     power-of-two grid, whose rounding of the exact input adds one grid step per coordinate to
@@ -363,7 +363,7 @@ def grid_layout(bounds, target_bounds, add_bias, k):
     the integer bounds low and high of u = round((x - c) f).
 
     c is the midpoint and s the half-width of the bounds with ``add_bias`` (the bias column:
-    c = 0, s = 1), c = 0 and s = max(|L|, |U|) without. The computed u may differ from
+    c = 0, s = 1), c = 0 and s = max(abs(L), abs(U)) without. The computed u may differ from
     round((x - c) 2^k / s) by the rounding of f; the records are whatever integers this
     per-record map gives, and the sensitivities are those of the integer bounds, computed by
     the same operations (the map is monotone)."""
@@ -392,7 +392,7 @@ def _to_grid(values, c, f, out=None):
 def grid_records(X, y, grid):
     """The clipped design X (bias column first with ``add_bias``; transformed in place: the
     caller's own copy) and responses y (a new array) as float arrays of whole numbers on the
-    grid of :func:`grid_layout`, clipped to its integer bounds (a no-op for data within the
+    grid of ``grid_layout``, clipped to its integer bounds (a no-op for data within the
     bounds: belt and braces)."""
     p = X.shape[1]
     centre, factor, low, high = grid["centre"], grid["factor"], grid["low"], grid["high"]
@@ -405,8 +405,8 @@ def grid_records(X, y, grid):
 
 def integer_gram(X, y):
     """The (p + 1) x (p + 1) Gram matrix of the grid records [X, y]: X'X, X'y and y'y by
-    BLAS, exact integers when n max|u_i u_j| <= 2^52 (:func:`grid_bits`), in any order of
-    summation."""
+    BLAS, exact integers when n max|u_i u_j| <= 2^52 (``dppack.erm.adassp.grid_bits``), in any
+    order of summation."""
     p = X.shape[1]
     gram = np.empty((p + 1, p + 1))
     gram[:p, :p] = X.T @ X
