@@ -14,7 +14,8 @@ each stated where it is done:
   below 2^53, so BLAS computes them exactly in any order of summation (also summed over
   Dask's partitions, ``dppack.dask.adassp``). The sensitivities are computed on these
   integers, from the integer bounds of each column, and the noise is exact discrete Laplace
-  (delta = 0) or discrete Gaussian (delta > 0) on a power-of-two grid (:func:`dppack._random.discrete_laplace_noise`,
+  (delta = 0) or discrete Gaussian (delta > 0) on a power-of-two grid
+  (:func:`dppack._random.discrete_laplace_noise`,
   :func:`dppack.mechanisms.discrete_gaussian_release`; Canonne, Kamath and Steinke 2020): no
   floating-point rounding of a released value depends on the data (Mironov 2012).
 * Four released parts instead of the paper's three. With ``add_bias`` the released
@@ -211,8 +212,8 @@ class LinearRegressionAdaSSP:
     bounds (computed by the same operations). The released parts are integer-valued
     functions of the u's with the L1 (delta = 0) or L2 sensitivities computed exactly from
     those integer bounds (``dppack.erm.adassp.gram_sensitivities``; the sums: the columns'
-    widths); each part gets eps / q (and delta / q), q = 4 parts with ``add_bias`` and 2 without, and the
-    discrete Laplace (Canonne, Kamath and Steinke 2020) or discrete Gaussian
+    widths); each part gets eps / q (and delta / q), q = 4 parts with ``add_bias`` and 2
+    without, and the discrete Laplace (Canonne, Kamath and Steinke 2020) or discrete Gaussian
     (ibid., Theorem 4 with the zCDP conversion of their Corollary 13) noise on a
     power-of-two grid, whose rounding of the exact input adds one grid step per coordinate to
     the sensitivity. The parts compose to eps-DP, or (eps, delta)-DP (basic composition);
