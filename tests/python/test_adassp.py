@@ -307,3 +307,16 @@ def test_dask_is_the_in_memory_fit_bit_for_bit(add_bias, delta):
         bad[2000, 1] = np.nan
         dppack.LinearRegressionAdaSSP(1.0).fit(da.from_array(bad, chunks=(1000, 3)),
                                                da.from_array(y, chunks=1000), upper, lower)
+
+
+def test_predict_on_dask_is_lazy_and_equals_memory():
+    # as the other models: a lazy Dask array, the in-memory predict applied to each chunk
+    da = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-1, 1, (120, 2))
+    y = X @ np.array([1.0, -0.5]) + 0.1 * rng.standard_normal(120)
+    model = dppack.LinearRegressionAdaSSP(2.0).fit(X, y, [1.0, 1.0, 3.0], [-1.0, -1.0, -3.0],
+                                                   add_bias=True, random_state=1)
+    lazy = model.predict(da.from_array(X, chunks=(50, 2)))
+    assert isinstance(lazy, da.Array)
+    np.testing.assert_array_equal(lazy.compute(), model.predict(X))

@@ -347,8 +347,13 @@ class LinearRegressionAdaSSP:
 
     def predict(self, X, add_bias=None):
         """X coeff (with the intercept first when ``add_bias``; None: as fitted), a 1-d
-        array of n values; X is neither clipped nor scaled."""
+        array of n values; X is neither clipped nor scaled. For Dask X, a lazy Dask array
+        (this function applied to each chunk)."""
         add_bias = fitted_add_bias(self, add_bias, X)
+        if _frames.is_dask(X):
+            from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
+
+            return dask_erm.predict(self, X, add_bias=add_bias)
         check_fitted(self.coeff)
         # C order: the product's rounding depends on the memory layout (BLAS kernels), and R
         # passes Fortran order; one layout gives R and Python the same bits
