@@ -64,28 +64,8 @@ class RunningCharge:
     whatever route that total takes (:meth:`BudgetAccountant.spent`); a running entry never
     enters the zCDP route.
 
-    Why basic, and why that is sound. (1) Pointwise bound: whatever levels are chosen, and
-    however they depend on earlier outputs of this release or of other releases, the
-    product of the conditional densities of the releases made so far is the joint density of
-    the lazy Laplace path at the levels reached, which is the density of the last release
-    (Laplace at level eps_T) times a kernel that does not depend on the data (Ligett et al.
-    2017, Thm 2.7, the path drawn downward from its last level). So the privacy loss of this
-    release's part of any transcript is at most eps_T in absolute value, pointwise. (2)
-    Basic composition with a pointwise-bounded mechanism, adaptively: let the other spends
-    total (eps_r, delta_r) and let Q be the law of the transcript with this release run on D
-    and the others on D'. P_D and Q differ only in the others' conditionals: the others form
-    an adaptive (eps_r, delta_r) interaction in which this release, run on the fixed D, is
-    part of the (randomised) analyst, so P_D(S) <= e^eps_r Q(S) + delta_r. Q and P_D' differ
-    only in this release's conditionals, whose density ratio is at most e^eps_T at every
-    transcript by (1), so Q(S) <= e^eps_T P_D'(S). Hence
-    P_D(S) <= e^(eps_r + eps_T) P_D'(S) + delta_r: basic composition (as Dwork and Roth 2014,
-    Theorem 3.16), with eps_T and the others' total capped by the accountant, whose refusals
-    keep the composed total within the budget at every step, as for any spend. Composing the
-    entry in zCDP
-    (eps_T^2 / 2) is NOT sound: with the next level chosen adaptively (0.06 or 0.1, after a
-    release at 0.06), a reviewer's numerical integration gives a log moment generating function
-    of the privacy loss of 0.0606 at order lambda = 3, above the zCDP bound
-    lambda (lambda + 1) eps_T^2 / 2 = 0.06 for eps_T <= 0.1.
+    Why basic composition is sound (and zCDP is not): the guide page
+    ``docs/python/guide/accounting.rst``, "Running charges".
 
     The entry only grows: :meth:`restate` refuses a loss below the current one and, given
     ``expected``, an entry that no longer holds ``expected`` (another copy of the release, or

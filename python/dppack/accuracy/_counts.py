@@ -111,36 +111,9 @@ _PROPORTION_N_MESSAGE = (
 def _proportions(statistic, eps, which_sensitivity, mechanism, delta, type_DP, rule, cells, n,
                  allow_negative, *, alpha):
     """histogramDP with normalize = TRUE: a bound on abs(p~_i - p_i) for every cell at once,
-    for every dataset of at least ``n`` records, from the counts' joint half-width.
+    for every dataset of at least ``n`` records, from the counts' joint half-width. ``details``: n, cells and the counts' half-width a.
 
-    The release (``stats._post_histogram``): x_i = max(c_i + e_i, 0) (x_i = c_i + e_i with
-    ``allow_negative``), p~_i = x_i / sum_j x_j, unrounded; the truth p_i = c_i / N, sum_j
-    c_j = N (every clipped record falls in one cell). With probability >= 1 - alpha,
-    abs(e_j) <= a for all K cells at once (each count's law from ``stats.count_noise_laws``,
-    Sidak over the K independent noises, half a grid step for the rounding to the grid when
-    g > 1). On that event, for every N >= n:
-
-    * negatives set to 0 (the default): the total is > 0 when N > K a (some c_j > a), and
-      abs(p~_i - p_i) <= (K - 1) a / N <= (K - 1) a / n. Proof: p~_i = x_i / (x_i + X),
-      X = sum_{j != i} x_j, rises with x_i and falls with X. Write r = N - c_i. Upwards,
-      x_i <= c_i + a and X >= max(r - (K - 1) a, 0): if r <= (K - 1) a, p~_i - p_i <= 1 -
-      c_i / N = r / N; else p~_i - p_i <= (c_i + a) / (N - (K - 2) a) - c_i / N =
-      a (N + (K - 2) c_i) / (N (N - (K - 2) a)), rising in c_i, and c_i < N - (K - 1) a
-      gives < (K - 1) a / N. Downwards, x_i >= max(c_i - a, 0) and X <= r + (K - 1) a: if
-      c_i <= a, p_i - p~_i <= c_i / N <= a / N; else p_i - p~_i <= c_i / N - (c_i - a) /
-      (N + (K - 2) a) = a (N + (K - 2) c_i) / (N (N + (K - 2) a)) <= (K - 1) a / N (at
-      c_i = N). Capped at 1 (both are in [0, 1]).
-    * ``allow_negative``: p~_i - p_i = ((N - c_i) e_i - c_i E) / (N (N + e_i + E)), E the sum
-      of the other K - 1 noises; a linear-fractional function of (e_i, E, c_i) on a box
-      where the denominator is > 0 (N > K a), so its extremes are at the corners: c_i = 0
-      gives at most a / (N - K a), c_i = N at most (K - 1) a / (N - K a). The bound is
-      (K - 1) a / (n - K a) for K >= 2.
-
-    One cell (K = 1) releases 1 exactly whenever its total is not 0: the bound is 0. n <= K a
-    is refused: the noisy total can then be 0 (the release NaN) or, with
-    ``allow_negative``, of either sign. With a rule for the breaks, K is that of the released
-    histogram: under 'unbounded' it comes from a private n drawn independently of the counts'
-    noise, so the bound holds given K. ``details``: n, cells and the counts' half-width a."""
+    Proof: the guide page ``docs/python/guide/accuracy.rst``, "Proportions"."""
     eps, delta, type_DP = _count_budget(which_sensitivity, mechanism, eps, delta, type_DP)
     _refuse_vacuous_both(which_sensitivity, eps, delta, mechanism)
     if cells is None:
@@ -212,34 +185,7 @@ def _suppressed(half_width, threshold):
     threshold tau and the largest true count of a suppressed cell, floor(tau + H), for H the
     half-width g (T + rounding) of the noisy count before the integer rounding.
 
-    Proof (per observed cell, true count c >= 1, an integer). The release draws
-    N = g (V + Z), V = round(c / g), g = 2^k, Z the integer noise of
-    ``stats.thresholded_table_laws`` (independent between cells); it releases
-    r = round(N) (N itself on the grid g = 1 of the integer noise; a multiple of g >= 2
-    otherwise) when N > tau, and suppresses the cell otherwise. With T
-    the smallest integer with P(abs(Z) <= T) >= 1 - alpha' (the per-cell level) and
-    H = g (T + rho), rho = 0 when g <= 1 (c / g is then an integer, V = c / g) and 1/2
-    otherwise (abs(g V - c) <= g / 2), the event E = {abs(Z) <= T} gives abs(N - c) <= H.
-    On E: a released cell has abs(r - c) <= H + 1/2, so abs(r - c) <= floor(H + 1/2), the
-    integer ``half_width``; a suppressed cell has c <= N + H <= tau + H, so
-    c <= floor(tau + H). Whichever the release does with the cell, the statement made about
-    it fails only off E, with probability at most alpha'. The probability is over the
-    cell's noise, not conditional on the cell being released: a cell whose count is well
-    below tau is released only when its noise is large, so conditionally on its release it
-    is over-estimated, and no bound from public values holds conditionally. A cell never
-    observed (count 0) is never released, and c <= floor(tau + H) holds for it. A released
-    count is > tau >= 1 (or >= g > tau when g >= 2), so a 0 in the released table is a
-    suppressed or unobserved cell (:meth:`NoiseInterval.interval` gives it [0, floor(tau +
-    H)]).
-
-    Simultaneous: the noises of the K observed cells are independent, so E holds for all of
-    them with probability (1 - alpha')^K >= 1 - alpha for alpha' of ``cells`` >= K (Sidak's
-    product). K (the number of cells with a nonzero count) is private: ``cells`` must be a
-    public upper bound on it (n, or the number of possible combinations of levels). The
-    number of released cells is not enough, as the released set is chosen by the noise: for
-    100 cells of count 23 (Laplace, eps = 0.9, delta = 1e-5, tau = 26.6: each released with
-    probability 0.1), ``cells`` = 10 would give h = 12, which a released cell exceeds with
-    probability 0.165 > 0.05."""
+    Proof: the guide page ``docs/python/guide/accuracy.rst``, "Thresholded tables"."""
     h = float(np.max(half_width))
     return {"threshold": float(threshold), "suppressed_max": float(math.floor(threshold + h))
             if math.isfinite(threshold) else math.inf}
