@@ -1,4 +1,4 @@
-"""Privacy accounting: the DP / zCDP conversions of confidence_intervals.md §1 (P1-P4), the
+"""Privacy accounting: the DP / zCDP conversions Wang, Kifer and Lee (2019) use (P1-P4), the
 PrivacyLoss value type (composition, conversion, advanced composition, subsampling) and the
 BudgetAccountant (issue 12). Every test here is deterministic: no randomness, no false
 failures."""
@@ -359,7 +359,7 @@ def test_advanced_composition_closed_form():
 
 
 def test_advanced_composition_inverse_matches_spec_values():
-    # stability_validation.md §5 [derived]: k = 10, delta = 0.01
+    # Chaudhuri and Vinterbo 2013, Theorem 5 [derived]: k = 10, delta = 0.01
     for total, expected in ((0.3, 0.03029), (0.5, 0.04948), (1.0, 0.09445)):
         step = PrivacyLoss.approx(total, 0.01).advanced_composition_inverse(10, 0.01)
         assert step.eps == pytest.approx(expected, abs=5e-6)
