@@ -35,6 +35,10 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
     """The (1 - alpha) interval of a release's noise, from its public arguments: an accuracy
     report at no privacy cost (no data are read, no noise is drawn).
 
+    The half-width comes from the exact discrete law the release draws (its own grid and
+    scale), plus half a grid step for rounding the true value; quantiles get a rank-error
+    bound (Dwork and Roth 2014, Theorem 3.11). Derivations: :doc:`/guide/accuracy`.
+
     Parameters
     ----------
     statistic : str
@@ -133,13 +137,6 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
         For an unknown statistic or argument, arguments the release would refuse (its
         messages), and the releases that are not a value plus noise (see
         :doc:`/guide/accuracy`).
-
-    Notes
-    -----
-    See :doc:`/guide/accuracy` for the derivation: the half-width is computed exactly from
-    the discrete law the release draws (grid and scale from the release's own calibration),
-    plus half a grid step for rounding the true value; for quantiles, a rank-error bound
-    (Dwork and Roth 2014, Theorem 3.11).
 
     References
     ----------
