@@ -107,24 +107,9 @@ class BudgetAccountant:
     the total over the budget is refused with a :class:`BudgetExceededError` (a
     ``ValueError``) and nothing is recorded.
 
-    The comparison is exact: the spends' eps's, delta's and rho's are added as the exact
-    values of their doubles and the total is rounded up to a double (the remainder down), so
-    a spend that takes the exact total over the budget is refused even when the nearest double
-    of the total equals the budget: ten spends of 0.1 (each the double
-    0.1000000000000000055...) do not fit a budget of 1, while 0.5 + 0.25 + 0.25 does. The
-    conversions through zCDP, evaluated with logarithms and roots in floating point, are
-    raised by 16 units of roundoff of their terms, above their rounding errors.
-
-    Releases use it in two steps, so that an overspend is refused before any data is touched
-    or noise drawn::
-
-        acc = accounting.resolve_accountant(accountant)   # the argument, or the session's
-        loss = PrivacyLoss.pure(eps)                       # from the arguments alone
-        if acc is not None:
-            acc.check(loss)                                # raises on an overspend
-        ...                                                # checks, data, noise
-        if acc is not None:
-            acc.spend(loss, "meanDP")                      # checks again and records
+    The comparison is exact (ten spends of 0.1 do not fit a budget of 1), and releases check
+    before they read the data: the guide page ``docs/python/guide/accounting.rst``, "Exact
+    totals" and "Charging a release".
 
     ``with BudgetAccountant(...) as acc:`` makes ``acc`` the session's default accountant
     (:func:`~dppack.accounting.current_accountant`) inside the block; blocks nest, and leaving

@@ -47,10 +47,10 @@ OVERSIZED = frozenset({
     "stats.py",
 })
 
-# Docstring lines per code line of the whole package, measured after accuracy.py and
+# Docstring lines per code line of the whole package (1.4287), measured after accuracy.py and
 # accounting.py became packages (1.47 when issue 27 was filed). Lower it as docstrings are
 # trimmed and derivations move to docs/python/guide; never raise it. Target: 1.0.
-RATIO_CEILING = 1.44
+RATIO_CEILING = 1.43
 RATIO_SLACK = 0.02
 RATIO_TARGET = 1.0
 
@@ -108,7 +108,7 @@ def test_listed_modules_are_still_over_the_limit():
 
 def test_docstring_ratio_is_below_its_ceiling():
     ratio = package_ratio()
-    assert RATIO_TARGET <= RATIO_CEILING <= 1.44  # the ceiling only goes down
+    assert RATIO_TARGET <= RATIO_CEILING <= 1.43  # the ceiling only goes down
     assert ratio <= RATIO_CEILING, f"docstring-to-code ratio {ratio:.3f} > {RATIO_CEILING}"
     assert ratio > RATIO_CEILING - RATIO_SLACK, (
         f"the ratio fell to {ratio:.3f}: lower RATIO_CEILING to {ratio + 0.005:.2f}")
