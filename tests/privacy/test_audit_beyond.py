@@ -284,8 +284,8 @@ def test_theory_erm(size):
 @pytest.mark.parametrize("name", ["accuracy_first_erm", "doubling_erm"])
 def test_ex_post_methods_charge_their_largest_loss(name):
     # One spend per call, at least the largest ex-post loss any outcome can report: eps_A
-    # plus the last level of the grid; every doubling fit and test (spec accuracy_first.md
-    # §5, §7.2), recomputed here from the public parameters.
+    # plus the last level of the grid; every doubling fit and test (Ligett et al. 2017,
+    # Algorithm 2 and the doubling method of Section 3), recomputed from the public parameters.
     X0, y0 = CLS_D0
     X = np.column_stack([X0, -X0])
     y = 2 * y0 - 1

@@ -34,7 +34,8 @@ def test_laplace_scalar():
 
 
 def test_laplace_vector_l1():
-    # Without allocation every coordinate gets scale sum(Delta)/eps (spec §2.1): each value
+    # Without allocation every coordinate gets scale sum(Delta)/eps (DPpack's
+    # LaplaceMechanism): each value
     # moves by its own sensitivity.
     def release(values, rng):
         return dppack.LaplaceMechanism(values, 1.0, SENS, random_state=rng)
@@ -42,7 +43,8 @@ def test_laplace_vector_l1():
 
 
 def test_laplace_alloc_proportions():
-    # Scale Delta_i / (a_i eps) (spec §2.1): coordinate i spends a_i eps. The weighted sum
+    # Scale Delta_i / (a_i eps) (DPpack's LaplaceMechanism): coordinate i spends a_i eps. The
+    # weighted sum
     # x_1/b_1 + x_2/b_2 is the log-likelihood-ratio direction.
     sens, alloc = np.array([0.5, 1.0]), np.array([0.1, 0.9])
     scales = sens / alloc
@@ -89,7 +91,7 @@ def test_gaussian_single_calls():
 
 
 def test_gaussian_vector_l2_and_alloc():
-    # l2 norm of the sensitivities for every coordinate (spec §2.2)
+    # l2 norm of the sensitivities for every coordinate (DPpack's GaussianMechanism)
     def release(values, rng):
         return dppack.GaussianMechanism(values, 0.9, 1e-3, SENS, type_DP="pDP",
                                         random_state=rng)

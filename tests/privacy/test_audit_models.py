@@ -108,7 +108,8 @@ def test_erm_cms_framework(size):
 
 @pytest.mark.parametrize("size", sizes())
 def test_weighted_erm_output_with_weights(size):
-    # Weighted Huber loss, output perturbation at rate gamma eps / (2 w_bar), spec §6.2; the
+    # Weighted Huber loss, output perturbation at rate gamma eps / (2 w_bar) (DPpack's
+    # WeightedERMDP.CMS); the
     # moved record carries the largest weight.
     h = 0.5
 

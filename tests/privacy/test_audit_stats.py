@@ -145,7 +145,7 @@ def _pooled_cov(which):
 
 def test_pooled_var_bounded_zero_variance():
     # pooled variance 0, then one record at the other bound: the change equals the
-    # sensitivity (U - L)^2 (1 - 1/n_max)/(N - J) (spec §3.7)
+    # sensitivity (U - L)^2 (1 - 1/n_max)/(N - J) (DPpack's pooledVarDP)
     d0 = (np.zeros(3), np.zeros(3))
     d1 = (np.r_[0.0, 0.0, 1.0], np.zeros(3))
     assert_private(_pooled_var("bounded"), d0, d1, 1.0, n_samples=20_000)

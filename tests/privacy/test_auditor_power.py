@@ -200,14 +200,16 @@ def test_power_histogram(halve):
 def test_power_model(halve, method):
     d0, d1 = _svm_data(1.0), _svm_data(-1.0)
     # output: the exact release's discrete Laplace (dppack.erm.approximate); objective: the
-    # norm of the perturbation vector (CMS, spec §6.1 step 3)
+    # norm of the perturbation vector (DPpack's
+    # EmpiricalRiskMinimizationDP.CMS, step 3)
     halve("laplace" if method == "output" else "gamma")
     result = audit(_svm(method), d0, d1, 1.0, n_samples=2_000, n_pilot=500)
     assert result.eps_lb > 1.0, str(result)
 
 
 def test_power_kst(halve):
-    # KST with delta = 0 draws its noise from the same l2-Laplace sampler (spec §6.5 step 4).
+    # KST with delta = 0 draws its noise from the same l2-Laplace sampler
+    # (DPpack's EmpiricalRiskMinimizationDP.KST, step 4).
     # On the replace-one worst case of test_audit_models (eps 4, where the loss is exactly
     # eps at the edge) half the noise costs 2 eps_b + log(3) = 6.9, eps_b = 4 - log(3); the
     # audit finds eps_lb 5.47 with 20,000 draws.
@@ -219,7 +221,7 @@ def test_power_kst(halve):
 
 def _confint_coefficient(data, rng):
     """confintERM's private coefficient (Huber SVM, output perturbation, eps 2): theta~ is
-    released with phi_1 = eps / 2 = 1 of the budget (spec confidence_intervals.md §7,
+    released with phi_1 = eps / 2 = 1 of the budget (Wang, Kifer and Lee 2019, Algorithms 4 and 5,
     Algorithm 4), so it alone must be 1-DP. On _svm_data every margin stays in the Huber
     loss's linear piece at gamma = 20 and the sensitivity 1 / (n c) = 2 / gamma is attained:
     with 2,000 draws the audit finds eps_lb 0.72 for the full noise, 1.57 for half of it."""

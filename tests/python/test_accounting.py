@@ -1,9 +1,10 @@
-"""Privacy accounting: the DP / zCDP conversions of confidence_intervals.md §1 (P1-P4), the
+"""Privacy accounting: the DP / zCDP conversions Wang, Kifer and Lee (2019) use (P1-P4), the
 PrivacyLoss value type (composition, conversion, advanced composition, subsampling) and the
 BudgetAccountant (issue 12). Every test here is deterministic: no randomness, no false
 failures."""
 
 import doctest
+import importlib
 import math
 import pickle
 from fractions import Fraction
@@ -13,6 +14,7 @@ import pytest
 from scipy import optimize, stats
 
 from dppack import BudgetAccountant, PrivacyLoss, accounting
+from dppack.accounting import _arithmetic
 from dppack.model_selection import stability as validation
 from dppack.analytic_gaussian_erm import models as analytic
 
@@ -357,7 +359,7 @@ def test_advanced_composition_closed_form():
 
 
 def test_advanced_composition_inverse_matches_spec_values():
-    # stability_validation.md §5 [derived]: k = 10, delta = 0.01
+    # Chaudhuri and Vinterbo 2013, Theorem 5 [derived]: k = 10, delta = 0.01
     for total, expected in ((0.3, 0.03029), (0.5, 0.04948), (1.0, 0.09445)):
         step = PrivacyLoss.approx(total, 0.01).advanced_composition_inverse(10, 0.01)
         assert step.eps == pytest.approx(expected, abs=5e-6)
@@ -537,10 +539,10 @@ def test_directed_sums_against_fractions():
                                                  0.7, 1.0 / 3.0], k)
                   * rng.choice([1.0, 0.5, 3.0], k)]
         exact = sum(Fraction(v) for v in values)
-        up = accounting._sum_up(values)
+        up = _arithmetic._sum_up(values)
         assert Fraction(up) >= exact > Fraction(math.nextafter(up, -math.inf)), values
         minuend = float(rng.choice([1.0, 2.0, 0.9, 1e-5]))
-        down = accounting._difference_down(minuend, values)
+        down = _arithmetic._difference_down(minuend, values)
         assert Fraction(down) <= Fraction(minuend) - exact < Fraction(
             math.nextafter(down, math.inf)), (minuend, values)
 
@@ -690,8 +692,12 @@ def test_session_default_accountant_nests_and_restores():
 
 
 def test_docstring_examples_run():
-    result = doctest.testmod(accounting)
-    assert result.failed == 0 and result.attempted >= 40
+    # the package and its private modules (the functions are defined there)
+    modules = [accounting] + [importlib.import_module(f"dppack.accounting.{name}") for name in (
+        "_accountant", "_arithmetic", "_charge", "_conversions", "_formulas", "_loss")]
+    results = [doctest.testmod(module) for module in modules]
+    assert sum(r.failed for r in results) == 0
+    assert sum(r.attempted for r in results) >= 40
 
 
 def test_charge_checks_at_once_and_spends_when_told():

@@ -1,10 +1,11 @@
-"""Tests of accuracy-first ERM, its AboveThreshold and baselines (spec accuracy_first.md §4-§7,
-§10).
+"""Tests of accuracy-first ERM, its AboveThreshold and baselines (Ligett, Neel,
+Roth, Waggoner and Wu 2017, Sections 2-4).
 
 What is checked:
 
-* the worked numbers of §8.3 / §10 (sensitivities, both AboveThreshold calibrations, the theory
-  eps, the doubling test), against values written out from the spec, not from the code;
+* the worked numbers of Ligett et al. 2017, Section 4 (sensitivities, both AboveThreshold
+  calibrations, the theory eps, the doubling test), against values written out by hand, not from
+  the code;
 * InteractiveAboveThreshold: halting, no answers after a halt, the 1/2 halting probability at
   the threshold (chi-square), validation before any draw;
 * the trust-region solver (KKT conditions, hard case) and the exact logistic minimiser;
@@ -42,7 +43,7 @@ from dppack import (
 from dppack.accuracy_first.erm import _logistic_minimiser
 from dppack.erm.solvers import trust_region_solve
 
-# ---- worked numbers (spec §8.3, §10) -------------------------------------------------------
+# ---- worked numbers (Ligett et al. 2017, Section 4) ----------------------------------------
 
 N_PAPER, LAMBDA_PAPER = 100_000, 0.005
 
@@ -423,7 +424,7 @@ def test_target_met_in_at_least_one_minus_gamma_of_runs(model, calibration):
         excesses.append(excess)
         assert res.eps == res.eps_test + res.eps_level
     assert met / RUNS >= 1 - gamma - 3 * math.sqrt(gamma * (1 - gamma) / RUNS)
-    # spec §10: "typically <= alpha/2" (the noisy test stops once the excess is well below
+    # "typically <= alpha/2" (the noisy test stops once the excess is well below
     # alpha/2 on most runs); read as the median, observed 0.33 alpha (ridge), 0.17 (logistic)
     assert np.median(excesses) <= alpha / 2
     assert len(set(stops)) > 1 and min(stops) > 0  # the levels really vary and are tested
@@ -453,7 +454,8 @@ def test_ex_post_eps_ordering_at_large_n():
 
 
 def _iat_halt_probability(gap, b):
-    """P(f + Lap(4b) >= W + Lap(2b)) for gap = W - f (spec §5, b = Delta / eps_A).
+    """P(f + Lap(4b) >= W + Lap(2b)) for gap = W - f (Ligett et al. 2017,
+    Algorithm 2, b = Delta / eps_A).
 
     Lap(4b) - Lap(2b) has characteristic function 1/((1 + 16b^2w^2)(1 + 4b^2w^2)) =
     (4/3)/(1 + 16b^2w^2) - (1/3)/(1 + 4b^2w^2): a signed mixture of Lap(4b) and Lap(2b).
@@ -488,7 +490,8 @@ def _trust_region_1d(a, g, radius):
 
 @pytest.mark.parametrize("method", ["noise_reduction", "theory"])
 def test_ridge_covariance_noise_is_laplace_4_over_eps(method):
-    """Covariance perturbation (spec §6.1 step 2, Thm 3.1): at level eps every entry of the
+    """Covariance perturbation (Ligett et al. 2017, Algorithm 3 step 2, Thm 3.1): at level eps every
+    entry of the
     noise on X'X and on X'y is Lap(4/eps) (l1-sensitivity 2 each, eps/2 each). One column
     (d = 1), so theta = (r + z) / (S + Z + n lambda) inside the ball; the package's thetas are
     compared (two-sample KS, level 0.001, false-failure rate 0.001 under a fresh seed) with
@@ -520,7 +523,7 @@ def test_ridge_covariance_noise_is_laplace_4_over_eps(method):
 
 @pytest.mark.parametrize("method", ["noise_reduction", "theory"])
 def test_logistic_output_noise_is_laplace_2_sqrt_d_over_n_lambda_eps(method):
-    """Output perturbation (spec §6.2 step 2, Thm 3.3): theta - theta* is Lap(2 sqrt(d) /
+    """Output perturbation (Ligett et al. 2017, Thm 3.3): theta - theta* is Lap(2 sqrt(d) /
     (n lambda eps)) per coordinate (theta* computed here by BFGS; the ball is far away). KS at
     level 0.001 (false-failure rate 0.001 under a fresh seed); sqrt(d) or the 2 forgotten
     shrinks the scale by 29 % or 50 % and is rejected.
@@ -557,7 +560,8 @@ def test_logistic_output_noise_is_laplace_2_sqrt_d_over_n_lambda_eps(method):
 
 @pytest.mark.parametrize("calibration, gamma", [("paper", 0.9), ("exact", 0.3)])
 def test_doubling_test_noise_is_laplace_delta_over_eps_test(calibration, gamma):
-    """Doubling's Laplace test (spec §7.2): accept when excess + Lap(b_test) <= s, b_test =
+    """Doubling's Laplace test (Ligett et al. 2017, the doubling method of Section 3): accept
+    when excess + Lap(b_test) <= s, b_test =
     Delta / eps_test; "paper": s = alpha/2, b_test = (alpha/2) / ln(K / (2 gamma)). With
     eps_min = 1e6 the first fit's excess is ~1e-12, so the first level is rejected with
     probability (1/2) exp(-s / b_test): exactly gamma / K for "paper" (here 0.9 / 3 = 0.3).

@@ -28,7 +28,8 @@ import pytest
 from scipy.stats import binomtest
 
 import dppack
-from dppack import accuracy, stats
+from dppack import stats
+from dppack.accuracy import _moments
 from dppack.accuracy import noiseIntervalDP
 from ratio_checks import planted
 
@@ -172,7 +173,7 @@ def _count_only():
     errors = _corner_errors(
         lambda s: dppack.pooledCovDP(*s, eps=1.0, which_sensitivity="unbounded", **COV),
         samples, _pooled_cov_truth(samples), np.array([0.0, 0.0, 0.0, a_n]))
-    return errors.max(), accuracy.ratio_of_sums_bound(sizes, 0.5, 1.0, 0.0, 0.0, 0.0, a_n,
+    return errors.max(), _moments.ratio_of_sums_bound(sizes, 0.5, 1.0, 0.0, 0.0, 0.0, a_n,
                                                       False)
 
 
@@ -211,7 +212,7 @@ def test_pooled_planted_bugs_are_caught(monkeypatch, check, bug):
     # exceeds the bound (at the box's sizes named; measured: 1.02 to 1.69 times it). Not
     # planted: dropping the clamp's term E, which the corners do not reach (E rests on
     # maxsq(x) >= H (x - 1/x), attained at odd whole counts only).
-    monkeypatch.setattr(accuracy, "ratio_of_sums_bound", planted(bug))
+    monkeypatch.setattr(_moments, "ratio_of_sums_bound", planted(bug))
     worst, bound = check()
     bound = getattr(bound, "half_width", bound)
     assert worst > bound * (1 + 1e-12)

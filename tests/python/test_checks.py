@@ -320,7 +320,7 @@ def test_bound():
 # --------------------------------------------------------------------------------------------
 
 CALL_SITES = [
-    # mechanisms: DPpack's texts and ours (spec dppack_api.md §2)
+    # mechanisms: DPpack's texts and ours (DPpack's R/Mechanisms.R)
     (lambda: dppack.LaplaceMechanism(1.0, 0, 1.0), "eps must be a scalar > 0"),
     (lambda: dppack.LaplaceMechanism(1.0, math.inf, 1.0),
      "eps must be finite: eps = Inf would release the true values without noise."),

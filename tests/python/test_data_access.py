@@ -1,11 +1,11 @@
-"""Tests of dppack's data-access functions, specs/dppack_api.md §3.5-§3.9 and §4.
+"""Tests of dppack's data-access functions, against DPpack's R/DataAccess.R.
 
 What is checked:
 
 * every reference value of the spec ([verified] in R 4.2.2): meanDataAccess, varDataAccess,
-  covDataAccess, histogramDataAccess (§4), pooledVarDataAccess (§3.7), pooledCovDataAccess
-  (§3.8), quantileDataAccess (§3.9), and the sensitivities of histograms and tables per
-  mechanism (§3.5, §3.6, §3.11);
+  covDataAccess, histogramDataAccess, pooledVarDataAccess, pooledCovDataAccess,
+  quantileDataAccess, and the sensitivities of histograms and tables per mechanism (DPpack's
+  histogramDP, tableDP and their sensitivities in R/StatFunctions.R);
 * DPpack's result names, that the data are not clipped (except by quantileDataAccess, which
   clips its sorted copy) and that the caller's data are never modified;
 * the tables' labels (levels, factor names) and the validation messages, DPpack's and ours.
@@ -32,7 +32,8 @@ from dppack import (
     varDataAccess,
 )
 
-# The samples of the spec's pooled references (§3.7, §3.8). The covariance samples are R's
+# The samples of the pooled references (DPpack's pooledVarDP and pooledCovDP). The covariance
+# samples are R's
 # matrix(c(1, 4, -2, 8, -6, -3), ncol = 2) and matrix(c(1, 2, -5, 7), ncol = 2): R fills
 # them column by column.
 POOLED_VAR_SAMPLES = [[1, 4, -2, 8, -6], [1, 2], [-5, -7]]
@@ -43,7 +44,7 @@ POOLED_COV_SAMPLES = [
 ]
 
 # --------------------------------------------------------------------------------------------
-# Reference values (spec §4, §3.7, §3.8, §3.9)
+# Reference values (computed by DPpack's R/DataAccess.R)
 # --------------------------------------------------------------------------------------------
 
 
@@ -101,7 +102,7 @@ def test_pooled_var_reference():
 
 
 def test_pooled_var_reference_with_pairs():
-    """N = 2J: the unbounded sensitivity differs from the bounded one (§3.7)."""
+    """N = 2J: the unbounded sensitivity differs from the bounded one (DPpack's pooledVarDP)."""
     result = pooledVarDataAccess(POOLED_VAR_PAIRS, -10, 10, False)
     assert result["True.Values"] == pytest.approx(2.333333, abs=1e-6)
     assert result["Bounded.Sensitivities"] == pytest.approx(66.6667, abs=1e-4)
@@ -170,7 +171,8 @@ def test_quantile_matrix_is_flattened():
 
 
 def test_mean_var_cov_do_not_clip():
-    """DPpack's data access does not clip (§4): data outside the bounds count as they are."""
+    """DPpack's data access does not clip (R/DataAccess.R): data outside the bounds count as
+    they are."""
     x = np.array([-10.0, 0.0, 1.0, 20.0])
     assert meanDataAccess(x, 0, 1)["True.Values"] == pytest.approx(2.75)
     assert varDataAccess(x, 0, 1)["True.Values"] == pytest.approx(np.var(x, ddof=1))

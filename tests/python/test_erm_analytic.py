@@ -1,14 +1,16 @@
 """Tests of ERM with the analytic Gaussian mechanism: OPERA and the sound GRPUA
 (spec analytic_gaussian_erm.md, seed 002), python/dppack/analytic_gaussian_erm/models.py.
 
-What is checked (the spec's §8 acceptance checks, in its order):
+What is checked:
 
-* aGM: the §2 table to 1e-6, the exact privacy condition written out here, monotonicity in eps
+* aGM: the sigma table of Balle and Wang 2018 (Theorem 2, Algorithm 1) to 1e-6, the exact
+  privacy condition written out here, monotonicity in eps
   and delta, linearity in Delta, below the classical sigma for eps < 1, alpha = 1 at delta0,
   and the eps -> 0 limit Delta / (sqrt(2 pi) delta);
 * accountant: the paper's Theorem 7 total, the general strong composition reproducing it, the
-  per-step eps of §5.3(b)'s table, and totals (recomputed here) <= the requested budget;
-* OPERA: the sensitivity 0.11103 of §8, the model's Delta and sigma, the law of the noise
+  per-step eps of the sound GRPUA (docs/design-notes.md), and totals (recomputed here) <= the
+  requested budget;
+* OPERA: the sensitivity 0.11103 (Ding et al.), the model's Delta and sigma, the law of the noise
   (KS against N(0, sigma^2)), eps = Inf against an independent solver (L-BFGS of
   LogisticRegressionDP / svmDP), accuracy and objective >= / <= the classical baseline OutPert
   at eps in {0.01, 0.1, 0.5}, accuracy rising with eps to the non-private one;
@@ -55,7 +57,8 @@ SEED = 20261121
 
 
 def agm_condition(eps, delta_sens, sigma):
-    """Left side of the exact aGM condition (spec §2, paper Theorem 2), e^eps in log space."""
+    """Left side of the exact aGM condition (Balle and Wang 2018,
+    Theorem 2), e^eps in log space."""
     a = delta_sens / (2 * sigma)
     b = eps * sigma / delta_sens
     return stats.norm.cdf(a - b) - math.exp(eps + stats.norm.logcdf(-a - b))
@@ -66,7 +69,8 @@ def classical_sigma(eps, delta, sens):
 
 
 def composed_total(eps_step, delta_step, n, T, delta_total, amplification):
-    """Spec §5.3(b): amplified per-step budget, then strong composition with delta' =
+    """The sound GRPUA (docs/design-notes.md): amplified per-step budget, then strong composition
+    with delta' =
     delta_total / 2."""
     if amplification == "paper":
         e0 = 2 * eps_step / n
@@ -121,9 +125,9 @@ def scaled_objective(model, X, y, loss, gamma, h=0.5):
     return float(np.mean(values) + gamma / n * (w @ w) / 2)
 
 
-# ---- aGM (spec §2, §8) -------------------------------------------------------------------------
+# ---- aGM (Balle and Wang 2018, Theorem 2) ---------------------------------------------------
 
-AGM_TABLE = [  # eps, delta, sigma_aGM (Delta = 1), spec §2
+AGM_TABLE = [  # eps, delta, sigma_aGM (Delta = 1), Balle and Wang 2018, Theorem 2
     (1e-9, 1e-3, 398.94198), (1e-3, 1e-3, 276.12888), (0.01, 1e-3, 93.907420),
     (0.01, 1e-5, 243.78544), (0.1, 1e-3, 17.404396), (0.1, 1e-5, 30.749566),
     (0.5, 1e-3, 4.6101280), (0.5, 1e-5, 7.0318267), (1, 1e-3, 2.5746570),
@@ -153,7 +157,8 @@ def test_agm_monotone_linear_and_below_classical():
                                                                                   rel=1e-9)
         if eps < 1:
             assert one < classical_sigma(eps, delta, 1.0)
-    # at eps = 10 the classical sigma is smaller than the exact one: not DP there (spec §2)
+    # at eps = 10 the classical sigma is smaller than the exact one: not DP there (Balle and Wang
+    # 2018, Theorem 2)
     assert classical_sigma(10, 1e-3, 1) < calibrateAnalyticGaussianMechanism(10, 1e-3, 1)
 
 
@@ -166,7 +171,7 @@ def test_agm_branch_at_delta0_and_small_eps_limit():
     assert calibrateAnalyticGaussianMechanism(1e-12, 1e-3, 1.0) == pytest.approx(limit, rel=1e-4)
 
 
-# ---- accountant (spec §5.1, §5.3b, §8) ---------------------------------------------------------
+# ---- accountant (Ding et al., GRPUA, Algorithm 2; docs/design-notes.md) --------------------
 
 
 def test_paper_total_and_general_formula():
@@ -203,7 +208,7 @@ def test_accountant_totals_within_budget_and_tight(eps, delta, n, T, amplificati
     assert e_tot <= eps * (1 + 1e-12) and d_tot <= delta * (1 + 1e-12)
     assert e_tot >= eps * (1 - 1e-9)  # the budget is spent, not wasted
     assert budget["eps_total"] <= eps and budget["delta_total"] <= delta
-    # the reported totals are the true ones (not an understated eps, spec §5.3b)
+    # the reported totals are the true ones (not an understated eps)
     assert budget["eps_total"] == pytest.approx(e_tot, rel=1e-9)
     assert budget["delta_total"] == pytest.approx(d_tot, rel=1e-12)
 
@@ -239,7 +244,7 @@ def test_accountant_refusals():
         analytic.grpua_per_step_budget(10, 1e-5, 100, 1000, "paper")
 
 
-# ---- OPERA (spec §3, §8) -----------------------------------------------------------------------
+# ---- OPERA (Ding et al., Algorithm 1) -------------------------------------------------------
 
 
 def test_opera_sensitivity_spec_value_and_variants():
@@ -322,7 +327,7 @@ def test_opera_without_noise_converges_to_independent_solver(loss):
 @pytest.mark.parametrize("loss", ["logistic", "huber"])
 @pytest.mark.slow
 def test_opera_beats_classical_baseline_and_rises_with_eps(loss):
-    """Spec §8: OPERA's noise is below OutPert's and, averaged over 30 runs, its objective
+    """OPERA's noise is below OutPert's and, averaged over 30 runs, its objective
     <= OutPert's at eps in {0.01, 0.1, 0.5}; accuracy rises with eps to the non-private one.
     The exact discrete Gaussian draws a different number of values for each variance, so the
     runs are no longer paired across eps and methods (issue 12): the accuracy comparisons
@@ -355,12 +360,12 @@ def test_opera_beats_classical_baseline_and_rises_with_eps(loss):
     assert abs(values[-1] - accuracy(nonprivate, X_TEST, Y_TEST)) < 0.01
 
 
-# ---- GRPUA (spec §5.3, §8) ---------------------------------------------------------------------
+# ---- GRPUA (Ding et al., Algorithm 2; the sound version of docs/design-notes.md) -----------
 
 
 def test_grpua_noise_sd_is_n_times_agm_of_2L():
     """With X = 0 and T = 1, w_2 = -eta(1) n z = -z / mu: the noise of the n-scaled gradient,
-    n z, has sd n aGM(eps_step, delta_step, 2L) (spec §5.3a). KS over 150 fits x 4 coords."""
+    n z, has sd n aGM(eps_step, delta_step, 2L) (the sound GRPUA). KS over 150 fits x 4 coords."""
     n, p, gamma = 10, 4, 2.0
     X, y = np.zeros((n, p)), np.tile([0.0, 1.0], n // 2)
     z = []

@@ -1,8 +1,10 @@
-"""Tests of dppack's CMS ERM core against specs/dppack_api.md §5, §6.1-6.4 and §8.
+"""Tests of dppack's CMS ERM core against DPpack's R/StatModels.R (the building blocks, the CMS
+classes and their known bugs).
 
 What is checked:
 
-* the building blocks' reference values of §5 (Huber loss and weighted gradient, phi_gaussian),
+* the building blocks' reference values from DPpack (Huber loss and weighted gradient,
+  phi_gaussian),
   the maps' gradients against finite differences, and the law of generate_sampling's draws;
 * every constructor and fit validation error (DPpack's texts and ours), raised before any random
   number is drawn, and that the caller's X is never modified;
@@ -12,7 +14,8 @@ What is checked:
 * objective perturbation: the eps' / Delta branches and the law of the noise vector b, recovered
   from the first-order condition at the fitted optimum;
 * the scaling round trip, eps = Inf optima against independent Newton solvers in the original
-  scale, accuracy rising with eps, gamma actually used (DPpack bug §8.1 fixed), user subclasses
+  scale, accuracy rising with eps, gamma actually used (DPpack's LogisticRegressionDP
+  ignores it: fixed), user subclasses
   with their own callables (also R-like outputs: lists, n x 1 matrices), the Gaussian-kernel SVM
   on circular data, and the weights.
 
@@ -57,7 +60,7 @@ ALPHA = 0.001  # false-rejection probability of each statistical test under a fr
 TAU = 1e-6  # the optimality slack output perturbation's sensitivity covers (cms.OPTIMALITY_SLACK)
 SEED = 20240917
 
-# DPpack's messages (spec §6) and ours
+# DPpack's messages (DPpack's ERM classes) and ours
 REGULARIZER = "regularizer must be one of {'l2'}, or a function."
 METHOD = "perturbation_method must be one of 'output' or 'objective'."
 C_GIVEN = "c must be given for 'objective' perturbation_method."
@@ -98,7 +101,7 @@ def _unit_bounds(p):
 
 
 # --------------------------------------------------------------------------------------------
-# Building blocks (§5)
+# Building blocks (DPpack's R/StatModels.R)
 # --------------------------------------------------------------------------------------------
 
 

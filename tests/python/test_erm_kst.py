@@ -1,4 +1,5 @@
-"""Tests of the KST framework and LinearRegressionDP, specs/dppack_api.md §6.5, §6.6, §8.10.
+"""Tests of the KST framework and LinearRegressionDP (DPpack's EmpiricalRiskMinimizationDP.KST and
+LinearRegressionDP, and their optimiser's stop).
 
 What is checked:
 
@@ -54,7 +55,7 @@ BOUNDS_LOWER = [-1, -2]
 
 
 def _scaled_problem(X, y, upper, lower, add_bias):
-    """The spec's §6.6 scaling, computed independently of the implementation."""
+    """DPpack's LinearRegressionDP scaling, computed independently of the implementation."""
     upper = np.asarray(upper, float)
     lower = np.asarray(lower, float)
     k = X.shape[1]

@@ -165,7 +165,7 @@ KST_DOMAIN = {"constraints": lambda c: np.array([c @ c - c.size]),
               "jacobian": lambda c: 2.0 * np.asarray(c)}
 
 CASES = {
-    # statistics (spec dppack_api.md §3)
+    # statistics (DPpack's R/StatFunctions.R)
     "meanDP": _stat("meanDP"),
     "varDP": _stat("varDP"),
     "sdDP": lambda i: dppack.sdDP(i.vec(XV), 0.9, 0.0, 1.0, mechanism="Gaussian", delta=1e-5,
@@ -183,7 +183,7 @@ CASES = {
         random_state=11),
     "tableDP": lambda i: dppack.tableDP(i.vec(FACTOR, "g"), i.vec(FACTOR2, "h"), eps=1.0,
                                         delta=1e-3, random_state=11),
-    # data access (spec §4)
+    # data access (DPpack's R/DataAccess.R)
     "meanDataAccess": lambda i: dppack.meanDataAccess(i.vec(XV), 0, 1),
     "varDataAccess": lambda i: dppack.varDataAccess(i.vec(XV), 0, 1),
     "covDataAccess": lambda i: dppack.covDataAccess(i.vec(XV), i.vec(XV2), 0, 1, 0, 1),
@@ -196,7 +196,7 @@ CASES = {
         [i.frame(np.column_stack([XV, XV2])[:120]), i.frame(np.column_stack([XV, XV2])[120:])],
         0, 1, 0, 1, False),
     "tableDataAccess": lambda i: dppack.tableDataAccess(i.vec(FACTOR, "g"), i.vec(FACTOR2)),
-    # mechanisms (spec §2)
+    # mechanisms (DPpack's R/Mechanisms.R)
     "LaplaceMechanism": lambda i: dppack.LaplaceMechanism(i.vec(XV[:5]), 1.0, 1.0,
                                                           random_state=11),
     "GaussianMechanism": lambda i: dppack.GaussianMechanism(i.vec(XV[:5]), 0.9, 1e-5, 1.0,
@@ -205,7 +205,7 @@ CASES = {
                                                                   random_state=11),
     "ExponentialMechanism_candidates": lambda i: dppack.ExponentialMechanism(
         i.vec(XV[:5]), 1.0, 1.0, candidates=i.vec(np.array(list("abcde"))), random_state=11),
-    # models: fit, then predict (spec §6)
+    # models: fit, then predict (DPpack's ERM classes)
     "LogisticRegressionDP": lambda i: _fit(dppack.LogisticRegressionDP("l2", 1.0, 1.0), i, Y01,
                                            [1, 1, 1], [-1, -1, -1], add_bias=True),
     "svmDP": lambda i: _fit(dppack.svmDP("l2", 1.0, 1.0, "output"), i, Y01, [1, 1, 1],
@@ -229,7 +229,7 @@ CASES = {
         "logistic", 1.0, 1e-5, 1.0, iterations=20), i, Y01, [1, 1, 1], [-1, -1, -1]),
     "OutputPerturbationAGM": lambda i: _fit(dppack.OutputPerturbationAGM(
         "logistic", 1.0, 1e-5, 1.0), i, Y01, [1, 1, 1], [-1, -1, -1]),
-    # tuning (spec §7)
+    # tuning (DPpack's tune_classification_model, tune_linear_regression_model)
     "tune_classification_model": lambda i: dppack.tune_classification_model(
         [dppack.LogisticRegressionDP("l2", 1.0, g) for g in (0.1, 1.0)], i.frame(X),
         i.vec(Y01), [1, 1, 1], [-1, -1, -1], random_state=11).coeff,

@@ -1,4 +1,4 @@
-"""Private confidence intervals for ERM (spec confidence_intervals.md, §10 acceptance checks).
+"""Private confidence intervals for ERM (Wang, Kifer and Lee 2019).
 
 Random tests use fixed seeds. Each distribution check is a KS test at level 1e-3 (or a moment
 check at >= 4 standard errors), so a correct implementation fails one of them for a random seed
@@ -42,11 +42,11 @@ LOGISTIC = losses.margin_loss("logistic", 0.5)
 HUBER = losses.margin_loss("huber", 1.0)
 
 
-# ---- §4: eps' of the improved objective perturbation --------------------------------------
+# ---- Wang, Kifer and Lee 2019, Algorithm 1: eps' of the improved objective perturbation ----
 
 
 def test_eps_prime_worked_example():
-    # spec §4 worked example: n = 30,162, c = 0.001, eps = 0.5
+    # Wang, Kifer and Lee 2019, Algorithm 1 worked example: n = 30,162, c = 0.001, eps = 0.5
     assert inference.objective_eps_prime(0.5, 0.25, 30162, 0.001) == pytest.approx(0.495864,
                                                                                     abs=5e-7)
     assert inference.objective_eps_prime(0.5, 0.5, 30162, 0.001) == pytest.approx(0.491746,
@@ -54,7 +54,8 @@ def test_eps_prime_worked_example():
 
 
 def test_eps_prime_threshold_is_strict():
-    # c = t / (2n(e^eps - 1)) exactly gives eps' = 0: refused (spec §4 step 1)
+    # c = t / (2n(e^eps - 1)) exactly gives eps' = 0: refused (Wang, Kifer and Lee 2019, Algorithm
+    # 1 step 1)
     n, t, eps = 1000, 0.25, 0.5
     c = t / (2 * n * math.expm1(eps))
     with pytest.raises(ValueError, match="gamma >"):
@@ -73,7 +74,7 @@ def test_too_small_gamma_is_refused_before_any_draw():
     assert rng.bit_generator.state == state
 
 
-# ---- §3: the spherical Laplace law ----------------------------------------------------------
+# ---- the spherical Laplace law (Wang, Kifer and Lee 2019) ----------------------------------
 
 
 def test_spherical_laplace_moments_and_laws():
@@ -102,7 +103,7 @@ def test_spherical_laplace_single_draw_matches_dppack_noise():
     assert np.array_equal(one, r * g / np.linalg.norm(g))
 
 
-# ---- §2: matrices and sensitivities ---------------------------------------------------------
+# ---- matrices and sensitivities (Wang, Kifer and Lee 2019) ---------------------------------
 
 
 def test_sensitivity_formulas():
@@ -119,7 +120,8 @@ def test_sensitivity_formulas():
 
 @pytest.mark.parametrize("loss", [LOGISTIC, HUBER], ids=["logistic", "huber"])
 def test_sensitivities_bound_random_record_swaps(loss):
-    """max over swaps of one record of ||vec(M_D - M_D')|| stays below the bound (§10)."""
+    """max over swaps of one record of ||vec(M_D - M_D')|| stays below the bound (Wang, Kifer and
+    Lee 2019)."""
     rng = np.random.default_rng(21)
     n, d, c = 50, 3, 0.001
     X = rng.normal(size=(n, d))
@@ -183,7 +185,7 @@ def test_hessian_is_the_gradients_derivative(loss):
                        atol=1e-8)
 
 
-# ---- §5: PrivSPDMat ----------------------------------------------------------------------
+# ---- Wang, Kifer and Lee 2019, Algorithm 2: PrivSPDMat --------------------------------------
 
 
 @pytest.mark.parametrize("notion", ["DP", "zCDP"])
@@ -232,7 +234,8 @@ def test_priv_spd_mat_dp_noise_scale():
 
 
 def _exact_minimiser(X, y, margin, c, b):
-    """The confidence intervals' solve (spec §4 step 3): Newton to ||grad|| <= 1e-10."""
+    """The confidence intervals' solve (Wang, Kifer and Lee 2019, Algorithm 1 step 3): Newton to
+    ||grad|| <= 1e-10."""
     return solvers.margin_newton(X, y, margin.value, margin.first, margin.second, c, b)
 
 
@@ -255,7 +258,7 @@ def test_exact_fit_agrees_with_dppack_models(loss):
 @pytest.mark.parametrize("loss", ["logistic", "huber"])
 def test_objective_perturbation_noise_law(loss):
     """At theta~ the unperturbed gradient equals -b/n (exact minimiser), and ||b|| follows
-    Gamma(d, eps'/2) (spec §4 step 2)."""
+    Gamma(d, eps'/2) (Wang, Kifer and Lee 2019, Algorithm 1 step 2)."""
     X, y = logistic_data(400, 2, 13)
     Xs, ys, scale = scaled(X, y)
     n, gamma = 400, 2.0
@@ -302,12 +305,12 @@ def test_output_perturbation_noise_law(notion):
         assert stats.kstest(noise.ravel(), stats.norm(0, sd).cdf).pvalue > KS_LEVEL
 
 
-# ---- §6, §7: the intervals ----------------------------------------------------------------
+# ---- the intervals (Wang, Kifer and Lee 2019, Algorithms 3 to 5) ---------------------------------
 
 
 def test_output_zcdp_closed_form_equals_gaussian_monte_carlo():
     """The closed form of Algorithm 5 (zCDP) equals the Monte Carlo version with Gaussian
-    beta within Monte Carlo error (about 1% for m = 1e5, spec §10)."""
+    beta within Monte Carlo error (about 1% for m = 1e5)."""
     rng = np.random.default_rng(17)
     d, n, c, rho1, alpha = 4, 5000, 0.001, 0.125, 0.05
     A = rng.normal(size=(d, d))
@@ -359,7 +362,7 @@ def test_budget_split_and_composition():
     X, y = logistic_data(2000, 2, 20)
     obj = dppack.confintERM(X, y, [1, 1], [-1, -1], 4.0, rho=0.1875, add_bias=True,
                             n_draws=100, random_state=1)
-    # paper split (spec §10): objective at eps 0.5, rho 0.5^2/2 + 0.03125 + 0.03125 = 0.1875
+    # paper split: objective at eps 0.5, rho 0.5^2/2 + 0.03125 + 0.03125 = 0.1875
     assert obj.notion == "zCDP" and obj.rho == 0.1875 and obj.eps is None
     assert obj.eps_objective == pytest.approx(0.5, rel=1e-15)
     assert obj.budgets == pytest.approx((0.125, 0.03125, 0.03125), rel=1e-15)
@@ -381,8 +384,10 @@ def test_budget_split_and_composition():
 def test_released_matrices_and_interval_use_the_stated_calibration(monkeypatch, notion, method,
                                                                    loss):
     """Inside confintERM: H~ and Sigma~ get the matrices of Eq. 5 and 6 at theta~, the
-    sensitivities of §2, the budget shares phi_2, phi_3 and the floor 2c (§5); the interval
-    step gets eps' (§6) or phi_1 (§7); the shares compose to the stated total (§10). A noise
+    sensitivities, the budget shares phi_2, phi_3 and the floor 2c (Wang, Kifer and Lee 2019,
+    Algorithm 2); the interval
+    step gets eps' (Algorithm 3) or phi_1 (Algorithms 4 and 5); the shares compose to the stated
+    total. A noise
     scale too small by any factor shows here (the coverage tests would not see it)."""
     calls = {"spd": [], "mc": [], "closed": []}
     spd, mc, closed = (inference._spd_eigen, inference._monte_carlo_draws,
@@ -550,7 +555,7 @@ def test_bad_data_raise_dppack_messages():
         dppack.confintERM(X, 2 * y - 1, [1, 1], [-1, -1], 1.0, eps=1)
 
 
-# ---- statistical acceptance (spec §8 coverage protocol, scaled down for CI) ---------------
+# ---- statistical acceptance (the paper's coverage protocol, scaled down for CI) ------------
 
 CONFIGS = [(notion, method, loss) for notion in ("DP", "zCDP")
            for method in ("objective", "output") for loss in ("logistic", "huber")]
@@ -603,7 +608,7 @@ def test_bootstrap_coverage_reaches_nominal(coverage_ci, config):
 
 
 def test_bootstrap_lengths_are_ordered(coverage_ci):
-    """The three orderings of spec §10: DP-obj < DP-out, zCDP-out < DP-out and zCDP-obj <
+    """The three orderings of the paper: DP-obj < DP-out, zCDP-out < DP-out and zCDP-obj <
     DP-obj. The last is a small effect (only the noise of H~ and Sigma~ differs, about 2% of
     the length here), but it held for both losses at every data seed 1-8 of this setting."""
     for loss in ("logistic", "huber"):

@@ -67,7 +67,7 @@ def test_scalar_first_agrees_with_the_vectorised_one(loss):
 
 
 def test_huber_values_at_dppack_reference_points():
-    # spec dppack_api.md §5, verified against DPpack
+    # DPpack's R/StatModels.R, verified against DPpack
     y_hat = np.array([-0.5, 1.2, -0.9, 0.8, 1.6])
     y = np.array([-1.0, 1.0, -1.0, 1.0, 1.0])
     np.testing.assert_allclose(blocks.generate_loss_huber(0.5)(y_hat, y),
@@ -90,8 +90,8 @@ def test_huber_values_at_dppack_reference_points():
 
 @pytest.mark.parametrize("loss", LOSSES, ids=IDS)
 def test_constants_are_the_suprema_of_the_derivatives(loss):
-    # lipschitz = sup |f'|, curvature = sup |f''| (spec confidence_intervals.md §2,
-    # analytic_gaussian_erm.md §1): bounds on a fine grid, and attained (or approached)
+    # lipschitz = sup |f'|, curvature = sup |f''| (Wang, Kifer and Lee 2019;
+    # Ding et al.): bounds on a fine grid, and attained (or approached)
     z = np.linspace(-60.0, 60.0, 1_200_001)
     first, second = np.abs(loss.first(z)), np.abs(loss.second(z))
     assert first.max() <= loss.lipschitz

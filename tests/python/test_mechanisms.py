@@ -1,4 +1,5 @@
-"""Tests of dppack's mechanisms against the reference, specs/dppack_api.md §2 and §9.1.
+"""Tests of dppack's mechanisms against the reference, DPpack's R/Mechanisms.R and DPpack's
+Mechanisms_test.R.
 
 What is checked:
 
@@ -7,10 +8,11 @@ What is checked:
   deliberate deviations from DPpack (Inf budgets, delta >= 1, NaN/Inf data, allocation with a
   single sensitivity, all-zero measure, NaN/+Inf utility), and that a failing call draws no
   random number;
-* the reference noise scales of §2.2 and §2.3, and an independent check that the analytic
+* the reference noise scales of DPpack's GaussianMechanism and
+  calibrateAnalyticGaussianMechanism, and an independent check that the analytic
   Gaussian calibration meets Balle and Wang's privacy condition;
 * the law of the noise of every mechanism (Kolmogorov-Smirnov for Laplace and Gaussian,
-  chi-square for the exponential mechanism) on the §9.1 cases;
+  chi-square for the exponential mechanism) on the cases of DPpack's Mechanisms_test.R;
 * the randomness contract, the shapes and containers of the results, and the import time.
 
 Statistical tests: every one runs at significance level ALPHA = 0.001 with a fixed seed, so the
@@ -50,7 +52,8 @@ N_CALLS = 10_000  # calls (one draw per coordinate each) when a law needs one ca
 SEED = 20240601
 
 # --------------------------------------------------------------------------------------------
-# Messages (spec §2; the ones marked "ours" are deviations from DPpack, which has none there)
+# Messages (DPpack's R/Mechanisms.R; the ones marked "ours" are deviations from DPpack, which
+# has none there)
 # --------------------------------------------------------------------------------------------
 
 TV_NUMERIC = "true_values must be numeric atomic vectors or scalars."
@@ -67,7 +70,7 @@ ALLOC_LENGTH = "Length of alloc_proportions, if given, must match length of sens
 ALLOC_POSITIVE = "Values in alloc_proportions, if given, must be > 0."
 ALLOC_NUMERIC = "Values in alloc_proportions, if given, must be numeric."  # ours
 ALLOC_FINITE = "Values in alloc_proportions, if given, must be finite."  # ours
-ALLOC_ONE_SENS = (  # ours: DPpack crashes (Laplace) or returns NaN (Gaussian), spec §8.8
+ALLOC_ONE_SENS = (  # ours: DPpack crashes (Laplace) or returns NaN (Gaussian)
     "alloc_proportions needs one sensitivity per element of true_values; "
     "with a single sensitivity for several values, leave alloc_proportions None."
 )
@@ -107,7 +110,7 @@ RANDOM_STATE = "random_state must be None, a non-negative integer or a numpy.ran
 NAN, INF = float("nan"), float("inf")
 
 LAPLACE_ERRORS = [
-    # spec §9.1 cases
+    # DPpack's Mechanisms_test.R cases
     pytest.param("a", 1, 1, None, TV_NUMERIC, id="tv-string"),
     pytest.param(["a", "b"], 1, 1, None, TV_NUMERIC, id="tv-string-vector"),
     pytest.param(None, 1, 1, None, TV_NUMERIC, id="tv-None"),
@@ -160,7 +163,7 @@ def _gaussian(true_values=0, eps=0.5, delta=0.01, sens=1, **kwargs):
 
 
 GAUSSIAN_ERRORS = [
-    # spec §9.1 cases
+    # DPpack's Mechanisms_test.R cases
     pytest.param(dict(true_values="a"), TV_NUMERIC, id="tv-string"),
     pytest.param(dict(eps="a"), EPS, id="eps-string"),
     pytest.param(dict(eps=-1), EPS, id="eps-negative"),
@@ -225,7 +228,7 @@ def _exponential(utility=(1.0, 2.0, 3.0), eps=1, sensitivity=1, **kwargs):
 
 
 EXPONENTIAL_ERRORS = [
-    # spec §9.1 cases
+    # DPpack's Mechanisms_test.R cases
     pytest.param(dict(utility="a"), UTILITY_NUMERIC, id="utility-string"),
     pytest.param(dict(utility=None), UTILITY_NUMERIC, id="utility-None"),
     pytest.param(dict(utility=[True, False]), UTILITY_NUMERIC, id="utility-logical"),
@@ -338,7 +341,8 @@ def test_calibration_validation(kwargs, message):
     ],
 )
 def test_missing_arguments_raise_type_error(call):
-    """§9.1 'no args' / 'sensitivities missing': R says 'argument is missing'; Python TypeError."""
+    """DPpack's Mechanisms_test.R 'no args' / 'sensitivities missing': R says 'argument is
+    missing'; Python TypeError."""
     with pytest.raises(TypeError, match="missing"):
         call()
 
@@ -364,7 +368,7 @@ def test_gaussian_accepts_large_eps_outside_classical_aDP():
     ],
 )
 def test_gaussian_sigma_reference_values(eps, delta, type_DP, expected):
-    """Spec §2.2 reference sigmas (s = 1), computed by DPpack in R; linear in s."""
+    """DPpack's GaussianMechanism reference sigmas (s = 1), computed by DPpack in R; linear in s."""
     assert gaussian_sigma(eps, delta, 1.0, type_DP) == pytest.approx(expected, rel=1e-9)
     assert gaussian_sigma(eps, delta, 2.5, type_DP) == pytest.approx(2.5 * expected, rel=1e-9)
 
@@ -382,7 +386,7 @@ AGM_REFERENCES = [
 
 @pytest.mark.parametrize("eps, delta, sensitivity, expected", AGM_REFERENCES)
 def test_calibration_reference_values(eps, delta, sensitivity, expected):
-    """Spec §2.3 reference sigmas, computed by DPpack in R.
+    """DPpack's calibrateAnalyticGaussianMechanism reference sigmas, computed by DPpack in R.
 
     DPpack stops its bisection anywhere within tol = 1e-12 of delta; we stop only on the private
     side of delta (NEWS.md). Where DPpack stopped on the other side, as for (2, 1e-6) and
@@ -573,7 +577,7 @@ def repeated(call, n_calls=N_CALLS, seed=SEED):
     ],
 )
 def test_laplace_scalar_law(true_value, eps, sensitivity, scale):
-    """§9.1: b = Delta / eps, centred on the true value."""
+    """DPpack's Mechanisms_test.R: b = Delta / eps, centred on the true value."""
     out = LaplaceMechanism(np.full(N_DRAWS, float(true_value)), eps, sensitivity,
                            random_state=SEED)
     assert_ks(out, stats.laplace(loc=true_value, scale=scale))
@@ -582,7 +586,8 @@ def test_laplace_scalar_law(true_value, eps, sensitivity, scale):
 
 
 def test_laplace_vector_sensitivities_share_the_l1_scale():
-    """§9.1: tv (-5, 0, 10), Delta (.5, 1, 2), eps 1: every coordinate has b = 3.5 (no split)."""
+    """DPpack's Mechanisms_test.R: tv (-5, 0, 10), Delta (.5, 1, 2), eps 1: every coordinate has
+    b = 3.5 (no split)."""
     true_values = np.array([-5.0, 0.0, 10.0])
     out = repeated(lambda rng: LaplaceMechanism(true_values, 1, [0.5, 1, 2], random_state=rng))
     for column, true_value in zip(out.T, true_values):
@@ -591,7 +596,8 @@ def test_laplace_vector_sensitivities_share_the_l1_scale():
 
 
 def test_laplace_vector_with_scalar_sensitivity():
-    """§9.1: vector tv with scalar Delta = 1, eps 1: b = 1 for every coordinate."""
+    """DPpack's Mechanisms_test.R: vector tv with scalar Delta = 1, eps 1: b = 1 for every
+    coordinate."""
     true_values = np.array([-5.0, 0.0, 10.0])
     out = repeated(lambda rng: LaplaceMechanism(true_values, 1, 1, random_state=rng))
     for column, true_value in zip(out.T, true_values):
@@ -600,7 +606,8 @@ def test_laplace_vector_with_scalar_sensitivity():
 
 
 def test_laplace_allocation():
-    """§9.1: alloc (1, 9), Delta (.5, 1), eps 1: b_i = Delta_i / (a_i eps) = (5, 1.111...)."""
+    """DPpack's Mechanisms_test.R: alloc (1, 9), Delta (.5, 1), eps 1: b_i = Delta_i / (a_i eps)
+    = (5, 1.111...)."""
     out = repeated(
         lambda rng: LaplaceMechanism([0, 0], 1, [0.5, 1], alloc_proportions=[1, 9],
                                      random_state=rng)
@@ -637,7 +644,8 @@ def probabilistic_sigma(eps, delta, s):
     ],
 )
 def test_gaussian_scalar_law(true_value, eps, delta, sensitivity, kwargs, sigma):
-    """§9.1: the reference sigma of each variant, as the discrete Gaussian on a grid: N_DRAWS
+    """DPpack's Mechanisms_test.R: the reference sigma of each variant, as the discrete Gaussian on
+    a grid: N_DRAWS
     values in one call are one vector release (every value can move, L2 sensitivity Delta),
     whose calibration raises sigma by at most 60% (the zCDP conversion or the subgaussian
     bound, and sqrt(N_DRAWS) = 141 rounding steps on about 2^13 Delta / sigma); one value per call is a scalar release, raised
@@ -655,7 +663,8 @@ def test_gaussian_scalar_law(true_value, eps, delta, sensitivity, kwargs, sigma)
 
 
 def test_gaussian_vector_sensitivities_use_the_l2_norm():
-    """§9.1: Delta (.5, 1, 2), aDP eps .5 delta .01: sigma = ||Delta||_2 sqrt(2 ln 125) / .5."""
+    """DPpack's Mechanisms_test.R: Delta (.5, 1, 2), aDP eps .5 delta .01: sigma = ||Delta||_2
+    sqrt(2 ln 125) / .5."""
     true_values = np.array([-5.0, 0.0, 10.0])
     sigma = math.sqrt(0.25 + 1 + 4) * math.sqrt(2 * math.log(125)) / 0.5
     out = repeated(
@@ -668,7 +677,8 @@ def test_gaussian_vector_sensitivities_use_the_l2_norm():
 
 
 def test_gaussian_vector_with_scalar_sensitivity():
-    """§9.1: scalar Delta with vector tv, pDP: the same sigma for every coordinate."""
+    """DPpack's Mechanisms_test.R: scalar Delta with vector tv, pDP: the same sigma for every
+    coordinate."""
     true_values = np.array([-5.0, 0.0, 10.0])
     out = GaussianMechanism(np.tile(true_values, N_DRAWS // 3), 0.5, 0.01, 1, type_DP="pDP",
                             random_state=SEED).reshape(-1, 3)
@@ -687,7 +697,8 @@ def test_gaussian_vector_with_scalar_sensitivity():
     ],
 )
 def test_gaussian_allocation(type_DP, analytic, eps, delta, sensitivities, alloc, n_calls):
-    """§9.1: with allocation a, coordinate i uses eps_i = a_i eps, delta_i = a_i delta, Delta_i
+    """DPpack's Mechanisms_test.R: with allocation a, coordinate i uses eps_i = a_i eps,
+    delta_i = a_i delta, Delta_i
     (a normalised to sum 1)."""
     sigmas = []
     for share, sens in zip(np.divide(alloc, sum(alloc)), sensitivities):
@@ -743,7 +754,7 @@ def _exponential_counts(utility, eps, sensitivity, measure=None, n_calls=N_DRAWS
 
 
 def _exponential_law(utility, eps, sensitivity, measure=None):
-    """P(k) proportional to measure_k exp(eps u_k / (2 Delta)) (spec §2.4)."""
+    """P(k) proportional to measure_k exp(eps u_k / (2 Delta)) (DPpack's ExponentialMechanism)."""
     utility = np.asarray(utility, dtype=float)
     measure = np.ones_like(utility) if measure is None else np.asarray(measure, dtype=float)
     weight = measure * np.exp(eps * (utility - utility.max()) / (2 * sensitivity))
@@ -766,7 +777,8 @@ MEASURE_SIX = [0.5, 1, 2, 0.5, 5, 1]
     ],
 )
 def test_exponential_law(utility, eps, sensitivity, measure):
-    """§9.1: selection frequencies follow measure_k exp(eps u_k / (2 Delta))."""
+    """DPpack's Mechanisms_test.R: selection frequencies follow measure_k exp(eps u_k /
+    (2 Delta))."""
     counts = _exponential_counts(utility, eps, sensitivity, measure)
     assert_chisquare(counts, _exponential_law(utility, eps, sensitivity, measure))
 

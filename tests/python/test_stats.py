@@ -1,4 +1,5 @@
-"""Tests of dppack's private statistics against the reference, specs/dppack_api.md §3 and §9.2.
+"""Tests of dppack's private statistics against DPpack's R/StatFunctions.R and its
+StatFunctions_test.R.
 
 What is checked:
 
@@ -10,12 +11,14 @@ What is checked:
 * the 'both' behaviour of every function (warning text, single value or dict, bounded noise
   drawn before unbounded noise; the docstrings say that 'both' spends eps twice);
 * the law of the released values: sanitized minus true value follows the Laplace or Gaussian
-  law with the scale of §3.11 (Kolmogorov-Smirnov), the clamped law that replaces DPpack's
+  law with the scale of DPpack's sensitivities (Kolmogorov-Smirnov), the clamped law that
+  replaces DPpack's
   positivity redraws (varDP, sdDP, pooledVarDP; binomial tests of the point masses at the
   ends, KS inside; issue 11), rounded noise on histogram and table cells
   (chi-square), and the exponential mechanism's interval probabilities of quantileDP
   (chi-square) with a uniform position inside the interval;
-* the histogram's bin extension (§3.5 reference), its post-processing, and the tables'
+* the histogram's bin extension (DPpack's histogramDP reference), its post-processing, and the
+  tables'
   labels and noise-to-cell order (R's column-major order);
 * unbounded DP without the private n (issue 11): the scaled sufficient statistics handed to
   one mechanism call, its eps, delta and sensitivity, identical for neighbours of n and
@@ -68,7 +71,8 @@ N_CALLS = 3000  # calls (one draw each) per law
 SEED = 20240602
 
 # --------------------------------------------------------------------------------------------
-# Messages (spec §3; "ours" marks deviations from DPpack, which has no check there)
+# Messages (DPpack's R/StatFunctions.R; "ours" marks deviations from DPpack, which has no check
+# there)
 # --------------------------------------------------------------------------------------------
 
 UB = "Length of upper_bound must be 1."
@@ -412,7 +416,7 @@ def test_both_warning_points_at_the_caller():
 
 
 def test_both_warns_before_the_mechanism_check():
-    """DPpack warns for 'both' first, then stops on the mechanism (spec §3.0 order)."""
+    """DPpack warns for 'both' first, then stops on the mechanism (DPpack's order)."""
     with pytest.warns(UserWarning, match=re.escape(BOTH)):
         with pytest.raises(ValueError, match=re.escape(MECHANISM_EXP)):
             _quantile(which_sensitivity="both", mechanism="abc", random_state=SEED)
@@ -434,7 +438,7 @@ def test_both_warns_before_the_mechanism_check():
 def test_both_gives_both_releases_bounded_first_without_warning(function, samples, mechanism):
     """Issue 11: the unbounded release no longer equals the bounded one for these statistics,
     so 'both' returns both (DPpack warns that they are identical and returns one), drawn
-    from one generator, bounded first (spec §3.0)."""
+    from one generator, bounded first (DPpack's order)."""
     kwargs = dict(mechanism=mechanism, delta=0.01)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -503,7 +507,7 @@ def _ks(sample, cdf):
 
 MEAN_DATA = np.linspace(-0.5, 1.2, 40)  # clipped to [0, 1] below
 MEAN_TRUE = float(np.mean(np.clip(MEAN_DATA, 0, 1)))
-MEAN_SENS = 1 / 40  # (U - L)/n, §3.1
+MEAN_SENS = 1 / 40  # (U - L)/n, DPpack's meanDP
 
 
 def _gaussian_cases(sens):
@@ -512,7 +516,7 @@ def _gaussian_cases(sens):
                      stats.norm(scale=gaussian_sigma(1, 0.01, sens, "pDP")), id="Gaussian-pDP"),
         pytest.param(dict(mechanism="Gaussian", delta=0.01, eps=0.9),
                      stats.norm(scale=gaussian_sigma(0.9, 0.01, sens, "aDP")), id="Gaussian-aDP"),
-        # type_DP is ignored by 'analytic' (§3.0): the analytic aDP calibration is used.
+        # type_DP is ignored by 'analytic' (as DPpack does): the analytic aDP calibration is used.
         pytest.param(dict(mechanism="analytic", delta=0.01, eps=0.9, type_DP="pDP"),
                      stats.norm(scale=gaussian_sigma(0.9, 0.01, sens, "aDP", analytic=True)),
                      id="analytic"),
@@ -545,7 +549,8 @@ def test_mean_law_checks_have_power():
 
 
 def test_mean_matrix_averages_every_entry():
-    """meanDP accepts a matrix (no is.vector check) and uses n = number of entries (§3.1)."""
+    """meanDP accepts a matrix (no is.vector check) and uses n = number of entries (DPpack's
+    meanDP)."""
     matrix = np.array([[0.2, 0.9, 0.4], [0.1, 0.3, 0.8]])
     out = _draws(lambda rng: meanDP(matrix, 1, 0, 1, random_state=rng))
     assert _ks(out - matrix.mean(), stats.laplace(scale=1 / 6).cdf) > ALPHA
@@ -555,7 +560,7 @@ def test_mean_matrix_averages_every_entry():
 COV_X1 = np.linspace(-1, 3, 30)
 COV_X2 = np.sin(np.arange(30.0)) * 3
 COV_TRUE = float(np.cov(np.clip(COV_X1, 0, 2), np.clip(COV_X2, -1, 2))[0, 1])
-COV_SENS = 2 * 3 / 30  # (U1 - L1)(U2 - L2)/n, §3.4
+COV_SENS = 2 * 3 / 30  # (U1 - L1)(U2 - L2)/n, DPpack's covDP
 
 
 @pytest.mark.parametrize("kwargs, law", _law_cases(COV_SENS, 2))
@@ -597,7 +602,7 @@ def _max_variance(n, width):
 
 VAR_DATA = np.array([0.2, 0.5, 0.4, 0.45, 0.3, 0.35, 0.6, 0.55, 0.25, 0.5])
 VAR_TRUE = float(np.var(VAR_DATA, ddof=1))  # ~0.017, about the noise scale below
-VAR_SENS = 1 / 10  # (U - L)^2/n, §3.2
+VAR_SENS = 1 / 10  # (U - L)^2/n, DPpack's varDP
 VAR_TOP = _max_variance(10, 1)  # 10/36
 
 
@@ -651,7 +656,7 @@ def test_var_of_constant_data_is_zero_half_the_time(mechanism):
 
 
 def test_pooled_var_law():
-    true = 19.75  # §3.7 reference
+    true = 19.75  # DPpack's pooledVarDP reference
     sens = 53.3333333333333333  # bounded, exact n_max
     top = 400 * (6 / 5 + 1 / 2 + 1 / 2) / 6  # sum_j floor(n_j/2) ceil(n_j/2)/n_j (U-L)^2/(N-J)
     assert 0.003 < stats.laplace(scale=sens / 2).sf(top - true) < 0.005  # some draws reach it
@@ -671,7 +676,7 @@ def test_pooled_cov_law(kwargs, scale):
     out = _draws(lambda rng: pooledCovDP(*COV_SAMPLES, lower_bound1=-10, upper_bound1=10,
                                          lower_bound2=-10, upper_bound2=10, random_state=rng,
                                          **kwargs))
-    assert _ks(out + 1.0, stats.laplace(scale=scale).cdf) > ALPHA  # true value -1 (§3.8)
+    assert _ks(out + 1.0, stats.laplace(scale=scale).cdf) > ALPHA  # true value -1 (pooledCovDP)
 
 
 def test_pooled_cov_clips_each_column_to_its_bounds():
@@ -940,7 +945,8 @@ def test_quantile_window_makes_unions_negligible(data, eps):
 
 
 def test_histogram_extension_reference():
-    """§3.5 reference: x ~ N(3, 2), n = 100, L = -3, U = 9: DPpack's breaks -2..8 (R's
+    """DPpack's histogramDP reference: x ~ N(3, 2), n = 100, L = -3, U = 9: DPpack's breaks -2..8
+    (R's
     hist() of the data), given as a vector, become -3..9."""
     x = np.random.default_rng(0).normal(3, 2, 100)
     true = histogramDataAccess(np.clip(x, -3, 9), "Sturges", "Laplace")["True.Values"]
@@ -963,7 +969,7 @@ def test_histogram_default_breaks_are_pretty_bounds():
 
 
 def _dppack_extension(breaks, mids, counts, lower, upper):
-    """DPpack's loops of §3.5 step 4, one bin at a time."""
+    """DPpack's histogramDP loops, one bin at a time."""
     breaks, mids, counts = list(breaks), list(mids), list(counts)
     width = breaks[1] - breaks[0]
     while all(lower < b for b in breaks):
@@ -1038,7 +1044,7 @@ def test_histogram_normalize_gives_proportions(allow_negative):
 
 
 def test_histogram_normalize_is_negatives_then_proportions():
-    """§3.5 step 6 order: negatives to 0 first, then divide by the sum of what is left."""
+    """DPpack's histogramDP order: negatives to 0 first, then divide by the sum of what is left."""
     plain = histogramDP(X, 0.3, 0, 1, breaks=HIST_BREAKS, normalize=True, random_state=5)
     raw = histogramDP(X, 0.3, 0, 1, breaks=HIST_BREAKS, normalize=True, allow_negative=True,
                       random_state=5)
@@ -2053,7 +2059,7 @@ def test_budget_checked_before_the_statistics_are_computed(monkeypatch, call, co
 
 
 def test_analytic_ignores_type_dp_in_the_budget_check():
-    """DPpack ignores type_DP for 'analytic' (spec §3.0); checking the whole budget first
+    """DPpack ignores type_DP for 'analytic'; checking the whole budget first
     must not refuse 'pDP' there."""
     value = _var(which_sensitivity="both", mechanism="analytic", delta=0.01, type_DP="pDP",
                  random_state=SEED)

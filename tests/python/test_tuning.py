@@ -1,4 +1,5 @@
-"""Tests of private model selection, specs/dppack_api.md §7 and §8.11.
+"""Tests of private model selection: DPpack's tune_classification_model and
+tune_linear_regression_model.
 
 What is checked, mostly with fake models whose validation errors we control:
 
@@ -8,9 +9,10 @@ What is checked, mostly with fake models whose validation errors we control:
 * one generator per call: the models' noise in order, then the selection;
 * the selection frequencies against the exponential-mechanism probabilities, with
   sensitivity 1 (classification) and (U_y - L_y)^2 (regression) (chi-square over many seeds);
-* the §8.11 fix: validation labels and predictions are clipped to [L_y, U_y], so a huge outlier
+* a fix of DPpack's tune_linear_regression_model: validation labels and predictions are clipped to
+  [L_y, U_y], so a huge outlier
   changes a model's utility by at most (U_y - L_y)^2 per row;
-* real models: LinearRegressionDP (spec §9.3's tuning example), LogisticRegressionDP when
+* real models: LinearRegressionDP (DPpack's tuning example), LogisticRegressionDP when
   dppack.erm.models is available.
 
 Statistical tests run at level ALPHA = 0.001 with fixed seeds, so they are deterministic; under
@@ -252,7 +254,7 @@ def test_budgets_must_agree_before_any_fit(tuner, models, message):
 
 
 def test_linear_regression_models_real():
-    # Spec §9.3: LinearRegressionDP with gamma in {100, 1, 1e-4}, eps 1, delta .01.
+    # DPpack's tuning example: LinearRegressionDP with gamma in {100, 1, 1e-4}, eps 1, delta .01.
     rng = np.random.default_rng(5)
     n = 600
     X = rng.uniform(-1, 1, size=(n, 1))
@@ -284,7 +286,8 @@ def test_logistic_regression_models_real():
 
 
 def test_weighted_svm_models_real():
-    # Spec §9.3: svmDP with output perturbation, gamma in {100, 1, 1e-4}, half the weights 0.5,
+    # DPpack's tuning example: svmDP with output perturbation, gamma in {100, 1, 1e-4}, half the
+    # weights 0.5,
     # weights upper bound 1.
     models_module = pytest.importorskip("dppack.erm.models")
     rng = np.random.default_rng(7)

@@ -1,4 +1,5 @@
-"""Stability-based private validation (spec stability_validation.md; section numbers §n).
+"""Stability-based private validation (Chaudhuri and Vinterbo 2013: its definitions, algorithms and
+theorems by number).
 
 Random tests use fixed seeds; where a statistical test is involved its false-failure rate is
 stated (it is the chance that a correct implementation fails for a given seed).
@@ -31,11 +32,11 @@ def _classification(n, seed, p=3):
     return X, y
 
 
-# ---- worked numbers and formulas (§3, §4, §5) -------------------------------------------------
+# ---- worked numbers and formulas (Chaudhuri and Vinterbo 2013, Theorems 4 to 6) -----------
 
 
 def test_magic_example_beta():
-    # §3 worked example: n = 15216, m = 1902, lambda_min = 0.001, ramp score
+    # worked example (Theorem 4): n = 15216, m = 1902, lambda_min = 0.001, ramp score
     beta1, beta2 = dppack.stability_constants_linear(0.001, 15216, 1902, 10, 10, 1, 0.01)
     assert beta1 == pytest.approx(2000.0)
     assert beta2 == 1.0
@@ -48,7 +49,7 @@ def test_magic_example_beta():
 
 
 def test_unbounded_score_beta2_uses_the_safe_factor_two():
-    # §7.11: the norm bound B = (L / lambda_min)(1 + 2 d ln(d k / delta) / (alpha n)); beta2 is
+    # Theorem 4's norm bound B = (L / lambda_min)(1 + 2 d ln(d k / delta) / (alpha n)); beta2 is
     # the range of g for margins in [-B, B]: B for logistic, B + min(B, 1) for hinge (g(0) = 1)
     bound = 2 * (1 + 2 * 4 * math.log(4 * 5 / 0.01) / (2 * 1000))
     _, beta2 = dppack.stability_constants_linear(0.5, 1000, 100, 4, 5, 2, 0.01, "logistic")
@@ -64,7 +65,7 @@ def test_unbounded_score_beta2_uses_the_safe_factor_two():
 
 
 def test_hinge_beta2_covers_a_sign_flip_of_the_validation_label():
-    """A worst case for Thm 4's beta2 (§3): 1-d data x = 1, y = 1, Huber SVM with output
+    """A worst case for Thm 4's beta2: 1-d data x = 1, y = 1, Huber SVM with output
     perturbation, lambda = 4 and R = 0 (inside the stability event): w = 1/lambda = B up to
     the (1 + ...) factor. Flipping one validation label moves the hinge score by 2w/m (the
     paper's beta2 = B is exceeded) and the logistic score by w/m."""
@@ -84,7 +85,7 @@ def test_hinge_beta2_covers_a_sign_flip_of_the_validation_label():
 
 def test_trainer_constants_use_the_smallest_gamma_and_noise_budget():
     """beta1 / n = 2 / min(gamma) (Thm 4 with lambda = gamma / n); B uses the smallest noise
-    budget: eps' for objective perturbation, eps for output perturbation (§3, §7.11)."""
+    budget: eps' for objective perturbation, eps for output perturbation (Theorem 4)."""
     X, y = _classification(500, 13)
     T, V = (X[:400], y[:400]), (X[400:], y[400:])
     models = [dppack.LogisticRegressionDP("l2", 1.0, 5.0, "output"),
@@ -110,7 +111,7 @@ def test_trainer_constants_use_the_smallest_gamma_and_noise_budget():
 
 
 def test_histogram_example():
-    # §4 worked example: k = 5, h_min = 0.01, alpha = 1, delta = 0.01, n = 10000, m = 2000
+    # worked example (Theorem 6): k = 5, h_min = 0.01, alpha = 1, delta = 0.01, n = 10000, m = 2000
     assert validation.histogram_min_n(0.01, 5, 1, 0.01) == pytest.approx(153.0, abs=0.05)
     beta1, beta2 = dppack.stability_constants_histogram(0.01, 10000, 2000, 5, 1, 0.01)
     assert beta1 == pytest.approx(609.26, abs=5e-3)
@@ -121,7 +122,7 @@ def test_histogram_example():
 
 
 def test_objective_perturbation_shift():
-    # §3: Magic fold n = 15216, lambda = 0.001 (gamma = n lambda) -> 2 ln(1 + c/(n lambda))
+    # Theorem 4: Magic fold n = 15216, lambda = 0.001 (gamma = n lambda) -> 2 ln(1 + c/(n lambda))
     n = 15216
     eps_prime, Delta = objective_perturbation_parameters(1.0, n * 0.001, 0.25, n)
     assert 1.0 - eps_prime == pytest.approx(0.0326, abs=5e-5)
@@ -129,7 +130,7 @@ def test_objective_perturbation_shift():
 
 
 def test_advanced_composition_levels():
-    # §5 [derived]: k = 10, delta = 0.01
+    # Theorem 5 [derived]: k = 10, delta = 0.01
     for alpha, expected in ((0.3, 0.03029), (0.5, 0.04948), (1.0, 0.09445)):
         assert dppack.advanced_composition_eps(alpha, 10, 0.01) == pytest.approx(
             expected, abs=5e-6)
@@ -149,7 +150,7 @@ def test_privacy_accounting():
         dppack.selection_privacy("control", 1.0)
 
 
-# ---- the selection step (§2.1, §2.4) -----------------------------------------------------------
+# ---- the selection step (Chaudhuri and Vinterbo 2013, Algorithm 1) -------------------------------
 
 SCORES = np.array([0.0, 0.1, 0.25, 0.3])
 BETA, EPS2 = 0.05, 1.0
@@ -178,7 +179,7 @@ def _frequencies(selector, draws=20000, seed=11):
 @pytest.mark.parametrize("selector", ["exponential_noise", "laplace"])
 def test_noisy_max_matches_its_law(selector):
     """Chi-square goodness of fit of 20000 selections (false-failure rate 1e-3)."""
-    scale = 2 * BETA / EPS2  # exponential mean and Laplace scale, §2.1 / §2.4
+    scale = 2 * BETA / EPS2  # exponential mean and Laplace scale (Algorithm 1)
     if selector == "exponential_noise":
         law, low, high = stats.expon(scale=scale), 0.0, 60 * scale
     else:
@@ -229,7 +230,7 @@ def test_select_refuses_bad_input_before_drawing():
 
 
 class MeanTrainer(StableTrainer):
-    """The paper's example (§0): F(T, theta, alpha, r) = mean(T) * theta + r / (alpha n);
+    """The paper's example: F(T, theta, alpha, r) = mean(T) * theta + r / (alpha n);
     q = -|h - mean(V)|. Records the noise every fit receives."""
 
     def __init__(self):
@@ -370,7 +371,7 @@ def test_fit_without_supplied_noise_draws_as_before():
     assert model.coeff * design["scale"] == pytest.approx(expected, rel=1e-12, abs=1e-12)
 
 
-# ---- stability properties (§1, Thm 4, Thm 6) ----------------------------------------------------
+# ---- stability properties (Definition 2, Thm 4, Thm 6) ------------------------------------
 
 
 @pytest.mark.parametrize("method", ["objective", "output"])
@@ -556,7 +557,7 @@ def test_histogram_picks_a_fine_width_for_a_peaked_density():
 
 def test_histogram_tuning_follows_the_documented_randomness():
     """Order: the shared standard Laplace values, the k selection noises, then fresh noise for
-    the released histogram (§2.2: the selection's noise is never reused)."""
+    the released histogram (Algorithm 2: the selection's noise is never reused)."""
     x = np.random.default_rng(14).beta(2, 5, 3000) * 8
     widths = [0.5, 0.25, 0.125]
     released = dppack.tune_histogram_bin_width_stable(x, widths, 1.0, 1.0, 0, 8,
@@ -617,7 +618,7 @@ def test_histogram_bad_arguments():
             dppack.tune_histogram_bin_width_stable(**args)
 
 
-# ---- qualitative replication (§8, §6) ------------------------------------------------------------
+# ---- qualitative replication (Chaudhuri and Vinterbo 2013, Section 5) ----------------------------
 # The protocol is benchmarks/stable_validation.py's ``one_split`` (design, candidates, the five
 # procedures); this test runs it at the CI size, the benchmark at a larger one.
 
@@ -634,13 +635,13 @@ def _stable_validation_benchmark():
 @pytest.mark.parametrize("alpha, splits", [(1.0, 8), (2.0, 4)])
 @pytest.mark.slow
 def test_stability_is_no_worse_than_data_splitting(alpha, splits):
-    """§8: over 8 splits at alpha = 1 (training n = 50000, validation n / 8, test 20000,
+    """Section 5: over 8 splits at alpha = 1 (training n = 50000, validation n / 8, test 20000,
     k = 10), Stability's mean Brier score is no larger than dataSplit's and alphaSplit's and
-    its mean AUC no smaller (within 0.005: AUC hardly depends on lambda, §6), and Control
+    its mean AUC no smaller (within 0.005: AUC hardly depends on lambda), and Control
     bounds it (Brier within 0.01). Deterministic for these splits (the benchmark's seeds).
     Over the next five sets of 8 splits (8 to 47), Stability's Brier score was below
     dataSplit's by 0.05-0.09 and below alphaSplit's by 0.023-0.080, and its AUC was never
-    below theirs, so a failure means a regression, not bad luck. At alpha = 2 (4 splits; §8
+    below theirs, so a failure means a regression, not bad luck. At alpha = 2 (4 splits; Section 5
     asks for alpha >= 1) the means were: Stability 0.8908 / 0.1352, dataSplit
     0.8899 / 0.2444, alphaSplit 0.8905 / 0.2175, Control 0.8908 / 0.1352 (AUC / Brier), and
     over the next five sets of 4 splits Stability's Brier score was below dataSplit's by

@@ -726,7 +726,7 @@ test_that("tune_classification_model fits every model in place and returns one o
   })
   expect_identical(lapply(tuned, `[[`, "coeff"), lapply(alone, `[[`, "coeff"))
 
-  # weighted svmDP models with output perturbation, DPpack's §9.3 tuning example
+  # weighted svmDP models with output perturbation, DPpack's tuning example
   svms <- lapply(c(100, 1, 1e-4), function(g) svmDP$new("l2", 1, g, "output"))
   w <- rep(c(1, 0.5), 150)
   chosen <- tune_classification_model(svms, X, y, c(1, 1), c(-1, -1), add.bias = TRUE,

@@ -1,0 +1,464 @@
+"""The budget accountant, the session's default one and the overspend error."""
+
+import contextvars
+import threading
+
+from .. import _checks, _messages
+from ._arithmetic import _difference_down
+from ._loss import PrivacyLoss, _as_loss
+
+
+class BudgetExceededError(ValueError):
+    """A spend refused because it would take the accountant's total over its budget.
+
+    A subclass of ``ValueError``, so code that catches ``ValueError`` keeps working; catch
+    ``BudgetExceededError`` to tell an overspend from invalid arguments. Nothing was recorded
+    when it is raised. In R the error has the class ``"DPpackPy_budget_exceeded"`` (before
+    ``"error"`` and ``"condition"``), for ``tryCatch(..., DPpackPy_budget_exceeded = ...)``.
+
+    Parameters
+    ----------
+    message : str
+        The refusal: the spend, its label, the total it would bring, the budget and the
+        remainder.
+
+    Attributes
+    ----------
+    r_message : str
+        The same text in R's spelling (set by the accountant).
+
+    References
+    ----------
+    Dwork C, Roth A (2014), Theorem 3.16 (the sequential composition the total follows).
+
+    Examples
+    --------
+    >>> from dppack import BudgetAccountant, BudgetExceededError, PrivacyLoss
+    >>> acc = BudgetAccountant(1.0)
+    >>> try:
+    ...     acc.spend(PrivacyLoss.pure(2.0))
+    ... except BudgetExceededError as error:
+    ...     print(type(error).__name__, isinstance(error, ValueError))
+    BudgetExceededError True
+    """
+
+    def __init__(self, message):
+        super().__init__(message)
+
+# --------------------------------------------------------------------------------------------
+# BudgetAccountant
+# --------------------------------------------------------------------------------------------
+
+
+def _compose_within(losses, delta_budget):
+    """The smallest (eps, delta <= delta_budget) total of ``losses`` over three valid routes,
+    with the route's name. Every route composes by the rules of :class:`PrivacyLoss`:
+
+    * 'basic': :meth:`PrivacyLoss.compose` (no zCDP spend);
+    * 'zCDP': the pure and zCDP spends composed in zCDP and converted at the delta the
+      approximate spends leave (tight conversion), then composed basically with those;
+    * 'zCDP + basic': as 'zCDP', with the pure spends composed basically instead (better when
+      they are large).
+
+    Raises ``ValueError`` when zCDP spends leave no delta to convert at.
+    """
+    if not losses:
+        return PrivacyLoss.pure(0.0), "none"
+    pure = [loss for loss in losses if loss._kind == "pure"]
+    approx = [loss for loss in losses if loss._kind == "approx"]
+    zcdp = [loss for loss in losses if loss._kind == "zcdp"]
+    candidates = []
+    if not zcdp:
+        candidates.append((PrivacyLoss.compose(*losses), "basic"))
+    deltas = [loss._delta for loss in approx]
+    # rounded down: the approximate deltas plus the slack are at most the budget, exactly
+    slack = max(0.0, _difference_down(delta_budget, deltas))
+    if (zcdp or pure) and slack > 0.0:
+        in_zcdp = [loss.to_zcdp() for loss in pure + zcdp]  # each pure eps as eps^2 / 2
+        converted = PrivacyLoss.compose(*in_zcdp).to_approx(slack)
+        candidates.append((PrivacyLoss.compose(converted, *approx), "zCDP"))
+        if zcdp and pure:
+            converted = PrivacyLoss.compose(*zcdp).to_approx(slack)
+            candidates.append((PrivacyLoss.compose(converted, *pure, *approx), "zCDP + basic"))
+    if not candidates:
+        if delta_budget == 0.0:
+            raise _messages.value_error(
+                "A rho-zCDP spend needs an accountant with delta > 0, to state "
+                "it as (eps, delta)-DP; this accountant's delta is 0.")
+        raise _messages.value_error(
+            "The (eps, delta) spends use up the accountant's delta and leave none "
+            "to convert the rho-zCDP spends at.")
+    # smallest eps; on a tie the earlier (basic) route, whose delta is smaller
+    return min(candidates, key=lambda candidate: candidate[0]._eps)
+
+
+_CURRENT = contextvars.ContextVar("dppack_accountant", default=None)
+
+
+class BudgetAccountant:
+    """A privacy budget (eps, delta) and a ledger of what has been spent from it.
+
+    Each spend is a :class:`PrivacyLoss` with a label. The total of the spends is their basic
+    composition (eps's and delta's add), or, when it is smaller, their composition in zCDP
+    (pure spends as eps^2/2, rho's add) converted to (eps, delta) at the accountant's delta by
+    the tight conversion (:meth:`PrivacyLoss.to_approx`); zCDP spends always take that route
+    and need ``delta > 0``. A running entry (``RunningCharge``, restated as its release's
+    cost grows) is kept apart and composed basically with that total. A spend that would take
+    the total over the budget is refused with a :class:`BudgetExceededError` (a
+    ``ValueError``) and nothing is recorded.
+
+    The comparison is exact (ten spends of 0.1 do not fit a budget of 1), and releases check
+    before they read the data: the guide page ``docs/python/guide/accounting.rst``, "Exact
+    totals" and "Charging a release".
+
+    ``with BudgetAccountant(...) as acc:`` makes ``acc`` the session's default accountant
+    (:func:`~dppack.accounting.current_accountant`) inside the block; blocks nest, and leaving
+    one restores the accountant that was active before. Releases charge the innermost accountant only.
+
+    Parameters
+    ----------
+    eps : float
+        The budget's eps, finite and > 0.
+    delta : float, default 0
+        The budget's delta, in [0, 1).
+
+    Attributes
+    ----------
+    budget : PrivacyLoss
+        The budget (pure when delta is 0).
+    ledger : list of (str, PrivacyLoss)
+        The spends in order (a copy).
+    spent : PrivacyLoss
+        The total of the spends (``PrivacyLoss.pure(0)`` before any).
+    composition : str
+        How ``spent`` was composed: 'none', 'basic', 'zCDP' or 'zCDP + basic' (pure spends
+        composed basically, zCDP ones converted).
+
+    Raises
+    ------
+    ValueError
+        If ``eps`` or ``delta`` is out of range.
+
+    References
+    ----------
+    Dwork C, Roth A (2014), Theorem 3.16; Bun M, Steinke T (2016); Canonne C L, Kamath G,
+    Steinke T (2020), Corollary 13 (see the module's references).
+
+    Examples
+    --------
+    >>> from dppack import BudgetAccountant, PrivacyLoss
+    >>> from dppack.accounting import current_accountant
+    >>> acc = BudgetAccountant(1.0, 1e-6)
+    >>> acc.spend(PrivacyLoss.pure(0.5), "mean")
+    >>> acc.spend(PrivacyLoss.approx(0.25, 1e-7), "variance")
+    >>> acc.spent
+    PrivacyLoss.approx(eps=0.75, delta=1e-07)
+    >>> acc.remaining()
+    PrivacyLoss.approx(eps=0.25, delta=9e-07)
+    >>> try:
+    ...     acc.spend(PrivacyLoss.pure(0.5), "median")
+    ... except ValueError as error:
+    ...     print(error)  # doctest: +NORMALIZE_WHITESPACE
+    Privacy budget exceeded: spending eps = 0.5 (pure DP) on 'median' would bring the total
+    to (eps, delta) = (1.25, 1e-07), over the budget (eps, delta) = (1, 1e-06); remaining:
+    (eps, delta) = (0.25, 9e-07). Nothing was recorded.
+    >>> print(acc)
+    BudgetAccountant: budget (eps, delta) = (1, 1e-06)
+        #  label     spend
+        1  mean      eps = 0.5 (pure DP)
+        2  variance  (eps, delta) = (0.25, 1e-07)
+    spent (basic composition): (eps, delta) = (0.75, 1e-07)
+    remaining: (eps, delta) = (0.25, 9e-07)
+    >>> len(acc.ledger)
+    2
+    >>> with BudgetAccountant(2.0) as session:
+    ...     current_accountant() is session
+    True
+    >>> current_accountant() is None
+    True
+    """
+
+    def __init__(self, eps, delta=0.0):
+        eps = _checks.check_number(eps, "eps", low=0, closed="neither", finite=True, strict=True)
+        self._budget = PrivacyLoss.approx(eps, delta)
+        self._ledger = []
+        self._running = set()  # indices of the RunningCharge entries (composed basically)
+        self._lock = threading.Lock()
+        self._tokens = []
+
+    # ---- state -----------------------------------------------------------------------------
+
+    @property
+    def budget(self):
+        """The budget as a PrivacyLoss."""
+        return self._budget
+
+    @property
+    def eps(self):
+        """The budget's eps."""
+        return self._budget.eps
+
+    @property
+    def delta(self):
+        """The budget's delta."""
+        return self._budget.delta
+
+    @property
+    def ledger(self):
+        """The spends in order, as a new list of (label, PrivacyLoss)."""
+        with self._lock:
+            return list(self._ledger)
+
+    def _total(self, extra=None, replacing=None, running=False):
+        """The total and its route: the one rule of composition.
+
+        ``extra``: a further loss (a running entry when ``running``); ``replacing``: the index
+        of a ledger entry left out (restated by ``extra``). The running entries
+        (``RunningCharge``) are composed basically with the total of the other spends,
+        whatever route that total takes; they never enter the zCDP route (see there why).
+        """
+        rest, held = [], []
+        for i, (_, loss) in enumerate(self._ledger):
+            if i != replacing:
+                (held if i in self._running else rest).append(loss)
+        if extra is not None:
+            (held if running else rest).append(extra)
+        # the zCDP route converts at the delta the running entries leave
+        room = max(0.0, _difference_down(self._budget.delta, [loss._delta for loss in held]))
+        total, route = _compose_within(rest, room)
+        if not held:
+            return total, route
+        # basic composition with each running entry's pointwise-bounded loss
+        total = PrivacyLoss.compose(total, *held)
+        return total, {"none": "basic", "zCDP": "zCDP + basic"}.get(route, route)
+
+    @property
+    def spent(self):
+        """The total of the spends, a pure or approximate PrivacyLoss."""
+        with self._lock:
+            return self._total()[0]
+
+    @property
+    def composition(self):
+        """How ``spent`` is composed: 'none', 'basic', 'zCDP' or 'zCDP + basic' (the latter
+        also when running entries are added basically to a zCDP total)."""
+        with self._lock:
+            return self._total()[1]
+
+    def _remaining(self, spent):
+        # rounded down: a spend that fits the remainder fits the budget
+        return PrivacyLoss.approx(
+            max(0.0, _difference_down(self._budget.eps, [spent.eps])),
+            max(0.0, _difference_down(self._budget.delta, [spent.delta])))
+
+    def remaining(self):
+        """The budget minus what is spent, (eps, delta) each at least 0.
+
+        For pure and approximate spends composed basically, a further spend fits exactly when
+        it fits this remainder; through zCDP composition a further spend may fit even when it
+        looks larger (the check composes the whole ledger).
+
+        Returns
+        -------
+        PrivacyLoss
+        """
+        with self._lock:
+            return self._remaining(self._total()[0])
+
+    # ---- spending --------------------------------------------------------------------------
+
+    def _check(self, loss, label, replacing=None, running=False):
+        total, _ = self._total(loss, replacing, running)
+        budget = self._budget
+        if total.eps > budget.eps or total.delta > budget.delta:
+            # the label is the caller's text: a value of the message, never translated
+            on = " on {label!r}" if label is not None else ""
+            what = "restating the entry as" if replacing is not None else "spending"
+            # a total that prints as the budget is above it by rounding: show its float
+            exact = (f" (the exact sum of the spends' floats, eps = {total.eps!r} and "
+                     f"delta = {total.delta!r}, is above it)" if str(total) == str(budget)
+                     else "")
+            raise _messages.exception(
+                BudgetExceededError,
+                "Privacy budget exceeded: " + what + " {loss}" + on + " would bring the total to "
+                "{total}, over the budget {budget}{exact}; remaining: {remaining}. Nothing was "
+                "recorded.", loss=loss, label=label, total=total, budget=budget, exact=exact,
+                remaining=self._remaining(self._total()[0]))
+        return total
+
+    def check(self, loss):
+        """Refuse ``loss`` if spending it would exceed the budget; record nothing.
+
+        Parameters
+        ----------
+        loss : PrivacyLoss
+
+        Returns
+        -------
+        PrivacyLoss
+            The total the spend would bring.
+
+        Raises
+        ------
+        BudgetExceededError
+            On an overspend (the message names the budget, the spend, the total and the
+            remainder).
+        ValueError
+            For a zCDP spend that the accountant's delta cannot convert.
+        TypeError
+            If ``loss`` is not a PrivacyLoss.
+        """
+        loss = _as_loss(loss, "BudgetAccountant.check")
+        with self._lock:
+            return self._check(loss, None)
+
+    def spend(self, loss, label=None):
+        """Record ``loss`` under ``label`` if it fits the budget (checked again, atomically).
+
+        Parameters
+        ----------
+        loss : PrivacyLoss
+        label : str, optional
+            What was released (default: "spend <n>").
+
+        Raises
+        ------
+        BudgetExceededError
+            On an overspend (nothing is recorded), as :meth:`check`.
+        TypeError
+            If ``loss`` is not a PrivacyLoss or ``label`` not a string.
+        """
+        loss = _as_loss(loss, "BudgetAccountant.spend")
+        if label is not None and not isinstance(label, str):
+            raise _messages.type_error("label must be a string.")
+        with self._lock:
+            if label is None:
+                label = f"spend {len(self._ledger) + 1}"
+            self._check(loss, label)
+            self._ledger.append((label, loss))
+
+    # ---- display ---------------------------------------------------------------------------
+
+    def __str__(self):
+        with self._lock:
+            ledger = list(self._ledger)
+            spent, route = self._total()
+        lines = [f"BudgetAccountant: budget {self._budget}"]
+        if ledger:
+            width = max(5, max(len(label) for label, _ in ledger))
+            lines.append(f"  {'#':>3}  {'label':<{width}}  spend")
+            for i, (label, loss) in enumerate(ledger, start=1):
+                mark = " (running: composed basically)" if i - 1 in self._running else ""
+                lines.append(f"  {i:>3}  {label:<{width}}  {loss}{mark}")
+        else:
+            lines.append("  (no spends)")
+        how = f" ({route} composition)" if ledger else ""
+        lines.append(f"spent{how}: {spent}")
+        lines.append(f"remaining: {self._remaining(spent)}")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        with self._lock:
+            n = len(self._ledger)
+        return (f"<BudgetAccountant eps={self._budget.eps!r}, delta={self._budget.delta!r}: "
+                f"{n} spend{'' if n == 1 else 's'}>")
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(str(self))
+
+    # ---- session default -------------------------------------------------------------------
+
+    def __enter__(self):
+        self._tokens.append(_CURRENT.set(self))
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _CURRENT.reset(self._tokens.pop())
+        return False
+
+
+def current_accountant():
+    """The session's default accountant: the innermost ``with BudgetAccountant(...)`` block's,
+    or None outside every block.
+
+    Returns
+    -------
+    BudgetAccountant or None
+
+    References
+    ----------
+    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path":
+    every release charges the accountant passed to it, or this one.
+
+    Examples
+    --------
+    >>> from dppack import BudgetAccountant
+    >>> from dppack.accounting import current_accountant
+    >>> current_accountant() is None
+    True
+    >>> with BudgetAccountant(1.0) as outer:
+    ...     with BudgetAccountant(0.5) as inner:
+    ...         current_accountant() is inner
+    ...     current_accountant() is outer
+    True
+    True
+    """
+    return _CURRENT.get()
+
+
+class _Uncharged:
+    """The type of :data:`UNCHARGED`."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "accounting.UNCHARGED"
+
+    def __reduce__(self):
+        return "UNCHARGED"
+
+
+UNCHARGED = _Uncharged()
+"""Passed as ``accountant`` by a release to the releases it is built from: they charge no
+accountant, not even the session's, because the outer release charges the whole once."""
+
+
+def resolve_accountant(accountant):
+    """The accountant a release charges: ``accountant`` if given, else the session's default;
+    none for :data:`UNCHARGED` (an inner step of a release that charges the whole).
+
+    Parameters
+    ----------
+    accountant : BudgetAccountant, None or UNCHARGED
+
+    Returns
+    -------
+    BudgetAccountant or None
+
+    Raises
+    ------
+    TypeError
+        If ``accountant`` is neither None nor a BudgetAccountant.
+
+    References
+    ----------
+    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path".
+
+    Examples
+    --------
+    >>> from dppack import BudgetAccountant
+    >>> from dppack.accounting import UNCHARGED, resolve_accountant
+    >>> acc = BudgetAccountant(1.0)
+    >>> resolve_accountant(acc) is acc
+    True
+    >>> with BudgetAccountant(2.0) as session:
+    ...     resolve_accountant(None) is session, resolve_accountant(UNCHARGED) is None
+    (True, True)
+    """
+    if accountant is None:
+        return current_accountant()
+    if accountant is UNCHARGED:
+        return None
+    if not isinstance(accountant, BudgetAccountant):
+        raise _messages.type_error("accountant must be a BudgetAccountant or None.")
+    return accountant

@@ -1,0 +1,201 @@
+"""Advanced composition, its inverse, amplification by subsampling and the zCDP-to-DP
+conversion, on plain numbers (the callers check the arguments)."""
+
+from fractions import Fraction
+import math
+
+from ._arithmetic import _raise_by_margin, _round_up
+
+
+# --------------------------------------------------------------------------------------------
+# The formulas, on plain numbers (callers check the arguments; PrivacyLoss's methods do)
+# --------------------------------------------------------------------------------------------
+
+
+def _float_bisection(below, low, high):
+    """Bisection on floats: given below(low) true and below(high) false for a predicate that
+    switches once, the adjacent pair (low, high) where it switches."""
+    for _ in range(2100):  # a float bisection ends within about 1100 halvings
+        mid = low + (high - low) / 2.0
+        if mid in (low, high):
+            break
+        if below(mid):
+            low = mid
+        else:
+            high = mid
+    return low, high
+
+
+def _bun_steinke_eps(rho, delta):
+    """rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016, Proposition 1.3) (P2), rounded
+    up."""
+    eps = rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+    return _raise_by_margin(eps, eps)
+
+
+def _tight_zcdp_eps(rho, delta):
+    """The smallest eps >= 0 for which rho-zCDP implies (eps, delta)-DP by Canonne, Kamath and
+    Steinke (2020), Corollary 13 (from their Proposition 12).
+
+    The corollary: rho-zCDP implies (eps, delta)-DP for
+    delta = inf_{a > 1} exp((a - 1)(a rho - eps)) / a * (1 - 1/a)^(a - 1). Solving for eps at a
+    fixed a gives eps(a) = a rho + log(1 - 1/a) + (log(1/delta) - log a) / (a - 1), and the
+    answer is the infimum over a. With u = a - 1, d eps / d a has the sign of
+    h(u) = rho u^2 + log(1 + u) - log(1/delta), which increases from -log(1/delta) < 0 at u = 0:
+    eps(a) has one minimum, at the root of h, found by bisection on floats. Any a gives a valid
+    eps, so the value returned is eps at a computed a, never an interpolation. Bun and
+    Steinke's bound is the minimum of the larger a rho + log(1/delta) / (a - 1), reached at
+    u = sqrt(log(1/delta) / rho); eps is evaluated there too, so the result never exceeds it.
+    """
+    if rho == 0.0:
+        return 0.0
+    log_inv = math.log(1.0 / delta)
+
+    def eps_at(u):
+        # raised above its rounding errors: the terms have both signs
+        terms = ((1.0 + u) * rho, math.log(u), -math.log1p(u), (log_inv - math.log1p(u)) / u)
+        return _raise_by_margin(math.fsum(terms), sum(abs(t) for t in terms) + log_inv / u)
+
+    u_bun_steinke = math.sqrt(log_inv) / math.sqrt(rho)  # h > 0 there: an upper bracket
+    _, high = _float_bisection(lambda u: rho * u * u + math.log1p(u) - log_inv < 0.0,
+                               0.0, u_bun_steinke)
+    return max(0.0, min(eps_at(high), eps_at(u_bun_steinke)))
+
+
+def advanced_composition(eps, delta, k, delta_prime):
+    """Advanced composition of k (eps, delta)-DP steps, on numbers.
+
+    (eps sqrt(2 k ln(1/delta')) + k eps (e^eps - 1), delta' + k delta): Dwork, Rothblum and
+    Vadhan (2010), Theorem III.3; Dwork and Roth (2014), Theorem 3.20. The arguments are not
+    checked (:meth:`PrivacyLoss.advanced_composition` checks them); an eps beyond about 700,
+    where e^eps overflows a float, gives an infinite total.
+
+    Parameters
+    ----------
+    eps, delta : float
+        Per-step loss, eps >= 0, delta >= 0.
+    k : int
+        Number of steps.
+    delta_prime : float
+        The extra delta' in (0, 1) the bound pays.
+
+    Returns
+    -------
+    (float, float)
+        The total (eps, delta); eps may be ``inf``.
+
+    References
+    ----------
+    Dwork C, Rothblum G N, Vadhan S (2010), Theorem III.3; Dwork C, Roth A (2014),
+    Theorem 3.20.
+
+    Examples
+    --------
+    >>> from dppack.accounting import advanced_composition
+    >>> eps, delta = advanced_composition(0.1, 1e-6, 100, 1e-6)
+    >>> round(eps, 4), round(delta, 12)
+    (6.3082, 0.000101)
+    """
+    # e^eps - 1 overflows a float (OverflowError in math.expm1) beyond eps ~ 709: the total
+    # is then +Inf, which keeps a bisection over eps well defined.
+    growth = math.expm1(eps) if eps < 700.0 else math.inf
+    eps_total = eps * math.sqrt(2.0 * k * math.log(1.0 / delta_prime)) + k * eps * growth
+    # rounded up (positive terms: a relative margin), the delta exactly
+    return (_raise_by_margin(eps_total, eps_total),
+            _round_up(Fraction(delta_prime) + k * Fraction(delta)))
+
+
+def advanced_composition_inverse(eps_total, k, delta_prime):
+    """The per-step eps whose advanced composition over k steps is eps_total, on numbers.
+
+    The largest float e >= 0 with e sqrt(2 k ln(1/delta')) + k e (e^e - 1) <= eps_total (the
+    left side increases in e), by bisection on floats: composing k steps at the result never
+    exceeds eps_total. The arguments are not checked
+    (:meth:`PrivacyLoss.advanced_composition_inverse` checks them).
+
+    Parameters
+    ----------
+    eps_total : float
+        The total eps, >= 0.
+    k : int
+        Number of steps.
+    delta_prime : float
+        The delta' in (0, 1) of the bound.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Dwork C, Rothblum G N, Vadhan S (2010), Theorem III.3; Dwork C, Roth A (2014),
+    Theorem 3.20 (inverted numerically).
+
+    Examples
+    --------
+    >>> from dppack.accounting import advanced_composition, advanced_composition_inverse
+    >>> e = advanced_composition_inverse(1.0, 10, 0.01)
+    >>> round(e, 5)
+    0.09445
+    >>> advanced_composition(e, 0.0, 10, 0.01)[0] <= 1.0
+    True
+    """
+    def total(e):
+        return advanced_composition(e, 0.0, k, delta_prime)[0]
+
+    # total(e) >= e sqrt(2 k ln(1/delta')), and total(710) = +Inf: a bracket once rounding is
+    # allowed for by doubling
+    low = 0.0
+    high = min(eps_total / math.sqrt(2.0 * k * math.log(1.0 / delta_prime)), 710.0)
+    while total(high) <= eps_total:
+        low, high = high, 2.0 * high
+    return _float_bisection(lambda e: total(e) <= eps_total, low, high)[0]
+
+
+def amplify_by_subsampling(eps, delta, sampled, population=1):
+    """Amplification by subsampling of an (eps, delta)-DP mechanism, on numbers.
+
+    The mechanism runs on a subsample drawn at rate q = sampled / population; the result is
+    (ln(1 + q (e^eps - 1)), q delta)-DP (Balle, Barthe and Gaboardi 2018, for Poisson sampling
+    with add/remove-one neighbours, and for a uniform subset of fixed size m = q n drawn
+    without replacement with replace-one neighbours). ``sampled / population`` is computed as
+    ``x * sampled / population``, so that ``(1, n)`` divides by n exactly. The arguments are not
+    checked (:meth:`PrivacyLoss.amplify_by_subsampling` checks them).
+
+    Parameters
+    ----------
+    eps, delta : float
+        The mechanism's loss on the subsample.
+    sampled, population : float
+        q = sampled / population in (0, 1]: m records of n, or a Poisson rate q with
+        ``population=1``.
+
+    Returns
+    -------
+    (float, float)
+        The amplified (eps, delta).
+
+    References
+    ----------
+    Balle B, Barthe G, Gaboardi M (2018), Privacy amplification by subsampling: tight
+    analyses via couplings and divergences.
+
+    Examples
+    --------
+    >>> from dppack.accounting import amplify_by_subsampling
+    >>> eps, delta = amplify_by_subsampling(1.0, 1e-5, 1, 100)
+    >>> round(eps, 6), round(delta, 15)
+    (0.017037, 1e-07)
+    """
+    if sampled == population:  # no subsampling: the loss as it is
+        return eps, delta
+    # rounded up above the float evaluation's errors
+    if eps < 700.0:
+        eps_amplified = math.log1p(math.expm1(eps) * sampled / population)
+        eps_amplified = _raise_by_margin(eps_amplified, eps_amplified)  # positive terms
+    else:  # e^eps overflows: ln(q e^eps (1 + (1 - q) e^-eps / q)), q > 0
+        q = sampled / population
+        eps_amplified = eps + math.log(q) + math.log1p((1.0 - q) * math.exp(-eps) / q)
+        eps_amplified = _raise_by_margin(eps_amplified, eps - math.log(q) + 1.0)
+    ratio = Fraction(sampled) / Fraction(population)
+    return eps_amplified, _round_up(Fraction(delta) * ratio)

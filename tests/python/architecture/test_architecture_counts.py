@@ -1,0 +1,133 @@
+"""The architecture's counts (issue 27), as tests: module sizes, docstrings against code, and
+no section sign in the tests or the R package.
+
+* No module of ``python/dppack`` over ``MAX_LINES`` lines (code, comments and docstrings),
+  except the modules of ``OVERSIZED``, today's offenders, which must shrink: a listed module
+  that is now at most ``MAX_LINES`` (or gone) fails until it leaves the list, and an unlisted
+  one over it fails.
+* The package's docstring-to-code ratio (docstring lines over code lines, both counted with
+  ``ast`` and ``tokenize``: a line of a module's, class's or function's docstring is a
+  docstring line; a line holding any other token but a comment is a code line) is at most
+  ``RATIO_CEILING``. The ceiling only goes down: when the ratio falls more than
+  ``RATIO_SLACK`` below it, the test asks for the lower value. The issue's target is 1.0.
+* No section sign in ``tests/`` or ``R/``: comments cite papers (author, year, theorem or
+  algorithm) or DPpack's functions, not the sections of a file outside the repository.
+
+Deterministic: no false failures.
+"""
+
+import ast
+import io
+import pathlib
+import tokenize
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+PACKAGE = ROOT / "python" / "dppack"
+
+MAX_LINES = 800
+
+# Today's modules over MAX_LINES (issue 27): each must shrink below it, then leave this list.
+OVERSIZED = frozenset({
+    "_checks.py",
+    "_random.py",
+    "accuracy_first/noise_reduction.py",
+    "analytic_gaussian_erm/models.py",
+    "confidence_intervals/erm.py",
+    "dask/erm.py",
+    "data_access.py",
+    "erm/cms.py",
+    "erm/design.py",
+    "erm/kst.py",
+    "erm/solvers.py",
+    "mechanisms.py",
+    "model_selection/stability.py",
+    "quantiles.py",
+    "rcompat.py",
+    "sklearn.py",
+    "stats.py",
+})
+
+# Docstring lines per code line of the whole package (1.4287), measured after accuracy.py and
+# accounting.py became packages (1.47 when issue 27 was filed). Lower it as docstrings are
+# trimmed and derivations move to docs/python/guide; never raise it. Target: 1.0.
+RATIO_CEILING = 1.43
+RATIO_SLACK = 0.02
+RATIO_TARGET = 1.0
+
+
+def _modules():
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def _name(path):
+    return path.relative_to(PACKAGE).as_posix()
+
+
+def _line_count(path):
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def docstring_and_code_lines(source):
+    """(docstring lines, code lines) of a module's source."""
+    tree = ast.parse(source)
+    doc = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                doc.update(range(body[0].lineno, body[0].end_lineno + 1))
+    skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+            tokenize.ENDMARKER}
+    code = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in skip:
+            code.update(range(token.start[0], token.end[0] + 1))
+    return len(doc), len(code - doc)
+
+
+def package_ratio():
+    doc = code = 0
+    for path in _modules():
+        d, c = docstring_and_code_lines(path.read_text(encoding="utf-8"))
+        doc, code = doc + d, code + c
+    return doc / code
+
+
+def test_no_new_module_over_the_limit():
+    over = {_name(path) for path in _modules() if _line_count(path) > MAX_LINES}
+    assert not over - OVERSIZED, f"modules over {MAX_LINES} lines: {sorted(over - OVERSIZED)}"
+
+
+def test_listed_modules_are_still_over_the_limit():
+    # a module that shrank (or was split into a package) leaves the list
+    sizes = {_name(path): _line_count(path) for path in _modules()}
+    shrunk = sorted(name for name in OVERSIZED if sizes.get(name, 0) <= MAX_LINES)
+    assert not shrunk, f"remove from OVERSIZED (now at most {MAX_LINES} lines): {shrunk}"
+
+
+def test_docstring_ratio_is_below_its_ceiling():
+    ratio = package_ratio()
+    assert RATIO_TARGET <= RATIO_CEILING <= 1.43  # the ceiling only goes down
+    assert ratio <= RATIO_CEILING, f"docstring-to-code ratio {ratio:.3f} > {RATIO_CEILING}"
+    assert ratio > RATIO_CEILING - RATIO_SLACK, (
+        f"the ratio fell to {ratio:.3f}: lower RATIO_CEILING to {ratio + 0.005:.2f}")
+
+
+def test_the_ratio_counts_docstrings_and_code():
+    source = ('"""Module.\n\nLong."""\n\nimport math  # a comment\n\n\n'
+              'def f(x):\n    """One line."""\n    # only a comment\n    return (x +\n'
+              '            1)\n')
+    assert docstring_and_code_lines(source) == (4, 4)
+
+
+def test_no_section_sign_in_tests_or_r():
+    sign = "\u00a7"
+    found = []
+    for folder in ("tests", "R"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                text = path.read_bytes().decode("utf-8", errors="ignore")
+                found += [f"{path.relative_to(ROOT)}:{number}"
+                          for number, line in enumerate(text.splitlines(), 1) if sign in line]
+    assert not found, found
