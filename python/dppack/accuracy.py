@@ -296,7 +296,11 @@ import numbers
 import numpy as np
 from scipy import special
 
-from . import _checks, _messages, _random, data_access, mechanisms, quantiles, rcompat, stats
+from . import _checks, _messages, _random, data_access, mechanisms, quantiles, rcompat
+from .stats import _histogram as stats_histogram
+from .stats import _quantile as stats_quantile
+from .stats import _release as stats_release
+from .stats import _table as stats_table
 
 __all__ = ["NoiseInterval", "noiseIntervalDP"]
 
@@ -723,8 +727,9 @@ def _gaussian_mechanism(statistic, eps, delta, sensitivities, type_DP="aDP",
 
 def _scalar_statistic(statistic, eps, sensitivity, mechanism, delta, type_DP, alpha,
                       transform=None):
-    """The law of one value released as the statistics release it (``stats._noisy``: the
-    Laplace mechanism, the Gaussian one with type_DP, or the analytic one)."""
+    """The law of one value released as the statistics release it
+    (``stats._release.add_noise``: the Laplace mechanism, the Gaussian one with type_DP, or the
+    analytic one)."""
     if mechanism == "Laplace":
         out = _laplace_mechanism(statistic, eps, sensitivity, alpha=alpha, simultaneous=False)
     else:
@@ -741,15 +746,15 @@ def _statistic_checks(name, which_sensitivity, mechanism, eps, delta, type_DP,
     """The statistics' own checks of these arguments, with their messages, and the refusal
     of the unbounded releases (ratios of noisy sums) for a statistic whose handler has no
     report of them (``unbounded`` False)."""
-    _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
-                         stats.WHICH_MESSAGE)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
+                         stats_release.WHICH_MESSAGE)
     data_access.check_mechanism(mechanism)
     if mechanism == "Laplace":
         mechanisms.check_budget(eps)
     else:
         analytic = mechanism == "analytic"
         mechanisms.check_budget(eps, delta, "aDP" if analytic else type_DP, analytic=analytic,
-                                switch=stats.MECHANISM_SWITCH)
+                                switch=stats_release.MECHANISM_SWITCH)
     if which_sensitivity != "bounded" and not unbounded:
         raise _messages.value_error(_UNBOUNDED_MESSAGE.format(name=name))
     _refuse_vacuous_both(which_sensitivity, eps, delta, mechanism)
@@ -759,7 +764,7 @@ def _refuse_vacuous_both(which_sensitivity, eps, delta, mechanism, approximate=F
     """'both' whose total delta is 1 or more is refused by the release (its loss,
     ``stats.release_loss``): the report refuses it with the same message."""
     if which_sensitivity == "both":
-        stats.release_loss(eps, delta, mechanism, "both", approximate)
+        stats_release.release_loss(eps, delta, mechanism, "both", approximate)
 
 
 def _bounds(*pairs):
@@ -852,7 +857,7 @@ def _unbounded_parts(statistic, eps, sensitivities, mechanism, delta, type_DP, a
     all within them at once with probability >= 1 - alpha, and the joint report on the
     unit scale.
 
-    The release (``stats._noisy_statistics``) divides statistic i by its add/remove
+    The release (``stats._release.noisy_statistics``) divides statistic i by its add/remove
     sensitivity Delta_i and adds noise to the k scaled values in one call of the mechanism
     with the sensitivity ``stats.unit_sensitivity`` (l1 norm k for Laplace, l2 norm
     sqrt(k) for the Gaussian ones): the same law for each coordinate, independent. The
@@ -862,9 +867,9 @@ def _unbounded_parts(statistic, eps, sensitivities, mechanism, delta, type_DP, a
     refused as the release refuses them (``stats.check_unit_sensitivities``). A pooled
     release of ``rows`` samples (``stats._pooled_unbounded``) noises k rows values in the
     one call: size k rows, per-coordinate level 1 - (1 - alpha)^(1/(k rows))."""
-    sensitivities = stats.check_unit_sensitivities(np.asarray(sensitivities, np.float64))
+    sensitivities = stats_release.check_unit_sensitivities(np.asarray(sensitivities, np.float64))
     k = sensitivities.size
-    unit = stats.unit_sensitivity(k, mechanism)
+    unit = stats_release.unit_sensitivity(k, mechanism)
     if mechanism == "Laplace":
         joint = _laplace_mechanism(statistic, eps, unit, size=k * rows, alpha=alpha,
                                    simultaneous=True)
@@ -1089,8 +1094,8 @@ _DECLARED_MESSAGE = (
 def _count_budget(which_sensitivity, mechanism, eps, delta, type_DP):
     """histogramDP's and tableDP's checks of these arguments, with their messages. Returns
     (eps, delta, type_DP)."""
-    _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
-                         stats.WHICH_MESSAGE)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
+                         stats_release.WHICH_MESSAGE)
     data_access.check_mechanism(mechanism)
     analytic = mechanism == "analytic"
     if analytic:
@@ -1099,7 +1104,7 @@ def _count_budget(which_sensitivity, mechanism, eps, delta, type_DP):
         eps, _ = mechanisms.check_budget(eps)
     else:
         eps, delta = mechanisms.check_budget(eps, delta, type_DP, analytic=analytic,
-                                             switch=stats.MECHANISM_SWITCH)
+                                             switch=stats_release.MECHANISM_SWITCH)
     return eps, delta, type_DP
 
 
@@ -1114,8 +1119,8 @@ def _histogram(statistic, eps, which_sensitivity="bounded", mechanism="Laplace",
     private n) makes the unbounded release spend part of eps on n."""
     normalize = _checks.check_flag(normalize, "normalize")
     allow_negative = _checks.check_flag(allow_negative, "allow.negative")
-    _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
-                         stats.WHICH_MESSAGE)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
+                         stats_release.WHICH_MESSAGE)
     data_access.check_mechanism(mechanism)
     if lower_bound is None and upper_bound is None:
         if callable(breaks):
@@ -1128,7 +1133,7 @@ def _histogram(statistic, eps, which_sensitivity="bounded", mechanism="Laplace",
         argument = np.array([b["lower.bound"], b["upper.bound"]])
     kind, value = rcompat.parse_breaks(breaks, argument, stacklevel=4)
     if kind == "points" and not rcompat.is_equidistant(value):
-        raise _messages.value_error(stats.EQUIDISTANT_MESSAGE)
+        raise _messages.value_error(stats_release.EQUIDISTANT_MESSAGE)
     if normalize or simultaneous or cells is not None:
         cells = _histogram_cells(kind, value, lower_bound, upper_bound, argument, cells, n,
                                  which_sensitivity)
@@ -1155,8 +1160,8 @@ def _histogram_cells(kind, value, lower_bound, upper_bound, bounds, cells, n,
         raise _messages.value_error(
             "lower.bound and upper.bound are required for the number of cells of these "
             "breaks (histogramDP extends them to the bounds).")
-    breaks = stats.histogram_breaks(kind, value, bounds[0], bounds[1],
-                                    None if n is None else int(n), stacklevel=5)[0]
+    breaks = stats_histogram.histogram_breaks(kind, value, bounds[0], bounds[1],
+                                              None if n is None else int(n), stacklevel=5)[0]
     count = breaks.size - 1
     if cells is not None and (isinstance(cells, bool) or not isinstance(cells, numbers.Real)
                               or cells != count):
@@ -1217,7 +1222,8 @@ def _proportions(statistic, eps, which_sensitivity, mechanism, delta, type_DP, r
     if n is None:
         raise _messages.value_error(_PROPORTION_N_MESSAGE)
     n = _checks.check_whole(n, "n", 1)
-    laws = stats.count_noise_laws(eps, mechanism, delta, type_DP, which_sensitivity, rule)
+    laws = stats_histogram.count_noise_laws(eps, mechanism, delta, type_DP, which_sensitivity,
+                                            rule)
     reports = {}
     for label, (k, tail) in laws.items():
         law = dict(k=k, tail=tail, law="discrete Laplace" if mechanism == "Laplace"
@@ -1261,8 +1267,8 @@ def _table(statistic, eps, which_sensitivity="bounded", mechanism="Laplace", del
     ``allow_negative`` (checked, as the release checks it) does not change the report: the
     count range [0, Inf) clips the interval whatever the release does with negatives."""
     _checks.check_flag(allow_negative, "allow.negative")
-    _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
-                         stats.WHICH_MESSAGE)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
+                         stats_release.WHICH_MESSAGE)
     data_access.check_mechanism(mechanism)
     if declared is None:
         pure = (mechanism == "Laplace" and isinstance(delta, numbers.Real)
@@ -1322,7 +1328,7 @@ def _counts(statistic, eps, which_sensitivity, mechanism, delta, type_DP, rule, 
     and the bound of a suppressed cell (:func:`_suppressed`)."""
     if thresholded:
         type_DP = "aDP" if mechanism == "analytic" else type_DP  # as the release
-        eps, delta = stats.check_table_budget(eps, delta, mechanism, type_DP, False)
+        eps, delta = stats_table.check_table_budget(eps, delta, mechanism, type_DP, False)
     else:
         eps, delta, type_DP = _count_budget(which_sensitivity, mechanism, eps, delta, type_DP)
     _refuse_vacuous_both(which_sensitivity, eps, delta, mechanism, thresholded)
@@ -1333,12 +1339,12 @@ def _counts(statistic, eps, which_sensitivity, mechanism, delta, type_DP, rule, 
     cells = 1 if cells is None else _checks.check_whole(cells, "cells", 1)
     if thresholded:
         laws = {label: (k, tail, tau) for label, (_, k, tail, tau) in
-                stats.thresholded_table_laws(eps, mechanism, delta, type_DP,
-                                             which_sensitivity).items()}
+                stats_table.thresholded_table_laws(eps, mechanism, delta, type_DP,
+                                                   which_sensitivity).items()}
     else:
         laws = {label: (k, tail, None) for label, (k, tail) in
-                stats.count_noise_laws(eps, mechanism, delta, type_DP, which_sensitivity,
-                                       rule).items()}
+                stats_histogram.count_noise_laws(eps, mechanism, delta, type_DP,
+                                                 which_sensitivity, rule).items()}
     reports = {}
     for label, (k, tail, threshold) in laws.items():
         # the counts lie on the grid when g <= 1; else rounding them costs half a step
@@ -1381,7 +1387,8 @@ def _rank_bound(eps, lower, upper, n, alpha, lattice=None, sensitivity=1.0):
     values only, typically an order of magnitude above the rank errors seen; with a
     ``resolution``, its N + 1 candidates, ``stats.Lattice``, and the rank error is the
     distance from quant n to the release's ranks [lt, le])."""
-    candidates = stats.quantile_candidates(lower, upper) if lattice is None else lattice.size
+    candidates = (stats_quantile.quantile_candidates(lower, upper) if lattice is None
+                  else lattice.size)
     return _utility_bound(eps, sensitivity, candidates, n, alpha)
 
 
@@ -1440,15 +1447,16 @@ def _quantile(statistic, eps, lower_bound, upper_bound, quant=0.5, n=None,
     required for quantileDP, by :func:`noiseIntervalDP`; ``n`` does not change the bound,
     it only fixes the utilities' grid, whose step 2^-20 is added)."""
     b = _bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
-    lattice = stats.check_resolution(resolution, b["lower.bound"], b["upper.bound"])
+    lattice = stats_quantile.check_resolution(resolution, b["lower.bound"], b["upper.bound"])
     data_access.check_quant(quant)
-    _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
-                         stats.WHICH_MESSAGE)
-    _checks.check_choice(mechanism, "mechanism", ("exponential",), stats.EXPONENTIAL_MESSAGE)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
+                         stats_release.WHICH_MESSAGE)
+    _checks.check_choice(mechanism, "mechanism", ("exponential",),
+                         stats_release.EXPONENTIAL_MESSAGE)
     eps = _checks.check_finite_budget(eps, "eps")
     n = 1 if n is None else _checks.check_whole(n, "n", 1)
     width, step = _rank_bound(eps, b["lower.bound"], b["upper.bound"], n, alpha, lattice,
-                              stats.quantile_sensitivity(quant, which_sensitivity))
+                              stats_quantile.quantile_sensitivity(quant, which_sensitivity))
     return NoiseInterval(statistic, width, alpha, False, math.nan, math.nan, step,
                          "exponential mechanism (rank error)", "rank")
 
@@ -1476,12 +1484,12 @@ def _quantiles(statistic, eps, quants, lower_bound, upper_bound, method="recursi
         return _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha,
                                 quantiles.joint_sensitivity(quants, which_sensitivity))
     # 'recursive' and 'independent': the release's resolution (its candidates)
-    lattice = stats.check_resolution(resolution, lower, upper)
+    lattice = stats_quantile.check_resolution(resolution, lower, upper)
     if method == "recursive":
         return _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitivity,
                                     alpha, simultaneous, lattice)
     # one width for all m draws: the largest of their sensitivities
-    sensitivity = max(stats.quantile_sensitivity(q, which_sensitivity) for q in quants)
+    sensitivity = max(stats_quantile.quantile_sensitivity(q, which_sensitivity) for q in quants)
     width, step = _rank_bound(eps / m, lower, upper, n, _per_value_alpha(alpha, m, True),
                               lattice, sensitivity)
     return NoiseInterval(statistic, width, alpha, True, math.nan, math.nan, step,
@@ -1565,8 +1573,8 @@ def _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitiv
     share = quantiles.recursive_share(eps, m, which_sensitivity)
     weights = quantiles.recursion_weights(quants)
     sensitivities = quantiles.recursion_sensitivities(quants, which_sensitivity)
-    root = stats.quantile_candidates(lower, upper)
-    inner = stats.quantile_candidates_within(lower, upper)
+    root = stats_quantile.quantile_candidates(lower, upper)
+    inner = stats_quantile.quantile_candidates_within(lower, upper)
     if lattice is not None:  # every node chooses among a subset of the N + 1 candidates
         root = inner = lattice.size
     widths = np.empty(m)
@@ -1863,10 +1871,10 @@ def _truth_range(statistic, units, which, arguments):
             if which == "Unbounded" and groups > 1:
                 top = spread * total / (4.0 * (total - groups))
             else:
-                top = sum(stats.max_squares(m, spread) for m in sizes) / (total - groups)
+                top = sum(stats_release.max_squares(m, spread) for m in sizes) / (total - groups)
         else:
             n = int(get("n"))
-            top = stats.max_squares(n, spread) / (n - 1)
+            top = stats_release.max_squares(n, spread) / (n - 1)
         if statistic == "sdDP":
             return (0.0, math.sqrt(top))
         return (-top, top) if statistic.endswith("CovDP") or statistic == "covDP" else (0.0, top)
