@@ -30,6 +30,7 @@ EXPONENTIAL_MESSAGE = "Mechanism must be one of {'exponential'}."
 MECHANISM_SWITCH = "mechanism is 'analytic'"
 EQUIDISTANT_MESSAGE = "Only equidistant histogram bins are supported."
 
+
 def check_which(which_sensitivity, identical=False, stacklevel=3):
     """DPpack's which.sensitivity check; for a statistic whose two sensitivities are equal,
     'both' warns that one value will be returned. ``stacklevel`` makes the

@@ -160,6 +160,7 @@ def _noisy_max(q, beta, eps_select, rng, one_sided):
     noisy = [u + z for u, z in zip(units, noise)]
     return noisy.index(max(noisy))
 
+
 class StableTrainer:
     """Interface of a private training procedure T = (G, F) with a validation score.
 
