@@ -14,8 +14,8 @@ the same draws) and 'unbounded' (sensitivity max(q, 1 - q) = 1/2 for the median)
 import numpy as np
 
 import dppack
-from dppack import stats
 from dppack.datasets import load_pima
+from dppack.stats import _quantile
 
 EPSILONS = (0.1, 0.5, 1.0, 2.0, 5.0)
 RUNS = 200
@@ -24,11 +24,11 @@ LOWER, UPPER = 40.0, 250.0
 
 def exact_probability(x, eps, value, which="bounded"):
     """P(release == value) under the law of medianDP with resolution 1 (Delta' = Delta (1 +
-    2^-20), Delta = ``stats.quantile_sensitivity``)."""
-    lattice = stats.check_resolution(1.0, LOWER, UPPER)
-    utilities, widths, starts = lattice.runs(*stats.lattice_counts(x, lattice), 0.5)
+    2^-20), Delta = ``stats._quantile.quantile_sensitivity``)."""
+    lattice = _quantile.check_resolution(1.0, LOWER, UPPER)
+    utilities, widths, starts = lattice.runs(*_quantile.lattice_counts(x, lattice), 0.5)
     u = np.repeat(utilities, widths)
-    delta = stats.quantile_sensitivity(0.5, which) * (1.0 + 2.0 ** -20)
+    delta = _quantile.quantile_sensitivity(0.5, which) * (1.0 + 2.0 ** -20)
     w = np.exp(eps * (u - u.max()) / (2.0 * delta))
     return float(w[lattice.points(np.arange(lattice.size)) == value].sum() / w.sum())
 

@@ -15,7 +15,7 @@ so that the statistics validate once.
 Each formula that turns sufficient statistics into a true value and its sensitivity is
 written once (``mean_from_sums``, ``var_from_squares``, ``cov_from_products``,
 ``centred_from_sums``, ``centred_cross_from_sums``, ``pooled_var_from_squares``,
-``pooled_cov_from_products``, ``rcompat.tally``): the in-memory cores call them on their
+``pooled_cov_from_products``, ``rcompat._factor.tally``): the in-memory cores call them on their
 scans, and ``dppack.dask.moments`` on the statistics of one pass over Dask data,
 which the public functions here and in :mod:`dppack.stats` accept as well.
 """

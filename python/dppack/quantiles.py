@@ -115,8 +115,8 @@ import numpy as np
 
 from . import _checks, _messages, _random, accounting
 from .accounting import PrivacyLoss
-from .stats import (check_resolution, exact_quantile, lattice_runs, quantile_sensitivity,
-                    quantileDP)
+from .stats._quantile import (check_resolution, exact_quantile, lattice_runs,
+                              quantile_sensitivity, quantileDP)
 
 __all__ = ["boundsDP", "quantilesDP"]
 
@@ -358,7 +358,7 @@ def _recursive(x, quants, slots, eps, lower, upper, rng, out, which_sensitivity=
 
 def node_sensitivity(q, which_sensitivity):
     """The sensitivity of the utility of a node of 'recursive' that releases the (rescaled)
-    quantile ``q`` of its part: :func:`dppack.stats.quantile_sensitivity` under
+    quantile ``q`` of its part: ``stats._quantile.quantile_sensitivity`` under
     'unbounded', max(q, 1 - q); 1 under 'bounded'.
 
     Under add/remove neighbours the record added or removed lies in exactly one part on
@@ -750,7 +750,7 @@ def joint_sensitivity(quants, which_sensitivity):
     2 (1 - min delta) (removing: the same); reached when the record lands in the narrowest
     gap with the other gaps' counts at or below their targets (Gillenwater, Joseph and
     Kulesza 2021, Section 3, bound 2, which holds under both relations). For m = 1 it is
-    twice :func:`dppack.stats.quantile_sensitivity`. Computed exactly from the doubles
+    twice ``stats._quantile.quantile_sensitivity``. Computed exactly from the doubles
     delta_i as the code forms them (1 + sum delta - 2 min delta, in rationals), rounded up.
 
     Examples

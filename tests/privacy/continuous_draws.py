@@ -53,7 +53,7 @@ CONTINUOUS_DRAWS = {
     ("dppack.erm.kst", "EmpiricalRiskMinimizationDP_KST._fit"):
         "documented float-approximate: dppack.erm.kst module docstring (the objective's "
         "data-free l2-Laplace or Gaussian noise; the release is exact, dppack.erm.approximate)",
-    ("dppack.model_selection.stability", "HistogramTrainer.draw_noise"):
+    ("dppack.model_selection.stability._histogram", "HistogramTrainer.draw_noise"):
         "documented float-approximate: HistogramTrainer.draw_noise docstring (the shared "
         "data-free standard noise R)",
     ("dppack.quantiles", "_joint_windowed"):

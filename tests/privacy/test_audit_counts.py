@@ -17,7 +17,7 @@ events are the auditor's discrete ones (x == v and the thresholds between values
 
 Batched audits (``batch=True``): one release of N disjoint copies of the neighbouring
 cells, whose noises are independent and calibrated for the number of changed cells only
-(never for the number of cells, ``stats._count_noise``), gives N independent draws of the
+(never for the number of cells, ``stats._release.count_noise``), gives N independent draws of the
 projection of the one-record release; one real, unbatched audit of each release checks the
 path itself (the whole rule and thresholded releases' real calls are marked slow). Each
 audit's false-failure rate is 1e-3 (fixed seeds).
@@ -28,7 +28,7 @@ import pandas as pd
 import pytest
 
 import dppack
-from dppack import stats
+from dppack.stats import _release
 from auditor import assert_private, audit
 
 EPS_SHARP = 5.0
@@ -121,9 +121,9 @@ def test_table_declared(which):
 
 def _noisy_n_batch(eps_n):
     def release(n, rng, size):
-        # the release's own draw of n (``stats._noisy_counts``, sensitivity 1), ``size``
+        # the release's own draw of n (``stats._release.noisy_counts``, sensitivity 1), ``size``
         # independent copies in one call (the law does not depend on how many)
-        return stats._noisy_counts(np.full(size, float(n)), eps_n, 1.0, "Laplace", 0, "aDP",
+        return _release.noisy_counts(np.full(size, float(n)), eps_n, 1.0, "Laplace", 0, "aDP",
                                    rng, 1)
     return release
 

@@ -17,7 +17,7 @@ deterministic check on all the draws). Power: the mechanism given twice its eps 
 on the tied-value neighbours.
 
 Cost: a batch makes one public call (checks, counting, runs, draw), then reuses the runs
-of the data's counts (a deterministic function of the data, ``stats.Lattice.runs``) and
+of the data's counts (a deterministic function of the data, ``stats._quantile.Lattice.runs``) and
 draws the mechanism again (``_random.exponential_interval``, the release's sampler), as the
 Dask audits reuse their pass: about 8 s of CPU for the file (the wall time grows with the
 load). The recursive method is audited through the public call, 400 draws in the default
@@ -30,7 +30,8 @@ import pytest
 
 import dppack
 from auditor import assert_private, audit
-from dppack import _random, stats
+from dppack import _random
+from dppack.stats import _quantile
 
 EPS = 1.0
 N_SAMPLES = 3_000
@@ -40,18 +41,18 @@ POWER_SAMPLES = 5_000
 def _batched(quant, lower, upper, resolution, which="bounded"):
     """release(data, rng, n): one public call, then n - 1 draws of its mechanism on the same
     counts; every output checked to be a candidate."""
-    lattice = stats.check_resolution(resolution, lower, upper)
+    lattice = _quantile.check_resolution(resolution, lower, upper)
     candidates = lattice.points(np.arange(lattice.size))
 
     def release(data, rng, n):
         first = dppack.quantileDP(data, quant, EPS, lower, upper, which_sensitivity=which,
                                   random_state=rng, resolution=resolution)
-        runs = lattice.runs(*stats.lattice_counts(np.asarray(data, np.float64), lattice),
+        runs = lattice.runs(*_quantile.lattice_counts(np.asarray(data, np.float64), lattice),
                             quant)
         utilities, widths, starts = runs
         index = [int(starts[i]) + offset for i, offset in (
             _random.exponential_interval(utilities, widths, EPS,
-                                         stats.quantile_sensitivity(quant, which), rng)
+                                         _quantile.quantile_sensitivity(quant, which), rng)
             for _ in range(n - 1))]
         out = np.concatenate([[first], lattice.points(np.array(index, dtype=np.int64))])
         assert np.isin(out, candidates).all()  # a grid leak would put an output elsewhere

@@ -1,5 +1,6 @@
 """Audits of the quantile releases under add/remove neighbours at the utility's add/remove
-sensitivity max(q, 1 - q) (issue 28; ``stats.quantile_sensitivity``; tests/privacy/README.md).
+sensitivity max(q, 1 - q) (issue 28; ``stats._quantile.quantile_sensitivity``;
+tests/privacy/README.md).
 
 Adding a record moves quant n by quant and every count by 0 or 1, so a rank utility moves by
 -quant or 1 - quant. The neighbours are the worst cases found by computing the exact law of
@@ -15,7 +16,7 @@ probability at least 0.05:
   median: [2, 7] + [8], loss 0.83 eps.
 
 Every one of them loses about twice as much (1.6 to 1.7 eps) if the mechanism used half the
-sensitivity: the power test plants max(q, 1 - q) / 2 in ``stats.quantile_sensitivity``
+sensitivity: the power test plants max(q, 1 - q) / 2 in ``stats._quantile.quantile_sensitivity``
 and the audit must fail (on the two quant-0.75 cases, fine grid and resolution). A quant
 that is not dyadic (0.1, Delta = 0.9 rounded up) is covered by the exact law and the brute
 force in ``tests/python/test_quantile_sensitivity.py``: its worst events here have
@@ -24,8 +25,8 @@ quantile's sensitivity) and 'joint' (2 (1 - min share)) are audited through thei
 calls on the median cases.
 
 Cost: a batch makes one public call (checks, charge, draw), then repeats the release's
-draw on the same data (the candidates of ``stats.exact_quantile`` or the runs of a
-resolution, with the sensitivity taken from ``stats.quantile_sensitivity`` at each call,
+draw on the same data (the candidates of ``stats._quantile.exact_quantile`` or the runs of a
+resolution, with the sensitivity taken from ``stats._quantile.quantile_sensitivity`` at each call,
 so a planted change
 reaches every draw). About 8 s of CPU for the file. Each audit's false-failure rate is 1e-3
 (the auditor's alpha); the seeds are fixed.
@@ -36,7 +37,8 @@ import pytest
 
 import dppack
 from auditor import assert_private, audit
-from dppack import _random, stats
+from dppack import _random
+from dppack.stats import _quantile
 
 EPS = 1.0
 N_SAMPLES = 3_000
@@ -49,10 +51,10 @@ def _fine(quant, lower=0.0, upper=1.0):
     def release(data, rng, n):
         first = dppack.quantileDP(data, quant, EPS, lower, upper, "unbounded",
                                   random_state=rng)
-        sensitivity = stats.quantile_sensitivity(quant, "unbounded")
+        sensitivity = _quantile.quantile_sensitivity(quant, "unbounded")
         # the release's candidates (small n: every interval, no union), drawn again
-        j, low, high = stats._quantile_grid(lower, upper)
-        utilities, widths, starts, unions = stats._quantile_candidates(
+        j, low, high = _quantile._quantile_grid(lower, upper)
+        utilities, widths, starts, unions = _quantile._quantile_candidates(
             np.asarray(data, dtype=np.float64), quant, EPS / sensitivity, j, low, high)
         assert not unions
         points = [int(starts[i]) + offset for i, offset in (
@@ -65,15 +67,15 @@ def _fine(quant, lower=0.0, upper=1.0):
 
 def _lattice(quant, lower=0.0, upper=8.0, resolution=1.0):
     """As :func:`_fine` with a resolution: the draws reuse the runs of the data's counts."""
-    lattice = stats.check_resolution(resolution, lower, upper)
+    lattice = _quantile.check_resolution(resolution, lower, upper)
     candidates = lattice.points(np.arange(lattice.size))
 
     def release(data, rng, n):
         first = dppack.quantileDP(data, quant, EPS, lower, upper, "unbounded",
                                   random_state=rng, resolution=resolution)
         utilities, widths, starts = lattice.runs(
-            *stats.lattice_counts(np.asarray(data, np.float64), lattice), quant)
-        sensitivity = stats.quantile_sensitivity(quant, "unbounded")
+            *_quantile.lattice_counts(np.asarray(data, np.float64), lattice), quant)
+        sensitivity = _quantile.quantile_sensitivity(quant, "unbounded")
         index = [int(starts[i]) + offset for i, offset in (
             _random.exponential_interval(utilities, widths, EPS, sensitivity, rng)
             for _ in range(n - 1))]
@@ -104,18 +106,18 @@ def test_unbounded_quantile(release, d0, d1, n_samples):
 @pytest.mark.parametrize("release, d0, d1, n_samples", [CASES[0], CASES[2]])
 def test_power_half_sensitivity(monkeypatch, release, d0, d1, n_samples):
     """max(q, 1 - q) / 2 planted as the sensitivity: every case catches it."""
-    original = stats.quantile_sensitivity
+    original = _quantile.quantile_sensitivity
 
     def halved(quant, which_sensitivity="bounded"):
         return original(quant, which_sensitivity) / 2.0
 
-    monkeypatch.setattr(stats, "quantile_sensitivity", halved)
+    monkeypatch.setattr(_quantile, "quantile_sensitivity", halved)
     result = audit(release, d0, d1, EPS, n_samples=POWER_SAMPLES, batch=True)
     assert not result.passed, str(result)
 
 
 def test_public_call_uses_the_sensitivity(monkeypatch):
-    """The public releases take their sensitivity from ``stats.quantile_sensitivity``
+    """The public releases take their sensitivity from ``stats._quantile.quantile_sensitivity``
     (the batches above rely on it): a planted value reaches the mechanism."""
     seen = []
     original = _random.exponential_interval
@@ -135,7 +137,7 @@ def test_public_call_uses_the_sensitivity(monkeypatch):
         with pytest.warns(UserWarning):
             dppack.medianDP(HALF, EPS, 0.0, 1.0, "both", random_state=1,
                             resolution=resolution)
-    assert seen == [stats.quantile_sensitivity(0.1, "unbounded"), 0.5, 1.0, 1.0] * 2
+    assert seen == [_quantile.quantile_sensitivity(0.1, "unbounded"), 0.5, 1.0, 1.0] * 2
 
 
 def _method(method, n_samples):

@@ -285,7 +285,7 @@ def test_quantile_rank_error_bound():
     x = np.round(rng.uniform(0, 1, 300), 6)
     report = noiseIntervalDP("quantileDP", 0.5, quant=0.3, lower_bound=0, upper_bound=1,
                              n=300, alpha=0.05)
-    candidates = dppack.stats.quantile_candidates(0.0, 1.0)
+    candidates = dppack.stats._quantile.quantile_candidates(0.0, 1.0)
     assert report.half_width == pytest.approx(
         2 * (1 + 2 ** -20) / 0.5 * (math.log(candidates) + math.log(20)) + 2 ** -20)
     ranks = np.array([np.sum(x <= dppack.quantileDP(x, 0.3, 0.5, 0, 1, random_state=seed))
@@ -355,7 +355,7 @@ def test_thresholded_table_is_refused():
         default.half_width == 6.0
     # the declared Gaussian release: the law of the declared release (count_noise_laws)
     gauss = noiseIntervalDP("tableDP", 0.5, mechanism="Gaussian", delta=1e-5, declared=True)
-    k, _ = dppack.stats.count_noise_laws(0.5, "Gaussian", 1e-5)["Bounded"]
+    k, _ = dppack.stats._histogram.count_noise_laws(0.5, "Gaussian", 1e-5)["Bounded"]
     assert gauss.grid == 2.0 ** k and gauss.half_width > default.half_width
     with pytest.raises(ValueError, match="takes"):  # histogramDP has no levels to declare
         noiseIntervalDP("histogramDP", 1.0, declared=True)
@@ -416,7 +416,8 @@ def test_count_rounding_exact_coverage():
     # report H is P(abs(Z) <= H) = 1 - 2 P(Z >= H + 1). At alpha = 0.05, bounded Laplace,
     # eps = 1 (discrete Laplace of parameter 1/2): H = 6 covers (0.961), 5 does not (0.937).
     # Deterministic.
-    k, tail = dppack.stats.count_noise_laws(1.0, "Laplace", 0, "aDP", "bounded")["Bounded"]
+    laws = dppack.stats._histogram.count_noise_laws(1.0, "Laplace", 0, "aDP", "bounded")
+    k, tail = laws["Bounded"]
     assert k == 0
     q = math.exp(-0.5)
 
@@ -520,7 +521,7 @@ def test_exponential_mechanism_with_a_measure():
 ])
 def test_vacuous_both_is_refused_as_the_release_refuses_it(statistic, arguments, release):
     # which_sensitivity = 'both' at (5, 0.01) analytic spends a total delta above 1: the
-    # release refuses it (stats.release_loss), and so does its report, with its message.
+    # release refuses it (stats._release.release_loss), and so does its report, with its message.
     # Planted: the report without _refuse_vacuous_both -> no error, fails.
     budget = {"eps": 5.0, "delta": 0.01, "mechanism": "analytic", "which_sensitivity": "both"}
     expected = _release_message(lambda: release(**budget))

@@ -6,14 +6,14 @@ The report rests on two steps (see ``dppack.accuracy``), tested separately:
 
 * The parts. Every noisy sufficient statistic lies within its half-width with joint
   probability >= 1 - alpha. Tested on the noise the REAL releases draw (a spy on
-  ``stats._noisy``, which passes the draws through unchanged): the share of releases with a
-  part outside its half-width against the exact 1 - coverage the report states, by an exact
+  ``stats._release.add_noise``, which passes the draws through unchanged): the share of
+  releases with a part outside its half-width against the exact 1 - coverage the report states, by an exact
   two-sided binomial test at level 1e-6 (data at the bounds: the scaled statistics are
   integers, on the grid, so the law is exact). Planted: per-part level alpha instead of
   Sidak's (fails), the l1 sensitivity 1 instead of k (fails).
 * The interval arithmetic. On that event, abs(release - truth) <= the half-width for every
   dataset of N >= n records. Tested deterministically: the REAL release's post-processing
-  run with noises put at the corners (and inside) of the box (``stats._noisy`` replaced
+  run with noises put at the corners (and inside) of the box (``stats._release.add_noise`` replaced
   by true value + the chosen noise), on adversarial datasets (all values at one bound, a
   share p at the upper bound, N = n and N > n). Planted bugs caught: the h t_N term of the
   mean dropped, the count's term t_N C of the variance and covariance dropped, N in place
@@ -40,9 +40,10 @@ import pytest
 from scipy.stats import binomtest
 
 import dppack
-from dppack import stats
-from dppack.accuracy import _moments
+from dppack.accuracy import _moments as accuracy_moments
 from dppack.accuracy import noiseIntervalDP
+from dppack.stats import _moments, _pooled
+from dppack.stats import _release as stats_release
 from ratio_checks import planted
 
 # Simulations whose outcome does not depend on NumPy: make test runs them once.
@@ -97,15 +98,22 @@ def _error(statistic, released, x):
 # --------------------------------------------------------------------------------------------
 
 
+def _replace_noise(monkeypatch, noise):
+    """The statistics' mechanism call (``stats._release.add_noise``) replaced by ``noise`` in
+    every module that calls it."""
+    for module in (stats_release, _moments, _pooled):
+        monkeypatch.setattr(module, "add_noise", noise)
+
+
 def _spy(monkeypatch, record):
-    real = stats._noisy
+    real = stats_release.add_noise
 
     def spy(true_values, *args):
         out = real(true_values, *args)
         record.append(np.asarray(out, dtype=np.float64) - np.asarray(true_values))
         return out
 
-    monkeypatch.setattr(stats, "_noisy", spy)
+    _replace_noise(monkeypatch, spy)
 
 
 @pytest.mark.parametrize("mechanism,eps,delta", MECHANISMS)
@@ -165,7 +173,7 @@ def _fixed_noise(monkeypatch, noise):
     def fixed(true_values, *args):
         return np.asarray(true_values, dtype=np.float64) + noise
 
-    monkeypatch.setattr(stats, "_noisy", fixed)
+    _replace_noise(monkeypatch, fixed)
 
 
 def _box_points(k, rng):
@@ -222,7 +230,7 @@ def _mean_over_n(n, h, t_sum, t_count):  # n in place of d = max(n - t_N, 1)
     ("covDP", "ratio_of_sums_bound", "floors"),
 ])
 def test_planted_bugs_are_caught(monkeypatch, statistic, name, bug):
-    monkeypatch.setattr(_moments, name, planted(bug) if isinstance(bug, str) else bug)
+    monkeypatch.setattr(accuracy_moments, name, planted(bug) if isinstance(bug, str) else bug)
     cases = (_worst_case(monkeypatch, statistic, n, eps)
              for n, eps in [(12, 4.0), (40, 1.0), (30, 4.0), (100, 4.0)])
     assert any(worst > width * (1 + 1e-9) for worst, width in cases)

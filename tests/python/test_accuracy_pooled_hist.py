@@ -28,9 +28,9 @@ import pytest
 from scipy.stats import binomtest
 
 import dppack
-from dppack import stats
 from dppack.accuracy import _moments
 from dppack.accuracy import noiseIntervalDP
+from dppack.stats import _histogram, _pooled
 from ratio_checks import planted
 
 # Simulations whose outcome does not depend on NumPy: make test runs them once.
@@ -120,7 +120,7 @@ def _corner_errors(release, samples, truth, widths, levels=(-1.0, 1.0)):
         noise = np.array(signs).reshape(groups, parts) * widths
         # the release's statistics, noised at the corner, then its own post-processing
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(stats, "_noisy_statistics",
+            patch.setattr(_pooled, "noisy_statistics",
                           lambda prepared, *args, noise=noise: prepared[0] * prepared[1]
                           + noise)
             errors.append(release(samples) - truth)
@@ -352,7 +352,7 @@ def test_proportions_box(allow_negative, monkeypatch):
         truth = np.histogram(x, BREAKS)[0] / n
         for signs in itertools.product([-1.0, 1.0], repeat=cells):
             noise = np.array(signs) * a
-            monkeypatch.setattr(stats, "_noisy_counts",
+            monkeypatch.setattr(_histogram, "noisy_counts",
                                 lambda counts, *args, noise=noise: counts + noise)
             out = dppack.histogramDP(x, 1.0, 0, 1, breaks=BREAKS, normalize=True,
                                      allow_negative=allow_negative).counts
@@ -417,7 +417,7 @@ def test_proportions_argument_checks():
 @pytest.mark.parametrize("breaks", [[0.0, 0.5, 1.0], [0.2, 0.5, 0.8], 3])
 def test_histogram_cells_are_those_of_the_release(breaks):
     # The number of cells of given breaks is public: the report takes it from the release's own
-    # stats.histogram_breaks and refuses another (a report for fewer cells than released does
+    # _histogram.histogram_breaks and refuses another (a report for fewer cells than released does
     # not hold: cells = 1 for two released cells gave a half-width 0 and coverage 0). Planted:
     # _histogram_cells returning the given cells -> the refusal and the count fail.
     x = np.linspace(0.0, 1.0, 50)

@@ -20,7 +20,8 @@ import pytest
 from scipy.stats import binomtest
 
 import dppack
-from dppack import quantiles, stats
+from dppack import quantiles
+from dppack.stats import _quantile
 from dppack.accuracy import noiseIntervalDP
 
 # Simulations whose outcome does not depend on NumPy: make test runs them once.
@@ -284,8 +285,8 @@ def _nodes(x, quants, slots, lower, upper, out, found):
 def _node_error_and_best(node):
     """The node's local rank error (signed) and its best achievable one, over quantileDP's
     candidates on its range (the grid points; data on the grid)."""
-    j, first, last = stats._quantile_grid(node["lower"], node["upper"])
-    records = np.sort(stats._to_grid(node["x"], j, first, last))
+    j, first, last = _quantile._quantile_grid(node["lower"], node["upper"])
+    records = np.sort(_quantile._to_grid(node["x"], j, first, last))
     n = records.size
     point = int(round(math.ldexp(node["value"], -j)))
     error = int(np.sum(records <= point)) - node["q"] * n
@@ -358,7 +359,7 @@ def test_recursive_formula():
             report = noiseIntervalDP("quantilesDP", 1.0, quants=quants, lower_bound=0,
                                      upper_bound=100, method="recursive", n=200,
                                      which_sensitivity=which, simultaneous=simultaneous)
-            root = stats.quantile_candidates(0, 100)
+            root = _quantile.quantile_candidates(0, 100)
             inner = 2 ** 59
             expected = []
             for weights, depth in (([0.5, 1.0], 2), ([1.0], 1), ([0.5, 1.0], 2)):
@@ -388,13 +389,13 @@ def test_candidates_within_cover_every_subrange():
     # count -> [0, 511] within [0, 1000] exceeds it.
     rng = np.random.default_rng(5)
     for lower, upper in [(0, 1000), (-3, 5), (-1e6, -2), (0.001, 0.002)]:
-        limit = stats.quantile_candidates_within(lower, upper)
+        limit = _quantile.quantile_candidates_within(lower, upper)
         ends = np.sort(rng.uniform(lower, upper, (2000, 2)), axis=1)
         special = [(lower, upper), (lower, 511), (0, upper), (-upper, upper), (lower, -lower)]
         for lo, hi in list(map(tuple, ends)) + special:
             if lower <= lo < hi <= upper:
-                assert stats.quantile_candidates(lo, hi) <= limit
-    assert stats.quantile_candidates(0, 511) > stats.quantile_candidates(0, 1000)
+                assert _quantile.quantile_candidates(lo, hi) <= limit
+    assert _quantile.quantile_candidates(0, 511) > _quantile.quantile_candidates(0, 1000)
 
 
 def test_recursive_coverage_worst_case():

@@ -23,7 +23,8 @@ from scipy import special
 from scipy.stats import binomtest
 
 import dppack
-from dppack import _messages, mechanisms, stats
+from dppack import _messages, mechanisms
+from dppack.stats import _histogram, _table
 from dppack.accuracy import noiseIntervalDP
 
 # Simulations whose outcome does not depend on NumPy: make test runs them once.
@@ -74,7 +75,7 @@ def test_thresholded_table_coverage_of_the_real_release(mechanism, which, eps, d
     # release's probability of releasing the "at tau" cells is about 1/2, so both statements
     # (released and suppressed) are exercised. Planted bugs, each caught here:
     # - the noise law of the declared release (the whole delta instead of the threshold's
-    #   share: stats.count_noise_laws in _counts): "far" fails for analytic bounded
+    #   share: _histogram.count_noise_laws in _counts): "far" fails for analytic bounded
     #   (miss rate 0.224 > 0.2);
     # - suppressed_max = floor(H) (tau forgotten): "at tau" and "at U" fail everywhere;
     # - interval() not giving [0, U] to a released 0: the same.
@@ -103,12 +104,12 @@ def test_thresholded_table_coverage_of_the_real_release(mechanism, which, eps, d
 
 
 def test_thresholded_report_uses_the_release_law_and_threshold():
-    # The report's grid and threshold are those of the release (stats.thresholded_table_laws,
+    # The report's grid and threshold are those of the release (_table.thresholded_table_laws,
     # the function tableDP calls); the released counts all lie above the threshold.
     for mechanism in ("Laplace", "Gaussian", "analytic"):
         both = noiseIntervalDP("tableDP", 0.5, mechanism=mechanism, delta=1e-5,
                                which_sensitivity="both", declared=False)
-        laws = stats.thresholded_table_laws(0.5, mechanism, 1e-5, "aDP", "both")
+        laws = _table.thresholded_table_laws(0.5, mechanism, 1e-5, "aDP", "both")
         assert list(both) == ["Bounded", "Unbounded"] == list(laws)
         for label, (_, k, _, tau) in laws.items():
             assert both[label].grid == 2.0 ** k

@@ -42,7 +42,7 @@ dd = pytest.importorskip("dask.dataframe")
 import dask  # noqa: E402
 
 quantiles = importlib.import_module("dppack.dask.quantiles")
-_STATS = importlib.import_module("dppack.stats")  # `stats` is scipy's here
+_QUANTILE = importlib.import_module("dppack.stats._quantile")
 
 ALPHA = 0.001
 SEED = 20261124
@@ -78,7 +78,7 @@ def _unknown(x, parts=3):
 
 
 def _cells(lower, upper):
-    j, first, last = _STATS._quantile_grid(lower, upper)
+    j, first, last = _QUANTILE._quantile_grid(lower, upper)
     return quantiles.Cells(j, first, last, quantiles.cell_shift(first, last))
 
 
@@ -91,8 +91,8 @@ def _round_to_cells(x, cells):
 def _memory_intervals(x, quant, lower, upper):
     """(ranks, widths, starts) of the non-empty intervals of the in-memory quantile (every
     interval, sorted data rounded to its grid and clipped) and the utilities of all n + 1."""
-    j, first, last = _STATS._quantile_grid(lower, upper)
-    rounded = np.sort(_STATS._to_grid(np.asarray(x, dtype=np.float64), j, first, last))
+    j, first, last = _QUANTILE._quantile_grid(lower, upper)
+    rounded = np.sort(_QUANTILE._to_grid(np.asarray(x, dtype=np.float64), j, first, last))
     edges = np.concatenate([[first], rounded, [last]]).astype(np.int64)
     widths = np.diff(edges)
     keep = widths > 0
@@ -158,7 +158,7 @@ def test_counted_records_are_the_sorted_records(name):
     occupied, counts = quantiles.cell_counts(_uneven(x, [len(x)]), cells, "x", 0)
     counted = quantiles.CountedRecords(cells.points(occupied), counts)
     rounded = _round_to_cells(x, cells)
-    in_memory = _STATS._SortedRecords(rounded, cells.j, cells.first, cells.last)
+    in_memory = _QUANTILE._SortedRecords(rounded, cells.j, cells.first, cells.last)
     n = len(x)
     assert counted.size == n
     rng = np.random.default_rng(1)
@@ -185,8 +185,8 @@ def test_same_draws_as_in_memory_with_the_rejection_step():
     counted = quantiles.CountedRecords(cells.points(occupied), counts)
     a, b = np.random.default_rng(SEED), np.random.default_rng(SEED)
     for _ in range(200):
-        assert _STATS._exact_quantile(counted, 0.3, 0.5, -1.0, 1.0, a, half=2.0) == (
-            _STATS._exact_quantile(x, 0.3, 0.5, -1.0, 1.0, b, half=2.0))
+        assert _QUANTILE.exact_quantile(counted, 0.3, 0.5, -1.0, 1.0, a, half=2.0) == (
+            _QUANTILE.exact_quantile(x, 0.3, 0.5, -1.0, 1.0, b, half=2.0))
     assert a.bit_generator.state == b.bit_generator.state
 
 

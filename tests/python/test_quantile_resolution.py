@@ -11,7 +11,8 @@ import pytest
 from scipy import stats as sps
 
 import dppack
-from dppack import BudgetAccountant, stats
+from dppack import BudgetAccountant
+from dppack.stats import _quantile
 from dppack.datasets import load_pima
 
 GLU = np.asarray(load_pima()["glu"], dtype=np.float64)
@@ -21,7 +22,7 @@ DELTA_PRIME = 1.0 + 2.0 ** -20  # the exact exponential mechanism's widened sens
 def brute_utilities(x, quant, lower, upper, resolution):
     """Each candidate's utility by enumeration: -max(0, lt - q n, q n - le) with lt, le the
     clipped data below and at or below it (exact comparisons of doubles)."""
-    lattice = stats.check_resolution(resolution, lower, upper)
+    lattice = _quantile.check_resolution(resolution, lower, upper)
     t = lattice.points(np.arange(lattice.size))
     x = np.clip(np.asarray(x, dtype=np.float64), lower, upper)
     lt = (x[None, :] < t[:, None]).sum(axis=1)
@@ -32,8 +33,8 @@ def brute_utilities(x, quant, lower, upper, resolution):
 
 def run_utilities(x, quant, lower, upper, resolution):
     """The same from the runs (each run's utility repeated over its candidates)."""
-    lattice = stats.check_resolution(resolution, lower, upper)
-    utilities, widths, starts = lattice.runs(*stats.lattice_counts(x, lattice), quant)
+    lattice = _quantile.check_resolution(resolution, lower, upper)
+    utilities, widths, starts = lattice.runs(*_quantile.lattice_counts(x, lattice), quant)
     assert starts[0] == 0 and np.all(np.diff(starts) == widths[:-1])
     assert int(widths.sum()) == lattice.size
     return np.repeat(utilities, widths)
@@ -69,14 +70,14 @@ def test_runs_match_enumeration(x, quant, lower, upper, resolution):
 
 
 def test_lattice_points_and_size():
-    lattice = stats.check_resolution(0.1, 0.0, 1.0)
+    lattice = _quantile.check_resolution(0.1, 0.0, 1.0)
     assert lattice.size == 11
     t = lattice.points(np.arange(11))
     assert t[3] == 0.3 and t[7] == 0.7 and t[-1] == 1.0  # decimals as the user writes them
-    assert stats.check_resolution(1.0, 40.0, 250.0).size == 211
-    assert stats.check_resolution(0.3, 0.0, 1.0).size == 4  # 1 is not on the grid: 0 ... 0.9
-    assert stats.check_resolution(1.0 / 3.0, 0.0, 1.0).size == 4  # 1 on it to rounding
-    assert stats.check_resolution(None, 0.0, 1.0) is None
+    assert _quantile.check_resolution(1.0, 40.0, 250.0).size == 211
+    assert _quantile.check_resolution(0.3, 0.0, 1.0).size == 4  # 1 is not on the grid: 0 ... 0.9
+    assert _quantile.check_resolution(1.0 / 3.0, 0.0, 1.0).size == 4  # 1 on it to rounding
+    assert _quantile.check_resolution(None, 0.0, 1.0) is None
 
 
 def test_draws_follow_the_mechanism():

@@ -11,7 +11,8 @@ import pytest
 from scipy import stats as sps
 
 import dppack
-from dppack import _random, data_access, noiseIntervalDP, quantiles, stats
+from dppack import _random, data_access, noiseIntervalDP, quantiles
+from dppack.stats import _quantile
 from dppack.datasets import load_pima
 
 QUANTS = (0.1, 0.25, 0.3, 0.5, 0.75, 0.9)
@@ -25,9 +26,9 @@ def _datasets(max_n=3):
 
 def _lattice_utility(data, q):
     """Every candidate's utility on resolution 1 over [0, L] (the release's runs, expanded)."""
-    lattice = stats.check_resolution(1.0, 0.0, float(L))
+    lattice = _quantile.check_resolution(1.0, 0.0, float(L))
     utilities, widths, _ = lattice.runs(
-        *stats.lattice_counts(np.asarray(data, dtype=np.float64), lattice), q)
+        *_quantile.lattice_counts(np.asarray(data, dtype=np.float64), lattice), q)
     return np.repeat(utilities, widths)
 
 
@@ -54,21 +55,21 @@ def test_sensitivity_by_brute_force(utility, q):
         for i, y in itertools.product(range(len(data)), range(L + 1)):
             other = data[:i] + (y,) + data[i + 1:]
             changed = max(changed, float(np.max(np.abs(utility(other, q) - base))))
-    unbounded = stats.quantile_sensitivity(q, "unbounded")
+    unbounded = _quantile.quantile_sensitivity(q, "unbounded")
     assert added == pytest.approx(max(q, 1 - q), abs=1e-12)
     assert unbounded >= added - 1e-12 and unbounded == pytest.approx(max(q, 1 - q), rel=1e-15)
     # (the utilities are computed in floating point: within an ulp or so, far below the
     # grid h = Delta / 2^20 they are rounded to, whose extra step covers it)
     assert changed == pytest.approx(1.0, abs=1e-12)
-    assert stats.quantile_sensitivity(q, "bounded") == 1.0
-    assert stats.quantile_sensitivity(q, "both") == 1.0
+    assert _quantile.quantile_sensitivity(q, "bounded") == 1.0
+    assert _quantile.quantile_sensitivity(q, "both") == 1.0
 
 
 def test_sensitivity_rounds_up():
     # 1 - 0.1 is not a double: the sensitivity is the double at or above the exact value
     from fractions import Fraction
     for q in (0.1, 0.3, 1e-17, 0.49999999999999994, 0.0, 1.0):
-        delta = stats.quantile_sensitivity(q, "unbounded")
+        delta = _quantile.quantile_sensitivity(q, "unbounded")
         exact = max(Fraction(q), 1 - Fraction(q))
         assert Fraction(delta) >= exact and delta == pytest.approx(float(exact), rel=2 ** -52)
 
@@ -127,9 +128,9 @@ def test_law_on_a_resolution(q):
     the exact law (chi-square; false-failure rate 1e-4 each); for the median, the bounded
     law's is rejected (p < 1e-6; observed p about 1e-200)."""
     data = np.array([1.0, 1.0, 2.0, 4.0, 4.0, 4.0, 7.0])
-    lattice = stats.check_resolution(1.0, 0.0, 8.0)
-    utilities, widths, starts = lattice.runs(*stats.lattice_counts(data, lattice), q)
-    delta = stats.quantile_sensitivity(q, "unbounded")
+    lattice = _quantile.check_resolution(1.0, 0.0, 8.0)
+    utilities, widths, starts = lattice.runs(*_quantile.lattice_counts(data, lattice), q)
+    delta = _quantile.quantile_sensitivity(q, "unbounded")
     for seed in range(5):
         rng = np.random.default_rng(seed)
         i, offset = _random.exponential_interval(utilities, widths, 1.0, delta, rng)
@@ -156,13 +157,13 @@ def test_law_on_the_fine_grid():
     5 000 draws of the release's sampler matches widths x exp(eps u / (2 Delta')) with
     Delta = 1/2 (chi-square, false-failure rate 1e-4); the public call draws the same."""
     data = np.array([0.1, 0.2, 0.2, 0.5, 0.9])
-    j, first, last = stats._quantile_grid(0.0, 1.0)
-    utilities, widths, starts, unions = stats._quantile_candidates(data, 0.5, 2.0, j, first,
+    j, first, last = _quantile._quantile_grid(0.0, 1.0)
+    utilities, widths, starts, unions = _quantile._quantile_candidates(data, 0.5, 2.0, j, first,
                                                                    last)
     assert not unions
     for seed in range(5):
         rng = np.random.default_rng(seed)
-        value = stats.exact_quantile(data, 0.5, 1.0, 0.0, 1.0, rng, sensitivity=0.5)
+        value = _quantile.exact_quantile(data, 0.5, 1.0, 0.0, 1.0, rng, sensitivity=0.5)
         assert value == dppack.medianDP(data, 1.0, 0.0, 1.0, "unbounded", random_state=seed)
     rng = np.random.default_rng(5)
     draws = [_random.exponential_interval(utilities, widths, 1.0, 0.5, rng)[0]
@@ -228,11 +229,11 @@ def test_accuracy_reports_the_new_law():
         prime = (math.ceil(delta / h) + 1) * h
         return 2 * prime / eps * (math.log(candidates) + math.log(1 / alpha)) + h
 
-    lattice = stats.check_resolution(1.0, 40.0, 250.0)
-    for res, count in ((None, stats.quantile_candidates(40, 250)), (1.0, lattice.size)):
+    lattice = _quantile.check_resolution(1.0, 40.0, 250.0)
+    for res, count in ((None, _quantile.quantile_candidates(40, 250)), (1.0, lattice.size)):
         for q in (0.1, 0.5, 0.75):
             for which, delta in (("bounded", 1.0), ("both", 1.0),
-                                 ("unbounded", stats.quantile_sensitivity(q, "unbounded"))):
+                                 ("unbounded", _quantile.quantile_sensitivity(q, "unbounded"))):
                 report = noiseIntervalDP("quantileDP", 1.0, quant=q, lower_bound=40,
                                          upper_bound=250, which_sensitivity=which,
                                          resolution=res)
@@ -243,9 +244,9 @@ def test_accuracy_reports_the_new_law():
                              which_sensitivity="unbounded")
     level = 1 - 0.95 ** 0.5
     h = 2.0 ** -21
-    prime = (math.ceil(stats.quantile_sensitivity(0.1, "unbounded") / h) + 1) * h
+    prime = (math.ceil(_quantile.quantile_sensitivity(0.1, "unbounded") / h) + 1) * h
     assert report.half_width == pytest.approx(
-        2 * prime / 0.5 * (math.log(stats.quantile_candidates(40, 250)) + math.log(1 / level))
+        2 * prime / 0.5 * (math.log(_quantile.quantile_candidates(40, 250)) + math.log(1 / level))
         + h, rel=1e-12)
     # joint: beta = eps / (2 Delta), Delta = 2 (1 - 1/4) = 1.5 for the quartiles
     both = [noiseIntervalDP("quantilesDP", 1.0, quants=[0.25, 0.5, 0.75], lower_bound=40,
@@ -262,8 +263,8 @@ def test_accuracy_covers_the_unbounded_median():
     g = np.asarray(load_pima()["glu"], dtype=float)
     report = noiseIntervalDP("medianDP", 0.5, lower_bound=40, upper_bound=250,
                              which_sensitivity="unbounded", resolution=1)
-    lattice = stats.check_resolution(1.0, 40.0, 250.0)
-    positions, counts = stats.lattice_counts(g, lattice)
+    lattice = _quantile.check_resolution(1.0, 40.0, 250.0)
+    positions, counts = _quantile.lattice_counts(g, lattice)
     utilities, widths, starts = lattice.runs(positions, counts, 0.5)
     rng = np.random.default_rng(3)
     errors = [-utilities[_random.exponential_interval(utilities, widths, 0.5, 0.5, rng)[0]]

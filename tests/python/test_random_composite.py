@@ -56,9 +56,9 @@ HEAD_STANDARD = ["-0x1.de758d25dbd5ap-2", "0x1.94fc60c1421d7p-1", "0x1.11919be8c
 # _kst_model().fit(...).noise_, at eps_1 = eps (1 - 2^-10) since KST releases by approximate
 # minima perturbation (dppack.erm.approximate; was -0x1.a6a825ca146e4p+1, -0x1.574579339b304p+3)
 HEAD_KST = ["-0x1.a71ec070e54abp+1", "-0x1.57a5ccfe4ded6p+3"]
-# stats._exact_quantile(x, 0.3, 0.5, -1, 1, rng, half=2.0) 20 times on one generator (most
-# draws fall in a union of intervals and go through the rejection coin), and the generator's
-# PCG64 state after them.
+# stats._quantile.exact_quantile(x, 0.3, 0.5, -1, 1, rng, half=2.0) 20 times on one generator
+# (most draws fall in a union of intervals and go through the rejection coin), and the
+# generator's PCG64 state after them.
 HEAD_QUANTILE = [
     "-0x1.a45fe55fa2670p-1", "-0x1.d9cc222051331p-3", "-0x1.12d5630716b83p-1",
     "-0x1.241c652ab9eb6p-1", "-0x1.7cea5308fcf59p-1", "-0x1.5ab104560b5a0p-1",
@@ -275,11 +275,11 @@ def test_exponential_coin_draws_nothing_for_no_gap():
 def test_quantile_rejection_equals_head():
     """quantileDP's union rejection (now _random.exponential_grid and exponential_coin): HEAD's
     releases and HEAD's generator state after 20 draws. Grid points: exact on any machine."""
-    from dppack import stats as dp_stats
+    from dppack.stats import _quantile
 
     x = np.random.default_rng(5).uniform(-1, 1, 30)
     rng = np.random.default_rng(SEED)
-    out = [dp_stats._exact_quantile(x, 0.3, 0.5, -1.0, 1.0, rng, half=2.0) for _ in range(20)]
+    out = [_quantile.exact_quantile(x, 0.3, 0.5, -1.0, 1.0, rng, half=2.0) for _ in range(20)]
     assert out == [float.fromhex(h) for h in HEAD_QUANTILE]
     assert rng.bit_generator.state["state"]["state"] == HEAD_QUANTILE_STATE
 

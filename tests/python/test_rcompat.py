@@ -167,18 +167,19 @@ def test_quantiles_and_signif_inside_fd_follow_r_to_the_bit():
     v = float.fromhex("0x1.fda5c4b8bccbbp+2")
     h = (1 + 0.3) - 1
     assert (1 - h) * v + h * v != v
-    assert rcompat._quantile7(lambda k: v, 2, 0.3) == v
+    assert rcompat._pretty._quantile7(lambda k: v, 2, 0.3) == v
     # R: sprintf("%a", quantile(c(1, 2, 4), c(0.25, 0.6))) is 0x1.8p+0 0x1.3333333333334p+1.
     ordered = [1.0, 2.0, 4.0]
-    assert [rcompat._quantile7(ordered.__getitem__, 3, p) for p in (0.25, 0.6)] == [
+    assert [rcompat._pretty._quantile7(ordered.__getitem__, 3, p) for p in (0.25, 0.6)] == [
         1.5, float.fromhex("0x1.3333333333334p+1"),
     ]
     # R: sprintf("%a", signif(c(3.5096498781709607e-29, -4.669154477579991e-19,
     # 3.0665095551094408e+29), 5)); correctly rounded powers of ten would differ in the last bit.
     values = [3.5096498781709607e-29, -4.669154477579991e-19, 3.0665095551094408e29]
     expected = ["0x1.63ea6cdeba875p-95", "-0x1.139ef49925214p-61", "0x1.ef6b77a8d126ep+97"]
-    assert [rcompat._signif(x, 5) for x in values] == [float.fromhex(e) for e in expected]
-    assert rcompat._signif(123456.0, 5) == 123460.0 and rcompat._signif(0.0, 5) == 0.0
+    assert [rcompat._pretty._signif(x, 5) for x in values] == [float.fromhex(e) for e in expected]
+    assert rcompat._pretty._signif(123456.0, 5) == 123460.0
+    assert rcompat._pretty._signif(0.0, 5) == 0.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -361,7 +362,7 @@ def test_hist_counts_are_exact_on_and_around_every_fuzzy_break(data, equal):
     assert h.counts.tolist() == [int(c) for c in expected]
     assert h.counts.sum() == probes.size
     # Both counting paths are exercised: arithmetic for equal widths, binary search otherwise.
-    model = rcompat._affine_model(breaks, fuzzy, probes.min(), probes.max())
+    model = rcompat._hist._affine_model(breaks, fuzzy, probes.min(), probes.max())
     assert (model is not None) == equal
 
 

@@ -904,7 +904,7 @@ def test_quantile_window_with_unions_has_the_exact_law():
     j, edges, probs = _quantile_grid_law(x, quant, eps, -1, 1)
     rng = np.random.default_rng(SEED)
     values = np.asarray(x, dtype=np.float64)
-    out = np.array([_STATS._exact_quantile(values, quant, eps, -1.0, 1.0, rng, half=2.0)
+    out = np.array([_QUANTILE.exact_quantile(values, quant, eps, -1.0, 1.0, rng, half=2.0)
                     for _ in range(N_CALLS)])
     index = _interval_index(out, j, edges)
     observed = np.bincount(index, minlength=probs.size)
@@ -926,9 +926,9 @@ def test_quantile_window_makes_unions_negligible(data, eps):
         "constant": np.zeros(20_000),
     }[data]
     for quant in (0.0, 0.3, 0.5, 1.0):
-        j, first, last = _STATS._quantile_grid(-2.0, 2.0)
-        utilities, widths, starts, unions = _STATS._quantile_candidates(x, quant, eps, j,
-                                                                        first, last)
+        j, first, last = _QUANTILE._quantile_grid(-2.0, 2.0)
+        utilities, widths, starts, unions = _QUANTILE._quantile_candidates(x, quant, eps, j,
+                                                                           first, last)
         assert widths.sum() == last - first  # the candidates cover every grid point once
         np.testing.assert_array_equal(starts[1:], starts[:-1] + widths[:-1])
         log_weight = 0.5 * eps * utilities + np.log(np.maximum(widths, 1e-300))
@@ -1061,6 +1061,17 @@ def test_histogram_normalize_is_negatives_then_proportions():
 # --------------------------------------------------------------------------------------------
 
 _STATS = importlib.import_module("dppack.stats")  # `stats` is scipy's here
+_STATS_MODULES = [importlib.import_module(f"dppack.stats.{name}") for name in
+                  ("_release", "_moments", "_histogram", "_table", "_pooled", "_quantile")]
+_RELEASE, _, _HISTOGRAM, _TABLE, _, _QUANTILE = _STATS_MODULES
+
+
+def _patch_stats(monkeypatch, name, value):
+    """``name`` replaced by ``value`` in every module of dppack.stats that binds it (each
+    imports the shared helpers of ``dppack.stats._release`` by name)."""
+    for module in _STATS_MODULES:
+        if hasattr(module, name):
+            monkeypatch.setattr(module, name, value)
 
 
 class _Recorder:
@@ -1096,9 +1107,9 @@ class _Recorder:
 @pytest.fixture
 def no_noise(monkeypatch):
     recorder = _Recorder()
-    monkeypatch.setattr(_STATS, "LaplaceMechanism", recorder.laplace)
-    monkeypatch.setattr(_STATS, "GaussianMechanism", recorder.gaussian)
-    monkeypatch.setattr(_STATS, "_noisy_counts", recorder.counts)
+    _patch_stats(monkeypatch, "LaplaceMechanism", recorder.laplace)
+    _patch_stats(monkeypatch, "GaussianMechanism", recorder.gaussian)
+    _patch_stats(monkeypatch, "noisy_counts", recorder.counts)
     return recorder
 
 
@@ -1165,7 +1176,7 @@ def test_histogram_rule_cells_from_n_only(rule, n, cells):
     """R's rules for n values spread uniformly over the bounds (sd (U - L)/sqrt(12), IQR
     (U - L)/2): Sturges ceiling(log2 n + 1), Scott ceiling(sqrt(12) n^(1/3)/3.5), FD the
     smallest k with k^3 >= n."""
-    assert _STATS._rule_cells(rule, n) == cells
+    assert _HISTOGRAM._rule_cells(rule, n) == cells
 
 
 @pytest.mark.parametrize("rule", ["Sturges", "Scott", "fd"])
@@ -1286,7 +1297,7 @@ def _noisy_n(monkeypatch, draw):
             return np.array([draw])
         return np.array(values, dtype=np.float64)
 
-    monkeypatch.setattr(_STATS, "_noisy_counts", counts)
+    _patch_stats(monkeypatch, "noisy_counts", counts)
 
 
 def test_histogram_unbounded_breaks_follow_the_noisy_n(monkeypatch):
@@ -1471,7 +1482,7 @@ def test_thresholded_table_threshold_from_the_exact_tail(mechanism, which, type_
     type_DP = "aDP" if mechanism == "analytic" else type_DP
     sensitivity = (2.0 if bounded else 1.0) if mechanism == "Laplace" else (
         math.sqrt(2) if bounded else 1.0)
-    *_, tau = _STATS.table_threshold_law(mechanism, eps, delta, type_DP, bounded, sensitivity)
+    *_, tau = _TABLE.table_threshold_law(mechanism, eps, delta, type_DP, bounded, sensitivity)
     k, tail, p = _threshold_reference(mechanism, eps, delta, bounded, type_DP)
     one = round(math.ldexp(1.0, -k))  # V = round(1 / g): 2^-k for the fine grids here
     assert k <= 0 and one * math.ldexp(1.0, k) == 1.0
@@ -1495,8 +1506,8 @@ def test_thresholded_table_noise_and_threshold(mechanism, which, type_DP, eps):
     type_DP = "aDP" if mechanism == "analytic" else type_DP
     sensitivity = (2.0 if bounded else 1.0) if mechanism == "Laplace" else (
         math.sqrt(2) if bounded else 1.0)
-    noise_of, _, _, threshold = _STATS.table_threshold_law(mechanism, eps, delta, type_DP, bounded,
-                                                  sensitivity)
+    noise_of, _, _, threshold = _TABLE.table_threshold_law(mechanism, eps, delta, type_DP,
+                                                           bounded, sensitivity)
     # The same seed's noise vector (integer counts are on the grid: noisy = count + noise).
     noise = noise_of(np.zeros(observed.size), np.random.default_rng(SEED))
     k, _, _ = _threshold_reference(mechanism, eps, delta, bounded, type_DP)
@@ -1514,7 +1525,7 @@ def test_thresholded_table_noise_and_threshold(mechanism, which, type_DP, eps):
 
 def test_thresholded_table_cells_below_threshold_never_appear():
     eps, delta = 1.0, 0.05
-    *_, threshold = _STATS.table_threshold_law("Laplace", eps, delta, "aDP", True, 2.0)  # 6
+    *_, threshold = _TABLE.table_threshold_law("Laplace", eps, delta, "aDP", True, 2.0)  # 6
     observed = set(zip(_ROWS, _COLS))
     smallest = []
     for seed in range(200):
@@ -1554,7 +1565,7 @@ def test_single_record_category_released_with_probability_at_most_delta(kwargs, 
     assert reference_p == pytest.approx(p, rel=1e-12) and p <= delta
     sensitivity = (2.0 if bounded else 1.0) if mechanism == "Laplace" else (
         math.sqrt(2) if bounded else 1.0)
-    *_, tau = _STATS.table_threshold_law(mechanism, args["eps"], delta, "aDP", bounded,
+    *_, tau = _TABLE.table_threshold_law(mechanism, args["eps"], delta, "aDP", bounded,
                                          sensitivity)
     assert k == 0 and tau == round(tau)
     released_p = tail(round(tau))
@@ -1786,7 +1797,7 @@ def real_noise(monkeypatch):
         return mechanism
 
     for name in ("LaplaceMechanism", "GaussianMechanism"):
-        monkeypatch.setattr(_STATS, name, recording(getattr(_STATS, name)))
+        _patch_stats(monkeypatch, name, recording(getattr(_RELEASE, name)))
     return calls
 
 
@@ -2053,7 +2064,7 @@ def test_budget_checked_before_the_statistics_are_computed(monkeypatch, call, co
     def computed(*args, **kwargs):
         raise AssertionError("the data were read before the budget was checked")
 
-    monkeypatch.setattr(_STATS.data_access, core, computed)
+    monkeypatch.setattr(_RELEASE.data_access, core, computed)
     with pytest.raises(ValueError, match="^" + re.escape(EPS)):
         call()
 
@@ -2282,13 +2293,13 @@ def test_inner_releases_are_uncharged(monkeypatch):
     """The mechanisms a statistic calls get ``accountant=UNCHARGED`` (an accountant that is
     not the session's would otherwise be charged again): recorded for every mechanism call."""
     seen = []
-    real = _STATS.LaplaceMechanism
+    real = _RELEASE.LaplaceMechanism
 
     def laplace(*args, accountant=None, **kwargs):
         seen.append(accountant)
         return real(*args, accountant=accountant, **kwargs)
 
-    monkeypatch.setattr(_STATS, "LaplaceMechanism", laplace)
+    _patch_stats(monkeypatch, "LaplaceMechanism", laplace)
     with BudgetAccountant(10):
         meanDP(X, 1, 0, 1, which_sensitivity="both", random_state=SEED)
         # its n is a count with the counts' integer noise (issue 28): no mechanism call

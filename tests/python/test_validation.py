@@ -20,7 +20,9 @@ from dppack import _random
 from dppack.model_selection import stability as validation
 from dppack.erm import cms
 from dppack.erm.cms import StandardNoise, objective_perturbation_parameters
+from dppack.erm.design import split_rows
 from dppack.model_selection.stability import HistogramTrainer, LinearClassifierTrainer, StableTrainer
+from dppack.model_selection.stability import _constants, _diagnosis, _procedure
 
 BOUNDS = ([1.0, 1.0, 1.0], [-1.0, -1.0, -1.0])
 
@@ -112,7 +114,7 @@ def test_trainer_constants_use_the_smallest_gamma_and_noise_budget():
 
 def test_histogram_example():
     # worked example (Theorem 6): k = 5, h_min = 0.01, alpha = 1, delta = 0.01, n = 10000, m = 2000
-    assert validation.histogram_min_n(0.01, 5, 1, 0.01) == pytest.approx(153.0, abs=0.05)
+    assert _constants.histogram_min_n(0.01, 5, 1, 0.01) == pytest.approx(153.0, abs=0.05)
     beta1, beta2 = dppack.stability_constants_histogram(0.01, 10000, 2000, 5, 1, 0.01)
     assert beta1 == pytest.approx(609.26, abs=5e-3)
     assert beta2 == 200.0
@@ -466,25 +468,25 @@ def test_tuning_follows_the_documented_randomness():
     best = dppack.tune_classification_model_stable(models, X, y, *BOUNDS, 1.0, add_bias=True,
                                                    random_state=7)
     rng = np.random.default_rng(7)
-    training, validation_rows = validation.split_rows(500, 0.2)
+    training, validation_rows = split_rows(500, 0.2)
     T, V = (X[training], y[training]), (X[validation_rows], y[validation_rows])
     trainer = LinearClassifierTrainer(*BOUNDS, True)
     R = StandardNoise.draw(4, rng)
     fresh = [dppack.svmDP("l2", 2.0, g, "output") for g in gammas]
     q = [trainer.score(trainer.fit(T, m, 2.0, R), V) for m in fresh]
     beta = max(2 / 0.5, 1 / len(validation_rows))
-    index = validation._select(np.array(q), beta, 1.0, "exponential_noise", rng)
+    index = _procedure._select(np.array(q), beta, 1.0, "exponential_noise", rng)
     expected = fresh[index].fit(*T, *BOUNDS, True, random_state=rng)
     assert best.gamma == gammas[index]
     np.testing.assert_array_equal(best.coeff, expected.coeff)
 
 
 def test_split_rows_is_interleaved_and_matches_tuning():
-    training, held = validation.split_rows(12, 1 / 4)
+    training, held = split_rows(12, 1 / 4)
     np.testing.assert_array_equal(held, [3, 7, 11])
     assert np.intersect1d(training, held).size == 0 and training.size == 9
     with pytest.raises(ValueError, match="empty training or validation"):
-        validation.split_rows(3, 0.2)
+        split_rows(3, 0.2)
 
 
 @pytest.mark.filterwarnings("ignore::dppack.NearUniformSelectionWarning")
@@ -563,13 +565,13 @@ def test_histogram_tuning_follows_the_documented_randomness():
     released = dppack.tune_histogram_bin_width_stable(x, widths, 1.0, 1.0, 0, 8,
                                                       random_state=5)
     rng = np.random.default_rng(5)
-    training, held = validation.split_rows(x.size, 0.2)
+    training, held = split_rows(x.size, 0.2)
     T, V = x[training] / 8, x[held] / 8
     trainer = HistogramTrainer()
     R = trainer.draw_noise(T, widths, rng)
     q = [trainer.score(trainer.fit(T, h, 1.0, R), V) for h in widths]
     beta1, beta2 = dppack.stability_constants_histogram(0.125, T.size, V.size, 3, 1.0, 0.01)
-    index = validation._select(np.array(q), max(beta1 / T.size, beta2 / V.size), 1.0,
+    index = _procedure._select(np.array(q), max(beta1 / T.size, beta2 / V.size), 1.0,
                                "exponential_noise", rng)
     bins = round(1 / widths[index])
     true = np.histogram(T, bins=bins, range=(0, 1))[0]  # no value on an inner break here
@@ -931,7 +933,7 @@ def test_warning_diagnosis_uses_the_constants_of_the_run(monkeypatch, score, met
     rows make beta2 = B < 1 depend on d (add_bias) and on the training noise's budget (eps'
     for objective perturbation), so a diagnosis with another d or budget fails."""
     seen = {}
-    warn, validate = validation._warn_near_uniform, validation._validate
+    warn, validate = _diagnosis._warn_near_uniform, _procedure.validate
 
     def warn_spy(*args, **kwargs):
         seen["diagnosis"] = warn(*args, **kwargs)
@@ -943,8 +945,9 @@ def test_warning_diagnosis_uses_the_constants_of_the_run(monkeypatch, score, met
         seen["beta"] = result[2]
         return result
 
-    monkeypatch.setattr(validation, "_warn_near_uniform", warn_spy)
-    monkeypatch.setattr(validation, "_validate", validate_spy)
+    # the names tune_classification_model_stable calls, in its module
+    monkeypatch.setattr(_diagnosis, "_warn_near_uniform", warn_spy)
+    monkeypatch.setattr(_diagnosis, "validate", validate_spy)
     X, y = _classification(75, 41)  # n = 60 training, m = 15 validation rows
     model = dppack.svmDP if score == "hinge" else dppack.LogisticRegressionDP
     models = [model("l2", 0.8, gamma, method) for gamma in (200.0, 900.0)]

@@ -4,6 +4,7 @@ parts of the unbounded moments (derivations: ``docs/python/guide/accuracy.rst``)
 import numpy as np
 
 from .. import _checks, _messages, data_access, mechanisms, stats
+from ..stats import _release as stats_release
 from ._laws import _UNBOUNDED_MESSAGE, _from_laws, _gaussian_law, _laplace_law
 
 
@@ -64,7 +65,8 @@ def _gaussian_mechanism(statistic, eps, delta, sensitivities, type_DP="aDP",
 
 def _scalar_statistic(statistic, eps, sensitivity, mechanism, delta, type_DP, alpha,
                       transform=None):
-    """The law of one value released as the statistics release it (``stats._noisy``: the
+    """The law of one value released as the statistics release it
+    (``stats._release.add_noise``: the
     Laplace mechanism, the Gaussian one with type_DP, or the analytic one)."""
     if mechanism == "Laplace":
         out = _laplace_mechanism(statistic, eps, sensitivity, alpha=alpha, simultaneous=False)
@@ -82,15 +84,15 @@ def _statistic_checks(name, which_sensitivity, mechanism, eps, delta, type_DP,
     """The statistics' own checks of these arguments, with their messages, and the refusal
     of the unbounded releases (ratios of noisy sums) for a statistic whose handler has no
     report of them (``unbounded`` False)."""
-    _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
-                         stats.WHICH_MESSAGE)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
+                         stats_release.WHICH_MESSAGE)
     data_access.check_mechanism(mechanism)
     if mechanism == "Laplace":
         mechanisms.check_budget(eps)
     else:
         analytic = mechanism == "analytic"
         mechanisms.check_budget(eps, delta, "aDP" if analytic else type_DP, analytic=analytic,
-                                switch=stats.MECHANISM_SWITCH)
+                                switch=stats_release.MECHANISM_SWITCH)
     if which_sensitivity != "bounded" and not unbounded:
         raise _messages.value_error(_UNBOUNDED_MESSAGE.format(name=name))
     _refuse_vacuous_both(which_sensitivity, eps, delta, mechanism)
@@ -98,9 +100,9 @@ def _statistic_checks(name, which_sensitivity, mechanism, eps, delta, type_DP,
 
 def _refuse_vacuous_both(which_sensitivity, eps, delta, mechanism, approximate=False):
     """'both' whose total delta is 1 or more is refused by the release (its loss,
-    ``stats.release_loss``): the report refuses it with the same message."""
+    ``stats._release.release_loss``): the report refuses it with the same message."""
     if which_sensitivity == "both":
-        stats.release_loss(eps, delta, mechanism, "both", approximate)
+        stats_release.release_loss(eps, delta, mechanism, "both", approximate)
 
 
 def _bounds(*pairs):
@@ -135,19 +137,19 @@ def _unbounded_parts(statistic, eps, sensitivities, mechanism, delta, type_DP, a
     all within them at once with probability >= 1 - alpha, and the joint report on the
     unit scale.
 
-    The release (``stats._noisy_statistics``) divides statistic i by its add/remove
+    The release (``stats._release.noisy_statistics``) divides statistic i by its add/remove
     sensitivity Delta_i and adds noise to the k scaled values in one call of the mechanism
-    with the sensitivity ``stats.unit_sensitivity`` (l1 norm k for Laplace, l2 norm
+    with the sensitivity ``stats._release.unit_sensitivity`` (l1 norm k for Laplace, l2 norm
     sqrt(k) for the Gaussian ones): the same law for each coordinate, independent. The
     mechanism's report of that call (:func:`_laplace_mechanism` /
     :func:`_gaussian_mechanism`, ``simultaneous``: per-coordinate level
     1 - (1 - alpha)^(1/k), Sidak's product) gives u, and t_i = Delta_i u. The bounds are
-    refused as the release refuses them (``stats.check_unit_sensitivities``). A pooled
-    release of ``rows`` samples (``stats._pooled_unbounded``) noises k rows values in the
+    refused as the release refuses them (``stats._release.check_unit_sensitivities``). A pooled
+    release of ``rows`` samples (``stats._pooled._pooled_unbounded``) noises k rows values in the
     one call: size k rows, per-coordinate level 1 - (1 - alpha)^(1/(k rows))."""
-    sensitivities = stats.check_unit_sensitivities(np.asarray(sensitivities, np.float64))
+    sensitivities = stats_release.check_unit_sensitivities(np.asarray(sensitivities, np.float64))
     k = sensitivities.size
-    unit = stats.unit_sensitivity(k, mechanism)
+    unit = stats_release.unit_sensitivity(k, mechanism)
     if mechanism == "Laplace":
         joint = _laplace_mechanism(statistic, eps, unit, size=k * rows, alpha=alpha,
                                    simultaneous=True)

@@ -7,6 +7,9 @@ import numbers
 import numpy as np
 
 from .. import _checks, _messages, data_access, mechanisms, rcompat, stats
+from ..stats import _histogram as stats_histogram
+from ..stats import _release as stats_release
+from ..stats import _table as stats_table
 from ._additive import _bounds, _refuse_vacuous_both
 from ._laws import _from_laws, _per_value_alpha
 from ._report import NoiseInterval
@@ -21,8 +24,8 @@ _DECLARED_MESSAGE = (
 def _count_budget(which_sensitivity, mechanism, eps, delta, type_DP):
     """histogramDP's and tableDP's checks of these arguments, with their messages. Returns
     (eps, delta, type_DP)."""
-    _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
-                         stats.WHICH_MESSAGE)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
+                         stats_release.WHICH_MESSAGE)
     data_access.check_mechanism(mechanism)
     analytic = mechanism == "analytic"
     if analytic:
@@ -31,7 +34,7 @@ def _count_budget(which_sensitivity, mechanism, eps, delta, type_DP):
         eps, _ = mechanisms.check_budget(eps)
     else:
         eps, delta = mechanisms.check_budget(eps, delta, type_DP, analytic=analytic,
-                                             switch=stats.MECHANISM_SWITCH)
+                                             switch=stats_release.MECHANISM_SWITCH)
     return eps, delta, type_DP
 
 
@@ -46,8 +49,8 @@ def _histogram(statistic, eps, which_sensitivity="bounded", mechanism="Laplace",
     private n) makes the unbounded release spend part of eps on n."""
     normalize = _checks.check_flag(normalize, "normalize")
     allow_negative = _checks.check_flag(allow_negative, "allow.negative")
-    _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
-                         stats.WHICH_MESSAGE)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
+                         stats_release.WHICH_MESSAGE)
     data_access.check_mechanism(mechanism)
     if lower_bound is None and upper_bound is None:
         if callable(breaks):
@@ -60,7 +63,7 @@ def _histogram(statistic, eps, which_sensitivity="bounded", mechanism="Laplace",
         argument = np.array([b["lower.bound"], b["upper.bound"]])
     kind, value = rcompat.parse_breaks(breaks, argument, stacklevel=4)
     if kind == "points" and not rcompat.is_equidistant(value):
-        raise _messages.value_error(stats.EQUIDISTANT_MESSAGE)
+        raise _messages.value_error(stats_release.EQUIDISTANT_MESSAGE)
     if normalize or simultaneous or cells is not None:
         cells = _histogram_cells(kind, value, lower_bound, upper_bound, argument, cells, n,
                                  which_sensitivity)
@@ -77,7 +80,8 @@ def _histogram_cells(kind, value, lower_bound, upper_bound, bounds, cells, n,
                      which_sensitivity):
     """The number of cells K of the histogram the report is for, wherever public values fix
     it: given breaks (points or a number of cells) with the bounds, or a rule with the public
-    n ('bounded'), by the release's own ``stats.histogram_breaks``; a ``cells`` that differs is
+    n ('bounded'), by the release's own ``stats._histogram.histogram_breaks``; a ``cells``
+    that differs is
     refused (a report for fewer cells than released would not hold). Only a rule under
     'unbounded' or 'both' (k from the private n) takes ``cells`` as given: that of the
     released histogram."""
@@ -87,7 +91,7 @@ def _histogram_cells(kind, value, lower_bound, upper_bound, bounds, cells, n,
         raise _messages.value_error(
             "lower.bound and upper.bound are required for the number of cells of these "
             "breaks (histogramDP extends them to the bounds).")
-    breaks = stats.histogram_breaks(kind, value, bounds[0], bounds[1],
+    breaks = stats_histogram.histogram_breaks(kind, value, bounds[0], bounds[1],
                                     None if n is None else int(n), stacklevel=5)[0]
     count = breaks.size - 1
     if cells is not None and (isinstance(cells, bool) or not isinstance(cells, numbers.Real)
@@ -122,7 +126,8 @@ def _proportions(statistic, eps, which_sensitivity, mechanism, delta, type_DP, r
     if n is None:
         raise _messages.value_error(_PROPORTION_N_MESSAGE)
     n = _checks.check_whole(n, "n", 1)
-    laws = stats.count_noise_laws(eps, mechanism, delta, type_DP, which_sensitivity, rule)
+    laws = stats_histogram.count_noise_laws(eps, mechanism, delta, type_DP, which_sensitivity,
+                                            rule)
     reports = {}
     for label, (k, tail) in laws.items():
         law = dict(k=k, tail=tail, law="discrete Laplace" if mechanism == "Laplace"
@@ -166,8 +171,8 @@ def _table(statistic, eps, which_sensitivity="bounded", mechanism="Laplace", del
     ``allow_negative`` (checked, as the release checks it) does not change the report: the
     count range [0, Inf) clips the interval whatever the release does with negatives."""
     _checks.check_flag(allow_negative, "allow.negative")
-    _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
-                         stats.WHICH_MESSAGE)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
+                         stats_release.WHICH_MESSAGE)
     data_access.check_mechanism(mechanism)
     if declared is None:
         pure = (mechanism == "Laplace" and isinstance(delta, numbers.Real)
@@ -194,13 +199,14 @@ def _suppressed(half_width, threshold):
 def _counts(statistic, eps, which_sensitivity, mechanism, delta, type_DP, rule, cells, *,
             alpha, simultaneous, thresholded=False):
     """histogramDP (counts, normalize = FALSE) and tableDP (declared levels): each cell's
-    law (``stats.count_noise_laws``: integer noise on the integer counts). With
+    law (``stats._histogram.count_noise_laws``: integer noise on the integer counts). With
     ``thresholded`` (tableDP, undeclared levels): the release's own checks
-    (``stats.check_table_budget``), laws and thresholds (``stats.thresholded_table_laws``),
+    (``stats._table.check_table_budget``), laws and thresholds
+    (``stats._table.thresholded_table_laws``),
     and the bound of a suppressed cell (:func:`_suppressed`)."""
     if thresholded:
         type_DP = "aDP" if mechanism == "analytic" else type_DP  # as the release
-        eps, delta = stats.check_table_budget(eps, delta, mechanism, type_DP, False)
+        eps, delta = stats_table.check_table_budget(eps, delta, mechanism, type_DP, False)
     else:
         eps, delta, type_DP = _count_budget(which_sensitivity, mechanism, eps, delta, type_DP)
     _refuse_vacuous_both(which_sensitivity, eps, delta, mechanism, thresholded)
@@ -211,11 +217,11 @@ def _counts(statistic, eps, which_sensitivity, mechanism, delta, type_DP, rule, 
     cells = 1 if cells is None else _checks.check_whole(cells, "cells", 1)
     if thresholded:
         laws = {label: (k, tail, tau) for label, (_, k, tail, tau) in
-                stats.thresholded_table_laws(eps, mechanism, delta, type_DP,
+                stats_table.thresholded_table_laws(eps, mechanism, delta, type_DP,
                                              which_sensitivity).items()}
     else:
         laws = {label: (k, tail, None) for label, (k, tail) in
-                stats.count_noise_laws(eps, mechanism, delta, type_DP, which_sensitivity,
+                stats_histogram.count_noise_laws(eps, mechanism, delta, type_DP, which_sensitivity,
                                        rule).items()}
     reports = {}
     for label, (k, tail, threshold) in laws.items():

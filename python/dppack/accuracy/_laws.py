@@ -98,7 +98,8 @@ def _gaussian_law(sigma, sensitivity, eps, delta, type_DP, coordinates):
 def _from_laws(statistic, laws, which, alpha, simultaneous, rounding=0.5, units="value",
                transform=None, values=1):
     """A :class:`NoiseInterval` from the laws of the values of a release: ``laws`` a list of
-    the dicts of :func:`_laplace_law` / :func:`_gaussian_law` (or ``stats.count_noise_laws``:
+    the dicts of :func:`_laplace_law` / :func:`_gaussian_law` (or
+    ``stats._histogram.count_noise_laws``:
     no scale, no guess), ``which`` the index of each value's law (None: one scalar), and the
     rounding of the true value to the grid, in grid steps (1/2, or 0 for counts on it).
     ``values``: with ``which`` None, how many values share the one law (the cells of a

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from .. import _checks, _messages, stats
+from ..stats import _release as stats_release
 from ._additive import _gaussian_mechanism, _laplace_mechanism
 from ._counts import _histogram, _table
 from ._laws import _STATISTICS, _check_alpha
@@ -81,7 +82,8 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
           once) ``n`` (the number of records; under 'unbounded' a public lower bound) is
           required. Where public values fix the number of cells (given breaks with the
           bounds, or a rule with the public n under 'bounded') it is the release's
-          (``stats.histogram_breaks``) and a ``cells`` that differs is refused; only a rule
+          (``stats._histogram.histogram_breaks``) and a ``cells`` that differs is refused; only a
+          rule
           under 'unbounded' needs ``cells`` (the released histogram's).
         * histogramDP's ``breaks`` go through the release's own parsing
           (``rcompat.parse_breaks``; non-equidistant points refused with its message); a
@@ -240,7 +242,8 @@ def _check_required(statistic, handler, arguments):
 def _truth_range(statistic, units, which, arguments):
     """The public range (low, high) that holds the true value, or None: counts >= 0,
     proportions in [0, 1], a mean in [lower, upper], a (pooled) variance in [0, top] and a
-    covariance in [-top, top] for top the largest value of the data's (``stats.max_squares``:
+    covariance in [-top, top] for top the largest value of the data's
+    (``stats._release.max_squares``:
     Popoviciu's bound for a variance, Cauchy-Schwarz for a covariance), at the public sizes
     ('Bounded') or over every size >= them ('Unbounded': the largest, at the sizes, for one
     sample; for several, spread M / (4 (M - J)) with M their total, which bounds
@@ -265,10 +268,10 @@ def _truth_range(statistic, units, which, arguments):
             if which == "Unbounded" and groups > 1:
                 top = spread * total / (4.0 * (total - groups))
             else:
-                top = sum(stats.max_squares(m, spread) for m in sizes) / (total - groups)
+                top = sum(stats_release.max_squares(m, spread) for m in sizes) / (total - groups)
         else:
             n = int(get("n"))
-            top = stats.max_squares(n, spread) / (n - 1)
+            top = stats_release.max_squares(n, spread) / (n - 1)
         if statistic == "sdDP":
             return (0.0, math.sqrt(top))
         return (-top, top) if statistic.endswith("CovDP") or statistic == "covDP" else (0.0, top)

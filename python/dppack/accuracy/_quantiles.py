@@ -7,6 +7,8 @@ import math
 import numpy as np
 
 from .. import _checks, _messages, _random, data_access, mechanisms, quantiles, stats
+from ..stats import _quantile as stats_quantile
+from ..stats import _release as stats_release
 from ._additive import _bounds
 from ._laws import _per_value_alpha
 from ._report import NoiseInterval
@@ -28,13 +30,14 @@ def _utility_bound(eps, sensitivity, candidates, largest, alpha):
 def _rank_bound(eps, lower, upper, n, alpha, lattice=None, sensitivity=1.0):
     """The rank-error excess of quantileDP's exponential mechanism that fails with
     probability at most alpha (:func:`_utility_bound` for the release's ``sensitivity``,
-    ``stats.quantile_sensitivity``: 1, Delta' = 1 + 2^-20, under 'bounded'; max(quant,
+    ``stats._quantile.quantile_sensitivity``: 1, Delta' = 1 + 2^-20, under 'bounded'; max(quant,
     1 - quant) under 'unbounded') for the release's candidates
-    (``stats.quantile_candidates``, |R| about 2^59: the bound is a worst case from public
+    (``stats._quantile.quantile_candidates``, |R| about 2^59: the bound is a worst case from public
     values only, typically an order of magnitude above the rank errors seen; with a
-    ``resolution``, its N + 1 candidates, ``stats.Lattice``, and the rank error is the
+    ``resolution``, its N + 1 candidates, ``stats._quantile.Lattice``, and the rank error is the
     distance from quant n to the release's ranks [lt, le])."""
-    candidates = stats.quantile_candidates(lower, upper) if lattice is None else lattice.size
+    candidates = (stats_quantile.quantile_candidates(lower, upper) if lattice is None
+                  else lattice.size)
     return _utility_bound(eps, sensitivity, candidates, n, alpha)
 
 
@@ -93,15 +96,16 @@ def _quantile(statistic, eps, lower_bound, upper_bound, quant=0.5, n=None,
     required for quantileDP, by :func:`noiseIntervalDP`; ``n`` does not change the bound,
     it only fixes the utilities' grid, whose step 2^-20 is added)."""
     b = _bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
-    lattice = stats.check_resolution(resolution, b["lower.bound"], b["upper.bound"])
+    lattice = stats_quantile.check_resolution(resolution, b["lower.bound"], b["upper.bound"])
     data_access.check_quant(quant)
-    _checks.check_choice(which_sensitivity, "which.sensitivity", stats.WHICH,
-                         stats.WHICH_MESSAGE)
-    _checks.check_choice(mechanism, "mechanism", ("exponential",), stats.EXPONENTIAL_MESSAGE)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
+                         stats_release.WHICH_MESSAGE)
+    _checks.check_choice(mechanism, "mechanism", ("exponential",),
+                         stats_release.EXPONENTIAL_MESSAGE)
     eps = _checks.check_finite_budget(eps, "eps")
     n = 1 if n is None else _checks.check_whole(n, "n", 1)
     width, step = _rank_bound(eps, b["lower.bound"], b["upper.bound"], n, alpha, lattice,
-                              stats.quantile_sensitivity(quant, which_sensitivity))
+                              stats_quantile.quantile_sensitivity(quant, which_sensitivity))
     return NoiseInterval(statistic, width, alpha, False, math.nan, math.nan, step,
                          "exponential mechanism (rank error)", "rank")
 
@@ -129,12 +133,12 @@ def _quantiles(statistic, eps, quants, lower_bound, upper_bound, method="recursi
         return _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha,
                                 quantiles.joint_sensitivity(quants, which_sensitivity))
     # 'recursive' and 'independent': the release's resolution (its candidates)
-    lattice = stats.check_resolution(resolution, lower, upper)
+    lattice = stats_quantile.check_resolution(resolution, lower, upper)
     if method == "recursive":
         return _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitivity,
                                     alpha, simultaneous, lattice)
     # one width for all m draws: the largest of their sensitivities
-    sensitivity = max(stats.quantile_sensitivity(q, which_sensitivity) for q in quants)
+    sensitivity = max(stats_quantile.quantile_sensitivity(q, which_sensitivity) for q in quants)
     width, step = _rank_bound(eps / m, lower, upper, n, _per_value_alpha(alpha, m, True),
                               lattice, sensitivity)
     return NoiseInterval(statistic, width, alpha, True, math.nan, math.nan, step,
@@ -210,7 +214,7 @@ def _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitiv
     weights (``quantiles.recursion_weights``) times each node's quantileDP bound
     (:func:`_utility_bound` at the release's share, ``quantiles.recursive_share``; the root
     with the candidates of [lower, upper], the other nodes with the most any sub-range has,
-    ``stats.quantile_candidates_within``). Each node's bound holds with probability at
+    ``stats._quantile.quantile_candidates_within``). Each node's bound holds with probability at
     least 1 - alpha' given the releases before it, so all m of them (``simultaneous``) with
     1 - alpha' = (1 - alpha)^(1/m), or the d on one quantile's path with
     (1 - alpha)^(1/d). See :doc:`/guide/accuracy`, "Recursive quantiles"."""
@@ -218,8 +222,8 @@ def _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitiv
     share = quantiles.recursive_share(eps, m, which_sensitivity)
     weights = quantiles.recursion_weights(quants)
     sensitivities = quantiles.recursion_sensitivities(quants, which_sensitivity)
-    root = stats.quantile_candidates(lower, upper)
-    inner = stats.quantile_candidates_within(lower, upper)
+    root = stats_quantile.quantile_candidates(lower, upper)
+    inner = stats_quantile.quantile_candidates_within(lower, upper)
     if lattice is not None:  # every node chooses among a subset of the N + 1 candidates
         root = inner = lattice.size
     widths = np.empty(m)

@@ -44,7 +44,8 @@ class NoiseInterval:
         (its b), g s for the discrete Gaussian (its sigma). NaN where the report is not
         read from a scale: the exponential mechanism (a bound, not a law), the counts and
         proportions of histogramDP and tableDP (their laws, from
-        ``stats.count_noise_laws`` and ``stats.thresholded_table_laws``, are given by
+        ``stats._histogram.count_noise_laws`` and ``stats._table.thresholded_table_laws``, are given
+        by
         their tails and grids only) and the unbounded ratios of noisy sums.
     grid : float or numpy.ndarray
         The grid g = 2^k of the release (for the exponential mechanism, the grid of its

@@ -40,6 +40,7 @@ import dask
 import numpy as np
 
 from .. import _checks, _frames, data_access, rcompat
+from ..rcompat import _factor
 
 __all__ = []
 
@@ -634,7 +635,7 @@ def _merge_combinations(*parts):
 def combinations(factors, declared, observed):
     """The one pass of ``tableDP``: the observed combinations and their counts.
 
-    Returns, from :func:`dppack.rcompat.tally`, ``(counts, levels)`` as
+    Returns, from ``rcompat._factor.tally``, ``(counts, levels)`` as
     :func:`dppack.rcompat.table` or with ``observed`` ``(cells, counts, levels)`` as
     :func:`dppack.rcompat.observed_cells` (the levels: a declared factor's categories,
     another's sorted distinct values as :func:`dppack.rcompat.factorize` gives them), with R's
@@ -661,11 +662,11 @@ def combinations(factors, declared, observed):
         if public:
             column = column.astype(np.int64)
             if np.any(column < 0):
-                raise ValueError(rcompat.MISSING_FACTOR)  # pandas' code for NA
+                raise ValueError(_factor.MISSING_FACTOR)  # pandas' code for NA
             codes.append(column)
             levels.append(list(categories[len(levels)]))
         else:  # the level set of the distinct values is that of the data
             code, level = rcompat.factorize(column)
             codes.append(code)
             levels.append(level)
-    return rcompat.tally(codes, levels, weights, observed=observed)
+    return _factor.tally(codes, levels, weights, observed=observed)

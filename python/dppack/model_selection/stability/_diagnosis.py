@@ -1,0 +1,676 @@
+"""How far the selection can be from uniform, from public values only, and the tuner of
+classifiers that warns before reading any data."""
+
+import dataclasses
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ... import _checks, _frames, _messages, _random, accounting
+from ...erm.design import prepare_design
+from ...erm.solvers import OPTIMALITY_SLACK
+from ...tuning import check_models
+from ._constants import NOISE_MODES, SCORES, SELECTORS
+from ._linear import (
+    LinearClassifierTrainer,
+    check_stable_models,
+    data_parts,
+    linear_betas,
+    split_plan,
+    training_noise_eps,
+)
+from ._procedure import tuning_loss, validate
+
+
+#: The selection is "near uniform" when its total variation distance from a uniform choice is
+#: below this for scores ``score_gap`` apart (see :func:`stability_selection_diagnosis`).
+NEAR_UNIFORM_TV = 0.1
+
+#: delta_0 of the utility bound (Thm 3) in :attr:`StabilitySelectionDiagnosis.utility_slack`.
+UTILITY_DELTA = 0.05
+
+
+class NearUniformSelectionWarning(UserWarning):
+    """Warned by :func:`tune_classification_model_stable` before any data is touched when the
+    selection is near uniform (:func:`stability_selection_diagnosis`): it chooses among the
+    candidates almost at random, whatever the data.
+
+    Parameters
+    ----------
+    *args, **kwargs
+        ``Warning``'s: the text, with the fix (a larger smallest gamma or eps_select).
+
+    Attributes
+    ----------
+    r_message : str
+        The text in R's spelling (``eps.select``), which an R caller reads as an R warning;
+        set when the core issues it.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1 and 3 (sensitivity and utility of
+    the selection).
+
+    Examples
+    --------
+    Silence it when a near-uniform choice is what you want:
+
+    >>> from dppack import NearUniformSelectionWarning
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", NearUniformSelectionWarning)
+    ...     warnings.warn("near uniform", NearUniformSelectionWarning)
+    """
+
+
+@functools.lru_cache(maxsize=8)
+def _legendre(size):
+    return np.polynomial.legendre.leggauss(size)
+
+
+def _group_win_probabilities(x, k, selector):
+    """P_j(x), j = 1..k-1: the probability that the winner is one of j candidates whose score
+    exceeds that of the other k - j by x noise scales (scale: 2 beta / eps_select, the
+    selection's noise for all three selectors).
+
+    With F the noise's distribution function, the winner is among the j when the largest of
+    their j noises, U = F(noise) distributed with density j u^(j-1), beats the others' largest
+    shifted by x: P_j = int_0^1 j u^(j-1) F(F^-1(u) + x)^(k-j) du. Gumbel gives the closed
+    form of the exponential mechanism; the others are integrated by Gauss-Legendre on pieces
+    where the integrand is smooth (exact for the exponential noise, a polynomial in u)."""
+    j = np.arange(1, k)
+    if selector == "gumbel":  # the exponential mechanism: P proportional to exp(eps q / (2 beta))
+        return j / (j + (k - j) * math.exp(-x))
+    # beyond x = 60 every P_j is within k x e^-x < 1e-22 of its limit
+    x = min(x, 60.0)
+    nodes, weights = _legendre(64 + k)
+    tail = math.exp(-x)
+
+    def piece(lower, upper, shifted, jacobian=None):
+        """int over [lower, upper] of the integrand at u = jacobian's first value."""
+        mid, half = 0.5 * (upper + lower), 0.5 * (upper - lower)
+        t = half * nodes + mid
+        u, du = (t, 1.0) if jacobian is None else jacobian(t)
+        values = j[:, None] * u ** (j[:, None] - 1) * shifted(t) ** (k - j[:, None]) * du
+        return half * (values @ weights)
+
+    if selector == "exponential_noise":  # F(t) = 1 - e^-t: F(F^-1(u) + x) = 1 - (1 - u) e^-x
+        return piece(0.0, 1.0, lambda u: 1.0 - (1.0 - u) * tail)
+    # Laplace, F^-1(u) = log(2u) below 1/2: F(F^-1(u) + x) = u e^x while F^-1(u) + x < 0,
+    # i.e. u < e^-x / 2, then 1 - e^-x / (4u); above 1/2 as the exponential noise. The middle
+    # piece is steep near its lower end for large x: it is integrated over t = F^-1(u) in
+    # [-x, 0] (u = e^t / 2, du = e^t / 2 dt), in pieces of length at most 5.
+    kink = 0.5 * tail
+    total = (piece(0.0, kink, lambda u: u / (2.0 * kink))
+             + piece(0.5, 1.0, lambda u: 1.0 - (1.0 - u) * tail))
+    cuts = np.linspace(-x, 0.0, int(math.ceil(x / 5.0)) + 1)
+    for lower, upper in zip(cuts[:-1], cuts[1:]):
+        total = total + piece(lower, upper, lambda t: 1.0 - 0.5 * np.exp(-(t + x)),
+                              lambda t: (0.5 * np.exp(t), 0.5 * np.exp(t)))
+    return total
+
+
+def _distance_from_uniform(x, k, selector):
+    """(TV, P_1): the largest total variation distance between the selection and a uniform
+    choice, over all scores in an interval of x noise scales, and the largest probability of
+    one candidate.
+
+    P(the winner is in S) grows with the scores in S and falls with the others, so for a set S
+    its excess P(S) - |S|/k is largest with S at the top of the interval and the rest at the
+    bottom; TV = max_S (P(S) - |S|/k) is the largest of these over |S| = j."""
+    if k == 1:
+        return 0.0, 1.0
+    win = _group_win_probabilities(x, k, selector)
+    # quadrature rounding can leave a probability a few ulps outside [0, 1]
+    return (float(min(1.0, max(0.0, np.max(win - np.arange(1, k) / k)))),
+            float(min(1.0, max(0.0, win[0]))))
+
+
+def _utility_noise_scales(k, selector):
+    """The slack, in noise scales 2 beta / eps_select, within which the chosen score is of
+    the best with probability at least 1 - UTILITY_DELTA, whatever the scores.
+
+    Exponential noise (the paper's selector): Chaudhuri and Vinterbo 2013, Theorem 3,
+    ln(k / delta_0). Exponential mechanism: Dwork and Roth 2014, Theorem 3.11 (score
+    sensitivity beta, P proportional to exp(eps q / (2 beta)), t = ln(1 / delta_0)), the same
+    ln(k / delta_0). Neither proof covers Laplace noise, whose true tail at ln(k / delta_0)
+    exceeds delta_0 (0.0538 for k = 10). For it the exact worst case [derived]: report-noisy-max
+    with i.i.d. noise chooses a candidate in a set more often when that set's scores rise and
+    the others' fall, so P(chosen score < best - s) is largest with one candidate at the best
+    and the k - 1 others just below best - s, where it is 1 - P_1(s / scale); the slack is the
+    root of 1 - P_1(x) = delta_0 (quadrature of :func:`_group_win_probabilities`). It is below
+    the union bound ln(k / delta_0) + ln(1 / delta_0) (P(Z_best < -ln(1 / delta_0)) +
+    (k - 1) P(Z > ln(k / delta_0)) < delta_0 / 2 + delta_0 / 2), the bracket of the root."""
+    if selector != "laplace":
+        return math.log(k / UTILITY_DELTA)
+    if k == 1:
+        return 0.0  # the only candidate is the best
+    from scipy import optimize  # here: `import dppack` loads no optimiser
+
+    upper = math.log(k / UTILITY_DELTA) + math.log(1.0 / UTILITY_DELTA)
+    return optimize.brentq(
+        lambda x: 1.0 - _group_win_probabilities(x, k, selector)[0] - UTILITY_DELTA,
+        0.0, upper, xtol=1e-12, rtol=1e-12)
+
+
+def _uniform_boundary(k, selector):
+    """The x (score gap over noise scale) at which the distance from uniform reaches
+    NEAR_UNIFORM_TV (it grows with x from 0 to 1 - 1/k)."""
+    from scipy import optimize  # here: `import dppack` loads no optimiser
+
+    upper = 1.0
+    while _distance_from_uniform(upper, k, selector)[0] < NEAR_UNIFORM_TV:
+        upper *= 2.0
+    return optimize.brentq(lambda x: _distance_from_uniform(x, k, selector)[0] - NEAR_UNIFORM_TV,
+                           0.0, upper, xtol=1e-12, rtol=1e-12)
+
+
+@dataclass(frozen=True)
+class StabilitySelectionDiagnosis:
+    """How far a stability-based selection can be from a uniform choice (a
+    :func:`stability_selection_diagnosis` result, from public values only).
+
+    Attributes
+    ----------
+    verdict : {'near uniform', 'informative', 'one candidate'}
+        'near uniform' when ``distance_from_uniform`` < ``threshold``.
+    k : int
+        The number of candidates.
+    gamma_min : float
+        The smallest candidate gamma.
+    beta1, beta2 : float
+        Thm 4's stability constants; beta1 / n = 2 / gamma_min (up to the solver's 1e-6
+        slack), beta2 the range of the validation loss.
+    sensitivity : float
+        beta = max(beta1 / n, beta2 / m): how much one record can move a validation score.
+    score_gap : float
+        The score difference the numbers below assume (by default min(beta2, 1): for the
+        ramp score the whole range of the scores, the most favourable case; for the hinge and
+        logistic scores 1, while their losses can differ by up to beta2).
+    noise_scale : float
+        2 beta / eps_select, the scale of the selection's noise.
+    best_probability : float
+        The probability of choosing a candidate whose score beats all others by
+        ``score_gap``: the largest any candidate can have when the scores lie within
+        ``score_gap`` of each other (uniform: 1 / k).
+    distance_from_uniform : float
+        The largest total variation distance between the selection's distribution and a
+        uniform choice, over all scores within ``score_gap`` of each other: no measure of the
+        candidates' quality with range [0, 1] (held-out accuracy, say) can be better in
+        expectation after the selection than after a uniform choice by more than this.
+    utility_slack : float
+        With probability at least 0.95, whatever the scores, the selected candidate's
+        validation score is within this of the best: 2 beta ln(k / 0.05) / eps_select for
+        the exponential noise (Chaudhuri and Vinterbo 2013, Theorem 3) and the exponential
+        mechanism (Dwork and Roth 2014, Theorem 3.11); for Laplace noise, which neither
+        covers, the exact worst case (2 beta / eps_select) x with 1 - P_1(x) = 0.05, P_1(x)
+        the probability that a candidate x noise scales above k - 1 others wins, solved by
+        quadrature (at most (2 beta / eps_select)(ln(k / 0.05) + ln(20)) by a union bound).
+        No guarantee when it exceeds the score range.
+    gamma_min_needed : float or None
+        The smallest gamma_min at which the selection stops being near uniform (the other
+        values unchanged); None when no gamma suffices (then raise eps_select or the
+        validation size m).
+    eps_select_needed : float or None
+        The smallest eps_select at which it stops being near uniform (None for one candidate).
+    eps_select : float
+    selector : str
+    threshold : float
+        ``NEAR_UNIFORM_TV`` (0.1).
+
+    Parameters
+    ----------
+    verdict, k, gamma_min, beta1, beta2, sensitivity, score_gap, noise_scale
+        The attributes above, in this order.
+    best_probability, distance_from_uniform, utility_slack, gamma_min_needed
+        The attributes above, in this order.
+    eps_select_needed, eps_select, selector, threshold
+        The attributes above, in this order.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1, 3 and 4. Dwork C, Roth A (2014),
+    The Algorithmic Foundations of Differential Privacy, Theorem 3.11.
+
+    Examples
+    --------
+    >>> from dppack import stability_selection_diagnosis
+    >>> diagnosis = stability_selection_diagnosis([0.01, 1, 100, 1e4], n=40000, m=10000, d=6,
+    ...                                           eps=1.0, eps_select=1.0)
+    >>> diagnosis.verdict, round(diagnosis.best_probability, 4)
+    ('near uniform', 0.2506)
+    """
+
+    verdict: str
+    k: int
+    gamma_min: float
+    beta1: float
+    beta2: float
+    sensitivity: float
+    score_gap: float
+    noise_scale: float
+    best_probability: float
+    distance_from_uniform: float
+    utility_slack: float
+    gamma_min_needed: object
+    eps_select_needed: object
+    eps_select: float
+    selector: str
+    threshold: float = NEAR_UNIFORM_TV
+
+    def as_dict(self):
+        """The fields as a dict (for R).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from dppack import stability_selection_diagnosis
+        >>> stability_selection_diagnosis([50, 500], n=1000, m=250, d=3, eps=1.0,
+        ...                               eps_select=1.0).as_dict()["verdict"]
+        'informative'
+        """
+        return dataclasses.asdict(self)
+
+    def _advice(self, language):
+        """What would make a near-uniform selection informative (``language``'s spelling)."""
+        fixes = []
+        if self.gamma_min_needed is not None:
+            fixes.append(f"the smallest gamma to at least {self.gamma_min_needed:.3g}")
+        if self.eps_select_needed is not None:
+            fixes.append(f"eps.select to at least {self.eps_select_needed:.3g}")
+        text = "Raise " + " or ".join(fixes) + ", or tune" if fixes else "Tune"
+        return _spelled(text + " by data splitting (tune_classification_model), which needs "
+                        "no stability.", language)
+
+    def describe(self, language="python"):
+        """The diagnosis in words: the verdict, the numbers behind it and, when it is near
+        uniform, what would help (the smallest gamma_min and eps_select, or data splitting).
+
+        Parameters
+        ----------
+        language : {'python', 'r'}, default 'python'
+            Whose spelling of the argument names.
+
+        Returns
+        -------
+        str
+            Also what ``str()`` and ``print()`` show.
+
+        Raises
+        ------
+        ValueError
+            For an unknown ``language``.
+
+        Examples
+        --------
+        >>> from dppack import stability_selection_diagnosis
+        >>> diagnosis = stability_selection_diagnosis([50, 500], n=1000, m=250, d=3, eps=1.0,
+        ...                                           eps_select=1.0)
+        >>> print(diagnosis.describe().splitlines()[0])
+        Stability-based selection among 2 candidates: informative for validation scores 1 apart.
+        """
+        case = ("Most favourable case (scores the whole range beta2 apart)"
+                if self.score_gap >= self.beta2 else
+                f"Scores {self.score_gap:.4g} apart (they can differ by up to beta2, and "
+                f"larger differences are chosen more often)")
+        source = {"exponential_noise": "Chaudhuri and Vinterbo 2013, Theorem 3",
+                  "gumbel": "Dwork and Roth 2014, Theorem 3.11",
+                  "laplace": "the exact worst case for Laplace noise"}[self.selector]
+        lines = [
+            f"Stability-based selection among {self.k} candidates: {self.verdict} for "
+            f"validation scores {self.score_gap:.4g} apart.",
+            f"Sensitivity beta = {self.sensitivity:.4g} (beta1 = {self.beta1:.4g}, "
+            f"beta2 = {self.beta2:.4g}); selection noise of scale 2 beta / eps.select = "
+            f"{self.noise_scale:.4g}.",
+            f"{case}: the best candidate is chosen with probability at most "
+            f"{self.best_probability:.4g} (uniform: {1 / self.k:.4g}); distance from uniform "
+            f"{self.distance_from_uniform:.4g} (near uniform below {self.threshold:g}).",
+            f"Chosen score within {self.utility_slack:.4g} of the best with probability 0.95 "
+            f"({source}).",
+        ]
+        if self.verdict == "near uniform":
+            lines.append(self._advice("r"))
+        return _spelled("\n".join(lines), language)
+
+    def __str__(self):
+        return self.describe()
+
+
+def _spelled(text, language):
+    """``text``, written in R's spelling, in ``language``'s."""
+    _checks.check_choice(language, "language", ("python", "r"))
+    return _messages.python_spelling(text) if language == "python" else text
+
+
+def _diagnosis(betas, gamma_min, n, m, k, eps_select, selector, score_gap):
+    """The diagnosis, with ``betas(gamma_min) -> (beta1, beta2)`` (Thm 4 for the other
+    values)."""
+    from scipy import optimize  # here: `import dppack` loads no optimiser
+
+    def signal(gamma):  # x: the score gap in noise scales, nondecreasing in gamma
+        beta1, beta2 = betas(gamma)
+        beta = max(beta1 / n, beta2 / m)
+        # the ramp score's whole range; 1 for the unbounded scores (see score_gap)
+        gap = min(beta2, 1.0) if score_gap is None else score_gap
+        return eps_select * gap / (2.0 * beta), beta1, beta2, beta, gap
+
+    x, beta1, beta2, beta, gap = signal(gamma_min)
+    distance, best = _distance_from_uniform(x, k, selector)
+    gamma_needed = eps_needed = None
+    if k > 1:
+        boundary = _uniform_boundary(k, selector)
+        eps_needed = eps_select * boundary / x if x > 0 else None  # x = 0: beta overflowed
+        gamma_needed = gamma_min
+        if x < boundary:
+            upper = gamma_min
+            while signal(upper)[0] < boundary and upper < 1e300 / 4:
+                upper *= 4.0
+            gamma_needed = None
+            if signal(upper)[0] >= boundary:
+                gamma_needed = math.exp(optimize.brentq(
+                    lambda t: signal(math.exp(t))[0] - boundary, math.log(gamma_min),
+                    math.log(upper), xtol=1e-10))
+    verdict = ("one candidate" if k == 1 else
+               "near uniform" if distance < NEAR_UNIFORM_TV else "informative")
+    return StabilitySelectionDiagnosis(
+        verdict, k, gamma_min, beta1, beta2, beta, gap, 2.0 * beta / eps_select, best,
+        distance, 2.0 * beta * _utility_noise_scales(k, selector) / eps_select,
+        gamma_needed, eps_needed, eps_select, selector)
+
+
+def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, score="ramp",
+                                  selector="exponential_noise", score_gap=None):
+    """How far stability-based selection (:func:`tune_classification_model_stable`) can be from
+    a uniform choice among the candidates, from public values only: no data are needed.
+
+    The selection adds noise of scale 2 beta / eps_select to validation scores whose
+    sensitivity is beta = max(beta1 / n, beta2 / m) (Chaudhuri and Vinterbo 2013, Theorems 1
+    and 4), and beta1 / n = 2 / gamma_min: a small gamma anywhere in the grid makes the noise
+    swamp every score difference, and the choice becomes a coin toss. The scores of the
+    default ramp loss lie in an interval of width beta2 <= 1; the most favourable case is one
+    candidate beating all others by that whole width, and even then the selection can be close
+    to uniform. The hinge and logistic losses are unbounded: their scores can differ by up to
+    beta2, a bound on the coefficients' norm, usually far above 1.
+
+    The distance from uniform reported is the largest total variation distance between the
+    selection's distribution and a uniform choice over all scores within ``score_gap`` of each
+    other (it is the most that the selection can improve, in expectation, any measure of the
+    candidates' quality with range [0, 1] over picking one at random). The selection is called
+    "near uniform" when that distance is below ``NEAR_UNIFORM_TV`` = 0.1: even in the most
+    favourable case it cannot move more than a tenth of the probability away from a uniform
+    choice, so it can gain at most a tenth of the quality range between the candidates, while
+    it costs eps_select and delta (choosing one candidate at random, trained on all the data,
+    costs neither). For the ramp score the default ``score_gap`` is the whole range of the
+    scores, the most favourable case, so "near uniform" is certain: no data can move the
+    selection further from uniform. For the hinge and logistic scores the default gap 1 is not
+    the most favourable case: "near uniform" then says that mean losses up to 1 apart (a
+    trivial classifier against a perfect one) are not resolved, while losses further apart
+    (possible up to beta2) would be chosen more often. "Informative" only says that large
+    score differences would be detected (see ``utility_slack`` and ``score_gap`` for
+    realistic differences).
+
+    Parameters
+    ----------
+    gammas : array_like
+        The candidates' gamma (DPpack's regularisation constant), > 0.
+    n, m : int
+        Training and validation set sizes (with ``validation_fraction`` f and N rows, m =
+        floor(N f), n = N - m).
+    d : int
+        The number of coefficients (columns of X, plus 1 with ``add_bias``).
+    eps : float
+        The candidates' training budget. It enters beta2 only (the bound on the coefficients'
+        norm, for the hinge and logistic scores or gamma above n); objective perturbation's
+        noise uses a slightly smaller eps', which :func:`tune_classification_model_stable`
+        takes into account.
+    eps_select : float
+        The selection budget.
+    delta : float, default 0.01
+        Overall delta of the selection.
+    score : {'ramp', 'hinge', 'logistic'}, default 'ramp'
+    selector : {'exponential_noise', 'gumbel', 'laplace'}, default 'exponential_noise'
+    score_gap : float, optional
+        The difference between validation scores to assess. Default: min(beta2, 1), the
+        whole range of the ramp score (the most favourable case); for the unbounded hinge
+        and logistic scores 1, more than separates a trivial classifier (mean hinge loss 1,
+        logistic log 2) from a perfect one, since their range beta2 is a bound on the
+        coefficients' norm, far larger than most real differences (not the most favourable
+        case: losses can differ by more than 1). For the ramp score a
+        realistic difference of mean ramp losses is a few hundredths, e.g. 0.02.
+
+    Returns
+    -------
+    StabilitySelectionDiagnosis
+        The numbers, the verdict and the smallest gamma_min and eps_select that would make
+        the selection informative (distance from uniform at least 0.1), each with the other
+        values unchanged; ``print()`` gives them in words.
+
+    Raises
+    ------
+    ValueError
+        For an argument out of range or an unknown option.
+
+    Notes
+    -----
+    All three selectors add noise of scale 2 beta / eps_select, so the distance depends on
+    x = eps_select score_gap / (2 beta) and k only. The exponential mechanism ('gumbel')
+    chooses the j best of k, j of them ahead of the others by x, with probability j e^x /
+    (j e^x + k - j); the report-noisy-max selectors are integrated numerically. For the ramp
+    score and k = 10 the selection leaves "near uniform" at about gamma_min = 1.5 /
+    eps_select (the paper's exponential noise): DPpack-style grids starting at gamma = 0.01
+    are far below. More training data do not help (beta1 / n = 2 / gamma_min whatever n);
+    then prefer data splitting (:func:`dppack.tune_classification_model`), which needs no
+    stability and whose exponential mechanism compares error counts with sensitivity 1.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
+    differentially private machine learning, NeurIPS, Theorems 1, 3 and 4.
+
+    Examples
+    --------
+    Seven candidates gamma = 0.01 ... 10^4 on 40,000 training and 10,000 validation rows:
+
+    >>> from dppack import stability_selection_diagnosis
+    >>> grid = [0.01, 0.1, 1, 10, 100, 1000, 10000]
+    >>> wide = stability_selection_diagnosis(grid, n=40000, m=10000, d=6, eps=1.0,
+    ...                                      eps_select=1.0)
+    >>> wide.verdict, round(wide.sensitivity, 6), round(wide.best_probability, 4)
+    ('near uniform', 200.0002, 0.1432)
+    >>> round(wide.gamma_min_needed, 2), round(wide.eps_select_needed)
+    (1.38, 138)
+    >>> stability_selection_diagnosis([50, 100, 1000], n=40000, m=10000, d=6, eps=1.0,
+    ...                               eps_select=1.0).verdict
+    'informative'
+    """
+    values = _checks.as_numeric_array(gammas, "gammas must be numeric.").ravel()
+    if values.size == 0:
+        raise _messages.value_error("gammas must contain at least one value.")
+    _checks.check_positive_values(values, "gammas must be finite numbers > 0.")
+    n, m, d = (_checks.check_whole(v, name, 1, strict=True)
+               for v, name in ((n, "n"), (m, "m"), (d, "d")))
+    eps = _checks.check_finite_budget(eps, "eps")
+    eps_select = _checks.check_finite_budget(eps_select, "eps.select")
+    delta = _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)
+    _checks.check_choice(score, "score", SCORES)
+    _checks.check_choice(selector, "selector", SELECTORS)
+    if score_gap is not None:
+        score_gap = _checks.check_finite_budget(score_gap, "score.gap")
+    k = values.size
+    noise_eps = eps / (1.0 + OPTIMALITY_SLACK)  # output perturbation's (see eps above)
+    return _diagnosis(
+        lambda gamma: linear_betas(gamma, n, m, d, k, noise_eps, delta, score),
+        float(values.min()), n, m, k, eps_select, selector, score_gap)
+
+
+def _warn_near_uniform(models, eps_train, n, m, d, eps_select, delta, score, selector):
+    """tune_classification_model_stable's check, on public values: a
+    NearUniformSelectionWarning when the selection is near uniform."""
+    k = len(models)
+    noise_eps = training_noise_eps(models, eps_train, n)
+    diagnosis = _diagnosis(
+        lambda gamma: linear_betas(gamma, n, m, d, k, noise_eps, delta, score),
+        min(model.gamma for model in models), n, m, k, eps_select, selector, None)
+    if diagnosis.verdict == "near uniform":
+        # ramp: the gap is the whole score range; hinge, logistic: 1, while beta2 is larger
+        case = ("the most favourable case" if diagnosis.score_gap >= diagnosis.beta2 else
+                "mean losses that far apart; a larger gap, possible for this score, would be "
+                "chosen more often")
+        _messages.warn(
+            "The selection is near uniform: even a candidate whose validation score beat all "
+            "others by {gap:.3g} (" + case + ") would be chosen with probability "
+            "{best:.3g} "
+            "(uniform: {uniform:.3g}), because the noise is scaled to the scores' sensitivity "
+            "max(2 / min(gamma), beta2 / m) = {beta:.4g} (see "
+            "stability_selection_diagnosis()). " + diagnosis._advice("r"),
+            NearUniformSelectionWarning, stacklevel=3, gap=diagnosis.score_gap,
+            best=diagnosis.best_probability,
+            uniform=1.0 / k, beta=diagnosis.sensitivity)
+    return diagnosis
+
+
+
+def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
+                                     eps_select, add_bias=False, delta=0.01,
+                                     validation_fraction=0.2, X_validation=None,
+                                     y_validation=None, score="ramp",
+                                     selector="exponential_noise", noise="shared",
+                                     random_state=None, accountant=None):
+    """Stability-based private selection of a classifier (Chaudhuri and Vinterbo 2013): every
+    candidate trains on the whole training set, one is selected privately and retrained.
+
+    Parameters
+    ----------
+    DPmodels : sequence of LogisticRegressionDP or linear svmDP models
+        The candidates: same ``eps`` (the training budget eps_train), finite;
+        regularizer 'l2'; they differ in gamma (or perturbation method). Not modified,
+        except the selected one, which is fitted in place with fresh noise.
+    X : array_like
+        n x p features (ndarray or pandas DataFrame).
+    y : array_like
+        n labels in {0, 1}.
+    upper_bounds, lower_bounds : array_like
+        Bounds of the p columns; X is clipped to them (training and validation).
+    eps_select : float
+        The selection budget alpha_2.
+    add_bias : bool, default False
+    delta : float, default 0.01
+        Overall delta of the selection (the paper's experiments use 0.01).
+    validation_fraction : float, default 0.2
+        Share of the rows held out for validation (interleaved, see
+        ``dppack.erm.design.split_rows``), unless ``X_validation`` and ``y_validation`` are given;
+        then X, y is the training set.
+    X_validation, y_validation : array_like, optional
+        A separate validation set (disjoint from X).
+    score : {'ramp', 'hinge', 'logistic'}, default 'ramp'
+        The validation loss; ramp is bounded, hence the smallest beta2.
+    selector : {'exponential_noise', 'gumbel', 'laplace'}
+    noise : {'shared', 'independent'}
+        See the module docstring: what is shared is the standardised noise vector R.
+    random_state : None, int or NumPy Generator
+    accountant : dppack.BudgetAccountant, optional
+        Charged ``PrivacyLoss.approx(eps + eps_select, delta)`` once (label
+        ``"tune_classification_model_stable"``), before any data is touched; None: the
+        session's accountant, if any.
+
+    Returns
+    -------
+    model
+        The selected model of ``DPmodels``, fitted on the training set with fresh noise.
+        The whole call is (eps + eps_select, delta)-DP (Thm 2, Thm 4); the model's
+        ``privacy_`` holds that loss.
+
+    Warns
+    -----
+    NearUniformSelectionWarning
+        Before any data value is read (from the sizes, the gammas and the budgets), when the
+        selection is near uniform (:func:`stability_selection_diagnosis`): even a candidate
+        beating all others by the whole score range (ramp; by 1 for the hinge and logistic
+        scores, whose losses can differ by more) would be chosen with a probability so close
+        to 1 / k that the distance from a uniform choice is below 0.1. The warning names the
+        smallest gamma_min and eps_select that would help.
+
+    Notes
+    -----
+    With beta = max(2 / gamma_min, beta2 / m) (Thm 4; 2 / gamma_min = beta1 / n), the
+    selection is accurate when 2 beta ln(k) / eps_select is small against the score
+    differences (Thm 3): not too small gamma (more data do not help: 2 / gamma_min does not
+    depend on n) and a large enough eps_select. Prefer data splitting
+    (:func:`dppack.tune_classification_model`) when the grid reaches small gammas (for the
+    ramp score and k = 10, the selection is near uniform below about gamma_min = 1.5 /
+    eps_select, and it resolves realistic score differences of a few hundredths only for
+    gamma_min in the tens or more), when the training set is small, or when pure eps-DP is
+    required; this procedure is better when gamma_min is large and n is large, because
+    each candidate trains on all n rows rather than n / (k + 1).
+    :func:`stability_selection_diagnosis` tells which regime a grid is in.
+
+    Raises
+    ------
+    ValueError
+        Before any data is touched: models that are not LogisticRegressionDP or linear
+        svmDP with regularizer 'l2' and one finite eps, bad budgets or options, an
+        overspend; then bad data or bounds, before any noise is drawn.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 2, Theorems 2 and 4.
+
+    Examples
+    --------
+    Three linear SVMs (output perturbation) that differ in gamma; each trains on 80% of the
+    rows at eps = 1, the selection spends 1 more (gamma >= 10: not near uniform, see
+    :func:`stability_selection_diagnosis`):
+
+    >>> from dppack import tune_classification_model_stable
+    >>> import dppack
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> X, y = pima[["glu", "bmi"]], (pima["type"] == "Yes").astype(int)
+    >>> models = [dppack.svmDP("l2", 1.0, gamma, "output") for gamma in (10.0, 100.0, 1000.0)]
+    >>> best = tune_classification_model_stable(models, X, y, [200, 70], [50, 15],
+    ...                                         eps_select=1.0, add_bias=True, random_state=1)
+    >>> best.gamma in (10.0, 100.0, 1000.0), best.privacy_
+    (True, PrivacyLoss.approx(eps=2.0, delta=0.01))
+    """
+    _frames.refuse_dask("tune_classification_model_stable", X, y)
+    bill = accounting.charge(
+        accountant,
+        lambda: tuning_loss(check_stable_models(check_models(DPmodels)), eps_select, delta),
+        "tune_classification_model_stable")
+    models = check_models(DPmodels)
+    eps_train = check_stable_models(models)
+    eps_select = _checks.check_finite_budget(eps_select, "eps.select")
+    add_bias = _checks.check_flag(add_bias, "add.bias")
+    delta = _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)
+    _checks.check_choice(score, "score", SCORES)
+    _checks.check_choice(selector, "selector", SELECTORS)
+    _checks.check_choice(noise, "noise", NOISE_MODES)
+    plan = split_plan(X, X_validation, y_validation, validation_fraction)
+    shape = _frames.shape(X)
+    if plan[0] >= 1 and plan[1] >= 1 and len(shape) == 2:  # else the data checks refuse
+        # the near-uniform warning: from public values (sizes, gammas, budgets), before any
+        # value is read
+        _warn_near_uniform(models, eps_train, plan[0], plan[1], shape[1] + int(add_bias),
+                           eps_select, delta, score, selector)
+    T, V = data_parts(X, y, X_validation, y_validation, plan)
+    # All data checks before any noise: the fits' own checks on T, and V's.
+    prepare_design(T[0], T[1], upper_bounds, lower_bounds, add_bias, labels="binary")
+    trainer = LinearClassifierTrainer(upper_bounds, lower_bounds, add_bias, score)
+    trainer.validation_design(V)
+    beta1, beta2 = trainer.stability_constants(T, V, models, eps_train, delta)
+    rng = _random.as_generator(random_state)
+    privacy = bill.spend()  # after every check, before the first draw
+    index = validate(models, trainer, T, V, eps_train, eps_select, beta1, beta2,
+                     selector, noise, rng)[0]
+    chosen = models[index]
+    # Algorithm 2 step 2: a fresh R (the model's own draw has the law of R / rate); charged above
+    chosen.fit(T[0], T[1], upper_bounds, lower_bounds, add_bias, random_state=rng,
+               accountant=accounting.UNCHARGED)
+    chosen.privacy_ = privacy
+    return chosen
+

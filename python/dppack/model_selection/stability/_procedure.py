@@ -1,0 +1,422 @@
+"""Validate and its retraining (Chaudhuri and Vinterbo 2013, Algorithms 1 and 2): the noisy
+selection of the best candidate and the generic procedure over a :class:`StableTrainer`."""
+
+import numpy as np
+
+from ... import _checks, _frames, _messages, _random, accounting
+from ..._repr import model_repr
+from ...mechanisms import ExponentialMechanism
+from ._constants import NOISE_MODES, SELECTORS
+
+
+def _scores_array(scores):
+    q = _checks.as_numeric_array(scores, "scores must be numeric.").ravel()
+    if q.size == 0:
+        raise _messages.value_error("scores must contain at least one value.")
+    if not np.all(np.isfinite(q)):
+        raise _messages.value_error("scores must be finite.")
+    return q
+
+
+def stable_select(scores, beta, eps_select, selector="exponential_noise",
+                  random_state=None, accountant=None):
+    """The private argmax of Validate.
+
+    Parameters
+    ----------
+    scores : array_like
+        The k validation scores q_i (larger is better).
+    beta : float
+        max(beta1 / n, beta2 / m), > 0.
+    eps_select : float
+        The selection budget alpha_2.
+    selector : {'exponential_noise', 'gumbel', 'laplace'}
+        'exponential_noise' (the paper's): argmax of q_i + 2 beta Z_i, Z_i exponential with
+        rate eps_select. 'gumbel': the exponential mechanism, P(i) proportional to
+        exp(eps_select q_i / (2 beta)). 'laplace': argmax of q_i plus Laplace noise of
+        scale 2 beta / eps_select. All three are drawn exactly: the scores are rounded to a
+        grid h = 2^k <= beta / 2^20 and the noise is the integer (geometric, discrete
+        Laplace) counterpart of the continuous one on that grid, drawn with integer
+        arithmetic, its scale between 2 beta / eps_select and (1 + 2^-19) times that
+        (for beta >= 2^-1053; 2 (beta + 2^-1073) / eps_select at most below); the
+        exponential mechanism is ``dppack.ExponentialMechanism``'s exact draw. Each is
+        eps_select-DP for scores of sensitivity beta (McSherry and Talwar 2007; the noisy
+        maximum by the threshold argument of Chaudhuri and Vinterbo's Theorem 1), so
+        (eps_select, delta)-DP on the stability event.
+    random_state : None, int or NumPy Generator
+    accountant : dppack.BudgetAccountant, optional
+        Charged ``PrivacyLoss.pure(eps_select)`` (label ``"stable_select"``: the selection
+        given scores whose sensitivity is beta; the delta of the stability event belongs to
+        :func:`validate_stable`); None: the session's accountant, if any.
+
+    Returns
+    -------
+    int
+        The 0-based index of the selected candidate (a number: the loss is in the ledger).
+
+    Raises
+    ------
+    ValueError
+        For empty or non-finite scores, a budget or beta out of range, an unknown
+        selector, or an overspend of the accountant.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 1 and Theorem 1; McSherry and
+    Talwar (2007).
+
+    Examples
+    --------
+    Three validation scores whose sensitivity is beta = 0.01; the second is best:
+
+    >>> from dppack import stable_select
+    >>> stable_select([-0.30, -0.25, -0.40], beta=0.01, eps_select=1.0, random_state=1)
+    1
+    """
+    _frames.refuse_dask("stable_select", scores)
+    bill = accounting.charge(accountant, lambda: accounting.PrivacyLoss.pure(eps_select),
+                             "stable_select")
+    q = _scores_array(scores)
+    beta = _checks.check_finite_budget(beta, "beta")
+    eps_select = _checks.check_finite_budget(eps_select, "eps.select")
+    _checks.check_choice(selector, "selector", SELECTORS)
+    rng = _random.as_generator(random_state)
+    bill.spend()
+    return _select(q, beta, eps_select, selector, rng)
+
+
+def _select(q, beta, eps_select, selector, rng):
+    """The selected index: Chaudhuri and Vinterbo (2013), Algorithm 1 step 3 (the paper's
+    exponential noise), the exponential mechanism, or report-noisy-max with Laplace noise, each
+    drawn exactly (:func:`_noisy_max`); ``q`` are the k scores, ``beta`` their sensitivity on the
+    stability event."""
+    if selector == "gumbel":
+        # Chaudhuri and Vinterbo 2013, Section 2 ("an exponential mechanism may also be used"):
+        # P(i) proportional to exp(alpha2 q_i / (2 beta)), exact (_random.exponential_mechanism)
+        return int(ExponentialMechanism(q, eps_select, beta, random_state=rng,
+                                        accountant=accounting.UNCHARGED))
+    return _noisy_max(q, beta, eps_select, rng, one_sided=selector == "exponential_noise")
+
+
+def _noisy_max(q, beta, eps_select, rng, one_sided):
+    """Report-noisy-max on a power-of-two grid with exact integer noise (eps_select-DP for
+    scores of sensitivity ``beta``).
+
+    Parameters
+    ----------
+    q : ndarray
+        The k finite scores.
+    beta : float
+        Their sensitivity: on Chaudhuri and Vinterbo's stability event every score moves by at
+        most beta between neighbouring datasets (2013, Theorem 1).
+    eps_select : float
+    rng : NumPy Generator
+    one_sided : bool
+        True: the paper's noise 2 beta Z, Z exponential with rate eps_select (Algorithm 1,
+        step 3), as the one-sided geometric law on the grid. False: Laplace noise of scale
+        2 beta / eps_select, as the two-sided discrete Laplace law on the grid.
+
+    Returns
+    -------
+    int
+        The first index of the largest noisy score.
+
+    Notes
+    -----
+    The scores are rounded to the grid h = 2^k of :func:`dppack._random.exponential_grid`
+    (h <= beta / 2^20), U_i = round(q_i / h), an exact integer. Between neighbours each U_i
+    moves by at most D = ceil(beta / h) + 1 (:func:`dppack._random.grid_units`); this also
+    absorbs a floating-point error below h in each computed score. Integer noise Z_i is drawn
+    exactly with P(Z_i = z) proportional to exp(-gamma' |z|), gamma' = s / t with t = 2^j and
+    s = floor(t gamma), gamma = eps_select / (2 D) the rate of ``exponential_grid``, so
+    gamma' <= gamma within a relative 2^-40 (:func:`dppack._random.discrete_laplace`,
+    Canonne, Kamath and Steinke 2020, Algorithm 2), kept only when z >= 0 for the one-sided
+    law (the geometric law P(z) proportional to exp(-gamma' z), z >= 0). The index is the
+    first i maximising U_i + Z_i, in integer arithmetic.
+
+    Privacy, the argument of Chaudhuri and Vinterbo's Theorem 1 (and of Dwork and Roth 2014,
+    Claim 3.9) in integers: fix the other noises; i wins exactly when Z_i >= T, an integer
+    threshold (beating the earlier indices strictly, the later ones or ties). A neighbour
+    moves every U_j by at most D, so T moves by at most 2 D, and both laws satisfy
+    P(Z >= T + 2 D) >= exp(-2 D gamma') P(Z >= T) >= exp(-eps_select) P(Z >= T) for every
+    integer T (gamma' <= gamma); the other direction is symmetric. So the index is
+    eps_select-DP on the stability event, with no floating-point step between the scores and
+    the choice (Mironov 2012). In value units the noise h Z has scale 2 D h / eps_select, between
+    2 beta / eps_select and (1 + 2^-19) 2 beta / eps_select (the paper's law, discretised)
+    for beta >= 2^-1053; below, h cannot be finer than 2^-1074 and the scale is
+    2 (beta + 2h) / eps_select at most (more noise, still eps_select-DP).
+    """
+    k, rate = _random.exponential_grid(float(np.max(np.abs(q))), eps_select, beta)
+    units = [int(v) for v in np.rint(np.ldexp(q, -k)).tolist()]  # exact integers
+    # P(z) proportional to exp(-|z| s / t) with t = 2^j (the sampler's fast case) and
+    # s = floor(t gamma): s / t <= gamma, within a relative 2^-40 (s >= 2^40)
+    j = max(56, (rate.denominator // rate.numerator).bit_length() + 41)
+    t, s = 1 << j, (rate.numerator << j) // rate.denominator
+    noise = []
+    while len(noise) < len(units):
+        draws = _random.discrete_laplace(t, s, 2 * len(units) if one_sided else len(units),
+                                         rng).tolist()
+        noise.extend(z for z in draws if z >= 0 or not one_sided)
+    noisy = [u + z for u, z in zip(units, noise)]
+    return noisy.index(max(noisy))
+
+
+class StableTrainer:
+    """Interface of a private training procedure T = (G, F) with a validation score.
+
+    Subclasses implement:
+
+    * ``n_records(data)``: the number of individuals in T or V;
+    * ``draw_noise(T, thetas, rng)``: R ~ G, usable by F for every theta in ``thetas``;
+    * ``fit(T, theta, eps, noise)``: the deterministic F(T, theta, eps, R), a model;
+    * ``score(model, V)``: the validation score q (larger is better);
+    * ``stability_constants(T, V, thetas, eps, delta)``: (beta1, beta2) of Definition 2,
+      for the overall delta.
+
+    ``release(T, theta, eps, rng)``, the final model of Algorithm 2 with fresh noise, is
+    ``fit(T, theta, eps, draw_noise(T, [theta], rng))`` unless a subclass draws it otherwise
+    (the histograms: exact discrete Laplace noise).
+
+    Attributes
+    ----------
+    None
+        The interface holds no state; subclasses keep their settings (bounds, caches).
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
+    differentially private machine learning, NeurIPS, Definitions 1-2.
+
+    Examples
+    --------
+    A toy trainer: theta shrinks a noisy mean of data in [0, 1] towards 0, clipped to
+    [0, 1]. One training record moves the model by at most 1/n, and the score (minus the
+    mean squared distance to the validation data) is 2-Lipschitz in the model there, so
+    beta1 = 2; one validation record moves the score by at most 1/m, so beta2 = 1.
+
+    >>> from dppack import StableTrainer, tune_stable
+    >>> import numpy as np
+    >>> class Shrunk(StableTrainer):
+    ...     def n_records(self, data):
+    ...         return len(data)
+    ...     def draw_noise(self, T, thetas, rng):
+    ...         return rng.laplace()
+    ...     def fit(self, T, theta, eps, noise):
+    ...         mean = np.mean(T) + noise / (eps * len(T))
+    ...         return float(np.clip(theta * mean, 0.0, 1.0))
+    ...     def score(self, model, V):
+    ...         return -float(np.mean((V - model) ** 2))
+    ...     def stability_constants(self, T, V, thetas, eps, delta):
+    ...         return 2.0, 1.0
+    >>> x = (np.sin(np.arange(500)) + 1) / 2  # fixed example data in [0, 1]
+    >>> index, model = tune_stable([1.0, 0.5, 0.0], Shrunk(), x[:400], x[400:],
+    ...                            eps_train=1.0, eps_select=1.0, random_state=1)
+    >>> index, round(model, 2)
+    (0, 0.51)
+    """
+
+    def __repr__(self):
+        """The class and its public settings (attributes not starting with '_')."""
+        return model_repr(self, [key for key in vars(self) if not key.startswith("_")],
+                          released=None)
+
+    def n_records(self, data):
+        raise NotImplementedError
+
+    def draw_noise(self, T, thetas, rng):
+        raise NotImplementedError
+
+    def fit(self, T, theta, eps, noise):
+        raise NotImplementedError
+
+    def score(self, model, V):
+        raise NotImplementedError
+
+    def stability_constants(self, T, V, thetas, eps, delta):
+        raise NotImplementedError
+
+    def release(self, T, theta, eps, rng):
+        """The released model F(T, theta, eps, R) with a fresh R."""
+        return self.fit(T, theta, eps, self.draw_noise(T, [theta], rng))
+
+
+def check_settings(thetas, eps_train, eps_select, delta, selector, noise):
+    thetas = list(thetas)
+    if not thetas:
+        raise _messages.value_error("thetas must contain at least one candidate.")
+    return (thetas, _checks.check_finite_budget(eps_train, "eps.train"),
+            _checks.check_finite_budget(eps_select, "eps.select"),
+            _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True),
+            _checks.check_choice(selector, "selector", SELECTORS),
+            _checks.check_choice(noise, "noise", NOISE_MODES))
+
+
+def _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=3):
+    if beta1 is None and beta2 is None:
+        return trainer.stability_constants(T, V, thetas, eps_train, delta)
+    if beta1 is None or beta2 is None:
+        raise _messages.value_error("Give both beta1 and beta2, or neither.")
+    _messages.warn("beta1 and beta2 were supplied: the privacy of the selection rests on the "
+                   "caller's proof that the validation score is (beta1, beta2)-stable "
+                   "(Chaudhuri and Vinterbo 2013, Theorem 1).", UserWarning, stacklevel=stacklevel)
+    return _checks.check_finite_budget(beta1, "beta1"), _checks.check_finite_budget(beta2, "beta2")
+
+
+def validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2, selector,
+             noise, rng):
+    """Algorithm 1 on checked settings. Returns (index, scores, beta); scores and beta are
+    for tests and must never be released."""
+    beta = max(beta1 / trainer.n_records(T), beta2 / trainer.n_records(V))  # Algorithm 1 step 1
+    shared = trainer.draw_noise(T, thetas, rng) if noise == "shared" else None
+    scores = np.empty(len(thetas))
+    for i, theta in enumerate(thetas):  # Algorithm 1 step 2: full T, full eps_train
+        R = shared if shared is not None else trainer.draw_noise(T, [theta], rng)
+        scores[i] = trainer.score(trainer.fit(T, theta, eps_train, R), V)
+    return _select(scores, beta, eps_select, selector, rng), scores, beta
+
+
+def _validation_loss(eps_select, delta):
+    """Validate's loss (Thm 1): (eps_select, delta); ValueError for invalid arguments."""
+    return accounting.PrivacyLoss.approx(
+        _checks.check_finite_budget(eps_select, "eps.select"),
+        _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True))
+
+
+def tuning_loss(eps_train, eps_select, delta):
+    """The loss of Validate and the retraining together (Thm 2): the retrained model's
+    eps_train composed with Validate's (eps_select, delta)."""
+    return (accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps_train, "eps.train"))
+            + _validation_loss(eps_select, delta))
+
+
+def _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
+                      beta2, selector, noise, random_state):
+    """Validate's checks, then the spend of ``bill``, then Algorithm 1: the body that
+    :func:`validate_stable` and :func:`tune_stable` share. Returns (index, the checked
+    candidates, eps_train, the generator) for the retraining of Chaudhuri and Vinterbo 2013."""
+    settings = check_settings(thetas, eps_train, eps_select, delta, selector, noise)
+    thetas, eps_train, eps_select, delta, selector, noise = settings
+    beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=4)
+    rng = _random.as_generator(random_state)
+    bill.spend()
+    index = validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
+                     selector, noise, rng)[0]
+    return index, thetas, eps_train, rng
+
+
+def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
+                    beta1=None, beta2=None, selector="exponential_noise", noise="shared",
+                    random_state=None, accountant=None):
+    """Algorithm 1, Validate: the private index of the best candidate.
+
+    Parameters
+    ----------
+    thetas : sequence
+        The candidate parameters.
+    trainer : StableTrainer
+    T, V : objects the trainer understands
+        Disjoint training and validation data (overlap breaks the accounting).
+    eps_train, eps_select : float
+        alpha_1 (each candidate's training budget) and alpha_2 (the selection's).
+    delta : float
+        Overall delta.
+    beta1, beta2 : float, optional
+        Override the trainer's stability constants (a warning says privacy then rests on the
+        caller's proof).
+    selector : {'exponential_noise', 'gumbel', 'laplace'}
+        See :func:`stable_select`.
+    noise : {'shared', 'independent'}
+        One noise draw for all candidates, or one per candidate (see the module docstring).
+    random_state : None, int or NumPy Generator
+    accountant : dppack.BudgetAccountant, optional
+        Charged ``PrivacyLoss.approx(eps_select, delta)`` (label ``"validate_stable"``);
+        None: the session's accountant, if any.
+
+    Returns
+    -------
+    int
+        0-based index into ``thetas``; (eps_select, delta)-DP (Thm 1).
+
+    Raises
+    ------
+    ValueError
+        For no candidates, budgets or delta out of range, an unknown selector or noise
+        mode, only one of beta1 and beta2, or an overspend of the accountant.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 1 and Theorem 1.
+
+    Examples
+    --------
+    Three bin widths for a histogram of data in [0, 1], with the module's
+    ``HistogramTrainer``:
+
+    >>> from dppack import validate_stable
+    >>> import numpy as np
+    >>> from dppack.model_selection.stability import HistogramTrainer
+    >>> x = (np.sin(np.arange(500)) + 1) / 2  # fixed example data in [0, 1]
+    >>> validate_stable([0.5, 0.25, 0.1], HistogramTrainer(), x[:400], x[400:],
+    ...                 eps_train=1.0, eps_select=1.0, random_state=1)
+    2
+    """
+    _frames.refuse_dask("validate_stable", T, V)
+    bill = accounting.charge(accountant, lambda: _validation_loss(eps_select, delta),
+                             "validate_stable")
+    return _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
+                             beta2, selector, noise, random_state)[0]
+
+
+def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=None,
+                beta2=None, selector="exponential_noise", noise="shared", random_state=None,
+                accountant=None):
+    """Algorithm 2: Validate, then retrain the selected candidate on T with fresh noise.
+
+    Parameters and randomness as :func:`validate_stable`; ``accountant`` is charged
+    ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once (label ``"tune_stable"``).
+
+    Parameters
+    ----------
+    thetas, trainer, T, V, eps_train, eps_select, delta, beta1, beta2, selector, noise
+        As :func:`validate_stable`.
+    random_state, accountant
+        As :func:`validate_stable` (the accountant's label is ``"tune_stable"``).
+
+    Returns
+    -------
+    (int, model)
+        The selected index and F(T, theta_i*, eps_train, R) with a fresh R
+        (:meth:`StableTrainer.release`); together (eps_train + eps_select, delta)-DP
+        (Thm 2) when the trainer is eps_train-DP.
+
+    Raises
+    ------
+    ValueError
+        As :func:`validate_stable`.
+
+    References
+    ----------
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 2 and Theorem 2.
+
+    Examples
+    --------
+    See :class:`StableTrainer` for a trainer written from scratch; with the module's
+    histogram trainer:
+
+    >>> from dppack import tune_stable
+    >>> import numpy as np
+    >>> from dppack.model_selection.stability import HistogramTrainer
+    >>> x = (np.sin(np.arange(500)) + 1) / 2  # fixed example data in [0, 1]
+    >>> index, counts = tune_stable([0.5, 0.25, 0.1], HistogramTrainer(), x[:400], x[400:],
+    ...                             eps_train=1.0, eps_select=1.0, random_state=1)
+    >>> index, counts.shape  # 1/h = 10 bins
+    (2, (10,))
+    """
+    _frames.refuse_dask("tune_stable", T, V)
+    bill = accounting.charge(accountant, lambda: tuning_loss(eps_train, eps_select, delta),
+                             "tune_stable")
+    index, thetas, eps_train, rng = _checked_validate(
+        bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1, beta2, selector,
+        noise, random_state)
+    return index, trainer.release(T, thetas[index], eps_train, rng)
+

@@ -1,0 +1,383 @@
+"""meanDP, varDP, sdDP and covDP."""
+
+import math
+
+from .. import _checks, _frames, data_access
+from ._release import (
+    MemoryPair,
+    add_noise,
+    charge,
+    check_release,
+    clamp,
+    clip,
+    draw_versions,
+    max_squares,
+    minimum_size,
+    moment_source,
+    noisy_count,
+    noisy_statistics,
+    sample_bounds,
+    unit_statistics,
+)
+
+
+def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanism="Laplace",
+           delta=0, type_DP="aDP", random_state=None, accountant=None):
+    """Differentially private mean.
+
+    Clips ``x`` to [lower_bound, upper_bound] and releases its mean:
+
+    * 'bounded' (neighbours differ in the value of one record; n is public): DPpack's
+      release, the mean plus noise calibrated to the sensitivity (upper_bound - lower_bound)/n.
+    * 'unbounded' (neighbours differ by one record added or removed; n is private): the sum S
+      of the values centred at the midpoint m of the bounds (sensitivity
+      (upper_bound - lower_bound)/2) and the count n (sensitivity 1) are released by one call
+      of the mechanism (Laplace: eps/2 for each; Gaussian: the pair, scaled to sensitivity 1
+      each, with l2 sensitivity sqrt(2) and the whole (eps, delta)); the result is
+      m + S~/max(n~, 1), clamped to the bounds. DPpack calibrates to (U - L)/n with the
+      private n, which is not unbounded DP.
+    * 'both': both releases, bounded first; meaningful under bounded DP only, where the pair
+      spends up to 3 eps: eps for the bounded release and up to 2 eps for the unbounded one,
+      a replacement being a removal and an addition (group privacy; with delta, up to
+      (1 + e^eps) delta for it, (2 + e^eps) delta in all). Under unbounded DP the bounded
+      release, which uses the exact n, is not private.
+
+    Parameters
+    ----------
+    x : array_like, or a Dask array, Series or DataFrame
+        Numeric, finite data; a matrix is averaged over all its entries (n = its size).
+        Each entry counts as one person: the guarantee protects one entry, not one row, so
+        a person with several entries (a row of a matrix) needs one value per person.
+    eps : float
+        Privacy budget, > 0 and finite (below 1 for mechanism='Gaussian' with type_DP='aDP').
+    lower_bound, upper_bound : float
+        Bounds on the data, lower < upper; values outside are clipped to them.
+    which_sensitivity : {'bounded', 'unbounded', 'both'}, default 'bounded'
+    mechanism : {'Laplace', 'Gaussian', 'analytic'}, default 'Laplace'
+    delta : float, default 0
+        In (0, 1) for the Gaussian mechanisms (the default 0 is an error there, as in DPpack).
+    type_DP : {'aDP', 'pDP'}, default 'aDP'
+        For mechanism='Gaussian'; ignored by 'analytic'.
+    random_state : None, int or NumPy Generator, optional
+        With 'both', the bounded release is drawn first.
+    accountant : BudgetAccountant, optional
+        Charged PrivacyLoss.pure(eps) for the Laplace mechanism and
+        PrivacyLoss.approx(eps, delta) for the Gaussian ones (pDP implies (eps, delta)-DP;
+        'analytic' is (eps, delta)-DP); for 'both' the pair's (3 eps, (2 + e^eps) delta) (3 eps
+        for Laplace; a 'both' whose total delta reaches 1 is refused); label "meanDP". By
+        default the session's accountant (``with BudgetAccountant(...)``), if any. An
+        overspend is refused before the data are read or any noise is drawn.
+
+    Returns
+    -------
+    float or dict
+        The sanitized mean; for 'both', ``{"Bounded": v, "Unbounded": v}``.
+
+    Raises
+    ------
+    ValueError
+        DPpack's messages, in DPpack's order (bound lengths, which_sensitivity, mechanism,
+        then the mechanism's eps/delta checks); and ours for bounds that are not finite numbers
+        with lower < upper and for data that are not numeric, empty or not finite. All
+        before any noise is drawn. Empty data are refused by 'bounded' and 'both' only (n
+        is public there); 'unbounded' releases on them (see the module's note). An overspend of the accountant, before the data are read.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``meanDP``. Dwork, McSherry, Nissim and Smith
+    (2006), Calibrating noise to sensitivity in private data analysis.
+
+    Examples
+    --------
+    The mean plasma glucose of the 532 Pima women (true mean 121.03), with the values
+    bounded in [50, 200] (sensitivity 150 / 532 for bounded DP):
+
+    >>> from dppack import meanDP
+    >>> from dppack.datasets import load_pima
+    >>> glucose = load_pima()["glu"]
+    >>> round(meanDP(glucose, eps=1.0, lower_bound=50, upper_bound=200, random_state=1), 2)
+    120.6
+    """
+    bill = charge(accountant, "meanDP", eps, delta, mechanism, which_sensitivity)
+    lower, upper = sample_bounds(upper_bound, lower_bound)
+    # The range scan also sums the data clipped to the bounds: n times the true mean.
+    source = moment_source(x, lower, upper, which_sensitivity, 1)
+    check_release(which_sensitivity, mechanism, eps, delta, type_DP)
+
+    def bounded():
+        # DPpack's meanDP: the mean of the clipped data, Delta = (U - L)/n (n public).
+        access = source.mean_access()
+        # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
+        # GaussianMechanism with s = Delta.
+        return lambda rng: add_noise(access["True.Values"], eps, access["Sensitivity"], mechanism,
+                                     delta, type_DP, rng)
+
+    def unbounded():
+        # Add/remove neighbours (n private): the centred sum and the count, sensitivities
+        # (U - L)/2 and 1; n itself is never used.
+        access = source.centred_moments(squares=False)
+        prepared = unit_statistics(access)
+
+        def draw(rng):
+            total_, count = noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng)
+            # Post-processing: the noisy sum over the noisy count, within the bounds.
+            return clamp(access["Centre"] + total_ / max(count, 1.0), lower, upper)
+
+        return draw
+
+    return draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
+
+
+def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanism="Laplace",
+          delta=0, type_DP="aDP", random_state=None, accountant=None):
+    """Differentially private sample variance.
+
+    Clips ``x`` and releases its sample variance (denominator n - 1), clamped to its range
+    [0, v_max], v_max = (U - L)^2 n/(4(n - 1)) for even n and (U - L)^2 (n + 1)/(4n) for odd
+    n (U, L the bounds), the largest sample variance of n values in [L, U]:
+
+    * 'bounded' (n public): DPpack's noise, calibrated to the sensitivity
+      (upper_bound - lower_bound)^2/n, then the clamp.
+    * 'unbounded' (n private): the sum S and the sum of squares Q of the values centred at the
+      midpoint m of the bounds (sensitivities h = (U - L)/2 and h^2) and the count n
+      (sensitivity 1) are released by one call of the mechanism (Laplace: eps/3 for each;
+      Gaussian: the three, scaled to sensitivity 1 each, with l2 sensitivity sqrt(3) and the
+      whole (eps, delta)); with n~ = max(noisy n, 2) the result is (Q~ - S~^2/n~)/(n~ - 1),
+      clamped to [0, (U - L)^2 n~/(4(n~ - 1))].
+    * 'both': both releases; meaningful under bounded DP only, where the pair spends up to
+      3 eps (see :func:`meanDP`); under unbounded DP the bounded release is not private.
+
+    DPpack redraws the noisy variance until it is positive: the output then follows a law
+    conditioned on an event that depends on the data, which is not differentially private
+    at the stated eps. The clamp is post-processing of one draw: a
+    noisy value below 0 is released as exactly 0.
+
+    Parameters
+    ----------
+    x : array_like, or a Dask array or Series
+        Numeric vector (a matrix is refused, as in DPpack) of at least two finite values.
+    eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta, type_DP, random_state
+        As :func:`meanDP`.
+    accountant : BudgetAccountant, optional
+        As :func:`meanDP` (the same losses), label "varDP".
+
+    Returns
+    -------
+    float or dict
+        In [0, v_max]; for 'both', ``{"Bounded": v, "Unbounded": v}``.
+
+    Raises
+    ------
+    ValueError
+        "x must be a numeric vector." first, then as :func:`meanDP`.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``varDP``.
+
+    Examples
+    --------
+    The variance of plasma glucose (true value 960.95), bounded in [50, 200]:
+
+    >>> from dppack import varDP
+    >>> from dppack.datasets import load_pima
+    >>> glucose = load_pima()["glu"]
+    >>> round(varDP(glucose, 1.0, lower_bound=50, upper_bound=200, random_state=1), 1)
+    897.0
+    """
+    bill = charge(accountant, "varDP", eps, delta, mechanism, which_sensitivity)
+    return _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta,
+                   type_DP, random_state, bill)
+
+
+def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta, type_DP,
+            random_state, bill):
+    _checks.check_vector(x, "x")
+    lower, upper = sample_bounds(upper_bound, lower_bound)
+    source = moment_source(x, lower, upper, which_sensitivity, 2)
+    check_release(which_sensitivity, mechanism, eps, delta, type_DP)
+    spread = (upper - lower) * (upper - lower)  # Inf, not OverflowError, beyond 1e308
+
+    def bounded():
+        # DPpack's varDP: the variance of the clipped data, Delta = (U - L)^2/n (n public).
+        access = source.var_access()
+        top = max_squares(source.size(), spread) / (source.size() - 1)
+
+        def draw(rng):
+            # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
+            # GaussianMechanism with s = Delta.
+            noisy = add_noise(access["True.Values"], eps, access["Sensitivity"], mechanism, delta,
+                              type_DP, rng)
+            return clamp(noisy, 0.0, top)  # one draw, clamped: not DPpack's varDP's redraws
+
+        return draw
+
+    def unbounded():
+        # Add/remove neighbours (n private): centred sum, sum of squares and count,
+        # sensitivities h, h^2 and 1; n itself is never used.
+        access = source.centred_moments()
+        prepared = unit_statistics(access)
+
+        def draw(rng):
+            total_, squares, count = noisy_statistics(prepared, eps, mechanism, delta,
+                                                      type_DP, rng)
+            count = noisy_count(count)
+            variance = (squares - total_ * total_ / count) / (count - 1)
+            return clamp(variance, 0.0, max_squares(count, spread) / (count - 1))
+
+        return draw
+
+    return draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
+
+
+def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanism="Laplace",
+         delta=0, type_DP="aDP", random_state=None, accountant=None):
+    """Differentially private standard deviation: the square root of :func:`varDP`.
+
+    Parameters and errors are those of :func:`varDP`; the square root is
+    post-processing. 'both': as for :func:`varDP` (up to 3 eps under bounded DP; under
+    unbounded DP the bounded release is not private). The accountant is charged as by
+    :func:`varDP`, label "sdDP".
+
+    Parameters
+    ----------
+    x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta, type_DP
+        As :func:`varDP`.
+    random_state, accountant
+        As :func:`varDP` (label "sdDP").
+
+    Returns
+    -------
+    float or dict
+        >= 0 (exactly 0 where the noisy variance was clamped to 0); for 'both',
+        ``{"Bounded": v, "Unbounded": v}``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`varDP`.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``sdDP``.
+
+    Examples
+    --------
+    The standard deviation of plasma glucose (true value 31.0), bounded in [50, 200]:
+
+    >>> from dppack import sdDP
+    >>> from dppack.datasets import load_pima
+    >>> glucose = load_pima()["glu"]
+    >>> round(sdDP(glucose, 1.0, lower_bound=50, upper_bound=200, random_state=1), 2)
+    29.95
+    """
+    bill = charge(accountant, "sdDP", eps, delta, mechanism, which_sensitivity)
+    variance = _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta,
+                       type_DP, random_state, bill)
+    if isinstance(variance, dict):
+        return {label: math.sqrt(value) for label, value in variance.items()}
+    return math.sqrt(variance)
+
+
+def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
+          which_sensitivity="bounded", mechanism="Laplace", delta=0, type_DP="aDP",
+          random_state=None, accountant=None):
+    """Differentially private sample covariance of two variables.
+
+    Clips ``x1`` to [lower_bound1, upper_bound1] and ``x2`` to [lower_bound2, upper_bound2]
+    and releases their sample covariance (denominator n - 1):
+
+    * 'bounded' (n public): DPpack's release, with noise calibrated to the sensitivity
+      (upper_bound1 - lower_bound1)(upper_bound2 - lower_bound2)/n.
+    * 'unbounded' (n private): the sums S1, S2 of the values centred at the midpoints of their
+      bounds (sensitivities h1 = (U1 - L1)/2, h2 = (U2 - L2)/2), the sum P of their products
+      (sensitivity h1 h2) and the count n (sensitivity 1) are released by one call of the
+      mechanism (Laplace: eps/4 for each; Gaussian: the four, scaled to sensitivity 1 each,
+      with l2 sensitivity 2 and the whole (eps, delta)); with n~ = max(noisy n, 2) the result
+      is (P~ - S1~ S2~/n~)/(n~ - 1), clamped to the range of the covariance,
+      +-(U1 - L1)(U2 - L2) n~/(4(n~ - 1)).
+    * 'both': both releases; meaningful under bounded DP only, where the pair spends up to
+      3 eps (see :func:`meanDP`); under unbounded DP the bounded release is not private.
+
+    Parameters
+    ----------
+    x1, x2 : array_like, or Dask arrays or Series
+        Numeric vectors of the same length (at least two finite values each). On Dask,
+        partitioned alike (two columns of one Dask DataFrame, or arrays of known chunks).
+    eps : float
+    lower_bound1, upper_bound1, lower_bound2, upper_bound2 : float
+    which_sensitivity, mechanism, delta, type_DP, random_state
+        As :func:`meanDP`.
+    accountant : BudgetAccountant, optional
+        As :func:`meanDP` (the same losses), label "covDP".
+
+    Returns
+    -------
+    float or dict
+        For 'both', ``{"Bounded": v, "Unbounded": v}``.
+
+    Raises
+    ------
+    ValueError
+        "x1 must be a numeric vector." / "x2 must be a numeric vector." for matrices, then
+        the bound-length checks (upper.bound1, lower.bound1, upper.bound2, lower.bound2), our
+        checks (including "x1 and x2 must have the same length."), which_sensitivity,
+        mechanism, the mechanism's eps/delta checks.
+
+    References
+    ----------
+    Giddens and Liu (2023), DPpack reference manual, ``covDP``.
+
+    Examples
+    --------
+    The covariance of plasma glucose and body-mass index (true value 52.70), bounded in
+    [50, 200] and [15, 70]:
+
+    >>> from dppack import covDP
+    >>> from dppack.datasets import load_pima
+    >>> pima = load_pima()
+    >>> cov = covDP(pima["glu"], pima["bmi"], 1.0, 50, 200, 15, 70, random_state=1)
+    >>> round(cov, 2)
+    29.26
+    """
+    bill = charge(accountant, "covDP", eps, delta, mechanism, which_sensitivity)
+    bounds = (lower_bound1, upper_bound1, lower_bound2, upper_bound2)
+    if _frames.is_dask(x1) or _frames.is_dask(x2):
+        from ..dask import moments  # noqa: PLC0415 - Dask only when Dask data come
+
+        bounds = data_access.cov_bounds(x1, x2, *bounds)
+        pair = moments.Pair(x1, x2, bounds, which_sensitivity, minimum_size(which_sensitivity, 2))
+    else:
+        first, second, bounds = data_access.cov_inputs(
+            x1, x2, *bounds, min_size=minimum_size(which_sensitivity, 2),
+        )
+        pair = MemoryPair(clip(*first, *bounds[:2]), clip(*second, *bounds[2:]), bounds)
+    lower1, upper1, lower2, upper2 = bounds
+    check_release(which_sensitivity, mechanism, eps, delta, type_DP)
+
+    def bounded():
+        # DPpack's covDP: Delta = (U1 - L1)(U2 - L2)/n (n public).
+        access = pair.cov_access()
+        # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
+        # GaussianMechanism with s = Delta.
+        return lambda rng: add_noise(access["True.Values"], eps, access["Sensitivity"], mechanism,
+                                     delta, type_DP, rng)
+
+    def unbounded():
+        # Add/remove neighbours (n private): centred sums, sum of products and count,
+        # sensitivities h1, h2, h1 h2 and 1; n itself is never used.
+        access = pair.centred_cross_moments()
+        prepared = unit_statistics(access)
+        spread = (upper1 - lower1) * (upper2 - lower2)
+
+        def draw(rng):
+            total1, total2, products, count = noisy_statistics(prepared, eps, mechanism,
+                                                               delta, type_DP, rng)
+            count = noisy_count(count)
+            top = max_squares(count, spread) / (count - 1)
+            return clamp((products - total1 * total2 / count) / (count - 1), -top, top)
+
+        return draw
+
+    return draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
+

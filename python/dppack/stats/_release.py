@@ -1,0 +1,395 @@
+"""The steps the statistics share: checks, clipping, the charge, the noise of values and
+counts, the sufficient statistics of unbounded DP, and the release of one or both versions."""
+
+import math
+
+import numpy as np
+
+from .. import _checks, _frames, _messages, _random, accounting, data_access
+from ..accounting import PrivacyLoss
+from ..data_access import check_mechanism
+from ..mechanisms import (
+    GaussianMechanism,
+    LaplaceMechanism,
+    check_budget,
+    discrete_gaussian_parameters,
+    discrete_gaussian_release,
+    gaussian_sigma,
+)
+
+
+WHICH = ("bounded", "unbounded", "both")
+WHICH_MESSAGE = "which.sensitivity must be one of {'bounded', 'unbounded', 'both'}."
+IDENTICAL_MESSAGE = (
+    "Sensitivity based on bounded and unbounded differential privacy is identical for this "
+    "statistic. Only one value will be returned."
+)
+EXPONENTIAL_MESSAGE = "Mechanism must be one of {'exponential'}."
+# The statistics choose the analytic Gaussian mechanism with mechanism = 'analytic': their
+# budget messages say so (GaussianMechanism's say "analytic is TRUE", an argument they lack).
+MECHANISM_SWITCH = "mechanism is 'analytic'"
+EQUIDISTANT_MESSAGE = "Only equidistant histogram bins are supported."
+
+
+def check_which(which_sensitivity, identical=False, stacklevel=3):
+    """DPpack's which.sensitivity check; for a statistic whose two sensitivities are equal,
+    'both' warns that one value will be returned. ``stacklevel`` makes the
+    warning point at the user's call."""
+    _checks.check_choice(which_sensitivity, "which.sensitivity", WHICH, WHICH_MESSAGE)
+    if identical and which_sensitivity == "both":
+        _messages.warn(IDENTICAL_MESSAGE, UserWarning, stacklevel=stacklevel)
+
+
+def minimum_size(which_sensitivity, bounded_min):
+    """The smallest sample size a statistic accepts: ``bounded_min`` (1, or 2 for a sample
+    variance) where n is public ('bounded', and 'both', whose bounded release uses it), 0
+    under 'unbounded' exactly. Under add/remove neighbours n is private, and refusing a
+    dataset of 1 record while releasing its neighbour of 2 would be a release that depends
+    on the data; the unbounded releases floor their noisy count (at 1 for the mean, 2
+    otherwise) and clamp, so they need no record. A which_sensitivity that is not valid gets
+    ``bounded_min`` here and its own error later, in DPpack's order."""
+    return 0 if _checks.is_one_of(which_sensitivity, ("unbounded",)) else bounded_min
+
+
+def _needs_clip(low, high, lower, upper):
+    """Whether data of range [low, high] reach outside [lower, upper]."""
+    return low < lower or high > upper
+
+
+def clip(x, low, high, lower, upper):
+    """x clipped to [lower, upper]; x itself (no copy) when its range [low, high] is inside.
+
+    (meanDP and varDP do not materialise the clipped data: their data-access cores clip
+    block by block.)
+    """
+    if _needs_clip(low, high, lower, upper):
+        return np.clip(x, lower, upper)
+    return x
+
+
+def add_noise(true_values, eps, sensitivity, mechanism, delta, type_DP, rng):
+    """The privacy layer of DPpack 0.2.2: one call of the requested mechanism.
+
+    Laplace consumes the sensitivity as an l1 norm, the Gaussian mechanisms as an l2 norm; a
+    scalar sensitivity gives every coordinate the same noise scale. For
+    'analytic', ``type_DP`` is ignored, as in DPpack.
+    """
+    # The statistic charged its accountant for the whole release: the mechanism charges none.
+    if mechanism == "Laplace":
+        return LaplaceMechanism(true_values, eps, sensitivity, random_state=rng,
+                                accountant=accounting.UNCHARGED)
+    if mechanism == "Gaussian":
+        return GaussianMechanism(
+            true_values, eps, delta, sensitivity, type_DP=type_DP, random_state=rng,
+            accountant=accounting.UNCHARGED,
+        )
+    return GaussianMechanism(true_values, eps, delta, sensitivity, analytic=True,
+                             random_state=rng, accountant=accounting.UNCHARGED)
+
+
+def count_noise(eps, sensitivity, mechanism, delta, type_DP, changed):
+    """The exact integer noise of a release of counts (histogram cells, table cells, a noisy
+    n) in which one record changes at most ``changed`` cells by 1 each (2 bounded, 1
+    unbounded).
+
+    Returns ``(noise, k, tail)``: ``noise(counts, rng)`` draws the noisy counts c + Z, integers
+    (as floats, the shape of ``counts``), on the grid g = 2^k with k = 0, and ``tail(m)`` =
+    P[Z >= m] exactly (floating point).
+
+    The counts are integers, so they need no rounding and the noise is drawn on the
+    integers directly: the geometric mechanism (Ghosh, Roughgarden and Sundararajan 2009,
+    "Universally utility-maximizing privacy mechanisms", STOC, Section 2; the discrete
+    Laplace of Canonne, Kamath and Steinke 2020, "The discrete Gaussian for differential
+    privacy", NeurIPS, Section 1). Laplace: the vector of counts has integer L1 sensitivity
+    Delta (DPpack's 2 bounded, 1 unbounded), and Z with P(Z = z) proportional to
+    exp(-|z| eps' / Delta), eps' <= eps (``_random.laplace_grid`` with no rounding step:
+    ``coordinates=0, grid=0``; eps' is eps rounded down by a relative 2^-20 at most), added
+    to every cell is eps-DP: the ratio of the probabilities of any output is at most
+    exp(eps' ||c - c'||_1 / Delta). Gaussian and analytic: DPpack's sigma (with s = Delta, the
+    L2 sensitivity sqrt(2) bounded, 1 unbounded) is the start of
+    ``mechanisms.discrete_gaussian_parameters`` with ``integers=True``: the discrete Gaussian
+    N_Z(0, s^2) on the integers, s^2 >= sigma^2 the smallest multiple of 2^-10 (below
+    2^10; an integer above) that meets (eps, delta) (or pDP) for the integer change: CKS
+    Theorem 7 for one changed cell (D = 1, unbounded), the zCDP bound of CKS Theorem 4 with
+    ||c - c'||_2 = sqrt(2) converted by CKS Corollary 13 for two (bounded). Only ``changed``
+    cells differ between neighbours whatever the number of cells, so the number of cells
+    does not enter the noise (the thresholded table's observed cells are private).
+    """
+    if mechanism == "Laplace":
+        _, _, t, s = _random.laplace_grid(sensitivity, eps, 0, grid=0)
+
+        def laplace(counts, rng):
+            return _random.discrete_laplace_noise(counts, sensitivity, eps, rng,
+                                                  coordinates=0, grid=0)
+
+        return laplace, 0, lambda m: _random.discrete_laplace_tail(m, t, s)
+    analytic = mechanism == "analytic"
+    # 'analytic' ignores type_DP (DPpack's statistics and DPpack's manual)
+    kind = "aDP" if analytic else type_DP
+    sigma = gaussian_sigma(eps, delta, sensitivity, kind, analytic)
+    guarantee = dict(eps=eps, delta=delta, type_DP=kind, coordinates=changed, integers=True)
+    k, sigma2 = discrete_gaussian_parameters(sigma, sensitivity, **guarantee)
+
+    def gaussian(counts, rng):
+        return discrete_gaussian_release(counts, sigma, sensitivity, rng, **guarantee)
+
+    return gaussian, k, lambda m: _random.discrete_gaussian_tail(m, sigma2)
+
+
+def noisy_counts(counts, eps, sensitivity, mechanism, delta, type_DP, rng, changed):
+    """``counts`` with the exact integer noise of :func:`count_noise` (float array of
+    integers, same shape)."""
+    noise = count_noise(eps, sensitivity, mechanism, delta, type_DP, changed)[0]
+    return noise(np.asarray(counts, dtype=np.float64), rng)
+
+
+MECHANISMS = ("Laplace", "Gaussian", "analytic")
+BOTH_VACUOUS_MESSAGE = (
+    "which.sensitivity = 'both' spends (3 eps, (2 + exp(eps)) delta) under bounded DP, which "
+    "is no guarantee here (a total delta of 1 or more); release one sensitivity at a time."
+)
+
+
+def release_loss(eps, delta, mechanism, which_sensitivity, approximate=False):
+    """The PrivacyLoss of one call of a statistic, from its arguments alone.
+
+    One release: pure eps for the Laplace mechanism, (eps, delta) for the Gaussian ones
+    (pDP implies (eps, delta)-DP; Liu 2019) and for a thresholded release
+    (``approximate``, :func:`tableDP`). 'both' releases the bounded and the unbounded
+    version of the statistic; under bounded DP (the only model where the pair is private) a
+    replacement is a removal and an addition, so the unbounded release costs
+    (2 eps, (1 + e^eps) delta) by group privacy (Dwork and Roth 2014, Theorem 2.2 and its
+    (eps, delta) form), and the pair (3 eps, (2 + e^eps) delta) by basic composition
+    (Theorem 3.16). Raises ValueError for arguments the statistic refuses (its own checks
+    then give DPpack's message) and for a 'both' whose total delta is 1 or more.
+    """
+    if not (_checks.is_one_of(which_sensitivity, WHICH)
+            and _checks.is_one_of(mechanism, MECHANISMS)):
+        # left to the statistic's checks
+        raise _messages.value_error("not a statistic's arguments")
+    if mechanism == "Laplace" and not approximate:
+        one = PrivacyLoss.pure(eps)
+    else:
+        one = PrivacyLoss.approx(eps, delta)
+    if which_sensitivity != "both":
+        return one
+    try:
+        pair = accounting.group_loss(one, 2)
+    except ValueError:
+        pair = None
+    if pair is None or (one.delta and one.delta + pair.delta >= 1.0):
+        raise _messages.value_error(BOTH_VACUOUS_MESSAGE)
+    return PrivacyLoss.compose(one, pair)
+
+
+def charge(accountant, label, eps, delta, mechanism, which_sensitivity, approximate=False):
+    """``accounting.charge`` for a statistic (its loss from :func:`release_loss`): an overspend is
+    refused here, before the data are read."""
+    return accounting.charge(
+        accountant, lambda: release_loss(eps, delta, mechanism, which_sensitivity, approximate),
+        label
+    )
+
+
+def check_whole_budget(eps, mechanism, delta, type_DP):
+    """The checks the mechanism makes of (eps, delta), with its messages, made once before a
+    release that may call it more than once ('both'), so that a bad budget fails before the
+    first draw. 'analytic' ignores ``type_DP``."""
+    if mechanism == "Laplace":
+        check_budget(eps)
+    else:
+        analytic = mechanism == "analytic"
+        check_budget(eps, delta, "aDP" if analytic else type_DP, analytic=analytic,
+                     switch=MECHANISM_SWITCH)
+
+
+def check_release(which_sensitivity, mechanism, eps, delta, type_DP):
+    """DPpack's last checks of an additive-noise statistic, in its order:
+    which.sensitivity, mechanism, then the mechanism's checks of (eps, delta)."""
+    check_which(which_sensitivity)
+    check_mechanism(mechanism)
+    check_whole_budget(eps, mechanism, delta, type_DP)
+
+
+def sample_bounds(upper_bound, lower_bound):
+    """(lower, upper) of a one-sample statistic: DPpack's length checks (upper.bound
+    first), then ours (finite numbers, lower < upper)."""
+    bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    return bounds["lower.bound"], bounds["upper.bound"]
+
+
+def _summed_sample(x, lower, upper, which_sensitivity, bounded_min):
+    """(x, total, clip): the checked data (numeric, finite, at least :func:`minimum_size`
+    values), the sum of the data clipped to [lower, upper], found by the same scan as their
+    range, and whether any value lies outside the bounds."""
+    minimum = minimum_size(which_sensitivity, bounded_min)
+    x, low, high, total = _checks.as_finite_data(x, "x", minimum, with_sum=True,
+                                                 clip=(lower, upper))
+    return x, total, _needs_clip(low, high, lower, upper)
+
+
+class _MemorySample:
+    """The data of meanDP/varDP in memory, as the statistics read them (the same methods as
+    :class:`dppack.dask.moments.Moments`, so that one release serves both paths)."""
+
+    def __init__(self, x, lower, upper, which_sensitivity, bounded_min):
+        self.x, self.total, self.clip = _summed_sample(x, lower, upper, which_sensitivity,
+                                                       bounded_min)
+        self.lower, self.upper = lower, upper
+
+    def size(self):
+        return self.x.size
+
+    def mean_access(self):
+        return data_access.mean_access(self.x, self.lower, self.upper, clip=self.clip,
+                                       total=self.total)
+
+    def var_access(self):
+        return data_access.var_access(self.x, self.lower, self.upper, clip=self.clip,
+                                      total=self.total)
+
+    def centred_moments(self, squares=True):
+        return data_access.centred_moments(self.x, self.lower, self.upper, clip=self.clip,
+                                           squares=squares)
+
+
+class MemoryPair:
+    """x1 and x2 of covDP in memory, checked and clipped, as covDP reads them (the methods of
+    :class:`dppack.dask.moments.Pair`)."""
+
+    def __init__(self, x1, x2, bounds):
+        self.x1, self.x2, self.bounds = x1, x2, bounds
+
+    def cov_access(self):
+        return data_access.cov_access(self.x1, self.x2, *self.bounds)
+
+    def centred_cross_moments(self):
+        return data_access.centred_cross_moments(self.x1, self.x2, *self.bounds)
+
+
+def moment_source(x, lower, upper, which_sensitivity, bounded_min):
+    """The data of meanDP (``bounded_min`` 1) or varDP/sdDP (2), checked as far as they can be
+    without reading them: in memory (:class:`_MemorySample`: all the data checks, and the
+    clipped sum from the range scan), or on Dask (the dtype and, for known chunks, the size;
+    the one pass, with the other checks, when the release first asks for a statistic:
+    ``dppack.dask.moments``)."""
+    if not _frames.is_dask(x):
+        return _MemorySample(x, lower, upper, which_sensitivity, bounded_min)
+    from ..dask import moments  # noqa: PLC0415 - Dask only when Dask data come
+
+    return moments.Sample(x, "x", lower, upper, which_sensitivity,
+                          minimum_size(which_sensitivity, bounded_min), variance=bounded_min == 2)
+
+
+def clamp(value, low, high):
+    """``value`` clamped to [low, high]: post-processing of a single noisy draw (Dwork and
+    Roth 2014, Proposition 2.1), in place of DPpack's redraws."""
+    return float(min(max(value, low), high))
+
+
+def max_squares(count, spread):
+    """The largest sum of squared deviations from their mean of ``count`` values in an
+    interval of squared width ``spread``: half of the values at each end,
+    spread floor(n/2) ceil(n/2)/n. Divided by n - 1 it is the largest sample variance,
+    spread n/(4(n - 1)) for even n and spread (n + 1)/(4n) for odd n. For a count that is
+    not an integer (a noisy count) the larger spread n/4. With spread = (U1 - L1)(U2 - L2)
+    it bounds the absolute sum of cross-products of two variables (Cauchy-Schwarz)."""
+    if float(count).is_integer():
+        half = count // 2
+        return spread * half * (count - half) / count
+    return spread * count / 4
+
+
+def unit_statistics(access):
+    """Prepare the release of the sufficient statistics of :func:`data_access.centred_moments`
+    or :func:`data_access.centred_cross_moments` (one sample's vector, or the rows of J
+    samples): each divided by its add/remove sensitivity, so that adding or removing one
+    record moves each of its k coordinates (in one row: the samples are disjoint) by at most
+    1. Before any draw, refuse what floating point cannot scale."""
+    values = np.asarray(access["True.Values"], dtype=np.float64)
+    sensitivities = check_unit_sensitivities(access["Sensitivities"])
+    with np.errstate(all="ignore"):  # refused below
+        unit = values / sensitivities
+    if not np.all(np.isfinite(unit)):
+        raise _messages.value_error(_UNIT_SCALE_MESSAGE)
+    return unit, sensitivities
+
+
+_UNIT_SCALE_MESSAGE = ("The bounds are too close together or too far apart for the "
+                       "sufficient statistics of unbounded DP in floating point.")
+
+
+def check_unit_sensitivities(sensitivities):
+    """The add/remove sensitivities of the sufficient statistics (``data_access``'s
+    ``centred_from_sums`` and ``centred_cross_from_sums``), refused when floating point
+    cannot scale by them (not finite, or 0: bounds too far apart or too close together).
+    From the bounds only: the accuracy reports make the same check."""
+    if not (np.all(np.isfinite(sensitivities)) and np.all(sensitivities > 0)):
+        raise _messages.value_error(_UNIT_SCALE_MESSAGE)
+    return sensitivities
+
+
+def unit_sensitivity(k, mechanism):
+    """The sensitivity of k sufficient statistics scaled to add/remove sensitivity 1 each,
+    as :func:`noisy_statistics` releases them: l1 norm k (Laplace), l2 norm sqrt(k)
+    (Gaussian, analytic)."""
+    return float(k) if mechanism == "Laplace" else math.sqrt(k)
+
+
+def noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng):
+    """Release the sufficient statistics prepared by :func:`unit_statistics` with one call
+    of the mechanism, and return them noisy in their own units (same shape).
+
+    After the scaling, one record moves k coordinates by at most 1 each: l1 sensitivity k and
+    l2 sensitivity sqrt(k). Laplace: scale k/eps on every scaled coordinate, that is
+    k Delta_i/eps on statistic i, the basic composition of k Laplace mechanisms with eps/k
+    each (Dwork and Roth 2014, Theorems 3.6 and 3.16). Gaussian: one release of the vector
+    with l2 sensitivity sqrt(k) and the whole (eps, delta) (Dwork and Roth 2014, Theorem
+    A.1; Liu 2019 for pDP; Balle and Wang 2018 for 'analytic'), a sigma sqrt(k) times the
+    single statistic's where splitting (eps, delta) k ways costs more than k times. With J
+    samples a record belongs to one of them and moves one row only, so the vector of all rows
+    has the same l1 and l2 sensitivities (the samples compose in parallel).
+    """
+    unit, sensitivities = prepared
+    sensitivity = unit_sensitivity(sensitivities.size, mechanism)
+    noisy = add_noise(unit.reshape(-1), eps, sensitivity, mechanism, delta, type_DP, rng)
+    return np.asarray(noisy, dtype=np.float64).reshape(unit.shape) * sensitivities
+
+
+def noisy_count(count):
+    """A noisy count floored at 2, the smallest size with a sample variance (each sample has
+    at least two values; the floor also keeps n - 1 away from 0). Post-processing."""
+    return max(float(count), 2.0)
+
+
+def released_versions(which_sensitivity, bounded, unbounded):
+    """The (label, sensitivity) pairs to release, bounded first."""
+    if which_sensitivity == "bounded":
+        return [("Bounded", bounded)]
+    if which_sensitivity == "unbounded":
+        return [("Unbounded", unbounded)]
+    return [("Bounded", bounded), ("Unbounded", unbounded)]
+
+
+def one_or_both(versions, release):
+    """One result, or DPpack's 'both' list as a dict {"Bounded": ..., "Unbounded": ...}."""
+    results = {label: release(sensitivity) for label, sensitivity in versions}
+    if len(results) == 1:
+        return next(iter(results.values()))
+    return results
+
+
+def draw_versions(which_sensitivity, bounded, unbounded, random_state, bill):
+    """Prepare the requested versions, then draw them from one generator, bounded first
+    (as DPpack 0.2.2 does): one value, or for 'both' ``{"Bounded": ..., "Unbounded": ...}``.
+
+    ``bounded`` and ``unbounded`` take no argument: each reads the data and makes its checks,
+    and returns a function of the generator that draws. All are prepared before the first
+    draw, so whatever can fail fails before any noise is drawn; then the accountant's charge
+    ``bill`` is spent, and the noise drawn.
+    """
+    versions = released_versions(which_sensitivity, bounded, unbounded)
+    prepared = [(label, prepare()) for label, prepare in versions]
+    rng = _random.as_generator(random_state)
+    bill.spend()
+    return one_or_both(prepared, lambda draw: draw(rng))
