@@ -994,6 +994,17 @@ def joint_float_slack(n, m, eps, sensitivity=2.0, points=2 ** 61, which_sensitiv
     if which_sensitivity == "unbounded":
         n = UNBOUNDED_RECORDS
     beta = eps / (2.0 * sensitivity)
+    e, tau_f, tau = _joint_error_bounds(n, m, beta, points)
+    x = 4.0 * m * tau + 2.0 * tau_f + 6.0 * e + 2.0 * _CHOICE_ROUNDING + 2.0 ** -60
+    slack = 2.0 * x
+    if which_sensitivity == "unbounded":
+        slack += 4.04 * beta * _ROUNDOFF * (n + 1)
+    return slack * (1.0 + 2.0 ** -30)  # the bound's own rounding, upwards
+
+
+def _joint_error_bounds(n, m, beta, points):
+    """(e, tau_f, tau) of :func:`joint_float_slack`: the error of one rounded operation, of
+    a log weight of the dynamic program, and of a log weight as drawn (:func:`_choose`)."""
     u, kappa = _ROUNDOFF, _LIBM_ULPS
     size = n + 1
     magnitude = 4.0 * beta * size + m * math.log(points + m) + 1.0
@@ -1001,12 +1012,7 @@ def joint_float_slack(n, m, eps, sensitivity=2.0, points=2 ** 61, which_sensitiv
     prefix = _prefix_chain(size)
     chain = max(prefix + 1, 3 * math.ceil(math.log2(size)) + 2)  # sliding or segment tree
     tau_f = e * (m * (7 * m + 6) + (m - 1) * (chain + 10) + prefix + 11)
-    tau = tau_f + 2.0 * e + _CHOICE_ROUNDING
-    x = 4.0 * m * tau + 2.0 * tau_f + 6.0 * e + 2.0 * _CHOICE_ROUNDING + 2.0 ** -60
-    slack = 2.0 * x
-    if which_sensitivity == "unbounded":
-        slack += 4.04 * beta * u * size
-    return slack * (1.0 + 2.0 ** -30)  # the bound's own rounding, upwards
+    return e, tau_f, tau_f + 2.0 * e + _CHOICE_ROUNDING
 
 
 def joint_loss_eps(eps, n, m, sensitivity=2.0, points=2 ** 61, which_sensitivity="bounded"):
