@@ -8,9 +8,10 @@ methods:
   share of eps; every release is :func:`dppack.quantileDP`'s exact sampler on a grid (a part
   with no data included), so the guarantee holds exactly;
 * ``"joint"``: JointExp of Gillenwater, Joseph and Kulesza (2021), one draw of the exponential
-  mechanism over the sorted m-vectors of outputs, on a grid; its interval selection weighs
-  candidates by log-sums computed in floating point, so its guarantee is float-approximate
-  (see "Floating point" below): not the default;
+  mechanism over the sorted m-vectors of outputs, on a grid (or on a public resolution's
+  lattice); its interval selection weighs candidates by log-sums computed in floating
+  point, whose error is bounded from public values: the release is (eps + slack)-DP and
+  charges that (see "Floating point" below; slack below 1e-9 for a thousand records);
 * ``"independent"``: the baseline, :func:`dppack.quantileDP` for each quantile with eps / m
   (basic composition), sorted afterwards (post-processing); exact.
 
@@ -66,7 +67,7 @@ sources with k - d < k' < k: over every interval, a sliding window, from prefix 
 log-sum-exps within blocks of its length; over the windows below, a segment tree). Sums only,
 never a difference of sums, so no cancellation. The sample is drawn backwards
 (the last interval, its run length, the interval before, ...), each step one categorical draw
-over the computed log weights, exact given them: rounded to multiples of 2^-20 and drawn by
+over the computed log weights, exact given them: rounded to multiples of 2^-40 and drawn by
 the exact exponential mechanism (``_random.exponential_mechanism``, integer decisions only).
 The paper's algorithm has the same law; its cost is O(m n log n + m^2 n), ours O(m n log n)
 for the whole DP.
@@ -77,25 +78,62 @@ such sequences together weigh at most U = C(W + m - 1, m) exp(-beta h), W the nu
 points (the count of all ordered outputs). The DP is therefore run first on the windows W_j = {k
 : |k - q_j n| <= h} alone, which needs only the order statistics of the data near the ranks q_j
 n (``numpy.partition``, no sort), and gives their total Z_W; h is widened until U < e^-50 Z_W.
-The law stays exactly JointExp's by a mixture: with probability p (a uniform draw below p,
-computed in floating point, p >= U / (Z_W + U) >= the outside's share of the whole), the whole
-DP is run (every interval) and a draw from it is kept if it leaves some window, and otherwise
-with probability 1 - (1 - p) Z / Z_W; with probability 1 - p, a draw of the windowed DP is
-released. The mixture's law is (1 - p) G 1_W / Z_W + p nu, nu chosen so that the sum is G / Z.
-The whole DP runs with probability p < e^-50 in practice.
+The law stays exactly JointExp's by a mixture: with probability p (a multiple of 2^-53 at
+least 4 U / Z_W, drawn exactly), the whole DP is run in two parts side by side, 'in' (every
+output inside its window) and 'out' (some output outside), sums of positive terms both, and
+gives pi = Z_out / Z; then a sequence of the 'out' part is drawn with probability pi / p
+(at most 1/2: an exact coin exp(-x), x = log(p / pi) rounded to 2^-40), and otherwise (and
+with probability 1 - p) a draw of the windowed DP. The law: pi G 1_out / Z_out + (1 - pi)
+G 1_W / Z_W = G / Z. The whole DP runs with probability p < 4 e^-50 in practice. Nothing is
+computed as a difference of nearly equal weights (a rejection step 1 - (1 - p) Z / Z_W would
+be: its relative error, divided by p, would be unbounded).
 
-Floating point: what is exact and what is not. The outputs are exact: grid points of a
-data-independent grid, drawn uniformly by integer arithmetic within the chosen intervals, and
-each categorical draw is exact given its (rounded) log weights. What is NOT exact is the
-weights: the dynamic program's log-sums (prefix and sliding-window log-sum-exps, a segment
-tree, the run volumes as sums of logs) and the mixture's coin p and acceptance probability
-are computed in floating point, and no rigorous a-priori bound on their error is proved here
-(the prefix terms beta k reach beta n, so each log weight carries an absolute error of
-about n 2^-52 (beta n + m log W) that grows with n and eps), plus 2^-21 from the rounding
-before each draw. So the joint method's interval selection is float-approximate: its
-guarantee is eps-DP for the weights as computed, which differ from the exact ones by a
-factor of about exp(+-1e-9) in typical use, with no proof of a bound. That is why
-``method="recursive"`` (exact) is the default.
+On a public resolution r (``resolution``; the lattice t_i = a + i r of ``stats.Lattice``,
+i = 0, ..., N). The same mechanism on refined candidates: each lattice point t_i is G = 65
+candidates (i, 0), ..., (i, 64) (coordinate i G + v), and each record gets a coordinate
+X, counted by the candidates c >= X: a record strictly between t_{L-1} and t_L has X = L G,
+one on t_L has X = L G + V with V uniform on {1, ..., 64}, drawn exactly and independently
+for each record (``_random.uniform_bits``). Then (i, 0) counts lt(t_i) records (those below
+t_i), (i, 64) counts le(t_i) (those at or below it), and the ties of t_i split its
+candidates into runs with each count between: every count a tied value spans has positive
+mass, so the true quantiles of integer data are reachable (issue 28). The release is the
+lattice point t_i of each refined output (post-processing). Privacy: for fixed draws V the
+refined records are a record-by-record function of the data, so JointExp on them is
+eps-DP, neighbours going to neighbours; the V of the other records are the same under both
+neighbours (a coupling), so the mixture over V is eps-DP too (Gillenwater, Joseph and
+Kulesza 2021, Section 3, on the refined candidates with counting measure).
+
+Floating point: the bound, and its charge. The outputs are exact: grid points of a
+data-independent grid (or lattice points), drawn uniformly by integer arithmetic within the
+chosen intervals, and each categorical draw is exact given its log weights rounded to 2^-40
+(moved by at most 2^-41 each). The log weights themselves come from a fixed,
+data-independent program (given n, m and the grid): sums, products and logaddexp(a, b) =
+max + log1p(exp(-abs(a - b))) of doubles. Each rounded operation on values of size at most M
+errs by at most e = u (M + 2 kappa + 2) (u = 2^-53, kappa = 4 the assumed ulps of the C
+library's exp, log and log1p), where M = 4 beta (n + 1) + m ln(W + m) + 1 bounds every
+finite intermediate (a log weight lies between -2 beta n and m ln(W + m); the prefix terms
+add at most 2 beta (n + 1)). A logaddexp's error is at most the larger of its inputs'
+errors plus e (its derivatives are weights summing to 1), an addition's the sum of its
+inputs' plus e: so a log weight's error is e times the longest chain of operations behind
+it. The prefix log-sum-exps are blocked (``_prefix_logsumexp``: at most 64 + 1 per level of
+64), the range log-sum-exps a segment tree (3 log2 R), so every log weight of the DP is
+within tau_f = e (m (7 m + 6) + (m - 1)(L + 10) + L' + 11) of the exact one (L, L' the
+chains of the range and prefix log-sum-exps on n + 1 values; ``joint_float_slack``), and
+as drawn within tau = tau_f + 2 e + 2^-41. A categorical draw from weights within a factor
+e^tau of the exact ones has each probability within e^(2 tau) of the exact conditional; a
+sequence is at most 2 m draws, so its probability is within e^(4 m tau) of G(k) / Z; the
+mixture's pi and its coin add 2 tau_f + 6 e + 2^-40. So each output's probability is within
+e^X of JointExp's exact one, X = 4 m tau + 2 tau_f + 6 e + 2^-40, and the release is
+(eps + 2 X)-DP: the accountant is charged eps + 2 X, rounded up (``joint_loss_eps``; under
+'unbounded', where n is private, at n = 2^27 records, plus 4 beta u (n + 1) for the
+targets q_j n rounded differently on the two neighbours). The slack is about 7e-10 for
+quartiles of 532 records at eps 1, 2e-6 for a million, 2.4e-4 for nine quantiles of 10^7;
+5e-4 eps under 'unbounded'. The measured errors are some 1000 times smaller than the bound
+(``tests/python/test_joint_float.py`` computes the DP in 60-digit decimal arithmetic). The
+assumptions: IEEE doubles with rounding to nearest, and exp, log and log1p within 4 ulps;
+under 'unbounded', at most 2^27 records. The windowed path is taken only when U < e^-50 Z_W,
+so pi < e^-50 and the inside's share 1 - pi moves by a negligible factor (fixing ``half``,
+for tests only, drops that check).
 
 References
 ----------
@@ -219,10 +257,11 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         on no data (the exact uniform on its grid). Exact: every draw on a grid.
         'joint': JointExp (Gillenwater, Joseph and Kulesza 2021; module docstring): one
         exponential mechanism over the sorted m-vectors of grid points, utility sensitivity
-        2. Its outputs are exact grid points, but the interval selection's weights are
-        log-sums computed in floating point without a proved error bound: its guarantee is
-        float-approximate (module docstring, "Floating point"). More accurate than
-        'recursive' for several quantiles.
+        2. Its outputs are exact grid points; the interval selection's weights are
+        log-sums computed in floating point, within a proved, data-independent error of
+        the exact ones, so the release is (eps + slack)-DP and charges eps + slack
+        (:func:`joint_float_slack`; module docstring, "Floating point"; below 1e-9 for a
+        thousand records). More accurate than 'recursive' for several quantiles.
         'independent': :func:`dppack.quantileDP` for each quantile with eps / m (basic
         composition), the results sorted. Exact.
     which_sensitivity : {'bounded', 'unbounded'}, default 'bounded'
@@ -239,16 +278,21 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         than with sensitivity 1 (ours).
     random_state : None, int or NumPy Generator, optional
     resolution : float, optional
-        A public spacing r (e.g. 1 for whole numbers), for 'recursive' and 'independent'
-        (refused for 'joint'): every release is one of the candidates lower_bound + i r,
-        drawn as :func:`dppack.quantileDP` draws with a resolution (the exponential
-        mechanism on them, McSherry and Talwar 2007; Smith 2011). 'recursive' keeps the
-        candidates of the whole range: a node between two earlier releases chooses among
-        the candidates between them (both included), a set fixed by the releases before it,
-        so the argument of Kaplan, Schnapp and Stemmer (2022) holds unchanged. None
-        (default): the fine grid of :func:`dppack.quantileDP`.
+        A public spacing r (e.g. 1 for whole numbers): every release is one of the
+        candidates lower_bound + i r. 'recursive' and 'independent' draw as
+        :func:`dppack.quantileDP` draws with a resolution (the exponential mechanism on
+        them, McSherry and Talwar 2007; Smith 2011); 'recursive' keeps the candidates of
+        the whole range: a node between two earlier releases chooses among the candidates
+        between them (both included), a set fixed by the releases before it, so the
+        argument of Kaplan, Schnapp and Stemmer (2022) holds unchanged. 'joint' runs
+        JointExp on the candidates, each split into 65 refined ones among which the
+        records on it are placed at random (module docstring, "On a public resolution"):
+        every count a tied value spans has positive mass, so the true quantiles of integer
+        data are reachable. None (default): the fine grid of :func:`dppack.quantileDP`.
     accountant : BudgetAccountant, optional
-        Charged PrivacyLoss.pure(eps) once, label "quantilesDP"; by default the session's
+        Charged PrivacyLoss.pure(eps) once ('joint': eps plus its float slack,
+        :func:`joint_loss_eps`, from the bounds, resolution, quantiles and, under
+        'bounded', the data's size), label "quantilesDP"; by default the session's
         accountant, if any. An overspend is refused before the data are read.
 
     Returns
@@ -301,7 +345,12 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     >>> q = quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, method="joint",
     ...                 random_state=1)
     >>> [round(float(v), 1) for v in q]
-    [98.6, 115.8, 140.6]
+    [97.1, 112.6, 138.9]
+    >>> quantilesDP(glu, [0.25, 0.5, 0.75], 5.0, 50, 200, method="joint", random_state=1,
+    ...             resolution=1).tolist()
+    [98.0, 115.0, 140.0]
+    >>> print(f"{joint_float_slack(glu.size, 3, 1.0):.1e}")  # joint charges eps plus this
+    7.1e-10
     >>> quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, random_state=1,
     ...             resolution=1).tolist()
     [98.0, 115.0, 144.0]
