@@ -251,6 +251,13 @@ errors, from public values only, over the best the data allow (like quantileDP's
   grid point among the data, or a lower.bound spelled just below the data at it (0.3
   against 0.1 * 3): the promise includes equal data being equal doubles and lower.bound
   spelled as the data at it (the release clips a datum below the bound to it).
+  The release with this ``resolution`` (JointExp on the N + 1 lattice points, G = 65
+  refined candidates each, ``quantiles._lattice_coordinates``) is covered too: its
+  vol(all) = C((N + 1) G + m - 1, m) and a sequence achieving T* (counts le at data points,
+  or an open run) keeps at least one refined candidate per output, so vol(S) >= 1 and the
+  report takes ln((N + 1) G + m - 1) where that is larger (where quantilesDP accepts the
+  resolution); a tied value's rank error is then the distance from q n to [lt, le] (the
+  records below it, at or below it), at most its refined count's.
 * 'recursive' (Kaplan, Schnapp and Stemmer 2022, as ``quantiles._recursive``): a node
   releases its middle quantile q by quantileDP at the level's share
   (``quantiles.recursive_share``) on its part of the data (n_v records) and range, with a
