@@ -197,6 +197,8 @@ def _quantiles_loss(eps):
 def _record_count(x):
     """The number of entries of the data from their shape (numpy, pandas, polars, ...) or
     length, without reading them; None when neither is known."""
+    if type(x).__module__.split(".")[0] == "dask":  # refused later; never computed here
+        return None
     shape = getattr(x, "shape", None)
     try:
         if isinstance(shape, tuple) and all(isinstance(v, numbers.Integral) for v in shape):
