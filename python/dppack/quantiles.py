@@ -262,7 +262,7 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         2. Its outputs are exact grid points; the interval selection's weights are
         log-sums computed in floating point, within a proved, data-independent error of
         the exact ones, so the release is (eps + slack)-DP and charges eps + slack
-        (:func:`joint_float_slack`; module docstring, "Floating point"; below 1e-9 for a
+        (``quantiles.joint_float_slack``; module docstring, "Floating point"; below 1e-9 for a
         thousand records). More accurate than 'recursive' for several quantiles.
         'independent': :func:`dppack.quantileDP` for each quantile with eps / m (basic
         composition), the results sorted. Exact.
@@ -293,7 +293,7 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         data are reachable. None (default): the fine grid of :func:`dppack.quantileDP`.
     accountant : BudgetAccountant, optional
         Charged PrivacyLoss.pure(eps) once ('joint': eps plus its float slack,
-        :func:`joint_loss_eps`, from the bounds, resolution, quantiles and, under
+        ``quantiles.joint_loss_eps``, from the bounds, resolution, quantiles and, under
         'bounded', the data's size), label "quantilesDP"; by default the session's
         accountant, if any. An overspend is refused before the data are read.
 
