@@ -110,14 +110,15 @@ chosen intervals, and each categorical draw is exact given its log weights round
 data-independent program (given n, m and the grid): sums, products and logaddexp(a, b) =
 max + log1p(exp(-abs(a - b))) of doubles. Each rounded operation on values of size at most M
 errs by at most e = u (M + 2 kappa + 2) (u = 2^-53, kappa = 4 the assumed ulps of the C
-library's exp, log and log1p), where M = 4 beta (n + 1) + m ln(W + m) + 1 bounds every
+library's exp, log and log1p; the log of a run volume, at most 61 ln 2, by at most 4 e),
+where M = 4 beta (n + 1) + m ln(W + m) + 1 bounds every
 finite intermediate (a log weight lies between -2 beta n and m ln(W + m); the prefix terms
 add at most 2 beta (n + 1)). A logaddexp's error is at most the larger of its inputs'
 errors plus e (its derivatives are weights summing to 1), an addition's the sum of its
 inputs' plus e: so a log weight's error is e times the longest chain of operations behind
 it. The prefix log-sum-exps are blocked (``_prefix_logsumexp``: at most 64 + 1 per level of
 64), the range log-sum-exps a segment tree (3 log2 R), so every log weight of the DP is
-within tau_f = e (m (7 m + 6) + (m - 1)(L + 10) + L' + 11) of the exact one (L, L' the
+within tau_f = e (m (9 m + 6) + (m - 1)(L + 10) + L' + 11) of the exact one (L, L' the
 chains of the range and prefix log-sum-exps on n + 1 values; ``joint_float_slack``), and
 as drawn within tau = tau_f + 2 e + 2^-41. A categorical draw from weights within a factor
 e^tau of the exact ones has each probability within e^(2 tau) of the exact conditional; a
@@ -127,7 +128,7 @@ e^X of JointExp's exact one, X = 4 m tau + 2 tau_f + 6 e + 2^-40, and the releas
 (eps + 2 X)-DP: the accountant is charged eps + 2 X, rounded up (``joint_loss_eps``; under
 'unbounded', where n is private, at n = 2^27 records, plus 4 beta u (n + 1) for the
 targets q_j n rounded differently on the two neighbours). The slack is about 7e-10 for
-quartiles of 532 records at eps 1, 2e-6 for a million, 2.4e-4 for nine quantiles of 10^7;
+quartiles of 532 records at eps 1, 2e-6 for a million, 2.5e-4 for nine quantiles of 10^7;
 5e-4 eps under 'unbounded'. The measured errors are some 1000 times smaller than the bound
 (``tests/python/test_joint_float.py`` computes the DP in 60-digit decimal arithmetic). The
 assumptions: IEEE doubles with rounding to nearest, and exp, log and log1p within 4 ulps;
@@ -352,7 +353,7 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     ...             resolution=1).tolist()
     [98.0, 115.0, 140.0]
     >>> print(f"{joint_float_slack(glu.size, 3, 1.0):.1e}")  # joint charges eps plus this
-    7.1e-10
+    7.4e-10
     >>> quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, random_state=1,
     ...             resolution=1).tolist()
     [98.0, 115.0, 144.0]
@@ -1030,7 +1031,7 @@ def joint_float_slack(n, m, eps, sensitivity=2.0, points=2 ** 61, which_sensitiv
         slack >= 2 X (+ 4 beta u (n + 1) under 'unbounded', the targets' rounding), X the
         largest log-ratio between a computed and an exact output probability: X = 4 m tau +
         2 tau_f + 6 e (+ 2^-40 for the two exact coins' rounding), tau = tau_f + 2 e +
-        2^-41 the error of a log weight as drawn, tau_f = e (m (7 m + 6) + (m - 1)(L + 10)
+        2^-41 the error of a log weight as drawn, tau_f = e (m (9 m + 6) + (m - 1)(L + 10)
         + L' + 11) that of the dynamic program's log weights, e = u (M + 2 kappa + 2) the
         error of one rounded operation on values of size at most M = 4 beta (n + 1) +
         m ln(points + m) + 1, L and L' the longest chains of logaddexps of the range and
@@ -1064,7 +1065,10 @@ def _joint_error_bounds(n, m, beta, points):
     e = u * (magnitude + 2.0 * kappa + 2.0)
     prefix = _prefix_chain(size)
     chain = max(prefix + 1, 3 * math.ceil(math.log2(size)) + 2)  # sliding or segment tree
-    tau_f = e * (m * (7 * m + 6) + (m - 1) * (chain + 10) + prefix + 11)
+    # per level: E_j from C: run volumes (a log of at most 4 e and an addition, per run
+    # length), the inner targets (2 m + 4), two additions, 2 m logaddexps: 9 m + 6; C_j
+    # from E_j: the range or prefix chain and 6 more
+    tau_f = e * (m * (9 * m + 6) + (m - 1) * (chain + 10) + prefix + 11)
     return e, tau_f, tau_f + 2.0 * e + _CHOICE_ROUNDING
 
 
