@@ -84,7 +84,8 @@ output inside its window) and 'out' (some output outside), sums of positive term
 gives pi = Z_out / Z; then a sequence of the 'out' part is drawn with probability pi / p
 (at most 1/2: an exact coin exp(-x), x = log(p / pi) rounded to 2^-40), and otherwise (and
 with probability 1 - p) a draw of the windowed DP. The law: pi G 1_out / Z_out + (1 - pi)
-G 1_W / Z_W = G / Z. The whole DP runs with probability p < 4 e^-50 in practice. Nothing is
+G 1_W / Z_W = G / Z (where 4 U >= Z_W, p = 1: simply a draw of the whole DP). The whole DP
+runs with probability p < 4 e^-50 in practice. Nothing is
 computed as a difference of nearly equal weights (a rejection step 1 - (1 - p) Z / Z_W would
 be: its relative error, divided by p, would be unbounded).
 
@@ -1138,6 +1139,9 @@ def _joint_windowed(order, window, lo, hi, log_outside, d, beta, rng):
     n, m = order.n, lo.size
     order.prepare([0], [n + 1])
     every = np.arange(n + 1, dtype=np.int64)
+    if p >= 1:  # no mixture: a draw of the whole DP (the windows' bound is too weak)
+        whole = _joint_dp(order, every, np.ones((m, n + 1), dtype=bool), d, beta)
+        return _joint_outputs(order, whole.sample(rng)[0], rng)
     inside = (every >= lo[:, None]) & (every <= hi[:, None])
     whole = _joint_dp(order, every, np.ones((m, n + 1), dtype=bool), d, beta, inside)
     # an exact coin of probability exp(-h round(x / h)), h = 2^-40, x = log(p / pi) >= 0
