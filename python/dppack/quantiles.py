@@ -8,9 +8,10 @@ methods:
   share of eps; every release is :func:`dppack.quantileDP`'s exact sampler on a grid (a part
   with no data included), so the guarantee holds exactly;
 * ``"joint"``: JointExp of Gillenwater, Joseph and Kulesza (2021), one draw of the exponential
-  mechanism over the sorted m-vectors of outputs, on a grid; its interval selection weighs
-  candidates by log-sums computed in floating point, so its guarantee is float-approximate
-  (see "Floating point" below): not the default;
+  mechanism over the sorted m-vectors of outputs, on a grid (or on a public resolution's
+  lattice); its interval selection weighs candidates by log-sums computed in floating
+  point, whose error is bounded from public values: the release is (eps + slack)-DP and
+  charges that (see "Floating point" below; slack below 1e-9 for a thousand records);
 * ``"independent"``: the baseline, :func:`dppack.quantileDP` for each quantile with eps / m
   (basic composition), sorted afterwards (post-processing); exact.
 
@@ -66,7 +67,7 @@ sources with k - d < k' < k: over every interval, a sliding window, from prefix 
 log-sum-exps within blocks of its length; over the windows below, a segment tree). Sums only,
 never a difference of sums, so no cancellation. The sample is drawn backwards
 (the last interval, its run length, the interval before, ...), each step one categorical draw
-over the computed log weights, exact given them: rounded to multiples of 2^-20 and drawn by
+over the computed log weights, exact given them: rounded to multiples of 2^-40 and drawn by
 the exact exponential mechanism (``_random.exponential_mechanism``, integer decisions only).
 The paper's algorithm has the same law; its cost is O(m n log n + m^2 n), ours O(m n log n)
 for the whole DP.
@@ -77,25 +78,64 @@ such sequences together weigh at most U = C(W + m - 1, m) exp(-beta h), W the nu
 points (the count of all ordered outputs). The DP is therefore run first on the windows W_j = {k
 : |k - q_j n| <= h} alone, which needs only the order statistics of the data near the ranks q_j
 n (``numpy.partition``, no sort), and gives their total Z_W; h is widened until U < e^-50 Z_W.
-The law stays exactly JointExp's by a mixture: with probability p (a uniform draw below p,
-computed in floating point, p >= U / (Z_W + U) >= the outside's share of the whole), the whole
-DP is run (every interval) and a draw from it is kept if it leaves some window, and otherwise
-with probability 1 - (1 - p) Z / Z_W; with probability 1 - p, a draw of the windowed DP is
-released. The mixture's law is (1 - p) G 1_W / Z_W + p nu, nu chosen so that the sum is G / Z.
-The whole DP runs with probability p < e^-50 in practice.
+The law stays exactly JointExp's by a mixture: with probability p (a multiple of 2^-53 at
+least 4 U / Z_W, drawn exactly), the whole DP is run in two parts side by side, 'in' (every
+output inside its window) and 'out' (some output outside), sums of positive terms both, and
+gives pi = Z_out / Z; then a sequence of the 'out' part is drawn with probability pi / p
+(at most 1/2: an exact coin exp(-x), x = log(p / pi) rounded to 2^-40), and otherwise (and
+with probability 1 - p) a draw of the windowed DP. The law: pi G 1_out / Z_out + (1 - pi)
+G 1_W / Z_W = G / Z (where 4 U >= Z_W, p = 1: simply a draw of the whole DP). The whole DP
+runs with probability p < 4 e^-50 in practice. Nothing is
+computed as a difference of nearly equal weights (a rejection step 1 - (1 - p) Z / Z_W would
+be: its relative error, divided by p, would be unbounded).
 
-Floating point: what is exact and what is not. The outputs are exact: grid points of a
-data-independent grid, drawn uniformly by integer arithmetic within the chosen intervals, and
-each categorical draw is exact given its (rounded) log weights. What is NOT exact is the
-weights: the dynamic program's log-sums (prefix and sliding-window log-sum-exps, a segment
-tree, the run volumes as sums of logs) and the mixture's coin p and acceptance probability
-are computed in floating point, and no rigorous a-priori bound on their error is proved here
-(the prefix terms beta k reach beta n, so each log weight carries an absolute error of
-about n 2^-52 (beta n + m log W) that grows with n and eps), plus 2^-21 from the rounding
-before each draw. So the joint method's interval selection is float-approximate: its
-guarantee is eps-DP for the weights as computed, which differ from the exact ones by a
-factor of about exp(+-1e-9) in typical use, with no proof of a bound. That is why
-``method="recursive"`` (exact) is the default.
+On a public resolution r (``resolution``; the lattice t_i = a + i r of ``stats.Lattice``,
+i = 0, ..., N). The same mechanism on refined candidates: each lattice point t_i is G = 65
+candidates (i, 0), ..., (i, 64) (coordinate i G + v), and each record gets a coordinate
+X, counted by the candidates c >= X: a record strictly between t_{L-1} and t_L has X = L G,
+one on t_L has X = L G + V with V uniform on {1, ..., 64}, drawn exactly and independently
+for each record (``_random.uniform_bits``). Then (i, 0) counts lt(t_i) records (those below
+t_i), (i, 64) counts le(t_i) (those at or below it), and the ties of t_i split its
+candidates into runs with each count between: every count a tied value spans has positive
+mass, so the true quantiles of integer data are reachable (issue 28). The release is the
+lattice point t_i of each refined output (post-processing). Privacy: for fixed draws V the
+refined records are a record-by-record function of the data, so JointExp on them is
+eps-DP, neighbours going to neighbours; the V of the other records are the same under both
+neighbours (a coupling), so the mixture over V is eps-DP too (Gillenwater, Joseph and
+Kulesza 2021, Section 3, on the refined candidates with counting measure).
+
+Floating point: the bound, and its charge. The outputs are exact: grid points of a
+data-independent grid (or lattice points), drawn uniformly by integer arithmetic within the
+chosen intervals, and each categorical draw is exact given its log weights rounded to 2^-40
+(moved by at most 2^-41 each). The log weights themselves come from a fixed,
+data-independent program (given n, m and the grid): sums, products and logaddexp(a, b) =
+max + log1p(exp(-abs(a - b))) of doubles. Each rounded operation on values of size at most M
+errs by at most e = u (M + 2 kappa + 2) (u = 2^-53, kappa = 4 the assumed ulps of the C
+library's exp, log and log1p; the log of a run volume, at most 61 ln 2, by at most 4 e),
+where M = 4 beta (n + 1) + m ln(W + m) + 1 bounds every
+finite intermediate (a log weight lies between -2 beta n and m ln(W + m); the prefix terms
+add at most 2 beta (n + 1)). A logaddexp's error is at most the larger of its inputs'
+errors plus e (its derivatives are weights summing to 1), an addition's the sum of its
+inputs' plus e: so a log weight's error is e times the longest chain of operations behind
+it. The prefix log-sum-exps are blocked (``_prefix_logsumexp``: at most 64 + 1 per level of
+64), the range log-sum-exps a segment tree (3 log2 R), so every log weight of the DP is
+within tau_f = e (m (9 m + 6) + (m - 1)(L + 10) + L' + 11) of the exact one (L, L' the
+chains of the range and prefix log-sum-exps on n + 1 values; ``joint_float_slack``), and
+as drawn within tau = tau_f + 2 e + 2^-41. A categorical draw from weights within a factor
+e^tau of the exact ones has each probability within e^(2 tau) of the exact conditional; a
+sequence is at most 2 m draws, so its probability is within e^(4 m tau) of G(k) / Z; the
+mixture's pi and its coin add 2 tau_f + 6 e + 2^-40. So each output's probability is within
+e^X of JointExp's exact one, X = 4 m tau + 2 tau_f + 6 e + 2^-40, and the release is
+(eps + 2 X)-DP: the accountant is charged eps + 2 X, rounded up (``joint_loss_eps``; under
+'unbounded', where n is private, at n = 2^27 records, plus 4 beta u (n + 1) for the
+targets q_j n rounded differently on the two neighbours). The slack is about 7e-10 for
+quartiles of 532 records at eps 1, 2e-6 for a million, 2.5e-4 for nine quantiles of 10^7;
+5e-4 eps under 'unbounded'. The measured errors are some 1000 times smaller than the bound
+(``tests/python/test_joint_float.py`` computes the DP in 60-digit decimal arithmetic). The
+assumptions: IEEE doubles with rounding to nearest, and exp, log and log1p within 4 ulps;
+under 'unbounded', at most 2^27 records. The windowed path is taken only when U < e^-50 Z_W,
+so pi < e^-50 and the inside's share 1 - pi moves by a negligible factor (fixing ``half``,
+for tests only, drops that check).
 
 References
 ----------
@@ -156,6 +196,40 @@ def _quantiles_loss(eps):
     return PrivacyLoss.pure(_checks.check_finite_budget(eps, "eps"))
 
 
+def _record_count(x):
+    """The number of entries of the data from their shape (numpy, pandas, polars, ...) or
+    length, without reading them; None when neither is known."""
+    if type(x).__module__.split(".")[0] == "dask":  # refused later; never computed here
+        return None
+    shape = getattr(x, "shape", None)
+    try:
+        if isinstance(shape, tuple) and all(isinstance(v, numbers.Integral) for v in shape):
+            return int(np.prod(shape, dtype=np.int64))
+        return int(np.size(x))
+    except (TypeError, ValueError):
+        return None
+
+
+def _joint_loss(eps, quants, lower_bound, upper_bound, which_sensitivity, resolution, count):
+    """'joint''s PrivacyLoss: eps plus its floating-point slack (:func:`joint_loss_eps`),
+    from public values: the bounds (its grid, or the resolution's refined candidates), the
+    quantiles, the relation and, under 'bounded', the number of entries ``count``."""
+    eps = _checks.check_finite_budget(eps, "eps")
+    lower, upper = _bounds(lower_bound, upper_bound)
+    quants = check_quants(quants)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", WHICH)
+    lattice = check_resolution(resolution, lower, upper)
+    if lattice is None:
+        _, first, last = joint_grid(lower, upper)
+        points = last - first
+    else:
+        points = lattice.size * SUBPOINTS
+    n = UNBOUNDED_RECORDS if count is None else max(int(count), 1)
+    return PrivacyLoss.pure(joint_loss_eps(eps, n, quants.size,
+                                           joint_sensitivity(quants, which_sensitivity),
+                                           points, which_sensitivity))
+
+
 # --------------------------------------------------------------------------------------------
 # quantilesDP
 # --------------------------------------------------------------------------------------------
@@ -187,10 +261,11 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         on no data (the exact uniform on its grid). Exact: every draw on a grid.
         'joint': JointExp (Gillenwater, Joseph and Kulesza 2021; module docstring): one
         exponential mechanism over the sorted m-vectors of grid points, utility sensitivity
-        2. Its outputs are exact grid points, but the interval selection's weights are
-        log-sums computed in floating point without a proved error bound: its guarantee is
-        float-approximate (module docstring, "Floating point"). More accurate than
-        'recursive' for several quantiles.
+        2. Its outputs are exact grid points; the interval selection's weights are
+        log-sums computed in floating point, within a proved, data-independent error of
+        the exact ones, so the release is (eps + slack)-DP and charges eps + slack
+        (``quantiles.joint_float_slack``; module docstring, "Floating point"; below 1e-9 for a
+        thousand records). More accurate than 'recursive' for several quantiles.
         'independent': :func:`dppack.quantileDP` for each quantile with eps / m (basic
         composition), the results sorted. Exact.
     which_sensitivity : {'bounded', 'unbounded'}, default 'bounded'
@@ -207,16 +282,21 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         than with sensitivity 1 (ours).
     random_state : None, int or NumPy Generator, optional
     resolution : float, optional
-        A public spacing r (e.g. 1 for whole numbers), for 'recursive' and 'independent'
-        (refused for 'joint'): every release is one of the candidates lower_bound + i r,
-        drawn as :func:`dppack.quantileDP` draws with a resolution (the exponential
-        mechanism on them, McSherry and Talwar 2007; Smith 2011). 'recursive' keeps the
-        candidates of the whole range: a node between two earlier releases chooses among
-        the candidates between them (both included), a set fixed by the releases before it,
-        so the argument of Kaplan, Schnapp and Stemmer (2022) holds unchanged. None
-        (default): the fine grid of :func:`dppack.quantileDP`.
+        A public spacing r (e.g. 1 for whole numbers): every release is one of the
+        candidates lower_bound + i r. 'recursive' and 'independent' draw as
+        :func:`dppack.quantileDP` draws with a resolution (the exponential mechanism on
+        them, McSherry and Talwar 2007; Smith 2011); 'recursive' keeps the candidates of
+        the whole range: a node between two earlier releases chooses among the candidates
+        between them (both included), a set fixed by the releases before it, so the
+        argument of Kaplan, Schnapp and Stemmer (2022) holds unchanged. 'joint' runs
+        JointExp on the candidates, each split into 65 refined ones among which the
+        records on it are placed at random (module docstring, "On a public resolution"):
+        every count a tied value spans has positive mass, so the true quantiles of integer
+        data are reachable. None (default): the fine grid of :func:`dppack.quantileDP`.
     accountant : BudgetAccountant, optional
-        Charged PrivacyLoss.pure(eps) once, label "quantilesDP"; by default the session's
+        Charged PrivacyLoss.pure(eps) once ('joint': eps plus its float slack,
+        ``quantiles.joint_loss_eps``, from the bounds, resolution, quantiles and, under
+        'bounded', the data's size), label "quantilesDP"; by default the session's
         accountant, if any. An overspend is refused before the data are read.
 
     Returns
@@ -269,12 +349,22 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     >>> q = quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, method="joint",
     ...                 random_state=1)
     >>> [round(float(v), 1) for v in q]
-    [98.6, 115.8, 140.6]
+    [97.1, 112.6, 138.9]
+    >>> quantilesDP(glu, [0.25, 0.5, 0.75], 5.0, 50, 200, method="joint", random_state=1,
+    ...             resolution=1).tolist()
+    [98.0, 115.0, 140.0]
+    >>> print(f"{joint_float_slack(glu.size, 3, 1.0):.1e}")  # joint charges eps plus this
+    7.4e-10
     >>> quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, random_state=1,
     ...             resolution=1).tolist()
     [98.0, 115.0, 144.0]
     """
-    bill = accounting.charge(accountant, lambda: _quantiles_loss(eps), "quantilesDP")
+    joint = isinstance(method, str) and method == "joint"
+    count = _record_count(x) if joint else None  # public under 'bounded' (the shape)
+    bill = accounting.charge(
+        accountant, (lambda: _joint_loss(eps, quants, lower_bound, upper_bound,
+                                         which_sensitivity, resolution, count))
+        if joint else (lambda: _quantiles_loss(eps)), "quantilesDP")
     lower, upper = _bounds(lower_bound, upper_bound)
     lattice = check_resolution(resolution, lower, upper)  # public: before the data
     # Under add/remove neighbours n is private: no record is needed (refusing an empty
@@ -283,17 +373,18 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     x, _, _ = _checks.as_finite_data(x, "x", 0 if unbounded else 1)
     quants = check_quants(quants)
     _checks.check_choice(method, "method", METHODS)
-    if lattice is not None and method == "joint":
-        raise _messages.value_error(
-            "resolution is for method = 'recursive' or 'independent' (not 'joint').")
     _checks.check_choice(which_sensitivity, "which.sensitivity", WHICH)
     eps = _checks.check_finite_budget(eps, "eps")
+    if joint and not unbounded and (count is None or x.size > count):
+        # the charge's float slack was computed for `count` records (n is public here)
+        raise _messages.value_error("x must be an array whose shape gives its size.")
     rng = _random.as_generator(random_state)
     bill.spend()
     if method == "joint":
         values = np.clip(x.ravel(order="K"), lower, upper)  # a copy: partitioned in place
         return _joint_exp(values, quants, eps, lower, upper, rng,
-                          sensitivity=joint_sensitivity(quants, which_sensitivity))
+                          sensitivity=joint_sensitivity(quants, which_sensitivity),
+                          lattice=lattice)
     if method == "independent":
         out = [quantileDP(x, q, eps / quants.size, lower, upper, which_sensitivity,
                           random_state=rng, accountant=accounting.UNCHARGED,
@@ -555,6 +646,11 @@ class _Order:
             self.values[s:e + 1].sort()
         self._ready = (first, last)
 
+    def release(self, points):
+        """The released values g X of the grid points ``points`` (the nearest doubles)."""
+        j = self.grid[0]
+        return np.array([math.ldexp(float(p), j) for p in points], dtype=np.float64)
+
     def at(self, ranks):
         """X_k for the prepared ranks k: x_k rounded to the grid, in grid units (int64;
         X_0 = ceil(a / g), X_{n+1} = floor(b / g), :func:`joint_grid`)."""
@@ -566,6 +662,102 @@ class _Order:
         out[ranks == 0] = first
         out[ranks == self.n + 1] = last
         return out
+
+
+class _LatticeOrder(_Order):
+    """:class:`_Order` on a public resolution: each record's integer coordinate on the
+    refined candidates (i, v) -> i G + v of the lattice points t_i (``stats.Lattice``),
+    G = :data:`SUBPOINTS` each (:func:`_lattice_coordinates`); ``values`` holds them
+    (int64, reordered in place), X_0 = 0 and X_{n+1} = (N + 1) G."""
+
+    def __init__(self, coordinates, lattice):
+        self.values, self.n = coordinates, coordinates.size
+        self.lattice = lattice
+        self.grid = (None, 0, lattice.size * SUBPOINTS)
+        self.sorted = False
+        self._ready = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+
+    def at(self, ranks):
+        ranks = np.asarray(ranks)
+        _, first, last = self.grid
+        out = np.empty(ranks.size, dtype=np.int64)
+        inner = (ranks >= 1) & (ranks <= self.n)
+        out[inner] = self.values[ranks[inner] - 1]
+        out[ranks == 0] = first
+        out[ranks == self.n + 1] = last
+        return out
+
+    def release(self, points):
+        """The lattice points t_i of the refined candidates ``points`` (i = point // G)."""
+        index = np.asarray(points, dtype=np.int64) // SUBPOINTS
+        return self.lattice.points(index)
+
+
+#: Refined candidates per lattice point: a record on t_i sits at a uniform cut among the
+#: 2^SUBPOINT_BITS cuts inside (i, 0), ..., (i, G - 1) (``_lattice_coordinates``). More
+#: cuts spread the ties more finely but widen the accuracy report (ln G per quantile):
+#: 64 cuts leave a value's ties (rarely) sharing a cut, which only merges two of its counts.
+SUBPOINT_BITS = 6
+SUBPOINTS = 2 ** SUBPOINT_BITS + 1
+
+
+def _lattice_coordinates(values, lattice, rng):
+    """Each record's coordinate X on the refined candidates of ``lattice`` (int64): a
+    candidate c counts the records with X <= c. A record strictly between t_{L-1} and t_L
+    (``stats.Lattice.positions`` p = 2 L) has X = L G (counted from t_L on); one on t_L
+    (p = 2 L + 1) has X = L G + V, V uniform on {1, ..., 2^6} (``_random.uniform_bits``,
+    exact, one per record whatever the others are): counted by the refined candidates
+    (L, V), ..., (L, G - 1) of t_L and all above, not by (L, 0). So t_L's G candidates
+    count from lt(t_L) (the records below it) to le(t_L) (those at or below it), its ties
+    spread over them at random: each count between gets positive mass."""
+    positions = lattice.positions(values)
+    coordinates = (positions // 2) * SUBPOINTS
+    on = np.flatnonzero(positions % 2 == 1)
+    coordinates[on] += 1 + _random.uniform_bits(SUBPOINT_BITS, on.size, rng)
+    return coordinates
+
+
+# Blocks of the prefix log-sum-exps: a chain of at most (_BLOCK + 1) ceil(log_64 R) roundings
+# per prefix value (``_prefix_chain``), where a running ``np.logaddexp.accumulate`` has R.
+_BLOCK = 64
+
+
+def _prefix_logsumexp(values):
+    """Inclusive prefix log-sum-exps along the last axis: out[..., t] = log sum
+    exp(values[..., :t + 1]). Blocks of ``_BLOCK``: a running log-sum-exp within each block,
+    the blocks' totals prefixed the same way (recursively), then one logaddexp with the
+    blocks before. Each value is a chain of at most :func:`_prefix_chain` (R) logaddexps
+    (the floating-point bound of :func:`joint_float_slack`); -inf entries add nothing
+    (logaddexp(x, -inf) = x exactly)."""
+    values = np.asarray(values, dtype=np.float64)
+    size = values.shape[-1]
+    if size <= _BLOCK:
+        return np.logaddexp.accumulate(values, axis=-1)
+    lead = values.shape[:-1]
+    blocks = -(-size // _BLOCK)
+    padded = np.full(lead + (blocks * _BLOCK,), -np.inf)
+    padded[..., :size] = values
+    within = np.logaddexp.accumulate(padded.reshape(lead + (blocks, _BLOCK)), axis=-1)
+    carry = _prefix_logsumexp(within[..., -1])
+    before = np.concatenate([np.full(lead + (1,), -np.inf), carry[..., :-1]], axis=-1)
+    out = np.logaddexp(within, before[..., None])
+    return out.reshape(lead + (blocks * _BLOCK,))[..., :size]
+
+
+def _prefix_chain(size):
+    """The longest chain of logaddexps behind a value of :func:`_prefix_logsumexp` on
+    ``size`` values: _BLOCK - 1 within a block, then the blocks' own chain plus one."""
+    chain = 0
+    while size > _BLOCK:
+        chain += _BLOCK
+        size = -(-size // _BLOCK)
+    return chain + max(size - 1, 0)
+
+
+def _total_logsumexp(values):
+    """log sum exp(values) (a 1-d array), as the last prefix of :func:`_prefix_logsumexp`."""
+    values = np.asarray(values, dtype=np.float64).ravel()
+    return float(_prefix_logsumexp(values)[-1]) if values.size else -math.inf
 
 
 def _range_logsumexp(values, left, right):
@@ -609,8 +801,8 @@ def _sliding_logsumexp(values, length):
     padded = np.full(blocks * length, -np.inf)
     padded[:n] = values
     grid = padded.reshape(blocks, length)
-    prefix = np.logaddexp.accumulate(grid, axis=1).ravel()
-    suffix = np.logaddexp.accumulate(grid[:, ::-1], axis=1)[:, ::-1].ravel()
+    prefix = _prefix_logsumexp(grid).ravel()
+    suffix = _prefix_logsumexp(grid[:, ::-1])[:, ::-1].ravel()
     t = np.arange(1, n)
     start = t - length
     short = start <= 0  # the window [0, t) lies in the first block
@@ -629,7 +821,7 @@ def _convolve(ranks, log_e, d, beta):
     before = np.searchsorted(ranks, ranks, side="left")  # k' < k
     far = np.minimum(np.searchsorted(ranks, ranks - d, side="right"), before)  # k' <= k - d
     with np.errstate(invalid="ignore"):
-        prefix = np.logaddexp.accumulate(log_e + beta * ranks)
+        prefix = _prefix_logsumexp(log_e + beta * ranks)
     decreasing = np.where(far > 0, prefix[np.maximum(far - 1, 0)], -np.inf)
     decreasing = decreasing + beta * (d - ranks)
     rising = log_e - beta * ranks
@@ -646,84 +838,120 @@ def _convolve(ranks, log_e, d, beta):
 class _JointDP:
     """The dynamic program of JointExp (module docstring) over candidate intervals ``ranks``
     (sorted), with widths ``widths`` (grid points, as floats) and ``allowed[j]`` the
-    candidates output j + 1 may take."""
+    candidates output j + 1 may take.
 
-    def __init__(self, ranks, widths, allowed, d, beta, n):
+    With ``inside`` (bool, shape of ``allowed``: the windows), two programs run side by
+    side: 'in', the sequences with every output inside its window, and 'out', those with
+    some output outside it (the source of a run is 'in' or 'out'; a run that puts an output
+    outside its window moves an 'in' prefix to 'out'). Both are sums of positive terms, so
+    the weight of the sequences outside the windows is computed directly, never as a
+    difference (the mixture of :func:`_joint_windowed`)."""
+
+    def __init__(self, ranks, widths, allowed, d, beta, n, inside=None):
         self.ranks, self.widths, self.allowed = ranks, widths, allowed
-        self.d, self.beta, self.n = d, beta, n
+        self.d, self.beta, self.n, self.inside = d, beta, n, inside
         m = allowed.shape[0]
         self.m = m
         self.cum_d = np.concatenate([[0.0], np.cumsum(d)])  # cum_d[t] = d_1 + ... + d_t
-        self.c = [-beta * np.abs(ranks - d[0])]
-        self.e = []
+        flags = ("in",) if inside is None else ("in", "out")
+        start = -beta * np.abs(ranks - d[0])
+        self.c = {"in": [start], "out": [np.full(ranks.size, -np.inf)]}
+        self.e = {flag: [] for flag in flags}
+        self.last, self.log_zs = {}, {}
         for j in range(1, m + 1):
-            self.e.append(self._log_e(j))
+            for flag in flags:
+                terms, _ = self._run_terms(j, flag)
+                self.e[flag].append(_reduce_terms(terms, ranks.size))
             if j < m:
-                self.c.append(_convolve(ranks, self.e[-1], d[j], beta))
-        self.last = self.e[-1] - beta * np.abs(n - ranks - d[m])
-        self.log_z = float(np.logaddexp.reduce(self.last))
+                for flag in flags:
+                    self.c[flag].append(_convolve(ranks, self.e[flag][-1], d[j], beta))
+        for flag in flags:
+            self.last[flag] = self.e[flag][-1] - beta * np.abs(n - ranks - d[m])
+            self.log_zs[flag] = _total_logsumexp(self.last[flag])
+        self.log_z = self.log_zs["in"]
+        if inside is not None:
+            self.log_z = float(np.logaddexp(self.log_zs["in"], self.log_zs["out"]))
 
-    def _run_terms(self, j, index=None):
-        """The log terms of E_j (one per run length r = 1 ... j), at ``index`` or everywhere."""
+    def _run_terms(self, j, flag, index=None):
+        """The log terms of E_j for ``flag`` at ``index`` (or everywhere), and their labels
+        (r, source flag): one term per run length r = 1 ... j and source."""
         sel = slice(None) if index is None else index
         w = self.widths[sel]
         volume = np.zeros_like(w)  # log C(w + r - 1, r): the runs of r outputs in w points
-        terms = []
+        terms, labels = [], []
         for r in range(1, j + 1):
             with np.errstate(divide="ignore"):
                 volume = volume + np.log((w + (r - 1)) / r)
             ok = self.allowed[j - r:j, sel].all(axis=0)
             inner = self.cum_d[j] - self.cum_d[j - r + 1]  # gaps d_{j-r+2} ... d_j
-            with np.errstate(invalid="ignore"):
-                term = self.c[j - r][sel] + volume - self.beta * inner
-            terms.append(np.where(ok, term, -np.inf))
-        return terms
+            sources = [(flag, ok)]
+            if self.inside is not None:
+                within = self.inside[j - r:j, sel].all(axis=0)
+                sources = ([("in", ok & within)] if flag == "in"
+                           else [("out", ok), ("in", ok & ~within)])
+            for source, mask in sources:
+                with np.errstate(invalid="ignore"):
+                    term = self.c[source][j - r][sel] + volume - self.beta * inner
+                terms.append(np.where(mask, term, -np.inf))
+                labels.append((r, source))
+        return terms, labels
 
-    def _log_e(self, j):
-        return np.logaddexp.reduce(np.stack(self._run_terms(j)), axis=0)
-
-    def sample(self, rng):
-        """(interval ranks of outputs 1 ... m, window flags): one draw of G / Z, backwards."""
+    def sample(self, rng, flag="in"):
+        """(interval ranks of outputs 1 ... m, window flags): one draw of the sequences of
+        ``flag`` ('in': all of them without ``inside``), weight G, backwards."""
         k = np.empty(self.m, dtype=np.int64)
         where = np.empty(self.m, dtype=np.int64)  # index into ranks
-        i = _choose(self.last, rng)
+        i = _choose(self.last[flag], rng)
         j = self.m
         while True:
-            terms = np.array([t for t in self._run_terms(j, i)], dtype=np.float64).ravel()
-            r = _choose(terms, rng) + 1
+            terms, labels = self._run_terms(j, flag, i)
+            r, flag = labels[_choose(np.array(terms, dtype=np.float64).ravel(), rng)]
             k[j - r:j], where[j - r:j] = self.ranks[i], i
             j -= r
             if j == 0:
                 return k, where
             earlier = np.arange(i)  # k' < k: the ranks are sorted and distinct
-            logw = self.e[j - 1][earlier] - self.beta * np.abs(
+            logw = self.e[flag][j - 1][earlier] - self.beta * np.abs(
                 self.ranks[i] - self.ranks[earlier] - self.d[j])
             i = int(earlier[_choose(logw, rng)])
 
 
-# exponential_mechanism(u, eps, 1) draws index i with weight exp(gamma round(u_i / h)),
-# h = 2^-20 and gamma = eps / (2 D), D = 2^20 + 1 (``_random.exponential_grid``): with
-# eps = 2 D h = 2 + 2^-19 (a double), gamma = h, the weight is exp(h round(u_i / h)).
-_UNIT_EPS = 2.0 + 2.0 ** -19
+def _reduce_terms(terms, size):
+    """Elementwise log-sum-exp of the run terms (a chain of at most 2 m logaddexps)."""
+    out = np.full(size, -np.inf)
+    for term in terms:
+        out = np.logaddexp(out, term)
+    return out
+
+
+# exponential_mechanism(u, eps, Delta) draws index i with weight exp(gamma round(u_i / h)),
+# h = 2^k, k = grid_exponent(Delta, 20), and gamma = eps / (2 D), D = 2^20 + 1
+# (``_random.exponential_grid``): with Delta = 2^-20, h = 2^-40, and eps = 2 D h =
+# 2^-19 + 2^-39 (a double), gamma = h: the weight is exp(h round(u_i / h)), each log weight
+# moved by at most h / 2 = 2^-41 (``_CHOICE_ROUNDING``).
+_UNIT_SENSITIVITY = 2.0 ** -20
+_UNIT_EPS = 2.0 ** -19 + 2.0 ** -39
+_CHOICE_ROUNDING = 2.0 ** -41
 
 
 def _choose(log_weights, rng):
     """An index drawn with probability proportional to exp(L~_i), L~_i = ``log_weights``
-    (shifted by their maximum) rounded to a multiple of 2^-20: exactly, by the exact
+    (shifted by their maximum) rounded to a multiple of 2^-40: exactly, by the exact
     exponential mechanism (``_random.exponential_mechanism``, integer decisions only).
-    The rounding moves each log weight by at most 2^-21."""
+    The rounding moves each log weight by at most 2^-41; the shift by the maximum is one
+    floating-point subtraction (both in :func:`joint_float_slack`)."""
     logw = np.asarray(log_weights, dtype=np.float64).ravel()
     top = float(np.max(logw, initial=-np.inf))
     if not (top > -np.inf and math.isfinite(top)):
         raise ValueError("At least one weight must be positive and finite.")
-    return int(_random.exponential_mechanism(logw - top, _UNIT_EPS, 1.0, rng))
+    return int(_random.exponential_mechanism(logw - top, _UNIT_EPS, _UNIT_SENSITIVITY, rng))
 
 
-def _joint_dp(order, ranks, allowed, d, beta):
+def _joint_dp(order, ranks, allowed, d, beta, inside=None):
     """The DP on candidate ``ranks`` (with the order statistics prepared around them)."""
     edges = order.at(np.concatenate([ranks, ranks + 1]))
     widths = (edges[ranks.size:] - edges[:ranks.size]).astype(np.float64)
-    return _JointDP(ranks, widths, allowed, d, beta, order.n)
+    return _JointDP(ranks, widths, allowed, d, beta, order.n, inside)
 
 
 def _log_multisets(w, r):
@@ -771,16 +999,107 @@ def joint_sensitivity(quants, which_sensitivity):
     return value
 
 
-def _joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.0):
+#: The unit roundoff of doubles, and the accuracy assumed of the C library's exp, log and log1p
+#: (in units in the last place; glibc documents below 1 ulp for them on x86-64 and arm64).
+_ROUNDOFF = 2.0 ** -53
+_LIBM_ULPS = 4.0
+#: Under 'unbounded' n is private: the float slack is charged for this many records (the
+#: largest n the guarantee covers; an in-memory float64 column of that size needs 1 GiB).
+UNBOUNDED_RECORDS = 2 ** 27
+
+
+def joint_float_slack(n, m, eps, sensitivity=2.0, points=2 ** 61, which_sensitivity="bounded"):
+    """The privacy cost of JointExp's floating-point arithmetic: the release is
+    (eps + slack)-DP, slack from public values alone (the module docstring, "Floating
+    point", gives the argument).
+
+    Parameters
+    ----------
+    n : int
+        The number of records (public under 'bounded'; under 'unbounded', where n is
+        private, :data:`UNBOUNDED_RECORDS` is used whatever n is).
+    m : int
+        The number of quantiles.
+    eps, sensitivity : float
+        The release's budget and :func:`joint_sensitivity` (beta = eps / (2 Delta)).
+    points : int
+        The number of candidate grid points (at most 2^61).
+    which_sensitivity : {'bounded', 'unbounded'}
+
+    Returns
+    -------
+    float
+        slack >= 2 X (+ 4 beta u (n + 1) under 'unbounded', the targets' rounding), X the
+        largest log-ratio between a computed and an exact output probability: X = 4 m tau +
+        2 tau_f + 6 e (+ 2^-40 for the two exact coins' rounding), tau = tau_f + 2 e +
+        2^-41 the error of a log weight as drawn, tau_f = e (m (9 m + 6) + (m - 1)(L + 10)
+        + L' + 11) that of the dynamic program's log weights, e = u (M + 2 kappa + 2) the
+        error of one rounded operation on values of size at most M = 4 beta (n + 1) +
+        m ln(points + m) + 1, L and L' the longest chains of logaddexps of the range and
+        prefix log-sum-exps on n + 1 values, u = 2^-53, kappa = 4 (ulps of exp, log, log1p).
+
+    Examples
+    --------
+    >>> s = joint_float_slack(532, 3, 1.0)
+    >>> 0 < s < 1e-9
+    True
+    >>> joint_float_slack(10 ** 7, 9, 1.0) < 1e-3
+    True
+    """
+    if which_sensitivity == "unbounded":
+        n = UNBOUNDED_RECORDS
+    beta = eps / (2.0 * sensitivity)
+    e, tau_f, tau = _joint_error_bounds(n, m, beta, points)
+    x = 4.0 * m * tau + 2.0 * tau_f + 6.0 * e + 2.0 * _CHOICE_ROUNDING + 2.0 ** -60
+    slack = 2.0 * x
+    if which_sensitivity == "unbounded":
+        slack += 4.04 * beta * _ROUNDOFF * (n + 1)
+    return slack * (1.0 + 2.0 ** -30)  # the bound's own rounding, upwards
+
+
+def _joint_error_bounds(n, m, beta, points):
+    """(e, tau_f, tau) of :func:`joint_float_slack`: the error of one rounded operation, of
+    a log weight of the dynamic program, and of a log weight as drawn (:func:`_choose`)."""
+    u, kappa = _ROUNDOFF, _LIBM_ULPS
+    size = n + 1
+    magnitude = 4.0 * beta * size + m * math.log(points + m) + 1.0
+    e = u * (magnitude + 2.0 * kappa + 2.0)
+    prefix = _prefix_chain(size)
+    chain = max(prefix + 1, 3 * math.ceil(math.log2(size)) + 2)  # sliding or segment tree
+    # per level: E_j from C: run volumes (a log of at most 4 e and an addition, per run
+    # length), the inner targets (2 m + 4), two additions, 2 m logaddexps: 9 m + 6; C_j
+    # from E_j: the range or prefix chain and 6 more
+    tau_f = e * (m * (9 * m + 6) + (m - 1) * (chain + 10) + prefix + 11)
+    return e, tau_f, tau_f + 2.0 * e + _CHOICE_ROUNDING
+
+
+def joint_loss_eps(eps, n, m, sensitivity=2.0, points=2 ** 61, which_sensitivity="bounded"):
+    """The eps JointExp charges: eps + :func:`joint_float_slack`, rounded up to a double.
+
+    Examples
+    --------
+    >>> 1.0 < joint_loss_eps(1.0, 532, 3) < 1.0 + 1e-9
+    True
+    """
+    total = eps + joint_float_slack(n, m, eps, sensitivity, points, which_sensitivity)
+    return math.nextafter(total, math.inf)
+
+
+def _joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.0,
+               lattice=None):
     """The JointExp release (module docstring) on the clipped data ``values`` (a copy, which
     is reordered), with weight exp(eps u / (2 Delta)), Delta = ``sensitivity``
-    (:func:`joint_sensitivity`). ``half`` (tests only) fixes the windows' half-width
-    whatever the weights."""
+    (:func:`joint_sensitivity`); on the refined candidates of ``lattice``
+    (``stats.Lattice``, :func:`_lattice_coordinates`) when given. ``half`` (tests only)
+    fixes the windows' half-width whatever the weights."""
     n, m = values.size, quants.size
     beta = eps / (2.0 * sensitivity)  # exp(eps u / (2 Delta)); eps / 4 for Delta = 2
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
     targets = quants * n
-    order = _Order(values, lower, upper)
+    if lattice is None:
+        order = _Order(values, lower, upper)
+    else:
+        order = _LatticeOrder(_lattice_coordinates(values, lattice, rng), lattice)
     _, first, last = order.grid
     log_volume = _log_multisets(last - first, m)  # every ordered m-tuple of grid points
     fixed = half is not None
@@ -806,23 +1125,35 @@ def _joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.
 
 def _joint_windowed(order, window, lo, hi, log_outside, d, beta, rng):
     """A draw of JointExp from the windowed DP, exact by the mixture of the module docstring:
-    the whole DP with probability p >= U / (Z_W + U)."""
-    log_p = log_outside - np.logaddexp(window.log_z, log_outside)
-    # uniform() is a multiple of 2^-53: P[uniform < p] = ceil(p 2^53) / 2^53 exactly.
-    p = math.ceil(math.ldexp(math.exp(log_p), 53)) / 2.0 ** 53 if log_p > -745 else 2.0 ** -53
-    if _random.uniform(rng) >= p:
+    with probability p >= 4 U / Z_W (U >= Z_out, the weight outside the windows), the
+    whole DP is run, in two parts ('in' and 'out', :class:`_JointDP` with ``inside``), and
+    an 'out' sequence is drawn with probability pi / p (pi = Z_out / Z, at most 1 / 4 of p:
+    a ratio of sums, no cancellation); otherwise, and in the rest of that branch, a draw of
+    the windowed DP. The law: pi Q_out + (1 - pi) Q_W = G / Z."""
+    log_p = math.log(4.0) + log_outside - window.log_z
+    # uniform() is a multiple of 2^-53: P[uniform < p] = p exactly for p on that grid.
+    p = 1.0 if log_p >= 0 else (
+        math.ceil(math.ldexp(math.exp(log_p), 53)) / 2.0 ** 53 if log_p > -745 else 2.0 ** -53)
+    if p < 1 and _random.uniform(rng) >= p:
         return _joint_outputs(order, window.sample(rng)[0], rng)
     n, m = order.n, lo.size
     order.prepare([0], [n + 1])
-    whole = _joint_dp(order, np.arange(n + 1, dtype=np.int64), np.ones((m, n + 1), dtype=bool),
-                      d, beta)
-    # 1 - (1 - p) Z / Z_W, >= 0 since p >= Z_outside / Z (1 when the windows weigh nothing).
-    keep_inside = 1.0 if p >= 1 else -math.expm1(math.log1p(-p) + whole.log_z - window.log_z)
-    while True:
-        k, _ = whole.sample(rng)
-        inside = bool(np.all((k >= lo) & (k <= hi)))
-        if not inside or _random.uniform(rng) < keep_inside:
-            return _joint_outputs(order, k, rng)
+    every = np.arange(n + 1, dtype=np.int64)
+    if p >= 1:  # no mixture: a draw of the whole DP (the windows' bound is too weak)
+        whole = _joint_dp(order, every, np.ones((m, n + 1), dtype=bool), d, beta)
+        return _joint_outputs(order, whole.sample(rng)[0], rng)
+    inside = (every >= lo[:, None]) & (every <= hi[:, None])
+    whole = _joint_dp(order, every, np.ones((m, n + 1), dtype=bool), d, beta, inside)
+    # an exact coin of probability exp(-h round(x / h)), h = 2^-40, x = log(p / pi) >= 0
+    # (``_random.exponential_coin``; the rounding is in joint_float_slack)
+    x = math.log(p) - (whole.log_zs["out"] - whole.log_z)
+    steps = int(round(math.ldexp(x, 40))) if math.isfinite(x) else None
+    if steps is not None and _random.exponential_coin(steps, _COIN_RATE, rng):
+        return _joint_outputs(order, whole.sample(rng, "out")[0], rng)
+    return _joint_outputs(order, window.sample(rng)[0], rng)
+
+
+_COIN_RATE = fractions.Fraction(1, 2 ** 40)
 
 
 def _joint_outputs(order, k, rng):
@@ -841,8 +1172,7 @@ def _joint_outputs(order, k, rng):
         base, w = int(low[start]), int(high[start]) - int(low[start])
         points.extend(base + t for t in _uniform_multiset(w, stop - start, rng))
         start = stop
-    j = order.grid[0]
-    return np.sort(np.array([math.ldexp(float(p), j) for p in points], dtype=np.float64))
+    return np.sort(order.release(points))
 
 
 def _uniform_multiset(w, r, rng):

@@ -57,7 +57,9 @@ CONTINUOUS_DRAWS = {
         "documented float-approximate: HistogramTrainer.draw_noise docstring (the shared "
         "data-free standard noise R)",
     ("dppack.quantiles", "_joint_windowed"):
-        "documented float-approximate: dppack.quantiles module docstring, 'Floating point: "
-        "what is exact and what is not' (the joint method's mixture coin; recursive is the "
-        "exact default)",
+        "data-free: an exact coin, uniform() a multiple of 2^-53 and p rounded up onto "
+        "that grid, so P[uniform < p] = p exactly; the joint method's float slack (its "
+        "log weights) is "
+        "bounded and charged: dppack.quantiles module docstring, 'Floating point', and "
+        "joint_float_slack",
 }

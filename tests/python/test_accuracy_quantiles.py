@@ -54,8 +54,14 @@ def _message(call):
 
 
 def _joint_formula(eps, m, lower, upper, r, alpha):
+    # ln((N + 1) G + m - 1): the release on the resolution's lattice, G refined candidates
+    # per point (quantiles.SUBPOINTS), wider than the fine grid's ln(2 N)
+    # (where that release exists: a resolution quantilesDP accepts)
     level = alpha / (1 + SLACK) - m * 2.0 ** -50 * (1 + max(abs(lower), abs(upper)) / r)
-    return 4.0 / eps * (m * (math.log(2 * (upper - lower) / r) + SLACK) + math.log(1 / level))
+    cells = 2 * (upper - lower) / r
+    if max(abs(lower), abs(upper)) / r <= 2.0 ** 40:
+        cells = (round((upper - lower) / r) + 1) * dppack.quantiles.SUBPOINTS + m - 1
+    return 4.0 / eps * (m * (math.log(cells) + SLACK) + math.log(1 / level))
 
 
 def _best_total(x, quants, lower, upper, r):
@@ -111,12 +117,14 @@ def test_joint_formula():
         assert report.details["grid_points"] == round((upper - lower) / r)
         with pytest.raises(ValueError, match="rank error"):
             report.interval(1.0)
-    # m = 1: the continuous quantile's theorem, (2 / eps)(ln(2 N) + ln(1 / alpha)), as
-    # quantileDP's report with |R| = 2 N candidates (up to the slack). Planted: ln N for
-    # ln(2 N) -> this and the formula above fail.
+    # m = 1: the continuous quantile's theorem, (2 / eps)(ln |R| + ln(1 / alpha)), as
+    # quantileDP's report with |R| = (N + 1) G candidates (the refined lattice of the
+    # release with this resolution; up to the slack). Planted: ln N for ln |R| -> this and
+    # the formula above fail.
     one = _joint_report(1.0, quants=[0.3], lower_bound=0, upper_bound=1000,
                           resolution=1)
-    assert one.half_width == pytest.approx(2 * (math.log(2000) + math.log(20)), rel=1e-5)
+    cells = 1001 * dppack.quantiles.SUBPOINTS
+    assert one.half_width == pytest.approx(2 * (math.log(cells) + math.log(20)), rel=1e-5)
 
 
 def test_joint_formula_on_the_release_grid():

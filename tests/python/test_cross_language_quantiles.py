@@ -73,6 +73,20 @@ CASES = {
         lambda rng: dppack.quantilesDP(np.round(_X), [0.1, 0.5, 0.9], 1, 0, 100,
                                        random_state=rng, resolution=1),
     ),
+    # the joint method on a resolution (its ties' random cuts drawn by the core)
+    "joint_resolution": (
+        _case("quantilesDP(round(x), c(0.25, 0.5, 0.75), 1, 0, 100, method = 'joint', "
+              "resolution = 1)"),
+        lambda rng: dppack.quantilesDP(np.round(_X), [0.25, 0.5, 0.75], 1, 0, 100,
+                                       method="joint", random_state=rng, resolution=1),
+    ),
+    "joint_resolution_unbounded": (
+        _case("quantilesDP(round(x, 1), c(0.1, 0.9), 2, 0, 100, method = 'joint', "
+              "which.sensitivity = 'unbounded', resolution = 0.1)"),
+        lambda rng: dppack.quantilesDP(np.round(_X, 1), [0.1, 0.9], 2, 0, 100,
+                                       method="joint", which_sensitivity="unbounded",
+                                       random_state=rng, resolution=0.1),
+    ),
 }
 
 r_results = r_results_fixture(CASES, SEED)

@@ -166,10 +166,11 @@ def test_uniform_integer_exact_and_checked():
 
 
 def test_choose_is_the_exact_mechanism_at_rate_one():
-    # The unit eps makes the exact exponential mechanism's rate exactly 2^-20 per step of
-    # 2^-20: weights exp(round(L 2^20) 2^-20). Planted: eps = 2 -> the rate is not 2^-20.
-    k, rate = _random.exponential_grid(700.0, quantiles._UNIT_EPS, 1.0)
-    assert (k, rate) == (-20, Fraction(1, 2 ** 20))
+    # The unit eps makes the exact exponential mechanism's rate exactly 2^-40 per step of
+    # 2^-40: weights exp(round(L 2^40) 2^-40). Planted: eps = 2 -> the rate is not 2^-40.
+    k, rate = _random.exponential_grid(700.0, quantiles._UNIT_EPS,
+                                       quantiles._UNIT_SENSITIVITY)
+    assert (k, rate) == (-40, Fraction(1, 2 ** 40))
     logw = np.array([0.0, math.log(2.0), -np.inf, math.log(0.5), -800.0]) + 1000.0
     rng = np.random.default_rng(11)
     draws = np.array([quantiles._choose(logw, rng) for _ in range(6000)])
@@ -225,9 +226,9 @@ def test_run_volume_counts_multisets():
     dp = quantiles._JointDP(np.arange(3), np.array([3.0, 0.0, 10.0]),
                             np.ones((3, 3), dtype=bool), np.array([0.0, 0.0, 0.0, 3.0]), 0.0,
                             3)
-    terms = dp._run_terms(3)  # r = 1, 2, 3 at every interval (beta = 0, d = 0 inside)
+    terms, _ = dp._run_terms(3, "in")  # r = 1, 2, 3 at every interval (beta = 0, d = 0)
     for r, term in enumerate(terms, start=1):
-        want = dp.c[3 - r] + np.array([math.log(math.comb(w + r - 1, r)) if w else -np.inf
+        want = dp.c["in"][3 - r] + np.array([math.log(math.comb(w + r - 1, r)) if w else -np.inf
                                        for w in (3, 0, 10)])
         assert np.allclose(term[[0, 2]], want[[0, 2]]) and term[1] == -np.inf
 

@@ -11,10 +11,11 @@ test_that("joint quantiles: the core's report, resolution required", {
   expect_identical(r$half.width, py$half_width)
   expect_identical(r$units, "rank")
   expect_true(r$simultaneous)
-  # (4 / eps)(m (log(2 N) + 2^-20) + log(1 / alpha')),
+  # (4 / eps)(m (log((N + 1) G + m - 1) + 2^-20) + log(1 / alpha')), G = 65 refined
+  # candidates per lattice point of the release with this resolution,
   # alpha' = alpha / (1 + 2^-20) - m 2^-50 (1 + max(|a|, |b|) / r)
   level <- 0.05 / (1 + 2^-20) - 3 * 2^-50 * 101
-  expect_equal(r$details$total, 4 * (3 * (log(200) + 2^-20) + log(1 / level)),
+  expect_equal(r$details$total, 4 * (3 * (log(101 * 65 + 2) + 2^-20) + log(1 / level)),
                tolerance = 1e-12)
   expect_equal(r$half.width, r$details$total / 2)
   expect_identical(r$details$grid.points, 100L)

@@ -51,6 +51,12 @@ test_that("bad resolutions stop in R's notation before the data are read", {
                "resolution must be NULL or a positive finite number.", fixed = TRUE)
   expect_error(medianDP(glu, 1, 40, 250, resolution = 1e-12),
                "(upper.bound - lower.bound) / resolution", fixed = TRUE)
-  expect_error(quantilesDP(glu, 0.5, 1, 40, 250, method = "joint", resolution = 1),
-               "resolution is for method = 'recursive' or 'independent'", fixed = TRUE)
+  expect_error(quantilesDP(bad, 0.5, 1, 40, 250, method = "joint", resolution = -1),
+               "resolution must be NULL or a positive finite number.", fixed = TRUE)
+})
+
+test_that("the joint method takes a resolution: its releases are candidates", {
+  q <- quantilesDP(glu, c(0.25, 0.5, 0.75), 1, 40, 250, method = "joint", resolution = 1)
+  expect_identical(q, round(q))
+  expect_false(is.unsorted(q))
 })

@@ -200,8 +200,18 @@ def _joint_quantiles(statistic, eps, m, lower, upper, resolution, alpha, sensiti
             "resolution is too fine for the bounds: the release's floating-point outputs "
             "cannot resolve it (alpha would be spent on rounding).")
     beta = eps / (2.0 * sensitivity)  # JointExp's density exp(eps u / (2 Delta))
-    # vol(all) / vol(S) <= ((W + m - 1) / l)^m, about (2 N)^m, N = (b - a) / r
-    log_ratio = max(math.log(2.0 * steps), math.log((last - first + m - 1) / points))
+    # vol(all) / vol(S) <= ((W + m - 1) / l)^m, about (2 N)^m, N = (b - a) / r; the release
+    # with this resolution (JointExp on the lattice's N + 1 points, G refined candidates
+    # each, quantiles._lattice_coordinates): ((N + 1) G + m - 1)^m, an output's best
+    # refined candidates being at least one (its T* at most the one above); only where
+    # that release exists (a resolution it accepts)
+    try:
+        lattice = stats_quantile.check_resolution(r, lower, upper)
+    except ValueError:
+        lattice = None
+    lattice_cells = 1.0 if lattice is None else lattice.size * quantiles.SUBPOINTS + m - 1
+    log_ratio = max(math.log(2.0 * steps), math.log((last - first + m - 1) / points),
+                    math.log(lattice_cells))
     total = (m * (log_ratio + _JOINT_SLACK) + math.log(1.0 / level)) / beta
     return NoiseInterval(statistic, total / 2.0, alpha, True, math.nan, math.nan, math.nan,
                          "exponential mechanism (rank error)", "rank",
