@@ -30,7 +30,8 @@ import pytest
 
 import dppack
 from auditor import assert_private, audit
-from dppack import quantiles, stats
+from dppack import quantiles
+from dppack.stats import _quantile as stats_quantile
 
 EPS = 1.0
 
@@ -38,7 +39,7 @@ EPS = 1.0
 def _lattice_release(quants, lower, upper, resolution=1.0, which="bounded", factor=1.0):
     """release(data, rng, n) on a resolution: one public call, then n - 1 draws of
     ``_joint_exp`` at ``factor`` times the eps (1: the release); all outputs candidates."""
-    lattice = stats.check_resolution(resolution, lower, upper)
+    lattice = stats_quantile.check_resolution(resolution, lower, upper)
     candidates = lattice.points(np.arange(lattice.size))
     q = np.asarray(quants, dtype=np.float64)
     sensitivity = quantiles.joint_sensitivity(q, which)

@@ -18,6 +18,7 @@ import dppack
 from dppack import BudgetAccountant, quantiles
 from dppack.datasets import load_pima
 from dppack.quantiles import _joint_exp, joint_float_slack, joint_loss_eps
+from dppack.stats import _quantile as stats_quantile
 
 ALPHA = 1e-3
 GLU = np.asarray(load_pima()["glu"], dtype=np.float64)
@@ -174,7 +175,7 @@ def _lattice_law(data, quants, eps, lower, upper, resolution, bits):
     """The exact law of the lattice outputs: the average over every placement of the
     records on lattice points (2^bits cuts each) of JointExp on the refined candidates
     (G = 2^bits + 1 per lattice point), by enumeration of the refined m-tuples."""
-    lattice = dppack.stats.check_resolution(resolution, lower, upper)
+    lattice = stats_quantile.check_resolution(resolution, lower, upper)
     g = 2 ** bits + 1
     positions = lattice.positions(np.clip(data, lower, upper))
     on = np.flatnonzero(positions % 2 == 1)
@@ -207,7 +208,7 @@ def test_joint_resolution_law_matches_enumeration(monkeypatch):
     data = np.array([1.0, 1.0, 2.0, 2.5, 2.0, 7.0])
     quants = (0.3, 0.7)
     law = _lattice_law(data, quants, 3.0, 0.0, 3.0, 1.0, 1)
-    lattice = dppack.stats.check_resolution(1.0, 0.0, 3.0)
+    lattice = stats_quantile.check_resolution(1.0, 0.0, 3.0)
     rng = np.random.default_rng(8)
     counts = {}
     draws = 1500
