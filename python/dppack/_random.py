@@ -1389,12 +1389,14 @@ def _word_thresholds(bounds):
     return out
 
 
-def bernoulli_real_rows(bounds, size, rng):
+def bernoulli_real_rows(bounds, size, rng, thresholds=None):
     """Exact Bernoulli(p_i) draws, ``size`` per probability: a bool array (len(bounds), size).
 
     The draws of :func:`bernoulli_real` for several probabilities at once (one word per
     draw; row i compared with the 64-bit thresholds of ``bounds[i]``, the undecided draws
     refined as there). Same law as ``len(bounds)`` calls of :func:`bernoulli_real`.
+    ``thresholds``, if given, are those of :func:`_word_thresholds` for ``bounds`` (a caller
+    that computed them once).
 
     Examples
     --------
@@ -1406,7 +1408,8 @@ def bernoulli_real_rows(bounds, size, rng):
     exact = _exact_samplers()
     rows, size = len(bounds), int(size)
     top = 1 << 64
-    thresholds = [_word_thresholds(b) for b in bounds]
+    if thresholds is None:
+        thresholds = [_word_thresholds(b) for b in bounds]
     low = np.array([min(max(lo, 0), top - 1) for lo, _ in thresholds], dtype=np.uint64)
     high = np.array([min(max(hi, 0), top - 1) for _, hi in thresholds], dtype=np.uint64)
     certain = np.array([lo >= top for lo, _ in thresholds], dtype=bool)
@@ -1427,3 +1430,330 @@ def bernoulli_real_rows(bounds, size, rng):
                 out[i, j] = False
                 break
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# Exact samplers at float speed (noise reduction): one 64-bit word per decision, decided in
+# floating point with a rigorous margin, and exactly, on further bits, inside the margin.
+# --------------------------------------------------------------------------------------------
+
+# The relative error allowed to NumPy's float64 log, exp and expm1 (the IEEE 754 recommendation
+# is correct rounding, 2^-53; glibc states at most 1 or 2 ulps and NumPy's SIMD kernels at
+# most 4, about 2^-51): 2^-46 is 32 times the larger of these, and the fast paths below are
+# exact whenever the library is within it (tests/python/test_noise_reduction_speed.py checks
+# the bound against exact rational bounds).
+LIBM_ERROR = 2.0 ** -46
+_FAST_MIN_WORD = 1 << 20  # below, the uniform is too short for the float decision
+_FAST_LARGEST = 2.0 ** 61  # geometric values beyond go to the exact path (int64 headroom)
+# test hook: True sends every draw of the fast samplers to their exact path (the same law)
+FORCE_EXACT_PATH = False
+
+
+def _exp_neg_bounds(y, bits):
+    """Fractions lo <= exp(-y) <= hi for a Fraction y >= 0, within a relative 2^-bits."""
+    lo, hi = exp_series_bounds(y, 0, 1, bits)
+    return 1 / hi, 1 / lo
+
+
+def _below(state, bounds, rng):
+    """Whether U < p, for the uniform U whose leading bits ``state = [value, nbits]`` holds
+    (U in [value, value + 1) / 2^nbits) and p known through ``bounds(bits)`` (Fractions,
+    tightening as bits grow). Undecided: 64 more bits of U are drawn and ``state`` updated,
+    so later comparisons of the same U stay consistent."""
+    exact = _exact_samplers()
+    while True:
+        value, nbits = state
+        lo, hi = bounds(nbits + 16)
+        if (value + 1) <= lo * (1 << nbits):
+            return True
+        if value >= hi * (1 << nbits):
+            return False
+        state[0] = (value << 64) | exact._py_word(rng)
+        state[1] = nbits + 64
+
+
+def _geometric_exact(value, nbits, rate, guess, rng):
+    """G = #{k >= 1: U < exp(-k rate)} exactly, for U with leading bits value / 2^nbits and
+    a Fraction ``rate`` > 0: a search from ``guess`` (doubling steps, then bisection), every
+    comparison exact (:func:`_below`)."""
+    state = [value, nbits]
+
+    def below(k):
+        return k <= 0 or _below(state, functools.partial(_exp_neg_bounds, k * rate), rng)
+
+    low = max(int(guess), 0)
+    if below(low):  # G >= low: find the first k above with U >= exp(-k rate)
+        step = 1
+        high = low + step
+        while below(high):
+            low, step = high, 2 * step
+            high = low + step
+    else:  # G < low
+        high, step = low, 1
+        low = max(high - step, 0)
+        while not below(low):
+            high, step = low, 2 * step
+            low = max(high - step, 0)
+    while high - low > 1:  # below(low), not below(high)
+        middle = (low + high) // 2
+        if below(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def _geometric_words(v, s, t, rng):
+    """G_i = #{k >= 1: U_i < exp(-k s_i / t)} for U_i in [v_i, v_i + 1) / 2^63 (the uniform
+    whose leading 63 bits are v_i), s an int64 array (or an int), t an int: int64 (object if
+    a value reaches 2^62, never in practice).
+
+    Fast path: G = floor(L), L = -ln(U) t / s (L is not an integer almost surely), from
+    L_f = (63 ln 2 - ln(v)) / a_f in floating point. For every U of the word's interval,
+    -ln(U) lies within E = 1.01 / v + 2^-40 of 63 ln 2 - ln(v) computed in float (the
+    interval's width ln(1 + 1/v) <= 1 / v; the log within 44 LIBM_ERROR < 2^-40.5 absolute,
+    since ln(v) < 44; the constant, the conversion of v and the subtraction within 2^-45),
+    and a_f = s / t within a relative 2^-51 of the rate, the division as well, so L lies
+    within M0 = E (1 + 2^-49) / a_f + |L_f| 2^-49 of L_f. The margin taken,
+    M = 1.001 E / a_f + |L_f| 2^-47, also covers the rounding of L_f - M and L_f + M; where
+    floor(L_f - M) = floor(L_f + M), every U of the interval gives that G, and it is G.
+    Elsewhere (probability about 2 M per draw, below 2^-16 for the rates here, and for
+    v < 2^20), the same U is continued exactly (:func:`_geometric_exact`). G is a function
+    of U alone either way: the law is exactly P(G >= k) = exp(-k s / t).
+    """
+    s_array = np.asarray(s)
+    rate_f = s_array.astype(np.float64) / float(t)
+    vf = v.astype(np.float64)
+    ell = (63.0 * math.log(2.0)) - np.log(np.maximum(vf, 0.5))
+    L = ell / rate_f
+    margin = (1.001 * (1.01 / np.maximum(vf, 0.5) + 2.0 ** -40)) / rate_f + L * 2.0 ** -47
+    low = np.floor(L - margin)
+    undecided = (low != np.floor(L + margin)) | (vf < _FAST_MIN_WORD) | (L + margin >= _FAST_LARGEST)
+    if FORCE_EXACT_PATH:
+        undecided[:] = True
+    out = np.where(undecided, 0.0, low).astype(np.int64)
+    wide = False
+    for i in np.flatnonzero(undecided).tolist():
+        s_i = int(s_array[i]) if s_array.ndim else int(s_array)
+        guess = low[i] if math.isfinite(low[i]) and low[i] < _FAST_LARGEST else 0
+        g = _geometric_exact(int(v[i]), 63, _fraction(s_i) / int(t), guess, rng)
+        if g >= (1 << 62) and not wide:
+            out, wide = out.astype(object), True
+        out[i] = g
+    return out
+
+
+def geometric_fast(s, t, size, rng):
+    """``size`` exact draws G >= 0 with P(G >= k) = exp(-k s / t) (s, t positive integers;
+    s may be an int64 array of ``size`` rates' numerators), one 64-bit word each
+    (:func:`_geometric_words`). int64.
+
+    Examples
+    --------
+    >>> g = geometric_fast(1, 2, 20000, as_generator(0))
+    >>> abs(float(g.mean()) - 1 / (math.exp(0.5) - 1)) < 0.05
+    True
+    """
+    exact = _exact_samplers()
+    v = exact.words(rng, int(size)) >> np.uint64(1)
+    return _geometric_words(v, s, int(t), rng)
+
+
+def discrete_laplace_fast(s, t, size, rng):
+    """``size`` exact draws Z with P(Z = z) proportional to exp(-|z| s / t), one word each
+    (and again for the rejected ones): the law of :func:`discrete_laplace`, faster.
+
+    ``s`` may be an int64 array of ``size`` numerators (one rate per entry, a common t).
+    Each word gives a fair sign B (its lowest bit) and, from its other 63 bits, G with
+    P(G >= k) = q^k, q = exp(-s / t) (:func:`_geometric_words`); (B = 1, G = 0) is rejected
+    and drawn again, else Z = (1 - 2B) G. Then P(Z = z) is proportional to (1 - q) q^|z| / 2
+    for every z (z = 0 only from B = 0): the discrete Laplace law (Canonne, Kamath and Steinke
+    2020, Algorithm 2 draws it as such a signed geometric too). int64.
+
+    Examples
+    --------
+    >>> z = discrete_laplace_fast(1, 1, 20000, as_generator(0))
+    >>> abs(float(z.var()) - 2 * math.exp(-1) / (1 - math.exp(-1)) ** 2) < 0.1
+    True
+    """
+    exact = _exact_samplers()
+    size, t = int(size), int(t)
+    s_array = np.asarray(s, dtype=np.int64)
+    out = np.zeros(size, dtype=np.int64)
+    todo = np.arange(size)
+    while todo.size:
+        w = exact.words(rng, todo.size)
+        negative = (w & np.uint64(1)).astype(bool)
+        g = _geometric_words(w >> np.uint64(1), s_array[todo] if s_array.ndim else s_array,
+                             t, rng)
+        if g.dtype == object and out.dtype != object:
+            out = out.astype(object)
+        out[todo] = np.where(negative, -g, g)
+        todo = todo[negative & (g == 0)]
+    return out
+
+
+def bernoulli_exp_fast(n, d, rng):
+    """Exact Bernoulli(exp(-n_i / d_i)) per entry (n an int64 array >= 0, d a positive int
+    or int64 array), one 64-bit word each: a bool array.
+
+    With U in [w, w + 1) / 2^64 from the word w: p_f = exp(-x_f), x_f = n / d in float
+    (x_f capped at 600: exp(-600) < 2^-865 bounds the probability above there) is within a
+    relative eta = 2 LIBM_ERROR + x_f 2^-50 + 2^-50 of p (the rate's rounding moves the
+    exponent by x_f 2^-51; exp errs by LIBM_ERROR). U < p is settled when
+    w (1 + 2^-52) + 1 < 2^64 p_f (1 - eta), and U >= p when w > 2^64 p_f (1 + eta) (eta also
+    covers the rounding of the word and the products). Otherwise (probability about
+    2 eta p) the same U is compared exactly on further bits with rational bounds of exp(-x)
+    (:func:`_below`). The coin is a function of U alone: exactly Bernoulli(exp(-x)).
+
+    Examples
+    --------
+    >>> coins = bernoulli_exp_fast(np.ones(20000, dtype=np.int64), 2, as_generator(0))
+    >>> abs(float(coins.mean()) - math.exp(-0.5)) < 0.02
+    True
+    """
+    exact = _exact_samplers()
+    n = np.asarray(n, dtype=np.int64)
+    d_array = np.asarray(d)
+    w = exact.words(rng, n.size)
+    x = np.minimum(n.astype(np.float64) / d_array.astype(np.float64), 600.0)
+    threshold = np.exp(-x) * 2.0 ** 64
+    eta = 2 * LIBM_ERROR + (x + 1.0) * 2.0 ** -50
+    wf = w.astype(np.float64)
+    yes = wf * (1.0 + 2.0 ** -52) + 1.0 < threshold * (1.0 - eta)
+    no = wf > threshold * (1.0 + eta)
+    undecided = ~(yes | no)
+    if FORCE_EXACT_PATH:
+        undecided[:] = True
+    for i in np.flatnonzero(undecided).tolist():
+        d_i = int(d_array[i]) if d_array.ndim else int(d_array)
+        y = _fraction(int(n[i])) / d_i
+        yes[i] = _below([int(w[i]), 64], functools.partial(_exp_neg_bounds, y), rng)
+    return yes
+
+
+def discrete_gaussian_fast(p, size, rng):
+    """``size`` exact draws Z with P(Z = z) proportional to exp(-z^2 / (2 p)) (p a positive
+    integer, a multiple of the proposal scale t = 2^j of :func:`gaussian_variance`): the law
+    of :func:`discrete_gaussian` (p, 1), faster.
+
+    Canonne, Kamath and Steinke (2020), Algorithm 3: Y ~ DL with scale t
+    (:func:`discrete_laplace_fast`), accepted with probability exp(-(|Y| - p / t)^2 / (2 p))
+    (:func:`bernoulli_exp_fast`; p / t is an integer); the accepted Y have the discrete
+    Gaussian law for any t > 0. Beyond |Y| - p / t >= 2^31 (int64 squares; probability
+    below exp(-2^10) per trial here) the coin is drawn on Python integers. int64.
+
+    Examples
+    --------
+    >>> z = discrete_gaussian_fast(gaussian_variance(400), 20000, as_generator(0))
+    >>> abs(float(z.std()) - 20) < 0.5
+    True
+    """
+    exact = _exact_samplers()
+    p, size = int(p), int(size)
+    t = 1 << exact.gaussian_proposal_exponent(p, 1)
+    if p % t:
+        raise ValueError("p must be a multiple of the proposal scale (gaussian_variance).")
+    centre = p // t
+    out = np.zeros(size, dtype=np.int64)
+    filled = 0
+    while filled < size:
+        need = size - filled
+        count = int(need * 1.45) + 8  # about 0.7 of the trials are accepted
+        y = discrete_laplace_fast(1, t, count, rng)
+        if y.dtype == object:  # a |Y| of 2^62 or more (never, in practice): Python integers
+            accepted = np.array([exact.py_bernoulli_exp((abs(v) - centre) ** 2, 2 * p, rng)
+                                 for v in y.tolist()], dtype=bool)
+            out = out.astype(object)
+        else:
+            w = np.abs(y) - centre
+            safe = np.abs(w) < (1 << 31)
+            accepted = bernoulli_exp_fast(np.where(safe, w * w, 0), 2 * p, rng)
+            for i in np.flatnonzero(~safe).tolist():
+                accepted[i] = exact.py_bernoulli_exp(int(w[i]) ** 2, 2 * p, rng)
+        values = y[accepted][:need]
+        out[filled:filled + values.size] = values
+        filled += values.size
+    return out
+
+
+def _geometric_one(v, s, t, rng):
+    """:func:`_geometric_words` for one word's 63 bits ``v`` on Python floats and integers
+    (the same decision with the same margin; math.log is the C library's log)."""
+    if v >= _FAST_MIN_WORD and not FORCE_EXACT_PATH:
+        rate = s / t
+        L = (63.0 * math.log(2.0) - math.log(v)) / rate
+        margin = (1.001 * (1.01 / v + 2.0 ** -40)) / rate + L * 2.0 ** -47
+        low = math.floor(L - margin)
+        if low == math.floor(L + margin) and L + margin < _FAST_LARGEST:
+            return low
+        guess = low
+    else:
+        guess = 0
+    return _geometric_exact(v, 63, _fraction(s) / t, guess, rng)
+
+
+def discrete_laplace_one(s, t, rng):
+    """One draw of :func:`discrete_laplace_fast` (Python integers s, t), a Python int: the
+    same law, without the arrays' fixed cost.
+
+    Examples
+    --------
+    >>> rng = as_generator(0)
+    >>> z = [discrete_laplace_one(1, 1, rng) for _ in range(4000)]
+    >>> abs(sum(v == 0 for v in z) / 4000 - math.tanh(0.5)) < 0.03
+    True
+    """
+    exact = _exact_samplers()
+    while True:
+        w = exact._py_word(rng)
+        g = _geometric_one(w >> 1, s, t, rng)
+        if w & 1:
+            if g:
+                return -g
+        else:
+            return g
+
+
+def bernoulli_word(word, low, high, bounds, rng):
+    """Bernoulli(p) from one uniform 64-bit ``word`` (a Python int) with the thresholds
+    (low, high) of :func:`_word_thresholds`: True if word < low, False if word >= high,
+    else decided exactly on further bits (:func:`_below`): the draw of
+    :func:`bernoulli_real` for one value, on Python integers."""
+    if word < low:
+        return True
+    if word >= high:
+        return False
+    return _below([word, 64], bounds, rng)
+
+
+def bernoulli_exp_one(n, d, rng):
+    """One draw of :func:`bernoulli_exp_fast` (Python integers n >= 0, d >= 1), a bool: the
+    same decision and margin on Python floats (math.exp is the C library's exp)."""
+    w = _exact_samplers()._py_word(rng)
+    if not FORCE_EXACT_PATH:
+        x = min(n / d, 600.0)
+        threshold = math.exp(-x) * 2.0 ** 64
+        eta = 2 * LIBM_ERROR + (x + 1.0) * 2.0 ** -50
+        wf = float(w)
+        if wf * (1.0 + 2.0 ** -52) + 1.0 < threshold * (1.0 - eta):
+            return True
+        if wf > threshold * (1.0 + eta):
+            return False
+    return _below([w, 64], functools.partial(_exp_neg_bounds, _fraction(n) / d), rng)
+
+
+def discrete_gaussian_one(p, rng):
+    """One draw of :func:`discrete_gaussian_fast` (the same law and steps) on Python
+    integers, without the arrays' fixed cost."""
+    exact = _exact_samplers()
+    p = int(p)
+    t = 1 << exact.gaussian_proposal_exponent(p, 1)
+    if p % t:
+        raise ValueError("p must be a multiple of the proposal scale (gaussian_variance).")
+    centre = p // t
+    while True:
+        y = discrete_laplace_one(1, t, rng)
+        w = abs(y) - centre
+        if bernoulli_exp_one(w * w, 2 * p, rng):
+            return y

@@ -168,26 +168,56 @@ def _keep_bounds(a1, a2):
     return functools.partial(_keep_interval, a1, a2)
 
 
+@functools.lru_cache(maxsize=256)
+def _batch_plan(units, levels):
+    """What the batch path needs of the levels ``levels`` (a tuple of floats) and the
+    sensitivity ``units``, computed once: the rates (t_i, s_i) of :func:`_level_rate`, and
+    for the lower levels T-1, ..., 1 (the order of the coins) the keep-probability bounds
+    with their 64-bit thresholds (``dppack._random._word_thresholds``)."""
+    rates = tuple(_level_rate(units, e) for e in levels)
+    a = [fractions.Fraction(s, t) for t, s in rates]
+    one = functools.partial(_certain, fractions.Fraction(1))
+    bounds = tuple(one if a[i] >= a[i + 1] else _keep_bounds(a[i], a[i + 1])
+                   for i in range(len(levels) - 2, -1, -1))
+    thresholds = tuple(_random._word_thresholds(b) for b in bounds)
+    return rates, bounds, thresholds
+
+
+def _certain(p, bits):
+    return p, p
+
+
+# up to this many entries, the batch path runs entry by entry on Python integers
+SMALL_PATH = 16
+
+
 def integer_noise_path(size, units, levels, rng):
     """The integer noise Z_1, ..., Z_T of the batch Laplace path: a (T, size) array.
 
-    Z_T ~ DL(a_T) entrywise (exact, :func:`dppack._random.discrete_laplace`); for
-    t = T-1, ..., 1 each entry keeps Z_{t+1} with probability p_t = c(a_{t+1}) / c(a_t)
-    (exact coins, :func:`dppack._random.bernoulli_real_rows`, all levels at once) and
-    otherwise adds a fresh DL(a_t) draw. Then Z_t ~ DL(a_t) for every t, with a_t D <= eps_t
-    (:func:`_level_rate`). The draws: Z_T, then the coins of levels T-1, ..., 1 (one row
-    each), then the fresh draws of levels T-1, ..., 1 where a coin failed.
+    Z_T ~ DL(a_T) entrywise (exact); for t = T-1, ..., 1 each entry keeps Z_{t+1} with
+    probability p_t = c(a_{t+1}) / c(a_t) (exact coins, one 64-bit word each against the
+    thresholds of the bounds of p_t, refined exactly when the word cannot decide) and
+    otherwise adds a fresh DL(a_t) draw. Then Z_t ~ DL(a_t) for every t, with
+    a_t D <= eps_t (:func:`_level_rate`). Levels closer than the rates' resolution
+    (a_t >= a_{t+1}) keep the noise (p = 1).
+
+    The draws: for more than ``SMALL_PATH`` entries, Z_T
+    (:func:`dppack._random.discrete_laplace`), then the coins of levels T-1, ..., 1 (one
+    row each, :func:`dppack._random.bernoulli_real_rows`), then the fresh draws of levels
+    T-1, ..., 1 where a coin failed; for fewer, entry by entry, Z_T and then, level by
+    level, the coin and the fresh draw if it failed, on Python integers
+    (:func:`dppack._random.discrete_laplace_one`, :func:`dppack._random.bernoulli_word`).
+    Both are the same law: every draw is exact and independent of the others.
     """
     T = len(levels)
-    rates = [_level_rate(units, e) for e in levels]
-    a = [fractions.Fraction(s, t) for t, s in rates]
+    rates, bounds, thresholds = _batch_plan(units, tuple(float(e) for e in levels))
+    if size <= SMALL_PATH:
+        return _small_noise_path(size, rates, bounds, thresholds, rng)
     steps = np.zeros((T, size), dtype=np.int64)
     steps[T - 1] = _random.discrete_laplace(*rates[-1], size, rng)
-    # levels closer than the rates' resolution (a_t >= a_{t+1}) keep the noise: p = 1
     order = list(range(T - 2, -1, -1))
-    bounds = [(lambda bits: (fractions.Fraction(1), fractions.Fraction(1)))
-              if a[i] >= a[i + 1] else _keep_bounds(a[i], a[i + 1]) for i in order]
-    keep = _random.bernoulli_real_rows(bounds, size, rng) if order else None
+    keep = (_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds)
+            if order else None)
     wide = False
     for row, i in enumerate(order):
         fresh = np.flatnonzero(~keep[row])
@@ -198,6 +228,27 @@ def integer_noise_path(size, units, levels, rng):
             steps[i, fresh] = draws
     # Z_t = Z_T + the fresh draws of levels T-1, ..., t
     return np.cumsum(steps[::-1], axis=0)[::-1]
+
+
+def _small_noise_path(size, rates, bounds, thresholds, rng):
+    """:func:`integer_noise_path` entry by entry on Python integers (a few entries)."""
+    T = len(rates)
+    exact = _random._exact_samplers()
+    columns = []
+    for _ in range(size):
+        t, s = rates[-1]
+        z = _random.discrete_laplace_one(s, t, rng)
+        column = [z]
+        for row, i in enumerate(range(T - 2, -1, -1)):
+            low, high = thresholds[row]
+            if not _random.bernoulli_word(exact._py_word(rng), low, high, bounds[row], rng):
+                t, s = rates[i]
+                z += _random.discrete_laplace_one(s, t, rng)
+            column.append(z)
+        columns.append(column[::-1])
+    wide = any(abs(v) >= (1 << 62) for column in columns for v in column)
+    out = np.array(columns, dtype=object if wide else np.int64).reshape(size, T)
+    return out.T.copy()
 
 
 def laplace_noise_path(values, sensitivity, eps, rng, coordinates=None):
@@ -293,7 +344,7 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     >>> path.shape
     (3,)
     >>> [round(float(v), 2) for v in path]
-    [16.73, 3.43, 3.49]
+    [-11.2, 0.46, 4.33]
     >>> LaplaceNoiseReduction([5.0, 6.0], [0.1, 0.5, 1.0], 1.0, random_state=1).shape
     (3, 2)
     """
@@ -369,22 +420,23 @@ def _coin_exp(rate, n, rng):
 # for the last few (each round has a fixed cost; about 2/3 of the proposals are accepted)
 CANDIDATES = 3
 CANDIDATES_FEW = 24
-FEW = 4  # up to this many entries, laplace_reduce_noise runs entry by entry on Python integers
+FEW = 16  # up to this many entries, laplace_reduce_noise runs entry by entry on Python integers
 
 
 def _coin(bounds, rng):
-    return bool(_random.bernoulli_real(bounds, 1, rng)[0])
+    low, high = _random._word_thresholds(bounds)
+    return _random.bernoulli_word(_random._exact_samplers()._py_word(rng), low, high, bounds,
+                                  rng)
 
 
 def _coin_exp_one(rate, n, rng):
-    return bool(_random.bernoulli_exp_wide([n * rate.numerator], rate.denominator, rng)[0])
+    return _random.bernoulli_exp_one(n * rate.numerator, rate.denominator, rng)
 
 
 def _geometric_one(rate, rng):
-    while True:
-        z = int(_random.discrete_laplace(rate.denominator, rate.numerator, 1, rng)[0])
-        if z:
-            return abs(z)
+    """J >= 1 with P(J = j) proportional to exp(-rate j): 1 + G, P(G >= k) = exp(-rate k)."""
+    return 1 + _random._geometric_one(_random._exact_samplers()._py_word(rng) >> 1,
+                                      rate.numerator, rate.denominator, rng)
 
 
 def _reduce_one(x, a1, a2, tail_mass, core_cap, rng):
@@ -555,7 +607,7 @@ class LaplaceNoiseReductionOnline:
     >>> round(float(online.release), 2)
     -10.12
     >>> round(float(online.reduce(1.0)), 2)
-    4.53
+    4.04
     >>> online.levels, online.privacy_
     ([0.1, 1.0], PrivacyLoss.pure(eps=1.0))
     """
@@ -780,7 +832,7 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     >>> path = GaussianNoiseReduction(5.0, variances=[4.0, 1.0, 0.25], sensitivity=1.0,
     ...                               random_state=1)
     >>> [round(float(v), 2) for v in path]
-    [5.89, 5.38, 5.24]
+    [5.8, 4.61, 4.42]
     """
     _frames.refuse_dask("GaussianNoiseReduction", true_values, variances)
     bill = accounting.charge(
@@ -841,6 +893,19 @@ def gaussian_noise_path(values, s, sensitivity, rng):
     k, variances = gaussian_path_grid(s, sensitivity, x.size)
     T = len(variances)
     out = np.empty((T,) + x.shape)
+    if x.size <= SMALL_PATH:  # entry by entry on Python integers: the same law
+        columns = []
+        for _ in range(x.size):
+            z, column = 0, []
+            for p in variances:
+                z += _random.discrete_gaussian_one(p, rng)
+                column.append(z)
+            columns.append(column)
+        wide = any(abs(v) >= (1 << 62) for column in columns for v in column)
+        path = np.array(columns, dtype=object if wide else np.int64).reshape(x.size, T).T
+        for i in range(T):
+            out[T - 1 - i] = _random.release_on_grid(x, path[i], k)
+        return out
     z = np.asarray(_random.discrete_gaussian(variances[0], 1, x.size, rng))
     out[T - 1] = _random.release_on_grid(x, z, k)
     for i, p in enumerate(variances[1:], start=1):
