@@ -1544,9 +1544,8 @@ def _geometric_words(v, s, t, rng):
 
 
 def geometric_fast(s, t, size, rng):
-    """``size`` exact draws G >= 0 with P(G >= k) = exp(-k s / t) (s, t positive integers;
-    s may be an int64 array of ``size`` rates' numerators), one 64-bit word each
-    (:func:`_geometric_words`). int64.
+    """``size`` exact draws G >= 0 with P(G >= k) = exp(-k s / t) (s, t positive integers),
+    one 64-bit word each (:func:`_geometric_split`; more for rates below 2^-16). int64.
 
     Examples
     --------
@@ -1554,18 +1553,60 @@ def geometric_fast(s, t, size, rng):
     >>> abs(float(g.mean()) - 1 / (math.exp(0.5) - 1)) < 0.05
     True
     """
-    exact = _exact_samplers()
-    v = exact.words(rng, int(size)) >> np.uint64(1)
-    return _geometric_words(v, s, int(t), rng)
+    return _geometric_split(exact_words(rng, int(size)) >> np.uint64(1), int(s), int(t), rng)
+
+
+def exact_words(rng, size):
+    """``size`` uniform 64-bit words (:func:`dppack._exact.words`)."""
+    return _exact_samplers().words(rng, size)
+
+
+_SPLIT_RATE_BITS = 16  # rates below 2^-16 are split (float L would be too coarse)
+
+
+def _split(s, t):
+    """m = 2^j with s m / t in (2^-5, 2^-4] when s / t < 2^-16, else 1."""
+    if s << _SPLIT_RATE_BITS >= t:
+        return 1
+    return 1 << ((t // (16 * s)).bit_length() - 1)
+
+
+def _geometric_split(v, s, t, rng):
+    """G with P(G >= k) = exp(-k s / t) from the 63-bit uniforms ``v`` (one per draw).
+
+    For a rate a = s / t below 2^-16, the float decision of :func:`_geometric_words` would
+    be too coarse (L about 44 / a), so G = m H + R with m = 2^j (:func:`_split`, m a in
+    (2^-5, 2^-4]): H with P(H >= k) = exp(-k m a) from ``v``, and R on {0, ..., m - 1}
+    with P(R = r) proportional to exp(-a r), a uniform r (the top j bits of a word) kept
+    with probability exp(-a r) >= exp(-1/16) (:func:`bernoulli_exp_fast`), drawn again
+    otherwise. H and R are independent and P(G = m h + r) is proportional to
+    exp(-a m h) exp(-a r) = exp(-a (m h + r)): the law of G (as CKS Algorithm 2 builds its
+    geometric from a uniform part and a coarser geometric).
+    """
+    m = _split(s, t)
+    h = _geometric_words(v, s * m, t, rng)
+    if m == 1:
+        return h
+    j = m.bit_length() - 1
+    r = np.zeros(v.size, dtype=np.int64)
+    todo = np.arange(v.size)
+    while todo.size:
+        u = (exact_words(rng, todo.size) >> np.uint64(64 - j)).astype(np.int64)
+        ok = bernoulli_exp_fast(u * s, t, rng)
+        r[todo[ok]] = u[ok]
+        todo = todo[~ok]
+    if h.dtype == object:
+        return np.array([m * int(a) + int(b) for a, b in zip(h.tolist(), r.tolist())],
+                        dtype=object)
+    return h * m + r
 
 
 def discrete_laplace_fast(s, t, size, rng):
     """``size`` exact draws Z with P(Z = z) proportional to exp(-|z| s / t), one word each
     (and again for the rejected ones): the law of :func:`discrete_laplace`, faster.
 
-    ``s`` may be an int64 array of ``size`` numerators (one rate per entry, a common t).
     Each word gives a fair sign B (its lowest bit) and, from its other 63 bits, G with
-    P(G >= k) = q^k, q = exp(-s / t) (:func:`_geometric_words`); (B = 1, G = 0) is rejected
+    P(G >= k) = q^k, q = exp(-s / t) (:func:`_geometric_split`); (B = 1, G = 0) is rejected
     and drawn again, else Z = (1 - 2B) G. Then P(Z = z) is proportional to (1 - q) q^|z| / 2
     for every z (z = 0 only from B = 0): the discrete Laplace law (Canonne, Kamath and Steinke
     2020, Algorithm 2 draws it as such a signed geometric too). int64.
@@ -1576,16 +1617,13 @@ def discrete_laplace_fast(s, t, size, rng):
     >>> abs(float(z.var()) - 2 * math.exp(-1) / (1 - math.exp(-1)) ** 2) < 0.1
     True
     """
-    exact = _exact_samplers()
-    size, t = int(size), int(t)
-    s_array = np.asarray(s, dtype=np.int64)
+    size, t, s = int(size), int(t), int(s)
     out = np.zeros(size, dtype=np.int64)
     todo = np.arange(size)
     while todo.size:
-        w = exact.words(rng, todo.size)
+        w = exact_words(rng, todo.size)
         negative = (w & np.uint64(1)).astype(bool)
-        g = _geometric_words(w >> np.uint64(1), s_array[todo] if s_array.ndim else s_array,
-                             t, rng)
+        g = _geometric_split(w >> np.uint64(1), s, t, rng)
         if g.dtype == object and out.dtype != object:
             out = out.astype(object)
         out[todo] = np.where(negative, -g, g)
@@ -1678,8 +1716,22 @@ def discrete_gaussian_fast(p, size, rng):
 
 
 def _geometric_one(v, s, t, rng):
-    """:func:`_geometric_words` for one word's 63 bits ``v`` on Python floats and integers
-    (the same decision with the same margin; math.log is the C library's log)."""
+    """:func:`_geometric_split` for one word's 63 bits ``v`` on Python floats and integers
+    (the same decisions with the same margins; math.log is the C library's log)."""
+    m = _split(s, t)
+    if m == 1:
+        return _geometric_one_word(v, s, t, rng)
+    h = _geometric_one_word(v, s * m, t, rng)
+    exact = _exact_samplers()
+    j = m.bit_length() - 1
+    while True:
+        r = exact._py_word(rng) >> (64 - j)
+        if bernoulli_exp_one(r * s, t, rng):
+            return m * h + r
+
+
+def _geometric_one_word(v, s, t, rng):
+    """:func:`_geometric_words` for one value, on Python floats and integers."""
     if v >= _FAST_MIN_WORD and not FORCE_EXACT_PATH:
         rate = s / t
         L = (63.0 * math.log(2.0) - math.log(v)) / rate

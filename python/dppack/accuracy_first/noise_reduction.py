@@ -344,7 +344,7 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     >>> path.shape
     (3,)
     >>> [round(float(v), 2) for v in path]
-    [-11.2, 0.46, 4.33]
+    [7.53, 2.01, 4.32]
     >>> LaplaceNoiseReduction([5.0, 6.0], [0.1, 0.5, 1.0], 1.0, random_state=1).shape
     (3, 2)
     """
@@ -607,7 +607,7 @@ class LaplaceNoiseReductionOnline:
     >>> round(float(online.release), 2)
     -10.12
     >>> round(float(online.reduce(1.0)), 2)
-    4.04
+    4.01
     >>> online.levels, online.privacy_
     ([0.1, 1.0], PrivacyLoss.pure(eps=1.0))
     """
@@ -853,6 +853,15 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
 
 
 def gaussian_path_grid(s, sensitivity, coordinates):
+    """The grid exponent k and the integer variances of the path (:func:`_gaussian_path_grid`,
+    computed once per arguments)."""
+    return _gaussian_path_grid(tuple(float(v) for v in s),
+                               None if sensitivity is None else float(sensitivity),
+                               int(coordinates))
+
+
+@functools.lru_cache(maxsize=256)
+def _gaussian_path_grid(s, sensitivity, coordinates):
     """The grid exponent k and the integer variances p_T, p_{T-1}, ..., p_1 of the path.
 
     g = 2^k is ``dppack._random.discrete_gaussian_grid`` (sqrt(s_T), Delta, m) (the last,
@@ -879,7 +888,7 @@ def gaussian_path_grid(s, sensitivity, coordinates):
     for t in range(len(s) - 2, -1, -1):
         step = fractions.Fraction(float(s[t])) - fractions.Fraction(float(s[t + 1]))
         variances.append(_random.gaussian_variance(math.ceil(step * inverse_g2)))
-    return k, variances
+    return k, tuple(variances)
 
 
 def gaussian_noise_path(values, s, sensitivity, rng):
