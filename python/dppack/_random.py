@@ -1809,3 +1809,56 @@ def discrete_gaussian_one(p, rng):
         w = abs(y) - centre
         if bernoulli_exp_one(w * w, 2 * p, rng):
             return y
+
+
+def cumulative_index(cumulative, eta, bounds, rng):
+    """Exact inverse-CDF choices: per entry, the number of k with U >= c_k for one uniform U.
+
+    Parameters
+    ----------
+    cumulative : list of float arrays
+        c_1 <= c_2 <= ... (per entry, probabilities in [0, 1]) in floating point: each within
+        a relative ``eta`` (an array or a float) of the exact value.
+    eta : float or float array
+        The relative error bound of the floats (the caller's proof), at most 2^-20.
+    bounds : callable
+        ``bounds(i, k, bits)`` gives Fractions lo <= c_k <= hi for entry i, within about
+        2^-bits: the exact values, for the draws the floats cannot decide.
+    rng : NumPy Generator
+
+    Returns
+    -------
+    int64 array
+        The index of the piece, 0 ... len(cumulative).
+
+    Notes
+    -----
+    One word w per entry, U in [w, w + 1) / 2^64. U < c_k is settled when
+    w (1 + 2^-52) + 1 < 2^64 c_f (1 - 2 eta) and U >= c_k when w > 2^64 c_f (1 + 2 eta) (the
+    factor 2 and the 2^-52 cover the rounding of the word and of the products); an entry
+    that some comparison cannot settle (probability about 4 eta per comparison) is decided
+    exactly with ``bounds``, on further bits of the same U (:func:`_below`). The index is a
+    function of U alone: exactly P(index = k) = c_{k+1} - c_k.
+    """
+    w = exact_words(rng, cumulative[0].size)
+    wf = w.astype(np.float64)
+    low_side = wf * (1.0 + 2.0 ** -52) + 1.0
+    slack = 2.0 * np.asarray(eta, dtype=np.float64) + 2.0 ** -50
+    index = np.zeros(w.size, dtype=np.int64)
+    undecided = np.zeros(w.size, dtype=bool)
+    for c in cumulative:
+        threshold = c * 2.0 ** 64
+        below = low_side < threshold * (1.0 - slack)
+        above = wf > threshold * (1.0 + slack)
+        index += above
+        undecided |= ~(below | above)
+    if FORCE_EXACT_PATH:
+        undecided[:] = True
+    for i in np.flatnonzero(undecided).tolist():
+        state = [int(w[i]), 64]
+        k = 0
+        while k < len(cumulative) and not _below(
+                state, functools.partial(bounds, i, k), rng):
+            k += 1
+        index[i] = k
+    return index

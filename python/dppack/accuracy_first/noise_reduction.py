@@ -504,47 +504,76 @@ def laplace_reduce_noise(noise, a1, a2, rng):
     stay = (_random.bernoulli_real(_sinh_ratio_bounds(a1, a2), x.size, rng)
             & _coin_exp(delta, n, rng))
     out = x.copy()
-    todo = np.flatnonzero(~stay)
-    y_all = np.zeros(x.size, dtype=np.int64)
-    while todo.size:
-        # independent proposals per entry; the first accepted one is kept (the rejection
-        # sampler's law, with fewer rounds)
-        candidates = CANDIDATES if todo.size > 64 else CANDIDATES_FEW
-        slots = np.repeat(todo, candidates)
-        m = n[slots]
-        core = np.minimum(m + 1, core_cap)
-        u = rng.integers(0, 2 * tail_mass + core)
-        accepted = np.zeros(slots.size, dtype=bool)
-        y = np.zeros(slots.size, dtype=np.int64)
-        tails = np.flatnonzero(u < 2 * tail_mass)
-        if tails.size:
-            j = _geometric(total, tails.size, rng)
-            ok = _random.bernoulli_real(_tail_accept_bounds(total, tail_mass), tails.size, rng)
-            right = u[tails] >= tail_mass
-            r = np.flatnonzero(right)
-            ok[r] &= _coin_exp(delta, m[tails[r]], rng)
-            y[tails] = np.where(right, m[tails] + j, -j)
-            accepted[tails] = ok
-        middle = np.flatnonzero(u >= 2 * tail_mass)
-        uniform = middle[m[middle] + 1 <= core_cap]
-        if uniform.size:
-            y[uniform] = u[uniform] - 2 * tail_mass
-            accepted[uniform] = _coin_exp(delta, y[uniform], rng)
-        geometric = middle[m[middle] + 1 > core_cap]
-        if geometric.size:
-            g = _geometric(delta, geometric.size, rng) - 1
-            ok = _random.bernoulli_real(_core_accept_bounds(delta, core_cap), geometric.size,
-                                        rng)
-            y[geometric] = g
-            accepted[geometric] = ok & (g <= m[geometric])
-        accepted = accepted.reshape(-1, candidates)
-        done = np.flatnonzero(accepted.any(axis=1))
-        first = np.argmax(accepted[done], axis=1)
-        y_all[todo[done]] = y.reshape(-1, candidates)[done, first]
-        todo = todo[~accepted.any(axis=1)]
     moved = np.flatnonzero(~stay)
-    out[moved] = np.where(x[moved] < 0, -y_all[moved], y_all[moved])
+    if moved.size:
+        y = _moved_noise(n[moved], delta, total, rng)
+        out[moved] = np.where(x[moved] < 0, -y, y)
     return out.reshape(shape)
+
+
+def _piece_bounds(delta, total, n, i, k, bits):
+    """Fraction bounds of the cumulative piece masses of :func:`_moved_noise` for entry i
+    (n = |x|): k = 0, c_1 = 1 / (1 + M2 (e^A - 1) + e^(-delta n)); k = 1,
+    c_2 = 1 - e^(-delta n) c_1, within about 2^-bits."""
+    m = int(n[i])
+    work = bits + 8
+    expm1_total = _random.exp_series_bounds(total, 1, 1, work)  # e^A - 1
+    num = _random.exp_series_bounds(delta * (m + 1), 1, 1, work)  # e^(d (m+1)) - 1
+    num_exp = _random.exp_series_bounds(delta * (m + 1), 0, 1, work)  # e^(d (m+1))
+    den = _random.exp_series_bounds(delta, 1, 1, work)  # e^d - 1
+    den_exp = _random.exp_series_bounds(delta, 0, 1, work)  # e^d
+    # M2 = (1 - e^(-d (m+1))) / (1 - e^(-d)) = ((e^(d(m+1)) - 1) / e^(d(m+1))) e^d / (e^d - 1)
+    m2 = (num[0] / num_exp[1] * den_exp[0] / den[1], num[1] / num_exp[0] * den_exp[1] / den[0])
+    tail = _random.exp_series_bounds(delta * m, 0, 1, work)  # e^(d m)
+    decay = (1 / tail[1], 1 / tail[0])  # e^(-d m)
+    c1 = (1 / (1 + m2[1] * expm1_total[1] + decay[1]),
+          1 / (1 + m2[0] * expm1_total[0] + decay[0]))
+    if k == 0:
+        return c1
+    return 1 - decay[1] * c1[1], 1 - decay[0] * c1[0]
+
+
+def _moved_noise(n, delta, total, rng):
+    """|y| for the entries that move (given x = +-n, n >= 0): the law proportional to
+    exp(-A j) at y = -j (j >= 1), exp(-delta y) for 0 <= y <= n, exp(-delta n - A j) at
+    y = n + j (A = ``total``, for x >= 0; mirrored by the caller for x < 0), by inversion.
+
+    The three pieces have masses M1 = 1 / (e^A - 1), M2 = (1 - e^(-delta (n + 1))) /
+    (1 - e^(-delta)) and M3 = e^(-delta n) M1; one uniform chooses the piece
+    (:func:`dppack._random.cumulative_index`, on c_1 = M1 / S and c_2 = (M1 + M2) / S,
+    S = M1 + M2 + M3, computed in floating point within a relative
+    eta = 16 LIBM_ERROR + (delta n + 16) 2^-50: each is a product and quotient of at most
+    six correctly rounded operations and three library calls whose arguments' relative
+    errors, at most 2^-51, move expm1 and the reciprocal relatively by as much and exp by
+    delta n times as much; exactly with :func:`_piece_bounds` where the floats cannot
+    decide). Then, with J >= 1, P(J = j) proportional to exp(-rate j) (:func:`_geometric`):
+    y = -J_A in the first piece, (J_delta - 1) mod (n + 1) in the middle (a geometric
+    reduced mod n + 1 is the truncated geometric on 0..n: P(r) proportional to the sum over
+    k of exp(-delta (r + k (n + 1))), that is to exp(-delta r)), n + J_A in the last. Each
+    value is drawn with probability (its piece's mass / S) (its weight / the piece's
+    mass): exactly the target law.
+    """
+    A, d = float(total), float(delta)
+    nf = n.astype(np.float64)
+    m1 = 1.0 / np.expm1(A)
+    m2 = np.expm1(-d * (nf + 1.0)) / np.expm1(-d)
+    decay = np.exp(-d * nf)
+    total_mass = m1 * (1.0 + decay) + m2
+    c1 = m1 / total_mass
+    c2 = (m1 + m2) / total_mass
+    eta = 16 * _random.LIBM_ERROR + (d * nf + 16.0) * 2.0 ** -50
+    piece = _random.cumulative_index(
+        [c1, c2], eta, functools.partial(_piece_bounds, delta, total, n), rng)
+    y = np.zeros(n.size, dtype=np.int64)
+    tails = np.flatnonzero(piece != 1)
+    if tails.size:
+        j = _geometric(total, tails.size, rng)
+        y[tails] = np.where(piece[tails] == 0, -j, n[tails] + j)
+    middle = np.flatnonzero(piece == 1)
+    if middle.size:
+        y[middle] = (_geometric(delta, middle.size, rng) - 1) % (n[middle] + 1)
+    return y
+
 
 
 
