@@ -1862,3 +1862,29 @@ def cumulative_index(cumulative, eta, bounds, rng):
             k += 1
         index[i] = k
     return index
+
+
+def cumulative_index_one(cumulative, eta, bounds, rng):
+    """:func:`cumulative_index` for one entry on Python floats: ``cumulative`` a list of
+    floats, ``bounds(k, bits)`` the exact bounds of c_k. The same decisions and margins."""
+    w = _exact_samplers()._py_word(rng)
+    wf = float(w)
+    low_side = wf * (1.0 + 2.0 ** -52) + 1.0
+    slack = 2.0 * eta + 2.0 ** -50
+    index = 0
+    for c in cumulative:
+        threshold = c * 2.0 ** 64
+        if FORCE_EXACT_PATH or not (low_side < threshold * (1.0 - slack)
+                                    or wf > threshold * (1.0 + slack)):
+            break  # undecided: exactly below
+        if wf > threshold * (1.0 + slack):
+            index += 1
+        else:
+            return index
+    else:
+        return index
+    state = [w, 64]
+    k = 0
+    while k < len(cumulative) and not _below(state, functools.partial(bounds, k), rng):
+        k += 1
+    return k

@@ -373,28 +373,6 @@ def _sinh_ratio_bounds(a1, a2):
     return functools.partial(_sinh_ratio_interval, a1, a2)
 
 
-@functools.lru_cache(maxsize=4096)
-def _tail_accept_interval(rate, mass, bits):
-    lo, hi = _random.exp_series_bounds(rate, 1, 1, bits + 4)
-    return 1 / (mass * hi), 1 / (mass * lo)
-
-
-def _tail_accept_bounds(rate, mass):
-    """Bounds of 1 / (mass (exp(rate) - 1)): a geometric tail's mass over its envelope."""
-    return functools.partial(_tail_accept_interval, rate, mass)
-
-
-@functools.lru_cache(maxsize=4096)
-def _core_accept_interval(rate, mass, bits):
-    lo, hi = _random.exp_series_bounds(rate, 1, 1, bits + 4)
-    return (1 + lo) / (mass * hi), (1 + hi) / (mass * lo)
-
-
-def _core_accept_bounds(rate, mass):
-    """Bounds of 1 / (mass (1 - exp(-rate))) = exp(rate) / (mass (exp(rate) - 1))."""
-    return functools.partial(_core_accept_interval, rate, mass)
-
-
 def _geometric(rate, size, rng):
     """``size`` exact draws J >= 1 with P(J = j) proportional to exp(-rate j) (``rate`` a
     dyadic Fraction): |Z| for Z ~ DL(rate) drawn again while 0 (|Z| given Z != 0 has that
@@ -416,17 +394,7 @@ def _coin_exp(rate, n, rng):
     return _random.bernoulli_exp_wide([int(v) * num for v in n.tolist()], den, rng)
 
 
-# proposals per entry and round in laplace_reduce_noise: few while many entries remain, more
-# for the last few (each round has a fixed cost; about 2/3 of the proposals are accepted)
-CANDIDATES = 3
-CANDIDATES_FEW = 24
 FEW = 16  # up to this many entries, laplace_reduce_noise runs entry by entry on Python integers
-
-
-def _coin(bounds, rng):
-    low, high = _random._word_thresholds(bounds)
-    return _random.bernoulli_word(_random._exact_samplers()._py_word(rng), low, high, bounds,
-                                  rng)
 
 
 def _coin_exp_one(rate, n, rng):
@@ -439,35 +407,32 @@ def _geometric_one(rate, rng):
                                       rate.numerator, rate.denominator, rng)
 
 
-def _reduce_one(x, a1, a2, tail_mass, core_cap, rng):
-    """:func:`laplace_reduce_noise` for one entry, on Python integers (the same law, the
-    same steps, without the arrays' fixed cost)."""
+def _reduce_one(x, a1, a2, stay_thresholds, rng):
+    """:func:`laplace_reduce_noise` for one entry, on Python integers and floats (the same
+    law and steps as the vectorised path: the two stay coins, then the piece by one
+    uniform and a geometric draw within it), without the arrays' fixed cost."""
     n = abs(x)
     delta, total = a2 - a1, a1 + a2
-    if _coin(_sinh_ratio_bounds(a1, a2), rng) and _coin_exp_one(delta, n, rng):
+    low, high = stay_thresholds
+    word = _random._exact_samplers()._py_word(rng)
+    if (_random.bernoulli_word(word, low, high, _sinh_ratio_bounds(a1, a2), rng)
+            and _coin_exp_one(delta, n, rng)):
         return x
-    core = min(n + 1, core_cap)
-    while True:
-        u = int(rng.integers(0, 2 * tail_mass + core))
-        if u < 2 * tail_mass:
-            j = _geometric_one(total, rng)
-            if not _coin(_tail_accept_bounds(total, tail_mass), rng):
-                continue
-            if u >= tail_mass:
-                if not _coin_exp_one(delta, n, rng):
-                    continue
-                y = n + j
-            else:
-                y = -j
-        elif n + 1 <= core_cap:
-            y = u - 2 * tail_mass
-            if not _coin_exp_one(delta, y, rng):
-                continue
-        else:
-            y = _geometric_one(delta, rng) - 1
-            if not _coin(_core_accept_bounds(delta, core_cap), rng) or y > n:
-                continue
-        return -y if x < 0 else y
+    A, d = float(total), float(delta)
+    m1 = 1.0 / math.expm1(A)
+    m2 = math.expm1(-d * (n + 1.0)) / math.expm1(-d)
+    decay = math.exp(-d * n)
+    mass = m1 * (1.0 + decay) + m2
+    eta = 16 * _random.LIBM_ERROR + (d * n + 16.0) * 2.0 ** -50
+    piece = _random.cumulative_index_one(
+        [m1 / mass, (m1 + m2) / mass], eta,
+        functools.partial(_piece_bounds, delta, total, [n], 0), rng)
+    if piece == 1:
+        y = (_geometric_one(delta, rng) - 1) % (n + 1)
+    else:
+        j = _geometric_one(total, rng)
+        y = -j if piece == 0 else n + j
+    return -y if x < 0 else y
 
 
 def laplace_reduce_noise(noise, a1, a2, rng):
@@ -483,23 +448,19 @@ def laplace_reduce_noise(noise, a1, a2, rng):
       x < 0) to exp(-A j) at y = -j (j >= 1, A = a1 + a2), exp(-delta y) for 0 <= y <= x
       (delta = a2 - a1), exp(-delta x - A j) at y = x + j.
 
-    The second branch is drawn by rejection from an envelope with integer piece masses
-    (T = ceil(1 / A) for each tail, which bounds its mass 1 / (exp(A) - 1); for the middle
-    x + 1 with a uniform proposal when x + 1 <= L = ceil(1 / delta) + 1, else L with a
-    geometric proposal, L bounding 1 / (1 - exp(-delta))): each accepted draw has
-    probability proportional to its weight, so the law is exact; each round is accepted
-    with probability above about 1/3. Up to ``FEW`` entries run one by one on Python
-    integers (:func:`_reduce_one`, the same steps), which avoids the arrays' fixed cost.
+    The second branch is drawn by inversion (:func:`_moved_noise`): one uniform picks the
+    piece, exactly, and a geometric draw the value within it; no rejection rounds. Up to
+    ``FEW`` entries run one by one on Python integers and floats (:func:`_reduce_one`, the
+    same steps), which avoids the arrays' fixed cost.
     """
     x = np.asarray(noise, dtype=np.int64)
     shape = x.shape
     x = x.ravel()
     n = np.abs(x)
     delta, total = a2 - a1, a1 + a2
-    tail_mass = -(-total.denominator // total.numerator)  # ceil(1 / A)
-    core_cap = -(-delta.denominator // delta.numerator) + 1  # ceil(1 / delta) + 1
-    if x.size <= FEW and 2 * tail_mass + core_cap < (1 << 62):
-        out = [_reduce_one(int(v), a1, a2, tail_mass, core_cap, rng) for v in x.tolist()]
+    if x.size <= FEW:
+        stay = _random._word_thresholds(_sinh_ratio_bounds(a1, a2))
+        out = [_reduce_one(int(v), a1, a2, stay, rng) for v in x.tolist()]
         return np.array(out, dtype=np.int64).reshape(shape)
     stay = (_random.bernoulli_real(_sinh_ratio_bounds(a1, a2), x.size, rng)
             & _coin_exp(delta, n, rng))
@@ -636,7 +597,7 @@ class LaplaceNoiseReductionOnline:
     >>> round(float(online.release), 2)
     -10.12
     >>> round(float(online.reduce(1.0)), 2)
-    4.01
+    5.17
     >>> online.levels, online.privacy_
     ([0.1, 1.0], PrivacyLoss.pure(eps=1.0))
     """
