@@ -1,0 +1,276 @@
+"""The one-word exact samplers of noise reduction (``dppack._random``: a float decision with a
+rigorous margin, the exact continuation inside it) and the paths that use them.
+
+* the C library's log, exp and expm1 (NumPy's and Python's) are within the relative error
+  ``_random.LIBM_ERROR`` that the margins assume, against exact rational bounds;
+* each sampler's law, on its fast path and on its exact path alone (forced by the test hook
+  ``_random.FORCE_EXACT_PATH``): chi-square tests against the discrete Laplace and discrete
+  Gaussian pmfs, binomial tests of the Bernoulli(exp(-x)) coins, with a power check;
+* the entry-by-entry paths (few entries) against the laws of the vectorised ones: the batch
+  path's marginals and keep probability, the online step's joint law, the Brownian path's
+  marginals.
+
+Statistical tests run at level ALPHA = 0.001 with fixed seeds, so the file is deterministic;
+with fresh seeds each would fail falsely with probability 0.001 (a chi-square test pooled to
+cells of expected count >= 20).
+"""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dppack import _random
+from dppack.accuracy_first import noise_reduction as nr
+
+ALPHA = 0.001
+
+
+@pytest.fixture
+def exact_path(monkeypatch):
+    """Every draw of the fast samplers through their exact continuation (the same law)."""
+    monkeypatch.setattr(_random, "FORCE_EXACT_PATH", True)
+
+
+def _exp_bounds(y, bits=90):
+    """Fractions lo <= exp(y) <= hi for a Fraction y of either sign."""
+    if y >= 0:
+        return _random.exp_series_bounds(y, 0, 1, bits)
+    lo, hi = _random.exp_series_bounds(-y, 0, 1, bits)
+    return 1 / hi, 1 / lo
+
+
+def _within(value, lo, hi, relative):
+    """Whether the float value lies within a relative ``relative`` of [lo, hi]."""
+    v = Fraction(value)
+    return lo * (1 - Fraction(relative)) <= v <= hi * (1 + Fraction(relative))
+
+
+def test_library_functions_are_within_the_assumed_error():
+    # log on words' 63-bit integers, exp(-x) on [0, 600], expm1 on +-[2^-40, 50]: each value
+    # against exact bounds of the function (its relative error <= LIBM_ERROR)
+    rng = np.random.default_rng(1)
+    eps = _random.LIBM_ERROR
+    v = (rng.integers(1 << 20, 1 << 62, 150) << rng.integers(0, 2, 150)).astype(np.float64)
+    for f in (np.log, math.log):
+        for value in v.tolist():
+            y = Fraction(float(f(value)))
+            # ln(value) = y (1 + r), |r| <= eps  <=>  value in exp(y (1 -+ eps))
+            lo = _exp_bounds(y * (1 - Fraction(eps)))[0]
+            hi = _exp_bounds(y * (1 + Fraction(eps)))[1]
+            assert lo <= Fraction(value) <= hi
+    x = np.concatenate([rng.uniform(0, 2, 60), rng.uniform(0, 600, 60), 2.0 ** -rng.integers(1, 40, 30)])
+    for f in (np.exp, math.exp):
+        for value in x.tolist():
+            lo, hi = _exp_bounds(-Fraction(value))
+            assert _within(float(f(-value)), lo, hi, eps)
+    signed = np.concatenate([x[x <= 50], -x[x <= 50]])
+    for f in (np.expm1, math.expm1):
+        for value in signed.tolist():
+            lo, hi = _exp_bounds(Fraction(value))
+            assert _within(float(f(value)), lo - 1, hi - 1, eps) if value > 0 else \
+                _within(-float(f(value)), 1 - hi, 1 - lo, eps)
+
+
+def _chi2_by_tail(z, tail, cuts):
+    """p-value of a chi-square test of the integer draws z against a law given by its tail
+    P[Z >= m] (``tail``), in the cells between the integer ``cuts``."""
+    cuts = sorted(set(int(c) for c in cuts))
+    upper = np.array([tail(c) for c in cuts])
+    probabilities = np.concatenate([[1 - upper[0]], upper[:-1] - upper[1:], [upper[-1]]])
+    observed = np.bincount(np.searchsorted(cuts, z, side="right"), minlength=len(cuts) + 1)
+    return stats.chisquare(observed, probabilities * z.size).pvalue
+
+
+def _laplace_cuts(s, t, cells=24):
+    """Cuts at the quantiles of DL(s / t) (the scale t / s may be large)."""
+    scale = t / s
+    q = np.linspace(-3, 3, cells - 1) * scale
+    return np.round(q).astype(np.int64).tolist()
+
+
+def _chi2_laplace(z, s, t):
+    return _chi2_by_tail(np.asarray(z, dtype=np.int64),
+                         lambda m: _random.discrete_laplace_tail(m, t, s), _laplace_cuts(s, t))
+
+
+# (s, t): a rate of 1/3 (one word: the float decision alone), and a rate of 3 / 2^20 (below
+# 2^-16: the split G = m H + R)
+RATES = [(1, 3), (3, 1 << 20)]
+
+
+@pytest.mark.parametrize("s,t", RATES)
+def test_discrete_laplace_fast_law(s, t):
+    z = _random.discrete_laplace_fast(s, t, 40_000, np.random.default_rng(2))
+    assert _chi2_laplace(z, s, t) > ALPHA
+
+
+@pytest.mark.parametrize("s,t", RATES)
+def test_discrete_laplace_one_law(s, t):
+    rng = np.random.default_rng(3)
+    z = [_random.discrete_laplace_one(s, t, rng) for _ in range(20_000)]
+    assert _chi2_laplace(z, s, t) > ALPHA
+
+
+@pytest.mark.parametrize("s,t", RATES)
+def test_discrete_laplace_exact_path_law(s, t, exact_path):
+    rng = np.random.default_rng(4)
+    z = np.concatenate([_random.discrete_laplace_fast(s, t, 1500, rng),
+                        [_random.discrete_laplace_one(s, t, rng) for _ in range(1500)]])
+    assert _chi2_laplace(z, s, t) > ALPHA
+
+
+def test_discrete_laplace_check_has_power():
+    # draws of rate 0.36 are told apart from the law of rate 1/3 (the test would see a
+    # sampler off by 8% in its rate)
+    z = _random.discrete_laplace_fast(36, 100, 40_000, np.random.default_rng(5))
+    assert _chi2_laplace(z, 1, 3) < ALPHA
+
+
+@pytest.mark.parametrize("n,d", [(1, 3), (7, 3), (0, 1), (1, 1 << 40)])
+def test_bernoulli_exp_fast_and_one(n, d):
+    rng = np.random.default_rng(6)
+    p = math.exp(-n / d)
+    fast = _random.bernoulli_exp_fast(np.full(40_000, n), d, rng)
+    one = [_random.bernoulli_exp_one(n, d, rng) for _ in range(10_000)]
+    for draws in (fast, np.array(one)):
+        if p == 1.0:
+            assert draws.all()
+        else:
+            assert stats.binomtest(int(draws.sum()), draws.size, p).pvalue > ALPHA / 2
+
+
+def test_bernoulli_exp_exact_path(exact_path):
+    rng = np.random.default_rng(7)
+    n = np.arange(3000) % 5
+    fast = _random.bernoulli_exp_fast(n, 4, rng)
+    one = np.array([_random.bernoulli_exp_one(int(k), 4, rng) for k in n])
+    p = np.exp(-n / 4)
+    for draws in (fast, one):
+        # the sum of independent Bernoulli(p_i): a normal approximation (3000 draws)
+        z = (draws.sum() - p.sum()) / math.sqrt((p * (1 - p)).sum())
+        assert abs(z) < stats.norm.isf(ALPHA / 4)
+
+
+def _gaussian_cuts(p, cells=24):
+    return np.round(np.linspace(-3, 3, cells - 1) * math.sqrt(p)).astype(np.int64).tolist()
+
+
+def _chi2_gaussian(z, p):
+    return _chi2_by_tail(np.asarray(z, dtype=np.int64),
+                         lambda m: _random.discrete_gaussian_tail(m, float(p)), _gaussian_cuts(p))
+
+
+def test_discrete_gaussian_fast_and_one():
+    rng = np.random.default_rng(8)
+    p = _random.gaussian_variance(12_000 ** 2)
+    assert _chi2_gaussian(_random.discrete_gaussian_fast(p, 40_000, rng), p) > ALPHA
+    assert _chi2_gaussian([_random.discrete_gaussian_one(p, rng) for _ in range(10_000)],
+                          p) > ALPHA
+    # power: sigma 12000 is told apart from 12500
+    wrong = _random.gaussian_variance(12_500 ** 2)
+    assert _chi2_gaussian(_random.discrete_gaussian_fast(wrong, 40_000, rng), p) < ALPHA
+
+
+def test_discrete_gaussian_exact_path(exact_path):
+    rng = np.random.default_rng(9)
+    p = _random.gaussian_variance(30 ** 2)
+    z = np.concatenate([_random.discrete_gaussian_fast(p, 1500, rng),
+                        [_random.discrete_gaussian_one(p, rng) for _ in range(1000)]])
+    assert _chi2_gaussian(z, p) > ALPHA
+
+
+def test_cumulative_index_law_and_exact_path(monkeypatch):
+    # three pieces of probabilities 0.2, 0.5, 0.3 (floats exact here); the fast path and the
+    # exact continuation alone give the same multinomial law
+    c1, c2 = np.full(30_000, 0.2), np.full(30_000, 0.7)
+
+    def bounds(i, k, bits):
+        value = Fraction(1, 5) if k == 0 else Fraction(7, 10)
+        return value, value
+    for force in (False, True):
+        monkeypatch.setattr(_random, "FORCE_EXACT_PATH", force)
+        size = 30_000 if not force else 3000
+        index = _random.cumulative_index([c1[:size], c2[:size]], 2.0 ** -50, bounds,
+                                         np.random.default_rng(10))
+        observed = np.bincount(index, minlength=3)
+        assert stats.chisquare(observed, np.array([0.2, 0.5, 0.3]) * size).pvalue > ALPHA
+        rng = np.random.default_rng(11)
+        one = [_random.cumulative_index_one([0.2, 0.7], 2.0 ** -50,
+                                            lambda k, bits: bounds(0, k, bits), rng)
+               for _ in range(3000)]
+        assert stats.chisquare(np.bincount(one, minlength=3),
+                               np.array([0.2, 0.5, 0.3]) * 3000).pvalue > ALPHA
+
+
+def _reduce_pmf(x, a1, a2, ys):
+    """P(Z_{t+1} = y | Z_t = x) of the lazy walk (float): p pi2(x) 1{y = x} +
+    (1 - p) pi2(y) pi1(x - y), over pi1(x)."""
+    def pmf(a, k):
+        q = math.exp(-a)
+        return (1 - q) / (1 + q) * q ** np.abs(k)
+    c = lambda a: 1 / (4 * math.sinh(a / 2) ** 2)  # noqa: E731
+    p = c(a2) / c(a1)
+    weights = (1 - p) * pmf(a2, ys) * pmf(a1, x - ys) + p * pmf(a2, x) * (ys == x)
+    return weights / pmf(a1, x)
+
+
+@pytest.mark.parametrize("x", [0, 3, -7, 40])
+@pytest.mark.parametrize("force", [False, True])
+def test_online_step_conditional_law(x, force, monkeypatch):
+    # Z_{t+1} given Z_t = x by the vectorised step and entry by entry, against the exact
+    # conditional pmf (rates 0.3 and 0.5 per unit: both tails, the middle and the stay)
+    monkeypatch.setattr(_random, "FORCE_EXACT_PATH", force)
+    a1, a2 = Fraction(3, 10), Fraction(1, 2)
+    rng = np.random.default_rng(12)
+    size = 20_000 if not force else 1500
+    ys = np.arange(-80, 121)
+    pmf = _reduce_pmf(x, float(a1), float(a2), ys)
+    vector = nr.laplace_reduce_noise(np.full(size, x), a1, a2, rng)
+    one = np.concatenate([nr.laplace_reduce_noise(np.array([x]), a1, a2, rng)
+                          for _ in range(size // 10)])
+    for draws in (vector, one):
+        expected = pmf * draws.size
+        keep = expected >= 20
+        observed = np.array([np.count_nonzero(draws == y) for y in ys[keep]])
+        rest = draws.size - observed.sum()
+        assert stats.chisquare(np.append(observed, rest),
+                               np.append(expected[keep], draws.size - expected[keep].sum())
+                               ).pvalue > ALPHA
+
+
+def test_small_batch_path_marginals_and_keep():
+    # sizes up to SMALL_PATH run entry by entry: 1250 paths of 16 entries, marginals
+    # DL(a_t) and the keep probability of the walk (as for the vectorised path)
+    rng = np.random.default_rng(13)
+    levels = [0.4, 0.9, 1.3]
+    paths = np.concatenate([nr.integer_noise_path(nr.SMALL_PATH, 1, levels, rng)
+                            for _ in range(1250)], axis=1)
+    rates = [nr._level_rate(1, e) for e in levels]
+    for z, (t, s) in zip(paths, rates):
+        assert _chi2_by_tail(z, lambda m: _random.discrete_laplace_tail(m, t, s),
+                             range(-8, 9)) > ALPHA / 4
+    a = [s / t for t, s in rates]
+    p = np.sinh(a[0] / 2) ** 2 / np.sinh(a[1] / 2) ** 2
+    q = math.exp(-a[0])
+    same = p + (1 - p) * (1 - q) / (1 + q)
+    kept = int(np.count_nonzero(paths[0] == paths[1]))
+    assert stats.binomtest(kept, paths.shape[1], same).pvalue > ALPHA / 4
+
+
+def test_small_gaussian_path_marginals():
+    # the Brownian path entry by entry (few values): Z_T ~ N_Z(0, p_T), Z_1 the sum of all
+    # increments (its variance), against the vectorised path's draws (two-sample test)
+    s = np.array([9.0, 4.0, 1.0])
+    rng = np.random.default_rng(14)
+    small = np.concatenate([nr.gaussian_noise_path(np.zeros(4), s, None, rng)
+                            for _ in range(2500)], axis=1)
+    large = nr.gaussian_noise_path(np.zeros(10_000), s, None, rng)
+    k, variances = nr.gaussian_path_grid(s, None, 4)
+    g = 2.0 ** k
+    z_last = np.rint(small[-1] / g).astype(np.int64)
+    assert _chi2_gaussian(z_last, variances[0]) > ALPHA / 3
+    for t in range(3):
+        assert stats.ks_2samp(small[t], large[t]).pvalue > ALPHA / 3
