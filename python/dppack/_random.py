@@ -1888,3 +1888,33 @@ def cumulative_index_one(cumulative, eta, bounds, rng):
     while k < len(cumulative) and not _below(state, functools.partial(bounds, k), rng):
         k += 1
     return k
+
+
+def release_path_on_grid(values, path, k):
+    """Rows g (round(x / g) + z_t) of an integer ``path`` (T, size) for the values x (size):
+    :func:`release_on_grid` of each row, with round(x / g) computed once (the same float
+    operations entrywise, so the same floats). Paths with an entry of 2^53 or more, values
+    whose x / g overflows, or few values take :func:`release_on_grid` row by row.
+
+    Examples
+    --------
+    >>> release_path_on_grid([0.3, -1.0], np.array([[1, 2], [0, 0]]), -2).tolist()
+    [[0.5, -0.5], [0.25, -1.0]]
+    """
+    x = np.asarray(values, dtype=np.float64).ravel()
+    path = np.asarray(path)
+    k = int(k)
+    simple = (x.size > _FEW_VALUES and -1000 <= k <= 1000 and path.dtype != object
+              and (path.size == 0 or max(-int(path.min()), int(path.max())) < _WIDE))
+    if simple:
+        with np.errstate(over="ignore"):
+            grid = _times_power_of_two(x, -k)
+        simple = bool(grid.size == 0 or (grid.max() < np.inf and grid.min() > -np.inf))
+    if not simple:
+        return np.stack([_release(x, np.asarray(row).ravel(), k) for row in path])
+    np.rint(grid, out=grid)
+    grid = _times_power_of_two(grid, k, out=grid)
+    out = path.astype(np.float64)
+    _times_power_of_two(out, k, out=out)
+    out += grid
+    return out

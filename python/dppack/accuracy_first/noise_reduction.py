@@ -272,8 +272,7 @@ def laplace_noise_path(values, sensitivity, eps, rng, coordinates=None):
     k, units = _level_grid(float(sensitivity), float(eps[0]), max(m, 1))
     path = integer_noise_path(x.size, units, eps, rng)
     T = path.shape[0]
-    tiled = np.broadcast_to(x.ravel(), (T, x.size))
-    return _random.release_on_grid(tiled, path, k).reshape((T,) + x.shape)
+    return _random.release_path_on_grid(x, path, k).reshape((T,) + x.shape)
 
 
 
@@ -905,9 +904,10 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         for i in range(T):
             out[T - 1 - i] = _random.release_on_grid(x, path[i], k)
         return out
-    z = np.asarray(_random.discrete_gaussian(variances[0], 1, x.size, rng))
-    out[T - 1] = _random.release_on_grid(x, z, k)
-    for i, p in enumerate(variances[1:], start=1):
-        z = z + np.asarray(_random.discrete_gaussian(p, 1, x.size, rng))
-        out[T - 1 - i] = _random.release_on_grid(x, z, k)
+    rows = [np.asarray(_random.discrete_gaussian(variances[0], 1, x.size, rng))]
+    for p in variances[1:]:
+        rows.append(rows[-1] + np.asarray(_random.discrete_gaussian(p, 1, x.size, rng)))
+    path = np.stack(rows[::-1]) if not any(r.dtype == object for r in rows) else \
+        np.array([r.tolist() for r in rows[::-1]], dtype=object)
+    out[...] = _random.release_path_on_grid(x, path, k).reshape(out.shape)
     return out
