@@ -1434,18 +1434,21 @@ def bernoulli_real_rows(bounds, size, rng, thresholds=None):
 
 # --------------------------------------------------------------------------------------------
 # Exact samplers at float speed (noise reduction): one 64-bit word per decision, decided in
-# floating point with a rigorous margin, and exactly, on further bits, inside the margin.
+# floating point with a rigorous margin, and exactly, on further bits of the same uniform,
+# inside the margin. For few draws (no arrays' fixed cost) and for the online step's choice
+# of a piece; in bulk the vectorised CKS samplers above are as fast.
 # --------------------------------------------------------------------------------------------
 
-# The relative error allowed to NumPy's float64 log, exp and expm1 (the IEEE 754 recommendation
-# is correct rounding, 2^-53; glibc states at most 1 or 2 ulps and NumPy's SIMD kernels at
-# most 4, about 2^-51): 2^-46 is 32 times the larger of these, and the fast paths below are
-# exact whenever the library is within it (tests/python/test_noise_reduction_speed.py checks
-# the bound against exact rational bounds).
+# The relative error allowed to the C library's float64 log, exp and expm1 (NumPy's and
+# Python's math): IEEE 754 recommends correct rounding (2^-53); glibc states 1 or 2 ulps and
+# NumPy's SIMD kernels at most 4 (about 2^-51). 2^-46 is 32 times the larger; the fast
+# decisions below are exact whenever the library is within it
+# (tests/python/test_noise_reduction_speed.py checks it against exact rational bounds).
 LIBM_ERROR = 2.0 ** -46
-_FAST_MIN_WORD = 1 << 20  # below, the uniform is too short for the float decision
-_FAST_LARGEST = 2.0 ** 61  # geometric values beyond go to the exact path (int64 headroom)
-# test hook: True sends every draw of the fast samplers to their exact path (the same law)
+_FAST_MIN_WORD = 1 << 20  # below, the uniform's leading bits are too few for the float decision
+_FAST_LARGEST = 2.0 ** 61  # geometric values beyond go to the exact path
+_SPLIT_RATE_BITS = 16  # geometric rates below 2^-16 are split (the float L would be too coarse)
+# test hook: True sends every decision of the samplers below to its exact path (the same law)
 FORCE_EXACT_PATH = False
 
 
@@ -1503,65 +1506,33 @@ def _geometric_exact(value, nbits, rate, guess, rng):
     return low
 
 
-def _geometric_words(v, s, t, rng):
-    """G_i = #{k >= 1: U_i < exp(-k s_i / t)} for U_i in [v_i, v_i + 1) / 2^63 (the uniform
-    whose leading 63 bits are v_i), s an int64 array (or an int), t an int: int64 (object if
-    a value reaches 2^62, never in practice).
+def _geometric_one_word(v, s, t, rng):
+    """G = #{k >= 1: U < exp(-k s / t)} for the uniform U in [v, v + 1) / 2^63 (v its
+    leading 63 bits; s, t positive Python integers): P(G >= k) = exp(-k s / t).
 
-    Fast path: G = floor(L), L = -ln(U) t / s (L is not an integer almost surely), from
+    Fast path: G = floor(L), L = -ln(U) t / s (not an integer, almost surely), from
     L_f = (63 ln 2 - ln(v)) / a_f in floating point. For every U of the word's interval,
-    -ln(U) lies within E = 1.01 / v + 2^-40 of 63 ln 2 - ln(v) computed in float (the
-    interval's width ln(1 + 1/v) <= 1 / v; the log within 44 LIBM_ERROR < 2^-40.5 absolute,
-    since ln(v) < 44; the constant, the conversion of v and the subtraction within 2^-45),
-    and a_f = s / t within a relative 2^-51 of the rate, the division as well, so L lies
-    within M0 = E (1 + 2^-49) / a_f + |L_f| 2^-49 of L_f. The margin taken,
+    -ln(U) lies within E = 1.01 / v + 2^-40 of 63 ln 2 - ln(v) as computed (the interval's
+    width ln(1 + 1/v) <= 1 / v; the log within 44 LIBM_ERROR < 2^-40.5, since ln(v) < 44;
+    the constant, the conversion of v and the subtraction within 2^-45), and a_f = s / t
+    within a relative 2^-51 of the rate, the division as well, so L lies within
+    M0 = E (1 + 2^-49) / a_f + |L_f| 2^-49 of L_f. The margin taken,
     M = 1.001 E / a_f + |L_f| 2^-47, also covers the rounding of L_f - M and L_f + M; where
-    floor(L_f - M) = floor(L_f + M), every U of the interval gives that G, and it is G.
-    Elsewhere (probability about 2 M per draw, below 2^-16 for the rates here, and for
-    v < 2^20), the same U is continued exactly (:func:`_geometric_exact`). G is a function
-    of U alone either way: the law is exactly P(G >= k) = exp(-k s / t).
+    floor(L_f - M) = floor(L_f + M), every U of the interval gives that G. Elsewhere
+    (probability about 2 M, below 2^-20 for rates of 2^-16 or more; and v < 2^20), the same
+    U is continued exactly (:func:`_geometric_exact`). G is a function of U alone either way.
     """
-    s_array = np.asarray(s)
-    rate_f = s_array.astype(np.float64) / float(t)
-    vf = v.astype(np.float64)
-    ell = (63.0 * math.log(2.0)) - np.log(np.maximum(vf, 0.5))
-    L = ell / rate_f
-    margin = (1.001 * (1.01 / np.maximum(vf, 0.5) + 2.0 ** -40)) / rate_f + L * 2.0 ** -47
-    low = np.floor(L - margin)
-    undecided = (low != np.floor(L + margin)) | (vf < _FAST_MIN_WORD) | (L + margin >= _FAST_LARGEST)
-    if FORCE_EXACT_PATH:
-        undecided[:] = True
-    out = np.where(undecided, 0.0, low).astype(np.int64)
-    wide = False
-    for i in np.flatnonzero(undecided).tolist():
-        s_i = int(s_array[i]) if s_array.ndim else int(s_array)
-        guess = low[i] if math.isfinite(low[i]) and low[i] < _FAST_LARGEST else 0
-        g = _geometric_exact(int(v[i]), 63, _fraction(s_i) / int(t), guess, rng)
-        if g >= (1 << 62) and not wide:
-            out, wide = out.astype(object), True
-        out[i] = g
-    return out
-
-
-def geometric_fast(s, t, size, rng):
-    """``size`` exact draws G >= 0 with P(G >= k) = exp(-k s / t) (s, t positive integers),
-    one 64-bit word each (:func:`_geometric_split`; more for rates below 2^-16). int64.
-
-    Examples
-    --------
-    >>> g = geometric_fast(1, 2, 20000, as_generator(0))
-    >>> abs(float(g.mean()) - 1 / (math.exp(0.5) - 1)) < 0.05
-    True
-    """
-    return _geometric_split(exact_words(rng, int(size)) >> np.uint64(1), int(s), int(t), rng)
-
-
-def exact_words(rng, size):
-    """``size`` uniform 64-bit words (:func:`dppack._exact.words`)."""
-    return _exact_samplers().words(rng, size)
-
-
-_SPLIT_RATE_BITS = 16  # rates below 2^-16 are split (float L would be too coarse)
+    if v >= _FAST_MIN_WORD and not FORCE_EXACT_PATH:
+        rate = s / t
+        L = (63.0 * math.log(2.0) - math.log(v)) / rate
+        margin = (1.001 * (1.01 / v + 2.0 ** -40)) / rate + L * 2.0 ** -47
+        low = math.floor(L - margin)
+        if low == math.floor(L + margin) and L + margin < _FAST_LARGEST:
+            return low
+        guess = low if L + margin < _FAST_LARGEST else 0
+    else:
+        guess = 0
+    return _geometric_exact(v, 63, _fraction(s) / t, guess, rng)
 
 
 def _split(s, t):
@@ -1571,153 +1542,18 @@ def _split(s, t):
     return 1 << ((t // (16 * s)).bit_length() - 1)
 
 
-def _geometric_split(v, s, t, rng):
-    """G with P(G >= k) = exp(-k s / t) from the 63-bit uniforms ``v`` (one per draw).
-
-    For a rate a = s / t below 2^-16, the float decision of :func:`_geometric_words` would
-    be too coarse (L about 44 / a), so G = m H + R with m = 2^j (:func:`_split`, m a in
-    (2^-5, 2^-4]): H with P(H >= k) = exp(-k m a) from ``v``, and R on {0, ..., m - 1}
-    with P(R = r) proportional to exp(-a r), a uniform r (the top j bits of a word) kept
-    with probability exp(-a r) >= exp(-1/16) (:func:`bernoulli_exp_fast`), drawn again
-    otherwise. H and R are independent and P(G = m h + r) is proportional to
-    exp(-a m h) exp(-a r) = exp(-a (m h + r)): the law of G (as CKS Algorithm 2 builds its
-    geometric from a uniform part and a coarser geometric).
-    """
-    m = _split(s, t)
-    h = _geometric_words(v, s * m, t, rng)
-    if m == 1:
-        return h
-    j = m.bit_length() - 1
-    r = np.zeros(v.size, dtype=np.int64)
-    todo = np.arange(v.size)
-    while todo.size:
-        u = (exact_words(rng, todo.size) >> np.uint64(64 - j)).astype(np.int64)
-        ok = bernoulli_exp_fast(u * s, t, rng)
-        r[todo[ok]] = u[ok]
-        todo = todo[~ok]
-    if h.dtype == object:
-        return np.array([m * int(a) + int(b) for a, b in zip(h.tolist(), r.tolist())],
-                        dtype=object)
-    return h * m + r
-
-
-def discrete_laplace_fast(s, t, size, rng):
-    """``size`` exact draws Z with P(Z = z) proportional to exp(-|z| s / t), one word each
-    (and again for the rejected ones): the law of :func:`discrete_laplace`, faster.
-
-    Each word gives a fair sign B (its lowest bit) and, from its other 63 bits, G with
-    P(G >= k) = q^k, q = exp(-s / t) (:func:`_geometric_split`); (B = 1, G = 0) is rejected
-    and drawn again, else Z = (1 - 2B) G. Then P(Z = z) is proportional to (1 - q) q^|z| / 2
-    for every z (z = 0 only from B = 0): the discrete Laplace law (Canonne, Kamath and Steinke
-    2020, Algorithm 2 draws it as such a signed geometric too). int64.
-
-    Examples
-    --------
-    >>> z = discrete_laplace_fast(1, 1, 20000, as_generator(0))
-    >>> abs(float(z.var()) - 2 * math.exp(-1) / (1 - math.exp(-1)) ** 2) < 0.1
-    True
-    """
-    size, t, s = int(size), int(t), int(s)
-    out = np.zeros(size, dtype=np.int64)
-    todo = np.arange(size)
-    while todo.size:
-        w = exact_words(rng, todo.size)
-        negative = (w & np.uint64(1)).astype(bool)
-        g = _geometric_split(w >> np.uint64(1), s, t, rng)
-        if g.dtype == object and out.dtype != object:
-            out = out.astype(object)
-        out[todo] = np.where(negative, -g, g)
-        todo = todo[negative & (g == 0)]
-    return out
-
-
-def bernoulli_exp_fast(n, d, rng):
-    """Exact Bernoulli(exp(-n_i / d_i)) per entry (n an int64 array >= 0, d a positive int
-    or int64 array), one 64-bit word each: a bool array.
-
-    With U in [w, w + 1) / 2^64 from the word w: p_f = exp(-x_f), x_f = n / d in float
-    (x_f capped at 600: exp(-600) < 2^-865 bounds the probability above there) is within a
-    relative eta = 2 LIBM_ERROR + x_f 2^-50 + 2^-50 of p (the rate's rounding moves the
-    exponent by x_f 2^-51; exp errs by LIBM_ERROR). U < p is settled when
-    w (1 + 2^-52) + 1 < 2^64 p_f (1 - eta), and U >= p when w > 2^64 p_f (1 + eta) (eta also
-    covers the rounding of the word and the products). Otherwise (probability about
-    2 eta p) the same U is compared exactly on further bits with rational bounds of exp(-x)
-    (:func:`_below`). The coin is a function of U alone: exactly Bernoulli(exp(-x)).
-
-    Examples
-    --------
-    >>> coins = bernoulli_exp_fast(np.ones(20000, dtype=np.int64), 2, as_generator(0))
-    >>> abs(float(coins.mean()) - math.exp(-0.5)) < 0.02
-    True
-    """
-    exact = _exact_samplers()
-    n = np.asarray(n, dtype=np.int64)
-    d_array = np.asarray(d)
-    w = exact.words(rng, n.size)
-    x = np.minimum(n.astype(np.float64) / d_array.astype(np.float64), 600.0)
-    threshold = np.exp(-x) * 2.0 ** 64
-    eta = 2 * LIBM_ERROR + (x + 1.0) * 2.0 ** -50
-    wf = w.astype(np.float64)
-    yes = wf * (1.0 + 2.0 ** -52) + 1.0 < threshold * (1.0 - eta)
-    no = wf > threshold * (1.0 + eta)
-    undecided = ~(yes | no)
-    if FORCE_EXACT_PATH:
-        undecided[:] = True
-    for i in np.flatnonzero(undecided).tolist():
-        d_i = int(d_array[i]) if d_array.ndim else int(d_array)
-        y = _fraction(int(n[i])) / d_i
-        yes[i] = _below([int(w[i]), 64], functools.partial(_exp_neg_bounds, y), rng)
-    return yes
-
-
-def discrete_gaussian_fast(p, size, rng):
-    """``size`` exact draws Z with P(Z = z) proportional to exp(-z^2 / (2 p)) (p a positive
-    integer, a multiple of the proposal scale t = 2^j of :func:`gaussian_variance`): the law
-    of :func:`discrete_gaussian` (p, 1), faster.
-
-    Canonne, Kamath and Steinke (2020), Algorithm 3: Y ~ DL with scale t
-    (:func:`discrete_laplace_fast`), accepted with probability exp(-(|Y| - p / t)^2 / (2 p))
-    (:func:`bernoulli_exp_fast`; p / t is an integer); the accepted Y have the discrete
-    Gaussian law for any t > 0. Beyond |Y| - p / t >= 2^31 (int64 squares; probability
-    below exp(-2^10) per trial here) the coin is drawn on Python integers. int64.
-
-    Examples
-    --------
-    >>> z = discrete_gaussian_fast(gaussian_variance(400), 20000, as_generator(0))
-    >>> abs(float(z.std()) - 20) < 0.5
-    True
-    """
-    exact = _exact_samplers()
-    p, size = int(p), int(size)
-    t = 1 << exact.gaussian_proposal_exponent(p, 1)
-    if p % t:
-        raise ValueError("p must be a multiple of the proposal scale (gaussian_variance).")
-    centre = p // t
-    out = np.zeros(size, dtype=np.int64)
-    filled = 0
-    while filled < size:
-        need = size - filled
-        count = int(need * 1.45) + 8  # about 0.7 of the trials are accepted
-        y = discrete_laplace_fast(1, t, count, rng)
-        if y.dtype == object:  # a |Y| of 2^62 or more (never, in practice): Python integers
-            accepted = np.array([exact.py_bernoulli_exp((abs(v) - centre) ** 2, 2 * p, rng)
-                                 for v in y.tolist()], dtype=bool)
-            out = out.astype(object)
-        else:
-            w = np.abs(y) - centre
-            safe = np.abs(w) < (1 << 31)
-            accepted = bernoulli_exp_fast(np.where(safe, w * w, 0), 2 * p, rng)
-            for i in np.flatnonzero(~safe).tolist():
-                accepted[i] = exact.py_bernoulli_exp(int(w[i]) ** 2, 2 * p, rng)
-        values = y[accepted][:need]
-        out[filled:filled + values.size] = values
-        filled += values.size
-    return out
-
-
 def _geometric_one(v, s, t, rng):
-    """:func:`_geometric_split` for one word's 63 bits ``v`` on Python floats and integers
-    (the same decisions with the same margins; math.log is the C library's log)."""
+    """G with P(G >= k) = exp(-k s / t) from the 63-bit uniform ``v`` (and further words).
+
+    For a rate a = s / t below 2^-16 the float decision of :func:`_geometric_one_word` would
+    be too coarse (L about 44 / a), so G = m H + R with m = 2^j (:func:`_split`, m a in
+    (2^-5, 2^-4]): H with P(H >= k) = exp(-k m a) from ``v``, and R on {0, ..., m - 1} with
+    P(R = r) proportional to exp(-a r): a uniform r (the top j bits of a word) kept with
+    probability exp(-a r) >= exp(-1/16) (:func:`bernoulli_exp_one`), drawn again otherwise.
+    H and R are independent and P(G = m h + r) is proportional to
+    exp(-a m h) exp(-a r) = exp(-a (m h + r)): the law of G (CKS Algorithm 2 builds its
+    geometric from a uniform part and a coarser geometric in the same way).
+    """
     m = _split(s, t)
     if m == 1:
         return _geometric_one_word(v, s, t, rng)
@@ -1730,24 +1566,15 @@ def _geometric_one(v, s, t, rng):
             return m * h + r
 
 
-def _geometric_one_word(v, s, t, rng):
-    """:func:`_geometric_words` for one value, on Python floats and integers."""
-    if v >= _FAST_MIN_WORD and not FORCE_EXACT_PATH:
-        rate = s / t
-        L = (63.0 * math.log(2.0) - math.log(v)) / rate
-        margin = (1.001 * (1.01 / v + 2.0 ** -40)) / rate + L * 2.0 ** -47
-        low = math.floor(L - margin)
-        if low == math.floor(L + margin) and L + margin < _FAST_LARGEST:
-            return low
-        guess = low
-    else:
-        guess = 0
-    return _geometric_exact(v, 63, _fraction(s) / t, guess, rng)
-
-
 def discrete_laplace_one(s, t, rng):
-    """One draw of :func:`discrete_laplace_fast` (Python integers s, t), a Python int: the
-    same law, without the arrays' fixed cost.
+    """One exact draw Z with P(Z = z) proportional to exp(-|z| s / t) (s, t positive Python
+    integers), a Python int: the law of :func:`discrete_laplace`, without the arrays' cost.
+
+    Each word gives a fair sign B (its lowest bit) and, from its other 63 bits, G with
+    P(G >= k) = q^k, q = exp(-s / t) (:func:`_geometric_one`); (B = 1, G = 0) is rejected
+    and drawn again, else Z = (1 - 2B) G. Then P(Z = z) is proportional to (1 - q) q^|z| / 2
+    for every z (z = 0 only from B = 0): the discrete Laplace law (Canonne, Kamath and
+    Steinke 2020, Algorithm 2 draws it as such a signed geometric too).
 
     Examples
     --------
@@ -1780,8 +1607,23 @@ def bernoulli_word(word, low, high, bounds, rng):
 
 
 def bernoulli_exp_one(n, d, rng):
-    """One draw of :func:`bernoulli_exp_fast` (Python integers n >= 0, d >= 1), a bool: the
-    same decision and margin on Python floats (math.exp is the C library's exp)."""
+    """One exact Bernoulli(exp(-n / d)) draw (Python integers n >= 0, d >= 1), a bool.
+
+    With U in [w, w + 1) / 2^64 from one word w: p_f = exp(-x_f), x_f = n / d in float
+    (capped at 600: exp(-600) < 2^-865 bounds the probability above there) is within a
+    relative eta = 2 LIBM_ERROR + (x_f + 1) 2^-50 of p (the rate's rounding moves the
+    exponent by x_f 2^-51; exp errs by LIBM_ERROR). U < p is settled when
+    w (1 + 2^-52) + 1 < 2^64 p_f (1 - eta), and U >= p when w > 2^64 p_f (1 + eta) (eta also
+    covers the rounding of the word and the products). Otherwise (probability about
+    2 eta p) the same U is compared exactly on further bits with rational bounds of exp(-x)
+    (:func:`_below`). The coin is a function of U alone: exactly Bernoulli(exp(-x)).
+
+    Examples
+    --------
+    >>> rng = as_generator(0)
+    >>> abs(sum(bernoulli_exp_one(1, 2, rng) for _ in range(4000)) / 4000 - math.exp(-0.5)) < 0.03
+    True
+    """
     w = _exact_samplers()._py_word(rng)
     if not FORCE_EXACT_PATH:
         x = min(n / d, 600.0)
@@ -1796,8 +1638,22 @@ def bernoulli_exp_one(n, d, rng):
 
 
 def discrete_gaussian_one(p, rng):
-    """One draw of :func:`discrete_gaussian_fast` (the same law and steps) on Python
-    integers, without the arrays' fixed cost."""
+    """One exact draw Z with P(Z = z) proportional to exp(-z^2 / (2 p)) (p a positive integer,
+    a multiple of the proposal scale t = 2^j of :func:`gaussian_variance`): the law of
+    :func:`discrete_gaussian` (p, 1), on Python integers.
+
+    Canonne, Kamath and Steinke (2020), Algorithm 3: Y ~ DL with scale t
+    (:func:`discrete_laplace_one`), accepted with probability exp(-(|Y| - p / t)^2 / (2 p))
+    (:func:`bernoulli_exp_one`; p / t is an integer); the accepted Y have the discrete
+    Gaussian law for any t > 0.
+
+    Examples
+    --------
+    >>> rng = as_generator(0)
+    >>> z = [discrete_gaussian_one(gaussian_variance(400), rng) for _ in range(4000)]
+    >>> abs(float(np.std(z)) - 20) < 1
+    True
+    """
     exact = _exact_samplers()
     p = int(p)
     t = 1 << exact.gaussian_proposal_exponent(p, 1)
@@ -1840,7 +1696,7 @@ def cumulative_index(cumulative, eta, bounds, rng):
     exactly with ``bounds``, on further bits of the same U (:func:`_below`). The index is a
     function of U alone: exactly P(index = k) = c_{k+1} - c_k.
     """
-    w = exact_words(rng, cumulative[0].size)
+    w = _exact_samplers().words(rng, cumulative[0].size)
     wf = w.astype(np.float64)
     low_side = wf * (1.0 + 2.0 ** -52) + 1.0
     slack = 2.0 * np.asarray(eta, dtype=np.float64) + 2.0 ** -50

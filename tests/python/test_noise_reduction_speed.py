@@ -97,61 +97,51 @@ def _chi2_laplace(z, s, t):
 
 
 # (s, t): a rate of 1/3 (one word: the float decision alone), and a rate of 3 / 2^20 (below
-# 2^-16: the split G = m H + R)
+# 2^-16: the split G = m H + R, as the noise-reduction rates, 2^-20 and below)
 RATES = [(1, 3), (3, 1 << 20)]
-
-
-@pytest.mark.parametrize("s,t", RATES)
-def test_discrete_laplace_fast_law(s, t):
-    z = _random.discrete_laplace_fast(s, t, 40_000, np.random.default_rng(2))
-    assert _chi2_laplace(z, s, t) > ALPHA
 
 
 @pytest.mark.parametrize("s,t", RATES)
 def test_discrete_laplace_one_law(s, t):
     rng = np.random.default_rng(3)
-    z = [_random.discrete_laplace_one(s, t, rng) for _ in range(20_000)]
+    z = [_random.discrete_laplace_one(s, t, rng) for _ in range(40_000)]
     assert _chi2_laplace(z, s, t) > ALPHA
 
 
 @pytest.mark.parametrize("s,t", RATES)
 def test_discrete_laplace_exact_path_law(s, t, exact_path):
     rng = np.random.default_rng(4)
-    z = np.concatenate([_random.discrete_laplace_fast(s, t, 1500, rng),
-                        [_random.discrete_laplace_one(s, t, rng) for _ in range(1500)]])
+    z = [_random.discrete_laplace_one(s, t, rng) for _ in range(3000)]
     assert _chi2_laplace(z, s, t) > ALPHA
 
 
 def test_discrete_laplace_check_has_power():
     # draws of rate 0.36 are told apart from the law of rate 1/3 (the test would see a
     # sampler off by 8% in its rate)
-    z = _random.discrete_laplace_fast(36, 100, 40_000, np.random.default_rng(5))
+    rng = np.random.default_rng(5)
+    z = [_random.discrete_laplace_one(36, 100, rng) for _ in range(40_000)]
     assert _chi2_laplace(z, 1, 3) < ALPHA
 
 
 @pytest.mark.parametrize("n,d", [(1, 3), (7, 3), (0, 1), (1, 1 << 40)])
-def test_bernoulli_exp_fast_and_one(n, d):
+def test_bernoulli_exp_one(n, d):
     rng = np.random.default_rng(6)
     p = math.exp(-n / d)
-    fast = _random.bernoulli_exp_fast(np.full(40_000, n), d, rng)
-    one = [_random.bernoulli_exp_one(n, d, rng) for _ in range(10_000)]
-    for draws in (fast, np.array(one)):
-        if p == 1.0:
-            assert draws.all()
-        else:
-            assert stats.binomtest(int(draws.sum()), draws.size, p).pvalue > ALPHA / 2
+    draws = np.array([_random.bernoulli_exp_one(n, d, rng) for _ in range(40_000)])
+    if p == 1.0:
+        assert draws.all()
+    else:
+        assert stats.binomtest(int(draws.sum()), draws.size, p).pvalue > ALPHA
 
 
 def test_bernoulli_exp_exact_path(exact_path):
     rng = np.random.default_rng(7)
     n = np.arange(3000) % 5
-    fast = _random.bernoulli_exp_fast(n, 4, rng)
-    one = np.array([_random.bernoulli_exp_one(int(k), 4, rng) for k in n])
+    draws = np.array([_random.bernoulli_exp_one(int(k), 4, rng) for k in n])
     p = np.exp(-n / 4)
-    for draws in (fast, one):
-        # the sum of independent Bernoulli(p_i): a normal approximation (3000 draws)
-        z = (draws.sum() - p.sum()) / math.sqrt((p * (1 - p)).sum())
-        assert abs(z) < stats.norm.isf(ALPHA / 4)
+    # the sum of independent Bernoulli(p_i): a normal approximation (3000 draws)
+    z = (draws.sum() - p.sum()) / math.sqrt((p * (1 - p)).sum())
+    assert abs(z) < stats.norm.isf(ALPHA / 2)
 
 
 def _gaussian_cuts(p, cells=24):
@@ -163,22 +153,21 @@ def _chi2_gaussian(z, p):
                          lambda m: _random.discrete_gaussian_tail(m, float(p)), _gaussian_cuts(p))
 
 
-def test_discrete_gaussian_fast_and_one():
+def test_discrete_gaussian_one():
     rng = np.random.default_rng(8)
     p = _random.gaussian_variance(12_000 ** 2)
-    assert _chi2_gaussian(_random.discrete_gaussian_fast(p, 40_000, rng), p) > ALPHA
-    assert _chi2_gaussian([_random.discrete_gaussian_one(p, rng) for _ in range(10_000)],
+    assert _chi2_gaussian([_random.discrete_gaussian_one(p, rng) for _ in range(20_000)],
                           p) > ALPHA
-    # power: sigma 12000 is told apart from 12500
+    # power: sigma 12500 is told apart from 12000
     wrong = _random.gaussian_variance(12_500 ** 2)
-    assert _chi2_gaussian(_random.discrete_gaussian_fast(wrong, 40_000, rng), p) < ALPHA
+    assert _chi2_gaussian([_random.discrete_gaussian_one(wrong, rng) for _ in range(20_000)],
+                          p) < ALPHA
 
 
 def test_discrete_gaussian_exact_path(exact_path):
     rng = np.random.default_rng(9)
     p = _random.gaussian_variance(30 ** 2)
-    z = np.concatenate([_random.discrete_gaussian_fast(p, 1500, rng),
-                        [_random.discrete_gaussian_one(p, rng) for _ in range(1000)]])
+    z = [_random.discrete_gaussian_one(p, rng) for _ in range(2500)]
     assert _chi2_gaussian(z, p) > ALPHA
 
 
