@@ -263,3 +263,61 @@ def test_small_gaussian_path_marginals():
     assert _chi2_gaussian(z_last, variances[0]) > ALPHA / 3
     for t in range(3):
         assert stats.ks_2samp(small[t], large[t]).pvalue > ALPHA / 3
+
+
+# the block sampler of the Brownian path's increments: sigma 70 (b = 8), 12000 (b = 1024)
+@pytest.mark.parametrize("sigma", [70, 12_000])
+def test_discrete_gaussian_blocks_law(sigma):
+    rng = np.random.default_rng(15)
+    p = _random.gaussian_variance(sigma ** 2)
+    assert _chi2_gaussian(_random.discrete_gaussian_blocks(p, 40_000, rng), p) > ALPHA
+    one = [_random.discrete_gaussian_block_one(p, rng) for _ in range(10_000)]
+    assert _chi2_gaussian(one, p) > ALPHA
+    # more than one chunk, and a power check (sigma 5% larger)
+    assert _chi2_gaussian(_random.discrete_gaussian_blocks(
+        p, _random._BLOCK_CHUNK + 5000, rng), p) > ALPHA
+    wrong = _random.gaussian_variance(int(sigma * 1.05) ** 2)
+    assert _chi2_gaussian(_random.discrete_gaussian_blocks(wrong, 40_000, rng), p) < ALPHA
+
+
+def test_discrete_gaussian_blocks_exact_path(exact_path):
+    rng = np.random.default_rng(16)
+    p = _random.gaussian_variance(100 ** 2)
+    z = np.concatenate([_random.discrete_gaussian_blocks(p, 1500, rng),
+                        [_random.discrete_gaussian_block_one(p, rng) for _ in range(1000)]])
+    assert _chi2_gaussian(z, p) > ALPHA
+
+
+def test_discrete_gaussian_blocks_envelope_and_tail():
+    # the envelope's weights bound the target (W_k >= b F e_k, checked in floating point
+    # with room), its total is below 2^63; the tail piece (|y| >= 10 sigma, never reached
+    # by chance) draws the target law there: accepted tail values against
+    # P(y) proportional to exp(-y^2 / (2 p)) on y >= Y0
+    p = 64 ** 2
+    b, beta, kmax, C, W, F, factor = _random._gaussian_blocks(p)
+    for k in range(kmax):
+        assert W[k] >= b * F * math.exp(-(b * k) ** 2 / (2 * p)) * (1 - 1e-12)
+    assert 0 < int(C[-1]) < 2 ** 63 and np.all(np.diff(C) >= 0)
+    rng = np.random.default_rng(17)
+    Y0 = b * kmax
+    # the table's tail weight is 1 (its mass, about 2^-78 of the total, rounded up), so the
+    # tail's constant coin c = F e / (W_tail (1 - q)) is tiny there; F = 2^120 and a weight
+    # just above F times the tail's envelope mass make c about 1 - 1e-9 and the accepted
+    # draws plentiful (the same law)
+    mass = math.exp(-Y0 ** 2 / (2 * p)) / -math.expm1(-Y0 / p)
+    assert W[kmax] >= F * mass * (1 - 1e-9)
+    big = 2 ** 120
+    w_tail = math.ceil(big * mass * (1 + 1e-9))
+    drawn = [_random._gaussian_tail_draw(p, b, kmax, big, w_tail, False, rng)
+             for _ in range(6000)]
+    values = np.array([v for v in drawn if v is not None])
+    assert values.size > 5000
+    assert values.min() >= Y0
+    ys = np.arange(Y0, Y0 + 400)
+    pmf = np.exp(-(ys.astype(float) ** 2 - Y0 ** 2) / (2 * p))
+    pmf /= pmf.sum()
+    cuts = Y0 + np.array([5, 10, 20, 30, 45, 60, 80, 110])
+    cells = np.searchsorted(cuts, values, side="right")
+    expected = np.array([pmf[np.searchsorted(cuts, ys, side="right") == c].sum()
+                         for c in range(len(cuts) + 1)]) * values.size
+    assert stats.chisquare(np.bincount(cells, minlength=len(cuts) + 1), expected).pvalue > ALPHA

@@ -821,7 +821,7 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     >>> path = GaussianNoiseReduction(5.0, variances=[4.0, 1.0, 0.25], sensitivity=1.0,
     ...                               random_state=1)
     >>> [round(float(v), 2) for v in path]
-    [5.8, 4.61, 4.42]
+    [3.87, 4.5, 4.68]
     """
     _frames.refuse_dask("GaussianNoiseReduction", true_values, variances)
     bill = accounting.charge(
@@ -880,6 +880,22 @@ def _gaussian_path_grid(s, sensitivity, coordinates):
     return k, tuple(variances)
 
 
+def _gaussian_increments(p, size, rng):
+    """``size`` exact N_Z(0, p) draws: the block sampler
+    (:func:`dppack._random.discrete_gaussian_blocks`) for sigma >= 64 and p < 2^56, CKS
+    Algorithm 3 (:func:`dppack._random.discrete_gaussian`) otherwise; the same law."""
+    if 64 * 64 <= p < (1 << 56):
+        return _random.discrete_gaussian_blocks(p, size, rng)
+    return np.asarray(_random.discrete_gaussian(p, 1, size, rng))
+
+
+def _gaussian_increment_one(p, rng):
+    """One draw of :func:`_gaussian_increments`, on Python integers."""
+    if 64 * 64 <= p < (1 << 56):
+        return _random.discrete_gaussian_block_one(p, rng)
+    return _random.discrete_gaussian_one(p, rng)
+
+
 def gaussian_noise_path(values, s, sensitivity, rng):
     """The Brownian path on the grid: shape (T, ``*values.shape``).
 
@@ -896,7 +912,7 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         for _ in range(x.size):
             z, column = 0, []
             for p in variances:
-                z += _random.discrete_gaussian_one(p, rng)
+                z += _gaussian_increment_one(p, rng)
                 column.append(z)
             columns.append(column)
         wide = any(abs(v) >= (1 << 62) for column in columns for v in column)
@@ -904,9 +920,9 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         for i in range(T):
             out[T - 1 - i] = _random.release_on_grid(x, path[i], k)
         return out
-    rows = [np.asarray(_random.discrete_gaussian(variances[0], 1, x.size, rng))]
+    rows = [_gaussian_increments(variances[0], x.size, rng)]
     for p in variances[1:]:
-        rows.append(rows[-1] + np.asarray(_random.discrete_gaussian(p, 1, x.size, rng)))
+        rows.append(rows[-1] + _gaussian_increments(p, x.size, rng))
     path = np.stack(rows[::-1]) if not any(r.dtype == object for r in rows) else \
         np.array([r.tolist() for r in rows[::-1]], dtype=object)
     out[...] = _random.release_path_on_grid(x, path, k).reshape(out.shape)
