@@ -22,12 +22,19 @@ DL(a_t) draw. The batch path draws Z_T first (one discrete Laplace per entry), t
 exact coin per entry and lower level (:func:`dppack._random.bernoulli_real_rows`, the
 probability bounded by Taylor series in exact rationals), then, level by level from T-1
 down, a discrete Laplace for the entries that move; the online sampler draws Z_{t+1} given
-Z_t (its exact conditional law, :func:`laplace_reduce_noise`). No floating-point value
-enters a random decision, and the
-floats released are functions of the integers V + Z_t only
-(:func:`dppack._random.release_on_grid`).
+Z_t (its exact conditional law, :func:`laplace_reduce_noise`, by inversion). A few entries
+(up to ``SMALL_PATH``, ``FEW``) are drawn one at a time on Python integers, with the
+one-word exact samplers of ``dppack._random`` (``discrete_laplace_one``,
+``bernoulli_exp_one``, ...): each decision compares a uniform 64-bit word with a
+floating-point threshold and a rigorous margin (valid while the C library's log, exp and
+expm1 are within ``dppack._random.LIBM_ERROR`` = 2^-46 relative; tested), and continues on
+further bits with exact rational bounds inside the margin; so each draw is a function of
+its uniform bits alone, with exactly the stated law. The floats released are functions of
+the integers V + Z_t only (:func:`dppack._random.release_on_grid`).
 
-The Brownian (Gaussian) path is not exact: see :func:`GaussianNoiseReduction`.
+The Brownian (Gaussian) path draws exact discrete Gaussian increments
+(:func:`dppack._random.discrete_gaussian_blocks`), but its prefix statement is not exact:
+see :func:`GaussianNoiseReduction`.
 
 Accounting: every release takes a trailing ``accountant`` (None: the session's, if any), which
 is charged before any noise is drawn: the batch Laplace path its last level ``eps_T`` (the
@@ -900,8 +907,9 @@ def gaussian_noise_path(values, s, sensitivity, rng):
     """The Brownian path on the grid: shape (T, ``*values.shape``).
 
     Z_T ~ N_Z(0, p_T) and Z_t = Z_{t+1} + N_Z(0, p_t) entrywise (exact discrete Gaussian
-    draws, :func:`dppack._random.discrete_gaussian`, with the grid and integer variances of
-    :func:`gaussian_path_grid`); row t is g (round(x / g) + Z_t).
+    draws, :func:`_gaussian_increments`, with the grid and integer variances of
+    :func:`gaussian_path_grid`; up to ``SMALL_PATH`` values entry by entry on Python
+    integers, the same law); row t is g (round(x / g) + Z_t).
     """
     x = np.asarray(values, dtype=np.float64)
     k, variances = gaussian_path_grid(s, sensitivity, x.size)
