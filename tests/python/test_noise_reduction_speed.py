@@ -61,7 +61,8 @@ def test_library_functions_are_within_the_assumed_error():
             lo = _exp_bounds(y * (1 - Fraction(eps)))[0]
             hi = _exp_bounds(y * (1 + Fraction(eps)))[1]
             assert lo <= Fraction(value) <= hi
-    x = np.concatenate([rng.uniform(0, 2, 60), rng.uniform(0, 600, 60), 2.0 ** -rng.integers(1, 40, 30)])
+    x = np.concatenate([rng.uniform(0, 2, 60), rng.uniform(0, 600, 60),
+                        2.0 ** -rng.integers(1, 40, 30)])
     for f in (np.exp, math.exp):
         for value in x.tolist():
             lo, hi = _exp_bounds(-Fraction(value))
