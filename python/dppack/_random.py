@@ -428,7 +428,21 @@ def discrete_gaussian(p, q, size, rng):
     return _exact_samplers().discrete_gaussian(p, q, size, rng)
 
 
-GRID_BITS = 12  # the default of grid_exponent: g <= scale / 2^12
+def geometric_rates(t, s, size, rng):
+    """``size`` exact draws G_i >= 0 with P(G_i >= k) = exp(-k s_i / t): t a positive
+    integer, s a positive int or an int64 array of ``size`` values (one rate per entry);
+    floor(X / s_i) of CKS Algorithm 2's X (:func:`dppack._exact.geometric_rates`). int64.
+
+    Examples
+    --------
+    >>> g = geometric_rates(4, np.array([1, 2]), 2, as_generator(0))
+    >>> g.shape, bool((g >= 0).all())
+    ((2,), True)
+    """
+    return _exact_samplers().geometric_rates(t, s, size, rng)
+
+
+GRID_BITS = 12  # the default of grid_exponentGRID_BITS = 12  # the default of grid_exponent: g <= scale / 2^12
 GAUSSIAN_GRID_BITS = 13  # scalar: g <= sigma / 2^13, s < 2^14 (the calibration's tail sums are O(s))
 GAUSSIAN_FINE_BITS = 19  # vector: g >= sigma / 2^20, s < 2^20 (the sampler's int64 range is s <~ 2^28)
 LAPLACE_GRID_BITS = 20  # g <= min(b, Delta / (m + 1)) / 2^20, while b / g <= 2^36

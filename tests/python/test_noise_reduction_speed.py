@@ -250,6 +250,41 @@ def test_small_batch_path_marginals_and_keep():
     assert stats.binomtest(kept, paths.shape[1], same).pvalue > ALPHA / 4
 
 
+def test_medium_batch_path_marginals_and_keep():
+    # from SMALL_PATH + 1 to MEDIUM_PATH entries, all discrete Laplace draws in one call
+    # (differences of geometric draws): the marginals and the keep probability again
+    rng = np.random.default_rng(18)
+    levels = [0.4, 0.9, 1.3]
+    paths = np.concatenate([nr.integer_noise_path(nr.MEDIUM_PATH, 1, levels, rng)
+                            for _ in range(10)], axis=1)
+    rates = [nr._level_rate(1, e) for e in levels]
+    for z, (t, s) in zip(paths, rates):
+        assert _chi2_by_tail(z, lambda m: _random.discrete_laplace_tail(m, t, s),
+                             range(-8, 9)) > ALPHA / 4
+    a = [s / t for t, s in rates]
+    p = np.sinh(a[0] / 2) ** 2 / np.sinh(a[1] / 2) ** 2
+    q = math.exp(-a[0])
+    same = p + (1 - p) * (1 - q) / (1 + q)
+    kept = int(np.count_nonzero(paths[0] == paths[1]))
+    assert stats.binomtest(kept, paths.shape[1], same).pvalue > ALPHA / 4
+
+
+def test_geometric_rates_law():
+    # one call, two rates over a common t: each entry's geometric law (chi-square), and the
+    # large-t case of the noise-reduction grids (a mean check)
+    rng = np.random.default_rng(19)
+    s = np.repeat(np.array([3, 7]), 20_000)
+    g = _random.geometric_rates(10, s, s.size, rng)
+    for part, rate in ((g[:20_000], 0.3), (g[20_000:], 0.7)):
+        q = math.exp(-rate)
+        assert _chi2_by_tail(part, lambda m: q ** max(m, 0), range(1, 12)) > ALPHA / 3
+    t, s0 = 1 << 58, 3355404
+    q = math.exp(-s0 / t)
+    big = _random.geometric_rates(t, s0, 40_000, rng)
+    mean, sd = q / (1 - q), math.sqrt(q) / (1 - q)
+    assert abs(big.mean() - mean) < stats.norm.isf(ALPHA / 6) * sd / math.sqrt(big.size)
+
+
 def test_small_gaussian_path_marginals():
     # the Brownian path entry by entry (few values): Z_T ~ N_Z(0, p_T), Z_1 the sum of all
     # increments (its variance), against the vectorised path's draws (two-sample test)

@@ -195,7 +195,9 @@ def _certain(p, bits):
 
 
 # up to this many entries, the batch path runs entry by entry on Python integers
-SMALL_PATH = 16
+SMALL_PATH = 6
+# up to this many entries, the batch path draws all its discrete Laplace noise in one call
+MEDIUM_PATH = 2000
 
 
 def integer_noise_path(size, units, levels, rng):
@@ -208,18 +210,22 @@ def integer_noise_path(size, units, levels, rng):
     a_t D <= eps_t (:func:`_level_rate`). Levels closer than the rates' resolution
     (a_t >= a_{t+1}) keep the noise (p = 1).
 
-    The draws: for more than ``SMALL_PATH`` entries, Z_T
+    The draws: for more than ``MEDIUM_PATH`` entries, Z_T
     (:func:`dppack._random.discrete_laplace`), then the coins of levels T-1, ..., 1 (one
     row each, :func:`dppack._random.bernoulli_real_rows`), then the fresh draws of levels
-    T-1, ..., 1 where a coin failed; for fewer, entry by entry, Z_T and then, level by
-    level, the coin and the fresh draw if it failed, on Python integers
-    (:func:`dppack._random.discrete_laplace_one`, :func:`dppack._random.bernoulli_word`).
-    Both are the same law: every draw is exact and independent of the others.
+    T-1, ..., 1 where a coin failed; from ``SMALL_PATH`` + 1 to ``MEDIUM_PATH`` entries, the
+    coins, then every discrete Laplace draw in one call (:func:`_medium_noise_path`); up to
+    ``SMALL_PATH``, entry by entry, Z_T and then, level by level, the coin and the fresh
+    draw if it failed, on Python integers (:func:`dppack._random.discrete_laplace_one`,
+    :func:`dppack._random.bernoulli_word`). All are the same law: every draw is exact and
+    independent of the others.
     """
     T = len(levels)
     rates, bounds, thresholds = _batch_plan(units, tuple(float(e) for e in levels))
     if size <= SMALL_PATH:
         return _small_noise_path(size, rates, bounds, thresholds, rng)
+    if size <= MEDIUM_PATH:
+        return _medium_noise_path(size, rates, bounds, thresholds, rng)
     steps = np.zeros((T, size), dtype=np.int64)
     steps[T - 1] = _random.discrete_laplace(*rates[-1], size, rng)
     order = list(range(T - 2, -1, -1))
@@ -234,6 +240,35 @@ def integer_noise_path(size, units, levels, rng):
                 steps, wide = steps.astype(object), True
             steps[i, fresh] = draws
     # Z_t = Z_T + the fresh draws of levels T-1, ..., t
+    return np.cumsum(steps[::-1], axis=0)[::-1]
+
+
+def _medium_noise_path(size, rates, bounds, thresholds, rng):
+    """:func:`integer_noise_path` with every discrete Laplace draw in one call (a few
+    thousand entries, where the calls' fixed cost dominates): the coins of levels T-1, ...,
+    1 (one row each), then the geometric draws of all levels at once
+    (:func:`dppack._random.geometric_rates` with the rates a_t = s_t / t_t over the common
+    t = max t_t, s_t scaled by t / t_t: the same rates), and Z = G - G' for two independent
+    geometric draws G, G' of the level's rate, which is DL(a_t): P(G - G' = z) = sum over g
+    of (1 - q)^2 q^g q^(g + |z|) = (1 - q) q^|z| / (1 + q), q = exp(-a_t)."""
+    T = len(rates)
+    top = max(t for t, _ in rates)
+    scaled = [s * (top // t) for t, s in rates]
+    keep = (_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds)
+            if T > 1 else np.zeros((0, size), dtype=bool))
+    fresh = [np.flatnonzero(~keep[row]) for row in range(T - 1)]  # levels T-1, ..., 1
+    counts = [size] + [f.size for f in fresh]
+    s_all = np.repeat(np.array([scaled[-1]] + [scaled[i] for i in range(T - 2, -1, -1)],
+                               dtype=np.int64), counts)
+    total = int(s_all.size)
+    g = _random.geometric_rates(top, np.concatenate([s_all, s_all]), 2 * total, rng)
+    z = g[:total] - g[total:]
+    steps = np.zeros((T, size), dtype=z.dtype)
+    steps[T - 1] = z[:size]
+    start = size
+    for row, i in enumerate(range(T - 2, -1, -1)):
+        steps[i, fresh[row]] = z[start:start + fresh[row].size]
+        start += fresh[row].size
     return np.cumsum(steps[::-1], axis=0)[::-1]
 
 
@@ -887,6 +922,9 @@ def _gaussian_path_grid(s, sensitivity, coordinates):
     return k, tuple(variances)
 
 
+GAUSSIAN_SMALL_PATH = 12  # up to this many values, the Brownian path runs entry by entry
+
+
 def _gaussian_increments(p, size, rng):
     """``size`` exact N_Z(0, p) draws: the block sampler
     (:func:`dppack._random.discrete_gaussian_blocks`) for sigma >= 64 and p < 2^56, CKS
@@ -908,14 +946,14 @@ def gaussian_noise_path(values, s, sensitivity, rng):
 
     Z_T ~ N_Z(0, p_T) and Z_t = Z_{t+1} + N_Z(0, p_t) entrywise (exact discrete Gaussian
     draws, :func:`_gaussian_increments`, with the grid and integer variances of
-    :func:`gaussian_path_grid`; up to ``SMALL_PATH`` values entry by entry on Python
+    :func:`gaussian_path_grid`; up to ``GAUSSIAN_SMALL_PATH`` values entry by entry on Python
     integers, the same law); row t is g (round(x / g) + Z_t).
     """
     x = np.asarray(values, dtype=np.float64)
     k, variances = gaussian_path_grid(s, sensitivity, x.size)
     T = len(variances)
     out = np.empty((T,) + x.shape)
-    if x.size <= SMALL_PATH:  # entry by entry on Python integers: the same law
+    if x.size <= GAUSSIAN_SMALL_PATH:  # entry by entry on Python integers: the same law
         columns = []
         for _ in range(x.size):
             z, column = 0, []
