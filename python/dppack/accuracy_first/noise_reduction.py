@@ -548,10 +548,11 @@ def _moved_noise(n, delta, total, rng):
     six correctly rounded operations and three library calls whose arguments' relative
     errors, at most 2^-51, move expm1 and the reciprocal relatively by as much and exp by
     delta n times as much; exactly with :func:`_piece_bounds` where the floats cannot
-    decide). Then, with J >= 1, P(J = j) proportional to exp(-rate j) (:func:`_geometric`):
-    y = -J_A in the first piece, (J_delta - 1) mod (n + 1) in the middle (a geometric
-    reduced mod n + 1 is the truncated geometric on 0..n: P(r) proportional to the sum over
-    k of exp(-delta (r + k (n + 1))), that is to exp(-delta r)), n + J_A in the last. Each
+    decide). Then, with G >= 0, P(G >= k) = exp(-rate k) (one draw per entry, of the
+    piece's rate): y = -(G_A + 1) in the first piece, G_delta mod (n + 1) in the middle (a
+    geometric reduced mod n + 1 is the truncated geometric on 0..n: P(r) proportional to
+    the sum over k of exp(-delta (r + k (n + 1))), that is to exp(-delta r)),
+    n + G_A + 1 in the last. Each
     value is drawn with probability (its piece's mass / S) (its weight / the piece's
     mass): exactly the target law.
     """
@@ -566,15 +567,22 @@ def _moved_noise(n, delta, total, rng):
     eta = 16 * _random.LIBM_ERROR + (d * nf + 16.0) * 2.0 ** -50
     piece = _random.cumulative_index(
         [c1, c2], eta, functools.partial(_piece_bounds, delta, total, n), rng)
-    y = np.zeros(n.size, dtype=np.int64)
-    tails = np.flatnonzero(piece != 1)
-    if tails.size:
-        j = _geometric(total, tails.size, rng)
-        y[tails] = np.where(piece[tails] == 0, -j, n[tails] + j)
-    middle = np.flatnonzero(piece == 1)
-    if middle.size:
-        y[middle] = (_geometric(delta, middle.size, rng) - 1) % (n[middle] + 1)
-    return y
+    # one geometric draw per entry, of rate A in the tails and delta in the middle, over the
+    # common denominator t of the two dyadic rates (:func:`dppack._random.geometric_rates`)
+    # (beyond t = 2^58, where X of that sampler would often leave int64, one call per rate)
+    middle = piece == 1
+    t = max(total.denominator, delta.denominator)
+    if t <= (1 << 58):
+        s = np.where(middle, delta.numerator * (t // delta.denominator),
+                     total.numerator * (t // total.denominator))
+        g = _random.geometric_rates(t, s.astype(np.int64), n.size, rng)
+    else:
+        g = np.zeros(n.size, dtype=np.int64)
+        for mask, rate in ((~middle, total), (middle, delta)):
+            index = np.flatnonzero(mask)
+            if index.size:
+                g[index] = _geometric(rate, index.size, rng) - 1
+    return np.where(middle, g % (n + 1), np.where(piece == 0, -(g + 1), n + g + 1))
 
 
 
