@@ -1929,6 +1929,16 @@ def release_path_on_grid(values, path, k):
     x = np.asarray(values, dtype=np.float64).ravel()
     path = np.asarray(path)
     k = int(k)
+    if (0 < x.size <= _FEW_VALUES and -1000 <= k <= 1000 and path.dtype != object
+            and (path.size == 0 or max(-int(path.min()), int(path.max())) < _WIDE)):
+        # _release_few's operations, round(x / g) once
+        down, up = math.ldexp(1.0, -k), math.ldexp(1.0, k)
+        grid = []
+        for value in x.tolist():
+            scaled = value * down
+            grid.append(float(round(scaled)) * up if -math.inf < scaled < math.inf else value)
+        return np.array([[float(z) * up + v for z, v in zip(row, grid)]
+                         for row in path.reshape(-1, x.size).tolist()]).reshape(path.shape)
     simple = (x.size > _FEW_VALUES and -1000 <= k <= 1000 and path.dtype != object
               and (path.size == 0 or max(-int(path.min()), int(path.max())) < _WIDE))
     if simple:
