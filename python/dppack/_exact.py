@@ -82,6 +82,11 @@ def py_uniform(rng, m):
             return value % m
 
 
+def py_word(rng):
+    """One uniform 64-bit word as a Python int (``words(rng, 1)[0]``, without the array)."""
+    return _py_word(rng)
+
+
 def _py_word(rng):
     bit_generator = rng.bit_generator
     if type(bit_generator) in _RAW_64_BIT:

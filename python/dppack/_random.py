@@ -442,7 +442,7 @@ def geometric_rates(t, s, size, rng):
     return _exact_samplers().geometric_rates(t, s, size, rng)
 
 
-GRID_BITS = 12  # the default of grid_exponentGRID_BITS = 12  # the default of grid_exponent: g <= scale / 2^12
+GRID_BITS = 12  # the default of grid_exponent: g <= scale / 2^12
 GAUSSIAN_GRID_BITS = 13  # scalar: g <= sigma / 2^13, s < 2^14 (the calibration's tail sums are O(s))
 GAUSSIAN_FINE_BITS = 19  # vector: g >= sigma / 2^20, s < 2^20 (the sampler's int64 range is s <~ 2^28)
 LAPLACE_GRID_BITS = 20  # g <= min(b, Delta / (m + 1)) / 2^20, while b / g <= 2^36
@@ -1466,6 +1466,18 @@ _SPLIT_RATE_BITS = 16  # geometric rates below 2^-16 are split (the float L woul
 FORCE_EXACT_PATH = False
 
 
+def word(rng):
+    """One uniform 64-bit word, a Python int (:func:`dppack._exact.py_word`)."""
+    return _exact_samplers().py_word(rng)
+
+
+def word_thresholds(bounds):
+    """(low, high) = floor(lo 2^64), ceil(hi 2^64) of ``bounds(80)``, cached for
+    ``functools.partial`` bounds (:func:`_word_thresholds`): what :func:`bernoulli_word`
+    compares a word with."""
+    return _word_thresholds(bounds)
+
+
 def _exp_neg_bounds(y, bits):
     """Fractions lo <= exp(-y) <= hi for a Fraction y >= 0, within a relative 2^-bits."""
     lo, hi = exp_series_bounds(y, 0, 1, bits)
@@ -1485,7 +1497,7 @@ def _below(state, bounds, rng):
             return True
         if value >= hi * (1 << nbits):
             return False
-        state[0] = (value << 64) | exact._py_word(rng)
+        state[0] = (value << 64) | exact.py_word(rng)
         state[1] = nbits + 64
 
 
@@ -1556,7 +1568,7 @@ def _split(s, t):
     return 1 << ((t // (16 * s)).bit_length() - 1)
 
 
-def _geometric_one(v, s, t, rng):
+def geometric_one(v, s, t, rng):
     """G with P(G >= k) = exp(-k s / t) from the 63-bit uniform ``v`` (and further words).
 
     For a rate a = s / t below 2^-16 the float decision of :func:`_geometric_one_word` would
@@ -1575,7 +1587,7 @@ def _geometric_one(v, s, t, rng):
     exact = _exact_samplers()
     j = m.bit_length() - 1
     while True:
-        r = exact._py_word(rng) >> (64 - j)
+        r = exact.py_word(rng) >> (64 - j)
         if bernoulli_exp_one(r * s, t, rng):
             return m * h + r
 
@@ -1585,7 +1597,7 @@ def discrete_laplace_one(s, t, rng):
     integers), a Python int: the law of :func:`discrete_laplace`, without the arrays' cost.
 
     Each word gives a fair sign B (its lowest bit) and, from its other 63 bits, G with
-    P(G >= k) = q^k, q = exp(-s / t) (:func:`_geometric_one`); (B = 1, G = 0) is rejected
+    P(G >= k) = q^k, q = exp(-s / t) (:func:`geometric_one`); (B = 1, G = 0) is rejected
     and drawn again, else Z = (1 - 2B) G. Then P(Z = z) is proportional to (1 - q) q^|z| / 2
     for every z (z = 0 only from B = 0): the discrete Laplace law (Canonne, Kamath and
     Steinke 2020, Algorithm 2 draws it as such a signed geometric too).
@@ -1599,8 +1611,8 @@ def discrete_laplace_one(s, t, rng):
     """
     exact = _exact_samplers()
     while True:
-        w = exact._py_word(rng)
-        g = _geometric_one(w >> 1, s, t, rng)
+        w = exact.py_word(rng)
+        g = geometric_one(w >> 1, s, t, rng)
         if w & 1:
             if g:
                 return -g
@@ -1638,7 +1650,7 @@ def bernoulli_exp_one(n, d, rng):
     >>> abs(sum(bernoulli_exp_one(1, 2, rng) for _ in range(4000)) / 4000 - math.exp(-0.5)) < 0.03
     True
     """
-    w = _exact_samplers()._py_word(rng)
+    w = _exact_samplers().py_word(rng)
     if not FORCE_EXACT_PATH:
         x = min(n / d, 600.0)
         threshold = math.exp(-x) * 2.0 ** 64
@@ -1745,7 +1757,7 @@ def _gaussian_tail_draw(p, b, kmax, F, w_tail, negative, rng):
 
     exact = _exact_samplers()
     Y0 = b * kmax
-    g = _geometric_one(exact._py_word(rng) >> 1, Y0, p, rng)
+    g = geometric_one(exact.py_word(rng) >> 1, Y0, p, rng)
     if not bernoulli_exp_one(g * g, 2 * p, rng):
         return None
 
@@ -1753,7 +1765,7 @@ def _gaussian_tail_draw(p, b, kmax, F, w_tail, negative, rng):
         e_lo, e_hi = _exp_neg_bounds(Fraction(Y0 * Y0, 2 * p), bits + 8)
         q_lo, q_hi = _exp_neg_bounds(Fraction(Y0, p), bits + 8)
         return (F * e_lo / (w_tail * (1 - q_lo)), F * e_hi / (w_tail * (1 - q_hi)))
-    if not _below([exact._py_word(rng), 64], bounds, rng):
+    if not _below([exact.py_word(rng), 64], bounds, rng):
         return None
     return -(Y0 + g) if negative else Y0 + g
 
@@ -1892,7 +1904,7 @@ def cumulative_index(cumulative, eta, bounds, rng):
 def cumulative_index_one(cumulative, eta, bounds, rng):
     """:func:`cumulative_index` for one entry on Python floats: ``cumulative`` a list of
     floats, ``bounds(k, bits)`` the exact bounds of c_k. The same decisions and margins."""
-    w = _exact_samplers()._py_word(rng)
+    w = _exact_samplers().py_word(rng)
     wf = float(w)
     low_side = wf * (1.0 + 2.0 ** -52) + 1.0
     slack = 2.0 * eta + 2.0 ** -50
@@ -1975,7 +1987,7 @@ def discrete_gaussian_block_one(p, rng):
     cumulative = _gaussian_blocks_list(p)
     L = 64 - beta
     while True:
-        w1, w2 = exact._py_word(rng), exact._py_word(rng)
+        w1, w2 = exact.py_word(rng), exact.py_word(rng)
         negative = w1 & 1
         k = bisect.bisect_right(cumulative, w1 >> 1) - 1
         if k > kmax:

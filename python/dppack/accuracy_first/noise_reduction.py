@@ -180,13 +180,13 @@ def _batch_plan(units, levels):
     """What the batch path needs of the levels ``levels`` (a tuple of floats) and the
     sensitivity ``units``, computed once: the rates (t_i, s_i) of :func:`_level_rate`, and
     for the lower levels T-1, ..., 1 (the order of the coins) the keep-probability bounds
-    with their 64-bit thresholds (``dppack._random._word_thresholds``)."""
+    with their 64-bit thresholds (``dppack._random.word_thresholds``)."""
     rates = tuple(_level_rate(units, e) for e in levels)
     a = [fractions.Fraction(s, t) for t, s in rates]
     one = functools.partial(_certain, fractions.Fraction(1))
     bounds = tuple(one if a[i] >= a[i + 1] else _keep_bounds(a[i], a[i + 1])
                    for i in range(len(levels) - 2, -1, -1))
-    thresholds = tuple(_random._word_thresholds(b) for b in bounds)
+    thresholds = tuple(_random.word_thresholds(b) for b in bounds)
     return rates, bounds, thresholds
 
 
@@ -275,7 +275,6 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
 def _small_noise_path(size, rates, bounds, thresholds, rng):
     """:func:`integer_noise_path` entry by entry on Python integers (a few entries)."""
     T = len(rates)
-    exact = _random._exact_samplers()
     columns = []
     for _ in range(size):
         t, s = rates[-1]
@@ -283,7 +282,7 @@ def _small_noise_path(size, rates, bounds, thresholds, rng):
         column = [z]
         for row, i in enumerate(range(T - 2, -1, -1)):
             low, high = thresholds[row]
-            if not _random.bernoulli_word(exact._py_word(rng), low, high, bounds[row], rng):
+            if not _random.bernoulli_word(_random.word(rng), low, high, bounds[row], rng):
                 t, s = rates[i]
                 z += _random.discrete_laplace_one(s, t, rng)
             column.append(z)
@@ -444,7 +443,7 @@ def _coin_exp_one(rate, n, rng):
 
 def _geometric_one(rate, rng):
     """J >= 1 with P(J = j) proportional to exp(-rate j): 1 + G, P(G >= k) = exp(-rate k)."""
-    return 1 + _random._geometric_one(_random._exact_samplers()._py_word(rng) >> 1,
+    return 1 + _random.geometric_one(_random.word(rng) >> 1,
                                       rate.numerator, rate.denominator, rng)
 
 
@@ -455,7 +454,7 @@ def _reduce_one(x, a1, a2, stay_thresholds, rng):
     n = abs(x)
     delta, total = a2 - a1, a1 + a2
     low, high = stay_thresholds
-    word = _random._exact_samplers()._py_word(rng)
+    word = _random.word(rng)
     if (_random.bernoulli_word(word, low, high, _sinh_ratio_bounds(a1, a2), rng)
             and _coin_exp_one(delta, n, rng)):
         return x
@@ -500,7 +499,7 @@ def laplace_reduce_noise(noise, a1, a2, rng):
     n = np.abs(x)
     delta, total = a2 - a1, a1 + a2
     if x.size <= FEW:
-        stay = _random._word_thresholds(_sinh_ratio_bounds(a1, a2))
+        stay = _random.word_thresholds(_sinh_ratio_bounds(a1, a2))
         out = [_reduce_one(int(v), a1, a2, stay, rng) for v in x.tolist()]
         return np.array(out, dtype=np.int64).reshape(shape)
     stay = (_random.bernoulli_real(_sinh_ratio_bounds(a1, a2), x.size, rng)
