@@ -1740,6 +1740,20 @@ def _gaussian_blocks(p):
     return b, beta, kmax, C, W, F, factor
 
 
+@functools.lru_cache(maxsize=64)
+def _block_thresholds(p):
+    """2^L (b F / W_k) (1 -+ eta) per block (L = 64 - beta): the acceptance's float
+    thresholds in :func:`discrete_gaussian_blocks` are exp(-x) times these, with one eta
+    for the table, eta = 2 LIBM_ERROR + (x_max + 8) 2^-50, x_max = (b kmax)^2 / (2 p) + 1
+    bounding x = y^2 / (2 p) in the table's blocks (its rounding: y^2 and the product by
+    the double -1 / (2 p), each within 2^-53, move exp by a relative x 2^-51; the factor's
+    and these products' roundings, 2^-53 each, are in the 8 2^-50)."""
+    b, beta, kmax, C, W, F, factor = _gaussian_blocks(p)
+    eta = 2 * LIBM_ERROR + ((b * kmax) ** 2 / (2 * p) + 1.0 + 8.0) * 2.0 ** -50
+    scaled = factor * 2.0 ** (64 - beta)
+    return scaled * (1.0 - eta), scaled * (1.0 + eta)
+
+
 def _block_accept_bounds(p, y, scale, bits):
     """Fraction bounds of exp(-y^2 / (2 p)) scale (scale = b F / W_k, a Fraction)."""
     from fractions import Fraction
@@ -1781,8 +1795,7 @@ def discrete_gaussian_blocks(p, size, rng):
     r uniform on {0, ..., b - 1} from the low beta bits of a second word, y = b k + r;
     accepted with probability a(y) = exp(-y^2 / (2 p)) b F / W_k <= 1, decided by the
     second word's top 64 - beta bits (U) as in :func:`bernoulli_exp_one` (a float decision
-    with the margin eta = 2 LIBM_ERROR + (x + 8) 2^-50, x = y^2 / (2 p), exact bounds
-    inside it). A proposed y then has probability (W_k / S) (1 / b) a(y) =
+    with the margin of :func:`_block_thresholds`, exact bounds inside it). A proposed y then has probability (W_k / S) (1 / b) a(y) =
     F exp(-y^2 / (2 p)) / S, proportional to the target; y = 0 is proposed with both signs,
     so the negative zero is rejected. The tail block (|y| >= 10 sigma) is drawn by
     :func:`_gaussian_tail_draw` with the same property. Every accepted value has the
@@ -1806,6 +1819,7 @@ def discrete_gaussian_blocks(p, size, rng):
     exact = _exact_samplers()
     b, beta, kmax, C, W, F, factor = _gaussian_blocks(p)
     L = 64 - beta
+    low_factor, high_factor = _block_thresholds(p)
     out = np.zeros(size, dtype=np.int64)
     filled = 0
     while filled < size:
@@ -1820,12 +1834,11 @@ def discrete_gaussian_blocks(p, size, rng):
         r = (w2 & np.uint64(b - 1)).astype(np.int64)
         acc_word = w2 >> np.uint64(beta)
         y = b * kk + r
-        x = (y * y).astype(np.float64) / float(2 * p)
-        threshold = np.exp(-x) * factor[kk] * 2.0 ** L
-        eta = 2 * LIBM_ERROR + (x + 8.0) * 2.0 ** -50
+        yf = y.astype(np.float64)
+        e = np.exp(yf * yf * (-0.5 / p))
         wf = acc_word.astype(np.float64)
-        yes = wf * (1.0 + 2.0 ** -52) + 1.0 < threshold * (1.0 - eta)
-        no = wf > threshold * (1.0 + eta)
+        yes = wf * (1.0 + 2.0 ** -52) + 1.0 < e * low_factor[kk]
+        no = wf > e * high_factor[kk]
         undecided = valid & ~(yes | no)
         if FORCE_EXACT_PATH:
             undecided = valid.copy()
@@ -1985,6 +1998,7 @@ def discrete_gaussian_block_one(p, rng):
     p = int(p)
     b, beta, kmax, C, W, F, factor = _gaussian_blocks(p)
     cumulative = _gaussian_blocks_list(p)
+    low_factor, high_factor = _block_thresholds_lists(p)
     L = 64 - beta
     while True:
         w1, w2 = exact.py_word(rng), exact.py_word(rng)
@@ -2001,13 +2015,11 @@ def discrete_gaussian_block_one(p, rng):
         acc_word = w2 >> beta
         decided = None
         if not FORCE_EXACT_PATH:
-            x = y * y / (2 * p)
-            threshold = math.exp(-x) * factor[k] * 2.0 ** L
-            eta = 2 * LIBM_ERROR + (x + 8.0) * 2.0 ** -50
+            e = math.exp(float(y) * float(y) * (-0.5 / p))
             wf = float(acc_word)
-            if wf * (1.0 + 2.0 ** -52) + 1.0 < threshold * (1.0 - eta):
+            if wf * (1.0 + 2.0 ** -52) + 1.0 < e * low_factor[k]:
                 decided = True
-            elif wf > threshold * (1.0 + eta):
+            elif wf > e * high_factor[k]:
                 decided = False
         if decided is None:
             decided = _below([acc_word, L], functools.partial(
@@ -2019,3 +2031,8 @@ def discrete_gaussian_block_one(p, rng):
 @functools.lru_cache(maxsize=64)
 def _gaussian_blocks_list(p):
     return [int(c) for c in _gaussian_blocks(p)[3]]
+
+
+@functools.lru_cache(maxsize=64)
+def _block_thresholds_lists(p):
+    return tuple(v.tolist() for v in _block_thresholds(p))
