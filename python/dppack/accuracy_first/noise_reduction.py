@@ -535,9 +535,9 @@ def _piece_bounds(delta, total, n, i, k, bits):
 
 
 def _moved_noise(n, delta, total, rng):
-    """|y| for the entries that move (given x = +-n, n >= 0): the law proportional to
-    exp(-A j) at y = -j (j >= 1), exp(-delta y) for 0 <= y <= n, exp(-delta n - A j) at
-    y = n + j (A = ``total``, for x >= 0; mirrored by the caller for x < 0), by inversion.
+    """y for the entries that move, given x = n >= 0 (the caller mirrors y for x = -n): the
+    law proportional to exp(-A j) at y = -j (j >= 1), exp(-delta y) for 0 <= y <= n,
+    exp(-delta n - A j) at y = n + j (A = ``total``), by inversion.
 
     The three pieces have masses M1 = 1 / (e^A - 1), M2 = (1 - e^(-delta (n + 1))) /
     (1 - e^(-delta)) and M3 = e^(-delta n) M1; one uniform chooses the piece
@@ -582,8 +582,6 @@ def _moved_noise(n, delta, total, rng):
             if index.size:
                 g[index] = _geometric(rate, index.size, rng) - 1
     return np.where(middle, g % (n + 1), np.where(piece == 0, -(g + 1), n + g + 1))
-
-
 
 
 class LaplaceNoiseReductionOnline:
