@@ -403,14 +403,10 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
 
 @functools.lru_cache(maxsize=4096)
 def _sinh_ratio_interval(a1, a2, bits):
+    """Fraction bounds of sinh(a1) / sinh(a2) (a1 < a2, Fractions), within about 2^-bits."""
     l1, h1 = _random.exp_series_bounds(a1, 1, 2, bits + 4)
     l2, h2 = _random.exp_series_bounds(a2, 1, 2, bits + 4)
     return l1 / h2, h1 / l2
-
-
-def _sinh_ratio_bounds(a1, a2):
-    """Bounds of sinh(a1) / sinh(a2) (Fractions, a1 < a2)."""
-    return functools.partial(_sinh_ratio_interval, a1, a2)
 
 
 def _geometric(rate, size, rng):
@@ -425,20 +421,7 @@ def _geometric(rate, size, rng):
     return np.abs(out)
 
 
-def _coin_exp(rate, n, rng):
-    """Exact Bernoulli(exp(-rate n)) per entry of the non-negative integer array ``n``."""
-    n = np.asarray(n, dtype=np.int64)
-    num, den = rate.numerator, rate.denominator
-    if den <= (1 << 58) and (n.size == 0 or int(n.max()) < (1 << 62) // num):
-        return _random.bernoulli_exp(n * num, den, rng)
-    return _random.bernoulli_exp_wide([int(v) * num for v in n.tolist()], den, rng)
-
-
 FEW = 16  # up to this many entries, laplace_reduce_noise runs entry by entry on Python integers
-
-
-def _coin_exp_one(rate, n, rng):
-    return _random.bernoulli_exp_one(n * rate.numerator, rate.denominator, rng)
 
 
 def _geometric_one(rate, rng):
@@ -447,31 +430,31 @@ def _geometric_one(rate, rng):
                                       rate.numerator, rate.denominator, rng)
 
 
-def _reduce_one(x, a1, a2, stay_thresholds, rng):
+def _reduce_one(x, a1, a2, ratio, rng):
     """:func:`laplace_reduce_noise` for one entry, on Python integers and floats (the same
-    law and steps as the vectorised path: the two stay coins, then the piece by one
-    uniform and a geometric draw within it), without the arrays' fixed cost."""
+    law and steps as the vectorised path, :func:`_step_noise`: stay or the piece by one
+    uniform, a geometric draw within the piece; ``ratio`` the float sinh ratio), without
+    the arrays' fixed cost."""
     n = abs(x)
     delta, total = a2 - a1, a1 + a2
-    low, high = stay_thresholds
-    word = _random.word(rng)
-    if (_random.bernoulli_word(word, low, high, _sinh_ratio_bounds(a1, a2), rng)
-            and _coin_exp_one(delta, n, rng)):
-        return x
     A, d = float(total), float(delta)
     m1 = 1.0 / math.expm1(A)
     m2 = math.expm1(-d * (n + 1.0)) / math.expm1(-d)
     decay = math.exp(-d * n)
     mass = m1 * (1.0 + decay) + m2
-    eta = 16 * _random.LIBM_ERROR + (d * n + 16.0) * 2.0 ** -50
+    stay = ratio * decay
+    move = 1.0 - stay
+    eta = 64 * _random.LIBM_ERROR + (d * n + 64.0) * 2.0 ** -50
     piece = _random.cumulative_index_one(
-        [m1 / mass, (m1 + m2) / mass], eta,
-        functools.partial(_piece_bounds, delta, total, [n], 0), rng)
-    if piece == 1:
+        [stay, stay + move * (m1 / mass), stay + move * ((m1 + m2) / mass)], eta,
+        functools.partial(_step_bounds, a1, a2, [n], 0), rng)
+    if piece == 0:
+        return x
+    if piece == 2:
         y = (_geometric_one(delta, rng) - 1) % (n + 1)
     else:
         j = _geometric_one(total, rng)
-        y = -j if piece == 0 else n + j
+        y = -j if piece == 1 else n + j
     return -y if x < 0 else y
 
 
@@ -483,13 +466,14 @@ def laplace_reduce_noise(noise, a1, a2, rng):
     on the lazy walk Z_t = Z_{t+1} + W gives, for x = Z_t,
 
     * stay (y = x) with probability p pi_a2(x) / pi_a1(x) = (sinh(a1) / sinh(a2))
-      exp(-(a2 - a1) |x|): two exact independent coins;
+      exp(-(a2 - a1) |x|);
     * otherwise y with weight pi_a2(y) pi_a1(x - y), proportional (for x >= 0; mirrored for
       x < 0) to exp(-A j) at y = -j (j >= 1, A = a1 + a2), exp(-delta y) for 0 <= y <= x
       (delta = a2 - a1), exp(-delta x - A j) at y = x + j.
 
-    The second branch is drawn by inversion (:func:`_moved_noise`): one uniform picks the
-    piece, exactly, and a geometric draw the value within it; no rejection rounds. Up to
+    Both are drawn by inversion (:func:`_step_noise`): one uniform picks stay or a piece
+    of the second branch, exactly, and a geometric draw the value within the piece; no
+    rejection rounds. Up to
     ``FEW`` entries run one by one on Python integers and floats (:func:`_reduce_one`, the
     same steps), which avoids the arrays' fixed cost.
     """
@@ -497,27 +481,29 @@ def laplace_reduce_noise(noise, a1, a2, rng):
     shape = x.shape
     x = x.ravel()
     n = np.abs(x)
-    delta, total = a2 - a1, a1 + a2
     if x.size <= FEW:
-        stay = _random.word_thresholds(_sinh_ratio_bounds(a1, a2))
-        out = [_reduce_one(int(v), a1, a2, stay, rng) for v in x.tolist()]
+        ratio = float(_sinh_ratio_interval(a1, a2, 60)[0])
+        out = [_reduce_one(int(v), a1, a2, ratio, rng) for v in x.tolist()]
         return np.array(out, dtype=np.int64).reshape(shape)
-    stay = (_random.bernoulli_real(_sinh_ratio_bounds(a1, a2), x.size, rng)
-            & _coin_exp(delta, n, rng))
-    out = x.copy()
-    moved = np.flatnonzero(~stay)
-    if moved.size:
-        y = _moved_noise(n[moved], delta, total, rng)
-        out[moved] = np.where(x[moved] < 0, -y, y)
-    return out.reshape(shape)
+    y = _step_noise(n, a1, a2, rng)
+    return np.where(x < 0, -y, y).reshape(shape)
 
 
-def _piece_bounds(delta, total, n, i, k, bits):
-    """Fraction bounds of the cumulative piece masses of :func:`_moved_noise` for entry i
-    (n = |x|): k = 0, c_1 = 1 / (1 + M2 (e^A - 1) + e^(-delta n)); k = 1,
-    c_2 = 1 - e^(-delta n) c_1, within about 2^-bits."""
+def _step_bounds(a1, a2, n, i, k, bits):
+    """Fraction bounds of the cumulative probabilities of :func:`_step_noise` for entry i
+    (n = |x|), within about 2^-bits: k = 0, the stay probability
+    c_0 = (sinh(a1) / sinh(a2)) e^(-delta n); k = 1, 2, c_0 + (1 - c_0) c'_k with the
+    pieces' c'_1 = 1 / (1 + M2 (e^A - 1) + e^(-delta n)) and c'_2 = 1 - e^(-delta n) c'_1
+    (each increasing in c_0 and in c'_k)."""
+    delta, total = a2 - a1, a1 + a2
     m = int(n[i])
     work = bits + 8
+    tail = _random.exp_series_bounds(delta * m, 0, 1, work)  # e^(d m)
+    decay = (1 / tail[1], 1 / tail[0])  # e^(-d m)
+    ratio = _sinh_ratio_interval(a1, a2, work)
+    stay = (ratio[0] * decay[0], ratio[1] * decay[1])
+    if k == 0:
+        return stay
     expm1_total = _random.exp_series_bounds(total, 1, 1, work)  # e^A - 1
     num = _random.exp_series_bounds(delta * (m + 1), 1, 1, work)  # e^(d (m+1)) - 1
     num_exp = _random.exp_series_bounds(delta * (m + 1), 0, 1, work)  # e^(d (m+1))
@@ -525,63 +511,75 @@ def _piece_bounds(delta, total, n, i, k, bits):
     den_exp = _random.exp_series_bounds(delta, 0, 1, work)  # e^d
     # M2 = (1 - e^(-d (m+1))) / (1 - e^(-d)) = ((e^(d(m+1)) - 1) / e^(d(m+1))) e^d / (e^d - 1)
     m2 = (num[0] / num_exp[1] * den_exp[0] / den[1], num[1] / num_exp[0] * den_exp[1] / den[0])
-    tail = _random.exp_series_bounds(delta * m, 0, 1, work)  # e^(d m)
-    decay = (1 / tail[1], 1 / tail[0])  # e^(-d m)
     c1 = (1 / (1 + m2[1] * expm1_total[1] + decay[1]),
           1 / (1 + m2[0] * expm1_total[0] + decay[0]))
-    if k == 0:
-        return c1
-    return 1 - decay[1] * c1[1], 1 - decay[0] * c1[0]
+    piece = c1 if k == 1 else (1 - decay[1] * c1[1], 1 - decay[0] * c1[0])
+    return stay[0] + (1 - stay[0]) * piece[0], stay[1] + (1 - stay[1]) * piece[1]
 
 
-def _moved_noise(n, delta, total, rng):
-    """y for the entries that move, given x = n >= 0 (the caller mirrors y for x = -n): the
-    law proportional to exp(-A j) at y = -j (j >= 1), exp(-delta y) for 0 <= y <= n,
-    exp(-delta n - A j) at y = n + j (A = ``total``), by inversion.
+def _step_noise(n, a1, a2, rng):
+    """Z_{t+1} given Z_t = n >= 0 entrywise (the caller mirrors it for Z_t = -n), by
+    inversion: with one uniform, stay (y = n) with probability
+    c_0 = (sinh(a1) / sinh(a2)) e^(-delta n), else the piece of the moved law, proportional
+    to exp(-A j) at y = -j (j >= 1), exp(-delta y) for 0 <= y <= n, exp(-delta n - A j) at
+    y = n + j (A = a1 + a2, delta = a2 - a1; :func:`laplace_reduce_noise`).
 
-    The three pieces have masses M1 = 1 / (e^A - 1), M2 = (1 - e^(-delta (n + 1))) /
-    (1 - e^(-delta)) and M3 = e^(-delta n) M1; one uniform chooses the piece
-    (:func:`dppack._random.cumulative_index`, on c_1 = M1 / S and c_2 = (M1 + M2) / S,
-    S = M1 + M2 + M3, computed in floating point within a relative
-    eta = 16 LIBM_ERROR + (delta n + 16) 2^-50: each is a product and quotient of at most
-    six correctly rounded operations and three library calls whose arguments' relative
-    errors, at most 2^-51, move expm1 and the reciprocal relatively by as much and exp by
-    delta n times as much; exactly with :func:`_piece_bounds` where the floats cannot
-    decide). Then, with G >= 0, P(G >= k) = exp(-rate k) (one draw per entry, of the
-    piece's rate): y = -(G_A + 1) in the first piece, G_delta mod (n + 1) in the middle (a
-    geometric reduced mod n + 1 is the truncated geometric on 0..n: P(r) proportional to
-    the sum over k of exp(-delta (r + k (n + 1))), that is to exp(-delta r)),
-    n + G_A + 1 in the last. Each
-    value is drawn with probability (its piece's mass / S) (its weight / the piece's
-    mass): exactly the target law.
+    The pieces have masses M1 = 1 / (e^A - 1), M2 = (1 - e^(-delta (n + 1))) /
+    (1 - e^(-delta)) and M3 = e^(-delta n) M1 (S their sum, c'_1 = M1 / S,
+    c'_2 = (M1 + M2) / S); one uniform U compared with c_0, c_0 + (1 - c_0) c'_1 and
+    c_0 + (1 - c_0) c'_2 (:func:`dppack._random.cumulative_index`) picks stay or a piece,
+    with exactly these probabilities. The floats: the sinh ratio from its exact bounds
+    (within 2^-52), the rest with three library calls and a dozen correctly rounded
+    operations on positive terms; expm1 and the reciprocal err relatively by as much as
+    their arguments (at most 2^-51), exp by delta n times as much, and 1 - c_0 errs by at
+    most c_0's error in absolute terms, so each cumulative value is within a relative
+    eta = 64 LIBM_ERROR + (delta n + 64) 2^-50 (generous); exactly with
+    :func:`_step_bounds` where the floats cannot decide. Then, with G >= 0,
+    P(G >= k) = exp(-rate k) (one draw per moved entry, of its piece's rate):
+    y = -(G_A + 1) in the first piece, G_delta mod (n + 1) in the middle (a geometric
+    reduced mod n + 1 is the truncated geometric on 0..n: P(r) proportional to the sum over
+    k of exp(-delta (r + k (n + 1))), that is to exp(-delta r)), n + G_A + 1 in the last.
+    Each value is drawn with probability (its piece's mass / S) (its weight / the piece's
+    mass): exactly the conditional law.
     """
+    delta, total = a2 - a1, a1 + a2
     A, d = float(total), float(delta)
+    ratio = float(_sinh_ratio_interval(a1, a2, 60)[0])
     nf = n.astype(np.float64)
     m1 = 1.0 / np.expm1(A)
     m2 = np.expm1(-d * (nf + 1.0)) / np.expm1(-d)
     decay = np.exp(-d * nf)
     total_mass = m1 * (1.0 + decay) + m2
-    c1 = m1 / total_mass
-    c2 = (m1 + m2) / total_mass
-    eta = 16 * _random.LIBM_ERROR + (d * nf + 16.0) * 2.0 ** -50
+    stay = ratio * decay
+    move = 1.0 - stay
+    c1 = stay + move * (m1 / total_mass)
+    c2 = stay + move * ((m1 + m2) / total_mass)
+    eta = 64 * _random.LIBM_ERROR + (d * nf + 64.0) * 2.0 ** -50
     piece = _random.cumulative_index(
-        [c1, c2], eta, functools.partial(_piece_bounds, delta, total, n), rng)
-    # one geometric draw per entry, of rate A in the tails and delta in the middle, over the
-    # common denominator t of the two dyadic rates (:func:`dppack._random.geometric_rates`)
-    # (beyond t = 2^58, where X of that sampler would often leave int64, one call per rate)
-    middle = piece == 1
+        [stay, c1, c2], eta, functools.partial(_step_bounds, a1, a2, n), rng)
+    out = n.copy()
+    moved = np.flatnonzero(piece > 0)
+    if not moved.size:
+        return out
+    piece, m = piece[moved], n[moved]
+    # one geometric draw per moved entry, of rate A in the tails and delta in the middle,
+    # over the common denominator t of the two dyadic rates
+    # (:func:`dppack._random.geometric_rates`; beyond t = 2^58, where X of that sampler
+    # would often leave int64, one call per rate)
+    middle = piece == 2
     t = max(total.denominator, delta.denominator)
     if t <= (1 << 58):
         s = np.where(middle, delta.numerator * (t // delta.denominator),
                      total.numerator * (t // total.denominator))
-        g = _random.geometric_rates(t, s.astype(np.int64), n.size, rng)
+        g = _random.geometric_rates(t, s.astype(np.int64), m.size, rng)
     else:
-        g = np.zeros(n.size, dtype=np.int64)
+        g = np.zeros(m.size, dtype=np.int64)
         for mask, rate in ((~middle, total), (middle, delta)):
             index = np.flatnonzero(mask)
             if index.size:
                 g[index] = _geometric(rate, index.size, rng) - 1
-    return np.where(middle, g % (n + 1), np.where(piece == 0, -(g + 1), n + g + 1))
+    out[moved] = np.where(middle, g % (m + 1), np.where(piece == 1, -(g + 1), m + g + 1))
+    return out
 
 
 class LaplaceNoiseReductionOnline:
@@ -643,7 +641,7 @@ class LaplaceNoiseReductionOnline:
     >>> round(float(online.release), 2)
     -10.12
     >>> round(float(online.reduce(1.0)), 2)
-    5.17
+    5.81
     >>> online.levels, online.privacy_
     ([0.1, 1.0], PrivacyLoss.pure(eps=1.0))
     """
