@@ -1,7 +1,7 @@
 """Noise reduction: the exact releases against the floating-point ones they replaced, one run.
 
-Issue 25 asks that the exact rewrite of the noise-reduction releases stay within 1.5x of the
-speed of the floating-point implementation before it. The reference is that implementation
+The exact noise-reduction releases should stay within 1.5x of the speed of the floating-point
+implementation before them (issue 25). The reference is that implementation
 itself: ``python/dppack/accuracy_first/noise_reduction.py`` as of commit ``REFERENCE`` (the
 parent of the exact rewrite), read with ``git show`` into a temporary directory and imported
 against today's dppack (its helpers, checks and accounting are today's, so the ratio measures
@@ -128,7 +128,7 @@ def main(argv):
                     note=(f"CPU time, median of {rounds} interleaved rounds of the best of "
                           f"{repeats} calls ({max(2, repeats // 2)} for n = 100,000); "
                           f"reference: noise_reduction.py at {REFERENCE}. Target: ratio "
-                          f"<= 1.5 (issue 25)."))
+                          f"<= 1.5."))
 
 
 if __name__ == "__main__":
