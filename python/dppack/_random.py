@@ -1652,7 +1652,7 @@ def bernoulli_exp_one(n, d, rng):
     """
     w = _exact_samplers().py_word(rng)
     if not FORCE_EXACT_PATH:
-        x = min(n / d, 600.0)
+        x = 600.0 if n >= 600 * d else n / d
         threshold = math.exp(-x) * 2.0 ** 64
         eta = 2 * LIBM_ERROR + (x + 1.0) * 2.0 ** -50
         wf = float(w)
