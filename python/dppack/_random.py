@@ -1740,6 +1740,38 @@ def _gaussian_blocks(p):
     return b, beta, kmax, C, W, F, factor
 
 
+_GUIDE_BITS = 12  # the block lookup's guide table: 2^12 buckets of the 63-bit range
+
+
+@functools.lru_cache(maxsize=64)
+def _block_guide(p):
+    """For each bucket j of [0, 2^63) (width 2^51): the blocks holding its first and last
+    values, and C with a sentinel, so that :func:`_block_index` finds most blocks with one
+    comparison instead of a binary search."""
+    C = _gaussian_blocks(p)[3]
+    width = 1 << (63 - _GUIDE_BITS)
+    starts = np.arange(1 << _GUIDE_BITS, dtype=np.int64) * width
+    first = np.searchsorted(C, starts, side="right") - 1
+    last = np.searchsorted(C, starts + (width - 1), side="right") - 1
+    extended = np.append(C, np.iinfo(np.int64).max)
+    return first, last, extended
+
+
+def _block_index(p, C, u):
+    """k with C[k] <= u < C[k + 1] (len(C) - 1 for u >= C[-1]) per entry of u in
+    [0, 2^63): ``np.searchsorted(C, u, side="right") - 1``, through the guide table of
+    :func:`_block_guide` (a bucket holding at most one boundary needs one comparison; the
+    others, in the far tails, the search)."""
+    first, last, extended = _block_guide(p)
+    bucket = u >> (63 - _GUIDE_BITS)
+    k = first[bucket]
+    k += u >= extended[k + 1]
+    wide = np.flatnonzero(last[bucket] - first[bucket] > 1)
+    if wide.size:
+        k[wide] = np.searchsorted(C, u[wide], side="right") - 1
+    return k
+
+
 @functools.lru_cache(maxsize=64)
 def _block_thresholds(p):
     """2^L (b F / W_k) (1 -+ eta) per block (L = 64 - beta): the acceptance's float
@@ -1828,7 +1860,7 @@ def discrete_gaussian_blocks(p, size, rng):
         w1, w2 = exact.words(rng, m), exact.words(rng, m)
         negative = (w1 & np.uint64(1)).astype(bool)
         u = (w1 >> np.uint64(1)).astype(np.int64)
-        k = np.searchsorted(C, u, side="right") - 1  # C[k] <= u < C[k + 1]; len(W) if u >= S
+        k = _block_index(p, C, u)  # C[k] <= u < C[k + 1]; len(W) if u >= S
         valid = k < kmax
         kk = np.where(valid, k, 0)
         r = (w2 & np.uint64(b - 1)).astype(np.int64)

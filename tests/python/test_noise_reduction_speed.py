@@ -357,3 +357,16 @@ def test_discrete_gaussian_blocks_envelope_and_tail():
     expected = np.array([pmf[np.searchsorted(cuts, ys, side="right") == c].sum()
                          for c in range(len(cuts) + 1)]) * values.size
     assert stats.chisquare(np.bincount(cells, minlength=len(cuts) + 1), expected).pvalue > ALPHA
+
+
+@pytest.mark.parametrize("sigma", [70, 12_000, 2 ** 20])
+def test_block_index_is_the_binary_search(sigma):
+    # the guide table's lookup equals searchsorted on random words, at every boundary and
+    # just below it, and at the top of the range
+    p = _random.gaussian_variance(sigma ** 2)
+    C = _random._gaussian_blocks(p)[3]
+    rng = np.random.default_rng(20)
+    u = (rng.bit_generator.random_raw(200_000) >> np.uint64(1)).astype(np.int64)
+    u = np.concatenate([u, C, np.maximum(C - 1, 0), [2 ** 63 - 1]])
+    assert np.array_equal(_random._block_index(p, C, u),
+                          np.searchsorted(C, u, side="right") - 1)
