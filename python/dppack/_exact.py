@@ -82,6 +82,11 @@ def py_uniform(rng, m):
             return value % m
 
 
+def py_word(rng):
+    """One uniform 64-bit word as a Python int (``words(rng, 1)[0]``, without the array)."""
+    return _py_word(rng)
+
+
 def _py_word(rng):
     bit_generator = rng.bit_generator
     if type(bit_generator) in _RAW_64_BIT:
@@ -599,6 +604,56 @@ def discrete_laplace(t, s, size, rng, limit=LIMIT):
     if t < 1 or s < 1:
         raise ValueError("t and s must be positive integers.")
     return _merge(*_discrete_laplace_parts(t, s, int(size), rng, limit))
+
+
+def geometric_rates(t, s, size, rng, limit=LIMIT):
+    """``size`` draws floor(X_i / s_i), X_i independent with P(X >= x) = exp(-x / t) on the
+    integers x >= 0 (CKS Algorithm 2's X), s_i the entries of ``s`` (an int64 array of
+    ``size`` positive values, or an int): G_i with P(G_i >= k) = exp(-k s_i / t), one rate
+    per entry over a common t. int64 (object if a value reaches ``limit``, never in
+    practice).
+
+    X = U + r V as in :func:`_laplace_trials` (U uniform on {0, ..., r - 1} kept with
+    probability exp(-U / t), V with P(V >= v) = exp(-v r / t)), so P(X = x) is
+    proportional to exp(-x / t); the kept trials fill the entries in order (independent
+    draws, :func:`_fill`'s argument). floor(X / s) >= k iff X >= k s, probability
+    exp(-k s / t). X is formed in Python integers where U + r V could pass ``limit``.
+    """
+    t, size = int(t), int(size)
+    a, e = dyadic_split(t)
+    m = min(_STEP_BITS, a) if e == 1 else 0
+    r = t >> m
+    rate = _LAPLACE_SUCCESS[m]
+    U = np.zeros(size, dtype=np.int64)
+    V = np.zeros(size, dtype=np.int64)
+    filled = 0
+    while filled < size:
+        need = size - filled
+        count = int(need * 1.03 / rate) + 16
+        if e == 1:
+            w = words(rng, count)
+            u = ((w >> np.uint64(_WORD - a + m)).view(np.int64) if a > m
+                 else np.zeros(count, dtype=np.int64))
+        else:
+            u = rng.integers(0, t, size=count)
+        u = u[np.flatnonzero(bernoulli_exp_fraction(u, a, e, rng, limit))]
+        v = geometric(u.size, rng, m)
+        take = min(u.size, need)
+        U[filled:filled + take] = u[:take]
+        V[filled:filled + take] = v[:take]
+        filled += take
+    s_array = np.broadcast_to(np.asarray(s, dtype=np.int64), (size,))
+    wide = np.flatnonzero(V > (limit - r) // r)
+    if not wide.size:
+        return (U + V * r) // s_array
+    V_safe = V.copy()
+    V_safe[wide] = 0
+    out = (U + V_safe * r) // s_array
+    values = [(int(U[i]) + r * int(V[i])) // int(s_array[i]) for i in wide.tolist()]
+    if any(v >= limit for v in values):
+        out = out.astype(object)
+    out[wide] = values
+    return out
 
 
 def _gaussian_trials(count, p, q, j, rng, limit):

@@ -447,6 +447,20 @@ def discrete_gaussian(p, q, size, rng):
     return _exact_samplers().discrete_gaussian(p, q, size, rng)
 
 
+def geometric_rates(t, s, size, rng):
+    """``size`` exact draws G_i >= 0 with P(G_i >= k) = exp(-k s_i / t): t a positive
+    integer, s a positive int or an int64 array of ``size`` values (one rate per entry);
+    floor(X / s_i) of CKS Algorithm 2's X (:func:`dppack._exact.geometric_rates`). int64.
+
+    Examples
+    --------
+    >>> g = geometric_rates(4, np.array([1, 2]), 2, as_generator(0))
+    >>> g.shape, bool((g >= 0).all())
+    ((2,), True)
+    """
+    return _exact_samplers().geometric_rates(t, s, size, rng)
+
+
 GRID_BITS = 12  # the default of grid_exponent: g <= scale / 2^12
 GAUSSIAN_GRID_BITS = 13  # scalar: g <= sigma / 2^13, s < 2^14 (the calibration's tail sums are O(s))
 GAUSSIAN_FINE_BITS = 19  # vector: g >= sigma / 2^20, s < 2^20 (the sampler's int64 range is s <~ 2^28)
@@ -1408,12 +1422,14 @@ def _word_thresholds(bounds):
     return out
 
 
-def bernoulli_real_rows(bounds, size, rng):
+def bernoulli_real_rows(bounds, size, rng, thresholds=None):
     """Exact Bernoulli(p_i) draws, ``size`` per probability: a bool array (len(bounds), size).
 
     The draws of :func:`bernoulli_real` for several probabilities at once (one word per
     draw; row i compared with the 64-bit thresholds of ``bounds[i]``, the undecided draws
     refined as there). Same law as ``len(bounds)`` calls of :func:`bernoulli_real`.
+    ``thresholds``, if given, are those of :func:`_word_thresholds` for ``bounds`` (a caller
+    that computed them once).
 
     Examples
     --------
@@ -1425,7 +1441,8 @@ def bernoulli_real_rows(bounds, size, rng):
     exact = _exact_samplers()
     rows, size = len(bounds), int(size)
     top = 1 << 64
-    thresholds = [_word_thresholds(b) for b in bounds]
+    if thresholds is None:
+        thresholds = [_word_thresholds(b) for b in bounds]
     low = np.array([min(max(lo, 0), top - 1) for lo, _ in thresholds], dtype=np.uint64)
     high = np.array([min(max(hi, 0), top - 1) for _, hi in thresholds], dtype=np.uint64)
     certain = np.array([lo >= top for lo, _ in thresholds], dtype=bool)
@@ -1446,3 +1463,627 @@ def bernoulli_real_rows(bounds, size, rng):
                 out[i, j] = False
                 break
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# Exact samplers at float speed (noise reduction): one 64-bit word per decision, decided in
+# floating point with a rigorous margin, and exactly, on further bits of the same uniform,
+# inside the margin. For few draws (no arrays' fixed cost) and for the online step's choice
+# of a piece; in bulk the vectorised CKS samplers above are as fast.
+# --------------------------------------------------------------------------------------------
+
+# The relative error allowed to the C library's float64 log, exp and expm1 (NumPy's and
+# Python's math): IEEE 754 recommends correct rounding (2^-53); glibc states 1 or 2 ulps and
+# NumPy's SIMD kernels at most 4 (about 2^-51). 2^-46 is 32 times the larger; the fast
+# decisions below are exact whenever the library is within it
+# (tests/python/test_noise_reduction_speed.py checks it against exact rational bounds).
+LIBM_ERROR = 2.0 ** -46
+_FAST_MIN_WORD = 1 << 20  # below, the uniform's leading bits are too few for the float decision
+_FAST_LARGEST = 2.0 ** 61  # geometric values beyond go to the exact path
+_SPLIT_RATE_BITS = 16  # geometric rates below 2^-16 are split (the float L would be too coarse)
+# test hook: True sends every decision of the samplers below to its exact path (the same law)
+FORCE_EXACT_PATH = False
+
+
+def word(rng):
+    """One uniform 64-bit word, a Python int (:func:`dppack._exact.py_word`)."""
+    return _exact_samplers().py_word(rng)
+
+
+def word_thresholds(bounds):
+    """(low, high) = floor(lo 2^64), ceil(hi 2^64) of ``bounds(80)``, cached for
+    ``functools.partial`` bounds (:func:`_word_thresholds`): what :func:`bernoulli_word`
+    compares a word with."""
+    return _word_thresholds(bounds)
+
+
+def _exp_neg_bounds(y, bits):
+    """Fractions lo <= exp(-y) <= hi for a Fraction y >= 0, within a relative 2^-bits."""
+    lo, hi = exp_series_bounds(y, 0, 1, bits)
+    return 1 / hi, 1 / lo
+
+
+def _below(state, bounds, rng):
+    """Whether U < p, for the uniform U whose leading bits ``state = [value, nbits]`` holds
+    (U in [value, value + 1) / 2^nbits) and p known through ``bounds(bits)`` (Fractions,
+    tightening as bits grow). Undecided: 64 more bits of U are drawn and ``state`` updated,
+    so later comparisons of the same U stay consistent."""
+    exact = _exact_samplers()
+    while True:
+        value, nbits = state
+        lo, hi = bounds(nbits + 16)
+        if (value + 1) <= lo * (1 << nbits):
+            return True
+        if value >= hi * (1 << nbits):
+            return False
+        state[0] = (value << 64) | exact.py_word(rng)
+        state[1] = nbits + 64
+
+
+def _geometric_exact(value, nbits, rate, guess, rng):
+    """G = #{k >= 1: U < exp(-k rate)} exactly, for U with leading bits value / 2^nbits and
+    a Fraction ``rate`` > 0: a search from ``guess`` (doubling steps, then bisection), every
+    comparison exact (:func:`_below`)."""
+    state = [value, nbits]
+
+    def below(k):
+        return k <= 0 or _below(state, functools.partial(_exp_neg_bounds, k * rate), rng)
+
+    low = max(int(guess), 0)
+    if below(low):  # G >= low: find the first k above with U >= exp(-k rate)
+        step = 1
+        high = low + step
+        while below(high):
+            low, step = high, 2 * step
+            high = low + step
+    else:  # G < low
+        high, step = low, 1
+        low = max(high - step, 0)
+        while not below(low):
+            high, step = low, 2 * step
+            low = max(high - step, 0)
+    while high - low > 1:  # below(low), not below(high)
+        middle = (low + high) // 2
+        if below(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def _geometric_one_word(v, s, t, rng):
+    """G = #{k >= 1: U < exp(-k s / t)} for the uniform U in [v, v + 1) / 2^63 (v its
+    leading 63 bits; s, t positive Python integers): P(G >= k) = exp(-k s / t).
+
+    Fast path: G = floor(L), L = -ln(U) t / s (not an integer, almost surely), from
+    L_f = (63 ln 2 - ln(v)) / a_f in floating point. For every U of the word's interval,
+    -ln(U) lies within E = 1.01 / v + 2^-40 of 63 ln 2 - ln(v) as computed (the interval's
+    width ln(1 + 1/v) <= 1 / v; the log within 44 LIBM_ERROR < 2^-40.5, since ln(v) < 44;
+    the constant, the conversion of v and the subtraction within 2^-45), and a_f = s / t
+    within a relative 2^-51 of the rate, the division as well, so L lies within
+    M0 = E (1 + 2^-49) / a_f + |L_f| 2^-49 of L_f. The margin taken,
+    M = 1.001 E / a_f + |L_f| 2^-47, also covers the rounding of L_f - M and L_f + M; where
+    floor(L_f - M) = floor(L_f + M), every U of the interval gives that G. Elsewhere
+    (probability about 2 M, below 2^-20 for rates of 2^-16 or more; and v < 2^20), the same
+    U is continued exactly (:func:`_geometric_exact`). G is a function of U alone either way.
+    """
+    if v >= _FAST_MIN_WORD and not FORCE_EXACT_PATH:
+        rate = s / t
+        L = (63.0 * math.log(2.0) - math.log(v)) / rate
+        margin = (1.001 * (1.01 / v + 2.0 ** -40)) / rate + L * 2.0 ** -47
+        low = math.floor(L - margin)
+        if low == math.floor(L + margin) and L + margin < _FAST_LARGEST:
+            return low
+        guess = low if L + margin < _FAST_LARGEST else 0
+    else:
+        guess = 0
+    return _geometric_exact(v, 63, _fraction(s) / t, guess, rng)
+
+
+def _split(s, t):
+    """m = 2^j with s m / t in (2^-5, 2^-4] when s / t < 2^-16, else 1."""
+    if s << _SPLIT_RATE_BITS >= t:
+        return 1
+    return 1 << ((t // (16 * s)).bit_length() - 1)
+
+
+def geometric_one(v, s, t, rng):
+    """G with P(G >= k) = exp(-k s / t) from the 63-bit uniform ``v`` (and further words).
+
+    For a rate a = s / t below 2^-16 the float decision of :func:`_geometric_one_word` would
+    be too coarse (L about 44 / a), so G = m H + R with m = 2^j (:func:`_split`, m a in
+    (2^-5, 2^-4]): H with P(H >= k) = exp(-k m a) from ``v``, and R on {0, ..., m - 1} with
+    P(R = r) proportional to exp(-a r): a uniform r (the top j bits of a word) kept with
+    probability exp(-a r) >= exp(-1/16) (:func:`bernoulli_exp_one`), drawn again otherwise.
+    H and R are independent and P(G = m h + r) is proportional to
+    exp(-a m h) exp(-a r) = exp(-a (m h + r)): the law of G (CKS Algorithm 2 builds its
+    geometric from a uniform part and a coarser geometric in the same way).
+    """
+    m = _split(s, t)
+    if m == 1:
+        return _geometric_one_word(v, s, t, rng)
+    h = _geometric_one_word(v, s * m, t, rng)
+    exact = _exact_samplers()
+    j = m.bit_length() - 1
+    while True:
+        r = exact.py_word(rng) >> (64 - j)
+        if bernoulli_exp_one(r * s, t, rng):
+            return m * h + r
+
+
+def discrete_laplace_one(s, t, rng):
+    """One exact draw Z with P(Z = z) proportional to exp(-|z| s / t) (s, t positive Python
+    integers), a Python int: the law of :func:`discrete_laplace`, without the arrays' cost.
+
+    Each word gives a fair sign B (its lowest bit) and, from its other 63 bits, G with
+    P(G >= k) = q^k, q = exp(-s / t) (:func:`geometric_one`); (B = 1, G = 0) is rejected
+    and drawn again, else Z = (1 - 2B) G. Then P(Z = z) is proportional to (1 - q) q^|z| / 2
+    for every z (z = 0 only from B = 0): the discrete Laplace law (Canonne, Kamath and
+    Steinke 2020, Algorithm 2 draws it as such a signed geometric too).
+
+    Examples
+    --------
+    >>> rng = as_generator(0)
+    >>> z = [discrete_laplace_one(1, 1, rng) for _ in range(4000)]
+    >>> abs(sum(v == 0 for v in z) / 4000 - math.tanh(0.5)) < 0.03
+    True
+    """
+    exact = _exact_samplers()
+    while True:
+        w = exact.py_word(rng)
+        g = geometric_one(w >> 1, s, t, rng)
+        if w & 1:
+            if g:
+                return -g
+        else:
+            return g
+
+
+def bernoulli_word(word, low, high, bounds, rng):
+    """Bernoulli(p) from one uniform 64-bit ``word`` (a Python int) with the thresholds
+    (low, high) of :func:`_word_thresholds`: True if word < low, False if word >= high,
+    else decided exactly on further bits (:func:`_below`): the draw of
+    :func:`bernoulli_real` for one value, on Python integers."""
+    if word < low:
+        return True
+    if word >= high:
+        return False
+    return _below([word, 64], bounds, rng)
+
+
+def bernoulli_exp_one(n, d, rng):
+    """One exact Bernoulli(exp(-n / d)) draw (Python integers n >= 0, d >= 1), a bool.
+
+    With U in [w, w + 1) / 2^64 from one word w: p_f = exp(-x_f), x_f = n / d in float
+    (capped at 600: exp(-600) < 2^-865 bounds the probability above there) is within a
+    relative eta = 2 LIBM_ERROR + (x_f + 1) 2^-50 of p (the rate's rounding moves the
+    exponent by x_f 2^-51; exp errs by LIBM_ERROR). U < p is settled when
+    w (1 + 2^-52) + 1 < 2^64 p_f (1 - eta), and U >= p when w > 2^64 p_f (1 + eta) (eta also
+    covers the rounding of the word and the products). Otherwise (probability about
+    2 eta p) the same U is compared exactly on further bits with rational bounds of exp(-x)
+    (:func:`_below`). The coin is a function of U alone: exactly Bernoulli(exp(-x)).
+
+    Examples
+    --------
+    >>> rng = as_generator(0)
+    >>> abs(sum(bernoulli_exp_one(1, 2, rng) for _ in range(4000)) / 4000 - math.exp(-0.5)) < 0.03
+    True
+    """
+    w = _exact_samplers().py_word(rng)
+    if not FORCE_EXACT_PATH:
+        x = 600.0 if n >= 600 * d else n / d
+        threshold = math.exp(-x) * 2.0 ** 64
+        eta = 2 * LIBM_ERROR + (x + 1.0) * 2.0 ** -50
+        wf = float(w)
+        if wf * (1.0 + 2.0 ** -52) + 1.0 < threshold * (1.0 - eta):
+            return True
+        if wf > threshold * (1.0 + eta):
+            return False
+    return _below([w, 64], functools.partial(_exp_neg_bounds, _fraction(n) / d), rng)
+
+
+def discrete_gaussian_one(p, rng):
+    """One exact draw Z with P(Z = z) proportional to exp(-z^2 / (2 p)) (p a positive integer,
+    a multiple of the proposal scale t = 2^j of :func:`gaussian_variance`): the law of
+    :func:`discrete_gaussian` (p, 1), on Python integers.
+
+    Canonne, Kamath and Steinke (2020), Algorithm 3: Y ~ DL with scale t
+    (:func:`discrete_laplace_one`), accepted with probability exp(-(|Y| - p / t)^2 / (2 p))
+    (:func:`bernoulli_exp_one`; p / t is an integer); the accepted Y have the discrete
+    Gaussian law for any t > 0.
+
+    Examples
+    --------
+    >>> rng = as_generator(0)
+    >>> z = [discrete_gaussian_one(gaussian_variance(400), rng) for _ in range(4000)]
+    >>> abs(float(np.std(z)) - 20) < 1
+    True
+    """
+    exact = _exact_samplers()
+    p = int(p)
+    t = 1 << exact.gaussian_proposal_exponent(p, 1)
+    if p % t:
+        raise ValueError("p must be a multiple of the proposal scale (gaussian_variance).")
+    centre = p // t
+    while True:
+        y = discrete_laplace_one(1, t, rng)
+        w = abs(y) - centre
+        if bernoulli_exp_one(w * w, 2 * p, rng):
+            return y
+
+
+_BLOCK_BITS = 96  # fixed point of the block envelope's bounds
+_BLOCK_CHUNK = 1 << 14  # draws per pass of discrete_gaussian_blocks
+
+
+@functools.lru_cache(maxsize=64)
+def _gaussian_blocks(p):
+    """The block envelope of :func:`discrete_gaussian_blocks` for the variance p: (b, beta,
+    kmax, cumulative weights C (int64, C[0] = 0, C[-1] = S), weights W (Python ints), F,
+    the float factors b F / W_k).
+
+    Blocks k = 0..kmax-1 cover |y| in [b k, b k + b), b = 2^beta <= sigma / 8; their
+    envelope is e_k = exp(-(b k)^2 / (2 p)) (the largest value in the block), bounded above
+    in fixed point by e_hi[k] >= e_k 2^96 (e_k = E^(k^2), E = exp(-b^2 / (2 p)), the powers
+    built by e_{k+1} = e_k E^(2k+1) with every product rounded up); W_k = ceil(b F e_hi[k] /
+    2^96) >= b F e_k. The tail |y| >= Y0 = b kmax has the envelope
+    exp(-Y0^2 / (2 p) - (|y| - Y0) Y0 / p) >= exp(-y^2 / (2 p)) (y^2 >= Y0^2 + 2 Y0 (|y| - Y0))
+    of mass e_kmax / (1 - exp(-Y0 / p)), and W_tail >= F times it. F, an integer, puts the
+    total S just below 2^63.
+    """
+    from fractions import Fraction
+
+    sigma = math.sqrt(p)
+    beta = max(0, int(math.floor(math.log2(sigma / 8.0))))
+    b = 1 << beta
+    kmax = math.isqrt(100 * p) // b + 1  # (b kmax)^2 / (2 p) >= 50
+    P = _BLOCK_BITS
+    lo, _ = exp_series_bounds(Fraction(b * b, 2 * p), 0, 1, P + 8)  # lo <= exp(b^2 / (2 p))
+    E = -(-(1 << P) * lo.denominator // lo.numerator)  # ceil(2^P / lo) >= E 2^P
+    e_hi, step = [1 << P], E
+    for _ in range(kmax):
+        e_hi.append(-(-(e_hi[-1] * step) >> P))
+        step = -(-(step * E * E) >> (2 * P))
+    Y0 = b * kmax
+    q_lo, _ = exp_series_bounds(Fraction(Y0, p), 0, 1, 64)  # exp(Y0 / p) >= q_lo
+    tail = Fraction(e_hi[kmax], 1 << P) / (1 - 1 / q_lo)  # >= the tail's envelope mass
+    mass = Fraction(b * sum(e_hi[:kmax]), 1 << P) + tail
+    F = int((Fraction(1 << 63) * (1 - Fraction(1, 1 << 20)) - 2 * (kmax + 2)) / mass)
+    W = [-(-(b * F * v) >> P) for v in e_hi[:kmax]]
+    W.append(math.ceil(F * tail))
+    C = np.zeros(len(W) + 1, dtype=np.int64)
+    C[1:] = np.cumsum(np.array(W, dtype=object)).astype(np.int64)
+    if not int(C[-1]) < (1 << 63):
+        raise AssertionError("block envelope above 2^63")
+    factor = np.array([float(Fraction(b * F, w)) for w in W[:kmax]] + [0.0])
+    return b, beta, kmax, C, W, F, factor
+
+
+_GUIDE_BITS = 12  # the block lookup's guide table: 2^12 buckets of the 63-bit range
+
+
+@functools.lru_cache(maxsize=64)
+def _block_guide(p):
+    """For each bucket j of [0, 2^63) (width 2^51): the blocks holding its first and last
+    values, and C with a sentinel, so that :func:`_block_index` finds most blocks with one
+    comparison instead of a binary search."""
+    C = _gaussian_blocks(p)[3]
+    width = 1 << (63 - _GUIDE_BITS)
+    starts = np.arange(1 << _GUIDE_BITS, dtype=np.int64) * width
+    first = np.searchsorted(C, starts, side="right") - 1
+    last = np.searchsorted(C, starts + (width - 1), side="right") - 1
+    extended = np.append(C, np.iinfo(np.int64).max)
+    return first, last, extended
+
+
+def _block_index(p, C, u):
+    """k with C[k] <= u < C[k + 1] (len(C) - 1 for u >= C[-1]) per entry of u in
+    [0, 2^63): ``np.searchsorted(C, u, side="right") - 1``, through the guide table of
+    :func:`_block_guide` (a bucket holding at most one boundary needs one comparison; the
+    others, in the far tails, the search)."""
+    first, last, extended = _block_guide(p)
+    bucket = u >> (63 - _GUIDE_BITS)
+    k = first[bucket]
+    k += u >= extended[k + 1]
+    wide = np.flatnonzero(last[bucket] - first[bucket] > 1)
+    if wide.size:
+        k[wide] = np.searchsorted(C, u[wide], side="right") - 1
+    return k
+
+
+@functools.lru_cache(maxsize=64)
+def _block_thresholds(p):
+    """2^L (b F / W_k) (1 -+ eta) per block (L = 64 - beta): the acceptance's float
+    thresholds in :func:`discrete_gaussian_blocks` are exp(-x) times these, with one eta
+    for the table, eta = 2 LIBM_ERROR + (x_max + 8) 2^-50, x_max = (b kmax)^2 / (2 p) + 1
+    bounding x = y^2 / (2 p) in the table's blocks (its rounding: y^2 and the product by
+    the double -1 / (2 p), each within 2^-53, move exp by a relative x 2^-51; the factor's
+    and these products' roundings, 2^-53 each, are in the 8 2^-50)."""
+    b, beta, kmax, C, W, F, factor = _gaussian_blocks(p)
+    eta = 2 * LIBM_ERROR + ((b * kmax) ** 2 / (2 * p) + 1.0 + 8.0) * 2.0 ** -50
+    scaled = factor * 2.0 ** (64 - beta)
+    return scaled * (1.0 - eta), scaled * (1.0 + eta)
+
+
+def _block_accept_bounds(p, y, scale, bits):
+    """Fraction bounds of exp(-y^2 / (2 p)) scale (scale = b F / W_k, a Fraction)."""
+    from fractions import Fraction
+
+    lo, hi = _exp_neg_bounds(Fraction(y * y, 2 * p), bits)
+    return lo * scale, hi * scale
+
+
+def _gaussian_tail_draw(p, b, kmax, F, w_tail, negative, rng):
+    """A trial of the tail piece |y| >= Y0 = b kmax (Python integers; probability below
+    2^-60 per trial): |y| = Y0 + G, P(G >= g) = exp(-g Y0 / p), accepted with probability
+    exp(-(|y| - Y0)^2 / (2 p)) times c = F exp(-Y0^2 / (2 p)) / (W_tail (1 - exp(-Y0 / p)))
+    <= 1. The value (signed), or None when rejected."""
+    from fractions import Fraction
+
+    exact = _exact_samplers()
+    Y0 = b * kmax
+    g = geometric_one(exact.py_word(rng) >> 1, Y0, p, rng)
+    if not bernoulli_exp_one(g * g, 2 * p, rng):
+        return None
+
+    def bounds(bits):
+        e_lo, e_hi = _exp_neg_bounds(Fraction(Y0 * Y0, 2 * p), bits + 8)
+        q_lo, q_hi = _exp_neg_bounds(Fraction(Y0, p), bits + 8)
+        return (F * e_lo / (w_tail * (1 - q_lo)), F * e_hi / (w_tail * (1 - q_hi)))
+    if not _below([exact.py_word(rng), 64], bounds, rng):
+        return None
+    return -(Y0 + g) if negative else Y0 + g
+
+
+def discrete_gaussian_blocks(p, size, rng):
+    """``size`` exact draws Z with P(Z = z) proportional to exp(-z^2 / (2 p)) (p a positive
+    integer, sigma = sqrt(p) >= 64 and p < 2^56): the law of :func:`discrete_gaussian`
+    (p, 1), by rejection from a block envelope (about 1.05 trials per draw, two words each).
+
+    Proposal (:func:`_gaussian_blocks`): a block k with probability W_k / S by one word (its
+    top 63 bits u, uniform on [0, 2^63): the block whose cumulative weights hold u; u >= S,
+    probability below 2^-19, is drawn again), a sign from the word's lowest bit, and
+    r uniform on {0, ..., b - 1} from the low beta bits of a second word, y = b k + r;
+    accepted with probability a(y) = exp(-y^2 / (2 p)) b F / W_k <= 1, decided by the
+    second word's top 64 - beta bits (U) as in :func:`bernoulli_exp_one` (a float decision
+    with the margin of :func:`_block_thresholds`, exact bounds inside it). A proposed y then has probability (W_k / S) (1 / b) a(y) =
+    F exp(-y^2 / (2 p)) / S, proportional to the target; y = 0 is proposed with both signs,
+    so the negative zero is rejected. The tail block (|y| >= 10 sigma) is drawn by
+    :func:`_gaussian_tail_draw` with the same property. Every accepted value has the
+    target law, independently (Canonne, Kamath and Steinke 2020 for the discrete Gaussian;
+    the envelope is a standard rejection sampler).
+
+    Examples
+    --------
+    >>> z = discrete_gaussian_blocks(400 ** 2, 20000, as_generator(0))
+    >>> abs(float(z.std()) - 400) < 10
+    True
+    """
+    from fractions import Fraction
+
+    p, size = int(p), int(size)
+    if size > _BLOCK_CHUNK:  # in chunks, so that the working arrays stay in cache
+        parts = [discrete_gaussian_blocks(p, min(_BLOCK_CHUNK, size - start), rng)
+                 for start in range(0, size, _BLOCK_CHUNK)]
+        return np.concatenate(parts) if not any(x.dtype == object for x in parts) else \
+            np.array([v for x in parts for v in x.tolist()], dtype=object)
+    exact = _exact_samplers()
+    b, beta, kmax, C, W, F, factor = _gaussian_blocks(p)
+    L = 64 - beta
+    low_factor, high_factor = _block_thresholds(p)
+    out = np.zeros(size, dtype=np.int64)
+    filled = 0
+    while filled < size:
+        # independent trials, their accepted values taken in order (about 0.95 accepted)
+        m = int((size - filled) * 1.08) + 16
+        w1, w2 = exact.words(rng, m), exact.words(rng, m)
+        negative = (w1 & np.uint64(1)).astype(bool)
+        u = (w1 >> np.uint64(1)).astype(np.int64)
+        k = _block_index(p, C, u)  # C[k] <= u < C[k + 1]; len(W) if u >= S
+        valid = k < kmax
+        kk = np.where(valid, k, 0)
+        r = (w2 & np.uint64(b - 1)).astype(np.int64)
+        acc_word = w2 >> np.uint64(beta)
+        y = b * kk + r
+        yf = y.astype(np.float64)
+        e = np.exp(yf * yf * (-0.5 / p))
+        wf = acc_word.astype(np.float64)
+        yes = wf * (1.0 + 2.0 ** -52) + 1.0 < e * low_factor[kk]
+        no = wf > e * high_factor[kk]
+        undecided = valid & ~(yes | no)
+        if FORCE_EXACT_PATH:
+            undecided = valid.copy()
+        for i in np.flatnonzero(undecided).tolist():
+            scale = Fraction(b * F, W[int(kk[i])])
+            yes[i] = _below([int(acc_word[i]), L],
+                            functools.partial(_block_accept_bounds, p, int(y[i]), scale), rng)
+        accepted = valid & yes & ~(negative & (y == 0))
+        value = np.where(negative, -y, y)
+        for i in np.flatnonzero(k == kmax).tolist():  # the tail block (never, in practice)
+            drawn = _gaussian_tail_draw(p, b, kmax, F, W[kmax], bool(negative[i]), rng)
+            if drawn is not None:
+                if abs(drawn) >= (1 << 62) and out.dtype != object:
+                    out = out.astype(object)
+                accepted[i], value = True, value.astype(object)
+                value[i] = drawn
+        values = value[accepted][:size - filled]
+        out[filled:filled + values.size] = values
+        filled += values.size
+    return out
+
+
+def cumulative_index(cumulative, eta, bounds, rng):
+    """Exact inverse-CDF choices: per entry, the number of k with U >= c_k for one uniform U.
+
+    Parameters
+    ----------
+    cumulative : list of float arrays
+        c_1 <= c_2 <= ... (per entry, probabilities in [0, 1]) in floating point: each within
+        a relative ``eta`` (an array or a float) of the exact value.
+    eta : float or float array
+        The relative error bound of the floats (the caller's proof), at most 2^-20.
+    bounds : callable
+        ``bounds(i, k, bits)`` gives Fractions lo <= c_k <= hi for entry i, within about
+        2^-bits: the exact values, for the draws the floats cannot decide.
+    rng : NumPy Generator
+
+    Returns
+    -------
+    int64 array
+        The index of the piece, 0 ... len(cumulative).
+
+    Notes
+    -----
+    One word w per entry, U in [w, w + 1) / 2^64. U < c_k is settled when
+    w (1 + 2^-52) + 1 < 2^64 c_f (1 - 2 eta) and U >= c_k when w > 2^64 c_f (1 + 2 eta) (the
+    factor 2 and the 2^-52 cover the rounding of the word and of the products); an entry
+    that some comparison cannot settle (probability about 4 eta per comparison) is decided
+    exactly with ``bounds``, on further bits of the same U (:func:`_below`). The index is a
+    function of U alone: exactly P(index = k) = c_{k+1} - c_k.
+    """
+    w = _exact_samplers().words(rng, cumulative[0].size)
+    wf = w.astype(np.float64)
+    low_side = wf * (1.0 + 2.0 ** -52) + 1.0
+    slack = 2.0 * np.asarray(eta, dtype=np.float64) + 2.0 ** -50
+    index = np.zeros(w.size, dtype=np.int64)
+    undecided = np.zeros(w.size, dtype=bool)
+    for c in cumulative:
+        threshold = c * 2.0 ** 64
+        below = low_side < threshold * (1.0 - slack)
+        above = wf > threshold * (1.0 + slack)
+        index += above
+        undecided |= ~(below | above)
+    if FORCE_EXACT_PATH:
+        undecided[:] = True
+    for i in np.flatnonzero(undecided).tolist():
+        state = [int(w[i]), 64]
+        k = 0
+        while k < len(cumulative) and not _below(
+                state, functools.partial(bounds, i, k), rng):
+            k += 1
+        index[i] = k
+    return index
+
+
+def cumulative_index_one(cumulative, eta, bounds, rng):
+    """:func:`cumulative_index` for one entry on Python floats: ``cumulative`` a list of
+    floats, ``bounds(k, bits)`` the exact bounds of c_k. The same decisions and margins."""
+    w = _exact_samplers().py_word(rng)
+    wf = float(w)
+    low_side = wf * (1.0 + 2.0 ** -52) + 1.0
+    slack = 2.0 * eta + 2.0 ** -50
+    index = 0
+    for c in cumulative:
+        threshold = c * 2.0 ** 64
+        if FORCE_EXACT_PATH or not (low_side < threshold * (1.0 - slack)
+                                    or wf > threshold * (1.0 + slack)):
+            break  # undecided: exactly below
+        if wf > threshold * (1.0 + slack):
+            index += 1
+        else:
+            return index
+    else:
+        return index
+    state = [w, 64]
+    k = 0
+    while k < len(cumulative) and not _below(state, functools.partial(bounds, k), rng):
+        k += 1
+    return k
+
+
+def release_path_on_grid(values, path, k):
+    """Rows g (round(x / g) + z_t) of an integer ``path`` (T, size) for the values x (size):
+    :func:`release_on_grid` of each row, with round(x / g) computed once (the same float
+    operations entrywise, so the same floats). Paths with an entry of 2^53 or more, values
+    whose x / g overflows, or few values take :func:`release_on_grid` row by row.
+
+    Examples
+    --------
+    >>> release_path_on_grid([0.3, -1.0], np.array([[1, 2], [0, 0]]), -2).tolist()
+    [[0.5, -0.5], [0.25, -1.0]]
+    """
+    x = np.asarray(values, dtype=np.float64).ravel()
+    path = np.asarray(path)
+    k = int(k)
+    if (0 < x.size <= _FEW_VALUES and -1000 <= k <= 1000 and path.dtype != object
+            and (path.size == 0 or max(-int(path.min()), int(path.max())) < _WIDE)):
+        # _release_few's operations, round(x / g) once
+        down, up = math.ldexp(1.0, -k), math.ldexp(1.0, k)
+        grid = []
+        for value in x.tolist():
+            scaled = value * down
+            grid.append(float(round(scaled)) * up if -math.inf < scaled < math.inf else value)
+        return np.array([[float(z) * up + v for z, v in zip(row, grid)]
+                         for row in path.reshape(-1, x.size).tolist()]).reshape(path.shape)
+    simple = (x.size > _FEW_VALUES and -1000 <= k <= 1000 and path.dtype != object
+              and (path.size == 0 or max(-int(path.min()), int(path.max())) < _WIDE))
+    if simple:
+        with np.errstate(over="ignore"):
+            grid = _times_power_of_two(x, -k)
+        simple = bool(grid.size == 0 or (grid.max() < np.inf and grid.min() > -np.inf))
+    if not simple:
+        return np.stack([_release(x, np.asarray(row).ravel(), k) for row in path])
+    np.rint(grid, out=grid)
+    grid = _times_power_of_two(grid, k, out=grid)
+    out = path.astype(np.float64)
+    _times_power_of_two(out, k, out=out)
+    out += grid
+    return out
+
+
+def discrete_gaussian_block_one(p, rng):
+    """One draw of :func:`discrete_gaussian_blocks` (the same trials, decisions and margins)
+    on Python integers and floats, a Python int: for a few draws, without the arrays' cost.
+
+    Examples
+    --------
+    >>> rng = as_generator(0)
+    >>> z = [discrete_gaussian_block_one(400 ** 2, rng) for _ in range(4000)]
+    >>> abs(float(np.std(z)) - 400) < 20
+    True
+    """
+    import bisect
+    from fractions import Fraction
+
+    exact = _exact_samplers()
+    p = int(p)
+    b, beta, kmax, C, W, F, factor = _gaussian_blocks(p)
+    cumulative = _gaussian_blocks_list(p)
+    low_factor, high_factor = _block_thresholds_lists(p)
+    L = 64 - beta
+    while True:
+        w1, w2 = exact.py_word(rng), exact.py_word(rng)
+        negative = w1 & 1
+        k = bisect.bisect_right(cumulative, w1 >> 1) - 1
+        if k > kmax:
+            continue
+        if k == kmax:
+            drawn = _gaussian_tail_draw(p, b, kmax, F, W[kmax], bool(negative), rng)
+            if drawn is not None:
+                return drawn
+            continue
+        y = b * k + (w2 & (b - 1))
+        acc_word = w2 >> beta
+        decided = None
+        if not FORCE_EXACT_PATH:
+            e = math.exp(float(y) * float(y) * (-0.5 / p))
+            wf = float(acc_word)
+            if wf * (1.0 + 2.0 ** -52) + 1.0 < e * low_factor[k]:
+                decided = True
+            elif wf > e * high_factor[k]:
+                decided = False
+        if decided is None:
+            decided = _below([acc_word, L], functools.partial(
+                _block_accept_bounds, p, y, Fraction(b * F, W[k])), rng)
+        if decided and not (negative and y == 0):
+            return -y if negative else y
+
+
+@functools.lru_cache(maxsize=64)
+def _gaussian_blocks_list(p):
+    return [int(c) for c in _gaussian_blocks(p)[3]]
+
+
+@functools.lru_cache(maxsize=64)
+def _block_thresholds_lists(p):
+    return tuple(v.tolist() for v in _block_thresholds(p))
