@@ -44,10 +44,11 @@ OVERSIZED = frozenset({
     "sklearn.py",
 })
 
-# Docstring lines per code line of the whole package (1.4287), measured after accuracy.py and
-# accounting.py became packages (1.47 when issue 27 was filed). Lower it as docstrings are
-# trimmed and derivations move to docs/python/guide; never raise it. Target: 1.0.
-RATIO_CEILING = 1.43
+# Docstring lines per code line of the whole package (1.384), measured after accuracy.py,
+# accounting.py and stats.py became packages (1.47 when issue 27 was filed). Lower it as
+# docstrings are trimmed and derivations move to docs/python/guide; never raise it.
+# Target: 1.0.
+RATIO_CEILING = 1.39
 RATIO_SLACK = 0.02
 RATIO_TARGET = 1.0
 
