@@ -126,9 +126,11 @@ e^tau of the exact ones has each probability within e^(2 tau) of the exact condi
 sequence is at most 2 m draws, so its probability is within e^(4 m tau) of G(k) / Z; the
 mixture's pi and its coin add 2 tau_f + 6 e + 2^-40. So each output's probability is within
 e^X of JointExp's exact one, X = 4 m tau + 2 tau_f + 6 e + 2^-40, and the release is
-(eps + 2 X)-DP: the accountant is charged eps + 2 X, rounded up (``joint_loss_eps``; under
-'unbounded', where n is private, at n = 2^27 records, plus 4 beta u (n + 1) for the
-targets q_j n rounded differently on the two neighbours). The slack is about 7e-10 for
+(eps + 2 X)-DP (``joint_loss_eps``; under 'unbounded', where n is private, at n = 2^27
+records, plus 4 beta u (n + 1) for the targets q_j n rounded differently on the two
+neighbours). quantilesDP therefore runs JointExp at eps' = eps - slack(eps) (the slack grows
+with eps; ``joint_mechanism_eps``), so the release is eps-DP and the accountant is charged
+eps exactly. The slack is about 7e-10 for
 quartiles of 532 records at eps 1, 2e-6 for a million, 2.5e-4 for nine quantiles of 10^7;
 5e-4 eps under 'unbounded'. The measured errors are some 1000 times smaller than the bound
 (``tests/python/test_joint_float.py`` computes the DP in 60-digit decimal arithmetic). The
@@ -210,10 +212,11 @@ def _record_count(x):
         return None
 
 
-def _joint_loss(eps, quants, lower_bound, upper_bound, which_sensitivity, resolution, count):
-    """'joint''s PrivacyLoss: eps plus its floating-point slack (:func:`joint_loss_eps`),
-    from public values: the bounds (its grid, or the resolution's refined candidates), the
-    quantiles, the relation and, under 'bounded', the number of entries ``count``."""
+def _joint_eps(eps, quants, lower_bound, upper_bound, which_sensitivity, resolution, count):
+    """The eps JointExp runs at (:func:`joint_mechanism_eps`), so that the release, its
+    floating-point slack included, costs at most ``eps``; from public values: the bounds
+    (its grid, or the resolution's refined candidates), the quantiles, the relation and,
+    under 'bounded', the number of entries ``count``."""
     eps = _checks.check_finite_budget(eps, "eps")
     lower, upper = _bounds(lower_bound, upper_bound)
     quants = check_quants(quants)
@@ -225,9 +228,8 @@ def _joint_loss(eps, quants, lower_bound, upper_bound, which_sensitivity, resolu
     else:
         points = lattice.size * SUBPOINTS
     n = UNBOUNDED_RECORDS if count is None else max(int(count), 1)
-    return PrivacyLoss.pure(joint_loss_eps(eps, n, quants.size,
-                                           joint_sensitivity(quants, which_sensitivity),
-                                           points, which_sensitivity))
+    return joint_mechanism_eps(eps, n, quants.size, joint_sensitivity(quants, which_sensitivity),
+                               points, which_sensitivity)
 
 
 # --------------------------------------------------------------------------------------------
@@ -294,9 +296,9 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         every count a tied value spans has positive mass, so the true quantiles of integer
         data are reachable. None (default): the fine grid of :func:`dppack.quantileDP`.
     accountant : BudgetAccountant, optional
-        Charged PrivacyLoss.pure(eps) once ('joint': eps plus its float slack,
-        ``quantiles.joint_loss_eps``, from the bounds, resolution, quantiles and, under
-        'bounded', the data's size), label "quantilesDP"; by default the session's
+        Charged PrivacyLoss.pure(eps) once ('joint' runs at eps less its float slack,
+        ``quantiles.joint_mechanism_eps``, from the bounds, resolution, quantiles and,
+        under 'bounded', the data's size), label "quantilesDP"; by default the session's
         accountant, if any. An overspend is refused before the data are read.
 
     Returns
@@ -361,10 +363,7 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     """
     joint = isinstance(method, str) and method == "joint"
     count = _record_count(x) if joint else None  # public under 'bounded' (the shape)
-    bill = accounting.charge(
-        accountant, (lambda: _joint_loss(eps, quants, lower_bound, upper_bound,
-                                         which_sensitivity, resolution, count))
-        if joint else (lambda: _quantiles_loss(eps)), "quantilesDP")
+    bill = accounting.charge(accountant, lambda: _quantiles_loss(eps), "quantilesDP")
     lower, upper = _bounds(lower_bound, upper_bound)
     lattice = check_resolution(resolution, lower, upper)  # public: before the data
     # Under add/remove neighbours n is private: no record is needed (refusing an empty
@@ -378,11 +377,14 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     if joint and not unbounded and (count is None or x.size > count):
         # the charge's float slack was computed for `count` records (n is public here)
         raise _messages.value_error("x must be an array whose shape gives its size.")
+    if joint:  # public values only: eps less its float slack
+        inner_eps = _joint_eps(eps, quants, lower_bound, upper_bound, which_sensitivity,
+                               resolution, None if unbounded else count)
     rng = _random.as_generator(random_state)
     bill.spend()
     if method == "joint":
         values = np.clip(x.ravel(order="K"), lower, upper)  # a copy: partitioned in place
-        return _joint_exp(values, quants, eps, lower, upper, rng,
+        return _joint_exp(values, quants, inner_eps, lower, upper, rng,
                           sensitivity=joint_sensitivity(quants, which_sensitivity),
                           lattice=lattice)
     if method == "independent":
@@ -1083,6 +1085,34 @@ def joint_loss_eps(eps, n, m, sensitivity=2.0, points=2 ** 61, which_sensitivity
     """
     total = eps + joint_float_slack(n, m, eps, sensitivity, points, which_sensitivity)
     return math.nextafter(total, math.inf)
+
+
+def joint_mechanism_eps(eps, n, m, sensitivity=2.0, points=2 ** 61,
+                        which_sensitivity="bounded"):
+    """The eps JointExp runs at so that the release costs at most ``eps``, its
+    floating-point slack included: a double eps' < eps with ``joint_loss_eps(eps') <= eps``
+    (the slack grows with eps, so eps' = eps - slack(eps) leaves room up to rounding; checked).
+
+    Raises
+    ------
+    ValueError
+        If eps is too small to hold the slack (below about 1e-12).
+
+    Examples
+    --------
+    >>> inner = joint_mechanism_eps(1.0, 532, 3)
+    >>> 1.0 - 1e-8 < inner < 1.0 and joint_loss_eps(inner, 532, 3) <= 1.0
+    True
+    """
+    inner = eps - joint_float_slack(n, m, eps, sensitivity, points, which_sensitivity)
+    inner = math.nextafter(inner, -math.inf)
+    while inner > 0.0 and joint_loss_eps(inner, n, m, sensitivity, points,
+                                         which_sensitivity) > eps:
+        inner = math.nextafter(inner - (eps - inner), -math.inf)
+    if not inner > 0.0:
+        raise _messages.value_error(
+            "eps is too small for method 'joint': its floating-point slack exceeds it.")
+    return inner
 
 
 def _joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.0,

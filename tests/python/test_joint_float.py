@@ -140,30 +140,42 @@ def test_slack_grows_with_n_beta_and_m():
             >= joint_float_slack(quantiles.UNBOUNDED_RECORDS, 3, 1.0, 1.5))
 
 
-def test_joint_charges_eps_plus_its_slack():
-    acc = BudgetAccountant(10.0)
+def test_joint_charges_eps_and_runs_below_it_by_its_slack(monkeypatch):
+    """The release is eps-DP with its slack: JointExp runs at eps' with eps' + slack(eps')
+    <= eps, and the accountant is charged eps exactly (a budget of exactly eps suffices)."""
+    seen = []
+    real = quantiles._joint_exp
+
+    def spy(values, quants, eps, *args, **kwargs):
+        seen.append(eps)
+        return real(values, quants, eps, *args, **kwargs)
+
+    monkeypatch.setattr(quantiles, "_joint_exp", spy)
     q = [0.25, 0.5, 0.75]
-    dppack.quantilesDP(GLU, q, 1.0, 40, 250, method="joint", random_state=1, accountant=acc)
     _, first, last = quantiles.joint_grid(40.0, 250.0)
-    want = joint_loss_eps(1.0, GLU.size, 3, 2.0, last - first)
-    assert acc.ledger[-1][1].eps == want and 1.0 < want < 1.0 + 1e-9
-    dppack.quantilesDP(GLU, q, 1.0, 40, 250, method="joint", random_state=1, accountant=acc,
-                       resolution=1)
-    points = 211 * quantiles.SUBPOINTS
-    assert acc.ledger[-1][1].eps == joint_loss_eps(1.0, GLU.size, 3, 2.0, points)
-    # 'unbounded': the same charge for 10 records and for 532
+    cases = [({}, GLU.size, last - first, "bounded"),
+             ({"resolution": 1}, GLU.size, 211 * quantiles.SUBPOINTS, "bounded"),
+             ({"which_sensitivity": "unbounded"}, quantiles.UNBOUNDED_RECORDS, last - first,
+              "unbounded")]
+    for kwargs, n, points, which in cases:
+        acc = BudgetAccountant(1.0)  # exactly eps: no room for a slack on top
+        dppack.quantilesDP(GLU, q, 1.0, 40, 250, method="joint", random_state=1,
+                           accountant=acc, **kwargs)
+        assert acc.ledger[-1][1].eps == 1.0
+        sensitivity = quantiles.joint_sensitivity(np.asarray(q), which)
+        assert seen[-1] < 1.0
+        assert joint_loss_eps(seen[-1], n, 3, sensitivity, points, which) <= 1.0
+        assert seen[-1] > 1.0 - (1e-3 if which == "unbounded" else 1e-8)
+    # 'unbounded': the same eps' for 10 records and for 532 (n is private)
     for data in (GLU[:10], GLU):
         dppack.quantilesDP(data, q, 1.0, 40, 250, method="joint", random_state=1,
-                           accountant=acc, which_sensitivity="unbounded")
-    assert acc.ledger[-1][1] == acc.ledger[-2][1]
-    assert acc.ledger[-1][1].eps > 1.0
-    # the other methods: eps exactly
-    dppack.quantilesDP(GLU, q, 1.0, 40, 250, random_state=1, accountant=acc)
-    assert acc.ledger[-1][1].eps == 1.0
-    # an overspend by the slack alone is refused, before the data are read
-    tight = BudgetAccountant(1.0)
-    with pytest.raises(ValueError, match="budget"):
-        dppack.quantilesDP("not data", q, 1.0, 40, 250, method="joint", accountant=tight)
+                           which_sensitivity="unbounded")
+    assert seen[-1] == seen[-2]
+    # eps too small to hold the slack: refused before anything is charged or drawn
+    acc = BudgetAccountant(1.0)
+    with pytest.raises(ValueError, match="too small"):
+        dppack.quantilesDP(GLU, q, 1e-300, 40, 250, method="joint", accountant=acc)
+    assert acc.ledger == []
 
 
 # --------------------------------------------------------------------------------------------
