@@ -539,10 +539,10 @@ def test_directed_sums_against_fractions():
                                                  0.7, 1.0 / 3.0], k)
                   * rng.choice([1.0, 0.5, 3.0], k)]
         exact = sum(Fraction(v) for v in values)
-        up = _arithmetic._sum_up(values)
+        up = _arithmetic.sum_up(values)
         assert Fraction(up) >= exact > Fraction(math.nextafter(up, -math.inf)), values
         minuend = float(rng.choice([1.0, 2.0, 0.9, 1e-5]))
-        down = _arithmetic._difference_down(minuend, values)
+        down = _arithmetic.difference_down(minuend, values)
         assert Fraction(down) <= Fraction(minuend) - exact < Fraction(
             math.nextafter(down, math.inf)), (minuend, values)
 
@@ -694,7 +694,7 @@ def test_session_default_accountant_nests_and_restores():
 def test_docstring_examples_run():
     # the package and its private modules (the functions are defined there)
     modules = [accounting] + [importlib.import_module(f"dppack.accounting.{name}") for name in (
-        "_accountant", "_arithmetic", "_charge", "_conversions", "_formulas", "_loss")]
+        "_accountant", "_arithmetic", "_conversions", "_formulas", "_loss")]
     results = [doctest.testmod(module) for module in modules]
     assert sum(r.failed for r in results) == 0
     assert sum(r.attempted for r in results) >= 40

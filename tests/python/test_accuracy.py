@@ -522,7 +522,7 @@ def test_exponential_mechanism_with_a_measure():
 def test_vacuous_both_is_refused_as_the_release_refuses_it(statistic, arguments, release):
     # which_sensitivity = 'both' at (5, 0.01) analytic spends a total delta above 1: the
     # release refuses it (stats._release.release_loss), and so does its report, with its message.
-    # Planted: the report without _refuse_vacuous_both -> no error, fails.
+    # Planted: the report without refuse_vacuous_both -> no error, fails.
     budget = {"eps": 5.0, "delta": 0.01, "mechanism": "analytic", "which_sensitivity": "both"}
     expected = _release_message(lambda: release(**budget))
     assert "no guarantee" in expected

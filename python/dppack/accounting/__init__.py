@@ -55,10 +55,12 @@ from ._accountant import (
     UNCHARGED,
     BudgetAccountant,
     BudgetExceededError,
+    Charge,
+    RunningCharge,
+    charge,
     current_accountant,
     resolve_accountant,
 )
-from ._charge import Charge, RunningCharge, charge
 from ._conversions import (
     compose_dp,
     compose_zcdp,

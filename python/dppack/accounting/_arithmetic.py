@@ -6,7 +6,7 @@ import math
 
 
 # The text of the module functions' delta above 1 (the vocabulary's other texts are its own)
-_DELTA_MESSAGE = "delta must be in (0, 1)."
+DELTA_MESSAGE = "delta must be in (0, 1)."
 
 # ---- exact arithmetic on the losses' floats ------------------------------------------------
 #
@@ -26,7 +26,7 @@ _DELTA_MESSAGE = "delta must be in (0, 1)."
 _MARGIN = 2.0 ** -49
 
 
-def _round_up(value):
+def round_up(value):
     """The smallest float >= the fraction ``value`` (+inf beyond the largest float)."""
     try:
         result = float(value)  # int / int is correctly rounded in Python
@@ -37,7 +37,7 @@ def _round_up(value):
     return result
 
 
-def _round_down(value):
+def round_down(value):
     """The largest float <= the fraction ``value``."""
     result = float(value)
     if Fraction(result) > value:
@@ -60,7 +60,7 @@ def _directed_sum(values, direction):
     return total
 
 
-def _sum_up(values):
+def sum_up(values):
     """The smallest float >= the exact sum of the floats ``values`` (inf if one is inf)."""
     values = [float(v) for v in values]
     if not all(math.isfinite(v) for v in values):
@@ -68,19 +68,19 @@ def _sum_up(values):
     return _directed_sum(values, math.inf)
 
 
-def _difference_down(minuend, values):
+def difference_down(minuend, values):
     """The largest float <= ``minuend`` minus the exact sum of the floats ``values``."""
     return _directed_sum([float(minuend)] + [-float(v) for v in values], -math.inf)
 
 
 @functools.lru_cache(maxsize=4096)
-def _half_square_up(eps):
+def half_square_up(eps):
     """eps^2 / 2 rounded up (the rho of eps-DP), exactly; cached: the accountant converts
     every pure spend of its ledger at each check."""
-    return _round_up(Fraction(eps) ** 2 / 2)
+    return round_up(Fraction(eps) ** 2 / 2)
 
 
-def _raise_by_margin(value, magnitude):
+def raise_by_margin(value, magnitude):
     """``value`` raised above the rounding errors of its float evaluation (``magnitude``: the
     sum of the absolute values of the terms it was computed from)."""
     if not math.isfinite(value):

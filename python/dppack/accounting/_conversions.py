@@ -3,7 +3,7 @@
 import math
 
 from .. import _checks, _messages
-from ._arithmetic import _DELTA_MESSAGE, _raise_by_margin
+from ._arithmetic import DELTA_MESSAGE, raise_by_margin
 from ._loss import PrivacyLoss, compose
 
 
@@ -49,7 +49,7 @@ def group_loss(loss, size=2):
     total = math.inf
     if (k - 1) * eps < 700:
         terms = [math.exp(i * eps) * delta for i in range(k)]
-        total = _raise_by_margin(math.fsum(terms), math.fsum(terms))
+        total = raise_by_margin(math.fsum(terms), math.fsum(terms))
     if not total < 1.0:
         raise _messages.value_error(
             "The loss of a group of {size} records is vacuous (delta >= 1).", size=k)
@@ -119,7 +119,7 @@ def zcdp_to_approx_dp(rho, delta):
     5.7565
     """
     rho = _checks.check_finite_positive_scalar(rho, "rho")
-    delta = _checks.check_probability(delta, "delta", high_message=_DELTA_MESSAGE)
+    delta = _checks.check_probability(delta, "delta", high_message=DELTA_MESSAGE)
     return PrivacyLoss.zcdp(rho).to_approx(delta, method="bun_steinke").eps
 
 
@@ -157,7 +157,7 @@ def zcdp_from_approx_dp(eps, delta):
     True
     """
     eps = _checks.check_finite_positive_scalar(eps, "eps")
-    delta = _checks.check_probability(delta, "delta", high_message=_DELTA_MESSAGE)
+    delta = _checks.check_probability(delta, "delta", high_message=DELTA_MESSAGE)
     log_term = math.log(1.0 / delta)
     # sqrt(a + eps) - sqrt(a) written as eps / (sqrt(a + eps) + sqrt(a)): no cancellation
     root = eps / (math.sqrt(log_term + eps) + math.sqrt(log_term))

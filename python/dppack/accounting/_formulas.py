@@ -4,7 +4,7 @@ conversion, on plain numbers (the callers check the arguments)."""
 from fractions import Fraction
 import math
 
-from ._arithmetic import _raise_by_margin, _round_up
+from ._arithmetic import raise_by_margin, round_up
 
 
 # --------------------------------------------------------------------------------------------
@@ -26,14 +26,14 @@ def _float_bisection(below, low, high):
     return low, high
 
 
-def _bun_steinke_eps(rho, delta):
+def bun_steinke_eps(rho, delta):
     """rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016, Proposition 1.3) (P2), rounded
     up."""
     eps = rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
-    return _raise_by_margin(eps, eps)
+    return raise_by_margin(eps, eps)
 
 
-def _tight_zcdp_eps(rho, delta):
+def tight_zcdp_eps(rho, delta):
     """The smallest eps >= 0 for which rho-zCDP implies (eps, delta)-DP by Canonne, Kamath and
     Steinke (2020), Corollary 13 (from their Proposition 12).
 
@@ -54,7 +54,7 @@ def _tight_zcdp_eps(rho, delta):
     def eps_at(u):
         # raised above its rounding errors: the terms have both signs
         terms = ((1.0 + u) * rho, math.log(u), -math.log1p(u), (log_inv - math.log1p(u)) / u)
-        return _raise_by_margin(math.fsum(terms), sum(abs(t) for t in terms) + log_inv / u)
+        return raise_by_margin(math.fsum(terms), sum(abs(t) for t in terms) + log_inv / u)
 
     u_bun_steinke = math.sqrt(log_inv) / math.sqrt(rho)  # h > 0 there: an upper bracket
     _, high = _float_bisection(lambda u: rho * u * u + math.log1p(u) - log_inv < 0.0,
@@ -101,8 +101,8 @@ def advanced_composition(eps, delta, k, delta_prime):
     growth = math.expm1(eps) if eps < 700.0 else math.inf
     eps_total = eps * math.sqrt(2.0 * k * math.log(1.0 / delta_prime)) + k * eps * growth
     # rounded up (positive terms: a relative margin), the delta exactly
-    return (_raise_by_margin(eps_total, eps_total),
-            _round_up(Fraction(delta_prime) + k * Fraction(delta)))
+    return (raise_by_margin(eps_total, eps_total),
+            round_up(Fraction(delta_prime) + k * Fraction(delta)))
 
 
 def advanced_composition_inverse(eps_total, k, delta_prime):
@@ -192,10 +192,10 @@ def amplify_by_subsampling(eps, delta, sampled, population=1):
     # rounded up above the float evaluation's errors
     if eps < 700.0:
         eps_amplified = math.log1p(math.expm1(eps) * sampled / population)
-        eps_amplified = _raise_by_margin(eps_amplified, eps_amplified)  # positive terms
+        eps_amplified = raise_by_margin(eps_amplified, eps_amplified)  # positive terms
     else:  # e^eps overflows: ln(q e^eps (1 + (1 - q) e^-eps / q)), q > 0
         q = sampled / population
         eps_amplified = eps + math.log(q) + math.log1p((1.0 - q) * math.exp(-eps) / q)
-        eps_amplified = _raise_by_margin(eps_amplified, eps - math.log(q) + 1.0)
+        eps_amplified = raise_by_margin(eps_amplified, eps - math.log(q) + 1.0)
     ratio = Fraction(sampled) / Fraction(population)
-    return eps_amplified, _round_up(Fraction(delta) * ratio)
+    return eps_amplified, round_up(Fraction(delta) * ratio)

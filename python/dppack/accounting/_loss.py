@@ -7,9 +7,9 @@ import numbers
 import numpy as np
 
 from .. import _checks, _messages
-from ._arithmetic import _half_square_up, _round_down, _round_up, _sum_up
+from ._arithmetic import half_square_up, round_down, round_up, sum_up
 from ._formulas import (
-    _bun_steinke_eps, _tight_zcdp_eps, advanced_composition, advanced_composition_inverse,
+    bun_steinke_eps, tight_zcdp_eps, advanced_composition, advanced_composition_inverse,
     amplify_by_subsampling,
 )
 
@@ -20,7 +20,7 @@ from ._formulas import (
 # --------------------------------------------------------------------------------------------
 
 
-def _as_loss(value, context):
+def as_loss(value, context):
     if not isinstance(value, PrivacyLoss):
         raise _messages.type_error(
             f"{context} takes PrivacyLoss values (PrivacyLoss.pure, .approx or "
@@ -321,11 +321,11 @@ class PrivacyLoss:
         >>> PrivacyLoss.compose(PrivacyLoss.zcdp(0.1), PrivacyLoss.zcdp(0.2)).rho
         0.30000000000000004
         """
-        losses = [_as_loss(loss, "compose") for loss in losses]
+        losses = [as_loss(loss, "compose") for loss in losses]
         if _common_kind(losses, "compose") == "zcdp":
-            return PrivacyLoss.zcdp(_sum_up(loss.to_zcdp()._rho for loss in losses))
-        delta = _total_delta(_sum_up(loss._delta for loss in losses))
-        return PrivacyLoss.approx(_sum_up(loss._eps for loss in losses), delta)
+            return PrivacyLoss.zcdp(sum_up(loss.to_zcdp()._rho for loss in losses))
+        delta = _total_delta(sum_up(loss._delta for loss in losses))
+        return PrivacyLoss.approx(sum_up(loss._eps for loss in losses), delta)
 
     @staticmethod
     def parallel(*losses):
@@ -362,7 +362,7 @@ class PrivacyLoss:
         >>> PrivacyLoss.parallel(PrivacyLoss.pure(0.5), PrivacyLoss.approx(0.25, 1e-6))
         PrivacyLoss.approx(eps=0.5, delta=1e-06)
         """
-        losses = [_as_loss(loss, "parallel") for loss in losses]
+        losses = [as_loss(loss, "parallel") for loss in losses]
         if not losses:
             return PrivacyLoss.pure(0.0)
         if _common_kind(losses, "combine") == "zcdp":
@@ -387,9 +387,9 @@ class PrivacyLoss:
             return NotImplemented
         k = _checks.check_whole(k, "k", 0, strict=True)
         if self._kind == "zcdp":
-            return PrivacyLoss.zcdp(_round_up(k * Fraction(self._rho)))
-        return PrivacyLoss.approx(_round_up(k * Fraction(self._eps)),
-                                  _total_delta(_round_up(k * Fraction(self._delta))))
+            return PrivacyLoss.zcdp(round_up(k * Fraction(self._rho)))
+        return PrivacyLoss.approx(round_up(k * Fraction(self._eps)),
+                                  _total_delta(round_up(k * Fraction(self._delta))))
 
     __rmul__ = __mul__
 
@@ -488,7 +488,7 @@ class PrivacyLoss:
                 "delta.prime = {delta_prime:.6g} exceeds the total delta = "
                 "{delta:.6g}.", delta_prime=delta_prime, delta=self._delta)
         # rounded down, so that delta' + k delta_step <= delta exactly
-        delta_step = _round_down((Fraction(self._delta) - Fraction(delta_prime)) / k)
+        delta_step = round_down((Fraction(self._delta) - Fraction(delta_prime)) / k)
         return PrivacyLoss.approx(advanced_composition_inverse(self._eps, k, delta_prime),
                                   delta_step)
 
@@ -556,7 +556,7 @@ class PrivacyLoss:
             raise _messages.value_error(
                 "An (eps, delta)-DP loss with delta > 0 implies no rho-zCDP "
                 "guarantee.")
-        return PrivacyLoss.zcdp(_half_square_up(self._eps))
+        return PrivacyLoss.zcdp(half_square_up(self._eps))
 
     def to_approx(self, delta, method="tight"):
         """The (eps, delta)-DP guarantee this loss gives at a delta.
@@ -607,7 +607,7 @@ class PrivacyLoss:
                     delta=delta)
             return self
         rho = self.to_zcdp()._rho
-        convert = _tight_zcdp_eps if method == "tight" else _bun_steinke_eps
+        convert = tight_zcdp_eps if method == "tight" else bun_steinke_eps
         eps = convert(rho, delta)
         if self._kind == "pure" and not eps < self._eps:
             return self

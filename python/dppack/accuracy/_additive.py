@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import _checks, _messages, data_access, mechanisms, stats
 from ..stats import _release as stats_release
-from ._laws import _UNBOUNDED_MESSAGE, _from_laws, _gaussian_law, _laplace_law
+from ._laws import UNBOUNDED_MESSAGE, from_laws, gaussian_law, laplace_law
 
 
 # --------------------------------------------------------------------------------------------
@@ -13,8 +13,8 @@ from ._laws import _UNBOUNDED_MESSAGE, _from_laws, _gaussian_law, _laplace_law
 # --------------------------------------------------------------------------------------------
 
 
-def _laplace_mechanism(statistic, eps, sensitivities, size=None, alloc_proportions=None, *,
-                       alpha, simultaneous):
+def laplace_mechanism(statistic, eps, sensitivities, size=None, alloc_proportions=None, *,
+                      alpha, simultaneous):
     """LaplaceMechanism's laws (its checks and its release's arguments): without allocation
     one release of the whole vector, L1 sensitivity sum(Delta), all ``size`` values
     (``_random.discrete_laplace_noise`` with coordinates = size); with it, value i at
@@ -25,17 +25,17 @@ def _laplace_mechanism(statistic, eps, sensitivities, size=None, alloc_proportio
     sens = _checks.check_sensitivities(sensitivities, size)
     alloc = _checks.check_allocation(alloc_proportions, sens.size, size)
     if alloc is None:
-        law = _laplace_law(float(np.sum(sens)), eps, size)
-        return _from_laws(statistic, [law], None if size == 1 else np.zeros(size, int), alpha,
-                          simultaneous)
+        law = laplace_law(float(np.sum(sens)), eps, size)
+        return from_laws(statistic, [law], None if size == 1 else np.zeros(size, int), alpha,
+                         simultaneous)
     pairs, which = np.unique(np.stack([sens, alloc]), axis=1, return_inverse=True)
-    laws = [_laplace_law(float(s), float(a * eps), 1) for s, a in pairs.T]
-    return _from_laws(statistic, laws, which.ravel(), alpha, simultaneous)
+    laws = [laplace_law(float(s), float(a * eps), 1) for s, a in pairs.T]
+    return from_laws(statistic, laws, which.ravel(), alpha, simultaneous)
 
 
-def _gaussian_mechanism(statistic, eps, delta, sensitivities, type_DP="aDP",
-                        alloc_proportions=None, analytic=False, tol=1e-12, size=None, *,
-                        alpha, simultaneous):
+def gaussian_mechanism(statistic, eps, delta, sensitivities, type_DP="aDP",
+                       alloc_proportions=None, analytic=False, tol=1e-12, size=None, *,
+                       alpha, simultaneous):
     """GaussianMechanism's laws: without allocation one sigma for the L2 norm of the
     sensitivities and the whole vector (``mechanisms.discrete_gaussian_release`` with
     coordinates = size); with it, value i a scalar release at (a_i eps, a_i delta), sigma
@@ -52,35 +52,35 @@ def _gaussian_mechanism(statistic, eps, delta, sensitivities, type_DP="aDP",
     if alloc is None:
         norm = float(np.linalg.norm(sens))
         sigma = mechanisms.gaussian_sigma(eps, delta, norm, type_DP, analytic, tol)
-        law = _gaussian_law(sigma, norm, eps, delta, type_DP, size)
-        return _from_laws(statistic, [law], None if size == 1 else np.zeros(size, int), alpha,
-                          simultaneous)
+        law = gaussian_law(sigma, norm, eps, delta, type_DP, size)
+        return from_laws(statistic, [law], None if size == 1 else np.zeros(size, int), alpha,
+                         simultaneous)
     pairs, which = np.unique(np.stack([sens, alloc]), axis=1, return_inverse=True)
     laws = []
     for s, a in pairs.T:
         unit = mechanisms.gaussian_sigma(a * eps, a * delta, 1.0, type_DP, analytic, tol)
-        laws.append(_gaussian_law(float(unit * s), float(s), a * eps, a * delta, type_DP, 1))
-    return _from_laws(statistic, laws, which.ravel(), alpha, simultaneous)
+        laws.append(gaussian_law(float(unit * s), float(s), a * eps, a * delta, type_DP, 1))
+    return from_laws(statistic, laws, which.ravel(), alpha, simultaneous)
 
 
-def _scalar_statistic(statistic, eps, sensitivity, mechanism, delta, type_DP, alpha,
-                      transform=None):
+def scalar_statistic(statistic, eps, sensitivity, mechanism, delta, type_DP, alpha,
+                     transform=None):
     """The law of one value released as the statistics release it
     (``stats._release.add_noise``: the
     Laplace mechanism, the Gaussian one with type_DP, or the analytic one)."""
     if mechanism == "Laplace":
-        out = _laplace_mechanism(statistic, eps, sensitivity, alpha=alpha, simultaneous=False)
+        out = laplace_mechanism(statistic, eps, sensitivity, alpha=alpha, simultaneous=False)
     else:
         analytic = mechanism == "analytic"
-        out = _gaussian_mechanism(statistic, eps, delta, sensitivity,
-                                  "aDP" if analytic else type_DP, analytic=analytic,
-                                  alpha=alpha, simultaneous=False)
+        out = gaussian_mechanism(statistic, eps, delta, sensitivity,
+                                 "aDP" if analytic else type_DP, analytic=analytic,
+                                 alpha=alpha, simultaneous=False)
     out.transform = transform
     return out
 
 
-def _statistic_checks(name, which_sensitivity, mechanism, eps, delta, type_DP,
-                      unbounded=False):
+def statistic_checks(name, which_sensitivity, mechanism, eps, delta, type_DP,
+                     unbounded=False):
     """The statistics' own checks of these arguments, with their messages, and the refusal
     of the unbounded releases (ratios of noisy sums) for a statistic whose handler has no
     report of them (``unbounded`` False)."""
@@ -94,18 +94,18 @@ def _statistic_checks(name, which_sensitivity, mechanism, eps, delta, type_DP,
         mechanisms.check_budget(eps, delta, "aDP" if analytic else type_DP, analytic=analytic,
                                 switch=stats_release.MECHANISM_SWITCH)
     if which_sensitivity != "bounded" and not unbounded:
-        raise _messages.value_error(_UNBOUNDED_MESSAGE.format(name=name))
-    _refuse_vacuous_both(which_sensitivity, eps, delta, mechanism)
+        raise _messages.value_error(UNBOUNDED_MESSAGE.format(name=name))
+    refuse_vacuous_both(which_sensitivity, eps, delta, mechanism)
 
 
-def _refuse_vacuous_both(which_sensitivity, eps, delta, mechanism, approximate=False):
+def refuse_vacuous_both(which_sensitivity, eps, delta, mechanism, approximate=False):
     """'both' whose total delta is 1 or more is refused by the release (its loss,
     ``stats._release.release_loss``): the report refuses it with the same message."""
     if which_sensitivity == "both":
         stats_release.release_loss(eps, delta, mechanism, "both", approximate)
 
 
-def _bounds(*pairs):
+def checked_bounds(*pairs):
     """The bounds, checked as the statistics check them (finite, lower < upper)."""
     return _checks.check_bounds(*pairs)
 
@@ -114,14 +114,14 @@ _N_MESSAGE = ("n is required: the public sample size (which.sensitivity = 'bound
               "public lower bound on the number of records ('unbounded', 'both').")
 
 
-def _check_n(n, minimum):
+def check_n(n, minimum):
     """n, required, a whole number >= ``minimum`` (1 for the mean, 2 for the others)."""
     if n is None:
         raise _messages.value_error(_N_MESSAGE)
     return _checks.check_whole(n, "n", minimum)
 
 
-def _by_sensitivity(which_sensitivity, bounded, unbounded):
+def by_sensitivity(which_sensitivity, bounded, unbounded):
     """The report of ``which_sensitivity``: one, or for 'both' ``{"Bounded": ...,
     "Unbounded": ...}`` (the release draws the two independently)."""
     if which_sensitivity == "bounded":
@@ -131,8 +131,8 @@ def _by_sensitivity(which_sensitivity, bounded, unbounded):
     return {"Bounded": bounded(), "Unbounded": unbounded()}
 
 
-def _unbounded_parts(statistic, eps, sensitivities, mechanism, delta, type_DP, alpha,
-                     rows=1):
+def unbounded_parts(statistic, eps, sensitivities, mechanism, delta, type_DP, alpha,
+                    rows=1):
     """The half-widths t_i of the k noisy sufficient statistics of an unbounded release,
     all within them at once with probability >= 1 - alpha, and the joint report on the
     unit scale.
@@ -141,8 +141,8 @@ def _unbounded_parts(statistic, eps, sensitivities, mechanism, delta, type_DP, a
     sensitivity Delta_i and adds noise to the k scaled values in one call of the mechanism
     with the sensitivity ``stats._release.unit_sensitivity`` (l1 norm k for Laplace, l2 norm
     sqrt(k) for the Gaussian ones): the same law for each coordinate, independent. The
-    mechanism's report of that call (:func:`_laplace_mechanism` /
-    :func:`_gaussian_mechanism`, ``simultaneous``: per-coordinate level
+    mechanism's report of that call (:func:`laplace_mechanism` /
+    :func:`gaussian_mechanism`, ``simultaneous``: per-coordinate level
     1 - (1 - alpha)^(1/k), Sidak's product) gives u, and t_i = Delta_i u. The bounds are
     refused as the release refuses them (``stats._release.check_unit_sensitivities``). A pooled
     release of ``rows`` samples (``stats._pooled._pooled_unbounded``) noises k rows values in the
@@ -151,11 +151,11 @@ def _unbounded_parts(statistic, eps, sensitivities, mechanism, delta, type_DP, a
     k = sensitivities.size
     unit = stats_release.unit_sensitivity(k, mechanism)
     if mechanism == "Laplace":
-        joint = _laplace_mechanism(statistic, eps, unit, size=k * rows, alpha=alpha,
-                                   simultaneous=True)
+        joint = laplace_mechanism(statistic, eps, unit, size=k * rows, alpha=alpha,
+                                  simultaneous=True)
     else:
         analytic = mechanism == "analytic"
-        joint = _gaussian_mechanism(statistic, eps, delta, unit,
-                                    "aDP" if analytic else type_DP, analytic=analytic,
-                                    size=k * rows, alpha=alpha, simultaneous=True)
+        joint = gaussian_mechanism(statistic, eps, delta, unit,
+                                   "aDP" if analytic else type_DP, analytic=analytic,
+                                   size=k * rows, alpha=alpha, simultaneous=True)
     return float(np.max(joint.half_width)) * sensitivities, joint

@@ -10,8 +10,8 @@ from .. import _checks, _messages, data_access, mechanisms, rcompat, stats
 from ..stats import _histogram as stats_histogram
 from ..stats import _release as stats_release
 from ..stats import _table as stats_table
-from ._additive import _bounds, _refuse_vacuous_both
-from ._laws import _from_laws, _per_value_alpha
+from ._additive import checked_bounds, refuse_vacuous_both
+from ._laws import from_laws, per_value_alpha
 from ._report import NoiseInterval
 
 
@@ -38,10 +38,10 @@ def _count_budget(which_sensitivity, mechanism, eps, delta, type_DP):
     return eps, delta, type_DP
 
 
-def _histogram(statistic, eps, which_sensitivity="bounded", mechanism="Laplace", delta=0,
-               type_DP="aDP", breaks="Sturges", cells=None, lower_bound=None,
-               upper_bound=None, normalize=False, n=None, allow_negative=False, *, alpha,
-               simultaneous):
+def histogram(statistic, eps, which_sensitivity="bounded", mechanism="Laplace", delta=0,
+              type_DP="aDP", breaks="Sturges", cells=None, lower_bound=None,
+              upper_bound=None, normalize=False, n=None, allow_negative=False, *, alpha,
+              simultaneous):
     """histogramDP: the counts (normalize = FALSE), or the proportions (normalize = TRUE,
     :func:`_proportions`: ``cells`` and ``n`` required). ``breaks`` parsed by the release's
     own ``rcompat.parse_breaks`` (a function is called with the bounds, which it then needs)
@@ -59,7 +59,7 @@ def _histogram(statistic, eps, which_sensitivity="bounded", mechanism="Laplace",
                 "(histogramDP calls it with the bounds).")
         argument = np.array([0.0, 1.0])  # not used: only a function reads it
     else:
-        b = _bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+        b = checked_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
         argument = np.array([b["lower.bound"], b["upper.bound"]])
     kind, value = rcompat.parse_breaks(breaks, argument, stacklevel=4)
     if kind == "points" and not rcompat.is_equidistant(value):
@@ -119,7 +119,7 @@ def _proportions(statistic, eps, which_sensitivity, mechanism, delta, type_DP, r
 
     Proof: the guide page ``docs/python/guide/accuracy.rst``, "Proportions"."""
     eps, delta, type_DP = _count_budget(which_sensitivity, mechanism, eps, delta, type_DP)
-    _refuse_vacuous_both(which_sensitivity, eps, delta, mechanism)
+    refuse_vacuous_both(which_sensitivity, eps, delta, mechanism)
     if cells is None:
         raise _messages.value_error(_PROPORTION_CELLS_MESSAGE)
     cells = _checks.check_whole(cells, "cells", 1)
@@ -133,8 +133,8 @@ def _proportions(statistic, eps, which_sensitivity, mechanism, delta, type_DP, r
         law = dict(k=k, tail=tail, law="discrete Laplace" if mechanism == "Laplace"
                    else "discrete Gaussian")
         # the counts are not rounded here: a = g (T + 1/2 if g > 1), jointly over the cells
-        counts = _from_laws(statistic, [law], None, _per_value_alpha(alpha, cells, True),
-                            False, rounding=0.0 if k <= 0 else 0.5, units="count")
+        counts = from_laws(statistic, [law], None, per_value_alpha(alpha, cells, True),
+                           False, rounding=0.0 if k <= 0 else 0.5, units="count")
         a = counts.half_width
         if n <= cells * a:
             raise _messages.value_error(
@@ -159,9 +159,9 @@ def _proportions(statistic, eps, which_sensitivity, mechanism, delta, type_DP, r
     return reports
 
 
-def _table(statistic, eps, which_sensitivity="bounded", mechanism="Laplace", delta=0,
-           type_DP="aDP", cells=None, declared=None, allow_negative=False, *, alpha,
-           simultaneous):
+def table(statistic, eps, which_sensitivity="bounded", mechanism="Laplace", delta=0,
+          type_DP="aDP", cells=None, declared=None, allow_negative=False, *, alpha,
+          simultaneous):
     """tableDP: ``declared`` True when every factor declares its levels (a pandas Categorical
     / an R factor, as the release decides it, ``data_access.table_factors``): the counts of
     :func:`_counts`; False for the thresholded release of undeclared levels (its own checks,
@@ -209,7 +209,7 @@ def _counts(statistic, eps, which_sensitivity, mechanism, delta, type_DP, rule, 
         eps, delta = stats_table.check_table_budget(eps, delta, mechanism, type_DP, False)
     else:
         eps, delta, type_DP = _count_budget(which_sensitivity, mechanism, eps, delta, type_DP)
-    _refuse_vacuous_both(which_sensitivity, eps, delta, mechanism, thresholded)
+    refuse_vacuous_both(which_sensitivity, eps, delta, mechanism, thresholded)
     if simultaneous and cells is None:
         raise _messages.value_error("cells (the number of cells) is required when "
                                     "simultaneous is TRUE.")
@@ -229,8 +229,8 @@ def _counts(statistic, eps, which_sensitivity, mechanism, delta, type_DP, rule, 
         law = dict(k=k, tail=tail, law="discrete Laplace" if mechanism == "Laplace"
                    else "discrete Gaussian")
         # one law for every cell: a scalar half-width, however many cells (10^12 is fine)
-        report = _from_laws(statistic, [law], None, alpha, simultaneous,
-                            rounding=0.0 if k <= 0 else 0.5, units="count", values=cells)
+        report = from_laws(statistic, [law], None, alpha, simultaneous,
+                           rounding=0.0 if k <= 0 else 0.5, units="count", values=cells)
         if threshold is not None:
             report.details = _suppressed(report.half_width, threshold)
         if given:

@@ -11,25 +11,25 @@ from ._report import NoiseInterval
 
 
 _ALPHA_MESSAGE = "alpha must be a number in (0, 1)."
-_UNBOUNDED_MESSAGE = (
+UNBOUNDED_MESSAGE = (
     "An accuracy report of {name} is available for which.sensitivity = 'bounded' only: its "
     "unbounded release is a ratio of noisy sums, not a value plus noise."
 )
-_STATISTICS = ("LaplaceMechanism", "GaussianMechanism", "meanDP", "varDP", "sdDP", "covDP",
-               "pooledVarDP", "pooledCovDP", "histogramDP", "tableDP", "quantileDP",
-               "medianDP", "quantilesDP", "ExponentialMechanism", "boundsDP")
+STATISTICS = ("LaplaceMechanism", "GaussianMechanism", "meanDP", "varDP", "sdDP", "covDP",
+              "pooledVarDP", "pooledCovDP", "histogramDP", "tableDP", "quantileDP",
+              "medianDP", "quantilesDP", "ExponentialMechanism", "boundsDP")
 
 # --------------------------------------------------------------------------------------------
 # The half-width of one integer noise law
 # --------------------------------------------------------------------------------------------
 
 
-def _check_alpha(alpha):
+def check_alpha(alpha):
     return _checks.check_number(alpha, "alpha", 0.0, 1.0, closed="neither",
                                 message=_ALPHA_MESSAGE)
 
 
-def _per_value_alpha(alpha, m, simultaneous):
+def per_value_alpha(alpha, m, simultaneous):
     """The per-value level of a joint 1 - alpha over m independent noises (Sidak's product,
     exact for independent noise)."""
     if not simultaneous or m <= 1:
@@ -71,7 +71,7 @@ def integer_half_width(tail, alpha, guess=1):
     return first - 1, 1.0 - 2.0 * tail(first)
 
 
-def _laplace_law(sensitivity, eps, coordinates):
+def laplace_law(sensitivity, eps, coordinates):
     """The law of the noise ``_random.discrete_laplace_noise`` adds for (sensitivity, eps,
     coordinates), from the release's own ``_random.laplace_grid``: a dict of the grid
     exponent k, the tail P(Z >= m), the scale t / s in grid units and a guess of the
@@ -84,9 +84,9 @@ def _laplace_law(sensitivity, eps, coordinates):
                 guess=lambda p: math.ceil(scale * math.log(0.5 / p)))
 
 
-def _gaussian_law(sigma, sensitivity, eps, delta, type_DP, coordinates):
+def gaussian_law(sigma, sensitivity, eps, delta, type_DP, coordinates):
     """The law of the noise ``mechanisms.discrete_gaussian_release`` adds, from the release's
-    own ``mechanisms.discrete_gaussian_parameters`` (as :func:`_laplace_law`)."""
+    own ``mechanisms.discrete_gaussian_parameters`` (as :func:`laplace_law`)."""
     k, sigma2 = mechanisms.discrete_gaussian_parameters(
         sigma, sensitivity, eps=eps, delta=delta, type_DP=type_DP, coordinates=coordinates)
     scale = math.sqrt(sigma2)
@@ -95,10 +95,10 @@ def _gaussian_law(sigma, sensitivity, eps, delta, type_DP, coordinates):
                 guess=lambda p: math.ceil(scale * float(special.ndtri(1.0 - p))))
 
 
-def _from_laws(statistic, laws, which, alpha, simultaneous, rounding=0.5, units="value",
-               transform=None, values=1):
+def from_laws(statistic, laws, which, alpha, simultaneous, rounding=0.5, units="value",
+              transform=None, values=1):
     """A :class:`NoiseInterval` from the laws of the values of a release: ``laws`` a list of
-    the dicts of :func:`_laplace_law` / :func:`_gaussian_law` (or
+    the dicts of :func:`laplace_law` / :func:`gaussian_law` (or
     ``stats._histogram.count_noise_laws``:
     no scale, no guess), ``which`` the index of each value's law (None: one scalar), and the
     rounding of the true value to the grid, in grid steps (1/2, or 0 for counts on it).
@@ -106,7 +106,7 @@ def _from_laws(statistic, laws, which, alpha, simultaneous, rounding=0.5, units=
     table): the report stays a scalar, at the level of ``values`` values with
     ``simultaneous``, so its size does not grow with them."""
     m = values if which is None else int(np.size(which))
-    level = _per_value_alpha(alpha, m, simultaneous)
+    level = per_value_alpha(alpha, m, simultaneous)
     rows = []
     for law in laws:
         guess = law["guess"](level / 2.0) if law.get("guess") else 1

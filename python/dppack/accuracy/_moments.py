@@ -7,32 +7,32 @@ import numpy as np
 
 from .. import _checks, _messages, data_access
 from ._additive import (
-    _bounds, _by_sensitivity, _check_n, _scalar_statistic, _statistic_checks, _unbounded_parts,
+    checked_bounds, by_sensitivity, check_n, scalar_statistic, statistic_checks, unbounded_parts,
 )
 from ._report import NoiseInterval
 
 
-def _one_sample(statistic, eps, n=None, lower_bound=None, upper_bound=None,
-                which_sensitivity="bounded", mechanism="Laplace", delta=0, type_DP="aDP", *,
-                alpha, simultaneous):
+def one_sample(statistic, eps, n=None, lower_bound=None, upper_bound=None,
+               which_sensitivity="bounded", mechanism="Laplace", delta=0, type_DP="aDP", *,
+               alpha, simultaneous):
     """meanDP, varDP, sdDP. Bounded: the sensitivity of data_access's formulas for the public
     n (``mean_from_sums``, ``var_from_squares``: their sums do not enter it). Unbounded: n
     a public lower bound on the number of records, and the ratio bound of
     :func:`_unbounded_moments` ('both': the two reports)."""
-    bounds = _bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    bounds = checked_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lower, upper = bounds["lower.bound"], bounds["upper.bound"]
-    _statistic_checks(statistic, which_sensitivity, mechanism, eps, delta, type_DP,
-                      unbounded=True)
+    statistic_checks(statistic, which_sensitivity, mechanism, eps, delta, type_DP,
+                     unbounded=True)
     mean = statistic == "meanDP"
-    n = _check_n(n, 1 if mean else 2)
+    n = check_n(n, 1 if mean else 2)
 
     def bounded():
         if mean:
             sensitivity = data_access.mean_from_sums(0.0, n, lower, upper)["Sensitivity"]
         else:
             sensitivity = data_access.var_from_squares(0.0, n, lower, upper)["Sensitivity"]
-        return _scalar_statistic(statistic, eps, sensitivity, mechanism, delta, type_DP,
-                                 alpha, "sqrt" if statistic == "sdDP" else None)
+        return scalar_statistic(statistic, eps, sensitivity, mechanism, delta, type_DP,
+                                alpha, "sqrt" if statistic == "sdDP" else None)
 
     def unbounded():
         # the release's statistics and sensitivities: [h, 1] or [h, h^2, 1]
@@ -40,26 +40,26 @@ def _one_sample(statistic, eps, n=None, lower_bound=None, upper_bound=None,
         return _unbounded_moments(statistic, eps, access["Sensitivities"], n, mechanism,
                                   delta, type_DP, alpha)
 
-    return _by_sensitivity(which_sensitivity, bounded, unbounded)
+    return by_sensitivity(which_sensitivity, bounded, unbounded)
 
 
-def _covariance(statistic, eps, n=None, lower_bound1=None, upper_bound1=None,
-                lower_bound2=None, upper_bound2=None, which_sensitivity="bounded",
-                mechanism="Laplace", delta=0, type_DP="aDP", *, alpha, simultaneous):
+def covariance(statistic, eps, n=None, lower_bound1=None, upper_bound1=None,
+               lower_bound2=None, upper_bound2=None, which_sensitivity="bounded",
+               mechanism="Laplace", delta=0, type_DP="aDP", *, alpha, simultaneous):
     """covDP. Bounded: ``data_access.cov_from_products``'s sensitivity for the public n.
     Unbounded: n a public lower bound on the number of records, and the ratio bound of
     :func:`_unbounded_moments` ('both': the two reports)."""
-    b = _bounds(("upper.bound1", upper_bound1), ("lower.bound1", lower_bound1),
-                ("upper.bound2", upper_bound2), ("lower.bound2", lower_bound2))
+    b = checked_bounds(("upper.bound1", upper_bound1), ("lower.bound1", lower_bound1),
+                       ("upper.bound2", upper_bound2), ("lower.bound2", lower_bound2))
     bounds = (b["lower.bound1"], b["upper.bound1"], b["lower.bound2"], b["upper.bound2"])
-    _statistic_checks(statistic, which_sensitivity, mechanism, eps, delta, type_DP,
-                      unbounded=True)
-    n = _check_n(n, 2)
+    statistic_checks(statistic, which_sensitivity, mechanism, eps, delta, type_DP,
+                     unbounded=True)
+    n = check_n(n, 2)
 
     def bounded():
         sensitivity = data_access.cov_from_products(0.0, n, *bounds)["Sensitivity"]
-        return _scalar_statistic(statistic, eps, sensitivity, mechanism, delta, type_DP,
-                                 alpha)
+        return scalar_statistic(statistic, eps, sensitivity, mechanism, delta, type_DP,
+                                alpha)
 
     def unbounded():
         # the release's statistics and sensitivities: [h1, h2, h1 h2, 1]
@@ -67,7 +67,7 @@ def _covariance(statistic, eps, n=None, lower_bound1=None, upper_bound1=None,
         return _unbounded_moments(statistic, eps, access["Sensitivities"], n, mechanism,
                                   delta, type_DP, alpha)
 
-    return _by_sensitivity(which_sensitivity, bounded, unbounded)
+    return by_sensitivity(which_sensitivity, bounded, unbounded)
 
 
 def _mean_ratio_bound(n, h, t_sum, t_count):
@@ -86,7 +86,7 @@ def _unbounded_moments(statistic, eps, sensitivities, n, mechanism, delta, type_
     bound: n itself is private under add/remove neighbours).
 
     With probability >= 1 - alpha every part's noise is within its half-width
-    (:func:`_unbounded_parts`): abs(Z_S) <= t_S, abs(Z_Q) <= t_Q (or t_1, t_2, t_P for
+    (:func:`unbounded_parts`): abs(Z_S) <= t_S, abs(Z_Q) <= t_Q (or t_1, t_2, t_P for
     covDP), abs(Z_N) <= t_N, the rounding to the grid included. On that event, for every
     N >= n and every dataset (h = (U - L) / 2, the values centred at the midpoint; the
     proof is in :mod:`dppack.accuracy`):
@@ -97,8 +97,8 @@ def _unbounded_moments(statistic, eps, sensitivities, n, mechanism, delta, type_
       sample of at least n records (the pooled release's J = 1).
 
     ``details``: n and the parts' half-widths."""
-    parts, joint = _unbounded_parts(statistic, eps, sensitivities, mechanism, delta, type_DP,
-                                    alpha)
+    parts, joint = unbounded_parts(statistic, eps, sensitivities, mechanism, delta, type_DP,
+                                   alpha)
     if statistic == "meanDP":
         width = _mean_ratio_bound(float(n), float(sensitivities[0]), float(parts[0]),
                                   float(parts[-1]))
@@ -155,8 +155,8 @@ def _pooled(statistic, eps, sizes, which_sensitivity="bounded", mechanism="Lapla
     from :func:`_pooled_unbounded` with ``sizes`` as public lower bounds, 'both' the two
     (as the release: each at the whole budget)."""
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
-    _statistic_checks(statistic, which_sensitivity, mechanism, eps, delta, type_DP,
-                      unbounded=True)
+    statistic_checks(statistic, which_sensitivity, mechanism, eps, delta, type_DP,
+                     unbounded=True)
     sizes = _check_sizes(sizes)
     reports = {}
     if which_sensitivity != "unbounded":
@@ -164,8 +164,8 @@ def _pooled(statistic, eps, sizes, which_sensitivity="bounded", mechanism="Lapla
             access = data_access.pooled_var_from_squares(sizes, 0.0, *bounds, approx_n_max)
         else:
             access = data_access.pooled_cov_from_products(sizes, 0.0, *bounds, approx_n_max)
-        reports["Bounded"] = _scalar_statistic(statistic, eps, access["Bounded.Sensitivities"],
-                                               mechanism, delta, type_DP, alpha)
+        reports["Bounded"] = scalar_statistic(statistic, eps, access["Bounded.Sensitivities"],
+                                              mechanism, delta, type_DP, alpha)
     if which_sensitivity != "bounded":
         reports["Unbounded"] = _pooled_unbounded(statistic, eps, sizes, mechanism, delta,
                                                  type_DP, bounds, alpha)
@@ -238,37 +238,37 @@ def ratio_of_sums_bound(sizes, h1, h2, a1, a2, ap, an, same):
 
 def _pooled_unbounded(statistic, eps, sizes, mechanism, delta, type_DP, bounds, alpha):
     """The 'unbounded' pooledVarDP / pooledCovDP (the sizes private, ``sizes`` public lower
-    bounds on them): the sums' half-widths (:func:`_unbounded_parts`, with the
+    bounds on them): the sums' half-widths (:func:`unbounded_parts`, with the
     sensitivities of ``data_access.centred_from_sums`` / ``centred_cross_from_sums``, as the
     release) through :func:`ratio_of_sums_bound`."""
     if len(bounds) == 2:
         sens = data_access.centred_from_sums(*bounds, 0.0, 0, 0.0)["Sensitivities"]
     else:
         sens = data_access.centred_cross_from_sums(bounds, 0.0, 0.0, 0.0, 0)["Sensitivities"]
-    widths, joint = _unbounded_parts(statistic, eps, sens, mechanism, delta, type_DP, alpha,
-                                     rows=len(sizes))
+    widths, joint = unbounded_parts(statistic, eps, sens, mechanism, delta, type_DP, alpha,
+                                    rows=len(sizes))
     return _ratio_report(statistic, _ratio_of_sums_width(sens, widths, sizes), alpha, joint,
                          widths, {"sizes": [int(v) for v in sizes]})
 
 
-def _pooled_var(statistic, eps, sizes=None, lower_bound=None, upper_bound=None,
-                which_sensitivity="bounded", mechanism="Laplace", delta=0, type_DP="aDP",
-                approx_n_max=False, *, alpha, simultaneous):
+def pooled_var(statistic, eps, sizes=None, lower_bound=None, upper_bound=None,
+               which_sensitivity="bounded", mechanism="Laplace", delta=0, type_DP="aDP",
+               approx_n_max=False, *, alpha, simultaneous):
     """pooledVarDP: see :func:`_pooled` (``sizes`` the public sample sizes; under
     'unbounded' public lower bounds on them)."""
-    b = _bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
+    b = checked_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
     return _pooled(statistic, eps, sizes, which_sensitivity, mechanism, delta, type_DP,
                    approx_n_max, bounds=(b["lower.bound"], b["upper.bound"]), alpha=alpha)
 
 
-def _pooled_cov(statistic, eps, sizes=None, lower_bound1=None, upper_bound1=None,
-                lower_bound2=None, upper_bound2=None, which_sensitivity="bounded",
-                mechanism="Laplace", delta=0, type_DP="aDP", approx_n_max=False, *, alpha,
-                simultaneous):
+def pooled_cov(statistic, eps, sizes=None, lower_bound1=None, upper_bound1=None,
+               lower_bound2=None, upper_bound2=None, which_sensitivity="bounded",
+               mechanism="Laplace", delta=0, type_DP="aDP", approx_n_max=False, *, alpha,
+               simultaneous):
     """pooledCovDP: see :func:`_pooled` (``sizes`` the public sample sizes; under
     'unbounded' public lower bounds on them)."""
-    b = _bounds(("lower.bound1", lower_bound1), ("upper.bound1", upper_bound1),
-                ("lower.bound2", lower_bound2), ("upper.bound2", upper_bound2))
+    b = checked_bounds(("lower.bound1", lower_bound1), ("upper.bound1", upper_bound1),
+                       ("lower.bound2", lower_bound2), ("upper.bound2", upper_bound2))
     return _pooled(statistic, eps, sizes, which_sensitivity, mechanism, delta, type_DP,
                    approx_n_max, alpha=alpha, bounds=(b["lower.bound1"], b["upper.bound1"],
                                                       b["lower.bound2"], b["upper.bound2"]))

@@ -6,29 +6,29 @@ import numpy as np
 
 from .. import _checks, _messages, stats
 from ..stats import _release as stats_release
-from ._additive import _gaussian_mechanism, _laplace_mechanism
-from ._counts import _histogram, _table
-from ._laws import _STATISTICS, _check_alpha
-from ._moments import _covariance, _one_sample, _pooled_cov, _pooled_var
-from ._quantiles import _bounds_dp, _exponential, _quantile, _quantiles
+from ._additive import gaussian_mechanism, laplace_mechanism
+from ._counts import histogram, table
+from ._laws import STATISTICS, check_alpha
+from ._moments import covariance, one_sample, pooled_cov, pooled_var
+from ._quantiles import bounds_dp, exponential, quantile, multiple_quantiles
 
 
 _HANDLERS = {
-    "LaplaceMechanism": _laplace_mechanism,
-    "GaussianMechanism": _gaussian_mechanism,
-    "meanDP": _one_sample,
-    "varDP": _one_sample,
-    "sdDP": _one_sample,
-    "covDP": _covariance,
-    "pooledVarDP": _pooled_var,
-    "pooledCovDP": _pooled_cov,
-    "histogramDP": _histogram,
-    "tableDP": _table,
-    "quantileDP": _quantile,
-    "medianDP": _quantile,
-    "quantilesDP": _quantiles,
-    "ExponentialMechanism": _exponential,
-    "boundsDP": _bounds_dp,
+    "LaplaceMechanism": laplace_mechanism,
+    "GaussianMechanism": gaussian_mechanism,
+    "meanDP": one_sample,
+    "varDP": one_sample,
+    "sdDP": one_sample,
+    "covDP": covariance,
+    "pooledVarDP": pooled_var,
+    "pooledCovDP": pooled_cov,
+    "histogramDP": histogram,
+    "tableDP": table,
+    "quantileDP": quantile,
+    "medianDP": quantile,
+    "quantilesDP": multiple_quantiles,
+    "ExponentialMechanism": exponential,
+    "boundsDP": bounds_dp,
 }
 
 
@@ -184,8 +184,8 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
     """
     if not isinstance(statistic, str) or statistic not in _HANDLERS:
         raise _messages.value_error(
-            "statistic must be one of {" + ", ".join(f"'{s}'" for s in _STATISTICS) + "}.")
-    alpha = _check_alpha(alpha)
+            "statistic must be one of {" + ", ".join(f"'{s}'" for s in STATISTICS) + "}.")
+    alpha = check_alpha(alpha)
     simultaneous = _checks.check_flag(simultaneous, "simultaneous")
     handler = _HANDLERS[statistic]
     accepted = handler.__code__.co_varnames[2:handler.__code__.co_argcount]

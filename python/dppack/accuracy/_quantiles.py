@@ -9,8 +9,8 @@ import numpy as np
 from .. import _checks, _messages, _random, data_access, mechanisms, quantiles, stats
 from ..stats import _quantile as stats_quantile
 from ..stats import _release as stats_release
-from ._additive import _bounds
-from ._laws import _per_value_alpha
+from ._additive import checked_bounds
+from ._laws import per_value_alpha
 from ._report import NoiseInterval
 
 
@@ -41,8 +41,8 @@ def _rank_bound(eps, lower, upper, n, alpha, lattice=None, sensitivity=1.0):
     return _utility_bound(eps, sensitivity, candidates, n, alpha)
 
 
-def _exponential(statistic, eps, sensitivity, size=None, measure=None, candidates=None, *,
-                 alpha, simultaneous):
+def exponential(statistic, eps, sensitivity, size=None, measure=None, candidates=None, *,
+                alpha, simultaneous):
     """ExponentialMechanism: the bound on OPT - u(output) of :func:`_utility_bound` in the
     utility's units, with ln |R| replaced by ln(M / mu_min) for a base ``measure`` (M its
     total, mu_min its smallest positive weight, both after the release's rounding to integers,
@@ -89,13 +89,13 @@ def _exponential(statistic, eps, sensitivity, size=None, measure=None, candidate
                          details=details)
 
 
-def _quantile(statistic, eps, lower_bound, upper_bound, quant=0.5, n=None,
-              which_sensitivity="bounded", mechanism="exponential", resolution=None, *, alpha,
-              simultaneous):
+def quantile(statistic, eps, lower_bound, upper_bound, quant=0.5, n=None,
+             which_sensitivity="bounded", mechanism="exponential", resolution=None, *, alpha,
+             simultaneous):
     """quantileDP / medianDP: the rank-error bound of :func:`_rank_bound` (``quant``
     required for quantileDP, by :func:`noiseIntervalDP`; ``n`` does not change the bound,
     it only fixes the utilities' grid, whose step 2^-20 is added)."""
-    b = _bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    b = checked_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lattice = stats_quantile.check_resolution(resolution, b["lower.bound"], b["upper.bound"])
     data_access.check_quant(quant)
     _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
@@ -110,8 +110,8 @@ def _quantile(statistic, eps, lower_bound, upper_bound, quant=0.5, n=None,
                          "exponential mechanism (rank error)", "rank")
 
 
-def _quantiles(statistic, eps, quants, lower_bound, upper_bound, method="recursive", n=None,
-               which_sensitivity="bounded", resolution=None, *, alpha, simultaneous):
+def multiple_quantiles(statistic, eps, quants, lower_bound, upper_bound, method="recursive", n=None,
+                       which_sensitivity="bounded", resolution=None, *, alpha, simultaneous):
     """quantilesDP: the release's checks (bounds, quants, method, which.sensitivity, eps),
     then the method's report, in ranks; ``method`` defaults to the release's ('recursive').
 
@@ -121,7 +121,7 @@ def _quantiles(statistic, eps, quants, lower_bound, upper_bound, method="recursi
     targets, sorting the outputs does not raise the largest rank error. 'joint':
     :func:`_joint_quantiles` (needs ``resolution``); 'recursive':
     :func:`_recursive_quantiles`."""
-    b = _bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
+    b = checked_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
     quants = quantiles.check_quants(quants)  # the release's checks, in its order
     m = quants.size
     _checks.check_choice(method, "method", quantiles.METHODS)
@@ -139,7 +139,7 @@ def _quantiles(statistic, eps, quants, lower_bound, upper_bound, method="recursi
                                     alpha, simultaneous, lattice)
     # one width for all m draws: the largest of their sensitivities
     sensitivity = max(stats_quantile.quantile_sensitivity(q, which_sensitivity) for q in quants)
-    width, step = _rank_bound(eps / m, lower, upper, n, _per_value_alpha(alpha, m, True),
+    width, step = _rank_bound(eps / m, lower, upper, n, per_value_alpha(alpha, m, True),
                               lattice, sensitivity)
     return NoiseInterval(statistic, width, alpha, True, math.nan, math.nan, step,
                          "exponential mechanism (rank error)", "rank")
@@ -238,7 +238,7 @@ def _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitiv
         root = inner = lattice.size
     widths = np.empty(m)
     for j, (w, delta) in enumerate(zip(weights, sensitivities)):
-        level = _per_value_alpha(alpha, m if simultaneous else w.size, True)
+        level = per_value_alpha(alpha, m if simultaneous else w.size, True)
         # each node's bound with its own sensitivity (quantiles.node_sensitivity)
         top, step = _utility_bound(share, float(delta[0]), root, n, level)
         if np.all(delta[1:] == delta[0]):  # one bound for the nodes below the root
@@ -255,8 +255,8 @@ def _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitiv
                                   "weight": np.array([float(np.sum(w)) for w in weights])})
 
 
-def _bounds_dp(statistic, eps, quants=(0.01, 0.99), grid=None, n=None, *, alpha,
-               simultaneous):
+def bounds_dp(statistic, eps, quants=(0.01, 0.99), grid=None, n=None, *, alpha,
+              simultaneous):
     """boundsDP: each of its two selections is the exponential mechanism (sensitivity 1,
     uniform measure on the G candidates, at ``quantiles.bounds_share`` (eps)), so
     :func:`_utility_bound` bounds its rank error's excess over the best candidate's; with
@@ -268,7 +268,7 @@ def _bounds_dp(statistic, eps, quants=(0.01, 0.99), grid=None, n=None, *, alpha,
     eps = _checks.check_finite_budget(eps, "eps")
     n = 1 if n is None else _checks.check_whole(n, "n", 1)
     width, step = _utility_bound(quantiles.bounds_share(eps), 1.0, size, n,
-                                 _per_value_alpha(alpha, 2, simultaneous))
+                                 per_value_alpha(alpha, 2, simultaneous))
     return NoiseInterval(statistic, width, alpha, simultaneous, math.nan, math.nan, step,
                          "exponential mechanism (rank error)", "rank",
                          details={"candidates": size})
