@@ -79,7 +79,8 @@ import numpy as np
 
 from .. import _checks, _frames, _messages
 from ..erm import design as _design
-from ..erm.kst import GramStatistics
+from ..erm import _grid
+from ..erm.kst import GramStatistics, grid_regression, regression_grid
 from ..erm.losses import EmpiricalRisk
 
 __all__ = []
@@ -929,7 +930,27 @@ def _gram_sums(X, y, w, *, layout, scales, shift, scale, finite=None):
                            [yy]])
 
 
-def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scaling):
+def _grid_sums(X, y, w, *, layout, scales, shift, scale, grid, finite=None):
+    """The exact integer W'W of one chunk's grid records (the in-memory per-record maps:
+    :func:`dppack.erm.design.apply_design`, then :func:`dppack.erm.kst.grid_regression`;
+    :func:`dppack.erm._grid.exact_gram`), as limbs (:func:`dppack.erm._grid.to_limbs`) so
+    that Dask's float sum over the chunks stays exact. ``finite`` as :func:`_within`: a
+    chunk with a value that is not finite is not summed."""
+    if isinstance(X, list):  # a partition whose columns pandas holds apart
+        X = np.column_stack(X) if X else np.empty((y.size, 0))
+    if not _finite_matrix(X):
+        finite[0] = False
+        return np.zeros((scales.size + 1) ** 2 * _grid.LIMBS)
+    rows, target = _design.apply_design(X, y, layout)
+    bits, exponent = grid
+    units, values = grid_regression(rows, target, scales, shift, scale, bits, exponent)
+    units *= 2.0 ** -bits  # the scaled units, as in memory (exact)
+    values *= 2.0 ** (exponent - bits)
+    return _grid.to_limbs(_grid.exact_gram(units, values, bits, exponent))
+
+
+def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scaling,
+                          on_grid=False):
     """LinearRegressionDP's data on Dask: the statistics of its scaled design from one pass.
 
     The bounds (X's, then y's) are checked and the model's scaling set from them
@@ -944,6 +965,10 @@ def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scalin
         ``set_scaling(bounds, target_bounds)`` sets the model's scaling from the bounds of X
         (bias included) and of y and returns (scales, shift, scale) of
         :func:`dppack.erm.kst.scale_regression`.
+    on_grid : bool, default False
+        The records on the grid (a private fit; :func:`dppack.erm.kst.grid_regression`):
+        the exact integer sums of each chunk (:func:`_grid_sums`), added exactly, so the
+        statistics are the in-memory ones bit for bit.
 
     Returns
     -------
@@ -959,6 +984,13 @@ def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scalin
     layout = _design.design_layout(upper_bounds, lower_bounds, data.p, add_bias, target=True)
     scales, shift, scale = set_scaling(layout["bounds"], layout["target_bounds"])
     p = layout["bounds"].size
+    if on_grid:
+        grid = regression_grid(p)
+        n, sums = data.checked_pass("real", _grid_sums, (p + 1) ** 2 * _grid.LIMBS,
+                                    layout=layout, scales=scales, shift=shift, scale=scale,
+                                    grid=grid)
+        integers = _grid.from_limbs(sums).reshape(p + 1, p + 1)
+        return GramStatistics.from_integers(n, integers, *grid, passes=data.passes)
     size = p * p + p + 1
     n, sums = data.checked_pass("real", _gram_sums, size, layout=layout, scales=scales,
                                 shift=shift, scale=scale)

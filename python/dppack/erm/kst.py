@@ -184,6 +184,7 @@ from .design import (
 from .losses import weighted_gram
 from .approximate import (ball_radius, constrained_radius, release, release_grid,
                           split_budget)
+from ._grid import exact_gram, to_grid
 from .blocks import regularizer_l2
 from .solvers import SLACKNESS_FACTOR, minimize_constrained, quadratic_ball_minimize
 
@@ -205,8 +206,8 @@ KST_RESIDUAL_SMALL_N = 1e-6
 # 2^-52 of that scale, 2^12 below (no failure on random problems with n from 10 to 10^5,
 # ill-conditioned X'X included, tests/python/test_erm_kst.py). The slack of a minimiser on the
 # sphere: p - ||theta||^2 in [0, p 2^-46].
-QUADRATIC_RESIDUAL = 2.0 ** -40
-QUADRATIC_GAP = 2.0 ** -46
+QUADRATIC_RESIDUAL = 2.0 ** -46
+QUADRATIC_GAP = 2.0 ** -50
 UNIT_ROUNDOFF = 2.0 ** -53
 
 
@@ -540,6 +541,8 @@ class EmpiricalRiskMinimizationDP_KST:
         n, p = X.shape
         weighting = prepare_weights(weights, weights_upper_bound, n)
         weights, w_bar = weighting["weights"], weighting["weights_upper_bound"]
+        # public (the call's form): weighted sums carry rounding (:meth:`_certificate`)
+        self._weighted_fit = weights is not None
         zeta, lambda_ = w_bar * zeta, w_bar * lambda_
         modulus = None
         if np.isfinite(eps):
@@ -739,7 +742,9 @@ class EmpiricalRiskMinimizationDP_KST:
         """
         if self._quadratic_ball():
             certified = QUADRATIC_RESIDUAL * (zeta + math.sqrt(p) * (lambda_ + modulus))
-            residual = certified + statistics_rounding(n) * zeta
+            # exact X'X and X'y of the grid records without weights (GramStatistics.of_grid)
+            rounding = statistics_rounding(n) if getattr(self, "_weighted_fit", False) else 0.0
+            residual = certified + rounding * zeta
             radius = ball_radius(residual, p * QUADRATIC_GAP, modulus) * (1.0 + 2.0 ** -40)
             return certified, residual, radius
         residual = self._residual_factor(n) * zeta
@@ -824,6 +829,40 @@ def scale_regression(X, y, scales, shift, scale):
     return X, (y - shift) / scale
 
 
+# LinearRegressionDP's records on a grid (:func:`grid_regression`): x~ on multiples of
+# 2^-GRID_BITS, y~ on multiples of 2^(e - GRID_BITS), 2^e >= p; the grid units are then at
+# most 2^GRID_BITS in magnitude and X'X, X'y, y'y are exact integers in blocks of
+# 2^(53 - 2 GRID_BITS) rows (dppack.erm._grid.exact_gram). 2^-20 of the scaled range moves a
+# coefficient by far less than the noise (the rounding errors are bounded by 2^-21 per entry).
+GRID_BITS = 20
+
+
+def regression_grid(p):
+    """(k, e) of LinearRegressionDP's grid for p columns (bias included): k = GRID_BITS and
+    the smallest e >= 0 with 2^e >= p (y~ in [-p, p] has grid units in
+    [-p 2^(k - e), p 2^(k - e)], within [-2^k, 2^k])."""
+    return GRID_BITS, (int(p) - 1).bit_length()
+
+
+def grid_regression(X, y, scales, shift, scale, bits, exponent):
+    """LinearRegressionDP's records on the grid, in grid units: u = round(2^k x / s),
+    clipped to [-2^k, 2^k] (X in place: the fit's own clipped copy; bias column included),
+    and v = round(2^(k - e) (y - shift) / scale), clipped to [-p 2^(k - e), p 2^(k - e)]
+    (a new array). A per-record map fixed by the bounds and p (no data: the same on every
+    data set and on each Dask chunk), which keeps every record within the box
+    |x~_j| <= 1, |y~| <= p that zeta and lambda assume (Kifer, Smith and Thakurta 2012,
+    Theorem 2: the fit is that of the rounded data set, whose neighbours are the images of
+    neighbours)."""
+    X, t = scale_regression(X, y, scales, shift, scale)
+    top = 2.0 ** bits
+    to_grid(X, 0.0, top, out=X)
+    np.clip(X, -top, top, out=X)
+    to_grid(t, 0.0, 2.0 ** (bits - exponent), out=t)
+    y_top = X.shape[1] * 2.0 ** (bits - exponent)
+    np.clip(t, -y_top, y_top, out=t)
+    return X, t
+
+
 class GramStatistics:
     """n, X'X, X'y and y'y of a design: all the squared loss needs.
 
@@ -832,11 +871,42 @@ class GramStatistics:
     (:func:`dppack.dask.erm.regression_statistics`, the sums added over partitions).
     """
 
-    __slots__ = ("n", "gram", "cross", "yy", "passes")
+    __slots__ = ("n", "gram", "cross", "yy", "passes", "exact")
 
-    def __init__(self, n, gram, cross, yy, passes=None):
+    def __init__(self, n, gram, cross, yy, passes=None, exact=None):
         self.n, self.gram, self.cross, self.yy = int(n), gram, cross, float(yy)
         self.passes = passes  # passes over Dask data that computed them (None in memory)
+        # (X'X, X'y) as exact rationals (rows of Fractions, Fractions) when the sums are
+        # exact (:meth:`of_grid`); None when gram and cross carry rounding
+        self.exact = exact
+
+    @classmethod
+    def from_integers(cls, n, integers, bits, exponent, passes=None):
+        """The statistics of grid records from W'W, W = [u, v] in grid units
+        (:func:`grid_regression`; exact Python integers, (p + 1) x (p + 1)): X'X = U'U 4^-k,
+        X'y = U'v 2^(e - 2k), y'y = v'v 4^(e - k), exactly in ``exact`` and correctly
+        rounded in the float fields."""
+        integers = np.asarray(integers, dtype=object)
+        p = integers.shape[0] - 1
+        two_k = 2 * int(bits)
+        gram = np.array([[math.ldexp(float(integers[i, j]), -two_k) for j in range(p)]
+                         for i in range(p)]).reshape(p, p)
+        cross = np.array([math.ldexp(float(integers[i, p]), exponent - two_k)
+                          for i in range(p)])
+        yy = math.ldexp(float(integers[p, p]), 2 * exponent - two_k)
+        denominator = 2 ** two_k
+        exact = ([[Fraction(int(integers[i, j]), denominator) for j in range(p)]
+                  for i in range(p)],
+                 [Fraction(int(integers[i, p]) * 2 ** exponent, denominator)
+                  for i in range(p)])
+        return cls(n, gram, cross, yy, passes=passes, exact=exact)
+
+    @classmethod
+    def of_grid(cls, X, y, bits, exponent):
+        """The exact statistics of LinearRegressionDP's grid records, X = u 2^-k and
+        y = v 2^(e - k) (:func:`grid_regression`), summed as integers in blocks
+        (:func:`dppack.erm._grid.exact_gram`): no rounding in any number of rows."""
+        return cls.from_integers(y.size, exact_gram(X, y, bits, exponent), bits, exponent)
 
     @classmethod
     def of(cls, X, y, weights=None):
@@ -951,12 +1021,22 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
             if not self._closed_form():
                 _frames.refuse_dask(f"{type(self).__name__}.fit with its own loss or map "
                                     "functions", X, y)
+            self._on_grid = self._grid_records()
             return dask_erm.regression_statistics(
                 X, y, upper_bounds, lower_bounds, add_bias,
-                lambda bounds, target: self._set_scaling(bounds, target, add_bias)), None
+                lambda bounds, target: self._set_scaling(bounds, target, add_bias),
+                on_grid=self._on_grid), None
         X, y = super()._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias)
         self._set_scaling(self._bounds, self._target_bounds, add_bias)
-        return scale_regression(X, y, self._scales, self._shift, self._scale)
+        self._on_grid = self._grid_records()
+        if not self._on_grid:  # the user's map or loss, or eps = Inf: the scaled rows
+            return scale_regression(X, y, self._scales, self._shift, self._scale)
+        # the records on the grid (grid_regression), handed on in the scaled units (exact)
+        bits, exponent = self._grid
+        X, y = grid_regression(X, y, self._scales, self._shift, self._scale, bits, exponent)
+        X *= 2.0 ** -bits  # exact: powers of two
+        y *= 2.0 ** (exponent - bits)
+        return X, y
 
     def _set_scaling(self, bounds, target_bounds, add_bias):
         """zeta, lambda and the scaling of DPpack 0.2.2 from the bounds of X (bias included)
@@ -965,6 +1045,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         self._bounds, self._target_bounds = bounds, target_bounds
         self.zeta = 2 * p ** 1.5
         self.lambda_ = float(p)
+        self._grid = regression_grid(p)
         # s_j: every entry in [-1, 1] (DPpack's LinearRegressionDP scaling)
         self._scales = bounds.divisors("max")
         if add_bias:
@@ -975,6 +1056,12 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
             self._scale = target_bounds.scale[0] / p
         self._add_bias = add_bias
         return self._scales, self._shift, self._scale
+
+    def _grid_records(self):
+        """Whether the records go onto the grid (:func:`grid_regression`): a private fit
+        (finite eps) with the built-in map and loss, whose X'X and X'y are then exact (a
+        non-private fit keeps its records as they are)."""
+        return self._closed_form() and bool(np.isfinite(float(self.eps)))
 
     def _closed_form(self):
         """Whether the built-in linear map and squared error are in place (the closed form
@@ -1005,12 +1092,22 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         - (X'y - b)'theta + const over ||theta||^2 <= p
         (:func:`dppack.erm.solvers.quadratic_ball_minimize`), certified in rational arithmetic
         to n rho_c (:meth:`_certificate`); ``ConvergenceError`` when not certified."""
-        stats = X if isinstance(X, GramStatistics) else GramStatistics.of(X, y, weights)
+        stats = self._statistics(X, y, weights)
         n, p = stats.shape
         shift = Fraction(float(self.gamma)) + Fraction(float(Delta))
         return quadratic_ball_minimize(stats.gram, stats.cross, shift, float(p),
                                        Fraction(self._certified_residual) * n,
-                                       p * QUADRATIC_GAP, noise=noise)
+                                       p * QUADRATIC_GAP, noise=noise, exact=stats.exact)
+
+    def _statistics(self, X, y, weights=None):
+        """n, X'X, X'y, y'y of the design: as given (Dask data, from one pass), exact from
+        the grid records without weights (:meth:`GramStatistics.of_grid`), else summed in
+        floats (weighted: X'WX, X'Wy)."""
+        if isinstance(X, GramStatistics):
+            return X
+        if weights is None and getattr(self, "_on_grid", False):
+            return GramStatistics.of_grid(X, y, *self._grid)
+        return GramStatistics.of(X, y, weights)
 
     def _data_loss(self, X, y, weights=None):
         """Closed form for the built-in linear map and squared error: with G = X^T W X and
@@ -1020,7 +1117,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         if not self._closed_form():
             return super()._data_loss(X, y, weights)
         # X is the design, or already its statistics (Dask data, from one pass)
-        stats = X if isinstance(X, GramStatistics) else GramStatistics.of(X, y, weights)
+        stats = self._statistics(X, y, weights)
         n, gram, cross, yy = stats.n, stats.gram, stats.cross, stats.yy
 
         def value(theta):
