@@ -931,22 +931,49 @@ def _gram_sums(X, y, w, *, layout, scales, shift, scale, finite=None):
 
 
 def _grid_sums(X, y, w, *, layout, scales, shift, scale, grid, finite=None):
-    """The exact integer W'W of one chunk's grid records (the in-memory per-record maps:
-    :func:`dppack.erm.design.apply_design`, then :func:`dppack.erm.kst.grid_regression`;
-    :func:`dppack.erm._grid.exact_gram`), as limbs (:func:`dppack.erm._grid.to_limbs`) so
-    that Dask's float sum over the chunks stays exact. ``finite`` as :func:`_within`: a
-    chunk with a value that is not finite is not summed."""
-    if isinstance(X, list):  # a partition whose columns pandas holds apart
-        X = np.column_stack(X) if X else np.empty((y.size, 0))
-    if not _finite_matrix(X):
-        finite[0] = False
-        return np.zeros((scales.size + 1) ** 2 * _grid.LIMBS)
-    rows, target = _design.apply_design(X, y, layout)
+    """The exact integer W'W of one chunk's grid records W = [u, v] (the in-memory maps,
+    value by value: the clipping of :func:`dppack.erm.design.prepare_design`, then
+    :func:`dppack.erm.kst.grid_regression`), as limbs (:func:`dppack.erm._grid.to_limbs`)
+    so that Dask's float sum over the chunks stays exact.
+
+    A block of 2^(53 - 2k) rows at a time (:func:`dppack.erm._grid.block_rows`: its Gram
+    matrix is exact in floats; it stays in the cache between the clipping and the product),
+    added as int64 (at most 2^9 blocks) and then as Python integers. ``finite`` as
+    :func:`_within`: a chunk with a value that is not finite is not summed."""
     bits, exponent = grid
-    units, values = grid_regression(rows, target, scales, shift, scale, bits, exponent)
-    units *= 2.0 ** -bits  # the scaled units, as in memory (exact)
-    values *= 2.0 ** (exponent - bits)
-    return _grid.to_limbs(_grid.exact_gram(units, values, bits, exponent))
+    bias, target = int(layout["add_bias"]), layout["target_bounds"]
+    p = scales.size
+    top, y_factor = 2.0 ** bits, 2.0 ** (bits - exponent)
+    y_top = p * y_factor
+    divisors = scales[bias:] * (1.0 / top)  # as grid_regression: (x / s) 2^k in one division
+    n = _rows_of(X)
+    rows_per = _grid.block_rows(bits)
+    W = np.empty((min(rows_per, n), p + 1))
+    if bias:
+        W[:, 0] = top  # the bias column: 1 / (1 2^-k), on the grid
+    columns = _column_buffer(X, rows_per)
+    total = np.zeros((p + 1, p + 1), dtype=object)
+    group, count = np.zeros((p + 1, p + 1), dtype=np.int64), 0
+    for start in range(0, n, rows_per):
+        part = slice(start, start + rows_per)
+        rows = _within(_rows_block(X, part, columns), layout["clip"], finite)
+        if finite is not None and not finite[0]:
+            return np.zeros((p + 1) ** 2 * _grid.LIMBS)
+        block = W[:rows.shape[0]]
+        units = block[:, bias:p]
+        np.divide(rows, divisors, out=units)
+        np.rint(units, out=units)  # within [-2^k, 2^k]: grid_regression
+        t = np.clip(y[part], target.lower[0], target.upper[0])
+        t -= shift
+        t /= scale
+        t *= y_factor
+        np.rint(t, out=t)
+        np.clip(t, -y_top, y_top, out=block[:, p])
+        group += (block.T @ block).astype(np.int64)  # exact: every partial sum <= 2^53
+        count += 1
+        if count == 2 ** 9:
+            total, group, count = total + group.astype(object), group * 0, 0
+    return _grid.to_limbs(total + group.astype(object))
 
 
 def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scaling,

@@ -846,18 +846,20 @@ def regression_grid(p):
 
 def grid_regression(X, y, scales, shift, scale, bits, exponent):
     """LinearRegressionDP's records on the grid, in grid units: u = round(2^k x / s),
-    clipped to [-2^k, 2^k] (X in place: the fit's own clipped copy; bias column included),
+    in [-2^k, 2^k] (X in place: the fit's own clipped copy; bias column included),
     and v = round(2^(k - e) (y - shift) / scale), clipped to [-p 2^(k - e), p 2^(k - e)]
     (a new array). A per-record map fixed by the bounds and p (no data: the same on every
     data set and on each Dask chunk), which keeps every record within the box
     |x~_j| <= 1, |y~| <= p that zeta and lambda assume (Kifer, Smith and Thakurta 2012,
     Theorem 2: the fit is that of the rounded data set, whose neighbours are the images of
     neighbours)."""
-    X, t = scale_regression(X, y, scales, shift, scale)
     top = 2.0 ** bits
-    to_grid(X, 0.0, top, out=X)
-    np.clip(X, -top, top, out=X)
-    to_grid(t, 0.0, 2.0 ** (bits - exponent), out=t)
+    # x / (s 2^-k) = (x / s) 2^k exactly (a power-of-two factor; no grid value is near the
+    # subnormal range): one pass. No clip needed: |x| <= s (clipped to bounds within
+    # [-s, s]) gives |x| / (s 2^-k) <= 2^k in correctly rounded division (monotone)
+    X /= scales * (1.0 / top)
+    np.rint(X, out=X)
+    t = to_grid((y - shift) / scale, 0.0, 2.0 ** (bits - exponent))
     y_top = X.shape[1] * 2.0 ** (bits - exponent)
     np.clip(t, -y_top, y_top, out=t)
     return X, t
