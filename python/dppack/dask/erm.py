@@ -945,34 +945,46 @@ def _grid_sums(X, y, w, *, layout, scales, shift, scale, grid, finite=None):
     p = scales.size
     top, y_factor = 2.0 ** bits, 2.0 ** (bits - exponent)
     y_top = p * y_factor
-    divisors = scales[bias:] * (1.0 / top)  # as grid_regression: (x / s) 2^k in one division
     n = _rows_of(X)
-    rows_per = _grid.block_rows(bits)
-    W = np.empty((min(rows_per, n), p + 1))
+    rows_per = min(_grid.block_rows(bits), max(n, 1))
+    k = p - bias
+    # the bounds and divisors repeated over a block: contiguous ufunc loops (as
+    # dppack.erm.design.ColumnBounds.clip; the same values, min(max(x, L), U))
+    lower = np.tile(layout["clip"].lower, (rows_per, 1))
+    upper = np.tile(layout["clip"].upper, (rows_per, 1))
+    # as grid_regression: (x / s) 2^k in one division
+    divisors = np.tile(scales[bias:] * (1.0 / top), (rows_per, 1))
+    units = np.empty((rows_per, k))
+    W = np.empty((rows_per, p + 1))
     if bias:
         W[:, 0] = top  # the bias column: 1 / (1 2^-k), on the grid
     columns = _column_buffer(X, rows_per)
     total = np.zeros((p + 1, p + 1), dtype=object)
     group, count = np.zeros((p + 1, p + 1), dtype=np.int64), 0
-    for start in range(0, n, rows_per):
-        part = slice(start, start + rows_per)
-        rows = _within(_rows_block(X, part, columns), layout["clip"], finite)
-        if finite is not None and not finite[0]:
-            return np.zeros((p + 1) ** 2 * _grid.LIMBS)
-        block = W[:rows.shape[0]]
-        units = block[:, bias:p]
-        np.divide(rows, divisors, out=units)
-        np.rint(units, out=units)  # within [-2^k, 2^k]: grid_regression
-        t = np.clip(y[part], target.lower[0], target.upper[0])
-        t -= shift
-        t /= scale
-        t *= y_factor
-        np.rint(t, out=t)
-        np.clip(t, -y_top, y_top, out=block[:, p])
-        group += (block.T @ block).astype(np.int64)  # exact: every partial sum <= 2^53
-        count += 1
-        if count == 2 ** 9:
-            total, group, count = total + group.astype(object), group * 0, 0
+    with np.errstate(over="ignore", invalid="ignore"):  # the finiteness check's sum
+        for start in range(0, n, rows_per):
+            part = slice(start, start + rows_per)
+            rows = _rows_block(X, part, columns)
+            m = rows.shape[0]
+            if not _design._finite_values(rows):
+                if finite is not None:
+                    finite[0] = False
+                return np.zeros((p + 1) ** 2 * _grid.LIMBS)
+            block, u = W[:m], units[:m]
+            np.maximum(rows, lower[:m], out=u)
+            np.minimum(u, upper[:m], out=u)
+            np.divide(u, divisors[:m], out=u)
+            np.rint(u, out=block[:, bias:p])  # within [-2^k, 2^k]: grid_regression
+            t = np.clip(y[part], target.lower[0], target.upper[0])
+            t -= shift
+            t /= scale
+            t *= y_factor
+            np.rint(t, out=t)
+            np.clip(t, -y_top, y_top, out=block[:, p])
+            group += (block.T @ block).astype(np.int64)  # exact: partial sums <= 2^53
+            count += 1
+            if count == 2 ** 9:
+                total, group, count = total + group.astype(object), group * 0, 0
     return _grid.to_limbs(total + group.astype(object))
 
 

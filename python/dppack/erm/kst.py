@@ -104,21 +104,33 @@ LinearRegressionDP with its own map, squared loss, gradients, 'l2' regularizer a
 instead: n J(theta) = theta'(X'X + (gamma + Delta) I) theta / 2 - (X'y - b)'theta + const is a
 quadratic over a ball, the trust-region subproblem
 (:func:`dppack.erm.solvers.quadratic_ball_minimize`: eigendecomposition, secular equation,
-hard case, then Newton steps on the KKT system with residuals computed exactly). The point is
-certified in rational arithmetic on the computed X'X, X'y and b (no rounding in the check):
-feasible, and with a multiplier nu >= 0 whose residual is at most rho_c = 2^-40 (zeta +
-sqrt(p) (lambda + m)) (the scale of the gradient's terms: the loss's zeta, ||X'X / n|| <=
-lambda and m times ||theta|| <= sqrt(p)), and, on the sphere, p - ||theta||^2 in [0, p 2^-46].
-The computed X'X and X'y differ from the exact sums by at most gamma_(n+8) times the sums of
-absolute values (Higham 2002, Lemma 3.1; any order of summation), which moves the exact
-objective's gradient by at most gamma_(n+8) zeta on the ball (:func:`statistics_rounding`), so
-the exact objective's residual is at most rho = rho_c + gamma_(n+8) zeta, and
-r = 2 rho / m + sqrt(p 2^-46) (:func:`dppack.erm.approximate.ball_radius`, which uses the
-constraint's own curvature: the slack enters by its square root, not times the
-data-dependent multiplier). rho, r, and so the split and the grid, depend on n, p, eps, zeta,
-lambda and gamma only. The solve meets the certificate on every random problem tried (n from
-10 to 10^5, ill-conditioned X'X, minimisers inside and on the sphere; the refined residual is
-about 2^-52 of the scale, 2^12 below rho_c); a problem where it does not is refused with
+hard case, then Newton steps on the KKT system with residuals computed exactly).
+
+Its records are first put on a grid (:func:`grid_regression`, private fits only): each
+scaled x~_j in [-1, 1] rounded to a multiple of 2^-20 and y~ in [-p, p] to a multiple of
+2^(e - 20) (2^e >= p), clipped into that box. This per-record map is fixed by the bounds and
+p alone, so neighbouring data sets map to neighbouring (or equal) rounded data sets, and the
+rounded records satisfy the bounds zeta and lambda assume: the fit is Kifer et al.'s on the
+rounded data, with the same zeta and lambda (no widening: the box's ends are on the grid).
+In grid units every record is an integer of magnitude <= 2^20, so the sums of products of
+each block of 2^13 rows are exact in floats, and X'X, X'y are the exact sums (integers
+added as int64 and Python integers, :func:`dppack.erm._grid.exact_gram`), in any row order
+and over any Dask partition (the same bits in memory and on Dask). The point is
+certified in rational arithmetic on these exact X'X, X'y and the drawn b (no rounding in
+the check): feasible, and with a multiplier nu >= 0 whose residual is at most rho = 2^-46
+(zeta + sqrt(p) (lambda + m)) (the scale of the gradient's terms: the loss's zeta,
+||X'X / n|| <= lambda and m times ||theta|| <= sqrt(p)), and, on the sphere,
+p - ||theta||^2 in [0, p 2^-50]; r = 2 rho / m + sqrt(p 2^-50)
+(:func:`dppack.erm.approximate.ball_radius`, which uses the constraint's own curvature: the
+slack enters by its square root, not times the data-dependent multiplier). With sample
+weights (:mod:`dppack.erm.weighting`) X'WX and X'Wy are float sums: they differ from the
+exact ones by at most gamma_(n+8) times the sums of absolute values (Higham 2002, Lemma 3.1;
+any order of summation), which moves the gradient by at most gamma_(n+8) zeta on the ball
+(:func:`statistics_rounding`), and rho gains that term. rho, r, and so the split and the
+grid, depend on n, p, eps, zeta, lambda, gamma and whether weights are given only. The
+solve meets the certificate on every random problem tried (n from 10 to 10^5,
+ill-conditioned X'X, minimisers inside and on the sphere; the refined residual is about
+2^-52 of the scale, 2^6 below rho); a problem where it does not is refused with
 ``ConvergenceError`` (a refusal that depends on the data, like the general solver's, and
 paid for: the fit is charged before the data are read) rather than solved to a looser,
 data-chosen tolerance, which would make the noise depend on the data.
@@ -134,15 +146,15 @@ integer weights no longer give exactly the fit of repeated rows.
 The cost in accuracy. r = 6 K zeta n / (Delta + gamma') is a worst case over data sets (the
 data's own curvature is not data-independent), while the objective noise's effect shrinks
 as 1 / n: the release noise dominates for large n with the general solver.
-LinearRegressionDP's exact solve makes r 400 to 1700 times smaller (at eps = 1, p = 4,
-2r = 4.9e-7, 6.5e-7, 7.6e-6 against 2.0e-4, 1.1e-3, 1.1e-2 at n = 10^3, 10^4, 10^5; at
-10^5 it is dominated by the rounding bound of X'X, which grows as n^2): its
-median coefficient error (fits of 3 features and a bias, y = 0.5 + 0.3 x1 - 0.2 x2 + 0.1 x3
-+ N(0, 0.01), eps = 1, 100 fits) is 0.083, 0.0086, 0.0011 at n = 10^3, 10^4, 10^5, against
-0.082, 0.0085, 0.0009 for the exact minimiser with the solver's slack unaccounted (before
-approximate minima perturbation) and 0.094, 0.018, 0.017 with the general solver's
-certificate. At n = 10^5 the remaining 25% is the budget split (eps_2 = 0.22 eps, from the
-worst-case noise ratio); correctly rounded X'X and X'y would remove the n^2 term.
+LinearRegressionDP's exact solve on exact statistics makes r 1700 to 85000 times smaller
+and nearly independent of n (at eps = 1, p = 4, 2r = 1.2e-7, 1.2e-7, 1.3e-7 at n = 10^3,
+10^4, 10^5: the sphere's slack term 2 sqrt(p 2^-50) dominates; the previous float sums'
+rounding bound grew as n^2, 2r = 7.6e-6 at 10^5). Its median coefficient error
+(benchmarks/erm_exact_accuracy.py: fits of 3 features and a bias, y = 0.5 + 0.3 x1 - 0.2 x2
++ 0.1 x3 + N(0, 0.1^2), eps = 1, 100 fits, the largest error of the 4 coefficients) is
+1.000, 1.009 and 1.017 times that of the exact minimiser's release (the objective at the
+full eps, its solver slack unaccounted) at n = 10^3, 10^4, 10^5 (1.001, 1.023, 1.248 with
+the float sums, the residual 2^-40 and the slack 2^-46).
 
 Noise in floating point. The objective's noise vector b (Gamma-radius or Gaussian) is drawn
 with the floating-point samplers: objective perturbation's proof maps b one-to-one to the
@@ -200,12 +212,15 @@ KST_RESIDUAL = 1e-8
 KST_RESIDUAL_DIFFERENCES = 1e-6
 KST_RESIDUAL_SMALL_N = 1e-6
 # LinearRegressionDP's exact solve (squared loss, 'l2', the ball; solvers.quadratic_ball_minimize):
-# the KKT residual certified in rational arithmetic on the computed X'X, X'y, relative to the
-# scale zeta + sqrt(p) (lambda + m) of the gradient's terms (the loss's, ||X'X / n|| <= lambda
-# and m = (Delta + gamma) / n times ||theta|| <= sqrt(p)); the refined solve reaches about
-# 2^-52 of that scale, 2^12 below (no failure on random problems with n from 10 to 10^5,
-# ill-conditioned X'X included, tests/python/test_erm_kst.py). The slack of a minimiser on the
-# sphere: p - ||theta||^2 in [0, p 2^-46].
+# the KKT residual certified in rational arithmetic on the exact X'X, X'y of the grid records,
+# relative to the scale zeta + sqrt(p) (lambda + m) of the gradient's terms (the loss's,
+# ||X'X / n|| <= lambda and m = (Delta + gamma) / n times ||theta|| <= sqrt(p)); the refined
+# solve reaches about 2^-52 of that scale, 2^6 below (no failure on random problems with n
+# from 10 to 10^5, ill-conditioned X'X included, tests/python/test_kst_exact_solve.py). The
+# slack of a minimiser on the sphere: p - ||theta||^2 in [0, p 2^-50] (the projection onto
+# the sphere steps ||theta||^2 by about p 2^-52). Both set the radius that the release noise
+# covers: at n = 10^5 (eps = 1, p = 4) 2^-40 and 2^-46 cost 8% of accuracy, these 2%
+# (benchmarks/erm_exact_accuracy.py).
 QUADRATIC_RESIDUAL = 2.0 ** -46
 QUADRATIC_GAP = 2.0 ** -50
 UNIT_ROUNDOFF = 2.0 ** -53
@@ -366,11 +381,11 @@ class EmpiricalRiskMinimizationDP_KST:
     optimality_tolerance_ : float or None
         After ``fit``: the KKT residual rho of the exact objective that the released minimiser
         is certified to (K zeta for the general solver; LinearRegressionDP's exact solve: the
-        certified 2^-40 (zeta + sqrt(p) (lambda + m)) plus the rounding bound of X'X and X'y;
-        module docstring, "Approximate minimiser and exact release").
+        certified 2^-46 (zeta + sqrt(p) (lambda + m)), plus the rounding bound of X'WX and
+        X'Wy with weights; module docstring, "Approximate minimiser and exact release").
     release_sensitivity_, release_grid_, release_eps_ : float, int, float or None
         After a private ``fit``: the L2 sensitivity 2r of the released minimiser (r = 6 rho / m
-        for the general solver, 2 rho / m + sqrt(p 2^-46) for LinearRegressionDP's exact
+        for the general solver, 2 rho / m + sqrt(p 2^-50) for LinearRegressionDP's exact
         solve), the exponent k of its grid g = 2^k and eps_2, the eps of the release noise;
         None after a fit with eps = Inf.
     privacy_ : dppack.PrivacyLoss or None
@@ -735,9 +750,10 @@ class EmpiricalRiskMinimizationDP_KST:
         K zeta (:meth:`_residual_factor`), complementary slackness <= 12 rho^2 / m, and
         r = 6 rho / m (:func:`dppack.erm.approximate.constrained_radius`). LinearRegressionDP's
         exact solve (:meth:`_quadratic_ball`; :func:`dppack.erm.solvers.quadratic_ball_minimize`):
-        rho_c = 2^-40 (zeta + sqrt(p) (lambda + m)) in exact arithmetic on the computed X'X
-        and X'y, rho = rho_c + gamma_(n+8) zeta (:func:`statistics_rounding`: their rounding),
-        and r = 2 rho / m + sqrt(p 2^-46) (:func:`dppack.erm.approximate.ball_radius`), raised
+        rho_c = 2^-46 (zeta + sqrt(p) (lambda + m)) in exact arithmetic on the exact X'X and
+        X'y of the grid records, rho = rho_c without weights, rho_c + gamma_(n+8) zeta with
+        them (:func:`statistics_rounding`: the float sums' rounding), and
+        r = 2 rho / m + sqrt(p 2^-50) (:func:`dppack.erm.approximate.ball_radius`), raised
         by 2^-40 of itself against the rounding of m and of this formula.
         """
         if self._quadratic_ball():
@@ -966,11 +982,18 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
     p = 2, found by numerical search over the worst cases of the scaled problem), so
     LinearRegressionDP keeps the framework's proven calibration.
 
+    A private fit rounds the scaled records onto a grid (x~ to multiples of 2^-20, y~ to
+    multiples of 2^(e - 20) with 2^e >= p; a per-record map fixed by the bounds) and sums
+    X'X and X'y exactly, so the certified radius of the exact solve does not grow with n
+    (``dppack.erm.kst``, "Approximate minimiser and exact release"). eps = Inf fits the
+    scaled records as they are.
+
     Dask data (a Dask array or DataFrame X, a Dask array or Series y) are fitted from n,
-    X'X, X'y and y'y of the clipped, scaled rows, summed over the partitions in one pass
-    (``n_passes_`` = 1; ``dppack.dask.erm``); the noise and the constrained solve run on
-    the driver as in memory, so the same ``random_state`` gives the same coefficients up to
-    the solver's tolerance. ``predict`` on Dask X returns a lazy Dask array.
+    X'X, X'y and y'y of the clipped, scaled grid records, summed exactly over the
+    partitions in one pass (``n_passes_`` = 1; ``dppack.dask.erm``); the noise and the
+    solve run on the driver as in memory, so the same ``random_state`` gives the same
+    coefficients bit for bit (eps = Inf: float sums, the same up to the solver's tolerance).
+    ``predict`` on Dask X returns a lazy Dask array.
 
     Attributes
     ----------
