@@ -12,7 +12,9 @@ y and weights) here from their own ``fit``; the public API does not change. What
   clipped at their bound); then the mergeable sums of the chunk: the checks (rows, finite,
   labels, weights), the margin loss's value and gradient sums (the fused kernel of
   :meth:`dppack.erm.losses.EmpiricalRisk.sums`) and Hessian sum, or X'X, X'y and y'y
-  (LinearRegressionDP's scaling folded into the sums of the clipped rows: no scaled copy).
+  (LinearRegressionDP's: of its grid records for a private fit, exact integers carried as
+  limbs, :func:`dppack.erm._grid.to_limbs`, so the driver gets the in-memory statistics bit
+  for bit; for eps = Inf the scaling folded into float sums of the clipped rows).
 * **On the driver**: the sums of the partitions added (Dask's tree reduction) and divided by
   n, the checks raised with the in-memory messages, the accountant, every random draw (the
   same sampler calls in the same order as in memory, so the same ``random_state`` gives the
@@ -58,9 +60,11 @@ sums take them a block of rows at a time, copied into a small reused buffer. The
 maps fill a reused buffer of a block of rows column by column and clip only a block with a
 value outside the bounds; the range check that decides it (each column's minimum and
 maximum) is also X's finiteness check, so the first pass reads X once for both.
-LinearRegressionDP's sums are X'X (BLAS ``syrk``) and X'[t, 1] (one ``gemm``: X't and the
-column sums) per block of 16384 rows, which stays in the processor's cache between its
-reads. Arrays with known but different chunks are rechunked; with unknown
+LinearRegressionDP's private sums are the Gram matrix of a block of 8192 grid records
+(exact in floats, :func:`dppack.erm._grid.block_rows`), clipped, divided and rounded while
+the block is in the cache, added as integers; its non-private sums are X'X (BLAS ``syrk``)
+and X'[t, 1] (one ``gemm``: X't and the column sums) per block of 16384 rows. Arrays with
+known but different chunks are rechunked; with unknown
 sizes, a different number of chunks is refused (:data:`PARTITION_MESSAGE`, before any pass)
 and chunks of different rows are found by the first pass. y and weights may also be in
 memory when X's chunk sizes are known.
@@ -80,7 +84,7 @@ import numpy as np
 from .. import _checks, _frames, _messages
 from ..erm import design as _design
 from ..erm import _grid
-from ..erm.kst import GramStatistics, grid_regression, regression_grid
+from ..erm.kst import GramStatistics, regression_grid
 from ..erm.losses import EmpiricalRisk
 
 __all__ = []

@@ -18,7 +18,7 @@ exactly).
 
 import numpy as np
 
-__all__ = ["to_grid", "exact_gram", "to_limbs", "from_limbs", "LIMBS"]
+__all__ = ["to_grid", "block_rows", "exact_gram", "to_limbs", "from_limbs", "LIMBS"]
 
 # int64 accumulation: blocks of magnitude <= 2^53, at most 2^9 of them at a time (< 2^63)
 _INT64_BLOCKS = 2 ** 9
