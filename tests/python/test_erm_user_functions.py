@@ -184,14 +184,16 @@ def test_valid_fits_draw_what_they_drew_before():
 def test_linear_regression_checks_its_regularizer_gradient_without_a_second_gram(monkeypatch):
     # LinearRegressionDP's built-in map and loss use X'X (closed form): the check before the
     # draw evaluates only a user's regularizer gradient, so X'X is computed once per fit.
+    # (private fits sum the grid records' statistics exactly: GramStatistics.of_grid)
     calls = []
-    original = dppack.erm.kst.GramStatistics.of.__func__
+    for name in ("of", "of_grid"):
+        original = getattr(dppack.erm.kst.GramStatistics, name).__func__
 
-    def counting(cls, *args, **kwargs):
-        calls.append(1)
-        return original(cls, *args, **kwargs)
+        def counting(cls, *args, _original=original, **kwargs):
+            calls.append(1)
+            return _original(cls, *args, **kwargs)
 
-    monkeypatch.setattr(dppack.erm.kst.GramStatistics, "of", classmethod(counting))
+        monkeypatch.setattr(dppack.erm.kst.GramStatistics, name, classmethod(counting))
     dppack.LinearRegressionDP("l2", 1.0, 0.0, 1.0).fit(X_KST, Y_KST, *KST_BOUNDS,
                                                        add_bias=True, random_state=1)
     assert len(calls) == 1

@@ -150,13 +150,13 @@ def test_certificate_and_split_do_not_depend_on_the_data():
     for name in ("optimality_tolerance_", "release_sensitivity_", "release_grid_",
                  "release_eps_", "Delta_"):
         assert getattr(first, name) == getattr(second, name)
-    # the formulas: rho = 2^-40 (zeta + sqrt(p)(lambda + m)) + gamma_(n+8) zeta, r = 2 rho/m
-    # + sqrt(p 2^-46) (raised by 2^-40 of itself)
+    # the formulas: rho = 2^-46 (zeta + sqrt(p)(lambda + m)) (X'X and X'y of the grid records
+    # are exact: no rounding term), r = 2 rho/m + sqrt(p 2^-50) (raised by 2^-40 of itself)
     n, p = 3000, 4
     zeta, m = 2 * p ** 1.5, (first.Delta_ + 1.0) / n
-    rho = 2.0 ** -40 * (zeta + 2 * (p + m)) + kst.statistics_rounding(n) * zeta
+    rho = 2.0 ** -46 * (zeta + 2 * (p + m))
     assert first.optimality_tolerance_ == pytest.approx(rho, rel=1e-12)
-    radius = (2 * rho / m + math.sqrt(p * 2.0 ** -46))
+    radius = (2 * rho / m + math.sqrt(p * 2.0 ** -50))
     assert first.release_sensitivity_ == pytest.approx(2 * radius, rel=1e-9)
 
 

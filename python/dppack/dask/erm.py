@@ -12,7 +12,9 @@ y and weights) here from their own ``fit``; the public API does not change. What
   clipped at their bound); then the mergeable sums of the chunk: the checks (rows, finite,
   labels, weights), the margin loss's value and gradient sums (the fused kernel of
   :meth:`dppack.erm.losses.EmpiricalRisk.sums`) and Hessian sum, or X'X, X'y and y'y
-  (LinearRegressionDP's scaling folded into the sums of the clipped rows: no scaled copy).
+  (LinearRegressionDP's: of its grid records for a private fit, exact integers carried as
+  limbs, :func:`dppack.erm._grid.to_limbs`, so the driver gets the in-memory statistics bit
+  for bit; for eps = Inf the scaling folded into float sums of the clipped rows).
 * **On the driver**: the sums of the partitions added (Dask's tree reduction) and divided by
   n, the checks raised with the in-memory messages, the accountant, every random draw (the
   same sampler calls in the same order as in memory, so the same ``random_state`` gives the
@@ -58,9 +60,11 @@ sums take them a block of rows at a time, copied into a small reused buffer. The
 maps fill a reused buffer of a block of rows column by column and clip only a block with a
 value outside the bounds; the range check that decides it (each column's minimum and
 maximum) is also X's finiteness check, so the first pass reads X once for both.
-LinearRegressionDP's sums are X'X (BLAS ``syrk``) and X'[t, 1] (one ``gemm``: X't and the
-column sums) per block of 16384 rows, which stays in the processor's cache between its
-reads. Arrays with known but different chunks are rechunked; with unknown
+LinearRegressionDP's private sums are the Gram matrix of a block of 8192 grid records
+(exact in floats, :func:`dppack.erm._grid.block_rows`), clipped, divided and rounded while
+the block is in the cache, added as integers; its non-private sums are X'X (BLAS ``syrk``)
+and X'[t, 1] (one ``gemm``: X't and the column sums) per block of 16384 rows. Arrays with
+known but different chunks are rechunked; with unknown
 sizes, a different number of chunks is refused (:data:`PARTITION_MESSAGE`, before any pass)
 and chunks of different rows are found by the first pass. y and weights may also be in
 memory when X's chunk sizes are known.
@@ -79,7 +83,8 @@ import numpy as np
 
 from .. import _checks, _frames, _messages
 from ..erm import design as _design
-from ..erm.kst import GramStatistics
+from ..erm import _grid
+from ..erm.kst import GramStatistics, regression_grid
 from ..erm.losses import EmpiricalRisk
 
 __all__ = []
@@ -929,7 +934,66 @@ def _gram_sums(X, y, w, *, layout, scales, shift, scale, finite=None):
                            [yy]])
 
 
-def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scaling):
+def _grid_sums(X, y, w, *, layout, scales, shift, scale, grid, finite=None):
+    """The exact integer W'W of one chunk's grid records W = [u, v] (the in-memory maps,
+    value by value: the clipping of :func:`dppack.erm.design.prepare_design`, then
+    :func:`dppack.erm.kst.grid_regression`), as limbs (:func:`dppack.erm._grid.to_limbs`)
+    so that Dask's float sum over the chunks stays exact.
+
+    A block of 2^(53 - 2k) rows at a time (:func:`dppack.erm._grid.block_rows`: its Gram
+    matrix is exact in floats; it stays in the cache between the clipping and the product),
+    added as int64 (at most 2^9 blocks) and then as Python integers. ``finite`` as
+    :func:`_within`: a chunk with a value that is not finite is not summed."""
+    bits, exponent = grid
+    bias, target = int(layout["add_bias"]), layout["target_bounds"]
+    p = scales.size
+    top, y_factor = 2.0 ** bits, 2.0 ** (bits - exponent)
+    y_top = p * y_factor
+    n = _rows_of(X)
+    rows_per = min(_grid.block_rows(bits), max(n, 1))
+    k = p - bias
+    # the bounds and divisors repeated over a block: contiguous ufunc loops (as
+    # dppack.erm.design.ColumnBounds.clip; the same values, min(max(x, L), U))
+    lower = np.tile(layout["clip"].lower, (rows_per, 1))
+    upper = np.tile(layout["clip"].upper, (rows_per, 1))
+    # as grid_regression: (x / s) 2^k in one division
+    divisors = np.tile(scales[bias:] * (1.0 / top), (rows_per, 1))
+    units = np.empty((rows_per, k))
+    W = np.empty((rows_per, p + 1))
+    if bias:
+        W[:, 0] = top  # the bias column: 1 / (1 2^-k), on the grid
+    columns = _column_buffer(X, rows_per)
+    total = np.zeros((p + 1, p + 1), dtype=object)
+    group, count = np.zeros((p + 1, p + 1), dtype=np.int64), 0
+    with np.errstate(over="ignore", invalid="ignore"):  # the finiteness check's sum
+        for start in range(0, n, rows_per):
+            part = slice(start, start + rows_per)
+            rows = _rows_block(X, part, columns)
+            m = rows.shape[0]
+            if not _design._finite_values(rows):
+                if finite is not None:
+                    finite[0] = False
+                return np.zeros((p + 1) ** 2 * _grid.LIMBS)
+            block, u = W[:m], units[:m]
+            np.maximum(rows, lower[:m], out=u)
+            np.minimum(u, upper[:m], out=u)
+            np.divide(u, divisors[:m], out=u)
+            np.rint(u, out=block[:, bias:p])  # within [-2^k, 2^k]: grid_regression
+            t = np.clip(y[part], target.lower[0], target.upper[0])
+            t -= shift
+            t /= scale
+            t *= y_factor
+            np.rint(t, out=t)
+            np.clip(t, -y_top, y_top, out=block[:, p])
+            group += (block.T @ block).astype(np.int64)  # exact: partial sums <= 2^53
+            count += 1
+            if count == 2 ** 9:
+                total, group, count = total + group.astype(object), group * 0, 0
+    return _grid.to_limbs(total + group.astype(object))
+
+
+def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scaling,
+                          on_grid=False):
     """LinearRegressionDP's data on Dask: the statistics of its scaled design from one pass.
 
     The bounds (X's, then y's) are checked and the model's scaling set from them
@@ -944,6 +1008,10 @@ def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scalin
         ``set_scaling(bounds, target_bounds)`` sets the model's scaling from the bounds of X
         (bias included) and of y and returns (scales, shift, scale) of
         :func:`dppack.erm.kst.scale_regression`.
+    on_grid : bool, default False
+        The records on the grid (a private fit; :func:`dppack.erm.kst.grid_regression`):
+        the exact integer sums of each chunk (:func:`_grid_sums`), added exactly, so the
+        statistics are the in-memory ones bit for bit.
 
     Returns
     -------
@@ -959,6 +1027,13 @@ def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scalin
     layout = _design.design_layout(upper_bounds, lower_bounds, data.p, add_bias, target=True)
     scales, shift, scale = set_scaling(layout["bounds"], layout["target_bounds"])
     p = layout["bounds"].size
+    if on_grid:
+        grid = regression_grid(p)
+        n, sums = data.checked_pass("real", _grid_sums, (p + 1) ** 2 * _grid.LIMBS,
+                                    layout=layout, scales=scales, shift=shift, scale=scale,
+                                    grid=grid)
+        integers = _grid.from_limbs(sums).reshape(p + 1, p + 1)
+        return GramStatistics.from_integers(n, integers, *grid, passes=data.passes)
     size = p * p + p + 1
     n, sums = data.checked_pass("real", _gram_sums, size, layout=layout, scales=scales,
                                 shift=shift, scale=scale)

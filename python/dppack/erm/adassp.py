@@ -56,6 +56,7 @@ import numpy as np
 
 from .. import _checks, _frames, _messages, _random, accounting
 from .._repr import model_repr
+from ._grid import to_grid as _to_grid
 from .cms import fit_loss, refuse_infinite_eps, spend_fit
 from .design import (
     add_bias_column,
@@ -386,13 +387,6 @@ def grid_layout(bounds, target_bounds, add_bias, k):
     low, high = _to_grid(lower, centre, factor), _to_grid(upper, centre, factor)
     return {"k": k, "centre": centre, "scale": scale, "factor": factor, "low": low,
             "high": high}
-
-
-def _to_grid(values, c, f, out=None):
-    """round((values - c) f), in ``out`` if given."""
-    out = np.subtract(values, c, out=out)
-    np.multiply(out, f, out=out)
-    return np.rint(out, out=out)
 
 
 def grid_records(X, y, grid):

@@ -339,7 +339,7 @@ def ball_radius(residual, gap, modulus):
     t <= (rho + sqrt(rho^2 + 2 M nu h')) / M <= 2 rho / M + sqrt(2 nu h' / M)
     <= 2 rho / m + sqrt(h), as 2 nu <= M. The slack enters through its square root and
     is not multiplied by the (data-dependent) multiplier: a point on the sphere to
-    h = p 2^-46 costs sqrt(p) 2^-23 whatever nu is.
+    h = p 2^-50 costs sqrt(p) 2^-25 whatever nu is.
 
     Parameters
     ----------

@@ -104,21 +104,33 @@ LinearRegressionDP with its own map, squared loss, gradients, 'l2' regularizer a
 instead: n J(theta) = theta'(X'X + (gamma + Delta) I) theta / 2 - (X'y - b)'theta + const is a
 quadratic over a ball, the trust-region subproblem
 (:func:`dppack.erm.solvers.quadratic_ball_minimize`: eigendecomposition, secular equation,
-hard case, then Newton steps on the KKT system with residuals computed exactly). The point is
-certified in rational arithmetic on the computed X'X, X'y and b (no rounding in the check):
-feasible, and with a multiplier nu >= 0 whose residual is at most rho_c = 2^-40 (zeta +
-sqrt(p) (lambda + m)) (the scale of the gradient's terms: the loss's zeta, ||X'X / n|| <=
-lambda and m times ||theta|| <= sqrt(p)), and, on the sphere, p - ||theta||^2 in [0, p 2^-46].
-The computed X'X and X'y differ from the exact sums by at most gamma_(n+8) times the sums of
-absolute values (Higham 2002, Lemma 3.1; any order of summation), which moves the exact
-objective's gradient by at most gamma_(n+8) zeta on the ball (:func:`statistics_rounding`), so
-the exact objective's residual is at most rho = rho_c + gamma_(n+8) zeta, and
-r = 2 rho / m + sqrt(p 2^-46) (:func:`dppack.erm.approximate.ball_radius`, which uses the
-constraint's own curvature: the slack enters by its square root, not times the
-data-dependent multiplier). rho, r, and so the split and the grid, depend on n, p, eps, zeta,
-lambda and gamma only. The solve meets the certificate on every random problem tried (n from
-10 to 10^5, ill-conditioned X'X, minimisers inside and on the sphere; the refined residual is
-about 2^-52 of the scale, 2^12 below rho_c); a problem where it does not is refused with
+hard case, then Newton steps on the KKT system with residuals computed exactly).
+
+Its records are first put on a grid (:func:`grid_regression`, private fits only): each
+scaled x~_j in [-1, 1] rounded to a multiple of 2^-20 and y~ in [-p, p] to a multiple of
+2^(e - 20) (2^e >= p), clipped into that box. This per-record map is fixed by the bounds and
+p alone, so neighbouring data sets map to neighbouring (or equal) rounded data sets, and the
+rounded records satisfy the bounds zeta and lambda assume: the fit is Kifer et al.'s on the
+rounded data, with the same zeta and lambda (no widening: the box's ends are on the grid).
+In grid units every record is an integer of magnitude <= 2^20, so the sums of products of
+each block of 2^13 rows are exact in floats, and X'X, X'y are the exact sums (integers
+added as int64 and Python integers, :func:`dppack.erm._grid.exact_gram`), in any row order
+and over any Dask partition (the same bits in memory and on Dask). The point is
+certified in rational arithmetic on these exact X'X, X'y and the drawn b (no rounding in
+the check): feasible, and with a multiplier nu >= 0 whose residual is at most rho = 2^-46
+(zeta + sqrt(p) (lambda + m)) (the scale of the gradient's terms: the loss's zeta,
+||X'X / n|| <= lambda and m times ||theta|| <= sqrt(p)), and, on the sphere,
+p - ||theta||^2 in [0, p 2^-50]; r = 2 rho / m + sqrt(p 2^-50)
+(:func:`dppack.erm.approximate.ball_radius`, which uses the constraint's own curvature: the
+slack enters by its square root, not times the data-dependent multiplier). With sample
+weights (:mod:`dppack.erm.weighting`) X'WX and X'Wy are float sums: they differ from the
+exact ones by at most gamma_(n+8) times the sums of absolute values (Higham 2002, Lemma 3.1;
+any order of summation), which moves the gradient by at most gamma_(n+8) zeta on the ball
+(:func:`statistics_rounding`), and rho gains that term. rho, r, and so the split and the
+grid, depend on n, p, eps, zeta, lambda, gamma and whether weights are given only. The
+solve meets the certificate on every random problem tried (n from 10 to 10^5,
+ill-conditioned X'X, minimisers inside and on the sphere; the refined residual is about
+2^-52 of the scale, 2^6 below rho); a problem where it does not is refused with
 ``ConvergenceError`` (a refusal that depends on the data, like the general solver's, and
 paid for: the fit is charged before the data are read) rather than solved to a looser,
 data-chosen tolerance, which would make the noise depend on the data.
@@ -134,15 +146,30 @@ integer weights no longer give exactly the fit of repeated rows.
 The cost in accuracy. r = 6 K zeta n / (Delta + gamma') is a worst case over data sets (the
 data's own curvature is not data-independent), while the objective noise's effect shrinks
 as 1 / n: the release noise dominates for large n with the general solver.
-LinearRegressionDP's exact solve makes r 400 to 1700 times smaller (at eps = 1, p = 4,
-2r = 4.9e-7, 6.5e-7, 7.6e-6 against 2.0e-4, 1.1e-3, 1.1e-2 at n = 10^3, 10^4, 10^5; at
-10^5 it is dominated by the rounding bound of X'X, which grows as n^2): its
-median coefficient error (fits of 3 features and a bias, y = 0.5 + 0.3 x1 - 0.2 x2 + 0.1 x3
-+ N(0, 0.01), eps = 1, 100 fits) is 0.083, 0.0086, 0.0011 at n = 10^3, 10^4, 10^5, against
-0.082, 0.0085, 0.0009 for the exact minimiser with the solver's slack unaccounted (before
-approximate minima perturbation) and 0.094, 0.018, 0.017 with the general solver's
-certificate. At n = 10^5 the remaining 25% is the budget split (eps_2 = 0.22 eps, from the
-worst-case noise ratio); correctly rounded X'X and X'y would remove the n^2 term.
+LinearRegressionDP's exact solve on exact statistics makes r 1700 to 85000 times smaller
+and nearly independent of n (at eps = 1, p = 4, 2r = 1.2e-7, 1.2e-7, 1.3e-7 at n = 10^3,
+10^4, 10^5: the sphere's slack term 2 sqrt(p 2^-50) dominates; the previous float sums'
+rounding bound grew as n^2, 2r = 7.6e-6 at 10^5). Its median coefficient error
+(benchmarks/erm_exact_accuracy.py: fits of 3 features and a bias, y = 0.5 + 0.3 x1 - 0.2 x2
++ 0.1 x3 + N(0, 0.1^2), eps = 1, 100 fits, the largest error of the 4 coefficients) is
+1.000, 1.009 and 1.017 times that of the exact minimiser's release (the objective at the
+full eps, its solver slack unaccounted) at n = 10^3, 10^4, 10^5 (1.001, 1.023, 1.248 with
+the float sums, the residual 2^-40 and the slack 2^-46).
+
+A user's loss, map or regularizer keeps the general solver, and its larger radius: 1.11,
+2.1 and 24 times the exact minimiser's error at the same sizes (the same benchmark, a user
+regularizer equal to 'l2'). Neither remedy of LinearRegressionDP carries over. Exact
+statistics need a loss whose objective is a fixed function of a few sums of the records
+(the squared loss's X'X, X'y); a user's loss is evaluated by the user's code on the rows in
+floating point, with no such sums and no exact arithmetic, so its residual can only be
+computed in floats, and a bound on that computation's error would rest on how the user's
+code rounds. A tighter certificate of the float residual is possible but not done: SLSQP
+stops well below K zeta on the problems measured (squared loss at n = 10^3 to 10^5: 10^-15
+to 4 10^-10 of zeta against K = 10^-8), so a smaller K without a polishing step would refuse
+some fits (a refusal that depends on the data); Newton steps after SLSQP (a Hessian from
+differences of the analytic gradient, and the KKT system on the boundary) could reach the
+float evaluation's own error, about n 2^-53 zeta, and K could then be set near it plus that
+rounding bound, which the user's code does not guarantee.
 
 Noise in floating point. The objective's noise vector b (Gamma-radius or Gaussian) is drawn
 with the floating-point samplers: objective perturbation's proof maps b one-to-one to the
@@ -184,6 +211,7 @@ from .design import (
 from .losses import weighted_gram
 from .approximate import (ball_radius, constrained_radius, release, release_grid,
                           split_budget)
+from ._grid import exact_gram, to_grid
 from .blocks import regularizer_l2
 from .solvers import SLACKNESS_FACTOR, minimize_constrained, quadratic_ball_minimize
 
@@ -199,14 +227,17 @@ KST_RESIDUAL = 1e-8
 KST_RESIDUAL_DIFFERENCES = 1e-6
 KST_RESIDUAL_SMALL_N = 1e-6
 # LinearRegressionDP's exact solve (squared loss, 'l2', the ball; solvers.quadratic_ball_minimize):
-# the KKT residual certified in rational arithmetic on the computed X'X, X'y, relative to the
-# scale zeta + sqrt(p) (lambda + m) of the gradient's terms (the loss's, ||X'X / n|| <= lambda
-# and m = (Delta + gamma) / n times ||theta|| <= sqrt(p)); the refined solve reaches about
-# 2^-52 of that scale, 2^12 below (no failure on random problems with n from 10 to 10^5,
-# ill-conditioned X'X included, tests/python/test_erm_kst.py). The slack of a minimiser on the
-# sphere: p - ||theta||^2 in [0, p 2^-46].
-QUADRATIC_RESIDUAL = 2.0 ** -40
-QUADRATIC_GAP = 2.0 ** -46
+# the KKT residual certified in rational arithmetic on the exact X'X, X'y of the grid records,
+# relative to the scale zeta + sqrt(p) (lambda + m) of the gradient's terms (the loss's,
+# ||X'X / n|| <= lambda and m = (Delta + gamma) / n times ||theta|| <= sqrt(p)); the refined
+# solve reaches about 2^-52 of that scale, 2^6 below (no failure on random problems with n
+# from 10 to 10^5, ill-conditioned X'X included, tests/python/test_kst_exact_solve.py). The
+# slack of a minimiser on the sphere: p - ||theta||^2 in [0, p 2^-50] (the projection onto
+# the sphere steps ||theta||^2 by about p 2^-52). Both set the radius that the release noise
+# covers: at n = 10^5 (eps = 1, p = 4) 2^-40 and 2^-46 cost 8% of accuracy, these 2%
+# (benchmarks/erm_exact_accuracy.py).
+QUADRATIC_RESIDUAL = 2.0 ** -46
+QUADRATIC_GAP = 2.0 ** -50
 UNIT_ROUNDOFF = 2.0 ** -53
 
 
@@ -365,11 +396,11 @@ class EmpiricalRiskMinimizationDP_KST:
     optimality_tolerance_ : float or None
         After ``fit``: the KKT residual rho of the exact objective that the released minimiser
         is certified to (K zeta for the general solver; LinearRegressionDP's exact solve: the
-        certified 2^-40 (zeta + sqrt(p) (lambda + m)) plus the rounding bound of X'X and X'y;
-        module docstring, "Approximate minimiser and exact release").
+        certified 2^-46 (zeta + sqrt(p) (lambda + m)), plus the rounding bound of X'WX and
+        X'Wy with weights; module docstring, "Approximate minimiser and exact release").
     release_sensitivity_, release_grid_, release_eps_ : float, int, float or None
         After a private ``fit``: the L2 sensitivity 2r of the released minimiser (r = 6 rho / m
-        for the general solver, 2 rho / m + sqrt(p 2^-46) for LinearRegressionDP's exact
+        for the general solver, 2 rho / m + sqrt(p 2^-50) for LinearRegressionDP's exact
         solve), the exponent k of its grid g = 2^k and eps_2, the eps of the release noise;
         None after a fit with eps = Inf.
     privacy_ : dppack.PrivacyLoss or None
@@ -540,6 +571,8 @@ class EmpiricalRiskMinimizationDP_KST:
         n, p = X.shape
         weighting = prepare_weights(weights, weights_upper_bound, n)
         weights, w_bar = weighting["weights"], weighting["weights_upper_bound"]
+        # public (the call's form): weighted sums carry rounding (:meth:`_certificate`)
+        self._weighted_fit = weights is not None
         zeta, lambda_ = w_bar * zeta, w_bar * lambda_
         modulus = None
         if np.isfinite(eps):
@@ -732,14 +765,17 @@ class EmpiricalRiskMinimizationDP_KST:
         K zeta (:meth:`_residual_factor`), complementary slackness <= 12 rho^2 / m, and
         r = 6 rho / m (:func:`dppack.erm.approximate.constrained_radius`). LinearRegressionDP's
         exact solve (:meth:`_quadratic_ball`; :func:`dppack.erm.solvers.quadratic_ball_minimize`):
-        rho_c = 2^-40 (zeta + sqrt(p) (lambda + m)) in exact arithmetic on the computed X'X
-        and X'y, rho = rho_c + gamma_(n+8) zeta (:func:`statistics_rounding`: their rounding),
-        and r = 2 rho / m + sqrt(p 2^-46) (:func:`dppack.erm.approximate.ball_radius`), raised
+        rho_c = 2^-46 (zeta + sqrt(p) (lambda + m)) in exact arithmetic on the exact X'X and
+        X'y of the grid records, rho = rho_c without weights, rho_c + gamma_(n+8) zeta with
+        them (:func:`statistics_rounding`: the float sums' rounding), and
+        r = 2 rho / m + sqrt(p 2^-50) (:func:`dppack.erm.approximate.ball_radius`), raised
         by 2^-40 of itself against the rounding of m and of this formula.
         """
         if self._quadratic_ball():
             certified = QUADRATIC_RESIDUAL * (zeta + math.sqrt(p) * (lambda_ + modulus))
-            residual = certified + statistics_rounding(n) * zeta
+            # exact X'X and X'y of the grid records without weights (GramStatistics.of_grid)
+            rounding = statistics_rounding(n) if getattr(self, "_weighted_fit", False) else 0.0
+            residual = certified + rounding * zeta
             radius = ball_radius(residual, p * QUADRATIC_GAP, modulus) * (1.0 + 2.0 ** -40)
             return certified, residual, radius
         residual = self._residual_factor(n) * zeta
@@ -824,6 +860,42 @@ def scale_regression(X, y, scales, shift, scale):
     return X, (y - shift) / scale
 
 
+# LinearRegressionDP's records on a grid (:func:`grid_regression`): x~ on multiples of
+# 2^-GRID_BITS, y~ on multiples of 2^(e - GRID_BITS), 2^e >= p; the grid units are then at
+# most 2^GRID_BITS in magnitude and X'X, X'y, y'y are exact integers in blocks of
+# 2^(53 - 2 GRID_BITS) rows (dppack.erm._grid.exact_gram). 2^-20 of the scaled range moves a
+# coefficient by far less than the noise (the rounding errors are bounded by 2^-21 per entry).
+GRID_BITS = 20
+
+
+def regression_grid(p):
+    """(k, e) of LinearRegressionDP's grid for p columns (bias included): k = GRID_BITS and
+    the smallest e >= 0 with 2^e >= p (y~ in [-p, p] has grid units in
+    [-p 2^(k - e), p 2^(k - e)], within [-2^k, 2^k])."""
+    return GRID_BITS, (int(p) - 1).bit_length()
+
+
+def grid_regression(X, y, scales, shift, scale, bits, exponent):
+    """LinearRegressionDP's records on the grid, in grid units: u = round(2^k x / s),
+    in [-2^k, 2^k] (X in place: the fit's own clipped copy; bias column included),
+    and v = round(2^(k - e) (y - shift) / scale), clipped to [-p 2^(k - e), p 2^(k - e)]
+    (a new array). A per-record map fixed by the bounds and p (no data: the same on every
+    data set and on each Dask chunk), which keeps every record within the box
+    |x~_j| <= 1, |y~| <= p that zeta and lambda assume (Kifer, Smith and Thakurta 2012,
+    Theorem 2: the fit is that of the rounded data set, whose neighbours are the images of
+    neighbours)."""
+    top = 2.0 ** bits
+    # x / (s 2^-k) = (x / s) 2^k exactly (a power-of-two factor; no grid value is near the
+    # subnormal range): one pass. No clip needed: |x| <= s (clipped to bounds within
+    # [-s, s]) gives |x| / (s 2^-k) <= 2^k in correctly rounded division (monotone)
+    X /= scales * (1.0 / top)
+    np.rint(X, out=X)
+    t = to_grid((y - shift) / scale, 0.0, 2.0 ** (bits - exponent))
+    y_top = X.shape[1] * 2.0 ** (bits - exponent)
+    np.clip(t, -y_top, y_top, out=t)
+    return X, t
+
+
 class GramStatistics:
     """n, X'X, X'y and y'y of a design: all the squared loss needs.
 
@@ -832,11 +904,42 @@ class GramStatistics:
     (:func:`dppack.dask.erm.regression_statistics`, the sums added over partitions).
     """
 
-    __slots__ = ("n", "gram", "cross", "yy", "passes")
+    __slots__ = ("n", "gram", "cross", "yy", "passes", "exact")
 
-    def __init__(self, n, gram, cross, yy, passes=None):
+    def __init__(self, n, gram, cross, yy, passes=None, exact=None):
         self.n, self.gram, self.cross, self.yy = int(n), gram, cross, float(yy)
         self.passes = passes  # passes over Dask data that computed them (None in memory)
+        # (X'X, X'y) as exact rationals (rows of Fractions, Fractions) when the sums are
+        # exact (:meth:`of_grid`); None when gram and cross carry rounding
+        self.exact = exact
+
+    @classmethod
+    def from_integers(cls, n, integers, bits, exponent, passes=None):
+        """The statistics of grid records from W'W, W = [u, v] in grid units
+        (:func:`grid_regression`; exact Python integers, (p + 1) x (p + 1)): X'X = U'U 4^-k,
+        X'y = U'v 2^(e - 2k), y'y = v'v 4^(e - k), exactly in ``exact`` and correctly
+        rounded in the float fields."""
+        integers = np.asarray(integers, dtype=object)
+        p = integers.shape[0] - 1
+        two_k = 2 * int(bits)
+        gram = np.array([[math.ldexp(float(integers[i, j]), -two_k) for j in range(p)]
+                         for i in range(p)]).reshape(p, p)
+        cross = np.array([math.ldexp(float(integers[i, p]), exponent - two_k)
+                          for i in range(p)])
+        yy = math.ldexp(float(integers[p, p]), 2 * exponent - two_k)
+        denominator = 2 ** two_k
+        exact = ([[Fraction(int(integers[i, j]), denominator) for j in range(p)]
+                  for i in range(p)],
+                 [Fraction(int(integers[i, p]) * 2 ** exponent, denominator)
+                  for i in range(p)])
+        return cls(n, gram, cross, yy, passes=passes, exact=exact)
+
+    @classmethod
+    def of_grid(cls, X, y, bits, exponent):
+        """The exact statistics of LinearRegressionDP's grid records, X = u 2^-k and
+        y = v 2^(e - k) (:func:`grid_regression`), summed as integers in blocks
+        (:func:`dppack.erm._grid.exact_gram`): no rounding in any number of rows."""
+        return cls.from_integers(y.size, exact_gram(X, y, bits, exponent), bits, exponent)
 
     @classmethod
     def of(cls, X, y, weights=None):
@@ -894,11 +997,18 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
     p = 2, found by numerical search over the worst cases of the scaled problem), so
     LinearRegressionDP keeps the framework's proven calibration.
 
+    A private fit rounds the scaled records onto a grid (x~ to multiples of 2^-20, y~ to
+    multiples of 2^(e - 20) with 2^e >= p; a per-record map fixed by the bounds) and sums
+    X'X and X'y exactly, so the certified radius of the exact solve does not grow with n
+    (``dppack.erm.kst``, "Approximate minimiser and exact release"). eps = Inf fits the
+    scaled records as they are.
+
     Dask data (a Dask array or DataFrame X, a Dask array or Series y) are fitted from n,
-    X'X, X'y and y'y of the clipped, scaled rows, summed over the partitions in one pass
-    (``n_passes_`` = 1; ``dppack.dask.erm``); the noise and the constrained solve run on
-    the driver as in memory, so the same ``random_state`` gives the same coefficients up to
-    the solver's tolerance. ``predict`` on Dask X returns a lazy Dask array.
+    X'X, X'y and y'y of the clipped, scaled grid records, summed exactly over the
+    partitions in one pass (``n_passes_`` = 1; ``dppack.dask.erm``); the noise and the
+    solve run on the driver as in memory, so the same ``random_state`` gives the same
+    coefficients bit for bit (eps = Inf: float sums, the same up to the solver's tolerance).
+    ``predict`` on Dask X returns a lazy Dask array.
 
     Attributes
     ----------
@@ -951,12 +1061,22 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
             if not self._closed_form():
                 _frames.refuse_dask(f"{type(self).__name__}.fit with its own loss or map "
                                     "functions", X, y)
+            self._on_grid = self._grid_records()
             return dask_erm.regression_statistics(
                 X, y, upper_bounds, lower_bounds, add_bias,
-                lambda bounds, target: self._set_scaling(bounds, target, add_bias)), None
+                lambda bounds, target: self._set_scaling(bounds, target, add_bias),
+                on_grid=self._on_grid), None
         X, y = super()._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias)
         self._set_scaling(self._bounds, self._target_bounds, add_bias)
-        return scale_regression(X, y, self._scales, self._shift, self._scale)
+        self._on_grid = self._grid_records()
+        if not self._on_grid:  # the user's map or loss, or eps = Inf: the scaled rows
+            return scale_regression(X, y, self._scales, self._shift, self._scale)
+        # the records on the grid (grid_regression), handed on in the scaled units (exact)
+        bits, exponent = self._grid
+        X, y = grid_regression(X, y, self._scales, self._shift, self._scale, bits, exponent)
+        X *= 2.0 ** -bits  # exact: powers of two
+        y *= 2.0 ** (exponent - bits)
+        return X, y
 
     def _set_scaling(self, bounds, target_bounds, add_bias):
         """zeta, lambda and the scaling of DPpack 0.2.2 from the bounds of X (bias included)
@@ -965,6 +1085,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         self._bounds, self._target_bounds = bounds, target_bounds
         self.zeta = 2 * p ** 1.5
         self.lambda_ = float(p)
+        self._grid = regression_grid(p)
         # s_j: every entry in [-1, 1] (DPpack's LinearRegressionDP scaling)
         self._scales = bounds.divisors("max")
         if add_bias:
@@ -975,6 +1096,12 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
             self._scale = target_bounds.scale[0] / p
         self._add_bias = add_bias
         return self._scales, self._shift, self._scale
+
+    def _grid_records(self):
+        """Whether the records go onto the grid (:func:`grid_regression`): a private fit
+        (finite eps) with the built-in map and loss, whose X'X and X'y are then exact (a
+        non-private fit keeps its records as they are)."""
+        return self._closed_form() and bool(np.isfinite(float(self.eps)))
 
     def _closed_form(self):
         """Whether the built-in linear map and squared error are in place (the closed form
@@ -1005,12 +1132,22 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         - (X'y - b)'theta + const over ||theta||^2 <= p
         (:func:`dppack.erm.solvers.quadratic_ball_minimize`), certified in rational arithmetic
         to n rho_c (:meth:`_certificate`); ``ConvergenceError`` when not certified."""
-        stats = X if isinstance(X, GramStatistics) else GramStatistics.of(X, y, weights)
+        stats = self._statistics(X, y, weights)
         n, p = stats.shape
         shift = Fraction(float(self.gamma)) + Fraction(float(Delta))
         return quadratic_ball_minimize(stats.gram, stats.cross, shift, float(p),
                                        Fraction(self._certified_residual) * n,
-                                       p * QUADRATIC_GAP, noise=noise)
+                                       p * QUADRATIC_GAP, noise=noise, exact=stats.exact)
+
+    def _statistics(self, X, y, weights=None):
+        """n, X'X, X'y, y'y of the design: as given (Dask data, from one pass), exact from
+        the grid records without weights (:meth:`GramStatistics.of_grid`), else summed in
+        floats (weighted: X'WX, X'Wy)."""
+        if isinstance(X, GramStatistics):
+            return X
+        if weights is None and getattr(self, "_on_grid", False):
+            return GramStatistics.of_grid(X, y, *self._grid)
+        return GramStatistics.of(X, y, weights)
 
     def _data_loss(self, X, y, weights=None):
         """Closed form for the built-in linear map and squared error: with G = X^T W X and
@@ -1020,7 +1157,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         if not self._closed_form():
             return super()._data_loss(X, y, weights)
         # X is the design, or already its statistics (Dask data, from one pass)
-        stats = X if isinstance(X, GramStatistics) else GramStatistics.of(X, y, weights)
+        stats = self._statistics(X, y, weights)
         n, gram, cross, yy = stats.n, stats.gram, stats.cross, stats.yy
 
         def value(theta):

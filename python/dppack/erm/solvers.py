@@ -1321,7 +1321,7 @@ def quadratic_ball_certificate(gram, cross, shift, x, radius2, residual_tol, gap
 
 
 def quadratic_ball_minimize(gram, cross, shift, radius2, residual_tol, gap_tol, noise=None,
-                            refinements=4):
+                            refinements=4, exact=None):
     """argmin over ||x||^2 <= R2 of q(x) = x'(G + s I) x / 2 - c'x, to near machine precision
     and certified in exact rational arithmetic.
 
@@ -1350,6 +1350,11 @@ def quadratic_ball_minimize(gram, cross, shift, radius2, residual_tol, gap_tol, 
         p values subtracted from ``cross`` (exactly; zeros when omitted).
     refinements : int, default 4
         Newton steps per candidate.
+    exact : (list, list), optional
+        G as rows of Fractions and c (before ``noise``) as Fractions, the exact values of
+        which ``gram`` and ``cross`` are roundings: the Newton residuals and the
+        certificate then use them (the floats serve the eigendecomposition and the
+        steps only).
 
     Returns
     -------
@@ -1380,8 +1385,12 @@ def quadratic_ball_minimize(gram, cross, shift, radius2, residual_tol, gap_tol, 
     gram = np.asarray(gram, dtype=np.float64)
     cross = np.asarray(cross, dtype=np.float64).ravel()
     p = cross.size
-    gram_q = [_fractions(row) for row in gram]
-    cross_q = _fractions(cross)
+    if exact is None:
+        gram_q = [_fractions(row) for row in gram]
+        cross_q = _fractions(cross)
+    else:
+        gram_q = [list(row) for row in exact[0]]
+        cross_q = list(exact[1])
     if noise is not None:
         noise = np.asarray(noise, dtype=np.float64).ravel()
         cross_q = [c - b for c, b in zip(cross_q, _fractions(noise))]
