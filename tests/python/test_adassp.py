@@ -3,6 +3,7 @@ accuracy. Fixed seeds throughout; the statistical tests state their false-failur
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -84,54 +85,110 @@ def test_a_last_bit_flip_in_one_record_changes_nothing():
         assert np.array_equal(fits[0].statistics_[name], fits[1].statistics_[name])
 
 
-def test_released_statistics_are_exact_values_plus_integer_noise(monkeypatch):
-    """The released statistics are g (round(S / g) + Z): S the exact statistics (dyadic
-    floats from the integer Gram matrix), g = 2^k the grid of the part's noise and Z the
-    integer draw; with the draws replaced by zeros, S rounded to g."""
-    X, y, _ = _linear(300, p=2, seed=3)
-    upper, lower = _bounds(2)
+def _exact_parts(X, y, upper, lower, p):
     design = prepare_design(X, y, upper, lower, True, target=True)
-    k = adassp.grid_bits(300)
+    k = adassp.grid_bits(X.shape[0])
     grid = adassp.grid_layout(design["bounds"], design["target_bounds"], True, k)
     low, high = grid["low"].astype(np.int64).tolist(), grid["high"].astype(np.int64).tolist()
     gram = adassp.integer_gram(*adassp.grid_records(design["X"], design["y"], grid))
-    exact = {name: values for name, values, _, _ in adassp._parts(gram, low, high, True, k)}
+    return k, {name: (values, ranges)
+               for name, values, _, _, ranges in adassp._parts(gram, low, high, True, k)}
+
+
+def _upper(released, name, p):
+    return released[np.triu_indices(p)] if name == "xtx" else np.ravel(released)
+
+
+def test_released_statistics_are_exact_values_plus_integer_noise(monkeypatch):
+    """The released statistics are functions of exact integers plus integer noise: the sum of
+    y (one value: Laplace) is g (round(S / g) + Z), S the exact statistic (a dyadic float from
+    the integer Gram matrix), g = 2^k the grid of its noise and Z the integer draw; the
+    vector parts (the l-infinity noise is smaller there) are (V_i + Z_i) g / (f_i 4^k) with
+    V_i = floor(f_i G_i / g + 1/2), G_i the exact integer statistic in units of 4^-k, f_i its
+    integer factor, Z the draw of ``_random.linf_noise``."""
+    p = 2
+    X, y, _ = _linear(300, p=p, seed=3)
+    upper, lower = _bounds(p)
+    k, exact = _exact_parts(X, y, upper, lower, p)
     noisy = dppack.LinearRegressionAdaSSP(1.0).fit(X, y, upper, lower, add_bias=True,
                                                    random_state=0)
     drawn = []
-    sampler = _random.discrete_laplace
+    sampler = _random.linf_noise
 
-    def spy(t, s, size, rng):
-        z = sampler(t, s, size, rng)
-        drawn.append(z)
-        return z
+    def spy(units, eps, size, rng):
+        z, used = sampler(units, eps, size, rng)
+        drawn.append((units, z))
+        return z, used
 
-    monkeypatch.setattr(_random, "discrete_laplace", spy)
+    monkeypatch.setattr(_random, "linf_noise", spy)
     again = dppack.LinearRegressionAdaSSP(1.0).fit(X, y, upper, lower, add_bias=True,
                                                    random_state=0)
     assert np.array_equal(again.coeff, noisy.coeff)
-    assert len(drawn) == 4
-    for (name, values), z in zip(exact.items(), drawn):
-        released = np.ravel(again.statistics_[name])
-        if name == "xtx":
-            rows, cols = np.triu_indices(2)
-            released = again.statistics_[name][rows, cols]
-        grid, _, _, _ = _random.laplace_grid(again.sensitivities_[name], 0.25,
-                                             np.size(values))
-        # the exact value rounded to the noise's grid (data-independent: the grid depends on
-        # the sensitivity and eps only), plus the integer draw
-        rounded = np.rint(values / 2.0 ** grid)
-        assert np.array_equal(released / 2.0 ** grid, rounded + z)
+    assert len(drawn) == 3  # sum_x, xty, xtx; sum_y (one value) has Laplace noise
+    for (name, (values, ranges)), (units, z) in zip(list(exact.items())[1:], drawn):
+        top = max(ranges)
+        factors = [max(1, top // r) for r in ranges]
+        j = next(j for j in range(64) if -(-top // 2 ** j) + (1 if j else 0) == units)
+        g = 2 ** j
+        ints = [int(v) for v in np.ldexp(values, 2 * k)]
+        assert all(v == val * 4 ** k for v, val in zip(ints, values))
+        grid = [(f * v + g // 2) // g for f, v in zip(factors, ints)]
+        expected = [float(Fraction((v + zi) * g, f * 4 ** k))
+                    for v, zi, f in zip(grid, z, factors)]
+        assert np.array_equal(_upper(again.statistics_[name], name, p), expected)
+        assert again.sensitivities_[name] >= top / 4 ** k
     monkeypatch.setattr(_random, "discrete_laplace",
                         lambda t, s, size, rng: np.zeros(size, dtype=np.int64))
+    monkeypatch.setattr(_random, "linf_noise",
+                        lambda units, eps, size, rng: ([0] * size, Fraction(eps)))
     zero = dppack.LinearRegressionAdaSSP(1.0).fit(X, y, upper, lower, add_bias=True,
                                                   random_state=0)
-    for name, values in exact.items():
-        released = zero.statistics_[name]
-        if name == "xtx":
-            released = released[np.triu_indices(2)]
-        grid = _random.laplace_grid(zero.sensitivities_[name], 0.25, np.size(values))[0]
-        assert np.array_equal(np.ravel(released), np.rint(values / 2.0 ** grid) * 2.0 ** grid)
+    values = exact["sum_y"][0]
+    grid = _random.laplace_grid(zero.sensitivities_["sum_y"], 0.25, 1)[0]
+    assert np.array_equal(zero.statistics_["sum_y"],
+                          np.rint(values / 2.0 ** grid) * 2.0 ** grid)
+    for name in ("sum_x", "xty", "xtx"):
+        # without noise, the exact value up to the rounding to the noise's grid
+        released = _upper(zero.statistics_[name], name, p)
+        scale = zero.sensitivities_[name]
+        assert np.max(np.abs(released - exact[name][0])) <= scale * 2.0 ** -20
+
+
+def test_linf_release_chosen_where_its_noise_is_smaller():
+    """One value (the sum of y): discrete Laplace; the vectors: the l-infinity noise, whose
+    standard deviation per coordinate is sqrt((m + 1)(m + 2) / 3) R / eps against
+    sqrt(2) Delta_1 / eps for Laplace."""
+    assert adassp._linf_sd([5], 3, 1.0) == math.inf
+    sd = adassp._linf_sd([4 ** 3] * 10, 3, 0.5)
+    assert sd == pytest.approx(math.sqrt(11 * 12 / 3) * 2)
+    assert sd < math.sqrt(2) * 10 / 0.5  # Laplace of the l1 sensitivity 10
+
+
+def test_linf_noise_law():
+    """_random.linf_noise in two coordinates with D = 1, eps = 1 against
+    P(z) proportional to exp(-eps' max|z_i|): chi-square over the cells |z_i| <= 5 and the
+    rest, 6000 draws at a fixed seed, level 1e-3 (false-failure rate 1e-3)."""
+    rng = _random.as_generator(11)
+    draws = [tuple(_random.linf_noise(1, 1.0, 2, rng)[0]) for _ in range(6000)]
+    used = float(_random.linf_noise(1, 1.0, 2, rng)[1])
+    assert 1.0 - 2 ** -20 <= used <= 1.0
+    q = math.exp(-used)
+    cells = list(itertools.product(range(-5, 6), repeat=2))
+    total = 1 + sum(q ** r * ((2 * r + 1) ** 2 - (2 * r - 1) ** 2) for r in range(1, 2000))
+    expected = np.array([q ** max(abs(a), abs(b)) / total for a, b in cells]) * len(draws)
+    counts = {}
+    for z in draws:
+        counts[z] = counts.get(z, 0) + 1
+    observed = np.array([counts.get(c, 0) for c in cells])
+    observed = np.append(observed, len(draws) - observed.sum())
+    expected = np.append(expected, len(draws) - expected.sum())
+    assert stats.chisquare(observed, expected).pvalue > 1e-3
+    big = np.array([_random.linf_noise(2 ** 20, 0.5, 10, rng)[0] for _ in range(1000)],
+                   dtype=float)
+    # the spread: sd of a coordinate sqrt((m + 1)(m + 2) / 3) D / eps (the radius is close to
+    # Gamma(m + 1, D / eps)); 1000 draws: the sample sd's relative standard error is about
+    # 1.2% (radius and direction), so a 6% band is 5 standard errors
+    assert big.std() == pytest.approx(math.sqrt(11 * 12 / 3) * 2 ** 20 / 0.5, rel=0.06)
 
 
 # ---- sensitivities --------------------------------------------------------------------------

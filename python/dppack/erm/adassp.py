@@ -322,7 +322,7 @@ class LinearRegressionAdaSSP:
         low = grid["low"].astype(np.int64).tolist()
         high = grid["high"].astype(np.int64).tolist()
         parts = _parts(gram, low, high, add_bias, k)
-        released, sensitivities, sd = _release(parts, eps, delta, rng)
+        released, sensitivities, sd = _release(parts, eps, delta, rng, k)
         theta, ridge = _solve(released, n, add_bias, sd)
 
         p = gram.shape[0] - 1
@@ -422,10 +422,13 @@ def integer_gram(X, y):
 
 
 def _parts(gram, low, high, add_bias, k):
-    """The released parts: (name, exact values in the scaled units, L1, L2 sensitivity).
+    """The released parts: (name, exact values in the scaled units, L1, L2 sensitivity,
+    integer range of each value in units of 4^-k).
 
     ``gram`` is the exact integer Gram matrix of the grid records [1, u_x, u_y] (or
-    [u_x, u_y]); values and sensitivities are scaled back by 2^-k per factor (exact)."""
+    [u_x, u_y]); values and sensitivities are scaled back by 2^-k per factor (exact). The
+    ranges (max - min of each entry's contribution of one record, over the integer box) are
+    the l-infinity view of the same sensitivity (``_linf_release``)."""
     P = gram.shape[0]
     y = P - 1
     first = 1 if add_bias else 0
@@ -435,19 +438,23 @@ def _parts(gram, low, high, add_bias, k):
     if add_bias:
         width_y = high[y] - low[y]
         out.append(("sum_y", gram[0, y:y + 1] / 4.0 ** k, Fraction(width_y, one),
-                    Fraction(width_y, one)))
+                    Fraction(width_y, one), [width_y * one]))
         widths = [high[j] - low[j] for j in features]
         out.append(("sum_x", gram[0, first:y] / 4.0 ** k, Fraction(sum(widths), one),
-                    _sqrt_up(sum(w * w for w in widths)) / one))
+                    _sqrt_up(sum(w * w for w in widths)) / one, [w * one for w in widths]))
     ranges = [_product_range(low[j], high[j], low[y], high[y]) for j in features]
     l2sq = sum(r * r for r in ranges)
     scale2 = Fraction(1, 4 ** k)
     out.append(("xty", gram[first:y, y] / 4.0 ** k, Fraction(sum(ranges)) * scale2,
-                _sqrt_up(l2sq) * scale2))
+                _sqrt_up(l2sq) * scale2, ranges))
     l1, l2sq = gram_sensitivities(low[first:y], high[first:y])
     rows, cols = np.triu_indices(y - first)
+    lo, hi = low[first:y], high[first:y]
+    gram_ranges = [_square_range(lo[i], hi[i]) if i == j
+                   else _product_range(lo[i], hi[i], lo[j], hi[j])
+                   for i, j in zip(rows.tolist(), cols.tolist())]
     out.append(("xtx", gram[first:y, first:y][rows, cols] / 4.0 ** k, l1 * scale2,
-                _sqrt_up(l2sq) * scale2))
+                _sqrt_up(l2sq) * scale2, gram_ranges))
     return out
 
 
@@ -460,38 +467,94 @@ def _sqrt_up(value):
     return Fraction(root, 2 ** shift)
 
 
-def _release(parts, eps, delta, rng):
+def _release(parts, eps, delta, rng, k):
     """Noise on each part at eps / q (and delta / q): the released values by name, the
-    sensitivities used, and the standard deviation of one entry's noise per part."""
+    sensitivities used, and the standard deviation of one entry's noise per part (the
+    largest, for the l-infinity noise)."""
     from .. import mechanisms  # the Gaussian calibration (imported on use)
 
     q = len(parts)
     released, sensitivities, sd = {}, {}, {}
     eps_part = eps / q
     delta_part = delta / q
-    for name, values, l1, l2 in parts:
+    for name, values, l1, l2, ranges in parts:
         values = np.asarray(values, dtype=np.float64)
         if not math.isfinite(eps):
             noisy, spread = values.copy(), 0.0
             sensitivities[name] = None
         elif delta == 0:
             sensitivity = _float_up(l1)
-            noisy = _random.discrete_laplace_noise(values, sensitivity, eps_part, rng)
-            spread = math.sqrt(2.0) * sensitivity / eps_part
+            laplace_sd = math.sqrt(2.0) * sensitivity / eps_part
+            if _linf_sd(ranges, k, eps_part) < laplace_sd:
+                noisy, spread, sensitivity = _linf_release(values, ranges, k, eps_part, rng)
+            else:
+                noisy = _random.discrete_laplace_noise(values, sensitivity, eps_part, rng)
+                spread = laplace_sd
             sensitivities[name] = sensitivity
         else:
             sensitivity = _float_up(l2)
             sigma = mechanisms.gaussian_sigma(eps_part, delta_part, sensitivity)
             noisy = mechanisms.discrete_gaussian_release(values, sigma, sensitivity, rng,
                                                          eps=eps_part, delta=delta_part)
-            k, sigma2 = mechanisms.discrete_gaussian_parameters(
+            k2, sigma2 = mechanisms.discrete_gaussian_parameters(
                 sigma, sensitivity, eps=eps_part, delta=delta_part,
                 coordinates=max(values.size, 1))
-            spread = math.ldexp(math.sqrt(sigma2), k)
+            spread = math.ldexp(math.sqrt(sigma2), k2)
             sensitivities[name] = sensitivity
         released[name] = noisy
         sd[name] = spread
     return released, sensitivities, sd
+
+
+# The l-infinity noise's grid: the largest range is at least 2^LINF_GRID_BITS grid steps
+# (rounding then widens it by a relative 2^-20 at most), and more when m eps is large, so
+# that the radius of the noise is large against m^2 (``_random.linf_noise`` accepts its
+# first proposal with probability about exp(-m eps / 2^(LINF_GRID_BITS + 1))).
+LINF_GRID_BITS = 20
+
+
+def _linf_sd(ranges, k, eps):
+    """The standard deviation of the l-infinity noise of the coordinate with the largest
+    range (scaled units): sqrt((m + 1)(m + 2) / 3) R / eps, R = max range / 4^k, for m
+    coordinates (the radius is about Gamma(m + 1, R / eps), the direction uniform on the
+    cube: E z_i^2 = E C^2 / 3). Infinite for a single value (Laplace is the same there)."""
+    m = len(ranges)
+    if m < 2:
+        return math.inf
+    return math.sqrt((m + 1) * (m + 2) / 3.0) * math.ldexp(float(max(ranges)), -2 * k) / eps
+
+
+def _linf_release(values, ranges, k, eps, rng):
+    """The l-infinity K-norm release of one part (Hardt and Talwar 2010; Awan and Slavkovic
+    2021): (released values, sd of the widest coordinate, l-infinity sensitivity used), in
+    the scaled units.
+
+    The values are exact integers G_i in units of 4^-k, and one record moves G_i by at most
+    R_i (``ranges``). Each is scaled by the integer f_i = floor(R / R_i) (R the largest
+    range), so that every scaled coordinate moves by at most R; the scaled values are rounded
+    to the grid g = 2^j (one step of widening, none when j = 0) and get the exact integer
+    noise of :func:`dppack._random.linf_noise` with D = ceil(R / g) (+ 1): eps-DP. The
+    released float of coordinate i is (V_i + Z_i) g / (f_i 4^k) rounded once: a function of
+    the noisy integer only."""
+    ranges = [max(int(r), 1) for r in ranges]
+    m = len(ranges)
+    top = max(ranges)
+    factors = [max(1, top // r) for r in ranges]
+    extra = max(0, math.ceil(math.log2(max(1.0, m * eps))))
+    j = max(0, top.bit_length() - 1 - LINF_GRID_BITS - extra)
+    g = 1 << j
+    units = -(-top // g) + (1 if j else 0)
+    exact = [int(v) for v in np.ldexp(values, 2 * k).tolist()]  # integers below 2^53
+    if j:
+        grid = [(f * v + (g >> 1)) >> j for f, v in zip(factors, exact)]  # floor(x + 1/2)
+    else:
+        grid = [f * v for f, v in zip(factors, exact)]
+    noise, eps_used = _random.linf_noise(units, eps, m, rng)
+    out = np.array([float(Fraction((v + z) * g, f << (2 * k)))
+                    for v, z, f in zip(grid, noise, factors)])
+    spread = math.sqrt((m + 1) * (m + 2) / 3.0) * math.ldexp(units * g / float(eps_used),
+                                                             -2 * k)
+    return out.reshape(values.shape), spread, _float_up(Fraction(top, 4 ** k))
 
 
 def _solve(released, n, add_bias, sd):

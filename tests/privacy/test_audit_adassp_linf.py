@@ -1,0 +1,149 @@
+"""Audits of the l-infinity K-norm noise of LinearRegressionAdaSSP (tests/privacy/README.md).
+
+With two or more features, the vector parts of the fit (the sums of the features, X'y and
+X'X) get the exact l-infinity noise of ``_random.linf_noise`` (Hardt and Talwar 2010) where
+its standard deviation is below the Laplace noise's (``dppack.erm.adassp._release``). The
+worst case of that noise moves every coordinate by its whole range at once (a corner of the
+cube), which the l1 audits of ``test_audit_adassp.py`` (one feature: Laplace everywhere) do
+not exercise. The audits here:
+
+* the sampler alone, V + Z for the integer vectors 0 and (D, -D, D) (every coordinate moved by
+  D, the l-infinity sensitivity) at eps = 1, projected on the privacy loss statistic
+  ||w - V0||_inf - ||w - V1||_inf, whose upper tail is the worst event;
+* the fit's X'y with two features, one record (1, 1, -1) replaced by (1, 1, 1): both entries of
+  X'y move by 2, their whole range (a corner), the sum of y by its width; X'y claims its share
+  eps / 4, projected on the same statistic and on the two entries;
+* (full sweep) X'X: (0, 0) -> (1, 1) moves the diagonal by its range and the cross product by
+  half of its range; the fit's coefficients at eps;
+* power: with the sampler's eps doubled (half the noise) the sampler audit fails.
+
+eps = 8 for the fits (parts of 2) keeps the events frequent. A fit costs about 3 ms: the CI
+subset draws 1,000 fits per dataset (about 8 s) and 4,000 sampler draws (about 2 s).
+False-failure rate 1e-3 per audit. A deterministic check covers the grid: at binade edges of
+the data, the l-infinity parts are multiples of one power of two far above the data's last
+bits (Mironov 2012).
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import dppack
+from auditor import assert_private, audit
+from dppack import _random
+
+EPS = 8.0
+PART = EPS / 4
+CI = dict(n_samples=1_000, n_pilot=500)
+FULL = dict(n_samples=6_000, n_pilot=1_000)
+BOUNDS = ([1.0, 1.0, 1.0], [-1.0, -1.0, -1.0])  # two features in [-1, 1], then y
+UNITS = 3
+V1 = np.array([UNITS, -UNITS, UNITS])
+
+
+def _loss_statistic(v0, v1):
+    v0, v1 = np.asarray(v0, dtype=float), np.asarray(v1, dtype=float)
+    return lambda w: np.array([np.max(np.abs(w - v0)) - np.max(np.abs(w - v1))])
+
+
+def _sampler_release(eps, sampler=None):
+    statistic = _loss_statistic(np.zeros(3), V1)
+
+    def release(data, rng):
+        noise, _ = (sampler or _random.linf_noise)(UNITS, eps, 3, rng)
+        out = np.asarray(data) + np.array(noise)
+        return np.concatenate([statistic(out), out])
+    return release
+
+
+def test_linf_noise_at_a_corner():
+    """0 -> (D, -D, D): every coordinate moves by the l-infinity sensitivity D = 3."""
+    assert_private(_sampler_release(1.0), np.zeros(3, dtype=np.int64), V1, 1.0, charged=False,
+                   labels=["loss", "z1", "z2", "z3"], n_samples=4_000, n_pilot=1_000)
+
+
+def test_power_half_noise():
+    """The same audit with the noise at half its scale (eps doubled) finds eps_lb > 1."""
+    doubled = lambda units, eps, size, rng: _random.linf_noise(units, 2 * eps, size, rng)
+    result = audit(_sampler_release(1.0, doubled), np.zeros(3, dtype=np.int64), V1, 1.0,
+                   n_samples=4_000, n_pilot=1_000)
+    assert not result.passed, str(result)
+
+
+def _data(x1, x2, y):
+    X = np.array([[x1, x2], [0.5, -0.25], [-0.2, 0.4]])
+    return X, np.array([y, 0.3, 0.1])
+
+
+def _exact_xty(data):
+    X, y = data
+    return X.T @ y  # the scaled records are the raw ones here (bounds [-1, 1])
+
+
+def _fit_release(project, eps=EPS):
+    def release(data, rng):
+        X, y = data
+        model = dppack.LinearRegressionAdaSSP(eps).fit(X, y, *BOUNDS, add_bias=True,
+                                                       random_state=rng)
+        return project(model)
+    return release
+
+
+def test_xty_at_a_corner():
+    """(1, 1, -1) -> (1, 1, 1): X'y moves by (2, 2), its l-infinity sensitivity in both
+    coordinates at once; audited at X'y's share eps / 4 on the loss statistic and entries."""
+    d0, d1 = _data(1.0, 1.0, -1.0), _data(1.0, 1.0, 1.0)
+    statistic = _loss_statistic(_exact_xty(d0), _exact_xty(d1))
+
+    def project(model):
+        assert model.sensitivities_["xty"] <= 2.0 + 2.0 ** -10  # the l-infinity range
+        w = np.ravel(model.statistics_["xty"])
+        return np.concatenate([statistic(w), w])
+    assert_private(_fit_release(project), d0, d1, PART, charged=False,
+                   labels=["loss", "xty1", "xty2"], **CI)
+
+
+@pytest.mark.audit_full
+def test_xtx_from_the_centre_to_a_corner():
+    """(0, 0) -> (1, 1): the diagonal of X'X moves by its range 1 (scaled by 2 in the
+    release, to the cross product's range 2), the cross product by 1."""
+    d0, d1 = _data(0.0, 0.0, 0.0), _data(1.0, 1.0, 0.0)
+    assert_private(_fit_release(lambda m: m.statistics_["xtx"][np.triu_indices(2)]), d0, d1,
+                   PART, labels=["x11", "x12", "x22"], **FULL)
+
+
+@pytest.mark.audit_full
+def test_coefficients_at_eps():
+    """The whole fit (post-processing of the four parts) between opposite corners."""
+    assert_private(_fit_release(lambda m: m.coeff), _data(1.0, 1.0, -1.0),
+                   _data(-1.0, -1.0, 1.0), EPS, labels=["b0", "b1", "b2"], **FULL)
+
+
+def _grid_exponent(values):
+    """The exponent of the largest power of two dividing every nonzero value."""
+    out = []
+    for v in np.ravel(values):
+        if v != 0:
+            m, e = math.frexp(float(v))
+            m, e = int(math.ldexp(m, 53)), e - 53
+            while m % 2 == 0:
+                m, e = m // 2, e + 1
+            out.append(e)
+    return min(out)
+
+
+@pytest.mark.parametrize("x0, x1", [(0.1, 0.3), (1 - 2.0 ** -53, 1.0), (2.0 ** -1074, 0.0)])
+def test_linf_parts_lie_on_a_coarse_grid(x0, x1):
+    """On both neighbours the l-infinity parts are multiples of one power of two at least
+    2^-40 of their noise scale: no trace of the data's last bits."""
+    for name in ("sum_x", "xty", "xtx"):
+        grids = set()
+        for x in (x0, x1):
+            for seed in range(5):
+                model = dppack.LinearRegressionAdaSSP(1.0).fit(*_data(x, 0.3, 0.2), *BOUNDS,
+                                                               add_bias=True,
+                                                               random_state=seed)
+                grids.add(_grid_exponent(model.statistics_[name]))
+        scale = 4 * model.sensitivities_[name]
+        assert min(grids) >= math.floor(math.log2(scale)) - 40, (name, grids)
