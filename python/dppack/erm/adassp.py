@@ -527,15 +527,23 @@ def _linf_sd(ranges, k, eps):
 def _linf_release(values, ranges, k, eps, rng):
     """The l-infinity K-norm release of one part (Hardt and Talwar 2010; Awan and Slavkovic
     2021): (released values, sd of the widest coordinate, l-infinity sensitivity used), in
-    the scaled units.
+    the scaled units. The values are exact integers in units of 4^-k (``_linf_integers``)."""
+    exact = [int(v) for v in np.ldexp(values, 2 * k).tolist()]  # integers below 2^53
+    out, spread, top = _linf_integers(exact, ranges, 2 * k, eps, rng)
+    return out.reshape(values.shape), spread, top
 
-    The values are exact integers G_i in units of 4^-k, and one record moves G_i by at most
-    R_i (``ranges``). Each is scaled by the integer f_i = floor(R / R_i) (R the largest
-    range), so that every scaled coordinate moves by at most R; the scaled values are rounded
-    to the grid g = 2^j (one step of widening, none when j = 0) and get the exact integer
+
+def _linf_integers(exact, ranges, shift, eps, rng):
+    """The l-infinity release of the exact integers G_i (values G_i 2^-shift), each moved by
+    at most R_i (``ranges``, same units) by one record replaced: (released floats, sd of the
+    widest coordinate, l-infinity sensitivity), in the units of the values.
+
+    Each G_i is scaled by the integer f_i = floor(R / R_i) (R the largest range), so that
+    every scaled coordinate moves by at most R; the scaled values are rounded to the grid
+    g = 2^j (floor(x + 1/2): one step of widening, none when j = 0) and get the exact integer
     noise of :func:`dppack._random.linf_noise` with D = ceil(R / g) (+ 1): eps-DP. The
-    released float of coordinate i is (V_i + Z_i) g / (f_i 4^k) rounded once: a function of
-    the noisy integer only."""
+    released float of coordinate i is (V_i + Z_i) g / (f_i 2^shift) rounded once: a function
+    of the noisy integer only."""
     ranges = [max(int(r), 1) for r in ranges]
     m = len(ranges)
     top = max(ranges)
@@ -544,17 +552,16 @@ def _linf_release(values, ranges, k, eps, rng):
     j = max(0, top.bit_length() - 1 - LINF_GRID_BITS - extra)
     g = 1 << j
     units = -(-top // g) + (1 if j else 0)
-    exact = [int(v) for v in np.ldexp(values, 2 * k).tolist()]  # integers below 2^53
     if j:
-        grid = [(f * v + (g >> 1)) >> j for f, v in zip(factors, exact)]  # floor(x + 1/2)
+        grid = [(f * v + (g >> 1)) >> j for f, v in zip(factors, exact)]
     else:
         grid = [f * v for f, v in zip(factors, exact)]
     noise, eps_used = _random.linf_noise(units, eps, m, rng)
-    out = np.array([float(Fraction((v + z) * g, f << (2 * k)))
+    out = np.array([float(Fraction((v + z) * g, f << shift))
                     for v, z, f in zip(grid, noise, factors)])
-    spread = math.sqrt((m + 1) * (m + 2) / 3.0) * math.ldexp(units * g / float(eps_used),
-                                                             -2 * k)
-    return out.reshape(values.shape), spread, _float_up(Fraction(top, 4 ** k))
+    spread = math.sqrt((m + 1) * (m + 2) / 3.0) * float(Fraction(units * g, 1 << shift)
+                                                        / eps_used)
+    return out, spread, _float_up(Fraction(top, 1 << shift))
 
 
 def _solve(released, n, add_bias, sd):
