@@ -242,8 +242,8 @@ class LinearRegressionAdaSSP:
     >>> y = 1.0 + X @ [0.5, -0.25] + 0.1 * np.sin(3.1 * t)
     >>> model = LinearRegressionAdaSSP(eps=1.0).fit(X, y, [1, 1, 3], [-1, -1, -1],
     ...                                              add_bias=True, random_state=1)
-    >>> np.round(model.coeff, 2), model.privacy_
-    (array([ 1.  ,  0.49, -0.25]), PrivacyLoss.pure(eps=1.0))
+    >>> np.round(model.coeff, 2), model.privacy_, model.method_
+    (array([ 1.  ,  0.5 , -0.25]), PrivacyLoss.pure(eps=1.0), 'full')
     >>> model.predict(X[:2]).shape
     (2,)
     """
@@ -256,6 +256,7 @@ class LinearRegressionAdaSSP:
         self.coeff = None
         self.privacy_ = None
         self.ridge_ = None
+        self.method_ = None
         self.grid_bits_ = None
         self.sensitivities_ = None
         self.statistics_ = None
@@ -322,8 +323,13 @@ class LinearRegressionAdaSSP:
         low = grid["low"].astype(np.int64).tolist()
         high = grid["high"].astype(np.int64).tolist()
         parts = _parts(gram, low, high, add_bias, k)
-        released, sensitivities, sd = _release(parts, eps, delta, rng, k)
-        theta, ridge = _solve(released, n, add_bias, sd)
+        method = "projected" if _projection_regime(parts, n, eps, delta, k) else "full"
+        if method == "projected":
+            theta, ridge, released, sensitivities = _projected(parts, gram, low, high,
+                                                               add_bias, k, n, eps, rng)
+        else:
+            released, sensitivities, sd = _release(parts, eps, delta, rng, k)
+            theta, ridge = _solve(released, n, add_bias, sd)
 
         p = gram.shape[0] - 1
         slopes = theta[1:] if add_bias else theta
@@ -337,6 +343,7 @@ class LinearRegressionAdaSSP:
         self.coeff = coeff
         self.privacy_ = privacy
         self.ridge_ = float(ridge)
+        self.method_ = method
         self.grid_bits_ = k
         self.sensitivities_ = sensitivities
         released["n"] = n
@@ -562,6 +569,103 @@ def _linf_integers(exact, ranges, shift, eps, rng):
     spread = math.sqrt((m + 1) * (m + 2) / 3.0) * float(Fraction(units * g, 1 << shift)
                                                         / eps_used)
     return out, spread, _float_up(Fraction(top, 1 << shift))
+
+
+# The projected release (``_projected``): the direction's dyadic resolution 2^-B, and the
+# level of the full method's total noise on X'X / n (d tau) above which the projection is
+# used: the variance of one feature spread uniformly over its bounds, 1/3 in scaled units.
+PROJECTION_BITS = 20
+PROJECTION_THRESHOLD = 1.0 / 3.0
+
+
+def _full_noise_bound(parts, n, eps, k):
+    """(d, tau) of the full method (``_solve``): tau bounds the operator norm of the noise of
+    X'X / n at its share eps / q, from public quantities only (n, eps, the bounds)."""
+    name, _, l1, _, ranges = parts[-1]
+    d = int(round((math.sqrt(8 * len(ranges) + 1) - 1) / 2))
+    eps_part = eps / len(parts)
+    sd = min(math.sqrt(2.0) * _float_up(l1) / eps_part, _linf_sd(ranges, k, eps_part))
+    return d, sd / n * math.sqrt(d * math.log(2.0 * d * d / NORM_BOUND_FAILURE))
+
+
+def _projection_regime(parts, n, eps, delta, k):
+    """Whether the fit uses the projected release: pure eps-DP, finite eps, at least two
+    features, and d tau > 1/3 (``_full_noise_bound``): the full method's noise on X'X / n,
+    summed over the d directions, exceeds the variance of a single feature spread uniformly
+    over its bounds, so that its noisy X'X would not resolve the covariance of such data. A
+    function of public quantities only (n, d, eps, the bounds)."""
+    if delta != 0 or not math.isfinite(eps) or len(parts[-1][4]) < 3:
+        return False
+    d, tau = _full_noise_bound(parts, n, eps, k)
+    return d * tau > PROJECTION_THRESHOLD
+
+
+def _projected(parts, gram, low, high, add_bias, k, n, eps, rng):
+    """The projected release: theta of the scaled problem, the ridge, the released
+    statistics and their sensitivities.
+
+    Two releases of eps / 2 each. First X'y (``_release``: l-infinity noise); its direction
+    v = c~ / ||c~||_1, truncated to multiples of 2^-B (||v||_1 <= 1), is post-processing.
+    Then the one-dimensional regression of y on s = v'z (z the scaled record, |s| <= 1): the
+    exact integers sum y, sum s, sum s^2 and sum s y (the last two without ``add_bias``),
+    all from the exact Gram matrix (v'(Z'Z)v, v'Z'y, ...), with one l-infinity release
+    (``_linf_integers``) and each value's range over the integer box of the records given v.
+    v depends on the first release only, so the second is eps / 2-DP for every v (adaptive
+    composition). The slope along v is AdaSSP's ridge in one dimension:
+    a = cov / (var + lambda), lambda = max(0, tau - var), tau = sd(sum s^2) / n
+    sqrt(log(2 / rho)); the intercept (with ``add_bias``) mean(y) - a mean(s)."""
+    y = gram.shape[0] - 1
+    first = 1 if add_bias else 0
+    features = list(range(first, y))
+    half = eps / 2
+    xty = [part for part in parts if part[0] == "xty"]
+    released, sensitivities, _ = _release(xty, half, 0.0, rng, k)
+    c = np.asarray(released["xty"], dtype=np.float64)
+    total = float(np.sum(np.abs(c)))
+    bits = PROJECTION_BITS
+    if total > 0 and math.isfinite(total):
+        V = [int(math.ldexp(v / total, bits)) for v in c.tolist()]  # truncated: ||V||_1 <= 2^B
+    else:
+        V = [0] * len(features)
+    G = [[int(v) for v in row] for row in gram.tolist()]  # exact integers below 2^53
+    lo, hi = [low[j] for j in features], [high[j] for j in features]
+    smin = sum(min(v * a, v * b) for v, a, b in zip(V, lo, hi))
+    smax = sum(max(v * a, v * b) for v, a, b in zip(V, lo, hi))
+    sum_ss = sum(V[a] * V[b] * G[features[a]][features[b]]
+                 for a in range(len(V)) for b in range(len(V)))
+    sum_sy = sum(v * G[j][y] for v, j in zip(V, features))
+    # common units 2^-(2k + 2B): s in units 2^-(k + B), y and x in 2^-k, the bias column 2^k
+    names = ["sum_ss", "sum_sy"]
+    values = [sum_ss, sum_sy << bits]
+    ranges = [_square_range(smin, smax),
+              _product_range(smin, smax, low[y], high[y]) << bits]
+    if add_bias:
+        sum_s = sum(v * G[0][j] for v, j in zip(V, features))
+        names = ["sum_y", "sum_s"] + names
+        values = [G[0][y] << (2 * bits), sum_s << bits] + values
+        ranges = [((high[y] - low[y]) << k) << (2 * bits),
+                  ((smax - smin) << k) << bits] + ranges
+    out, spread, sensitivity = _linf_integers(values, ranges, 2 * k + 2 * bits, half, rng)
+    for name, value in zip(names, out.tolist()):
+        released[name] = np.array([value])
+        sensitivities[name] = sensitivity
+    released["projection"] = np.array([math.ldexp(v, -bits) for v in V])
+    top = max(max(int(r), 1) for r in ranges)
+    sd_ss = spread / max(1, top // max(int(ranges[names.index("sum_ss")]), 1))
+    var = released["sum_ss"][0] / n
+    cov = released["sum_sy"][0] / n
+    if add_bias:
+        mean_y = min(max(released["sum_y"][0] / n, -1.0), 1.0)
+        mean_s = min(max(released["sum_s"][0] / n, -1.0), 1.0)
+        var -= mean_s * mean_s
+        cov -= mean_s * mean_y
+    tau = sd_ss / n * math.sqrt(math.log(2.0 / NORM_BOUND_FAILURE))
+    ridge = max(0.0, tau - var)
+    slope = cov / (var + ridge) if var + ridge > 0 else 0.0
+    theta = slope * released["projection"]
+    if add_bias:
+        theta = np.concatenate([[mean_y - slope * mean_s], theta])
+    return theta, ridge, released, sensitivities
 
 
 def _solve(released, n, add_bias, sd):
