@@ -32,6 +32,7 @@ import pytest
 import dppack
 from auditor import assert_private, audit
 from dppack import _random
+from dppack.erm import adassp
 
 EPS = 8.0
 PART = EPS / 4
@@ -63,6 +64,7 @@ def test_linf_noise_at_a_corner():
                    labels=["loss", "z1", "z2", "z3"], n_samples=4_000, n_pilot=1_000)
 
 
+@pytest.mark.audit_full
 def test_power_half_noise():
     """The same audit with the noise at half its scale (eps doubled) finds eps_lb > 1."""
     doubled = lambda units, eps, size, rng: _random.linf_noise(units, 2 * eps, size, rng)
@@ -71,7 +73,17 @@ def test_power_half_noise():
     assert not result.passed, str(result)
 
 
+_REST = np.random.default_rng(4).uniform(-0.5, 0.5, (59, 3))  # 59 fixed records
+
+
 def _data(x1, x2, y):
+    """60 records: n large enough for the full release at eps = 8 (d tau < 1/3)."""
+    X = np.vstack([[x1, x2], _REST[:, :2]])
+    return X, np.concatenate([[y], _REST[:, 2]])
+
+
+def _small(x1, x2, y):
+    """3 records: the projected release (d tau > 1/3 at any eps here)."""
     X = np.array([[x1, x2], [0.5, -0.25], [-0.2, 0.4]])
     return X, np.array([y, 0.3, 0.1])
 
@@ -81,11 +93,12 @@ def _exact_xty(data):
     return X.T @ y  # the scaled records are the raw ones here (bounds [-1, 1])
 
 
-def _fit_release(project, eps=EPS):
+def _fit_release(project, eps=EPS, method="full"):
     def release(data, rng):
         X, y = data
         model = dppack.LinearRegressionAdaSSP(eps).fit(X, y, *BOUNDS, add_bias=True,
                                                        random_state=rng)
+        assert model.method_ == method
         return project(model)
     return release
 
@@ -134,16 +147,70 @@ def _grid_exponent(values):
 
 
 @pytest.mark.parametrize("x0, x1", [(0.1, 0.3), (1 - 2.0 ** -53, 1.0), (2.0 ** -1074, 0.0)])
-def test_linf_parts_lie_on_a_coarse_grid(x0, x1):
-    """On both neighbours the l-infinity parts are multiples of one power of two at least
-    2^-40 of their noise scale: no trace of the data's last bits."""
-    for name in ("sum_x", "xty", "xtx"):
-        grids = set()
-        for x in (x0, x1):
-            for seed in range(5):
-                model = dppack.LinearRegressionAdaSSP(1.0).fit(*_data(x, 0.3, 0.2), *BOUNDS,
-                                                               add_bias=True,
-                                                               random_state=seed)
-                grids.add(_grid_exponent(model.statistics_[name]))
-        scale = 4 * model.sensitivities_[name]
-        assert min(grids) >= math.floor(math.log2(scale)) - 40, (name, grids)
+@pytest.mark.parametrize("eps, method", [(8.0, "full"), (1.0, "projected")])
+def test_linf_parts_lie_on_a_coarse_grid(x0, x1, eps, method):
+    """On both neighbours every released statistic is a multiple of one power of two at least
+    2^-40 of its noise scale: no trace of the data's last bits (the full release's l-infinity
+    parts at eps 8; the projected release's two at eps 1)."""
+    grids = {}
+    for x in (x0, x1):
+        for seed in range(5):
+            model = dppack.LinearRegressionAdaSSP(eps).fit(*_data(x, 0.3, 0.2), *BOUNDS,
+                                                           add_bias=True, random_state=seed)
+            assert model.method_ == method
+            for name, values in model.statistics_.items():
+                if name not in ("n", "projection"):
+                    grids.setdefault(name, set()).add(_grid_exponent(values))
+    for name, exponents in grids.items():
+        scale = 4 * model.sensitivities_[name] / eps
+        assert min(exponents) >= math.floor(math.log2(scale)) - 40, (name, exponents)
+
+
+# ---- the projected release -------------------------------------------------------------------
+
+DIRECTION = np.array([1.0, 1.0])  # a fixed first release: v = (1/2, 1/2)
+
+
+def _fixed_direction(monkeypatch):
+    """The first release (X'y) replaced by a constant: the second release alone, with the
+    direction it would receive, is then a fixed mechanism claimed at eps / 2."""
+    def release(parts, eps, delta, rng, k):
+        assert [part[0] for part in parts] == ["xty"] and eps == EPS / 2
+        return {"xty": DIRECTION.copy()}, {"xty": 2.0}, {"xty": 0.0}
+    monkeypatch.setattr(adassp, "_release", release)
+
+
+def _second_statistics(data):
+    """The exact sums of the second release for v = (1/2, 1/2), and its factors f (ranges
+    2, 2, 1, 2: the sum of squares is scaled by 2 before the noise)."""
+    X, y = data
+    s = X @ (DIRECTION / 2)
+    return np.array([y.sum(), s.sum(), s @ s, s @ y]), np.array([1.0, 1.0, 2.0, 1.0])
+
+
+def test_projected_second_release_at_a_corner(monkeypatch):
+    """(s, y) = (1, -1) -> (0, 1) with v fixed: sum y moves by 2 (its range), sum s by 1,
+    sum s^2 by 1 (its range; 2 after its factor) and sum s y by 1, so the scaled vector
+    moves by the l-infinity sensitivity 2; claimed eps / 2, projected on the loss statistic
+    of the scaled vector and the four values."""
+    _fixed_direction(monkeypatch)
+    d0, d1 = _small(1.0, 1.0, -1.0), _small(0.0, 0.0, 1.0)
+    (v0, f), (v1, _) = _second_statistics(d0), _second_statistics(d1)
+    statistic = _loss_statistic(v0 * f, v1 * f)
+    names = ["sum_y", "sum_s", "sum_ss", "sum_sy"]
+
+    def project(model):
+        w = np.array([model.statistics_[name][0] for name in names])
+        return np.concatenate([statistic(w * f), w])
+    assert_private(_fit_release(project, method="projected"), d0, d1, EPS / 2, charged=False,
+                   labels=["loss"] + names, **CI)
+
+
+@pytest.mark.audit_full
+def test_projected_fit_at_eps():
+    """The whole projected fit (two releases of eps / 2, the second given the first): its
+    coefficients and the released direction between opposite corners, at eps."""
+    def project(model):
+        return np.concatenate([model.coeff, model.statistics_["projection"]])
+    assert_private(_fit_release(project, method="projected"), _small(1.0, 1.0, -1.0),
+                   _small(-1.0, -1.0, 1.0), EPS, labels=["b0", "b1", "b2", "v1", "v2"], **CI)
