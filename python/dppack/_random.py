@@ -1466,7 +1466,8 @@ def linf_noise(units, eps, size, rng):
     (1 - q) q^c, so Z is a mixture: a radius C with P(C = c) proportional to
     (2c + 1)^m q^c, then Z uniform on the cube {-C, ..., C}^m. C is drawn by rejection from
     the sum of m + 1 geometric variables (P(c) proportional to binom(c + m, m) q^c), accepted
-    with probability prod_{i=1..m} (2c + 1) / (2c + 2i) <= 1 (m exact Bernoulli coins); the
+    with probability prod_{i=1..m} (2c + 1) / (2c + 2i) <= 1 (m exact coins: uniform
+    integers U_i in {0, ..., 2c + 2i - 1}, all below 2c + 1); the
     geometric variables are discrete Laplace draws Y folded as Y (Y >= 0) or -Y - 1 (Y < 0),
     which has P(k) proportional to q^k exactly.
 
@@ -1489,14 +1490,12 @@ def linf_noise(units, eps, size, rng):
     while True:
         draws = discrete_laplace(t, s, size + 1, rng)
         c = sum(int(y) if y >= 0 else -int(y) - 1 for y in draws.tolist())
-        accepted = True
-        for i in range(1, size + 1):
-            d = 2 * c + 2 * i
-            keep = (bernoulli(np.array([2 * c + 1]), d, rng)[0] if d <= 2 ** 62
-                    else uniform_integer(d, rng) < 2 * c + 1)
-            if not keep:
-                accepted = False
-                break
+        if 2 * c + 2 * size <= 2 ** 62:  # the m coins at once: U_i < 2c + 1, U_i uniform
+            highs = 2 * c + 2 * np.arange(1, size + 1, dtype=np.int64)
+            accepted = bool(np.all(rng.integers(0, highs, dtype=np.int64) < 2 * c + 1))
+        else:
+            accepted = all(uniform_integer(2 * c + 2 * i, rng) < 2 * c + 1
+                           for i in range(1, size + 1))
         if accepted:
             break
     if 2 * c + 1 <= 2 ** 62:

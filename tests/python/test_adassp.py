@@ -261,8 +261,9 @@ def test_the_regime_depends_on_public_quantities_only():
 
 def test_projected_fit_beats_the_mean_on_small_correlated_data():
     """n = 300, d = 10 correlated features using a fifth of their bounds (as scikit-learn's
-    diabetes data): at eps = 2 the median held-out MSE over 21 fits (seeds 0..20) is below
-    the training mean's, where the full release's noisy X'X left only the mean."""
+    diabetes data): at eps = 2 the median held-out MSE over 41 fits (seeds 0..40) is below
+    0.85 of the training mean's (about 0.74 expected: medians of 41 fits of other seed
+    blocks 0.73-0.77), where the full release's noisy X'X leaves about the mean's (0.985)."""
     rng = np.random.default_rng(30)
     n, d = 300, 10
     A = rng.normal(size=(d, d)) / np.sqrt(d)
@@ -273,12 +274,12 @@ def test_projected_fit_beats_the_mean_on_small_correlated_data():
     upper, lower = [1.0] * d + [1.0], [-1.0] * d + [-1.0]
     mean_mse = np.mean((yte - ytr.mean()) ** 2)
     mse = []
-    for seed in range(21):
+    for seed in range(41):
         model = dppack.LinearRegressionAdaSSP(2.0).fit(Xtr, ytr, upper, lower, True,
                                                        random_state=seed)
         assert model.method_ == "projected"
         mse.append(np.mean((yte - model.predict(Xte)) ** 2))
-    assert np.median(mse) < 0.8 * mean_mse
+    assert np.median(mse) < 0.85 * mean_mse
 
 
 # ---- sensitivities --------------------------------------------------------------------------

@@ -495,10 +495,15 @@ def _parts(gram, low, high, add_bias, k):
                 _sqrt_up(l2sq) * scale2, ranges))
     l1, l2sq = gram_sensitivities(low[first:y], high[first:y])
     rows, cols = np.triu_indices(y - first)
-    lo, hi = low[first:y], high[first:y]
-    gram_ranges = [_square_range(lo[i], hi[i]) if i == j
-                   else _product_range(lo[i], hi[i], lo[j], hi[j])
-                   for i, j in zip(rows.tolist(), cols.tolist())]
+    lo = np.array(low[first:y], dtype=np.int64)  # |values| <= 2^27: products in int64
+    hi = np.array(high[first:y], dtype=np.int64)
+    corners = np.stack([lo[rows] * lo[cols], lo[rows] * hi[cols], hi[rows] * lo[cols],
+                        hi[rows] * hi[cols]])
+    spread = corners.max(axis=0) - corners.min(axis=0)
+    # the diagonal: u^2 over [lo, hi], whose minimum is 0 when the interval holds 0
+    square_low = np.where((lo <= 0) & (hi >= 0), 0, np.minimum(lo * lo, hi * hi))
+    square = np.maximum(lo * lo, hi * hi) - square_low
+    gram_ranges = np.where(rows == cols, square[rows], spread).tolist()
     out.append(("xtx", gram[first:y, first:y][rows, cols] / 4.0 ** k, l1 * scale2,
                 _sqrt_up(l2sq) * scale2, gram_ranges))
     return out
@@ -603,8 +608,14 @@ def _linf_integers(exact, ranges, shift, eps, rng):
     else:
         grid = [f * v for f, v in zip(factors, exact)]
     noise, eps_used = _random.linf_noise(units, eps, m, rng)
-    out = np.array([float(Fraction((v + z) * g, f << shift))
-                    for v, z, f in zip(grid, noise, factors)])
+    total = [v + z for v, z in zip(grid, noise)]
+    if max(abs(t) for t in total) < 2 ** 53 and -1000 < j - shift < 1000:
+        # one correctly rounded division of exact floats, then an exact power of two: the
+        # correctly rounded (V + Z) g / (f 2^shift), as below
+        out = np.ldexp(np.array(total, dtype=np.float64) / np.array(factors, dtype=np.float64),
+                       j - shift)
+    else:
+        out = np.array([float(Fraction(t * g, f << shift)) for t, f in zip(total, factors)])
     spread = math.sqrt((m + 1) * (m + 2) / 3.0) * float(Fraction(units * g, 1 << shift)
                                                         / eps_used)
     return out, spread, _float_up(Fraction(top, 1 << shift))
