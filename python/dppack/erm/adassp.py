@@ -62,10 +62,12 @@ each stated where it is done:
   sum s, sum s^2, sum s y: one l-infinity release), whose sensitivities follow from v and the
   bounds (adaptive composition: v is public once released). The slope along v is AdaSSP's
   ridge in one dimension (``_projected``). The choice depends on n, d, eps and the bounds
-  only. On the diabetes data it beats the mean predictor from eps = 1 (median test RMSE 69.1
-  against 71.4; the full release's 71.2), and at eps 2 and 5 it reaches 62.7 and 59.3
-  (65.1 for ``LinearRegressionDP`` at eps 5); at eps 0.1 it is worse (83.7 against 78.9): the
-  sum of y shares its release with the slope's statistics.
+  only. On the diabetes data (``benchmarks/utility.py``, 50 fits) it beats the mean
+  predictor from eps = 1 (median test RMSE 68.2 [66.0, 71.3] against 71.4; the full
+  release's 71.2), and at eps 2 and 5 it reaches 62.1 and 59.3 (65.1 for
+  ``LinearRegressionDP`` at eps 5); at eps 0.1 and 0.5 it is worse (87.6 and 73.3 against
+  78.9 and 71.6), where the slope along v is mostly noise and the sum of y shares its release
+  with the slope's statistics.
 
 Neighbouring data sets differ in one record (x, y) replaced by another within the bounds,
 as for DPpack's models. Post-processing of the released statistics (centring, the ridge, the
