@@ -1,27 +1,32 @@
-"""Audits of the l-infinity K-norm noise of LinearRegressionAdaSSP (tests/privacy/README.md).
+"""Audits of the l-infinity noise and the projected release of LinearRegressionAdaSSP
+(tests/privacy/README.md).
 
-With two or more features, the vector parts of the fit (the sums of the features, X'y and
-X'X) get the exact l-infinity noise of ``_random.linf_noise`` (Hardt and Talwar 2010) where
-its standard deviation is below the Laplace noise's (``dppack.erm.adassp._release``). The
-worst case of that noise moves every coordinate by its whole range at once (a corner of the
-cube), which the l1 audits of ``test_audit_adassp.py`` (one feature: Laplace everywhere) do
-not exercise. The audits here:
+With two or more features and delta = 0, the vector parts of the full release (the sums of
+the features, X'y and X'X) get the exact l-infinity noise of ``_random.linf_noise`` (Hardt
+and Talwar 2010) where its standard deviation is below the Laplace noise's, and where n eps
+is small against d the fit uses the projected release instead: X'y at eps / 2, then the sums
+of y, s, s^2 and s y for s = v'z along the released direction v, one l-infinity release at
+eps / 2 (``dppack.erm.adassp``). The worst case of the l-infinity noise moves every
+coordinate by its whole range at once (a corner of the cube), which the l1 audits of
+``test_audit_adassp.py`` (one feature: Laplace everywhere, the full release) do not exercise.
+The audits here:
 
 * the sampler alone, V + Z for the integer vectors 0 and (D, -D, D) (every coordinate moved by
   D, the l-infinity sensitivity) at eps = 1, projected on the privacy loss statistic
   ||w - V0||_inf - ||w - V1||_inf, whose upper tail is the worst event;
-* the fit's X'y with two features, one record (1, 1, -1) replaced by (1, 1, 1): both entries of
-  X'y move by 2, their whole range (a corner), the sum of y by its width; X'y claims its share
-  eps / 4, projected on the same statistic and on the two entries;
-* (full sweep) X'X: (0, 0) -> (1, 1) moves the diagonal by its range and the cross product by
-  half of its range; the fit's coefficients at eps;
-* power: with the sampler's eps doubled (half the noise) the sampler audit fails.
+* the full release's X'y with two features (60 records: the full release at eps = 8), one
+  record (1, 1, -1) replaced by (1, 1, 1): both entries move by 2, their whole range;
+  claimed at X'y's share eps / 4, on the same statistic and the two entries;
+* the projected release's second part with the first replaced by a constant (v fixed): one
+  record (s, y) = (1, -1) -> (0, 1) moves the scaled vector by its l-infinity sensitivity;
+  claimed at eps / 2;
+* (full sweep) X'X of the full release; the full fit's and the projected fit's coefficients
+  at eps; power: the sampler audit with half the noise fails.
 
-eps = 8 for the fits (parts of 2) keeps the events frequent. A fit costs about 3 ms: the CI
-subset draws 1,000 fits per dataset (about 8 s) and 4,000 sampler draws (about 2 s).
-False-failure rate 1e-3 per audit. A deterministic check covers the grid: at binade edges of
-the data, the l-infinity parts are multiples of one power of two far above the data's last
-bits (Mironov 2012).
+eps = 8 for the fits keeps the events frequent. The CI subset takes about 20 s (1,000 fits or
+4,000 sampler draws per dataset each). False-failure rate 1e-3 per audit. A deterministic
+check covers the grid: at binade edges of the data, every released statistic of both
+releases is a multiple of one power of two far above the data's last bits (Mironov 2012).
 """
 
 import math
