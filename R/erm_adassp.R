@@ -11,10 +11,20 @@
 #' `add.bias`; scaled only without it) and rounded to a fine power-of-two grid, so that the
 #' statistics are exact integers on that grid (no floating-point rounding of a released value
 #' depends on the data). The four statistics (two without `add.bias`) get `eps / 4` each
-#' (`eps / 2`), with exact discrete Laplace noise (`delta = 0`) or discrete Gaussian noise
-#' (`delta > 0`, `delta / 4` each), calibrated to the sensitivities of the rounded records
-#' under one record replaced; the fit is eps-DP, or (eps, delta)-DP. The ridge, the solve and
-#' the rescaling are post-processing of the released statistics.
+#' (`eps / 2`), with exact discrete Laplace noise or, for vectors where it is smaller, the
+#' exact l-infinity (K-norm) noise of Hardt and Talwar (2010) (`delta = 0`), or discrete
+#' Gaussian noise (`delta > 0`, `delta / 4` each), calibrated to the sensitivities of the
+#' rounded records under one record replaced; the fit is eps-DP, or (eps, delta)-DP. The
+#' ridge, the solve and the rescaling are post-processing of the released statistics.
+#'
+#' **Projected release.** With `delta = 0`, at least two features and `n * eps` small
+#' against the number of features (the noise of the released `X'X` would swamp the
+#' covariance of data spread over their bounds; decided from `n`, `eps` and the bounds
+#' only), the fit instead releases `X'y` (`eps / 2`) and then, along its direction `v`, the
+#' sufficient statistics of the regression of `y` on `v'x` (`eps / 2`), and fits that
+#' one-dimensional regression with AdaSSP's ridge (`method` is then `"projected"`). On
+#' scikit-learn's diabetes data (309 training rows, 10 features) this beats predicting the
+#' mean from `eps = 1`.
 #'
 #' **Deviations from the paper.** The paper releases `X'X`, `X'y` and a noisy smallest
 #' eigenvalue of `X'X` with a third of the budget each. Here the sum of `y` is released on its
@@ -30,6 +40,7 @@
 #' @field coeff The private coefficients after `fit()` (intercept first with `add.bias`).
 #' @field ridge The ridge `lambda` of the last fit, on the centred, scaled problem
 #'   (read-only).
+#' @field method `"full"` or `"projected"`: the release used by the last fit (read-only).
 #' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
 #'   before a fit, and for a fit with `eps = Inf`).
 #' @references Wang Y-X (2018). Revisiting differentially private linear regression: optimal
@@ -37,6 +48,8 @@
 #'
 #'   Canonne C, Kamath G, Steinke T (2020). The discrete Gaussian for differential privacy.
 #'   NeurIPS.
+#'
+#'   Hardt M, Talwar K (2010). On the geometry of differential privacy. STOC.
 #' @seealso [LinearRegressionDP].
 #' @export
 #' @examplesIf dppack_available()
@@ -83,7 +96,7 @@ LinearRegressionAdaSSP <- R6::R6Class(
   active = c(
     .core_bindings(c(eps = "eps", delta = "delta")),
     .core_bindings(c(coeff = "coeff"), "vector"),
-    .core_bindings(c(ridge = "ridge_"), "result"),
+    .core_bindings(c(ridge = "ridge_", method = "method_"), "result"),
     .privacy_field
   )
 )

@@ -32,7 +32,17 @@ test_that("a fit gives coefficients, predictions, the ridge and the privacy loss
   expect_identical(dim(pred), c(5L, 1L))
   expect_equal(pred[, 1], unname(drop(cbind(1, as.matrix(d$X[1:5, ])) %*% model$coeff)))
   expect_true(model$ridge >= 0)
+  expect_identical(model$method, "full")
   expect_identical(format(model$privacy), format(privacy_loss_pure(1)))
+})
+
+test_that("few rows against the features at eps = 1: the projected release", {
+  d <- adassp_data(200)
+  model <- LinearRegressionAdaSSP$new(eps = 1)
+  model$fit(d$X, d$y, d$upper, d$lower, add.bias = TRUE)
+  expect_identical(model$method, "projected")
+  expect_length(model$coeff, 3)
+  expect_true(all(is.finite(model$coeff)))
 })
 
 test_that("set.seed() reproduces a fit; eps = Inf is least squares", {
