@@ -925,3 +925,13 @@ def check_data_finite(finite, name):
     is finite (for Dask data, found by the same pass as the statistic)."""
     if not finite:
         raise _messages.value_error(f"{name} must be finite (no NA, NaN or Inf).")
+
+
+def block_is_finite(values):
+    """Whether every value of a float block is finite, read once while it is in the cache.
+
+    Its sum is finite only if every value is: a NaN makes the sum NaN, an Inf makes it Inf or
+    NaN. A sum that is not finite may also come from finite values beyond 1e308 (an
+    overflow), so only then is every value tested (np.isfinite). The caller silences
+    NumPy's overflow and invalid warnings of the sum (np.errstate)."""
+    return math.isfinite(np.add.reduce(values, axis=None)) or bool(np.all(np.isfinite(values)))

@@ -970,7 +970,7 @@ def _grid_sums(X, y, w, *, layout, scales, shift, scale, grid, finite=None):
             part = slice(start, start + rows_per)
             rows = _rows_block(X, part, columns)
             m = rows.shape[0]
-            if not _design._finite_values(rows):
+            if not _checks.block_is_finite(rows):
                 if finite is not None:
                     finite[0] = False
                 return np.zeros((p + 1) ** 2 * _grid.LIMBS)

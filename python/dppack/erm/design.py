@@ -287,9 +287,10 @@ class ColumnBounds:
         pass over memory, with the values of clipping and scaling the whole array.
 
         With ``finite`` (the argument's name, "X"), X is also checked to be finite in that
-        same pass, each block of X's values before it is clipped (:func:`_finite_values`), and
-        :func:`check_finite_matrix`'s error is raised at the first block that is not: the
-        check costs no second pass over X (:func:`prepare_design`).
+        same pass, each block of X's values before it is clipped
+        (``_checks.block_is_finite``), and :func:`check_finite_matrix`'s error is raised at
+        the first block that is not: the check costs no second pass over X
+        (:func:`prepare_design`).
         """
         n, k = X.shape
         if k != self.size:
@@ -298,9 +299,10 @@ class ColumnBounds:
         bias = int(bool(add_bias))
         out = np.empty((n, k + bias))
         columns = _contiguous_columns(X)
-        # Silences the warnings of the checks' sums (_finite_values), once for the whole loop
-        # (per block it would cost what the fused check saves); clipping and scaling cannot
-        # warn: finite values, clipped into [L_j, U_j], divided by divisors >= max |L_j|, |U_j|.
+        # Silences the warnings of the checks' sums (_checks.block_is_finite), once for the
+        # whole loop (per block it would cost what the fused check saves); clipping and
+        # scaling cannot warn: finite values, clipped into [L_j, U_j], divided by divisors
+        # >= max |L_j|, |U_j|.
         with np.errstate(over="ignore", invalid="ignore"):
             if columns is None:
                 return self._clip_rows(X, out, bias, divisors, finite)
@@ -311,7 +313,7 @@ class ColumnBounds:
                     block[:, 0] = 1.0
                 for j, column in enumerate(columns):
                     values = column[start:start + ASSEMBLY_ROWS]
-                    if check[j] and not _finite_values(values):
+                    if check[j] and not _checks.block_is_finite(values):
                         raise _messages.value_error(FINITE_MESSAGE.format(name=finite))
                     np.clip(values, self.lower[j], self.upper[j], out=block[:, bias + j])
                 if divisors is not None:
@@ -334,7 +336,7 @@ class ColumnBounds:
             m = block.shape[0]
             inner = clipped[:m] if bias else block
             values = X[start:start + TILED_ROWS]
-            if check and not _finite_values(values):
+            if check and not _checks.block_is_finite(values):
                 raise _messages.value_error(FINITE_MESSAGE.format(name=finite))
             np.maximum(values, lower[:m], out=inner)
             np.minimum(inner, upper[:m], out=inner)
@@ -386,16 +388,6 @@ def _contiguous_columns(X):
     if X.flags.f_contiguous and not X.flags.c_contiguous:
         return [X[:, j] for j in range(X.shape[1])]
     return None
-
-
-def _finite_values(values):
-    """Whether every value of a float block is finite, read once while it is in the cache.
-
-    Its sum is finite only if every value is: a NaN makes the sum NaN, an Inf makes it Inf or
-    NaN. A sum that is not finite may also come from finite values beyond 1e308 (an
-    overflow), so only then is every value tested (np.isfinite). The caller silences
-    NumPy's overflow and invalid warnings of the sum (np.errstate)."""
-    return math.isfinite(np.add.reduce(values, axis=None)) or bool(np.all(np.isfinite(values)))
 
 
 def as_design_matrix(X, name="X", columns=False):
