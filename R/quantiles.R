@@ -23,13 +23,14 @@
 #' * `"independent"`: the baseline, [quantileDP()] for each quantile with `eps / m` (basic
 #'   composition), then sorted.
 #'
-#' The accountant is charged `privacy_loss_pure(eps)` once, label `"quantilesDP"`; for
-#' `"joint"`, `eps` plus a small slack (not in DPpack). `"joint"` draws its outputs exactly
+#' The accountant is charged `privacy_loss_pure(eps)` once, label `"quantilesDP"`.
+#' `"joint"` draws its outputs exactly
 #' on [quantileDP()]'s grid, and the weights of its interval selection, computed in floating
 #' point, are within a proved error of the exact ones that depends on public values only
 #' (n under `"bounded"`, at most 2^27 records under `"unbounded"`), so the release is
-#' `(eps + slack)`-DP and charges that: about 7e-10 for quartiles of 532 records at
-#' `eps = 1`, 2e-6 for a million records (the derivation: the Python module
+#' `(eps + slack)`-DP; it runs at `eps` less the slack, so it is `eps`-DP: the slack is
+#' about 7e-10 for quartiles of 532 records at `eps = 1`, 2e-6 for a million records (not
+#' in DPpack; the derivation: the Python module
 #' `dppack.quantiles`, "Floating point"). `"recursive"` and `"independent"` are exact.
 #' [noiseIntervalDP()] bounds the rank errors of each method from public values
 #' (`"joint"` needs the data's public `resolution`, e.g. 1 for whole numbers).
