@@ -14,6 +14,7 @@ re-exported here, so ``dppack.<name>`` reaches every release.
 # datasets is cheap (no pandas until a loader runs): ``dppack.datasets.load_pima()`` works
 # after a bare ``import dppack``.
 from . import accuracy_first, data_access, datasets, erm, model_selection, stats, tuning
+from . import _memory  # noqa: F401 (registers the in-memory backend: dppack._backends)
 from .accounting import BudgetAccountant, BudgetExceededError, PrivacyLoss
 from .accuracy import NoiseInterval, noiseIntervalDP
 from .accuracy_first import *  # noqa: F403 (names in accuracy_first.__all__)

@@ -47,12 +47,11 @@ import numbers
 
 import numpy as np
 
-from . import _checks, _frames, _messages, _random, accounting, data_access, rcompat
+from . import _backends, _checks, _messages, _random, accounting, data_access, rcompat
 from .accounting import PrivacyLoss
 from .data_access import (
     check_mechanism,
     check_quant,
-    check_samples,
     table_frame,
 )
 from .mechanisms import (
@@ -113,22 +112,6 @@ def _min_size(which_sensitivity, bounded_min):
     otherwise) and clamp, so they need no record. A which_sensitivity that is not valid gets
     ``bounded_min`` here and its own error later, in DPpack's order."""
     return 0 if _checks.is_one_of(which_sensitivity, ("unbounded",)) else bounded_min
-
-
-def _needs_clip(low, high, lower, upper):
-    """Whether data of range [low, high] reach outside [lower, upper]."""
-    return low < lower or high > upper
-
-
-def _clip(x, low, high, lower, upper):
-    """x clipped to [lower, upper]; x itself (no copy) when its range [low, high] is inside.
-
-    (meanDP and varDP do not materialise the clipped data: their data-access cores clip
-    block by block.)
-    """
-    if _needs_clip(low, high, lower, upper):
-        return np.clip(x, lower, upper)
-    return x
 
 
 def _noisy(true_values, eps, sensitivity, mechanism, delta, type_DP, rng):
@@ -309,67 +292,14 @@ def _sample_bounds(upper_bound, lower_bound):
     return bounds["lower.bound"], bounds["upper.bound"]
 
 
-def _summed_sample(x, lower, upper, which_sensitivity, bounded_min):
-    """(x, total, clip): the checked data (numeric, finite, at least :func:`_min_size`
-    values), the sum of the data clipped to [lower, upper], found by the same scan as their
-    range, and whether any value lies outside the bounds."""
-    minimum = _min_size(which_sensitivity, bounded_min)
-    x, low, high, total = _checks.as_finite_data(x, "x", minimum, with_sum=True,
-                                                 clip=(lower, upper))
-    return x, total, _needs_clip(low, high, lower, upper)
-
-
-class _MemorySample:
-    """The data of meanDP/varDP in memory, as the statistics read them (the same methods as
-    :class:`dppack.dask.moments.Moments`, so that one release serves both paths)."""
-
-    def __init__(self, x, lower, upper, which_sensitivity, bounded_min):
-        self.x, self.total, self.clip = _summed_sample(x, lower, upper, which_sensitivity,
-                                                       bounded_min)
-        self.lower, self.upper = lower, upper
-
-    def size(self):
-        return self.x.size
-
-    def mean_access(self):
-        return data_access.mean_access(self.x, self.lower, self.upper, clip=self.clip,
-                                       total=self.total)
-
-    def var_access(self):
-        return data_access.var_access(self.x, self.lower, self.upper, clip=self.clip,
-                                      total=self.total)
-
-    def centred_moments(self, squares=True):
-        return data_access.centred_moments(self.x, self.lower, self.upper, clip=self.clip,
-                                           squares=squares)
-
-
-class _MemoryPair:
-    """x1 and x2 of covDP in memory, checked and clipped, as covDP reads them (the methods of
-    :class:`dppack.dask.moments.Pair`)."""
-
-    def __init__(self, x1, x2, bounds):
-        self.x1, self.x2, self.bounds = x1, x2, bounds
-
-    def cov_access(self):
-        return data_access.cov_access(self.x1, self.x2, *self.bounds)
-
-    def centred_cross_moments(self):
-        return data_access.centred_cross_moments(self.x1, self.x2, *self.bounds)
-
-
 def _moment_source(x, lower, upper, which_sensitivity, bounded_min):
     """The data of meanDP (``bounded_min`` 1) or varDP/sdDP (2), checked as far as they can be
-    without reading them: in memory (:class:`_MemorySample`: all the data checks, and the
-    clipped sum from the range scan), or on Dask (the dtype and, for known chunks, the size;
-    the one pass, with the other checks, when the release first asks for a statistic:
-    ``dppack.dask.moments``)."""
-    if not _frames.is_dask(x):
-        return _MemorySample(x, lower, upper, which_sensitivity, bounded_min)
-    from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-    return moments.Sample(x, "x", lower, upper, which_sensitivity,
-                          _min_size(which_sensitivity, bounded_min), variance=bounded_min == 2)
+    without reading them, by their backend: in memory all the data checks, and the clipped
+    sum from the range scan; on Dask the dtype and, for known chunks, the size (the one pass,
+    with the other checks, when the release first asks for a statistic)."""
+    return _backends.backend_for(x).sample(x, lower, upper, which_sensitivity,
+                                           _min_size(which_sensitivity, bounded_min),
+                                           variance=bounded_min == 2)
 
 
 def _clamp(value, low, high):
@@ -812,16 +742,8 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
     """
     bill = _charge(accountant, "covDP", eps, delta, mechanism, which_sensitivity)
     bounds = (lower_bound1, upper_bound1, lower_bound2, upper_bound2)
-    if _frames.is_dask(x1) or _frames.is_dask(x2):
-        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-        bounds = data_access.cov_bounds(x1, x2, *bounds)
-        pair = moments.Pair(x1, x2, bounds, which_sensitivity, _min_size(which_sensitivity, 2))
-    else:
-        first, second, bounds = data_access.cov_inputs(
-            x1, x2, *bounds, min_size=_min_size(which_sensitivity, 2),
-        )
-        pair = _MemoryPair(_clip(*first, *bounds[:2]), _clip(*second, *bounds[2:]), bounds)
+    pair, bounds = _backends.backend_for(x1, x2).pair(x1, x2, bounds, which_sensitivity,
+                                                      _min_size(which_sensitivity, 2))
     lower1, upper1, lower2, upper2 = bounds
     _check_release(which_sensitivity, mechanism, eps, delta, type_DP)
 
@@ -1112,17 +1034,11 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     xname = rcompat.xname_of(x)  # the title's name: the Series' or column's (not read)
     bill = _charge(accountant, "histogramDP", eps, delta, mechanism, which_sensitivity)
     lower, upper = _sample_bounds(upper_bound, lower_bound)
-    on_dask = _frames.is_dask(x)
-    if on_dask:  # the checks without a pass here; the pass and the others before the charge
-        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-        moments.check_sample(x, "x", _min_size(which_sensitivity, 1))
-    else:
-        x, low, high = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1))
+    # The checks without a pass here (in memory all of them, and the clipping); on Dask the
+    # pass and the others before the charge.
+    source = _backends.backend_for(x).histogram(x, lower, upper, _min_size(which_sensitivity, 1))
     normalize = _checks.check_flag(normalize, "normalize")
     allow_negative = _checks.check_flag(allow_negative, "allow.negative")
-    if not on_dask:
-        x = _clip(x, low, high, lower, upper)
     _check_which(which_sensitivity)
     check_mechanism(mechanism)
 
@@ -1149,23 +1065,15 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
         # The fuzz depends on the breaks only; R's uses the data's range for <= 3 breaks.
         return rcompat.fuzz(breaks_, breaks_[-1] - breaks_[0])
 
-    if on_dask:
-        # One pass: n, the checks, and the counts of the breaks known before it (given
-        # breaks, or the rule's for the public n of known chunks); see histogramDP's Notes.
-        source = moments.Histogram(x, lower, upper)
-        known = [fixed] if fixed is not None else []
-        if fixed is None and which_sensitivity != "unbounded" and source.size is not None:
-            known = [rule_breaks(source.size, 4)]
-        source.run("x", _min_size(which_sensitivity, 1),
-                   [(breaks_, fuzz(breaks_)) for breaks_, _ in known])
-        size, count = source.size, source.counts
-    else:
-        values = x.reshape(-1)
-        xmin, xmax = float(np.clip(low, lower, upper)), float(np.clip(high, lower, upper))
-        size = values.size
-
-        def count(breaks_, diddle):
-            return rcompat.cell_counts(values, breaks_, diddle, xmin, xmax)
+    # On Dask one pass: n, the checks, and the counts of the breaks known before it (given
+    # breaks, or the rule's for the public n of known chunks); see histogramDP's Notes. In
+    # memory n is known and the counts are counted when asked.
+    known = [fixed] if fixed is not None else []
+    if fixed is None and which_sensitivity != "unbounded" and source.size is not None:
+        known = [rule_breaks(source.size, 4)]
+    source.run("x", _min_size(which_sensitivity, 1),
+               [(breaks_, fuzz(breaks_)) for breaks_, _ in known])
+    size, count = source.size, source.counts
 
     rng = _random.as_generator(random_state)
     loss = bill.spend()
@@ -1555,46 +1463,13 @@ def _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine):
     return draw
 
 
-class _MemoryPooled:
-    """The samples of pooledVarDP (``columns`` None) or pooledCovDP (2) in memory, checked
-    and clipped, as the statistics read them (the methods of
-    :class:`dppack.dask.moments.Pooled`). ``bounds`` (L, U) or (L1, U1, L2, U2)."""
-
-    def __init__(self, samples, bounds, min_size, columns=None):
-        arrays, lows, highs = check_samples(samples, columns=columns, min_size=min_size)
-        lower, upper = np.array(bounds[0::2]), np.array(bounds[1::2])  # per column
-        self.arrays = [
-            np.clip(a, lower, upper) if np.any(lo < lower) or np.any(hi > upper) else a
-            for a, lo, hi in zip(arrays, lows, highs)
-        ]
-        self.bounds, self.columns = bounds, columns
-
-    def sizes(self):
-        return [a.shape[0] for a in self.arrays]
-
-    def pooled_var_access(self, approx_n_max):
-        return data_access.pooled_var_access(self.arrays, *self.bounds, approx_n_max)
-
-    def pooled_cov_access(self, approx_n_max):
-        return data_access.pooled_cov_access(self.arrays, *self.bounds, approx_n_max)
-
-    def centred_rows(self):
-        if self.columns is None:
-            return [data_access.centred_moments(a, *self.bounds) for a in self.arrays]
-        return [data_access.centred_cross_moments(a[:, 0], a[:, 1], *self.bounds)
-                for a in self.arrays]
-
-
 def _pooled_source(samples, bounds, which_sensitivity, columns=None):
-    """The samples of a pooled statistic, checked as far as they can be without a pass:
-    :class:`_MemoryPooled`, or on Dask (any sample a Dask collection)
-    ``dppack.dask.moments.Pooled`` (one pass for all the samples, on first use)."""
+    """The samples of a pooled statistic, checked as far as they can be without a pass, by
+    their backend: in memory checked and clipped, on Dask (any sample a Dask collection) one
+    pass for all the samples, on first use."""
     min_size = _min_size(which_sensitivity, 2)
-    if not any(_frames.is_dask(sample) for sample in samples):
-        return _MemoryPooled(samples, bounds, min_size, columns)
-    from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-    return moments.Pooled(samples, bounds, which_sensitivity, min_size, columns)
+    return _backends.backend_for(*samples).pooled(samples, bounds, which_sensitivity, min_size,
+                                                  columns)
 
 
 def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bounded",
@@ -2005,21 +1880,30 @@ def _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mec
                  random_state, bill, resolution=None):
     lower, upper = _sample_bounds(upper_bound, lower_bound)
     lattice = check_resolution(resolution, lower, upper)  # public: before the data
-    if _frames.is_dask(x):
-        return _dask_quantile(x, quant, eps, lower, upper, which_sensitivity, mechanism,
-                              random_state, bill, lattice)
-    x, _, _ = _checks.as_finite_data(x, "x", _min_size(which_sensitivity, 1))
+    # The checks that need no pass (in memory, all of them) come first, in the in-memory
+    # order; then the arguments (quant ... eps, random_state), so that a wrong argument costs
+    # no pass over Dask data; then the counts (on Dask one pass, and the size and finiteness
+    # checks it allows); then the charge and the draw.
+    source = _backends.backend_for(x).quantile_source(x, "x", _min_size(which_sensitivity, 1))
     # DPpack clips x here; the release clips the records it uses, which gives the same result
     # without a copy of the data.
     quant, eps, rng = _quantile_arguments(quant, eps, which_sensitivity, mechanism,
                                           random_state, stacklevel=5)
     sensitivity = quantile_sensitivity(quant, which_sensitivity)
+    if lattice is not None:  # the data's positions among the candidates, counted
+        counts = source.lattice_counts(lattice)
+        bill.spend()
+        return _lattice_quantile(*counts, quant, eps, lattice, rng, sensitivity)
+    j, first, last = _quantile_grid(lower, upper)
+    records = source.records(j, first, last)
     bill.spend()
-    if lattice is not None:
-        return _lattice_quantile(*lattice_counts(x.ravel(order="K"), lattice), quant, eps,
-                                 lattice, rng, sensitivity)
-    return _exact_quantile(x.ravel(order="K"), quant, eps, lower, upper, rng,
-                           sensitivity=sensitivity)
+    try:  # the in-memory algorithm on the records (on Dask counted per cell): the same draws
+        return _exact_quantile(records, quant, eps, lower, upper, rng, sensitivity=sensitivity)
+    except _backends.WindowTooWide:  # raised before any draw; the same law from the runs
+        ranks, widths, starts = records.runs()
+        utilities = data_access.rank_utility(ranks, records.size, quant)
+        i, offset = _random.exponential_interval(utilities, widths, eps, sensitivity, rng)
+        return math.ldexp(float(int(starts[i]) + offset), j)
 
 
 def quantile_sensitivity(quant, which_sensitivity="bounded"):
@@ -2087,39 +1971,6 @@ def _quantile_arguments(quant, eps, which_sensitivity, mechanism, random_state, 
     # The exponential mechanism's own eps check (same text, last, as in DPpack).
     eps = _checks.check_finite_budget(eps, "eps")
     return quant, eps, _random.as_generator(random_state)
-
-
-def _dask_quantile(x, quant, eps, lower, upper, which_sensitivity, mechanism, random_state,
-                   bill, lattice=None):
-    """quantileDP on Dask data (see quantileDP's Notes, "Dask"): the in-memory release on
-    the records counted per cell by one pass (``dppack.dask.quantiles``).
-
-    The checks that need no pass (bounds, numeric dtypes, the size when the chunks are known)
-    come first, in the in-memory order; then the arguments (quant ... eps, random_state), so
-    that a wrong argument costs no pass over the data; then the pass, and the size and
-    finiteness checks it allows; then the charge and the draw."""
-    from .dask import moments, quantiles  # noqa: PLC0415 - Dask only when Dask data come
-
-    moments.check_sample(x, "x", _min_size(which_sensitivity, 1))
-    quant, eps, rng = _quantile_arguments(quant, eps, which_sensitivity, mechanism,
-                                          random_state, stacklevel=6)
-    sensitivity = quantile_sensitivity(quant, which_sensitivity)
-    if lattice is not None:  # one pass: the data's positions among the candidates, counted
-        counts = quantiles.lattice_counts(x, lattice, "x", _min_size(which_sensitivity, 1))
-        bill.spend()
-        return _lattice_quantile(*counts, quant, eps, lattice, rng, sensitivity)
-    j, first, last = _quantile_grid(lower, upper)
-    cells = quantiles.Cells(j, first, last, quantiles.cell_shift(first, last))
-    occupied, counts = quantiles.cell_counts(x, cells, "x", _min_size(which_sensitivity, 1))
-    bill.spend()
-    try:  # the in-memory algorithm on the counted records: the same draws
-        return _exact_quantile(quantiles.CountedRecords(cells.points(occupied), counts),
-                               quant, eps, lower, upper, rng, sensitivity=sensitivity)
-    except quantiles.WindowTooWide:  # raised before any draw; the same law from the runs
-        ranks, widths, starts = cells.runs(occupied, counts)
-        utilities = data_access.rank_utility(ranks, int(counts.sum()), quant)
-        i, offset = _random.exponential_interval(utilities, widths, eps, sensitivity, rng)
-        return math.ldexp(float(int(starts[i]) + offset), j)
 
 
 # A window is accepted when each union of intervals beyond it has at most e^-_MARGIN of the

@@ -77,7 +77,7 @@ import dask
 import dask.array as da
 import numpy as np
 
-from .. import _checks, _frames, _messages
+from .. import _backends, _checks, _frames, _messages
 from ..erm import design as _design
 from ..erm.kst import GramStatistics
 from ..erm.losses import EmpiricalRisk
@@ -161,7 +161,7 @@ def as_matrix(X):
 
 def _as_vector(value, name, X, message):
     """y or weights as a 1-d float Dask array partitioned as X (metadata checks)."""
-    if not _frames.is_dask(value):
+    if not _backends.is_dask(value):
         vector = _checks.as_numeric_array(value, message).reshape(-1)
         rows = X.chunks[0]
         if any(np.isnan(rows)):
@@ -346,7 +346,7 @@ class DaskData:
     def __init__(self, X, y, weights=None):
         import dask.dataframe as dd
 
-        if not _frames.is_dask(X):
+        if not _backends.is_dask(X):
             raise TypeError(DASK_X_MESSAGE)
         self.frame, self.passes = None, 0
         if isinstance(X, (dd.DataFrame, dd.Series)):
@@ -796,7 +796,7 @@ def binary_labels(y):
     import dask.dataframe as dd
     import pandas as pd
 
-    if not _frames.is_dask(y):
+    if not _backends.is_dask(y):
         return y
     if isinstance(y, dd.DataFrame) and len(y.columns) == 1:
         y = y[y.columns[0]]

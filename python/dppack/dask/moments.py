@@ -39,7 +39,7 @@ import math
 import dask
 import numpy as np
 
-from .. import _checks, _frames, data_access, rcompat
+from .. import _backends, _checks, _frames, data_access, rcompat
 
 __all__ = []
 
@@ -344,7 +344,7 @@ class Pair(Moments):
 def _dask_vector(x, name):
     """A variable of covDP as a Dask collection: an in-memory one (beside a Dask one) wrapped
     after the in-memory numeric check; a Dask one refused if not numeric."""
-    if not _frames.is_dask(x):
+    if not _backends.is_dask(x):
         return as_dask(x, f"{name} must be numeric.").reshape(-1)
     if not _frames.dask_numeric(x):
         raise ValueError(f"{name} must be numeric.")
@@ -435,7 +435,7 @@ def check_samples(samples, columns=None, min_size=2):
         shape_message = "Every sample must be a numeric matrix with two columns."
     checked = []
     for sample in samples:
-        if not _frames.is_dask(sample):
+        if not _backends.is_dask(sample):
             sample = as_dask(sample, shape_message)
         if not _frames.dask_numeric(sample):
             raise ValueError(shape_message)
@@ -586,7 +586,7 @@ def factors_of(factors):
         if not factors:
             raise ValueError("nothing to tabulate")  # R's table() of no factor
         return factors
-    if not all(_frames.is_dask(f) for f in factors):
+    if not all(_backends.is_dask(f) for f in factors):
         raise TypeError(
             "Factors on Dask must all be Dask collections, partitioned alike (e.g. columns "
             "of one Dask DataFrame)."

@@ -35,7 +35,7 @@ import math
 import dask
 import numpy as np
 
-from .. import _checks, _frames
+from .. import _backends, _checks, _frames
 from .moments import blocks, check_sample
 
 __all__ = []
@@ -52,8 +52,9 @@ _FAN_IN = 8
 EXPAND_LIMIT = 2 ** 22
 
 
-class WindowTooWide(Exception):
-    """The in-memory window needs more than EXPAND_LIMIT records (raised before any draw)."""
+# The in-memory window needs more than EXPAND_LIMIT records (raised before any draw); the
+# backend layer's exception, so that the release catches it without importing Dask.
+WindowTooWide = _backends.WindowTooWide
 
 
 def cell_shift(first, last):
