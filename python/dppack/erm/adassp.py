@@ -54,7 +54,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _random, accounting, mechanisms
 from .._repr import model_repr
 from .cms import fit_loss, refuse_infinite_eps, spend_fit
 from .design import (
@@ -452,8 +452,6 @@ def _sqrt_up(value):
 def _release(parts, eps, delta, rng):
     """Noise on each part at eps / q (and delta / q): the released values by name, the
     sensitivities used, and the standard deviation of one entry's noise per part."""
-    from .. import mechanisms  # the Gaussian calibration (imported on use)
-
     q = len(parts)
     released, sensitivities, sd = {}, {}, {}
     eps_part = eps / q
