@@ -41,6 +41,15 @@ __all__ = [
 MECHANISMS = ("Laplace", "Gaussian", "analytic")
 MECHANISM_MESSAGE = "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'}."
 QUANT_MESSAGE = "quant must be between 0 and 1."
+# The data checks of the pooled statistics and of covDP, in memory and on Dask
+# (dppack.dask.moments): (vector, two-column matrix) where the two differ.
+SAMPLES_MESSAGE = "At least one sample is required."
+SAMPLE_SHAPE_MESSAGES = ("Every sample must be a numeric vector.",
+                         "Every sample must be a numeric matrix with two columns.")
+SAMPLE_SIZE_MESSAGES = ("Every sample must contain at least two values.",
+                        "Every sample must contain at least two rows.")
+SAMPLES_FINITE_MESSAGE = "Samples must be finite (no NA, NaN or Inf)."
+SAME_LENGTH_MESSAGE = "x1 and x2 must have the same length."
 
 
 def check_mechanism(mechanism):
@@ -71,13 +80,9 @@ def check_samples(samples, columns=None, min_size=2):
     """
     samples = list(samples)
     if not samples:
-        raise _messages.value_error("At least one sample is required.")
-    if columns is None:
-        shape_message = "Every sample must be a numeric vector."
-        size_message = "Every sample must contain at least two values."
-    else:
-        shape_message = "Every sample must be a numeric matrix with two columns."
-        size_message = "Every sample must contain at least two rows."
+        raise _messages.value_error(SAMPLES_MESSAGE)
+    shape_message = SAMPLE_SHAPE_MESSAGES[columns is not None]
+    size_message = SAMPLE_SIZE_MESSAGES[columns is not None]
     arrays, lows, highs = [], [], []
     for sample in samples:
         array = _checks.as_numeric_array(sample, shape_message)
@@ -96,7 +101,7 @@ def check_samples(samples, columns=None, min_size=2):
         else:
             low, high = array.min(axis=0), array.max(axis=0)
         if array.size and not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
-            raise _messages.value_error("Samples must be finite (no NA, NaN or Inf).")
+            raise _messages.value_error(SAMPLES_FINITE_MESSAGE)
         arrays.append(array)
         lows.append(low)
         highs.append(high)
@@ -850,7 +855,7 @@ def cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, m
     x1 = _checks.as_numeric_array(x1, "x1 must be numeric.").reshape(-1)
     x2 = _checks.as_numeric_array(x2, "x2 must be numeric.").reshape(-1)
     if x1.size != x2.size:
-        raise _messages.value_error("x1 and x2 must have the same length.")
+        raise _messages.value_error(SAME_LENGTH_MESSAGE)
     x1, low1, high1 = _checks.as_finite_data(x1, "x1", min_size)
     x2, low2, high2 = _checks.as_finite_data(x2, "x2", min_size)
     return (x1, low1, high1), (x2, low2, high2), ordered

@@ -40,6 +40,13 @@ import dask
 import numpy as np
 
 from .. import _backends, _checks, _frames, data_access, rcompat
+from ..data_access import (
+    SAME_LENGTH_MESSAGE,
+    SAMPLE_SHAPE_MESSAGES,
+    SAMPLE_SIZE_MESSAGES,
+    SAMPLES_FINITE_MESSAGE,
+    SAMPLES_MESSAGE,
+)
 
 __all__ = []
 
@@ -93,7 +100,7 @@ def paired_blocks(x1, x2):
     sizes = known_size(x1), known_size(x2)
     if None not in sizes:
         if sizes[0] != sizes[1]:
-            raise ValueError("x1 and x2 must have the same length.")
+            raise ValueError(SAME_LENGTH_MESSAGE)
         x2 = x2.rechunk(x1.chunks)
     first, second = blocks(x1), blocks(x2)
     if len(first) != len(second):
@@ -237,7 +244,7 @@ class Moments:
         if not result["same_length"]:
             if result["lengths"][0] == result["lengths"][1]:
                 raise ValueError(MISALIGNED)
-            raise ValueError("x1 and x2 must have the same length.")
+            raise ValueError(SAME_LENGTH_MESSAGE)
         for column, name in enumerate(names):
             _checks.check_data_size(result["n"], name, min_size, size_message)
             if finite_message is not None:
@@ -374,7 +381,7 @@ class Pooled:
             for statistic in self.samples:
                 statistic.check(["sample"] * statistic.columns, self.min_size,
                                 size_message=_sample_size_message(self.columns),
-                                finite_message="Samples must be finite (no NA, NaN or Inf).")
+                                finite_message=SAMPLES_FINITE_MESSAGE)
             self._done = True
         return [s.result() for s in self.samples]
 
@@ -428,11 +435,8 @@ def check_samples(samples, columns=None, min_size=2):
     collections (in-memory ones wrapped)."""
     samples = list(samples)
     if not samples:
-        raise ValueError("At least one sample is required.")
-    if columns is None:
-        shape_message = "Every sample must be a numeric vector."
-    else:
-        shape_message = "Every sample must be a numeric matrix with two columns."
+        raise ValueError(SAMPLES_MESSAGE)
+    shape_message = SAMPLE_SHAPE_MESSAGES[columns is not None]
     checked = []
     for sample in samples:
         if not _backends.is_dask(sample):
@@ -459,9 +463,7 @@ def _width(sample):
 
 
 def _sample_size_message(columns):
-    if columns is None:
-        return "Every sample must contain at least two values."
-    return "Every sample must contain at least two rows."
+    return SAMPLE_SIZE_MESSAGES[columns is not None]
 
 
 # --------------------------------------------------------------------------------------------
