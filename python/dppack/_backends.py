@@ -48,17 +48,25 @@ class WindowTooWide(Exception):
     a backend's records before any draw; the release then draws from the runs)."""
 
 
-class Backend:
-    """The interface every backend implements (the methods the core calls).
+#: The methods every backend implements, with one signature (a test compares them): the
+#: sources of the statistics, DPpack's data access, the models' designs and predictions.
+PROTOCOL = (
+    "sample", "pair", "pooled", "histogram", "quantile_source", "table_factors",
+    "mean_access", "var_access", "cov_access", "hist", "pooled_var_access",
+    "pooled_cov_access",
+    "margin_design", "kernel_design", "regression_design", "adassp_statistics",
+    "unit_weights", "predict",
+    "refuse",
+)
 
-    Statistics (:mod:`dppack.stats`, :mod:`dppack.data_access`): ``sample``, ``pair``,
-    ``pooled``, ``histogram``, ``quantile_source``, ``table_factors``, and the data-access
-    functions ``mean_access``, ``var_access``, ``cov_access``, ``histogram_access``,
-    ``pooled_var_access``, ``pooled_cov_access``. Models (:mod:`dppack.erm`):
-    ``margin_design``, ``kernel_design``, ``regression_design``, ``adassp_statistics``,
-    ``unit_weights``, ``predict``. Each method's contract is written on the in-memory
-    backend (:class:`dppack._memory.MemoryBackend`); the Dask backend gives the same values
-    from its passes.
+
+class Backend:
+    """The interface every backend implements: the methods of :data:`PROTOCOL`, which the
+    core calls (:mod:`dppack.stats` and :mod:`dppack.data_access` the statistics' sources and
+    data access, :mod:`dppack.erm` the designs, statistics and predictions of the models).
+    Each method's contract is written on the in-memory backend
+    (:class:`dppack._memory.MemoryBackend`); the Dask backend gives the same values from its
+    passes.
     """
 
     name = MEMORY
