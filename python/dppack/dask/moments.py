@@ -39,7 +39,8 @@ import math
 import dask
 import numpy as np
 
-from .. import _backends, _checks, _frames, data_access, rcompat
+from .. import _backends, _checks, data_access, rcompat
+from . import frames
 from ..data_access import (
     SAME_LENGTH_MESSAGE,
     SAMPLE_SHAPE_MESSAGES,
@@ -86,7 +87,7 @@ def blocks(x, columns=None):
 def _pair(first, second):
     """Two aligned blocks of x1 and x2 as one (rows, 2) array; if their lengths differ, the
     two lengths (a tuple)."""
-    first, second = _frames.block_floats(first), _frames.block_floats(second)
+    first, second = frames.block_floats(first), frames.block_floats(second)
     if first.size != second.size:
         return first.size, second.size
     return np.column_stack([first, second])
@@ -143,7 +144,7 @@ def _block_moments(block, lower, upper, needs, columns, bound_lower, bound_upper
     if isinstance(block, tuple):  # x1 and x2 of different lengths here
         out["same_length"], out["lengths"] = False, np.array(block, dtype=np.int64)
         return out
-    values = _frames.block_floats(block, columns)
+    values = frames.block_floats(block, columns)
     if columns == 1:
         values = values.reshape(-1, 1)
     rows = values.shape[0]
@@ -353,7 +354,7 @@ def _dask_vector(x, name):
     after the in-memory numeric check; a Dask one refused if not numeric."""
     if not _backends.is_dask(x):
         return as_dask(x, f"{name} must be numeric.").reshape(-1)
-    if not _frames.dask_numeric(x):
+    if not frames.dask_numeric(x):
         raise ValueError(f"{name} must be numeric.")
     return x.reshape(-1) if hasattr(x, "chunks") else x
 
@@ -413,7 +414,7 @@ class Pooled:
 def check_sample(x, name, min_size):
     """The in-memory data checks that need no pass, at their in-memory position: numeric
     dtypes ("<name> must be numeric."), then the size if the chunks are known."""
-    if not _frames.dask_numeric(x):
+    if not frames.dask_numeric(x):
         raise ValueError(f"{name} must be numeric.")
     size = known_size(x)
     if size is not None:
@@ -441,7 +442,7 @@ def check_samples(samples, columns=None, min_size=2):
     for sample in samples:
         if not _backends.is_dask(sample):
             sample = as_dask(sample, shape_message)
-        if not _frames.dask_numeric(sample):
+        if not frames.dask_numeric(sample):
             raise ValueError(shape_message)
         ndim = len(np.shape(sample))
         if columns is None and ndim > 1:
@@ -474,7 +475,7 @@ def _sample_size_message(columns):
 def _block_histogram(block, lower, upper, cells):
     """(n, finite, low, high, counts per breaks of ``cells``) of one block clipped to [lower,
     upper] (low and high its clipped range); ``cells`` is a tuple of (breaks, diddle)."""
-    values = _frames.block_floats(block)
+    values = frames.block_floats(block)
     counts = [np.zeros(breaks.size - 1, dtype=np.int64) for breaks, _ in cells]
     if not values.size:
         return 0, True, math.inf, -math.inf, counts
