@@ -45,9 +45,10 @@ OVERSIZED = frozenset({
 })
 
 # Docstring lines per code line of the whole package (1.4287), measured after accuracy.py and
-# accounting.py became packages (1.47 when issue 27 was filed). Lower it as docstrings are
+# accounting.py became packages (1.47 when issue 27 was filed); 1.409 with the data backends
+# (dppack._backends, dppack._memory, dppack.dask.backend). Lower it as docstrings are
 # trimmed and derivations move to docs/python/guide; never raise it. Target: 1.0.
-RATIO_CEILING = 1.43
+RATIO_CEILING = 1.41
 RATIO_SLACK = 0.02
 RATIO_TARGET = 1.0
 
