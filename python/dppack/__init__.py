@@ -11,9 +11,13 @@ its own subpackage: :mod:`dppack.confidence_intervals`, :mod:`dppack.model_selec
 re-exported here, so ``dppack.<name>`` reaches every release.
 """
 
+import sys as _sys
+
 # datasets is cheap (no pandas until a loader runs): ``dppack.datasets.load_pima()`` works
 # after a bare ``import dppack``.
 from . import accuracy_first, data_access, datasets, erm, model_selection, stats, tuning
+from . import _memory  # noqa: F401 (registers the in-memory backend: dppack._backends)
+from . import _messages
 from .accounting import BudgetAccountant, BudgetExceededError, PrivacyLoss
 from .accuracy import NoiseInterval, noiseIntervalDP
 from .accuracy_first import *  # noqa: F403 (names in accuracy_first.__all__)
@@ -63,3 +67,5 @@ __all__ = [
     # sufficient-statistics perturbation with an adaptive ridge (Wang 2018)
     "LinearRegressionAdaSSP",
 ]
+
+_messages.register_public_api(_sys.modules[__name__])  # the names its messages spell

@@ -2,21 +2,19 @@
 become what the core computes on.
 
 In-memory inputs (NumPy, pandas, polars, pyarrow, Python sequences) become NumPy arrays here
-and nowhere else. Dask collections are never converted: they are recognised here
-(:func:`is_dask`) and routed to :mod:`dppack.dask`, which computes each release from mergeable
+and nowhere else. Dask collections are never converted: the core reaches them through their
+backend (:func:`dppack._backends.backend_for`), which computes each release from mergeable
 sufficient statistics; a function that cannot run on Dask refuses them
-(:func:`refuse_dask`). polars, pyarrow and Dask are optional: each is recognised by the module
-its type comes from, so nothing here imports a library the caller has not already used.
+(:func:`refuse_dask`, the backend's refusal). polars, pyarrow and Dask are optional: each is
+recognised by the module its type comes from, so nothing here imports a library the caller
+has not already used.
 
-* kinds: :func:`is_dask`, :func:`is_pandas`, :func:`is_polars`, :func:`is_pyarrow`;
+* kinds: :func:`is_pandas`, :func:`is_polars`, :func:`is_pyarrow`, :func:`is_named_frame`;
 * numbers: :func:`as_numeric_array` (the numeric check of every data argument),
   :func:`to_numpy` (any values, unchecked), :func:`shape`;
 * frames: :func:`column_names`, :func:`take_rows`, :func:`element`, :func:`series_name`;
 * factors: :func:`declares_levels`, :func:`as_factor`;
-* Dask where it cannot run: :func:`refuse_dask`;
-* Dask blocks (for :mod:`dppack.dask`): :func:`dask_numeric` (the numeric check, from the
-  metadata) and :func:`block_floats` (one partition or chunk as floats, not copied when it
-  holds float64 already).
+* Dask where it cannot run: :func:`refuse_dask` (Dask blocks and dtypes: ``dppack.dask.frames``).
 
 The polars and pyarrow side goes through narwhals (``narwhals.from_native``), one API over
 both. A pyarrow ``Array`` becomes a one-chunk ``ChunkedArray`` and a ``RecordBatch`` a
@@ -36,19 +34,16 @@ strings are, as for any other data.
 
 import numpy as np
 
-from . import _messages
+from . import _backends, _messages
 
 __all__ = [
-    "DASK_MESSAGE",
     "as_factor",
     "as_numeric_array",
-    "block_floats",
     "column_names",
-    "dask_numeric",
     "declares_levels",
     "element",
     "factor_columns",
-    "is_dask",
+    "is_named_frame",
     "is_pandas",
     "is_polars",
     "is_pyarrow",
@@ -59,12 +54,6 @@ __all__ = [
     "to_numpy",
 ]
 
-# Written for R, whose users meet Dask data as a dppack_dataset; a Python caller reads "does
-# not run on Dask data: compute it into memory (x.compute()) ... (see dppack.dask)." (_messages)
-DASK_MESSAGE = (
-    "{name} does not run on Dask data (a dppack_dataset's columns): read them into memory if "
-    "they fit, or use a statistic or model that runs on Dask (see ?dppack_dataset)."
-)
 LAZY_MESSAGE = (
     "A LazyFrame is a query, not data: collect it first (lazy_frame.collect()). "
     "For data beyond memory, use Dask (see dppack.dask)."
@@ -74,35 +63,6 @@ LAZY_MESSAGE = (
 def _top_module(value):
     """The top-level package that defines ``type(value)`` ("numpy", "pandas", "dask", ...)."""
     return type(value).__module__.partition(".")[0]
-
-
-def is_dask(value):
-    """True for a Dask collection (array, DataFrame, Series), detected without importing Dask.
-
-    Parameters
-    ----------
-    value : object
-
-    Returns
-    -------
-    bool
-
-    Raises
-    ------
-    Nothing.
-
-    References
-    ----------
-    Data beyond one machine's memory; Dask's collections are defined in the
-    ``dask`` package (``dask.array``, ``dask.dataframe``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> is_dask(np.zeros(3)), is_dask([1.0, 2.0])
-    (False, False)
-    """
-    return _top_module(value) == "dask"
 
 
 def is_pandas(value):
@@ -116,51 +76,22 @@ def is_polars(value):
     return _top_module(value) == "polars"
 
 
+def is_named_frame(value):
+    """True for a pandas, polars or Dask object: their Series carry a ``name`` and their
+    DataFrames ``columns`` (read without a pass)."""
+    return _top_module(value) in ("pandas", "polars", "dask")
+
+
 def is_pyarrow(value):
     """True for a pyarrow object (Table, RecordBatch, Array, ChunkedArray), without
     importing pyarrow."""
     return _top_module(value) == "pyarrow"
 
 
-def refuse_dask(name, *values):
-    """Raise ``TypeError`` naming ``name`` if any of ``values`` is a Dask collection.
-
-    Called first thing by every public function that cannot run on Dask data (the
-    mechanisms, the tuning functions, the research methods, the scikit-learn estimators), so
-    the refusal comes before any data is touched, any noise drawn and any budget charged.
-    Dask data are never computed into memory behind the caller's back.
-
-    Parameters
-    ----------
-    name : str
-        The public function (or ``Class.method``) as the caller spells it.
-    *values : object
-        The data arguments (others may be passed too: only Dask collections matter). The
-        items of a list or tuple (samples, a dataset ``(X, y)``) are looked at too.
-
-    Returns
-    -------
-    None
-
-    Raises
-    ------
-    TypeError
-        ":data:`DASK_MESSAGE`" with ``name``.
-
-    References
-    ----------
-    A method that cannot run distributed says so with a clear error; it never computes the
-    data into memory behind the caller's back.
-
-    Examples
-    --------
-    >>> refuse_dask("confintERM", [[1.0]], [0.0]) is None
-    True
-    """
-    for value in values:
-        items = value if isinstance(value, (list, tuple)) else (value,)
-        if any(is_dask(item) for item in items):
-            raise _messages.type_error(DASK_MESSAGE.format(name=name))
+# The backend's refusal (its message lives in dppack._backends): called first thing by every
+# public function that cannot run on Dask data, before any data is touched, any noise drawn
+# and any budget charged.
+refuse_dask = _backends.refuse_dask
 
 
 def _narwhals(value):
@@ -277,8 +208,8 @@ def as_numeric_array(value, message):
     ValueError
         ``message``.
     TypeError
-        For Dask data that no Dask path took (:data:`DASK_MESSAGE`: refused, never
-        computed), and for a polars LazyFrame (:data:`LAZY_MESSAGE`).
+        For Dask data that no Dask path took (the backend's refusal: never computed), and
+        for a polars LazyFrame (:data:`LAZY_MESSAGE`).
 
     References
     ----------
@@ -295,8 +226,7 @@ def as_numeric_array(value, message):
     """
     if value is None or isinstance(value, (str, bytes, bool, np.bool_)):
         raise _messages.value_error(message)
-    if is_dask(value):
-        raise _messages.type_error(DASK_MESSAGE.format(name="This function"))
+    _backends.refuse_dask("This function", value)
     frame = None if is_pandas(value) else _narwhals(value)
     try:
         if frame is not None:
@@ -510,9 +440,9 @@ def factor_columns(factors):
 
 
 def declares_levels(x):
-    """Whether factor ``x`` declares its levels (module docstring): a pandas Categorical or
-    categorical Series, a polars Enum, or a pyarrow dictionary array; a Dask categorical
-    Series whose categories are known (in its metadata: no pass); not read.
+    """Whether in-memory factor ``x`` declares its levels (module docstring): a pandas
+    Categorical or categorical Series, a polars Enum, or a pyarrow dictionary array; not read
+    (Dask factors: their backend's ``table_factors``).
 
     Parameters
     ----------
@@ -530,8 +460,6 @@ def declares_levels(x):
     """
     if is_pandas(x):
         return str(getattr(x, "dtype", "")) == "category"
-    if is_dask(x):
-        return str(getattr(x, "dtype", "")) == "category" and bool(x.cat.known)
     if is_polars(x):
         return type(getattr(x, "dtype", None)).__name__ == "Enum"
     if is_pyarrow(x):
@@ -584,67 +512,3 @@ def as_factor(x):
     if frame.dtype == nw.Categorical:  # undeclared levels: the observed strings
         frame = frame.cast(nw.String)
     return _frame_to_numpy(frame, numeric=False)
-
-
-def dask_numeric(x):
-    """Whether a Dask array, Series or DataFrame holds real numbers, read from its dtypes (no
-    pass): integers and floats, pandas' nullable ones included; not Booleans, complex
-    numbers, dates, strings or categories (as :func:`as_numeric_array` in memory).
-
-    Parameters
-    ----------
-    x : dask.array.Array, dask.dataframe.Series or dask.dataframe.DataFrame
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> import dask.array as da
-    >>> dask_numeric(da.zeros(3)), dask_numeric(da.zeros(3, dtype=bool))
-    (True, False)
-    """
-    dtypes = getattr(x, "dtypes", None)
-    if dtypes is None or not hasattr(dtypes, "__iter__"):
-        dtypes = [x.dtype]
-    return all(getattr(dtype, "kind", "O") in "iuf" for dtype in dtypes)
-
-
-def block_floats(block, columns=None):
-    """One block of a Dask collection (a NumPy chunk, or a pandas Series or DataFrame
-    partition) as float64 values: the block's own memory when it holds float64 already (a
-    partition of float64 columns read together is one 2-d block: its values are a view),
-    else a converted copy (pandas' nullable numbers become floats, a missing value NaN).
-
-    Parameters
-    ----------
-    block : ndarray, pandas.Series or pandas.DataFrame
-    columns : int, optional
-        None: the values flat (all of them, in memory order); else an array of shape
-        (rows, ``columns``) (a 1-d block becomes its rows; a 2-d block is kept as it is).
-
-    Returns
-    -------
-    ndarray
-        Not to be written: it may be the block's memory.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> frame = pd.DataFrame({"a": [1.0, 2.0], "b": pd.array([3, None], dtype="Int64")})
-    >>> block_floats(frame, 2).tolist()
-    [[1.0, 3.0], [2.0, nan]]
-    >>> block_floats(frame["a"]).tolist()
-    [1.0, 2.0]
-    """
-    if hasattr(block, "to_numpy") and not isinstance(block, np.ndarray):
-        dtypes = block.dtypes if hasattr(block, "columns") else [block.dtype]
-        if all(dtype == np.float64 for dtype in dtypes):
-            block = block.to_numpy()
-        else:
-            block = block.to_numpy(dtype=np.float64, na_value=np.nan)
-    block = np.asarray(block, dtype=np.float64)
-    if columns is None:
-        return block.ravel(order="K")
-    return block.reshape(-1, columns) if block.ndim < 2 else block

@@ -126,9 +126,8 @@ def dotted_names():
     """
     global _TABLE
     if _TABLE is None:
-        import dppack  # the public API, complete once the package is imported
-
-        if not hasattr(dppack, "__all__"):  # a message raised while dppack is imported
+        dppack = _PUBLIC_API.get("dppack")  # the public API, complete once it is registered
+        if dppack is None:  # a message raised while dppack is imported
             return {}
         names = set()
         for public in dppack.__all__:
@@ -140,6 +139,13 @@ def dotted_names():
 
 
 _TABLE = None  # dotted_names(), built on first use
+_PUBLIC_API = {}  # "dppack": the package, registered by it once its names are all imported
+
+
+def register_public_api(package):
+    """Record ``package`` (``dppack``, at the end of its ``__init__``) as the public API whose
+    names :func:`dotted_names` spells: this module, the lowest layer, imports no other."""
+    _PUBLIC_API["dppack"] = package
 
 
 def python_spelling(text):

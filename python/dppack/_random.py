@@ -29,6 +29,8 @@ import os
 import numpy as np
 from numpy.random.bit_generator import ISpawnableSeedSequence
 
+from . import _exact
+
 __all__ = [
     "as_generator",
     "bernoulli",
@@ -396,16 +398,9 @@ def l2_laplace(d, rate, rng, size=None):
 # --------------------------------------------------------------------------------------------
 
 
-_EXACT = []
-
-
 def _exact_samplers():
-    """The module :mod:`dppack._exact`, imported on first use (keeps ``import dppack`` light)."""
-    if not _EXACT:
-        from . import _exact
-
-        _EXACT.append(_exact)
-    return _EXACT[0]
+    """The module :mod:`dppack._exact` (integer internals of the exact samplers)."""
+    return _exact
 
 
 def _fraction(x):

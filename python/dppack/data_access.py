@@ -17,14 +17,15 @@ written once (``mean_from_sums``, ``var_from_squares``, ``cov_from_products``,
 ``centred_from_sums``, ``centred_cross_from_sums``, ``pooled_var_from_squares``,
 ``pooled_cov_from_products``, ``rcompat._factor.tally``): the in-memory cores call them on their
 scans, and ``dppack.dask.moments`` on the statistics of one pass over Dask data,
-which the public functions here and in :mod:`dppack.stats` accept as well.
+which the public functions here and in :mod:`dppack.stats` accept as well: each asks the
+backend of its data (:func:`dppack._backends.backend_for`) for its value.
 """
 
 import math
 
 import numpy as np
 
-from . import _checks, _frames, _messages, rcompat
+from . import _backends, _checks, _frames, _messages
 
 __all__ = [
     "covDataAccess",
@@ -40,6 +41,15 @@ __all__ = [
 MECHANISMS = ("Laplace", "Gaussian", "analytic")
 MECHANISM_MESSAGE = "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'}."
 QUANT_MESSAGE = "quant must be between 0 and 1."
+# The data checks of the pooled statistics and of covDP, in memory and on Dask
+# (dppack.dask.moments): (vector, two-column matrix) where the two differ.
+SAMPLES_MESSAGE = "At least one sample is required."
+SAMPLE_SHAPE_MESSAGES = ("Every sample must be a numeric vector.",
+                         "Every sample must be a numeric matrix with two columns.")
+SAMPLE_SIZE_MESSAGES = ("Every sample must contain at least two values.",
+                        "Every sample must contain at least two rows.")
+SAMPLES_FINITE_MESSAGE = "Samples must be finite (no NA, NaN or Inf)."
+SAME_LENGTH_MESSAGE = "x1 and x2 must have the same length."
 
 
 def check_mechanism(mechanism):
@@ -70,13 +80,9 @@ def check_samples(samples, columns=None, min_size=2):
     """
     samples = list(samples)
     if not samples:
-        raise _messages.value_error("At least one sample is required.")
-    if columns is None:
-        shape_message = "Every sample must be a numeric vector."
-        size_message = "Every sample must contain at least two values."
-    else:
-        shape_message = "Every sample must be a numeric matrix with two columns."
-        size_message = "Every sample must contain at least two rows."
+        raise _messages.value_error(SAMPLES_MESSAGE)
+    shape_message = SAMPLE_SHAPE_MESSAGES[columns is not None]
+    size_message = SAMPLE_SIZE_MESSAGES[columns is not None]
     arrays, lows, highs = [], [], []
     for sample in samples:
         array = _checks.as_numeric_array(sample, shape_message)
@@ -95,7 +101,7 @@ def check_samples(samples, columns=None, min_size=2):
         else:
             low, high = array.min(axis=0), array.max(axis=0)
         if array.size and not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
-            raise _messages.value_error("Samples must be finite (no NA, NaN or Inf).")
+            raise _messages.value_error(SAMPLES_FINITE_MESSAGE)
         arrays.append(array)
         lows.append(low)
         highs.append(high)
@@ -465,17 +471,6 @@ def histogram_sensitivities(mechanism):
     return math.sqrt(2.0), 1.0
 
 
-def _histogram_access(x, breaks, mechanism):
-    # DPpack's histogramDP step 2: R's hist() on the data (the caller has clipped), without the
-    # density.
-    bounded, unbounded = histogram_sensitivities(mechanism)
-    return {
-        "True.Values": rcompat.hist(x.reshape(-1), breaks=breaks, xname="x"),
-        "Bounded.Sensitivities": bounded,
-        "Unbounded.Sensitivities": unbounded,
-    }
-
-
 def factor_names(factors):
     """The name of each factor for the table's dimnames: a pandas or polars Series' name, else
     None (:func:`dppack._frames.series_name`)."""
@@ -489,21 +484,7 @@ def table_factors(factors):
     :func:`rcompat.observed_cells`). Dask factors (Dask Series, or the columns of one Dask
     DataFrame) are counted by one pass of ``dppack.dask.moments.combinations``."""
     factors = _frames.factor_columns(factors)  # one data frame: its columns (R's table(df))
-    if not any(_frames.is_dask(f) for f in factors):
-        def tabulate(observed):
-            return rcompat.observed_cells(*factors) if observed else rcompat.table(*factors)
-
-        return (factors, [rcompat.has_declared_levels(f) for f in factors],
-                factor_names(factors), tabulate)
-    from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-    factors = moments.factors_of(factors)
-    declared = [_frames.declares_levels(f) for f in factors]
-
-    def tabulate_dask(observed):
-        return moments.combinations(factors, declared, observed)
-
-    return factors, declared, moments.factor_names(factors), tabulate_dask
+    return _backends.backend_for(*factors).table_factors(factors)
 
 
 def table_frame(cells, levels, names):
@@ -755,13 +736,8 @@ def meanDataAccess(x, lower_bound, upper_bound):
     (2.5, 2.5)
     """
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
-    if _frames.is_dask(x):
-        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-        return moments.Sample(x, "x", bounds["lower.bound"], bounds["upper.bound"], "bounded",
-                              1, clip=False).mean_access()
-    x, _, _ = _checks.as_finite_data(x, "x")
-    return mean_access(x, bounds["lower.bound"], bounds["upper.bound"])
+    return _backends.backend_for(x).mean_access(x, bounds["lower.bound"],
+                                                bounds["upper.bound"])
 
 
 def varDataAccess(x, lower_bound, upper_bound):
@@ -797,13 +773,7 @@ def varDataAccess(x, lower_bound, upper_bound):
     """
     _checks.check_vector(x, "x")
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
-    if _frames.is_dask(x):
-        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-        return moments.Sample(x, "x", bounds["lower.bound"], bounds["upper.bound"], "bounded",
-                              2, variance=True, clip=False).var_access()
-    x, _, _ = _checks.as_finite_data(x, "x", min_size=2)
-    return var_access(x.reshape(-1), bounds["lower.bound"], bounds["upper.bound"])
+    return _backends.backend_for(x).var_access(x, bounds["lower.bound"], bounds["upper.bound"])
 
 
 def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
@@ -838,15 +808,9 @@ def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
     >>> round(float(out["True.Values"]), 6), float(out["Sensitivity"])  # 10 * 10 / 4
     (3.666667, 25.0)
     """
-    if _frames.is_dask(x1) or _frames.is_dask(x2):
-        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-        bounds = cov_bounds(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2)
-        return moments.Pair(x1, x2, bounds, "bounded", 2, clip=False).cov_access()
-    first, second, bounds = cov_inputs(
-        x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
+    return _backends.backend_for(x1, x2).cov_access(
+        x1, x2, (lower_bound1, upper_bound1, lower_bound2, upper_bound2)
     )
-    return cov_access(first[0], second[0], *bounds)
 
 
 def cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, min_size=2):
@@ -891,7 +855,7 @@ def cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, m
     x1 = _checks.as_numeric_array(x1, "x1 must be numeric.").reshape(-1)
     x2 = _checks.as_numeric_array(x2, "x2 must be numeric.").reshape(-1)
     if x1.size != x2.size:
-        raise _messages.value_error("x1 and x2 must have the same length.")
+        raise _messages.value_error(SAME_LENGTH_MESSAGE)
     x1, low1, high1 = _checks.as_finite_data(x1, "x1", min_size)
     x2, low2, high2 = _checks.as_finite_data(x2, "x2", min_size)
     return (x1, low1, high1), (x2, low2, high2), ordered
@@ -961,14 +925,11 @@ def histogramDataAccess(x, breaks, mechanism):
     (2.0, 1.0)
     """
     check_mechanism(mechanism)
-    if _frames.is_dask(x):
-        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-        bounded, unbounded = histogram_sensitivities(mechanism)
-        return {"True.Values": moments.hist(x, breaks), "Bounded.Sensitivities": bounded,
-                "Unbounded.Sensitivities": unbounded}
-    x, _, _ = _checks.as_finite_data(x, "x")
-    return _histogram_access(x, breaks, mechanism)
+    # DPpack's histogramDP step 2: R's hist() on the data, without the density.
+    histogram = _backends.backend_for(x).hist(x, breaks)
+    bounded, unbounded = histogram_sensitivities(mechanism)
+    return {"True.Values": histogram, "Bounded.Sensitivities": bounded,
+            "Unbounded.Sensitivities": unbounded}
 
 
 def tableDataAccess(*factors, mechanism="Laplace"):
@@ -1064,13 +1025,9 @@ def pooledVarDataAccess(samples, lower_bound, upper_bound, approx_n_max):
     """
     bounds = _checks.check_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
-    if any(_frames.is_dask(sample) for sample in samples):
-        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-        return moments.Pooled(samples, (bounds["lower.bound"], bounds["upper.bound"]),
-                              "bounded", 2, clip=False).pooled_var_access(approx_n_max)
-    arrays, _, _ = check_samples(samples)
-    return pooled_var_access(arrays, bounds["lower.bound"], bounds["upper.bound"], approx_n_max)
+    return _backends.backend_for(*samples).pooled_var_access(
+        samples, (bounds["lower.bound"], bounds["upper.bound"]), approx_n_max
+    )
 
 
 def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
@@ -1119,20 +1076,9 @@ def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper
         ("upper.bound2", upper_bound2),
     )
     approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
-    if any(_frames.is_dask(sample) for sample in samples):
-        from .dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-        ordered = (bounds["lower.bound1"], bounds["upper.bound1"], bounds["lower.bound2"],
-                   bounds["upper.bound2"])
-        return moments.Pooled(samples, ordered, "bounded", 2, columns=2,
-                              clip=False).pooled_cov_access(approx_n_max)
-    arrays, _, _ = check_samples(samples, columns=2)
-    return pooled_cov_access(
-        arrays,
-        bounds["lower.bound1"], bounds["upper.bound1"],
-        bounds["lower.bound2"], bounds["upper.bound2"],
-        approx_n_max,
-    )
+    ordered = (bounds["lower.bound1"], bounds["upper.bound1"], bounds["lower.bound2"],
+               bounds["upper.bound2"])
+    return _backends.backend_for(*samples).pooled_cov_access(samples, ordered, approx_n_max)
 
 
 def quantileDataAccess(x, quant, lower_bound, upper_bound):

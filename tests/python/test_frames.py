@@ -29,7 +29,7 @@ pl = pytest.importorskip("polars")
 pa = pytest.importorskip("pyarrow")
 
 import dppack  # noqa: E402
-from dppack import _checks, _frames, rcompat  # noqa: E402
+from dppack import _backends, _checks, _frames, rcompat  # noqa: E402
 
 KINDS = ["pandas", "polars", "pyarrow", "pyarrow_unchunked"]
 NAMES = ["glu", "bmi", "age"]
@@ -560,7 +560,7 @@ def test_dask_reaching_the_numeric_conversion_is_refused_not_computed():
         _frames.as_numeric_array(_dask_data((4,)), "x must be numeric.")
     dd = pytest.importorskip("dask.dataframe")
     frame = dd.from_pandas(pd.DataFrame({"a": XV}), npartitions=3)
-    assert _frames.is_dask(frame) and _frames.is_dask(frame["a"])
+    assert _backends.is_dask(frame) and _backends.is_dask(frame["a"])
     with pytest.raises(TypeError, match="^confintERM does not run on Dask data"):
         _frames.refuse_dask("confintERM", [X, frame])  # inside a list of samples too
 

@@ -2064,7 +2064,7 @@ def test_budget_checked_before_the_statistics_are_computed(monkeypatch, call, co
     def computed(*args, **kwargs):
         raise AssertionError("the data were read before the budget was checked")
 
-    monkeypatch.setattr(_RELEASE.data_access, core, computed)
+    monkeypatch.setattr(dppack.data_access, core, computed)
     with pytest.raises(ValueError, match="^" + re.escape(EPS)):
         call()
 

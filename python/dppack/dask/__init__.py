@@ -25,3 +25,5 @@ from .dataset import *  # noqa: E402,F401,F403  (dppack.dask.dataset: the functi
 from .dataset import __all__ as _dataset_all  # noqa: E402
 
 __all__ += _dataset_all
+
+from . import backend  # noqa: E402,F401  (registers the Dask backend in dppack._backends)

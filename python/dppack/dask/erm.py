@@ -81,11 +81,12 @@ import dask
 import dask.array as da
 import numpy as np
 
-from .. import _checks, _frames, _messages
+from .. import _backends, _checks, _messages
 from ..erm import design as _design
 from ..erm import _grid
 from ..erm.kst import GramStatistics, regression_grid
 from ..erm.losses import EmpiricalRisk
+from . import frames
 
 __all__ = []
 
@@ -126,13 +127,13 @@ def _as_dask_array(value, message):
     """A Dask DataFrame, Series or array as a float Dask array; ``message`` if not numeric."""
     import dask.dataframe as dd
 
-    if not _frames.dask_numeric(value):
+    if not frames.dask_numeric(value):
         raise ValueError(message)
     if isinstance(value, (dd.DataFrame, dd.Series)):
         columns = len(value.columns) if isinstance(value, dd.DataFrame) else None
         # per partition, as the statistics convert theirs (pandas' nullable numbers become
         # floats, a missing value NaN; float64 columns are not copied)
-        return value.map_partitions(_frames.block_floats, columns,
+        return value.map_partitions(frames.block_floats, columns,
                                     meta=np.empty((0,) if columns is None else (0, columns)))
     return value.astype(np.float64)
 
@@ -166,7 +167,7 @@ def as_matrix(X):
 
 def _as_vector(value, name, X, message):
     """y or weights as a 1-d float Dask array partitioned as X (metadata checks)."""
-    if not _frames.is_dask(value):
+    if not _backends.is_dask(value):
         vector = _checks.as_numeric_array(value, message).reshape(-1)
         rows = X.chunks[0]
         if any(np.isnan(rows)):
@@ -297,7 +298,7 @@ def _one_frame(X, y, weights):
     import dask.dataframe as dd
 
     frame = X.to_frame() if isinstance(X, dd.Series) else X
-    if not _frames.dask_numeric(frame):
+    if not frames.dask_numeric(frame):
         raise ValueError(X_NUMERIC_MESSAGE)
     columns = {}
     for key, value, message in (("y", y, "y must be a numeric vector."),
@@ -305,7 +306,7 @@ def _one_frame(X, y, weights):
         if isinstance(value, dd.DataFrame) and len(value.columns) == 1:
             value = value[value.columns[0]]
         if isinstance(value, dd.Series):
-            if not _frames.dask_numeric(value):
+            if not frames.dask_numeric(value):
                 raise ValueError(message)
             if _co_aligned(frame, value) or (frame.known_divisions and value.known_divisions):
                 columns[key] = value
@@ -351,7 +352,7 @@ class DaskData:
     def __init__(self, X, y, weights=None):
         import dask.dataframe as dd
 
-        if not _frames.is_dask(X):
+        if not _backends.is_dask(X):
             raise TypeError(DASK_X_MESSAGE)
         self.frame, self.passes = None, 0
         if isinstance(X, (dd.DataFrame, dd.Series)):
@@ -421,25 +422,25 @@ class DaskData:
 
 def _chunk_row(X, y, *weights, block, **kwargs):
     """One chunk's floats as a 1 x size row (``block`` on float arrays)."""
-    w = _frames.block_floats(weights[0]) if weights else None
-    out = block(_frames.block_floats(X, X.shape[1] if X.ndim == 2 else 1),
-                _frames.block_floats(y), w, **kwargs)
+    w = frames.block_floats(weights[0]) if weights else None
+    out = block(frames.block_floats(X, X.shape[1] if X.ndim == 2 else 1),
+                frames.block_floats(y), w, **kwargs)
     return np.asarray(out, dtype=np.float64).reshape(1, -1)
 
 
 def _partition_row(partition, p, weighted, block, **kwargs):
     """One partition's floats as a 1 x size row: ``block`` on its first ``p`` columns (X), the
     next (y) and the last (weights), views of the partition's values when they are float64
-    (:func:`dppack._frames.block_floats`): of its one 2-d block (X a 2-d array), or of each
+    (:func:`dppack.dask.frames.block_floats`): of its one 2-d block (X a 2-d array), or of each
     column when pandas holds the columns apart (a Parquet read, :func:`_split_blocks`; X a
     list of its columns, which the sums read a block of rows at a time,
     :func:`_rows_block`)."""
     columns = p + 1 + weighted
     if getattr(getattr(partition, "_mgr", None), "nblocks", 1) > 1:
-        values = [_frames.block_floats(partition.iloc[:, j]) for j in range(columns)]
+        values = [frames.block_floats(partition.iloc[:, j]) for j in range(columns)]
         out = block(values[:p], values[p], values[p + 1] if weighted else None, **kwargs)
         return np.asarray(out, dtype=np.float64).reshape(1, -1)
-    values = _frames.block_floats(partition, columns)
+    values = frames.block_floats(partition, columns)
     out = block(values[:, :p], values[:, p], values[:, p + 1] if weighted else None, **kwargs)
     return np.asarray(out, dtype=np.float64).reshape(1, -1)
 
@@ -801,7 +802,7 @@ def binary_labels(y):
     import dask.dataframe as dd
     import pandas as pd
 
-    if not _frames.is_dask(y):
+    if not _backends.is_dask(y):
         return y
     if isinstance(y, dd.DataFrame) and len(y.columns) == 1:
         y = y[y.columns[0]]

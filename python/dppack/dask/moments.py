@@ -39,7 +39,15 @@ import math
 import dask
 import numpy as np
 
-from .. import _checks, _frames, data_access, rcompat
+from .. import _backends, _checks, data_access, rcompat
+from . import frames
+from ..data_access import (
+    SAME_LENGTH_MESSAGE,
+    SAMPLE_SHAPE_MESSAGES,
+    SAMPLE_SIZE_MESSAGES,
+    SAMPLES_FINITE_MESSAGE,
+    SAMPLES_MESSAGE,
+)
 from ..rcompat import _factor
 
 __all__ = []
@@ -80,7 +88,7 @@ def blocks(x, columns=None):
 def _pair(first, second):
     """Two aligned blocks of x1 and x2 as one (rows, 2) array; if their lengths differ, the
     two lengths (a tuple)."""
-    first, second = _frames.block_floats(first), _frames.block_floats(second)
+    first, second = frames.block_floats(first), frames.block_floats(second)
     if first.size != second.size:
         return first.size, second.size
     return np.column_stack([first, second])
@@ -94,7 +102,7 @@ def paired_blocks(x1, x2):
     sizes = known_size(x1), known_size(x2)
     if None not in sizes:
         if sizes[0] != sizes[1]:
-            raise ValueError("x1 and x2 must have the same length.")
+            raise ValueError(SAME_LENGTH_MESSAGE)
         x2 = x2.rechunk(x1.chunks)
     first, second = blocks(x1), blocks(x2)
     if len(first) != len(second):
@@ -137,7 +145,7 @@ def _block_moments(block, lower, upper, needs, columns, bound_lower, bound_upper
     if isinstance(block, tuple):  # x1 and x2 of different lengths here
         out["same_length"], out["lengths"] = False, np.array(block, dtype=np.int64)
         return out
-    values = _frames.block_floats(block, columns)
+    values = frames.block_floats(block, columns)
     if columns == 1:
         values = values.reshape(-1, 1)
     rows = values.shape[0]
@@ -238,7 +246,7 @@ class Moments:
         if not result["same_length"]:
             if result["lengths"][0] == result["lengths"][1]:
                 raise ValueError(MISALIGNED)
-            raise ValueError("x1 and x2 must have the same length.")
+            raise ValueError(SAME_LENGTH_MESSAGE)
         for column, name in enumerate(names):
             _checks.check_data_size(result["n"], name, min_size, size_message)
             if finite_message is not None:
@@ -345,9 +353,9 @@ class Pair(Moments):
 def _dask_vector(x, name):
     """A variable of covDP as a Dask collection: an in-memory one (beside a Dask one) wrapped
     after the in-memory numeric check; a Dask one refused if not numeric."""
-    if not _frames.is_dask(x):
+    if not _backends.is_dask(x):
         return as_dask(x, f"{name} must be numeric.").reshape(-1)
-    if not _frames.dask_numeric(x):
+    if not frames.dask_numeric(x):
         raise ValueError(f"{name} must be numeric.")
     return x.reshape(-1) if hasattr(x, "chunks") else x
 
@@ -375,7 +383,7 @@ class Pooled:
             for statistic in self.samples:
                 statistic.check(["sample"] * statistic.columns, self.min_size,
                                 size_message=_sample_size_message(self.columns),
-                                finite_message="Samples must be finite (no NA, NaN or Inf).")
+                                finite_message=SAMPLES_FINITE_MESSAGE)
             self._done = True
         return [s.result() for s in self.samples]
 
@@ -407,7 +415,7 @@ class Pooled:
 def check_sample(x, name, min_size):
     """The in-memory data checks that need no pass, at their in-memory position: numeric
     dtypes ("<name> must be numeric."), then the size if the chunks are known."""
-    if not _frames.dask_numeric(x):
+    if not frames.dask_numeric(x):
         raise ValueError(f"{name} must be numeric.")
     size = known_size(x)
     if size is not None:
@@ -429,16 +437,13 @@ def check_samples(samples, columns=None, min_size=2):
     collections (in-memory ones wrapped)."""
     samples = list(samples)
     if not samples:
-        raise ValueError("At least one sample is required.")
-    if columns is None:
-        shape_message = "Every sample must be a numeric vector."
-    else:
-        shape_message = "Every sample must be a numeric matrix with two columns."
+        raise ValueError(SAMPLES_MESSAGE)
+    shape_message = SAMPLE_SHAPE_MESSAGES[columns is not None]
     checked = []
     for sample in samples:
-        if not _frames.is_dask(sample):
+        if not _backends.is_dask(sample):
             sample = as_dask(sample, shape_message)
-        if not _frames.dask_numeric(sample):
+        if not frames.dask_numeric(sample):
             raise ValueError(shape_message)
         ndim = len(np.shape(sample))
         if columns is None and ndim > 1:
@@ -460,9 +465,7 @@ def _width(sample):
 
 
 def _sample_size_message(columns):
-    if columns is None:
-        return "Every sample must contain at least two values."
-    return "Every sample must contain at least two rows."
+    return SAMPLE_SIZE_MESSAGES[columns is not None]
 
 
 # --------------------------------------------------------------------------------------------
@@ -473,7 +476,7 @@ def _sample_size_message(columns):
 def _block_histogram(block, lower, upper, cells):
     """(n, finite, low, high, counts per breaks of ``cells``) of one block clipped to [lower,
     upper] (low and high its clipped range); ``cells`` is a tuple of (breaks, diddle)."""
-    values = _frames.block_floats(block)
+    values = frames.block_floats(block)
     counts = [np.zeros(breaks.size - 1, dtype=np.int64) for breaks, _ in cells]
     if not values.size:
         return 0, True, math.inf, -math.inf, counts
@@ -587,7 +590,7 @@ def factors_of(factors):
         if not factors:
             raise ValueError("nothing to tabulate")  # R's table() of no factor
         return factors
-    if not all(_frames.is_dask(f) for f in factors):
+    if not all(_backends.is_dask(f) for f in factors):
         raise TypeError(
             "Factors on Dask must all be Dask collections, partitioned alike (e.g. columns "
             "of one Dask DataFrame)."

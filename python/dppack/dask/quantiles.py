@@ -35,7 +35,8 @@ import math
 import dask
 import numpy as np
 
-from .. import _checks, _frames
+from .. import _backends, _checks
+from . import frames
 from .moments import blocks, check_sample
 
 __all__ = []
@@ -52,8 +53,9 @@ _FAN_IN = 8
 EXPAND_LIMIT = 2 ** 22
 
 
-class WindowTooWide(Exception):
-    """The in-memory window needs more than EXPAND_LIMIT records (raised before any draw)."""
+# The in-memory window needs more than EXPAND_LIMIT records (raised before any draw); the
+# backend layer's exception, so that the release catches it without importing Dask.
+WindowTooWide = _backends.WindowTooWide
 
 
 def cell_shift(first, last):
@@ -83,7 +85,7 @@ class Cells:
 
     def count(self, block):
         """(counts per cell, number of values, whether all are finite) of one block."""
-        values = _frames.block_floats(block)
+        values = frames.block_floats(block)
         if values.size:
             low, high = np.minimum.reduce(values), np.maximum.reduce(values)
             if not (np.isfinite(low) and np.isfinite(high)):  # NaN makes both NaN
@@ -213,7 +215,7 @@ def cell_counts(x, cells, name, min_size):
 def _lattice_block(lattice, block):
     """(distinct positions, counts), number of values, finite: one block's positions among
     the candidates of ``lattice`` (``stats.Lattice.positions``)."""
-    values = _frames.block_floats(block)
+    values = frames.block_floats(block)
     if values.size and not np.isfinite(values).all():
         return (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)), values.size, False
     return np.unique(lattice.positions(values), return_counts=True), values.size, True

@@ -79,7 +79,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _random, accounting, mechanisms
 from .._repr import model_repr
 from ._grid import to_grid as _to_grid
 from .cms import fit_loss, refuse_infinite_eps, spend_fit
@@ -88,7 +88,6 @@ from .design import (
     check_fitted,
     fitted_add_bias,
     predict_matrix,
-    prepare_design,
 )
 
 __all__ = ["LinearRegressionAdaSSP"]
@@ -346,18 +345,8 @@ class LinearRegressionAdaSSP:
         eps = _checks.check_positive_scalar(self.eps, "eps")
         delta = _checks.check_probability(self.delta, "delta", zero=True)
         refuse_infinite_eps(bill, eps)
-        passes = None
-        if _frames.is_dask(X) or _frames.is_dask(y):
-            from ..dask import adassp as dask_adassp  # lazily: import dppack never imports Dask
-
-            n, gram, grid, passes = dask_adassp.grid_statistics(X, y, upper_bounds,
-                                                                lower_bounds, add_bias)
-        else:
-            design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, target=True)
-            n = design["y"].size
-            grid = grid_layout(design["bounds"], design["target_bounds"], add_bias,
-                               grid_bits(n))
-            gram = integer_gram(*grid_records(design["X"], design["y"], grid))
+        n, gram, grid, passes = _backends.backend_for(X, y).adassp_statistics(
+            X, y, upper_bounds, lower_bounds, add_bias)
         # exact integers: every partial sum below 2^53 (grid_bits)
         rng = _random.as_generator(random_state)
         privacy = spend_fit(bill, eps)  # after the checks, before the first draw
@@ -399,10 +388,10 @@ class LinearRegressionAdaSSP:
         array of n values; X is neither clipped nor scaled. For Dask X, a lazy Dask array
         (this function applied to each chunk)."""
         add_bias = fitted_add_bias(self, add_bias, X)
-        if _frames.is_dask(X):
-            from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
+        return _backends.backend_for(X).predict(self, X, self._predict_rows, add_bias=add_bias)
 
-            return dask_erm.predict(self, X, add_bias=add_bias)
+    def _predict_rows(self, X, add_bias):
+        """:meth:`predict` on rows in memory (``add_bias`` resolved)."""
         check_fitted(self.coeff)
         # C order: the product's rounding depends on the memory layout (BLAS kernels), and R
         # passes Fortran order; one layout gives R and Python the same bits
@@ -518,8 +507,6 @@ def _release(parts, eps, delta, rng, k):
     """Noise on each part at eps / q (and delta / q): the released values by name, the
     sensitivities used, and the standard deviation of one entry's noise per part (the
     largest, for the l-infinity noise)."""
-    from .. import mechanisms  # the Gaussian calibration (imported on use)
-
     q = len(parts)
     released, sensitivities, sd = {}, {}, {}
     eps_part = eps / q

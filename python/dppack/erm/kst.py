@@ -190,7 +190,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting
+from .. import _backends, _checks, _frames, _messages, _random, accounting
 from .._repr import model_repr
 from .cms import fit_loss, map_jacobian, output_message, refuse_infinite_eps, spend_fit
 from .blocks import (
@@ -637,10 +637,10 @@ class EmpiricalRiskMinimizationDP_KST:
         for Dask X, a lazy Dask array (this function applied to each chunk). ``add_bias``
         None: as fitted."""
         add_bias = fitted_add_bias(self, add_bias, X)
-        if _frames.is_dask(X):
-            from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
+        return _backends.backend_for(X).predict(self, X, self._predict_rows, add_bias=add_bias)
 
-            return dask_erm.predict(self, X, add_bias=add_bias)
+    def _predict_rows(self, X, add_bias):
+        """:meth:`predict` on rows in memory (``add_bias`` resolved)."""
         check_fitted(self.coeff)
         X = predict_matrix(X, self.coeff.size, add_bias)
         if add_bias:
@@ -1053,30 +1053,17 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
                          loss_gr=loss_gr_squared_error, regularizer_gr=regularizer_gr)
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias):
-        if _frames.is_dask(X) or _frames.is_dask(y):
-            # Dask data: X'X, X'y, y'y and n of the scaled rows from one pass
-            # (:func:`dppack.dask.erm.regression_statistics`); the solver needs nothing else.
-            from ..dask import erm as dask_erm
-
-            if not self._closed_form():
-                _frames.refuse_dask(f"{type(self).__name__}.fit with its own loss or map "
-                                    "functions", X, y)
-            self._on_grid = self._grid_records()
-            return dask_erm.regression_statistics(
-                X, y, upper_bounds, lower_bounds, add_bias,
-                lambda bounds, target: self._set_scaling(bounds, target, add_bias),
-                on_grid=self._on_grid), None
-        X, y = super()._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias)
-        self._set_scaling(self._bounds, self._target_bounds, add_bias)
+        # In memory the scaled rows (on the grid for a private fit with the built-in map and
+        # loss: grid_regression, handed on in the scaled units, exact); on Dask X'X, X'y, y'y
+        # and n of those rows from one pass (the solver needs nothing else).
+        backend = _backends.backend_for(X, y)
+        if not self._closed_form():
+            backend.refuse(f"{type(self).__name__}.fit with its own loss or map functions")
         self._on_grid = self._grid_records()
-        if not self._on_grid:  # the user's map or loss, or eps = Inf: the scaled rows
-            return scale_regression(X, y, self._scales, self._shift, self._scale)
-        # the records on the grid (grid_regression), handed on in the scaled units (exact)
-        bits, exponent = self._grid
-        X, y = grid_regression(X, y, self._scales, self._shift, self._scale, bits, exponent)
-        X *= 2.0 ** -bits  # exact: powers of two
-        y *= 2.0 ** (exponent - bits)
-        return X, y
+        return backend.regression_design(
+            X, y, upper_bounds, lower_bounds, add_bias,
+            lambda bounds, target: self._set_scaling(bounds, target, add_bias),
+            on_grid=self._on_grid)
 
     def _set_scaling(self, bounds, target_bounds, add_bias):
         """zeta, lambda and the scaling of DPpack 0.2.2 from the bounds of X (bias included)

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _messages
+from .. import _backends, _checks, _messages
 from . import losses
 from .blocks import (
     generate_loss_gr_huber,
@@ -32,17 +32,11 @@ from .blocks import (
 )
 from .cms import EmpiricalRiskMinimizationDP_CMS, WeightedERMDP_CMS, penalised_objective
 from .design import (
-    as_design_matrix,
-    as_labels,
-    check_finite_matrix,
     check_fitted,
     fitted_add_bias,
     fourier_cosines,
-    fourier_features,
     linear_score,
     predict_matrix,
-    prepare_design,
-    prepare_weights,
 )
 from .solvers import minimize_smooth
 
@@ -158,19 +152,9 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
                          weights_upper_bound=None, rng=None):
         # Dask weights too (svmDP's rule): with X in memory, the Dask path's error
-        if _frames.is_dask(X) or _frames.is_dask(y) or _frames.is_dask(weights):
-            from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
-
-            return dask_erm.margin_design(X, y, upper_bounds, lower_bounds, add_bias,
-                                          losses.logistic(), self._use_gradient(), False,
-                                          weights, weights_upper_bound)
-        preprocess = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
-                                    labels="binary")
-        # weights reach a fit only through dppack.erm.weighting.fit_weighted (DPpack's
-        # LogisticRegressionDP.fit takes none): without them, w_bar = 1 and nothing changes
-        preprocess.update(prepare_weights(weights, weights_upper_bound,
-                                          preprocess["X"].shape[0]))
-        return preprocess
+        return _backends.backend_for(X, y, weights).margin_design(
+            X, y, upper_bounds, lower_bounds, add_bias, losses.logistic(),
+            self._use_gradient(), False, "binary", weights, weights_upper_bound)
 
     def _optimize_coeff(self, X, y, Delta, b, weights=None):
         """(1/n) sum(log(1 + e^z) - y z) + (gamma/n) R + (1/n) b'theta + (Delta/2)||theta||^2,
@@ -198,10 +182,11 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
         so exactly 0.5 gives 0, as R's ``round``). 1-d array of n values; X is not clipped.
         For Dask X, a lazy Dask array (this function applied to each chunk)."""
         add_bias = fitted_add_bias(self, add_bias, X)  # None: as fitted
-        if _frames.is_dask(X):
-            from ..dask import erm as dask_erm
+        return _backends.backend_for(X).predict(self, X, self._predict_rows, add_bias=add_bias,
+                                                raw_value=raw_value)
 
-            return dask_erm.predict(self, X, add_bias=add_bias, raw_value=raw_value)
+    def _predict_rows(self, X, add_bias, raw_value=False):
+        """:meth:`predict` on rows in memory (``add_bias`` resolved)."""
         check_fitted(self.coeff)
         raw_value = _checks.check_flag(raw_value, "raw.value")
         X = predict_matrix(X, self.coeff.size, add_bias)
@@ -342,10 +327,11 @@ class svmDP(WeightedERMDP_CMS):
         lazy Dask array (this function applied to each chunk)."""
         # None: as fitted (X's columns are the coefficients' only for the linear kernel)
         add_bias = fitted_add_bias(self, add_bias, X if self.kernel == "linear" else None)
-        if _frames.is_dask(X):
-            from ..dask import erm as dask_erm
+        return _backends.backend_for(X).predict(self, X, self._predict_rows, add_bias=add_bias,
+                                                raw_value=raw_value)
 
-            return dask_erm.predict(self, X, add_bias=add_bias, raw_value=raw_value)
+    def _predict_rows(self, X, add_bias, raw_value=False):
+        """:meth:`predict` on rows in memory (``add_bias`` resolved)."""
         check_fitted(self.coeff)
         raw_value = _checks.check_flag(raw_value, "raw.value")
         if self.kernel == "Gaussian":
@@ -399,23 +385,6 @@ class svmDP(WeightedERMDP_CMS):
             return margin
         return None
 
-    def _dask_design(self, X, y, upper_bounds, lower_bounds, add_bias, weights,
-                     weights_upper_bound, rng):
-        """The Dask path of :meth:`_preprocess_data` (:mod:`dppack.dask.erm`)."""
-        from ..dask import erm as dask_erm  # lazily: import dppack never imports Dask
-
-        margin = self._huber_in_place()
-        if margin is None:  # the user's functions need the rows
-            _frames.refuse_dask("svmDP.fit with its own loss or map functions", X, y, weights)
-        if self.kernel != "Gaussian":
-            return dask_erm.margin_design(X, y, upper_bounds, lower_bounds, add_bias, margin,
-                                          self._use_gradient(), True, weights,
-                                          weights_upper_bound)
-        return dask_erm.kernel_design(X, y, add_bias, margin, self._use_gradient(),
-                                      functools.partial(self._draw_prefilter,
-                                                        add_bias=add_bias, rng=rng),
-                                      weights, weights_upper_bound)
-
     def _draw_prefilter(self, p, add_bias, rng):
         """The Gaussian kernel's D x (d + 1) frequencies and phases for p columns of X (the
         default kernel_param 1/p set first): drawn at each fit, after the data checks."""
@@ -429,26 +398,19 @@ class svmDP(WeightedERMDP_CMS):
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
                          weights_upper_bound=None, rng=None):
-        if _frames.is_dask(X) or _frames.is_dask(y) or _frames.is_dask(weights):
-            return self._dask_design(X, y, upper_bounds, lower_bounds, add_bias, weights,
-                                     weights_upper_bound, rng)
+        backend = _backends.backend_for(X, y, weights)
+        margin = self._huber_in_place()
+        if margin is None:  # the user's functions need the rows
+            backend.refuse("svmDP.fit with its own loss or map functions")
         if self.kernel != "Gaussian":
-            preprocess = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
-                                        labels="signed")
-            preprocess.update(prepare_weights(weights, weights_upper_bound,
-                                              preprocess["X"].shape[0]))
-            return preprocess
+            return backend.margin_design(X, y, upper_bounds, lower_bounds, add_bias, margin,
+                                         self._use_gradient(), True, "signed", weights,
+                                         weights_upper_bound)
         # Gaussian kernel: no bounds, no clipping (DPpack); validate everything, then draw.
-        X = check_finite_matrix(as_design_matrix(X))
-        n, p = X.shape
-        y = as_labels(y, n, labels="signed")
-        preprocess = prepare_weights(weights, weights_upper_bound, n)
-        self._draw_prefilter(p, add_bias, rng)
-        # V / (sqrt(2/D) sqrt(D)) = cos(.) / sqrt(D): every row has norm <= 1
-        V = fourier_features(X, self.prefilter, add_bias)
-        preprocess.update({"X": V, "y": y,
-                           "scale": np.full(self.D, math.sqrt(2.0))})
-        return preprocess
+        return backend.kernel_design(X, y, add_bias, margin, self._use_gradient(),
+                                     functools.partial(self._draw_prefilter,
+                                                       add_bias=add_bias, rng=rng),
+                                     weights, weights_upper_bound)
 
     def _postprocess_coeff(self, coeff, preprocess):
         return coeff / preprocess["scale"]

@@ -83,7 +83,7 @@ is refused.
 
 import numpy as np
 
-from .. import _checks, _frames, _messages
+from .. import _backends, _checks, _messages
 from . import cms as _cms
 from . import kst as _kst
 from .cms import EmpiricalRiskMinimizationDP_CMS, WeightedERMDP_CMS
@@ -185,10 +185,8 @@ def fit_weighted(model, X, y, upper_bounds=None, lower_bounds=None, add_bias=Fal
     if weights_upper_bound is not None:
         weights_upper_bound = _checks.check_finite_positive_scalar(weights_upper_bound,
                                                                    "weights.upper.bound")
-        if weights is None:
-            if _frames.is_dask(X) or _frames.is_dask(y):
-                raise _messages.value_error(DASK_ONES_MESSAGE)
-            weights = np.ones(len(y))
+        if weights is None:  # on Dask: DASK_ONES_MESSAGE
+            weights = _backends.backend_for(X, y).unit_weights(X, y)
     framework = _cms if cms else _kst
     return framework.weighted_fit(model, X, y, upper_bounds, lower_bounds, add_bias, weights,
                                   weights_upper_bound, random_state, accountant)

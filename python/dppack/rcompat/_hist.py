@@ -301,7 +301,7 @@ def xname_of(x, default="x"):
     """
     name = None
     kind = type(x).__name__
-    if _frames.is_pandas(x) or _frames.is_polars(x) or _frames.is_dask(x):
+    if _frames.is_named_frame(x):
         if kind in ("Series", "Index"):
             name = getattr(x, "name", None)
         elif kind == "DataFrame" and len(x.columns) == 1:

@@ -5,14 +5,13 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, data_access, rcompat
+from .. import _backends, _checks, _messages, _random, data_access, rcompat
 from ..data_access import check_mechanism
 from ._release import (
     EQUIDISTANT_MESSAGE,
     charge,
     check_which,
     check_whole_budget,
-    clip,
     count_noise,
     minimum_size,
     noisy_counts,
@@ -304,17 +303,11 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     xname = rcompat.xname_of(x)  # the title's name: the Series' or column's (not read)
     bill = charge(accountant, "histogramDP", eps, delta, mechanism, which_sensitivity)
     lower, upper = sample_bounds(upper_bound, lower_bound)
-    on_dask = _frames.is_dask(x)
-    if on_dask:  # the checks without a pass here; the pass and the others before the charge
-        from ..dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-        moments.check_sample(x, "x", minimum_size(which_sensitivity, 1))
-    else:
-        x, low, high = _checks.as_finite_data(x, "x", minimum_size(which_sensitivity, 1))
+    # The checks without a pass here (in memory all of them, and the clipping); on Dask the
+    # pass and the others before the charge.
+    source = _backends.backend_for(x).histogram(x, lower, upper, minimum_size(which_sensitivity, 1))
     normalize = _checks.check_flag(normalize, "normalize")
     allow_negative = _checks.check_flag(allow_negative, "allow.negative")
-    if not on_dask:
-        x = clip(x, low, high, lower, upper)
     check_which(which_sensitivity)
     check_mechanism(mechanism)
 
@@ -341,23 +334,15 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
         # The fuzz depends on the breaks only; R's uses the data's range for <= 3 breaks.
         return rcompat.fuzz(breaks_, breaks_[-1] - breaks_[0])
 
-    if on_dask:
-        # One pass: n, the checks, and the counts of the breaks known before it (given
-        # breaks, or the rule's for the public n of known chunks); see histogramDP's Notes.
-        source = moments.Histogram(x, lower, upper)
-        known = [fixed] if fixed is not None else []
-        if fixed is None and which_sensitivity != "unbounded" and source.size is not None:
-            known = [rule_breaks(source.size, 4)]
-        source.run("x", minimum_size(which_sensitivity, 1),
-                   [(breaks_, fuzz(breaks_)) for breaks_, _ in known])
-        size, count = source.size, source.counts
-    else:
-        values = x.reshape(-1)
-        xmin, xmax = float(np.clip(low, lower, upper)), float(np.clip(high, lower, upper))
-        size = values.size
-
-        def count(breaks_, diddle):
-            return rcompat.cell_counts(values, breaks_, diddle, xmin, xmax)
+    # On Dask one pass: n, the checks, and the counts of the breaks known before it (given
+    # breaks, or the rule's for the public n of known chunks); see histogramDP's Notes. In
+    # memory n is known and the counts are counted when asked.
+    known = [fixed] if fixed is not None else []
+    if fixed is None and which_sensitivity != "unbounded" and source.size is not None:
+        known = [rule_breaks(source.size, 4)]
+    source.run("x", minimum_size(which_sensitivity, 1),
+               [(breaks_, fuzz(breaks_)) for breaks_, _ in known])
+    size, count = source.size, source.counts
 
     rng = _random.as_generator(random_state)
     loss = bill.spend()

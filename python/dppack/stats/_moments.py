@@ -2,14 +2,12 @@
 
 import math
 
-from .. import _checks, _frames, data_access
+from .. import _backends, _checks
 from ._release import (
-    MemoryPair,
     add_noise,
     charge,
     check_release,
     clamp,
-    clip,
     draw_versions,
     max_squares,
     minimum_size,
@@ -342,16 +340,8 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
     """
     bill = charge(accountant, "covDP", eps, delta, mechanism, which_sensitivity)
     bounds = (lower_bound1, upper_bound1, lower_bound2, upper_bound2)
-    if _frames.is_dask(x1) or _frames.is_dask(x2):
-        from ..dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-        bounds = data_access.cov_bounds(x1, x2, *bounds)
-        pair = moments.Pair(x1, x2, bounds, which_sensitivity, minimum_size(which_sensitivity, 2))
-    else:
-        first, second, bounds = data_access.cov_inputs(
-            x1, x2, *bounds, min_size=minimum_size(which_sensitivity, 2),
-        )
-        pair = MemoryPair(clip(*first, *bounds[:2]), clip(*second, *bounds[2:]), bounds)
+    pair, bounds = _backends.backend_for(x1, x2).pair(x1, x2, bounds, which_sensitivity,
+                                                      minimum_size(which_sensitivity, 2))
     lower1, upper1, lower2, upper2 = bounds
     check_release(which_sensitivity, mechanism, eps, delta, type_DP)
 

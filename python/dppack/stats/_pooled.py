@@ -2,8 +2,7 @@
 
 import numpy as np
 
-from .. import _checks, _frames, data_access
-from ..data_access import check_samples
+from .. import _backends, _checks
 from ._release import (
     add_noise,
     charge,
@@ -38,46 +37,13 @@ def _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine):
     return draw
 
 
-class _MemoryPooled:
-    """The samples of pooledVarDP (``columns`` None) or pooledCovDP (2) in memory, checked
-    and clipped, as the statistics read them (the methods of
-    :class:`dppack.dask.moments.Pooled`). ``bounds`` (L, U) or (L1, U1, L2, U2)."""
-
-    def __init__(self, samples, bounds, min_size, columns=None):
-        arrays, lows, highs = check_samples(samples, columns=columns, min_size=min_size)
-        lower, upper = np.array(bounds[0::2]), np.array(bounds[1::2])  # per column
-        self.arrays = [
-            np.clip(a, lower, upper) if np.any(lo < lower) or np.any(hi > upper) else a
-            for a, lo, hi in zip(arrays, lows, highs)
-        ]
-        self.bounds, self.columns = bounds, columns
-
-    def sizes(self):
-        return [a.shape[0] for a in self.arrays]
-
-    def pooled_var_access(self, approx_n_max):
-        return data_access.pooled_var_access(self.arrays, *self.bounds, approx_n_max)
-
-    def pooled_cov_access(self, approx_n_max):
-        return data_access.pooled_cov_access(self.arrays, *self.bounds, approx_n_max)
-
-    def centred_rows(self):
-        if self.columns is None:
-            return [data_access.centred_moments(a, *self.bounds) for a in self.arrays]
-        return [data_access.centred_cross_moments(a[:, 0], a[:, 1], *self.bounds)
-                for a in self.arrays]
-
-
 def _pooled_source(samples, bounds, which_sensitivity, columns=None):
-    """The samples of a pooled statistic, checked as far as they can be without a pass:
-    :class:`_MemoryPooled`, or on Dask (any sample a Dask collection)
-    ``dppack.dask.moments.Pooled`` (one pass for all the samples, on first use)."""
+    """The samples of a pooled statistic, checked as far as they can be without a pass, by
+    their backend: in memory checked and clipped, on Dask (any sample a Dask collection) one
+    pass for all the samples, on first use."""
     min_size = minimum_size(which_sensitivity, 2)
-    if not any(_frames.is_dask(sample) for sample in samples):
-        return _MemoryPooled(samples, bounds, min_size, columns)
-    from ..dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-    return moments.Pooled(samples, bounds, which_sensitivity, min_size, columns)
+    return _backends.backend_for(*samples).pooled(samples, bounds, which_sensitivity, min_size,
+                                                  columns)
 
 
 def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bounded",

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting, data_access
+from .. import _backends, _checks, _messages, _random, accounting, data_access
 from ..accounting import PrivacyLoss
 from ..data_access import check_quant
 from ._release import EXPONENTIAL_MESSAGE, WHICH, check_which, minimum_size, sample_bounds
@@ -197,21 +197,30 @@ def _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mec
                  random_state, bill, resolution=None):
     lower, upper = sample_bounds(upper_bound, lower_bound)
     lattice = check_resolution(resolution, lower, upper)  # public: before the data
-    if _frames.is_dask(x):
-        return _dask_quantile(x, quant, eps, lower, upper, which_sensitivity, mechanism,
-                              random_state, bill, lattice)
-    x, _, _ = _checks.as_finite_data(x, "x", minimum_size(which_sensitivity, 1))
+    # The checks that need no pass (in memory, all of them) come first, in the in-memory
+    # order; then the arguments (quant ... eps, random_state), so that a wrong argument costs
+    # no pass over Dask data; then the counts (on Dask one pass, and the size and finiteness
+    # checks it allows); then the charge and the draw.
+    source = _backends.backend_for(x).quantile_source(x, "x", minimum_size(which_sensitivity, 1))
     # DPpack clips x here; the release clips the records it uses, which gives the same result
     # without a copy of the data.
     quant, eps, rng = _quantile_arguments(quant, eps, which_sensitivity, mechanism,
                                           random_state, stacklevel=5)
     sensitivity = quantile_sensitivity(quant, which_sensitivity)
+    if lattice is not None:  # the data's positions among the candidates, counted
+        counts = source.lattice_counts(lattice)
+        bill.spend()
+        return _lattice_quantile(*counts, quant, eps, lattice, rng, sensitivity)
+    j, first, last = _quantile_grid(lower, upper)
+    records = source.records(j, first, last)
     bill.spend()
-    if lattice is not None:
-        return _lattice_quantile(*lattice_counts(x.ravel(order="K"), lattice), quant, eps,
-                                 lattice, rng, sensitivity)
-    return exact_quantile(x.ravel(order="K"), quant, eps, lower, upper, rng,
-                          sensitivity=sensitivity)
+    try:  # the in-memory algorithm on the records (on Dask counted per cell): the same draws
+        return exact_quantile(records, quant, eps, lower, upper, rng, sensitivity=sensitivity)
+    except _backends.WindowTooWide:  # raised before any draw; the same law from the runs
+        ranks, widths, starts = records.runs()
+        utilities = data_access.rank_utility(ranks, records.size, quant)
+        i, offset = _random.exponential_interval(utilities, widths, eps, sensitivity, rng)
+        return math.ldexp(float(int(starts[i]) + offset), j)
 
 
 def quantile_sensitivity(quant, which_sensitivity="bounded"):
@@ -279,39 +288,6 @@ def _quantile_arguments(quant, eps, which_sensitivity, mechanism, random_state, 
     # The exponential mechanism's own eps check (same text, last, as in DPpack).
     eps = _checks.check_finite_budget(eps, "eps")
     return quant, eps, _random.as_generator(random_state)
-
-
-def _dask_quantile(x, quant, eps, lower, upper, which_sensitivity, mechanism, random_state,
-                   bill, lattice=None):
-    """quantileDP on Dask data (see quantileDP's Notes, "Dask"): the in-memory release on
-    the records counted per cell by one pass (``dppack.dask.quantiles``).
-
-    The checks that need no pass (bounds, numeric dtypes, the size when the chunks are known)
-    come first, in the in-memory order; then the arguments (quant ... eps, random_state), so
-    that a wrong argument costs no pass over the data; then the pass, and the size and
-    finiteness checks it allows; then the charge and the draw."""
-    from ..dask import moments, quantiles  # noqa: PLC0415 - Dask only when Dask data come
-
-    moments.check_sample(x, "x", minimum_size(which_sensitivity, 1))
-    quant, eps, rng = _quantile_arguments(quant, eps, which_sensitivity, mechanism,
-                                          random_state, stacklevel=6)
-    sensitivity = quantile_sensitivity(quant, which_sensitivity)
-    if lattice is not None:  # one pass: the data's positions among the candidates, counted
-        counts = quantiles.lattice_counts(x, lattice, "x", minimum_size(which_sensitivity, 1))
-        bill.spend()
-        return _lattice_quantile(*counts, quant, eps, lattice, rng, sensitivity)
-    j, first, last = _quantile_grid(lower, upper)
-    cells = quantiles.Cells(j, first, last, quantiles.cell_shift(first, last))
-    occupied, counts = quantiles.cell_counts(x, cells, "x", minimum_size(which_sensitivity, 1))
-    bill.spend()
-    try:  # the in-memory algorithm on the counted records: the same draws
-        return exact_quantile(quantiles.CountedRecords(cells.points(occupied), counts),
-                              quant, eps, lower, upper, rng, sensitivity=sensitivity)
-    except quantiles.WindowTooWide:  # raised before any draw; the same law from the runs
-        ranks, widths, starts = cells.runs(occupied, counts)
-        utilities = data_access.rank_utility(ranks, int(counts.sum()), quant)
-        i, offset = _random.exponential_interval(utilities, widths, eps, sensitivity, rng)
-        return math.ldexp(float(int(starts[i]) + offset), j)
 
 
 # A window is accepted when each union of intervals beyond it has at most e^-_MARGIN of the

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting, data_access
+from .. import _backends, _checks, _messages, _random, accounting
 from ..accounting import PrivacyLoss
 from ..data_access import check_mechanism
 from ..mechanisms import (
@@ -49,22 +49,6 @@ def minimum_size(which_sensitivity, bounded_min):
     otherwise) and clamp, so they need no record. A which_sensitivity that is not valid gets
     ``bounded_min`` here and its own error later, in DPpack's order."""
     return 0 if _checks.is_one_of(which_sensitivity, ("unbounded",)) else bounded_min
-
-
-def _needs_clip(low, high, lower, upper):
-    """Whether data of range [low, high] reach outside [lower, upper]."""
-    return low < lower or high > upper
-
-
-def clip(x, low, high, lower, upper):
-    """x clipped to [lower, upper]; x itself (no copy) when its range [low, high] is inside.
-
-    (meanDP and varDP do not materialise the clipped data: their data-access cores clip
-    block by block.)
-    """
-    if _needs_clip(low, high, lower, upper):
-        return np.clip(x, lower, upper)
-    return x
 
 
 def add_noise(true_values, eps, sensitivity, mechanism, delta, type_DP, rng):
@@ -218,67 +202,14 @@ def sample_bounds(upper_bound, lower_bound):
     return bounds["lower.bound"], bounds["upper.bound"]
 
 
-def _summed_sample(x, lower, upper, which_sensitivity, bounded_min):
-    """(x, total, clip): the checked data (numeric, finite, at least :func:`minimum_size`
-    values), the sum of the data clipped to [lower, upper], found by the same scan as their
-    range, and whether any value lies outside the bounds."""
-    minimum = minimum_size(which_sensitivity, bounded_min)
-    x, low, high, total = _checks.as_finite_data(x, "x", minimum, with_sum=True,
-                                                 clip=(lower, upper))
-    return x, total, _needs_clip(low, high, lower, upper)
-
-
-class _MemorySample:
-    """The data of meanDP/varDP in memory, as the statistics read them (the same methods as
-    :class:`dppack.dask.moments.Moments`, so that one release serves both paths)."""
-
-    def __init__(self, x, lower, upper, which_sensitivity, bounded_min):
-        self.x, self.total, self.clip = _summed_sample(x, lower, upper, which_sensitivity,
-                                                       bounded_min)
-        self.lower, self.upper = lower, upper
-
-    def size(self):
-        return self.x.size
-
-    def mean_access(self):
-        return data_access.mean_access(self.x, self.lower, self.upper, clip=self.clip,
-                                       total=self.total)
-
-    def var_access(self):
-        return data_access.var_access(self.x, self.lower, self.upper, clip=self.clip,
-                                      total=self.total)
-
-    def centred_moments(self, squares=True):
-        return data_access.centred_moments(self.x, self.lower, self.upper, clip=self.clip,
-                                           squares=squares)
-
-
-class MemoryPair:
-    """x1 and x2 of covDP in memory, checked and clipped, as covDP reads them (the methods of
-    :class:`dppack.dask.moments.Pair`)."""
-
-    def __init__(self, x1, x2, bounds):
-        self.x1, self.x2, self.bounds = x1, x2, bounds
-
-    def cov_access(self):
-        return data_access.cov_access(self.x1, self.x2, *self.bounds)
-
-    def centred_cross_moments(self):
-        return data_access.centred_cross_moments(self.x1, self.x2, *self.bounds)
-
-
 def moment_source(x, lower, upper, which_sensitivity, bounded_min):
     """The data of meanDP (``bounded_min`` 1) or varDP/sdDP (2), checked as far as they can be
-    without reading them: in memory (:class:`_MemorySample`: all the data checks, and the
-    clipped sum from the range scan), or on Dask (the dtype and, for known chunks, the size;
-    the one pass, with the other checks, when the release first asks for a statistic:
-    ``dppack.dask.moments``)."""
-    if not _frames.is_dask(x):
-        return _MemorySample(x, lower, upper, which_sensitivity, bounded_min)
-    from ..dask import moments  # noqa: PLC0415 - Dask only when Dask data come
-
-    return moments.Sample(x, "x", lower, upper, which_sensitivity,
-                          minimum_size(which_sensitivity, bounded_min), variance=bounded_min == 2)
+    without reading them, by their backend: in memory all the data checks, and the clipped
+    sum from the range scan; on Dask the dtype and, for known chunks, the size (the one pass,
+    with the other checks, when the release first asks for a statistic)."""
+    return _backends.backend_for(x).sample(x, lower, upper, which_sensitivity,
+                                           minimum_size(which_sensitivity, bounded_min),
+                                           variance=bounded_min == 2)
 
 
 def clamp(value, low, high):
