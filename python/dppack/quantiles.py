@@ -355,7 +355,8 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     >>> quantilesDP(glu, [0.25, 0.5, 0.75], 5.0, 50, 200, method="joint", random_state=1,
     ...             resolution=1).tolist()
     [98.0, 115.0, 140.0]
-    >>> print(f"{joint_float_slack(glu.size, 3, 1.0):.1e}")  # joint charges eps plus this
+    >>> from dppack.quantiles import joint_float_slack
+    >>> print(f"{joint_float_slack(glu.size, 3, 1.0):.1e}")  # joint runs at eps less this
     7.4e-10
     >>> quantilesDP(glu, [0.25, 0.5, 0.75], 1.0, 50, 200, random_state=1,
     ...             resolution=1).tolist()
