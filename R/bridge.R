@@ -212,26 +212,36 @@
   # (A calling handler costs the success path less than tryCatch; it raises the error from
   # the user's call in place of the original, which goes no further.)
   arguments <- withCallingHandlers(
-    lapply(list(...), .without_na), # also the arguments given as they are, not by .to_py
+    list(...),
     error = function(e) {
       .restore_random_stream(stream)
       stop(simpleError(conditionMessage(e), call = caller))
     }
   )
+  # NA, also in the arguments given as they are, not by .to_py (.without_na changes only an
+  # atomic vector other than double that holds NA; a loop finds none faster than lapply).
+  for (argument in arguments) {
+    if (is.atomic(argument) && !is.double(argument) && anyNA(argument)) {
+      arguments <- lapply(arguments, .without_na)
+      break
+    }
+  }
   # An absent accountant is not sent: the core's default (None, the session's accountant)
-  # applies, as it would to a Python call that leaves the argument out.
-  if ("accountant" %in% names(arguments) && is.null(arguments$accountant)) {
-    arguments$accountant <- NULL
+  # applies, as it would to a Python call that leaves the argument out. (Setting an absent
+  # entry to NULL changes nothing.)
+  if (is.null(arguments[["accountant"]])) {
+    arguments[["accountant"]] <- NULL
   }
   words <- NULL
   if (inherits(arguments[["random_state"]], "DPpackPy_seed_words")) {
     words <- unclass(arguments[["random_state"]])
     arguments[["random_state"]] <- NULL
   }
-  positional <- unname(lapply(.positional, .without_na)) # unnamed: else a Python dict
-  result <- r_call(name, .object, positional, arguments, words)
+  positional <- if (length(.positional)) unname(lapply(.positional, .without_na)) else list()
+  result <- r_call(name, .object, positional, arguments, words) # unnamed: else a Python dict
   if (length(result) == 1L) {
-    value <- result[[1L]]
+    # a double the core returned as it is (r_call's common case), or the list (value)
+    value <- if (is.list(result)) result[[1L]] else return(result)
     if (inherits(value, "python.builtin.object")) {
       value <- reticulate::py_to_r(value) # as reticulate converts a dict's entries
     }
