@@ -18,6 +18,10 @@
   if (length(x) == 1L && is.atomic(x) && is.null(attributes(x)) && !is.na(x)) {
     return(x) # a plain number, string or flag: the common case, first
   }
+  if (is.double(x) && is.null(attributes(x)) && length(x) != 1L &&
+      length(x) < .view_min_length) {
+    return(as.array(x)) # a short plain double vector, as the steps below convert it
+  }
   if (.is_dask_handle(x)) {
     return(.subset2(x, "dask")) # dppack_dataset(): the core's Dask object, as it is
   }
@@ -305,10 +309,15 @@
 }
 
 # A privacy loss of the core (dppack.PrivacyLoss) as the R value "privacy_loss": a list of
-# its kind and numbers, copied, not computed. NULL for NULL or None.
+# its kind and numbers, copied, not computed. NULL for NULL or None. A loss the core sent as
+# its fields already (kind, then eps and delta or rho: dppack._rbridge's _loss_fields, for a
+# histogram) is only given its class, without a round trip per field.
 .privacy_loss_from_py <- function(loss) {
   if (is.null(loss) || inherits(loss, "python.builtin.NoneType")) {
     return(NULL)
+  }
+  if (is.list(loss) && !inherits(loss, "python.builtin.object")) {
+    return(structure(loss, class = "privacy_loss"))
   }
   field <- function(name) reticulate::py_to_r(reticulate::py_get_attr(loss, name))
   kind <- field("kind")

@@ -52,8 +52,8 @@ def all_intervals(values, quant, j, first, last, to_grid):
     >>> j, first, last = stats._quantile_grid(0.0, 8.0)
     >>> u, w, s, unions = all_intervals(np.array([2.0, 6.0]), 0.5, j, first, last,
     ...                                 stats._to_grid)
-    >>> u.tolist(), (w * 2.0 ** j).tolist(), unions
-    ([-1.0, 0.0, -1.0], [2.0, 4.0, 2.0], [])
+    >>> (-u).tolist(), (w * 2.0 ** j).tolist(), unions
+    ([1.0, 0.0, 1.0], [2.0, 4.0, 2.0], [])
     """
     n = values.size
     edges = np.empty(n + 2, dtype=np.int64)
