@@ -757,6 +757,7 @@ def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
     weights = [sums[c] * upper[c] for c in levels]
     total = sum(weights)
     members = {}
+    numerator, denominator = gamma.numerator, gamma.denominator
     while True:
         draw = py_uniform(rng, total)
         position = 0
@@ -774,8 +775,10 @@ def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
         i = int(index[pick])
         if c and not py_below_exp([py_uniform(rng, upper[c]), _BUCKET_BITS], c, rng):
             continue
-        excess = gamma * (int(top) - int(scaled[i])) - c
+        # the excess gamma a_i - c in lowest terms (as a Fraction would hold it), in integers
+        excess = numerator * (int(top) - int(scaled[i])) - c * denominator
         if excess < 0:  # cannot happen: the float margin keeps c <= gamma a_i
             raise AssertionError("exponential mechanism envelope below the target")
-        if py_bernoulli_exp(excess.numerator, excess.denominator, rng):
+        common = math.gcd(excess, denominator)
+        if py_bernoulli_exp(excess // common, denominator // common, rng):
             return i
