@@ -241,8 +241,9 @@
     words <- unclass(arguments[["random_state"]])
     arguments[["random_state"]] <- NULL
   }
+  # unnamed: else a Python dict
   positional <- if (length(.positional)) unname(lapply(.positional, .without_na)) else list()
-  result <- r_call(name, .object, positional, arguments, words) # unnamed: else a Python dict
+  result <- r_call(name, .object, positional, arguments, words)
   if (length(result) == 1L) {
     # a double the core returned as it is (r_call's common case), or the list (value)
     value <- if (is.list(result)) result[[1L]] else return(result)
