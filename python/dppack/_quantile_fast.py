@@ -9,6 +9,8 @@ instead of the general path's records, concatenations and window test, so that a
 quantile costs little. It draws nothing: the draw stays ``_random.exponential_interval``'s.
 """
 
+import math
+
 import numpy as np
 
 from . import data_access
@@ -58,6 +60,25 @@ def all_intervals(values, quant, j, first, last, to_grid):
     n = values.size
     edges = np.empty(n + 2, dtype=np.int64)
     edges[0], edges[-1] = first, last
-    edges[1:-1] = to_grid(np.sort(values), j, first, last)
+    edges[1:-1] = _sorted_to_grid(np.sort(values), j, first, last, to_grid)
     widths = edges[1:] - edges[:-1]
     return data_access.quantile_utility(n, quant, 0, n + 1), widths, edges[:-1], []
+
+
+def _sorted_to_grid(ordered, j, first, last, to_grid):
+    """``to_grid(ordered, j, first, last)`` for sorted float64 data, with the work its ends
+    allow left out (integral floats; the caller stores them as int64).
+
+    Sorted, the data's largest magnitude is at an end: when it times 2^-j stays below 2^1024,
+    no value overflows and ``np.ldexp`` needs no error-state context; the rounded values are
+    sorted too, so they need clipping only if an end lies outside [first, last]. The values
+    are those of ``to_grid`` (same ``np.ldexp``, ``np.rint`` and clip), which serves every
+    other case (no data, other dtypes, magnitudes beyond the scaled range)."""
+    if not ordered.size or ordered.dtype != np.float64 or math.frexp(
+            max(-float(ordered[0]), float(ordered[-1])))[1] - j > 1023:
+        return to_grid(ordered, j, first, last)
+    scaled = np.ldexp(ordered, -j)
+    np.rint(scaled, out=scaled)
+    if scaled[0] < first or scaled[-1] > last:
+        np.clip(scaled, first, last, out=scaled)
+    return scaled

@@ -115,3 +115,27 @@ def test_bucket_sums_are_the_exact_integer_sums(size, bits):
         expected[c] += m
     assert _exact._bucket_sums(level, measure, 66) == expected
     assert _exact._bucket_sums(level, None, 66) == np.bincount(level, minlength=66).tolist()
+
+
+@pytest.mark.parametrize("lower, upper", [(-1e300, 1e300), (0.0, 1e-310), (-5e-324, 5e-324),
+                                          (-1.7e308, 1.7e308), (1e-300, 2e-300), (-3.0, -1.0)])
+def test_every_interval_candidates_at_extreme_bounds(lower, upper):
+    """Bounds near the double range's ends (grids beyond it, subnormals) and data that would
+    overflow the scaled grid: the same arrays as the general path, without a warning."""
+    rng = np.random.default_rng(7)
+    j, first, last = stats._quantile_grid(lower, upper)
+    for trial in range(30):
+        n = int(rng.integers(0, 40))
+        x = (rng.uniform(lower, upper, n) if np.isfinite(upper - lower)
+             else rng.uniform(-1, 1, n) * 1e308)
+        if n and trial % 3 == 0:
+            x[0] = 1e308
+        elif n and trial % 3 == 1:
+            x[-1] = -1e308
+        for quant in (0.0, 0.3, 1.0):
+            with np.errstate(all="raise"):
+                fast = stats._quantile_candidates(x, quant, 1.0, j, first, last)
+            general = stats._quantile_candidates(_General(x, j, first, last), quant, 1.0, j,
+                                                 first, last)
+            for a, b in zip(fast[:3], general[:3]):
+                assert a.dtype == b.dtype and np.array_equal(a, b)
