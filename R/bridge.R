@@ -245,8 +245,10 @@
   positional <- if (length(.positional)) unname(lapply(.positional, .without_na)) else list()
   result <- r_call(name, .object, positional, arguments, words)
   if (length(result) == 1L) {
-    # a double the core returned as it is (r_call's common case), or the list (value)
-    value <- if (is.list(result)) result[[1L]] else return(result)
+    if (!is.list(result)) {
+      return(result) # a double the core returned as it is (r_call's common case)
+    }
+    value <- result[[1L]]
     if (inherits(value, "python.builtin.object")) {
       value <- reticulate::py_to_r(value) # as reticulate converts a dict's entries
     }
