@@ -94,16 +94,15 @@ def _method(obj, name):
 
 
 def r_call(name, obj, args, kwargs, words=None):
-    """R's one round trip per call: run a function or method and report as a short tuple.
+    """R's one round trip per call: run a function or method and report in a short form.
 
     What :func:`call` (``obj`` None) or :func:`call_method` report, in the form R reads
     fastest: when the call succeeded without warnings (the common case), the value itself if
     it is a float (R reads one double and checks nothing else), else a tuple ``(value,)``;
     otherwise ``(value, warnings, error, error_class)`` with the entries of :func:`call`'s
-    dict. In R's reproducible mode the
-    call's generator is made here from R's 32-bit ``words``
-    (:func:`dppack._random.generator_from_words`), so that seeding costs no round trip of
-    its own.
+    dict. In R's reproducible mode the call's generator is made here from R's 32-bit
+    ``words`` (:func:`dppack._random.generator_from_words`), so that seeding costs no round
+    trip of its own.
 
     Parameters
     ----------
