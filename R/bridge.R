@@ -18,6 +18,10 @@
   if (length(x) == 1L && is.atomic(x) && is.null(attributes(x)) && !is.na(x)) {
     return(x) # a plain number, string or flag: the common case, first
   }
+  if (is.double(x) && is.null(attributes(x)) && length(x) != 1L &&
+      length(x) < .view_min_length) {
+    return(as.array(x)) # a short plain double vector, as the steps below convert it
+  }
   if (.is_dask_handle(x)) {
     return(.subset2(x, "dask")) # dppack_dataset(): the core's Dask object, as it is
   }
@@ -212,25 +216,38 @@
   # (A calling handler costs the success path less than tryCatch; it raises the error from
   # the user's call in place of the original, which goes no further.)
   arguments <- withCallingHandlers(
-    lapply(list(...), .without_na), # also the arguments given as they are, not by .to_py
+    list(...),
     error = function(e) {
       .restore_random_stream(stream)
       stop(simpleError(conditionMessage(e), call = caller))
     }
   )
+  # NA, also in the arguments given as they are, not by .to_py (.without_na changes only an
+  # atomic vector other than double that holds NA; a loop finds none faster than lapply).
+  for (argument in arguments) {
+    if (is.atomic(argument) && !is.double(argument) && anyNA(argument)) {
+      arguments <- lapply(arguments, .without_na)
+      break
+    }
+  }
   # An absent accountant is not sent: the core's default (None, the session's accountant)
-  # applies, as it would to a Python call that leaves the argument out.
-  if ("accountant" %in% names(arguments) && is.null(arguments$accountant)) {
-    arguments$accountant <- NULL
+  # applies, as it would to a Python call that leaves the argument out. (Setting an absent
+  # entry to NULL changes nothing.)
+  if (is.null(arguments[["accountant"]])) {
+    arguments[["accountant"]] <- NULL
   }
   words <- NULL
   if (inherits(arguments[["random_state"]], "DPpackPy_seed_words")) {
     words <- unclass(arguments[["random_state"]])
     arguments[["random_state"]] <- NULL
   }
-  positional <- unname(lapply(.positional, .without_na)) # unnamed: else a Python dict
+  # unnamed: else a Python dict
+  positional <- if (length(.positional)) unname(lapply(.positional, .without_na)) else list()
   result <- r_call(name, .object, positional, arguments, words)
   if (length(result) == 1L) {
+    if (!is.list(result)) {
+      return(result) # a double the core returned as it is (r_call's common case)
+    }
     value <- result[[1L]]
     if (inherits(value, "python.builtin.object")) {
       value <- reticulate::py_to_r(value) # as reticulate converts a dict's entries
@@ -295,10 +312,15 @@
 }
 
 # A privacy loss of the core (dppack.PrivacyLoss) as the R value "privacy_loss": a list of
-# its kind and numbers, copied, not computed. NULL for NULL or None.
+# its kind and numbers, copied, not computed. NULL for NULL or None. A loss the core sent as
+# its fields already (kind, then eps and delta or rho: dppack._rbridge's _loss_fields, for a
+# histogram) is only given its class, without a round trip per field.
 .privacy_loss_from_py <- function(loss) {
   if (is.null(loss) || inherits(loss, "python.builtin.NoneType")) {
     return(NULL)
+  }
+  if (is.list(loss) && !inherits(loss, "python.builtin.object")) {
+    return(structure(loss, class = "privacy_loss"))
   }
   field <- function(name) reticulate::py_to_r(reticulate::py_get_attr(loss, name))
   kind <- field("kind")

@@ -740,17 +740,16 @@ def _bucket_sums(level, measure, length):
     """Exact integer sums of ``measure`` (None: counts) over each level, as Python ints.
 
     ``np.bincount`` adds in float64, exact below 2^53: a measure of total below 2^53 is summed
-    as it is; a larger one (at most 2^62) is cut into 21-bit pieces, each summed exactly over
-    fewer than 2^32 candidates, then put together.
+    as it is; a larger one (at most 2^62) in int64 by ``np.add.at`` (every partial sum is at
+    most the total, so exact; one pass, faster than three float64 passes over 21-bit pieces).
     """
     if measure is None:
         return np.bincount(level, minlength=length).tolist()
     if int(measure.sum()) < _EXACT_FLOAT:  # every partial sum is an exact float64
         return np.bincount(level, weights=measure, minlength=length).astype(np.int64).tolist()
-    low, middle, high = (np.bincount(level, weights=(measure >> shift) & ((1 << 21) - 1),
-                                     minlength=length).astype(np.int64) for shift in (0, 21, 42))
-    # each level's sum is at most the total, 2^62: exact in int64
-    return (low + (middle << 21) + (high << 42)).tolist()
+    sums = np.zeros(length, dtype=np.int64)
+    np.add.at(sums, level, measure.astype(np.int64, copy=False))
+    return sums.tolist()
 
 
 @functools.lru_cache(maxsize=4)
@@ -813,6 +812,7 @@ def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
     weights = [sums[c] * upper[c] for c in levels]
     total = sum(weights)
     members = {}
+    numerator, denominator = gamma.numerator, gamma.denominator
     while True:
         draw = py_uniform(rng, total)
         position = 0
@@ -830,8 +830,10 @@ def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
         i = int(index[pick])
         if c and not py_below_exp([py_uniform(rng, upper[c]), _BUCKET_BITS], c, rng):
             continue
-        excess = gamma * (int(top) - int(scaled[i])) - c
+        # the excess gamma a_i - c in lowest terms (as a Fraction would hold it), in integers
+        excess = numerator * (int(top) - int(scaled[i])) - c * denominator
         if excess < 0:  # cannot happen: the float margin keeps c <= gamma a_i
             raise AssertionError("exponential mechanism envelope below the target")
-        if py_bernoulli_exp(excess.numerator, excess.denominator, rng):
+        common = math.gcd(excess, denominator)
+        if py_bernoulli_exp(excess // common, denominator // common, rng):
             return i

@@ -94,15 +94,15 @@ def _method(obj, name):
 
 
 def r_call(name, obj, args, kwargs, words=None):
-    """R's one round trip per call: run a function or method and report as a short tuple.
+    """R's one round trip per call: run a function or method and report in a short form.
 
     What :func:`call` (``obj`` None) or :func:`call_method` report, in the form R reads
-    fastest: a tuple ``(value,)`` when the call succeeded without warnings (the common case:
-    R converts one value and checks nothing else), else ``(value, warnings, error,
-    error_class)`` with the entries of :func:`call`'s dict. In R's reproducible mode the
-    call's generator is made here from R's 32-bit ``words``
-    (:func:`dppack._random.generator_from_words`), so that seeding costs no round trip of
-    its own.
+    fastest: when the call succeeded without warnings (the common case), the value itself if
+    it is a float (R reads one double and checks nothing else), else a tuple ``(value,)``;
+    otherwise ``(value, warnings, error, error_class)`` with the entries of :func:`call`'s
+    dict. In R's reproducible mode the call's generator is made here from R's 32-bit
+    ``words`` (:func:`dppack._random.generator_from_words`), so that seeding costs no round
+    trip of its own.
 
     Parameters
     ----------
@@ -119,13 +119,15 @@ def r_call(name, obj, args, kwargs, words=None):
 
     Returns
     -------
-    tuple
-        ``(value,)``, or ``(value, warnings, error, error_class)``.
+    float or tuple
+        The float released, ``(value,)``, or ``(value, warnings, error, error_class)``.
 
     Examples
     --------
     >>> from dppack._rbridge import r_call
-    >>> len(r_call("meanDP", None, [[1.0, 2.0], 1.0, 0.0, 3.0], {"random_state": 1}))
+    >>> type(r_call("meanDP", None, [[1.0, 2.0], 1.0, 0.0, 3.0], {"random_state": 1}))
+    <class 'float'>
+    >>> len(r_call("LaplaceMechanism", None, [[0.0, 0.0], 1.0, 1.0], {"random_state": 1}))
     1
     >>> r_call("meanDP", None, [[1.0, 2.0], -1.0, 0.0, 3.0], {})[2]
     'eps must be a scalar > 0'
@@ -144,6 +146,8 @@ def r_call(name, obj, args, kwargs, words=None):
             if isinstance(exc, dppack.BudgetExceededError):
                 error_class = "DPpackPy_budget_exceeded"  # R's condition class
     if error is None and not caught:
+        if type(value) is float:  # a tuple would cost R a list to convert and unpack
+            return value
         return (_for_r(value),)
     return (_for_r(value), [_messages.r_text(w.message) for w in caught], error, error_class)
 
@@ -223,6 +227,17 @@ def r_columns(addresses, integer, length, owner):
     ])
 
 
+def _loss_fields(loss):
+    """A PrivacyLoss as the fields R's "privacy_loss" holds, in its order (kind, then eps and
+    delta, or rho for zCDP), so that R reads them without a round trip each
+    (``.privacy_loss_from_py`` in R/bridge.R); None stays None."""
+    if loss is None:
+        return None
+    if loss.kind == "zcdp":
+        return {"kind": loss.kind, "rho": loss.rho}
+    return {"kind": loss.kind, "eps": loss.eps, "delta": loss.delta}
+
+
 def _for_r(value):
     """Turn a result into plain data reticulate converts well.
 
@@ -245,7 +260,7 @@ def _for_r(value):
             "equidist": value.equidist,
             # histogramDP's release spent this (R titles the plot with it); None for the
             # true histograms of histogramDataAccess
-            "privacy": getattr(value, "privacy_", None),
+            "privacy": _loss_fields(getattr(value, "privacy_", None)),
         }
     if _checks.is_pandas(value):
         index = value.index

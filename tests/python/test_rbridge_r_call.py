@@ -1,8 +1,9 @@
 """R's one round trip per release (issue 29): ``dppack._rbridge.r_call``.
 
 It must report exactly what :func:`dppack._rbridge.call` and ``call_method`` report (value,
-warnings, error text, condition class), in the short form R reads: ``(value,)`` on a clean
-success, else ``(value, warnings, error, error_class)``; and with R's seed ``words`` it must
+warnings, error text, condition class), in the short form R reads: on a clean success the
+float itself, or ``(value,)`` for any other value, else ``(value, warnings, error,
+error_class)``; and with R's seed ``words`` it must
 draw what the generator of ``seed_words_generator`` (the separate round trip it replaces)
 draws.
 """
@@ -22,16 +23,29 @@ def _kwargs(seed):
             "random_state": np.random.default_rng(seed)}
 
 
-@pytest.mark.parametrize("name", ["meanDP", "varDP", "sdDP", "histogramDP"])
-def test_a_clean_success_is_a_one_tuple_with_the_report_value(name):
-    fast = _rbridge.r_call(name, None, [], _kwargs(7))
-    report = _rbridge.call(name, [], _kwargs(7))
-    assert len(fast) == 1 and report["warnings"] == [] and report["error"] is None
-    if isinstance(fast[0], dict):  # the histogram's fields
-        assert np.array_equal(fast[0]["counts"], report["value"]["counts"])
-        assert np.array_equal(fast[0]["breaks"], report["value"]["breaks"])
-    else:
-        assert fast[0] == report["value"]
+@pytest.mark.parametrize("name", ["meanDP", "varDP", "sdDP", "quantileDP"])
+def test_a_clean_float_success_is_the_float_itself(name):
+    kwargs = dict(_kwargs(7), quant=0.5) if name == "quantileDP" else _kwargs(7)
+    fast = _rbridge.r_call(name, None, [], kwargs)
+    report = _rbridge.call(name, [], dict(kwargs, random_state=np.random.default_rng(7)))
+    assert report["warnings"] == [] and report["error"] is None
+    assert type(fast) is float and fast == report["value"]
+
+
+def test_any_other_clean_success_is_a_one_tuple_with_the_report_value():
+    fast = _rbridge.r_call("histogramDP", None, [], _kwargs(7))
+    report = _rbridge.call("histogramDP", [], _kwargs(7))
+    assert type(fast) is tuple and len(fast) == 1 and report["error"] is None
+    assert np.array_equal(fast[0]["counts"], report["value"]["counts"])
+    assert np.array_equal(fast[0]["breaks"], report["value"]["breaks"])
+    # the privacy spent as its plain fields, in R's order (no round trip per field)
+    assert fast[0]["privacy"] == {"kind": "pure", "eps": 1.0, "delta": 0.0}
+    gaussian = _rbridge.r_call("histogramDP", None, [], dict(
+        _kwargs(7), eps=0.5, mechanism="Gaussian", delta=0.01))[0]["privacy"]
+    assert list(gaussian) == ["kind", "eps", "delta"] and gaussian["delta"] == 0.01
+    (vector,) = _rbridge.r_call("LaplaceMechanism", None, [],
+                                {"true_values": np.zeros(2), "eps": 1.0, "sensitivities": 1.0})
+    assert vector.shape == (2,)
 
 
 def test_seed_words_draw_what_the_separate_generator_drew():
@@ -73,7 +87,7 @@ def test_an_overspend_carries_its_r_condition_class():
 
 def test_methods_positional_arguments_and_an_empty_r_list_of_keywords():
     # R sends an empty named list as an empty Python list
-    (value,) = _rbridge.r_call("meanDP", None, [X, 1.0, 0.0, 1.0], [])
+    value = _rbridge.r_call("meanDP", None, [X, 1.0, 0.0, 1.0], [])
     assert np.isfinite(value)
     accountant = dppack.BudgetAccountant(1)
     assert _rbridge.r_call("spend", accountant, [dppack.PrivacyLoss.pure(0.5), "a"], []) == (
