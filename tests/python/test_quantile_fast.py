@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import dppack
-from dppack import _exact, _random, stats
+from dppack import _exact, _random
+from dppack.stats import _quantile as stats_quantile
 
 # Recorded before the fast path (quantileDP as hex floats, then the exponential mechanism's
 # indices), by ``_releases()`` below.
@@ -74,7 +75,7 @@ def test_releases_are_the_recorded_ones():
     assert _releases() == EXPECTED
 
 
-class _General(stats._SortedRecords):
+class _General(stats_quantile._SortedRecords):
     """Records of another type: ``_quantile_candidates`` then takes its general path."""
 
 
@@ -94,9 +95,9 @@ def test_every_interval_candidates_equal_the_general_paths(seed):
             x = np.full(n, (lo + hi) / 2)
         quant = float(rng.choice([0.0, 0.1, 0.5, 1.0, rng.uniform()]))
         eps = float(10 ** rng.uniform(-2, 1))
-        j, first, last = stats._quantile_grid(lo, hi)
-        fast = stats._quantile_candidates(x, quant, eps, j, first, last)
-        general = stats._quantile_candidates(_General(x, j, first, last), quant, eps, j, first,
+        j, first, last = stats_quantile._quantile_grid(lo, hi)
+        fast = stats_quantile._quantile_candidates(x, quant, eps, j, first, last)
+        general = stats_quantile._quantile_candidates(_General(x, j, first, last), quant, eps, j, first,
                                              last)
         for a, b in zip(fast[:3], general[:3]):
             assert a.dtype == b.dtype and np.array_equal(a, b)
@@ -123,7 +124,7 @@ def test_every_interval_candidates_at_extreme_bounds(lower, upper):
     """Bounds near the double range's ends (grids beyond it, subnormals) and data that would
     overflow the scaled grid: the same arrays as the general path, without a warning."""
     rng = np.random.default_rng(7)
-    j, first, last = stats._quantile_grid(lower, upper)
+    j, first, last = stats_quantile._quantile_grid(lower, upper)
     for trial in range(30):
         n = int(rng.integers(0, 40))
         x = (rng.uniform(lower, upper, n) if np.isfinite(upper - lower)
@@ -134,8 +135,8 @@ def test_every_interval_candidates_at_extreme_bounds(lower, upper):
             x[-1] = -1e308
         for quant in (0.0, 0.3, 1.0):
             with np.errstate(all="raise"):
-                fast = stats._quantile_candidates(x, quant, 1.0, j, first, last)
-            general = stats._quantile_candidates(_General(x, j, first, last), quant, 1.0, j,
+                fast = stats_quantile._quantile_candidates(x, quant, 1.0, j, first, last)
+            general = stats_quantile._quantile_candidates(_General(x, j, first, last), quant, 1.0, j,
                                                  first, last)
             for a, b in zip(fast[:3], general[:3]):
                 assert a.dtype == b.dtype and np.array_equal(a, b)
