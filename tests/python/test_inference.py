@@ -17,6 +17,7 @@ import dppack
 from accounting_checks import Untouchable, assert_refused_untouched
 from dppack.confidence_intervals import erm as inference
 from dppack.erm import losses, solvers
+from dppack.erm.solvers import _smooth  # the module whose globals margin_newton reads
 from dppack.erm.design import prepare_design
 
 KS_LEVEL = 1e-3
@@ -633,7 +634,7 @@ def test_an_unconverged_solve_is_refused_not_released(monkeypatch):
     """The intervals assume the exact minimiser, so a Newton solve that stops
     at its iteration limit raises instead of releasing with a warning, and draws no noise."""
     X, y = logistic_data(200, 2, 21)
-    monkeypatch.setattr(solvers, "MAX_NEWTON_STEPS", 1)
+    monkeypatch.setattr(_smooth, "MAX_NEWTON_STEPS", 1)
     rng = np.random.default_rng(3)
     state = rng.bit_generator.state
     with warnings.catch_warnings():
