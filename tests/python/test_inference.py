@@ -391,7 +391,7 @@ def test_released_matrices_and_interval_use_the_stated_calibration(monkeypatch, 
     total. A noise
     scale too small by any factor shows here (the coverage tests would not see it)."""
     calls = {"spd": [], "mc": [], "closed": []}
-    spd, mc, closed = (inference._spd_eigen, inference._monte_carlo_draws,
+    spd, mc, closed = (inference.spd_eigen, inference._monte_carlo_draws,
                        inference._output_zcdp_interval)
 
     def record(name, function):
@@ -400,7 +400,7 @@ def test_released_matrices_and_interval_use_the_stated_calibration(monkeypatch, 
             return function(*args)
         return wrapper
 
-    monkeypatch.setattr(inference, "_spd_eigen", record("spd", spd))
+    monkeypatch.setattr(inference, "spd_eigen", record("spd", spd))
     monkeypatch.setattr(inference, "_monte_carlo_draws", record("mc", mc))
     monkeypatch.setattr(inference, "_output_zcdp_interval", record("closed", closed))
     X, y = logistic_data(1500, 2, 30)
@@ -694,7 +694,7 @@ def test_zcdp_closed_form_uses_the_discrete_variance():
     # 1 / (2 rho (nc)^2), within a relative 2^-11)
     n, c, rho = 1000, 0.002, 0.4
     continuous = 1 / (2 * rho * (n * c) ** 2)
-    variance = inference._gaussian_release_variance(3, 1 / (n * c), rho)
+    variance = inference.gaussian_release_variance(3, 1 / (n * c), rho)
     assert continuous <= variance <= continuous * (1 + 2.0**-11)
 
 

@@ -425,8 +425,8 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         The continuous (aGM or classical) noise sd per coordinate of the average-scale
         gradient (the n-scaled gradient gets n ``sigma_``).
     noise_sd_ : float
-        The scale g s of the exact discrete Gaussian noise actually added per step (module
-        docstring, "Exact noise"), ``sigma_`` raised so that each step meets
+        The scale g s of the exact discrete Gaussian noise actually added per step (guide,
+        :ref:`guide-agm-erm`, "Exact noise"), ``sigma_`` raised so that each step meets
         (``eps_step_``, ``delta_step_``); the step sizes of gamma = 0 use it.
     Delta_ : float
         2L, the replace-one sensitivity of one record's gradient.
@@ -438,24 +438,8 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         After ``fit``: ``PrivacyLoss.approx(eps, delta)``, the total budget charged; None
         before a fit and after a fit with eps = Inf.
 
-    Randomness: first 8 uniforms seed a second generator for the noise (8 words of 32 bits,
-    ``_random.generator_from_words``); then the steps are drawn in blocks of 4096: the block's
-    indices from the first generator (one uniform per step, i = floor(n u)), and its noise
-    (block x d exact discrete Gaussian values, whose sampler consumes a number of draws that
-    depends on the variance) from the second. So the sampled records do not depend on eps:
-    fits with one seed sample the same records, and ``eps = Inf`` draws no noise.
-
-    Exactness of these float draws: both are data-free (they depend on n, public under
-    replace-one neighbours, and on nothing else in the data). The 8 uniforms are only seed
-    words. The index i = floor(n u) of a uniform u on the multiples of 2^-53 (NumPy's
-    ``random``) picks each record with probability within 2^-52 of 1/n (each index receives
-    between floor(2^53 / n) - 1 and ceil(2^53 / n) + 1 of the 2^53 values: the float product
-    n u is monotone in u and its rounding moves each boundary by at most one value; exact
-    when n is a power of two), not exactly 1/n: the amplification by subsampling (Balle,
-    Barthe and Gaboardi 2018, sampling rate q = 1/n) then holds with q at most 1/n + 2^-52,
-    which moves the per-step amplified (eps, delta) by a relative n 2^-52 (below 3e-9 for
-    n < 10^7), far below the rounding of the calibration; it is not charged. The released coefficients' noise is the exact
-    discrete Gaussian (guide, :ref:`guide-agm-erm`, "Exact noise").
+    Randomness (the order of the draws) and why its floating-point draws (seed words, record
+    picks) are data-free: the guide, :ref:`guide-agm-erm-sgd`.
 
     References
     ----------
