@@ -74,4 +74,5 @@ __all__ = [
     "trust_region_solve",
 ]
 
-
+# the public class keeps its public path (reprs, tracebacks, pickles)
+ConvergenceError.__module__ = __name__
