@@ -25,7 +25,6 @@ from ..erm.design import coefficient_names, prepare_design
 from ..erm.models import LogisticRegressionDP, svmDP
 from ..erm.solvers import EXACT_GRADIENT_TOLERANCE, margin_newton
 from ._matrices import (
-    NOTIONS,
     gaussian_release,
     gaussian_release_variance,
     gradient_covariance,
