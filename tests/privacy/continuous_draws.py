@@ -29,7 +29,7 @@ CONTINUOUS_DRAWS = {
     ("dppack.analytic_gaussian_erm.models", "GradientPerturbationAGM._sgd"):
         "data-free: the seed words of the noise's own stream and the uniform record picks of "
         "SGD (subsampling); the gradient noise itself is the exact discrete Gaussian",
-    ("dppack.confidence_intervals.erm", "spherical_laplace"):
+    ("dppack.confidence_intervals._matrices", "spherical_laplace"):
         "data-free: the public sampler of the l2-Laplace law, drawn on its own (no data "
         "argument)",
     # ---- post-processing ---------------------------------------------------------------------
@@ -39,15 +39,15 @@ CONTINUOUS_DRAWS = {
         "and 5)",
     # ---- documented float-approximate ---------------------------------------------------------
     ("dppack.confidence_intervals.erm", "_private_estimate"):
-        "documented float-approximate: confidence_intervals.erm module docstring (the "
+        "documented float-approximate: docs guide erm-derivations, confidence intervals (the "
         "objective's data-free l2-Laplace b; the released theta goes through the exact grid "
         "release of approximate minima perturbation)",
-    ("dppack.erm.cms", "StandardNoise.draw"):
+    ("dppack.erm._perturbation", "StandardNoise.draw"):
         "documented float-approximate: StandardNoise docstring (a data-free standard vector: "
         "the objective's noise, and a standard Laplace vector scaled and rounded to each "
         "candidate's grid)",
-    ("dppack.erm.cms", "perturbation_noise"):
-        "documented float-approximate: dppack.erm.cms module docstring (objective "
+    ("dppack.erm._perturbation", "perturbation_noise"):
+        "documented float-approximate: docs guide erm-derivations, CMS frameworks (objective "
         "perturbation's data-free noise b inside the objective; the release is exact, "
         "dppack.erm.approximate)",
     ("dppack.erm.kst", "EmpiricalRiskMinimizationDP_KST._fit"):

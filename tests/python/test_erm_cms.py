@@ -863,9 +863,9 @@ def test_a_fit_short_of_the_tolerance_is_refused(monkeypatch):
     """A loose solver (planted: L-BFGS-B stopping early, no Newton polish) must not release:
     the fit raises, draws no output noise and leaves coeff unset."""
     X, y, U, L = _toy(n=400, p=3, seed=52)
-    monkeypatch.setattr(dppack.erm.solvers, "LBFGS_OPTIONS",
-                        {**dppack.erm.solvers.LBFGS_OPTIONS, "gtol": 1e-3, "ftol": 1e-4})
-    monkeypatch.setattr(dppack.erm.solvers, "newton_polish",
+    monkeypatch.setattr(dppack.erm.solvers._smooth, "LBFGS_OPTIONS",
+                        {**dppack.erm.solvers._smooth.LBFGS_OPTIONS, "gtol": 1e-3, "ftol": 1e-4})
+    monkeypatch.setattr(dppack.erm.solvers._smooth, "newton_polish",
                         lambda grad, hess, theta, gtol, step: (
                             theta, float(np.linalg.norm(grad(theta)))))
     rng = np.random.default_rng(4)

@@ -17,6 +17,7 @@ import dppack
 from accounting_checks import Untouchable, assert_refused_untouched
 from dppack.confidence_intervals import erm as inference
 from dppack.erm import losses, solvers
+from dppack.erm.solvers import _smooth  # the module whose globals margin_newton reads
 from dppack.erm.design import prepare_design
 
 KS_LEVEL = 1e-3
@@ -390,7 +391,7 @@ def test_released_matrices_and_interval_use_the_stated_calibration(monkeypatch, 
     total. A noise
     scale too small by any factor shows here (the coverage tests would not see it)."""
     calls = {"spd": [], "mc": [], "closed": []}
-    spd, mc, closed = (inference._spd_eigen, inference._monte_carlo_draws,
+    spd, mc, closed = (inference.spd_eigen, inference._monte_carlo_draws,
                        inference._output_zcdp_interval)
 
     def record(name, function):
@@ -399,7 +400,7 @@ def test_released_matrices_and_interval_use_the_stated_calibration(monkeypatch, 
             return function(*args)
         return wrapper
 
-    monkeypatch.setattr(inference, "_spd_eigen", record("spd", spd))
+    monkeypatch.setattr(inference, "spd_eigen", record("spd", spd))
     monkeypatch.setattr(inference, "_monte_carlo_draws", record("mc", mc))
     monkeypatch.setattr(inference, "_output_zcdp_interval", record("closed", closed))
     X, y = logistic_data(1500, 2, 30)
@@ -633,7 +634,7 @@ def test_an_unconverged_solve_is_refused_not_released(monkeypatch):
     """The intervals assume the exact minimiser, so a Newton solve that stops
     at its iteration limit raises instead of releasing with a warning, and draws no noise."""
     X, y = logistic_data(200, 2, 21)
-    monkeypatch.setattr(solvers, "MAX_NEWTON_STEPS", 1)
+    monkeypatch.setattr(_smooth, "MAX_NEWTON_STEPS", 1)
     rng = np.random.default_rng(3)
     state = rng.bit_generator.state
     with warnings.catch_warnings():
@@ -693,7 +694,7 @@ def test_zcdp_closed_form_uses_the_discrete_variance():
     # 1 / (2 rho (nc)^2), within a relative 2^-11)
     n, c, rho = 1000, 0.002, 0.4
     continuous = 1 / (2 * rho * (n * c) ** 2)
-    variance = inference._gaussian_release_variance(3, 1 / (n * c), rho)
+    variance = inference.gaussian_release_variance(3, 1 / (n * c), rho)
     assert continuous <= variance <= continuous * (1 + 2.0**-11)
 
 

@@ -32,6 +32,7 @@ import numpy as np
 import pytest
 
 from dppack.erm import cms, solvers
+from dppack.erm.solvers import _smooth  # the module whose globals the smooth solvers read
 from dppack.erm import losses as dppack_losses
 from dppack.erm.solvers import (
     ConvergenceError,
@@ -109,9 +110,9 @@ def test_minimize_smooth_refuses_when_its_steps_are_cut_to_one(monkeypatch):
 
     gtol = optimality_tolerance(n)
     assert minimize_smooth(fun, 3, True, gtol=gtol) is not None  # fine unplanted
-    monkeypatch.setattr(solvers, "LBFGS_OPTIONS", {**solvers.LBFGS_OPTIONS, "maxiter": 1})
-    monkeypatch.setattr(solvers, "POLISH_STEPS", 1)
-    monkeypatch.setattr(solvers, "WARM_NEWTON_STEPS", 1)
+    monkeypatch.setattr(_smooth, "LBFGS_OPTIONS", {**_smooth.LBFGS_OPTIONS, "maxiter": 1})
+    monkeypatch.setattr(_smooth, "POLISH_STEPS", 1)
+    monkeypatch.setattr(_smooth, "WARM_NEWTON_STEPS", 1)
     message = solvers.NOT_CONVERGED_MESSAGE.format(tolerance=gtol)
     with pytest.raises(ConvergenceError) as error:
         minimize_smooth(fun, 3, True, gtol=gtol)
@@ -187,7 +188,7 @@ def test_margin_newton_refuses_at_its_step_limit(monkeypatch):
     args = (X, y, lambda z: np.logaddexp(0, -z), lambda z: -1 / (1 + np.exp(z)),
             lambda z: 0.5 / (1 + np.cosh(z)), 1e-3, np.zeros(3))
     margin_newton(*args)  # fine unplanted
-    monkeypatch.setattr(solvers, "MAX_NEWTON_STEPS", 1)
+    monkeypatch.setattr(_smooth, "MAX_NEWTON_STEPS", 1)
     with pytest.raises(ConvergenceError) as error:
         margin_newton(*args)
     assert str(error.value) == ("Newton's method stopped at its iteration limit before the "
@@ -377,7 +378,7 @@ def test_lbfgsb_runs_scipys_own_blas_on_one_thread(monkeypatch):
     runs on one thread and NumPy's keeps its threads (the objective's products use it);
     both are as before afterwards; the coefficients are the same bits as without the limit
     (issue 14, item 5)."""
-    if solvers._scipy_blas_controller() is None:
+    if _smooth._scipy_blas_controller() is None:
         pytest.skip("SciPy has no BLAS of its own here (or threadpoolctl is missing)")
     before = _blas_threads()
     rng = np.random.default_rng(6)  # seed: any data; deterministic
@@ -397,7 +398,7 @@ def test_lbfgsb_runs_scipys_own_blas_on_one_thread(monkeypatch):
         assert inside, "L-BFGS-B ran with SciPy's BLAS on its threads"
         assert all(threads["numpy.libs"] == before["numpy.libs"] for threads in seen)
         assert _blas_threads() == before
-        monkeypatch.setattr(solvers, "lbfgsb_blas_threads", contextlib.nullcontext)
+        monkeypatch.setattr(_smooth, "lbfgsb_blas_threads", contextlib.nullcontext)
         assert np.array_equal(
             solvers.minimize_smooth(risk, 30, True, risk.hessian, gtol=1e-10, newton=newton),
             theta)

@@ -10,29 +10,9 @@ Huber-smoothed hinge loss:
   Gaussian noise on every gradient, for a *total* budget (eps, delta) that the accountant of
   Ding et al.(b) splits into per-step parameters.
 
-The paper's printed GRPUA is not shipped: it calibrates the noise of the n-scaled gradient to
-sensitivity L, where the replace-one sensitivity is 2 n L, so its noise is about
-2n times too small, and its delta is per step, n delta in total. Its accounting
-formula (Theorem 7) is available as :func:`grpua_paper_total` to reproduce the paper's numbers.
-
-Data preparation is LogisticRegressionDP's and svmDP's (``erm.design.prepare_design``): the
-columns of X are clipped to the user's bounds and divided by s_j sqrt(d), s_j = max(|L_j|,
-|U_j|), so that every row has norm <= 1, which the constants L = 1 and beta below need. Labels 0/1
-become -1/+1; the coefficients are returned on the scale of the raw X.
-
-Regularisation follows DPpack: the objective is (1/n) sum_i l(y_i w'x_i) + (gamma/n) ||w||^2/2,
-so the paper's lambda (= mu, the strong convexity) is gamma / n.
-
-Exact noise. The Gaussian noise of both models is the exact discrete Gaussian of Canonne,
-Kamath and Steinke (2020) on a power-of-two grid (``mechanisms.discrete_gaussian_release``,
-``mechanisms.discrete_gaussian_parameters``): the value that receives noise (OPERA's
-gradient-descent output, GRPUA's per-step gradient of the sampled record) is rounded to the
-grid and the discrete variance is the continuous calibration ``sigma_`` raised, minimally, so
-that the discrete release of the d-vector meets the same (eps, delta) (per step for GRPUA),
-with the L2 sensitivity the rounding leaves (zCDP of the discrete Gaussian, CKS Theorem 4,
-converted by their Corollary 13). ``noise_sd_`` is the resulting standard deviation
-parameter (a few percent above ``sigma_``). The accounting above then holds unchanged for the
-discrete per-step guarantee.
+Why the paper's printed GRPUA is not shipped, the data preparation, the regularisation and
+the exact discrete Gaussian noise of both models are derived in the guide,
+:ref:`guide-agm-erm`.
 
 Accounting: ``fit(..., accountant=)`` charges ``PrivacyLoss.approx(eps, delta)`` once (for
 GRPUA the total budget, which the T steps compose to at most), and the fitted model reports it
@@ -60,6 +40,15 @@ from ..erm.design import (
     predict_matrix,
     prepare_design,
 )
+from ._budget import (
+    LIPSCHITZ,
+    amplify_by_sampling,
+    grpua_paper_total,
+    grpua_per_step_budget,
+    loss_constants,
+    opera_sensitivity,
+    strong_composition,
+)
 
 __all__ = [
     "GradientPerturbationAGM",
@@ -76,9 +65,6 @@ LOSS_MESSAGE = "loss must be one of {'logistic', 'huber'}."
 SENSITIVITY_MESSAGE = "sensitivity.bound must be one of {'paper', 'tight'}."
 AMPLIFICATION_MESSAGE = "amplification must be one of {'tight', 'paper'}."
 
-# Lipschitz constant of the data part l(y w'x) for ||x|| <= 1: |l'| <= 1 for both losses; the
-# regulariser's gradient cancels between neighbouring data sets (Ding et al., Section III).
-LIPSCHITZ = losses.MarginLoss.lipschitz
 
 # Default number of gradient-descent steps of OPERA when gamma > 0 (OPERA, Ding et al. Algorithm 1:
 # the sensitivity does not depend on T, so T only has to be large enough to converge).
@@ -89,106 +75,8 @@ _SGD_BLOCK = 4096
 
 
 # --------------------------------------------------------------------------------------------
-# Losses and constants (Ding et al., Section III)
-# --------------------------------------------------------------------------------------------
-
-
-def loss_constants(loss, huber_h, lam):
-    """(L, beta) of the loss on rows with ||x|| <= 1 (table "Supported losses").
-
-    L = 1 for both losses; beta = sup l'' + lambda: 1/4 + lambda (logistic),
-    1/(2h) + lambda (Huber with parameter h). Both constants are the loss's own
-    (``lipschitz`` and ``curvature`` of :func:`dppack.erm.losses.margin_loss`, which refuses
-    another loss name or an invalid ``huber_h``).
-
-    Parameters
-    ----------
-    loss : {'logistic', 'huber'}
-    huber_h : float
-        The Huber parameter h > 0 (ignored for logistic).
-    lam : float
-        lambda >= 0, the strong convexity of the penalty (gamma / n).
-
-    Returns
-    -------
-    (float, float)
-        (L, beta).
-
-    Raises
-    ------
-    ValueError
-        For another loss name or an invalid ``huber_h``.
-
-    References
-    ----------
-    Ding et al., Private empirical risk minimization with analytic Gaussian mechanism for
-    healthcare system, IEEE Transactions on Big Data.
-
-    Examples
-    --------
-    >>> from dppack.analytic_gaussian_erm.models import loss_constants
-    >>> loss_constants("logistic", 0.5, lam=0.01)
-    (1.0, 0.26)
-    >>> loss_constants("huber", 0.5, lam=0.0)  # 1 / (2h)
-    (1.0, 1.0)
-    """
-    margin = losses.margin_loss(loss, huber_h)  # the constants' one home (dppack.erm.losses)
-    return margin.lipschitz, margin.curvature + lam
-
-
-# --------------------------------------------------------------------------------------------
 # OPERA's sensitivity (Ding et al., Algorithm 1)
 # --------------------------------------------------------------------------------------------
-
-
-def opera_sensitivity(n, lam, beta, iterations=None, step_size=None, bound="paper",
-                      lipschitz=LIPSCHITZ):
-    """L2 sensitivity of the output of T steps of full-batch gradient descent.
-
-    Parameters
-    ----------
-    n : int
-        Number of records (public; replace-one neighbours).
-    lam : float
-        Strong convexity mu = lambda (gamma / n in DPpack's convention); 0 if not strongly
-        convex.
-    beta : float
-        Smoothness (including lambda).
-    iterations, step_size : int, float
-        T and eta; used only when ``lam == 0``.
-    bound : {'paper', 'tight'}
-        'paper': 5 L (mu + beta) / (n mu beta) (strongly convex, eta <= 1/(beta + mu)) or
-        3 L T eta / n (eta <= 1/beta), paper Lemmas 1 and 2. 'tight': the contraction bounds
-        2 L (mu + beta) / (n mu beta) and 2 L T eta / n ("Optional tighter
-        sensitivities").
-    lipschitz : float
-        L.
-
-    Returns
-    -------
-    float
-
-    References
-    ----------
-    Ding et al., IEEE Transactions on Big Data, Lemmas 1 and 2.
-
-    Examples
-    --------
-    n = 532 records, lambda = 0.01, beta = 1/4 + lambda (logistic):
-
-    >>> from dppack.analytic_gaussian_erm.models import opera_sensitivity
-    >>> round(opera_sensitivity(532, lam=0.01, beta=0.26), 6)
-    0.975998
-    >>> round(opera_sensitivity(532, lam=0.01, beta=0.26, bound="tight"), 6)
-    0.390399
-    >>> opera_sensitivity(100, lam=0.0, beta=0.25, iterations=50, step_size=4.0)  # 3 L T eta / n
-    6.0
-    """
-    if lam > 0:
-        constant = 5.0 if bound == "paper" else 2.0
-        return constant * lipschitz * (lam + beta) / (n * lam * beta)
-    constant = 3.0 if bound == "paper" else 2.0
-    return constant * lipschitz * iterations * step_size / n
 
 
 def _opera_default_iterations(n, d, eps, delta, beta, radius, lipschitz=LIPSCHITZ):
@@ -197,226 +85,6 @@ def _opera_default_iterations(n, d, eps, delta, beta, radius, lipschitz=LIPSCHIT
     alpha = calibrateAnalyticGaussianMechanism(eps, delta, 1.0) * math.sqrt(2.0 * eps)
     value = (beta ** 2 * n ** 2 * radius ** 2 * eps / (lipschitz ** 2 * d * alpha ** 2))
     return max(1, math.ceil(value ** (1.0 / 3.0)))
-
-
-# --------------------------------------------------------------------------------------------
-# GRPUA's accounting (Ding et al., Algorithm 2; the sound version in the class docstring)
-# --------------------------------------------------------------------------------------------
-
-
-def strong_composition(eps0, delta0, iterations, delta_prime):
-    """Strong composition (Dwork, Rothblum and Vadhan 2010) of T (eps0, delta0)-DP steps:
-    (eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1), delta' + T delta0)
-    (:func:`dppack.accounting.advanced_composition`; +Inf beyond eps0 ~ 700).
-
-    Parameters
-    ----------
-    eps0, delta0 : float
-        The loss of one step.
-    iterations : int
-        T.
-    delta_prime : float
-        The delta' in (0, 1) of the bound.
-
-    Returns
-    -------
-    (float, float)
-        The total (eps, delta).
-
-    References
-    ----------
-    Dwork C, Rothblum G N, Vadhan S (2010), Theorem III.3.
-
-    Examples
-    --------
-    >>> from dppack.analytic_gaussian_erm.models import strong_composition
-    >>> eps, delta = strong_composition(0.1, 1e-6, 100, 1e-6)
-    >>> round(eps, 4), round(delta, 12)
-    (6.3082, 0.000101)
-    """
-    return accounting.advanced_composition(eps0, delta0, iterations, delta_prime)
-
-
-def amplify_by_sampling(eps_step, delta_step, n, amplification="tight"):
-    """(eps0, delta0) of one step run on one record picked uniformly from n.
-
-    'paper' (Beimel et al., as in the paper): (2 eps/n, delta/n), valid for eps <= 1.
-    'tight' (Balle, Barthe and Gaboardi 2018, substitution): (log(1 + (e^eps - 1)/n),
-    delta/n), valid for every eps.
-
-    Parameters
-    ----------
-    eps_step, delta_step : float
-        The loss of the step on the sampled record.
-    n : int
-        The number of records.
-    amplification : {'tight', 'paper'}, default 'tight'
-
-    Returns
-    -------
-    (float, float)
-        (eps0, delta0).
-
-    References
-    ----------
-    Balle B, Barthe G, Gaboardi M (2018), Privacy amplification by subsampling; Beimel,
-    Brenner, Kasiviswanathan and Nissim (2014), Bounds on the sample complexity for private
-    learning and private data release.
-
-    Examples
-    --------
-    >>> from dppack.analytic_gaussian_erm.models import amplify_by_sampling
-    >>> eps0, delta0 = amplify_by_sampling(1.0, 1e-5, 100)
-    >>> round(eps0, 6), round(delta0, 12)  # log(1 + (e - 1) / 100)
-    (0.017037, 1e-07)
-    >>> round(amplify_by_sampling(1.0, 1e-5, 100, "paper")[0], 6)  # 2 eps / n
-    0.02
-    """
-    if amplification == "paper":
-        return 2.0 * eps_step / n, delta_step / n
-    return accounting.amplify_by_subsampling(eps_step, delta_step, 1, n)
-
-
-def grpua_paper_total(eps, delta, n):
-    """The paper's Theorem 7 for per-step (eps, delta) and T = n^2 steps:
-    (sqrt(8 log(n/delta)) eps + 2 n eps (e^(2 eps/n) - 1), n delta), dropping delta/n as the
-    paper does. This reproduces the paper's accounting; the printed GRPUA's noise is not
-    private, so no model uses it.
-
-    Parameters
-    ----------
-    eps, delta : float
-        The per-step budget.
-    n : int
-        The number of records.
-
-    Returns
-    -------
-    (float, float)
-        The paper's total (eps, delta).
-
-    References
-    ----------
-    Ding et al., IEEE Transactions on Big Data, Theorem 7.
-
-    Examples
-    --------
-    >>> from dppack.analytic_gaussian_erm.models import grpua_paper_total
-    >>> eps, delta = grpua_paper_total(0.1, 1e-6, 1000)
-    >>> round(eps, 4), round(delta, 12)
-    (1.3276, 0.001)
-    """
-    eps_total = math.sqrt(8.0 * math.log(n / delta)) * eps + 2.0 * n * eps * math.expm1(
-        2.0 * eps / n)
-    return eps_total, n * delta
-
-
-def _unamplify(eps0, n, amplification):
-    """The per-step eps whose amplified value is eps0 (inverse of :func:`amplify_by_sampling`)."""
-    if amplification == "paper":
-        return n * eps0 / 2.0
-    return math.log1p(n * math.expm1(eps0))
-
-
-def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="tight"):
-    """Per-step (eps_step, delta_step) of T sampled steps for a total (eps, delta) budget.
-
-    delta' = delta_total / 2 and delta_step = (delta_total / 2) n / T, so that
-    delta' + T delta_step / n = delta_total; the amplified per-step eps0 solves
-    eps_total = eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1) (the float bisection of
-    :func:`dppack.accounting.advanced_composition_inverse`, finishing on the side where the
-    total is <= eps_total), and eps_step maps eps0 back through the
-    amplification bound.
-
-    Parameters
-    ----------
-    eps_total, delta_total : float
-        The whole run's budget.
-    n : int
-        The number of records.
-    iterations : int
-        T, the number of steps.
-    amplification : {'tight', 'paper'}, default 'tight'
-        As :func:`amplify_by_sampling`.
-
-    Returns
-    -------
-    dict
-        ``eps_step``, ``delta_step`` and the accountant's ``eps_total`` and ``delta_total``
-        of these per-step values (each <= the requested one).
-
-    References
-    ----------
-    Dwork, Rothblum and Vadhan (2010); Balle, Barthe and Gaboardi (2018).
-
-    Examples
-    --------
-    (1, 1e-5)-DP in total over 10,000 steps on 532 records:
-
-    >>> from dppack.analytic_gaussian_erm.models import grpua_per_step_budget
-    >>> budget = grpua_per_step_budget(1.0, 1e-5, n=532, iterations=10000)
-    >>> round(budget["eps_step"], 4), round(budget["delta_step"], 12)
-    (0.7114, 2.66e-07)
-    >>> budget["eps_total"] <= 1.0, budget["delta_total"] <= 1e-5
-    (True, True)
-
-    Raises
-    ------
-    ValueError
-        If eps_total is not finite and > 0 or delta_total is not in (0, 1), if
-        delta_step >= 1 (too few steps for this delta), or with ``amplification='paper'``
-        when eps_step > 1, where that bound does not hold.
-    """
-    if not (0.0 < eps_total < math.inf and 0.0 < delta_total < 1.0):
-        raise _messages.value_error(
-            "The total budget needs a finite eps > 0 and a delta in (0, 1).")
-    delta_prime = delta_total / 2.0
-    delta_step = delta_total / 2.0 * n / iterations
-    # Rounding can put delta' + T delta_step / n an ulp above delta_total: step delta_step
-    # down until the sum is within the budget. The accountant sums deltas exactly and rounds
-    # up (dppack.accounting), so the check also uses the composed total itself; the amplified
-    # delta0 does not depend on the step's eps.
-    def composed_delta(step):
-        delta0 = amplify_by_sampling(min(eps_total, 1.0), step, n, amplification)[1]
-        return strong_composition(0.0, delta0, iterations, delta_prime)[1]
-
-    while delta_prime + iterations * (delta_step / n) > delta_total or \
-            composed_delta(delta_step) > delta_total:
-        delta_step = math.nextafter(delta_step, 0.0)
-    if not delta_step < 1.0:
-        raise _messages.value_error(
-            "delta = {delta:g} over {iterations} steps of n = {n} records "
-            "gives a per-step delta of {delta_step:g} >= 1: use more iterations.",
-            delta=delta_total, iterations=iterations, n=n, delta_step=delta_step)
-
-    def total(eps_step):
-        eps0, delta0 = amplify_by_sampling(eps_step, delta_step, n, amplification)
-        return strong_composition(eps0, delta0, iterations, delta_prime)
-
-    # the largest amplified per-step eps0 whose composition is <= eps_total
-    low = accounting.advanced_composition_inverse(eps_total, iterations, delta_prime)
-    eps_step = _unamplify(low, n, amplification)
-    # Rounding in the map back may overshoot by a few ulps: step down until the total is met.
-    # Bounded, so that an inconsistency between amplify_by_sampling and _unamplify fails
-    # loudly instead of looping for ever.
-    for _ in range(10_000):
-        if not (eps_step > 0 and total(eps_step)[0] > eps_total):
-            break
-        eps_step = math.nextafter(eps_step, 0.0) * (1.0 - 1e-15)
-    else:
-        raise RuntimeError("grpua_per_step_budget: the per-step eps does not meet the total "
-                           "budget (internal error).")
-    if not eps_step > 0:
-        raise _messages.value_error("The budget leaves no per-step eps > 0: raise eps or lower the "
-                                    "number of iterations.")
-    if amplification == "paper" and eps_step > 1.0:
-        raise _messages.value_error(
-            "amplification = 'paper' needs a per-step eps <= 1; this budget "
-            "gives {eps_step:.6g}: use amplification = 'tight' or more "
-            "iterations.", eps_step=eps_step)
-    eps_used, delta_used = total(eps_step)
-    return {"eps_step": eps_step, "delta_step": delta_step, "eps_total": eps_used,
-            "delta_total": delta_used}
 
 
 # --------------------------------------------------------------------------------------------
@@ -574,8 +242,9 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         The sensitivity and the continuous (aGM or classical) noise sd of the last fit (on
         the scaled problem).
     noise_sd_ : float
-        The scale g s of the exact discrete Gaussian noise actually added (module docstring,
-        "Exact noise"): ``sigma_`` raised so that the discrete release meets (eps, delta).
+        The scale g s of the exact discrete Gaussian noise actually added (guide,
+        :ref:`guide-agm-erm`, "Exact noise"): ``sigma_`` raised so that the discrete release
+        meets (eps, delta).
     n_iterations_, step_size_ : int, float
         T and eta of the last fit.
     privacy_ : dppack.PrivacyLoss or None
@@ -683,7 +352,7 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         noise_sd = self._noise_sd(sigma, Delta, self.eps, self.delta, d)
         if sigma > 0:
             # OPERA step 4, with exact discrete Gaussian noise meeting (eps, delta) for the
-            # d-vector of L2 sensitivity Delta (module docstring, "Exact noise")
+            # d-vector of L2 sensitivity Delta (guide, erm-derivations, "Exact noise")
             w = discrete_gaussian_release(w, sigma, Delta, rng, eps=self.eps, delta=self.delta)
         self.coeff = w / scale
         self.Delta_, self.sigma_, self.n_iterations_, self.step_size_ = Delta, sigma, T, eta
@@ -756,8 +425,8 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         The continuous (aGM or classical) noise sd per coordinate of the average-scale
         gradient (the n-scaled gradient gets n ``sigma_``).
     noise_sd_ : float
-        The scale g s of the exact discrete Gaussian noise actually added per step (module
-        docstring, "Exact noise"), ``sigma_`` raised so that each step meets
+        The scale g s of the exact discrete Gaussian noise actually added per step (guide,
+        :ref:`guide-agm-erm`, "Exact noise"), ``sigma_`` raised so that each step meets
         (``eps_step_``, ``delta_step_``); the step sizes of gamma = 0 use it.
     Delta_ : float
         2L, the replace-one sensitivity of one record's gradient.
@@ -769,24 +438,8 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         After ``fit``: ``PrivacyLoss.approx(eps, delta)``, the total budget charged; None
         before a fit and after a fit with eps = Inf.
 
-    Randomness: first 8 uniforms seed a second generator for the noise (8 words of 32 bits,
-    ``_random.generator_from_words``); then the steps are drawn in blocks of 4096: the block's
-    indices from the first generator (one uniform per step, i = floor(n u)), and its noise
-    (block x d exact discrete Gaussian values, whose sampler consumes a number of draws that
-    depends on the variance) from the second. So the sampled records do not depend on eps:
-    fits with one seed sample the same records, and ``eps = Inf`` draws no noise.
-
-    Exactness of these float draws: both are data-free (they depend on n, public under
-    replace-one neighbours, and on nothing else in the data). The 8 uniforms are only seed
-    words. The index i = floor(n u) of a uniform u on the multiples of 2^-53 (NumPy's
-    ``random``) picks each record with probability within 2^-52 of 1/n (each index receives
-    between floor(2^53 / n) - 1 and ceil(2^53 / n) + 1 of the 2^53 values: the float product
-    n u is monotone in u and its rounding moves each boundary by at most one value; exact
-    when n is a power of two), not exactly 1/n: the amplification by subsampling (Balle,
-    Barthe and Gaboardi 2018, sampling rate q = 1/n) then holds with q at most 1/n + 2^-52,
-    which moves the per-step amplified (eps, delta) by a relative n 2^-52 (below 3e-9 for
-    n < 10^7), far below the rounding of the calibration; it is not charged. The released coefficients' noise is the exact
-    discrete Gaussian (module docstring, "Exact noise").
+    Randomness (the order of the draws) and why its floating-point draws (seed words, record
+    picks) are data-free: the guide, :ref:`guide-agm-erm-sgd`.
 
     References
     ----------
@@ -866,7 +519,7 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         privacy = spend_fit(bill, self.eps)  # after the checks, before the first draw
 
         # each step's noisy gradient is a discrete Gaussian release of a d-vector of L2
-        # sensitivity Delta meeting (eps_step, delta_step) (module docstring, "Exact noise")
+        # sensitivity Delta meeting (eps_step, delta_step) (guide, erm-derivations, "Exact noise")
         grid = self._grid(sigma, Delta, budget["eps_step"], budget["delta_step"], d)
         w = self._sgd(Xs, ys, lam, L, grid, T, rng)
         self.coeff = w / scale

@@ -5,43 +5,8 @@ The whole procedure is private: the released coefficients theta~ (budget phi_1),
 Hessian H~ (phi_2) and a private gradient covariance Sigma~ (phi_3) compose to the total budget
 the caller gives; the intervals are post-processing of these three releases.
 
-Conventions. Data follow DPpack's models: the columns of X are clipped to the user's bounds and
-divided by s_j sqrt(p), s_j = max(|L_j|, |U_j|), so every row has norm <= 1; labels
-0/1 become -1/+1. DPpack's ``gamma`` sets the paper's regularisation weight c = gamma / (2n)
-(gamma = 2 n c). Intervals are computed on the scaled problem and mapped back to the
-scale of the raw X (a positive rescaling per coefficient, so quantiles carry over).
-
-Randomness: one generator per call. Objective perturbation draws the fit's noise b, then the
-noise of theta~'s release near the minimiser, then the noise of H~, then of Sigma~, then the
-Monte Carlo draws (n_draws x d normals, n_draws x d Laplace values for theta~'s release noise,
-then the n_draws l2-Laplace vectors of b: their norms, then their directions). Output
-perturbation draws, after the fit, the output noise, then H~, Sigma~ and (pure DP only) the
-Monte Carlo draws (normals, then the Laplace values of the output noise).
-
-Noise. Every released value is drawn on a data-independent power-of-two grid by an exact
-sampler, the data rounded to the grid first and the sensitivity raised by the rounding:
-
-* zCDP: the output-perturbed theta~, H~ and Sigma~ get the exact discrete Gaussian of Canonne,
-  Kamath and Steinke (2020) (``mechanisms.discrete_gaussian_release``);
-* pure DP: H~, Sigma~ and the output-perturbed theta~ get exact discrete Laplace noise
-  (:func:`dppack._random.discrete_laplace_noise`) calibrated to the L1 sensitivity
-  sqrt(k) Delta_2 of a k-vector of L2 sensitivity Delta_2 (k = d^2 for a matrix), instead of
-  the paper's spherical (l2-)Laplace law, which has no exact sampler here. The cost: a
-  per-coordinate standard deviation sqrt(2 k) Delta_2 / eps against sqrt(k + 1) Delta_2 / eps,
-  a factor sqrt(2 k / (k + 1)) < sqrt(2) (1 for k = 1);
-* objective perturbation: the noise b in the objective is the paper's continuous l2-Laplace
-  vector, drawn in floating point (data-free: it enters the optimisation, not a released
-  value); the released theta~ is the solver's certified approximate minimiser rounded to a grid
-  plus exact discrete Laplace noise covering its distance to the exact minimiser
-  (:func:`_release_near_minimiser`, Iyengar et al. 2019), with 1/100 of the coefficients'
-  eps (``NEAR_MINIMISER_SHARE``);
-* the exact minimisers of output perturbation are certified approximate ones (gradient norm
-  <= 1e-10, ``erm.solvers.margin_newton``): their sensitivity is raised by twice their
-  distance bound (:func:`_certified_radius`).
-
-The Monte Carlo draws (normals, and Laplace-type vectors simulating the noise of theta~, from
-the released H~ and Sigma~ and public constants only) are data-free post-processing of the
-released values, and are drawn in floating point.
+Conventions, the order of the draws, the exact noise of each release and the float-approximate
+parts are derived in the guide, :ref:`guide-confint-erm`.
 
 Accounting. :func:`confintERM`, :func:`confintDP` and :func:`priv_spd_mat` take a trailing
 ``accountant`` (None: the session's, if any), charged once for the whole release before any
@@ -53,13 +18,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting, mechanisms
+from .. import _checks, _frames, _messages, _random, accounting
 from ..erm import losses
 from ..erm.blocks import regularizer_l2
-from ..erm.losses import weighted_gram
 from ..erm.design import coefficient_names, prepare_design
 from ..erm.models import LogisticRegressionDP, svmDP
 from ..erm.solvers import EXACT_GRADIENT_TOLERANCE, margin_newton
+from ._matrices import (
+    gaussian_release,
+    gaussian_release_variance,
+    gradient_covariance,
+    hessian_sensitivity,
+    notion_loss,
+    objective_eps_prime,
+    priv_spd_mat,
+    regularized_hessian,
+    sigma_sensitivity,
+    spd_eigen,
+    spherical_laplace,
+)
 
 __all__ = [
     "ERMConfidenceIntervals",
@@ -78,347 +55,10 @@ __all__ = [
 # solver's minimiser (_release_near_minimiser); the rest runs the objective perturbation.
 NEAR_MINIMISER_SHARE = 1.0 / 100.0
 
-NOTIONS = ("DP", "zCDP")
 LOSSES = losses.NAMES  # the margin losses f(z), z = y theta'x: dppack.erm.losses
 METHODS = ("objective", "output")
 # Budget split (Wang, Kifer and Lee 2019, Section 7): DP (eps/2, eps/4, eps/4); zCDP 4 : 1 : 1.
 DEFAULT_SPLITS = {"DP": (2.0, 1.0, 1.0), "zCDP": (4.0, 1.0, 1.0)}
-
-
-# --------------------------------------------------------------------------------------------
-# Noise, sensitivities and the private matrices (Wang, Kifer and Lee 2019, Lemmas 2-5, Alg. 2)
-# --------------------------------------------------------------------------------------------
-
-
-def spherical_laplace(k, rate, random_state=None, size=None):
-    """Draw from the density proportional to exp(-rate ||b||_2) on R^k.
-
-    The norm r ~ Gamma(shape = k, rate) times a uniform direction g / ||g||, g ~ N(0, I_k).
-    With rate = eps / Delta this is eps-DP for a vector of L2 sensitivity Delta.
-
-    Parameters
-    ----------
-    k : int
-        Dimension, >= 1.
-    rate : float
-        > 0.
-    random_state : None, int or NumPy Generator
-    size : int, optional
-        Number of vectors; None draws one (norm first, then k normals, as DPpack).
-
-    Returns
-    -------
-    ndarray
-        k values, or a size x k array (all norms first, then the directions row by row).
-
-    Notes
-    -----
-    The package's one sampler of this law, :func:`dppack._random.l2_laplace`, with
-    ``random_state`` turned into a generator. The confidence intervals call that sampler
-    directly for objective perturbation's noise b and its Monte Carlo law only (data-free
-    draws); no released value gets this floating-point noise.
-
-    References
-    ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the noise of objective and output
-    perturbation); Wang, Kifer and Lee (2019), Differentially private confidence intervals
-    for empirical risk minimization, JPC 9(1).
-
-    Examples
-    --------
-    >>> from dppack.confidence_intervals.erm import spherical_laplace
-    >>> spherical_laplace(3, rate=2.0, random_state=1).shape
-    (3,)
-    >>> spherical_laplace(3, rate=2.0, random_state=1, size=5).shape
-    (5, 3)
-    """
-    return _random.l2_laplace(k, rate, _random.as_generator(random_state), size)
-
-
-def objective_eps_prime(eps, t, n, c):
-    """eps' = eps - log(1 + t / (2 n c)) of the improved objective perturbation.
-
-    Raises ``ValueError`` unless eps' > 0, i.e. c > t / (2 n (e^eps - 1)) (strict).
-
-    Parameters
-    ----------
-    eps : float
-        The budget of objective perturbation.
-    t : float
-        The bound on the loss's second derivative (1/4 for logistic, 1/(2h) for Huber).
-    n : int
-        The number of rows.
-    c : float
-        The paper's regularisation weight, gamma / (2n).
-
-    Returns
-    -------
-    float
-        eps' > 0.
-
-    Raises
-    ------
-    ValueError
-        When eps' <= 0 (gamma too small for the budget).
-
-    References
-    ----------
-    Wang, Kifer and Lee (2019), JPC 9(1) (improved objective perturbation).
-
-    Examples
-    --------
-    >>> from dppack.confidence_intervals.erm import objective_eps_prime
-    >>> round(objective_eps_prime(1.0, t=0.25, n=100, c=0.05), 6)  # 1 - log(1 + 0.025)
-    0.975307
-    """
-    eps_prime = eps - math.log1p(t / (2.0 * n * c))
-    if not eps_prime > 0:
-        gamma_min = t / math.expm1(eps)  # c > t/(2n(e^eps - 1)) with c = gamma/(2n)
-        raise _messages.value_error(
-            "Objective perturbation needs gamma > {gamma_min:.6g} at eps = {eps:.6g} for the "
-            "objective (it needs c > t / (2n(e^eps - 1)), c = gamma/(2n)); increase gamma, the "
-            "budget or its objective share, or use output perturbation.",
-            gamma_min=gamma_min, eps=eps)
-    return eps_prime
-
-
-def hessian_sensitivity(t, n):
-    """Replace-one Frobenius sensitivity of the Hessian H: 2t/n (Lemmas 2-3).
-
-    Parameters
-    ----------
-    t : float
-        The bound on the loss's second derivative.
-    n : int
-        The number of rows.
-
-    Returns
-    -------
-    float
-
-    References
-    ----------
-    Wang, Kifer and Lee (2019), JPC 9(1), Lemmas 2-3.
-
-    Examples
-    --------
-    >>> from dppack.confidence_intervals.erm import hessian_sensitivity
-    >>> hessian_sensitivity(0.25, 100)
-    0.005
-    """
-    return 2.0 * t / n
-
-
-def sigma_sensitivity(sup_first, n):
-    """Replace-one Frobenius sensitivity of Sigma: 2 (sup |f'|)^2 / n (Lemmas 4-5).
-
-    ``sup_first`` is S(||theta~||) for logistic or 1 (Huber, or the data-free
-    bound).
-
-    Parameters
-    ----------
-    sup_first : float
-        The bound on |f'| over the data.
-    n : int
-        The number of rows.
-
-    Returns
-    -------
-    float
-
-    References
-    ----------
-    Wang, Kifer and Lee (2019), JPC 9(1), Lemmas 4-5.
-
-    Examples
-    --------
-    >>> from dppack.confidence_intervals.erm import sigma_sensitivity
-    >>> sigma_sensitivity(1.0, 100)
-    0.02
-    """
-    return 2.0 * sup_first * sup_first / n
-
-
-def regularized_hessian(X, y, theta, loss, c):
-    """H(theta) = (1/n) sum_i f''(z_i) x_i x_i' + 2c I, z_i = y_i theta'x_i (Wang, Kifer and Lee
-    2019, Eq. 5).
-
-    Parameters
-    ----------
-    X : ndarray, n x d
-        The scaled design (rows of norm <= 1).
-    y : ndarray
-        n labels -1/+1.
-    theta : ndarray
-        d coefficients.
-    loss : dppack.erm.losses.MarginLoss
-        The margin loss f, with its derivatives ``first`` and ``second``.
-    c : float
-        The regularisation weight.
-
-    Returns
-    -------
-    ndarray, d x d
-
-    References
-    ----------
-    Wang, Kifer and Lee (2019), JPC 9(1), Eq. 5.
-
-    Examples
-    --------
-    >>> from dppack.confidence_intervals.erm import regularized_hessian
-    >>> import numpy as np
-    >>> from dppack.erm.losses import margin_loss
-    >>> X = np.array([[0.5, 0.1], [-0.3, 0.4], [0.2, -0.6]])
-    >>> y = np.array([1.0, -1.0, 1.0])
-    >>> H = regularized_hessian(X, y, np.array([0.3, -0.2]), margin_loss("logistic"), 0.05)
-    >>> H.round(6).tolist()
-    [[0.131498, -0.015698], [-0.015698, 0.143826]]
-    """
-    n, d = X.shape
-    H = weighted_gram(X, loss.second(y * (X @ theta)) / n)
-    H[np.diag_indices(d)] += 2.0 * c
-    return H
-
-
-def gradient_covariance(X, y, theta, loss, c):
-    """Sigma(theta) = (1/n) sum_i g_i g_i' - 4c^2 theta theta', g_i = f'(z_i) y_i x_i (Wang,
-    Kifer and Lee 2019, Eq. 6); y_i^2 = 1, so the weights are f'(z_i)^2.
-
-    Parameters
-    ----------
-    X, y, theta, loss, c
-        As :func:`regularized_hessian`.
-
-    Returns
-    -------
-    ndarray, d x d
-
-    References
-    ----------
-    Wang, Kifer and Lee (2019), JPC 9(1), Eq. 6.
-
-    Examples
-    --------
-    >>> from dppack.confidence_intervals.erm import gradient_covariance
-    >>> import numpy as np
-    >>> from dppack.erm.losses import margin_loss
-    >>> X = np.array([[0.5, 0.1], [-0.3, 0.4], [0.2, -0.6]])
-    >>> y = np.array([1.0, -1.0, 1.0])
-    >>> S = gradient_covariance(X, y, np.array([0.3, -0.2]), margin_loss("logistic"), 0.05)
-    >>> S.round(6).tolist()
-    [[0.02636, -0.012418], [-0.012418, 0.036353]]
-    """
-    n = X.shape[0]
-    first = loss.first(y * (X @ theta))
-    return weighted_gram(X, first * first / n) - 4.0 * c * c * np.outer(theta, theta)
-
-
-def _gaussian_release(values, sensitivity, rho, rng):
-    """``values`` + Gaussian noise for rho-zCDP at L2 sensitivity ``sensitivity`` (Bun and
-    Steinke 2016, Proposition 1.6),
-    drawn exactly: the discrete Gaussian of Canonne, Kamath and Steinke (2020) on a
-    power-of-two grid, the values rounded to the grid and the sensitivity raised by the
-    rounding, rho-zCDP by their Theorem 4 (``mechanisms.discrete_gaussian_release``; its
-    variance is at least the continuous sigma^2 = s^2 / (2 rho)). Same shape as ``values``."""
-    sigma = accounting.zcdp_gaussian_sd(sensitivity, rho)
-    values = np.asarray(values, dtype=np.float64)
-    return mechanisms.discrete_gaussian_release(values, sigma, sensitivity, rng, rho=rho)
-
-
-def _gaussian_release_variance(values_size, sensitivity, rho):
-    """The parameter g^2 s^2 of :func:`_gaussian_release`'s noise on each of ``values_size``
-    entries: an upper bound on its variance (the discrete Gaussian's variance is below its
-    parameter, Canonne, Kamath and Steinke 2020, Corollary 9), >= s^2 / (2 rho)."""
-    sigma = accounting.zcdp_gaussian_sd(sensitivity, rho)
-    k, sigma2 = mechanisms.discrete_gaussian_parameters(sigma, sensitivity, rho=rho,
-                                                        coordinates=values_size)
-    return math.ldexp(float(sigma2), 2 * k)
-
-
-def _spd_eigen(M, sensitivity, budget, notion, floor, rng):
-    """PrivSPDMat as (eigenvalues, eigenvectors) of the released matrix."""
-    d = M.shape[0]
-    if notion == "DP":
-        # The paper's spherical Laplace on R^(d^2) (Wang, Kifer and Lee 2019, Algorithm 2)
-        # replaced by exact discrete Laplace noise on a grid: the d^2 entries have Frobenius
-        # (L2) sensitivity s, so L1 sensitivity at most d s (Cauchy-Schwarz over d^2 entries)
-        noisy = _random.discrete_laplace_noise(M, d * sensitivity, budget, rng)
-    else:
-        # N(0, s^2 / (2 phi) I_{d^2}) (Algorithm 2 step 1; the paper's I_d must be I_{d^2}),
-        # drawn exactly: the discrete Gaussian on a grid, phi-zCDP for the d^2 entries as one
-        # vector with the sensitivity the rounding leaves (_gaussian_release)
-        noisy = _gaussian_release(M, sensitivity, budget, rng)
-    noisy = (noisy + noisy.T) / 2.0  # steps 3-5 are post-processing
-    values, vectors = np.linalg.eigh(noisy)
-    return np.maximum(values, floor), vectors
-
-
-def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=None,
-                 accountant=None):
-    """PrivSPDMat: a private symmetric positive-definite version of M (Algorithm 2).
-
-    Noise on all d^2 entries, then symmetrisation and eigenvalues clipped below at ``floor``
-    (post-processing). The noise is exact, on a power-of-two grid: for pure DP discrete Laplace
-    noise at the L1 sensitivity d s (the paper's spherical Laplace law has no exact sampler
-    here; the per-entry standard deviation is at most sqrt(2) times the paper's), for zCDP the
-    discrete Gaussian (Canonne, Kamath and Steinke 2020).
-
-    Parameters
-    ----------
-    M : array_like, d x d
-    sensitivity : float
-        Frobenius L2 sensitivity of M, > 0.
-    budget : float
-        eps (``notion='DP'``) or rho (``notion='zCDP'``), > 0.
-    notion : {'DP', 'zCDP'}
-    floor : float
-        Eigenvalue floor (the CI algorithms use 2c).
-    random_state : None, int or NumPy Generator
-    accountant : BudgetAccountant, optional
-        Charged ``PrivacyLoss.pure(budget)`` (DP) or ``PrivacyLoss.zcdp(budget)`` (zCDP)
-        under the label 'priv_spd_mat'; None charges the session's accountant, if any. An
-        overspend is refused before ``M`` is read or noise drawn.
-
-    Returns
-    -------
-    ndarray, d x d
-        Symmetric, with every eigenvalue >= ``floor`` (up to rounding).
-
-    Raises
-    ------
-    ValueError
-        For a matrix that is not square and numeric, a sensitivity, budget or floor out of
-        range, an unknown notion, or an overspend of the accountant.
-
-    References
-    ----------
-    Wang, Kifer and Lee (2019), JPC 9(1), Algorithm 2 (PrivSPDMat).
-
-    Examples
-    --------
-    >>> from dppack.confidence_intervals.erm import priv_spd_mat
-    >>> import numpy as np
-    >>> M = np.array([[2.0, 0.5], [0.5, 1.0]])
-    >>> P = priv_spd_mat(M, sensitivity=0.02, budget=1.0, floor=0.1, random_state=1)
-    >>> bool(np.allclose(P, P.T)), bool(np.linalg.eigvalsh(P).min() >= 0.1 - 1e-12)
-    (True, True)
-    >>> bool(abs(P[0, 0] - 2.0) < 0.5)  # discrete Laplace noise of scale d s / eps = 0.04
-    True
-    """
-    bill = accounting.charge(accountant, lambda: _notion_loss(notion, budget), "priv_spd_mat")
-    M = _checks.as_numeric_array(M, "M must be a numeric matrix.")
-    if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] < 1:
-        raise _messages.value_error("M must be a square matrix.")
-    sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
-    budget = _checks.check_finite_positive_scalar(budget, "budget")
-    notion = _checks.check_choice(notion, "notion", NOTIONS)
-    floor = _checks.check_number(floor, "floor", low=0, finite=True)
-    bill.spend()
-    values, vectors = _spd_eigen(M, sensitivity, budget, notion, floor,
-                                 _random.as_generator(random_state))
-    out = (vectors * values) @ vectors.T
-    return (out + out.T) / 2.0  # exactly symmetric, despite the rounding of the product
 
 
 # --------------------------------------------------------------------------------------------
@@ -541,17 +181,9 @@ class ERMConfidenceIntervals:
 # --------------------------------------------------------------------------------------------
 
 
-def _notion_loss(notion, budget):
-    """The PrivacyLoss of a budget in a notion's unit: pure eps (DP) or rho (zCDP)."""
-    budget = _checks.check_finite_positive_scalar(budget, "budget")
-    if _checks.check_choice(notion, "notion", NOTIONS) == "DP":
-        return accounting.PrivacyLoss.pure(budget)
-    return accounting.PrivacyLoss.zcdp(budget)
-
-
 def _budget_loss(eps, rho):
     """The PrivacyLoss of confintERM's total budget (from the arguments alone)."""
-    return _notion_loss(*_check_budget(eps, rho))
+    return notion_loss(*_check_budget(eps, rho))
 
 
 def _check_budget(eps, rho):
@@ -721,9 +353,9 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
     sup_first = (margin.sup_first_at(float(np.linalg.norm(theta)))
                  if sigma_bound == "theta" else 1.0)
     s_Sigma = sigma_sensitivity(sup_first, n)
-    H_values, H_vectors = _spd_eigen(regularized_hessian(Xs, ys, theta, margin, c), s_H,
+    H_values, H_vectors = spd_eigen(regularized_hessian(Xs, ys, theta, margin, c), s_H,
                                      budgets[1], notion, floor, rng)
-    S_values, S_vectors = _spd_eigen(gradient_covariance(Xs, ys, theta, margin, c), s_Sigma,
+    S_values, S_vectors = spd_eigen(gradient_covariance(Xs, ys, theta, margin, c), s_Sigma,
                                      budgets[2], notion, floor, rng)
     alpha = 1.0 - level
     if method == "output" and notion == "zCDP":
@@ -857,7 +489,7 @@ def _private_estimate(X, y, loss, c, method, notion, phi1, eps1, eps_prime, rng)
         l1 = _l1_bound(sensitivity, d)
         return (_random.discrete_laplace_noise(theta_hat, l1, phi1, rng),
                 _laplace_release_scale(l1, phi1, d))
-    return _gaussian_release(theta_hat, sensitivity, phi1, rng), None
+    return gaussian_release(theta_hat, sensitivity, phi1, rng), None
 
 
 def _monte_carlo_draws(theta, H_values, H_vectors, S_values, S_vectors, method, eps_prime,
@@ -891,7 +523,7 @@ def _output_zcdp_interval(theta, H_values, H_vectors, S_values, S_vectors, rho1,
     U = I / (2 rho_1 (n c)^2) + (1/n) H~^{-1} Sigma~ H~^{-1}.
 
     The first term is the variance of the output noise: the parameter of the discrete
-    Gaussian actually drawn (:func:`_gaussian_release_variance`, at the sensitivity
+    Gaussian actually drawn (:func:`gaussian_release_variance`, at the sensitivity
     1 / (n c) + 2 r of the certified minimiser, :func:`_private_estimate`), which is at least
     the continuous 1 / (2 rho_1 (n c)^2) and bounds the noise's variance; the rounding of
     theta^ to the grid (at most half a step, below 2^-13 of the noise's sd) is left out."""
@@ -900,7 +532,7 @@ def _output_zcdp_interval(theta, H_values, H_vectors, S_values, S_vectors, rho1,
     H_inv = (H_vectors / H_values) @ H_vectors.T
     Sigma = (S_vectors * S_values) @ S_vectors.T
     sensitivity = 1.0 / (n * c) + 2.0 * _certified_radius(c)
-    noise = _gaussian_release_variance(theta.size, sensitivity, rho1)
+    noise = gaussian_release_variance(theta.size, sensitivity, rho1)
     variance = noise + np.diag(H_inv @ Sigma @ H_inv) / n
     half = norm.ppf(1.0 - alpha / 2.0) * np.sqrt(variance)
     return theta - half, theta + half

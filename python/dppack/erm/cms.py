@@ -13,90 +13,9 @@ and Sarwate 2011): DPpack 0.2.2's ``EmpiricalRiskMinimizationDP.CMS`` and ``Weig
 * ``_postprocess_coeff(coeff, preprocess)`` maps the minimiser back (identity here), where
   ``preprocess`` is the dict ``_preprocess_data`` returned.
 
-Conventions (DPpack's): ``gamma`` is n times Chaudhuri et al.'s regularisation weight Lambda, so
-the penalty is (gamma/n) R(theta). ``eps = Inf`` fits without noise (both methods).
-
-Randomness: one generator per ``fit`` (from ``random_state``). Objective perturbation draws the
-noise norm r ~ Gamma(shape = d, rate = eps'/2) first, then d standard normals g; b = r g/||g||
-(R's order: rgamma, then rnorm), then, after the optimisation, the exact release noise.
-Output perturbation draws only the exact release noise, after the optimisation. With
-``eps = Inf`` nothing is drawn. Stability-based validation (``dppack.model_selection``) fits
-through :func:`fit_with_noise` with a :class:`StandardNoise` instead: then nothing is drawn.
-
-The release (:func:`dppack.erm.approximate.release`, one step for both methods, in memory and
-on Dask). The minimiser theta is rounded to a data-independent grid g = 2^k and exact
-per-coordinate discrete Laplace noise is added (:func:`dppack._random.discrete_laplace_noise`,
-L1 sensitivity sqrt(d) times the L2 sensitivity S, ``coordinates = d``); every released
-coefficient before ``_postprocess_coeff`` (a data-independent rescaling: post-processing) is a
-multiple of g, and the released float depends on the data only through an integer vector.
-
-* Output perturbation: S = (2 w_bar B / gamma)(1 + tau) (:func:`output_perturbation_sensitivity`,
-  Chaudhuri et al. 2011, Theorem 6, widened for the solver tolerance), at the whole eps.
-  DPpack adds l2-Laplace (K-norm) noise, density proportional to exp(-eps ||b|| / S), which has
-  no exact sampler here; the per-coordinate Laplace of scale sqrt(d) S / eps costs a factor
-  sqrt(2 d / (d + 1)) <= sqrt(2) in per-coordinate standard deviation (1 for d = 1).
-* Objective perturbation, as approximate minima perturbation (Iyengar, Near, Song, Thakkar,
-  Thakurta and Wang 2019, Algorithm 1, Theorem 1): eps_1 = eps (1 - 2^-10) enters the eps'
-  formula (:func:`objective_perturbation_parameters`: the extra-regularisation branch of
-  Chaudhuri et al. 2011, Algorithm 2, whenever it leaves the larger budget for the noise,
-  eps' = max(eps_1 - 2 ln(1 + c/gamma), eps_1/2); DPpack takes it only when the first is
-  <= 0) and the objective's noise b; the solver certifies ||grad J|| <= g_tol, and J is
-  (gamma/n + Delta)-strongly convex, so the released point is within r = g_tol / (gamma/n +
-  Delta) of the exact minimiser; the release adds exact noise of L2 sensitivity 2r at
-  eps_2 = eps 2^-10 (coupling of Theorem 9's proof: neighbours' exact minimisers coincide for
-  coupled noises, so their approximate ones are within 2r). Total eps_1 + eps_2 = eps.
-  The objective's noise b (l2-Laplace, continuous) is drawn in floating point, before the data
-  are used: it is data-free, and it is the one float-approximate part of the fit (no exact
-  sampler of a continuous density exists); the released value carries no data-dependent
-  rounding.
-
-Accounting: both methods are pure eps-DP (Theorems 6 and 9 below), so ``fit(...,
-accountant=)`` charges ``PrivacyLoss.pure(eps)`` under the label ``"<class name>.fit"``
-(:func:`dppack.accounting.charge`): an overspend is refused before the data are read and
-before any draw, the spend is recorded after the data checks and before the first noise
-draw, and the fitted model reports the loss in ``privacy_``. A fit with eps = Inf has no
-guarantee: it is refused when an accountant would be charged, and its ``privacy_`` is None.
-
-Privacy assumptions (Chaudhuri, Monteleoni and Sarwate 2011, Theorems 6 and 9). Write
-z = x'theta for a row x of the clipped design. The guarantee holds when
-
-* the per-row loss, as a function of theta, is l(x'theta, y) for a scalar function l that is
-  convex and differentiable in z with |dl/dz| <= 1 for every label y in the data (weighted:
-  w |dl/dz| <= w_bar); objective perturbation also needs l twice differentiable with
-  |d2l/dz2| <= c. So ||grad_theta loss|| <= ||x||: the map must be linear in theta through
-  x'theta (``mapXy_linear``; ``mapXy_sigmoid`` with the cross-entropy loss is
-  l(z, y) = log(1 + e^z) - y z, |l'| <= 1, l'' <= 1/4). The squared error is not Lipschitz
-  in z and so not covered;
-* the regularizer R is 1-strongly convex and differentiable (twice, for objective
-  perturbation); ``'l2'`` (theta'theta/2) is;
-* every clipped row has ||x|| <= B. The framework computes B from the bounds,
-  B = sqrt(sum_j max(|L_j|, |U_j|)^2) (the bias column counts 1), and calibrates to
-  max(1, B): output perturbation's L2 sensitivity 2 w_bar B / gamma (Thm 6 for rows scaled by
-  B), objective perturbation's c B^2 in place of c and noise rate eps'/(2B) (Thm 9: the noise
-  difference is at most 2B, the Hessian change c B^2). LogisticRegressionDP and svmDP scale
-  their rows to norm <= 1, so for them B = 1, as in DPpack.
-
-The loss and regularizer conditions are the user's responsibility: the framework cannot verify
-a function's Lipschitz constant or convexity. Gradients are not checked either.
-
-Optimality. Both theorems assume the exact minimiser. Every fit is released
-only if the gradient of the (perturbed) objective at the returned point has L2 norm at most
-g_tol = OPTIMALITY_SLACK w_bar B / n (:func:`dppack.erm.solvers.optimality_tolerance`,
-certified by :func:`dppack.erm.solvers.minimize_smooth`); otherwise
-:class:`ConvergenceError` (a ``RuntimeError`` and a ``ValueError``), never a warning. Both
-methods account for this inexactness: output perturbation's objective is (gamma/n)-strongly
-convex, so ||theta - theta*|| <= g_tol n / gamma, and two neighbouring releases differ by at
-most 2 w_bar B / gamma + 2 n g_tol / gamma = (2 w_bar B / gamma)(1 + OPTIMALITY_SLACK), the
-sensitivity the noise is calibrated to; objective perturbation pays for the slack with its
-eps_2 (above). The check needs the gradient, so output perturbation with a finite eps needs
-mapXy.gr, loss.gr and regularizer.gr. Objective perturbation without gradient functions
-checks with central differences, accurate to about 1e-10 of the objective's scale: then the
-certificate, and so r, holds only to that accuracy (give the gradients for a certified fit).
-A subclass that replaces ``_optimize_coeff`` (a documented hook) must return a point that
-meets the same certificate: the release's sensitivity assumes it.
-A refusal is itself an outcome that depends on the data; for a problem meeting the assumptions
-(smooth, strongly convex) the solver reaches the tolerance, so refusals signal a broken
-assumption (e.g. a non-smooth loss, a wrong gradient) rather than a data set.
+The derivations (conventions, randomness, the exact release, accounting, the privacy
+assumptions of Chaudhuri et al.'s Theorems 6 and 9, and the solver's certificate) are in the
+guide, :ref:`guide-erm-cms`.
 
 References: Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12; Iyengar, Near, Song, Thakkar,
 Thakurta and Wang (2019), "Towards practical differentially private convex optimization",
@@ -127,189 +46,36 @@ from .solvers import (  # noqa: F401
     minimize_smooth,
     optimality_tolerance,
 )
+# The frameworks' shared parts, importable from here as before the split.
+from ._perturbation import (  # noqa: F401
+    C_MESSAGE,
+    INFINITE_EPS_MESSAGE,
+    METHODS,
+    METHOD_MESSAGE,
+    MODEL_OUTPUT_MESSAGE,
+    OBJECTIVE_BRANCHES,
+    OUTPUT_GRADIENT_MESSAGE,
+    REGULARIZER_OUTPUT_MESSAGE,
+    WEIGHTED_OBJECTIVE_MESSAGE,
+    StandardNoise,
+    fit_loss,
+    map_jacobian,
+    objective_perturbation_parameters,
+    output_message,
+    output_perturbation_rate,
+    output_perturbation_sensitivity,
+    penalised_objective,
+    perturbation_noise,
+    refuse_infinite_eps,
+    spend_fit,
+)
 
 __all__ = ["EmpiricalRiskMinimizationDP_CMS", "WeightedERMDP_CMS"]
 
-# DPpack's messages (DPpack's EmpiricalRiskMinimizationDP.CMS and DPpack's WeightedERMDP.CMS)
-METHODS = ("output", "objective")
-METHOD_MESSAGE = "perturbation.method must be one of 'output' or 'objective'."
-C_MESSAGE = "c must be given for 'objective' perturbation.method."
-WEIGHTED_OBJECTIVE_MESSAGE = (
-    "Currently, weighting ERM samples only tested for SVM with output  perturbation and "
-    "should not be used with objective perturbation."
-)  # DPpack's text, double space included
-
-INFINITE_EPS_MESSAGE = (
-    "eps = Inf fits without noise, which is not private and cannot be charged to a privacy "
-    "accountant: give a finite eps, or fit without an accountant."
-)
-
-
-def fit_loss(eps, delta=0.0):
-    """The PrivacyLoss of one private fit: pure eps-DP, or (eps, delta)-DP when delta > 0.
-
-    Raises ``ValueError`` (:data:`INFINITE_EPS_MESSAGE`) for eps = Inf, a fit without noise,
-    which has no privacy guarantee to charge.
-    """
-    if not math.isfinite(eps):
-        raise _messages.value_error(INFINITE_EPS_MESSAGE)
-    return accounting.PrivacyLoss.approx(eps, delta)
-
-
-def refuse_infinite_eps(bill, eps):
-    """Refuse, before the data are read, a fit without noise (eps = Inf) that an accountant
-    would charge: ``bill`` is the fit's :class:`dppack.accounting.Charge`."""
-    if bill.accountant is not None and not math.isfinite(eps):
-        raise _messages.value_error(INFINITE_EPS_MESSAGE)
-
-
-def spend_fit(bill, eps):
-    """``bill.spend()`` (the fit's PrivacyLoss, recorded with its accountant) for a private
-    fit; None for eps = Inf, which no accountant charges (:func:`refuse_infinite_eps`)."""
-    return bill.spend() if math.isfinite(eps) else None
-
-
-OUTPUT_GRADIENT_MESSAGE = (
-    "perturbation.method 'output' needs mapXy.gr, loss.gr and regularizer.gr: the fit checks "
-    "with the gradient that it reached the minimiser the noise is calibrated to."
-)
-
 
 # --------------------------------------------------------------------------------------------
-# Hyper-parameter checks (ours unless stated: DPpack validates none of these values, DPpack's ERM
-# classes)
+# Hyper-parameter checks and the fits shared with stability-based tuning and weighting
 # --------------------------------------------------------------------------------------------
-
-
-# --------------------------------------------------------------------------------------------
-# Optimisation and noise
-# --------------------------------------------------------------------------------------------
-
-
-# What a user's function returned, checked by ``_checks.as_vector`` (templates of its message)
-MODEL_OUTPUT_MESSAGE = "A model function returned {size} values where {expected} were expected."
-REGULARIZER_OUTPUT_MESSAGE = "The regularizer returned {size} values where one was expected."
-
-
-def output_message(name, what):
-    """The ``_checks.as_vector`` template for the user function ``name`` (R spelling, e.g.
-    ``"loss.gr"``; Python's is rendered by :mod:`dppack._messages`) that must return
-    ``what`` (e.g. ``"one per row"``)."""
-    return f"{name} returned {{size}} values where {{expected}} ({what}) were expected."
-
-
-def map_jacobian(value, d, n):
-    """What ``mapXy.gr(X, theta)`` returned as the d x n matrix it must be (a vector only
-    where that is unambiguous: d = 1 or n = 1); ``ValueError`` otherwise, never a silent
-    reshape of an n x d matrix."""
-    array = np.asarray(value, dtype=np.float64)
-    if array.shape == (d, n):
-        return array
-    if array.ndim <= 1 and array.size == d * n and min(d, n) == 1:
-        return array.reshape(d, n)
-    raise _messages.value_error(
-        "mapXy.gr returned an array of shape {shape} where a {d} x {n} matrix (coefficients x "
-        "rows) was expected.", shape=array.shape, d=d, n=n)
-
-
-def penalised_objective(data, n, d, gamma, regularizer, regularizer_gr, b, Delta,
-                        with_gradient):
-    """The CMS objective J(theta) = L(theta) + (gamma/n) R(theta) + (1/n) b'theta
-    + (Delta/2)||theta||^2, for the solvers.
-
-    ``data(theta, with_gradient)`` returns the data part L(theta) = (1/n) sum_i loss_i and its
-    gradient (None when not ``with_gradient``): a fused
-    :class:`dppack.erm.losses.EmpiricalRisk`, or the user's functions. Returns
-    ``objective(theta)``: J, or (J, grad J) when ``with_gradient``; the regularizer's outputs
-    are checked (one value; d gradient values).
-    """
-
-    def objective(theta):
-        data_value, data_grad = data(theta, with_gradient)
-        penalty = _checks.as_vector(regularizer(theta), 1, REGULARIZER_OUTPUT_MESSAGE)[0]
-        value = (data_value + gamma / n * float(penalty)
-                 + (b @ theta) / n + Delta / 2.0 * (theta @ theta))
-        if not with_gradient:
-            return value
-        penalty_gr = _checks.as_vector(regularizer_gr(theta), d,
-                                       output_message("regularizer.gr", "one per coefficient"))
-        grad = (data_grad + gamma / n * penalty_gr
-                + b / n + Delta * theta)
-        return value, grad
-
-    return objective
-
-
-class StandardNoise:
-    """Perturbation noise supplied from outside a fit (stability-based validation, Chaudhuri
-    and Vinterbo 2013): one standard draw shared by candidates of different rates.
-
-    It holds two data-free vectors, drawn once: R with density proportional to exp(-||r||) on
-    R^d (norm ~ Gamma(d, 1), uniform direction; ``vector``), and L, d independent standard
-    Laplace values (density exp(-|x|)/2; ``coordinates``).
-
-    * Objective perturbation's noise b at rate ``rate`` (eps'/2 B w_bar) is R / rate, whose
-      density is proportional to exp(-rate ||b||): the law of ``_random.l2_laplace(d, rate)``.
-    * The release noise of both methods (:func:`dppack.erm.approximate.release`), which a
-      fit draws as exact discrete Laplace integers on the grid g = 2^k of its own
-      sensitivity and eps, is round(L_j t / s) in grid units here (t / s the scale of the
-      exact draw): the rounded Laplace law, eps-DP by the same shift argument
-      (:func:`dppack.erm.approximate.release`, Notes). What is exact: the grid, the
-      rounding of the minimiser and the float release (a function of an integer vector).
-      What is not: R and L are float draws (data-free), and round(L_j t / s) is the
-      rounded continuous Laplace, not the discrete Laplace a fresh fit draws.
-
-    So one draw serves candidates with different gamma and eps, each getting noise of its
-    own, correct scale; the fit itself stays deterministic given the draw
-    (:func:`fit_with_noise`).
-
-    Parameters
-    ----------
-    vector : array_like
-        R (d values).
-    coordinates : array_like, optional
-        L (d values). None means L = 0: the release then adds no noise, and the fit is not
-        private (the certified minimiser is released rounded to the grid); for tests and
-        callers that study the objective's noise alone. :meth:`draw` always draws L.
-    """
-
-    def __init__(self, vector, coordinates=None):
-        self.vector = np.array(vector, dtype=np.float64).ravel()
-        self.coordinates = (np.zeros(self.vector.size) if coordinates is None
-                            else np.array(coordinates, dtype=np.float64).ravel())
-
-    @classmethod
-    def draw(cls, d, rng):
-        """R (rate 1, ``_random.l2_laplace``), then L (d standard Laplace values,
-        ``_random.laplace``), from a NumPy Generator."""
-        vector = _random.l2_laplace(d, 1.0, rng)
-        return cls(vector, _random.laplace(1.0, int(d), rng))
-
-    def _check(self, d):
-        if self.vector.size != d or self.coordinates.size != d:
-            raise _messages.value_error(
-                "The supplied noise has {size} values; the fit needs {d}.",
-                size=self.vector.size, d=d)
-
-    def scaled(self, d, rate):
-        """R / rate (zeros for an infinite rate, as ``_random.l2_laplace``)."""
-        self._check(d)
-        if rate == math.inf:
-            return np.zeros(d)
-        return self.vector / rate
-
-    def coordinates_for(self, d):
-        """L, checked to have d values (scaled and rounded by the release step)."""
-        self._check(d)
-        return self.coordinates
-
-
-def perturbation_noise(d, rate, rng, noise=None):
-    """``_random.l2_laplace(d, rate, rng)``, or the supplied :class:`StandardNoise` scaled to
-    ``rate`` (then nothing is drawn from ``rng``)."""
-    if noise is None:
-        return _random.l2_laplace(d, rate, rng)
-    return noise.scaled(d, rate)
 
 
 def check_parameters(model):
@@ -442,105 +208,6 @@ def _check_model(model):
                                    "(EmpiricalRiskMinimizationDP_CMS or a subclass).")
 
 
-OBJECTIVE_BRANCHES = ("auto", "dppack")
-
-
-def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0,
-                                      weights_upper_bound=1.0, branch="auto"):
-    """(eps', Delta) of objective perturbation (gamma = n Lambda, DPpack's convention).
-
-    Parameters
-    ----------
-    eps : float
-        The objective's budget (> 0, finite).
-    gamma : float
-        n Lambda, > 0.
-    c : float
-        Bound on the loss's curvature in the score.
-    n : int
-        The number of rows.
-    row_norm_bound : float, default 1
-        B: for B > 1, c B^2 stands for c and the noise rate is eps' / (2B).
-    weights_upper_bound : float, default 1
-        W: with weights in [0, W], c W B^2 stands for c and the rate is eps' / (2 W B)
-        (:mod:`dppack.erm.weighting`).
-    branch : {'auto', 'dppack'}, default 'auto'
-        The rule that picks Delta (below).
-
-    Returns
-    -------
-    (float, float)
-        eps', the budget of the objective's noise (rate eps' / (2 W B)), and Delta >= 0,
-        the extra l2 regularisation (Delta/2)||theta||^2 of the objective.
-
-    Notes
-    -----
-    Chaudhuri, Monteleoni and Sarwate (2011), Theorem 9's proof bounds the density ratio of
-    a release on neighbours by e^eps' (the noise) times (1 + c/(n (Lambda + Delta)))^2 (the
-    Jacobian), for any Delta >= 0: so every Delta >= 0 with
-    eps' = eps - 2 ln(1 + c / (gamma + n Delta)) > 0 is eps-DP. Algorithm 2 takes Delta = 0
-    when eps'(0) = eps - 2 ln(1 + c/gamma) > 0, else the Delta at which the log term is
-    eps/2, Delta = c / (n (e^(eps/4) - 1)) - gamma/n, and eps' = eps/2 (``'dppack'``,
-    DPpack 0.2.2's rule). ``'auto'`` takes that second branch whenever it leaves the larger
-    noise budget, eps'(0) < eps/2: eps' = max(eps'(0), eps/2). There 1 + c/gamma >
-    e^(eps/4), so Delta > 0; at eps'(0) = eps/2 both branches give Delta = 0, so eps' is
-    continuous and increasing in eps and Delta continuous and non-increasing (no dip as eps
-    grows). The rule uses no data.
-
-    Examples
-    --------
-    >>> e, D = objective_perturbation_parameters(0.5, 1.0, 0.25, 500, branch="dppack")
-    >>> round(e, 4), D  # 0.5 - 2 ln(1.25): little left for the noise
-    (0.0537, 0.0)
-    >>> e, D = objective_perturbation_parameters(0.5, 1.0, 0.25, 500)
-    >>> round(e, 4), round(500 * D, 4)  # eps/2, n Delta = 0.25 / (e^(1/8) - 1) - 1
-    (0.25, 0.8776)
-    """
-    if branch not in OBJECTIVE_BRANCHES:
-        raise _messages.value_error("branch must be one of 'auto' or 'dppack'.")
-    c = c * weights_upper_bound * max(1.0, row_norm_bound) ** 2
-    eps_prime = eps - math.log1p(2.0 * c / gamma + (c / gamma) ** 2)
-    threshold = eps / 2.0 if branch == "auto" else 0.0
-    if eps_prime > threshold:
-        return eps_prime, 0.0
-    # (1 + c/(gamma + n Delta))^2 = e^(eps/2); >= 0 here (max: rounding at the breakpoint)
-    delta = max(0.0, c / (n * math.expm1(eps / 4.0)) - gamma / n)
-    return eps / 2.0, delta
-
-
-def output_perturbation_sensitivity(gamma, weights_upper_bound=1.0, row_norm_bound=1.0):
-    """The L2 sensitivity of the released minimiser of output perturbation.
-
-    Delta2 = (2 w_bar B / gamma)(1 + tau): 2 w_bar B / gamma for the exact minimiser
-    (Chaudhuri, Monteleoni and Sarwate 2011, Corollary 8 with DPpack's gamma = n Lambda, losses
-    bounded in slope by w_bar and rows by B = max(1, ``row_norm_bound``)), plus
-    2 n g_tol / gamma = (2 w_bar B / gamma) tau for two minimisers certified to
-    ||grad|| <= g_tol = tau w_bar B / n of a (gamma/n)-strongly convex objective
-    (tau = OPTIMALITY_SLACK, :func:`dppack.erm.solvers.optimality_tolerance`). Rounded up by a
-    relative 2^-50 (the float operations err by less).
-
-    Examples
-    --------
-    >>> import math
-    >>> math.isclose(output_perturbation_sensitivity(2.0), 1.000001, rel_tol=1e-12)
-    True
-    """
-    bound = max(1.0, row_norm_bound)
-    return (2.0 * weights_upper_bound * bound * (1.0 + OPTIMALITY_SLACK) / gamma
-            * (1.0 + 2.0 ** -50))
-
-
-def output_perturbation_rate(gamma, eps, weights_upper_bound=1.0, row_norm_bound=1.0):
-    """eps / Delta2, Delta2 = :func:`output_perturbation_sensitivity`: the rate of
-    DPpack's l2-Laplace output noise (density proportional to exp(-rate ||b||)) at this
-    sensitivity; DPpack's rate is gamma eps / (2 w_bar). The fits now release with exact
-    per-coordinate noise for the same sensitivity (:func:`dppack.erm.approximate.release`);
-    the rate remains the scale in which stability-based validation orders candidates.
-    """
-    bound = max(1.0, row_norm_bound)
-    return gamma * eps / (2.0 * weights_upper_bound * bound * (1.0 + OPTIMALITY_SLACK))
-
-
 # --------------------------------------------------------------------------------------------
 # The classes
 # --------------------------------------------------------------------------------------------
@@ -612,8 +279,8 @@ class EmpiricalRiskMinimizationDP_CMS:
 
     Notes
     -----
-    What the framework checks and what it assumes (module docstring, "Privacy assumptions"):
-    it checks eps, gamma, c, the bounds and the data, clips X to the bounds and calibrates the
+    What the framework checks and what it assumes (guide, :ref:`guide-erm-cms`, "Privacy
+    assumptions"): it checks eps, gamma, c, the bounds and the data, clips X to the bounds and calibrates the
     noise to B, the largest norm a clipped row can have (from the bounds; no scaling, so the
     coefficients keep the user's units); it releases only a minimiser whose gradient norm is
     at most g_tol = 1e-6 w_bar max(1, B) / n (``ConvergenceError`` otherwise), a slack that output
@@ -754,7 +421,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         # noise: None (draw from random_state) or a StandardNoise reused across fits
         # (stability-based validation, through fit_with_noise); the public fit signatures
         # are DPpack's.
-        # Both perturbation methods are pure eps-DP (module docstring): the fit charges eps.
+        # Both perturbation methods are pure eps-DP (guide, erm-derivations): the fit charges eps.
         bill = accounting.charge(accountant, lambda: fit_loss(self.eps),
                                  f"{type(self).__name__}.fit")
         self._check_parameters()
@@ -773,7 +440,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         n, d = Xp.shape
         eps = self.eps
         objective = self.perturbation_method == "objective"
-        # B: every clipped row has norm <= B whatever the data (module docstring)
+        # B: every clipped row has norm <= B whatever the data (guide, erm-derivations)
         bound = max(1.0, float(preprocess.get("row_norm_bound", 1.0)))
         w_bar = preprocess.get("weights_upper_bound", 1.0)
         # read by _optimize_coeff: the fit is released only if ||grad J|| <= this

@@ -28,27 +28,23 @@ MAX_LINES = 800
 
 # Today's modules over MAX_LINES (issue 27): each must shrink below it, then leave this list.
 OVERSIZED = frozenset({
-    "_checks.py",
     "_random.py",
     "accuracy_first/noise_reduction.py",
-    "analytic_gaussian_erm/models.py",
-    "confidence_intervals/erm.py",
     "dask/erm.py",
     "data_access.py",
-    "erm/cms.py",
     "erm/design.py",
     "erm/kst.py",
-    "erm/solvers.py",
     "mechanisms.py",
     "quantiles.py",
     "sklearn.py",
 })
 
-# Docstring lines per code line of the whole package (1.384), measured after accuracy.py,
-# accounting.py and stats.py became packages (1.47 when issue 27 was filed). Lower it as
-# docstrings are trimmed and derivations move to docs/python/guide; never raise it.
-# Target: 1.0.
-RATIO_CEILING = 1.39
+# Docstring lines per code line of the whole package (1.349), measured after accuracy.py,
+# accounting.py, stats.py, erm/solvers.py and _checks.py became packages or were split, and the
+# ERM modules' derivations moved to docs/python/guide/erm-derivations.rst (1.47 when issue 27
+# was filed). Lower it as docstrings are trimmed and derivations move to docs/python/guide;
+# never raise it. Target: 1.0.
+RATIO_CEILING = 1.35
 RATIO_SLACK = 0.02
 RATIO_TARGET = 1.0
 

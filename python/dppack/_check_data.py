@@ -1,0 +1,197 @@
+"""The checks of the statistics' bounds and data (DPpack checks only the bounds' lengths; the
+other checks are ours: DPpack fails obscurely or returns NA / NaN there)."""
+
+import math
+
+import numpy as np
+
+from . import _frames, _messages
+from ._check_values import as_numeric_array, check_number
+
+
+# --------------------------------------------------------------------------------------------
+# Bounds and data of the statistics (DPpack's statistics). DPpack checks only the bounds' lengths;
+# the other checks below are ours (DPpack fails obscurely or returns NA / NaN there).
+# --------------------------------------------------------------------------------------------
+
+
+# Block length of the one-pass range scan: blocks of 64 Ki doubles (512 KiB) stay in cache, so
+# taking both the minimum and the maximum of a block costs one pass over memory, not two.
+_RANGE_BLOCK = 1 << 16
+
+
+def check_vector(value, name):
+    """DPpack's ``is.vector`` test of varDP and covDP: a matrix (2-d or more) is refused.
+
+    Scalars and 1-d data pass (R's scalars are vectors); what they hold is checked later.
+    """
+    try:
+        ndim = value.ndim if type(value) is np.ndarray else len(_frames.shape(value))
+    except (TypeError, ValueError):  # a ragged list: not numeric either, refused later
+        return value
+    if ndim > 1:
+        raise _messages.value_error(f"{name} must be a numeric vector.")
+    return value
+
+
+def r_length(value):
+    """R's ``length()`` of a value as DPpack's length checks see it: the number of elements.
+
+    ``None`` (R's NULL) has length 0 and a string has length 1; a value numpy cannot size
+    (e.g. a ragged list) gets -1, which no length check accepts.
+    """
+    if value is None:
+        return 0
+    kind = type(value)
+    if kind is float or kind is int:
+        return 1
+    if kind is np.ndarray:
+        return value.size
+    try:
+        return math.prod(_frames.shape(value))
+    except (TypeError, ValueError):
+        return -1
+
+
+def check_bound_length(value, name):
+    """Raise DPpack's ``"Length of <name> must be 1."`` unless ``value`` has one element.
+
+    As in R, ``None`` (R's NULL) has length 0 and a string has length 1 (:func:`r_length`);
+    what the single element is gets checked later, by :func:`as_bound`.
+    """
+    if r_length(value) != 1:
+        raise _messages.value_error(f"Length of {name} must be 1.")
+    return value
+
+
+def as_bound(value, name):
+    """Return a bound of length 1 (see :func:`check_bound_length`) as a finite float:
+    :func:`check_number` with ``finite=True`` ("<name> must be a finite number.").
+
+    Ours: DPpack accepts any bound, and a non-numeric or infinite one breaks later.
+    """
+    return check_number(value, name, finite=True)
+
+
+def check_bound_order(lower, upper, lower_name, upper_name):
+    """Raise unless ``lower < upper`` (ours: DPpack never checks)."""
+    if not lower < upper:
+        raise _messages.value_error(f"{lower_name} must be < {upper_name}.")
+
+
+def check_bounds(*named):
+    """Validate bounds given as ``(R name, value)`` pairs in DPpack's length-check order.
+
+    First every length (DPpack's checks and messages, in the order given), then every value
+    (:func:`as_bound`, same order), then ``lower < upper`` for each pair (``lower.bound`` with
+    ``upper.bound``, ``lower.bound1`` with ``upper.bound1``, ...), in the order the lower bounds
+    appear. Returns a dict from R name to float.
+    """
+    for name, value in named:
+        check_bound_length(value, name)
+    bounds = {name: as_bound(value, name) for name, value in named}
+    for name in bounds:
+        if name.startswith("lower."):
+            upper = "upper." + name[len("lower."):]
+            check_bound_order(bounds[name], bounds[upper], name, upper)
+    return bounds
+
+
+def data_range(array, with_sum=False, clip=None):
+    """Minimum and maximum of a float array in one pass over memory ((Inf, -Inf) if empty).
+
+    NaN anywhere makes both NaN (numpy's reductions propagate it), so the caller tells NaN,
+    Inf and out-of-bounds data apart from these two numbers alone. With ``with_sum`` the sum
+    of the values comes third, from the same pass (block-wise pairwise sums, as accurate as
+    ``numpy.sum``): of the values clipped to ``clip = (lower, upper)`` if given. Only blocks
+    that reach outside the bounds are clipped, in a reused buffer: never a copy of the data.
+    """
+    flat = array.ravel(order="K")  # a view whenever the layout allows one
+    if flat.size == 1:  # one value (a scalar release): the same numbers without the loop
+        value = float(flat[0])
+        if value != value:
+            return (np.nan, np.nan, np.nan) if with_sum else (np.nan, np.nan)
+        if not with_sum:
+            return value, value
+        clipped = value
+        if clip is not None and (value < clip[0] or value > clip[1]):
+            clipped = float(clip[0] if value < clip[0] else clip[1])  # as max, then min give
+        return value, value, 0.0 + clipped
+    buffer = None
+    low, high, total = np.inf, -np.inf, 0.0
+    for start in range(0, flat.size, _RANGE_BLOCK):  # a loop over blocks, not rows
+        block = flat[start:start + _RANGE_BLOCK]
+        block_low = float(np.minimum.reduce(block))
+        if block_low != block_low:  # NaN in this block
+            return (np.nan, np.nan, np.nan) if with_sum else (np.nan, np.nan)
+        block_high = float(np.maximum.reduce(block))
+        low = min(low, block_low)
+        high = max(high, block_high)
+        if with_sum:
+            if clip is not None and (block_low < clip[0] or block_high > clip[1]):
+                if buffer is None:
+                    buffer = np.empty(min(flat.size, _RANGE_BLOCK))
+                out = buffer[:block.size]
+                np.maximum(block, clip[0], out=out)
+                np.minimum(out, clip[1], out=out)
+                block = out
+            total += float(np.add.reduce(block))
+    return (low, high, total) if with_sum else (low, high)
+
+
+def as_finite_data(value, name, min_size=1, with_sum=False, clip=None, message=None,
+                   size_message=None):
+    """Return data as a float ndarray with its minimum and maximum: ``(array, low, high)``,
+    and with ``with_sum`` also the sum of the values (clipped to ``clip = (lower, upper)``
+    if given): ``(array, low, high, total)``; see :func:`data_range`.
+
+    Ours (DPpack has no such checks), in this order: the data must be numeric (``message``,
+    default "<name> must be numeric."); hold at least ``min_size`` values (``size_message``,
+    default "<name> must contain at least one value." for ``min_size=1``); and be finite
+    ("<name> must be finite (no NA, NaN or Inf)."). The array is the caller's own memory
+    whenever it is already float64: callers only read it. With ``min_size=0`` (unbounded DP,
+    where n is private) empty data are accepted, with the range (Inf, -Inf) (nothing to clip)
+    and the sum 0.
+
+    Examples
+    --------
+    >>> array, low, high = as_finite_data([3, 1, 2], "x")
+    >>> array.tolist(), low, high
+    ([3.0, 1.0, 2.0], 1.0, 3.0)
+    >>> try:
+    ...     as_finite_data([1.0, float("nan")], "x")
+    ... except ValueError as error:
+    ...     print(error)
+    x must be finite (no NA, NaN or Inf).
+    """
+    array = as_numeric_array(value, message or f"{name} must be numeric.")
+    check_data_size(array.size, name, min_size, size_message)
+    scan = data_range(array, with_sum, clip)
+    check_data_finite(not array.size or (math.isfinite(scan[0]) and math.isfinite(scan[1])),
+                      name)
+    return (array,) + scan
+
+
+def check_data_size(size, name, min_size=1, size_message=None):
+    """The size check of :func:`as_finite_data` alone, for data whose size is known before
+    (or only after) a pass over them (Dask): ``size`` values, at least ``min_size``."""
+    if size < min_size:
+        count = {1: "one value", 2: "two values"}.get(min_size, f"{min_size} values")
+        raise _messages.value_error(size_message or f"{name} must contain at least {count}.")
+
+
+def check_data_finite(finite, name):
+    """The finiteness check of :func:`as_finite_data` alone: ``finite`` is whether every value
+    is finite (for Dask data, found by the same pass as the statistic)."""
+    if not finite:
+        raise _messages.value_error(f"{name} must be finite (no NA, NaN or Inf).")
+
+
+def block_is_finite(values):
+    """Whether every value of a float block is finite, read once while it is in the cache.
+
+    Its sum is finite only if every value is: a NaN makes the sum NaN, an Inf makes it Inf or
+    NaN. A sum that is not finite may also come from finite values beyond 1e308 (an
+    overflow), so only then is every value tested (np.isfinite). The caller silences
+    NumPy's overflow and invalid warnings of the sum (np.errstate)."""
+    return math.isfinite(np.add.reduce(values, axis=None)) or bool(np.all(np.isfinite(values)))

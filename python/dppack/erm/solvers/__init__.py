@@ -1,0 +1,78 @@
+"""The solvers of private ERM: named algorithms, each with the stopping rule its privacy proof
+needs.
+
+Every privacy proof behind the ERM mechanisms assumes the exact minimiser, so each algorithm
+ends with a *certificate*, a check of the optimality condition to a stated tolerance, and a
+point that fails it is never released (:class:`ConvergenceError`). Which tolerance, and why
+it suffices: the guide, :ref:`guide-erm-solvers`. The algorithms: :func:`minimize_smooth`
+(CMS), :func:`margin_newton` (confidence intervals), :func:`minimize_constrained` (KST),
+:func:`trust_region_solve` and :func:`project_onto_ball` (accuracy-first),
+:func:`quadratic_ball_minimize` (KST's exact quadratic solve).
+
+The solvers take callables (objective, gradient, Hessian); they know nothing of losses, data
+preparation or noise, and draw no random numbers.
+"""
+
+# Names outside __all__ are imported from here, as before the split (kst, the tests).
+from ._common import (  # noqa: F401
+    GRADIENT_STEP,
+    HESSIAN_STEP,
+    ConvergenceError,
+    NOT_CONVERGED_MESSAGE,
+    OPTIMALITY_SLACK,
+    central_differences,
+    central_gradient,
+    difference_hessian,
+    optimality_tolerance,
+)
+from ._smooth import (
+    EXACT_GRADIENT_TOLERANCE,
+    LBFGS_OPTIONS,
+    MAX_NEWTON_STEPS,
+    damped_newton,
+    lbfgsb_blas_threads,
+    margin_newton,
+    minimize_smooth,
+    newton_polish,
+    remember_last,
+)
+from ._constrained import (  # noqa: F401
+    SLACKNESS_FACTOR,
+    kkt_certificate,
+    kkt_residual,
+    minimize_constrained,
+    project_onto_ball,
+    pull_inside,
+    push_to_boundary,
+    quadratic_ball_certificate,
+    quadratic_ball_minimize,
+    trust_region_solve,
+)
+
+__all__ = [
+    "ConvergenceError",
+    "EXACT_GRADIENT_TOLERANCE",
+    "LBFGS_OPTIONS",
+    "MAX_NEWTON_STEPS",
+    "NOT_CONVERGED_MESSAGE",
+    "OPTIMALITY_SLACK",
+    "central_differences",
+    "central_gradient",
+    "damped_newton",
+    "difference_hessian",
+    "kkt_residual",
+    "lbfgsb_blas_threads",
+    "margin_newton",
+    "minimize_constrained",
+    "minimize_smooth",
+    "newton_polish",
+    "optimality_tolerance",
+    "project_onto_ball",
+    "quadratic_ball_certificate",
+    "quadratic_ball_minimize",
+    "remember_last",
+    "trust_region_solve",
+]
+
+# the public class keeps its public path (reprs, tracebacks, pickles)
+ConvergenceError.__module__ = __name__
