@@ -459,7 +459,39 @@ def geometric_rates(t, s, size, rng):
     >>> g.shape, bool((g >= 0).all())
     ((2,), True)
     """
-    return _exact_samplers().geometric_rates(t, s, size, rng)
+    return _exact_samplers().geometric_rates(t, s, size, rng, accept=exp_coins_dyadic)
+
+
+def discrete_laplace_rates(t, s, size, rng):
+    """``size`` exact draws Z_i with P(Z_i = z) proportional to exp(-|z| s_i / t), one rate
+    per entry over a common t (``s`` an int or an int64 array of ``size`` positive values).
+
+    One geometric G_i of rate s_i / t (:func:`geometric_rates`) and one fair sign B_i per
+    draw; (B = 1, G = 0) is drawn again, else Z = (1 - 2B) G. Then P(Z = z) is proportional
+    to P(G = |z|) / 2 for every z (z = 0 only from B = 0), that is to exp(-|z| s_i / t):
+    the discrete Laplace law (Canonne, Kamath and Steinke 2020, Algorithm 2 draws it as such
+    a signed geometric). int64 (object if a value reaches 2^62, never in practice).
+
+    Examples
+    --------
+    >>> z = discrete_laplace_rates(1, 1, 4000, as_generator(0))
+    >>> abs(float(np.mean(z == 0)) - math.tanh(0.5)) < 0.03
+    True
+    """
+    exact = _exact_samplers()
+    size = int(size)
+    s = np.broadcast_to(np.asarray(s, dtype=np.int64), (size,))
+    g = geometric_rates(t, s, size, rng)
+    negative = (exact.words(rng, size) & np.uint64(1)).astype(bool)
+    redo = np.flatnonzero(negative & (g == 0))
+    while redo.size:  # probability (1 - exp(-s_i / t)) / 2 per draw
+        again = geometric_rates(t, s[redo], redo.size, rng)
+        sign = (exact.words(rng, redo.size) & np.uint64(1)).astype(bool)
+        if again.dtype == object and g.dtype != object:
+            g = g.astype(object)
+        g[redo], negative[redo] = again, sign
+        redo = redo[sign & (again == 0)]
+    return np.where(negative, -g, g)
 
 
 GRID_BITS = 12  # the default of grid_exponent: g <= scale / 2^12
@@ -1638,6 +1670,45 @@ def discrete_laplace_one(s, t, rng):
                 return -g
         else:
             return g
+
+
+def _exp_coin_bounds(n, a, i, k, bits):
+    return _exp_neg_bounds(_fraction(int(n[i])) / (1 << a), bits)
+
+
+_EXP_COIN_SLACK = 2.0 * (2 * LIBM_ERROR + 2.0 ** -49) + 2.0 ** -50
+
+
+def exp_coins_dyadic(n, a, rng):
+    """Exact Bernoulli(exp(-n_i / 2^a)) draws for the int64 array ``n``, 0 <= n_i < 2^(a - 4)
+    (exponents below 1/16), 4 < a <= 62: a bool array, one 64-bit word per draw.
+
+    The decision of :func:`cumulative_index` with one cumulative value: U in
+    [w, w + 1) / 2^64 is compared with p_f = exp(-x_f), x_f = n_i 2^-a in float (the
+    conversion of n_i errs by a relative 2^-53, the power of two is exact, so the exponent
+    by less than 2^-57 absolutely), within a relative eta = 2 LIBM_ERROR + 2^-49 of
+    exp(-n_i / 2^a); the words the floats cannot settle (probability about 4 eta) continue
+    exactly on further bits of the same U (:func:`_below`, rational bounds of the series).
+    Each coin is a function of its U alone: exactly Bernoulli(exp(-n_i / 2^a)) (the coin
+    of Canonne, Kamath and Steinke 2020, Algorithm 1, in one comparison).
+
+    Examples
+    --------
+    >>> coins = exp_coins_dyadic(np.full(4000, 1 << 10), 16, as_generator(0))
+    >>> abs(float(coins.mean()) - math.exp(-2.0 ** -6)) < 0.01
+    True
+    """
+    w = _exact_samplers().words(rng, n.size)
+    wf = w.astype(np.float64)
+    threshold = np.exp(n * -math.ldexp(1.0, -a))
+    threshold *= 2.0 ** 64
+    out = wf * (1.0 + 2.0 ** -52) + 1.0 < threshold * (1.0 - _EXP_COIN_SLACK)
+    undecided = ~out & (wf <= threshold * (1.0 + _EXP_COIN_SLACK))
+    if FORCE_EXACT_PATH:
+        undecided[:] = True
+    for i in np.flatnonzero(undecided).tolist():
+        out[i] = _below([int(w[i]), 64], functools.partial(_exp_coin_bounds, n, a, i, 0), rng)
+    return out
 
 
 def bernoulli_word(word, low, high, bounds, rng):

@@ -247,29 +247,22 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     """:func:`integer_noise_path` with every discrete Laplace draw in one call (a few
     thousand entries, where the calls' fixed cost dominates): the coins of levels T-1, ...,
     1 (one row each), then the geometric draws of all levels at once
-    (:func:`dppack._random.geometric_rates` with the rates a_t = s_t / t_t over the common
-    t = max t_t, s_t scaled by t / t_t: the same rates), and Z = G - G' for two independent
-    geometric draws G, G' of the level's rate, which is DL(a_t): P(G - G' = z) = sum over g
-    of (1 - q)^2 q^g q^(g + |z|) = (1 - q) q^|z| / (1 + q), q = exp(-a_t)."""
+    (:func:`dppack._random.discrete_laplace_rates` with the rates a_t = s_t / t_t over the
+    common t = max t_t, s_t scaled by t / t_t: the same rates; a signed geometric per draw,
+    exactly DL(a_t))."""
     T = len(rates)
     top = max(t for t, _ in rates)
-    scaled = [s * (top // t) for t, s in rates]
-    keep = (_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds)
-            if T > 1 else np.zeros((0, size), dtype=bool))
-    fresh = [np.flatnonzero(~keep[row]) for row in range(T - 1)]  # levels T-1, ..., 1
-    counts = [size] + [f.size for f in fresh]
-    s_all = np.repeat(np.array([scaled[-1]] + [scaled[i] for i in range(T - 2, -1, -1)],
-                               dtype=np.int64), counts)
-    total = int(s_all.size)
-    g = _random.geometric_rates(top, np.concatenate([s_all, s_all]), 2 * total, rng)
-    z = g[:total] - g[total:]
+    scaled = np.array([s * (top // t) for t, s in rates[::-1]], dtype=np.int64)
+    # moved[r]: the entries that draw at level T-1-r (all of them at T, then the failed coins)
+    moved = np.ones((T, size), dtype=bool)
+    if T > 1:
+        np.logical_not(_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds),
+                       out=moved[1:])
+    s_all = np.broadcast_to(scaled[:, None], (T, size))[moved]
+    z = _random.discrete_laplace_rates(top, s_all, s_all.size, rng)
     steps = np.zeros((T, size), dtype=z.dtype)
-    steps[T - 1] = z[:size]
-    start = size
-    for row, i in enumerate(range(T - 2, -1, -1)):
-        steps[i, fresh[row]] = z[start:start + fresh[row].size]
-        start += fresh[row].size
-    return np.cumsum(steps[::-1], axis=0)[::-1]
+    steps[moved] = z
+    return np.cumsum(steps, axis=0)[::-1]
 
 
 def _small_noise_path(size, rates, bounds, thresholds, rng):
@@ -389,12 +382,12 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     (3, 2)
     """
     _frames.refuse_dask("LaplaceNoiseReduction", true_values)
+    levels = check_levels(eps)  # (the charge's loss below; checked once)
     bill = accounting.charge(
-        accountant, lambda: accounting.PrivacyLoss.pure(check_levels(eps)[-1]),
+        accountant, lambda: accounting.PrivacyLoss.pure(levels[-1]),
         "LaplaceNoiseReduction")
     values = _checks.as_finite_data(true_values, "true.values",
                                     size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
-    levels = check_levels(eps)
     sens = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     rng = _random.as_generator(random_state)
     bill.spend()
