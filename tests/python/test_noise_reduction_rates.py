@@ -1,0 +1,96 @@
+"""Laws of the noise-reduction samplers with per-entry rates (one-word exp coins, signed
+geometric discrete Laplace). Fixed seeds; each chi-square test rejects a correct sampler
+with probability 1e-4 (false-failure rate), so the file fails falsely below 1e-3."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dppack import _random
+
+ALPHA = 1e-4
+
+
+def chi_square_p(counts, probabilities):
+    counts = np.asarray(counts, dtype=float)
+    expected = np.asarray(probabilities, dtype=float) * counts.sum()
+    return stats.chisquare(counts, expected).pvalue
+
+
+@pytest.mark.parametrize("force_exact", [False, True])
+def test_exp_coins_dyadic_law(monkeypatch, force_exact):
+    monkeypatch.setattr(_random, "FORCE_EXACT_PATH", force_exact)
+    rng = _random.as_generator(11)
+    a = 12
+    n = np.repeat(np.array([0, 1, 100, 255], dtype=np.int64), 2000 if force_exact else 20000)
+    coins = _random.exp_coins_dyadic(n, a, rng)
+    for value in (0, 1, 100, 255):
+        draws = coins[n == value]
+        p = math.exp(-value / 2 ** a)
+        successes = int(draws.sum())
+        assert stats.binomtest(successes, draws.size, p).pvalue > ALPHA
+
+
+def test_exp_coins_dyadic_undecided_words_use_the_same_uniform(monkeypatch):
+    # words at the float threshold are decided exactly, as U < exp(-x) of that word
+    a, value = 10, 37
+    lo, hi = _random._exp_neg_bounds(Fraction(value, 2 ** a), 200)
+    centre = math.floor(lo * 2 ** 64)
+    assert math.floor(hi * 2 ** 64) == centre  # the exact threshold lies in [centre, centre + 1)
+    words = np.array([centre - 5, centre + 5, 0, 2 ** 64 - 1], dtype=np.uint64)
+    calls = iter([words])
+
+    class Exact:
+        @staticmethod
+        def words(rng, size):
+            return next(calls)[:size]
+
+        @staticmethod
+        def py_word(rng):
+            return 0
+
+    monkeypatch.setattr(_random, "_exact_samplers", lambda: Exact)
+    out = _random.exp_coins_dyadic(np.full(4, value, dtype=np.int64), a, None)
+    assert out.tolist() == [True, False, True, False]
+
+
+@pytest.mark.parametrize("force_exact", [False, True])
+def test_geometric_rates_law(monkeypatch, force_exact):
+    monkeypatch.setattr(_random, "FORCE_EXACT_PATH", force_exact)
+    rng = _random.as_generator(5)
+    t, s = 1 << 20, 1 << 18  # rate 1/4
+    size = 4000 if force_exact else 40000
+    g = _random.geometric_rates(t, s, size, rng)
+    q = math.exp(-s / t)
+    cells = 12
+    counts = [int(np.sum(g == k)) for k in range(cells)] + [int(np.sum(g >= cells))]
+    probabilities = [(1 - q) * q ** k for k in range(cells)] + [q ** cells]
+    assert chi_square_p(counts, probabilities) > ALPHA
+
+
+def test_discrete_laplace_rates_law_per_entry_rates():
+    rng = _random.as_generator(7)
+    t = 1 << 30
+    rates = np.array([1 << 28, 1 << 29, 3 << 28], dtype=np.int64)  # 1/4, 1/2, 3/4
+    s = np.tile(rates, 30000)
+    z = _random.discrete_laplace_rates(t, s, s.size, rng)
+    assert z.dtype == np.int64
+    for rate in rates.tolist():
+        draws = z[s == rate]
+        q = math.exp(-rate / t)
+        support = range(-8, 9)
+        counts = [int(np.sum(draws == k)) for k in support] + [int(np.sum(np.abs(draws) > 8))]
+        norm = (1 - q) / (1 + q)
+        probabilities = [norm * q ** abs(k) for k in support]
+        probabilities.append(1 - sum(probabilities))
+        assert chi_square_p(counts, probabilities) > ALPHA
+
+
+def test_discrete_laplace_rates_zero_not_doubled():
+    # the rejected (negative, 0) would double P(0) if kept: a large rate shows it
+    rng = _random.as_generator(3)
+    z = _random.discrete_laplace_rates(1, 2, 20000, rng)  # rate 2: P(0) = tanh(1)
+    assert stats.binomtest(int(np.sum(z == 0)), z.size, math.tanh(1.0)).pvalue > ALPHA
