@@ -94,3 +94,42 @@ def test_discrete_laplace_rates_zero_not_doubled():
     rng = _random.as_generator(3)
     z = _random.discrete_laplace_rates(1, 2, 20000, rng)  # rate 2: P(0) = tanh(1)
     assert stats.binomtest(int(np.sum(z == 0)), z.size, math.tanh(1.0)).pvalue > ALPHA
+
+
+def discrete_gaussian_cells(p, edges):
+    """P(Z in [edges[i], edges[i+1])) for the discrete Gaussian of variance parameter p, and
+    the two tails, exactly enough (sums over |z| <= 12 sigma)."""
+    sigma = math.sqrt(p)
+    z = np.arange(-int(12 * sigma), int(12 * sigma) + 1)
+    w = np.exp(-(z.astype(float) ** 2) / (2 * p))
+    w /= w.sum()
+    cells = np.searchsorted(edges, z, side="right")
+    return np.bincount(cells, weights=w, minlength=len(edges) + 1)
+
+
+@pytest.mark.parametrize("force_exact", [False, True])
+def test_discrete_gaussian_blocks_rows_law(monkeypatch, force_exact):
+    monkeypatch.setattr(_random, "FORCE_EXACT_PATH", force_exact)
+    rng = _random.as_generator(13)
+    ps = (64 ** 2, 4096 * 3, 300 ** 2)
+    size = 1500 if force_exact else 12000
+    z = _random.discrete_gaussian_blocks_rows(ps, size, rng)
+    assert z.shape == (3, size) and z.dtype == np.int64
+    for row, p in zip(z, ps):
+        sigma = math.sqrt(p)
+        edges = np.round(np.linspace(-3 * sigma, 3 * sigma, 25)).astype(np.int64)
+        probabilities = discrete_gaussian_cells(p, edges)
+        counts = np.bincount(np.searchsorted(edges, row, side="right"),
+                             minlength=len(edges) + 1)
+        assert chi_square_p(counts, probabilities) > ALPHA
+    # the rows are independent: no correlation between rows beyond chance (|r| < 5 / sqrt(n))
+    assert abs(np.corrcoef(z[0], z[1])[0, 1]) < 5 / math.sqrt(size)
+
+
+def test_discrete_gaussian_blocks_rows_chunks_and_sizes():
+    rng = _random.as_generator(2)
+    for size in (0, 1, 3, _random._ROWS_CHUNK + 5):
+        z = _random.discrete_gaussian_blocks_rows((64 ** 2, 128 ** 2), size, rng)
+        assert z.shape == (2, size)
+    # the chunked draw has the stated spread in each row
+    assert abs(float(z[1].std()) - 128) < 8

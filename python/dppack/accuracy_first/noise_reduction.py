@@ -918,7 +918,9 @@ def _gaussian_path_grid(s, sensitivity, coordinates):
     return k, tuple(variances)
 
 
-GAUSSIAN_SMALL_PATH = 12  # up to this many values, the Brownian path runs entry by entry
+GAUSSIAN_SMALL_PATH = 4  # up to this many values, the Brownian path runs entry by entry
+# up to this many values, every increment is drawn in one call (the calls' fixed cost dominates)
+GAUSSIAN_ROWS_PATH = 256
 
 
 def _gaussian_increments(p, size, rng):
@@ -943,7 +945,9 @@ def gaussian_noise_path(values, s, sensitivity, rng):
     Z_T ~ N_Z(0, p_T) and Z_t = Z_{t+1} + N_Z(0, p_t) entrywise (exact discrete Gaussian
     draws, :func:`_gaussian_increments`, with the grid and integer variances of
     :func:`gaussian_path_grid`; up to ``GAUSSIAN_SMALL_PATH`` values entry by entry on Python
-    integers, the same law); row t is g (round(x / g) + Z_t).
+    integers, up to ``GAUSSIAN_ROWS_PATH`` every increment in one call of
+    :func:`dppack._random.discrete_gaussian_blocks_rows`, the same law); row t is
+    g (round(x / g) + Z_t).
     """
     x = np.asarray(values, dtype=np.float64)
     k, variances = gaussian_path_grid(s, sensitivity, x.size)
@@ -961,6 +965,12 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         path = np.array(columns, dtype=object if wide else np.int64).reshape(x.size, T).T
         for i in range(T):
             out[T - 1 - i] = _random.release_on_grid(x, path[i], k)
+        return out
+    if x.size <= GAUSSIAN_ROWS_PATH and all(64 * 64 <= p < (1 << 56) for p in variances):
+        # every increment in one call of the block sampler (the same law, row by row)
+        steps = _random.discrete_gaussian_blocks_rows(variances, x.size, rng)
+        path = np.cumsum(steps, axis=0)[::-1]
+        out[...] = _random.release_path_on_grid(x, path, k).reshape(out.shape)
         return out
     rows = [_gaussian_increments(variances[0], x.size, rng)]
     for p in variances[1:]:
