@@ -423,16 +423,23 @@ def _geometric_one(rate, rng):
                                       rate.numerator, rate.denominator, rng)
 
 
-def _reduce_one(x, a1, a2, ratio, rng):
+def _reduce_constants(a1, a2):
+    """What :func:`_reduce_one` computes once per step: the rates delta = a2 - a1 and
+    A = a1 + a2 (Fractions and floats), 1 / expm1(A), expm1(-delta)."""
+    delta, total = a2 - a1, a1 + a2
+    A, d = float(total), float(delta)
+    return delta, total, d, 1.0 / math.expm1(A), math.expm1(-d)
+
+
+def _reduce_one(x, a1, a2, ratio, rng, constants=None):
     """:func:`laplace_reduce_noise` for one entry, on Python integers and floats (the same
     law and steps as the vectorised path, :func:`_step_noise`: stay or the piece by one
     uniform, a geometric draw within the piece; ``ratio`` the float sinh ratio), without
-    the arrays' fixed cost."""
+    the arrays' fixed cost. ``constants``: :func:`_reduce_constants` (a1, a2), if computed
+    by the caller (the same floats)."""
     n = abs(x)
-    delta, total = a2 - a1, a1 + a2
-    A, d = float(total), float(delta)
-    m1 = 1.0 / math.expm1(A)
-    m2 = math.expm1(-d * (n + 1.0)) / math.expm1(-d)
+    delta, total, d, m1, expm1_d = constants or _reduce_constants(a1, a2)
+    m2 = math.expm1(-d * (n + 1.0)) / expm1_d
     decay = math.exp(-d * n)
     mass = m1 * (1.0 + decay) + m2
     stay = ratio * decay
@@ -476,7 +483,8 @@ def laplace_reduce_noise(noise, a1, a2, rng):
     n = np.abs(x)
     if x.size <= FEW:
         ratio = float(_sinh_ratio_interval(a1, a2, 60)[0])
-        out = [_reduce_one(int(v), a1, a2, ratio, rng) for v in x.tolist()]
+        constants = _reduce_constants(a1, a2)
+        out = [_reduce_one(v, a1, a2, ratio, rng, constants) for v in x.tolist()]
         return np.array(out, dtype=np.int64).reshape(shape)
     y = _step_noise(n, a1, a2, rng)
     return np.where(x < 0, -y, y).reshape(shape)
