@@ -33,6 +33,7 @@ import numpy as np
 LIMIT = 1 << 62  # int64 products and bounds are kept at or below this
 _WORD = 64
 _CHUNK = 1 << 16  # outputs per batch of trials: the working arrays stay in cache
+_RATES_CHUNK = 1 << 14  # outputs per batch of geometric_rates (its arrays are more)
 # Up to this many draws, the Python-integer samplers (the same laws) are faster than the
 # vectorised ones, whose fixed cost of a few array passes dominates a single draw.
 _FEW = 4
@@ -625,6 +626,14 @@ def geometric_rates(t, s, size, rng, limit=LIMIT, accept=None):
     (e.g. ``dppack._random.exp_coins_dyadic``, one word per coin).
     """
     t, size = int(t), int(size)
+    if size > _RATES_CHUNK:  # in chunks, so that the working arrays stay in cache
+        s_array = np.asarray(s, dtype=np.int64)
+        parts = [geometric_rates(t, s_array[i:i + _RATES_CHUNK] if s_array.ndim else s_array,
+                                 min(_RATES_CHUNK, size - i), rng, limit, accept)
+                 for i in range(0, size, _RATES_CHUNK)]
+        if any(x.dtype == object for x in parts):
+            return np.array([v for x in parts for v in x.tolist()], dtype=object)
+        return np.concatenate(parts)
     a, e = dyadic_split(t)
     m = min(_STEP_BITS, a) if e == 1 else 0
     r = t >> m

@@ -133,3 +133,21 @@ def test_discrete_gaussian_blocks_rows_chunks_and_sizes():
         assert z.shape == (2, size)
     # the chunked draw has the stated spread in each row
     assert abs(float(z[1].std()) - 128) < 8
+
+
+def test_geometric_rates_chunks_per_entry_rates():
+    # beyond one chunk, each entry keeps its own rate (the chunks cut s consistently)
+    from dppack import _exact
+
+    rng = _random.as_generator(17)
+    size = _exact._RATES_CHUNK + 4000
+    t = 1 << 20
+    s = np.where(np.arange(size) % 2 == 0, 1 << 18, 1 << 19).astype(np.int64)
+    g = _random.geometric_rates(t, s, size, rng)
+    assert g.shape == (size,)
+    for rate in (1 << 18, 1 << 19):
+        draws = g[s == rate]
+        q = math.exp(-rate / t)
+        counts = [int(np.sum(draws == k)) for k in range(8)] + [int(np.sum(draws >= 8))]
+        probabilities = [(1 - q) * q ** k for k in range(8)] + [q ** 8]
+        assert chi_square_p(counts, probabilities) > ALPHA
