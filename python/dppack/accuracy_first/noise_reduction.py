@@ -928,7 +928,7 @@ def _gaussian_path_grid(s, sensitivity, coordinates):
 
 GAUSSIAN_SMALL_PATH = 4  # up to this many values, the Brownian path runs entry by entry
 # up to this many values, every increment is drawn in one call (the calls' fixed cost dominates)
-GAUSSIAN_ROWS_PATH = 256
+GAUSSIAN_ROWS_PATH = 640
 
 
 def _gaussian_increments(p, size, rng):
