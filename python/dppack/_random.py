@@ -451,7 +451,9 @@ def discrete_gaussian(p, q, size, rng):
 def geometric_rates(t, s, size, rng):
     """``size`` exact draws G_i >= 0 with P(G_i >= k) = exp(-k s_i / t): t a positive
     integer, s a positive int or an int64 array of ``size`` values (one rate per entry);
-    floor(X / s_i) of CKS Algorithm 2's X (:func:`dppack._exact.geometric_rates`). int64.
+    floor(X / s_i) of CKS Algorithm 2's X (:func:`dppack._exact.geometric_rates`), its
+    uniform part kept by the one-word exact coins of :func:`exp_coins_dyadic` when t is a
+    power of two (the same law as CKS Algorithm 1's coins). int64.
 
     Examples
     --------
