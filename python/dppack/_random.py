@@ -2064,8 +2064,10 @@ def discrete_gaussian_blocks_rows(ps, size, rng):
         lo_k, hi_k = first[bucket], last[bucket]
         row = g * width
         k = lo_k + (u >= extended[row + lo_k + 1])
-        for i in np.flatnonzero(hi_k - lo_k > 1).tolist():  # the far tails: the search
-            k[i] = np.searchsorted(blocks[g[i]][3], u[i], side="right") - 1
+        wide = np.flatnonzero(hi_k - lo_k > 1)  # the far tails: the search, row by row
+        for j in np.unique(g[wide]).tolist():
+            at = wide[g[wide] == j]
+            k[at] = np.searchsorted(blocks[j][3], u[at], side="right") - 1
         kmax = kmax_of[g]
         valid = k < kmax
         kk = np.where(valid, k, 0)
