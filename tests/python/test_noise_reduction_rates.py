@@ -151,3 +151,19 @@ def test_geometric_rates_chunks_per_entry_rates():
         counts = [int(np.sum(draws == k)) for k in range(8)] + [int(np.sum(draws >= 8))]
         probabilities = [(1 - q) * q ** k for k in range(8)] + [q ** 8]
         assert chi_square_p(counts, probabilities) > ALPHA
+
+
+def test_discrete_gaussian_blocks_rows_tails():
+    # the far tails (the guide's buckets with several blocks, searched row by row): the
+    # mass beyond 3 sigma against the exact law, binomial test
+    rng = _random.as_generator(5)
+    ps = (64 ** 2, 200 ** 2)
+    z = _random.discrete_gaussian_blocks_rows(ps, 200_000, rng)
+    for row, p in zip(z, ps):
+        sigma = math.sqrt(p)
+        cut = int(3 * sigma)
+        support = np.arange(-int(15 * sigma), int(15 * sigma) + 1)
+        w = np.exp(-(support.astype(float) ** 2) / (2 * p))
+        tail = float(w[np.abs(support) > cut].sum() / w.sum())
+        count = int(np.sum(np.abs(row) > cut))
+        assert stats.binomtest(count, row.size, tail).pvalue > ALPHA
