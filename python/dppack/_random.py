@@ -1850,6 +1850,13 @@ def _block_guide(p):
     return first, last, extended
 
 
+@functools.lru_cache(maxsize=64)
+def _block_multiple(p):
+    """Per bucket of :func:`_block_guide`: whether it holds more than one block boundary."""
+    first, last, _ = _block_guide(p)
+    return last - first > 1
+
+
 def _block_index(p, C, u):
     """k with C[k] <= u < C[k + 1] (len(C) - 1 for u >= C[-1]) per entry of u in
     [0, 2^63): ``np.searchsorted(C, u, side="right") - 1``, through the guide table of
@@ -1859,7 +1866,7 @@ def _block_index(p, C, u):
     bucket = u >> (63 - _GUIDE_BITS)
     k = first[bucket]
     k += u >= extended[k + 1]
-    wide = np.flatnonzero(last[bucket] - first[bucket] > 1)
+    wide = np.flatnonzero(_block_multiple(p)[bucket])
     if wide.size:
         k[wide] = np.searchsorted(C, u[wide], side="right") - 1
     return k
@@ -1952,11 +1959,11 @@ def discrete_gaussian_blocks(p, size, rng):
         m = int((size - filled) * 1.08) + 16
         w1, w2 = exact.words(rng, m), exact.words(rng, m)
         negative = (w1 & np.uint64(1)).astype(bool)
-        u = (w1 >> np.uint64(1)).astype(np.int64)
+        u = (w1 >> np.uint64(1)).view(np.int64)  # below 2^63: the same integers
         k = _block_index(p, C, u)  # C[k] <= u < C[k + 1]; len(W) if u >= S
         valid = k < kmax
         kk = np.where(valid, k, 0)
-        r = (w2 & np.uint64(b - 1)).astype(np.int64)
+        r = (w2 & np.uint64(b - 1)).view(np.int64)
         acc_word = w2 >> np.uint64(beta)
         y = b * kk + r
         yf = y.astype(np.float64)
@@ -2059,7 +2066,7 @@ def discrete_gaussian_blocks_rows(ps, size, rng):
         m = g.size
         w1, w2 = exact.words(rng, m), exact.words(rng, m)
         negative = (w1 & np.uint64(1)).astype(bool)
-        u = (w1 >> np.uint64(1)).astype(np.int64)
+        u = (w1 >> np.uint64(1)).view(np.int64)  # below 2^63: the same integers
         bucket = (g << _GUIDE_BITS) | (u >> (63 - _GUIDE_BITS))
         lo_k, hi_k = first[bucket], last[bucket]
         row = g * width
@@ -2073,7 +2080,7 @@ def discrete_gaussian_blocks_rows(ps, size, rng):
         kk = np.where(valid, k, 0)
         b = b_of[g]
         beta = beta_of[g]
-        r = (w2 & (b.astype(np.uint64) - np.uint64(1))).astype(np.int64)
+        r = (w2 & (b.astype(np.uint64) - np.uint64(1))).view(np.int64)
         acc_word = w2 >> beta
         y = b * kk + r
         yf = y.astype(np.float64)
