@@ -870,12 +870,11 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     [3.87, 4.5, 4.68]
     """
     _frames.refuse_dask("GaussianNoiseReduction", true_values, variances)
+    s = _variances(variances)  # (the charge's loss below; checked once)
     bill = accounting.charge(
-        accountant, lambda: _brownian_loss(_variances(variances), sensitivity),
-        "GaussianNoiseReduction")
+        accountant, lambda: _brownian_loss(s, sensitivity), "GaussianNoiseReduction")
     values = _checks.as_finite_data(true_values, "true.values",
                                     size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
-    s = _variances(variances)
     if sensitivity is not None:
         _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     elif bill.accountant is not None:
@@ -971,8 +970,9 @@ def gaussian_noise_path(values, s, sensitivity, rng):
             columns.append(column)
         wide = any(abs(v) >= (1 << 62) for column in columns for v in column)
         path = np.array(columns, dtype=object if wide else np.int64).reshape(x.size, T).T
-        for i in range(T):
-            out[T - 1 - i] = _random.release_on_grid(x, path[i], k)
+        # row T-1-i of the release is path[i] (release_path_on_grid: the same floats as
+        # release_on_grid row by row)
+        out[...] = _random.release_path_on_grid(x, path[::-1], k).reshape(out.shape)
         return out
     if x.size <= GAUSSIAN_ROWS_PATH and all(64 * 64 <= p < (1 << 56) for p in variances):
         # every increment in one call of the block sampler (the same law, row by row)
