@@ -2072,7 +2072,7 @@ def discrete_gaussian_blocks_rows(ps, size, rng):
         row = g * width
         k = lo_k + (u >= extended[row + lo_k + 1])
         wide = np.flatnonzero(hi_k - lo_k > 1)  # the far tails: the search, row by row
-        for j in np.unique(g[wide]).tolist():
+        for j in (np.unique(g[wide]).tolist() if wide.size else ()):
             at = wide[g[wide] == j]
             k[at] = np.searchsorted(blocks[j][3], u[at], side="right") - 1
         kmax = kmax_of[g]
