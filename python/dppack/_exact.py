@@ -665,7 +665,7 @@ def geometric_rates(t, s, size, rng, limit=LIMIT, accept=None):
     else:
         U, V = np.concatenate(parts_u), np.concatenate(parts_v)
     s_array = np.asarray(s, dtype=np.int64)
-    if s_array.ndim:
+    if s_array.ndim and s_array.shape != (size,):
         s_array = np.broadcast_to(s_array, (size,))
     if V.max(initial=0) <= (limit - r) // r:
         return (U + V * r) // s_array

@@ -482,7 +482,9 @@ def discrete_laplace_rates(t, s, size, rng):
     """
     exact = _exact_samplers()
     size = int(size)
-    s = np.broadcast_to(np.asarray(s, dtype=np.int64), (size,))
+    s = np.asarray(s, dtype=np.int64)
+    if s.shape != (size,):
+        s = np.broadcast_to(s, (size,))
     g = geometric_rates(t, s, size, rng)
     negative = (exact.words(rng, size) & np.uint64(1)).astype(bool)
     redo = np.flatnonzero(negative & (g == 0))
@@ -1457,6 +1459,21 @@ def _word_thresholds(bounds):
     return out
 
 
+@functools.lru_cache(maxsize=1024)
+def _threshold_arrays(thresholds):
+    """The word thresholds of :func:`bernoulli_real_rows` as arrays (cached: the
+    noise-reduction coins reuse them): low and high clipped to [0, 2^64 - 1], and whether
+    each row is certain (low >= 2^64) or open at the top (high >= 2^64)."""
+    top = 1 << 64
+    low = np.array([min(max(lo, 0), top - 1) for lo, _ in thresholds], dtype=np.uint64)
+    high = np.array([min(max(hi, 0), top - 1) for _, hi in thresholds], dtype=np.uint64)
+    certain = np.array([lo >= top for lo, _ in thresholds], dtype=bool)
+    open_top = np.array([hi >= top for _, hi in thresholds], dtype=bool)
+    for array in (low, high, certain, open_top):
+        array.flags.writeable = False
+    return low, high, certain, open_top
+
+
 def bernoulli_real_rows(bounds, size, rng, thresholds=None):
     """Exact Bernoulli(p_i) draws, ``size`` per probability: a bool array (len(bounds), size).
 
@@ -1475,13 +1492,9 @@ def bernoulli_real_rows(bounds, size, rng, thresholds=None):
     """
     exact = _exact_samplers()
     rows, size = len(bounds), int(size)
-    top = 1 << 64
     if thresholds is None:
         thresholds = [_word_thresholds(b) for b in bounds]
-    low = np.array([min(max(lo, 0), top - 1) for lo, _ in thresholds], dtype=np.uint64)
-    high = np.array([min(max(hi, 0), top - 1) for _, hi in thresholds], dtype=np.uint64)
-    certain = np.array([lo >= top for lo, _ in thresholds], dtype=bool)
-    open_top = np.array([hi >= top for _, hi in thresholds], dtype=bool)
+    low, high, certain, open_top = _threshold_arrays(tuple(thresholds))
     w = exact.words(rng, rows * size).reshape(rows, size)
     out = (w < low[:, None]) | certain[:, None]
     undecided = ~out & ((w < high[:, None]) | open_top[:, None])
