@@ -85,14 +85,13 @@ def py_uniform(rng, m):
 
 def py_word(rng):
     """One uniform 64-bit word as a Python int (``words(rng, 1)[0]``, without the array)."""
-    return _py_word(rng)
-
-
-def _py_word(rng):
     bit_generator = rng.bit_generator
     if type(bit_generator) in _RAW_64_BIT:
         return bit_generator.random_raw()  # one word, as a Python int: words(rng, 1)[0]
     return int(words(rng, 1)[0])
+
+
+_py_word = py_word  # (the name the samplers below use)
 
 
 _PCG64 = next(kind for kind in _RAW_64_BIT if kind.__name__ == "PCG64")
