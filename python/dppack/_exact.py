@@ -33,6 +33,7 @@ import numpy as np
 LIMIT = 1 << 62  # int64 products and bounds are kept at or below this
 _WORD = 64
 _CHUNK = 1 << 16  # outputs per batch of trials: the working arrays stay in cache
+_RATES_CHUNK = 1 << 14  # outputs per batch of geometric_rates (its arrays are more)
 # Up to this many draws, the Python-integer samplers (the same laws) are faster than the
 # vectorised ones, whose fixed cost of a few array passes dominates a single draw.
 _FEW = 4
@@ -84,14 +85,13 @@ def py_uniform(rng, m):
 
 def py_word(rng):
     """One uniform 64-bit word as a Python int (``words(rng, 1)[0]``, without the array)."""
-    return _py_word(rng)
-
-
-def _py_word(rng):
     bit_generator = rng.bit_generator
     if type(bit_generator) in _RAW_64_BIT:
         return bit_generator.random_raw()  # one word, as a Python int: words(rng, 1)[0]
     return int(words(rng, 1)[0])
+
+
+_py_word = py_word  # (the name the samplers below use)
 
 
 _PCG64 = next(kind for kind in _RAW_64_BIT if kind.__name__ == "PCG64")
@@ -606,7 +606,7 @@ def discrete_laplace(t, s, size, rng, limit=LIMIT):
     return _merge(*_discrete_laplace_parts(t, s, int(size), rng, limit))
 
 
-def geometric_rates(t, s, size, rng, limit=LIMIT):
+def geometric_rates(t, s, size, rng, limit=LIMIT, accept=None):
     """``size`` draws floor(X_i / s_i), X_i independent with P(X >= x) = exp(-x / t) on the
     integers x >= 0 (CKS Algorithm 2's X), s_i the entries of ``s`` (an int64 array of
     ``size`` positive values, or an int): G_i with P(G_i >= k) = exp(-k s_i / t), one rate
@@ -618,16 +618,30 @@ def geometric_rates(t, s, size, rng, limit=LIMIT):
     proportional to exp(-x / t); the kept trials fill the entries in order (independent
     draws, :func:`_fill`'s argument). floor(X / s) >= k iff X >= k s, probability
     exp(-k s / t). X is formed in Python integers where U + r V could pass ``limit``.
+
+    ``accept`` (for t = 2^a, a > 4): a function (u, a, rng) giving exact
+    Bernoulli(exp(-u_i / 2^a)) draws for the int64 array u (0 <= u_i < 2^(a - 4)), used
+    instead of CKS Algorithm 1 (:func:`bernoulli_exp_fraction`) to keep U; the same law
+    (e.g. ``dppack._random.exp_coins_dyadic``, one word per coin).
     """
     t, size = int(t), int(size)
+    if size > _RATES_CHUNK:  # in chunks, so that the working arrays stay in cache
+        s_array = np.asarray(s, dtype=np.int64)
+        parts = [geometric_rates(t, s_array[i:i + _RATES_CHUNK] if s_array.ndim else s_array,
+                                 min(_RATES_CHUNK, size - i), rng, limit, accept)
+                 for i in range(0, size, _RATES_CHUNK)]
+        if any(x.dtype == object for x in parts):
+            return np.array([v for x in parts for v in x.tolist()], dtype=object)
+        return np.concatenate(parts)
     a, e = dyadic_split(t)
     m = min(_STEP_BITS, a) if e == 1 else 0
     r = t >> m
     rate = _LAPLACE_SUCCESS[m]
-    U = np.zeros(size, dtype=np.int64)
-    V = np.zeros(size, dtype=np.int64)
+    if accept is not None and not (e == 1 and a > m):
+        accept = None
+    parts_u, parts_v = [], []
     filled = 0
-    while filled < size:
+    while filled < size:  # one round almost always
         need = size - filled
         count = int(need * 1.03 / rate) + 16
         if e == 1:
@@ -636,16 +650,26 @@ def geometric_rates(t, s, size, rng, limit=LIMIT):
                  else np.zeros(count, dtype=np.int64))
         else:
             u = rng.integers(0, t, size=count)
-        u = u[np.flatnonzero(bernoulli_exp_fraction(u, a, e, rng, limit))]
+        if accept is not None:
+            u = u[accept(u, a, rng)]
+        else:
+            u = u[np.flatnonzero(bernoulli_exp_fraction(u, a, e, rng, limit))]
         v = geometric(u.size, rng, m)
         take = min(u.size, need)
-        U[filled:filled + take] = u[:take]
-        V[filled:filled + take] = v[:take]
+        parts_u.append(u[:take])
+        parts_v.append(v[:take])
         filled += take
-    s_array = np.broadcast_to(np.asarray(s, dtype=np.int64), (size,))
-    wide = np.flatnonzero(V > (limit - r) // r)
-    if not wide.size:
+    if len(parts_u) == 1:
+        U, V = parts_u[0], parts_v[0]
+    else:
+        U, V = np.concatenate(parts_u), np.concatenate(parts_v)
+    s_array = np.asarray(s, dtype=np.int64)
+    if s_array.ndim and s_array.shape != (size,):
+        s_array = np.broadcast_to(s_array, (size,))
+    if V.max(initial=0) <= (limit - r) // r:
         return (U + V * r) // s_array
+    s_array = np.broadcast_to(s_array, (size,))
+    wide = np.flatnonzero(V > (limit - r) // r)
     V_safe = V.copy()
     V_safe[wide] = 0
     out = (U + V_safe * r) // s_array

@@ -446,7 +446,9 @@ def discrete_gaussian(p, q, size, rng):
 def geometric_rates(t, s, size, rng):
     """``size`` exact draws G_i >= 0 with P(G_i >= k) = exp(-k s_i / t): t a positive
     integer, s a positive int or an int64 array of ``size`` values (one rate per entry);
-    floor(X / s_i) of CKS Algorithm 2's X (:func:`dppack._exact.geometric_rates`). int64.
+    floor(X / s_i) of CKS Algorithm 2's X (:func:`dppack._exact.geometric_rates`), its
+    uniform part kept by the one-word exact coins of :func:`exp_coins_dyadic` when t is a
+    power of two (the same law as CKS Algorithm 1's coins). int64.
 
     Examples
     --------
@@ -454,7 +456,41 @@ def geometric_rates(t, s, size, rng):
     >>> g.shape, bool((g >= 0).all())
     ((2,), True)
     """
-    return _exact_samplers().geometric_rates(t, s, size, rng)
+    return _exact_samplers().geometric_rates(t, s, size, rng, accept=exp_coins_dyadic)
+
+
+def discrete_laplace_rates(t, s, size, rng):
+    """``size`` exact draws Z_i with P(Z_i = z) proportional to exp(-|z| s_i / t), one rate
+    per entry over a common t (``s`` an int or an int64 array of ``size`` positive values).
+
+    One geometric G_i of rate s_i / t (:func:`geometric_rates`) and one fair sign B_i per
+    draw; (B = 1, G = 0) is drawn again, else Z = (1 - 2B) G. Then P(Z = z) is proportional
+    to P(G = |z|) / 2 for every z (z = 0 only from B = 0), that is to exp(-|z| s_i / t):
+    the discrete Laplace law (Canonne, Kamath and Steinke 2020, Algorithm 2 draws it as such
+    a signed geometric). int64 (object if a value reaches 2^62, never in practice).
+
+    Examples
+    --------
+    >>> z = discrete_laplace_rates(1, 1, 4000, as_generator(0))
+    >>> abs(float(np.mean(z == 0)) - math.tanh(0.5)) < 0.03
+    True
+    """
+    exact = _exact_samplers()
+    size = int(size)
+    s = np.asarray(s, dtype=np.int64)
+    if s.shape != (size,):
+        s = np.broadcast_to(s, (size,))
+    g = geometric_rates(t, s, size, rng)
+    negative = (exact.words(rng, size) & np.uint64(1)).astype(bool)
+    redo = np.flatnonzero(negative & (g == 0))
+    while redo.size:  # probability (1 - exp(-s_i / t)) / 2 per draw
+        again = geometric_rates(t, s[redo], redo.size, rng)
+        sign = (exact.words(rng, redo.size) & np.uint64(1)).astype(bool)
+        if again.dtype == object and g.dtype != object:
+            g = g.astype(object)
+        g[redo], negative[redo] = again, sign
+        redo = redo[sign & (again == 0)]
+    return np.where(negative, -g, g)
 
 
 GRID_BITS = 12  # the default of grid_exponent: g <= scale / 2^12
@@ -1418,6 +1454,21 @@ def _word_thresholds(bounds):
     return out
 
 
+@functools.lru_cache(maxsize=1024)
+def _threshold_arrays(thresholds):
+    """The word thresholds of :func:`bernoulli_real_rows` as arrays (cached: the
+    noise-reduction coins reuse them): low and high clipped to [0, 2^64 - 1], and whether
+    each row is certain (low >= 2^64) or open at the top (high >= 2^64)."""
+    top = 1 << 64
+    low = np.array([min(max(lo, 0), top - 1) for lo, _ in thresholds], dtype=np.uint64)
+    high = np.array([min(max(hi, 0), top - 1) for _, hi in thresholds], dtype=np.uint64)
+    certain = np.array([lo >= top for lo, _ in thresholds], dtype=bool)
+    open_top = np.array([hi >= top for _, hi in thresholds], dtype=bool)
+    for array in (low, high, certain, open_top):
+        array.flags.writeable = False
+    return low, high, certain, open_top
+
+
 def bernoulli_real_rows(bounds, size, rng, thresholds=None):
     """Exact Bernoulli(p_i) draws, ``size`` per probability: a bool array (len(bounds), size).
 
@@ -1436,13 +1487,9 @@ def bernoulli_real_rows(bounds, size, rng, thresholds=None):
     """
     exact = _exact_samplers()
     rows, size = len(bounds), int(size)
-    top = 1 << 64
     if thresholds is None:
         thresholds = [_word_thresholds(b) for b in bounds]
-    low = np.array([min(max(lo, 0), top - 1) for lo, _ in thresholds], dtype=np.uint64)
-    high = np.array([min(max(hi, 0), top - 1) for _, hi in thresholds], dtype=np.uint64)
-    certain = np.array([lo >= top for lo, _ in thresholds], dtype=bool)
-    open_top = np.array([hi >= top for _, hi in thresholds], dtype=bool)
+    low, high, certain, open_top = _threshold_arrays(tuple(thresholds))
     w = exact.words(rng, rows * size).reshape(rows, size)
     out = (w < low[:, None]) | certain[:, None]
     undecided = ~out & ((w < high[:, None]) | open_top[:, None])
@@ -1635,6 +1682,45 @@ def discrete_laplace_one(s, t, rng):
             return g
 
 
+def _exp_coin_bounds(n, a, i, k, bits):
+    return _exp_neg_bounds(_fraction(int(n[i])) / (1 << a), bits)
+
+
+_EXP_COIN_SLACK = 2.0 * (2 * LIBM_ERROR + 2.0 ** -49) + 2.0 ** -50
+
+
+def exp_coins_dyadic(n, a, rng):
+    """Exact Bernoulli(exp(-n_i / 2^a)) draws for the int64 array ``n``, 0 <= n_i < 2^(a - 4)
+    (exponents below 1/16), 4 < a <= 62: a bool array, one 64-bit word per draw.
+
+    The decision of :func:`cumulative_index` with one cumulative value: U in
+    [w, w + 1) / 2^64 is compared with p_f = exp(-x_f), x_f = n_i 2^-a in float (the
+    conversion of n_i errs by a relative 2^-53, the power of two is exact, so the exponent
+    by less than 2^-57 absolutely), within a relative eta = 2 LIBM_ERROR + 2^-49 of
+    exp(-n_i / 2^a); the words the floats cannot settle (probability about 4 eta) continue
+    exactly on further bits of the same U (:func:`_below`, rational bounds of the series).
+    Each coin is a function of its U alone: exactly Bernoulli(exp(-n_i / 2^a)) (the coin
+    of Canonne, Kamath and Steinke 2020, Algorithm 1, in one comparison).
+
+    Examples
+    --------
+    >>> coins = exp_coins_dyadic(np.full(4000, 1 << 10), 16, as_generator(0))
+    >>> abs(float(coins.mean()) - math.exp(-2.0 ** -6)) < 0.01
+    True
+    """
+    w = _exact_samplers().words(rng, n.size)
+    wf = w.astype(np.float64)
+    threshold = np.exp(n * -math.ldexp(1.0, -a))
+    threshold *= 2.0 ** 64
+    out = wf * (1.0 + 2.0 ** -52) + 1.0 < threshold * (1.0 - _EXP_COIN_SLACK)
+    undecided = ~out & (wf <= threshold * (1.0 + _EXP_COIN_SLACK))
+    if FORCE_EXACT_PATH:
+        undecided[:] = True
+    for i in np.flatnonzero(undecided).tolist():
+        out[i] = _below([int(w[i]), 64], functools.partial(_exp_coin_bounds, n, a, i, 0), rng)
+    return out
+
+
 def bernoulli_word(word, low, high, bounds, rng):
     """Bernoulli(p) from one uniform 64-bit ``word`` (a Python int) with the thresholds
     (low, high) of :func:`_word_thresholds`: True if word < low, False if word >= high,
@@ -1772,6 +1858,13 @@ def _block_guide(p):
     return first, last, extended
 
 
+@functools.lru_cache(maxsize=64)
+def _block_multiple(p):
+    """Per bucket of :func:`_block_guide`: whether it holds more than one block boundary."""
+    first, last, _ = _block_guide(p)
+    return last - first > 1
+
+
 def _block_index(p, C, u):
     """k with C[k] <= u < C[k + 1] (len(C) - 1 for u >= C[-1]) per entry of u in
     [0, 2^63): ``np.searchsorted(C, u, side="right") - 1``, through the guide table of
@@ -1781,7 +1874,7 @@ def _block_index(p, C, u):
     bucket = u >> (63 - _GUIDE_BITS)
     k = first[bucket]
     k += u >= extended[k + 1]
-    wide = np.flatnonzero(last[bucket] - first[bucket] > 1)
+    wide = np.flatnonzero(_block_multiple(p)[bucket])
     if wide.size:
         k[wide] = np.searchsorted(C, u[wide], side="right") - 1
     return k
@@ -1874,11 +1967,11 @@ def discrete_gaussian_blocks(p, size, rng):
         m = int((size - filled) * 1.08) + 16
         w1, w2 = exact.words(rng, m), exact.words(rng, m)
         negative = (w1 & np.uint64(1)).astype(bool)
-        u = (w1 >> np.uint64(1)).astype(np.int64)
+        u = (w1 >> np.uint64(1)).view(np.int64)  # below 2^63: the same integers
         k = _block_index(p, C, u)  # C[k] <= u < C[k + 1]; len(W) if u >= S
         valid = k < kmax
         kk = np.where(valid, k, 0)
-        r = (w2 & np.uint64(b - 1)).astype(np.int64)
+        r = (w2 & np.uint64(b - 1)).view(np.int64)
         acc_word = w2 >> np.uint64(beta)
         y = b * kk + r
         yf = y.astype(np.float64)
@@ -1906,6 +1999,131 @@ def discrete_gaussian_blocks(p, size, rng):
         out[filled:filled + values.size] = values
         filled += values.size
     return out
+
+
+_ROWS_CHUNK = 1 << 12  # draws per pass of discrete_gaussian_blocks_rows
+
+
+@functools.lru_cache(maxsize=64)
+def _block_tables(ps):
+    """The tables of :func:`_gaussian_blocks`, :func:`_block_guide` and
+    :func:`_block_thresholds` for each variance of the tuple ``ps``, stacked one row per
+    variance (padded: the padding is never read for a valid block) for
+    :func:`discrete_gaussian_blocks_rows`."""
+    blocks = [_gaussian_blocks(p) for p in ps]
+    guides = [_block_guide(p) for p in ps]
+    limits = [_block_thresholds(p) for p in ps]
+    width = max(len(g[2]) for g in guides)
+    extended = np.full((len(ps), width), np.iinfo(np.int64).max, dtype=np.int64)
+    low = np.zeros((len(ps), width))
+    high = np.full((len(ps), width), np.inf)
+    for j, (guide, (lo, hi)) in enumerate(zip(guides, limits)):
+        extended[j, :len(guide[2])] = guide[2]
+        low[j, :lo.size], high[j, :hi.size] = lo, hi
+    return (blocks, np.stack([g[0] for g in guides]).ravel(),
+            np.stack([g[1] for g in guides]).ravel(), extended.ravel(), low.ravel(),
+            high.ravel(), width,
+            np.array([b[0] for b in blocks], dtype=np.int64),
+            np.array([b[1] for b in blocks], dtype=np.uint64),
+            np.array([b[2] for b in blocks], dtype=np.int64),
+            np.array([-0.5 / p for p in ps]))
+
+
+def discrete_gaussian_blocks_rows(ps, size, rng):
+    """A (len(ps), ``size``) int64 array: row j holds ``size`` exact draws of the discrete
+    Gaussian with variance parameter ps[j] (each 64^2 <= p < 2^56), in one vectorised pass.
+
+    The sampler of :func:`discrete_gaussian_blocks` (the same block envelope per variance,
+    the same float decisions with their margins, exact bounds inside them, the same tail
+    piece), with the trials of all rows drawn together: each trial carries its row's
+    tables, and each row takes its accepted values in trial order, as
+    :func:`discrete_gaussian_blocks` does for one variance. Rows and trials are independent,
+    so row j has exactly the law of ``discrete_gaussian_blocks(ps[j], size, rng)`` (Canonne,
+    Kamath and Steinke 2020 for the discrete Gaussian), only the fixed cost of the calls
+    is shared.
+
+    Examples
+    --------
+    >>> z = discrete_gaussian_blocks_rows([400 ** 2, 100 ** 2], 20000, as_generator(0))
+    >>> [abs(float(row.std()) - sd) < sd / 40 for row, sd in zip(z, (400, 100))]
+    [True, True]
+    """
+    from fractions import Fraction
+
+    ps, size = tuple(int(p) for p in ps), int(size)
+    J = len(ps)
+    if J * size > _ROWS_CHUNK and size > 1:  # in column chunks: the arrays stay in cache
+        step = max(1, _ROWS_CHUNK // J)
+        parts = [discrete_gaussian_blocks_rows(ps, min(step, size - start), rng)
+                 for start in range(0, size, step)]
+        if any(x.dtype == object for x in parts):
+            return np.array([[v for x in parts for v in x[j].tolist()] for j in range(J)],
+                            dtype=object)
+        return np.concatenate(parts, axis=1)
+    exact = _exact_samplers()
+    blocks, first, last, extended, low_factor, high_factor, width, b_of, beta_of, kmax_of, \
+        half_of = _block_tables(ps)  # the 2-d tables flattened (row j at j * width)
+    out = np.zeros((J, size), dtype=np.int64)
+    filled = np.zeros(J, dtype=np.int64)
+    while True:
+        need = size - filled
+        if not need.any():
+            return out
+        counts = np.where(need > 0, (need * 1.08).astype(np.int64) + 16, 0)
+        g = np.repeat(np.arange(J), counts)  # the row of each trial, rows in order
+        m = g.size
+        w1, w2 = exact.words(rng, m), exact.words(rng, m)
+        negative = (w1 & np.uint64(1)).astype(bool)
+        u = (w1 >> np.uint64(1)).view(np.int64)  # below 2^63: the same integers
+        bucket = (g << _GUIDE_BITS) | (u >> (63 - _GUIDE_BITS))
+        lo_k, hi_k = first[bucket], last[bucket]
+        row = g * width
+        k = lo_k + (u >= extended[row + lo_k + 1])
+        wide = np.flatnonzero(hi_k - lo_k > 1)  # the far tails: the search, row by row
+        for j in (np.unique(g[wide]).tolist() if wide.size else ()):
+            at = wide[g[wide] == j]
+            k[at] = np.searchsorted(blocks[j][3], u[at], side="right") - 1
+        kmax = kmax_of[g]
+        valid = k < kmax
+        kk = np.where(valid, k, 0)
+        b = b_of[g]
+        beta = beta_of[g]
+        r = (w2 & (b.astype(np.uint64) - np.uint64(1))).view(np.int64)
+        acc_word = w2 >> beta
+        y = b * kk + r
+        yf = y.astype(np.float64)
+        e = np.exp(yf * yf * half_of[g])
+        wf = acc_word.astype(np.float64)
+        yes = wf * (1.0 + 2.0 ** -52) + 1.0 < e * low_factor[row + kk]
+        no = wf > e * high_factor[row + kk]
+        undecided = valid & ~(yes | no)
+        if FORCE_EXACT_PATH:
+            undecided = valid.copy()
+        for i in np.flatnonzero(undecided).tolist():
+            p = ps[g[i]]
+            bj, betaj, _, _, W, F, _ = blocks[g[i]]
+            scale = Fraction(bj * F, W[int(kk[i])])
+            yes[i] = _below([int(acc_word[i]), 64 - betaj],
+                            functools.partial(_block_accept_bounds, p, int(y[i]), scale), rng)
+        accepted = valid & yes & ~(negative & (y == 0))
+        value = np.where(negative, -y, y)
+        for i in np.flatnonzero(k == kmax).tolist():  # the tail block (never, in practice)
+            bj, _, kmax_j, _, W, F, _ = blocks[g[i]]
+            drawn = _gaussian_tail_draw(ps[g[i]], bj, kmax_j, F, W[kmax_j],
+                                        bool(negative[i]), rng)
+            if drawn is not None:
+                if abs(drawn) >= (1 << 62) and out.dtype != object:
+                    out = out.astype(object)
+                accepted[i], value = True, value.astype(object)
+                value[i] = drawn
+        index = np.flatnonzero(accepted)
+        rows = g[index]
+        start = np.searchsorted(rows, np.arange(J))  # each row's first accepted trial
+        rank = np.arange(index.size) - start[rows]
+        take = rank < need[rows]
+        rows, rank = rows[take], rank[take]
+        out[rows, filled[rows] + rank] = value[index[take]]
+        filled += np.bincount(rows, minlength=J)
 
 
 def cumulative_index(cumulative, eta, bounds, rng):

@@ -247,29 +247,22 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     """:func:`integer_noise_path` with every discrete Laplace draw in one call (a few
     thousand entries, where the calls' fixed cost dominates): the coins of levels T-1, ...,
     1 (one row each), then the geometric draws of all levels at once
-    (:func:`dppack._random.geometric_rates` with the rates a_t = s_t / t_t over the common
-    t = max t_t, s_t scaled by t / t_t: the same rates), and Z = G - G' for two independent
-    geometric draws G, G' of the level's rate, which is DL(a_t): P(G - G' = z) = sum over g
-    of (1 - q)^2 q^g q^(g + |z|) = (1 - q) q^|z| / (1 + q), q = exp(-a_t)."""
+    (:func:`dppack._random.discrete_laplace_rates` with the rates a_t = s_t / t_t over the
+    common t = max t_t, s_t scaled by t / t_t: the same rates; a signed geometric per draw,
+    exactly DL(a_t))."""
     T = len(rates)
     top = max(t for t, _ in rates)
-    scaled = [s * (top // t) for t, s in rates]
-    keep = (_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds)
-            if T > 1 else np.zeros((0, size), dtype=bool))
-    fresh = [np.flatnonzero(~keep[row]) for row in range(T - 1)]  # levels T-1, ..., 1
-    counts = [size] + [f.size for f in fresh]
-    s_all = np.repeat(np.array([scaled[-1]] + [scaled[i] for i in range(T - 2, -1, -1)],
-                               dtype=np.int64), counts)
-    total = int(s_all.size)
-    g = _random.geometric_rates(top, np.concatenate([s_all, s_all]), 2 * total, rng)
-    z = g[:total] - g[total:]
+    scaled = np.array([s * (top // t) for t, s in rates[::-1]], dtype=np.int64)
+    # moved[r]: the entries that draw at level T-1-r (all of them at T, then the failed coins)
+    moved = np.ones((T, size), dtype=bool)
+    if T > 1:
+        np.logical_not(_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds),
+                       out=moved[1:])
+    s_all = np.broadcast_to(scaled[:, None], (T, size))[moved]
+    z = _random.discrete_laplace_rates(top, s_all, s_all.size, rng)
     steps = np.zeros((T, size), dtype=z.dtype)
-    steps[T - 1] = z[:size]
-    start = size
-    for row, i in enumerate(range(T - 2, -1, -1)):
-        steps[i, fresh[row]] = z[start:start + fresh[row].size]
-        start += fresh[row].size
-    return np.cumsum(steps[::-1], axis=0)[::-1]
+    steps[moved] = z
+    return np.cumsum(steps, axis=0)[::-1]
 
 
 def _small_noise_path(size, rates, bounds, thresholds, rng):
@@ -389,12 +382,12 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     (3, 2)
     """
     _frames.refuse_dask("LaplaceNoiseReduction", true_values)
+    levels = check_levels(eps)  # (the charge's loss below; checked once)
     bill = accounting.charge(
-        accountant, lambda: accounting.PrivacyLoss.pure(check_levels(eps)[-1]),
+        accountant, lambda: accounting.PrivacyLoss.pure(levels[-1]),
         "LaplaceNoiseReduction")
     values = _checks.as_finite_data(true_values, "true.values",
                                     size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
-    levels = check_levels(eps)
     sens = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     rng = _random.as_generator(random_state)
     bill.spend()
@@ -430,16 +423,23 @@ def _geometric_one(rate, rng):
                                       rate.numerator, rate.denominator, rng)
 
 
-def _reduce_one(x, a1, a2, ratio, rng):
+def _reduce_constants(a1, a2):
+    """What :func:`_reduce_one` computes once per step: the rates delta = a2 - a1 and
+    A = a1 + a2 (Fractions and floats), 1 / expm1(A), expm1(-delta)."""
+    delta, total = a2 - a1, a1 + a2
+    A, d = float(total), float(delta)
+    return delta, total, d, 1.0 / math.expm1(A), math.expm1(-d)
+
+
+def _reduce_one(x, a1, a2, ratio, rng, constants=None):
     """:func:`laplace_reduce_noise` for one entry, on Python integers and floats (the same
     law and steps as the vectorised path, :func:`_step_noise`: stay or the piece by one
     uniform, a geometric draw within the piece; ``ratio`` the float sinh ratio), without
-    the arrays' fixed cost."""
+    the arrays' fixed cost. ``constants``: :func:`_reduce_constants` (a1, a2), if computed
+    by the caller (the same floats)."""
     n = abs(x)
-    delta, total = a2 - a1, a1 + a2
-    A, d = float(total), float(delta)
-    m1 = 1.0 / math.expm1(A)
-    m2 = math.expm1(-d * (n + 1.0)) / math.expm1(-d)
+    delta, total, d, m1, expm1_d = constants or _reduce_constants(a1, a2)
+    m2 = math.expm1(-d * (n + 1.0)) / expm1_d
     decay = math.exp(-d * n)
     mass = m1 * (1.0 + decay) + m2
     stay = ratio * decay
@@ -483,7 +483,8 @@ def laplace_reduce_noise(noise, a1, a2, rng):
     n = np.abs(x)
     if x.size <= FEW:
         ratio = float(_sinh_ratio_interval(a1, a2, 60)[0])
-        out = [_reduce_one(int(v), a1, a2, ratio, rng) for v in x.tolist()]
+        constants = _reduce_constants(a1, a2)
+        out = [_reduce_one(v, a1, a2, ratio, rng, constants) for v in x.tolist()]
         return np.array(out, dtype=np.int64).reshape(shape)
     y = _step_noise(n, a1, a2, rng)
     return np.where(x < 0, -y, y).reshape(shape)
@@ -869,12 +870,11 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     [3.87, 4.5, 4.68]
     """
     _frames.refuse_dask("GaussianNoiseReduction", true_values, variances)
+    s = _variances(variances)  # (the charge's loss below; checked once)
     bill = accounting.charge(
-        accountant, lambda: _brownian_loss(_variances(variances), sensitivity),
-        "GaussianNoiseReduction")
+        accountant, lambda: _brownian_loss(s, sensitivity), "GaussianNoiseReduction")
     values = _checks.as_finite_data(true_values, "true.values",
                                     size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
-    s = _variances(variances)
     if sensitivity is not None:
         _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
     elif bill.accountant is not None:
@@ -925,7 +925,9 @@ def _gaussian_path_grid(s, sensitivity, coordinates):
     return k, tuple(variances)
 
 
-GAUSSIAN_SMALL_PATH = 12  # up to this many values, the Brownian path runs entry by entry
+GAUSSIAN_SMALL_PATH = 4  # up to this many values, the Brownian path runs entry by entry
+# up to this many values, every increment is drawn in one call (the calls' fixed cost dominates)
+GAUSSIAN_ROWS_PATH = 640
 
 
 def _gaussian_increments(p, size, rng):
@@ -950,7 +952,9 @@ def gaussian_noise_path(values, s, sensitivity, rng):
     Z_T ~ N_Z(0, p_T) and Z_t = Z_{t+1} + N_Z(0, p_t) entrywise (exact discrete Gaussian
     draws, :func:`_gaussian_increments`, with the grid and integer variances of
     :func:`gaussian_path_grid`; up to ``GAUSSIAN_SMALL_PATH`` values entry by entry on Python
-    integers, the same law); row t is g (round(x / g) + Z_t).
+    integers, up to ``GAUSSIAN_ROWS_PATH`` every increment in one call of
+    :func:`dppack._random.discrete_gaussian_blocks_rows`, the same law); row t is
+    g (round(x / g) + Z_t).
     """
     x = np.asarray(values, dtype=np.float64)
     k, variances = gaussian_path_grid(s, sensitivity, x.size)
@@ -966,8 +970,15 @@ def gaussian_noise_path(values, s, sensitivity, rng):
             columns.append(column)
         wide = any(abs(v) >= (1 << 62) for column in columns for v in column)
         path = np.array(columns, dtype=object if wide else np.int64).reshape(x.size, T).T
-        for i in range(T):
-            out[T - 1 - i] = _random.release_on_grid(x, path[i], k)
+        # row T-1-i of the release is path[i] (release_path_on_grid: the same floats as
+        # release_on_grid row by row)
+        out[...] = _random.release_path_on_grid(x, path[::-1], k).reshape(out.shape)
+        return out
+    if x.size <= GAUSSIAN_ROWS_PATH and all(64 * 64 <= p < (1 << 56) for p in variances):
+        # every increment in one call of the block sampler (the same law, row by row)
+        steps = _random.discrete_gaussian_blocks_rows(variances, x.size, rng)
+        path = np.cumsum(steps, axis=0)[::-1]
+        out[...] = _random.release_path_on_grid(x, path, k).reshape(out.shape)
         return out
     rows = [_gaussian_increments(variances[0], x.size, rng)]
     for p in variances[1:]:
