@@ -111,7 +111,7 @@ test-python-both:
 	wait $$b; b=$$?; cat build/test-python.log build/test-python-numpy2.log; exit $$(( a || b ))
 
 # The Examples sections of the docstrings, run as doctests under NumPy 1 and NumPy 2
-# (tests/python/test_docstrings.py checks that every public name has one).
+# (tests/python/docs/test_docstrings.py checks that every public name has one).
 test-doctest: test-doctest-numpy1 test-doctest-numpy2
 
 test-doctest-numpy1:
@@ -164,7 +164,8 @@ docs:
 
 # The Python site (Sphinx, docs/python/) into build/docs/python/index.html: from scratch (-E,
 # so no warning hides in a cached page), failing on any warning, nitpicky (-n: every reference
-# to a dppack name must resolve). About 15 s. Its examples run in tests/python/test_docs_site.py.
+# to a dppack name must resolve). About 15 s. Its examples run in
+# tests/python/docs/test_docs_site.py.
 # The API pages are generated afresh (a stale page of a removed name would warn).
 docs-python: $(STAMPS)/venv
 	rm -rf docs/python/api/generated
@@ -180,7 +181,7 @@ docs-r: $(STAMPS)/r-package
 # runs them), and the home page, the news page and the articles are built (the vignettes
 # knitted again), failing on any warning, a warning printed in an article included. About
 # 60 s of CPU (the reference pages alone: 17 s); on a quiet 2-core machine about 80 s, of
-# which the articles take 45 s (2.5 min under load 6). tests/python/test_pkgdown_check.py
+# which the articles take 45 s (2.5 min under load 6). tests/python/docs/test_pkgdown_check.py
 # tests its article check.
 test-docs-r: $(STAMPS)/r-package
 	Rscript scripts/pkgdown.R check

@@ -11,7 +11,7 @@ only; doubling's "tuned" is its "paper"):
 
 Means are over all runs; ``success`` counts the runs that stopped on a passing level (a failed
 run reports eps_A + eps_T, or every doubling level and test). It is not the excess risk: the
-benchmark does not recompute that (tests/python/test_accuracy_first.py,
+benchmark does not recompute that (tests/python/accuracy_first/test_accuracy_first.py,
 test_target_met_in_at_least_one_minus_gamma_of_runs, checks excess <= alpha). Seeds are
 fixed, so the figures repeat on one platform. ``--quick`` uses 4 seeds instead of 20. About 2 minutes of CPU time
 for the full run (noisy on a shared machine).

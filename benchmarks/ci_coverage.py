@@ -2,8 +2,9 @@
 combinations DP/zCDP x objective/output perturbation x logistic regression/Huber SVM.
 
 The protocol is the spec's (confidence_intervals.md §8 "Coverage protocol", §10 "Statistical
-acceptance") and the one of the CI-sized test in tests/python/test_inference.py, at a larger
-size. A synthetic population has n rows of p features, uniform on [-1, 1], with y drawn from a
+acceptance") and the one of the CI-sized test in
+tests/python/confidence_intervals/test_confidence_intervals.py, at a larger size. A synthetic
+population has n rows of p features, uniform on [-1, 1], with y drawn from a
 logistic model with intercept 0.5. theta_0 is DPpack's non-private fit (eps = Inf) with the
 same c = 0.001 (gamma = 2nc) and an intercept. Each of k bootstrap replicates of size n runs
 the full private procedure with fresh noise: h = 1, alpha = 0.05, m Monte Carlo draws, and the

@@ -19,7 +19,7 @@ measurement runs in a fresh subprocess (this script, ``--measure``), which repor
 disturbs less), its peak resident memory (``ru_maxrss``: the whole process, Python, NumPy,
 Dask and pyarrow included) and the passes over the data (``read_parquet`` tasks run, over the
 number of partitions, counted by a Dask callback). ``--quick`` runs the same measurements on
-small datasets, for the smoke test in ``tests/python/test_scale_benchmark.py``; its figures are
+small datasets, for the smoke test in ``tests/python/docs/test_scale_benchmark.py``; its figures are
 not the targets'.
 """
 

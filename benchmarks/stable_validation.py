@@ -1,8 +1,9 @@
 """Stability-based selection against the baselines of Chaudhuri and Vinterbo (2013, §5) on
 synthetic data (spec stability_validation.md §5, §6, §8), in one run.
 
-The spec's qualitative replication; the CI test (tests/python/test_validation.py) runs the
-same protocol, ``one_split``, at training n = 50,000 over a few splits. A logistic design in
+The spec's qualitative replication; the CI test
+(tests/python/model_selection/test_stability.py) runs the same protocol, ``one_split``, at
+training n = 50,000 over a few splits. A logistic design in
 which the regularisation weight matters, k = 10 candidates lambda in linspace(0.001, 1, 10),
 training set T, validation set V (|T| / 8), a separate test set W. Every procedure gets T, V
 and the total budget alpha:

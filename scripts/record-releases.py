@@ -7,9 +7,9 @@ Usage: PYTHONPATH=python python scripts/record-releases.py OUT.json [COMMIT]
 Writes, for every case of ``tests/python/fast_path_cases.py`` (with ``--all``: of
 ``tests/python/release_cases.py``, every public release), the released values (floats as
 ``float.hex``), errors and warnings for the integer seeds there, and for a shared Generator
-the two results and the generator's state after them. ``tests/python/test_fast_path.py`` and
-``tests/python/test_bit_identical.py`` compare the current code with such files recorded at
-an earlier commit.
+the two results and the generator's state after them.
+``tests/python/releases/test_fast_path.py`` and ``tests/python/releases/test_bit_identical.py``
+compare the current code with such files recorded at an earlier commit.
 """
 
 import json

@@ -107,7 +107,7 @@ def _lemire(raw, m):
     NumPy draws such a bounded integer by Lemire's method on 64-bit words (Lemire 2019,
     "Fast random integer generation in an interval", ACM TOMACS): the product of a word and
     m, kept when its low 64 bits are at least (2^64 - m) mod m, gives its high 64 bits.
-    ``tests/python/test_fast_path.py`` checks the equality against ``integers``.
+    ``tests/python/releases/test_fast_path.py`` checks the equality against ``integers``.
     """
     product = raw() * m
     if (product & _MASK) < m:

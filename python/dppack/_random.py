@@ -1519,7 +1519,7 @@ def bernoulli_real_rows(bounds, size, rng, thresholds=None):
 # Python's math): IEEE 754 recommends correct rounding (2^-53); glibc states 1 or 2 ulps and
 # NumPy's SIMD kernels at most 4 (about 2^-51). 2^-46 is 32 times the larger; the fast
 # decisions below are exact whenever the library is within it
-# (tests/python/test_noise_reduction_speed.py checks it against exact rational bounds).
+# (tests/python/random/test_noise_reduction_speed.py checks it against exact rational bounds).
 LIBM_ERROR = 2.0 ** -46
 _FAST_MIN_WORD = 1 << 20  # below, the uniform's leading bits are too few for the float decision
 _FAST_LARGEST = 2.0 ** 61  # geometric values beyond go to the exact path

@@ -133,7 +133,7 @@ with eps; ``joint_mechanism_eps``), so the release is eps-DP and the accountant 
 eps exactly. The slack is about 7e-10 for
 quartiles of 532 records at eps 1, 2e-6 for a million, 2.5e-4 for nine quantiles of 10^7;
 5e-4 eps under 'unbounded'. The measured errors are some 1000 times smaller than the bound
-(``tests/python/test_joint_float.py`` computes the DP in 60-digit decimal arithmetic). The
+(``tests/python/quantiles/test_joint_float.py`` computes the DP in 60-digit decimal arithmetic). The
 assumptions: IEEE doubles with rounding to nearest, and exp, log and log1p within 4 ulps;
 under 'unbounded', at most 2^27 records. The windowed path is taken only when U < e^-50 Z_W,
 so pi < e^-50 and the inside's share 1 - pi moves by a negligible factor (fixing ``half``,

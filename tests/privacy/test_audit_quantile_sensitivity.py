@@ -19,7 +19,7 @@ Every one of them loses about twice as much (1.6 to 1.7 eps) if the mechanism us
 sensitivity: the power test plants max(q, 1 - q) / 2 in ``stats._quantile.quantile_sensitivity``
 and the audit must fail (on the two quant-0.75 cases, fine grid and resolution). A quant
 that is not dyadic (0.1, Delta = 0.9 rounded up) is covered by the exact law and the brute
-force in ``tests/python/test_quantile_sensitivity.py``: its worst events here have
+force in ``tests/python/stats/test_quantile_sensitivity.py``: its worst events here have
 probability below 0.02 and would need 10^5 draws. 'recursive' (each node at its rescaled
 quantile's sensitivity) and 'joint' (2 (1 - min share)) are audited through their public
 calls on the median cases.

@@ -8,7 +8,7 @@ with W = 4) is a leak the CI subset is meant to find. For the logistic objective
 and KST linear regression these audits have little power against a missing W (a review found
 such plants passing them, W dropped from KST's lambda alone included): those constants are
 pinned deterministically instead, with the plants checked to fail, by
-tests/python/test_weighting.py (test_weighted_calibration_pins: eps', Delta and the noise
+tests/python/erm/test_weighting.py (test_weighted_calibration_pins: eps', Delta and the noise
 rates with W; test_kst_delta_is_2_W_lambda_over_eps), at a CI cost of a few seconds.
 """
 

@@ -1,5 +1,6 @@
-"""Shared by tests/python/test_dask_quantiles.py and tests/privacy/test_audit_dask_quantiles.py:
-thousands of draws of the Dask quantile without thousands of passes over the data."""
+"""Shared by tests/python/dask/test_dask_quantiles.py and
+tests/privacy/test_audit_dask_quantiles.py: thousands of draws of the Dask quantile without
+thousands of passes over the data."""
 
 import importlib
 

@@ -4,8 +4,8 @@
 one and returns a JSON-ready summary (floats as ``float.hex``, integers as decimal strings,
 errors and warnings as their class and text). ``scripts/record-releases.py`` writes the
 summaries of every case for several seeds, and for a passed Generator the state it is left
-in (the draws consumed); ``tests/python/test_fast_path.py`` compares the current code with a
-file recorded at an earlier commit.
+in (the draws consumed); ``tests/python/releases/test_fast_path.py`` compares the current code
+with a file recorded at an earlier commit.
 """
 
 import warnings

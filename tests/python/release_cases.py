@@ -6,7 +6,7 @@ checks that each release in ``__all__`` has one). ``record_case`` runs a case fo
 of ``SEEDS`` and for a shared Generator (two calls and the state it is left in), with the
 summaries of ``fast_path_cases`` (floats as ``float.hex``), extended to the result objects
 (fitted models, intervals, accuracy-first results). ``scripts/record-releases.py --all``
-writes ``data/releases_expected.json``. Data are small (80 to 200 rows): all the cases
+writes ``releases/data/releases_expected.json``. Data are small (80 to 200 rows): all the cases
 run in about 2 s.
 """
 

@@ -1,7 +1,7 @@
 # The online noise reduction charges an R accountant with delta > 0 one ledger entry, restated
 # at each reduce as the current level (all releases so far cost that level together, Ligett
 # et al. 2017, Thm 2.7) and added to the other spends by basic composition, never in zCDP. The composition itself is tested in Python
-# (tests/python/test_noise_reduction.py). Deterministic: no statistical assertion.
+# (tests/python/accuracy_first/test_noise_reduction.py). Deterministic: no statistical assertion.
 
 test_that("reduce restates one entry of an accountant with delta > 0", {
   acc <- BudgetAccountant$new(eps = 1, delta = 1e-6)

@@ -3,8 +3,9 @@
 # set.seed() reproducibility, and the spec's worked numbers through the R surface;
 # InteractiveAboveThreshold's R class (state fields, R query functions, errors before draws,
 # its halting law). The noise
-# laws and the accuracy simulation are tested in Python (tests/python/test_noise_reduction.py,
-# test_accuracy_first.py); bit-identity in test_cross_language_accuracy_first.py.
+# laws and the accuracy simulation are tested in Python
+# (tests/python/accuracy_first/test_noise_reduction.py, test_accuracy_first.py); bit-identity
+# in test_cross_language_accuracy_first.py.
 
 skip_if_not(dppack_available())
 

@@ -1,7 +1,8 @@
 # noiseIntervalDP() for the unbounded meanDP, varDP, sdDP, covDP (issue 16, item 5), seen
 # from R: the same report as the core (R == Python), R's names for the arguments and the
 # details, 'both', the interval around a release, and the messages. The derivation, the
-# coverage and the planted bugs are tested in Python (tests/python/test_accuracy_moments.py).
+# coverage and the planted bugs are tested in Python
+# (tests/python/accuracy/test_accuracy_moments.py).
 # Deterministic: no draws except one seeded release, no false failures.
 
 

@@ -2,7 +2,7 @@
 # (normalize = TRUE) (issue 16, item 5), seen from R: the same report as the core (R ==
 # Python), R's names for the arguments and the details, 'both', the interval around a release,
 # and the messages. The derivation, the coverage and the planted bugs are tested in Python
-# (tests/python/test_accuracy_pooled_hist.py). Deterministic: no draws except seeded
+# (tests/python/accuracy/test_accuracy_pooled_hist.py). Deterministic: no draws except seeded
 # releases, no false failures.
 
 

@@ -1,5 +1,5 @@
 # Accuracy reports of quantilesDP ("joint", "recursive") and boundsDP from R: the core's
-# reports (tests/python/test_accuracy_quantiles.py has the derivations' tests), R's
+# reports (tests/python/accuracy/test_accuracy_quantiles.py has the derivations' tests), R's
 # spelling of the arguments and of `details`, the release's messages. Deterministic.
 
 

@@ -2,7 +2,7 @@
 # report of the thresholded release (undeclared levels) equals the core's, its details carry
 # R's names, the interval of a released table gives a suppressed cell (0) [0, suppressed.max],
 # the release's messages; and noiseIntervalDP's unknown-argument message in R's spelling.
-# Coverage is tested in Python (tests/python/test_accuracy_tables.py). Deterministic: one
+# Coverage is tested in Python (tests/python/accuracy/test_accuracy_tables.py). Deterministic: one
 # seeded release, no false failures.
 
 test_that("the thresholded table's report: R == the core, R's names", {

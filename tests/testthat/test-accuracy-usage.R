@@ -1,7 +1,7 @@
 # noiseIntervalDP() usability (issue 16, accuracy reports): `released` (its checks, its shape,
 # a mechanism's default size), the messages for missing arguments in R's spelling, print(),
 # the range of the truth, and R == Python for the same reports. Deterministic: no false
-# failures (the coverage is tested in tests/python/test_accuracy_usage.py).
+# failures (the coverage is tested in tests/python/accuracy/test_accuracy_usage.py).
 
 test_that("a mechanism's report defaults to as many values as were released", {
   r <- noiseIntervalDP("GaussianMechanism", eps = 0.5, delta = 1e-5, sensitivities = 1,

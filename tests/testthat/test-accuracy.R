@@ -1,8 +1,8 @@
 # noiseIntervalDP() seen from R (issue 16, accuracy reports): the result list, R's argument
 # names, the interval around a release, 'both', the messages, and that the releases are
-# unchanged. The laws and coverage are tested in Python (tests/python/test_accuracy.py);
-# R == Python in tests/python/test_cross_language_accuracy.py. Deterministic: no draws except
-# the seeded releases, no false failures.
+# unchanged. The laws and coverage are tested in Python (tests/python/accuracy/test_accuracy.py);
+# R == Python in tests/python/cross_language/test_cross_language_accuracy.py. Deterministic: no
+# draws except the seeded releases, no false failures.
 
 x <- c(3.1, 4.7, 2.2, 5.9, 4.4, 3.8, 5.1, 2.9, 4.0, 3.5)
 

@@ -1,6 +1,7 @@
 # A model's X given as a data.frame reaches the core as read-only views of its columns, with
 # no R-side matrix copy (issue 14, item 5; .design_to_py in R/bridge.R). The fits are the fits
-# from the matrix, bit for bit; tests/python/test_cross_language.py compares them with Python.
+# from the matrix, bit for bit; tests/python/cross_language/test_cross_language.py compares
+# them with Python.
 
 # Per column of a ColumnMatrix: dtype, writeable, owns its data, address.
 py_views <- function(x) {

@@ -1,7 +1,7 @@
 # LinearRegressionAdaSSP seen from R: its R6 signatures, fields, messages, reproducibility
 # under set.seed(), eps = Inf against lm() and accuracy on a large sample. The noise laws and
-# exactness are tested in Python (tests/python/test_adassp.py); bit-identity with Python in
-# tests/python/test_cross_language_adassp.py.
+# exactness are tested in Python (tests/python/erm/test_adassp.py); bit-identity with Python in
+# tests/python/cross_language/test_cross_language_adassp.py.
 
 adassp_data <- function(n = 4000, seed = 11) {
   set.seed(seed)

@@ -2,8 +2,9 @@
 # signatures, fields and predictions, the spec's sensitivity and noise scale (written out here),
 # eps = Inf fits against a non-private optimum computed here in R, reproducibility under
 # set.seed(), and errors before any draw. The noise laws, the accountant and the accuracy
-# checks are tested in Python (tests/python/test_erm_analytic.py); bit-identity with Python in
-# tests/python/test_cross_language_analytic.py.
+# checks are tested in Python
+# (tests/python/analytic_gaussian_erm/test_analytic_gaussian_erm.py); bit-identity with
+# Python in tests/python/cross_language/test_cross_language_analytic_gaussian_erm.py.
 
 # (the two classes share fit() and predict() through their internal base AnalyticGaussianERM)
 agm_method <- r6_method

@@ -1,7 +1,7 @@
 # An R user's loss, gradient or map of the wrong length is refused after the fit is charged
 # (the functions read the private data: a refusal that depends on them must not be free) and
 # before any noise is drawn, with a message in R's spelling (the check itself is the core's:
-# tests/python/test_erm_user_functions.py, which also checks the generator's state).
+# tests/python/erm/test_erm_user_functions.py, which also checks the generator's state).
 # Deterministic: fixed data, no statistical assertion.
 
 n <- 40

@@ -2,8 +2,8 @@
 # fields, shapes of predictions, reproducibility under set.seed(), eps = Inf fits against
 # non-private solutions computed here in R, R subclasses with R functions, and the examples of
 # the DPpack paper (seed 003, appendix D). The noise laws are tested in Python
-# (tests/python/test_erm_*.py, test_tuning.py); bit-identity with Python in
-# tests/python/test_cross_language.py.
+# (tests/python/erm/test_erm_*.py, test_tuning.py); bit-identity with Python in
+# tests/python/cross_language/test_cross_language.py.
 
 # ---- helpers ------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 # quantileDP(), medianDP() and quantilesDP() with a public `resolution` (issue 28): the
 # signatures, R == Python for the same seed, the errors in R's notation before the data are
-# read. The laws are tested in Python (tests/python/test_quantile_resolution.py).
+# read. The laws are tested in Python (tests/python/stats/test_quantile_resolution.py).
 # Deterministic: fixed seeds, no false failures.
 
 glu <- c(148, 85, 183, 89, 137, 116, 78, 115, 197, 125, 110, 168, 139, 189, 166, 100, 118,

@@ -1,7 +1,8 @@
 # quantilesDP() and boundsDP() seen from R (issue 16): signatures, sorted results, R's
 # argument names in the messages, the accountant, reproducibility. The laws are tested in
-# Python (tests/python/test_quantiles.py); bit-identity with Python in
-# tests/python/test_cross_language_quantiles.py. Deterministic: fixed seeds, no false failures.
+# Python (tests/python/quantiles/test_quantiles.py); bit-identity with Python in
+# tests/python/cross_language/test_cross_language_quantiles.py. Deterministic: fixed seeds, no
+# false failures.
 
 x <- c(2.1, 3.4, 0.5, 5.0, 4.1, 1.7, 2.9, 3.3, 4.4, 0.9, 2.5, 3.8)
 

@@ -1,7 +1,7 @@
 # The private statistics seen from R: DPpack 0.2.2's signatures, messages, warnings and R
 # result objects ("histogram", table, the classed 'both' lists). The laws of the noise are
-# tested in Python (tests/python/test_stats.py); bit-identity with Python in
-# tests/python/test_cross_language.py.
+# tested in Python (tests/python/stats/test_stats.py); bit-identity with Python in
+# tests/python/cross_language/test_cross_language.py.
 
 x <- c(1.5, 4.2, 3.3, 2.8, 0.4, 5.1, 3.9, 2.2)
 

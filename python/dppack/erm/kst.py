@@ -231,7 +231,7 @@ KST_RESIDUAL_SMALL_N = 1e-6
 # relative to the scale zeta + sqrt(p) (lambda + m) of the gradient's terms (the loss's,
 # ||X'X / n|| <= lambda and m = (Delta + gamma) / n times ||theta|| <= sqrt(p)); the refined
 # solve reaches about 2^-52 of that scale, 2^6 below (no failure on random problems with n
-# from 10 to 10^5, ill-conditioned X'X included, tests/python/test_kst_exact_solve.py). The
+# from 10 to 10^5, ill-conditioned X'X included, tests/python/erm/test_kst_exact_solve.py). The
 # slack of a minimiser on the sphere: p - ||theta||^2 in [0, p 2^-50] (the projection onto
 # the sphere steps ||theta||^2 by about p 2^-52). Both set the radius that the release noise
 # covers: at n = 10^5 (eps = 1, p = 4) 2^-40 and 2^-46 cost 8% of accuracy, these 2%

@@ -9,7 +9,7 @@ parts (:func:`parse_breaks`, :func:`pretty`, :func:`fuzz`, :func:`cell_counts`) 
 from the bounds instead of the data.
 
 Everything here was written from R's documentation and checked against R 4.2.2 run as a black
-box (``tests/python/test_rcompat.py``). Deviations from R are listed in each docstring; they
+box (``tests/python/rcompat/test_rcompat.py``). Deviations from R are listed in each docstring; they
 concern inputs R handles badly (NA among user breaks, NA in tables) or error texts R words
 obscurely.
 """

@@ -151,7 +151,7 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     draws.) Measured on 10^4 lognormal values (bounds [0, 50], quant 0.9, eps 0.5, 200 seeds
     each; h = 2^-14, the data 0.002 apart there), the median error abs(release - sample quantile)
     is 0.0076 on Dask and 0.0067 in memory, a difference within the sampling error
-    (``tests/python/test_dask_quantiles.py``, two-sample KS p = 0.79). The checks that need no
+    (``tests/python/dask/test_dask_quantiles.py``, two-sample KS p = 0.79). The checks that need no
     pass (bounds, numeric dtypes, the size when the chunks are known) come first, in the order
     above; then the arguments, so that a wrong argument costs no pass; the size (unknown
     chunks) and finiteness after the pass; all before the charge and the draw.

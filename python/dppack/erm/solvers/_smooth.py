@@ -211,7 +211,7 @@ def lbfgsb_blas_threads():
     OpenBLAS) is limited: the objective's products, which run inside the solver, use NumPy's
     BLAS and keep its threads. Where threadpoolctl is not installed, or SciPy shares another
     BLAS, nothing changes. Results do not depend on the number of threads (the same bits
-    with one or two, tests/python/test_solvers.py).
+    with one or two, tests/python/erm/test_solvers.py).
 
     Returns
     -------

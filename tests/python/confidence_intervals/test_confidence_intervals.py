@@ -619,7 +619,8 @@ def test_bootstrap_lengths_are_ordered(coverage_ci):
                 < coverage_ci[("DP", "objective", loss)][1])
 
 
-if __name__ == "__main__":  # the larger run: python tests/python/test_inference.py n p k m seed
+# the larger run: python tests/python/confidence_intervals/test_confidence_intervals.py n p k m seed
+if __name__ == "__main__":
     import sys
     import time
 

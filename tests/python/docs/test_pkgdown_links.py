@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "pkgdown.R"
+SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "pkgdown.R"
 
 pytestmark = [
     pytest.mark.r,

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "python"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "python"
 API_INDEX = DOCS / "api" / "index.rst"
 ROOT = DOCS.parents[1]
 GUIDE_PAGES = [DOCS / "index.rst", *sorted((DOCS / "guide").glob("**/*.rst"))]

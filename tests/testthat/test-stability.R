@@ -1,7 +1,7 @@
 # Stability-based validation seen from R: the worked numbers of the spec, the R surface
 # (arguments, returned objects, which models are fitted), reproducibility and error texts. The
 # noise laws and the stability properties are tested in Python (tests/python/
-# test_validation.py); bit-identity with Python in test_cross_language_validation.py.
+# model_selection/test_stability.py); bit-identity with Python in test_cross_language_stability.py.
 
 skip_if_not(dppack_available(), "the Python core dppack is not available")
 

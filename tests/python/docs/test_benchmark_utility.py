@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 pytest.importorskip("sklearn")
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 utility = pytest.importorskip("utility")
 

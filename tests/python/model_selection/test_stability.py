@@ -627,7 +627,7 @@ def test_histogram_bad_arguments():
 
 def _stable_validation_benchmark():
     """benchmarks/stable_validation.py as a module (a script, not a package)."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "stable_validation.py"
+    path = Path(__file__).resolve().parents[3] / "benchmarks" / "stable_validation.py"
     spec = importlib.util.spec_from_file_location("stable_validation_benchmark", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -29,7 +29,7 @@ import dppack
 import dppack.sklearn
 from dppack import _messages, _rbridge
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "python" / "dppack"
 
 X = np.array([[0.1, 0.2], [0.3, -0.4], [-0.5, 0.6], [0.7, -0.8]])

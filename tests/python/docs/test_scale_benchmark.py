@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("dask.dataframe")
 pytest.importorskip("pyarrow")
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "scale.py"
+SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "scale.py"
 LABELS = ["meanDP", "Series.mean", "varDP", "Series.var", "histogramDP",
           "dask.array.histogram", "quantileDP", "Series.quantile", "one pass X'r",
           "LogisticRegressionDP", "LinearRegressionDP", "growth"]

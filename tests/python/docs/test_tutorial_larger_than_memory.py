@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("dask.distributed")
 pytest.importorskip("pyarrow")
 
-TUTORIAL = Path(__file__).resolve().parents[2] / "docs" / "larger-than-memory.md"
+TUTORIAL = Path(__file__).resolve().parents[3] / "docs" / "larger-than-memory.md"
 
 
 def python_blocks(text):

@@ -1,8 +1,9 @@
 # Private confidence intervals (confintERM, confintDP, confint on the models) seen from R: the
 # data.frame in the style of confint(), the privacy attributes, reproducibility under
 # set.seed(), the core's error texts, and agreement with the model-free call. The noise laws
-# and coverage are tested in Python (tests/python/test_inference.py); bit-identity with
-# Python in tests/python/test_cross_language_inference.py.
+# and coverage are tested in Python
+# (tests/python/confidence_intervals/test_confidence_intervals.py); bit-identity with Python
+# in tests/python/cross_language/test_cross_language_confidence_intervals.py.
 
 skip_if_not(dppack_available(), "the Python core dppack is not available")
 

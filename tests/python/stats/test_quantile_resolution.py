@@ -168,7 +168,7 @@ def test_too_fine_against_the_magnitude():
 
 
 def test_joint_takes_a_resolution():
-    # every release is a candidate 40 + i (tests/python/test_joint_float.py tests its law)
+    # every release is a candidate 40 + i (tests/python/quantiles/test_joint_float.py tests its law)
     out = dppack.quantilesDP(GLU, [0.25, 0.5, 0.75], 1.0, 40, 250, method="joint",
                              resolution=1, random_state=2)
     assert np.array_equal(out, np.round(out)) and np.all(np.diff(out) >= 0)

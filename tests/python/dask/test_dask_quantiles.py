@@ -32,8 +32,8 @@ import pandas as pd
 import pytest
 from dask_quantile_checks import reuse_the_pass
 from generator_checks import advanced_generator, raises_exactly, untouched_generator
+from quantile_checks import _interval_index, _quantile_grid_law
 from scipy import stats
-from test_stats import _interval_index, _quantile_grid_law
 
 from dppack import BudgetAccountant, PrivacyLoss, medianDP, quantileDP
 
