@@ -62,18 +62,8 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
 
     Notes
     -----
-    The noise scales are DPpack's: b = sum(Delta) / eps for the whole vector, or
-    b_i = Delta_i / (a_i eps) with an allocation. The noise is drawn exactly
-    (``_random.discrete_laplace_noise``; Canonne, Kamath and Steinke 2020, Algorithm 2, in
-    integer arithmetic): each value is rounded to the grid g = 2^k, which raises the L1
-    sensitivity in grid units to D = ceil(Delta / g) + m (each of the m values that can
-    differ gains at most one step), and integer noise with P(z) proportional to
-    exp(-abs(z) eps' / D), eps' <= eps, is added, which is eps'-DP for an integer vector of L1
-    sensitivity D. Without allocation, the vector is one release (Delta = sum of the
-    sensitivities, m = its size); with allocation, value i is its own release at
-    (Delta_i, a_i eps) with m = 1, and the releases compose to eps. The scale grows by a
-    relative 2^-20 or less; the float released is a function of the noisy integer alone,
-    so its low-order bits reveal nothing (Mironov 2012).
+    The derivation is in the guide: :ref:`derivation-LaplaceMechanism`
+    (``docs/python/guide/mechanisms-derivations.rst``).
 
     References
     ----------
@@ -168,21 +158,8 @@ def GaussianMechanism(
 
     Notes
     -----
-    sigma is DPpack's (classical, pDP or analytic, ``dppack.mechanisms.gaussian_sigma``).
-    The noise is the discrete Gaussian of Canonne, Kamath and Steinke (2020) on the grid
-    g = 2^k, drawn exactly (their Algorithm 3, integer arithmetic):
-    ``dppack.mechanisms.discrete_gaussian_release``. Rounding to the grid raises the sensitivity by a grid
-    step, and the continuous formulas are not proofs for the discrete law, so
-    ``dppack.mechanisms.discrete_gaussian_parameters`` checks the discrete guarantee (CKS Theorem 7 for a
-    scalar; zCDP, CKS Theorem 4 and Corollary 13, for a vector; exact tails or a subgaussian
-    bound for pDP) and raises the variance minimally where it falls short. Without
-    allocation the vector is one release with the L2 norm of the sensitivities; with
-    allocation value i is a scalar release at (a_i eps, a_i delta), and they compose to
-    (eps, delta). sigma grows by about (sigma / Delta) 2^-13 (relative) for a scalar where
-    the calibration is tight (analytic), not at all where it has slack (classical, most
-    pDP), by 5 to 15 percent for a vector of up to 10^3 values (the zCDP conversion or the
-    subgaussian bound against the exact continuous calibration), and more for longer vectors
-    (see ``dppack.mechanisms.discrete_gaussian_parameters``).
+    The derivation is in the guide: :ref:`derivation-GaussianMechanism`
+    (``docs/python/guide/mechanisms-derivations.rst``).
 
     References
     ----------

@@ -104,51 +104,8 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
 
     Notes
     -----
-    Sensitivity in grid units. Rounding moves each value by at most g / 2, so a scalar
-    (m = 1) has integer sensitivity D = ceil(Delta / g) + 1 (``_random.grid_units``), and a
-    vector of m values with L2 sensitivity Delta has ||V - V'||_2 <= r = Delta / g + sqrt(m).
-
-    The guarantee checked for each case, with s^2 = sigma2:
-
-    * 'aDP', scalar: CKS Theorem 7, the exact delta of the discrete Gaussian with integer
-      sensitivity D, delta(eps) = P[Y > eps s^2 / D - D / 2] - e^eps P[Y > eps s^2 / D + D / 2],
-      Y ~ N_Z(0, s^2) (``_random.discrete_gaussian_delta``), must be <= delta.
-    * 'aDP', vector: the release is (r^2 / (2 s^2))-zCDP (CKS Theorem 4 with the
-      composition of the coordinates' Renyi divergences, r bounding ||V - V'||_2); converted to
-      (eps', delta) by CKS Corollary 13 (``PrivacyLoss.zcdp(rho).to_approx(delta)``), eps'
-      must be <= eps.
-    * 'pDP', scalar: the privacy loss of an integer shift d is L = (d^2 + 2 d Y) / (2 s^2),
-      so P[|L| > eps] = P[Y > eps s^2 / d - d / 2] + P[Y > eps s^2 / d + d / 2] exactly
-      (discrete Gaussian tails, ``_random.discrete_gaussian_tail``). Both thresholds fall as
-      d grows while d^2 <= 2 eps s^2, so the maximum over d in 1..D is at d = D then; otherwise
-      every d is checked. Must be <= delta.
-    * 'pDP', vector: the loss is (||d||^2 + 2 <d, Y>) / (2 s^2) and <d, Y> is subgaussian with
-      variance proxy s^2 ||d||^2 (CKS Corollary 9 / Proposition 5, coordinatewise), so with
-      ||d|| <= r: P[|L| > eps] <= exp(-(eps s^2 - r^2/2)^2 / (2 s^2 r^2))
-      + exp(-(eps s^2 + r^2/2)^2 / (2 s^2 r^2)) (increasing in ||d|| while r^2 <= 2 eps s^2,
-      which is required). Must be <= delta.
-    * rho: D^2 / (2 s^2) (scalar) or r^2 / (2 s^2) (vector) must be <= rho (CKS Theorem 4).
-
-    Computed tails are floating point; each bound must hold with a relative margin of 1e-9.
-    When the starting s^2 falls short it is raised by steps of 2^-10, 2^-9, ... (relative)
-    until the bound holds, then bisected over the integers to the smallest s^2 that holds
-    (the bounds decrease as s^2 grows), at most 2^28 for a scalar (its tail sums cost O(s))
-    and 2^42 for a vector; if even that falls short, the grid doubles and the search goes on
-    there. The s^2 found is then rounded up to a multiple of the sampler's proposal scale
-    t < sqrt(2) s (a relative change below 2^-12: more noise, the guarantee still holds). The
-    results are cached (a release repeated in a loop calibrates once).
-
-    How much sigma grows: for a scalar, the raised sensitivity (D g against Delta) costs a
-    relative 2 g / Delta <= (sigma / Delta) 2^-12 where the continuous calibration is tight
-    (analytic: 1e-4 to 4e-3 measured for eps from 3 down to 0.1); the classical and pDP
-    formulas have slack, which usually absorbs it. For a vector, the zCDP conversion
-    (aDP) costs 5 to 13 percent against the analytic calibration (nothing against the
-    classical one), and the subgaussian bound (pDP) 6 to 16 percent (the Chernoff bound
-    against the exact Gaussian tail). The sqrt(m) rounding steps cost a relative 2^-12 or
-    less up to about 10^6 values (the vector grid, down to s of about 2^20, see
-    ``_random.discrete_gaussian_grid``): measured at Delta = 1, 10^3 to 10^6 values, eps in
-    {0.1, 1, 3}, sigma grows by 0 (classical), 6.5 to 14 (analytic) or 6.9 to 18 (pDP)
-    percent, the larger figures at 10^6 values and eps = 0.1.
+    The derivation is in the guide: :ref:`derivation-discrete_gaussian_parameters`
+    (``docs/python/guide/mechanisms-derivations.rst``).
     """
     sigma = _checks.check_finite_positive_scalar(sigma, "sigma")
     sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")

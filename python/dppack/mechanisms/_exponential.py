@@ -77,19 +77,8 @@ def ExponentialMechanism(
 
     Notes
     -----
-    DPpack draws one float uniform against the cumulative sum of float weights
-    exp(eps (u - max u) / (2 Delta)) measure, so which candidates are reachable, and with what
-    probability, depends on rounding (and a weight can underflow to 0). Here the draw is exact
-    (``_random.exponential_mechanism``): each utility is rounded to a dyadic grid
-    h <= Delta / 2^20, so that neighbouring utilities differ by at most
-    Delta' = (ceil(Delta / h) + 1) h <= Delta + 2h after rounding, and candidate i is drawn
-    with probability proportional to measure_i exp(eps u~_i / (2 Delta')) by rejection
-    sampling whose every decision compares integers (exact Bernoulli(exp(-gamma)) draws of
-    Canonne, Kamath and Steinke 2020, Algorithm 1). By McSherry and Talwar's argument
-    (numerator and normaliser each move by at most exp(eps / 2)) the selection is eps-DP.
-    A non-integer measure is scaled and rounded to integers (it is public; the law moves by
-    less than 2^-59). The selection probabilities are DPpack's up to the factor
-    Delta / Delta' >= 1 - 2^-19 in the exponent.
+    The derivation is in the guide: :ref:`derivation-ExponentialMechanism`
+    (``docs/python/guide/mechanisms-derivations.rst``).
 
     References
     ----------

@@ -95,30 +95,8 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
 
     Notes
     -----
-    What it guarantees. With G candidates, each release has, with probability at least
-    1 - beta, a rank error at most the grid's own error plus (4 / eps) log(G / beta)
-    (McSherry and Talwar 2007, Theorem 6, at eps / 2 with Delta = 1): the fraction of data
-    below ``lower`` is within (g + (4 / eps) log(G / beta)) / n of quants[0], g the largest
-    number of data between two neighbouring grid points near that quantile; likewise above
-    ``upper``. With the default grid (G = 131), eps = 1, beta = 0.05 that is 4 log(2620)
-    = 31.5 records, plus the grid's error. The fix-up of ``upper <= lower`` only widens the
-    range (``lower`` never rises, ``upper`` never falls), so the records left below
-    ``lower`` and above ``upper`` stay within these bounds after it.
-    ``noiseIntervalDP("boundsDP", eps, quants=..., grid=...)`` reports the bound
-    (``dppack.accuracy``).
-
-    So the bounds are reliable when (4 / eps) log(G / beta) is well below
-    min(quants[0], 1 - quants[1]) n, the number of records each is meant to leave out:
-    eps n >= 3200 or so with the defaults. Below that, a bound can land anywhere among the
-    candidates beyond the data, which all have the same utility (and there are many: the grid
-    spans 16 decades), e.g. -10^4 for data in [50, 150] with eps n = 2500.
-
-    What it does not guarantee. The range is not the data's minimum and maximum: by design
-    about quants[0] of the data lie below it and 1 - quants[1] above it (2 % with the
-    defaults, more on small n), and they are clipped by the statistics that use it. The
-    grid's factor 1.78 between neighbours means the bound may be up to that factor away from
-    the data's quantile. Data beyond the grid's range (abs(x) > 10^10) or finer than its
-    smallest step (abs(x) < 10^-6) need a grid of their own.
+    The derivation is in the guide: :ref:`derivation-boundsDP`
+    (``docs/python/guide/mechanisms-derivations.rst``).
 
     References
     ----------

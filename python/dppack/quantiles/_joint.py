@@ -1,6 +1,7 @@
 """JointExp (Gillenwater, Joseph and Kulesza 2021): the dynamic program and its exact draw.
 
-The derivation is in the guide, "JointExp in quantilesDP" (``docs/python/guide/quantiles-joint.md``).
+The derivation is in the guide, "JointExp in quantilesDP: the derivation"
+(``docs/python/guide/quantiles-joint.md``).
 """
 
 import fractions
@@ -266,7 +267,7 @@ def _convolve(ranks, log_e, d, beta):
 
 
 class _JointDP:
-    """The dynamic program of JointExp (module docstring) over candidate intervals ``ranks``
+    """The dynamic program of JointExp (guide: quantiles-joint) over candidate intervals ``ranks``
     (sorted), with widths ``widths`` (grid points, as floats) and ``allowed[j]`` the
     candidates output j + 1 may take.
 
@@ -398,7 +399,7 @@ def _windows(targets, half, n):
 
 
 def joint_sensitivity(quants, which_sensitivity):
-    """The sensitivity Delta of JointExp's utility (module docstring): 2 under 'bounded';
+    """The sensitivity Delta of JointExp's utility (guide: quantiles-joint): 2 under 'bounded';
     under 'unbounded' 2 (1 - min_i delta_i), delta_i = q_i - q_{i-1} (i = 1, ..., m + 1,
     q_0 = 0, q_{m+1} = 1) the targets' shares.
 
@@ -435,7 +436,7 @@ def joint_sensitivity(quants, which_sensitivity):
 
 def joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.0,
                lattice=None):
-    """The JointExp release (module docstring) on the clipped data ``values`` (a copy, which
+    """The JointExp release (guide: quantiles-joint) on the clipped data ``values`` (a copy, which
     is reordered), with weight exp(eps u / (2 Delta)), Delta = ``sensitivity``
     (:func:`joint_sensitivity`); on the refined candidates of ``lattice``
     (``stats.Lattice``, :func:`_lattice_coordinates`) when given. ``half`` (tests only)
@@ -472,7 +473,7 @@ def joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.0
 
 
 def _joint_windowed(order, window, lo, hi, log_outside, d, beta, rng):
-    """A draw of JointExp from the windowed DP, exact by the mixture of the module docstring:
+    """A draw of JointExp from the windowed DP, exact by the mixture in the guide (quantiles-joint):
     with probability p >= 4 U / Z_W (U >= Z_out, the weight outside the windows), the
     whole DP is run, in two parts ('in' and 'out', :class:`_JointDP` with ``inside``), and
     an 'out' sequence is drawn with probability pi / p (pi = Z_out / Z, at most 1 / 4 of p:

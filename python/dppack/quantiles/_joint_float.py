@@ -16,7 +16,7 @@ UNBOUNDED_RECORDS = 2 ** 27
 
 def joint_float_slack(n, m, eps, sensitivity=2.0, points=2 ** 61, which_sensitivity="bounded"):
     """The privacy cost of JointExp's floating-point arithmetic: the release is
-    (eps + slack)-DP, slack from public values alone (the module docstring, "Floating
+    (eps + slack)-DP, slack from public values alone (guide: quantiles-joint, "Floating
     point", gives the argument).
 
     Parameters

@@ -106,12 +106,12 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         it, each with its quantiles rescaled, recursively; the L = ceil(log2(m + 1)) levels
         share eps (see ``which_sensitivity``). A part with no data gets quantileDP's release
         on no data (the exact uniform on its grid). Exact: every draw on a grid.
-        'joint': JointExp (Gillenwater, Joseph and Kulesza 2021; module docstring): one
+        'joint': JointExp (Gillenwater, Joseph and Kulesza 2021; guide: quantiles-joint): one
         exponential mechanism over the sorted m-vectors of grid points, utility sensitivity
         2. Its outputs are exact grid points; the interval selection's weights are
         log-sums computed in floating point, within a proved, data-independent error of
         the exact ones, so the release is (eps + slack)-DP and charges eps + slack
-        (``quantiles.joint_float_slack``; module docstring, "Floating point"; below 1e-9 for a
+        (``quantiles.joint_float_slack``; guide: quantiles-joint, "Floating point"; below 1e-9 for a
         thousand records). More accurate than 'recursive' for several quantiles.
         'independent': :func:`dppack.quantileDP` for each quantile with eps / m (basic
         composition), the results sorted. Exact.
@@ -137,7 +137,7 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         between them (both included), a set fixed by the releases before it, so the
         argument of Kaplan, Schnapp and Stemmer (2022) holds unchanged. 'joint' runs
         JointExp on the candidates, each split into 65 refined ones among which the
-        records on it are placed at random (module docstring, "On a public resolution"):
+        records on it are placed at random (guide: quantiles-joint, "On a public resolution"):
         every count a tied value spans has positive mass, so the true quantiles of integer
         data are reachable. None (default): the fine grid of :func:`dppack.quantileDP`.
     accountant : BudgetAccountant, optional
@@ -162,20 +162,8 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
 
     Notes
     -----
-    Accuracy, in ranks (error = abs(rank of the release - q n)): JointExp's error per quantile
-    grows about as (m log n) / eps in the worst case but is much smaller in practice, since
-    the outputs share one draw; the independent baseline pays a factor m in eps; recursive
-    pays a factor log2(m + 1) (or 2 log2(m + 1) under 'bounded'). ``benchmarks/quantiles.py``
-    measures them on four data shapes (``benchmarks/README.md``, "Joint quantiles").
-    ``noiseIntervalDP("quantilesDP", eps, quants=..., lower_bound=..., upper_bound=...,
-    method=...)`` gives a bound from public values on these rank errors ('joint' needs the
-    data's public ``resolution``; ``dppack.accuracy``).
-
-    Speed: 'joint' needs the order statistics near the ranks q_j n only
-    (``numpy.partition``), then a dynamic program over a few thousand intervals: on
-    n = 10^7, m = 9 it takes less time than ``numpy.sort`` (benchmark). Its whole-data
-    dynamic program (module docstring) runs with probability below e^-50, or where the
-    windows would cover the data (small n or small eps): O(m n log n) then.
+    The derivation is in the guide: :ref:`derivation-quantilesDP`
+    (``docs/python/guide/mechanisms-derivations.rst``).
 
     References
     ----------
