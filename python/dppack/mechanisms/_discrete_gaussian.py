@@ -300,7 +300,8 @@ def discrete_gaussian_release(values, sigma, sensitivity, rng, *, eps=None, delt
 
     Examples
     --------
-    >>> from dppack.mechanisms import _random, discrete_gaussian_release
+    >>> from dppack import _random
+    >>> from dppack.mechanisms import discrete_gaussian_release
     >>> rng = _random.as_generator(1)
     >>> out = discrete_gaussian_release([1.0, 2.0], 5.0, 1.0, rng, eps=0.5, delta=1e-5)
     >>> out.shape, [round(float(v), 2) for v in out]

@@ -32,6 +32,7 @@ Smith (2011), "Privacy-preserving statistical estimation with optimal convergenc
 """
 
 from ._bounds import Bounds, boundsDP
+from ._joint_float import joint_float_slack  # noqa: F401 - in quantilesDP's example (not API)
 from ._release import quantilesDP
 
 # used as quantiles.<name> by the accuracy reports (dppack.accuracy; not API)
