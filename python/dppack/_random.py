@@ -29,7 +29,7 @@ import os
 import numpy as np
 from numpy.random.bit_generator import ISpawnableSeedSequence
 
-from . import _exact
+from . import _exact, _exact_selection
 
 __all__ = [
     "as_generator",
@@ -1206,8 +1206,9 @@ def exponential_mechanism(utility, eps, sensitivity, rng, measure=None):
     its normaliser). The draw is exact: with a_i = (max u~ - u~_i) / h (integers) and
     gamma = eps / (2 D) (an exact rational, eps being a dyadic float), index i is drawn with
     probability proportional to measure_i exp(-gamma a_i) by rejection from an envelope
-    whose every decision compares integers (:func:`dppack._exact.select_exponential`): no
-    exp of a float, no cumulative sum of rounded weights. Cost: a few passes over the
+    whose every decision compares integers
+    (:func:`dppack._exact_selection.select_exponential`): no exp of a float, no cumulative
+    sum of rounded weights. Cost: a few passes over the
     utilities (about 1.6 proposals on average, each one pass over a level array).
     """
     u = np.asarray(utility, dtype=np.float64).ravel()
@@ -1227,7 +1228,7 @@ def exponential_mechanism(utility, eps, sensitivity, rng, measure=None):
         top = float(np.max(scaled, initial=-np.inf, where=~excluded))
     if top == -np.inf:
         raise ValueError("At least one candidate must have positive measure and utility > -Inf.")
-    return _exact_samplers().select_exponential(scaled, top, rate, weights, rng, excluded)
+    return _exact_selection.select_exponential(scaled, top, rate, weights, rng, excluded)
 
 
 def exponential_interval(utility, widths, eps, sensitivity, rng):

@@ -56,10 +56,10 @@ CONTINUOUS_DRAWS = {
     ("dppack.model_selection.stability._histogram", "HistogramTrainer.draw_noise"):
         "documented float-approximate: HistogramTrainer.draw_noise docstring (the shared "
         "data-free standard noise R)",
-    ("dppack.quantiles", "_joint_windowed"):
+    ("dppack.quantiles._joint", "_joint_windowed"):
         "data-free: an exact coin, uniform() a multiple of 2^-53 and p rounded up onto "
         "that grid, so P[uniform < p] = p exactly; the joint method's float slack (its "
         "log weights) is "
-        "bounded and charged: dppack.quantiles module docstring, 'Floating point', and "
+        "bounded and charged: docs guide quantiles-joint, 'Floating point', and "
         "joint_float_slack",
 }

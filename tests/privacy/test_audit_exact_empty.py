@@ -12,7 +12,7 @@ values"): under replace-one neighbours n is public, the same on both sides, so a
 depends on n alone leaks nothing. The last tests check that rule on its own terms: the
 refusal is the same for every dataset of one size.
 
-quantilesDP and boundsDP (python/dppack/quantiles.py) are audited in their own files.
+quantilesDP and boundsDP (python/dppack/quantiles/) are audited in their own files.
 """
 
 import numpy as np

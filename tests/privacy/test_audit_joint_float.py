@@ -1,7 +1,7 @@
 """Audits of quantilesDP's joint method (JointExp) after its floating-point bound and on a
 public resolution (issues 25 and 28; tests/privacy/README.md).
 
-The release charges eps plus its float slack (``quantiles.joint_float_slack``, below 1e-9 on
+The release charges eps plus its float slack (``_joint_float.joint_float_slack``, below 1e-9 on
 these data), audited at eps. Neighbours chosen to expose rounding and grid leaks:
 
 * on a resolution (candidates lower + i r, ties placed at uniform cuts of their lattice
@@ -18,7 +18,7 @@ tied-value neighbours at these draws (1 500; twice the eps is not, its loss ther
 about 0.6 of the claimed eps: the ties' random cuts smooth the law).
 
 Cost: a batch makes one public call (checks, the charge), then draws the release's
-sampler on the same data: ``quantiles._joint_exp`` on the resolution (its ties' cuts are
+sampler on the same data: ``_joint.joint_exp`` on the resolution (its ties' cuts are
 drawn anew each time), and on the fine grid the whole dynamic program built once and drawn
 from (the release's own path: on so few records the windows cover the data). About 12 s of
 CPU for the default run (under load: 15 s); the ``slow`` cases add 2 000-draw audits. Each audit's
@@ -30,7 +30,7 @@ import pytest
 
 import dppack
 from auditor import assert_private, audit
-from dppack import quantiles
+from dppack.quantiles import _joint
 from dppack.stats import _quantile as stats_quantile
 
 EPS = 1.0
@@ -42,14 +42,14 @@ def _lattice_release(quants, lower, upper, resolution=1.0, which="bounded", fact
     lattice = stats_quantile.check_resolution(resolution, lower, upper)
     candidates = lattice.points(np.arange(lattice.size))
     q = np.asarray(quants, dtype=np.float64)
-    sensitivity = quantiles.joint_sensitivity(q, which)
+    sensitivity = _joint.joint_sensitivity(q, which)
 
     def release(data, rng, n):
         data = np.asarray(data, dtype=np.float64)
         first = dppack.quantilesDP(data, quants, EPS, lower, upper, method="joint",
                                    which_sensitivity=which, random_state=rng,
                                    resolution=resolution)
-        rest = [quantiles._joint_exp(np.clip(data, lower, upper), q, factor * EPS, lower,
+        rest = [_joint.joint_exp(np.clip(data, lower, upper), q, factor * EPS, lower,
                                      upper, rng, sensitivity=sensitivity,
                                      lattice=lattice)
                 for _ in range(n - 1)]
@@ -72,15 +72,15 @@ def _grid_release(quants, lower, upper):
                                    random_state=rng)
         size, m = data.size, q.size
         beta = EPS / 4.0
-        half = (m * np.log(size + 2.0) + quantiles._MARGIN + 10.0) / beta + 2.0
-        lo, hi = quantiles._windows(q * size, half, size)
+        half = (m * np.log(size + 2.0) + _joint._MARGIN + 10.0) / beta + 2.0
+        lo, hi = _joint._windows(q * size, half, size)
         assert int(np.sum(hi - lo + 1)) * 2 >= size + 1  # the whole DP is the release's
-        order = quantiles._Order(np.clip(data, lower, upper), lower, upper)
+        order = _joint._Order(np.clip(data, lower, upper), lower, upper)
         order.prepare([0], [size + 1])
         d = np.diff(np.concatenate([[0.0], q, [1.0]])) * size
-        whole = quantiles._joint_dp(order, np.arange(size + 1), np.ones((m, size + 1), bool),
+        whole = _joint._joint_dp(order, np.arange(size + 1), np.ones((m, size + 1), bool),
                                     d, beta)
-        rest = [quantiles._joint_outputs(order, whole.sample(rng)[0], rng)
+        rest = [_joint._joint_outputs(order, whole.sample(rng)[0], rng)
                 for _ in range(n - 1)]
         return np.vstack([first] + rest) if rest else first[None, :]
 

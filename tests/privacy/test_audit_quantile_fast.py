@@ -2,8 +2,8 @@
 
 For small data the window of ``stats._quantile_candidates`` holds every interval and the
 candidates come from ``dppack._quantile_fast.all_intervals``; the draw is unchanged
-(``_random.exponential_interval``, whose envelope sums and excesses ``dppack._exact`` now
-computes in integers). Every draw here goes through the public call (checks, charge,
+(``_random.exponential_interval``, whose envelope sums and excesses ``dppack._exact_selection``
+now computes in integers). Every draw here goes through the public call (checks, charge,
 candidates, draw), on bounded (replace-one) neighbours that expose the worst case and the
 grid's rounding:
 

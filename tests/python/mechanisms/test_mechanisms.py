@@ -1199,7 +1199,7 @@ def test_calibration_check_catches_a_sensitivity_without_the_rounding_step(monke
     + 1. The independent check then finds the analytic calibration short."""
     eps, delta, sensitivity = 0.5, 1e-5, 1.0
     sigma = gaussian_sigma(eps, delta, sensitivity, "aDP", True)
-    mechanisms = sys.modules["dppack.mechanisms"]
+    mechanisms = sys.modules["dppack.mechanisms._discrete_gaussian"]
     mechanisms._discrete_gaussian_parameters.cache_clear()
     monkeypatch.setattr(_random, "grid_units",
                         lambda s, k, coordinates=1: math.ceil(math.ldexp(float(s), -k)))

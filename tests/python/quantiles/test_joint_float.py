@@ -15,9 +15,11 @@ import pytest
 from scipy import stats
 
 import dppack
-from dppack import BudgetAccountant, quantiles
+from dppack import BudgetAccountant
 from dppack.datasets import load_pima
-from dppack.quantiles import _joint_exp, joint_float_slack, joint_loss_eps
+from dppack.quantiles import _joint, _joint_float, _release
+from dppack.quantiles._joint import joint_exp as _joint_exp
+from dppack.quantiles._joint_float import joint_float_slack, joint_loss_eps
 from dppack.stats import _quantile as stats_quantile
 
 ALPHA = 1e-3
@@ -94,14 +96,14 @@ def test_dp_log_weights_within_the_proved_bound(eps, ties):
     m = quants.size
     beta = eps / 4.0
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
-    order = quantiles._Order(np.clip(values, 0.0, 1.0), 0.0, 1.0)
+    order = _joint._Order(np.clip(values, 0.0, 1.0), 0.0, 1.0)
     order.prepare([0], [n + 1])
     every = np.arange(n + 1, dtype=np.int64)
-    dp = quantiles._joint_dp(order, every, np.ones((m, n + 1), dtype=bool), d, beta)
+    dp = _joint._joint_dp(order, every, np.ones((m, n + 1), dtype=bool), d, beta)
     context = decimal.Context(prec=60)
     e, c, last = _exact_dp(dp.widths, d, beta, n, m, context)
     _, first, end = order.grid
-    _, tau_f, _ = quantiles._joint_error_bounds(n, m, beta, end - first)
+    _, tau_f, _ = _joint_float._joint_error_bounds(n, m, beta, end - first)
     errors = [_max_error(dp.e["in"][j], e[j]) for j in range(m)]
     errors += [_max_error(dp.c["in"][j], c[j]) for j in range(m)]
     errors.append(_max_error(dp.last["in"], last))
@@ -119,13 +121,13 @@ def test_prefix_logsumexp_blocks():
     for size in (1, 5, 64, 65, 200, 4097, 5000):
         x = rng.normal(0, 30, size)
         x[rng.random(size) < 0.1] = -np.inf
-        got = quantiles._prefix_logsumexp(x)
+        got = _joint._prefix_logsumexp(x)
         want = np.logaddexp.accumulate(x)
         finite = np.isfinite(want)
         assert np.array_equal(np.isfinite(got), finite)
         assert np.allclose(got[finite], want[finite], rtol=0, atol=1e-9)
-    assert quantiles._prefix_chain(64) == 63 and quantiles._prefix_chain(65) == 65
-    assert quantiles._prefix_chain(5000) == 64 + 64 + 1  # 5000 -> 79 -> 2 blocks
+    assert _joint.prefix_chain(64) == 63 and _joint.prefix_chain(65) == 65
+    assert _joint.prefix_chain(5000) == 64 + 64 + 1  # 5000 -> 79 -> 2 blocks
 
 
 def test_slack_grows_with_n_beta_and_m():
@@ -137,32 +139,32 @@ def test_slack_grows_with_n_beta_and_m():
     # under 'unbounded' n is private: the slack of UNBOUNDED_RECORDS whatever n is
     assert (joint_float_slack(5, 3, 1.0, 1.5, which_sensitivity="unbounded")
             == joint_float_slack(10 ** 6, 3, 1.0, 1.5, which_sensitivity="unbounded")
-            >= joint_float_slack(quantiles.UNBOUNDED_RECORDS, 3, 1.0, 1.5))
+            >= joint_float_slack(_joint_float.UNBOUNDED_RECORDS, 3, 1.0, 1.5))
 
 
 def test_joint_charges_eps_and_runs_below_it_by_its_slack(monkeypatch):
     """The release is eps-DP with its slack: JointExp runs at eps' with eps' + slack(eps')
     <= eps, and the accountant is charged eps exactly (a budget of exactly eps suffices)."""
     seen = []
-    real = quantiles._joint_exp
+    real = _joint.joint_exp
 
     def spy(values, quants, eps, *args, **kwargs):
         seen.append(eps)
         return real(values, quants, eps, *args, **kwargs)
 
-    monkeypatch.setattr(quantiles, "_joint_exp", spy)
+    monkeypatch.setattr(_release, "joint_exp", spy)
     q = [0.25, 0.5, 0.75]
-    _, first, last = quantiles.joint_grid(40.0, 250.0)
+    _, first, last = _joint.joint_grid(40.0, 250.0)
     cases = [({}, GLU.size, last - first, "bounded"),
-             ({"resolution": 1}, GLU.size, 211 * quantiles.SUBPOINTS, "bounded"),
-             ({"which_sensitivity": "unbounded"}, quantiles.UNBOUNDED_RECORDS, last - first,
+             ({"resolution": 1}, GLU.size, 211 * _joint.SUBPOINTS, "bounded"),
+             ({"which_sensitivity": "unbounded"}, _joint_float.UNBOUNDED_RECORDS, last - first,
               "unbounded")]
     for kwargs, n, points, which in cases:
         acc = BudgetAccountant(1.0)  # exactly eps: no room for a slack on top
         dppack.quantilesDP(GLU, q, 1.0, 40, 250, method="joint", random_state=1,
                            accountant=acc, **kwargs)
         assert acc.ledger[-1][1].eps == 1.0
-        sensitivity = quantiles.joint_sensitivity(np.asarray(q), which)
+        sensitivity = _joint.joint_sensitivity(np.asarray(q), which)
         assert seen[-1] < 1.0
         assert joint_loss_eps(seen[-1], n, 3, sensitivity, points, which) <= 1.0
         assert seen[-1] > 1.0 - (1e-3 if which == "unbounded" else 1e-8)
@@ -215,8 +217,9 @@ def test_joint_resolution_law_matches_enumeration(monkeypatch):
     # Chi-square of 1500 draws against the enumerated law (2 cuts per lattice point,
     # monkeypatched, so that the placements can be enumerated): ties, a record off the
     # lattice (2.5), a record clipped to the bound. False-failure rate 1e-3.
-    monkeypatch.setattr(quantiles, "SUBPOINT_BITS", 1)
-    monkeypatch.setattr(quantiles, "SUBPOINTS", 3)
+    monkeypatch.setattr(_joint, "SUBPOINT_BITS", 1)
+    monkeypatch.setattr(_joint, "SUBPOINTS", 3)
+    monkeypatch.setattr(_release, "SUBPOINTS", 3)
     data = np.array([1.0, 1.0, 2.0, 2.5, 2.0, 7.0])
     quants = (0.3, 0.7)
     law = _lattice_law(data, quants, 3.0, 0.0, 3.0, 1.0, 1)
@@ -287,12 +290,12 @@ def test_mixture_outside_branch_law(monkeypatch):
     data = np.array([0.1, 0.35, 0.4, 0.8, 0.55, 0.9, 0.2])
     quants, eps, half = np.array([0.3, 0.6]), 6.0, 1.0
     n, m, beta = data.size, 2, 6.0 / 4.0
-    order = quantiles._Order(np.clip(data, 0, 1), 0.0, 1.0)
+    order = _joint._Order(np.clip(data, 0, 1), 0.0, 1.0)
     order.prepare([0], [n + 1])
     edges = order.at(np.arange(n + 2))
     widths = np.diff(edges)
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
-    lo, hi = quantiles._windows(quants * n, half, n)
+    lo, hi = _joint._windows(quants * n, half, n)
     law, z_out = {}, 0.0
     for ks in itertools.combinations_with_replacement(range(n + 1), m):
         volume = math.prod(math.comb(int(widths[k]) + ks.count(k) - 1, ks.count(k))
@@ -306,15 +309,15 @@ def test_mixture_outside_branch_law(monkeypatch):
     z_w = total - z_out
     assert 0.01 < z_out / total and 4 * 1.5 * z_out < z_w  # p = 6 Z_out / Z_W < 1
     log_u = math.log(1.5 * z_out)
-    monkeypatch.setattr(quantiles, "_log_multisets", lambda w, r: log_u + beta * half)
+    monkeypatch.setattr(_joint, "_log_multisets", lambda w, r: log_u + beta * half)
     taken = {"out": 0}
-    original = quantiles._JointDP.sample
+    original = _joint._JointDP.sample
 
     def counting(self, rng, flag="in"):
         taken["out"] += flag == "out"
         return original(self, rng, flag)
 
-    monkeypatch.setattr(quantiles._JointDP, "sample", counting)
+    monkeypatch.setattr(_joint._JointDP, "sample", counting)
     rng = np.random.default_rng(9)
     draws, counts = 1500, {}
     xs = np.sort(data)

@@ -16,8 +16,10 @@ import pytest
 from scipy import stats
 
 import dppack
-from dppack import BudgetAccountant, _random, quantiles
-from dppack.quantiles import _joint_exp, boundsDP, quantilesDP
+from dppack import BudgetAccountant, _random
+from dppack.quantiles import _joint, _recursive, _release
+from dppack.quantiles import boundsDP, quantilesDP
+from dppack.quantiles._joint import joint_exp as _joint_exp
 
 ALPHA = 1e-3
 
@@ -54,8 +56,8 @@ def brute_force(x, quants, eps, lower, upper):
     distances to their targets (module docstring)."""
     xs = np.sort(np.clip(x, lower, upper))
     n, m = xs.size, len(quants)
-    j, first, last = quantiles.joint_grid(lower, upper)
-    rounded = [int(v) for v in quantiles._on_grid(xs, j, first, last)]
+    j, first, last = _joint.joint_grid(lower, upper)
+    rounded = [int(v) for v in _joint._on_grid(xs, j, first, last)]
     widths = np.diff([first, *rounded, last])
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
     weights = {}
@@ -121,7 +123,7 @@ def test_convolution_matches_direct_sums(contiguous):
         log_e = rng.normal(0, 4, size)
         log_e[rng.random(size) < 0.2] = -np.inf
         for d in (0.0, 0.4, 1.0, 2.5, 7.2, 16.0, 30.5, 300.0):
-            got = quantiles._convolve(ranks, log_e, d, 0.3)
+            got = _joint._convolve(ranks, log_e, d, 0.3)
             for i, k in enumerate(ranks):
                 terms = log_e[:i] - 0.3 * np.abs(k - ranks[:i] - d)
                 want = np.logaddexp.reduce(terms) if i else -np.inf
@@ -147,13 +149,13 @@ def test_uniform_multiset_law(w, r):
     draws = 400 * len(tuples)
     counts = np.zeros(len(tuples))
     for _ in range(draws):
-        t = tuple(quantiles._uniform_multiset(w, r, rng))
+        t = tuple(_joint._uniform_multiset(w, r, rng))
         counts[index[t]] += 1
     assert len(tuples) == math.comb(w + r - 1, r)
     if len(tuples) > 1:
         assert stats.chisquare(counts).pvalue > ALPHA
     # large w (beyond int64): still within range and sorted
-    big = quantiles._uniform_multiset(2 ** 70, 3, rng)
+    big = _joint._uniform_multiset(2 ** 70, 3, rng)
     assert big == sorted(big) and all(0 <= v < 2 ** 70 for v in big)
 
 
@@ -168,18 +170,18 @@ def test_uniform_integer_exact_and_checked():
 def test_choose_is_the_exact_mechanism_at_rate_one():
     # The unit eps makes the exact exponential mechanism's rate exactly 2^-40 per step of
     # 2^-40: weights exp(round(L 2^40) 2^-40). Planted: eps = 2 -> the rate is not 2^-40.
-    k, rate = _random.exponential_grid(700.0, quantiles._UNIT_EPS,
-                                       quantiles._UNIT_SENSITIVITY)
+    k, rate = _random.exponential_grid(700.0, _joint._UNIT_EPS,
+                                       _joint._UNIT_SENSITIVITY)
     assert (k, rate) == (-40, Fraction(1, 2 ** 40))
     logw = np.array([0.0, math.log(2.0), -np.inf, math.log(0.5), -800.0]) + 1000.0
     rng = np.random.default_rng(11)
-    draws = np.array([quantiles._choose(logw, rng) for _ in range(6000)])
+    draws = np.array([_joint._choose(logw, rng) for _ in range(6000)])
     counts = np.bincount(draws, minlength=5)
     assert counts[2] == 0 and counts[4] == 0
     expected = np.array([1.0, 2.0, 0.5]) / 3.5 * draws.size
     assert stats.chisquare(counts[[0, 1, 3]], expected).pvalue > ALPHA
     with pytest.raises(ValueError, match="At least one weight"):
-        quantiles._choose([-np.inf], rng)
+        _joint._choose([-np.inf], rng)
 
 
 def test_joint_draws_exactly(monkeypatch):
@@ -199,7 +201,7 @@ def test_outputs_on_the_grid(method):
     # Joint: every output a point of quantileDP's grid 2^j of the bounds (j = -58 for
     # [-1, 1]); recursive: each on the grid of its range, within the bounds' grid or finer.
     x = np.random.default_rng(2).uniform(-1, 1, 40)
-    j = quantiles.joint_grid(-1.0, 1.0)[0]
+    j = _joint.joint_grid(-1.0, 1.0)[0]
     for seed in range(20):
         out = quantilesDP(x, [0.1, 0.5, 0.9], 1.0, -1, 1, method=method, random_state=seed)
         scaled = np.ldexp(out, -j)
@@ -212,7 +214,7 @@ def test_joint_grid_is_quantileDPs():
     # the same grid as quantileDP's for bounds above 2^-1015, from the public grid_exponent
     for lower, upper in [(-1.0, 1.0), (0.0, 0.3), (40.0, 250.0), (-1e300, 5.0), (1e-300, 1.0)]:
         grid = dppack.stats._quantile._quantile_grid(lower, upper)
-        assert quantiles.joint_grid(lower, upper) == grid
+        assert _joint.joint_grid(lower, upper) == grid
 
 
 def test_run_volume_counts_multisets():
@@ -221,9 +223,9 @@ def test_run_volume_counts_multisets():
     for w in (0, 1, 3, 10, 2 ** 59):
         for r in (1, 2, 3, 5):
             want = -math.inf if w == 0 else math.log(math.comb(w + r - 1, r))
-            got = quantiles._log_multisets(w, r)
+            got = _joint._log_multisets(w, r)
             assert got == want or abs(got - want) < 1e-9 * max(1.0, abs(want))
-    dp = quantiles._JointDP(np.arange(3), np.array([3.0, 0.0, 10.0]),
+    dp = _joint._JointDP(np.arange(3), np.array([3.0, 0.0, 10.0]),
                             np.ones((3, 3), dtype=bool), np.array([0.0, 0.0, 0.0, 3.0]), 0.0,
                             3)
     terms, _ = dp._run_terms(3, "in")  # r = 1, 2, 3 at every interval (beta = 0, d = 0)
@@ -266,7 +268,7 @@ def test_default_method_is_recursive():
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("method", quantiles.METHODS)
+@pytest.mark.parametrize("method", _release.METHODS)
 def test_outputs_sorted_within_bounds_reproducible(method):
     rng = np.random.default_rng(3)
     x = np.r_[rng.standard_t(2, 3000), 40.0 + rng.normal(size=500)]
@@ -287,13 +289,13 @@ def test_joint_accurate_on_large_data_and_uses_windows(monkeypatch):
     rng = np.random.default_rng(4)
     x = rng.normal(size=100_000)
     calls = []
-    original = quantiles._JointDP.__init__
+    original = _joint._JointDP.__init__
 
     def spy(self, ranks, *args):
         calls.append(ranks.size)
         original(self, ranks, *args)
 
-    monkeypatch.setattr(quantiles._JointDP, "__init__", spy)
+    monkeypatch.setattr(_joint._JointDP, "__init__", spy)
     quants = np.linspace(0.1, 0.9, 9)
     out = quantilesDP(x, quants, 1.0, -5, 5, method="joint", random_state=1)
     assert max(calls) < 100_001 / 2
@@ -310,7 +312,7 @@ def test_joint_ties_and_clipped_data():
     assert np.all((out >= 0) & (out <= 4))
 
 
-@pytest.mark.parametrize("method", quantiles.METHODS)
+@pytest.mark.parametrize("method", _release.METHODS)
 def test_no_data_under_unbounded_dp(method):
     # n is private under add/remove: an empty dataset gets a release (uniform outputs, sorted)
     out = quantilesDP([], [0.2, 0.5, 0.9], 1.0, 0, 1, method=method,
@@ -320,13 +322,13 @@ def test_no_data_under_unbounded_dp(method):
 
 def test_independent_uses_quantileDP_with_eps_over_m(monkeypatch):
     seen = []
-    original = quantiles.quantileDP
+    original = _release.quantileDP
 
     def spy(x, quant, eps, *args, **kwargs):
         seen.append((quant, eps, kwargs["accountant"]))
         return original(x, quant, eps, *args, **kwargs)
 
-    monkeypatch.setattr(quantiles, "quantileDP", spy)
+    monkeypatch.setattr(_release, "quantileDP", spy)
     quantilesDP(np.arange(100.0), [0.1, 0.5, 0.9], 1.5, 0, 100, method="independent",
                 random_state=1)
     assert [q for q, _, _ in seen] == [0.1, 0.5, 0.9]
@@ -337,13 +339,13 @@ def test_independent_uses_quantileDP_with_eps_over_m(monkeypatch):
 def test_recursive_levels_and_budget(monkeypatch, which, share):
     # m = 9: 4 levels; the middle quantile first, then the halves with rescaled quantiles
     seen = []
-    original = quantiles.exact_quantile
+    original = _recursive.exact_quantile
 
     def spy(x, quant, eps, *args, sensitivity, **kwargs):
         seen.append((x.size, quant, eps, sensitivity))
         return original(x, quant, eps, *args, sensitivity=sensitivity, **kwargs)
 
-    monkeypatch.setattr(quantiles, "exact_quantile", spy)
+    monkeypatch.setattr(_recursive, "exact_quantile", spy)
     x = np.random.default_rng(0).uniform(0, 1, 10_000)
     quants = np.linspace(0.1, 0.9, 9)
     out = quantilesDP(x, quants, 1.0, 0, 1, method="recursive", which_sensitivity=which,

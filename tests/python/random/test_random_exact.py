@@ -32,7 +32,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dppack import _exact, _random
+from dppack import _exact, _exact_selection, _random
 
 ALPHA = 0.001
 SEED = 20261124
@@ -619,8 +619,8 @@ def test_exponential_mechanism_selection_probabilities():
 ])
 def test_exponential_mechanism_envelope_variants(monkeypatch, buckets, bits, utility):
     """A cruder envelope only changes how often proposals are rejected, not the law."""
-    monkeypatch.setattr(_exact, "_BUCKETS", buckets)
-    monkeypatch.setattr(_exact, "_BUCKET_BITS", bits)
+    monkeypatch.setattr(_exact_selection, "_BUCKETS", buckets)
+    monkeypatch.setattr(_exact_selection, "_BUCKET_BITS", bits)
     assert selection_pvalue(utility, 2.0, 1.0, 20_000, rng(), None) > ALPHA
 
 
@@ -633,7 +633,7 @@ def test_exponential_mechanism_parameters(monkeypatch):
         seen.update(scaled=scaled, top=top, gamma=gamma)
         return 0
 
-    monkeypatch.setattr(_exact, "select_exponential", capture)
+    monkeypatch.setattr(_exact_selection, "select_exponential", capture)
     _random.exponential_mechanism([0.3, -1.25, 7.0], 0.1, 3.0, rng())
     h = 2.0 ** -19  # 2 <= 3 < 4: k = 1 - 20
     assert seen["gamma"] == Fraction(0.1) / (2 * (math.ceil(3.0 / h) + 1))

@@ -137,9 +137,9 @@ def test_range_of_one_value_matches_the_block_scan():
 
 
 def test_bucket_sums_are_exact_on_both_paths():
-    # _exact._bucket_sums: one float64 bincount below a total of 2^53, 21-bit pieces above
+    # _exact_selection._bucket_sums: one float64 bincount below a total of 2^53, 21-bit pieces above
     # (its contract: a total of at most 2^62)
-    from dppack import _exact
+    from dppack import _exact_selection
 
     rng = np.random.default_rng(11)
     for top in (2**20, 2**43, 2**53 // 1000, 2**53 // 999, 2**52, 2**62 // 1000):
@@ -148,7 +148,7 @@ def test_bucket_sums_are_exact_on_both_paths():
         expected = [0] * 66
         for c, m in zip(level.tolist(), measure.tolist()):
             expected[c] += m
-        assert _exact._bucket_sums(level, measure, 66) == expected
+        assert _exact_selection._bucket_sums(level, measure, 66) == expected
 
 
 def test_norm_of_one_sensitivity():

@@ -1,17 +1,17 @@
 """quantileDP's small-call path (issue 29): the same releases, bit for bit, as before.
 
 ``dppack._quantile_fast.all_intervals`` builds the candidates when the window holds every
-interval; ``dppack._exact`` sums the envelope's levels by one int64 ``np.add.at`` and keeps the
-excess of a proposal in integers. None of this may change a draw: the releases below were
-recorded with the code before these changes (same seeds), and the candidate arrays are compared
-with the general path's.
+interval; ``dppack._exact_selection`` sums the envelope's levels by one int64 ``np.add.at``
+and keeps the excess of a proposal in integers. None of this may change a draw: the releases
+below were recorded with the code before these changes (same seeds), and the candidate arrays
+are compared with the general path's.
 """
 
 import numpy as np
 import pytest
 
 import dppack
-from dppack import _exact, _random
+from dppack import _exact_selection, _random
 from dppack.stats import _quantile as stats_quantile
 
 # Recorded before the fast path (quantileDP as hex floats, then the exponential mechanism's
@@ -114,8 +114,8 @@ def test_bucket_sums_are_the_exact_integer_sums(size, bits):
     expected = [0] * 66
     for c, m in zip(level.tolist(), measure.tolist()):
         expected[c] += m
-    assert _exact._bucket_sums(level, measure, 66) == expected
-    assert _exact._bucket_sums(level, None, 66) == np.bincount(level, minlength=66).tolist()
+    assert _exact_selection._bucket_sums(level, measure, 66) == expected
+    assert _exact_selection._bucket_sums(level, None, 66) == np.bincount(level, minlength=66).tolist()
 
 
 @pytest.mark.parametrize("lower, upper", [(-1e300, 1e300), (0.0, 1e-310), (-5e-324, 5e-324),

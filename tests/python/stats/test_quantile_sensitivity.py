@@ -11,7 +11,8 @@ import pytest
 from scipy import stats as sps
 
 import dppack
-from dppack import _random, data_access, noiseIntervalDP, quantiles
+from dppack import _random, data_access, noiseIntervalDP
+from dppack.quantiles import _joint
 from dppack.stats import _quantile
 from dppack.datasets import load_pima
 
@@ -101,11 +102,11 @@ def test_joint_sensitivity_by_brute_force(quants):
             changed = max(changed, max(abs(_joint_utility(other, quants, o) - b)
                                        for o, b in zip(outputs, base)))
     shares = np.diff(np.concatenate([[0.0], quants, [1.0]]))
-    delta = quantiles.joint_sensitivity(quants, "unbounded")
+    delta = _joint.joint_sensitivity(quants, "unbounded")
     assert added == pytest.approx(2 * (1 - shares.min()), abs=1e-12)
     assert delta >= added - 1e-12 and delta == pytest.approx(2 * (1 - shares.min()))
     assert changed <= 2.0 + 1e-12  # bounded: 2 (reached on larger data)
-    assert quantiles.joint_sensitivity(quants, "bounded") == 2.0
+    assert _joint.joint_sensitivity(quants, "bounded") == 2.0
 
 
 def _law(utilities, widths, eps, sensitivity):

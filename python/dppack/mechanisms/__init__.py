@@ -1,0 +1,25 @@
+"""The differential-privacy mechanisms of DPpack 0.2.2, and the analytic Gaussian calibration.
+
+Every formula follows DPpack 0.2.2; the section is cited where it is used. All
+noise is drawn through :mod:`dppack._random`.
+"""
+
+from ._additive import GaussianMechanism, LaplaceMechanism
+from ._analytic import calibrateAnalyticGaussianMechanism
+from ._calibration import check_budget, gaussian_sigma, laplace_scale
+from ._discrete_gaussian import discrete_gaussian_parameters, discrete_gaussian_release
+from ._exponential import ExponentialMechanism
+# used as mechanisms.<name> by the accuracy reports (not API)
+from ._exponential import check_exponential_sensitivity, check_measure  # noqa: F401
+
+__all__ = [
+    "ExponentialMechanism",
+    "GaussianMechanism",
+    "LaplaceMechanism",
+    "calibrateAnalyticGaussianMechanism",
+    "check_budget",
+    "discrete_gaussian_parameters",
+    "discrete_gaussian_release",
+    "gaussian_sigma",
+    "laplace_scale",
+]
