@@ -625,6 +625,8 @@ def geometric_rates(t, s, size, rng, limit=LIMIT, accept=None):
     (e.g. ``dppack._random.exp_coins_dyadic``, one word per coin).
     """
     t, size = int(t), int(size)
+    if not 0 < t <= (1 << 62):  # the uniform part below is formed in 64-bit words
+        raise ValueError("geometric_rates takes 0 < t <= 2^62.")
     if size > _RATES_CHUNK:  # in chunks, so that the working arrays stay in cache
         s_array = np.asarray(s, dtype=np.int64)
         parts = [geometric_rates(t, s_array[i:i + _RATES_CHUNK] if s_array.ndim else s_array,

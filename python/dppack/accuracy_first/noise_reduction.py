@@ -198,6 +198,10 @@ def _certain(p, bits):
 SMALL_PATH = 6
 # up to this many entries, the batch path draws all its discrete Laplace noise in one call
 MEDIUM_PATH = 2000
+# The largest common denominator t of the rates the one-call path takes: its geometric draws
+# (dppack._exact.geometric_rates) are defined for t <= 2^62; beyond (tiny levels) the
+# per-level samplers, which take any t, draw the same law.
+MEDIUM_PATH_LARGEST_T = 1 << 58
 
 
 def integer_noise_path(size, units, levels, rng):
@@ -224,7 +228,7 @@ def integer_noise_path(size, units, levels, rng):
     rates, bounds, thresholds = _batch_plan(units, tuple(float(e) for e in levels))
     if size <= SMALL_PATH:
         return _small_noise_path(size, rates, bounds, thresholds, rng)
-    if size <= MEDIUM_PATH:
+    if size <= MEDIUM_PATH and max(t for t, _ in rates) <= MEDIUM_PATH_LARGEST_T:
         return _medium_noise_path(size, rates, bounds, thresholds, rng)
     steps = np.zeros((T, size), dtype=np.int64)
     steps[T - 1] = _random.discrete_laplace(*rates[-1], size, rng)

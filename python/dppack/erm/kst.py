@@ -885,11 +885,13 @@ def grid_regression(X, y, scales, shift, scale, bits, exponent):
     Theorem 2: the fit is that of the rounded data set, whose neighbours are the images of
     neighbours)."""
     top = 2.0 ** bits
-    # x / (s 2^-k) = (x / s) 2^k exactly (a power-of-two factor; no grid value is near the
-    # subnormal range): one pass. No clip needed: |x| <= s (clipped to bounds within
-    # [-s, s]) gives |x| / (s 2^-k) <= 2^k in correctly rounded division (monotone)
+    # x / (s 2^-k) = (x / s) 2^k exactly when s 2^-k is a normal float: one pass; |x| <= s
+    # (clipped to bounds within [-s, s]) then gives |x| / (s 2^-k) <= 2^k in correctly
+    # rounded division (monotone). The clip keeps the box for bounds so small that s 2^-k
+    # is subnormal (the division is then inexact); elsewhere it changes nothing.
     X /= scales * (1.0 / top)
     np.rint(X, out=X)
+    np.clip(X, -top, top, out=X)
     t = to_grid((y - shift) / scale, 0.0, 2.0 ** (bits - exponent))
     y_top = X.shape[1] * 2.0 ** (bits - exponent)
     np.clip(t, -y_top, y_top, out=t)

@@ -126,7 +126,10 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         per node) the changed record may leave one half for the other, so that two
         releases change on every level below the first: eps / (2 L - 1) each. 'bounded'
         releases are DPpack-compatible; 'unbounded' ones are more accurate at the same eps
-        than with sensitivity 1 (ours).
+        than with sensitivity 1 (ours). 'joint' under 'unbounded', where n is private,
+        bounds its floating-point slack for up to 2^27 records
+        (``quantiles.UNBOUNDED_RECORDS``): its guarantee is stated for data of at most that
+        size.
     random_state : None, int or NumPy Generator, optional
     resolution : float, optional
         A public spacing r (e.g. 1 for whole numbers): every release is one of the

@@ -167,3 +167,25 @@ def test_discrete_gaussian_blocks_rows_tails():
         tail = float(w[np.abs(support) > cut].sum() / w.sum())
         count = int(np.sum(np.abs(row) > cut))
         assert stats.binomtest(count, row.size, tail).pvalue > ALPHA
+
+
+def test_tiny_levels_leave_the_one_call_path(monkeypatch):
+    """Levels so small that the rates' common t exceeds 2^58 take the per-level samplers
+    (the one-call geometric draws are defined for t <= 2^62 only; beyond, an earlier version
+    drew a wrong law: values on a coarse lattice that told neighbours apart)."""
+    from dppack import _exact
+    from dppack.accuracy_first import noise_reduction
+
+    with pytest.raises(ValueError, match="2\\^62"):
+        _exact.geometric_rates(1 << 68, 1, 10, _random.as_generator(0))
+
+    def fail(*args):
+        raise AssertionError("the one-call path took t > 2^58")
+
+    monkeypatch.setattr(noise_reduction, "_medium_noise_path", fail)
+    x = np.linspace(-5.0, 5.0, 50)
+    out = noise_reduction.LaplaceNoiseReduction(x, [3e-13, 1e-12], 1.0, random_state=1)
+    assert out.shape == (2, 50)
+    # noise of scale ~1e12 on the grid: the released values are spread, not on a few points
+    assert np.unique(out[0]).size > 40
+

@@ -169,3 +169,16 @@ def test_accuracy_at_large_n_is_that_of_the_exact_minimiser():
             mock.patch.object(kst, "release_grid", lambda *a, **k: (0, 0, 0, 0)):
         exact = errors()
     assert np.median(released) <= 1.05 * np.median(exact)
+
+
+def test_grid_keeps_the_box_for_subnormal_bounds():
+    """Bounds so small that s 2^-20 is subnormal make the division inexact: the grid units
+    are clipped to [-2^20, 2^20], so the box |x~| <= 1 that zeta and lambda assume holds
+    (1.35 without the clip at s = 7e-318)."""
+    s = 7e-318
+    X = np.array([[s], [-s], [s / 3]])
+    y = np.zeros(3)
+    bits, exponent = kst.regression_grid(1)
+    u, _ = kst.grid_regression(X, y, np.array([s]), 0.0, 1.0, bits, exponent)
+    assert np.abs(u).max() <= 2.0 ** bits
+
