@@ -571,7 +571,7 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     ...                             add_bias=True, n_levels=100, calibration="tuned",
     ...                             random_state=1)
     >>> result.success, result.stop_index, round(result.eps, 2)
-    (True, 46, 2.5)
+    (True, 60, 2.55)
     >>> round(result.privacy_.eps, 2)  # charged: eps_A + the last level
     3.68
     """

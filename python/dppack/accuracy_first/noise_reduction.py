@@ -201,7 +201,7 @@ MEDIUM_PATH = 2000
 # The largest common denominator t of the rates the one-call path takes: its geometric draws
 # (dppack._exact.geometric_rates) are defined for t <= 2^62; beyond (tiny levels) the
 # per-level samplers, which take any t, draw the same law.
-MEDIUM_PATH_LARGEST_T = 1 << 58
+MEDIUM_PATH_LARGEST_T = 1 << 62
 
 
 def integer_noise_path(size, units, levels, rng):

@@ -170,7 +170,7 @@ def test_discrete_gaussian_blocks_rows_tails():
 
 
 def test_tiny_levels_leave_the_one_call_path(monkeypatch):
-    """Levels so small that the rates' common t exceeds 2^58 take the per-level samplers
+    """Levels so small that the rates' common t exceeds 2^62 take the per-level samplers
     (the one-call geometric draws are defined for t <= 2^62 only; beyond, an earlier version
     drew a wrong law: values on a coarse lattice that told neighbours apart)."""
     from dppack import _exact
@@ -180,7 +180,7 @@ def test_tiny_levels_leave_the_one_call_path(monkeypatch):
         _exact.geometric_rates(1 << 68, 1, 10, _random.as_generator(0))
 
     def fail(*args):
-        raise AssertionError("the one-call path took t > 2^58")
+        raise AssertionError("the one-call path took t > 2^62")
 
     monkeypatch.setattr(noise_reduction, "_medium_noise_path", fail)
     x = np.linspace(-5.0, 5.0, 50)
