@@ -31,7 +31,6 @@ OVERSIZED = frozenset({
     "_random.py",
     "accuracy_first/noise_reduction.py",
     "dask/erm.py",
-    "data_access.py",
     "erm/design.py",
     "erm/kst.py",
 })
