@@ -29,7 +29,6 @@ MAX_LINES = 800
 # Today's modules over MAX_LINES (issue 27): each must shrink below it, then leave this list.
 OVERSIZED = frozenset({
     "_random.py",
-    "dask/erm.py",
     "erm/design.py",
     "erm/kst.py",
 })
