@@ -13,7 +13,7 @@ import pytest
 
 import dppack
 from auditor import Event, assert_private, audit
-from dppack.erm import kst
+from dppack.erm import _kst_framework
 
 AUDITED = ["LogisticRegressionDP", "svmDP", "LinearRegressionDP",
            "EmpiricalRiskMinimizationDP_CMS", "WeightedERMDP_CMS",
@@ -218,7 +218,7 @@ def test_erm_kst_replace_one_power(eps, width, n, monkeypatch):
     # audit finds eps_lb > eps (4.30 at eps 4 with 20,000 draws; 1.31 at eps 1 with 200,000).
     def dppack_scale(eps, delta, zeta, lambda_):
         return 2 * lambda_ / eps, eps / (2 * zeta)
-    monkeypatch.setattr(kst, "_calibration", dppack_scale)
+    monkeypatch.setattr(_kst_framework, "_calibration", dppack_scale)
     release, d0, d1, events = _kst_replace_one(eps, width)
     result = audit(release, d0, d1, eps, n_samples=n, events=events)
     assert not result.passed, str(result)

@@ -36,7 +36,8 @@ import pytest
 from scipy import optimize, stats
 
 from dppack import PrivacyLoss
-from dppack.erm.kst import EmpiricalRiskMinimizationDP_KST, LinearRegressionDP, _calibration
+from dppack.erm._kst_framework import _calibration
+from dppack.erm.kst import EmpiricalRiskMinimizationDP_KST, LinearRegressionDP
 
 ALPHA = 0.001  # false-failure probability of each statistical test under a fresh seed
 REGULARIZER_MESSAGE = r"^regularizer must be one of \{'l2'\}, or a function\.$"
