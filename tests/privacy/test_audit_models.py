@@ -142,7 +142,7 @@ def test_erm_kst_framework(size):
     assert_private(release, REG_D0, REG_D1, 1.0, **size)
 
 
-# KST under replace-one neighbours (kst.py's module docstring): the worst case of the Jacobian
+# KST under replace-one neighbours (guide: erm-derivations.rst): the worst case of the Jacobian
 # and the noise together. Intercept-only Huber regression (x = 1, p = 1, gamma = 0) with
 # curvature LAM inside |theta - y| <= ZETA/LAM and slope ZETA outside: gradient norm <= ZETA,
 # Hessian <= LAM (its Hessian jumps at the two kinks, a set of measure zero; smoothed Huber

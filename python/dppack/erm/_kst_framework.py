@@ -1,5 +1,6 @@
 """The KST framework (:mod:`dppack.erm.kst`): its checks, the noise's calibration and
-:class:`EmpiricalRiskMinimizationDP_KST` (the derivations: :mod:`dppack.erm.kst`'s docstring)."""
+:class:`EmpiricalRiskMinimizationDP_KST` (the derivations: the guide,
+:ref:`guide-erm-kst`)."""
 
 import math
 from collections.abc import Mapping
@@ -136,7 +137,7 @@ def _calibration(eps, delta, zeta, lambda_):
         delta = 0: the rate eps_b/(2 zeta) of the Gamma(p) norm of b; delta > 0: the
         standard deviation 2 zeta sqrt(2 (ln(2/delta) + eps_b)) / eps_b of its coordinates;
         eps_b = eps - log(1 + lambda/Delta) is what the Jacobian leaves to the noise for the
-        gradient shift 2 zeta of a replaced record (derivation in the module docstring).
+        gradient shift 2 zeta of a replaced record (derivation in the guide, :ref:`guide-erm-kst`).
     """
     Delta = 2 * lambda_ / eps
     eps_b = eps - np.log1p(eps / 2) if lambda_ > 0 else eps  # lambda = 0: equal Hessians
@@ -204,7 +205,7 @@ class EmpiricalRiskMinimizationDP_KST:
         After ``fit``: the KKT residual rho of the exact objective that the released minimiser
         is certified to (K zeta for the general solver; LinearRegressionDP's exact solve: the
         certified 2^-46 (zeta + sqrt(p) (lambda + m)), plus the rounding bound of X'WX and
-        X'Wy with weights; module docstring, "Approximate minimiser and exact release").
+        X'Wy with weights; guide, :ref:`guide-erm-kst`, "Approximate minimiser and exact release").
     release_sensitivity_, release_grid_, release_eps_ : float, int, float or None
         After a private ``fit``: the L2 sensitivity 2r of the released minimiser (r = 6 rho / m
         for the general solver, 2 rho / m + sqrt(p 2^-50) for LinearRegressionDP's exact
@@ -236,8 +237,8 @@ class EmpiricalRiskMinimizationDP_KST:
     nor convexity: these are the user's responsibility (LinearRegressionDP sets them from
     its own scaling). The noise is calibrated for replace-one neighbours, a gradient shift of
     2 ``zeta``: larger than DPpack's, whose scale is private only when a record is added or
-    removed (module docstring, "Privacy under replace-one neighbours"). The theorem assumes
-    the exact constrained minimiser: the fit is released
+    removed (guide, :ref:`guide-erm-kst`, "Privacy under replace-one neighbours"). The
+    theorem assumes the exact constrained minimiser: the fit is released
     only if it is feasible (constraints <= 1e-8 max(1, abs(constraints(0)))) and its KKT residual
     is at most 1e-7 (1e-4 without gradient functions) times max(1, ||grad J(0)||); otherwise
     ``ConvergenceError`` (a ``RuntimeError``), never a warning. That residual is not
@@ -337,7 +338,7 @@ class EmpiricalRiskMinimizationDP_KST:
         random_state : None, int or NumPy Generator, optional
         accountant : dppack.BudgetAccountant, optional
             Charged (eps, delta) (pure eps when delta = 0; Kifer et al. 2012, Theorem 2,
-            with the noise calibrated for replace-one neighbours, module docstring)
+            with the noise calibrated for replace-one neighbours, :ref:`guide-erm-kst`)
             under the label ``"<class name>.fit"``; None: the session's accountant, if any.
             An overspend is refused before the data are read and before any draw; a fit with
             eps = Inf cannot be charged and is refused too.
@@ -616,7 +617,7 @@ class EmpiricalRiskMinimizationDP_KST:
 
     def _objective(self, X, y, noise, Delta, weights=None):
         """The perturbed objective J(theta) and its gradient (None without all three gradient
-        functions), as functions of theta (module docstring)."""
+        functions), as functions of theta (:mod:`dppack.erm.kst`)."""
         n, p = X.shape
         gamma = float(self.gamma)
         data_value, data_gradient = (self._data_loss(X, y) if weights is None

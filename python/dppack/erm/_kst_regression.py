@@ -174,7 +174,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
     A private fit rounds the scaled records onto a grid (x~ to multiples of 2^-20, y~ to
     multiples of 2^(e - 20) with 2^e >= p; a per-record map fixed by the bounds) and sums
     X'X and X'y exactly, so the certified radius of the exact solve does not grow with n
-    (``dppack.erm.kst``, "Approximate minimiser and exact release"). eps = Inf fits the
+    (guide, :ref:`guide-erm-kst`, "Approximate minimiser and exact release"). eps = Inf fits the
     scaled records as they are.
 
     Dask data (a Dask array or DataFrame X, a Dask array or Series y) are fitted from n,

@@ -38,9 +38,10 @@ OVERSIZED = frozenset({
 # accounting.py, stats.py, erm/solvers.py, _checks.py, mechanisms.py, sklearn.py and
 # quantiles.py became packages or were split, and the derivations moved to docs/python/guide
 # (erm-derivations.rst, mechanisms-derivations.rst, quantiles-joint.md,
-# sklearn-estimators.rst; 1.47 when issue 27 was filed). Lower it as docstrings are trimmed
-# and derivations move to docs/python/guide; never raise it. Target: 1.0.
-RATIO_CEILING = 1.31
+# sklearn-estimators.rst; 1.47 when issue 27 was filed); 1.288 after erm/design.py and
+# erm/kst.py were split and KST's derivations moved to erm-derivations.rst. Lower it as
+# docstrings are trimmed and derivations move to docs/python/guide; never raise it. Target: 1.0.
+RATIO_CEILING = 1.29
 RATIO_SLACK = 0.02
 RATIO_TARGET = 1.0
 
