@@ -29,7 +29,7 @@ from unittest import mock
 import numpy as np
 
 import dppack
-from dppack.erm import kst
+from dppack.erm import _kst_framework
 
 try:
     from _readme import write_table
@@ -55,9 +55,10 @@ def fit(X, y, seed, eps=1.0):
 
 def exact_minimiser_fit(X, y, seed, eps=1.0):
     """The objective at the full eps, its exact minimiser released without output noise."""
-    with mock.patch.object(kst, "split_budget", lambda e, ratio=0.0: (e, math.inf)), \
-            mock.patch.object(kst, "release", lambda theta, *a, **k: np.asarray(theta)), \
-            mock.patch.object(kst, "release_grid", lambda *a, **k: (0, 0, 0, 0)):
+    with mock.patch.object(_kst_framework, "split_budget", lambda e, ratio=0.0: (e, math.inf)), \
+            mock.patch.object(_kst_framework, "release",
+                              lambda theta, *a, **k: np.asarray(theta)), \
+            mock.patch.object(_kst_framework, "release_grid", lambda *a, **k: (0, 0, 0, 0)):
         return fit(X, y, seed, eps)
 
 

@@ -13,7 +13,7 @@ import pytest
 
 import dppack
 from auditor import Event, assert_private, audit
-from dppack.erm import kst
+from dppack.erm import _kst_framework
 
 AUDITED = ["LogisticRegressionDP", "svmDP", "LinearRegressionDP",
            "EmpiricalRiskMinimizationDP_CMS", "WeightedERMDP_CMS",
@@ -142,7 +142,7 @@ def test_erm_kst_framework(size):
     assert_private(release, REG_D0, REG_D1, 1.0, **size)
 
 
-# KST under replace-one neighbours (kst.py's module docstring): the worst case of the Jacobian
+# KST under replace-one neighbours (guide: erm-derivations.rst): the worst case of the Jacobian
 # and the noise together. Intercept-only Huber regression (x = 1, p = 1, gamma = 0) with
 # curvature LAM inside |theta - y| <= ZETA/LAM and slope ZETA outside: gradient norm <= ZETA,
 # Hessian <= LAM (its Hessian jumps at the two kinks, a set of measure zero; smoothed Huber
@@ -218,7 +218,7 @@ def test_erm_kst_replace_one_power(eps, width, n, monkeypatch):
     # audit finds eps_lb > eps (4.30 at eps 4 with 20,000 draws; 1.31 at eps 1 with 200,000).
     def dppack_scale(eps, delta, zeta, lambda_):
         return 2 * lambda_ / eps, eps / (2 * zeta)
-    monkeypatch.setattr(kst, "_calibration", dppack_scale)
+    monkeypatch.setattr(_kst_framework, "_calibration", dppack_scale)
     release, d0, d1, events = _kst_replace_one(eps, width)
     result = audit(release, d0, d1, eps, n_samples=n, events=events)
     assert not result.passed, str(result)

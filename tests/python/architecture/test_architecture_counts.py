@@ -29,18 +29,13 @@ MAX_LINES = 800
 # Today's modules over MAX_LINES (issue 27): each must shrink below it, then leave this list.
 OVERSIZED = frozenset({
     "_random.py",
-    "erm/design.py",
-    "erm/kst.py",
 })
 
-# Docstring lines per code line of the whole package (1.303), measured after accuracy.py,
-# accounting.py, stats.py, erm/solvers.py, _checks.py, mechanisms.py, sklearn.py,
-# quantiles.py, data_access.py, dask/erm.py and accuracy_first/noise_reduction.py became
-# packages or were split, and the derivations moved to docs/python/guide
-# (erm-derivations.rst, mechanisms-derivations.rst, quantiles-joint.md,
-# sklearn-estimators.rst; 1.47 when issue 27 was filed). Lower it as docstrings are trimmed
-# and derivations move to docs/python/guide; never raise it. Target: 1.0.
-RATIO_CEILING = 1.305
+# Docstring lines per code line of the whole package (1.282; 1.47 when issue 27 was filed),
+# measured after the oversized modules (all but _random.py) were split and their derivations
+# moved to docs/python/guide. Lower it as docstrings are trimmed and derivations move to the
+# guide; never raise it. Target: 1.0.
+RATIO_CEILING = 1.29
 RATIO_SLACK = 0.02
 RATIO_TARGET = 1.0
 

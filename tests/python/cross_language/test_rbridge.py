@@ -173,9 +173,9 @@ def test_a_column_matrix_takes_numeric_vectors_of_one_length(columns):
 @pytest.mark.parametrize("add_bias", [False, True])
 def test_the_design_is_the_same_from_every_layout_bit_for_bit(n, options, add_bias,
                                                                monkeypatch):
-    from dppack.erm import design
+    from dppack.erm import _matrix
     from dppack.erm.design import prepare_design
-    monkeypatch.setattr(design, "ASSEMBLY_ROWS", 4096)  # several blocks, a shorter last one
+    monkeypatch.setattr(_matrix, "ASSEMBLY_ROWS", 4096)  # several blocks, a shorter last one
     rng = np.random.default_rng(n)  # seed: any data; the comparisons are exact
     doubles = rng.uniform(-2, 2, size=(n, 2))
     integers = rng.integers(-3, 4, size=n).astype(np.int32)

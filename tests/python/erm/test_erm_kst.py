@@ -6,7 +6,7 @@ What is checked:
 * validation: DPpack's messages (regularizer, bound lengths) and ours (eps, delta, gamma, NaN/Inf
   data, bound order, lengths, predicting before fit or with the wrong number of columns,
   domain), all raised before any random number is drawn;
-* the noise laws, calibrated for replace-one neighbours (kst.py's module docstring): with
+* the noise laws, calibrated for replace-one neighbours (guide: erm-derivations.rst): with
   eps_b = eps - log(1 + eps/2), for delta = 0 the norm of b is Gamma(p, rate eps_b/(2 zeta))
   and its direction uniform; for delta > 0 b ~ N(0, sigma^2 I) with
   sigma = 2 zeta sqrt(2 (ln(2/delta) + eps_b))/eps_b (Kolmogorov-Smirnov); the calibration
@@ -36,7 +36,8 @@ import pytest
 from scipy import optimize, stats
 
 from dppack import PrivacyLoss
-from dppack.erm.kst import EmpiricalRiskMinimizationDP_KST, LinearRegressionDP, _calibration
+from dppack.erm._kst_framework import _calibration
+from dppack.erm.kst import EmpiricalRiskMinimizationDP_KST, LinearRegressionDP
 
 ALPHA = 0.001  # false-failure probability of each statistical test under a fresh seed
 REGULARIZER_MESSAGE = r"^regularizer must be one of \{'l2'\}, or a function\.$"
@@ -245,7 +246,7 @@ def test_noise_law_check_has_power():
 def test_calibration_formulas_and_budget(eps, zeta, lambda_):
     # Kifer et al. 2012 (Algorithm 1): Delta = 2 lambda/eps; the Jacobian costs
     # log(1 + lambda/Delta) (0 when lambda = 0) and the noise the rest, for the gradient shift
-    # 2 zeta of a replaced record (kst.py's module docstring).
+    # 2 zeta of a replaced record (guide: erm-derivations.rst).
     Delta, rate = _calibration(eps, 0.0, zeta, lambda_)
     assert Delta == pytest.approx(2 * lambda_ / eps, rel=1e-15)
     eps_jacobian = np.log(1 + lambda_ / Delta) if lambda_ > 0 else 0.0

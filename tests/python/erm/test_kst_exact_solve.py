@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import dppack
-from dppack.erm import approximate, kst, solvers
+from dppack.erm import _kst_framework, approximate, kst, solvers
 from dppack.erm.kst import LinearRegressionDP
 
 
@@ -164,14 +164,14 @@ def test_release_is_on_the_grid_with_exact_noise(monkeypatch):
     """The released law keeps its form: release(theta, 2r, eps_2) of the certified point
     (dppack.erm.approximate.release: g (round(theta/g) + Z))."""
     seen = {}
-    original = kst.release
+    original = _kst_framework.release
 
     def spy(values, sensitivity, eps, rng, standard=None):
         out = original(values, sensitivity, eps, rng, standard)
         seen.update(values=np.array(values), sensitivity=sensitivity, eps=eps, out=out)
         return out
 
-    monkeypatch.setattr(kst, "release", spy)
+    monkeypatch.setattr(_kst_framework, "release", spy)
     X, y, _ = _design(2000, 5)
     model = LinearRegressionDP("l2", 1.0, 0.0, 1.0).fit(X, y, *BOUNDS, add_bias=True,
                                                         random_state=3)
@@ -196,7 +196,7 @@ def test_user_regularizer_keeps_the_general_solver():
 def test_failed_certificate_is_a_convergence_error(monkeypatch):
     """A fit whose solve cannot be certified is refused (ConvergenceError), not released with
     another radius."""
-    monkeypatch.setattr(kst, "QUADRATIC_RESIDUAL", 2.0 ** -200)
+    monkeypatch.setattr(_kst_framework, "QUADRATIC_RESIDUAL", 2.0 ** -200)
     X, y, _ = _design(2000, 7)
     with pytest.raises(solvers.ConvergenceError):
         LinearRegressionDP("l2", 1.0, 0.0, 1.0).fit(X, y, *BOUNDS, add_bias=True,
@@ -216,7 +216,7 @@ def test_accuracy_returns_to_that_of_the_exact_minimiser(monkeypatch):
         errors.append(np.median(np.abs(model.coeff - beta)))
     monkeypatch.setattr(kst.EmpiricalRiskMinimizationDP_KST, "_noise_ratio",
                         lambda self, *args: 0.0)
-    monkeypatch.setattr(kst, "release", lambda values, *args, **kw: np.asarray(values))
+    monkeypatch.setattr(_kst_framework, "release", lambda values, *args, **kw: np.asarray(values))
     exact = []
     for s in range(40):
         X, y, beta = _design(10_000, 100 + s)

@@ -70,11 +70,11 @@ def _objective_only(monkeypatch):
     """KST fits without the approximate-minima release step (dppack.erm.approximate): its
     budget split and radius depend on n, so a weighted fit and its repeated rows differ by
     the release; the objective's weighting is what the equivalence tests compare."""
-    from dppack.erm import kst
+    from dppack.erm import _kst_framework, kst
 
     monkeypatch.setattr(kst.EmpiricalRiskMinimizationDP_KST, "_noise_ratio",
                         lambda self, *args: 0.0)
-    monkeypatch.setattr(kst, "release",
+    monkeypatch.setattr(_kst_framework, "release",
                         lambda values, sensitivity, eps, rng, standard=None:
                         np.asarray(values, dtype=np.float64))
 
