@@ -50,10 +50,10 @@ def all_intervals(values, quant, j, first, last, to_grid):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack import stats
-    >>> j, first, last = stats._quantile_grid(0.0, 8.0)
+    >>> from dppack.stats import _quantile
+    >>> j, first, last = _quantile._quantile_grid(0.0, 8.0)
     >>> u, w, s, unions = all_intervals(np.array([2.0, 6.0]), 0.5, j, first, last,
-    ...                                 stats._to_grid)
+    ...                                 _quantile._to_grid)
     >>> (-u).tolist(), (w * 2.0 ** j).tolist(), unions
     ([1.0, 0.0, 1.0], [2.0, 4.0, 2.0], [])
     """
