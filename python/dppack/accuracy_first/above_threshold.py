@@ -171,7 +171,7 @@ class InteractiveAboveThreshold:
     ----------
     Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
     differential privacy level for accuracy-constrained ERM. NeurIPS 30.
-    Dwork C, Roth A (2014). The algorithmic foundations of differential privacy, §3.6.
+    Dwork C, Roth A (2014). The algorithmic foundations of differential privacy, Section 3.6.
 
     Examples
     --------

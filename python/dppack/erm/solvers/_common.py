@@ -145,8 +145,8 @@ def central_differences(fun, theta, step, size=None):
 
     References
     ----------
-    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., §8.1 (central differences
-    and the choice of step).
+    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., Section 8.1 (central
+    differences and the choice of step).
 
     Examples
     --------

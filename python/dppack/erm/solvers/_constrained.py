@@ -390,7 +390,7 @@ def trust_region_solve(A, g, radius):
     References
     ----------
     Moré JJ, Sorensen DC (1983). Computing a trust region step. SIAM J. Sci. Stat. Comput. 4;
-    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., §4.3.
+    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., Section 4.3.
 
     Examples
     --------

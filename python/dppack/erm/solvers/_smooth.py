@@ -68,8 +68,8 @@ def damped_newton(fun, hessian, theta, gtol, max_steps=None, step_tol=1e-10):
 
     References
     ----------
-    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., §3.1 (backtracking with the
-    Armijo condition), §3.3 (Newton's method).
+    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., Section 3.1
+    (backtracking with the Armijo condition), Section 3.3 (Newton's method).
 
     Examples
     --------
@@ -144,8 +144,8 @@ def newton_polish(gradient, hessian, theta, gtol, hessian_step=HESSIAN_STEP,
 
     References
     ----------
-    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., §11.1 (Newton's method for
-    the nonlinear equations grad = 0).
+    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., Section 11.1 (Newton's
+    method for the nonlinear equations grad = 0).
 
     Examples
     --------
