@@ -5,7 +5,7 @@ In-memory inputs (NumPy, pandas, polars, pyarrow, Python sequences) become NumPy
 and nowhere else. Dask collections are never converted: the core reaches them through their
 backend (:func:`dppack._backends.backend_for`), which computes each release from mergeable
 sufficient statistics; a function that cannot run on Dask refuses them
-(:func:`refuse_dask`, the backend's refusal). polars, pyarrow and Dask are optional: each is
+(:func:`dppack._backends.refuse_dask`). polars, pyarrow and Dask are optional: each is
 recognised by the module its type comes from, so nothing here imports a library the caller
 has not already used.
 
@@ -14,7 +14,7 @@ has not already used.
   :func:`to_numpy` (any values, unchecked), :func:`shape`;
 * frames: :func:`column_names`, :func:`take_rows`, :func:`element`, :func:`series_name`;
 * factors: :func:`declares_levels`, :func:`as_factor`;
-* Dask where it cannot run: :func:`refuse_dask` (Dask blocks and dtypes: ``dppack.dask.frames``).
+* Dask blocks and dtypes: ``dppack.dask.frames``.
 
 The polars and pyarrow side goes through narwhals (``narwhals.from_native``), one API over
 both. A pyarrow ``Array`` becomes a one-chunk ``ChunkedArray`` and a ``RecordBatch`` a
@@ -47,7 +47,6 @@ __all__ = [
     "is_pandas",
     "is_polars",
     "is_pyarrow",
-    "refuse_dask",
     "series_name",
     "shape",
     "take_rows",
@@ -86,12 +85,6 @@ def is_pyarrow(value):
     """True for a pyarrow object (Table, RecordBatch, Array, ChunkedArray), without
     importing pyarrow."""
     return _top_module(value) == "pyarrow"
-
-
-# The backend's refusal (its message lives in dppack._backends): called first thing by every
-# public function that cannot run on Dask data, before any data is touched, any noise drawn
-# and any budget charged.
-refuse_dask = _backends.refuse_dask
 
 
 def _narwhals(value):

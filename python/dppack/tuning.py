@@ -36,7 +36,7 @@ import inspect
 
 import numpy as np
 
-from . import _checks, _frames, _messages, _random, accounting
+from . import _backends, _checks, _messages, _random, accounting
 from .erm.cms import fit_loss
 from .erm.design import (
     ColumnBounds,
@@ -269,7 +269,7 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
     >>> best.gamma, best.privacy_
     (10.0, PrivacyLoss.pure(eps=0.5))
     """
-    _frames.refuse_dask("tune_classification_model", X, y)
+    _backends.refuse_dask("tune_classification_model", X, y)
     bill, models, n, y = _checked_call(DPmodels, X, y, accountant,
                                        "tune_classification_model", with_delta=False)
     parts = interleaved_split(len(models), n)
@@ -355,7 +355,7 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
     >>> best.gamma, best.privacy_
     (10.0, PrivacyLoss.approx(eps=0.5, delta=1e-05))
     """
-    _frames.refuse_dask("tune_linear_regression_model", X, y)
+    _backends.refuse_dask("tune_linear_regression_model", X, y)
     bill, models, n, y = _checked_call(DPmodels, X, y, accountant,
                                        "tune_linear_regression_model", with_delta=True)
     # the bounds of X then y, checked as the fits check them, before the call's loss is spent

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _random, accounting
 from ._levels import TRUE_VALUES_SIZE_MESSAGE
 
 
@@ -108,7 +108,7 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     >>> [round(float(v), 2) for v in path]
     [3.87, 4.5, 4.68]
     """
-    _frames.refuse_dask("GaussianNoiseReduction", true_values, variances)
+    _backends.refuse_dask("GaussianNoiseReduction", true_values, variances)
     s = _variances(variances)  # (the charge's loss below; checked once)
     bill = accounting.charge(
         accountant, lambda: _brownian_loss(s, sensitivity), "GaussianNoiseReduction")

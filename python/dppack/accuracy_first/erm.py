@@ -57,7 +57,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _random, accounting
 from .above_threshold import (
     InteractiveAboveThreshold,
     above_threshold_calibration,
@@ -575,7 +575,7 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     >>> round(result.privacy_.eps, 2)  # charged: eps_A + the last level
     3.68
     """
-    _frames.refuse_dask("accuracy_first_erm", X, y)
+    _backends.refuse_dask("accuracy_first_erm", X, y)
     bill = accounting.charge(
         accountant, lambda: _loss_from_arguments(
             "noise_reduction", model, X, alpha, lambda_, add_bias, gamma, n_levels, calibration,
@@ -668,7 +668,7 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     >>> result.success, result.stop_index, result.n_levels, round(result.eps, 2)
     (True, 7, 11, 3.9)
     """
-    _frames.refuse_dask("doubling_erm", X, y)
+    _backends.refuse_dask("doubling_erm", X, y)
     bill = accounting.charge(
         accountant, lambda: _loss_from_arguments(
             "doubling", model, X, alpha, lambda_, add_bias, gamma, 1000, calibration, eps_min,
@@ -747,7 +747,7 @@ def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias
     >>> round(result.eps, 4), result.eps_test, result.stop_index  # one fit, no test
     (0.3268, 0.0, None)
     """
-    _frames.refuse_dask("theory_erm", X, y)
+    _backends.refuse_dask("theory_erm", X, y)
     bill = accounting.charge(
         accountant, lambda: _loss_from_arguments(
             "theory", model, X, alpha, lambda_, add_bias, 0.1, 1000, "paper", None, None),

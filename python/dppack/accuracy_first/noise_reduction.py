@@ -49,7 +49,7 @@ import threading
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _random, accounting
 from .._repr import model_repr
 from ._gaussian_path import (  # noqa: F401  (reached as noise_reduction.<name>)
     GaussianNoiseReduction,
@@ -373,7 +373,7 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     >>> LaplaceNoiseReduction([5.0, 6.0], [0.1, 0.5, 1.0], 1.0, random_state=1).shape
     (3, 2)
     """
-    _frames.refuse_dask("LaplaceNoiseReduction", true_values)
+    _backends.refuse_dask("LaplaceNoiseReduction", true_values)
     levels = check_levels(eps)  # (the charge's loss below; checked once)
     bill = accounting.charge(
         accountant, lambda: accounting.PrivacyLoss.pure(levels[-1]),
@@ -640,7 +640,7 @@ class LaplaceNoiseReductionOnline:
     """
 
     def __init__(self, true_values, eps, sensitivity, random_state=None, accountant=None):
-        _frames.refuse_dask("LaplaceNoiseReductionOnline", true_values)
+        _backends.refuse_dask("LaplaceNoiseReductionOnline", true_values)
         bill = accounting.charge(
             accountant,
             lambda: accounting.PrivacyLoss.pure(_checks.check_finite_positive_scalar(eps, "eps")),

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _random, accounting
 from .._repr import model_repr
 from ..mechanisms import (
     calibrateAnalyticGaussianMechanism,
@@ -122,7 +122,7 @@ class _AnalyticGaussianERM:
         prepared X and y, the columns' scale, lambda = gamma / n (lambda =
         gamma_DPpack / n) and the loss's (L, beta) at that lambda. Dask data are refused
         first (the fits run in memory)."""
-        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y)
+        _backends.refuse_dask(f"{type(self).__name__}.fit", X, y)
         bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
                                  f"{type(self).__name__}.fit")
         self._check_parameters()

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _random, accounting
 from ..erm import losses
 from ..erm.blocks import regularizer_l2
 from ..erm.design import coefficient_names, prepare_design
@@ -301,7 +301,7 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
     >>> bool(np.all((ci.lower <= ci.coeff) & (ci.coeff <= ci.upper)))
     True
     """
-    _frames.refuse_dask("confintERM", X, y)
+    _backends.refuse_dask("confintERM", X, y)
     bill = accounting.charge(accountant, lambda: _budget_loss(eps, rho), "confintERM")
     return _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbation_method,
                     huber_h, add_bias, level, budget_split, n_draws, sigma_bound, eig_floor,
@@ -600,7 +600,7 @@ def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.9
     >>> ci.notion, ci.privacy_, model.coeff is None  # the model is not fitted
     ('zCDP', PrivacyLoss.zcdp(rho=1.0), True)
     """
-    _frames.refuse_dask("confintDP", X, y)
+    _backends.refuse_dask("confintDP", X, y)
     bill = accounting.charge(
         accountant, lambda: _budget_loss(getattr(model, "eps", None) if rho is None else None,
                                          rho), "confintDP")

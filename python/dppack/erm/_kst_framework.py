@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .. import _backends, _checks, _frames, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _random, accounting
 from .._repr import model_repr
 from .cms import fit_loss, map_jacobian, output_message, refuse_infinite_eps, spend_fit
 from .blocks import resolve_regularizer
@@ -373,7 +373,7 @@ class EmpiricalRiskMinimizationDP_KST:
                                                                     self.regularizer_gr)
         refuse_infinite_eps(bill, eps)
         if weights is not None:
-            _frames.refuse_dask(f"{type(self).__name__}.fit with weights", X, y, weights)
+            _backends.refuse_dask(f"{type(self).__name__}.fit with weights", X, y, weights)
         X, y = self._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias)
         zeta, lambda_ = _check_zeta_lambda(self.zeta, self.lambda_)
         n, p = X.shape
@@ -474,7 +474,7 @@ class EmpiricalRiskMinimizationDP_KST:
         with the bounds of X then y). The bounds, bias column included, are kept for the
         subclasses' scaling: ``_bounds`` (X's) and ``_target_bounds`` (y's).
         """
-        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y)  # user functions: rows needed
+        _backends.refuse_dask(f"{type(self).__name__}.fit", X, y)  # user functions: rows needed
         design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, target=True)
         self._bounds, self._target_bounds = design["bounds"], design["target_bounds"]
         return design["X"], design["y"]

@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _random, accounting
 from .._repr import model_repr
 from .blocks import mapXy_gr_linear, mapXy_linear, resolve_regularizer
 from .approximate import release, release_grid, split_budget, strongly_convex_radius
@@ -485,7 +485,7 @@ class EmpiricalRiskMinimizationDP_CMS:
                          weights_upper_bound=None, rng=None):
         """Bound checks, optional bias column (first), clipping; no scaling."""
         # the user's functions need the rows: no Dask path (LogisticRegressionDP, svmDP have one)
-        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, weights)
+        _backends.refuse_dask(f"{type(self).__name__}.fit", X, y, weights)
         return prepare_design(X, y, upper_bounds, lower_bounds, add_bias)
 
     def _loss_values(self, y_hat, y, weights):
@@ -644,7 +644,7 @@ class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias, weights=None,
                          weights_upper_bound=None, rng=None):
-        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, weights)
+        _backends.refuse_dask(f"{type(self).__name__}.fit", X, y, weights)
         preprocess = prepare_design(X, y, upper_bounds, lower_bounds, add_bias)
         preprocess.update(prepare_weights(weights, weights_upper_bound, preprocess["X"].shape[0]))
         return preprocess

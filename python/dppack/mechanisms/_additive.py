@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _frames, _random, accounting
+from .. import _backends, _checks, _random, accounting
 from ._calibration import check_type, gaussian_sigma
 from ._discrete_gaussian import discrete_gaussian_release
 
@@ -72,7 +72,7 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
     privacy (NeurIPS). Giddens and Liu (2023), DPpack reference manual,
     ``LaplaceMechanism``.
     """
-    _frames.refuse_dask("LaplaceMechanism", true_values)
+    _backends.refuse_dask("LaplaceMechanism", true_values)
     bill = accounting.charge(
         accountant, lambda: accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps, "eps")),
         "LaplaceMechanism")
@@ -179,7 +179,7 @@ def GaussianMechanism(
     >>> [round(float(v), 2) for v in x]
     [1.12, 2.04]
     """
-    _frames.refuse_dask("GaussianMechanism", true_values)
+    _backends.refuse_dask("GaussianMechanism", true_values)
     bill = accounting.charge(
         accountant, lambda: accounting.PrivacyLoss.approx(
             _checks.check_finite_budget(eps, "eps"), _checks.check_probability(delta, "delta")),

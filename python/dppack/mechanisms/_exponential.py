@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .. import _checks, _frames, _messages, _random, accounting
+from .. import _backends, _checks, _frames, _messages, _random, accounting
 
 
 def check_exponential_sensitivity(sensitivity):
@@ -98,7 +98,7 @@ def ExponentialMechanism(
     ...                      random_state=1)
     'b'
     """
-    _frames.refuse_dask("ExponentialMechanism", utility, measure, candidates)
+    _backends.refuse_dask("ExponentialMechanism", utility, measure, candidates)
     bill = accounting.charge(
         accountant, lambda: accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps, "eps")),
         "ExponentialMechanism")

@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .. import _checks, _frames, accounting
+from .. import _backends, _checks, _frames, accounting
 from ..erm.weighting import fit_weighted
 
 
@@ -155,7 +155,7 @@ def check_sample_weight(sample_weight, n):
     would be an error that depends on the data)."""
     if sample_weight is None:
         return None
-    _frames.refuse_dask("sample_weight", sample_weight)
+    _backends.refuse_dask("sample_weight", sample_weight)
     weights = _checks.as_numeric_array(sample_weight, "sample_weight must be numeric.")
     if weights.ndim != 1 or weights.size != n:
         raise ValueError(f"sample_weight must be a 1-d array with one value per row of X "
@@ -242,7 +242,7 @@ def store_parameters(estimator, parameters):
 
 
 def as_float_matrix(estimator, X, reset, method="predict"):
-    _frames.refuse_dask(f"{type(estimator).__name__}.{method}", X)  # never computed here
+    _backends.refuse_dask(f"{type(estimator).__name__}.{method}", X)  # never computed here
     return validate_data(estimator, X, reset=reset, dtype=np.float64)
 
 
@@ -300,7 +300,7 @@ class DPBinaryClassifier(ClassifierMixin, DPEstimator):
         return tags
 
     def _fit(self, X, y, sample_weight=None):
-        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
+        _backends.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
         random_state, fit_intercept = self._check_common()
         core = self._core_model()  # checks eps, gamma, the method (and kernel) first
         if self._uses_bounds():

@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.base import RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .. import _frames
+from .. import _backends
 from ..erm import LinearRegressionAdaSSP, LinearRegressionDP
 from ..erm.weighting import fit_weighted
 from ._base import (DPEstimator, as_float_matrix, bound_pair, check_budget, check_sample_weight,
@@ -131,7 +131,7 @@ class DPLinearRegression(RegressorMixin, DPEstimator):
         sample_weight : array_like of shape (n_samples,), optional
             As :meth:`DPLogisticRegression.fit`; needs ``sample_weight_bound``.
         """
-        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
+        _backends.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
         random_state, fit_intercept = self._check_common()
         core = self._core_model()
         self._feature_bounds(None)
@@ -222,7 +222,7 @@ class DPLinearRegressionAdaSSP(RegressorMixin, DPEstimator):
     def fit(self, X, y, sample_weight=None):
         """Fit privately; returns ``self`` (``sample_weight`` is refused: the sensitivities
         are those of one unweighted row)."""
-        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
+        _backends.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
         random_state, fit_intercept = self._check_common()
         core = self._core_model()
         self._feature_bounds(None)

@@ -5,7 +5,7 @@ from sklearn.base import clone
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .. import _checks, _frames
+from .. import _backends, _checks
 from ..erm.design import interleaved_split, prepare_weights
 from ..erm.weighting import fit_weighted
 from ..tuning import tune_classification_model, tune_linear_regression_model, tuning_loss
@@ -196,7 +196,7 @@ class DPModelSelector(DPEstimator):
             ``sample_weight_bound``. The validation score is not weighted (misclassified
             rows, or clipped squared errors), so the selection's sensitivity is unchanged.
         """
-        _frames.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
+        _backends.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
         random_state = check_random_state(self.random_state)
         candidates, classification = self._candidates()
         cores = [candidate._core_model() for candidate in candidates]

@@ -562,7 +562,7 @@ def test_dask_reaching_the_numeric_conversion_is_refused_not_computed():
     frame = dd.from_pandas(pd.DataFrame({"a": XV}), npartitions=3)
     assert _backends.is_dask(frame) and _backends.is_dask(frame["a"])
     with pytest.raises(TypeError, match="^confintERM does not run on Dask data"):
-        _frames.refuse_dask("confintERM", [X, frame])  # inside a list of samples too
+        _backends.refuse_dask("confintERM", [X, frame])  # inside a list of samples too
 
 
 # --------------------------------------------------------------------------------------------

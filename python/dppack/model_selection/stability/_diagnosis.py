@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ... import _checks, _frames, _messages, _random, accounting
+from ... import _backends, _checks, _frames, _messages, _random, accounting
 from ...erm.design import prepare_design
 from ...erm.solvers import OPTIMALITY_SLACK
 from ...tuning import check_models
@@ -637,7 +637,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     >>> best.gamma in (10.0, 100.0, 1000.0), best.privacy_
     (True, PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
-    _frames.refuse_dask("tune_classification_model_stable", X, y)
+    _backends.refuse_dask("tune_classification_model_stable", X, y)
     bill = accounting.charge(
         accountant,
         lambda: tuning_loss(check_stable_models(check_models(DPmodels)), eps_select, delta),

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ... import _checks, _frames, _messages, _random, accounting, rcompat
+from ... import _backends, _checks, _messages, _random, accounting, rcompat
 from ...erm.design import split_rows
 from ._constants import stability_constants_histogram
 from ._procedure import StableTrainer, check_settings, tuning_loss, validate
@@ -147,7 +147,7 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     >>> h.breaks.size - 1, h.breaks[:3].tolist(), h.privacy_  # 10 bins of width 15
     (10, [50.0, 65.0, 80.0], PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
-    _frames.refuse_dask("tune_histogram_bin_width_stable", x)
+    _backends.refuse_dask("tune_histogram_bin_width_stable", x)
     bill = accounting.charge(accountant, lambda: tuning_loss(eps_train, eps_select, delta),
                              "tune_histogram_bin_width_stable")
     bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))

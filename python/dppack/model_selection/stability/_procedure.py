@@ -3,7 +3,7 @@ selection of the best candidate and the generic procedure over a :class:`StableT
 
 import numpy as np
 
-from ... import _checks, _frames, _messages, _random, accounting
+from ... import _backends, _checks, _messages, _random, accounting
 from ..._repr import model_repr
 from ...mechanisms import ExponentialMechanism
 from ._constants import NOISE_MODES, SELECTORS
@@ -73,7 +73,7 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
     >>> stable_select([-0.30, -0.25, -0.40], beta=0.01, eps_select=1.0, random_state=1)
     1
     """
-    _frames.refuse_dask("stable_select", scores)
+    _backends.refuse_dask("stable_select", scores)
     bill = accounting.charge(accountant, lambda: accounting.PrivacyLoss.pure(eps_select),
                              "stable_select")
     q = _scores_array(scores)
@@ -360,7 +360,7 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     ...                 eps_train=1.0, eps_select=1.0, random_state=1)
     2
     """
-    _frames.refuse_dask("validate_stable", T, V)
+    _backends.refuse_dask("validate_stable", T, V)
     bill = accounting.charge(accountant, lambda: _validation_loss(eps_select, delta),
                              "validate_stable")
     return _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
@@ -412,7 +412,7 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
     >>> index, counts.shape  # 1/h = 10 bins
     (2, (10,))
     """
-    _frames.refuse_dask("tune_stable", T, V)
+    _backends.refuse_dask("tune_stable", T, V)
     bill = accounting.charge(accountant, lambda: tuning_loss(eps_train, eps_select, delta),
                              "tune_stable")
     index, thetas, eps_train, rng = _checked_validate(
