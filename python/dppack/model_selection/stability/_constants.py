@@ -27,24 +27,16 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     eps : float
         Budget of the training noise (for objective perturbation, the eps' its noise uses).
     delta : float
-        Overall delta of the selection (the formula includes k).
+        Overall delta of the selection.
     score : {'ramp', 'hinge', 'logistic'}
-        q = minus the mean loss on V; all three are 1-Lipschitz, ramp is bounded by 1.
+        The validation loss (the score is minus its mean on V).
 
     Returns
     -------
     (float, float)
-        beta1 = 2 L / lambda_min. beta2 bounds how much one validation record can move the
-        mean loss times m, i.e. the range of g over ||x|| <= 1 when ||w|| <= B, B =
-        (L / lambda_min)(1 + 2 d ln(d k / delta) / (eps n)) (the paper's proof
-        drops the 2): min(1, B) for ramp (g* = 1), B for logistic, B + min(B, 1) for hinge.
-
-    Notes
-    -----
-    Hinge deviates from the paper's beta2 = B (Thm 4 example): its proof uses
-    g_max <= L ||w||, which needs g(0, x, y) = 0; the hinge loss has g(0, x, y) = 1, and a
-    validation record moved from margin +B to -B changes g by min(2B, 1 + B) > B. Logistic
-    is exact with B: log(1 + e^B) - log(1 + e^-B) = B.
+        beta1 = 2 / lambda_min and beta2, the range of the loss over the coefficients' norm
+        bound. For hinge, beta2 is larger than the paper's (its proof needs g(0, x, y) = 0).
+        Derivation: :doc:`/guide/stability-derivations`.
 
     Raises
     ------
@@ -73,10 +65,10 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     lipschitz = 1.0  # logistic, hinge and ramp are 1-Lipschitz in w for ||x|| <= 1
     beta1 = 2.0 * lipschitz / lambda_min
     norm_bound = (lipschitz / lambda_min) * (
-        1.0 + 2.0 * d * math.log(d * k / delta) / (eps * n))  # Thm 4 (factor 2: Notes)
+        1.0 + 2.0 * d * math.log(d * k / delta) / (eps * n))  # Thm 4 (factor 2: the guide)
     # Thm 4, with beta2 = the range of g on |y w'x| <= B (g >= 0, one record replaced):
     # ramp in [1 - min(B, 1), 1] (g* = 1), logistic in [log(1 + e^-B), log(1 + e^B)], hinge in
-    # [max(0, 1 - B), 1 + B]; the paper's B alone is too small for hinge (see Notes).
+    # [max(0, 1 - B), 1 + B]; the paper's B alone is too small for hinge (see the guide).
     if score == "ramp":
         return beta1, min(1.0, norm_bound)
     if score == "hinge":
@@ -90,10 +82,8 @@ def histogram_min_n(h_min, k, eps, delta):
 
 
 def stability_constants_histogram(h_min, n, m, k, eps, delta):
-    """(beta1, beta2) of the histogram score (Thm 6).
-
-    beta1 = 6 / ((1 - nu) h_min), beta2 = 2 / h_min, nu = 2 ln(4k/delta) / (n eps
-    sqrt(h_min)).
+    """(beta1, beta2) of the histogram score (Thm 6): beta1 = 6 / ((1 - nu) h_min),
+    beta2 = 2 / h_min, nu = 2 ln(4k/delta) / (n eps sqrt(h_min)).
 
     Parameters
     ----------
@@ -198,8 +188,7 @@ def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
 
 def advanced_composition_eps(eps, k, delta):
     """The per-model budget e' with k (e^e' - 1) e' + sqrt(2 k ln(1/delta)) e' = eps (the
-    advanced-composition alternative to alphaSplit's eps / k), the largest with the left
-    side <= eps (:func:`dppack.accounting.advanced_composition_inverse`).
+    advanced-composition alternative to alphaSplit's eps / k).
 
     Parameters
     ----------
@@ -213,6 +202,7 @@ def advanced_composition_eps(eps, k, delta):
     Returns
     -------
     float
+        The largest e' with the left side <= eps.
 
     Raises
     ------

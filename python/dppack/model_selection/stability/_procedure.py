@@ -20,7 +20,8 @@ def _scores_array(scores):
 
 def stable_select(scores, beta, eps_select, selector="exponential_noise",
                   random_state=None, accountant=None):
-    """The private argmax of Validate.
+    """The private argmax of Validate: the index of the best of k scores, eps_select-DP when the
+    scores have sensitivity ``beta``.
 
     Parameters
     ----------
@@ -34,25 +35,17 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
         'exponential_noise' (the paper's): argmax of q_i + 2 beta Z_i, Z_i exponential with
         rate eps_select. 'gumbel': the exponential mechanism, P(i) proportional to
         exp(eps_select q_i / (2 beta)). 'laplace': argmax of q_i plus Laplace noise of
-        scale 2 beta / eps_select. All three are drawn exactly: the scores are rounded to a
-        grid h = 2^k <= beta / 2^20 and the noise is the integer (geometric, discrete
-        Laplace) counterpart of the continuous one on that grid, drawn with integer
-        arithmetic, its scale between 2 beta / eps_select and (1 + 2^-19) times that
-        (for beta >= 2^-1053; 2 (beta + 2^-1073) / eps_select at most below); the
-        exponential mechanism is ``dppack.ExponentialMechanism``'s exact draw. Each is
-        eps_select-DP for scores of sensitivity beta (McSherry and Talwar 2007; the noisy
-        maximum by the threshold argument of Chaudhuri and Vinterbo's Theorem 1), so
-        (eps_select, delta)-DP on the stability event.
+        scale 2 beta / eps_select. All three are drawn exactly, on a power-of-two grid
+        (:doc:`/guide/stability-derivations`).
     random_state : None, int or NumPy Generator
     accountant : dppack.BudgetAccountant, optional
-        Charged ``PrivacyLoss.pure(eps_select)`` (label ``"stable_select"``: the selection
-        given scores whose sensitivity is beta; the delta of the stability event belongs to
-        :func:`validate_stable`); None: the session's accountant, if any.
+        Charged ``PrivacyLoss.pure(eps_select)`` (label ``"stable_select"``); None: the
+        session's accountant, if any.
 
     Returns
     -------
     int
-        The 0-based index of the selected candidate (a number: the loss is in the ledger).
+        The 0-based index of the selected candidate.
 
     Raises
     ------
@@ -86,10 +79,7 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
 
 
 def _select(q, beta, eps_select, selector, rng):
-    """The selected index: Chaudhuri and Vinterbo (2013), Algorithm 1 step 3 (the paper's
-    exponential noise), the exponential mechanism, or report-noisy-max with Laplace noise, each
-    drawn exactly (:func:`_noisy_max`); ``q`` are the k scores, ``beta`` their sensitivity on the
-    stability event."""
+    """The selected index for ``selector``: the scores ``q``, their sensitivity ``beta``."""
     if selector == "gumbel":
         # Chaudhuri and Vinterbo 2013, Section 2 ("an exponential mechanism may also be used"):
         # P(i) proportional to exp(alpha2 q_i / (2 beta)), exact (_random.exponential_mechanism)
@@ -99,52 +89,9 @@ def _select(q, beta, eps_select, selector, rng):
 
 
 def _noisy_max(q, beta, eps_select, rng, one_sided):
-    """Report-noisy-max on a power-of-two grid with exact integer noise (eps_select-DP for
-    scores of sensitivity ``beta``).
-
-    Parameters
-    ----------
-    q : ndarray
-        The k finite scores.
-    beta : float
-        Their sensitivity: on Chaudhuri and Vinterbo's stability event every score moves by at
-        most beta between neighbouring datasets (2013, Theorem 1).
-    eps_select : float
-    rng : NumPy Generator
-    one_sided : bool
-        True: the paper's noise 2 beta Z, Z exponential with rate eps_select (Algorithm 1,
-        step 3), as the one-sided geometric law on the grid. False: Laplace noise of scale
-        2 beta / eps_select, as the two-sided discrete Laplace law on the grid.
-
-    Returns
-    -------
-    int
-        The first index of the largest noisy score.
-
-    Notes
-    -----
-    The scores are rounded to the grid h = 2^k of :func:`dppack._random.exponential_grid`
-    (h <= beta / 2^20), U_i = round(q_i / h), an exact integer. Between neighbours each U_i
-    moves by at most D = ceil(beta / h) + 1 (:func:`dppack._random.grid_units`); this also
-    absorbs a floating-point error below h in each computed score. Integer noise Z_i is drawn
-    exactly with P(Z_i = z) proportional to exp(-gamma' |z|), gamma' = s / t with t = 2^j and
-    s = floor(t gamma), gamma = eps_select / (2 D) the rate of ``exponential_grid``, so
-    gamma' <= gamma within a relative 2^-40 (:func:`dppack._random.discrete_laplace`,
-    Canonne, Kamath and Steinke 2020, Algorithm 2), kept only when z >= 0 for the one-sided
-    law (the geometric law P(z) proportional to exp(-gamma' z), z >= 0). The index is the
-    first i maximising U_i + Z_i, in integer arithmetic.
-
-    Privacy, the argument of Chaudhuri and Vinterbo's Theorem 1 (and of Dwork and Roth 2014,
-    Claim 3.9) in integers: fix the other noises; i wins exactly when Z_i >= T, an integer
-    threshold (beating the earlier indices strictly, the later ones or ties). A neighbour
-    moves every U_j by at most D, so T moves by at most 2 D, and both laws satisfy
-    P(Z >= T + 2 D) >= exp(-2 D gamma') P(Z >= T) >= exp(-eps_select) P(Z >= T) for every
-    integer T (gamma' <= gamma); the other direction is symmetric. So the index is
-    eps_select-DP on the stability event, with no floating-point step between the scores and
-    the choice (Mironov 2012). In value units the noise h Z has scale 2 D h / eps_select, between
-    2 beta / eps_select and (1 + 2^-19) 2 beta / eps_select (the paper's law, discretised)
-    for beta >= 2^-1053; below, h cannot be finer than 2^-1074 and the scale is
-    2 (beta + 2h) / eps_select at most (more noise, still eps_select-DP).
+    """Report-noisy-max on a power-of-two grid with exact integer noise, eps_select-DP for scores
+    of sensitivity ``beta``: one-sided geometric noise (the paper's exponential noise) or discrete
+    Laplace noise. Derivation: :doc:`/guide/stability-derivations`.
     """
     k, rate = _random.exponential_grid(float(np.max(np.abs(q))), eps_select, beta)
     units = [int(v) for v in np.rint(np.ldexp(q, -k)).tolist()]  # exact integers
@@ -173,14 +120,13 @@ class StableTrainer:
     * ``stability_constants(T, V, thetas, eps, delta)``: (beta1, beta2) of Definition 2,
       for the overall delta.
 
-    ``release(T, theta, eps, rng)``, the final model of Algorithm 2 with fresh noise, is
-    ``fit(T, theta, eps, draw_noise(T, [theta], rng))`` unless a subclass draws it otherwise
-    (the histograms: exact discrete Laplace noise).
+    ``release(T, theta, eps, rng)``, the final model with fresh noise, is
+    ``fit(T, theta, eps, draw_noise(T, [theta], rng))`` unless a subclass overrides it.
 
     Attributes
     ----------
     None
-        The interface holds no state; subclasses keep their settings (bounds, caches).
+        The interface holds no state; subclasses keep their settings.
 
     References
     ----------
@@ -264,8 +210,7 @@ def _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=3):
 
 def validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2, selector,
              noise, rng):
-    """Algorithm 1 on checked settings. Returns (index, scores, beta); scores and beta are
-    for tests and must never be released."""
+    """Algorithm 1 on checked settings: (index, scores, beta); only the index is released."""
     beta = max(beta1 / trainer.n_records(T), beta2 / trainer.n_records(V))  # Algorithm 1 step 1
     shared = trainer.draw_noise(T, thetas, rng) if noise == "shared" else None
     scores = np.empty(len(thetas))
@@ -283,17 +228,16 @@ def _validation_loss(eps_select, delta):
 
 
 def tuning_loss(eps_train, eps_select, delta):
-    """The loss of Validate and the retraining together (Thm 2): the retrained model's
-    eps_train composed with Validate's (eps_select, delta)."""
+    """Validate's (eps_select, delta) composed with the retrained model's eps_train (Thm 2)."""
     return (accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps_train, "eps.train"))
             + _validation_loss(eps_select, delta))
 
 
 def _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
                       beta2, selector, noise, random_state):
-    """Validate's checks, then the spend of ``bill``, then Algorithm 1: the body that
-    :func:`validate_stable` and :func:`tune_stable` share. Returns (index, the checked
-    candidates, eps_train, the generator) for the retraining of Chaudhuri and Vinterbo 2013."""
+    """Validate's checks, the spend of ``bill``, then Algorithm 1: (index, candidates, eps_train,
+    generator).
+    """
     settings = check_settings(thetas, eps_train, eps_select, delta, selector, noise)
     thetas, eps_train, eps_select, delta, selector, noise = settings
     beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=4)
@@ -326,7 +270,7 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     selector : {'exponential_noise', 'gumbel', 'laplace'}
         See :func:`stable_select`.
     noise : {'shared', 'independent'}
-        One noise draw for all candidates, or one per candidate (see the module docstring).
+        One noise draw for all candidates, or one per candidate.
     random_state : None, int or NumPy Generator
     accountant : dppack.BudgetAccountant, optional
         Charged ``PrivacyLoss.approx(eps_select, delta)`` (label ``"validate_stable"``);
@@ -372,20 +316,18 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
                 accountant=None):
     """Algorithm 2: Validate, then retrain the selected candidate on T with fresh noise.
 
-    Parameters and randomness as :func:`validate_stable`; ``accountant`` is charged
-    ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once (label ``"tune_stable"``).
-
     Parameters
     ----------
     thetas, trainer, T, V, eps_train, eps_select, delta, beta1, beta2, selector, noise
         As :func:`validate_stable`.
     random_state, accountant
-        As :func:`validate_stable` (the accountant's label is ``"tune_stable"``).
+        As :func:`validate_stable`; the accountant is charged
+        ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once (label ``"tune_stable"``).
 
     Returns
     -------
     (int, model)
-        The selected index and F(T, theta_i*, eps_train, R) with a fresh R
+        The selected index and the candidate refitted with fresh noise
         (:meth:`StableTrainer.release`); together (eps_train + eps_select, delta)-DP
         (Thm 2) when the trainer is eps_train-DP.
 
@@ -400,9 +342,6 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
 
     Examples
     --------
-    See :class:`StableTrainer` for a trainer written from scratch; with the module's
-    histogram trainer:
-
     >>> from dppack import tune_stable
     >>> import numpy as np
     >>> from dppack.model_selection.stability import HistogramTrainer
