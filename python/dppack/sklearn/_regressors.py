@@ -26,19 +26,17 @@ class DPLinearRegression(RegressorMixin, DPEstimator):
     gamma : float, default 1.0
         Regularisation, > 0 (penalty (gamma / n) ||coef||^2 / 2 of the scaled problem).
     feature_bounds : (lower, upper)
-        Bounds on the features (required; module docstring).
+        Bounds on the features (required). They also cap the coefficients
+        (:doc:`/guide/sklearn-estimators`).
     y_bounds : (lower, upper)
         Bounds on the target, two numbers (required). y is clipped to them before fitting.
     fit_intercept : bool, default True
     sample_weight_bound : float, optional
-        As :class:`DPLogisticRegression`: the public bound W on the weights. The weighted
-        squared error enters through X'WX, X'Wy and y'Wy (W the diagonal of the weights), and
-        Kifer, Smith and Thakurta's (2012, Theorem 2) constants zeta and lambda (the bounds
-        on a row's gradient and curvature) are scaled by W (:mod:`dppack.erm.weighting`).
+        As :class:`DPLogisticRegression`: the public bound W on the weights (Kifer, Smith and
+        Thakurta 2012, Theorem 2, constants scaled by W).
     random_state : None, int or NumPy Generator, default None
     accountant : dppack.BudgetAccountant or None, default None
-        Charged (eps, delta) per fit; None: the session's accountant, if any (module
-        docstring).
+        Charged (eps, delta) per fit; None: the session's accountant, if any.
 
     Attributes
     ----------
@@ -49,15 +47,6 @@ class DPLinearRegression(RegressorMixin, DPEstimator):
         As :class:`DPLogisticRegression`.
     privacy_ : dppack.PrivacyLoss or None
         What the fit spent, ``PrivacyLoss.approx(eps, delta)`` (None with ``eps = inf``).
-
-    Notes
-    -----
-    LinearRegressionDP solves a scaled problem over the ball ||theta||^2 <= p (p coefficients,
-    the intercept included), with theta_j = coef_j s_j / c, s_j = max(abs(lower_j),
-    abs(upper_j)) and c = (U_y - L_y) / (2p) with an intercept (which is also shifted by the
-    midpoint of ``y_bounds``), max(abs(L_y), abs(U_y)) / p without. So the bounds also cap the
-    coefficients: with feature and target bounds of equal width, abs(coef_j) <= 1/sqrt(p). Wide
-    ``y_bounds`` relative to ``feature_bounds`` leave room for large coefficients.
 
     Raises
     ------
