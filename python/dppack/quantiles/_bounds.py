@@ -45,22 +45,16 @@ def default_grid(smallest=1e-6, largest=1e10, per_decade=4):
 def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accountant=None):
     """A differentially private clipping range [lower, upper] for the data.
 
-    Two releases of the exponential mechanism over a public grid of candidates (by default
-    0 and +-10^(t/4) from 10^-6 to 10^10, ``default_grid``), eps / 2 each (basic
-    composition): ``lower`` the candidate g that makes #{x < g} closest to quants[0] n,
-    ``upper`` the one that makes #{x <= g} closest to quants[1] n. Each utility
-    -abs(#{...} - q n) has sensitivity 1 (a record changed, added or removed moves a count by
-    at most 1 and q n by at most q < 1 in the other direction; as for
-    :func:`dppack.quantileDP`). Drawn exactly
-    (``_random.exponential_mechanism``). If ``upper <= lower`` (all data between two grid
-    points, say), ``upper`` is the next grid point above ``lower`` (post-processing).
+    Two releases of the exact exponential mechanism over a public grid of candidates (by
+    default 0 and +-10^(t/4) from 10^-6 to 10^10), eps / 2 each: ``lower`` the candidate g
+    that makes #{x < g} closest to quants[0] n, ``upper`` the one that makes #{x <= g}
+    closest to quants[1] n (utilities of sensitivity 1, as :func:`dppack.quantileDP`'s). If
+    ``upper <= lower``, ``upper`` is the next grid point above ``lower``.
 
     Parameters
     ----------
     x : array_like
-        Numeric, finite data; may be empty (n is private under add/remove neighbours, so an
-        empty dataset gets a release like its neighbours: with no data every candidate has
-        utility 0 and each bound is uniform on the grid).
+        Numeric, finite data; may be empty (then each bound is uniform on the grid).
     eps : float
         The whole budget, > 0 and finite.
     quants : pair of float, default (0.01, 0.99)
@@ -88,15 +82,11 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     -----
     UserWarning
         When a released bound is the grid's smallest (``lower``) or largest (``upper``)
-        candidate: the bound sits at the edge of the grid, either because eps * n is too
-        small for the mechanism to find the quantile (every candidate beyond the data has
-        the same utility) or because the data reach beyond the grid. The warning looks at
-        the release only (post-processing: no privacy cost).
+        candidate: eps * n too small to locate the quantile, or data beyond the grid.
 
     Notes
     -----
-    The derivation is in the guide: :ref:`derivation-boundsDP`
-    (``docs/python/guide/mechanisms-derivations.rst``).
+    Accuracy: :ref:`derivation-boundsDP`.
 
     References
     ----------
@@ -152,8 +142,7 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
 
 
 def _warn_at_edge(i, j, candidates):
-    """boundsDP's warning when ``lower`` is the grid's smallest candidate or ``upper`` its
-    largest (a function of the release only)."""
+    """boundsDP's warning when a bound is at the grid's edge (from the release only)."""
     edges = []
     if i == 0:
         edges.append(f"lower = {float(candidates[0]):.6g} is the grid's smallest candidate")

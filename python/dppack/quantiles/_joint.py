@@ -1,8 +1,5 @@
 """JointExp (Gillenwater, Joseph and Kulesza 2021): the dynamic program and its exact draw.
-
-The derivation is in the guide, "JointExp in quantilesDP: the derivation"
-(``docs/python/guide/quantiles-joint.md``).
-"""
+Derivation: docs/python/guide/quantiles-joint.md."""
 
 import fractions
 import math
@@ -17,13 +14,8 @@ _MARGIN = 50.0  # the windows' outside weighs at most e^-_MARGIN of their inside
 
 
 def joint_grid(lower, upper):
-    """JointExp's grid g = 2^j and the bounds on it: (j, X_0, X_{n+1}).
-
-    :func:`dppack.quantileDP`'s grid, the finest with max(abs(lower), abs(upper)) < 2^59 g
-    (``_random.grid_exponent`` with 58 bits; at least 2^-1074, the doubles' own spacing,
-    for bounds below 2^-1015), from the bounds alone; X_0 = ceil(lower / g) and
-    X_{n+1} = floor(upper / g) (Python integers, at most 2^60 apart). Also the grid of the
-    joint method's accuracy report (``dppack.accuracy``).
+    """JointExp's grid g = 2^j and the bounds on it: (j, X_0, X_{n+1}), X_0 = ceil(lower / g),
+    X_{n+1} = floor(upper / g); :func:`dppack.quantileDP`'s grid, from the bounds alone.
 
     Examples
     --------
@@ -399,18 +391,9 @@ def _windows(targets, half, n):
 
 
 def joint_sensitivity(quants, which_sensitivity):
-    """The sensitivity Delta of JointExp's utility (guide: quantiles-joint): 2 under 'bounded';
-    under 'unbounded' 2 (1 - min_i delta_i), delta_i = q_i - q_{i-1} (i = 1, ..., m + 1,
-    q_0 = 0, q_{m+1} = 1) the targets' shares.
-
-    Adding a record in gap i raises that gap's count by 1 and every target delta_j n by
-    delta_j: term i moves by at most abs(1 - delta_i) = 1 - delta_i, term j != i by at most
-    delta_j, so u by at most (1 - delta_i) + sum_{j != i} delta_j = 2 (1 - delta_i) <=
-    2 (1 - min delta) (removing: the same); reached when the record lands in the narrowest
-    gap with the other gaps' counts at or below their targets (Gillenwater, Joseph and
-    Kulesza 2021, Section 3, bound 2, which holds under both relations). For m = 1 it is
-    twice ``stats._quantile.quantile_sensitivity``. Computed exactly from the doubles
-    delta_i as the code forms them (1 + sum delta - 2 min delta, in rationals), rounded up.
+    """The sensitivity Delta of JointExp's utility: 2 under 'bounded', 2 (1 - min_i delta_i)
+    under 'unbounded' (delta_i = q_i - q_{i-1} the targets' shares), exact in rationals and
+    rounded up (derivation: docs/python/guide/quantiles-joint.md).
 
     Examples
     --------
@@ -436,11 +419,9 @@ def joint_sensitivity(quants, which_sensitivity):
 
 def joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.0,
                lattice=None):
-    """The JointExp release (guide: quantiles-joint) on the clipped data ``values`` (a copy, which
-    is reordered), with weight exp(eps u / (2 Delta)), Delta = ``sensitivity``
-    (:func:`joint_sensitivity`); on the refined candidates of ``lattice``
-    (``stats.Lattice``, :func:`_lattice_coordinates`) when given. ``half`` (tests only)
-    fixes the windows' half-width whatever the weights."""
+    """The JointExp release on the clipped data ``values`` (a copy, reordered), weight
+    exp(eps u / (2 Delta)), Delta = ``sensitivity``; on the refined candidates of ``lattice`` when
+    given. ``half`` (tests only) fixes the windows' half-width."""
     n, m = values.size, quants.size
     beta = eps / (2.0 * sensitivity)  # exp(eps u / (2 Delta)); eps / 4 for Delta = 2
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
@@ -473,12 +454,8 @@ def joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.0
 
 
 def _joint_windowed(order, window, lo, hi, log_outside, d, beta, rng):
-    """A draw of JointExp from the windowed DP, exact by the mixture in the guide (quantiles-joint):
-    with probability p >= 4 U / Z_W (U >= Z_out, the weight outside the windows), the
-    whole DP is run, in two parts ('in' and 'out', :class:`_JointDP` with ``inside``), and
-    an 'out' sequence is drawn with probability pi / p (pi = Z_out / Z, at most 1 / 4 of p:
-    a ratio of sums, no cancellation); otherwise, and in the rest of that branch, a draw of
-    the windowed DP. The law: pi Q_out + (1 - pi) Q_W = G / Z."""
+    """A draw of JointExp from the windowed DP, exact by the mixture
+    pi Q_out + (1 - pi) Q_W = G / Z (docs/python/guide/quantiles-joint.md)."""
     log_p = math.log(4.0) + log_outside - window.log_z
     # uniform() is a multiple of 2^-53: P[uniform < p] = p exactly for p on that grid.
     p = 1.0 if log_p >= 0 else (
