@@ -45,13 +45,10 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
-    differentially private machine learning, NeurIPS, Theorem 4.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorem 4.
 
     Examples
     --------
-    Four candidates with gamma_min / n = 0.01 on 1000 training and 200 validation rows:
-
     >>> from dppack import stability_constants_linear
     >>> stability_constants_linear(0.01, n=1000, m=200, d=3, k=4, eps=1.0, delta=0.01)
     (200.0, 1.0)
@@ -138,8 +135,7 @@ def stability_constants_histogram(h_min, n, m, k, eps, delta):
 
 
 def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
-    """The (eps, delta) of a whole tuning procedure (Chaudhuri and Vinterbo 2013, Theorems 2
-    and 5).
+    """The (eps, delta) of a whole tuning procedure.
 
     Parameters
     ----------
@@ -154,14 +150,13 @@ def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
     Returns
     -------
     dict
-        ``{"eps": ..., "delta": ...}``: (eps + eps_select, delta) for
-        'stability', (eps, 0) for the baselines (T and V disjoint).
+        ``{"eps": ..., "delta": ...}``: (eps + eps_select, delta) for 'stability', (eps, 0)
+        for the baselines.
 
     Raises
     ------
     ValueError
-        For an unknown procedure, a budget out of range, or 'stability' without
-        ``eps_select``.
+        For an unknown procedure, a bad budget, or 'stability' without ``eps_select``.
 
     References
     ----------
@@ -211,7 +206,7 @@ def advanced_composition_eps(eps, k, delta):
 
     References
     ----------
-    Dwork, Rothblum and Vadhan (2010), Theorem III.3; Chaudhuri K, Vinterbo S A (2013).
+    Dwork, Rothblum and Vadhan (2010), FOCS, Theorem III.3.
 
     Examples
     --------

@@ -34,8 +34,7 @@ UTILITY_DELTA = 0.05
 
 class NearUniformSelectionWarning(UserWarning):
     """Warned by :func:`tune_classification_model_stable`, before any data is read, when the
-    selection is near uniform (:func:`stability_selection_diagnosis`): it chooses among the
-    candidates almost at random, whatever the data.
+    selection is near uniform (:func:`stability_selection_diagnosis`).
 
     Parameters
     ----------
@@ -69,8 +68,7 @@ def _legendre(size):
 def _group_win_probabilities(x, k, selector):
     """P_j(x), j = 1..k-1: the probability that the winner is one of j candidates whose score
     exceeds that of the other k - j by x noise scales (closed form for 'gumbel', Gauss-Legendre
-    quadrature otherwise; derivation: docs/python/guide/stability-derivations.md).
-    """
+    quadrature otherwise; derivation: docs/python/guide/stability-derivations.md)."""
     j = np.arange(1, k)
     if selector == "gumbel":  # the exponential mechanism: P proportional to exp(eps q / (2 beta))
         return j / (j + (k - j) * math.exp(-x))
@@ -105,8 +103,7 @@ def _group_win_probabilities(x, k, selector):
 
 def _distance_from_uniform(x, k, selector):
     """(TV, P_1): the largest total variation distance from a uniform choice over scores in an
-    interval of x noise scales, max_j (P_j - j/k), and the largest probability of one candidate.
-    """
+    interval of x noise scales, max_j (P_j - j/k), and the largest probability of one candidate."""
     if k == 1:
         return 0.0, 1.0
     win = _group_win_probabilities(x, k, selector)
@@ -119,8 +116,7 @@ def _utility_noise_scales(k, selector):
     """The slack, in noise scales, within which the chosen score is of the best with probability
     at least 1 - UTILITY_DELTA: ln(k / delta_0) (Chaudhuri and Vinterbo 2013, Theorem 3; Dwork and
     Roth 2014, Theorem 3.11), or for Laplace noise the exact worst case, the root of
-    1 - P_1(x) = delta_0 (docs/python/guide/stability-derivations.md).
-    """
+    1 - P_1(x) = delta_0 (docs/python/guide/stability-derivations.md)."""
     if selector != "laplace":
         return math.log(k / UTILITY_DELTA)
     if k == 1:
@@ -158,30 +154,25 @@ class StabilitySelectionDiagnosis:
     gamma_min : float
         The smallest candidate gamma.
     beta1, beta2 : float
-        Thm 4's stability constants; beta1 / n = 2 / gamma_min, beta2 the range of the
-        validation loss.
+        Thm 4's stability constants (beta1 / n = 2 / gamma_min).
     sensitivity : float
         beta = max(beta1 / n, beta2 / m): how much one record can move a validation score.
     score_gap : float
-        The score difference the numbers below assume (default min(beta2, 1)).
+        The score difference the numbers below assume.
     noise_scale : float
         2 beta / eps_select, the scale of the selection's noise.
     best_probability : float
         The probability of choosing a candidate whose score beats all others by
         ``score_gap`` (uniform: 1 / k).
     distance_from_uniform : float
-        The largest total variation distance between the selection's distribution and a
-        uniform choice, over all scores within ``score_gap`` of each other: the most the
-        selection can gain, in expectation, on any quality measure with range [0, 1].
+        The largest total variation distance between the selection and a uniform choice over
+        scores within ``score_gap`` of each other.
     utility_slack : float
         With probability at least 0.95, whatever the scores, the selected candidate's
-        validation score is within this of the best. No guarantee when it exceeds the score
-        range.
-    gamma_min_needed : float or None
-        The smallest gamma_min at which the selection stops being near uniform (the other
-        values unchanged); None when no gamma suffices.
-    eps_select_needed : float or None
-        The smallest eps_select at which it stops being near uniform (None for one candidate).
+        validation score is within this of the best.
+    gamma_min_needed, eps_select_needed : float or None
+        The smallest gamma_min, or eps_select, at which the selection stops being near uniform
+        (the other values unchanged); None when none suffices.
     eps_select : float
     selector : str
     threshold : float
@@ -198,8 +189,8 @@ class StabilitySelectionDiagnosis:
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1, 3 and 4. Dwork C, Roth A (2014),
-    The Algorithmic Foundations of Differential Privacy, Theorem 3.11.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1, 3 and 4.
+    Dwork C, Roth A (2014), The Algorithmic Foundations of Differential Privacy, Theorem 3.11.
 
     Examples
     --------
@@ -255,8 +246,8 @@ class StabilitySelectionDiagnosis:
                         "no stability.", language)
 
     def describe(self, language="python"):
-        """The diagnosis in words: the verdict, the numbers behind it and, when it is near
-        uniform, what would help.
+        """The diagnosis in words: the verdict, the numbers behind it and, when it is near uniform,
+        what would help.
 
         Parameters
         ----------
@@ -267,11 +258,6 @@ class StabilitySelectionDiagnosis:
         -------
         str
             Also what ``str()`` and ``print()`` show.
-
-        Raises
-        ------
-        ValueError
-            For an unknown ``language``.
 
         Examples
         --------
@@ -354,21 +340,19 @@ def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, 
     """How far stability-based selection (:func:`tune_classification_model_stable`) can be from
     a uniform choice among the candidates, from public values only: no data are needed.
 
-    The selection's noise is scaled to the scores' sensitivity max(2 / gamma_min, beta2 / m): a
-    small gamma anywhere in the grid makes the choice a coin toss, whatever n. The selection is
-    "near uniform" when even in the most favourable case (``score_gap`` apart) its total
-    variation distance from a uniform choice is below ``NEAR_UNIFORM_TV`` = 0.1; it then costs
-    eps_select and delta for almost nothing, and data splitting
-    (:func:`dppack.tune_classification_model`) is the better tuner. Derivations and how to read
-    the numbers: :doc:`/guide/stability-derivations`.
+    The selection's noise is scaled to max(2 / gamma_min, beta2 / m): a small gamma makes the
+    choice a coin toss, whatever n. It is "near uniform" when, even for scores ``score_gap``
+    apart, its total variation distance from a uniform choice is below 0.1; then data
+    splitting (:func:`dppack.tune_classification_model`) is the better tuner
+    (:doc:`/guide/stability-derivations`).
 
     Parameters
     ----------
     gammas : array_like
         The candidates' gamma (DPpack's regularisation constant), > 0.
     n, m : int
-        Training and validation set sizes (with ``validation_fraction`` f and N rows, m =
-        floor(N f), n = N - m).
+        Training and validation set sizes (m = floor(N f), n = N - m for N rows and
+        ``validation_fraction`` f).
     d : int
         The number of coefficients (columns of X, plus 1 with ``add_bias``).
     eps : float
@@ -380,16 +364,14 @@ def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, 
     score : {'ramp', 'hinge', 'logistic'}, default 'ramp'
     selector : {'exponential_noise', 'gumbel', 'laplace'}, default 'exponential_noise'
     score_gap : float, optional
-        The difference between validation scores to assess. Default: min(beta2, 1), the
-        whole range of the ramp score (the most favourable case), 1 for the unbounded hinge
-        and logistic scores. A realistic difference of mean ramp losses is a few hundredths.
+        The difference between validation scores to assess; default min(beta2, 1), the
+        whole range of the ramp score (a realistic difference is a few hundredths).
 
     Returns
     -------
     StabilitySelectionDiagnosis
         The numbers, the verdict and the smallest gamma_min and eps_select that would make
-        the selection informative, each with the other values unchanged; ``print()`` gives
-        them in words.
+        the selection informative; ``print()`` gives them in words.
 
     Raises
     ------
@@ -398,8 +380,7 @@ def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, 
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
-    differentially private machine learning, NeurIPS, Theorems 1, 3 and 4.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1, 3 and 4.
 
     Examples
     --------
@@ -473,15 +454,13 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     candidate trains on the whole training set, one is selected privately and retrained.
 
     Better than data splitting (:func:`dppack.tune_classification_model`) when the smallest
-    gamma and n are large; :func:`stability_selection_diagnosis` tells which regime a grid is
-    in (:doc:`/guide/stability-derivations`).
+    gamma and n are large (:func:`stability_selection_diagnosis`).
 
     Parameters
     ----------
     DPmodels : sequence of LogisticRegressionDP or linear svmDP models
-        The candidates: same finite ``eps`` (the training budget eps_train), regularizer
-        'l2'; they differ in gamma (or perturbation method). Not modified, except the
-        selected one, which is fitted in place with fresh noise.
+        The candidates: same finite ``eps``, regularizer 'l2'. The selected one is fitted in
+        place with fresh noise.
     X : array_like
         n x p features (ndarray or pandas DataFrame).
     y : array_like
@@ -492,10 +471,10 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
         The selection budget alpha_2.
     add_bias : bool, default False
     delta : float, default 0.01
-        Overall delta of the selection (the paper's experiments use 0.01).
+        Overall delta of the selection.
     validation_fraction : float, default 0.2
-        Share of the rows held out for validation (interleaved), unless ``X_validation``
-        and ``y_validation`` are given; then X, y is the training set.
+        Share of the rows held out for validation, unless ``X_validation`` and
+        ``y_validation`` are given.
     X_validation, y_validation : array_like, optional
         A separate validation set (disjoint from X).
     score : {'ramp', 'hinge', 'logistic'}, default 'ramp'
@@ -505,30 +484,25 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
         One standardised noise vector for all candidates' fits, or one per candidate.
     random_state : None, int or NumPy Generator
     accountant : dppack.BudgetAccountant, optional
-        Charged ``PrivacyLoss.approx(eps + eps_select, delta)`` once (label
-        ``"tune_classification_model_stable"``), before any data is touched; None: the
-        session's accountant, if any.
+        Charged ``PrivacyLoss.approx(eps + eps_select, delta)`` once, before any data is
+        touched; None: the session's accountant, if any.
 
     Returns
     -------
     model
-        The selected model of ``DPmodels``, fitted on the training set with fresh noise.
-        The whole call is (eps + eps_select, delta)-DP (Thm 2, Thm 4); the model's
-        ``privacy_`` holds that loss.
+        The selected model, fitted on the training set with fresh noise; the call is
+        (eps + eps_select, delta)-DP (Thm 2, Thm 4), held in its ``privacy_``.
 
     Warns
     -----
     NearUniformSelectionWarning
-        Before any data value is read, when the selection is near uniform
-        (:func:`stability_selection_diagnosis`); it names the smallest gamma_min and
-        eps_select that would help.
+        Before any data value is read, when the selection is near uniform.
 
     Raises
     ------
     ValueError
-        Before any data is touched: models that are not LogisticRegressionDP or linear
-        svmDP with regularizer 'l2' and one finite eps, bad budgets or options, an
-        overspend; then bad data or bounds, before any noise is drawn.
+        For candidates, budgets or options not as above, or an overspend (before the data
+        are read); for bad data or bounds (before any noise is drawn).
 
     References
     ----------
@@ -536,8 +510,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
 
     Examples
     --------
-    Three linear SVMs (output perturbation) that differ in gamma; each trains on 80% of the
-    rows at eps = 1, the selection spends 1 more:
+    Three linear SVMs; each trains on 80% of the rows at eps = 1, the selection spends 1 more:
 
     >>> from dppack import tune_classification_model_stable
     >>> import dppack

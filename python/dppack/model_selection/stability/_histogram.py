@@ -20,8 +20,7 @@ def _bins(h):
 
 class HistogramTrainer(StableTrainer):
     """F of Chaudhuri and Vinterbo 2013 (Alg. 5): noisy counts max(0, n_i + 2 R_i / eps) over
-    1/h equal bins of [0, 1] (R's hist() cells, right-closed, the first closed); data are already in
-    [0, 1]. theta is the bin width h; the model is the array of noisy counts."""
+    1/h equal bins of [0, 1] (R's hist() cells); theta is the bin width h."""
 
     def __init__(self):
         self._counts = {}
@@ -98,17 +97,15 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     selector, noise, random_state
         As :func:`tune_classification_model_stable`.
     accountant : dppack.BudgetAccountant, optional
-        Charged ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once (label
-        ``"tune_histogram_bin_width_stable"``), before any data is touched; None: the
-        session's accountant, if any.
+        Charged ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once, before any data
+        is touched; None: the session's accountant, if any.
 
     Returns
     -------
     rcompat.Histogram
         Breaks at lower_bound + j h (upper_bound - lower_bound), counts max(0, n_i + Z_i)
-        with fresh exact discrete Laplace noise Z of scale at least 2 / eps_train (floats).
-        The density is counts / (sum(counts) h (upper_bound - lower_bound)). The call is
-        (eps_train + eps_select, delta)-DP (Thm 2, Thm 6); ``privacy_`` holds that loss.
+        with fresh exact discrete Laplace noise of scale at least 2 / eps_train. The call is
+        (eps_train + eps_select, delta)-DP (Thm 2, Thm 6), held in ``privacy_``.
 
     Raises
     ------

@@ -32,11 +32,9 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
     eps_select : float
         The selection budget alpha_2.
     selector : {'exponential_noise', 'gumbel', 'laplace'}
-        'exponential_noise' (the paper's): argmax of q_i + 2 beta Z_i, Z_i exponential with
-        rate eps_select. 'gumbel': the exponential mechanism, P(i) proportional to
-        exp(eps_select q_i / (2 beta)). 'laplace': argmax of q_i plus Laplace noise of
-        scale 2 beta / eps_select. All three are drawn exactly, on a power-of-two grid
-        (:doc:`/guide/stability-derivations`).
+        The noisy maximum with the paper's exponential noise, the exponential mechanism, or
+        the noisy maximum with Laplace noise, all of scale 2 beta / eps_select and drawn
+        exactly (:doc:`/guide/stability-derivations`).
     random_state : None, int or NumPy Generator
     accountant : dppack.BudgetAccountant, optional
         Charged ``PrivacyLoss.pure(eps_select)`` (label ``"stable_select"``); None: the
@@ -50,13 +48,12 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
     Raises
     ------
     ValueError
-        For empty or non-finite scores, a budget or beta out of range, an unknown
-        selector, or an overspend of the accountant.
+        For empty or non-finite scores, a bad budget, beta or selector, or an overspend.
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 1 and Theorem 1; McSherry and
-    Talwar (2007).
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 1 and Theorem 1.
+    McSherry F, Talwar K (2007), FOCS, Theorem 6.
 
     Examples
     --------
@@ -91,8 +88,7 @@ def _select(q, beta, eps_select, selector, rng):
 def _noisy_max(q, beta, eps_select, rng, one_sided):
     """Report-noisy-max on a power-of-two grid with exact integer noise, eps_select-DP for scores
     of sensitivity ``beta``: one-sided geometric noise (the paper's exponential noise) or discrete
-    Laplace noise. Derivation: :doc:`/guide/stability-derivations`.
-    """
+    Laplace noise. Derivation: :doc:`/guide/stability-derivations`."""
     k, rate = _random.exponential_grid(float(np.max(np.abs(q))), eps_select, beta)
     units = [int(v) for v in np.rint(np.ldexp(q, -k)).tolist()]  # exact integers
     # P(z) proportional to exp(-|z| s / t) with t = 2^j (the sampler's fast case) and
@@ -120,18 +116,16 @@ class StableTrainer:
     * ``stability_constants(T, V, thetas, eps, delta)``: (beta1, beta2) of Definition 2,
       for the overall delta.
 
-    ``release(T, theta, eps, rng)``, the final model with fresh noise, is
-    ``fit(T, theta, eps, draw_noise(T, [theta], rng))`` unless a subclass overrides it.
+    ``release(T, theta, eps, rng)``, the final model with fresh noise, may be overridden.
 
     Attributes
     ----------
     None
-        The interface holds no state; subclasses keep their settings.
+        The interface holds no state.
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
-    differentially private machine learning, NeurIPS, Definitions 1-2.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Definitions 1-2.
 
     Examples
     --------
@@ -236,8 +230,7 @@ def tuning_loss(eps_train, eps_select, delta):
 def _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
                       beta2, selector, noise, random_state):
     """Validate's checks, the spend of ``bill``, then Algorithm 1: (index, candidates, eps_train,
-    generator).
-    """
+    generator)."""
     settings = check_settings(thetas, eps_train, eps_select, delta, selector, noise)
     thetas, eps_train, eps_select, delta, selector, noise = settings
     beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=4)
@@ -259,7 +252,7 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
         The candidate parameters.
     trainer : StableTrainer
     T, V : objects the trainer understands
-        Disjoint training and validation data (overlap breaks the accounting).
+        Disjoint training and validation data.
     eps_train, eps_select : float
         alpha_1 (each candidate's training budget) and alpha_2 (the selection's).
     delta : float
@@ -284,8 +277,8 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     Raises
     ------
     ValueError
-        For no candidates, budgets or delta out of range, an unknown selector or noise
-        mode, only one of beta1 and beta2, or an overspend of the accountant.
+        For no candidates, a bad budget, delta, selector or noise mode, only one of beta1
+        and beta2, or an overspend.
 
     References
     ----------
@@ -293,8 +286,7 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
 
     Examples
     --------
-    Three bin widths for a histogram of data in [0, 1], with the module's
-    ``HistogramTrainer``:
+    Three bin widths for a histogram of data in [0, 1]:
 
     >>> from dppack import validate_stable
     >>> import numpy as np
@@ -327,9 +319,8 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
     Returns
     -------
     (int, model)
-        The selected index and the candidate refitted with fresh noise
-        (:meth:`StableTrainer.release`); together (eps_train + eps_select, delta)-DP
-        (Thm 2) when the trainer is eps_train-DP.
+        The selected index and the candidate refitted with fresh noise; together
+        (eps_train + eps_select, delta)-DP (Thm 2) when the trainer is eps_train-DP.
 
     Raises
     ------
