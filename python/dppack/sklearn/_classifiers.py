@@ -22,8 +22,7 @@ class DPLogisticRegression(DPBinaryClassifier):
     Parameters
     ----------
     eps : float, default 1.0
-        Privacy budget of one fit, > 0 (eps-DP, bounded neighbours); ``math.inf`` fits
-        without noise (not private).
+        Privacy budget of one fit, > 0; ``math.inf`` fits without noise (not private).
     gamma : float, default 1.0
         Regularisation, > 0: the penalty is (gamma / n) ||coef||^2 / 2 (DPpack's convention).
     feature_bounds : (lower, upper)
@@ -49,15 +48,14 @@ class DPLogisticRegression(DPBinaryClassifier):
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
-        The public label set (``classes``, or y's type); ``classes_[1]`` is the positive
-        class (label 1 for the core model).
+        The public label set; ``classes_[1]`` is the positive class.
     coef_ : ndarray of shape (1, n_features)
         Coefficients on the scale of the raw features.
     intercept_ : ndarray of shape (1,)
         0 without ``fit_intercept``.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
-        Only when X had column names (a pandas DataFrame).
+        Only when X had column names.
     privacy_ : dppack.PrivacyLoss or None
         What the fit spent, ``PrivacyLoss.pure(eps)`` (None with ``eps = inf``).
 
@@ -70,9 +68,8 @@ class DPLogisticRegression(DPBinaryClassifier):
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (output and objective perturbation);
-    Giddens and Liu (2023), DPpack reference manual, ``LogisticRegressionDP``; Pedregosa
-    et al. (2011), JMLR 12 (the estimator contract).
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (output and objective perturbation).
+    Giddens and Liu (2023), DPpack reference manual, ``LogisticRegressionDP``.
 
     Examples
     --------
@@ -174,9 +171,8 @@ class _DPSVMBase(DPBinaryClassifier):
 
 
 class DPLinearSVC(_DPSVMBase):
-    """Differentially private linear support vector machine (:class:`dppack.svmDP` with the
-    linear kernel) as a scikit-learn classifier. As scikit-learn's ``LinearSVC``,
-    it has ``decision_function`` but no ``predict_proba``.
+    """Differentially private linear support vector machine (:class:`dppack.svmDP`, linear
+    kernel) as a scikit-learn classifier; no ``predict_proba``.
 
     Parameters
     ----------
@@ -200,8 +196,7 @@ class DPLinearSVC(_DPSVMBase):
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the Huber-smoothed hinge loss);
-    Giddens and Liu (2023), DPpack reference manual, ``svmDP``.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12, Section 3.4 (the Huber hinge loss).
 
     Examples
     --------
@@ -264,9 +259,8 @@ class DPSVC(_DPSVMBase):
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (private kernel SVM with random
-    features); Rahimi and Recht (2007), Random features for large-scale kernel machines;
-    Giddens and Liu (2023), DPpack reference manual, ``svmDP``.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12, Section 6 (random features).
+    Rahimi and Recht (2007), NeurIPS (random Fourier features).
 
     Examples
     --------

@@ -14,8 +14,8 @@ from ._base import (DPEstimator, as_float_matrix, bound_pair, check_budget, chec
 
 
 class DPLinearRegression(RegressorMixin, DPEstimator):
-    """Differentially private linear regression (:class:`dppack.LinearRegressionDP`, Kifer,
-    Smith and Thakurta 2012 objective perturbation) as a scikit-learn regressor.
+    """Differentially private linear regression (:class:`dppack.LinearRegressionDP`) as a
+    scikit-learn regressor.
 
     Parameters
     ----------
@@ -46,7 +46,7 @@ class DPLinearRegression(RegressorMixin, DPEstimator):
     n_features_in_, feature_names_in_ :
         As :class:`DPLogisticRegression`.
     privacy_ : dppack.PrivacyLoss or None
-        What the fit spent, ``PrivacyLoss.approx(eps, delta)`` (None with ``eps = inf``).
+        ``PrivacyLoss.approx(eps, delta)`` (None with ``eps = inf``).
 
     Raises
     ------
@@ -56,9 +56,8 @@ class DPLinearRegression(RegressorMixin, DPEstimator):
 
     References
     ----------
-    Kifer, Smith and Thakurta (2012), Private convex empirical risk minimization and
-    high-dimensional regression, COLT; Giddens and Liu (2023), DPpack reference manual,
-    ``LinearRegressionDP``.
+    Kifer, Smith and Thakurta (2012), COLT, Theorem 2 (objective perturbation).
+    Giddens and Liu (2023), DPpack reference manual, ``LinearRegressionDP``.
 
     Examples
     --------
@@ -165,8 +164,7 @@ class DPLinearRegressionAdaSSP(RegressorMixin, DPEstimator):
         0 for eps-DP (discrete Laplace noise), in (0, 1) for (eps, delta)-DP (discrete
         Gaussian noise).
     feature_bounds, y_bounds, fit_intercept, random_state, accountant :
-        As :class:`DPLinearRegression` (the fit is charged as
-        ``"LinearRegressionAdaSSP.fit"``). No sample weights.
+        As :class:`DPLinearRegression`. No sample weights.
 
     Attributes
     ----------

@@ -74,8 +74,7 @@ class DPModelSelector(DPEstimator):
         same finite ``eps`` (and ``delta``), ``fit_intercept``, bounds and ``classes``. Their
         ``random_state`` and ``accountant`` are not used. They are not modified.
     random_state : None, int or NumPy Generator, default None
-        One generator for the candidates' noise (in the order of ``estimators``), then the
-        selection.
+        One generator for the candidates' noise, then the selection.
     accountant : dppack.BudgetAccountant or None, default None
         Charged (eps, delta) once per fit, by the core tuner; None: the session's
         accountant, if any.
@@ -101,9 +100,8 @@ class DPModelSelector(DPEstimator):
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (privacy-preserving parameter tuning);
-    McSherry (2009), Privacy integrated queries (parallel composition); Giddens and Liu
-    (2023), DPpack reference manual, ``tune_classification_model``.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12, Section 7 (private parameter tuning).
+    McSherry (2009), SIGMOD, Theorem 4 (parallel composition).
 
     Examples
     --------
@@ -174,13 +172,10 @@ class DPModelSelector(DPEstimator):
         ----------
         X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
-            Labels of the candidates' public label set (classifiers, as
-            :meth:`DPLogisticRegression.fit`), or numbers (regression).
+            Labels (classifiers, as :meth:`DPLogisticRegression.fit`) or numbers.
         sample_weight : array_like of shape (n_samples,), optional
-            Weights of the candidates' fits (each candidate gets its part's weights,
-            as :meth:`DPLogisticRegression.fit`); the candidates need the same
-            ``sample_weight_bound``. The validation score is not weighted (misclassified
-            rows, or clipped squared errors), so the selection's sensitivity is unchanged.
+            Weights of the candidates' fits (the candidates need the same
+            ``sample_weight_bound``); the validation score is not weighted.
         """
         _backends.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
         random_state = check_random_state(self.random_state)
