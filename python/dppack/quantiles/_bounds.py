@@ -58,11 +58,9 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     eps : float
         The whole budget, > 0 and finite.
     quants : pair of float, default (0.01, 0.99)
-        The share of the data meant to lie below ``lower`` and at or below ``upper``,
-        0 <= quants[0] <= quants[1] <= 1.
+        The share of the data meant to lie below ``lower`` and at or below ``upper``.
     grid : array_like, optional
-        The public candidates (at least two, finite, distinct; sorted here). It must not
-        depend on the data.
+        The public candidates (at least two, finite, distinct), chosen without the data.
     random_state : None, int or NumPy Generator, optional
     accountant : BudgetAccountant, optional
         Charged PrivacyLoss.pure(eps) once, label "boundsDP".
@@ -75,8 +73,7 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     Raises
     ------
     ValueError
-        For data, eps, quants or a grid that are not as above, and for an overspend: all
-        before any random number is drawn.
+        For arguments that are not as above, or an overspend, before any draw.
 
     Warns
     -----
@@ -90,12 +87,11 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
 
     References
     ----------
-    McSherry and Talwar (2007), FOCS; Smith (2011), STOC.
+    McSherry and Talwar (2007), FOCS, Theorem 6.
 
     Examples
     --------
-    The bounds, then the mean and quartiles of 20,000 incomes, through one accountant
-    (2 in all):
+    The bounds, then the mean and quartiles of 20,000 incomes, 2 in all:
 
     >>> from dppack import boundsDP, quantilesDP
     >>> import numpy as np

@@ -27,9 +27,7 @@ def joint_grid(lower, upper):
 
 
 def _on_grid(values, j, first, last):
-    """clip(round(x / g), X_0, X_{n+1}) for each value (int64): the data rounded to the grid
-    record by record. x / g only shifts the exponent; rounding and clipping are monotone, so
-    they commute with the order statistics."""
+    """clip(round(x / g), X_0, X_{n+1}) per value (int64); monotone, so it commutes with sorting."""
     with np.errstate(over="ignore"):
         scaled = np.ldexp(np.asarray(values, dtype=np.float64), -j)
     np.rint(scaled, out=scaled)
@@ -88,10 +86,8 @@ class _Order:
 
 
 class _LatticeOrder(_Order):
-    """:class:`_Order` on a public resolution: each record's integer coordinate on the
-    refined candidates (i, v) -> i G + v of the lattice points t_i (``stats.Lattice``),
-    G = :data:`SUBPOINTS` each (:func:`_lattice_coordinates`); ``values`` holds them
-    (int64, reordered in place), X_0 = 0 and X_{n+1} = (N + 1) G."""
+    """:class:`_Order` on a public resolution: ``values`` holds the records' coordinates on the
+    refined candidates (:func:`_lattice_coordinates`), X_0 = 0 and X_{n+1} = (N + 1) G."""
 
     def __init__(self, coordinates, lattice):
         self.values, self.n = coordinates, coordinates.size
@@ -125,14 +121,9 @@ SUBPOINTS = 2 ** SUBPOINT_BITS + 1
 
 
 def _lattice_coordinates(values, lattice, rng):
-    """Each record's coordinate X on the refined candidates of ``lattice`` (int64): a
-    candidate c counts the records with X <= c. A record strictly between t_{L-1} and t_L
-    (``stats.Lattice.positions`` p = 2 L) has X = L G (counted from t_L on); one on t_L
-    (p = 2 L + 1) has X = L G + V, V uniform on {1, ..., 2^6} (``_random.uniform_bits``,
-    exact, one per record whatever the others are): counted by the refined candidates
-    (L, V), ..., (L, G - 1) of t_L and all above, not by (L, 0). So t_L's G candidates
-    count from lt(t_L) (the records below it) to le(t_L) (those at or below it), its ties
-    spread over them at random: each count between gets positive mass."""
+    """Each record's coordinate on the refined candidates of ``lattice`` (int64): L G strictly
+    between t_{L-1} and t_L, L G + V on t_L with V exactly uniform on {1, ..., 64}, so that ties
+    spread over t_L's refined candidates (docs/python/guide/quantiles-joint.md)."""
     positions = lattice.positions(values)
     coordinates = (positions // 2) * SUBPOINTS
     on = np.flatnonzero(positions % 2 == 1)
@@ -146,12 +137,8 @@ _BLOCK = 64
 
 
 def _prefix_logsumexp(values):
-    """Inclusive prefix log-sum-exps along the last axis: out[..., t] = log sum
-    exp(values[..., :t + 1]). Blocks of ``_BLOCK``: a running log-sum-exp within each block,
-    the blocks' totals prefixed the same way (recursively), then one logaddexp with the
-    blocks before. Each value is a chain of at most :func:`prefix_chain` (R) logaddexps
-    (the floating-point bound of :func:`joint_float_slack`); -inf entries add nothing
-    (logaddexp(x, -inf) = x exactly)."""
+    """Inclusive prefix log-sum-exps along the last axis, in blocks of ``_BLOCK``: each value is a
+    chain of at most :func:`prefix_chain` logaddexps (the bound of :func:`joint_float_slack`)."""
     values = np.asarray(values, dtype=np.float64)
     size = values.shape[-1]
     if size <= _BLOCK:
@@ -212,10 +199,8 @@ def _range_logsumexp(values, left, right):
 
 
 def _sliding_logsumexp(values, length):
-    """log sum exp(values[max(t - length, 0):t]) for every t (-inf for t = 0 or length 0), in
-    O(n): blocks of ``length`` values, a prefix and a suffix log-sum-exp within each block
-    (van Herk's sliding-window trick); each window is one block's suffix and the next one's
-    prefix. Sums only, never a difference of sums."""
+    """log sum exp(values[max(t - length, 0):t]) for every t (-inf for t = 0 or length 0), in O(n)
+    by van Herk's block prefixes and suffixes; sums only, never a difference of sums."""
     n = values.size
     out = np.full(n, -np.inf)
     if length < 1 or n < 2:
@@ -259,16 +244,10 @@ def _convolve(ranks, log_e, d, beta):
 
 
 class _JointDP:
-    """The dynamic program of JointExp (guide: quantiles-joint) over candidate intervals ``ranks``
-    (sorted), with widths ``widths`` (grid points, as floats) and ``allowed[j]`` the
-    candidates output j + 1 may take.
-
-    With ``inside`` (bool, shape of ``allowed``: the windows), two programs run side by
-    side: 'in', the sequences with every output inside its window, and 'out', those with
-    some output outside it (the source of a run is 'in' or 'out'; a run that puts an output
-    outside its window moves an 'in' prefix to 'out'). Both are sums of positive terms, so
-    the weight of the sequences outside the windows is computed directly, never as a
-    difference (the mixture of :func:`_joint_windowed`)."""
+    """The dynamic program of JointExp over candidate intervals ``ranks`` (sorted), with ``widths``
+    (grid points) and ``allowed[j]`` the candidates output j + 1 may take. With ``inside`` (the
+    windows), the sequences inside ('in') and outside ('out') are summed side by side, so the
+    outside's weight is never a difference (the mixture of :func:`_joint_windowed`)."""
 
     def __init__(self, ranks, widths, allowed, d, beta, n, inside=None):
         self.ranks, self.widths, self.allowed = ranks, widths, allowed
@@ -358,11 +337,8 @@ CHOICE_ROUNDING = 2.0 ** -41
 
 
 def _choose(log_weights, rng):
-    """An index drawn with probability proportional to exp(L~_i), L~_i = ``log_weights``
-    (shifted by their maximum) rounded to a multiple of 2^-40: exactly, by the exact
-    exponential mechanism (``_random.exponential_mechanism``, integer decisions only).
-    The rounding moves each log weight by at most 2^-41; the shift by the maximum is one
-    floating-point subtraction (both in :func:`joint_float_slack`)."""
+    """An index drawn exactly with probability proportional to exp(L~_i), the ``log_weights`` less
+    their maximum rounded to multiples of 2^-40 (``_random.exponential_mechanism``)."""
     logw = np.asarray(log_weights, dtype=np.float64).ravel()
     top = float(np.max(logw, initial=-np.inf))
     if not (top > -np.inf and math.isfinite(top)):
@@ -420,8 +396,8 @@ def joint_sensitivity(quants, which_sensitivity):
 def joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.0,
                lattice=None):
     """The JointExp release on the clipped data ``values`` (a copy, reordered), weight
-    exp(eps u / (2 Delta)), Delta = ``sensitivity``; on the refined candidates of ``lattice`` when
-    given. ``half`` (tests only) fixes the windows' half-width."""
+    exp(eps u / (2 Delta)); on the refined candidates of ``lattice`` when given. ``half`` (tests
+    only) fixes the windows' half-width."""
     n, m = values.size, quants.size
     beta = eps / (2.0 * sensitivity)  # exp(eps u / (2 Delta)); eps / 4 for Delta = 2
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
@@ -483,10 +459,8 @@ _COIN_RATE = fractions.Fraction(1, 2 ** 40)
 
 
 def _joint_outputs(order, k, rng):
-    """The outputs of the interval sequence ``k`` (non-decreasing): for each run of r outputs
-    in interval [X_k, X_{k+1}) (w = X_{k+1} - X_k grid points), an exact uniform
-    non-decreasing r-tuple of its grid points (:func:`_uniform_multiset`); as floats
-    g X (the nearest double where the grid is finer than the doubles), in increasing order."""
+    """The outputs of the interval sequence ``k``: for each run of r outputs in one interval, an
+    exact uniform non-decreasing r-tuple of its grid points, as floats g X, in increasing order."""
     order.prepare(k, k + 1)
     low, high = order.at(k), order.at(k + 1)
     points = []
@@ -502,10 +476,8 @@ def _joint_outputs(order, k, rng):
 
 
 def _uniform_multiset(w, r, rng):
-    """An exact uniform non-decreasing r-tuple of {0, ..., w - 1} (w >= 1): a uniform
-    r-subset s_0 < ... < s_{r-1} of {0, ..., w + r - 2} by Floyd's algorithm (each step one
-    exact uniform integer, ``_random.uniform_integer``), mapped to s_i - i (stars and bars:
-    a bijection onto the C(w + r - 1, r) non-decreasing tuples)."""
+    """An exact uniform non-decreasing r-tuple of {0, ..., w - 1} (w >= 1): Floyd's r-subset of
+    {0, ..., w + r - 2}, mapped to s_i - i (stars and bars)."""
     if w < 1:
         raise ValueError("an interval of no grid point holds no output")
     size = w + r - 1

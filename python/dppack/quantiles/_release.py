@@ -87,9 +87,8 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     Parameters
     ----------
     x : array_like
-        Numeric, finite data, at least one value under 'bounded' (none needed under
-        'unbounded', where n is private; a matrix counts all its entries). In memory
-        (numpy, pandas, polars, pyarrow); Dask data get a TypeError.
+        Numeric, finite data in memory (a matrix counts all its entries); at least one value
+        under 'bounded'.
     quants : array_like of float
         The quantiles q_1 <= ... <= q_m, in [0, 1], in increasing order.
     eps : float
@@ -97,19 +96,14 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     lower_bound, upper_bound : float
         Public bounds, lower < upper; the data are clipped to them.
     method : {'recursive', 'joint', 'independent'}, default 'recursive'
-        'recursive': ApproximateQuantiles (Kaplan, Schnapp and Stemmer 2022, Algorithm 1),
-        the middle quantile by :func:`dppack.quantileDP`, then each half recursively; the
-        ceil(log2(m + 1)) levels share eps. Exact. 'joint': JointExp (Gillenwater, Joseph and
-        Kulesza 2021), one exponential mechanism over the sorted m-vectors of grid points;
-        (eps + slack)-DP with a proved floating-point slack charged inside eps (below 1e-9
-        for a thousand records); more accurate than 'recursive' for several quantiles.
-        'independent': :func:`dppack.quantileDP` for each quantile with eps / m, sorted.
-        Exact.
+        'recursive': ApproximateQuantiles, the middle quantile by :func:`dppack.quantileDP`,
+        then each half recursively (exact). 'joint': JointExp, one exponential mechanism over
+        the sorted m-vectors of grid points, its floating-point slack charged inside eps; more
+        accurate for several quantiles. 'independent': :func:`dppack.quantileDP` for each
+        quantile with eps / m, sorted (exact).
     which_sensitivity : {'bounded', 'unbounded'}, default 'bounded'
-        The neighbouring relation the guarantee is for. 'bounded' releases are
-        DPpack-compatible; under 'unbounded' every method uses its utility's smaller
-        add/remove sensitivity (more accurate at the same eps), and 'joint' covers data of at
-        most 2^27 records.
+        The neighbouring relation; 'unbounded' uses each utility's smaller add/remove
+        sensitivity ('joint': for data of at most 2^27 records).
     random_state : None, int or NumPy Generator, optional
     resolution : float, optional
         A public spacing r (e.g. 1 for whole numbers): every release is one of the
@@ -122,16 +116,13 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     Returns
     -------
     numpy.ndarray
-        The m released quantiles, in increasing order, in [lower_bound, upper_bound]:
-        points of :func:`dppack.quantileDP`'s grid (of the bounds, or for 'recursive' of
-        the range each release is made on).
+        The m released quantiles, in increasing order, in [lower_bound, upper_bound].
 
     Raises
     ------
     ValueError
-        For bounds, resolution, quants, eps, method, which_sensitivity or data that are not
-        as above, and for an overspend: all before any random number is drawn (a bad
-        resolution before the data are read).
+        For arguments or data that are not as above, or an overspend, before any random
+        number is drawn.
 
     Notes
     -----
@@ -139,9 +130,8 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
 
     References
     ----------
-    Gillenwater, Joseph and Kulesza (2021), "Differentially private quantiles", ICML;
-    Kaplan, Schnapp and Stemmer (2022), "Differentially private approximate quantiles",
-    ICML; Smith (2011), STOC.
+    Gillenwater, Joseph and Kulesza (2021), ICML, Section 3 (JointExp).
+    Kaplan, Schnapp and Stemmer (2022), ICML, Algorithm 1 (ApproximateQuantiles).
 
     Examples
     --------
