@@ -18,12 +18,8 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     ----------
     lambda_min : float
         Smallest regularisation weight in the paper's scale (DPpack's gamma / n).
-    n, m : int
-        Training and validation set sizes.
-    d : int
-        Dimension of the coefficients (bias included).
-    k : int
-        Number of candidates.
+    n, m, d, k : int
+        Training and validation set sizes, coefficients (bias included), candidates.
     eps : float
         Budget of the training noise (for objective perturbation, the eps' its noise uses).
     delta : float
@@ -34,9 +30,8 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     Returns
     -------
     (float, float)
-        beta1 = 2 / lambda_min and beta2, the range of the loss over the coefficients' norm
-        bound. For hinge, beta2 is larger than the paper's (its proof needs g(0, x, y) = 0).
-        Derivation: :doc:`/guide/stability-derivations`.
+        beta1 = 2 / lambda_min and beta2, the loss's range over the coefficients' norm bound
+        (for hinge larger than the paper's; :doc:`/guide/stability-derivations`).
 
     Raises
     ------
@@ -86,10 +81,8 @@ def stability_constants_histogram(h_min, n, m, k, eps, delta):
     ----------
     h_min : float
         The smallest candidate bin width, in (0, 1] (a fraction of the range).
-    n, m : int
-        Training and validation set sizes.
-    k : int
-        Number of candidates.
+    n, m, k : int
+        Training and validation set sizes, and the number of candidates.
     eps : float
         The histograms' training budget.
     delta : float
@@ -142,10 +135,8 @@ def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
     procedure : {'stability', 'alphaSplit', 'dataSplit', 'random'}
     eps : float
         The training budget (stability) or the overall budget alpha (the baselines).
-    eps_select : float, optional
-        The selection budget of 'stability' (required there).
-    delta : float
-        The delta of 'stability'.
+    eps_select, delta : float, optional
+        The selection budget (required) and delta of 'stability'.
 
     Returns
     -------

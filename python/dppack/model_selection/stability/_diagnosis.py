@@ -355,10 +355,8 @@ def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, 
         ``validation_fraction`` f).
     d : int
         The number of coefficients (columns of X, plus 1 with ``add_bias``).
-    eps : float
-        The candidates' training budget (it enters beta2 only).
-    eps_select : float
-        The selection budget.
+    eps, eps_select : float
+        The candidates' training budget (it enters beta2 only) and the selection budget.
     delta : float, default 0.01
         Overall delta of the selection.
     score : {'ramp', 'hinge', 'logistic'}, default 'ramp'

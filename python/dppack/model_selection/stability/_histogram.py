@@ -36,8 +36,7 @@ class HistogramTrainer(StableTrainer):
         return self._counts[key][1]
 
     def draw_noise(self, T, thetas, rng):
-        """R: standard Laplace values; the candidate with 1/h bins uses the first 1/h. Data-free:
-        R feeds only the scores (docs/python/guide/stability-derivations.md)."""
+        """R: standard Laplace values, data-free (they feed only the scores)."""
         return _random.laplace(1.0, max(_bins(h) for h in thetas), rng)
 
     def fit(self, T, theta, eps, noise):
@@ -91,7 +90,7 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
         The known range of the data.
     delta : float, default 0.01
     validation_fraction : float, default 0.2
-        Share of ``x`` held out (interleaved), unless ``x_validation`` is given.
+        Share of ``x`` held out, unless ``x_validation`` is given.
     x_validation : array_like, optional
         A separate validation sample (disjoint from x).
     selector, noise, random_state

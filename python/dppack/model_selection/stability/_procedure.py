@@ -20,8 +20,7 @@ def _scores_array(scores):
 
 def stable_select(scores, beta, eps_select, selector="exponential_noise",
                   random_state=None, accountant=None):
-    """The private argmax of Validate: the index of the best of k scores, eps_select-DP when the
-    scores have sensitivity ``beta``.
+    """The private argmax of Validate: eps_select-DP when the scores have sensitivity ``beta``.
 
     Parameters
     ----------
@@ -37,8 +36,7 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
         exactly (:doc:`/guide/stability-derivations`).
     random_state : None, int or NumPy Generator
     accountant : dppack.BudgetAccountant, optional
-        Charged ``PrivacyLoss.pure(eps_select)`` (label ``"stable_select"``); None: the
-        session's accountant, if any.
+        Charged ``PrivacyLoss.pure(eps_select)``; None: the session's accountant, if any.
 
     Returns
     -------
@@ -129,10 +127,9 @@ class StableTrainer:
 
     Examples
     --------
-    A toy trainer: theta shrinks a noisy mean of data in [0, 1] towards 0, clipped to
-    [0, 1]. One training record moves the model by at most 1/n, and the score (minus the
-    mean squared distance to the validation data) is 2-Lipschitz in the model there, so
-    beta1 = 2; one validation record moves the score by at most 1/m, so beta2 = 1.
+    A toy trainer: theta shrinks a noisy mean of data in [0, 1] towards 0. One training
+    record moves the model by at most 1/n and the score is 2-Lipschitz in it (beta1 = 2); one
+    validation record moves the score by at most 1/m (beta2 = 1).
 
     >>> from dppack import StableTrainer, tune_stable
     >>> import numpy as np
@@ -256,18 +253,15 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     eps_train, eps_select : float
         alpha_1 (each candidate's training budget) and alpha_2 (the selection's).
     delta : float
-        Overall delta.
     beta1, beta2 : float, optional
-        Override the trainer's stability constants (a warning says privacy then rests on the
-        caller's proof).
+        Override the trainer's stability constants (privacy then rests on the caller's proof).
     selector : {'exponential_noise', 'gumbel', 'laplace'}
         See :func:`stable_select`.
     noise : {'shared', 'independent'}
         One noise draw for all candidates, or one per candidate.
     random_state : None, int or NumPy Generator
     accountant : dppack.BudgetAccountant, optional
-        Charged ``PrivacyLoss.approx(eps_select, delta)`` (label ``"validate_stable"``);
-        None: the session's accountant, if any.
+        Charged ``PrivacyLoss.approx(eps_select, delta)``; None: the session's accountant.
 
     Returns
     -------
