@@ -24,10 +24,10 @@ class DPLogisticRegression(DPBinaryClassifier):
     eps : float, default 1.0
         Privacy budget of one fit, > 0; ``math.inf`` fits without noise (not private).
     gamma : float, default 1.0
-        Regularisation, > 0: the penalty is (gamma / n) ||coef||^2 / 2 (DPpack's convention).
+        Regularisation, > 0: the penalty is (gamma / n) ||coef||^2 / 2.
     feature_bounds : (lower, upper)
-        Bounds on the features, numbers or one value per feature, chosen without the data
-        (required). X is clipped to them before fitting.
+        Bounds on the features (numbers, or one per feature), chosen without the data
+        (required); X is clipped to them.
     perturbation_method : {'objective', 'output'}, default 'objective'
     fit_intercept : bool, default True
         DPpack's ``add_bias``.
@@ -36,10 +36,9 @@ class DPLogisticRegression(DPBinaryClassifier):
         is the positive class. Default: from y's type, never its values (a Categorical's two
         categories, (False, True) for bool y, (0, 1) for numeric y); strings need it.
     sample_weight_bound : float, optional
-        The public upper bound W > 0 on the sample weights, chosen without the data; required
-        with ``sample_weight`` (weights above it are clipped to it). When given, every fit is
-        calibrated to it (Chaudhuri, Monteleoni and Sarwate 2011, Corollary 8 and Theorem 9,
-        sensitivity scaled by W); the noise grows with W.
+        The public bound W > 0 on the sample weights (larger ones are clipped), required with
+        ``sample_weight``; every fit is then calibrated to it (Chaudhuri, Monteleoni and
+        Sarwate 2011, Corollary 8 and Theorem 9, sensitivity scaled by W).
     random_state : None, int or NumPy Generator, default None
     accountant : dppack.BudgetAccountant or None, default None
         Charged eps per fit; None: the session's accountant, if any. Shared, not copied, by
@@ -84,8 +83,7 @@ class DPLogisticRegression(DPBinaryClassifier):
     >>> clf.classes_
     array(['no', 'yes'], dtype='<U3')
 
-    String labels have no public label set of their own: without ``classes`` the fit is
-    refused, before the data are read.
+    Without ``classes``, string labels are refused (they have no public label set):
 
     >>> DPLogisticRegression(feature_bounds=(-1, 1)).fit(X, y)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -129,9 +127,8 @@ class DPLogisticRegression(DPBinaryClassifier):
             Labels of the public label set (``classes``, or y's type: 0 and 1, False and
             True, a Categorical's two categories), numpy or pandas (nullable dtypes too).
         sample_weight : array_like of shape (n_samples,), optional
-            Weights >= 0 and finite, one per row; needs ``sample_weight_bound`` (weights
-            above it are clipped to it). The objective is (1/n) sum_i w_i loss_i + the
-            penalty, n the number of rows.
+            Weights >= 0 and finite, one per row; needs ``sample_weight_bound``. The
+            objective is (1/n) sum_i w_i loss_i + the penalty, n the number of rows.
         """
         return self._fit(X, y, sample_weight)
 
@@ -224,8 +221,8 @@ class DPSVC(_DPSVMBase):
     """Differentially private support vector machine with a linear or Gaussian kernel
     (:class:`dppack.svmDP`) as a scikit-learn classifier.
 
-    The Gaussian kernel exp(-kernel_param ||x - x'||^2) (scikit-learn's 'rbf') is approximated
-    by ``D`` random Fourier features drawn at each fit; it needs no ``feature_bounds``.
+    The Gaussian kernel exp(-kernel_param ||x - x'||^2) ('rbf') is approximated by ``D`` random
+    Fourier features drawn at each fit; it needs no ``feature_bounds``.
 
     Parameters
     ----------

@@ -29,7 +29,7 @@ class DPLinearRegression(RegressorMixin, DPEstimator):
         Bounds on the features (required). They also cap the coefficients
         (:doc:`/guide/sklearn-estimators`).
     y_bounds : (lower, upper)
-        Bounds on the target, two numbers (required). y is clipped to them before fitting.
+        Bounds on the target, two numbers (required); y is clipped to them.
     fit_intercept : bool, default True
     sample_weight_bound : float, optional
         As :class:`DPLogisticRegression`: the public bound W on the weights (Kifer, Smith and
@@ -161,8 +161,7 @@ class DPLinearRegressionAdaSSP(RegressorMixin, DPEstimator):
     eps : float, default 1.0
         > 0; ``math.inf`` fits least squares without noise (not private).
     delta : float, default 0.0
-        0 for eps-DP (discrete Laplace noise), in (0, 1) for (eps, delta)-DP (discrete
-        Gaussian noise).
+        0 for eps-DP, in (0, 1) for (eps, delta)-DP (discrete Gaussian noise).
     feature_bounds, y_bounds, fit_intercept, random_state, accountant :
         As :class:`DPLinearRegression`. No sample weights.
 

@@ -56,15 +56,12 @@ def _best_has(name):
 
 
 class DPModelSelector(DPEstimator):
-    """Private choice among several private estimators (DPpack's data-split exponential
-    mechanism: :func:`dppack.tune_classification_model`,
+    """Private choice among several private estimators (:func:`dppack.tune_classification_model`,
     :func:`dppack.tune_linear_regression_model`).
 
-    The data are split into m + 1 interleaved parts for m candidates; candidate i is fitted
-    on part i, all are scored on the last part and one is selected by the exponential
-    mechanism with ``eps``. Each row enters one part only: eps-DP in total (parallel
-    composition; (eps, delta)-DP with ``delta`` > 0). ``best_estimator_`` is not refitted:
-    a refit on all rows would spend eps again.
+    Candidate i of m is fitted on part i of m + 1 interleaved parts, all are scored on the last
+    and one is selected by the exponential mechanism with ``eps``: eps-DP in total (parallel
+    composition). ``best_estimator_`` is not refitted (that would spend eps again).
 
     Parameters
     ----------
