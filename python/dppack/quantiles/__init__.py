@@ -1,18 +1,10 @@
 """Several private quantiles at once, and a private clipping range.
 
-:func:`quantilesDP` releases m quantiles of one variable under one budget eps, by one of three
-methods: ``"recursive"`` (Kaplan, Schnapp and Stemmer 2022; exact), ``"joint"`` (JointExp of
-Gillenwater, Joseph and Kulesza 2021; its floating-point slack is charged inside eps) and
-``"independent"`` (quantileDP with eps / m each; exact). :func:`boundsDP` releases a range
-[lower, upper] from a public grid of candidates, so that the bounds the other releases need can
-themselves be private. Derivations: :doc:`/guide/quantiles-joint`.
-
-References
-----------
-Gillenwater, Joseph and Kulesza (2021), "Differentially private quantiles", ICML;
-Kaplan, Schnapp and Stemmer (2022), "Differentially private approximate quantiles", ICML;
-McSherry and Talwar (2007), "Mechanism design via differential privacy", FOCS;
-Smith (2011), "Privacy-preserving statistical estimation with optimal convergence rates".
+:func:`quantilesDP` releases m quantiles of one variable under one budget eps, by the
+recursive (Kaplan, Schnapp and Stemmer 2022), joint (Gillenwater, Joseph and Kulesza 2021) or
+independent method. :func:`boundsDP` releases a range [lower, upper] from a public grid of
+candidates, so that the bounds the other releases need can themselves be private.
+Derivations: :doc:`/guide/quantiles-joint`.
 """
 
 from ._bounds import Bounds, boundsDP

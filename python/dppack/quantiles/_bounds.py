@@ -17,18 +17,7 @@ Bounds.__doc__ = "The private range of :func:`boundsDP`: ``lower``, ``upper`` (f
 
 def default_grid(smallest=1e-6, largest=1e10, per_decade=4):
     """The public grid of :func:`boundsDP`: 0 and +-10^(t / per_decade) from ``smallest`` to
-    ``largest`` (both signs), sorted.
-
-    Parameters
-    ----------
-    smallest, largest : float
-        Powers of ten, 0 < smallest < largest.
-    per_decade : int
-        Points per factor of 10 (4: each point 1.78 times the one before).
-
-    Returns
-    -------
-    numpy.ndarray
+    ``largest`` (powers of ten), sorted.
 
     Examples
     --------
@@ -45,11 +34,10 @@ def default_grid(smallest=1e-6, largest=1e10, per_decade=4):
 def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accountant=None):
     """A differentially private clipping range [lower, upper] for the data.
 
-    Two releases of the exact exponential mechanism over a public grid of candidates (by
-    default 0 and +-10^(t/4) from 10^-6 to 10^10), eps / 2 each: ``lower`` the candidate g
-    that makes #{x < g} closest to quants[0] n, ``upper`` the one that makes #{x <= g}
-    closest to quants[1] n (utilities of sensitivity 1, as :func:`dppack.quantileDP`'s). If
-    ``upper <= lower``, ``upper`` is the next grid point above ``lower``.
+    Two draws of the exact exponential mechanism, eps / 2 each, over a public grid (default 0
+    and +-10^(t/4) from 10^-6 to 10^10): ``lower`` makes #{x < g} closest to quants[0] n,
+    ``upper`` makes #{x <= g} closest to quants[1] n (sensitivity 1). Accuracy:
+    :ref:`derivation-boundsDP`.
 
     Parameters
     ----------
@@ -80,10 +68,6 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     UserWarning
         When a released bound is the grid's smallest (``lower``) or largest (``upper``)
         candidate: eps * n too small to locate the quantile, or data beyond the grid.
-
-    Notes
-    -----
-    Accuracy: :ref:`derivation-boundsDP`.
 
     References
     ----------

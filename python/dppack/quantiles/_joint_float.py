@@ -16,26 +16,22 @@ UNBOUNDED_RECORDS = 2 ** 27
 
 def joint_float_slack(n, m, eps, sensitivity=2.0, points=2 ** 61, which_sensitivity="bounded"):
     """The privacy cost of JointExp's floating-point arithmetic: the release is (eps + slack)-DP,
-    slack from public values alone (derivation: :doc:`/guide/quantiles-joint`, "Floating point").
+    slack >= 2 X from public values alone, X the largest log-ratio between a computed and an exact
+    output probability (derivation: :doc:`/guide/quantiles-joint`, "Floating point").
 
     Parameters
     ----------
     n : int
-        The number of records (under 'unbounded', where n is private,
-        :data:`UNBOUNDED_RECORDS` is used whatever n is).
-    m : int
-        The number of quantiles.
+        The number of records (:data:`UNBOUNDED_RECORDS` under 'unbounded', where n is private).
+    m, points : int
+        The numbers of quantiles and of candidate grid points (at most 2^61).
     eps, sensitivity : float
-        The release's budget and :func:`joint_sensitivity` (beta = eps / (2 Delta)).
-    points : int
-        The number of candidate grid points (at most 2^61).
+        The release's budget and :func:`joint_sensitivity`.
     which_sensitivity : {'bounded', 'unbounded'}
 
     Returns
     -------
     float
-        slack >= 2 X (+ 4 beta u (n + 1) under 'unbounded'), X the largest log-ratio between
-        a computed and an exact output probability.
 
     Examples
     --------
@@ -87,12 +83,8 @@ def joint_loss_eps(eps, n, m, sensitivity=2.0, points=2 ** 61, which_sensitivity
 def joint_mechanism_eps(eps, n, m, sensitivity=2.0, points=2 ** 61,
                         which_sensitivity="bounded"):
     """The eps JointExp runs at so that the release costs at most ``eps``, its float slack
-    included: a double eps' < eps with ``joint_loss_eps(eps') <= eps``.
-
-    Raises
-    ------
-    ValueError
-        If eps is too small to hold the slack (below about 1e-12).
+    included: a double eps' < eps with ``joint_loss_eps(eps') <= eps``; ValueError if eps is too
+    small to hold the slack (below about 1e-12).
 
     Examples
     --------

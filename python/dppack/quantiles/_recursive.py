@@ -96,19 +96,9 @@ def _split(quants):
 
 
 def recursion_weights(quants):
-    """For each quantile, the weights of the node errors on its path (root first) in its rank
-    error under 'recursive' (for ``dppack.accuracy``; derivation:
+    """For each quantile of ``quants`` (checked), the weights of the node errors on its path (root
+    first) in its rank error under 'recursive' (for ``dppack.accuracy``; derivation:
     docs/python/guide/quantiles-joint.md).
-
-    Parameters
-    ----------
-    quants : numpy.ndarray
-        The checked quantiles (``check_quants``).
-
-    Returns
-    -------
-    list of numpy.ndarray
-        For each quantile, the weights of the nodes on its path (root first).
 
     Examples
     --------

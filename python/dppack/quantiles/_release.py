@@ -84,6 +84,8 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
                 accountant=None):
     """Differentially private quantiles: m quantiles of one variable under one budget.
 
+    Derivations: :doc:`/guide/quantiles-joint`; accuracy: :ref:`derivation-quantilesDP`.
+
     Parameters
     ----------
     x : array_like
@@ -94,7 +96,7 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     eps : float
         The whole budget, > 0 and finite.
     lower_bound, upper_bound : float
-        Public bounds, lower < upper; the data are clipped to them.
+        Public bounds; the data are clipped to them.
     method : {'recursive', 'joint', 'independent'}, default 'recursive'
         'recursive': ApproximateQuantiles, the middle quantile by :func:`dppack.quantileDP`,
         then each half recursively (exact). 'joint': JointExp, one exponential mechanism over
@@ -110,8 +112,8 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
         candidates lower_bound + i r, so the true quantiles of integer data are reachable.
         None (default): the fine grid of :func:`dppack.quantileDP`.
     accountant : BudgetAccountant, optional
-        Charged PrivacyLoss.pure(eps) once, label "quantilesDP"; by default the session's
-        accountant, if any. An overspend is refused before the data are read.
+        Charged PrivacyLoss.pure(eps) once, before the data are read; by default the
+        session's accountant, if any.
 
     Returns
     -------
@@ -123,10 +125,6 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
     ValueError
         For arguments or data that are not as above, or an overspend, before any random
         number is drawn.
-
-    Notes
-    -----
-    Derivations: :doc:`/guide/quantiles-joint`; accuracy: :ref:`derivation-quantilesDP`.
 
     References
     ----------
