@@ -2,15 +2,9 @@
 be chosen after seeing earlier private outputs, with its calibrations for accuracy-first ERM.
 
 The calibrations bound exactly, in the worst case over the queries, the probability that the
-test halts at a hypothesis with excess risk above alpha or fails to halt at one with excess 0;
-``"exact"`` minimises the budget subject to that probability being <= gamma, ``"paper"`` is
-the union bound of Dwork and Roth (2014, Theorem 3.24), ``"tuned"`` the authors' code.
-Derivations: :doc:`/guide/accuracy-first-derivations`.
-
-References: Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
-differential privacy level for accuracy-constrained ERM. NeurIPS 30. Dwork C, Roth A (2014).
-The algorithmic foundations of differential privacy, Theorem 3.24. Lyu M, Su D, Li N (2017).
-Understanding the sparse vector technique for differential privacy. PVLDB 10(6).
+test halts at a hypothesis with excess risk above alpha or fails to halt at one with excess 0
+(``"exact"``), or use the union bound of Ligett et al. (``"paper"``) or the authors' code
+(``"tuned"``). Derivations: :doc:`/guide/accuracy-first-derivations`.
 """
 
 import functools
@@ -45,12 +39,9 @@ class InteractiveAboveThreshold:
     ----------
     data : object
         The data, handed to every query function.
-    eps : float
-        The AboveThreshold budget eps_A, > 0 and finite.
-    threshold : float
-        W, finite.
-    sensitivity : float
-        Delta, the largest sensitivity of any query, > 0 and finite.
+    eps, threshold, sensitivity : float
+        The budget eps_A (> 0), the threshold W and Delta, the largest sensitivity of any
+        query (> 0), all finite.
     threshold_share : float, default 0.5
         The share eps_1 / eps of the budget spent on the threshold noise, in (0, 1); any split
         is eps-DP (Lyu, Su and Li 2017, Algorithm 1).
@@ -66,7 +57,6 @@ class InteractiveAboveThreshold:
     halted : bool
         True once a query passed; no query is answered after that.
     n_queries : int
-        Number of queries answered so far.
     halt_index : int or None
         0-based index of the query that passed.
 
@@ -241,10 +231,8 @@ def above_threshold_failure(alpha, threshold, threshold_scale, query_scale, n_qu
         The accuracy target, > 0.
     threshold : float
         W, the threshold on f = -(excess): it aims to halt once the excess is below -W.
-    threshold_scale : float
-        b1 >= 0, the scale of the threshold noise (0: T independent Laplace tests).
-    query_scale : float
-        b2 > 0, the scale of every query noise.
+    threshold_scale, query_scale : float
+        b1 >= 0 and b2 > 0, the scales of the threshold noise (0: none) and of each query's.
     n_queries : int
         T >= 1.
 

@@ -1,21 +1,15 @@
 """Accuracy-first private ERM (Ligett et al. 2017): fit a model whose excess empirical risk is at
 most ``alpha`` with probability >= 1 - ``gamma`` and report the privacy loss actually spent
-(ex-post), beside two baselines.
-
-* :func:`accuracy_first_erm` — noise reduction + InteractiveAboveThreshold: covariance
-  perturbation for ridge regression (COVNR), output perturbation for logistic regression
-  (OUTPUTNR);
-* :func:`doubling_erm` — independent fits at doubling eps, each tested by the Laplace
-  mechanism;
-* :func:`theory_erm` — one fit at the eps that a utility theorem promises is enough;
-* :func:`accuracy_first_parameters` — every sensitivity, calibration and default of the three.
+(ex-post), beside two baselines: :func:`accuracy_first_erm` (noise reduction and
+InteractiveAboveThreshold), :func:`doubling_erm` (independent fits at doubling eps, each
+tested), :func:`theory_erm` (one fit at the eps a utility theorem promises), and
+:func:`accuracy_first_parameters` (their sensitivities, calibrations and defaults).
 
 The data are clipped to DPpack's bounds and scaled to the paper's unit balls; ``alpha`` is the
-excess of the regularised empirical risk of that scaled problem, and ``coeff`` act on the raw X
-(bias first). ``gamma`` is the failure probability (not DPpack's regularisation constant),
-``lambda_`` the regularisation weight. Every noisy value is drawn exactly on a power-of-two
-grid. The accountant is charged the most a run can spend (an eps-DP guarantee); the result's
-``eps`` is the smaller ex-post loss. Derivations: :doc:`/guide/accuracy-first-derivations`.
+excess risk of that scaled problem, ``coeff`` act on the raw X (bias first). ``gamma`` is the
+failure probability (not DPpack's regularisation constant), ``lambda_`` the regularisation
+weight. The accountant is charged the most a run can spend; the result's ``eps`` is the
+smaller ex-post loss. Derivations: :doc:`/guide/accuracy-first-derivations`.
 """
 
 import math
@@ -143,8 +137,7 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
     n_levels : int
         T, the number of noise-reduction levels.
     calibration : {'exact', 'paper', 'tuned'}
-        Calibration of the accuracy tests (:func:`above_threshold_calibration`,
-        :func:`laplace_test_calibration`).
+        Calibration of the accuracy tests (:func:`above_threshold_calibration`).
     eps_min, eps_max : float, optional
         Ends of the level grid; defaults 1/n and 4 x ``eps_theory``.
 
@@ -363,13 +356,12 @@ class AccuracyFirstResult:
     coeff : ndarray
         Coefficients on the raw X (bias first with ``add_bias``).
     theta : ndarray
-        The same model on the clipped, scaled problem where ``alpha`` is measured.
+        The same model on the scaled problem where ``alpha`` is measured.
     success : bool
         False when no level met the target (``coeff`` is then NOT certified accurate).
     method : {'noise_reduction', 'doubling', 'theory'}
     model : {'ridge', 'logistic'}
     alpha, gamma : float
-        The accuracy target and failure probability.
     stop_index : int or None
         0-based index of the level that passed (the last on failure; None for theory).
     eps_level : float
@@ -379,7 +371,7 @@ class AccuracyFirstResult:
     eps : float
         The ex-post privacy loss: eps_generation + eps_test.
     n_levels : int
-        Number of levels available (T, or K for doubling, 1 for theory).
+        Number of levels available (1 for theory).
     privacy_ : PrivacyLoss
         What the accountant was charged: the most the method can spend, its DP guarantee.
 
@@ -434,12 +426,9 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
                        eps_max=None, random_state=None, accountant=None):
     """Private ERM that meets an accuracy target first and reports the privacy it cost.
 
-    Hypotheses of increasing privacy level eps_1 < eps_2 < ... come from one noise-reduction
-    path (covariance perturbation for ridge, output perturbation for logistic);
-    InteractiveAboveThreshold tests their excess risk against alpha and stops at the first that
-    passes. With probability >= 1 - gamma the returned model has excess empirical risk
-    <= alpha, and its ex-post privacy loss is eps = eps_A + eps_k
-    (:doc:`/guide/accuracy-first-derivations`).
+    Hypotheses of increasing privacy level come from one noise-reduction path; a private test
+    stops at the first whose excess risk is within alpha (with probability >= 1 - gamma). The
+    ex-post loss is eps = eps_A + eps_k (:doc:`/guide/accuracy-first-derivations`).
 
     Parameters
     ----------
@@ -467,16 +456,14 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
         Grid ends; defaults 1/n and 4 x the theory baseline's eps (eps_max is not a level).
     random_state : None, int or NumPy Generator
     accountant : BudgetAccountant, optional
-        Charged once, under the label 'accuracy_first_erm', the most the run can spend:
-        ``PrivacyLoss.pure(eps_A + eps_T)``, before the data are read; None charges the
-        session's accountant, if any.
+        Charged ``PrivacyLoss.pure(eps_A + eps_T)``, the most the run can spend, before the
+        data are read; None charges the session's accountant, if any.
 
     Returns
     -------
     AccuracyFirstResult
-        With ``eps_test`` = eps_A, ``eps_level`` = eps_generation = eps_k. When no level
-        passes, ``success`` is False, a ``RuntimeWarning`` is issued and the least noisy
-        hypothesis is returned (eps = eps_A + eps_T). ``privacy_`` is the loss charged.
+        ``eps_test`` = eps_A, ``eps_level`` = eps_generation = eps_k. When no level passes,
+        ``success`` is False, a ``RuntimeWarning`` is issued and the last hypothesis returned.
 
     Raises
     ------
@@ -622,11 +609,8 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
 def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias=False,
                random_state=None, accountant=None):
     """Baseline: one fit at the eps a utility theorem says is enough for expected excess risk
-    alpha, without any test.
-
-    Ridge: covariance perturbation (Thm 3.1); logistic: output perturbation (Thm 3.3). The
-    theorems bound the *expected* excess risk; ``success`` is True by construction (nothing
-    is checked).
+    alpha (ridge: covariance perturbation, Thm 3.1; logistic: output perturbation, Thm 3.3),
+    without any test: ``success`` is True by construction.
 
     Parameters
     ----------
