@@ -32,31 +32,16 @@ def _bucket_upper(buckets, bits):
 
 
 def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
-    """An index i drawn with probability proportional to M_i exp(-gamma (top - scaled_i)).
+    """An index i drawn with probability proportional to M_i exp(-gamma (top - scaled_i)):
+    ``scaled`` integral floats (-inf: probability 0), ``top`` the largest among candidates of
+    positive measure, ``gamma`` a positive Fraction, ``measure`` the integer weights M_i (None: all
+    1; sum at most 2^62), ``excluded`` the candidates of probability 0 (optional).
 
     Rejection sampling from the envelope M_i exp(-c_i), c_i <= gamma a_i an integer level at most
     64 (a_i = top - scaled_i): a level c with probability proportional to S_c ceil(exp(-c) 2^160)
     (S_c its total measure), a candidate with probability M_i / S_c, accepted with probability
     exp(-c) 2^160 / ceil(exp(-c) 2^160) times exp(-(gamma a_i - c)) (Canonne, Kamath and Steinke
     2020, Algorithm 1, on Python integers): exactly the target law, about e proposals on average.
-
-    Parameters
-    ----------
-    scaled : numpy.ndarray of float
-        Integral values (utilities in grid units); -inf marks a candidate of probability 0.
-    top : float
-        The largest ``scaled`` among candidates of positive measure (integral).
-    gamma : fractions.Fraction
-        Positive.
-    measure : numpy.ndarray of int64 or None
-        Non-negative integer weights M_i (None: all 1), sum at most 2^62.
-    rng : NumPy Generator
-    excluded : numpy.ndarray of bool, optional
-        The candidates of probability 0 (-inf or measure 0), if any.
-
-    Returns
-    -------
-    int
     """
     length = _BUCKETS + 2  # levels 0..64, and 65 for candidates of probability 0
     a = top - scaled

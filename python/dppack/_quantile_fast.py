@@ -13,25 +13,9 @@ __all__ = ["all_intervals"]
 
 def all_intervals(values, quant, j, first, last, to_grid):
     """(utilities, widths, starts, unions) of every interval k = 0, ..., n: the arrays
-    ``dppack.stats._quantile_candidates`` returns when its window is all the intervals (interval k
-    is [X_k, X_{k+1}) of the sorted data on the grid, utility -abs(k - quant n)).
-
-    Parameters
-    ----------
-    values : numpy.ndarray
-        The data, float64, one dimension, finite (checked by the caller).
-    quant : float
-    j, first, last : int
-        The grid exponent and the bounds in grid units (``stats._quantile_grid``).
-    to_grid : callable
-        ``stats._to_grid``: clip(round(x / g), first, last) as int64.
-
-    Returns
-    -------
-    utilities : numpy.ndarray of float64
-    widths, starts : numpy.ndarray of int64
-    unions : list
-        Empty: no union of intervals beyond the window.
+    ``stats._quantile_candidates`` returns when its window is all the intervals (``values``
+    float64 and finite; ``j``, ``first``, ``last`` the grid exponent and bounds in grid units;
+    ``to_grid`` is ``stats._to_grid``). ``unions`` is empty.
 
     Examples
     --------
