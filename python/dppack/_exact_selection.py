@@ -1,9 +1,5 @@
-"""The exponential mechanism on integer levels: an exact selection for :mod:`dppack._random`.
-
-Every decision compares uniform integers with integers, through the samplers of
-:mod:`dppack._exact` (the generator comes from :mod:`dppack._random`, the only module that
-draws).
-"""
+"""The exponential mechanism on integer levels: an exact selection for :mod:`dppack._random`
+(every decision compares uniform integers with integers, through :mod:`dppack._exact`)."""
 
 import functools
 import math
@@ -18,12 +14,8 @@ _EXACT_FLOAT = 1 << 53  # integers below this add exactly in float64
 
 
 def _bucket_sums(level, measure, length):
-    """Exact integer sums of ``measure`` (None: counts) over each level, as Python ints.
-
-    ``np.bincount`` adds in float64, exact below 2^53: a measure of total below 2^53 is summed
-    as it is; a larger one (at most 2^62) in int64 by ``np.add.at`` (every partial sum is at
-    most the total, so exact; one pass, faster than three float64 passes over 21-bit pieces).
-    """
+    """Exact integer sums of ``measure`` (None: counts) over each level, as Python ints (float64
+    below a total of 2^53, int64 above)."""
     if measure is None:
         return np.bincount(level, minlength=length).tolist()
     if int(measure.sum()) < _EXACT_FLOAT:  # every partial sum is an exact float64
@@ -40,43 +32,16 @@ def _bucket_upper(buckets, bits):
 
 
 def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
-    """An index i drawn with probability proportional to M_i exp(-gamma (top - scaled_i)).
+    """An index i drawn with probability proportional to M_i exp(-gamma (top - scaled_i)):
+    ``scaled`` integral floats (-inf: probability 0), ``top`` the largest among candidates of
+    positive measure, ``gamma`` a positive Fraction, ``measure`` the integer weights M_i (None: all
+    1; sum at most 2^62), ``excluded`` the candidates of probability 0 (optional).
 
-    Parameters
-    ----------
-    scaled : numpy.ndarray of float
-        Integral values (utilities in grid units); -inf marks a candidate of probability 0.
-    top : float
-        The largest ``scaled`` among candidates of positive measure (integral).
-    gamma : fractions.Fraction
-        Positive.
-    measure : numpy.ndarray of int64 or None
-        Non-negative integer weights M_i (None: all 1), sum at most 2^62.
-    rng : NumPy Generator
-    excluded : numpy.ndarray of bool, optional
-        The candidates of probability 0 (-inf or measure 0), if any.
-
-    Returns
-    -------
-    int
-
-    Notes
-    -----
-    Rejection sampling from an envelope, with every decision exact. Let a_i = top - scaled_i
-    (an integer) and c_i <= gamma a_i an integer level, at most 64 (computed in floating
-    point with a margin: it only steers the proposal, the exact check below uses integers).
-    The envelope is M_i exp(-c_i). A proposal picks a level c with probability proportional
-    to S_c ceil(exp(-c) 2^160), S_c the total measure at level c (exact integers, one
-    uniform integer), then a candidate i of that level with probability M_i / S_c, and
-    accepts it with probability exp(-c) 2^160 / ceil(exp(-c) 2^160) (a uniform compared
-    lazily with the exact bits of exp(-c), :func:`py_below_exp`) times
-    exp(-(gamma a_i - c)) (CKS Algorithm 1 on Python integers). The product of proposal and
-    acceptance is proportional to M_i exp(-gamma a_i), so the accepted index has exactly the
-    target law. Each proposal is accepted with probability above exp(-1) (1 - 2^-40) except
-    at the last level, whose total envelope weight is at most 2^62 exp(-64) < 2^-30 of the
-    first level's, so at most about e proposals are made on average (e - 1 when the
-    fractional parts gamma a_i - c_i spread evenly), each costing one pass over the level
-    array for a level not seen before.
+    Rejection sampling from the envelope M_i exp(-c_i), c_i <= gamma a_i an integer level at most
+    64 (a_i = top - scaled_i): a level c with probability proportional to S_c ceil(exp(-c) 2^160)
+    (S_c its total measure), a candidate with probability M_i / S_c, accepted with probability
+    exp(-c) 2^160 / ceil(exp(-c) 2^160) times exp(-(gamma a_i - c)) (Canonne, Kamath and Steinke
+    2020, Algorithm 1, on Python integers): exactly the target law, about e proposals on average.
     """
     length = _BUCKETS + 2  # levels 0..64, and 65 for candidates of probability 0
     a = top - scaled

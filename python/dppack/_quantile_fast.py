@@ -1,13 +1,6 @@
-"""The candidates of the in-memory quantile when its window holds every interval (issue 29).
-
-``dppack.stats._quantile_candidates`` finds a window of intervals around rank quant n and
-adds the unions beyond it. For small data (n below about 4 (50 + log n) / eps: 100 values at
-eps = 1) the first window already holds all n + 1 intervals and there is no union: the
-candidates are then the rounded sorted data padded with the bounds. :func:`all_intervals`
-builds exactly those arrays (same values, same dtypes) with a handful of array operations
-instead of the general path's records, concatenations and window test, so that a small
-quantile costs little. It draws nothing: the draw stays ``_random.exponential_interval``'s.
-"""
+"""The candidates of the in-memory quantile when its window holds every interval: for small data
+the rounded sorted data padded with the bounds, built with a few array operations (the draw
+stays ``_random.exponential_interval``'s)."""
 
 import math
 
@@ -19,33 +12,10 @@ __all__ = ["all_intervals"]
 
 
 def all_intervals(values, quant, j, first, last, to_grid):
-    """(utilities, widths, starts, unions) of every interval k = 0, ..., n.
-
-    The same arrays as ``dppack.stats._quantile_candidates`` returns when its window is all
-    the intervals: with X_1 <= ... <= X_n the data rounded to the grid g = 2^j and clipped to
-    [X_0, X_{n+1}] = [``first``, ``last``] (``to_grid``, applied to the sorted data: rounding
-    and clipping are monotone, so they commute with sorting), interval k is [X_k, X_{k+1}),
-    its width X_{k+1} - X_k grid points and its utility -abs(k - quant n) (DPpack's,
-    ``data_access.quantile_utility``). The sensitivity of that utility and the exactness of
-    the draw are argued in ``dppack.stats.quantileDP`` (Smith 2011, Section 3; McSherry and
-    Talwar 2007, Theorem 6).
-
-    Parameters
-    ----------
-    values : numpy.ndarray
-        The data, float64, one dimension, finite (checked by the caller).
-    quant : float
-    j, first, last : int
-        The grid exponent and the bounds in grid units (``stats._quantile_grid``).
-    to_grid : callable
-        ``stats._to_grid``: clip(round(x / g), first, last) as int64.
-
-    Returns
-    -------
-    utilities : numpy.ndarray of float64
-    widths, starts : numpy.ndarray of int64
-    unions : list
-        Empty: no union of intervals beyond the window.
+    """(utilities, widths, starts, unions) of every interval k = 0, ..., n: the arrays
+    ``stats._quantile_candidates`` returns when its window is all the intervals (``values``
+    float64 and finite; ``j``, ``first``, ``last`` the grid exponent and bounds in grid units;
+    ``to_grid`` is ``stats._to_grid``). ``unions`` is empty.
 
     Examples
     --------
@@ -66,14 +36,8 @@ def all_intervals(values, quant, j, first, last, to_grid):
 
 
 def _sorted_to_grid(ordered, j, first, last, to_grid):
-    """``to_grid(ordered, j, first, last)`` for sorted float64 data, with the work its ends
-    allow left out (integral floats; the caller stores them as int64).
-
-    Sorted, the data's largest magnitude is at an end: when it times 2^-j stays below 2^1024,
-    no value overflows and ``np.ldexp`` needs no error-state context; the rounded values are
-    sorted too, so they need clipping only if an end lies outside [first, last]. The values
-    are those of ``to_grid`` (same ``np.ldexp``, ``np.rint`` and clip), which serves every
-    other case (no data, other dtypes, magnitudes beyond the scaled range)."""
+    """``to_grid(ordered, j, first, last)`` for sorted float64 data, the same values with less
+    work: the ends bound the magnitudes (no overflow context) and the need to clip."""
     if not ordered.size or ordered.dtype != np.float64 or math.frexp(
             max(-float(ordered[0]), float(ordered[-1])))[1] - j > 1023:
         return to_grid(ordered, j, first, last)

@@ -1,12 +1,6 @@
-"""Accuracy-first private ERM (Ligett et al. 2017), in three parts:
-
-* :mod:`.noise_reduction` — one query released at increasing privacy levels, paying only for
-  the last level looked at;
-* :mod:`.above_threshold` — InteractiveAboveThreshold, which stops at the first level whose
-  private risk test passes;
-* :mod:`.erm` — the accuracy-first fits built from the two, beside the doubling and theory
-  baselines.
-"""
+"""Accuracy-first private ERM (Ligett et al. 2017): noise reduction (one query released at
+increasing privacy levels, paying only for the last one looked at), InteractiveAboveThreshold
+(stops at the first level whose private risk test passes), and the fits built from the two."""
 
 from . import above_threshold, erm, noise_reduction
 from .above_threshold import *  # noqa: F403

@@ -1,85 +1,10 @@
-"""InteractiveAboveThreshold (Ligett et al. 2017, Algorithm 2):
-AboveThreshold whose queries may be chosen after seeing earlier private outputs, with its
-calibrations for accuracy-first ERM.
+"""InteractiveAboveThreshold (Ligett et al. 2017, Algorithm 2): AboveThreshold whose queries may
+be chosen after seeing earlier private outputs, with its calibrations for accuracy-first ERM.
 
-Randomness (through ``_random``): one exact discrete Laplace draw for the threshold when the
-object is made, then one per query, all on one power-of-two grid (see
-:class:`InteractiveAboveThreshold`). The calibrations draw nothing.
-
-Calibration
------------
-Accuracy-first asks T queries f_t = -e_t, e_t the excess risk of hypothesis t (sensitivity
-Delta), and halts at the first t with f_t + nu'_t >= W + rho'. With s = -W, nu = -nu',
-rho = -rho' (the noises are symmetric) this is: halt at the first t with e_t + nu_t <= s + rho,
-rho ~ Lap(b1) drawn once, nu_t ~ Lap(b2) fresh. Any split eps_A = eps_1 + eps_2 with
-b1 = Delta / eps_1 and b2 = 2 Delta / eps_2 is eps_A-DP (Lyu, Su and Li 2017, Algorithm 1;
-Ligett et al.'s Algorithm 2 is the even split, b1 = 2 Delta / eps_A, b2 = 4 Delta / eps_A),
-and halting at t costs eps_A + eps_t ex post (Ligett et al. 2017, Lemma 2.8).
-
-What the calibration guarantees. The run *fails* when
-
-(a) it halts at a hypothesis with e_t > alpha (a wrong certificate), or
-(b) it has not halted by the first hypothesis with e_t = 0 (a test without power).
-
-The noises are independent of the e_t (those come from the noise-reduction path, drawn
-separately), so it suffices to bound the failure probability for every fixed sequence e_1,
-..., e_T. Let q(x) = P(nu <= x) and write m = alpha - s. Given rho, a query with e_t > alpha
-halts with probability q(s + rho - e_t) <= q(rho - m), and one with e_t = 0 fails to halt with
-probability 1 - q(rho + s). Levels with 0 < e_t <= alpha can neither cause (a) nor (b).
-Hence the worst sequences put every other level just above alpha, and the failure
-probability is at most the larger of
-
-    F_above   = 1 - E_rho[(1 - q(rho - m))^T]                 (no e_t <= alpha: (a) only)
-    F_perfect = 1 - E_rho[(1 - q(rho - m))^(T-1) q(rho + s)]  (e_T = 0 after T-1 above alpha)
-
-with equality for the sequences e_t = alpha + 0 (t <= T), and e_t = alpha + 0 (t < T),
-e_T = 0 (a level before T with e_t = 0 leaves fewer chances for (a)). These are
-one-dimensional integrals over the Laplace density of rho, smooth between the kinks
-rho = 0, m, -s; :func:`above_threshold_failure` computes them by adaptive quadrature
-(``scipy.integrate.quad``) on |rho| <= 60 b1 and adds the quadrature's error estimate and the
-neglected mass exp(-60). The integrands are the failure probabilities given rho
-(1 - (1 - q)^T, not (1 - q)^T), so the relative tolerance holds however small the failure
-probability is; the exact calibrations accept gamma >= 1e-20, far above the floor exp(-60).
-With b1 = 0 (no threshold noise: the doubling baseline's independent tests) they are closed
-forms.
-
-The baseline is the union bound of Dwork and Roth (2014, Theorem 3.24), which Ligett et al.
-use (Algorithm 3): with eps_A = 16 Delta ln(2T/gamma) / alpha and an even split,
-P(|rho| > alpha/4) = (gamma / 2T)^2 and P(max_t |nu_t| > alpha/4) <= gamma/2, so with
-probability >= 1 - gamma every |nu_t - rho| <= alpha/2 and, with s = alpha/2, neither (a) nor
-(b) occurs. It is loose in two ways: it bounds |nu_t - rho| two-sidedly where each event needs
-one side, and it splits gamma over T + 1 separate noises where (a) needs only the smallest
-nu_t - rho to be small. At T = 1000, gamma = 0.1 its failure probability is 1.7e-6, not 0.1.
-
-The exact calibration (``calibration="exact"``) chooses s and the split to minimise eps_A
-subject to max(F_above, F_perfect) <= gamma. Both probabilities depend on the noises only
-through m / b2, s / b2 and b1 / b2, so eps_A = c(T, gamma) Delta / alpha and
-s = sigma(T, gamma) alpha: for each (sigma, b1 / b2), the largest feasible b2 is found by
-root finding (the failure probabilities increase with the noise scales), and
-(sigma, b1 / b2) by Nelder-Mead from the paper's (1/2, 1/2); the result is never worse than
-the paper's shape, which is feasible. At T = 1000, gamma = 0.1, c = 39.7 (the paper's
-16 ln(2T/gamma) = 158.5), s = 0.26 alpha and eps_1 = 0.30 eps_A.
-
-The noises drawn are discrete Laplace on a grid g = 2^k (:class:`InteractiveAboveThreshold`).
-A discrete Laplace g Z of scale b (P(Z = z) proportional to exp(-|z| g / b)) is
-g (floor(E_1 / g) - floor(E_2 / g)) for E_1, E_2 ~ Exp(scale b), within g of the continuous
-Laplace E_1 - E_2; rounding the query value and the threshold moves each by at most g / 2.
-So the discrete mechanism halts only where the continuous one would with s moved by less
-than 3 g, and its failure probability is at most max(F_above, F_perfect) at margins m - 3 g
-and s - 3 g and its actual scales (``_random.laplace_grid``), which the exact calibration
-checks against gamma (it solves the continuous problem for gamma (1 - 1e-3), leaving room
-for the 2^-20 relative differences).
-
-``calibration="tuned"`` (the authors' code, spec) is smaller than the paper's but not proven:
-its F_above is about 0.015 at T = 1000, gamma = 0.1, but its threshold s = 0.12 alpha makes
-F_perfect = 0.16 > gamma. The doubling baseline's K independent Laplace tests are calibrated
-the same way (:func:`laplace_test_calibration`, b1 = 0); there the union bound is nearly
-tight, and the exact calibration saves about 20 percent of eps_test.
-
-References: Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
-differential privacy level for accuracy-constrained ERM. NeurIPS 30. Dwork C, Roth A (2014).
-The algorithmic foundations of differential privacy, Theorem 3.24. Lyu M, Su D, Li N (2017).
-Understanding the sparse vector technique for differential privacy. PVLDB 10(6).
+The calibrations bound exactly, in the worst case over the queries, the probability that the
+test halts at a hypothesis with excess risk above alpha or fails to halt at one with excess 0
+(``"exact"``), or use the union bound of Ligett et al. (``"paper"``) or the authors' code
+(``"tuned"``). Derivations: :doc:`/guide/accuracy-first-derivations`.
 """
 
 import functools
@@ -104,52 +29,26 @@ CALIBRATION_MESSAGE = "calibration must be one of 'exact', 'paper' or 'tuned'."
 class InteractiveAboveThreshold:
     """AboveThreshold over queries that may depend on the data through earlier private outputs.
 
-    The threshold is perturbed once, W^ = W + Lap(2 Delta / eps); each query value f(D) gets
-    fresh Lap(4 Delta / eps) noise (an even split of eps; ``threshold_share`` sets another)
-    and the mechanism halts at the first query with
-    f(D) + noise >= W^. If the queries are generated by an (eps_1, ..., eps_T)
-    prefix-private mechanism and each has sensitivity <= Delta, halting at query t is
-    (eps + eps_t)-ex-post private (Lemma 2.8); with fixed queries it is eps-DP.
-
-    The noises are exact discrete Laplace draws on one grid g = 2^k
-    (``_random.discrete_laplace_noise``; Canonne, Kamath and Steinke 2020, Algorithm 2),
-    k chosen for the threshold noise (``_random.laplace_grid(Delta, eps_1)``). The
-    threshold and each query value are rounded to the grid, so the rounded queries have
-    sensitivity D = ceil(Delta / g) + 1 in grid units, and the integer noises have
-    P(z) proportional to exp(-abs(z) eps' / D) (threshold) and exp(-abs(z) eps'' / (2 D))
-    (queries), eps' <= eps_1, eps'' <= eps_2 (eps_1 = eps_2 = eps / 2 by default). The
-    AboveThreshold argument (Dwork and Roth 2014, Theorem 3.23; Lyu, Su and Li 2017) then goes
-    through in grid units: it shifts the threshold noise by D (a factor exp(eps_1)) and the
-    halting query's noise by 2 D (a factor exp(eps_2)), integer shifts under which the
-    discrete Laplace ratios are exactly those bounds; comparing the noisy values is
-    post-processing. Each noise is the continuous one's scale raised by a relative 2^-20 or
-    less, the guarantees above are unchanged, and the low-order bits of no float depend on the
-    data (Mironov 2012).
+    The threshold gets Lap(Delta / eps_1) noise once, each query value fresh Lap(2 Delta / eps_2)
+    noise (eps = eps_1 + eps_2, exact on a grid); the mechanism halts at the first noisy value
+    at or above the noisy threshold. With fixed queries it is eps-DP; with queries from an
+    (eps_1, ..., eps_T) prefix-private mechanism, halting at t is (eps + eps_t)-ex-post private
+    (Lemma 2.8; :doc:`/guide/accuracy-first-derivations`).
 
     Parameters
     ----------
     data : object
         The data, handed to every query function.
-    eps : float
-        The AboveThreshold budget eps_A, > 0 and finite.
-    threshold : float
-        W, finite.
-    sensitivity : float
-        Delta, the largest sensitivity of any query, > 0 and finite.
+    eps, threshold, sensitivity : float
+        The budget eps_A (> 0), the threshold W and Delta, the largest sensitivity of any
+        query (> 0), all finite.
     threshold_share : float, default 0.5
-        The share eps_1 / eps of the budget spent on the threshold noise, in (0, 1): the
-        threshold noise is Lap(Delta / eps_1) and each query noise Lap(2 Delta / eps_2),
-        eps_2 = eps - eps_1 (Lyu, Su and Li 2017, Algorithm 1; any split is eps-DP). The
-        default, an even split, is Ligett et al.'s Lap(2 Delta / eps) and Lap(4 Delta / eps);
-        :func:`above_threshold_calibration` gives the split its ``"exact"`` calibration uses.
+        The share eps_1 / eps of the budget spent on the threshold noise, in (0, 1); any split
+        is eps-DP (Lyu, Su and Li 2017, Algorithm 1).
     random_state : None, int or NumPy Generator
     accountant : BudgetAccountant, optional
-        Charged ``PrivacyLoss.pure(eps)`` once, when the object is made, under the label
-        'InteractiveAboveThreshold': AboveThreshold costs eps however many queries it answers
-        (Dwork and Roth 2014, Thm 3.23). Queries generated from the data by another private
-        mechanism are charged by that mechanism (Lemma 2.8 adds its level). None charges the
-        session's accountant, if any. An overspend is refused before the threshold noise is
-        drawn.
+        Charged ``PrivacyLoss.pure(eps)`` once, when the object is made, however many queries
+        it answers; None charges the session's accountant, if any.
 
     Attributes
     ----------
@@ -158,7 +57,6 @@ class InteractiveAboveThreshold:
     halted : bool
         True once a query passed; no query is answered after that.
     n_queries : int
-        Number of queries answered so far.
     halt_index : int or None
         0-based index of the query that passed.
 
@@ -169,14 +67,12 @@ class InteractiveAboveThreshold:
 
     References
     ----------
-    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
-    differential privacy level for accuracy-constrained ERM. NeurIPS 30.
-    Dwork C, Roth A (2014). The algorithmic foundations of differential privacy, Section 3.6.
+    Ligett et al. (2017), Accuracy first, NeurIPS 30, Algorithm 2 and Lemma 2.8.
+    Dwork C, Roth A (2014), The algorithmic foundations of differential privacy, Section 3.6.
 
     Examples
     --------
-    Which of four counts (sensitivity 1) is the first above 30? The answers are noisy, and
-    the mechanism stops at the first "yes":
+    Which of four counts (sensitivity 1) is the first above 30?
 
     >>> from dppack import InteractiveAboveThreshold
     >>> import numpy as np
@@ -230,8 +126,7 @@ class InteractiveAboveThreshold:
         return self._answer(value)
 
     def _noise(self, value, budget):
-        """value rounded to the grid plus exact discrete Laplace noise of scale
-        Delta / budget (sensitivity Delta, one coordinate)."""
+        """value rounded to the grid plus exact discrete Laplace noise of scale Delta / budget."""
         return float(_random.discrete_laplace_noise(
             np.array([value]), self.sensitivity, budget, self._rng,
             coordinates=1, grid=self._grid)[0])
@@ -254,7 +149,7 @@ class InteractiveAboveThreshold:
 
 
 # --------------------------------------------------------------------------------------------
-# The failure probability, exactly (module docstring, "Calibration")
+# The failure probability, exactly (guide: accuracy-first-derivations, "Calibration")
 # --------------------------------------------------------------------------------------------
 
 _LOG_HALF = math.log(0.5)
@@ -286,16 +181,9 @@ def _below(x, b):
 
 
 def _worst_failure(margin, lead, b1, b2, T, tolerance=1e-11):
-    """The two worst-case failure probabilities of the module docstring.
-
-    margin = alpha - s, lead = s (s = -W, the threshold on the excess risk), b1 the threshold
-    noise's scale (0: none, independent tests), b2 the query noise's, T queries. Returns
-    (F_above, F_perfect), each raised by the quadrature's error estimate and the truncated
-    tail. The integrands are the failure probabilities given rho themselves (not 1 minus the
-    success probabilities), so ``tolerance``, the quadrature's relative tolerance, is relative
-    to the failure probability however small it is (the exact calibration's search uses a
-    looser one than its final check); the absolute floor is the tail mass exp(-TAIL).
-    """
+    """(F_above, F_perfect) for margin = alpha - s, lead = s, scales b1 (0: independent tests) and
+    b2, T queries; each raised by the quadrature's error estimate and the truncated tail.
+    ``tolerance`` is relative to the failure probability itself."""
     from scipy import integrate  # lazily: `import dppack` stays light
 
     if b1 == 0.0:
@@ -333,39 +221,26 @@ def above_threshold_failure(alpha, threshold, threshold_scale, query_scale, n_qu
     """The probability that AboveThreshold's accuracy guarantee fails, exactly, in the worst
     case over the queries.
 
-    Accuracy-first asks ``n_queries`` = T queries f_t = -(excess risk e_t) and halts at the
-    first t with f_t + nu_t >= W + rho, rho ~ Lap(``threshold_scale``) drawn once and
-    nu_t ~ Lap(``query_scale``) fresh (continuous Laplace noises; ``threshold_scale = 0``:
-    no threshold noise, T independent Laplace tests, as the doubling baseline). The guarantee
-    fails when (a) it halts at a query with e_t > alpha, or (b) it has not halted by the
-    first query with e_t = 0. The worst case over every sequence e_1, ..., e_T (fixed, or
-    chosen from earlier private outputs, the noises being independent of them) is the larger of
-    two (module docstring, "Calibration"): every e_t just above alpha, and e_1..e_{T-1} just
-    above alpha followed by e_T = 0. Both are integrals over rho, computed by adaptive
-    quadrature; the returned probabilities include the quadrature's error estimate and the
-    neglected tail exp(-60).
+    The test fails when (a) it halts at a query whose excess risk e_t exceeds alpha, or (b) it
+    has not halted by the first query with e_t = 0 (continuous Laplace noises; derivation:
+    :doc:`/guide/accuracy-first-derivations`).
 
     Parameters
     ----------
     alpha : float
         The accuracy target, > 0.
     threshold : float
-        W, the threshold on f = -(excess): the mechanism aims to halt once the excess is below
-        s = -W.
-    threshold_scale : float
-        b1 >= 0, the scale of the threshold noise.
-    query_scale : float
-        b2 > 0, the scale of every query noise.
+        W, the threshold on f = -(excess): it aims to halt once the excess is below -W.
+    threshold_scale, query_scale : float
+        b1 >= 0 and b2 > 0, the scales of the threshold noise (0: none) and of each query's.
     n_queries : int
         T >= 1.
 
     Returns
     -------
     dict
-        ``failure``, the worst-case probability that (a) or (b) happens (the larger of the
-        next two); ``all_above``, the probability that it halts at all when every e_t is just
-        above alpha (event (a) alone); ``perfect_last``, the probability of (a) or (b) when
-        e_1, ..., e_{T-1} are just above alpha and e_T = 0.
+        ``failure``, the worst-case probability of (a) or (b), the larger of ``all_above``
+        (every e_t just above alpha) and ``perfect_last`` (then e_T = 0).
 
     Raises
     ------
@@ -374,15 +249,13 @@ def above_threshold_failure(alpha, threshold, threshold_scale, query_scale, n_qu
 
     References
     ----------
-    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
-    differential privacy level for accuracy-constrained ERM. NeurIPS 30, Algorithm 2.
-    Dwork C, Roth A (2014). The algorithmic foundations of differential privacy, Theorem 3.24
-    (the union bound this computation replaces).
+    Ligett et al. (2017), Accuracy first, NeurIPS 30, Algorithm 2.
+    Dwork C, Roth A (2014), The algorithmic foundations of differential privacy, Theorem 3.24.
 
     Examples
     --------
-    The paper's calibration for alpha = 0.1, gamma = 0.1, Delta = 0.001, T = 100 (noise
-    scales 2 Delta / eps_A and 4 Delta / eps_A) fails far less often than gamma:
+    The paper's calibration for alpha = gamma = 0.1, Delta = 0.001, T = 100 fails far less
+    often than gamma:
 
     >>> from dppack import above_threshold_failure
     >>> import math
@@ -408,8 +281,7 @@ def above_threshold_failure(alpha, threshold, threshold_scale, query_scale, n_qu
 
 
 def _largest_scale(failure, target):
-    """The largest b2 (on a log scale, relative precision 1e-10) with failure(b2) <= target,
-    failure increasing in b2 (module docstring); at most 1e3."""
+    """The largest b2 <= 1e3 (to a relative 1e-10) with failure(b2) <= target (increasing)."""
     from scipy import optimize  # lazily: `import dppack` stays light
 
     low, high = math.log(1e-7), math.log(1e3)
@@ -426,10 +298,8 @@ def _largest_scale(failure, target):
 
 @functools.lru_cache(maxsize=128)
 def _exact_shape(T, gamma):
-    """The exact calibration for alpha = 1, Delta = 1: (eps_A, s, threshold share).
-
-    For Delta and alpha, eps_A scales as Delta / alpha and s as alpha (the failure
-    probability depends only on the margins in units of the noise scales)."""
+    """The exact calibration for alpha = 1, Delta = 1: (eps_A, s, threshold share); eps_A scales as
+    Delta / alpha and s as alpha."""
     from scipy import optimize  # lazily: `import dppack` stays light
 
     target = gamma * (1.0 - _GAMMA_SLACK)
@@ -450,8 +320,7 @@ def _exact_shape(T, gamma):
 
 @functools.lru_cache(maxsize=128)
 def _exact_test_shape(K, gamma):
-    """The exact calibration of K independent Laplace tests for alpha = 1, Delta = 1:
-    (test eps = 1 / b, s)."""
+    """The exact calibration of K independent Laplace tests, alpha = Delta = 1: (1 / b, s)."""
     from scipy import optimize  # lazily: `import dppack` stays light
 
     target = gamma * (1.0 - _GAMMA_SLACK)
@@ -466,10 +335,8 @@ def _exact_test_shape(K, gamma):
 
 
 def _discrete_failure(alpha, s, eps, share, delta, T):
-    """The worst-case failure probability of :class:`InteractiveAboveThreshold` as drawn:
-    its discrete noises on the grid g = 2^k, with their actual scales; the rounding of the
-    two values and the coupling of each discrete Laplace with a continuous one of the same
-    scale move the comparison by less than 3 g (module docstring)."""
+    """The worst-case failure probability of :class:`InteractiveAboveThreshold` as drawn: its grid
+    noises' actual scales, margins narrowed by 3 g."""
     k, _, t, u = _random.laplace_grid(delta, share * eps)
     g = 2.0 ** k
     _, _, t2, u2 = _random.laplace_grid(delta, (1.0 - share) * eps / 2.0, 1, k)
@@ -494,22 +361,11 @@ def above_threshold_calibration(alpha, gamma, sensitivity, n_levels, calibration
     """The AboveThreshold budget, threshold and budget split that make accuracy-first meet
     its target.
 
-    The queries are f_t = -(excess risk of hypothesis t), sensitivity Delta, over T levels;
-    the threshold noise is Lap(Delta / eps_1), each query noise Lap(2 Delta / eps_2),
-    eps_A = eps_1 + eps_2 (``threshold_share`` = eps_1 / eps_A).
-
-    * ``"exact"`` (default; module docstring, "Calibration"): the threshold W and the split
-      that minimise eps_A subject to the exact worst-case failure probability
-      (:func:`above_threshold_failure`, for the discrete noises the mechanism draws) being
-      <= gamma. On success the run halts only at a hypothesis with excess <= alpha, and no
-      later than the first with excess 0. About 4 times smaller than ``"paper"``.
-    * ``"paper"`` (Algorithm 3): eps_A = 16 Delta ln(2T/gamma) / alpha, W = -alpha/2, an even
-      split; a union bound over all the noises (Dwork and Roth 2014, Theorem 3.24) gives the
-      same guarantee.
-    * ``"tuned"`` (the authors' code): b = alpha / (4 ln(1.5^(3/4) sqrt(T) / gamma)),
-      s = alpha/4 + (3/4) b ln 1.5 - (1/2) b ln T, W = -s, eps_A = 2 Delta / b (threshold
-      noise Lap(b), query noise Lap(2b)). Reproduces the paper's figures; its failure
-      probability is not proven <= gamma (at T = 1000, gamma = 0.1 it is 0.16 for event (b)).
+    On success the run halts only at a hypothesis with excess risk <= alpha, and no later
+    than the first with excess 0. ``"exact"`` (default): the threshold and split of least
+    eps_A whose exact worst-case failure probability is <= gamma, about 4 times smaller than
+    ``"paper"`` (Algorithm 3, a union bound); ``"tuned"``: the authors' code, not proven
+    (:doc:`/guide/accuracy-first-derivations`).
 
     Parameters
     ----------
@@ -527,8 +383,7 @@ def above_threshold_calibration(alpha, gamma, sensitivity, n_levels, calibration
     -------
     dict
         ``eps`` (eps_A), ``threshold`` (W), ``threshold_share`` (eps_1 / eps_A) and
-        ``failure``, the worst-case failure probability of :func:`above_threshold_failure`
-        for the continuous noises (``"exact"``: checked <= gamma for the discrete ones too).
+        ``failure`` (:func:`above_threshold_failure`).
 
     Raises
     ------
@@ -537,9 +392,8 @@ def above_threshold_calibration(alpha, gamma, sensitivity, n_levels, calibration
 
     References
     ----------
-    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
-    differential privacy level for accuracy-constrained ERM. NeurIPS 30, Algorithm 3.
-    Dwork C, Roth A (2014). The algorithmic foundations of differential privacy, Theorem 3.24.
+    Ligett et al. (2017), Accuracy first, NeurIPS 30, Algorithm 3.
+    Dwork C, Roth A (2014), The algorithmic foundations of differential privacy, Theorem 3.24.
 
     Examples
     --------
@@ -565,8 +419,7 @@ def above_threshold_calibration(alpha, gamma, sensitivity, n_levels, calibration
 
 @functools.lru_cache(maxsize=256)
 def _above_threshold_calibration(alpha, gamma, delta, T, calibration):
-    """:func:`above_threshold_calibration` for checked arguments (cached: every fit asks
-    twice, once for the accountant's check and once to run)."""
+    """:func:`above_threshold_calibration` for checked arguments (cached: every fit asks twice)."""
     if calibration == "exact":
         cost, s, share = _exact_shape(T, gamma)
         eps, s = cost * delta / alpha, s * alpha
@@ -591,15 +444,9 @@ def _above_threshold_calibration(alpha, gamma, delta, T, calibration):
 def laplace_test_calibration(alpha, gamma, sensitivity, n_tests, calibration="exact"):
     """The budget and threshold of the doubling baseline's K independent Laplace tests.
 
-    A hypothesis passes when its excess risk plus Lap(Delta / eps_test) is <= s; the
-    guarantee and its failure are those of :func:`above_threshold_failure` with no threshold
-    noise.
-
-    * ``"exact"`` (default): s and eps_test minimising eps_test subject to the exact
-      worst-case failure probability <= gamma (module docstring, "Calibration").
-    * ``"paper"`` and ``"tuned"`` (Ligett et al. 2017, the doubling baseline as the authors'
-      code runs it): s = alpha/2, eps_test = Delta / b, b = (alpha/2) / ln(K / (2 gamma)), a
-      union bound over the K tests.
+    A hypothesis passes when its excess risk plus Lap(Delta / eps_test) is <= s. ``"exact"``
+    (default): the least eps_test whose exact worst-case failure probability is <= gamma;
+    ``"paper"`` and ``"tuned"``: a union bound (:doc:`/guide/accuracy-first-derivations`).
 
     Parameters
     ----------
@@ -611,8 +458,7 @@ def laplace_test_calibration(alpha, gamma, sensitivity, n_tests, calibration="ex
     Returns
     -------
     dict
-        ``eps`` (eps_test, paid per test), ``threshold`` (s, on the excess risk: a test
-        passes when the noisy excess is <= s) and ``failure``.
+        ``eps`` (eps_test, paid per test), ``threshold`` (s) and ``failure``.
 
     Raises
     ------
@@ -621,8 +467,7 @@ def laplace_test_calibration(alpha, gamma, sensitivity, n_tests, calibration="ex
 
     References
     ----------
-    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
-    differential privacy level for accuracy-constrained ERM. NeurIPS 30, Section 3.
+    Ligett et al. (2017), Accuracy first, NeurIPS 30, Section 3.
 
     Examples
     --------

@@ -1,56 +1,15 @@
-"""Accuracy-first private ERM (Ligett et al. 2017): fit
-a model whose excess empirical risk is at most ``alpha`` with probability >= 1 - ``gamma`` and
-report the privacy loss actually spent (ex-post), beside two baselines.
+"""Accuracy-first private ERM (Ligett et al. 2017): fit a model whose excess empirical risk is at
+most ``alpha`` with probability >= 1 - ``gamma`` and report the privacy loss actually spent
+(ex-post), beside two baselines: :func:`accuracy_first_erm` (noise reduction and
+InteractiveAboveThreshold), :func:`doubling_erm` (independent fits at doubling eps, each
+tested), :func:`theory_erm` (one fit at the eps a utility theorem promises), and
+:func:`accuracy_first_parameters` (their sensitivities, calibrations and defaults).
 
-* :func:`accuracy_first_erm` — noise reduction + InteractiveAboveThreshold: covariance
-  perturbation for ridge regression (COVNR), output perturbation for logistic regression
-  (OUTPUTNR);
-* :func:`doubling_erm` — independent fits at doubling eps, each tested by the Laplace
-  mechanism;
-* :func:`theory_erm` — one fit at the eps that a utility theorem promises is enough;
-* :func:`accuracy_first_parameters` — every sensitivity, calibration and default of the three.
-
-Data follow DPpack's bounds convention: ``upper_bounds``/``lower_bounds`` bound the columns of X
-(and, for ridge, y as the last entry); the data are clipped to them and scaled so that the
-paper's assumptions hold: ridge rows ||x||_1 <= 1 (column j divided by s_j d, s_j =
-max(|L_j|, |U_j|), d columns with the bias) and |y| <= 1 (y divided by max(|L_y|, |U_y|));
-logistic rows ||x||_2 <= 1 (column j divided by s_j sqrt(d), as LogisticRegressionDP) and labels
-0/1 mapped to -1/+1. ``alpha`` is the excess of the regularised empirical risk
-L(theta) = (1/n) sum loss + (lambda/2) ||theta||^2 of that clipped and scaled problem; the
-returned ``coeff`` act on the raw X (bias first).
-
-Names: ``eps`` is privacy and ``alpha`` accuracy throughout; ``gamma`` is the failure
-probability (not DPpack's regularisation constant) and ``lambda_`` the regularisation weight.
-
-Randomness (through ``_random``): accuracy-first draws the whole noise-reduction path first
-(ridge: the p x p matrix path, then the p-vector path; logistic: the coefficient path), then the
-AboveThreshold threshold noise, then one query noise per level tested. Doubling draws, per
-level, the fit's noise then the test's Laplace noise. Theory draws one fit's noise.
-
-Exactness: every noisy value is drawn on a data-independent power-of-two grid by the exact
-samplers: the noise-reduction paths (X'X and X'y for ridge, theta* for logistic) by the
-integer lazy walk of :func:`dppack.accuracy_first.noise_reduction.laplace_noise_path`, the
-one-shot fits and the doubling test by ``_random.discrete_laplace_noise`` (L1 sensitivity as
-stated, all entries counted as changing), and AboveThreshold's tests by its own exact grid
-(:mod:`dppack.accuracy_first.above_threshold`). The hypotheses (trust-region solves,
-projections) and the test decisions are floating-point functions of these exact releases
-only (post-processing). The tests' failure probabilities (``gamma``) are calibrated for the
-continuous Laplace law; the grid noise is wider by a relative 2^-20 or less plus a rounding of
-at most 2^-21 of its scale, an accuracy (not privacy) approximation.
-
-Accounting: the three methods take a trailing ``accountant`` (None: the session's, if any). The
-stopping level of accuracy-first and of doubling depends on the data, so the loss they realise
-(``eps`` of the result) is an ex-post loss (Ligett et al. 2017, Definitions 2.2-2.3, Lemma
-2.8): a bound read off the outcome, not a budget fixed in advance. The accountant is charged
-the most the procedure can spend, which bounds the ex-post loss of every outcome and so is an
-eps-DP guarantee (the remark after Definition 2.3: E(o) <= eps for all o); it is also what
-the check reserves before the data are read. (Ligett et al.'s E is infinite when no level
-passes, because their algorithm then outputs theta*; ours returns the last level's hypothesis,
-so E stays bounded.) The realised ex-post loss is not what is charged: Ligett et al. prove no
-composition of ex-post losses with later releases (they point to the privacy odometers and
-filters of Rogers et al. 2016 for that), so recording it in a fixed-budget accountant would
-understate what the releases together cost. The result's ``privacy_`` is the loss charged;
-``eps`` stays the ex-post loss.
+The data are clipped to DPpack's bounds and scaled to the paper's unit balls; ``alpha`` is the
+excess risk of that scaled problem, ``coeff`` act on the raw X (bias first). ``gamma`` is the
+failure probability (not DPpack's regularisation constant), ``lambda_`` the regularisation
+weight. The accountant is charged the most a run can spend; the result's ``eps`` is the
+smaller ex-post loss. Derivations: :doc:`/guide/accuracy-first-derivations`.
 """
 
 import math
@@ -97,17 +56,13 @@ NO_LEVEL_MESSAGE = (
 
 
 # --------------------------------------------------------------------------------------------
-# Accounting (module docstring): what each method can spend at most
+# Accounting (guide: accuracy-first-derivations): what each method can spend at most
 # --------------------------------------------------------------------------------------------
 
 
 def _most_spent(method, params, n_levels):
-    """The largest ex-post loss ``method`` can report with these parameters, as a pure loss.
-
-    Accuracy-first: eps_A + eps_T, the last level of the grid (a run that never halts still
-    publishes level T, Lemma 2.8). Doubling: all K levels and K tests (Ligett et al. 2017 at
-    j = K). Theory: its one level. The sums are formed as the methods form their ``eps``.
-    """
+    """The largest ex-post loss ``method`` can report with these parameters, as a pure loss:
+    eps_A + eps_T, all K levels and tests, or the theory level."""
     if method == "noise_reduction":
         levels = privacy_level_grid(params["eps_min"], params["eps_max"], n_levels)
         eps = params["eps_test"] + float(levels[-1])
@@ -122,8 +77,7 @@ def _most_spent(method, params, n_levels):
 
 def _loss_from_arguments(method, model, X, alpha, lambda_, add_bias, gamma, n_levels,
                          calibration, eps_min, eps_max):
-    """:func:`_most_spent` from the arguments and the shape of X alone (rows n, columns d
-    with the bias), for the accountant's check before the data are read."""
+    """:func:`_most_spent` from the arguments and the shape of X alone (no data read)."""
     n, p = as_design_matrix(X).shape
     d = p + int(_checks.check_flag(add_bias, "add.bias"))
     model = _checks.check_choice(model, "model", MODELS, MODEL_MESSAGE)
@@ -183,25 +137,19 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
     n_levels : int
         T, the number of noise-reduction levels.
     calibration : {'exact', 'paper', 'tuned'}
-        Calibration of the accuracy tests: AboveThreshold's
-        (:func:`above_threshold_calibration`) and the doubling baseline's
-        (:func:`laplace_test_calibration`).
+        Calibration of the accuracy tests (:func:`above_threshold_calibration`).
     eps_min, eps_max : float, optional
         Ends of the level grid; defaults 1/n and 4 x ``eps_theory``.
 
     Returns
     -------
     dict
-        ``radius`` R of the feasible ball; ``sensitivity`` Delta of the excess-risk queries
-        (logistic adds g_tol^2 / (2 lambda) for its iterative theta*, certified to
-        g_tol = 1e-6 / n, ``dppack.erm.solvers.optimality_tolerance``);
-        ``theta_sensitivity`` the l1-sensitivity of
-        theta* (logistic, Ligett et al. 2017, times 1 + 1e-6 for the same certified slack) or of X'X
-        and X'y (ridge, 2 each); ``eps_theory``; ``eps_min``,
-        ``eps_max``; ``eps_test``, ``threshold``, ``threshold_share`` and ``failure`` (its
-        worst-case failure probability) of AboveThreshold; ``doubling_levels`` K,
-        ``doubling_eps_test`` and ``doubling_threshold`` (s: a fit passes when its noisy
-        excess is <= s) of the doubling baseline.
+        ``radius`` R of the feasible ball; ``sensitivity`` Delta of the excess-risk queries;
+        ``theta_sensitivity`` the l1-sensitivity of theta* (logistic) or of X'X and X'y
+        (ridge); ``eps_theory``; ``eps_min``, ``eps_max``; ``eps_test``, ``threshold``,
+        ``threshold_share`` and ``failure`` of AboveThreshold; ``doubling_levels`` K,
+        ``doubling_eps_test`` and ``doubling_threshold`` of the doubling baseline. Derivations:
+        :doc:`/guide/accuracy-first-derivations`.
 
     Raises
     ------
@@ -210,8 +158,7 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
 
     References
     ----------
-    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
-    differential privacy level for accuracy-constrained ERM. NeurIPS 30.
+    Ligett et al. (2017), Accuracy first, NeurIPS 30.
 
     Examples
     --------
@@ -271,7 +218,7 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
 
 
 def _prepare_data(model, X, y, upper_bounds, lower_bounds, add_bias):
-    """Clip and scale (module docstring); returns (X, y, coefficient divisors)."""
+    """Clip and scale to the paper's unit balls; returns (X, y, coefficient divisors)."""
     add_bias = _checks.check_flag(add_bias, "add.bias")
     if model == "logistic":
         # rows in the unit L2 ball, labels -1/+1 (Ligett et al. 2017)
@@ -333,17 +280,9 @@ class _RidgeProblem:
 
 
 def _logistic_minimiser(X, y, lambda_):
-    """theta* by damped Newton (:func:`dppack.erm.solvers.damped_newton`), certified:
-    ||grad L(theta)|| <= g_tol = OPTIMALITY_SLACK / n
-    (:func:`dppack.erm.solvers.optimality_tolerance`), else ``ConvergenceError`` before any
-    noise is drawn (the sensitivity assumes the exact optimum).
-
-    The slack is accounted for: L is lambda-strongly convex, so ||theta - theta*|| <=
-    g_tol / lambda and two neighbouring minimisers certified to g_tol differ by at most
-    (2 G + 2 tau) / (n lambda), G = 1 the per-record gradient bound, tau = OPTIMALITY_SLACK:
-    :func:`accuracy_first_parameters` multiplies the sensitivity of theta* by 1 + tau, and
-    adds g_tol^2 / (2 lambda) (the most L(theta) - L(theta*) can be) to the queries'
-    sensitivity."""
+    """theta* by damped Newton, certified to ||grad L|| <= OPTIMALITY_SLACK / n, else
+    ``ConvergenceError`` before any noise is drawn (the slack enters the sensitivities:
+    docs/python/guide/accuracy-first-derivations.md)."""
     n, d = X.shape
     tolerance = optimality_tolerance(n)
     risk = losses.logistic().risk(X, y, ridge=lambda_)  # L, fused (dppack.erm.losses)
@@ -417,32 +356,24 @@ class AccuracyFirstResult:
     coeff : ndarray
         Coefficients on the raw X (bias first with ``add_bias``).
     theta : ndarray
-        The same model on the clipped, scaled problem where ``alpha`` is measured.
+        The same model on the scaled problem where ``alpha`` is measured.
     success : bool
-        False when no level met the target: then ``coeff`` is the least noisy hypothesis, NOT
-        certified accurate, and ``eps`` is still spent.
+        False when no level met the target (``coeff`` is then NOT certified accurate).
     method : {'noise_reduction', 'doubling', 'theory'}
     model : {'ridge', 'logistic'}
     alpha, gamma : float
-        The accuracy target and failure probability.
     stop_index : int or None
-        0-based index of the level that passed the test (the last level on failure; None for
-        the theory baseline).
+        0-based index of the level that passed (the last on failure; None for theory).
     eps_level : float
         The privacy level of the released hypothesis.
-    eps_generation : float
-        Privacy paid for generating hypotheses: eps_level for noise reduction (prefix
-        privacy), the sum of all levels tried for doubling.
-    eps_test : float
-        Privacy paid for testing accuracy: eps_A of AboveThreshold, or the sum of the
-        doubling tests (0 for theory).
+    eps_generation, eps_test : float
+        Privacy paid for generating hypotheses and for testing them.
     eps : float
         The ex-post privacy loss: eps_generation + eps_test.
     n_levels : int
-        Number of levels available (T, or K for doubling, 1 for theory).
+        Number of levels available (1 for theory).
     privacy_ : PrivacyLoss
-        What the accountant was charged: the most the method can spend (a pure loss >=
-        ``eps``; module docstring), its differential-privacy guarantee.
+        What the accountant was charged: the most the method can spend, its DP guarantee.
 
     Parameters
     ----------
@@ -495,24 +426,18 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
                        eps_max=None, random_state=None, accountant=None):
     """Private ERM that meets an accuracy target first and reports the privacy it cost.
 
-    Ligett et al.'s noise reduction: hypotheses theta_1, theta_2, ... of increasing
-    privacy level eps_1 < eps_2 < ... come from one noise-reduction path (covariance
-    perturbation for ridge, output perturbation for logistic), each projected onto
-    ||theta|| <= R; InteractiveAboveThreshold tests their excess risk against alpha and stops
-    at the first that passes. With probability >= 1 - gamma the returned model has excess
-    empirical risk <= alpha, and the privacy loss is eps = eps_A + eps_k, read off the outcome
-    (ex-post privacy, not a fixed budget). The whole noise-reduction path is drawn up front: for
-    ridge it holds n_levels x d x d doubles (47 MB for d = 77, T = 1000).
+    Hypotheses of increasing privacy level come from one noise-reduction path; a private test
+    stops at the first whose excess risk is within alpha (with probability >= 1 - gamma). The
+    ex-post loss is eps = eps_A + eps_k (:doc:`/guide/accuracy-first-derivations`).
 
     Parameters
     ----------
     X : array_like or a pandas, polars or pyarrow data frame, n x p
-        Never modified.
     y : array_like
         Ridge: n responses; logistic: n labels 0/1.
     model : {'ridge', 'logistic'}
     alpha : float
-        Target excess empirical risk of the clipped, scaled problem (module docstring), > 0.
+        Target excess empirical risk of the clipped, scaled problem, > 0.
     lambda_ : float
         Regularisation weight lambda, > 0.
     upper_bounds, lower_bounds : array_like
@@ -524,27 +449,21 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     n_levels : int
         T, the number of levels of the geometric grid (:func:`privacy_level_grid`).
     calibration : {'exact', 'paper', 'tuned'}
-        AboveThreshold calibration (:func:`above_threshold_calibration`): ``"exact"`` (default)
-        the threshold and budget split of least eps_A whose exact failure probability is
-        <= gamma; ``"paper"`` Algorithm 3 (a union bound, about 4 times the eps_A);
-        ``"tuned"`` the authors' code (reproduces the published figures, not proven).
+        AboveThreshold calibration (:func:`above_threshold_calibration`): ``"exact"`` (default,
+        proven, least eps_A), ``"paper"`` (Algorithm 3, about 4 times the eps_A) or ``"tuned"``
+        (the authors' code, not proven).
     eps_min, eps_max : float, optional
         Grid ends; defaults 1/n and 4 x the theory baseline's eps (eps_max is not a level).
     random_state : None, int or NumPy Generator
     accountant : BudgetAccountant, optional
-        Charged once, under the label 'accuracy_first_erm', the most the run can spend:
-        ``PrivacyLoss.pure(eps_A + eps_T)`` (module docstring: the realised ex-post loss is
-        not what is charged). The check reserves it before the data are read (only the shape
-        of X is used), an overspend is refused with the generator untouched. None charges the
-        session's accountant, if any.
+        Charged ``PrivacyLoss.pure(eps_A + eps_T)``, the most the run can spend, before the
+        data are read; None charges the session's accountant, if any.
 
     Returns
     -------
     AccuracyFirstResult
-        With ``eps_test`` = eps_A, ``eps_level`` = eps_generation = eps_k. When no level
-        passes, ``success`` is False, a ``RuntimeWarning`` is issued, the least noisy
-        hypothesis is returned and eps = eps_A + eps_T (theta* is never released).
-        ``privacy_`` is the loss charged.
+        ``eps_test`` = eps_A, ``eps_level`` = eps_generation = eps_k. When no level passes,
+        ``success`` is False, a ``RuntimeWarning`` is issued and the last hypothesis returned.
 
     Raises
     ------
@@ -553,14 +472,12 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
 
     References
     ----------
-    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
-    differential privacy level for accuracy-constrained ERM. NeurIPS 30.
+    Ligett et al. (2017), Accuracy first, NeurIPS 30.
 
     Examples
     --------
-    A logistic regression of diabetes whose excess risk (on the scaled problem) is within
-    0.1: the run stops at the first of 100 levels that passes the private test, and its
-    ex-post eps is below the eps charged up front:
+    A logistic regression whose excess risk is within 0.1; its ex-post eps is below the eps
+    charged up front:
 
     >>> from dppack import accuracy_first_erm
     >>> from dppack.datasets import load_pima
@@ -615,38 +532,27 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
                  gamma=0.1, eps_min=None, eps_max=None, calibration="exact", random_state=None,
                  accountant=None):
     """Baseline: fit at eps_min, 2 eps_min, 4 eps_min, ... with independent noise and test each
-    fit's excess risk with the Laplace mechanism until one passes.
-
-    Every fit and every test is paid: stopping at level j costs
-    sum_{i <= j} (eps_i + eps_test); a fit passes when excess + Lap(Delta / eps_test) <= s.
-    eps_test and s come from :func:`laplace_test_calibration` (by default the least eps_test
-    whose exact failure probability is <= gamma; ``"paper"``: s = alpha/2 and
-    eps_test = Delta ln(K / (2 gamma)) / (alpha/2), a union bound), so with probability
-    >= 1 - gamma the released fit has excess <= alpha.
+    fit's excess risk with the Laplace mechanism until one passes; every fit and test is paid.
 
     Parameters
     ----------
     X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias, gamma
-        As for :func:`accuracy_first_erm` (the data are never modified).
+        As for :func:`accuracy_first_erm`.
     eps_min, eps_max : float, optional
-        The first level and the end of the doubling range; defaults as
-        :func:`accuracy_first_erm`; K = floor(log2(eps_max / eps_min) + 1) + 1 levels.
+        The first level and the end of the doubling range (defaults as
+        :func:`accuracy_first_erm`).
     calibration : {'exact', 'paper', 'tuned'}
-        Calibration of the tests (:func:`laplace_test_calibration`; ``"tuned"`` is
-        ``"paper"``, as in the authors' code).
+        Calibration of the tests (:func:`laplace_test_calibration`).
     random_state : None, int or NumPy Generator
     accountant : BudgetAccountant, optional
-        Charged once, under the label 'doubling_erm', the most the run can spend: all K fits
-        and K tests, ``PrivacyLoss.pure(sum eps_i + K eps_test)`` (the stopping level depends
-        on the data; module docstring). Checked before the data are read. None charges the
-        session's accountant, if any.
+        Charged once, before the data are read, the most the run can spend (all fits and
+        tests); None charges the session's accountant, if any.
 
     Returns
     -------
     AccuracyFirstResult
-        ``eps_level`` is the passing level, ``eps_generation`` the sum of the levels tried,
-        ``eps_test`` the sum of the tests. On failure (with a ``RuntimeWarning``) the last fit.
-        ``privacy_`` is the loss charged.
+        ``eps_generation`` and ``eps_test`` sum the levels and tests tried. On failure (with
+        a ``RuntimeWarning``) the last fit.
 
     Raises
     ------
@@ -703,29 +609,22 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
 def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias=False,
                random_state=None, accountant=None):
     """Baseline: one fit at the eps a utility theorem says is enough for expected excess risk
-    alpha, without any test.
-
-    Ridge: covariance perturbation at eps = 4 sqrt(2) (2 sqrt(d/lambda) + d/lambda) / (n alpha)
-    (Thm 3.1); logistic: output perturbation at the smallest eps with
-    2 sqrt(2) d / (n lambda eps) + 4 d^2 / (n^2 lambda eps^2) <= alpha (Thm 3.3). The theorems
-    bound the *expected* excess risk, not the risk with probability 1 - gamma; ``success`` is
-    True by construction (nothing is checked).
+    alpha (ridge: covariance perturbation, Thm 3.1; logistic: output perturbation, Thm 3.3),
+    without any test: ``success`` is True by construction.
 
     Parameters
     ----------
     X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias
-        As for :func:`accuracy_first_erm` (the data are never modified).
+        As for :func:`accuracy_first_erm`.
     random_state : None, int or NumPy Generator
     accountant : BudgetAccountant, optional
-        Charged ``PrivacyLoss.pure(eps)`` (eps from n, d, alpha and lambda alone) under the
-        label 'theory_erm', checked before the data are read. None charges the session's
-        accountant, if any.
+        Charged ``PrivacyLoss.pure(eps)`` under the label 'theory_erm', before the data are
+        read. None charges the session's accountant, if any.
 
     Returns
     -------
     AccuracyFirstResult
-        eps = eps_level = eps_generation, eps_test = 0, stop_index None, gamma None;
-        ``privacy_`` = ``PrivacyLoss.pure(eps)``.
+        eps = eps_level = eps_generation, eps_test = 0, stop_index and gamma None.
 
     Raises
     ------

@@ -17,18 +17,7 @@ Bounds.__doc__ = "The private range of :func:`boundsDP`: ``lower``, ``upper`` (f
 
 def default_grid(smallest=1e-6, largest=1e10, per_decade=4):
     """The public grid of :func:`boundsDP`: 0 and +-10^(t / per_decade) from ``smallest`` to
-    ``largest`` (both signs), sorted.
-
-    Parameters
-    ----------
-    smallest, largest : float
-        Powers of ten, 0 < smallest < largest.
-    per_decade : int
-        Points per factor of 10 (4: each point 1.78 times the one before).
-
-    Returns
-    -------
-    numpy.ndarray
+    ``largest`` (powers of ten), sorted.
 
     Examples
     --------
@@ -45,30 +34,21 @@ def default_grid(smallest=1e-6, largest=1e10, per_decade=4):
 def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accountant=None):
     """A differentially private clipping range [lower, upper] for the data.
 
-    Two releases of the exponential mechanism over a public grid of candidates (by default
-    0 and +-10^(t/4) from 10^-6 to 10^10, ``default_grid``), eps / 2 each (basic
-    composition): ``lower`` the candidate g that makes #{x < g} closest to quants[0] n,
-    ``upper`` the one that makes #{x <= g} closest to quants[1] n. Each utility
-    -abs(#{...} - q n) has sensitivity 1 (a record changed, added or removed moves a count by
-    at most 1 and q n by at most q < 1 in the other direction; as for
-    :func:`dppack.quantileDP`). Drawn exactly
-    (``_random.exponential_mechanism``). If ``upper <= lower`` (all data between two grid
-    points, say), ``upper`` is the next grid point above ``lower`` (post-processing).
+    Two draws of the exact exponential mechanism, eps / 2 each, over a public grid (default 0
+    and +-10^(t/4) from 10^-6 to 10^10): ``lower`` makes #{x < g} closest to quants[0] n,
+    ``upper`` makes #{x <= g} closest to quants[1] n (sensitivity 1). Accuracy:
+    :ref:`derivation-boundsDP`.
 
     Parameters
     ----------
     x : array_like
-        Numeric, finite data; may be empty (n is private under add/remove neighbours, so an
-        empty dataset gets a release like its neighbours: with no data every candidate has
-        utility 0 and each bound is uniform on the grid).
+        Numeric, finite data; may be empty (then each bound is uniform on the grid).
     eps : float
         The whole budget, > 0 and finite.
     quants : pair of float, default (0.01, 0.99)
-        The share of the data meant to lie below ``lower`` and at or below ``upper``,
-        0 <= quants[0] <= quants[1] <= 1.
+        The share of the data meant to lie below ``lower`` and at or below ``upper``.
     grid : array_like, optional
-        The public candidates (at least two, finite, distinct; sorted here). It must not
-        depend on the data.
+        The public candidates (at least two, finite, distinct), chosen without the data.
     random_state : None, int or NumPy Generator, optional
     accountant : BudgetAccountant, optional
         Charged PrivacyLoss.pure(eps) once, label "boundsDP".
@@ -81,31 +61,21 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     Raises
     ------
     ValueError
-        For data, eps, quants or a grid that are not as above, and for an overspend: all
-        before any random number is drawn.
+        For arguments that are not as above, or an overspend, before any draw.
 
     Warns
     -----
     UserWarning
         When a released bound is the grid's smallest (``lower``) or largest (``upper``)
-        candidate: the bound sits at the edge of the grid, either because eps * n is too
-        small for the mechanism to find the quantile (every candidate beyond the data has
-        the same utility) or because the data reach beyond the grid. The warning looks at
-        the release only (post-processing: no privacy cost).
-
-    Notes
-    -----
-    The derivation is in the guide: :ref:`derivation-boundsDP`
-    (``docs/python/guide/mechanisms-derivations.rst``).
+        candidate: eps * n too small to locate the quantile, or data beyond the grid.
 
     References
     ----------
-    McSherry and Talwar (2007), FOCS; Smith (2011), STOC.
+    McSherry and Talwar (2007), FOCS, Theorem 6.
 
     Examples
     --------
-    The bounds, then the mean and quartiles of 20,000 incomes, through one accountant
-    (2 in all):
+    The bounds, then the mean and quartiles of 20,000 incomes, 2 in all:
 
     >>> from dppack import boundsDP, quantilesDP
     >>> import numpy as np
@@ -152,8 +122,7 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
 
 
 def _warn_at_edge(i, j, candidates):
-    """boundsDP's warning when ``lower`` is the grid's smallest candidate or ``upper`` its
-    largest (a function of the release only)."""
+    """boundsDP's warning when a bound is at the grid's edge (from the release only)."""
     edges = []
     if i == 0:
         edges.append(f"lower = {float(candidates[0]):.6g} is the grid's smallest candidate")

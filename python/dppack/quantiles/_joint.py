@@ -1,8 +1,5 @@
 """JointExp (Gillenwater, Joseph and Kulesza 2021): the dynamic program and its exact draw.
-
-The derivation is in the guide, "JointExp in quantilesDP: the derivation"
-(``docs/python/guide/quantiles-joint.md``).
-"""
+Derivation: docs/python/guide/quantiles-joint.md."""
 
 import fractions
 import math
@@ -17,13 +14,8 @@ _MARGIN = 50.0  # the windows' outside weighs at most e^-_MARGIN of their inside
 
 
 def joint_grid(lower, upper):
-    """JointExp's grid g = 2^j and the bounds on it: (j, X_0, X_{n+1}).
-
-    :func:`dppack.quantileDP`'s grid, the finest with max(abs(lower), abs(upper)) < 2^59 g
-    (``_random.grid_exponent`` with 58 bits; at least 2^-1074, the doubles' own spacing,
-    for bounds below 2^-1015), from the bounds alone; X_0 = ceil(lower / g) and
-    X_{n+1} = floor(upper / g) (Python integers, at most 2^60 apart). Also the grid of the
-    joint method's accuracy report (``dppack.accuracy``).
+    """JointExp's grid g = 2^j and the bounds on it: (j, X_0, X_{n+1}), X_0 = ceil(lower / g),
+    X_{n+1} = floor(upper / g); :func:`dppack.quantileDP`'s grid, from the bounds alone.
 
     Examples
     --------
@@ -35,9 +27,7 @@ def joint_grid(lower, upper):
 
 
 def _on_grid(values, j, first, last):
-    """clip(round(x / g), X_0, X_{n+1}) for each value (int64): the data rounded to the grid
-    record by record. x / g only shifts the exponent; rounding and clipping are monotone, so
-    they commute with the order statistics."""
+    """clip(round(x / g), X_0, X_{n+1}) per value (int64); monotone, so it commutes with sorting."""
     with np.errstate(over="ignore"):
         scaled = np.ldexp(np.asarray(values, dtype=np.float64), -j)
     np.rint(scaled, out=scaled)
@@ -96,10 +86,8 @@ class _Order:
 
 
 class _LatticeOrder(_Order):
-    """:class:`_Order` on a public resolution: each record's integer coordinate on the
-    refined candidates (i, v) -> i G + v of the lattice points t_i (``stats.Lattice``),
-    G = :data:`SUBPOINTS` each (:func:`_lattice_coordinates`); ``values`` holds them
-    (int64, reordered in place), X_0 = 0 and X_{n+1} = (N + 1) G."""
+    """:class:`_Order` on a public resolution: ``values`` holds the records' coordinates on the
+    refined candidates (:func:`_lattice_coordinates`), X_0 = 0 and X_{n+1} = (N + 1) G."""
 
     def __init__(self, coordinates, lattice):
         self.values, self.n = coordinates, coordinates.size
@@ -133,14 +121,9 @@ SUBPOINTS = 2 ** SUBPOINT_BITS + 1
 
 
 def _lattice_coordinates(values, lattice, rng):
-    """Each record's coordinate X on the refined candidates of ``lattice`` (int64): a
-    candidate c counts the records with X <= c. A record strictly between t_{L-1} and t_L
-    (``stats.Lattice.positions`` p = 2 L) has X = L G (counted from t_L on); one on t_L
-    (p = 2 L + 1) has X = L G + V, V uniform on {1, ..., 2^6} (``_random.uniform_bits``,
-    exact, one per record whatever the others are): counted by the refined candidates
-    (L, V), ..., (L, G - 1) of t_L and all above, not by (L, 0). So t_L's G candidates
-    count from lt(t_L) (the records below it) to le(t_L) (those at or below it), its ties
-    spread over them at random: each count between gets positive mass."""
+    """Each record's coordinate on the refined candidates of ``lattice`` (int64): L G strictly
+    between t_{L-1} and t_L, L G + V on t_L with V exactly uniform on {1, ..., 64}, so that ties
+    spread over t_L's refined candidates (docs/python/guide/quantiles-joint.md)."""
     positions = lattice.positions(values)
     coordinates = (positions // 2) * SUBPOINTS
     on = np.flatnonzero(positions % 2 == 1)
@@ -154,12 +137,8 @@ _BLOCK = 64
 
 
 def _prefix_logsumexp(values):
-    """Inclusive prefix log-sum-exps along the last axis: out[..., t] = log sum
-    exp(values[..., :t + 1]). Blocks of ``_BLOCK``: a running log-sum-exp within each block,
-    the blocks' totals prefixed the same way (recursively), then one logaddexp with the
-    blocks before. Each value is a chain of at most :func:`prefix_chain` (R) logaddexps
-    (the floating-point bound of :func:`joint_float_slack`); -inf entries add nothing
-    (logaddexp(x, -inf) = x exactly)."""
+    """Inclusive prefix log-sum-exps along the last axis, in blocks of ``_BLOCK``: each value is a
+    chain of at most :func:`prefix_chain` logaddexps (the bound of :func:`joint_float_slack`)."""
     values = np.asarray(values, dtype=np.float64)
     size = values.shape[-1]
     if size <= _BLOCK:
@@ -220,10 +199,8 @@ def _range_logsumexp(values, left, right):
 
 
 def _sliding_logsumexp(values, length):
-    """log sum exp(values[max(t - length, 0):t]) for every t (-inf for t = 0 or length 0), in
-    O(n): blocks of ``length`` values, a prefix and a suffix log-sum-exp within each block
-    (van Herk's sliding-window trick); each window is one block's suffix and the next one's
-    prefix. Sums only, never a difference of sums."""
+    """log sum exp(values[max(t - length, 0):t]) for every t (-inf for t = 0 or length 0), in O(n)
+    by van Herk's block prefixes and suffixes; sums only, never a difference of sums."""
     n = values.size
     out = np.full(n, -np.inf)
     if length < 1 or n < 2:
@@ -267,16 +244,10 @@ def _convolve(ranks, log_e, d, beta):
 
 
 class _JointDP:
-    """The dynamic program of JointExp (guide: quantiles-joint) over candidate intervals ``ranks``
-    (sorted), with widths ``widths`` (grid points, as floats) and ``allowed[j]`` the
-    candidates output j + 1 may take.
-
-    With ``inside`` (bool, shape of ``allowed``: the windows), two programs run side by
-    side: 'in', the sequences with every output inside its window, and 'out', those with
-    some output outside it (the source of a run is 'in' or 'out'; a run that puts an output
-    outside its window moves an 'in' prefix to 'out'). Both are sums of positive terms, so
-    the weight of the sequences outside the windows is computed directly, never as a
-    difference (the mixture of :func:`_joint_windowed`)."""
+    """The dynamic program of JointExp over candidate intervals ``ranks`` (sorted), with ``widths``
+    (grid points) and ``allowed[j]`` the candidates output j + 1 may take. With ``inside`` (the
+    windows), the sequences inside ('in') and outside ('out') are summed side by side, so the
+    outside's weight is never a difference (the mixture of :func:`_joint_windowed`)."""
 
     def __init__(self, ranks, widths, allowed, d, beta, n, inside=None):
         self.ranks, self.widths, self.allowed = ranks, widths, allowed
@@ -366,11 +337,8 @@ CHOICE_ROUNDING = 2.0 ** -41
 
 
 def _choose(log_weights, rng):
-    """An index drawn with probability proportional to exp(L~_i), L~_i = ``log_weights``
-    (shifted by their maximum) rounded to a multiple of 2^-40: exactly, by the exact
-    exponential mechanism (``_random.exponential_mechanism``, integer decisions only).
-    The rounding moves each log weight by at most 2^-41; the shift by the maximum is one
-    floating-point subtraction (both in :func:`joint_float_slack`)."""
+    """An index drawn exactly with probability proportional to exp(L~_i), the ``log_weights`` less
+    their maximum rounded to multiples of 2^-40 (``_random.exponential_mechanism``)."""
     logw = np.asarray(log_weights, dtype=np.float64).ravel()
     top = float(np.max(logw, initial=-np.inf))
     if not (top > -np.inf and math.isfinite(top)):
@@ -399,18 +367,9 @@ def _windows(targets, half, n):
 
 
 def joint_sensitivity(quants, which_sensitivity):
-    """The sensitivity Delta of JointExp's utility (guide: quantiles-joint): 2 under 'bounded';
-    under 'unbounded' 2 (1 - min_i delta_i), delta_i = q_i - q_{i-1} (i = 1, ..., m + 1,
-    q_0 = 0, q_{m+1} = 1) the targets' shares.
-
-    Adding a record in gap i raises that gap's count by 1 and every target delta_j n by
-    delta_j: term i moves by at most abs(1 - delta_i) = 1 - delta_i, term j != i by at most
-    delta_j, so u by at most (1 - delta_i) + sum_{j != i} delta_j = 2 (1 - delta_i) <=
-    2 (1 - min delta) (removing: the same); reached when the record lands in the narrowest
-    gap with the other gaps' counts at or below their targets (Gillenwater, Joseph and
-    Kulesza 2021, Section 3, bound 2, which holds under both relations). For m = 1 it is
-    twice ``stats._quantile.quantile_sensitivity``. Computed exactly from the doubles
-    delta_i as the code forms them (1 + sum delta - 2 min delta, in rationals), rounded up.
+    """The sensitivity Delta of JointExp's utility: 2 under 'bounded', 2 (1 - min_i delta_i)
+    under 'unbounded' (delta_i = q_i - q_{i-1} the targets' shares), exact in rationals and
+    rounded up (derivation: docs/python/guide/quantiles-joint.md).
 
     Examples
     --------
@@ -436,11 +395,9 @@ def joint_sensitivity(quants, which_sensitivity):
 
 def joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.0,
                lattice=None):
-    """The JointExp release (guide: quantiles-joint) on the clipped data ``values`` (a copy, which
-    is reordered), with weight exp(eps u / (2 Delta)), Delta = ``sensitivity``
-    (:func:`joint_sensitivity`); on the refined candidates of ``lattice``
-    (``stats.Lattice``, :func:`_lattice_coordinates`) when given. ``half`` (tests only)
-    fixes the windows' half-width whatever the weights."""
+    """The JointExp release on the clipped data ``values`` (a copy, reordered), weight
+    exp(eps u / (2 Delta)); on the refined candidates of ``lattice`` when given. ``half`` (tests
+    only) fixes the windows' half-width."""
     n, m = values.size, quants.size
     beta = eps / (2.0 * sensitivity)  # exp(eps u / (2 Delta)); eps / 4 for Delta = 2
     d = np.diff(np.concatenate([[0.0], quants, [1.0]])) * n
@@ -473,12 +430,8 @@ def joint_exp(values, quants, eps, lower, upper, rng, half=None, sensitivity=2.0
 
 
 def _joint_windowed(order, window, lo, hi, log_outside, d, beta, rng):
-    """A draw of JointExp from the windowed DP, exact by the mixture in the guide (quantiles-joint):
-    with probability p >= 4 U / Z_W (U >= Z_out, the weight outside the windows), the
-    whole DP is run, in two parts ('in' and 'out', :class:`_JointDP` with ``inside``), and
-    an 'out' sequence is drawn with probability pi / p (pi = Z_out / Z, at most 1 / 4 of p:
-    a ratio of sums, no cancellation); otherwise, and in the rest of that branch, a draw of
-    the windowed DP. The law: pi Q_out + (1 - pi) Q_W = G / Z."""
+    """A draw of JointExp from the windowed DP, exact by the mixture
+    pi Q_out + (1 - pi) Q_W = G / Z (docs/python/guide/quantiles-joint.md)."""
     log_p = math.log(4.0) + log_outside - window.log_z
     # uniform() is a multiple of 2^-53: P[uniform < p] = p exactly for p on that grid.
     p = 1.0 if log_p >= 0 else (
@@ -506,10 +459,8 @@ _COIN_RATE = fractions.Fraction(1, 2 ** 40)
 
 
 def _joint_outputs(order, k, rng):
-    """The outputs of the interval sequence ``k`` (non-decreasing): for each run of r outputs
-    in interval [X_k, X_{k+1}) (w = X_{k+1} - X_k grid points), an exact uniform
-    non-decreasing r-tuple of its grid points (:func:`_uniform_multiset`); as floats
-    g X (the nearest double where the grid is finer than the doubles), in increasing order."""
+    """The outputs of the interval sequence ``k``: for each run of r outputs in one interval, an
+    exact uniform non-decreasing r-tuple of its grid points, as floats g X, in increasing order."""
     order.prepare(k, k + 1)
     low, high = order.at(k), order.at(k + 1)
     points = []
@@ -525,10 +476,8 @@ def _joint_outputs(order, k, rng):
 
 
 def _uniform_multiset(w, r, rng):
-    """An exact uniform non-decreasing r-tuple of {0, ..., w - 1} (w >= 1): a uniform
-    r-subset s_0 < ... < s_{r-1} of {0, ..., w + r - 2} by Floyd's algorithm (each step one
-    exact uniform integer, ``_random.uniform_integer``), mapped to s_i - i (stars and bars:
-    a bijection onto the C(w + r - 1, r) non-decreasing tuples)."""
+    """An exact uniform non-decreasing r-tuple of {0, ..., w - 1} (w >= 1): Floyd's r-subset of
+    {0, ..., w + r - 2}, mapped to s_i - i (stars and bars)."""
     if w < 1:
         raise ValueError("an interval of no grid point holds no output")
     size = w + r - 1

@@ -15,34 +15,23 @@ UNBOUNDED_RECORDS = 2 ** 27
 
 
 def joint_float_slack(n, m, eps, sensitivity=2.0, points=2 ** 61, which_sensitivity="bounded"):
-    """The privacy cost of JointExp's floating-point arithmetic: the release is
-    (eps + slack)-DP, slack from public values alone (guide: quantiles-joint, "Floating
-    point", gives the argument).
+    """The privacy cost of JointExp's floating-point arithmetic: the release is (eps + slack)-DP,
+    slack >= 2 X from public values alone, X the largest log-ratio between a computed and an exact
+    output probability (derivation: :doc:`/guide/quantiles-joint`, "Floating point").
 
     Parameters
     ----------
     n : int
-        The number of records (public under 'bounded'; under 'unbounded', where n is
-        private, :data:`UNBOUNDED_RECORDS` is used whatever n is).
-    m : int
-        The number of quantiles.
+        The number of records (:data:`UNBOUNDED_RECORDS` under 'unbounded', where n is private).
+    m, points : int
+        The numbers of quantiles and of candidate grid points (at most 2^61).
     eps, sensitivity : float
-        The release's budget and :func:`joint_sensitivity` (beta = eps / (2 Delta)).
-    points : int
-        The number of candidate grid points (at most 2^61).
+        The release's budget and :func:`joint_sensitivity`.
     which_sensitivity : {'bounded', 'unbounded'}
 
     Returns
     -------
     float
-        slack >= 2 X (+ 4 beta u (n + 1) under 'unbounded', the targets' rounding), X the
-        largest log-ratio between a computed and an exact output probability: X = 4 m tau +
-        2 tau_f + 6 e (+ 2^-40 for the two exact coins' rounding), tau = tau_f + 2 e +
-        2^-41 the error of a log weight as drawn, tau_f = e (m (9 m + 6) + (m - 1)(L + 10)
-        + L' + 11) that of the dynamic program's log weights, e = u (M + 2 kappa + 2) the
-        error of one rounded operation on values of size at most M = 4 beta (n + 1) +
-        m ln(points + m) + 1, L and L' the longest chains of logaddexps of the range and
-        prefix log-sum-exps on n + 1 values, u = 2^-53, kappa = 4 (ulps of exp, log, log1p).
 
     Examples
     --------
@@ -93,14 +82,9 @@ def joint_loss_eps(eps, n, m, sensitivity=2.0, points=2 ** 61, which_sensitivity
 
 def joint_mechanism_eps(eps, n, m, sensitivity=2.0, points=2 ** 61,
                         which_sensitivity="bounded"):
-    """The eps JointExp runs at so that the release costs at most ``eps``, its
-    floating-point slack included: a double eps' < eps with ``joint_loss_eps(eps') <= eps``
-    (the slack grows with eps, so eps' = eps - slack(eps) leaves room up to rounding; checked).
-
-    Raises
-    ------
-    ValueError
-        If eps is too small to hold the slack (below about 1e-12).
+    """The eps JointExp runs at so that the release costs at most ``eps``, its float slack
+    included: a double eps' < eps with ``joint_loss_eps(eps') <= eps``; ValueError if eps is too
+    small to hold the slack (below about 1e-12).
 
     Examples
     --------

@@ -15,19 +15,16 @@ def _levels(m):
 
 
 def recursive_share(eps, m, which_sensitivity):
-    """The budget of each quantileDP release of 'recursive' (see :func:`quantilesDP`):
-    eps / L under 'unbounded', eps / (2 L - 1) under 'bounded', L = :func:`_levels` (m)."""
+    """The budget of each quantileDP release of 'recursive': eps / L under 'unbounded',
+    eps / (2 L - 1) under 'bounded', L = ceil(log2(m + 1))."""
     levels = _levels(m)
     return eps / levels if which_sensitivity == "unbounded" else eps / (2 * levels - 1)
 
 
 def recursive(x, quants, slots, eps, lower, upper, rng, out, which_sensitivity="bounded"):
-    """ApproximateQuantiles on the records ``x`` in [lower, upper]: quants (rescaled to this
-    part of the data) into out[slots]. Each call releases its middle quantile with
-    :func:`dppack.quantileDP`'s sampler at ``eps``, then recurses on the records at or below
-    it and those above it, with the quantiles below and above it rescaled to their part. A
-    part of the data meets one release per level (Kaplan, Schnapp and Stemmer 2022,
-    Algorithm 1). The node's sensitivity: :func:`node_sensitivity`."""
+    """ApproximateQuantiles (Kaplan, Schnapp and Stemmer 2022, Algorithm 1) on the records ``x`` in
+    [lower, upper]: quants (rescaled to this part) into out[slots], the middle one by quantileDP's
+    sampler at ``eps``, then the parts below and above it."""
     if not quants.size:
         return
     middle, q, left, right = _split(quants)
@@ -50,17 +47,9 @@ def recursive(x, quants, slots, eps, lower, upper, rng, out, which_sensitivity="
 
 
 def node_sensitivity(q, which_sensitivity):
-    """The sensitivity of the utility of a node of 'recursive' that releases the (rescaled)
-    quantile ``q`` of its part: ``stats._quantile.quantile_sensitivity`` under
-    'unbounded', max(q, 1 - q); 1 under 'bounded'.
-
-    Under add/remove neighbours the record added or removed lies in exactly one part on
-    each level, given the releases above (they fix the parts' ranges): that node's part
-    gains or loses one record, an add/remove neighbour for its rank utility, which moves by
-    at most max(q, 1 - q) (``quantile_sensitivity``); the other nodes see the same data.
-    So each node is eps / L-DP and a record meets L of them (Kaplan, Schnapp and Stemmer
-    2022, Theorem 3.3's composition over levels). Under 'bounded' the split eps / (2 L - 1)
-    and sensitivity 1 are DPpack-compatible and kept as they were.
+    """The sensitivity of a 'recursive' node's utility for its (rescaled) quantile ``q``:
+    max(q, 1 - q) under 'unbounded', 1 under 'bounded' (derivation:
+    docs/python/guide/quantiles-joint.md).
 
     Examples
     --------
@@ -73,14 +62,8 @@ def node_sensitivity(q, which_sensitivity):
 
 def recursive_lattice(positions, quants, slots, eps, first, last, lattice, rng, out,
                        which_sensitivity="bounded"):
-    """:func:`recursive` on a resolution: the part of the data with ``positions``
-    (``stats.Lattice.positions``) among the candidates ``first``, ..., ``last`` of
-    ``lattice``. Each node releases its middle quantile by quantileDP's mechanism on these
-    candidates (``stats.lattice_runs``, ``_random.exponential_interval``: the exponential
-    mechanism with :func:`node_sensitivity` on a candidate set fixed by the releases before
-    it), then
-    recurses on the records at or below the released candidate i (candidates first ... i)
-    and those above it (i ... last), as Kaplan, Schnapp and Stemmer (2022, Algorithm 1)."""
+    """:func:`recursive` on a resolution: the records at ``positions`` among the candidates
+    ``first``, ..., ``last`` of ``lattice``, each node by the exponential mechanism on them."""
     if not quants.size:
         return
     middle, q, left, right = _split(quants)
@@ -102,10 +85,8 @@ def recursive_lattice(positions, quants, slots, eps, first, last, lattice, rng, 
 
 
 def _split(quants):
-    """How :func:`recursive` splits its quantiles: (middle, q, left, right), ``middle`` the
-    index of the one released, q = quants[middle], ``left`` the quantiles below it rescaled
-    to the records at or below the release (q_j / q) and ``right`` those above it rescaled
-    to the records above it ((q_j - q) / (1 - q), clipped to [0, 1] against rounding)."""
+    """(middle, q, left, right): the index released, its quantile, and the quantiles below and
+    above it rescaled to their parts (q_j / q and (q_j - q) / (1 - q), clipped to [0, 1])."""
     middle = (quants.size - 1) // 2
     q = float(quants[middle])
     left = quants[:middle] / q if q > 0 else np.zeros(middle)
@@ -115,28 +96,9 @@ def _split(quants):
 
 
 def recursion_weights(quants):
-    """The weights of the node errors in each quantile's rank error under 'recursive'
-    (for accuracy reports, ``dppack.accuracy``).
-
-    A node releases its middle quantile q (rescaled) with a local rank error e (the records
-    of its part at or below the release, minus q times their number). A quantile q_j of
-    its left part is then asked, in that part, for the rank (q_j / q)(q n_v + e): its target
-    moves by (q_j / q) e = q'_j e, q'_j its rescaled quantile; one of the right part is asked
-    for q'_j ((1 - q) n_v - e) records above the release, q'_j = (q_j - q) / (1 - q), so its
-    target among all the records moves by (1 - q'_j) e. So the rank error of quantile j is
-    the sum, over the nodes on its path, of these weights times their errors, weight 1 at
-    its own node (all weights in [0, 1]; from the quantiles alone).
-
-    Parameters
-    ----------
-    quants : numpy.ndarray
-        The checked quantiles (``check_quants``).
-
-    Returns
-    -------
-    list of numpy.ndarray
-        For each quantile, the weights of the nodes on its path (root first); its length is
-        the quantile's depth.
+    """For each quantile of ``quants`` (checked), the weights of the node errors on its path (root
+    first) in its rank error under 'recursive' (for ``dppack.accuracy``; derivation:
+    docs/python/guide/quantiles-joint.md).
 
     Examples
     --------
@@ -147,9 +109,8 @@ def recursion_weights(quants):
 
 
 def recursion_sensitivities(quants, which_sensitivity):
-    """The sensitivities (:func:`node_sensitivity`) of the nodes on each quantile's path
-    under 'recursive', root first, aligned with :func:`recursion_weights` (for accuracy
-    reports, ``dppack.accuracy``).
+    """The sensitivities of the nodes on each quantile's path under 'recursive', root first,
+    aligned with :func:`recursion_weights`.
 
     Examples
     --------
@@ -162,8 +123,7 @@ def recursion_sensitivities(quants, which_sensitivity):
 
 
 def _recursion_paths(quants):
-    """For each quantile, the (weight, node's released quantile) of the nodes on its path,
-    root first, as :func:`recursive` visits them (:func:`recursion_weights`)."""
+    """For each quantile, the (weight, node's quantile) of the nodes on its path, root first."""
     paths = [[] for _ in range(quants.size)]
 
     def visit(part, slots):

@@ -44,8 +44,7 @@ def quantiles_loss(eps):
 
 
 def _record_count(x):
-    """The number of entries of the data from their shape (numpy, pandas, polars, ...) or
-    length, without reading them; None when neither is known."""
+    """The number of entries from the data's shape or length, unread (None: unknown)."""
     if type(x).__module__.split(".")[0] == "dask":  # refused later; never computed here
         return None
     shape = getattr(x, "shape", None)
@@ -58,10 +57,8 @@ def _record_count(x):
 
 
 def _joint_eps(eps, quants, lower_bound, upper_bound, which_sensitivity, resolution, count):
-    """The eps JointExp runs at (:func:`joint_mechanism_eps`), so that the release, its
-    floating-point slack included, costs at most ``eps``; from public values: the bounds
-    (its grid, or the resolution's refined candidates), the quantiles, the relation and,
-    under 'bounded', the number of entries ``count``."""
+    """The eps JointExp runs at (:func:`joint_mechanism_eps`) so that the release, its float slack
+    included, costs at most ``eps``; from public values only."""
     eps = _checks.check_finite_budget(eps, "eps")
     lower, upper = _bounds(lower_bound, upper_bound)
     quants = check_quants(quants)
@@ -87,92 +84,52 @@ def quantilesDP(x, quants, eps, lower_bound, upper_bound, method="recursive",
                 accountant=None):
     """Differentially private quantiles: m quantiles of one variable under one budget.
 
+    Derivations: :doc:`/guide/quantiles-joint`; accuracy: :ref:`derivation-quantilesDP`.
+
     Parameters
     ----------
     x : array_like
-        Numeric, finite data, at least one value under 'bounded' (none needed under
-        'unbounded', where n is private; a matrix counts all its entries; each entry
-        is one person, as for :func:`dppack.quantileDP`). In memory (numpy, pandas, polars,
-        pyarrow); Dask data get a TypeError.
+        Numeric, finite data in memory (a matrix counts all its entries); at least one value
+        under 'bounded'.
     quants : array_like of float
         The quantiles q_1 <= ... <= q_m, in [0, 1], in increasing order.
     eps : float
         The whole budget, > 0 and finite.
     lower_bound, upper_bound : float
-        Public bounds, lower < upper; the data are clipped to them.
+        Public bounds; the data are clipped to them.
     method : {'recursive', 'joint', 'independent'}, default 'recursive'
-        'recursive': ApproximateQuantiles (Kaplan, Schnapp and Stemmer 2022, Algorithm 1):
-        the middle quantile by :func:`dppack.quantileDP`, then the data below it and above
-        it, each with its quantiles rescaled, recursively; the L = ceil(log2(m + 1)) levels
-        share eps (see ``which_sensitivity``). A part with no data gets quantileDP's release
-        on no data (the exact uniform on its grid). Exact: every draw on a grid.
-        'joint': JointExp (Gillenwater, Joseph and Kulesza 2021; guide: quantiles-joint): one
-        exponential mechanism over the sorted m-vectors of grid points, utility sensitivity
-        2. Its outputs are exact grid points; the interval selection's weights are
-        log-sums computed in floating point, within a proved, data-independent error of
-        the exact ones, so the release is (eps + slack)-DP and charges eps + slack
-        (``quantiles.joint_float_slack``; guide: quantiles-joint, "Floating point"; below 1e-9 for a
-        thousand records). More accurate than 'recursive' for several quantiles.
-        'independent': :func:`dppack.quantileDP` for each quantile with eps / m (basic
-        composition), the results sorted. Exact.
+        'recursive': ApproximateQuantiles, the middle quantile by :func:`dppack.quantileDP`,
+        then each half recursively (exact). 'joint': JointExp, one exponential mechanism over
+        the sorted m-vectors of grid points, its floating-point slack charged inside eps; more
+        accurate for several quantiles. 'independent': :func:`dppack.quantileDP` for each
+        quantile with eps / m, sorted (exact).
     which_sensitivity : {'bounded', 'unbounded'}, default 'bounded'
-        The neighbouring relation the guarantee is for. Under 'unbounded' (a record added
-        or removed) every method uses its utility's add/remove sensitivity, smaller than
-        the bounded one: max(q, 1 - q) for each quantileDP draw ('independent', and each
-        node of 'recursive' with its rescaled q: ``node_sensitivity``), 2 (1 - min_i
-        (q_i - q_{i-1})) for 'joint' (q_0 = 0, q_{m+1} = 1: ``joint_sensitivity``) instead
-        of 2. 'recursive' also splits eps by it: under 'unbounded' a record reaches one
-        release per level, eps / L each; under 'bounded' (a record changed, sensitivity 1
-        per node) the changed record may leave one half for the other, so that two
-        releases change on every level below the first: eps / (2 L - 1) each. 'bounded'
-        releases are DPpack-compatible; 'unbounded' ones are more accurate at the same eps
-        than with sensitivity 1 (ours). 'joint' under 'unbounded', where n is private,
-        bounds its floating-point slack for up to 2^27 records
-        (``quantiles.UNBOUNDED_RECORDS``): its guarantee is stated for data of at most that
-        size.
+        The neighbouring relation; 'unbounded' uses each utility's smaller add/remove
+        sensitivity ('joint': for data of at most 2^27 records).
     random_state : None, int or NumPy Generator, optional
     resolution : float, optional
         A public spacing r (e.g. 1 for whole numbers): every release is one of the
-        candidates lower_bound + i r. 'recursive' and 'independent' draw as
-        :func:`dppack.quantileDP` draws with a resolution (the exponential mechanism on
-        them, McSherry and Talwar 2007; Smith 2011); 'recursive' keeps the candidates of
-        the whole range: a node between two earlier releases chooses among the candidates
-        between them (both included), a set fixed by the releases before it, so the
-        argument of Kaplan, Schnapp and Stemmer (2022) holds unchanged. 'joint' runs
-        JointExp on the candidates, each split into 65 refined ones among which the
-        records on it are placed at random (guide: quantiles-joint, "On a public resolution"):
-        every count a tied value spans has positive mass, so the true quantiles of integer
-        data are reachable. None (default): the fine grid of :func:`dppack.quantileDP`.
+        candidates lower_bound + i r, so the true quantiles of integer data are reachable.
+        None (default): the fine grid of :func:`dppack.quantileDP`.
     accountant : BudgetAccountant, optional
-        Charged PrivacyLoss.pure(eps) once ('joint' runs at eps less its float slack,
-        ``quantiles.joint_mechanism_eps``, from the bounds, resolution, quantiles and,
-        under 'bounded', the data's size), label "quantilesDP"; by default the session's
-        accountant, if any. An overspend is refused before the data are read.
+        Charged PrivacyLoss.pure(eps) once, before the data are read; by default the
+        session's accountant, if any.
 
     Returns
     -------
     numpy.ndarray
-        The m released quantiles, in increasing order, in [lower_bound, upper_bound]:
-        points of :func:`dppack.quantileDP`'s grid (of the bounds, or for 'recursive' of
-        the range each release is made on).
+        The m released quantiles, in increasing order, in [lower_bound, upper_bound].
 
     Raises
     ------
     ValueError
-        For bounds, resolution, quants, eps, method, which_sensitivity or data that are not
-        as above, and for an overspend: all before any random number is drawn (a bad
-        resolution before the data are read).
-
-    Notes
-    -----
-    The derivation is in the guide: :ref:`derivation-quantilesDP`
-    (``docs/python/guide/mechanisms-derivations.rst``).
+        For arguments or data that are not as above, or an overspend, before any random
+        number is drawn.
 
     References
     ----------
-    Gillenwater, Joseph and Kulesza (2021), "Differentially private quantiles", ICML;
-    Kaplan, Schnapp and Stemmer (2022), "Differentially private approximate quantiles",
-    ICML; Smith (2011), STOC.
+    Gillenwater, Joseph and Kulesza (2021), ICML, Section 3 (JointExp).
+    Kaplan, Schnapp and Stemmer (2022), ICML, Algorithm 1 (ApproximateQuantiles).
 
     Examples
     --------

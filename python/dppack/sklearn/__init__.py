@@ -2,13 +2,10 @@
 
 ``DPLogisticRegression``, ``DPLinearSVC``, ``DPSVC`` (linear or Gaussian kernel) and
 ``DPLinearRegression`` wrap :class:`dppack.LogisticRegressionDP`, :class:`dppack.svmDP` and
-:class:`dppack.LinearRegressionDP` in scikit-learn's estimator contract, so they work with
-``clone``, ``Pipeline``, ``cross_val_score`` and ``GridSearchCV``. ``DPModelSelector`` chooses
-among several of them privately, with DPpack's tuners. Needs scikit-learn >= 1.6.
-
-The contract in detail (public bounds, labels, sample weights, what tuning costs, randomness
-and accounting) is in the guide, "The scikit-learn estimators in detail"
-(``docs/python/guide/sklearn-estimators.rst``).
+:class:`dppack.LinearRegressionDP` in scikit-learn's estimator contract (``clone``,
+``Pipeline``, ``cross_val_score``, ``GridSearchCV``); ``DPModelSelector`` chooses among them
+privately. Needs scikit-learn >= 1.6. Public bounds, labels, sample weights, what tuning costs,
+randomness and accounting: the guide, ``docs/python/guide/sklearn-estimators.rst``.
 """
 
 try:

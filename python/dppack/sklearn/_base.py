@@ -85,10 +85,8 @@ def privacy_loss(eps, delta=0.0):
 
 
 def check_budget(accountant, loss_of):
-    """Refuse an overspend, or a fit without noise, before the data are read: ``loss_of()``
-    computes the fit's loss from the parameters alone and is checked against the accountant
-    that the core's fit will charge (``accountant``, or the session's). Nothing is recorded
-    here: the core's fit records the spend (one charging path)."""
+    """Refuse an overspend, or a fit without noise, before the data are read; nothing is
+    recorded here (the core's fit records the spend)."""
     bill = accounting.charge(accountant, loss_of, None)
     if bill.accountant is not None:
         bill.loss  # noqa: B018 -- raises INFINITE_EPS_MESSAGE for eps = inf
@@ -149,9 +147,7 @@ def sample_weight_bound(estimator, sample_weight):
 
 
 def check_sample_weight(sample_weight, n):
-    """1-d float weights, one per row, not NaN, finite and >= 0 (checked here, in the core's
-    order, with messages that name ``sample_weight``; the core clips at the bound:
-    :func:`dppack.erm.weighting.fit_weighted`). An all-zero vector is not refused (that
+    """1-d float weights, one per row, finite and >= 0 (all zeros accepted: refusing them
     would be an error that depends on the data)."""
     if sample_weight is None:
         return None
@@ -171,15 +167,8 @@ def check_sample_weight(sample_weight, n):
 
 def public_classes(classes, y, cls):
     """The public label set (negative, positive) as an array of 2, from the ``classes``
-    parameter or y's type, never from y's values.
-
-    In order: ``classes`` if given; a pandas Categorical's declared categories (exactly two);
-    bool y: (False, True); numeric y: (0, 1), DPpack's labels (``LogisticRegressionDP`` and
-    ``svmDP`` take y in {0, 1}). Strings and other objects have no public label set: an error
-    asks for ``classes``. The labels present in y are never used, since they depend on the
-    data: with them, one record changed could turn a fit into an error, or change
-    ``classes_`` and the positive class (neighbouring datasets must give the same outcome
-    space for differential privacy, Dwork and Roth 2014, Definition 2.4)."""
+    parameter or y's type, never from y's values (docs/python/guide/sklearn-estimators.rst,
+    "Labels")."""
     if classes is not None:
         if isinstance(classes, (str, bytes)) or not hasattr(classes, "__len__"):
             raise ValueError(CLASSES_PARAMETER_MESSAGE.format(classes=classes))
@@ -230,12 +219,7 @@ def encode_binary(y, classes, cls):
 
 
 def store_parameters(estimator, parameters):
-    """Store each constructor argument, unchanged, as the attribute of its name.
-
-    scikit-learn's contract: ``__init__`` only stores its parameters, so that ``get_params``,
-    ``set_params`` and ``clone`` see them; checks run at ``fit``. ``parameters`` is the
-    constructor's ``locals()``, taken as its first statement (its arguments and ``self``).
-    """
+    """Store each constructor argument (the constructor's ``locals()``) as its attribute."""
     for name, value in parameters.items():
         if name != "self":
             setattr(estimator, name, value)
@@ -287,9 +271,8 @@ class DPEstimator(BaseEstimator):
 
 
 class DPBinaryClassifier(ClassifierMixin, DPEstimator):
-    """Binary classification over a DPpack CMS model: labels are mapped to 0/1 through
-    ``classes_``, the public label set (``classes``, or y's type: module docstring, "Labels";
-    the second class is the positive one, as in scikit-learn)."""
+    """Binary classification over a DPpack CMS model: labels mapped to 0/1 through the public
+    label set ``classes_`` (the second class is the positive one)."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -22,69 +22,53 @@ class DPLogisticRegression(DPBinaryClassifier):
     Parameters
     ----------
     eps : float, default 1.0
-        Privacy budget of one fit, > 0 (eps-DP, bounded neighbours); ``math.inf`` fits
-        without noise (not private).
+        Privacy budget of one fit, > 0; ``math.inf`` fits without noise (not private).
     gamma : float, default 1.0
-        Regularisation, > 0: the penalty is (gamma / n) ||coef||^2 / 2 (DPpack's convention).
+        Regularisation, > 0: the penalty is (gamma / n) ||coef||^2 / 2.
     feature_bounds : (lower, upper)
-        Bounds on the features, numbers or one value per feature, chosen without the data
-        (required; module docstring). X is clipped to them before fitting.
+        Bounds on the features (numbers, or one per feature), chosen without the data
+        (required); X is clipped to them.
     perturbation_method : {'objective', 'output'}, default 'objective'
     fit_intercept : bool, default True
         DPpack's ``add_bias``.
     classes : sequence of two labels, optional
-        The public label set (negative, positive), chosen without looking at the data;
-        ``classes[1]`` is the positive class (label 1 of the core model). Default: from y's
-        type, never its values: a pandas Categorical's declared categories (exactly two),
-        (False, True) for bool y, (0, 1) for numeric y (DPpack's labels); strings and other
-        objects need ``classes``. Labels outside the set are refused; one class present is
-        not an error (the label set does not depend on the data, so neighbouring datasets
-        give the same ``classes_``).
+        The public label set (negative, positive), chosen without the data; ``classes[1]``
+        is the positive class. Default: from y's type, never its values (a Categorical's two
+        categories, (False, True) for bool y, (0, 1) for numeric y); strings need it.
     sample_weight_bound : float, optional
-        The public upper bound W > 0 on the sample weights, chosen without the data; required
-        with ``sample_weight`` (weights above it are clipped to it). When given, every fit
-        is calibrated to it, with ``sample_weight`` or without (then every weight is 1,
-        clipped to W like any weight: min(1, W), so W < 1 scales the data term by W).
-        Both methods stay eps-DP with the loss's slope and curvature bounds scaled by W
-        (Chaudhuri, Monteleoni and Sarwate 2011, Corollary 8 for output perturbation:
-        sensitivity 2 W / gamma; Theorem 9 for objective perturbation: c W for c and noise
-        rate eps' / (2 W)); the derivations are in :mod:`dppack.erm.weighting`. The noise
-        grows with W.
+        The public bound W > 0 on the sample weights (larger ones are clipped), required with
+        ``sample_weight``; every fit is then calibrated to it (Chaudhuri, Monteleoni and
+        Sarwate 2011, Corollary 8 and Theorem 9, sensitivity scaled by W).
     random_state : None, int or NumPy Generator, default None
     accountant : dppack.BudgetAccountant or None, default None
-        Charged eps per fit; None: the session's accountant, if any (module docstring).
-        Shared, not copied, by ``clone``.
+        Charged eps per fit; None: the session's accountant, if any. Shared, not copied, by
+        ``clone``. Labels, weights, tuning costs: :doc:`/guide/sklearn-estimators`.
 
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
-        The public label set (``classes``, or y's type); ``classes_[1]`` is the positive
-        class (label 1 for the core model).
+        The public label set; ``classes_[1]`` is the positive class.
     coef_ : ndarray of shape (1, n_features)
         Coefficients on the scale of the raw features.
     intercept_ : ndarray of shape (1,)
         0 without ``fit_intercept``.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
-        Only when X had column names (a pandas DataFrame).
+        Only when X had column names.
     privacy_ : dppack.PrivacyLoss or None
         What the fit spent, ``PrivacyLoss.pure(eps)`` (None with ``eps = inf``).
 
     Raises
     ------
     ValueError
-        From ``fit``, before any noise is drawn: missing or malformed ``feature_bounds``,
-        y without a public label set (strings or objects without ``classes``, a Categorical
-        without exactly two categories), labels outside the label set, bad
-        hyper-parameters, an overspend of the accountant,
-        ``sample_weight`` without ``sample_weight_bound``, negative, NaN or infinite weights.
+        From ``fit``, before any noise is drawn: missing or malformed ``feature_bounds``, y
+        without a public label set or outside it, bad hyper-parameters or weights,
+        ``sample_weight`` without ``sample_weight_bound``, an overspend of the accountant.
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
-    minimization, JMLR 12 (output and objective perturbation); Giddens and Liu (2023), DPpack
-    reference manual, ``LogisticRegressionDP``. Pedregosa
-    et al. (2011), Scikit-learn: machine learning in Python, JMLR 12 (the estimator contract).
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (output and objective perturbation).
+    Giddens and Liu (2023), DPpack reference manual, ``LogisticRegressionDP``.
 
     Examples
     --------
@@ -99,8 +83,7 @@ class DPLogisticRegression(DPBinaryClassifier):
     >>> clf.classes_
     array(['no', 'yes'], dtype='<U3')
 
-    String labels have no public label set of their own: without ``classes`` the fit is
-    refused, before the data are read.
+    Without ``classes``, string labels are refused (they have no public label set):
 
     >>> DPLogisticRegression(feature_bounds=(-1, 1)).fit(X, y)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -144,18 +127,13 @@ class DPLogisticRegression(DPBinaryClassifier):
             Labels of the public label set (``classes``, or y's type: 0 and 1, False and
             True, a Categorical's two categories), numpy or pandas (nullable dtypes too).
         sample_weight : array_like of shape (n_samples,), optional
-            Weights >= 0 and finite, one per row; needs ``sample_weight_bound`` (weights
-            above it are clipped to it). The objective is (1/n) sum_i w_i loss_i + the
-            penalty, n the number of rows (not the sum of the weights), and the noise is
-            calibrated to the bound (:mod:`dppack.erm.weighting`). An integer weight k fits
-            as k copies of the row would (same seed). All-zero weights are accepted: the fit
-            is then the penalty plus noise.
+            Weights >= 0 and finite, one per row; needs ``sample_weight_bound``. The
+            objective is (1/n) sum_i w_i loss_i + the penalty, n the number of rows.
         """
         return self._fit(X, y, sample_weight)
 
     def predict_proba(self, X):
-        """Probabilities of ``classes_[0]`` and ``classes_[1]``: 1 - p and p, p = sigmoid of the
-        decision function. An array of shape (n_samples, 2)."""
+        """Probabilities of ``classes_[0]`` and ``classes_[1]``, shape (n_samples, 2)."""
         positive = sigmoid(self.decision_function(X))  # the core's, without overflow
         return np.column_stack([1.0 - positive, positive])
 
@@ -190,9 +168,8 @@ class _DPSVMBase(DPBinaryClassifier):
 
 
 class DPLinearSVC(_DPSVMBase):
-    """Differentially private linear support vector machine (:class:`dppack.svmDP` with the
-    linear kernel) as a scikit-learn classifier. As scikit-learn's ``LinearSVC``,
-    it has ``decision_function`` but no ``predict_proba``.
+    """Differentially private linear support vector machine (:class:`dppack.svmDP`, linear
+    kernel) as a scikit-learn classifier; no ``predict_proba``.
 
     Parameters
     ----------
@@ -216,8 +193,7 @@ class DPLinearSVC(_DPSVMBase):
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the Huber-smoothed hinge loss);
-    Giddens and Liu (2023), DPpack reference manual, ``svmDP``.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12, Section 3.4 (the Huber hinge loss).
 
     Examples
     --------
@@ -245,10 +221,8 @@ class DPSVC(_DPSVMBase):
     """Differentially private support vector machine with a linear or Gaussian kernel
     (:class:`dppack.svmDP`) as a scikit-learn classifier.
 
-    The Gaussian kernel exp(-kernel_param ||x - x'||^2) (scikit-learn's 'rbf') is approximated
-    by ``D`` random Fourier features drawn at each fit; the features are bounded by
-    construction, so this kernel needs no ``feature_bounds`` (they are ignored) and X is not
-    clipped. ``coef_`` and ``intercept_`` exist for the linear kernel only.
+    The Gaussian kernel exp(-kernel_param ||x - x'||^2) ('rbf') is approximated by ``D`` random
+    Fourier features drawn at each fit; it needs no ``feature_bounds``.
 
     Parameters
     ----------
@@ -260,8 +234,7 @@ class DPSVC(_DPSVMBase):
         Default 1 / n_features.
     eps, gamma, feature_bounds, perturbation_method, huber_h, fit_intercept,
     sample_weight_bound, classes, random_state, accountant :
-        As :class:`DPLinearSVC`; ``fit_intercept`` is DPpack's ``add_bias`` (with the Gaussian
-        kernel a constant column enters the random features).
+        As :class:`DPLinearSVC`.
 
     Attributes
     ----------
@@ -283,9 +256,8 @@ class DPSVC(_DPSVMBase):
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (private kernel SVM with random
-    features); Rahimi and Recht (2007), Random features for large-scale kernel machines;
-    Giddens and Liu (2023), DPpack reference manual, ``svmDP``.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12, Section 6 (random features).
+    Rahimi and Recht (2007), NeurIPS (random Fourier features).
 
     Examples
     --------

@@ -14,8 +14,8 @@ from ._base import (DPEstimator, as_float_matrix, bound_pair, check_budget, chec
 
 
 class DPLinearRegression(RegressorMixin, DPEstimator):
-    """Differentially private linear regression (:class:`dppack.LinearRegressionDP`, Kifer,
-    Smith and Thakurta 2012 objective perturbation) as a scikit-learn regressor.
+    """Differentially private linear regression (:class:`dppack.LinearRegressionDP`) as a
+    scikit-learn regressor.
 
     Parameters
     ----------
@@ -26,19 +26,17 @@ class DPLinearRegression(RegressorMixin, DPEstimator):
     gamma : float, default 1.0
         Regularisation, > 0 (penalty (gamma / n) ||coef||^2 / 2 of the scaled problem).
     feature_bounds : (lower, upper)
-        Bounds on the features (required; module docstring).
+        Bounds on the features (required). They also cap the coefficients
+        (:doc:`/guide/sklearn-estimators`).
     y_bounds : (lower, upper)
-        Bounds on the target, two numbers (required). y is clipped to them before fitting.
+        Bounds on the target, two numbers (required); y is clipped to them.
     fit_intercept : bool, default True
     sample_weight_bound : float, optional
-        As :class:`DPLogisticRegression`: the public bound W on the weights. The weighted
-        squared error enters through X'WX, X'Wy and y'Wy (W the diagonal of the weights), and
-        Kifer, Smith and Thakurta's (2012, Theorem 2) constants zeta and lambda (the bounds
-        on a row's gradient and curvature) are scaled by W (:mod:`dppack.erm.weighting`).
+        As :class:`DPLogisticRegression`: the public bound W on the weights (Kifer, Smith and
+        Thakurta 2012, Theorem 2, constants scaled by W).
     random_state : None, int or NumPy Generator, default None
     accountant : dppack.BudgetAccountant or None, default None
-        Charged (eps, delta) per fit; None: the session's accountant, if any (module
-        docstring).
+        Charged (eps, delta) per fit; None: the session's accountant, if any.
 
     Attributes
     ----------
@@ -48,16 +46,7 @@ class DPLinearRegression(RegressorMixin, DPEstimator):
     n_features_in_, feature_names_in_ :
         As :class:`DPLogisticRegression`.
     privacy_ : dppack.PrivacyLoss or None
-        What the fit spent, ``PrivacyLoss.approx(eps, delta)`` (None with ``eps = inf``).
-
-    Notes
-    -----
-    LinearRegressionDP solves a scaled problem over the ball ||theta||^2 <= p (p coefficients,
-    the intercept included), with theta_j = coef_j s_j / c, s_j = max(abs(lower_j),
-    abs(upper_j)) and c = (U_y - L_y) / (2p) with an intercept (which is also shifted by the
-    midpoint of ``y_bounds``), max(abs(L_y), abs(U_y)) / p without. So the bounds also cap the
-    coefficients: with feature and target bounds of equal width, abs(coef_j) <= 1/sqrt(p). Wide
-    ``y_bounds`` relative to ``feature_bounds`` leave room for large coefficients.
+        ``PrivacyLoss.approx(eps, delta)`` (None with ``eps = inf``).
 
     Raises
     ------
@@ -67,9 +56,8 @@ class DPLinearRegression(RegressorMixin, DPEstimator):
 
     References
     ----------
-    Kifer, Smith and Thakurta (2012), Private convex empirical risk minimization and
-    high-dimensional regression, COLT; Giddens and Liu (2023), DPpack reference manual,
-    ``LinearRegressionDP``.
+    Kifer, Smith and Thakurta (2012), COLT, Theorem 2 (objective perturbation).
+    Giddens and Liu (2023), DPpack reference manual, ``LinearRegressionDP``.
 
     Examples
     --------
@@ -173,11 +161,9 @@ class DPLinearRegressionAdaSSP(RegressorMixin, DPEstimator):
     eps : float, default 1.0
         > 0; ``math.inf`` fits least squares without noise (not private).
     delta : float, default 0.0
-        0 for eps-DP (discrete Laplace noise), in (0, 1) for (eps, delta)-DP (discrete
-        Gaussian noise).
+        0 for eps-DP, in (0, 1) for (eps, delta)-DP (discrete Gaussian noise).
     feature_bounds, y_bounds, fit_intercept, random_state, accountant :
-        As :class:`DPLinearRegression` (the fit is charged as
-        ``"LinearRegressionAdaSSP.fit"``). No sample weights.
+        As :class:`DPLinearRegression`. No sample weights.
 
     Attributes
     ----------

@@ -29,12 +29,8 @@ CANDIDATE_HOOKS = ("_core_model", "_uses_bounds", "_feature_bounds", "_y_bounds"
 
 
 class _WeightedFit:
-    """A core model for the core tuners whose ``fit`` is
-    :func:`dppack.erm.weighting.fit_weighted` with the weights of its own training part
-    (the tuners' split, :func:`dppack.erm.design.interleaved_split`: candidate i is fitted on
-    rows i, i + m + 1, ...). Every model and method takes weights this way (DPpack's own
-    ``fit`` takes them for svmDP's output perturbation only, and the regression tuner has no
-    weights). Everything else is the core's."""
+    """A core model whose ``fit`` is :func:`dppack.erm.weighting.fit_weighted` with the
+    weights of its own part of the tuners' split; everything else is the core's."""
 
     def __init__(self, core, weights, weights_upper_bound):
         self.core, self.weights, self.weights_upper_bound = core, weights, weights_upper_bound
@@ -60,38 +56,25 @@ def _best_has(name):
 
 
 class DPModelSelector(DPEstimator):
-    """Private choice among several private estimators (DPpack's data-split exponential
-    mechanism: :func:`dppack.tune_classification_model`,
+    """Private choice among several private estimators (:func:`dppack.tune_classification_model`,
     :func:`dppack.tune_linear_regression_model`).
 
-    The data are split into m + 1 interleaved parts for m candidates; candidate i is fitted
-    on part i, all are scored on the last part (misclassified rows, or the squared error
-    clipped to ``y_bounds``) and one is selected by the exponential mechanism with ``eps``.
-    With ``sample_weight``, each candidate's fit takes its part's weights (the candidates
-    share one ``sample_weight_bound``); the validation score is not weighted.
-    Each row enters either one fit or the validation part: the result is eps-DP in total
-    (eps-DP fits on disjoint parts and an eps-DP selection that reads only the validation part
-    and the private models; parallel composition, McSherry 2009; with ``delta`` > 0,
-    (eps, delta)-DP).
-    ``best_estimator_`` is the selected candidate as fitted on its part (about n / (m + 1)
-    rows), not refitted: a refit on all rows would spend eps again.
+    Candidate i of m is fitted on part i of m + 1 interleaved parts, all are scored on the last
+    and one is selected by the exponential mechanism with ``eps``: eps-DP in total (parallel
+    composition). ``best_estimator_`` is not refitted (that would spend eps again).
 
     Parameters
     ----------
     estimators : list of estimators
         Unfitted candidates, all classifiers (:class:`DPLogisticRegression`,
         :class:`DPLinearSVC`, :class:`DPSVC`) or all :class:`DPLinearRegression`, with the
-        same finite ``eps`` (and ``delta``; the core tuners check them), ``fit_intercept``,
-        ``feature_bounds`` (those that use bounds), ``y_bounds`` and ``classes``. Their ``random_state``
-        and ``accountant`` are not used: the selector's own govern the whole run. They are not
-        modified.
+        same finite ``eps`` (and ``delta``), ``fit_intercept``, bounds and ``classes``. Their
+        ``random_state`` and ``accountant`` are not used. They are not modified.
     random_state : None, int or NumPy Generator, default None
-        One generator for the candidates' noise (in the order of ``estimators``), then the
-        selection.
+        One generator for the candidates' noise, then the selection.
     accountant : dppack.BudgetAccountant or None, default None
-        Charged (eps, delta) once per fit, by the core tuner (label
-        ``"tune_classification_model"`` or ``"tune_linear_regression_model"``); None: the
-        session's accountant, if any (module docstring).
+        Charged (eps, delta) once per fit, by the core tuner; None: the session's
+        accountant, if any.
 
     Attributes
     ----------
@@ -100,8 +83,7 @@ class DPModelSelector(DPEstimator):
     best_estimator_ : estimator
         A clone of that candidate, fitted on its part of the data.
     classes_ : ndarray of shape (2,)
-        Classification only: the candidates' public label set (their ``classes``, which
-        must agree, or y's type; as :class:`DPLogisticRegression`).
+        Classification only: the candidates' public label set.
     n_features_in_, feature_names_in_ :
         As the estimators'.
     privacy_ : dppack.PrivacyLoss
@@ -115,9 +97,8 @@ class DPModelSelector(DPEstimator):
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (privacy-preserving parameter tuning);
-    McSherry (2009), Privacy integrated queries (parallel composition); Giddens and Liu
-    (2023), DPpack reference manual, ``tune_classification_model``.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12, Section 7 (private parameter tuning).
+    McSherry (2009), SIGMOD, Theorem 4 (parallel composition).
 
     Examples
     --------
@@ -188,13 +169,10 @@ class DPModelSelector(DPEstimator):
         ----------
         X : array_like, pandas, polars or pyarrow data frame of shape (n_samples, n_features)
         y : array_like of shape (n_samples,)
-            Labels of the candidates' public label set (classifiers, as
-            :meth:`DPLogisticRegression.fit`), or numbers (regression).
+            Labels (classifiers, as :meth:`DPLogisticRegression.fit`) or numbers.
         sample_weight : array_like of shape (n_samples,), optional
-            Weights of the candidates' fits (each candidate gets its part's weights,
-            as :meth:`DPLogisticRegression.fit`); the candidates need the same
-            ``sample_weight_bound``. The validation score is not weighted (misclassified
-            rows, or clipped squared errors), so the selection's sensitivity is unchanged.
+            Weights of the candidates' fits (the candidates need the same
+            ``sample_weight_bound``); the validation score is not weighted.
         """
         _backends.refuse_dask(f"{type(self).__name__}.fit", X, y, sample_weight)
         random_state = check_random_state(self.random_state)
@@ -262,15 +240,13 @@ class DPModelSelector(DPEstimator):
         return self
 
     def _privacy_loss(self, cores, classification):
-        """The core tuner's loss (:func:`dppack.tuning.tuning_loss`): the candidates' fits and
-        the selection read disjoint parts of the data (parallel composition)."""
+        """The core tuner's loss (parallel composition over disjoint parts)."""
         for candidate, core in zip(self.estimators, cores):
             candidate._privacy_loss(core)  # eps = inf: this estimator's message
         return tuning_loss(cores, with_delta=not classification)
 
     def _delegate(self, method, *args, **kwargs):
-        """The selected estimator's ``method`` called with the arguments (after the check
-        that the selector is fitted)."""
+        """The selected estimator's ``method`` called with the arguments."""
         check_is_fitted(self)
         return getattr(self.best_estimator_, method)(*args, **kwargs)
 

@@ -18,33 +18,20 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     ----------
     lambda_min : float
         Smallest regularisation weight in the paper's scale (DPpack's gamma / n).
-    n, m : int
-        Training and validation set sizes.
-    d : int
-        Dimension of the coefficients (bias included).
-    k : int
-        Number of candidates.
+    n, m, d, k : int
+        Training and validation set sizes, coefficients (bias included), candidates.
     eps : float
         Budget of the training noise (for objective perturbation, the eps' its noise uses).
     delta : float
-        Overall delta of the selection (the formula includes k).
+        Overall delta of the selection.
     score : {'ramp', 'hinge', 'logistic'}
-        q = minus the mean loss on V; all three are 1-Lipschitz, ramp is bounded by 1.
+        The validation loss (the score is minus its mean on V).
 
     Returns
     -------
     (float, float)
-        beta1 = 2 L / lambda_min. beta2 bounds how much one validation record can move the
-        mean loss times m, i.e. the range of g over ||x|| <= 1 when ||w|| <= B, B =
-        (L / lambda_min)(1 + 2 d ln(d k / delta) / (eps n)) (the paper's proof
-        drops the 2): min(1, B) for ramp (g* = 1), B for logistic, B + min(B, 1) for hinge.
-
-    Notes
-    -----
-    Hinge deviates from the paper's beta2 = B (Thm 4 example): its proof uses
-    g_max <= L ||w||, which needs g(0, x, y) = 0; the hinge loss has g(0, x, y) = 1, and a
-    validation record moved from margin +B to -B changes g by min(2B, 1 + B) > B. Logistic
-    is exact with B: log(1 + e^B) - log(1 + e^-B) = B.
+        beta1 = 2 / lambda_min and beta2, the loss's range over the coefficients' norm bound
+        (for hinge larger than the paper's; :doc:`/guide/stability-derivations`).
 
     Raises
     ------
@@ -53,13 +40,10 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
-    differentially private machine learning, NeurIPS, Theorem 4.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorem 4.
 
     Examples
     --------
-    Four candidates with gamma_min / n = 0.01 on 1000 training and 200 validation rows:
-
     >>> from dppack import stability_constants_linear
     >>> stability_constants_linear(0.01, n=1000, m=200, d=3, k=4, eps=1.0, delta=0.01)
     (200.0, 1.0)
@@ -73,10 +57,10 @@ def stability_constants_linear(lambda_min, n, m, d, k, eps, delta, score="ramp")
     lipschitz = 1.0  # logistic, hinge and ramp are 1-Lipschitz in w for ||x|| <= 1
     beta1 = 2.0 * lipschitz / lambda_min
     norm_bound = (lipschitz / lambda_min) * (
-        1.0 + 2.0 * d * math.log(d * k / delta) / (eps * n))  # Thm 4 (factor 2: Notes)
+        1.0 + 2.0 * d * math.log(d * k / delta) / (eps * n))  # Thm 4 (factor 2: the guide)
     # Thm 4, with beta2 = the range of g on |y w'x| <= B (g >= 0, one record replaced):
     # ramp in [1 - min(B, 1), 1] (g* = 1), logistic in [log(1 + e^-B), log(1 + e^B)], hinge in
-    # [max(0, 1 - B), 1 + B]; the paper's B alone is too small for hinge (see Notes).
+    # [max(0, 1 - B), 1 + B]; the paper's B alone is too small for hinge (see the guide).
     if score == "ramp":
         return beta1, min(1.0, norm_bound)
     if score == "hinge":
@@ -90,19 +74,15 @@ def histogram_min_n(h_min, k, eps, delta):
 
 
 def stability_constants_histogram(h_min, n, m, k, eps, delta):
-    """(beta1, beta2) of the histogram score (Thm 6).
-
-    beta1 = 6 / ((1 - nu) h_min), beta2 = 2 / h_min, nu = 2 ln(4k/delta) / (n eps
-    sqrt(h_min)).
+    """(beta1, beta2) of the histogram score (Thm 6): beta1 = 6 / ((1 - nu) h_min),
+    beta2 = 2 / h_min, nu = 2 ln(4k/delta) / (n eps sqrt(h_min)).
 
     Parameters
     ----------
     h_min : float
         The smallest candidate bin width, in (0, 1] (a fraction of the range).
-    n, m : int
-        Training and validation set sizes.
-    k : int
-        Number of candidates.
+    n, m, k : int
+        Training and validation set sizes, and the number of candidates.
     eps : float
         The histograms' training budget.
     delta : float
@@ -148,30 +128,26 @@ def stability_constants_histogram(h_min, n, m, k, eps, delta):
 
 
 def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
-    """The (eps, delta) of a whole tuning procedure (Chaudhuri and Vinterbo 2013, Theorems 2
-    and 5).
+    """The (eps, delta) of a whole tuning procedure.
 
     Parameters
     ----------
     procedure : {'stability', 'alphaSplit', 'dataSplit', 'random'}
     eps : float
         The training budget (stability) or the overall budget alpha (the baselines).
-    eps_select : float, optional
-        The selection budget of 'stability' (required there).
-    delta : float
-        The delta of 'stability'.
+    eps_select, delta : float, optional
+        The selection budget (required) and delta of 'stability'.
 
     Returns
     -------
     dict
-        ``{"eps": ..., "delta": ...}``: (eps + eps_select, delta) for
-        'stability', (eps, 0) for the baselines (T and V disjoint).
+        ``{"eps": ..., "delta": ...}``: (eps + eps_select, delta) for 'stability', (eps, 0)
+        for the baselines.
 
     Raises
     ------
     ValueError
-        For an unknown procedure, a budget out of range, or 'stability' without
-        ``eps_select``.
+        For an unknown procedure, a bad budget, or 'stability' without ``eps_select``.
 
     References
     ----------
@@ -198,8 +174,7 @@ def selection_privacy(procedure, eps, eps_select=None, delta=0.0):
 
 def advanced_composition_eps(eps, k, delta):
     """The per-model budget e' with k (e^e' - 1) e' + sqrt(2 k ln(1/delta)) e' = eps (the
-    advanced-composition alternative to alphaSplit's eps / k), the largest with the left
-    side <= eps (:func:`dppack.accounting.advanced_composition_inverse`).
+    advanced-composition alternative to alphaSplit's eps / k).
 
     Parameters
     ----------
@@ -213,6 +188,7 @@ def advanced_composition_eps(eps, k, delta):
     Returns
     -------
     float
+        The largest e' with the left side <= eps.
 
     Raises
     ------
@@ -221,7 +197,7 @@ def advanced_composition_eps(eps, k, delta):
 
     References
     ----------
-    Dwork, Rothblum and Vadhan (2010), Theorem III.3; Chaudhuri K, Vinterbo S A (2013).
+    Dwork, Rothblum and Vadhan (2010), FOCS, Theorem III.3.
 
     Examples
     --------

@@ -33,9 +33,8 @@ UTILITY_DELTA = 0.05
 
 
 class NearUniformSelectionWarning(UserWarning):
-    """Warned by :func:`tune_classification_model_stable` before any data is touched when the
-    selection is near uniform (:func:`stability_selection_diagnosis`): it chooses among the
-    candidates almost at random, whatever the data.
+    """Warned by :func:`tune_classification_model_stable`, before any data is read, when the
+    selection is near uniform (:func:`stability_selection_diagnosis`).
 
     Parameters
     ----------
@@ -45,18 +44,14 @@ class NearUniformSelectionWarning(UserWarning):
     Attributes
     ----------
     r_message : str
-        The text in R's spelling (``eps.select``), which an R caller reads as an R warning;
-        set when the core issues it.
+        The text in R's spelling (``eps.select``), set when the core issues it.
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1 and 3 (sensitivity and utility of
-    the selection).
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1 and 3.
 
     Examples
     --------
-    Silence it when a near-uniform choice is what you want:
-
     >>> from dppack import NearUniformSelectionWarning
     >>> import warnings
     >>> with warnings.catch_warnings():
@@ -72,14 +67,8 @@ def _legendre(size):
 
 def _group_win_probabilities(x, k, selector):
     """P_j(x), j = 1..k-1: the probability that the winner is one of j candidates whose score
-    exceeds that of the other k - j by x noise scales (scale: 2 beta / eps_select, the
-    selection's noise for all three selectors).
-
-    With F the noise's distribution function, the winner is among the j when the largest of
-    their j noises, U = F(noise) distributed with density j u^(j-1), beats the others' largest
-    shifted by x: P_j = int_0^1 j u^(j-1) F(F^-1(u) + x)^(k-j) du. Gumbel gives the closed
-    form of the exponential mechanism; the others are integrated by Gauss-Legendre on pieces
-    where the integrand is smooth (exact for the exponential noise, a polynomial in u)."""
+    exceeds that of the other k - j by x noise scales (closed form for 'gumbel', Gauss-Legendre
+    quadrature otherwise; derivation: docs/python/guide/stability-derivations.md)."""
     j = np.arange(1, k)
     if selector == "gumbel":  # the exponential mechanism: P proportional to exp(eps q / (2 beta))
         return j / (j + (k - j) * math.exp(-x))
@@ -89,7 +78,7 @@ def _group_win_probabilities(x, k, selector):
     tail = math.exp(-x)
 
     def piece(lower, upper, shifted, jacobian=None):
-        """int over [lower, upper] of the integrand at u = jacobian's first value."""
+        """P_j's integrand integrated over [lower, upper] (``jacobian``: a change of variable)."""
         mid, half = 0.5 * (upper + lower), 0.5 * (upper - lower)
         t = half * nodes + mid
         u, du = (t, 1.0) if jacobian is None else jacobian(t)
@@ -113,13 +102,8 @@ def _group_win_probabilities(x, k, selector):
 
 
 def _distance_from_uniform(x, k, selector):
-    """(TV, P_1): the largest total variation distance between the selection and a uniform
-    choice, over all scores in an interval of x noise scales, and the largest probability of
-    one candidate.
-
-    P(the winner is in S) grows with the scores in S and falls with the others, so for a set S
-    its excess P(S) - |S|/k is largest with S at the top of the interval and the rest at the
-    bottom; TV = max_S (P(S) - |S|/k) is the largest of these over |S| = j."""
+    """(TV, P_1): the largest total variation distance from a uniform choice over scores in an
+    interval of x noise scales, max_j (P_j - j/k), and the largest probability of one candidate."""
     if k == 1:
         return 0.0, 1.0
     win = _group_win_probabilities(x, k, selector)
@@ -129,20 +113,10 @@ def _distance_from_uniform(x, k, selector):
 
 
 def _utility_noise_scales(k, selector):
-    """The slack, in noise scales 2 beta / eps_select, within which the chosen score is of
-    the best with probability at least 1 - UTILITY_DELTA, whatever the scores.
-
-    Exponential noise (the paper's selector): Chaudhuri and Vinterbo 2013, Theorem 3,
-    ln(k / delta_0). Exponential mechanism: Dwork and Roth 2014, Theorem 3.11 (score
-    sensitivity beta, P proportional to exp(eps q / (2 beta)), t = ln(1 / delta_0)), the same
-    ln(k / delta_0). Neither proof covers Laplace noise, whose true tail at ln(k / delta_0)
-    exceeds delta_0 (0.0538 for k = 10). For it the exact worst case [derived]: report-noisy-max
-    with i.i.d. noise chooses a candidate in a set more often when that set's scores rise and
-    the others' fall, so P(chosen score < best - s) is largest with one candidate at the best
-    and the k - 1 others just below best - s, where it is 1 - P_1(s / scale); the slack is the
-    root of 1 - P_1(x) = delta_0 (quadrature of :func:`_group_win_probabilities`). It is below
-    the union bound ln(k / delta_0) + ln(1 / delta_0) (P(Z_best < -ln(1 / delta_0)) +
-    (k - 1) P(Z > ln(k / delta_0)) < delta_0 / 2 + delta_0 / 2), the bracket of the root."""
+    """The slack, in noise scales, within which the chosen score is of the best with probability
+    at least 1 - UTILITY_DELTA: ln(k / delta_0) (Chaudhuri and Vinterbo 2013, Theorem 3; Dwork and
+    Roth 2014, Theorem 3.11), or for Laplace noise the exact worst case, the root of
+    1 - P_1(x) = delta_0 (docs/python/guide/stability-derivations.md)."""
     if selector != "laplace":
         return math.log(k / UTILITY_DELTA)
     if k == 1:
@@ -156,8 +130,7 @@ def _utility_noise_scales(k, selector):
 
 
 def _uniform_boundary(k, selector):
-    """The x (score gap over noise scale) at which the distance from uniform reaches
-    NEAR_UNIFORM_TV (it grows with x from 0 to 1 - 1/k)."""
+    """The x at which the distance from uniform reaches NEAR_UNIFORM_TV (it grows with x)."""
     from scipy import optimize  # here: `import dppack` loads no optimiser
 
     upper = 1.0
@@ -181,40 +154,25 @@ class StabilitySelectionDiagnosis:
     gamma_min : float
         The smallest candidate gamma.
     beta1, beta2 : float
-        Thm 4's stability constants; beta1 / n = 2 / gamma_min (up to the solver's 1e-6
-        slack), beta2 the range of the validation loss.
+        Thm 4's stability constants (beta1 / n = 2 / gamma_min).
     sensitivity : float
         beta = max(beta1 / n, beta2 / m): how much one record can move a validation score.
     score_gap : float
-        The score difference the numbers below assume (by default min(beta2, 1): for the
-        ramp score the whole range of the scores, the most favourable case; for the hinge and
-        logistic scores 1, while their losses can differ by up to beta2).
+        The score difference the numbers below assume.
     noise_scale : float
         2 beta / eps_select, the scale of the selection's noise.
     best_probability : float
         The probability of choosing a candidate whose score beats all others by
-        ``score_gap``: the largest any candidate can have when the scores lie within
-        ``score_gap`` of each other (uniform: 1 / k).
+        ``score_gap`` (uniform: 1 / k).
     distance_from_uniform : float
-        The largest total variation distance between the selection's distribution and a
-        uniform choice, over all scores within ``score_gap`` of each other: no measure of the
-        candidates' quality with range [0, 1] (held-out accuracy, say) can be better in
-        expectation after the selection than after a uniform choice by more than this.
+        The largest total variation distance between the selection and a uniform choice over
+        scores within ``score_gap`` of each other.
     utility_slack : float
         With probability at least 0.95, whatever the scores, the selected candidate's
-        validation score is within this of the best: 2 beta ln(k / 0.05) / eps_select for
-        the exponential noise (Chaudhuri and Vinterbo 2013, Theorem 3) and the exponential
-        mechanism (Dwork and Roth 2014, Theorem 3.11); for Laplace noise, which neither
-        covers, the exact worst case (2 beta / eps_select) x with 1 - P_1(x) = 0.05, P_1(x)
-        the probability that a candidate x noise scales above k - 1 others wins, solved by
-        quadrature (at most (2 beta / eps_select)(ln(k / 0.05) + ln(20)) by a union bound).
-        No guarantee when it exceeds the score range.
-    gamma_min_needed : float or None
-        The smallest gamma_min at which the selection stops being near uniform (the other
-        values unchanged); None when no gamma suffices (then raise eps_select or the
-        validation size m).
-    eps_select_needed : float or None
-        The smallest eps_select at which it stops being near uniform (None for one candidate).
+        validation score is within this of the best.
+    gamma_min_needed, eps_select_needed : float or None
+        The smallest gamma_min, or eps_select, at which the selection stops being near uniform
+        (the other values unchanged); None when none suffices.
     eps_select : float
     selector : str
     threshold : float
@@ -231,8 +189,8 @@ class StabilitySelectionDiagnosis:
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1, 3 and 4. Dwork C, Roth A (2014),
-    The Algorithmic Foundations of Differential Privacy, Theorem 3.11.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1, 3 and 4.
+    Dwork C, Roth A (2014), The Algorithmic Foundations of Differential Privacy, Theorem 3.11.
 
     Examples
     --------
@@ -288,8 +246,8 @@ class StabilitySelectionDiagnosis:
                         "no stability.", language)
 
     def describe(self, language="python"):
-        """The diagnosis in words: the verdict, the numbers behind it and, when it is near
-        uniform, what would help (the smallest gamma_min and eps_select, or data splitting).
+        """The diagnosis in words: the verdict, the numbers behind it and, when it is near uniform,
+        what would help.
 
         Parameters
         ----------
@@ -300,11 +258,6 @@ class StabilitySelectionDiagnosis:
         -------
         str
             Also what ``str()`` and ``print()`` show.
-
-        Raises
-        ------
-        ValueError
-            For an unknown ``language``.
 
         Examples
         --------
@@ -348,8 +301,7 @@ def _spelled(text, language):
 
 
 def _diagnosis(betas, gamma_min, n, m, k, eps_select, selector, score_gap):
-    """The diagnosis, with ``betas(gamma_min) -> (beta1, beta2)`` (Thm 4 for the other
-    values)."""
+    """The diagnosis, with ``betas(gamma_min) -> (beta1, beta2)``."""
     from scipy import optimize  # here: `import dppack` loads no optimiser
 
     def signal(gamma):  # x: the score gap in noise scales, nondecreasing in gamma
@@ -388,89 +340,45 @@ def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, 
     """How far stability-based selection (:func:`tune_classification_model_stable`) can be from
     a uniform choice among the candidates, from public values only: no data are needed.
 
-    The selection adds noise of scale 2 beta / eps_select to validation scores whose
-    sensitivity is beta = max(beta1 / n, beta2 / m) (Chaudhuri and Vinterbo 2013, Theorems 1
-    and 4), and beta1 / n = 2 / gamma_min: a small gamma anywhere in the grid makes the noise
-    swamp every score difference, and the choice becomes a coin toss. The scores of the
-    default ramp loss lie in an interval of width beta2 <= 1; the most favourable case is one
-    candidate beating all others by that whole width, and even then the selection can be close
-    to uniform. The hinge and logistic losses are unbounded: their scores can differ by up to
-    beta2, a bound on the coefficients' norm, usually far above 1.
-
-    The distance from uniform reported is the largest total variation distance between the
-    selection's distribution and a uniform choice over all scores within ``score_gap`` of each
-    other (it is the most that the selection can improve, in expectation, any measure of the
-    candidates' quality with range [0, 1] over picking one at random). The selection is called
-    "near uniform" when that distance is below ``NEAR_UNIFORM_TV`` = 0.1: even in the most
-    favourable case it cannot move more than a tenth of the probability away from a uniform
-    choice, so it can gain at most a tenth of the quality range between the candidates, while
-    it costs eps_select and delta (choosing one candidate at random, trained on all the data,
-    costs neither). For the ramp score the default ``score_gap`` is the whole range of the
-    scores, the most favourable case, so "near uniform" is certain: no data can move the
-    selection further from uniform. For the hinge and logistic scores the default gap 1 is not
-    the most favourable case: "near uniform" then says that mean losses up to 1 apart (a
-    trivial classifier against a perfect one) are not resolved, while losses further apart
-    (possible up to beta2) would be chosen more often. "Informative" only says that large
-    score differences would be detected (see ``utility_slack`` and ``score_gap`` for
-    realistic differences).
+    The selection's noise is scaled to max(2 / gamma_min, beta2 / m): a small gamma makes the
+    choice a coin toss, whatever n. It is "near uniform" when, even for scores ``score_gap``
+    apart, its total variation distance from a uniform choice is below 0.1; then data
+    splitting (:func:`dppack.tune_classification_model`) is the better tuner
+    (:doc:`/guide/stability-derivations`).
 
     Parameters
     ----------
     gammas : array_like
         The candidates' gamma (DPpack's regularisation constant), > 0.
     n, m : int
-        Training and validation set sizes (with ``validation_fraction`` f and N rows, m =
-        floor(N f), n = N - m).
+        Training and validation set sizes (m = floor(N f), n = N - m for N rows and
+        ``validation_fraction`` f).
     d : int
         The number of coefficients (columns of X, plus 1 with ``add_bias``).
-    eps : float
-        The candidates' training budget. It enters beta2 only (the bound on the coefficients'
-        norm, for the hinge and logistic scores or gamma above n); objective perturbation's
-        noise uses a slightly smaller eps', which :func:`tune_classification_model_stable`
-        takes into account.
-    eps_select : float
-        The selection budget.
+    eps, eps_select : float
+        The candidates' training budget (it enters beta2 only) and the selection budget.
     delta : float, default 0.01
         Overall delta of the selection.
     score : {'ramp', 'hinge', 'logistic'}, default 'ramp'
     selector : {'exponential_noise', 'gumbel', 'laplace'}, default 'exponential_noise'
     score_gap : float, optional
-        The difference between validation scores to assess. Default: min(beta2, 1), the
-        whole range of the ramp score (the most favourable case); for the unbounded hinge
-        and logistic scores 1, more than separates a trivial classifier (mean hinge loss 1,
-        logistic log 2) from a perfect one, since their range beta2 is a bound on the
-        coefficients' norm, far larger than most real differences (not the most favourable
-        case: losses can differ by more than 1). For the ramp score a
-        realistic difference of mean ramp losses is a few hundredths, e.g. 0.02.
+        The difference between validation scores to assess; default min(beta2, 1), the
+        whole range of the ramp score (a realistic difference is a few hundredths).
 
     Returns
     -------
     StabilitySelectionDiagnosis
         The numbers, the verdict and the smallest gamma_min and eps_select that would make
-        the selection informative (distance from uniform at least 0.1), each with the other
-        values unchanged; ``print()`` gives them in words.
+        the selection informative; ``print()`` gives them in words.
 
     Raises
     ------
     ValueError
         For an argument out of range or an unknown option.
 
-    Notes
-    -----
-    All three selectors add noise of scale 2 beta / eps_select, so the distance depends on
-    x = eps_select score_gap / (2 beta) and k only. The exponential mechanism ('gumbel')
-    chooses the j best of k, j of them ahead of the others by x, with probability j e^x /
-    (j e^x + k - j); the report-noisy-max selectors are integrated numerically. For the ramp
-    score and k = 10 the selection leaves "near uniform" at about gamma_min = 1.5 /
-    eps_select (the paper's exponential noise): DPpack-style grids starting at gamma = 0.01
-    are far below. More training data do not help (beta1 / n = 2 / gamma_min whatever n);
-    then prefer data splitting (:func:`dppack.tune_classification_model`), which needs no
-    stability and whose exponential mechanism compares error counts with sensitivity 1.
-
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
-    differentially private machine learning, NeurIPS, Theorems 1, 3 and 4.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Theorems 1, 3 and 4.
 
     Examples
     --------
@@ -509,8 +417,7 @@ def stability_selection_diagnosis(gammas, n, m, d, eps, eps_select, delta=0.01, 
 
 
 def _warn_near_uniform(models, eps_train, n, m, d, eps_select, delta, score, selector):
-    """tune_classification_model_stable's check, on public values: a
-    NearUniformSelectionWarning when the selection is near uniform."""
+    """A NearUniformSelectionWarning, from public values, when the selection is near uniform."""
     k = len(models)
     noise_eps = training_noise_eps(models, eps_train, n)
     diagnosis = _diagnosis(
@@ -544,12 +451,14 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     """Stability-based private selection of a classifier (Chaudhuri and Vinterbo 2013): every
     candidate trains on the whole training set, one is selected privately and retrained.
 
+    Better than data splitting (:func:`dppack.tune_classification_model`) when the smallest
+    gamma and n are large (:func:`stability_selection_diagnosis`).
+
     Parameters
     ----------
     DPmodels : sequence of LogisticRegressionDP or linear svmDP models
-        The candidates: same ``eps`` (the training budget eps_train), finite;
-        regularizer 'l2'; they differ in gamma (or perturbation method). Not modified,
-        except the selected one, which is fitted in place with fresh noise.
+        The candidates: same finite ``eps``, regularizer 'l2'. The selected one is fitted in
+        place with fresh noise.
     X : array_like
         n x p features (ndarray or pandas DataFrame).
     y : array_like
@@ -560,61 +469,38 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
         The selection budget alpha_2.
     add_bias : bool, default False
     delta : float, default 0.01
-        Overall delta of the selection (the paper's experiments use 0.01).
+        Overall delta of the selection.
     validation_fraction : float, default 0.2
-        Share of the rows held out for validation (interleaved, see
-        ``dppack.erm.design.split_rows``), unless ``X_validation`` and ``y_validation`` are given;
-        then X, y is the training set.
+        Share of the rows held out for validation, unless ``X_validation`` and
+        ``y_validation`` are given.
     X_validation, y_validation : array_like, optional
         A separate validation set (disjoint from X).
     score : {'ramp', 'hinge', 'logistic'}, default 'ramp'
         The validation loss; ramp is bounded, hence the smallest beta2.
     selector : {'exponential_noise', 'gumbel', 'laplace'}
     noise : {'shared', 'independent'}
-        See the module docstring: what is shared is the standardised noise vector R.
+        One standardised noise vector for all candidates' fits, or one per candidate.
     random_state : None, int or NumPy Generator
     accountant : dppack.BudgetAccountant, optional
-        Charged ``PrivacyLoss.approx(eps + eps_select, delta)`` once (label
-        ``"tune_classification_model_stable"``), before any data is touched; None: the
-        session's accountant, if any.
+        Charged ``PrivacyLoss.approx(eps + eps_select, delta)`` once, before any data is
+        touched; None: the session's accountant, if any.
 
     Returns
     -------
     model
-        The selected model of ``DPmodels``, fitted on the training set with fresh noise.
-        The whole call is (eps + eps_select, delta)-DP (Thm 2, Thm 4); the model's
-        ``privacy_`` holds that loss.
+        The selected model, fitted on the training set with fresh noise; the call is
+        (eps + eps_select, delta)-DP (Thm 2, Thm 4), held in its ``privacy_``.
 
     Warns
     -----
     NearUniformSelectionWarning
-        Before any data value is read (from the sizes, the gammas and the budgets), when the
-        selection is near uniform (:func:`stability_selection_diagnosis`): even a candidate
-        beating all others by the whole score range (ramp; by 1 for the hinge and logistic
-        scores, whose losses can differ by more) would be chosen with a probability so close
-        to 1 / k that the distance from a uniform choice is below 0.1. The warning names the
-        smallest gamma_min and eps_select that would help.
-
-    Notes
-    -----
-    With beta = max(2 / gamma_min, beta2 / m) (Thm 4; 2 / gamma_min = beta1 / n), the
-    selection is accurate when 2 beta ln(k) / eps_select is small against the score
-    differences (Thm 3): not too small gamma (more data do not help: 2 / gamma_min does not
-    depend on n) and a large enough eps_select. Prefer data splitting
-    (:func:`dppack.tune_classification_model`) when the grid reaches small gammas (for the
-    ramp score and k = 10, the selection is near uniform below about gamma_min = 1.5 /
-    eps_select, and it resolves realistic score differences of a few hundredths only for
-    gamma_min in the tens or more), when the training set is small, or when pure eps-DP is
-    required; this procedure is better when gamma_min is large and n is large, because
-    each candidate trains on all n rows rather than n / (k + 1).
-    :func:`stability_selection_diagnosis` tells which regime a grid is in.
+        Before any data value is read, when the selection is near uniform.
 
     Raises
     ------
     ValueError
-        Before any data is touched: models that are not LogisticRegressionDP or linear
-        svmDP with regularizer 'l2' and one finite eps, bad budgets or options, an
-        overspend; then bad data or bounds, before any noise is drawn.
+        For candidates, budgets or options not as above, or an overspend (before the data
+        are read); for bad data or bounds (before any noise is drawn).
 
     References
     ----------
@@ -622,9 +508,7 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
 
     Examples
     --------
-    Three linear SVMs (output perturbation) that differ in gamma; each trains on 80% of the
-    rows at eps = 1, the selection spends 1 more (gamma >= 10: not near uniform, see
-    :func:`stability_selection_diagnosis`):
+    Three linear SVMs; each trains on 80% of the rows at eps = 1, the selection spends 1 more:
 
     >>> from dppack import tune_classification_model_stable
     >>> import dppack

@@ -20,8 +20,7 @@ def _bins(h):
 
 class HistogramTrainer(StableTrainer):
     """F of Chaudhuri and Vinterbo 2013 (Alg. 5): noisy counts max(0, n_i + 2 R_i / eps) over
-    1/h equal bins of [0, 1] (R's hist() cells, right-closed, the first closed); data are already in
-    [0, 1]. theta is the bin width h; the model is the array of noisy counts."""
+    1/h equal bins of [0, 1] (R's hist() cells); theta is the bin width h."""
 
     def __init__(self):
         self._counts = {}
@@ -37,18 +36,7 @@ class HistogramTrainer(StableTrainer):
         return self._counts[key][1]
 
     def draw_noise(self, T, thetas, rng):
-        """R: standard Laplace values; the candidate with 1/h bins uses the first 1/h.
-
-        Data-free randomness, drawn in floating point (``_random.laplace``): R is never added
-        to a released value. The candidates' noisy counts feed only their scores, and the
-        released index is eps_select-DP for every fixed R in the stability event (Chaudhuri
-        and Vinterbo 2013, Theorem 1; the selection itself is exact, ``_noisy_max``). R's law
-        enters only through the probability of that event, bounded by Laplace tails in
-        Theorem 6; NumPy's inverse-CDF sampler (log of a uniform on multiples of 2^-53) has
-        tails P(|R| > t) within a relative 2^-45 of exp(-t) (the uniform's grid, and one ulp of
-        the logarithm at |t| <= 38), far below the rounding of delta.
-        The final histogram gets fresh exact noise (:meth:`release`).
-        """
+        """R: standard Laplace values, data-free (they feed only the scores)."""
         return _random.laplace(1.0, max(_bins(h) for h in thetas), rng)
 
     def fit(self, T, theta, eps, noise):
@@ -57,10 +45,8 @@ class HistogramTrainer(StableTrainer):
         return np.maximum(0.0, self.counts(T, bins) + 2.0 * noise[:bins] / eps)
 
     def release(self, T, theta, eps, rng):
-        """The released histogram: the counts with exact discrete Laplace noise, then
-        clamped at 0 (post-processing). Replacing one value moves one count down and one up:
-        L1 sensitivity 2 over 2 coordinates, the argument of
-        :func:`dppack._random.discrete_laplace_noise` (eps-DP, its scale at least 2/eps)."""
+        """The released histogram: the counts with exact discrete Laplace noise (L1 sensitivity 2
+        over 2 coordinates), clamped at 0."""
         counts = self.counts(T, _bins(theta))
         noisy = _random.discrete_laplace_noise(counts, 2.0, eps, rng, coordinates=2)
         return np.maximum(0.0, noisy)
@@ -104,27 +90,21 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
         The known range of the data.
     delta : float, default 0.01
     validation_fraction : float, default 0.2
-        Share of ``x`` held out (interleaved), unless ``x_validation`` is given.
+        Share of ``x`` held out, unless ``x_validation`` is given.
     x_validation : array_like, optional
         A separate validation sample (disjoint from x).
     selector, noise, random_state
-        As :func:`tune_classification_model_stable`; the shared noise of the selection is
-        one sequence of standard Laplace values.
+        As :func:`tune_classification_model_stable`.
     accountant : dppack.BudgetAccountant, optional
-        Charged ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once (label
-        ``"tune_histogram_bin_width_stable"``), before any data is touched; None: the
-        session's accountant, if any.
+        Charged ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once, before any data
+        is touched; None: the session's accountant, if any.
 
     Returns
     -------
     rcompat.Histogram
         Breaks at lower_bound + j h (upper_bound - lower_bound), counts max(0, n_i + Z_i)
-        with fresh exact discrete Laplace noise Z of scale at least 2 / eps_train on a
-        power-of-two grid (``HistogramTrainer.release``; floats, not rounded to
-        integers). The density on the original scale is counts / (sum(counts) h
-        (upper_bound - lower_bound)) (uniform when all counts are 0). The call is
-        (eps_train + eps_select, delta)-DP (Thm 2, Thm 6); the histogram's ``privacy_``
-        holds that loss.
+        with fresh exact discrete Laplace noise of scale at least 2 / eps_train. The call is
+        (eps_train + eps_select, delta)-DP (Thm 2, Thm 6), held in ``privacy_``.
 
     Raises
     ------

@@ -32,14 +32,9 @@ def _margins_loss(margins, score):
 
 
 class LinearClassifierTrainer(StableTrainer):
-    """F for DPpack's CMS classifiers: theta is one of the given (unfitted) models; F fits
-    a copy of it at ``eps`` on T with the shared standard draw (``StandardNoise``: R / rate
-    in the objective, L scaled and rounded to the fit's grid in the release).
-
-    T and V are (X, y) pairs; the fits clip X to the bounds and scale rows into the unit ball,
-    and the score clips V's X to the same bounds, so that ||x|| <= 1 on both sides, as Thm 4
-    assumes. q = minus the mean loss of the margins y coeff'x on V, y in {-1, +1}.
-    """
+    """F for DPpack's CMS classifiers: theta is one of the given (unfitted) models, fitted as a
+    copy at ``eps`` on T with the shared standard draw; T and V are (X, y) pairs, X clipped to
+    the bounds and scaled into the unit ball (Thm 4's ||x|| <= 1); q = minus V's mean loss."""
 
     def __init__(self, upper_bounds, lower_bounds, add_bias, score="ramp"):
         self.upper_bounds, self.lower_bounds = upper_bounds, lower_bounds

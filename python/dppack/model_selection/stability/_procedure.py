@@ -20,7 +20,7 @@ def _scores_array(scores):
 
 def stable_select(scores, beta, eps_select, selector="exponential_noise",
                   random_state=None, accountant=None):
-    """The private argmax of Validate.
+    """The private argmax of Validate: eps_select-DP when the scores have sensitivity ``beta``.
 
     Parameters
     ----------
@@ -31,39 +31,27 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
     eps_select : float
         The selection budget alpha_2.
     selector : {'exponential_noise', 'gumbel', 'laplace'}
-        'exponential_noise' (the paper's): argmax of q_i + 2 beta Z_i, Z_i exponential with
-        rate eps_select. 'gumbel': the exponential mechanism, P(i) proportional to
-        exp(eps_select q_i / (2 beta)). 'laplace': argmax of q_i plus Laplace noise of
-        scale 2 beta / eps_select. All three are drawn exactly: the scores are rounded to a
-        grid h = 2^k <= beta / 2^20 and the noise is the integer (geometric, discrete
-        Laplace) counterpart of the continuous one on that grid, drawn with integer
-        arithmetic, its scale between 2 beta / eps_select and (1 + 2^-19) times that
-        (for beta >= 2^-1053; 2 (beta + 2^-1073) / eps_select at most below); the
-        exponential mechanism is ``dppack.ExponentialMechanism``'s exact draw. Each is
-        eps_select-DP for scores of sensitivity beta (McSherry and Talwar 2007; the noisy
-        maximum by the threshold argument of Chaudhuri and Vinterbo's Theorem 1), so
-        (eps_select, delta)-DP on the stability event.
+        The noisy maximum with the paper's exponential noise, the exponential mechanism, or
+        the noisy maximum with Laplace noise, all of scale 2 beta / eps_select and drawn
+        exactly (:doc:`/guide/stability-derivations`).
     random_state : None, int or NumPy Generator
     accountant : dppack.BudgetAccountant, optional
-        Charged ``PrivacyLoss.pure(eps_select)`` (label ``"stable_select"``: the selection
-        given scores whose sensitivity is beta; the delta of the stability event belongs to
-        :func:`validate_stable`); None: the session's accountant, if any.
+        Charged ``PrivacyLoss.pure(eps_select)``; None: the session's accountant, if any.
 
     Returns
     -------
     int
-        The 0-based index of the selected candidate (a number: the loss is in the ledger).
+        The 0-based index of the selected candidate.
 
     Raises
     ------
     ValueError
-        For empty or non-finite scores, a budget or beta out of range, an unknown
-        selector, or an overspend of the accountant.
+        For empty or non-finite scores, a bad budget, beta or selector, or an overspend.
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 1 and Theorem 1; McSherry and
-    Talwar (2007).
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Algorithm 1 and Theorem 1.
+    McSherry F, Talwar K (2007), FOCS, Theorem 6.
 
     Examples
     --------
@@ -86,10 +74,7 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
 
 
 def _select(q, beta, eps_select, selector, rng):
-    """The selected index: Chaudhuri and Vinterbo (2013), Algorithm 1 step 3 (the paper's
-    exponential noise), the exponential mechanism, or report-noisy-max with Laplace noise, each
-    drawn exactly (:func:`_noisy_max`); ``q`` are the k scores, ``beta`` their sensitivity on the
-    stability event."""
+    """The selected index for ``selector``: the scores ``q``, their sensitivity ``beta``."""
     if selector == "gumbel":
         # Chaudhuri and Vinterbo 2013, Section 2 ("an exponential mechanism may also be used"):
         # P(i) proportional to exp(alpha2 q_i / (2 beta)), exact (_random.exponential_mechanism)
@@ -99,53 +84,9 @@ def _select(q, beta, eps_select, selector, rng):
 
 
 def _noisy_max(q, beta, eps_select, rng, one_sided):
-    """Report-noisy-max on a power-of-two grid with exact integer noise (eps_select-DP for
-    scores of sensitivity ``beta``).
-
-    Parameters
-    ----------
-    q : ndarray
-        The k finite scores.
-    beta : float
-        Their sensitivity: on Chaudhuri and Vinterbo's stability event every score moves by at
-        most beta between neighbouring datasets (2013, Theorem 1).
-    eps_select : float
-    rng : NumPy Generator
-    one_sided : bool
-        True: the paper's noise 2 beta Z, Z exponential with rate eps_select (Algorithm 1,
-        step 3), as the one-sided geometric law on the grid. False: Laplace noise of scale
-        2 beta / eps_select, as the two-sided discrete Laplace law on the grid.
-
-    Returns
-    -------
-    int
-        The first index of the largest noisy score.
-
-    Notes
-    -----
-    The scores are rounded to the grid h = 2^k of :func:`dppack._random.exponential_grid`
-    (h <= beta / 2^20), U_i = round(q_i / h), an exact integer. Between neighbours each U_i
-    moves by at most D = ceil(beta / h) + 1 (:func:`dppack._random.grid_units`); this also
-    absorbs a floating-point error below h in each computed score. Integer noise Z_i is drawn
-    exactly with P(Z_i = z) proportional to exp(-gamma' |z|), gamma' = s / t with t = 2^j and
-    s = floor(t gamma), gamma = eps_select / (2 D) the rate of ``exponential_grid``, so
-    gamma' <= gamma within a relative 2^-40 (:func:`dppack._random.discrete_laplace`,
-    Canonne, Kamath and Steinke 2020, Algorithm 2), kept only when z >= 0 for the one-sided
-    law (the geometric law P(z) proportional to exp(-gamma' z), z >= 0). The index is the
-    first i maximising U_i + Z_i, in integer arithmetic.
-
-    Privacy, the argument of Chaudhuri and Vinterbo's Theorem 1 (and of Dwork and Roth 2014,
-    Claim 3.9) in integers: fix the other noises; i wins exactly when Z_i >= T, an integer
-    threshold (beating the earlier indices strictly, the later ones or ties). A neighbour
-    moves every U_j by at most D, so T moves by at most 2 D, and both laws satisfy
-    P(Z >= T + 2 D) >= exp(-2 D gamma') P(Z >= T) >= exp(-eps_select) P(Z >= T) for every
-    integer T (gamma' <= gamma); the other direction is symmetric. So the index is
-    eps_select-DP on the stability event, with no floating-point step between the scores and
-    the choice (Mironov 2012). In value units the noise h Z has scale 2 D h / eps_select, between
-    2 beta / eps_select and (1 + 2^-19) 2 beta / eps_select (the paper's law, discretised)
-    for beta >= 2^-1053; below, h cannot be finer than 2^-1074 and the scale is
-    2 (beta + 2h) / eps_select at most (more noise, still eps_select-DP).
-    """
+    """Report-noisy-max on a power-of-two grid with exact integer noise, eps_select-DP for scores
+    of sensitivity ``beta``: one-sided geometric noise (the paper's exponential noise) or discrete
+    Laplace noise. Derivation: :doc:`/guide/stability-derivations`."""
     k, rate = _random.exponential_grid(float(np.max(np.abs(q))), eps_select, beta)
     units = [int(v) for v in np.rint(np.ldexp(q, -k)).tolist()]  # exact integers
     # P(z) proportional to exp(-|z| s / t) with t = 2^j (the sampler's fast case) and
@@ -173,26 +114,22 @@ class StableTrainer:
     * ``stability_constants(T, V, thetas, eps, delta)``: (beta1, beta2) of Definition 2,
       for the overall delta.
 
-    ``release(T, theta, eps, rng)``, the final model of Algorithm 2 with fresh noise, is
-    ``fit(T, theta, eps, draw_noise(T, [theta], rng))`` unless a subclass draws it otherwise
-    (the histograms: exact discrete Laplace noise).
+    ``release(T, theta, eps, rng)``, the final model with fresh noise, may be overridden.
 
     Attributes
     ----------
     None
-        The interface holds no state; subclasses keep their settings (bounds, caches).
+        The interface holds no state.
 
     References
     ----------
-    Chaudhuri K, Vinterbo S A (2013), A stability-based validation procedure for
-    differentially private machine learning, NeurIPS, Definitions 1-2.
+    Chaudhuri K, Vinterbo S A (2013), NeurIPS, Definitions 1-2.
 
     Examples
     --------
-    A toy trainer: theta shrinks a noisy mean of data in [0, 1] towards 0, clipped to
-    [0, 1]. One training record moves the model by at most 1/n, and the score (minus the
-    mean squared distance to the validation data) is 2-Lipschitz in the model there, so
-    beta1 = 2; one validation record moves the score by at most 1/m, so beta2 = 1.
+    A toy trainer: theta shrinks a noisy mean of data in [0, 1] towards 0. One training
+    record moves the model by at most 1/n and the score is 2-Lipschitz in it (beta1 = 2); one
+    validation record moves the score by at most 1/m (beta2 = 1).
 
     >>> from dppack import StableTrainer, tune_stable
     >>> import numpy as np
@@ -264,8 +201,7 @@ def _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=3):
 
 def validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2, selector,
              noise, rng):
-    """Algorithm 1 on checked settings. Returns (index, scores, beta); scores and beta are
-    for tests and must never be released."""
+    """Algorithm 1 on checked settings: (index, scores, beta); only the index is released."""
     beta = max(beta1 / trainer.n_records(T), beta2 / trainer.n_records(V))  # Algorithm 1 step 1
     shared = trainer.draw_noise(T, thetas, rng) if noise == "shared" else None
     scores = np.empty(len(thetas))
@@ -283,17 +219,15 @@ def _validation_loss(eps_select, delta):
 
 
 def tuning_loss(eps_train, eps_select, delta):
-    """The loss of Validate and the retraining together (Thm 2): the retrained model's
-    eps_train composed with Validate's (eps_select, delta)."""
+    """Validate's (eps_select, delta) composed with the retrained model's eps_train (Thm 2)."""
     return (accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps_train, "eps.train"))
             + _validation_loss(eps_select, delta))
 
 
 def _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
                       beta2, selector, noise, random_state):
-    """Validate's checks, then the spend of ``bill``, then Algorithm 1: the body that
-    :func:`validate_stable` and :func:`tune_stable` share. Returns (index, the checked
-    candidates, eps_train, the generator) for the retraining of Chaudhuri and Vinterbo 2013."""
+    """Validate's checks, the spend of ``bill``, then Algorithm 1: (index, candidates, eps_train,
+    generator)."""
     settings = check_settings(thetas, eps_train, eps_select, delta, selector, noise)
     thetas, eps_train, eps_select, delta, selector, noise = settings
     beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=4)
@@ -315,22 +249,19 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
         The candidate parameters.
     trainer : StableTrainer
     T, V : objects the trainer understands
-        Disjoint training and validation data (overlap breaks the accounting).
+        Disjoint training and validation data.
     eps_train, eps_select : float
         alpha_1 (each candidate's training budget) and alpha_2 (the selection's).
     delta : float
-        Overall delta.
     beta1, beta2 : float, optional
-        Override the trainer's stability constants (a warning says privacy then rests on the
-        caller's proof).
+        Override the trainer's stability constants (privacy then rests on the caller's proof).
     selector : {'exponential_noise', 'gumbel', 'laplace'}
         See :func:`stable_select`.
     noise : {'shared', 'independent'}
-        One noise draw for all candidates, or one per candidate (see the module docstring).
+        One noise draw for all candidates, or one per candidate.
     random_state : None, int or NumPy Generator
     accountant : dppack.BudgetAccountant, optional
-        Charged ``PrivacyLoss.approx(eps_select, delta)`` (label ``"validate_stable"``);
-        None: the session's accountant, if any.
+        Charged ``PrivacyLoss.approx(eps_select, delta)``; None: the session's accountant.
 
     Returns
     -------
@@ -340,8 +271,8 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     Raises
     ------
     ValueError
-        For no candidates, budgets or delta out of range, an unknown selector or noise
-        mode, only one of beta1 and beta2, or an overspend of the accountant.
+        For no candidates, a bad budget, delta, selector or noise mode, only one of beta1
+        and beta2, or an overspend.
 
     References
     ----------
@@ -349,8 +280,7 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
 
     Examples
     --------
-    Three bin widths for a histogram of data in [0, 1], with the module's
-    ``HistogramTrainer``:
+    Three bin widths for a histogram of data in [0, 1]:
 
     >>> from dppack import validate_stable
     >>> import numpy as np
@@ -372,22 +302,19 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
                 accountant=None):
     """Algorithm 2: Validate, then retrain the selected candidate on T with fresh noise.
 
-    Parameters and randomness as :func:`validate_stable`; ``accountant`` is charged
-    ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once (label ``"tune_stable"``).
-
     Parameters
     ----------
     thetas, trainer, T, V, eps_train, eps_select, delta, beta1, beta2, selector, noise
         As :func:`validate_stable`.
     random_state, accountant
-        As :func:`validate_stable` (the accountant's label is ``"tune_stable"``).
+        As :func:`validate_stable`; the accountant is charged
+        ``PrivacyLoss.approx(eps_train + eps_select, delta)`` once (label ``"tune_stable"``).
 
     Returns
     -------
     (int, model)
-        The selected index and F(T, theta_i*, eps_train, R) with a fresh R
-        (:meth:`StableTrainer.release`); together (eps_train + eps_select, delta)-DP
-        (Thm 2) when the trainer is eps_train-DP.
+        The selected index and the candidate refitted with fresh noise; together
+        (eps_train + eps_select, delta)-DP (Thm 2) when the trainer is eps_train-DP.
 
     Raises
     ------
@@ -400,9 +327,6 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
 
     Examples
     --------
-    See :class:`StableTrainer` for a trainer written from scratch; with the module's
-    histogram trainer:
-
     >>> from dppack import tune_stable
     >>> import numpy as np
     >>> from dppack.model_selection.stability import HistogramTrainer
