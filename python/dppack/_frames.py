@@ -202,8 +202,27 @@ def column_names(X):
 
 
 def take_rows(data, rows):
-    """The rows at 0-based positions ``rows`` of an array, data frame or sequence, keeping its kind
-    (pandas by ``iloc``, polars, pyarrow; else an ndarray); IndexError for a row out of range.
+    """The given rows of an array, a data frame or a sequence, keeping its kind.
+
+    Parameters
+    ----------
+    data : ndarray, pandas, polars or pyarrow object, or sequence
+    rows : ndarray of int
+        0-based row positions.
+
+    Returns
+    -------
+    ndarray or data frame
+        A pandas (by ``iloc``), polars or pyarrow object for such input, else an ndarray.
+
+    Raises
+    ------
+    IndexError
+        For a row out of range.
+
+    References
+    ----------
+    DPpack 0.2.2 ("X rows selected keeping it a data.frame").
 
     Examples
     --------
