@@ -80,7 +80,7 @@ class PrivacyLoss:
 
     References
     ----------
-    See :mod:`dppack.accounting`.
+    See the references of ``dppack.accounting``.
 
     Examples
     --------
