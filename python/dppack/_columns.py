@@ -12,30 +12,9 @@ _KINDS = "if"
 
 
 class ColumnMatrix:
-    """An n x p numeric matrix held as p column arrays, never copied; ``np.asarray`` gives the
-    n x p float64 matrix, as R's ``as.matrix``.
-
-    Parameters
-    ----------
-    columns : sequence of ndarray
-        p >= 1 one-dimensional integer or float arrays of n values each, only read.
-
-    Attributes
-    ----------
-    columns : tuple of ndarray
-    shape : tuple of int
-        (n, p).
-    ndim : int
-        2.
-
-    Raises
-    ------
-    ValueError
-        No column, or columns that are not numeric vectors of one length.
-
-    References
-    ----------
-    DPpack 0.2.2 (X converted with ``as.matrix``: the same values).
+    """An n x p numeric matrix held as p one-dimensional integer or float ``columns`` (views of the
+    caller's memory, only read, never copied); ``np.asarray`` gives the n x p float64 matrix, as
+    R's ``as.matrix``. ValueError for no column, or columns not numeric vectors of one length.
 
     Examples
     --------

@@ -209,30 +209,10 @@ def _one_frame(X, y, weights):
 
 
 class DaskData:
-    """X, y and optional weights of a fit as Dask arrays, checked from their metadata.
-
-    Parameters
-    ----------
-    X : Dask array or DataFrame
-    y : Dask array or Series (or in memory, when X's chunk sizes are known)
-    weights : Dask array or Series, array_like or None
-
-    Attributes
-    ----------
-    X, y, weights : dask.array.Array (weights None without weights)
-    p : int
-        The columns of X.
-    passes : int
-        Passes over the data so far (each one ``dask.compute`` of a small reduction).
-
-    Raises
-    ------
-    TypeError
-        X in memory (:data:`DASK_X_MESSAGE`), or y or weights in memory beside X of unknown
-        chunk sizes.
-    ValueError
-        The in-memory messages for X, y or weights that are not numeric, or of the wrong
-        shape; a length of y or weights that differs from X's known one.
+    """X, y and optional weights of a fit as Dask arrays, checked from their metadata: attributes
+    ``X``, ``y``, ``weights``, ``p`` (columns of X) and ``passes`` (so far). TypeError for X in
+    memory, or in-memory y or weights beside X of unknown chunk sizes; ValueError with the
+    in-memory messages for data of the wrong type, shape or length.
     """
 
     def __init__(self, X, y, weights=None):
@@ -383,16 +363,9 @@ def _block_checks(X, y, w, check_x=True):
 
 
 def _checked_sums(X, y, w, *, sums, labels, width, **kwargs):
-    """The counts of :data:`_CHECKS` of a chunk, then ``sums`` of it (``width`` floats; none
-    if ``sums`` is None) when it passes its checks, zeros (the fit stops on the driver) when
-    it does not: its values the sums may not read.
-
-    X's finiteness comes from the sums' own range check (``finite``, set by :func:`_within`
-    from the per-column minima and maxima that tell whether a block needs clipping: a NaN or
-    an infinite value makes them non-finite), so X is read once less; the sums of a chunk
-    with a value that is not finite are discarded. A chunk that fails the other checks is
-    not summed, and X's finiteness is then checked apart (every count stays exact, so the
-    driver raises the in-memory first error)."""
+    """The counts of :data:`_CHECKS` of a chunk, then its ``sums`` (``width`` floats) if it
+    passes them, else zeros; X's finiteness comes from the sums' own range check.
+    """
     checks = _block_checks(X, y, w, check_x=sums is None)
     if sums is None:
         return checks

@@ -174,14 +174,9 @@ def _merge_moments(*parts):
 
 
 class Moments:
-    """One variable (``columns`` = 1: a Dask array, Series or DataFrame, all its values) or
-    two (``columns`` = 2: an (n, 2) array or two-column DataFrame, or x1 and x2 paired), to
-    be reduced in one pass to the statistics ``needs`` (a set of :data:`SUM`,
-    :data:`MOMENTS`, :data:`CENTRED`, :data:`SQUARES`) of its values clipped to [lower,
-    upper] (one bound per column).
-
-    :meth:`delayed` is the reduction (for a pass shared with other samples, see
-    :class:`Pooled`); :meth:`result` the merged statistics, from the pass on first use.
+    """One variable (``columns`` 1) or two (2), reduced in one pass to the statistics ``needs``
+    (:data:`SUM`, :data:`MOMENTS`, :data:`CENTRED`, :data:`SQUARES`) of its values clipped to
+    [lower, upper]; :meth:`delayed` is the reduction, :meth:`result` the merged statistics.
     """
 
     def __init__(self, parts, lower, upper, needs, columns=1, clip=True):
@@ -611,13 +606,8 @@ def _merge_combinations(*parts):
 
 
 def combinations(factors, declared, observed):
-    """The one pass of ``tableDP``: the observed combinations and their counts.
-
-    Returns, from ``rcompat._factor.tally``, ``(counts, levels)`` as
-    :func:`dppack.rcompat.table` or with ``observed`` ``(cells, counts, levels)`` as
-    :func:`dppack.rcompat.observed_cells` (the levels: a declared factor's categories,
-    another's sorted distinct values as :func:`dppack.rcompat.factorize` gives them), with R's
-    and our messages for missing values and unequal lengths.
+    """The one pass of ``tableDP``: ``(counts, levels)`` as ``rcompat.table``, or with ``observed``
+    ``(cells, counts, levels)`` as ``rcompat.observed_cells``, with R's and our messages.
     """
     partitions = [blocks(f) for f in factors]
     if len({len(p) for p in partitions}) > 1:

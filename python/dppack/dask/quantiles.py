@@ -150,13 +150,8 @@ def _occupied(part):
 
 
 def cell_counts(x, cells, name, min_size):
-    """The one pass: the counts per cell of ``cells`` (a :class:`Cells`), with the size and
-    finiteness checks of the in-memory quantile (raised on the driver, before any noise).
-
-    Returns
-    -------
-    (numpy.ndarray, numpy.ndarray)
-        The occupied cells (increasing) and their counts (int64; they add up to n).
+    """The one pass: the occupied cells of ``cells`` (increasing) and their counts, with the
+    in-memory size and finiteness checks raised on the driver before any noise.
     """
     parts = [dask.delayed(cells.count)(block) for block in blocks(x)]
     if not parts:
@@ -195,12 +190,10 @@ def _lattice_merge(*parts):
 
 
 def lattice_counts(x, lattice, name, min_size):
-    """The one pass of quantileDP with a ``resolution``: the distinct positions of the data
-    among the public candidates and their counts (``stats.lattice_counts`` in memory: the
-    same arrays, so the same draws), with the size and finiteness checks of the in-memory
-    quantile (raised on the driver, before any noise). The driver receives one pair per
-    distinct position: at most 2 N + 3 for N + 1 candidates (few for integer data on
-    resolution 1), at most n."""
+    """The one pass of quantileDP with a ``resolution``: the data's distinct positions among the
+    public candidates and their counts (as ``stats.lattice_counts`` in memory, so the same
+    draws), with the in-memory checks raised on the driver.
+    """
     parts = [dask.delayed(_lattice_block)(lattice, block) for block in blocks(x)]
     if not parts:
         parts = [dask.delayed(_lattice_block)(lattice, np.empty(0))]
