@@ -1,7 +1,6 @@
-"""The checks and cores of the data-access layer (:mod:`dppack.data_access`): DPpack's checks of
-``mechanism``, ``quant`` and the samples, and the cores that turn validated data into true values
-and sensitivities, each formula from sufficient statistics written once. The private statistics
-of :mod:`dppack.stats` and ``dppack.dask.moments`` reach them through :mod:`dppack.data_access`.
+"""The checks and cores of :mod:`dppack.data_access`: DPpack's checks of ``mechanism``,
+``quant`` and the samples, and each formula from sufficient statistics to a true value and
+its sensitivity, written once for in-memory and Dask data.
 """
 
 import math
@@ -30,25 +29,16 @@ def check_mechanism(mechanism):
 
 
 def check_quant(quant):
-    """Return ``quant`` as a float in [0, 1], else DPpack's message.
-
-    Ours: a quant of length other than 1 gets "Length of quant must be 1."; NaN and
-    non-numbers get DPpack's message (R stops on them with an unrelated one).
-    """
+    """``quant`` as a float in [0, 1], else DPpack's message (ours for a length other than 1)."""
     if quant is not None:  # NULL gets DPpack's message
         _checks.check_bound_length(quant, "quant")
     return _checks.check_number(quant, "quant", 0, 1, message=QUANT_MESSAGE)
 
 
 def check_samples(samples, columns=None, min_size=2):
-    """Validate the samples of a pooled statistic; return ``(arrays, lows, highs)``.
-
-    ``columns=None`` asks for numeric vectors (pooled variance), ``columns=2`` for matrices of
-    two columns (pooled covariance); ``lows``/``highs`` hold each sample's minimum and maximum
-    (per column for matrices; Inf and -Inf for an empty sample), for clipping. Each sample
-    needs ``min_size`` values (rows): 2, or 0 under unbounded DP, where the sizes are
-    private. All checks are ours: DPpack has none, and fails
-    with NA results (a sample of one value) or R errors (a vector where a matrix is due).
+    """Validate the samples of a pooled statistic (vectors, or ``columns=2`` two-column matrices,
+    of at least ``min_size`` rows); return ``(arrays, lows, highs)``, each sample's range. All
+    checks are ours (DPpack has none).
     """
     samples = list(samples)
     if not samples:
@@ -104,8 +94,7 @@ def _block_sum(flat, lower, upper):
 
 
 def _centred_blocks(flat, centre, clip=None):
-    """The values of ``flat`` (clipped to ``clip`` = (lower, upper) first, if given) minus
-    ``centre``, one cached block at a time, each in the same reused buffer."""
+    """The values of ``flat`` (clipped to ``clip`` first) minus ``centre``, by cached blocks."""
     buffer = np.empty(min(flat.size, _BLOCK))
     for start in range(0, flat.size, _BLOCK):
         block = flat[start:start + _BLOCK]
@@ -120,8 +109,7 @@ def _centred_blocks(flat, centre, clip=None):
 
 
 def _block_squares(flat, centre, clip=None):
-    """Sum of (value - centre)^2 over ``flat`` (clipped to ``clip`` = (lower, upper) first,
-    if given), one cached block at a time."""
+    """Sum of (value - centre)^2 over ``flat`` (clipped to ``clip`` first), by blocks."""
     total = 0.0
     for out in _centred_blocks(flat, centre, clip):
         total += float(np.dot(out, out))
@@ -129,8 +117,7 @@ def _block_squares(flat, centre, clip=None):
 
 
 def _total(flat, lower, upper, clip, total):
-    """Sum of ``flat`` (clipped to [lower, upper] if ``clip``). ``total``, that sum if the
-    caller has it already (from its range scan), saves a pass over the data."""
+    """Sum of ``flat`` (clipped if ``clip``), or ``total`` when the caller has it already."""
     if total is not None:
         return total
     if clip:
@@ -139,29 +126,12 @@ def _total(flat, lower, upper, clip, total):
 
 
 def mean_access(x, lower, upper, clip=False, total=None):
-    """meanDataAccess on validated data: the mean and its sensitivity (U - L)/n.
-
-    Parameters
-    ----------
-    x : numpy.ndarray
-        Finite values (checked by the caller), any shape; read in memory order.
-    lower, upper : float
-        L < U, the bounds.
-    clip : bool, default False
-        True gives the mean of x clipped to [L, U] (what DPpack computes after clipping)
-        without a clipped copy.
-    total : float, optional
-        The sum of the (clipped) values when the caller already has it (its range scan).
-
-    Returns
-    -------
-    dict
-        ``"True.Values"`` (float) and ``"Sensitivity"`` (U - L)/n.
+    """meanDataAccess on validated data: the mean (of x clipped to [L, U] if ``clip``, without a
+    copy) and its sensitivity (U - L)/n; ``total`` the sum if the caller has it.
 
     References
     ----------
-    DPpack 0.2.2 (the bounded sensitivity, which DPpack also uses
-    for unbounded DP; ``meanDataAccess``).
+    DPpack 0.2.2, ``meanDataAccess`` (the bounded sensitivity, also used for unbounded DP).
 
     Examples
     --------
@@ -175,14 +145,7 @@ def mean_access(x, lower, upper, clip=False, total=None):
 
 
 def mean_from_sums(total, n, lower, upper):
-    """meanDataAccess from the sufficient statistics: the sum ``total`` of n >= 1 values in
-    [lower, upper] (clipped). Both paths call it: :func:`mean_access` in memory and
-    :mod:`dppack.dask.moments` on Dask, where ``total`` is the sum of per-partition sums.
-
-    Returns
-    -------
-    dict
-        ``"True.Values"`` total / n and ``"Sensitivity"`` (U - L)/n.
+    """meanDataAccess from the sum ``total`` of n >= 1 clipped values: total / n, (U - L)/n.
 
     References
     ----------
@@ -199,21 +162,8 @@ def mean_from_sums(total, n, lower, upper):
 
 
 def var_access(x, lower, upper, clip=False, total=None):
-    """varDataAccess on validated data: the sample variance and its sensitivity (U - L)^2/n.
-
-    Two passes, as numpy.var: the mean, then the sum of squared deviations from it.
-
-    Parameters
-    ----------
-    x : numpy.ndarray
-        At least two finite values (checked by the caller).
-    lower, upper, clip, total
-        As for :func:`mean_access`.
-
-    Returns
-    -------
-    dict
-        ``"True.Values"`` (denominator n - 1) and ``"Sensitivity"``.
+    """varDataAccess on validated data (two passes, as numpy.var): the sample variance and its
+    sensitivity (U - L)^2/n; ``clip`` and ``total`` as :func:`mean_access`.
 
     References
     ----------
@@ -234,15 +184,8 @@ def var_access(x, lower, upper, clip=False, total=None):
 
 
 def var_from_squares(squares, n, lower, upper):
-    """varDataAccess from the sufficient statistics: the sum of squared deviations from their
-    mean ``squares`` of n >= 2 values in [lower, upper]. Both paths call it: :func:`var_access`
-    (two passes in memory) and :mod:`dppack.dask.moments` (per-partition sums merged by Chan,
-    Golub and LeVeque's pairwise update).
-
-    Returns
-    -------
-    dict
-        ``"True.Values"`` squares / (n - 1) and ``"Sensitivity"`` (U - L)^2/n.
+    """varDataAccess from the sum of squared deviations ``squares`` of n >= 2 values:
+    squares / (n - 1), (U - L)^2/n.
 
     References
     ----------
@@ -260,19 +203,8 @@ def var_from_squares(squares, n, lower, upper):
 
 
 def cov_access(x1, x2, lower1, upper1, lower2, upper2):
-    """covDataAccess on validated data: the sample covariance and its sensitivity.
-
-    Parameters
-    ----------
-    x1, x2 : numpy.ndarray
-        1-d, of one length n >= 2, finite and within their bounds (checked by the caller).
-    lower1, upper1, lower2, upper2 : float
-        The bounds of x1 and of x2.
-
-    Returns
-    -------
-    dict
-        ``"True.Values"`` (denominator n - 1) and ``"Sensitivity"`` (U1 - L1)(U2 - L2)/n.
+    """covDataAccess on validated, clipped data: the sample covariance and its sensitivity
+    (U1 - L1)(U2 - L2)/n.
 
     References
     ----------
@@ -291,14 +223,8 @@ def cov_access(x1, x2, lower1, upper1, lower2, upper2):
 
 
 def cov_from_products(products, n, lower1, upper1, lower2, upper2):
-    """covDataAccess from the sufficient statistics: the sum of the products of the deviations
-    from their means ``products`` of n >= 2 pairs. Both paths call it (:func:`cov_access`;
-    :mod:`dppack.dask.moments`, which merges per-partition co-moments pairwise).
-
-    Returns
-    -------
-    dict
-        ``"True.Values"`` products / (n - 1) and ``"Sensitivity"`` (U1 - L1)(U2 - L2)/n.
+    """covDataAccess from the sum of products of deviations ``products`` of n >= 2 pairs:
+    products / (n - 1), (U1 - L1)(U2 - L2)/n.
 
     References
     ----------
@@ -328,30 +254,18 @@ def cov_from_products(products, n, lower1, upper1, lower2, upper2):
 
 
 def midpoint(lower, upper):
-    """(m, h): the midpoint of [lower, upper] and a half-width with |fl(v - m)| <= h for every
-    v in [lower, upper].
-
-    h is max(upper - m, m - lower) in the same floating-point arithmetic as the centred
-    values: rounding is monotone, so no centred value exceeds it (the exact (U - L)/2 could be
-    one unit in the last place too small). m = L/2 + U/2 does not overflow.
+    """(m, h): the midpoint of [lower, upper] and a half-width with |fl(v - m)| <= h for every v
+    in it (max(upper - m, m - lower) in floats: rounding is monotone).
     """
     centre = 0.5 * lower + 0.5 * upper
     return centre, max(upper - centre, centre - lower)
 
 
 def centred_moments(x, lower, upper, clip=False, squares=True):
-    """Sum S, sum of squares Q (if ``squares``) and count n of the values of validated data
-    ``x`` (clipped to [lower, upper] if ``clip``) centred at the midpoint, with the
-    unbounded (add/remove) sensitivity of each.
-
-    Adding or removing a value v moves S by c = v - m (|c| <= h), Q by c^2 <= h^2 and n by 1.
-    The mean is m + S/n, and (n - 1) times the sample variance is Q - S^2/n.
-
-    Returns
-    -------
-    dict
-        ``{"Centre": m, "True.Values": array [S, Q, n] (or [S, n]),
-        "Sensitivities": array [h, h^2, 1] (or [h, 1])}``.
+    """Sum S, sum of squares Q (if ``squares``) and count n of the values (clipped if ``clip``)
+    centred at the midpoint, with their unbounded (add/remove) sensitivities [h, h^2, 1]: one
+    record moves S by c = v - m, |c| <= h (Dwork and Roth 2014, Definition 3.1). Returns
+    ``{"Centre", "True.Values", "Sensitivities"}``.
     """
     flat = x.ravel(order="K")
     centre, half = midpoint(lower, upper)
@@ -365,10 +279,8 @@ def centred_moments(x, lower, upper, clip=False, squares=True):
 
 
 def centred_from_sums(lower, upper, total, n, sum_squares=None):
-    """:func:`centred_moments` from the sums of the values centred at the midpoint: S =
-    ``total``, Q = ``sum_squares`` (None: left out) and the count n, with the unbounded
-    sensitivity of each. Both paths call it (in memory, and :mod:`dppack.dask.moments` with
-    the sums of per-partition sums).
+    """:func:`centred_moments` from the centred sums S = ``total``, Q = ``sum_squares`` (None: left
+    out) and n.
 
     Examples
     --------
@@ -388,19 +300,9 @@ def centred_from_sums(lower, upper, total, n, sum_squares=None):
 
 
 def centred_cross_moments(x1, x2, lower1, upper1, lower2, upper2):
-    """Sums S1, S2, the sum of products P and the count n of two validated, clipped variables
-    of the same length, each centred at the midpoint of its bounds, with the unbounded
-    (add/remove) sensitivity of each.
-
-    Adding or removing a pair (v1, v2) moves S1 by c1 = v1 - m1 (|c1| <= h1), S2 by c2
-    (|c2| <= h2), P by c1 c2 (|c1 c2| <= h1 h2 = (U1 - L1)(U2 - L2)/4) and n by 1.
-    (n - 1) times the sample covariance is P - S1 S2/n.
-
-    Returns
-    -------
-    dict
-        ``{"Centre": (m1, m2), "True.Values": array [S1, S2, P, n],
-        "Sensitivities": array [h1, h2, h1 h2, 1]}``.
+    """Centred sums S1, S2, products P and count n of two clipped variables, with unbounded
+    sensitivities [h1, h2, h1 h2, 1] (one pair moves P by c1 c2, |c1 c2| <= h1 h2; Dwork and
+    Roth 2014, Definition 3.1).
     """
     centred1 = x1 - midpoint(lower1, upper1)[0]
     centred2 = x2 - midpoint(lower2, upper2)[0]
@@ -411,10 +313,8 @@ def centred_cross_moments(x1, x2, lower1, upper1, lower2, upper2):
 
 
 def centred_cross_from_sums(bounds, total1, total2, products, n):
-    """:func:`centred_cross_moments` from the sums S1 = ``total1``, S2 = ``total2``, P =
-    ``products`` of the values centred at the midpoints of ``bounds`` = (L1, U1, L2, U2) and
-    the count n, with the unbounded sensitivity of each. Both paths call it (in memory, and
-    :mod:`dppack.dask.moments` with the sums of per-partition sums).
+    """:func:`centred_cross_moments` from the centred sums ``total1``, ``total2``, ``products`` and
+    n, with ``bounds`` = (L1, U1, L2, U2).
 
     Examples
     --------
@@ -432,11 +332,8 @@ def centred_cross_from_sums(bounds, total1, total2, products, n):
 
 
 def histogram_sensitivities(mechanism):
-    """(bounded, unbounded) sensitivities of a vector of counts.
-
-    Changing one record moves one count by 1 and another by 1 (bounded): l1 norm 2, l2 norm
-    sqrt(2); adding or removing one record moves one count by 1 (unbounded). Laplace consumes
-    the l1 value, the Gaussian mechanisms the l2 value.
+    """(bounded, unbounded) sensitivities of a vector of counts: changing a record moves two counts
+    by 1 (l1 2, l2 sqrt(2): Laplace takes l1, the Gaussians l2); adding one moves one count (1).
     """
     if mechanism == "Laplace":
         return 2.0, 1.0
@@ -444,28 +341,21 @@ def histogram_sensitivities(mechanism):
 
 
 def factor_names(factors):
-    """The name of each factor for the table's dimnames: a pandas or polars Series' name, else
-    None (:func:`dppack._frames.series_name`)."""
+    """Each factor's name (a Series' name, else None) for the table's dimnames."""
     return [_frames.series_name(f) for f in factors]
 
 
 def table_factors(factors):
-    """(factors, declared, names, tabulate) of tableDP and tableDataAccess, read without a
-    pass: whether each factor declares its levels, the factors' names, and
-    ``tabulate(observed)``, which counts them (:func:`rcompat.table`, or with ``observed``
-    :func:`rcompat.observed_cells`). Dask factors (Dask Series, or the columns of one Dask
-    DataFrame) are counted by one pass of ``dppack.dask.moments.combinations``."""
+    """(factors, declared, names, tabulate) of tableDP and tableDataAccess, read without a pass;
+    ``tabulate(observed)`` counts them (in memory, or one Dask pass).
+    """
     factors = _frames.factor_columns(factors)  # one data frame: its columns (R's table(df))
     return _backends.backend_for(*factors).table_factors(factors)
 
 
 def table_frame(cells, levels, names):
-    """Label an array of cells of shape (L1, ..., Lk) with the factors' levels, in pandas.
-
-    One factor gives a Series indexed by its levels, two a DataFrame (rows: levels of the first
-    factor, columns: levels of the second), three or more a Series over a MultiIndex of every
-    combination of levels, the first factor varying slowest. Index (and column) names are the
-    factors' names.
+    """Label cells of shape (L1, ..., Lk) with the levels, in pandas: a Series (one factor), a
+    DataFrame (two) or a Series over a MultiIndex (first factor slowest), named after the factors.
     """
     import pandas as pd  # lazily: importing dppack must stay fast
 
@@ -482,22 +372,8 @@ def table_frame(cells, levels, names):
 
 
 def pooled_var_access(samples, lower, upper, approx_n_max):
-    """pooledVarDataAccess on validated samples: the pooled variance and its sensitivities.
-
-    Parameters
-    ----------
-    samples : list of numpy.ndarray
-        J 1-d samples of finite values (checked by :func:`check_samples`), N values in all.
-    lower, upper : float
-        The bounds of every value.
-    approx_n_max : bool
-        DPpack's ``approx.n.max``: the bounded sensitivity without its factor 1 - 1/n_max.
-
-    Returns
-    -------
-    dict
-        ``"True.Values"`` sum_j (n_j - 1) s_j^2 / (N - J), ``"Bounded.Sensitivities"`` and
-        ``"Unbounded.Sensitivities"`` (floats; Inf or NaN where DPpack's formulas give them).
+    """pooledVarDataAccess on validated samples: sum_j (n_j - 1) s_j^2 / (N - J) and its bounded
+    and unbounded sensitivities (``approx_n_max``: without the factor 1 - 1/n_max).
 
     References
     ----------
@@ -517,9 +393,7 @@ def pooled_var_access(samples, lower, upper, approx_n_max):
 
 
 def pooled_var_from_squares(sizes, squares, lower, upper, approx_n_max):
-    """pooledVarDataAccess from the sufficient statistics: the sample sizes n_j and
-    ``squares`` = sum_j (n_j - 1) s_j^2, the squared deviations of each sample from its own
-    mean, summed. Both paths call it (:func:`pooled_var_access`; :mod:`dppack.dask.moments`).
+    """pooledVarDataAccess from the sizes n_j and ``squares`` = sum_j (n_j - 1) s_j^2.
 
     Examples
     --------
@@ -551,23 +425,8 @@ def pooled_var_from_squares(sizes, squares, lower, upper, approx_n_max):
 
 
 def pooled_cov_access(samples, lower1, upper1, lower2, upper2, approx_n_max):
-    """pooledCovDataAccess on validated samples: the pooled covariance and its sensitivities.
-
-    Parameters
-    ----------
-    samples : list of numpy.ndarray
-        J samples, each n_j x 2 (the two variables), finite (checked by
-        :func:`check_samples`), N rows in all.
-    lower1, upper1, lower2, upper2 : float
-        The bounds of the first and of the second variable.
-    approx_n_max : bool
-        DPpack's ``approx.n.max`` (the bounded sensitivity only).
-
-    Returns
-    -------
-    dict
-        ``"True.Values"`` sum_j (n_j - 1) c_j / (N - J), ``"Bounded.Sensitivities"`` and
-        ``"Unbounded.Sensitivities"`` (floats; NaN where DPpack's formula gives it).
+    """pooledCovDataAccess on validated n_j x 2 samples: sum_j (n_j - 1) c_j / (N - J) and its
+    sensitivities (``approx_n_max`` changes the bounded one only).
 
     References
     ----------
@@ -589,10 +448,7 @@ def pooled_cov_access(samples, lower1, upper1, lower2, upper2, approx_n_max):
 
 
 def pooled_cov_from_products(sizes, products, lower1, upper1, lower2, upper2, approx_n_max):
-    """pooledCovDataAccess from the sufficient statistics: the sample sizes n_j and
-    ``products`` = sum_j (n_j - 1) c_j, the products of the deviations of each sample from its
-    own means, summed. Both paths call it (:func:`pooled_cov_access`;
-    :mod:`dppack.dask.moments`).
+    """pooledCovDataAccess from the sizes n_j and ``products`` = sum_j (n_j - 1) c_j.
 
     Examples
     --------
@@ -621,11 +477,7 @@ def pooled_cov_from_products(sizes, products, lower1, upper1, lower2, upper2, ap
 
 
 def sorted_padded(x, lower, upper):
-    """(L, sort(x) clipped to [L, U], U): DPpack 0.2.2, in one new array.
-
-    The data are copied once into the result and sorted there; the values below L form a
-    prefix and those above U a suffix of the sorted copy, so clipping touches only them.
-    """
+    """(L, sort(x) clipped to [L, U], U) as DPpack 0.2.2, in one new array."""
     n = x.size
     padded = np.empty(n + 2)
     padded[0], padded[-1] = lower, upper
@@ -640,16 +492,12 @@ def sorted_padded(x, lower, upper):
 
 
 def quantile_utility(n, quant, start=0, stop=None):
-    """Utilities -|k - quant n| of the candidates k = start, ..., stop - 1 (default: 0..n),
-    as DPpack 0.2.2's quantileDP scores them. Any slice has exactly the values of the same
-    entries of the full vector."""
+    """Utilities -|k - quant n| of k = start, ..., stop - 1 (default 0..n), as DPpack's."""
     return rank_utility(np.arange(start, n + 1 if stop is None else stop), n, quant)
 
 
 def rank_utility(ranks, n, quant):
-    """Utilities -|k - quant n| of candidates with k = ``ranks`` data below them, as a new
-    float array: the same values, entry by entry, as :func:`quantile_utility` at the same k
-    (the Dask quantile passes only the ranks of the intervals that are not empty)."""
+    """Utilities -|k - quant n| of candidates with k = ``ranks`` data below them (a new array)."""
     utility = np.array(ranks, dtype=np.float64)
     utility -= quant * n
     np.abs(utility, out=utility)

@@ -1,24 +1,10 @@
 """Where the data live: the one dispatch point between the core and its data backends.
 
-The core never asks what kind of data it holds. It asks :func:`backend_for` for the backend
-of its data arguments and then asks that backend for what the release needs: a sample's
-moments, a pair's cross-moments, the samples of a pooled statistic, a histogram's counts, a
-table's cells, a quantile's records, an ERM design (rows, partitioned risk or Gram
-statistics), predictions. Two backends implement the same methods (:class:`Backend`):
-
-* in memory (:mod:`dppack._memory`): NumPy arrays, pandas, polars, pyarrow, sequences;
-* Dask (:mod:`dppack.dask.backend`): arrays, DataFrames and Series, reduced to mergeable
-  sufficient statistics in as few passes as each release allows.
-
-Each backend registers itself here when its module is imported (:func:`register`), so this
-module imports no backend and ``import dppack`` never imports Dask. A Dask collection is
-recognised by the package its type comes from (no import of Dask). If one arrives before
-:mod:`dppack.dask` was imported, :func:`backend_for` imports it through one hook,
-:func:`_load` (the only import of a dppack module made inside a function).
-
-A release that cannot run on Dask data refuses them (:func:`refuse_dask`, or
-:meth:`Backend.refuse` on the backend in hand) before any data is read, without loading the
-Dask backend: the message lives here, once.
+The core asks :func:`backend_for` for the backend of its data and asks it for what a release
+needs (:data:`PROTOCOL`): in memory (:mod:`dppack._memory`) or Dask
+(:mod:`dppack.dask.backend`). Backends register themselves (:func:`register`); a Dask
+collection is recognised by its package, and the Dask backend imported on first use by
+:func:`_load` (the one function-local import), so ``import dppack`` never imports Dask.
 """
 
 import importlib
@@ -44,8 +30,7 @@ _REGISTRY = {}
 
 
 class WindowTooWide(Exception):
-    """A quantile's records are too spread for the in-memory window of candidates (raised by
-    a backend's records before any draw; the release then draws from the runs)."""
+    """A quantile's records too spread for the in-memory window (then drawn from the runs)."""
 
 
 #: The methods every backend implements, with one signature (a test compares them): the
@@ -61,12 +46,8 @@ PROTOCOL = (
 
 
 class Backend:
-    """The interface every backend implements: the methods of :data:`PROTOCOL`, which the
-    core calls (:mod:`dppack.stats` and :mod:`dppack.data_access` the statistics' sources and
-    data access, :mod:`dppack.erm` the designs, statistics and predictions of the models).
-    Each method's contract is written on the in-memory backend
-    (:class:`dppack._memory.MemoryBackend`); the Dask backend gives the same values from its
-    passes.
+    """The interface of every backend: the methods of :data:`PROTOCOL`, whose contracts are written
+    on :class:`dppack._memory.MemoryBackend`.
     """
 
     name = MEMORY
@@ -81,20 +62,17 @@ def _library(value):
 
 
 def is_dask(value):
-    """True for a Dask collection (array, DataFrame, Series), recognised without importing
-    Dask (for :mod:`dppack.dask`, which mixes in-memory and Dask arguments)."""
+    """True for a Dask collection, recognised without importing Dask."""
     return _library(value) == "dask"
 
 
 def register(library, backend):
-    """Make ``backend`` the backend of the collections of ``library`` (:data:`MEMORY` for the
-    in-memory one)."""
+    """Make ``backend`` the backend of ``library``'s collections (:data:`MEMORY` for in memory)."""
     _REGISTRY[library] = backend
 
 
 def _load(library):
-    """The hook: import the module that registers the backend of ``library``'s collections
-    (the user has that library already: its collection is in hand)."""
+    """The hook: import the module that registers ``library``'s backend."""
     importlib.import_module(_LAZY[library])
 
 
@@ -107,8 +85,7 @@ def _items(values):
 
 
 def backend_for(*values):
-    """The backend of the data ``values`` (None and in-memory values count for nothing): the
-    Dask backend if any is a Dask collection, else the in-memory one.
+    """The backend of the data ``values``: Dask's if any is a Dask collection, else in memory.
 
     Parameters
     ----------
@@ -128,26 +105,9 @@ def backend_for(*values):
 
 
 def refuse_dask(name, *values):
-    """Raise ``TypeError`` naming ``name`` if the data ``values`` live on a backend where
-    release ``name`` does not run (:data:`DASK_MESSAGE`).
-
-    Called first thing by every public function that cannot run on Dask data (the
-    mechanisms, the tuning functions, the research methods, the scikit-learn estimators), so
-    the refusal comes before any data is touched, any noise drawn and any budget charged.
-    Dask data are never computed into memory behind the caller's back.
-
-    Parameters
-    ----------
-    name : str
-        The public function (or ``Class.method``) as the caller spells it.
-    *values : object
-        The data arguments; the items of a list or tuple (samples, a dataset ``(X, y)``) are
-        looked at too.
-
-    Raises
-    ------
-    TypeError
-        ":data:`DASK_MESSAGE`" with ``name``.
+    """Raise ``TypeError`` (:data:`DASK_MESSAGE`) if any of ``values`` (or items of a list or tuple
+    among them) is Dask data, for a release ``name`` that does not run on Dask: called first,
+    before any data is read, noise drawn or budget charged.
     """
     if any(_library(item) in _LAZY for item in _items(values)):  # no backend loaded to refuse
         raise refusal(name)

@@ -21,10 +21,7 @@ _RANGE_BLOCK = 1 << 16
 
 
 def check_vector(value, name):
-    """DPpack's ``is.vector`` test of varDP and covDP: a matrix (2-d or more) is refused.
-
-    Scalars and 1-d data pass (R's scalars are vectors); what they hold is checked later.
-    """
+    """DPpack's ``is.vector`` test of varDP and covDP: a matrix (2-d or more) is refused."""
     try:
         ndim = value.ndim if type(value) is np.ndarray else len(_frames.shape(value))
     except (TypeError, ValueError):  # a ragged list: not numeric either, refused later
@@ -35,11 +32,7 @@ def check_vector(value, name):
 
 
 def r_length(value):
-    """R's ``length()`` of a value as DPpack's length checks see it: the number of elements.
-
-    ``None`` (R's NULL) has length 0 and a string has length 1; a value numpy cannot size
-    (e.g. a ragged list) gets -1, which no length check accepts.
-    """
+    """R's ``length()`` as DPpack's length checks see it (None 0, a string 1, unsizable -1)."""
     if value is None:
         return 0
     kind = type(value)
@@ -54,22 +47,14 @@ def r_length(value):
 
 
 def check_bound_length(value, name):
-    """Raise DPpack's ``"Length of <name> must be 1."`` unless ``value`` has one element.
-
-    As in R, ``None`` (R's NULL) has length 0 and a string has length 1 (:func:`r_length`);
-    what the single element is gets checked later, by :func:`as_bound`.
-    """
+    """Raise DPpack's ``"Length of <name> must be 1."`` unless ``value`` has one element."""
     if r_length(value) != 1:
         raise _messages.value_error(f"Length of {name} must be 1.")
     return value
 
 
 def as_bound(value, name):
-    """Return a bound of length 1 (see :func:`check_bound_length`) as a finite float:
-    :func:`check_number` with ``finite=True`` ("<name> must be a finite number.").
-
-    Ours: DPpack accepts any bound, and a non-numeric or infinite one breaks later.
-    """
+    """A bound of length 1 as a finite float (ours: DPpack accepts any bound)."""
     return check_number(value, name, finite=True)
 
 
@@ -80,12 +65,8 @@ def check_bound_order(lower, upper, lower_name, upper_name):
 
 
 def check_bounds(*named):
-    """Validate bounds given as ``(R name, value)`` pairs in DPpack's length-check order.
-
-    First every length (DPpack's checks and messages, in the order given), then every value
-    (:func:`as_bound`, same order), then ``lower < upper`` for each pair (``lower.bound`` with
-    ``upper.bound``, ``lower.bound1`` with ``upper.bound1``, ...), in the order the lower bounds
-    appear. Returns a dict from R name to float.
+    """Validate ``(R name, value)`` bound pairs: every length in DPpack's order, then every value,
+    then ``lower < upper`` per pair; returns a dict from R name to float.
     """
     for name, value in named:
         check_bound_length(value, name)
@@ -98,13 +79,9 @@ def check_bounds(*named):
 
 
 def data_range(array, with_sum=False, clip=None):
-    """Minimum and maximum of a float array in one pass over memory ((Inf, -Inf) if empty).
-
-    NaN anywhere makes both NaN (numpy's reductions propagate it), so the caller tells NaN,
-    Inf and out-of-bounds data apart from these two numbers alone. With ``with_sum`` the sum
-    of the values comes third, from the same pass (block-wise pairwise sums, as accurate as
-    ``numpy.sum``): of the values clipped to ``clip = (lower, upper)`` if given. Only blocks
-    that reach outside the bounds are clipped, in a reused buffer: never a copy of the data.
+    """(min, max) of a float array in one pass over memory ((Inf, -Inf) if empty; both NaN if any
+    value is), and with ``with_sum`` the sum (of the values clipped to ``clip``, by blocks in a
+    reused buffer, never a copy).
     """
     flat = array.ravel(order="K")  # a view whenever the layout allows one
     if flat.size == 1:  # one value (a scalar release): the same numbers without the loop
@@ -141,17 +118,10 @@ def data_range(array, with_sum=False, clip=None):
 
 def as_finite_data(value, name, min_size=1, with_sum=False, clip=None, message=None,
                    size_message=None):
-    """Return data as a float ndarray with its minimum and maximum: ``(array, low, high)``,
-    and with ``with_sum`` also the sum of the values (clipped to ``clip = (lower, upper)``
-    if given): ``(array, low, high, total)``; see :func:`data_range`.
-
-    Ours (DPpack has no such checks), in this order: the data must be numeric (``message``,
-    default "<name> must be numeric."); hold at least ``min_size`` values (``size_message``,
-    default "<name> must contain at least one value." for ``min_size=1``); and be finite
-    ("<name> must be finite (no NA, NaN or Inf)."). The array is the caller's own memory
-    whenever it is already float64: callers only read it. With ``min_size=0`` (unbounded DP,
-    where n is private) empty data are accepted, with the range (Inf, -Inf) (nothing to clip)
-    and the sum 0.
+    """``(array, low, high)`` (and the sum with ``with_sum``, see :func:`data_range`) of data that
+    must be numeric, hold at least ``min_size`` values and be finite (ours; DPpack has no such
+    checks). The array is the caller's memory when already float64; ``min_size=0`` accepts
+    empty data (unbounded DP).
 
     Examples
     --------
@@ -173,25 +143,20 @@ def as_finite_data(value, name, min_size=1, with_sum=False, clip=None, message=N
 
 
 def check_data_size(size, name, min_size=1, size_message=None):
-    """The size check of :func:`as_finite_data` alone, for data whose size is known before
-    (or only after) a pass over them (Dask): ``size`` values, at least ``min_size``."""
+    """The size check of :func:`as_finite_data` alone (Dask: the size from a pass)."""
     if size < min_size:
         count = {1: "one value", 2: "two values"}.get(min_size, f"{min_size} values")
         raise _messages.value_error(size_message or f"{name} must contain at least {count}.")
 
 
 def check_data_finite(finite, name):
-    """The finiteness check of :func:`as_finite_data` alone: ``finite`` is whether every value
-    is finite (for Dask data, found by the same pass as the statistic)."""
+    """The finiteness check of :func:`as_finite_data` alone (``finite``: all values are)."""
     if not finite:
         raise _messages.value_error(f"{name} must be finite (no NA, NaN or Inf).")
 
 
 def block_is_finite(values):
-    """Whether every value of a float block is finite, read once while it is in the cache.
-
-    Its sum is finite only if every value is: a NaN makes the sum NaN, an Inf makes it Inf or
-    NaN. A sum that is not finite may also come from finite values beyond 1e308 (an
-    overflow), so only then is every value tested (np.isfinite). The caller silences
-    NumPy's overflow and invalid warnings of the sum (np.errstate)."""
+    """Whether every value of a float block is finite: its sum is, or (an overflow) every value
+    tested; the caller silences NumPy's warnings.
+    """
     return math.isfinite(np.add.reduce(values, axis=None)) or bool(np.all(np.isfinite(values)))

@@ -1,7 +1,7 @@
-"""The checks of one argument value: a number (the shared type rule), a whole number, a
-probability, a choice, a flag, a function, an array of positive values, what a user's function
-returned, and the mechanisms' sensitivities and allocation (:mod:`dppack._checks` has the
-vocabulary)."""
+"""The checks of one argument value (a number, a whole number, a probability, a choice, a flag,
+a function, positive values, a user's function's result) and the mechanisms' sensitivities
+and allocation (:mod:`dppack._checks` has the vocabulary).
+"""
 
 import functools
 import math
@@ -19,8 +19,7 @@ _LONG = 2 ** 63
 
 
 def as_numeric_array(value, message):
-    """:func:`dppack._frames.as_numeric_array`, with a Python float or int (within int64) and
-    a NumPy array taken directly, as the general path takes them (small calls)."""
+    """:func:`dppack._frames.as_numeric_array`, with a fast path for a Python number or ndarray."""
     kind = type(value)
     if kind is float or (kind is int and -_LONG <= value < _LONG):
         return np.array(float(value))
@@ -41,7 +40,7 @@ _CLOSED = ("both", "left", "right", "neither")
 
 
 def _one_number(value, message, strict):
-    """The shared type rule (dppack._checks's docstring): ``value`` as a float, NaN refused."""
+    """``value`` as a float under the shared type rule (:mod:`dppack._checks`); NaN refused."""
     kind = type(value)
     if kind is float:  # the common cases first (Reals, never bools)
         number = value
@@ -64,7 +63,7 @@ def _one_number(value, message, strict):
 
 
 def _interval_text(low, high, closed):
-    """`` in (0, 1]``, `` >= 0``, `` < 1`` or nothing: the interval, as the messages say it."""
+    """`` in (0, 1]``, `` >= 0``, `` < 1`` or nothing: the interval as messages say it."""
     low_in, high_in = closed in ("both", "left"), closed in ("both", "right")
     if low is not None and high is not None:
         return f" in {'[' if low_in else '('}{low:g}, {high:g}{']' if high_in else ')'}"
@@ -77,43 +76,12 @@ def _interval_text(low, high, closed):
 
 def check_number(value, name, low=None, high=None, closed="both", finite=False, strict=False,
                  optional=False, message=None):
-    """Return ``value`` as a float if it is one real number in an interval, else raise.
+    """Return ``value`` as a float if it is one real number in an interval, else raise ValueError.
 
-    Parameters
-    ----------
-    value : object
-        The user's value.
-    name : str
-        The argument's name in R's dotted spelling (a Python caller reads Python's).
-    low, high : float, optional
-        The interval's ends; None for no bound on that side.
-    closed : {'both', 'left', 'right', 'neither'}, default 'both'
-        Which ends belong to the interval (scikit-learn's ``include_boundaries``).
-    finite : bool or str, default False
-        True refuses +-Inf with ``message``; a string refuses an infinite value that passed
-        the interval with that text instead.
-    strict : bool, default False
-        True accepts Python and numpy numbers only (no arrays, lists or pandas objects).
-    optional : bool, default False
-        True lets ``None`` (R's NULL) through, returned as None.
-    message : str, optional
-        The text of every refusal (but see ``finite``). Default: ``"<name> must be a
-        [finite ]number[ interval]."``, e.g. ``"delta must be a number in (0, 1)."``.
-
-    Returns
-    -------
-    float or None
-
-    Raises
-    ------
-    ValueError
-        A value of the wrong type, NaN, outside the interval, or infinite where ``finite``.
-
-    References
-    ----------
-    scikit-learn's ``sklearn.utils.check_scalar`` (``min_val``, ``max_val``,
-    ``include_boundaries``) and ``Interval`` constraint, whose semantics this follows; the
-    texts are DPpack's or ours.
+    ``low``/``high`` bound the interval (None: unbounded), ``closed`` in {'both', 'left',
+    'right', 'neither'} (scikit-learn's ``check_scalar`` semantics); ``finite`` refuses +-Inf
+    (a string: with that text); ``strict`` accepts Python and NumPy numbers only; ``optional``
+    lets None through; ``message`` defaults to ``"<name> must be [a finite ]number[ interval]."``.
 
     Examples
     --------
@@ -159,36 +127,14 @@ def check_number(value, name, low=None, high=None, closed="both", finite=False, 
 
 @functools.lru_cache(maxsize=256)
 def _default_message(name, low, high, closed, finite):
-    """The default text of :func:`check_number` (formatted once per argument's constraint)."""
+    """The default text of :func:`check_number` (cached per constraint)."""
     kind = "a finite number" if finite else "a number"
     return f"{name} must be {kind}{_interval_text(low, high, closed)}."
 
 
 def check_positive_scalar(value, name, optional=False):
-    """Return ``value`` as a float if it is one number > 0 (+Inf included), else raise
-    DPpack's ``"<name> must be a scalar > 0"`` (no trailing period).
-
-    Parameters
-    ----------
-    value : object
-    name : str
-        As the message spells it.
-    optional : bool, default False
-        True lets ``None`` through.
-
-    Returns
-    -------
-    float or None
-
-    Raises
-    ------
-    ValueError
-        DPpack's message, also for NaN (where R would stop with "missing value where
-        TRUE/FALSE needed").
-
-    References
-    ----------
-    DPpack 0.2.2's checks of eps and delta.
+    """``value`` as a float if it is one number > 0 (+Inf included), else DPpack's
+    ``"<name> must be a scalar > 0"`` (also for NaN); ``optional`` lets None through.
 
     Examples
     --------
@@ -207,26 +153,6 @@ def check_positive_scalar(value, name, optional=False):
 def check_finite_positive_scalar(value, name, optional=False):
     """:func:`check_positive_scalar`, and ``"<name> must be finite."`` for +Inf.
 
-    Parameters
-    ----------
-    value : object
-    name : str
-    optional : bool, default False
-        True lets ``None`` through.
-
-    Returns
-    -------
-    float or None
-
-    Raises
-    ------
-    ValueError
-        DPpack's ``"<name> must be a scalar > 0"``, or ours for +Inf.
-
-    References
-    ----------
-    DPpack 0.2.2's text; the finiteness check is ours.
-
     Examples
     --------
     >>> check_finite_positive_scalar(2, "sensitivity")
@@ -242,27 +168,7 @@ def check_finite_positive_scalar(value, name, optional=False):
 
 
 def check_finite_budget(value, name):
-    """:func:`check_positive_scalar` for a privacy budget, which must also be finite.
-
-    DPpack fails obscurely or returns NaN at ``eps = Inf``; we say why it is refused.
-
-    Parameters
-    ----------
-    value : object
-    name : str
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ValueError
-        DPpack's ``"<name> must be a scalar > 0"``, or ours for +Inf.
-
-    References
-    ----------
-    DPpack 0.2.2 (eps = Inf: "not supported").
+    """:func:`check_positive_scalar` for a privacy budget, refusing +Inf with the reason.
 
     Examples
     --------
@@ -280,35 +186,10 @@ def check_finite_budget(value, name):
 
 
 def check_whole(value, name, minimum=0, strict=False, optional=False, message=None):
-    """Return ``value`` as an int if it is a whole number >= ``minimum``, else raise.
+    """``value`` as an int (exact at any size) if it is a whole number >= ``minimum``, else raise.
 
-    Parameters
-    ----------
-    value : object
-        A whole number: an int, or a float (or numpy number) with no fractional part, as R
-        passes counts.
-    name : str
-    minimum : int, default 0
-    strict : bool, default False
-        As in :func:`check_number`: True accepts Python and numpy numbers only.
-    optional : bool, default False
-        True lets ``None`` through.
-    message : str, optional
-        Default ``"<name> must be a whole number >= <minimum>."``.
-
-    Returns
-    -------
-    int or None
-        Exact for integers of any size (no round trip through a float).
-
-    Raises
-    ------
-    ValueError
-        A value of the wrong type, NaN, Inf, with a fractional part, or below ``minimum``.
-
-    References
-    ----------
-    scikit-learn's ``Interval(Integral, minimum, None, closed="left")`` constraint.
+    Floats with no fractional part pass, as R passes counts; ``strict``, ``optional`` and
+    ``message`` as in :func:`check_number`.
 
     Examples
     --------
@@ -337,31 +218,8 @@ def check_whole(value, name, minimum=0, strict=False, optional=False, message=No
 
 
 def check_probability(value, name, zero=False, high_message=None):
-    """Return a delta (or another probability) as a float in (0, 1), or [0, 1) with
-    ``zero``, with DPpack's two messages.
-
-    Parameters
-    ----------
-    value : object
-    name : str
-    zero : bool, default False
-        True accepts 0 (pure DP in the KST framework).
-    high_message : str, optional
-        The text for a value >= 1; default ``"<name> must be < 1."``.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ValueError
-        DPpack's ``"<name> must be a scalar > 0"`` (``">= 0"`` with ``zero``) for a value of
-        the wrong type, NaN or below the interval; ``high_message`` for a value >= 1.
-
-    References
-    ----------
-    DPpack's delta check; delta < 1 is ours.
+    """A delta as a float in (0, 1) (``zero``: [0, 1)), with DPpack's ``"<name> must be a scalar
+    > 0"`` below and ``high_message`` (default ``"<name> must be < 1."``) at 1 or more.
 
     Examples
     --------
@@ -385,20 +243,7 @@ def check_probability(value, name, zero=False, high_message=None):
 
 
 def is_one_of(value, options):
-    """True if ``value`` is one of the strings ``options`` (exact, case-sensitive match).
-
-    Parameters
-    ----------
-    value : object
-    options : collection of str
-
-    Returns
-    -------
-    bool
-
-    References
-    ----------
-    R's ``%in%`` on a character value, as DPpack tests its option arguments.
+    """True if ``value`` is one of the strings ``options`` (exact match, as R's ``%in%``).
 
     Examples
     --------
@@ -409,28 +254,7 @@ def is_one_of(value, options):
 
 
 def check_choice(value, name, options, message=None):
-    """Return ``value`` if it is one of the strings ``options``, else raise.
-
-    Parameters
-    ----------
-    value : object
-    name : str
-    options : collection of str
-    message : str, optional
-        Default ``"<name> must be one of 'a', 'b'."``.
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    ValueError
-        Anything but one of the options (a non-string included).
-
-    References
-    ----------
-    scikit-learn's ``StrOptions`` constraint; DPpack's texts are passed as ``message``.
+    """``value`` if it is one of the strings ``options``, else raise (``message`` or a default).
 
     Examples
     --------
@@ -449,30 +273,8 @@ def check_choice(value, name, options, message=None):
 
 
 def check_flag(value, name, strict=False, message=None):
-    """Return ``value`` as a bool if it is one logical value, else raise.
-
-    Parameters
-    ----------
-    value : object
-    name : str
-    strict : bool, default False
-        True accepts Python and numpy booleans only; otherwise a 0-d or one-element boolean
-        array passes too (lists and tuples never: an R list arrives as one).
-    message : str, optional
-        Default ``"<name> must be TRUE or FALSE."`` (R's spelling).
-
-    Returns
-    -------
-    bool
-
-    Raises
-    ------
-    ValueError
-        Anything but one logical value (numbers 0 and 1 included).
-
-    References
-    ----------
-    R's ``isTRUE``/``isFALSE`` notion of a flag; scikit-learn's ``"boolean"`` constraint.
+    """``value`` as a bool if it is one logical value (a one-element boolean array too unless
+    ``strict``; never a list or a number), else raise.
 
     Examples
     --------
@@ -495,29 +297,7 @@ def check_flag(value, name, strict=False, message=None):
 
 
 def check_callable(value, name, optional=False, message=None):
-    """Return ``value`` if it is a function (or None with ``optional``), else raise.
-
-    Parameters
-    ----------
-    value : object
-    name : str
-    optional : bool, default False
-        True lets ``None`` (R's NULL) through.
-    message : str, optional
-        Default ``"<name> must be a function."`` (``"... a function or NULL."`` when optional).
-
-    Returns
-    -------
-    callable or None
-
-    Raises
-    ------
-    ValueError
-        Anything else.
-
-    References
-    ----------
-    scikit-learn's ``callable`` constraint; DPpack's function arguments.
+    """``value`` if it is a function (or None with ``optional``), else raise.
 
     Examples
     --------
@@ -538,30 +318,8 @@ def check_callable(value, name, optional=False, message=None):
 
 
 def check_positive_values(array, message, finite_message=None):
-    """Return the float ``array`` if all its values are > 0 and finite, else raise.
-
-    Parameters
-    ----------
-    array : ndarray
-        Float values, already numeric (:func:`as_numeric_array`) and of the right size.
-    message : str
-        The text when a value is <= 0 or NaN.
-    finite_message : str, optional
-        The text when a value is +Inf (and none is <= 0 or NaN); default ``message``.
-
-    Returns
-    -------
-    ndarray
-        ``array`` itself.
-
-    Raises
-    ------
-    ValueError
-        A value <= 0, NaN or infinite.
-
-    References
-    ----------
-    DPpack's checks of the sensitivities and allocations; the finiteness check is ours.
+    """The float ``array`` itself if all its values are > 0 and finite; else ``message`` (a value
+    <= 0 or NaN) or ``finite_message`` (+Inf).
 
     Examples
     --------
@@ -591,31 +349,8 @@ def check_positive_values(array, message, finite_message=None):
 
 
 def as_vector(value, size=None, message=None):
-    """``value`` (what a user's function returned: a number, a vector, an n x 1 matrix) as a
-    flat float array, of ``size`` values if given.
-
-    Parameters
-    ----------
-    value : array_like
-    size : int, optional
-        The number of values expected.
-    message : str, optional
-        A template with ``{size}`` (the number returned) and ``{expected}``; default
-        ``"Expected {expected} values, got {size}."``.
-
-    Returns
-    -------
-    ndarray
-        1-d float64; the caller's own memory when it already is one (callers only read it).
-
-    Raises
-    ------
-    ValueError
-        Another number of values than ``size``.
-
-    References
-    ----------
-    R's ``as.vector`` of a numeric result, as DPpack uses its user functions' results.
+    """A user's function's result (number, vector, n x 1 matrix) as a flat float array, of
+    ``size`` values if given (``message`` has ``{size}`` and ``{expected}``).
 
     Examples
     --------
@@ -654,8 +389,7 @@ def check_sensitivities(sensitivities, n_values):
 def check_allocation(alloc_proportions, n_sensitivities, n_values):
     """Validate and normalise ``alloc.proportions``; None passes through.
 
-    DPpack accepts an allocation together with one scalar sensitivity for several true values
-    and then crashes (Laplace) or returns NaN (Gaussian); we refuse it up front.
+    Refused with one sensitivity for several values (DPpack then crashes or returns NaN).
     """
     if alloc_proportions is None:
         return None
@@ -677,12 +411,7 @@ def check_allocation(alloc_proportions, n_sensitivities, n_values):
 
 
 def restore_like(values, like):
-    """Give ``values`` (a float ndarray) the shape and container of the user's ``like``.
-
-    DPpack returns ``true.values + noise``, which keeps the shape of ``true.values``: scalars
-    stay scalars, arrays keep their shape, pandas objects keep their index and columns;
-    polars and pyarrow data give an ndarray of their shape.
-    """
+    """``values`` in the shape and container (scalar, ndarray, pandas) of the user's ``like``."""
     if is_pandas(like):
         if hasattr(like, "columns"):
             return type(like)(values.reshape(like.shape), index=like.index, columns=like.columns)

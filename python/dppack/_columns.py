@@ -1,15 +1,6 @@
-"""A numeric matrix given by its columns: how an R data.frame reaches the core without an
-R-side matrix copy.
-
-An R data.frame is a list of column vectors, each in its own block of R's memory. Turning it
-into a matrix (R's ``as.matrix``) copies all of it, and the fit then copies it once more, when
-it clips and scales the design (:func:`dppack.erm.design.prepare_design`). R's bridge instead
-hands the core read-only NumPy views of the columns (``r_columns`` in
-:mod:`dppack._rbridge`), held here in a :class:`ColumnMatrix`; the design is then assembled
-from the columns directly, in that one copy the fit makes anyway.
-
-A :class:`ColumnMatrix` is array-like (``__array__``): code that does not know it gets the
-n x p float64 matrix, a new array, as it would have from R's ``as.matrix``.
+"""A numeric matrix given by its columns: how an R data.frame reaches the core without an R-side
+matrix copy (R's bridge hands read-only views of the columns; the design is assembled from
+them in the one copy the fit makes anyway).
 """
 
 import numpy as np
@@ -21,33 +12,9 @@ _KINDS = "if"
 
 
 class ColumnMatrix:
-    """An n x p numeric matrix held as p one-dimensional column arrays, never copied.
-
-    Parameters
-    ----------
-    columns : sequence of ndarray
-        p >= 1 one-dimensional arrays of n values each, of integer or floating dtype. They
-        are kept as given (views of the caller's memory are not copied) and only read.
-
-    Attributes
-    ----------
-    columns : tuple of ndarray
-        The columns, as given.
-    shape : tuple of int
-        (n, p).
-    ndim : int
-        2.
-
-    Raises
-    ------
-    ValueError
-        No column, a column that is not one-dimensional or not numeric, or columns of
-        different lengths.
-
-    References
-    ----------
-    R data.frames reach the core without an R-side matrix copy (module docstring); DPpack 0.2.2
-    (DPpack converts X with ``as.matrix``: the values are the same).
+    """An n x p numeric matrix held as p one-dimensional integer or float ``columns`` (views of the
+    caller's memory, only read, never copied); ``np.asarray`` gives the n x p float64 matrix, as
+    R's ``as.matrix``. ValueError for no column, or columns not numeric vectors of one length.
 
     Examples
     --------

@@ -1,26 +1,11 @@
 """Exact samplers on the integers; private to :mod:`dppack._random`, which wraps them.
 
-Nothing here rounds a probability. Every random decision compares uniform integers with
-integers:
-
-* a *word* is a uniform 64-bit integer (``BitGenerator.random_raw`` where the bit generator
-  emits 64 uniform bits, ``Generator.integers`` otherwise);
-* a word ``w`` is read as the leading 64 bits of a uniform real ``U`` in [0, 1); a comparison
-  of ``U`` with a threshold that the word cannot settle (``w`` equals the threshold's leading
-  bits, probability 2^-64 or less) draws further bits of the same ``U``, so the law is exact;
-* the thresholds exp(-c / 2^m) are computed exactly, as integers
-  floor(exp(-c / 2^m) 2^bits), from the alternating series of exp(-2^-m) with its error
-  bound (:func:`exp_floor`); no floating-point ``exp`` or ``log`` is on any sampling path.
-
-The samplers follow Canonne, Kamath and Steinke (2020), "The Discrete Gaussian for
-Differential Privacy" (NeurIPS; arXiv 2004.00010), referred to as CKS, Algorithms 1-3:
-Bernoulli(exp(-gamma)) (Algorithm 1), the discrete Laplace (Algorithm 2) and the discrete
-Gaussian (Algorithm 3), in the form of Canonne, Kamath and Steinke 2020. They are vectorised:
-each loop runs over an array of the entries still running (a mask, compacted each pass).
-Where an int64 product could overflow (rare: at most e^-16 per draw for the parameters
-:mod:`dppack._random` uses, e^-30 or less for most), the entry continues with Python integers,
-so no draw is ever dropped or truncated; ``limit`` (the largest product allowed in int64)
-exists so that tests can force those branches.
+No probability is rounded: every decision compares uniform 64-bit words (the leading bits of
+a uniform real U, extended when a word ties a threshold) with exact integer thresholds
+floor(exp(-c / 2^m) 2^bits) (:func:`exp_floor`); no float ``exp`` or ``log`` is on a
+sampling path. The samplers are Canonne, Kamath and Steinke (2020, "CKS"), Algorithms 1-3,
+vectorised; an int64 product that could overflow continues in Python integers (``limit``
+lets tests force that branch). Design notes: :doc:`/guide/internals`, "Exact samplers".
 """
 
 import bisect
@@ -54,12 +39,7 @@ _RAW_64_BIT = tuple(
 
 
 def words(rng, size):
-    """``size`` independent uniform 64-bit words (uint64) from the Generator ``rng``.
-
-    ``random_raw`` is used only for bit generators whose raw output is 64 uniform bits (the
-    exact classes PCG64, PCG64DXSM, Philox, SFC64); MT19937's raw output has 32 bits, so any
-    other generator goes through ``Generator.integers`` over the full 64-bit range.
-    """
+    """``size`` uniform 64-bit words (``random_raw`` for 64-bit generators, else ``integers``)."""
     bit_generator = rng.bit_generator
     if type(bit_generator) in _RAW_64_BIT:
         return bit_generator.random_raw(size)
@@ -100,14 +80,8 @@ _MASK = (1 << _WORD) - 1
 
 
 def _lemire(raw, m):
-    """``Generator.integers(0, m)`` of a PCG64 generator for 2^32 < m <= 2^62, computed from
-    its raw words ``raw()`` (the same words, the same value; one Python call instead of
-    NumPy's argument handling).
-
-    NumPy draws such a bounded integer by Lemire's method on 64-bit words (Lemire 2019,
-    "Fast random integer generation in an interval", ACM TOMACS): the product of a word and
-    m, kept when its low 64 bits are at least (2^64 - m) mod m, gives its high 64 bits.
-    ``tests/python/releases/test_fast_path.py`` checks the equality against ``integers``.
+    """``Generator.integers(0, m)`` of PCG64 for 2^32 < m <= 2^62 from its raw words, by NumPy's
+    own method (Lemire 2019): the same words, the same value.
     """
     product = raw() * m
     if (product & _MASK) < m:
@@ -124,11 +98,7 @@ def _lemire(raw, m):
 
 @functools.lru_cache(maxsize=64)
 def _exp_bounds(m, bits):
-    """Integers lo <= exp(-2^-m) 2^bits <= hi, from the alternating series of exp(-x).
-
-    With x = 2^-m <= 1 the terms x^i / i! decrease, so the partial sum S_k of the first k
-    terms is within x^k / k! of exp(-x); k is taken with that bound below 2^-(bits + 2).
-    """
+    """Integers lo <= exp(-2^-m) 2^bits <= hi, from the alternating series of exp(-x)."""
     k = 1
     while (1 << (m * k)) * math.factorial(k) <= (1 << (bits + 2)):
         k += 1
@@ -139,13 +109,7 @@ def _exp_bounds(m, bits):
 
 @functools.lru_cache(maxsize=4096)
 def exp_floor(c, bits, m=0):
-    """floor(exp(-c / 2^m) 2^bits), exactly, for integers c >= 0, bits >= 1, m >= 0.
-
-    From bounds lo, hi on exp(-2^-m) to ``work`` bits: exp(-c / 2^m) 2^bits lies between lo^c
-    and hi^c shifted right by ``work c - bits``; when the two floors agree they are the
-    answer, otherwise the precision doubles (exp(-c / 2^m) is irrational for c >= 1, so this
-    ends).
-    """
+    """floor(exp(-c / 2^m) 2^bits), exactly (interval bounds, refined until they agree)."""
     if c == 0:
         return 1 << bits
     if c >= bits << m:  # exp(-c / 2^m) 2^bits <= (2/e)^bits < 1
@@ -162,13 +126,7 @@ def exp_floor(c, bits, m=0):
 
 @functools.lru_cache(maxsize=8)
 def _thresholds(m=0):
-    """T[v] = floor(exp(-v / 2^m) 2^64) for v = 1, ..., K, where T[K] = 0 is the first zero.
-
-    Returned as uint64, followed by one more 0; T[0] = 2^64 - 1 stands for exp(0) 2^64 (a
-    word equal to it goes to the exact continuation, which returns True). Built by
-    multiplying interval bounds (128 working bits, directed rounding); a value whose bounds
-    straddle an integer is recomputed by :func:`exp_floor`.
-    """
+    """T[v] = floor(exp(-v / 2^m) 2^64), v = 0, ..., K (T[K] = 0, then one more 0), as uint64."""
     work = 2 * _WORD
     lo_step, hi_step = _exp_bounds(m, work)
     lo = hi = 1 << work
@@ -183,14 +141,8 @@ def _thresholds(m=0):
 
 @functools.lru_cache(maxsize=8)
 def _bucket_starts(m):
-    """Where the search of :func:`geometric` starts, for each bucket of words.
-
-    A word w >= 2^11 falls in bucket (x, j), x >= 1, 0 <= j < 64, when w lies in
-    [L, H) = [(64 + j) 2^(x + 4), (65 + j) 2^(x + 4)); x and j are the exponent and the
-    leading six fraction bits of float(w >> 11), which is exact. The entry 64 (x - 1) + j holds
-    #{v: T[v] >= H}, the value of V for the largest w of the bucket. H / L <= 65/64 is below
-    exp(2^-m) for m <= 4, so at most one threshold lies in [L, H) (checked here) and V is the
-    entry or the entry + 1.
+    """Where :func:`geometric`'s search starts for each bucket of words (exponent and six leading
+    fraction bits of the word): at most one threshold lies in a bucket (checked here).
     """
     descending = [int(x) for x in _thresholds(m)[1:]]
     ascending = descending[::-1]
@@ -209,11 +161,8 @@ def _bucket_starts(m):
 
 
 def py_below_exp(state, c, rng, m=0):
-    """Whether U < exp(-c / 2^m), for the uniform U whose leading bits ``state`` holds.
-
-    ``state = [value, bits]`` says U lies in [value / 2^bits, (value + 1) / 2^bits), the
-    remaining bits uniform; when the known bits cannot decide, 64 more are drawn and ``state``
-    is updated, so later comparisons of the same U stay consistent.
+    """Whether U < exp(-c / 2^m) for the uniform U whose known leading bits are ``state`` =
+    [value, bits]; draws further bits on a tie and updates ``state``.
     """
     if c == 0:
         return True
@@ -232,12 +181,7 @@ def py_below_exp(state, c, rng, m=0):
 
 
 def py_bernoulli_exp(n, d, rng):
-    """Bernoulli(exp(-n/d)) for Python integers n >= 0, d >= 1 (CKS Algorithm 1).
-
-    exp(-n/d) = exp(-q) exp(-r/d) with q, r = divmod(n, d): the integer part is one exact
-    comparison U < exp(-q) (CKS draw q Bernoulli(exp(-1)) instead; same law), the fraction
-    CKS's loop: K = 1; while Bernoulli(r / (d K)): K += 1; success when K is odd.
-    """
+    """Bernoulli(exp(-n/d)) for Python integers n >= 0, d >= 1 (CKS Algorithm 1)."""
     q, r = divmod(n, d)
     if q and not py_below_exp([_py_word(rng), _WORD], q, rng):
         return False
@@ -248,10 +192,7 @@ def py_bernoulli_exp(n, d, rng):
 
 
 def py_geometric(rng, state=None, m=0):
-    """V with P(V >= v) = exp(-v / 2^m): the number of v >= 1 with U < exp(-v / 2^m).
-
-    ``state`` continues the comparisons of a U whose leading bits are already drawn.
-    """
+    """V with P(V >= v) = exp(-v / 2^m); ``state`` continues an already drawn U."""
     if state is None:
         state = [_py_word(rng), _WORD]
     v = 1
@@ -261,7 +202,7 @@ def py_geometric(rng, state=None, m=0):
 
 
 def py_discrete_laplace(t, s, rng):
-    """One draw of the discrete Laplace with scale t/s, P(z) ~ exp(-|z| s / t) (CKS Alg. 2)."""
+    """One discrete Laplace draw, P(z) ~ exp(-|z| s / t) (CKS Algorithm 2)."""
     while True:
         u = py_uniform(rng, t)
         if not py_bernoulli_exp(u, t, rng):
@@ -274,22 +215,8 @@ def py_discrete_laplace(t, s, rng):
 
 
 def gaussian_proposal_exponent(p, q):
-    """j with t = 2^j the discrete Laplace scale of CKS Algorithm 3 for sigma^2 = p/q.
-
-    Any t > 0 gives the exact law; CKS take t = floor(sigma) + 1. A power of two makes the
-    uniform part of the proposal a shift of a word; the smallest j with 2 t^2 >= sigma^2 keeps
-    t / sigma in [1/sqrt(2), sqrt(2)) when sigma >= 1/sqrt(2), where the acceptance rate is
-    about 0.65 or more (sqrt(2 pi) exp(-sigma^2 / (2 t^2)) sigma / (2 t) for large sigma).
-
-    Parameters
-    ----------
-    p, q : int
-        Positive: sigma^2 = p / q.
-
-    Returns
-    -------
-    int
-        The smallest j >= 0 with 2 q 4^j >= p.
+    """j with t = 2^j the discrete Laplace proposal scale of CKS Algorithm 3 for sigma^2 = p/q: the
+    smallest j >= 0 with 2 q 4^j >= p (acceptance about 0.65 or more).
 
     References
     ----------
@@ -308,7 +235,7 @@ def gaussian_proposal_exponent(p, q):
 
 
 def py_discrete_gaussian(p, q, rng):
-    """One draw of the discrete Gaussian with sigma^2 = p/q, P(z) ~ exp(-z^2 / (2 sigma^2))."""
+    """One discrete Gaussian draw with sigma^2 = p/q (CKS Algorithm 3)."""
     t = 1 << gaussian_proposal_exponent(p, q)
     while True:
         y = py_discrete_laplace(t, 1, rng)
@@ -325,22 +252,7 @@ def py_discrete_gaussian(p, q, rng):
 
 
 def dyadic_split(t):
-    """(a, e) with t = 2^a e and e odd: the power of two in a positive integer.
-
-    Parameters
-    ----------
-    t : int
-        Positive.
-
-    Returns
-    -------
-    (int, int)
-        a >= 0 and the odd e.
-
-    References
-    ----------
-    Canonne, Kamath and Steinke (2020), the exact samplers (a denominator 2^a e: a bits of a
-    word, then a uniform draw on e values).
+    """(a, e) with t = 2^a e and e odd.
 
     Examples
     --------
@@ -352,12 +264,8 @@ def dyadic_split(t):
 
 
 def bernoulli_dyadic(n, a, e, rng):
-    """Bernoulli(n / (2^a e)) for each entry of the int64 array ``n`` (0 <= n <= 2^a e).
-
-    One word per entry: its top ``a`` bits are I = floor(2^a U). With n = m e + r,
-    U < n / (2^a e) holds when I < m, fails when I > m, and when I = m it holds with
-    probability r / e (the rest of U is uniform), drawn as ``integers(0, e) < r``. With a = 0
-    this is the plain ``integers(0, e) < n``. Requires 0 <= a <= 62 and 1 <= e <= 2^62.
+    """Bernoulli(n / (2^a e)) per entry of the int64 array ``n``: the top ``a`` bits of one word,
+    and a uniform draw on e values only on a tie.
     """
     if a:
         top = (words(rng, n.size) >> np.uint64(_WORD - a)).view(np.int64)
@@ -375,11 +283,8 @@ def bernoulli_dyadic(n, a, e, rng):
 
 
 def bernoulli_exp_fraction(n, a, e, rng, limit=LIMIT):
-    """Bernoulli(exp(-n / d)) per entry, d = 2^a e, 0 <= n <= d (CKS Algorithm 1).
-
-    K = 1; repeat {A ~ Bernoulli(n / (d K)); stop if A = 0; K += 1}; success iff K is odd.
-    When e K would exceed ``limit``, Bernoulli(n / (d K)) is drawn as
-    Bernoulli(n / d) * Bernoulli(1 / K) (independent), which has the same law.
+    """Bernoulli(exp(-n / d)) per entry, d = 2^a e, 0 <= n <= d (CKS Algorithm 1; beyond ``limit``
+    the step's Bernoulli(n / (d K)) is drawn as Bernoulli(n / d) Bernoulli(1 / K)).
     """
     draw = bernoulli_dyadic(n, a, e, rng)  # K = 1, over all entries
     out = ~draw
@@ -399,11 +304,8 @@ def bernoulli_exp_fraction(n, a, e, rng, limit=LIMIT):
 
 
 def bernoulli_exp_steps(c, m, rng):
-    """Bernoulli(exp(-c / 2^m)) per entry of the non-negative integer array ``c``.
-
-    One word per entry, compared with floor(exp(-c / 2^m) 2^64) (:func:`_thresholds`); on
-    equality the comparison continues exactly on further bits (:func:`py_below_exp`). With
-    m = 0 this is the product of CKS's c Bernoulli(exp(-1)) draws, in one comparison.
+    """Bernoulli(exp(-c / 2^m)) per entry of ``c``: one word against the exact threshold, continued
+    exactly on a tie.
     """
     table = _thresholds(m)
     w = words(rng, c.size)
@@ -418,12 +320,8 @@ def bernoulli_exp_steps(c, m, rng):
 
 
 def bernoulli_exp(n, d, rng, limit=LIMIT):
-    """Bernoulli(exp(-n/d)) per entry of the int64 array ``n >= 0``; d <= ``limit`` / 16.
-
-    exp(-n/d) = exp(-c/16) exp(-r / (16 d)) with c = floor(16 n / d) and r = 16 n - c d in
-    [0, d): :func:`bernoulli_exp_steps` for the first factor, CKS Algorithm 1
-    (:func:`bernoulli_exp_fraction`) for the second, whose exponent is below 1/16 so that its
-    loop rarely passes its first step. (CKS split off floor(n/d) instead; the law is the same.)
+    """Bernoulli(exp(-n/d)) per entry of ``n >= 0`` (d <= ``limit`` / 16): exp(-c/16) by
+    :func:`bernoulli_exp_steps` times exp(-r / (16 d)) by CKS Algorithm 1.
     """
     n = np.asarray(n, dtype=np.int64)
     if n.max(initial=0) < (1 << 58):  # 16 n fits in int64
@@ -444,14 +342,8 @@ def bernoulli_exp(n, d, rng, limit=LIMIT):
 
 
 def geometric(size, rng, m=0):
-    """``size`` draws of V with P(V >= v) = exp(-v / 2^m), v = 0, 1, ... (int64), m <= 4.
-
-    V = #{v >= 1: U < exp(-v / 2^m)} for one uniform U per entry, from its word w and the
-    exact thresholds T[v] = floor(exp(-v / 2^m) 2^64): the bucket of w
-    (:func:`_bucket_starts`) gives V up to one comparison with the next threshold. A word
-    equal to that threshold, or below 2^11, continues exactly on further bits
-    (:func:`py_geometric`; probability below 2^-52). With m = 0 this is CKS's count of
-    Bernoulli(exp(-1)) successes before the first failure, in one word.
+    """``size`` draws of V with P(V >= v) = exp(-v / 2^m) (int64, m <= 4), one word each against
+    the exact thresholds (a tie or a word below 2^11 continues exactly).
     """
     table, starts = _thresholds(m), _bucket_starts(m)
     w = words(rng, size)
@@ -468,12 +360,8 @@ def geometric(size, rng, m=0):
 
 
 def _laplace_trials(count, t, s, rng, limit):
-    """``count`` independent trials of CKS Algorithm 2; the values of the successful ones.
-
-    Returns (int64 array of the successes in trial order, {position: Python int}) where the
-    dict holds the exact value of a success of magnitude ``limit`` or more (its array entry is
-    a placeholder). X = U + r V is formed in Python integers when it could pass ``limit``
-    (V > 255 for r = 2^54: probability e^-16 per draw); its quotient by s usually fits.
+    """``count`` trials of CKS Algorithm 2 (X = U + r V, r = t / 16 for t = 2^a): the successes in
+    trial order (int64), and {position: Python int} for values reaching ``limit``.
     """
     a, e = dyadic_split(t)
     m = min(_STEP_BITS, a) if e == 1 else 0
@@ -513,12 +401,7 @@ def _laplace_trials(count, t, s, rng, limit):
 
 
 def _discrete_laplace_parts(t, s, size, rng, limit):
-    """``size`` discrete Laplace draws as (int64 array, {index: Python int}) (CKS Algorithm 2).
-
-    Trials run in batches (:func:`_fill`; about 1.03 trials per draw when t is a power of
-    two). Entries in the dict (|value| reaching ``limit``: never, in practice) hold
-    their exact value there and a placeholder in the array.
-    """
+    """``size`` discrete Laplace draws as (int64 array, {index: Python int})."""
     if 2 * t > limit or s > limit or size <= _FEW:
         return _python_draws(size, lambda: py_discrete_laplace(t, s, rng), limit)
     a, e = dyadic_split(t)
@@ -540,14 +423,8 @@ def _python_draws(size, draw, limit):
 
 
 def _fill(size, trials, rate):
-    """``size`` draws, taken in order from batches ``trials(count)``.
-
-    ``trials(count)`` runs ``count`` independent trials and returns the values of the
-    successful ones in trial order, with a dict of exact values too wide for int64 (keyed by
-    position). Taking the successes in order until ``size`` are filled gives independent
-    draws of the exact law; ``rate``, a lower estimate of the success probability, sizes the
-    batches (at most ``_CHUNK`` draws each, so the arrays stay in cache) so that one batch
-    usually suffices.
+    """``size`` draws taken in order from batches of ``trials(count)`` (successes in trial order,
+    wide values by position); ``rate`` sizes the batches.
     """
     out = np.zeros(size, dtype=np.int64)
     big = {}
@@ -574,31 +451,9 @@ def _merge(out, big):
 def discrete_laplace(t, s, size, rng, limit=LIMIT):
     """``size`` draws Z with P(Z = z) proportional to exp(-|z| s / t) (CKS Algorithm 2).
 
-    Parameters
-    ----------
-    t, s : int
-        The scale t/s as two positive integers. t a power of two is the fast case (the uniform
-        part of each trial is the top bits of one word).
-    size : int
-    rng : NumPy Generator
-    limit : int, optional
-        Largest product kept in int64; larger ones continue with Python integers.
-
-    Returns
-    -------
-    numpy.ndarray
-        int64; of dtype object (Python integers) only if some |value| reaches ``limit``
-        (probability about exp(-limit s / t) per draw: never, in practice).
-
-    Notes
-    -----
-    CKS Algorithm 2, each trial: U uniform on {0, ..., r - 1}, kept with probability
-    exp(-U/t) (CKS Algorithm 1); V with P(V >= v) = exp(-v r / t) (:func:`geometric`);
-    X = U + r V, so P(X = x) is proportional to exp(-x/t); Y = floor(X / s); a fair sign B;
-    (B = 1, Y = 0) is rejected; the result is (1 - 2B) Y. CKS take r = t; with t = 2^a we
-    take r = t / 16 (for t >= 16), so that U is kept with probability at least exp(-1/16)
-    and V is read from one word against the exact thresholds of exp(-v / 16): about 1.03
-    trials and 3 words per draw instead of 1.6 trials and 8 words, with the same law.
+    Trials take r = t / 16 for t = 2^a >= 16 (U kept with probability >= exp(-1/16), V from
+    one word): about 1.03 trials per draw, the same law. Returns int64 (object only if a
+    |value| reaches ``limit``, never in practice).
     """
     t, s = int(t), int(s)
     if t < 1 or s < 1:
@@ -607,22 +462,10 @@ def discrete_laplace(t, s, size, rng, limit=LIMIT):
 
 
 def geometric_rates(t, s, size, rng, limit=LIMIT, accept=None):
-    """``size`` draws floor(X_i / s_i), X_i independent with P(X >= x) = exp(-x / t) on the
-    integers x >= 0 (CKS Algorithm 2's X), s_i the entries of ``s`` (an int64 array of
-    ``size`` positive values, or an int): G_i with P(G_i >= k) = exp(-k s_i / t), one rate
-    per entry over a common t. int64 (object if a value reaches ``limit``, never in
-    practice).
-
-    X = U + r V as in :func:`_laplace_trials` (U uniform on {0, ..., r - 1} kept with
-    probability exp(-U / t), V with P(V >= v) = exp(-v r / t)), so P(X = x) is
-    proportional to exp(-x / t); the kept trials fill the entries in order (independent
-    draws, :func:`_fill`'s argument). floor(X / s) >= k iff X >= k s, probability
-    exp(-k s / t). X is formed in Python integers where U + r V could pass ``limit``.
-
-    ``accept`` (for t = 2^a, a > 4): a function (u, a, rng) giving exact
-    Bernoulli(exp(-u_i / 2^a)) draws for the int64 array u (0 <= u_i < 2^(a - 4)), used
-    instead of CKS Algorithm 1 (:func:`bernoulli_exp_fraction`) to keep U; the same law
-    (e.g. ``dppack._random.exp_coins_dyadic``, one word per coin).
+    """``size`` draws floor(X_i / s_i) with P(X >= x) = exp(-x / t) (CKS Algorithm 2's X), one
+    rate s_i per entry (an int64 array, or an int): P(G_i >= k) = exp(-k s_i / t). ``accept``
+    (for t = 2^a, a > 4) replaces CKS Algorithm 1 to keep U by exact Bernoulli(exp(-u / 2^a))
+    coins, with the same law.
     """
     t, size = int(t), int(size)
     if not 0 < t <= (1 << 62):  # the uniform part below is formed in 64-bit words
@@ -683,12 +526,8 @@ def geometric_rates(t, s, size, rng, limit=LIMIT, accept=None):
 
 
 def _gaussian_trials(count, p, q, j, rng, limit):
-    """``count`` trials of CKS Algorithm 3 (proposal scale t = 2^j); the accepted values.
-
-    Returns (int64 array in trial order, {position: Python int}) as :func:`_laplace_trials`.
-    The acceptance exponent (|Y| t q - p)^2 / (2 p q t^2) is reduced to (|Y| - c)^2 / (2 p)
-    with c = p / t when q = 1 and t divides p (the same rational number, see
-    :func:`discrete_gaussian`); otherwise it is computed as it stands.
+    """``count`` trials of CKS Algorithm 3 (proposal scale 2^j): the accepted values, as
+    :func:`_laplace_trials`; the exponent reduced to (|Y| - p/t)^2 / (2p) when q = 1 and t | p.
     """
     t = 1 << j
     y, y_big = _laplace_trials(count, t, 1, rng, limit)
@@ -719,21 +558,9 @@ def _gaussian_trials(count, p, q, j, rng, limit):
 def discrete_gaussian(p, q, size, rng, limit=LIMIT):
     """``size`` draws Z with P(Z = z) proportional to exp(-z^2 / (2 sigma^2)), sigma^2 = p/q.
 
-    CKS Algorithm 3 with proposal scale t = 2^j (:func:`gaussian_proposal_exponent`):
-    Y ~ discrete Laplace(t), accepted with probability exp(-(|Y| - sigma^2/t)^2 / (2 sigma^2))
-    = exp(-w^2 / (2 p q t^2)), w = |Y| t q - p, an exact rational. The acceptance exponent is
-    in int64 while |w| <= sqrt(limit) (for sigma in [2^13, 2^14), that is |Y| below about
-    2^17, at least 8 proposal scales t: a proportion below e^-8 of the trials); other
-    entries continue with Python integers. Returns int64 (object only if a |value| reaches
-    ``limit``, never in practice).
-
-    When q = 1 and t divides p (the variances :mod:`dppack._random` and the calibration of
-    ``mechanisms.discrete_gaussian_parameters`` produce), w = t (|Y| - c) with the integer
-    c = p / t, and the exponent is (|Y| - c)^2 / (2 p): the same number with integers about
-    t^2 times smaller, so the vectorised path covers sigma up to about 2^28 (2 p <= limit /
-    16), and |Y| - c stays in int64 up to sqrt(limit) = 2^31 (beyond, Python integers). The
-    law is CKS's for any t > 0 (P[Y = y] times the acceptance is proportional to
-    exp(-y^2 / (2 sigma^2))), so both forms draw the same exact distribution.
+    CKS Algorithm 3 with proposal scale t = 2^j (:func:`gaussian_proposal_exponent`), the
+    acceptance exponent exact in int64 where it fits (else Python integers). Returns int64
+    (object only if a |value| reaches ``limit``).
     """
     p, q = int(p), int(q)
     if p < 1 or q < 1:

@@ -1,35 +1,14 @@
-"""The one conversion layer for data: where NumPy, pandas, polars, pyarrow and Dask inputs
-become what the core computes on.
+"""The one conversion layer for data: NumPy, pandas, polars, pyarrow and Python sequences become
+NumPy arrays here and nowhere else.
 
-In-memory inputs (NumPy, pandas, polars, pyarrow, Python sequences) become NumPy arrays here
-and nowhere else. Dask collections are never converted: the core reaches them through their
-backend (:func:`dppack._backends.backend_for`), which computes each release from mergeable
-sufficient statistics; a function that cannot run on Dask refuses them
-(:func:`dppack._backends.refuse_dask`). polars, pyarrow and Dask are optional: each is
-recognised by the module its type comes from, so nothing here imports a library the caller
-has not already used.
-
-* kinds: :func:`is_pandas`, :func:`is_polars`, :func:`is_pyarrow`, :func:`is_named_frame`;
-* numbers: :func:`as_numeric_array` (the numeric check of every data argument),
-  :func:`to_numpy` (any values, unchecked), :func:`shape`;
-* frames: :func:`column_names`, :func:`take_rows`, :func:`element`, :func:`series_name`;
-* factors: :func:`declares_levels`, :func:`as_factor`;
-* Dask blocks and dtypes: ``dppack.dask.frames``.
-
-The polars and pyarrow side goes through narwhals (``narwhals.from_native``), one API over
-both. A pyarrow ``Array`` becomes a one-chunk ``ChunkedArray`` and a ``RecordBatch`` a
-one-batch ``Table`` first (narwhals takes the chunked kinds). Nulls in a numeric polars or
-pyarrow column become NaN, so they meet the same "must be finite (no NA, NaN or Inf)" check
-as NaN in NumPy; Boolean, string, temporal, categorical and nested columns are not numeric
-(R's ``is.numeric`` refuses logicals and characters too). A polars ``LazyFrame`` is refused
-with the advice to ``.collect()`` it: the in-memory functions compute in memory.
-
-Factors (``tableDP``, ``tableDataAccess``): a pandas ``Categorical`` (or categorical Series),
-a polars ``Enum`` and a pyarrow dictionary array declare their levels (the categories, the
-enum's categories, the dictionary: used or not, in their order). A polars ``Categorical``
-does not: its categories are a string pool shared between columns (and, in polars, across a
-session), not this column's level set, so its levels are its observed values, sorted as
-strings are, as for any other data.
+Dask collections are never converted: the core reaches them through their backend
+(:func:`dppack._backends.backend_for`). polars and pyarrow go through narwhals and are
+recognised by their module, so nothing is imported that the caller has not used. Nulls in a
+numeric polars or pyarrow column become NaN (refused as not finite); Boolean, string,
+temporal and categorical columns are not numeric (as R's ``is.numeric``); a polars
+``LazyFrame`` is refused. A pandas ``Categorical``, a polars ``Enum`` and a pyarrow
+dictionary array declare their levels; a polars ``Categorical`` does not (its categories are
+a shared string pool), so its levels are its observed values.
 """
 
 import numpy as np
@@ -65,32 +44,27 @@ def _top_module(value):
 
 
 def is_pandas(value):
-    """True for a pandas object (DataFrame, Series, Index, Categorical), without importing
-    pandas."""
+    """True for a pandas object, without importing pandas."""
     return _top_module(value) == "pandas"
 
 
 def is_polars(value):
-    """True for a polars object (DataFrame, Series, LazyFrame), without importing polars."""
+    """True for a polars object, without importing polars."""
     return _top_module(value) == "polars"
 
 
 def is_named_frame(value):
-    """True for a pandas, polars or Dask object: their Series carry a ``name`` and their
-    DataFrames ``columns`` (read without a pass)."""
+    """True for a pandas, polars or Dask object (named Series, frames with ``columns``)."""
     return _top_module(value) in ("pandas", "polars", "dask")
 
 
 def is_pyarrow(value):
-    """True for a pyarrow object (Table, RecordBatch, Array, ChunkedArray), without
-    importing pyarrow."""
+    """True for a pyarrow object, without importing pyarrow."""
     return _top_module(value) == "pyarrow"
 
 
 def _narwhals(value):
-    """A polars, pyarrow or narwhals value as a narwhals DataFrame or Series, or None if it
-    is none of them (or a kind narwhals does not take). A LazyFrame is refused
-    (:data:`LAZY_MESSAGE`)."""
+    """A polars, pyarrow or narwhals value as a narwhals DataFrame or Series, else None."""
     library = _top_module(value)
     if library in ("polars", "narwhals") and type(value).__name__ == "LazyFrame":
         raise TypeError(LAZY_MESSAGE)
@@ -116,8 +90,7 @@ def _is_series(frame):
 
 
 def series_dtype(value):
-    """The narwhals dtype of a polars or pyarrow Series (or array), None for anything else
-    (data frames, NumPy, pandas): what a label's type says without reading its values."""
+    """The narwhals dtype of a polars or pyarrow Series, None for anything else."""
     frame = _narwhals(value)
     return frame.dtype if frame is not None and _is_series(frame) else None
 
@@ -128,8 +101,7 @@ def _numeric_dtypes(frame):
 
 
 def _frame_to_numpy(frame, numeric):
-    """A narwhals DataFrame or Series as an ndarray; with ``numeric``, None unless every
-    column is numeric (Decimal columns are read as Float64; nulls become NaN)."""
+    """A narwhals frame or Series as an ndarray; with ``numeric``, None unless all numeric."""
     import narwhals as nw
 
     if numeric:
@@ -146,22 +118,7 @@ def _frame_to_numpy(frame, numeric):
 
 
 def to_numpy(value):
-    """The values of ``value`` as an ndarray, unchecked (strings stay strings, nulls of
-    polars/pyarrow become None or NaN as those libraries read them).
-
-    Parameters
-    ----------
-    value : array_like, pandas, polars or pyarrow object
-
-    Returns
-    -------
-    ndarray
-
-    Raises
-    ------
-    TypeError
-        For a polars LazyFrame (:data:`LAZY_MESSAGE`); numpy's errors for what it cannot
-        read.
+    """The values of ``value`` as an ndarray, unchecked (TypeError for a polars LazyFrame).
 
     Examples
     --------
@@ -177,36 +134,10 @@ def to_numpy(value):
 
 
 def as_numeric_array(value, message):
-    """Return ``value`` as a float ndarray, or raise ``ValueError(message)``.
-
-    Accepts Python numbers, sequences, numpy arrays, pandas objects and polars or pyarrow
-    data frames, series and arrays whose values are real numbers. Booleans, strings, complex
-    numbers, dates, categories and objects are rejected, as R's ``is.numeric`` rejects them;
-    nulls of polars and pyarrow become NaN (refused later as not finite). The caller's object
-    is never modified: the result is a new array whenever a conversion happens, and callers
-    only read it.
-
-    Parameters
-    ----------
-    value : array_like, pandas, polars or pyarrow object
-    message : str
-        The ``ValueError`` text for data that are not numeric.
-
-    Returns
-    -------
-    ndarray of float64
-
-    Raises
-    ------
-    ValueError
-        ``message``.
-    TypeError
-        For Dask data that no Dask path took (the backend's refusal: never computed), and
-        for a polars LazyFrame (:data:`LAZY_MESSAGE`).
-
-    References
-    ----------
-    DPpack 0.2.2 (the data checks); NumPy, pandas, polars, pyarrow and Dask inputs alike.
+    """``value`` (numbers, sequences, NumPy, pandas, polars or pyarrow data of real numbers) as a
+    float ndarray, else ``ValueError(message)``; Booleans, strings, dates and categories are
+    refused as R's ``is.numeric`` refuses them. The caller's object is never modified.
+    TypeError for Dask data no Dask path took, and for a polars LazyFrame.
 
     Examples
     --------
@@ -236,15 +167,7 @@ def as_numeric_array(value, message):
 
 
 def shape(value):
-    """The shape of ``value`` without converting it (numpy's ``shape`` for anything else).
-
-    Parameters
-    ----------
-    value : array_like, pandas, polars or pyarrow object
-
-    Returns
-    -------
-    tuple of int
+    """The shape of ``value`` without converting it.
 
     Examples
     --------
@@ -261,14 +184,6 @@ def shape(value):
 
 def column_names(X):
     """The column names of a pandas, polars or pyarrow data frame (as str), else None.
-
-    Parameters
-    ----------
-    X : object
-
-    Returns
-    -------
-    list of str or None
 
     Examples
     --------
@@ -298,8 +213,7 @@ def take_rows(data, rows):
     Returns
     -------
     ndarray or data frame
-        A pandas (by position, ``iloc``), polars or pyarrow object for such input (a pyarrow
-        Array comes back chunked, a RecordBatch as a Table), else an ndarray.
+        A pandas (by ``iloc``), polars or pyarrow object for such input, else an ndarray.
 
     Raises
     ------
@@ -332,17 +246,8 @@ def take_rows(data, rows):
 
 
 def element(values, index):
-    """The element at position ``index`` of a sequence, array, pandas, polars or pyarrow
-    series, as that library gives it (a pyarrow scalar as a Python value).
-
-    Parameters
-    ----------
-    values : sequence, ndarray, pandas, polars or pyarrow series
-    index : int
-
-    Returns
-    -------
-    object
+    """The element at position ``index`` of a sequence, array or series (a pyarrow scalar as a
+    Python value).
 
     Examples
     --------
@@ -357,16 +262,7 @@ def element(values, index):
 
 
 def series_name(value):
-    """The name of a pandas or polars Series (None for an unnamed one or anything else).
-
-    Parameters
-    ----------
-    value : object
-
-    Returns
-    -------
-    hashable or None
-        A polars Series' empty default name "" counts as no name.
+    """The name of a pandas or polars Series; None if unnamed ("" in polars) or not a Series.
 
     Examples
     --------
@@ -382,28 +278,8 @@ def series_name(value):
 
 
 def factor_columns(factors):
-    """The factors of ``table(...)``: the columns of one data frame (R's ``table(df)``, each
-    column a factor, in order, with its name), else the factors as given.
-
-    A pandas DataFrame whose columns are Categoricals is thus a table of declared levels, as
-    the same columns passed one by one (and as a Dask DataFrame): the categories are declared
-    by the user's dtype, not read from the data.
-
-    Parameters
-    ----------
-    factors : sequence
-        The positional arguments of ``tableDP`` or ``tableDataAccess``.
-
-    Returns
-    -------
-    list
-        One entry per factor: a pandas DataFrame gives its columns (Series, named), a polars
-        DataFrame its Series, a pyarrow Table or RecordBatch its columns.
-
-    Raises
-    ------
-    ValueError
-        "nothing to tabulate" (R's text) for a data frame without columns.
+    """The factors of ``table(...)``: the columns of one data frame (R's ``table(df)``, each column
+    a named factor), else the factors as given; R's "nothing to tabulate" for no columns.
 
     Examples
     --------
@@ -433,17 +309,8 @@ def factor_columns(factors):
 
 
 def declares_levels(x):
-    """Whether in-memory factor ``x`` declares its levels (module docstring): a pandas
-    Categorical or categorical Series, a polars Enum, or a pyarrow dictionary array; not read
-    (Dask factors: their backend's ``table_factors``).
-
-    Parameters
-    ----------
-    x : object
-
-    Returns
-    -------
-    bool
+    """Whether in-memory factor ``x`` declares its levels (a pandas Categorical, polars Enum or
+    pyarrow dictionary array), without reading it.
 
     Examples
     --------
@@ -461,23 +328,9 @@ def declares_levels(x):
 
 
 def as_factor(x):
-    """Factor ``x`` in the forms :func:`dppack.rcompat.factorize` reads: a factor that
-    declares its levels (:func:`declares_levels`) as a pandas ``Categorical`` with those
-    levels (missing values as code -1), any other polars or pyarrow data as an ndarray of
-    its values; anything else unchanged.
-
-    Parameters
-    ----------
-    x : array_like, pandas, polars or pyarrow object
-
-    Returns
-    -------
-    pandas.Categorical, ndarray or ``x``
-
-    Raises
-    ------
-    TypeError
-        For a polars LazyFrame.
+    """Factor ``x`` as :func:`dppack.rcompat.factorize` reads it: declared levels as a pandas
+    ``Categorical`` (missing as code -1), other polars or pyarrow data as an ndarray, anything
+    else unchanged.
 
     Examples
     --------

@@ -1,49 +1,13 @@
-"""Messages in the caller's language: one text, rendered for R or for Python.
+"""Messages in the caller's language: one text, written in R's spelling, rendered for R or Python.
 
-Every message of the core is written once, in R's spelling, because DPpack 0.2.2's texts are
-R's (``"lower.bound must be < upper.bound."``, ``"... unless analytic is TRUE."``) and an R
-user of DPpackPy must read them unchanged. A Python caller reads the same text in Python's
-spelling: the argument and function names of the public API with underscores
-(``lower_bound``, ``EmpiricalRiskMinimizationDP_CMS``), and Python's literals (``True``,
-``False``, ``None``).
-
-Only the template is translated, never a value put into it. A message that shows a value the
-caller chose, or one computed at run time (an accountant's label, a type's name, a number),
-writes it as a ``str.format`` field and passes it by name:
-``value_error("Spending on {label!r} is over budget.", label=label)``. The template is
-translated first and the values are inserted afterwards, the same values into both texts, so
-a label ``"lower.bound run TRUE"`` reaches a Python caller as it was written. A template given
-without values is used as it is (its braces are text). Where R's text is not a respelling of
-Python's (R's own ``match.arg()`` message, which names ``'arg'``), :func:`exception_pair`
-carries two texts.
-
-The exceptions and warnings made here carry both texts. Their ordinary text (``str()``, what
-a traceback and ``pytest.raises(match=...)`` show) is Python's; the R text rides along as the
-attribute ``r_message``, which the R bridge (:mod:`dppack._rbridge`) reads with
-:func:`r_text`. No state, no flag: an exception raised in a worker thread, or pickled between
-processes, keeps both texts.
-
-The translation is exact, token by token, from a table, never a pattern that would also
-rewrite ``e.g.``, a file name or a number:
-
-* the dotted names: R's spelling of every argument of the public API (derived from the
-  signatures of ``dppack.__all__``: the Python name with its underscores turned into dots) and
-  of the public names themselves (``loss.cross.entropy`` -> ``loss_cross_entropy``);
-* ``TRUE``, ``FALSE`` and ``NULL`` as whole words;
-* the arguments whose name is a Python keyword, which Python spells with a trailing
-  underscore (:data:`_KEYWORDS`: ``lambda`` -> ``lambda_``), as whole words, except where the
-  word is a symbol of a formula (:data:`_FORMULAS`);
-* the few R functions and pieces of advice that Python says differently
-  (:data:`_R_FUNCTIONS`: ``privacy_loss_pure()`` is ``PrivacyLoss.pure()``, a
-  ``dppack_dataset`` is Dask data).
-
-A dotted word that is not an argument or public name (``True.Values``, the names of DPpack's
-result lists, which Python keeps) is left as it is.
-
-The other way, a set of choices written in Python's notation in a template (``{'bounded',
-'unbounded', 'both'}``, or a tuple or list after "one of") reaches an R caller in R's
-notation, ``c("bounded", "unbounded", "both")`` (:func:`r_spelling`): what an R user would
-type.
+Every message is written once in R's spelling (DPpack's texts are R's); a Python caller reads
+it with the public API's underscored names and ``True``/``False``/``None``, token by token
+from a table (:func:`dotted_names`, :data:`_KEYWORDS`, :data:`_R_FUNCTIONS`), never a pattern.
+Only the template is translated; values are ``str.format`` fields inserted afterwards,
+unchanged in both texts. Exceptions and warnings carry Python's text as ``str()`` and R's as
+the attribute ``r_message`` (read by :mod:`dppack._rbridge` through :func:`r_text`); sets of
+choices reach R as ``c("a", "b")`` (:func:`r_spelling`). Design notes:
+:doc:`/guide/internals`.
 """
 
 import inspect
@@ -87,8 +51,7 @@ _PHRASES = {**{formula: formula for formula in _FORMULAS}, **_R_FUNCTIONS, **_KE
 
 
 def _parameters(obj):
-    """The names of the parameters of a function, or of a class's constructor and public
-    methods."""
+    """The parameter names of a function, or of a class's constructor and public methods."""
     functions = [obj]
     if inspect.isclass(obj):
         functions = [obj.__init__] + [
@@ -105,16 +68,8 @@ def _parameters(obj):
 
 
 def dotted_names():
-    """The table of R's dotted spellings of the public API and their Python spellings.
-
-    Returns
-    -------
-    dict
-        ``{"lower.bound": "lower_bound", "loss.cross.entropy": "loss_cross_entropy", ...}``:
-        every public name of ``dppack`` and every parameter of a public function, class
-        constructor or public method whose Python name has an underscore, keyed by the name
-        with its underscores turned into dots (R's spelling, as DPpack's names and arguments
-        are spelled).
+    """``{"lower.bound": "lower_bound", ...}``: R's dotted spelling of every public name and
+    parameter of ``dppack`` that has an underscore, mapped to Python's.
 
     Examples
     --------
@@ -143,25 +98,13 @@ _PUBLIC_API = {}  # "dppack": the package, registered by it once its names are a
 
 
 def register_public_api(package):
-    """Record ``package`` (``dppack``, at the end of its ``__init__``) as the public API whose
-    names :func:`dotted_names` spells: this module, the lowest layer, imports no other."""
+    """Record ``dppack`` (end of its ``__init__``) as the API :func:`dotted_names` spells."""
     _PUBLIC_API["dppack"] = package
 
 
 def python_spelling(text):
-    """``text``, written in R's spelling, in Python's spelling.
-
-    Parameters
-    ----------
-    text : str
-        A message as an R user reads it.
-
-    Returns
-    -------
-    str
-        The same message with the dotted names of the public API (:func:`dotted_names`),
-        ``TRUE``/``FALSE``/``NULL`` and the R-only functions (:data:`_R_FUNCTIONS`) in
-        Python's spelling; every other character unchanged.
+    """``text``, in R's spelling, in Python's: public dotted names, ``TRUE``/``FALSE``/``NULL`` and
+    R-only functions translated, every other character unchanged.
 
     Examples
     --------
@@ -192,19 +135,8 @@ _SETS = {
 
 
 def r_spelling(text, escaped=False):
-    """``text`` with its sets of choices in R's notation: ``{'a', 'b'}`` (and a tuple or
-    list of quoted strings after "one of") becomes ``c("a", "b")``; nothing else changes.
-
-    Parameters
-    ----------
-    text : str
-        A message in R's spelling (a template).
-    escaped : bool, default False
-        True for a ``str.format`` template, whose literal braces are doubled (``{{'a'}}``).
-
-    Returns
-    -------
-    str
+    """``text`` with ``{'a', 'b'}`` (or a tuple or list of quoted strings after "one of") as R's
+    ``c("a", "b")``; ``escaped`` for a ``str.format`` template (doubled braces).
 
     Examples
     --------
@@ -223,21 +155,8 @@ def r_spelling(text, escaped=False):
 
 
 def render(template, /, **values):
-    """The Python text and the R text of a message: the template translated (R's text with its
-    sets of choices in R's notation, :func:`r_spelling`), then the values inserted into each.
-
-    Parameters
-    ----------
-    template : str
-        The constant text, in R's spelling, with a ``str.format`` field (``{label!r}``,
-        ``{eps:.6g}``) for each value; used as it is when no value is given.
-    **values
-        The values of the fields, inserted untranslated.
-
-    Returns
-    -------
-    tuple of str
-        ``(python_text, r_text)``.
+    """``(python_text, r_text)`` of ``template`` (R's spelling): translated first, then ``values``
+    inserted untranslated into each; a template without values is used as it is.
 
     Examples
     --------
@@ -256,21 +175,7 @@ def render(template, /, **values):
 
 
 def exception(exception_class, template, /, **values):
-    """An exception of ``exception_class`` with ``template`` for both callers (as
-    :func:`value_error`), for the core's own exception classes.
-
-    Parameters
-    ----------
-    exception_class : type
-        An ``Exception`` subclass whose constructor takes the message.
-    template : str
-        The message, in R's spelling, with a ``str.format`` field for each of ``values``.
-    **values
-        Values shown in the message, untranslated.
-
-    Returns
-    -------
-    BaseException
+    """An ``exception_class`` instance with ``template`` rendered for both callers.
 
     Examples
     --------
@@ -282,21 +187,7 @@ def exception(exception_class, template, /, **values):
 
 
 def exception_pair(exception_class, python_text, r_text):
-    """An exception whose Python text and R text are two different texts, for a check whose
-    R message is R's own and names what an R user has (R's ``match.arg()`` says ``'arg'``).
-
-    Parameters
-    ----------
-    exception_class : type
-        An ``Exception`` subclass whose constructor takes the message.
-    python_text : str
-        What a Python caller reads, final (not translated).
-    r_text : str
-        What an R caller reads, final.
-
-    Returns
-    -------
-    BaseException
+    """An exception with two final texts, where R's message is not a respelling of Python's.
 
     Examples
     --------
@@ -310,21 +201,7 @@ def exception_pair(exception_class, python_text, r_text):
 
 
 def value_error(template, /, **values):
-    """A ``ValueError`` with ``template`` for both callers.
-
-    Parameters
-    ----------
-    template : str
-        The message, in R's spelling (DPpack's text where DPpack has one), with a
-        ``str.format`` field for each of ``values`` (:func:`render`).
-    **values
-        Values shown in the message (a label, a number): inserted after the translation,
-        unchanged in both texts.
-
-    Returns
-    -------
-    ValueError
-        Its text in Python's spelling (:func:`python_spelling`); ``r_message``, R's.
+    """A ``ValueError`` with ``template`` (R's spelling) rendered for both callers.
 
     Examples
     --------
@@ -343,17 +220,6 @@ def value_error(template, /, **values):
 def type_error(template, /, **values):
     """A ``TypeError`` with ``template`` for both callers (as :func:`value_error`).
 
-    Parameters
-    ----------
-    template : str
-        The message, in R's spelling.
-    **values
-        Values shown in the message, untranslated.
-
-    Returns
-    -------
-    TypeError
-
     Examples
     --------
     >>> str(type_error("alloc.proportions must be numeric or NULL."))
@@ -365,19 +231,8 @@ def type_error(template, /, **values):
 
 
 def warn(template, /, category=UserWarning, stacklevel=1, **values):
-    """Issue the warning ``template`` for both callers.
-
-    Parameters
-    ----------
-    template : str
-        The warning, in R's spelling (DPpack's text where DPpack has one), with a
-        ``str.format`` field for each of ``values``.
-    category : type, default UserWarning
-        A ``Warning`` subclass.
-    stacklevel : int, default 1
-        As ``warnings.warn``'s, counted from the caller of this function.
-    **values
-        Values shown in the warning, untranslated.
+    """Issue the warning ``template`` (``category``) for both callers; ``stacklevel`` counts from
+    the caller.
 
     Examples
     --------
@@ -395,17 +250,7 @@ def warn(template, /, category=UserWarning, stacklevel=1, **values):
 
 
 def r_text(message):
-    """The text an R user reads for an exception or warning of the core.
-
-    Parameters
-    ----------
-    message : BaseException or Warning
-        An exception, or the ``message`` of a caught warning.
-
-    Returns
-    -------
-    str
-        Its R text if it was made here, else its text (a message with nothing to translate).
+    """The text an R user reads for an exception or warning: its ``r_message``, else ``str()``.
 
     Examples
     --------

@@ -1,10 +1,8 @@
 """The entry point the R package calls: one public function, its warnings and its error.
 
-reticulate turns a Python exception into an R error whose text depends on reticulate's version
-(class prefix, sometimes a traceback), and it drops Python warnings. So R calls :func:`r_call`,
-which runs a public ``dppack`` function (or a method of a core object) and returns what
-happened as plain data; the R bridge then raises DPpack's message as an R error, or re-issues
-each warning as an R warning. :func:`call` and :func:`call_method` report the same as a dict.
+reticulate's rendering of a Python exception depends on its version and it drops warnings,
+so R calls :func:`r_call`, which reports what happened as plain data; the R bridge raises
+DPpack's message as an R error and re-issues each warning.
 """
 
 import numbers
@@ -35,8 +33,7 @@ def _seed_words_generator(words):
 
 
 def _apply(factory, factory_kwargs, kwargs):
-    """Call the function a public factory makes (``generate_loss_huber(h)(y_hat, y, w)``), so
-    that R's closures over the factories are answered through :func:`call`."""
+    """Call what a public ``generate_*`` factory makes (R's closures over the factories)."""
     if factory not in dppack.__all__ or not factory.startswith("generate_"):
         raise AttributeError(f"dppack has no public factory {factory!r}")
     return getattr(dppack, factory)(**factory_kwargs)(**kwargs)
@@ -57,33 +54,17 @@ def _callable(name):
 def call(name, args, kwargs):
     """Run ``dppack.<name>(*args, **kwargs)`` and report its value, warnings and error.
 
-    Parameters
-    ----------
-    name : str
-        A name in ``dppack.__all__``; or ``"generator"``, for R's ``with_random_state()``; or
-        ``"seed_words_generator"``, for R's reproducible mode (a generator from 32-bit words of
-        R's stream); or ``"apply"``, to call what a ``generate_*`` factory makes.
-    args : list
-        Positional arguments (R's ``...``), already converted from R.
-    kwargs : dict
-        Keyword arguments, already converted from R.
-
-    Returns
-    -------
-    dict
-        ``value`` (None on error), ``warnings`` (list of str), ``error`` (str or None), the
-        texts in R's spelling (DPpack's, :func:`dppack._messages.r_text`), and
-        ``error_class`` (``"DPpackPy_budget_exceeded"`` for a
-        :class:`dppack.BudgetExceededError`, else None), the R condition class. Only
-        ``ValueError`` and ``TypeError``, the errors of bad input, are reported as ``error``;
-        anything else is a bug and propagates with its traceback.
+    ``name`` is a name of ``dppack.__all__``, or ``"generator"``, ``"seed_words_generator"`` or
+    ``"apply"`` (R's seeding and factories). Returns a dict: ``value`` (None on error),
+    ``warnings`` and ``error`` in R's spelling, and ``error_class``
+    (``"DPpackPy_budget_exceeded"`` or None). Only ``ValueError`` and ``TypeError`` are
+    reported; anything else is a bug and propagates.
     """
     return _report(_callable(name), args, kwargs)
 
 
 def call_method(obj, name, args, kwargs):
-    """Run ``obj.<name>(*args, **kwargs)`` (a model's fit or predict) as :func:`call` runs a
-    function, and report its value, warnings and error the same way."""
+    """Run ``obj.<name>(*args, **kwargs)`` (a public method) and report as :func:`call`."""
     return _report(_method(obj, name), args, kwargs)
 
 
@@ -94,33 +75,11 @@ def _method(obj, name):
 
 
 def r_call(name, obj, args, kwargs, words=None):
-    """R's one round trip per call: run a function or method and report in a short form.
+    """R's one round trip per call: :func:`call` (``obj`` None) or :func:`call_method`, short.
 
-    What :func:`call` (``obj`` None) or :func:`call_method` report, in the form R reads
-    fastest: when the call succeeded without warnings (the common case), the value itself if
-    it is a float (R reads one double and checks nothing else), else a tuple ``(value,)``;
-    otherwise ``(value, warnings, error, error_class)`` with the entries of :func:`call`'s
-    dict. In R's reproducible mode the call's generator is made here from R's 32-bit
-    ``words`` (:func:`dppack._random.generator_from_words`), so that seeding costs no round
-    trip of its own.
-
-    Parameters
-    ----------
-    name : str
-        The function (as for :func:`call`) or, with ``obj``, the public method.
-    obj : object or None
-        A core object (a model), or None for a function.
-    args : list
-        Positional arguments, converted from R.
-    kwargs : dict or list
-        Keyword arguments, converted from R (an empty R list arrives as an empty list).
-    words : sequence of float, optional
-        R's seed words; given, they set ``random_state``.
-
-    Returns
-    -------
-    float or tuple
-        The float released, ``(value,)``, or ``(value, warnings, error, error_class)``.
+    A float result without warnings comes back as the float, another as ``(value,)``; otherwise
+    ``(value, warnings, error, error_class)``. Given R's seed ``words``, they set
+    ``random_state``.
 
     Examples
     --------
@@ -171,13 +130,8 @@ def _report(function, args, kwargs):
 
 
 class _RDoubles:
-    """R's memory holding a double vector (or, with ``dtype`` int32, an integer vector),
-    exposed through NumPy's array interface.
-
-    ``owner`` is a Python handle on an R closure over the vector: while this object lives,
-    reticulate keeps the closure, hence the vector, from R's garbage collector, and R copies
-    the vector before any later modification in R (it is referenced twice). So a view stays
-    valid however long the core keeps it.
+    """R's memory of a double (or int32) vector through NumPy's array interface, read-only;
+    ``owner`` (a handle on an R closure over the vector) keeps it alive and copied-on-write in R.
     """
 
     def __init__(self, address, length, owner, dtype=np.float64):
@@ -191,32 +145,14 @@ class _RDoubles:
 
 
 def r_double_view(address, length, owner):
-    """A read-only NumPy view of ``length`` doubles that R keeps at ``address``.
-
-    R's bridge uses it for long double vectors, which reticulate would copy (see ``.to_py`` in
-    R/bridge.R). ``owner`` keeps the R vector alive as long as the view (see ``_RDoubles``).
-    """
+    """A read-only NumPy view of ``length`` doubles that R keeps at ``address`` (not copied)."""
     return np.asarray(_RDoubles(int(address), int(length), owner))
 
 
 def r_columns(addresses, integer, length, owner):
-    """A data.frame's columns as a :class:`dppack._columns.ColumnMatrix` of read-only views
-    of R's memory, not copied (``.design_to_py`` in R/bridge.R).
-
-    Parameters
-    ----------
-    addresses : sequence of float
-        Where R keeps each column's values (R's ``column_addresses``, C).
-    integer : sequence of bool
-        Per column: R integers (32-bit) rather than doubles.
-    length : int
-        The number of rows.
-    owner : object
-        Keeps the data.frame alive in R as long as the views (see ``_RDoubles``).
-
-    Returns
-    -------
-    ColumnMatrix
+    """A data.frame's columns as a :class:`dppack._columns.ColumnMatrix` of read-only views of R's
+    memory: ``addresses`` per column, ``integer`` flags (int32 columns), ``length`` rows,
+    ``owner`` keeping the frame alive.
     """
     if isinstance(addresses, numbers.Real):  # reticulate gives a scalar for one column
         addresses, integer = [addresses], [integer]
@@ -228,9 +164,7 @@ def r_columns(addresses, integer, length, owner):
 
 
 def _loss_fields(loss):
-    """A PrivacyLoss as the fields R's "privacy_loss" holds, in its order (kind, then eps and
-    delta, or rho for zCDP), so that R reads them without a round trip each
-    (``.privacy_loss_from_py`` in R/bridge.R); None stays None."""
+    """A PrivacyLoss as the fields of R's "privacy_loss" (kind, eps and delta or rho), or None."""
     if loss is None:
         return None
     if loss.kind == "zcdp":
@@ -239,13 +173,8 @@ def _loss_fields(loss):
 
 
 def _for_r(value):
-    """Turn a result into plain data reticulate converts well.
-
-    A Histogram becomes a dict of its fields; a pandas table becomes a dict of its cells, in
-    R's column-major order, and the levels of each of its dimensions, as arrays (the R side
-    rebuilds an R ``table``: with an R factor's own levels, or, for data given as plain
-    values, with the levels the core released); dicts of results ('both') are converted
-    entry by entry. Anything else is passed unchanged.
+    """A result as plain data reticulate converts well: a Histogram as a dict of its fields, a
+    pandas table as its cells in R's column-major order with its levels, dicts entry by entry.
     """
     if isinstance(value, dict):
         return {key: _for_r(item) for key, item in value.items()}

@@ -1,9 +1,5 @@
-"""Readable ``repr`` of the package's models and result objects: one home for the format.
-
-``ClassName(key=value, ...; fitted, coeff = [...])``: the class name, the key parameters,
-whether the model is fitted and a summary of what it released. Only public, already released
-values are shown (parameters, released coefficients or values, counts): never the data, the
-noise, or a hidden state such as AboveThreshold's noisy threshold.
+"""Readable ``repr`` of the models and result objects: class name, key parameters, fitted state
+and a summary of what was released; never the data, the noise or hidden state.
 """
 
 import numpy as np
@@ -14,17 +10,7 @@ _SHOWN = 6  # entries of a vector shown before "..."
 
 
 def short_value(value):
-    """A short text for one parameter or released value.
-
-    Parameters
-    ----------
-    value : object
-        Numbers (6 significant digits), strings (quoted), functions (their name), arrays and
-        sequences (their first entries and their length), anything else its ``repr``.
-
-    Returns
-    -------
-    str
+    """A short text for one parameter or released value (numbers to 6 digits, vectors truncated).
 
     Examples
     --------
@@ -55,22 +41,8 @@ def short_value(value):
 
 
 def model_repr(obj, params, released="coeff", extra=None):
-    """``ClassName(p=v, ...; fitted, coeff = [...])`` for a model or a result object.
-
-    Parameters
-    ----------
-    obj : object
-    params : sequence of str
-        Attribute names shown as ``name=value`` (missing attributes are skipped).
-    released : str or None, default "coeff"
-        The attribute holding what a fit releases; None (not yet fitted) prints
-        "not fitted". None: no fitted state is shown.
-    extra : sequence of str, optional
-        Further texts appended after the state (e.g. "3 queries answered").
-
-    Returns
-    -------
-    str
+    """``ClassName(p=v, ...; fitted, coeff = [...])``: the attributes ``params``, the fitted state
+    from ``released`` (None: none shown) and the texts ``extra``.
 
     Examples
     --------

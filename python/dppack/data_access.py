@@ -1,24 +1,12 @@
 """DPpack's data-access layer: true values and global sensitivities, no noise.
 
-Each public function here is DPpack 0.2.2's function of the same name: it touches the raw data,
-computes the non-private value of a statistic and its sensitivities, and returns them in a dict with
-DPpack's list names (``"True.Values"``, ``"Sensitivity"``, ``"Bounded.Sensitivities"``, ...).
-Nothing is clipped, except by
-:func:`quantileDataAccess`, which clips its sorted copy as DPpack does; the private statistics
-of :mod:`dppack.stats` clip before they call the cores below.
-
-Validation goes beyond DPpack (which checks nothing here): bounds must be single finite
-numbers with lower < upper, data numeric, non-empty and finite, and the messages are those of
-the private statistics. The private ``_*_access`` cores take data that are already validated,
-so that the statistics validate once.
-
-Each formula that turns sufficient statistics into a true value and its sensitivity is
-written once (``mean_from_sums``, ``var_from_squares``, ``cov_from_products``,
-``centred_from_sums``, ``centred_cross_from_sums``, ``pooled_var_from_squares``,
-``pooled_cov_from_products``, ``rcompat._factor.tally``): the in-memory cores call them on their
-scans, and ``dppack.dask.moments`` on the statistics of one pass over Dask data,
-which the public functions here and in :mod:`dppack.stats` accept as well: each asks the
-backend of its data (:func:`dppack._backends.backend_for`) for its value.
+Each public function is DPpack 0.2.2's function of the same name: it reads the raw data and
+returns the non-private value and its sensitivities in a dict with DPpack's list names
+(``"True.Values"``, ``"Sensitivity"``, ...). Nothing is clipped except by
+:func:`quantileDataAccess`, as in DPpack. Unlike DPpack, the bounds, data and mechanism are
+checked, with the private statistics' messages. Each formula from sufficient statistics to a
+value and its sensitivity is written once (:mod:`dppack._access_cores`), for in-memory and
+Dask data alike (:func:`dppack._backends.backend_for`).
 """
 
 import numpy as np
@@ -106,7 +94,7 @@ def meanDataAccess(x, lower_bound, upper_bound):
     ------
     ValueError
         For bounds that are not single finite numbers with lower < upper, and for data that
-        are not numeric, empty or not finite (DPpack checks nothing here).
+        are not numeric, empty or not finite.
 
     References
     ----------
@@ -114,9 +102,6 @@ def meanDataAccess(x, lower_bound, upper_bound):
 
     Examples
     --------
-    The true mean (not private) and the sensitivity (10 - 0) / 4 that :func:`dppack.meanDP`
-    calibrates its noise to:
-
     >>> from dppack import meanDataAccess
     >>> out = meanDataAccess([1.0, 2.0, 3.0, 4.0], lower_bound=0, upper_bound=10)
     >>> float(out["True.Values"]), float(out["Sensitivity"])
@@ -164,7 +149,7 @@ def varDataAccess(x, lower_bound, upper_bound):
 
 
 def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
-    """True sample covariance of ``x1`` and ``x2`` and its sensitivity.
+    """True sample covariance of ``x1`` and ``x2`` and its sensitivity (U1 - L1)(U2 - L2)/n.
 
     Parameters
     ----------
@@ -176,8 +161,7 @@ def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
     Returns
     -------
     dict
-        ``{"True.Values": covariance (denominator n - 1),
-        "Sensitivity": (upper1 - lower1)(upper2 - lower2)/n}``.
+        ``{"True.Values": covariance (denominator n - 1), "Sensitivity": ...}``.
 
     Raises
     ------
@@ -201,32 +185,9 @@ def covDataAccess(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2
 
 
 def cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, min_size=2):
-    """The checks covDP and covDataAccess share, in DPpack's order; our checks last.
-
-    Parameters
-    ----------
-    x1, x2 : array_like
-        The two variables, of one length.
-    lower_bound1, upper_bound1, lower_bound2, upper_bound2 : float
-        Their bounds (DPpack's checks of each).
-    min_size : int, default 2
-        The fewest values allowed: 2, or 0 for covDP under unbounded DP (n private).
-
-    Returns
-    -------
-    tuple
-        ``(x1, low1, high1)``, ``(x2, low2, high2)`` (float arrays and their ranges, as
-        ``_checks.as_finite_data`` returns them) and the bounds ``(L1, U1, L2, U2)``.
-
-    Raises
-    ------
-    ValueError
-        DPpack's messages for the vectors and the bounds; "x1 and x2 must have the same
-        length."; ours for empty, too short, NaN or infinite data.
-
-    References
-    ----------
-    DPpack 0.2.2 (covDP's checks) and DPpack 0.2.2 (``covDataAccess``).
+    """The checks covDP and covDataAccess share, in DPpack's order (ours last); ``min_size`` 2, or
+    0 for covDP under unbounded DP. Returns ``(x1, low1, high1)``, ``(x2, low2, high2)`` and the
+    bounds ``(L1, U1, L2, U2)``.
 
     Examples
     --------
@@ -249,8 +210,7 @@ def cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, m
 
 
 def cov_bounds(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
-    """The first checks of :func:`cov_inputs` (the vectors' shapes, the bounds: they read no
-    data, and Dask data get them too); returns the bounds (L1, U1, L2, U2)."""
+    """The data-free checks of :func:`cov_inputs` (shapes, bounds); returns (L1, U1, L2, U2)."""
     _checks.check_vector(x1, "x1")
     _checks.check_vector(x2, "x2")
     bounds = _checks.check_bounds(
@@ -266,22 +226,18 @@ def cov_bounds(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
 
 
 def histogramDataAccess(x, breaks, mechanism):
-    """R's histogram of ``x`` and the sensitivities of its counts.
-
-    DPpack's non-private data access: the breaks (and R's fuzz) come from the data, as in R's
-    ``hist()``. :func:`dppack.histogramDP` does not use it; its breaks come from the bounds.
+    """R's histogram of ``x`` (breaks from the data, as ``hist()``) and the sensitivities of its
+    counts; :func:`dppack.histogramDP` takes its breaks from the bounds instead.
 
     Parameters
     ----------
     x : array_like, or a Dask array, Series or DataFrame
-        Numeric, finite data (a matrix counts all its entries). Not clipped. On Dask, two
-        passes (the range and n, then the counts) and ``breaks`` break points, a number of
-        cells or "Sturges" (the other rules need the data in memory).
+        Numeric, finite data (a matrix counts all its entries). Not clipped. On Dask: two
+        passes, and ``breaks`` points, a number of cells or "Sturges".
     breaks : str, int, array_like or callable
-        As R's ``hist()``: "Sturges", "Scott", "FD", a suggested number of cells, the break
-        points, or a function returning either.
+        As R's ``hist()`` (``dppack.rcompat.hist_breaks``).
     mechanism : {'Laplace', 'Gaussian', 'analytic'}
-        The sensitivities are l1 norms for Laplace and l2 norms for the Gaussian mechanisms.
+        l1 sensitivities for Laplace, l2 for the Gaussian mechanisms.
 
     Returns
     -------
@@ -292,8 +248,7 @@ def histogramDataAccess(x, breaks, mechanism):
     Raises
     ------
     ValueError
-        DPpack's mechanism message for an unknown mechanism (DPpack fails with "object not
-        found"), our data checks, and R's ``hist()`` messages for bad breaks.
+        DPpack's mechanism message, our data checks, and R's ``hist()`` messages.
 
     References
     ----------
@@ -301,8 +256,6 @@ def histogramDataAccess(x, breaks, mechanism):
 
     Examples
     --------
-    R's ``hist(c(1, 2, 2.5, 3, 7))``: the breaks come from the data.
-
     >>> from dppack import histogramDataAccess
     >>> out = histogramDataAccess([1.0, 2.0, 2.5, 3.0, 7.0], "Sturges", "Laplace")
     >>> h = out["True.Values"]
@@ -320,34 +273,26 @@ def histogramDataAccess(x, breaks, mechanism):
 
 
 def tableDataAccess(*factors, mechanism="Laplace"):
-    """R's contingency table of the factors and the sensitivities of its cells.
-
-    DPpack's non-private accessor: the levels of data that are not a pandas Categorical are
-    their observed values, so the cells come from the data. :func:`dppack.tableDP` releases
-    such data only above a threshold (see there).
+    """R's contingency table of the factors and the sensitivities of its cells (levels observed
+    in the data unless declared, so not private; see :func:`dppack.tableDP`).
 
     Parameters
     ----------
     *factors : array_like, pandas.Series / Categorical, polars or pyarrow series, Dask Series
-        One or more factors of the same length. A pandas Categorical keeps all its categories
-        as levels; other data get their sorted distinct values. Dask factors: Series
-        partitioned alike, or one Dask DataFrame whose columns are the factors, counted in
-        one pass (a categorical column of known categories declares them).
+        One or more factors of the same length (levels as ``dppack.rcompat.factorize``);
+        Dask factors partitioned alike, or one Dask DataFrame, counted in one pass.
     mechanism : {'Laplace', 'Gaussian', 'analytic'}, default 'Laplace'
 
     Returns
     -------
     dict
         ``{"True.Values": counts, "Bounded.Sensitivities": 2 or sqrt(2),
-        "Unbounded.Sensitivities": 1}``; the counts are a pandas Series (one factor), a
-        DataFrame (two) or a Series over a MultiIndex (three or more), labelled with the
-        levels and named after the factors' names (see :func:`dppack.tableDP`).
+        "Unbounded.Sensitivities": 1}``; counts labelled as in :func:`dppack.tableDP`.
 
     Raises
     ------
     ValueError
-        DPpack's mechanism message, and R's ``table()`` messages (missing values, unequal
-        lengths, nothing to tabulate).
+        DPpack's mechanism message, and R's ``table()`` messages.
 
     References
     ----------
@@ -387,15 +332,14 @@ def pooledVarDataAccess(samples, lower_bound, upper_bound, approx_n_max):
     Returns
     -------
     dict
-        ``{"True.Values", "Bounded.Sensitivities", "Unbounded.Sensitivities"}``. The unbounded
-        sensitivity is Inf for a single sample of two values (as in DPpack).
+        ``{"True.Values", "Bounded.Sensitivities", "Unbounded.Sensitivities"}`` (the last Inf
+        for a single sample of two values, as in DPpack).
 
     Raises
     ------
     ValueError
-        For bounds that are not finite numbers with lower < upper, a non-logical
-        ``approx_n_max``, and samples that are not numeric vectors of at least two finite
-        values.
+        For invalid bounds, a non-logical ``approx_n_max``, or samples that are not numeric
+        vectors of at least two finite values.
 
     References
     ----------
@@ -403,8 +347,6 @@ def pooledVarDataAccess(samples, lower_bound, upper_bound, approx_n_max):
 
     Examples
     --------
-    Two samples (variances 1 and 2), pooled with weights n_j - 1:
-
     >>> from dppack import pooledVarDataAccess
     >>> out = pooledVarDataAccess([[1.0, 2.0, 3.0], [4.0, 6.0]], 0, 10, approx_n_max=False)
     >>> round(float(out["True.Values"]), 6)
@@ -432,15 +374,14 @@ def pooledCovDataAccess(samples, lower_bound1, upper_bound1, lower_bound2, upper
     Returns
     -------
     dict
-        ``{"True.Values", "Bounded.Sensitivities", "Unbounded.Sensitivities"}``. The unbounded
-        sensitivity is NaN when N - J - 1 = 0 (as in DPpack).
+        ``{"True.Values", "Bounded.Sensitivities", "Unbounded.Sensitivities"}`` (the last NaN
+        when N - J - 1 = 0, as in DPpack).
 
     Raises
     ------
     ValueError
-        For bounds that are not finite numbers with lower < upper, a non-logical
-        ``approx_n_max``, and samples that are not numeric two-column matrices of at least
-        two finite rows.
+        For invalid bounds, a non-logical ``approx_n_max``, or samples that are not numeric
+        two-column matrices of at least two finite rows.
 
     References
     ----------
@@ -488,8 +429,8 @@ def quantileDataAccess(x, quant, lower_bound, upper_bound):
     Raises
     ------
     ValueError
-        For bounds that are not finite numbers with lower < upper, data that are not numeric,
-        empty or not finite, and ``quant`` outside [0, 1] (DPpack's message).
+        For invalid bounds, data that are not numeric, empty or not finite, and ``quant``
+        outside [0, 1] (DPpack's message).
 
     References
     ----------
@@ -498,9 +439,6 @@ def quantileDataAccess(x, quant, lower_bound, upper_bound):
 
     Examples
     --------
-    The median of three values: the n + 1 = 4 intervals between the padded sorted data and
-    their utilities.
-
     >>> from dppack import quantileDataAccess
     >>> out = quantileDataAccess([3.0, 1.0, 2.0], 0.5, lower_bound=0, upper_bound=10)
     >>> out["Sorted"].tolist(), out["Utility"].tolist()

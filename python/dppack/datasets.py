@@ -1,7 +1,4 @@
-"""Data sets bundled with dppack, for examples and demos.
-
-See ``dppack/data/README.md`` for each file's source and licence.
-"""
+"""Data sets bundled with dppack (sources and licences: ``dppack/data/README.md``)."""
 
 from importlib import resources
 
@@ -14,14 +11,12 @@ def load_pima():
     Returns
     -------
     pandas.DataFrame
-        Columns npreg, glu, bp, skin, bmi, ped, age (numbers) and type ("Yes"/"No"), in the row
-        order of ``rbind(MASS::Pima.tr, MASS::Pima.te)``.
+        Columns npreg, glu, bp, skin, bmi, ped, age and type ("Yes"/"No"), in the row order of
+        ``rbind(MASS::Pima.tr, MASS::Pima.te)``.
 
     References
     ----------
     Venables, W. N. and Ripley, B. D. (2002). Modern Applied Statistics with S, 4th ed.
-    Springer. Data from the US National Institute of Diabetes and Digestive and Kidney
-    Diseases.
 
     Examples
     --------

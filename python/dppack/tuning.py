@@ -1,35 +1,12 @@
 """Private hyper-parameter tuning: pick one of several models with the exponential mechanism.
 
-The data are split into m + 1 interleaved parts for m models (0-based rows): model i trains on
-rows i, i + (m + 1), i + 2(m + 1), ...; the validation part is rows m, 2m + 1, 3m + 2, ...
-(DPpack's ``seq(m + 1, n, by = m + 1)`` minus 1). Every model is fitted in place on its own
-part, scored on the validation part, and one is selected by the exponential mechanism with
-utility -score and ``DPmodels[0].eps``. Each model sees a disjoint part of the data, so the
-result is (eps, delta)-DP when every model is (eps, delta)-DP: a record lies in one part only,
-and it changes either one model (eps, delta), on which the selection depends only through that
-private model, or the validation part, which only the eps-DP selection reads (parallel
-composition). The selection spends the first model's eps, so that holds only if every model
-has the same eps (and delta); otherwise the call is max_i eps_i-DP. Both tuners check it, and
-that eps is finite, before any data is touched (DPpack uses the first model's eps silently).
-
-Randomness: one generator per call; the models' noise is drawn from it in the order of
-``DPmodels``, then the selection. Nothing here draws noise itself: the models' releases are
-their own (``dppack.erm``), and the selection is ``dppack.ExponentialMechanism``'s exact draw
-(utilities rounded to a power-of-two grid, integer-only decisions, eps-DP by McSherry and
-Talwar 2007 with the sensitivity raised by the rounding). The split into parts is
-deterministic (no random subsampling), so no float uniform enters the release.
-
-Accounting: a tuner charges its whole run once, under its own name, with ``accountant``
-(or the session's): the parallel composition (:meth:`dppack.PrivacyLoss.parallel`) of the
-models' fits and the selection's pure eps, which is (eps, delta) when every model is
-(eps, delta)-DP (the argument above). The fits inside charge nothing
-(``accountant=accounting.UNCHARGED``), so a ``with BudgetAccountant(...)`` block shows one
-entry per tuning call. The returned model's ``privacy_`` holds the call's loss.
-
-Deviation from DPpack 0.2.2: ``tune_linear_regression_model`` clips the
-validation labels and the predictions to [L_y, U_y], so each squared validation error is at
-most (U_y - L_y)^2, the sensitivity the selection is calibrated to. DPpack clips neither, so a
-single outlying validation label could change the utility without bound.
+Each of m models is fitted on its own interleaved part of the rows and scored on the last
+part; the exponential mechanism picks one with ``DPmodels[0].eps``. The call is
+(eps, delta)-DP when every model is (parallel composition; McSherry 2009, Theorem 4), so
+all models must share eps and delta, and is charged once. Unlike DPpack,
+``tune_linear_regression_model`` clips the validation labels and predictions to [L_y, U_y]
+so its sensitivity holds. Derivation: :doc:`/guide/models`, "Why data-splitting tuning is
+private".
 """
 
 import inspect
@@ -52,28 +29,7 @@ __all__ = ["tune_classification_model", "tune_linear_regression_model"]
 
 
 def check_models(DPmodels):
-    """The candidate models of a tuning call as a list, checked before any data is touched.
-
-    Parameters
-    ----------
-    DPmodels : iterable
-        The candidates (DPpack's ``DPmodels``: a list of unfitted models).
-
-    Returns
-    -------
-    list
-        The models, in their order (the objects themselves, not copies).
-
-    Raises
-    ------
-    ValueError
-        "DPmodels must be a list of models." if ``DPmodels`` is not iterable;
-        "DPmodels must contain at least one model." if it is empty.
-
-    References
-    ----------
-    DPpack 0.2.2 manual, ``tune_classification_model``;
-    Chaudhuri and Vinterbo 2013 (stability-based tuning takes the same list).
+    """The candidate models as a list (the objects themselves), refused if not iterable or empty.
 
     Examples
     --------
@@ -96,11 +52,7 @@ def check_models(DPmodels):
 
 
 def _check_budgets(models, with_delta=False):
-    """The eps (and delta) shared by every model, checked before any data is touched.
-
-    The selection spends ``DPmodels[0].eps``; the fits and the selection read disjoint parts,
-    so the whole call is (eps, delta)-DP only if no model has a larger eps or delta.
-    """
+    """The eps (and delta) every model must share, checked before any data is touched."""
     budgets = []
     for model in models:
         eps = getattr(model, "eps", None)
@@ -129,11 +81,9 @@ def _check_budgets(models, with_delta=False):
 
 
 def tuning_loss(DPmodels, with_delta=False):
-    """The PrivacyLoss of a whole tuning call, from the models' parameters alone: the fits
-    and the selection read disjoint parts of the data (module docstring), so their losses
-    combine in parallel (McSherry 2009, Theorem 4): max_i (eps_i, delta_i) with the
-    selection's pure ``DPmodels[0].eps``. Raises ValueError or TypeError for invalid models
-    (the tuner's own checks then give the message)."""
+    """The PrivacyLoss of a whole tuning call from the models' parameters alone: the fits' losses
+    and the selection's pure eps in parallel (McSherry 2009, Theorem 4).
+    """
     models = check_models(DPmodels)
     eps, _ = _check_budgets(models, with_delta)
     fits = [fit_loss(float(model.eps), float(getattr(model, "delta", 0.0) or 0.0))
@@ -142,9 +92,7 @@ def tuning_loss(DPmodels, with_delta=False):
 
 
 def _fit_uncharged(model, *args, **kwargs):
-    """``model.fit(*args, **kwargs)`` as one step of a release that charges the whole: with
-    ``accountant=UNCHARGED`` when the model's fit takes an accountant (dppack's models), so
-    that neither the caller's nor the session's accountant is charged twice."""
+    """``model.fit(...)`` with ``accountant=UNCHARGED`` when the fit takes one."""
     try:
         parameters = inspect.signature(model.fit).parameters
     except (TypeError, ValueError):
@@ -156,10 +104,9 @@ def _fit_uncharged(model, *args, **kwargs):
 
 
 def _checked_call(DPmodels, X, y, accountant, label, with_delta):
-    """The first steps of both tuners: charge the whole call (an overspend is refused here,
-    before the data are read), check the models and their shared budget, then n and the
-    labels (:func:`dppack.erm.design.as_labels`: finite, one per row). Returns ``(bill,
-    models, n, y)``."""
+    """The tuners' first steps: charge the call (refused on an overspend before the data are read),
+    check the models, their budget, n and the labels; returns ``(bill, models, n, y)``.
+    """
     bill = accounting.charge(accountant, lambda: tuning_loss(DPmodels, with_delta), label)
     models = check_models(DPmodels)
     _check_budgets(models, with_delta)
@@ -169,12 +116,9 @@ def _checked_call(DPmodels, X, y, accountant, label, with_delta):
 
 def _fit_and_select(models, X, y, parts, fit_args, score, sensitivity, random_state, bill,
                     part_extra=None):
-    """The run of both tuners after their checks: spend the call's
-    loss, fit model i on training part i (``fit_args`` = (upper_bounds, lower_bounds,
-    add_bias), and ``part_extra(rows)``'s keywords), score it on the validation rows with
-    ``score(model, X_validation)``, and select by the exponential mechanism with
-    utility -score and ``sensitivity`` (:func:`_selected`). ``parts`` is
-    :func:`dppack.erm.design.interleaved_split`'s."""
+    """Spend the call's loss, fit model i on training part i, score it on the validation rows with
+    ``score``, and select by the exponential mechanism with utility -score and ``sensitivity``.
+    """
     training, validation = parts
     rng = _random.as_generator(random_state)
     privacy = bill.spend()  # after the checks, before the first fit draws noise
@@ -190,8 +134,7 @@ def _fit_and_select(models, X, y, parts, fit_args, score, sensitivity, random_st
 
 
 def _selected(DPmodels, scores, sensitivity, rng, privacy):
-    """The exponential mechanism's choice (utility -score, ``DPmodels[0].eps``), reporting
-    the whole call's loss ``privacy`` in its ``privacy_``."""
+    """The exponential mechanism's choice, its ``privacy_`` the whole call's loss."""
     chosen = ExponentialMechanism(-np.asarray(scores, dtype=np.float64), DPmodels[0].eps,
                                   sensitivity, candidates=DPmodels, random_state=rng,
                                   accountant=accounting.UNCHARGED)
@@ -204,13 +147,14 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
                               accountant=None):
     """Fit every classification model privately on its own part of the data and select one.
 
+    The utility of a model is minus its misclassified validation rows (sensitivity 1); the call
+    costs the models' common eps (and delta).
+
     Parameters
     ----------
     DPmodels : sequence of models
-        Unfitted models with ``fit(X, y, upper_bounds, lower_bounds, add_bias, ...,
-        random_state=)``, ``predict(X, add_bias, raw_value)`` and ``eps`` (e.g.
-        LogisticRegressionDP, svmDP), all with the same finite eps. Each is fitted in
-        place.
+        Unfitted models with ``fit``, ``predict`` and the same finite ``eps`` (e.g.
+        LogisticRegressionDP, svmDP); each is fitted in place.
     X : array_like
         n x k feature matrix (ndarray or pandas DataFrame).
     y : array_like
@@ -219,45 +163,29 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
         Bounds on the columns of X, passed to each fit.
     add_bias : bool, default False
     weights : array_like, optional
-        Observation weights; when given, each model receives its slice as ``weights`` and
-        ``weights_upper_bound`` (svmDP with output perturbation only).
+        Observation weights, sliced per model (svmDP with output perturbation only).
     weights_upper_bound : float, optional
     random_state : None, int or NumPy Generator, optional
     accountant : dppack.BudgetAccountant, optional
-        Charged the whole call once (label ``"tune_classification_model"``); None: the
-        session's accountant, if any. An overspend is refused before any data is touched.
+        Charged the whole call once; None: the session's accountant, if any.
 
     Returns
     -------
     model
-        The selected model (one of ``DPmodels``, fitted); its ``privacy_`` is the call's
-        PrivacyLoss.
+        The selected model (one of ``DPmodels``, fitted); its ``privacy_`` is the call's loss.
 
     Raises
     ------
     ValueError
-        Among others, before any data is touched: models with different ``eps``, or an
-        infinite ``eps``; an overspend.
-
-    Notes
-    -----
-    The utility of model i is minus the number of misclassified validation rows, sensitivity 1.
-    With every model eps-DP the whole call is eps-DP (module docstring), and that is what
-    it charges: ``PrivacyLoss.pure(eps)`` (the largest model delta too, if the models have
-    one).
+        Before any data is touched: models with different or infinite ``eps``; an overspend.
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
-    minimization, JMLR 12 (privacy-preserving parameter tuning); Giddens and Liu (2023),
-    DPpack reference manual, ``tune_classification_model``.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (private parameter tuning); Giddens and
+    Liu (2023), DPpack reference manual, ``tune_classification_model``.
 
     Examples
     --------
-    Three private logistic regressions of diabetes on glucose and BMI, one per
-    regularisation constant; each trains on its own quarter of the rows and the selection
-    spends the same eps once more on the last quarter (parallel composition):
-
     >>> from dppack import tune_classification_model
     >>> import dppack
     >>> from dppack.datasets import load_pima
@@ -297,12 +225,15 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
                                  random_state=None, accountant=None):
     """Fit every linear regression model privately on its own part of the data and select one.
 
+    The utility is minus the sum of squared validation errors, sensitivity (U_y - L_y)^2 (labels
+    and predictions clipped to [L_y, U_y] first, unlike DPpack); the call costs the models'
+    common (eps, delta).
+
     Parameters
     ----------
     DPmodels : sequence of models
-        Unfitted models with ``fit(X, y, upper_bounds, lower_bounds, add_bias,
-        random_state=)``, ``predict(X, add_bias)`` and ``eps`` (e.g. LinearRegressionDP),
-        all with the same finite eps and the same ``delta``. Each is fitted in place.
+        Unfitted models (e.g. LinearRegressionDP) with the same finite ``eps`` and ``delta``;
+        each is fitted in place.
     X : array_like
         n x k feature matrix.
     y : array_like
@@ -311,8 +242,7 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
         Length k + 1: bounds on the columns of X, then on y.
     add_bias : bool, default False
     random_state, accountant
-        As :func:`tune_classification_model`; the accountant's label is
-        ``"tune_linear_regression_model"``.
+        As :func:`tune_classification_model`.
 
     Returns
     -------
@@ -322,28 +252,16 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
     Raises
     ------
     ValueError
-        Among others, before any data is touched: models with different ``eps`` or
-        ``delta``, or an infinite ``eps``; an overspend.
-
-    Notes
-    -----
-    With every model (eps, delta)-DP the whole call is (eps, delta)-DP (module docstring),
-    and that is what it charges: ``PrivacyLoss.approx(eps, delta)``.
-    The utility of model i is minus the sum of squared validation errors, sensitivity
-    (U_y - L_y)^2. Unlike DPpack, the validation labels and the predictions are clipped to
-    [L_y, U_y] first, so that every squared error is at most (U_y - L_y)^2 and the stated
-    sensitivity holds.
+        Before any data is touched: models with different ``eps`` or ``delta``, an infinite
+        ``eps``; an overspend.
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011) (privacy-preserving parameter tuning); Giddens
-    and Liu (2023), DPpack reference manual, ``tune_linear_regression_model``.
+    Chaudhuri, Monteleoni and Sarwate (2011) (private parameter tuning); Giddens and Liu (2023),
+    DPpack reference manual, ``tune_linear_regression_model``.
 
     Examples
     --------
-    Body-mass index regressed on glucose by three private linear regressions; the last
-    bounds are those of the label:
-
     >>> from dppack import tune_linear_regression_model
     >>> import dppack
     >>> from dppack.datasets import load_pima

@@ -1,5 +1,4 @@
-"""The budget accountant, the session's default one, the overspend error and a release's
-charge: the budget checked before the data are read, the spend recorded at the release point."""
+"""The budget accountant, the session's default one, the overspend error and a release's charge."""
 
 import contextvars
 import threading
@@ -12,21 +11,18 @@ from ._loss import PrivacyLoss, as_loss
 class BudgetExceededError(ValueError):
     """A spend refused because it would take the accountant's total over its budget.
 
-    A subclass of ``ValueError``, so code that catches ``ValueError`` keeps working; catch
-    ``BudgetExceededError`` to tell an overspend from invalid arguments. Nothing was recorded
-    when it is raised. In R the error has the class ``"DPpackPy_budget_exceeded"`` (before
-    ``"error"`` and ``"condition"``), for ``tryCatch(..., DPpackPy_budget_exceeded = ...)``.
+    A ``ValueError`` (catch ``BudgetExceededError`` to tell an overspend from bad arguments);
+    nothing was recorded. In R its class is ``"DPpackPy_budget_exceeded"``.
 
     Parameters
     ----------
     message : str
-        The refusal: the spend, its label, the total it would bring, the budget and the
-        remainder.
+        The refusal: the spend, its label, the total, the budget and the remainder.
 
     Attributes
     ----------
     r_message : str
-        The same text in R's spelling (set by the accountant).
+        The same text in R's spelling.
 
     References
     ----------
@@ -52,16 +48,9 @@ class BudgetExceededError(ValueError):
 
 
 def _compose_within(losses, delta_budget):
-    """The smallest (eps, delta <= delta_budget) total of ``losses`` over three valid routes,
-    with the route's name. Every route composes by the rules of :class:`PrivacyLoss`:
-
-    * 'basic': :meth:`PrivacyLoss.compose` (no zCDP spend);
-    * 'zCDP': the pure and zCDP spends composed in zCDP and converted at the delta the
-      approximate spends leave (tight conversion), then composed basically with those;
-    * 'zCDP + basic': as 'zCDP', with the pure spends composed basically instead (better when
-      they are large).
-
-    Raises ``ValueError`` when zCDP spends leave no delta to convert at.
+    """The smallest (eps, delta <= delta_budget) total of ``losses`` and its route: 'basic', 'zCDP'
+    or 'zCDP + basic' (:doc:`/guide/accounting`, "Composition routes"); ValueError when zCDP
+    spends leave no delta to convert at.
     """
     if not losses:
         return PrivacyLoss.pure(0.0), "none"
@@ -99,22 +88,11 @@ _CURRENT = contextvars.ContextVar("dppack_accountant", default=None)
 class BudgetAccountant:
     """A privacy budget (eps, delta) and a ledger of what has been spent from it.
 
-    Each spend is a :class:`PrivacyLoss` with a label. The total of the spends is their basic
-    composition (eps's and delta's add), or, when it is smaller, their composition in zCDP
-    (pure spends as eps^2/2, rho's add) converted to (eps, delta) at the accountant's delta by
-    the tight conversion (:meth:`PrivacyLoss.to_approx`); zCDP spends always take that route
-    and need ``delta > 0``. A running entry (``RunningCharge``, restated as its release's
-    cost grows) is kept apart and composed basically with that total. A spend that would take
-    the total over the budget is refused with a :class:`BudgetExceededError` (a
-    ``ValueError``) and nothing is recorded.
-
-    The comparison is exact (ten spends of 0.1 do not fit a budget of 1), and releases check
-    before they read the data: the guide page ``docs/python/guide/accounting.rst``, "Exact
-    totals" and "Charging a release".
-
-    ``with BudgetAccountant(...) as acc:`` makes ``acc`` the session's default accountant
-    (:func:`~dppack.accounting.current_accountant`) inside the block; blocks nest, and leaving
-    one restores the accountant that was active before. Releases charge the innermost accountant only.
+    The total of the spends is their basic composition, or their composition in zCDP converted
+    at the accountant's delta when smaller (zCDP spends need ``delta > 0``). A spend that would
+    take the total over the budget is refused with a :class:`BudgetExceededError` and nothing is
+    recorded; the comparison is exact. ``with BudgetAccountant(...) as acc:`` makes ``acc`` the
+    session's default accountant inside the block (blocks nest). Details: :doc:`/guide/accounting`.
 
     Parameters
     ----------
@@ -132,8 +110,7 @@ class BudgetAccountant:
     spent : PrivacyLoss
         The total of the spends (``PrivacyLoss.pure(0)`` before any).
     composition : str
-        How ``spent`` was composed: 'none', 'basic', 'zCDP' or 'zCDP + basic' (pure spends
-        composed basically, zCDP ones converted).
+        How ``spent`` was composed: 'none', 'basic', 'zCDP' or 'zCDP + basic'.
 
     Raises
     ------
@@ -143,7 +120,7 @@ class BudgetAccountant:
     References
     ----------
     Dwork C, Roth A (2014), Theorem 3.16; Bun M, Steinke T (2016); Canonne C L, Kamath G,
-    Steinke T (2020), Corollary 13 (see the module's references).
+    Steinke T (2020), Corollary 13.
 
     Examples
     --------
@@ -211,12 +188,8 @@ class BudgetAccountant:
             return list(self._ledger)
 
     def _total(self, extra=None, replacing=None, running=False):
-        """The total and its route: the one rule of composition.
-
-        ``extra``: a further loss (a running entry when ``running``); ``replacing``: the index
-        of a ledger entry left out (restated by ``extra``). The running entries
-        (``RunningCharge``) are composed basically with the total of the other spends,
-        whatever route that total takes; they never enter the zCDP route (see there why).
+        """The total and its route, with ``extra`` added (a running entry when ``running``) and the
+        entry ``replacing`` left out; running entries are composed basically, never in zCDP.
         """
         rest, held = [], []
         for i, (_, loss) in enumerate(self._ledger):
@@ -241,8 +214,7 @@ class BudgetAccountant:
 
     @property
     def composition(self):
-        """How ``spent`` is composed: 'none', 'basic', 'zCDP' or 'zCDP + basic' (the latter
-        also when running entries are added basically to a zCDP total)."""
+        """How ``spent`` is composed: 'none', 'basic', 'zCDP' or 'zCDP + basic'."""
         with self._lock:
             return self._total()[1]
 
@@ -255,9 +227,7 @@ class BudgetAccountant:
     def remaining(self):
         """The budget minus what is spent, (eps, delta) each at least 0.
 
-        For pure and approximate spends composed basically, a further spend fits exactly when
-        it fits this remainder; through zCDP composition a further spend may fit even when it
-        looks larger (the check composes the whole ledger).
+        Under zCDP composition a further spend may fit even when it looks larger than this.
 
         Returns
         -------
@@ -302,8 +272,7 @@ class BudgetAccountant:
         Raises
         ------
         BudgetExceededError
-            On an overspend (the message names the budget, the spend, the total and the
-            remainder).
+            On an overspend.
         ValueError
             For a zCDP spend that the accountant's delta cannot convert.
         TypeError
@@ -314,18 +283,17 @@ class BudgetAccountant:
             return self._check(loss, None)
 
     def spend(self, loss, label=None):
-        """Record ``loss`` under ``label`` if it fits the budget (checked again, atomically).
+        """Record ``loss`` under ``label`` (default "spend <n>") if it fits the budget, atomically.
 
         Parameters
         ----------
         loss : PrivacyLoss
         label : str, optional
-            What was released (default: "spend <n>").
 
         Raises
         ------
         BudgetExceededError
-            On an overspend (nothing is recorded), as :meth:`check`.
+            On an overspend (nothing is recorded).
         TypeError
             If ``loss`` is not a PrivacyLoss or ``label`` not a string.
         """
@@ -379,8 +347,8 @@ class BudgetAccountant:
 
 
 def current_accountant():
-    """The session's default accountant: the innermost ``with BudgetAccountant(...)`` block's,
-    or None outside every block.
+    """The session's default accountant: the innermost ``with BudgetAccountant(...)`` block's, or
+    None outside every block.
 
     Returns
     -------
@@ -388,8 +356,7 @@ def current_accountant():
 
     References
     ----------
-    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path":
-    every release charges the accountant passed to it, or this one.
+    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path".
 
     Examples
     --------
@@ -425,8 +392,8 @@ accountant, not even the session's, because the outer release charges the whole 
 
 
 def resolve_accountant(accountant):
-    """The accountant a release charges: ``accountant`` if given, else the session's default;
-    none for :data:`UNCHARGED` (an inner step of a release that charges the whole).
+    """The accountant a release charges: ``accountant``, else the session's default; None for
+    :data:`UNCHARGED` (an inner step of a release that charges the whole).
 
     Parameters
     ----------
@@ -470,8 +437,7 @@ def resolve_accountant(accountant):
 
 
 class Charge:
-    """One release's charge: the budget checked when the charge is made, the spend recorded
-    by :meth:`spend` at the release point. Made by :func:`charge`."""
+    """One release's charge (from :func:`charge`): checked when made, recorded by :meth:`spend`."""
 
     __slots__ = ("accountant", "label", "_loss_of", "_loss")
 
@@ -497,55 +463,39 @@ class Charge:
         return self._loss
 
     def spend(self):
-        """Record the loss with the accountant, if any (checked again, atomically), and return
-        it. Call it once the arguments are valid and before the first noise draw: a release
-        that fails after this point is charged, since its failure may depend on the data."""
+        """Record the loss with the accountant, if any, and return it: once the arguments are
+        valid, before the first draw (a later failure may depend on the data, so it stays charged).
+        """
         loss = self.loss
         if self.accountant is not None:
             self.accountant.spend(loss, self.label)
         return loss
 
     def record(self):
-        """:meth:`spend` for a release that does not report its loss: with no accountant,
-        nothing is computed. Only for a release whose ``loss_of`` cannot fail once its
-        arguments are valid (its checks are then the whole validation)."""
+        """:meth:`spend` without computing the loss when there is no accountant."""
         if self.accountant is not None:
             self.accountant.spend(self.loss, self.label)
 
 
 class RunningCharge:
-    """One ledger entry that a release restates as its cost grows: the cost of everything it
-    has released so far, never a sum of increments.
+    """One ledger entry that a release restates as its cost grows (the cost of all it has released
+    so far, never a sum of increments).
 
-    For releases whose later outputs make the earlier ones free: online noise reduction
-    (:class:`dppack.accuracy_first.noise_reduction.LaplaceNoiseReductionOnline`), whose
-    releases up to level eps_t together cost pure eps_t (Ligett et al. 2017, Theorem 2.7).
-    Recording them as separate spends composes them as if independent: increments under-count
-    in the accountant's zCDP route (sum of their squares / 2 is below eps_t^2 / 2), whole
-    levels over-count (sum of eps_i). The accountant keeps the running entries apart and
-    composes each BASICALLY (eps's and delta's add) with the total of its other spends,
-    whatever route that total takes (:meth:`BudgetAccountant.spent`); a running entry never
-    enters the zCDP route.
-
-    Why basic composition is sound (and zCDP is not): the guide page
-    ``docs/python/guide/accounting.rst``, "Running charges".
-
-    The entry only grows: :meth:`restate` refuses a loss below the current one and, given
-    ``expected``, an entry that no longer holds ``expected`` (another copy of the release, or
-    another thread, restated it first).
+    For online noise reduction, whose releases up to level eps_t together cost pure eps_t
+    (Ligett et al. 2017, Theorem 2.7). The accountant composes running entries basically with
+    the total of its other spends, never in zCDP; why: :doc:`/guide/accounting`, "Running
+    charges". The entry only grows; :meth:`restate` with ``expected`` is a compare-and-set.
 
     Parameters
     ----------
     accountant : BudgetAccountant
     loss : PrivacyLoss
-        The first cost, pure or approximate, recorded now under ``label`` (refused, nothing
-        recorded, on an overspend).
+        The first cost, pure or approximate, recorded now under ``label``.
     label : str
 
     References
     ----------
-    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first: selecting a
-    differential privacy level for accuracy-constrained ERM. NeurIPS 30, Theorem 2.7.
+    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first, NeurIPS 30, Theorem 2.7.
     Dwork C, Roth A (2014). The algorithmic foundations of differential privacy, Theorem 3.16.
 
     Examples
@@ -599,15 +549,14 @@ class RunningCharge:
         return label
 
     def restate(self, loss, expected=None):
-        """Replace the entry's loss by ``loss`` if the total fits the budget (checked with the
-        entry's old loss left out), atomically; on a refusal nothing changes.
+        """Replace the entry's loss by ``loss`` if the total fits the budget, atomically.
 
         Parameters
         ----------
         loss : PrivacyLoss
-            Pure or approximate, at least the entry's current loss (eps and delta).
+            Pure or approximate, at least the entry's current loss.
         expected : PrivacyLoss, optional
-            Refuse unless the entry still holds ``expected`` (compare and set).
+            Refuse unless the entry still holds ``expected``.
 
         Raises
         ------
@@ -626,17 +575,14 @@ class RunningCharge:
 def charge(accountant, loss_of, label):
     """Start charging a release: the one way every release uses an accountant.
 
-    The accountant is ``accountant`` or, when it is None, the session's
-    (:func:`resolve_accountant`). ``loss_of()`` computes the release's :class:`PrivacyLoss`
-    from its arguments alone; when they are invalid (it raises ``ValueError`` or
-    ``TypeError``) the check is left to the release, whose own message and order then apply.
-    Otherwise an overspend is refused here, before any data is touched or noise drawn, and the
-    generator is untouched. The release then calls ``Charge.spend`` after validating its
-    arguments and before drawing noise; its result reports ``Charge.loss``.
+    ``loss_of()`` computes the release's loss from its arguments alone; an overspend is refused
+    here, before any data is touched or noise drawn (invalid arguments are left to the
+    release's own checks). The release calls ``Charge.spend`` before its first draw.
 
     Parameters
     ----------
     accountant : BudgetAccountant or None
+        None: the session's (:func:`resolve_accountant`).
     loss_of : callable
         No arguments; returns a PrivacyLoss.
     label : str
@@ -655,8 +601,7 @@ def charge(accountant, loss_of, label):
 
     References
     ----------
-    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path" (an
-    overspend is refused before any data is touched or noise drawn).
+    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path".
 
     Examples
     --------

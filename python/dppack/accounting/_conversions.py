@@ -13,25 +13,23 @@ def group_loss(loss, size=2):
     Parameters
     ----------
     loss : PrivacyLoss
-        A pure or approximate loss (eps, delta) for neighbours differing in one record.
+        A pure or approximate loss for neighbours differing in one record.
     size : int, default 2
         k >= 1, how many records the two datasets differ in.
 
     Returns
     -------
     PrivacyLoss
-        (k eps, delta (1 + e^eps + ... + e^((k - 1) eps))), delta rounded up above its float
-        evaluation (the accountant's rule); pure when delta = 0.
+        (k eps, delta (1 + e^eps + ... + e^((k - 1) eps))), delta rounded up.
 
     Raises
     ------
     ValueError
-        If ``size`` < 1, or if the group's delta is 1 or more (no guarantee left).
+        If ``size`` < 1, or if the group's delta is 1 or more.
 
     References
     ----------
-    Dwork, C. and Roth, A. (2014). The algorithmic foundations of differential privacy,
-    Theorem 2.2 and its (eps, delta) form.
+    Dwork C, Roth A (2014), Theorem 2.2 and its (eps, delta) form.
 
     Examples
     --------
@@ -90,6 +88,8 @@ def dp_to_zcdp(eps):
 def zcdp_to_approx_dp(rho, delta):
     """The eps of the (eps, delta)-DP that rho-zCDP implies: rho + 2 sqrt(rho log(1/delta)) (P2).
 
+    Tighter: :meth:`PrivacyLoss.to_approx`.
+
     Parameters
     ----------
     rho : float
@@ -108,9 +108,7 @@ def zcdp_to_approx_dp(rho, delta):
 
     References
     ----------
-    Bun M, Steinke T (2016), Proposition 1.3. The
-    tighter conversion of Canonne, Kamath and Steinke (2020) is
-    :meth:`PrivacyLoss.to_approx`.
+    Bun M, Steinke T (2016), Proposition 1.3.
 
     Examples
     --------
@@ -124,8 +122,7 @@ def zcdp_to_approx_dp(rho, delta):
 
 
 def zcdp_from_approx_dp(eps, delta):
-    """The largest rho whose zCDP implies (eps, delta)-DP through P2:
-    sqrt(rho) = sqrt(log(1/delta) + eps) - sqrt(log(1/delta)).
+    """The largest rho whose zCDP implies (eps, delta)-DP through P2.
 
     Parameters
     ----------
@@ -137,6 +134,7 @@ def zcdp_from_approx_dp(eps, delta):
     Returns
     -------
     float
+        (sqrt(log(1/delta) + eps) - sqrt(log(1/delta)))^2.
 
     Raises
     ------
@@ -199,8 +197,7 @@ def zcdp_gaussian_sd(sensitivity, rho):
 
 
 def compose_dp(*eps):
-    """Total pure DP budget of mechanisms run in sequence on the same data: the sum (P4)
-    (:meth:`PrivacyLoss.compose` of pure losses).
+    """Total pure DP budget of mechanisms run in sequence on the same data: the sum (P4).
 
     Parameters
     ----------
@@ -232,8 +229,7 @@ def compose_dp(*eps):
 
 
 def compose_zcdp(*rho):
-    """Total zCDP budget of mechanisms run in sequence on the same data: the sum (P4)
-    (:meth:`PrivacyLoss.compose` of zCDP losses).
+    """Total zCDP budget of mechanisms run in sequence on the same data: the sum (P4).
 
     Parameters
     ----------

@@ -1,5 +1,4 @@
-"""Advanced composition, its inverse, amplification by subsampling and the zCDP-to-DP
-conversion, on plain numbers (the callers check the arguments)."""
+"""Advanced composition, its inverse, amplification and zCDP-to-DP conversion on numbers."""
 
 from fractions import Fraction
 import math
@@ -13,8 +12,7 @@ from ._arithmetic import raise_by_margin, round_up
 
 
 def _float_bisection(below, low, high):
-    """Bisection on floats: given below(low) true and below(high) false for a predicate that
-    switches once, the adjacent pair (low, high) where it switches."""
+    """The adjacent floats (low, high) where ``below`` switches from true to false."""
     for _ in range(2100):  # a float bisection ends within about 1100 halvings
         mid = low + (high - low) / 2.0
         if mid in (low, high):
@@ -27,25 +25,15 @@ def _float_bisection(below, low, high):
 
 
 def bun_steinke_eps(rho, delta):
-    """rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016, Proposition 1.3) (P2), rounded
-    up."""
+    """rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016, Proposition 1.3), rounded up."""
     eps = rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
     return raise_by_margin(eps, eps)
 
 
 def tight_zcdp_eps(rho, delta):
-    """The smallest eps >= 0 for which rho-zCDP implies (eps, delta)-DP by Canonne, Kamath and
-    Steinke (2020), Corollary 13 (from their Proposition 12).
-
-    The corollary: rho-zCDP implies (eps, delta)-DP for
-    delta = inf_{a > 1} exp((a - 1)(a rho - eps)) / a * (1 - 1/a)^(a - 1). Solving for eps at a
-    fixed a gives eps(a) = a rho + log(1 - 1/a) + (log(1/delta) - log a) / (a - 1), and the
-    answer is the infimum over a. With u = a - 1, d eps / d a has the sign of
-    h(u) = rho u^2 + log(1 + u) - log(1/delta), which increases from -log(1/delta) < 0 at u = 0:
-    eps(a) has one minimum, at the root of h, found by bisection on floats. Any a gives a valid
-    eps, so the value returned is eps at a computed a, never an interpolation. Bun and
-    Steinke's bound is the minimum of the larger a rho + log(1/delta) / (a - 1), reached at
-    u = sqrt(log(1/delta) / rho); eps is evaluated there too, so the result never exceeds it.
+    """The smallest eps with rho-zCDP implying (eps, delta)-DP by Canonne, Kamath and Steinke
+    (2020), Corollary 13; never above :func:`bun_steinke_eps`. Derivation:
+    :doc:`/guide/accounting`, "The tight zCDP conversion".
     """
     if rho == 0.0:
         return 0.0
@@ -63,12 +51,8 @@ def tight_zcdp_eps(rho, delta):
 
 
 def advanced_composition(eps, delta, k, delta_prime):
-    """Advanced composition of k (eps, delta)-DP steps, on numbers.
-
-    (eps sqrt(2 k ln(1/delta')) + k eps (e^eps - 1), delta' + k delta): Dwork, Rothblum and
-    Vadhan (2010), Theorem III.3; Dwork and Roth (2014), Theorem 3.20. The arguments are not
-    checked (:meth:`PrivacyLoss.advanced_composition` checks them); an eps beyond about 700,
-    where e^eps overflows a float, gives an infinite total.
+    """Advanced composition of k (eps, delta)-DP steps, on numbers (unchecked):
+    (eps sqrt(2 k ln(1/delta')) + k eps (e^eps - 1), delta' + k delta).
 
     Parameters
     ----------
@@ -82,7 +66,7 @@ def advanced_composition(eps, delta, k, delta_prime):
     Returns
     -------
     (float, float)
-        The total (eps, delta); eps may be ``inf``.
+        The total (eps, delta); eps is ``inf`` where e^eps overflows.
 
     References
     ----------
@@ -106,12 +90,8 @@ def advanced_composition(eps, delta, k, delta_prime):
 
 
 def advanced_composition_inverse(eps_total, k, delta_prime):
-    """The per-step eps whose advanced composition over k steps is eps_total, on numbers.
-
-    The largest float e >= 0 with e sqrt(2 k ln(1/delta')) + k e (e^e - 1) <= eps_total (the
-    left side increases in e), by bisection on floats: composing k steps at the result never
-    exceeds eps_total. The arguments are not checked
-    (:meth:`PrivacyLoss.advanced_composition_inverse` checks them).
+    """The largest per-step eps whose advanced composition over k steps is at most ``eps_total``
+    (bisection on floats; unchecked).
 
     Parameters
     ----------
@@ -153,22 +133,16 @@ def advanced_composition_inverse(eps_total, k, delta_prime):
 
 
 def amplify_by_subsampling(eps, delta, sampled, population=1):
-    """Amplification by subsampling of an (eps, delta)-DP mechanism, on numbers.
-
-    The mechanism runs on a subsample drawn at rate q = sampled / population; the result is
-    (ln(1 + q (e^eps - 1)), q delta)-DP (Balle, Barthe and Gaboardi 2018, for Poisson sampling
-    with add/remove-one neighbours, and for a uniform subset of fixed size m = q n drawn
-    without replacement with replace-one neighbours). ``sampled / population`` is computed as
-    ``x * sampled / population``, so that ``(1, n)`` divides by n exactly. The arguments are not
-    checked (:meth:`PrivacyLoss.amplify_by_subsampling` checks them).
+    """Amplification by subsampling at rate q = sampled / population, on numbers (unchecked):
+    (ln(1 + q (e^eps - 1)), q delta), for Poisson sampling or a fixed-size subset drawn
+    without replacement (:meth:`PrivacyLoss.amplify_by_subsampling`).
 
     Parameters
     ----------
     eps, delta : float
         The mechanism's loss on the subsample.
     sampled, population : float
-        q = sampled / population in (0, 1]: m records of n, or a Poisson rate q with
-        ``population=1``.
+        q = sampled / population in (0, 1] (a Poisson rate with ``population=1``).
 
     Returns
     -------

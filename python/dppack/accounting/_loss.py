@@ -36,8 +36,7 @@ def _total_delta(delta):
 
 
 def _common_kind(losses, verb):
-    """'zcdp' if the losses combine in zCDP (pure ones converted), else 'approx'; refuses
-    approximate losses with delta > 0 mixed with zCDP ones."""
+    """'zcdp' if the losses combine in zCDP, else 'approx'; refuses approximate with zCDP."""
     kinds = {loss._kind for loss in losses}
     if "zcdp" not in kinds:
         return "approx"
@@ -57,26 +56,22 @@ def _common_kind(losses, verb):
 class PrivacyLoss:
     """What a release spends: pure eps-DP, approximate (eps, delta)-DP or rho-zCDP.
 
-    An immutable, hashable value. Build it with :meth:`pure`, :meth:`approx` or :meth:`zcdp`;
-    ``approx(eps, 0)`` is the pure loss. Losses compose in sequence with ``+`` (or
-    :meth:`compose`), in parallel on disjoint data with :meth:`parallel`, k times with
-    ``k * loss`` or :meth:`advanced_composition`, and convert with :meth:`to_zcdp` and
-    :meth:`to_approx`.
+    An immutable, hashable value built with :meth:`pure`, :meth:`approx` or :meth:`zcdp`.
+    Losses compose with ``+`` (:meth:`compose`), :meth:`parallel`, ``k * loss`` or
+    :meth:`advanced_composition`, and convert with :meth:`to_zcdp` and :meth:`to_approx`.
 
     Attributes
     ----------
     kind : {'pure', 'approx', 'zcdp'}
     eps, delta : float
-        For pure and approximate losses (``delta`` is 0 for a pure one). A zCDP loss has no
-        single (eps, delta): reading them raises ``AttributeError``; use :meth:`to_approx`.
+        For pure (``delta`` 0) and approximate losses; a zCDP loss raises ``AttributeError``.
     rho : float
-        For zCDP losses (a pure loss gives its rho through :meth:`to_zcdp`).
+        For zCDP losses.
 
     Parameters
     ----------
     *args, **kwargs
-        None accepted: the constructor is closed; build a loss with :meth:`pure`,
-        :meth:`approx` or :meth:`zcdp`.
+        None accepted: build a loss with :meth:`pure`, :meth:`approx` or :meth:`zcdp`.
 
     Raises
     ------
@@ -85,9 +80,7 @@ class PrivacyLoss:
 
     References
     ----------
-    See the module's references: Dwork and Roth (2014), Bun and Steinke (2016), Canonne, Kamath
-    and Steinke (2020), Dwork, Rothblum and Vadhan (2010), Balle, Barthe and Gaboardi (2018),
-    McSherry (2009).
+    See the references of ``dppack.accounting``.
 
     Examples
     --------
@@ -132,12 +125,7 @@ class PrivacyLoss:
 
     @classmethod
     def pure(cls, eps):
-        """A pure eps-DP loss.
-
-        Parameters
-        ----------
-        eps : float
-            Finite, >= 0 (0 for a release that spends nothing).
+        """A pure eps-DP loss (``eps`` finite, >= 0).
 
         Returns
         -------
@@ -159,14 +147,7 @@ class PrivacyLoss:
 
     @classmethod
     def approx(cls, eps, delta):
-        """An approximate (eps, delta)-DP loss; with ``delta = 0`` the pure eps-DP loss.
-
-        Parameters
-        ----------
-        eps : float
-            Finite, >= 0.
-        delta : float
-            In [0, 1).
+        """An (eps, delta)-DP loss (``eps`` finite >= 0, ``delta`` in [0, 1)); pure if delta is 0.
 
         Returns
         -------
@@ -192,12 +173,7 @@ class PrivacyLoss:
 
     @classmethod
     def zcdp(cls, rho):
-        """A rho-zCDP loss (Bun and Steinke 2016).
-
-        Parameters
-        ----------
-        rho : float
-            Finite, >= 0.
+        """A rho-zCDP loss (Bun and Steinke 2016), ``rho`` finite, >= 0.
 
         Returns
         -------
@@ -283,14 +259,9 @@ class PrivacyLoss:
     def compose(*losses):
         """Sequential composition: the loss of running all the releases on the same data.
 
-        Pure and approximate losses add their eps's and their delta's (basic composition, Dwork
-        and Roth 2014, Theorem 3.16); zCDP losses add their rho's (Bun and Steinke 2016). Pure
-        losses composed with zCDP ones are converted to zCDP first (eps-DP is
-        (eps^2/2)-zCDP, :meth:`to_zcdp`) and the result is zCDP. An approximate loss with
-        delta > 0 and a zCDP loss are refused: no delta is given to convert at (use
-        :meth:`to_approx` or a :class:`BudgetAccountant`). Adaptive choice of the later
-        releases is allowed. ``a + b`` is ``compose(a, b)``; no losses compose to
-        ``pure(0)``.
+        eps's and delta's add, rho's add; pure losses with zCDP ones are converted to zCDP first;
+        an approximate loss with a zCDP one is refused (use :meth:`to_approx` or a
+        :class:`BudgetAccountant`). ``a + b`` is ``compose(a, b)``; no losses give ``pure(0)``.
 
         Parameters
         ----------
@@ -329,13 +300,10 @@ class PrivacyLoss:
 
     @staticmethod
     def parallel(*losses):
-        """Parallel composition: releases on disjoint parts of the data.
+        """Parallel composition: releases on disjoint parts of the data spend the largest loss.
 
-        When each record can change the data of at most one part (the parts are formed by a
-        rule that looks at each record alone, and neighbouring data sets differ in one part),
-        the releases together spend the largest of their losses (McSherry 2009, Theorem 4):
-        the maximum eps and the maximum delta, or the maximum rho. Mixing follows
-        :meth:`compose`: pure with zCDP gives zCDP, approximate with zCDP is refused.
+        Valid when each record can change at most one part (McSherry 2009, Theorem 4); mixing
+        kinds follows :meth:`compose`.
 
         Parameters
         ----------
@@ -394,14 +362,10 @@ class PrivacyLoss:
     __rmul__ = __mul__
 
     def advanced_composition(self, k, delta_prime):
-        """Advanced composition of k runs of this (eps, delta)-DP release.
+        """Advanced composition of ``k`` adaptive runs of this (eps, delta)-DP release:
+        (eps sqrt(2 k ln(1/delta')) + k eps (e^eps - 1), k delta + delta').
 
-        (eps sqrt(2 k ln(1/delta')) + k eps (e^eps - 1), k delta + delta')-DP for any
-        delta' > 0, also when each release is chosen adaptively (Dwork, Rothblum and Vadhan
-        2010, Theorem III.3; Dwork and Roth 2014, Theorem 3.20). It beats basic composition
-        (``k * loss``, k eps) for many small steps; for few or large steps it does not, and
-        this method returns the advanced bound regardless. zCDP losses compose exactly by adding
-        rho: use ``k * loss``.
+        Returned even where basic composition (``k * loss``) is smaller. zCDP losses: ``k * loss``.
 
         Parameters
         ----------
@@ -413,13 +377,15 @@ class PrivacyLoss:
         Returns
         -------
         PrivacyLoss
-            An approximate loss.
 
         Raises
         ------
         ValueError
-            For a zCDP loss, an argument out of range, a total delta >= 1 or an eps so large
-            that the bound overflows.
+            For a zCDP loss, an argument out of range, a total delta >= 1 or an overflow.
+
+        References
+        ----------
+        Dwork, Rothblum and Vadhan (2010), Theorem III.3; Dwork and Roth (2014), Theorem 3.20.
 
         Examples
         --------
@@ -444,19 +410,15 @@ class PrivacyLoss:
         return PrivacyLoss.approx(eps, _total_delta(delta))
 
     def advanced_composition_inverse(self, k, delta_prime):
-        """The per-step loss whose advanced composition over k steps fits this total.
-
-        For a total (eps, delta) and a delta' <= delta: the per-step eps_step is the largest
-        with eps_step sqrt(2 k ln(1/delta')) + k eps_step (e^eps_step - 1) <= eps (a monotone
-        solve, :func:`advanced_composition_inverse`), and delta_step = (delta - delta') / k,
-        so that ``step.advanced_composition(k, delta_prime)`` is within this loss.
+        """The largest per-step loss whose advanced composition over ``k`` steps (at
+        ``delta_prime``, at most this loss's delta) fits this total.
 
         Parameters
         ----------
         k : int
             Number of steps, >= 1.
         delta_prime : float
-            The delta' in (0, 1) of the bound, <= this loss's delta.
+            In (0, 1), <= this loss's delta.
 
         Returns
         -------
@@ -493,19 +455,10 @@ class PrivacyLoss:
                                   delta_step)
 
     def amplify_by_subsampling(self, q):
-        """The loss of running this release on a random subsample of the data.
+        """Loss on a random subsample at rate ``q`` in (0, 1]: (ln(1 + q (e^eps - 1)), q delta).
 
-        (ln(1 + q (e^eps - 1)), q delta) (Balle, Barthe and Gaboardi 2018). Valid for two
-        sampling models: Poisson sampling, each record kept independently with probability q,
-        with add/remove-one neighbouring data sets; and a uniformly random subset of fixed size
-        m = q n drawn without replacement, with replace-one neighbours. Other pairings (e.g.
-        sampling with replacement) need other bounds. zCDP has no such closed form: convert
-        with :meth:`to_approx` first.
-
-        Parameters
-        ----------
-        q : float
-            The sampling rate, in (0, 1].
+        Valid for Poisson sampling with add/remove neighbours, or a fixed-size subset drawn without
+        replacement with replace-one neighbours (Balle, Barthe and Gaboardi 2018); not for zCDP.
 
         Returns
         -------
@@ -533,7 +486,7 @@ class PrivacyLoss:
 
     def to_zcdp(self):
         """The zCDP loss this loss implies: eps-DP is (eps^2 / 2)-zCDP (Bun and Steinke 2016,
-        Proposition 1.4) (P1); a zCDP loss is returned as it is.
+        Proposition 1.4); a zCDP loss is returned as it is.
 
         Returns
         -------
@@ -542,7 +495,7 @@ class PrivacyLoss:
         Raises
         ------
         ValueError
-            For an approximate loss with delta > 0, which implies no zCDP guarantee.
+            For an approximate loss with delta > 0.
 
         Examples
         --------
@@ -559,16 +512,12 @@ class PrivacyLoss:
         return PrivacyLoss.zcdp(half_square_up(self._eps))
 
     def to_approx(self, delta, method="tight"):
-        """The (eps, delta)-DP guarantee this loss gives at a delta.
+        """The (eps, delta)-DP guarantee this loss gives at ``delta``.
 
-        * zCDP: ``method='tight'`` (default) gives the smallest eps of Canonne, Kamath and
-          Steinke (2020), Corollary 13: rho-zCDP implies (eps, delta)-DP for
-          delta = min over a > 1 of exp((a - 1)(a rho - eps)) / a * (1 - 1/a)^(a - 1),
-          minimised numerically over a and never above ``'bun_steinke'``,
-          eps = rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016, Proposition 1.3) (P2).
-        * pure: eps-DP is (eps, delta)-DP for every delta; the loss is returned as it is,
-          unless the route through zCDP (eps^2/2, then the conversion) gives a smaller eps.
-        * approximate: returned as it is if its delta <= ``delta`` (refused otherwise).
+        zCDP: ``method='tight'`` (Canonne, Kamath and Steinke 2020, Corollary 13, minimised
+        numerically) or ``'bun_steinke'``, rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016,
+        Proposition 1.3). Pure: itself, unless the route through zCDP is smaller. Approximate:
+        itself if its delta <= ``delta``.
 
         Parameters
         ----------
@@ -585,8 +534,7 @@ class PrivacyLoss:
         Raises
         ------
         ValueError
-            If ``delta`` or ``method`` is out of range, or an approximate loss has a larger
-            delta.
+            If ``delta`` or ``method`` is out of range, or an approximate loss has a larger delta.
 
         Examples
         --------

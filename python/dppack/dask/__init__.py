@@ -1,15 +1,9 @@
 """Data beyond one machine's memory: the statistics and models on Dask.
 
 Users do not call this package: ``meanDP``, ``LogisticRegressionDP.fit`` and the rest accept
-Dask arrays, DataFrames and Series (and so Parquet datasets read lazily by
-``dask.dataframe.read_parquet``) and route them here. Each release is computed from mergeable
-sufficient statistics (counts, clipped sums, sums of squares and cross-products, bin counts,
-X'X and X'y, per-partition loss and gradient sums), in as few passes over the data as the
-statistic allows; the noise is drawn once, on the driver, by the same samplers and charged to
-the same accountant as in memory, so the privacy guarantee is the in-memory one.
-
-Needs the optional extra ``dppack[dask]``; importing this package without Dask raises
-ImportError with the install command.
+Dask arrays, DataFrames and Series and route them here. Each release is computed from
+mergeable sufficient statistics in few passes; the noise is drawn once, on the driver, by
+the same samplers and charged as in memory. Needs ``dppack[dask]``.
 """
 
 try:

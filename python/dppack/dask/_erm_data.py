@@ -1,7 +1,5 @@
-"""The Dask data of the ERM models (:mod:`dppack.dask.erm`): X, y and weights read in the same
-partitions (:class:`DaskData`), the per-chunk checks and the passes that reduce them; the
-blocks of rows the sums read. Metadata only until a pass: nothing is computed here before the
-fit asks for a pass.
+"""The Dask data of the ERM models: X, y and weights in the same partitions (:class:`DaskData`),
+the per-chunk checks and the passes; metadata only until the fit asks for a pass.
 """
 
 import itertools
@@ -55,21 +53,9 @@ def _as_dask_array(value, message):
 
 
 def as_matrix(X):
-    """Dask X as an n x p float Dask array with one chunk of columns (metadata checks:
-    numeric, at most 2 dimensions, at least one column; a vector is one column).
-
-    Parameters
-    ----------
-    X : dask.array.Array or dask.dataframe.DataFrame (or Series)
-
-    Returns
-    -------
-    dask.array.Array
-
-    Raises
-    ------
-    ValueError
-        The messages of :func:`dppack.erm.design.as_design_matrix`.
+    """Dask X as an n x p float Dask array with one chunk of columns, checked from the metadata
+    (a vector is one column); ValueError with the messages of
+    :func:`dppack.erm.design.as_design_matrix`.
     """
     array = _as_dask_array(X, X_NUMERIC_MESSAGE)
     if array.ndim == 1:
@@ -105,8 +91,7 @@ def _as_vector(value, name, X, message):
 
 
 def _co_aligned(frame, series):
-    """Whether Dask knows ``series`` to come from the same partitions as ``frame`` (columns
-    of one dataset, modulo per-row operations)."""
+    """Whether Dask knows ``series`` to come from the same partitions as ``frame``."""
     try:
         from dask.dataframe.dask_expr._expr import are_co_aligned
     except ImportError:  # pragma: no cover - another Dask: only known divisions are matched
@@ -115,13 +100,9 @@ def _co_aligned(frame, series):
 
 
 def _read_together(frame, series):
-    """``frame``'s columns and the ``series`` as one Dask DataFrame taken from the collection
-    they are all columns of (``data[["x1", ..., "y"]]`` for ``data[["x1", ...]]`` and
-    ``data["y"]``), or None when they are not such columns. Dask then reads the columns once
-    and each partition arrives as one pandas frame, where joining the columns with
-    ``assign`` copies every partition. When the collection is a Parquet read, it is read
-    with one pandas block per column (:func:`_split_blocks`): the partitions' float64
-    columns are then Arrow's buffers themselves, not copied."""
+    """``frame``'s columns and the ``series`` as one selection of the collection they all come
+    from (read once, Parquet with one block per column, :func:`_split_blocks`), or None.
+    """
     try:
         from dask.dataframe.dask_expr import new_collection
         from dask.dataframe.dask_expr._expr import Projection
@@ -139,13 +120,10 @@ def _read_together(frame, series):
 
 
 def _split_blocks(expr):
-    """A Dask Parquet read (``dask.dataframe.read_parquet``'s expression) as the same read
-    whose partitions keep one pandas block per column (pyarrow's ``to_pandas`` option
-    ``split_blocks``: a float64 column without missing values is then a view of the Arrow
-    buffer read from the file), where by default pyarrow copies the columns into one 2-d
-    block, a copy of each partition that costs about as much CPU as reading it. The same
-    partitions and values (Dask gathers the dataset's metadata again, once). Any other
-    expression, or a read whose ``split_blocks`` the user set, as it is."""
+    """A Dask Parquet read as the same read with pyarrow's ``split_blocks`` (float64 columns are
+    then views of the Arrow buffers, not copied into one block); other expressions, or a read
+    whose ``split_blocks`` the user set, as they are.
+    """
     params = getattr(type(expr), "_parameters", ())
     if not type(expr).__name__.startswith("ReadParquet") or "_dataset_info_cache" not in params:
         return expr
@@ -170,14 +148,10 @@ def _split_blocks(expr):
 
 
 class _ReadOptions(dict):
-    """pyarrow's ``to_pandas`` options of a Dask Parquet read (:func:`_split_blocks`), safe
-    from Dask's changes. Dask (2026.8, the fsspec read) writes its own entries into this
-    dict on every read (``use_threads``, ``ignore_metadata`` and the ``types_mapper`` it
-    builds from the user's ``types_mapper`` and its string and nullable types): kept, the
-    mapper of one read would be taken for the user's by the next and nest one level deeper
-    each time, and the expression's name (a hash of its operands) would hash a new
-    function. Here the user's mapper (if any) is what every read finds, and the hash is that
-    of the options the read was given."""
+    """pyarrow's ``to_pandas`` options of a Dask Parquet read, kept as given: Dask writes its own
+    entries (a ``types_mapper`` among them) into the dict on every read, which would nest the
+    mapper and change the expression's hash from read to read.
+    """
 
     def __init__(self, options):
         super().__init__(options)
@@ -198,18 +172,14 @@ class _ReadOptions(dict):
 
 
 def _one_frame(X, y, weights):
-    """A Dask DataFrame X (or Series) and the Dask Series y and weights as one Dask DataFrame,
-    so that they come in the same partitions (Dask may partition the columns of one Parquet
-    dataset differently when it reads them apart). A Series is joined when it is a column of
-    the same data (co-aligned) or when both have known divisions (rows matched by index, as
-    pandas' ``assign`` matches them); others stay apart, to be compared chunk by chunk
-    (Dask's alignment of unknown divisions can mismatch rows silently).
+    """X (a Dask DataFrame or Series) with the Dask Series y and weights joined as one DataFrame
+    when they are columns of the same data or have known divisions (others are compared chunk
+    by chunk later).
 
     Returns
     -------
     (frame, joined)
-        The DataFrame (X's columns first, then the joined ones in the order y, weights) and
-        the names among "y", "weights" joined to it.
+        The DataFrame (X's columns, then y, weights) and the names joined to it.
     """
     import dask.dataframe as dd
 
@@ -239,30 +209,10 @@ def _one_frame(X, y, weights):
 
 
 class DaskData:
-    """X, y and optional weights of a fit as Dask arrays, checked from their metadata.
-
-    Parameters
-    ----------
-    X : Dask array or DataFrame
-    y : Dask array or Series (or in memory, when X's chunk sizes are known)
-    weights : Dask array or Series, array_like or None
-
-    Attributes
-    ----------
-    X, y, weights : dask.array.Array (weights None without weights)
-    p : int
-        The columns of X.
-    passes : int
-        Passes over the data so far (each one ``dask.compute`` of a small reduction).
-
-    Raises
-    ------
-    TypeError
-        X in memory (:data:`DASK_X_MESSAGE`), or y or weights in memory beside X of unknown
-        chunk sizes.
-    ValueError
-        The in-memory messages for X, y or weights that are not numeric, or of the wrong
-        shape; a length of y or weights that differs from X's known one.
+    """X, y and optional weights of a fit as Dask arrays, checked from their metadata: attributes
+    ``X``, ``y``, ``weights``, ``p`` (columns of X) and ``passes`` (so far). TypeError for X in
+    memory, or in-memory y or weights beside X of unknown chunk sizes; ValueError with the
+    in-memory messages for data of the wrong type, shape or length.
     """
 
     def __init__(self, X, y, weights=None):
@@ -413,16 +363,9 @@ def _block_checks(X, y, w, check_x=True):
 
 
 def _checked_sums(X, y, w, *, sums, labels, width, **kwargs):
-    """The counts of :data:`_CHECKS` of a chunk, then ``sums`` of it (``width`` floats; none
-    if ``sums`` is None) when it passes its checks, zeros (the fit stops on the driver) when
-    it does not: its values the sums may not read.
-
-    X's finiteness comes from the sums' own range check (``finite``, set by :func:`_within`
-    from the per-column minima and maxima that tell whether a block needs clipping: a NaN or
-    an infinite value makes them non-finite), so X is read once less; the sums of a chunk
-    with a value that is not finite are discarded. A chunk that fails the other checks is
-    not summed, and X's finiteness is then checked apart (every count stays exact, so the
-    driver raises the in-memory first error)."""
+    """The counts of :data:`_CHECKS` of a chunk, then its ``sums`` (``width`` floats) if it
+    passes them, else zeros; X's finiteness comes from the sums' own range check.
+    """
     checks = _block_checks(X, y, w, check_x=sums is None)
     if sums is None:
         return checks

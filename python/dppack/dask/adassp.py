@@ -1,19 +1,9 @@
 """LinearRegressionAdaSSP on Dask: the exact integer Gram matrix summed over partitions.
 
-``dppack.LinearRegressionAdaSSP.fit`` routes Dask data here (a Dask array or DataFrame X, a
-Dask array or Series y). Two passes over the data, each one ``dask.compute`` of a small
-reduction (the fitted model's ``n_passes_`` = 2):
-
-1. the checks of every partition and n (the in-memory errors, raised on the driver), from
-   which the records' grid 2^-k follows (:func:`dppack.erm.adassp.grid_bits`);
-2. per partition, the in-memory per-record map (clipping to the bounds, the bias column,
-   :func:`dppack.erm.adassp.grid_records`) and the Gram matrix of the grid records
-   (:func:`dppack.erm.adassp.integer_gram`), added over the partitions.
-
-Every partial sum, within a partition and across them, is an integer below 2^53 (n 4^k <=
-2^52), so the sum is exact in any order: the statistics are the in-memory ones bit for bit,
-and the noise, drawn on the driver as in memory, gives the same coefficients for the same
-``random_state``.
+Two passes (``n_passes_`` = 2): the checks and n (which fix the grid,
+:func:`dppack.erm.adassp.grid_bits`), then the Gram matrix of each partition's grid records
+(:func:`dppack.erm.adassp.integer_gram`). Every partial sum is an integer below 2^53, so the
+statistics, and the coefficients for a ``random_state``, are the in-memory ones bit for bit.
 """
 
 import numpy as np

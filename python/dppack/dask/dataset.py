@@ -1,11 +1,5 @@
-"""A Parquet dataset as a lazy Dask DataFrame, for R's ``dppack_dataset()`` (never read into R).
-
-R users reach a dataset that does not fit in R's memory through a handle: the frame lives
-here, read lazily by :func:`dask.dataframe.read_parquet`, and R holds only a reference to it
-(and the column names). The statistics and the models receive its columns as Dask Series and
-DataFrames, the types they accept from Python users too. Nothing here reads the data: the
-checks of the path and of the column names use the Parquet metadata only, and every function
-returns a lazy collection or a small description of one.
+"""A Parquet dataset as a lazy Dask DataFrame, for R's ``dppack_dataset()`` (never read into R):
+R holds a reference; only the Parquet metadata are read here.
 """
 
 import os
@@ -23,7 +17,7 @@ def _path_text(path):
 
 
 def _names(columns, what="columns"):
-    """``columns`` (one name, or a sequence of names) as a list of distinct strings."""
+    """``columns`` (one name, or a sequence) as a list of distinct strings."""
     if isinstance(columns, str):
         columns = [columns]
     try:
@@ -58,28 +52,24 @@ def dataset(path, columns=None):
     Parameters
     ----------
     path : str or os.PathLike
-        A Parquet file, or a directory of Parquet files (one dataset), local or at any URL
-        fsspec reads (``s3://...`` and so on, with the matching fsspec package installed).
+        A Parquet file or directory, local or at any URL fsspec reads.
     columns : str or sequence of str, optional
         The columns to keep; all of them by default.
 
     Returns
     -------
     dask.dataframe.DataFrame
-        The dataset, lazy: one partition per Parquet file (or row group, as Dask chooses).
 
     Raises
     ------
     TypeError
         If ``path`` is not a string or ``columns`` not a list of names.
     ValueError
-        If nothing exists at ``path``, or a column in ``columns`` is not in the dataset; both
-        before any data is read.
+        If nothing exists at ``path``, or a column is not in the dataset.
 
     References
     ----------
-    Dask's ``dask.dataframe.read_parquet``, which reads data beyond one machine's memory
-    lazily, in partitions.
+    Dask's ``dask.dataframe.read_parquet``.
 
     Examples
     --------
@@ -107,9 +97,7 @@ def dataset(path, columns=None):
 
 
 def dataset_schema(frame):
-    """What R shows of a dataset: its column names, their types and its partitions.
-
-    Read from the metadata: no data are read.
+    """What R shows of a dataset, from the metadata: column names, dtypes, partitions.
 
     Parameters
     ----------
@@ -118,16 +106,11 @@ def dataset_schema(frame):
     Returns
     -------
     dict
-        ``columns`` (list of str), ``dtypes`` (list of str, one per column: ``"float64"``,
-        ``"int64"``, ``"category"``, ...) and ``npartitions`` (int).
-
-    Raises
-    ------
-    Nothing.
+        ``columns`` and ``dtypes`` (lists of str) and ``npartitions`` (int).
 
     References
     ----------
-    Dask's ``dask.dataframe.DataFrame`` (its ``columns``, ``dtypes`` and ``npartitions``).
+    Dask's ``dask.dataframe.DataFrame``.
 
     Examples
     --------
@@ -145,14 +128,13 @@ def dataset_schema(frame):
 
 
 def dataset_select(frame, columns):
-    """A column of a Dask DataFrame as a lazy Dask Series, or some columns, in the order
-    given, as a lazy Dask DataFrame (as pandas' ``frame[key]``).
+    """One column of a Dask DataFrame as a lazy Series (a name), or several as a DataFrame (a list
+    of names, in that order), as pandas' ``frame[key]``.
 
     Parameters
     ----------
     frame : dask.dataframe.DataFrame
     columns : str or sequence of str
-        One name (a ``str``) for a Series; a list of names for a DataFrame.
 
     Returns
     -------
@@ -163,12 +145,11 @@ def dataset_select(frame, columns):
     TypeError
         If ``columns`` is not a name or a list of names.
     ValueError
-        If it is empty, repeats a name, or names a column not in ``frame`` (the message names
-        each such column and lists the columns).
+        If it is empty, repeats a name, or names a column not in ``frame``.
 
     References
     ----------
-    Dask's ``dask.dataframe.DataFrame`` (selection by column, as pandas' ``frame[key]``).
+    Dask's ``dask.dataframe.DataFrame`` (selection by column).
 
     Examples
     --------

@@ -1,75 +1,13 @@
 """The ERM models on Dask: sums over partitions, the solver and the noise on the driver.
 
-``LogisticRegressionDP``, ``svmDP`` (linear and Gaussian kernel, weights included) and
-``LinearRegressionDP`` route Dask data (a Dask array or DataFrame X, a Dask array or Series
-y and weights) here from their own ``fit``; the public API does not change. What runs where:
-
-* **On the partitions** (one task per chunk): the in-memory per-row maps, with the values
-  they give a whole array in memory: :func:`dppack.erm.design.apply_design` (clip to the
-  bounds, bias column, scaling, labels), :func:`dppack.erm.design.fourier_features`
-  (svmDP's random Fourier features), :func:`dppack.erm.kst.scale_regression`
-  (LinearRegressionDP's scaling) and :func:`dppack.erm.design.prepare_weights` (weights
-  clipped at their bound); then the mergeable sums of the chunk: the checks (rows, finite,
-  labels, weights), the margin loss's value and gradient sums (the fused kernel of
-  :meth:`dppack.erm.losses.EmpiricalRisk.sums`) and Hessian sum, or X'X, X'y and y'y
-  (LinearRegressionDP's: of its grid records for a private fit, exact integers carried as
-  limbs, :func:`dppack.erm._grid.to_limbs`, so the driver gets the in-memory statistics bit
-  for bit; for eps = Inf the scaling folded into float sums of the clipped rows).
-* **On the driver**: the sums of the partitions added (Dask's tree reduction) and divided by
-  n, the checks raised with the in-memory messages, the accountant, every random draw (the
-  same sampler calls in the same order as in memory, so the same ``random_state`` gives the
-  same coefficients up to the order of the floating-point sums), the solver unchanged
-  (:func:`dppack.erm.solvers.minimize_smooth`, :func:`dppack.erm.solvers.minimize_constrained`)
-  and the release: the minimiser rounded to a power-of-two grid plus exact discrete Laplace
-  noise (:func:`dppack.erm.approximate.release`, the one release step of the in-memory fits:
-  output perturbation, and approximate minima perturbation for objective perturbation and
-  KST). The same laws as in memory: the Dask fit is the in-memory ``_fit`` with sums over the
-  partitions. A difference of the sums' rounding can move the minimiser across a grid point,
-  so seeded Dask and in-memory coefficients agree to a grid step plus the solver's tolerance.
-
-Passes over the data (the fitted model's ``n_passes_``; each is one ``dask.compute`` of a
-small reduction, the data are never materialised):
-
-* ``LinearRegressionDP``: 1 (the checks, n, X'X, X'y and y'y together).
-* ``LogisticRegressionDP`` and linear ``svmDP``: one pass per distinct point the solver
-  evaluates; the first pass also makes the checks (so nothing is drawn before it).
-  Evaluations at a point already seen are cached, and value, gradient (and the Hessian, once
-  the solver uses it) come from one pass. Typically 10-40 passes (L-BFGS-B iterations plus
-  one or two Newton steps for the logistic loss; 5 L-BFGS-B iterations and a few damped
-  Newton steps for the Huber loss).
-* Gaussian-kernel ``svmDP``: one more, first (the checks alone: the random features are
-  drawn after the checks, as in memory, and the first evaluation needs them).
-
-The checks that need the data (n >= 1, X finite, one value of y per row, y finite, 0/1
-labels, weights not NaN, finite, nonnegative, one per row) come from the first pass and
-raise the in-memory messages, in the in-memory order among themselves, before anything is
-drawn or charged. Checks that need no data (the bounds, numeric types, column counts, the weights'
-bound) come first, from the collections' metadata.
-
-Partitions: X, y and weights must come in the same partitions (rows in the same chunks);
-chunks of unknown size are fine. Columns of one Dask DataFrame (or Dask Series whose
-divisions are known, matched by index) are joined into one frame first, so Dask reads them
-in the same partitions: columns of one collection (``data[["x1", ...]]``, ``data["y"]``) as
-one selection of its columns, others by ``assign``. The partitions of that frame are reduced
-as they are (``map_partitions``, one task per partition): no conversion to a Dask array, and
-X, y and weights are views of the partition's values when these are float64. A Parquet
-dataset's selection is read with one pandas block per column (pyarrow's ``split_blocks``):
-its float64 columns are then the Arrow buffers read from the file, where pyarrow would
-otherwise copy them into one block (a copy that costs about as much CPU as the read); the
-sums take them a block of rows at a time, copied into a small reused buffer. The per-row
-maps fill a reused buffer of a block of rows column by column and clip only a block with a
-value outside the bounds; the range check that decides it (each column's minimum and
-maximum) is also X's finiteness check, so the first pass reads X once for both.
-LinearRegressionDP's private sums are the Gram matrix of a block of 8192 grid records
-(exact in floats, :func:`dppack.erm._grid.block_rows`), clipped, divided and rounded while
-the block is in the cache, added as integers; its non-private sums are X'X (BLAS ``syrk``)
-and X'[t, 1] (one ``gemm``: X't and the column sums) per block of 16384 rows. Arrays with
-known but different chunks are rechunked; with unknown
-sizes, a different number of chunks is refused (:data:`PARTITION_MESSAGE`, before any pass)
-and chunks of different rows are found by the first pass. y and weights may also be in
-memory when X's chunk sizes are known.
-
-Nothing here is public: users call the models' ``fit`` and ``predict``.
+``LogisticRegressionDP``, ``svmDP`` and ``LinearRegressionDP`` route Dask data here from
+their ``fit``. On the partitions: the in-memory per-row maps and the mergeable sums (checks,
+loss value, gradient and Hessian sums, or X'X, X'y, y'y; exact integer limbs for a private
+LinearRegressionDP). On the driver: the sums added, the checks raised with the in-memory
+messages, the accountant, every draw, the solver and the release, as in memory.
+Passes (``n_passes_``): 1 for LinearRegressionDP; one per distinct point the solver
+evaluates for the margin losses (typically 10-40), plus one first for the Gaussian kernel.
+Design notes (partitions, blocks, passes): :doc:`/guide/internals`. Nothing here is public.
 """
 
 import copy
@@ -113,19 +51,15 @@ GRAM_ROWS = 16384
 
 
 def _clipped_weights(w, bound):
-    """The in-memory weights map on a chunk (checked already): min(w, bound)."""
+    """The in-memory weights map on a chunk: min(w, bound)."""
     return None if w is None else _design.prepare_weights(w, bound, w.size)["weights"]
 
 
 def _risk_sums(X, y, w, *, loss, rows, bound, theta, with_gradient, with_hessian,
                finite=None):
-    """[value, gradient (d), Hessian (d x d)] sums of one chunk (absent parts omitted) over
-    the design the per-row map ``rows`` makes of it, a block of rows at a time: the value
-    and gradient by the in-memory risk (:meth:`dppack.erm.losses.EmpiricalRisk.sums`, its
-    fused kernel, on the column-major block as it is), the Hessian sum_i w_i f''(y_i z_i)
-    x_i x_i' as a symmetric rank-k update (NumPy's A'A, BLAS ``syrk``) of sqrt(w f'') x.
-    ``finite`` (a one-item list) is set False by the per-row map when X holds a value that
-    is not finite (:func:`_checked_sums`)."""
+    """[value, gradient, Hessian] sums of one chunk over the design ``rows`` makes of it, a block
+    of rows at a time (absent parts omitted); ``finite[0]`` set False on a non-finite X.
+    """
     total = np.zeros(_risk_size(theta.size, with_gradient, with_hessian))
     w = _clipped_weights(w, bound)
     d = theta.size
@@ -159,13 +93,10 @@ def _risk_sums(X, y, w, *, loss, rows, bound, theta, with_gradient, with_hessian
 
 
 def _within(X, bounds, finite=None):
-    """X clipped to the bounds (one per column; :meth:`dppack.erm.design.ColumnBounds.clip`'s
-    values, min(max(x, lower), upper)): X itself, not copied, when no value lies outside
-    them (a range check), else a new clipped array. The range check's per-column minima and
-    maxima also tell whether X is finite: ``finite`` (a one-item list), if given, is set
-    False when one of them is not (X's finiteness check, without reading X again). X may
-    also be a list of columns (then so is the result, each column checked and clipped
-    apart: the same values)."""
+    """X clipped to the bounds: X itself when no value lies outside (a range check), else a new
+    array; the range's minima and maxima also set ``finite[0]`` False for a non-finite X. X may
+    be a list of columns.
+    """
     if not isinstance(X, np.ndarray):
         return [_clipped(column, lower, upper, finite)
                 for column, lower, upper in zip(X, bounds.lower, bounds.upper)]
@@ -185,12 +116,9 @@ def _clipped(X, lower, upper, finite):
 
 
 def _margin_rows(X, y, out, finite, layout):
-    """The linear models' per-row map, :func:`dppack.erm.design.apply_design` (labels -1/+1),
-    into ``out`` (a column-major buffer of the block's rows): the same values (X clipped to
-    the bounds, the bias column first, every column divided by its ``scale``), X read where
-    it lies, clipped only when a value is outside the bounds, and copied column by column
-    (a partition's values are column-major: contiguous on both sides). ``finite`` as
-    :func:`_within`."""
+    """The linear models' per-row map (:func:`dppack.erm.design.apply_design`, labels -1/+1) into
+    the column-major buffer ``out``; ``finite`` as :func:`_within`.
+    """
     bias, divisors = int(layout["add_bias"]), layout["scale"]
     if bias:
         out[:, 0] = 1.0 if divisors is None else 1.0 / divisors[0]
@@ -206,8 +134,7 @@ def _margin_rows(X, y, out, finite, layout):
 
 
 def _kernel_rows(X, y, out, finite, prefilter, add_bias):
-    """The Gaussian kernel's per-row map: random Fourier features (a new array; ``out`` is not
-    used), labels -1/+1; ``finite`` as :func:`_within`."""
+    """The Gaussian kernel's per-row map: random Fourier features, labels -1/+1."""
     if finite is not None and not finite_matrix(X):
         finite[0] = False
     if not isinstance(X, np.ndarray):
@@ -221,28 +148,19 @@ def _risk_size(d, with_gradient, with_hessian):
 
 
 class PartitionedRisk(EmpiricalRisk):
-    """The empirical risk (1/n) sum_i w_i f(y_i x_i'theta) of a margin loss over a Dask
-    design: :class:`dppack.erm.losses.EmpiricalRisk`'s interface (call, ``hessian``,
-    ``shape``), each sum added over the partitions by one pass.
-
-    A pass computes the value, the gradient and (once the solver has asked for a Hessian,
-    or from the start for Newton solvers) the Hessian at one theta together; the last few
-    points are cached, so the solver's calls at a point already seen cost no pass.
+    """The empirical risk (1/n) sum_i w_i f(y_i x_i'theta) of a margin loss over a Dask design,
+    with :class:`dppack.erm.losses.EmpiricalRisk`'s interface; each evaluation is one pass
+    (value, gradient and, once asked, Hessian together; the last few points cached).
 
     Parameters
     ----------
     data : DaskData
     options : dict
-        The keyword arguments of :func:`_risk_sums` but theta's: ``loss``, ``rows`` (the
-        per-row map) and ``bound`` (the weights', None without weights).
-    d : int
-        Columns of the design.
-    n : int
-        Rows (from the checked first pass).
-    with_gradient : bool
-        Whether the solver uses gradients (else only values are summed).
-    newton : bool
-        Whether the Hessian is summed from the first pass on.
+        ``loss``, ``rows`` (the per-row map) and ``bound`` (the weights', or None).
+    d, n : int
+        Columns of the design; rows (from the checked first pass).
+    with_gradient, newton : bool
+        Whether gradients are summed; whether the Hessian is summed from the first pass.
     first : ndarray, optional
         The sums at theta = 0 from the checked first pass.
     """
@@ -305,8 +223,7 @@ class PartitionedRisk(EmpiricalRisk):
 
 
 def weights_bound(weights, weights_upper_bound):
-    """The data-free checks of :func:`dppack.erm.design.prepare_weights`: None without
-    weights, else the checked bound."""
+    """The data-free checks of the weights' bound: None without weights, else the bound."""
     if weights is None:
         return None
     if weights_upper_bound is None:
@@ -321,29 +238,20 @@ UNKNOWN_CATEGORIES_MESSAGE = (
 
 
 def _partition_codes(part):
-    """One partition's labels as 0/1 floats, on its index (:func:`_design.binary_codes`)."""
+    """One partition's labels as 0/1 floats, on its index."""
     import pandas as pd
 
     return pd.Series(_design.binary_codes(part), index=part.index, name=part.name)
 
 
 def binary_labels(y):
-    """Dask labels of a public label set as 0/1 floats, as :func:`dppack.erm.design.binary_codes`
-    maps them in memory (the label set from y's type, never its values); numeric y unchanged.
-
-    Parameters
-    ----------
-    y : dask.array.Array, dask.dataframe.Series or one-column DataFrame, or in-memory labels
-
-    Returns
-    -------
-    The same kind of collection, of floats (a missing label NaN), or ``y`` unchanged.
+    """Dask labels of a public label set as 0/1 floats (as :func:`dppack.erm.design.binary_codes`,
+    from y's type, never its values); numeric or in-memory y unchanged.
 
     Raises
     ------
     ValueError
-        A categorical whose categories are unknown (a pass would read them from the data) or
-        whose number of declared categories is not 2.
+        A categorical with unknown categories, or not 2 declared categories.
 
     Examples
     --------
@@ -378,28 +286,9 @@ def binary_labels(y):
 
 def margin_design(X, y, upper_bounds, lower_bounds, add_bias, loss, with_gradient, newton,
                   weights=None, weights_upper_bound=None):
-    """The preprocess dict of LogisticRegressionDP and linear svmDP for Dask data: the
-    design scaled into the unit ball (``"l2"``) as in memory, its ``"X"`` a
-    :class:`PartitionedRisk` whose first pass made the checks and summed at theta = 0.
-
-    Parameters
-    ----------
-    X, y, upper_bounds, lower_bounds, add_bias, weights, weights_upper_bound
-        As the models' ``fit``.
-    loss : dppack.erm.losses.MarginLoss
-    with_gradient, newton : bool
-        As :class:`PartitionedRisk`.
-
-    Returns
-    -------
-    dict
-        The keys of :func:`dppack.erm.design.prepare_design` (``"y"`` None: the labels are
-        in the risk), ``"weights"`` (None) and ``"weights_upper_bound"``.
-
-    Raises
-    ------
-    ValueError, TypeError
-        The in-memory messages (metadata first, then the first pass), before any draw.
+    """The preprocess dict of LogisticRegressionDP and linear svmDP for Dask data: the keys of
+    :func:`dppack.erm.design.prepare_design`, ``"X"`` a :class:`PartitionedRisk` whose first
+    pass made the checks (in-memory messages, before any draw) and summed at theta = 0.
     """
     data = DaskData(X, binary_labels(y), weights)
     layout = _design.design_layout(upper_bounds, lower_bounds, data.p, add_bias, scale="l2")
@@ -421,15 +310,8 @@ def margin_design(X, y, upper_bounds, lower_bounds, add_bias, loss, with_gradien
 
 def kernel_design(X, y, add_bias, loss, with_gradient, draw_prefilter, weights=None,
                   weights_upper_bound=None):
-    """The preprocess dict of Gaussian-kernel svmDP for Dask data: one pass of checks, then
-    ``draw_prefilter(p)`` (the model's random features, drawn on the driver after the checks
-    as in memory), then a :class:`PartitionedRisk` over the features (Newton: Hessian
-    summed from the start).
-
-    Returns
-    -------
-    dict
-        As :func:`margin_design`, with ``"scale"`` sqrt(2) per feature (as in memory).
+    """The preprocess dict of Gaussian-kernel svmDP for Dask data: a pass of checks, then
+    ``draw_prefilter(p)`` on the driver, then a :class:`PartitionedRisk` over the features.
     """
     data = DaskData(X, binary_labels(y), weights)
     bound = weights_bound(weights, weights_upper_bound)
@@ -449,17 +331,9 @@ def kernel_design(X, y, add_bias, loss, with_gradient, draw_prefilter, weights=N
 
 
 def _gram_sums(X, y, w, *, layout, scales, shift, scale, finite=None):
-    """[X'X, X'y, y'y] of one chunk's scaled rows (the in-memory maps:
-    :func:`dppack.erm.design.apply_design`, then :func:`dppack.erm.kst.scale_regression`)
-    without building them: the rows [1, clipped x] divided by ``scales`` (S) give X'X =
-    S^-1 G S^-1 and X'y = S^-1 [1, x]'t, with G the sum of [1, x][1, x]' and t = (clipped
-    y - shift) / scale: the in-memory sums up to rounding. A block of rows at a time (of
-    :data:`GRAM_ROWS`, so that it stays in the processor's cache between its reads): X read
-    where it lies (no copy unless a value needs clipping; its range check is also its
-    finiteness check, ``finite`` as :func:`_within`), x'x by a symmetric rank-k update
-    (NumPy's A'A, BLAS ``syrk``), and x't with the column sums x'1 (the bias row of G) by
-    one matrix product x'[t, 1] (BLAS ``gemm``, into a reused buffer whose second column is
-    ones)."""
+    """[X'X, X'y, y'y] of one chunk's clipped, scaled rows (the in-memory maps) without building
+    them, a block of :data:`GRAM_ROWS` rows at a time; ``finite`` as :func:`_within`.
+    """
     bias, target = int(layout["add_bias"]), layout["target_bounds"]
     divisors = scales if layout["scale"] is None else layout["scale"] * scales
     p = scales.size
@@ -489,15 +363,9 @@ def _gram_sums(X, y, w, *, layout, scales, shift, scale, finite=None):
 
 
 def _grid_sums(X, y, w, *, layout, scales, shift, scale, grid, finite=None):
-    """The exact integer W'W of one chunk's grid records W = [u, v] (the in-memory maps,
-    value by value: the clipping of :func:`dppack.erm.design.prepare_design`, then
-    :func:`dppack.erm.kst.grid_regression`), as limbs (:func:`dppack.erm._grid.to_limbs`)
-    so that Dask's float sum over the chunks stays exact.
-
-    A block of 2^(53 - 2k) rows at a time (:func:`dppack.erm._grid.block_rows`: its Gram
-    matrix is exact in floats; it stays in the cache between the clipping and the product),
-    added as int64 (at most 2^9 blocks) and then as Python integers. ``finite`` as
-    :func:`_within`: a chunk with a value that is not finite is not summed."""
+    """The exact integer W'W of one chunk's grid records (:func:`dppack.erm.kst.grid_regression`)
+    as limbs (:func:`dppack.erm._grid.to_limbs`), so that Dask's sum stays exact.
+    """
     bits, exponent = grid
     bias, target = int(layout["add_bias"]), layout["target_bounds"]
     p = scales.size
@@ -551,22 +419,14 @@ def regression_statistics(X, y, upper_bounds, lower_bounds, add_bias, set_scalin
                           on_grid=False):
     """LinearRegressionDP's data on Dask: the statistics of its scaled design from one pass.
 
-    The bounds (X's, then y's) are checked and the model's scaling set from them
-    (``set_scaling``) before the pass; the pass makes the checks and sums X'X, X'y, y'y and
-    n of the clipped, scaled rows.
-
     Parameters
     ----------
     X, y, upper_bounds, lower_bounds, add_bias
         As ``LinearRegressionDP.fit``.
     set_scaling : callable
-        ``set_scaling(bounds, target_bounds)`` sets the model's scaling from the bounds of X
-        (bias included) and of y and returns (scales, shift, scale) of
-        :func:`dppack.erm.kst.scale_regression`.
+        ``set_scaling(bounds, target_bounds)`` -> (scales, shift, scale), called before the pass.
     on_grid : bool, default False
-        The records on the grid (a private fit; :func:`dppack.erm.kst.grid_regression`):
-        the exact integer sums of each chunk (:func:`_grid_sums`), added exactly, so the
-        statistics are the in-memory ones bit for bit.
+        Sum the grid records exactly (a private fit): the in-memory statistics bit for bit.
 
     Returns
     -------
@@ -608,29 +468,8 @@ def _predict_chunk(X, model, options):
 
 
 def predict(model, X, **options):
-    """``model.predict(X, **options)`` for Dask X: a lazy Dask array of n values, the
-    in-memory ``predict`` applied to each chunk (of a copy of the fitted model, so a later
-    fit does not change it).
-
-    The model's own checks (fitted, flags, column count) run first on one row of zeros: no
-    data are read.
-
-    Parameters
-    ----------
-    model : a fitted model of dppack
-    X : Dask array or DataFrame
-    **options
-        ``add_bias``, ``raw_value`` as the model's ``predict``.
-
-    Returns
-    -------
-    dask.array.Array
-        n floats, chunked as X's rows; nothing is computed.
-
-    Raises
-    ------
-    ValueError
-        As the in-memory ``predict``.
+    """``model.predict(X, **options)`` for Dask X: a lazy Dask array, the in-memory ``predict`` of
+    a copy of the model on each chunk; the model's checks run first on one row of zeros.
     """
     array = as_matrix(X)
     model.predict(np.zeros((1, array.shape[1])), **options)  # the checks, on no data

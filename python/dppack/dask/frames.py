@@ -1,10 +1,4 @@
-"""The Dask side of :mod:`dppack._frames`: Dask blocks and dtypes read as the in-memory
-conversions read data.
-
-* :func:`dask_numeric`: the numeric check, from the metadata (no pass);
-* :func:`block_floats`: one partition or chunk as floats, not copied when it holds float64
-  already.
-"""
+"""The Dask side of :mod:`dppack._frames`: the numeric check from dtypes, blocks as floats."""
 
 import numpy as np
 
@@ -12,17 +6,8 @@ __all__ = []
 
 
 def dask_numeric(x):
-    """Whether a Dask array, Series or DataFrame holds real numbers, read from its dtypes (no
-    pass): integers and floats, pandas' nullable ones included; not Booleans, complex
-    numbers, dates, strings or categories (as :func:`as_numeric_array` in memory).
-
-    Parameters
-    ----------
-    x : dask.array.Array, dask.dataframe.Series or dask.dataframe.DataFrame
-
-    Returns
-    -------
-    bool
+    """Whether a Dask array, Series or DataFrame holds real numbers, from its dtypes (no pass):
+    integers and floats, pandas' nullable ones included.
 
     Examples
     --------
@@ -37,22 +22,8 @@ def dask_numeric(x):
 
 
 def block_floats(block, columns=None):
-    """One block of a Dask collection (a NumPy chunk, or a pandas Series or DataFrame
-    partition) as float64 values: the block's own memory when it holds float64 already (a
-    partition of float64 columns read together is one 2-d block: its values are a view),
-    else a converted copy (pandas' nullable numbers become floats, a missing value NaN).
-
-    Parameters
-    ----------
-    block : ndarray, pandas.Series or pandas.DataFrame
-    columns : int, optional
-        None: the values flat (all of them, in memory order); else an array of shape
-        (rows, ``columns``) (a 1-d block becomes its rows; a 2-d block is kept as it is).
-
-    Returns
-    -------
-    ndarray
-        Not to be written: it may be the block's memory.
+    """One block (NumPy chunk or pandas partition) as float64 values, not copied when it holds
+    float64 already (then not to be written); flat, or of shape (rows, ``columns``).
 
     Examples
     --------

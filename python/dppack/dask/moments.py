@@ -1,37 +1,12 @@
 """The statistics on Dask: mergeable sufficient statistics from one pass.
 
 ``meanDP``, ``varDP``, ``sdDP``, ``covDP``, ``pooledVarDP``, ``pooledCovDP``,
-``histogramDP``, ``tableDP`` and the matching ``*DataAccess`` functions route Dask data here
-(users never call this module). Each call makes one pass over the data: one ``dask.compute``
-of a tuple of small reductions that share the graph. Every block (an array chunk or a data
-frame partition, of known size or not) is reduced to a few numbers, the numbers are merged in
-a tree, and on the driver the in-memory formulas of :mod:`dppack.data_access` turn them into
-the true value and its sensitivity (the same functions the in-memory path calls). The noise is
-then drawn by the statistic, exactly as in memory.
-
-What a block is reduced to (columns: one variable, or two for a covariance):
-
-* the count n and whether every value is finite (the in-memory checks); its range tells
-  whether the block needs clipping;
-* the sum of the values clipped to the bounds (the bounded mean);
-* the clipped means and the sums of products of the deviations from them (the co-moment
-  matrix M; its diagonal is the sum of squared deviations): the bounded variance and
-  covariance. Blocks are merged by the pairwise update of Chan, Golub and LeVeque (1979),
-  "Updating formulae and a pairwise algorithm for computing sample variances":
-  M = M_a + M_b + d d' n_a n_b / n with d the difference of the blocks' means. In memory the
-  variance takes two passes (the mean, then the squares about it); the pairwise update is
-  as accurate (it never subtracts two large sums), so the two agree to about 1e-15 relative;
-* the sums of the clipped values centred at the midpoint of the bounds and of their squares
-  and products: the sufficient statistics of the unbounded releases
-  (:func:`dppack.data_access.centred_from_sums`);
-* for a histogram, the counts per cell of given public breaks (:func:`dppack.rcompat.cell_counts`,
-  the in-memory counter, on each block); for a table, the counts of the observed
-  combinations of the factors' values (or categorical codes).
-
-The checks that need the data (numeric dtypes, the size when the chunks are known) come at
-the in-memory position; size (unknown chunks) and finiteness come from the pass and are
-raised on the driver before any noise is drawn. Nothing is materialised: only the reductions
-are computed.
+``histogramDP``, ``tableDP`` and their ``*DataAccess`` functions route Dask data here. Each
+call is one ``dask.compute`` of small reductions: per block the count, finiteness, clipped
+sums, co-moments (merged by Chan, Golub and LeVeque 1979), centred sums of squares, cell or
+table counts; on the driver the in-memory formulas of :mod:`dppack.data_access` give the
+true value and its sensitivity, and the statistic draws the noise as in memory. Details:
+:doc:`/guide/internals`.
 """
 
 import math
@@ -199,14 +174,9 @@ def _merge_moments(*parts):
 
 
 class Moments:
-    """One variable (``columns`` = 1: a Dask array, Series or DataFrame, all its values) or
-    two (``columns`` = 2: an (n, 2) array or two-column DataFrame, or x1 and x2 paired), to
-    be reduced in one pass to the statistics ``needs`` (a set of :data:`SUM`,
-    :data:`MOMENTS`, :data:`CENTRED`, :data:`SQUARES`) of its values clipped to [lower,
-    upper] (one bound per column).
-
-    :meth:`delayed` is the reduction (for a pass shared with other samples, see
-    :class:`Pooled`); :meth:`result` the merged statistics, from the pass on first use.
+    """One variable (``columns`` 1) or two (2), reduced in one pass to the statistics ``needs``
+    (:data:`SUM`, :data:`MOMENTS`, :data:`CENTRED`, :data:`SQUARES`) of its values clipped to
+    [lower, upper]; :meth:`delayed` is the reduction, :meth:`result` the merged statistics.
     """
 
     def __init__(self, parts, lower, upper, needs, columns=1, clip=True):
@@ -636,13 +606,8 @@ def _merge_combinations(*parts):
 
 
 def combinations(factors, declared, observed):
-    """The one pass of ``tableDP``: the observed combinations and their counts.
-
-    Returns, from ``rcompat._factor.tally``, ``(counts, levels)`` as
-    :func:`dppack.rcompat.table` or with ``observed`` ``(cells, counts, levels)`` as
-    :func:`dppack.rcompat.observed_cells` (the levels: a declared factor's categories,
-    another's sorted distinct values as :func:`dppack.rcompat.factorize` gives them), with R's
-    and our messages for missing values and unequal lengths.
+    """The one pass of ``tableDP``: ``(counts, levels)`` as ``rcompat.table``, or with ``observed``
+    ``(cells, counts, levels)`` as ``rcompat.observed_cells``, with R's and our messages.
     """
     partitions = [blocks(f) for f in factors]
     if len({len(p) for p in partitions}) > 1:

@@ -1,33 +1,11 @@
-"""Quantiles on Dask: the counts behind quantileDP and medianDP, from one pass.
+"""Quantiles on Dask: the counts behind quantileDP and medianDP, from one pass, without a sort.
 
-``quantileDP`` and ``medianDP`` route Dask data here (:func:`dppack.stats.quantileDP`, Notes).
-There is no global sort. The exponential mechanism of the in-memory quantile needs, for every
-grid point t of its candidates, only c(t), the number of rounded records <= t. Here every
-record is rounded to a coarser public grid of cells, h = 2^(j + s) (j the in-memory grid,
-s from the bounds and :data:`GRID_BITS` alone, never from the data), and one pass counts the
-records per cell. On the driver, cumulative sums of the cell counts give c(t) for every t:
-it is constant between two occupied cells (each maximal run of grid points with the same c
-is one non-empty interval of the in-memory algorithm, :meth:`Cells.runs`).
-
-The driver then runs the in-memory algorithm itself (its window of intervals around
-quant n and the two unions beyond, ``stats._quantile_candidates``) on these records
-(:class:`CountedRecords`: the records of the window's ranks are listed from the counts).
-So the release on Dask is the in-memory ``quantileDP`` on the data rounded to the cells
-(each record moved by at most h / 2; h <= (upper - lower) / 2^19, or h = 2^j): for the same
-``random_state`` the same value, and on data that already lie on the cells (integers,
-whenever h <= 1) the in-memory release itself. Only where the in-memory window would list
-more than :data:`EXPAND_LIMIT` records (ties over a huge n, or a tiny eps) does the driver
-draw from the runs instead, with the same law but other draws.
-
-Sensitivity of the utility -|c(t) - quant n| (Smith 2011): the
-rounding is record by record, so changing one record changes every c(t) by at most 1
-(bounded); adding or removing one changes c(t) by at most 1 and quant n by quant, in the
-same direction, so |c(t) - quant n| by at most max(quant, 1 - quant) (unbounded). The
-exponential mechanism (McSherry and Talwar 2007) with sensitivity 1 (bounded) or
-max(quant, 1 - quant) (unbounded; ``stats.quantile_sensitivity``, chosen by the caller as
-in memory) is eps-DP.
-
-Nothing here is public: users call ``quantileDP``/``medianDP``.
+Each record is rounded to a public grid of cells h = 2^(j + s) (s from the bounds and
+:data:`GRID_BITS` alone) and one pass counts the records per cell; the driver then runs the
+in-memory algorithm on these counted records (:class:`CountedRecords`), so the release is
+the in-memory ``quantileDP`` on the data rounded to the cells (the same value for the same
+``random_state``). Utility sensitivity as in memory: 1 (bounded) or max(quant, 1 - quant)
+(unbounded) (Smith 2011; McSherry and Talwar 2007). Derivation: :doc:`/guide/internals`.
 """
 
 import math
@@ -59,22 +37,14 @@ WindowTooWide = _backends.WindowTooWide
 
 
 def cell_shift(first, last):
-    """s, the cells' width 2^s in grid points: the smallest s >= 0 with last - first below
-    2^(s + GRID_BITS), so that at most 2^GRID_BITS cells lie between the bounds ``first``
-    and ``last`` (in grid points, from ``stats._quantile_grid``; public)."""
+    """s, the cells' width 2^s in grid points: at most 2^GRID_BITS cells between the bounds."""
     return max(0, (last - first).bit_length() - GRID_BITS)
 
 
 class Cells:
-    """The cells between the bounds X_0 = ``first`` and X_{n+1} = ``last`` (grid points of
-    2^j), each 2^``shift`` grid points wide.
-
-    Cell 0 holds the records rounded to X_0 or below (clipped to X_0), cell ``inner`` + 1
-    those rounded to X_{n+1} or above (clipped to X_{n+1}); cell b in between the records
-    rounded to the multiple (``low`` + b - 1) 2^shift of the cells' width, strictly between
-    the bounds. A record's cell is clip(round(x / h) - low + 1, 0, inner + 1), h =
-    2^(j + shift): it rounds to the nearest multiple of h and clips to the bounds as the
-    in-memory quantile rounds to the nearest multiple of 2^j and clips.
+    """The cells of 2^``shift`` grid points between the bounds ``first`` and ``last``: a record's
+    cell is clip(round(x / h) - low + 1, 0, inner + 1), cells 0 and inner + 1 holding the
+    records clipped to the bounds, as the in-memory quantile rounds and clips.
     """
 
     def __init__(self, j, first, last, shift):
@@ -102,10 +72,7 @@ class Cells:
         return counts.astype(np.int64, copy=False), values.size, True
 
     def _scaled(self, values):
-        """values / h, a new array: times the double 2^-(j + shift) (faster than ldexp),
-        which rounds to the same cells: the product is exact unless it overflows (then
-        +-inf, clipped like any value beyond the bounds) or is subnormal (below 2^-1022: it
-        rounds to 0 either way); ldexp where 2^-(j + shift) is not a double."""
+        """values / h, a new array (times 2^-(j + shift), exact; ldexp where that is no double)."""
         exponent = -(self.j + self.shift)
         if -1022 <= exponent <= 1023:
             return values * math.ldexp(1.0, exponent)
@@ -119,10 +86,9 @@ class Cells:
         return points
 
     def runs(self, occupied, counts):
-        """(ranks, widths, starts) of the maximal runs of grid points of [X_0, X_{n+1}) with
-        the same c(t), the number of records in cells at or below t; empty runs left out.
-        ``occupied``: the cells that hold records, in increasing order; ``counts``: how many
-        each holds."""
+        """(ranks, widths, starts) of the maximal runs of grid points with the same count of
+        records at or below them (empty runs left out), from the ``occupied`` cells' ``counts``.
+        """
         edges = np.concatenate([[self.first], self.points(occupied), [self.last]])
         ranks = np.concatenate([[0], np.cumsum(counts)])
         widths = np.diff(edges)
@@ -131,16 +97,13 @@ class Cells:
 
 
 class CountedRecords:
-    """The rounded records, known by their counts per occupied cell, as
-    ``stats._quantile_candidates`` takes records (``stats._SortedRecords`` in memory): their
-    number ``size``, the records of given ranks (:meth:`ranked`) and how many lie at or below
-    a grid point (:meth:`at_most`). So the Dask release runs the in-memory code on the same
-    window of candidates, with the same draws.
+    """The rounded records known by their counts per occupied cell, with the interface of
+    ``stats._SortedRecords`` (``size``, :meth:`ranked`, :meth:`at_most`).
 
     Parameters
     ----------
     points : numpy.ndarray of int64
-        The grid points of the occupied cells (:meth:`Cells.points`), increasing.
+        The grid points of the occupied cells, increasing.
     counts : numpy.ndarray of int64
         The records in each.
     """
@@ -187,13 +150,8 @@ def _occupied(part):
 
 
 def cell_counts(x, cells, name, min_size):
-    """The one pass: the counts per cell of ``cells`` (a :class:`Cells`), with the size and
-    finiteness checks of the in-memory quantile (raised on the driver, before any noise).
-
-    Returns
-    -------
-    (numpy.ndarray, numpy.ndarray)
-        The occupied cells (increasing) and their counts (int64; they add up to n).
+    """The one pass: the occupied cells of ``cells`` (increasing) and their counts, with the
+    in-memory size and finiteness checks raised on the driver before any noise.
     """
     parts = [dask.delayed(cells.count)(block) for block in blocks(x)]
     if not parts:
@@ -232,12 +190,10 @@ def _lattice_merge(*parts):
 
 
 def lattice_counts(x, lattice, name, min_size):
-    """The one pass of quantileDP with a ``resolution``: the distinct positions of the data
-    among the public candidates and their counts (``stats.lattice_counts`` in memory: the
-    same arrays, so the same draws), with the size and finiteness checks of the in-memory
-    quantile (raised on the driver, before any noise). The driver receives one pair per
-    distinct position: at most 2 N + 3 for N + 1 candidates (few for integer data on
-    resolution 1), at most n."""
+    """The one pass of quantileDP with a ``resolution``: the data's distinct positions among the
+    public candidates and their counts (as ``stats.lattice_counts`` in memory, so the same
+    draws), with the in-memory checks raised on the driver.
+    """
     parts = [dask.delayed(_lattice_block)(lattice, block) for block in blocks(x)]
     if not parts:
         parts = [dask.delayed(_lattice_block)(lattice, np.empty(0))]

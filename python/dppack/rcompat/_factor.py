@@ -1,5 +1,4 @@
-"""R's ``factor()`` and ``table()``: levels, codes and the counts of the cells
-(R 4.2.2)."""
+"""R's ``factor()`` and ``table()``: levels, codes and the counts of the cells (R 4.2.2)."""
 
 import math
 
@@ -26,10 +25,8 @@ def _missing_mask(array):
 
 
 def has_declared_levels(x):
-    """Whether ``x`` declares its levels: a ``pandas.Categorical``, or a categorical Series or
-    Index, whose categories are the levels whether observed or not (R's factor levels reach
-    the core as such a Categorical); a polars Enum or a pyarrow dictionary array likewise
-    (:func:`dppack._frames.declares_levels`). Any other data have only their observed values.
+    """Whether ``x`` declares its levels (a pandas Categorical, polars Enum or pyarrow dictionary
+    array), observed or not, as R's factor levels; other data have only their observed values.
 
     Parameters
     ----------
@@ -59,18 +56,14 @@ def has_declared_levels(x):
 def factorize(x):
     """Codes and levels of ``x`` with R's ``factor()`` level set.
 
+    Declared levels (:func:`has_declared_levels`) are kept in their order; other data get their
+    sorted distinct values (strings in code-point order: pass a Categorical for another order).
+    Floats equal to 15 significant digits are one level, as in R.
+
     Parameters
     ----------
     x : array_like, pandas.Series or pandas.Categorical, polars or pyarrow series
-        One-dimensional. A ``pandas.Categorical`` (or a categorical Series or Index), a polars
-        Enum or a pyarrow dictionary array keeps all its categories, in their order, used or
-        not, as R keeps factor levels (:mod:`dppack._frames`). Anything else
-        gets its sorted distinct values: numbers numerically, strings in code-point order.
-        R sorts character levels in the collation of the locale (``"a" < "B"`` in en_US,
-        ``"B" < "a"`` in C), so the R wrapper passes factors with R's own levels, and Python
-        callers who need a particular order pass a Categorical. Floats that R's
-        ``as.character()`` prints alike, i.e. equal to 15 significant digits (``0.1 + 0.2`` and
-        ``0.3``), are one level, as in R; the level is the smallest of them.
+        One-dimensional.
 
     Returns
     -------
@@ -82,9 +75,8 @@ def factorize(x):
     Raises
     ------
     ValueError
-        For missing values (None, NaN, NaT, pandas.NA, a Categorical code -1). R's ``table``
-        drops them; DPpackPy refuses them, so that the table's total is the data size. Also
-        for data that are not one-dimensional.
+        For missing values (R's ``table`` drops them; refused so that the total is the data
+        size), or data that are not one-dimensional.
     TypeError
         For values that cannot be ordered (strings mixed with numbers).
 
@@ -136,12 +128,7 @@ def factorize(x):
 
 
 def _merge_alike_numbers(levels, codes):
-    """Merge sorted float levels that R's factor() cannot tell apart.
-
-    R's levels are ``as.character()`` of the sorted distinct values, 15 significant digits,
-    and equal strings are one level. Two doubles with the same 15 digits differ by less than
-    1e-14 relatively, so only such neighbours are formatted and compared.
-    """
+    """Merge sorted float levels that R's ``as.character()`` (15 digits) prints alike."""
     if levels.size < 2:
         return levels, codes
     left, right = levels[:-1], levels[1:]
@@ -174,18 +161,15 @@ def table(*factors):
     Returns
     -------
     counts : ndarray of int64
-        Shape (L1, ..., Lk); ``counts[i1, ..., ik]`` is the number of rows whose factors take
-        levels ``levels[0][i1], ..., levels[k-1][ik]``. Unobserved combinations are 0 cells.
-        Indexed like R's table array (R stores it column-major, numpy row-major; the R
-        wrapper converts).
+        Shape (L1, ..., Lk), indexed like R's table array; unobserved combinations are 0.
     levels : list of lists
         The levels of each factor, R's ``dimnames``.
 
     Raises
     ------
     ValueError
-        "nothing to tabulate" without factors, "all arguments must have the same length" (R's
-        texts), and the errors of :func:`factorize`.
+        R's "nothing to tabulate" and "all arguments must have the same length", and the errors
+        of :func:`factorize`.
 
     References
     ----------
@@ -203,10 +187,8 @@ def table(*factors):
 
 
 def tally(codes, levels, weights=None, observed=False):
-    """The counts of coded factors: :func:`table` (``observed`` False) or
-    :func:`observed_cells` (``observed`` True) from the codes of each factor, their levels
-    and, optionally, the number of rows ``weights`` that each coded row stands for (the Dask
-    table passes the distinct combinations of its pass and their counts).
+    """:func:`table` (or, ``observed``, :func:`observed_cells`) of coded factors, each row
+    standing for ``weights`` rows if given.
 
     Examples
     --------
@@ -240,8 +222,8 @@ def _code_factors(factors):
 def observed_cells(*factors):
     """The observed cells of the contingency table of the factors, and their counts.
 
-    Unlike :func:`table`, which counts every combination of levels (most of them empty for
-    factors with many levels), this lists only the combinations that occur in the data.
+    Unlike :func:`table`, only the combinations that occur in the data, in R's column-major
+    order (first factor fastest), so that each noise draw lands on the same cell in R and Python.
 
     Parameters
     ----------
@@ -251,14 +233,11 @@ def observed_cells(*factors):
     Returns
     -------
     cells : tuple of ndarray of int64
-        One array per factor, of length m (the number of observed combinations): cell j is
-        the combination of levels ``levels[0][cells[0][j]], ..., levels[k-1][cells[k-1][j]]``.
-        The cells come in R's column-major order of the full table (the first factor varying
-        fastest), so that the j-th noise draw lands on the same cell in R and in Python.
+        One array of level indices per factor, of length m (the observed combinations).
     counts : ndarray of int64
         The number of rows in each cell, all >= 1.
     levels : list of lists
-        The levels of each factor, as :func:`factorize` gives them.
+        The levels of each factor.
 
     Raises
     ------
@@ -271,8 +250,6 @@ def observed_cells(*factors):
 
     Examples
     --------
-    The three observed cells of the 2 x 2 table above, in R's order (first factor fastest):
-
     >>> from dppack.rcompat import observed_cells
     >>> cells, counts, levels = observed_cells(["a", "b", "a"], [1, 1, 2])
     >>> [c.tolist() for c in cells], counts.tolist()
@@ -283,8 +260,7 @@ def observed_cells(*factors):
 
 
 def _observed(codes, levels, shape, weights):
-    """:func:`observed_cells` of coded factors, each row standing for ``weights`` rows (1 if
-    None)."""
+    """:func:`observed_cells` of coded factors, each row standing for ``weights`` rows."""
     if codes[0].size == 0:
         empty = np.zeros(0, dtype=np.int64)
         return tuple(empty for _ in codes), empty, levels

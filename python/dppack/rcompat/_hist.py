@@ -1,5 +1,4 @@
-"""R's ``hist()``: the breaks (a rule, a number of cells, or break points), the fuzz,
-and the counts of the cells (R 4.2.2)."""
+"""R's ``hist()``: the breaks, the fuzz and the counts of the cells (R 4.2.2)."""
 
 import dataclasses
 import math
@@ -60,10 +59,9 @@ def check_cells(value, stacklevel=2):
     Parameters
     ----------
     value : float
-        A number of cells: from ``breaks`` itself, from a function given as ``breaks``, or from
-        a rule.
+        A number of cells (from ``breaks``, a function given as ``breaks``, or a rule).
     stacklevel : int, default 2
-        Of the warning, as in :func:`warnings.warn` (2: the caller of this function).
+        Of the warning, as in :func:`warnings.warn`.
 
     Returns
     -------
@@ -75,14 +73,9 @@ def check_cells(value, stacklevel=2):
     ValueError
         R's "invalid number of 'breaks'" for anything but a finite number >= 1.
 
-    Warns
-    -----
-    UserWarning
-        R's "'breaks = ...' is too large and set to 1e6".
-
     References
     ----------
-    R Core Team, ``help(hist)`` and ``hist.default``'s checks of ``breaks``, R 4.2.2.
+    R Core Team, ``hist.default``'s checks of ``breaks``, R 4.2.2.
 
     Examples
     --------
@@ -105,8 +98,7 @@ def check_cells(value, stacklevel=2):
 
 
 def _scalar(value):
-    """The element of a length-1 value (a scalar, a 0-d array, [5], ["Scott"]) as a Python
-    object."""
+    """The element of a length-1 value (scalar, 0-d array, [5], ["Scott"]) as a Python object."""
     if isinstance(value, (str, bytes)):
         return value
     item = np.ravel(np.asarray(value, dtype=object))[0]
@@ -129,23 +121,21 @@ def parse_breaks(breaks, argument, stacklevel=2):
     breaks : str, float, array_like or callable
         As in :func:`hist_breaks`.
     argument : ndarray
-        What a callable ``breaks`` is called with: the finite data in :func:`hist`; the
-        bounds in :func:`dppack.histogramDP`, whose breaks must not depend on the data.
+        What a callable ``breaks`` is called with (the finite data; the bounds in
+        :func:`dppack.histogramDP`).
     stacklevel : int, default 2
-        Of :func:`check_cells`' warning, as in :func:`warnings.warn`.
+        Of :func:`check_cells`' warning.
 
     Returns
     -------
     (str, object)
-        ``("points", ndarray)``: break points, sorted (a vector, or a callable's vector);
-        ``("cells", number)``: a suggested number of cells, checked by :func:`check_cells`
-        (a number, or a callable's number); ``("rule", name)``: the matched rule name,
+        ``("points", sorted ndarray)``, ``("cells", number)`` or ``("rule", name)`` with name
         ``"sturges"``, ``"scott"``, ``"fd"`` or ``"freedman-diaconis"``.
 
     Raises
     ------
     ValueError
-        As :func:`hist_breaks` for the ``breaks`` argument itself.
+        As :func:`hist_breaks`.
 
     References
     ----------
@@ -224,18 +214,12 @@ def hist_breaks(x, breaks="Sturges"):
     Parameters
     ----------
     x : array_like of float
-        The data. Non-finite values are dropped first, as ``hist`` does.
+        The data; non-finite values are dropped first.
     breaks : str, float, array_like or callable, default "Sturges"
-        - ``"Sturges"``, ``"Scott"``, ``"FD"`` or ``"Freedman-Diaconis"``: the number of cells
-          from :func:`nclass_sturges`, :func:`nclass_scott` or :func:`nclass_fd`. Matched
-          as R's ``match.arg(tolower(breaks))``: case-insensitive, and a unique prefix
-          (``"st"``, ``"fr"``) is enough.
-        - a single number: the suggested number of cells (fractions truncated, capped at 1e6
-          with a warning).
-        - a vector of two or more numbers: the break points themselves, sorted.
-        - a callable: called with the finite data, returning a number or a vector as above.
-
-        A number of cells k becomes ``pretty(min(x), max(x), n=k, min_n=1)``.
+        A rule (``"Sturges"``, ``"Scott"``, ``"FD"``, ``"Freedman-Diaconis"``; any case, or a
+        unique prefix), a suggested number of cells k (capped at 1e6 with a warning; gives
+        ``pretty(min(x), max(x), n=k, min_n=1)``), two or more break points, or a callable of
+        the finite data returning one of these.
 
     Returns
     -------
@@ -244,13 +228,9 @@ def hist_breaks(x, breaks="Sturges"):
     Raises
     ------
     ValueError
-        R's messages: "'x' must be numeric", "invalid number of 'breaks'", "'arg' should be one
-        of ...", "Invalid breakpoints produced by 'breaks(x)': ...". Clearer messages than
-        R's for: non-numeric break vectors (R: "non-numeric argument to binary operator"),
-        NaN among user break points (R drops them while sorting but not from its fuzz vector,
-        and counts wrongly), and Scott or FD with fewer than two finite values (R: "missing
-        value where TRUE/FALSE needed"). No finite data at all with computed breaks gives
-        "invalid number of 'breaks'", R's text for the default rule.
+        R's messages ("'x' must be numeric", "invalid number of 'breaks'", "'arg' should be one
+        of ...", "Invalid breakpoints produced by 'breaks(x)': ..."); clearer ones where R's
+        are obscure (non-numeric or NaN break points, Scott or FD with < 2 values).
 
     References
     ----------
@@ -270,16 +250,13 @@ def hist_breaks(x, breaks="Sturges"):
 
 
 def xname_of(x, default="x"):
-    """The name a histogram of ``x`` is titled with (R's ``xname``): a pandas, polars or Dask
-    Series' name, the column name of a one-column data frame, else ``default``.
-
-    R's ``hist`` names the data by the expression passed (``deparse(substitute(x))``); Python
-    has no such expression, so the name comes from the data's own label.
+    """The name a histogram of ``x`` is titled with (R's ``xname``): a Series' name or a
+    one-column frame's column name, else ``default``.
 
     Parameters
     ----------
     x : object
-        The data of a histogram, as :func:`dppack.histogramDP` takes them.
+        The data of a histogram.
     default : str, default "x"
 
     Returns
@@ -315,23 +292,20 @@ def xname_of(x, default="x"):
 
 @dataclasses.dataclass(eq=False)
 class Histogram:
-    """The result of :func:`hist`: R's "histogram" object without ``density``.
-
-    DPpack removes ``density`` from R's histogram before adding noise, so it is
-    not part of this object; the fields are those of DPpack's result, in R's order.
+    """The result of :func:`hist`: R's "histogram" object without ``density`` (as DPpack's).
 
     Attributes
     ----------
     breaks : ndarray of float
         The k + 1 break points; cell i is (breaks[i], breaks[i + 1]], the first one closed.
     counts : ndarray
-        The k counts (int64 from :func:`hist`; DPpack's sanitized histograms hold floats).
+        The k counts (int64 from :func:`hist`; floats in DPpack's sanitized histograms).
     mids : ndarray of float
         The cell midpoints.
     xname : str, default "x"
         The name of the data, used by :meth:`plot`.
     equidist : bool, default True
-        Whether the cells have equal widths (always True for computed breaks).
+        Whether the cells have equal widths.
 
     Parameters
     ----------
@@ -369,19 +343,15 @@ class Histogram:
         )
 
     def plot(self, ax=None, **kwargs):
-        """Draw the histogram as bars over its cells, as R's ``plot(hist(x))`` does.
-
-        A release of :func:`dppack.histogramDP` is titled with what it spent, e.g.
-        "Private histogram of x, eps = 1 (pure DP)" (for ``which_sensitivity='both'``, the
-        pair's total); a true histogram, "Histogram of x".
+        """Draw the histogram as bars over its cells, as R's ``plot(hist(x))``; a release of
+        :func:`dppack.histogramDP` is titled with what it spent.
 
         Parameters
         ----------
         ax : matplotlib.axes.Axes, optional
             Where to draw; a new figure's axes by default.
         **kwargs
-            Passed to :meth:`matplotlib.axes.Axes.bar` (defaults: light grey bars with black
-            edges, as R's ``hist``).
+            Passed to :meth:`matplotlib.axes.Axes.bar`.
 
         Returns
         -------
@@ -413,10 +383,8 @@ class Histogram:
 
 
 def fuzz(breaks, span):
-    """R's fuzz size of ``hist()``: how far the breaks are moved so that values on a break,
-    rounded in their last bits, fall into the intended cell.
-
-    1e-7 times the median cell width (more than 5 breaks), ``span`` (at most 3 breaks) or the
+    """R's fuzz of ``hist()``: how far the breaks move so that values on a break land in the
+    intended cell; 1e-7 times the median width (> 5 breaks), ``span`` (<= 3 breaks) or the
     smallest positive width (4 or 5 breaks).
 
     Parameters
@@ -424,9 +392,8 @@ def fuzz(breaks, span):
     breaks : ndarray of float
         The break points, increasing.
     span : float
-        What R uses for 3 breaks or fewer: the range of the data in :func:`hist` (NaN for no
-        data: no fuzz); :func:`dppack.histogramDP` passes the span of the breaks, so that the
-        fuzz, and with it the cell of every value, does not depend on the other values.
+        For 3 breaks or fewer: the data's range in :func:`hist` (NaN: no fuzz); the breaks'
+        span in :func:`dppack.histogramDP` (no dependence on the data).
 
     Returns
     -------
@@ -454,9 +421,8 @@ def fuzz(breaks, span):
 
 
 def is_equidistant(breaks):
-    """R's ``equidist`` of user break points: the cell widths differ by less than 1e-7 times
-    their mean (``diff(range(h)) < 1e-7 * mean(h)``; False for infinite widths, where R has
-    NA).
+    """R's ``equidist``: the cell widths differ by less than 1e-7 times their mean (False for
+    infinite widths, where R has NA).
 
     Parameters
     ----------
@@ -489,12 +455,8 @@ _BLOCK = 1 << 14  # values per block: the per-block temporaries stay in the CPU 
 
 
 def _affine_model(points, fuzzy, xmin, xmax):
-    """(origin, width) such that the inner fuzzy breaks are origin + k * width up to well under
-    a quarter of a cell, or None.
-
-    Then the cell of x is floor((x - origin) / width) up to one, which two comparisons with the
-    exact fuzzy breaks settle. The bound covers the breaks' deviation from equal spacing and
-    the rounding of (x - origin) / width, so the shortcut never changes a count.
+    """(origin, width) with the inner fuzzy breaks within a quarter cell of origin + k width, or
+    None; the cell from floor((x - origin) / width) is then settled exactly by two comparisons.
     """
     cells = points.size - 1
     if cells < 3 or not np.all(np.isfinite(points)):
@@ -511,12 +473,9 @@ def _affine_model(points, fuzzy, xmin, xmax):
 
 
 def _bin_counts(points, fuzzy, values, xmin, xmax):
-    """Counts of the cells (fuzzy[i], fuzzy[i + 1]], the first one closed; every value lies in
-    [fuzzy[0], fuzzy[-1]].
-
-    The cell of x is the number of inner fuzzy breaks strictly below it. For (nearly) equally
-    spaced breaks it is computed arithmetically and corrected by one where the exact comparison
-    says so; otherwise by binary search (searchsorted, side "left"). Both are exact.
+    """Counts of the cells (fuzzy[i], fuzzy[i + 1]], the first one closed: the number of inner
+    fuzzy breaks below each value, arithmetically for near-equal spacing (corrected exactly),
+    else by binary search.
     """
     cells = fuzzy.size - 1
     counts = np.zeros(cells, dtype=np.int64)
@@ -549,11 +508,8 @@ def _bin_counts(points, fuzzy, values, xmin, xmax):
 def hist(x, breaks="Sturges", xname="x"):
     """R's ``hist(x, breaks, plot = FALSE)``, without the density.
 
-    Cells are right-closed, (b[i-1], b[i]], the first one closed (R's ``right = TRUE,
-    include.lowest = TRUE``). Values are compared with R's "fuzzy" breaks, so that data on a
-    break point rounded in the last bits still land in the intended cell: every break but the
-    first is raised, and the first lowered, by 1e-7 times the median cell width (more than 5
-    breaks), the data range (at most 3 breaks) or the smallest positive width (4 or 5 breaks).
+    Cells are right-closed, the first one closed, compared with R's fuzzy breaks (:func:`fuzz`).
+    Repeated user break points give empty zero-width cells, as in R.
 
     Parameters
     ----------
@@ -562,24 +518,18 @@ def hist(x, breaks="Sturges", xname="x"):
     breaks : str, float, array_like or callable, default "Sturges"
         See :func:`hist_breaks`.
     xname : str, default "x"
-        Stored in the result (DPpack's histograms always say "x").
+        Stored in the result.
 
     Returns
     -------
     Histogram
-        ``breaks``, ``counts`` (int64), ``mids`` and ``equidist``: True for computed breaks,
-        and for user breaks whose widths differ by less than 1e-7 times their mean.
+        ``breaks``, ``counts`` (int64), ``mids`` and ``equidist``.
 
     Raises
     ------
     ValueError
         "some 'x' not counted; maybe 'breaks' do not span range of 'x'" when user breaks do not
         cover the data, and the errors of :func:`hist_breaks`.
-
-    Notes
-    -----
-    Repeated user break points are accepted, as in R, and give empty zero-width cells. R's
-    ``equidist`` is NA for infinite break points; it is False here.
 
     References
     ----------
@@ -607,10 +557,8 @@ def hist(x, breaks="Sturges", xname="x"):
 
 
 def cell_counts(values, breaks, diddle, xmin, xmax):
-    """Counts of ``values`` in the cells of ``breaks`` as R's ``hist()`` counts them.
-
-    Cells are right-closed, (b[i-1], b[i]], the first one closed, compared with the fuzzy
-    breaks: every break but the first raised, and the first lowered, by ``diddle``.
+    """Counts of ``values`` in the right-closed cells of ``breaks`` (the first one closed), as R's
+    ``hist()`` counts them against the breaks moved by ``diddle``.
 
     Parameters
     ----------
@@ -619,7 +567,7 @@ def cell_counts(values, breaks, diddle, xmin, xmax):
     breaks : ndarray of float
         The break points, increasing.
     diddle : float
-        The fuzz, see :func:`fuzz`.
+        The fuzz (:func:`fuzz`).
     xmin, xmax : float
         The range of ``values`` (NaN when empty).
 
@@ -630,8 +578,7 @@ def cell_counts(values, breaks, diddle, xmin, xmax):
     Raises
     ------
     ValueError
-        "some 'x' not counted; maybe 'breaks' do not span range of 'x'" when the fuzzy breaks
-        do not cover the values.
+        "some 'x' not counted; maybe 'breaks' do not span range of 'x'".
 
     References
     ----------

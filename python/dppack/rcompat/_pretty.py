@@ -29,11 +29,7 @@ _INT_MAX = 2**31 - 1
 
 
 def round_half_even(x):
-    """R's ``round(x)`` (0 digits): halves go to the even neighbour.
-
-    ``round(0.5) == 0``, ``round(2.5) == 2``, ``round(-1.5) == -2`` in R.
-    :func:`numpy.round` and :func:`numpy.rint` round exactly this way (IEEE round-half-even),
-    so this is ``numpy.rint``; ``math.floor(x + 0.5)`` would not be.
+    """R's ``round(x)`` (0 digits): halves go to the even neighbour (``numpy.rint``).
 
     Parameters
     ----------
@@ -42,8 +38,7 @@ def round_half_even(x):
     Returns
     -------
     float or ndarray
-        A float for a scalar input, otherwise a float ndarray of the same shape. Values beyond
-        2^52, infinities and NaN come back unchanged, as in R.
+        A float for a scalar, else a float ndarray of the same shape.
 
     References
     ----------
@@ -72,10 +67,8 @@ def _as_count(value, message):
 
 
 def _pretty_bounds(lo, up, ndiv, min_n):
-    """The pretty bounds l <= lo, u >= up and the number of intervals (R's R_pretty()).
-
-    lo <= up are finite. The unit is 1, 2, 5 or 10 times a power of ten, chosen from the
-    "cell" (range / ndiv, or a shrunk magnitude when the range is nearly zero) with R's biases.
+    """R's R_pretty(): the bounds l <= lo, u >= up on multiples of a unit (1, 2, 5 or 10 times a
+    power of ten, chosen with R's biases) and the number of intervals.
     """
     h, h5 = _HIGH_U_BIAS, _U5_BIAS
     dx = up - lo
@@ -189,29 +182,22 @@ def _seq_length_out(start, stop, count):
 
 
 def pretty(low, high, n=5, min_n=None):
-    """R's ``pretty(c(low, high), n, min.n)``: about n + 1 equally spaced round values.
-
-    The values are multiples of a unit that is 1, 2 or 5 times a power of ten, and they cover
-    [low, high]. R's default biases are used (``high.u.bias = 1.5``, ``u5.bias = 2.75``,
-    ``shrink.sml = 0.75``, ``f.min = 2^-20``, ``eps.correct = 0``); the result is
-    ``seq.int(l, u, length.out = ndiv + 1)`` with every value within 1e-14 steps of zero
-    set to zero, as R returns it.
+    """R's ``pretty(c(low, high), n, min.n)``: about n + 1 equally spaced round values covering
+    [low, high], with R's default biases.
 
     Parameters
     ----------
     low, high : float
-        The range to cover; their order does not matter (R takes ``range(x)``). Non-finite
-        values are ignored, as in R.
+        The range to cover, in any order; non-finite values are ignored, as in R.
     n : int, default 5
-        Desired number of intervals, >= 0. Fractions are truncated, as R's ``as.integer``.
+        Desired number of intervals, >= 0 (fractions truncated).
     min_n : int, optional
-        Minimal number of intervals, 0 <= min_n <= n; default ``n // 3`` (R's ``n %/% 3``).
+        Minimal number of intervals, 0 <= min_n <= n; default ``n // 3``.
 
     Returns
     -------
     ndarray of float
-        The break points, increasing. Empty when neither bound is finite. When low == high the
-        range is widened around the value (``pretty(c(5, 5), n = 1, min.n = 1)`` is 0, 5).
+        The break points, increasing; empty when neither bound is finite.
 
     Raises
     ------
@@ -267,8 +253,7 @@ def finite_values(x, name="x"):
 
 
 def _all_finite(x):
-    """The values of ``x`` as a flat float array, refused unless numeric and all finite (the
-    checks of :func:`nclass_scott` and :func:`nclass_fd`)."""
+    """``x`` as a flat float array, refused unless numeric and all finite."""
     values = _checks.as_numeric_array(x, "'x' must be numeric").ravel()
     if not np.all(np.isfinite(values)):
         raise ValueError("'x' must be finite (no NA, NaN or Inf).")
@@ -276,11 +261,7 @@ def _all_finite(x):
 
 
 def _quantile7(order_stat, n, prob):
-    """R's ``quantile(x, prob, type = 7)``; ``order_stat(k)`` is the k-th smallest (0-based).
-
-    R interpolates (1 - h) x[lo] + h x[hi] only when the two order statistics differ, so a
-    tie gives the tied value exactly; numpy's interpolation formula differs in the last bit.
-    """
+    """R's ``quantile(x, prob, type = 7)`` (a tie gives the tied value exactly, as R)."""
     index = 1 + (n - 1) * prob  # R's 1-based position
     lo = math.floor(index)
     hi = math.ceil(index)
@@ -294,11 +275,7 @@ def _quantile7(order_stat, n, prob):
 
 
 def _power_of_ten(exponent):
-    """10^exponent by binary powering in double.
-
-    Scaling by this power reproduces R's signif() to the bit (checked on 5000 values from
-    1e-30 to 1e30); the correctly rounded power 10.0 ** k does not, for k > 22.
-    """
+    """10^exponent by binary powering in double: R's ``signif()`` to the bit."""
     result, factor = 1.0, 10.0
     while exponent:
         if exponent & 1:
@@ -335,7 +312,7 @@ def nclass_sturges(x):
     Parameters
     ----------
     x : array_like of float
-        The data; only its length is used (NaN included, as in R).
+        The data; only its length is used.
 
     Returns
     -------
@@ -344,7 +321,7 @@ def nclass_sturges(x):
     Raises
     ------
     ValueError
-        For empty ``x`` (R returns -Inf there, which ``hist`` then rejects).
+        For empty ``x``.
 
     References
     ----------
@@ -376,10 +353,8 @@ def scott_cells(values):
 
 
 def nclass_scott(x):
-    """Scott's number of classes, R's ``nclass.scott``.
-
-    The bin width is h = 3.5 sd(x) n^(-1/3) and the number of classes
-    max(1, ceiling(range / h)); 1 when sd(x) = 0.
+    """Scott's number of classes, R's ``nclass.scott``: max(1, ceiling(range / h)) with
+    h = 3.5 sd(x) n^(-1/3); 1 when sd(x) = 0.
 
     Parameters
     ----------
@@ -393,13 +368,7 @@ def nclass_scott(x):
     Raises
     ------
     ValueError
-        For non-numeric x, non-finite values or fewer than two values (R stops with "missing
-        value where TRUE/FALSE needed" there).
-
-    Notes
-    -----
-    The variance is accumulated in double precision, R's in long double: the two could give
-    different classes only if range / h fell within about 1e-15 of an integer.
+        For non-numeric x, non-finite values or fewer than two values.
 
     References
     ----------
@@ -456,11 +425,8 @@ def _ranks(n, prob):
 
 
 def nclass_fd(x):
-    """Freedman-Diaconis number of classes, R's ``nclass.FD(x, digits = 5)``.
-
-    The bin width is h = 2 IQR n^(-1/3), the IQR taken on x rounded to 5 significant digits;
-    a zero IQR is replaced by the spread of the quantiles (a, 1 - a) / (1 - 2a) for
-    a = 1/8, 1/16, ..., 1/512, and if that stays zero Scott's rule is used.
+    """Freedman-Diaconis number of classes, R's ``nclass.FD(x, digits = 5)``: h = 2 IQR n^(-1/3)
+    on x rounded to 5 significant digits (a zero IQR widened as R does, then Scott's rule).
 
     Parameters
     ----------
@@ -479,9 +445,8 @@ def nclass_fd(x):
 
     References
     ----------
-    Freedman and Diaconis (1981), On the histogram as a density estimator: L2 theory,
-    Z. Wahrscheinlichkeitstheorie verw. Gebiete 57, 453-476. R Core Team,
-    ``help(nclass.FD)``, R 4.2.2.
+    Freedman and Diaconis (1981), Z. Wahrscheinlichkeitstheorie verw. Gebiete 57, 453-476.
+    R Core Team, ``help(nclass.FD)``, R 4.2.2.
 
     Examples
     --------
