@@ -216,7 +216,7 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
 # further arguments), before it is made: names as .as_confint() gives them ("(Intercept)"
 # with add.bias, then X's column names, else x1, ..., xp) or indices among them.
 .confint_check_parm <- function(parm, args, object, caller) {
-  if (.is_dask_handle(args$X)) {
+  if (!.values_in_r(args$X)) {
     return(invisible(NULL))
   }
   add_bias <- if ("add.bias" %in% names(args)) {
