@@ -42,7 +42,9 @@
 #' confidence interval, after Wang, Kifer and Lee. A private Hessian and a private gradient
 #' covariance at the estimate (PrivSPDMat: noise, symmetrisation, eigenvalues floored at
 #' `2c`) turn into intervals by Monte Carlo, or in closed form for output perturbation under
-#' zCDP. The coefficients and the intervals together satisfy `eps`-DP, or `rho`-zCDP.
+#' zCDP. The coefficients and the intervals together satisfy `eps`-DP, or `rho`-zCDP (the
+#' privacy argument: the guide page `docs/python/guide/erm-derivations.rst`, "Private
+#' confidence intervals for ERM").
 #'
 #' The data follow [LogisticRegressionDP]: the columns of `X` are clipped to the bounds and
 #' scaled so that every row has norm at most 1, labels are 0/1, and `gamma` is DPpack's
