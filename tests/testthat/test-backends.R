@@ -55,6 +55,8 @@ test_that("a dataset handle answers the backend questions without reading data",
                            npartitions = 2L), class = "dppack_column")
   expect_identical(ns$.to_py(ds), "frame")
   expect_identical(ns$.to_py(column), "series")
+  # a table's argument goes as the core's column, not as the text of an R object's values
+  expect_identical(ns$.table_arg_to_py(column), "series")
   expect_identical(ns$.data_rows(ds), NA_integer_)
   expect_identical(ns$.data_rows(column), NA_integer_)
   expect_identical(ns$.data_columns(ds), c("x1", "x2"))
