@@ -19,7 +19,8 @@
 #' `privacy_loss_to_approx()` states a loss as (eps, delta)-DP at a given delta: for zCDP by
 #' the tight conversion of Canonne, Kamath and Steinke (2020, Corollary 13), never worse than
 #' `rho + 2 * sqrt(rho * log(1 / delta))`. All of this is computed by the Python core
-#' (`dppack.PrivacyLoss`), so R and Python agree exactly.
+#' (`dppack.PrivacyLoss`), so R and Python agree exactly; the guide page
+#' `docs/python/guide/accounting.rst` shows the rules at work.
 #'
 #' Releases report what they spent with these values: a fitted model's `$privacy`, and the
 #' ledger of a [BudgetAccountant].

@@ -6,21 +6,21 @@
 #' and no noise is drawn, so it spends nothing; the releases themselves are unchanged
 #' (DPpack's plain numbers). The core computes everything (`dppack.noiseIntervalDP`).
 #'
-#' **Exactness.** The releases add exact discrete noise on a fine power-of-two grid `g`
+#' Each report below is derived in the guide page `docs/python/guide/accuracy.rst` (one
+#' section per heading); this page says what each needs and what it means.
+#'
+#' **Exactness.** The releases add exact discrete noise on a fine power-of-two grid
 #' (discrete Laplace for `"Laplace"`, discrete Gaussian for `"Gaussian"` and `"analytic"`;
-#' Canonne, Kamath and Steinke 2020). The half-width comes from that law, with the grid and
-#' scale of the release's own calibration: `T` is the smallest integer with
-#' `P(|Z| <= T) >= 1 - alpha` for the integer noise `Z`, and `h = g (T + 1/2)` (half a step
-#' for rounding the true value to the grid). These are the discrete forms of `b log(1/alpha)`
-#' (Laplace, scale `b`) and `sigma qnorm(1 - alpha/2)` (Gaussian), within about a grid step.
-#' For the counts of [histogramDP()] and [tableDP()], the released (rounded) counts are
-#' within the integer `h` of the true counts, per cell.
+#' Canonne, Kamath and Steinke 2020), and the half-width is read from that law with the
+#' release's own grid and scale: within about a grid step of `b log(1/alpha)` (Laplace, scale
+#' `b`) and `sigma qnorm(1 - alpha/2)` (Gaussian). For the counts of [histogramDP()] and
+#' [tableDP()], the released (rounded) counts are within the integer `h` of the true counts,
+#' per cell.
 #'
 #' **Vectors.** `half.width` is per value; with `simultaneous = TRUE` it holds for all
-#' values at once (per-value level `1 - (1 - alpha)^(1/m)`, exact for independent noises).
-#' The cells of [histogramDP()] and [tableDP()] share one law: one number for every cell, at
-#' the level of `cells` cells with `simultaneous = TRUE` (a public bound such as the number of
-#' rows will do, however large).
+#' values at once. The cells of [histogramDP()] and [tableDP()] share one law: one number for
+#' every cell, at the level of `cells` cells with `simultaneous = TRUE` (a public bound such
+#' as the number of rows will do, however large).
 #'
 #' **Post-processing.** varDP's clamp only moves the release towards the truth. For
 #' [sdDP()] `half.width` is that of the variance, and the interval of a released `s` is
@@ -28,49 +28,28 @@
 #'
 #' **Quantiles.** [quantileDP()] and [medianDP()] (exponential mechanism) report a rank
 #' error: with probability at least `1 - alpha` the released point's rank error
-#' `|#{x_i <= release} - quant n|` exceeds the smallest possible one by at most
-#' `(2 Delta' / eps)(log |R| + log(1/alpha))` plus `2^-20`, with `|R|` the release's grid
-#' points between the bounds and `Delta' = 1 + 2^-20` (Dwork and Roth 2014, Theorem 3.11).
-#' This is a worst-case guarantee from public values only, and loose: `|R|` is the release's
-#' grid of about `2^59` points (`log |R|` about 41 whatever the data), so typical rank errors
-#' are much smaller (for the 532 Pima glucose values in `[50, 200]` at `eps = 1` the report is
-#' 87 ranks, while the 95th percentile of the actual rank error of the median is 6 to 7).
-#' [quantilesDP()] with `method = "independent"` reports the same bound at `eps / m` for all
-#' `m` quantiles at once (`quants`, `method` and the bounds given; `quants` and `method` are
-#' checked by the release's own checks, with its messages).
-#' With `method = "joint"` (JointExp) the report needs `resolution`, the public spacing `r`
-#' of the data (the data and the bounds on the grid `lower.bound + r * k`, e.g. 1 for whole
-#' numbers; a promise like the bounds; `N = (upper.bound - lower.bound) / r` within `1e-6`
-#' of a whole number), the total gap deviation exceeds `T*` by at most
-#' `t = (4 / eps)(m log(2 N) + log(1/alpha))` (`details$total`; the exponential mechanism's
-#' theorem with the volume of the ordered outputs), and every quantile's rank error is at
-#' most `T* / 2 + t / 2` (`half.width` is `t / 2`, the part beyond the best). `T*` is the smallest total over outputs in
-#' intervals at least half the resolution wide: for data on the grid, even in floating
-#' point, the true best (an interval between two spellings of one grid point, such as
-#' `[0.3, 0.1 * 3)`, is a rounding artefact the release almost never draws); it is at most
-#' `m` for distinct data inside the bounds. Equal data should be equal numbers, and
-#' `lower.bound` spelled as the data at it. Without `resolution` there is no bound from
-#' public values (it depends on the gaps between the data). With `method = "recursive"`
-#' each quantile's rank error is a weighted sum (weights in `[0, 1]`, from the quantiles
-#' alone) of the errors of the [quantileDP()] releases on its path, each bounded as above at
-#' the level's share of `eps`; `half.width` is per quantile (all at once with
-#' `simultaneous = TRUE`), `details` gives `eps.each`, `depth` and `weight` (plain vectors,
-#' one per quantile). [boundsDP()] reports the rank error of each bound over
-#' the best grid point's (`(2 Delta' / (eps / 2))(log G + log(1/alpha)) + 2^-20`, `G` the
-#' grid's size; both at once with `simultaneous = TRUE`); its fix-up of `upper <= lower`
-#' only widens the range, so the data left below `lower` and above `upper` stay within the
-#' bound, and both sides hold when `lower` and `upper` are not neighbouring grid points.
+#' `|#{x_i <= release} - quant n|` exceeds the smallest possible one by at most `half.width`
+#' (Dwork and Roth 2014, Theorem 3.11). This worst case from public values is loose (for the
+#' 532 Pima glucose values in `[50, 200]` at `eps = 1` the report is 87 ranks, while the 95th
+#' percentile of the actual rank error of the median is 6 to 7). [quantilesDP()] with
+#' `method = "independent"` reports the same bound at `eps / m` for all `m` quantiles at once
+#' (`quants`, `method` and the bounds given; `quants` and `method` are checked by the
+#' release's own checks, with its messages). With `method = "joint"` (JointExp) the report
+#' needs `resolution`, the public spacing `r` of the data (the data and the bounds on the
+#' grid `lower.bound + r * k`, e.g. 1 for whole numbers; a promise like the bounds;
+#' `(upper.bound - lower.bound) / r` within `1e-6` of a whole number); `details$total` bounds
+#' the total gap deviation beyond the best and `half.width` each quantile's rank error beyond
+#' the best. Equal data should be equal numbers, and `lower.bound` spelled as the data at it.
+#' With `method = "recursive"` `half.width` is per quantile (all at once with
+#' `simultaneous = TRUE`), and `details` gives `eps.each`, `depth` and `weight` (plain
+#' vectors, one per quantile). [boundsDP()] reports the rank error of each bound beyond the
+#' best grid point's (both at once with `simultaneous = TRUE`).
 #'
-#' **ExponentialMechanism**: the same theorem in the utility's units. With
-#' `size` candidates and the utility's `sensitivity`, with probability at least `1 - alpha`
-#' the selected candidate's utility is at most `(2 Delta' / eps)(log(size) + log(1/alpha)) + h`
-#' below the best one, `h <= sensitivity / 2^20` the release's grid of the utilities and
-#' `Delta' = (ceiling(sensitivity / h) + 1) h` (`units = "utility"`; for utilities below
-#' `sensitivity * 2^979` in absolute value, beyond which the release coarsens its grid).
-#' With a base `measure` (one weight per candidate, as the release takes it), `log(size)`
-#' becomes `log(M / m)`, `M` the measure's total and `m` its smallest positive weight (after
-#' the release's rounding to integers): the best candidates weigh at least `m` whatever the
-#' data (`details$measure.ratio`).
+#' **ExponentialMechanism**: the same theorem in the utility's units (`units = "utility"`):
+#' the selected candidate's utility is at most `half.width` below the best one, given `size`
+#' (or `candidates`) and the utility's `sensitivity`. With a base `measure` (one weight per
+#' candidate, as the release takes it) the bound depends on the ratio of its total to its
+#' smallest positive weight (`details$measure.ratio`).
 #'
 #' **Thresholded tables.** [tableDP()] with undeclared levels (`declared = FALSE`; `declared`
 #' is required unless `mechanism = "Laplace"` with `delta = 0`, where the release needs
@@ -87,39 +66,29 @@
 #' suppressed or unobserved cell: with `released`, its interval is `[0, suppressed.max]`.
 #'
 #' **Unbounded moments.** [meanDP()], [varDP()], [sdDP()] and [covDP()] with
-#' `which.sensitivity = "unbounded"` release ratios of noisy sums: the sums of the centred
-#' values (and squares or products) and the count `N`, noised in one call of the mechanism.
-#' `N` is private, so `n` is then a public lower bound on the number of records (a design
-#' minimum, or a privately released count minus its own report's half-width, released and
-#' charged separately), and the report holds for every dataset of at least `n` records.
-#' With probability at least `1 - alpha` every noisy part lies within its half-width (the
-#' release's own calibration, Sidak's per-part level); on that event a worst-case bound on
-#' the ratio, its floor and its clamp follows by interval arithmetic (the proof is in the
-#' Python module's documentation, `dppack.accuracy`). `details` gives `n` and the parts'
-#' half-widths (`half.width.sum`, `half.width.count`, ...); `coverage` is the probability
-#' of that event. The bound is a worst case: about 2.5 to 3.6 times the actual error's
-#' `(1 - alpha)` quantile for data at a bound; for small `n` (up to a few times the
-#' count's half-width) it is the clamp's range. `"both"` gives the two reports.
+#' `which.sensitivity = "unbounded"` release ratios of noisy sums, whose count `N` is
+#' private: `n` is then a public lower bound on the number of records (a design minimum, or a
+#' privately released count minus its own report's half-width, released and charged
+#' separately), and the report, a worst case over every dataset of at least `n` records,
+#' holds with probability at least `coverage` (the probability that every noisy part lies
+#' within its half-width). `details` gives `n` and the parts' half-widths
+#' (`half.width.sum`, `half.width.count`, ...). The bound is a few times the actual error;
+#' for small `n` it is the clamp's range. `"both"` gives the two reports.
 #'
 #' **Pooled statistics, unbounded.** The `"unbounded"` [pooledVarDP()] and [pooledCovDP()]
-#' release noisy sums, sums of squares (products) and counts of each sample, whose sizes are
-#' private: `sizes` are then public lower bounds on them, and the report holds for every
-#' dataset with at least that many records per sample. All the noises are within their
-#' half-widths at once with probability at least `1 - alpha` (`details`: `sizes` and the
-#' parts' half-widths), and a worst case through the release's floors and clamp bounds the
-#' error (derived in the core, `dppack.accuracy.ratio_of_sums_bound`). It is a worst case:
-#' about 5 to 7 times the 95% quantile of the error seen at the worst data.
+#' release noisy sums and counts of each sample, whose sizes are private: `sizes` are then
+#' public lower bounds on them, and the report, a worst case, holds for every dataset with
+#' at least that many records per sample (`details`: `sizes` and the parts' half-widths).
 #'
 #' **Proportions.** For [histogramDP()] with `normalize = TRUE` (give `normalize`, `n`,
 #' the breaks and the bounds, and `allow.negative` as the release has them; the number of
 #' cells is the release's, computed from the breaks and bounds, or from a rule and the public
 #' `n` under `"bounded"`, and a `cells` that differs is refused; only for a rule under
-#' `"unbounded"` give `cells`, that of the released histogram): with every noisy count within its half-width `a` at
-#' once (`details$half.width.count`) and at least `n` records (under `"unbounded"` a public
-#' lower bound), every proportion is within `(cells - 1) a / n` of the truth (`units =
-#' "proportion"`; with `allow.negative = TRUE`, `(cells - 1) a / (n - cells a)`); `n <=
-#' cells a` is refused (the noisy total could be 0 and the release `NaN`). About 5 times the
-#' 95% quantile of the error seen with all records in one cell.
+#' `"unbounded"` give `cells`, that of the released histogram): every proportion is within
+#' `half.width` of the truth (`units = "proportion"`) when every noisy count is within its
+#' half-width `a` (`details$half.width.count`) and there are at least `n` records (under
+#' `"unbounded"` a public lower bound); `n <= cells * a` is refused (the noisy total could be
+#' 0 and the release `NaN`).
 #'
 #' **Not covered** (an error): quantilesDP's joint method without `resolution`. Every other
 #' release has a report.

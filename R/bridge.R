@@ -22,9 +22,14 @@
       length(x) < .view_min_length) {
     return(as.array(x)) # a short plain double vector, as the steps below convert it
   }
-  if (.is_dask_handle(x)) {
-    return(.subset2(x, "dask")) # dppack_dataset(): the core's Dask object, as it is
+  if (!is.object(x)) {
+    return(.memory_to_py(x)) # no class, so no method of its own: skip the S3 dispatch
   }
+  .data_to_py(x) # the data's own conversion (R/backends.R): in memory, .memory_to_py()
+}
+
+# The conversion of .to_py() for data in memory (the default of .data_to_py(), R/backends.R).
+.memory_to_py <- function(x) {
   if (is.data.frame(x)) {
     x <- as.matrix(x)
   }

@@ -42,7 +42,9 @@
 #' confidence interval, after Wang, Kifer and Lee. A private Hessian and a private gradient
 #' covariance at the estimate (PrivSPDMat: noise, symmetrisation, eigenvalues floored at
 #' `2c`) turn into intervals by Monte Carlo, or in closed form for output perturbation under
-#' zCDP. The coefficients and the intervals together satisfy `eps`-DP, or `rho`-zCDP.
+#' zCDP. The coefficients and the intervals together satisfy `eps`-DP, or `rho`-zCDP (the
+#' privacy argument: the guide page `docs/python/guide/erm-derivations.rst`, "Private
+#' confidence intervals for ERM").
 #'
 #' The data follow [LogisticRegressionDP]: the columns of `X` are clipped to the bounds and
 #' scaled so that every row has norm at most 1, labels are 0/1, and `gamma` is DPpack's
@@ -216,7 +218,7 @@ confintDP <- function(model, X, y, upper.bounds, lower.bounds, add.bias = FALSE,
 # further arguments), before it is made: names as .as_confint() gives them ("(Intercept)"
 # with add.bias, then X's column names, else x1, ..., xp) or indices among them.
 .confint_check_parm <- function(parm, args, object, caller) {
-  if (.is_dask_handle(args$X)) {
+  if (!.values_in_r(args$X)) {
     return(invisible(NULL))
   }
   add_bias <- if ("add.bias" %in% names(args)) {

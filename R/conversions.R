@@ -53,8 +53,8 @@
   if (is.factor(a)) {
     return(.factor_to_py(a))
   }
-  if (.is_dask_handle(a)) {
-    return(.to_py(a))
+  if (!.values_in_r(a)) {
+    return(.to_py(a)) # a dppack_dataset column: its values are in the core
   }
   .to_py(if (is.object(a)) as.character(a) else as.vector(a))
 }

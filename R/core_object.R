@@ -305,7 +305,7 @@ CoreObject <- R6::R6Class(
     # Predictions of the core (n x 1, as DPpack), from its current coeff: like DPpack's predict,
     # they use model$coeff as it is now, also when the user assigned it.
     predict_data = function(caller, X, add.bias, ...) {
-      if (.is_dask_handle(X)) {
+      if (!.values_in_r(X)) {
         # The predictions of a dataset are as large as the dataset: R would have to hold them.
         stop("predict() does not take a dppack_dataset: its predictions would be loaded into ",
              "R. Predict on the rows you need as a data.frame or matrix, or from Python, ",

@@ -1,7 +1,9 @@
 # Parquet datasets that never enter R: R holds a handle on a lazy Dask DataFrame of
 # the core (dppack.dask.dataset) and hands it, or one of its columns, to the statistics and
 # the models, which compute on Dask. No data is read into R, and no arithmetic happens here:
-# R only keeps the handle, the column names and the number of partitions.
+# R only keeps the handle, the column names and the number of partitions. What the rest of
+# the package asks of a handle (its conversion, rows, columns; that its values are not in R)
+# it asks through the generics of R/backends.R.
 
 #' Parquet datasets that are never loaded into R
 #'
@@ -119,12 +121,6 @@ dppack_dataset <- function(path, columns = NULL) {
 # the core accepts too, but a list keeps the type the same for one and several), or NULL.
 .column_list <- function(columns) {
   if (is.character(columns)) as.list(columns) else columns
-}
-
-# TRUE for the handles of this file: the core's Dask collections, given to it as they are
-# (see .to_py in R/bridge.R).
-.is_dask_handle <- function(x) {
-  inherits(x, c("dppack_dataset", "dppack_column"))
 }
 
 # The column names that the positions or names `i` select from the dataset `x`, with R's

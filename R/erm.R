@@ -41,14 +41,13 @@
 #' **What the class checks and does.** It checks `eps`, `gamma`, `c`, the bounds and the data,
 #' and clips `X` to the bounds. It does not scale `X`: it calibrates the noise to the largest
 #' norm `B` a clipped row can have, `B = sqrt(sum(pmax(abs(lower.bounds), abs(upper.bounds))^2))`
-#' (the bias column counts 1), when that exceeds 1: output perturbation to the sensitivity
-#' `2 B / gamma`, objective perturbation with `c B^2` for `c` and noise rate `eps' / (2 B)`.
-#' DPpack used `B = 1` whatever the bounds. Both theorems assume the exact minimiser: a fit is
-#' released only if the gradient of its objective has norm at most `1e-6 max(1, B) / n`, else
-#' it stops with an error (never a warning). Output perturbation's noise covers that slack (its
-#' sensitivity is `1 + 1e-6` times the exact one), and needs `mapXy.gr`, `loss.gr` and
-#' `regularizer.gr` for the check; objective perturbation's slack is not accounted for (without
-#' gradients it is checked by central differences).
+#' (the bias column counts 1), when that exceeds 1 (DPpack used `B = 1` whatever the bounds).
+#' A fit is released only if the solver certifies that it is close enough to the exact
+#' minimiser the theorems assume, else it stops with an error (never a warning); the noise
+#' covers that slack. Output perturbation needs `mapXy.gr`, `loss.gr` and `regularizer.gr`
+#' for the certificate; objective perturbation without gradients checks it by central
+#' differences. The sensitivities, the noise and the certificates are derived in the guide
+#' page `docs/python/guide/erm-derivations.rst` ("The CMS frameworks").
 #'
 #' **Fields.** DPpack's public fields are active bindings onto the core model, which holds the
 #' state once: reading one converts the core's value to R, assigning one (`model$gamma <- 50`)
@@ -382,22 +381,16 @@ svmDP <- R6::R6Class(
 #'
 #' The class checks `eps`, `delta`, `gamma`, `zeta > 0`, `lambda >= 0`, the bounds and the
 #' data; that `zeta` and `lambda` really bound the loss, and convexity, are the user's
-#' responsibility ([LinearRegressionDP] sets them from its own scaling). The theorem assumes
-#' the exact constrained minimiser: a fit is released only if it is feasible and its KKT
-#' residual is at most `1e-7` (`1e-4` without gradients) times `max(1, ||grad J(0)||)`, else it
-#' stops with an error (never a warning); that residual is not accounted for in the noise.
+#' responsibility ([LinearRegressionDP] sets them from its own scaling). A fit is released
+#' only if it is feasible and its KKT residual is at most `1e-7` (`1e-4` without gradients)
+#' times `max(1, ||grad J(0)||)`, else it stops with an error (never a warning).
 #'
 #' **Neighbours and noise** (a deviation from DPpack 0.2.2). The fit is eps-DP (or
 #' (eps, delta)-DP) for data sets that differ in one replaced record, the neighbours of
-#' DPpack's other models, and so also for one record added or removed. DPpack's noise (rate
-#' `eps / (2 zeta)` for the norm, or `sigma^2 = zeta^2 (8 log(2/delta) + 4 eps) / eps^2`) is
-#' private only for an added or removed record: a replaced record moves the gradient by up to
-#' `2 zeta`, and the loss can then reach `eps + log(1 + eps/2)`. Here `Delta = 2 lambda / eps`
-#' as in DPpack, the Jacobian costs `log(1 + eps/2)` and the noise gets the rest,
-#' `eps_b = eps - log(1 + eps/2)` (`eps` when `lambda = 0`), for the shift `2 zeta`: rate
-#' `eps_b / (2 zeta)`, or `sigma = 2 zeta sqrt(2 (log(2/delta) + eps_b)) / eps_b`. The noise is
-#' 1.4 to 2 times DPpack's (1.68 times at `eps = 1`); the derivation is in the Python module
-#' `dppack.erm.kst`.
+#' DPpack's other models, and so also for one record added or removed; DPpack's noise is
+#' private only for a record added or removed. The noise is 1.4 to 2 times DPpack's (1.68
+#' times at `eps = 1`); its derivation is in the guide page
+#' `docs/python/guide/erm-derivations.rst` ("The KST framework").
 #'
 #' **Fields** are active bindings onto the core model, as for
 #' [EmpiricalRiskMinimizationDP.CMS].

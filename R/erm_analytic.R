@@ -28,6 +28,8 @@ AnalyticGaussianERM <- R6::R6Class(
 #' `5 L (mu + beta) / (n mu beta)` for `gamma > 0` (`3 L T eta / n` for `gamma = 0`). The
 #' release is (eps, delta)-differentially private for replace-one neighbours, for every
 #' `eps > 0`: unlike the classical Gaussian mechanism, the analytic one needs no `eps < 1`.
+#' The sensitivity and the calibration are derived in the guide page
+#' `docs/python/guide/erm-derivations.rst` ("ERM with the analytic Gaussian mechanism").
 #'
 #' Data are prepared as in [LogisticRegressionDP]: the columns of `X` are clipped to the
 #' public bounds and scaled so that every row has norm at most 1; labels are 0/1; the
@@ -143,7 +145,8 @@ OutputPerturbationAGM <- R6::R6Class(
 #' budget to the replace-one sensitivity `2 L` of one record's gradient. `(eps, delta)` is the
 #' *total* budget: it is split into per-step parameters by privacy amplification by sampling
 #' and strong composition, and the accountant's totals are stored in `eps.total` and
-#' `delta.total`.
+#' `delta.total` (derived in the guide page `docs/python/guide/erm-derivations.rst`, "ERM
+#' with the analytic Gaussian mechanism").
 #'
 #' The algorithm as printed in the paper is not offered: it calibrates the noise to
 #' sensitivity `L` instead of `2 n L` (about `2 n` times too little noise) and its `delta` is

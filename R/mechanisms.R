@@ -19,7 +19,8 @@
 #' The noise is drawn exactly, with integer arithmetic (the discrete Laplace of Canonne, Kamath
 #' and Steinke 2020): each value is rounded to a power-of-two grid finer than 2^-20 of the
 #' noise scale, the sensitivity is raised by one grid step per value, and the results are
-#' multiples of the grid, so their low-order bits reveal nothing about the data.
+#' multiples of the grid, so their low-order bits reveal nothing about the data (derived in
+#' the guide page `docs/python/guide/mechanisms-derivations.rst`, "LaplaceMechanism").
 #'
 #' @param true.values Numeric vector, matrix or scalar of non-private values.
 #' @param eps Privacy budget, a finite scalar > 0.
@@ -54,11 +55,10 @@ LaplaceMechanism <- function(true.values, eps, sensitivities, alloc.proportions 
 #'
 #' The noise is the discrete Gaussian of Canonne, Kamath and Steinke (2020), drawn exactly on a
 #' power-of-two grid finer than sigma / 2^13. Its variance starts from the calibration above and
-#' is raised, minimally, until the discrete noise meets the same guarantee with the sensitivity
-#' raised by the rounding to the grid: by a relative 2^-13 sigma / sensitivity or less for one
-#' value, and by 6 to 18 percent for a vector released in one call (up to a million values
-#' or so: a vector gets a grid fine enough for its rounding steps; nothing for the classical
-#' calibration).
+#' is raised, minimally, to cover the rounding to the grid: by a relative 2^-13 sigma /
+#' sensitivity or less for one value, by 6 to 18 percent for a vector released in one call,
+#' nothing for the classical calibration. The calibration is derived in the guide page
+#' `docs/python/guide/mechanisms-derivations.rst` ("GaussianMechanism").
 #'
 #' @inheritParams LaplaceMechanism
 #' @param delta Privacy parameter in (0, 1).
@@ -122,7 +122,9 @@ calibrateAnalyticGaussianMechanism <- function(epsilon, delta, sensitivity, tol 
 #'
 #' The draw is exact: the utilities are rounded to a power-of-two grid finer than 2^-20 of
 #' the sensitivity (which is raised by at most two grid steps to cover the rounding), and
-#' every random decision compares integers, with no floating-point weights or cumulative sums.
+#' every random decision compares integers, with no floating-point weights or cumulative sums
+#' (derived in the guide page `docs/python/guide/mechanisms-derivations.rst`,
+#' "ExponentialMechanism").
 #'
 #' @param utility Numeric vector of utilities, one per candidate (higher is better).
 #' @param eps Privacy budget, a finite scalar > 0.

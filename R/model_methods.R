@@ -37,7 +37,7 @@
 # character y is refused: its set would be read from the data. Not a classifier, or a
 # dppack_dataset column: y goes as it is and no label set is recorded.
 .encode_labels <- function(model, y, caller = NULL) {
-  if (!.classifier(model) || .is_dask_handle(y)) {
+  if (!.classifier(model) || !.values_in_r(y)) {
     return(list(y = y, type = NULL, levels = NULL))
   }
   if (is.factor(y)) {
@@ -66,14 +66,14 @@
 
 # The column names of a model's X, or NULL.
 .design_names <- function(X) {
-  names <- if (is.data.frame(X) || inherits(X, "dppack_dataset")) names(X) else colnames(X)
+  names <- .data_columns(X)
   if (is.character(names) && !anyNA(names) && all(nzchar(names))) names else NULL
 }
 
 # The record of a successful fit (see the top of the file); `labels` from .encode_labels().
 .fit_record <- function(X, labels, upper.bounds, lower.bounds, add.bias, n = NULL) {
   if (is.null(n)) {
-    n <- if (.is_dask_handle(X)) NA_integer_ else NROW(labels$y)
+    n <- .data_rows(labels$y)
   }
   list(
     n = n, add.bias = isTRUE(add.bias), names = .design_names(X),
@@ -126,7 +126,7 @@
 .as_fit_columns <- function(newdata, record, caller) {
   wanted <- record$names
   given <- .design_names(newdata)
-  if (is.null(wanted) || is.null(given) || .is_dask_handle(newdata)) {
+  if (is.null(wanted) || is.null(given) || !.values_in_r(newdata)) {
     return(newdata)
   }
   missing <- setdiff(wanted, given)

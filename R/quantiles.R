@@ -12,26 +12,20 @@
 #' * `"joint"`: JointExp (Gillenwater, Joseph and Kulesza 2021), one draw of the
 #'   exponential mechanism over the sorted vectors of m outputs. Its utility is minus the sum,
 #'   over the m + 1 gaps the outputs cut, of the distance between the number of data in the
-#'   gap and the number the quantiles ask for; its sensitivity is 2 (a changed record moves
-#'   from one gap to another; an added one changes one gap and the targets by 1 in all), so
-#'   the density is `exp(eps * u / 4)`; under `which.sensitivity = "unbounded"` it is
-#'   `2 * (1 - min(diff(c(0, quants, 1))))` (an added record moves its own gap's term by
-#'   at most 1 minus that gap's share and the others' by their shares). Sampled by a
-#'   dynamic program over the intervals
-#'   between the sorted, clipped data, in log space, restricted to the intervals near each
-#'   target with an exact correction for the rest (see the Python module `dppack.quantiles`).
+#'   gap and the number the quantiles ask for; its sensitivity is 2 (the density is
+#'   `exp(eps * u / 4)`), and under `which.sensitivity = "unbounded"`
+#'   `2 * (1 - min(diff(c(0, quants, 1))))`. It is sampled exactly by a dynamic program over
+#'   the intervals between the sorted, clipped data: the derivation is in the guide page
+#'   `docs/python/guide/quantiles-joint.md`.
 #' * `"independent"`: the baseline, [quantileDP()] for each quantile with `eps / m` (basic
 #'   composition), then sorted.
 #'
 #' The accountant is charged `privacy_loss_pure(eps)` once, label `"quantilesDP"`.
-#' `"joint"` draws its outputs exactly
-#' on [quantileDP()]'s grid, and the weights of its interval selection, computed in floating
-#' point, are within a proved error of the exact ones that depends on public values only
-#' (n under `"bounded"`, at most 2^27 records under `"unbounded"`), so the release is
-#' `(eps + slack)`-DP; it runs at `eps` less the slack, so it is `eps`-DP: the slack is
-#' about 7e-10 for quartiles of 532 records at `eps = 1`, 2e-6 for a million records (not
-#' in DPpack; the derivation: the Python module
-#' `dppack.quantiles`, "Floating point"). `"recursive"` and `"independent"` are exact.
+#' `"joint"` computes the weights of its interval selection in floating point, within an
+#' error bounded from public values only, and runs at `eps` less that slack, so it is
+#' `eps`-DP (the slack is about 7e-10 for quartiles of 532 records at `eps = 1`, 2e-6 for a
+#' million records; not in DPpack; derived in the same guide page). `"recursive"` and
+#' `"independent"` are exact.
 #' [noiseIntervalDP()] bounds the rank errors of each method from public values
 #' (`"joint"` needs the data's public `resolution`, e.g. 1 for whole numbers).
 #'
@@ -101,7 +95,8 @@ quantilesDP <- function(x, quants, eps, lower.bound, upper.bound, method = "recu
 #' leave out: `eps * n >= 3200` or so with the defaults. Below that, a bound can land anywhere
 #' among the many candidates beyond the data (they all have the same utility).
 #' `noiseIntervalDP("boundsDP", eps, quants = , grid = )` reports this bound; the fix-up of
-#' `upper <= lower` only widens the range, so it still bounds the data left outside.
+#' `upper <= lower` only widens the range, so it still bounds the data left outside (derived
+#' in the guide page `docs/python/guide/mechanisms-derivations.rst`, "boundsDP").
 #' **What it does not.** The
 #' range is not the minimum and maximum: about `quants[1]` of the data lie below it and
 #' `1 - quants[2]` above it (2% with the defaults, more on small samples) and are clipped by

@@ -9,15 +9,12 @@ ball on one of them (large labels at the bounds), and values at binade edges (1 
 dataset; each audit's false-failure rate is 1e-3 (the auditor's Bonferroni bound).
 """
 
-import numpy as np
 import pytest
 
 import dppack
-from auditor import assert_private, assert_same_structure
-
-CI = dict(n_samples=500, n_pilot=200)
-FULL = dict(n_samples=10_000, n_pilot=2_000)
-BOUNDS = ([1.0, 1.0, 2.0], [-1.0, -1.0, -2.0])
+from auditor import assert_private
+from lrdp_cases import (BOUNDS, CI, FULL, assert_certificate_is_data_independent, release,
+                        replace, scaled_coefficients)
 
 
 def sizes():
@@ -25,45 +22,17 @@ def sizes():
             pytest.param(FULL, id="full", marks=pytest.mark.audit_full)]
 
 
-def _base(n=8):
-    t = np.arange(n, dtype=np.float64)
-    X = np.column_stack([np.sin(t), np.cos(1.3 * t)])
-    y = X[:, 0]
-    return X, y
-
-
-def _replace(last_x, last_y, n=8):
-    X, y = _base(n)
-    X, y = X.copy(), y.copy()
-    X[-1], y[-1] = last_x, last_y
-    return X, y
-
-
 NEIGHBOURS = {
-    "sphere-vs-inside": (_replace([1.0, 1.0], 2.0), _replace([-1.0, 1.0], 2.0)),
-    "binade-1": (_replace([1.0, 0.5], 1.0), _replace([1.0 + 2.0 ** -52, 0.5], 1.0)),
-    "binade-0.1": (_replace([0.1, 0.1], 0.1), _replace([0.3, 0.3], 0.3)),
-    "near-0": (_replace([0.0, 0.0], 0.0), _replace([2.0 ** -60, 0.0], 0.0)),
+    "sphere-vs-inside": (replace([1.0, 1.0], 2.0), replace([-1.0, 1.0], 2.0)),
+    "binade-1": (replace([1.0, 0.5], 1.0), replace([1.0 + 2.0 ** -52, 0.5], 1.0)),
+    "binade-0.1": (replace([0.1, 0.1], 0.1), replace([0.3, 0.3], 0.3)),
+    "near-0": (replace([0.0, 0.0], 0.0), replace([2.0 ** -60, 0.0], 0.0)),
 }
-
-
-def _release(eps=1.0, delta=0.0, gamma=0.01):
-    def release(data, rng):
-        X, y = data
-        return dppack.LinearRegressionDP("l2", eps, delta, gamma).fit(
-            X, y, *BOUNDS, add_bias=True, random_state=rng)
-    return release
-
-
-def _certificate(model):
-    return (model.optimality_tolerance_, model.release_sensitivity_, model.release_grid_,
-            model.release_eps_, model.Delta_, model.coeff.shape)
 
 
 @pytest.mark.parametrize("case", sorted(NEIGHBOURS))
 def test_certificate_grid_and_split_are_data_independent(case):
-    d0, d1 = NEIGHBOURS[case]
-    assert_same_structure(_release(), d0, d1, _certificate, n_draws=5)
+    assert_certificate_is_data_independent(*NEIGHBOURS[case])
 
 
 def test_neighbours_put_the_minimiser_on_and_off_the_sphere():
@@ -73,9 +42,7 @@ def test_neighbours_put_the_minimiser_on_and_off_the_sphere():
     for data in NEIGHBOURS["sphere-vs-inside"]:
         model = dppack.LinearRegressionDP("l2", float("inf"), 0.0, 0.01)
         model.fit(*data, *BOUNDS, add_bias=True)
-        scaled = model.coeff.copy()
-        scaled[0] -= model._shift
-        scaled = scaled * model._scales / model._scale
+        scaled = scaled_coefficients(model)
         norms.append(float(scaled @ scaled))
     assert norms[0] == pytest.approx(3.0, rel=1e-6) and norms[1] < 1.0
 
@@ -84,5 +51,5 @@ def test_neighbours_put_the_minimiser_on_and_off_the_sphere():
 @pytest.mark.parametrize("delta", [0.0, 1e-3])
 def test_sphere_vs_inside_is_private(delta, size):
     d0, d1 = NEIGHBOURS["sphere-vs-inside"]
-    assert_private(_release(delta=delta), d0, d1, 1.0, delta,
+    assert_private(release(delta=delta), d0, d1, 1.0, delta,
                    project=lambda model: model.coeff, **size)

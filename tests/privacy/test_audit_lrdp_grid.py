@@ -15,68 +15,34 @@ outputs. Each audit's false-failure rate is 1e-3 (the auditor's Bonferroni bound
 import numpy as np
 import pytest
 
-import dppack
-from auditor import (assert_private, assert_same_structure, default_events, mantissa_events,
-                     quantile_grid)
+from auditor import assert_private, default_events, mantissa_events, quantile_grid
+from lrdp_cases import (CI, FULL, assert_certificate_is_data_independent, release, replace,
+                        scaled_coefficients)
 
-CI = dict(n_samples=500, n_pilot=200)
-FULL = dict(n_samples=10_000, n_pilot=2_000)
-BOUNDS = ([1.0, 1.0, 2.0], [-1.0, -1.0, -2.0])
 STEP = 2.0 ** -20
-
-
-def _base(n=8):
-    t = np.arange(n, dtype=np.float64)
-    X = np.column_stack([np.sin(t), np.cos(1.3 * t)])
-    return X, X[:, 0].copy()
-
-
-def _replace(last_x, last_y, n=8):
-    X, y = _base(n)
-    X[-1], y[-1] = last_x, last_y
-    return X, y
-
 
 NEIGHBOURS = {
     # a tie (half a step: rounds to even, 0) against just past it (rounds to one step)
-    "grid-tie": (_replace([0.5 * STEP, 0.0], 0.0), _replace([0.5 * STEP + 2.0 ** -60, 0.0],
-                                                            0.0)),
+    "grid-tie": (replace([0.5 * STEP, 0.0], 0.0), replace([0.5 * STEP + 2.0 ** -60, 0.0], 0.0)),
     # one grid step apart, at the top of the range
-    "grid-step": (_replace([1.0, 1.0], 2.0), _replace([1.0 - STEP, 1.0], 2.0)),
+    "grid-step": (replace([1.0, 1.0], 2.0), replace([1.0 - STEP, 1.0], 2.0)),
     # y at its bound (clipped units) against just inside; a binade edge of x
-    "y-bound": (_replace([1.0, 0.5], 2.0), _replace([1.0 - 2.0 ** -53, 0.5], 2.0 - 2.0 ** -51)),
-    "binade-0.1": (_replace([0.1, 0.1], 0.1), _replace([0.3, 0.3], 0.3)),
+    "y-bound": (replace([1.0, 0.5], 2.0), replace([1.0 - 2.0 ** -53, 0.5], 2.0 - 2.0 ** -51)),
+    "binade-0.1": (replace([0.1, 0.1], 0.1), replace([0.3, 0.3], 0.3)),
 }
-
-
-def _release(eps=1.0, delta=0.0, gamma=0.01):
-    def release(data, rng):
-        X, y = data
-        return dppack.LinearRegressionDP("l2", eps, delta, gamma).fit(
-            X, y, *BOUNDS, add_bias=True, random_state=rng)
-    return release
-
-
-def _certificate(model):
-    return (model.optimality_tolerance_, model.release_sensitivity_, model.release_grid_,
-            model.release_eps_, model.Delta_, model.coeff.shape)
 
 
 @pytest.mark.parametrize("case", sorted(NEIGHBOURS))
 def test_certificate_grid_and_split_are_data_independent(case):
-    d0, d1 = NEIGHBOURS[case]
-    assert_same_structure(_release(), d0, d1, _certificate, n_draws=5)
+    assert_certificate_is_data_independent(*NEIGHBOURS[case])
 
 
 def test_released_coefficients_are_on_the_release_grid():
     """Every released coefficient (scaled back) is a multiple of the release grid 2^k: the
     float release is a function of the integers alone, whatever the records' rounding."""
     for d in NEIGHBOURS["grid-tie"]:
-        model = _release()(d, np.random.default_rng(0))
-        scaled = model.coeff.copy()
-        scaled[0] -= model._shift
-        scaled = scaled * model._scales / model._scale
-        units = np.ldexp(scaled, -model.release_grid_)
+        model = release()(d, np.random.default_rng(0))
+        units = np.ldexp(scaled_coefficients(model), -model.release_grid_)
         assert np.allclose(units, np.rint(units), rtol=0, atol=1e-6)
 
 
@@ -91,7 +57,7 @@ def test_grid_edges_are_private(case, size):
     def events(pilot, labels=None):  # the thresholds and the last bits of the slope
         return default_events(pilot, labels, quantile_grid(size["n_samples"])) + bits
 
-    assert_private(_release(), d0, d1, 1.0, 0.0, project=lambda model: model.coeff,
+    assert_private(release(), d0, d1, 1.0, 0.0, project=lambda model: model.coeff,
                    events=events, **size)
 
 
@@ -99,5 +65,5 @@ def test_grid_edges_are_private(case, size):
 def test_grid_step_is_private_gaussian():
     size = FULL
     d0, d1 = NEIGHBOURS["grid-step"]
-    assert_private(_release(delta=1e-3), d0, d1, 1.0, 1e-3,
+    assert_private(release(delta=1e-3), d0, d1, 1.0, 1e-3,
                    project=lambda model: model.coeff, **size)

@@ -8,6 +8,7 @@ in (the draws consumed); ``tests/python/releases/test_fast_path.py`` compares th
 with a file recorded at an earlier commit.
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -174,25 +175,49 @@ def _summary(value):
     return {"type": type(value).__name__, "repr": repr(value)}
 
 
-def record(fn, random_state):
-    """The summary of ``fn(random_state)``: its value or error, and its warnings."""
+def record(fn, random_state, summary=None, warning_texts=list):
+    """The summary of ``fn(random_state)``: its value or error, and its warnings.
+
+    ``summary`` turns the value into JSON (default: this module's); ``warning_texts`` turns the
+    texts of the warnings caught, in order, into the list recorded (default: all, in order).
+    """
+    summary = _summary if summary is None else summary
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            out = {"value": _summary(fn(random_state))}
+            out = {"value": summary(fn(random_state))}
         except Exception as error:  # noqa: BLE001 -- the error is part of the record
             out = {"error": f"{type(error).__name__}: {error}"}
     if caught:
-        out["warnings"] = [f"{w.category.__name__}: {w.message}" for w in caught]
+        out["warnings"] = warning_texts([f"{w.category.__name__}: {w.message}" for w in caught])
     return out
 
 
-def record_case(fn):
-    """All the summaries of one case: per seed, and for a shared Generator (its state after)."""
-    out = {str(seed): record(fn, seed) for seed in SEEDS}
-    rng = np.random.default_rng(GENERATOR_SEED)
-    first = record(fn, rng)
-    second = record(fn, rng)
+def record_case(fn, seeds=SEEDS, generator_seed=GENERATOR_SEED, record_one=record):
+    """All the summaries of one case: per seed, and for a shared Generator (its state after).
+
+    ``record_one(fn, random_state)`` records one call (default: :func:`record`).
+    """
+    out = {str(seed): record_one(fn, seed) for seed in seeds}
+    rng = np.random.default_rng(generator_seed)
+    first = record_one(fn, rng)
+    second = record_one(fn, rng)
     out["generator"] = {"first": first, "second": second,
                         "state": str(rng.bit_generator.state["state"]["state"])}
     return out
+
+
+def close(expected, actual):
+    """Recorded and current summaries of a case: equal structure, floats (hex strings) to a
+    relative 1e-9 (BLAS kernels may differ in the last bits)."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and expected.keys() == actual.keys() and all(
+            close(expected[k], actual[k]) for k in expected)
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(expected) == len(actual) and all(
+            map(close, expected, actual))
+    if isinstance(expected, str) and expected.startswith(("0x", "-0x")) and isinstance(
+            actual, str) and actual.startswith(("0x", "-0x")):
+        a, b = float.fromhex(expected), float.fromhex(actual)
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return expected == actual

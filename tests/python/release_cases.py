@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 import dppack as d
+import fast_path_cases
 from fast_path_cases import _summary as _plain_summary
 
 SEEDS = (3, 2**33 + 1)
@@ -364,26 +365,12 @@ def machine():
 
 
 def record(fn, random_state):
-    """The summary of ``fn(random_state)``: its value or error, and its warnings."""
-    import warnings
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out = {"value": _summary(fn(random_state))}
-        except Exception as error:  # noqa: BLE001 -- the error is part of the record
-            out = {"error": f"{type(error).__name__}: {error}"}
-    if caught:
-        out["warnings"] = sorted({f"{w.category.__name__}: {w.message}" for w in caught})
-    return out
+    """The summary of ``fn(random_state)``: its value or error, and its distinct warnings,
+    sorted (``fast_path_cases.record`` with this module's summaries)."""
+    return fast_path_cases.record(fn, random_state, summary=_summary,
+                                  warning_texts=lambda texts: sorted(set(texts)))
 
 
 def record_case(fn):
     """The summaries of one case: per seed, and for a shared Generator (its state after)."""
-    out = {str(seed): record(fn, seed) for seed in SEEDS}
-    rng = np.random.default_rng(GENERATOR_SEED)
-    first = record(fn, rng)
-    second = record(fn, rng)
-    out["generator"] = {"first": first, "second": second,
-                        "state": str(rng.bit_generator.state["state"]["state"])}
-    return out
+    return fast_path_cases.record_case(fn, SEEDS, GENERATOR_SEED, record)

@@ -233,6 +233,20 @@ test_that("predict() refuses a dataset, whose predictions R would have to hold",
   expect_error(predict(model, ds), "does not take a dppack_dataset", fixed = TRUE)
 })
 
+test_that("confint() leaves a dataset's data to the core", {
+  # R asks a handle whether its values are in R (R/backends.R) and, as they are not, checks
+  # nothing of them itself: confint()'s parm is not matched against the columns (a wrong
+  # name would be R's error), and the core refuses the release that needs rows in memory,
+  # before anything is drawn or charged. Deterministic: no false failures.
+  model <- LogisticRegressionDP$new("l2", eps = 1, gamma = 0.1)
+  model$fit(people[c("x1", "x2")], people$y, c(1, 1), c(-1, -1), add.bias = TRUE)
+  acc <- BudgetAccountant$new(eps = 5)
+  expect_error(confint(model, parm = "no-such-column", X = ds[c("x1", "x2")], y = ds$y,
+                       upper.bounds = c(1, 1), lower.bounds = c(-1, -1), accountant = acc),
+               "does not run on Dask data", fixed = TRUE)
+  expect_equal(acc$spent$eps, 0)
+})
+
 test_that("n.passes: the passes of a fit on a dataset, read-only, NULL in memory", {
   # A diagnostic that depends on the data (not covered by the guarantee): the core's
   # n_passes_ of the same fit, read, never computed in R. Deterministic: no false failures.

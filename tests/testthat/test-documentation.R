@@ -71,6 +71,32 @@ test_that("every exported function's help page has examples", {
   expect_identical(missing, character(0))
 })
 
+test_that("the guide pages the help pages cite exist, with the sections they name", {
+  # The help pages state what a release does and cite the shared guide page that derives it
+  # (docs/python/guide/, issue 27): a cited page must exist in the repository, and a section
+  # cited by name ("The KST framework") must be a heading of that page.
+  root <- testthat::test_path("..", "..")
+  skip_if_not(dir.exists(file.path(root, "docs", "python", "guide")),
+              "the repository's docs are not beside the tests")
+  db <- tools::Rd_db("DPpackPy")
+  text <- vapply(db, function(rd) paste(capture.output(tools::Rd2txt(rd, options = list(
+    underline_titles = FALSE, width = 1000))), collapse = " "), character(1))
+  cites <- regmatches(text, gregexpr("docs/python/guide/[A-Za-z0-9_-]+[.](rst|md)[^.;]*",
+                                     text))
+  cites <- unique(unlist(cites))
+  expect_gte(length(cites), 8)
+  for (cite in cites) {
+    page <- sub("^(docs/python/guide/[A-Za-z0-9_-]+[.](rst|md)).*$", "\\1", cite)
+    expect_true(file.exists(file.path(root, page)), info = cite)
+    section <- regmatches(cite, regexpr("\"[^\"]+\"", cite))
+    if (length(section) == 1) {
+      lines <- readLines(file.path(root, page), warn = FALSE)
+      heading <- gsub("\"", "", section)
+      expect_true(any(startsWith(sub("^#+ ", "", lines), heading)), info = cite)
+    }
+  }
+})
+
 test_that("the vignettes are installed, the get-started one among them", {
   index <- utils::vignette(package = "DPpackPy")$results
   expect_true(all(c("get-started", "DPpackPy", "confidence-intervals") %in% index[, "Item"]))

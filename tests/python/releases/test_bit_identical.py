@@ -10,34 +10,19 @@ solver cases; errors, warnings, integers and generator states stay exact.
 """
 
 import json
-import math
 import pathlib
 
 import pytest
 
 import dppack as d
 
+import fast_path_cases
 import release_cases
 
 EXPECTED = json.loads(
     (pathlib.Path(__file__).parent / "data" / "releases_expected.json").read_text())
 CASES = release_cases.cases()
 SAME_MACHINE = EXPECTED["machine"] == release_cases.machine()
-
-
-def _close(expected, actual):
-    """Equal structure, floats (hex strings) to a relative 1e-9."""
-    if isinstance(expected, dict):
-        return isinstance(actual, dict) and expected.keys() == actual.keys() and all(
-            _close(expected[k], actual[k]) for k in expected)
-    if isinstance(expected, list):
-        return isinstance(actual, list) and len(expected) == len(actual) and all(
-            map(_close, expected, actual))
-    if isinstance(expected, str) and expected.startswith(("0x", "-0x")) and isinstance(
-            actual, str) and actual.startswith(("0x", "-0x")):
-        a, b = float.fromhex(expected), float.fromhex(actual)
-        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
-    return expected == actual
 
 
 def test_expected_file_covers_the_cases():
@@ -70,5 +55,5 @@ def test_same_bits_for_the_same_random_state(name):
     if SAME_MACHINE:
         assert actual == expected
     else:
-        assert _close(expected, actual)
+        assert fast_path_cases.close(expected, actual)
         assert actual["generator"]["state"] == expected["generator"]["state"]

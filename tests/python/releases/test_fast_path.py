@@ -28,19 +28,6 @@ EXPECTED = json.loads(
 CASES = fast_path_cases.cases()
 
 
-def _close(expected, actual):
-    """Values of a solver case: equal structure, floats to a relative 1e-9 (BLAS kernels)."""
-    if isinstance(expected, dict):
-        return expected.keys() == actual.keys() and all(
-            _close(expected[k], actual[k]) for k in expected)
-    if isinstance(expected, list):
-        return len(expected) == len(actual) and all(map(_close, expected, actual))
-    if isinstance(expected, str) and expected.startswith(("0x", "-0x")):
-        a, b = float.fromhex(expected), float.fromhex(actual)
-        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
-    return expected == actual
-
-
 def test_expected_file_covers_the_cases():
     assert set(EXPECTED["cases"]) == set(CASES)
     assert EXPECTED["commit"].startswith("8cd0791")
@@ -51,7 +38,7 @@ def test_same_bits_for_the_same_random_state(name):
     actual = fast_path_cases.record_case(CASES[name])
     expected = EXPECTED["cases"][name]
     if name in fast_path_cases.SOLVER_CASES:
-        assert _close(expected, actual)
+        assert fast_path_cases.close(expected, actual)
         assert actual["generator"]["state"] == expected["generator"]["state"]
     else:
         assert actual == expected
