@@ -622,8 +622,9 @@ def combinations(factors, declared, observed):
     (found,) = compute(_tree(parts, _merge_combinations))
     if found is None:
         raise ValueError("all arguments must have the same length")
-    values = [found.index.get_level_values(i).to_numpy() if len(factors) > 1
-              else found.index.to_numpy() for i in range(len(factors))]
+    # pandas' value_counts of a one-column frame may give a one-level MultiIndex (tuples):
+    # read each factor's level values, whatever the index kind.
+    values = [found.index.get_level_values(i).to_numpy() for i in range(len(factors))]
     weights = found.to_numpy().astype(np.int64)
     codes, levels = [], []
     for public, column in zip(declared, values):

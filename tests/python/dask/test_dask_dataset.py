@@ -126,3 +126,19 @@ def test_the_missing_path_is_named(folder):
     missing = os.path.join(folder, "no-such-dataset")
     with pytest.raises(ValueError, match="No Parquet dataset at .*no-such-dataset"):
         dataset(missing)
+
+
+@pytest.mark.parametrize("select", [lambda f: f[["group"]], lambda f: f["group"]])
+def test_thresholded_table_of_a_dataset_column_matches_memory(folder, data, select):
+    # The thresholded tableDP (undeclared levels, delta > 0) of one dataset column: pandas
+    # counts one column's combinations over a one-level MultiIndex, whose keys are tuples;
+    # the release must label its cells with the levels themselves, as in memory.
+    from dppack import tableDP
+
+    arguments = dict(eps=0.5, mechanism="Gaussian", delta=1e-5, random_state=3)
+    # One file, one partition: no merge of partitions' counts rebuilds the index.
+    one_file = dataset(os.path.join(folder, "part.2.parquet"))
+    lazy = tableDP(select(dataset_select(one_file, ["group"])), **arguments)
+    in_memory = tableDP(data["group"].iloc[SIZES[0] + SIZES[1]:], **arguments)
+    pd.testing.assert_series_equal(lazy, in_memory, check_names=False)
+    assert list(lazy.index) == ["a", "b", "c"]
