@@ -304,7 +304,7 @@ def test_online_sampler_restates_one_entry_of_an_accountant_with_delta(budget, e
 def test_online_entry_never_enters_the_zcdp_route():
     # 400 spends of 0.05 and a path to 0.2: composing the entry in zCDP (0.2^2 / 2 among the
     # rho's) would give a total about 0.1 smaller than the sound one, the zCDP total of the
-    # others plus 0.2 (the path is not 0.02-zCDP; RunningCharge's docstring). Deterministic.
+    # others plus 0.2 (the path is not 0.02-zCDP; the accounting guide page, "Running charges"). Deterministic.
     accountant = dppack.BudgetAccountant(30.0, 1e-3)
     others = dppack.BudgetAccountant(30.0, 1e-3)
     online = LaplaceNoiseReductionOnline([1.0], 0.1, SENS, random_state=1,
