@@ -102,8 +102,10 @@ class StandardNoise:
     Vinterbo 2013): one data-free draw shared by candidates of different rates.
 
     R (density proportional to exp(-||r||) on R^d) scaled by 1 / rate is objective
-    perturbation's b; L (d standard Laplace values) gives the release noise round(L_j t / s).
-    What is exact and what is not: :ref:`guide-erm-release`.
+    perturbation's b; L (d standard Laplace values) gives the release noise round(L_j t / s),
+    the rounded Laplace law, eps-DP on the fit's exact grid. Not exact: R and L are float draws
+    (data-free), and round(L_j t / s) is not the discrete Laplace a fresh fit draws
+    (:ref:`guide-erm-release`).
 
     Parameters
     ----------
