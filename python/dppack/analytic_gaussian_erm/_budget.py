@@ -1,6 +1,7 @@
-"""Sensitivities and budget splits of the analytic Gaussian ERM models (Ding et al., Section III;
-their accountant Ding et al.(b)): the constants of the losses, OPERA's sensitivity, strong
-composition and amplification by sampling, and GRPUA's per-step budget."""
+"""Sensitivities and budget splits of the analytic Gaussian ERM models (Ding et al., Section III):
+the losses' constants, OPERA's sensitivity, strong composition, amplification by sampling and
+GRPUA's per-step budget. Derivations: :ref:`guide-agm-erm`.
+"""
 
 import math
 
@@ -19,25 +20,17 @@ LIPSCHITZ = losses.MarginLoss.lipschitz
 
 
 def loss_constants(loss, huber_h, lam):
-    """(L, beta) of the loss on rows with ||x|| <= 1 (table "Supported losses").
-
-    L = 1 for both losses; beta = sup l'' + lambda: 1/4 + lambda (logistic),
-    1/(2h) + lambda (Huber with parameter h). Both constants are the loss's own
-    (``lipschitz`` and ``curvature`` of :func:`dppack.erm.losses.margin_loss`, which refuses
-    another loss name or an invalid ``huber_h``).
+    """(L, beta) of the loss on rows with ||x|| <= 1: L = 1, beta = sup l'' + lambda.
 
     Parameters
     ----------
     loss : {'logistic', 'huber'}
-    huber_h : float
-        The Huber parameter h > 0 (ignored for logistic).
-    lam : float
-        lambda >= 0, the strong convexity of the penalty (gamma / n).
+    huber_h : float, the Huber parameter h > 0 (ignored for logistic)
+    lam : float, lambda >= 0 (gamma / n)
 
     Returns
     -------
     (float, float)
-        (L, beta).
 
     Raises
     ------
@@ -46,8 +39,7 @@ def loss_constants(loss, huber_h, lam):
 
     References
     ----------
-    Ding et al., Private empirical risk minimization with analytic Gaussian mechanism for
-    healthcare system, IEEE Transactions on Big Data.
+    Ding et al., IEEE Transactions on Big Data, table "Supported losses".
 
     Examples
     --------
@@ -72,22 +64,15 @@ def opera_sensitivity(n, lam, beta, iterations=None, step_size=None, bound="pape
 
     Parameters
     ----------
-    n : int
-        Number of records (public; replace-one neighbours).
-    lam : float
-        Strong convexity mu = lambda (gamma / n in DPpack's convention); 0 if not strongly
-        convex.
-    beta : float
-        Smoothness (including lambda).
+    n : int, the number of records (replace-one neighbours)
+    lam : float, the strong convexity mu = lambda (0 if not strongly convex)
+    beta : float, the smoothness (lambda included)
     iterations, step_size : int, float
         T and eta; used only when ``lam == 0``.
     bound : {'paper', 'tight'}
-        'paper': 5 L (mu + beta) / (n mu beta) (strongly convex, eta <= 1/(beta + mu)) or
-        3 L T eta / n (eta <= 1/beta), paper Lemmas 1 and 2. 'tight': the contraction bounds
-        2 L (mu + beta) / (n mu beta) and 2 L T eta / n ("Optional tighter
-        sensitivities").
-    lipschitz : float
-        L.
+        'paper': 5 L (mu + beta) / (n mu beta) or 3 L T eta / n (Lemmas 1 and 2); 'tight': the
+        contraction bounds 2 L (mu + beta) / (n mu beta) and 2 L T eta / n.
+    lipschitz : float, L
 
     Returns
     -------
@@ -122,27 +107,22 @@ def opera_sensitivity(n, lam, beta, iterations=None, step_size=None, bound="pape
 
 
 def strong_composition(eps0, delta0, iterations, delta_prime):
-    """Strong composition (Dwork, Rothblum and Vadhan 2010) of T (eps0, delta0)-DP steps:
-    (eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1), delta' + T delta0)
-    (:func:`dppack.accounting.advanced_composition`; +Inf beyond eps0 ~ 700).
+    """Strong composition of T (eps0, delta0)-DP steps: (eps0 sqrt(2 T log(1/delta')) + T eps0
+    (e^eps0 - 1), delta' + T delta0).
 
     Parameters
     ----------
-    eps0, delta0 : float
-        The loss of one step.
-    iterations : int
-        T.
-    delta_prime : float
-        The delta' in (0, 1) of the bound.
+    eps0, delta0 : float, the loss of one step
+    iterations : int, T
+    delta_prime : float, delta' in (0, 1)
 
     Returns
     -------
     (float, float)
-        The total (eps, delta).
 
     References
     ----------
-    Dwork C, Rothblum G N, Vadhan S (2010), Theorem III.3.
+    Dwork, Rothblum and Vadhan (2010), Theorem III.3.
 
     Examples
     --------
@@ -157,28 +137,21 @@ def strong_composition(eps0, delta0, iterations, delta_prime):
 def amplify_by_sampling(eps_step, delta_step, n, amplification="tight"):
     """(eps0, delta0) of one step run on one record picked uniformly from n.
 
-    'paper' (Beimel et al., as in the paper): (2 eps/n, delta/n), valid for eps <= 1.
-    'tight' (Balle, Barthe and Gaboardi 2018, substitution): (log(1 + (e^eps - 1)/n),
-    delta/n), valid for every eps.
-
     Parameters
     ----------
     eps_step, delta_step : float
-        The loss of the step on the sampled record.
     n : int
-        The number of records.
     amplification : {'tight', 'paper'}, default 'tight'
+        'tight': (log(1 + (e^eps - 1)/n), delta/n); 'paper': (2 eps/n, delta/n), eps <= 1.
 
     Returns
     -------
     (float, float)
-        (eps0, delta0).
 
     References
     ----------
-    Balle B, Barthe G, Gaboardi M (2018), Privacy amplification by subsampling; Beimel,
-    Brenner, Kasiviswanathan and Nissim (2014), Bounds on the sample complexity for private
-    learning and private data release.
+    Balle, Barthe and Gaboardi (2018), privacy amplification by subsampling; Beimel, Brenner,
+    Kasiviswanathan and Nissim (2014).
 
     Examples
     --------
@@ -195,22 +168,17 @@ def amplify_by_sampling(eps_step, delta_step, n, amplification="tight"):
 
 
 def grpua_paper_total(eps, delta, n):
-    """The paper's Theorem 7 for per-step (eps, delta) and T = n^2 steps:
-    (sqrt(8 log(n/delta)) eps + 2 n eps (e^(2 eps/n) - 1), n delta), dropping delta/n as the
-    paper does. This reproduces the paper's accounting; the printed GRPUA's noise is not
-    private, so no model uses it.
+    """The paper's Theorem 7 total for per-step (eps, delta) and T = n^2 steps (to reproduce its
+    numbers; the printed GRPUA's noise is not private, so no model uses it).
 
     Parameters
     ----------
-    eps, delta : float
-        The per-step budget.
+    eps, delta : float, the per-step budget
     n : int
-        The number of records.
 
     Returns
     -------
     (float, float)
-        The paper's total (eps, delta).
 
     References
     ----------
@@ -229,7 +197,7 @@ def grpua_paper_total(eps, delta, n):
 
 
 def _unamplify(eps0, n, amplification):
-    """The per-step eps whose amplified value is eps0 (inverse of :func:`amplify_by_sampling`)."""
+    """The per-step eps whose amplified value is eps0."""
     if amplification == "paper":
         return n * eps0 / 2.0
     return math.log1p(n * math.expm1(eps0))
@@ -238,29 +206,27 @@ def _unamplify(eps0, n, amplification):
 def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="tight"):
     """Per-step (eps_step, delta_step) of T sampled steps for a total (eps, delta) budget.
 
-    delta' = delta_total / 2 and delta_step = (delta_total / 2) n / T, so that
-    delta' + T delta_step / n = delta_total; the amplified per-step eps0 solves
-    eps_total = eps0 sqrt(2 T log(1/delta')) + T eps0 (e^eps0 - 1) (the float bisection of
-    :func:`dppack.accounting.advanced_composition_inverse`, finishing on the side where the
-    total is <= eps_total), and eps_step maps eps0 back through the
-    amplification bound.
+    Half of delta goes to strong composition's delta', half to the steps; the amplified
+    per-step eps0 is the largest whose composition meets eps_total (:ref:`guide-agm-erm`).
 
     Parameters
     ----------
-    eps_total, delta_total : float
-        The whole run's budget.
+    eps_total, delta_total : float, the whole run's budget
     n : int
-        The number of records.
-    iterations : int
-        T, the number of steps.
+    iterations : int, T
     amplification : {'tight', 'paper'}, default 'tight'
-        As :func:`amplify_by_sampling`.
 
     Returns
     -------
     dict
-        ``eps_step``, ``delta_step`` and the accountant's ``eps_total`` and ``delta_total``
-        of these per-step values (each <= the requested one).
+        ``eps_step``, ``delta_step`` and the composed ``eps_total`` and ``delta_total`` (each <=
+        the requested one).
+
+    Raises
+    ------
+    ValueError
+        A budget out of range, a per-step delta >= 1 (too few steps), no per-step eps > 0, or
+        with ``amplification='paper'`` a per-step eps > 1.
 
     References
     ----------
@@ -276,13 +242,6 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
     (0.7114, 2.66e-07)
     >>> budget["eps_total"] <= 1.0, budget["delta_total"] <= 1e-5
     (True, True)
-
-    Raises
-    ------
-    ValueError
-        If eps_total is not finite and > 0 or delta_total is not in (0, 1), if
-        delta_step >= 1 (too few steps for this delta), or with ``amplification='paper'``
-        when eps_step > 1, where that bound does not hold.
     """
     if not (0.0 < eps_total < math.inf and 0.0 < delta_total < 1.0):
         raise _messages.value_error(

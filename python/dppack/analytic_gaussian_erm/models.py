@@ -1,22 +1,8 @@
-"""Private ERM with the analytic Gaussian mechanism (Ding et al.): OPERA and a sound GRPUA.
-
-Ding et al., IEEE Transactions on Big Data. Two models, each for the logistic loss and the
-Huber-smoothed hinge loss:
-
-* :class:`OutputPerturbationAGM` (OPERA): full-batch gradient descent for a fixed
-  number of steps, then Gaussian noise calibrated by the analytic Gaussian mechanism (aGM) to
-  the sensitivity of the gradient-descent output (paper Lemmas 1 and 2).
-* :class:`GradientPerturbationAGM` (the sound GRPUA of Ding et al.): single-sample SGD with
-  Gaussian noise on every gradient, for a *total* budget (eps, delta) that the accountant of
-  Ding et al.(b) splits into per-step parameters.
-
-Why the paper's printed GRPUA is not shipped, the data preparation, the regularisation and
-the exact discrete Gaussian noise of both models are derived in the guide,
-:ref:`guide-agm-erm`.
-
-Accounting: ``fit(..., accountant=)`` charges ``PrivacyLoss.approx(eps, delta)`` once (for
-GRPUA the total budget, which the T steps compose to at most), and the fitted model reports it
-in ``privacy_``.
+"""Private ERM with the analytic Gaussian mechanism (Ding et al.): OPERA
+(:class:`OutputPerturbationAGM`, gradient descent then aGM noise) and a sound GRPUA
+(:class:`GradientPerturbationAGM`, noisy single-sample SGD for a total budget), each for the
+logistic and the Huber-smoothed hinge loss. Why the paper's printed GRPUA is not shipped,
+the data preparation and the exact discrete Gaussian noise: :ref:`guide-agm-erm`.
 """
 
 import math
@@ -80,8 +66,7 @@ _SGD_BLOCK = 4096
 
 
 def _opera_default_iterations(n, d, eps, delta, beta, radius, lipschitz=LIPSCHITZ):
-    """T = ceil((beta^2 n^2 R^2 eps / (L^2 d alpha^2))^(1/3)) for the non-strongly convex case
-    ("Choice of T", constant 1); alpha is the aGM's sigma sqrt(2 eps) / Delta."""
+    """OPERA's default T for gamma = 0 ("Choice of T", constant 1; :ref:`guide-agm-erm`)."""
     alpha = calibrateAnalyticGaussianMechanism(eps, delta, 1.0) * math.sqrt(2.0 * eps)
     value = (beta ** 2 * n ** 2 * radius ** 2 * eps / (lipschitz ** 2 * d * alpha ** 2))
     return max(1, math.ceil(value ** (1.0 / 3.0)))
@@ -110,18 +95,15 @@ class _AnalyticGaussianERM:
         self.analytic = _checks.check_flag(self.analytic, "analytic")
 
     def _start_unfitted(self, fitted):
-        """The end of __init__: the fitted attributes (``coeff``, ``privacy_`` and the model's
-        own ``fitted``) start as None, then the parameters are checked."""
+        """The end of __init__: fitted attributes to None, then the parameters checked."""
         for name in ("coeff", *fitted, "privacy_"):
             setattr(self, name, None)
         self._check_parameters()
 
     def _begin_fit(self, X, y, upper_bounds, lower_bounds, add_bias, accountant):
-        """The start both fits share, in this order: the accountant's check (before anything
-        is read), the settings, the refusal of eps = Inf, the data. Returns the charge, the
-        prepared X and y, the columns' scale, lambda = gamma / n (lambda =
-        gamma_DPpack / n) and the loss's (L, beta) at that lambda. Dask data are refused
-        first (the fits run in memory)."""
+        """A fit's shared start: accountant check, settings, eps = Inf refusal, then the data.
+        Returns (charge, X, y, scale, lambda = gamma / n, L, beta).
+        """
         _backends.refuse_dask(f"{type(self).__name__}.fit", X, y)
         bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
                                  f"{type(self).__name__}.fit")
@@ -134,22 +116,19 @@ class _AnalyticGaussianERM:
                 loss_constants(self.loss, self.huber_h, lam))
 
     def _prepare(self, X, y, upper_bounds, lower_bounds, add_bias):
-        """LogisticRegressionDP's preparation: clip, scale rows to norm <= 1, 0/1 labels
-        (DPpack's messages), then labels mapped to -1/+1."""
+        """LogisticRegressionDP's preparation, labels mapped to -1/+1."""
         return prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
                               labels="signed")
 
     def _sigma(self, eps, delta, sensitivity):
-        """Noise sd: the aGM (calibrated by mechanisms.py), or the classical
-        Gaussian mechanism sqrt(2 ln(1.25/delta)) Delta / eps for the baselines."""
+        """Noise sd: the aGM, or the classical Gaussian mechanism for the baselines."""
         if math.isinf(eps):
             return 0.0
         return gaussian_sigma(eps, delta, sensitivity, "aDP", self.analytic)
 
     @staticmethod
     def _grid(sigma, sensitivity, eps, delta, d):
-        """(k, s^2) of the discrete Gaussian that meets (eps, delta) for a d-vector of L2
-        sensitivity ``sensitivity`` starting from ``sigma`` (None without noise)."""
+        """(k, s^2) of the discrete Gaussian meeting (eps, delta) from ``sigma``, or None."""
         if not sigma > 0:
             return None
         return discrete_gaussian_parameters(sigma, sensitivity, eps=eps, delta=delta,
@@ -168,12 +147,8 @@ class _AnalyticGaussianERM:
         return model_repr(self, ("loss", "eps", "delta", "gamma", "huber_h"))
 
     def predict(self, X, add_bias=None, raw_value=False):
-        """Predictions for new data (X is not clipped).
-
-        Logistic loss: probabilities sigma(X coeff) with ``raw_value``, else labels 0/1
-        (round half to even, as LogisticRegressionDP). Huber loss: the scores X coeff with
-        ``raw_value``, else 1 where the score is > 0 and 0 otherwise (as svmDP).
-        Returns a 1-d array of n values. ``add_bias`` None: as fitted.
+        """Predictions for new data (X not clipped): logistic, probabilities (``raw_value``) or
+        0/1 labels; Huber, scores or labels (score > 0). ``add_bias`` None: as fitted.
         """
         check_fitted(self.coeff)
         add_bias = fitted_add_bias(self, add_bias, X)
@@ -197,68 +172,53 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
     """Private linear classifier by output perturbation with the analytic Gaussian mechanism
     (OPERA, Ding et al.).
 
-    Runs T steps of full-batch gradient descent from w0 = 0 (fixed T, no early stopping, no
-    projection), then adds N(0, sigma^2 I) with sigma the aGM calibration of (eps, delta) to the
-    sensitivity of the gradient-descent output. The release is (eps, delta)-DP under replace-one
-    neighbours (paper Theorems 3 and 5); one release, no composition.
+    T steps of full-batch gradient descent from 0, then N(0, sigma^2 I) noise (exact discrete
+    Gaussian), sigma the aGM calibration of (eps, delta) to the sensitivity of the output:
+    (eps, delta)-DP under replace-one neighbours (paper Theorems 3 and 5). Derivations:
+    :ref:`guide-agm-erm`.
 
     Parameters
     ----------
     loss : {'logistic', 'huber'}
-        Logistic loss log(1 + e^-u), or the Huber-smoothed hinge loss with parameter
-        ``huber_h``, u = y w'x.
     eps : float
         > 0; ``Inf`` fits without noise (not private).
     delta : float
         In (0, 1).
     gamma : float
-        >= 0, finite; the penalty is (gamma/n) ||w||^2 / 2 (DPpack's convention), so the
-        paper's lambda is gamma / n. gamma > 0 is the strongly convex case, whose
-        sensitivity 5 L (mu + beta) / (n mu beta) does not depend on T; gamma = 0 gives
-        3 L T eta / n.
+        >= 0, finite; the penalty is (gamma/n) ||w||^2 / 2 (the paper's lambda = gamma / n).
     huber_h : float, default 0.5
-        Huber parameter h (the paper's 0.5); beta = 1/(2h) + lambda.
+        Huber parameter h; beta = 1/(2h) + lambda.
     iterations : int, optional
-        T. Default: 1000 when gamma > 0; when gamma = 0,
-        ceil((beta^2 n^2 R^2 eps / (L^2 d alpha^2))^(1/3)) (constant 1), which
-        needs ``radius`` and a finite eps.
+        T; default 1000 when gamma > 0, the paper's choice when gamma = 0 (needs ``radius``).
     step_size : float, optional
-        eta; default and maximum 1/(beta + mu) (gamma > 0) or 1/beta (gamma = 0), the
-        condition of the sensitivity lemmas.
+        eta; default and maximum 1/(beta + mu) (gamma > 0) or 1/beta (gamma = 0).
     sensitivity_bound : {'paper', 'tight'}, default 'paper'
-        'tight' uses the contraction bounds 2 L (mu + beta)/(n mu beta) and 2 L T eta / n
-        (opt-in).
+        'tight' uses the contraction bounds (opt-in).
     analytic : bool, default True
-        False calibrates the classical Gaussian mechanism instead (the paper's OutPert
-        baseline); it needs eps < 1.
+        False calibrates the classical Gaussian mechanism (the paper's OutPert; eps < 1).
     radius : float, optional
-        R, a bound on ||w|| used only for the default T when gamma = 0.
+        R, a bound on ||w|| for the default T when gamma = 0.
 
     Attributes
     ----------
     coeff : ndarray or None
-        The private coefficients on the scale of the raw X (bias first with ``add_bias``).
+        The private coefficients on the raw X's scale (bias first with ``add_bias``).
     Delta_, sigma_ : float
-        The sensitivity and the continuous (aGM or classical) noise sd of the last fit (on
-        the scaled problem).
+        The sensitivity and the continuous noise sd of the last fit (scaled problem).
     noise_sd_ : float
-        The scale g s of the exact discrete Gaussian noise actually added (guide,
-        :ref:`guide-agm-erm`, "Exact noise"): ``sigma_`` raised so that the discrete release
-        meets (eps, delta).
+        The scale of the exact discrete Gaussian noise actually added (>= ``sigma_``).
     n_iterations_, step_size_ : int, float
         T and eta of the last fit.
     privacy_ : dppack.PrivacyLoss or None
-        After ``fit``: ``PrivacyLoss.approx(eps, delta)``; None before a fit and after a fit
-        with eps = Inf.
+        ``PrivacyLoss.approx(eps, delta)`` after a private fit.
 
     References
     ----------
-    Ding J, Errapotu SM, Guo Y, Zhang H, Yuan D, Pan M. Private empirical risk minimization
-    with analytic Gaussian mechanism for healthcare system. IEEE Transactions on Big Data.
-    Balle B, Wang Y-X (2018). Improving the Gaussian mechanism for differential privacy:
-    analytical calibration and optimal denoising. ICML.
-    Zhang J, Zheng K, Mou W, Wang L (2017). Efficient private ERM for smooth objectives.
-    IJCAI.
+    Ding, Errapotu, Guo, Zhang, Yuan and Pan, Private empirical risk minimization with analytic
+    Gaussian mechanism for healthcare system, IEEE Transactions on Big Data, Lemmas 1-2,
+    Theorems 3 and 5.
+    Balle and Wang (2018), ICML (the analytic Gaussian mechanism).
+    Zhang, Zheng, Mou and Wang (2017), IJCAI (efficient private ERM for smooth objectives).
 
     Examples
     --------
@@ -309,20 +269,16 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
 
         Parameters
         ----------
-        X : array_like or a pandas, polars or pyarrow data frame, n x p
-            Never modified; clipped to the bounds and scaled so that every row has norm <= 1.
-        y : array_like
-            n labels 0/1.
-        upper_bounds, lower_bounds : array_like, p values
-            Public bounds of X's columns (not read from the data).
+        X : array_like or data frame, n x p
+            Never modified; clipped to the bounds and scaled to rows of norm <= 1.
+        y : array_like, n labels 0/1
+        upper_bounds, lower_bounds : array_like, p public bounds of X's columns
         add_bias : bool
             Prepend a column of ones; the bias coefficient comes first.
         random_state : None, int or NumPy Generator
         accountant : dppack.BudgetAccountant, optional
-            Charged ``PrivacyLoss.approx(eps, delta)`` (one release, paper Theorems 3 and 5)
-            under the label ``"OutputPerturbationAGM.fit"``; None: the session's accountant,
-            if any. An overspend is refused before the data are read and before any draw;
-            eps = Inf (no noise) cannot be charged and is refused too.
+            Charged ``PrivacyLoss.approx(eps, delta)`` (None: the session's) before the data
+            are read; eps = Inf cannot be charged.
 
         Raises
         ------
@@ -362,8 +318,7 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         return self
 
     def _gradient_descent(self, X, y, lam, eta, T):
-        """T steps w <- w - eta ((1/n) sum_i l'(y_i w'x_i) y_i x_i + lambda w) from 0: fixed T, no
-        projection."""
+        """T steps of full-batch gradient descent from 0 (fixed T, no projection)."""
         n, d = X.shape
         margin = losses.margin_loss(self.loss, self.huber_h)
         w = np.zeros(d)
@@ -379,73 +334,54 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
 
 
 class GradientPerturbationAGM(_AnalyticGaussianERM):
-    """Private linear classifier by noisy single-sample SGD with the analytic Gaussian
-    mechanism: the sound version of GRPUA (Ding et al.).
+    """Private linear classifier by noisy single-sample SGD with the analytic Gaussian mechanism:
+    the sound version of GRPUA (Ding et al.).
 
-    For t = 1..T: pick i uniformly from the n records (independently each step), then
-    w <- w - eta(t) n (grad f(w, z_i) + N(0, sigma^2 I)), with
-    sigma = aGM(eps_step, delta_step, 2L): the n-scaled gradient, of replace-one sensitivity
-    2 n L, gets noise of sd n sigma. (eps_step, delta_step) come from the total
-    budget by ``grpua_per_step_budget`` (amplification by sampling, then strong
-    composition). The last iterate is released.
-
-    Step sizes: eta(t) = 1/(mu n (t + t0)) when gamma > 0 (the paper's t0 = 0;
-    large early steps are expected); eta(t) = R / sqrt((t + t0) G^2),
-    G^2 = n^2 L^2 + d n^2 sigma^2, when gamma = 0 (needs ``radius``).
-
-    The paper's printed GRPUA (noise calibrated to sensitivity L, per-step delta) is not
-    private and is not offered (b).
+    Each of T steps samples one record and adds aGM noise (exact discrete Gaussian) to its
+    n-scaled gradient, calibrated to the replace-one sensitivity 2 n L; the per-step budget comes
+    from the total (eps, delta) by amplification by sampling and strong composition. The last
+    iterate is released. The paper's printed GRPUA is not private and is not offered. The
+    algorithm and accounting: :ref:`guide-agm-erm`; the draws: :ref:`guide-agm-erm-sgd`.
 
     Parameters
     ----------
     loss, eps, delta, gamma, huber_h :
-        As :class:`OutputPerturbationAGM`; (eps, delta) is the *total* budget of the T steps.
-        ``eps = Inf`` runs the same SGD without noise (not private).
+        As :class:`OutputPerturbationAGM`; (eps, delta) is the total budget of the T steps.
     iterations : int, optional
         T; default min(n^2, 50 n).
     step_offset : float, default 0
         t0 >= 0 in the step sizes.
     radius : float, optional
-        R: when given, every iterate is projected onto the ball ||w|| <= R (post-processing);
-        required when gamma = 0.
+        R: every iterate is projected onto ||w|| <= R; required when gamma = 0.
     amplification : {'tight', 'paper'}, default 'tight'
-        Privacy amplification by sampling one record of n: Balle, Barthe and Gaboardi's bound
-        log(1 + (e^eps - 1)/n), or the paper's 2 eps / n (needs a per-step eps <= 1).
+        Balle, Barthe and Gaboardi's log(1 + (e^eps - 1)/n), or the paper's 2 eps / n.
     analytic : bool, default True
-        False calibrates every step with the classical Gaussian mechanism instead (the same
-        loop as the paper's SgdPert baseline); it needs a per-step eps < 1.
+        False: the classical Gaussian mechanism (the paper's SgdPert; per-step eps < 1).
 
     Attributes
     ----------
     coeff : ndarray or None
-        The private coefficients on the scale of the raw X.
+        The private coefficients on the raw X's scale.
     eps_step_, delta_step_ : float
         Per-step budget of the last fit.
     sigma_ : float
-        The continuous (aGM or classical) noise sd per coordinate of the average-scale
-        gradient (the n-scaled gradient gets n ``sigma_``).
+        The continuous noise sd per coordinate of the average-scale gradient.
     noise_sd_ : float
-        The scale g s of the exact discrete Gaussian noise actually added per step (guide,
-        :ref:`guide-agm-erm`, "Exact noise"), ``sigma_`` raised so that each step meets
-        (``eps_step_``, ``delta_step_``); the step sizes of gamma = 0 use it.
+        The scale of the exact discrete Gaussian noise actually added per step.
     Delta_ : float
         2L, the replace-one sensitivity of one record's gradient.
     eps_total_, delta_total_ : float
-        The accountant's total for these per-step values (<= eps, delta).
+        The composed total of the per-step values (<= eps, delta).
     n_iterations_ : int
         T of the last fit.
     privacy_ : dppack.PrivacyLoss or None
-        After ``fit``: ``PrivacyLoss.approx(eps, delta)``, the total budget charged; None
-        before a fit and after a fit with eps = Inf.
-
-    Randomness (the order of the draws) and why its floating-point draws (seed words, record
-    picks) are data-free: the guide, :ref:`guide-agm-erm-sgd`.
+        ``PrivacyLoss.approx(eps, delta)``, the total budget charged.
 
     References
     ----------
-    Ding J et al., as :class:`OutputPerturbationAGM`. Balle B, Barthe G, Gaboardi M (2018).
-    Privacy amplification by subsampling: tight analyses via couplings and divergences.
-    NeurIPS. Dwork C, Rothblum GN, Vadhan S (2010). Boosting and differential privacy. FOCS.
+    Ding et al., as :class:`OutputPerturbationAGM`.
+    Balle, Barthe and Gaboardi (2018), NeurIPS (amplification by subsampling).
+    Dwork, Rothblum and Vadhan (2010), FOCS (strong composition).
 
     Examples
     --------
@@ -492,12 +428,9 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
 
     def fit(self, X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None,
             accountant=None):
-        """Fit the private coefficients; returns ``self``. Arguments as
-        :meth:`OutputPerturbationAGM.fit`; every check runs before any draw. The accountant
-        is charged the total budget ``PrivacyLoss.approx(eps, delta)`` once (label
-        ``"GradientPerturbationAGM.fit"``): the T noisy steps compose to at most that
-        (``eps_total_``, ``delta_total_``), and it is known before the data
-        are read, while the per-step split depends on n."""
+        """Fit privately; returns ``self`` (arguments as :meth:`OutputPerturbationAGM.fit`; the
+        total budget is charged once).
+        """
         bill, Xs, ys, scale, lam, (L, _) = self._begin_fit(
             X, y, upper_bounds, lower_bounds, add_bias, accountant)
         n, d = Xs.shape
@@ -532,10 +465,7 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         return self
 
     def _sgd(self, X, y, lam, L, grid, T, rng):
-        """The noisy SGD loop (class docstring). In the average-scale form each step is
-        w <- (1 - s_t lambda) w - s_t (G_t + z_t), s_t = n eta(t), where G_t is the sampled
-        record's gradient l'(y_i w'x_i) y_i x_i rounded to the grid g = 2^k and z_t ~ g N_Z(0,
-        s^2 I) (``grid`` = (k, s^2)); without noise (``grid`` None) G_t is not rounded."""
+        """The noisy SGD loop (:ref:`guide-agm-erm`)."""
         n, d = X.shape
         t0 = self.step_offset
         radius = self.radius

@@ -27,38 +27,27 @@ def notion_loss(notion, budget):
 
 
 def spherical_laplace(k, rate, random_state=None, size=None):
-    """Draw from the density proportional to exp(-rate ||b||_2) on R^k.
+    """Draw from the density proportional to exp(-rate ||b||_2) on R^k (a Gamma(k, rate)
+    norm times a uniform direction; eps-DP at rate = eps / Delta, L2 sensitivity Delta).
 
-    The norm r ~ Gamma(shape = k, rate) times a uniform direction g / ||g||, g ~ N(0, I_k).
-    With rate = eps / Delta this is eps-DP for a vector of L2 sensitivity Delta.
+    Only data-free draws use it (objective perturbation's b and its Monte Carlo law); no
+    released value gets this floating-point noise.
 
     Parameters
     ----------
-    k : int
-        Dimension, >= 1.
-    rate : float
-        > 0.
+    k : int, >= 1
+    rate : float, > 0
     random_state : None, int or NumPy Generator
     size : int, optional
         Number of vectors; None draws one (norm first, then k normals, as DPpack).
 
     Returns
     -------
-    ndarray
-        k values, or a size x k array (all norms first, then the directions row by row).
-
-    Notes
-    -----
-    The package's one sampler of this law, :func:`dppack._random.l2_laplace`, with
-    ``random_state`` turned into a generator. The confidence intervals call that sampler
-    directly for objective perturbation's noise b and its Monte Carlo law only (data-free
-    draws); no released value gets this floating-point noise.
+    ndarray, k values or size x k
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the noise of objective and output
-    perturbation); Wang, Kifer and Lee (2019), Differentially private confidence intervals
-    for empirical risk minimization, JPC 9(1).
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12; Wang, Kifer and Lee (2019), JPC 9(1).
 
     Examples
     --------
@@ -74,23 +63,16 @@ def spherical_laplace(k, rate, random_state=None, size=None):
 def objective_eps_prime(eps, t, n, c):
     """eps' = eps - log(1 + t / (2 n c)) of the improved objective perturbation.
 
-    Raises ``ValueError`` unless eps' > 0, i.e. c > t / (2 n (e^eps - 1)) (strict).
-
     Parameters
     ----------
-    eps : float
-        The budget of objective perturbation.
-    t : float
-        The bound on the loss's second derivative (1/4 for logistic, 1/(2h) for Huber).
+    eps : float, the objective's budget
+    t : float, the bound on the loss's second derivative
     n : int
-        The number of rows.
-    c : float
-        The paper's regularisation weight, gamma / (2n).
+    c : float, the paper's regularisation weight gamma / (2n)
 
     Returns
     -------
-    float
-        eps' > 0.
+    float, > 0
 
     Raises
     ------
@@ -119,14 +101,12 @@ def objective_eps_prime(eps, t, n, c):
 
 
 def hessian_sensitivity(t, n):
-    """Replace-one Frobenius sensitivity of the Hessian H: 2t/n (Lemmas 2-3).
+    """Replace-one Frobenius sensitivity of the Hessian H: 2t/n.
 
     Parameters
     ----------
-    t : float
-        The bound on the loss's second derivative.
+    t : float, the bound on the loss's second derivative
     n : int
-        The number of rows.
 
     Returns
     -------
@@ -146,17 +126,13 @@ def hessian_sensitivity(t, n):
 
 
 def sigma_sensitivity(sup_first, n):
-    """Replace-one Frobenius sensitivity of Sigma: 2 (sup |f'|)^2 / n (Lemmas 4-5).
-
-    ``sup_first`` is S(||theta~||) for logistic or 1 (Huber, or the data-free
-    bound).
+    """Replace-one Frobenius sensitivity of Sigma: 2 (sup abs(f'))^2 / n.
 
     Parameters
     ----------
     sup_first : float
-        The bound on |f'| over the data.
+        The bound on abs(f') (S(||theta~||) for logistic, 1 for Huber).
     n : int
-        The number of rows.
 
     Returns
     -------
@@ -176,21 +152,15 @@ def sigma_sensitivity(sup_first, n):
 
 
 def regularized_hessian(X, y, theta, loss, c):
-    """H(theta) = (1/n) sum_i f''(z_i) x_i x_i' + 2c I, z_i = y_i theta'x_i (Wang, Kifer and Lee
-    2019, Eq. 5).
+    """H(theta) = (1/n) sum_i f''(z_i) x_i x_i' + 2c I, z_i = y_i theta'x_i.
 
     Parameters
     ----------
-    X : ndarray, n x d
-        The scaled design (rows of norm <= 1).
-    y : ndarray
-        n labels -1/+1.
-    theta : ndarray
-        d coefficients.
+    X : ndarray, n x d (rows of norm <= 1)
+    y : ndarray, n labels -1/+1
+    theta : ndarray, d coefficients
     loss : dppack.erm.losses.MarginLoss
-        The margin loss f, with its derivatives ``first`` and ``second``.
-    c : float
-        The regularisation weight.
+    c : float, the regularisation weight
 
     Returns
     -------
@@ -218,8 +188,7 @@ def regularized_hessian(X, y, theta, loss, c):
 
 
 def gradient_covariance(X, y, theta, loss, c):
-    """Sigma(theta) = (1/n) sum_i g_i g_i' - 4c^2 theta theta', g_i = f'(z_i) y_i x_i (Wang,
-    Kifer and Lee 2019, Eq. 6); y_i^2 = 1, so the weights are f'(z_i)^2.
+    """Sigma(theta) = (1/n) sum_i g_i g_i' - 4c^2 theta theta', g_i = f'(z_i) y_i x_i.
 
     Parameters
     ----------
@@ -251,21 +220,18 @@ def gradient_covariance(X, y, theta, loss, c):
 
 
 def gaussian_release(values, sensitivity, rho, rng):
-    """``values`` + Gaussian noise for rho-zCDP at L2 sensitivity ``sensitivity`` (Bun and
-    Steinke 2016, Proposition 1.6),
-    drawn exactly: the discrete Gaussian of Canonne, Kamath and Steinke (2020) on a
-    power-of-two grid, the values rounded to the grid and the sensitivity raised by the
-    rounding, rho-zCDP by their Theorem 4 (``mechanisms.discrete_gaussian_release``; its
-    variance is at least the continuous sigma^2 = s^2 / (2 rho)). Same shape as ``values``."""
+    """``values`` + exact discrete Gaussian noise for rho-zCDP at L2 sensitivity ``sensitivity``
+    (Bun and Steinke 2016, Proposition 1.6; Canonne, Kamath and Steinke 2020, Theorem 4).
+    """
     sigma = accounting.zcdp_gaussian_sd(sensitivity, rho)
     values = np.asarray(values, dtype=np.float64)
     return mechanisms.discrete_gaussian_release(values, sigma, sensitivity, rng, rho=rho)
 
 
 def gaussian_release_variance(values_size, sensitivity, rho):
-    """The parameter g^2 s^2 of :func:`gaussian_release`'s noise on each of ``values_size``
-    entries: an upper bound on its variance (the discrete Gaussian's variance is below its
-    parameter, Canonne, Kamath and Steinke 2020, Corollary 9), >= s^2 / (2 rho)."""
+    """An upper bound g^2 s^2 >= s^2 / (2 rho) on the variance of :func:`gaussian_release`'s noise
+    per entry (Canonne, Kamath and Steinke 2020, Corollary 9).
+    """
     sigma = accounting.zcdp_gaussian_sd(sensitivity, rho)
     k, sigma2 = mechanisms.discrete_gaussian_parameters(sigma, sensitivity, rho=rho,
                                                         coordinates=values_size)
@@ -294,38 +260,32 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
                  accountant=None):
     """PrivSPDMat: a private symmetric positive-definite version of M (Algorithm 2).
 
-    Noise on all d^2 entries, then symmetrisation and eigenvalues clipped below at ``floor``
-    (post-processing). The noise is exact, on a power-of-two grid: for pure DP discrete Laplace
-    noise at the L1 sensitivity d s (the paper's spherical Laplace law has no exact sampler
-    here; the per-entry standard deviation is at most sqrt(2) times the paper's), for zCDP the
-    discrete Gaussian (Canonne, Kamath and Steinke 2020).
+    Exact noise on all d^2 entries on a power-of-two grid (discrete Laplace at L1 sensitivity
+    d s for DP, at most sqrt(2) times the paper's spherical Laplace per entry; the discrete
+    Gaussian for zCDP), then symmetrisation and eigenvalues clipped at ``floor``
+    (post-processing). Derivation: :ref:`guide-confint-erm`.
 
     Parameters
     ----------
     M : array_like, d x d
-    sensitivity : float
-        Frobenius L2 sensitivity of M, > 0.
-    budget : float
-        eps (``notion='DP'``) or rho (``notion='zCDP'``), > 0.
+    sensitivity : float, the Frobenius L2 sensitivity of M, > 0
+    budget : float, eps (``notion='DP'``) or rho (``notion='zCDP'``), > 0
     notion : {'DP', 'zCDP'}
-    floor : float
-        Eigenvalue floor (the CI algorithms use 2c).
+    floor : float, the eigenvalue floor (the intervals use 2c)
     random_state : None, int or NumPy Generator
     accountant : BudgetAccountant, optional
-        Charged ``PrivacyLoss.pure(budget)`` (DP) or ``PrivacyLoss.zcdp(budget)`` (zCDP)
-        under the label 'priv_spd_mat'; None charges the session's accountant, if any. An
-        overspend is refused before ``M`` is read or noise drawn.
+        Charged under 'priv_spd_mat' (None: the session's) before ``M`` is read.
 
     Returns
     -------
     ndarray, d x d
-        Symmetric, with every eigenvalue >= ``floor`` (up to rounding).
+        Symmetric, every eigenvalue >= ``floor`` (up to rounding).
 
     Raises
     ------
     ValueError
-        For a matrix that is not square and numeric, a sensitivity, budget or floor out of
-        range, an unknown notion, or an overspend of the accountant.
+        A matrix that is not square and numeric, a parameter out of range, an unknown notion,
+        or an overspend.
 
     References
     ----------

@@ -1,16 +1,10 @@
-"""Private confidence intervals for regularised ERM (Wang, Kifer and Lee): logistic regression
-and the Huber SVM, by objective or output perturbation, under pure eps-DP or rho-zCDP.
+"""Private confidence intervals for regularised ERM (Wang, Kifer and Lee 2019): logistic
+regression and the Huber SVM, by objective or output perturbation, under pure eps-DP or
+rho-zCDP.
 
-The whole procedure is private: the released coefficients theta~ (budget phi_1), a private
-Hessian H~ (phi_2) and a private gradient covariance Sigma~ (phi_3) compose to the total budget
-the caller gives; the intervals are post-processing of these three releases.
-
-Conventions, the order of the draws, the exact noise of each release and the float-approximate
-parts are derived in the guide, :ref:`guide-confint-erm`.
-
-Accounting. :func:`confintERM`, :func:`confintDP` and :func:`priv_spd_mat` take a trailing
-``accountant`` (None: the session's, if any), charged once for the whole release before any
-noise is drawn; the results carry ``privacy_``.
+The released coefficients theta~, a private Hessian H~ and a private gradient covariance
+Sigma~ compose to the caller's total budget; the intervals are post-processing. Derivations
+(conventions, draw order, exact noise): :ref:`guide-confint-erm`.
 """
 
 import math
@@ -73,37 +67,32 @@ def _percent(p):
 
 @dataclass(frozen=True)
 class ERMConfidenceIntervals:
-    """Private coefficients with per-coefficient confidence intervals (a :func:`confintERM`
-    result).
+    """Private coefficients with confidence intervals (a :func:`confintERM` result).
 
     Attributes
     ----------
     coeff, lower, upper : ndarray
-        The private estimate theta~ and the interval bounds, on the scale of the raw X (bias
-        first with ``add_bias``).
+        The private estimate and the interval bounds on the raw X's scale (bias first).
     level : float
         Confidence level 1 - alpha.
     names : list of str
         Coefficient names ("(Intercept)" first with ``add_bias``).
     notion : {'DP', 'zCDP'}
     eps, rho : float or None
-        The total budget of the whole release (coefficients and intervals): ``eps`` for pure
-        DP, ``rho`` for zCDP (the other is None).
+        The total budget of the whole release (the other is None).
     budgets : tuple of three floats
-        The split (phi_1, phi_2, phi_3) in the notion's unit: eps's for DP, rho's for zCDP
-        (phi_1 = eps_1^2/2 for objective perturbation); they sum to the total.
+        The split (phi_1, phi_2, phi_3) in the notion's unit; they sum to the total.
     eps_objective : float or None
-        The eps of objective perturbation (phi_1 as an eps), None for output perturbation.
+        The eps of objective perturbation (None for output perturbation).
     eps_prime : float or None
         The eps' of objective perturbation.
     loss, perturbation_method : str
     gamma, c : float
         DPpack's gamma and the paper's c = gamma / (2n).
     n_draws : int
-        Monte Carlo draws (0 when the interval has the closed form: output, zCDP).
+        Monte Carlo draws (0 for the closed form: output, zCDP).
     privacy_ : PrivacyLoss
-        What the whole release spent: ``PrivacyLoss.pure(eps)`` or ``PrivacyLoss.zcdp(rho)``
-        (an accountant converts the latter at its delta).
+        What the whole release spent.
 
     Parameters
     ----------
@@ -149,8 +138,7 @@ class ERMConfidenceIntervals:
     privacy_: object = field(default=None)
 
     def approx_dp_eps(self, delta):
-        """The eps of (eps, delta)-DP the release satisfies: ``eps`` for pure DP; for zCDP
-        rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke 2016, Proposition 1.3)."""
+        """The eps of (eps, delta)-DP: ``eps``, or rho + 2 sqrt(rho log(1/delta)) for zCDP."""
         if self.notion == "DP":
             return self.eps
         return accounting.zcdp_to_approx_dp(self.rho, delta)
@@ -167,8 +155,7 @@ class ERMConfidenceIntervals:
         return text
 
     def to_frame(self):
-        """A pandas DataFrame in the style of R's ``confint()``: one row per coefficient,
-        columns ``estimate``, ``"2.5 %"`` and ``"97.5 %"`` (for level 0.95)."""
+        """A pandas DataFrame in the style of R's ``confint()``."""
         import pandas as pd
 
         alpha = 1.0 - self.level
@@ -220,69 +207,55 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
     """Private coefficients and confidence intervals for logistic regression or the Huber SVM
     (Wang, Kifer and Lee 2019).
 
-    Fits theta~ by the improved objective perturbation or by output perturbation with the first
-    share of the budget, releases a private Hessian and gradient covariance at theta~ with the
-    other two shares (PrivSPDMat), and forms each coefficient's interval: Monte Carlo
-    quantiles, or the closed form for output perturbation under zCDP. The coefficients and the
-    intervals together satisfy eps-DP (``eps``) or rho-zCDP (``rho``).
+    theta~ by the improved objective perturbation or by output perturbation (first share), a
+    private Hessian and gradient covariance at theta~ (the other shares), then Monte Carlo
+    quantiles, or the closed form for output perturbation under zCDP. The whole release is
+    eps-DP (``eps``) or rho-zCDP (``rho``).
 
     Parameters
     ----------
-    X : array_like or a pandas, polars or pyarrow data frame, n x p
-        Never modified. Clipped to the bounds and scaled as DPpack's models do.
-    y : array_like
-        n labels 0/1.
-    upper_bounds, lower_bounds : array_like, p values
-        Public bounds of X's columns (the ones ``LogisticRegressionDP.fit`` takes).
+    X : array_like or data frame, n x p
+        Never modified; clipped and scaled as DPpack's models do.
+    y : array_like, n labels 0/1
+    upper_bounds, lower_bounds : array_like, p public bounds of X's columns
     gamma : float
-        DPpack's regularisation constant (> 0): penalty (gamma/n) ||theta||^2 / 2, i.e. the
-        paper's c = gamma / (2n).
+        > 0; the penalty (gamma/n) ||theta||^2 / 2 (the paper's c = gamma / (2n)).
     eps, rho : float
-        Exactly one: the total pure DP budget eps, or the total zCDP budget rho.
+        Exactly one: the total pure DP budget, or the total zCDP budget.
     loss : {'logistic', 'huber'}
-        Logistic regression, or the SVM with DPpack's Huber-smoothed hinge (``huber_h``).
     perturbation_method : {'objective', 'output'}
     huber_h : float
-        Huber smoothing h > 0 (DPpack's default 0.5); ignored for logistic.
+        Huber smoothing h > 0; ignored for logistic.
     add_bias : bool
-        Prepend a column of ones (bias coefficient first), as DPpack.
-    level : float
-        Confidence level in (0, 1).
+        Prepend a column of ones (bias coefficient first).
+    level : float, in (0, 1)
     budget_split : array_like of 3 positive numbers, optional
-        Shares of the budget for (coefficients, Hessian, covariance), normalised to sum 1.
-        Defaults: DP 2 : 1 : 1; zCDP 4 : 1 : 1 of rho. Under zCDP with objective
-        perturbation, the coefficients' share rho_1 runs objective perturbation at
-        eps_1 = sqrt(2 rho_1) (P1).
+        Shares for (coefficients, Hessian, covariance); default DP 2 : 1 : 1, zCDP 4 : 1 : 1.
     n_draws : int
         Monte Carlo draws (the paper's m = 10,000).
     sigma_bound : {'theta', 'bound'}
-        Sensitivity of the covariance for logistic: 2 S(||theta~||)^2 / n (the paper's) or the
-        data-free 2/n. Huber always uses 2/n.
+        The covariance's sensitivity for logistic: 2 S(||theta~||)^2 / n or the data-free 2/n.
     eig_floor : float, optional
-        Floor (> 0) of the eigenvalues of H~ and Sigma~; default 2c (the paper's).
+        Floor (> 0) of the eigenvalues of H~ and Sigma~; default 2c.
     random_state : None, int or NumPy Generator
     accountant : BudgetAccountant, optional
-        Charged the whole release once, under the label 'confintERM':
-        ``PrivacyLoss.pure(eps)`` or ``PrivacyLoss.zcdp(rho)`` (the three parts compose to it:
-        pure DP and zCDP both compose additively). None charges the session's accountant, if any. An
-        overspend is refused before the data are read or noise drawn, the generator untouched.
+        Charged the whole release once under 'confintERM' (None: the session's), before the data
+        are read.
 
     Returns
     -------
     ERMConfidenceIntervals
-        With ``privacy_``, the PrivacyLoss charged.
 
     Raises
     ------
     ValueError
-        For invalid options or data, or when objective perturbation cannot meet its budget
-        (gamma too small), before any noise is drawn; on an overspend of
-        ``accountant``.
+        For invalid options or data, when objective perturbation cannot meet its budget (gamma
+        too small), or on an overspend, before any noise is drawn.
 
     References
     ----------
-    Wang Y, Kifer D, Lee J (2019). Differentially private confidence intervals for empirical
-    risk minimization. Journal of Privacy and Confidentiality 9(1).
+    Wang, Kifer and Lee (2019), Differentially private confidence intervals for empirical risk
+    minimization, Journal of Privacy and Confidentiality 9(1).
 
     Examples
     --------
@@ -378,76 +351,25 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
 
 
 def _certified_radius(c):
-    """r = g_tol / (2 c): how far a point certified by :func:`dppack.erm.solvers.margin_newton`
-    (gradient norm <= g_tol = 1e-10) can lie from the exact minimiser of the confidence
-    intervals' objective, which is 2c-strongly convex (||theta - theta*|| <= ||grad|| / (2c);
-    Wang, Kifer and Lee 2019, the objective of their Algorithms 1 and 4). The certificate is
-    checked on the computed gradient, whose rounding (about 1e-16 (1 + ||theta||), see
-    ``dppack.erm.solvers``) is far below the tolerance and is not added."""
+    """r = g_tol / (2c): a certified point's distance from the exact minimiser."""
     return EXACT_GRADIENT_TOLERANCE / (2.0 * c)
 
 
 def _l1_bound(l2, k):
-    """sqrt(k) ``l2``, rounded up: an L1 sensitivity of a k-vector of L2 sensitivity ``l2``
-    (Cauchy-Schwarz). The factor 1 + 2^-50 covers the two roundings of the product."""
+    """sqrt(k) ``l2`` rounded up by 1 + 2^-50 (Cauchy-Schwarz)."""
     return math.sqrt(k) * l2 * (1.0 + 2.0 ** -50)
 
 
 def _laplace_release_scale(l1, eps, k):
-    """The scale, in value units, of each coordinate's noise in
-    :func:`dppack._random.discrete_laplace_noise` (L1 sensitivity ``l1``, budget ``eps``, k
-    coordinates): g t / s, at least l1 / eps (``_random.laplace_grid``). The Monte Carlo
-    draws simulate the released noise with this scale."""
+    """The per-coordinate scale g t / s (>= l1 / eps) of the discrete Laplace release."""
     k_grid, _, t, s = _random.laplace_grid(float(l1), float(eps), int(k))
     return math.ldexp(t / s, k_grid)
 
 
 def _release_near_minimiser(theta, radius, eps, rng):
-    """Release an approximate minimiser of an objective-perturbed ERM exactly: ``theta``
-    rounded to a power-of-two grid plus exact discrete Laplace noise covering 2 ``radius``.
-
-    Approximate minima perturbation (Iyengar, Near, Song, Thakkar, Thakurta and Wang 2019):
-    the privacy of objective perturbation holds for the exact minimiser theta* of the perturbed
-    objective, which no solver returns; a solver certifies ||theta - theta*||_2 <= r instead.
-
-    Parameters
-    ----------
-    theta : ndarray
-        The solver's minimiser, d values, certified to lie within ``radius`` of theta*.
-    radius : float
-        r > 0, e.g. g_tol / lambda for a gradient tolerance g_tol and strong convexity lambda.
-    eps : float
-        The share of eps this release spends, > 0.
-    rng : NumPy Generator
-
-    Returns
-    -------
-    ndarray
-        g (round(theta / g) + Z), Z exact integer discrete Laplace noise
-        (:func:`dppack._random.discrete_laplace_noise`) for the L1 sensitivity 2 r sqrt(d):
-        each coordinate's scale is at least 2 r sqrt(d) / eps.
-
-    Notes
-    -----
-    Privacy: let eps_1 be the objective perturbation's guarantee, a bound exp(eps_1) on the
-    ratio of the densities of theta* under neighbouring datasets D, D' (Wang, Kifer and Lee
-    2019, Theorem 1, improving Chaudhuri, Monteleoni and Sarwate 2011).
-    The noise b of the objective is a function of theta* and D (the first-order condition), so
-    theta = theta* + e_D(theta*) with ||e_D||_2 <= r; for a fixed theta*, e_D and e_D' differ
-    by at most 2 r in L2 and 2 r sqrt(d) in L1, and the rounded vectors by that plus one grid
-    step per coordinate, which the discrete Laplace release covers at eps. Integrating over
-    theta* composes the two: the release is (eps_1 + eps)-DP (Iyengar et al. 2019, the proof
-    of their approximate minima perturbation). The draw is exact and the float released a
-    function of the noisy integers only (Mironov 2012); what remains in floating point is the
-    objective's noise b itself (a continuous density drawn in float, data-free), the one
-    approximate part of the release.
-
-    References
-    ----------
-    Iyengar R, Near J P, Song D, Thakkar O, Thakurta A, Wang L (2019). Towards practical
-    differentially private convex optimization. IEEE Symposium on Security and Privacy
-    (Algorithm 1, approximate minima perturbation). Canonne, Kamath and Steinke (2020) (the
-    discrete Laplace sampler).
+    """Release a certified approximate minimiser exactly: ``theta`` on a power-of-two grid plus
+    discrete Laplace noise of L1 sensitivity 2 ``radius`` sqrt(d) at ``eps`` (approximate minima
+    perturbation, Iyengar et al. 2019; proof: :ref:`guide-confint-erm`).
 
     Examples
     --------
@@ -462,19 +384,9 @@ def _release_near_minimiser(theta, radius, eps, rng):
 
 
 def _private_estimate(X, y, loss, c, method, notion, phi1, eps1, eps_prime, rng):
-    """theta~ by Algorithm 1 (objective) or Algorithm 4 (output) of Wang, Kifer and Lee
-    (2019), and the per-coordinate scale of its Laplace noise (None under zCDP output
-    perturbation, whose interval has the closed form).
-
-    The minimisers are certified by :func:`dppack.erm.solvers.margin_newton`
-    (||grad|| <= 1e-10, else ``ConvergenceError`` before the output noise is drawn), within
-    r = :func:`_certified_radius` of the exact ones. Objective perturbation: b is the
-    l2-Laplace vector of rate eps'/2 (Wang, Kifer and Lee 2019, Algorithm 1; drawn in floating
-    point, data-free), and theta~ is released by :func:`_release_near_minimiser` with
-    NEAR_MINIMISER_SHARE eps_1. Output perturbation: the L2 sensitivity of the exact minimiser
-    is 1 / (n c) (their Algorithm 4), of a certified one 1 / (n c) + 2 r; the noise is exact
-    discrete Laplace at the L1 sensitivity sqrt(d) (1 / (n c) + 2 r) (pure DP) or the exact
-    discrete Gaussian (zCDP)."""
+    """theta~ by Algorithm 1 (objective) or 4 (output) and the scale of its Laplace noise (None
+    under zCDP output perturbation; :ref:`guide-confint-erm`).
+    """
     n, d = X.shape
     radius = _certified_radius(c)
     if method == "objective":
@@ -494,15 +406,7 @@ def _private_estimate(X, y, loss, c, method, notion, phi1, eps1, eps_prime, rng)
 
 def _monte_carlo_draws(theta, H_values, H_vectors, S_values, S_vectors, method, eps_prime,
                        release_scale, n, m, rng):
-    """The m draws theta^(i) of Algorithm 3 step 6 or Algorithm 5's pure DP branch (Wang,
-    Kifer and Lee 2019), simulating the law of theta~ from the released H~, Sigma~ and theta~
-    and public constants only: data-free post-processing, drawn in floating point.
-
-    The noise of the released theta~ is simulated by independent Laplace values of scale
-    ``release_scale`` per coordinate (the continuous law the exact discrete Laplace release
-    approximates on its grid, 2^-20 of its scale or finer): output perturbation's noise, or
-    objective perturbation's small release noise near the minimiser; objective perturbation's
-    b is simulated by its l2-Laplace law."""
+    """The m draws of Algorithm 3 step 6 or Algorithm 5 (pure DP): data-free post-processing."""
     d = theta.size
     # G_i ~ N(0, Sigma~) through Sigma~ = V diag(lam) V'
     G = (_random.normal(1.0, (m, d), rng) * np.sqrt(S_values)) @ S_vectors.T
@@ -519,14 +423,7 @@ def _monte_carlo_draws(theta, H_values, H_vectors, S_values, S_vectors, method, 
 
 
 def _output_zcdp_interval(theta, H_values, H_vectors, S_values, S_vectors, rho1, n, c, alpha):
-    """Algorithm 5's closed form: theta~ +- z_{alpha/2} sqrt(U_jj),
-    U = I / (2 rho_1 (n c)^2) + (1/n) H~^{-1} Sigma~ H~^{-1}.
-
-    The first term is the variance of the output noise: the parameter of the discrete
-    Gaussian actually drawn (:func:`gaussian_release_variance`, at the sensitivity
-    1 / (n c) + 2 r of the certified minimiser, :func:`_private_estimate`), which is at least
-    the continuous 1 / (2 rho_1 (n c)^2) and bounds the noise's variance; the rounding of
-    theta^ to the grid (at most half a step, below 2^-13 of the noise's sd) is left out."""
+    """Algorithm 5's closed form theta~ +- z_(alpha/2) sqrt(U_jj) (:ref:`guide-confint-erm`)."""
     from scipy.stats import norm
 
     H_inv = (H_vectors / H_values) @ H_vectors.T
@@ -545,14 +442,12 @@ def _output_zcdp_interval(theta, H_values, H_vectors, S_values, S_vectors, rho1,
 
 def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.95, rho=None,
               budget_split=None, n_draws=10000, random_state=None, accountant=None):
-    """Private coefficients and confidence intervals for a ``LogisticRegressionDP`` or a
-    linear ``svmDP``, with the model's settings (see :func:`confintERM`).
+    """Private coefficients and confidence intervals with a ``LogisticRegressionDP``'s or a linear
+    ``svmDP``'s settings (see :func:`confintERM`).
 
-    The model's ``eps`` is the total budget of the coefficients and the intervals together
-    (pure DP), unless ``rho`` is given: then the release is rho-zCDP and ``eps`` is not used.
-    Its ``gamma``, ``perturbation_method`` and (SVM) ``huber_h`` are used as they are; objective
-    perturbation uses the paper's improved constant. The model itself is neither fitted nor
-    modified: the result holds the released coefficients.
+    The model's ``eps`` is the total budget (pure DP) unless ``rho`` is given (zCDP); its
+    ``gamma``, ``perturbation_method`` and ``huber_h`` are used as they are. The model is neither
+    fitted nor modified.
 
     Parameters
     ----------
@@ -566,13 +461,11 @@ def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.9
         Total zCDP budget, instead of the model's eps.
     random_state : None, int or NumPy Generator
     accountant : BudgetAccountant, optional
-        Charged once, under the label 'confintDP', as :func:`confintERM`: the model's eps
-        (pure) or ``rho`` (zCDP). The model is not fitted, so nothing else is charged.
+        Charged once under 'confintDP', as :func:`confintERM`.
 
     Returns
     -------
     ERMConfidenceIntervals
-        With ``privacy_``, the PrivacyLoss charged.
 
     Raises
     ------

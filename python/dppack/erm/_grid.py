@@ -1,19 +1,9 @@
 """Records on a power-of-two grid and their exact integer Gram matrix (private helpers).
 
-One home for the map of a record onto the grid 2^-k (:func:`to_grid`, used by
-:mod:`dppack.erm.adassp`) and for the exact sums of products of grid records in any number
-of rows (:func:`exact_gram`, used by :class:`dppack.LinearRegressionDP` in memory and on
-Dask data).
-
-Exactness. A record's grid values are integers u with |u| <= 2^k. A block of B rows with
-B 4^k <= 2^53 has every partial sum of its products u_i u_j an integer of magnitude at most
-2^53, so BLAS computes the block's Gram matrix exactly in any order of summation (an
-integer of magnitude <= 2^53 is a float, and a sum or fused multiply-add whose exact result
-is a float is computed exactly). The blocks' matrices are added as integers (int64, at most
-2^9 blocks at a time, then Python integers): the result is the exact integer Gram matrix
-whatever the number of rows, the order of the rows or their partition (Dask: per chunk, then
-:func:`to_limbs` and :func:`from_limbs` carry the integers through Dask's float sums
-exactly).
+A block of B rows with B 4^k <= 2^53 has every partial sum of its products an integer of
+magnitude at most 2^53, so BLAS computes it exactly in any order; the blocks are added as
+integers, so the result is exact whatever the rows' number, order or partition
+(:ref:`guide-erm-kst`).
 """
 
 import numpy as np
@@ -31,18 +21,6 @@ LIMBS = 3
 
 def to_grid(values, c, f, out=None):
     """round((values - c) f), in ``out`` if given (NumPy's rint: half to even).
-
-    Parameters
-    ----------
-    values : ndarray
-    c, f : float or ndarray
-        The centre and the factor (per column, broadcast).
-    out : ndarray, optional
-
-    Returns
-    -------
-    ndarray
-        Whole numbers as floats.
 
     Examples
     --------
@@ -67,30 +45,8 @@ def block_rows(bits):
 
 
 def exact_gram(X, y, bits, exponent=0):
-    """The exact Gram matrix W'W of records on a grid, W = [u, v] with X = u 2^-k and
-    y = v 2^(e - k), as Python integers.
-
-    Parameters
-    ----------
-    X : ndarray, n x p
-        Multiples of 2^-k of magnitude at most 1 (u whole, abs(u) <= 2^k).
-    y : ndarray, n
-        Multiples of 2^(e - k) of magnitude at most 2^e (v whole, abs(v) <= 2^k).
-    bits : int
-        k (at most 26).
-    exponent : int, default 0
-        e.
-
-    Returns
-    -------
-    ndarray of object, (p + 1) x (p + 1)
-        [[U'U, U'v], [v'U, v'v]] exactly (Python integers).
-
-    Notes
-    -----
-    The products are computed on X and y as they are: a power-of-two scaling keeps every
-    partial sum a whole number of units (2^-2k for X'X) of magnitude at most 2^53, so a
-    float (module docstring), and the block sums are scaled back to integers exactly.
+    """The exact Gram matrix [[U'U, U'v], [v'U, v'v]] (Python integers) of grid records
+    X = u 2^-k, y = v 2^(e - k), abs(u), abs(v) <= 2^k, k = ``bits`` <= 26, e = ``exponent``.
 
     Examples
     --------

@@ -51,13 +51,10 @@ UNIT_ROUNDOFF = 2.0 ** -53
 
 
 def statistics_rounding(n):
-    """gamma_k = k u / (1 - k u) with k = n + 8 and u = 2^-53: the relative error bound of a
-    computed sum of n rounded products, each entry of X'X and X'y (in any order of summation,
-    over Dask's partitions too; Higham 2002, Accuracy and Stability of Numerical Algorithms,
-    2nd ed., Lemma 3.1 and eq. (3.5); 8 covers the weights' square roots and products).
-    With LinearRegressionDP's scaled rows (|x_ij| <= 1, |y_i| <= p, weights <= W) the
-    computed gradient (X'X theta - X'y) / n then differs from the exact one by at most
-    gamma_k W (p^(3/2) + p^(3/2)) = gamma_k zeta on the ball ||theta|| <= sqrt(p)."""
+    """gamma_(n+8) = k u / (1 - k u), k = n + 8, u = 2^-53: the relative error bound of the float
+    sums X'WX and X'Wy, which moves LinearRegressionDP's gradient by at most gamma_k zeta on the
+    ball (Higham 2002, Lemma 3.1; :ref:`guide-erm-kst`).
+    """
     k = n + 8
     return k * UNIT_ROUNDOFF / (1.0 - k * UNIT_ROUNDOFF)
 
@@ -120,24 +117,9 @@ def _values(out):
 
 
 def _calibration(eps, delta, zeta, lambda_):
-    """Delta and the scale of the noise b of a private KST fit (finite eps > 0).
-
-    Parameters
-    ----------
-    eps, delta : float
-        The fit's guarantee: eps-DP (delta = 0) or (eps, delta)-DP, replace-one neighbours.
-    zeta, lambda_ : float
-        Bounds on the norm of the loss's gradient and on the eigenvalue of its Hessian.
-
-    Returns
-    -------
-    Delta : float
-        2 lambda / eps (Kifer, Smith and Thakurta 2012, Algorithm 1; DPpack).
-    scale : float
-        delta = 0: the rate eps_b/(2 zeta) of the Gamma(p) norm of b; delta > 0: the
-        standard deviation 2 zeta sqrt(2 (ln(2/delta) + eps_b)) / eps_b of its coordinates;
-        eps_b = eps - log(1 + lambda/Delta) is what the Jacobian leaves to the noise for the
-        gradient shift 2 zeta of a replaced record (derivation in the guide, :ref:`guide-erm-kst`).
+    """(Delta, scale) of a private KST fit: Delta = 2 lambda / eps, and the rate eps_b/(2 zeta) of
+    b's Gamma(p) norm (delta = 0) or the standard deviation 2 zeta sqrt(2 (ln(2/delta) + eps_b)) /
+    eps_b of its coordinates, eps_b = eps - log(1 + lambda/Delta) (:ref:`guide-erm-kst`).
     """
     Delta = 2 * lambda_ / eps
     eps_b = eps - np.log1p(eps / 2) if lambda_ > 0 else eps  # lambda = 0: equal Hessians
@@ -154,115 +136,67 @@ def _calibration(eps, delta, zeta, lambda_):
 class EmpiricalRiskMinimizationDP_KST:
     """Privacy-preserving ERM by objective perturbation (Kifer, Smith and Thakurta 2012).
 
+    The noise is calibrated for replace-one neighbours (a deviation from DPpack, whose scale is
+    private only for added or removed records). The user's loss must be convex with gradient
+    norm <= ``zeta`` and a rank-one Hessian of eigenvalue <= ``lambda_``, the regularizer convex
+    and the domain closed and convex: the user's responsibility. Privacy assumptions, the
+    calibration and the solver's certificate: :ref:`guide-erm-kst`.
+
     Parameters
     ----------
     mapXy : callable
-        ``mapXy(X, coeff)``: the predictions (length n) for an n x p matrix X.
+        ``mapXy(X, coeff)``, n predictions.
     loss : callable
-        ``loss(y_hat, y)``: the loss of each observation (length n).
+        ``loss(y_hat, y)``, n losses.
     regularizer : 'l2' or callable
-        ``'l2'`` uses ``regularizer_l2`` (theta.theta/2) and its gradient (a given
-        ``regularizer_gr`` is then ignored, as in DPpack); a callable ``R(coeff)`` must be
+        ``'l2'`` is theta'theta/2 (a given ``regularizer_gr`` is ignored); a callable must be
         convex.
     eps : float
-        Privacy budget, > 0; ``inf`` fits without noise (non-private mode).
+        > 0; ``inf`` fits without noise (not private).
     delta : float
         0 for pure eps-DP (Gamma-norm noise), in (0, 1) for (eps, delta)-DP (Gaussian noise).
     domain : mapping or object
-        With the function ``constraints(coeff)`` (<= 0 exactly on the convex domain; scalar or
-        vector) and, optionally, ``jacobian(coeff)`` (its derivative: a length-p vector or an
-        m x p matrix). An R list with these names arrives as a dict.
+        ``constraints(coeff)`` (<= 0 exactly on the convex domain) and optionally
+        ``jacobian(coeff)`` (p values or m x p); an R list arrives as a dict.
     zeta : float
-        Bound on the l2 norm of the gradient of the loss in coeff over the domain and the
-        clipped data, > 0.
+        Bound on the L2 norm of the loss's gradient in coeff, > 0.
     lambda_ : float
-        Bound on the eigenvalues of the (rank-one) Hessian of the loss, >= 0. DPpack's
-        argument is named
-        ``lambda``, which Python cannot spell; the R wrapper maps ``lambda`` to it. The
-        attribute is ``lambda_`` too.
+        Bound on the eigenvalue of the loss's rank-one Hessian, >= 0 (DPpack's ``lambda``).
     gamma : float
-        Regularisation constant, >= 0 (the penalty is (gamma/n) R(coeff)).
+        >= 0; the penalty is (gamma/n) R(coeff).
     mapXy_gr, loss_gr, regularizer_gr : callable, optional
-        Gradients: ``mapXy_gr(X, coeff)`` a p x n matrix, ``loss_gr(y_hat, y)`` length n,
-        ``regularizer_gr(coeff)`` length p. The solver uses the analytic gradient when all three
-        are given, finite differences otherwise.
+        Gradients (p x n, n values, p values); finite differences without all three.
 
     Attributes
     ----------
     mapXy, mapXy_gr, loss, loss_gr, regularizer, regularizer_gr, gamma, eps, delta, domain,
     zeta, lambda_ : as given (DPpack's fields).
     coeff : ndarray or None
-        The fitted coefficients (bias first when fitted with ``add_bias``); None before fit.
+        The fitted coefficients (bias first with ``add_bias``).
     noise_ : ndarray or None
-        The noise vector b drawn by the last fit (zeros for eps = Inf), in the coordinates of
-        the optimisation (after any pre-processing).
+        The noise vector b of the last fit (zeros for eps = Inf).
     Delta_ : float or None
-        The regularisation Delta of the last fit's objective, 2 lambda / eps_1 (2 W lambda /
-        eps_1 with sample weights bounded by W, :mod:`dppack.erm.weighting`; Kifer, Smith and
-        Thakurta 2012, Theorem 2; eps_1 = eps - ``release_eps_``); 0 for eps = Inf, None
-        before a fit.
+        The regularisation Delta of the last fit's objective (0 for eps = Inf).
     optimality_tolerance_ : float or None
-        After ``fit``: the KKT residual rho of the exact objective that the released minimiser
-        is certified to (K zeta for the general solver; LinearRegressionDP's exact solve: the
-        certified 2^-46 (zeta + sqrt(p) (lambda + m)), plus the rounding bound of X'WX and
-        X'Wy with weights; guide, :ref:`guide-erm-kst`, "Approximate minimiser and exact release").
+        The KKT residual the released minimiser is certified to.
     release_sensitivity_, release_grid_, release_eps_ : float, int, float or None
-        After a private ``fit``: the L2 sensitivity 2r of the released minimiser (r = 6 rho / m
-        for the general solver, 2 rho / m + sqrt(p 2^-50) for LinearRegressionDP's exact
-        solve), the exponent k of its grid g = 2^k and eps_2, the eps of the release noise;
-        None after a fit with eps = Inf.
+        The L2 sensitivity, grid exponent and eps of the release noise (None with eps = Inf).
     privacy_ : dppack.PrivacyLoss or None
-        After ``fit``: ``PrivacyLoss.approx(eps, delta)`` (pure eps when delta = 0), also
-        charged to the accountant; None before a fit and after a fit with eps = Inf.
+        ``PrivacyLoss.approx(eps, delta)`` after a private fit.
     n_passes_ : int or None
-        After a fit of ``LinearRegressionDP`` on Dask data: 1, the one pass over the data
-        that summed X'X, X'y and y'y (``dppack.dask.erm``); None before a fit and after
-        one in memory.
-
-    Notes
-    -----
-    Privacy assumptions (Kifer, Smith and Thakurta 2012, Theorem 2 and Algorithm 1). The guarantee,
-    eps-DP (delta = 0) or (eps, delta)-DP for neighbours that differ in one replaced record (and so
-    also for one added or removed), holds when, for every (x, y) with x and y within the bounds (the
-    framework clips X and y to them) and every coeff in the domain,
-
-    * the per-row loss loss(mapXy(x, coeff), y) is convex in coeff and twice continuously
-      differentiable, with gradient norm <= ``zeta`` and a Hessian of rank at most one whose
-      eigenvalue is <= ``lambda_`` (e.g. l(x'coeff, y) with a convex scalar l);
-    * the regularizer is convex and differentiable;
-    * the domain {coeff : constraints(coeff) <= 0} is closed and convex (and non-empty).
-
-    The framework checks eps, delta, gamma, zeta > 0 and lambda >= 0 (both finite), the data
-    and the bounds; it cannot check that ``zeta`` and ``lambda_`` really bound the user's loss,
-    nor convexity: these are the user's responsibility (LinearRegressionDP sets them from
-    its own scaling). The noise is calibrated for replace-one neighbours, a gradient shift of
-    2 ``zeta``: larger than DPpack's, whose scale is private only when a record is added or
-    removed (guide, :ref:`guide-erm-kst`, "Privacy under replace-one neighbours"). The
-    theorem assumes the exact constrained minimiser: the fit is released
-    only if it is feasible (constraints <= 1e-8 max(1, abs(constraints(0)))) and its KKT residual
-    is at most 1e-7 (1e-4 without gradient functions) times max(1, ||grad J(0)||); otherwise
-    ``ConvergenceError`` (a ``RuntimeError``), never a warning. That residual is not
-    accounted for in the noise.
-
-    ``fit`` runs three overridable steps, as DPpack's private methods: ``_preprocess_data(X,
-    y, upper_bounds, lower_bounds, add_bias)`` returns the (new) matrix and label vector the
-    objective sees; ``_optimize_coeff(X, y, noise, Delta)`` returns the minimiser;
-    ``_postprocess_coeff(coeff)`` maps it back to the user's units. Subclasses may also
-    override ``_data_loss(X, y)`` to supply a faster closed form of the mean loss.
+        After a LinearRegressionDP fit on Dask data: 1.
 
     Raises
     ------
     ValueError
-        For invalid hyper-parameters or domain (here and in ``fit``); ``fit`` also for bad
-        data or bounds, before any noise is drawn, and on an overspend.
+        For invalid hyper-parameters or domain (here and in ``fit``); ``fit`` also for bad data
+        or bounds, before any noise is drawn, and on an overspend.
     ConvergenceError
-        From ``fit``, when the constrained minimiser is not certified (feasibility and KKT
-        residual, see Notes).
+        From ``fit``, when the constrained minimiser is not certified.
 
     References
     ----------
-    Kifer, Smith and Thakurta (2012), Private convex empirical risk minimization and
-    high-dimensional regression, COLT, Theorem 2 and Algorithm 1; Giddens and Liu (2023),
+    Kifer, Smith and Thakurta (2012), COLT, Theorem 2 and Algorithm 1; Giddens and Liu (2023),
     DPpack reference manual, ``EmpiricalRiskMinimizationDP.KST``.
 
     Examples
@@ -326,22 +260,16 @@ class EmpiricalRiskMinimizationDP_KST:
 
         Parameters
         ----------
-        X : array_like
-            n x k numeric, finite matrix of features.
-        y : array_like
-            n numeric, finite labels.
+        X : array_like, n x k finite features
+        y : array_like, n finite labels
         upper_bounds, lower_bounds : array_like
-            Length k + 1: bounds on each column of X, then on y (lower < upper). X columns and
-            y are clipped to them.
+            k + 1 bounds: X's columns, then y (both clipped to them).
         add_bias : bool, default False
-            Prepend a column of ones (bounds 1, 1); its coefficient comes first.
+            Prepend a column of ones; its coefficient comes first.
         random_state : None, int or NumPy Generator, optional
         accountant : dppack.BudgetAccountant, optional
-            Charged (eps, delta) (pure eps when delta = 0; Kifer et al. 2012, Theorem 2,
-            with the noise calibrated for replace-one neighbours, :ref:`guide-erm-kst`)
-            under the label ``"<class name>.fit"``; None: the session's accountant, if any.
-            An overspend is refused before the data are read and before any draw; a fit with
-            eps = Inf cannot be charged and is refused too.
+            Charged (eps, delta) (None: the session's) before the data are read; a fit with
+            eps = Inf cannot be charged.
 
         Returns
         -------
@@ -352,7 +280,7 @@ class EmpiricalRiskMinimizationDP_KST:
         ValueError
             Invalid parameters, data or bounds (before any noise is drawn).
         RuntimeError
-            If the solver fails to reach a feasible point satisfying the optimality conditions.
+            If the solver does not certify a feasible optimum (``ConvergenceError``).
         """
         return self._fit(X, y, upper_bounds, lower_bounds, add_bias, random_state, accountant)
 
@@ -441,9 +369,7 @@ class EmpiricalRiskMinimizationDP_KST:
         return self
 
     def predict(self, X, add_bias=None):
-        """Predictions ``mapXy(X, coeff)`` as a 1-d array (X is neither clipped nor scaled);
-        for Dask X, a lazy Dask array (this function applied to each chunk). ``add_bias``
-        None: as fitted."""
+        """``mapXy(X, coeff)``, n values (X not clipped or scaled; lazy for Dask X)."""
         add_bias = fitted_add_bias(self, add_bias, X)
         return _backends.backend_for(X).predict(self, X, self._predict_rows, add_bias=add_bias)
 
@@ -467,12 +393,8 @@ class EmpiricalRiskMinimizationDP_KST:
     # ---------------------------------------------------------------------------------------
 
     def _preprocess_data(self, X, y, upper_bounds, lower_bounds, add_bias):
-        """Check the data and bounds, add the bias column (first), clip X and y.
-
-        Returns a new n x p float matrix (never the caller's memory: subclasses may scale it
-        in place) and a new length-n float vector (:func:`dppack.erm.design.prepare_design`
-        with the bounds of X then y). The bounds, bias column included, are kept for the
-        subclasses' scaling: ``_bounds`` (X's) and ``_target_bounds`` (y's).
+        """Check data and bounds, add the bias column, clip X and y into new arrays; keeps
+        ``_bounds`` and ``_target_bounds`` for the subclasses' scaling.
         """
         _backends.refuse_dask(f"{type(self).__name__}.fit", X, y)  # user functions: rows needed
         design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, target=True)
@@ -480,13 +402,9 @@ class EmpiricalRiskMinimizationDP_KST:
         return design["X"], design["y"]
 
     def _data_loss(self, X, y, weights=None):
-        """The mean loss (1/n) sum w_i loss(mapXy(X, theta), y)_i (w_i = 1 without
-        ``weights``; n the number of rows, never sum(w)) and its gradient (None without all
-        gradient functions), as functions of theta. Without ``weights``, DPpack's computation
-        as it is (sum(loss) / n, whatever the number of values the loss returns); with them,
-        the loss must return one value per row (a weight per value; ``ValueError`` otherwise,
-        :func:`dppack.erm.cms.output_message`). The gradient of the loss always returns one
-        value per row, and ``mapXy_gr`` a p x n matrix."""
+        """The mean loss (1/n) sum w_i loss_i (never over sum(w)) and its gradient, as functions
+        of theta; with weights the loss must return one value per row.
+        """
         n = y.size
         mapXy, loss = self.mapXy, self.loss
         if weights is None:
@@ -520,12 +438,10 @@ class EmpiricalRiskMinimizationDP_KST:
         return value, gradient
 
     def _check_outputs(self, X, y, weights=None):
-        """Evaluate the objective, its gradient, the constraints and their Jacobian once at
-        theta = 0 (the solver's start) with no noise, so that a user function returning the
-        wrong number of values is refused before the noise is drawn (after the charge: the
-        functions read the private data, and a refusal may depend on them).
-        Only lengths are checked (the values depend on the data; the solver's certificate
-        judges them). Skipped when a subclass solves with its own :meth:`_optimize_coeff`."""
+        """Evaluate objective, gradient, constraints and Jacobian once at theta = 0 so that wrong
+        lengths are refused before the noise is drawn (after the charge); skipped for a subclass's
+        own ``_optimize_coeff``.
+        """
         if type(self)._optimize_coeff is not EmpiricalRiskMinimizationDP_KST._optimize_coeff:
             return
         p = X.shape[1]
@@ -541,16 +457,7 @@ class EmpiricalRiskMinimizationDP_KST:
                                              "the p derivatives of each constraint"))
 
     def _noise_ratio(self, n, p, eps, lambda_, zeta=1.0):
-        """q, the release noise's per-coordinate standard deviation over the objective noise's
-        effect on the minimiser at equal eps (for :func:`dppack.erm.approximate.split_budget`;
-        data-independent: n is public under replace-one neighbours). With the certified radius
-        r (:meth:`_certificate`, at m = (Delta + gamma') / n, gamma' = gamma for 'l2', else 0;
-        Delta = 2 lambda / eps) the release's Laplace has standard deviation sqrt(2 p) 2 r / eps
-        per coordinate. b moves the minimiser by about ||b|| / (n (h + m)) with h the data's
-        curvature, at most lambda; E||b||^2 = p (p + 1) (2 zeta / eps)^2. With h = lambda (the
-        smallest effect, so the largest q): q = sqrt(2 p / (p + 1)) r n (lambda + m) / zeta
-        (6 K sqrt(2 p / (p + 1)) n^2 (lambda + m) / (Delta + gamma') for the general solver's
-        r = 6 K zeta / m, which does not depend on zeta)."""
+        """q of :func:`dppack.erm.approximate.split_budget` (data-independent)."""
         gamma = float(self.gamma) if self.regularizer is regularizer_l2 else 0.0
         Delta = 2.0 * lambda_ / eps if np.isfinite(eps) else 0.0
         if not Delta + gamma > 0:
@@ -560,24 +467,12 @@ class EmpiricalRiskMinimizationDP_KST:
         return np.sqrt(2.0 * p / (p + 1.0)) * radius * n * (lambda_ + m) / zeta
 
     def _quadratic_ball(self):
-        """Whether the fit solves exactly (:meth:`LinearRegressionDP._optimize_coeff`): a
-        property of the model's functions, never of the data."""
+        """Whether the fit solves exactly (from the model's functions, never the data)."""
         return False
 
     def _certificate(self, n, p, zeta, lambda_, modulus):
-        """(rho_c, rho, r): the KKT residual the solver certifies, the residual it bounds for
-        the exact objective, and the certified radius ||theta - theta*|| <= r; all
-        data-independent (n, p, zeta, lambda, m and the model's functions).
-
-        The general solver (:func:`dppack.erm.solvers.minimize_constrained`): rho_c = rho =
-        K zeta (:meth:`_residual_factor`), complementary slackness <= 12 rho^2 / m, and
-        r = 6 rho / m (:func:`dppack.erm.approximate.constrained_radius`). LinearRegressionDP's
-        exact solve (:meth:`_quadratic_ball`; :func:`dppack.erm.solvers.quadratic_ball_minimize`):
-        rho_c = 2^-46 (zeta + sqrt(p) (lambda + m)) in exact arithmetic on the exact X'X and
-        X'y of the grid records, rho = rho_c without weights, rho_c + gamma_(n+8) zeta with
-        them (:func:`statistics_rounding`: the float sums' rounding), and
-        r = 2 rho / m + sqrt(p 2^-50) (:func:`dppack.erm.approximate.ball_radius`), raised
-        by 2^-40 of itself against the rounding of m and of this formula.
+        """(rho_c, rho, r): the certified KKT residual, that of the exact objective and the
+        certified radius, all data-independent (:ref:`guide-erm-kst`).
         """
         if self._quadratic_ball():
             certified = QUADRATIC_RESIDUAL * (zeta + math.sqrt(p) * (lambda_ + modulus))
@@ -592,8 +487,7 @@ class EmpiricalRiskMinimizationDP_KST:
         return residual, residual, radius
 
     def _residual_factor(self, n):
-        """K: the certified KKT residual is K zeta, K = max(1e-8, 1e-6 / n) with the
-        analytic gradient, 1e-6 with central differences (data-independent)."""
+        """K = max(1e-8, 1e-6 / n) with the analytic gradient, 1e-6 with central differences."""
         with_gradient = (self.mapXy_gr is not None and self.loss_gr is not None
                          and self.regularizer_gr is not None)
         if not with_gradient:
@@ -601,8 +495,7 @@ class EmpiricalRiskMinimizationDP_KST:
         return max(KST_RESIDUAL, KST_RESIDUAL_SMALL_N / n)
 
     def _optimize_coeff(self, X, y, noise, Delta, weights=None):
-        """argmin of the perturbed objective over the domain: LinearRegressionDP's exact solve
-        when it applies (:meth:`_quadratic_ball`), else SLSQP from theta = 0."""
+        """argmin of the perturbed objective over the domain: exact solve, else SLSQP."""
         modulus = getattr(self, "_modulus", None)
         if modulus is not None and self._quadratic_ball():
             return self._solve_quadratic(X, y, noise, Delta, weights)
@@ -616,8 +509,7 @@ class EmpiricalRiskMinimizationDP_KST:
                                     modulus=modulus)
 
     def _objective(self, X, y, noise, Delta, weights=None):
-        """The perturbed objective J(theta) and its gradient (None without all three gradient
-        functions), as functions of theta (:mod:`dppack.erm.kst`)."""
+        """The perturbed objective J(theta) and its gradient (None without the gradients)."""
         n, p = X.shape
         gamma = float(self.gamma)
         data_value, data_gradient = (self._data_loss(X, y) if weights is None
@@ -648,9 +540,7 @@ class EmpiricalRiskMinimizationDP_KST:
 
 def weighted_fit(model, X, y, upper_bounds, lower_bounds, add_bias, weights,
                  weights_upper_bound, random_state, accountant):
-    """The fit of a KST ``model`` with weights in [0, ``weights_upper_bound``] (zeta and
-    lambda scaled by the bound); called by :func:`dppack.erm.weighting.fit_weighted`, which
-    checks the model and the bound first and holds the privacy argument."""
+    """The weighted fit of a KST model (zeta and lambda scaled by the bound)."""
     return model._fit(X, y, upper_bounds, lower_bounds, add_bias, random_state, accountant,
                       weights, weights_upper_bound)
 

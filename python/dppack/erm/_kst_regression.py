@@ -50,14 +50,10 @@ def regression_grid(p):
 
 
 def grid_regression(X, y, scales, shift, scale, bits, exponent):
-    """LinearRegressionDP's records on the grid, in grid units: u = round(2^k x / s),
-    in [-2^k, 2^k] (X in place: the fit's own clipped copy; bias column included),
-    and v = round(2^(k - e) (y - shift) / scale), clipped to [-p 2^(k - e), p 2^(k - e)]
-    (a new array). A per-record map fixed by the bounds and p (no data: the same on every
-    data set and on each Dask chunk), which keeps every record within the box
-    |x~_j| <= 1, |y~| <= p that zeta and lambda assume (Kifer, Smith and Thakurta 2012,
-    Theorem 2: the fit is that of the rounded data set, whose neighbours are the images of
-    neighbours)."""
+    """LinearRegressionDP's records on the grid, in grid units (u = round(2^k x / s) in place, v a
+    new array): a per-record map fixed by the bounds and p, keeping every record in the box that
+    zeta and lambda assume (:ref:`guide-erm-kst`).
+    """
     top = 2.0 ** bits
     # x / (s 2^-k) = (x / s) 2^k exactly when s 2^-k is a normal float: one pass; |x| <= s
     # (clipped to bounds within [-s, s]) then gives |x| / (s 2^-k) <= 2^k in correctly
@@ -73,12 +69,7 @@ def grid_regression(X, y, scales, shift, scale, bits, exponent):
 
 
 class GramStatistics:
-    """n, X'X, X'y and y'y of a design: all the squared loss needs.
-
-    ``shape`` is (n, p), so a fit reads it as it reads its design's. Built from an in-memory
-    design with :meth:`of`, or from the partitions of a Dask one
-    (:func:`dppack.dask.erm.regression_statistics`, the sums added over partitions).
-    """
+    """n, X'X, X'y and y'y of a design (all the squared loss needs); ``shape`` is (n, p)."""
 
     __slots__ = ("n", "gram", "cross", "yy", "passes", "exact")
 
@@ -91,10 +82,9 @@ class GramStatistics:
 
     @classmethod
     def from_integers(cls, n, integers, bits, exponent, passes=None):
-        """The statistics of grid records from W'W, W = [u, v] in grid units
-        (:func:`grid_regression`; exact Python integers, (p + 1) x (p + 1)): X'X = U'U 4^-k,
-        X'y = U'v 2^(e - 2k), y'y = v'v 4^(e - k), exactly in ``exact`` and correctly
-        rounded in the float fields."""
+        """The statistics of grid records from the exact integer W'W, W = [u, v] (exact in
+        ``exact``, correctly rounded in the float fields).
+        """
         integers = np.asarray(integers, dtype=object)
         p = integers.shape[0] - 1
         two_k = 2 * int(bits)
@@ -142,49 +132,29 @@ def _ball_jacobian(coeff):
 
 
 class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
-    """Privacy-preserving linear regression: KST with the linear map, the squared
-    error loss and the domain ||theta||^2 <= p of the scaled problem.
+    """Privacy-preserving linear regression: KST with the linear map, the squared error loss and
+    the domain ||theta||^2 <= p of the scaled problem.
+
+    At fit time p = ncol(X) (bias included), zeta = 2 p^(3/2) and lambda = p; each column of X is
+    divided by s_j = max(abs(L_j), abs(U_j)) and y mapped to [-p, p] (centred on the middle of
+    its bounds with ``add_bias``); the coefficients are mapped back to the user's units. The noise
+    is the framework's, calibrated for replace-one neighbours (DPpack's smaller noise is not
+    private under replacement). A private fit rounds the scaled records onto a grid and solves
+    exactly on exact X'X and X'y; Dask data give the same coefficients bit for bit in one pass.
+    Derivations: :ref:`guide-erm-kst`.
 
     Parameters
     ----------
     regularizer : 'l2' or callable
-        See :class:`EmpiricalRiskMinimizationDP_KST`; any other string raises
-        "regularizer must be one of {'l2'}, or a function.".
+        See :class:`EmpiricalRiskMinimizationDP_KST`.
     eps : float
-        Privacy budget, > 0 (``inf``: no noise).
+        > 0 (``inf``: no noise).
     delta : float
         0, or in (0, 1) for Gaussian noise.
     gamma : float
-        Regularisation constant, > 0.
+        > 0.
     regularizer_gr : callable, optional
         Gradient of a callable regularizer.
-
-    Notes
-    -----
-    At fit time p = ncol(X) (bias included), zeta = 2 p^(3/2) and lambda = p. Each column of X
-    is divided by s_j = max(abs(L_j), abs(U_j)); y is mapped to [-p, p] by ỹ = (y - shift)/scale
-    with shift = (L_y + U_y)/2, scale = (U_y - L_y)/(2p) when ``add_bias`` and shift = 0,
-    scale = max(abs(L_y), abs(U_y))/p otherwise. The coefficients are mapped back:
-    theta_j = theta~_j scale / s_j, then the bias (first) coefficient gets + shift.
-
-    The noise is that of the framework, calibrated for replace-one neighbours (one (x, y)
-    replaced): DPpack's smaller noise is private for an added or removed record, but under
-    replacement its privacy loss can exceed eps here too (by about 10% for small eps and
-    p = 2, found by numerical search over the worst cases of the scaled problem), so
-    LinearRegressionDP keeps the framework's proven calibration.
-
-    A private fit rounds the scaled records onto a grid (x~ to multiples of 2^-20, y~ to
-    multiples of 2^(e - 20) with 2^e >= p; a per-record map fixed by the bounds) and sums
-    X'X and X'y exactly, so the certified radius of the exact solve does not grow with n
-    (guide, :ref:`guide-erm-kst`, "Approximate minimiser and exact release"). eps = Inf fits the
-    scaled records as they are.
-
-    Dask data (a Dask array or DataFrame X, a Dask array or Series y) are fitted from n,
-    X'X, X'y and y'y of the clipped, scaled grid records, summed exactly over the
-    partitions in one pass (``n_passes_`` = 1; ``dppack.dask.erm``); the noise and the
-    solve run on the driver as in memory, so the same ``random_state`` gives the same
-    coefficients bit for bit (eps = Inf: float sums, the same up to the solver's tolerance).
-    ``predict`` on Dask X returns a lazy Dask array.
 
     Attributes
     ----------
@@ -291,10 +261,9 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
                 and uses_framework_solver(self))
 
     def _solve_quadratic(self, X, y, noise, Delta, weights=None):
-        """The exact minimiser of n J(theta) = theta'(X'X + (gamma + Delta) I) theta / 2
-        - (X'y - b)'theta + const over ||theta||^2 <= p
-        (:func:`dppack.erm.solvers.quadratic_ball_minimize`), certified in rational arithmetic
-        to n rho_c (:meth:`_certificate`); ``ConvergenceError`` when not certified."""
+        """The exact minimiser of the quadratic n J over ||theta||^2 <= p, certified in rational
+        arithmetic (:func:`dppack.erm.solvers.quadratic_ball_minimize`).
+        """
         stats = self._statistics(X, y, weights)
         n, p = stats.shape
         shift = Fraction(float(self.gamma)) + Fraction(float(Delta))
@@ -313,10 +282,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
         return GramStatistics.of(X, y, weights)
 
     def _data_loss(self, X, y, weights=None):
-        """Closed form for the built-in linear map and squared error: with G = X^T W X and
-        c = X^T W y (W = diag(weights), the identity without them), the mean loss is
-        (theta^T G theta - 2 c^T theta + y^T W y)/(2n) and its gradient (G theta - c)/n, so
-        the solver never touches X."""
+        """Closed form of the mean squared loss and its gradient from G = X'WX and c = X'Wy."""
         if not self._closed_form():
             return super()._data_loss(X, y, weights)
         # X is the design, or already its statistics (Dask data, from one pass)

@@ -34,12 +34,11 @@ def _bound_values(value, name):
 
 
 class ColumnBounds:
-    """Public bounds L_j < U_j of the columns of a design, with their scale s_j.
+    """Public bounds L_j < U_j of a design's columns, with scales s_j = max(abs(L_j), abs(U_j)).
 
-    Created once from the user's vectors (:meth:`from_arguments` adds DPpack's length checks),
-    then used for every step that needs them: clipping (:meth:`clip`), the bias column
-    (:meth:`with_bias`), the divisors that put rows into a ball (:meth:`divisors`) and the
-    row-norm bound (:attr:`max_row_norm`). The vectors are copies, read-only.
+    Used for clipping (:meth:`clip`), the bias column (:meth:`with_bias`), the scaling divisors
+    (:meth:`divisors`) and the row-norm bound (:attr:`max_row_norm`); the vectors are read-only
+    copies.
 
     Parameters
     ----------
@@ -49,25 +48,20 @@ class ColumnBounds:
     Attributes
     ----------
     lower, upper : ndarray
-        The bounds (the bias column, if added by :meth:`with_bias`, has 1 and 1).
     scale : ndarray
-        s_j = max(|L_j|, |U_j|): |x_j| <= s_j for every clipped value.
+        s_j, so abs(x_j) <= s_j for every clipped value.
     size : int
-        The number of columns.
     max_row_norm : float
-        sqrt(sum_j s_j^2), the largest L2 norm a clipped row can have.
+        sqrt(sum_j s_j^2), the largest L2 norm of a clipped row.
 
     Raises
     ------
     ValueError
-        Non-numeric or non-finite bounds ("upper.bounds must be finite."), vectors of
-        different lengths, or lower >= upper in some column ("lower.bounds must be <
-        upper.bounds in every column (not in column j).", j 1-based).
+        Non-numeric or non-finite bounds, different lengths, or lower >= upper in a column.
 
     References
     ----------
-    DPpack 0.2.2 (clipping to the bounds; s_j and the scaling);
-    Wang, Kifer and Lee 2019 (public bounds, not data-dependent maxima).
+    DPpack 0.2.2 (clipping to the bounds); Wang, Kifer and Lee 2019 (public bounds).
 
     Examples
     --------
@@ -114,29 +108,24 @@ class ColumnBounds:
 
     @classmethod
     def from_arguments(cls, upper_bounds, lower_bounds, p, target=False):
-        """The bounds of a fit's ``upper.bounds`` and ``lower.bounds``, DPpack's checks first.
+        """The bounds of a fit's ``upper.bounds`` and ``lower.bounds`` (DPpack's checks first).
 
         Parameters
         ----------
         upper_bounds, lower_bounds : array_like
-            The user's vectors: one bound per column of X, and with ``target`` one more, last,
-            for y.
+            One bound per column of X (and with ``target`` one more, last, for y).
         p : int
             The number of columns of X (without a bias column).
         target : bool, default False
-            The KST layout: p + 1 values, the last bounds y.
 
         Returns
         -------
         ColumnBounds
-            p (or p + 1) columns; with ``target`` the last one is y's.
 
         Raises
         ------
         ValueError
-            DPpack's length message (upper first: ``UPPER_LENGTH_MESSAGE``, or
-            ``UPPER_TARGET_LENGTH_MESSAGE`` with ``target``), then ours: numeric, finite,
-            lower < upper (for y: ``TARGET_BOUNDS_MESSAGE``).
+            DPpack's length messages, then ours (numeric, finite, lower < upper).
 
         References
         ----------
@@ -190,21 +179,8 @@ class ColumnBounds:
                              np.concatenate([[1.0], self.upper]))
 
     def clip(self, X, add_bias=False, divisors=None, finite=None):
-        """X clipped to the bounds, in a new C-ordered n x (size + add_bias) array (X is not
-        written).
-
-        With ``add_bias`` the new array has the bias column of ones first; with ``divisors``
-        (size + add_bias values) every column of it is divided by its divisor. ``X`` is an
-        array or a :class:`dppack._columns.ColumnMatrix` (an R data.frame's columns). The
-        new array is filled by blocks of :data:`ASSEMBLY_ROWS` rows, each clipped (column by
-        column when X's columns are contiguous) and scaled while it is in the cache: one
-        pass over memory, with the values of clipping and scaling the whole array.
-
-        With ``finite`` (the argument's name, "X"), X is also checked to be finite in that
-        same pass, each block of X's values before it is clipped
-        (``_checks.block_is_finite``), and :func:`check_finite_matrix`'s error is raised at
-        the first block that is not: the check costs no second pass over X
-        (:func:`prepare_design`).
+        """X clipped to the bounds in a new C-ordered array (bias column first with
+        ``add_bias``, columns divided by ``divisors``, finiteness checked with ``finite``).
         """
         n, k = X.shape
         if k != self.size:
@@ -235,10 +211,7 @@ class ColumnBounds:
         return out
 
     def _clip_rows(self, X, out, bias, divisors, finite=None):
-        """:meth:`clip` of an array X stored by rows into ``out``, by blocks of
-        :data:`TILED_ROWS` rows against the bounds (and divisors) repeated over a block: the
-        ufuncs then run one contiguous loop rather than a loop of k values per row (3x faster
-        than np.clip with broadcast bounds; the same values: np.clip is min(max(x, lo), up))."""
+        """:meth:`clip` of a row-stored X, by blocks against tiled bounds."""
         n = X.shape[0]
         rows = min(n, TILED_ROWS)
         lower, upper = np.tile(self.lower, (rows, 1)), np.tile(self.upper, (rows, 1))
@@ -262,11 +235,7 @@ class ColumnBounds:
         return out
 
     def divisors(self, norm):
-        """Per-column divisors that put every clipped row into a unit ball.
-
-        ``"l2"``: s_j sqrt(d), so ||x||_2 <= 1; ``"l1"``: s_j d, so ||x||_1 <= 1; ``"max"``:
-        s_j, so every |x_j| <= 1 (d = :attr:`size`).
-        """
+        """Divisors into a unit ball: ``"l2"`` s_j sqrt(d), ``"l1"`` s_j d, ``"max"`` s_j."""
         if norm == "l2":
             return self.scale * math.sqrt(self.size)
         if norm == "l1":
@@ -295,8 +264,7 @@ TILED_ROWS = 8192
 
 
 def _contiguous_columns(X):
-    """The columns of X as contiguous 1-d arrays (a ColumnMatrix's, or those of a
-    Fortran-ordered array: an R matrix), or None for another layout (read by rows)."""
+    """X's columns as contiguous 1-d arrays (ColumnMatrix or Fortran order), or None."""
     if isinstance(X, ColumnMatrix):
         return X.columns
     if X.flags.f_contiguous and not X.flags.c_contiguous:
@@ -309,21 +277,15 @@ def as_design_matrix(X, name="X", columns=False):
 
     Parameters
     ----------
-    X : array_like or a pandas, polars or pyarrow data frame
-        A matrix, list of lists or data frame; a 1-d vector becomes one column (R's
-        ``as.matrix``).
-    name : str, default "X"
-        The argument's name in messages.
+    X : array_like or a pandas, polars or pyarrow data frame (a vector becomes one column)
+    name : str, default "X" (in messages)
     columns : bool, default False
-        Return a :class:`dppack._columns.ColumnMatrix` (an R data.frame's columns) as it is,
-        not copied into a matrix: for :func:`prepare_design`, which reads it column by
-        column.
+        Return a :class:`dppack._columns.ColumnMatrix` as it is, not copied into a matrix.
 
     Returns
     -------
     ndarray or ColumnMatrix
-        n x p float64; the caller's own memory when ``X`` is already a float64 array (it is
-        only read).
+        n x p float64 (the caller's memory when X is already one; only read).
 
     Raises
     ------
@@ -332,7 +294,7 @@ def as_design_matrix(X, name="X", columns=False):
 
     References
     ----------
-    DPpack 0.2.2 (DPpack converts X with ``as.matrix``).
+    DPpack 0.2.2 (``as.matrix``).
 
     Examples
     --------
@@ -359,24 +321,21 @@ def as_design_matrix(X, name="X", columns=False):
 
 
 def check_finite_matrix(array, name="X"):
-    """Raise unless every entry is finite: one blockwise pass, no temporary copy.
+    """Raise unless every entry is finite (one blockwise pass, no copy); returns ``array``.
 
     Parameters
     ----------
     array : ndarray or ColumnMatrix
-        A float array (:func:`as_design_matrix`), or an R data.frame's columns (checked
-        column by column).
     name : str, default "X"
 
     Returns
     -------
     ndarray or ColumnMatrix
-        The same ``array``, now known to be finite.
 
     Raises
     ------
     ValueError
-        "X must be finite (no NA, NaN or Inf)." (ours: DPpack does not check).
+        If an entry is NA, NaN or infinite (DPpack does not check).
 
     References
     ----------

@@ -1,7 +1,7 @@
 """The parts of the CMS frameworks (Chaudhuri, Monteleoni and Sarwate 2011) that other fits share:
-the privacy loss of a fit, DPpack's messages, the penalised objective, objective perturbation's
-noise and parameters, and output perturbation's sensitivity. The derivations are in the guide,
-:doc:`/guide/erm-cms`."""
+a fit's privacy loss, DPpack's messages, the penalised objective, objective perturbation's
+noise and parameters, output perturbation's sensitivity. Derivations: :ref:`guide-erm-cms`.
+"""
 
 import math
 
@@ -26,26 +26,20 @@ INFINITE_EPS_MESSAGE = (
 
 
 def fit_loss(eps, delta=0.0):
-    """The PrivacyLoss of one private fit: pure eps-DP, or (eps, delta)-DP when delta > 0.
-
-    Raises ``ValueError`` (:data:`INFINITE_EPS_MESSAGE`) for eps = Inf, a fit without noise,
-    which has no privacy guarantee to charge.
-    """
+    """The PrivacyLoss of one private fit; ``ValueError`` for eps = Inf."""
     if not math.isfinite(eps):
         raise _messages.value_error(INFINITE_EPS_MESSAGE)
     return accounting.PrivacyLoss.approx(eps, delta)
 
 
 def refuse_infinite_eps(bill, eps):
-    """Refuse, before the data are read, a fit without noise (eps = Inf) that an accountant
-    would charge: ``bill`` is the fit's :class:`dppack.accounting.Charge`."""
+    """Refuse, before the data are read, an eps = Inf fit that an accountant would charge."""
     if bill.accountant is not None and not math.isfinite(eps):
         raise _messages.value_error(INFINITE_EPS_MESSAGE)
 
 
 def spend_fit(bill, eps):
-    """``bill.spend()`` (the fit's PrivacyLoss, recorded with its accountant) for a private
-    fit; None for eps = Inf, which no accountant charges (:func:`refuse_infinite_eps`)."""
+    """``bill.spend()`` for a private fit; None for eps = Inf."""
     return bill.spend() if math.isfinite(eps) else None
 
 
@@ -65,16 +59,12 @@ REGULARIZER_OUTPUT_MESSAGE = "The regularizer returned {size} values where one w
 
 
 def output_message(name, what):
-    """The ``_checks.as_vector`` template for the user function ``name`` (R spelling, e.g.
-    ``"loss.gr"``; Python's is rendered by :mod:`dppack._messages`) that must return
-    ``what`` (e.g. ``"one per row"``)."""
+    """The ``_checks.as_vector`` message template for the user function ``name``."""
     return f"{name} returned {{size}} values where {{expected}} ({what}) were expected."
 
 
 def map_jacobian(value, d, n):
-    """What ``mapXy.gr(X, theta)`` returned as the d x n matrix it must be (a vector only
-    where that is unambiguous: d = 1 or n = 1); ``ValueError`` otherwise, never a silent
-    reshape of an n x d matrix."""
+    """``mapXy.gr``'s result as a d x n matrix (``ValueError`` when ambiguous)."""
     array = np.asarray(value, dtype=np.float64)
     if array.shape == (d, n):
         return array
@@ -87,14 +77,8 @@ def map_jacobian(value, d, n):
 
 def penalised_objective(data, n, d, gamma, regularizer, regularizer_gr, b, Delta,
                         with_gradient):
-    """The CMS objective J(theta) = L(theta) + (gamma/n) R(theta) + (1/n) b'theta
-    + (Delta/2)||theta||^2, for the solvers.
-
-    ``data(theta, with_gradient)`` returns the data part L(theta) = (1/n) sum_i loss_i and its
-    gradient (None when not ``with_gradient``): a fused
-    :class:`dppack.erm.losses.EmpiricalRisk`, or the user's functions. Returns
-    ``objective(theta)``: J, or (J, grad J) when ``with_gradient``; the regularizer's outputs
-    are checked (one value; d gradient values).
+    """``objective(theta)`` -> J or (J, grad J), J = L + (gamma/n) R + (1/n) b'theta
+    + (Delta/2)||theta||^2, L from ``data(theta, with_gradient)``.
     """
 
     def objective(theta):
@@ -114,36 +98,21 @@ def penalised_objective(data, n, d, gamma, regularizer, regularizer_gr, b, Delta
 
 
 class StandardNoise:
-    """Perturbation noise supplied from outside a fit (stability-based validation, Chaudhuri
-    and Vinterbo 2013): one standard draw shared by candidates of different rates.
+    """Perturbation noise supplied from outside a fit (stability-based validation, Chaudhuri and
+    Vinterbo 2013): one data-free draw shared by candidates of different rates.
 
-    It holds two data-free vectors, drawn once: R with density proportional to exp(-||r||) on
-    R^d (norm ~ Gamma(d, 1), uniform direction; ``vector``), and L, d independent standard
-    Laplace values (density exp(-|x|)/2; ``coordinates``).
-
-    * Objective perturbation's noise b at rate ``rate`` (eps'/2 B w_bar) is R / rate, whose
-      density is proportional to exp(-rate ||b||): the law of ``_random.l2_laplace(d, rate)``.
-    * The release noise of both methods (:func:`dppack.erm.approximate.release`), which a
-      fit draws as exact discrete Laplace integers on the grid g = 2^k of its own
-      sensitivity and eps, is round(L_j t / s) in grid units here (t / s the scale of the
-      exact draw): the rounded Laplace law, eps-DP by the same shift argument
-      (:func:`dppack.erm.approximate.release`, Notes). What is exact: the grid, the
-      rounding of the minimiser and the float release (a function of an integer vector).
-      What is not: R and L are float draws (data-free), and round(L_j t / s) is the
-      rounded continuous Laplace, not the discrete Laplace a fresh fit draws.
-
-    So one draw serves candidates with different gamma and eps, each getting noise of its
-    own, correct scale; the fit itself stays deterministic given the draw
-    (:func:`fit_with_noise`).
+    R (density proportional to exp(-||r||) on R^d) scaled by 1 / rate is objective
+    perturbation's b; L (d standard Laplace values) gives the release noise round(L_j t / s),
+    the rounded Laplace law, eps-DP on the fit's exact grid. Not exact: R and L are float draws
+    (data-free), and round(L_j t / s) is not the discrete Laplace a fresh fit draws
+    (:ref:`guide-erm-release`).
 
     Parameters
     ----------
     vector : array_like
         R (d values).
     coordinates : array_like, optional
-        L (d values). None means L = 0: the release then adds no noise, and the fit is not
-        private (the certified minimiser is released rounded to the grid); for tests and
-        callers that study the objective's noise alone. :meth:`draw` always draws L.
+        L (d values); None means L = 0 (no release noise: not private, for tests).
     """
 
     def __init__(self, vector, coordinates=None):
@@ -153,8 +122,7 @@ class StandardNoise:
 
     @classmethod
     def draw(cls, d, rng):
-        """R (rate 1, ``_random.l2_laplace``), then L (d standard Laplace values,
-        ``_random.laplace``), from a NumPy Generator."""
+        """R (rate 1), then L, from a NumPy Generator."""
         vector = _random.l2_laplace(d, 1.0, rng)
         return cls(vector, _random.laplace(1.0, int(d), rng))
 
@@ -172,14 +140,13 @@ class StandardNoise:
         return self.vector / rate
 
     def coordinates_for(self, d):
-        """L, checked to have d values (scaled and rounded by the release step)."""
+        """L, checked to have d values."""
         self._check(d)
         return self.coordinates
 
 
 def perturbation_noise(d, rate, rng, noise=None):
-    """``_random.l2_laplace(d, rate, rng)``, or the supplied :class:`StandardNoise` scaled to
-    ``rate`` (then nothing is drawn from ``rng``)."""
+    """``_random.l2_laplace(d, rate, rng)``, or ``noise`` scaled to ``rate``."""
     if noise is None:
         return _random.l2_laplace(d, rate, rng)
     return noise.scaled(d, rate)
@@ -192,43 +159,9 @@ def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0,
                                       weights_upper_bound=1.0, branch="auto"):
     """(eps', Delta) of objective perturbation (gamma = n Lambda, DPpack's convention).
 
-    Parameters
-    ----------
-    eps : float
-        The objective's budget (> 0, finite).
-    gamma : float
-        n Lambda, > 0.
-    c : float
-        Bound on the loss's curvature in the score.
-    n : int
-        The number of rows.
-    row_norm_bound : float, default 1
-        B: for B > 1, c B^2 stands for c and the noise rate is eps' / (2B).
-    weights_upper_bound : float, default 1
-        W: with weights in [0, W], c W B^2 stands for c and the rate is eps' / (2 W B)
-        (:mod:`dppack.erm.weighting`).
-    branch : {'auto', 'dppack'}, default 'auto'
-        The rule that picks Delta (below).
-
-    Returns
-    -------
-    (float, float)
-        eps', the budget of the objective's noise (rate eps' / (2 W B)), and Delta >= 0,
-        the extra l2 regularisation (Delta/2)||theta||^2 of the objective.
-
-    Notes
-    -----
-    Chaudhuri, Monteleoni and Sarwate (2011), Theorem 9's proof bounds the density ratio of
-    a release on neighbours by e^eps' (the noise) times (1 + c/(n (Lambda + Delta)))^2 (the
-    Jacobian), for any Delta >= 0: so every Delta >= 0 with
-    eps' = eps - 2 ln(1 + c / (gamma + n Delta)) > 0 is eps-DP. Algorithm 2 takes Delta = 0
-    when eps'(0) = eps - 2 ln(1 + c/gamma) > 0, else the Delta at which the log term is
-    eps/2, Delta = c / (n (e^(eps/4) - 1)) - gamma/n, and eps' = eps/2 (``'dppack'``,
-    DPpack 0.2.2's rule). ``'auto'`` takes that second branch whenever it leaves the larger
-    noise budget, eps'(0) < eps/2: eps' = max(eps'(0), eps/2). There 1 + c/gamma >
-    e^(eps/4), so Delta > 0; at eps'(0) = eps/2 both branches give Delta = 0, so eps' is
-    continuous and increasing in eps and Delta continuous and non-increasing (no dip as eps
-    grows). The rule uses no data.
+    ``branch='dppack'`` is DPpack 0.2.2's rule; ``'auto'`` takes the extra regularisation
+    whenever it leaves the larger noise budget: eps' = max(eps'(0), eps/2). With row bound B and
+    weight bound W, c W B^2 stands for c. Derivation: :ref:`guide-erm-cms`.
 
     Examples
     --------
@@ -252,15 +185,8 @@ def objective_perturbation_parameters(eps, gamma, c, n, row_norm_bound=1.0,
 
 
 def output_perturbation_sensitivity(gamma, weights_upper_bound=1.0, row_norm_bound=1.0):
-    """The L2 sensitivity of the released minimiser of output perturbation.
-
-    Delta2 = (2 w_bar B / gamma)(1 + tau): 2 w_bar B / gamma for the exact minimiser
-    (Chaudhuri, Monteleoni and Sarwate 2011, Corollary 8 with DPpack's gamma = n Lambda, losses
-    bounded in slope by w_bar and rows by B = max(1, ``row_norm_bound``)), plus
-    2 n g_tol / gamma = (2 w_bar B / gamma) tau for two minimisers certified to
-    ||grad|| <= g_tol = tau w_bar B / n of a (gamma/n)-strongly convex objective
-    (tau = OPTIMALITY_SLACK, :func:`dppack.erm.solvers.optimality_tolerance`). Rounded up by a
-    relative 2^-50 (the float operations err by less).
+    """Output perturbation's L2 sensitivity (2 w_bar B / gamma)(1 + tau), rounded up by 2^-50
+    (Chaudhuri, Monteleoni and Sarwate 2011, Corollary 8, widened for the solver tolerance tau).
 
     Examples
     --------
@@ -274,11 +200,8 @@ def output_perturbation_sensitivity(gamma, weights_upper_bound=1.0, row_norm_bou
 
 
 def output_perturbation_rate(gamma, eps, weights_upper_bound=1.0, row_norm_bound=1.0):
-    """eps / Delta2, Delta2 = :func:`output_perturbation_sensitivity`: the rate of
-    DPpack's l2-Laplace output noise (density proportional to exp(-rate ||b||)) at this
-    sensitivity; DPpack's rate is gamma eps / (2 w_bar). The fits now release with exact
-    per-coordinate noise for the same sensitivity (:func:`dppack.erm.approximate.release`);
-    the rate remains the scale in which stability-based validation orders candidates.
+    """eps / :func:`output_perturbation_sensitivity`: the rate of DPpack's l2-Laplace output noise
+    (stability-based validation orders candidates by it).
     """
     bound = max(1.0, row_norm_bound)
     return gamma * eps / (2.0 * weights_upper_bound * bound * (1.0 + OPTIMALITY_SLACK))

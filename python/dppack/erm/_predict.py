@@ -1,6 +1,4 @@
-"""Predict time and rows for tuning (:mod:`dppack.erm.design`): the bias column, the linear
-score and its adjoint, the fitted-model checks, svmDP's random Fourier features, coefficient
-names, and counting, taking and splitting rows."""
+"""Predict-time helpers and row splits for tuning (re-exported by :mod:`dppack.erm.design`)."""
 
 import math
 
@@ -20,17 +18,11 @@ def add_bias_column(X):
 
     Returns
     -------
-    ndarray
-        n x (p + 1), a new array.
-
-    Raises
-    ------
-    ValueError
-        If ``X`` is not 2-d (numpy's error).
+    ndarray, n x (p + 1)
 
     References
     ----------
-    DPpack 0.2.2 and ``predict`` (the bias column comes first).
+    DPpack 0.2.2 ``predict``.
 
     Examples
     --------
@@ -52,28 +44,21 @@ def add_bias_column(X):
 
 
 def linear_score(X, coeff, add_bias):
-    """The scores X coeff, with the bias coefficient first when ``add_bias``, X not copied.
+    """The scores X coeff, with the bias coefficient first when ``add_bias``.
 
     Parameters
     ----------
     X : ndarray, n x p
-    coeff : ndarray
-        p values, or p + 1 with the bias first.
+    coeff : ndarray, p or p + 1 values (bias first)
     add_bias : bool
 
     Returns
     -------
-    ndarray
-        n scores x_i'coeff[1:] + coeff[0] (or x_i'coeff).
-
-    Raises
-    ------
-    ValueError
-        If the shapes do not match (numpy's error).
+    ndarray, n scores
 
     References
     ----------
-    DPpack 0.2.2 (``predict``: the score of the raw X).
+    DPpack 0.2.2 ``predict``.
 
     Examples
     --------
@@ -88,11 +73,7 @@ def linear_score(X, coeff, add_bias):
 
 
 def transpose_dot(X, v):
-    """X'v for an n x d float array X and n values v: the adjoint of the linear score.
-
-    einsum's one streaming pass beats BLAS gemv here: on C-ordered X with n >> d OpenBLAS's
-    X'v took 2-4x as long as X theta (60 ms against 15 ms at n = 10^6, d = 20; 40 against 29
-    ms at n = 10^5, d = 500), einsum about as long as X theta.
+    """X'v, the adjoint of the linear score (one einsum pass, faster than BLAS gemv for n >> d).
 
     Parameters
     ----------
@@ -101,13 +82,7 @@ def transpose_dot(X, v):
 
     Returns
     -------
-    ndarray
-        d values, sum_i v_i x_i (the chain rule of a loss of the scores X theta).
-
-    Raises
-    ------
-    ValueError
-        Unless v has one value per row of X (numpy's error).
+    ndarray, d values sum_i v_i x_i
 
     References
     ----------
@@ -124,26 +99,24 @@ def transpose_dot(X, v):
 
 
 def check_fitted(coeff):
-    """Refuse to predict before a fit (ours; DPpack fails obscurely).
+    """Refuse to predict before a fit.
 
     Parameters
     ----------
     coeff : ndarray or None
-        The model's coefficients (None before fit).
 
     Returns
     -------
-    ndarray
-        ``coeff``.
+    ndarray, ``coeff``
 
     Raises
     ------
     ValueError
-        ``NOT_FITTED_MESSAGE`` if ``coeff`` is None.
+        If ``coeff`` is None.
 
     References
     ----------
-    DPpack 0.2.2 (predict checks).
+    DPpack 0.2.2 ``predict``.
 
     Examples
     --------
@@ -161,19 +134,14 @@ def check_fitted(coeff):
 def fitted_add_bias(model, add_bias=None, X=None):
     """The ``add_bias`` of ``predict``: None means as fitted (as R's ``predict`` remembers).
 
+    With None, an ``X`` that already has one column per coefficient is taken to hold the bias
+    column (DPpack's ``predict(X, add.bias = FALSE)`` after a fit with a bias).
+
     Parameters
     ----------
-    model : a fitted model
-        Its ``add_bias_`` (set by ``fit``) is the flag it was fitted with; a model without it
-        (coefficients assigned by hand) counts as fitted without a bias column.
+    model : a fitted model (its ``add_bias_``; without it, no bias)
     add_bias : None or bool
-        None: the fit's flag, except that an ``X`` which already has as many columns as the
-        model has coefficients is taken as given (False): it holds the bias column, as X did
-        in DPpack's ``predict(X, add.bias = FALSE)`` after a fit with ``add.bias = TRUE``.
-        A bool is checked and returned as given (a value different from the fit's then fails
-        on the column count, as before).
-    X : array_like, optional
-        The data to predict on; only its number of columns is read.
+    X : array_like, optional (only its number of columns is read)
 
     Returns
     -------
@@ -182,11 +150,11 @@ def fitted_add_bias(model, add_bias=None, X=None):
     Raises
     ------
     ValueError
-        "add.bias must be TRUE or FALSE." style messages of :func:`dppack._checks.check_flag`.
+        If ``add_bias`` is not a flag.
 
     References
     ----------
-    DPpack 0.2.2 ``predict`` methods (R6 objects that keep the fit's ``add.bias``).
+    DPpack 0.2.2 ``predict`` methods.
 
     Examples
     --------
@@ -223,31 +191,26 @@ def _columns(X):
 
 
 def predict_matrix(X, n_columns, add_bias):
-    """X for ``predict``: converted (:func:`as_design_matrix`, not clipped or scaled) and
-    checked to have the columns the model was fitted on.
+    """X for ``predict``, converted (not clipped or scaled) and checked against the fit's columns.
 
     Parameters
     ----------
     X : array_like or a pandas, polars or pyarrow data frame
-    n_columns : int
-        The columns the model was fitted on, the bias column included.
+    n_columns : int (the fit's columns, the bias column included)
     add_bias : bool
-        Whether the bias column will be added (it counts in ``n_columns``).
 
     Returns
     -------
-    ndarray
-        X as an n x p float array, without the bias column.
+    ndarray, n x p (without the bias column)
 
     Raises
     ------
     ValueError
-        As :func:`as_design_matrix`, or "X has k columns (counting the bias column added by
-        add.bias); the model was fitted on m.".
+        If X is not a numeric matrix or has the wrong number of columns.
 
     References
     ----------
-    DPpack 0.2.2 ``predict`` (X is not clipped or scaled).
+    DPpack 0.2.2 ``predict``.
 
     Examples
     --------
@@ -270,32 +233,21 @@ def predict_matrix(X, n_columns, add_bias):
 
 
 def fourier_cosines(X, prefilter, add_bias):
-    """cos(omega_j'x_i + phi_j) for every row of X and random feature j: svmDP's Gaussian
-    kernel features before their factor sqrt(2/D).
+    """cos(omega_j'x_i + phi_j) for every row i and feature j: svmDP's kernel features.
 
     Parameters
     ----------
-    X : ndarray, n x p
-        Without the bias column; with ``add_bias`` it is implicit (a 1 first in every row).
-    prefilter : ndarray, D x (d + 1)
-        Row j: the frequencies omega_j (d values, the bias's first) and the phase phi_j.
+    X : ndarray, n x p (without the bias column)
+    prefilter : ndarray, D x (d + 1) (row j: omega_j, bias first, then phi_j)
     add_bias : bool
 
     Returns
     -------
-    ndarray
-        A new n x D array (X is not copied). Every entry is in [-1, 1], so V / sqrt(D) has
-        rows of norm <= 1.
-
-    Raises
-    ------
-    ValueError
-        When X and ``prefilter`` disagree on the number of columns (numpy's error).
+    ndarray, n x D, entries in [-1, 1]
 
     References
     ----------
-    DPpack 0.2.2 (``XtoV``: V_ij = sqrt(2/D) cos(omega_j'x_i + phi_j));
-    Rahimi and Recht (2007), random features for large-scale kernel machines.
+    DPpack 0.2.2 ``XtoV``; Rahimi and Recht (2007), random features for kernel machines.
 
     Examples
     --------
@@ -315,24 +267,16 @@ def fourier_cosines(X, prefilter, add_bias):
 
 
 def fourier_features(X, prefilter, add_bias):
-    """svmDP's scaled design of the Gaussian kernel: :func:`fourier_cosines` / sqrt(D), so
-    every row has norm <= 1 (V / (sqrt(2/D) sqrt(D))). A per-row map (:mod:`dppack.dask.erm`
-    applies it per chunk).
+    """svmDP's kernel design, :func:`fourier_cosines` / sqrt(D): rows of norm <= 1.
 
     Parameters
     ----------
     X, prefilter, add_bias
-        As :func:`fourier_cosines` (D = the rows of ``prefilter``).
+        As :func:`fourier_cosines`.
 
     Returns
     -------
-    ndarray
-        A new n x D array.
-
-    Raises
-    ------
-    ValueError
-        As :func:`fourier_cosines`.
+    ndarray, n x D
 
     References
     ----------
@@ -351,28 +295,21 @@ def fourier_features(X, prefilter, add_bias):
 
 
 def coefficient_names(X, p, add_bias):
-    """Names of the coefficients: the data frame's column names, or x1, ..., xp; with
-    ``add_bias`` "(Intercept)" first (R's ``coef()`` convention).
+    """Coefficient names: the data frame's columns or x1, ..., xp; "(Intercept)" first.
 
     Parameters
     ----------
-    X : array_like, pandas, polars or pyarrow data frame
-        The caller's X (its column names are used when it has p of them).
+    X : array_like or data frame
     p : int
-        The number of columns of X.
     add_bias : bool
 
     Returns
     -------
     list of str
 
-    Raises
-    ------
-    Nothing.
-
     References
     ----------
-    Wang, Kifer and Lee 2019 (one interval per coefficient, intercept first).
+    R's ``coef()`` convention.
 
     Examples
     --------
@@ -401,12 +338,11 @@ def n_rows(X):
     Returns
     -------
     int
-        The length of X's first dimension.
 
     Raises
     ------
     ValueError
-        For a scalar: "X must be a matrix (or a data frame).".
+        For a scalar.
 
     References
     ----------
@@ -429,18 +365,15 @@ take_rows = _frames.take_rows
 
 
 def interleaved_split(m, n):
-    """The rows of m training parts and a validation part of n rows, interleaved.
+    """The rows of m training parts and a validation part, interleaved (DPpack's tuning split).
 
-    Part i (0-based) holds rows i, i + (m + 1), i + 2(m + 1), ...; validation holds rows m,
-    2m + 1, ... (DPpack's ``seq(m + 1, n, by = m + 1)`` minus 1). The parts are disjoint, so
-    each record reaches one fit or the validation only (parallel composition).
+    Part i holds rows i, i + (m + 1), ...; validation rows m, 2m + 1, ... The parts are
+    disjoint, so each record reaches one fit or the validation (parallel composition).
 
     Parameters
     ----------
-    m : int
-        The number of models.
-    n : int
-        The number of rows.
+    m : int, the number of models
+    n : int, the number of rows
 
     Returns
     -------
@@ -454,7 +387,7 @@ def interleaved_split(m, n):
 
     References
     ----------
-    DPpack 0.2.2.
+    DPpack 0.2.2 ``tune_classification_model``.
 
     Examples
     --------
@@ -473,18 +406,12 @@ def interleaved_split(m, n):
 
 
 def split_rows(n, fraction):
-    """A deterministic, interleaved split of rows 0..n-1 into training and validation.
-
-    Row i goes to validation when floor((i + 1) f) > floor(i f), so validation holds
-    floor(n f) rows spread evenly. With f = 1/(k + 1) these are
-    :func:`interleaved_split`'s validation rows k, 2k + 1, ...
+    """A deterministic interleaved split of rows 0..n-1: floor(n f) validation rows spread evenly.
 
     Parameters
     ----------
     n : int
-        The number of rows.
-    fraction : float
-        f, the share of the rows held out for validation, in (0, 1).
+    fraction : float, the validation share f in (0, 1)
 
     Returns
     -------

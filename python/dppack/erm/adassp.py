@@ -1,77 +1,12 @@
 """Private linear regression by sufficient-statistics perturbation with an adaptive ridge
 (AdaSSP, Wang 2018): :class:`LinearRegressionAdaSSP`.
 
-Wang (2018), "Revisiting differentially private linear regression: optimal and adaptive
-prediction & estimation in unbounded domain", UAI, Algorithm 2 (AdaSSP), releases X'X and X'y
-with noise, chooses a ridge lambda from a private estimate of lambda_min(X'X) and solves
-(X'X~ + lambda I) theta = X'y~. The release here keeps the method and changes five things,
-each stated where it is done:
-
-* Exact statistics. Every record is clipped to the public bounds, centred and scaled into
-  [-1, 1] (``add_bias``) or scaled into [-1, 1] (without it), then rounded to the grid
-  g = 2^-k with integer values u = round(z / g). k is chosen from n alone so that
-  n max|u_i u_j| <= 2^52: every partial sum of X'X and X'y in grid units is then an integer
-  below 2^53, so BLAS computes them exactly in any order of summation (also summed over
-  Dask's partitions, ``dppack.dask.adassp``). The sensitivities are computed on these
-  integers, from the integer bounds of each column, and the noise is exact discrete Laplace
-  (delta = 0) or discrete Gaussian (delta > 0) on a power-of-two grid
-  (:func:`dppack._random.discrete_laplace_noise`,
-  :func:`dppack.mechanisms.discrete_gaussian_release`; Canonne, Kamath and Steinke 2020): no
-  floating-point rounding of a released value depends on the data (Mironov 2012).
-* Four released parts instead of the paper's three. With ``add_bias`` the released
-  statistics are the sum of y, the sums of the features, X'y and X'X of the features (the
-  upper triangle); without it X'y and X'X only. The budget is split equally between the
-  parts (eps / 4 or eps / 2 each, and delta likewise); n needs no noise (neighbouring data
-  sets have the same size: one record replaced). The sum of y has its own part because its
-  L1 sensitivity is far smaller (2 in the scaled units, against 2 d for the features' sums
-  and about d^2 / 2 for X'X): under one common noise scale the intercept would carry the
-  noise of X'X (on the diabetes data, n = 309 and d = 10, that alone loses to predicting
-  the mean).
-* The ridge from the released statistics (post-processing) instead of a released
-  lambda_min(X'X). With C~ the released X'X of the centred features over n and tau the
-  high-probability bound of the paper on the operator norm of the noise E = C~ - C
-  (tau = sigma sqrt(d log(2 d^2 / rho)), sigma the standard deviation of one entry's
-  noise, rho = 0.05), lambda = max(0, tau - lambda_min(C~)): the matrix that is inverted,
-  C~ + lambda I, never has an eigenvalue below the noise level tau, and so (Weyl, with
-  ||E|| <= tau with probability >= 1 - rho) C + lambda I is positive semi-definite. The
-  paper asks more, lambda_min(C) + lambda >= tau, from a noisy lower confidence bound on
-  lambda_min(C) (a third of the budget); here that would be lambda = max(0, 2 tau -
-  lambda_min(C~)), which spends nothing either but regularises more: it lost 0.027 of held-out
-  R^2 at n = 10^6, d = 20, eps = 0.1 (0.630 against 0.657, OLS 0.685) and RMSE 1.1 on the
-  diabetes data at eps = 5 (69.3 against 68.2), and gained 0.4 to 0.7 at eps 0.1 and 0.5
-  there (``benchmarks/adassp_accuracy.py``). The intercept is not penalised (the centred
-  solve; its coordinate of X'X is n, exact). The noisy means of the scaled columns are
-  projected onto [-1, 1], where the true ones lie, before centring (post-processing: it
-  keeps a large noise in them out of C~, where it would enter as -m m').
-* The l-infinity noise for vectors (delta = 0). A part of m >= 2 values whose entries each
-  move by at most R_i gets the K-norm mechanism of the cube (Hardt and Talwar 2010), exact
-  on the integer lattice (:func:`dppack._random.linf_noise`), where its standard deviation
-  per coordinate, sqrt((m + 1)(m + 2) / 3) R / eps', is below Laplace's sqrt(2) Delta_1 /
-  eps' (a public comparison): for box-bounded records the cube is the shape of the
-  sensitivity of X'y and of the sums, and Awan and Slavkovic (2021, Section 4) found it the
-  best of the l_p K-norms for these statistics. At d = 10 it halves the noise of X'y and the
-  sums of the features, and cuts that of X'X by a quarter.
-* A projected release where n eps is small against d (delta = 0). When the full release's
-  noise on X'X / n, summed over the d directions (d tau), exceeds 1/3, the variance of one
-  feature spread uniformly over its bounds, the noisy X'X would be mostly noise (on the
-  diabetes data at eps = 1, tau is about 8 where the covariance's eigenvalues are below
-  0.25) and its budget is better spent on one direction. The fit then makes two releases of
-  eps / 2: X'y, whose direction v = X'y~ / ||X'y~||_1 is the first weight vector of partial
-  least squares (Wold 1966, Helland 1988) and, for uncorrelated features, the direction of
-  least squares; then the sufficient statistics of the regression of y on s = v'z (sum y,
-  sum s, sum s^2, sum s y: one l-infinity release), whose sensitivities follow from v and the
-  bounds (adaptive composition: v is public once released). The slope along v is AdaSSP's
-  ridge in one dimension (``_projected``). The choice depends on n, d, eps and the bounds
-  only. On the diabetes data (``benchmarks/utility.py``, 50 fits) it beats the mean
-  predictor from eps = 1 (median test RMSE 68.2 [66.0, 71.3] against 71.4; the full
-  release's 71.2), and at eps 2 and 5 it reaches 62.1 and 59.3 (65.1 for
-  ``LinearRegressionDP`` at eps 5); at eps 0.1 and 0.5 it is worse (87.6 and 73.3 against
-  78.9 and 71.6), where the slope along v is mostly noise and the sum of y shares its release
-  with the slope's statistics.
-
-Neighbouring data sets differ in one record (x, y) replaced by another within the bounds,
-as for DPpack's models. Post-processing of the released statistics (centring, the ridge, the
-solve, the rescaling to the raw X) is free.
+Wang (2018), UAI, Algorithm 2, with five changes: exact integer statistics of records on a
+grid with exact discrete noise; four released parts (the sum of y apart); the ridge from the
+released statistics; l-infinity K-norm noise for vectors; a projected release where n eps is
+small against d. Each change, its privacy argument and its measured effect:
+:ref:`guide-erm-adassp`. Neighbouring data sets differ in one record replaced within the
+bounds; everything after the noise is post-processing.
 """
 
 import math
@@ -102,8 +37,7 @@ TOO_MANY_ROWS_MESSAGE = "LinearRegressionAdaSSP.fit takes at most 2^50 rows."
 
 def grid_bits(n):
     """The exponent k of the records' grid 2^-k for n rows: the largest k <= 26 with
-    n 2^(2k) <= 2^52, so that every partial sum of products of grid values (each at most
-    2^(2k) in magnitude) is an integer below 2^53, exact in float64.
+    n 2^(2k) <= 2^52 (the sums of products are then exact in float64).
 
     Examples
     --------
@@ -138,30 +72,8 @@ def _square_range(a, b):
 
 
 def gram_sensitivities(low, high):
-    """L1 and squared-L2 sensitivities of the upper triangle of Z'Z, diagonal included, for
-    integer records z with low_j <= z_j <= high_j, under one record replaced.
-
-    Parameters
-    ----------
-    low, high : sequence of int
-
-    Returns
-    -------
-    (Fraction, Fraction)
-        The L1 bound: the smaller of the sum of each entry's range and the rank-two bound
-        (1/2) U (2 M - U) + sum of the diagonal's ranges, with M = sum_j m_j,
-        m_j = max(|low_j|, |high_j|), U = min(M, sum_j (high_j - low_j)); the squared L2
-        bound: the smaller of the sum of the squared ranges and R^4 + (1/2) sum of the
-        diagonal's squared ranges, R^2 = sum_j m_j^2.
-
-    Notes
-    -----
-    A = z z' - z~ z~' = (a b' + b a') / 2 with a = z - z~, b = z + z~, and
-    |a_j| + |b_j| = 2 max(|z_j|, |z~_j|) <= 2 m_j, |a_j| <= high_j - low_j. Off the diagonal,
-    sum_{i != j} |A_ij| <= ||a||_1 ||b||_1 <= U (2 M - U) (the product is largest when ||a||_1
-    is as close to M as the widths allow), and the upper triangle holds half of it.
-    For L2, ||A||_F^2 = ||z||^4 + ||z~||^4 - 2 (z'z~)^2 <= 2 R^4, and the upper triangle's
-    squared norm is (||A||_F^2 + sum_i A_ii^2) / 2.
+    """(L1, squared L2) sensitivities of the upper triangle of Z'Z for integer records with
+    low_j <= z_j <= high_j, one record replaced (exact Fractions; :ref:`guide-erm-adassp`).
 
     Examples
     --------
@@ -189,90 +101,51 @@ def gram_sensitivities(low, high):
 class LinearRegressionAdaSSP:
     """Private linear regression by AdaSSP: noisy sufficient statistics and an adaptive ridge.
 
-    A model beside DPpack's :class:`dppack.LinearRegressionDP`: the same ``fit`` and
-    ``predict`` arguments and bounds (one per column of X, then y's), a different method
-    (Wang 2018, Algorithm 2, with the changes stated in ``dppack.erm.adassp``). Its
-    error shrinks as n grows (no coefficient ball, no fixed penalty), and its intercept is
-    not penalised.
+    Beside DPpack's :class:`dppack.LinearRegressionDP`, with the same ``fit`` and ``predict``
+    arguments and bounds (one per column of X, then y's); its error shrinks as n grows and its
+    intercept is not penalised. Dask data give the same coefficients as in memory, bit for bit.
+    The method and its privacy argument: :ref:`guide-erm-adassp`.
 
     Parameters
     ----------
     eps : float
         > 0; ``inf`` fits ordinary least squares without noise (not private).
     delta : float, default 0
-        0 for eps-DP (discrete Laplace noise), in (0, 1) for (eps, delta)-DP (discrete
-        Gaussian noise, as the paper).
+        0 for eps-DP (discrete Laplace noise), in (0, 1) for (eps, delta)-DP (discrete Gaussian).
 
     Attributes
     ----------
     coeff : ndarray or None
-        The coefficients on the raw X (bias first with ``add_bias``); None before a fit.
+        The coefficients on the raw X (bias first with ``add_bias``).
     privacy_ : dppack.PrivacyLoss or None
-        ``PrivacyLoss.approx(eps, delta)`` (pure eps when delta = 0), charged to the
-        accountant as ``"LinearRegressionAdaSSP.fit"``; None after a fit with eps = Inf.
+        ``PrivacyLoss.approx(eps, delta)``, charged as ``"LinearRegressionAdaSSP.fit"``.
     ridge_ : float or None
-        lambda, the ridge of the centred, scaled problem (0 when the released X'X is well
-        conditioned against its noise); for the projected release, the ridge of the
-        one-dimensional problem along the released direction.
+        The ridge lambda of the centred, scaled problem (1-d for the projected release).
     method_ : str or None
-        ``"full"`` (X'X and X'y released) or ``"projected"`` (X'y, then the regression along
-        its direction; pure eps-DP with n eps small against d), chosen from n, d, eps, delta
-        and the bounds only (``dppack.erm.adassp``).
+        ``"full"`` or ``"projected"``, chosen from n, d, eps, delta and the bounds only.
     grid_bits_ : int or None
-        k of the records' grid 2^-k (``dppack.erm.adassp.grid_bits``).
+        k of the records' grid 2^-k.
     sensitivities_ : dict or None
-        Per released part, its sensitivity in the scaled units (L1 for the Laplace parts,
-        l-infinity for the l-infinity ones, L2 for delta > 0).
+        Per released part, its sensitivity in the scaled units.
     statistics_ : dict or None
-        The released (noisy) statistics of the scaled records: ``"sum_y"``, ``"sum_x"``
-        (with ``add_bias``), ``"xty"``, ``"xtx"`` (the symmetric matrix), and ``"n"``; for
-        the projected release ``"xty"``, ``"projection"`` (the direction v),
-        ``"sum_y"``, ``"sum_s"`` (with ``add_bias``), ``"sum_ss"``, ``"sum_sy"`` and ``"n"``.
+        The released (noisy) statistics of the scaled records.
     n_passes_ : int or None
-        2 after a fit on Dask data (the checks and n, then the Gram matrix;
-        ``dppack.dask.adassp``); None in memory.
-
-    Notes
-    -----
-    Dask data (a Dask array or DataFrame X, a Dask array or Series y): the exact integer
-    Gram matrix of each partition's grid records, summed over the partitions (exact in any
-    order), then the same draws on the driver: the same ``random_state`` gives the same
-    coefficients as in memory, bit for bit (``dppack.dask.adassp``).
-
-    Privacy. Records are clipped to the bounds, then z = (x - c) / s per column (c the
-    midpoint and s the half-width of the bounds with ``add_bias``; c = 0 and
-    s = max(abs(L), abs(U)) without) and u = round(z 2^k), clipped to the integer images of the
-    bounds (computed by the same operations). The released parts are integer-valued
-    functions of the u's with the L1 (delta = 0) or L2 sensitivities computed exactly from
-    those integer bounds (``dppack.erm.adassp.gram_sensitivities``; the sums: the columns'
-    widths); each part gets eps / q (and delta / q), q = 4 parts with ``add_bias`` and 2
-    without, and the discrete Laplace (Canonne, Kamath and Steinke 2020), l-infinity
-    (Hardt and Talwar 2010; on the integer lattice, the vector's l-infinity sensitivity from
-    the entries' integer ranges) or discrete Gaussian (ibid., Theorem 4 with the zCDP
-    conversion of their Corollary 13) noise on a power-of-two grid, whose rounding of the
-    exact input adds one grid step per coordinate to the sensitivity. The parts compose to
-    eps-DP, or (eps, delta)-DP (basic composition). The projected release: X'y at eps / 2,
-    then, given its direction v (post-processing), the four sums of s = v'z at eps / 2 with
-    ranges computed from v and the integer bounds (adaptive composition). Everything after
-    the noise is post-processing.
+        2 after a fit on Dask data; None in memory.
 
     Raises
     ------
     ValueError
-        For eps, delta, data or bounds out of range, before any noise is drawn; an overspend
-        of the accountant, before the data are read.
+        For eps, delta, data or bounds out of range, before any noise is drawn; an overspend,
+        before the data are read.
 
     References
     ----------
-    Wang Y-X (2018), Revisiting differentially private linear regression: optimal and
-    adaptive prediction & estimation in unbounded domain, UAI, Algorithm 2 (AdaSSP) and its
-    Theorem 3; Canonne, Kamath and Steinke (2020), The discrete Gaussian for differential
-    privacy, NeurIPS; Mironov (2012), On significance of the least significant bits for
-    differential privacy, CCS; Hardt and Talwar (2010), On the geometry of differential
-    privacy, STOC (the K-norm mechanism); Awan and Slavkovic (2021), Structure and sensitivity
-    in differential privacy: comparing K-norm mechanisms, JASA; Helland (1988), On the
-    structure of partial least squares regression, Communications in Statistics (the first
-    weight vector X'y).
+    Wang (2018), UAI, Algorithm 2 (AdaSSP) and Theorem 3.
+    Canonne, Kamath and Steinke (2020), NeurIPS (discrete Laplace and Gaussian).
+    Mironov (2012), CCS (the least significant bits).
+    Hardt and Talwar (2010), STOC (the K-norm mechanism).
+    Awan and Slavkovic (2021), JASA (comparing K-norm mechanisms).
+    Helland (1988), Communications in Statistics (partial least squares' first weight vector).
 
     Examples
     --------
@@ -315,20 +188,15 @@ class LinearRegressionAdaSSP:
 
         Parameters
         ----------
-        X : array_like or data frame, n x p
-            Finite features.
-        y : array_like
-            n finite responses.
+        X : array_like or data frame, n x p, finite
+        y : array_like, n finite responses
         upper_bounds, lower_bounds : array_like
-            p + 1 public bounds each: the columns of X, then y (lower < upper). X and y are
-            clipped to them.
+            p + 1 public bounds each: the columns of X, then y (both clipped to them).
         add_bias : bool, default False
             Fit an intercept (first in ``coeff``).
         random_state : None, int or NumPy Generator, optional
         accountant : dppack.BudgetAccountant, optional
-            Charged (eps, delta) as ``"LinearRegressionAdaSSP.fit"`` (None: the session's);
-            an overspend, or eps = Inf with an accountant, is refused before the data are
-            read.
+            Charged (eps, delta) (None: the session's), before the data are read.
 
         Returns
         -------
@@ -384,9 +252,7 @@ class LinearRegressionAdaSSP:
         return self
 
     def predict(self, X, add_bias=None):
-        """X coeff (with the intercept first when ``add_bias``; None: as fitted), a 1-d
-        array of n values; X is neither clipped nor scaled. For Dask X, a lazy Dask array
-        (this function applied to each chunk)."""
+        """X coeff (intercept first with ``add_bias``), n values; lazy for Dask X."""
         add_bias = fitted_add_bias(self, add_bias, X)
         return _backends.backend_for(X).predict(self, X, self._predict_rows, add_bias=add_bias)
 
@@ -402,15 +268,9 @@ class LinearRegressionAdaSSP:
 
 
 def grid_layout(bounds, target_bounds, add_bias, k):
-    """The map of the records to the grid 2^-k, from the bounds alone: per column (bias
-    first with ``add_bias``, y last) the centre c, the scale s, the factor f = 2^k / s and
-    the integer bounds low and high of u = round((x - c) f).
-
-    c is the midpoint and s the half-width of the bounds with ``add_bias`` (the bias column:
-    c = 0, s = 1), c = 0 and s = max(abs(L), abs(U)) without. The computed u may differ from
-    round((x - c) 2^k / s) by the rounding of f; the records are whatever integers this
-    per-record map gives, and the sensitivities are those of the integer bounds, computed by
-    the same operations (the map is monotone)."""
+    """Per column (bias first, y last): centre c, scale s, factor f = 2^k / s and the
+    integer bounds of u = round((x - c) f), from the bounds alone.
+    """
     lower = np.append(bounds.lower, target_bounds.lower[0])
     upper = np.append(bounds.upper, target_bounds.upper[0])
     if add_bias:
@@ -427,10 +287,7 @@ def grid_layout(bounds, target_bounds, add_bias, k):
 
 
 def grid_records(X, y, grid):
-    """The clipped design X (bias column first with ``add_bias``; transformed in place: the
-    caller's own copy) and responses y (a new array) as float arrays of whole numbers on the
-    grid of ``grid_layout``, clipped to its integer bounds (a no-op for data within the
-    bounds: belt and braces)."""
+    """X (in place) and y (new) as whole numbers on the grid of ``grid_layout``."""
     p = X.shape[1]
     centre, factor, low, high = grid["centre"], grid["factor"], grid["low"], grid["high"]
     _to_grid(X, centre[:p], factor[:p], out=X)
@@ -441,9 +298,7 @@ def grid_records(X, y, grid):
 
 
 def integer_gram(X, y):
-    """The (p + 1) x (p + 1) Gram matrix of the grid records [X, y]: X'X, X'y and y'y by
-    BLAS, exact integers when n max|u_i u_j| <= 2^52 (``dppack.erm.adassp.grid_bits``), in any
-    order of summation."""
+    """The exact integer Gram matrix of the grid records [X, y]."""
     p = X.shape[1]
     gram = np.empty((p + 1, p + 1))
     gram[:p, :p] = X.T @ X
@@ -453,13 +308,7 @@ def integer_gram(X, y):
 
 
 def _parts(gram, low, high, add_bias, k):
-    """The released parts: (name, exact values in the scaled units, L1, L2 sensitivity,
-    integer range of each value in units of 4^-k).
-
-    ``gram`` is the exact integer Gram matrix of the grid records [1, u_x, u_y] (or
-    [u_x, u_y]); values and sensitivities are scaled back by 2^-k per factor (exact). The
-    ranges (max - min of each entry's contribution of one record, over the integer box) are
-    the l-infinity view of the same sensitivity (``_linf_release``)."""
+    """The released parts: (name, values, L1, L2 sensitivity, integer ranges)."""
     P = gram.shape[0]
     y = P - 1
     first = 1 if add_bias else 0
@@ -495,8 +344,7 @@ def _parts(gram, low, high, add_bias, k):
 
 
 def _sqrt_up(value):
-    """A rational upper bound on sqrt(value) (value a non-negative rational), within a
-    relative 2^-60."""
+    """A rational upper bound on sqrt(value), within a relative 2^-60."""
     value = Fraction(value)
     shift = 120
     root = math.isqrt(value.numerator * 4 ** shift // value.denominator) + 1
@@ -504,9 +352,7 @@ def _sqrt_up(value):
 
 
 def _release(parts, eps, delta, rng, k):
-    """Noise on each part at eps / q (and delta / q): the released values by name, the
-    sensitivities used, and the standard deviation of one entry's noise per part (the
-    largest, for the l-infinity noise)."""
+    """Noise on each part at eps / q: released values, sensitivities and noise sd."""
     q = len(parts)
     released, sensitivities, sd = {}, {}, {}
     eps_part = eps / q
@@ -548,10 +394,7 @@ LINF_GRID_BITS = 20
 
 
 def _linf_sd(ranges, k, eps):
-    """The standard deviation of the l-infinity noise of the coordinate with the largest
-    range (scaled units): sqrt((m + 1)(m + 2) / 3) R / eps, R = max range / 4^k, for m
-    coordinates (the radius is about Gamma(m + 1, R / eps), the direction uniform on the
-    cube: E z_i^2 = E C^2 / 3). Infinite for a single value (Laplace is the same there)."""
+    """sqrt((m + 1)(m + 2) / 3) R / eps: the l-infinity noise's largest coordinate sd."""
     m = len(ranges)
     if m < 2:
         return math.inf
@@ -559,25 +402,16 @@ def _linf_sd(ranges, k, eps):
 
 
 def _linf_release(values, ranges, k, eps, rng):
-    """The l-infinity K-norm release of one part (Hardt and Talwar 2010; Awan and Slavkovic
-    2021): (released values, sd of the widest coordinate, l-infinity sensitivity used), in
-    the scaled units. The values are exact integers in units of 4^-k (``_linf_integers``)."""
+    """The l-infinity K-norm release of one part: (values, sd, l-infinity sensitivity)."""
     exact = [int(v) for v in np.ldexp(values, 2 * k).tolist()]  # integers below 2^53
     out, spread, top = _linf_integers(exact, ranges, 2 * k, eps, rng)
     return out.reshape(values.shape), spread, top
 
 
 def _linf_integers(exact, ranges, shift, eps, rng):
-    """The l-infinity release of the exact integers G_i (values G_i 2^-shift), each moved by
-    at most R_i (``ranges``, same units) by one record replaced: (released floats, sd of the
-    widest coordinate, l-infinity sensitivity), in the units of the values.
-
-    Each G_i is scaled by the integer f_i = floor(R / R_i) (R the largest range), so that
-    every scaled coordinate moves by at most R; the scaled values are rounded to the grid
-    g = 2^j (floor(x + 1/2): one step of widening, none when j = 0) and get the exact integer
-    noise of :func:`dppack._random.linf_noise` with D = ceil(R / g) (+ 1): eps-DP. The
-    released float of coordinate i is (V_i + Z_i) g / (f_i 2^shift) rounded once: a function
-    of the noisy integer only."""
+    """The exact l-infinity release of integers G_i moved by at most R_i: (released
+    floats, sd of the widest coordinate, l-infinity sensitivity).
+    """
     ranges = [max(int(r), 1) for r in ranges]
     m = len(ranges)
     top = max(ranges)
@@ -612,8 +446,7 @@ PROJECTION_THRESHOLD = 1.0 / 3.0
 
 
 def _full_noise_bound(parts, n, eps, k):
-    """(d, tau) of the full method (``_solve``): tau bounds the operator norm of the noise of
-    X'X / n at its share eps / q, from public quantities only (n, eps, the bounds)."""
+    """(d, tau): tau bounds the operator norm of the noise of X'X / n (public quantities only)."""
     name, _, l1, _, ranges = parts[-1]
     d = int(round((math.sqrt(8 * len(ranges) + 1) - 1) / 2))
     eps_part = eps / len(parts)
@@ -622,11 +455,7 @@ def _full_noise_bound(parts, n, eps, k):
 
 
 def _projection_regime(parts, n, eps, delta, k):
-    """Whether the fit uses the projected release: pure eps-DP, finite eps, at least two
-    features, and d tau > 1/3 (``_full_noise_bound``): the full method's noise on X'X / n,
-    summed over the d directions, exceeds the variance of a single feature spread uniformly
-    over its bounds, so that its noisy X'X would not resolve the covariance of such data. A
-    function of public quantities only (n, d, eps, the bounds)."""
+    """Whether to release projected: pure DP, finite eps, d >= 2 and d tau > 1/3."""
     if delta != 0 or not math.isfinite(eps) or len(parts[-1][4]) < 3:
         return False
     d, tau = _full_noise_bound(parts, n, eps, k)
@@ -634,19 +463,9 @@ def _projection_regime(parts, n, eps, delta, k):
 
 
 def _projected(parts, gram, low, high, add_bias, k, n, eps, rng):
-    """The projected release: theta of the scaled problem, the ridge, the released
-    statistics and their sensitivities.
-
-    Two releases of eps / 2 each. First X'y (``_release``: l-infinity noise); its direction
-    v = c~ / ||c~||_1, truncated to multiples of 2^-B (||v||_1 <= 1), is post-processing.
-    Then the one-dimensional regression of y on s = v'z (z the scaled record, |s| <= 1): the
-    exact integers sum y, sum s, sum s^2 and sum s y (the last two without ``add_bias``),
-    all from the exact Gram matrix (v'(Z'Z)v, v'Z'y, ...), with one l-infinity release
-    (``_linf_integers``) and each value's range over the integer box of the records given v.
-    v depends on the first release only, so the second is eps / 2-DP for every v (adaptive
-    composition). The slope along v is AdaSSP's ridge in one dimension:
-    a = cov / (var + lambda), lambda = max(0, tau - var), tau = sd(sum s^2) / n
-    sqrt(log(2 / rho)); the intercept (with ``add_bias``) mean(y) - a mean(s)."""
+    """The projected release, two releases of eps / 2 (:ref:`guide-erm-adassp`): theta, ridge,
+    statistics and sensitivities.
+    """
     y = gram.shape[0] - 1
     first = 1 if add_bias else 0
     features = list(range(first, y))
@@ -702,9 +521,7 @@ def _projected(parts, gram, low, high, add_bias, k, n, eps, rng):
 
 
 def _solve(released, n, add_bias, sd):
-    """theta of the scaled problem (intercept first with ``add_bias``) and the ridge lambda:
-    the centred normal equations (C~ + lambda I) theta = c~ with lambda = max(0, tau -
-    lambda_min(C~)) (module docstring)."""
+    """theta of the scaled problem and the ridge lambda = max(0, tau - lambda_min(C~))."""
     xty = released["xty"] / n
     d = xty.size
     xtx = np.zeros((d, d))

@@ -1,13 +1,8 @@
 """DPpack 0.2.2's ERM building blocks: maps, losses, regularisers and kernel samplers.
 
 Names follow DPpack with dots turned into underscores (``mapXy.sigmoid`` -> ``mapXy_sigmoid``).
-Every function is vectorised over the rows of ``X``. Where DPpack returns an n x 1 matrix (the
-maps, the losses and their gradients) these return a 1-d array of length n; where DPpack returns
-a 1 x 1 matrix (``regularizer.l2``, ``phi.gaussian`` on one point) they return a float. The
-gradients of the maps keep DPpack's p x n layout.
-
-Conventions (as in DPpack): ``X`` is an n x p matrix, ``coeff`` a length-p vector, ``y_hat`` the
-model's outputs and ``y`` the labels (0/1 for cross-entropy, -1/+1 for the Huber loss).
+``X`` is n x p, ``coeff`` of length p; DPpack's n x 1 matrices are 1-d arrays here, its 1 x 1
+matrices floats; the maps' gradients keep DPpack's p x n layout.
 """
 
 import math
@@ -45,19 +40,16 @@ def _matrix(X):
 
 
 def mapXy_sigmoid(X, coeff):
-    """sigma(X coeff) for each row of ``X`` (DPpack ``mapXy.sigmoid``); length-n array.
+    """sigma(X coeff) for each row of ``X`` (DPpack ``mapXy.sigmoid``).
 
     Parameters
     ----------
-    X : array_like of float
-        n x p design (a vector is one column).
-    coeff : array_like of float
-        Length p.
+    X : array_like of float, n x p (a vector is one column)
+    coeff : array_like of float, length p
 
     Returns
     -------
-    numpy.ndarray
-        Length n.
+    numpy.ndarray, length n
 
     References
     ----------
@@ -75,20 +67,16 @@ def mapXy_sigmoid(X, coeff):
 
 
 def mapXy_gr_sigmoid(X, coeff):
-    """Gradient of :func:`mapXy_sigmoid` in ``coeff``: the p x n matrix whose column i is
-    sigma'(x_i' coeff) x_i, sigma' = sigma (1 - sigma) (DPpack ``mapXy.gr.sigmoid``).
+    """Gradient of :func:`mapXy_sigmoid` in ``coeff``: column i is sigma'(x_i' coeff) x_i.
 
     Parameters
     ----------
-    X : array_like of float
-        n x p design.
-    coeff : array_like of float
-        Length p.
+    X : array_like of float, n x p
+    coeff : array_like of float, length p
 
     Returns
     -------
-    numpy.ndarray
-        p x n.
+    numpy.ndarray, p x n
 
     References
     ----------
@@ -107,19 +95,16 @@ def mapXy_gr_sigmoid(X, coeff):
 
 
 def mapXy_linear(X, coeff):
-    """X coeff (DPpack ``mapXy.linear``); length-n array.
+    """X coeff (DPpack ``mapXy.linear``).
 
     Parameters
     ----------
-    X : array_like of float
-        n x p design.
-    coeff : array_like of float
-        Length p.
+    X : array_like of float, n x p
+    coeff : array_like of float, length p
 
     Returns
     -------
-    numpy.ndarray
-        Length n.
+    numpy.ndarray, length n
 
     References
     ----------
@@ -136,19 +121,16 @@ def mapXy_linear(X, coeff):
 
 
 def mapXy_gr_linear(X, coeff):
-    """Gradient of :func:`mapXy_linear` in ``coeff``: X transposed, p x n.
+    """Gradient of :func:`mapXy_linear` in ``coeff``: X transposed.
 
     Parameters
     ----------
-    X : array_like of float
-        n x p design.
-    coeff : array_like of float
-        Length p (not used: the map is linear).
+    X : array_like of float, n x p
+    coeff : array_like of float, length p (unused: the map is linear)
 
     Returns
     -------
-    numpy.ndarray
-        p x n.
+    numpy.ndarray, p x n
 
     References
     ----------
@@ -167,20 +149,16 @@ def mapXy_gr_linear(X, coeff):
 def loss_cross_entropy(y_hat, y):
     """-(y log y_hat + (1 - y) log(1 - y_hat)) elementwise (DPpack ``loss.cross.entropy``).
 
-    As in R, 0 log 0 gives NaN; the built-in LogisticRegressionDP does not use this function
-    (it optimises a closed form on the linear score that cannot overflow).
+    As in R, 0 log 0 gives NaN.
 
     Parameters
     ----------
-    y_hat : array_like of float
-        Predicted probabilities, in (0, 1).
-    y : array_like of float
-        Labels in {0, 1}, as many as ``y_hat``.
+    y_hat : array_like of float, probabilities in (0, 1)
+    y : array_like of float, labels in {0, 1}
 
     Returns
     -------
-    numpy.ndarray
-        One loss per observation.
+    numpy.ndarray, one loss per observation
 
     References
     ----------
@@ -202,10 +180,8 @@ def loss_gr_cross_entropy(y_hat, y):
 
     Parameters
     ----------
-    y_hat : array_like of float
-        Predicted probabilities, in (0, 1).
-    y : array_like of float
-        Labels in {0, 1}.
+    y_hat : array_like of float, probabilities in (0, 1)
+    y : array_like of float, labels in {0, 1}
 
     Returns
     -------
@@ -231,8 +207,7 @@ def loss_squared_error(y_hat, y):
 
     Parameters
     ----------
-    y_hat, y : array_like of float
-        Predictions and labels, of one length.
+    y_hat, y : array_like of float, of one length
 
     Returns
     -------
@@ -256,8 +231,7 @@ def loss_gr_squared_error(y_hat, y):
 
     Parameters
     ----------
-    y_hat, y : array_like of float
-        Predictions and labels, of one length.
+    y_hat, y : array_like of float, of one length
 
     Returns
     -------
@@ -277,9 +251,7 @@ def loss_gr_squared_error(y_hat, y):
 
 
 def _huber_block(h, part):
-    """DPpack's weighted Huber block ``f(y_hat, y, w=None)``: w times the value (``part`` 0),
-    the derivative in y_hat (1) or the second derivative (2, y^2 = 1) of the margin loss
-    :class:`dppack.erm.losses.HuberLoss` at z = y y_hat. DPpack does not check h."""
+    """DPpack's weighted Huber block ``f(y_hat, y, w=None)`` (``part`` 0, 1 or 2)."""
     loss = HuberLoss(float(h))
 
     def block(y_hat, y, w=None):
@@ -303,25 +275,22 @@ def _huber_block(h, part):
 def generate_loss_huber(h):
     """Return the (weighted) Huber-smoothed hinge loss with smoothing ``h``.
 
-    The returned ``f(y_hat, y, w=None)`` computes, with z = y y_hat elementwise, 0 where
-    z > 1 + h, w (1 + h - z)^2 / (4h) where abs(1 - z) <= h, and w (1 - z) where z < 1 - h. ``w``
-    defaults to all ones; a ``w`` whose length differs from ``y``'s raises DPpack's message.
+    The returned ``f(y_hat, y, w=None)`` gives, with z = y y_hat (labels -1/+1), 0 where
+    z > 1 + h, w (1 + h - z)^2 / (4h) where abs(1 - z) <= h, and w (1 - z) where z < 1 - h;
+    ``w`` defaults to ones and must have the length of ``y``.
 
     Parameters
     ----------
-    h : float
-        The smoothing, > 0.
+    h : float, the smoothing, > 0
 
     Returns
     -------
     callable
-        ``f(y_hat, y, w=None)`` -> numpy.ndarray, labels y in {-1, +1}.
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
-    minimization, JMLR 12 (the Huber loss); Giddens and Liu (2023), DPpack reference manual,
-    ``generate.loss.huber``.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the Huber loss); Giddens and Liu
+    (2023), DPpack reference manual, ``generate.loss.huber``.
 
     Examples
     --------
@@ -340,18 +309,13 @@ def generate_loss_huber(h):
 def generate_loss_gr_huber(h):
     """Return the derivative in ``y_hat`` of :func:`generate_loss_huber`'s loss.
 
-    ``f(y_hat, y, w=None)``: 0 where z > 1 + h, -w y (1 + h - z) / (2h) where abs(1 - z) <= h,
-    and -w y where z < 1 - h (z = y y_hat); same ``w`` handling and message as the loss.
-
     Parameters
     ----------
-    h : float
-        The smoothing, > 0.
+    h : float, the smoothing, > 0
 
     Returns
     -------
     callable
-        ``f(y_hat, y, w=None)`` -> numpy.ndarray.
 
     References
     ----------
@@ -369,19 +333,15 @@ def generate_loss_gr_huber(h):
 def generate_loss_hess_huber(h):
     """Return the second derivative in ``y_hat`` of :func:`generate_loss_huber`'s loss.
 
-    ``f(y_hat, y, w=None)``: w / (2h) where |1 - z| <= h, else 0 (z = y y_hat, labels
-    -1/+1, so y^2 = 1). Undefined at the two kinks z = 1 +- h, where it takes the inner value,
-    as Chaudhuri et al. (2011) and Wang, Kifer and Lee (2019) accept.
+    ``f(y_hat, y, w=None)`` is w / (2h) where abs(1 - z) <= h (z = y y_hat), else 0.
 
     Parameters
     ----------
-    h : float
-        The smoothing, > 0.
+    h : float, the smoothing, > 0
 
     Returns
     -------
     callable
-        ``f(y_hat, y, w=None)`` -> numpy.ndarray.
 
     References
     ----------
@@ -397,7 +357,7 @@ def generate_loss_hess_huber(h):
 
 
 def regularizer_l2(coeff):
-    """coeff' coeff / 2 as a float (DPpack ``regularizer.l2`` returns a 1 x 1 matrix).
+    """coeff' coeff / 2 as a float (DPpack ``regularizer.l2``).
 
     Parameters
     ----------
@@ -422,7 +382,7 @@ def regularizer_l2(coeff):
 
 
 def regularizer_gr_l2(coeff):
-    """Gradient of :func:`regularizer_l2`: coeff itself, as a 1-d array.
+    """Gradient of :func:`regularizer_l2`: a copy of coeff.
 
     Parameters
     ----------
@@ -431,7 +391,6 @@ def regularizer_gr_l2(coeff):
     Returns
     -------
     numpy.ndarray
-        A copy of ``coeff``.
 
     References
     ----------
@@ -447,25 +406,20 @@ def regularizer_gr_l2(coeff):
 
 
 def generate_sampling(kernel_param):
-    """Return the random-Fourier-feature sampler of the Gaussian kernel
-    exp(-kernel_param ||x - x'||^2).
+    """Return the random-Fourier-feature sampler of the kernel exp(-kernel_param ||x - x'||^2).
 
-    The returned ``g(d, rng, size=None)`` draws omega_1..omega_d ~ N(0, sd = sqrt(2 kernel_param))
-    i.i.d., then phi ~ Uniform(-pi, pi), and returns the length-(d + 1) array
-    (omega_1, ..., omega_d, phi), as DPpack's ``generate.sampling``. ``rng`` is a
-    NumPy ``Generator`` or anything ``dppack._random.as_generator`` accepts. With
-    ``size = D`` it returns D such rows as a D x (d + 1) matrix in one vectorised call; the
-    draw order is then all D x d normals (row by row) first, then the D uniforms.
+    The returned ``g(d, rng=None, size=None)`` draws omega_1..omega_d ~ N(0, 2 kernel_param)
+    then phi ~ Uniform(-pi, pi) and returns (omega_1, ..., omega_d, phi); with ``size = D``, a
+    D x (d + 1) matrix (all normals first, then the uniforms). ``rng``: a NumPy Generator or a
+    seed.
 
     Parameters
     ----------
-    kernel_param : float
-        The kernel's parameter, > 0.
+    kernel_param : float, > 0
 
     Returns
     -------
     callable
-        ``g(d, rng=None, size=None)`` -> numpy.ndarray.
 
     References
     ----------
@@ -501,24 +455,18 @@ def generate_sampling(kernel_param):
 def phi_gaussian(x, theta):
     """cos(x' theta[:d] + theta[d]) with d = len(x) (DPpack ``phi.gaussian``).
 
-    For one point ``x`` (length d) returns a float; for an n x d matrix of points returns a
-    length-n array (one feature per row).
-
     Parameters
     ----------
-    x : array_like of float
-        One point (length d) or n points (n x d).
-    theta : array_like of float
-        Length d + 1: the frequencies, then the phase (a row of :func:`generate_sampling`).
+    x : array_like of float, one point (length d) or n points (n x d)
+    theta : array_like of float, length d + 1 (a row of :func:`generate_sampling`)
 
     Returns
     -------
-    float or numpy.ndarray
+    float (one point) or numpy.ndarray (n points)
 
     References
     ----------
-    Rahimi and Recht (2007); Giddens and Liu (2023), DPpack reference manual,
-    ``phi.gaussian``.
+    Rahimi and Recht (2007); Giddens and Liu (2023), DPpack reference manual, ``phi.gaussian``.
 
     Examples
     --------
@@ -543,9 +491,7 @@ REGULARIZER_MESSAGE = "regularizer must be one of {'l2'}, or a function."
 
 
 def resolve_regularizer(regularizer, regularizer_gr):
-    """DPpack's regularizer argument (shared by KST DPpack 0.2.2): ``'l2'`` gives
-    :func:`regularizer_l2` and its gradient (a given ``regularizer_gr`` is ignored); a function
-    is kept with the given gradient (a function or None). Returns (regularizer, gradient)."""
+    """(regularizer, gradient) from DPpack's argument: ``'l2'`` or a function."""
     if isinstance(regularizer, str):
         _checks.check_choice(regularizer, "regularizer", ("l2",), REGULARIZER_MESSAGE)
         return regularizer_l2, regularizer_gr_l2

@@ -4,22 +4,18 @@ and Sarwate 2011): DPpack 0.2.2's ``EmpiricalRiskMinimizationDP.CMS`` and ``Weig
 ``fit`` runs three overridable steps, as DPpack's private methods do:
 
 * ``_preprocess_data(X, y, upper_bounds, lower_bounds, add_bias, weights=None,
-  weights_upper_bound=None, rng=None)`` validates and transforms the data and returns a dict
-  with at least ``"X"`` (n x d float array) and ``"y"`` (length n); the weighted class adds
-  ``"weights"`` (None or length n) and ``"weights_upper_bound"``;
-* ``_optimize_coeff(X, y, Delta, b, weights=None)`` returns the minimiser of the (perturbed)
-  objective J(theta) = (1/n) sum_i loss(mapXy(X, theta)_i, y_i) + (gamma/n) R(theta)
+  weights_upper_bound=None, rng=None)`` returns a dict with at least ``"X"`` (n x d) and
+  ``"y"`` (the weighted class adds ``"weights"`` and ``"weights_upper_bound"``);
+* ``_optimize_coeff(X, y, Delta, b, weights=None)`` returns the minimiser of
+  J(theta) = (1/n) sum_i loss(mapXy(X, theta)_i, y_i) + (gamma/n) R(theta)
   + (1/n) b' theta + (Delta/2) ||theta||^2;
-* ``_postprocess_coeff(coeff, preprocess)`` maps the minimiser back (identity here), where
-  ``preprocess`` is the dict ``_preprocess_data`` returned.
+* ``_postprocess_coeff(coeff, preprocess)`` maps the minimiser back (identity here).
 
-The derivations (conventions, randomness, the exact release, accounting, the privacy
-assumptions of Chaudhuri et al.'s Theorems 6 and 9, and the solver's certificate) are in the
-guide, :ref:`guide-erm-cms`.
+Derivations (randomness, the exact release, accounting, the privacy assumptions, the
+solver's certificate): :ref:`guide-erm-cms`.
 
 References: Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12; Iyengar, Near, Song, Thakkar,
-Thakurta and Wang (2019), "Towards practical differentially private convex optimization",
-IEEE S&P; Canonne, Kamath and Steinke (2020), the discrete Laplace.
+Thakurta and Wang (2019), IEEE S&P; Canonne, Kamath and Steinke (2020), the discrete Laplace.
 """
 
 import math
@@ -79,31 +75,7 @@ __all__ = ["EmpiricalRiskMinimizationDP_CMS", "WeightedERMDP_CMS"]
 
 
 def check_parameters(model):
-    """Validate a CMS model's settings as its ``fit`` does first, without data or draws.
-
-    Parameters
-    ----------
-    model : EmpiricalRiskMinimizationDP_CMS
-        Any model of the framework (``LogisticRegressionDP``, ``svmDP``, ...); its eps,
-        gamma, perturbation method and c (and svmDP's kernel settings) are checked, and
-        numbers are stored as floats, as ``fit`` stores them.
-
-    Returns
-    -------
-    EmpiricalRiskMinimizationDP_CMS
-        ``model`` itself.
-
-    Raises
-    ------
-    TypeError
-        If ``model`` is not a model of the CMS framework.
-    ValueError
-        With DPpack's message for a bad setting.
-
-    References
-    ----------
-    DPpack 0.2.2 (the framework's checks, before any data is read);
-    Chaudhuri and Vinterbo 2013 (stability-based tuning checks its candidates first).
+    """Validate a CMS model's settings as ``fit`` does first (no data, no draws); returns it.
 
     Examples
     --------
@@ -124,53 +96,10 @@ def check_parameters(model):
 
 def fit_with_noise(model, X, y, noise, upper_bounds=None, lower_bounds=None, add_bias=False,
                    random_state=0, accountant=None):
-    """Fit a CMS model with its perturbation noise supplied from outside: nothing is drawn.
-
-    The fit is the model's own (DPpack's ``fit``: checks, clipping, calibration, solver,
-    release on the grid), with ``noise.scaled(d, rate)`` in place of a fresh draw of the
-    objective's ``_random.l2_laplace(d, rate)`` (objective perturbation, rate eps' / (2B)),
-    and the release noise round(L_j t / s) on the fit's own grid in place of the exact
-    discrete Laplace draw (both methods; :class:`StandardNoise` says what is exact). Given
-    ``noise``, the fit is a deterministic function of the data: the F of a trainer (G, F)
-    in stability-based validation, where one draw is shared by candidates with different
-    gamma and eps.
-
-    Parameters
-    ----------
-    model : EmpiricalRiskMinimizationDP_CMS
-        Fitted in place, at its own eps.
-    X, y, upper_bounds, lower_bounds, add_bias
-        As for the model's ``fit``.
-    noise : StandardNoise
-        R with density proportional to exp(-||r||) on R^d (rate 1) and L, d standard Laplace
-        values, d the number of coefficients (with the bias); its privacy is the fit's only
-        if it is drawn fresh
-        (:meth:`StandardNoise.draw`) and not reused outside an analysis that accounts for it.
-    random_state : None, int or numpy Generator, default 0
-        Only for draws that are not the perturbation noise (svmDP's Gaussian-kernel
-        features); a fixed value keeps the fit deterministic.
-    accountant : BudgetAccountant, optional
-        Charged as by ``fit``; ``dppack.accounting.UNCHARGED`` when the caller accounts for
-        the whole analysis.
-
-    Returns
-    -------
-    EmpiricalRiskMinimizationDP_CMS
-        ``model``, fitted.
-
-    Raises
-    ------
-    TypeError
-        If ``model`` is not a CMS model or ``noise`` not a :class:`StandardNoise`.
-    ValueError
-        As ``fit`` (DPpack's messages), or if ``noise`` has the wrong length.
-    ConvergenceError
-        As ``fit``.
-
-    References
-    ----------
-    Chaudhuri and Vinterbo (2013), "A stability-based validation procedure for
-    differentially private machine learning", NeurIPS (the trainer (G, F)).
+    """Fit a CMS model with its perturbation noise supplied (a :class:`StandardNoise`):
+    nothing is drawn, so the fit is a deterministic function of the data (the F of a trainer
+    (G, F) in stability-based validation; Chaudhuri and Vinterbo 2013). ``random_state`` serves
+    only other draws (svmDP's kernel features); ``accountant`` is charged as by ``fit``.
 
     Examples
     --------
@@ -194,10 +123,7 @@ def fit_with_noise(model, X, y, noise, upper_bounds=None, lower_bounds=None, add
 
 def weighted_fit(model, X, y, upper_bounds, lower_bounds, add_bias, weights,
                  weights_upper_bound, random_state, accountant):
-    """The fit of a CMS ``model`` with weights in [0, ``weights_upper_bound``], either
-    perturbation method (DPpack's ``fit`` allows output perturbation only); called by
-    :func:`dppack.erm.weighting.fit_weighted`, which checks the model and the bound first
-    and holds the privacy argument."""
+    """The weighted fit of a CMS model, either method (for ``fit_weighted``)."""
     return model._fit(X, y, upper_bounds, lower_bounds, add_bias, weights,
                       weights_upper_bound, random_state, accountant=accountant)
 
@@ -217,97 +143,59 @@ class EmpiricalRiskMinimizationDP_CMS:
     """Differentially private ERM by output or objective perturbation (DPpack's
     ``EmpiricalRiskMinimizationDP.CMS``; Chaudhuri, Monteleoni and Sarwate 2011).
 
+    X is clipped to the bounds (not scaled) and the noise calibrated to B, the largest norm of a
+    clipped row. The loss, map and regularizer conditions of the guarantee are the user's
+    responsibility (:ref:`guide-erm-cms`, "Privacy assumptions").
+
     Parameters
     ----------
     mapXy : callable
-        ``mapXy(X, coeff)``: the model's outputs for the n x d matrix X, n values. For the
-        guarantee it must act through the linear score x'coeff of each row (e.g.
-        ``mapXy_linear``, ``mapXy_sigmoid``).
+        ``mapXy(X, coeff)``, n outputs; for the guarantee, through the score x'coeff of each row.
     loss : callable
-        ``loss(y_hat, y)``: the per-row losses, n values. For the guarantee, as a function of
-        the score z = x'coeff it must be convex and differentiable with abs(dloss/dz) <= 1 (and,
-        for objective perturbation, twice differentiable with abs(d2loss/dz2) <= ``c``) for every
-        label in the data: the Huber loss (labels -1/+1, c = 1/(2h)) with ``mapXy_linear``,
-        or the cross-entropy with ``mapXy_sigmoid`` (c = 1/4). The squared error is not
-        Lipschitz, so not covered.
+        ``loss(y_hat, y)``, n losses; for the guarantee, convex in the score with slope at most 1
+        (and curvature at most ``c`` for objective perturbation).
     regularizer : 'l2' or callable
-        ``'l2'`` is coeff'coeff/2 (with its gradient); a callable ``regularizer(coeff)``
-        returns one number and, for the guarantee, must be 1-strongly convex and
-        differentiable (twice for objective perturbation).
+        ``'l2'`` is coeff'coeff/2; a callable must be 1-strongly convex for the guarantee.
     eps : float
-        Privacy budget, > 0; ``Inf`` fits without noise (not private).
+        > 0; ``Inf`` fits without noise (not private).
     gamma : float
-        Regularisation constant, > 0 and finite; the penalty is (gamma/n) R(coeff).
+        > 0 and finite; the penalty is (gamma/n) R(coeff).
     perturbation_method : {'objective', 'output'}
     c : float, optional
-        Bound on the loss's second derivative in the score, required for objective
-        perturbation.
+        Bound on the loss's second derivative in the score, required for objective perturbation.
     mapXy_gr, loss_gr, regularizer_gr : callable, optional
-        Gradients: ``mapXy_gr(X, coeff)`` is d x n, ``loss_gr(y_hat, y)`` the derivative in
-        ``y_hat`` (n values), ``regularizer_gr(coeff)`` d values. The analytic gradient is
-        used when all three are given, else the optimiser uses finite differences. Output
-        perturbation with a finite eps needs all three (the optimality check below). With
-        ``regularizer='l2'`` ``regularizer_gr`` is ignored.
+        Gradients (d x n, n values, d values). Without all three the optimiser uses finite
+        differences; output perturbation with a finite eps needs them.
 
     Attributes
     ----------
     mapXy, mapXy_gr, loss, loss_gr, regularizer, regularizer_gr, gamma, eps,
     perturbation_method, c : as given (validated).
     coeff : ndarray or None
-        The private coefficients after ``fit`` (d values, bias first with ``add_bias``).
+        The private coefficients after ``fit`` (bias first with ``add_bias``).
     eps_prime_, Delta_ : float or None
-        After ``fit`` with objective perturbation: the eps' and Delta used (eps' = Inf and Delta = 0
-        when eps = Inf); None after output perturbation.
-
+        After objective perturbation: the eps' and Delta used.
     optimality_tolerance_ : float or None
-        After ``fit``: the bound g_tol on the gradient norm of the objective that the
-        released minimiser met.
+        The gradient-norm bound the released minimiser met.
     release_sensitivity_, release_grid_, release_eps_ : float, int, float or None
-        After a private ``fit``: the L2 sensitivity S of the released minimiser (output
-        perturbation: (2 w_bar B / gamma)(1 + tau); objective perturbation: 2 g_tol /
-        (gamma/n + Delta)), the exponent k of its grid g = 2^k, and the eps spent on the
-        release noise (output: eps; objective: eps_2); None after a fit with eps = Inf.
+        The L2 sensitivity, grid exponent and eps of the release noise (None with eps = Inf).
     privacy_ : dppack.PrivacyLoss or None
-        After ``fit``: what the fit spent, ``PrivacyLoss.pure(eps)``; None before a fit and
-        after a fit with eps = Inf (no noise, no guarantee).
+        What the fit spent, ``PrivacyLoss.pure(eps)`` (None with eps = Inf).
     n_passes_ : int or None
-        After a fit on Dask data (``LogisticRegressionDP``, ``svmDP``): the passes over the
-        data it took (``dppack.dask.erm``); None before a fit and after one in memory.
-        A diagnostic for whoever runs the fit, not part of the release: the solver's path,
-        and so this count, depends on the data beyond the private minimiser (the guarantee
-        covers ``coeff`` only), so do not publish it with the model.
-
-    Notes
-    -----
-    What the framework checks and what it assumes (guide, :ref:`guide-erm-cms`, "Privacy
-    assumptions"): it checks eps, gamma, c, the bounds and the data, clips X to the bounds and calibrates the
-    noise to B, the largest norm a clipped row can have (from the bounds; no scaling, so the
-    coefficients keep the user's units); it releases only a minimiser whose gradient norm is
-    at most g_tol = 1e-6 w_bar max(1, B) / n (``ConvergenceError`` otherwise), a slack that output
-    perturbation's noise covers (1 + 1e-6 times the exact sensitivity). It cannot check the
-    loss, map and regularizer conditions above, nor the gradients: they are the user's
-    responsibility. DPpack's base class calibrated to B = 1 whatever the bounds.
-
-    User functions may return lists, 1-d or 2-d arrays (e.g. R matrices through reticulate);
-    per-row outputs are flattened. Bad hyper-parameters raise ``ValueError`` here and again in
-    ``fit`` (attributes are public and may be changed in between).
+        Passes over Dask data (a diagnostic that depends on the data: do not publish it).
 
     Raises
     ------
     ValueError
-        For invalid functions or hyper-parameters (DPpack's messages), here and in ``fit``;
-        ``fit`` also for bad data or bounds, before any noise is drawn, and on an overspend;
-        and for a user function that returns the wrong number of values, found by evaluating
-        them once at the solver's start theta = 0, after the fit is charged (they read the
-        private data) and before it draws.
+        Invalid functions, hyper-parameters, data or bounds (DPpack's messages), an overspend,
+        or a user function returning the wrong number of values.
     ConvergenceError
         From ``fit``, when the solver does not certify a minimiser (nothing is released).
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
-    minimization, JMLR 12 (output perturbation, objective perturbation); Giddens and Liu
-    (2023), DPpack reference manual, ``EmpiricalRiskMinimizationDP.CMS``.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12; Giddens and Liu (2023), DPpack reference
+    manual, ``EmpiricalRiskMinimizationDP.CMS``.
 
     Examples
     --------
@@ -359,27 +247,21 @@ class EmpiricalRiskMinimizationDP_CMS:
 
         Parameters
         ----------
-        X : array_like or a pandas, polars or pyarrow data frame, n x p
-            Never modified. The base class does not scale; the noise is calibrated to the
-            largest norm B a row clipped to the bounds can have (B = 1 if that is <= 1).
-        y : array_like, n labels (1-d, n x 1, Series or one-column DataFrame)
-        upper_bounds, lower_bounds : array_like, p values
-            Bounds of X's columns; X is clipped to them (DPpack's length messages).
+        X : array_like or a pandas, polars or pyarrow data frame, n x p (never modified)
+        y : array_like, n labels
+        upper_bounds, lower_bounds : array_like, p values (X is clipped to them)
         add_bias : bool
-            Prepend a column of ones (bounds 1, 1); the bias coefficient comes first.
+            Prepend a column of ones; the bias coefficient comes first.
         random_state : None, int or NumPy Generator
         accountant : dppack.BudgetAccountant, optional
-            Charged eps (pure eps-DP, both methods; Chaudhuri et al. 2011, Theorems 6 and 9)
-            under the label ``"<class name>.fit"``; None: the session's accountant, if any.
-            An overspend is refused before the data are read and before any draw; a fit with
-            eps = Inf (no noise) cannot be charged and is refused too.
+            Charged pure eps (None: the session's) before the data are read; a fit with
+            eps = Inf cannot be charged.
         """
         return self._fit(X, y, upper_bounds, lower_bounds, add_bias, None, None, random_state,
                          accountant=accountant)
 
     def predict(self, X, add_bias=None):
-        """``mapXy(X, coeff)`` (X not clipped or scaled) as a 1-d array of n values;
-        ``add_bias`` None: as fitted."""
+        """``mapXy(X, coeff)``, n values (X not clipped or scaled)."""
         X = self._predict_design(X, add_bias)
         return _checks.as_vector(self.mapXy(X, self.coeff), X.shape[0], MODEL_OUTPUT_MESSAGE)
 
@@ -393,9 +275,7 @@ class EmpiricalRiskMinimizationDP_CMS:
     # ---- the steps ----------------------------------------------------------------------------
 
     def _check_functions(self):
-        """The constructor's checks of the functions (``'l2'`` resolved to its pair), again at
-        every fit: the attributes are public and may be assigned in between (DPpackPy's R
-        fields are bindings onto them)."""
+        """The constructor's checks of the functions, again at every fit."""
         self.mapXy = _checks.check_callable(self.mapXy, "mapXy")
         self.mapXy_gr = _checks.check_callable(self.mapXy_gr, "mapXy.gr", optional=True)
         self.loss = _checks.check_callable(self.loss, "loss")
@@ -503,8 +383,7 @@ class EmpiricalRiskMinimizationDP_CMS:
                 and self.regularizer_gr is not None)
 
     def _objective(self, X, y, Delta, b, weights=None):
-        """J(theta) (module docstring) with the user's functions, for the solver: the
-        ``objective`` of :func:`penalised_objective`, every output checked for its length."""
+        """J(theta) with the user's functions, every output checked for its length."""
         n, d = X.shape
         with_gradient = self._use_gradient()
         # With the linear map the chain rule needs no d x n Jacobian: loss' X, one product.
@@ -530,21 +409,16 @@ class EmpiricalRiskMinimizationDP_CMS:
                                    self.regularizer_gr, b, Delta, with_gradient)
 
     def _optimize_coeff(self, X, y, Delta, b, weights=None):
-        """Minimise J(theta) (module docstring) with the user's functions, from theta = 0."""
+        """Minimise J(theta) with the user's functions, from theta = 0."""
         objective = self._objective(X, y, Delta, b, weights)
         return minimize_smooth(objective, X.shape[1], True if self._use_gradient() else None,
                                gtol=self.optimality_tolerance_)
 
     def _check_outputs(self, X, y, weights=None):
-        """Evaluate J and its gradient once at theta = 0 without noise, so that a user function
-        that returns the wrong number of values is refused before any noise is drawn (the
-        solver starts there: it would fail at its first step). It runs the user's functions
-        on the private data, so the fit calls it after the charge: a refusal, which may depend
-        on the data, is paid for. Only the lengths are checked: the values depend on the
-        data, and the solver's certificate judges them (``ConvergenceError``). A fused
-        built-in loss needs only the regularizer's check (:meth:`_check_penalty_outputs`).
-        Skipped when a subclass solves with its own :meth:`_optimize_coeff` (a documented
-        hook: the library's J is then not what is minimised)."""
+        """Evaluate J once at theta = 0 so that functions returning the wrong number of values
+        are refused before any draw (after the charge: it reads the private data); skipped for a
+        subclass's own ``_optimize_coeff``.
+        """
         if getattr(type(self)._optimize_coeff, "__module__", "").split(".")[0] != "dppack":
             return
         self._objective(X, y, 0.0, np.zeros(X.shape[1]), weights)(np.zeros(X.shape[1]))
@@ -571,22 +445,15 @@ class EmpiricalRiskMinimizationDP_CMS:
 class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
     """Weighted private ERM (DPpack's ``WeightedERMDP.CMS``).
 
-    Same constructor as :class:`EmpiricalRiskMinimizationDP_CMS`, but ``loss`` and ``loss_gr``
-    take a third argument ``w`` (the weights, or None), as the Huber generators do. Weights are
-    only allowed with output perturbation, whose noise rate becomes
-    gamma eps / (2 w_bar B (1 + 1e-6)), w_bar = ``weights_upper_bound``
-    (``dppack.erm.cms.output_perturbation_rate``).
-
-    The guarantee needs the assumptions of :class:`EmpiricalRiskMinimizationDP_CMS` with the
-    weighted loss: ``loss(y_hat, y, w)`` = w l(z, y) for an l as there (abs(dl/dz) <= 1), so
-    that its slope is at most w <= w_bar after clipping; weights are checked (>= 0) and
-    clipped at w_bar, the form of the loss is the user's responsibility.
+    As :class:`EmpiricalRiskMinimizationDP_CMS`, but ``loss`` and ``loss_gr`` take the weights as
+    a third argument ``w``; weights (output perturbation only) are clipped at
+    ``weights_upper_bound`` = w_bar and the noise rate becomes gamma eps / (2 w_bar B (1 + 1e-6)).
+    For the guarantee ``loss(y_hat, y, w)`` must be w l(z, y) with l as in the base class.
 
     Parameters
     ----------
     mapXy, loss, regularizer, eps, gamma, perturbation_method, c, mapXy_gr, loss_gr, regularizer_gr
-        As :class:`EmpiricalRiskMinimizationDP_CMS`; ``loss`` and ``loss_gr`` take the
-        weights as a third argument.
+        As :class:`EmpiricalRiskMinimizationDP_CMS`.
 
     Attributes
     ----------
@@ -596,14 +463,13 @@ class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
     Raises
     ------
     ValueError
-        As :class:`EmpiricalRiskMinimizationDP_CMS`; ``fit`` also for weights with objective
-        perturbation, or weights without ``weights_upper_bound``.
+        As the base class; ``fit`` also for weights with objective perturbation or without
+        ``weights_upper_bound``.
 
     References
     ----------
-    Giddens, Zhou, Krull, Brinkman, Song and Liu (2023), A differentially private weighted
-    empirical risk minimization procedure and its application to outcome weighted learning
-    (arXiv); Giddens and Liu (2023), DPpack reference manual, ``WeightedERMDP.CMS``.
+    Giddens, Zhou, Krull, Brinkman, Song and Liu (2023), a differentially private weighted
+    empirical risk minimization procedure (arXiv); DPpack reference manual, ``WeightedERMDP.CMS``.
 
     Examples
     --------
@@ -628,14 +494,9 @@ class WeightedERMDP_CMS(EmpiricalRiskMinimizationDP_CMS):
 
     def fit(self, X, y, upper_bounds=None, lower_bounds=None, add_bias=False, weights=None,
             weights_upper_bound=None, random_state=None, accountant=None):
-        """As :meth:`EmpiricalRiskMinimizationDP_CMS.fit` (``accountant`` included: eps is
-        charged, the weights' bound is in the noise), plus
-
-        weights : array_like, optional
-            n nonnegative weights (output perturbation only), clipped above at
-            ``weights_upper_bound``.
-        weights_upper_bound : float
-            Required with ``weights``; ignored (taken as 1) without them.
+        """As :meth:`EmpiricalRiskMinimizationDP_CMS.fit`, plus ``weights`` (n nonnegative values,
+        output perturbation only, clipped at the bound) and ``weights_upper_bound`` (required with
+        weights; 1 without).
         """
         if weights is not None and self.perturbation_method != "output":
             raise _messages.value_error(WEIGHTED_OBJECTIVE_MESSAGE)

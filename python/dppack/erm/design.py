@@ -1,44 +1,12 @@
 """Data preparation for the ERM models and methods: the one home of the design matrix.
 
-Every private ERM in the package reads its data through this module, in one direction:
-argument checks, then the data prepared here, then the loss and the solver, then the
-mechanism. What is prepared, and why each privacy proof needs it:
-
-* **Bounds per column** (:class:`ColumnBounds`): public bounds L_j < U_j, never computed from
-  the data, checked once with DPpack's length messages and ours (numeric, finite, lower < upper).
-  Their scale s_j = max(|L_j|, |U_j|) bounds |x_j| after clipping.
-* **Clipping** (:meth:`ColumnBounds.clip`): every row inside the box, so that a replaced record
-  moves the loss's gradient by a bounded amount; the result is a new array (copy-on-clip), the
-  caller's data are never written.
-* **Scaling** (:func:`prepare_design`): column j divided by s_j sqrt(d) puts every row in the
-  unit L2 ball, ||x||_2 <= 1, the Lipschitz and curvature condition of output and objective
-  perturbation (Chaudhuri, Monteleoni and Sarwate 2011); divided by s_j d, every row
-  is in the unit L1 ball, ||x||_1 <= 1 (so also ||x||_2 <= 1), the setting of accuracy-first
-  ridge regression; divided by s_j alone, every entry is in [-1, 1],
-  LinearRegressionDP's scaled problem. Unscaled, every row has
-  ||x||_2 <= sqrt(sum_j s_j^2) (:attr:`ColumnBounds.max_row_norm`), the B the CMS framework
-  calibrates to.
-* **Labels** (:func:`as_labels`): one finite value per row; DPpack's 0/1 check for the
-  classifiers; 0/1 mapped to -1/+1 for the margin losses l(y x'theta) (Wang, Kifer and Lee 2019,
-  Ding et al.).
-* **Weights** (:func:`prepare_weights`): nonnegative and clipped above at the public bound
-  w_bar, so that a weighted loss has slope at most w_bar.
-* **The bias column** (:func:`add_bias_column`): ones, first, with bounds (1, 1): it counts in
-  the row-norm bound (s = 1) and is regularised.
-* **Predict time**: the linear score X theta (+ bias) without copying X
-  (:func:`linear_score`), its adjoint X'v (:func:`transpose_dot`), the column checks
-  (:func:`predict_matrix`), and svmDP's random Fourier features (:func:`fourier_cosines`).
-* **Rows for tuning**: counting, taking and splitting rows of any supported input
-  (:func:`n_rows`, :func:`take_rows`, :func:`interleaved_split`, :func:`split_rows`), so that
-  the parts a tuner fits on are disjoint (parallel composition).
-
-Everything is vectorised over whole columns: no Python loop over rows.
-
-Messages (module constants): DPpack's ``UPPER_LENGTH_MESSAGE`` and ``LOWER_LENGTH_MESSAGE``
-(bounds of X), ``UPPER_TARGET_LENGTH_MESSAGE`` and ``LOWER_TARGET_LENGTH_MESSAGE`` (bounds
-of X then y), ``WEIGHTS_BOUND_MESSAGE`` and ``WEIGHTS_NEGATIVE_MESSAGE``,
-``BINARY_LABELS_MESSAGE``; ours: ``TARGET_BOUNDS_MESSAGE`` (the bound on y) and
-``NOT_FITTED_MESSAGE`` (predict before fit).
+Public bounds per column (:class:`ColumnBounds`), clipping into a new array, scaling into the
+unit L2 or L1 ball (:func:`prepare_design`), labels (:func:`as_labels`), weights
+(:func:`prepare_weights`), the bias column, predict-time helpers and row splits for tuning.
+What each step gives the privacy proofs: :ref:`guide-erm-design`. The messages are module
+constants (DPpack's ``UPPER_LENGTH_MESSAGE``, ``LOWER_LENGTH_MESSAGE``,
+``WEIGHTS_BOUND_MESSAGE``, ``BINARY_LABELS_MESSAGE``, ...; ours ``TARGET_BOUNDS_MESSAGE``,
+``NOT_FITTED_MESSAGE``).
 """
 
 
@@ -127,28 +95,21 @@ def as_labels(y, n, labels="real"):
 
     Parameters
     ----------
-    y : array_like
-        1-d, n x 1, a Series or a one-column DataFrame.
-    n : int
-        The number of rows of X.
+    y : array_like (1-d, n x 1, a Series or a one-column DataFrame)
+    n : int, the number of rows of X
     labels : {'real', 'binary', 'signed'}, default 'real'
-        ``'binary'``: DPpack's 0/1 check of the classifiers; ``'signed'``: the same check,
-        then 0/1 mapped to -1/+1 (2y - 1), the labels of the margin losses. For both, bool
-        y and a categorical with two declared categories are first coded 0/1
-        (:func:`binary_codes`: the label set from y's type, never its values).
+        ``'binary'``: DPpack's 0/1 check; ``'signed'``: the same, then 0/1 mapped to -1/+1. Bool
+        y and two-category factors are first coded 0/1 (:func:`binary_codes`).
 
     Returns
     -------
-    ndarray
-        n float values (the caller's memory for ``'real'`` and ``'binary'`` when y is a
-        float64 vector; only read).
+    ndarray, n float values (only read; may be the caller's memory)
 
     Raises
     ------
     ValueError
-        Not numeric, not a vector, the wrong length, not finite, or (``'binary'``,
-        ``'signed'``) a value other than 0 and 1 (``BINARY_LABELS_MESSAGE``), or a
-        categorical that does not declare exactly two categories.
+        Not numeric, not a vector, the wrong length, not finite, or not 0/1 for
+        ``'binary'``/``'signed'``.
 
     References
     ----------
@@ -190,14 +151,10 @@ def _checked_labels(y, n, labels):
 def binary_codes(y):
     """Binary labels of a public label set as 0/1 floats; any other y unchanged.
 
-    The label set comes from y's type, never from its values (as ``dppack.sklearn``'s
-    ``classes_`` and R's factor or logical labels): bool y is 0 for False and 1 for True; a
-    factor that declares its levels (pandas Categorical, polars Enum, pyarrow dictionary)
-    must declare exactly two, the first coded 0 and the second 1 (the positive class, R's
-    convention for a two-level factor, e.g. ``glm``'s binomial family). A missing label
-    becomes NaN (refused by the finiteness check). Strings and other objects are returned
-    unchanged, so they meet the numeric check ("y must be a numeric vector."): their label
-    set would be read from the data.
+    The label set comes from y's type, never its values: bool y is 0/1; a factor that declares
+    its levels (pandas Categorical, polars Enum, pyarrow dictionary) must declare two, coded 0
+    and 1 (R's convention). A missing label becomes NaN; strings are returned unchanged (and
+    refused later as not numeric).
 
     Parameters
     ----------
@@ -210,12 +167,11 @@ def binary_codes(y):
     Raises
     ------
     ValueError
-        A categorical whose number of declared categories is not 2 (``CATEGORY_COUNT_MESSAGE``).
+        A categorical that does not declare exactly two categories.
 
     References
     ----------
-    R Core Team, ``help(glm)``, ``family = binomial``: for a factor response the first level
-    denotes failure and all others success.
+    R Core Team, ``help(glm)``, ``family = binomial`` (first level failure, others success).
 
     Examples
     --------
@@ -260,24 +216,16 @@ def binary_codes(y):
 
 
 def label_values(y, labels="real"):
-    """Checked labels as the losses read them: 0/1 mapped to -1/+1 (2y - 1) for
-    ``'signed'``, else ``y`` itself. A per-row map (:mod:`dppack.dask.erm` applies it per
-    chunk).
+    """Checked labels as the losses read them: 2y - 1 for ``'signed'``, else ``y``.
 
     Parameters
     ----------
-    y : ndarray
-        Labels already checked (:func:`as_labels`).
+    y : ndarray, labels checked by :func:`as_labels`
     labels : {'real', 'binary', 'signed'}, default 'real'
 
     Returns
     -------
     ndarray
-        ``y`` (not copied) or a new array 2y - 1.
-
-    Raises
-    ------
-    Nothing.
 
     References
     ----------
@@ -302,20 +250,15 @@ def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=None, label
                    target=False):
     """Check and prepare the data of a fit: bounds, clipping, bias column, scaling, labels.
 
-    In DPpack's order: X converted, the bounds (DPpack's length messages, then ours), X
-    finite, y (and its label check); then X is clipped into one new n x d array, the bias
-    column of ones first with ``add_bias`` (bounds 1, 1), and with ``scale`` each column
-    divided by :meth:`ColumnBounds.divisors`. With ``target`` the last bound is y's and y is
-    clipped to it. The caller's X and y are never written.
+    In DPpack's order (X converted, bounds, X finite, y); X is clipped into a new array, the bias
+    column first, and scaled by :meth:`ColumnBounds.divisors`; the caller's X and y are never
+    written.
 
     Parameters
     ----------
-    X : array_like or a pandas, polars or pyarrow data frame, n x p
-        Or a :class:`dppack._columns.ColumnMatrix` (an R data.frame's columns, assembled
-        into the new design without another copy).
+    X : array_like, data frame or ColumnMatrix, n x p
     y : array_like, n values
-    upper_bounds, lower_bounds : array_like
-        p bounds (p + 1 with ``target``).
+    upper_bounds, lower_bounds : array_like, p bounds (p + 1 with ``target``)
     add_bias : bool
     scale : {None, 'l2', 'l1', 'max'}, default None
         Rows into the unit L2 ball (s_j sqrt(d)), the unit L1 ball (s_j d), entries into
@@ -328,23 +271,19 @@ def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=None, label
     Returns
     -------
     dict
-        ``"X"`` (the new n x d array), ``"y"``, ``"scale"`` (the divisors of the columns, None
-        without scaling: coefficients of the scaled problem divided by them act on raw X),
-        ``"row_norm_bound"`` (a bound on the L2 norm of every row of ``"X"`` for any data
-        within the bounds: 1 for 'l2' and 'l1', sqrt(d) for 'max', else
-        :attr:`ColumnBounds.max_row_norm`), ``"bounds"`` (the :class:`ColumnBounds` of the
-        d columns, bias included) and ``"target_bounds"`` (y's, or None).
+        ``"X"`` (n x d), ``"y"``, ``"scale"`` (the column divisors or None), ``"row_norm_bound"``
+        (for any data within the bounds), ``"bounds"`` (:class:`ColumnBounds`, bias included) and
+        ``"target_bounds"`` (y's, or None).
 
     Raises
     ------
     ValueError
         As :meth:`ColumnBounds.from_arguments`, :func:`check_finite_matrix` and
-        :func:`as_labels`, in that order (after X's conversion).
+        :func:`as_labels`, in that order.
 
     References
     ----------
-    DPpack 0.2.2 (L2 scaling; target,
-    'max' scaling); Ligett et al. 2017 (L1).
+    DPpack 0.2.2 (L2 and 'max' scaling); Ligett et al. 2017 (L1).
 
     Examples
     --------
@@ -373,25 +312,20 @@ def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=None, label
 
 
 def design_layout(upper_bounds, lower_bounds, p, add_bias, scale=None, target=False):
-    """The part of :func:`prepare_design` that needs no data: the bounds (checked), the
-    divisors of the scaling and the row-norm bound, for X of ``p`` columns.
+    """The data-free part of :func:`prepare_design`: checked bounds, divisors and row-norm bound.
 
     Parameters
     ----------
-    upper_bounds, lower_bounds : array_like
-        p bounds (p + 1 with ``target``).
-    p : int
-        The number of columns of X (without a bias column).
+    upper_bounds, lower_bounds : array_like, p bounds (p + 1 with ``target``)
+    p : int, the columns of X (without a bias column)
     add_bias, scale, target
         As :func:`prepare_design`.
 
     Returns
     -------
     dict
-        ``"clip"`` (the :class:`ColumnBounds` X is clipped to, without the bias),
-        ``"add_bias"``, ``"bounds"`` (the d columns', bias included), ``"scale"`` (the
-        divisors, or None), ``"row_norm_bound"`` and ``"target_bounds"`` (as
-        :func:`prepare_design`).
+        ``"clip"``, ``"add_bias"``, ``"bounds"``, ``"scale"``, ``"row_norm_bound"``,
+        ``"target_bounds"``.
 
     Raises
     ------
@@ -425,30 +359,19 @@ def design_layout(upper_bounds, lower_bounds, p, add_bias, scale=None, target=Fa
 
 
 def apply_design(X, y, layout, labels="real"):
-    """The per-row map of :func:`prepare_design` on checked data: X clipped into a new array
-    (the bias column first) and scaled; y mapped (:func:`label_values`) and, with target
-    bounds, clipped. Rows are mapped independently, so :mod:`dppack.dask.erm` applies this
-    function to each chunk.
+    """The per-row map of :func:`prepare_design` on checked data (applied per chunk on Dask).
 
     Parameters
     ----------
-    X : ndarray or ColumnMatrix, n x p
-        Finite (checked); never written.
-    y : ndarray
-        n checked labels (:func:`as_labels`'s checks, not yet mapped).
-    layout : dict
-        From :func:`design_layout`.
+    X : ndarray or ColumnMatrix, n x p (finite; never written)
+    y : ndarray, n checked labels, not yet mapped
+    layout : dict, from :func:`design_layout`
     labels : {'real', 'binary', 'signed'}, default 'real'
 
     Returns
     -------
     (ndarray, ndarray)
         The new n x d design and the labels.
-
-    Raises
-    ------
-    ValueError
-        If X does not have the layout's p columns.
 
     References
     ----------
@@ -467,8 +390,7 @@ def apply_design(X, y, layout, labels="real"):
 
 
 def _mapped_labels(y, layout, labels):
-    """Checked labels mapped (:func:`label_values`) and, with the layout's target bounds,
-    clipped to them."""
+    """Checked labels mapped and, with target bounds, clipped."""
     y = label_values(y, labels)
     target = layout["target_bounds"]
     if target is not None:
@@ -481,24 +403,20 @@ def prepare_weights(weights, weights_upper_bound, n):
 
     Parameters
     ----------
-    weights : array_like or None
-        n nonnegative weights, or None (no weights: the bound is then 1, whatever was given).
-    weights_upper_bound : float or None
-        The public bound w_bar; required with ``weights``.
-    n : int
-        The number of rows of X.
+    weights : array_like or None (None: no weights, bound 1)
+    weights_upper_bound : float or None, the public bound w_bar (required with weights)
+    n : int, the number of rows of X
 
     Returns
     -------
     dict
-        ``"weights"`` (None, or a new array min(w_i, w_bar)) and ``"weights_upper_bound"``.
+        ``"weights"`` (None or min(w_i, w_bar)) and ``"weights_upper_bound"``.
 
     Raises
     ------
     ValueError
-        DPpack's ``WEIGHTS_BOUND_MESSAGE`` and ``WEIGHTS_NEGATIVE_MESSAGE``; ours for
-        non-numeric, NaN or infinite weights (DPpack clipped Inf to the bound), a bound that
-        is not finite and > 0, or the wrong length.
+        No bound, non-numeric, NaN, infinite or negative weights (DPpack clipped Inf), a bound
+        that is not finite and > 0, or the wrong length.
 
     References
     ----------

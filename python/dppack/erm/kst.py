@@ -1,22 +1,14 @@
 """Objective perturbation of Kifer, Smith and Thakurta (2012): the KST framework and
 LinearRegressionDP.
 
-The model minimises, over the convex domain ``constraints(theta) <= 0``, the objective
-J(theta) = (1/n) sum_i loss(mapXy(X, theta)_i, y_i) + (gamma/n) R(theta)
-+ (Delta/(2n)) ||theta||^2 + (1/n) b . theta, with Delta = 2 lambda / eps and the noise vector b
-drawn once per fit, calibrated for replace-one neighbours (a deviation from DPpack 0.2.2, which
-is private only for add/remove neighbours), then releases an approximate minimiser with exact
-noise on a grid (Iyengar et al. 2019). LinearRegressionDP solves exactly on exact sufficient
-statistics of its records on a grid.
+The model minimises, over the convex domain ``constraints(theta) <= 0``, J(theta) =
+(1/n) sum_i loss(mapXy(X, theta)_i, y_i) + (gamma/n) R(theta) + (Delta/(2n)) ||theta||^2
++ (1/n) b . theta, b calibrated for replace-one neighbours (a deviation from DPpack 0.2.2),
+then releases an approximate minimiser with exact noise on a grid (Iyengar et al. 2019).
+Derivations: :ref:`guide-erm-kst`.
 
-The derivations (the privacy argument under replace-one neighbours, the deviations from
-DPpack, the approximate minimiser and its exact release, LinearRegressionDP's exact solve,
-the noise in floating point and the accounting) are in the guide, :ref:`guide-erm-kst`.
-
-References: Kifer, Smith and Thakurta (2012), "Private convex empirical risk minimization and
-high-dimensional regression", COLT, Algorithm 1 and Theorem 2; Iyengar, Near, Song, Thakkar,
-Thakurta and Wang (2019), "Towards practical differentially private convex optimization",
-IEEE S&P, Algorithm 1 and Theorem 1.
+References: Kifer, Smith and Thakurta (2012), COLT, Algorithm 1 and Theorem 2; Iyengar, Near,
+Song, Thakkar, Thakurta and Wang (2019), IEEE S&P, Algorithm 1 and Theorem 1.
 """
 
 # The framework and LinearRegressionDP live in private modules; every name is importable from

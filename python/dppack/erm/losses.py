@@ -1,35 +1,11 @@
-"""The losses of private ERM, in one place, with the constants their privacy proofs use.
+"""The margin losses of private ERM, with the constants their privacy proofs use.
 
-Every classifier of the package (DPpack's ``LogisticRegressionDP`` and ``svmDP``, the
-confidence intervals, the analytic-Gaussian ERM, accuracy-first, stable model selection)
-minimises or scores a *margin loss* f(z) of the margin z = y x'theta, with labels
-y in {-1, +1} and rows scaled to ||x||_2 <= 1:
-
-* the logistic loss f(z) = log(1 + e^-z) (:func:`logistic`);
-* DPpack's Huber-smoothed hinge with parameter h > 0 (:func:`huber`): f(z) = 0 for z > 1 + h,
-  (1 + h - z)^2 / (4h) for |1 - z| <= h, 1 - z for z < 1 - h.
-
-Each loss is a small frozen object with the value and the first two derivatives (vectorised,
-no overflow at any finite z) and the two constants of the proofs:
-
-* ``lipschitz`` = sup |f'| (= 1 for both): with ||x|| <= 1 it bounds the norm of one record's
-  gradient, the L of the analytic-Gaussian ERM and the
-  slope bound of Chaudhuri, Monteleoni and Sarwate (2011);
-* ``curvature`` = sup |f''|: 1/4 for logistic, 1/(2h) for Huber. It is the c of CMS objective
-  perturbation, the t of the confidence intervals
-  (the Hessian's sensitivity 2t/n) and, plus lambda, the
-  smoothness beta of the analytic-Gaussian ERM.
-
-:meth:`MarginLoss.risk` gives the fused evaluation over a design: the value, gradient and Hessian
-of the empirical risk (1/n) sum_i w_i f(y_i x_i'theta), one product with X per evaluation and
-buffers reused across evaluations (the objective of DPpack's CMS models).
-
-The sigmoid S(t) = 1 / (1 + e^-t) of the logistic loss is :func:`sigmoid`, the package's one.
-:func:`weighted_gram` (sum_i w_i x_i x_i') builds the Hessians and the gradient covariances.
-
-DPpack's own building blocks in the (y_hat, y) form (``loss_cross_entropy``,
-``generate_loss_huber``, ...) stay in :mod:`dppack.erm.blocks` with DPpack's semantics; the
-Huber ones are computed by :class:`HuberLoss`.
+Every classifier of the package minimises or scores a margin loss f(z) of z = y x'theta,
+labels y in {-1, +1}, rows with ||x||_2 <= 1: the logistic loss (:func:`logistic`) and
+DPpack's Huber-smoothed hinge (:func:`huber`). Each carries ``lipschitz`` = sup abs(f') and
+``curvature`` = sup abs(f''); :meth:`MarginLoss.risk` evaluates the empirical risk fused over
+a design. Where the constants enter the proofs: :ref:`guide-erm-losses`. DPpack's own
+(y_hat, y) blocks stay in :mod:`dppack.erm.blocks`.
 """
 
 import math
@@ -63,9 +39,7 @@ LOSS_MESSAGE = "loss must be one of {'logistic', 'huber'}."
 def sigmoid(t):
     """The logistic function S(t) = 1 / (1 + e^-t), elementwise, without overflow.
 
-    With e = exp(-|t|) (never above 1): S(t) = 1 / (1 + e) for t >= 0 and e / (1 + e), computed
-    as e times 1 / (1 + e), for t < 0. One exponential, no cancellation: the relative error is
-    a few units in the last place for every t, also where S(t) is tiny (t near -745).
+    One exponential of -abs(t), no cancellation: a few units in the last place for every t.
 
     Parameters
     ----------
@@ -100,30 +74,20 @@ def sigmoid(t):
 def weighted_gram(X, weights=None, index=None, block=8192):
     """sum_i w_i x_i x_i' over the rows i of ``index``: the Hessians and covariances of ERM.
 
-    Rows are taken ``block`` at a time, so the extra memory stays at ``block`` x d, and each
-    block goes through a symmetric rank-k update of sqrt(w) x (half the work of a general
-    product).
-
     Parameters
     ----------
-    X : array_like, n x d
-        Never modified.
-    weights : ndarray, optional
-        n values >= 0, one per row of X; w_i = 1 without them.
-    index : array_like of int, optional
-        The rows to sum over; all rows by default.
-    block : int, default 8192
-        Rows per rank-k update.
+    X : array_like, n x d (never modified)
+    weights : ndarray, optional (n values >= 0; ones by default)
+    index : array_like of int, optional (all rows by default)
+    block : int, default 8192 (rows per symmetric rank-k update)
 
     Returns
     -------
     ndarray, d x d
-        The symmetric matrix sum_i w_i x_i x_i'.
 
     References
     ----------
-    Wang, Kifer and Lee 2019 (Eq. 5 and 6: H and Sigma are such sums);
-    DPpack 0.2.2 (the Hessian X' diag(S(z)(1 - S(z))) X / n).
+    Wang, Kifer and Lee 2019, Eq. 5 and 6 (H and Sigma are such sums).
 
     Examples
     --------
@@ -169,25 +133,21 @@ def weighted_gram(X, weights=None, index=None, block=8192):
 class MarginLoss:
     """A convex margin loss f(z) of z = y x'theta, y in {-1, +1}, and its proofs' constants.
 
-    The base of :class:`LogisticLoss` and :class:`HuberLoss`; build them with :func:`logistic`,
-    :func:`huber` or :func:`margin_loss`. Subclasses define ``value``, ``first``, ``second``,
-    ``scalar_first`` and the fused kernels behind :meth:`risk`.
+    The base of :class:`LogisticLoss` and :class:`HuberLoss` (build them with :func:`logistic`,
+    :func:`huber` or :func:`margin_loss`).
 
     Attributes
     ----------
     name : str
         'logistic' or 'huber'.
     lipschitz : float
-        sup |f'(z)|: with ||x|| <= 1, the bound on one record's gradient norm.
+        sup abs(f'(z)): with ||x|| <= 1, the bound on one record's gradient norm.
     curvature : float
-        sup |f''(z)|: c of CMS objective perturbation, t of the confidence intervals, beta -
-        lambda of the analytic-Gaussian ERM.
+        sup abs(f''(z)).
 
     References
     ----------
-    Wang, Kifer and Lee 2019 (table of losses and constants);
-    Ding et al. ("Constants", "Supported losses"); DPpack 0.2.2 (the CMS conditions; c = 1/4;
-    c = 1/(2h)).
+    Wang, Kifer and Lee 2019 (losses and constants); Chaudhuri, Monteleoni and Sarwate 2011.
 
     Examples
     --------
@@ -201,23 +161,17 @@ class MarginLoss:
     lipschitz: ClassVar[float] = 1.0
 
     def sup_first_at(self, theta_norm):
-        """sup |f'(y theta'x)| over ||x|| <= 1 at a coefficient vector of norm ``theta_norm``
-        (the covariance's sensitivity): here the
-        data-free bound ``lipschitz``; the logistic loss refines it."""
+        """sup abs(f'(y theta'x)) over ||x|| <= 1 at ||theta|| = ``theta_norm``."""
         return self.lipschitz
 
     def risk(self, X, y, weights=None, ridge=0.0):
-        """The fused empirical risk (1/n) sum_i w_i f(y_i x_i'theta) (+ (ridge/2)||theta||^2)
-        over this design: an :class:`EmpiricalRisk`."""
+        """The fused empirical risk of this loss over a design: an :class:`EmpiricalRisk`."""
         return EmpiricalRisk(self, X, y, weights, ridge)
 
 
 @dataclass(frozen=True)
 class LogisticLoss(MarginLoss):
-    """The logistic loss f(z) = log(1 + e^-z) (logistic regression in margin form).
-
-    f'(z) = -S(-z), f''(z) = S(z) S(-z) <= 1/4 (at z = 0), |f'| < 1: ``lipschitz`` = 1,
-    ``curvature`` = 1/4.
+    """The logistic loss f(z) = log(1 + e^-z): f' = -S(-z), f'' = S(z) S(-z) <= 1/4.
 
     Attributes
     ----------
@@ -230,8 +184,7 @@ class LogisticLoss(MarginLoss):
 
     References
     ----------
-    Wang, Kifer and Lee 2019; DPpack 0.2.2 (LogisticRegressionDP's c = 1/4; its cross-entropy on 0/1
-    labels is this loss of the margin).
+    Wang, Kifer and Lee 2019; DPpack 0.2.2 (LogisticRegressionDP's c = 1/4).
 
     Examples
     --------
@@ -253,43 +206,28 @@ class LogisticLoss(MarginLoss):
         return np.logaddexp(0.0, -np.asarray(z, dtype=np.float64))
 
     def first(self, z, y=1.0):
-        """y f'(z) = -y S(-z): with z = y s, the derivative of f(y s) in the score s (the
-        default y = 1 gives f'(z))."""
+        """y f'(z) = -y S(-z): the derivative of f(y s) in the score s (y = 1: f'(z))."""
         return -y * sigmoid(-np.asarray(z, dtype=np.float64))
 
     def second(self, z):
-        """f''(z) = S(z) S(-z) = e / (1 + e)^2 with e = exp(-|z|): symmetric in z, accurate in
-        relative terms also in the tails (where S(z)(1 - S(z)) loses all digits)."""
+        """f''(z) = e / (1 + e)^2, e = exp(-abs(z)) (accurate in the tails)."""
         e = np.exp(-np.abs(np.asarray(z, dtype=np.float64)))
         r = 1.0 / (1.0 + e)
         return e * r * r
 
     def scalar_first(self, z):
-        """f'(z) = -S(-z) for one float, with the math module (SGD loops, where numpy's
-        per-call overhead dominates): -e / (1 + e) with e = exp(-z) for z > 0, else
-        -1 / (1 + e^z); like :meth:`first`, a few units in the last place from the exact
-        value (the two can differ in the last bits)."""
+        """f'(z) for one float, with the math module (SGD loops)."""
         if z > 0.0:
             e = math.exp(-z)
             return -e / (1.0 + e)
         return -1.0 / (1.0 + math.exp(z))
 
     def sup_first_at(self, theta_norm):
-        """sup |f'(y theta'x)| over ||x|| <= 1 = S(||theta||)."""
+        """sup abs(f'(y theta'x)) over ||x|| <= 1 = S(||theta||)."""
         return float(sigmoid(theta_norm))
 
     def _fused(self, X, y, weights):
-        """(terms, hessian) over the design: ``terms(theta, with_gradient)`` -> (sum_i w_i
-        f(y_i z_i), sum_i w_i f'(y_i z_i) y_i x_i or None) and ``hessian(theta)`` -> sum_i w_i
-        f''(z_i) x_i x_i', z = X theta.
-
-        With the 0/1 labels u = (y + 1)/2, f(y z) = log(1 + e^z) - u z and its gradient in
-        theta is (S(z) - u) x. One e = exp(-|z|) serves both the loss, log(1 + e^z) =
-        max(z, 0) + log1p(e), and the sigmoid (:func:`sigmoid`'s formula); three length-n
-        buffers are reused across evaluations. The Hessian at the theta of the last ``terms``
-        (where the solvers' Newton steps ask for it) reads f'' from that e, without another
-        product X theta: :meth:`second`'s formula on the same e, so the same values.
-        """
+        """(terms, hessian) over the design (the Hessian reuses the last exponentials)."""
         n = X.shape[0]
         u = (y + 1.0) / 2.0  # exact for y = +-1
         z, e, r = np.empty(n), np.empty(n), np.empty(n)
@@ -336,18 +274,13 @@ class LogisticLoss(MarginLoss):
 class HuberLoss(MarginLoss):
     """DPpack's Huber-smoothed hinge with parameter ``h`` (svmDP's loss, in margin form).
 
-    f(z) = 0 for z > 1 + h, (1 + h - z)^2 / (4h) for |1 - z| <= h, 1 - z for z < 1 - h (both
-    boundaries in the quadratic piece, as DPpack); f'(z) = 0, -(1 + h - z)/(2h), -1;
-    f''(z) = 1/(2h) on the quadratic piece, else 0 (undefined at the two kinks, where the inner
-    value is taken, as Chaudhuri et al. (2011) and Wang, Kifer and
-    Lee (2019) accept).
-
-    The constructor does not check ``h`` (DPpack's blocks take any h); :func:`huber` does.
+    f(z) = 0 for z > 1 + h, (1 + h - z)^2 / (4h) for abs(1 - z) <= h, 1 - z for z < 1 - h;
+    f'' = 1/(2h) on the quadratic piece (the inner value at the kinks). The constructor does not
+    check ``h``; :func:`huber` does.
 
     Parameters
     ----------
-    h : float
-        Smoothing, > 0.
+    h : float, > 0
 
     Attributes
     ----------
@@ -362,10 +295,8 @@ class HuberLoss(MarginLoss):
 
     References
     ----------
-    DPpack 0.2.2 (``generate.loss.huber``; c = 1/(2h));
-    Wang, Kifer and Lee 2019 (t = 1/(2h)); Ding et al.
-    (beta = 1/(2h) + lambda). Chaudhuri K, Monteleoni C, Sarwate AD (2011). Differentially
-    private empirical risk minimization. JMLR 12 (the Huber SVM, Section 3.4.2).
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12, Section 3.4.2 (the Huber SVM); DPpack
+    0.2.2 ``generate.loss.huber``.
 
     Examples
     --------
@@ -395,15 +326,14 @@ class HuberLoss(MarginLoss):
                         np.where(z < 1.0 - h, 1.0 - z, (1.0 + h - z) ** 2 / (4.0 * h)))
 
     def first(self, z, y=1.0):
-        """y f'(z): with z = y s, the derivative of f(y s) in the score s (DPpack's
-        ``generate.loss.gr.huber``; the default y = 1 gives f'(z))."""
+        """y f'(z): the derivative of f(y s) in the score s (y = 1: f'(z))."""
         z = np.asarray(z, dtype=np.float64)
         h = self.h
         return np.where(z > 1.0 + h, 0.0,
                         np.where(z < 1.0 - h, -y, -y * (1.0 + h - z) / (2.0 * h)))
 
     def second(self, z):
-        """f''(z): 1/(2h) where |1 - z| <= h, else 0."""
+        """f''(z): 1/(2h) where abs(1 - z) <= h, else 0."""
         z = np.asarray(z, dtype=np.float64)
         return np.where(np.abs(1.0 - z) <= self.h, 1.0 / (2.0 * self.h), 0.0)
 
@@ -417,14 +347,7 @@ class HuberLoss(MarginLoss):
         return -(1.0 + h - z) / (2.0 * h)
 
     def _fused(self, X, y, weights):
-        """(terms, hessian) over the design, as :meth:`LogisticLoss._fused`.
-
-        With t = 1 + h - z and q = min(max(t/(2h), 0), 1) the loss is q (t - h q) (equal to
-        :meth:`value` up to rounding) and its derivative in z is -q. ``hessian`` sums
-        w_i x_i x_i' / (2h) over the rows on the quadratic piece (y_i^2 = 1): between Newton
-        steps few rows enter or leave it, so the previous sum is updated with those rows only
-        (a full sum again when more than a quarter change).
-        """
+        """(terms, hessian) over the design (the Hessian updated with changed rows)."""
         n = X.shape[0]
         h = self.h
         z, t, q = np.empty(n), np.empty(n), np.empty(n)
@@ -468,47 +391,33 @@ class HuberLoss(MarginLoss):
 
 
 class EmpiricalRisk:
-    """The empirical risk R(theta) = (1/n) sum_i w_i f(y_i x_i'theta) + (ridge/2)||theta||^2
-    of a margin loss over a fixed design, evaluated fused: one product X theta per evaluation,
-    value and gradient from the same pass, length-n buffers reused across evaluations.
+    """The empirical risk (1/n) sum_i w_i f(y_i x_i'theta) + (ridge/2)||theta||^2 over a fixed
+    design, value and gradient from one product X theta.
 
-    Build it with :meth:`MarginLoss.risk`. The ridge term is the lambda-regularised risk of
-    accuracy-first; DPpack's CMS objective adds its own
-    terms, (gamma/n) R(theta) + (1/n) b'theta + (Delta/2)||theta||^2, to the plain risk
-    (:func:`dppack.erm.cms.penalised_objective`).
+    Build it with :meth:`MarginLoss.risk`.
 
     Parameters
     ----------
     loss : MarginLoss
-    X : array_like, n x d
-        The design (rows with ||x|| <= 1 for the proofs' constants); not modified.
-    y : array_like
-        n labels in {-1, +1}.
-    weights : array_like, optional
-        n weights w_i >= 0; all 1 without them.
+    X : array_like, n x d (not modified)
+    y : array_like, n labels in {-1, +1}
+    weights : array_like, optional (n weights >= 0; ones by default)
     ridge : float, default 0
-        lambda >= 0 of the term (lambda/2)||theta||^2.
     order : {'C', 'any'}, default 'C'
-        'C': a design that is not C-ordered is copied into one; 'any': a Fortran-ordered
-        design is kept as it is too (the fused kernels read either; the Dask fits fill one
-        per block of a partition's column-major values).
+        'any' keeps a Fortran-ordered design as it is; 'C' copies it into a C-ordered one.
 
     Attributes
     ----------
     loss : MarginLoss
     X : ndarray, n x d
-        The design as a C-ordered float array (X itself when it already is one, or with
-        ``order="any"`` when it is a Fortran-ordered one).
     y : ndarray
     weights : ndarray or None
     ridge : float
     n : int
-        Number of rows.
 
     References
     ----------
-    DPpack 0.2.2 (the objectives of LogisticRegressionDP and svmDP and
-    their gradients); Wang, Kifer and Lee 2019 (gradients and Hessians of one record).
+    DPpack 0.2.2 (the objectives of LogisticRegressionDP and svmDP); Wang, Kifer and Lee 2019.
 
     Examples
     --------
@@ -559,16 +468,12 @@ class EmpiricalRisk:
         return self.X.shape
 
     def sums(self, theta, with_gradient=True, with_hessian=False):
-        """The plain sums over the rows, without the 1/n and the ridge: (sum_i w_i
-        f(y_i z_i), sum_i w_i f'(y_i z_i) y_i x_i or None, sum_i w_i f''(y_i z_i) x_i x_i' or
-        None), z = X theta. They add over disjoint sets of rows: :mod:`dppack.dask.erm` adds
-        them over the partitions of a Dask design and divides once."""
+        """The plain sums (value, gradient, Hessian) without 1/n and ridge (additive)."""
         value, gradient = self._terms(theta, with_gradient)
         return value, gradient, (self._hessian(theta) if with_hessian else None)
 
     def hessian(self, theta):
-        """(1/n) sum_i w_i f''(y_i x_i'theta) x_i x_i' + ridge I (y_i^2 = 1), a new d x d
-        array; for the Huber loss the generalised Hessian (the inner value at the kinks)."""
+        """(1/n) sum_i w_i f''(y_i x_i'theta) x_i x_i' + ridge I, a new d x d array."""
         H = self._hessian(theta) / self.n
         if self.ridge:
             H[np.diag_indices(H.shape[0])] += self.ridge
@@ -586,7 +491,6 @@ def logistic():
     Returns
     -------
     LogisticLoss
-        With ``lipschitz`` = 1 and ``curvature`` = 1/4.
 
     References
     ----------
@@ -608,19 +512,16 @@ def huber(h):
 
     Parameters
     ----------
-    h : float
-        Smoothing, finite and > 0 (checked, as svmDP, the confidence intervals and the
-        analytic-Gaussian ERM check ``huber.h``).
+    h : float, finite and > 0
 
     Returns
     -------
     HuberLoss
-        With ``lipschitz`` = 1 and ``curvature`` = 1/(2h).
 
     Raises
     ------
     ValueError
-        If ``h`` is not a finite number > 0 ("huber.h must be ...").
+        If ``h`` is not a finite number > 0.
 
     References
     ----------
@@ -638,13 +539,12 @@ def huber(h):
 
 
 def margin_loss(name, huber_h=0.5):
-    """The margin loss called ``name``: :func:`logistic` or :func:`huber` (``huber_h``).
+    """The margin loss called ``name``: :func:`logistic` or :func:`huber`.
 
     Parameters
     ----------
     name : {'logistic', 'huber'}
-    huber_h : float, default 0.5
-        The Huber smoothing h (checked for 'huber', ignored for 'logistic').
+    huber_h : float, default 0.5 (checked for 'huber' only)
 
     Returns
     -------
@@ -653,8 +553,7 @@ def margin_loss(name, huber_h=0.5):
     Raises
     ------
     ValueError
-        For another name ("loss must be one of {'logistic', 'huber'}."), or an invalid
-        ``huber_h`` with 'huber'.
+        For another name, or an invalid ``huber_h`` with 'huber'.
 
     References
     ----------

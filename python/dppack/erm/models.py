@@ -1,10 +1,8 @@
 """DPpack 0.2.2's CMS models: ``LogisticRegressionDP`` and ``svmDP``.
 
 Both scale the clipped design so that every row has norm <= 1 (X_ij / (s_j sqrt(p)),
-s_j = max(|L_j|, |U_j|)), fit the private coefficients of the scaled problem and unscale them
-(theta_j / (s_j sqrt(p))), so predictions on raw X equal predictions of the scaled problem.
-Their objectives are closed forms over whole arrays (no Python work per row); the scaled design
-is the only n x d copy a fit makes.
+s_j = max(abs(L_j), abs(U_j))), fit the scaled problem and unscale the coefficients, so
+predictions on raw X equal those of the scaled problem.
 
 Deviation from DPpack: LogisticRegressionDP regularises with its own ``gamma``;
 the shipped DPpack used a stray global ``gamma = 1`` in the objective.
@@ -73,7 +71,13 @@ def _minimise_risk(model, risk, Delta, b, with_gradient, newton):
 class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     """Private logistic regression (DPpack's ``LogisticRegressionDP``).
 
-    A CMS model with the sigmoid map, the cross-entropy loss and c = 1/4.
+    A CMS model with the sigmoid map, the cross-entropy loss and c = 1/4. ``fit(X, y,
+    upper_bounds, lower_bounds, add_bias=False, random_state=None, accountant=None)`` needs 0/1
+    labels; ``coeff`` is on the scale of the raw X (bias first with ``add_bias``). The release is
+    the minimiser on a power-of-two grid plus exact discrete Laplace noise (:ref:`guide-erm-cms`).
+    Dask data are fitted from per-partition sums, one pass per solver evaluation
+    (``n_passes_``); the same ``random_state`` gives the same coefficients up to the order of
+    floating-point sums; ``predict`` on Dask X is lazy.
 
     Parameters
     ----------
@@ -81,28 +85,10 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     eps : float
         > 0; ``Inf`` fits without noise.
     gamma : float
-        > 0, finite; the penalty is (gamma/n) R(coeff) (DPpack's convention).
+        > 0, finite; the penalty is (gamma/n) R(coeff).
     perturbation_method : {'objective', 'output'}
     regularizer_gr : callable, optional
-        Gradient of a callable ``regularizer``; without it the optimiser approximates the
-        gradient by finite differences.
-
-    ``fit(X, y, upper_bounds, lower_bounds, add_bias=False, random_state=None,
-    accountant=None)`` needs 0/1 labels; ``coeff`` is on the scale of the raw X (bias first
-    with ``add_bias``); ``privacy_`` is ``PrivacyLoss.pure(eps)``, charged to the accountant
-    as ``"LogisticRegressionDP.fit"``. The release (both methods) is the minimiser rounded to
-    a power-of-two grid plus exact per-coordinate discrete Laplace noise
-    (:func:`dppack.erm.approximate.release`; objective perturbation as approximate minima
-    perturbation, Iyengar et al. 2019), then rescaled to the raw X: the laws and constants
-    are in :mod:`dppack.erm.cms`.
-
-    Dask data (a Dask array or DataFrame X, a Dask array or Series y, partitioned alike):
-    the loss, gradient and Hessian sums come from the partitions, one pass per point the
-    solver evaluates (``n_passes_``, typically 10-40; the first pass also checks the data);
-    the solver and the noise run on the driver as in memory, so the same ``random_state``
-    gives the same coefficients (up to the order of floating-point sums, which can move the
-    minimiser across a point of the release grid). ``predict`` on
-    Dask X returns a lazy Dask array. See :mod:`dppack.dask.erm`.
+        Gradient of a callable ``regularizer`` (finite differences without it).
 
     Attributes
     ----------
@@ -113,14 +99,12 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     Raises
     ------
     ValueError
-        As :class:`EmpiricalRiskMinimizationDP_CMS` (bad hyper-parameters here; bad data,
-        bounds or labels other than 0/1 in ``fit``, before any noise is drawn).
+        As :class:`EmpiricalRiskMinimizationDP_CMS`; ``fit`` also for labels other than 0/1.
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), Differentially private empirical risk
-    minimization, JMLR 12; Giddens and Liu (2023), DPpack reference manual,
-    ``LogisticRegressionDP``.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12; Giddens and Liu (2023), DPpack reference
+    manual, ``LogisticRegressionDP``.
 
     Examples
     --------
@@ -157,12 +141,7 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
             self._use_gradient(), False, "binary", weights, weights_upper_bound)
 
     def _optimize_coeff(self, X, y, Delta, b, weights=None):
-        """(1/n) sum(log(1 + e^z) - y z) + (gamma/n) R + (1/n) b'theta + (Delta/2)||theta||^2,
-        z = X theta, with gradient X'(sigma(z) - y)/n + (gamma/n) grad R + b/n + Delta theta;
-        with the 'l2' regularizer :func:`minimize_smooth` finishes with Newton steps on the
-        Hessian X' diag(sigma(z)(1 - sigma(z))) X / n + (gamma/n + Delta) I. The data part is the
-        logistic loss of the margins (labels 0/1 -> -1/+1), fused
-        (:meth:`dppack.erm.losses.MarginLoss.risk`)."""
+        """The logistic objective, fused over the margins, by L-BFGS-B then Newton."""
         # Dask data arrive as their risk already (dppack.dask.erm.PartitionedRisk)
         risk = X if isinstance(X, losses.EmpiricalRisk) else losses.logistic().risk(
             X, 2.0 * np.asarray(y, dtype=np.float64) - 1.0, weights)
@@ -170,17 +149,16 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
         return _minimise_risk(self, risk, Delta, b, self._use_gradient(), newton=False)
 
     def _check_outputs(self, X, y, weights=None):
-        """The built-in logistic loss is fused (never the user's functions): only the
-        regularizer's outputs are checked before the draw."""
+        """Only the regularizer's outputs are checked (the built-in loss is fused)."""
         self._check_penalty_outputs(X.shape[1])
 
     def _postprocess_coeff(self, coeff, preprocess):
         return coeff / preprocess["scale"]
 
     def predict(self, X, add_bias=None, raw_value=False):
-        """Probabilities sigma(X coeff) if ``raw_value``, else labels 0/1 (round half to even,
-        so exactly 0.5 gives 0, as R's ``round``). 1-d array of n values; X is not clipped.
-        For Dask X, a lazy Dask array (this function applied to each chunk)."""
+        """Probabilities sigma(X coeff) if ``raw_value``, else 0/1 labels (0.5 rounds to 0, as R's
+        ``round``); lazy for Dask X.
+        """
         add_bias = fitted_add_bias(self, add_bias, X)  # None: as fitted
         return _backends.backend_for(X).predict(self, X, self._predict_rows, add_bias=add_bias,
                                                 raw_value=raw_value)
@@ -198,6 +176,13 @@ class svmDP(WeightedERMDP_CMS):
     """Private support vector machine with a Huber-smoothed hinge loss (DPpack's ``svmDP``),
     linear or Gaussian kernel (random Fourier features).
 
+    ``fit(X, y, upper_bounds=None, lower_bounds=None, add_bias=False, weights=None,
+    weights_upper_bound=None, random_state=None, accountant=None)`` takes 0/1 labels (-1/+1
+    internally) and is eps-DP as the CMS models are. The Gaussian kernel uses no bounds (X is
+    not clipped, as in DPpack); its fit draws the prefilter first (D x d normals, then D
+    uniforms), then the perturbation noise. Dask data are fitted as by
+    :class:`LogisticRegressionDP` (not with user-replaced loss or map functions).
+
     Parameters
     ----------
     regularizer, eps, gamma, perturbation_method, regularizer_gr :
@@ -206,8 +191,8 @@ class svmDP(WeightedERMDP_CMS):
     D : int
         Number of random features; required for the Gaussian kernel.
     kernel_param : float, optional
-        The Gaussian kernel is exp(-kernel_param ||x - x'||^2). Default: 1 / ncol(X) at the
-        first fit, then kept in the object for later fits.
+        The Gaussian kernel is exp(-kernel_param ||x - x'||^2); default 1 / ncol(X) at the first
+        fit, then kept.
     huber_h : float
         Huber smoothing h > 0; c = 1/(2h).
 
@@ -218,34 +203,19 @@ class svmDP(WeightedERMDP_CMS):
     kernel, D, kernel_param, huber_h
         As given (``kernel_param`` set at the first Gaussian fit when not given).
     phi, sampling, prefilter
-        ``phi`` (``phi_gaussian`` for the Gaussian kernel), ``sampling`` (the sampler of the
-        current kernel_param) and ``prefilter`` (the D x (d + 1) matrix of frequencies omega
-        and phases phi, drawn anew at every fit), else None.
-
-    ``fit(X, y, upper_bounds=None, lower_bounds=None, add_bias=False, weights=None,
-    weights_upper_bound=None, random_state=None, accountant=None)``: labels 0/1 (mapped to
-    -1/+1 internally); eps-DP, charged and reported in ``privacy_`` as the CMS models are.
-    The Gaussian kernel uses no bounds (X is not clipped, as in DPpack). Randomness of a
-    Gaussian fit: the prefilter first (D x d normals, row by row, then D uniforms), then the
-    perturbation noise.
-
-    Dask data (X, y and weights partitioned alike) are fitted as by
-    :class:`LogisticRegressionDP` (the random features too are a per-row map, applied to each
-    partition; a Gaussian fit takes one more pass, the checks, before the features are
-    drawn). svmDP with its loss or map functions replaced by the user's refuses Dask data.
+        For the Gaussian kernel: ``phi_gaussian``, the sampler, and the D x (d + 1) matrix of
+        frequencies and phases (drawn anew at every fit); else None.
 
     Raises
     ------
     ValueError
-        As :class:`LogisticRegressionDP`, and DPpack's messages for an unknown kernel, a
-        Gaussian kernel without ``D``, a non-positive ``huber_h``, or weights with objective
-        perturbation.
+        As :class:`LogisticRegressionDP`, and DPpack's messages for an unknown kernel, a Gaussian
+        kernel without ``D``, a non-positive ``huber_h``, or weights with objective perturbation.
 
     References
     ----------
-    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the Huber loss, random features for
-    kernels); Rahimi and Recht (2007), Random features for large-scale kernel machines;
-    Giddens and Liu (2023), DPpack reference manual, ``svmDP``.
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12 (the Huber loss, random features);
+    Rahimi and Recht (2007); Giddens and Liu (2023), DPpack reference manual, ``svmDP``.
 
     Examples
     --------
@@ -304,16 +274,14 @@ class svmDP(WeightedERMDP_CMS):
 
     def fit(self, X, y, upper_bounds=None, lower_bounds=None, add_bias=False, weights=None,
             weights_upper_bound=None, random_state=None, accountant=None):
-        """See the class docstring and :meth:`WeightedERMDP_CMS.fit` (``accountant``: eps is
-        charged as ``"svmDP.fit"``; ``privacy_`` holds the loss); returns ``self``."""
+        """As :meth:`WeightedERMDP_CMS.fit` (charged as ``"svmDP.fit"``); returns ``self``."""
         if weights is not None and self.perturbation_method != "output":
             raise _messages.value_error(SVM_WEIGHTS_MESSAGE)
         return super().fit(X, y, upper_bounds, lower_bounds, add_bias, weights,
                            weights_upper_bound, random_state, accountant)
 
     def XtoV(self, X):
-        """The random features of X (n x d, bias column included if the fit added one):
-        V_ij = sqrt(2/D) cos(omega_j' x_i + phi_j), an n x D array."""
+        """The random features V_ij = sqrt(2/D) cos(omega_j' x_i + phi_j) of X, an n x D array."""
         if self.prefilter is None:
             raise _messages.value_error("The model must be fitted before XtoV: call fit() first.")
         X = predict_matrix(X, self.prefilter.shape[1] - 1, False)
@@ -322,9 +290,7 @@ class svmDP(WeightedERMDP_CMS):
         return V
 
     def predict(self, X, add_bias=None, raw_value=False):
-        """Scores (X coeff, or XtoV(X) coeff for the Gaussian kernel) if ``raw_value``, else
-        labels: 1 where the score is > 0, 0 otherwise. 1-d array of n values; for Dask X, a
-        lazy Dask array (this function applied to each chunk)."""
+        """Scores if ``raw_value``, else labels (1 where the score is > 0); lazy for Dask X."""
         # None: as fitted (X's columns are the coefficients' only for the linear kernel)
         add_bias = fitted_add_bias(self, add_bias, X if self.kernel == "linear" else None)
         return _backends.backend_for(X).predict(self, X, self._predict_rows, add_bias=add_bias,

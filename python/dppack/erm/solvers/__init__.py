@@ -1,16 +1,10 @@
-"""The solvers of private ERM: named algorithms, each with the stopping rule its privacy proof
-needs.
+"""The solvers of private ERM: named algorithms, each ending with the certificate its privacy
+proof needs (a point that fails it is never released: :class:`ConvergenceError`).
 
-Every privacy proof behind the ERM mechanisms assumes the exact minimiser, so each algorithm
-ends with a *certificate*, a check of the optimality condition to a stated tolerance, and a
-point that fails it is never released (:class:`ConvergenceError`). Which tolerance, and why
-it suffices: the guide, :ref:`guide-erm-solvers`. The algorithms: :func:`minimize_smooth`
-(CMS), :func:`margin_newton` (confidence intervals), :func:`minimize_constrained` (KST),
-:func:`trust_region_solve` and :func:`project_onto_ball` (accuracy-first),
-:func:`quadratic_ball_minimize` (KST's exact quadratic solve).
-
-The solvers take callables (objective, gradient, Hessian); they know nothing of losses, data
-preparation or noise, and draw no random numbers.
+:func:`minimize_smooth` (CMS), :func:`margin_newton` (confidence intervals),
+:func:`minimize_constrained` (KST), :func:`trust_region_solve` and :func:`project_onto_ball`
+(accuracy-first), :func:`quadratic_ball_minimize` (KST's exact quadratic solve). They take
+callables and draw no random numbers. Tolerances and why: :ref:`guide-erm-solvers`.
 """
 
 # Names outside __all__ are imported from here, as before the split (kst, the tests).

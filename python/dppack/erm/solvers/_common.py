@@ -1,5 +1,6 @@
-"""The solvers' common pieces: :class:`ConvergenceError`, the certified tolerance of CMS fits, and
-the one finite-difference rule (central differences) behind gradients and Hessians."""
+"""The solvers' common pieces: :class:`ConvergenceError`, the certified tolerance of CMS fits and
+central differences.
+"""
 
 import numpy as np
 
@@ -7,15 +8,13 @@ import numpy as np
 class ConvergenceError(ValueError, RuntimeError):
     """A fit that did not reach its certified optimality tolerance and so releases nothing.
 
-    A ``RuntimeError`` (the solver's failure) and a ``ValueError`` (the problem as given
-    cannot be solved to the tolerance its privacy needs), so that R users see the message as
-    a DPpack-style error, without a Python traceback. Raised by every solver here, with the
-    solver's message; also importable from ``dppack.erm.cms``.
+    A ``RuntimeError`` and a ``ValueError`` (R users see a DPpack-style error); also importable
+    from ``dppack.erm.cms``.
 
     Parameters
     ----------
     *args, **kwargs
-        The message, as for any exception (no keywords).
+        The message, as for any exception.
 
     Attributes
     ----------
@@ -24,9 +23,8 @@ class ConvergenceError(ValueError, RuntimeError):
 
     References
     ----------
-    DPpack 0.2.2 (CMS fits, "Optimality" in ``dppack.erm.cms``), DPpack 0.2.2
-    (KST); Ligett et al. 2017: each
-    proof assumes the exact minimiser, so an uncertified one is refused, never released.
+    Chaudhuri, Monteleoni and Sarwate 2011; Kifer, Smith and Thakurta 2012 (each proof assumes
+    the exact minimiser). Certificates: :ref:`guide-erm-solvers`.
 
     Examples
     --------
@@ -59,23 +57,14 @@ NOT_CONVERGED_MESSAGE = (
 
 
 def optimality_tolerance(n, weights_upper_bound=1.0, row_norm_bound=1.0):
-    """The certified bound g_tol on the gradient norm of a released CMS minimiser.
-
-    g_tol = OPTIMALITY_SLACK w_bar max(1, B) / n. Two minimisers of (gamma/n)-strongly convex
-    objectives certified to ||grad J|| <= g_tol lie within g_tol n / gamma of the exact ones,
-    so neighbouring releases differ by at most 2 w_bar B / gamma + 2 n g_tol / gamma
-    = (2 w_bar B / gamma)(1 + OPTIMALITY_SLACK): output perturbation calibrates its noise to
-    that sensitivity (``dppack.erm.cms.output_perturbation_rate``), and accuracy-first adds the
-    same factor to the sensitivity of its logistic theta* (B = w_bar = 1).
+    """The certified bound g_tol = OPTIMALITY_SLACK w_bar max(1, B) / n on a released CMS
+    minimiser's gradient norm (why it suffices: :ref:`guide-erm-cms`).
 
     Parameters
     ----------
     n : int
-        Number of rows.
-    weights_upper_bound : float, default 1
-        w_bar, the bound on the weights (1 without weights).
-    row_norm_bound : float, default 1
-        B, a bound on the norm of every clipped row; values below 1 count as 1.
+    weights_upper_bound : float, default 1 (w_bar)
+    row_norm_bound : float, default 1 (B; values below 1 count as 1)
 
     Returns
     -------
@@ -83,8 +72,7 @@ def optimality_tolerance(n, weights_upper_bound=1.0, row_norm_bound=1.0):
 
     References
     ----------
-    Chaudhuri K, Monteleoni C, Sarwate AD (2011). Differentially private empirical risk
-    minimization. JMLR 12, Corollary 8 (the sensitivity of the exact minimiser).
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12, Corollary 8.
 
     Examples
     --------
@@ -114,24 +102,16 @@ HESSIAN_STEP_DIFFERENCES = 1e-4
 
 
 def central_differences(fun, theta, step, size=None):
-    """The Jacobian of ``fun`` at ``theta`` by central differences (2 d evaluations).
-
-    Column j is (fun(theta + h_j e_j) - fun(theta - h_j e_j)) / (2 h_j) with
-    h_j = ``step`` max(1, |theta_j|), the denominator formed from the perturbed points as they
-    were rounded. The truncation error is O(h^2) times the third derivative.
+    """The Jacobian of ``fun`` at ``theta`` by central differences (steps relative to theta).
 
     Parameters
     ----------
-    fun : callable
-        ``fun(theta)`` returns m numbers (a scalar counts as one).
-    theta : array_like
-        d values.
+    fun : callable, ``fun(theta)`` returns m numbers
+    theta : array_like, d values
     step : float
-        Relative step: :data:`GRADIENT_STEP` for a gradient from objective values,
-        :data:`HESSIAN_STEP` for a Hessian from an analytic gradient.
-    size : int, optional
-        The number m of values ``fun`` must return; None accepts any (the same at every
-        point).
+        :data:`GRADIENT_STEP` (gradient from values) or :data:`HESSIAN_STEP` (Hessian from a
+        gradient).
+    size : int, optional (the m required; None accepts any)
 
     Returns
     -------
@@ -140,13 +120,11 @@ def central_differences(fun, theta, step, size=None):
     Raises
     ------
     ValueError
-        If ``fun`` returns a number of values other than ``size``, or different numbers at
-        different points.
+        If ``fun`` returns other than ``size`` values.
 
     References
     ----------
-    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., Section 8.1 (central
-    differences and the choice of step).
+    Nocedal and Wright (2006), Numerical Optimization, 2nd ed., Section 8.1.
 
     Examples
     --------
@@ -175,29 +153,18 @@ def central_differences(fun, theta, step, size=None):
 def central_gradient(fun, theta):
     """The gradient of ``fun`` (one number) at ``theta`` by central differences.
 
-    :func:`central_differences` with the step :data:`GRADIENT_STEP`: accurate to about 1e-10
-    of the objective's scale, the check's gradient for models without gradient functions.
-
     Parameters
     ----------
-    fun : callable
-        ``fun(theta)`` returns one number.
-    theta : array_like
-        d values.
+    fun : callable, returns one number
+    theta : array_like, d values
 
     Returns
     -------
-    ndarray
-        d values.
-
-    Raises
-    ------
-    ValueError
-        If ``fun`` returns more than one number.
+    ndarray, d values
 
     References
     ----------
-    As :func:`central_differences`.
+    Nocedal and Wright (2006), Section 8.1.
 
     Examples
     --------
@@ -211,30 +178,22 @@ def central_gradient(fun, theta):
 
 
 def difference_hessian(gradient, theta, step=HESSIAN_STEP):
-    """The symmetrised central-difference Jacobian of ``gradient`` at ``theta``.
+    """The symmetrised central-difference Jacobian (J + J') / 2 of ``gradient`` at ``theta``.
 
     Parameters
     ----------
-    gradient : callable
-        ``gradient(theta)`` returns d values.
-    theta : array_like
-        d values.
+    gradient : callable, returns d values
+    theta : array_like, d values
     step : float, default :data:`HESSIAN_STEP`
-        :data:`HESSIAN_STEP_DIFFERENCES` when ``gradient`` itself is a difference gradient.
+        :data:`HESSIAN_STEP_DIFFERENCES` when ``gradient`` is itself a difference gradient.
 
     Returns
     -------
     ndarray, d x d
-        (J + J') / 2, J from :func:`central_differences`.
-
-    Raises
-    ------
-    ValueError
-        If ``gradient`` does not return d values.
 
     References
     ----------
-    As :func:`central_differences`.
+    Nocedal and Wright (2006), Section 8.1.
 
     Examples
     --------

@@ -1,7 +1,6 @@
-"""Minimisation over an L2 ball with a certificate: the constrained objective perturbation of
-Kifer, Smith and Thakurta (2012) (:func:`minimize_constrained`, KKT conditions), accuracy-first's
-trust-region problems (:func:`trust_region_solve`, :func:`project_onto_ball`) and the
-exact quadratic solve (:func:`quadratic_ball_minimize`, certified in rational arithmetic)."""
+"""Minimisation over a convex domain or an L2 ball with a certificate: KST's SLSQP fit (KKT
+conditions), accuracy-first's trust-region problems and the exact quadratic solve.
+"""
 
 import math
 from fractions import Fraction
@@ -25,22 +24,18 @@ KST_NOT_CONVERGED_MESSAGE = (
 
 
 def kkt_residual(theta, f_jac, g, g_jac, feasibility_tol):
-    """The first-order optimality residual at ``theta`` and whether theta is feasible.
+    """The first-order optimality residual at ``theta`` for min f subject to g(theta) >= 0, and
+    whether theta is feasible.
 
-    For min f subject to g(theta) >= 0: with the active constraints A (g_i(theta) within
-    max(1e-6, 1e3 ``feasibility_tol``) of 0), the residual is min over mu >= 0 of
-    ||grad f - J_A' mu||, computed by non-negative least squares; without active constraints,
-    ||grad f||. Infeasible points (some g_i < -``feasibility_tol``) give (inf, False).
+    The residual is min over mu >= 0 of ||grad f - J_A' mu|| over the near-active constraints A
+    (non-negative least squares); infeasible points give (inf, False).
 
     Parameters
     ----------
     theta : ndarray
-    f_jac : callable
-        The objective's gradient.
-    g : callable
-        The constraints, >= 0 on the domain (m values).
-    g_jac : callable
-        Their m x d Jacobian.
+    f_jac : callable, the objective's gradient
+    g : callable, the m constraints (>= 0 on the domain)
+    g_jac : callable, their m x d Jacobian
     feasibility_tol : float
 
     Returns
@@ -50,8 +45,7 @@ def kkt_residual(theta, f_jac, g, g_jac, feasibility_tol):
 
     References
     ----------
-    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., Theorem 12.1 (the KKT
-    conditions).
+    Nocedal and Wright (2006), Numerical Optimization, 2nd ed., Theorem 12.1 (KKT conditions).
 
     Examples
     --------
@@ -84,14 +78,8 @@ def kkt_residual(theta, f_jac, g, g_jac, feasibility_tol):
 
 
 def pull_inside(theta, g, theta0, g0):
-    """A point of the segment from the strictly feasible start ``theta0`` to ``theta`` where
-    every constraint holds as computed (g >= 0), as close to ``theta`` as a few halvings of the
-    step find; ``theta`` itself when it is feasible, None when no such point is found.
-
-    For convex constraints c = -g with c(theta0) < 0, the point theta0 + s (theta - theta0)
-    satisfies c <= s c(theta) + (1 - s) c(theta0), below 0 once (1 - s) is large enough against
-    a violation c(theta) of rounding size: 1 - s = 2^-52, 2^-48, ... moves theta by that
-    fraction of its distance to the start.
+    """The point nearest ``theta`` on the segment from the strictly feasible ``theta0``
+    where g >= 0 as computed, or None.
     """
     if np.all(g(theta) >= 0):
         return theta
@@ -113,11 +101,7 @@ SLACKNESS_FACTOR = 12.0
 
 
 def push_to_boundary(theta, g, theta0):
-    """The point theta0 + s (theta - theta0), s >= 1, found by bisection (to the resolution
-    of s), where the smallest constraint value is as close to 0 as computed: a feasible point
-    that SLSQP left just inside the domain (g_i about 1e-9) moved onto the boundary, so that
-    the complementary slackness sum_i mu_i g_i of :func:`kkt_certificate` is small. None
-    when no such point is found (theta then stays as it is)."""
+    """``theta`` moved outwards from ``theta0`` onto the boundary as computed, or None."""
     values = g(theta)
     start = float(np.min(values))
     if not start > 0:
@@ -144,16 +128,8 @@ def push_to_boundary(theta, g, theta0):
 
 
 def kkt_certificate(theta, f_jac, g, g_jac, residual_tol, modulus):
-    """Whether the feasible point ``theta`` certifies ||theta - theta*|| <= r with
-    r = 6 ``residual_tol`` / m for the minimiser theta* of an m-strongly convex f over the
-    convex domain {g >= 0} (m = ``modulus``).
-
-    For each candidate active set (the constraints with g_i <= a, a = 1e-6, 1e-9, 1e-12, 0),
-    non-negative least squares gives mu >= 0 minimising rho = ||grad f - J_A' mu||, and
-    sigma = sum_i mu_i g_i(theta) >= 0. The certificate holds when rho <= ``residual_tol`` and
-    sigma <= 12 residual_tol^2 / m (:data:`SLACKNESS_FACTOR`): then
-    :func:`dppack.erm.approximate.constrained_radius` (rho, sigma, m) <= 6 residual_tol / m
-    (a data-independent bound).
+    """Whether feasible ``theta`` certifies ||theta - theta*|| <= 6 ``residual_tol`` / m
+    (:ref:`guide-erm-solver-numerics`).
     """
     from scipy import optimize
 
@@ -182,36 +158,20 @@ def minimize_constrained(objective, gradient, constraints, jacobian, theta0,
     """Minimise ``objective`` subject to ``constraints(theta) <= 0`` with SciPy's SLSQP, and
     certify the result by the KKT conditions.
 
-    The solver of Kifer, Smith and Thakurta's objective perturbation (DPpack stops nloptr after 100
-    evaluations). Their proof maps the noise b to the minimiser over the convex domain through its
-    first-order conditions (Theorem 2, a minimiser on the boundary included), so the released point
-    must be feasible and satisfy them: :func:`kkt_residual` at most 1e-7 relative to the gradient at
-    the start (1e-4 with finite differences), feasibility to 1e-8 relative to the constraints at the
-    start. SLSQP runs on the objective divided by the size of its gradient at the start (it is not
-    scale invariant: its first Hessian guess is the identity) with ``ftol`` :data:`FTOL`; a result
-    that fails the check is restarted from where it stopped, up to four runs in all.
+    The solver of Kifer, Smith and Thakurta's objective perturbation; a result that fails the
+    certificate is restarted, up to four runs (:ref:`guide-erm-solver-numerics`).
 
     Parameters
     ----------
-    objective : callable
-        ``objective(theta)``, one number.
-    gradient : callable or None
-        Its gradient; None: :func:`central_gradient`.
-    constraints : callable
-        ``constraints(theta)``, m values, <= 0 on the domain.
-    jacobian : callable or None
-        Their derivative (d values or m x d); None: :func:`central_differences`.
-    theta0 : ndarray
-        The start.
-    max_iterations : int, optional
-        SLSQP's iteration limit per run; default max(1000, 50 d).
+    objective : callable, one number
+    gradient : callable or None (None: :func:`central_gradient`)
+    constraints : callable, m values, <= 0 on the domain
+    jacobian : callable or None (None: :func:`central_differences`)
+    theta0 : ndarray, the start
+    max_iterations : int, optional (SLSQP's limit per run; default max(1000, 50 d))
     residual_tol, modulus : float, optional
-        Given both (the KST fits): the result must pass :func:`kkt_certificate` with this
-        absolute, data-independent tolerance for an objective that is ``modulus``-strongly
-        convex, so that it lies within 6 residual_tol / modulus of the exact
-        minimiser (approximate minima perturbation, Iyengar et al. 2019); a result slightly
-        outside the domain is first moved towards a strictly feasible start
-        (:func:`pull_inside`). Without them, the relative check above.
+        Both given (the KST fits): the absolute certificate of :func:`kkt_certificate`, so the
+        point is within 6 residual_tol / modulus of the exact minimiser; else a relative check.
 
     Returns
     -------
@@ -221,14 +181,11 @@ def minimize_constrained(objective, gradient, constraints, jacobian, theta0,
     Raises
     ------
     ConvergenceError
-        (:data:`KST_NOT_CONVERGED_MESSAGE`) when no run gives a feasible point that passes
-        the check, or a run returns non-finite values.
+        When no run gives a certified feasible point, or a run returns non-finite values.
 
     References
     ----------
-    Kifer D, Smith A, Thakurta A (2012). Private convex empirical risk minimization and
-    high-dimensional regression. COLT, Theorem 2 and Algorithm 1; Kraft D (1988). A software
-    package for sequential quadratic programming (SLSQP).
+    Kifer, Smith and Thakurta (2012), COLT, Theorem 2 and Algorithm 1; Kraft (1988), SLSQP.
 
     Examples
     --------
@@ -311,18 +268,12 @@ def minimize_constrained(objective, gradient, constraints, jacobian, theta0,
 
 
 def project_onto_ball(theta, radius):
-    """The projection of ``theta`` onto the ball ||theta|| <= ``radius``, whose computed norm
-    is <= ``radius``.
-
-    Accuracy-first's queries have their sensitivity only on the ball, so every tested hypothesis is
-    projected (post-processing), and rounding must not leave it outside: a result whose computed
-    norm exceeds the radius is shrunk by one ulp at a time.
+    """The projection of ``theta`` onto the ball ||theta|| <= ``radius`` (computed norm too).
 
     Parameters
     ----------
     theta : ndarray
-    radius : float
-        > 0.
+    radius : float, > 0
 
     Returns
     -------
@@ -331,7 +282,7 @@ def project_onto_ball(theta, radius):
 
     References
     ----------
-    Ligett K, Neel S, Roth A, Waggoner B, Wu ZS (2017). Accuracy first. NeurIPS 30.
+    Ligett, Neel, Roth, Waggoner and Wu (2017), Accuracy first, NeurIPS 30.
 
     Examples
     --------
@@ -351,36 +302,20 @@ def project_onto_ball(theta, radius):
 
 
 def trust_region_solve(A, g, radius):
-    """argmin over ||theta|| <= R of theta'A theta / 2 - g'theta for symmetric A.
+    """argmin over ||theta|| <= R of theta'A theta / 2 - g'theta, A symmetric.
 
-    Accuracy-first's ridge hypotheses: the noisy
-    quadratic may be indefinite, and the excess-risk queries' sensitivity holds on the ball
-    only, so the exact constrained minimiser is computed and projected onto the ball
-    (:func:`project_onto_ball`) against rounding.
-
-    Eigendecompose A = Q diag(lam) Q'. The interior solution A^-1 g if A > 0 and it is
-    feasible; else theta(mu) = (A + mu I)^-1 g with mu > max(0, -lam_min) solving
-    ||theta(mu)|| = R (Brent on the secular equation); in the hard case (g orthogonal to the
-    bottom eigenspace) the bottom eigenvector is added to reach norm R.
-
-    The secular equation is solved for the shift s = mu - max(0, -lam_min), with lam + mu
-    formed as (lam + max(0, -lam_min)) + s: near the hard case the root s is tiny, and
-    Brent's tolerance relative to mu itself (about 1e-14 |mu|) could exceed s, giving a
-    theta off the sphere by 25% (as found on random problems).
+    Eigendecomposition, the secular equation (Brent), the hard case; the result is projected
+    onto the ball against rounding. Details: :ref:`guide-erm-solver-numerics`.
 
     Parameters
     ----------
-    A : ndarray, d x d
-        Symmetric.
-    g : ndarray
-        d values.
-    radius : float
-        R > 0.
+    A : ndarray, d x d, symmetric
+    g : ndarray, d values
+    radius : float, R > 0
 
     Returns
     -------
-    ndarray
-        d values, computed norm <= R.
+    ndarray, d values with computed norm <= R
 
     Raises
     ------
@@ -389,8 +324,8 @@ def trust_region_solve(A, g, radius):
 
     References
     ----------
-    Moré JJ, Sorensen DC (1983). Computing a trust region step. SIAM J. Sci. Stat. Comput. 4;
-    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., Section 4.3.
+    Moré and Sorensen (1983), SIAM J. Sci. Stat. Comput. 4; Nocedal and Wright (2006),
+    Section 4.3.
 
     Examples
     --------
@@ -456,8 +391,7 @@ def _exact_number(value):
 
 
 def _exact_residual(gram, cross, shift, x):
-    """(G + s I) x - c in exact rational arithmetic: G (lists of Fractions), c and s the
-    problem's own floats, x the candidate's; a list of Fractions."""
+    """((G + s I) x - c, x) in exact rational arithmetic (lists of Fractions)."""
     xs = _fractions(x)
     return [sum((a * b for a, b in zip(row, xs)), Fraction(0)) + shift * xj - cj
             for row, xj, cj in zip(gram, xs, cross)], xs
@@ -466,37 +400,27 @@ def _exact_residual(gram, cross, shift, x):
 def quadratic_ball_certificate(gram, cross, shift, x, radius2, residual_tol, gap_tol):
     """The exact certificate of :func:`quadratic_ball_minimize` at the float point ``x``.
 
-    With q(x) = x'(G + s I) x / 2 - c'x (all given as floats, taken as exact rationals) and
-    the ball ||x||^2 <= R2, computes in rational arithmetic the slack h = R2 - ||x||^2, the
-    multiplier nu >= 0 minimising ||grad q(x) + nu x|| (nu = 0 when that minimum is at a
-    negative nu) and that residual.
+    For q(x) = x'(G + s I) x / 2 - c'x over ||x||^2 <= R2, computes in rational arithmetic the
+    slack h = R2 - ||x||^2, the best multiplier nu >= 0 and the residual ||grad q(x) + nu x||.
 
     Parameters
     ----------
-    gram : ndarray or list
-        G, p x p (floats, or rows of Fractions).
-    cross : ndarray or list
-        c, p values (floats, or Fractions).
-    shift : float or Fraction
-        s.
-    x : ndarray
-        The candidate, p floats.
-    radius2 : float
-        R2.
+    gram : ndarray or list (G, p x p; floats or rows of Fractions)
+    cross : ndarray or list (c, p values)
+    shift : float or Fraction (s)
+    x : ndarray, p floats
+    radius2 : float (R2)
     residual_tol, gap_tol : float or Fraction
-        The tolerances.
 
     Returns
     -------
     (bool, float, float)
-        Whether h >= 0 and either ||grad q(x)|| <= ``residual_tol`` (nu = 0) or that
-        residual is <= ``residual_tol`` and h <= ``gap_tol``;
-        the residual and h, rounded to floats (for messages).
+        Whether h >= 0 and the residual <= ``residual_tol`` (and, if nu > 0, h <= ``gap_tol``);
+        the residual and h as floats.
 
     References
     ----------
-    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., Theorem 12.1 (the KKT
-    conditions); :func:`dppack.erm.approximate.ball_radius` (the radius they certify).
+    Nocedal and Wright (2006), Theorem 12.1; :func:`dppack.erm.approximate.ball_radius`.
 
     Examples
     --------
@@ -525,56 +449,38 @@ def quadratic_ball_certificate(gram, cross, shift, x, radius2, residual_tol, gap
 
 def quadratic_ball_minimize(gram, cross, shift, radius2, residual_tol, gap_tol, noise=None,
                             refinements=4, exact=None):
-    """argmin over ||x||^2 <= R2 of q(x) = x'(G + s I) x / 2 - c'x, to near machine precision
-    and certified in exact rational arithmetic.
+    """argmin over ||x||^2 <= R2 of x'(G + s I) x / 2 - c'x, certified in exact arithmetic.
 
-    The trust-region subproblem (:func:`trust_region_solve`: the eigendecomposition of
-    G + s I and a safeguarded root of the secular equation, the hard case handled), then
-    Newton steps whose residuals are computed exactly (iterative refinement): on
-    (G + s I) x = c for an interior minimiser, on the KKT system (G + s I + nu I) x = c,
-    ||x||^2 = R2 for one on the sphere, the latter then scaled by 1 - j 2^-53 (j = 0, 1,
-    ...) until 0 <= R2 - ||x||^2 <= ``gap_tol`` exactly.
+    :func:`trust_region_solve`, then Newton steps with exactly computed residuals (interior, or
+    the KKT system on the sphere). Details: :ref:`guide-erm-solver-numerics`.
 
     Parameters
     ----------
-    gram : ndarray, p x p
-        G, symmetric positive semi-definite (floats, taken as exact).
-    cross : ndarray
-        p values; c = ``cross`` - ``noise``, formed exactly.
-    shift : float or Fraction
-        s > 0 (G + s I is then positive definite).
-    radius2 : float
-        R2 > 0, the squared radius.
+    gram : ndarray, p x p, symmetric positive semi-definite
+    cross : ndarray, p values (c = cross - noise, formed exactly)
+    shift : float or Fraction, s > 0
+    radius2 : float, R2 > 0
     residual_tol, gap_tol : float
-        The certificate (:func:`quadratic_ball_certificate`): a multiplier nu >= 0 with
-        ||grad q(x) + nu x|| <= ``residual_tol`` and, when nu > 0,
-        0 <= R2 - ||x||^2 <= ``gap_tol``, all in exact arithmetic on the floats given.
-    noise : ndarray, optional
-        p values subtracted from ``cross`` (exactly; zeros when omitted).
-    refinements : int, default 4
-        Newton steps per candidate.
+        The certificate of :func:`quadratic_ball_certificate`.
+    noise : ndarray, optional (p values; zeros when omitted)
+    refinements : int, default 4 (Newton steps per candidate)
     exact : (list, list), optional
-        G as rows of Fractions and c (before ``noise``) as Fractions, the exact values of
-        which ``gram`` and ``cross`` are roundings: the Newton residuals and the
-        certificate then use them (the floats serve the eigendecomposition and the
-        steps only).
+        G and c as Fractions, of which ``gram`` and ``cross`` are roundings (then used for the
+        residuals and the certificate).
 
     Returns
     -------
-    ndarray
-        The certified point x.
+    ndarray, the certified point
 
     Raises
     ------
     ConvergenceError
-        (:data:`QUADRATIC_NOT_CERTIFIED_MESSAGE`) when neither candidate meets the
-        certificate: a refusal that depends on the data (the tolerance does not).
+        When no candidate meets the certificate (a data-dependent refusal; the tolerance is not).
 
     References
     ----------
-    Moré JJ, Sorensen DC (1983). Computing a trust region step. SIAM J. Sci. Stat. Comput. 4;
-    Higham NJ (2002). Accuracy and Stability of Numerical Algorithms, 2nd ed., ch. 12
-    (iterative refinement).
+    Moré and Sorensen (1983); Higham (2002), Accuracy and Stability of Numerical Algorithms, 2nd
+    ed., ch. 12 (iterative refinement).
 
     Examples
     --------

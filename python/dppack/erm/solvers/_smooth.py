@@ -37,39 +37,26 @@ POLISH_STEPS = 30
 def damped_newton(fun, hessian, theta, gtol, max_steps=None, step_tol=1e-10):
     """Damped Newton from ``theta``: a point with ||gradient|| <= ``gtol``, or None.
 
-    Stopping rule: ||gradient|| <= ``gtol`` *and* the Newton step below ``step_tol`` times
-    max |theta|: the gradient rule alone leaves an error of about gtol / (smallest
-    curvature), 2e-6 relative on an svmDP Gaussian-kernel fit with gamma/n = 5e-5, so Newton
-    runs on to the floating-point floor. Steps are halved until the Armijo condition holds; a
-    step that rounding keeps from passing Armijo is taken when the objective did not rise
-    beyond rounding and the gradient norm halved (next to the optimum the decrease is below
-    the objective's floating-point resolution). None when it stalls (a singular Hessian, a
-    step that is no descent direction, a line search below 1e-10) or runs out of steps above
-    ``gtol``: the caller then falls back or refuses.
+    It stops at ``gtol`` once the Newton step is below ``step_tol`` max abs(theta) (the
+    floating-point floor); steps are halved until the Armijo condition holds. Details:
+    :ref:`guide-erm-solver-numerics`.
 
     Parameters
     ----------
-    fun : callable
-        ``fun(theta)`` returns (value, gradient), the gradient as a float array of d values.
-    hessian : callable
-        ``hessian(theta)`` returns a positive definite (generalised) Hessian, d x d.
-    theta : ndarray
-        The start.
-    gtol : float
-        The certified gradient norm.
-    max_steps : int, optional
-        Default :data:`MAX_NEWTON_STEPS` (200).
+    fun : callable, ``fun(theta)`` returns (value, gradient)
+    hessian : callable, ``hessian(theta)`` returns a positive definite d x d matrix
+    theta : ndarray, the start
+    gtol : float, the certified gradient norm
+    max_steps : int, optional (default :data:`MAX_NEWTON_STEPS`)
     step_tol : float, default 1e-10
 
     Returns
     -------
     ndarray or None
-        A point whose gradient norm is at most ``gtol``, or None.
 
     References
     ----------
-    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., Section 3.1
-    (backtracking with the Armijo condition), Section 3.3 (Newton's method).
+    Nocedal and Wright (2006), Numerical Optimization, 2nd ed., Sections 3.1 and 3.3.
 
     Examples
     --------
@@ -116,36 +103,24 @@ def newton_polish(gradient, hessian, theta, gtol, hessian_step=HESSIAN_STEP,
                   max_steps=None):
     """Newton steps on the gradient alone until ||gradient|| <= ``gtol``.
 
-    A step is taken (halved up to 20 times) when it lowers the gradient norm: near the
-    minimiser of a smooth strongly convex objective a Newton step does, and it keeps working
-    where the objective's change is below its rounding, where L-BFGS-B's line search stops.
-    Stops at ``gtol``, at a step that does not lower the norm, or after ``max_steps``.
-
     Parameters
     ----------
-    gradient : callable
-        ``gradient(theta)`` returns d values.
-    hessian : callable or None
-        ``hessian(theta)``, d x d; None: :func:`difference_hessian` of ``gradient``.
-    theta : ndarray
-        The start (the point to polish).
+    gradient : callable, returns d values
+    hessian : callable or None (None: :func:`difference_hessian` of ``gradient``)
+    theta : ndarray, the start
     gtol : float
-        The target gradient norm.
-    hessian_step : float, default :data:`HESSIAN_STEP`
-        The difference Hessian's step (when ``hessian`` is None).
-    max_steps : int, optional
-        Default :data:`POLISH_STEPS` (30).
+    hessian_step : float, default :data:`HESSIAN_STEP` (for the difference Hessian)
+    max_steps : int, optional (default :data:`POLISH_STEPS`)
 
     Returns
     -------
     theta : ndarray
     norm : float
-        ||gradient(theta)||: the caller certifies it against ``gtol``.
+        ||gradient(theta)||, which the caller certifies against ``gtol``.
 
     References
     ----------
-    Nocedal J, Wright SJ (2006). Numerical Optimization, 2nd ed., Section 11.1 (Newton's
-    method for the nonlinear equations grad = 0).
+    Nocedal and Wright (2006), Section 11.1 (Newton's method for grad = 0).
 
     Examples
     --------
@@ -202,26 +177,17 @@ _SCIPY_BLAS = None
 def lbfgsb_blas_threads():
     """A context in which the BLAS that SciPy bundles for itself runs on one thread.
 
-    SciPy's L-BFGS-B (``setulb``) calls BLAS and LAPACK on vectors of d values and matrices of
-    2m x 2m (m = 20 corrections): sizes at which a second thread only costs. On a machine
-    busy with other work, OpenBLAS's wake-ups of its second thread made each call take
-    milliseconds (measured at load 30 on 2 cores: a 100 x 2 logistic fit 144 ms -> 24 ms, the
-    median of 300; a 10^6 x 20 fit 2.6 s -> 1.7 s, the best of 6; no change on a quiet
-    machine). Only a library in SciPy's own ``scipy.libs`` folder (its wheels' bundled
-    OpenBLAS) is limited: the objective's products, which run inside the solver, use NumPy's
-    BLAS and keep its threads. Where threadpoolctl is not installed, or SciPy shares another
-    BLAS, nothing changes. Results do not depend on the number of threads (the same bits
-    with one or two, tests/python/erm/test_solvers.py).
+    SciPy's L-BFGS-B works on vectors of d values, where a second BLAS thread only costs on a
+    busy machine; NumPy's BLAS keeps its threads, and results do not change. A null context
+    without threadpoolctl or a bundled OpenBLAS.
 
     Returns
     -------
     context manager
-        threadpoolctl's limiter (restores the previous number of threads on exit), or a
-        null context.
 
     References
     ----------
-    The per-call overhead of a fit from R (the R layer converts each input once).
+    SciPy's ``scipy.optimize.minimize(method="L-BFGS-B")``; threadpoolctl.
 
     Examples
     --------
@@ -236,8 +202,7 @@ def lbfgsb_blas_threads():
 
 
 def _scipy_blas_controller():
-    """threadpoolctl's controller of the OpenBLAS libraries in SciPy's ``scipy.libs`` folder
-    (SciPy's L-BFGS-B loaded first), or None."""
+    """threadpoolctl's controller of the OpenBLAS in SciPy's ``scipy.libs`` folder, or None."""
     try:
         import scipy.optimize._lbfgsb  # noqa: F401  (loads SciPy's BLAS)
         from threadpoolctl import ThreadpoolController
@@ -251,32 +216,20 @@ def _scipy_blas_controller():
 
 
 def remember_last(fun):
-    """``fun`` (returning value and gradient) with a memory of its last point: called again
-    at the same theta, it answers without evaluating ``fun``.
-
-    The steps of :func:`minimize_smooth` start where the previous one ended, at the point it
-    evaluated last (L-BFGS-B's result, Newton's last iterate), so the polish's first gradient
-    cost one pass over the data (one evaluation in 13 of a 10^6 x 20 logistic fit, two in 12
-    of svmDP's). The answer is the one ``fun`` gave, so results do not change.
+    """``fun`` (returning value and gradient) that answers a repeated theta from memory.
 
     Parameters
     ----------
-    fun : callable
-        ``fun(theta)`` returns (value, gradient); a deterministic function of theta.
+    fun : callable, ``fun(theta)`` returns (value, gradient), deterministic
 
     Returns
     -------
     callable
-        The same function; each call returns a new copy of the gradient, which callers may
-        then modify.
-
-    Raises
-    ------
-    Whatever ``fun`` raises (nothing is remembered then).
+        The same function; each call returns a new copy of the gradient.
 
     References
     ----------
-    The fits from R: fewer passes over the data, the same results.
+    Nocedal and Wright (2006), Section 7.2 (L-BFGS evaluates value and gradient together).
 
     Examples
     --------
@@ -302,55 +255,37 @@ def remember_last(fun):
 
 
 def minimize_smooth(fun, d, jac, hessian=None, gtol=None, newton=True):
-    """Minimise a smooth objective over R^d from 0 and certify: ||gradient|| <= ``gtol``.
+    """Minimise a smooth objective over R^d from 0 and certify ||gradient|| <= ``gtol``.
 
-    The solver of DPpack's CMS framework (objective and output perturbation). Both of Chaudhuri et
-    al.'s theorems assume the exact minimiser; the fit is released only with ||grad J|| <= g_tol
-    (the models pass
-    :func:`optimality_tolerance`), the inexactness that output perturbation's sensitivity
-    absorbs ((1 + OPTIMALITY_SLACK) times the exact one).
-
-    Algorithm. ``hessian`` given with ``newton=True``: 5 L-BFGS-B iterations, then
-    :func:`damped_newton` (it ends at the exact minimiser once the quadratic pieces are found,
-    where L-BFGS-B needs hundreds of evaluations on ill-conditioned problems); if Newton
-    stalls, L-BFGS-B restarts from the end of its first 5 iterations with
-    :data:`LBFGS_OPTIONS`. Otherwise L-BFGS-B with :data:`LBFGS_OPTIONS`. A result above
-    ``gtol`` then gets :func:`newton_polish` (Hessian by central differences when none is
-    given). ``newton=False``: L-BFGS-B first even with a ``hessian``, which then serves the
-    polish only (smooth objectives, where L-BFGS-B is fast and one or two Newton steps
-    finish).
+    The solver of DPpack's CMS framework: L-BFGS-B (a warm start, then :func:`damped_newton` when
+    a ``hessian`` is given and ``newton``), then :func:`newton_polish` if needed. The algorithm:
+    :ref:`guide-erm-solver-numerics`.
 
     Parameters
     ----------
     fun : callable
-        ``jac=True``: ``fun(theta)`` returns (value, gradient as d floats); ``jac=None``: the
-        value only (SciPy approximates the gradient by finite differences, the polish and the
-        check use :func:`central_gradient`).
+        ``jac=True``: returns (value, gradient); ``jac=None``: the value only (central
+        differences for the gradient).
     d : int
-        Dimension.
     jac : True or None
-    hessian : callable, optional
-        ``hessian(theta)``, a positive definite (generalised) Hessian; used with ``jac=True``.
-    gtol : float, optional
-        The certified gradient norm; None: 1e-8 sqrt(d) (L-BFGS-B's own stop).
+    hessian : callable, optional (used with ``jac=True``)
+    gtol : float, optional (None: 1e-8 sqrt(d))
     newton : bool, default True
+        False: L-BFGS-B first, the ``hessian`` for the polish only.
 
     Returns
     -------
-    ndarray
-        d values with ||gradient|| <= ``gtol``.
+    ndarray, d values with ||gradient|| <= ``gtol``
 
     Raises
     ------
     ConvergenceError
-        If the result is not finite, or its gradient norm stays above ``gtol``
-        (:data:`NOT_CONVERGED_MESSAGE`): never released with a warning.
+        If the result is not finite or its gradient norm stays above ``gtol``.
 
     References
     ----------
-    Chaudhuri K, Monteleoni C, Sarwate AD (2011). JMLR 12, Theorems 6 and 9; Byrd RH, Lu P,
-    Nocedal J, Zhu C (1995). A limited memory algorithm for bound constrained optimization.
-    SIAM J. Sci. Comput. 16 (L-BFGS-B).
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12, Theorems 6 and 9; Byrd, Lu, Nocedal and
+    Zhu (1995), SIAM J. Sci. Comput. 16 (L-BFGS-B).
 
     Examples
     --------
@@ -422,50 +357,32 @@ def margin_newton(X, y, value, first, second, c, b, gtol=EXACT_GRADIENT_TOLERANC
                   max_steps=None):
     """argmin (1/n) sum_i f(y_i theta'x_i) + c ||theta||^2 + (1/n) b'theta by Newton's method.
 
-    The regularised ERM of Wang, Kifer and Lee's objective and output perturbation: their privacy
-    proofs, and the intervals' Monte Carlo law of the estimator, assume the exact minimiser, so
-    Newton runs to ||gradient|| <= ``gtol`` (1e-10; the objective is 2c-strongly convex and Newton
-    reaches that precision where first-order solvers stall) and refuses after ``max_steps`` steps.
-
-    The margins z = y * (X theta) are updated along each step (z - size * y * (X step)), so a
-    line search costs no product with X. The d x d Hessian, the costly part, is kept while it
-    still cuts the gradient norm twentyfold per step, and far from the optimum (gradient norm
-    above 1e-4) it is computed from a strided subset of about 2^14 rows (any Hessian >= 2c I
-    gives a descent direction, so the Armijo line search keeps the method convergent;
-    convergence is judged on the exact gradient). Near the optimum the predicted decrease
-    falls below the rounding of the objective, where a line search cannot judge a step: the
-    full step is taken there.
+    The confidence intervals' regularised ERM, solved to ||gradient|| <= ``gtol`` (their proofs
+    assume the exact minimiser). The algorithm: :ref:`guide-erm-solver-numerics`.
 
     Parameters
     ----------
     X : ndarray, n x d
-    y : ndarray
-        n labels -1/+1.
+    y : ndarray, n labels -1/+1
     value, first, second : callable
-        f(z), f'(z) and f''(z) of the margin loss, elementwise on an array of margins.
-    c : float
-        Regularisation weight, > 0.
-    b : ndarray
-        d values: the linear (noise) term; zeros for the plain minimiser.
+        f, f' and f'' of the margin loss, elementwise.
+    c : float, > 0
+    b : ndarray, d values (the linear noise term; zeros for the plain minimiser)
     gtol : float, default :data:`EXACT_GRADIENT_TOLERANCE`
-    max_steps : int, optional
-        Default :data:`MAX_NEWTON_STEPS` (200).
+    max_steps : int, optional (default :data:`MAX_NEWTON_STEPS`)
 
     Returns
     -------
-    ndarray
-        d values with ||gradient|| <= ``gtol``.
+    ndarray, d values with ||gradient|| <= ``gtol``
 
     Raises
     ------
     ConvergenceError
-        After ``max_steps`` steps above ``gtol`` (:data:`MARGIN_NEWTON_MESSAGE`):
-        the intervals' privacy assumes the exact minimiser, so nothing is released.
+        After ``max_steps`` steps above ``gtol``: nothing is released.
 
     References
     ----------
-    Wang Y, Kifer D, Lee J (2019). Differentially private confidence intervals for empirical
-    risk minimization. Journal of Privacy and Confidentiality 9(1).
+    Wang, Kifer and Lee (2019), Journal of Privacy and Confidentiality 9(1).
 
     Examples
     --------
