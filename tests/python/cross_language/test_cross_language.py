@@ -550,7 +550,7 @@ r_results = r_results_fixture(CASES, SEED)  # every case's R expression, in one 
 
 
 # The cases whose R expression does arithmetic in R (R functions as map, loss, constraint):
-# name -> the absolute tolerance, from the solver's stopping rule (see the module docstring).
+# name -> the absolute tolerance, from the solver's stopping rule (the ERM guide page, "Solver numerics").
 R_ARITHMETIC = {
     "erm_cms_r_wrappers_objective": lambda: _cms_tolerance(d=2, n=_X_CLS.shape[0], gamma=1),
     "erm_weighted_cms_r_wrappers_output": lambda: _cms_tolerance(d=2, n=_X_CLS.shape[0],

@@ -116,7 +116,7 @@ class ComputeLog:
 
 
 def _close(memory, on_dask, regression):
-    if regression:  # the constrained solver's tolerance (module docstring), which can move
+    if regression:  # the constrained solver's tolerance (ERM guide, "Solver numerics"), which can move
         # the minimiser across a point of the release grid (dppack.erm.approximate): the
         # grid is at most 2^-20 of the release noise's scale, about 1e-7 relative here
         np.testing.assert_allclose(on_dask, memory, rtol=1e-6, atol=1e-9)
