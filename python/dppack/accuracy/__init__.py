@@ -25,7 +25,7 @@ McSherry F, Talwar K (2007). Mechanism design via differential privacy. FOCS, 94
 """
 
 from ._noise_interval import noiseIntervalDP
-from ._report import NoiseInterval
+from .._report import NoiseInterval
 
 __all__ = ["NoiseInterval", "noiseIntervalDP"]
 

@@ -5,17 +5,11 @@ import math
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _random, accounting
+from .. import _backends, _checks, _messages, accounting
 from ..accounting import PrivacyLoss
 from ..data_access import check_mechanism
-from ..mechanisms import (
-    GaussianMechanism,
-    LaplaceMechanism,
-    check_budget,
-    discrete_gaussian_parameters,
-    discrete_gaussian_release,
-    gaussian_sigma,
-)
+from ..mechanisms import GaussianMechanism, LaplaceMechanism, check_budget
+from ..mechanisms._noise import count_noise
 
 
 WHICH = ("bounded", "unbounded", "both")
@@ -71,60 +65,11 @@ def add_noise(true_values, eps, sensitivity, mechanism, delta, type_DP, rng):
                              random_state=rng, accountant=accounting.UNCHARGED)
 
 
-def count_noise(eps, sensitivity, mechanism, delta, type_DP, changed):
-    """The exact integer noise of a release of counts (histogram cells, table cells, a noisy
-    n) in which one record changes at most ``changed`` cells by 1 each (2 bounded, 1
-    unbounded).
-
-    Returns ``(noise, k, tail)``: ``noise(counts, rng)`` draws the noisy counts c + Z, integers
-    (as floats, the shape of ``counts``), on the grid g = 2^k with k = 0, and ``tail(m)`` =
-    P[Z >= m] exactly (floating point).
-
-    The counts are integers, so they need no rounding and the noise is drawn on the
-    integers directly: the geometric mechanism (Ghosh, Roughgarden and Sundararajan 2009,
-    "Universally utility-maximizing privacy mechanisms", STOC, Section 2; the discrete
-    Laplace of Canonne, Kamath and Steinke 2020, "The discrete Gaussian for differential
-    privacy", NeurIPS, Section 1). Laplace: the vector of counts has integer L1 sensitivity
-    Delta (DPpack's 2 bounded, 1 unbounded), and Z with P(Z = z) proportional to
-    exp(-|z| eps' / Delta), eps' <= eps (``_random.laplace_grid`` with no rounding step:
-    ``coordinates=0, grid=0``; eps' is eps rounded down by a relative 2^-20 at most), added
-    to every cell is eps-DP: the ratio of the probabilities of any output is at most
-    exp(eps' ||c - c'||_1 / Delta). Gaussian and analytic: DPpack's sigma (with s = Delta, the
-    L2 sensitivity sqrt(2) bounded, 1 unbounded) is the start of
-    ``mechanisms.discrete_gaussian_parameters`` with ``integers=True``: the discrete Gaussian
-    N_Z(0, s^2) on the integers, s^2 >= sigma^2 the smallest multiple of 2^-10 (below
-    2^10; an integer above) that meets (eps, delta) (or pDP) for the integer change: CKS
-    Theorem 7 for one changed cell (D = 1, unbounded), the zCDP bound of CKS Theorem 4 with
-    ||c - c'||_2 = sqrt(2) converted by CKS Corollary 13 for two (bounded). Only ``changed``
-    cells differ between neighbours whatever the number of cells, so the number of cells
-    does not enter the noise (the thresholded table's observed cells are private).
-    """
-    if mechanism == "Laplace":
-        _, _, t, s = _random.laplace_grid(sensitivity, eps, 0, grid=0)
-
-        def laplace(counts, rng):
-            return _random.discrete_laplace_noise(counts, sensitivity, eps, rng,
-                                                  coordinates=0, grid=0)
-
-        return laplace, 0, lambda m: _random.discrete_laplace_tail(m, t, s)
-    analytic = mechanism == "analytic"
-    # 'analytic' ignores type_DP (DPpack's statistics and DPpack's manual)
-    kind = "aDP" if analytic else type_DP
-    sigma = gaussian_sigma(eps, delta, sensitivity, kind, analytic)
-    guarantee = dict(eps=eps, delta=delta, type_DP=kind, coordinates=changed, integers=True)
-    k, sigma2 = discrete_gaussian_parameters(sigma, sensitivity, **guarantee)
-
-    def gaussian(counts, rng):
-        return discrete_gaussian_release(counts, sigma, sensitivity, rng, **guarantee)
-
-    return gaussian, k, lambda m: _random.discrete_gaussian_tail(m, sigma2)
-
-
 def noisy_counts(counts, eps, sensitivity, mechanism, delta, type_DP, rng, changed):
-    """``counts`` with the exact integer noise of :func:`count_noise` (float array of
+    """``counts`` with the exact integer noise of ``mechanisms._noise.count_noise`` (float array of
     integers, same shape)."""
-    noise = count_noise(eps, sensitivity, mechanism, delta, type_DP, changed)[0]
-    return noise(np.asarray(counts, dtype=np.float64), rng)
+    noise = count_noise(eps, sensitivity, mechanism, delta, type_DP, changed)
+    return noise.draw(np.asarray(counts, dtype=np.float64), rng)
 
 
 MECHANISMS = ("Laplace", "Gaussian", "analytic")
@@ -164,15 +109,6 @@ def release_loss(eps, delta, mechanism, which_sensitivity, approximate=False):
     if pair is None or (one.delta and one.delta + pair.delta >= 1.0):
         raise _messages.value_error(BOTH_VACUOUS_MESSAGE)
     return PrivacyLoss.compose(one, pair)
-
-
-def charge(accountant, label, eps, delta, mechanism, which_sensitivity, approximate=False):
-    """``accounting.charge`` for a statistic (its loss from :func:`release_loss`): an overspend is
-    refused here, before the data are read."""
-    return accounting.charge(
-        accountant, lambda: release_loss(eps, delta, mechanism, which_sensitivity, approximate),
-        label
-    )
 
 
 def check_whole_budget(eps, mechanism, delta, type_DP):
@@ -291,36 +227,3 @@ def noisy_count(count):
     """A noisy count floored at 2, the smallest size with a sample variance (each sample has
     at least two values; the floor also keeps n - 1 away from 0). Post-processing."""
     return max(float(count), 2.0)
-
-
-def released_versions(which_sensitivity, bounded, unbounded):
-    """The (label, sensitivity) pairs to release, bounded first."""
-    if which_sensitivity == "bounded":
-        return [("Bounded", bounded)]
-    if which_sensitivity == "unbounded":
-        return [("Unbounded", unbounded)]
-    return [("Bounded", bounded), ("Unbounded", unbounded)]
-
-
-def one_or_both(versions, release):
-    """One result, or DPpack's 'both' list as a dict {"Bounded": ..., "Unbounded": ...}."""
-    results = {label: release(sensitivity) for label, sensitivity in versions}
-    if len(results) == 1:
-        return next(iter(results.values()))
-    return results
-
-
-def draw_versions(which_sensitivity, bounded, unbounded, random_state, bill):
-    """Prepare the requested versions, then draw them from one generator, bounded first
-    (as DPpack 0.2.2 does): one value, or for 'both' ``{"Bounded": ..., "Unbounded": ...}``.
-
-    ``bounded`` and ``unbounded`` take no argument: each reads the data and makes its checks,
-    and returns a function of the generator that draws. All are prepared before the first
-    draw, so whatever can fail fails before any noise is drawn; then the accountant's charge
-    ``bill`` is spent, and the noise drawn.
-    """
-    versions = released_versions(which_sensitivity, bounded, unbounded)
-    prepared = [(label, prepare()) for label, prepare in versions]
-    rng = _random.as_generator(random_state)
-    bill.spend()
-    return one_or_both(prepared, lambda draw: draw(rng))

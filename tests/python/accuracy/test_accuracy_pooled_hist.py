@@ -28,7 +28,7 @@ import pytest
 from scipy.stats import binomtest
 
 import dppack
-from dppack.accuracy import _moments
+from dppack.stats import _ratio as _moments
 from dppack.accuracy import noiseIntervalDP
 from dppack.stats import _histogram, _pooled
 from ratio_checks import planted
