@@ -76,10 +76,12 @@ def run(plan, data, arguments, random_state=None, accountant=None):
     versions = plan.prepare(data, arguments)
     rng = _random.as_generator(random_state)
     loss = bill.spend() if plan.spends else bill.record()
-    results = []  # a loop, not a comprehension: warnings' stacklevels count frames
+    if len(versions) == 1:
+        return versions[0][1](rng, loss)
+    results = {}  # a loop, not a comprehension: warnings' stacklevels count frames
     for label, draw in versions:
-        results.append((label, draw(rng, loss)))
-    return one_or_both(results, lambda result: result)
+        results[label] = draw(rng, loss)
+    return results
 
 
 def released_versions(which_sensitivity, bounded, unbounded):

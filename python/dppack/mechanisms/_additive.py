@@ -73,8 +73,8 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
     ``LaplaceMechanism``.
     """
     _backends.refuse_dask("LaplaceMechanism", true_values)
-    return _plans.run(LAPLACE, true_values, dict(eps=eps, sensitivities=sensitivities,
-                      alloc_proportions=alloc_proportions), random_state, accountant)
+    return _plans.run(LAPLACE, true_values, {"eps": eps, "sensitivities": sensitivities,
+                      "alloc_proportions": alloc_proportions}, random_state, accountant)
 
 
 def GaussianMechanism(
@@ -153,8 +153,8 @@ def GaussianMechanism(
     [1.12, 2.04]
     """
     _backends.refuse_dask("GaussianMechanism", true_values)
-    arguments = dict(eps=eps, delta=delta, sensitivities=sensitivities, type_DP=type_DP,
-                     alloc_proportions=alloc_proportions, analytic=analytic, tol=tol)
+    arguments = {"eps": eps, "delta": delta, "sensitivities": sensitivities, "type_DP": type_DP,
+                 "alloc_proportions": alloc_proportions, "analytic": analytic, "tol": tol}
     return _plans.run(GAUSSIAN, true_values, arguments, random_state, accountant)
 
 
@@ -193,7 +193,7 @@ class _Laplace(_plans.Plan):
         checked = self.check(arguments["eps"], arguments["sensitivities"],
                              arguments["alloc_proportions"], values.size)
         laws, which = self.laws(*checked, values.size)
-        return [(None, lambda rng, loss: _draw(laws, which, values, true_values, rng))]
+        return [(None, _drawer(laws, which, values, true_values))]
 
     def report(self, statistic, eps, arguments, alpha, simultaneous):
         eps = _checks.check_finite_budget(eps, "eps")
@@ -259,7 +259,7 @@ class _Gaussian(_plans.Plan):
                                         size_message=_TRUE_VALUES_SIZE_MESSAGE)[0]
         checked = self.check(arguments["eps"], values.size, arguments)
         laws, which = self.laws(*checked, values.size)
-        return [(None, lambda rng, loss: _draw(laws, which, values, true_values, rng))]
+        return [(None, _drawer(laws, which, values, true_values))]
 
     def report(self, statistic, eps, arguments, alpha, simultaneous):
         eps = _checks.check_finite_budget(eps, "eps")
@@ -272,10 +272,16 @@ class _Gaussian(_plans.Plan):
         return _report(statistic, laws, which, size, alpha, simultaneous)
 
 
-def _draw(laws, which, values, like, rng):
-    """The noisy values: one draw of the one law, or one per group of values, in order."""
+def _drawer(laws, which, values, like):
+    """The draw of the noisy values, shaped like ``like``: one law for all, or one per group."""
     if which is None:
-        return _checks.restore_like(laws[0].draw(values, rng), like)
+        law = laws[0]
+        return lambda rng, loss: _checks.restore_like(law.draw(values, rng), like)
+    return lambda rng, loss: _draw(laws, which, values, like, rng)
+
+
+def _draw(laws, which, values, like, rng):
+    """The noisy values of groups of values, one draw per group, in order."""
     flat = values.ravel()
     out = np.empty(flat.size)
     for j, law in enumerate(laws):

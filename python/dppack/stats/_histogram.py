@@ -8,7 +8,8 @@ import numbers
 import numpy as np
 
 from .. import _backends, _checks, _messages, data_access, rcompat
-from .._plans import Plan, from_laws, one_or_both, per_value_alpha, register, released_versions, run
+from .._plans import (Plan, from_laws, one_or_both, per_value_alpha, register,
+                      released_versions, run)
 from .._report import NoiseInterval
 from ..data_access import check_mechanism
 from ..mechanisms import check_budget
@@ -304,11 +305,12 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     >>> h.counts.tolist()[:5]
     [0.0, 8.0, 20.0, 59.0, 80.0]
     """
-    arguments = dict(eps=eps, lower_bound=lower_bound, upper_bound=upper_bound, breaks=breaks,
-                     normalize=normalize, which_sensitivity=which_sensitivity,
-                     mechanism=mechanism, delta=delta, type_DP=type_DP,
-                     allow_negative=allow_negative,
-                     xname=rcompat.xname_of(x))  # the title's name: the Series' (not read)
+    xname = rcompat.xname_of(x)  # the title's name: the Series' or column's (not read)
+    arguments = {"eps": eps, "lower_bound": lower_bound, "upper_bound": upper_bound,
+                 "breaks": breaks, "normalize": normalize,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism,
+                 "delta": delta, "type_DP": type_DP, "allow_negative": allow_negative,
+                 "xname": xname}
     return run(HISTOGRAM, x, arguments, random_state, accountant)
 
 

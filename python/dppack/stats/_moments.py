@@ -80,7 +80,9 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
         then the mechanism's eps/delta checks); and ours for bounds that are not finite numbers
         with lower < upper and for data that are not numeric, empty or not finite. All
         before any noise is drawn. Empty data are refused by 'bounded' and 'both' only (n
-        is public there); 'unbounded' releases on them (see the module's note). An overspend of the accountant, before the data are read.
+        is public there); 'unbounded' releases on them (the rules of the statistics:
+        ``docs/python/guide/adding-a-release.md``). An overspend of the accountant, before the
+        data are read.
 
     References
     ----------
@@ -98,9 +100,9 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
     >>> round(meanDP(glucose, eps=1.0, lower_bound=50, upper_bound=200, random_state=1), 2)
     120.6
     """
-    arguments = dict(eps=eps, lower_bound=lower_bound, upper_bound=upper_bound,
-                     which_sensitivity=which_sensitivity, mechanism=mechanism, delta=delta,
-                     type_DP=type_DP)
+    arguments = {"eps": eps, "lower_bound": lower_bound, "upper_bound": upper_bound,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP}
     return run(MEAN, x, arguments, random_state, accountant)
 
 
@@ -161,9 +163,9 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
     >>> round(varDP(glucose, 1.0, lower_bound=50, upper_bound=200, random_state=1), 1)
     897.0
     """
-    arguments = dict(eps=eps, lower_bound=lower_bound, upper_bound=upper_bound,
-                     which_sensitivity=which_sensitivity, mechanism=mechanism, delta=delta,
-                     type_DP=type_DP)
+    arguments = {"eps": eps, "lower_bound": lower_bound, "upper_bound": upper_bound,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP}
     return run(VAR, x, arguments, random_state, accountant)
 
 
@@ -208,9 +210,9 @@ def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanis
     >>> round(sdDP(glucose, 1.0, lower_bound=50, upper_bound=200, random_state=1), 2)
     29.95
     """
-    arguments = dict(eps=eps, lower_bound=lower_bound, upper_bound=upper_bound,
-                     which_sensitivity=which_sensitivity, mechanism=mechanism, delta=delta,
-                     type_DP=type_DP)
+    arguments = {"eps": eps, "lower_bound": lower_bound, "upper_bound": upper_bound,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP}
     return run(SD, x, arguments, random_state, accountant)
 
 
@@ -275,10 +277,10 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
     >>> round(cov, 2)
     29.26
     """
-    arguments = dict(eps=eps, lower_bound1=lower_bound1, upper_bound1=upper_bound1,
-                     lower_bound2=lower_bound2, upper_bound2=upper_bound2,
-                     which_sensitivity=which_sensitivity, mechanism=mechanism, delta=delta,
-                     type_DP=type_DP)
+    arguments = {"eps": eps, "lower_bound1": lower_bound1, "upper_bound1": upper_bound1,
+                 "lower_bound2": lower_bound2, "upper_bound2": upper_bound2,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP}
     return run(COV, (x1, x2), arguments, random_state, accountant)
 
 

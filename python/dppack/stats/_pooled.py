@@ -110,9 +110,9 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
     >>> round(pooledVarDP(yes, no, eps=1.0, lower_bound=50, upper_bound=200, random_state=1), 1)
     654.6
     """
-    arguments = dict(eps=eps, lower_bound=lower_bound, upper_bound=upper_bound,
-                     which_sensitivity=which_sensitivity, mechanism=mechanism, delta=delta,
-                     type_DP=type_DP, approx_n_max=approx_n_max)
+    arguments = {"eps": eps, "lower_bound": lower_bound, "upper_bound": upper_bound,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP, "approx_n_max": approx_n_max}
     return run(POOLED_VAR, samples, arguments, random_state, accountant)
 
 
@@ -184,10 +184,10 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
     >>> round(cov, 2)
     -3.05
     """
-    arguments = dict(eps=eps, lower_bound1=lower_bound1, upper_bound1=upper_bound1,
-                     lower_bound2=lower_bound2, upper_bound2=upper_bound2,
-                     which_sensitivity=which_sensitivity, mechanism=mechanism, delta=delta,
-                     type_DP=type_DP, approx_n_max=approx_n_max)
+    arguments = {"eps": eps, "lower_bound1": lower_bound1, "upper_bound1": upper_bound1,
+                 "lower_bound2": lower_bound2, "upper_bound2": upper_bound2,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP, "approx_n_max": approx_n_max}
     return run(POOLED_COV, samples, arguments, random_state, accountant)
 
 

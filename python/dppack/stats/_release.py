@@ -1,5 +1,5 @@
-"""The steps the statistics share: checks, clipping, the charge, the noise of values and
-counts, the sufficient statistics of unbounded DP, and the release of one or both versions."""
+"""The steps the statistics' plans share: checks, the loss, the noise of values and counts,
+and the sufficient statistics of unbounded DP."""
 
 import math
 
@@ -36,12 +36,9 @@ def check_which(which_sensitivity, identical=False, stacklevel=3):
 
 def minimum_size(which_sensitivity, bounded_min):
     """The smallest sample size a statistic accepts: ``bounded_min`` (1, or 2 for a sample
-    variance) where n is public ('bounded', and 'both', whose bounded release uses it), 0
-    under 'unbounded' exactly. Under add/remove neighbours n is private, and refusing a
-    dataset of 1 record while releasing its neighbour of 2 would be a release that depends
-    on the data; the unbounded releases floor their noisy count (at 1 for the mean, 2
-    otherwise) and clamp, so they need no record. A which_sensitivity that is not valid gets
-    ``bounded_min`` here and its own error later, in DPpack's order."""
+    variance) where n is public ('bounded', 'both'), 0 under 'unbounded' (n private: a
+    refusal would tell neighbours apart). An invalid which_sensitivity gets its own error
+    later, in DPpack's order."""
     return 0 if _checks.is_one_of(which_sensitivity, ("unbounded",)) else bounded_min
 
 
@@ -80,17 +77,11 @@ BOTH_VACUOUS_MESSAGE = (
 
 
 def release_loss(eps, delta, mechanism, which_sensitivity, approximate=False):
-    """The PrivacyLoss of one call of a statistic, from its arguments alone.
-
-    One release: pure eps for the Laplace mechanism, (eps, delta) for the Gaussian ones
-    (pDP implies (eps, delta)-DP; Liu 2019) and for a thresholded release
-    (``approximate``, :func:`tableDP`). 'both' releases the bounded and the unbounded
-    version of the statistic; under bounded DP (the only model where the pair is private) a
-    replacement is a removal and an addition, so the unbounded release costs
-    (2 eps, (1 + e^eps) delta) by group privacy (Dwork and Roth 2014, Theorem 2.2 and its
-    (eps, delta) form), and the pair (3 eps, (2 + e^eps) delta) by basic composition
-    (Theorem 3.16). Raises ValueError for arguments the statistic refuses (its own checks
-    then give DPpack's message) and for a 'both' whose total delta is 1 or more.
+    """The PrivacyLoss of one call of a statistic, from its arguments alone: eps (Laplace),
+    (eps, delta) (the Gaussian mechanisms; a thresholded release, ``approximate``); for 'both'
+    (3 eps, (2 + e^eps) delta) by group privacy and basic composition (Dwork and Roth 2014,
+    Theorems 2.2 and 3.16; derivation: ``docs/python/guide/mechanisms-derivations.rst``).
+    ValueError for arguments the statistic refuses and for a vacuous 'both'.
     """
     if not (_checks.is_one_of(which_sensitivity, WHICH)
             and _checks.is_one_of(mechanism, MECHANISMS)):
@@ -205,17 +196,9 @@ def unit_sensitivity(k, mechanism):
 
 def noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng):
     """Release the sufficient statistics prepared by :func:`unit_statistics` with one call
-    of the mechanism, and return them noisy in their own units (same shape).
-
-    After the scaling, one record moves k coordinates by at most 1 each: l1 sensitivity k and
-    l2 sensitivity sqrt(k). Laplace: scale k/eps on every scaled coordinate, that is
-    k Delta_i/eps on statistic i, the basic composition of k Laplace mechanisms with eps/k
-    each (Dwork and Roth 2014, Theorems 3.6 and 3.16). Gaussian: one release of the vector
-    with l2 sensitivity sqrt(k) and the whole (eps, delta) (Dwork and Roth 2014, Theorem
-    A.1; Liu 2019 for pDP; Balle and Wang 2018 for 'analytic'), a sigma sqrt(k) times the
-    single statistic's where splitting (eps, delta) k ways costs more than k times. With J
-    samples a record belongs to one of them and moves one row only, so the vector of all rows
-    has the same l1 and l2 sensitivities (the samples compose in parallel).
+    of the mechanism (l1 sensitivity k, l2 sqrt(k); Dwork and Roth 2014, Theorems 3.6, 3.16
+    and A.1; Liu 2019; Balle and Wang 2018; derivation:
+    ``docs/python/guide/mechanisms-derivations.rst``), noisy in their own units.
     """
     unit, sensitivities = prepared
     sensitivity = unit_sensitivity(sensitivities.size, mechanism)

@@ -217,9 +217,9 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     (2, 2)
     """
     factors, declared, names, tabulate = data_access.table_factors(factors)
-    arguments = dict(eps=eps, which_sensitivity=which_sensitivity, mechanism=mechanism,
-                     delta=delta, type_DP=type_DP, allow_negative=allow_negative,
-                     declared=all(declared))
+    arguments = {"eps": eps, "which_sensitivity": which_sensitivity, "mechanism": mechanism,
+                 "delta": delta, "type_DP": type_DP, "allow_negative": allow_negative,
+                 "declared": all(declared)}
     return run(TABLE, (declared, names, tabulate), arguments, random_state, accountant)
 
 
