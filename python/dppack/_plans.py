@@ -72,10 +72,15 @@ def run(plan, data, arguments, random_state=None, accountant=None):
     read, the plan checks its arguments and reads its sufficient statistics, the loss is
     spent, and the versions are drawn from one generator, bounded first: one value, or
     ``{"Bounded": ..., "Unbounded": ...}``."""
-    bill = accounting.charge(accountant, lambda: plan.loss(arguments), plan.name)
-    versions = plan.prepare(data, arguments)
-    rng = _random.as_generator(random_state)
-    loss = bill.spend() if plan.spends else bill.record()
+    if accountant is accounting.UNCHARGED:  # an inner step of a release charged as a whole
+        versions = plan.prepare(data, arguments)
+        rng = _random.as_generator(random_state)
+        loss = plan.loss(arguments) if plan.spends else None
+    else:
+        bill = accounting.charge(accountant, lambda: plan.loss(arguments), plan.name)
+        versions = plan.prepare(data, arguments)
+        rng = _random.as_generator(random_state)
+        loss = bill.spend() if plan.spends else bill.record()
     if len(versions) == 1:
         return versions[0][1](rng, loss)
     results = {}  # a loop, not a comprehension: warnings' stacklevels count frames

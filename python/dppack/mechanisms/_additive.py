@@ -1,5 +1,6 @@
 """DPpack 0.2.2's Laplace and Gaussian mechanisms, with exact noise on a power-of-two grid."""
 
+import functools
 import math
 
 import numpy as np
@@ -158,7 +159,35 @@ def GaussianMechanism(
     return _plans.run(GAUSSIAN, true_values, arguments, random_state, accountant)
 
 
-class _Laplace(_plans.Plan):
+class _Additive(_plans.Plan):
+    """The two additive mechanisms: the checks of the true values, then the plan's laws."""
+
+    spends = False
+
+    def prepare(self, true_values, a):
+        values = _checks.as_finite_data(true_values, "true.values", message=_TRUE_VALUES_MESSAGE,
+                                        size_message=_TRUE_VALUES_SIZE_MESSAGE)[0]
+        laws, which = self.laws(a["eps"], a, values.size)
+        if which is None:
+            return [(None, functools.partial(laws[0].release, values, true_values))]
+        return [(None, lambda rng, loss: _draw(laws, which, values, true_values, rng))]
+
+    def report(self, statistic, eps, arguments, alpha, simultaneous):
+        eps = _checks.check_finite_budget(eps, "eps")
+        if "delta" in arguments:
+            _checks.check_probability(arguments["delta"], "delta")
+        sens = _checks.as_numeric_array(arguments["sensitivities"],
+                                        "Global sensitivities must be numeric.")
+        size = arguments["size"]
+        size = sens.size if size is None else _checks.check_whole(size, "size", 1)
+        laws, which = self.laws(eps, arguments, size)
+        if which is None:
+            which = None if size == 1 else np.zeros(size, int)
+        return _plans.from_laws(statistic, [law.law() for law in laws], which, alpha,
+                                simultaneous)
+
+
+class _Laplace(_Additive):
     """LaplaceMechanism: without an allocation one release of the whole vector, L1
     sensitivity sum(Delta), all its values (coordinates = size); with one, value i at
     (Delta_i, a_i eps) alone, equal (Delta_i, a_i) sharing one draw."""
@@ -166,18 +195,18 @@ class _Laplace(_plans.Plan):
     name = "LaplaceMechanism"
     report_arguments = dict(sensitivities=None, size=None, alloc_proportions=None)
     required = ("sensitivities",)
-    spends = False
 
     def loss(self, arguments):
         return accounting.PrivacyLoss.pure(_checks.check_finite_budget(arguments["eps"], "eps"))
 
-    def check(self, eps, sensitivities, alloc_proportions, size):
+    def laws(self, eps, a, size):
+        """The checks of (eps, sensitivities, alloc_proportions) for ``size`` values, then the
+        noise of each group of values and the group of each value (None: one group)."""
         eps = _checks.check_finite_budget(eps, "eps")
-        sens = _checks.check_sensitivities(sensitivities, size)
-        return eps, sens, _checks.check_allocation(alloc_proportions, sens.size, size)
-
-    def laws(self, eps, sens, alloc, size):
-        """The noise of each group of values and the group of each value (None: one group)."""
+        sens = _checks.check_sensitivities(a["sensitivities"], size)
+        alloc = a["alloc_proportions"]
+        if alloc is not None:
+            alloc = _checks.check_allocation(alloc, sens.size, size)
         if alloc is None:
             # DPpack's LaplaceMechanism: one release of the whole vector, scale sum / eps
             total = float(sens[0]) if sens.size == 1 else float(np.sum(sens))
@@ -187,25 +216,8 @@ class _Laplace(_plans.Plan):
         return ([LaplaceNoise(float(s), float(a * eps), 1) for s, a in pairs.T],
                 which.ravel())
 
-    def prepare(self, true_values, arguments):
-        values = _checks.as_finite_data(true_values, "true.values", message=_TRUE_VALUES_MESSAGE,
-                                        size_message=_TRUE_VALUES_SIZE_MESSAGE)[0]
-        checked = self.check(arguments["eps"], arguments["sensitivities"],
-                             arguments["alloc_proportions"], values.size)
-        laws, which = self.laws(*checked, values.size)
-        return [(None, _drawer(laws, which, values, true_values))]
 
-    def report(self, statistic, eps, arguments, alpha, simultaneous):
-        eps = _checks.check_finite_budget(eps, "eps")
-        sensitivities, size = arguments["sensitivities"], arguments["size"]
-        sens = _checks.as_numeric_array(sensitivities, "Global sensitivities must be numeric.")
-        size = sens.size if size is None else _checks.check_whole(size, "size", 1)
-        checked = self.check(eps, sensitivities, arguments["alloc_proportions"], size)
-        laws, which = self.laws(*checked, size)
-        return _report(statistic, laws, which, size, alpha, simultaneous)
-
-
-class _Gaussian(_plans.Plan):
+class _Gaussian(_Additive):
     """GaussianMechanism: without an allocation one sigma for the L2 norm of the
     sensitivities and the whole vector; with one, value i at (a_i eps, a_i delta), sigma
     linear in Delta_i (each share calibrated once, with Delta = 1)."""
@@ -214,25 +226,25 @@ class _Gaussian(_plans.Plan):
     report_arguments = dict(delta=None, sensitivities=None, type_DP="aDP",
                             alloc_proportions=None, analytic=False, tol=1e-12, size=None)
     required = ("delta", "sensitivities")
-    spends = False
 
     def loss(self, arguments):
         return accounting.PrivacyLoss.approx(
             _checks.check_finite_budget(arguments["eps"], "eps"),
             _checks.check_probability(arguments["delta"], "delta"))
 
-    def check(self, eps, size, a):
+    def laws(self, eps, a, size):
+        """As :meth:`_Laplace.laws`: the checks (eps, delta, sensitivities, analytic, type_DP,
+        alloc_proportions, tol), then the noises."""
         eps = _checks.check_finite_budget(eps, "eps")
         delta = _checks.check_probability(a["delta"], "delta")
         sens = _checks.check_sensitivities(a["sensitivities"], size)
         analytic = _checks.check_flag(a["analytic"], "analytic")
-        check_type(eps, a["type_DP"], analytic)
-        alloc = _checks.check_allocation(a["alloc_proportions"], sens.size, size)
+        type_DP = a["type_DP"]
+        check_type(eps, type_DP, analytic)
+        alloc = a["alloc_proportions"]
+        if alloc is not None:
+            alloc = _checks.check_allocation(alloc, sens.size, size)
         tol = _checks.check_positive_scalar(a["tol"], "tol")
-        return eps, delta, sens, a["type_DP"], analytic, alloc, tol
-
-    def laws(self, eps, delta, sens, type_DP, analytic, alloc, tol, size):
-        """As :meth:`_Laplace.laws`."""
         if alloc is None:
             # one sigma from the l2 norm of the sensitivity vector: for one value sqrt(s * s),
             # the operations of numpy's norm
@@ -243,41 +255,15 @@ class _Gaussian(_plans.Plan):
         # coordinate i spends a_i eps and a_i delta on s_i; sigma is linear in s, so each
         # distinct share is calibrated once, with s = 1
         shares, which = np.unique(alloc, return_inverse=True)
-        unit = np.array(
-            [gaussian_sigma(a * eps, a * delta, 1.0, type_DP, analytic, tol) for a in shares]
-        )
+        unit = np.array([gaussian_sigma(share * eps, share * delta, 1.0, type_DP, analytic, tol)
+                         for share in shares])
         pairs, group = np.unique(np.stack([sens, which]), axis=1, return_inverse=True)
         laws = []
         for sens_j, share_j in pairs.T:
-            a = float(shares[int(share_j)])
+            share = float(shares[int(share_j)])
             laws.append(GaussianNoise(float(unit[int(share_j)] * sens_j), float(sens_j),
-                                      a * eps, a * delta, type_DP, 1))
+                                      share * eps, share * delta, type_DP, 1))
         return laws, group.ravel()
-
-    def prepare(self, true_values, arguments):
-        values = _checks.as_finite_data(true_values, "true.values", message=_TRUE_VALUES_MESSAGE,
-                                        size_message=_TRUE_VALUES_SIZE_MESSAGE)[0]
-        checked = self.check(arguments["eps"], values.size, arguments)
-        laws, which = self.laws(*checked, values.size)
-        return [(None, _drawer(laws, which, values, true_values))]
-
-    def report(self, statistic, eps, arguments, alpha, simultaneous):
-        eps = _checks.check_finite_budget(eps, "eps")
-        _checks.check_probability(arguments["delta"], "delta")
-        size = arguments["size"]
-        sens = _checks.as_numeric_array(arguments["sensitivities"],
-                                        "Global sensitivities must be numeric.")
-        size = sens.size if size is None else _checks.check_whole(size, "size", 1)
-        laws, which = self.laws(*self.check(eps, size, arguments), size)
-        return _report(statistic, laws, which, size, alpha, simultaneous)
-
-
-def _drawer(laws, which, values, like):
-    """The draw of the noisy values, shaped like ``like``: one law for all, or one per group."""
-    if which is None:
-        law = laws[0]
-        return lambda rng, loss: _checks.restore_like(law.draw(values, rng), like)
-    return lambda rng, loss: _draw(laws, which, values, like, rng)
 
 
 def _draw(laws, which, values, like, rng):
@@ -288,12 +274,6 @@ def _draw(laws, which, values, like, rng):
         index = np.flatnonzero(which == j)
         out[index] = law.draw(flat[index], rng)
     return _checks.restore_like(out.reshape(values.shape), like)
-
-
-def _report(statistic, laws, which, size, alpha, simultaneous):
-    if which is None:
-        which = None if size == 1 else np.zeros(size, int)
-    return _plans.from_laws(statistic, [law.law() for law in laws], which, alpha, simultaneous)
 
 
 LAPLACE = _plans.register(_Laplace())

@@ -5,7 +5,7 @@ import math
 
 from scipy import special
 
-from .. import _random
+from .. import _checks, _random
 from ._calibration import gaussian_sigma
 from ._discrete_gaussian import discrete_gaussian_parameters, discrete_gaussian_release
 
@@ -22,6 +22,7 @@ class LaplaceNoise:
     """
 
     name = "discrete Laplace"
+    __slots__ = ("sensitivity", "eps", "coordinates", "grid")
 
     def __init__(self, sensitivity, eps, coordinates=1, grid=None):
         self.sensitivity, self.eps = sensitivity, eps
@@ -30,6 +31,12 @@ class LaplaceNoise:
     def draw(self, values, rng):
         return _random.discrete_laplace_noise(values, self.sensitivity, self.eps, rng,
                                               coordinates=self.coordinates, grid=self.grid)
+
+    def release(self, values, like, rng, loss=None):
+        """:meth:`draw`, shaped like the user's ``like`` (a runner's draw)."""
+        return _checks.restore_like(_random.discrete_laplace_noise(
+            values, self.sensitivity, self.eps, rng, coordinates=self.coordinates,
+            grid=self.grid), like)
 
     def law(self):
         """The grid exponent k, the tail P(Z >= m), the scale t / s in grid units and a guess
@@ -55,19 +62,28 @@ class GaussianNoise:
     """
 
     name = "discrete Gaussian"
+    __slots__ = ("sigma", "sensitivity", "eps", "delta", "type_DP", "coordinates", "integers")
 
     def __init__(self, sigma, sensitivity, eps, delta, type_DP, coordinates=1, integers=False):
-        self.sigma, self.sensitivity = sigma, sensitivity
-        self.guarantee = dict(eps=eps, delta=delta, type_DP=type_DP, coordinates=coordinates,
-                              integers=integers)
+        self.sigma, self.sensitivity, self.eps, self.delta = sigma, sensitivity, eps, delta
+        self.type_DP, self.coordinates, self.integers = type_DP, coordinates, integers
 
     def draw(self, values, rng):
-        return discrete_gaussian_release(values, self.sigma, self.sensitivity, rng,
-                                         **self.guarantee)
+        return discrete_gaussian_release(values, self.sigma, self.sensitivity, rng, eps=self.eps,
+                                         delta=self.delta, type_DP=self.type_DP,
+                                         coordinates=self.coordinates, integers=self.integers)
+
+    def release(self, values, like, rng, loss=None):
+        """:meth:`draw`, shaped like the user's ``like`` (a runner's draw)."""
+        return _checks.restore_like(discrete_gaussian_release(
+            values, self.sigma, self.sensitivity, rng, eps=self.eps, delta=self.delta,
+            type_DP=self.type_DP, coordinates=self.coordinates, integers=self.integers), like)
 
     def law(self):
         """As :meth:`LaplaceNoise.law`, from the draw's own ``discrete_gaussian_parameters``."""
-        k, sigma2 = discrete_gaussian_parameters(self.sigma, self.sensitivity, **self.guarantee)
+        k, sigma2 = discrete_gaussian_parameters(
+            self.sigma, self.sensitivity, eps=self.eps, delta=self.delta, type_DP=self.type_DP,
+            coordinates=self.coordinates, integers=self.integers)
         scale = math.sqrt(sigma2)
         return dict(k=k, scale=scale, law=self.name,
                     tail=lambda m: _random.discrete_gaussian_tail(m, sigma2),

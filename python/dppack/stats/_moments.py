@@ -318,6 +318,8 @@ class _Moment(Plan):
     def prepare(self, data, a):
         bounds, source = self.check(data, a)
         noise = (a["eps"], a["mechanism"], a["delta"], a["type_DP"])
+        if a["which_sensitivity"] == "bounded":
+            return [("Bounded", self.bounded(source, bounds, *noise))]
         versions = released_versions(a["which_sensitivity"], self.bounded, self.unbounded)
         # all versions read the data before the first draw (bounded noise drawn first)
         return [(label, prepare(source, bounds, *noise)) for label, prepare in versions]
