@@ -17,7 +17,7 @@ events are the auditor's discrete ones (x == v and the thresholds between values
 
 Batched audits (``batch=True``): one release of N disjoint copies of the neighbouring
 cells, whose noises are independent and calibrated for the number of changed cells only
-(never for the number of cells, ``stats._release.count_noise``), gives N independent draws of the
+(never for the number of cells, ``mechanisms._noise.count_noise``), gives N independent draws of the
 projection of the one-record release; one real, unbatched audit of each release checks the
 path itself (the whole rule and thresholded releases' real calls are marked slow). Each
 audit's false-failure rate is 1e-3 (fixed seeds).

@@ -10,7 +10,7 @@ so a planted bug cannot silently become the real function.
 import inspect
 import textwrap
 
-from dppack.accuracy import _moments
+from dppack.stats import _ratio as _moments
 
 _SOURCE = textwrap.dedent(inspect.getsource(_moments.ratio_of_sums_bound))
 

@@ -1,35 +1,12 @@
 """:func:`noiseIntervalDP`: the accuracy report of a release from its public arguments."""
 
-import math
+from .. import _checks, _messages, mechanisms, stats  # noqa: F401 (their plans register)
+from .._plans import REGISTRY, check_alpha
+from . import _quantiles  # noqa: F401 (the plans of its reports register)
 
-import numpy as np
-
-from .. import _checks, _messages, stats
-from ..stats import _release as stats_release
-from ._additive import gaussian_mechanism, laplace_mechanism
-from ._counts import histogram, table
-from ._laws import STATISTICS, check_alpha
-from ._moments import covariance, one_sample, pooled_cov, pooled_var
-from ._quantiles import bounds_dp, exponential, quantile, multiple_quantiles
-
-
-_HANDLERS = {
-    "LaplaceMechanism": laplace_mechanism,
-    "GaussianMechanism": gaussian_mechanism,
-    "meanDP": one_sample,
-    "varDP": one_sample,
-    "sdDP": one_sample,
-    "covDP": covariance,
-    "pooledVarDP": pooled_var,
-    "pooledCovDP": pooled_cov,
-    "histogramDP": histogram,
-    "tableDP": table,
-    "quantileDP": quantile,
-    "medianDP": quantile,
-    "quantilesDP": multiple_quantiles,
-    "ExponentialMechanism": exponential,
-    "boundsDP": bounds_dp,
-}
+STATISTICS = ("LaplaceMechanism", "GaussianMechanism", "meanDP", "varDP", "sdDP", "covDP",
+              "pooledVarDP", "pooledCovDP", "histogramDP", "tableDP", "quantileDP",
+              "medianDP", "quantilesDP", "ExponentialMechanism", "boundsDP")
 
 
 def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments):
@@ -182,15 +159,13 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
     >>> round(noiseIntervalDP("medianDP", eps=1.0, lower_bound=50, upper_bound=200).half_width)
     87
     """
-    if not isinstance(statistic, str) or statistic not in _HANDLERS:
+    if not isinstance(statistic, str) or statistic not in STATISTICS:
         raise _messages.value_error(
             "statistic must be one of {" + ", ".join(f"'{s}'" for s in STATISTICS) + "}.")
     alpha = check_alpha(alpha)
     simultaneous = _checks.check_flag(simultaneous, "simultaneous")
-    handler = _HANDLERS[statistic]
-    accepted = handler.__code__.co_varnames[2:handler.__code__.co_argcount]
-    if statistic == "medianDP":
-        accepted = tuple(name for name in accepted if name != "quant")
+    plan = REGISTRY[statistic]
+    accepted = tuple(plan.report_arguments)
     unknown = [name for name in arguments if name not in accepted]
     if unknown:
         # The names in each caller's spelling: R's noiseIntervalDP turns the dots of its
@@ -201,78 +176,17 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
                 unknown=", ".join(map(spell, unknown)))
             for spell in (str, lambda name: name.replace("_", ".")))
         raise _messages.exception_pair(ValueError, python_text, r_text)
-    _check_required(statistic, handler, arguments)
-    report = handler(statistic, eps, **arguments, alpha=alpha, simultaneous=simultaneous)
-    if isinstance(report, dict):
-        for label, one in report.items():
-            one.range = _truth_range(statistic, one.units, label, arguments)
-    else:
-        report.range = _truth_range(statistic, report.units,
-                                    arguments.get("which_sensitivity", "bounded").title(),
-                                    arguments)
-    return report
-
-
-# The arguments without which a report has no meaning, beyond the handlers' positional ones
-# (n and sizes have their own messages, saying what they are).
-_REQUIRED = {
-    "meanDP": ("lower_bound", "upper_bound"), "varDP": ("lower_bound", "upper_bound"),
-    "sdDP": ("lower_bound", "upper_bound"),
-    "covDP": ("lower_bound1", "upper_bound1", "lower_bound2", "upper_bound2"),
-    "pooledVarDP": ("lower_bound", "upper_bound"),
-    "pooledCovDP": ("lower_bound1", "upper_bound1", "lower_bound2", "upper_bound2"),
-    "quantileDP": ("quant",),
-}
-
-
-def _check_required(statistic, handler, arguments):
-    """'<arg> is required for <statistic>.' (in each caller's spelling) for the first
-    required argument left out: the handler's arguments without a default, then
-    :data:`_REQUIRED`, before anything else is checked."""
-    code = handler.__code__
-    positional = code.co_varnames[2:code.co_argcount]
-    first_default = len(positional) - len(handler.__defaults__ or ())
-    for name in positional[:first_default] + _REQUIRED.get(statistic, ()):
+    # '<arg> is required for <statistic>.' (in each caller's spelling) for the first required
+    # argument left out, before anything else is checked
+    for name in plan.required:
         if arguments.get(name) is None:
             raise _messages.exception_pair(
                 ValueError, f"{name} is required for {statistic}.",
                 f"{name.replace('_', '.')} is required for {statistic}.")
-
-
-def _truth_range(statistic, units, which, arguments):
-    """The public range (low, high) that holds the true value, or None: counts >= 0,
-    proportions in [0, 1], a mean in [lower, upper], a (pooled) variance in [0, top] and a
-    covariance in [-top, top] for top the largest value of the data's
-    (``stats._release.max_squares``:
-    Popoviciu's bound for a variance, Cauchy-Schwarz for a covariance), at the public sizes
-    ('Bounded') or over every size >= them ('Unbounded': the largest, at the sizes, for one
-    sample; for several, spread M / (4 (M - J)) with M their total, which bounds
-    sum_j spread n_j / 4 / (N - J) for every N >= M). sdDP's is the square root of its
-    variance's. Computed from the checked arguments after the handler ran."""
-    if units == "count":
-        return (0.0, math.inf)
-    if units == "proportion":
-        return (0.0, 1.0)
-    get = arguments.get
-    if statistic == "meanDP":
-        return (float(get("lower_bound")), float(get("upper_bound")))
-    if statistic in ("varDP", "sdDP", "covDP", "pooledVarDP", "pooledCovDP"):
-        if statistic in ("covDP", "pooledCovDP"):
-            spread = ((float(get("upper_bound1")) - float(get("lower_bound1")))
-                      * (float(get("upper_bound2")) - float(get("lower_bound2"))))
-        else:
-            spread = (float(get("upper_bound")) - float(get("lower_bound"))) ** 2
-        if statistic.startswith("pooled"):
-            sizes = [int(v) for v in np.ravel(np.asarray(get("sizes"), dtype=object))]
-            total, groups = sum(sizes), len(sizes)
-            if which == "Unbounded" and groups > 1:
-                top = spread * total / (4.0 * (total - groups))
-            else:
-                top = sum(stats_release.max_squares(m, spread) for m in sizes) / (total - groups)
-        else:
-            n = int(get("n"))
-            top = stats_release.max_squares(n, spread) / (n - 1)
-        if statistic == "sdDP":
-            return (0.0, math.sqrt(top))
-        return (-top, top) if statistic.endswith("CovDP") or statistic == "covDP" else (0.0, top)
-    return None
+    arguments = {**plan.report_arguments, **arguments}
+    report = plan.report(statistic, eps, arguments, alpha, simultaneous)
+    reports = report.items() if isinstance(report, dict) else [
+        (arguments.get("which_sensitivity", "bounded").title(), report)]
+    for label, one in reports:
+        one.range = plan.truth_range(one.units, label, arguments)
+    return report

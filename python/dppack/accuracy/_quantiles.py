@@ -6,12 +6,11 @@ import math
 
 import numpy as np
 
-from .. import _checks, _messages, _random, data_access, mechanisms, quantiles, stats
+from .. import _checks, _messages, _random, data_access, mechanisms, quantiles
+from .._plans import ReportPlan, per_value_alpha, register
+from .._report import NoiseInterval
 from ..stats import _quantile as stats_quantile
 from ..stats import _release as stats_release
-from ._additive import checked_bounds
-from ._laws import per_value_alpha
-from ._report import NoiseInterval
 
 
 def _utility_bound(eps, sensitivity, candidates, largest, alpha):
@@ -95,7 +94,7 @@ def quantile(statistic, eps, lower_bound, upper_bound, quant=0.5, n=None,
     """quantileDP / medianDP: the rank-error bound of :func:`_rank_bound` (``quant``
     required for quantileDP, by :func:`noiseIntervalDP`; ``n`` does not change the bound,
     it only fixes the utilities' grid, whose step 2^-20 is added)."""
-    b = checked_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    b = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
     lattice = stats_quantile.check_resolution(resolution, b["lower.bound"], b["upper.bound"])
     data_access.check_quant(quant)
     _checks.check_choice(which_sensitivity, "which.sensitivity", stats_release.WHICH,
@@ -121,7 +120,7 @@ def multiple_quantiles(statistic, eps, quants, lower_bound, upper_bound, method=
     targets, sorting the outputs does not raise the largest rank error. 'joint':
     :func:`_joint_quantiles` (needs ``resolution``); 'recursive':
     :func:`_recursive_quantiles`."""
-    b = checked_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
+    b = _checks.check_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
     quants = quantiles.check_quants(quants)  # the release's checks, in its order
     m = quants.size
     _checks.check_choice(method, "method", quantiles.METHODS)
@@ -272,3 +271,19 @@ def bounds_dp(statistic, eps, quants=(0.01, 0.99), grid=None, n=None, *, alpha,
     return NoiseInterval(statistic, width, alpha, simultaneous, math.nan, math.nan, step,
                          "exponential mechanism (rank error)", "rank",
                          details={"candidates": size})
+
+
+_QUANTILE = dict(lower_bound=None, upper_bound=None, quant=None, n=None,
+                 which_sensitivity="bounded", mechanism="exponential", resolution=None)
+register(ReportPlan("quantileDP", quantile, _QUANTILE, ("lower_bound", "upper_bound", "quant")))
+register(ReportPlan("medianDP", quantile,
+                    {name: v for name, v in _QUANTILE.items() if name != "quant"},
+                    ("lower_bound", "upper_bound")))
+register(ReportPlan("quantilesDP", multiple_quantiles,
+                    dict(quants=None, lower_bound=None, upper_bound=None, method="recursive",
+                         n=None, which_sensitivity="bounded", resolution=None),
+                    ("quants", "lower_bound", "upper_bound")))
+register(ReportPlan("ExponentialMechanism", exponential,
+                    dict(sensitivity=None, size=None, measure=None, candidates=None),
+                    ("sensitivity",)))
+register(ReportPlan("boundsDP", bounds_dp, dict(quants=(0.01, 0.99), grid=None, n=None)))

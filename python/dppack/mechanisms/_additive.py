@@ -1,12 +1,13 @@
 """DPpack 0.2.2's Laplace and Gaussian mechanisms, with exact noise on a power-of-two grid."""
 
+import functools
 import math
 
 import numpy as np
 
-from .. import _backends, _checks, _random, accounting
+from .. import _backends, _checks, _plans, accounting
 from ._calibration import check_type, gaussian_sigma
-from ._discrete_gaussian import discrete_gaussian_release
+from ._noise import GaussianNoise, LaplaceNoise
 
 
 _TRUE_VALUES_MESSAGE = "true.values must be numeric atomic vectors or scalars."
@@ -73,35 +74,8 @@ def LaplaceMechanism(true_values, eps, sensitivities, alloc_proportions=None, ra
     ``LaplaceMechanism``.
     """
     _backends.refuse_dask("LaplaceMechanism", true_values)
-    bill = accounting.charge(
-        accountant, lambda: accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps, "eps")),
-        "LaplaceMechanism")
-    values = _checks.as_finite_data(true_values, "true.values", message=_TRUE_VALUES_MESSAGE,
-                                    size_message=_TRUE_VALUES_SIZE_MESSAGE)[0]
-    eps = _checks.check_finite_budget(eps, "eps")
-    sens = _checks.check_sensitivities(sensitivities, values.size)
-    alloc = _checks.check_allocation(alloc_proportions, sens.size, values.size)
-    rng = _random.as_generator(random_state)
-    bill.record()
-
-    if alloc is None:
-        # DPpack's LaplaceMechanism: one release of the whole vector, L1 sensitivity sum(Delta),
-        # scale sum / eps
-        total = float(sens[0]) if sens.size == 1 else float(np.sum(sens))
-        out = _random.discrete_laplace_noise(values, total, eps, rng, coordinates=values.size)
-    else:
-        # DPpack's LaplaceMechanism: value i at (Delta_i, a_i eps); equal (Delta_i, a_i) share one
-        # vectorised draw
-        flat = values.ravel()
-        out = np.empty(flat.size)
-        pairs, which = np.unique(np.stack([sens, alloc]), axis=1, return_inverse=True)
-        for j, (sens_j, share) in enumerate(pairs.T):
-            index = np.flatnonzero(which.ravel() == j)
-            out[index] = _random.discrete_laplace_noise(flat[index], float(sens_j),
-                                                        float(share * eps), rng,
-                                                        coordinates=1)
-        out = out.reshape(values.shape)
-    return _checks.restore_like(out, true_values)
+    return _plans.run(LAPLACE, true_values, {"eps": eps, "sensitivities": sensitivities,
+                      "alloc_proportions": alloc_proportions}, random_state, accountant)
 
 
 def GaussianMechanism(
@@ -180,52 +154,141 @@ def GaussianMechanism(
     [1.12, 2.04]
     """
     _backends.refuse_dask("GaussianMechanism", true_values)
-    bill = accounting.charge(
-        accountant, lambda: accounting.PrivacyLoss.approx(
-            _checks.check_finite_budget(eps, "eps"), _checks.check_probability(delta, "delta")),
-        "GaussianMechanism")
-    values = _checks.as_finite_data(true_values, "true.values", message=_TRUE_VALUES_MESSAGE,
-                                    size_message=_TRUE_VALUES_SIZE_MESSAGE)[0]
-    eps = _checks.check_finite_budget(eps, "eps")
-    delta = _checks.check_probability(delta, "delta")
-    sens = _checks.check_sensitivities(sensitivities, values.size)
-    analytic = _checks.check_flag(analytic, "analytic")
-    check_type(eps, type_DP, analytic)
-    alloc = _checks.check_allocation(alloc_proportions, sens.size, values.size)
-    tol = _checks.check_positive_scalar(tol, "tol")
-    rng = _random.as_generator(random_state)
+    arguments = {"eps": eps, "delta": delta, "sensitivities": sensitivities, "type_DP": type_DP,
+                 "alloc_proportions": alloc_proportions, "analytic": analytic, "tol": tol}
+    return _plans.run(GAUSSIAN, true_values, arguments, random_state, accountant)
 
-    if alloc is None:
-        # DPpack's GaussianMechanism: one sigma from the l2 norm of the sensitivity vector, for the
-        # whole vector. one value: sqrt(s * s), the operations of numpy's norm (sqrt of the dot
-        # product)
-        one = float(sens[0])
-        norm = math.sqrt(one * one) if sens.size == 1 else float(np.linalg.norm(sens))
-        sigma = gaussian_sigma(eps, delta, norm, type_DP, analytic, tol)
-        bill.record()
-        out = discrete_gaussian_release(values, sigma, norm, rng, eps=eps, delta=delta,
-                                        type_DP=type_DP, coordinates=values.size)
-        return _checks.restore_like(out, true_values)
-    # DPpack's GaussianMechanism: coordinate i spends eps_i = a_i eps and delta_i = a_i delta on
-    # sensitivity s_i. sigma is linear in s, so each distinct share is calibrated once, with s = 1;
-    # equal (s_i, a_i) share one vectorised draw.
-    shares, which = np.unique(alloc, return_inverse=True)
-    unit = np.array(
-        [gaussian_sigma(a * eps, a * delta, 1.0, type_DP, analytic, tol) for a in shares]
-    )
-    pairs, group = np.unique(np.stack([sens, which]), axis=1, return_inverse=True)
-    parameters = []
-    for sens_j, share_j in pairs.T:
-        a = float(shares[int(share_j)])
-        parameters.append(dict(sigma=float(unit[int(share_j)] * sens_j),
-                               sensitivity=float(sens_j), eps=a * eps, delta=a * delta))
-    bill.record()
+
+class _Additive(_plans.Plan):
+    """The two additive mechanisms: the checks of the true values, then the plan's laws."""
+
+    spends = False
+
+    def prepare(self, true_values, a):
+        values = _checks.as_finite_data(true_values, "true.values", message=_TRUE_VALUES_MESSAGE,
+                                        size_message=_TRUE_VALUES_SIZE_MESSAGE)[0]
+        laws, which = self.laws(a["eps"], a, values.size)
+        if which is None:
+            return [(None, functools.partial(laws[0].release, values, true_values))]
+        return [(None, lambda rng, loss: _draw(laws, which, values, true_values, rng))]
+
+    def report(self, statistic, eps, arguments, alpha, simultaneous):
+        eps = _checks.check_finite_budget(eps, "eps")
+        if "delta" in arguments:
+            _checks.check_probability(arguments["delta"], "delta")
+        sens = _checks.as_numeric_array(arguments["sensitivities"],
+                                        "Global sensitivities must be numeric.")
+        size = arguments["size"]
+        size = sens.size if size is None else _checks.check_whole(size, "size", 1)
+        laws, which = self.laws(eps, arguments, size)
+        if which is None:
+            which = None if size == 1 else np.zeros(size, int)
+        return _plans.from_laws(statistic, [law.law() for law in laws], which, alpha,
+                                simultaneous)
+
+
+class _Laplace(_Additive):
+    """LaplaceMechanism: without an allocation one release of the whole vector, L1
+    sensitivity sum(Delta), all its values (coordinates = size); with one, value i at
+    (Delta_i, a_i eps) alone, equal (Delta_i, a_i) sharing one draw."""
+
+    name = "LaplaceMechanism"
+    report_arguments = dict(sensitivities=None, size=None, alloc_proportions=None)
+    required = ("sensitivities",)
+
+    def loss(self, arguments):
+        return accounting.PrivacyLoss.pure(_checks.check_finite_budget(arguments["eps"], "eps"))
+
+    def laws(self, eps, a, size):
+        """The checks of (eps, sensitivities, alloc_proportions) for ``size`` values, then the
+        noise of each group of values and the group of each value (None: one group)."""
+        eps = _checks.check_finite_budget(eps, "eps")
+        sens = _checks.check_sensitivities(a["sensitivities"], size)
+        alloc = a["alloc_proportions"]
+        if alloc is not None:
+            alloc = _checks.check_allocation(alloc, sens.size, size)
+        if alloc is None:
+            # DPpack's LaplaceMechanism: one release of the whole vector, scale sum / eps
+            total = float(sens[0]) if sens.size == 1 else float(np.sum(sens))
+            return [LaplaceNoise(total, eps, size)], None
+        # value i at (Delta_i, a_i eps); equal (Delta_i, a_i) share one vectorised draw
+        pairs, which = np.unique(np.stack([sens, alloc]), axis=1, return_inverse=True)
+        return ([LaplaceNoise(float(s), float(a * eps), 1) for s, a in pairs.T],
+                which.ravel())
+
+
+class _Gaussian(_Additive):
+    """GaussianMechanism: without an allocation one sigma for the L2 norm of the
+    sensitivities and the whole vector; with one, value i at (a_i eps, a_i delta), sigma
+    linear in Delta_i (each share calibrated once, with Delta = 1)."""
+
+    name = "GaussianMechanism"
+    report_arguments = dict(delta=None, sensitivities=None, type_DP="aDP",
+                            alloc_proportions=None, analytic=False, tol=1e-12, size=None)
+    required = ("delta", "sensitivities")
+
+    def loss(self, arguments):
+        return accounting.PrivacyLoss.approx(
+            _checks.check_finite_budget(arguments["eps"], "eps"),
+            _checks.check_probability(arguments["delta"], "delta"))
+
+    def laws(self, eps, a, size):
+        """As :meth:`_Laplace.laws`: the checks (eps, delta, sensitivities, analytic, type_DP,
+        alloc_proportions, tol), then the noises."""
+        eps = _checks.check_finite_budget(eps, "eps")
+        delta = _checks.check_probability(a["delta"], "delta")
+        sens = _checks.check_sensitivities(a["sensitivities"], size)
+        analytic = _checks.check_flag(a["analytic"], "analytic")
+        type_DP = a["type_DP"]
+        check_type(eps, type_DP, analytic)
+        alloc = a["alloc_proportions"]
+        if alloc is not None:
+            alloc = _checks.check_allocation(alloc, sens.size, size)
+        tol = _checks.check_positive_scalar(a["tol"], "tol")
+        if alloc is None:
+            # one sigma from the l2 norm of the sensitivity vector: for one value sqrt(s * s),
+            # the operations of numpy's norm
+            one = float(sens[0])
+            norm = math.sqrt(one * one) if sens.size == 1 else float(np.linalg.norm(sens))
+            sigma = gaussian_sigma(eps, delta, norm, type_DP, analytic, tol)
+            return [GaussianNoise(sigma, norm, eps, delta, type_DP, size)], None
+        # coordinate i spends a_i eps and a_i delta on s_i; sigma is linear in s, so each
+        # distinct share is calibrated once, with s = 1
+        shares, which = np.unique(alloc, return_inverse=True)
+        unit = np.array([gaussian_sigma(share * eps, share * delta, 1.0, type_DP, analytic, tol)
+                         for share in shares])
+        pairs, group = np.unique(np.stack([sens, which]), axis=1, return_inverse=True)
+        laws = []
+        for sens_j, share_j in pairs.T:
+            share = float(shares[int(share_j)])
+            laws.append(GaussianNoise(float(unit[int(share_j)] * sens_j), float(sens_j),
+                                      share * eps, share * delta, type_DP, 1))
+        return laws, group.ravel()
+
+
+def _draw(laws, which, values, like, rng):
+    """The noisy values of groups of values, one draw per group, in order."""
     flat = values.ravel()
     out = np.empty(flat.size)
-    group = group.ravel()
-    for j, p in enumerate(parameters):
-        index = np.flatnonzero(group == j)
-        out[index] = discrete_gaussian_release(
-            flat[index], p["sigma"], p["sensitivity"], rng, eps=p["eps"], delta=p["delta"],
-            type_DP=type_DP, coordinates=1)
-    return _checks.restore_like(out.reshape(values.shape), true_values)
+    for j, law in enumerate(laws):
+        index = np.flatnonzero(which == j)
+        out[index] = law.draw(flat[index], rng)
+    return _checks.restore_like(out.reshape(values.shape), like)
+
+
+LAPLACE = _plans.register(_Laplace())
+GAUSSIAN = _plans.register(_Gaussian())
+
+
+def mechanism_report(statistic, mechanism, eps, delta, type_DP, sensitivities, alpha,
+                     simultaneous=False, size=None):
+    """The report of one call of ``mechanism`` as the statistics make it
+    (``stats._release.add_noise``: the Laplace mechanism, the Gaussian one with ``type_DP``,
+    or the analytic one), from the mechanism's own plan."""
+    if mechanism == "Laplace":
+        arguments = dict(LAPLACE.report_arguments, sensitivities=sensitivities, size=size)
+        return LAPLACE.report(statistic, eps, arguments, alpha, simultaneous)
+    analytic = mechanism == "analytic"
+    arguments = dict(GAUSSIAN.report_arguments, delta=delta, sensitivities=sensitivities,
+                     type_DP="aDP" if analytic else type_DP, analytic=analytic, size=size)
+    return GAUSSIAN.report(statistic, eps, arguments, alpha, simultaneous)

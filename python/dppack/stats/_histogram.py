@@ -1,22 +1,27 @@
 """histogramDP: breaks from the bounds, noisy counts, post-processing."""
 
 import fractions
+import functools
 import math
+import numbers
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _random, data_access, rcompat
+from .. import _backends, _checks, _messages, data_access, rcompat
+from .._plans import (Plan, from_laws, one_or_both, per_value_alpha, register,
+                      released_versions, run)
+from .._report import NoiseInterval
 from ..data_access import check_mechanism
+from ..mechanisms import check_budget
+from ..mechanisms._noise import count_noise
 from ._release import (
     EQUIDISTANT_MESSAGE,
-    charge,
+    MECHANISM_SWITCH,
     check_which,
     check_whole_budget,
-    count_noise,
     minimum_size,
     noisy_counts,
-    one_or_both,
-    released_versions,
+    release_loss,
     sample_bounds,
 )
 
@@ -189,9 +194,9 @@ def count_noise_laws(eps, mechanism="Laplace", delta=0, type_DP="aDP",
             if rule:
                 (_, (eps_counts, delta_counts)) = _split_budget(eps, delta, _N_SHARE,
                                                                 mechanism, type_DP)
-        _, k, tail = count_noise(eps_counts, sensitivity, mechanism, delta_counts, type_DP,
-                                 changed)
-        laws[label] = (k, tail)
+        law = count_noise(eps_counts, sensitivity, mechanism, delta_counts, type_DP,
+                          changed).law()
+        laws[label] = (law["k"], law["tail"])
     return laws
 
 
@@ -301,84 +306,268 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     [0.0, 8.0, 20.0, 59.0, 80.0]
     """
     xname = rcompat.xname_of(x)  # the title's name: the Series' or column's (not read)
-    bill = charge(accountant, "histogramDP", eps, delta, mechanism, which_sensitivity)
-    lower, upper = sample_bounds(upper_bound, lower_bound)
-    # The checks without a pass here (in memory all of them, and the clipping); on Dask the
-    # pass and the others before the charge.
-    source = _backends.backend_for(x).histogram(x, lower, upper, minimum_size(which_sensitivity, 1))
-    normalize = _checks.check_flag(normalize, "normalize")
-    allow_negative = _checks.check_flag(allow_negative, "allow.negative")
+    arguments = {"eps": eps, "lower_bound": lower_bound, "upper_bound": upper_bound,
+                 "breaks": breaks, "normalize": normalize,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism,
+                 "delta": delta, "type_DP": type_DP, "allow_negative": allow_negative,
+                 "xname": xname}
+    return run(HISTOGRAM, x, arguments, random_state, accountant)
+
+
+class _Histogram(Plan):
+    """histogramDP: public breaks (from the bounds, never the data), the counts with exact
+    integer noise (``mechanisms._noise.count_noise``: one record changes 2 cells bounded, 1
+    unbounded), a private n first where an unbounded rule needs it (1/20 of the budget);
+    then negatives to 0 and the proportions."""
+
+    name = "histogramDP"
+    report_arguments = dict(which_sensitivity="bounded", mechanism="Laplace", delta=0,
+                            type_DP="aDP", breaks="Sturges", cells=None, lower_bound=None,
+                            upper_bound=None, normalize=False, n=None, allow_negative=False)
+
+    def loss(self, a):
+        return release_loss(a["eps"], a["delta"], a["mechanism"], a["which_sensitivity"])
+
+    def prepare(self, x, a):
+        eps, mechanism, delta, type_DP = a["eps"], a["mechanism"], a["delta"], a["type_DP"]
+        which_sensitivity = a["which_sensitivity"]
+        lower, upper = sample_bounds(a["upper_bound"], a["lower_bound"])
+        # The checks without a pass here (in memory all of them, and the clipping); on Dask
+        # the pass and the others before the charge.
+        source = _backends.backend_for(x).histogram(x, lower, upper,
+                                                    minimum_size(which_sensitivity, 1))
+        normalize = _checks.check_flag(a["normalize"], "normalize")
+        allow_negative = _checks.check_flag(a["allow_negative"], "allow.negative")
+        check_which(which_sensitivity)
+        check_mechanism(mechanism)
+
+        # DPpack's histogramDP steps 2-4 with public breaks: from the bounds, never the data
+        kind, value = rcompat.parse_breaks(a["breaks"], np.array([lower, upper]), stacklevel=5)
+        if kind == "points" and not rcompat.is_equidistant(value):  # DPpack's step 3
+            raise _messages.value_error(EQUIDISTANT_MESSAGE)
+        fixed = histogram_breaks(kind, value, lower, upper)  # None for a rule: k from n
+        bounded, unbounded = data_access.histogram_sensitivities(mechanism)
+        versions = released_versions(which_sensitivity, (bounded, False), (unbounded, True))
+        if fixed is None and which_sensitivity != "bounded":
+            shares = _split_budget(eps, delta, _N_SHARE, mechanism, type_DP)
+        # The mechanism's checks of (eps, delta), last as in DPpack, and before the charge.
+        check_whole_budget(eps, mechanism, delta, type_DP)
+        rules = {}
+
+        def rule_breaks(n, stacklevel):
+            """The breaks and mids of the rule for n values (each n once: one warning)."""
+            if n not in rules:
+                rules[n] = histogram_breaks(kind, value, lower, upper, n, stacklevel + 1)
+            return rules[n]
+
+        def fuzz(breaks_):
+            # The fuzz depends on the breaks only; R's uses the data's range for <= 3 breaks.
+            return rcompat.fuzz(breaks_, breaks_[-1] - breaks_[0])
+
+        # On Dask one pass: n, the checks, and the counts of the breaks known before it (given
+        # breaks, or the rule's for the public n of known chunks); see histogramDP's Notes.
+        # In memory n is known and the counts are counted when asked.
+        known = [fixed] if fixed is not None else []
+        if fixed is None and which_sensitivity != "unbounded" and source.size is not None:
+            known = [rule_breaks(source.size, 6)]
+        source.run("x", minimum_size(which_sensitivity, 1),
+                   [(breaks_, fuzz(breaks_)) for breaks_, _ in known])
+        size, count = source.size, source.counts
+
+        def release(sensitivity, n_private, rng, loss):
+            eps_counts, delta_counts = eps, delta
+            if fixed is not None:
+                breaks_, mids = fixed
+            else:
+                n = size
+                if n_private:
+                    # Adding or removing one record changes n by 1 (l1 and l2 sensitivity 1).
+                    (eps_n, delta_n), (eps_counts, delta_counts) = shares
+                    # An integer noisy n (one count); at least 1, at most 2^62 (also for an
+                    # infinite draw, eps ~ 1e-320).
+                    noisy_n = float(noisy_counts(np.array([float(n)]), eps_n, 1.0, mechanism,
+                                                 delta_n, type_DP, rng, 1)[0])
+                    n = max(1, int(max(noisy_n, 0.0))) if noisy_n < 2.0**62 else 2**62
+                breaks_, mids = rule_breaks(n, 6)  # the warnings at the user's line
+            counts = count(breaks_, fuzz(breaks_)).astype(np.float64)
+            # DPpack's histogramDP step 5: the scalar Delta for every bin; one record changes
+            # 2 cells (bounded) or 1 (unbounded).
+            noisy = noisy_counts(counts, eps_counts, sensitivity, mechanism, delta_counts,
+                                 type_DP, rng, 1 if n_private else 2)
+            result = rcompat.Histogram(
+                breaks=breaks_.copy(),
+                counts=_post_histogram(noisy, normalize, allow_negative),
+                mids=mids.copy(),
+                xname=a["xname"],
+                equidist=True,
+            )
+            result.privacy_ = loss  # the release's PrivacyLoss (the pair's for 'both')
+            return result
+
+        # bounded noise first (DPpack's statistics)
+        return [(label, functools.partial(release, *version)) for label, version in versions]
+
+    def report(self, statistic, eps, a, alpha, simultaneous):
+        """The counts (normalize = FALSE), or the proportions (normalize = TRUE: ``cells`` and
+        ``n`` required). ``breaks`` parsed by the release's ``rcompat.parse_breaks`` (a
+        function is called with the bounds, which it then needs); a rule (k from the private
+        n) makes the unbounded release spend part of eps on n."""
+        which_sensitivity, mechanism = a["which_sensitivity"], a["mechanism"]
+        lower_bound, upper_bound, n, cells = a["lower_bound"], a["upper_bound"], a["n"], a["cells"]
+        normalize = _checks.check_flag(a["normalize"], "normalize")
+        allow_negative = _checks.check_flag(a["allow_negative"], "allow.negative")
+        check_which(which_sensitivity)
+        check_mechanism(mechanism)
+        if lower_bound is None and upper_bound is None:
+            if callable(a["breaks"]):
+                raise _messages.value_error(
+                    "lower.bound and upper.bound are required when breaks is a function "
+                    "(histogramDP calls it with the bounds).")
+            argument = np.array([0.0, 1.0])  # not used: only a function reads it
+        else:
+            argument = np.array(sample_bounds(upper_bound, lower_bound))
+        kind, value = rcompat.parse_breaks(a["breaks"], argument, stacklevel=4)
+        if kind == "points" and not rcompat.is_equidistant(value):
+            raise _messages.value_error(EQUIDISTANT_MESSAGE)
+        if normalize or simultaneous or cells is not None:
+            cells = _histogram_cells(kind, value, lower_bound, upper_bound, argument, cells, n,
+                                     which_sensitivity)
+        if not normalize and n is not None:
+            raise _messages.value_error("n is for the proportions only (normalize = TRUE).")
+        eps, delta, type_DP = count_budget(which_sensitivity, mechanism, eps, a["delta"],
+                                           a["type_DP"])
+        if which_sensitivity == "both":  # a vacuous pair is refused as the release does
+            release_loss(eps, delta, mechanism, "both")
+        laws = count_noise_laws(eps, mechanism, delta, type_DP, which_sensitivity,
+                                kind == "rule")
+        if normalize:
+            return _proportions(statistic, laws, mechanism, cells, n, allow_negative, alpha)
+        laws = {label: (k, tail, None) for label, (k, tail) in laws.items()}
+        return count_report(statistic, laws, mechanism, cells, alpha, simultaneous)
+
+
+def count_budget(which_sensitivity, mechanism, eps, delta, type_DP):
+    """histogramDP's and tableDP's checks of these arguments, with their messages. Returns
+    (eps, delta, type_DP); 'analytic' ignores ``type_DP``."""
     check_which(which_sensitivity)
     check_mechanism(mechanism)
+    analytic = mechanism == "analytic"
+    if analytic:
+        type_DP = "aDP"
+    if mechanism == "Laplace":
+        eps, _ = check_budget(eps)
+    else:
+        eps, delta = check_budget(eps, delta, type_DP, analytic=analytic,
+                                  switch=MECHANISM_SWITCH)
+    return eps, delta, type_DP
 
-    # DPpack's histogramDP steps 2-4 with public breaks: from the bounds, never from the data.
-    kind, value = rcompat.parse_breaks(breaks, np.array([lower, upper]), stacklevel=3)
-    if kind == "points" and not rcompat.is_equidistant(value):  # DPpack's histogramDP step 3
-        raise _messages.value_error(EQUIDISTANT_MESSAGE)
-    fixed = histogram_breaks(kind, value, lower, upper)  # None for a rule: k from n, below
-    bounded, unbounded = data_access.histogram_sensitivities(mechanism)
-    versions = released_versions(which_sensitivity, (bounded, False), (unbounded, True))
-    if fixed is None and which_sensitivity != "bounded":
-        shares = _split_budget(eps, delta, _N_SHARE, mechanism, type_DP)
-    # The mechanism's checks of (eps, delta), last as in DPpack, and before the charge.
-    check_whole_budget(eps, mechanism, delta, type_DP)
-    rules = {}
 
-    def rule_breaks(n, stacklevel):
-        """The breaks and mids of the rule for n values (each n once: one warning)."""
-        if n not in rules:
-            rules[n] = histogram_breaks(kind, value, lower, upper, n, stacklevel + 1)
-        return rules[n]
+def _histogram_cells(kind, value, lower_bound, upper_bound, bounds, cells, n,
+                     which_sensitivity):
+    """The number of cells K of the histogram the report is for, wherever public values fix
+    it (given breaks with the bounds, or a rule with the public n under 'bounded': the
+    release's own :func:`histogram_breaks`); a ``cells`` that differs is refused. A rule
+    under 'unbounded' or 'both' (k from the private n) takes ``cells`` as given."""
+    if kind == "rule" and (which_sensitivity != "bounded" or n is None):
+        return cells
+    if lower_bound is None or upper_bound is None:
+        raise _messages.value_error(
+            "lower.bound and upper.bound are required for the number of cells of these "
+            "breaks (histogramDP extends them to the bounds).")
+    breaks = histogram_breaks(kind, value, bounds[0], bounds[1],
+                              None if n is None else int(n), stacklevel=5)[0]
+    count = breaks.size - 1
+    if cells is not None and (isinstance(cells, bool) or not isinstance(cells, numbers.Real)
+                              or cells != count):
+        raise _messages.value_error(
+            "cells must be {count}: the histogram of these breaks and bounds has {count} "
+            "cells.", count=count)
+    return count
 
-    def fuzz(breaks_):
-        # The fuzz depends on the breaks only; R's uses the data's range for <= 3 breaks.
-        return rcompat.fuzz(breaks_, breaks_[-1] - breaks_[0])
 
-    # On Dask one pass: n, the checks, and the counts of the breaks known before it (given
-    # breaks, or the rule's for the public n of known chunks); see histogramDP's Notes. In
-    # memory n is known and the counts are counted when asked.
-    known = [fixed] if fixed is not None else []
-    if fixed is None and which_sensitivity != "unbounded" and source.size is not None:
-        known = [rule_breaks(source.size, 4)]
-    source.run("x", minimum_size(which_sensitivity, 1),
-               [(breaks_, fuzz(breaks_)) for breaks_, _ in known])
-    size, count = source.size, source.counts
+_PROPORTION_CELLS_MESSAGE = (
+    "cells is required for the proportions (normalize = TRUE): the number of cells of the "
+    "histogram (with a rule for the breaks, that of the released histogram)."
+)
+_PROPORTION_N_MESSAGE = (
+    "n is required for the proportions (normalize = TRUE): the number of records "
+    "(which.sensitivity = 'bounded'), or a public lower bound on it ('unbounded', 'both')."
+)
 
-    rng = _random.as_generator(random_state)
-    loss = bill.spend()
 
-    def release(sensitivity, n_private):
-        eps_counts, delta_counts = eps, delta
-        if fixed is not None:
-            breaks_, mids = fixed
+def _proportions(statistic, laws, mechanism, cells, n, allow_negative, alpha):
+    """histogramDP with normalize = TRUE: a bound on abs(p~_i - p_i) for every cell at once,
+    for every dataset of at least ``n`` records, from the counts' joint half-width a.
+    ``details``: n, cells and a. Proof: ``docs/python/guide/accuracy.rst``, "Proportions"."""
+    if cells is None:
+        raise _messages.value_error(_PROPORTION_CELLS_MESSAGE)
+    cells = _checks.check_whole(cells, "cells", 1)
+    if n is None:
+        raise _messages.value_error(_PROPORTION_N_MESSAGE)
+    n = _checks.check_whole(n, "n", 1)
+    reports = {}
+    for label, (k, tail) in laws.items():
+        law = dict(k=k, tail=tail, law="discrete Laplace" if mechanism == "Laplace"
+                   else "discrete Gaussian")
+        # the counts are not rounded here: a = g (T + 1/2 if g > 1), jointly over the cells
+        counts = from_laws(statistic, [law], None, per_value_alpha(alpha, cells, True),
+                           False, rounding=0.0 if k <= 0 else 0.5, units="count")
+        a = counts.half_width
+        if n <= cells * a:
+            raise _messages.value_error(
+                "n must exceed cells times the counts' half-width ({need:.6g}) for a report "
+                "of the proportions: below, the noisy total can be 0 (the release is then "
+                "NaN) or, with allow.negative, of either sign.", need=cells * a)
+        if cells == 1:
+            width = 0.0
+        elif allow_negative:
+            width = (cells - 1) * a / (n - cells * a)
         else:
-            n = size
-            if n_private:
-                # Adding or removing one record changes n by 1 (l1 and l2 sensitivity 1).
-                (eps_n, delta_n), (eps_counts, delta_counts) = shares
-                # An integer noisy n (one count, :func:`count_noise`); at least 1, at most
-                # 2^62 (also for an infinite draw, eps ~ 1e-320).
-                noisy_n = float(noisy_counts(np.array([float(n)]), eps_n, 1.0, mechanism,
-                                             delta_n, type_DP, rng, 1)[0])
-                n = max(1, int(max(noisy_n, 0.0))) if noisy_n < 2.0**62 else 2**62
-            breaks_, mids = rule_breaks(n, 5)  # the warnings at the user's line
-        counts = count(breaks_, fuzz(breaks_)).astype(np.float64)
-        # DPpack's histogramDP step 5: the scalar Delta for every bin (Laplace scale Delta/eps;
-        # Gaussian sigma of DPpack's GaussianMechanism with s = Delta); one record changes 2 cells
-        # (bounded) or 1 (unbounded).
-        noisy = noisy_counts(counts, eps_counts, sensitivity, mechanism, delta_counts,
-                             type_DP, rng, 1 if n_private else 2)
-        result = rcompat.Histogram(
-            breaks=breaks_.copy(),
-            counts=_post_histogram(noisy, normalize, allow_negative),
-            mids=mids.copy(),
-            xname=xname,
-            equidist=True,
-        )
-        result.privacy_ = loss  # the release's PrivacyLoss (the pair's for 'both')
-        return result
+            width = min((cells - 1) * a / n, 1.0)
+        reports[label] = NoiseInterval(
+            statistic, width, alpha, True,
+            # the joint probability that every count is within a (independent noises), as
+            # the ratio reports' coverage
+            float(counts.coverage) ** cells, counts.scale, counts.grid,
+            f"{counts.law} (proportions of noisy counts)", "proportion",
+            details={"n": n, "cells": cells, "half_width_count": a})
+    return one_or_both(list(reports.items()), lambda report: report)
 
-    results = []  # a loop, not a comprehension: the warnings' stacklevel counts frames
-    for label, (sensitivity, n_private) in versions:  # bounded noise first (DPpack's statistics)
-        results.append((label, release(sensitivity, n_private)))
-    return one_or_both(results, lambda result: result)
+
+def count_report(statistic, laws, mechanism, cells, alpha, simultaneous):
+    """The report of noisy counts (histogramDP, tableDP): ``laws`` ``{label: (k, tail,
+    threshold)}`` (threshold None but for tableDP's thresholded release, whose report gets
+    the bound of a suppressed cell, :func:`_suppressed`); one scalar for every cell."""
+    if simultaneous and cells is None:
+        raise _messages.value_error("cells (the number of cells) is required when "
+                                    "simultaneous is TRUE.")
+    given = cells is not None
+    cells = 1 if cells is None else _checks.check_whole(cells, "cells", 1)
+    reports = {}
+    for label, (k, tail, threshold) in laws.items():
+        # the counts lie on the grid when g <= 1; else rounding them costs half a step
+        law = dict(k=k, tail=tail, law="discrete Laplace" if mechanism == "Laplace"
+                   else "discrete Gaussian")
+        # one law for every cell: a scalar half-width, however many cells (10^12 is fine)
+        report = from_laws(statistic, [law], None, alpha, simultaneous,
+                           rounding=0.0 if k <= 0 else 0.5, units="count", values=cells)
+        if threshold is not None:
+            report.details = _suppressed(report.half_width, threshold)
+        if given:
+            report.details["cells"] = cells
+        # the released counts are integers: within floor(h + 1/2) (h = T itself on g = 1)
+        report.half_width = float(math.floor(report.half_width + 0.5))
+        reports[label] = report
+    return one_or_both(list(reports.items()), lambda report: report)
+
+
+def _suppressed(half_width, threshold):
+    """The threshold tau and the largest true count of a suppressed cell, floor(tau + H), for
+    H the half-width of the noisy count (tableDP, undeclared levels). Proof:
+    ``docs/python/guide/accuracy.rst``, "Thresholded tables"."""
+    h = float(np.max(half_width))
+    return {"threshold": float(threshold), "suppressed_max": float(math.floor(threshold + h))
+            if math.isfinite(threshold) else math.inf}
+
+
+HISTOGRAM = register(_Histogram())

@@ -2,18 +2,20 @@
 
 import math
 
-from .. import _backends, _checks
+from .. import _backends, _checks, data_access
+from .._plans import Plan, one_or_both, register, released_versions, run
+from ..mechanisms._additive import mechanism_report
+from ._ratio import check_n, unbounded_moments
 from ._release import (
     add_noise,
-    charge,
     check_release,
     clamp,
-    draw_versions,
     max_squares,
     minimum_size,
     moment_source,
     noisy_count,
     noisy_statistics,
+    release_loss,
     sample_bounds,
     unit_statistics,
 )
@@ -78,7 +80,9 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
         then the mechanism's eps/delta checks); and ours for bounds that are not finite numbers
         with lower < upper and for data that are not numeric, empty or not finite. All
         before any noise is drawn. Empty data are refused by 'bounded' and 'both' only (n
-        is public there); 'unbounded' releases on them (see the module's note). An overspend of the accountant, before the data are read.
+        is public there); 'unbounded' releases on them (the rules of the statistics:
+        ``docs/python/guide/adding-a-release.md``). An overspend of the accountant, before the
+        data are read.
 
     References
     ----------
@@ -96,34 +100,10 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
     >>> round(meanDP(glucose, eps=1.0, lower_bound=50, upper_bound=200, random_state=1), 2)
     120.6
     """
-    bill = charge(accountant, "meanDP", eps, delta, mechanism, which_sensitivity)
-    lower, upper = sample_bounds(upper_bound, lower_bound)
-    # The range scan also sums the data clipped to the bounds: n times the true mean.
-    source = moment_source(x, lower, upper, which_sensitivity, 1)
-    check_release(which_sensitivity, mechanism, eps, delta, type_DP)
-
-    def bounded():
-        # DPpack's meanDP: the mean of the clipped data, Delta = (U - L)/n (n public).
-        access = source.mean_access()
-        # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
-        # GaussianMechanism with s = Delta.
-        return lambda rng: add_noise(access["True.Values"], eps, access["Sensitivity"], mechanism,
-                                     delta, type_DP, rng)
-
-    def unbounded():
-        # Add/remove neighbours (n private): the centred sum and the count, sensitivities
-        # (U - L)/2 and 1; n itself is never used.
-        access = source.centred_moments(squares=False)
-        prepared = unit_statistics(access)
-
-        def draw(rng):
-            total_, count = noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng)
-            # Post-processing: the noisy sum over the noisy count, within the bounds.
-            return clamp(access["Centre"] + total_ / max(count, 1.0), lower, upper)
-
-        return draw
-
-    return draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
+    arguments = {"eps": eps, "lower_bound": lower_bound, "upper_bound": upper_bound,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP}
+    return run(MEAN, x, arguments, random_state, accountant)
 
 
 def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanism="Laplace",
@@ -183,49 +163,10 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
     >>> round(varDP(glucose, 1.0, lower_bound=50, upper_bound=200, random_state=1), 1)
     897.0
     """
-    bill = charge(accountant, "varDP", eps, delta, mechanism, which_sensitivity)
-    return _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta,
-                   type_DP, random_state, bill)
-
-
-def _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta, type_DP,
-            random_state, bill):
-    _checks.check_vector(x, "x")
-    lower, upper = sample_bounds(upper_bound, lower_bound)
-    source = moment_source(x, lower, upper, which_sensitivity, 2)
-    check_release(which_sensitivity, mechanism, eps, delta, type_DP)
-    spread = (upper - lower) * (upper - lower)  # Inf, not OverflowError, beyond 1e308
-
-    def bounded():
-        # DPpack's varDP: the variance of the clipped data, Delta = (U - L)^2/n (n public).
-        access = source.var_access()
-        top = max_squares(source.size(), spread) / (source.size() - 1)
-
-        def draw(rng):
-            # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
-            # GaussianMechanism with s = Delta.
-            noisy = add_noise(access["True.Values"], eps, access["Sensitivity"], mechanism, delta,
-                              type_DP, rng)
-            return clamp(noisy, 0.0, top)  # one draw, clamped: not DPpack's varDP's redraws
-
-        return draw
-
-    def unbounded():
-        # Add/remove neighbours (n private): centred sum, sum of squares and count,
-        # sensitivities h, h^2 and 1; n itself is never used.
-        access = source.centred_moments()
-        prepared = unit_statistics(access)
-
-        def draw(rng):
-            total_, squares, count = noisy_statistics(prepared, eps, mechanism, delta,
-                                                      type_DP, rng)
-            count = noisy_count(count)
-            variance = (squares - total_ * total_ / count) / (count - 1)
-            return clamp(variance, 0.0, max_squares(count, spread) / (count - 1))
-
-        return draw
-
-    return draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
+    arguments = {"eps": eps, "lower_bound": lower_bound, "upper_bound": upper_bound,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP}
+    return run(VAR, x, arguments, random_state, accountant)
 
 
 def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanism="Laplace",
@@ -269,12 +210,10 @@ def sdDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechanis
     >>> round(sdDP(glucose, 1.0, lower_bound=50, upper_bound=200, random_state=1), 2)
     29.95
     """
-    bill = charge(accountant, "sdDP", eps, delta, mechanism, which_sensitivity)
-    variance = _var_dp(x, eps, lower_bound, upper_bound, which_sensitivity, mechanism, delta,
-                       type_DP, random_state, bill)
-    if isinstance(variance, dict):
-        return {label: math.sqrt(value) for label, value in variance.items()}
-    return math.sqrt(variance)
+    arguments = {"eps": eps, "lower_bound": lower_bound, "upper_bound": upper_bound,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP}
+    return run(SD, x, arguments, random_state, accountant)
 
 
 def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
@@ -338,29 +277,220 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
     >>> round(cov, 2)
     29.26
     """
-    bill = charge(accountant, "covDP", eps, delta, mechanism, which_sensitivity)
-    bounds = (lower_bound1, upper_bound1, lower_bound2, upper_bound2)
-    pair, bounds = _backends.backend_for(x1, x2).pair(x1, x2, bounds, which_sensitivity,
-                                                      minimum_size(which_sensitivity, 2))
-    lower1, upper1, lower2, upper2 = bounds
-    check_release(which_sensitivity, mechanism, eps, delta, type_DP)
+    arguments = {"eps": eps, "lower_bound1": lower_bound1, "upper_bound1": upper_bound1,
+                 "lower_bound2": lower_bound2, "upper_bound2": upper_bound2,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP}
+    return run(COV, (x1, x2), arguments, random_state, accountant)
 
-    def bounded():
-        # DPpack's covDP: Delta = (U1 - L1)(U2 - L2)/n (n public).
+
+# --------------------------------------------------------------------------------------------
+# The plans
+# --------------------------------------------------------------------------------------------
+
+
+class _Moment(Plan):
+    """The shared part of the moments' plans: their loss, checks and reports by version."""
+
+    report_arguments = dict(n=None, lower_bound=None, upper_bound=None,
+                            which_sensitivity="bounded", mechanism="Laplace", delta=0,
+                            type_DP="aDP")
+    required = ("lower_bound", "upper_bound")
+    minimum = 2
+    transform = None
+
+    def loss(self, a):
+        return release_loss(a["eps"], a["delta"], a["mechanism"], a["which_sensitivity"])
+
+    def check(self, x, a):
+        """DPpack's order: (varDP, sdDP: x a vector), the bounds (upper first), the data
+        through their backend (none for a report), which.sensitivity, mechanism, then the
+        mechanism's checks of the budget."""
+        if self.minimum == 2 and x is not None:
+            _checks.check_vector(x, "x")
+        lower, upper = sample_bounds(a["upper_bound"], a["lower_bound"])
+        source = None if x is None else moment_source(x, lower, upper, a["which_sensitivity"],
+                                                      self.minimum)
+        check_release(a["which_sensitivity"], a["mechanism"], a["eps"], a["delta"],
+                      a["type_DP"])
+        return (lower, upper), source
+
+    def prepare(self, data, a):
+        bounds, source = self.check(data, a)
+        noise = (a["eps"], a["mechanism"], a["delta"], a["type_DP"])
+        if a["which_sensitivity"] == "bounded":
+            return [("Bounded", self.bounded(source, bounds, *noise))]
+        versions = released_versions(a["which_sensitivity"], self.bounded, self.unbounded)
+        # all versions read the data before the first draw (bounded noise drawn first)
+        return [(label, prepare(source, bounds, *noise)) for label, prepare in versions]
+
+    def report(self, statistic, eps, a, alpha, simultaneous):
+        a = dict(a, eps=eps)
+        bounds, _ = self.check(None, a)
+        if a["which_sensitivity"] == "both":  # a vacuous pair is refused as the release does
+            self.loss(a)
+        n = check_n(a["n"], self.minimum)
+        noise = (eps, a["mechanism"], a["delta"], a["type_DP"])
+
+        def bounded():
+            sensitivity = self.sensitivity(n, bounds)
+            report = mechanism_report(statistic, noise[1], eps, noise[2], noise[3],
+                                      sensitivity, alpha)
+            report.transform = self.transform
+            return report
+
+        def unbounded():
+            sensitivities = self.centred(n, bounds)["Sensitivities"]
+            return unbounded_moments(statistic, eps, sensitivities, n, *noise[1:], alpha)
+
+        return one_or_both(released_versions(a["which_sensitivity"], bounded, unbounded),
+                           lambda version: version())
+
+    def truth_range(self, units, label, a):
+        """[0, top] for a variance (Popoviciu's bound, ``max_squares``), its square root for
+        sdDP, [-top, top] for a covariance (Cauchy-Schwarz), at the public n."""
+        n = int(a["n"])
+        top = max_squares(n, self.spread(a)) / (n - 1)
+        if self.name == "sdDP":
+            return (0.0, math.sqrt(top))
+        return (-top, top) if self.name == "covDP" else (0.0, top)
+
+
+class _Mean(_Moment):
+    """meanDP: 'bounded' the mean plus DPpack's noise for Delta = (U - L)/n (n public);
+    'unbounded' the centred sum and the count (sensitivities (U - L)/2 and 1) in one call
+    of the mechanism, then m + S~/max(n~, 1) clamped to the bounds."""
+
+    name = "meanDP"
+    minimum = 1
+
+    def sensitivity(self, n, bounds):
+        return data_access.mean_from_sums(0.0, n, *bounds)["Sensitivity"]
+
+    def centred(self, n, bounds):
+        return data_access.centred_from_sums(*bounds, 0.0, n, None)
+
+    def bounded(self, source, bounds, eps, mechanism, delta, type_DP):
+        access = source.mean_access()
+        return lambda rng, loss: add_noise(access["True.Values"], eps, access["Sensitivity"],
+                                           mechanism, delta, type_DP, rng)
+
+    def unbounded(self, source, bounds, eps, mechanism, delta, type_DP):
+        # n itself is never used
+        access = source.centred_moments(squares=False)
+        prepared = unit_statistics(access)
+
+        def draw(rng, loss):
+            total_, count = noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng)
+            # post-processing: the noisy sum over the noisy count, within the bounds
+            return clamp(access["Centre"] + total_ / max(count, 1.0), *bounds)
+
+        return draw
+
+    def truth_range(self, units, label, a):
+        return (float(a["lower_bound"]), float(a["upper_bound"]))
+
+
+class _Variance(_Moment):
+    """varDP (sdDP its square root): 'bounded' DPpack's noise for Delta = (U - L)^2/n, then
+    the clamp to [0, v_max]; 'unbounded' the centred sum, sum of squares and count
+    (sensitivities h, h^2, 1) in one call, then (Q~ - S~^2/n~)/(n~ - 1) clamped."""
+
+    def __init__(self, name, transform=None):
+        self.name, self.transform = name, transform
+
+    def sensitivity(self, n, bounds):
+        return data_access.var_from_squares(0.0, n, *bounds)["Sensitivity"]
+
+    def centred(self, n, bounds):
+        return data_access.centred_from_sums(*bounds, 0.0, n, 0.0)
+
+    def spread(self, a):
+        return (float(a["upper_bound"]) - float(a["lower_bound"])) ** 2
+
+    def _finish(self, value):
+        return math.sqrt(value) if self.transform == "sqrt" else value
+
+    def bounded(self, source, bounds, eps, mechanism, delta, type_DP):
+        access = source.var_access()
+        lower, upper = bounds
+        spread = (upper - lower) * (upper - lower)  # Inf, not OverflowError, beyond 1e308
+        top = max_squares(source.size(), spread) / (source.size() - 1)
+
+        def draw(rng, loss):
+            noisy = add_noise(access["True.Values"], eps, access["Sensitivity"], mechanism, delta,
+                              type_DP, rng)
+            return self._finish(clamp(noisy, 0.0, top))  # one draw clamped, not redraws
+
+        return draw
+
+    def unbounded(self, source, bounds, eps, mechanism, delta, type_DP):
+        access = source.centred_moments()
+        prepared = unit_statistics(access)
+        lower, upper = bounds
+        spread = (upper - lower) * (upper - lower)
+
+        def draw(rng, loss):
+            total_, squares, count = noisy_statistics(prepared, eps, mechanism, delta,
+                                                      type_DP, rng)
+            count = noisy_count(count)
+            variance = (squares - total_ * total_ / count) / (count - 1)
+            return self._finish(clamp(variance, 0.0, max_squares(count, spread) / (count - 1)))
+
+        return draw
+
+
+class _Covariance(_Moment):
+    """covDP: 'bounded' DPpack's noise for Delta = (U1 - L1)(U2 - L2)/n; 'unbounded' the
+    centred sums, sum of products and count (sensitivities h1, h2, h1 h2, 1) in one call,
+    then (P~ - S1~ S2~/n~)/(n~ - 1) clamped to +-top."""
+
+    name = "covDP"
+    report_arguments = dict(n=None, lower_bound1=None, upper_bound1=None, lower_bound2=None,
+                            upper_bound2=None, which_sensitivity="bounded",
+                            mechanism="Laplace", delta=0, type_DP="aDP")
+    required = ("lower_bound1", "upper_bound1", "lower_bound2", "upper_bound2")
+
+    def check(self, data, a):
+        """DPpack's order: the vectors, the bounds (upper.bound1, lower.bound1, upper.bound2,
+        lower.bound2) and the data through their backend, which.sensitivity, mechanism, the
+        mechanism's checks of the budget."""
+        bounds = (a["lower_bound1"], a["upper_bound1"], a["lower_bound2"], a["upper_bound2"])
+        if data is None:
+            b = _checks.check_bounds(("upper.bound1", bounds[1]), ("lower.bound1", bounds[0]),
+                                     ("upper.bound2", bounds[3]), ("lower.bound2", bounds[2]))
+            pair = None
+            bounds = (b["lower.bound1"], b["upper.bound1"], b["lower.bound2"], b["upper.bound2"])
+        else:
+            x1, x2 = data
+            pair, bounds = _backends.backend_for(x1, x2).pair(
+                x1, x2, bounds, a["which_sensitivity"], minimum_size(a["which_sensitivity"], 2))
+        check_release(a["which_sensitivity"], a["mechanism"], a["eps"], a["delta"],
+                      a["type_DP"])
+        return bounds, pair
+
+    def sensitivity(self, n, bounds):
+        return data_access.cov_from_products(0.0, n, *bounds)["Sensitivity"]
+
+    def centred(self, n, bounds):
+        return data_access.centred_cross_from_sums(bounds, 0.0, 0.0, 0.0, n)
+
+    def spread(self, a):
+        return ((float(a["upper_bound1"]) - float(a["lower_bound1"]))
+                * (float(a["upper_bound2"]) - float(a["lower_bound2"])))
+
+    def bounded(self, pair, bounds, eps, mechanism, delta, type_DP):
         access = pair.cov_access()
-        # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
-        # GaussianMechanism with s = Delta.
-        return lambda rng: add_noise(access["True.Values"], eps, access["Sensitivity"], mechanism,
-                                     delta, type_DP, rng)
+        return lambda rng, loss: add_noise(access["True.Values"], eps, access["Sensitivity"],
+                                           mechanism, delta, type_DP, rng)
 
-    def unbounded():
-        # Add/remove neighbours (n private): centred sums, sum of products and count,
-        # sensitivities h1, h2, h1 h2 and 1; n itself is never used.
+    def unbounded(self, pair, bounds, eps, mechanism, delta, type_DP):
         access = pair.centred_cross_moments()
         prepared = unit_statistics(access)
+        lower1, upper1, lower2, upper2 = bounds
         spread = (upper1 - lower1) * (upper2 - lower2)
 
-        def draw(rng):
+        def draw(rng, loss):
             total1, total2, products, count = noisy_statistics(prepared, eps, mechanism,
                                                                delta, type_DP, rng)
             count = noisy_count(count)
@@ -369,5 +499,8 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
 
         return draw
 
-    return draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
 
+MEAN = register(_Mean())
+VAR = register(_Variance("varDP"))
+SD = register(_Variance("sdDP", "sqrt"))
+COV = register(_Covariance())

@@ -2,17 +2,19 @@
 
 import numpy as np
 
-from .. import _backends, _checks
+from .. import _backends, _checks, data_access
+from .._plans import Plan, one_or_both, register, released_versions, run
+from ..mechanisms._additive import mechanism_report
+from ._ratio import check_sizes, pooled_unbounded
 from ._release import (
     add_noise,
-    charge,
     check_release,
     clamp,
-    draw_versions,
     max_squares,
     minimum_size,
     noisy_count,
     noisy_statistics,
+    release_loss,
     unit_statistics,
 )
 
@@ -29,21 +31,12 @@ def _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine):
     }
     prepared = unit_statistics(access)
 
-    def draw(rng):
+    def draw(rng, loss):
         noisy = noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng)
         counts = np.array([noisy_count(count) for count in noisy[:, -1]])
         return combine(noisy, counts)
 
     return draw
-
-
-def _pooled_source(samples, bounds, which_sensitivity, columns=None):
-    """The samples of a pooled statistic, checked as far as they can be without a pass, by
-    their backend: in memory checked and clipped, on Dask (any sample a Dask collection) one
-    pass for all the samples, on first use."""
-    min_size = minimum_size(which_sensitivity, 2)
-    return _backends.backend_for(*samples).pooled(samples, bounds, which_sensitivity, min_size,
-                                                  columns)
 
 
 def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bounded",
@@ -117,44 +110,10 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
     >>> round(pooledVarDP(yes, no, eps=1.0, lower_bound=50, upper_bound=200, random_state=1), 1)
     654.6
     """
-    bill = charge(accountant, "pooledVarDP", eps, delta, mechanism, which_sensitivity)
-    bounds = _checks.check_bounds(("lower.bound", lower_bound), ("upper.bound", upper_bound))
-    lower, upper = bounds["lower.bound"], bounds["upper.bound"]
-    approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
-    pooled = _pooled_source(samples, (lower, upper), which_sensitivity)
-    check_release(which_sensitivity, mechanism, eps, delta, type_DP)
-    spread = (upper - lower) * (upper - lower)  # Inf, not OverflowError, beyond 1e308
-    groups = len(samples)
-
-    def bounded():
-        # DPpack's pooledVarDP: the pooled variance and its bounded sensitivity (sizes public).
-        access = pooled.pooled_var_access(approx_n_max)
-        sizes = pooled.sizes()
-        top = sum(max_squares(n, spread) for n in sizes) / (sum(sizes) - groups)
-
-        def draw(rng):
-            # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
-            # GaussianMechanism with s = Delta.
-            noisy = add_noise(access["True.Values"], eps, access["Bounded.Sensitivities"],
-                              mechanism, delta, type_DP, rng)
-            return clamp(noisy, 0.0, top)  # one draw, clamped: not DPpack's pooledVarDP's redraws
-
-        return draw
-
-    def unbounded():
-        # Add/remove neighbours (sizes private): per sample, centred sum, sum of squares and
-        # size (sensitivities h, h^2, 1); no size is used.
-        rows = pooled.centred_rows()
-
-        def combine(noisy, counts):
-            squares = sum(q - s * s / n for (s, q, _), n in zip(noisy, counts))
-            dof = counts.sum() - groups
-            top = sum(max_squares(n, spread) for n in counts) / dof
-            return clamp(squares / dof, 0.0, top)
-
-        return _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine)
-
-    return draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
+    arguments = {"eps": eps, "lower_bound": lower_bound, "upper_bound": upper_bound,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP, "approx_n_max": approx_n_max}
+    return run(POOLED_VAR, samples, arguments, random_state, accountant)
 
 
 def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
@@ -225,41 +184,131 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
     >>> round(cov, 2)
     -3.05
     """
-    bill = charge(accountant, "pooledCovDP", eps, delta, mechanism, which_sensitivity)
-    bounds = _checks.check_bounds(
-        ("lower.bound1", lower_bound1),
-        ("lower.bound2", lower_bound2),
-        ("upper.bound1", upper_bound1),
-        ("upper.bound2", upper_bound2),
-    )
-    lower1, upper1 = bounds["lower.bound1"], bounds["upper.bound1"]
-    lower2, upper2 = bounds["lower.bound2"], bounds["upper.bound2"]
-    approx_n_max = _checks.check_flag(approx_n_max, "approx.n.max")
-    pooled = _pooled_source(samples, (lower1, upper1, lower2, upper2), which_sensitivity,
-                            columns=2)
-    check_release(which_sensitivity, mechanism, eps, delta, type_DP)
+    arguments = {"eps": eps, "lower_bound1": lower_bound1, "upper_bound1": upper_bound1,
+                 "lower_bound2": lower_bound2, "upper_bound2": upper_bound2,
+                 "which_sensitivity": which_sensitivity, "mechanism": mechanism, "delta": delta,
+                 "type_DP": type_DP, "approx_n_max": approx_n_max}
+    return run(POOLED_COV, samples, arguments, random_state, accountant)
 
-    def bounded():
-        # DPpack's pooledCovDP: the pooled covariance and its bounded sensitivity (sizes public).
-        access = pooled.pooled_cov_access(approx_n_max)
-        # DPpack's statistics: Laplace scale Delta/eps; Gaussian sigma of DPpack's
-        # GaussianMechanism with s = Delta.
-        return lambda rng: add_noise(access["True.Values"], eps, access["Bounded.Sensitivities"],
-                                     mechanism, delta, type_DP, rng)
 
-    def unbounded():
-        # Add/remove neighbours (sizes private): per sample, centred sums, sum of products
-        # and size (sensitivities h1, h2, h1 h2, 1); no size is used.
-        rows = pooled.centred_rows()
-        spread = (upper1 - lower1) * (upper2 - lower2)
+class _Pooled(Plan):
+    """pooledVarDP (``columns`` None) and pooledCovDP (2): 'bounded' DPpack's noise for its
+    bounded sensitivity (the sizes public), then the clamp; 'unbounded' every sample's centred
+    statistics and size in one call of the mechanism (a record is in one sample: one row
+    moves), each noisy size floored at 2, then the pooled ratio clamped to its range."""
 
+    def __init__(self, name, names, columns=None):
+        self.name, self.names, self.columns = name, names, columns
+        self.report_arguments = dict(sizes=None, **dict.fromkeys(names),
+                                     which_sensitivity="bounded", mechanism="Laplace",
+                                     delta=0, type_DP="aDP", approx_n_max=False)
+        self.required = tuple(names)
+
+    def loss(self, a):
+        return release_loss(a["eps"], a["delta"], a["mechanism"], a["which_sensitivity"])
+
+    def check(self, samples, a):
+        """DPpack's order: the bounds (pooledCovDP: lower.bound1, lower.bound2, upper.bound1,
+        upper.bound2), approx.n.max, the samples through their backend (none for a report),
+        which.sensitivity, mechanism, the mechanism's checks of the budget."""
+        order = self.names if self.columns is None else [self.names[i] for i in (0, 2, 1, 3)]
+        checked = _checks.check_bounds(*((name.replace("_", "."), a[name]) for name in order))
+        bounds = tuple(checked[name.replace("_", ".")] for name in self.names)
+        approx_n_max = _checks.check_flag(a["approx_n_max"], "approx.n.max")
+        pooled = None
+        if samples is not None:
+            which = a["which_sensitivity"]
+            pooled = _backends.backend_for(*samples).pooled(
+                samples, bounds, which, minimum_size(which, 2), self.columns)
+        check_release(a["which_sensitivity"], a["mechanism"], a["eps"], a["delta"],
+                      a["type_DP"])
+        return bounds, approx_n_max, pooled
+
+    def spread(self, bounds):
+        if self.columns is None:
+            return (bounds[1] - bounds[0]) * (bounds[1] - bounds[0])  # Inf beyond 1e308
+        return (bounds[1] - bounds[0]) * (bounds[3] - bounds[2])
+
+    def prepare(self, samples, a):
+        bounds, approx_n_max, pooled = self.check(samples, a)
+        eps, mechanism, delta, type_DP = a["eps"], a["mechanism"], a["delta"], a["type_DP"]
+        spread, groups = self.spread(bounds), len(samples)
+
+        def bounded():
+            # DPpack's pooled statistic and its bounded sensitivity (sizes public)
+            if self.columns is not None:
+                access = pooled.pooled_cov_access(approx_n_max)
+                return lambda rng, loss: add_noise(
+                    access["True.Values"], eps, access["Bounded.Sensitivities"], mechanism,
+                    delta, type_DP, rng)
+            access = pooled.pooled_var_access(approx_n_max)
+            sizes = pooled.sizes()
+            top = sum(max_squares(n, spread) for n in sizes) / (sum(sizes) - groups)
+
+            def draw(rng, loss):
+                noisy = add_noise(access["True.Values"], eps, access["Bounded.Sensitivities"],
+                                  mechanism, delta, type_DP, rng)
+                return clamp(noisy, 0.0, top)  # one draw clamped, not DPpack's redraws
+
+            return draw
+
+        def unbounded():
+            # per sample: centred sums, sum of squares or products and size; no size is used
+            return _pooled_unbounded(pooled.centred_rows(), eps, mechanism, delta, type_DP,
+                                     self._combine(spread, groups))
+
+        versions = released_versions(a["which_sensitivity"], bounded, unbounded)
+        return [(label, prepare()) for label, prepare in versions]
+
+    def _combine(self, spread, groups):
         def combine(noisy, counts):
-            products = sum(p - s1 * s2 / n for (s1, s2, p, _), n in zip(noisy, counts))
-            dof = counts.sum() - len(rows)
+            if self.columns is None:
+                value = sum(q - s * s / n for (s, q, _), n in zip(noisy, counts))
+            else:
+                value = sum(p - s1 * s2 / n for (s1, s2, p, _), n in zip(noisy, counts))
+            dof = counts.sum() - groups
             top = sum(max_squares(n, spread) for n in counts) / dof
-            return clamp(products / dof, -top, top)
+            return clamp(value / dof, 0.0 if self.columns is None else -top, top)
 
-        return _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine)
+        return combine
 
-    return draw_versions(which_sensitivity, bounded, unbounded, random_state, bill)
+    def report(self, statistic, eps, a, alpha, simultaneous):
+        a = dict(a, eps=eps)
+        bounds, approx_n_max, _ = self.check(None, a)
+        if a["which_sensitivity"] == "both":  # a vacuous pair is refused as the release does
+            self.loss(a)
+        sizes = check_sizes(a["sizes"])
+        noise = (a["mechanism"], a["delta"], a["type_DP"])
 
+        def bounded():
+            if self.columns is None:
+                access = data_access.pooled_var_from_squares(sizes, 0.0, *bounds, approx_n_max)
+            else:
+                access = data_access.pooled_cov_from_products(sizes, 0.0, *bounds,
+                                                              approx_n_max)
+            return mechanism_report(statistic, noise[0], eps, *noise[1:],
+                                    access["Bounded.Sensitivities"], alpha)
+
+        def unbounded():
+            return pooled_unbounded(statistic, eps, sizes, *noise, bounds, alpha)
+
+        return one_or_both(released_versions(a["which_sensitivity"], bounded, unbounded),
+                           lambda version: version())
+
+    def truth_range(self, units, label, a):
+        """[0, top] for the pooled variance, [-top, top] for the covariance: at the public
+        sizes ('Bounded'), or for J > 1 over every size above them ('Unbounded':
+        spread M / (4 (M - J)), M their total)."""
+        spread = self.spread([float(a[name]) for name in self.names])
+        sizes = [int(v) for v in np.ravel(np.asarray(a["sizes"], dtype=object))]
+        total, groups = sum(sizes), len(sizes)
+        if label == "Unbounded" and groups > 1:
+            top = spread * total / (4.0 * (total - groups))
+        else:
+            top = sum(max_squares(m, spread) for m in sizes) / (total - groups)
+        return (0.0, top) if self.columns is None else (-top, top)
+
+
+POOLED_VAR = register(_Pooled("pooledVarDP", ("lower_bound", "upper_bound")))
+POOLED_COV = register(_Pooled("pooledCovDP", ("lower_bound1", "upper_bound1", "lower_bound2",
+                                              "upper_bound2"), columns=2))

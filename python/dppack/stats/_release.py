@@ -1,21 +1,15 @@
-"""The steps the statistics share: checks, clipping, the charge, the noise of values and
-counts, the sufficient statistics of unbounded DP, and the release of one or both versions."""
+"""The steps the statistics' plans share: checks, the loss, the noise of values and counts,
+and the sufficient statistics of unbounded DP."""
 
 import math
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _random, accounting
+from .. import _backends, _checks, _messages, accounting
 from ..accounting import PrivacyLoss
 from ..data_access import check_mechanism
-from ..mechanisms import (
-    GaussianMechanism,
-    LaplaceMechanism,
-    check_budget,
-    discrete_gaussian_parameters,
-    discrete_gaussian_release,
-    gaussian_sigma,
-)
+from ..mechanisms import GaussianMechanism, LaplaceMechanism, check_budget
+from ..mechanisms._noise import count_noise
 
 
 WHICH = ("bounded", "unbounded", "both")
@@ -42,12 +36,9 @@ def check_which(which_sensitivity, identical=False, stacklevel=3):
 
 def minimum_size(which_sensitivity, bounded_min):
     """The smallest sample size a statistic accepts: ``bounded_min`` (1, or 2 for a sample
-    variance) where n is public ('bounded', and 'both', whose bounded release uses it), 0
-    under 'unbounded' exactly. Under add/remove neighbours n is private, and refusing a
-    dataset of 1 record while releasing its neighbour of 2 would be a release that depends
-    on the data; the unbounded releases floor their noisy count (at 1 for the mean, 2
-    otherwise) and clamp, so they need no record. A which_sensitivity that is not valid gets
-    ``bounded_min`` here and its own error later, in DPpack's order."""
+    variance) where n is public ('bounded', 'both'), 0 under 'unbounded' (n private: a
+    refusal would tell neighbours apart). An invalid which_sensitivity gets its own error
+    later, in DPpack's order."""
     return 0 if _checks.is_one_of(which_sensitivity, ("unbounded",)) else bounded_min
 
 
@@ -71,60 +62,11 @@ def add_noise(true_values, eps, sensitivity, mechanism, delta, type_DP, rng):
                              random_state=rng, accountant=accounting.UNCHARGED)
 
 
-def count_noise(eps, sensitivity, mechanism, delta, type_DP, changed):
-    """The exact integer noise of a release of counts (histogram cells, table cells, a noisy
-    n) in which one record changes at most ``changed`` cells by 1 each (2 bounded, 1
-    unbounded).
-
-    Returns ``(noise, k, tail)``: ``noise(counts, rng)`` draws the noisy counts c + Z, integers
-    (as floats, the shape of ``counts``), on the grid g = 2^k with k = 0, and ``tail(m)`` =
-    P[Z >= m] exactly (floating point).
-
-    The counts are integers, so they need no rounding and the noise is drawn on the
-    integers directly: the geometric mechanism (Ghosh, Roughgarden and Sundararajan 2009,
-    "Universally utility-maximizing privacy mechanisms", STOC, Section 2; the discrete
-    Laplace of Canonne, Kamath and Steinke 2020, "The discrete Gaussian for differential
-    privacy", NeurIPS, Section 1). Laplace: the vector of counts has integer L1 sensitivity
-    Delta (DPpack's 2 bounded, 1 unbounded), and Z with P(Z = z) proportional to
-    exp(-|z| eps' / Delta), eps' <= eps (``_random.laplace_grid`` with no rounding step:
-    ``coordinates=0, grid=0``; eps' is eps rounded down by a relative 2^-20 at most), added
-    to every cell is eps-DP: the ratio of the probabilities of any output is at most
-    exp(eps' ||c - c'||_1 / Delta). Gaussian and analytic: DPpack's sigma (with s = Delta, the
-    L2 sensitivity sqrt(2) bounded, 1 unbounded) is the start of
-    ``mechanisms.discrete_gaussian_parameters`` with ``integers=True``: the discrete Gaussian
-    N_Z(0, s^2) on the integers, s^2 >= sigma^2 the smallest multiple of 2^-10 (below
-    2^10; an integer above) that meets (eps, delta) (or pDP) for the integer change: CKS
-    Theorem 7 for one changed cell (D = 1, unbounded), the zCDP bound of CKS Theorem 4 with
-    ||c - c'||_2 = sqrt(2) converted by CKS Corollary 13 for two (bounded). Only ``changed``
-    cells differ between neighbours whatever the number of cells, so the number of cells
-    does not enter the noise (the thresholded table's observed cells are private).
-    """
-    if mechanism == "Laplace":
-        _, _, t, s = _random.laplace_grid(sensitivity, eps, 0, grid=0)
-
-        def laplace(counts, rng):
-            return _random.discrete_laplace_noise(counts, sensitivity, eps, rng,
-                                                  coordinates=0, grid=0)
-
-        return laplace, 0, lambda m: _random.discrete_laplace_tail(m, t, s)
-    analytic = mechanism == "analytic"
-    # 'analytic' ignores type_DP (DPpack's statistics and DPpack's manual)
-    kind = "aDP" if analytic else type_DP
-    sigma = gaussian_sigma(eps, delta, sensitivity, kind, analytic)
-    guarantee = dict(eps=eps, delta=delta, type_DP=kind, coordinates=changed, integers=True)
-    k, sigma2 = discrete_gaussian_parameters(sigma, sensitivity, **guarantee)
-
-    def gaussian(counts, rng):
-        return discrete_gaussian_release(counts, sigma, sensitivity, rng, **guarantee)
-
-    return gaussian, k, lambda m: _random.discrete_gaussian_tail(m, sigma2)
-
-
 def noisy_counts(counts, eps, sensitivity, mechanism, delta, type_DP, rng, changed):
-    """``counts`` with the exact integer noise of :func:`count_noise` (float array of
+    """``counts`` with the exact integer noise of ``mechanisms._noise.count_noise`` (float array of
     integers, same shape)."""
-    noise = count_noise(eps, sensitivity, mechanism, delta, type_DP, changed)[0]
-    return noise(np.asarray(counts, dtype=np.float64), rng)
+    noise = count_noise(eps, sensitivity, mechanism, delta, type_DP, changed)
+    return noise.draw(np.asarray(counts, dtype=np.float64), rng)
 
 
 MECHANISMS = ("Laplace", "Gaussian", "analytic")
@@ -135,17 +77,11 @@ BOTH_VACUOUS_MESSAGE = (
 
 
 def release_loss(eps, delta, mechanism, which_sensitivity, approximate=False):
-    """The PrivacyLoss of one call of a statistic, from its arguments alone.
-
-    One release: pure eps for the Laplace mechanism, (eps, delta) for the Gaussian ones
-    (pDP implies (eps, delta)-DP; Liu 2019) and for a thresholded release
-    (``approximate``, :func:`tableDP`). 'both' releases the bounded and the unbounded
-    version of the statistic; under bounded DP (the only model where the pair is private) a
-    replacement is a removal and an addition, so the unbounded release costs
-    (2 eps, (1 + e^eps) delta) by group privacy (Dwork and Roth 2014, Theorem 2.2 and its
-    (eps, delta) form), and the pair (3 eps, (2 + e^eps) delta) by basic composition
-    (Theorem 3.16). Raises ValueError for arguments the statistic refuses (its own checks
-    then give DPpack's message) and for a 'both' whose total delta is 1 or more.
+    """The PrivacyLoss of one call of a statistic, from its arguments alone: eps (Laplace),
+    (eps, delta) (the Gaussian mechanisms; a thresholded release, ``approximate``); for 'both'
+    (3 eps, (2 + e^eps) delta) by group privacy and basic composition (Dwork and Roth 2014,
+    Theorems 2.2 and 3.16; derivation: ``docs/python/guide/mechanisms-derivations.rst``).
+    ValueError for arguments the statistic refuses and for a vacuous 'both'.
     """
     if not (_checks.is_one_of(which_sensitivity, WHICH)
             and _checks.is_one_of(mechanism, MECHANISMS)):
@@ -164,15 +100,6 @@ def release_loss(eps, delta, mechanism, which_sensitivity, approximate=False):
     if pair is None or (one.delta and one.delta + pair.delta >= 1.0):
         raise _messages.value_error(BOTH_VACUOUS_MESSAGE)
     return PrivacyLoss.compose(one, pair)
-
-
-def charge(accountant, label, eps, delta, mechanism, which_sensitivity, approximate=False):
-    """``accounting.charge`` for a statistic (its loss from :func:`release_loss`): an overspend is
-    refused here, before the data are read."""
-    return accounting.charge(
-        accountant, lambda: release_loss(eps, delta, mechanism, which_sensitivity, approximate),
-        label
-    )
 
 
 def check_whole_budget(eps, mechanism, delta, type_DP):
@@ -269,17 +196,9 @@ def unit_sensitivity(k, mechanism):
 
 def noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng):
     """Release the sufficient statistics prepared by :func:`unit_statistics` with one call
-    of the mechanism, and return them noisy in their own units (same shape).
-
-    After the scaling, one record moves k coordinates by at most 1 each: l1 sensitivity k and
-    l2 sensitivity sqrt(k). Laplace: scale k/eps on every scaled coordinate, that is
-    k Delta_i/eps on statistic i, the basic composition of k Laplace mechanisms with eps/k
-    each (Dwork and Roth 2014, Theorems 3.6 and 3.16). Gaussian: one release of the vector
-    with l2 sensitivity sqrt(k) and the whole (eps, delta) (Dwork and Roth 2014, Theorem
-    A.1; Liu 2019 for pDP; Balle and Wang 2018 for 'analytic'), a sigma sqrt(k) times the
-    single statistic's where splitting (eps, delta) k ways costs more than k times. With J
-    samples a record belongs to one of them and moves one row only, so the vector of all rows
-    has the same l1 and l2 sensitivities (the samples compose in parallel).
+    of the mechanism (l1 sensitivity k, l2 sqrt(k); Dwork and Roth 2014, Theorems 3.6, 3.16
+    and A.1; Liu 2019; Balle and Wang 2018; derivation:
+    ``docs/python/guide/mechanisms-derivations.rst``), noisy in their own units.
     """
     unit, sensitivities = prepared
     sensitivity = unit_sensitivity(sensitivities.size, mechanism)
@@ -291,36 +210,3 @@ def noisy_count(count):
     """A noisy count floored at 2, the smallest size with a sample variance (each sample has
     at least two values; the floor also keeps n - 1 away from 0). Post-processing."""
     return max(float(count), 2.0)
-
-
-def released_versions(which_sensitivity, bounded, unbounded):
-    """The (label, sensitivity) pairs to release, bounded first."""
-    if which_sensitivity == "bounded":
-        return [("Bounded", bounded)]
-    if which_sensitivity == "unbounded":
-        return [("Unbounded", unbounded)]
-    return [("Bounded", bounded), ("Unbounded", unbounded)]
-
-
-def one_or_both(versions, release):
-    """One result, or DPpack's 'both' list as a dict {"Bounded": ..., "Unbounded": ...}."""
-    results = {label: release(sensitivity) for label, sensitivity in versions}
-    if len(results) == 1:
-        return next(iter(results.values()))
-    return results
-
-
-def draw_versions(which_sensitivity, bounded, unbounded, random_state, bill):
-    """Prepare the requested versions, then draw them from one generator, bounded first
-    (as DPpack 0.2.2 does): one value, or for 'both' ``{"Bounded": ..., "Unbounded": ...}``.
-
-    ``bounded`` and ``unbounded`` take no argument: each reads the data and makes its checks,
-    and returns a function of the generator that draws. All are prepared before the first
-    draw, so whatever can fail fails before any noise is drawn; then the accountant's charge
-    ``bill`` is spent, and the noise drawn.
-    """
-    versions = released_versions(which_sensitivity, bounded, unbounded)
-    prepared = [(label, prepare()) for label, prepare in versions]
-    rng = _random.as_generator(random_state)
-    bill.spend()
-    return one_or_both(prepared, lambda draw: draw(rng))

@@ -1,22 +1,18 @@
 """tableDP: declared levels, or the thresholded release of the observed cells."""
 
+import functools
 import math
 import numbers
 
 import numpy as np
 
 from .. import _checks, _messages, _random, data_access
+from .._plans import Plan, register, released_versions, run
 from ..data_access import check_mechanism, table_frame
 from ..mechanisms import check_budget
-from ._release import (
-    MECHANISM_SWITCH,
-    charge,
-    check_which,
-    count_noise,
-    noisy_counts,
-    one_or_both,
-    released_versions,
-)
+from ..mechanisms._noise import count_noise
+from ._histogram import count_noise_laws, count_report
+from ._release import MECHANISM_SWITCH, check_which, noisy_counts, release_loss
 
 
 UNDECLARED_MESSAGE = (
@@ -53,64 +49,11 @@ def table_threshold_law(mechanism, eps, delta, type_DP, bounded, sensitivity):
     tau. :func:`tableDP` (through :func:`thresholded_table_laws`) and the accuracy report
     (``dppack.accuracy``) call it, after the checks of (eps, delta).
 
-    Derivation (the argument of Korolova, Kenthapadi, Mishra and Ntoulas 2009, "Releasing
-    search queries and clicks privately", and of Wilson, Zhang, Lam, Desfontaines,
-    Simmons-Marengo and Gipson 2020, "Differentially private SQL with bounded user
-    contribution", Section 3, here for one record that touches at most two cells). Let C be
-    the cells observed in both neighbours D and D', A those observed in D only, B those in D'
-    only; a cell of A or B has count 1 where it exists. Let p bound the probability that a
-    count-1 cell is released, p >= P(noisy count of 1 > tau), and let y = P[M(D') in S] for
-    a set S of outputs. An unreleased cell and an unobserved one look alike, and the noise of
-    B is independent of C's, so with R_C the release restricted to C:
-        P[M(D) in S] <= P[R_C(D) in S] + p|A|,
-        P[R_C(D') in S] <= y + p|B|   and   P[R_C(D') in S] <= y / (1 - p|B|).
-    R_C is the noisy count vector of C, thresholded (post-processing), so
-    P[R_C(D) in S] <= e^eps_C P[R_C(D') in S] + delta_C, where (eps_C, delta_C) is the
-    guarantee of the noise for the change of C's counts.
-
-    Bounded neighbours (one record changes cell): (i) |A| = |B| = 1, C unchanged: y + 2p;
-    (ii) |A| = 1, B empty, one cell of C changes by 1: e^eps_C y + delta_C + p; (iii) A
-    empty, |B| = 1, one cell of C changes by 1: e^eps_C (y + p) + delta_C, or
-    e^eps_C y / (1 - p) + delta_C; (iv) A, B empty, two cells of C change by 1: the noise's
-    full guarantee. Unbounded neighbours (one record added or removed): either one cell of C
-    changes by 1 (the noise's guarantee), or C is unchanged and one cell is in A or B: y + p.
-
-    The noise is drawn for a public number of changed cells (2 bounded, 1 unbounded), not
-    for the number of observed cells, which depends on the data; the counts of the other
-    cells are equal in D and D'. The counts are integers: the noise is integer noise added
-    to them, with no rounding (the geometric mechanism of Ghosh, Roughgarden and
-    Sundararajan 2009; Canonne, Kamath and Steinke 2020).
-
-    * Laplace (DPpack 0.2.2 sensitivity: 2 bounded, 1 unbounded), pure (delta_C = 0):
-      ``_random.discrete_laplace_noise`` (``coordinates=0, grid=0``) adds Z with P(z)
-      proportional to exp(-|z| s / t), s / t = eps' / Delta <= eps / Delta, to the integer
-      counts: eps-DP for their integer L1 sensitivity D = Delta. Bounded (D = 2): a change
-      of one cell by 1 costs eps_C = eps' / 2 <= eps / 2; so (ii) needs p <= delta
-      and (iii) needs e^(eps/2) / (1 - p) <= e^eps, i.e. p <= 1 - e^(-eps/2), or
-      e^(eps/2) p <= delta; p = delta/2 meets (i) and (ii), and (iii) by the first condition
-      when eps > 2 ln 2 (then 1 - e^(-eps/2) > 1/2), by the second otherwise. Unbounded:
-      p = delta.
-    * Gaussian (l2 sensitivity sqrt(2) bounded, 1 unbounded; a change of one cell
-      by 1 is within it): DPpack's sigma for (eps, delta_noise), then the discrete Gaussian
-      N_Z(0, s^2) on the integers that ``mechanisms.discrete_gaussian_parameters``
-      (``integers=True``) finds to meet (eps, delta_noise) (or pDP) for that sensitivity and
-      m = 2 or 1 changed cells (CKS Theorem 7 for one, Theorem 4 and Corollary 13 for two).
-      Bounded:
-      delta_noise = delta/2 and p = delta e^(-eps)/2, so that 2p, delta/2 + p and
-      delta/2 + e^eps p are all <= delta. Unbounded: the two cases are exclusive, so
-      delta_noise = delta and p = delta.
-
-    The threshold, from the exact tail of the integer noise Z the release draws
-    (``_random.discrete_laplace_tail``: P[Z >= m] = q^m / (1 + q), q = exp(-s / t), for
-    m >= 1; ``_random.discrete_gaussian_tail``): with m* the smallest integer such that
-    P[Z >= m*] <= p (with a relative margin of 1e-9 for the floating-point tails), a count
-    of 1 has the noisy count 1 + Z, and tau = m*, so that 1 + Z > tau exactly when Z >= m*,
-    of probability at most p. For the Laplace law m* = ceil((t / s) ln(1 / (p (1 + q)))),
-    about b ln(1 / (2 p)) with b = Delta / eps: the continuous law's 1 + b ln(1 / (2p)) less
-    about one. On a grid g >= 2 (a discrete Gaussian of sigma >= 2^14 only) a count of 1
-    is V = round(1 / g) = 0 grid units, its noisy count g Z, and tau = g (m* - 1).
+    Derivation (Korolova, Kenthapadi, Mishra and Ntoulas 2009; Wilson et al. 2020,
+    Section 3; Ghosh, Roughgarden and Sundararajan 2009; Canonne, Kamath and Steinke 2020):
+    ``docs/python/guide/mechanisms-derivations.rst``, "tableDP's thresholded release".
     """
-    # see the derivation above
+    # the derivation: docs/python/guide/mechanisms-derivations.rst
     if mechanism == "Laplace":
         delta_noise, p = None, (delta / 2 if bounded else delta)
     elif bounded:
@@ -118,8 +61,8 @@ def table_threshold_law(mechanism, eps, delta, type_DP, bounded, sensitivity):
     else:
         delta_noise, p = delta, delta
     # C's counts: 2 cells change (bounded) or 1 (unbounded), whatever the observed cells
-    noise, k, tail = count_noise(eps, sensitivity, mechanism, delta_noise, type_DP,
-                                 2 if bounded else 1)
+    law = count_noise(eps, sensitivity, mechanism, delta_noise, type_DP, 2 if bounded else 1)
+    noise, k, tail = law.draw, law.law()["k"], law.law()["tail"]
     first = _random.smallest_tail_index(tail, p * (1.0 - 1e-9))
     # tau = g (V + m* - 1) with g V = round(1 / g) g: 1 for g <= 1, 0 for g >= 2 (1 / g <= 1/2
     # rounds to 0); the sum is exact (multiples of g below 2^53 g) for every practical eps.
@@ -245,7 +188,7 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     and a cell observed in one dataset only has count 1 there; tau makes the probability
     that such a cell is released small enough that, with the noise's guarantee on the other
     cells, the release is (eps, delta)-DP (Korolova et al. 2009; Wilson et al. 2020; the
-    derivation is in the source, ``table_threshold_law``).
+    derivation: ``docs/python/guide/mechanisms-derivations.rst``).
 
     References
     ----------
@@ -274,53 +217,109 @@ def tableDP(*factors, eps=1, which_sensitivity="bounded", mechanism="Laplace", d
     (2, 2)
     """
     factors, declared, names, tabulate = data_access.table_factors(factors)
-    bill = charge(accountant, "tableDP", eps, delta, mechanism, which_sensitivity,
-                  approximate=not all(declared))
-    check_which(which_sensitivity)
-    check_mechanism(mechanism)
-    allow_negative = _checks.check_flag(allow_negative, "allow.negative")
-    if mechanism == "analytic":
-        # ignored for 'analytic', as in DPpack (DPpack's statistics and DPpack's manual)
-        type_DP = "aDP"
-    eps, delta = check_table_budget(eps, delta, mechanism, type_DP, all(declared))
-    # DPpack's tableDP: as DPpack's histogramDP
-    bounded, unbounded = data_access.histogram_sensitivities(mechanism)
-    versions = released_versions(which_sensitivity, bounded, unbounded)
-    if not all(declared):
-        return _thresholded_table(tabulate, declared, names, which_sensitivity, eps, delta,
-                                  mechanism, type_DP, random_state, bill)
-
-    counts, levels = tabulate(observed=False)  # DPpack's tableDP: R's table(...)
-    cells = np.asarray(counts, dtype=np.float64).ravel(order="F")  # R's column-major cells
-    rng = _random.as_generator(random_state)
-    bill.spend()
-
-    def release(sensitivity, changed):
-        # DPpack's tableDP: scalar Delta on every cell, then negatives to 0; one record changes 2
-        # cells (bounded) or 1 (unbounded). The noisy counts are integers (DPpack rounds them).
-        noisy = noisy_counts(cells, eps, sensitivity, mechanism, delta, type_DP, rng, changed)
-        noisy = noisy + 0.0  # + 0.0 turns -0.0 into 0.0
-        if not allow_negative:
-            noisy = np.maximum(noisy, 0.0)
-        return table_frame(noisy.reshape(counts.shape, order="F"), levels, names)
-
-    return one_or_both([(label, (s, 2 if label == "Bounded" else 1)) for label, s in versions],
-                       lambda version: release(*version))
+    arguments = {"eps": eps, "which_sensitivity": which_sensitivity, "mechanism": mechanism,
+                 "delta": delta, "type_DP": type_DP, "allow_negative": allow_negative,
+                 "declared": all(declared)}
+    return run(TABLE, (declared, names, tabulate), arguments, random_state, accountant)
 
 
-def _thresholded_table(tabulate, declared, names, which_sensitivity, eps, delta, mechanism,
-                       type_DP, random_state, bill):
+_DECLARED_MESSAGE = (
+    "declared is required for tableDP with delta > 0 or a Gaussian mechanism: TRUE when every "
+    "factor declares its levels (an R factor, a pandas.Categorical), FALSE otherwise."
+)
+
+
+class _Table(Plan):
+    """tableDP: with declared levels every cell with exact integer noise
+    (``mechanisms._noise.count_noise``); with undeclared ones the observed cells only, each
+    released above the threshold of :func:`table_threshold_law`."""
+
+    name = "tableDP"
+    report_arguments = dict(which_sensitivity="bounded", mechanism="Laplace", delta=0,
+                            type_DP="aDP", cells=None, declared=None, allow_negative=False)
+
+    def loss(self, a):
+        return release_loss(a["eps"], a["delta"], a["mechanism"], a["which_sensitivity"],
+                            approximate=not a["declared"])
+
+    def check(self, a):
+        """DPpack's order: which.sensitivity, mechanism, allow.negative, then the budget (for
+        the thresholded release, ours). Returns (eps, delta, type_DP, allow_negative)."""
+        check_which(a["which_sensitivity"])
+        check_mechanism(a["mechanism"])
+        allow_negative = _checks.check_flag(a["allow_negative"], "allow.negative")
+        # 'analytic' ignores type_DP, as in DPpack (DPpack's statistics and manual)
+        type_DP = "aDP" if a["mechanism"] == "analytic" else a["type_DP"]
+        eps, delta = check_table_budget(a["eps"], a["delta"], a["mechanism"], type_DP,
+                                        a["declared"])
+        return eps, delta, type_DP, allow_negative
+
+    def laws(self, eps, delta, type_DP, which_sensitivity, mechanism, declared):
+        """``{label: (k, tail, threshold)}`` of the versions, bounded first: the laws of
+        :func:`count_noise_laws` with declared levels (threshold None), else those of
+        :func:`thresholded_table_laws`. No data, no draw."""
+        if declared:
+            return {label: (k, tail, None) for label, (k, tail) in
+                    count_noise_laws(eps, mechanism, delta, type_DP, which_sensitivity).items()}
+        return {label: (k, tail, threshold) for label, (_, k, tail, threshold) in
+                thresholded_table_laws(eps, mechanism, delta, type_DP,
+                                       which_sensitivity).items()}
+
+    def prepare(self, data, a):
+        declared, names, tabulate = data
+        eps, delta, type_DP, allow_negative = self.check(a)
+        mechanism, which_sensitivity = a["mechanism"], a["which_sensitivity"]
+        if not a["declared"]:
+            # the noise and thresholds of the versions (from the arguments only)
+            laws = thresholded_table_laws(eps, mechanism, delta, type_DP, which_sensitivity)
+            return _thresholded_table(tabulate, declared, names, laws)
+        # DPpack's tableDP: as DPpack's histogramDP
+        versions = released_versions(which_sensitivity,
+                                     *data_access.histogram_sensitivities(mechanism))
+        counts, levels = tabulate(observed=False)  # DPpack's tableDP: R's table(...)
+        cells = np.asarray(counts, dtype=np.float64).ravel(order="F")  # R's column-major cells
+
+        def release(sensitivity, changed, rng, loss):
+            # DPpack's tableDP: scalar Delta on every cell, then negatives to 0; one record
+            # changes 2 cells (bounded) or 1 (unbounded). The noisy counts are integers.
+            noisy = noisy_counts(cells, eps, sensitivity, mechanism, delta, type_DP, rng,
+                                 changed)
+            noisy = noisy + 0.0  # + 0.0 turns -0.0 into 0.0
+            if not allow_negative:
+                noisy = np.maximum(noisy, 0.0)
+            return table_frame(noisy.reshape(counts.shape, order="F"), levels, names)
+
+        return [(label, functools.partial(release, s, 2 if label == "Bounded" else 1))
+                for label, s in versions]
+
+    def report(self, statistic, eps, a, alpha, simultaneous):
+        """``declared`` True when every factor declares its levels (a pandas Categorical, an R
+        factor), False for the thresholded release (its threshold, and the bound of a
+        suppressed cell); required unless the mechanism is Laplace with delta = 0, where the
+        release needs declared levels. ``allow_negative`` does not change the report."""
+        declared, delta = a["declared"], a["delta"]
+        if declared is None:
+            pure = (a["mechanism"] == "Laplace" and isinstance(delta, numbers.Real)
+                    and not isinstance(delta, bool) and delta == 0)
+            if not pure:
+                raise _messages.value_error(_DECLARED_MESSAGE)
+            declared = True
+        a = dict(a, eps=eps, declared=_checks.check_flag(declared, "declared"))
+        eps, delta, type_DP, _ = self.check(a)
+        if a["which_sensitivity"] == "both":  # a vacuous pair is refused as the release does
+            self.loss(dict(a, eps=eps, delta=delta))
+        laws = self.laws(eps, delta, type_DP, a["which_sensitivity"], a["mechanism"],
+                         a["declared"])
+        return count_report(statistic, laws, a["mechanism"], a["cells"], alpha, simultaneous)
+
+
+def _thresholded_table(tabulate, declared, names, laws):
     """tableDP's release for undeclared levels: noise on the observed cells only, and a cell
     released only above the threshold of :func:`table_threshold_law`."""
-    # The noise and thresholds of the versions (they depend on the arguments only).
-    plans = list(thresholded_table_laws(eps, mechanism, delta, type_DP,
-                                        which_sensitivity).items())
     cells, counts, levels = tabulate(observed=True)
     counts = counts.astype(np.float64)
-    rng = _random.as_generator(random_state)
-    bill.spend()
 
-    def release(noise, k, tail, threshold):
+    def release(noise, threshold, rng, loss):
         if counts.size:  # no observed cell (no data): nothing to noise, nothing released
             noisy = noise(counts, rng)
             keep = noisy > threshold  # the integer noisy count, as in the derivation
@@ -339,4 +338,7 @@ def _thresholded_table(tabulate, declared, names, which_sensitivity, eps, delta,
         return table_frame(table, shown_levels, names)
 
     # bounded noise first (DPpack's statistics)
-    return one_or_both(plans, lambda plan: release(*plan))
+    return [(label, functools.partial(release, law[0], law[3])) for label, law in laws.items()]
+
+
+TABLE = register(_Table())

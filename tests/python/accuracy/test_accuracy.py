@@ -25,7 +25,7 @@ from scipy.stats import binomtest
 import dppack
 from dppack import _random
 from dppack.accuracy import noiseIntervalDP
-from dppack.accuracy._laws import integer_half_width
+from dppack._plans import integer_half_width
 
 LEVEL = 1e-6  # each binomial test's false-failure rate
 

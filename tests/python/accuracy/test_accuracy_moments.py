@@ -40,7 +40,7 @@ import pytest
 from scipy.stats import binomtest
 
 import dppack
-from dppack.accuracy import _moments as accuracy_moments
+from dppack.stats import _ratio as accuracy_moments
 from dppack.accuracy import noiseIntervalDP
 from dppack.stats import _moments, _pooled
 from dppack.stats import _release as stats_release

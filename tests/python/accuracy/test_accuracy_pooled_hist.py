@@ -28,7 +28,7 @@ import pytest
 from scipy.stats import binomtest
 
 import dppack
-from dppack.accuracy import _moments
+from dppack.stats import _ratio as _moments
 from dppack.accuracy import noiseIntervalDP
 from dppack.stats import _histogram, _pooled
 from ratio_checks import planted
@@ -93,7 +93,7 @@ def _pooled_coverage(statistic, data, eps, mechanism, delta, bounds, truth):
         _not_above(np.sum(np.abs(errors) > report.half_width), trials, 0.1)
 
 
-# The analytic mechanism takes the Gaussian's branch of accuracy._additive.unbounded_parts (its
+# The analytic mechanism takes the Gaussian's branch of stats._ratio.unbounded_parts (its
 # calibration is checked by test_accuracy_moments' parts test): not repeated here.
 @pytest.mark.parametrize("mechanism,eps,delta", [("Laplace", 1.0, 0), ("Gaussian", 0.9, 1e-5)])
 @pytest.mark.slow

@@ -4,7 +4,7 @@ import numbers
 
 import numpy as np
 
-from .. import _messages, rcompat
+from . import _messages, rcompat
 
 
 class NoiseInterval:

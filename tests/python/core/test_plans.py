@@ -1,0 +1,101 @@
+"""Release plans (``dppack._plans``, issue 27 item 1): one plan per release, one runner, and
+``noiseIntervalDP`` asking the plan.
+
+* Every release noiseIntervalDP names has a registered plan, and noiseIntervalDP accepts
+  exactly the plan's declared report arguments (no introspection of a function's code).
+* The runner charges the accountant before the plan reads anything (an overspend is refused
+  with the data untouched), spends the plan's own loss, and draws the versions from one
+  generator, bounded first.
+* The draw and the report of a statistic use the same noise law: the law's scale and grid in
+  the report are those the release draws with (checked on the draws' grid).
+
+Deterministic (fixed seeds): no false failures.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import dppack
+from dppack import _plans, accounting
+from dppack.accuracy import _noise_interval
+from dppack.mechanisms._noise import LaplaceNoise, count_noise
+
+
+def test_every_statistic_has_a_registered_plan():
+    assert set(_noise_interval.STATISTICS) <= set(_plans.REGISTRY)
+    for name in _noise_interval.STATISTICS:
+        plan = _plans.REGISTRY[name]
+        assert plan.name == name
+        assert set(plan.required) <= set(plan.report_arguments), name
+
+
+def test_accepted_arguments_are_the_declared_ones(monkeypatch):
+    plan = _plans.REGISTRY["meanDP"]
+    monkeypatch.setattr(plan, "report_arguments", {**plan.report_arguments, "extra": None})
+    with pytest.raises(ValueError, match="takes n, lower_bound, .*extra; not bogus"):
+        dppack.noiseIntervalDP("meanDP", 1.0, n=10, lower_bound=0, upper_bound=1, bogus=1)
+
+
+class _Spy(_plans.Plan):
+    """A plan that records the order of the runner's steps."""
+
+    name = "spy"
+
+    def __init__(self, log):
+        self.log = log
+
+    def loss(self, arguments):
+        self.log.append("loss")
+        return accounting.PrivacyLoss.pure(arguments["eps"])
+
+    def prepare(self, data, arguments):
+        self.log.append("read")
+        return [(label, lambda rng, loss, label=label: (label, rng.integers(1 << 30), loss))
+                for label in ("Bounded", "Unbounded")]
+
+
+def test_the_runner_charges_before_reading_then_draws_bounded_first():
+    log = []
+    accountant = accounting.BudgetAccountant(1.0)
+    out = _plans.run(_Spy(log), None, {"eps": 0.5}, random_state=3, accountant=accountant)
+    assert log == ["loss", "read"]
+    rng = np.random.default_rng(3)
+    assert out == {"Bounded": ("Bounded", rng.integers(1 << 30), out["Bounded"][2]),
+                   "Unbounded": ("Unbounded", rng.integers(1 << 30), out["Unbounded"][2])}
+    assert out["Bounded"][2] == accounting.PrivacyLoss.pure(0.5)
+    assert accountant.ledger == [("spy", accounting.PrivacyLoss.pure(0.5))]
+    log.clear()
+    with pytest.raises(ValueError, match="budget exceeded"):
+        _plans.run(_Spy(log), None, {"eps": 0.75}, random_state=3, accountant=accountant)
+    assert log == ["loss"]  # refused before the plan read anything
+
+
+def test_the_report_reads_the_law_the_release_draws():
+    # meanDP, bounded, Laplace: the report's grid is the grid of the released values, and its
+    # scale the law's (b = Delta / eps up to a relative 2^-20)
+    n, eps = 50, 1.0
+    report = dppack.noiseIntervalDP("meanDP", eps, n=n, lower_bound=0, upper_bound=1)
+    x = np.linspace(0, 1, n)
+    draws = np.array([dppack.meanDP(x, eps, 0, 1, random_state=s) for s in range(50)])
+    assert np.all(np.mod(draws, report.grid) == 0)
+    assert report.scale == pytest.approx(1.0 / n / eps, rel=2.0 ** -19)
+    law = LaplaceNoise(1.0 / n, eps, 1).law()
+    assert report.grid == math.ldexp(1.0, law["k"])
+
+
+def test_count_noise_is_integer_noise_on_the_integers():
+    for mechanism, delta in (("Laplace", 0), ("Gaussian", 1e-5), ("analytic", 1e-5)):
+        noise = count_noise(0.5, 2.0, mechanism, delta, "aDP", 2)
+        assert noise.law()["k"] == 0
+        out = noise.draw(np.arange(5.0), np.random.default_rng(1))
+        assert np.all(out == np.round(out))
+
+
+def test_an_inner_step_is_not_charged_but_knows_its_loss():
+    log = []
+    with accounting.BudgetAccountant(1.0) as session:
+        out = _plans.run(_Spy(log), None, {"eps": 0.5}, 3, accounting.UNCHARGED)
+    assert session.ledger == [] and log == ["read", "loss"]
+    assert out["Bounded"][2] == accounting.PrivacyLoss.pure(0.5)
