@@ -219,8 +219,7 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         steps = _random.discrete_gaussian_ladder(variances, x.size, rng)
         for i in range(1, T):
             np.add(steps[i], steps[i - 1], out=steps[i])
-        out[...] = _random.release_path_on_grid(x, steps[::-1], k).reshape(out.shape)
-        return out
+        return _random.release_path_on_grid(x, steps[::-1], k).reshape(out.shape)
     if x.size <= GAUSSIAN_ROWS_PATH and all(64 * 64 <= p < (1 << 56) for p in variances):
         # every increment in one call of the block sampler (the same law, row by row)
         steps = _random.discrete_gaussian_blocks_rows(variances, x.size, rng)
