@@ -191,8 +191,10 @@ def gaussian_noise_path(values, s, sensitivity, rng):
     Z_T ~ N_Z(0, p_T) and Z_t = Z_{t+1} + N_Z(0, p_t) entrywise (exact discrete Gaussian
     draws, :func:`_gaussian_increments`, with the grid and integer variances of
     :func:`gaussian_path_grid`; up to ``GAUSSIAN_SMALL_PATH`` values entry by entry on Python
-    integers, up to ``GAUSSIAN_ROWS_PATH`` every increment in one call of
-    :func:`dppack._random.discrete_gaussian_blocks_rows`, the same law); row t is
+    integers; beyond, every increment in one call of
+    :func:`dppack._random.discrete_gaussian_ladder` (one word per trial) when every
+    p_t >= 2^22, else up to ``GAUSSIAN_ROWS_PATH`` values of
+    :func:`dppack._random.discrete_gaussian_blocks_rows`: the same law); row t is
     g (round(x / g) + Z_t).
     """
     x = np.asarray(values, dtype=np.float64)

@@ -33,7 +33,8 @@ its uniform bits alone, with exactly the stated law. The floats released are fun
 the integers V + Z_t only (:func:`dppack._random.release_on_grid`).
 
 The Brownian (Gaussian) path draws exact discrete Gaussian increments
-(:func:`dppack._random.discrete_gaussian_blocks`), but its prefix statement is not exact:
+(:func:`dppack._random.discrete_gaussian_ladder`, one word per trial, or the block
+samplers), but its prefix statement is not exact:
 see :func:`GaussianNoiseReduction`.
 
 Accounting: every release takes a trailing ``accountant`` (None: the session's, if any), which
