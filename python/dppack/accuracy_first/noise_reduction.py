@@ -232,8 +232,10 @@ def integer_noise_path(size, units, levels, rng):
             if draws.dtype == object and not wide:  # beyond int64 (never, in practice)
                 steps, wide = steps.astype(object), True
             steps[i, fresh] = draws
-    # Z_t = Z_T + the fresh draws of levels T-1, ..., t
-    return np.cumsum(steps[::-1], axis=0)[::-1]
+    # Z_t = Z_T + the fresh draws of levels T-1, ..., t (in place, row by row)
+    for i in range(T - 2, -1, -1):
+        steps[i] += steps[i + 1]
+    return steps
 
 
 def _medium_noise_path(size, rates, bounds, thresholds, rng):
@@ -479,8 +481,20 @@ def laplace_reduce_noise(noise, a1, a2, rng):
         constants = _reduce_constants(a1, a2)
         out = [_reduce_one(v, a1, a2, ratio, rng, constants) for v in x.tolist()]
         return np.array(out, dtype=np.int64).reshape(shape)
-    y = _step_noise(n, a1, a2, rng)
-    return np.where(x < 0, -y, y).reshape(shape)
+    if x.size <= STEP_CHUNK:
+        y = _step_noise(n, a1, a2, rng)
+        return np.where(x < 0, -y, y).reshape(shape)
+    # in chunks of entries, so that the working arrays stay in cache (each entry's step is
+    # independent of the others': the same law)
+    out = np.empty_like(x)
+    for start in range(0, x.size, STEP_CHUNK):
+        part = slice(start, start + STEP_CHUNK)
+        y = _step_noise(n[part], a1, a2, rng)
+        np.copyto(out[part], np.where(x[part] < 0, -y, y))
+    return out.reshape(shape)
+
+
+STEP_CHUNK = 1 << 14  # entries per pass of the online step
 
 
 def _step_bounds(a1, a2, n, i, k, bits):
