@@ -2160,14 +2160,15 @@ def cumulative_index(cumulative, eta, bounds, rng):
     wf = w.astype(np.float64)
     low_side = wf * (1.0 + 2.0 ** -52) + 1.0
     slack = 2.0 * np.asarray(eta, dtype=np.float64) + 2.0 ** -50
+    down, up = (1.0 - slack) * 2.0 ** 64, (1.0 + slack) * 2.0 ** 64
+    # above_k (U >= c_k settled) implies not below_k (U < c_k not settled): an entry is
+    # undecided iff it has more comparisons not below than above
     index = np.zeros(w.size, dtype=np.int64)
-    undecided = np.zeros(w.size, dtype=bool)
+    not_below = np.zeros(w.size, dtype=np.int64)
     for c in cumulative:
-        threshold = c * 2.0 ** 64
-        below = low_side < threshold * (1.0 - slack)
-        above = wf > threshold * (1.0 + slack)
-        index += above
-        undecided |= ~(below | above)
+        index += wf > c * up
+        not_below += low_side >= c * down
+    undecided = not_below != index
     if FORCE_EXACT_PATH:
         undecided[:] = True
     for i in np.flatnonzero(undecided).tolist():
