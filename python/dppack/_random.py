@@ -2550,7 +2550,7 @@ def discrete_gaussian_ladder(ps, size, rng):
     remaining buckets reject. The comparison is decided in floating point outside a
     rigorous margin (exp within ``LIBM_ERROR``, the roundings within (x_max + 8) 2^-50,
     x = v^2 / (2 p) <= x_max), exactly with rational bounds inside it (probability about
-    2^-40 per trial; :func:`_ladder_exact`). Row j takes its accepted trials in order: the
+    2 / M_k per trial, M_k >= 2^(51 - beta) >= 2^27; :func:`_ladder_exact`). Row j takes its accepted trials in order: the
     law of ``discrete_gaussian(ps[j], 1, size, rng)``, about 1.06 words per draw.
 
     Examples
@@ -2560,6 +2560,8 @@ def discrete_gaussian_ladder(ps, size, rng):
     [True, True]
     """
     ps, size = tuple(int(p) for p in ps), int(size)
+    if not all(LADDER_MIN_P <= p < (1 << 56) for p in ps):
+        raise ValueError("discrete_gaussian_ladder takes 2^22 <= p < 2^56.")
     out = np.empty((len(ps), size), dtype=np.int64)
     step = max(1, int(_LADDER_CHUNK / (1.07 * len(ps))))
     for start in range(0, size, step):
@@ -2584,7 +2586,8 @@ def _ladder_fill(ps, out, start, stop, rng):
     e *= half
     np.exp(e, out=e)  # exp(-v^2 / (2 p))
     qf = q1.astype(np.float64)
-    yes = qf < e * f_lo  # q + 1 <= F exp(-v^2 / (2 p)): accepted
+    yes = qf < e * f_lo  # q + 1 < F exp(-v^2 / (2 p)): accepted
+    qf -= 1.0  # q (exact: q + 1 < 2^52)
     maybe = qf < e * f_hi  # else q >= F exp(-v^2 / (2 p)): rejected
     special = u >= tail
     if FORCE_EXACT_PATH or special.any() or np.count_nonzero(maybe) > np.count_nonzero(yes):

@@ -164,3 +164,54 @@ def test_brownian_path_uses_the_ladder_with_the_same_law():
     for t in range(len(s)):
         sd = math.sqrt(sum(variances[:len(s) - t]))
         assert abs(z[t].std() / sd - 1) < 0.05
+
+
+class _Scripted:
+    """A generator whose first words are given (then those of a seeded PCG64): the words of
+    ``dppack._exact.words`` through ``integers``, as for any bit generator without 64-bit raw
+    output."""
+
+    def __init__(self, first, seed):
+        self.queue = [int(w) for w in first]
+        self.rng = np.random.default_rng(seed)
+        self.bit_generator = object()
+
+    def integers(self, low, high, size=None, dtype=np.int64):
+        out = self.rng.integers(low, high, size=size, dtype=dtype)
+        k = min(len(self.queue), out.size)
+        out.flat[:k] = self.queue[:k]
+        del self.queue[:k]
+        return out
+
+
+@pytest.mark.parametrize("q,accepted", [(-2, True), (-1, True), (0, False), (1, False)])
+def test_ladder_decides_at_the_boundary(q, accepted):
+    # the trial v = 0 in block 0 with q = F - 2, F - 1 (q + U' < F for every U': accepted;
+    # F - 1 is the float decision's undecided band, settled exactly), F, F + 1 (rejected):
+    # the first value released is 0 exactly when the scripted trial is accepted
+    p = 1 << 22
+    b, beta, kmax, F, M, tail_start, _ = _random._ladder_envelope(p)
+    word = (F + q) << beta  # sign 0, r = 0, the offset's q = F + q
+    z = _random.discrete_gaussian_ladder((p,), 1, _Scripted([word], 36))
+    assert (int(z[0, 0]) == 0) == accepted
+
+
+def test_ladder_accepts_below_the_threshold():
+    # X = F exp(-v^2 / (2 p)) with a fractional part in (0.9, 0.99) and q = floor(X): the
+    # trial is accepted with probability X - q (U' < X - q), although q + 1 > X (the float
+    # decision must leave it to the exact continuation, never reject it): accepted in most
+    # of 40 runs (binomial, p > 0.9: fewer than 28 has probability below 1e-6)
+    p = (1 << 55) + (1 << 40)
+    p = _random.gaussian_variance(p)
+    b, beta, kmax, F, M, tail_start, _ = _random._ladder_envelope(p)
+    for v in range(1 << 18, b, 1 << 16):
+        lo, hi = _random.exp_series_bounds(Fraction(v * v, 2 * p), 0, 1, 90)
+        X = F / hi
+        if Fraction(9, 10) < X - math.floor(X) < Fraction(99, 100):
+            break
+    else:
+        raise AssertionError("no v found")
+    word = (math.floor(X) << beta) | v
+    runs = [_random.discrete_gaussian_ladder((p,), 1, _Scripted([word], seed))[0, 0]
+            for seed in range(40)]
+    assert sum(int(z) == v for z in runs) >= 28
