@@ -257,7 +257,9 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     z = _random.discrete_laplace_rates(top, s_all, s_all.size, rng)
     steps = np.zeros((T, size), dtype=z.dtype)
     steps[moved] = z
-    return np.cumsum(steps, axis=0)[::-1]
+    for r in range(1, T):  # the path, in place, row by row (the same integers)
+        steps[r] += steps[r - 1]
+    return steps[::-1]
 
 
 def _small_noise_path(size, rates, bounds, thresholds, rng):
