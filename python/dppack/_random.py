@@ -2453,8 +2453,9 @@ _LADDER_SLACK = 2 * LIBM_ERROR + 8 * 2.0 ** -50
 def _ladder_tables(ps):
     """The tables of :func:`discrete_gaussian_ladder` for the tuple of variances ``ps``,
     flattened over the rows (row j's buckets at j 2^12): per bucket, the first value b k of
-    its block and 1 + the block's q at the bucket's start (2^53 for the buckets that reject
-    and the tail's: never accepted by the floats); per row, (J, 1) columns of the offsets,
+    its block and 1 - C_k / b (C_k the block's start: q + 1 = u / b + that; 2^53 for the
+    buckets that reject and the tail's: never accepted by the floats); per row, (J, 1)
+    columns of the offsets,
     masks, -1 / (2 p), F (1 -+ eta) and the tail's start."""
     ybase, qbase = [], []
     columns = {name: [] for name in ("offset", "mask", "beta", "half", "f_lo", "f_hi", "tail")}
@@ -2467,7 +2468,7 @@ def _ladder_tables(ps):
         for k, m in enumerate(M):
             count = b * m // unit
             y[bucket:bucket + count] = b * k
-            q[bucket:bucket + count] = 1 + np.arange(count, dtype=np.int64) * (unit >> beta)
+            q[bucket:bucket + count] = 1 - ((bucket * unit) >> beta)  # 1 - C_k / b
             bucket += count
         ybase.append(y)
         qbase.append(q)
@@ -2580,7 +2581,7 @@ def _ladder_fill(ps, out, start, stop, rng):
     u = w & _MAX63
     bucket = (u >> (63 - _LADDER_GUIDE)) + offset
     value = (ybase[bucket] + (u & mask)) ^ sign  # y, or -(y + 1)
-    q1 = ((u & ((1 << (63 - _LADDER_GUIDE)) - 1)) >> beta) + qbase[bucket]  # q + 1
+    q1 = (u >> beta) + qbase[bucket]  # q + 1 = (u - C_k) / b + 1 (b divides C_k)
     e = value.astype(np.float64)
     np.multiply(e, e, out=e)
     e *= half
@@ -2589,9 +2590,9 @@ def _ladder_fill(ps, out, start, stop, rng):
     yes = qf < e * f_lo  # q + 1 < F exp(-v^2 / (2 p)): accepted
     qf -= 1.0  # q (exact: q + 1 < 2^52)
     maybe = qf < e * f_hi  # else q >= F exp(-v^2 / (2 p)): rejected
-    special = u >= tail
-    if FORCE_EXACT_PATH or special.any() or np.count_nonzero(maybe) > np.count_nonzero(yes):
-        undecided = (maybe & ~yes) | special
+    tailed = bool((u.max(axis=1) >= tail[:, 0]).any())  # a trial in the tail (never, nearly)
+    if FORCE_EXACT_PATH or tailed or np.count_nonzero(maybe) > np.count_nonzero(yes):
+        undecided = (maybe & ~yes) | (u >= tail)
         if FORCE_EXACT_PATH:
             undecided[:] = True
         for j, i in zip(*np.nonzero(undecided)):
@@ -2601,12 +2602,15 @@ def _ladder_fill(ps, out, start, stop, rng):
                 if abs(drawn) >= (1 << 62):  # (p < 2^56: about 2^34 sigma; never)
                     raise OverflowError("discrete Gaussian draw beyond 2^62")
                 value[j, i] = drawn
-    counts = yes.sum(axis=1)
+    rank = np.cumsum(yes, axis=1)  # each row's accepted trials, counted in order
+    if (rank[:, -1] >= need).all():
+        first = rank <= need
+        first &= yes
+        out[:, start:stop] = value[first].reshape(J, need)
+        return
+    counts = rank[:, -1]
     accepted = value[yes]
     starts = np.cumsum(counts) - counts
-    if (counts >= need).all():
-        out[:, start:stop] = accepted[starts[:, None] + np.arange(need)]
-        return
     for j in range(J):  # (rare) what the round gave, then more trials for this row alone
         take = min(int(counts[j]), need)
         out[j, start:start + take] = accepted[starts[j]:starts[j] + take]

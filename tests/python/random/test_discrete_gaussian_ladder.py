@@ -87,8 +87,9 @@ def test_ladder_envelope(p):
 
 
 def test_ladder_tables_name_the_blocks():
-    # the buckets of each row give the block of every u: y's first value and 1 + q at the
-    # bucket's start, against the cumulative weights (bisection on Python integers)
+    # the buckets of each row give the block of every u: y's first value, and q + 1 =
+    # u / b + qbase (the offset's q, for u anywhere in the bucket), against the cumulative
+    # weights (bisection on Python integers)
     ps = (1 << 22, 1 << 40)
     ybase, qbase, offset = _random._ladder_tables(ps)[:3]
     unit = 1 << (63 - _random._LADDER_GUIDE)
@@ -101,7 +102,8 @@ def test_ladder_tables_name_the_blocks():
             index = int(offset[j, 0]) + bucket
             if k < kmax:
                 assert ybase[index] == b * k
-                assert qbase[index] == 1 + ((u - int(starts[k])) >> beta)
+                for v in (u, u + unit // 3, u + unit - 1):
+                    assert (v >> beta) + int(qbase[index]) == 1 + ((v - int(starts[k])) >> beta)
             else:  # rejecting buckets and the tail's: never accepted by the floats
                 assert qbase[index] == 1 << 53
 
