@@ -2616,3 +2616,45 @@ def _ladder_fill(ps, out, start, stop, rng):
         out[j, start:start + take] = accepted[starts[j]:starts[j] + take]
         if take < need:
             _ladder_fill((ps[j],), out[j:j + 1], start + take, stop, rng)
+
+
+# --------------------------------------------------------------------------------------------
+# Releases on the grid with the rounded values computed once (the online noise reduction)
+# --------------------------------------------------------------------------------------------
+
+
+def grid_values(values, k):
+    """g round(x / g) entrywise (flat), g = 2^k: the rounded values of :func:`_release`
+    (a value whose x / g overflows kept as it is), for :func:`release_with_grid`."""
+    x = np.asarray(values, dtype=np.float64).ravel()
+    with np.errstate(over="ignore"):
+        grid = _times_power_of_two(x, -int(k))
+    finite = None
+    if grid.size and not (grid.max() < np.inf and grid.min() > -np.inf):
+        finite = np.isfinite(grid)
+    np.rint(grid, out=grid)
+    grid = _times_power_of_two(grid, int(k), out=grid)
+    return grid if finite is None else np.where(finite, grid, x)
+
+
+def release_with_grid(values, grid, noise, k):
+    """:func:`release_on_grid` (values, noise, k) with ``grid`` = :func:`grid_values`
+    (values, k) computed once by the caller: the same floats (g z + g round(x / g), one
+    correctly rounded sum of two multiples of g; |z| >= 2^53 or an extreme k take
+    :func:`release_on_grid` itself).
+
+    Examples
+    --------
+    >>> x = [0.3, -1.0]
+    >>> release_with_grid(x, grid_values(x, -2), np.array([1, 2]), -2).tolist()
+    [0.5, -0.5]
+    """
+    noise = np.asarray(noise).ravel()
+    k = int(k)
+    if (noise.dtype == object or not -1000 <= k <= 1000
+            or (noise.size and max(-int(noise.min()), int(noise.max())) >= _WIDE)):
+        return release_on_grid(values, noise, k)
+    out = noise.astype(np.float64)
+    _times_power_of_two(out, k, out=out)
+    out += grid
+    return out.reshape(np.shape(values))

@@ -412,6 +412,7 @@ def _geometric(rate, size, rng):
 
 
 FEW = 16  # up to this many entries, laplace_reduce_noise runs entry by entry on Python integers
+_GRID_ONCE = 32  # beyond, the online releases reuse the rounded values (else Python floats)
 
 
 def _geometric_one(rate, rng):
@@ -779,4 +780,8 @@ class LaplaceNoiseReductionOnline:
         return fractions.Fraction(s, t)
 
     def _released(self):
-        return _random.release_on_grid(self._values, self._noise, self._grid)
+        if self._values.size <= _GRID_ONCE:
+            return _random.release_on_grid(self._values, self._noise, self._grid)
+        if getattr(self, "_on_grid", None) is None:  # round(x / g) g, once (the same floats)
+            self._on_grid = _random.grid_values(self._values, self._grid)
+        return _random.release_with_grid(self._values, self._on_grid, self._noise, self._grid)
