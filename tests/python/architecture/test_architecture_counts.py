@@ -35,7 +35,7 @@ OVERSIZED = frozenset({
 # measured after the oversized modules (all but _random.py) were split and their derivations
 # moved to docs/python/guide. Lower it as docstrings are trimmed and derivations move to the
 # guide; never raise it. Target: 1.0.
-RATIO_CEILING = 1.29
+RATIO_CEILING = 1.27
 RATIO_SLACK = 0.02
 RATIO_TARGET = 1.0
 
