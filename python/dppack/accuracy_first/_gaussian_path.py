@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from .. import _backends, _checks, _messages, _random, accounting
-from ._levels import TRUE_VALUES_SIZE_MESSAGE
+from ._levels import TRUE_VALUES_SIZE_MESSAGE, as_float_vector
 
 
 # --------------------------------------------------------------------------------------------
@@ -18,10 +18,10 @@ from ._levels import TRUE_VALUES_SIZE_MESSAGE
 
 
 def _variances(variances):
-    s = _checks.as_numeric_array(variances, "variances must be a numeric vector.").ravel()
-    if s.size < 1 or not np.all(np.isfinite(s)) or np.any(s <= 0):
+    s = as_float_vector(variances, "variances must be a numeric vector.")
+    if s.size < 1 or not np.isfinite(s).all() or (s <= 0).any():
         raise _messages.value_error("variances must hold finite values > 0.")
-    if np.any(np.diff(s) >= 0):
+    if (s[1:] >= s[:-1]).any():  # (finite values: np.diff(s) >= 0)
         raise _messages.value_error(
             "variances must be strictly decreasing (most private level first).")
     return s

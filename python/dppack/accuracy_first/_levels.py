@@ -11,13 +11,22 @@ from .. import _checks, _messages
 # --------------------------------------------------------------------------------------------
 
 
+def as_float_vector(value, message):
+    """``value`` as a flat float64 array (``_checks.as_numeric_array``, or ``message``), a
+    list or tuple of Python floats taken directly (the same array, without the checks for
+    data frames)."""
+    if type(value) in (list, tuple) and value and all(type(v) is float for v in value):
+        return np.array(value, dtype=np.float64)
+    return _checks.as_numeric_array(value, message).ravel()
+
+
 def check_levels(eps, name="eps"):
     """``eps`` as a 1-d float array of finite, strictly increasing levels > 0."""
-    levels = _checks.as_numeric_array(eps, f"{name} must be a numeric vector.").ravel()
+    levels = as_float_vector(eps, f"{name} must be a numeric vector.")
     if levels.size < 1:
         raise _messages.value_error(f"{name} must hold at least one privacy level.")
     _checks.check_positive_values(levels, f"Every value of {name} must be finite and > 0.")
-    if np.any(np.diff(levels) <= 0):
+    if (levels[1:] <= levels[:-1]).any():  # (finite values: np.diff(levels) <= 0)
         raise _messages.value_error(
             f"{name} must be strictly increasing (most private level first).")
     return levels
