@@ -246,20 +246,29 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     common t = max t_t, s_t scaled by t / t_t: the same rates; a signed geometric per draw,
     exactly DL(a_t))."""
     T = len(rates)
-    top = max(t for t, _ in rates)
-    scaled = np.array([s * (top // t) for t, s in rates[::-1]], dtype=np.int64)
+    top, scaled = _common_rates(rates)
     # moved[r]: the entries that draw at level T-1-r (all of them at T, then the failed coins)
     moved = np.ones((T, size), dtype=bool)
     if T > 1:
         np.logical_not(_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds),
                        out=moved[1:])
-    s_all = np.broadcast_to(scaled[:, None], (T, size))[moved]
+    s_all = np.repeat(scaled, moved.sum(axis=1))  # row r's rate for its moved entries, in order
     z = _random.discrete_laplace_rates(top, s_all, s_all.size, rng)
     steps = np.zeros((T, size), dtype=z.dtype)
     steps[moved] = z
     for r in range(1, T):  # the path, in place, row by row (the same integers)
         steps[r] += steps[r - 1]
     return steps[::-1]
+
+
+@functools.lru_cache(maxsize=256)
+def _common_rates(rates):
+    """(t, s): the rates of levels T, ..., 1 over their common denominator t = max t_i
+    (read-only int64 s; each s_i scaled by t / t_i: the same rates)."""
+    top = max(t for t, _ in rates)
+    scaled = np.array([s * (top // t) for t, s in rates[::-1]], dtype=np.int64)
+    scaled.flags.writeable = False
+    return top, scaled
 
 
 def _small_noise_path(size, rates, bounds, thresholds, rng):
