@@ -21,6 +21,7 @@ the composite samplers call the basic ones through this module's namespace: the 
 auditor (``tests/privacy``) replaces a sampler here and must reach every release.
 """
 
+import contextlib
 import functools
 import math
 import numbers
@@ -2229,8 +2230,11 @@ def release_path_on_grid(values, path, k):
         for value in x.tolist():
             scaled = value * down
             grid.append(float(round(scaled)) * up if -math.inf < scaled < math.inf else value)
-        return np.array([[float(z) * up + v for z, v in zip(row, grid)]
-                         for row in path.reshape(-1, x.size).tolist()]).reshape(path.shape)
+        out = path.reshape(-1, x.size).astype(np.float64)  # exact: |z| < 2^53
+        with np.errstate(over="ignore") if k > 900 else contextlib.nullcontext():
+            out *= up  # float(z) * up + v entrywise: the same two IEEE operations
+        out += np.array(grid)
+        return out.reshape(path.shape)
     simple = (x.size > _FEW_VALUES and -1000 <= k <= 1000 and path.dtype != object
               and (path.size == 0 or max(-int(path.min()), int(path.max())) < _WIDE))
     if simple:
