@@ -33,3 +33,19 @@ def test_online_releases_are_those_of_the_grid():
         expected = _random.release_on_grid(online._values, online._noise, online._grid)
         assert release.shape == values.shape
         assert np.array_equal(release.view(np.int64), expected.view(np.int64))
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered")
+@pytest.mark.parametrize("k", [-1000, -30, -3, 0, 7, 1000])
+@pytest.mark.parametrize("n", [1, 3, 10, 32, 33])
+def test_release_path_is_release_on_grid_row_by_row(k, n):
+    # few values (Python floats for the rounded values, two array operations for the path)
+    # and more: each row the floats of release_on_grid, also on a reversed view
+    rng = np.random.default_rng(53)
+    x = np.concatenate([rng.normal(size=n - 1) * 10, [-0.3]]) if n > 1 else np.array([-0.0])
+    path = rng.integers(-2 ** 40, 2 ** 40, size=(5, n))
+    path[0] = 0
+    for p in (path, path[::-1]):
+        got = _random.release_path_on_grid(x, p, k)
+        expected = np.stack([_random.release_on_grid(x, row, k) for row in p])
+        assert np.array_equal(got.view(np.int64), expected.view(np.int64))
