@@ -2568,10 +2568,16 @@ def discrete_gaussian_ladder(ps, size, rng):
     if not all(LADDER_MIN_P <= p < (1 << 56) for p in ps):
         raise ValueError("discrete_gaussian_ladder takes 2^22 <= p < 2^56.")
     out = np.empty((len(ps), size), dtype=np.int64)
-    step = max(1, int(_LADDER_CHUNK / (1.07 * len(ps))))
+    step = ladder_columns(len(ps))
     for start in range(0, size, step):
         _ladder_fill(ps, out, start, min(size, start + step), rng)
     return out
+
+
+def ladder_columns(rows):
+    """The columns of one pass of :func:`discrete_gaussian_ladder` for ``rows`` variances:
+    a call of ``size`` columns draws the same values as calls of this many columns in turn."""
+    return max(1, int(_LADDER_CHUNK / (1.07 * rows)))
 
 
 def _ladder_fill(ps, out, start, stop, rng):

@@ -216,12 +216,19 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         out[...] = _random.release_path_on_grid(x, path[::-1], k).reshape(out.shape)
         return out
     if all(_random.LADDER_MIN_P <= p < (1 << 56) for p in variances):
-        # every increment in one call, one word per trial (the same law, row by row); the
-        # path accumulated in place, row i = Z_(T-i)
-        steps = _random.discrete_gaussian_ladder(variances, x.size, rng)
-        for i in range(1, T):
-            np.add(steps[i], steps[i - 1], out=steps[i])
-        return _random.release_path_on_grid(x, steps[::-1], k).reshape(out.shape)
+        # the increments one word per trial (the same law, row by row), a pass of the
+        # ladder at a time (the same words as one call); the path accumulated in place,
+        # row i = Z_(T-i), and released pass by pass (no large temporaries)
+        flat, released = x.ravel(), out.reshape(T, x.size)
+        step = _random.ladder_columns(T)
+        for start in range(0, x.size, step):
+            stop = min(x.size, start + step)
+            steps = _random.discrete_gaussian_ladder(variances, stop - start, rng)
+            for i in range(1, T):
+                np.add(steps[i], steps[i - 1], out=steps[i])
+            released[:, start:stop] = _random.release_path_on_grid(flat[start:stop],
+                                                                   steps[::-1], k)
+        return out
     if x.size <= GAUSSIAN_ROWS_PATH and all(64 * 64 <= p < (1 << 56) for p in variances):
         # every increment in one call of the block sampler (the same law, row by row)
         steps = _random.discrete_gaussian_blocks_rows(variances, x.size, rng)
