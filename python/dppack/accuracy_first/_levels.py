@@ -1,6 +1,8 @@
 """The checks shared by the noise-reduction paths (:mod:`dppack.accuracy_first.noise_reduction`):
 the privacy levels and the size of ``true.values``."""
 
+import functools
+
 import numpy as np
 
 from .. import _checks, _messages
@@ -33,3 +35,14 @@ def check_levels(eps, name="eps"):
 
 
 TRUE_VALUES_SIZE_MESSAGE = "true.values must hold at least one value."
+
+
+@functools.lru_cache(maxsize=256)
+def common_rates(rates):
+    """(t, s) for the batch path's rates ((t_i, s_i) of levels 1..T): the common denominator
+    t = max t_i and the numerators of levels T, ..., 1 over it (s_i t / t_i, read-only int64:
+    the same rates)."""
+    top = max(t for t, _ in rates)
+    scaled = np.array([s * (top // t) for t, s in rates[::-1]], dtype=np.int64)
+    scaled.flags.writeable = False
+    return top, scaled

@@ -59,7 +59,7 @@ from ._gaussian_path import (  # noqa: F401  (reached as noise_reduction.<name>)
     GAUSSIAN_ROWS_PATH,
     gaussian_noise_path,
 )
-from ._levels import TRUE_VALUES_SIZE_MESSAGE, check_levels  # noqa: F401
+from ._levels import TRUE_VALUES_SIZE_MESSAGE, check_levels, common_rates  # noqa: F401
 
 __all__ = [
     "GaussianNoiseReduction",
@@ -140,6 +140,7 @@ def _level_grid(sensitivity, eps_first, coordinates):
     return k, units
 
 
+@functools.lru_cache(maxsize=4096)
 def _level_rate(units, eps):
     """The rate a = s / t (t = 2^j) of the integer noise of level ``eps``: P(z) ~ exp(-a |z|).
 
@@ -148,6 +149,13 @@ def _level_rate(units, eps):
     e = fractions.Fraction(float(eps))
     j = (units * e.denominator // e.numerator).bit_length() + RATE_BITS
     return 1 << j, (e.numerator << j) // (units * e.denominator)
+
+
+@functools.lru_cache(maxsize=4096)
+def _level_fraction(units, eps):
+    """The rate of :func:`_level_rate` as a Fraction (computed once per level)."""
+    t, s = _level_rate(units, eps)
+    return fractions.Fraction(s, t)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -246,7 +254,7 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     common t = max t_t, s_t scaled by t / t_t: the same rates; a signed geometric per draw,
     exactly DL(a_t))."""
     T = len(rates)
-    top, scaled = _common_rates(rates)
+    top, scaled = common_rates(rates)
     # moved[r]: the entries that draw at level T-1-r (all of them at T, then the failed coins)
     moved = np.ones((T, size), dtype=bool)
     if T > 1:
@@ -260,15 +268,6 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
         steps[r] += steps[r - 1]
     return steps[::-1]
 
-
-@functools.lru_cache(maxsize=256)
-def _common_rates(rates):
-    """(t, s): the rates of levels T, ..., 1 over their common denominator t = max t_i
-    (read-only int64 s; each s_i scaled by t / t_i: the same rates)."""
-    top = max(t for t, _ in rates)
-    scaled = np.array([s * (top // t) for t, s in rates[::-1]], dtype=np.int64)
-    scaled.flags.writeable = False
-    return top, scaled
 
 
 def _small_noise_path(size, rates, bounds, thresholds, rng):
@@ -430,6 +429,7 @@ def _geometric_one(rate, rng):
                                       rate.numerator, rate.denominator, rng)
 
 
+@functools.lru_cache(maxsize=1024)
 def _reduce_constants(a1, a2):
     """What :func:`_reduce_one` computes once per step: the rates delta = a2 - a1 and
     A = a1 + a2 (Fractions and floats), 1 / expm1(A), expm1(-delta)."""
@@ -493,9 +493,6 @@ def laplace_reduce_noise(noise, a1, a2, rng):
         constants = _reduce_constants(a1, a2)
         out = [_reduce_one(v, a1, a2, ratio, rng, constants) for v in x.tolist()]
         return np.array(out, dtype=np.int64).reshape(shape)
-    if x.size <= STEP_CHUNK:
-        y = _step_noise(n, a1, a2, rng)
-        return np.where(x < 0, -y, y).reshape(shape)
     # in chunks of entries, so that the working arrays stay in cache (each entry's step is
     # independent of the others': the same law)
     out = np.empty_like(x)
@@ -732,8 +729,9 @@ class LaplaceNoiseReductionOnline:
         sums with ``math.fsum``, correctly rounded).
         """
         increment = level - self.eps
-        exact = fractions.Fraction(level) - fractions.Fraction(self.eps)
-        if fractions.Fraction(increment) < exact:
+        # the exact difference is increment + ((level - increment) - eps), the second term
+        # computed exactly (Dekker's Fast2Sum: level > eps > 0, rounding to nearest)
+        if (level - increment) - self.eps > 0:
             increment = math.nextafter(increment, math.inf)
         return accounting.PrivacyLoss.pure(increment)
 
@@ -785,8 +783,7 @@ class LaplaceNoiseReductionOnline:
             return self.release
 
     def _rate_of(self, level):
-        t, s = _level_rate(self._units, level)
-        return fractions.Fraction(s, t)
+        return _level_fraction(self._units, level)
 
     def _released(self):
         if self._values.size <= _GRID_ONCE:

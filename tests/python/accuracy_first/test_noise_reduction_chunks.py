@@ -58,3 +58,25 @@ def test_batch_path_accumulates_its_draws():
     # the keep probability of level t is about (eps_t / eps_{t+1})^2 (rates' c ratio)
     keep = (levels[:-1] / levels[1:]) ** 2
     assert np.all(np.abs(moved - (1 - keep)) < 0.05)
+
+
+def test_reduction_loss_is_the_difference_rounded_up():
+    # the online charge's increment: the float difference, one ulp up exactly when it is
+    # below the exact difference (Fast2Sum's error term against Fractions)
+    import dppack
+
+    rng = np.random.default_rng(43)
+    online = dppack.LaplaceNoiseReductionOnline(1.0, 0.1, 1.0, random_state=1)
+    eps = np.concatenate([rng.uniform(1e-3, 1, 300), 2.0 ** rng.integers(-60, 60, 300)
+                          * rng.random(300)])
+    steps = np.concatenate([rng.random(300) * 1e-15 + 1, rng.uniform(1.001, 9, 300)])
+    rounded = 0
+    for e, f in zip(eps.tolist(), steps.tolist()):
+        level = math.nextafter(e, math.inf) if f < 1 + 1e-16 else e * f
+        online.eps = e
+        got = online._reduction_loss(level).eps
+        exact = Fraction(level) - Fraction(e)
+        assert Fraction(got) >= exact
+        assert Fraction(math.nextafter(got, -math.inf)) < exact
+        rounded += Fraction(level - e) < exact
+    assert rounded > 50  # both branches are exercised
