@@ -559,12 +559,12 @@ def _step_noise(n, a1, a2, rng):
     Each value is drawn with probability (its piece's mass / S) (its weight / the piece's
     mass): exactly the conditional law.
     """
-    delta, total = a2 - a1, a1 + a2
-    A, d = float(total), float(delta)
+    # (the scalars once per step, :func:`_reduce_constants`: expm1 within LIBM_ERROR as
+    # NumPy's; any floats within the bounds give the same draws, decided exactly)
+    delta, total, d, m1, expm1_d = _reduce_constants(a1, a2)
     ratio = float(_sinh_ratio_interval(a1, a2, 60)[0])
     nf = n.astype(np.float64)
-    m1 = 1.0 / np.expm1(A)
-    m2 = np.expm1(-d * (nf + 1.0)) / np.expm1(-d)
+    m2 = np.expm1(-d * (nf + 1.0)) / expm1_d
     decay = np.exp(-d * nf)
     total_mass = m1 * (1.0 + decay) + m2
     stay = ratio * decay
