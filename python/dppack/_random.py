@@ -2390,7 +2390,7 @@ def linf_noise(units, eps, size, rng):
 
 _LADDER_GUIDE = 12  # 2^12 buckets of [0, 2^63) per variance; each block is whole buckets
 _LADDER_CHUNK = 1 << 16  # trials per pass of discrete_gaussian_ladder (measured best)
-LADDER_MIN_P = 1 << 22  # the ladder's smallest variance: its q (below F, about 2^63 / 1.3 sigma) < 2^52
+LADDER_MIN_P = 1 << 22  # the smallest variance: q < F, about 2^63 / (1.3 sigma), below 2^52
 _LADDER_SIGMAS = 6  # blocks up to 6 sigma, a geometric envelope beyond
 _MAX63 = (1 << 63) - 1
 
@@ -2407,8 +2407,8 @@ def _ladder_envelope(p):
     y >= Y0 = b kmax (Y0 >= 6 sigma) has the envelope exp(-Y0^2 / (2 p) - (y - Y0) Y0 / p)
     >= exp(-y^2 / (2 p)), of mass at most tail = e_hi[kmax] 2^-96 / (1 - exp(-Y0 / p)),
     weight w_tail = ceil(F tail), at the top of [0, 2^63): [tail_start, 2^63) (whole buckets
-    are reserved for it). The rest, between the blocks and the tail, rejects. F is the largest integer with the
-    weights' total at most 2^63."""
+    are reserved for it). The rest, between the blocks and the tail, rejects. F is the
+    largest integer with the weights' total at most 2^63."""
     from fractions import Fraction
 
     sigma = math.sqrt(p)
@@ -2555,8 +2555,9 @@ def discrete_gaussian_ladder(ps, size, rng):
     remaining buckets reject. The comparison is decided in floating point outside a
     rigorous margin (exp within ``LIBM_ERROR``, the roundings within (x_max + 8) 2^-50,
     x = v^2 / (2 p) <= x_max), exactly with rational bounds inside it (probability about
-    2 / M_k per trial, M_k >= 2^(51 - beta) >= 2^27; :func:`_ladder_exact`). Row j takes its accepted trials in order: the
-    law of ``discrete_gaussian(ps[j], 1, size, rng)``, about 1.06 words per draw.
+    2 / M_k per trial, M_k >= 2^(51 - beta) >= 2^27; :func:`_ladder_exact`). Row j takes
+    its accepted trials in order: the law of ``discrete_gaussian(ps[j], 1, size, rng)``,
+    about 1.07 words per draw.
 
     Examples
     --------

@@ -269,7 +269,6 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     return steps[::-1]
 
 
-
 def _small_noise_path(size, rates, bounds, thresholds, rng):
     """:func:`integer_noise_path` entry by entry on Python integers (a few entries)."""
     T = len(rates)
