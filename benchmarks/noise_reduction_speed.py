@@ -47,7 +47,9 @@ def reference_module():
     source = subprocess.run(["git", "show", f"{REFERENCE}:{PATH}"], cwd=root, check=True,
                             capture_output=True, text=True).stdout
     source = source.replace("from .. import", "from dppack import").replace(
-        "from .._repr import", "from dppack._repr import")
+        "from .._repr import", "from dppack._repr import").replace(
+        "_frames.refuse_dask", "_backends.refuse_dask").replace(
+        "from dppack import _checks, _frames,", "from dppack import _backends, _checks, _frames,")
     folder = Path(tempfile.mkdtemp(prefix="dppack-nr-reference-"))
     path = folder / "noise_reduction_float.py"
     path.write_text(source, encoding="utf-8")

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from .. import _backends, _checks, _messages, _random, accounting
-from ._levels import TRUE_VALUES_SIZE_MESSAGE
+from ._levels import TRUE_VALUES_SIZE_MESSAGE, as_float_vector
 
 
 # --------------------------------------------------------------------------------------------
@@ -18,10 +18,10 @@ from ._levels import TRUE_VALUES_SIZE_MESSAGE
 
 
 def _variances(variances):
-    s = _checks.as_numeric_array(variances, "variances must be a numeric vector.").ravel()
-    if s.size < 1 or not np.all(np.isfinite(s)) or np.any(s <= 0):
+    s = as_float_vector(variances, "variances must be a numeric vector.")
+    if s.size < 1 or not np.isfinite(s).all() or (s <= 0).any():
         raise _messages.value_error("variances must hold finite values > 0.")
-    if np.any(np.diff(s) >= 0):
+    if (s[1:] >= s[:-1]).any():  # (finite values: np.diff(s) >= 0)
         raise _messages.value_error(
             "variances must be strictly decreasing (most private level first).")
     return s
@@ -191,8 +191,10 @@ def gaussian_noise_path(values, s, sensitivity, rng):
     Z_T ~ N_Z(0, p_T) and Z_t = Z_{t+1} + N_Z(0, p_t) entrywise (exact discrete Gaussian
     draws, :func:`_gaussian_increments`, with the grid and integer variances of
     :func:`gaussian_path_grid`; up to ``GAUSSIAN_SMALL_PATH`` values entry by entry on Python
-    integers, up to ``GAUSSIAN_ROWS_PATH`` every increment in one call of
-    :func:`dppack._random.discrete_gaussian_blocks_rows`, the same law); row t is
+    integers; beyond, every increment in one call of
+    :func:`dppack._random.discrete_gaussian_ladder` (one word per trial) when every
+    p_t >= 2^22, else up to ``GAUSSIAN_ROWS_PATH`` values of
+    :func:`dppack._random.discrete_gaussian_blocks_rows`: the same law); row t is
     g (round(x / g) + Z_t).
     """
     x = np.asarray(values, dtype=np.float64)
@@ -212,6 +214,20 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         # row T-1-i of the release is path[i] (release_path_on_grid: the same floats as
         # release_on_grid row by row)
         out[...] = _random.release_path_on_grid(x, path[::-1], k).reshape(out.shape)
+        return out
+    if all(_random.LADDER_MIN_P <= p < (1 << 56) for p in variances):
+        # the increments one word per trial (the same law, row by row), a pass of the
+        # ladder at a time (the same words as one call); the path accumulated in place,
+        # row i = Z_(T-i), and released pass by pass (no large temporaries)
+        flat, released = x.ravel(), out.reshape(T, x.size)
+        step = _random.ladder_columns(T)
+        for start in range(0, x.size, step):
+            stop = min(x.size, start + step)
+            steps = _random.discrete_gaussian_ladder(variances, stop - start, rng)
+            for i in range(1, T):
+                np.add(steps[i], steps[i - 1], out=steps[i])
+            released[:, start:stop] = _random.release_path_on_grid(flat[start:stop],
+                                                                   steps[::-1], k)
         return out
     if x.size <= GAUSSIAN_ROWS_PATH and all(64 * 64 <= p < (1 << 56) for p in variances):
         # every increment in one call of the block sampler (the same law, row by row)

@@ -33,7 +33,8 @@ its uniform bits alone, with exactly the stated law. The floats released are fun
 the integers V + Z_t only (:func:`dppack._random.release_on_grid`).
 
 The Brownian (Gaussian) path draws exact discrete Gaussian increments
-(:func:`dppack._random.discrete_gaussian_blocks`), but its prefix statement is not exact:
+(:func:`dppack._random.discrete_gaussian_ladder`, one word per trial, or the block
+samplers), but its prefix statement is not exact:
 see :func:`GaussianNoiseReduction`.
 
 Accounting: every release takes a trailing ``accountant`` (None: the session's, if any), which
@@ -58,7 +59,7 @@ from ._gaussian_path import (  # noqa: F401  (reached as noise_reduction.<name>)
     GAUSSIAN_ROWS_PATH,
     gaussian_noise_path,
 )
-from ._levels import TRUE_VALUES_SIZE_MESSAGE, check_levels  # noqa: F401
+from ._levels import TRUE_VALUES_SIZE_MESSAGE, check_levels, common_rates  # noqa: F401
 
 __all__ = [
     "GaussianNoiseReduction",
@@ -139,6 +140,7 @@ def _level_grid(sensitivity, eps_first, coordinates):
     return k, units
 
 
+@functools.lru_cache(maxsize=4096)
 def _level_rate(units, eps):
     """The rate a = s / t (t = 2^j) of the integer noise of level ``eps``: P(z) ~ exp(-a |z|).
 
@@ -147,6 +149,13 @@ def _level_rate(units, eps):
     e = fractions.Fraction(float(eps))
     j = (units * e.denominator // e.numerator).bit_length() + RATE_BITS
     return 1 << j, (e.numerator << j) // (units * e.denominator)
+
+
+@functools.lru_cache(maxsize=4096)
+def _level_fraction(units, eps):
+    """The rate of :func:`_level_rate` as a Fraction (computed once per level)."""
+    t, s = _level_rate(units, eps)
+    return fractions.Fraction(s, t)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -231,8 +240,10 @@ def integer_noise_path(size, units, levels, rng):
             if draws.dtype == object and not wide:  # beyond int64 (never, in practice)
                 steps, wide = steps.astype(object), True
             steps[i, fresh] = draws
-    # Z_t = Z_T + the fresh draws of levels T-1, ..., t
-    return np.cumsum(steps[::-1], axis=0)[::-1]
+    # Z_t = Z_T + the fresh draws of levels T-1, ..., t (in place, row by row)
+    for i in range(T - 2, -1, -1):
+        steps[i] += steps[i + 1]
+    return steps
 
 
 def _medium_noise_path(size, rates, bounds, thresholds, rng):
@@ -243,18 +254,19 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     common t = max t_t, s_t scaled by t / t_t: the same rates; a signed geometric per draw,
     exactly DL(a_t))."""
     T = len(rates)
-    top = max(t for t, _ in rates)
-    scaled = np.array([s * (top // t) for t, s in rates[::-1]], dtype=np.int64)
+    top, scaled = common_rates(rates)
     # moved[r]: the entries that draw at level T-1-r (all of them at T, then the failed coins)
     moved = np.ones((T, size), dtype=bool)
     if T > 1:
         np.logical_not(_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds),
                        out=moved[1:])
-    s_all = np.broadcast_to(scaled[:, None], (T, size))[moved]
+    s_all = np.repeat(scaled, moved.sum(axis=1))  # row r's rate for its moved entries, in order
     z = _random.discrete_laplace_rates(top, s_all, s_all.size, rng)
     steps = np.zeros((T, size), dtype=z.dtype)
     steps[moved] = z
-    return np.cumsum(steps, axis=0)[::-1]
+    for r in range(1, T):  # the path, in place, row by row (the same integers)
+        steps[r] += steps[r - 1]
+    return steps[::-1]
 
 
 def _small_noise_path(size, rates, bounds, thresholds, rng):
@@ -407,6 +419,7 @@ def _geometric(rate, size, rng):
 
 
 FEW = 16  # up to this many entries, laplace_reduce_noise runs entry by entry on Python integers
+_GRID_ONCE = 32  # beyond, the online releases reuse the rounded values (else Python floats)
 
 
 def _geometric_one(rate, rng):
@@ -415,6 +428,7 @@ def _geometric_one(rate, rng):
                                       rate.numerator, rate.denominator, rng)
 
 
+@functools.lru_cache(maxsize=1024)
 def _reduce_constants(a1, a2):
     """What :func:`_reduce_one` computes once per step: the rates delta = a2 - a1 and
     A = a1 + a2 (Fractions and floats), 1 / expm1(A), expm1(-delta)."""
@@ -478,8 +492,17 @@ def laplace_reduce_noise(noise, a1, a2, rng):
         constants = _reduce_constants(a1, a2)
         out = [_reduce_one(v, a1, a2, ratio, rng, constants) for v in x.tolist()]
         return np.array(out, dtype=np.int64).reshape(shape)
-    y = _step_noise(n, a1, a2, rng)
-    return np.where(x < 0, -y, y).reshape(shape)
+    # in chunks of entries, so that the working arrays stay in cache (each entry's step is
+    # independent of the others': the same law)
+    out = np.empty_like(x)
+    for start in range(0, x.size, STEP_CHUNK):
+        part = slice(start, start + STEP_CHUNK)
+        y = _step_noise(n[part], a1, a2, rng)
+        np.copyto(out[part], np.where(x[part] < 0, -y, y))
+    return out.reshape(shape)
+
+
+STEP_CHUNK = 1 << 14  # entries per pass of the online step
 
 
 def _step_bounds(a1, a2, n, i, k, bits):
@@ -535,12 +558,12 @@ def _step_noise(n, a1, a2, rng):
     Each value is drawn with probability (its piece's mass / S) (its weight / the piece's
     mass): exactly the conditional law.
     """
-    delta, total = a2 - a1, a1 + a2
-    A, d = float(total), float(delta)
+    # (the scalars once per step, :func:`_reduce_constants`: expm1 within LIBM_ERROR as
+    # NumPy's; any floats within the bounds give the same draws, decided exactly)
+    delta, total, d, m1, expm1_d = _reduce_constants(a1, a2)
     ratio = float(_sinh_ratio_interval(a1, a2, 60)[0])
     nf = n.astype(np.float64)
-    m1 = 1.0 / np.expm1(A)
-    m2 = np.expm1(-d * (nf + 1.0)) / np.expm1(-d)
+    m2 = np.expm1(-d * (nf + 1.0)) / expm1_d
     decay = np.exp(-d * nf)
     total_mass = m1 * (1.0 + decay) + m2
     stay = ratio * decay
@@ -705,8 +728,9 @@ class LaplaceNoiseReductionOnline:
         sums with ``math.fsum``, correctly rounded).
         """
         increment = level - self.eps
-        exact = fractions.Fraction(level) - fractions.Fraction(self.eps)
-        if fractions.Fraction(increment) < exact:
+        # the exact difference is increment + ((level - increment) - eps), the second term
+        # computed exactly (Dekker's Fast2Sum: level > eps > 0, rounding to nearest)
+        if (level - increment) - self.eps > 0:
             increment = math.nextafter(increment, math.inf)
         return accounting.PrivacyLoss.pure(increment)
 
@@ -758,8 +782,11 @@ class LaplaceNoiseReductionOnline:
             return self.release
 
     def _rate_of(self, level):
-        t, s = _level_rate(self._units, level)
-        return fractions.Fraction(s, t)
+        return _level_fraction(self._units, level)
 
     def _released(self):
-        return _random.release_on_grid(self._values, self._noise, self._grid)
+        if self._values.size <= _GRID_ONCE:
+            return _random.release_on_grid(self._values, self._noise, self._grid)
+        if getattr(self, "_on_grid", None) is None:  # round(x / g) g, once (the same floats)
+            self._on_grid = _random.grid_values(self._values, self._grid)
+        return _random.release_with_grid(self._values, self._on_grid, self._noise, self._grid)

@@ -32,9 +32,9 @@ OVERSIZED = frozenset({
     "_random.py",
 })
 
-# Docstring lines per code line of the whole package (0.957; 1.47 when issue 27 was filed):
+# Docstring lines per code line of the whole package (0.940; 1.47 when issue 27 was filed):
 # derivations live in docs/python/guide. Never raise it; the target, 1.0, is met.
-RATIO_CEILING = 0.96
+RATIO_CEILING = 0.95
 RATIO_SLACK = 0.02
 RATIO_TARGET = 1.0
 
