@@ -1266,9 +1266,13 @@ def exponential_interval(utility, widths, eps, sensitivity, rng):
     widths = np.asarray(widths)
     if widths.dtype.kind not in "iu" or (widths.size and widths.min() < 0):
         raise ValueError("widths must be non-negative integers.")
-    if float(widths.sum(dtype=np.float64)) > 2.0 ** 61:  # kept exactly by integer_measure
+    total = float(widths.sum(dtype=np.float64))
+    if total > 2.0 ** 61:  # kept exactly by integer_measure
         raise ValueError("widths must add up to at most 2^61.")
-    k = exponential_mechanism(utility, eps, sensitivity, rng, measure=widths.astype(np.int64))
+    measure = widths.astype(np.int64)
+    k = planned_interval(utility, measure, eps, sensitivity, rng) if total < 2.0 ** 61 else None
+    if k is None:
+        k = exponential_mechanism(utility, eps, sensitivity, rng, measure=measure)
     return k, _exact_samplers().py_uniform(rng, int(widths[k]))
 
 
@@ -2377,3 +2381,49 @@ def linf_noise(units, eps, size, rng):
     else:
         noise = [uniform_integer(2 * c + 1, rng) - c for _ in range(size)]
     return noise, _fraction(units) * s / t
+
+
+# --------------------------------------------------------------------------------------------
+# The exponential mechanism over a few intervals, with its levels planned once per utilities
+# (issue 29: a small quantileDP draws from the same utilities call after call).
+# --------------------------------------------------------------------------------------------
+
+_PLANNED_MAX = 1024  # candidates up to this many: the utilities' levels are cached
+
+
+def planned_interval(utility, widths, eps, sensitivity, rng):
+    """:func:`exponential_interval`'s index for int64 ``widths`` (checked, sum below 2^61),
+    or None where it does not apply (then nothing is drawn).
+
+    The same draws and the same index as :func:`exponential_mechanism` with measure
+    ``widths``: the grid, the rate, the rounded utilities and the envelope's levels depend
+    on the utilities, eps and Delta alone, and are computed once per such arguments
+    (:func:`_selection_plan`); the rejection loop of
+    :func:`dppack._exact_selection.select_exponential` then runs on them
+    (:func:`dppack._exact_selection.select_planned`), every decision an exact comparison of
+    integers. Applies to at most 1024 utilities, all finite, whose best candidates have a
+    positive width.
+    """
+    u = utility
+    if type(u) is not np.ndarray or u.dtype != np.float64 or u.ndim != 1:
+        u = np.asarray(utility, dtype=np.float64).ravel()
+    if u.size > _PLANNED_MAX or u.size != widths.size:
+        return None
+    plan = _selection_plan(u.tobytes(), float(eps), float(sensitivity),
+                           _exact_selection._BUCKETS, _exact_selection._BUCKET_BITS)
+    if plan is None:
+        return None
+    return _exact_selection.select_planned(plan, widths, rng)
+
+
+@functools.lru_cache(maxsize=64)
+def _selection_plan(key, eps, sensitivity, buckets, bits):
+    """The plan of :func:`planned_interval` for the utilities of bytes ``key`` (None when one
+    is not finite); ``buckets`` and ``bits``, the envelope's, key the cache only."""
+    u = np.frombuffer(key, dtype=np.float64)
+    high, low = float(u.max()), float(u.min())
+    if not (math.isfinite(high) and math.isfinite(low)):
+        return None
+    k, rate = exponential_grid(max(abs(high), abs(low)), eps, sensitivity)
+    scaled = np.rint(_times_power_of_two(u, -k))
+    return _exact_selection.plan_levels(scaled, float(scaled.max()), rate)
