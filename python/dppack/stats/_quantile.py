@@ -195,6 +195,14 @@ def _quantile_loss(eps, which_sensitivity, mechanism):
 
 def _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
                  random_state, bill, resolution=None):
+    if resolution is None and _quantile_fast.plain_arguments(
+            x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism):
+        # every check below would pass and return its argument as it is (small calls)
+        rng = _random.as_generator(random_state)
+        sensitivity = quantile_sensitivity(quant, which_sensitivity)
+        bill.spend()
+        return exact_quantile(x, quant, eps, lower_bound, upper_bound, rng,
+                              sensitivity=sensitivity)
     lower, upper = sample_bounds(upper_bound, lower_bound)
     lattice = check_resolution(resolution, lower, upper)  # public: before the data
     # The checks that need no pass (in memory, all of them) come first, in the in-memory
