@@ -1264,9 +1264,9 @@ def exponential_interval(utility, widths, eps, sensitivity, rng):
     exp, no uniform float inside the interval.
     """
     widths = np.asarray(widths)
-    if widths.dtype.kind not in "iu" or (widths.size and widths.min() < 0):
+    if widths.dtype.kind not in "iu" or (widths.size and np.minimum.reduce(widths) < 0):
         raise ValueError("widths must be non-negative integers.")
-    total = float(widths.sum(dtype=np.float64))
+    total = float(np.add.reduce(widths, dtype=np.float64))  # widths.sum(dtype=np.float64)
     if total > 2.0 ** 61:  # kept exactly by integer_measure
         raise ValueError("widths must add up to at most 2^61.")
     measure = widths.astype(np.int64)

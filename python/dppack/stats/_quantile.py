@@ -398,9 +398,9 @@ def _quantile_candidates(values, quant, eps, j, first, last, half=None):
     centre = quant * n
     fixed = half is not None
     if not fixed:
-        half = 2.0 * (_MARGIN + math.log(n + 2.0)) / eps + 2.0
-    if type(records) is _SortedRecords and records.values.ndim == 1 and 2 * (
-            min(n + 1, math.ceil(centre + half) + 1) - max(0, math.floor(centre - half))) >= n:
+        half = _half_window(n, eps)
+    if type(records) is _SortedRecords and records.values.ndim == 1 and _every_interval(
+            n, centre, half):
         # the first window below is every interval, and has no union: the same arrays, fast
         return _quantile_fast.all_intervals(records.values, quant, j, first, last, _to_grid)
     for attempt in range(_PARTITIONS + 1):
@@ -433,6 +433,18 @@ def _quantile_candidates(values, quant, eps, j, first, last, half=None):
     return utilities, sizes, starts, index
 
 
+def _half_window(n, eps):
+    """The first window's half-width for n records at rate ``eps`` per rank (see
+    :func:`_quantile_candidates`)."""
+    return 2.0 * (_MARGIN + math.log(n + 2.0)) / eps + 2.0
+
+
+def _every_interval(n, centre, half):
+    """Whether the window of ``half`` around rank ``centre`` holds every interval (at least
+    half of them: the first window is then widened to all n + 1)."""
+    return 2 * (min(n + 1, math.ceil(centre + half) + 1) - max(0, math.floor(centre - half))) >= n
+
+
 def _window_suffices(utility, widths, unions, eps):
     """Whether each union's log weight is _MARGIN below the window's largest (floating point:
     this only decides how much work the draw does, never its law)."""
@@ -459,6 +471,13 @@ def exact_quantile(values, quant, eps, lower, upper, rng, half=None, sensitivity
     ``half``: see :func:`_quantile_candidates`. No checks (``quantilesDP``'s recursion
     calls it on parts of checked data)."""
     j, first, last = _quantile_grid(lower, upper)
+    if half is None and type(values) is np.ndarray and values.ndim == 1 and _every_interval(
+            values.size, quant * values.size, _half_window(values.size, eps / sensitivity)):
+        # what _quantile_candidates returns for an array whose window is every interval
+        utilities, widths, starts = _quantile_fast.all_intervals(values, quant, j, first, last,
+                                                                 _to_grid)[:3]
+        i, offset = _random.exponential_interval(utilities, widths, eps, sensitivity, rng)
+        return math.ldexp(float(int(starts[i]) + offset), j)
     records = _records(values, j, first, last)
     # the window only decides how much work the draw does: the rate per rank is eps / (2 Delta)
     utilities, widths, starts, unions = _quantile_candidates(records, quant, eps / sensitivity,
