@@ -2389,6 +2389,9 @@ def linf_noise(units, eps, size, rng):
 # --------------------------------------------------------------------------------------------
 
 _PLANNED_MAX = 1024  # candidates up to this many: the utilities' levels are cached
+_PLANS_KEPT = 64  # plans kept (and utilities seen once), each set cleared when full
+_PLANS = {}
+_SEEN = set()
 
 
 def planned_interval(utility, widths, eps, sensitivity, rng):
@@ -2402,21 +2405,31 @@ def planned_interval(utility, widths, eps, sensitivity, rng):
     :func:`dppack._exact_selection.select_exponential` then runs on them
     (:func:`dppack._exact_selection.select_planned`), every decision an exact comparison of
     integers. Applies to at most 1024 utilities, all finite, whose best candidates have a
-    positive width.
+    positive width, seen before: the first time, building the plan would cost more than the
+    general path saves (utilities that depend on the data are rarely seen twice).
     """
     u = utility
     if type(u) is not np.ndarray or u.dtype != np.float64 or u.ndim != 1:
         u = np.asarray(utility, dtype=np.float64).ravel()
     if u.size > _PLANNED_MAX or u.size != widths.size:
         return None
-    plan = _selection_plan(u.tobytes(), float(eps), float(sensitivity),
-                           _exact_selection._BUCKETS, _exact_selection._BUCKET_BITS)
+    key = (u.tobytes(), float(eps), float(sensitivity), _exact_selection._BUCKETS,
+           _exact_selection._BUCKET_BITS)
+    plan = _PLANS.get(key)
     if plan is None:
-        return None
+        if key in _PLANS or key not in _SEEN:  # not plannable; or seen for the first time
+            if len(_SEEN) >= _PLANS_KEPT:
+                _SEEN.clear()
+            _SEEN.add(key)
+            return None
+        if len(_PLANS) >= _PLANS_KEPT:
+            _PLANS.clear()
+        plan = _PLANS[key] = _selection_plan(*key)
+        if plan is None:
+            return None
     return _exact_selection.select_planned(plan, widths, rng)
 
 
-@functools.lru_cache(maxsize=64)
 def _selection_plan(key, eps, sensitivity, buckets, bits):
     """The plan of :func:`planned_interval` for the utilities of bytes ``key`` (None when one
     is not finite); ``buckets`` and ``bits``, the envelope's, key the cache only."""

@@ -1,6 +1,7 @@
 """The exponential mechanism over intervals with its levels planned once per utilities
 (issue 29: ``_random.planned_interval``, ``_exact_selection.plan_levels`` and
-``select_planned``).
+``select_planned``). Utilities are planned when seen a second time (the first sighting draws
+nothing and leaves the draw to the general path), so the tests show them twice first.
 
 The planned path must make the same draws as the general one
 (``_random.exponential_mechanism``, then the uniform offset) and return the same index: the
@@ -23,6 +24,20 @@ from dppack import _exact, _exact_selection, _random
 from dppack.stats import _quantile
 
 ALPHA = 1e-3
+
+
+def _warm(utility, widths, eps, sensitivity):
+    """Show the utilities to the planned path twice (the first sighting only registers them;
+    the second builds their plan, if any), drawing from a throwaway generator."""
+    widths = np.asarray(widths).astype(np.int64)
+    for _ in range(2):
+        _random.planned_interval(utility, widths, eps, sensitivity, np.random.default_rng(99))
+
+
+def _plan(utility, eps, sensitivity):
+    return _random._PLANS.get((np.asarray(utility, dtype=np.float64).tobytes(), eps,
+                               sensitivity, _exact_selection._BUCKETS,
+                               _exact_selection._BUCKET_BITS))
 
 
 def _general(utility, widths, eps, sensitivity, rng):
@@ -58,20 +73,20 @@ def _cases():
 def test_the_same_draws_as_the_general_path(bit_generator):
     planned = 0
     for utility, widths, eps, sensitivity, seed in _cases():
+        _warm(utility, widths, eps, sensitivity)
         a, b = (np.random.Generator(bit_generator(seed)) for _ in range(2))
         assert _random.exponential_interval(utility, widths, eps, sensitivity, a) == _general(
             utility, widths, eps, sensitivity, b), seed
         assert a.integers(0, 2 ** 62) == b.integers(0, 2 ** 62), seed  # same words used
-        plan = _random._selection_plan(np.asarray(utility, dtype=np.float64).tobytes(), eps,
-                                       sensitivity, _exact_selection._BUCKETS,
-                                       _exact_selection._BUCKET_BITS)
-        planned += plan is not None
+        planned += _plan(utility, eps, sensitivity) is not None
     assert planned >= 150  # the cases do take the planned path
 
 
 def test_declines_without_drawing_when_the_best_candidates_are_empty():
     utility = np.array([-1.0, 0.0, -2.0, 0.0])
     widths = np.array([5, 0, 7, 0], dtype=np.int64)
+    _warm(utility, widths, 1.0, 1.0)
+    assert _plan(utility, 1.0, 1.0) is not None
     a, b = np.random.default_rng(1), np.random.default_rng(1)
     assert _random.planned_interval(utility, widths, 1.0, 1.0, a) is None
     assert a.integers(0, 2 ** 62) == b.integers(0, 2 ** 62)  # nothing drawn
@@ -82,9 +97,24 @@ def test_declines_without_drawing_when_the_best_candidates_are_empty():
 def test_declines_for_many_or_infinite_utilities():
     rng = np.random.default_rng(2)
     many = np.zeros(_random._PLANNED_MAX + 1)
-    assert _random.planned_interval(many, np.ones(many.size, np.int64), 1.0, 1.0, rng) is None
     infinite = np.array([0.0, -np.inf])
-    assert _random.planned_interval(infinite, np.ones(2, np.int64), 1.0, 1.0, rng) is None
+    for _ in range(3):
+        assert _random.planned_interval(many, np.ones(many.size, np.int64), 1.0, 1.0,
+                                        rng) is None
+        assert _random.planned_interval(infinite, np.ones(2, np.int64), 1.0, 1.0, rng) is None
+    assert _plan(infinite, 1.0, 1.0) is None
+
+
+def test_a_first_sighting_draws_nothing_and_the_plans_are_bounded():
+    rng, reference = np.random.default_rng(3), np.random.default_rng(3)
+    for i in range(3 * _random._PLANS_KEPT):
+        utility = -np.abs(np.arange(5.0) - 2.0) - i  # new utilities each time
+        widths = np.arange(1, 6, dtype=np.int64)
+        assert _random.planned_interval(utility, widths, 1.0, 1.0, rng) is None
+        _random.planned_interval(utility, widths, 1.0, 1.0, np.random.default_rng(0))
+        assert len(_random._PLANS) <= _random._PLANS_KEPT
+        assert len(_random._SEEN) <= _random._PLANS_KEPT
+    assert rng.integers(0, 2 ** 62) == reference.integers(0, 2 ** 62)
 
 
 def test_a_uniform_on_its_threshold_continues_exactly(monkeypatch):
@@ -120,6 +150,9 @@ def test_a_uniform_on_its_threshold_continues_exactly(monkeypatch):
     monkeypatch.setattr(_exact_selection, "py_below_exp", spy)
     utility = -np.arange(6, dtype=np.float64)
     widths = np.array([1, 3, 5, 7, 9, 11], dtype=np.int64)
+    _warm(utility, widths, 2.0, 1.0)
+    forced.clear()
+    continued.clear()
     for seed in range(40):
         a, b = np.random.default_rng(seed), np.random.default_rng(seed)
         assert _random.exponential_interval(utility, widths, 2.0, 1.0, a) == _general(
@@ -133,6 +166,8 @@ def test_an_excess_of_a_whole_rate_goes_to_the_integer_part():
     gamma a - c can exceed 1: py_bernoulli_exp's integer part, the same draws."""
     utility = np.array([0.0, -40.0, -41.5, -200.0])
     widths = np.array([1, 2 ** 40, 2 ** 41, 2 ** 45], dtype=np.int64)
+    _warm(utility, widths, 8.0, 1.0)
+    assert _plan(utility, 8.0, 1.0) is not None
     for seed in range(200):
         a, b = np.random.default_rng(seed), np.random.default_rng(seed)
         assert _random.exponential_interval(utility, widths, 8.0, 1.0, a) == _general(
@@ -158,6 +193,7 @@ def test_the_law_by_chi_square(utility, widths, planned):
     """20,000 draws at eps 2 against the exact law (false-failure rate 1e-3)."""
     utility, widths = np.array(utility), np.array(widths, dtype=np.int64)
     rng = np.random.default_rng(2029)
+    _warm(utility, widths, 2.0, 1.0)
     check = np.random.default_rng(0)
     assert (_random.planned_interval(utility, widths, 2.0, 1.0, check) is not None) == planned
     calls = 20_000
