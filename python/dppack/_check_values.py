@@ -137,6 +137,11 @@ def check_number(value, name, low=None, high=None, closed="both", finite=False, 
     ...     print(error)
     eps must be a finite number > 0.
     """
+    if type(value) is float and value == value and closed in _CLOSED and not (
+            finite and math.isinf(value)):  # a plain float: the checks below, without a text
+        if (low is None or (value >= low if closed in ("both", "left") else value > low)) and (
+                high is None or (value <= high if closed in ("both", "right") else value < high)):
+            return value
     if optional and value is None:
         return None
     if closed not in _CLOSED:

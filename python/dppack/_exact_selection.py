@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ._exact import _RAW_64_BIT, exp_floor, py_bernoulli_exp, py_below_exp, py_uniform, words
+from ._exact import exp_floor, py_bernoulli_exp, py_below_exp, py_uniform, words
 
 _BUCKETS = 64  # candidates with gamma a >= 64 share the last bucket of the envelope
 _BUCKET_BITS = 160  # the bucket weights are ceil(exp(-c) 2^160) >= 2^67 for c <= 64
@@ -120,6 +120,12 @@ def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
             return i
 
 
+def envelope():
+    """(buckets, bits) of the envelope :func:`select_exponential` uses now (tests vary them):
+    a plan (:func:`plan_levels`) holds for these only."""
+    return _BUCKETS, _BUCKET_BITS
+
+
 class _Plan:
     """What :func:`select_planned` needs of the utilities alone (see :func:`plan_levels`)."""
 
@@ -164,8 +170,7 @@ def plan_levels(scaled, top, gamma):
 
 def _big_uniform(draw_words, m, count, cut):
     """``py_uniform(rng, m)`` for m > 2^62 of ``count`` words and rejection bound ``cut``,
-    with ``draw_words(count)`` the words of ``rng`` (:func:`dppack._exact.words`): the same
-    words, the same value."""
+    with ``draw_words(count)`` = ``words(rng, count)``: the same words, the same value."""
     while True:
         value = 0
         for word in draw_words(count).tolist():
@@ -194,12 +199,7 @@ def select_planned(plan, measure, rng):
     whole = 1 << (64 * count)
     cut = whole - whole % total
     gaps, numerator, denominator = plan.gaps, plan.numerator, plan.denominator
-    bit_generator = rng.bit_generator
-    if type(bit_generator) in _RAW_64_BIT:
-        draw_words = bit_generator.random_raw
-    else:
-        def draw_words(size):
-            return words(rng, size)
+    draw_words = functools.partial(words, rng)
     while True:
         draw = _big_uniform(draw_words, total, count, cut)
         position = 0

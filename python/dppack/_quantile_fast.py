@@ -61,7 +61,9 @@ def all_intervals(values, quant, j, first, last, to_grid):
     n = values.size
     edges = np.empty(n + 2, dtype=np.int64)
     edges[0], edges[-1] = first, last
-    edges[1:-1] = _sorted_to_grid(np.sort(values), j, first, last, to_grid)
+    ordered = values.copy()  # np.sort(values), without its dispatch
+    ordered.sort()
+    edges[1:-1] = _sorted_to_grid(ordered, j, first, last, to_grid)
     widths = edges[1:] - edges[:-1]
     if n > _CACHED_MAX:
         return data_access.quantile_utility(n, quant, 0, n + 1), widths, edges[:-1], []
@@ -125,4 +127,4 @@ def plain_arguments(x, quant, eps, lower_bound, upper_bound, which_sensitivity, 
         return False
     if type(x) is not np.ndarray or x.dtype != np.float64 or x.ndim != 1 or not x.size:
         return False
-    return math.isfinite(x.min()) and math.isfinite(x.max())
+    return math.isfinite(np.minimum.reduce(x)) and math.isfinite(np.maximum.reduce(x))

@@ -2413,8 +2413,7 @@ def planned_interval(utility, widths, eps, sensitivity, rng):
         u = np.asarray(utility, dtype=np.float64).ravel()
     if u.size > _PLANNED_MAX or u.size != widths.size:
         return None
-    key = (u.tobytes(), float(eps), float(sensitivity), _exact_selection._BUCKETS,
-           _exact_selection._BUCKET_BITS)
+    key = (u.tobytes(), float(eps), float(sensitivity)) + _exact_selection.envelope()
     plan = _PLANS.get(key)
     if plan is None:
         if key in _PLANS or key not in _SEEN:  # not plannable; or seen for the first time

@@ -2,6 +2,7 @@
 candidates (a power-of-two grid, or a public resolution)."""
 
 import fractions
+import functools
 import math
 
 import numpy as np
@@ -190,6 +191,14 @@ def _quantile_loss(eps, which_sensitivity, mechanism):
     if not (_checks.is_one_of(which_sensitivity, WHICH)
             and _checks.is_one_of(mechanism, ("exponential",))):
         raise _messages.value_error("not a quantile's arguments")  # left to the quantile's checks
+    if type(eps) is float and eps > 0:
+        return _pure_loss(eps)
+    return PrivacyLoss.pure(eps)
+
+
+@functools.lru_cache(maxsize=64)
+def _pure_loss(eps):
+    """PrivacyLoss.pure(eps), made once per eps (a PrivacyLoss is immutable)."""
     return PrivacyLoss.pure(eps)
 
 

@@ -36,8 +36,7 @@ def _warm(utility, widths, eps, sensitivity):
 
 def _plan(utility, eps, sensitivity):
     return _random._PLANS.get((np.asarray(utility, dtype=np.float64).tobytes(), eps,
-                               sensitivity, _exact_selection._BUCKETS,
-                               _exact_selection._BUCKET_BITS))
+                               sensitivity) + _exact_selection.envelope())
 
 
 def _general(utility, widths, eps, sensitivity, rng):
