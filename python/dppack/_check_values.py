@@ -205,6 +205,8 @@ def check_positive_scalar(value, name, optional=False):
     ...     print(error)
     eps must be a scalar > 0
     """
+    if type(value) is float and value > 0.0:  # passes (+Inf included), as check_number finds
+        return value
     return check_number(value, name, low=0, closed="neither", optional=optional,
                         message=f"{name} must be a scalar > 0")
 
@@ -277,6 +279,8 @@ def check_finite_budget(value, name):
     ...     print(error)
     eps must be finite: eps = Inf would release the true values without noise.
     """
+    if type(value) is float and 0.0 < value < math.inf:  # passes, as check_number finds
+        return value
     return check_number(
         value, name, low=0, closed="neither",
         finite=f"{name} must be finite: {name} = Inf would release the true values without "
