@@ -262,6 +262,61 @@
   .core_report(result, stream, caller)
 }
 
+# The short call of a small release (meanDP, quantileDP; issue 29): the handle of
+# dppack._rbridge.r_call when the release may send its arguments to the core as they are,
+# without .call_core's steps, else NULL: before the core is loaded, inside
+# with_random_state() (the call needs the shared generator) and in reproducible mode (the
+# call needs seed words from R's stream). The release forces its arguments first, in the
+# order .call_core would convert them (list() is a primitive, so an error is raised from the
+# user's call, as .call_core raises it), and takes this path when .plain_arguments() allows.
+.plain_call <- function() {
+  if (is.null(.dppack$generator) && !isTRUE(getOption("DPpackPy.reproducible", FALSE))) {
+    .dppack$r_call
+  }
+}
+
+# TRUE when .to_py would pass every argument as it is, and .call_core find no NA to convert:
+# the first (the data) a double vector without attributes, shorter than .view_min_length
+# (sent as .to_py sends it: .plain_data); each other one double, or one string that is not
+# NA, without attributes.
+.plain_arguments <- function(arguments) {
+  x <- arguments[[1L]]
+  if (!is.double(x) || !is.null(attributes(x)) || length(x) >= .view_min_length) {
+    return(FALSE)
+  }
+  for (value in arguments[-1L]) {
+    if (length(value) != 1L || !is.null(attributes(value)) ||
+        !(is.double(value) || (is.character(value) && !is.na(value)))) {
+      return(FALSE)
+    }
+  }
+  TRUE
+}
+
+# Plain double data (.plain_arguments) as .to_py sends them: one value as it is, any other
+# length as an R array.
+.plain_data <- function(x) {
+  if (length(x) == 1L) x else as.array(x)
+}
+
+# What .call_core makes of r_call's `result` when it is not a plain double: the value of a
+# tuple (value,), or the warnings and error of a longer one, raised from `caller`. No seed
+# was drawn from R's stream on the short path, so the stream saved here is the one the call
+# found.
+.core_value <- function(result, caller) {
+  if (!is.list(result)) {
+    return(result)
+  }
+  if (length(result) == 1L) {
+    value <- result[[1L]]
+    if (inherits(value, "python.builtin.object")) {
+      value <- reticulate::py_to_r(value)
+    }
+    return(.drop_1d(value))
+  }
+  .core_report(result, .save_random_stream(), caller)
+}
+
 # The rest of .call_core when the core warned or refused the call: `result` is r_call's
 # (value, warnings, error, error_class).
 .core_report <- function(result, stream, caller) {

@@ -83,6 +83,21 @@
 #' meanDP(x, eps = 1, lower.bound = 0, upper.bound = 6, which.sensitivity = "unbounded")
 meanDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
                    mechanism = "Laplace", delta = 0, type.DP = "aDP", accountant = NULL) {
+  r_call <- .plain_call()
+  if (!is.null(r_call) && is.null(accountant)) {
+    # the short call (see .plain_call), arguments forced in .univariate's order
+    arguments <- list(x, eps, upper.bound, lower.bound, which.sensitivity, mechanism, delta,
+                      type.DP)
+    if (.plain_arguments(arguments)) {
+      value <- r_call("meanDP", NULL, list(.plain_data(x), eps, lower.bound, upper.bound,
+                                           which.sensitivity, mechanism, delta, type.DP),
+                      NULL, NULL)
+      if (!is.list(value)) {
+        return(value)
+      }
+      return(.one_or_both(.core_value(value, sys.call()), "Sanitized Mean"))
+    }
+  }
   value <- .univariate("meanDP", x, eps, lower.bound, upper.bound, which.sensitivity,
                        mechanism, delta, type.DP, accountant)
   .one_or_both(value, "Sanitized Mean")
@@ -499,6 +514,20 @@ pooledCovDP <- function(..., eps = 1, lower.bound1, upper.bound1, lower.bound2, 
 #'            resolution = 1)
 quantileDP <- function(x, quant, eps, lower.bound, upper.bound, which.sensitivity = "bounded",
                        mechanism = "exponential", resolution = NULL, accountant = NULL) {
+  r_call <- .plain_call()
+  if (!is.null(r_call) && is.null(accountant)) {
+    # the short call (see .plain_call), arguments forced in .call_core's order below
+    arguments <- list(x, quant, eps, upper.bound, lower.bound, which.sensitivity, mechanism)
+    if (is.null(resolution) && .plain_arguments(arguments)) {
+      value <- r_call("quantileDP", NULL, list(.plain_data(x), quant, eps, lower.bound,
+                                               upper.bound, which.sensitivity, mechanism),
+                      NULL, NULL)
+      if (!is.list(value)) {
+        return(value)
+      }
+      return(.core_value(value, sys.call()))
+    }
+  }
   .call_core(
     "quantileDP",
     accountant = .accountant(accountant),

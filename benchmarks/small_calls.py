@@ -16,10 +16,10 @@ and the loops of DPpack's test scripts (10,000 ``LaplaceMechanism`` and 10,000 `
 calls; the scripts themselves are not shipped with DPpack), for DPpackPy and DPpack.
 
 The targets (issue 29): at most 150 us per call from R for ``LaplaceMechanism``, ``meanDP``
-and ``quantileDP`` (about two bare reticulate calls), at most 60 us for a scalar
-``LaplaceMechanism`` in Python, well under 100 us for ``quantileDP`` in Python. Elapsed time by default; ``--cpu`` times the CPU of the
-process (steadier on a busy machine). ``--quick`` makes fewer calls and leaves the README
-alone.
+and ``quantileDP`` (about two bare reticulate calls), ``meanDP`` with a margin (at most
+130 us), at most 60 us for a scalar ``LaplaceMechanism`` and for ``quantileDP`` in Python.
+Elapsed time by default; ``--cpu`` times the CPU of the process (steadier on a busy
+machine). ``--quick`` makes fewer calls and leaves the README alone.
 
 Usage: ``python benchmarks/small_calls.py [--calls N] [--runs R] [--cpu] [--quick]
 [--diffprivlib-python PATH]``.
@@ -45,8 +45,9 @@ NAMES = ["LaplaceMechanism", "GaussianMechanism", "meanDP", "varDP", "histogramD
          "quantileDP", "LogisticRegressionDP"]
 R_TARGET = 150e-6  # issue 29: from R, at most 150 us for the three calls below
 R_TARGETED = {"LaplaceMechanism", "meanDP", "quantileDP"}
+R_MEAN_TARGET = 130e-6  # meanDP from R: under R_TARGET with a margin
 PY_TARGET = 60e-6  # issue 29: a scalar LaplaceMechanism in Python
-PY_QUANTILE_TARGET = 100e-6  # quantileDP on 100 values in Python: well under this
+PY_QUANTILE_TARGET = 60e-6  # quantileDP on 100 values in Python
 FIT_DIVISOR = 20  # a fit is timed with 1/20 of the calls of the other releases
 
 
@@ -209,11 +210,11 @@ def main():
         dppack_r = r.get(f"DPpack {name}") if have_dppack else None
         target = []
         if name in R_TARGETED:
-            target.append(f"R <= {us(R_TARGET)}")
+            target.append(f"R <= {us(R_MEAN_TARGET if name == 'meanDP' else R_TARGET)}")
         if name == "LaplaceMechanism":
             target.append(f"Python <= {us(PY_TARGET)}")
         if name == "quantileDP":
-            target.append(f"Python < {us(PY_QUANTILE_TARGET)}")
+            target.append(f"Python <= {us(PY_QUANTILE_TARGET)}")
         row = [f"`{name}`", us(py[name]), us(from_r),
                us(dppack_r) if have_dppack else "not installed",
                us(dpl[name]) if dpl else "not importable", "; ".join(target)]

@@ -105,6 +105,11 @@ def check_number(value, name, low=None, high=None, closed="both", finite=False, 
     ...     print(error)
     eps must be a finite number > 0.
     """
+    if type(value) is float and value == value and closed in _CLOSED and not (
+            finite and math.isinf(value)):  # a plain float: the checks below, without a text
+        if (low is None or (value >= low if closed in ("both", "left") else value > low)) and (
+                high is None or (value <= high if closed in ("both", "right") else value < high)):
+            return value
     if optional and value is None:
         return None
     if closed not in _CLOSED:
@@ -146,6 +151,8 @@ def check_positive_scalar(value, name, optional=False):
     ...     print(error)
     eps must be a scalar > 0
     """
+    if type(value) is float and value > 0.0:  # passes (+Inf included), as check_number finds
+        return value
     return check_number(value, name, low=0, closed="neither", optional=optional,
                         message=f"{name} must be a scalar > 0")
 
@@ -178,6 +185,8 @@ def check_finite_budget(value, name):
     ...     print(error)
     eps must be finite: eps = Inf would release the true values without noise.
     """
+    if type(value) is float and 0.0 < value < math.inf:  # passes, as check_number finds
+        return value
     return check_number(
         value, name, low=0, closed="neither",
         finite=f"{name} must be finite: {name} = Inf would release the true values without "

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ._exact import exp_floor, py_bernoulli_exp, py_below_exp, py_uniform
+from ._exact import exp_floor, py_bernoulli_exp, py_below_exp, py_uniform, words
 
 _BUCKETS = 64  # candidates with gamma a >= 64 share the last bucket of the envelope
 _BUCKET_BITS = 160  # the bucket weights are ceil(exp(-c) 2^160) >= 2^67 for c <= 64
@@ -82,4 +82,120 @@ def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
             raise AssertionError("exponential mechanism envelope below the target")
         common = math.gcd(excess, denominator)
         if py_bernoulli_exp(excess // common, denominator // common, rng):
+            return i
+
+
+def envelope():
+    """(buckets, bits) of the envelope :func:`select_exponential` uses now (tests vary them):
+    a plan (:func:`plan_levels`) holds for these only."""
+    return _BUCKETS, _BUCKET_BITS
+
+
+class _Plan:
+    """What :func:`select_planned` needs of the utilities alone (see :func:`plan_levels`)."""
+
+    __slots__ = ("gaps", "best", "order", "cuts", "segments", "uppers", "numerator",
+                 "denominator")
+
+    def __init__(self, gaps, best, order, cuts, segments, gamma):
+        self.gaps, self.best, self.order, self.cuts = gaps, best, order, cuts
+        self.segments = segments
+        self.uppers = [segment[3] for segment in segments]
+        self.numerator, self.denominator = gamma.numerator, gamma.denominator
+
+
+def plan_levels(scaled, top, gamma):
+    """The envelope levels of :func:`select_exponential` for utilities without exclusions,
+    grouped once: a plan that :func:`select_planned` reuses for any measure.
+
+    ``scaled``, ``top`` and ``gamma`` as for :func:`select_exponential` (no -inf). The levels
+    c_i are computed by the same float operations, so they are the same integers; the
+    candidates are ordered by level (stably, so by index within a level).
+    """
+    a = top - scaled
+    a *= float(gamma) * (1.0 - 2.0 ** -50)
+    np.floor(a, out=a)
+    level = np.minimum(a, _BUCKETS, out=a).astype(np.intp)
+    order = np.argsort(level, kind="stable")
+    ordered = level[order]
+    cuts = np.flatnonzero(np.diff(ordered, prepend=-1))
+    bounds = cuts.tolist() + [int(level.size)]
+    upper = _bucket_upper(_BUCKETS, _BUCKET_BITS)
+    segments = []
+    for s, c in enumerate(ordered[cuts].tolist()):
+        m = upper[c]
+        count = (m.bit_length() + 127) // 64  # as py_uniform draws below m (m > 2^62)
+        whole = 1 << (64 * count)
+        segments.append((c, bounds[s], bounds[s + 1], m, count, whole - whole % m,
+                         exp_floor(c, _BUCKET_BITS)))
+    gaps = [int(top) - int(v) for v in scaled.tolist()]
+    best = [i for i, gap in enumerate(gaps) if gap == 0]
+    return _Plan(gaps, best, order, cuts, segments, gamma)
+
+
+def _big_uniform(draw_words, m, count, cut):
+    """``py_uniform(rng, m)`` for m > 2^62 of ``count`` words and rejection bound ``cut``,
+    with ``draw_words(count)`` = ``words(rng, count)``: the same words, the same value."""
+    while True:
+        value = 0
+        for word in draw_words(count).tolist():
+            value = (value << 64) | word
+        if value < cut:
+            return value % m
+
+
+def select_planned(plan, measure, rng):
+    """:func:`select_exponential` (scaled, top, gamma, measure, rng, measure == 0) with the
+    levels of ``plan`` (:func:`plan_levels`): the same draws, the same index; None (nothing
+    drawn) when every candidate of the largest utility has measure 0, where ``top`` would
+    differ.
+
+    ``measure``: int64 weights (sum below 2^61). A candidate of measure 0 is kept in its
+    level: it adds 0 to the level's sum and is never picked within it, as when excluded; a
+    level of sum 0 keeps weight 0, which the scan passes over, as when left out.
+    """
+    if not any(measure[i] for i in plan.best):
+        return None
+    ordered = measure[plan.order]
+    sums = np.add.reduceat(ordered, plan.cuts).tolist()
+    weights = [level_sum * upper for level_sum, upper in zip(sums, plan.uppers)]
+    total = sum(weights)
+    count = (total.bit_length() + 127) // 64
+    whole = 1 << (64 * count)
+    cut = whole - whole % total
+    gaps, numerator, denominator = plan.gaps, plan.numerator, plan.denominator
+    draw_words = functools.partial(words, rng)
+    while True:
+        draw = _big_uniform(draw_words, total, count, cut)
+        position = 0
+        while draw >= weights[position]:
+            draw -= weights[position]
+            position += 1
+        c, begin, end, m, m_count, m_cut, threshold = plan.segments[position]
+        pick = py_uniform(rng, sums[position])
+        for offset, width in enumerate(ordered[begin:end].tolist()):
+            pick -= width
+            if pick < 0:
+                break
+        i = int(plan.order[begin + offset])
+        if c:
+            value = _big_uniform(draw_words, m, m_count, m_cut)
+            if value != threshold:
+                if value > threshold:
+                    continue
+            elif not py_below_exp([value, _BUCKET_BITS], c, rng):  # more bits decide
+                continue
+        excess = numerator * gaps[i] - c * denominator
+        if excess < 0:  # cannot happen: the float margin keeps c <= gamma a_i
+            raise AssertionError("exponential mechanism envelope below the target")
+        common = math.gcd(excess, denominator)
+        n, d = excess // common, denominator // common
+        if n >= d:  # CKS Algorithm 1 with an integer part: py_bernoulli_exp's own way
+            if py_bernoulli_exp(n, d, rng):
+                return i
+            continue
+        k = 1  # n < d: py_bernoulli_exp's loop, the same draws
+        while n and py_uniform(rng, d * k) < n:
+            k += 1
+        if k % 2 == 1:
             return i

@@ -1265,11 +1265,15 @@ def exponential_interval(utility, widths, eps, sensitivity, rng):
     exp, no uniform float inside the interval.
     """
     widths = np.asarray(widths)
-    if widths.dtype.kind not in "iu" or (widths.size and widths.min() < 0):
+    if widths.dtype.kind not in "iu" or (widths.size and np.minimum.reduce(widths) < 0):
         raise ValueError("widths must be non-negative integers.")
-    if float(widths.sum(dtype=np.float64)) > 2.0 ** 61:  # kept exactly by integer_measure
+    total = float(np.add.reduce(widths, dtype=np.float64))  # widths.sum(dtype=np.float64)
+    if total > 2.0 ** 61:  # kept exactly by integer_measure
         raise ValueError("widths must add up to at most 2^61.")
-    k = exponential_mechanism(utility, eps, sensitivity, rng, measure=widths.astype(np.int64))
+    measure = widths.astype(np.int64)
+    k = planned_interval(utility, measure, eps, sensitivity, rng) if total < 2.0 ** 61 else None
+    if k is None:
+        k = exponential_mechanism(utility, eps, sensitivity, rng, measure=measure)
     return k, _exact_samplers().py_uniform(rng, int(widths[k]))
 
 
@@ -2669,3 +2673,61 @@ def release_with_grid(values, grid, noise, k):
     _times_power_of_two(out, k, out=out)
     out += grid
     return out.reshape(np.shape(values))
+
+
+# --------------------------------------------------------------------------------------------
+# The exponential mechanism over a few intervals, with its levels planned once per utilities
+# (issue 29: a small quantileDP draws from the same utilities call after call).
+# --------------------------------------------------------------------------------------------
+
+_PLANNED_MAX = 1024  # candidates up to this many: the utilities' levels are cached
+_PLANS_KEPT = 64  # plans kept (and utilities seen once), each set cleared when full
+_PLANS = {}
+_SEEN = set()
+
+
+def planned_interval(utility, widths, eps, sensitivity, rng):
+    """:func:`exponential_interval`'s index for int64 ``widths`` (checked, sum below 2^61),
+    or None where it does not apply (then nothing is drawn).
+
+    The same draws and the same index as :func:`exponential_mechanism` with measure
+    ``widths``: the grid, the rate, the rounded utilities and the envelope's levels depend
+    on the utilities, eps and Delta alone, and are computed once per such arguments
+    (:func:`_selection_plan`); the rejection loop of
+    :func:`dppack._exact_selection.select_exponential` then runs on them
+    (:func:`dppack._exact_selection.select_planned`), every decision an exact comparison of
+    integers. Applies to at most 1024 utilities, all finite, whose best candidates have a
+    positive width, seen before: the first time, building the plan would cost more than the
+    general path saves (utilities that depend on the data are rarely seen twice).
+    """
+    u = utility
+    if type(u) is not np.ndarray or u.dtype != np.float64 or u.ndim != 1:
+        u = np.asarray(utility, dtype=np.float64).ravel()
+    if u.size > _PLANNED_MAX or u.size != widths.size:
+        return None
+    key = (u.tobytes(), float(eps), float(sensitivity)) + _exact_selection.envelope()
+    plan = _PLANS.get(key)
+    if plan is None:
+        if key in _PLANS or key not in _SEEN:  # not plannable; or seen for the first time
+            if len(_SEEN) >= _PLANS_KEPT:
+                _SEEN.clear()
+            _SEEN.add(key)
+            return None
+        if len(_PLANS) >= _PLANS_KEPT:
+            _PLANS.clear()
+        plan = _PLANS[key] = _selection_plan(*key)
+        if plan is None:
+            return None
+    return _exact_selection.select_planned(plan, widths, rng)
+
+
+def _selection_plan(key, eps, sensitivity, buckets, bits):
+    """The plan of :func:`planned_interval` for the utilities of bytes ``key`` (None when one
+    is not finite); ``buckets`` and ``bits``, the envelope's, key the cache only."""
+    u = np.frombuffer(key, dtype=np.float64)
+    high, low = float(u.max()), float(u.min())
+    if not (math.isfinite(high) and math.isfinite(low)):
+        return None
+    k, rate = exponential_grid(max(abs(high), abs(low)), eps, sensitivity)
+    scaled = np.rint(_times_power_of_two(u, -k))
+    return _exact_selection.plan_levels(scaled, float(scaled.max()), rate)

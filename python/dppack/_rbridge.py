@@ -5,6 +5,7 @@ so R calls :func:`r_call`, which reports what happened as plain data; the R brid
 DPpack's message as an R error and re-issues each warning.
 """
 
+import functools
 import numbers
 import warnings
 
@@ -39,6 +40,12 @@ def _apply(factory, factory_kwargs, kwargs):
     return getattr(dppack, factory)(**factory_kwargs)(**kwargs)
 
 
+@functools.lru_cache(maxsize=1)
+def _public_names():
+    """``dppack.__all__`` as a set (one lookup per call instead of a scan)."""
+    return frozenset(dppack.__all__)
+
+
 def _callable(name):
     if name == "generator":
         return _generator
@@ -46,7 +53,7 @@ def _callable(name):
         return _seed_words_generator
     if name == "apply":
         return _apply
-    if name in dppack.__all__:
+    if name in _public_names():
         return getattr(dppack, name)
     raise AttributeError(f"dppack has no public function {name!r}")
 

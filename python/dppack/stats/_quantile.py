@@ -2,6 +2,7 @@
 candidates (a power-of-two grid, or a public resolution)."""
 
 import fractions
+import functools
 import math
 
 import numpy as np
@@ -190,11 +191,27 @@ def _quantile_loss(eps, which_sensitivity, mechanism):
     if not (_checks.is_one_of(which_sensitivity, WHICH)
             and _checks.is_one_of(mechanism, ("exponential",))):
         raise _messages.value_error("not a quantile's arguments")  # left to the quantile's checks
+    if type(eps) is float and eps > 0:
+        return _pure_loss(eps)
+    return PrivacyLoss.pure(eps)
+
+
+@functools.lru_cache(maxsize=64)
+def _pure_loss(eps):
+    """PrivacyLoss.pure(eps), made once per eps (a PrivacyLoss is immutable)."""
     return PrivacyLoss.pure(eps)
 
 
 def _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
                  random_state, bill, resolution=None):
+    if resolution is None and _quantile_fast.plain_arguments(
+            x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism):
+        # every check below would pass and return its argument as it is (small calls)
+        rng = _random.as_generator(random_state)
+        sensitivity = quantile_sensitivity(quant, which_sensitivity)
+        bill.spend()
+        return exact_quantile(x, quant, eps, lower_bound, upper_bound, rng,
+                              sensitivity=sensitivity)
     lower, upper = sample_bounds(upper_bound, lower_bound)
     lattice = check_resolution(resolution, lower, upper)  # public: before the data
     # The checks that need no pass (in memory, all of them) come first, in the in-memory
@@ -390,9 +407,9 @@ def _quantile_candidates(values, quant, eps, j, first, last, half=None):
     centre = quant * n
     fixed = half is not None
     if not fixed:
-        half = 2.0 * (_MARGIN + math.log(n + 2.0)) / eps + 2.0
-    if type(records) is _SortedRecords and records.values.ndim == 1 and 2 * (
-            min(n + 1, math.ceil(centre + half) + 1) - max(0, math.floor(centre - half))) >= n:
+        half = _half_window(n, eps)
+    if type(records) is _SortedRecords and records.values.ndim == 1 and _every_interval(
+            n, centre, half):
         # the first window below is every interval, and has no union: the same arrays, fast
         return _quantile_fast.all_intervals(records.values, quant, j, first, last, _to_grid)
     for attempt in range(_PARTITIONS + 1):
@@ -425,6 +442,18 @@ def _quantile_candidates(values, quant, eps, j, first, last, half=None):
     return utilities, sizes, starts, index
 
 
+def _half_window(n, eps):
+    """The first window's half-width for n records at rate ``eps`` per rank (see
+    :func:`_quantile_candidates`)."""
+    return 2.0 * (_MARGIN + math.log(n + 2.0)) / eps + 2.0
+
+
+def _every_interval(n, centre, half):
+    """Whether the window of ``half`` around rank ``centre`` holds every interval (at least
+    half of them: the first window is then widened to all n + 1)."""
+    return 2 * (min(n + 1, math.ceil(centre + half) + 1) - max(0, math.floor(centre - half))) >= n
+
+
 def _window_suffices(utility, widths, unions, eps):
     """Whether each union's log weight is _MARGIN below the window's largest (floating point:
     this only decides how much work the draw does, never its law)."""
@@ -451,6 +480,13 @@ def exact_quantile(values, quant, eps, lower, upper, rng, half=None, sensitivity
     ``half``: see :func:`_quantile_candidates`. No checks (``quantilesDP``'s recursion
     calls it on parts of checked data)."""
     j, first, last = _quantile_grid(lower, upper)
+    if half is None and type(values) is np.ndarray and values.ndim == 1 and _every_interval(
+            values.size, quant * values.size, _half_window(values.size, eps / sensitivity)):
+        # what _quantile_candidates returns for an array whose window is every interval
+        utilities, widths, starts = _quantile_fast.all_intervals(values, quant, j, first, last,
+                                                                 _to_grid)[:3]
+        i, offset = _random.exponential_interval(utilities, widths, eps, sensitivity, rng)
+        return math.ldexp(float(int(starts[i]) + offset), j)
     records = _records(values, j, first, last)
     # the window only decides how much work the draw does: the rate per rank is eps / (2 Delta)
     utilities, widths, starts, unions = _quantile_candidates(records, quant, eps / sensitivity,
