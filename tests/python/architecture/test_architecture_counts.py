@@ -27,13 +27,12 @@ PACKAGE = ROOT / "python" / "dppack"
 MAX_LINES = 800
 
 # Today's modules over MAX_LINES (issue 27): each must shrink below it, then leave this list.
-OVERSIZED = frozenset({
-    "_random.py",
-})
+# None left: the last, _random.py, is the package _random/ (one module per topic).
+OVERSIZED = frozenset()
 
-# Docstring lines per code line of the whole package (1.282; 1.47 when issue 27 was filed),
-# measured after the oversized modules (all but _random.py) were split and their derivations
-# moved to docs/python/guide. Lower it as docstrings are trimmed and derivations move to the
+# Docstring lines per code line of the whole package (1.273; 1.47 when issue 27 was filed),
+# measured after the oversized modules were split and their derivations moved to
+# docs/python/guide. Lower it as docstrings are trimmed and derivations move to the
 # guide; never raise it. Target: 1.0.
 RATIO_CEILING = 1.29
 RATIO_SLACK = 0.02
