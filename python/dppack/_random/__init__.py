@@ -39,7 +39,7 @@ from ._gaussian import (
     discrete_gaussian_noise, _gaussian_on_grid, discrete_gaussian_noise_on_grid, _log_tail_sum,
     _log_normaliser, discrete_gaussian_tail, discrete_gaussian_delta, discrete_gaussian_one,
 )
-from ._gaussian_blocks import (
+from ._blocks import (
     _BLOCK_BITS, _BLOCK_CHUNK, _gaussian_blocks, _GUIDE_BITS, _block_guide, _block_multiple,
     _block_index, _block_thresholds, _block_accept_bounds, _gaussian_tail_draw,
     discrete_gaussian_blocks, _ROWS_CHUNK, _block_tables, discrete_gaussian_blocks_rows,
@@ -90,18 +90,18 @@ class _Package(type(sys)):
 
     def __setattr__(self, name, value):
         super().__setattr__(name, value)
-        for module in _MODULES:
-            if name in vars(module):
-                setattr(module, name, value)
+        for module in _BINDERS.get(name, ()):
+            setattr(module, name, value)
 
     def __delattr__(self, name):
         super().__delattr__(name)
-        for module in _MODULES:
-            if name in vars(module):
-                delattr(module, name)
+        for module in _BINDERS.get(name, ()):
+            delattr(module, name)
 
 
-_MODULES = (
-    _seeding, _continuous, _coins, _grid, _laplace, _gaussian, _gaussian_blocks, _selection,
-)
+_MODULES = (_seeding, _continuous, _coins, _grid, _laplace, _gaussian, _blocks, _selection)
+# name -> the modules that bind it (define or import it), fixed here: a patch restored after a
+# deletion goes back to the same modules
+_BINDERS = {name: tuple(m for m in _MODULES if name in vars(m))
+            for name in list(globals()) if not name.startswith("__")}
 sys.modules[__name__].__class__ = _Package
