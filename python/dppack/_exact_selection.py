@@ -1,7 +1,7 @@
 """The exponential mechanism on integer levels: an exact selection for :mod:`dppack._random`.
 
 Every decision compares uniform integers with integers, through the samplers of
-:mod:`dppack._exact` (the generator comes from :mod:`dppack._random`, the only module that
+:mod:`dppack._exact` (the generator comes from :mod:`dppack._random`, the only package that
 draws).
 """
 
