@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ._seeding import as_generator
+from ._seeding import as_generator  # for the examples
 from ._coins import (
     FORCE_EXACT_PATH, LIBM_ERROR, _below, _exact_samplers, _exp_neg_bounds, bernoulli_exp_one,
     exp_series_bounds,

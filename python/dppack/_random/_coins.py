@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import _exact
-from ._seeding import as_generator
+from ._seeding import as_generator  # for the examples
 
 
 def uniform_integer(m, rng):

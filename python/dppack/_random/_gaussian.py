@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ._seeding import as_generator
+from ._seeding import as_generator  # for the examples
 from ._coins import _exact_samplers, _fraction, bernoulli_exp_one
 from ._grid import GAUSSIAN_FINE_BITS, GAUSSIAN_GRID_BITS, GRID_BITS, _release, grid_exponent
 from ._laplace import discrete_laplace_one

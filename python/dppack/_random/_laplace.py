@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ._seeding import as_generator
+from ._seeding import as_generator  # for the examples
 from ._coins import (
     FORCE_EXACT_PATH, _below, _exact_samplers, _exp_neg_bounds, _fraction, bernoulli_exp_one,
     exp_coins_dyadic, uniform_integer,
