@@ -1,5 +1,6 @@
 """The exponential mechanism on integer levels: an exact selection for :mod:`dppack._random`
-(every decision compares uniform integers with integers, through :mod:`dppack._exact`)."""
+(every decision compares uniform integers with integers, through :mod:`dppack._exact`;
+the generator comes from :mod:`dppack._random`, the only package that draws)."""
 
 import functools
 import math

@@ -55,7 +55,8 @@ def halve_sampler(monkeypatch, family):
     ``_random.l2_laplace`` (the l2-Laplace vector of CMS, KST with delta = 0, the stability
     trainers and the confidence intervals) draws its norm through ``_random.gamma``, so halving
     gamma halves that vector; stability-based selection's exponential noise is a gamma draw
-    too. Every release draws its noise through these samplers, so the patch reaches them all.
+    too. Every release draws its noise through these samplers, so the patch reaches them all:
+    the package forwards an assignment to each of its modules that binds the name.
     """
     for name, halve in FAMILIES[family]:
         if hasattr(_random, name):

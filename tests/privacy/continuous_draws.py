@@ -2,9 +2,9 @@
 ``test_exactness_coverage.py``.
 
 Every call ``_random.<sampler>(...)`` of a continuous sampler (laplace, normal, uniform,
-uniform_between, l2_laplace, gamma, log_categorical) outside ``_random.py`` is listed here by
-its call site, (module, enclosing function or method), with a one-line reason of one of these
-kinds:
+uniform_between, l2_laplace, gamma, log_categorical) outside the package ``_random`` is listed
+here by its call site, (module, enclosing function or method), with a one-line reason of one
+of these kinds:
 
 * ``"data-free: ..."`` -- randomness that never meets the data (random features, subsampling
   picks, a seed for a sub-stream, a law sampled on its own);

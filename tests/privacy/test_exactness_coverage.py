@@ -29,11 +29,12 @@ PACKAGE = pathlib.Path(dppack.__file__).parent
 def continuous_call_sites(root, package="dppack"):
     """{(module, enclosing function): [(line, sampler), ...]} for every call
     ``_random.<sampler>(...)`` of a continuous sampler in the modules under ``root``
-    (``_random.py`` itself, where the samplers are defined, excluded). Nested functions and
-    methods are dotted (``Class.method``, ``outer.inner``); module level is ``<module>``."""
+    (the package ``_random/`` itself, where the samplers are defined, excluded). Nested
+    functions and methods are dotted (``Class.method``, ``outer.inner``); module level is
+    ``<module>``."""
     sites = {}
     for path in sorted(pathlib.Path(root).rglob("*.py")):
-        if path.name == "_random.py":
+        if _in_random(path, root):
             continue
         module = ".".join((package,) + path.relative_to(root).with_suffix("").parts)
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -55,13 +56,19 @@ def continuous_call_sites(root, package="dppack"):
     return sites
 
 
+def _in_random(path, root):
+    return pathlib.Path(path).relative_to(root).parts[0] == "_random"
+
+
 def hidden_samplers(root):
     """Imports that would hide a draw from :func:`continuous_call_sites`: ``_random`` imported
-    under another name, or one of its samplers imported by name (``from ._random import
-    laplace``). The package's rule (``python/dppack/_random.py``) is ``_random.name(...)``."""
+    under another name, one of its samplers imported by name (``from ._random import
+    laplace``), or one of its modules imported (``from ._random import _continuous``,
+    ``from ._random._continuous import laplace``). The package's rule (``python/dppack/_random``,
+    its docstring) is ``_random.name(...)``."""
     found = []
     for path in sorted(pathlib.Path(root).rglob("*.py")):
-        if path.name == "_random.py":
+        if _in_random(path, root):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -72,6 +79,8 @@ def hidden_samplers(root):
                                      f"{alias.asname}")
                     if module.endswith("_random") and alias.name in CONTINUOUS:
                         found.append(f"{path.name}:{node.lineno} imports _random.{alias.name}")
+                    elif "_random." in f"{module}.{alias.name}".lstrip("."):
+                        found.append(f"{path.name}:{node.lineno} imports a module of _random")
     return found
 
 
@@ -93,14 +102,20 @@ def test_the_scan_finds_the_known_draws():
     assert ("dppack.erm.blocks", "generate_sampling.sampling") in sites
     assert {s for _, s in sites[("dppack.erm.blocks", "generate_sampling.sampling")]} == {
         "normal", "uniform_between"}
-    assert not any(m == "dppack._random" for m, _ in sites)
+    assert not any(m.startswith("dppack._random") for m, _ in sites)
 
 
 def test_no_import_hides_a_continuous_draw(tmp_path):
     assert hidden_samplers(PACKAGE) == []
     (tmp_path / "hidden.py").write_text("from dppack._random import laplace\n"
-                                        "from dppack import _random as r\n", encoding="utf-8")
-    assert len(hidden_samplers(tmp_path)) == 2
+                                        "from dppack import _random as r\n"
+                                        "from dppack._random import _continuous\n"
+                                        "from dppack._random._continuous import laplace\n"
+                                        "from ._random._continuous import normal\n"
+                                        "import dppack._random._continuous\n"
+                                        "from dppack import _random\n", encoding="utf-8")
+    assert [line.split(" ")[0] for line in hidden_samplers(tmp_path)] == [
+        f"hidden.py:{line}" for line in range(1, 7)]
 
 
 def test_every_reason_is_of_a_known_kind():
@@ -154,3 +169,13 @@ def test_a_planted_float_release_is_flagged(tmp_path):
     assert problems(sites, {("pkg.planted", "noisy_sum"): "data-free: test"}) == ([], [], [])
     # and an entry whose site is gone is stale
     assert problems({}, {("pkg.planted", "noisy_sum"): "data-free: test"})[2]
+
+
+def test_only_the_package_random_is_exempt(tmp_path):
+    # the samplers' own modules (pkg/_random/) are not scanned; a module beside them is
+    package = tmp_path / "pkg"
+    (package / "_random").mkdir(parents=True)
+    (package / "_random" / "_continuous.py").write_text(PLANTED, encoding="utf-8")
+    (package / "_random_helpers.py").write_text(PLANTED, encoding="utf-8")
+    sites = continuous_call_sites(package, package="pkg")
+    assert sites == {("pkg._random_helpers", "noisy_sum"): [(7, "laplace")]}

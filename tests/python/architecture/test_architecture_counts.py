@@ -28,13 +28,12 @@ PACKAGE = ROOT / "python" / "dppack"
 MAX_LINES = 800
 
 # Today's modules over MAX_LINES (issue 27): each must shrink below it, then leave this list.
-OVERSIZED = frozenset({
-    "_random.py",
-})
+# None left: the last, _random.py, is the package _random/ (one module per topic).
+OVERSIZED = frozenset()
 
-# Docstring lines per code line of the whole package (0.940; 1.47 when issue 27 was filed):
+# Docstring lines per code line of the whole package (0.924; 1.47 when issue 27 was filed):
 # derivations live in docs/python/guide. Never raise it; the target, 1.0, is met.
-RATIO_CEILING = 0.95
+RATIO_CEILING = 0.93
 RATIO_SLACK = 0.02
 RATIO_TARGET = 1.0
 

@@ -302,6 +302,8 @@ def test_quantile_rejection_equals_head():
 #    is defined in the same module (a def, a class, an assigned name or attribute, a parameter,
 #    or a string, as in ``__slots__`` and ``object.__setattr__``): a module may use the
 #    private members of its own classes, not another module's.
+# 4. A private package (``_random``) is one layer in several files: its modules, and its
+#    ``__init__``, may import each other's underscore names (rule 1 does not apply inside it).
 #
 # A helper used by two modules is public in its one home (issue 13).
 
@@ -327,6 +329,12 @@ def _absolute(current, is_package, node):
 
 def _private(name):
     return name.startswith("_") and not name.startswith("__")
+
+
+def _inside_private_package(current, is_package, source):
+    """Whether ``source`` is a module of the private package that holds ``current``."""
+    package = current if is_package else current.rpartition(".")[0]
+    return _private(package.rpartition(".")[2]) and source.startswith(package + ".")
 
 
 def _defined_names(tree):
@@ -361,7 +369,8 @@ def private_reach_throughs(path, root=ROOT):
                 full = f"{source}.{alias.name}"
                 if _is_module(full, root):
                     modules[alias.asname or alias.name] = full
-                elif _private(alias.name):
+                elif _private(alias.name) and not _inside_private_package(
+                        current, is_package, source):
                     found.append((where, full))
         elif isinstance(node, ast.Import):
             for alias in node.names:
@@ -411,6 +420,22 @@ def test_the_rule_catches_reach_throughs(tmp_path, source, expected):
     planted = package / "planted.py"
     planted.write_text(source)
     assert private_reach_throughs(planted, package) == [("planted.py", expected)]
+
+
+def test_a_private_package_shares_its_underscore_names(tmp_path):
+    """Rule 4: inside ``_pkg`` a module and the ``__init__`` import a sibling's private name;
+    outside it the same import is a reach-through."""
+    package = tmp_path / "dppack"
+    (package / "_pkg").mkdir(parents=True)
+    for name in ("__init__.py", "_pkg/_b.py"):
+        (package / name).write_text("")
+    source = "from ._b import _x\n"
+    for name in ("_pkg/__init__.py", "_pkg/_a.py"):
+        (package / name).write_text(source)
+        assert private_reach_throughs(package / name, package) == []
+    (package / "outside.py").write_text("from ._pkg._b import _x\n")
+    assert private_reach_throughs(package / "outside.py", package) == [
+        ("outside.py", "dppack._pkg._b._x")]
 
 
 @pytest.mark.parametrize("source", [

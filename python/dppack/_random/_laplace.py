@@ -1,0 +1,433 @@
+"""Discrete Laplace noise: geometric samplers, the grid release, tails, l-infinity noise."""
+
+import functools
+import math
+
+import numpy as np
+
+from ._seeding import as_generator  # for the examples
+from ._coins import (
+    FORCE_EXACT_PATH, _below, _exact_samplers, _exp_neg_bounds, _fraction, bernoulli_exp_one,
+    exp_coins_dyadic, uniform_integer,
+)
+from ._grid import LAPLACE_GRID_BITS, LAPLACE_MAX_BITS, _release, grid_exponent, grid_units
+
+
+def discrete_laplace(t, s, size, rng):
+    """``size`` exact draws Z with P(Z = z) proportional to exp(-|z| s / t), t, s positive
+    integers (CKS Algorithm 2; :func:`dppack._exact.discrete_laplace`). int64."""
+    return _exact_samplers().discrete_laplace(t, s, size, rng)
+
+
+def geometric_rates(t, s, size, rng):
+    """``size`` exact draws G_i >= 0 with P(G_i >= k) = exp(-k s_i / t): t a positive
+    integer, s a positive int or an int64 array of ``size`` values (one rate per entry);
+    floor(X / s_i) of CKS Algorithm 2's X (:func:`dppack._exact.geometric_rates`), its
+    uniform part kept by the one-word exact coins of :func:`exp_coins_dyadic` when t is a
+    power of two (the same law as CKS Algorithm 1's coins). int64.
+
+    Examples
+    --------
+    >>> g = geometric_rates(4, np.array([1, 2]), 2, as_generator(0))
+    >>> g.shape, bool((g >= 0).all())
+    ((2,), True)
+    """
+    return _exact_samplers().geometric_rates(t, s, size, rng, accept=exp_coins_dyadic)
+
+
+def discrete_laplace_rates(t, s, size, rng):
+    """``size`` exact draws Z_i with P(Z_i = z) proportional to exp(-|z| s_i / t), one rate
+    per entry over a common t (``s`` an int or an int64 array of ``size`` positive values).
+
+    One geometric G_i of rate s_i / t (:func:`geometric_rates`) and one fair sign B_i per
+    draw; (B = 1, G = 0) is drawn again, else Z = (1 - 2B) G. Then P(Z = z) is proportional
+    to P(G = |z|) / 2 for every z (z = 0 only from B = 0), that is to exp(-|z| s_i / t):
+    the discrete Laplace law (Canonne, Kamath and Steinke 2020, Algorithm 2 draws it as such
+    a signed geometric). int64 (object if a value reaches 2^62, never in practice).
+
+    Examples
+    --------
+    >>> z = discrete_laplace_rates(1, 1, 4000, as_generator(0))
+    >>> abs(float(np.mean(z == 0)) - math.tanh(0.5)) < 0.03
+    True
+    """
+    exact = _exact_samplers()
+    size = int(size)
+    s = np.asarray(s, dtype=np.int64)
+    if s.shape != (size,):
+        s = np.broadcast_to(s, (size,))
+    g = geometric_rates(t, s, size, rng)
+    negative = (exact.words(rng, size) & np.uint64(1)).astype(bool)
+    redo = np.flatnonzero(negative & (g == 0))
+    while redo.size:  # probability (1 - exp(-s_i / t)) / 2 per draw
+        again = geometric_rates(t, s[redo], redo.size, rng)
+        sign = (exact.words(rng, redo.size) & np.uint64(1)).astype(bool)
+        if again.dtype == object and g.dtype != object:
+            g = g.astype(object)
+        g[redo], negative[redo] = again, sign
+        redo = redo[sign & (again == 0)]
+    return np.where(negative, -g, g)
+
+
+def laplace_grid(sensitivity, eps, coordinates=1, grid=None):
+    """The grid and the integer scale of :func:`discrete_laplace_noise`.
+
+    Parameters
+    ----------
+    sensitivity : float
+        Delta > 0, the L1 sensitivity of the release.
+    eps : float
+        > 0 and finite.
+    coordinates : int, default 1
+        m, how many entries can differ between neighbours (0: values already on the grid).
+    grid : int, optional
+        A given exponent k (for releases whose noises must share one grid, e.g.
+        AboveThreshold's threshold and query noises); chosen as below when None.
+
+    Returns
+    -------
+    k : int
+        g = 2^k, the largest power of two <= min(b, Delta / (m + 1)) / 2^20 (b = Delta / eps,
+        m = ``coordinates``) unless that would make b / g exceed 2^36, in which case the
+        largest power <= b / 2^36. Rounding then costs at most 2^-21 b, and the extra grid
+        steps raise the scale by (m + 1) g / Delta <= 2^-20 (relative) in the first case.
+    units : int
+        D = :func:`grid_units` (Delta, k, m).
+    t, s : int
+        The integer noise has scale t / s >= D / eps (so its privacy parameter D s / t is at
+        most eps), t = 2^j with j >= 56 and s = floor(t eps / D): the scale is rounded up by a
+        relative 1/s <= 2^-20.
+    """
+    return _laplace_grid(float(sensitivity), float(eps), coordinates,
+                         None if grid is None else int(grid))
+
+
+@functools.lru_cache(maxsize=512)
+def _laplace_grid(sensitivity, eps, coordinates, grid):
+    """:func:`laplace_grid` on floats, computed once per arguments (small calls repeat them)."""
+    b = sensitivity / eps
+    if grid is None:
+        k = max(grid_exponent(min(b, sensitivity / (coordinates + 1)), LAPLACE_GRID_BITS),
+                grid_exponent(b, LAPLACE_MAX_BITS))
+    else:
+        k = grid
+    units = grid_units(sensitivity, k, coordinates)
+    numerator, denominator = eps.as_integer_ratio()  # eps exactly, in lowest terms
+    j = max(56, (units * denominator // numerator).bit_length() + 21)
+    s = (numerator << j) // (units * denominator)
+    return k, units, 1 << j, s
+
+
+def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None, grid=None):
+    """Release ``values`` with exact discrete Laplace noise on a power-of-two grid (eps-DP).
+
+    Parameters
+    ----------
+    values : array_like of float
+        The true values (finite), any shape.
+    sensitivity : float
+        Delta > 0, the L1 sensitivity of ``values`` as a whole.
+    eps : float
+        > 0 and finite.
+    rng : numpy.random.Generator
+    coordinates : int, optional
+        m >= 1, how many entries of ``values`` can differ between neighbouring datasets
+        (each can gain one grid step in rounding); all of them by default. m = 0 when the
+        values are already multiples of g = 2^``grid`` (counts on ``grid=0``): rounding
+        moves none of them, and D = ceil(Delta / g), the integer sensitivity itself.
+    grid : int, optional
+        The exponent k of g = 2^k, when several noises of one release must share a grid
+        (:func:`laplace_grid`), or the grid the values lie on (m = 0); by default chosen
+        from ``sensitivity``, ``eps`` and m.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        g (round(x / g) + Z) entrywise, Z independent integers with
+        P(Z = z) proportional to exp(-|z| eps' / D); every entry is a multiple of g.
+
+    Notes
+    -----
+    The argument (Canonne, Kamath and Steinke 2020,
+    discrete Laplace): g = 2^k and the integers t, s come from :func:`laplace_grid`. The
+    rounded vector V = round(x / g) has L1 sensitivity at most D = ceil(Delta / g) + m in grid
+    units (:func:`grid_units`). Integer noise with P(z) proportional to exp(-|z| eps' / D)
+    added to an integer vector of L1 sensitivity D is eps'-DP (the ratio of the two
+    probabilities of any output is at most exp(eps' ||V - V'||_1 / D)); here
+    eps' = D s / t <= eps. The draws are exact (:func:`dppack._exact.discrete_laplace`, scale
+    t / s in grid units), and the float released is a function of the integer V + Z only
+    (:func:`_release`), so no floating-point rounding depends on the data (Mironov 2012).
+    """
+    x = np.asarray(values, dtype=np.float64)
+    m = max(x.size, 1) if coordinates is None else int(coordinates)
+    if m == 0 and grid is None:
+        raise ValueError("coordinates = 0 needs the grid the values lie on.")
+    k, _, t, s = laplace_grid(float(sensitivity), float(eps), m, grid)
+    return _release(x, discrete_laplace(t, s, x.size, rng), k)
+
+
+def discrete_laplace_tail(m, t, s):
+    """P[Z >= m] for the discrete Laplace with P(Z = z) proportional to exp(-|z| s / t).
+
+    Closed form, with q = exp(-s / t): the normaliser is (1 + q) / (1 - q), so
+    P[Z >= m] = q^m / (1 + q) for m >= 1 and 1 - q^(1 - m) / (1 + q) for m <= 0 (a real m
+    means P[Z >= ceil(m)]).
+
+    Parameters
+    ----------
+    m : float
+    t, s : float
+        Positive: the scale t / s (in grid units for a release on a grid).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(discrete_laplace_tail(1, 1, 1), 12) == round(math.exp(-1) / (1 + math.exp(-1)), 12)
+    True
+    """
+    if not (float(t) > 0 and float(s) > 0):
+        raise ValueError("t and s must be positive.")
+    rate = float(s) / float(t)
+    if not math.isfinite(rate):
+        raise ValueError("t and s must be positive and s / t finite.")
+    first = math.ceil(float(m))
+    log1p_q = math.log1p(math.exp(-rate))
+    if first >= 1:
+        return math.exp(-rate * first - log1p_q)
+    return -math.expm1(-rate * (1 - first) - log1p_q)
+
+
+def smallest_tail_index(tail, p, guess=1):
+    """The smallest integer m >= 1 with tail(m) <= p, for a non-increasing ``tail`` that
+    tends to 0: from ``guess`` outwards by doubling steps, then bisection (a few evaluations
+    of ``tail`` when the guess is close). The thresholds of ``stats.tableDP`` (guess 1) and
+    the accuracy reports (``dppack.accuracy``) search the exact tails of the noises here.
+
+    Examples
+    --------
+    >>> smallest_tail_index(lambda m: 0.5 ** m, 0.01)
+    7
+    """
+    guess = max(int(guess), 1)
+    if tail(guess) <= p:
+        high, step = guess, 1
+        low = guess - step
+        while low >= 1 and tail(low) <= p:
+            high, step = low, 2 * step
+            low = high - step
+        low = max(low, 0)  # tail(low) > p, or low = 0
+    else:
+        low, step = guess, 1
+        high = guess + step
+        while tail(high) > p:
+            low, step = high, 2 * step
+            high = low + step
+    while high - low > 1:
+        middle = (low + high) // 2
+        if tail(middle) <= p:
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+_FAST_MIN_WORD = 1 << 20  # below, the uniform's leading bits are too few for the float decision
+_FAST_LARGEST = 2.0 ** 61  # geometric values beyond go to the exact path
+_SPLIT_RATE_BITS = 16  # geometric rates below 2^-16 are split (the float L would be too coarse)
+
+
+def _geometric_exact(value, nbits, rate, guess, rng):
+    """G = #{k >= 1: U < exp(-k rate)} exactly, for U with leading bits value / 2^nbits and
+    a Fraction ``rate`` > 0: a search from ``guess`` (doubling steps, then bisection), every
+    comparison exact (:func:`_below`)."""
+    state = [value, nbits]
+
+    def below(k):
+        return k <= 0 or _below(state, functools.partial(_exp_neg_bounds, k * rate), rng)
+
+    low = max(int(guess), 0)
+    if below(low):  # G >= low: find the first k above with U >= exp(-k rate)
+        step = 1
+        high = low + step
+        while below(high):
+            low, step = high, 2 * step
+            high = low + step
+    else:  # G < low
+        high, step = low, 1
+        low = max(high - step, 0)
+        while not below(low):
+            high, step = low, 2 * step
+            low = max(high - step, 0)
+    while high - low > 1:  # below(low), not below(high)
+        middle = (low + high) // 2
+        if below(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def _geometric_one_word(v, s, t, rng):
+    """G = #{k >= 1: U < exp(-k s / t)} for the uniform U in [v, v + 1) / 2^63 (v its
+    leading 63 bits; s, t positive Python integers): P(G >= k) = exp(-k s / t).
+
+    Fast path: G = floor(L), L = -ln(U) t / s (not an integer, almost surely), from
+    L_f = (63 ln 2 - ln(v)) / a_f in floating point. For every U of the word's interval,
+    -ln(U) lies within E = 1.01 / v + 2^-40 of 63 ln 2 - ln(v) as computed (the interval's
+    width ln(1 + 1/v) <= 1 / v; the log within 44 LIBM_ERROR < 2^-40.5, since ln(v) < 44;
+    the constant, the conversion of v and the subtraction within 2^-45), and a_f = s / t
+    within a relative 2^-51 of the rate, the division as well, so L lies within
+    M0 = E (1 + 2^-49) / a_f + |L_f| 2^-49 of L_f. The margin taken,
+    M = 1.001 E / a_f + |L_f| 2^-47, also covers the rounding of L_f - M and L_f + M; where
+    floor(L_f - M) = floor(L_f + M), every U of the interval gives that G. Elsewhere
+    (probability about 2 M, below 2^-20 for rates of 2^-16 or more; and v < 2^20), the same
+    U is continued exactly (:func:`_geometric_exact`). G is a function of U alone either way.
+    """
+    if v >= _FAST_MIN_WORD and not FORCE_EXACT_PATH:
+        rate = s / t
+        L = (63.0 * math.log(2.0) - math.log(v)) / rate
+        margin = (1.001 * (1.01 / v + 2.0 ** -40)) / rate + L * 2.0 ** -47
+        low = math.floor(L - margin)
+        if low == math.floor(L + margin) and L + margin < _FAST_LARGEST:
+            return low
+        guess = low if L + margin < _FAST_LARGEST else 0
+    else:
+        guess = 0
+    return _geometric_exact(v, 63, _fraction(s) / t, guess, rng)
+
+
+def _split(s, t):
+    """m = 2^j with s m / t in (2^-5, 2^-4] when s / t < 2^-16, else 1."""
+    if s << _SPLIT_RATE_BITS >= t:
+        return 1
+    return 1 << ((t // (16 * s)).bit_length() - 1)
+
+
+def geometric_one(v, s, t, rng):
+    """G with P(G >= k) = exp(-k s / t) from the 63-bit uniform ``v`` (and further words).
+
+    For a rate a = s / t below 2^-16 the float decision of :func:`_geometric_one_word` would
+    be too coarse (L about 44 / a), so G = m H + R with m = 2^j (:func:`_split`, m a in
+    (2^-5, 2^-4]): H with P(H >= k) = exp(-k m a) from ``v``, and R on {0, ..., m - 1} with
+    P(R = r) proportional to exp(-a r): a uniform r (the top j bits of a word) kept with
+    probability exp(-a r) >= exp(-1/16) (:func:`bernoulli_exp_one`), drawn again otherwise.
+    H and R are independent and P(G = m h + r) is proportional to
+    exp(-a m h) exp(-a r) = exp(-a (m h + r)): the law of G (CKS Algorithm 2 builds its
+    geometric from a uniform part and a coarser geometric in the same way).
+    """
+    m = _split(s, t)
+    if m == 1:
+        return _geometric_one_word(v, s, t, rng)
+    h = _geometric_one_word(v, s * m, t, rng)
+    exact = _exact_samplers()
+    j = m.bit_length() - 1
+    while True:
+        r = exact.py_word(rng) >> (64 - j)
+        if bernoulli_exp_one(r * s, t, rng):
+            return m * h + r
+
+
+def discrete_laplace_one(s, t, rng):
+    """One exact draw Z with P(Z = z) proportional to exp(-|z| s / t) (s, t positive Python
+    integers), a Python int: the law of :func:`discrete_laplace`, without the arrays' cost.
+
+    Each word gives a fair sign B (its lowest bit) and, from its other 63 bits, G with
+    P(G >= k) = q^k, q = exp(-s / t) (:func:`geometric_one`); (B = 1, G = 0) is rejected
+    and drawn again, else Z = (1 - 2B) G. Then P(Z = z) is proportional to (1 - q) q^|z| / 2
+    for every z (z = 0 only from B = 0): the discrete Laplace law (Canonne, Kamath and
+    Steinke 2020, Algorithm 2 draws it as such a signed geometric too).
+
+    Examples
+    --------
+    >>> rng = as_generator(0)
+    >>> z = [discrete_laplace_one(1, 1, rng) for _ in range(4000)]
+    >>> abs(sum(v == 0 for v in z) / 4000 - math.tanh(0.5)) < 0.03
+    True
+    """
+    exact = _exact_samplers()
+    while True:
+        w = exact.py_word(rng)
+        g = geometric_one(w >> 1, s, t, rng)
+        if w & 1:
+            if g:
+                return -g
+        else:
+            return g
+
+
+def linf_noise(units, eps, size, rng):
+    """Exact integer noise of the l-infinity K-norm mechanism: Z in Z^size with
+    P(Z = z) proportional to exp(-eps' max_i |z_i| / D), D = ``units``, eps' <= eps.
+
+    Parameters
+    ----------
+    units : int
+        D >= 1: the l-infinity sensitivity, in grid units, of the integer vector the noise is
+        added to (every coordinate moves by at most D between neighbours).
+    eps : float
+        > 0 and finite.
+    size : int
+        m >= 1, the number of coordinates.
+    rng : NumPy Generator
+
+    Returns
+    -------
+    (list of int, Fraction)
+        The m integers (Python ints) and eps' = D s / t, the privacy parameter the noise has
+        (t = 2^j, s = floor(t eps / D): eps' is eps rounded down by a relative 2^-20 at most).
+
+    Notes
+    -----
+    The K-norm mechanism of Hardt and Talwar (2010) with K the cube (the l-infinity ball),
+    on the integer lattice: for integer vectors V, V' with max_i |V_i - V'_i| <= D, the
+    probabilities of V + Z = w and V' + Z = w differ by the factor
+    exp(eps' (||w - V'||_inf - ||w - V||_inf) / D) <= exp(eps') (triangle inequality), so
+    V + Z is eps'-DP. For box-bounded records the cube is the shape of the sensitivity of
+    sums such as X'y, and its noise is up to sqrt(6) times smaller per coordinate than the
+    Laplace noise of the l1 sensitivity m D (Awan and Slavkovic 2021, "Structure and
+    sensitivity in differential privacy: comparing K-norm mechanisms", JASA, Section 4).
+
+    The draw is exact. With q = exp(-eps' / D), exp(-eps' r / D) = sum over c >= r of
+    (1 - q) q^c, so Z is a mixture: a radius C with P(C = c) proportional to
+    (2c + 1)^m q^c, then Z uniform on the cube {-C, ..., C}^m. C is drawn by rejection from
+    the sum of m + 1 geometric variables (P(c) proportional to binom(c + m, m) q^c), accepted
+    with probability prod_{i=1..m} (2c + 1) / (2c + 2i) <= 1 (m exact coins: uniform
+    integers U_i in {0, ..., 2c + 2i - 1}, all below 2c + 1); the
+    geometric variables are discrete Laplace draws Y folded as Y (Y >= 0) or -Y - 1 (Y < 0),
+    which has P(k) proportional to q^k exactly.
+
+    Examples
+    --------
+    >>> z, eps_used = linf_noise(4, 1.0, 3, as_generator(1))
+    >>> len(z), 0.999 < eps_used <= 1.0
+    (3, True)
+    """
+    units, size = int(units), int(size)
+    if units < 1 or size < 1:
+        raise ValueError("units and size must be positive integers.")
+    eps = float(eps)
+    if not (eps > 0 and math.isfinite(eps)):
+        raise ValueError("eps must be positive and finite.")
+    numerator, denominator = eps.as_integer_ratio()
+    j = max(56, (units * denominator // numerator).bit_length() + 21)
+    t = 1 << j
+    s = (numerator << j) // (units * denominator)
+    while True:
+        draws = discrete_laplace(t, s, size + 1, rng)
+        c = sum(int(y) if y >= 0 else -int(y) - 1 for y in draws.tolist())
+        if 2 * c + 2 * size <= 2 ** 62:  # the m coins at once: U_i < 2c + 1, U_i uniform
+            highs = 2 * c + 2 * np.arange(1, size + 1, dtype=np.int64)
+            accepted = bool(np.all(rng.integers(0, highs, dtype=np.int64) < 2 * c + 1))
+        else:
+            accepted = all(uniform_integer(2 * c + 2 * i, rng) < 2 * c + 1
+                           for i in range(1, size + 1))
+        if accepted:
+            break
+    if 2 * c + 1 <= 2 ** 62:
+        noise = (rng.integers(0, 2 * c + 1, size=size, dtype=np.int64) - c).tolist()
+    else:
+        noise = [uniform_integer(2 * c + 1, rng) - c for _ in range(size)]
+    return noise, _fraction(units) * s / t
