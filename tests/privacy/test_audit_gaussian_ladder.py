@@ -18,6 +18,7 @@ import pytest
 
 import dppack
 from dppack import _random
+from dppack.accuracy_first import noise_reduction as nr
 from auditor import assert_private, default_events, mantissa_events, quantile_grid
 from test_audit_exact_noise_reduction import (GAUSSIAN_DELTA, GAUSSIAN_VARIANCES, PAIRS,
                                               _project, gaussian_claim)
@@ -60,3 +61,22 @@ def test_gaussian_ladder_exact_continuation(monkeypatch):
     eps = gaussian_claim(GAUSSIAN_VARIANCES[-1], GAUSSIAN_DELTA)
     assert_private(in_calls(gaussian_path, 500), 0.1, 0.3, eps, GAUSSIAN_DELTA,
                    n_samples=2000, batch=True, charged=False)
+
+
+def _grid_residues(value, rng, n):
+    # each level's release in units of the path's grid g = 2^k, mod 4: a leak at the scale
+    # of single grid steps (e.g. increments of one parity), which neither the thresholds
+    # nor the grain (clipped far below g) nor the last mantissa bits see
+    path = dppack.GaussianNoiseReduction(np.full(n, value), GAUSSIAN_VARIANCES, sensitivity=1.0,
+                                         random_state=rng)
+    k = nr.gaussian_path_grid(GAUSSIAN_VARIANCES, 1.0, n)[0]
+    units = np.rint(np.ldexp(np.asarray(path, dtype=np.float64), -k)).astype(np.int64)
+    return np.mod(units, 4).reshape(len(GAUSSIAN_VARIANCES), -1).T
+
+
+def test_gaussian_ladder_one_grid_step():
+    # neighbours one grid step apart (0 vs g, g of calls of 1,000 values): V and V + 1
+    k = nr.gaussian_path_grid(GAUSSIAN_VARIANCES, 1.0, 1000)[0]
+    eps = gaussian_claim(GAUSSIAN_VARIANCES[-1], GAUSSIAN_DELTA)
+    assert_private(in_calls(_grid_residues, 1000), 0.0, 2.0 ** k, eps, GAUSSIAN_DELTA,
+                   n_samples=20_000, batch=True)

@@ -217,3 +217,115 @@ def test_ladder_accepts_below_the_threshold():
     runs = [_random.discrete_gaussian_ladder((p,), 1, _Scripted([word], seed))[0, 0]
             for seed in range(40)]
     assert sum(int(z) == v for z in runs) >= 28
+
+
+def test_ladder_fine_structure():
+    # the law at the scale of single values, where the cells of _chi2_gaussian see nothing:
+    # v mod b (r = u's low bits, the block edges, a sign tied to u's bits would empty the
+    # odd residues) and the values -3 .. 3 one by one (the negative values are -(y + 1):
+    # v = -y would double P(0)); 2,000,000 draws at the smallest variance, chi-square at
+    # ALPHA / 2 each
+    p = _random.LADDER_MIN_P
+    b = _random._ladder_envelope(p)[0]
+    z = _random.discrete_gaussian_ladder((p,), 2_000_000, np.random.default_rng(37))[0]
+    v = np.arange(-16 * 2048, 16 * 2048 + 1)
+    pmf = np.exp(-(v.astype(np.float64) ** 2) / (2 * p))
+    pmf /= pmf.sum()
+    expected = np.bincount(np.mod(v, b), weights=pmf, minlength=b) * z.size
+    observed = np.bincount(np.mod(z, b), minlength=b)
+    assert stats.chisquare(observed, expected).pvalue > ALPHA / 2
+    near = np.abs(v) <= 3
+    expected = np.append(pmf[near], 1 - pmf[near].sum()) * z.size
+    observed = np.array([np.count_nonzero(z == value) for value in v[near]])
+    observed = np.append(observed, z.size - observed.sum())
+    assert stats.chisquare(observed, expected).pvalue > ALPHA / 2
+
+
+class _Batch:
+    """A generator whose first batch of words is given (padded with ``pad``), every later
+    batch zeros (u = 0: v = 0, q = 0, accepted by the floats)."""
+
+    def __init__(self, words, pad):
+        self.words, self.pad, self.bit_generator = list(words), pad, object()
+
+    def integers(self, low, high, size=None, dtype=np.int64):
+        out = np.zeros(size, dtype=np.uint64)
+        if self.words:
+            out[:] = self.pad
+            out[:len(self.words)] = self.words
+            self.words = []
+        return out
+
+
+@pytest.mark.parametrize("p", [1 << 22, 12_345 ** 2, (1 << 40) + 7, (1 << 56) - 1])
+def test_ladder_float_decisions_are_exact(p, monkeypatch):
+    # the trials at the acceptance boundary, deterministically: for the first and last y of
+    # every block, both signs, the word with q = floor(X) + d (X = F exp(-v^2 / (2 p)),
+    # exact bounds), d = -1, 0, 1. A trial the floats accept must have q + 1 <= X, one
+    # they reject q >= X; q = floor(X) (q < X < q + 1) is never decided by the floats.
+    # The exact continuation is replaced by a recorder (its own law is tested above).
+    b, beta, kmax, F, M, tail_start, _ = _random._ladder_envelope(p)
+    starts = np.cumsum([0] + [b * m for m in M]).tolist()
+    ys = sorted({y for k in range(kmax) for y in (b * k, b * k + b - 1)})
+    trials = {}  # v -> (u, X's floor)
+    for v in [y for y in ys if y > 0] + [-(y + 1) for y in ys]:
+        y = v if v >= 0 else -v - 1
+        lo, hi = _random._ladder_accept_bounds(p, v, F, 110)
+        if math.floor(lo) == math.floor(hi):
+            trials[v] = (y // b, y % b, math.floor(lo))
+    recorded = []
+    monkeypatch.setattr(_random, "_ladder_exact",
+                        lambda p_, u, negative, rng: recorded.append((u, negative)))
+    decided = {-1: 0, 0: 0, 1: 0}
+    for d in (-1, 0, 1):
+        words, where = [], {}
+        for v, (k, r, floor) in trials.items():
+            q = floor + d
+            if 0 <= q < M[k]:
+                u = starts[k] + q * b + r
+                words.append(((1 << 63) if v < 0 else 0) | u)
+                where[(u, v < 0)] = v
+        recorded.clear()
+        z = _random.discrete_gaussian_ladder((p,), len(words), _Batch(words, (1 << 63) - 1))
+        accepted = set(z[0].tolist()) - {0}
+        undecided = {where[key] for key in recorded if key in where}
+        assert not accepted & undecided
+        for v in where.values():
+            floor = trials[v][2]
+            q = floor + d
+            if v in accepted:
+                assert q + 1 <= floor, (p, v, d)  # q + 1 <= X
+            elif v not in undecided:
+                assert q >= floor + 1, (p, v, d)  # q >= X
+        decided[d] = len(where) - len(undecided)
+    assert decided[0] == 0 and decided[-1] > 0 and decided[1] > 0
+
+
+def test_ladder_tail_constant_coin():
+    # the tail's second coin, accepted with c = F exp(-Y0^2 / (2 p)) / (w_tail (1 - q)):
+    # an envelope with twice the tail's weight halves c, and the tail trials are accepted
+    # at the rate c E[exp(-(v^2 - Y0^2 - 2 Y0 g) / (2 p))] (g geometric), per side
+    # (binomial tests at ALPHA / 2; a dropped coin doubles the rate)
+    p = 1 << 22
+    b, beta, kmax, F, M, tail_start, w_tail = _random._ladder_envelope(p)
+    Y0 = b * kmax
+    q = math.exp(-Y0 / p)
+    mass = math.exp(-Y0 ** 2 / (2 * p)) / (1 - q)
+    big = 2 ** 120
+    w = 2 * math.ceil(big * mass)
+    envelope = (b, beta, kmax, big, M, (1 << 63) - w, w)
+    c = big * mass / w
+    g = np.arange(0, 40_000, dtype=np.float64)
+    weights = (1 - q) * q ** g
+    first = {False: np.sum(weights * np.exp(-g ** 2 / (2 * p))),
+             True: np.sum(weights * np.exp(-(g ** 2 + 2 * g + 2 * Y0 + 1) / (2 * p)))}
+    original = _random._ladder_envelope
+    rng = np.random.default_rng(38)
+    try:
+        _random._ladder_envelope = lambda _: envelope
+        for negative in (False, True):
+            drawn = [_random._ladder_exact(p, (1 << 63) - 1, negative, rng) for _ in range(1500)]
+            hits = sum(v is not None for v in drawn)
+            assert stats.binomtest(hits, 1500, c * first[negative]).pvalue > ALPHA / 2
+    finally:
+        _random._ladder_envelope = original

@@ -231,6 +231,27 @@ def test_online_step_conditional_law(x, force, monkeypatch):
                                ).pvalue > ALPHA
 
 
+
+def test_online_step_in_unaligned_chunks(monkeypatch):
+    # the step in chunks of 61 entries (noise_reduction.STEP_CHUNK) over 24,400 entries in
+    # a shuffled order (no period of the data lines up with the chunks): each entry's
+    # Z_{t+1} against the conditional pmf of its own Z_t (a chunk that read another
+    # chunk's entries, or their signs, would fail); chi-square at ALPHA / 4 per value
+    monkeypatch.setattr(nr, "STEP_CHUNK", 61)
+    a1, a2 = Fraction(3, 10), Fraction(1, 2)
+    starts = np.array([0, 3, -7, 40])
+    x = np.random.default_rng(13).permutation(np.repeat(starts, 6100))
+    y = nr.laplace_reduce_noise(x, a1, a2, np.random.default_rng(14))
+    ys = np.arange(-80, 121)
+    for value in starts:
+        draws = y[x == value]
+        expected = _reduce_pmf(int(value), float(a1), float(a2), ys) * draws.size
+        keep = expected >= 20
+        observed = np.array([np.count_nonzero(draws == v) for v in ys[keep]])
+        assert stats.chisquare(np.append(observed, draws.size - observed.sum()),
+                               np.append(expected[keep], draws.size - expected[keep].sum())
+                               ).pvalue > ALPHA / len(starts)
+
 def test_small_batch_path_marginals_and_keep():
     # sizes up to SMALL_PATH run entry by entry: 1250 paths of 16 entries, marginals
     # DL(a_t) and the keep probability of the walk (as for the vectorised path)
