@@ -13,6 +13,10 @@ no section sign in the tests or the R package.
   met: the ceiling stays at or below it.
 * No section sign in ``tests/`` or ``R/``: comments cite papers (author, year, theorem or
   algorithm) or DPpack's functions, not the sections of a file outside the repository.
+* Nor in ``python/dppack``, comments included (the 144 comments citing sections of the spec
+  when issue 27 was filed are gone; the strings are also scanned by
+  ``tests/python/core/test_messages.py``, the comments only here), and no file of the package
+  or of ``R/`` names a path outside the repository (``specs/``, ``/work/``).
 
 Deterministic: no false failures.
 """
@@ -114,3 +118,31 @@ def test_no_section_sign_in_tests_or_r():
                 found += [f"{path.relative_to(ROOT)}:{number}"
                           for number, line in enumerate(text.splitlines(), 1) if sign in line]
     assert not found, found
+
+
+_OUTSIDE = ("\u00a7", "specs/", "/work/")  # a spec section sign, the spec folder, a machine path
+
+
+def outside_citations(folder, pattern):
+    """``file:line`` of every line of the files ``pattern`` under ``folder`` that cites a
+    section or a path outside the repository (comments, docstrings and strings alike)."""
+    found = []
+    for path in sorted(folder.rglob(pattern)):
+        if "__pycache__" in path.parts:
+            continue
+        text = path.read_bytes().decode("utf-8", errors="ignore")
+        found += [f"{path.relative_to(folder)}:{number}"
+                  for number, line in enumerate(text.splitlines(), 1)
+                  if any(mark in line for mark in _OUTSIDE)]
+    return found
+
+
+def test_no_outside_citation_in_the_package_or_r():
+    found = outside_citations(PACKAGE, "*.py") + outside_citations(ROOT / "R", "*.R")
+    assert not found, found
+
+
+def test_the_citation_scan_sees_a_planted_comment(tmp_path):
+    (tmp_path / "m.py").write_text("x = 1\n# the law (spec \u00a72.1)\n", encoding="utf-8")
+    (tmp_path / "n.py").write_text("# see /work/shared/specs/dppack_api.md\n", encoding="utf-8")
+    assert outside_citations(tmp_path, "*.py") == ["m.py:2", "n.py:1"]
