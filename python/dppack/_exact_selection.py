@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ._exact import exp_floor, py_bernoulli_exp, py_below_exp, py_uniform, words
+from ._exact import LIMIT, exp_floor, py_bernoulli_exp, py_below_exp, py_uniform, words
 
 _BUCKETS = 64  # candidates with gamma a >= 64 share the last bucket of the envelope
 _BUCKET_BITS = 160  # the bucket weights are ceil(exp(-c) 2^160) >= 2^67 for c <= 64
@@ -32,6 +32,21 @@ def _bucket_upper(buckets, bits):
     return [1 << bits] + [exp_floor(c, bits) + 1 for c in range(1, buckets + 1)]
 
 
+_NO_OVERFLOW = 2.0 ** 20  # the gaps are below 2^1002 grid units (_random.exponential_grid)
+
+
+def _times_rate(a, gamma):
+    """``a *= float(gamma) (1 - 2^-50)`` in place (float(gamma) and the product err by
+    < 2^-52). A product beyond the double range (eps near it) is inf, whose level is the last,
+    as for any product >= 64: without NumPy's overflow warning, which would reach the user."""
+    factor = float(gamma) * (1.0 - 2.0 ** -50)
+    if factor < _NO_OVERFLOW:
+        a *= factor
+    else:
+        with np.errstate(over="ignore"):
+            a *= factor
+
+
 def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
     """An index i drawn with probability proportional to M_i exp(-gamma (top - scaled_i)):
     ``scaled`` integral floats (-inf: probability 0), ``top`` the largest among candidates of
@@ -48,7 +63,7 @@ def select_exponential(scaled, top, gamma, measure, rng, excluded=None):
     a = top - scaled
     if excluded is not None:
         a[excluded] = 0.0
-    a *= float(gamma) * (1.0 - 2.0 ** -50)  # float(gamma) and the product err by < 2^-52
+    _times_rate(a, gamma)
     np.floor(a, out=a)
     level = np.minimum(a, _BUCKETS, out=a).astype(np.intp)
     if excluded is not None:
@@ -111,17 +126,21 @@ def plan_levels(scaled, top, gamma):
 
     ``scaled``, ``top`` and ``gamma`` as for :func:`select_exponential` (no -inf). The levels
     c_i are computed by the same float operations, so they are the same integers; the
-    candidates are ordered by level (stably, so by index within a level).
+    candidates are ordered by level (stably, so by index within a level). None (no plan)
+    for an envelope whose weights reach down to 2^62, below which ``py_uniform`` draws by
+    other means than the whole words :func:`select_planned` takes.
     """
+    upper = _bucket_upper(_BUCKETS, _BUCKET_BITS)
+    if upper[-1] <= LIMIT:
+        return None
     a = top - scaled
-    a *= float(gamma) * (1.0 - 2.0 ** -50)
+    _times_rate(a, gamma)
     np.floor(a, out=a)
     level = np.minimum(a, _BUCKETS, out=a).astype(np.intp)
     order = np.argsort(level, kind="stable")
     ordered = level[order]
     cuts = np.flatnonzero(np.diff(ordered, prepend=-1))
     bounds = cuts.tolist() + [int(level.size)]
-    upper = _bucket_upper(_BUCKETS, _BUCKET_BITS)
     segments = []
     for s, c in enumerate(ordered[cuts].tolist()):
         m = upper[c]

@@ -81,3 +81,61 @@ test_that("warnings and 'both' keep their form on the short path", {
   expect_s3_class(both, "Sanitized Mean")
   expect_named(both, c("Bounded", "Unbounded"))
 })
+
+# The value, error (text and call) and warnings (text and call) of `code`.
+call_outcome <- function(code) {
+  warnings <- list()
+  outcome <- withCallingHandlers(
+    tryCatch(list(value = force(code)), error = function(e) {
+      list(error = conditionMessage(e), call = conditionCall(e))
+    }),
+    warning = function(w) {
+      warnings[[length(warnings) + 1L]] <<- list(conditionMessage(w), conditionCall(w))
+      invokeRestart("muffleWarning")
+    }
+  )
+  c(outcome, list(warnings = warnings))
+}
+
+test_that("the short call releases, refuses and warns as the general path, bit for bit", {
+  local_default_randomness()
+  # the core's generator for random_state None seeded at 42 for a while (in the default mode
+  # each call seeds from the operating system), so that both paths draw the same numbers
+  reticulate::py_run_string(paste(
+    "import numpy as _np, dppack._random as _dppackpy_random",
+    "_dppackpy_real = _dppackpy_random.as_generator",
+    "_dppackpy_random.as_generator = lambda random_state=None: (_np.random.default_rng(42)",
+    "    if random_state is None else _dppackpy_real(random_state))", sep = "\n"))
+  on.exit(reticulate::py_run_string(
+    "_dppackpy_random.as_generator = _dppackpy_real"), add = TRUE)
+  x <- c(0.3, 1.7, 2.2, 5, -1, 9)
+  ten <- seq(0.5, 9.5, length.out = 10)
+  calls <- alist(
+    quantileDP(x, 0.5, 1, 0, 10), quantileDP(x, 0.25, 1, 0, 10, "unbounded"),
+    quantileDP(x, 0.5, 1, 0, 10, "both"), quantileDP(c(x, NA), 0.5, 1, 0, 10),
+    quantileDP(x, NA_real_, 1, 0, 10), quantileDP(x, 0.5, Inf, 0, 10),
+    quantileDP(x, 0.5, 1, 10, 0), quantileDP(x, -0, 1, -0, 10), quantileDP(3, 1, 1, 0, 10),
+    quantileDP(numeric(0), 0.5, 1, 0, 10, "unbounded"), quantileDP(ten, 0.5, 1e308, 0, 10),
+    quantileDP(x, 0.5, 5e-324, 0, 10), quantileDP(x, 0.5, 1, 0, 10, mechanism = "Laplace"),
+    meanDP(x, 1, 0, 10), meanDP(x, 1, 0, 10, "both"), meanDP(c(x, NaN), 1, 0, 10),
+    meanDP(x, 1, 0, 10, mechanism = "Gaussian"), meanDP(x, 1, 0, 10, delta = NA_real_)
+  )
+  short <- lapply(calls, function(code) call_outcome(eval(code)))
+  # the general path: .plain_call() answers NULL (testthat 3.1.6 has no local_mocked_bindings)
+  namespace <- asNamespace("DPpackPy")
+  plain_call <- namespace$.plain_call
+  set_plain_call <- function(f) {
+    unlockBinding(".plain_call", namespace)
+    assign(".plain_call", f, envir = namespace)
+    lockBinding(".plain_call", namespace)
+  }
+  set_plain_call(function() NULL)
+  on.exit(set_plain_call(plain_call), add = TRUE)
+  general <- lapply(calls, function(code) call_outcome(eval(code)))
+  for (i in seq_along(calls)) {
+    expect_identical(short[[i]], general[[i]], label = deparse(calls[[i]]))
+  }
+  expect_identical(short[[1]]$value, call_outcome(quantileDP(x, 0.5, 1, 0, 10))$value)
+  expect_length(short[[11]]$warnings, 0) # no NumPy overflow warning at eps 1e308
+  expect_true(is.double(short[[12]]$value)) # a tiny eps releases a value
+})

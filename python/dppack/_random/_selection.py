@@ -283,7 +283,8 @@ def planned_interval(utility, widths, eps, sensitivity, rng):
 
 def _selection_plan(key, eps, sensitivity, buckets, bits):
     """The plan of :func:`planned_interval` for the utilities of bytes ``key`` (None when one
-    is not finite); ``buckets`` and ``bits``, the envelope's, key the cache only."""
+    is not finite, or for an envelope ``plan_levels`` does not plan); ``buckets`` and
+    ``bits``, the envelope's, key the cache only."""
     u = np.frombuffer(key, dtype=np.float64)
     high, low = float(u.max()), float(u.min())
     if not (math.isfinite(high) and math.isfinite(low)):

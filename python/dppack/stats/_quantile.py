@@ -444,8 +444,9 @@ def _quantile_candidates(values, quant, eps, j, first, last, half=None):
 
 def _half_window(n, eps):
     """The first window's half-width for n records at rate ``eps`` per rank (see
-    :func:`_quantile_candidates`)."""
-    return 2.0 * (_MARGIN + math.log(n + 2.0)) / eps + 2.0
+    :func:`_quantile_candidates`); at most 2^62 (more than any n: every interval), so that
+    a tiny eps (below about 1e-306) gives no infinite window, whose ends are no integers."""
+    return min(2.0 * (_MARGIN + math.log(n + 2.0)) / eps + 2.0, 2.0 ** 62)
 
 
 def _every_interval(n, centre, half):

@@ -204,3 +204,57 @@ def test_the_law_by_chi_square(utility, widths, planned):
     assert np.all(counts[~keep] == 0)
     assert stats.chisquare(counts[keep], law[keep] * calls).pvalue > ALPHA
     assert math.isclose(law.sum(), 1.0)
+
+
+@pytest.mark.parametrize("buckets, bits", [(3, 6), (2, 62)])
+def test_an_envelope_of_small_weights_is_not_planned(monkeypatch, buckets, bits):
+    """The planned loop draws the envelope's uniforms in whole words, as ``py_uniform`` does
+    above 2^62 only: with weights ceil(exp(-c) 2^bits) at or below 2^62 (an envelope the tests
+    of the general path use) the utilities get no plan, and the draws stay the general ones."""
+    monkeypatch.setattr(_exact_selection, "_BUCKETS", buckets)
+    monkeypatch.setattr(_exact_selection, "_BUCKET_BITS", bits)
+    utility = np.array([0.0, -0.7, -1.9, -2.6, -4.0, -5.5, -8.0])
+    widths = np.arange(1, 8, dtype=np.int64)
+    _warm(utility, widths, 2.0, 1.0)
+    assert _plan(utility, 2.0, 1.0) is None
+    for seed in range(30):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        assert _random.exponential_interval(utility, widths, 2.0, 1.0, a) == _general(
+            utility, widths, 2.0, 1.0, b), seed
+        assert a.integers(0, 2 ** 62) == b.integers(0, 2 ** 62), seed
+
+
+@pytest.mark.filterwarnings("error")  # no overflow warning at eps 1e300 either
+@pytest.mark.parametrize("scale", [1e-300, 2.0 ** 1000, 1e300, 1.7e308])
+def test_huge_or_tiny_utilities_with_ties_draw_as_the_general_path(scale):
+    """Utilities near the double range (the grid coarsened so that u / h stays finite) or
+    far below 1, with ties among the best and empty candidates: the same draws and index."""
+    source = np.random.default_rng(11)
+    for size in (2, 9, 300):
+        utility = -np.abs(source.uniform(0.0, 1.0, size)) * scale
+        utility[source.uniform(size=size) < 0.3] = 0.0  # ties at the top
+        widths = source.integers(0, 50, size).astype(np.int64)
+        widths[source.uniform(size=size) < 0.3] = 0
+        widths[0], utility[0] = 1, 0.0
+        for eps in (1e-6, 1.0, 1e300):
+            _warm(utility, widths, eps, 1.0)
+            assert _plan(utility, eps, 1.0) is not None
+            for seed in range(3):
+                a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+                assert _random.exponential_interval(utility, widths, eps, 1.0, a) == _general(
+                    utility, widths, eps, 1.0, b), (scale, size, eps, seed)
+                assert a.integers(0, 2 ** 62) == b.integers(0, 2 ** 62)
+
+
+@pytest.mark.filterwarnings("error")
+def test_a_huge_eps_warns_on_no_path():
+    """At eps near the double range gamma a overflows to inf, whose level is the last one (64),
+    as for any large product: no NumPy overflow warning may reach the user, neither from the
+    general path nor when a plan is built (else a quantileDP warned on its first two calls at
+    (n, quant, eps) and not after)."""
+    x = np.linspace(0.5, 9.5, 10)
+    values = [_quantile.quantileDP(x, 0.5, 1e308, 0.0, 10.0, random_state=seed)
+              for seed in range(4)]  # general, general and plan built, planned, planned
+    assert all(0.0 <= value <= 10.0 for value in values)
+    utility = np.array([0.0, -1.0, -1e300])
+    assert _random.exponential_mechanism(utility, 1e300, 1.0, np.random.default_rng(1)) == 0

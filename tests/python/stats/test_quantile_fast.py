@@ -140,3 +140,80 @@ def test_every_interval_candidates_at_extreme_bounds(lower, upper):
                                                  first, last)
             for a, b in zip(fast[:3], general[:3]):
                 assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+class _Float(float):
+    """A float subclass: not a plain float, so the general checks run."""
+
+
+def _outcome(monkeypatch, arguments, plain):
+    """quantileDP's release (as a hex float or -0.0 kept), warnings, error and the generator's
+    next word, with the plain-argument shortcut as it is (``plain``) or switched off."""
+    import warnings
+
+    with monkeypatch.context() as patch:
+        if not plain:
+            patch.setattr(stats_quantile._quantile_fast, "plain_arguments", lambda *a: False)
+        rng = np.random.default_rng(5)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                value = dppack.quantileDP(*arguments, random_state=rng)
+                result = (type(value).__name__, float(value).hex())
+            except (ValueError, TypeError) as error:
+                result = (type(error).__name__, str(error))
+    return result, [str(w.message) for w in caught], int(rng.integers(0, 2 ** 62))
+
+
+def _argument_cases():
+    x = np.array([0.3, 1.7, 2.2, 5.0, -1.0, 9.0])
+    readonly = x.copy()
+    readonly.setflags(write=False)
+    data = [x, x[::-1][::2], readonly, np.array([-0.0, 0.0, 1.0]), np.array([3.0]),
+            np.array([0.3, np.nan]), np.array([0.3, np.inf]), x.astype(np.float32),
+            np.array([1, 2, 2 ** 60]), x.tolist(), np.array(2.0), x.reshape(2, 3),
+            np.array([]), np.array([True, False]), np.ma.array(x), np.array([1e308, -1e308])]
+    for values in data:
+        for which in ("bounded", "unbounded", "both"):
+            yield values, 0.5, 1.0, 0.0, 10.0, which
+    x = data[0]
+    for quant in (0.0, 1.0, -0.0, np.float64(0.3), True, _Float(0.5), 1.5, float("nan")):
+        yield x, quant, 1.0, 0.0, 10.0
+    for eps in (np.float64(1.0), True, 1e300, 5e-324, 2, _Float(1.0), float("inf"), 0.0):
+        yield x, 0.5, eps, 0.0, 10.0
+    for lower, upper in ((5.0, 5.0), (10.0, 0.0), (-0.0, 0.0), (0, 10), (-1e308, 1e308),
+                         (-np.inf, 1.0), (np.float64(0.0), 10.0), (_Float(0.0), 10.0)):
+        yield x, 0.5, 1.0, lower, upper
+    for which, mechanism in (("Bounded", "exponential"), (np.str_("bounded"), "exponential"),
+                             ("bounded", "Exponential"), ("bounded", np.str_("exponential"))):
+        yield x, 0.5, 1.0, 0.0, 10.0, which, mechanism
+
+
+def test_plain_arguments_release_what_the_checks_release(monkeypatch):
+    """The shortcut of plain arguments (``_quantile_fast.plain_arguments``) against the general
+    checks, on inputs at their edges (NaN, inf, -0.0, NumPy scalars, bools, float
+    subclasses, 0-d, non-contiguous, read-only, float32 and integer arrays, lists, masked
+    arrays, equal or reversed bounds, quant 0 and 1, 'both'): the same release bit for bit,
+    the same warnings and error text, the same generator state after the call. Each case
+    runs three times, so that the planned selection serves the later calls."""
+    shortcut = 0
+    for arguments in _argument_cases():
+        shortcut += stats_quantile._quantile_fast.plain_arguments(
+            *(list(arguments) + ["bounded", "exponential"][len(arguments) - 5:]))
+        for _ in range(3):
+            assert _outcome(monkeypatch, arguments, True) == _outcome(
+                monkeypatch, arguments, False), arguments
+    assert shortcut >= 15  # the shortcut is taken in many of the cases
+
+
+@pytest.mark.parametrize("eps", [5e-324, 1e-310, 1e-307])
+def test_a_tiny_eps_releases_a_value(eps):
+    """eps > 0 so small that the window's half-width (~100 / eps) overflows: the window is
+    every interval, and the release a grid point in the bounds (it was an OverflowError, not
+    even a ValueError), on the plain-argument path and the general one (a list)."""
+    x = np.array([0.3, 1.7, 2.2, 5.0, -1.0, 9.0])
+    for data in (x, x.tolist()):
+        value = dppack.quantileDP(data, 0.5, eps, 0.0, 10.0, random_state=3)
+        assert 0.0 <= value <= 10.0
+    assert stats_quantile._half_window(6, eps) == 2.0 ** 62
+    assert stats_quantile._half_window(6, 1.0) < 200.0
