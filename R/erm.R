@@ -3,7 +3,8 @@
 # it. Built-in maps and losses run entirely in Python; an R subclass that supplies R functions
 # for them works too (reticulate calls them from the core).
 
-# The function fields of both frameworks (spec sections 6.1 and 6.5) and the core's attributes.
+# The function fields of both frameworks (DPpack 0.2.2's EmpiricalRiskMinimizationDP.CMS and
+# EmpiricalRiskMinimizationDP.KST) and the core's attributes.
 .erm_functions <- c(mapXy = "mapXy", mapXy.gr = "mapXy_gr", loss = "loss", loss.gr = "loss_gr",
                     regularizer = "regularizer", regularizer.gr = "regularizer_gr")
 
