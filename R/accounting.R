@@ -12,15 +12,11 @@
 #'
 #' The constructors check their arguments in the core: `eps` and `rho` finite and at least 0,
 #' `delta` in \[0, 1); `privacy_loss_approx(eps, 0)` is the pure loss. Losses compose in
-#' sequence with `+` or `privacy_loss_compose()` (eps's and delta's add, Dwork and Roth 2014,
-#' Theorem 3.16; rho's add, Bun and Steinke 2016; a pure loss composed with a zCDP one is
-#' first converted to zCDP, eps-DP being (eps^2 / 2)-zCDP), and in parallel, on disjoint parts
-#' of the data, with `privacy_loss_parallel()` (the largest loss, McSherry 2009).
-#' `privacy_loss_to_approx()` states a loss as (eps, delta)-DP at a given delta: for zCDP by
-#' the tight conversion of Canonne, Kamath and Steinke (2020, Corollary 13), never worse than
-#' `rho + 2 * sqrt(rho * log(1 / delta))`. All of this is computed by the Python core
-#' (`dppack.PrivacyLoss`), so R and Python agree exactly; the guide page
-#' `docs/python/guide/accounting.rst` shows the rules at work.
+#' sequence with `+` or `privacy_loss_compose()`, in parallel, on disjoint parts of the data,
+#' with `privacy_loss_parallel()`, and `privacy_loss_to_approx()` states a loss as
+#' (eps, delta)-DP at a given delta (the rules and their sources are in the guide page
+#' `docs/python/guide/accounting.rst`, "Privacy losses and composition"). All of this is
+#' computed by the Python core (`dppack.PrivacyLoss`), so R and Python agree exactly.
 #'
 #' Releases report what they spent with these values: a fitted model's `$privacy`, and the
 #' ledger of a [BudgetAccountant].

@@ -3,7 +3,8 @@
 # it. Built-in maps and losses run entirely in Python; an R subclass that supplies R functions
 # for them works too (reticulate calls them from the core).
 
-# The function fields of both frameworks (spec sections 6.1 and 6.5) and the core's attributes.
+# The function fields of both frameworks (DPpack 0.2.2's EmpiricalRiskMinimizationDP.CMS and
+# EmpiricalRiskMinimizationDP.KST) and the core's attributes.
 .erm_functions <- c(mapXy = "mapXy", mapXy.gr = "mapXy_gr", loss = "loss", loss.gr = "loss_gr",
                     regularizer = "regularizer", regularizer.gr = "regularizer_gr")
 
@@ -40,8 +41,8 @@
 #'
 #' **What the class checks and does.** It checks `eps`, `gamma`, `c`, the bounds and the data,
 #' and clips `X` to the bounds. It does not scale `X`: it calibrates the noise to the largest
-#' norm `B` a clipped row can have, `B = sqrt(sum(pmax(abs(lower.bounds), abs(upper.bounds))^2))`
-#' (the bias column counts 1), when that exceeds 1 (DPpack used `B = 1` whatever the bounds).
+#' norm `B` a clipped row can have (the bias column included), when that exceeds 1 (DPpack used
+#' `B = 1` whatever the bounds).
 #' A fit is released only if the solver certifies that it is close enough to the exact
 #' minimiser the theorems assume, else it stops with an error (never a warning); the noise
 #' covers that slack. Output perturbation needs `mapXy.gr`, `loss.gr` and `regularizer.gr`

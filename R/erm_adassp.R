@@ -31,7 +31,8 @@
 #' own (its sensitivity is far smaller than that of `X'X`), and the ridge
 #' `lambda = max(0, tau - lambda_min)` is computed from the released `X'X` (centred, over
 #' `n`) and the paper's high-probability bound `tau` on the norm of its noise, which spends
-#' nothing. The derivation is in the Python module `dppack.erm.adassp`.
+#' nothing (derived in the guide page `docs/python/guide/erm-derivations.rst`, "AdaSSP: exact
+#' sufficient statistics and an adaptive ridge").
 #'
 #' **Fields** are active bindings onto the core model.
 #'

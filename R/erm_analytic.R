@@ -1,4 +1,4 @@
-# ERM with the analytic Gaussian mechanism (Ding et al.; spec analytic_gaussian_erm.md): R6
+# ERM with the analytic Gaussian mechanism (Ding et al., IEEE Transactions on Big Data): R6
 # classes over the core's OutputPerturbationAGM and GradientPerturbationAGM. Like the ERM
 # classes of erm.R, each R6 object holds its core model (CoreObject, core_object.R) and its
 # fields are active bindings onto it; all arithmetic runs in the core.

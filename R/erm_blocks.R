@@ -1,4 +1,4 @@
-# DPpack's ERM building blocks (spec dppack_api.md section 5), computed by the core. Per-row
+# DPpack's ERM building blocks (DPpack 0.2.2's StatModels.R), computed by the core. Per-row
 # results come back as n x 1 matrices, as in DPpack.
 
 .column <- function(values) matrix(values, ncol = 1)

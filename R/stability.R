@@ -284,10 +284,10 @@ selection_privacy <- function(procedure, eps, eps.select = NULL, delta = 0) {
 
 #' Per-model budget under advanced composition
 #'
-#' The budget `e` with `k * (exp(e) - 1) * e + sqrt(2 * k * log(1 / delta)) * e = eps`:
-#' by the advanced composition theorem, `k` models trained at `e` each are together
-#' `(eps, delta)`-differentially private. Chaudhuri and Vinterbo (2013, Section 5) compare
-#' it with alphaSplit's `eps / k`, which is larger except for small `eps`.
+#' The budget `e` at which `k` models trained at `e` each are together
+#' `(eps, delta)`-differentially private by the advanced composition theorem (derived in the
+#' guide page `docs/python/guide/stability-derivations.md`, "Per-model budget of the
+#' baselines").
 #'
 #' @param eps The overall budget.
 #' @param k The number of models.

@@ -105,20 +105,15 @@ meanDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounde
 
 #' Differentially private variance
 #'
-#' Clips `x` and releases its sample variance (denominator n - 1), clamped to its range
-#' `[0, v.max]`, where `v.max`, the largest sample variance of n values in the bounds, is
-#' `(upper.bound - lower.bound)^2 * n / (4 * (n - 1))` for even n and
-#' `(upper.bound - lower.bound)^2 * (n + 1) / (4 * n)` for odd n.
+#' Clips `x` and releases its sample variance (denominator n - 1), clamped to the range of
+#' the sample variances of n values in the bounds (derived in the guide page
+#' `docs/python/guide/statistics.rst`, "Variances: their range and unbounded DP").
 #'
 #' * `'bounded'` (n public): DPpack's noise, calibrated to the sensitivity
 #'   `(upper.bound - lower.bound)^2 / n`, then the clamp.
-#' * `'unbounded'` (n private): the sum S and the sum of squares Q of the values centred at the
-#'   midpoint of the bounds (sensitivities h = `(upper.bound - lower.bound) / 2` and h^2) and
-#'   the count n (sensitivity 1) are released by one call of the mechanism (Laplace: a third
-#'   of `eps` for each; Gaussian: the three, scaled to sensitivity 1, with l2 sensitivity
-#'   `sqrt(3)` and the whole `eps` and `delta`). With n~ the noisy count, at least 2, the
-#'   result is `(Q~ - S~^2 / n~) / (n~ - 1)`, clamped to
-#'   `[0, (upper.bound - lower.bound)^2 * n~ / (4 * (n~ - 1))]`.
+#' * `'unbounded'` (n private): a noisy count and noisy sums of the values and of their
+#'   squares, centred at the midpoint of the bounds, released in one call of the mechanism;
+#'   the variance computed from them is clamped likewise.
 #' * `'both'`: a list of both releases; meaningful under bounded DP only, where the pair
 #'   spends up to `3 * eps` (see [meanDP()]); under unbounded DP the bounded release is not
 #'   private.
@@ -224,10 +219,9 @@ covDP <- function(x1, x2, eps, lower.bound1, upper.bound1, lower.bound2, upper.b
 #' @inheritParams meanDP
 #' @param breaks One of
 #'   * `"Sturges"`, `"Scott"` or `"FD"` (matched as [graphics::hist()] matches them): `k` cells
-#'     from the rule for `n` values spread uniformly over the bounds, so that only `n` enters:
-#'     Sturges `ceiling(log2(n) + 1)`; Scott and FD use R's widths `3.5 sd n^(-1/3)` and
-#'     `2 IQR n^(-1/3)` with the uniform law's sd `(U - L)/sqrt(12)` and IQR `(U - L)/2`,
-#'     that is `ceiling(sqrt(12) n^(1/3) / 3.5)` and `ceiling(n^(1/3))` cells;
+#'     from R's rule for `n` values spread uniformly over the bounds, so that only `n` enters
+#'     (derived in the guide page `docs/python/guide/statistics.rst`, "Cells of the named
+#'     rules");
 #'   * a number `k` of cells (at least 1; more than 1e6 is set to 1e6 with a warning);
 #'   * a vector of break points, sorted and extended to the bounds; cells of unequal widths
 #'     are refused;

@@ -220,10 +220,6 @@ def take_rows(data, rows):
     IndexError
         For a row out of range.
 
-    References
-    ----------
-    DPpack 0.2.2 ("X rows selected keeping it a data.frame").
-
     Examples
     --------
     >>> from dppack._frames import take_rows

@@ -56,7 +56,7 @@ def _intervals(result):
 def zcdp_eps(rho, delta):
     """The eps at delta that an accountant claims for rho-zCDP: the tight conversion of
     Canonne, Kamath and Steinke (2020), Corollary 13 (PrivacyLoss.to_approx), below Bun and
-    Steinke's rho + 2 sqrt(rho ln(1/delta)) (spec confidence_intervals.md P2), which bounds
+    Steinke's rho + 2 sqrt(rho ln(1/delta)) (2016, Proposition 1.3), which bounds
     it."""
     eps = dppack.PrivacyLoss.zcdp(rho).to_approx(delta).eps
     assert eps <= rho + 2 * math.sqrt(rho * math.log(1 / delta))

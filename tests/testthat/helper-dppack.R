@@ -30,15 +30,15 @@ plaplace <- function(q, scale) {
   ifelse(q < 0, 0.5 * exp(q / scale), 1 - 0.5 * exp(-q / scale))
 }
 
-# Gaussian noise scales of spec section 2.2, written out here so that the tests do not depend
-# on the package's own arithmetic.
+# Gaussian noise scales of DPpack 0.2.2's GaussianMechanism, written out here so that the
+# tests do not depend on the package's own arithmetic.
 sigma_aDP <- function(s, eps, delta) s * sqrt(2 * log(1.25 / delta)) / eps
 sigma_pDP <- function(s, eps, delta) {
   z <- stats::qnorm(delta / 2)
   s * (sqrt(z^2 + 2 * eps) - z) / (2 * eps)
 }
 
-# Exact selection probabilities of the exponential mechanism (spec section 2.4).
+# Exact selection probabilities of DPpack 0.2.2's ExponentialMechanism.
 exp_mech_probs <- function(utility, eps, sensitivity, measure = rep(1, length(utility))) {
   w <- measure * exp(eps * (utility - max(utility)) / (2 * sensitivity))
   w / sum(w)

@@ -1,6 +1,6 @@
 # Accuracy-first ERM and noise reduction seen from R: signatures, result objects (1-based
 # stop.index, dotted names), the accounting identities, messages without traceback, warnings,
-# set.seed() reproducibility, and the spec's worked numbers through the R surface;
+# set.seed() reproducibility, and worked numbers at Ligett et al. (2017)'s settings;
 # InteractiveAboveThreshold's R class (state fields, R query functions, errors before draws,
 # its halting law). The noise
 # laws and the accuracy simulation are tested in Python
@@ -16,7 +16,7 @@ af_data <- function(n = 1500, seed = 11) {
   list(X = X, y = y, ub = c(1.5, 1.5, 1.5, 3), lb = c(-1.5, -1.5, -1, -3))
 }
 
-test_that("the worked numbers of the spec come through the R surface", {
+test_that("worked numbers at Ligett et al. (2017)'s settings come through the R surface", {
   p <- accuracy_first_parameters("ridge", alpha = 0.05, lambda = 0.005, n = 1e5, d = 77,
                                  calibration = "paper")
   expect_equal(p$sensitivity, 0.0022928, tolerance = 1e-4)
@@ -59,7 +59,7 @@ test_that("the exact calibration is the default, cheaper than the paper's, and p
                              "probabilities are computed to within 1e-26); use calibration = ",
                              "'paper' for a smaller gamma."),
                       "above_threshold_calibration")
-  # doubling_erm takes the calibration: "paper" tests cost 0.439 at the spec's scale
+  # doubling_erm takes the calibration: "paper" tests cost 0.439 at the scale above
   d <- af_data()
   set.seed(7)
   db <- doubling_erm(d$X, d$y, "ridge", 0.02, 0.1, d$ub, d$lb, calibration = "paper")
@@ -236,7 +236,7 @@ test_that("InteractiveAboveThreshold: bad settings and values stop before any dr
   expect_identical(after_queries(TRUE), after_queries(FALSE))
 })
 
-test_that("InteractiveAboveThreshold halts with the Laplace law of the spec", {
+test_that("InteractiveAboveThreshold halts with the Laplace law of Ligett et al. (2017)", {
   # Query v = W + 4 s (s = sensitivity / eps): halts when 4 s + Lap(4 s) >= Lap(2 s), i.e.
   # with probability 1 - P(Lap(2 s) + Lap(4 s) > 4 s) = 1 - (4 e^-2 - 16 e^-1) / (2 (4 - 16))
   # = 0.777. eps or sensitivity off by a factor 2 gives 0.913 or 0.657, 6 standard errors

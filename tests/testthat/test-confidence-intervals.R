@@ -41,7 +41,7 @@ test_that("zCDP: the split composes to rho, another split and level are honoured
   privacy <- attr(ci, "privacy")
   expect_identical(names(ci), c("estimate", "5 %", "95 %"))
   expect_identical(rownames(ci), c("age", "bmi"))
-  expect_equal(privacy$eps.objective, 0.5)  # the paper's zCDP split (spec section 7)
+  expect_equal(privacy$eps.objective, 0.5)  # the zCDP split of Wang, Kifer and Lee 2019, Section 7
   expect_equal(privacy$eps.objective^2 / 2 + sum(privacy$budgets[2:3]), 0.1875)
   out <- confintERM(d$X, d$y, d$ub, d$lb, gamma = 4, eps = 2, budget.split = c(2, 1, 1),
                     perturbation.method = "output", loss = "huber")

@@ -1,5 +1,5 @@
 # OutputPerturbationAGM (OPERA) and GradientPerturbationAGM (sound GRPUA) seen from R: the R6
-# signatures, fields and predictions, the spec's sensitivity and noise scale (written out here),
+# signatures, fields and predictions, Ding et al.'s sensitivity and noise scale (written here),
 # eps = Inf fits against a non-private optimum computed here in R, reproducibility under
 # set.seed(), and errors before any draw. The noise laws, the accountant and the accuracy
 # checks are tested in Python
@@ -24,8 +24,9 @@ agm_y <- as.numeric(agm_X[, 1] - agm_X[, 2] + stats::rnorm(agm_n, sd = 0.5) > 0)
 agm_up <- c(2, 2)
 agm_lo <- c(-2, -2)
 
-# The regularised objective of spec section 1 on the scaled data (rows x / (2 sqrt(3)) with the
-# bias column), minimised by stats::optim; coefficients returned on the scale of X.
+# The regularised objective of Ding et al. (Section III) on the scaled data (rows
+# x / (2 sqrt(3)) with the bias column), minimised by stats::optim; coefficients returned on
+# the scale of X.
 agm_reference <- function(loss, gamma, h = 0.5) {
   Xb <- cbind(1, agm_X)
   s <- c(1, 2, 2) * sqrt(3)
@@ -68,7 +69,7 @@ test_that("the constructors have the documented signatures", {
   }
 })
 
-test_that("OPERA stores the spec's sensitivity and the aGM sigma", {
+test_that("OPERA stores Ding et al.'s sensitivity and the aGM sigma", {
   gamma <- 30
   m <- OutputPerturbationAGM$new("logistic", eps = 0.5, delta = 1e-4, gamma = gamma,
                                  iterations = 20)

@@ -1,7 +1,7 @@
 # The ERM classes and tuning functions seen from R: DPpack 0.2.2's R6 signatures, messages and
 # fields, shapes of predictions, reproducibility under set.seed(), eps = Inf fits against
 # non-private solutions computed here in R, R subclasses with R functions, and the examples of
-# the DPpack paper (seed 003, appendix D). The noise laws are tested in Python
+# the DPpack paper (Giddens and Liu 2023, appendix D). The noise laws are tested in Python
 # (tests/python/erm/test_erm_*.py, test_tuning.py); bit-identity with Python in
 # tests/python/cross_language/test_cross_language.py.
 
@@ -22,7 +22,7 @@ clip_cols <- function(X, lower, upper) {
   pmin(pmax(X, rep(lower, each = nrow(X))), rep(upper, each = nrow(X)))
 }
 
-# Non-private logistic regression as DPpack's LogisticRegressionDP defines it (spec 6.3):
+# Non-private logistic regression as DPpack 0.2.2's LogisticRegressionDP defines it:
 # clip, scale column j by s_j sqrt(p), minimise (1/n) sum CE + (gamma/n) ||theta||^2 / 2,
 # unscale. Solved by stats::optim (BFGS, reltol 1e-14) with the analytic gradient.
 ref_logistic <- function(X, y, upper, lower, gamma, add.bias = FALSE) {
@@ -55,7 +55,7 @@ ref_logistic_plain <- function(X, upper, lower) {
   stats::optim(c(0, 0), f, method = "BFGS", control = list(reltol = 1e-14, maxit = 1e4))$par
 }
 
-# Non-private linear SVM with the weighted Huber loss, as svmDP defines it (spec 6.4).
+# Non-private linear SVM with the weighted Huber loss, as DPpack 0.2.2's svmDP defines it.
 # With scale = FALSE: the same objective on the clipped, unscaled data (WeightedERMDP.CMS).
 ref_svm <- function(X, y, upper, lower, gamma, h = 0.5, w = rep(1, nrow(X)), scale = TRUE) {
   X <- clip_cols(X, lower, upper)
@@ -519,7 +519,7 @@ test_that("LinearRegressionDP with eps = Inf is the ridge solution of the scaled
     theta <- solve(crossprod(Xb) + gamma * diag(2), crossprod(Xb, (y_reg - shift) / scale))
     expect_rel_equal(k$coeff, drop(theta) * scale + c(shift, 0))
   }
-  # the spec's sanity example: close to OLS
+  # DPpack 0.2.2's eps = Inf fit is close to OLS (checked in R)
   k <- LinearRegressionDP$new("l2", Inf, 0, 1e-4)
   k$fit(df_reg, y_reg, c(1, 2), c(-1, -2), add.bias = TRUE)
   expect_equal(k$coeff, unname(stats::coef(stats::lm(y_reg ~ x_reg))), tolerance = 1e-4)
@@ -817,7 +817,7 @@ test_that("output perturbation needs the gradients, and an uncertified fit is re
 
 # ---- building blocks ------------------------------------------------------------------------
 
-test_that("the building blocks give spec section 5's values and n x 1 shapes", {
+test_that("the building blocks give DPpack 0.2.2's values and n x 1 shapes", {
   huber <- generate.loss.huber(0.5)
   huber.gr <- generate.loss.gr.huber(0.5)
   y.hat <- c(-0.5, 1.2, -0.9, 0.8, 1.6)
@@ -874,7 +874,7 @@ test_that("the building blocks give spec section 5's values and n x 1 shapes", {
   expect_true(abs(a[5]) <= pi)
 })
 
-# ---- the DPpack paper's examples (seed 003, appendix D) -------------------------------------
+# ---- the DPpack paper's examples (Giddens and Liu 2023, appendix D) -------------------------
 # Run as printed, except: `coeff%%coeff/2` (an extraction typo for %*%, as in D.4) and
 # `svmDP$predict` (the class instead of the object `svmdp`) in D.4.
 

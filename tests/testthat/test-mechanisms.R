@@ -1,9 +1,9 @@
-# The mechanisms seen from R: DPpack 0.2.2's validation messages (spec dppack_api.md sections 2
-# and 9.1) and our documented deviations, the shape of the results, ExponentialMechanism's
+# The mechanisms seen from R: DPpack 0.2.2's validation messages (its Mechanisms.R and
+# Mechanisms_test.R) and our documented deviations, the shape of the results, ExponentialMechanism's
 # R semantics, the analytic Gaussian calibration, and the noise distributions.
 
 # ---------------------------------------------------------------------------------------------
-# Validation: LaplaceMechanism (spec 2.1, 9.1)
+# Validation: LaplaceMechanism (DPpack 0.2.2's checks and Mechanisms_test.R)
 # ---------------------------------------------------------------------------------------------
 
 test_that("LaplaceMechanism reports a missing argument with R's own error", {
@@ -58,7 +58,7 @@ test_that("LaplaceMechanism rejects bad alloc.proportions with DPpack's messages
                       "LaplaceMechanism")
   expect_dppack_error(LaplaceMechanism(c(0, 0), 1, c(1, 1), c(0, 1)), pos,
                       "LaplaceMechanism")
-  # DPpack fails inside sum() here; we refuse with an error too (spec 2.1).
+  # DPpack fails inside sum() here; we refuse with an error too.
   expect_error(LaplaceMechanism(0, 1, 1, "a"))
 })
 
@@ -67,7 +67,7 @@ test_that("LaplaceMechanism deviations from DPpack: eps = Inf and alloc with one
   cnd <- expect_error(LaplaceMechanism(0, Inf, 1), "eps must be finite", fixed = TRUE)
   expect_identical(conditionCall(cnd)[[1]], as.name("LaplaceMechanism"))
   # DPpack accepts alloc.proportions with a single sensitivity for several values and then
-  # crashes on NA (spec 8.8); we refuse it up front.
+  # crashes on NA; we refuse it up front.
   cnd <- expect_error(LaplaceMechanism(c(0, 0), 1, 1, 1),
                       "alloc.proportions needs one sensitivity per element of true.values",
                       fixed = TRUE)
@@ -75,7 +75,7 @@ test_that("LaplaceMechanism deviations from DPpack: eps = Inf and alloc with one
 })
 
 # ---------------------------------------------------------------------------------------------
-# Validation: GaussianMechanism (spec 2.2, 9.1)
+# Validation: GaussianMechanism (DPpack 0.2.2's checks and Mechanisms_test.R)
 # ---------------------------------------------------------------------------------------------
 
 test_that("GaussianMechanism reports a missing argument with R's own error", {
@@ -120,7 +120,7 @@ test_that("GaussianMechanism checks type.DP and analytic with DPpack's messages,
   expect_dppack_error(GaussianMechanism(0, 0.5, 0.01, 1, type.DP = "pDP", analytic = TRUE),
                       "Only approximate DP can be used when analytic is TRUE.",
                       "GaussianMechanism")
-  # DPpack checks analytic before the validity of type.DP (spec 2.2 steps 6-7).
+  # DPpack checks analytic before the validity of type.DP.
   expect_dppack_error(GaussianMechanism(0, 0.5, 0.01, 1, type.DP = "pdp", analytic = TRUE),
                       "Only approximate DP can be used when analytic is TRUE.",
                       "GaussianMechanism")
@@ -165,7 +165,7 @@ test_that("GaussianMechanism deviations from DPpack: eps = Inf, delta >= 1, allo
 })
 
 # ---------------------------------------------------------------------------------------------
-# Validation: ExponentialMechanism (spec 2.4, 9.1)
+# Validation: ExponentialMechanism (DPpack 0.2.2's checks and Mechanisms_test.R)
 # ---------------------------------------------------------------------------------------------
 
 test_that("ExponentialMechanism reports a missing argument with R's own error", {
@@ -202,7 +202,7 @@ test_that("ExponentialMechanism refuses eps = Inf (deviation from DPpack)", {
 })
 
 # ---------------------------------------------------------------------------------------------
-# Results keep the shape of true.values (spec 1.6)
+# Results keep the shape of true.values (DPpack returns true.values + noise)
 # ---------------------------------------------------------------------------------------------
 
 test_that("a scalar gives a plain double scalar", {
@@ -268,7 +268,7 @@ test_that("noise is actually added", {
 })
 
 # ---------------------------------------------------------------------------------------------
-# ExponentialMechanism's R semantics (spec 1.1, 2.4, 8.13)
+# ExponentialMechanism's R semantics (DPpack 0.2.2: a 1-based index or candidates[k])
 # ---------------------------------------------------------------------------------------------
 
 test_that("ExponentialMechanism returns a 1-based integer index in 1..m", {
@@ -325,10 +325,10 @@ test_that("ExponentialMechanism never selects a zero-measure candidate", {
 })
 
 # ---------------------------------------------------------------------------------------------
-# calibrateAnalyticGaussianMechanism: the reference values of spec 2.3
+# calibrateAnalyticGaussianMechanism: reference values of DPpack 0.2.2 (computed in R)
 # ---------------------------------------------------------------------------------------------
 
-test_that("calibrateAnalyticGaussianMechanism reproduces the spec's reference values", {
+test_that("calibrateAnalyticGaussianMechanism reproduces DPpack 0.2.2's values", {
   ref <- data.frame(
     epsilon = c(1, 0.5, 2, 0.1, 1, 5, 0.01),
     delta = c(1e-5, 0.01, 1e-6, 0.1, 0.5, 1e-10, 1e-5),
@@ -370,8 +370,8 @@ test_that("Laplace noise has scale sum(sensitivities) / eps (KS test)", {
   x <- LaplaceMechanism(rep(-5, n_draws), eps = 0.1, sensitivities = 1)     # b = 10
   expect_gt(stats::ks.test(x + 5, plaplace, scale = 10)$p.value, 0.001)
 
-  # A vector of sensitivities: every value gets b = sum(Delta) / eps, here 3.5 / 1 (spec 9.1's
-  # Delta = (.5, 1, 2) case, spread over 3000 values so that the sum stays 3.5).
+  # A vector of sensitivities: every value gets b = sum(Delta) / eps, here 3.5 / 1
+  # (Mechanisms_test.R's Delta = (.5, 1, 2) case, over 3000 values so that the sum stays 3.5).
   sens <- rep(c(0.5, 1, 2) / 1000, length.out = 3000)
   x <- LaplaceMechanism(numeric(3000), eps = 1, sensitivities = sens)
   expect_gt(stats::ks.test(x, plaplace, scale = 3.5)$p.value, 0.001)
@@ -383,15 +383,15 @@ test_that("Laplace noise with alloc.proportions has scale Delta_i / (a_i eps) (K
   pairs <- 2500
   # Shares (1, 9) repeated `pairs` times normalise to (1, 9) / (10 * pairs); with eps = pairs
   # the per-value budgets are (0.1, 0.9), so b = (0.5 / 0.1, 1 / 0.9) = (5, 1.111) as in
-  # spec 9.1's alloc (1, 9), Delta (.5, 1), eps 1 case.
+  # DPpack's Mechanisms_test.R alloc (1, 9), Delta (.5, 1), eps 1 case.
   x <- LaplaceMechanism(numeric(2 * pairs), eps = pairs, sensitivities = rep(c(0.5, 1), pairs),
                         alloc.proportions = rep(c(1, 9), pairs))
   b <- rep(c(0.5 / 0.1, 1 / 0.9), pairs)
   expect_gt(stats::ks.test(x / b, plaplace, scale = 1)$p.value, 0.001)
 })
 
-test_that("Gaussian aDP noise has the spec's sigma (KS test)", {
-  # The formula written in the helper reproduces the spec's reference value.
+test_that("Gaussian aDP noise has DPpack's sigma (KS test)", {
+  # The formula written in the helper reproduces DPpack 0.2.2's value (computed in R).
   expect_equal(sigma_aDP(1, 0.5, 0.01), 6.21502292018, tolerance = 1e-9)
   # False-failure rate 0.001 per ks.test; deterministic under the fixed seed.
   set.seed(103)
@@ -402,14 +402,14 @@ test_that("Gaussian aDP noise has the spec's sigma (KS test)", {
   expect_gt(stats::ks.test(x + 5, "pnorm", sd = sigma_aDP(1, 0.1, 0.01))$p.value, 0.001)
 
   # A vector of sensitivities: every value gets the sigma of their l2 norm, here
-  # sqrt(0.25 + 1 + 4) (spec 9.1's Delta = (.5, 1, 2) case, spread over 3000 values).
+  # sqrt(0.25 + 1 + 4) (Mechanisms_test.R's Delta = (.5, 1, 2) case, over 3000 values).
   sens <- rep(c(0.5, 1, 2) / sqrt(1000), length.out = 3000)
   x <- GaussianMechanism(numeric(3000), eps = 0.5, delta = 0.01, sensitivities = sens)
   expect_gt(stats::ks.test(x, "pnorm", sd = sigma_aDP(sqrt(5.25), 0.5, 0.01))$p.value, 0.001)
 })
 
 # The standard deviation of the exact discrete Gaussian that the core draws for `m` values
-# released in one call: the spec's sigma, raised until the discrete noise on its grid meets
+# released in one call: DPpack's sigma, raised until the discrete noise on its grid meets
 # the same guarantee (the core's mechanisms.discrete_gaussian_parameters).
 # The integer variance of a vector can pass R's integer range (2^31): it is read as a double.
 discrete_sd <- function(sigma, sensitivity, eps, delta, type.DP, m) {
@@ -421,10 +421,10 @@ discrete_sd <- function(sigma, sensitivity, eps, delta, type.DP, m) {
     sqrt(as_double(reticulate::py_get_item(grid, 1L)))
 }
 
-test_that("Gaussian pDP and analytic noise have the spec's sigma (KS test)", {
+test_that("Gaussian pDP and analytic noise have DPpack's sigma (KS test)", {
   expect_equal(sigma_pDP(1, 0.5, 0.01), 5.33896096907, tolerance = 1e-9)
   # False-failure rate 0.001 per ks.test; deterministic under the fixed seed. n_draws values
-  # in one call are one vector release: the discrete calibration raises the spec's sigma
+  # in one call are one vector release: the discrete calibration raises DPpack's sigma
   # (zCDP or a subgaussian bound for a vector, and one rounding step per value).
   set.seed(104)
   x <- GaussianMechanism(numeric(n_draws), eps = 0.5, delta = 0.01, sensitivities = 1,
@@ -433,7 +433,7 @@ test_that("Gaussian pDP and analytic noise have the spec's sigma (KS test)", {
   expect_true(sd >= 5.33896096907 && sd <= 1.5 * 5.33896096907)
   expect_gt(stats::ks.test(x, "pnorm", sd = sd)$p.value, 0.001)
 
-  # Analytic calibration, eps >= 1 allowed: sigma from spec 2.3's table.
+  # Analytic calibration, eps >= 1 allowed: sigma from the table above.
   x <- GaussianMechanism(numeric(n_draws), eps = 2, delta = 1e-6, sensitivities = 1,
                          analytic = TRUE)
   sd <- discrete_sd(2.23047623215, 1, 2, 1e-6, "aDP", n_draws)

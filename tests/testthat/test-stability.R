@@ -1,6 +1,6 @@
-# Stability-based validation seen from R: the worked numbers of the spec, the R surface
-# (arguments, returned objects, which models are fitted), reproducibility and error texts. The
-# noise laws and the stability properties are tested in Python (tests/python/
+# Stability-based validation seen from R: worked numbers of Chaudhuri and Vinterbo (2013),
+# the R surface (arguments, returned objects, which models are fitted), reproducibility and
+# error texts. The noise laws and the stability properties are tested in Python (tests/python/
 # model_selection/test_stability.py); bit-identity with Python in test_cross_language_stability.py.
 
 skip_if_not(dppack_available(), "the Python core dppack is not available")
@@ -12,8 +12,8 @@ stable_data <- function(n, seed) {
   list(X = X, y = y)
 }
 
-test_that("the stability constants give the spec's worked numbers", {
-  # spec stability_validation.md section 3 (Magic) and section 4 (histogram)
+test_that("the stability constants give the paper's worked numbers", {
+  # Chaudhuri and Vinterbo (2013): the Magic experiment (Theorem 4) and histograms (Theorem 6)
   b <- stability_constants_linear(0.001, 15216, 1902, 10, 10, 1, 0.01)
   expect_equal(b, c(2000, 1))
   expect_equal(max(b[1] / 15216, b[2] / 1902), 0.1314, tolerance = 5e-4)
@@ -114,7 +114,7 @@ test_that("selection_privacy gives Thm 2's and Thm 5's accounting", {
 })
 
 test_that("advanced_composition_eps solves the composition equation", {
-  # spec section 5 [derived]: k = 10, delta = 0.01
+  # advanced composition (Dwork, Rothblum and Vadhan 2010) at k = 10, delta = 0.01
   expect_equal(advanced_composition_eps(0.3, 10, 0.01), 0.03029, tolerance = 2e-4)
   expect_equal(advanced_composition_eps(1, 10, 0.01), 0.09445, tolerance = 1e-4)
   # the root satisfies the equation, written out here

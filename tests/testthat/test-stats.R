@@ -252,7 +252,7 @@ test_that("histogramDP calls a breaks function with the bounds and extends given
   expect_identical(inside$mids, 0:9 + 0.5)
 })
 
-test_that("DPpack's histogramDP script calls run (spec section 9.2)", {
+test_that("DPpack's histogramDP script calls run (StatFunctions_test.R)", {
   set.seed(42)
   x <- stats::rnorm(100, mean = 3, sd = 2)
   calls <- list(
@@ -376,7 +376,7 @@ test_that("with declared levels a record with a new category changes no cell (is
   }
 })
 
-test_that("DPpack's tableDP script calls run (spec section 9.2)", {
+test_that("DPpack's tableDP script calls run (StatFunctions_test.R)", {
   skip_if_not_installed("MASS")
   Cars93 <- MASS::Cars93
   expect_error(tableDP(), "nothing to tabulate")
@@ -410,7 +410,7 @@ test_that("'both' lists carry DPpack's classes", {
   expect_s3_class(pv, "Sanitized Pooled Variance")
 })
 
-test_that("DPpack's example calls with which.sensitivity = 'unbounded' run (spec 9.2)", {
+test_that("DPpack's example calls with which.sensitivity = 'unbounded' run", {
   # DPpack's StatFunctions_test.R draws its statistics with 'unbounded' (Laplace, Gaussian
   # pDP eps 1 delta .01, aDP eps .9, analytic eps .9), a matrix for meanDP, and samples of
   # 10, 15 and 20 for the pooled statistics; it compares histograms of the draws by eye.

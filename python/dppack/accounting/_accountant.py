@@ -354,10 +354,6 @@ def current_accountant():
     -------
     BudgetAccountant or None
 
-    References
-    ----------
-    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path".
-
     Examples
     --------
     >>> from dppack import BudgetAccountant
@@ -407,10 +403,6 @@ def resolve_accountant(accountant):
     ------
     TypeError
         If ``accountant`` is neither None nor a BudgetAccountant.
-
-    References
-    ----------
-    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path".
 
     Examples
     --------
@@ -598,10 +590,6 @@ def charge(accountant, loss_of, label):
         On an overspend (a ``ValueError``).
     TypeError
         If ``accountant`` is neither None nor a BudgetAccountant.
-
-    References
-    ----------
-    ``docs/design-notes.md``, "One privacy-loss type, one accountant, one charging path".
 
     Examples
     --------

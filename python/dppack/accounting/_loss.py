@@ -78,10 +78,6 @@ class PrivacyLoss:
     TypeError
         When called directly, ``PrivacyLoss(...)``.
 
-    References
-    ----------
-    See the references of ``dppack.accounting``.
-
     Examples
     --------
     >>> from dppack import PrivacyLoss

@@ -292,10 +292,6 @@ def as_design_matrix(X, name="X", columns=False):
     ValueError
         Not numeric, more than 2 dimensions, or no row or no column.
 
-    References
-    ----------
-    DPpack 0.2.2 (``as.matrix``).
-
     Examples
     --------
     >>> from dppack.erm.design import as_design_matrix
@@ -336,10 +332,6 @@ def check_finite_matrix(array, name="X"):
     ------
     ValueError
         If an entry is NA, NaN or infinite (DPpack does not check).
-
-    References
-    ----------
-    DPpack 0.2.2 (inputs DPpack leaves unchecked are refused before any draw).
 
     Examples
     --------

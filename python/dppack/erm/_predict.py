@@ -20,10 +20,6 @@ def add_bias_column(X):
     -------
     ndarray, n x (p + 1)
 
-    References
-    ----------
-    DPpack 0.2.2 ``predict``.
-
     Examples
     --------
     >>> import numpy as np
@@ -56,10 +52,6 @@ def linear_score(X, coeff, add_bias):
     -------
     ndarray, n scores
 
-    References
-    ----------
-    DPpack 0.2.2 ``predict``.
-
     Examples
     --------
     >>> import numpy as np
@@ -83,10 +75,6 @@ def transpose_dot(X, v):
     Returns
     -------
     ndarray, d values sum_i v_i x_i
-
-    References
-    ----------
-    DPpack 0.2.2 (the gradient X'(sigma(X theta) - y)/n).
 
     Examples
     --------
@@ -113,10 +101,6 @@ def check_fitted(coeff):
     ------
     ValueError
         If ``coeff`` is None.
-
-    References
-    ----------
-    DPpack 0.2.2 ``predict``.
 
     Examples
     --------
@@ -151,10 +135,6 @@ def fitted_add_bias(model, add_bias=None, X=None):
     ------
     ValueError
         If ``add_bias`` is not a flag.
-
-    References
-    ----------
-    DPpack 0.2.2 ``predict`` methods.
 
     Examples
     --------
@@ -207,10 +187,6 @@ def predict_matrix(X, n_columns, add_bias):
     ------
     ValueError
         If X is not a numeric matrix or has the wrong number of columns.
-
-    References
-    ----------
-    DPpack 0.2.2 ``predict``.
 
     Examples
     --------
@@ -278,10 +254,6 @@ def fourier_features(X, prefilter, add_bias):
     -------
     ndarray, n x D
 
-    References
-    ----------
-    DPpack 0.2.2 (rows scaled to norm <= 1).
-
     Examples
     --------
     >>> import numpy as np
@@ -344,10 +316,6 @@ def n_rows(X):
     ValueError
         For a scalar.
 
-    References
-    ----------
-    DPpack 0.2.2.
-
     Examples
     --------
     >>> from dppack.erm.design import n_rows
@@ -384,10 +352,6 @@ def interleaved_split(m, n):
     ------
     ValueError
         If n < m + 1.
-
-    References
-    ----------
-    DPpack 0.2.2 ``tune_classification_model``.
 
     Examples
     --------

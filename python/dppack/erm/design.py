@@ -111,10 +111,6 @@ def as_labels(y, n, labels="real"):
         Not numeric, not a vector, the wrong length, not finite, or not 0/1 for
         ``'binary'``/``'signed'``.
 
-    References
-    ----------
-    DPpack 0.2.2 (0/1 labels; svmDP maps 0 to -1).
-
     Examples
     --------
     >>> from dppack.erm.design import as_labels
@@ -227,10 +223,6 @@ def label_values(y, labels="real"):
     -------
     ndarray
 
-    References
-    ----------
-    DPpack 0.2.2 (svmDP maps 0 to -1).
-
     Examples
     --------
     >>> import numpy as np
@@ -332,10 +324,6 @@ def design_layout(upper_bounds, lower_bounds, p, add_bias, scale=None, target=Fa
     ValueError
         An unknown ``scale``; as :meth:`ColumnBounds.from_arguments`.
 
-    References
-    ----------
-    DPpack 0.2.2.
-
     Examples
     --------
     >>> from dppack.erm.design import design_layout
@@ -372,10 +360,6 @@ def apply_design(X, y, layout, labels="real"):
     -------
     (ndarray, ndarray)
         The new n x d design and the labels.
-
-    References
-    ----------
-    DPpack 0.2.2.
 
     Examples
     --------
@@ -420,7 +404,7 @@ def prepare_weights(weights, weights_upper_bound, n):
 
     References
     ----------
-    DPpack 0.2.2 (weights clipped at w_bar: the loss's slope bound).
+    Giddens, Zhou, Krull, Brinkman, Song and Liu (2023), weighted ERM (weights clipped at w_bar).
 
     Examples
     --------

@@ -525,7 +525,7 @@ def huber(h):
 
     References
     ----------
-    DPpack 0.2.2 (c = 1/(2h)).
+    Chaudhuri, Monteleoni and Sarwate (2011), JMLR 12, Section 3.4.2 (the Huber loss, c = 1/(2h)).
 
     Examples
     --------

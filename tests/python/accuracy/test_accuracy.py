@@ -11,7 +11,7 @@
   checks the report's scale against the scale the release uses: a report computed from a
   wrong sensitivity or scale (10 to 25 percent off) fails it (planted, see each test).
 * The report from public arguments equals the mechanism's report for DPpack's sensitivity
-  of the statistic (an independent statement of the spec's formulas).
+  of the statistic (DPpack 0.2.2's formulas, written out independently).
 """
 
 import math
@@ -203,7 +203,8 @@ def test_mean_var_cov_coverage(mechanism):
 
 def test_statistics_use_dpppacks_sensitivities():
     # The report of each statistic is the mechanism's report for DPpack's sensitivity
-    # (spec: (U - L)/n, (U - L)^2/n, (U1 - L1)(U2 - L2)/n, pooled (U - L)^2 (1 - 1/n_max)/(N - J))
+    # (DPpack 0.2.2: (U - L)/n, (U - L)^2/n, (U1 - L1)(U2 - L2)/n,
+    # pooled (U - L)^2 (1 - 1/n_max)/(N - J))
     def same(statistic, sensitivity, **public):
         for mechanism, extra in [("Laplace", {}), ("Gaussian", dict(delta=1e-5)),
                                  ("analytic", dict(delta=1e-5))]:

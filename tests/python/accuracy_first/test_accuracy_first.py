@@ -450,7 +450,8 @@ def test_ex_post_eps_ordering_at_large_n():
 #
 # The accuracy simulations above cannot see noise that is too SMALL (that only makes the
 # model more accurate), which is the worst privacy defect. These tests pin every noise scale
-# against the spec's formulas with distribution tests, independently of how the package draws.
+# against Ligett et al. (2017)'s formulas with distribution tests, independently of how the
+# package draws.
 
 
 def _iat_halt_probability(gap, b):

@@ -1,5 +1,5 @@
 """Tests of ERM with the analytic Gaussian mechanism: OPERA and the sound GRPUA
-(spec analytic_gaussian_erm.md, seed 002), python/dppack/analytic_gaussian_erm/models.py.
+(Ding et al., IEEE Transactions on Big Data), python/dppack/analytic_gaussian_erm/models.py.
 
 What is checked:
 

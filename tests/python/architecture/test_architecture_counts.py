@@ -15,8 +15,12 @@ no section sign in the tests or the R package.
   algorithm) or DPpack's functions, not the sections of a file outside the repository.
 * Nor in ``python/dppack``, comments included (the 144 comments citing sections of the spec
   when issue 27 was filed are gone; the strings are also scanned by
-  ``tests/python/core/test_messages.py``, the comments only here), and no file of the package
-  or of ``R/`` names a path outside the repository (``specs/``, ``/work/``).
+  ``tests/python/core/test_messages.py``, the comments only here), and no file of the package,
+  of ``R/`` or of ``tests/`` names a path outside the repository (``specs/``, ``/work/``) or
+  cites our notes outside it ("the spec", "spec section 2.2", "(spec 9.2)", "dppack_api.md", a
+  paper by its seed number); words such as "specify", "spectral" or "inspect" and a variable
+  named ``spec`` do not count. Exempt: this file and ``tests/python/core/test_messages.py``,
+  whose planted cases are such citations.
 
 Deterministic: no false failures.
 """
@@ -24,6 +28,7 @@ Deterministic: no false failures.
 import ast
 import io
 import pathlib
+import re
 import tokenize
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -122,23 +127,35 @@ def test_no_section_sign_in_tests_or_r():
 
 _OUTSIDE = ("\u00a7", "specs/", "/work/")  # a spec section sign, the spec folder, a machine path
 
+# A citation of our notes outside the repository: "the spec", "spec section 2.2", "spec 2.1",
+# "spec P3", "spec foo.md", "spec:", "the spec's", "(spec 9.2)", dppack_api.md, "seed 003".
+_OUTSIDE_PHRASE = re.compile(
+    r"\bthe spec\b|\bspecs?\s*(?:sections?\b|\d|P\d|[\w-]+\.md\b|:)|\bspec's\b|\(spec\s"
+    r"|dppack_api\.md|\bseed 0\d\d\b", re.IGNORECASE)
 
-def outside_citations(folder, pattern):
-    """``file:line`` of every line of the files ``pattern`` under ``folder`` that cites a
-    section or a path outside the repository (comments, docstrings and strings alike)."""
+# The checkers, whose planted cases are citations: this file and the scan of user-facing text.
+_EXEMPT = frozenset({"python/architecture/test_architecture_counts.py",
+                     "python/core/test_messages.py"})
+
+
+def outside_citations(folder, pattern, exempt=frozenset()):
+    """``file:line`` of every line of the files ``pattern`` under ``folder`` (but the relative
+    paths ``exempt``) that cites a section, a path or our notes outside the repository
+    (comments, docstrings and strings alike)."""
     found = []
     for path in sorted(folder.rglob(pattern)):
-        if "__pycache__" in path.parts:
+        name = path.relative_to(folder).as_posix()
+        if "__pycache__" in path.parts or not path.is_file() or name in exempt:
             continue
         text = path.read_bytes().decode("utf-8", errors="ignore")
-        found += [f"{path.relative_to(folder)}:{number}"
-                  for number, line in enumerate(text.splitlines(), 1)
-                  if any(mark in line for mark in _OUTSIDE)]
+        found += [f"{name}:{number}" for number, line in enumerate(text.splitlines(), 1)
+                  if any(mark in line for mark in _OUTSIDE) or _OUTSIDE_PHRASE.search(line)]
     return found
 
 
-def test_no_outside_citation_in_the_package_or_r():
-    found = outside_citations(PACKAGE, "*.py") + outside_citations(ROOT / "R", "*.R")
+def test_no_outside_citation_in_the_package_r_or_tests():
+    found = (outside_citations(PACKAGE, "*.py") + outside_citations(ROOT / "R", "*.R")
+             + outside_citations(ROOT / "tests", "*", _EXEMPT))
     assert not found, found
 
 
@@ -146,3 +163,21 @@ def test_the_citation_scan_sees_a_planted_comment(tmp_path):
     (tmp_path / "m.py").write_text("x = 1\n# the law (spec \u00a72.1)\n", encoding="utf-8")
     (tmp_path / "n.py").write_text("# see /work/shared/specs/dppack_api.md\n", encoding="utf-8")
     assert outside_citations(tmp_path, "*.py") == ["m.py:2", "n.py:1"]
+
+
+def test_the_citation_scan_sees_spec_phrases_and_spares_other_words(tmp_path):
+    cited = ["# Gaussian noise scales of spec section 2.2", "# the spec's sigma",
+             'test_that("script calls run (spec 9.2)", {', "# see the Spec below",
+             "# pooled (spec: (U - L)^2 / n)", "# spec P3", "# spec analytic_gaussian_erm.md",
+             "# DPpack's building blocks (dppack_api.md)", "# the DPpack paper (seed 003)",
+             "# spec sections 6.1 and 6.5"]
+    spared = ["# specify the bounds", "# a special case", "# spectral norm", "# with respect to",
+              "# inspect the result", 'spec = importlib.util.spec_from_file_location("m", p)',
+              "module = importlib.util.module_from_spec(spec)", "for vector, spec in CASES:",
+              "python_breaks = BREAK_SPECS[spec][1]", "# the specification of the seed 42"]
+    (tmp_path / "t.R").write_text("\n".join(cited + spared) + "\n", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "checker.py").write_text("# the spec\n", encoding="utf-8")
+    expected = [f"t.R:{number}" for number in range(1, len(cited) + 1)]
+    assert outside_citations(tmp_path, "*") == ["sub/checker.py:1"] + expected
+    assert outside_citations(tmp_path, "*", frozenset({"sub/checker.py"})) == expected

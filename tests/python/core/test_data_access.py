@@ -2,7 +2,7 @@
 
 What is checked:
 
-* every reference value of the spec ([verified] in R 4.2.2): meanDataAccess, varDataAccess,
+* every reference value computed with DPpack 0.2.2 in R 4.2.2: meanDataAccess, varDataAccess,
   covDataAccess, histogramDataAccess, pooledVarDataAccess, pooledCovDataAccess,
   quantileDataAccess, and the sensitivities of histograms and tables per mechanism (DPpack's
   histogramDP, tableDP and their sensitivities in R/StatFunctions.R);

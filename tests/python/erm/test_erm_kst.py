@@ -14,10 +14,11 @@ What is checked:
   Gaussian tail condition) in closed form;
 * eps = Inf: no noise, also with delta > 0 (DPpack crashes there);
 * the solution: equal to independent closed-form solutions of the same objective (ridge, with
-  and without noise, constraint inactive), to the spec's sanity example, to an independent
-  solution on the boundary when the constraint is active (trust-region secular equation), to a
-  box-constrained least-squares solution for a user domain with vector constraints, and to a
-  very tight unconstrained solve for a non-quadratic loss with R-style n x 1 user functions;
+  and without noise, constraint inactive), to DPpack's eps = Inf example (close to OLS), to an
+  independent solution on the boundary when the constraint is active (trust-region secular
+  equation), to a box-constrained least-squares solution for a user domain with vector
+  constraints, and to a very tight unconstrained solve for a non-quadratic loss with R-style
+  n x 1 user functions;
 * the scaling round trip, caller data left untouched, reproducibility, RuntimeError when the
   solver cannot find a feasible optimum, the lazy import of scipy.optimize.
 

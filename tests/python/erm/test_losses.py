@@ -122,7 +122,7 @@ def test_sup_first_at_bounds_the_slope_over_the_unit_ball(loss):
         if isinstance(loss, losses.LogisticLoss):
             assert loss.sup_first_at(r) == pytest.approx(worst, rel=1e-15)  # S(r), attained
         else:
-            assert loss.sup_first_at(r) == 1.0  # the spec's data-free bound
+            assert loss.sup_first_at(r) == 1.0  # the data-free bound: the loss's Lipschitz constant
 
 
 # ---- constructors ----------------------------------------------------------------------------
