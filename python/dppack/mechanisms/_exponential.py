@@ -10,7 +10,7 @@ from .._report import NoiseInterval
 
 def check_exponential_sensitivity(sensitivity):
     """:func:`ExponentialMechanism`'s check of its sensitivity (DPpack's messages), also
-    used by its accuracy report (``dppack.accuracy``). Returns it as a float."""
+    used by its accuracy report. Returns it as a float."""
     sens = _checks.as_numeric_array(sensitivity, "sensitivity must be > 0.").ravel()
     if sens.size != 1:
         raise _messages.value_error("Length of sensitivity must be 1.")

@@ -364,7 +364,7 @@ def _recursive_quantiles(statistic, eps, quants, lower, upper, n, which_sensitiv
     widths = np.empty(m)
     for j, (w, delta) in enumerate(zip(weights, sensitivities)):
         level = per_value_alpha(alpha, m if simultaneous else w.size, True)
-        # each node's bound with its own sensitivity (quantiles.node_sensitivity)
+        # each node's bound with its own sensitivity (_recursive.node_sensitivity)
         top, step = utility_bound(share, float(delta[0]), root, n, level)
         if np.all(delta[1:] == delta[0]):  # one bound for the nodes below the root
             below, _ = utility_bound(share, float(delta[0]), inner, n, level)
