@@ -47,7 +47,7 @@ class Plan:
         each version (label None for a release of one version)."""
         raise NotImplementedError
 
-    def report(self, eps, arguments, alpha, simultaneous):
+    def report(self, statistic, eps, arguments, alpha, simultaneous):
         """The :class:`NoiseInterval` (or ``{label: NoiseInterval}``) of the release from its
         public ``arguments`` (every name of :attr:`report_arguments`, defaults filled in)."""
         raise NotImplementedError
@@ -179,15 +179,3 @@ def from_laws(statistic, laws, which, alpha, simultaneous, rounding=0.5, units="
     return NoiseInterval(statistic, *values[:1], alpha, bool(simultaneous), *values[1:],
                          laws[0]["law"], units, transform)
 
-
-class ReportPlan(Plan):
-    """The accuracy side of a release whose plan lives with its report: ``report_function``
-    ``(statistic, eps, **arguments, alpha=, simultaneous=)``."""
-
-    def __init__(self, name, report_function, report_arguments, required=()):
-        self.name, self.report_function = name, report_function
-        self.report_arguments, self.required = report_arguments, required
-
-    def report(self, statistic, eps, arguments, alpha, simultaneous):
-        return self.report_function(statistic, eps, **arguments, alpha=alpha,
-                                    simultaneous=simultaneous)

@@ -1,8 +1,7 @@
 """:func:`noiseIntervalDP`: the accuracy report of a release from its public arguments."""
 
-from .. import _checks, _messages, mechanisms, stats  # noqa: F401 (their plans register)
+from .. import _checks, _messages, mechanisms, quantiles, stats  # noqa: F401 (plans register)
 from .._plans import REGISTRY, check_alpha
-from . import _quantiles  # noqa: F401 (the plans of its reports register)
 
 STATISTICS = ("LaplaceMechanism", "GaussianMechanism", "meanDP", "varDP", "sdDP", "covDP",
               "pooledVarDP", "pooledCovDP", "histogramDP", "tableDP", "quantileDP",

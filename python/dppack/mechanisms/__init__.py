@@ -9,8 +9,6 @@ from ._analytic import calibrateAnalyticGaussianMechanism
 from ._calibration import check_budget, gaussian_sigma, laplace_scale
 from ._discrete_gaussian import discrete_gaussian_parameters, discrete_gaussian_release
 from ._exponential import ExponentialMechanism
-# used as mechanisms.<name> by the accuracy reports (not API)
-from ._exponential import check_exponential_sensitivity, check_measure  # noqa: F401
 
 __all__ = [
     "ExponentialMechanism",

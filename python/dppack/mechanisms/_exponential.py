@@ -1,13 +1,16 @@
 """DPpack 0.2.2's exponential mechanism, drawn exactly, and its argument checks."""
 
+import math
+
 import numpy as np
 
-from .. import _backends, _checks, _frames, _messages, _random, accounting
+from .. import _backends, _checks, _frames, _messages, _plans, _random, accounting
+from .._report import NoiseInterval
 
 
 def check_exponential_sensitivity(sensitivity):
     """:func:`ExponentialMechanism`'s check of its sensitivity (DPpack's messages), also
-    used by its accuracy report (``dppack.accuracy``). Returns it as a float."""
+    used by its accuracy report. Returns it as a float."""
     sens = _checks.as_numeric_array(sensitivity, "sensitivity must be > 0.").ravel()
     if sens.size != 1:
         raise _messages.value_error("Length of sensitivity must be 1.")
@@ -99,36 +102,118 @@ def ExponentialMechanism(
     'b'
     """
     _backends.refuse_dask("ExponentialMechanism", utility, measure, candidates)
-    bill = accounting.charge(
-        accountant, lambda: accounting.PrivacyLoss.pure(_checks.check_finite_budget(eps, "eps")),
-        "ExponentialMechanism")
-    u = _checks.as_numeric_array(
-        utility, "utility must be a numeric atomic vector or scalar."
-    ).ravel()
-    if u.size == 0:
-        raise _messages.value_error("utility must have at least one element.")
-    if not (u < np.inf).all():  # one pass catches NaN and +Inf
-        raise _messages.value_error("utility must not contain NA, NaN or Inf.")
-    if u.max() == -np.inf:
-        raise _messages.value_error(
-            "At least one candidate must have positive measure and utility > -Inf.")
+    arguments = {"utility": utility, "eps": eps, "sensitivity": sensitivity,
+                 "measure": measure, "candidates": candidates}
+    return _plans.run(EXPONENTIAL, None, arguments, random_state, accountant)
+
+
+class _Exponential(_plans.Plan):
+    """ExponentialMechanism: its checks in DPpack's order (utility, eps, sensitivity,
+    measure, candidates), one exact draw, and the report of :func:`exponential_report`."""
+
+    name = "ExponentialMechanism"
+    report_arguments = dict(sensitivity=None, size=None, measure=None, candidates=None)
+    required = ("sensitivity",)
+    spends = False  # the draw needs no loss: none computed without an accountant
+
+    def loss(self, a):
+        return accounting.PrivacyLoss.pure(_checks.check_finite_budget(a["eps"], "eps"))
+
+    def prepare(self, data, a):
+        u = _checks.as_numeric_array(
+            a["utility"], "utility must be a numeric atomic vector or scalar."
+        ).ravel()
+        if u.size == 0:
+            raise _messages.value_error("utility must have at least one element.")
+        if not (u < np.inf).all():  # one pass catches NaN and +Inf
+            raise _messages.value_error("utility must not contain NA, NaN or Inf.")
+        if u.max() == -np.inf:
+            raise _messages.value_error(
+                "At least one candidate must have positive measure and utility > -Inf.")
+        eps = _checks.check_finite_budget(a["eps"], "eps")
+        sens = check_exponential_sensitivity(a["sensitivity"])
+        measure, candidates = a["measure"], a["candidates"]
+        if measure is not None:
+            measure = check_measure(measure, u.size)
+        if candidates is not None and not hasattr(candidates, "__len__"):
+            raise _messages.value_error(
+                "candidates must be a sequence with one entry per utility.")
+        if candidates is not None and len(candidates) != u.size:
+            raise _messages.value_error("Length of candidates must match length of utility")
+        if measure is not None and not np.any((measure > 0) & (u > -np.inf)):
+            raise _messages.value_error(
+                "At least one candidate must have positive measure and utility > -Inf.")
+
+        def draw(rng, loss):
+            # DPpack's ExponentialMechanism steps 2-3, exactly: P(k) proportional to
+            # measure_k exp(eps u~_k / (2 Delta')).
+            index = _random.exponential_mechanism(u, eps, sens, rng, measure=measure)
+            return index if candidates is None else _frames.element(candidates, index)
+        return [(None, draw)]
+
+    def report(self, statistic, eps, arguments, alpha, simultaneous):
+        return exponential_report(statistic, eps, **arguments, alpha=alpha)
+
+
+def utility_bound(eps, sensitivity, candidates, largest, alpha):
+    """The utility shortfall OPT - u(output) of the exact exponential mechanism
+    (``_random.exponential_mechanism``, uniform measure) that is exceeded with probability
+    at most alpha: (2 Delta' / eps)(ln |R| + ln(1 / alpha)) + h (Dwork and Roth 2014, Theorem
+    3.11, for the rounded utilities u~ and Delta' = D h; rounding each utility to the grid
+    h moves it by at most h / 2, so OPT and u(output) each by h / 2). ``largest`` bounds
+    abs(u) (it fixes the grid, ``_random.exponential_grid``). Returns (bound, h)."""
+    k, rate = _random.exponential_grid(float(largest), eps, float(sensitivity))
+    step = math.ldexp(1.0, k)  # h: the grid of the utilities
+    # rate = eps / (2 D) per step h, D h = Delta': (2 Delta' / eps) = h / rate
+    return (math.log(candidates) + math.log(1.0 / alpha)) * step / float(rate) + step, step
+
+
+def exponential_report(statistic, eps, sensitivity, size=None, measure=None, candidates=None,
+                       *, alpha):
+    """ExponentialMechanism's report: the bound on OPT - u(output) of :func:`utility_bound`
+    in the utility's units, with ln |R| replaced by ln(M / mu_min) for a base ``measure`` (M
+    its total, mu_min its smallest positive weight, both after the release's rounding to
+    integers, ``_random.integer_measure``; |R| = ``size`` for the uniform measure).
+
+    Proof (McSherry and Talwar 2007; Dwork and Roth 2014, Theorem 3.11 with a base measure):
+    with S the best candidates the release can select (positive weight, finite utility) and
+    OPT their utility, P(u(output) <= c) <= M exp(eps' c) / (mu(S) exp(eps' OPT)),
+    eps' = eps / (2 Delta'), and mu(S) >= mu_min whatever the data. So the shortfall exceeds
+    (2 Delta' / eps)(ln(M / mu_min) + ln(1 / alpha)) with probability at most alpha; OPT is
+    over the candidates of positive weight. The grid assumes abs(u) <= sensitivity 2^979
+    (beyond, the release coarsens it)."""
     eps = _checks.check_finite_budget(eps, "eps")
-    sens = check_exponential_sensitivity(sensitivity)
-    if measure is not None:
-        m = check_measure(measure, u.size)
-    if candidates is not None and not hasattr(candidates, "__len__"):
-        raise _messages.value_error("candidates must be a sequence with one entry per utility.")
-    if candidates is not None and len(candidates) != u.size:
-        raise _messages.value_error("Length of candidates must match length of utility")
-    if measure is not None and not np.any((m > 0) & (u > -np.inf)):
-        raise _messages.value_error(
-            "At least one candidate must have positive measure and utility > -Inf.")
-    rng = _random.as_generator(random_state)
-    bill.spend()
-    # DPpack's ExponentialMechanism steps 2-3, exactly: P(k) proportional to measure_k exp(eps u~_k
-    # / (2 Delta')).
-    index = _random.exponential_mechanism(u, eps, sens, rng,
-                                          measure=None if measure is None else m)
-    if candidates is None:
-        return index
-    return _frames.element(candidates, index)
+    sensitivity = check_exponential_sensitivity(sensitivity)
+    if candidates is not None:  # the release's checks: one per utility, so size = their number
+        if not hasattr(candidates, "__len__"):
+            raise _messages.value_error(
+                "candidates must be a sequence with one entry per utility.")
+        if size is not None and _checks.check_whole(size, "size", 1) != len(candidates):
+            raise _messages.value_error("Length of candidates must match length of utility")
+        size = len(candidates)
+    if measure is None:
+        if size is None:
+            raise _messages.value_error(
+                "size (the number of candidates) or measure is required for "
+                "ExponentialMechanism.")
+        size = _checks.check_whole(size, "size", 1)
+        ratio = float(size)
+    else:
+        raw = np.ravel(np.asarray(measure, dtype=object))
+        if size is not None:
+            size = _checks.check_whole(size, "size", 1)
+        weights = _random.integer_measure(
+            check_measure(measure, raw.size if size is None else size))
+        positive = weights[weights > 0]
+        if not positive.size:
+            raise _messages.value_error(
+                "At least one candidate must have positive measure and utility > -Inf.")
+        ratio = float(weights.sum(dtype=np.float64)) / float(positive.min())
+    width, step = utility_bound(eps, sensitivity, ratio, 0.0, alpha)
+    details = {} if measure is None else {"measure_ratio": ratio}
+    return NoiseInterval(statistic, width, alpha, False, math.nan, math.nan, step,
+                         "exponential mechanism (utility shortfall)", "utility",
+                         details=details)
+
+
+EXPONENTIAL = _plans.register(_Exponential())

@@ -11,12 +11,9 @@ from ._bounds import Bounds, boundsDP
 from ._joint_float import joint_float_slack  # noqa: F401 - in quantilesDP's example (not API)
 from ._release import quantilesDP
 
-# used as quantiles.<name> by the accuracy reports (dppack.accuracy; not API)
-from ._bounds import bounds_share, check_bounds_quants, check_grid  # noqa: F401
-from ._joint import SUBPOINTS, joint_grid, joint_sensitivity  # noqa: F401
-from ._recursive import (node_sensitivity, recursion_sensitivities,  # noqa: F401
-                         recursion_weights, recursive_share)
-from ._release import METHODS, WHICH, check_quants  # noqa: F401
+# read by the accuracy tests as quantiles.<name> (not API)
+from ._joint import SUBPOINTS  # noqa: F401
+from ._recursive import recursion_weights  # noqa: F401
 
 __all__ = ["boundsDP", "quantilesDP"]
 

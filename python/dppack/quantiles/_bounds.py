@@ -6,7 +6,10 @@ import warnings
 
 import numpy as np
 
-from .. import _checks, _messages, _random, accounting
+from .. import _checks, _messages, _random
+from .._plans import Plan, per_value_alpha, register, run
+from .._report import NoiseInterval
+from ..mechanisms._exponential import utility_bound
 from ._release import check_quants, quantiles_loss
 
 
@@ -92,26 +95,48 @@ def boundsDP(x, eps, quants=(0.01, 0.99), grid=None, random_state=None, accounta
     >>> float(acc.spent.eps)
     2.0
     """
-    bill = accounting.charge(accountant, lambda: quantiles_loss(eps), "boundsDP")
-    # add/remove privacy: an empty dataset is released, like its neighbour of one record
-    x, _, _ = _checks.as_finite_data(x, "x", 0)
-    pair = check_bounds_quants(quants)
-    candidates = check_grid(grid)
-    eps = _checks.check_finite_budget(eps, "eps")
-    rng = _random.as_generator(random_state)
-    bill.spend()
-    values = x.ravel(order="K")
-    n = values.size
-    # #{x < g_i} and #{x <= g_i} for every candidate, by counting (no sort of the data):
-    # x < g_i exactly when fewer than i + 1 candidates are <= x, and x <= g_i when fewer
-    # than i + 1 are < x.
-    size = candidates.size
-    less = np.cumsum(np.bincount(np.searchsorted(candidates, values, side="right"),
-                                 minlength=size + 1))[:size]
-    at_most = np.cumsum(np.bincount(np.searchsorted(candidates, values, side="left"),
-                                    minlength=size + 1))[:size]
-    u_low = -np.abs(less - pair[0] * n)
-    u_high = -np.abs(at_most - pair[1] * n)
+    return run(BOUNDS, x, {"eps": eps, "quants": quants, "grid": grid}, random_state,
+               accountant)
+
+
+class _Bounds(Plan):
+    """boundsDP: the checks (data, quants, grid, eps), the counts below and at or below each
+    candidate, two exact draws, and the report of :func:`bounds_report`."""
+
+    name = "boundsDP"
+    report_arguments = dict(quants=(0.01, 0.99), grid=None, n=None)
+    spends = False  # the draw needs no loss: none computed without an accountant
+
+    def loss(self, a):
+        return quantiles_loss(a["eps"])
+
+    def prepare(self, x, a):
+        # add/remove privacy: an empty dataset is released, like its neighbour of one record
+        x, _, _ = _checks.as_finite_data(x, "x", 0)
+        pair = check_bounds_quants(a["quants"])
+        candidates = check_grid(a["grid"])
+        eps = _checks.check_finite_budget(a["eps"], "eps")
+        values = x.ravel(order="K")
+        n = values.size
+        # #{x < g_i} and #{x <= g_i} for every candidate, by counting (no sort of the data):
+        # x < g_i exactly when fewer than i + 1 candidates are <= x, and x <= g_i when fewer
+        # than i + 1 are < x.
+        size = candidates.size
+        less = np.cumsum(np.bincount(np.searchsorted(candidates, values, side="right"),
+                                     minlength=size + 1))[:size]
+        at_most = np.cumsum(np.bincount(np.searchsorted(candidates, values, side="left"),
+                                        minlength=size + 1))[:size]
+        u_low = -np.abs(less - pair[0] * n)
+        u_high = -np.abs(at_most - pair[1] * n)
+        return [(None, lambda rng, loss: _draw_bounds(u_low, u_high, eps, candidates, rng))]
+
+    def report(self, statistic, eps, arguments, alpha, simultaneous):
+        return bounds_report(statistic, eps, **arguments, alpha=alpha,
+                             simultaneous=simultaneous)
+
+
+def _draw_bounds(u_low, u_high, eps, candidates, rng):
+    """The two selections, lower then upper, and the fix-up of upper <= lower."""
     i = _random.exponential_mechanism(u_low, bounds_share(eps), 1.0, rng)
     j = _random.exponential_mechanism(u_high, bounds_share(eps), 1.0, rng)
     if j <= i:
@@ -135,7 +160,7 @@ def _warn_at_edge(i, j, candidates):
             "locate the quantile (every candidate beyond the data has the same utility, so "
             "the bound lands anywhere among them), or the data reach beyond the grid. Use a "
             "larger eps, more data, or a grid that suits the data.",
-            UserWarning, stacklevel=3)
+            UserWarning, stacklevel=6)
 
 
 def bounds_share(eps):
@@ -161,3 +186,25 @@ def check_grid(grid):
     if values.size < 2 or not np.isfinite(values).all():
         raise _messages.value_error("grid must hold at least two distinct finite values.")
     return values
+
+
+def bounds_report(statistic, eps, quants=(0.01, 0.99), grid=None, n=None, *, alpha,
+                  simultaneous):
+    """boundsDP: each of its two selections is the exponential mechanism (sensitivity 1,
+    uniform measure on the G candidates, at ``bounds_share`` (eps)), so
+    ``mechanisms._exponential.utility_bound`` bounds its rank error's excess over the best candidate's; with
+    ``simultaneous`` both at once (independent draws: per-bound level
+    1 - (1 - alpha)^(1/2)). The fix-up of upper <= lower only widens the range: see
+    :doc:`/guide/accuracy`, "boundsDP"."""
+    check_bounds_quants(quants)  # the release's checks, in its order
+    size = check_grid(grid).size
+    eps = _checks.check_finite_budget(eps, "eps")
+    n = 1 if n is None else _checks.check_whole(n, "n", 1)
+    width, step = utility_bound(bounds_share(eps), 1.0, size, n,
+                                 per_value_alpha(alpha, 2, simultaneous))
+    return NoiseInterval(statistic, width, alpha, simultaneous, math.nan, math.nan, step,
+                         "exponential mechanism (rank error)", "rank",
+                         details={"candidates": size})
+
+
+BOUNDS = register(_Bounds())

@@ -7,10 +7,14 @@ import math
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _quantile_fast, _random, accounting, data_access
+from .. import _backends, _checks, _messages, _quantile_fast, _random, data_access
+from .._plans import Plan, register, run
+from .._report import NoiseInterval
 from ..accounting import PrivacyLoss
 from ..data_access import check_quant
-from ._release import EXPONENTIAL_MESSAGE, WHICH, check_which, minimum_size, sample_bounds
+from ..mechanisms._exponential import utility_bound
+from ._release import (EXPONENTIAL_MESSAGE, WHICH, WHICH_MESSAGE, check_which, minimum_size,
+                       sample_bounds)
 
 
 def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bounded",
@@ -179,11 +183,10 @@ def quantileDP(x, quant, eps, lower_bound, upper_bound, which_sensitivity="bound
     >>> quantileDP(load_pima()["glu"], 0.25, 1.0, 50, 200, random_state=1, resolution=1)
     98.0
     """
-    bill = accounting.charge(
-        accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "quantileDP"
-    )
-    return _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                        random_state, bill, resolution)
+    return run(QUANTILE, x, {"quant": quant, "eps": eps, "lower_bound": lower_bound,
+                             "upper_bound": upper_bound, "which_sensitivity": which_sensitivity,
+                             "mechanism": mechanism, "resolution": resolution},
+               random_state, accountant)
 
 
 def _quantile_loss(eps, which_sensitivity, mechanism):
@@ -202,42 +205,90 @@ def _pure_loss(eps):
     return PrivacyLoss.pure(eps)
 
 
-def _quantile_dp(x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                 random_state, bill, resolution=None):
-    if resolution is None and _quantile_fast.plain_arguments(
-            x, quant, eps, lower_bound, upper_bound, which_sensitivity, mechanism):
-        # every check below would pass and return its argument as it is (small calls)
-        rng = _random.as_generator(random_state)
-        sensitivity = quantile_sensitivity(quant, which_sensitivity)
-        bill.spend()
-        return exact_quantile(x, quant, eps, lower_bound, upper_bound, rng,
-                              sensitivity=sensitivity)
-    lower, upper = sample_bounds(upper_bound, lower_bound)
-    lattice = check_resolution(resolution, lower, upper)  # public: before the data
-    # The checks that need no pass (in memory, all of them) come first, in the in-memory
-    # order; then the arguments (quant ... eps, random_state), so that a wrong argument costs
-    # no pass over Dask data; then the counts (on Dask one pass, and the size and finiteness
-    # checks it allows); then the charge and the draw.
-    source = _backends.backend_for(x).quantile_source(x, "x", minimum_size(which_sensitivity, 1))
-    # DPpack clips x here; the release clips the records it uses, which gives the same result
-    # without a copy of the data.
-    quant, eps, rng = _quantile_arguments(quant, eps, which_sensitivity, mechanism,
-                                          random_state, stacklevel=5)
-    sensitivity = quantile_sensitivity(quant, which_sensitivity)
-    if lattice is not None:  # the data's positions among the candidates, counted
-        counts = source.lattice_counts(lattice)
-        bill.spend()
-        return _lattice_quantile(*counts, quant, eps, lattice, rng, sensitivity)
-    j, first, last = _quantile_grid(lower, upper)
-    records = source.records(j, first, last)
-    bill.spend()
-    try:  # the in-memory algorithm on the records (on Dask counted per cell): the same draws
+class _QuantilePlan(Plan):
+    """quantileDP and medianDP (``quant`` 0.5 in its arguments): the checks in DPpack's
+    order, the records read through the data's backend, one exact draw, and the rank-error
+    report of :func:`quantile_report`."""
+
+    spends = False  # the draw needs no loss: none computed without an accountant
+
+    def __init__(self, name, report_arguments, required):
+        self.name, self.report_arguments, self.required = name, report_arguments, required
+
+    def loss(self, a):
+        return _quantile_loss(a["eps"], a["which_sensitivity"], a["mechanism"])
+
+    def prepare(self, x, a):
+        quant, eps, lower_bound, upper_bound = (a["quant"], a["eps"], a["lower_bound"],
+                                                a["upper_bound"])
+        which = a["which_sensitivity"]
+        if a["resolution"] is None and _quantile_fast.plain_arguments(
+                x, quant, eps, lower_bound, upper_bound, which, a["mechanism"]):
+            # every check below would pass and return its argument as it is (small calls)
+            sensitivity = quantile_sensitivity(quant, which)
+            return [(None, lambda rng, loss: exact_quantile(
+                x, quant, eps, lower_bound, upper_bound, rng, sensitivity=sensitivity))]
+        lower, upper = sample_bounds(upper_bound, lower_bound)
+        lattice = check_resolution(a["resolution"], lower, upper)  # public: before the data
+        # The checks that need no pass (in memory, all of them) come first, in the in-memory
+        # order; then the arguments (quant ... eps), so that a wrong argument costs no pass
+        # over Dask data; then the counts (on Dask one pass, and the size and finiteness
+        # checks it allows).
+        source = _backends.backend_for(x).quantile_source(x, "x", minimum_size(which, 1))
+        # DPpack clips x here; the release clips the records it uses (the same result)
+        quant, eps = _quantile_arguments(quant, eps, which, a["mechanism"], stacklevel=6)
+        sensitivity = quantile_sensitivity(quant, which)
+        if lattice is not None:  # the data's positions among the candidates, counted
+            counts = source.lattice_counts(lattice)
+            return [(None, lambda rng, loss: _lattice_quantile(*counts, quant, eps, lattice, rng,
+                                                               sensitivity))]
+        j, first, last = _quantile_grid(lower, upper)
+        records = source.records(j, first, last)
+        return [(None, lambda rng, loss: _records_quantile(records, quant, eps, lower, upper, j,
+                                                           rng, sensitivity))]
+
+    def report(self, statistic, eps, arguments, alpha, simultaneous):
+        return quantile_report(statistic, eps, **arguments, alpha=alpha)
+
+
+def _records_quantile(records, quant, eps, lower, upper, j, rng, sensitivity):
+    """The in-memory algorithm on the records (on Dask counted per cell): the same draws."""
+    try:
         return exact_quantile(records, quant, eps, lower, upper, rng, sensitivity=sensitivity)
     except _backends.WindowTooWide:  # raised before any draw; the same law from the runs
         ranks, widths, starts = records.runs()
         utilities = data_access.rank_utility(ranks, records.size, quant)
         i, offset = _random.exponential_interval(utilities, widths, eps, sensitivity, rng)
         return math.ldexp(float(int(starts[i]) + offset), j)
+
+
+def rank_bound(eps, lower, upper, n, alpha, lattice=None, sensitivity=1.0):
+    """The rank-error excess of quantileDP's exponential mechanism that fails with
+    probability at most alpha (``mechanisms._exponential.utility_bound`` for the release's
+    ``sensitivity``, :func:`quantile_sensitivity`) for its candidates
+    (:func:`quantile_candidates`, |R| about 2^59: a worst case from public values only; with
+    a ``resolution``, the N + 1 of its :class:`Lattice`, the rank error then being the
+    distance from quant n to the release's ranks [lt, le])."""
+    candidates = quantile_candidates(lower, upper) if lattice is None else lattice.size
+    return utility_bound(eps, sensitivity, candidates, n, alpha)
+
+
+def quantile_report(statistic, eps, lower_bound, upper_bound, quant=0.5, n=None,
+                    which_sensitivity="bounded", mechanism="exponential", resolution=None, *,
+                    alpha):
+    """quantileDP / medianDP: the rank-error bound of :func:`rank_bound` (``n`` only fixes
+    the utilities' grid, whose step 2^-20 is added), after the release's checks."""
+    b = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
+    lattice = check_resolution(resolution, b["lower.bound"], b["upper.bound"])
+    check_quant(quant)
+    _checks.check_choice(which_sensitivity, "which.sensitivity", WHICH, WHICH_MESSAGE)
+    _checks.check_choice(mechanism, "mechanism", ("exponential",), EXPONENTIAL_MESSAGE)
+    eps = _checks.check_finite_budget(eps, "eps")
+    n = 1 if n is None else _checks.check_whole(n, "n", 1)
+    width, step = rank_bound(eps, b["lower.bound"], b["upper.bound"], n, alpha, lattice,
+                             quantile_sensitivity(quant, which_sensitivity))
+    return NoiseInterval(statistic, width, alpha, False, math.nan, math.nan, step,
+                         "exponential mechanism (rank error)", "rank")
 
 
 def quantile_sensitivity(quant, which_sensitivity="bounded"):
@@ -295,16 +346,16 @@ def quantile_sensitivity(quant, which_sensitivity="bounded"):
     return max(q, rest)
 
 
-def _quantile_arguments(quant, eps, which_sensitivity, mechanism, random_state, stacklevel):
-    """quant, eps and the generator, checked in DPpack's order (quant, which_sensitivity,
-    mechanism, then the exponential mechanism's eps check); ``stacklevel`` points the 'both'
-    warning at the user's call."""
+def _quantile_arguments(quant, eps, which_sensitivity, mechanism, stacklevel):
+    """quant and eps, checked in DPpack's order (quant, which_sensitivity, mechanism, then
+    the exponential mechanism's eps check); ``stacklevel`` points the 'both' warning at the
+    user's call."""
     quant = check_quant(quant)
     check_which(which_sensitivity, identical=True, stacklevel=stacklevel)
     _checks.check_choice(mechanism, "mechanism", ("exponential",), EXPONENTIAL_MESSAGE)
     # The exponential mechanism's own eps check (same text, last, as in DPpack).
     eps = _checks.check_finite_budget(eps, "eps")
-    return quant, eps, _random.as_generator(random_state)
+    return quant, eps
 
 
 # A window is accepted when each union of intervals beyond it has at most e^-_MARGIN of the
@@ -699,8 +750,15 @@ def medianDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded",
     >>> medianDP(load_pima()["glu"], 1.0, 50, 200, random_state=1, resolution=1)
     115.0
     """
-    bill = accounting.charge(
-        accountant, lambda: _quantile_loss(eps, which_sensitivity, mechanism), "medianDP"
-    )
-    return _quantile_dp(x, 0.5, eps, lower_bound, upper_bound, which_sensitivity, mechanism,
-                        random_state, bill, resolution)
+    return run(MEDIAN, x, {"quant": 0.5, "eps": eps, "lower_bound": lower_bound,
+                           "upper_bound": upper_bound, "which_sensitivity": which_sensitivity,
+                           "mechanism": mechanism, "resolution": resolution},
+               random_state, accountant)
+
+
+_QUANTILE = dict(lower_bound=None, upper_bound=None, quant=None, n=None,
+                 which_sensitivity="bounded", mechanism="exponential", resolution=None)
+QUANTILE = register(_QuantilePlan("quantileDP", _QUANTILE,
+                                  ("lower_bound", "upper_bound", "quant")))
+MEDIAN = register(_QuantilePlan("medianDP", {k: v for k, v in _QUANTILE.items() if k != "quant"},
+                                ("lower_bound", "upper_bound")))

@@ -99,3 +99,96 @@ def test_an_inner_step_is_not_charged_but_knows_its_loss():
         out = _plans.run(_Spy(log), None, {"eps": 0.5}, 3, accounting.UNCHARGED)
     assert session.ledger == [] and log == ["read", "loss"]
     assert out["Bounded"][2] == accounting.PrivacyLoss.pure(0.5)
+
+
+# The quantile family (quantileDP, medianDP, quantilesDP, boundsDP, ExponentialMechanism)
+# are full plans too: every release in the registry checks, reads and draws through run().
+
+def test_every_registered_release_is_a_full_plan():
+    for name, plan in _plans.REGISTRY.items():
+        kind = type(plan)
+        assert isinstance(plan, _plans.Plan), name
+        for method in ("loss", "prepare", "report"):
+            assert getattr(kind, method) is not getattr(_plans.Plan, method), (name, method)
+    assert not hasattr(_plans, "ReportPlan")  # no plan is a report alone
+
+
+class _Unreadable:
+    """Data whose reading fails loudly: a release that reads it before charging fails here."""
+
+    def __array__(self, *args, **kwargs):
+        raise AssertionError("read before the charge")
+
+
+_QUANTILE_FAMILY = {
+    "quantileDP": lambda x, acc: dppack.quantileDP(x, 0.5, 0.75, 0.0, 1.0, accountant=acc),
+    "medianDP": lambda x, acc: dppack.medianDP(x, 0.75, 0.0, 1.0, accountant=acc),
+    "quantilesDP": lambda x, acc: dppack.quantilesDP(x, [0.25, 0.75], 0.75, 0.0, 1.0,
+                                                     accountant=acc),
+    "boundsDP": lambda x, acc: dppack.boundsDP(x, 0.75, accountant=acc),
+    "ExponentialMechanism": lambda x, acc: dppack.ExponentialMechanism(x, 0.75, 1.0,
+                                                                       accountant=acc),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_QUANTILE_FAMILY))
+def test_the_quantile_family_charges_before_reading(name):
+    release = _QUANTILE_FAMILY[name]
+    accountant = accounting.BudgetAccountant(1.0)
+    release(np.linspace(0.05, 0.95, 40), accountant)  # spends 0.75, labelled by the plan
+    assert accountant.ledger == [(name, accounting.PrivacyLoss.pure(0.75))]
+    with pytest.raises(ValueError, match="budget exceeded"):
+        release(_Unreadable(), accountant)  # refused before the data are read
+    assert len(accountant.ledger) == 1
+
+
+@pytest.mark.parametrize("name", sorted(_QUANTILE_FAMILY))
+def test_the_quantile_family_draws_from_one_generator(name):
+    # the same random_state, the same release; a Generator passed in is the one drawn from
+    x = np.linspace(0.05, 0.95, 40)
+    plan = _plans.REGISTRY[name]
+    assert plan.name == name and not plan.spends  # the draws need no loss
+    one = _plans.run(plan, x, _ARGUMENTS[name], random_state=7)
+    two = _plans.run(plan, x, _ARGUMENTS[name], random_state=np.random.default_rng(7))
+    assert np.all(np.asarray(one) == np.asarray(two))
+
+
+_ARGUMENTS = {
+    "quantileDP": dict(quant=0.5, eps=1.0, lower_bound=0.0, upper_bound=1.0,
+                       which_sensitivity="bounded", mechanism="exponential", resolution=None),
+    "medianDP": dict(quant=0.5, eps=1.0, lower_bound=0, upper_bound=1,
+                     which_sensitivity="unbounded", mechanism="exponential", resolution=0.1),
+    "quantilesDP": dict(quants=[0.25, 0.75], eps=1.0, lower_bound=0, upper_bound=1,
+                        method="recursive", which_sensitivity="bounded", resolution=None),
+    "boundsDP": dict(eps=1.0, quants=(0.01, 0.99), grid=None),
+    "ExponentialMechanism": dict(utility=[1.0, 5.0, 2.0], eps=1.0, sensitivity=1.0,
+                                 measure=None, candidates=None),
+}
+
+
+def test_the_plan_is_the_public_release():
+    # run(plan, ...) is what the public function releases, bit for bit
+    x = np.linspace(0.05, 0.95, 40)
+    a = _ARGUMENTS
+    assert dppack.quantileDP(x, 0.5, 1.0, 0.0, 1.0, random_state=3) == _plans.run(
+        _plans.REGISTRY["quantileDP"], x, a["quantileDP"], 3)
+    assert dppack.medianDP(x, 1.0, 0, 1, "unbounded", random_state=3, resolution=0.1) == (
+        _plans.run(_plans.REGISTRY["medianDP"], x, a["medianDP"], 3))
+    assert dppack.quantilesDP(x, [0.25, 0.75], 1.0, 0, 1, random_state=3).tolist() == (
+        _plans.run(_plans.REGISTRY["quantilesDP"], x, a["quantilesDP"], 3).tolist())
+    assert tuple(dppack.boundsDP(x, 1.0, random_state=3)) == tuple(
+        _plans.run(_plans.REGISTRY["boundsDP"], x, a["boundsDP"], 3))
+    assert dppack.ExponentialMechanism([1.0, 5.0, 2.0], 1.0, 1.0, random_state=3) == (
+        _plans.run(_plans.REGISTRY["ExponentialMechanism"], None,
+                   a["ExponentialMechanism"], 3))
+
+
+def test_the_quantile_family_warns_at_the_callers_line():
+    # the warnings' stacklevels count the runner's frames: they point at this file
+    x = np.linspace(0.05, 0.95, 40)
+    with pytest.warns(UserWarning) as caught:
+        dppack.quantileDP(x, 0.5, 1.0, 0, 1, which_sensitivity="both", random_state=1)
+    assert all(w.filename == __file__ for w in caught)
+    with pytest.warns(UserWarning, match="edge of the grid") as caught:
+        dppack.boundsDP(x, 1.0, grid=[0.5, 2.0, 3.0], random_state=1)
+    assert all(w.filename == __file__ for w in caught)
