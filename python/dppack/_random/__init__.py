@@ -40,8 +40,8 @@ from ._gaussian import (
     _log_normaliser, discrete_gaussian_tail, discrete_gaussian_delta, discrete_gaussian_one,
 )
 from ._blocks import (
-    _BLOCK_BITS, _BLOCK_CHUNK, _gaussian_blocks, _GUIDE_BITS, _block_guide, _block_multiple,
-    _block_index, _block_thresholds, _block_accept_bounds, _gaussian_tail_draw,
+    _BLOCK_BITS, _BLOCK_CHUNK, _rounded_up_powers, _gaussian_blocks, _GUIDE_BITS, _block_guide,
+    _block_multiple, _block_index, _block_thresholds, _block_accept_bounds, _gaussian_tail_draw,
     discrete_gaussian_blocks, _ROWS_CHUNK, _block_tables, discrete_gaussian_blocks_rows,
     discrete_gaussian_block_one, _gaussian_blocks_list, _block_thresholds_lists,
 )

@@ -17,6 +17,22 @@ _BLOCK_BITS = 96  # fixed point of the block envelope's bounds
 _BLOCK_CHUNK = 1 << 14  # draws per pass of discrete_gaussian_blocks
 
 
+def _rounded_up_powers(b, p, kmax):
+    """e_hi[k] >= exp(-(b k)^2 / (2 p)) 2^_BLOCK_BITS for k = 0..kmax, integers: the powers
+    E^(k^2) of E = exp(-b^2 / (2 p)), built by e_{k+1} = e_k E^(2k+1), every product rounded
+    up (shared by the block envelope and the ladder's)."""
+    from fractions import Fraction
+
+    P = _BLOCK_BITS
+    lo, _ = exp_series_bounds(Fraction(b * b, 2 * p), 0, 1, P + 8)  # lo <= exp(b^2 / (2 p))
+    E = -(-(1 << P) * lo.denominator // lo.numerator)  # ceil(2^P / lo) >= E 2^P
+    e_hi, step = [1 << P], E
+    for _ in range(kmax):
+        e_hi.append(-(-(e_hi[-1] * step) >> P))
+        step = -(-(step * E * E) >> (2 * P))
+    return e_hi
+
+
 @functools.lru_cache(maxsize=64)
 def _gaussian_blocks(p):
     """The block envelope of :func:`discrete_gaussian_blocks` for the variance p: (b, beta,
@@ -39,12 +55,7 @@ def _gaussian_blocks(p):
     b = 1 << beta
     kmax = math.isqrt(100 * p) // b + 1  # (b kmax)^2 / (2 p) >= 50
     P = _BLOCK_BITS
-    lo, _ = exp_series_bounds(Fraction(b * b, 2 * p), 0, 1, P + 8)  # lo <= exp(b^2 / (2 p))
-    E = -(-(1 << P) * lo.denominator // lo.numerator)  # ceil(2^P / lo) >= E 2^P
-    e_hi, step = [1 << P], E
-    for _ in range(kmax):
-        e_hi.append(-(-(e_hi[-1] * step) >> P))
-        step = -(-(step * E * E) >> (2 * P))
+    e_hi = _rounded_up_powers(b, p, kmax)
     Y0 = b * kmax
     q_lo, _ = exp_series_bounds(Fraction(Y0, p), 0, 1, 64)  # exp(Y0 / p) >= q_lo
     tail = Fraction(e_hi[kmax], 1 << P) / (1 - 1 / q_lo)  # >= the tail's envelope mass

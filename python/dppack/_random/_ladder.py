@@ -11,7 +11,7 @@ from ._coins import (
     exp_series_bounds,
 )
 from ._laplace import geometric_one
-from ._blocks import _BLOCK_BITS
+from ._blocks import _BLOCK_BITS, _rounded_up_powers
 
 
 _LADDER_GUIDE = 12  # 2^12 buckets of [0, 2^63) per variance; each block is whole buckets
@@ -42,12 +42,7 @@ def _ladder_envelope(p):
     b = 1 << beta
     kmax = math.isqrt(_LADDER_SIGMAS ** 2 * p) // b + 1
     P = _BLOCK_BITS
-    lo, _ = exp_series_bounds(Fraction(b * b, 2 * p), 0, 1, P + 8)  # lo <= exp(b^2 / (2 p))
-    E = -(-(1 << P) * lo.denominator // lo.numerator)  # ceil(2^P / lo) >= E 2^P
-    e_hi, step = [1 << P], E
-    for _ in range(kmax):
-        e_hi.append(-(-(e_hi[-1] * step) >> P))
-        step = -(-(step * E * E) >> (2 * P))
+    e_hi = _rounded_up_powers(b, p, kmax)
     q_lo, _ = exp_series_bounds(Fraction(b * kmax, p), 0, 1, 64)  # exp(Y0 / p) >= q_lo
     tail = Fraction(e_hi[kmax], 1 << P) / (1 - 1 / q_lo)
     unit = 1 << (63 - _LADDER_GUIDE)  # a bucket

@@ -13,19 +13,9 @@ import numpy as np
 from scipy import stats
 
 from dppack.accuracy_first import noise_reduction as nr
+from lazy_walk_checks import reduce_pmf
 
 ALPHA = 0.001
-
-
-def _reduce_pmf(x, a1, a2, ys):
-    """P(Z_{t+1} = y | Z_t = x) of the lazy walk (floats)."""
-    def pmf(a, k):
-        q = math.exp(-a)
-        return (1 - q) / (1 + q) * q ** np.abs(k)
-    c = lambda a: 1 / (4 * math.sinh(a / 2) ** 2)  # noqa: E731
-    p = c(a2) / c(a1)
-    weights = (1 - p) * pmf(a2, ys) * pmf(a1, x - ys) + p * pmf(a2, x) * (ys == x)
-    return weights / pmf(a1, x)
 
 
 def test_online_step_in_chunks(monkeypatch):
@@ -38,7 +28,7 @@ def test_online_step_in_chunks(monkeypatch):
     ys = np.arange(-80, 121)
     for value in starts:
         draws = y[x == value]
-        expected = _reduce_pmf(int(value), float(a1), float(a2), ys) * draws.size
+        expected = reduce_pmf(int(value), float(a1), float(a2), ys) * draws.size
         keep = expected >= 20
         observed = np.array([np.count_nonzero(draws == v) for v in ys[keep]])
         p_value = stats.chisquare(np.append(observed, draws.size - observed.sum()),

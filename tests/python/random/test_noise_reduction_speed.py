@@ -24,6 +24,7 @@ from scipy import stats
 
 from dppack import _random
 from dppack.accuracy_first import noise_reduction as nr
+from lazy_walk_checks import reduce_pmf
 
 ALPHA = 0.001
 
@@ -195,18 +196,6 @@ def test_cumulative_index_law_and_exact_path(monkeypatch):
                                np.array([0.2, 0.5, 0.3]) * 3000).pvalue > ALPHA
 
 
-def _reduce_pmf(x, a1, a2, ys):
-    """P(Z_{t+1} = y | Z_t = x) of the lazy walk (float): p pi2(x) 1{y = x} +
-    (1 - p) pi2(y) pi1(x - y), over pi1(x)."""
-    def pmf(a, k):
-        q = math.exp(-a)
-        return (1 - q) / (1 + q) * q ** np.abs(k)
-    c = lambda a: 1 / (4 * math.sinh(a / 2) ** 2)  # noqa: E731
-    p = c(a2) / c(a1)
-    weights = (1 - p) * pmf(a2, ys) * pmf(a1, x - ys) + p * pmf(a2, x) * (ys == x)
-    return weights / pmf(a1, x)
-
-
 @pytest.mark.parametrize("x", [0, 3, -7, 40])
 @pytest.mark.parametrize("force", [False, True])
 def test_online_step_conditional_law(x, force, monkeypatch):
@@ -217,7 +206,7 @@ def test_online_step_conditional_law(x, force, monkeypatch):
     rng = np.random.default_rng(12)
     size = 20_000 if not force else 1500
     ys = np.arange(-80, 121)
-    pmf = _reduce_pmf(x, float(a1), float(a2), ys)
+    pmf = reduce_pmf(x, float(a1), float(a2), ys)
     vector = nr.laplace_reduce_noise(np.full(size, x), a1, a2, rng)
     one = np.concatenate([nr.laplace_reduce_noise(np.array([x]), a1, a2, rng)
                           for _ in range(size // 10)])
@@ -245,7 +234,7 @@ def test_online_step_in_unaligned_chunks(monkeypatch):
     ys = np.arange(-80, 121)
     for value in starts:
         draws = y[x == value]
-        expected = _reduce_pmf(int(value), float(a1), float(a2), ys) * draws.size
+        expected = reduce_pmf(int(value), float(a1), float(a2), ys) * draws.size
         keep = expected >= 20
         observed = np.array([np.count_nonzero(draws == v) for v in ys[keep]])
         assert stats.chisquare(np.append(observed, draws.size - observed.sum()),
