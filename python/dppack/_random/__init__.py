@@ -7,6 +7,7 @@ patch of ``_random.<name>`` (the privacy auditor's, ``tests/privacy``) reaches e
 internal ones included: the package forwards it to each of its modules that binds the name.
 """
 
+import importlib
 import sys
 
 from ._seeding import (
@@ -103,6 +104,11 @@ class _Package(type(sys)):
         super().__delattr__(name)
         for module in _BINDERS.get(name, ()):
             delattr(module, name)
+
+    def __reduce__(self):
+        # By name, as pickle and cloudpickle treat plain modules: a Dask task that refers to
+        # the package reaches a distributed worker as an import, not as a copy.
+        return importlib.import_module, (self.__name__,)
 
 
 _MODULES = (

@@ -12,6 +12,7 @@ import collections
 import inspect
 
 import numpy as np
+import pytest
 
 from dppack import _random
 
@@ -90,3 +91,16 @@ def test_a_deleted_name_leaves_every_module(monkeypatch):
     modules = _random._BINDERS["FORCE_EXACT_PATH"]
     assert len(modules) >= 3 and all(module.FORCE_EXACT_PATH is False for module in modules)
     assert set(modules) == set(_bound_in()["FORCE_EXACT_PATH"])
+
+
+def test_the_package_pickles_by_name():
+    # Dask's distributed workers receive tasks that refer to the package through cloudpickle:
+    # like a plain module it travels as its name (a copy would fail: module objects do not
+    # pickle). Deterministic.
+    import pickle
+
+    assert pickle.loads(pickle.dumps(_random)) is _random
+    cloudpickle = pytest.importorskip("cloudpickle")
+    assert cloudpickle.loads(cloudpickle.dumps(_random)) is _random
+    task = lambda: _random.LADDER_MIN_P  # noqa: E731  (a closure over the package)
+    assert cloudpickle.loads(cloudpickle.dumps(task))() == _random.LADDER_MIN_P
