@@ -13,7 +13,7 @@ MECHANISMS = ("Laplace", "Gaussian", "analytic")
 MECHANISM_MESSAGE = "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'}."
 QUANT_MESSAGE = "quant must be between 0 and 1."
 # The data checks of the pooled statistics and of covDP, in memory and on Dask
-# (dppack.dask.moments): (vector, two-column matrix) where the two differ.
+# (dppack.dask._moments): (vector, two-column matrix) where the two differ.
 SAMPLES_MESSAGE = "At least one sample is required."
 SAMPLE_SHAPE_MESSAGES = ("Every sample must be a numeric vector.",
                          "Every sample must be a numeric matrix with two columns.")

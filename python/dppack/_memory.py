@@ -3,7 +3,7 @@
 The data are checked and converted once (:mod:`dppack._checks`, :mod:`dppack._frames`) and
 each statistic is computed on the whole columns, vectorised, by the formulas of
 :mod:`dppack.data_access`, :mod:`dppack.rcompat` and :mod:`dppack.erm`. The Dask backend
-(:mod:`dppack.dask.backend`) implements the same methods on partitioned data; the core reaches
+(:mod:`dppack.dask._backend`) implements the same methods on partitioned data; the core reaches
 either through :func:`dppack._backends.backend_for`. This module registers itself on import
 (``import dppack`` imports it).
 """
@@ -56,7 +56,7 @@ def summed_sample(x, lower, upper, minimum):
 
 class MemorySample:
     """The data of meanDP/varDP in memory, as the statistics read them (the same methods as
-    :class:`dppack.dask.moments.Moments`, so that one release serves both paths)."""
+    :class:`dppack.dask._moments.Moments`, so that one release serves both paths)."""
 
     def __init__(self, x, lower, upper, minimum):
         self.x, self.total, self.clip = summed_sample(x, lower, upper, minimum)
@@ -80,7 +80,7 @@ class MemorySample:
 
 class MemoryPair:
     """x1 and x2 of covDP in memory, checked and clipped, as covDP reads them (the methods of
-    :class:`dppack.dask.moments.Pair`)."""
+    :class:`dppack.dask._moments.Pair`)."""
 
     def __init__(self, x1, x2, bounds):
         self.x1, self.x2, self.bounds = x1, x2, bounds
@@ -95,7 +95,7 @@ class MemoryPair:
 class MemoryPooled:
     """The samples of pooledVarDP (``columns`` None) or pooledCovDP (2) in memory, checked
     and clipped, as the statistics read them (the methods of
-    :class:`dppack.dask.moments.Pooled`). ``bounds`` (L, U) or (L1, U1, L2, U2)."""
+    :class:`dppack.dask._moments.Pooled`). ``bounds`` (L, U) or (L1, U1, L2, U2)."""
 
     def __init__(self, samples, bounds, min_size, columns=None):
         arrays, lows, highs = check_samples(samples, columns=columns, min_size=min_size)
@@ -125,7 +125,7 @@ class MemoryPooled:
 class MemoryHistogram:
     """The data of histogramDP in memory, checked and clipped to [lower, upper]: their size
     and the counts per cell of given breaks (the methods of
-    :class:`dppack.dask.moments.Histogram`; no pass to run)."""
+    :class:`dppack.dask._moments.Histogram`; no pass to run)."""
 
     def __init__(self, x, lower, upper, min_size):
         x, low, high = _checks.as_finite_data(x, "x", min_size)

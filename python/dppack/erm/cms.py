@@ -357,7 +357,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.eps_prime_ = eps_prime
         self.Delta_ = Delta if objective else None
         self.privacy_ = privacy
-        self.n_passes_ = getattr(Xp, "passes", None)  # Dask data (dppack.dask.erm); else None
+        self.n_passes_ = getattr(Xp, "passes", None)  # Dask data (dppack.dask._erm); else None
         self.add_bias_ = add_bias  # predict's default (None: as fitted)
         return self
 

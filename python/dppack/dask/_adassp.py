@@ -10,7 +10,7 @@ import numpy as np
 
 from ..erm import adassp
 from ..erm import design as _design
-from .erm import DaskData
+from ._erm import DaskData
 
 
 def _chunk_gram(X, y, w, *, bounds, target_bounds, add_bias, grid):
