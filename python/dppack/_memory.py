@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from . import _backends, _checks, data_access, rcompat
+from . import _access_cores, _backends, _checks, data_access, rcompat
 from .data_access import check_samples
 from .erm.adassp import grid_bits, grid_layout, grid_records, integer_gram
 from .erm.design import (
@@ -173,9 +173,9 @@ class MemoryBackend(_backends.Backend):
         return MemorySample(x, lower, upper, min_size)
 
     def pair(self, x1, x2, bounds, which_sensitivity, min_size):
-        """covDP's x1 and x2 checked (``data_access.cov_inputs``) and clipped: (pair,
+        """covDP's x1 and x2 checked (``_access_cores.cov_inputs``) and clipped: (pair,
         bounds (L1, U1, L2, U2))."""
-        first, second, bounds = data_access.cov_inputs(x1, x2, *bounds, min_size=min_size)
+        first, second, bounds = _access_cores.cov_inputs(x1, x2, *bounds, min_size=min_size)
         return MemoryPair(clip(*first, *bounds[:2]), clip(*second, *bounds[2:]), bounds), bounds
 
     def pooled(self, samples, bounds, which_sensitivity, min_size, columns=None):
@@ -212,7 +212,7 @@ class MemoryBackend(_backends.Backend):
 
     def cov_access(self, x1, x2, bounds):
         """covDataAccess on the unchecked bounds (lower1, upper1, lower2, upper2)."""
-        first, second, bounds = data_access.cov_inputs(x1, x2, *bounds)
+        first, second, bounds = _access_cores.cov_inputs(x1, x2, *bounds)
         return data_access.cov_access(first[0], second[0], *bounds)
 
     def hist(self, x, breaks):

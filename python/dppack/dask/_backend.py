@@ -7,7 +7,7 @@ values the in-memory backend (:mod:`dppack._memory`) gives. Registered in
 :mod:`dppack._backends` when :mod:`dppack.dask` is imported.
 """
 
-from .. import _backends, _messages, data_access
+from .. import _access_cores, _backends, _messages
 from ..erm.weighting import DASK_ONES_MESSAGE
 from . import _adassp as adassp, _erm as erm, _moments as moments, _quantiles as quantiles
 
@@ -67,7 +67,7 @@ class DaskBackend(_backends.Backend):
                               variance=variance)
 
     def pair(self, x1, x2, bounds, which_sensitivity, min_size):
-        bounds = data_access.cov_bounds(x1, x2, *bounds)
+        bounds = _access_cores.cov_bounds(x1, x2, *bounds)
         return moments.Pair(x1, x2, bounds, which_sensitivity, min_size), bounds
 
     def pooled(self, samples, bounds, which_sensitivity, min_size, columns=None):
@@ -99,7 +99,7 @@ class DaskBackend(_backends.Backend):
                               clip=False).var_access()
 
     def cov_access(self, x1, x2, bounds):
-        bounds = data_access.cov_bounds(x1, x2, *bounds)
+        bounds = _access_cores.cov_bounds(x1, x2, *bounds)
         return moments.Pair(x1, x2, bounds, "bounded", 2, clip=False).cov_access()
 
     def hist(self, x, breaks):

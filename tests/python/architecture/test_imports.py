@@ -179,8 +179,8 @@ def test_the_hook_is_the_only_edge_that_closes_a_cycle():
     edges, _, _ = GRAPH
     hooks = [edge for edge, kind in edges.items() if kind == "hook"]
     assert hooks == [("dppack._backends", "dppack.dask")]
-    cycle = find_cycle(list(edges))  # with the hook: _backends -> dask -> ... -> _backends
-    assert cycle is not None and cycle[0] == "dppack._backends" and cycle[1] == "dppack.dask"
+    cycle = find_cycle(list(edges))  # with the hook: ... -> _backends -> dask -> ... -> (start)
+    assert cycle is not None and ("dppack._backends", "dppack.dask") in zip(cycle, cycle[1:])
 
 
 def test_no_function_local_import_of_a_dppack_module():

@@ -73,8 +73,6 @@ KNOWN = {
     "dppack.accuracy_first.noise_reduction.integer_noise_path",
     "dppack.accuracy_first.noise_reduction.laplace_noise_path",
     "dppack.accuracy_first.noise_reduction.laplace_reduce_noise",
-    "dppack.data_access.cov_bounds",
-    "dppack.data_access.cov_inputs",
     "dppack.erm.adassp.gram_sensitivities",
     "dppack.erm.adassp.grid_bits",
     "dppack.erm.adassp.grid_layout",
@@ -85,8 +83,6 @@ KNOWN = {
     "dppack.erm.cms.fit_with_noise",
     "dppack.erm.cms.weighted_fit",
     "dppack.quantiles.Bounds",
-    "dppack.tuning.check_models",
-    "dppack.tuning.tuning_loss",
 }
 
 
