@@ -24,7 +24,8 @@ import numpy as np
 
 from .. import _backends, _checks, _messages, _random, accounting
 from .._repr import model_repr
-from .blocks import mapXy_gr_linear, mapXy_linear, resolve_regularizer
+from ._regularizers import resolve_regularizer
+from .blocks import mapXy_gr_linear, mapXy_linear
 from .approximate import release, release_grid, split_budget, strongly_convex_radius
 from .design import (
     add_bias_column,

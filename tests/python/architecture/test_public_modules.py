@@ -78,7 +78,6 @@ KNOWN = {
     "dppack.erm.adassp.grid_layout",
     "dppack.erm.adassp.grid_records",
     "dppack.erm.adassp.integer_gram",
-    "dppack.erm.blocks.resolve_regularizer",
     "dppack.erm.cms.check_parameters",
     "dppack.erm.cms.fit_with_noise",
     "dppack.erm.cms.weighted_fit",
