@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _access_cores, _backends, _checks, data_access, rcompat
 from .data_access import check_samples
-from .erm.adassp import grid_bits, grid_layout, grid_records, integer_gram
+from .erm._adassp_grid import grid_bits, grid_layout, grid_records, integer_gram
 from .erm.design import (
     as_design_matrix,
     as_labels,
