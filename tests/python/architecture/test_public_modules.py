@@ -70,9 +70,6 @@ def _defined(tree):
 
 # Offenders being cleared (issue 27, item 3): may only shrink; empty when the item is done.
 KNOWN = {
-    "dppack.accuracy_first.noise_reduction.integer_noise_path",
-    "dppack.accuracy_first.noise_reduction.laplace_noise_path",
-    "dppack.accuracy_first.noise_reduction.laplace_reduce_noise",
     "dppack.erm.cms.check_parameters",
     "dppack.erm.cms.fit_with_noise",
     "dppack.erm.cms.weighted_fit",
