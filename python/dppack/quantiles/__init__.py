@@ -18,7 +18,7 @@ from ._recursive import (node_sensitivity, recursion_sensitivities,  # noqa: F40
                          recursion_weights, recursive_share)
 from ._release import METHODS, WHICH, check_quants  # noqa: F401
 
-__all__ = ["boundsDP", "quantilesDP"]
+__all__ = ["Bounds", "boundsDP", "quantilesDP"]
 
 # boundsDP's result keeps the public path in its name (reprs, pickles)
 Bounds.__module__ = __name__

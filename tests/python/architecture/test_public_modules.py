@@ -73,7 +73,6 @@ KNOWN = {
     "dppack.erm.cms.check_parameters",
     "dppack.erm.cms.fit_with_noise",
     "dppack.erm.cms.weighted_fit",
-    "dppack.quantiles.Bounds",
 }
 
 
