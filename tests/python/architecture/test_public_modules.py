@@ -69,6 +69,9 @@ def _defined(tree):
 
 
 # Offenders being cleared (issue 27, item 3): may only shrink; empty when the item is done.
+# The CMS framework's hooks call the model's private methods (_fit, _check_parameters), so
+# they stay beside the class until EmpiricalRiskMinimizationDP_CMS itself moves to a private
+# module (erm/_cms.py) with cms.py re-exporting its __all__.
 KNOWN = {
     "dppack.erm.cms.check_parameters",
     "dppack.erm.cms.fit_with_noise",
