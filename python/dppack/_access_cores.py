@@ -13,7 +13,7 @@ MECHANISMS = ("Laplace", "Gaussian", "analytic")
 MECHANISM_MESSAGE = "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'}."
 QUANT_MESSAGE = "quant must be between 0 and 1."
 # The data checks of the pooled statistics and of covDP, in memory and on Dask
-# (dppack.dask.moments): (vector, two-column matrix) where the two differ.
+# (dppack.dask._moments): (vector, two-column matrix) where the two differ.
 SAMPLES_MESSAGE = "At least one sample is required."
 SAMPLE_SHAPE_MESSAGES = ("Every sample must be a numeric vector.",
                          "Every sample must be a numeric matrix with two columns.")
@@ -503,3 +503,44 @@ def rank_utility(ranks, n, quant):
     np.abs(utility, out=utility)
     np.negative(utility, out=utility)
     return utility
+
+
+def cov_inputs(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2, min_size=2):
+    """The checks covDP and covDataAccess share, in DPpack's order (ours last); ``min_size`` 2, or
+    0 for covDP under unbounded DP. Returns ``(x1, low1, high1)``, ``(x2, low2, high2)`` and the
+    bounds ``(L1, U1, L2, U2)``.
+
+    Examples
+    --------
+    >>> first, second, bounds = cov_inputs([0, 1, 2], [0, 2, 4], 0, 2, 0, 4)
+    >>> first[0].tolist(), [float(b) for b in bounds]
+    ([0.0, 1.0, 2.0], [0.0, 2.0, 0.0, 4.0])
+    >>> cov_inputs([0, 1], [0], 0, 1, 0, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: x1 and x2 must have the same length.
+    """
+    ordered = cov_bounds(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2)
+    x1 = _checks.as_numeric_array(x1, "x1 must be numeric.").reshape(-1)
+    x2 = _checks.as_numeric_array(x2, "x2 must be numeric.").reshape(-1)
+    if x1.size != x2.size:
+        raise _messages.value_error(SAME_LENGTH_MESSAGE)
+    x1, low1, high1 = _checks.as_finite_data(x1, "x1", min_size)
+    x2, low2, high2 = _checks.as_finite_data(x2, "x2", min_size)
+    return (x1, low1, high1), (x2, low2, high2), ordered
+
+
+def cov_bounds(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
+    """The data-free checks of :func:`cov_inputs` (shapes, bounds); returns (L1, U1, L2, U2)."""
+    _checks.check_vector(x1, "x1")
+    _checks.check_vector(x2, "x2")
+    bounds = _checks.check_bounds(
+        ("upper.bound1", upper_bound1),
+        ("lower.bound1", lower_bound1),
+        ("upper.bound2", upper_bound2),
+        ("lower.bound2", lower_bound2),
+    )
+    return (
+        bounds["lower.bound1"], bounds["upper.bound1"],
+        bounds["lower.bound2"], bounds["upper.bound2"],
+    )

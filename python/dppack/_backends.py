@@ -2,7 +2,7 @@
 
 The core asks :func:`backend_for` for the backend of its data and asks it for what a release
 needs (:data:`PROTOCOL`): in memory (:mod:`dppack._memory`) or Dask
-(:mod:`dppack.dask.backend`). Backends register themselves (:func:`register`); a Dask
+(:mod:`dppack.dask._backend`). Backends register themselves (:func:`register`); a Dask
 collection is recognised by its package, and the Dask backend imported on first use by
 :func:`_load` (the one function-local import), so ``import dppack`` never imports Dask.
 """

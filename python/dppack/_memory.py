@@ -3,7 +3,7 @@
 The data are checked and converted once (:mod:`dppack._checks`, :mod:`dppack._frames`) and
 each statistic is computed on the whole columns, vectorised, by the formulas of
 :mod:`dppack.data_access`, :mod:`dppack.rcompat` and :mod:`dppack.erm`. The Dask backend
-(:mod:`dppack.dask.backend`) implements the same methods on partitioned data; the core reaches
+(:mod:`dppack.dask._backend`) implements the same methods on partitioned data; the core reaches
 either through :func:`dppack._backends.backend_for`. This module registers itself on import
 (``import dppack`` imports it).
 """
@@ -12,9 +12,9 @@ import math
 
 import numpy as np
 
-from . import _backends, _checks, data_access, rcompat
+from . import _access_cores, _backends, _checks, data_access, rcompat
 from .data_access import check_samples
-from .erm.adassp import grid_bits, grid_layout, grid_records, integer_gram
+from .erm._adassp_grid import grid_bits, grid_layout, grid_records, integer_gram
 from .erm.design import (
     as_design_matrix,
     as_labels,
@@ -56,7 +56,7 @@ def summed_sample(x, lower, upper, minimum):
 
 class MemorySample:
     """The data of meanDP/varDP in memory, as the statistics read them (the same methods as
-    :class:`dppack.dask.moments.Moments`, so that one release serves both paths)."""
+    :class:`dppack.dask._moments.Moments`, so that one release serves both paths)."""
 
     def __init__(self, x, lower, upper, minimum):
         self.x, self.total, self.clip = summed_sample(x, lower, upper, minimum)
@@ -80,7 +80,7 @@ class MemorySample:
 
 class MemoryPair:
     """x1 and x2 of covDP in memory, checked and clipped, as covDP reads them (the methods of
-    :class:`dppack.dask.moments.Pair`)."""
+    :class:`dppack.dask._moments.Pair`)."""
 
     def __init__(self, x1, x2, bounds):
         self.x1, self.x2, self.bounds = x1, x2, bounds
@@ -95,7 +95,7 @@ class MemoryPair:
 class MemoryPooled:
     """The samples of pooledVarDP (``columns`` None) or pooledCovDP (2) in memory, checked
     and clipped, as the statistics read them (the methods of
-    :class:`dppack.dask.moments.Pooled`). ``bounds`` (L, U) or (L1, U1, L2, U2)."""
+    :class:`dppack.dask._moments.Pooled`). ``bounds`` (L, U) or (L1, U1, L2, U2)."""
 
     def __init__(self, samples, bounds, min_size, columns=None):
         arrays, lows, highs = check_samples(samples, columns=columns, min_size=min_size)
@@ -125,7 +125,7 @@ class MemoryPooled:
 class MemoryHistogram:
     """The data of histogramDP in memory, checked and clipped to [lower, upper]: their size
     and the counts per cell of given breaks (the methods of
-    :class:`dppack.dask.moments.Histogram`; no pass to run)."""
+    :class:`dppack.dask._moments.Histogram`; no pass to run)."""
 
     def __init__(self, x, lower, upper, min_size):
         x, low, high = _checks.as_finite_data(x, "x", min_size)
@@ -173,9 +173,9 @@ class MemoryBackend(_backends.Backend):
         return MemorySample(x, lower, upper, min_size)
 
     def pair(self, x1, x2, bounds, which_sensitivity, min_size):
-        """covDP's x1 and x2 checked (``data_access.cov_inputs``) and clipped: (pair,
+        """covDP's x1 and x2 checked (``_access_cores.cov_inputs``) and clipped: (pair,
         bounds (L1, U1, L2, U2))."""
-        first, second, bounds = data_access.cov_inputs(x1, x2, *bounds, min_size=min_size)
+        first, second, bounds = _access_cores.cov_inputs(x1, x2, *bounds, min_size=min_size)
         return MemoryPair(clip(*first, *bounds[:2]), clip(*second, *bounds[2:]), bounds), bounds
 
     def pooled(self, samples, bounds, which_sensitivity, min_size, columns=None):
@@ -212,7 +212,7 @@ class MemoryBackend(_backends.Backend):
 
     def cov_access(self, x1, x2, bounds):
         """covDataAccess on the unchecked bounds (lower1, upper1, lower2, upper2)."""
-        first, second, bounds = data_access.cov_inputs(x1, x2, *bounds)
+        first, second, bounds = _access_cores.cov_inputs(x1, x2, *bounds)
         return data_access.cov_access(first[0], second[0], *bounds)
 
     def hist(self, x, breaks):

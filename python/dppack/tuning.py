@@ -13,8 +13,7 @@ import inspect
 
 import numpy as np
 
-from . import _backends, _checks, _messages, _random, accounting
-from .erm.cms import fit_loss
+from . import _backends, _random, accounting
 from .erm.design import (
     ColumnBounds,
     as_labels,
@@ -24,71 +23,9 @@ from .erm.design import (
     take_rows,
 )
 from .mechanisms import ExponentialMechanism
+from ._tuning_checks import check_budgets, check_models, tuning_loss
 
 __all__ = ["tune_classification_model", "tune_linear_regression_model"]
-
-
-def check_models(DPmodels):
-    """The candidate models as a list (the objects themselves), refused if not iterable or empty.
-
-    Examples
-    --------
-    >>> import dppack
-    >>> models = check_models(dppack.LogisticRegressionDP("l2", 1, g) for g in (1, 10))
-    >>> len(models)
-    2
-    >>> check_models([])
-    Traceback (most recent call last):
-    ...
-    ValueError: DPmodels must contain at least one model.
-    """
-    try:
-        models = list(DPmodels)
-    except TypeError:
-        raise _messages.value_error("DPmodels must be a list of models.") from None
-    if not models:
-        raise _messages.value_error("DPmodels must contain at least one model.")
-    return models
-
-
-def _check_budgets(models, with_delta=False):
-    """The eps (and delta) every model must share, checked before any data is touched."""
-    budgets = []
-    for model in models:
-        eps = getattr(model, "eps", None)
-        try:
-            eps = float(np.asarray(eps, dtype=np.float64).reshape(()))
-        except (TypeError, ValueError):
-            raise _messages.value_error("Each model in DPmodels must have a numeric eps.") from None
-        delta = getattr(model, "delta", 0.0) if with_delta else 0.0
-        try:
-            delta = float(np.asarray(delta, dtype=np.float64).reshape(()))
-        except (TypeError, ValueError):
-            raise _messages.value_error(
-                "Each model in DPmodels must have a numeric delta.") from None
-        budgets.append((eps, delta))
-    eps, delta = budgets[0]
-    if any(e != eps for e, _ in budgets):
-        raise _messages.value_error(
-            "All DPmodels must have the same eps: the selection spends the first "
-            "model's eps, which must be every model's.")
-    if any(d != delta for _, d in budgets):
-        raise _messages.value_error(
-            "All DPmodels must have the same delta: the result is (eps, delta)-DP "
-            "only if no model has a larger delta.")
-    _checks.check_finite_budget(eps, "eps")
-    return eps, delta
-
-
-def tuning_loss(DPmodels, with_delta=False):
-    """The PrivacyLoss of a whole tuning call from the models' parameters alone: the fits' losses
-    and the selection's pure eps in parallel (McSherry 2009, Theorem 4).
-    """
-    models = check_models(DPmodels)
-    eps, _ = _check_budgets(models, with_delta)
-    fits = [fit_loss(float(model.eps), float(getattr(model, "delta", 0.0) or 0.0))
-            for model in models]
-    return accounting.PrivacyLoss.parallel(*fits, accounting.PrivacyLoss.pure(eps))
 
 
 def _fit_uncharged(model, *args, **kwargs):
@@ -109,7 +46,7 @@ def _checked_call(DPmodels, X, y, accountant, label, with_delta):
     """
     bill = accounting.charge(accountant, lambda: tuning_loss(DPmodels, with_delta), label)
     models = check_models(DPmodels)
-    _check_budgets(models, with_delta)
+    check_budgets(models, with_delta)
     n = n_rows(X)
     return bill, models, n, as_labels(y, n)
 

@@ -8,13 +8,13 @@ import dask
 
 
 def reuse_the_pass(monkeypatch):
-    """Make ``dppack.dask.quantiles.cell_counts`` run the real pass once per dataset (and
+    """Make ``dppack.dask._quantiles.cell_counts`` run the real pass once per dataset (and
     grid) and hand out copies of its counts afterwards.
 
     The pass is a deterministic function of the data; the checks, the candidates, the charge
     and the draw of ``quantileDP`` still run on every call. Undone with ``monkeypatch``.
     """
-    quantiles = importlib.import_module("dppack.dask.quantiles")
+    quantiles = importlib.import_module("dppack.dask._quantiles")
     real, cache = quantiles.cell_counts, {}
 
     def cell_counts(x, cells, name, min_size):

@@ -32,7 +32,8 @@ from ..erm.solvers import (
     project_onto_ball,
     trust_region_solve,
 )
-from .noise_reduction import laplace_noise_path, privacy_level_grid
+from ._laplace_path import laplace_noise_path
+from .noise_reduction import privacy_level_grid
 
 __all__ = [
     "AccuracyFirstResult",
@@ -265,7 +266,7 @@ class _RidgeProblem:
     def path(self, levels, rng):
         # X'X and X'y have l1-sensitivity 2 each (rows ||x||_1 <= 1, |y| <= 1) and get eps_t / 2
         # each (Ligett et al. 2017, Algorithm 2, COVNR): two exact Laplace noise-reduction paths
-        # on the grid (noise_reduction.laplace_noise_path), released g (round(. / g) + Z_t);
+        # on the grid (_laplace_path.laplace_noise_path), released g (round(. / g) + Z_t);
         # the hypotheses are functions of these releases only
         S = laplace_noise_path(self.S, 2.0, levels / 2.0, rng)
         r = laplace_noise_path(self.r, 2.0, levels / 2.0, rng)

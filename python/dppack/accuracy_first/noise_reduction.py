@@ -22,7 +22,7 @@ DL(a_t) draw. The batch path draws Z_T first (one discrete Laplace per entry), t
 exact coin per entry and lower level (:func:`dppack._random.bernoulli_real_rows`, the
 probability bounded by Taylor series in exact rationals), then, level by level from T-1
 down, a discrete Laplace for the entries that move; the online sampler draws Z_{t+1} given
-Z_t (its exact conditional law, :func:`laplace_reduce_noise`, by inversion). A few entries
+Z_t (its exact conditional law, :func:`_laplace_reduce_noise`, by inversion). A few entries
 (up to ``SMALL_PATH``, ``FEW``) are drawn one at a time on Python integers, with the
 one-word exact samplers of ``dppack._random`` (``discrete_laplace_one``,
 ``bernoulli_exp_one``, ...): each decision compares a uniform 64-bit word with a
@@ -43,7 +43,6 @@ whole path is returned), the Brownian path rho = sensitivity^2 / (2 s_T), the on
 as documented on :class:`LaplaceNoiseReductionOnline`.
 """
 
-import fractions
 import functools
 import math
 import threading
@@ -59,6 +58,7 @@ from ._gaussian_path import (  # noqa: F401  (reached as noise_reduction.<name>)
     GAUSSIAN_ROWS_PATH,
     gaussian_noise_path,
 )
+from ._laplace_path import laplace_noise_path, level_fraction, level_grid
 from ._levels import TRUE_VALUES_SIZE_MESSAGE, check_levels, common_rates  # noqa: F401
 
 __all__ = [
@@ -117,201 +117,9 @@ def privacy_level_grid(eps_min, eps_max, n_levels=1000):
 
 
 # --------------------------------------------------------------------------------------------
-# Laplace noise reduction on the integer grid
+# Laplace noise reduction on the integer grid (the batch path and its law:
+# dppack.accuracy_first._laplace_path)
 # --------------------------------------------------------------------------------------------
-#
-# The discrete Laplace law P(z) = (1 - q) / (1 + q) q^|z|, q = exp(-a), has characteristic
-# function (1 - q)^2 / (1 - 2 q cos w + q^2) = 1 / (1 + c (2 - 2 cos w)) with
-# c = q / (1 - q)^2 = 1 / (4 sinh(a / 2)^2): the form 1 / (1 + b^2 w^2) of the continuous
-# Laplace's, with b^2 w^2 replaced by c (2 - 2 cos w). So the lazy walk of Koufogiannis, Han and
-# Pappas (2015) holds on the integers: for c1 > c2, Z1 = Z2 + W with W = 0 with probability
-# p = c2 / c1, else W ~ DL(q1), independent of Z2 ~ DL(q2), gives Z1 ~ DL(q1), since
-# (p + (1 - p) / (1 + c1 u)) / (1 + c2 u) = 1 / (1 + c1 u), u = 2 - 2 cos w.
-
-RATE_BITS = 21  # each level's rate s / t is eps / D rounded down by a relative 2^-20 or less
-
-
-def _level_grid(sensitivity, eps_first, coordinates):
-    """(k, D): the grid g = 2^k of the first (most private, largest-scale) level, chosen as
-    :func:`dppack._random.laplace_grid` does, and the sensitivity D in grid units after
-    rounding (:func:`dppack._random.grid_units`). One grid serves every level: the data are
-    rounded once, and later levels (smaller scales) are only coarser in relative terms."""
-    k, units, _, _ = _random.laplace_grid(sensitivity, eps_first, coordinates)
-    return k, units
-
-
-@functools.lru_cache(maxsize=4096)
-def _level_rate(units, eps):
-    """The rate a = s / t (t = 2^j) of the integer noise of level ``eps``: P(z) ~ exp(-a |z|).
-
-    s = floor(t eps / D) with t chosen so that s >= 2^20: a D <= eps (the level's privacy
-    eps' = a D is at most eps), lowered by a relative 2^-20 at most."""
-    e = fractions.Fraction(float(eps))
-    j = (units * e.denominator // e.numerator).bit_length() + RATE_BITS
-    return 1 << j, (e.numerator << j) // (units * e.denominator)
-
-
-@functools.lru_cache(maxsize=4096)
-def _level_fraction(units, eps):
-    """The rate of :func:`_level_rate` as a Fraction (computed once per level)."""
-    t, s = _level_rate(units, eps)
-    return fractions.Fraction(s, t)
-
-
-@functools.lru_cache(maxsize=4096)
-def _keep_interval(a1, a2, bits):
-    l1, h1 = _random.exp_series_bounds(a1 / 2, 1, 2, bits + 4)
-    l2, h2 = _random.exp_series_bounds(a2 / 2, 1, 2, bits + 4)
-    return (l1 / h2) ** 2, (h1 / l2) ** 2
-
-
-def _keep_bounds(a1, a2):
-    """Bounds of p = c(a2) / c(a1) = sinh(a1 / 2)^2 / sinh(a2 / 2)^2 (a1 < a2, Fractions):
-    the probability that the noise of the less private level (rate a2) is kept unchanged at
-    the more private one (rate a1). (Cached: a level grid is often reused.)"""
-    return functools.partial(_keep_interval, a1, a2)
-
-
-@functools.lru_cache(maxsize=256)
-def _batch_plan(units, levels):
-    """What the batch path needs of the levels ``levels`` (a tuple of floats) and the
-    sensitivity ``units``, computed once: the rates (t_i, s_i) of :func:`_level_rate`, and
-    for the lower levels T-1, ..., 1 (the order of the coins) the keep-probability bounds
-    with their 64-bit thresholds (``dppack._random.word_thresholds``)."""
-    rates = tuple(_level_rate(units, e) for e in levels)
-    a = [fractions.Fraction(s, t) for t, s in rates]
-    one = functools.partial(_certain, fractions.Fraction(1))
-    bounds = tuple(one if a[i] >= a[i + 1] else _keep_bounds(a[i], a[i + 1])
-                   for i in range(len(levels) - 2, -1, -1))
-    thresholds = tuple(_random.word_thresholds(b) for b in bounds)
-    return rates, bounds, thresholds
-
-
-def _certain(p, bits):
-    return p, p
-
-
-# up to this many entries, the batch path runs entry by entry on Python integers
-SMALL_PATH = 6
-# up to this many entries, the batch path draws all its discrete Laplace noise in one call
-MEDIUM_PATH = 2000
-# The largest common denominator t of the rates the one-call path takes: its geometric draws
-# (dppack._exact.geometric_rates) are defined for t <= 2^62; beyond (tiny levels) the
-# per-level samplers, which take any t, draw the same law.
-MEDIUM_PATH_LARGEST_T = 1 << 62
-
-
-def integer_noise_path(size, units, levels, rng):
-    """The integer noise Z_1, ..., Z_T of the batch Laplace path: a (T, size) array.
-
-    Z_T ~ DL(a_T) entrywise (exact); for t = T-1, ..., 1 each entry keeps Z_{t+1} with
-    probability p_t = c(a_{t+1}) / c(a_t) (exact coins, one 64-bit word each against the
-    thresholds of the bounds of p_t, refined exactly when the word cannot decide) and
-    otherwise adds a fresh DL(a_t) draw. Then Z_t ~ DL(a_t) for every t, with
-    a_t D <= eps_t (:func:`_level_rate`). Levels closer than the rates' resolution
-    (a_t >= a_{t+1}) keep the noise (p = 1).
-
-    The draws: for more than ``MEDIUM_PATH`` entries, Z_T
-    (:func:`dppack._random.discrete_laplace`), then the coins of levels T-1, ..., 1 (one
-    row each, :func:`dppack._random.bernoulli_real_rows`), then the fresh draws of levels
-    T-1, ..., 1 where a coin failed; from ``SMALL_PATH`` + 1 to ``MEDIUM_PATH`` entries, the
-    coins, then every discrete Laplace draw in one call (:func:`_medium_noise_path`); up to
-    ``SMALL_PATH``, entry by entry, Z_T and then, level by level, the coin and the fresh
-    draw if it failed, on Python integers (:func:`dppack._random.discrete_laplace_one`,
-    :func:`dppack._random.bernoulli_word`). All are the same law: every draw is exact and
-    independent of the others.
-    """
-    T = len(levels)
-    rates, bounds, thresholds = _batch_plan(units, tuple(float(e) for e in levels))
-    if size <= SMALL_PATH:
-        return _small_noise_path(size, rates, bounds, thresholds, rng)
-    if size <= MEDIUM_PATH and max(t for t, _ in rates) <= MEDIUM_PATH_LARGEST_T:
-        return _medium_noise_path(size, rates, bounds, thresholds, rng)
-    steps = np.zeros((T, size), dtype=np.int64)
-    steps[T - 1] = _random.discrete_laplace(*rates[-1], size, rng)
-    order = list(range(T - 2, -1, -1))
-    keep = (_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds)
-            if order else None)
-    wide = False
-    for row, i in enumerate(order):
-        fresh = np.flatnonzero(~keep[row])
-        if fresh.size:
-            draws = _random.discrete_laplace(*rates[i], fresh.size, rng)
-            if draws.dtype == object and not wide:  # beyond int64 (never, in practice)
-                steps, wide = steps.astype(object), True
-            steps[i, fresh] = draws
-    # Z_t = Z_T + the fresh draws of levels T-1, ..., t (in place, row by row)
-    for i in range(T - 2, -1, -1):
-        steps[i] += steps[i + 1]
-    return steps
-
-
-def _medium_noise_path(size, rates, bounds, thresholds, rng):
-    """:func:`integer_noise_path` with every discrete Laplace draw in one call (a few
-    thousand entries, where the calls' fixed cost dominates): the coins of levels T-1, ...,
-    1 (one row each), then the geometric draws of all levels at once
-    (:func:`dppack._random.discrete_laplace_rates` with the rates a_t = s_t / t_t over the
-    common t = max t_t, s_t scaled by t / t_t: the same rates; a signed geometric per draw,
-    exactly DL(a_t))."""
-    T = len(rates)
-    top, scaled = common_rates(rates)
-    # moved[r]: the entries that draw at level T-1-r (all of them at T, then the failed coins)
-    moved = np.ones((T, size), dtype=bool)
-    if T > 1:
-        np.logical_not(_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds),
-                       out=moved[1:])
-    s_all = np.repeat(scaled, moved.sum(axis=1))  # row r's rate for its moved entries, in order
-    z = _random.discrete_laplace_rates(top, s_all, s_all.size, rng)
-    steps = np.zeros((T, size), dtype=z.dtype)
-    steps[moved] = z
-    for r in range(1, T):  # the path, in place, row by row (the same integers)
-        steps[r] += steps[r - 1]
-    return steps[::-1]
-
-
-def _small_noise_path(size, rates, bounds, thresholds, rng):
-    """:func:`integer_noise_path` entry by entry on Python integers (a few entries)."""
-    T = len(rates)
-    columns = []
-    for _ in range(size):
-        t, s = rates[-1]
-        z = _random.discrete_laplace_one(s, t, rng)
-        column = [z]
-        for row, i in enumerate(range(T - 2, -1, -1)):
-            low, high = thresholds[row]
-            if not _random.bernoulli_word(_random.word(rng), low, high, bounds[row], rng):
-                t, s = rates[i]
-                z += _random.discrete_laplace_one(s, t, rng)
-            column.append(z)
-        columns.append(column[::-1])
-    wide = any(abs(v) >= (1 << 62) for column in columns for v in column)
-    out = np.array(columns, dtype=object if wide else np.int64).reshape(size, T)
-    return out.T.copy()
-
-
-def laplace_noise_path(values, sensitivity, eps, rng, coordinates=None):
-    """The batch Laplace path released on the grid: shape (T, ``*values.shape``).
-
-    Row t is g (round(x / g) + Z_t) (:func:`dppack._random.release_on_grid`) with the grid
-    of :func:`_level_grid` and the integer path of :func:`integer_noise_path`. ``eps`` (a
-    strictly increasing float array) and ``sensitivity`` (the L1 sensitivity of ``values``
-    as a whole) are assumed checked; ``coordinates`` (m, how many entries can differ between
-    neighbours) defaults to all of them.
-
-    Privacy: the rounded V = round(x / g) has L1 sensitivity at most D in grid units, and
-    V + Z_t with Z_t ~ DL(a_t) is (a_t D)-DP, a_t D <= eps_t (Canonne, Kamath and Steinke
-    2020, discrete Laplace); the releases of the levels below t are V + Z_t plus independent
-    data-free noise (the walk runs from t downward), so the prefix 1..t is eps_t-DP
-    (post-processing; Koufogiannis et al. 2015, Ligett et al. 2017 Thm 2.7). The float
-    releases are functions of the integers V + Z_t only.
-    """
-    x = np.asarray(values, dtype=np.float64)
-    m = x.size if coordinates is None else int(coordinates)
-    k, units = _level_grid(float(sensitivity), float(eps[0]), max(m, 1))
-    path = integer_noise_path(x.size, units, eps, rng)
-    T = path.shape[0]
-    return _random.release_path_on_grid(x, path, k).reshape((T,) + x.shape)
-
 
 
 def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, accountant=None):
@@ -418,7 +226,7 @@ def _geometric(rate, size, rng):
     return np.abs(out)
 
 
-FEW = 16  # up to this many entries, laplace_reduce_noise runs entry by entry on Python integers
+FEW = 16  # up to this many entries, _laplace_reduce_noise runs entry by entry on Python integers
 _GRID_ONCE = 32  # beyond, the online releases reuse the rounded values (else Python floats)
 
 
@@ -438,7 +246,7 @@ def _reduce_constants(a1, a2):
 
 
 def _reduce_one(x, a1, a2, ratio, rng, constants=None):
-    """:func:`laplace_reduce_noise` for one entry, on Python integers and floats (the same
+    """:func:`_laplace_reduce_noise` for one entry, on Python integers and floats (the same
     law and steps as the vectorised path, :func:`_step_noise`: stay or the piece by one
     uniform, a geometric draw within the piece; ``ratio`` the float sinh ratio), without
     the arrays' fixed cost. ``constants``: :func:`_reduce_constants` (a1, a2), if computed
@@ -464,7 +272,7 @@ def _reduce_one(x, a1, a2, ratio, rng, constants=None):
     return -y if x < 0 else y
 
 
-def laplace_reduce_noise(noise, a1, a2, rng):
+def _laplace_reduce_noise(noise, a1, a2, rng):
     """One step of the online sampler: Z_{t+1} given Z_t = ``noise`` (exact, integers).
 
     ``noise`` holds DL(a1) draws (rate a1 = s / t, a Fraction, of the current level); the
@@ -538,7 +346,7 @@ def _step_noise(n, a1, a2, rng):
     inversion: with one uniform, stay (y = n) with probability
     c_0 = (sinh(a1) / sinh(a2)) e^(-delta n), else the piece of the moved law, proportional
     to exp(-A j) at y = -j (j >= 1), exp(-delta y) for 0 <= y <= n, exp(-delta n - A j) at
-    y = n + j (A = a1 + a2, delta = a2 - a1; :func:`laplace_reduce_noise`).
+    y = n + j (A = a1 + a2, delta = a2 - a1; :func:`_laplace_reduce_noise`).
 
     The pieces have masses M1 = 1 / (e^A - 1), M2 = (1 - e^(-delta (n + 1))) /
     (1 - e^(-delta)) and M3 = e^(-delta n) M1 (S their sum, c'_1 = M1 / S,
@@ -607,7 +415,7 @@ class LaplaceNoiseReductionOnline:
     levels (the same grid, from the first level, and the same integer rates), so releasing
     everything up to the current level costs only the current level. Each :meth:`reduce`
     draws the next level's integer noise from its exact conditional law given the current
-    one (``laplace_reduce_noise``: Bayes's rule on the integer lazy walk, sampled with
+    one (``_laplace_reduce_noise``: Bayes's rule on the integer lazy walk, sampled with
     exact coins and discrete Laplace draws by rejection), not from floats.
 
     Parameters
@@ -686,7 +494,7 @@ class LaplaceNoiseReductionOnline:
         # accountant's entry refuses a copy that another copy moved past, RunningCharge)
         self._lock = threading.Lock()
         # one grid for every level, from the first (largest-scale) one, as the batch path
-        self._grid, self._units = _level_grid(self.sensitivity, level, max(values.size, 1))
+        self._grid, self._units = level_grid(self.sensitivity, level, max(values.size, 1))
         self._rate = self._rate_of(level)
         t, s = self._rate.denominator, self._rate.numerator
         self._noise = _random.discrete_laplace(t, s, values.size, self._rng)
@@ -774,7 +582,7 @@ class LaplaceNoiseReductionOnline:
             self.privacy_ = accounting.PrivacyLoss.pure(level)
             rate = self._rate_of(level)
             if rate > self._rate:  # else: levels closer than the rates' resolution
-                self._noise = laplace_reduce_noise(self._noise, self._rate, rate, self._rng)
+                self._noise = _laplace_reduce_noise(self._noise, self._rate, rate, self._rng)
                 self._rate = rate
             self.eps = level
             self.levels.append(level)
@@ -782,7 +590,7 @@ class LaplaceNoiseReductionOnline:
             return self.release
 
     def _rate_of(self, level):
-        return _level_fraction(self._units, level)
+        return level_fraction(self._units, level)
 
     def _released(self):
         if self._values.size <= _GRID_ONCE:

@@ -20,4 +20,4 @@ from .dataset import __all__ as _dataset_all  # noqa: E402
 
 __all__ += _dataset_all
 
-from . import backend  # noqa: E402,F401  (registers the Dask backend in dppack._backends)
+from . import _backend  # noqa: E402,F401  (registers the Dask backend in dppack._backends)

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _backends, _checks
 from ..erm import design as _design
-from . import frames
+from . import _frames as frames
 
 PARTITION_MESSAGE = (
     "X, y and weights must be partitioned alike (the same rows in each partition, as the "
@@ -297,7 +297,7 @@ def _chunk_row(X, y, *weights, block, **kwargs):
 def _partition_row(partition, p, weighted, block, **kwargs):
     """One partition's floats as a 1 x size row: ``block`` on its first ``p`` columns (X), the
     next (y) and the last (weights), views of the partition's values when they are float64
-    (:func:`dppack.dask.frames.block_floats`): of its one 2-d block (X a 2-d array), or of each
+    (:func:`dppack.dask._frames.block_floats`): of its one 2-d block (X a 2-d array), or of each
     column when pandas holds the columns apart (a Parquet read, :func:`_split_blocks`; X a
     list of its columns, which the sums read a block of rows at a time,
     :func:`rows_block`)."""

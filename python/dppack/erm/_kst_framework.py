@@ -10,7 +10,7 @@ import numpy as np
 from .. import _backends, _checks, _messages, _random, accounting
 from .._repr import model_repr
 from .cms import fit_loss, map_jacobian, output_message, refuse_infinite_eps, spend_fit
-from .blocks import resolve_regularizer
+from ._regularizers import resolve_regularizer
 from .design import (
     add_bias_column,
     check_fitted,

@@ -28,7 +28,7 @@ from .solvers import quadratic_ball_minimize
 
 def scale_regression(X, y, scales, shift, scale):
     """LinearRegressionDP's scaled rows: X / s (in place: X is the fit's
-    own clipped copy) and (y - shift) / scale. A per-row map (:mod:`dppack.dask.erm` applies
+    own clipped copy) and (y - shift) / scale. A per-row map (:mod:`dppack.dask._erm` applies
     it per chunk)."""
     X /= scales
     return X, (y - shift) / scale

@@ -14,9 +14,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _random, accounting, mechanisms
+from .. import _backends, _checks, _random, accounting, mechanisms
 from .._repr import model_repr
-from ._grid import to_grid as _to_grid
+from ._adassp_grid import float_up, gram_sensitivities, product_range, square_range
 from .cms import fit_loss, refuse_infinite_eps, spend_fit
 from .design import (
     add_bias_column,
@@ -27,75 +27,8 @@ from .design import (
 
 __all__ = ["LinearRegressionAdaSSP"]
 
-# The grid of the records: z in [-1, 1] rounded to multiples of 2^-k, k at most 26
-# (finer gains nothing against the noise) and such that n 2^(2k) <= 2^52.
-MAX_GRID_BITS = 26
 # The failure probability rho of the noise's norm bound (Wang 2018, Algorithm 2's default).
 NORM_BOUND_FAILURE = 0.05
-TOO_MANY_ROWS_MESSAGE = "LinearRegressionAdaSSP.fit takes at most 2^50 rows."
-
-
-def grid_bits(n):
-    """The exponent k of the records' grid 2^-k for n rows: the largest k <= 26 with
-    n 2^(2k) <= 2^52 (the sums of products are then exact in float64).
-
-    Examples
-    --------
-    >>> grid_bits(309), grid_bits(10 ** 6)
-    (21, 16)
-    """
-    bits = (52 - (int(n) - 1).bit_length()) // 2
-    if bits < 1:
-        raise _messages.value_error(TOO_MANY_ROWS_MESSAGE)
-    return min(MAX_GRID_BITS, bits)
-
-
-def _float_up(value):
-    """The smallest float >= the rational ``value`` (a sensitivity handed on as a float)."""
-    value = Fraction(value)
-    out = float(value)
-    if Fraction(out) < value:
-        out = math.nextafter(out, math.inf)
-    return out
-
-
-def _product_range(a, b, c, d):
-    """max - min of u v over the integer box u in [a, b], v in [c, d] (exact integers)."""
-    corners = (a * c, a * d, b * c, b * d)
-    return max(corners) - min(corners)
-
-
-def _square_range(a, b):
-    """max - min of u^2 over the integers u in [a, b]."""
-    low = 0 if a <= 0 <= b else min(a * a, b * b)
-    return max(a * a, b * b) - low
-
-
-def gram_sensitivities(low, high):
-    """(L1, squared L2) sensitivities of the upper triangle of Z'Z for integer records with
-    low_j <= z_j <= high_j, one record replaced (exact Fractions; :ref:`guide-erm-adassp`).
-
-    Examples
-    --------
-    >>> l1, l2sq = gram_sensitivities([-1, -1], [1, 1])
-    >>> l1, l2sq  # entries (1,1), (1,2), (2,2): ranges 1, 2, 1; rank-two bound 2 + 2
-    (Fraction(4, 1), Fraction(5, 1))
-    """
-    low = [int(v) for v in low]
-    high = [int(v) for v in high]
-    p = len(low)
-    diagonal = [_square_range(low[i], high[i]) for i in range(p)]
-    off = [_product_range(low[i], high[i], low[j], high[j])
-           for i in range(p) for j in range(i + 1, p)]
-    m = [max(abs(a), abs(b)) for a, b in zip(low, high)]
-    total, widths = sum(m), sum(b - a for a, b in zip(low, high))
-    u = min(total, widths)
-    l1 = min(Fraction(sum(off) + sum(diagonal)),
-             Fraction(u * (2 * total - u), 2) + sum(diagonal))
-    r2 = sum(v * v for v in m)
-    l2sq = min(Fraction(sum(v * v for v in off) + sum(v * v for v in diagonal)),
-               Fraction(r2 * r2) + Fraction(sum(v * v for v in diagonal), 2))
-    return l1, l2sq
 
 
 class LinearRegressionAdaSSP:
@@ -267,46 +200,6 @@ class LinearRegressionAdaSSP:
         return X @ self.coeff
 
 
-def grid_layout(bounds, target_bounds, add_bias, k):
-    """Per column (bias first, y last): centre c, scale s, factor f = 2^k / s and the
-    integer bounds of u = round((x - c) f), from the bounds alone.
-    """
-    lower = np.append(bounds.lower, target_bounds.lower[0])
-    upper = np.append(bounds.upper, target_bounds.upper[0])
-    if add_bias:
-        centre = (lower + upper) / 2
-        scale = (upper - lower) / 2
-        centre[0], scale[0] = 0.0, 1.0  # the bias column: 1
-    else:
-        centre = np.zeros_like(lower)
-        scale = np.maximum(np.abs(lower), np.abs(upper))
-    factor = math.ldexp(1.0, k) / scale
-    low, high = _to_grid(lower, centre, factor), _to_grid(upper, centre, factor)
-    return {"k": k, "centre": centre, "scale": scale, "factor": factor, "low": low,
-            "high": high}
-
-
-def grid_records(X, y, grid):
-    """X (in place) and y (new) as whole numbers on the grid of ``grid_layout``."""
-    p = X.shape[1]
-    centre, factor, low, high = grid["centre"], grid["factor"], grid["low"], grid["high"]
-    _to_grid(X, centre[:p], factor[:p], out=X)
-    y = _to_grid(y, centre[p], factor[p])  # a new array: never the caller's y
-    np.clip(X, low[:p], high[:p], out=X)
-    np.clip(y, low[p], high[p], out=y)
-    return X, y
-
-
-def integer_gram(X, y):
-    """The exact integer Gram matrix of the grid records [X, y]."""
-    p = X.shape[1]
-    gram = np.empty((p + 1, p + 1))
-    gram[:p, :p] = X.T @ X
-    gram[:p, p] = gram[p, :p] = X.T @ y
-    gram[p, p] = y @ y
-    return gram
-
-
 def _parts(gram, low, high, add_bias, k):
     """The released parts: (name, values, L1, L2 sensitivity, integer ranges)."""
     P = gram.shape[0]
@@ -322,7 +215,7 @@ def _parts(gram, low, high, add_bias, k):
         widths = [high[j] - low[j] for j in features]
         out.append(("sum_x", gram[0, first:y] / 4.0 ** k, Fraction(sum(widths), one),
                     _sqrt_up(sum(w * w for w in widths)) / one, [w * one for w in widths]))
-    ranges = [_product_range(low[j], high[j], low[y], high[y]) for j in features]
+    ranges = [product_range(low[j], high[j], low[y], high[y]) for j in features]
     l2sq = sum(r * r for r in ranges)
     scale2 = Fraction(1, 4 ** k)
     out.append(("xty", gram[first:y, y] / 4.0 ** k, Fraction(sum(ranges)) * scale2,
@@ -363,7 +256,7 @@ def _release(parts, eps, delta, rng, k):
             noisy, spread = values.copy(), 0.0
             sensitivities[name] = None
         elif delta == 0:
-            sensitivity = _float_up(l1)
+            sensitivity = float_up(l1)
             laplace_sd = math.sqrt(2.0) * sensitivity / eps_part
             if _linf_sd(ranges, k, eps_part) < laplace_sd:
                 noisy, spread, sensitivity = _linf_release(values, ranges, k, eps_part, rng)
@@ -372,7 +265,7 @@ def _release(parts, eps, delta, rng, k):
                 spread = laplace_sd
             sensitivities[name] = sensitivity
         else:
-            sensitivity = _float_up(l2)
+            sensitivity = float_up(l2)
             sigma = mechanisms.gaussian_sigma(eps_part, delta_part, sensitivity)
             noisy = mechanisms.discrete_gaussian_release(values, sigma, sensitivity, rng,
                                                          eps=eps_part, delta=delta_part)
@@ -435,7 +328,7 @@ def _linf_integers(exact, ranges, shift, eps, rng):
         out = np.array([float(Fraction(t * g, f << shift)) for t, f in zip(total, factors)])
     spread = math.sqrt((m + 1) * (m + 2) / 3.0) * float(Fraction(units * g, 1 << shift)
                                                         / eps_used)
-    return out, spread, _float_up(Fraction(top, 1 << shift))
+    return out, spread, float_up(Fraction(top, 1 << shift))
 
 
 # The projected release (``_projected``): the direction's dyadic resolution 2^-B, and the
@@ -450,7 +343,7 @@ def _full_noise_bound(parts, n, eps, k):
     name, _, l1, _, ranges = parts[-1]
     d = int(round((math.sqrt(8 * len(ranges) + 1) - 1) / 2))
     eps_part = eps / len(parts)
-    sd = min(math.sqrt(2.0) * _float_up(l1) / eps_part, _linf_sd(ranges, k, eps_part))
+    sd = min(math.sqrt(2.0) * float_up(l1) / eps_part, _linf_sd(ranges, k, eps_part))
     return d, sd / n * math.sqrt(d * math.log(2.0 * d * d / NORM_BOUND_FAILURE))
 
 
@@ -489,8 +382,8 @@ def _projected(parts, gram, low, high, add_bias, k, n, eps, rng):
     # common units 2^-(2k + 2B): s in units 2^-(k + B), y and x in 2^-k, the bias column 2^k
     names = ["sum_ss", "sum_sy"]
     values = [sum_ss, sum_sy << bits]
-    ranges = [_square_range(smin, smax),
-              _product_range(smin, smax, low[y], high[y]) << bits]
+    ranges = [square_range(smin, smax),
+              product_range(smin, smax, low[y], high[y]) << bits]
     if add_bias:
         sum_s = sum(v * G[0][j] for v, j in zip(V, features))
         names = ["sum_y", "sum_s"] + names

@@ -24,7 +24,8 @@ import numpy as np
 
 from .. import _backends, _checks, _messages, _random, accounting
 from .._repr import model_repr
-from .blocks import mapXy_gr_linear, mapXy_linear, resolve_regularizer
+from ._regularizers import resolve_regularizer
+from .blocks import mapXy_gr_linear, mapXy_linear
 from .approximate import release, release_grid, split_budget, strongly_convex_radius
 from .design import (
     add_bias_column,
@@ -357,7 +358,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.eps_prime_ = eps_prime
         self.Delta_ = Delta if objective else None
         self.privacy_ = privacy
-        self.n_passes_ = getattr(Xp, "passes", None)  # Dask data (dppack.dask.erm); else None
+        self.n_passes_ = getattr(Xp, "passes", None)  # Dask data (dppack.dask._erm); else None
         self.add_bias_ = add_bias  # predict's default (None: as fitted)
         return self
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _checks, _frames, _messages
 # The messages and the design's parts live in private modules; every name is importable from
-# here, as before the split (the models, dask/erm, the tests).
+# here, as before the split (the models, dask/_erm, the tests).
 from ._design_messages import (  # noqa: F401
     BINARY_LABELS_MESSAGE,
     CATEGORY_COUNT_MESSAGE,

@@ -12,7 +12,7 @@ Song, Thakkar, Thakurta and Wang (2019), IEEE S&P, Algorithm 1 and Theorem 1.
 """
 
 # The framework and LinearRegressionDP live in private modules; every name is importable from
-# here, as before the split (weighting, dask/erm, the tests).
+# here, as before the split (weighting, dask/_erm, the tests).
 from ._kst_framework import (  # noqa: F401
     KST_RESIDUAL,
     KST_RESIDUAL_DIFFERENCES,

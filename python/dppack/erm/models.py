@@ -142,7 +142,7 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
 
     def _optimize_coeff(self, X, y, Delta, b, weights=None):
         """The logistic objective, fused over the margins, by L-BFGS-B then Newton."""
-        # Dask data arrive as their risk already (dppack.dask.erm.PartitionedRisk)
+        # Dask data arrive as their risk already (dppack.dask._erm.PartitionedRisk)
         risk = X if isinstance(X, losses.EmpiricalRisk) else losses.logistic().risk(
             X, 2.0 * np.asarray(y, dtype=np.float64) - 1.0, weights)
         # L-BFGS-B is fast on this smooth objective; the Hessian serves the final Newton steps
@@ -330,7 +330,7 @@ class svmDP(WeightedERMDP_CMS):
         margin = self._huber_in_place()
         if margin is None:
             return super()._optimize_coeff(X, y, Delta, b, weights)
-        # Dask data arrive as their risk already (dppack.dask.erm.PartitionedRisk)
+        # Dask data arrive as their risk already (dppack.dask._erm.PartitionedRisk)
         risk = X if isinstance(X, losses.EmpiricalRisk) else margin.risk(X, y, weights)
         return _minimise_risk(self, risk, Delta, b, self._use_gradient(), newton=True)
 

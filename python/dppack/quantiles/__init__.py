@@ -15,7 +15,7 @@ from ._release import quantilesDP
 from ._joint import SUBPOINTS  # noqa: F401
 from ._recursive import recursion_weights  # noqa: F401
 
-__all__ = ["boundsDP", "quantilesDP"]
+__all__ = ["Bounds", "boundsDP", "quantilesDP"]
 
 # boundsDP's result keeps the public path in its name (reprs, pickles)
 Bounds.__module__ = __name__

@@ -15,7 +15,23 @@ from ._release import check_quants, quantiles_loss
 
 
 Bounds = collections.namedtuple("Bounds", ["lower", "upper"])
-Bounds.__doc__ = "The private range of :func:`boundsDP`: ``lower``, ``upper`` (floats)."
+Bounds.__doc__ = """The private range that :func:`boundsDP` returns: a named pair of floats.
+
+Attributes
+----------
+lower, upper : float
+    The released bounds, ``lower <= upper``, points of the public grid.
+
+Examples
+--------
+>>> from dppack.quantiles import Bounds
+>>> bounds = Bounds(-1.0, 2.0)
+>>> bounds.upper - bounds.lower
+3.0
+>>> lower, upper = bounds
+"""
+Bounds.lower.__doc__ = "The released lower bound (float)."
+Bounds.upper.__doc__ = "The released upper bound (float)."
 
 
 def default_grid(smallest=1e-6, largest=1e10, per_decade=4):

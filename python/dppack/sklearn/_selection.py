@@ -8,7 +8,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .. import _backends, _checks
 from ..erm.design import interleaved_split, prepare_weights
 from ..erm.weighting import fit_weighted
-from ..tuning import tune_classification_model, tune_linear_regression_model, tuning_loss
+from .._tuning_checks import tuning_loss
+from ..tuning import tune_classification_model, tune_linear_regression_model
 from ._base import (FIT_INTERCEPT_MESSAGE, DPBinaryClassifier, DPEstimator, check_budget,
                     check_random_state, check_sample_weight, encode_binary, public_classes,
                     sample_weight_bound, store_parameters)

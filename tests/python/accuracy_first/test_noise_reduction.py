@@ -483,6 +483,7 @@ from decimal import Decimal, getcontext  # noqa: E402
 from fractions import Fraction  # noqa: E402
 
 from dppack import _random  # noqa: E402
+from dppack.accuracy_first import _laplace_path as lp  # noqa: E402
 from dppack.accuracy_first import noise_reduction as nr  # noqa: E402
 
 
@@ -557,9 +558,9 @@ SMALL_LEVELS = [0.4, 1.3]
 def test_integer_path_marginals_are_discrete_laplace():
     rng = np.random.default_rng(21)
     levels = [0.3, 0.7, 1.3]
-    path = nr.integer_noise_path(N, 1, levels, rng)
+    path = lp.integer_noise_path(N, 1, levels, rng)
     for z, eps in zip(path, levels):
-        t, s = nr._level_rate(1, eps)
+        t, s = lp._level_rate(1, eps)
         assert s / t <= eps and s / t > eps * (1 - 2.0 ** -20)
         assert _chi2_dl(np.asarray(z), Fraction(s, t)) > ALPHA
 
@@ -567,8 +568,8 @@ def test_integer_path_marginals_are_discrete_laplace():
 def test_integer_path_keep_probability_is_the_ratio_of_c():
     # P(Z_t = Z_{t+1} exactly) = p + (1 - p) P(fresh = 0); p = sinh(a1/2)^2 / sinh(a2/2)^2
     rng = np.random.default_rng(22)
-    path = nr.integer_noise_path(N, 1, SMALL_LEVELS, rng)
-    (t1, s1), (t2, s2) = [nr._level_rate(1, e) for e in SMALL_LEVELS]
+    path = lp.integer_noise_path(N, 1, SMALL_LEVELS, rng)
+    (t1, s1), (t2, s2) = [lp._level_rate(1, e) for e in SMALL_LEVELS]
     a1, a2 = s1 / t1, s2 / t2
     p = np.sinh(a1 / 2) ** 2 / np.sinh(a2 / 2) ** 2
     same = p + (1 - p) * _dl_pmf(a1, 0)
@@ -582,13 +583,13 @@ def test_integer_path_marginal_check_has_power():
     # (levels 1 and 3 per grid unit: keep 0.111 instead of 0.060)
     rng = np.random.default_rng(23)
     levels = [1.0, 3.0]
-    (t1, s1), (t2, s2) = [nr._level_rate(1, e) for e in levels]
+    (t1, s1), (t2, s2) = [lp._level_rate(1, e) for e in levels]
     z2 = np.asarray(_random.discrete_laplace(t2, s2, N, rng))
     keep = rng.random(N) < (levels[0] / levels[1]) ** 2
     z1 = z2 + np.where(keep, 0, np.asarray(_random.discrete_laplace(t1, s1, N, rng)))
     assert _chi2_dl(z1, Fraction(s1, t1)) < ALPHA
     # and the exact walk passes at these levels
-    path = nr.integer_noise_path(N, 1, levels, rng)
+    path = lp.integer_noise_path(N, 1, levels, rng)
     assert _chi2_dl(np.asarray(path[0]), Fraction(s1, t1)) > ALPHA
 
 
@@ -602,16 +603,16 @@ def test_online_step_has_the_joint_law_of_the_batch_path(levels, width, size):
     # test of homogeneity. The three cases reach the uniform and the geometric middle
     # proposals and both tails of laplace_reduce_noise.
     rng = np.random.default_rng(24)
-    path = nr.integer_noise_path(N, 1, levels, rng)
-    (t1, s1), (t2, s2) = [nr._level_rate(1, e) for e in levels]
+    path = lp.integer_noise_path(N, 1, levels, rng)
+    (t1, s1), (t2, s2) = [lp._level_rate(1, e) for e in levels]
     z1 = np.asarray(_random.discrete_laplace(t1, s1, N, rng))
     if size == 1:
         z1 = z1[:4000]
-        z2 = np.concatenate([nr.laplace_reduce_noise(z1[i:i + 1], Fraction(s1, t1),
+        z2 = np.concatenate([nr._laplace_reduce_noise(z1[i:i + 1], Fraction(s1, t1),
                                                      Fraction(s2, t2), rng)
                              for i in range(z1.size)])
     else:
-        z2 = nr.laplace_reduce_noise(z1, Fraction(s1, t1), Fraction(s2, t2), rng)
+        z2 = nr._laplace_reduce_noise(z1, Fraction(s1, t1), Fraction(s2, t2), rng)
 
     def cells(a, b):
         return np.clip(a // width, -6, 6) * 13 + np.clip(b // width, -6, 6)
@@ -627,7 +628,7 @@ def test_online_step_has_the_joint_law_of_the_batch_path(levels, width, size):
 def test_releases_lie_on_one_grid_shared_by_all_levels():
     x = np.array([0.1, 0.3, 1.0 + 2.0 ** -52, -7.25])
     path = LaplaceNoiseReduction(x, LEVELS, SENS, random_state=5)
-    k, units = nr._level_grid(SENS, LEVELS[0], x.size)
+    k, units = lp.level_grid(SENS, LEVELS[0], x.size)
     g = 2.0 ** k
     assert units == int(np.ceil(SENS / g)) + x.size
     steps = path / g

@@ -12,6 +12,7 @@ from fractions import Fraction
 import numpy as np
 from scipy import stats
 
+from dppack.accuracy_first import _laplace_path as lp
 from dppack.accuracy_first import noise_reduction as nr
 from lazy_walk_checks import reduce_pmf
 
@@ -23,7 +24,7 @@ def test_online_step_in_chunks(monkeypatch):
     a1, a2 = Fraction(3, 10), Fraction(1, 2)
     starts = np.array([0, 3, -7, 40])
     x = np.tile(starts, 8000).reshape(400, 80)  # 32,000 entries: 500 chunks, any shape
-    y = nr.laplace_reduce_noise(x, a1, a2, np.random.default_rng(41))
+    y = nr._laplace_reduce_noise(x, a1, a2, np.random.default_rng(41))
     assert y.shape == x.shape and y.dtype == np.int64
     ys = np.arange(-80, 121)
     for value in starts:
@@ -42,7 +43,7 @@ def test_batch_path_accumulates_its_draws():
     # Z_T itself a draw; the rows differ where the coins failed and agree elsewhere
     units = 1 << 20
     levels = np.array([0.1, 0.2, 0.4, 0.7, 1.0])
-    path = nr.integer_noise_path(3000, units, levels, np.random.default_rng(42))
+    path = lp.integer_noise_path(3000, units, levels, np.random.default_rng(42))
     assert path.shape == (5, 3000) and path.dtype == np.int64
     moved = np.mean(path[:-1] != path[1:], axis=1)
     # the keep probability of level t is about (eps_t / eps_{t+1})^2 (rates' c ratio)

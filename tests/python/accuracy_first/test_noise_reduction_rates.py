@@ -174,7 +174,7 @@ def test_tiny_levels_leave_the_one_call_path(monkeypatch):
     (the one-call geometric draws are defined for t <= 2^62 only; beyond, an earlier version
     drew a wrong law: values on a coarse lattice that told neighbours apart)."""
     from dppack import _exact
-    from dppack.accuracy_first import noise_reduction
+    from dppack.accuracy_first import _laplace_path, noise_reduction
 
     with pytest.raises(ValueError, match="2\\^62"):
         _exact.geometric_rates(1 << 68, 1, 10, _random.as_generator(0))
@@ -182,7 +182,7 @@ def test_tiny_levels_leave_the_one_call_path(monkeypatch):
     def fail(*args):
         raise AssertionError("the one-call path took t > 2^62")
 
-    monkeypatch.setattr(noise_reduction, "_medium_noise_path", fail)
+    monkeypatch.setattr(_laplace_path, "_medium_noise_path", fail)
     x = np.linspace(-5.0, 5.0, 50)
     out = noise_reduction.LaplaceNoiseReduction(x, [3e-13, 1e-12], 1.0, random_state=1)
     assert out.shape == (2, 50)

@@ -10,7 +10,7 @@ import dppack
 from dppack import _backends, _memory
 
 da = pytest.importorskip("dask.array")
-from dppack.dask import backend as dask_backend  # noqa: E402
+from dppack.dask import _backend as dask_backend  # noqa: E402
 
 
 @pytest.mark.parametrize("method", _backends.PROTOCOL)

@@ -9,7 +9,7 @@
   :func:`dppack._backends._load`, which imports the module that registers the Dask backend
   (``_backends._LAZY``) when a Dask collection arrives before ``dppack.dask`` was imported.
   Its edge ``dppack._backends -> dppack.dask`` is counted here: it is the only edge that
-  closes a cycle (``dppack.dask.backend`` registers itself in ``dppack._backends``).
+  closes a cycle (``dppack.dask._backend`` registers itself in ``dppack._backends``).
 * No module outside the backend layer (``dppack._backends``, ``dppack.dask``) mentions
   ``is_dask``: the core asks :func:`dppack._backends.backend_for` for its data's backend.
 """
@@ -164,7 +164,7 @@ GRAPH = import_graph()
 def test_the_graph_is_read():
     edges, _, _ = GRAPH
     assert ("dppack.stats._release", "dppack._backends") in edges
-    assert ("dppack.dask.backend", "dppack._backends") in edges
+    assert ("dppack.dask._backend", "dppack._backends") in edges
     assert ("dppack._memory", "dppack.data_access") in edges
     assert len(edges) > 100
 
@@ -179,8 +179,8 @@ def test_the_hook_is_the_only_edge_that_closes_a_cycle():
     edges, _, _ = GRAPH
     hooks = [edge for edge, kind in edges.items() if kind == "hook"]
     assert hooks == [("dppack._backends", "dppack.dask")]
-    cycle = find_cycle(list(edges))  # with the hook: _backends -> dask -> ... -> _backends
-    assert cycle is not None and cycle[0] == "dppack._backends" and cycle[1] == "dppack.dask"
+    cycle = find_cycle(list(edges))  # with the hook: ... -> _backends -> dask -> ... -> (start)
+    assert cycle is not None and ("dppack._backends", "dppack.dask") in zip(cycle, cycle[1:])
 
 
 def test_no_function_local_import_of_a_dppack_module():

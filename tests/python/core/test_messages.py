@@ -453,7 +453,7 @@ def test_the_issue_scans_see_a_planted_reference(tmp_path):
     assert [line for line, text in _messages_of(module) if ISSUE.search(text)] == [3]
     # a public docstring
     def public():
-        """Dask (issue 14; ``dppack.dask.quantiles``)."""
+        """Dask (issue 14; ``dppack.dask._quantiles``)."""
     assert _references_in_docstrings([public, len]) == [public.__qualname__]
     # an Rd line and a roxygen line, not a plain comment
     (tmp_path / "man").mkdir()

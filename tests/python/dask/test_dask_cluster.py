@@ -6,7 +6,7 @@ calls run on a ``LocalCluster`` of two worker processes, on data read lazily fro
 uneven sizes, chunks of unknown size), and must give the in-memory release for the same
 ``random_state`` (to 1e-10 relative: only the floating-point order of the sums differs).
 ``quantileDP`` and ``medianDP`` on Dask draw from the same law as in memory but hand the
-sampler runs of candidates, not single intervals (``dppack.dask.quantiles``), so their
+sampler runs of candidates, not single intervals (``dppack.dask._quantiles``), so their
 reference is the same call with the threaded scheduler. Every release is checked to have
 run on the workers (their task stream is not empty).
 

@@ -1,4 +1,4 @@
-"""The ERM models fitted on Dask data (issue 14; ``dppack.dask.erm``).
+"""The ERM models fitted on Dask data (issue 14; ``dppack.dask._erm``).
 
 What is checked:
 
@@ -155,7 +155,7 @@ def test_regression_statistics_equal_memory(add_bias, block_rows, monkeypatch):
     """The one pass of LinearRegressionDP: n, X'X, X'y, y'y of the scaled design, with and
     without the bias column (whose row of X'X comes from the product x'[t, 1]), in one block
     of rows per partition and in many (97 rows: a partial last block)."""
-    from dppack.dask import erm
+    from dppack.dask import _erm as erm
 
     if block_rows:
         monkeypatch.setattr(erm, "GRAM_ROWS", block_rows)
@@ -212,7 +212,7 @@ def test_partitions_inside_and_beyond_the_bounds(name, block_rows, tmp_path, mon
     copy), the others clipped: both give the in-memory fit (the design, bias column and
     scaling included). The columns come from one Parquet dataset, read together (one
     block per column), in one block of rows per partition and in many (97 rows)."""
-    from dppack.dask import erm
+    from dppack.dask import _erm as erm
 
     if block_rows:
         monkeypatch.setattr(erm, "GRAM_ROWS", block_rows)
@@ -251,7 +251,7 @@ def test_columns_of_one_dataset_read_together(tmp_path):
     partition); the fit reads each partition's float64 values without copying them: a
     Parquet read's columns as views of Arrow's buffers (read with pyarrow's split_blocks,
     not copied into one block), another frame's one 2-d block as it is."""
-    from dppack.dask import erm
+    from dppack.dask import _erm as erm
 
     X, y, target, weights = _data(6)
     frame = pd.DataFrame(X, columns=["a", "b", "c"]).assign(y=y, t=target, w=weights)
@@ -301,7 +301,7 @@ def test_columns_of_one_dataset_read_together(tmp_path):
 def test_within_bounds_reads_in_place():
     """The range check of a block: the block itself when no value needs clipping, a
     clipped copy otherwise (never written)."""
-    from dppack.dask.erm import _within
+    from dppack.dask._erm import _within
     from dppack.erm.design import ColumnBounds
 
     bounds = ColumnBounds.from_arguments([1.0, 2.0], [-1.0, -2.0], 2)

@@ -1,4 +1,4 @@
-"""quantileDP and medianDP on Dask data (issue 14; ``dppack.dask.quantiles``).
+"""quantileDP and medianDP on Dask data (issue 14; ``dppack.dask._quantiles``).
 
 What is checked:
 
@@ -41,7 +41,7 @@ da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
 import dask  # noqa: E402
 
-quantiles = importlib.import_module("dppack.dask.quantiles")
+quantiles = importlib.import_module("dppack.dask._quantiles")
 _QUANTILE = importlib.import_module("dppack.stats._quantile")
 
 ALPHA = 0.001

@@ -24,7 +24,7 @@ from dask_checks import ComputeCounter  # noqa: E402
 import dppack  # noqa: E402
 from dppack import data_access  # noqa: E402
 from dppack.accounting import BudgetAccountant  # noqa: E402
-from dppack.dask import moments  # noqa: E402
+from dppack.dask import _moments as moments  # noqa: E402
 
 N = 3_001
 LOWER, UPPER = 0.0, 10.0

@@ -11,7 +11,7 @@ from scipy import stats
 
 import dppack
 from dppack import _random
-from dppack.erm import adassp
+from dppack.erm import _adassp_grid, adassp
 from dppack.erm.design import prepare_design
 
 
@@ -31,12 +31,12 @@ def _bounds(p, y_low=-3.0, y_high=5.0):
 
 def test_grid_bits_keep_every_partial_sum_below_2_53():
     for n in (1, 2, 3, 309, 10 ** 6, 2 ** 40):
-        k = adassp.grid_bits(n)
-        assert 1 <= k <= adassp.MAX_GRID_BITS
+        k = _adassp_grid.grid_bits(n)
+        assert 1 <= k <= _adassp_grid.MAX_GRID_BITS
         assert n * 4 ** k <= 2 ** 52
-        assert k == adassp.MAX_GRID_BITS or n * 4 ** (k + 1) > 2 ** 52
+        assert k == _adassp_grid.MAX_GRID_BITS or n * 4 ** (k + 1) > 2 ** 52
     with pytest.raises(ValueError, match="2\\^50"):
-        adassp.grid_bits(2 ** 51)
+        _adassp_grid.grid_bits(2 ** 51)
 
 
 @pytest.mark.parametrize("add_bias", [True, False])
@@ -46,12 +46,12 @@ def test_gram_of_grid_records_is_the_exact_integer_sum(add_bias):
     X, y, _ = _linear(5000, p=3, seed=1)
     upper, lower = _bounds(3)
     design = prepare_design(X, y, upper, lower, add_bias, target=True)
-    k = adassp.grid_bits(5000)
-    grid = adassp.grid_layout(design["bounds"], design["target_bounds"], add_bias, k)
+    k = _adassp_grid.grid_bits(5000)
+    grid = _adassp_grid.grid_layout(design["bounds"], design["target_bounds"], add_bias, k)
     low, high = grid["low"], grid["high"]
-    Xu, yu = adassp.grid_records(design["X"], design["y"], grid)
+    Xu, yu = _adassp_grid.grid_records(design["X"], design["y"], grid)
     units = np.column_stack([Xu, yu])
-    assert np.array_equal(adassp.integer_gram(Xu, yu), units.T @ units)
+    assert np.array_equal(_adassp_grid.integer_gram(Xu, yu), units.T @ units)
     assert np.array_equal(units, np.rint(units))
     assert all(np.all(units[:, j] >= low[j]) and np.all(units[:, j] <= high[j])
                for j in range(units.shape[1]))
@@ -88,10 +88,10 @@ def test_a_last_bit_flip_in_one_record_changes_nothing():
 
 def _exact_parts(X, y, upper, lower, p):
     design = prepare_design(X, y, upper, lower, True, target=True)
-    k = adassp.grid_bits(X.shape[0])
-    grid = adassp.grid_layout(design["bounds"], design["target_bounds"], True, k)
+    k = _adassp_grid.grid_bits(X.shape[0])
+    grid = _adassp_grid.grid_layout(design["bounds"], design["target_bounds"], True, k)
     low, high = grid["low"].astype(np.int64).tolist(), grid["high"].astype(np.int64).tolist()
-    gram = adassp.integer_gram(*adassp.grid_records(design["X"], design["y"], grid))
+    gram = _adassp_grid.integer_gram(*_adassp_grid.grid_records(design["X"], design["y"], grid))
     return k, {name: (values, ranges)
                for name, values, _, _, ranges in adassp._parts(gram, low, high, True, k)}
 
@@ -209,9 +209,9 @@ def test_projected_release_is_exact(monkeypatch):
     assert set(model.statistics_) == {"xty", "projection", "sum_y", "sum_s", "sum_ss",
                                       "sum_sy", "n"}
     design = prepare_design(X, y, upper, lower, True, target=True)
-    k = adassp.grid_bits(400)
-    grid = adassp.grid_layout(design["bounds"], design["target_bounds"], True, k)
-    Xu, yu = adassp.grid_records(design["X"], design["y"], grid)
+    k = _adassp_grid.grid_bits(400)
+    grid = _adassp_grid.grid_layout(design["bounds"], design["target_bounds"], True, k)
+    Xu, yu = _adassp_grid.grid_records(design["X"], design["y"], grid)
     U = [[int(v) for v in row[1:]] for row in Xu.tolist()]
     Y = [int(v) for v in yu.tolist()]
     xty = [Fraction(sum(u[j] * b for u, b in zip(U, Y)), 4 ** k) for j in range(p)]
@@ -290,7 +290,7 @@ def test_projected_fit_beats_the_mean_on_small_correlated_data():
 def test_gram_sensitivities_bound_every_pair_of_integer_records(low, high):
     """Brute force over all pairs of integer records in the box: the L1 and squared L2
     distance of the upper triangles never exceed the bounds."""
-    l1, l2sq = adassp.gram_sensitivities(low, high)
+    l1, l2sq = _adassp_grid.gram_sensitivities(low, high)
     p = len(low)
     points = list(itertools.product(*[range(a, b + 1) for a, b in zip(low, high)]))
     rows, cols = np.triu_indices(p)

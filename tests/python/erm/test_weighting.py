@@ -459,7 +459,7 @@ def test_dask_weighted_logistic_equals_in_memory():
 def test_dask_infinite_weights_refused_by_the_first_pass(name, method):
     # +-Inf weights on Dask: the in-memory message from the first pass (the checks), before
     # the Gaussian kernel's features or any noise are drawn and before any charge; X's
-    # errors first, as in memory. (Planted: no w_inf count in dask.erm._CHECKS; the Gaussian
+    # errors first, as in memory. (Planted: no w_inf count in dask._erm._CHECKS; the Gaussian
     # paths then fail in the solver's pass, after the draws.)
     da = pytest.importorskip("dask.array")
     dd = pytest.importorskip("dask.dataframe")

@@ -23,6 +23,7 @@ import pytest
 from scipy import stats
 
 from dppack import _random
+from dppack.accuracy_first import _laplace_path as lp
 from dppack.accuracy_first import noise_reduction as nr
 from lazy_walk_checks import reduce_pmf
 
@@ -207,8 +208,8 @@ def test_online_step_conditional_law(x, force, monkeypatch):
     size = 20_000 if not force else 1500
     ys = np.arange(-80, 121)
     pmf = reduce_pmf(x, float(a1), float(a2), ys)
-    vector = nr.laplace_reduce_noise(np.full(size, x), a1, a2, rng)
-    one = np.concatenate([nr.laplace_reduce_noise(np.array([x]), a1, a2, rng)
+    vector = nr._laplace_reduce_noise(np.full(size, x), a1, a2, rng)
+    one = np.concatenate([nr._laplace_reduce_noise(np.array([x]), a1, a2, rng)
                           for _ in range(size // 10)])
     for draws in (vector, one):
         expected = pmf * draws.size
@@ -230,7 +231,7 @@ def test_online_step_in_unaligned_chunks(monkeypatch):
     a1, a2 = Fraction(3, 10), Fraction(1, 2)
     starts = np.array([0, 3, -7, 40])
     x = np.random.default_rng(13).permutation(np.repeat(starts, 6100))
-    y = nr.laplace_reduce_noise(x, a1, a2, np.random.default_rng(14))
+    y = nr._laplace_reduce_noise(x, a1, a2, np.random.default_rng(14))
     ys = np.arange(-80, 121)
     for value in starts:
         draws = y[x == value]
@@ -246,9 +247,9 @@ def test_small_batch_path_marginals_and_keep():
     # DL(a_t) and the keep probability of the walk (as for the vectorised path)
     rng = np.random.default_rng(13)
     levels = [0.4, 0.9, 1.3]
-    paths = np.concatenate([nr.integer_noise_path(nr.SMALL_PATH, 1, levels, rng)
+    paths = np.concatenate([lp.integer_noise_path(lp.SMALL_PATH, 1, levels, rng)
                             for _ in range(1250)], axis=1)
-    rates = [nr._level_rate(1, e) for e in levels]
+    rates = [lp._level_rate(1, e) for e in levels]
     for z, (t, s) in zip(paths, rates):
         assert _chi2_by_tail(z, lambda m: _random.discrete_laplace_tail(m, t, s),
                              range(-8, 9)) > ALPHA / 4
@@ -265,9 +266,9 @@ def test_medium_batch_path_marginals_and_keep():
     # (differences of geometric draws): the marginals and the keep probability again
     rng = np.random.default_rng(18)
     levels = [0.4, 0.9, 1.3]
-    paths = np.concatenate([nr.integer_noise_path(nr.MEDIUM_PATH, 1, levels, rng)
+    paths = np.concatenate([lp.integer_noise_path(lp.MEDIUM_PATH, 1, levels, rng)
                             for _ in range(10)], axis=1)
-    rates = [nr._level_rate(1, e) for e in levels]
+    rates = [lp._level_rate(1, e) for e in levels]
     for z, (t, s) in zip(paths, rates):
         assert _chi2_by_tail(z, lambda m: _random.discrete_laplace_tail(m, t, s),
                              range(-8, 9)) > ALPHA / 4

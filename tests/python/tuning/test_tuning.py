@@ -26,7 +26,7 @@ from scipy import stats
 import dppack
 from accounting_checks import Untouchable
 import dppack.tuning as tuning
-from dppack import _random, accounting
+from dppack import _random, _tuning_checks, accounting
 from dppack.erm.kst import LinearRegressionDP
 from dppack.tuning import tune_classification_model, tune_linear_regression_model
 
@@ -344,7 +344,7 @@ def test_tuners_charge_the_whole_call_once():
     # models with a delta: the classification tuner charges the largest
     mixed = [dppack.OutputPerturbationAGM("logistic", 0.5, 1e-6, 1.0, iterations=5),
              dppack.LogisticRegressionDP("l2", 0.5, 1.0)]
-    assert tuning.tuning_loss(mixed) == dppack.PrivacyLoss.approx(0.5, 1e-6)
+    assert _tuning_checks.tuning_loss(mixed) == dppack.PrivacyLoss.approx(0.5, 1e-6)
 
 
 @pytest.mark.parametrize("tune", ["classification", "regression"])

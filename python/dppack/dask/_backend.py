@@ -1,15 +1,15 @@
 """The Dask backend: the methods of :class:`dppack._backends.Backend` on Dask collections.
 
 Each method makes the checks that need no pass at the in-memory position and returns a
-source whose statistics come from one pass (:mod:`dppack.dask.moments`,
-:mod:`dppack.dask.quantiles`, :mod:`dppack.dask.erm`, :mod:`dppack.dask.adassp`), with the
+source whose statistics come from one pass (:mod:`dppack.dask._moments`,
+:mod:`dppack.dask._quantiles`, :mod:`dppack.dask._erm`, :mod:`dppack.dask._adassp`), with the
 values the in-memory backend (:mod:`dppack._memory`) gives. Registered in
 :mod:`dppack._backends` when :mod:`dppack.dask` is imported.
 """
 
-from .. import _backends, _messages, data_access
+from .. import _access_cores, _backends, _messages
 from ..erm.weighting import DASK_ONES_MESSAGE
-from . import adassp, erm, moments, quantiles
+from . import _adassp as adassp, _erm as erm, _moments as moments, _quantiles as quantiles
 
 __all__ = []
 
@@ -22,7 +22,7 @@ def declares_levels(x):
 
 class QuantileSource:
     """quantileDP's data on Dask: the checks that need no pass at construction
-    (:func:`dppack.dask.moments.check_sample`), then one pass for the counts on a
+    (:func:`dppack.dask._moments.check_sample`), then one pass for the counts on a
     resolution's candidates or per cell of the grid (with the size and finiteness checks)."""
 
     def __init__(self, x, name, min_size):
@@ -38,7 +38,7 @@ class QuantileSource:
 
 
 class CellRecords(quantiles.CountedRecords):
-    """The records counted per cell (:class:`dppack.dask.quantiles.CountedRecords`), with
+    """The records counted per cell (:class:`dppack.dask._quantiles.CountedRecords`), with
     the runs of the grid the release draws from when they are too spread for the window
     (:class:`dppack._backends.WindowTooWide`): :meth:`runs`."""
 
@@ -47,7 +47,7 @@ class CellRecords(quantiles.CountedRecords):
         self.cells, self.occupied = cells, occupied
 
     def runs(self):
-        """(ranks, widths, starts) of :meth:`dppack.dask.quantiles.Cells.runs`."""
+        """(ranks, widths, starts) of :meth:`dppack.dask._quantiles.Cells.runs`."""
         return self.cells.runs(self.occupied, self.counts)
 
 
@@ -67,7 +67,7 @@ class DaskBackend(_backends.Backend):
                               variance=variance)
 
     def pair(self, x1, x2, bounds, which_sensitivity, min_size):
-        bounds = data_access.cov_bounds(x1, x2, *bounds)
+        bounds = _access_cores.cov_bounds(x1, x2, *bounds)
         return moments.Pair(x1, x2, bounds, which_sensitivity, min_size), bounds
 
     def pooled(self, samples, bounds, which_sensitivity, min_size, columns=None):
@@ -99,7 +99,7 @@ class DaskBackend(_backends.Backend):
                               clip=False).var_access()
 
     def cov_access(self, x1, x2, bounds):
-        bounds = data_access.cov_bounds(x1, x2, *bounds)
+        bounds = _access_cores.cov_bounds(x1, x2, *bounds)
         return moments.Pair(x1, x2, bounds, "bounded", 2, clip=False).cov_access()
 
     def hist(self, x, breaks):
@@ -128,7 +128,7 @@ class DaskBackend(_backends.Backend):
     def regression_design(self, X, y, upper_bounds, lower_bounds, add_bias, set_scaling,
                           on_grid=False):
         """X'X, X'y, y'y and n of the scaled rows (on the grid with ``on_grid``) from one
-        pass (:func:`dppack.dask.erm.regression_statistics`; the solver needs nothing
+        pass (:func:`dppack.dask._erm.regression_statistics`; the solver needs nothing
         else)."""
         return erm.regression_statistics(X, y, upper_bounds, lower_bounds, add_bias,
                                          set_scaling, on_grid=on_grid), None

@@ -14,8 +14,8 @@ import dask
 import numpy as np
 
 from .. import _backends, _checks
-from . import frames
-from .moments import blocks, check_sample
+from . import _frames as frames
+from ._moments import blocks, check_sample
 
 __all__ = []
 

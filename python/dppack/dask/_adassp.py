@@ -1,16 +1,16 @@
 """LinearRegressionAdaSSP on Dask: the exact integer Gram matrix summed over partitions.
 
 Two passes (``n_passes_`` = 2): the checks and n (which fix the grid,
-:func:`dppack.erm.adassp.grid_bits`), then the Gram matrix of each partition's grid records
-(:func:`dppack.erm.adassp.integer_gram`). Every partial sum is an integer below 2^53, so the
+:func:`dppack.erm._adassp_grid.grid_bits`), then the Gram matrix of each partition's grid records
+(:func:`dppack.erm._adassp_grid.integer_gram`). Every partial sum is an integer below 2^53, so the
 statistics, and the coefficients for a ``random_state``, are the in-memory ones bit for bit.
 """
 
 import numpy as np
 
-from ..erm import adassp
+from ..erm import _adassp_grid as adassp
 from ..erm import design as _design
-from .erm import DaskData
+from ._erm import DaskData
 
 
 def _chunk_gram(X, y, w, *, bounds, target_bounds, add_bias, grid):
@@ -25,7 +25,7 @@ def _chunk_gram(X, y, w, *, bounds, target_bounds, add_bias, grid):
 
 def grid_statistics(X, y, upper_bounds, lower_bounds, add_bias):
     """n, the exact integer Gram matrix of the grid records [X, y] (bias column first with
-    ``add_bias``), the grid (:func:`dppack.erm.adassp.grid_layout`) and the passes taken.
+    ``add_bias``), the grid (:func:`dppack.erm._adassp_grid.grid_layout`) and the passes taken.
 
     Raises
     ------

@@ -15,7 +15,7 @@ import dask
 import numpy as np
 
 from .. import _backends, _checks, data_access, rcompat
-from . import frames
+from . import _frames as frames
 from ..data_access import (
     SAME_LENGTH_MESSAGE,
     SAMPLE_SHAPE_MESSAGES,

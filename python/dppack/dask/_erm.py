@@ -20,7 +20,7 @@ from ..erm import design as _design
 from ..erm import _grid
 from ..erm.kst import GramStatistics, regression_grid
 from ..erm.losses import EmpiricalRisk
-from ._erm_data import (  # noqa: F401  (DaskData and the messages: reached as dask.erm.<name>)
+from ._erm_data import (  # noqa: F401  (DaskData and the messages: reached as dask._erm.<name>)
     DASK_X_MESSAGE,
     PARTITION_MESSAGE,
     UNKNOWN_CHUNKS_MESSAGE,
