@@ -7,6 +7,7 @@ stated (it is the chance that a correct implementation fails for a given seed).
 
 import importlib.util
 import math
+import sys
 import warnings
 from pathlib import Path
 
@@ -628,6 +629,8 @@ def test_histogram_bad_arguments():
 def _stable_validation_benchmark():
     """benchmarks/stable_validation.py as a module (a script, not a package)."""
     path = Path(__file__).resolve().parents[3] / "benchmarks" / "stable_validation.py"
+    if str(path.parent) not in sys.path:  # its helper _readme, as when run as a script
+        sys.path.insert(0, str(path.parent))
     spec = importlib.util.spec_from_file_location("stable_validation_benchmark", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
