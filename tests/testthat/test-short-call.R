@@ -51,7 +51,7 @@ test_that("anything else takes the general path", {
   expect_true(general(quantileDP(x, 0.5, 1, 0, 1, accountant = acc)))
   expect_true(general(with_random_state(1, meanDP(x, 1, 0, 1))))
   old <- options(DPpackPy.reproducible = TRUE)
-  on.exit(options(old), add = TRUE)
+  on.exit(options(old), add = TRUE, after = FALSE)  # before the block's own restore
   expect_true(general(meanDP(x, 1, 0, 1)))
 })
 
