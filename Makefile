@@ -33,7 +33,7 @@ $(STAMPS)/venv: $(PY_SOURCES) | system
 
 # A second environment with the newest NumPy 2: the Python package supports both.
 # (After the first environment: under make -j2, as make test installs, the two editable installs
-# of this checkout do not write its egg-info at once; the R package is built meanwhile.)
+# of this checkout do not write its egg-info at once; the R package is built after it.)
 $(STAMPS)/venv-np2: $(PY_SOURCES) | system $(STAMPS)/venv
 	@mkdir -p $(STAMPS)
 	[ -x $(VENV_NP2)/bin/python ] || $(PYTHON) -m venv $(VENV_NP2)
@@ -44,8 +44,9 @@ $(STAMPS)/venv-np2: $(PY_SOURCES) | system $(STAMPS)/venv
 # Installed from the tarball that R CMD build makes (into build/r-package/), so that the
 # vignettes are built and installed (vignette(package = "DPpackPy"), browseVignettes);
 # scripts/check-r.sh checks that same tarball. The build runs the vignettes once (about 50 s
-# of CPU), which check-r no longer spends.
-$(STAMPS)/r-package: $(R_SOURCES) $(STAMPS)/venv
+# of CPU), which check-r no longer spends. R CMD build lists and copies the whole checkout, so it
+# waits for the NumPy 2 environment: files pip replaces during the copy failed the build.
+$(STAMPS)/r-package: $(R_SOURCES) $(STAMPS)/venv | $(STAMPS)/venv-np2
 	@rm -rf build/r-package && mkdir -p build/r-package $(STAMPS)
 	cd build/r-package && R CMD build --no-manual $(CURDIR) > $(CURDIR)/$(STAMPS)/r-install.log 2>&1 || { cat $(CURDIR)/$(STAMPS)/r-install.log; exit 1; }
 	R CMD INSTALL --no-multiarch build/r-package/DPpackPy_*.tar.gz >> $(STAMPS)/r-install.log 2>&1 || { cat $(STAMPS)/r-install.log; exit 1; }
