@@ -19,7 +19,7 @@ def uniform_integer(m, rng):
     Examples
     --------
     >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
+    >>> rng = as_generator(0)
     >>> sorted({uniform_integer(3, rng) for _ in range(200)})
     [0, 1, 2]
     >>> 0 <= uniform_integer(2 ** 70, rng) < 2 ** 70
@@ -40,7 +40,7 @@ def uniform_bits(bits, size, rng):
     Examples
     --------
     >>> import numpy as np
-    >>> v = uniform_bits(2, 4000, np.random.default_rng(0))
+    >>> v = uniform_bits(2, 4000, as_generator(0))
     >>> sorted(set(v.tolist())), abs(float(np.mean(v == 3)) - 0.25) < 0.03
     ([0, 1, 2, 3], True)
     """
@@ -161,7 +161,7 @@ def bernoulli_real(bounds, size, rng):
         ``bounds(bits)`` returns Fractions lo <= p <= hi with hi - lo at most about 2^-bits
         (tighter as ``bits`` grows; lo = hi = p is allowed), 0 <= p <= 1.
     size : int
-    rng : numpy.random.Generator
+    rng : NumPy Generator
 
     Returns
     -------

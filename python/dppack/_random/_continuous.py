@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ._seeding import as_generator  # for the examples
+
 
 def laplace(scale, size, rng):
     """Draw centred Laplace noise with density exp(-|x|/b)/(2b), b = ``scale`` (broadcast)."""
@@ -31,7 +33,7 @@ def log_categorical(log_weights, rng):
     log_weights : array_like of float
         Finite values or -inf (probability 0); at least one finite. NaN and +inf must be
         refused by the caller.
-    rng : numpy.random.Generator
+    rng : NumPy Generator
 
     Returns
     -------
@@ -51,7 +53,7 @@ def log_categorical(log_weights, rng):
     Examples
     --------
     >>> import numpy as np
-    >>> rng = np.random.default_rng(1)
+    >>> rng = as_generator(1)
     >>> draws = [log_categorical([0.0, np.log(3.0), -np.inf], rng) for _ in range(4000)]
     >>> draws.count(2), abs(draws.count(1) / 4000 - 0.75) < 0.04
     (0, True)
@@ -97,7 +99,7 @@ def l2_laplace(d, rate, rng, size=None):
     rate : float
         > 0; ``inf`` gives zeros (no noise; the d normals are still drawn). With
         rate = eps / Delta, adding the draw to a vector of L2 sensitivity Delta is eps-DP.
-    rng : numpy.random.Generator
+    rng : NumPy Generator
     size : int, optional
         The number of independent vectors; None draws one.
 
@@ -124,17 +126,17 @@ def l2_laplace(d, rate, rng, size=None):
     Examples
     --------
     >>> import numpy as np
-    >>> b = l2_laplace(3, 2.0, np.random.default_rng(0))
+    >>> b = l2_laplace(3, 2.0, as_generator(0))
     >>> b.shape
     (3,)
-    >>> l2_laplace(4, 1.0, np.random.default_rng(1), size=5).shape
+    >>> l2_laplace(4, 1.0, as_generator(1), size=5).shape
     (5, 4)
-    >>> bool(np.all(l2_laplace(2, float("inf"), np.random.default_rng(2)) == 0))
+    >>> bool(np.all(l2_laplace(2, float("inf"), as_generator(2)) == 0))
     True
 
     The norm is the Gamma(d, rate) draw that comes first from the generator:
 
-    >>> rng, again = np.random.default_rng(3), np.random.default_rng(3)
+    >>> rng, again = as_generator(3), as_generator(3)
     >>> bool(np.isclose(np.linalg.norm(l2_laplace(3, 2.0, rng)), again.gamma(3, 0.5)))
     True
     """

@@ -104,7 +104,7 @@ def discrete_gaussian_noise(values, sigma, rng):
         The true values (finite), any shape.
     sigma : float
         The standard deviation of the continuous calibration (> 0, finite).
-    rng : numpy.random.Generator
+    rng : NumPy Generator
 
     Returns
     -------
@@ -164,7 +164,7 @@ def discrete_gaussian_noise_on_grid(values, k, sigma2, rng):
     sigma2 : int or fractions.Fraction
         s^2 in grid units: a whole number >= 1, or a Fraction p / q (the small variances
         of counts, ``integers=True``).
-    rng : numpy.random.Generator
+    rng : NumPy Generator
 
     Returns
     -------

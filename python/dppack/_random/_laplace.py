@@ -129,7 +129,7 @@ def discrete_laplace_noise(values, sensitivity, eps, rng, coordinates=None, grid
         Delta > 0, the L1 sensitivity of ``values`` as a whole.
     eps : float
         > 0 and finite.
-    rng : numpy.random.Generator
+    rng : NumPy Generator
     coordinates : int, optional
         m >= 1, how many entries of ``values`` can differ between neighbouring datasets
         (each can gain one grid step in rounding); all of them by default. m = 0 when the

@@ -9,6 +9,7 @@ from .. import _exact_selection
 from ._coins import _exact_samplers, _fraction
 from ._grid import UTILITY_GRID_BITS, _times_power_of_two, grid_exponent, grid_units
 from ._laplace import discrete_laplace
+from ._seeding import as_generator  # for the examples
 
 
 def integer_measure(measure):
@@ -98,7 +99,7 @@ def exponential_coin(steps, rate, rng):
         b, a whole number of grid steps.
     rate : fractions.Fraction
         gamma > 0, e.g. the rate of :func:`exponential_grid`.
-    rng : numpy.random.Generator
+    rng : NumPy Generator
 
     Returns
     -------
@@ -122,7 +123,7 @@ def exponential_coin(steps, rate, rng):
     --------
     >>> import numpy as np
     >>> from fractions import Fraction
-    >>> rng = np.random.default_rng(0)
+    >>> rng = as_generator(0)
     >>> exponential_coin(0, Fraction(1, 2), rng)
     True
     >>> kept = [exponential_coin(2, Fraction(1, 2), rng) for _ in range(4000)]
@@ -148,7 +149,7 @@ def exponential_mechanism(utility, eps, sensitivity, rng, measure=None):
         > 0 and finite.
     sensitivity : float
         Delta > 0, the sensitivity of each utility.
-    rng : numpy.random.Generator
+    rng : NumPy Generator
     measure : array_like, optional
         Non-negative base measure (:func:`integer_measure`); uniform by default. At least one
         candidate must have positive measure and a finite utility.
