@@ -242,32 +242,16 @@ def test_online_step_in_unaligned_chunks(monkeypatch):
                                np.append(expected[keep], draws.size - expected[keep].sum())
                                ).pvalue > ALPHA / len(starts)
 
-def test_small_batch_path_marginals_and_keep():
-    # sizes up to SMALL_PATH run entry by entry: 1250 paths of 16 entries, marginals
+
+@pytest.mark.parametrize("size, copies, seed", [("SMALL_PATH", 1250, 13), ("MEDIUM_PATH", 10, 18)])
+def test_batch_path_marginals_and_keep(size, copies, seed):
+    # up to SMALL_PATH entries the path runs entry by entry, up to MEDIUM_PATH all discrete
+    # Laplace draws in one call (differences of geometric draws): either way the marginals
     # DL(a_t) and the keep probability of the walk (as for the vectorised path)
-    rng = np.random.default_rng(13)
+    rng = np.random.default_rng(seed)
     levels = [0.4, 0.9, 1.3]
-    paths = np.concatenate([lp.integer_noise_path(lp.SMALL_PATH, 1, levels, rng)
-                            for _ in range(1250)], axis=1)
-    rates = [lp._level_rate(1, e) for e in levels]
-    for z, (t, s) in zip(paths, rates):
-        assert _chi2_by_tail(z, lambda m: _random.discrete_laplace_tail(m, t, s),
-                             range(-8, 9)) > ALPHA / 4
-    a = [s / t for t, s in rates]
-    p = np.sinh(a[0] / 2) ** 2 / np.sinh(a[1] / 2) ** 2
-    q = math.exp(-a[0])
-    same = p + (1 - p) * (1 - q) / (1 + q)
-    kept = int(np.count_nonzero(paths[0] == paths[1]))
-    assert stats.binomtest(kept, paths.shape[1], same).pvalue > ALPHA / 4
-
-
-def test_medium_batch_path_marginals_and_keep():
-    # from SMALL_PATH + 1 to MEDIUM_PATH entries, all discrete Laplace draws in one call
-    # (differences of geometric draws): the marginals and the keep probability again
-    rng = np.random.default_rng(18)
-    levels = [0.4, 0.9, 1.3]
-    paths = np.concatenate([lp.integer_noise_path(lp.MEDIUM_PATH, 1, levels, rng)
-                            for _ in range(10)], axis=1)
+    paths = np.concatenate([lp.integer_noise_path(getattr(lp, size), 1, levels, rng)
+                            for _ in range(copies)], axis=1)
     rates = [lp._level_rate(1, e) for e in levels]
     for z, (t, s) in zip(paths, rates):
         assert _chi2_by_tail(z, lambda m: _random.discrete_laplace_tail(m, t, s),
