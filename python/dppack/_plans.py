@@ -30,6 +30,10 @@ class Plan:
     spends : bool
         True: the runner records the loss with ``Charge.spend`` and hands it to the draws;
         False: ``Charge.record`` (nothing computed without an accountant).
+
+    A release whose cost or label depends on more than its arguments (a model's fit, a
+    non-private fit at eps = Inf) overrides the hooks :meth:`label`, :meth:`admit` and
+    :meth:`spend`.
     """
 
     name = ""
@@ -40,6 +44,18 @@ class Plan:
     def loss(self, arguments):
         """The PrivacyLoss of one release, from its arguments alone (ValueError: invalid)."""
         raise NotImplementedError
+
+    def label(self, arguments):
+        """The accountant's label of one release (default :attr:`name`)."""
+        return self.name
+
+    def admit(self, bill, arguments):
+        """Refuse, after the charge and before anything is read, what the accountant's
+        presence forbids (``bill``: the :class:`dppack.accounting.Charge`); default nothing."""
+
+    def spend(self, bill, arguments):
+        """Record the loss after the checks, before the first draw; the loss the draws get."""
+        return bill.spend() if self.spends else bill.record()
 
     def prepare(self, data, arguments):
         """The checks, in DPpack's order, then the sufficient statistics read through the
@@ -71,16 +87,12 @@ def run(plan, data, arguments, random_state=None, accountant=None):
     """Run one release: the accountant is charged (an overspend refused) before anything is
     read, the plan checks its arguments and reads its sufficient statistics, the loss is
     spent, and the versions are drawn from one generator, bounded first: one value, or
-    ``{"Bounded": ..., "Unbounded": ...}``."""
-    if accountant is accounting.UNCHARGED:  # an inner step of a release charged as a whole
-        versions = plan.prepare(data, arguments)
-        rng = _random.as_generator(random_state)
-        loss = plan.loss(arguments) if plan.spends else None
-    else:
-        bill = accounting.charge(accountant, lambda: plan.loss(arguments), plan.name)
-        versions = plan.prepare(data, arguments)
-        rng = _random.as_generator(random_state)
-        loss = bill.spend() if plan.spends else bill.record()
+    ``{"Bounded": ..., "Unbounded": ...}``. The one place a release charges an accountant."""
+    bill = accounting.charge(accountant, lambda: plan.loss(arguments), plan.label(arguments))
+    plan.admit(bill, arguments)
+    versions = plan.prepare(data, arguments)
+    rng = _random.as_generator(random_state)
+    loss = plan.spend(bill, arguments)
     if len(versions) == 1:
         return versions[0][1](rng, loss)
     results = {}  # a loop, not a comprehension: warnings' stacklevels count frames

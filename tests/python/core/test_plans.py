@@ -105,6 +105,39 @@ def test_an_inner_step_is_not_charged_but_knows_its_loss():
     assert out["Bounded"][2] == accounting.PrivacyLoss.pure(0.5)
 
 
+
+class _Fit(_Spy):
+    """A plan with the hooks of a model's fit: its own label, a refusal after the charge,
+    and no spend at eps = Inf."""
+
+    def label(self, arguments):
+        return "Model.fit"
+
+    def admit(self, bill, arguments):
+        self.log.append("admit")
+        if arguments.get("refuse"):
+            raise ValueError("refused after the charge")
+
+    def spend(self, bill, arguments):
+        self.log.append("spend")
+        return None if arguments.get("free") else bill.spend()
+
+
+def test_the_hooks_label_admit_and_spend_run_in_order():
+    log = []
+    accountant = accounting.BudgetAccountant(1.0)
+    out = _plans.run(_Fit(log), None, {"eps": 0.5}, 3, accountant)
+    assert log == ["loss", "admit", "read", "spend"]
+    assert accountant.ledger == [("Model.fit", accounting.PrivacyLoss.pure(0.5))]
+    assert out["Bounded"][2] == accounting.PrivacyLoss.pure(0.5)
+    log.clear()
+    with pytest.raises(ValueError, match="refused after the charge"):
+        _plans.run(_Fit(log), None, {"eps": 0.25, "refuse": True}, 3, accountant)
+    assert log == ["loss", "admit"] and len(accountant.ledger) == 1  # nothing read or spent
+    out = _plans.run(_Fit(log), None, {"eps": 0.25, "free": True}, 3, accountant)
+    assert out["Bounded"][2] is None and len(accountant.ledger) == 1
+
+
 # The quantile family (quantileDP, medianDP, quantilesDP, boundsDP, ExponentialMechanism)
 # are full plans too: every release in the registry checks, reads and draws through run().
 
