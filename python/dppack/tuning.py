@@ -13,7 +13,7 @@ import inspect
 
 import numpy as np
 
-from . import _backends, _random, accounting
+from . import _backends, _plans, accounting
 from .erm.design import (
     ColumnBounds,
     as_labels,
@@ -40,34 +40,40 @@ def _fit_uncharged(model, *args, **kwargs):
     return model.fit(*args, **kwargs)
 
 
-def _checked_call(DPmodels, X, y, accountant, label, with_delta):
-    """The tuners' first steps: charge the call (refused on an overspend before the data are read),
-    check the models, their budget, n and the labels; returns ``(bill, models, n, y)``.
-    """
-    bill = accounting.charge(accountant, lambda: tuning_loss(DPmodels, with_delta), label)
-    models = check_models(DPmodels)
-    check_budgets(models, with_delta)
-    n = n_rows(X)
-    return bill, models, n, as_labels(y, n)
+class _Tuner(_plans.Plan):
+    """A tuner: the models' checks, n and the labels, then its own checks (``checked``);
+    one draw fits every model and selects one (:func:`_fit_and_select`)."""
+
+    def __init__(self, name, with_delta, checked):
+        self.name, self.with_delta, self.checked = name, with_delta, checked
+
+    def loss(self, a):
+        return tuning_loss(a["DPmodels"], self.with_delta)
+
+    def prepare(self, data, a):
+        X, y = data
+        models = check_models(a["DPmodels"])
+        check_budgets(models, self.with_delta)
+        n = n_rows(X)
+        return [(None, self.checked(models, X, as_labels(y, n), n, a))]
 
 
-def _fit_and_select(models, X, y, parts, fit_args, score, sensitivity, random_state, bill,
-                    part_extra=None):
-    """Spend the call's loss, fit model i on training part i, score it on the validation rows with
-    ``score``, and select by the exponential mechanism with utility -score and ``sensitivity``.
-    """
+def _fit_and_select(models, X, y, parts, fit_args, score, sensitivity, part_extra=None):
+    """The draw ``(rng, privacy)``: fit model i on training part i, score it on the validation
+    rows with ``score``, and select by the exponential mechanism with utility -score and
+    ``sensitivity``."""
     training, validation = parts
-    rng = _random.as_generator(random_state)
-    privacy = bill.spend()  # after the checks, before the first fit draws noise
 
-    validate_X = take_rows(X, validation)
-    scores = []
-    for model, rows in zip(models, training):
-        extra = {} if part_extra is None else part_extra(rows)
-        _fit_uncharged(model, take_rows(X, rows), y[rows], *fit_args, random_state=rng,
-                       **extra)
-        scores.append(score(model, validate_X))
-    return _selected(models, scores, sensitivity, rng, privacy)
+    def draw(rng, privacy):
+        validate_X = take_rows(X, validation)
+        scores = []
+        for model, rows in zip(models, training):
+            extra = {} if part_extra is None else part_extra(rows)
+            _fit_uncharged(model, take_rows(X, rows), y[rows], *fit_args, random_state=rng,
+                           **extra)
+            scores.append(score(model, validate_X))
+        return _selected(models, scores, sensitivity, rng, privacy)
+    return draw
 
 
 def _selected(DPmodels, scores, sensitivity, rng, privacy):
@@ -135,8 +141,14 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
     (10.0, PrivacyLoss.pure(eps=0.5))
     """
     _backends.refuse_dask("tune_classification_model", X, y)
-    bill, models, n, y = _checked_call(DPmodels, X, y, accountant,
-                                       "tune_classification_model", with_delta=False)
+    arguments = dict(DPmodels=DPmodels, upper_bounds=upper_bounds, lower_bounds=lower_bounds,
+                     add_bias=add_bias, weights=weights, weights_upper_bound=weights_upper_bound)
+    return _plans.run(CLASSIFICATION, (X, y), arguments, random_state, accountant)
+
+
+def _classification(models, X, y, n, a):
+    """tune_classification_model's checks after the models': the draw."""
+    add_bias, weights, weights_upper_bound = a["add_bias"], a["weights"], a["weights_upper_bound"]
     parts = interleaved_split(len(models), n)
     part_weights = None
     if weights is not None:
@@ -154,8 +166,11 @@ def tune_classification_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bi
         ).reshape(-1)
         return int(np.count_nonzero(predicted != validate_y))
 
-    return _fit_and_select(models, X, y, parts, (upper_bounds, lower_bounds, add_bias),
-                           misclassified, 1.0, random_state, bill, part_weights)
+    return _fit_and_select(models, X, y, parts, (a["upper_bounds"], a["lower_bounds"], add_bias),
+                           misclassified, 1.0, part_weights)
+
+
+CLASSIFICATION = _Tuner("tune_classification_model", False, _classification)
 
 
 def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add_bias=False,
@@ -211,8 +226,14 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
     (10.0, PrivacyLoss.approx(eps=0.5, delta=1e-05))
     """
     _backends.refuse_dask("tune_linear_regression_model", X, y)
-    bill, models, n, y = _checked_call(DPmodels, X, y, accountant,
-                                       "tune_linear_regression_model", with_delta=True)
+    arguments = dict(DPmodels=DPmodels, upper_bounds=upper_bounds, lower_bounds=lower_bounds,
+                     add_bias=add_bias)
+    return _plans.run(LINEAR_REGRESSION, (X, y), arguments, random_state, accountant)
+
+
+def _linear_regression(models, X, y, n, a):
+    """tune_linear_regression_model's checks after the models': the draw."""
+    upper_bounds, lower_bounds, add_bias = a["upper_bounds"], a["lower_bounds"], a["add_bias"]
     # the bounds of X then y, checked as the fits check them, before the call's loss is spent
     p = np.shape(X)[1] if np.ndim(X) > 1 else 1
     bounds = ColumnBounds.from_arguments(upper_bounds, lower_bounds, p, target=True)
@@ -227,4 +248,7 @@ def tune_linear_regression_model(DPmodels, X, y, upper_bounds, lower_bounds, add
         return float(np.sum((validate_y - predicted) ** 2))
 
     return _fit_and_select(models, X, y, parts, (upper_bounds, lower_bounds, add_bias),
-                           squared_errors, (upper_y - lower_y) ** 2, random_state, bill)
+                           squared_errors, (upper_y - lower_y) ** 2)
+
+
+LINEAR_REGRESSION = _Tuner("tune_linear_regression_model", True, _linear_regression)

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _messages, _random, accounting, mechanisms
+from .. import _checks, _messages, _plans, _random, accounting, mechanisms
 from ..erm.losses import weighted_gram
 
 
@@ -302,16 +302,33 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
     >>> bool(abs(P[0, 0] - 2.0) < 0.5)  # discrete Laplace noise of scale d s / eps = 0.04
     True
     """
-    bill = accounting.charge(accountant, lambda: notion_loss(notion, budget), "priv_spd_mat")
-    M = _checks.as_numeric_array(M, "M must be a numeric matrix.")
-    if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] < 1:
-        raise _messages.value_error("M must be a square matrix.")
-    sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
-    budget = _checks.check_finite_positive_scalar(budget, "budget")
-    notion = _checks.check_choice(notion, "notion", NOTIONS)
-    floor = _checks.check_number(floor, "floor", low=0, finite=True)
-    bill.spend()
-    values, vectors = spd_eigen(M, sensitivity, budget, notion, floor,
-                                 _random.as_generator(random_state))
-    out = (vectors * values) @ vectors.T
-    return (out + out.T) / 2.0  # exactly symmetric, despite the rounding of the product
+    arguments = {"sensitivity": sensitivity, "budget": budget, "notion": notion,
+                 "floor": floor}
+    return _plans.run(PRIV_SPD_MAT, M, arguments, random_state, accountant)
+
+
+class _PrivSPDMat(_plans.Plan):
+    """priv_spd_mat: the matrix and parameter checks, then one draw of :func:`spd_eigen`."""
+
+    name = "priv_spd_mat"
+
+    def loss(self, a):
+        return notion_loss(a["notion"], a["budget"])
+
+    def prepare(self, M, a):
+        M = _checks.as_numeric_array(M, "M must be a numeric matrix.")
+        if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] < 1:
+            raise _messages.value_error("M must be a square matrix.")
+        sensitivity = _checks.check_finite_positive_scalar(a["sensitivity"], "sensitivity")
+        budget = _checks.check_finite_positive_scalar(a["budget"], "budget")
+        notion = _checks.check_choice(a["notion"], "notion", NOTIONS)
+        floor = _checks.check_number(a["floor"], "floor", low=0, finite=True)
+
+        def draw(rng, loss):
+            values, vectors = spd_eigen(M, sensitivity, budget, notion, floor, rng)
+            out = (vectors * values) @ vectors.T
+            return (out + out.T) / 2.0  # exactly symmetric, despite the rounding of the product
+        return [(None, draw)]
+
+
+PRIV_SPD_MAT = _PrivSPDMat()

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _plans, _random, accounting
 from ..erm import losses
 from ..erm.blocks import regularizer_l2
 from ..erm.design import coefficient_names, prepare_design
@@ -275,16 +275,32 @@ def confintERM(X, y, upper_bounds, lower_bounds, gamma, eps=None, rho=None, loss
     True
     """
     _backends.refuse_dask("confintERM", X, y)
-    bill = accounting.charge(accountant, lambda: _budget_loss(eps, rho), "confintERM")
-    return _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbation_method,
-                    huber_h, add_bias, level, budget_split, n_draws, sigma_bound, eig_floor,
-                    random_state, bill)
+    arguments = dict(upper_bounds=upper_bounds, lower_bounds=lower_bounds, gamma=gamma, eps=eps,
+                     rho=rho, loss=loss, perturbation_method=perturbation_method,
+                     huber_h=huber_h, add_bias=add_bias, level=level,
+                     budget_split=budget_split, n_draws=n_draws, sigma_bound=sigma_bound,
+                     eig_floor=eig_floor)
+    return _plans.run(CONFINT_ERM, (X, y), arguments, random_state, accountant)
+
+
+class _ConfintERM(_plans.Plan):
+    """confintERM: every check and the data's design, then one draw of the procedure."""
+
+    name = "confintERM"
+
+    def loss(self, a):
+        return _budget_loss(a["eps"], a["rho"])
+
+    def prepare(self, data, a):
+        return [(None, _confint(*data, **a))]
+
+
+CONFINT_ERM = _ConfintERM()
 
 
 def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbation_method,
-             huber_h, add_bias, level, budget_split, n_draws, sigma_bound, eig_floor,
-             random_state, bill):
-    """confintERM's checks and procedure, charging ``bill`` (an accounting.Charge)."""
+             huber_h, add_bias, level, budget_split, n_draws, sigma_bound, eig_floor):
+    """confintERM's checks and design; returns the draw ``(rng, privacy)`` of the procedure."""
     notion, total = _check_budget(eps, rho)
     loss = _checks.check_choice(loss, "loss", LOSSES)
     method = _checks.check_choice(perturbation_method, "perturbation.method", METHODS)
@@ -302,7 +318,7 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
     # rows clipped and scaled into the unit L2 ball, labels -1/+1 (as DPpack's models)
     design = prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale="l2",
                             labels="signed")
-    Xs, ys = design["X"], design["y"]
+    Xs, ys, scale = design["X"], design["y"], design["scale"]
     n, d = Xs.shape
     margin = losses.margin_loss(loss, huber_h)
     c = gamma / (2.0 * n)  # gamma_DPpack = 2 n c
@@ -317,37 +333,37 @@ def _confint(X, y, upper_bounds, lower_bounds, gamma, eps, rho, loss, perturbati
         # minimiser the rest (_release_near_minimiser); checked before any draw
         eps_prime = objective_eps_prime((1.0 - NEAR_MINIMISER_SHARE) * eps1, margin.curvature,
                                         n, c)
-    rng = _random.as_generator(random_state)
-    privacy = bill.spend()  # every argument checked; before the first draw
 
-    theta, release_scale = _private_estimate(Xs, ys, margin, c, method, notion, budgets[0],
-                                             eps1, eps_prime, rng)
-    s_H = hessian_sensitivity(margin.curvature, n)
-    sup_first = (margin.sup_first_at(float(np.linalg.norm(theta)))
-                 if sigma_bound == "theta" else 1.0)
-    s_Sigma = sigma_sensitivity(sup_first, n)
-    H_values, H_vectors = spd_eigen(regularized_hessian(Xs, ys, theta, margin, c), s_H,
-                                     budgets[1], notion, floor, rng)
-    S_values, S_vectors = spd_eigen(gradient_covariance(Xs, ys, theta, margin, c), s_Sigma,
-                                     budgets[2], notion, floor, rng)
-    alpha = 1.0 - level
-    if method == "output" and notion == "zCDP":
-        lower, upper = _output_zcdp_interval(theta, H_values, H_vectors, S_values, S_vectors,
-                                             budgets[0], n, c, alpha)
-        draws_used = 0
-    else:
-        draws = _monte_carlo_draws(theta, H_values, H_vectors, S_values, S_vectors, method,
-                                   eps_prime, release_scale, n, n_draws, rng)
-        lower, upper = np.quantile(draws, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
-        draws_used = n_draws
-    scale = design["scale"]
-    return ERMConfidenceIntervals(
-        coeff=theta / scale, lower=lower / scale, upper=upper / scale, level=level,
-        names=coefficient_names(X, d - int(add_bias), add_bias), notion=notion,
-        eps=total if notion == "DP" else None, rho=total if notion == "zCDP" else None,
-        budgets=budgets, eps_objective=eps1, eps_prime=eps_prime, loss=loss,
-        perturbation_method=method, gamma=gamma, c=c, n_draws=draws_used, privacy_=privacy,
-    )
+    def draw(rng, privacy):
+        theta, release_scale = _private_estimate(Xs, ys, margin, c, method, notion,
+                                                 budgets[0], eps1, eps_prime, rng)
+        s_H = hessian_sensitivity(margin.curvature, n)
+        sup_first = (margin.sup_first_at(float(np.linalg.norm(theta)))
+                     if sigma_bound == "theta" else 1.0)
+        s_Sigma = sigma_sensitivity(sup_first, n)
+        H_values, H_vectors = spd_eigen(regularized_hessian(Xs, ys, theta, margin, c), s_H,
+                                         budgets[1], notion, floor, rng)
+        S_values, S_vectors = spd_eigen(gradient_covariance(Xs, ys, theta, margin, c), s_Sigma,
+                                         budgets[2], notion, floor, rng)
+        alpha = 1.0 - level
+        if method == "output" and notion == "zCDP":
+            lower, upper = _output_zcdp_interval(theta, H_values, H_vectors, S_values,
+                                                 S_vectors, budgets[0], n, c, alpha)
+            draws_used = 0
+        else:
+            draws = _monte_carlo_draws(theta, H_values, H_vectors, S_values, S_vectors,
+                                       method, eps_prime, release_scale, n, n_draws, rng)
+            lower, upper = np.quantile(draws, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
+            draws_used = n_draws
+        return ERMConfidenceIntervals(
+            coeff=theta / scale, lower=lower / scale, upper=upper / scale, level=level,
+            names=coefficient_names(X, d - int(add_bias), add_bias), notion=notion,
+            eps=total if notion == "DP" else None, rho=total if notion == "zCDP" else None,
+            budgets=budgets, eps_objective=eps1, eps_prime=eps_prime, loss=loss,
+            perturbation_method=method, gamma=gamma, c=c, n_draws=draws_used,
+            privacy_=privacy,
+        )
+    return draw
 
 
 def _certified_radius(c):
@@ -494,28 +510,45 @@ def confintDP(model, X, y, upper_bounds, lower_bounds, add_bias=False, level=0.9
     ('zCDP', PrivacyLoss.zcdp(rho=1.0), True)
     """
     _backends.refuse_dask("confintDP", X, y)
-    bill = accounting.charge(
-        accountant, lambda: _budget_loss(getattr(model, "eps", None) if rho is None else None,
-                                         rho), "confintDP")
-    if isinstance(model, LogisticRegressionDP):
-        loss, huber_h = "logistic", 0.5
-    elif isinstance(model, svmDP):
-        if model.kernel != "linear":
-            raise _messages.value_error("confintDP needs an svmDP with the linear kernel.")
-        loss, huber_h = "huber", model.huber_h
-    else:
-        raise _messages.value_error("model must be a LogisticRegressionDP or an svmDP.")
-    if model.regularizer is not regularizer_l2:
-        raise _messages.value_error(
-            "confintDP needs a model with regularizer 'l2' (the intervals assume "
-            "the penalty (gamma/n) ||theta||^2 / 2).")
-    eps = None
-    if rho is None:
-        eps = _checks.check_positive_scalar(model.eps, "eps")
-        if not math.isfinite(eps):
+    arguments = dict(model=model, upper_bounds=upper_bounds, lower_bounds=lower_bounds,
+                     add_bias=add_bias, level=level, rho=rho, budget_split=budget_split,
+                     n_draws=n_draws)
+    return _plans.run(CONFINT_DP, (X, y), arguments, random_state, accountant)
+
+
+class _ConfintDP(_plans.Plan):
+    """confintDP: the model's checks, then :class:`_ConfintERM`'s with its settings."""
+
+    name = "confintDP"
+
+    def loss(self, a):
+        rho = a["rho"]
+        return _budget_loss(getattr(a["model"], "eps", None) if rho is None else None, rho)
+
+    def prepare(self, data, a):
+        model, rho = a["model"], a["rho"]
+        if isinstance(model, LogisticRegressionDP):
+            loss, huber_h = "logistic", 0.5
+        elif isinstance(model, svmDP):
+            if model.kernel != "linear":
+                raise _messages.value_error("confintDP needs an svmDP with the linear kernel.")
+            loss, huber_h = "huber", model.huber_h
+        else:
+            raise _messages.value_error("model must be a LogisticRegressionDP or an svmDP.")
+        if model.regularizer is not regularizer_l2:
             raise _messages.value_error(
-                "eps = Inf is not private: give the model a finite eps (or pass "
-                "rho) to get private intervals.")
-    return _confint(X, y, upper_bounds, lower_bounds, model.gamma, eps, rho, loss,
-                    model.perturbation_method, huber_h, add_bias, level, budget_split, n_draws,
-                    "theta", None, random_state, bill)
+                "confintDP needs a model with regularizer 'l2' (the intervals assume "
+                "the penalty (gamma/n) ||theta||^2 / 2).")
+        eps = None
+        if rho is None:
+            eps = _checks.check_positive_scalar(model.eps, "eps")
+            if not math.isfinite(eps):
+                raise _messages.value_error(
+                    "eps = Inf is not private: give the model a finite eps (or pass "
+                    "rho) to get private intervals.")
+        return [(None, _confint(*data, a["upper_bounds"], a["lower_bounds"], model.gamma, eps,
+                                rho, loss, model.perturbation_method, huber_h, a["add_bias"],
+                                a["level"], a["budget_split"], a["n_draws"], "theta", None))]
+
+
+CONFINT_DP = _ConfintDP()

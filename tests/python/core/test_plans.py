@@ -229,3 +229,97 @@ def test_the_quantile_family_warns_at_the_callers_line():
     with pytest.warns(UserWarning, match="edge of the grid") as caught:
         dppack.boundsDP(x, 1.0, grid=[0.5, 2.0, 3.0], random_state=1)
     assert all(w.filename == __file__ for w in caught)
+
+
+# --------------------------------------------------------------------------------------------
+# Confidence intervals, tuning and stability selection (issue 27 item 1): every release is
+# run by _plans.run with its plan, and an overspend is refused before the data are read.
+# --------------------------------------------------------------------------------------------
+
+from dppack import tuning  # noqa: E402
+from dppack.confidence_intervals import _matrices, erm as _confint_erm  # noqa: E402
+from dppack.model_selection.stability import (  # noqa: E402
+    HistogramTrainer, _diagnosis, _histogram as _stable_histogram, _procedure)
+
+
+class _Untouchable:
+    """Data whose every read fails (its length, shape, values, items or columns)."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"data read before the charge ({name})")
+
+    def __array__(self, *args, **kwargs):
+        raise AssertionError("data read before the charge (values)")
+
+    def __len__(self):
+        raise AssertionError("data read before the charge (length)")
+
+    def __iter__(self):
+        raise AssertionError("data read before the charge (items)")
+
+    def __getitem__(self, key):
+        raise AssertionError("data read before the charge (items)")
+
+
+def _logistic():
+    return [dppack.LogisticRegressionDP("l2", 1.0, gamma) for gamma in (1.0, 10.0)]
+
+
+# name: (its plan, a call of the public release on data ``d()`` with accountant ``acc``),
+# each release costing eps = 1
+_SELECTION_RELEASES = {
+    "priv_spd_mat": (_matrices.PRIV_SPD_MAT, lambda d, acc: dppack.confidence_intervals.erm
+                     .priv_spd_mat(d(), 0.1, 1.0, random_state=2, accountant=acc)),
+    "confintERM": (_confint_erm.CONFINT_ERM, lambda d, acc: dppack.confintERM(
+        d(), d(), [1.0], [0.0], 1.0, eps=1.0, random_state=2, accountant=acc)),
+    "confintDP": (_confint_erm.CONFINT_DP, lambda d, acc: dppack.confintDP(
+        _logistic()[0], d(), d(), [1.0], [0.0], random_state=2, accountant=acc)),
+    "tune_classification_model": (tuning.CLASSIFICATION, lambda d, acc:
+                                  dppack.tune_classification_model(
+                                      _logistic(), d(), d(), [1.0], [0.0], random_state=2,
+                                      accountant=acc)),
+    "tune_linear_regression_model": (tuning.LINEAR_REGRESSION, lambda d, acc:
+                                     dppack.tune_linear_regression_model(
+                                         [dppack.LinearRegressionDP("l2", 1.0, 1e-5, 1.0)],
+                                         d(), d(), [1.0, 1.0], [0.0, 0.0], random_state=2,
+                                         accountant=acc)),
+    "stable_select": (_procedure.STABLE_SELECT, lambda d, acc: dppack.stable_select(
+        d(), 0.01, 1.0, random_state=2, accountant=acc)),
+    "validate_stable": (_procedure.VALIDATE_STABLE, lambda d, acc: dppack.validate_stable(
+        [0.5, 0.25], HistogramTrainer(), d(), d(), 0.5, 1.0, random_state=2, accountant=acc)),
+    "tune_stable": (_procedure.TUNE_STABLE, lambda d, acc: dppack.tune_stable(
+        [0.5, 0.25], HistogramTrainer(), d(), d(), 0.5, 0.5, random_state=2, accountant=acc)),
+    "tune_histogram_bin_width_stable": (
+        _stable_histogram.TUNE_HISTOGRAM, lambda d, acc: dppack.tune_histogram_bin_width_stable(
+            d(), [0.5, 0.25], 0.5, 0.5, random_state=2, accountant=acc)),
+    "tune_classification_model_stable": (
+        _diagnosis.TUNE_CLASSIFICATION_STABLE, lambda d, acc:
+        dppack.tune_classification_model_stable(_logistic(), d(), d(), [1.0], [0.0], 0.5,
+                                                random_state=2, accountant=acc)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SELECTION_RELEASES))
+def test_selection_releases_are_plans_run_by_the_runner(monkeypatch, name):
+    plan, release = _SELECTION_RELEASES[name]
+    assert isinstance(plan, _plans.Plan) and plan.name == name
+    calls, returned = [], object()
+
+    def spy(*args):
+        calls.append(args)
+        return returned
+
+    monkeypatch.setattr(_plans, "run", spy)
+    accountant = accounting.BudgetAccountant(2.0, 0.5)
+    assert release(_Untouchable, accountant) is returned  # the public result is run's
+    assert len(calls) == 1 and calls[0][0] is plan
+    assert calls[0][3:] == (2, accountant)  # random_state and accountant passed on
+
+
+@pytest.mark.parametrize("name", sorted(_SELECTION_RELEASES))
+def test_selection_releases_refuse_an_overspend_before_reading(name):
+    plan, release = _SELECTION_RELEASES[name]
+    accountant = accounting.BudgetAccountant(0.5, 1e-6)
+    with pytest.raises(ValueError, match="budget exceeded"):
+        release(_Untouchable, accountant)
+    assert accountant.ledger == []

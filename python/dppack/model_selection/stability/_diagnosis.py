@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ... import _backends, _checks, _frames, _messages, _random, accounting
+from ... import _backends, _checks, _frames, _messages, _plans, accounting
 from ...erm.design import prepare_design
 from ...erm.solvers import OPTIMALITY_SLACK
 from ..._tuning_checks import check_models
@@ -435,7 +435,7 @@ def _warn_near_uniform(models, eps_train, n, m, d, eps_select, delta, score, sel
             "(uniform: {uniform:.3g}), because the noise is scaled to the scores' sensitivity "
             "max(2 / min(gamma), beta2 / m) = {beta:.4g} (see "
             "stability_selection_diagnosis()). " + diagnosis._advice("r"),
-            NearUniformSelectionWarning, stacklevel=3, gap=diagnosis.score_gap,
+            NearUniformSelectionWarning, stacklevel=5, gap=diagnosis.score_gap,
             best=diagnosis.best_probability,
             uniform=1.0 / k, beta=diagnosis.sensitivity)
     return diagnosis
@@ -522,39 +522,61 @@ def tune_classification_model_stable(DPmodels, X, y, upper_bounds, lower_bounds,
     (True, PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
     _backends.refuse_dask("tune_classification_model_stable", X, y)
-    bill = accounting.charge(
-        accountant,
-        lambda: tuning_loss(check_stable_models(check_models(DPmodels)), eps_select, delta),
-        "tune_classification_model_stable")
-    models = check_models(DPmodels)
-    eps_train = check_stable_models(models)
-    eps_select = _checks.check_finite_budget(eps_select, "eps.select")
-    add_bias = _checks.check_flag(add_bias, "add.bias")
-    delta = _checks.check_number(delta, "delta", 0, 1, closed="neither", strict=True)
-    _checks.check_choice(score, "score", SCORES)
-    _checks.check_choice(selector, "selector", SELECTORS)
-    _checks.check_choice(noise, "noise", NOISE_MODES)
-    plan = split_plan(X, X_validation, y_validation, validation_fraction)
-    shape = _frames.shape(X)
-    if plan[0] >= 1 and plan[1] >= 1 and len(shape) == 2:  # else the data checks refuse
-        # the near-uniform warning: from public values (sizes, gammas, budgets), before any
-        # value is read
-        _warn_near_uniform(models, eps_train, plan[0], plan[1], shape[1] + int(add_bias),
-                           eps_select, delta, score, selector)
-    T, V = data_parts(X, y, X_validation, y_validation, plan)
-    # All data checks before any noise: the fits' own checks on T, and V's.
-    prepare_design(T[0], T[1], upper_bounds, lower_bounds, add_bias, labels="binary")
-    trainer = LinearClassifierTrainer(upper_bounds, lower_bounds, add_bias, score)
-    trainer.validation_design(V)
-    beta1, beta2 = trainer.stability_constants(T, V, models, eps_train, delta)
-    rng = _random.as_generator(random_state)
-    privacy = bill.spend()  # after every check, before the first draw
-    index = validate(models, trainer, T, V, eps_train, eps_select, beta1, beta2,
-                     selector, noise, rng)[0]
-    chosen = models[index]
-    # Algorithm 2 step 2: a fresh R (the model's own draw has the law of R / rate); charged above
-    chosen.fit(T[0], T[1], upper_bounds, lower_bounds, add_bias, random_state=rng,
-               accountant=accounting.UNCHARGED)
-    chosen.privacy_ = privacy
-    return chosen
+    arguments = dict(DPmodels=DPmodels, upper_bounds=upper_bounds, lower_bounds=lower_bounds,
+                     eps_select=eps_select, add_bias=add_bias, delta=delta,
+                     validation_fraction=validation_fraction, score=score, selector=selector,
+                     noise=noise)
+    return _plans.run(TUNE_CLASSIFICATION_STABLE, (X, y, X_validation, y_validation),
+                      arguments, random_state, accountant)
 
+
+class _TuneClassificationStable(_plans.Plan):
+    """tune_classification_model_stable: the checks and the near-uniform warning before any
+    value is read, the data's checks, then one draw of Algorithm 2."""
+
+    name = "tune_classification_model_stable"
+
+    def loss(self, a):
+        models = check_stable_models(check_models(a["DPmodels"]))
+        return tuning_loss(models, a["eps_select"], a["delta"])
+
+    def prepare(self, data, a):
+        X, y, X_validation, y_validation = data
+        upper_bounds, lower_bounds, score = a["upper_bounds"], a["lower_bounds"], a["score"]
+        selector, noise = a["selector"], a["noise"]
+        models = check_models(a["DPmodels"])
+        eps_train = check_stable_models(models)
+        eps_select = _checks.check_finite_budget(a["eps_select"], "eps.select")
+        add_bias = _checks.check_flag(a["add_bias"], "add.bias")
+        delta = _checks.check_number(a["delta"], "delta", 0, 1, closed="neither", strict=True)
+        _checks.check_choice(score, "score", SCORES)
+        _checks.check_choice(selector, "selector", SELECTORS)
+        _checks.check_choice(noise, "noise", NOISE_MODES)
+        plan = split_plan(X, X_validation, y_validation, a["validation_fraction"])
+        shape = _frames.shape(X)
+        if plan[0] >= 1 and plan[1] >= 1 and len(shape) == 2:  # else the data checks refuse
+            # the near-uniform warning: from public values (sizes, gammas, budgets), before
+            # any value is read
+            _warn_near_uniform(models, eps_train, plan[0], plan[1], shape[1] + int(add_bias),
+                               eps_select, delta, score, selector)
+        T, V = data_parts(X, y, X_validation, y_validation, plan)
+        # All data checks before any noise: the fits' own checks on T, and V's.
+        prepare_design(T[0], T[1], upper_bounds, lower_bounds, add_bias, labels="binary")
+        trainer = LinearClassifierTrainer(upper_bounds, lower_bounds, add_bias, score)
+        trainer.validation_design(V)
+        beta1, beta2 = trainer.stability_constants(T, V, models, eps_train, delta)
+
+        def draw(rng, privacy):
+            index = validate(models, trainer, T, V, eps_train, eps_select, beta1, beta2,
+                             selector, noise, rng)[0]
+            chosen = models[index]
+            # Algorithm 2 step 2: a fresh R (the model's own draw has the law of R / rate);
+            # charged by the runner
+            chosen.fit(T[0], T[1], upper_bounds, lower_bounds, add_bias, random_state=rng,
+                       accountant=accounting.UNCHARGED)
+            chosen.privacy_ = privacy
+            return chosen
+        return [(None, draw)]
+
+
+TUNE_CLASSIFICATION_STABLE = _TuneClassificationStable()

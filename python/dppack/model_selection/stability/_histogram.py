@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ... import _backends, _checks, _messages, _random, accounting, rcompat
+from ... import _backends, _checks, _messages, _plans, _random, rcompat
 from ...erm.design import split_rows
 from ._constants import stability_constants_histogram
 from ._procedure import StableTrainer, check_settings, tuning_loss, validate
@@ -128,37 +128,58 @@ def tune_histogram_bin_width_stable(x, bin_widths, eps_train, eps_select,
     (10, [50.0, 65.0, 80.0], PrivacyLoss.approx(eps=2.0, delta=0.01))
     """
     _backends.refuse_dask("tune_histogram_bin_width_stable", x)
-    bill = accounting.charge(accountant, lambda: tuning_loss(eps_train, eps_select, delta),
-                             "tune_histogram_bin_width_stable")
-    bounds = _checks.check_bounds(("upper.bound", upper_bound), ("lower.bound", lower_bound))
-    lower, upper = bounds["lower.bound"], bounds["upper.bound"]
-    widths = _checks.as_numeric_array(bin_widths, "bin_widths must be numeric.").ravel()
-    if widths.size == 0:
-        raise _messages.value_error("bin.widths must be finite numbers > 0.")
-    _checks.check_positive_values(widths, "bin.widths must be finite numbers > 0.")
-    if np.any(widths > 1):
-        raise _messages.value_error("bin.widths must be <= 1 (fractions of the range).")
-    thetas = [float(h) for h in widths]
-    for h in thetas:
-        _bins(h)
-    settings = check_settings(thetas, eps_train, eps_select, delta, selector, noise)
-    thetas, eps_train, eps_select, delta, selector, noise = settings
-    values = _unit_data(x, "x", lower, upper)
-    if x_validation is None:
-        fraction = _checks.check_number(validation_fraction, "validation.fraction", 0, 1,
-                                        closed="neither", strict=True)
-        training, validation = split_rows(values.size, fraction)
-        T, V = values[training], values[validation]
-    else:
-        T, V = values, _unit_data(x_validation, "x_validation", lower, upper)
-    trainer = HistogramTrainer()
-    beta1, beta2 = trainer.stability_constants(T, V, thetas, eps_train, delta)
-    rng = _random.as_generator(random_state)
-    privacy = bill.spend()  # after every check, before the first draw
-    index = validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
-                     selector, noise, rng)[0]
-    counts = trainer.release(T, thetas[index], eps_train, rng)  # fresh noise
-    breaks = lower + (upper - lower) * np.linspace(0.0, 1.0, counts.size + 1)
-    histogram = rcompat.Histogram(breaks, counts, 0.5 * (breaks[1:] + breaks[:-1]))
-    histogram.privacy_ = privacy
-    return histogram
+    arguments = dict(bin_widths=bin_widths, eps_train=eps_train, eps_select=eps_select,
+                     lower_bound=lower_bound, upper_bound=upper_bound, delta=delta,
+                     validation_fraction=validation_fraction, selector=selector, noise=noise)
+    return _plans.run(TUNE_HISTOGRAM, (x, x_validation), arguments, random_state, accountant)
+
+
+class _TuneHistogram(_plans.Plan):
+    """tune_histogram_bin_width_stable: the checks, the unit data and their split, then one
+    draw of Algorithm 2 (Validate, then the selected histogram with fresh noise)."""
+
+    name = "tune_histogram_bin_width_stable"
+
+    def loss(self, a):
+        return tuning_loss(a["eps_train"], a["eps_select"], a["delta"])
+
+    def prepare(self, data, a):
+        x, x_validation = data
+        bounds = _checks.check_bounds(("upper.bound", a["upper_bound"]),
+                                      ("lower.bound", a["lower_bound"]))
+        lower, upper = bounds["lower.bound"], bounds["upper.bound"]
+        widths = _checks.as_numeric_array(a["bin_widths"], "bin_widths must be numeric.").ravel()
+        if widths.size == 0:
+            raise _messages.value_error("bin.widths must be finite numbers > 0.")
+        _checks.check_positive_values(widths, "bin.widths must be finite numbers > 0.")
+        if np.any(widths > 1):
+            raise _messages.value_error("bin.widths must be <= 1 (fractions of the range).")
+        thetas = [float(h) for h in widths]
+        for h in thetas:
+            _bins(h)
+        settings = check_settings(thetas, a["eps_train"], a["eps_select"], a["delta"],
+                                  a["selector"], a["noise"])
+        thetas, eps_train, eps_select, delta, selector, noise = settings
+        values = _unit_data(x, "x", lower, upper)
+        if x_validation is None:
+            fraction = _checks.check_number(a["validation_fraction"], "validation.fraction", 0,
+                                            1, closed="neither", strict=True)
+            training, validation = split_rows(values.size, fraction)
+            T, V = values[training], values[validation]
+        else:
+            T, V = values, _unit_data(x_validation, "x_validation", lower, upper)
+        trainer = HistogramTrainer()
+        beta1, beta2 = trainer.stability_constants(T, V, thetas, eps_train, delta)
+
+        def draw(rng, privacy):
+            index = validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
+                             selector, noise, rng)[0]
+            counts = trainer.release(T, thetas[index], eps_train, rng)  # fresh noise
+            breaks = lower + (upper - lower) * np.linspace(0.0, 1.0, counts.size + 1)
+            histogram = rcompat.Histogram(breaks, counts, 0.5 * (breaks[1:] + breaks[:-1]))
+            histogram.privacy_ = privacy
+            return histogram
+        return [(None, draw)]
+
+
+TUNE_HISTOGRAM = _TuneHistogram()

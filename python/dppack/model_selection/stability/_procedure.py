@@ -3,7 +3,7 @@ selection of the best candidate and the generic procedure over a :class:`StableT
 
 import numpy as np
 
-from ... import _backends, _checks, _messages, _random, accounting
+from ... import _backends, _checks, _messages, _plans, _random, accounting
 from ..._repr import model_repr
 from ...mechanisms import ExponentialMechanism
 from ._constants import NOISE_MODES, SELECTORS
@@ -62,15 +62,28 @@ def stable_select(scores, beta, eps_select, selector="exponential_noise",
     1
     """
     _backends.refuse_dask("stable_select", scores)
-    bill = accounting.charge(accountant, lambda: accounting.PrivacyLoss.pure(eps_select),
-                             "stable_select")
-    q = _scores_array(scores)
-    beta = _checks.check_finite_budget(beta, "beta")
-    eps_select = _checks.check_finite_budget(eps_select, "eps.select")
-    _checks.check_choice(selector, "selector", SELECTORS)
-    rng = _random.as_generator(random_state)
-    bill.spend()
-    return _select(q, beta, eps_select, selector, rng)
+    arguments = {"beta": beta, "eps_select": eps_select, "selector": selector}
+    return _plans.run(STABLE_SELECT, scores, arguments, random_state, accountant)
+
+
+class _StableSelect(_plans.Plan):
+    """stable_select: the scores' and settings' checks, then one selection."""
+
+    name = "stable_select"
+
+    def loss(self, a):
+        return accounting.PrivacyLoss.pure(a["eps_select"])
+
+    def prepare(self, scores, a):
+        q = _scores_array(scores)
+        beta = _checks.check_finite_budget(a["beta"], "beta")
+        eps_select = _checks.check_finite_budget(a["eps_select"], "eps.select")
+        selector = a["selector"]
+        _checks.check_choice(selector, "selector", SELECTORS)
+        return [(None, lambda rng, loss: _select(q, beta, eps_select, selector, rng))]
+
+
+STABLE_SELECT = _StableSelect()
 
 
 def _select(q, beta, eps_select, selector, rng):
@@ -224,18 +237,45 @@ def tuning_loss(eps_train, eps_select, delta):
             + _validation_loss(eps_select, delta))
 
 
-def _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
-                      beta2, selector, noise, random_state):
-    """Validate's checks, the spend of ``bill``, then Algorithm 1: (index, candidates, eps_train,
-    generator)."""
-    settings = check_settings(thetas, eps_train, eps_select, delta, selector, noise)
-    thetas, eps_train, eps_select, delta, selector, noise = settings
-    beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, beta1, beta2, stacklevel=4)
-    rng = _random.as_generator(random_state)
-    bill.spend()
-    index = validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
-                     selector, noise, rng)[0]
-    return index, thetas, eps_train, rng
+class _Validate(_plans.Plan):
+    """validate_stable (``retrain`` False) and tune_stable: Validate's checks, then one draw of
+    Algorithm 1, and for tune_stable the selected candidate retrained with fresh noise."""
+
+    def __init__(self, name, retrain):
+        self.name, self.retrain = name, retrain
+
+    def loss(self, a):
+        if self.retrain:
+            return tuning_loss(a["eps_train"], a["eps_select"], a["delta"])
+        return _validation_loss(a["eps_select"], a["delta"])
+
+    def prepare(self, data, a):
+        T, V = data
+        trainer = a["trainer"]
+        settings = check_settings(a["thetas"], a["eps_train"], a["eps_select"], a["delta"],
+                                  a["selector"], a["noise"])
+        thetas, eps_train, eps_select, delta, selector, noise = settings
+        # the warning's frames: _betas, prepare, run, the public function, the caller
+        beta1, beta2 = _betas(trainer, T, V, thetas, eps_train, delta, a["beta1"], a["beta2"],
+                              stacklevel=5)
+
+        def draw(rng, loss):
+            index = validate(thetas, trainer, T, V, eps_train, eps_select, beta1, beta2,
+                             selector, noise, rng)[0]
+            if not self.retrain:
+                return index
+            return index, trainer.release(T, thetas[index], eps_train, rng)
+        return [(None, draw)]
+
+
+VALIDATE_STABLE = _Validate("validate_stable", retrain=False)
+TUNE_STABLE = _Validate("tune_stable", retrain=True)
+
+
+def _validate_arguments(thetas, trainer, eps_train, eps_select, delta, beta1, beta2, selector,
+                        noise):
+    return dict(thetas=thetas, trainer=trainer, eps_train=eps_train, eps_select=eps_select,
+                delta=delta, beta1=beta1, beta2=beta2, selector=selector, noise=noise)
 
 
 def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
@@ -291,10 +331,9 @@ def validate_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01,
     2
     """
     _backends.refuse_dask("validate_stable", T, V)
-    bill = accounting.charge(accountant, lambda: _validation_loss(eps_select, delta),
-                             "validate_stable")
-    return _checked_validate(bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1,
-                             beta2, selector, noise, random_state)[0]
+    arguments = _validate_arguments(thetas, trainer, eps_train, eps_select, delta, beta1, beta2,
+                                    selector, noise)
+    return _plans.run(VALIDATE_STABLE, (T, V), arguments, random_state, accountant)
 
 
 def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=None,
@@ -337,10 +376,7 @@ def tune_stable(thetas, trainer, T, V, eps_train, eps_select, delta=0.01, beta1=
     (2, (10,))
     """
     _backends.refuse_dask("tune_stable", T, V)
-    bill = accounting.charge(accountant, lambda: tuning_loss(eps_train, eps_select, delta),
-                             "tune_stable")
-    index, thetas, eps_train, rng = _checked_validate(
-        bill, thetas, trainer, T, V, eps_train, eps_select, delta, beta1, beta2, selector,
-        noise, random_state)
-    return index, trainer.release(T, thetas[index], eps_train, rng)
+    arguments = _validate_arguments(thetas, trainer, eps_train, eps_select, delta, beta1, beta2,
+                                    selector, noise)
+    return _plans.run(TUNE_STABLE, (T, V), arguments, random_state, accountant)
 
