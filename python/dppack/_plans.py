@@ -192,7 +192,6 @@ def from_laws(statistic, laws, which, alpha, simultaneous, rounding=0.5, units="
                          laws[0]["law"], units, transform)
 
 
-
 def charge_step(accountant, loss_of, label):
     """Charge a later step of a release that :func:`run` ran first (an online release's next
     level): ``accountant`` is the first charge's, already resolved (``bill.accountant``; None

@@ -125,7 +125,7 @@ class _GaussianReductionPlan(_plans.Plan):
         return _brownian_loss(a["variances"], a["sensitivity"])
 
     def admit(self, bill, a):
-        a["charged"] = bill.accountant is not None  # (refused in prepare, in today's order)
+        a["charged"] = bill.accountant is not None  # (refused in prepare, after the values' checks)
 
     def prepare(self, true_values, a):
         values = _checks.as_finite_data(true_values, "true.values",
