@@ -191,3 +191,12 @@ def from_laws(statistic, laws, which, alpha, simultaneous, rounding=0.5, units="
     return NoiseInterval(statistic, *values[:1], alpha, bool(simultaneous), *values[1:],
                          laws[0]["law"], units, transform)
 
+
+def charge_step(accountant, loss_of, label):
+    """Charge a later step of a release that :func:`run` ran first (an online release's next
+    level): ``accountant`` is the first charge's, already resolved (``bill.accountant``; None
+    charges nothing, not the session's). An overspend is refused, and nothing recorded, before
+    the step draws; returns the step's loss (None without an accountant)."""
+    if accountant is None:
+        return None
+    return accounting.Charge(accountant, loss_of, label).spend()

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _plans, _random, accounting
 from ._levels import TRUE_VALUES_SIZE_MESSAGE, as_float_vector
 
 
@@ -109,20 +109,44 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
     [3.87, 4.5, 4.68]
     """
     _backends.refuse_dask("GaussianNoiseReduction", true_values, variances)
-    s = _variances(variances)  # (the charge's loss below; checked once)
-    bill = accounting.charge(
-        accountant, lambda: _brownian_loss(s, sensitivity), "GaussianNoiseReduction")
-    values = _checks.as_finite_data(true_values, "true.values",
-                                    size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
-    if sensitivity is not None:
-        _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
-    elif bill.accountant is not None:
-        raise _messages.value_error("GaussianNoiseReduction needs the sensitivity to charge an "
-                         "accountant: give sensitivity (the l2-sensitivity of true.values).")
-    rng = _random.as_generator(random_state)
-    if sensitivity is not None:
-        bill.spend()
-    return gaussian_noise_path(values, s, sensitivity, rng)
+    s = _variances(variances)  # before the charge (its loss), checked once
+    return _plans.run(_GAUSSIAN_REDUCTION, true_values,
+                      {"variances": s, "sensitivity": sensitivity}, random_state, accountant)
+
+
+class _GaussianReductionPlan(_plans.Plan):
+    """:func:`GaussianNoiseReduction`: charged rho = Delta_2^2 / (2 s_T) (``variances`` the
+    checked ones), then the values and the sensitivity are checked; without a sensitivity
+    nothing is charged, and an accountant is refused after the values' checks."""
+
+    name = "GaussianNoiseReduction"
+
+    def loss(self, a):
+        return _brownian_loss(a["variances"], a["sensitivity"])
+
+    def admit(self, bill, a):
+        a["charged"] = bill.accountant is not None  # (refused in prepare, after the values' checks)
+
+    def prepare(self, true_values, a):
+        values = _checks.as_finite_data(true_values, "true.values",
+                                        size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
+        sensitivity = a["sensitivity"]
+        if sensitivity is not None:
+            _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
+        elif a["charged"]:
+            raise _messages.value_error("GaussianNoiseReduction needs the sensitivity to charge "
+                                        "an accountant: give sensitivity (the l2-sensitivity of "
+                                        "true.values).")
+        return [(None, lambda rng, loss: gaussian_noise_path(values, a["variances"], sensitivity,
+                                                             rng))]
+
+    def spend(self, bill, a):
+        if a["sensitivity"] is not None:
+            return bill.spend()
+        return None
+
+
+_GAUSSIAN_REDUCTION = _GaussianReductionPlan()
 
 
 def gaussian_path_grid(s, sensitivity, coordinates):

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _messages, _random, accounting
+from .. import _checks, _messages, _plans, _random, accounting
 from .._repr import model_repr
 
 __all__ = [
@@ -87,17 +87,14 @@ class InteractiveAboveThreshold:
 
     def __init__(self, data, eps, threshold, sensitivity, threshold_share=0.5,
                  random_state=None, accountant=None):
-        bill = accounting.charge(
-            accountant,
-            lambda: accounting.PrivacyLoss.pure(_checks.check_finite_positive_scalar(eps, "eps")),
-            "InteractiveAboveThreshold")
-        self.eps = _checks.check_finite_positive_scalar(eps, "eps")
-        self.threshold = _checks.check_number(threshold, "threshold", finite=True)
-        self.sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
-        self.threshold_share = _checks.check_probability(threshold_share, "threshold.share")
-        self._data = data
-        self._rng = _random.as_generator(random_state)
-        self.privacy_ = bill.spend()
+        arguments = {"test": self, "eps": eps, "threshold": threshold,
+                     "sensitivity": sensitivity, "threshold_share": threshold_share}
+        _plans.run(_ABOVE_THRESHOLD, data, arguments, random_state, accountant)
+
+    def _start(self, rng, loss):
+        """The threshold's noise (the plan's draw), once charged ``loss``."""
+        self._rng = rng
+        self.privacy_ = loss
         # Ligett et al. (2017) Algorithm 2, step 1: the threshold noise, Lap(Delta / eps_1) (Lap(2
         # Delta / eps) for the even split), is drawn once; its grid is the one every query noise
         # uses too
@@ -108,6 +105,7 @@ class InteractiveAboveThreshold:
         self.halted = False
         self.n_queries = 0
         self.halt_index = None
+        return self
 
     def query(self, f):
         """Answer the query ``f`` (a function of the data returning one number, or the number
@@ -146,6 +144,28 @@ class InteractiveAboveThreshold:
         state = (f"halted at query {self.halt_index}" if self.halted else "running")
         return model_repr(self, ("eps", "threshold", "sensitivity", "threshold_share"),
                           released=None, extra=(f"{self.n_queries} queries answered", state))
+
+
+class _AboveThresholdPlan(_plans.Plan):
+    """:class:`InteractiveAboveThreshold`: charged ``eps`` once, then its settings are
+    checked; the draw is the threshold's noise (the queries draw theirs as they come)."""
+
+    name = "InteractiveAboveThreshold"
+
+    def loss(self, a):
+        return accounting.PrivacyLoss.pure(_checks.check_finite_positive_scalar(a["eps"], "eps"))
+
+    def prepare(self, data, a):
+        test = a["test"]
+        test.eps = _checks.check_finite_positive_scalar(a["eps"], "eps")
+        test.threshold = _checks.check_number(a["threshold"], "threshold", finite=True)
+        test.sensitivity = _checks.check_finite_positive_scalar(a["sensitivity"], "sensitivity")
+        test.threshold_share = _checks.check_probability(a["threshold_share"], "threshold.share")
+        test._data = data
+        return [(None, test._start)]
+
+
+_ABOVE_THRESHOLD = _AboveThresholdPlan()
 
 
 # --------------------------------------------------------------------------------------------

@@ -12,11 +12,12 @@ weight. The accountant is charged the most a run can spend; the result's ``eps``
 smaller ex-post loss. Derivations: :doc:`/guide/accuracy-first-derivations`.
 """
 
+import functools
 import math
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _plans, _random, accounting
 from .above_threshold import (
     InteractiveAboveThreshold,
     above_threshold_calibration,
@@ -494,18 +495,19 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
     3.68
     """
     _backends.refuse_dask("accuracy_first_erm", X, y)
-    bill = accounting.charge(
-        accountant, lambda: _loss_from_arguments(
-            "noise_reduction", model, X, alpha, lambda_, add_bias, gamma, n_levels, calibration,
-            eps_min, eps_max), "accuracy_first_erm")
-    problem, params, divisors, alpha, gamma = _setup(
-        model, X, y, alpha, lambda_, upper_bounds, lower_bounds, add_bias, gamma, n_levels,
-        calibration, eps_min, eps_max)
-    levels = privacy_level_grid(params["eps_min"], params["eps_max"], n_levels)
-    rng = _random.as_generator(random_state)
-    privacy = bill.spend()
+    settings = dict(X=X, model=model, alpha=alpha, lambda_=lambda_, upper_bounds=upper_bounds,
+                    lower_bounds=lower_bounds, add_bias=add_bias, gamma=gamma,
+                    n_levels=n_levels, calibration=calibration, eps_min=eps_min,
+                    eps_max=eps_max)
+    return _plans.run(_ACCURACY_FIRST, (X, y), settings, random_state, accountant)
+
+
+def _accuracy_first_release(setup, settings, rng, privacy):
+    """:func:`accuracy_first_erm`'s draw: the path, then the test level by level."""
+    problem, params, divisors, alpha, gamma = setup
+    levels = privacy_level_grid(params["eps_min"], params["eps_max"], settings["n_levels"])
     hypothesis = problem.path(levels, rng)
-    # charged above as part of the whole
+    # charged by the run (_plans.run) as part of the whole
     test = InteractiveAboveThreshold(problem, params["eps_test"], params["threshold"],
                                      params["sensitivity"], random_state=rng,
                                      accountant=accounting.UNCHARGED,
@@ -519,8 +521,8 @@ def accuracy_first_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, 
             break
     success = test.halted
     k = test.halt_index if success else levels.size - 1
-    if not success:
-        _messages.warn(NO_LEVEL_MESSAGE, RuntimeWarning, stacklevel=2)
+    if not success:  # (the user, the public function, _plans.run, here)
+        _messages.warn(NO_LEVEL_MESSAGE, RuntimeWarning, stacklevel=4)
     return AccuracyFirstResult(
         method="noise_reduction", model=_model_name(problem), success=success,
         coeff=theta / divisors, theta=theta, alpha=alpha, gamma=gamma, stop_index=k,
@@ -576,18 +578,18 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
     (True, 7, 11, 3.9)
     """
     _backends.refuse_dask("doubling_erm", X, y)
-    bill = accounting.charge(
-        accountant, lambda: _loss_from_arguments(
-            "doubling", model, X, alpha, lambda_, add_bias, gamma, 1000, calibration, eps_min,
-            eps_max), "doubling_erm")
-    problem, params, divisors, alpha, gamma = _setup(
-        model, X, y, alpha, lambda_, upper_bounds, lower_bounds, add_bias, gamma, 1000,
-        calibration, eps_min, eps_max)
+    settings = dict(X=X, model=model, alpha=alpha, lambda_=lambda_, upper_bounds=upper_bounds,
+                    lower_bounds=lower_bounds, add_bias=add_bias, gamma=gamma, n_levels=1000,
+                    calibration=calibration, eps_min=eps_min, eps_max=eps_max)
+    return _plans.run(_DOUBLING, (X, y), settings, random_state, accountant)
+
+
+def _doubling_release(setup, settings, rng, privacy):
+    """:func:`doubling_erm`'s draw: fit and test at each doubling until one passes."""
+    problem, params, divisors, alpha, gamma = setup
     K = params["doubling_levels"]
     levels = params["eps_min"] * 2.0 ** np.arange(K)
     eps_test = params["doubling_eps_test"]
-    rng = _random.as_generator(random_state)
-    privacy = bill.spend()
     success = False
     for j in range(K):
         theta = problem.one_shot(float(levels[j]), rng)
@@ -597,8 +599,8 @@ def doubling_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bi
         if noisy <= params["doubling_threshold"]:
             success = True
             break
-    if not success:
-        _messages.warn(NO_LEVEL_MESSAGE, RuntimeWarning, stacklevel=2)
+    if not success:  # (the user, the public function, _plans.run, here)
+        _messages.warn(NO_LEVEL_MESSAGE, RuntimeWarning, stacklevel=4)
     generation = float(np.sum(levels[: j + 1]))
     return AccuracyFirstResult(
         method="doubling", model=_model_name(problem), success=success,
@@ -648,16 +650,16 @@ def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias
     (0.3268, 0.0, None)
     """
     _backends.refuse_dask("theory_erm", X, y)
-    bill = accounting.charge(
-        accountant, lambda: _loss_from_arguments(
-            "theory", model, X, alpha, lambda_, add_bias, 0.1, 1000, "paper", None, None),
-        "theory_erm")
-    problem, params, divisors, alpha, _ = _setup(
-        model, X, y, alpha, lambda_, upper_bounds, lower_bounds, add_bias, 0.1, 1000, "paper",
-        None, None)
+    settings = dict(X=X, model=model, alpha=alpha, lambda_=lambda_, upper_bounds=upper_bounds,
+                    lower_bounds=lower_bounds, add_bias=add_bias, gamma=0.1, n_levels=1000,
+                    calibration="paper", eps_min=None, eps_max=None)
+    return _plans.run(_THEORY, (X, y), settings, random_state, accountant)
+
+
+def _theory_release(setup, settings, rng, privacy):
+    """:func:`theory_erm`'s draw: one fit at the theory level."""
+    problem, params, divisors, alpha, _ = setup
     eps = params["eps_theory"]
-    rng = _random.as_generator(random_state)
-    privacy = bill.spend()
     theta = problem.one_shot(eps, rng)
     return AccuracyFirstResult(
         method="theory", model=_model_name(problem), success=True, coeff=theta / divisors,
@@ -667,3 +669,28 @@ def theory_erm(X, y, model, alpha, lambda_, upper_bounds, lower_bounds, add_bias
 
 def _model_name(problem):
     return "ridge" if isinstance(problem, _RidgeProblem) else "logistic"
+
+
+class _MethodPlan(_plans.Plan):
+    """One method's run: charged the most it can spend (:func:`_loss_from_arguments`, from its
+    settings and X's shape alone), then every check and the data's clipping, scaling and exact
+    minimiser (:func:`_setup`); the draw is ``release(setup, settings, rng, privacy)``."""
+
+    def __init__(self, name, method, release):
+        self.name, self.method, self.release = name, method, release
+
+    def loss(self, a):
+        return _loss_from_arguments(self.method, a["model"], a["X"], a["alpha"], a["lambda_"],
+                                    a["add_bias"], a["gamma"], a["n_levels"], a["calibration"],
+                                    a["eps_min"], a["eps_max"])
+
+    def prepare(self, data, a):
+        setup = _setup(a["model"], *data, a["alpha"], a["lambda_"], a["upper_bounds"],
+                       a["lower_bounds"], a["add_bias"], a["gamma"], a["n_levels"],
+                       a["calibration"], a["eps_min"], a["eps_max"])
+        return [(None, functools.partial(self.release, setup, a))]
+
+
+_ACCURACY_FIRST = _MethodPlan("accuracy_first_erm", "noise_reduction", _accuracy_first_release)
+_DOUBLING = _MethodPlan("doubling_erm", "doubling", _doubling_release)
+_THEORY = _MethodPlan("theory_erm", "theory", _theory_release)

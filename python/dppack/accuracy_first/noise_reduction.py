@@ -49,7 +49,7 @@ import threading
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _plans, _random, accounting
 from .._repr import model_repr
 from ._gaussian_path import (  # noqa: F401  (reached as noise_reduction.<name>)
     GaussianNoiseReduction,
@@ -194,16 +194,28 @@ def LaplaceNoiseReduction(true_values, eps, sensitivity, random_state=None, acco
     (3, 2)
     """
     _backends.refuse_dask("LaplaceNoiseReduction", true_values)
-    levels = check_levels(eps)  # (the charge's loss below; checked once)
-    bill = accounting.charge(
-        accountant, lambda: accounting.PrivacyLoss.pure(levels[-1]),
-        "LaplaceNoiseReduction")
-    values = _checks.as_finite_data(true_values, "true.values",
-                                    size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
-    sens = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
-    rng = _random.as_generator(random_state)
-    bill.spend()
-    return laplace_noise_path(values, sens, levels, rng)
+    levels = check_levels(eps)  # before the charge (its loss), checked once
+    return _plans.run(_LAPLACE_REDUCTION, true_values, {"eps": levels, "sensitivity": sensitivity},
+                      random_state, accountant)
+
+
+class _LaplaceReductionPlan(_plans.Plan):
+    """:func:`LaplaceNoiseReduction`: charged its last level (``eps`` the checked levels), then
+    the values and the sensitivity are checked and the whole path drawn."""
+
+    name = "LaplaceNoiseReduction"
+
+    def loss(self, a):
+        return accounting.PrivacyLoss.pure(a["eps"][-1])
+
+    def prepare(self, true_values, a):
+        values = _checks.as_finite_data(true_values, "true.values",
+                                        size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
+        sens = _checks.check_finite_positive_scalar(a["sensitivity"], "sensitivity")
+        return [(None, lambda rng, loss: laplace_noise_path(values, sens, a["eps"], rng))]
+
+
+_LAPLACE_REDUCTION = _LaplaceReductionPlan()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -472,23 +484,14 @@ class LaplaceNoiseReductionOnline:
 
     def __init__(self, true_values, eps, sensitivity, random_state=None, accountant=None):
         _backends.refuse_dask("LaplaceNoiseReductionOnline", true_values)
-        bill = accounting.charge(
-            accountant,
-            lambda: accounting.PrivacyLoss.pure(_checks.check_finite_positive_scalar(eps, "eps")),
-            "LaplaceNoiseReductionOnline")
-        values = _checks.as_finite_data(true_values, "true.values",
-                                        size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
-        level = _checks.check_finite_positive_scalar(eps, "eps")
-        self.sensitivity = _checks.check_finite_positive_scalar(sensitivity, "sensitivity")
-        self._rng = _random.as_generator(random_state)
-        self._accountant = bill.accountant
-        if bill.accountant is not None and bill.accountant.delta > 0:
-            # one entry, restated at each reduce (_reduction_loss)
-            self._running = accounting.RunningCharge(bill.accountant, bill.loss, bill.label)
-            self.privacy_ = bill.loss
-        else:
-            self._running = None
-            self.privacy_ = bill.spend()
+        _plans.run(_ONLINE_REDUCTION, true_values,
+                   {"online": self, "eps": eps, "sensitivity": sensitivity}, random_state,
+                   accountant)
+
+    def _start(self, values, level, rng, loss):
+        """The first level's release (the plan's draw), once charged ``loss``."""
+        self._rng = rng
+        self.privacy_ = loss
         self._values = values.copy()
         # reduce holds it from its level test to its state update (a copy gets its own: the
         # accountant's entry refuses a copy that another copy moved past, RunningCharge)
@@ -501,6 +504,7 @@ class LaplaceNoiseReductionOnline:
         self.eps = level
         self.levels = [level]
         self.release = self._released()
+        return self
 
     def __getstate__(self):
         # the lock is not state: a pickled copy gets its own (as before the lock, an object
@@ -575,10 +579,8 @@ class LaplaceNoiseReductionOnline:
                 self._running.restate(accounting.PrivacyLoss.pure(level),
                                       expected=self.privacy_)
             else:
-                accountant = (accounting.UNCHARGED if self._accountant is None
-                              else self._accountant)
-                accounting.charge(accountant, lambda: self._reduction_loss(level),
-                                  "LaplaceNoiseReductionOnline.reduce").spend()
+                _plans.charge_step(self._accountant, lambda: self._reduction_loss(level),
+                                   "LaplaceNoiseReductionOnline.reduce")
             self.privacy_ = accounting.PrivacyLoss.pure(level)
             rate = self._rate_of(level)
             if rate > self._rate:  # else: levels closer than the rates' resolution
@@ -598,3 +600,36 @@ class LaplaceNoiseReductionOnline:
         if getattr(self, "_on_grid", None) is None:  # round(x / g) g, once (the same floats)
             self._on_grid = _random.grid_values(self._values, self._grid)
         return _random.release_with_grid(self._values, self._on_grid, self._noise, self._grid)
+
+
+class _OnlineReductionPlan(_plans.Plan):
+    """:class:`LaplaceNoiseReductionOnline`'s first level: charged ``eps``, then the values,
+    the level and the sensitivity are checked; an accountant with delta > 0 holds one running
+    entry instead (:meth:`LaplaceNoiseReductionOnline._reduction_loss`). Later levels:
+    :meth:`LaplaceNoiseReductionOnline.reduce` (``dppack._plans.charge_step``)."""
+
+    name = "LaplaceNoiseReductionOnline"
+
+    def loss(self, a):
+        return accounting.PrivacyLoss.pure(_checks.check_finite_positive_scalar(a["eps"], "eps"))
+
+    def prepare(self, true_values, a):
+        values = _checks.as_finite_data(true_values, "true.values",
+                                        size_message=TRUE_VALUES_SIZE_MESSAGE)[0]
+        level = _checks.check_finite_positive_scalar(a["eps"], "eps")
+        online = a["online"]
+        online.sensitivity = _checks.check_finite_positive_scalar(a["sensitivity"], "sensitivity")
+        return [(None, functools.partial(online._start, values, level))]
+
+    def spend(self, bill, a):
+        online = a["online"]
+        online._accountant = bill.accountant
+        online._running = None
+        if bill.accountant is not None and bill.accountant.delta > 0:
+            # one entry, restated at each reduce (_reduction_loss)
+            online._running = accounting.RunningCharge(bill.accountant, bill.loss, bill.label)
+            return bill.loss
+        return bill.spend()
+
+
+_ONLINE_REDUCTION = _OnlineReductionPlan()

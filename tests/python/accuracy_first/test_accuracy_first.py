@@ -358,17 +358,18 @@ def test_reproducible_and_errors_before_noise():
 
 def test_failure_is_flagged_and_paid():
     X, y = _ridge_data(300, 3, 3)
-    with pytest.warns(RuntimeWarning, match="No privacy level met the accuracy target"):
+    with pytest.warns(RuntimeWarning, match="No privacy level met the accuracy target") as caught:
         res = accuracy_first_erm(X, y, "ridge", 1e-4, 0.1, UB, LB, n_levels=20, eps_max=0.01,
                                  random_state=1)
+    assert [w.filename for w in caught] == [__file__]  # the caller's line (through _plans.run)
     assert res.success is False and res.stop_index == 19
     grid = dppack.privacy_level_grid(1 / 300, 0.01, 20)
     assert res.eps_level == grid[-1] and res.eps == res.eps_test + grid[-1]
     Xs, ys, _ = _scaled_ridge(X, y, np.array(UB), np.array(LB))
     assert _ridge_excess(Xs, ys, 0.1, res.theta) > 1e-4  # theta* is not released
-    with pytest.warns(RuntimeWarning, match="No privacy level"):
+    with pytest.warns(RuntimeWarning, match="No privacy level") as caught:
         res = doubling_erm(X, y, "ridge", 1e-4, 0.1, UB, LB, eps_max=0.01, random_state=1)
-    assert res.success is False
+    assert res.success is False and [w.filename for w in caught] == [__file__]
 
 
 def test_doubling_and_theory_accounting():

@@ -323,3 +323,74 @@ def test_selection_releases_refuse_an_overspend_before_reading(name):
     with pytest.raises(ValueError, match="budget exceeded"):
         release(_Untouchable, accountant)
     assert accountant.ledger == []
+
+
+# --------------------------------------------------------------------------------------------
+# Accuracy-first releases (noise reductions, InteractiveAboveThreshold, the ERM methods)
+# --------------------------------------------------------------------------------------------
+
+_AF_X = np.random.default_rng(5).uniform(-1.0, 1.0, (100, 2))
+_AF_Y = _AF_X @ np.array([0.5, -0.2])
+_AF_BOUNDS = dict(upper_bounds=[1.0, 1.0, 1.0], lower_bounds=[-1.0, -1.0, -1.0])
+_AF = dppack.accuracy_first
+# name: (the plan, release(data, accountant) -> the public result, data, unreadable data);
+# the ERM methods read X's shape for their charge: their y is the unreadable part
+_ACCURACY_FIRST = {
+    "LaplaceNoiseReduction": (
+        _AF.noise_reduction._LAPLACE_REDUCTION,
+        lambda x, acc: dppack.LaplaceNoiseReduction(x, [0.1, 0.5, 1.0], 1.0, random_state=2,
+                                                    accountant=acc),
+        [5.0, 6.0], _Unreadable()),
+    "GaussianNoiseReduction": (
+        _AF._gaussian_path._GAUSSIAN_REDUCTION,
+        lambda x, acc: dppack.GaussianNoiseReduction(x, [4.0, 1.0], 1.0, random_state=2,
+                                                     accountant=acc),
+        [5.0, 6.0], _Unreadable()),
+    "LaplaceNoiseReductionOnline": (
+        _AF.noise_reduction._ONLINE_REDUCTION,
+        lambda x, acc: dppack.LaplaceNoiseReductionOnline(x, 0.5, 1.0, random_state=2,
+                                                          accountant=acc),
+        [5.0, 6.0], _Unreadable()),
+    "InteractiveAboveThreshold": (
+        _AF.above_threshold._ABOVE_THRESHOLD,
+        lambda x, acc: dppack.InteractiveAboveThreshold(x, 0.5, 3.0, 1.0, random_state=2,
+                                                        accountant=acc),
+        [5.0, 6.0], _Unreadable()),
+    "accuracy_first_erm": (
+        _AF.erm._ACCURACY_FIRST,
+        lambda y, acc: dppack.accuracy_first_erm(_AF_X, y, "ridge", 0.1, 1.0, **_AF_BOUNDS,
+                                                 n_levels=20, calibration="paper",
+                                                 random_state=2, accountant=acc),
+        _AF_Y, _Unreadable()),
+    "doubling_erm": (
+        _AF.erm._DOUBLING,
+        lambda y, acc: dppack.doubling_erm(_AF_X, y, "ridge", 0.1, 1.0, **_AF_BOUNDS,
+                                           calibration="paper", random_state=2, accountant=acc),
+        _AF_Y, _Unreadable()),
+    "theory_erm": (
+        _AF.erm._THEORY,
+        lambda y, acc: dppack.theory_erm(_AF_X, y, "ridge", 0.1, 1.0, **_AF_BOUNDS,
+                                         random_state=2, accountant=acc),
+        _AF_Y, _Unreadable()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ACCURACY_FIRST))
+def test_the_accuracy_first_releases_are_plans(name, monkeypatch):
+    plan, release, data, unreadable = _ACCURACY_FIRST[name]
+    calls, run = [], _plans.run
+
+    def spy(*args, **kwargs):  # records each run (accuracy_first_erm's test runs inside it)
+        call = {"plan": args[0]}
+        calls.append(call)
+        call["result"] = run(*args, **kwargs)
+        return call["result"]
+
+    monkeypatch.setattr(_plans, "run", spy)
+    accountant = accounting.BudgetAccountant(1e3, 1e-3)
+    result = release(data, accountant)
+    assert calls[0]["plan"] is plan and plan.name == name
+    assert result is calls[0]["result"]  # the public result is the run's
+    assert [label for label, _ in accountant.ledger] == [name]  # charged once, by the run
+    with pytest.raises(ValueError, match="budget exceeded"):
+        release(unreadable, accounting.BudgetAccountant(1e-3, 1e-6))  # refused before reading
