@@ -229,3 +229,96 @@ def test_the_quantile_family_warns_at_the_callers_line():
     with pytest.warns(UserWarning, match="edge of the grid") as caught:
         dppack.boundsDP(x, 1.0, grid=[0.5, 2.0, 3.0], random_state=1)
     assert all(w.filename == __file__ for w in caught)
+
+
+# --------------------------------------------------------------------------------------------
+# The ERM group: the models' fits and the scikit-learn estimators' charge are plans
+# --------------------------------------------------------------------------------------------
+
+_ERM_T = np.arange(60)
+_ERM_X = 0.5 * np.column_stack([np.sin(_ERM_T), np.cos(1.7 * _ERM_T)])
+_ERM_LABELS = (_ERM_X[:, 0] + _ERM_X[:, 1] > 0).astype(float)
+_ERM_RESPONSE = np.clip(_ERM_X @ [1.0, -0.5] + 0.1 * np.sin(3.1 * _ERM_T), -1, 1)
+_ERM_BOUNDS = ([0.5, 0.5], [-0.5, -0.5])
+_ERM_Y_BOUNDS = ([0.5, 0.5, 1.0], [-0.5, -0.5, -1.0])
+
+
+def _erm_plan(module, name):
+    return lambda: getattr(pytest.importorskip(module), name)
+
+
+def _sklearn_fit(name, y, **parameters):
+    # the estimator's plan checks the budget; the core's fit, run by its own plan, charges
+    def fit(X, y_, random_state, accountant):
+        estimator = getattr(pytest.importorskip("dppack.sklearn"), name)
+        return estimator(random_state=random_state, accountant=accountant,
+                         **parameters).fit(X, y_)
+    return fit, y
+
+
+_ERM_RELEASES = {
+    # name -> (the plan, fit(X, y, random_state, accountant), y)
+    "LinearRegressionAdaSSP": (
+        _erm_plan("dppack.erm.adassp", "ADASSP_FIT"),
+        lambda X, y, rs, acc: dppack.LinearRegressionAdaSSP(1.0).fit(
+            X, y, *_ERM_Y_BOUNDS, random_state=rs, accountant=acc), _ERM_RESPONSE),
+    "LogisticRegressionDP": (
+        _erm_plan("dppack.erm._cms", "CMS_FIT"),
+        lambda X, y, rs, acc: dppack.LogisticRegressionDP("l2", 1.0, 1.0).fit(
+            X, y, *_ERM_BOUNDS, random_state=rs, accountant=acc), _ERM_LABELS),
+    "svmDP": (
+        _erm_plan("dppack.erm._cms", "CMS_FIT"),
+        lambda X, y, rs, acc: dppack.svmDP("l2", 1.0, 1.0, "output", kernel="Gaussian",
+                                           D=3).fit(X, y, random_state=rs, accountant=acc),
+        _ERM_LABELS),
+    "LinearRegressionDP": (
+        _erm_plan("dppack.erm._kst_framework", "KST_FIT"),
+        lambda X, y, rs, acc: dppack.LinearRegressionDP("l2", 1.0, 0.0, 1.0).fit(
+            X, y, *_ERM_Y_BOUNDS, random_state=rs, accountant=acc), _ERM_RESPONSE),
+    "OutputPerturbationAGM": (
+        _erm_plan("dppack.analytic_gaussian_erm.models", "AGM_FIT"),
+        lambda X, y, rs, acc: dppack.OutputPerturbationAGM(
+            "logistic", 1.0, 1e-5, 1.0, iterations=20).fit(
+            X, y, *_ERM_BOUNDS, random_state=rs, accountant=acc), _ERM_LABELS),
+    "GradientPerturbationAGM": (
+        _erm_plan("dppack.analytic_gaussian_erm.models", "AGM_FIT"),
+        lambda X, y, rs, acc: dppack.GradientPerturbationAGM(
+            "huber", 1.0, 1e-5, 1.0, iterations=50).fit(
+            X, y, *_ERM_BOUNDS, random_state=rs, accountant=acc), _ERM_LABELS),
+    "DPLogisticRegression": (
+        _erm_plan("dppack.sklearn._base", "ESTIMATOR_FIT"),
+        *_sklearn_fit("DPLogisticRegression", _ERM_LABELS, feature_bounds=(-0.5, 0.5),
+                      classes=(0, 1))),
+    "DPLinearRegressionAdaSSP": (
+        _erm_plan("dppack.sklearn._base", "ESTIMATOR_FIT"),
+        *_sklearn_fit("DPLinearRegressionAdaSSP", _ERM_RESPONSE, feature_bounds=(-0.5, 0.5),
+                      y_bounds=(-1, 1))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ERM_RELEASES))
+def test_the_erm_fits_are_run_by_their_plans(name, monkeypatch):
+    # the public fit is what _plans.run returns for its plan; an overspend is refused by the
+    # runner before the data are read (Untouchable) and before any draw
+    from accounting_checks import Untouchable
+
+    plan_of, fit, y = _ERM_RELEASES[name]
+    real, plans, results = _plans.run, [], []
+
+    def spy(plan, data, arguments, random_state=None, accountant=None):
+        plans.append(plan)
+        results.append(real(plan, data, arguments, random_state, accountant))
+        return results[-1]
+
+    monkeypatch.setattr(_plans, "run", spy)
+    budget = accounting.BudgetAccountant(2.0, 1e-3)
+    fitted = fit(_ERM_X, y, 3, budget)
+    assert plans[0] is plan_of() and fitted is results[-1]  # results: innermost first
+    assert len(budget.ledger) == 1 and fitted.privacy_ == budget.ledger[0][1]
+    plans.clear()
+    rng = np.random.default_rng(5)
+    state = rng.bit_generator.state
+    tiny = accounting.BudgetAccountant(1e-3, 1e-9)
+    with pytest.raises(ValueError, match="Privacy budget exceeded"):
+        fit(Untouchable(), Untouchable(), rng, tiny)
+    assert plans == [plan_of()] and tiny.ledger == [] and rng.bit_generator.state == state
