@@ -293,6 +293,16 @@ _ERM_RELEASES = {
         _erm_plan("dppack.sklearn._base", "ESTIMATOR_FIT"),
         *_sklearn_fit("DPLinearRegressionAdaSSP", _ERM_RESPONSE, feature_bounds=(-0.5, 0.5),
                       y_bounds=(-1, 1))),
+    "DPLinearRegression": (
+        _erm_plan("dppack.sklearn._base", "ESTIMATOR_FIT"),
+        *_sklearn_fit("DPLinearRegression", _ERM_RESPONSE, feature_bounds=(-0.5, 0.5),
+                      y_bounds=(-1, 1))),
+    "DPModelSelector": (  # the tuner, inside, charges; the candidates' fits are plans
+        _erm_plan("dppack.sklearn._base", "ESTIMATOR_FIT"),
+        lambda X, y, rs, acc: pytest.importorskip("dppack.sklearn").DPModelSelector(
+            [pytest.importorskip("dppack.sklearn").DPLogisticRegression(
+                gamma=g, feature_bounds=(-0.5, 0.5), classes=(0, 1)) for g in (1, 10)],
+            random_state=rs, accountant=acc).fit(X, y), _ERM_LABELS),
 }
 
 
@@ -314,6 +324,7 @@ def test_the_erm_fits_are_run_by_their_plans(name, monkeypatch):
     budget = accounting.BudgetAccountant(2.0, 1e-3)
     fitted = fit(_ERM_X, y, 3, budget)
     assert plans[0] is plan_of() and fitted is results[-1]  # results: innermost first
+    assert (len(plans) > 1) == name.startswith("DP")  # an estimator's core fits are plans
     assert len(budget.ledger) == 1 and fitted.privacy_ == budget.ledger[0][1]
     plans.clear()
     rng = np.random.default_rng(5)
