@@ -14,12 +14,22 @@ TINY_EPS = 1e-3
 
 
 class Untouchable:
-    """Data that fail the test when read: an overspend must be refused before."""
+    """Data that fail the test when read (values, length, items, columns or any attribute): an
+    overspend must be refused before."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the data were read before the budget check ({name})")
 
     def __array__(self, *args, **kwargs):
         raise AssertionError("the data were read before the budget check")
 
     def __len__(self):
+        raise AssertionError("the data were read before the budget check")
+
+    def __iter__(self):
+        raise AssertionError("the data were read before the budget check")
+
+    def __getitem__(self, key):
         raise AssertionError("the data were read before the budget check")
 
 

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _plans, _random
 from .._repr import model_repr
 from ..mechanisms import (
     calibrateAnalyticGaussianMechanism,
@@ -18,7 +18,7 @@ from ..mechanisms import (
     gaussian_sigma,
 )
 from ..erm import losses
-from ..erm.cms import fit_loss, refuse_infinite_eps, spend_fit
+from ..erm._fit_plan import FitPlan
 from ..erm.design import (
     check_fitted,
     fitted_add_bias,
@@ -100,19 +100,22 @@ class _AnalyticGaussianERM:
             setattr(self, name, None)
         self._check_parameters()
 
-    def _begin_fit(self, X, y, upper_bounds, lower_bounds, add_bias, accountant):
-        """A fit's shared start: accountant check, settings, eps = Inf refusal, then the data.
-        Returns (charge, X, y, scale, lambda = gamma / n, L, beta).
-        """
+    def _run_fit(self, X, y, upper_bounds, lower_bounds, add_bias, random_state, accountant):
+        """A fit run by its plan (:class:`_AGMFit`): Dask refused, then the accountant charged,
+        the settings checked, eps = Inf refused with an accountant, the data read, the draws."""
         _backends.refuse_dask(f"{type(self).__name__}.fit", X, y)
-        bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
-                                 f"{type(self).__name__}.fit")
-        self._check_parameters()
-        refuse_infinite_eps(bill, self.eps)
+        arguments = {"model": self, "upper_bounds": upper_bounds, "lower_bounds": lower_bounds,
+                     "add_bias": add_bias}
+        return _plans.run(AGM_FIT, (X, y), arguments, random_state, accountant)
+
+    def _begin_fit(self, X, y, upper_bounds, lower_bounds, add_bias):
+        """A fit's shared start after the settings' checks: the data.
+        Returns (X, y, scale, lambda = gamma / n, (L, beta)).
+        """
         add_bias = _checks.check_flag(add_bias, "add.bias")
         prepared = self._prepare(X, y, upper_bounds, lower_bounds, add_bias)
         lam = self.gamma / prepared["X"].shape[0]
-        return (bill, prepared["X"], prepared["y"], prepared["scale"], lam,
+        return (prepared["X"], prepared["y"], prepared["scale"], lam,
                 loss_constants(self.loss, self.huber_h, lam))
 
     def _prepare(self, X, y, upper_bounds, lower_bounds, add_bias):
@@ -285,8 +288,13 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
         ValueError
             For invalid settings or data, before any noise is drawn.
         """
-        bill, Xs, ys, scale, lam, (L, beta) = self._begin_fit(
-            X, y, upper_bounds, lower_bounds, add_bias, accountant)
+        return self._run_fit(X, y, upper_bounds, lower_bounds, add_bias, random_state,
+                             accountant)
+
+    def _prepare_fit(self, X, y, upper_bounds, lower_bounds, add_bias):
+        """The data read and OPERA's sensitivity and noise scale; returns the draw."""
+        Xs, ys, scale, lam, (L, beta) = self._begin_fit(X, y, upper_bounds, lower_bounds,
+                                                        add_bias)
         n, d = Xs.shape
         # OPERA step 1: eta <= 1/(beta + mu) (strongly convex) or 1/beta
         eta_max = 1.0 / (beta + lam) if lam > 0 else 1.0 / beta
@@ -301,9 +309,12 @@ class OutputPerturbationAGM(_AnalyticGaussianERM):
                 n, d, self.eps, self.delta, beta, self.radius, L))
         Delta = opera_sensitivity(n, lam, beta, T, eta, self.sensitivity_bound, L)
         sigma = self._sigma(self.eps, self.delta, Delta)  # OPERA step 2
-        rng = _random.as_generator(random_state)
-        privacy = spend_fit(bill, self.eps)  # after the checks, before the first draw
+        return lambda rng, privacy: self._draw_fit(Xs, ys, scale, lam, eta, T, Delta, sigma,
+                                                   add_bias, rng, privacy)
 
+    def _draw_fit(self, Xs, ys, scale, lam, eta, T, Delta, sigma, add_bias, rng, privacy):
+        """OPERA's steps 3 and 4 once the loss is spent: descent, then the noise."""
+        d = Xs.shape[1]
         w = self._gradient_descent(Xs, ys, lam, eta, T)
         noise_sd = self._noise_sd(sigma, Delta, self.eps, self.delta, d)
         if sigma > 0:
@@ -431,8 +442,12 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
         """Fit privately; returns ``self`` (arguments as :meth:`OutputPerturbationAGM.fit`; the
         total budget is charged once).
         """
-        bill, Xs, ys, scale, lam, (L, _) = self._begin_fit(
-            X, y, upper_bounds, lower_bounds, add_bias, accountant)
+        return self._run_fit(X, y, upper_bounds, lower_bounds, add_bias, random_state,
+                             accountant)
+
+    def _prepare_fit(self, X, y, upper_bounds, lower_bounds, add_bias):
+        """The data read and the per-step budget and noise scale; returns the draw."""
+        Xs, ys, scale, lam, (L, _) = self._begin_fit(X, y, upper_bounds, lower_bounds, add_bias)
         n, d = Xs.shape
         T = self.iterations if self.iterations is not None else min(n * n, 50 * n)
         Delta = 2.0 * L  # one record's gradient, replace-one (GRPUA's sound sensitivity)
@@ -448,9 +463,12 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
                     "mechanism); this budget gives {eps_step:.6g}.",
                     eps_step=budget["eps_step"])
             sigma = self._sigma(budget["eps_step"], budget["delta_step"], Delta)
-        rng = _random.as_generator(random_state)
-        privacy = spend_fit(bill, self.eps)  # after the checks, before the first draw
+        return lambda rng, privacy: self._draw_fit(Xs, ys, scale, lam, L, T, Delta, budget,
+                                                   sigma, add_bias, rng, privacy)
 
+    def _draw_fit(self, Xs, ys, scale, lam, L, T, Delta, budget, sigma, add_bias, rng, privacy):
+        """The noisy SGD once the loss is spent."""
+        d = Xs.shape[1]
         # each step's noisy gradient is a discrete Gaussian release of a d-vector of L2
         # sensitivity Delta meeting (eps_step, delta_step) (guide, erm-derivations, "Exact noise")
         grid = self._grid(sigma, Delta, budget["eps_step"], budget["delta_step"], d)
@@ -508,3 +526,27 @@ class GradientPerturbationAGM(_AnalyticGaussianERM):
                     if norm > radius:
                         w = w * (radius / norm)  # projection: post-processing
         return w
+
+
+# --------------------------------------------------------------------------------------------
+# The fit as a release plan
+# --------------------------------------------------------------------------------------------
+
+
+class _AGMFit(FitPlan):
+    """The fit of either model, (eps, delta)-DP: OPERA's output noise (Ding et al., Theorems 3
+    and 5) or the T noisy steps of GRPUA composed (Balle, Barthe and Gaboardi 2018; Dwork,
+    Rothblum and Vadhan 2010, Theorem III.3). :meth:`check` runs the settings' checks."""
+
+    def check(self, arguments):
+        model = arguments["model"]
+        model._check_parameters()
+        arguments["eps"] = model.eps
+
+    def prepare(self, data, arguments):
+        a = arguments
+        return [(None, a["model"]._prepare_fit(*data, a["upper_bounds"], a["lower_bounds"],
+                                                a["add_bias"]))]
+
+
+AGM_FIT = _AGMFit()

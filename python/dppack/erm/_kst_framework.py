@@ -2,14 +2,16 @@
 :class:`EmpiricalRiskMinimizationDP_KST` (the derivations: the guide,
 :ref:`guide-erm-kst`)."""
 
+import functools
 import math
 from collections.abc import Mapping
 
 import numpy as np
 
-from .. import _backends, _checks, _messages, _random, accounting
+from .. import _backends, _checks, _messages, _plans, _random
 from .._repr import model_repr
-from .cms import fit_loss, map_jacobian, output_message, refuse_infinite_eps, spend_fit
+from ._fit_plan import FitPlan
+from .cms import map_jacobian, output_message
 from ._regularizers import resolve_regularizer
 from .design import (
     add_bias_column,
@@ -289,28 +291,26 @@ class EmpiricalRiskMinimizationDP_KST:
         # weights: only through dppack.erm.weighting.fit_weighted (DPpack's fit has none);
         # the loss of row i is then w_i loss_i with w_i in [0, W], and zeta and lambda are
         # scaled by W (derivation in dppack.erm.weighting)
-        bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
-                                 f"{type(self).__name__}.fit")
-        add_bias = _checks.check_flag(add_bias, "add.bias")
-        eps = _checks.check_positive_scalar(self.eps, "eps")
-        delta = _checks.check_probability(self.delta, "delta", zero=True)
-        _check_gamma(self.gamma, self._strict_gamma)
-        _check_domain(self.domain)
-        # the constructor's 'l2' again: the attributes are public and may be assigned in between
-        self.regularizer, self.regularizer_gr = resolve_regularizer(self.regularizer,
-                                                                    self.regularizer_gr)
-        refuse_infinite_eps(bill, eps)
+        arguments = {"model": self, "upper_bounds": upper_bounds, "lower_bounds": lower_bounds,
+                     "add_bias": add_bias, "weights": weights,
+                     "weights_upper_bound": weights_upper_bound}
+        return _plans.run(KST_FIT, (X, y), arguments, random_state, accountant)
+
+    def _prepare_fit(self, X, y, arguments):
+        """The checks and reads of :meth:`_fit` after the eps = Inf refusal; returns the draw."""
+        a = arguments
+        eps, delta, add_bias, weights = a["eps"], a["delta"], a["add_bias"], a["weights"]
         if weights is not None:
             _backends.refuse_dask(f"{type(self).__name__}.fit with weights", X, y, weights)
-        X, y = self._preprocess_data(X, y, upper_bounds, lower_bounds, add_bias)
+        X, y = self._preprocess_data(X, y, a["upper_bounds"], a["lower_bounds"], add_bias)
         zeta, lambda_ = _check_zeta_lambda(self.zeta, self.lambda_)
         n, p = X.shape
-        weighting = prepare_weights(weights, weights_upper_bound, n)
+        weighting = prepare_weights(weights, a["weights_upper_bound"], n)
         weights, w_bar = weighting["weights"], weighting["weights_upper_bound"]
         # public (the call's form): weighted sums carry rounding (:meth:`_certificate`)
         self._weighted_fit = weights is not None
         zeta, lambda_ = w_bar * zeta, w_bar * lambda_
-        modulus = None
+        modulus = certificate = None
         if np.isfinite(eps):
             # the perturbed objective J is modulus-strongly convex (Delta/n from the added
             # quadratic, gamma/n from 'l2'; the loss is only convex)
@@ -321,10 +321,17 @@ class EmpiricalRiskMinimizationDP_KST:
             if not modulus > 0:
                 raise _messages.value_error(NOT_STRONGLY_CONVEX_MESSAGE)
             # fixed before the data are read: n, p, zeta, lambda, eps and the model's functions
-            certified_residual, residual, radius = self._certificate(n, p, zeta, lambda_,
-                                                                     modulus)
-        rng = _random.as_generator(random_state)
-        privacy = spend_fit(bill, eps)  # after the checks, before the first draw
+            certificate = self._certificate(n, p, zeta, lambda_, modulus)
+        return functools.partial(self._draw_fit, X, y, weights, zeta, lambda_, modulus,
+                                 certificate, a)
+
+    def _draw_fit(self, X, y, weights, zeta, lambda_, modulus, certificate, arguments, rng,
+                  privacy):
+        """The fit's draws from ``rng`` once its loss is spent; returns ``self``."""
+        eps, delta, add_bias = arguments["eps"], arguments["delta"], arguments["add_bias"]
+        n, p = X.shape
+        if certificate is not None:
+            certified_residual, residual, radius = certificate
         # the user's functions read the private data: after the charge (a refusal that
         # depends on the data is paid for), before the first draw
         self._check_outputs(X, y, weights)
@@ -536,6 +543,31 @@ class EmpiricalRiskMinimizationDP_KST:
     def _postprocess_coeff(self, coeff):
         """Identity in the base class."""
         return coeff
+
+
+class _KSTFit(FitPlan):
+    """The fit of a KST model, (eps, delta)-DP: objective perturbation at eps_1 (Kifer, Smith
+    and Thakurta 2012, Theorem 2, calibrated for replace-one neighbours) and the exact release
+    of the approximate minimiser at eps_2 = eps - eps_1 (Iyengar et al. 2019, Theorem 1).
+    :meth:`check` runs the checks of the arguments in DPpack's order; the model's steps read the
+    data and draw."""
+
+    def check(self, arguments):
+        model = arguments["model"]
+        arguments["add_bias"] = _checks.check_flag(arguments["add_bias"], "add.bias")
+        arguments["eps"] = _checks.check_positive_scalar(model.eps, "eps")
+        arguments["delta"] = _checks.check_probability(model.delta, "delta", zero=True)
+        _check_gamma(model.gamma, model._strict_gamma)
+        _check_domain(model.domain)
+        # the constructor's 'l2' again: the attributes are public and may be assigned in between
+        model.regularizer, model.regularizer_gr = resolve_regularizer(model.regularizer,
+                                                                      model.regularizer_gr)
+
+    def prepare(self, data, arguments):
+        return [(None, arguments["model"]._prepare_fit(*data, arguments))]
+
+
+KST_FIT = _KSTFit()
 
 
 def weighted_fit(model, X, y, upper_bounds, lower_bounds, add_bias, weights,

@@ -26,21 +26,11 @@ INFINITE_EPS_MESSAGE = (
 
 
 def fit_loss(eps, delta=0.0):
-    """The PrivacyLoss of one private fit; ``ValueError`` for eps = Inf."""
+    """The PrivacyLoss of one private fit; ``ValueError`` for eps = Inf (the eps = Inf rules of
+    a fit: ``erm/_fit_plan.py``)."""
     if not math.isfinite(eps):
         raise _messages.value_error(INFINITE_EPS_MESSAGE)
     return accounting.PrivacyLoss.approx(eps, delta)
-
-
-def refuse_infinite_eps(bill, eps):
-    """Refuse, before the data are read, an eps = Inf fit that an accountant would charge."""
-    if bill.accountant is not None and not math.isfinite(eps):
-        raise _messages.value_error(INFINITE_EPS_MESSAGE)
-
-
-def spend_fit(bill, eps):
-    """``bill.spend()`` for a private fit; None for eps = Inf."""
-    return bill.spend() if math.isfinite(eps) else None
 
 
 OUTPUT_GRADIENT_MESSAGE = (

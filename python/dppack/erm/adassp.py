@@ -9,15 +9,16 @@ small against d. Each change, its privacy argument and its measured effect:
 bounds; everything after the noise is post-processing.
 """
 
+import functools
 import math
 from fractions import Fraction
 
 import numpy as np
 
-from .. import _backends, _checks, _random, accounting, mechanisms
+from .. import _backends, _checks, _plans, _random, mechanisms
 from .._repr import model_repr
 from ._adassp_grid import float_up, gram_sensitivities, product_range, square_range
-from .cms import fit_loss, refuse_infinite_eps, spend_fit
+from ._fit_plan import FitPlan
 from .design import (
     add_bias_column,
     check_fitted,
@@ -140,17 +141,13 @@ class LinearRegressionAdaSSP:
         ValueError
             Bad parameters, data or bounds (before any noise is drawn).
         """
-        bill = accounting.charge(accountant, lambda: fit_loss(self.eps, self.delta),
-                                 f"{type(self).__name__}.fit")
-        add_bias = _checks.check_flag(add_bias, "add.bias")
-        eps = _checks.check_positive_scalar(self.eps, "eps")
-        delta = _checks.check_probability(self.delta, "delta", zero=True)
-        refuse_infinite_eps(bill, eps)
-        n, gram, grid, passes = _backends.backend_for(X, y).adassp_statistics(
-            X, y, upper_bounds, lower_bounds, add_bias)
-        # exact integers: every partial sum below 2^53 (grid_bits)
-        rng = _random.as_generator(random_state)
-        privacy = spend_fit(bill, eps)  # after the checks, before the first draw
+        arguments = {"model": self, "upper_bounds": upper_bounds, "lower_bounds": lower_bounds,
+                     "add_bias": add_bias}
+        return _plans.run(ADASSP_FIT, (X, y), arguments, random_state, accountant)
+
+    def _draw_fit(self, n, gram, grid, passes, add_bias, eps, delta, rng, privacy):
+        """The noisy statistics of the records on the grid, drawn from ``rng`` once the loss is
+        spent, and the fit solved from them (post-processing); returns ``self``."""
         k, centre, scale = grid["k"], grid["centre"], grid["scale"]
         low = grid["low"].astype(np.int64).tolist()
         high = grid["high"].astype(np.int64).tolist()
@@ -198,6 +195,32 @@ class LinearRegressionAdaSSP:
         if add_bias:
             X = add_bias_column(X)
         return X @ self.coeff
+
+
+class _AdaSSPFit(FitPlan):
+    """The fit of :class:`LinearRegressionAdaSSP`, (eps, delta)-DP in all: its released parts
+    share the budget and compose basically (Wang 2018, Algorithm 2; Dwork and Roth 2014,
+    Theorem 3.16; :ref:`guide-erm-adassp`). The checks, then the integer statistics read
+    through the data's backend."""
+
+    def check(self, arguments):
+        model = arguments["model"]
+        arguments["add_bias"] = _checks.check_flag(arguments["add_bias"], "add.bias")
+        arguments["eps"] = _checks.check_positive_scalar(model.eps, "eps")
+        arguments["delta"] = _checks.check_probability(model.delta, "delta", zero=True)
+
+    def prepare(self, data, arguments):
+        a = arguments
+        X, y = data
+        # exact integers: every partial sum below 2^53 (grid_bits)
+        statistics = _backends.backend_for(X, y).adassp_statistics(
+            X, y, a["upper_bounds"], a["lower_bounds"], a["add_bias"])
+        draw = functools.partial(a["model"]._draw_fit, *statistics, a["add_bias"], a["eps"],
+                                 a["delta"])
+        return [(None, draw)]
+
+
+ADASSP_FIT = _AdaSSPFit()
 
 
 def _parts(gram, low, high, add_bias, k):

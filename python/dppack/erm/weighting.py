@@ -9,7 +9,7 @@ perturbation method: :ref:`guide-erm-weighting`.
 import numpy as np
 
 from .. import _backends, _checks, _messages
-from . import cms as _cms
+from . import _cms
 from . import kst as _kst
 from .cms import EmpiricalRiskMinimizationDP_CMS, WeightedERMDP_CMS
 from .design import WEIGHTS_BOUND_MESSAGE

@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .. import _backends, _checks, _frames, accounting
+from .. import _backends, _checks, _frames, _plans, accounting
 from ..erm.weighting import fit_weighted
 
 
@@ -84,12 +84,35 @@ def privacy_loss(eps, delta=0.0):
     return accounting.PrivacyLoss.approx(eps, delta)
 
 
-def check_budget(accountant, loss_of):
-    """Refuse an overspend, or a fit without noise, before the data are read; nothing is
-    recorded here (the core's fit records the spend)."""
-    bill = accounting.charge(accountant, loss_of, None)
-    if bill.accountant is not None:
-        bill.loss  # noqa: B018 -- raises INFINITE_EPS_MESSAGE for eps = inf
+class _EstimatorFit(_plans.Plan):
+    """An estimator's fit, over a core model's fit or a tuner that charges and records the loss
+    itself: an overspend, or a fit without noise that an accountant would be charged for, is
+    refused before the data are validated. ``arguments["loss_of"]()`` is the core's loss;
+    ``arguments["read"](*data)`` validates the data and returns ``draw(rng, None)``."""
+
+    def loss(self, arguments):
+        return arguments["loss_of"]()
+
+    def admit(self, bill, arguments):
+        if bill.accountant is not None:
+            bill.loss  # noqa: B018 -- raises INFINITE_EPS_MESSAGE for eps = inf
+
+    def prepare(self, data, arguments):
+        return [(None, arguments["read"](*data))]
+
+    def spend(self, bill, arguments):
+        return None  # recorded by the core's fit (its own plan), after its own checks
+
+
+ESTIMATOR_FIT = _EstimatorFit()
+
+
+def fit_within_budget(estimator, loss_of, read, data, random_state):
+    """Run an estimator's fit (:class:`_EstimatorFit`): the budget checked, then
+    ``read(*data)`` (the data validated; returns ``draw(rng, loss)``, which fits the core from
+    ``rng``)."""
+    return _plans.run(ESTIMATOR_FIT, data, {"loss_of": loss_of, "read": read}, random_state,
+                      estimator.accountant)
 
 
 def bound_pair(bounds, name, cls, what="feature"):
@@ -290,20 +313,28 @@ class DPBinaryClassifier(ClassifierMixin, DPEstimator):
             self._feature_bounds(None)
         bound = sample_weight_bound(self, sample_weight)
         classes = public_classes(self.classes, y, type(self).__name__)  # y's type only
-        check_budget(self.accountant, lambda: self._privacy_loss(core))
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        y01 = encode_binary(y, classes, type(self).__name__)
-        weights = check_sample_weight(sample_weight, X.shape[0])
-        lower = upper = None
-        if self._uses_bounds():
-            lower, upper = self._feature_bounds(X.shape[1])
-        fit_weighted(core, X, y01, upper, lower, add_bias=fit_intercept, weights=weights,
-                     weights_upper_bound=bound, random_state=random_state,
-                     accountant=self.accountant)
-        self.classes_ = classes
-        self._set_coefficients(core, fit_intercept)
-        self.privacy_ = core.privacy_
-        return self
+
+        def read(X, y, sample_weight):
+            X, y = validate_data(self, X, y, dtype=np.float64)
+            y01 = encode_binary(y, classes, type(self).__name__)
+            weights = check_sample_weight(sample_weight, X.shape[0])
+            lower = upper = None
+            if self._uses_bounds():
+                lower, upper = self._feature_bounds(X.shape[1])
+
+            def draw(rng, _):
+                fit_weighted(core, X, y01, upper, lower, add_bias=fit_intercept,
+                             weights=weights, weights_upper_bound=bound, random_state=rng,
+                             accountant=self.accountant)
+                self.classes_ = classes
+                self._set_coefficients(core, fit_intercept)
+                self.privacy_ = core.privacy_
+                return self
+
+            return draw
+
+        return fit_within_budget(self, lambda: self._privacy_loss(core), read,
+                                 (X, y, sample_weight), random_state)
 
     def _set_coefficients(self, core, fit_intercept):
         """``coef_`` (1 x p) and ``intercept_`` (1,) from the core's coefficients, which refer

@@ -7,8 +7,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .. import _backends
 from ..erm import LinearRegressionAdaSSP, LinearRegressionDP
 from ..erm.weighting import fit_weighted
-from ._base import (DPEstimator, as_float_matrix, bound_pair, check_budget, check_sample_weight,
-                    privacy_loss, sample_weight_bound, store_parameters)
+from ._base import (DPEstimator, as_float_matrix, bound_pair, check_sample_weight,
+                    fit_within_budget, privacy_loss, sample_weight_bound, store_parameters)
 
 
 
@@ -125,16 +125,24 @@ class DPLinearRegression(RegressorMixin, DPEstimator):
         self._feature_bounds(None)
         self._y_bounds()
         bound = sample_weight_bound(self, sample_weight)
-        check_budget(self.accountant, lambda: self._privacy_loss(core))
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        weights = check_sample_weight(sample_weight, X.shape[0])
-        upper, lower = self._bound_vectors(X.shape[1])
-        fit_weighted(core, X, y, upper, lower, add_bias=fit_intercept, weights=weights,
-                     weights_upper_bound=bound, random_state=random_state,
-                     accountant=self.accountant)
-        self._set_coefficients(core, fit_intercept)
-        self.privacy_ = core.privacy_
-        return self
+
+        def read(X, y, sample_weight):
+            X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+            weights = check_sample_weight(sample_weight, X.shape[0])
+            upper, lower = self._bound_vectors(X.shape[1])
+
+            def draw(rng, _):
+                fit_weighted(core, X, y, upper, lower, add_bias=fit_intercept,
+                             weights=weights, weights_upper_bound=bound, random_state=rng,
+                             accountant=self.accountant)
+                self._set_coefficients(core, fit_intercept)
+                self.privacy_ = core.privacy_
+                return self
+
+            return draw
+
+        return fit_within_budget(self, lambda: self._privacy_loss(core), read,
+                                 (X, y, sample_weight), random_state)
 
     def _set_coefficients(self, core, fit_intercept):
         coeff = np.asarray(core.coeff, dtype=np.float64)
@@ -215,11 +223,19 @@ class DPLinearRegressionAdaSSP(RegressorMixin, DPEstimator):
         self._y_bounds()
         if sample_weight is not None:
             raise ValueError(f"{type(self).__name__} does not take sample_weight.")
-        check_budget(self.accountant, lambda: self._privacy_loss(core))
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        upper, lower = self._bound_vectors(X.shape[1])
-        core.fit(X, y, upper, lower, add_bias=fit_intercept, random_state=random_state,
-                 accountant=self.accountant)
-        self._set_coefficients(core, fit_intercept)
-        self.privacy_ = core.privacy_
-        return self
+
+        def read(X, y):
+            X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+            upper, lower = self._bound_vectors(X.shape[1])
+
+            def draw(rng, _):
+                core.fit(X, y, upper, lower, add_bias=fit_intercept, random_state=rng,
+                         accountant=self.accountant)
+                self._set_coefficients(core, fit_intercept)
+                self.privacy_ = core.privacy_
+                return self
+
+            return draw
+
+        return fit_within_budget(self, lambda: self._privacy_loss(core), read, (X, y),
+                                 random_state)

@@ -10,9 +10,9 @@ from ..erm.design import interleaved_split, prepare_weights
 from ..erm.weighting import fit_weighted
 from .._tuning_checks import tuning_loss
 from ..tuning import tune_classification_model, tune_linear_regression_model
-from ._base import (FIT_INTERCEPT_MESSAGE, DPBinaryClassifier, DPEstimator, check_budget,
-                    check_random_state, check_sample_weight, encode_binary, public_classes,
-                    sample_weight_bound, store_parameters)
+from ._base import (FIT_INTERCEPT_MESSAGE, DPBinaryClassifier, DPEstimator,
+                    check_random_state, check_sample_weight, encode_binary, fit_within_budget,
+                    public_classes, sample_weight_bound, store_parameters)
 from ._regressors import DPLinearRegression
 
 # The private hooks of the package's estimators (DPEstimator's subclasses in _base,
@@ -193,52 +193,59 @@ class DPModelSelector(DPEstimator):
                                   for candidate in candidates], "classes")
         else:
             self._same([candidate._y_bounds() for candidate in candidates], "y_bounds")
-        check_budget(self.accountant, lambda: self._privacy_loss(cores, classification))
 
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not classification)
-        n_samples, n_features = X.shape
-        if n_samples < len(candidates) + 1:
-            raise ValueError(
-                f"DPModelSelector with {len(candidates)} estimators needs at least "
-                f"{len(candidates) + 1} samples (one part per estimator plus a validation "
-                f"part); n_samples = {n_samples}."
-            )
-        if classification:
-            y = encode_binary(y, classes, type(self).__name__)  # labels 0/1
-            tuner = tune_classification_model
-            # (lower, upper) of the features, of the candidates that use bounds
-            pairs = [candidate._feature_bounds(n_features) for candidate in bounded]
-        else:
-            tuner = tune_linear_regression_model
-            # (lower, upper): the features' bounds, then y's
-            pairs = [candidate._bound_vectors(n_features)[::-1] for candidate in candidates]
-        lower = upper = None
-        if pairs:
-            lower = self._same([pair[0] for pair in pairs], "feature_bounds")
-            upper = self._same([pair[1] for pair in pairs], "feature_bounds")
-        weights = check_sample_weight(sample_weight, n_samples)
-        if bound is not None:  # calibrated to the bound, with sample_weight or without
-            weights = np.ones(n_samples) if weights is None else weights
-            # checked (and clipped) here, before the tuner spends the budget
-            weights = prepare_weights(weights, bound, n_samples)["weights"]
-            training, _ = interleaved_split(len(cores), n_samples)  # the tuners' split
-            cores = [_WeightedFit(core, weights[rows], bound)
-                     for core, rows in zip(cores, training)]
-        selected = tuner(cores, X, y, upper, lower, add_bias=fit_intercept,
-                         random_state=random_state, accountant=self.accountant)
-        self.privacy_ = selected.privacy_
-        index = next(i for i, core in enumerate(cores) if core is selected)
-        best = clone(candidates[index])
-        best.n_features_in_ = self.n_features_in_
-        if hasattr(self, "feature_names_in_"):
-            best.feature_names_in_ = self.feature_names_in_
-        if classification:
-            best.classes_ = classes
-            self.classes_ = classes
-        best._set_coefficients(selected, fit_intercept)
-        self.best_index_ = index
-        self.best_estimator_ = best
-        return self
+        def read(X, y, sample_weight, cores=cores):
+            X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not classification)
+            n_samples, n_features = X.shape
+            if n_samples < len(candidates) + 1:
+                raise ValueError(
+                    f"DPModelSelector with {len(candidates)} estimators needs at least "
+                    f"{len(candidates) + 1} samples (one part per estimator plus a validation "
+                    f"part); n_samples = {n_samples}."
+                )
+            if classification:
+                y = encode_binary(y, classes, type(self).__name__)  # labels 0/1
+                tuner = tune_classification_model
+                # (lower, upper) of the features, of the candidates that use bounds
+                pairs = [candidate._feature_bounds(n_features) for candidate in bounded]
+            else:
+                tuner = tune_linear_regression_model
+                # (lower, upper): the features' bounds, then y's
+                pairs = [candidate._bound_vectors(n_features)[::-1] for candidate in candidates]
+            lower = upper = None
+            if pairs:
+                lower = self._same([pair[0] for pair in pairs], "feature_bounds")
+                upper = self._same([pair[1] for pair in pairs], "feature_bounds")
+            weights = check_sample_weight(sample_weight, n_samples)
+            if bound is not None:  # calibrated to the bound, with sample_weight or without
+                weights = np.ones(n_samples) if weights is None else weights
+                # checked (and clipped) here, before the tuner spends the budget
+                weights = prepare_weights(weights, bound, n_samples)["weights"]
+                training, _ = interleaved_split(len(cores), n_samples)  # the tuners' split
+                cores = [_WeightedFit(core, weights[rows], bound)
+                         for core, rows in zip(cores, training)]
+
+            def draw(rng, _):
+                selected = tuner(cores, X, y, upper, lower, add_bias=fit_intercept,
+                                 random_state=rng, accountant=self.accountant)
+                self.privacy_ = selected.privacy_
+                index = next(i for i, core in enumerate(cores) if core is selected)
+                best = clone(candidates[index])
+                best.n_features_in_ = self.n_features_in_
+                if hasattr(self, "feature_names_in_"):
+                    best.feature_names_in_ = self.feature_names_in_
+                if classification:
+                    best.classes_ = classes
+                    self.classes_ = classes
+                best._set_coefficients(selected, fit_intercept)
+                self.best_index_ = index
+                self.best_estimator_ = best
+                return self
+
+            return draw
+
+        return fit_within_budget(self, lambda: self._privacy_loss(cores, classification),
+                                 read, (X, y, sample_weight), random_state)
 
     def _privacy_loss(self, cores, classification):
         """The core tuner's loss (parallel composition over disjoint parts)."""

@@ -19,7 +19,11 @@ import numpy as np
 import pytest
 
 import dppack
-from dppack import _plans, accounting
+from accounting_checks import Untouchable
+from dppack import _plans, accounting, tuning
+from dppack.confidence_intervals import _matrices, erm as _confint_erm
+from dppack.model_selection.stability import (
+    HistogramTrainer, _diagnosis, _histogram as _stable_histogram, _procedure)
 from dppack.mechanisms._noise import LaplaceNoise, count_noise
 
 
@@ -150,13 +154,6 @@ def test_every_registered_release_is_a_full_plan():
     assert not hasattr(_plans, "ReportPlan")  # no plan is a report alone
 
 
-class _Unreadable:
-    """Data whose reading fails loudly: a release that reads it before charging fails here."""
-
-    def __array__(self, *args, **kwargs):
-        raise AssertionError("read before the charge")
-
-
 _QUANTILE_FAMILY = {
     "quantileDP": lambda x, acc: dppack.quantileDP(x, 0.5, 0.75, 0.0, 1.0, accountant=acc),
     "medianDP": lambda x, acc: dppack.medianDP(x, 0.75, 0.0, 1.0, accountant=acc),
@@ -175,7 +172,7 @@ def test_the_quantile_family_charges_before_reading(name):
     release(np.linspace(0.05, 0.95, 40), accountant)  # spends 0.75, labelled by the plan
     assert accountant.ledger == [(name, accounting.PrivacyLoss.pure(0.75))]
     with pytest.raises(ValueError, match="budget exceeded"):
-        release(_Unreadable(), accountant)  # refused before the data are read
+        release(Untouchable(), accountant)  # refused before the data are read
     assert len(accountant.ledger) == 1
 
 
@@ -236,29 +233,6 @@ def test_the_quantile_family_warns_at_the_callers_line():
 # run by _plans.run with its plan, and an overspend is refused before the data are read.
 # --------------------------------------------------------------------------------------------
 
-from dppack import tuning  # noqa: E402
-from dppack.confidence_intervals import _matrices, erm as _confint_erm  # noqa: E402
-from dppack.model_selection.stability import (  # noqa: E402
-    HistogramTrainer, _diagnosis, _histogram as _stable_histogram, _procedure)
-
-
-class _Untouchable:
-    """Data whose every read fails (its length, shape, values, items or columns)."""
-
-    def __getattr__(self, name):
-        raise AssertionError(f"data read before the charge ({name})")
-
-    def __array__(self, *args, **kwargs):
-        raise AssertionError("data read before the charge (values)")
-
-    def __len__(self):
-        raise AssertionError("data read before the charge (length)")
-
-    def __iter__(self):
-        raise AssertionError("data read before the charge (items)")
-
-    def __getitem__(self, key):
-        raise AssertionError("data read before the charge (items)")
 
 
 def _logistic():
@@ -311,7 +285,7 @@ def test_selection_releases_are_plans_run_by_the_runner(monkeypatch, name):
 
     monkeypatch.setattr(_plans, "run", spy)
     accountant = accounting.BudgetAccountant(2.0, 0.5)
-    assert release(_Untouchable, accountant) is returned  # the public result is run's
+    assert release(Untouchable, accountant) is returned  # the public result is run's
     assert len(calls) == 1 and calls[0][0] is plan
     assert calls[0][3:] == (2, accountant)  # random_state and accountant passed on
 
@@ -321,7 +295,7 @@ def test_selection_releases_refuse_an_overspend_before_reading(name):
     plan, release = _SELECTION_RELEASES[name]
     accountant = accounting.BudgetAccountant(0.5, 1e-6)
     with pytest.raises(ValueError, match="budget exceeded"):
-        release(_Untouchable, accountant)
+        release(Untouchable, accountant)
     assert accountant.ledger == []
 
 
@@ -340,38 +314,38 @@ _ACCURACY_FIRST = {
         _AF.noise_reduction._LAPLACE_REDUCTION,
         lambda x, acc: dppack.LaplaceNoiseReduction(x, [0.1, 0.5, 1.0], 1.0, random_state=2,
                                                     accountant=acc),
-        [5.0, 6.0], _Unreadable()),
+        [5.0, 6.0], Untouchable()),
     "GaussianNoiseReduction": (
         _AF._gaussian_path._GAUSSIAN_REDUCTION,
         lambda x, acc: dppack.GaussianNoiseReduction(x, [4.0, 1.0], 1.0, random_state=2,
                                                      accountant=acc),
-        [5.0, 6.0], _Unreadable()),
+        [5.0, 6.0], Untouchable()),
     "LaplaceNoiseReductionOnline": (
         _AF.noise_reduction._ONLINE_REDUCTION,
         lambda x, acc: dppack.LaplaceNoiseReductionOnline(x, 0.5, 1.0, random_state=2,
                                                           accountant=acc),
-        [5.0, 6.0], _Unreadable()),
+        [5.0, 6.0], Untouchable()),
     "InteractiveAboveThreshold": (
         _AF.above_threshold._ABOVE_THRESHOLD,
         lambda x, acc: dppack.InteractiveAboveThreshold(x, 0.5, 3.0, 1.0, random_state=2,
                                                         accountant=acc),
-        [5.0, 6.0], _Unreadable()),
+        [5.0, 6.0], Untouchable()),
     "accuracy_first_erm": (
         _AF.erm._ACCURACY_FIRST,
         lambda y, acc: dppack.accuracy_first_erm(_AF_X, y, "ridge", 0.1, 1.0, **_AF_BOUNDS,
                                                  n_levels=20, calibration="paper",
                                                  random_state=2, accountant=acc),
-        _AF_Y, _Unreadable()),
+        _AF_Y, Untouchable()),
     "doubling_erm": (
         _AF.erm._DOUBLING,
         lambda y, acc: dppack.doubling_erm(_AF_X, y, "ridge", 0.1, 1.0, **_AF_BOUNDS,
                                            calibration="paper", random_state=2, accountant=acc),
-        _AF_Y, _Unreadable()),
+        _AF_Y, Untouchable()),
     "theory_erm": (
         _AF.erm._THEORY,
         lambda y, acc: dppack.theory_erm(_AF_X, y, "ridge", 0.1, 1.0, **_AF_BOUNDS,
                                          random_state=2, accountant=acc),
-        _AF_Y, _Unreadable()),
+        _AF_Y, Untouchable()),
 }
 
 
@@ -394,3 +368,104 @@ def test_the_accuracy_first_releases_are_plans(name, monkeypatch):
     assert [label for label, _ in accountant.ledger] == [name]  # charged once, by the run
     with pytest.raises(ValueError, match="budget exceeded"):
         release(unreadable, accounting.BudgetAccountant(1e-3, 1e-6))  # refused before reading
+
+
+# The ERM group: the models' fits and the scikit-learn estimators' charge are plans
+# --------------------------------------------------------------------------------------------
+
+_ERM_T = np.arange(60)
+_ERM_X = 0.5 * np.column_stack([np.sin(_ERM_T), np.cos(1.7 * _ERM_T)])
+_ERM_LABELS = (_ERM_X[:, 0] + _ERM_X[:, 1] > 0).astype(float)
+_ERM_RESPONSE = np.clip(_ERM_X @ [1.0, -0.5] + 0.1 * np.sin(3.1 * _ERM_T), -1, 1)
+_ERM_BOUNDS = ([0.5, 0.5], [-0.5, -0.5])
+_ERM_Y_BOUNDS = ([0.5, 0.5, 1.0], [-0.5, -0.5, -1.0])
+
+
+def _erm_plan(module, name):
+    return lambda: getattr(pytest.importorskip(module), name)
+
+
+def _sklearn_fit(name, y, **parameters):
+    # the estimator's plan checks the budget; the core's fit, run by its own plan, charges
+    def fit(X, y_, random_state, accountant):
+        estimator = getattr(pytest.importorskip("dppack.sklearn"), name)
+        return estimator(random_state=random_state, accountant=accountant,
+                         **parameters).fit(X, y_)
+    return fit, y
+
+
+_ERM_RELEASES = {
+    # name -> (the plan, fit(X, y, random_state, accountant), y)
+    "LinearRegressionAdaSSP": (
+        _erm_plan("dppack.erm.adassp", "ADASSP_FIT"),
+        lambda X, y, rs, acc: dppack.LinearRegressionAdaSSP(1.0).fit(
+            X, y, *_ERM_Y_BOUNDS, random_state=rs, accountant=acc), _ERM_RESPONSE),
+    "LogisticRegressionDP": (
+        _erm_plan("dppack.erm._cms", "CMS_FIT"),
+        lambda X, y, rs, acc: dppack.LogisticRegressionDP("l2", 1.0, 1.0).fit(
+            X, y, *_ERM_BOUNDS, random_state=rs, accountant=acc), _ERM_LABELS),
+    "svmDP": (
+        _erm_plan("dppack.erm._cms", "CMS_FIT"),
+        lambda X, y, rs, acc: dppack.svmDP("l2", 1.0, 1.0, "output", kernel="Gaussian",
+                                           D=3).fit(X, y, random_state=rs, accountant=acc),
+        _ERM_LABELS),
+    "LinearRegressionDP": (
+        _erm_plan("dppack.erm._kst_framework", "KST_FIT"),
+        lambda X, y, rs, acc: dppack.LinearRegressionDP("l2", 1.0, 0.0, 1.0).fit(
+            X, y, *_ERM_Y_BOUNDS, random_state=rs, accountant=acc), _ERM_RESPONSE),
+    "OutputPerturbationAGM": (
+        _erm_plan("dppack.analytic_gaussian_erm.models", "AGM_FIT"),
+        lambda X, y, rs, acc: dppack.OutputPerturbationAGM(
+            "logistic", 1.0, 1e-5, 1.0, iterations=20).fit(
+            X, y, *_ERM_BOUNDS, random_state=rs, accountant=acc), _ERM_LABELS),
+    "GradientPerturbationAGM": (
+        _erm_plan("dppack.analytic_gaussian_erm.models", "AGM_FIT"),
+        lambda X, y, rs, acc: dppack.GradientPerturbationAGM(
+            "huber", 1.0, 1e-5, 1.0, iterations=50).fit(
+            X, y, *_ERM_BOUNDS, random_state=rs, accountant=acc), _ERM_LABELS),
+    "DPLogisticRegression": (
+        _erm_plan("dppack.sklearn._base", "ESTIMATOR_FIT"),
+        *_sklearn_fit("DPLogisticRegression", _ERM_LABELS, feature_bounds=(-0.5, 0.5),
+                      classes=(0, 1))),
+    "DPLinearRegressionAdaSSP": (
+        _erm_plan("dppack.sklearn._base", "ESTIMATOR_FIT"),
+        *_sklearn_fit("DPLinearRegressionAdaSSP", _ERM_RESPONSE, feature_bounds=(-0.5, 0.5),
+                      y_bounds=(-1, 1))),
+    "DPLinearRegression": (
+        _erm_plan("dppack.sklearn._base", "ESTIMATOR_FIT"),
+        *_sklearn_fit("DPLinearRegression", _ERM_RESPONSE, feature_bounds=(-0.5, 0.5),
+                      y_bounds=(-1, 1))),
+    "DPModelSelector": (  # the tuner, inside, charges; the candidates' fits are plans
+        _erm_plan("dppack.sklearn._base", "ESTIMATOR_FIT"),
+        lambda X, y, rs, acc: pytest.importorskip("dppack.sklearn").DPModelSelector(
+            [pytest.importorskip("dppack.sklearn").DPLogisticRegression(
+                gamma=g, feature_bounds=(-0.5, 0.5), classes=(0, 1)) for g in (1, 10)],
+            random_state=rs, accountant=acc).fit(X, y), _ERM_LABELS),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ERM_RELEASES))
+def test_the_erm_fits_are_run_by_their_plans(name, monkeypatch):
+    # the public fit is what _plans.run returns for its plan; an overspend is refused by the
+    # runner before the data are read (Untouchable) and before any draw
+    plan_of, fit, y = _ERM_RELEASES[name]
+    real, plans, results = _plans.run, [], []
+
+    def spy(plan, data, arguments, random_state=None, accountant=None):
+        plans.append(plan)
+        results.append(real(plan, data, arguments, random_state, accountant))
+        return results[-1]
+
+    monkeypatch.setattr(_plans, "run", spy)
+    budget = accounting.BudgetAccountant(2.0, 1e-3)
+    fitted = fit(_ERM_X, y, 3, budget)
+    assert plans[0] is plan_of() and fitted is results[-1]  # results: innermost first
+    assert (len(plans) > 1) == name.startswith("DP")  # an estimator's core fits are plans
+    assert len(budget.ledger) == 1 and fitted.privacy_ == budget.ledger[0][1]
+    plans.clear()
+    rng = np.random.default_rng(5)
+    state = rng.bit_generator.state
+    tiny = accounting.BudgetAccountant(1e-3, 1e-9)
+    with pytest.raises(ValueError, match="Privacy budget exceeded"):
+        fit(Untouchable(), Untouchable(), rng, tiny)
+    assert plans == [plan_of()] and tiny.ledger == [] and rng.bit_generator.state == state

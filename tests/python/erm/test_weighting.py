@@ -26,7 +26,7 @@ import pytest
 from scipy import stats
 
 import dppack
-from dppack.erm import cms
+from dppack.erm import _cms, cms
 from dppack.erm.weighting import fit_weighted
 
 sklearn = pytest.importorskip("sklearn")
@@ -258,7 +258,7 @@ def test_malformed_weights_refused_before_noise(weights, message, monkeypatch):
     def no_draw(*args, **kwargs):
         raise AssertionError("noise drawn")
 
-    monkeypatch.setattr(cms, "perturbation_noise", no_draw)
+    monkeypatch.setattr(_cms, "perturbation_noise", no_draw)
     for model in (cms_model("logistic", "objective"), cms_model("svm", "output")):
         with pytest.raises(ValueError, match=message):
             fit_weighted(model, X, y, *BOUNDS, weights=weights, weights_upper_bound=2.0,
@@ -642,7 +642,7 @@ def test_weighted_calibration_pins(case, monkeypatch):
         rates.append(rate)
         return original(d, rate, rng, noise)
 
-    monkeypatch.setattr(cms, "perturbation_noise", recording)
+    monkeypatch.setattr(_cms, "perturbation_noise", recording)
     method = case.split("-")[1]
     W, eps, gamma = (4.0, 1.0, 1.0) if case.endswith("delta") else (2.0, 2.0, 1.0)
     X, y, w = classification()

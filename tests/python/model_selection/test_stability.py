@@ -19,7 +19,7 @@ import dppack
 from accounting_checks import Untouchable
 from dppack import _random
 from dppack.model_selection import stability as validation
-from dppack.erm import cms
+from dppack.erm import _cms, cms
 from dppack.erm.cms import StandardNoise, objective_perturbation_parameters
 from dppack.erm.design import split_rows
 from dppack.model_selection.stability import HistogramTrainer, LinearClassifierTrainer, StableTrainer
@@ -325,7 +325,7 @@ def test_supplied_noise_is_scaled_by_each_candidates_rate_and_draws_nothing():
     for method in ("objective", "output"):
         for gamma in (0.5, 40.0):
             model = dppack.LogisticRegressionDP("l2", 1.0, gamma, method)
-            cms.fit_with_noise(model, X, y, R, *BOUNDS, True, random_state=rng)
+            _cms.fit_with_noise(model, X, y, R, *BOUNDS, True, random_state=rng)
             design = dppack.erm.design.prepare_design(X, y, *BOUNDS, True, scale="l2")
             n = X.shape[0]
             if method == "objective":
@@ -343,8 +343,8 @@ def test_supplied_noise_is_scaled_by_each_candidates_rate_and_draws_nothing():
             assert model.coeff == pytest.approx(theta / design["scale"], rel=1e-5, abs=1e-9)
     assert rng.bit_generator.state == state
     with pytest.raises(ValueError, match="the fit needs 3"):
-        cms.fit_with_noise(dppack.LogisticRegressionDP("l2", 1, 1), X, y, R, *BOUNDS, False,
-                           random_state=rng)
+        _cms.fit_with_noise(dppack.LogisticRegressionDP("l2", 1, 1), X, y, R, *BOUNDS, False,
+                            random_state=rng)
 
 
 def test_fit_with_noise_refuses_other_models_and_noises_before_the_data():
@@ -352,15 +352,15 @@ def test_fit_with_noise_refuses_other_models_and_noises_before_the_data():
     R = StandardNoise(np.zeros(2))
     kst = dppack.LinearRegressionDP("l2", 1.0, 0.0, 1.0)  # a KST model: no supplied noise
     with pytest.raises(TypeError, match="model must be a model of the CMS framework"):
-        cms.fit_with_noise(kst, X, y, R, *BOUNDS)
+        _cms.fit_with_noise(kst, X, y, R, *BOUNDS)
     with pytest.raises(TypeError, match="noise must be a StandardNoise"):
-        cms.fit_with_noise(dppack.svmDP("l2", 1, 1), Untouchable(), y, np.zeros(2), *BOUNDS)
+        _cms.fit_with_noise(dppack.svmDP("l2", 1, 1), Untouchable(), y, np.zeros(2), *BOUNDS)
     with pytest.raises(TypeError, match="model must be a model of the CMS framework"):
-        cms.check_parameters(kst)
+        _cms.check_parameters(kst)
     model = dppack.svmDP("l2", 1, 1, "output")
     model.gamma = 0
     with pytest.raises(ValueError, match="gamma"):
-        cms.check_parameters(model)
+        _cms.check_parameters(model)
 
 
 def test_fit_without_supplied_noise_draws_as_before():

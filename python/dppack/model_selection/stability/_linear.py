@@ -8,7 +8,7 @@ from ... import _checks, _messages, accounting
 from ...erm import losses
 from ...erm.approximate import split_budget
 from ...erm.blocks import regularizer_l2
-from ...erm.cms import (
+from ...erm._cms import (
     StandardNoise,
     check_parameters,
     fit_with_noise,
