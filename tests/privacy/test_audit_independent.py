@@ -163,17 +163,20 @@ def test_bounded_mean_on_huge_values_releases():
     assert_same_structure(release, np.array([0.0, HUGE]), np.array([HUGE, HUGE]), _structure)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the data scan sums the raw values in floats (_check_data.py data_range) and numpy warns "
-    "'overflow encountered in reduce' on [1e308, 1e308] but not on [1e308]: a warning that "
-    "depends on the data"))
 def test_unbounded_mean_warns_alike_on_huge_values():
-    """'unbounded': [1e308] vs [1e308, 1e308] (a record added), bounds [0, 1e308]: the same
-    warnings on both (none). Deterministic."""
+    """'unbounded': [1e308] vs [1e308, 1e308] (a record added), bounds [0, 1e308]. The data scan
+    summed the raw values in floats (_check_data.py data_range) and numpy warned 'overflow
+    encountered in reduce' on [1e308, 1e308] only: a warning that depended on the data, before
+    any noise (fixed with this audit: the scan's sum ignores the overflow, as the release does).
+    Overflows after the noise ('multiply', 'scalar add': the noisy sums scaled back) are
+    post-processing of released values and may differ. Deterministic."""
     def caught(data):
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
-            dppack.meanDP(data, 1.0, 0.0, HUGE, which_sensitivity="unbounded",
-                          random_state=np.random.default_rng(0))
-        return sorted({str(w.message) for w in seen})
-    assert caught(np.array([HUGE])) == caught(np.array([HUGE, HUGE]))
+        seen = set()
+        for seed in range(10):
+            with warnings.catch_warnings(record=True) as warned:
+                warnings.simplefilter("always")
+                dppack.meanDP(data, 1.0, 0.0, HUGE, which_sensitivity="unbounded",
+                              random_state=np.random.default_rng(seed))
+            seen |= {str(w.message) for w in warned if "reduce" in str(w.message)}
+        return seen
+    assert caught(np.array([HUGE])) == caught(np.array([HUGE, HUGE])) == set()
