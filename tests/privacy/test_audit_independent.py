@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 
 import dppack
+import dppack.sklearn
 from auditor import assert_same_structure, audit
 
 #: Draws per dataset of the statistical audits below (alpha 1e-3 each).
@@ -180,3 +181,233 @@ def test_unbounded_mean_warns_alike_on_huge_values():
             seen |= {str(w.message) for w in warned if "reduce" in str(w.message)}
         return seen
     assert caught(np.array([HUGE])) == caught(np.array([HUGE, HUGE])) == set()
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the scikit-learn estimators refuse a negative sample weight (sklearn/_base.py "
+    "check_sample_weight: 'sample_weight must be nonnegative.') while they clip a weight "
+    "above sample_weight_bound and the core (WeightedERMDP_CMS) accepts both: one record's "
+    "weight, -1 instead of 1, turns the fit into a refusal"))
+def test_sklearn_negative_sample_weight_is_not_refused():
+    """One record's weight 1 vs -1 (the other five 1), sample_weight_bound 2: the same outcome
+    on both (the weight clipped to [0, 2], as a weight of 3 is). Deterministic."""
+    X = np.array([[1.0], [1.0], [-1.0], [-1.0], [0.5], [1.0]])
+    y = np.array([1, 1, 0, 0, 1, 1])
+
+    def release(weights, rng):
+        return dppack.sklearn.DPLogisticRegression(
+            feature_bounds=(-1, 1), sample_weight_bound=2.0, classes=(0, 1),
+            random_state=rng).fit(X, y, sample_weight=weights).coef_
+
+    assert_same_structure(release, np.ones(6), np.r_[np.ones(5), -1.0], np.shape, n_draws=3)
+
+
+# --------------------------------------------------------------------------------------------
+# Sound today (regression guards)
+# --------------------------------------------------------------------------------------------
+
+
+def test_accountant_basic_composition_is_exact():
+    """Sound: 12 spends drawn from {0.1, 0.2, 0.3, 1/3, 0.7, 0.05, 1/7, 0.01} against budgets
+    {1, 0.3, 0.7, 2, 1/3}, 300 sequences: a pure spend is accepted iff the exact (Fraction)
+    sum of the accepted doubles stays <= the budget's double. Deterministic (fixed seed)."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        budget = float(rng.choice([1.0, 0.3, 0.7, 2.0, 1 / 3]))
+        accountant = dppack.BudgetAccountant(budget)
+        spent = Fraction(0)
+        for _ in range(12):
+            eps = float(rng.choice([0.1, 0.2, 0.3, 1 / 3, 0.7, 0.05, 1 / 7, 0.01]))
+            fits = spent + Fraction(eps) <= Fraction(budget)
+            try:
+                accountant.spend(dppack.PrivacyLoss.pure(eps))
+                accepted = True
+            except dppack.BudgetExceededError:
+                accepted = False
+            assert accepted == fits, (budget, float(spent), eps)
+            spent += Fraction(eps) if accepted else 0
+
+
+def test_tight_zcdp_conversion_is_never_below_the_exact_bound():
+    """Sound: PrivacyLoss.zcdp(rho).to_approx(delta).eps (Canonne, Kamath and Steinke 2020,
+    Corollary 13, minimised in floats) is >= the minimum over alpha of the corollary's bound
+    computed with 60-digit decimals (golden-section search), for 12 (rho, delta) pairs from
+    1e-8 to 10 and 1e-12 to 0.1 (300 pairs passed when the audit was written). Deterministic."""
+    from decimal import Decimal, localcontext
+
+    rng = np.random.default_rng(1)
+    with localcontext() as context:
+        context.prec = 60
+        for _ in range(12):
+            rho = float(10 ** rng.uniform(-8, 1))
+            delta = float(10 ** rng.uniform(-12, -1))
+            claimed = dppack.PrivacyLoss.zcdp(rho).to_approx(delta).eps
+            R, log_inv = Decimal(rho), (1 / Decimal(delta)).ln()
+
+            def bound(log_u):
+                u = log_u.exp()
+                return ((1 + u) * R + u.ln() - (1 + u).ln()
+                        + (log_inv - (1 + u).ln()) / u)
+
+            centre = (log_inv / R).sqrt().ln()
+            low, high = centre - 10, centre + 3
+            ratio = (Decimal(5).sqrt() - 1) / 2
+            for _ in range(150):
+                a, b = high - ratio * (high - low), low + ratio * (high - low)
+                if bound(a) < bound(b):
+                    high = b
+                else:
+                    low = a
+            exact = max(Decimal(0), bound((low + high) / 2))
+            assert Decimal(claimed) >= exact * (1 - Decimal("1e-40")), (rho, delta, claimed)
+
+
+def _structure_and_warnings(release):
+    """The structure of an output (types, shapes, public attributes, strings and integers
+    that are not noisy) and the warnings raised while making it."""
+    def wrapped(data, rng):
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always")
+            output = release(data, rng)
+        return output, tuple(sorted({(w.category.__name__, str(w.message)) for w in warned}))
+    return wrapped
+
+
+def _describe(output):
+    output, warned = output
+    fields = []
+    for name, value in sorted(vars(output).items()):
+        if isinstance(value, np.ndarray):
+            fields.append((name, value.shape, value.dtype.kind))
+        elif isinstance(value, (bool, str, type(None))):
+            fields.append((name, value))
+        else:
+            fields.append((name, type(value).__name__))
+    return (type(output).__name__, tuple(fields), warned)
+
+
+Y6 = np.array([0.0, 1.0, 0.0, 1.0, 0.0, 1.0])
+
+
+@pytest.mark.parametrize("eps", [1e-3, 1.0, 1e9])
+@pytest.mark.parametrize("delta", [0.0, 1e-5])
+@pytest.mark.parametrize("add_bias", [False, True])
+def test_adassp_regime_and_attributes_do_not_depend_on_the_data(eps, delta, add_bias):
+    """Sound: LinearRegressionAdaSSP's method_ ('full' or 'projected'), grid_bits_ and the
+    shapes of its attributes are the same when one record moves from 0 to a corner of the
+    box (three correlated columns), from tiny to huge eps, pure and approximate DP.
+    Deterministic."""
+    def release(column, rng):
+        X = np.c_[column, 0.5 * column, -column]
+        return dppack.LinearRegressionAdaSSP(eps, delta).fit(
+            X, Y6, [1, 1, 1, 1], [-1, -1, -1, -1], add_bias=add_bias, random_state=rng)
+    assert_same_structure(_structure_and_warnings(release), np.zeros(6),
+                          np.r_[1.0, np.zeros(5)], _describe, n_draws=3)
+
+
+CONSTANT_X = np.ones((6, 1))
+FLIPPED_X = np.r_[np.ones((5, 1)), [[-1.0]]]
+
+
+@pytest.mark.parametrize("method", ["objective", "output"])
+@pytest.mark.parametrize("sigma_bound", ["theta", "worst"])
+def test_confint_erm_on_a_constant_column_releases(method, sigma_bound):
+    """Sound: confintERM on a constant feature (every x = 1, a singular design) and on the
+    same with one record at -1: a release of the same shape and no warning on both (the
+    private matrices are floored, never refused). Deterministic."""
+    def release(X, rng):
+        return dppack.confintERM(X, np.ones(6), [1.0], [-1.0], 1.0, eps=1.0,
+                                 perturbation_method=method, sigma_bound=sigma_bound,
+                                 add_bias=True, n_draws=50, random_state=rng)
+    assert_same_structure(_structure_and_warnings(release), CONSTANT_X, FLIPPED_X, _describe,
+                          n_draws=2)
+
+
+def test_tuners_on_a_constant_column_release_alike():
+    """Sound: tune_classification_model and tune_classification_model_stable on a constant
+    feature vs one record flipped: the same structure (the selected index is drawn, so only
+    its type is compared). Deterministic."""
+    def models():
+        return [dppack.LogisticRegressionDP("l2", 1.0, gamma) for gamma in (0.1, 1.0)]
+
+    def release(X, rng):
+        X, y = np.tile(X, (3, 1)), np.tile(Y6, 3)
+        tuned = dppack.tune_classification_model(models(), X, y, [1.0], [-1.0],
+                                                 random_state=rng)
+        stable = dppack.tune_classification_model_stable(models(), X, y, [1.0], [-1.0], 1.0,
+                                                         random_state=rng)
+        return tuned, stable
+
+    def describe(output):
+        (tuned, stable), warned = output
+        return (tuple(type(part).__name__ for part in tuned), type(stable).__name__, warned)
+
+    assert_same_structure(_structure_and_warnings(release), CONSTANT_X, FLIPPED_X, describe,
+                          n_draws=2)
+
+
+TINY = 2.0 ** -1074
+
+
+@pytest.mark.parametrize("pair", [
+    pytest.param((-0.0, 0.0), id="signed-zero"),
+    pytest.param((0.0, TINY), id="zero-subnormal", marks=pytest.mark.slow),
+    pytest.param((-TINY, -0.0), id="subnormal-signed-zero", marks=pytest.mark.slow)])
+def test_counts_at_a_break_at_zero(pair):
+    """Sound: histogramDP (breaks at -1, 0, 1) and quantileDP with one record at -0.0 vs 0.0
+    vs 2^-1074 (on the break and beside it): eps_lb < 1. alpha = 1e-3 each."""
+    a, b = pair
+    d0, d1 = np.array([0.5, -0.5, a]), np.array([0.5, -0.5, b])
+
+    def histogram(d, rng):
+        return dppack.histogramDP(d, 1.0, -1.0, 1.0, breaks=2, random_state=rng).counts
+
+    def median(d, rng):
+        return dppack.quantileDP(d, 0.5, 1.0, -1.0, 1.0, random_state=rng)
+
+    for release in (histogram, median):
+        result = audit(release, d0, d1, 1.0, n_samples=1000)
+        assert result.passed, str(result)
+
+
+@pytest.mark.parametrize("utilities", [
+    pytest.param(([2.0 ** 60, 2.0 ** 60], [2.0 ** 60 + 256, 2.0 ** 60], 256.0), id="2^60"),
+    pytest.param(([0.0, 0.0], [TINY, 0.0], TINY), id="subnormal", marks=pytest.mark.slow),
+    pytest.param(([1e308, 1e308], [1e308, 1e308 - 1e300], 1e300), id="1e308",
+                 marks=pytest.mark.slow)])
+def test_exponential_selection_at_extreme_utilities(utilities):
+    """Sound: ExponentialMechanism and stable_select with utilities one sensitivity apart at
+    2^60 (the sensitivity one ulp), at the smallest subnormal and near 1e308: eps_lb < 1
+    (measured 0.14 and 0.36 with 4000 draws). alpha = 1e-3 each."""
+    u0, u1, sensitivity = utilities
+
+    def exponential(u, rng):
+        return dppack.ExponentialMechanism(np.array(u), 1.0, sensitivity, random_state=rng)
+
+    def stable(u, rng):
+        return dppack.stable_select(np.array(u), sensitivity, 1.0, random_state=rng)
+
+    for release in (exponential, stable):
+        result = audit(release, u0, u1, 1.0, n_samples=1500)
+        assert result.passed, str(result)
+
+
+def test_above_threshold_at_two_to_the_53():
+    """Sound at these neighbours: InteractiveAboveThreshold (eps 1, sensitivity 1) with the
+    threshold at 2^53, where a double's ulp is 2 (the noisy values are compared as doubles,
+    so a query and the threshold can round to the same double), four queries at 2^53 - 2
+    vs 2^53 - 3: the halting index has eps_lb < 1 (measured below 0.1). alpha = 1e-3."""
+    threshold = 2.0 ** 53
+
+    def release(queries, rng):
+        above = dppack.InteractiveAboveThreshold(None, 1.0, threshold, 1.0, random_state=rng)
+        for i, value in enumerate(queries):
+            if above.query(value):
+                return i
+        return len(queries)
+
+    result = audit(release, np.full(4, threshold - 2), np.full(4, threshold - 3), 1.0,
+                   n_samples=1500)
+    assert result.passed, str(result)
