@@ -411,3 +411,16 @@ def test_above_threshold_at_two_to_the_53():
     result = audit(release, np.full(4, threshold - 2), np.full(4, threshold - 3), 1.0,
                    n_samples=1500)
     assert result.passed, str(result)
+
+
+@pytest.mark.parametrize("eps, sensitivity", [(1e308, 1e-10), (1e-300, 1.0), (1e-20, 1.0)],
+                         ids=["huge-eps", "tiny-eps", "small-eps"])
+def test_laplace_mechanism_at_extreme_eps_is_data_independent(eps, sensitivity):
+    """Sound: LaplaceMechanism at extreme eps has the same outcome (a release of one double,
+    or the same refusal: an OverflowError of the calibration, from public values) for the
+    values 0, the smallest subnormal, 0.1 vs 0.3 and -1e308 vs 1e308. Deterministic."""
+    def release(value, rng):
+        return dppack.LaplaceMechanism(value, eps, sensitivity, random_state=rng)
+
+    for d0, d1 in [(0.0, TINY), (0.1, 0.3), (-1e308, 1e308)]:
+        assert_same_structure(release, d0, d1, _structure, n_draws=3)
