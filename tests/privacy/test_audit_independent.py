@@ -436,3 +436,47 @@ def test_laplace_mechanism_at_extreme_eps_is_data_independent(eps, sensitivity):
 
     for d0, d1 in [(0.0, TINY), (0.1, 0.3), (-1e308, 1e308)]:
         assert_same_structure(release, d0, d1, _structure, n_draws=3)
+
+
+# --------------------------------------------------------------------------------------------
+# A fitted model that publishes its objective's noise
+# --------------------------------------------------------------------------------------------
+
+KST_X0 = np.array([[1.0], [1.0], [-1.0], [-1.0], [1.0], [1.0]])
+KST_X1 = np.r_[KST_X0[:5], [[-1.0]]]  # the last record's x moved to the other bound
+KST_Y = np.array([1.0, 1.0, 0.0, 0.0, 1.0, 1.0])
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "EmpiricalRiskMinimizationDP_KST (and LinearRegressionDP) store the objective's noise "
+    "vector b as the public attribute noise_ (erm/_kst_framework.py, fit: self.noise_ = "
+    "noise); given b the minimiser is a deterministic function of the data (Kifer, Smith and "
+    "Thakurta 2012 keep b secret), so coeff + noise_ / (sum x^2 + gamma + Delta_) takes "
+    "0.444 on d0 and 0.222 on d1 up to the release's noise (4e-4)"))
+def test_kst_model_does_not_publish_its_objective_noise():
+    """LinearRegressionDP (eps 1, delta 0, gamma 1), six records x in {-1, 1}, one x moved
+    from 1 to -1 (replace-one neighbours; sum x^2 = 6 on both). Projection: the public
+    statistic coeff + noise_ / (6 + gamma + Delta_), the minimiser with b's share removed
+    (fits near the constraint |theta| <= 1, where the relation bends, set aside as one value);
+    measured eps_lb 2.45 with 300 fits each (165 vs 0 draws below 0.2223: the supports are
+    disjoint, so more fits raise it without bound; alpha 1e-3)."""
+    def release(X, rng):
+        model = dppack.LinearRegressionDP("l2", 1.0, 0.0, 1.0).fit(
+            X, KST_Y, [1.0, 1.0], [-1.0, 0.0], random_state=rng)
+        if abs(model.coeff[0]) > 0.7:  # near the constraint |theta| <= 1: set aside
+            return 9.0
+        return model.coeff[0] + model.noise_[0] / (6.0 + 1.0 + model.Delta_)
+
+    result = audit(release, KST_X0, KST_X1, 1.0, n_samples=300, n_pilot=100)
+    assert result.passed, str(result)
+
+
+def test_kst_coefficient_alone_at_the_same_neighbours():
+    """Sound: the coefficient alone (without noise_) at the neighbours above: eps_lb < 1
+    (alpha 1e-3, 300 fits each)."""
+    def release(X, rng):
+        return dppack.LinearRegressionDP("l2", 1.0, 0.0, 1.0).fit(
+            X, KST_Y, [1.0, 1.0], [-1.0, 0.0], random_state=rng).coeff[0]
+
+    result = audit(release, KST_X0, KST_X1, 1.0, n_samples=300, n_pilot=100)
+    assert result.passed, str(result)
