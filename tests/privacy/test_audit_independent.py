@@ -506,3 +506,32 @@ def test_dask_fit_passes_do_not_depend_on_the_data():
 
     assert_same_release_structure(release, (DASK_X0, DASK_Y0), (DASK_X1, DASK_Y1),
                                   lambda model: model.n_passes_, n_draws=2)
+
+
+def test_accountant_approximate_composition_is_exact():
+    """Sound: 15 spends (eps, delta) drawn from {0.1, 0.2, 0.05, 1/3, 0.01} x {1e-7, 3e-7,
+    1e-6/3, 2e-7, 1e-6/7, 1e-6} against budgets {1, 0.3, 0.7} x {1e-6, 3e-6, 1e-5, 1e-6/3},
+    200 sequences: accepted iff the exact sums of the accepted doubles stay within both (only
+    basic composition applies to approximate spends). Deterministic (fixed seed)."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        budget = (float(rng.choice([1.0, 0.3, 0.7])),
+                  float(rng.choice([1e-6, 3e-6, 1e-5, 1e-6 / 3])))
+        accountant = dppack.BudgetAccountant(*budget)
+        eps_sum = delta_sum = Fraction(0)
+        for _ in range(15):
+            eps = float(rng.choice([0.1, 0.2, 0.05, 1 / 3, 0.01]))
+            delta = float(rng.choice([1e-7, 3e-7, 1e-6 / 3, 2e-7, 1e-6 / 7, 1e-6]))
+            fits = (eps_sum + Fraction(eps) <= Fraction(budget[0])
+                    and delta_sum + Fraction(delta) <= Fraction(budget[1]))
+            try:
+                accountant.spend(dppack.PrivacyLoss.approx(eps, delta))
+                accepted = True
+            except dppack.BudgetExceededError:
+                accepted = False
+            assert accepted == fits, (budget, float(eps_sum), float(delta_sum), eps, delta)
+            if accepted:
+                eps_sum += Fraction(eps)
+                delta_sum += Fraction(delta)
