@@ -537,3 +537,34 @@ def test_accountant_approximate_composition_is_exact():
             if accepted:
                 eps_sum += Fraction(eps)
                 delta_sum += Fraction(delta)
+
+
+def test_accounting_formulas_round_the_safe_way():
+    """Sound: against 60-digit decimals, for 200 random arguments each:
+    advanced_composition_eps(eps, k, delta') gives e' whose composed total
+    k (e^e' - 1) e' + sqrt(2 k ln(1/delta')) e' is <= eps (Dwork, Rothblum and Vadhan 2010,
+    Theorem III.3); PrivacyLoss.advanced_composition's eps is >= the smaller of that formula at its eps
+    and k eps;
+    amplify_by_subsampling's eps is >= ln(1 + q (e^eps - 1)); to_zcdp's rho >= eps^2 / 2.
+    Deterministic."""
+    from decimal import Decimal, localcontext
+
+    rng = np.random.default_rng(3)
+    with localcontext() as context:
+        context.prec = 60
+        for _ in range(200):
+            eps = float(10 ** rng.uniform(-4, 1.5))
+            k = int(rng.integers(1, 100_000))
+            delta_prime = float(10 ** rng.uniform(-15, -0.5))
+            E, K = Decimal(eps), Decimal(k)
+            root = (2 * K * (1 / Decimal(delta_prime)).ln()).sqrt()
+            step = Decimal(dppack.advanced_composition_eps(eps, k, delta_prime))
+            assert K * (step.exp() - 1) * step + root * step <= E, (eps, k, delta_prime)
+            composed = dppack.PrivacyLoss.pure(eps).advanced_composition(k, delta_prime)
+            # the smaller of the advanced bound and basic composition k eps, both exact
+            exact = min(E * root + K * E * (E.exp() - 1), K * E)
+            assert Decimal(composed.eps) >= exact, (eps, k, delta_prime)
+            q = float(10 ** rng.uniform(-5, 0))
+            amplified = dppack.PrivacyLoss.pure(eps).amplify_by_subsampling(q)
+            assert Decimal(amplified.eps) >= (1 + Decimal(q) * (E.exp() - 1)).ln()
+            assert Decimal(dppack.PrivacyLoss.pure(eps).to_zcdp().rho) >= E * E / 2
