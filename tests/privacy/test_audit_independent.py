@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 import dppack
-from auditor import assert_same_structure, audit
+from auditor import assert_same_structure, audit, mantissa_events
 
 #: Draws per dataset of the statistical audits below (alpha 1e-3 each).
 N = 2000
@@ -609,3 +609,32 @@ def test_stable_select_selectors_at_two_to_the_60(selector):
     result = audit(release, [2.0 ** 60, 2.0 ** 60], [2.0 ** 60 + 256, 2.0 ** 60], 1.0,
                    n_samples=1500)
     assert result.passed, str(result)
+
+
+# the last one and two mantissa bits, binades 2^-6 to 2^3 (auditor.mantissa_events)
+BIT_EVENTS = mantissa_events((0,), range(-6, 3), 1) + mantissa_events((0,), range(-6, 3), 2)
+
+
+@pytest.mark.parametrize("pair", [(1 - 2.0 ** -53, 1.0), (0.1, 0.3), (0.0, TINY)],
+                         ids=["one", "binade", "zero"])
+def test_noise_reduction_last_bits(pair):
+    """Sound: GaussianNoiseReduction's last level (variances 4, 1; claimed 2.42 at delta 1e-6)
+    and LaplaceNoiseReductionOnline reduced from eps 0.5 to 1, on a value at a binade edge,
+    0.1 vs 0.3 and 0 vs the smallest subnormal: no event on the last one or two mantissa bits
+    (nor any other) gives eps_lb above the claim (measured below 0). alpha = 1e-3 each."""
+    a, b = pair
+
+    def gaussian(value, rng):
+        path = dppack.GaussianNoiseReduction(np.array([value]), np.array([4.0, 1.0]), 1.0,
+                                             random_state=rng)
+        return np.ravel(path)[-1:]
+
+    def online(value, rng):
+        reduction = dppack.LaplaceNoiseReductionOnline(np.array([value]), 0.5, 1.0,
+                                                       random_state=rng)
+        reduction.reduce(1.0)
+        return np.ravel(reduction.release)
+
+    for release, eps, delta in ((gaussian, 2.42, 1e-6), (online, 1.0, 0.0)):
+        result = audit(release, a, b, eps, delta, n_samples=1500, events=BIT_EVENTS)
+        assert result.passed, str(result)
