@@ -496,8 +496,8 @@ DASK_Y1 = np.r_[DASK_Y0[:39], 0.0]
 
 @pytest.mark.xfail(strict=True, reason=(
     "a model fitted on Dask data publishes n_passes_, the solver's number of passes "
-    "(erm/models.py and erm/cms.py: n_passes_ = getattr(X, 'passes', None), counted in "
-    "dask/_erm.py), which depends on the data: 15 vs 10 for LogisticRegressionDP's output "
+    "(erm/cms.py and erm/_kst_framework.py: n_passes_ = getattr(X, 'passes', None), "
+    "counted in dask/_erm.py), which depends on the data: 15 vs 10 for LogisticRegressionDP's output "
     "perturbation, whose solver sees no noise (documented in the attribute's docstring as "
     "'do not publish it', but it is a public attribute of the released model)"))
 def test_dask_fit_passes_do_not_depend_on_the_data():
