@@ -109,9 +109,8 @@ def test_bounded_moments_at_bounds_one_ulp_apart(name):
     """One record moved from L to U (bounds one ulp apart), claimed eps 1 (0.9 at delta 1e-6
     for the Gaussian mechanisms). eps_lb with the 600 draws here: mean 3.92, var, sd and
     pooled var 2.10, cov and pooled cov 3.69, Gaussian 1.90, analytic 2.11 (with 2000 draws,
-    3000 for the mean:
-    5.55, 3.51, 4.85, 2.31, 2.94); events with 0 or 1 draws on one side: the supports are
-    nearly disjoint. The event is a threshold at the statistic itself."""
+    3000 for the mean: 5.55, 3.51, 4.85, 2.31, 2.94); events with 0 or 1 draws on one side:
+    the supports are nearly disjoint. The event is a threshold at the statistic itself."""
     release, d0, d1, eps, delta = _moment_cases()[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
