@@ -191,26 +191,6 @@ def test_unbounded_mean_warns_alike_on_huge_values():
     assert caught(np.array([HUGE])) == caught(np.array([HUGE, HUGE])) == set()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the scikit-learn estimators refuse a negative sample weight (sklearn/_base.py "
-    "check_sample_weight: 'sample_weight must be nonnegative.') while they clip a weight "
-    "above sample_weight_bound and the core (WeightedERMDP_CMS) accepts both: one record's "
-    "weight, -1 instead of 1, turns the fit into a refusal"))
-def test_sklearn_negative_sample_weight_is_not_refused():
-    """One record's weight 1 vs -1 (the other five 1), sample_weight_bound 2: the same outcome
-    on both (the weight clipped to [0, 2], as a weight of 3 is). Deterministic."""
-    sklearn = pytest.importorskip("dppack.sklearn")
-    X = np.array([[1.0], [1.0], [-1.0], [-1.0], [0.5], [1.0]])
-    y = np.array([1, 1, 0, 0, 1, 1])
-
-    def release(weights, rng):
-        return sklearn.DPLogisticRegression(
-            feature_bounds=(-1, 1), sample_weight_bound=2.0, classes=(0, 1),
-            random_state=rng).fit(X, y, sample_weight=weights).coef_
-
-    assert_same_structure(release, np.ones(6), np.r_[np.ones(5), -1.0], np.shape, n_draws=3)
-
-
 # --------------------------------------------------------------------------------------------
 # Sound today (regression guards)
 # --------------------------------------------------------------------------------------------
