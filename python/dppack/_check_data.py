@@ -112,7 +112,8 @@ def data_range(array, with_sum=False, clip=None):
                 np.maximum(block, clip[0], out=out)
                 np.minimum(out, clip[1], out=out)
                 block = out
-            total += float(np.add.reduce(block))
+            with np.errstate(over="ignore"):  # an overflow warning would depend on the data
+                total += float(np.add.reduce(block))
     return (low, high, total) if with_sum else (low, high)
 
 
