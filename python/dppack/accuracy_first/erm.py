@@ -22,9 +22,9 @@ from .above_threshold import (
     above_threshold_calibration,
     laplace_test_calibration,
 )
-from ..erm import losses
-from ..erm.design import as_design_matrix, prepare_design
-from ..erm.solvers import (
+from ..erm import _losses as losses
+from ..erm._design import as_design_matrix, prepare_design
+from ..erm._solvers import (
     OPTIMALITY_SLACK,
     ConvergenceError,
     damped_newton,

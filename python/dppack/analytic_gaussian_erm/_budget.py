@@ -6,7 +6,7 @@ GRPUA's per-step budget. Derivations: :ref:`guide-agm-erm`.
 import math
 
 from .. import _messages, accounting
-from ..erm import losses
+from ..erm import _losses as losses
 
 
 # Lipschitz constant of the data part l(y w'x) for ||x|| <= 1: |l'| <= 1 for both losses; the
@@ -49,7 +49,7 @@ def loss_constants(loss, huber_h, lam):
     >>> loss_constants("huber", 0.5, lam=0.0)  # 1 / (2h)
     (1.0, 1.0)
     """
-    margin = losses.margin_loss(loss, huber_h)  # the constants' one home (dppack.erm.losses)
+    margin = losses.margin_loss(loss, huber_h)  # the constants' one home (dppack.erm._losses)
     return margin.lipschitz, margin.curvature + lam
 
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import _checks, _messages, _random, accounting, mechanisms
-from ..erm.losses import weighted_gram
+from ..erm._losses import weighted_gram
 
 
 NOTIONS = ("DP", "zCDP")
@@ -174,7 +174,7 @@ def regularized_hessian(X, y, theta, loss, c):
     --------
     >>> from dppack.confidence_intervals.erm import regularized_hessian
     >>> import numpy as np
-    >>> from dppack.erm.losses import margin_loss
+    >>> from dppack.erm._losses import margin_loss
     >>> X = np.array([[0.5, 0.1], [-0.3, 0.4], [0.2, -0.6]])
     >>> y = np.array([1.0, -1.0, 1.0])
     >>> H = regularized_hessian(X, y, np.array([0.3, -0.2]), margin_loss("logistic"), 0.05)
@@ -207,7 +207,7 @@ def gradient_covariance(X, y, theta, loss, c):
     --------
     >>> from dppack.confidence_intervals.erm import gradient_covariance
     >>> import numpy as np
-    >>> from dppack.erm.losses import margin_loss
+    >>> from dppack.erm._losses import margin_loss
     >>> X = np.array([[0.5, 0.1], [-0.3, 0.4], [0.2, -0.6]])
     >>> y = np.array([1.0, -1.0, 1.0])
     >>> S = gradient_covariance(X, y, np.array([0.3, -0.2]), margin_loss("logistic"), 0.05)

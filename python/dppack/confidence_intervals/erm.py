@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _backends, _checks, _messages, _random, accounting
-from ..erm import losses
+from ..erm import _losses as losses
 from ..erm.blocks import regularizer_l2
-from ..erm.design import coefficient_names, prepare_design
+from ..erm._design import coefficient_names, prepare_design
 from ..erm.models import LogisticRegressionDP, svmDP
-from ..erm.solvers import EXACT_GRADIENT_TOLERANCE, margin_newton
+from ..erm._solvers import EXACT_GRADIENT_TOLERANCE, margin_newton
 from ._matrices import (
     gaussian_release,
     gaussian_release_variance,
@@ -36,13 +36,6 @@ __all__ = [
     "ERMConfidenceIntervals",
     "confintDP",
     "confintERM",
-    "gradient_covariance",
-    "hessian_sensitivity",
-    "objective_eps_prime",
-    "priv_spd_mat",
-    "regularized_hessian",
-    "sigma_sensitivity",
-    "spherical_laplace",
 ]
 
 # The share of the coefficients' eps that releases objective perturbation's theta~ near the

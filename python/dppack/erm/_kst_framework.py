@@ -11,7 +11,7 @@ from .. import _backends, _checks, _messages, _random, accounting
 from .._repr import model_repr
 from .cms import fit_loss, map_jacobian, output_message, refuse_infinite_eps, spend_fit
 from ._regularizers import resolve_regularizer
-from .design import (
+from ._design import (
     add_bias_column,
     check_fitted,
     fitted_add_bias,
@@ -19,10 +19,10 @@ from .design import (
     prepare_design,
     prepare_weights,
 )
-from .approximate import (ball_radius, constrained_radius, release, release_grid,
+from ._approximate import (ball_radius, constrained_radius, release, release_grid,
                           split_budget)
 from .blocks import regularizer_l2
-from .solvers import SLACKNESS_FACTOR, minimize_constrained
+from ._solvers import SLACKNESS_FACTOR, minimize_constrained
 
 # The KKT residual a released KST minimiser must reach, relative to zeta (absolute and
 # data-independent: it sets the release's sensitivity): 1e-8 with the analytic gradient

@@ -18,7 +18,7 @@ from .. import _backends, _checks, _random, accounting, mechanisms
 from .._repr import model_repr
 from ._adassp_grid import float_up, gram_sensitivities, product_range, square_range
 from .cms import fit_loss, refuse_infinite_eps, spend_fit
-from .design import (
+from ._design import (
     add_bias_column,
     check_fitted,
     fitted_add_bias,

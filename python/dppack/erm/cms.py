@@ -26,8 +26,8 @@ from .. import _backends, _checks, _messages, _random, accounting
 from .._repr import model_repr
 from ._regularizers import resolve_regularizer
 from .blocks import mapXy_gr_linear, mapXy_linear
-from .approximate import release, release_grid, split_budget, strongly_convex_radius
-from .design import (
+from ._approximate import release, release_grid, split_budget, strongly_convex_radius
+from ._design import (
     add_bias_column,
     check_fitted,
     fitted_add_bias,
@@ -37,7 +37,7 @@ from .design import (
     transpose_dot,
 )
 # ConvergenceError is re-exported: it is public here, where fits raise it.
-from .solvers import (  # noqa: F401
+from ._solvers import (  # noqa: F401
     OPTIMALITY_SLACK,
     ConvergenceError,
     minimize_smooth,

@@ -5,8 +5,8 @@ import copy
 import numpy as np
 
 from ... import _checks, _messages, accounting
-from ...erm import losses
-from ...erm.approximate import split_budget
+from ...erm import _losses as losses
+from ...erm._approximate import split_budget
 from ...erm.blocks import regularizer_l2
 from ...erm.cms import (
     StandardNoise,
@@ -14,9 +14,9 @@ from ...erm.cms import (
     fit_with_noise,
     objective_perturbation_parameters,
 )
-from ...erm.design import as_labels, n_rows, prepare_design, split_rows, take_rows
+from ...erm._design import as_labels, n_rows, prepare_design, split_rows, take_rows
 from ...erm.models import LogisticRegressionDP, svmDP
-from ...erm.solvers import OPTIMALITY_SLACK
+from ...erm._solvers import OPTIMALITY_SLACK
 from ._constants import stability_constants_linear
 from ._procedure import StableTrainer
 
