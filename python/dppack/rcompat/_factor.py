@@ -156,7 +156,8 @@ def table(*factors):
     Parameters
     ----------
     *factors : array_like, pandas.Series or pandas.Categorical, polars or pyarrow series
-        One or more factors of equal length; levels as in ``factorize``.
+        One or more factors of equal length; levels as R's ``factor()`` gives them (declared
+        levels in their order, else the sorted distinct values).
 
     Returns
     -------
@@ -168,8 +169,10 @@ def table(*factors):
     Raises
     ------
     ValueError
-        R's "nothing to tabulate" and "all arguments must have the same length", and the errors
-        of ``factorize``.
+        R's "nothing to tabulate" and "all arguments must have the same length"; missing values
+        (R drops them; refused so that the total is the data size).
+    TypeError
+        For values that cannot be ordered (strings mixed with numbers).
 
     References
     ----------

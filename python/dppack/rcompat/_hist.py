@@ -508,7 +508,8 @@ def _bin_counts(points, fuzzy, values, xmin, xmax):
 def hist(x, breaks="Sturges", xname="x"):
     """R's ``hist(x, breaks, plot = FALSE)``, without the density.
 
-    Cells are right-closed, the first one closed, compared with R's fuzzy breaks (``fuzz``).
+    Cells are right-closed, the first one closed, compared with R's fuzzy breaks (moved by
+    1e-7 of the median cell width, as R does).
     Repeated user break points give empty zero-width cells, as in R.
 
     Parameters
@@ -516,7 +517,9 @@ def hist(x, breaks="Sturges", xname="x"):
     x : array_like of float
         The data; non-finite values are dropped, as R does.
     breaks : str, float, array_like or callable, default "Sturges"
-        See ``hist_breaks``.
+        R's ``breaks``: a rule (``"Sturges"``, ``"Scott"``, ``"FD"``; any case, or a unique
+        prefix), a suggested number of cells (through :func:`pretty`), two or more break
+        points, or a callable of the finite data returning one of these.
     xname : str, default "x"
         Stored in the result.
 
@@ -529,7 +532,7 @@ def hist(x, breaks="Sturges", xname="x"):
     ------
     ValueError
         "some 'x' not counted; maybe 'breaks' do not span range of 'x'" when user breaks do not
-        cover the data, and the errors of ``hist_breaks``.
+        cover the data; R's messages for invalid ``breaks``.
 
     References
     ----------
