@@ -107,7 +107,7 @@
 # vectors (no attributes, so no factor or Date; no NA in an integer column, which R keeps as
 # a valid-looking number) goes as read-only NumPy views of its columns, held by the core's
 # ColumnMatrix: R makes no as.matrix copy, and the core assembles its design from the columns
-# in the one copy its fit makes anyway (clipped and scaled, dppack/erm/design.py). The views
+# in the one copy its fit makes anyway (clipped and scaled, dppack/erm/_design.py). The views
 # hold a closure over `X`, which keeps the columns alive and unmodified in R as long as
 # Python keeps them (see .double_view). Anything else, and a data.frame with other columns
 # (whose as.matrix is not numeric, or which the core refuses), goes through .to_py.

@@ -13,7 +13,7 @@ from _timing import best_seconds
 
 import dppack
 from dppack.confidence_intervals import erm as inference
-from dppack.erm import losses
+from dppack.erm import _losses as losses
 
 N, D = 100_000, 20
 RUNS = 10
@@ -65,7 +65,7 @@ def main():
                 note=f"n = {N:,}, d = {D}, gamma = {gamma:g} (c = {C}), eps = 1 (or rho = "
                      f"0.5), 10,000 Monte Carlo draws; best of {RUNS}.")
     # the parts of one call: our private fit, then the interval step
-    design = dppack.erm.design.prepare_design(X, y, *bounds, False, scale="l2",
+    design = dppack.erm._design.prepare_design(X, y, *bounds, False, scale="l2",
                                               labels="signed")
     Xs, ys = design["X"], design["y"]
     margin = losses.logistic()

@@ -26,6 +26,7 @@ from .confidence_intervals import confintDP, confintERM
 from .data_access import *  # noqa: F403
 from .erm import *  # noqa: F403
 from .erm import LinearRegressionAdaSSP
+from .erm._solvers import ConvergenceError
 from .mechanisms import (
     ExponentialMechanism,
     GaussianMechanism,
@@ -50,6 +51,8 @@ __all__ = [
     *sorted([*erm.__all__, *_MECHANISMS, *data_access.__all__, *stats.__all__, *tuning.__all__]),
     "BudgetAccountant",
     "BudgetExceededError",
+    # raised by a fit whose solver cannot certify its minimiser (nothing is released)
+    "ConvergenceError",
     "PrivacyLoss",
     "confintDP",
     "confintERM",
@@ -67,5 +70,7 @@ __all__ = [
     # sufficient-statistics perturbation with an adaptive ridge (Wang 2018)
     "LinearRegressionAdaSSP",
 ]
+
+ConvergenceError.__module__ = __name__  # its public path (reprs, tracebacks, pickles)
 
 _messages.register_public_api(_sys.modules[__name__])  # the names its messages spell

@@ -324,7 +324,7 @@ def declares_levels(x):
 
 
 def as_factor(x):
-    """Factor ``x`` as :func:`dppack.rcompat.factorize` reads it: declared levels as a pandas
+    """Factor ``x`` as :func:`dppack.rcompat._factor.factorize` reads it: declared levels as a pandas
     ``Categorical`` (missing as code -1), other polars or pyarrow data as an ndarray, anything
     else unchanged.
 

@@ -13,9 +13,10 @@ import math
 import numpy as np
 
 from . import _access_cores, _backends, _checks, data_access, rcompat
+from .rcompat import _factor, _hist
 from .data_access import check_samples
 from .erm._adassp_grid import grid_bits, grid_layout, grid_records, integer_gram
-from .erm.design import (
+from .erm._design import (
     as_design_matrix,
     as_labels,
     check_finite_matrix,
@@ -138,7 +139,7 @@ class MemoryHistogram:
         return self
 
     def counts(self, breaks, diddle):
-        return rcompat.cell_counts(self.values, breaks, diddle, self.xmin, self.xmax)
+        return _hist.cell_counts(self.values, breaks, diddle, self.xmin, self.xmax)
 
 
 class MemoryQuantile:
@@ -195,9 +196,9 @@ class MemoryBackend(_backends.Backend):
         ``data_access.table_factors``): ``tabulate(observed)`` counts the cells
         (:func:`dppack.rcompat.table`, or the observed ones)."""
         def tabulate(observed):
-            return rcompat.observed_cells(*factors) if observed else rcompat.table(*factors)
+            return _factor.observed_cells(*factors) if observed else rcompat.table(*factors)
 
-        return (factors, [rcompat.has_declared_levels(f) for f in factors],
+        return (factors, [_factor.has_declared_levels(f) for f in factors],
                 data_access.factor_names(factors), tabulate)
 
     # ---- DPpack's data access (not clipped) ------------------------------------------------

@@ -194,7 +194,7 @@ def histogramDataAccess(x, breaks, mechanism):
         Numeric, finite data (a matrix counts all its entries). Not clipped. On Dask: two
         passes, and ``breaks`` points, a number of cells or "Sturges".
     breaks : str, int, array_like or callable
-        As R's ``hist()`` (``dppack.rcompat.hist_breaks``).
+        As R's ``hist()`` (``dppack.rcompat._hist.hist_breaks``).
     mechanism : {'Laplace', 'Gaussian', 'analytic'}
         l1 sensitivities for Laplace, l2 for the Gaussian mechanisms.
 
@@ -238,7 +238,7 @@ def tableDataAccess(*factors, mechanism="Laplace"):
     Parameters
     ----------
     *factors : array_like, pandas.Series / Categorical, polars or pyarrow series, Dask Series
-        One or more factors of the same length (levels as ``dppack.rcompat.factorize``);
+        One or more factors of the same length (levels as ``dppack.rcompat._factor.factorize``);
         Dask factors partitioned alike, or one Dask DataFrame, counted in one pass.
     mechanism : {'Laplace', 'Gaussian', 'analytic'}, default 'Laplace'
 

@@ -14,7 +14,7 @@ import inspect
 import numpy as np
 
 from . import _backends, _plans, accounting
-from .erm.design import (
+from .erm._design import (
     ColumnBounds,
     as_labels,
     interleaved_split,

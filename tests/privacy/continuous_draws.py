@@ -49,10 +49,10 @@ CONTINUOUS_DRAWS = {
     ("dppack.erm._perturbation", "perturbation_noise"):
         "documented float-approximate: docs guide erm-derivations, CMS frameworks (objective "
         "perturbation's data-free noise b inside the objective; the release is exact, "
-        "dppack.erm.approximate)",
+        "dppack.erm._approximate)",
     ("dppack.erm._kst_framework", "EmpiricalRiskMinimizationDP_KST._draw_fit"):
         "documented float-approximate: docs guide erm-derivations, KST framework (the objective's "
-        "data-free l2-Laplace or Gaussian noise; the release is exact, dppack.erm.approximate)",
+        "data-free l2-Laplace or Gaussian noise; the release is exact, dppack.erm._approximate)",
     ("dppack.model_selection.stability._histogram", "HistogramTrainer.draw_noise"):
         "documented float-approximate: HistogramTrainer.draw_noise docstring (the shared "
         "data-free standard noise R)",

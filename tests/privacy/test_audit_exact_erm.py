@@ -1,4 +1,4 @@
-"""Audits of the exact ERM releases (dppack.erm.approximate): output perturbation, objective
+"""Audits of the exact ERM releases (dppack.erm._approximate): output perturbation, objective
 perturbation and KST release g (round(theta / g) + Z) with exact discrete Laplace Z
 (tests/privacy/README.md).
 

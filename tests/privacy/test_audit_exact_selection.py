@@ -26,7 +26,7 @@ import pytest
 
 import dppack
 from auditor import assert_private
-from dppack.confidence_intervals import erm as inference
+from dppack.confidence_intervals import _matrices
 
 CI = dict(n_samples=800, n_pilot=300)
 FULL = dict(n_samples=10_000, n_pilot=2_000)
@@ -199,7 +199,7 @@ def test_priv_spd_mat_noise_is_on_a_grid_before_post_processing(monkeypatch):
     M1 = np.array([[0.13, TINY], [TINY, 1.0]])
 
     def release(M, rng):
-        inference.priv_spd_mat(M, s, eps, random_state=rng)
+        _matrices.priv_spd_mat(M, s, eps, random_state=rng)
         return noisy[-1]
     assert_on_coarse_grid(release, M0, M1, 2 * s / eps)
 

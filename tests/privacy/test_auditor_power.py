@@ -199,7 +199,7 @@ def test_power_histogram(halve):
 @pytest.mark.parametrize("method", ["output", "objective"])
 def test_power_model(halve, method):
     d0, d1 = _svm_data(1.0), _svm_data(-1.0)
-    # output: the exact release's discrete Laplace (dppack.erm.approximate); objective: the
+    # output: the exact release's discrete Laplace (dppack.erm._approximate); objective: the
     # norm of the perturbation vector (DPpack's
     # EmpiricalRiskMinimizationDP.CMS, step 3)
     halve("laplace" if method == "output" else "gamma")

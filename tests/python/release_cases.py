@@ -27,7 +27,8 @@ GENERATOR_SEED = 2027
 # names of dppack.__all__ that release nothing drawn at random: classes of results, errors and
 # accounting, and the abstract trainer of the stability tuning
 NON_RELEASES = frozenset({
-    "AccuracyFirstResult", "BudgetAccountant", "BudgetExceededError", "NearUniformSelectionWarning",
+    "AccuracyFirstResult", "BudgetAccountant", "BudgetExceededError", "ConvergenceError",
+    "NearUniformSelectionWarning",
     "NoiseInterval", "PrivacyLoss", "StabilitySelectionDiagnosis", "StableTrainer",
 })
 

@@ -58,7 +58,7 @@ def noiseIntervalDP(statistic, eps, alpha=0.05, simultaneous=False, **arguments)
           rule
           under 'unbounded' needs ``cells`` (the released histogram's).
         * histogramDP's ``breaks`` go through the release's own parsing
-          (``rcompat.parse_breaks``; non-equidistant points refused with its message); a
+          (``rcompat._hist.parse_breaks``; non-equidistant points refused with its message); a
           function needs ``lower_bound`` and ``upper_bound`` (it is called with them).
         * tableDP: ``which_sensitivity``, ``mechanism``, ``delta``, ``type_DP``,
           ``allow_negative`` (accepted, checked, no effect on the report), ``cells``,

@@ -23,9 +23,9 @@ from .above_threshold import (
     above_threshold_calibration,
     laplace_test_calibration,
 )
-from ..erm import losses
-from ..erm.design import as_design_matrix, prepare_design
-from ..erm.solvers import (
+from ..erm import _losses as losses
+from ..erm._design import as_design_matrix, prepare_design
+from ..erm._solvers import (
     OPTIMALITY_SLACK,
     ConvergenceError,
     damped_newton,
@@ -195,7 +195,7 @@ def accuracy_first_parameters(model, alpha, lambda_, n, d, gamma=0.1, n_levels=1
         theta_sensitivity = 2.0
     else:
         # Ligett et al. 2017, G = 1, times 1 + tau for the certified inexact theta*
-        # (dppack.erm.solvers.optimality_tolerance, _logistic_minimiser)
+        # (dppack.erm._solvers.optimality_tolerance, _logistic_minimiser)
         theta_sensitivity = 2.0 * math.sqrt(d) * (1.0 + OPTIMALITY_SLACK) / (n * lambda_)
     return {
         "radius": _radius(model, lambda_),
@@ -287,7 +287,7 @@ def _logistic_minimiser(X, y, lambda_):
     docs/python/guide/accuracy-first-derivations.md)."""
     n, d = X.shape
     tolerance = optimality_tolerance(n)
-    risk = losses.logistic().risk(X, y, ridge=lambda_)  # L, fused (dppack.erm.losses)
+    risk = losses.logistic().risk(X, y, ridge=lambda_)  # L, fused (dppack.erm._losses)
     theta = damped_newton(risk, risk.hessian, np.zeros(d), tolerance)
     if theta is None:
         raise _messages.exception(

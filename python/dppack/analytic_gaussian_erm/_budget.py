@@ -6,7 +6,7 @@ GRPUA's per-step budget. Derivations: :ref:`guide-agm-erm`.
 import math
 
 from .. import _messages, accounting
-from ..erm import losses
+from ..erm import _losses as losses
 
 
 # Lipschitz constant of the data part l(y w'x) for ||x|| <= 1: |l'| <= 1 for both losses; the
@@ -43,13 +43,13 @@ def loss_constants(loss, huber_h, lam):
 
     Examples
     --------
-    >>> from dppack.analytic_gaussian_erm.models import loss_constants
+    >>> from dppack.analytic_gaussian_erm._budget import loss_constants
     >>> loss_constants("logistic", 0.5, lam=0.01)
     (1.0, 0.26)
     >>> loss_constants("huber", 0.5, lam=0.0)  # 1 / (2h)
     (1.0, 1.0)
     """
-    margin = losses.margin_loss(loss, huber_h)  # the constants' one home (dppack.erm.losses)
+    margin = losses.margin_loss(loss, huber_h)  # the constants' one home (dppack.erm._losses)
     return margin.lipschitz, margin.curvature + lam
 
 
@@ -86,7 +86,7 @@ def opera_sensitivity(n, lam, beta, iterations=None, step_size=None, bound="pape
     --------
     n = 532 records, lambda = 0.01, beta = 1/4 + lambda (logistic):
 
-    >>> from dppack.analytic_gaussian_erm.models import opera_sensitivity
+    >>> from dppack.analytic_gaussian_erm._budget import opera_sensitivity
     >>> round(opera_sensitivity(532, lam=0.01, beta=0.26), 6)
     0.975998
     >>> round(opera_sensitivity(532, lam=0.01, beta=0.26, bound="tight"), 6)
@@ -126,7 +126,7 @@ def strong_composition(eps0, delta0, iterations, delta_prime):
 
     Examples
     --------
-    >>> from dppack.analytic_gaussian_erm.models import strong_composition
+    >>> from dppack.analytic_gaussian_erm._budget import strong_composition
     >>> eps, delta = strong_composition(0.1, 1e-6, 100, 1e-6)
     >>> round(eps, 4), round(delta, 12)
     (6.3082, 0.000101)
@@ -155,7 +155,7 @@ def amplify_by_sampling(eps_step, delta_step, n, amplification="tight"):
 
     Examples
     --------
-    >>> from dppack.analytic_gaussian_erm.models import amplify_by_sampling
+    >>> from dppack.analytic_gaussian_erm._budget import amplify_by_sampling
     >>> eps0, delta0 = amplify_by_sampling(1.0, 1e-5, 100)
     >>> round(eps0, 6), round(delta0, 12)  # log(1 + (e - 1) / 100)
     (0.017037, 1e-07)
@@ -186,7 +186,7 @@ def grpua_paper_total(eps, delta, n):
 
     Examples
     --------
-    >>> from dppack.analytic_gaussian_erm.models import grpua_paper_total
+    >>> from dppack.analytic_gaussian_erm._budget import grpua_paper_total
     >>> eps, delta = grpua_paper_total(0.1, 1e-6, 1000)
     >>> round(eps, 4), round(delta, 12)
     (1.3276, 0.001)
@@ -236,7 +236,7 @@ def grpua_per_step_budget(eps_total, delta_total, n, iterations, amplification="
     --------
     (1, 1e-5)-DP in total over 10,000 steps on 532 records:
 
-    >>> from dppack.analytic_gaussian_erm.models import grpua_per_step_budget
+    >>> from dppack.analytic_gaussian_erm._budget import grpua_per_step_budget
     >>> budget = grpua_per_step_budget(1.0, 1e-5, n=532, iterations=10000)
     >>> round(budget["eps_step"], 4), round(budget["delta_step"], 12)
     (0.7114, 2.66e-07)

@@ -17,9 +17,9 @@ from ..mechanisms import (
     discrete_gaussian_release,
     gaussian_sigma,
 )
-from ..erm import losses
+from ..erm import _losses as losses
 from ..erm._fit_plan import FitPlan
-from ..erm.design import (
+from ..erm._design import (
     check_fitted,
     fitted_add_bias,
     linear_score,
@@ -28,23 +28,14 @@ from ..erm.design import (
 )
 from ._budget import (
     LIPSCHITZ,
-    amplify_by_sampling,
-    grpua_paper_total,
     grpua_per_step_budget,
     loss_constants,
     opera_sensitivity,
-    strong_composition,
 )
 
 __all__ = [
     "GradientPerturbationAGM",
     "OutputPerturbationAGM",
-    "amplify_by_sampling",
-    "grpua_paper_total",
-    "grpua_per_step_budget",
-    "loss_constants",
-    "opera_sensitivity",
-    "strong_composition",
 ]
 
 LOSS_MESSAGE = "loss must be one of {'logistic', 'huber'}."

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import _checks, _messages, _plans, _random, accounting, mechanisms
-from ..erm.losses import weighted_gram
+from ..erm._losses import weighted_gram
 
 
 NOTIONS = ("DP", "zCDP")
@@ -51,7 +51,7 @@ def spherical_laplace(k, rate, random_state=None, size=None):
 
     Examples
     --------
-    >>> from dppack.confidence_intervals.erm import spherical_laplace
+    >>> from dppack.confidence_intervals._matrices import spherical_laplace
     >>> spherical_laplace(3, rate=2.0, random_state=1).shape
     (3,)
     >>> spherical_laplace(3, rate=2.0, random_state=1, size=5).shape
@@ -85,7 +85,7 @@ def objective_eps_prime(eps, t, n, c):
 
     Examples
     --------
-    >>> from dppack.confidence_intervals.erm import objective_eps_prime
+    >>> from dppack.confidence_intervals._matrices import objective_eps_prime
     >>> round(objective_eps_prime(1.0, t=0.25, n=100, c=0.05), 6)  # 1 - log(1 + 0.025)
     0.975307
     """
@@ -118,7 +118,7 @@ def hessian_sensitivity(t, n):
 
     Examples
     --------
-    >>> from dppack.confidence_intervals.erm import hessian_sensitivity
+    >>> from dppack.confidence_intervals._matrices import hessian_sensitivity
     >>> hessian_sensitivity(0.25, 100)
     0.005
     """
@@ -144,7 +144,7 @@ def sigma_sensitivity(sup_first, n):
 
     Examples
     --------
-    >>> from dppack.confidence_intervals.erm import sigma_sensitivity
+    >>> from dppack.confidence_intervals._matrices import sigma_sensitivity
     >>> sigma_sensitivity(1.0, 100)
     0.02
     """
@@ -159,7 +159,7 @@ def regularized_hessian(X, y, theta, loss, c):
     X : ndarray, n x d (rows of norm <= 1)
     y : ndarray, n labels -1/+1
     theta : ndarray, d coefficients
-    loss : dppack.erm.losses.MarginLoss
+    loss : dppack.erm._losses.MarginLoss
     c : float, the regularisation weight
 
     Returns
@@ -172,9 +172,9 @@ def regularized_hessian(X, y, theta, loss, c):
 
     Examples
     --------
-    >>> from dppack.confidence_intervals.erm import regularized_hessian
+    >>> from dppack.confidence_intervals._matrices import regularized_hessian
     >>> import numpy as np
-    >>> from dppack.erm.losses import margin_loss
+    >>> from dppack.erm._losses import margin_loss
     >>> X = np.array([[0.5, 0.1], [-0.3, 0.4], [0.2, -0.6]])
     >>> y = np.array([1.0, -1.0, 1.0])
     >>> H = regularized_hessian(X, y, np.array([0.3, -0.2]), margin_loss("logistic"), 0.05)
@@ -205,9 +205,9 @@ def gradient_covariance(X, y, theta, loss, c):
 
     Examples
     --------
-    >>> from dppack.confidence_intervals.erm import gradient_covariance
+    >>> from dppack.confidence_intervals._matrices import gradient_covariance
     >>> import numpy as np
-    >>> from dppack.erm.losses import margin_loss
+    >>> from dppack.erm._losses import margin_loss
     >>> X = np.array([[0.5, 0.1], [-0.3, 0.4], [0.2, -0.6]])
     >>> y = np.array([1.0, -1.0, 1.0])
     >>> S = gradient_covariance(X, y, np.array([0.3, -0.2]), margin_loss("logistic"), 0.05)
@@ -293,7 +293,7 @@ def priv_spd_mat(M, sensitivity, budget, notion="DP", floor=0.0, random_state=No
 
     Examples
     --------
-    >>> from dppack.confidence_intervals.erm import priv_spd_mat
+    >>> from dppack.confidence_intervals._matrices import priv_spd_mat
     >>> import numpy as np
     >>> M = np.array([[2.0, 0.5], [0.5, 1.0]])
     >>> P = priv_spd_mat(M, sensitivity=0.02, budget=1.0, floor=0.1, random_state=1)

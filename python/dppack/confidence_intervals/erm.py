@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _backends, _checks, _messages, _plans, _random, accounting
-from ..erm import losses
+from ..erm import _losses as losses
 from ..erm.blocks import regularizer_l2
-from ..erm.design import coefficient_names, prepare_design
+from ..erm._design import coefficient_names, prepare_design
 from ..erm.models import LogisticRegressionDP, svmDP
-from ..erm.solvers import EXACT_GRADIENT_TOLERANCE, margin_newton
+from ..erm._solvers import EXACT_GRADIENT_TOLERANCE, margin_newton
 from ._matrices import (
     gaussian_release,
     gaussian_release_variance,
@@ -36,20 +36,13 @@ __all__ = [
     "ERMConfidenceIntervals",
     "confintDP",
     "confintERM",
-    "gradient_covariance",
-    "hessian_sensitivity",
-    "objective_eps_prime",
-    "priv_spd_mat",
-    "regularized_hessian",
-    "sigma_sensitivity",
-    "spherical_laplace",
 ]
 
 # The share of the coefficients' eps that releases objective perturbation's theta~ near the
 # solver's minimiser (_release_near_minimiser); the rest runs the objective perturbation.
 NEAR_MINIMISER_SHARE = 1.0 / 100.0
 
-LOSSES = losses.NAMES  # the margin losses f(z), z = y theta'x: dppack.erm.losses
+LOSSES = losses.NAMES  # the margin losses f(z), z = y theta'x: dppack.erm._losses
 METHODS = ("objective", "output")
 # Budget split (Wang, Kifer and Lee 2019, Section 7): DP (eps/2, eps/4, eps/4); zCDP 4 : 1 : 1.
 DEFAULT_SPLITS = {"DP": (2.0, 1.0, 1.0), "zCDP": (4.0, 1.0, 1.0)}

@@ -9,7 +9,7 @@ statistics, and the coefficients for a ``random_state``, are the in-memory ones 
 import numpy as np
 
 from ..erm import _adassp_grid as adassp
-from ..erm import design as _design
+from ..erm import _design
 from ._erm import DaskData
 
 

@@ -16,10 +16,10 @@ import functools
 import numpy as np
 
 from .. import _backends, _checks, _messages
-from ..erm import design as _design
+from ..erm import _design
 from ..erm import _grid
 from ..erm.kst import GramStatistics, regression_grid
-from ..erm.losses import EmpiricalRisk
+from ..erm._losses import EmpiricalRisk
 from ._erm_data import (  # noqa: F401  (DaskData and the messages: reached as dask._erm.<name>)
     DASK_X_MESSAGE,
     PARTITION_MESSAGE,
@@ -116,7 +116,7 @@ def _clipped(X, lower, upper, finite):
 
 
 def _margin_rows(X, y, out, finite, layout):
-    """The linear models' per-row map (:func:`dppack.erm.design.apply_design`, labels -1/+1) into
+    """The linear models' per-row map (:func:`dppack.erm._design.apply_design`, labels -1/+1) into
     the column-major buffer ``out``; ``finite`` as :func:`_within`.
     """
     bias, divisors = int(layout["add_bias"]), layout["scale"]
@@ -149,7 +149,7 @@ def _risk_size(d, with_gradient, with_hessian):
 
 class PartitionedRisk(EmpiricalRisk):
     """The empirical risk (1/n) sum_i w_i f(y_i x_i'theta) of a margin loss over a Dask design,
-    with :class:`dppack.erm.losses.EmpiricalRisk`'s interface; each evaluation is one pass
+    with :class:`dppack.erm._losses.EmpiricalRisk`'s interface; each evaluation is one pass
     (value, gradient and, once asked, Hessian together; the last few points cached).
 
     Parameters
@@ -245,7 +245,7 @@ def _partition_codes(part):
 
 
 def binary_labels(y):
-    """Dask labels of a public label set as 0/1 floats (as :func:`dppack.erm.design.binary_codes`,
+    """Dask labels of a public label set as 0/1 floats (as :func:`dppack.erm._design.binary_codes`,
     from y's type, never its values); numeric or in-memory y unchanged.
 
     Raises
@@ -287,7 +287,7 @@ def binary_labels(y):
 def margin_design(X, y, upper_bounds, lower_bounds, add_bias, loss, with_gradient, newton,
                   weights=None, weights_upper_bound=None):
     """The preprocess dict of LogisticRegressionDP and linear svmDP for Dask data: the keys of
-    :func:`dppack.erm.design.prepare_design`, ``"X"`` a :class:`PartitionedRisk` whose first
+    :func:`dppack.erm._design.prepare_design`, ``"X"`` a :class:`PartitionedRisk` whose first
     pass made the checks (in-memory messages, before any draw) and summed at theta = 0.
     """
     data = DaskData(X, binary_labels(y), weights)
@@ -375,7 +375,7 @@ def _grid_sums(X, y, w, *, layout, scales, shift, scale, grid, finite=None):
     rows_per = min(_grid.block_rows(bits), max(n, 1))
     k = p - bias
     # the bounds and divisors repeated over a block: contiguous ufunc loops (as
-    # dppack.erm.design.ColumnBounds.clip; the same values, min(max(x, L), U))
+    # dppack.erm._design.ColumnBounds.clip; the same values, min(max(x, L), U))
     lower = np.tile(layout["clip"].lower, (rows_per, 1))
     upper = np.tile(layout["clip"].upper, (rows_per, 1))
     # as grid_regression: (x / s) 2^k in one division

@@ -10,7 +10,7 @@ import dask.array as da
 import numpy as np
 
 from .. import _backends, _checks
-from ..erm import design as _design
+from ..erm import _design
 from . import _frames as frames
 
 PARTITION_MESSAGE = (
@@ -55,7 +55,7 @@ def _as_dask_array(value, message):
 def as_matrix(X):
     """Dask X as an n x p float Dask array with one chunk of columns, checked from the metadata
     (a vector is one column); ValueError with the messages of
-    :func:`dppack.erm.design.as_design_matrix`.
+    :func:`dppack.erm._design.as_design_matrix`.
     """
     array = _as_dask_array(X, X_NUMERIC_MESSAGE)
     if array.ndim == 1:
@@ -385,8 +385,8 @@ def _checked_sums(X, y, w, *, sums, labels, width, **kwargs):
 
 
 def _raise_checks(counts, labels, weighted):
-    """The in-memory data errors, in the in-memory order (:func:`dppack.erm.design.
-    prepare_design`, then :func:`dppack.erm.design.prepare_weights`); returns n."""
+    """The in-memory data errors, in the in-memory order (:func:`dppack.erm._design.
+    prepare_design`, then :func:`dppack.erm._design.prepare_weights`); returns n."""
     n = int(counts["rows"])
     if n < 1:
         raise ValueError(_design.EMPTY_MESSAGE.format(name="X"))

@@ -23,7 +23,7 @@ from ..data_access import (
     SAMPLES_FINITE_MESSAGE,
     SAMPLES_MESSAGE,
 )
-from ..rcompat import _factor
+from ..rcompat import _factor, _hist, _pretty
 
 __all__ = []
 
@@ -456,7 +456,7 @@ def _block_histogram(block, lower, upper, cells):
     if low < lower or high > upper:
         values = np.clip(values, lower, upper)
         low, high = max(low, lower), min(high, upper)
-    counts = [rcompat.cell_counts(values, breaks, diddle, low, high) for breaks, diddle in cells]
+    counts = [_hist.cell_counts(values, breaks, diddle, low, high) for breaks, diddle in cells]
     return values.size, True, low, high, counts
 
 
@@ -523,7 +523,7 @@ def hist(x, breaks):
     function of the data are refused."""
     check_sample(x, "x", 1)
     kind, value = (("function", None) if callable(breaks)
-                   else rcompat.parse_breaks(breaks, None, stacklevel=4))
+                   else _hist.parse_breaks(breaks, None, stacklevel=4))
     if kind == "function" or (kind == "rule" and value != "sturges"):
         raise ValueError(
             "On Dask data, histogramDataAccess takes break points, a number of cells or "
@@ -534,11 +534,11 @@ def hist(x, breaks):
     if kind == "points":
         points = value
     else:
-        cells = value if kind == "cells" else rcompat.check_cells(  # n values, no memory
-            rcompat.nclass_sturges(np.broadcast_to(0.0, source.size)), stacklevel=4)
+        cells = value if kind == "cells" else _hist.check_cells(  # n values, no memory
+            _pretty.nclass_sturges(np.broadcast_to(0.0, source.size)), stacklevel=4)
         points = rcompat.pretty(xmin, xmax, n=int(cells), min_n=1)
-    counts = source.counts(points, rcompat.fuzz(points, xmax - xmin))
-    equidist = rcompat.is_equidistant(points) if kind == "points" else True
+    counts = source.counts(points, _hist.fuzz(points, xmax - xmin))
+    equidist = _hist.is_equidistant(points) if kind == "points" else True
     return rcompat.Histogram(points, counts, 0.5 * (points[1:] + points[:-1]), "x", equidist)
 
 
@@ -607,7 +607,7 @@ def _merge_combinations(*parts):
 
 def combinations(factors, declared, observed):
     """The one pass of ``tableDP``: ``(counts, levels)`` as ``rcompat.table``, or with ``observed``
-    ``(cells, counts, levels)`` as ``rcompat.observed_cells``, with R's and our messages.
+    ``(cells, counts, levels)`` as ``rcompat._factor.observed_cells``, with R's and our messages.
     """
     partitions = [blocks(f) for f in factors]
     if len({len(p) for p in partitions}) > 1:
@@ -635,7 +635,7 @@ def combinations(factors, declared, observed):
             codes.append(column)
             levels.append(list(categories[len(levels)]))
         else:  # the level set of the distinct values is that of the data
-            code, level = rcompat.factorize(column)
+            code, level = _factor.factorize(column)
             codes.append(code)
             levels.append(level)
     return _factor.tally(codes, levels, weights, observed=observed)

@@ -12,8 +12,8 @@ from .._repr import model_repr
 from ._fit_plan import FitPlan
 from ._regularizers import resolve_regularizer
 from .blocks import mapXy_gr_linear, mapXy_linear
-from .approximate import release, release_grid, split_budget, strongly_convex_radius
-from .design import (
+from ._approximate import release, release_grid, split_budget, strongly_convex_radius
+from ._design import (
     add_bias_column,
     check_fitted,
     fitted_add_bias,
@@ -22,7 +22,7 @@ from .design import (
     prepare_weights,
     transpose_dot,
 )
-from .solvers import minimize_smooth, optimality_tolerance
+from ._solvers import minimize_smooth, optimality_tolerance
 from ._perturbation import (
     C_MESSAGE,
     METHODS,
@@ -293,7 +293,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         w_bar = preprocess.get("weights_upper_bound", 1.0)
         # read by _optimize_coeff: the fit is released only if ||grad J|| <= this
         self.optimality_tolerance_ = optimality_tolerance(n, w_bar, bound)
-        # approximate minima perturbation (dppack.erm.approximate): objective perturbation
+        # approximate minima perturbation (dppack.erm._approximate): objective perturbation
         # spends eps_1 in the objective and eps_2 on the exact output noise; output
         # perturbation spends all of eps on its exact output noise
         eps_1, eps_2 = split_budget(eps) if objective else (eps, eps)

@@ -1,4 +1,4 @@
-"""The messages and option names of the ERM design (:mod:`dppack.erm.design`)."""
+"""The messages and option names of the ERM design (:mod:`dppack.erm._design`)."""
 
 # DPpack 0.2.2's messages (its ERM classes' fit and predict)
 UPPER_LENGTH_MESSAGE = "Length of upper.bounds must be equal to the number of columns of X."

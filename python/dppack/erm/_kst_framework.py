@@ -13,7 +13,7 @@ from .._repr import model_repr
 from ._fit_plan import FitPlan
 from .cms import map_jacobian, output_message
 from ._regularizers import resolve_regularizer
-from .design import (
+from ._design import (
     add_bias_column,
     check_fitted,
     fitted_add_bias,
@@ -21,10 +21,10 @@ from .design import (
     prepare_design,
     prepare_weights,
 )
-from .approximate import (ball_radius, constrained_radius, release, release_grid,
+from ._approximate import (ball_radius, constrained_radius, release, release_grid,
                           split_budget)
 from .blocks import regularizer_l2
-from .solvers import SLACKNESS_FACTOR, minimize_constrained
+from ._solvers import SLACKNESS_FACTOR, minimize_constrained
 
 # The KKT residual a released KST minimiser must reach, relative to zeta (absolute and
 # data-independent: it sets the release's sensitivity): 1e-8 with the analytic gradient
@@ -464,7 +464,7 @@ class EmpiricalRiskMinimizationDP_KST:
                                              "the p derivatives of each constraint"))
 
     def _noise_ratio(self, n, p, eps, lambda_, zeta=1.0):
-        """q of :func:`dppack.erm.approximate.split_budget` (data-independent)."""
+        """q of :func:`dppack.erm._approximate.split_budget` (data-independent)."""
         gamma = float(self.gamma) if self.regularizer is regularizer_l2 else 0.0
         Delta = 2.0 * lambda_ / eps if np.isfinite(eps) else 0.0
         if not Delta + gamma > 0:

@@ -17,8 +17,8 @@ from .blocks import (
     mapXy_linear,
     regularizer_l2,
 )
-from .losses import weighted_gram
-from .solvers import quadratic_ball_minimize
+from ._losses import weighted_gram
+from ._solvers import quadratic_ball_minimize
 
 
 # --------------------------------------------------------------------------------------------
@@ -262,7 +262,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
 
     def _solve_quadratic(self, X, y, noise, Delta, weights=None):
         """The exact minimiser of the quadratic n J over ||theta||^2 <= p, certified in rational
-        arithmetic (:func:`dppack.erm.solvers.quadratic_ball_minimize`).
+        arithmetic (:func:`dppack.erm._solvers.quadratic_ball_minimize`).
         """
         stats = self._statistics(X, y, weights)
         n, p = stats.shape

@@ -1,4 +1,4 @@
-"""The design matrix of the ERM models (:mod:`dppack.erm.design`): the public bounds of the
+"""The design matrix of the ERM models (:mod:`dppack.erm._design`): the public bounds of the
 columns (:class:`ColumnBounds`: checks, clipping, scaling) and the matrix checks."""
 
 import math
@@ -66,7 +66,7 @@ class ColumnBounds:
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.design import ColumnBounds
+    >>> from dppack.erm._design import ColumnBounds
     >>> bounds = ColumnBounds([-1.0, 0.0], [2.0, 1.0])
     >>> bounds.scale
     array([2., 1.])
@@ -133,7 +133,7 @@ class ColumnBounds:
 
         Examples
         --------
-        >>> from dppack.erm.design import ColumnBounds
+        >>> from dppack.erm._design import ColumnBounds
         >>> ColumnBounds.from_arguments([1, 1, 5], [-1, 0, -5], 2, target=True).size
         3
         >>> ColumnBounds.from_arguments([1], [0], 2)
@@ -294,7 +294,7 @@ def as_design_matrix(X, name="X", columns=False):
 
     Examples
     --------
-    >>> from dppack.erm.design import as_design_matrix
+    >>> from dppack.erm._design import as_design_matrix
     >>> as_design_matrix([1, 2, 3]).shape
     (3, 1)
     >>> as_design_matrix([["a"]])
@@ -336,7 +336,7 @@ def check_finite_matrix(array, name="X"):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.design import check_finite_matrix
+    >>> from dppack.erm._design import check_finite_matrix
     >>> check_finite_matrix(np.array([[1.0, np.nan]]))
     Traceback (most recent call last):
     ...

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from .. import _checks, _messages, _random, accounting
-from .solvers import OPTIMALITY_SLACK
+from ._solvers import OPTIMALITY_SLACK
 
 # DPpack's messages (DPpack's EmpiricalRiskMinimizationDP.CMS and DPpack's WeightedERMDP.CMS)
 METHODS = ("output", "objective")

@@ -1,4 +1,4 @@
-"""Predict-time helpers and row splits for tuning (re-exported by :mod:`dppack.erm.design`)."""
+"""Predict-time helpers and row splits for tuning (re-exported by :mod:`dppack.erm._design`)."""
 
 import math
 
@@ -23,7 +23,7 @@ def add_bias_column(X):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.design import add_bias_column
+    >>> from dppack.erm._design import add_bias_column
     >>> add_bias_column(np.array([[2.0], [3.0]]))
     array([[1., 2.],
            [1., 3.]])
@@ -55,7 +55,7 @@ def linear_score(X, coeff, add_bias):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.design import linear_score
+    >>> from dppack.erm._design import linear_score
     >>> linear_score(np.array([[1.0, 2.0]]), np.array([0.5, 1.0, -1.0]), True)
     array([-0.5])
     """
@@ -79,7 +79,7 @@ def transpose_dot(X, v):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.design import transpose_dot
+    >>> from dppack.erm._design import transpose_dot
     >>> transpose_dot(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, -1.0]))
     array([-2., -2.])
     """
@@ -104,7 +104,7 @@ def check_fitted(coeff):
 
     Examples
     --------
-    >>> from dppack.erm.design import check_fitted
+    >>> from dppack.erm._design import check_fitted
     >>> check_fitted(None)
     Traceback (most recent call last):
     ...
@@ -139,7 +139,7 @@ def fitted_add_bias(model, add_bias=None, X=None):
     Examples
     --------
     >>> from types import SimpleNamespace
-    >>> from dppack.erm.design import fitted_add_bias
+    >>> from dppack.erm._design import fitted_add_bias
     >>> fitted_add_bias(SimpleNamespace(add_bias_=True))
     True
     >>> fitted_add_bias(SimpleNamespace(add_bias_=True), False)
@@ -190,7 +190,7 @@ def predict_matrix(X, n_columns, add_bias):
 
     Examples
     --------
-    >>> from dppack.erm.design import predict_matrix
+    >>> from dppack.erm._design import predict_matrix
     >>> predict_matrix([[1.0, 2.0]], 3, True).shape
     (1, 2)
     >>> predict_matrix([[1.0, 2.0]], 3, False)
@@ -228,7 +228,7 @@ def fourier_cosines(X, prefilter, add_bias):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.design import fourier_cosines
+    >>> from dppack.erm._design import fourier_cosines
     >>> W = np.array([[0.0, 0.0], [1.0, 0.0]])  # D = 2 features of d = 1 column
     >>> fourier_cosines(np.array([[0.0], [np.pi]]), W, False)
     array([[ 1.,  1.],
@@ -257,7 +257,7 @@ def fourier_features(X, prefilter, add_bias):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.design import fourier_features
+    >>> from dppack.erm._design import fourier_features
     >>> fourier_features(np.array([[0.0]]), np.array([[1.0, 0.0]] * 4), False)
     array([[0.5, 0.5, 0.5, 0.5]])
     """
@@ -285,7 +285,7 @@ def coefficient_names(X, p, add_bias):
 
     Examples
     --------
-    >>> from dppack.erm.design import coefficient_names
+    >>> from dppack.erm._design import coefficient_names
     >>> coefficient_names([[1.0, 2.0]], 2, True)
     ['(Intercept)', 'x1', 'x2']
     """
@@ -318,7 +318,7 @@ def n_rows(X):
 
     Examples
     --------
-    >>> from dppack.erm.design import n_rows
+    >>> from dppack.erm._design import n_rows
     >>> n_rows([[1, 2], [3, 4], [5, 6]])
     3
     """
@@ -355,7 +355,7 @@ def interleaved_split(m, n):
 
     Examples
     --------
-    >>> from dppack.erm.design import interleaved_split
+    >>> from dppack.erm._design import interleaved_split
     >>> training, validation = interleaved_split(2, 7)
     >>> [rows.tolist() for rows in training], validation.tolist()
     ([[0, 3, 6], [1, 4]], [2, 5])
@@ -393,7 +393,7 @@ def split_rows(n, fraction):
 
     Examples
     --------
-    >>> from dppack.erm.design import split_rows
+    >>> from dppack.erm._design import split_rows
     >>> [rows.tolist() for rows in split_rows(8, 0.25)]
     [[0, 1, 2, 4, 5, 6], [3, 7]]
     """

@@ -19,7 +19,7 @@ from .. import _backends, _checks, _plans, _random, mechanisms
 from .._repr import model_repr
 from ._adassp_grid import float_up, gram_sensitivities, product_range, square_range
 from ._fit_plan import FitPlan
-from .design import (
+from ._design import (
     add_bias_column,
     check_fitted,
     fitted_add_bias,

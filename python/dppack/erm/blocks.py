@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .. import _checks, _messages, _random
-from .losses import HuberLoss, logistic, sigmoid  # noqa: F401 (sigmoid: in __all__)
+from ._losses import HuberLoss, logistic, sigmoid  # noqa: F401 (sigmoid: in __all__)
 
 __all__ = [
     "generate_loss_gr_huber",

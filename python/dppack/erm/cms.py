@@ -22,7 +22,7 @@ Thakurta and Wang (2019), IEEE S&P; Canonne, Kamath and Steinke (2020), the disc
 # tuning and weighting share); the classes are public here.
 from ._cms import EmpiricalRiskMinimizationDP_CMS, WeightedERMDP_CMS
 # ConvergenceError is re-exported: it is public here, where fits raise it.
-from .solvers import (  # noqa: F401
+from ._solvers import (  # noqa: F401
     OPTIMALITY_SLACK,
     ConvergenceError,
     minimize_smooth,

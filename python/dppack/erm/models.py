@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .. import _backends, _checks, _messages
-from . import losses
+from . import _losses as losses
 from .blocks import (
     generate_loss_gr_huber,
     generate_loss_huber,
@@ -29,14 +29,14 @@ from .blocks import (
     regularizer_l2,
 )
 from .cms import EmpiricalRiskMinimizationDP_CMS, WeightedERMDP_CMS, penalised_objective
-from .design import (
+from ._design import (
     check_fitted,
     fitted_add_bias,
     fourier_cosines,
     linear_score,
     predict_matrix,
 )
-from .solvers import minimize_smooth
+from ._solvers import minimize_smooth
 
 __all__ = ["LogisticRegressionDP", "svmDP"]
 
@@ -48,10 +48,10 @@ SVM_WEIGHTS_MESSAGE = "Weighted SVM is only implemented for output perturbation.
 
 def _minimise_risk(model, risk, Delta, b, with_gradient, newton):
     """The CMS minimiser of ``model``'s objective J with a fused margin-loss
-    risk (:class:`dppack.erm.losses.EmpiricalRisk`) as its data part; with the 'l2'
+    risk (:class:`dppack.erm._losses.EmpiricalRisk`) as its data part; with the 'l2'
     regularizer the solver's Newton steps use the Hessian risk''(theta) + (gamma/n + Delta) I.
     ``with_gradient``: the model has every gradient function; ``newton``: as
-    :func:`dppack.erm.solvers.minimize_smooth`."""
+    :func:`dppack.erm._solvers.minimize_smooth`."""
     n, d = risk.shape
     objective = penalised_objective(risk, n, d, model.gamma, model.regularizer,
                                     model.regularizer_gr, b, Delta, with_gradient)

@@ -12,7 +12,7 @@ from .. import _backends, _checks, _messages
 from . import _cms
 from . import kst as _kst
 from .cms import EmpiricalRiskMinimizationDP_CMS, WeightedERMDP_CMS
-from .design import WEIGHTS_BOUND_MESSAGE
+from ._design import WEIGHTS_BOUND_MESSAGE
 from .kst import EmpiricalRiskMinimizationDP_KST
 from .models import LogisticRegressionDP
 

@@ -6,7 +6,7 @@ noise is drawn through :mod:`dppack._random`.
 
 from ._additive import GaussianMechanism, LaplaceMechanism
 from ._analytic import calibrateAnalyticGaussianMechanism
-from ._calibration import check_budget, gaussian_sigma, laplace_scale
+from ._calibration import gaussian_sigma, laplace_scale
 from ._discrete_gaussian import discrete_gaussian_parameters, discrete_gaussian_release
 from ._exponential import ExponentialMechanism
 
@@ -15,7 +15,6 @@ __all__ = [
     "GaussianMechanism",
     "LaplaceMechanism",
     "calibrateAnalyticGaussianMechanism",
-    "check_budget",
     "discrete_gaussian_parameters",
     "discrete_gaussian_release",
     "gaussian_sigma",

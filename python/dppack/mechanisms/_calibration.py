@@ -57,7 +57,7 @@ def check_budget(eps, delta=None, type_DP="aDP", analytic=False, switch="analyti
     --------
     A Gaussian release at eps = 0.5 split into two: the whole budget is checked first.
 
-    >>> from dppack.mechanisms import check_budget
+    >>> from dppack.mechanisms._calibration import check_budget
     >>> check_budget(0.5, 1e-5)
     (0.5, 1e-05)
     >>> try:

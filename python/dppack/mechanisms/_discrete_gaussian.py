@@ -56,7 +56,7 @@ def discrete_gaussian_parameters(sigma, sensitivity, *, eps=None, delta=None, ty
         The (eps, delta) to meet (required unless ``rho`` is given).
     type_DP : {'aDP', 'pDP'}, default 'aDP'
         Approximate DP (also for the analytic calibration), or probabilistic DP
-        (P[|L| > eps] <= delta for the privacy loss L).
+        (P[abs(L) > eps] <= delta for the privacy loss L).
     rho : float, optional
         Meet rho-zCDP instead (eps, delta and type_DP are then ignored).
     coordinates : int, default 1

@@ -6,28 +6,10 @@ from R's documentation and checked against R as a black box. :func:`hist` serves
 Deviations from R are in each docstring.
 """
 
-from ._factor import factorize, has_declared_levels, observed_cells, table
-from ._hist import (Histogram, cell_counts, check_cells, fuzz, hist, hist_breaks, is_equidistant,
-                    parse_breaks, xname_of)
-from ._pretty import nclass_fd, nclass_scott, nclass_sturges, pretty, round_half_even
+# The helpers behind them (breaks, fuzz, factor codes, R's nclass.* rules and rounding) are
+# imported by dppack's modules from the private modules _hist, _factor and _pretty.
+from ._factor import table
+from ._hist import Histogram, hist
+from ._pretty import pretty
 
-__all__ = [
-    "Histogram",
-    "cell_counts",
-    "check_cells",
-    "factorize",
-    "fuzz",
-    "hist",
-    "has_declared_levels",
-    "hist_breaks",
-    "is_equidistant",
-    "nclass_fd",
-    "nclass_scott",
-    "nclass_sturges",
-    "observed_cells",
-    "parse_breaks",
-    "xname_of",
-    "pretty",
-    "round_half_even",
-    "table",
-]
+__all__ = ["Histogram", "hist", "pretty", "table"]

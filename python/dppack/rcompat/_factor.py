@@ -43,7 +43,7 @@ def has_declared_levels(x):
 
     Examples
     --------
-    >>> from dppack.rcompat import has_declared_levels
+    >>> from dppack.rcompat._factor import has_declared_levels
     >>> import pandas as pd
     >>> has_declared_levels(pd.Categorical(["a"], categories=["a", "b"]))
     True
@@ -86,7 +86,7 @@ def factorize(x):
 
     Examples
     --------
-    >>> from dppack.rcompat import factorize
+    >>> from dppack.rcompat._factor import factorize
     >>> codes, levels = factorize(["b", "a", "b"])
     >>> codes.tolist(), levels
     ([1, 0, 1], ['a', 'b'])
@@ -156,7 +156,8 @@ def table(*factors):
     Parameters
     ----------
     *factors : array_like, pandas.Series or pandas.Categorical, polars or pyarrow series
-        One or more factors of equal length; levels as in :func:`factorize`.
+        One or more factors of equal length; levels as R's ``factor()`` gives them (declared
+        levels in their order, else the sorted distinct values).
 
     Returns
     -------
@@ -168,8 +169,10 @@ def table(*factors):
     Raises
     ------
     ValueError
-        R's "nothing to tabulate" and "all arguments must have the same length", and the errors
-        of :func:`factorize`.
+        R's "nothing to tabulate" and "all arguments must have the same length"; missing values
+        (R drops them; refused so that the total is the data size).
+    TypeError
+        For values that cannot be ordered (strings mixed with numbers).
 
     References
     ----------
@@ -250,7 +253,7 @@ def observed_cells(*factors):
 
     Examples
     --------
-    >>> from dppack.rcompat import observed_cells
+    >>> from dppack.rcompat._factor import observed_cells
     >>> cells, counts, levels = observed_cells(["a", "b", "a"], [1, 1, 2])
     >>> [c.tolist() for c in cells], counts.tolist()
     ([[0, 1, 0], [0, 0, 1]], [1, 1, 1])

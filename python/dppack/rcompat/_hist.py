@@ -79,7 +79,7 @@ def check_cells(value, stacklevel=2):
 
     Examples
     --------
-    >>> from dppack.rcompat import check_cells
+    >>> from dppack.rcompat._hist import check_cells
     >>> check_cells(10)
     10
     >>> try:
@@ -143,7 +143,7 @@ def parse_breaks(breaks, argument, stacklevel=2):
 
     Examples
     --------
-    >>> from dppack.rcompat import parse_breaks
+    >>> from dppack.rcompat._hist import parse_breaks
     >>> import numpy as np
     >>> parse_breaks("st", np.array([0.0, 10.0]))  # a unique prefix of "Sturges"
     ('rule', 'sturges')
@@ -240,7 +240,7 @@ def hist_breaks(x, breaks="Sturges"):
     --------
     R's ``hist(c(1, 2, 2.5, 3, 7))$breaks``:
 
-    >>> from dppack.rcompat import hist_breaks
+    >>> from dppack.rcompat._hist import hist_breaks
     >>> hist_breaks([1.0, 2.0, 2.5, 3.0, 7.0]).tolist()
     [0.0, 2.0, 4.0, 6.0, 8.0]
     """
@@ -269,7 +269,7 @@ def xname_of(x, default="x"):
 
     Examples
     --------
-    >>> from dppack.rcompat import xname_of
+    >>> from dppack.rcompat._hist import xname_of
     >>> import pandas as pd
     >>> xname_of(pd.Series([1.0], name="age")), xname_of([1.0])
     ('age', 'x')
@@ -405,7 +405,7 @@ def fuzz(breaks, span):
 
     Examples
     --------
-    >>> from dppack.rcompat import fuzz
+    >>> from dppack.rcompat._hist import fuzz
     >>> import numpy as np
     >>> fuzz(np.array([0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0]), span=1.0)  # 1e-7 * 10
     1e-06
@@ -439,7 +439,7 @@ def is_equidistant(breaks):
 
     Examples
     --------
-    >>> from dppack.rcompat import is_equidistant
+    >>> from dppack.rcompat._hist import is_equidistant
     >>> import numpy as np
     >>> is_equidistant(np.array([0.0, 1.0, 2.0, 3.0])), is_equidistant(np.array([0.0, 1.0, 3.0]))
     (True, False)
@@ -508,7 +508,8 @@ def _bin_counts(points, fuzzy, values, xmin, xmax):
 def hist(x, breaks="Sturges", xname="x"):
     """R's ``hist(x, breaks, plot = FALSE)``, without the density.
 
-    Cells are right-closed, the first one closed, compared with R's fuzzy breaks (:func:`fuzz`).
+    Cells are right-closed, the first one closed, compared with R's fuzzy breaks (moved by
+    1e-7 of the median cell width, as R does).
     Repeated user break points give empty zero-width cells, as in R.
 
     Parameters
@@ -516,7 +517,9 @@ def hist(x, breaks="Sturges", xname="x"):
     x : array_like of float
         The data; non-finite values are dropped, as R does.
     breaks : str, float, array_like or callable, default "Sturges"
-        See :func:`hist_breaks`.
+        R's ``breaks``: a rule (``"Sturges"``, ``"Scott"``, ``"FD"``; any case, or a unique
+        prefix), a suggested number of cells (through :func:`pretty`), two or more break
+        points, or a callable of the finite data returning one of these.
     xname : str, default "x"
         Stored in the result.
 
@@ -529,7 +532,7 @@ def hist(x, breaks="Sturges", xname="x"):
     ------
     ValueError
         "some 'x' not counted; maybe 'breaks' do not span range of 'x'" when user breaks do not
-        cover the data, and the errors of :func:`hist_breaks`.
+        cover the data; R's messages for invalid ``breaks``.
 
     References
     ----------
@@ -586,7 +589,7 @@ def cell_counts(values, breaks, diddle, xmin, xmax):
 
     Examples
     --------
-    >>> from dppack.rcompat import cell_counts, fuzz
+    >>> from dppack.rcompat._hist import cell_counts, fuzz
     >>> import numpy as np
     >>> values = np.array([1.0, 2.0, 2.5, 3.0, 7.0])
     >>> breaks = np.array([0.0, 2.0, 4.0, 6.0, 8.0])

@@ -46,7 +46,7 @@ def round_half_even(x):
 
     Examples
     --------
-    >>> from dppack.rcompat import round_half_even
+    >>> from dppack.rcompat._pretty import round_half_even
     >>> round_half_even(2.5)
     2.0
     >>> round_half_even([0.5, 1.5, -1.5]).tolist()
@@ -330,7 +330,7 @@ def nclass_sturges(x):
 
     Examples
     --------
-    >>> from dppack.rcompat import nclass_sturges
+    >>> from dppack.rcompat._pretty import nclass_sturges
     >>> int(nclass_sturges(range(100)))  # ceiling(log2(100) + 1)
     8
     """
@@ -377,7 +377,7 @@ def nclass_scott(x):
 
     Examples
     --------
-    >>> from dppack.rcompat import nclass_scott
+    >>> from dppack.rcompat._pretty import nclass_scott
     >>> int(nclass_scott(list(range(100))))
     5
     """
@@ -450,7 +450,7 @@ def nclass_fd(x):
 
     Examples
     --------
-    >>> from dppack.rcompat import nclass_fd
+    >>> from dppack.rcompat._pretty import nclass_fd
     >>> int(nclass_fd(list(range(100))))
     5
     """

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import _checks
 from ..erm import LogisticRegressionDP, svmDP
-from ..erm.losses import sigmoid
+from ..erm._losses import sigmoid
 from ._base import KERNELS, DPBinaryClassifier, store_parameters
 
 

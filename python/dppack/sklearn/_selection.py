@@ -6,7 +6,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import _backends, _checks
-from ..erm.design import interleaved_split, prepare_weights
+from ..erm._design import interleaved_split, prepare_weights
 from ..erm.weighting import fit_weighted
 from .._tuning_checks import tuning_loss
 from ..tuning import tune_classification_model, tune_linear_regression_model

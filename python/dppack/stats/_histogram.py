@@ -8,11 +8,12 @@ import numbers
 import numpy as np
 
 from .. import _backends, _checks, _messages, data_access, rcompat
+from ..rcompat import _hist
 from .._plans import (Plan, from_laws, one_or_both, per_value_alpha, register,
                       released_versions, run)
 from .._report import NoiseInterval
 from ..data_access import check_mechanism
-from ..mechanisms import check_budget
+from ..mechanisms._calibration import check_budget
 from ..mechanisms._noise import count_noise
 from ._release import (
     EQUIDISTANT_MESSAGE,
@@ -28,7 +29,7 @@ from ._release import (
 
 def histogram_breaks(kind, value, lower, upper, n=None, stacklevel=3):
     """histogramDP's breaks and mids from public values only (never from the data): given points
-    or a number of cells (``rcompat.parse_breaks``'s kinds 'points' and 'cells'), extended to
+    or a number of cells (``rcompat._hist.parse_breaks``'s kinds 'points' and 'cells'), extended to
     cover [lower, upper]; for a rule, those of its number of cells for n values, or None
     without n. The number of cells is ``len(breaks) - 1``.
 
@@ -44,7 +45,7 @@ def histogram_breaks(kind, value, lower, upper, n=None, stacklevel=3):
         return _extend_breaks(rcompat.pretty(lower, upper, n=int(value), min_n=1), lower, upper)
     if n is None:
         return None
-    cells = rcompat.check_cells(_rule_cells(value, n), stacklevel=stacklevel)
+    cells = _hist.check_cells(_rule_cells(value, n), stacklevel=stacklevel)
     return _extend_breaks(rcompat.pretty(lower, upper, n=int(cells), min_n=1), lower, upper)
 
 
@@ -305,7 +306,7 @@ def histogramDP(x, eps, lower_bound, upper_bound, breaks="Sturges", normalize=Fa
     >>> h.counts.tolist()[:5]
     [0.0, 8.0, 20.0, 59.0, 80.0]
     """
-    xname = rcompat.xname_of(x)  # the title's name: the Series' or column's (not read)
+    xname = _hist.xname_of(x)  # the title's name: the Series' or column's (not read)
     arguments = {"eps": eps, "lower_bound": lower_bound, "upper_bound": upper_bound,
                  "breaks": breaks, "normalize": normalize,
                  "which_sensitivity": which_sensitivity, "mechanism": mechanism,
@@ -342,8 +343,8 @@ class _Histogram(Plan):
         check_mechanism(mechanism)
 
         # DPpack's histogramDP steps 2-4 with public breaks: from the bounds, never the data
-        kind, value = rcompat.parse_breaks(a["breaks"], np.array([lower, upper]), stacklevel=5)
-        if kind == "points" and not rcompat.is_equidistant(value):  # DPpack's step 3
+        kind, value = _hist.parse_breaks(a["breaks"], np.array([lower, upper]), stacklevel=5)
+        if kind == "points" and not _hist.is_equidistant(value):  # DPpack's step 3
             raise _messages.value_error(EQUIDISTANT_MESSAGE)
         fixed = histogram_breaks(kind, value, lower, upper)  # None for a rule: k from n
         bounded, unbounded = data_access.histogram_sensitivities(mechanism)
@@ -362,7 +363,7 @@ class _Histogram(Plan):
 
         def fuzz(breaks_):
             # The fuzz depends on the breaks only; R's uses the data's range for <= 3 breaks.
-            return rcompat.fuzz(breaks_, breaks_[-1] - breaks_[0])
+            return _hist.fuzz(breaks_, breaks_[-1] - breaks_[0])
 
         # On Dask one pass: n, the checks, and the counts of the breaks known before it (given
         # breaks, or the rule's for the public n of known chunks); see histogramDP's Notes.
@@ -409,7 +410,7 @@ class _Histogram(Plan):
 
     def report(self, statistic, eps, a, alpha, simultaneous):
         """The counts (normalize = FALSE), or the proportions (normalize = TRUE: ``cells`` and
-        ``n`` required). ``breaks`` parsed by the release's ``rcompat.parse_breaks`` (a
+        ``n`` required). ``breaks`` parsed by the release's ``rcompat._hist.parse_breaks`` (a
         function is called with the bounds, which it then needs); a rule (k from the private
         n) makes the unbounded release spend part of eps on n."""
         which_sensitivity, mechanism = a["which_sensitivity"], a["mechanism"]
@@ -426,8 +427,8 @@ class _Histogram(Plan):
             argument = np.array([0.0, 1.0])  # not used: only a function reads it
         else:
             argument = np.array(sample_bounds(upper_bound, lower_bound))
-        kind, value = rcompat.parse_breaks(a["breaks"], argument, stacklevel=4)
-        if kind == "points" and not rcompat.is_equidistant(value):
+        kind, value = _hist.parse_breaks(a["breaks"], argument, stacklevel=4)
+        if kind == "points" and not _hist.is_equidistant(value):
             raise _messages.value_error(EQUIDISTANT_MESSAGE)
         if normalize or simultaneous or cells is not None:
             cells = _histogram_cells(kind, value, lower_bound, upper_bound, argument, cells, n,

@@ -8,7 +8,8 @@ import numpy as np
 from .. import _backends, _checks, _messages, accounting
 from ..accounting import PrivacyLoss
 from ..data_access import check_mechanism
-from ..mechanisms import GaussianMechanism, LaplaceMechanism, check_budget
+from ..mechanisms import GaussianMechanism, LaplaceMechanism
+from ..mechanisms._calibration import check_budget
 from ..mechanisms._noise import count_noise
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from .. import _checks, _messages, _random, data_access
 from .._plans import Plan, register, released_versions, run
 from ..data_access import check_mechanism, table_frame
-from ..mechanisms import check_budget
+from ..mechanisms._calibration import check_budget
 from ..mechanisms._noise import count_noise
 from ._histogram import count_noise_laws, count_report
 from ._release import MECHANISM_SWITCH, check_which, noisy_counts, release_loss

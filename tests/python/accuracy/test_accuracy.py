@@ -370,7 +370,7 @@ def _release_message(call):
 
 @pytest.mark.parametrize("breaks", ["nonsense", [0, 1, 3], [0, 1, 2, 2.5]])
 def test_histogram_breaks_are_the_releases(breaks):
-    # One home for the breaks: rcompat.parse_breaks and the release's equidistance check,
+    # One home for the breaks: rcompat._hist.parse_breaks and the release's equidistance check,
     # with its messages. Planted: the report's old check (only rule vs points) -> no error.
     release = _release_message(lambda: dppack.histogramDP(np.arange(4.0), 1.0, 0, 3,
                                                           breaks=breaks))

@@ -41,7 +41,7 @@ from dppack import (
     theory_erm,
 )
 from dppack.accuracy_first.erm import _logistic_minimiser
-from dppack.erm.solvers import trust_region_solve
+from dppack.erm._solvers import trust_region_solve
 
 # ---- worked numbers (Ligett et al. 2017, Section 4) ----------------------------------------
 
@@ -254,7 +254,7 @@ def test_logistic_minimiser_is_certified_or_refused(monkeypatch):
     """The sensitivity of theta* holds for a minimiser with ||grad|| <= 1e-6 / n (accounted
     as 1 + 1e-6): a solver that cannot get there (planted: a Hessian 10^6 times too large,
     so Newton crawls) raises before any noise is drawn, instead of releasing."""
-    import dppack.erm.losses as losses  # the logistic Hessian's one home
+    import dppack.erm._losses as losses  # the logistic Hessian's one home
 
     rng = np.random.default_rng(12)
     X = rng.uniform(-1, 1, (200, 2))

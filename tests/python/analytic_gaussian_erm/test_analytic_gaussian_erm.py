@@ -47,6 +47,7 @@ from dppack import (
     svmDP,
 )
 from dppack import mechanisms
+from dppack.analytic_gaussian_erm import _budget
 from dppack.analytic_gaussian_erm import models as analytic
 
 ALPHA = 0.001
@@ -176,10 +177,10 @@ def test_agm_branch_at_delta0_and_small_eps_limit():
 
 def test_paper_total_and_general_formula():
     n = 45211
-    eps_total, delta_total = analytic.grpua_paper_total(0.1, 1e-3, n)
+    eps_total, delta_total = _budget.grpua_paper_total(0.1, 1e-3, n)
     assert eps_total == pytest.approx(1.22750, abs=5e-6)
     assert delta_total == pytest.approx(45.211, rel=1e-12)
-    general = analytic.strong_composition(0.2 / n, 1e-3 / n, n * n, 1e-3 / n)
+    general = _budget.strong_composition(0.2 / n, 1e-3 / n, n * n, 1e-3 / n)
     assert general[0] == pytest.approx(eps_total, rel=1e-12)
     assert general[1] == pytest.approx(45.211 + 1e-3 / n, rel=1e-12)  # delta/n, dropped
 
@@ -191,7 +192,7 @@ def test_paper_total_and_general_formula():
 def test_per_step_budget_matches_spec_table(T_factor, amplification, expected, tol):
     n = 45211
     T = n * n if T_factor == "n2" else T_factor * n
-    budget = analytic.grpua_per_step_budget(1.0, 1e-5, n, T, amplification)
+    budget = _budget.grpua_per_step_budget(1.0, 1e-5, n, T, amplification)
     assert budget["eps_step"] == pytest.approx(expected, abs=tol)
     assert budget["delta_step"] == pytest.approx(1e-5 / 2 * n / T, rel=1e-12)
 
@@ -202,7 +203,7 @@ def test_per_step_budget_matches_spec_table(T_factor, amplification, expected, t
     (0.5, 1e-5, 1000, 50_000, "paper"),
 ])
 def test_accountant_totals_within_budget_and_tight(eps, delta, n, T, amplification):
-    budget = analytic.grpua_per_step_budget(eps, delta, n, T, amplification)
+    budget = _budget.grpua_per_step_budget(eps, delta, n, T, amplification)
     e_tot, d_tot = composed_total(budget["eps_step"], budget["delta_step"], n, T, delta,
                                   amplification)
     assert e_tot <= eps * (1 + 1e-12) and d_tot <= delta * (1 + 1e-12)
@@ -218,7 +219,7 @@ def test_accountant_delta_total_never_exceeds_request():
     first three settings overshoot by an ulp without the correction)."""
     for delta, n, k in ((1e-5, 30, 10), (1e-6, 1000, 3), (1e-6, 45211, 7), (1e-3, 333, 97),
                         (0.07, 100, 50)):
-        budget = analytic.grpua_per_step_budget(1.0, delta, n, k * n)
+        budget = _budget.grpua_per_step_budget(1.0, delta, n, k * n)
         assert delta / 2 + k * n * (budget["delta_step"] / n) <= delta
         assert budget["delta_total"] <= delta and budget["eps_total"] <= 1.0
 
@@ -226,22 +227,22 @@ def test_accountant_delta_total_never_exceeds_request():
 def test_accountant_extreme_budgets():
     """Huge and tiny eps: no float overflow (e^eps0 - 1 is +Inf beyond eps0 ~ 709), totals
     within the request; a non-finite or out-of-range budget is refused."""
-    assert analytic.strong_composition(800.0, 1e-9, 10, 1e-6)[0] == math.inf
+    assert _budget.strong_composition(800.0, 1e-9, 10, 1e-6)[0] == math.inf
     for eps in (1e300, 1e-12):
-        budget = analytic.grpua_per_step_budget(eps, 1e-5, 100, 1000)
+        budget = _budget.grpua_per_step_budget(eps, 1e-5, 100, 1000)
         e_tot, _ = composed_total(budget["eps_step"], budget["delta_step"], 100, 1000, 1e-5,
                                   "tight")
         assert 0 < budget["eps_step"] < math.inf and e_tot <= eps * (1 + 1e-12)
     for eps, delta in ((math.inf, 1e-5), (0.0, 1e-5), (1.0, 1.0), (1.0, 0.0)):
         with pytest.raises(ValueError, match="finite eps > 0 and a delta in"):
-            analytic.grpua_per_step_budget(eps, delta, 100, 1000)
+            _budget.grpua_per_step_budget(eps, delta, 100, 1000)
 
 
 def test_accountant_refusals():
     with pytest.raises(ValueError, match="per-step delta"):
-        analytic.grpua_per_step_budget(1, 0.5, 100, 10)
+        _budget.grpua_per_step_budget(1, 0.5, 100, 10)
     with pytest.raises(ValueError, match="amplification = 'paper' needs a per-step eps <= 1"):
-        analytic.grpua_per_step_budget(10, 1e-5, 100, 1000, "paper")
+        _budget.grpua_per_step_budget(10, 1e-5, 100, 1000, "paper")
 
 
 # ---- OPERA (Ding et al., Algorithm 1) -------------------------------------------------------
@@ -249,13 +250,13 @@ def test_accountant_refusals():
 
 def test_opera_sensitivity_spec_value_and_variants():
     n = 45211
-    assert analytic.opera_sensitivity(n, 1e-3, 0.251) == pytest.approx(
+    assert _budget.opera_sensitivity(n, 1e-3, 0.251) == pytest.approx(
         5 * 0.252 / (n * 0.001 * 0.251), rel=1e-12)
-    assert analytic.opera_sensitivity(n, 1e-3, 0.251) == pytest.approx(0.11103, abs=5e-6)
-    assert analytic.opera_sensitivity(n, 1e-3, 0.251, bound="tight") == pytest.approx(
+    assert _budget.opera_sensitivity(n, 1e-3, 0.251) == pytest.approx(0.11103, abs=5e-6)
+    assert _budget.opera_sensitivity(n, 1e-3, 0.251, bound="tight") == pytest.approx(
         2 * 0.252 / (n * 0.001 * 0.251), rel=1e-12)
-    assert analytic.opera_sensitivity(n, 0.0, 0.25, 100, 4.0) == pytest.approx(3 * 400 / n)
-    assert analytic.opera_sensitivity(n, 0.0, 0.25, 100, 4.0, "tight") == pytest.approx(
+    assert _budget.opera_sensitivity(n, 0.0, 0.25, 100, 4.0) == pytest.approx(3 * 400 / n)
+    assert _budget.opera_sensitivity(n, 0.0, 0.25, 100, 4.0, "tight") == pytest.approx(
         2 * 400 / n)
 
 
@@ -375,7 +376,7 @@ def test_grpua_noise_sd_is_n_times_agm_of_2L():
         z.append(-(gamma / n) * m.coeff * math.sqrt(p))
     expected = calibrateAnalyticGaussianMechanism(m.eps_step_, m.delta_step_, 2.0)
     assert m.sigma_ == expected and m.Delta_ == 2.0
-    budget = analytic.grpua_per_step_budget(2.0, 1e-5, n, 1)
+    budget = _budget.grpua_per_step_budget(2.0, 1e-5, n, 1)
     assert (m.eps_step_, m.delta_step_) == (budget["eps_step"], budget["delta_step"])
     # the exact discrete Gaussian's scale: the aGM's raised for the discrete d-vector
     assert expected <= m.noise_sd_ < 1.5 * expected

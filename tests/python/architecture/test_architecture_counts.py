@@ -40,9 +40,9 @@ MAX_LINES = 800
 # None left: the last, _random.py, is the package _random/ (one module per topic).
 OVERSIZED = frozenset()
 
-# Docstring lines per code line of the whole package (0.924; 1.47 when issue 27 was filed):
+# Docstring lines per code line of the whole package (0.909; 1.47 when issue 27 was filed):
 # derivations live in docs/python/guide. Never raise it; the target, 1.0, is met.
-RATIO_CEILING = 0.93
+RATIO_CEILING = 0.91
 RATIO_SLACK = 0.02
 RATIO_TARGET = 1.0
 

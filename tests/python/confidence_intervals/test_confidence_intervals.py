@@ -15,10 +15,11 @@ from scipy import stats
 
 import dppack
 from accounting_checks import Untouchable, assert_refused_untouched
+from dppack.confidence_intervals import _matrices
 from dppack.confidence_intervals import erm as inference
-from dppack.erm import losses, solvers
-from dppack.erm.solvers import _smooth  # the module whose globals margin_newton reads
-from dppack.erm.design import prepare_design
+from dppack.erm import _losses as losses, _solvers as solvers
+from dppack.erm._solvers import _smooth  # the module whose globals margin_newton reads
+from dppack.erm._design import prepare_design
 
 KS_LEVEL = 1e-3
 
@@ -48,9 +49,9 @@ HUBER = losses.margin_loss("huber", 1.0)
 
 def test_eps_prime_worked_example():
     # Wang, Kifer and Lee 2019, Algorithm 1 worked example: n = 30,162, c = 0.001, eps = 0.5
-    assert inference.objective_eps_prime(0.5, 0.25, 30162, 0.001) == pytest.approx(0.495864,
+    assert _matrices.objective_eps_prime(0.5, 0.25, 30162, 0.001) == pytest.approx(0.495864,
                                                                                     abs=5e-7)
-    assert inference.objective_eps_prime(0.5, 0.5, 30162, 0.001) == pytest.approx(0.491746,
+    assert _matrices.objective_eps_prime(0.5, 0.5, 30162, 0.001) == pytest.approx(0.491746,
                                                                                    abs=5e-7)
 
 
@@ -60,8 +61,8 @@ def test_eps_prime_threshold_is_strict():
     n, t, eps = 1000, 0.25, 0.5
     c = t / (2 * n * math.expm1(eps))
     with pytest.raises(ValueError, match="gamma >"):
-        inference.objective_eps_prime(eps, t, n, c * (1 - 1e-9))
-    assert inference.objective_eps_prime(eps, t, n, c * 1.01) > 0
+        _matrices.objective_eps_prime(eps, t, n, c * (1 - 1e-9))
+    assert _matrices.objective_eps_prime(eps, t, n, c * 1.01) > 0
 
 
 def test_too_small_gamma_is_refused_before_any_draw():
@@ -80,7 +81,7 @@ def test_too_small_gamma_is_refused_before_any_draw():
 
 def test_spherical_laplace_moments_and_laws():
     k, rate, m = 4, 2.5, 40_000
-    b = inference.spherical_laplace(k, rate, np.random.default_rng(11), size=m)
+    b = _matrices.spherical_laplace(k, rate, np.random.default_rng(11), size=m)
     norms = np.linalg.norm(b, axis=1)
     # ||b|| ~ Gamma(k, rate): E||b|| = k/rate, E||b||^2 = k(k+1)/rate^2
     assert stats.kstest(norms, stats.gamma(k, scale=1 / rate).cdf).pvalue > KS_LEVEL
@@ -97,7 +98,7 @@ def test_spherical_laplace_moments_and_laws():
 
 
 def test_spherical_laplace_single_draw_matches_dppack_noise():
-    one = inference.spherical_laplace(3, 1.5, np.random.default_rng(5))
+    one = _matrices.spherical_laplace(3, 1.5, np.random.default_rng(5))
     rng = np.random.default_rng(5)
     r = rng.gamma(3, 1 / 1.5)
     g = rng.normal(0, 1, 3)
@@ -109,12 +110,12 @@ def test_spherical_laplace_single_draw_matches_dppack_noise():
 
 def test_sensitivity_formulas():
     n = 1000
-    assert inference.hessian_sensitivity(LOGISTIC.curvature, n) == 1 / (2 * n)
-    assert inference.hessian_sensitivity(losses.huber(0.5).curvature, n) == 2 / n
-    assert inference.hessian_sensitivity(HUBER.curvature, n) == 1 / (n * 1.0)
-    assert inference.sigma_sensitivity(1.0, n) == 2 / n
+    assert _matrices.hessian_sensitivity(LOGISTIC.curvature, n) == 1 / (2 * n)
+    assert _matrices.hessian_sensitivity(losses.huber(0.5).curvature, n) == 2 / n
+    assert _matrices.hessian_sensitivity(HUBER.curvature, n) == 1 / (n * 1.0)
+    assert _matrices.sigma_sensitivity(1.0, n) == 2 / n
     s = 1 / (1 + math.exp(-1.3))
-    assert inference.sigma_sensitivity(LOGISTIC.sup_first_at(1.3), n) == pytest.approx(
+    assert _matrices.sigma_sensitivity(LOGISTIC.sup_first_at(1.3), n) == pytest.approx(
         2 * s**2 / n, rel=1e-15)
     assert HUBER.sup_first_at(5.0) == 1.0
 
@@ -129,8 +130,8 @@ def test_sensitivities_bound_random_record_swaps(loss):
     X /= np.linalg.norm(X, axis=1, keepdims=True)  # norm exactly 1: the worst case
     y = rng.choice([-1.0, 1.0], n)
     theta = rng.normal(size=d) * 0.8
-    H = inference.regularized_hessian(X, y, theta, loss, c)
-    S = inference.gradient_covariance(X, y, theta, loss, c)
+    H = _matrices.regularized_hessian(X, y, theta, loss, c)
+    S = _matrices.gradient_covariance(X, y, theta, loss, c)
     worst_H = worst_S = 0.0
     for _ in range(2000):
         i = rng.integers(n)
@@ -138,12 +139,12 @@ def test_sensitivities_bound_random_record_swaps(loss):
         x = rng.normal(size=d)
         X2[i] = x / np.linalg.norm(x) * rng.uniform(0.5, 1.0)
         y2[i] = rng.choice([-1.0, 1.0])
-        worst_H = max(worst_H, np.linalg.norm(inference.regularized_hessian(X2, y2, theta,
+        worst_H = max(worst_H, np.linalg.norm(_matrices.regularized_hessian(X2, y2, theta,
                                                                             loss, c) - H))
-        worst_S = max(worst_S, np.linalg.norm(inference.gradient_covariance(X2, y2, theta,
+        worst_S = max(worst_S, np.linalg.norm(_matrices.gradient_covariance(X2, y2, theta,
                                                                             loss, c) - S))
-    assert 0 < worst_H <= inference.hessian_sensitivity(loss.curvature, n)
-    bound_S = inference.sigma_sensitivity(loss.sup_first_at(np.linalg.norm(theta)), n)
+    assert 0 < worst_H <= _matrices.hessian_sensitivity(loss.curvature, n)
+    bound_S = _matrices.sigma_sensitivity(loss.sup_first_at(np.linalg.norm(theta)), n)
     assert 0 < worst_S <= bound_S
 
 
@@ -160,9 +161,9 @@ def test_hessian_and_covariance_match_per_record_sums(loss):
         H += loss.second(np.array([z]))[0] * np.outer(x, x)
         g = loss.first(np.array([z]))[0] * label * x
         S += np.outer(g, g)
-    assert np.allclose(inference.regularized_hessian(Xs, ys, theta, loss, c),
+    assert np.allclose(_matrices.regularized_hessian(Xs, ys, theta, loss, c),
                        H / 60 + 2 * c * np.eye(4), rtol=1e-12, atol=1e-15)
-    assert np.allclose(inference.gradient_covariance(Xs, ys, theta, loss, c),
+    assert np.allclose(_matrices.gradient_covariance(Xs, ys, theta, loss, c),
                        S / 60 - 4 * c**2 * np.outer(theta, theta), rtol=1e-12, atol=1e-15)
 
 
@@ -182,7 +183,7 @@ def test_hessian_is_the_gradients_derivative(loss):
 
     numeric = np.column_stack([(grad(theta + h * e) - grad(theta - h * e)) / (2 * h)
                                for e in np.eye(4)])
-    assert np.allclose(inference.regularized_hessian(Xs, ys, theta, loss, c), numeric,
+    assert np.allclose(_matrices.regularized_hessian(Xs, ys, theta, loss, c), numeric,
                        atol=1e-8)
 
 
@@ -195,7 +196,7 @@ def test_priv_spd_mat_is_symmetric_with_floored_eigenvalues(notion):
     floor = 0.002
     for seed in range(20):
         # large noise (sensitivity 0.5, budget 0.1), so the floor is active
-        out = inference.priv_spd_mat(M, 0.5, 0.1, notion, floor, random_state=seed)
+        out = _matrices.priv_spd_mat(M, 0.5, 0.1, notion, floor, random_state=seed)
         assert np.array_equal(out, out.T)
         assert np.linalg.eigvalsh(out).min() >= floor * (1 - 1e-10)
 
@@ -206,7 +207,7 @@ def test_priv_spd_mat_zcdp_noise_scale():
     M, s, rho = 10 * np.eye(3), 0.2, 0.05
     sd = s / math.sqrt(2 * rho)
     rng = np.random.default_rng(8)
-    noise = np.array([inference.priv_spd_mat(M, s, rho, "zCDP", 0.0, rng) - M
+    noise = np.array([_matrices.priv_spd_mat(M, s, rho, "zCDP", 0.0, rng) - M
                       for _ in range(600)])
     assert stats.kstest(noise[:, [0, 1, 2], [0, 1, 2]].ravel(),
                         stats.norm(0, sd).cdf).pvalue > KS_LEVEL
@@ -222,7 +223,7 @@ def test_priv_spd_mat_dp_noise_scale():
     d, s, eps, m = 2, 0.1, 0.5, 20_000
     rng = np.random.default_rng(9)
     M = 10 * np.eye(d)
-    diag = np.array([np.diag(inference.priv_spd_mat(M, s, eps, "DP", 0.0, rng) - M)
+    diag = np.array([np.diag(_matrices.priv_spd_mat(M, s, eps, "DP", 0.0, rng) - M)
                      for _ in range(m)]).ravel()
     expected = 2 * (d * s / eps) ** 2
     se = expected * math.sqrt(5.0 / diag.size)  # sd of a mean of squares of Laplace values
@@ -266,7 +267,7 @@ def test_objective_perturbation_noise_law(loss):
     c = gamma / (2 * n)
     margin = losses.margin_loss(loss, 0.5)
     # the objective gets 99% of eps_1 = 1, the release near the minimiser the rest
-    eps_prime = inference.objective_eps_prime(1.0 - inference.NEAR_MINIMISER_SHARE,
+    eps_prime = _matrices.objective_eps_prime(1.0 - inference.NEAR_MINIMISER_SHARE,
                                               margin.curvature, n, c)
     rng = np.random.default_rng(14)
     norms = []
@@ -349,7 +350,7 @@ def test_objective_monte_carlo_matches_its_definition():
     Z = again.normal(0, 1, (m, d))
     G = Z @ np.diag(np.sqrt(sv)) @ sV.T
     near = again.laplace(0, 1e-6, (m, d))  # the release noise near the minimiser
-    beta = inference.spherical_laplace(d, 0.2, again, size=m)
+    beta = _matrices.spherical_laplace(d, 0.2, again, size=m)
     expected = (theta - near
                 + np.linalg.solve(H, (G + beta / math.sqrt(n)).T).T / math.sqrt(n))
     assert np.allclose(draws, expected, rtol=1e-10, atol=1e-13)
@@ -391,7 +392,7 @@ def test_released_matrices_and_interval_use_the_stated_calibration(monkeypatch, 
     total. A noise
     scale too small by any factor shows here (the coverage tests would not see it)."""
     calls = {"spd": [], "mc": [], "closed": []}
-    spd, mc, closed = (inference.spd_eigen, inference._monte_carlo_draws,
+    spd, mc, closed = (_matrices.spd_eigen, inference._monte_carlo_draws,
                        inference._output_zcdp_interval)
 
     def record(name, function):
@@ -417,9 +418,9 @@ def test_released_matrices_and_interval_use_the_stated_calibration(monkeypatch, 
     theta = r.coeff * scale  # theta~ on the scaled problem
     (M_H, s_H, phi_2, notion_H, floor_H, _), (M_S, s_S, phi_3, notion_S, floor_S, _) = \
         calls["spd"]
-    assert np.allclose(M_H, inference.regularized_hessian(Xs, ys, theta, margin, c),
+    assert np.allclose(M_H, _matrices.regularized_hessian(Xs, ys, theta, margin, c),
                        rtol=1e-10, atol=1e-14)
-    assert np.allclose(M_S, inference.gradient_covariance(Xs, ys, theta, margin, c),
+    assert np.allclose(M_S, _matrices.gradient_covariance(Xs, ys, theta, margin, c),
                        rtol=1e-10, atol=1e-14)
     t = 0.25 if loss == "logistic" else 1 / (2 * h)
     sup_first = 1 / (1 + math.exp(-np.linalg.norm(theta))) if loss == "logistic" else 1.0
@@ -697,7 +698,7 @@ def test_zcdp_closed_form_uses_the_discrete_variance():
     # 1 / (2 rho (nc)^2), within a relative 2^-11)
     n, c, rho = 1000, 0.002, 0.4
     continuous = 1 / (2 * rho * (n * c) ** 2)
-    variance = inference.gaussian_release_variance(3, 1 / (n * c), rho)
+    variance = _matrices.gaussian_release_variance(3, 1 / (n * c), rho)
     assert continuous <= variance <= continuous * (1 + 2.0**-11)
 
 
@@ -755,11 +756,11 @@ def test_zcdp_needs_an_accountant_with_delta():
 def test_priv_spd_mat_charges_its_budget():
     M = np.eye(2)
     with dppack.BudgetAccountant(10.0, 1e-6) as accountant:
-        inference.priv_spd_mat(M, 0.1, 0.5, "DP", random_state=1)
-        inference.priv_spd_mat(M, 0.1, 0.25, "zCDP", random_state=1)
+        _matrices.priv_spd_mat(M, 0.1, 0.5, "DP", random_state=1)
+        _matrices.priv_spd_mat(M, 0.1, 0.25, "zCDP", random_state=1)
     assert accountant.ledger == [("priv_spd_mat", dppack.PrivacyLoss.pure(0.5)),
                                  ("priv_spd_mat", dppack.PrivacyLoss.zcdp(0.25))]
-    assert_refused_untouched(lambda rng, acc: inference.priv_spd_mat(
+    assert_refused_untouched(lambda rng, acc: _matrices.priv_spd_mat(
         Untouchable(), 0.1, 0.5, "DP", random_state=rng, accountant=acc))
 
 

@@ -436,7 +436,7 @@ def test_declared_levels_polars_enum_and_pyarrow_dictionary():
         pa.array([LEVELS.index(v) for v in FACTOR], pa.int32()), pa.array(LEVELS))
     chunked = pa.chunked_array([dictionary[:100], dictionary[100:]])
     for factor in (enum, dictionary, chunked):
-        assert rcompat.has_declared_levels(factor)
+        assert rcompat._factor.has_declared_levels(factor)
         got = dppack.tableDP(factor, random_state=5)  # declared: no delta needed
         assert np.array_equal(got.to_numpy(), expected.to_numpy())
         assert list(got.index) == LEVELS
@@ -445,7 +445,7 @@ def test_declared_levels_polars_enum_and_pyarrow_dictionary():
 
 def test_polars_categorical_does_not_declare_levels():
     categorical = pl.Series("g", FACTOR, dtype=pl.Categorical)
-    assert not rcompat.has_declared_levels(categorical)
+    assert not rcompat._factor.has_declared_levels(categorical)
     with pytest.raises(ValueError, match="Declare the levels"):
         dppack.tableDP(categorical, random_state=5)  # undeclared levels need delta > 0
     got = dppack.tableDataAccess(categorical)["True.Values"]
@@ -466,7 +466,7 @@ def test_missing_values_in_factors_refused(factor):
 def test_numeric_factor_levels_as_numpy():
     values = np.array([3, 1, 3, 2])
     for factor in (pl.Series(values), pa.array(values), pa.chunked_array([values])):
-        assert rcompat.factorize(factor)[1] == rcompat.factorize(values)[1] == [1, 2, 3]
+        assert rcompat._factor.factorize(factor)[1] == rcompat._factor.factorize(values)[1] == [1, 2, 3]
 
 
 # --------------------------------------------------------------------------------------------

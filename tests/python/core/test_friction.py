@@ -13,7 +13,7 @@ import pytest
 
 import dppack
 from dppack import _messages, rcompat
-from dppack.erm.design import binary_codes, fitted_add_bias
+from dppack.erm._design import binary_codes, fitted_add_bias
 
 RNG = np.random.default_rng(20261205)
 X = RNG.uniform(0.0, 1.0, (80, 2))
@@ -223,10 +223,10 @@ def test_histogram_named_after_the_series_or_column():
 def test_xname_of_other_libraries():
     pl = pytest.importorskip("polars")
     pa = pytest.importorskip("pyarrow")
-    assert rcompat.xname_of(pl.Series("w", [1.0])) == "w"
-    assert rcompat.xname_of(pl.Series([1.0])) == "x"  # polars' empty default name
-    assert rcompat.xname_of(pa.table({"h": [1.0]})) == "h"
-    assert rcompat.xname_of(pd.Series([1.0])) == "x"
+    assert rcompat._hist.xname_of(pl.Series("w", [1.0])) == "w"
+    assert rcompat._hist.xname_of(pl.Series([1.0])) == "x"  # polars' empty default name
+    assert rcompat._hist.xname_of(pa.table({"h": [1.0]})) == "h"
+    assert rcompat._hist.xname_of(pd.Series([1.0])) == "x"
 
 
 def test_histogram_plot_title_uses_the_name():

@@ -758,6 +758,7 @@ _NOT_CALLED = {
     "NoiseInterval": "a result, made by the core",
     "StabilitySelectionDiagnosis": "a result, made by the core",
     "NearUniformSelectionWarning": "a warning class",
+    "ConvergenceError": "an error class, raised by the fits",
     "BudgetExceededError": "an exception class, raised by the accountant",
     "pooledCovDataAccess": "the checks of pooledCovDP, which has an entry",
     "generate_loss_gr_huber": "the check of generate_loss_huber, which has an entry",

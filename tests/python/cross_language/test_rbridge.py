@@ -174,7 +174,7 @@ def test_a_column_matrix_takes_numeric_vectors_of_one_length(columns):
 def test_the_design_is_the_same_from_every_layout_bit_for_bit(n, options, add_bias,
                                                                monkeypatch):
     from dppack.erm import _matrix
-    from dppack.erm.design import prepare_design
+    from dppack.erm._design import prepare_design
     monkeypatch.setattr(_matrix, "ASSEMBLY_ROWS", 4096)  # several blocks, a shorter last one
     rng = np.random.default_rng(n)  # seed: any data; the comparisons are exact
     doubles = rng.uniform(-2, 2, size=(n, 2))
@@ -202,7 +202,7 @@ def test_the_design_is_the_same_from_every_layout_bit_for_bit(n, options, add_bi
 
 
 def test_r_columns_are_checked_like_a_matrix():
-    from dppack.erm.design import prepare_design
+    from dppack.erm._design import prepare_design
     X, _ = _r_columns(np.array([0.5, np.nan, 0.1]), np.array([1, 2, 3], dtype=np.int32))
     with pytest.raises(ValueError, match=r"^X must be finite \(no NA, NaN or Inf\)\.$"):
         prepare_design(X, [0, 1, 1], [1, 1], [-1, -1], False)

@@ -117,7 +117,7 @@ class ComputeLog:
 
 def _close(memory, on_dask, regression):
     if regression:  # the constrained solver's tolerance (ERM guide, "Solver numerics"), which can move
-        # the minimiser across a point of the release grid (dppack.erm.approximate): the
+        # the minimiser across a point of the release grid (dppack.erm._approximate): the
         # grid is at most 2^-20 of the release noise's scale, about 1e-7 relative here
         np.testing.assert_allclose(on_dask, memory, rtol=1e-6, atol=1e-9)
     else:
@@ -302,7 +302,7 @@ def test_within_bounds_reads_in_place():
     """The range check of a block: the block itself when no value needs clipping, a
     clipped copy otherwise (never written)."""
     from dppack.dask._erm import _within
-    from dppack.erm.design import ColumnBounds
+    from dppack.erm._design import ColumnBounds
 
     bounds = ColumnBounds.from_arguments([1.0, 2.0], [-1.0, -2.0], 2)
     inside = np.array([[1.0, -2.0], [0.5, 2.0]])

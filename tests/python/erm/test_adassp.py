@@ -12,7 +12,7 @@ from scipy import stats
 import dppack
 from dppack import _random
 from dppack.erm import _adassp_grid, adassp
-from dppack.erm.design import prepare_design
+from dppack.erm._design import prepare_design
 
 
 def _linear(n, p=2, seed=0, noise=0.1):

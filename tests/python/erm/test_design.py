@@ -1,4 +1,4 @@
-"""The one design module (dppack.erm.design): bounds, clipping, scaling, labels, weights, the
+"""The one design module (dppack.erm._design): bounds, clipping, scaling, labels, weights, the
 bias column, predict-time checks and the rows of tuning.
 
 Every check here is deterministic (fixed data, or data drawn once from a fixed seed and checked
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import dppack
-from dppack.erm import design
-from dppack.erm.design import (
+from dppack.erm import _design as design
+from dppack.erm._design import (
     ColumnBounds,
     as_labels,
     interleaved_split,

@@ -357,7 +357,7 @@ def _grid_noise(coeff, exact, k):
 def test_output_perturbation_noise_law():
     # Tiny problem with bounds +-1/sqrt(3): the scaling is the identity, so the release is
     # g (round(exact / g) + Z), Z per-coordinate discrete Laplace of scale sqrt(d) S / eps
-    # (dppack.erm.approximate.release), S = 2 (1 + tau) / gamma.
+    # (dppack.erm._approximate.release), S = 2 (1 + tau) / gamma.
     X, y, U, L = _toy(n=20, p=3, seed=11)
     eps, gamma, fits = 1.0, 2.0, 1000
     exact = LogisticRegressionDP("l2", math.inf, gamma, "output").fit(X, y, U, L).coeff
@@ -396,11 +396,11 @@ def test_weighted_output_perturbation_noise_law():
 
 
 def test_output_noise_draw_order():
-    # the release draws exactly what dppack.erm.approximate.release draws from the seed
+    # the release draws exactly what dppack.erm._approximate.release draws from the seed
     X, y, U, L = _toy(n=20, p=3, seed=13)
     exact = LogisticRegressionDP("l2", math.inf, 2, "output").fit(X, y, U, L).coeff
     model = LogisticRegressionDP("l2", 1, 2, "output").fit(X, y, U, L, random_state=5)
-    expected = dppack.erm.approximate.release(exact, model.release_sensitivity_, 1.0,
+    expected = dppack.erm._approximate.release(exact, model.release_sensitivity_, 1.0,
                                               np.random.default_rng(5))
     np.testing.assert_array_equal(model.coeff, expected)
     assert model.privacy_ == dppack.PrivacyLoss.pure(1.0)
@@ -770,7 +770,7 @@ def test_import_is_lazy():
 def test_weighted_gram_equals_the_direct_product():
     # the one weighted Gram of the ERM Hessians and the interval covariances: blocks smaller
     # than n, a subset of rows, no weights, a Fortran-ordered X; X itself is left unchanged
-    from dppack.erm.losses import weighted_gram
+    from dppack.erm._losses import weighted_gram
 
     rng = np.random.default_rng(11)
     X = np.asfortranarray(rng.normal(size=(1000, 4)))
@@ -789,7 +789,7 @@ def test_weighted_gram_of_all_rows_reads_slices_with_the_same_bits():
     # All rows of a C-ordered X (the fits' Hessians) are read as slices, not gathered copies
     # (issue 14, item 5): the same blocks, so the same bits as the gathered rows, a last block
     # shorter than the others included; X (read-only) is never written.
-    from dppack.erm.losses import weighted_gram
+    from dppack.erm._losses import weighted_gram
 
     rng = np.random.default_rng(12)
     X = rng.normal(size=(1000, 5))
@@ -814,7 +814,7 @@ NOT_CONVERGED = "did not reach a minimiser to the required tolerance"
 
 def _logistic_gradient_scaled(model, X, y, U, L):
     """||grad J|| at an eps = Inf LogisticRegressionDP fit, in the scaled problem it solved."""
-    design = dppack.erm.design.prepare_design(X, y, U, L, False, scale="l2")
+    design = dppack.erm._design.prepare_design(X, y, U, L, False, scale="l2")
     Xs, n = design["X"], X.shape[0]
     theta = model.coeff * design["scale"]
     s = 1 / (1 + np.exp(-Xs @ theta))
@@ -855,7 +855,7 @@ def test_released_minimisers_meet_the_optimality_tolerance(n, gamma):
                                 regularizer_gr=lambda t: np.asarray(t)).fit(X, y, U, L)
     assert _logistic_gradient_scaled(user, X, y, U, L) <= 1e-6 / n
     # (gamma/n)-strong convexity: both within 1e-6 / gamma of the minimiser (scaled units)
-    scale = dppack.erm.design.prepare_design(X, y, U, L, False, scale="l2")["scale"]
+    scale = dppack.erm._design.prepare_design(X, y, U, L, False, scale="l2")["scale"]
     assert np.linalg.norm((built_in.coeff - user.coeff) * scale) <= 2e-6 / gamma
 
 
@@ -863,9 +863,9 @@ def test_a_fit_short_of_the_tolerance_is_refused(monkeypatch):
     """A loose solver (planted: L-BFGS-B stopping early, no Newton polish) must not release:
     the fit raises, draws no output noise and leaves coeff unset."""
     X, y, U, L = _toy(n=400, p=3, seed=52)
-    monkeypatch.setattr(dppack.erm.solvers._smooth, "LBFGS_OPTIONS",
-                        {**dppack.erm.solvers._smooth.LBFGS_OPTIONS, "gtol": 1e-3, "ftol": 1e-4})
-    monkeypatch.setattr(dppack.erm.solvers._smooth, "newton_polish",
+    monkeypatch.setattr(dppack.erm._solvers._smooth, "LBFGS_OPTIONS",
+                        {**dppack.erm._solvers._smooth.LBFGS_OPTIONS, "gtol": 1e-3, "ftol": 1e-4})
+    monkeypatch.setattr(dppack.erm._solvers._smooth, "newton_polish",
                         lambda grad, hess, theta, gtol, step: (
                             theta, float(np.linalg.norm(grad(theta)))))
     rng = np.random.default_rng(4)
@@ -1006,7 +1006,7 @@ def test_attributes_assigned_after_construction_get_the_constructors_checks_at_f
 def test_standard_noise_release_is_the_rounded_laplace_on_the_grid():
     # StandardNoise (stability-based validation): the release noise is round(L t / s) in
     # grid units, on the grid of the fit's own sensitivity and eps; deterministic.
-    from dppack.erm import approximate
+    from dppack.erm import _approximate as approximate
     from dppack.erm.cms import StandardNoise
     x, S, eps = np.array([0.3, -1.7, 0.0]), 0.25, 0.5
     L = np.array([0.4, -2.2, 1e-9])
@@ -1028,7 +1028,7 @@ def test_standard_noise_release_is_the_rounded_laplace_on_the_grid():
 
 
 def test_budget_split_and_radius():
-    from dppack.erm import approximate
+    from dppack.erm import _approximate as approximate
     eps_1, eps_2 = approximate.split_budget(2.0)
     assert eps_1 + eps_2 == 2.0 and eps_2 == 2.0 / 1024
     assert approximate.split_budget(math.inf) == (math.inf, math.inf)

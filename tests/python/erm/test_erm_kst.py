@@ -558,7 +558,7 @@ def test_exported_and_lazy_about_scipy_optimize():
 
 
 def test_release_noise_law_and_grid():
-    # Approximate minima perturbation (dppack.erm.approximate): the released coefficients (in
+    # Approximate minima perturbation (dppack.erm._approximate): the released coefficients (in
     # the scaled problem) are g (round(theta~ / g) + Z), theta~ within r = S / 2 of the exact
     # minimiser theta (closed form, constraint inactive), Z per-coordinate discrete Laplace of
     # scale sqrt(p) S / eps_2. KS of the standardised differences against Laplace(1): the

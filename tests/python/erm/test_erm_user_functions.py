@@ -174,7 +174,7 @@ def test_valid_fits_draw_what_they_drew_before():
     # The check draws nothing: a valid fit's noise is the first draw of its generator
     # (objective perturbation: b = l2_laplace(d, rate) from a fresh generator of the seed).
     model = kst().fit(X_KST, Y_KST, *KST_BOUNDS, random_state=5)
-    # at eps_1 = eps - eps_2 (approximate minima perturbation, dppack.erm.approximate)
+    # at eps_1 = eps - eps_2 (approximate minima perturbation, dppack.erm._approximate)
     Delta, rate = dppack.erm._kst_framework._calibration(1.0 - model.release_eps_, 0.0, 1.25, 0.5)
     expected = dppack._random.l2_laplace(2, rate, dppack._random.as_generator(5))
     assert np.array_equal(model.noise_, expected)
@@ -277,7 +277,7 @@ def test_built_in_losses_take_no_extra_data_pass(monkeypatch, make):
     # one more pass over X, costly on Dask data). Spy on the generic J and on the fused risk.
     generic, fused = [], []
     objective = dppack.erm.cms.EmpiricalRiskMinimizationDP_CMS._objective
-    risk = dppack.erm.losses.MarginLoss.risk
+    risk = dppack.erm._losses.MarginLoss.risk
 
     def spy_objective(self, *args, **kwargs):
         generic.append(1)
@@ -289,6 +289,6 @@ def test_built_in_losses_take_no_extra_data_pass(monkeypatch, make):
 
     monkeypatch.setattr(dppack.erm.cms.EmpiricalRiskMinimizationDP_CMS, "_objective",
                         spy_objective)
-    monkeypatch.setattr(dppack.erm.losses.MarginLoss, "risk", spy_risk)
+    monkeypatch.setattr(dppack.erm._losses.MarginLoss, "risk", spy_risk)
     make().fit(X_CMS, Y_CMS, *CMS_BOUNDS, random_state=1)
     assert generic == [] and fused == [1]

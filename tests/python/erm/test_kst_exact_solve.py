@@ -1,15 +1,15 @@
-"""LinearRegressionDP's exact solve and its certificate (dppack.erm.kst, dppack.erm.solvers).
+"""LinearRegressionDP's exact solve and its certificate (dppack.erm.kst, dppack.erm._solvers).
 
 What is checked:
 
-* :func:`dppack.erm.solvers.quadratic_ball_minimize` meets its exact (rational) certificate at
+* :func:`dppack.erm._solvers.quadratic_ball_minimize` meets its exact (rational) certificate at
   the tiny data-independent residual LinearRegressionDP uses, on random problems with n from
   10 to 10^5, minimisers inside the ball and on the sphere, noise from small to dominant and
   ill-conditioned X'X (two nearly equal columns), and its point is within the certified
   radius of an independent solution (the interior solve, or the secular equation solved by
   bisection on the multiplier);
 * a certificate that cannot be met raises ``ConvergenceError`` (never a silent release);
-* the radius (:func:`dppack.erm.approximate.ball_radius`) bounds the distance to the exact
+* the radius (:func:`dppack.erm._approximate.ball_radius`) bounds the distance to the exact
   minimiser on random problems, also for deliberately perturbed points;
 * the fit: the tolerance, radius, budget split and grid depend on n, p, eps and the model's
   functions only (two data sets of the same size give the same ones), the released law is
@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import dppack
-from dppack.erm import _kst_framework, approximate, kst, solvers
+from dppack.erm import _kst_framework, _approximate as approximate, kst, _solvers as solvers
 from dppack.erm.kst import LinearRegressionDP
 
 
@@ -162,7 +162,7 @@ def test_certificate_and_split_do_not_depend_on_the_data():
 
 def test_release_is_on_the_grid_with_exact_noise(monkeypatch):
     """The released law keeps its form: release(theta, 2r, eps_2) of the certified point
-    (dppack.erm.approximate.release: g (round(theta/g) + Z))."""
+    (dppack.erm._approximate.release: g (round(theta/g) + Z))."""
     seen = {}
     original = _kst_framework.release
 

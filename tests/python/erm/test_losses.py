@@ -1,4 +1,4 @@
-"""The one losses module (dppack.erm.losses): values, derivatives, the proofs' constants, the
+"""The one losses module (dppack.erm._losses): values, derivatives, the proofs' constants, the
 fused evaluation over a design, and numerical stability.
 
 Everything here is deterministic (fixed seeds, fixed grids): no false failures.
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import dppack
-from dppack.analytic_gaussian_erm import loss_constants
-from dppack.erm import blocks, losses
+from dppack.analytic_gaussian_erm._budget import loss_constants
+from dppack.erm import blocks, _losses as losses
 
 LOSSES = [losses.logistic(), losses.huber(0.1), losses.huber(0.5), losses.huber(2.0)]
 IDS = ["logistic", "huber0.1", "huber0.5", "huber2"]

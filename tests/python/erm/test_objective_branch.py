@@ -15,7 +15,7 @@ from scipy import stats
 
 import dppack
 from dppack.erm import cms
-from dppack.erm.approximate import split_budget
+from dppack.erm._approximate import split_budget
 
 f = cms.objective_perturbation_parameters
 
@@ -154,7 +154,7 @@ def test_fit_noise_law_in_the_new_regime():
     n, d, eps, gamma = 30, 2, 1.0, 0.5
     rng = np.random.default_rng(44)
     model = dppack.LogisticRegressionDP("l2", eps, gamma)
-    design = dppack.erm.design.prepare_design(X, y, [1, 1], [-1, -1], False, scale="l2")
+    design = dppack.erm._design.prepare_design(X, y, [1, 1], [-1, -1], False, scale="l2")
     Xs, scale = design["X"], design["scale"]
     norms = []
     for _ in range(300):

@@ -1,4 +1,4 @@
-"""Tests of ``dppack.erm.solvers``: each algorithm reaches its stopping rule on a problem with a
+"""Tests of ``dppack.erm._solvers``: each algorithm reaches its stopping rule on a problem with a
 known answer, and refuses (``ConvergenceError``, with its message) when it cannot.
 
 What is checked:
@@ -31,10 +31,10 @@ import math
 import numpy as np
 import pytest
 
-from dppack.erm import cms, solvers
-from dppack.erm.solvers import _smooth  # the module whose globals the smooth solvers read
-from dppack.erm import losses as dppack_losses
-from dppack.erm.solvers import (
+from dppack.erm import cms, _solvers as solvers
+from dppack.erm._solvers import _smooth  # the module whose globals the smooth solvers read
+from dppack.erm import _losses as dppack_losses
+from dppack.erm._solvers import (
     ConvergenceError,
     central_differences,
     central_gradient,
@@ -413,7 +413,7 @@ def test_lbfgsb_runs_scipys_own_blas_on_one_thread(monkeypatch):
 @pytest.mark.parametrize("target", [[3.0, -1.0, 2.0], [0.2, -0.1, 0.3], [1.0, 1.0, 0.0]])
 def test_certified_constrained_minimiser_is_within_the_radius(target):
     # The objective ||t - target||^2 / 2 is 1-strongly convex: the certified point lies
-    # within 6 tol / m of the projection (dppack.erm.approximate.constrained_radius); the
+    # within 6 tol / m of the projection (dppack.erm._approximate.constrained_radius); the
     # third target lies exactly on the sphere of radius sqrt(2) (a boundary minimiser with a
     # zero multiplier). Deterministic.
     objective, gradient, constraints, jacobian = _ball_problem(target, 2.0)
@@ -427,7 +427,7 @@ def test_certified_constrained_minimiser_is_within_the_radius(target):
 
 
 def test_kkt_certificate_needs_feasibility_residual_and_slackness():
-    from dppack.erm.solvers import SLACKNESS_FACTOR, kkt_certificate, pull_inside, push_to_boundary
+    from dppack.erm._solvers import SLACKNESS_FACTOR, kkt_certificate, pull_inside, push_to_boundary
     _, gradient, _, _ = _ball_problem([2.0, 0.0], 1.0)
 
     def g(t):

@@ -67,7 +67,7 @@ BOUNDS = ([1.0, 1.0], [-1.0, -1.0])
 
 
 def _objective_only(monkeypatch):
-    """KST fits without the approximate-minima release step (dppack.erm.approximate): its
+    """KST fits without the approximate-minima release step (dppack.erm._approximate): its
     budget split and radius depend on n, so a weighted fit and its repeated rows differ by
     the release; the objective's weighting is what the equivalence tests compare."""
     from dppack.erm import _kst_framework, kst
@@ -193,8 +193,8 @@ def test_objective_perturbation_noise_scale(name):
     model = cms_model(name, "objective", eps, gamma)
     Xs, ys, scale = scaled_design(model, X, y)
     n = Xs.shape[0]
-    margin = dppack.erm.losses.logistic() if name == "logistic" else \
-        dppack.erm.losses.huber(0.5)
+    margin = dppack.erm._losses.logistic() if name == "logistic" else \
+        dppack.erm._losses.huber(0.5)
     signed = 2.0 * ys - 1.0 if name == "logistic" else ys
     rng = np.random.default_rng(12)
     norms = []
@@ -523,7 +523,7 @@ def test_kst_delta_is_2_W_lambda_over_eps(W):
     X, y, w, bounds = kst_data()
     generic = fit_weighted(kst_ball_model(eps), X, y, *bounds, weights=w,
                            weights_upper_bound=W, random_state=1)
-    # eps_1 = eps - eps_2 of approximate minima perturbation (dppack.erm.approximate)
+    # eps_1 = eps - eps_2 of approximate minima perturbation (dppack.erm._approximate)
     assert generic.Delta_ == pytest.approx(2 * W * 0.5 / (eps - generic.release_eps_),
                                            rel=1e-12)
     regression = fit_weighted(dppack.LinearRegressionDP("l2", eps, 0.0, 1.0), X, y, *bounds,

@@ -21,7 +21,7 @@ from dppack import _random
 from dppack.model_selection import stability as validation
 from dppack.erm import _cms, cms
 from dppack.erm.cms import StandardNoise, objective_perturbation_parameters
-from dppack.erm.design import split_rows
+from dppack.erm._design import split_rows
 from dppack.model_selection.stability import HistogramTrainer, LinearClassifierTrainer, StableTrainer
 from dppack.model_selection.stability import _constants, _diagnosis, _procedure
 
@@ -96,7 +96,7 @@ def test_trainer_constants_use_the_smallest_gamma_and_noise_budget():
               dppack.svmDP("l2", 1.0, 50.0, "output")]
     # the noise is scaled with eps' of the objective's share eps_1 (approximate minima
     # perturbation); here the extra-regularisation branch: eps' = eps_1 / 2
-    eps_1 = dppack.erm.approximate.split_budget(1.0)[0]
+    eps_1 = dppack.erm._approximate.split_budget(1.0)[0]
     eps_prime = objective_perturbation_parameters(eps_1, 0.5, 0.25, 400)[0]
     assert eps_prime == pytest.approx(eps_1 / 2, rel=1e-15)
     # the fits are certified minimisers within the optimality slack tau: lambda / (1 + tau)
@@ -326,7 +326,7 @@ def test_supplied_noise_is_scaled_by_each_candidates_rate_and_draws_nothing():
         for gamma in (0.5, 40.0):
             model = dppack.LogisticRegressionDP("l2", 1.0, gamma, method)
             _cms.fit_with_noise(model, X, y, R, *BOUNDS, True, random_state=rng)
-            design = dppack.erm.design.prepare_design(X, y, *BOUNDS, True, scale="l2")
+            design = dppack.erm._design.prepare_design(X, y, *BOUNDS, True, scale="l2")
             n = X.shape[0]
             if method == "objective":
                 eps_prime, Delta = objective_perturbation_parameters(eps_1, gamma, 0.25, n)
@@ -367,10 +367,10 @@ def test_fit_without_supplied_noise_draws_as_before():
     X, y = _classification(200, 2)
     model = dppack.LogisticRegressionDP("l2", 1.0, 2.0, "output").fit(
         X, y, *BOUNDS, random_state=5)
-    design = dppack.erm.design.prepare_design(X, y, *BOUNDS, False, scale="l2")
+    design = dppack.erm._design.prepare_design(X, y, *BOUNDS, False, scale="l2")
     theta = model._optimize_coeff(design["X"], y, 0.0, np.zeros(3))
     S = 2 * (1 + cms.OPTIMALITY_SLACK) / 2.0  # 2 (1 + tau) / gamma
-    expected = dppack.erm.approximate.release(theta, S, 1.0, np.random.default_rng(5))
+    expected = dppack.erm._approximate.release(theta, S, 1.0, np.random.default_rng(5))
     assert model.coeff * design["scale"] == pytest.approx(expected, rel=1e-12, abs=1e-12)
 
 
@@ -401,7 +401,7 @@ def test_linear_training_and_validation_stability(method):
         i = rng.integers(n)
         X2[i], y2[i] = rng.uniform(-1.5, 1.5, p), 1 - y2[i]
         h1, h2 = trainer.fit((X, y), model, 1.0, R), trainer.fit((X2, y2), model, 1.0, R)
-        scale = dppack.erm.design.prepare_design(X, y, *BOUNDS, True, scale="l2")["scale"]
+        scale = dppack.erm._design.prepare_design(X, y, *BOUNDS, True, scale="l2")["scale"]
         assert np.linalg.norm((h1.coeff - h2.coeff) * scale) <= 2 / gamma + 1e-6
         q1 = trainer.score(h1, (Xv, yv))
         assert abs(q1 - trainer.score(h2, (Xv, yv))) <= 2 / gamma + 1e-9

@@ -24,7 +24,7 @@ from scipy import stats
 
 import dppack
 from dppack import _random
-from dppack.confidence_intervals.erm import spherical_laplace
+from dppack.confidence_intervals._matrices import spherical_laplace
 from dppack.erm import cms
 
 ALPHA = 1e-4
@@ -54,7 +54,7 @@ HEAD_BATCH = [  # spherical_laplace(k, rate, seed, size=size)
 HEAD_STANDARD = ["-0x1.de758d25dbd5ap-2", "0x1.94fc60c1421d7p-1", "0x1.11919be8cf2b0p+1",
                  "0x1.a6b0bcd91ec71p-3"]  # StandardNoise.draw(4, default_rng(5)).vector
 # _kst_model().fit(...).noise_, at eps_1 = eps (1 - 2^-10) since KST releases by approximate
-# minima perturbation (dppack.erm.approximate; was -0x1.a6a825ca146e4p+1, -0x1.574579339b304p+3)
+# minima perturbation (dppack.erm._approximate; was -0x1.a6a825ca146e4p+1, -0x1.574579339b304p+3)
 HEAD_KST = ["-0x1.a71ec070e54abp+1", "-0x1.57a5ccfe4ded6p+3"]
 # stats._quantile.exact_quantile(x, 0.3, 0.5, -1, 1, rng, half=2.0) 20 times on one generator
 # (most draws fall in a union of intervals and go through the rejection coin), and the
@@ -214,7 +214,7 @@ def test_users_draw_through_the_module(monkeypatch):
     dppack.confintERM(X, y, [1.0], [-1.0], 1.0, eps=1.0, perturbation_method="output",
                       n_draws=5, random_state=1)
     # objective, KST, standard noise (output perturbation's release is exact discrete
-    # Laplace, dppack.erm.approximate); the objective confint: its objective's noise b and
+    # Laplace, dppack.erm._approximate); the objective confint: its objective's noise b and
     # the Monte Carlo draws of b (the matrices and output perturbation's theta~ get exact
     # discrete Laplace noise under pure DP)
     assert len(calls) == 3 + 2

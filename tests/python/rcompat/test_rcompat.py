@@ -31,21 +31,21 @@ from dppack import _messages, rcompat
 def test_round_half_even_rounds_halves_to_even():
     # R: round(c(0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999999999999994)) is 0 2 2 0 -2 -2 0.
     values = [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999999999999994]
-    result = rcompat.round_half_even(values)
+    result = rcompat._pretty.round_half_even(values)
     np.testing.assert_array_equal(result, [0, 2, 2, 0, -2, -2, 0])
     assert math.copysign(1, result[3]) == -1  # R's round(-0.5) is -0 too
     np.testing.assert_array_equal(result, np.round(values))  # numpy rounds the same way
 
 
 def test_round_half_even_keeps_scalars_and_shapes():
-    assert rcompat.round_half_even(2.5) == 2.0
-    assert isinstance(rcompat.round_half_even(2.5), float)
-    matrix = rcompat.round_half_even([[0.5, 1.5], [2.6, -3.5]])
+    assert rcompat._pretty.round_half_even(2.5) == 2.0
+    assert isinstance(rcompat._pretty.round_half_even(2.5), float)
+    matrix = rcompat._pretty.round_half_even([[0.5, 1.5], [2.6, -3.5]])
     assert matrix.shape == (2, 2)
     np.testing.assert_array_equal(matrix, [[0, 2], [3, -4]])
     big = 2.0**53 + 2
-    assert rcompat.round_half_even(big) == big
-    assert math.isnan(rcompat.round_half_even(math.nan))
+    assert rcompat._pretty.round_half_even(big) == big
+    assert math.isnan(rcompat._pretty.round_half_even(math.nan))
 
 
 # --------------------------------------------------------------------------------------------
@@ -127,38 +127,38 @@ def test_pretty_extreme_ranges_warn_like_r():
 
 
 def test_nclass_sturges():
-    assert [rcompat.nclass_sturges(np.zeros(n)) for n in (1, 2, 7, 8, 9, 1000)] == [
+    assert [rcompat._pretty.nclass_sturges(np.zeros(n)) for n in (1, 2, 7, 8, 9, 1000)] == [
         1, 2, 4, 4, 5, 11,
     ]
-    assert isinstance(rcompat.nclass_sturges([1.0, 2.0]), int)
+    assert isinstance(rcompat._pretty.nclass_sturges([1.0, 2.0]), int)
     with pytest.raises(ValueError, match="at least one value"):
-        rcompat.nclass_sturges([])
+        rcompat._pretty.nclass_sturges([])
 
 
 def test_nclass_scott():
     # R: nclass.scott(c(1, 2, 3, 4, 10)) is 2; of a constant vector 1.
-    assert rcompat.nclass_scott([1, 2, 3, 4, 10]) == 2
-    assert rcompat.nclass_scott([3.0] * 7) == 1
+    assert rcompat._pretty.nclass_scott([1, 2, 3, 4, 10]) == 2
+    assert rcompat._pretty.nclass_scott([3.0] * 7) == 1
     with pytest.raises(ValueError, match="at least two"):
-        rcompat.nclass_scott([1.0])
+        rcompat._pretty.nclass_scott([1.0])
     with pytest.raises(ValueError, match="finite"):
-        rcompat.nclass_scott([1.0, math.nan])
+        rcompat._pretty.nclass_scott([1.0, math.nan])
     with pytest.raises(ValueError, match="^'x' must be numeric$"):
-        rcompat.nclass_scott(["a", "b"])
+        rcompat._pretty.nclass_scott(["a", "b"])
 
 
 def test_nclass_fd():
     # R: the IQR is of signif(x, 5), the range of x itself.
-    assert rcompat.nclass_fd([1.000001, 1.000002, 1.000003, 1.000004, 2]) == 3
-    assert rcompat.nclass_fd([0, 0, 0, 1, 1, 1, 1, 4.00001]) == 5
+    assert rcompat._pretty.nclass_fd([1.000001, 1.000002, 1.000003, 1.000004, 2]) == 3
+    assert rcompat._pretty.nclass_fd([0, 0, 0, 1, 1, 1, 1, 4.00001]) == 5
     # Zero IQR: wider quantiles (R gives 21), then Scott's rule (R gives 91 for both).
-    assert rcompat.nclass_fd([0.0] * 100 + [1.0]) == 21
+    assert rcompat._pretty.nclass_fd([0.0] * 100 + [1.0]) == 21
     spike = [0.0] * 1000 + [1.0]
-    assert rcompat.nclass_fd(spike) == 91 == rcompat.nclass_scott(spike)
-    assert rcompat.nclass_fd(np.arange(1.0, 101)) == 5
-    assert rcompat.nclass_fd([5.0, 5.0]) == 1
+    assert rcompat._pretty.nclass_fd(spike) == 91 == rcompat._pretty.nclass_scott(spike)
+    assert rcompat._pretty.nclass_fd(np.arange(1.0, 101)) == 5
+    assert rcompat._pretty.nclass_fd([5.0, 5.0]) == 1
     with pytest.raises(ValueError, match="at least two"):
-        rcompat.nclass_fd([1.0])
+        rcompat._pretty.nclass_fd([1.0])
 
 
 def test_quantiles_and_signif_inside_fd_follow_r_to_the_bit():
@@ -188,18 +188,18 @@ def test_quantiles_and_signif_inside_fd_follow_r_to_the_bit():
 
 def test_rule_names_match_like_r_match_arg():
     x = np.random.default_rng(1).normal(size=2000)
-    sturges = rcompat.hist_breaks(x).tolist()
+    sturges = rcompat._hist.hist_breaks(x).tolist()
     for name in ("Sturges", "STURGES", "st", ["sturges"], np.array("Sturges")):
-        assert rcompat.hist_breaks(x, name).tolist() == sturges
-    fd = rcompat.pretty(x.min(), x.max(), rcompat.nclass_fd(x), 1).tolist()
+        assert rcompat._hist.hist_breaks(x, name).tolist() == sturges
+    fd = rcompat.pretty(x.min(), x.max(), rcompat._pretty.nclass_fd(x), 1).tolist()
     for name in ("FD", "fd", "Freedman-Diaconis", "fr"):
-        assert rcompat.hist_breaks(x, name).tolist() == fd
-    scott = rcompat.pretty(x.min(), x.max(), rcompat.nclass_scott(x), 1).tolist()
-    assert rcompat.hist_breaks(x, "sc").tolist() == scott
+        assert rcompat._hist.hist_breaks(x, name).tolist() == fd
+    scott = rcompat.pretty(x.min(), x.max(), rcompat._pretty.nclass_scott(x), 1).tolist()
+    assert rcompat._hist.hist_breaks(x, "sc").tolist() == scott
     assert fd != sturges and scott != sturges
     for name in ("s", "f", "", "xx", "sturgess"):
         with pytest.raises(ValueError) as error:
-            rcompat.hist_breaks(x, name)
+            rcompat._hist.hist_breaks(x, name)
         # Python names the argument and its values; R reads R's match.arg() text, as hist()
         assert str(error.value) == (
             "breaks, when a string, must be one of 'Sturges', 'Scott', 'FD' or "
@@ -212,39 +212,39 @@ def test_rule_names_match_like_r_match_arg():
 
 def test_numbers_of_cells():
     x = np.arange(1.0, 11)
-    assert rcompat.hist_breaks(x, 3).tolist() == [0, 5, 10]  # R: hist(1:10, breaks = 3)
-    assert rcompat.hist_breaks(x, 2.7).tolist() == [0, 5, 10]
-    assert rcompat.hist_breaks(x, [1]).tolist() == [0, 10]
-    assert rcompat.hist_breaks(x, np.int64(10)).tolist() == rcompat.pretty(1, 10, 10, 1).tolist()
-    assert rcompat.hist_breaks(x, np.array(3.0)).tolist() == [0, 5, 10]
+    assert rcompat._hist.hist_breaks(x, 3).tolist() == [0, 5, 10]  # R: hist(1:10, breaks = 3)
+    assert rcompat._hist.hist_breaks(x, 2.7).tolist() == [0, 5, 10]
+    assert rcompat._hist.hist_breaks(x, [1]).tolist() == [0, 10]
+    assert rcompat._hist.hist_breaks(x, np.int64(10)).tolist() == rcompat.pretty(1, 10, 10, 1).tolist()
+    assert rcompat._hist.hist_breaks(x, np.array(3.0)).tolist() == [0, 5, 10]
     for bad in (0, 0.5, -1, math.nan, math.inf, True, None, []):
         with pytest.raises(ValueError, match="invalid number of 'breaks'|Invalid breakpoints"):
-            rcompat.hist_breaks(x, bad)
+            rcompat._hist.hist_breaks(x, bad)
     with pytest.raises(ValueError, match="^invalid number of 'breaks'$"):
-        rcompat.hist_breaks(x, 0)
+        rcompat._hist.hist_breaks(x, 0)
     with pytest.warns(UserWarning, match=r"^'breaks = 2e\+06' is too large and set to 1e6$"):
-        assert rcompat.hist_breaks([0.0, 1.0], 2e6).size == 1_000_001
+        assert rcompat._hist.hist_breaks([0.0, 1.0], 2e6).size == 1_000_001
 
 
 def test_user_break_vectors_and_callables():
     x = np.arange(1.0, 11)
-    assert rcompat.hist_breaks(x, [0, 11, 5]).tolist() == [0, 5, 11]  # sorted, as R
-    assert rcompat.hist_breaks(x, lambda v: 4).tolist() == rcompat.hist_breaks(x, 4).tolist()
-    assert rcompat.hist_breaks(x, lambda v: [10, 0, 5]).tolist() == [0, 5, 10]
-    assert rcompat.hist_breaks(x, lambda v: [0, math.nan, 10]).tolist() == [0, 10]
+    assert rcompat._hist.hist_breaks(x, [0, 11, 5]).tolist() == [0, 5, 11]  # sorted, as R
+    assert rcompat._hist.hist_breaks(x, lambda v: 4).tolist() == rcompat._hist.hist_breaks(x, 4).tolist()
+    assert rcompat._hist.hist_breaks(x, lambda v: [10, 0, 5]).tolist() == [0, 5, 10]
+    assert rcompat._hist.hist_breaks(x, lambda v: [0, math.nan, 10]).tolist() == [0, 10]
     seen = []
-    rcompat.hist_breaks([1.0, math.nan, 3.0, math.inf], lambda v: seen.append(v) or 2)
+    rcompat._hist.hist_breaks([1.0, math.nan, 3.0, math.inf], lambda v: seen.append(v) or 2)
     assert seen[0].tolist() == [1.0, 3.0]  # the callable sees the finite data only
     with pytest.raises(ValueError, match="^invalid number of 'breaks'$"):
-        rcompat.hist_breaks(x, lambda v: "a")
+        rcompat._hist.hist_breaks(x, lambda v: "a")
     with pytest.raises(ValueError, match="^Invalid breakpoints produced by 'breaks\\(x\\)'"):
-        rcompat.hist_breaks(x, lambda v: [])
+        rcompat._hist.hist_breaks(x, lambda v: [])
     with pytest.raises(ValueError, match="^Invalid breakpoints produced by 'breaks\\(x\\)'"):
-        rcompat.hist_breaks(x, lambda v: ["a", "b"])
+        rcompat._hist.hist_breaks(x, lambda v: ["a", "b"])
     with pytest.raises(ValueError, match="must be numeric"):
-        rcompat.hist_breaks(x, ["a", "b"])
+        rcompat._hist.hist_breaks(x, ["a", "b"])
     with pytest.raises(ValueError, match="must not contain NA"):
-        rcompat.hist_breaks(x, [0, math.nan, 20])
+        rcompat._hist.hist_breaks(x, [0, math.nan, 20])
 
 
 def test_hist_counts_right_closed_cells_with_the_first_closed():
@@ -342,7 +342,7 @@ def _reference_counts(x, breaks):
 )
 @pytest.mark.parametrize("equal", [True, False])
 def test_hist_counts_are_exact_on_and_around_every_fuzzy_break(data, equal):
-    breaks = rcompat.hist_breaks(data, 40)
+    breaks = rcompat._hist.hist_breaks(data, 40)
     if not equal:
         breaks = np.sort(np.concatenate([breaks, [breaks[1] + 0.3 * (breaks[2] - breaks[1])]]))
     _, fuzzy = _reference_counts(data, breaks)
@@ -481,31 +481,31 @@ def test_hist_agrees_with_numpy_away_from_breaks_and_leaves_the_data_alone():
 
 
 def test_factorize_sorts_numbers_numerically_and_strings_by_code_point():
-    codes, levels = rcompat.factorize([10, 9, 100, 9])
+    codes, levels = rcompat._factor.factorize([10, 9, 100, 9])
     assert levels == [9, 10, 100] and codes.tolist() == [1, 0, 2, 0]
     assert codes.dtype == np.int64
-    codes, levels = rcompat.factorize(["b", "a", "B", "a"])
+    codes, levels = rcompat._factor.factorize(["b", "a", "B", "a"])
     assert levels == ["B", "a", "b"] and codes.tolist() == [2, 1, 0, 1]
-    assert rcompat.factorize([True, False])[1] == [False, True]
-    assert rcompat.factorize(pd.Series([2.5, -1.0]))[1] == [-1.0, 2.5]
-    assert rcompat.factorize(np.array(["x", "y"], dtype=object))[1] == ["x", "y"]
+    assert rcompat._factor.factorize([True, False])[1] == [False, True]
+    assert rcompat._factor.factorize(pd.Series([2.5, -1.0]))[1] == [-1.0, 2.5]
+    assert rcompat._factor.factorize(np.array(["x", "y"], dtype=object))[1] == ["x", "y"]
 
 
 def test_factorize_merges_floats_r_prints_alike():
     # R: table(c(0.3, 0.1 + 0.2, 1/3, 0.333333333333333, 0.3)) has two cells, "0.3" (3) and
     # "0.333333333333333" (2): factor levels are as.character(x), 15 significant digits.
-    codes, levels = rcompat.factorize([0.3, 0.1 + 0.2, 1 / 3, 0.333333333333333, 0.3])
+    codes, levels = rcompat._factor.factorize([0.3, 0.1 + 0.2, 1 / 3, 0.333333333333333, 0.3])
     assert levels == [0.3, 0.333333333333333] and codes.tolist() == [0, 0, 1, 1, 0]
     counts, _ = rcompat.table([0.1 + 0.2, 0.3, 0.30000000000001])
     assert counts.tolist() == [2, 1]
-    assert rcompat.factorize([1e-20, 1.0000000000000002e-20, 2.0])[1] == [1e-20, 2.0]
+    assert rcompat._factor.factorize([1e-20, 1.0000000000000002e-20, 2.0])[1] == [1e-20, 2.0]
 
 
 def test_factorize_keeps_categorical_levels_in_order():
     categorical = pd.Categorical(["lo", "hi", "lo"], categories=["lo", "mid", "hi"])
-    codes, levels = rcompat.factorize(categorical)
+    codes, levels = rcompat._factor.factorize(categorical)
     assert levels == ["lo", "mid", "hi"] and codes.tolist() == [0, 2, 0]
-    codes, levels = rcompat.factorize(pd.Series(categorical))
+    codes, levels = rcompat._factor.factorize(pd.Series(categorical))
     assert levels == ["lo", "mid", "hi"] and codes.tolist() == [0, 2, 0]
 
 
@@ -523,14 +523,14 @@ def test_factorize_keeps_categorical_levels_in_order():
 )
 def test_factorize_refuses_missing_values(values):
     with pytest.raises(ValueError, match="must not contain missing values"):
-        rcompat.factorize(values)
+        rcompat._factor.factorize(values)
 
 
 def test_factorize_refuses_mixed_types_and_matrices():
     with pytest.raises(TypeError, match="mixed types"):
-        rcompat.factorize(np.array([1, "a"], dtype=object))
+        rcompat._factor.factorize(np.array([1, "a"], dtype=object))
     with pytest.raises(ValueError, match="one-dimensional"):
-        rcompat.factorize(np.zeros((2, 2)))
+        rcompat._factor.factorize(np.zeros((2, 2)))
 
 
 def test_table_counts_every_combination():
@@ -583,9 +583,9 @@ def test_observed_cells_are_the_nonzero_cells_of_table_in_column_major_order(k):
     rng = np.random.default_rng(3)
     factors = [rng.integers(0, 40, 300) for _ in range(k)]
     factors[0] = np.where(factors[0] < 20, "a", "b")  # and a text factor
-    cells, counts, levels = rcompat.observed_cells(*factors)
+    cells, counts, levels = rcompat._factor.observed_cells(*factors)
     assert [len(level) for level in levels] == [2] + [40] * (k - 1)
-    rows = np.column_stack([rcompat.factorize(f)[0] for f in factors])
+    rows = np.column_stack([rcompat._factor.factorize(f)[0] for f in factors])
     unique, expected = np.unique(rows[:, ::-1], axis=0, return_counts=True)
     np.testing.assert_array_equal(np.column_stack(cells), unique[:, ::-1])
     np.testing.assert_array_equal(counts, expected)
@@ -593,12 +593,12 @@ def test_observed_cells_are_the_nonzero_cells_of_table_in_column_major_order(k):
         table, _ = rcompat.table(*factors)
         flat = table.ravel(order="F")
         np.testing.assert_array_equal(counts, flat[flat > 0])
-    cells, counts, levels = rcompat.observed_cells([], [])
+    cells, counts, levels = rcompat._factor.observed_cells([], [])
     assert counts.size == 0 and all(c.size == 0 for c in cells) and levels == [[], []]
-    assert not rcompat.has_declared_levels(["a"]) and not rcompat.has_declared_levels(
+    assert not rcompat._factor.has_declared_levels(["a"]) and not rcompat._factor.has_declared_levels(
         pd.Series(["a"]))
-    assert rcompat.has_declared_levels(pd.Categorical(["a"]))
-    assert rcompat.has_declared_levels(pd.Series(["a"], dtype="category"))
+    assert rcompat._factor.has_declared_levels(pd.Categorical(["a"]))
+    assert rcompat._factor.has_declared_levels(pd.Series(["a"], dtype="category"))
 
 
 # --------------------------------------------------------------------------------------------

@@ -196,7 +196,7 @@ def _expected_failed_checks(estimator):
     # minimiser of n J independent of n (dppack.erm.weighting, "Weights as counts"); except
     # for DPLinearRegression (KST), whose release by approximate minima perturbation has a
     # budget split and a certified radius that depend on the number of rows n
-    # (dppack.erm.kst, dppack.erm.approximate).
+    # (dppack.erm.kst, dppack.erm._approximate).
     failed = {"check_all_zero_sample_weights_error": ALL_ZERO_WEIGHTS_REASON}
     if isinstance(estimator, DPLinearRegression):
         failed["check_sample_weight_equivalence_on_dense_data"] = (

@@ -103,7 +103,7 @@ def test_weights_passed_only_when_given():
         np.testing.assert_array_equal(model.fit_kwargs["weights"], weights[model.fitted_rows])
         assert model.fit_kwargs["weights_upper_bound"] == 2.0
         assert model.fit_args == ([1, 1], [0, 0], True)
-    # the fits' weight checks run before the call spends its budget (erm.design)
+    # the fits' weight checks run before the call spends its budget (erm._design)
     with pytest.raises(ValueError, match="weights must have one value per row of X"):
         tune_classification_model(models, X, y, [1, 1], [0, 0], weights=weights[:-1],
                                   weights_upper_bound=2.0)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ... import _backends, _checks, _frames, _messages, _plans, accounting
-from ...erm.design import prepare_design
-from ...erm.solvers import OPTIMALITY_SLACK
+from ...erm._design import prepare_design
+from ...erm._solvers import OPTIMALITY_SLACK
 from ..._tuning_checks import check_models
 from ._constants import NOISE_MODES, SCORES, SELECTORS
 from ._linear import (

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ... import _backends, _checks, _messages, _plans, _random, rcompat
-from ...erm.design import split_rows
+from ...erm._design import split_rows
 from ._constants import stability_constants_histogram
 from ._procedure import StableTrainer, check_settings, tuning_loss, validate
 

@@ -5,8 +5,8 @@ import copy
 import numpy as np
 
 from ... import _checks, _messages, accounting
-from ...erm import losses
-from ...erm.approximate import split_budget
+from ...erm import _losses as losses
+from ...erm._approximate import split_budget
 from ...erm.blocks import regularizer_l2
 from ...erm._cms import (
     StandardNoise,
@@ -14,16 +14,16 @@ from ...erm._cms import (
     fit_with_noise,
     objective_perturbation_parameters,
 )
-from ...erm.design import as_labels, n_rows, prepare_design, split_rows, take_rows
+from ...erm._design import as_labels, n_rows, prepare_design, split_rows, take_rows
 from ...erm.models import LogisticRegressionDP, svmDP
-from ...erm.solvers import OPTIMALITY_SLACK
+from ...erm._solvers import OPTIMALITY_SLACK
 from ._constants import stability_constants_linear
 from ._procedure import StableTrainer
 
 
 def _margins_loss(margins, score):
     """Per-row loss g of the margins y w'x (ramp, hinge, logistic; the logistic loss is
-    :func:`dppack.erm.losses.logistic`'s)."""
+    :func:`dppack.erm._losses.logistic`'s)."""
     if score == "ramp":
         return np.clip(1.0 - margins, 0.0, 1.0)
     if score == "hinge":
@@ -81,7 +81,7 @@ def training_noise_eps(models, eps, n):
     """The budget the candidates' training noise is scaled with (the smallest)."""
     # Thm 4: the norm bound of beta2 uses the budget the noise is scaled with (eps' for
     # objective perturbation, at least eps_1/2 with eps_1 the objective's share of eps
-    # (dppack.erm.approximate.split_budget); eps / (1 + tau) for output perturbation,
+    # (dppack.erm._approximate.split_budget); eps / (1 + tau) for output perturbation,
     # whose rate covers the optimality slack tau); only the unbounded scores need it.
     return min(
         objective_perturbation_parameters(split_budget(eps)[0], model.gamma, model.c, n)[0]

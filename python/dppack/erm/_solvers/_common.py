@@ -8,8 +8,8 @@ import numpy as np
 class ConvergenceError(ValueError, RuntimeError):
     """A fit that did not reach its certified optimality tolerance and so releases nothing.
 
-    A ``RuntimeError`` and a ``ValueError`` (R users see a DPpack-style error); also importable
-    from ``dppack.erm.cms``.
+    A ``RuntimeError`` and a ``ValueError`` (R users see a DPpack-style error); public as
+    ``dppack.ConvergenceError``.
 
     Parameters
     ----------
@@ -28,7 +28,8 @@ class ConvergenceError(ValueError, RuntimeError):
 
     Examples
     --------
-    >>> from dppack.erm.solvers import ConvergenceError, NOT_CONVERGED_MESSAGE
+    >>> from dppack import ConvergenceError
+    >>> from dppack.erm._solvers import NOT_CONVERGED_MESSAGE
     >>> issubclass(ConvergenceError, RuntimeError) and issubclass(ConvergenceError, ValueError)
     True
     >>> str(ConvergenceError(NOT_CONVERGED_MESSAGE.format(tolerance=1e-9)))[:60]
@@ -76,7 +77,7 @@ def optimality_tolerance(n, weights_upper_bound=1.0, row_norm_bound=1.0):
 
     Examples
     --------
-    >>> from dppack.erm.solvers import optimality_tolerance
+    >>> from dppack.erm._solvers import optimality_tolerance
     >>> import math
     >>> math.isclose(optimality_tolerance(1000), 1e-9, rel_tol=1e-15)
     True
@@ -128,7 +129,7 @@ def central_differences(fun, theta, step, size=None):
 
     Examples
     --------
-    >>> from dppack.erm.solvers import GRADIENT_STEP, central_differences
+    >>> from dppack.erm._solvers import GRADIENT_STEP, central_differences
     >>> import numpy as np
     >>> J = central_differences(lambda t: [t[0] * t[1], t[1] ** 3], [2.0, 1.0], GRADIENT_STEP)
     >>> np.allclose(J, [[1.0, 2.0], [0.0, 3.0]], atol=1e-9)
@@ -168,7 +169,7 @@ def central_gradient(fun, theta):
 
     Examples
     --------
-    >>> from dppack.erm.solvers import central_gradient
+    >>> from dppack.erm._solvers import central_gradient
     >>> import numpy as np
     >>> g = central_gradient(lambda t: float(t @ t) / 2 + t[0], np.array([1.0, -2.0]))
     >>> np.allclose(g, [2.0, -2.0], atol=1e-9)
@@ -197,7 +198,7 @@ def difference_hessian(gradient, theta, step=HESSIAN_STEP):
 
     Examples
     --------
-    >>> from dppack.erm.solvers import difference_hessian
+    >>> from dppack.erm._solvers import difference_hessian
     >>> import numpy as np
     >>> A = np.array([[2.0, 1.0], [1.0, 3.0]])
     >>> np.allclose(difference_hessian(lambda t: A @ t, np.zeros(2)), A)

@@ -47,7 +47,7 @@ def l1_bound(l2_sensitivity, d):
 
     Examples
     --------
-    >>> from dppack.erm.approximate import l1_bound
+    >>> from dppack.erm._approximate import l1_bound
     >>> l1_bound(1.0, 4) >= 2.0
     True
     """
@@ -75,7 +75,7 @@ def release_grid(l2_sensitivity, eps, d):
 
     Examples
     --------
-    >>> from dppack.erm.approximate import release_grid
+    >>> from dppack.erm._approximate import release_grid
     >>> k, units, t, s = release_grid(0.5, 1.0, 2)
     >>> t / s >= units  # the integer scale is at least D / eps
     True
@@ -114,7 +114,7 @@ def release(values, l2_sensitivity, eps, rng, standard=None):
 
     Examples
     --------
-    >>> from dppack.erm.approximate import _random, release, release_grid
+    >>> from dppack.erm._approximate import _random, release, release_grid
     >>> import numpy as np
     >>> out = release([0.25, -1.0], 0.5, 1.0, _random.as_generator(0))
     >>> k = release_grid(0.5, 1.0, 2)[0]
@@ -164,7 +164,7 @@ def split_budget(eps, ratio=0.0):
 
     Examples
     --------
-    >>> from dppack.erm.approximate import split_budget
+    >>> from dppack.erm._approximate import split_budget
     >>> split_budget(1.0)
     (0.9990234375, 0.0009765625)
     >>> eps_1, eps_2 = split_budget(1.0, 0.001)
@@ -198,7 +198,7 @@ def strongly_convex_radius(gradient_tolerance, modulus):
 
     Examples
     --------
-    >>> from dppack.erm.approximate import strongly_convex_radius
+    >>> from dppack.erm._approximate import strongly_convex_radius
     >>> strongly_convex_radius(1e-6, 0.5)
     2e-06
     """
@@ -226,7 +226,7 @@ def constrained_radius(residual, slackness, modulus):
 
     Examples
     --------
-    >>> from dppack.erm.approximate import constrained_radius
+    >>> from dppack.erm._approximate import constrained_radius
     >>> constrained_radius(1e-6, 0.0, 2.0)  # 2 rho / m: this argument loses a factor 2
     1e-06
     """
@@ -255,7 +255,7 @@ def ball_radius(residual, gap, modulus):
 
     Examples
     --------
-    >>> from dppack.erm.approximate import ball_radius
+    >>> from dppack.erm._approximate import ball_radius
     >>> ball_radius(1e-6, 0.0, 2.0)
     1e-06
     >>> ball_radius(0.0, 0.25, 2.0)

@@ -113,7 +113,7 @@ def as_labels(y, n, labels="real"):
 
     Examples
     --------
-    >>> from dppack.erm.design import as_labels
+    >>> from dppack.erm._design import as_labels
     >>> as_labels([0, 1, 1], 3, labels="signed")
     array([-1.,  1.,  1.])
     >>> as_labels([0, 2], 2, labels="binary")
@@ -172,7 +172,7 @@ def binary_codes(y):
     Examples
     --------
     >>> import pandas as pd
-    >>> from dppack.erm.design import binary_codes
+    >>> from dppack.erm._design import binary_codes
     >>> binary_codes([True, False]).tolist()
     [1.0, 0.0]
     >>> binary_codes(pd.Categorical(["no", "yes"], categories=["no", "yes"])).tolist()
@@ -226,7 +226,7 @@ def label_values(y, labels="real"):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.design import label_values
+    >>> from dppack.erm._design import label_values
     >>> label_values(np.array([0.0, 1.0]), "signed")
     array([-1.,  1.])
     """
@@ -280,7 +280,7 @@ def prepare_design(X, y, upper_bounds, lower_bounds, add_bias, scale=None, label
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.design import prepare_design
+    >>> from dppack.erm._design import prepare_design
     >>> X = np.array([[3.0, -1.0], [0.5, 0.5]])
     >>> design = prepare_design(X, [0, 1], [2, 1], [-2, -1], True, scale="l2",
     ...                         labels="signed")
@@ -326,7 +326,7 @@ def design_layout(upper_bounds, lower_bounds, p, add_bias, scale=None, target=Fa
 
     Examples
     --------
-    >>> from dppack.erm.design import design_layout
+    >>> from dppack.erm._design import design_layout
     >>> layout = design_layout([2, 1], [-2, -1], 2, True, scale="l2")
     >>> layout["bounds"].size, layout["row_norm_bound"]
     (3, 1.0)
@@ -364,7 +364,7 @@ def apply_design(X, y, layout, labels="real"):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.design import apply_design, design_layout
+    >>> from dppack.erm._design import apply_design, design_layout
     >>> layout = design_layout([2, 1], [-2, -1], 2, False, scale="max")
     >>> apply_design(np.array([[3.0, -0.5]]), np.array([1.0]), layout, "signed")
     (array([[ 1. , -0.5]]), array([1.]))
@@ -408,7 +408,7 @@ def prepare_weights(weights, weights_upper_bound, n):
 
     Examples
     --------
-    >>> from dppack.erm.design import prepare_weights
+    >>> from dppack.erm._design import prepare_weights
     >>> prepare_weights([0.5, 3.0], 2.0, 2)["weights"]
     array([0.5, 2. ])
     >>> prepare_weights(None, 5.0, 2)

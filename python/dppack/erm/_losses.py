@@ -15,7 +15,7 @@ from typing import ClassVar
 import numpy as np
 
 from .. import _checks, _messages
-from .design import transpose_dot
+from ._design import transpose_dot
 
 __all__ = [
     "NAMES",
@@ -56,7 +56,7 @@ def sigmoid(t):
 
     Examples
     --------
-    >>> from dppack.erm.losses import sigmoid
+    >>> from dppack.erm.blocks import sigmoid
     >>> float(sigmoid(0.0))
     0.5
     >>> [round(float(s), 6) for s in sigmoid([-2.0, 2.0, 1000.0])]
@@ -92,7 +92,7 @@ def weighted_gram(X, weights=None, index=None, block=8192):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.losses import weighted_gram
+    >>> from dppack.erm._losses import weighted_gram
     >>> X = np.array([[1.0, 2.0], [3.0, 4.0]])
     >>> weighted_gram(X, np.array([4.0, 0.25])).tolist()
     [[6.25, 11.0], [11.0, 20.0]]
@@ -151,7 +151,7 @@ class MarginLoss:
 
     Examples
     --------
-    >>> from dppack.erm import losses
+    >>> from dppack.erm import _losses as losses
     >>> loss = losses.logistic()
     >>> isinstance(loss, losses.MarginLoss), loss.lipschitz, loss.curvature
     (True, 1.0, 0.25)
@@ -189,7 +189,7 @@ class LogisticLoss(MarginLoss):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm.losses import logistic
+    >>> from dppack.erm._losses import logistic
     >>> loss = logistic()
     >>> z = np.array([-1.0, 0.0, 2.0])
     >>> np.round(loss.value(z), 6).tolist()
@@ -300,7 +300,7 @@ class HuberLoss(MarginLoss):
 
     Examples
     --------
-    >>> from dppack.erm.losses import huber
+    >>> from dppack.erm._losses import huber
     >>> loss = huber(0.5)
     >>> loss.curvature
     1.0
@@ -422,7 +422,7 @@ class EmpiricalRisk:
     Examples
     --------
     >>> import numpy as np
-    >>> from dppack.erm import losses
+    >>> from dppack.erm import _losses as losses
     >>> X = np.array([[0.6, 0.0], [0.0, -0.8], [0.3, 0.4]])
     >>> y = np.array([1.0, -1.0, 1.0])
     >>> risk = losses.logistic().risk(X, y)
@@ -498,7 +498,7 @@ def logistic():
 
     Examples
     --------
-    >>> from dppack.erm.losses import logistic
+    >>> from dppack.erm._losses import logistic
     >>> logistic().curvature
     0.25
     >>> round(logistic().sup_first_at(1.0), 6)
@@ -529,7 +529,7 @@ def huber(h):
 
     Examples
     --------
-    >>> from dppack.erm.losses import huber
+    >>> from dppack.erm._losses import huber
     >>> huber(0.25).curvature
     2.0
     >>> huber(0.5).sup_first_at(10.0)
@@ -561,7 +561,7 @@ def margin_loss(name, huber_h=0.5):
 
     Examples
     --------
-    >>> from dppack.erm.losses import margin_loss
+    >>> from dppack.erm._losses import margin_loss
     >>> margin_loss("logistic").name, margin_loss("huber", 0.1).curvature
     ('logistic', 5.0)
     """

@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 
-from ..losses import weighted_gram
+from .._losses import weighted_gram
 from ._common import (
     ConvergenceError,
     HESSIAN_STEP,
@@ -60,7 +60,7 @@ def damped_newton(fun, hessian, theta, gtol, max_steps=None, step_tol=1e-10):
 
     Examples
     --------
-    >>> from dppack.erm.solvers import damped_newton
+    >>> from dppack.erm._solvers import damped_newton
     >>> import numpy as np
     >>> A, g = np.array([[4.0, 1.0], [1.0, 3.0]]), np.array([1.0, 2.0])
     >>> theta = damped_newton(lambda t: (t @ A @ t / 2 - g @ t, A @ t - g), lambda t: A,
@@ -124,7 +124,7 @@ def newton_polish(gradient, hessian, theta, gtol, hessian_step=HESSIAN_STEP,
 
     Examples
     --------
-    >>> from dppack.erm.solvers import newton_polish
+    >>> from dppack.erm._solvers import newton_polish
     >>> import numpy as np
     >>> theta, norm = newton_polish(lambda t: np.exp(t) - 2.0, None, np.zeros(1), 1e-12)
     >>> bool(norm <= 1e-12) and np.allclose(theta, np.log(2.0), rtol=1e-12)
@@ -191,7 +191,7 @@ def lbfgsb_blas_threads():
 
     Examples
     --------
-    >>> from dppack.erm.solvers import lbfgsb_blas_threads
+    >>> from dppack.erm._solvers import lbfgsb_blas_threads
     >>> with lbfgsb_blas_threads():
     ...     pass
     """
@@ -233,7 +233,7 @@ def remember_last(fun):
 
     Examples
     --------
-    >>> from dppack.erm.solvers import remember_last
+    >>> from dppack.erm._solvers import remember_last
     >>> import numpy as np
     >>> calls = []
     >>> f = remember_last(lambda t: (calls.append(1) or float(t @ t), 2 * t))
@@ -291,7 +291,7 @@ def minimize_smooth(fun, d, jac, hessian=None, gtol=None, newton=True):
     --------
     Ridge regression, whose minimiser is the closed form (X'X/n + gamma I)^-1 X'y/n:
 
-    >>> from dppack.erm.solvers import minimize_smooth
+    >>> from dppack.erm._solvers import minimize_smooth
     >>> import numpy as np
     >>> from dppack import _random
     >>> rng = _random.as_generator(1)
@@ -389,7 +389,7 @@ def margin_newton(X, y, value, first, second, c, b, gtol=EXACT_GRADIENT_TOLERANC
     The squared margin loss f(z) = (1 - z)^2 / 2 with labels +1 is ridge regression on the
     targets 1, solved in one Newton step:
 
-    >>> from dppack.erm.solvers import margin_newton
+    >>> from dppack.erm._solvers import margin_newton
     >>> import numpy as np
     >>> from dppack import _random
     >>> rng = _random.as_generator(2)

@@ -52,7 +52,7 @@ def kkt_residual(theta, f_jac, g, g_jac, feasibility_tol):
     min ||theta - (2, 0)||^2 / 2 over the unit disc, g = 1 - ||theta||^2: the optimum (1, 0)
     meets the conditions, the feasible point (0.5, 0) does not.
 
-    >>> from dppack.erm.solvers import kkt_residual
+    >>> from dppack.erm._solvers import kkt_residual
     >>> import numpy as np
     >>> f_jac = lambda t: t - np.array([2.0, 0.0])
     >>> g = lambda t: np.array([1.0 - t @ t])
@@ -191,7 +191,7 @@ def minimize_constrained(objective, gradient, constraints, jacobian, theta0,
     --------
     The point of the unit disc closest to (2, 0):
 
-    >>> from dppack.erm.solvers import minimize_constrained
+    >>> from dppack.erm._solvers import minimize_constrained
     >>> import numpy as np
     >>> theta = minimize_constrained(lambda t: float((t - [2.0, 0.0]) @ (t - [2.0, 0.0])) / 2,
     ...                              lambda t: t - np.array([2.0, 0.0]),
@@ -286,7 +286,7 @@ def project_onto_ball(theta, radius):
 
     Examples
     --------
-    >>> from dppack.erm.solvers import project_onto_ball
+    >>> from dppack.erm._solvers import project_onto_ball
     >>> import numpy as np
     >>> out = project_onto_ball(np.array([3.0, 4.0]), 1.0)
     >>> np.allclose(out, [0.6, 0.8]), bool(np.linalg.norm(out) <= 1.0)
@@ -329,7 +329,7 @@ def trust_region_solve(A, g, radius):
 
     Examples
     --------
-    >>> from dppack.erm.solvers import trust_region_solve
+    >>> from dppack.erm._solvers import trust_region_solve
     >>> import numpy as np
     >>> A, g = np.diag([2.0, -1.0]), np.array([1.0, 1.0])
     >>> theta = trust_region_solve(A, g, 2.0)
@@ -420,11 +420,11 @@ def quadratic_ball_certificate(gram, cross, shift, x, radius2, residual_tol, gap
 
     References
     ----------
-    Nocedal and Wright (2006), Theorem 12.1; :func:`dppack.erm.approximate.ball_radius`.
+    Nocedal and Wright (2006), Theorem 12.1; :func:`dppack.erm._approximate.ball_radius`.
 
     Examples
     --------
-    >>> from dppack.erm.solvers import quadratic_ball_certificate
+    >>> from dppack.erm._solvers import quadratic_ball_certificate
     >>> import numpy as np
     >>> quadratic_ball_certificate(np.zeros((2, 2)), np.array([2.0, 0.0]), 1.0,
     ...                            np.array([1.0, 0.0]), 1.0, 1e-12, 1e-12)
@@ -484,7 +484,7 @@ def quadratic_ball_minimize(gram, cross, shift, radius2, residual_tol, gap_tol, 
 
     Examples
     --------
-    >>> from dppack.erm.solvers import quadratic_ball_minimize
+    >>> from dppack.erm._solvers import quadratic_ball_minimize
     >>> import numpy as np
     >>> x = quadratic_ball_minimize(np.zeros((2, 2)), np.array([3.0, 4.0]), 1.0, 1.0,
     ...                             2.0 ** -40, 2.0 ** -46)

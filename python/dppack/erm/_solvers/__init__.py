@@ -67,6 +67,3 @@ __all__ = [
     "remember_last",
     "trust_region_solve",
 ]
-
-# the public class keeps its public path (reprs, tracebacks, pickles)
-ConvergenceError.__module__ = __name__
