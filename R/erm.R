@@ -9,12 +9,10 @@
                     regularizer = "regularizer", regularizer.gr = "regularizer_gr")
 
 # The active bindings of an ERM framework: its functions, its numbers (`values`, field name =
-# the core's attribute), coeff, privacy and n.passes (read-only: the passes over a
-# dppack_dataset() of the last fit, a diagnostic that depends on the data).
+# the core's attribute), coeff and privacy.
 .erm_bindings <- function(values) {
   c(.core_bindings(.erm_functions, "function"), .core_bindings(values),
-    .core_bindings(c(coeff = "coeff"), "vector"), .privacy_field,
-    .core_bindings(c(n.passes = "n_passes_"), "result"))
+    .core_bindings(c(coeff = "coeff"), "vector"), .privacy_field)
 }
 
 # Arguments that DPpack lets a caller omit (bounds of the Gaussian-kernel SVM).
@@ -78,12 +76,6 @@
 #' @field prefilter Used by [svmDP]: the random frequencies and phases of the last fit.
 #' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
 #'   before a fit, and for a fit with `eps = Inf`).
-#' @field n.passes The passes over the data that the last fit of [LogisticRegressionDP] or
-#'   [svmDP] on a [dppack_dataset()]'s columns took, one per point its solver evaluated
-#'   (typically 10 to 40; read-only; `NULL` before a fit and after one on data in R). A
-#'   diagnostic for whoever runs the fit, not part of the release: the solver's path, and so
-#'   this count, depends on the data, and the privacy guarantee covers `coeff` only, so do not
-#'   publish it with the model.
 #' @references Chaudhuri K, Monteleoni C, Sarwate AD (2011). Differentially private empirical
 #'   risk minimization. Journal of Machine Learning Research 12, 1069-1109.
 #' @export
@@ -413,10 +405,6 @@ svmDP <- R6::R6Class(
 #' @field coeff The private coefficients after `fit()`.
 #' @field privacy The [privacy_loss][privacy_loss_pure] of the last fit (read-only; `NULL`
 #'   before a fit, and for a fit with `eps = Inf`).
-#' @field n.passes The passes over the data that the last fit on a [dppack_dataset()]'s
-#'   columns took (always 1 for [LinearRegressionDP]; read-only; `NULL` before a fit and after
-#'   one on data in R). A diagnostic for whoever runs the fit, not part of the release: do not
-#'   publish it with the model.
 #' @references Kifer D, Smith A, Thakurta A (2012). Private convex empirical risk minimization
 #'   and high-dimensional regression. COLT.
 #' @export

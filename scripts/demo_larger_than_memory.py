@@ -83,8 +83,7 @@ def main():
             frame[["age", "hours"]], frame["high"], [90, 80], [18, 0], add_bias=True,
             random_state=5, accountant=accountant)
         predicted = model.predict(frame[["age", "hours"]], add_bias=True)  # lazy
-        print(f"coefficients {np.round(model.coeff, 4)}, {model.n_passes_} passes over the "
-              f"data; predicted high {float(predicted.mean().compute()):.3f} "
+        print(f"coefficients {np.round(model.coeff, 4)}; predicted high {float(predicted.mean().compute()):.3f} "
               f"(observed, not private: {float(frame['high'].mean().compute()):.3f})")
 
         print(f"\n== The budget: spent {accountant.spent} of eps 3 ==")

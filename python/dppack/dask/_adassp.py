@@ -1,6 +1,6 @@
 """LinearRegressionAdaSSP on Dask: the exact integer Gram matrix summed over partitions.
 
-Two passes (``n_passes_`` = 2): the checks and n (which fix the grid,
+Two passes (``_n_passes`` = 2): the checks and n (which fix the grid,
 :func:`dppack.erm._adassp_grid.grid_bits`), then the Gram matrix of each partition's grid records
 (:func:`dppack.erm._adassp_grid.integer_gram`). Every partial sum is an integer below 2^53, so the
 statistics, and the coefficients for a ``random_state``, are the in-memory ones bit for bit.

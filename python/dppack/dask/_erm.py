@@ -5,7 +5,7 @@ their ``fit``. On the partitions: the in-memory per-row maps and the mergeable s
 loss value, gradient and Hessian sums, or X'X, X'y, y'y; exact integer limbs for a private
 LinearRegressionDP). On the driver: the sums added, the checks raised with the in-memory
 messages, the accountant, every draw, the solver and the release, as in memory.
-Passes (``n_passes_``): 1 for LinearRegressionDP; one per distinct point the solver
+Passes (the fit's private ``_n_passes``): 1 for LinearRegressionDP; one per distinct point the solver
 evaluates for the margin losses (typically 10-40), plus one first for the Gaussian kernel.
 Design notes (partitions, blocks, passes): :doc:`/guide/internals`. Nothing here is public.
 """
@@ -182,7 +182,7 @@ class PartitionedRisk(EmpiricalRisk):
 
     @property
     def passes(self):
-        """Passes over the data so far (the fit's ``n_passes_``)."""
+        """Passes over the data so far (the fit's private ``_n_passes``)."""
         return self.data.passes
 
     def _store(self, theta, sums, with_gradient, with_hessian):

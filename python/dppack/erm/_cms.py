@@ -152,8 +152,6 @@ class EmpiricalRiskMinimizationDP_CMS:
         The L2 sensitivity, grid exponent and eps of the release noise (None with eps = Inf).
     privacy_ : dppack.PrivacyLoss or None
         What the fit spent, ``PrivacyLoss.pure(eps)`` (None with eps = Inf).
-    n_passes_ : int or None
-        Passes over Dask data (a diagnostic that depends on the data: do not publish it).
 
     Raises
     ------
@@ -208,7 +206,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.release_grid_ = None
         self.release_eps_ = None
         self.privacy_ = None
-        self.n_passes_ = None
+        self._n_passes = None  # a diagnostic that depends on the data
 
     # ---- public API -------------------------------------------------------------------------
 
@@ -325,7 +323,7 @@ class EmpiricalRiskMinimizationDP_CMS:
         self.eps_prime_ = eps_prime
         self.Delta_ = Delta if objective else None
         self.privacy_ = privacy
-        self.n_passes_ = getattr(Xp, "passes", None)  # Dask data (dppack.dask._erm); else None
+        self._n_passes = getattr(Xp, "passes", None)  # Dask data (dppack.dask._erm); else None
         self.add_bias_ = add_bias  # predict's default (None: as fitted)
         return self
 

@@ -175,8 +175,6 @@ class EmpiricalRiskMinimizationDP_KST:
     zeta, lambda_ : as given (DPpack's fields).
     coeff : ndarray or None
         The fitted coefficients (bias first with ``add_bias``).
-    noise_ : ndarray or None
-        The noise vector b of the last fit (zeros for eps = Inf).
     Delta_ : float or None
         The regularisation Delta of the last fit's objective (0 for eps = Inf).
     optimality_tolerance_ : float or None
@@ -185,8 +183,6 @@ class EmpiricalRiskMinimizationDP_KST:
         The L2 sensitivity, grid exponent and eps of the release noise (None with eps = Inf).
     privacy_ : dppack.PrivacyLoss or None
         ``PrivacyLoss.approx(eps, delta)`` after a private fit.
-    n_passes_ : int or None
-        After a LinearRegressionDP fit on Dask data: 1.
 
     Raises
     ------
@@ -243,14 +239,14 @@ class EmpiricalRiskMinimizationDP_KST:
         self.lambda_ = lambda_
         self.gamma = _check_gamma(gamma, self._strict_gamma)
         self.coeff = None
-        self.noise_ = None
+        self._noise = None  # b stays secret (Kifer, Smith and Thakurta 2012)
         self.Delta_ = None
         self.optimality_tolerance_ = None
         self.release_sensitivity_ = None
         self.release_grid_ = None
         self.release_eps_ = None
         self.privacy_ = None
-        self.n_passes_ = None
+        self._n_passes = None  # a diagnostic that depends on the data
 
     # ---------------------------------------------------------------------------------------
     # fit / predict
@@ -348,7 +344,7 @@ class EmpiricalRiskMinimizationDP_KST:
                 noise = _random.l2_laplace(p, scale, rng)  # scale: the rate of the norm
             else:
                 noise = _random.normal(scale, p, rng)
-        self.noise_ = noise
+        self._noise = noise
         self.Delta_ = float(Delta)
         if np.isfinite(eps):
             self.optimality_tolerance_ = residual
@@ -371,7 +367,7 @@ class EmpiricalRiskMinimizationDP_KST:
             self.release_sensitivity_, self.release_grid_, self.release_eps_ = None, None, None
         self.coeff = self._postprocess_coeff(theta)
         self.privacy_ = privacy
-        self.n_passes_ = getattr(X, "passes", None)
+        self._n_passes = getattr(X, "passes", None)
         self.add_bias_ = add_bias  # predict's default (None: as fitted)
         return self
 

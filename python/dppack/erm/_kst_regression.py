@@ -158,7 +158,7 @@ class LinearRegressionDP(EmpiricalRiskMinimizationDP_KST):
 
     Attributes
     ----------
-    coeff, noise_, Delta_, privacy_, n_passes_
+    coeff, Delta_, privacy_
         As :class:`EmpiricalRiskMinimizationDP_KST`, and its fields; ``zeta`` and ``lambda_``
         are set by each fit.
 

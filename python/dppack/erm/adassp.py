@@ -63,8 +63,6 @@ class LinearRegressionAdaSSP:
         Per released part, its sensitivity in the scaled units.
     statistics_ : dict or None
         The released (noisy) statistics of the scaled records.
-    n_passes_ : int or None
-        2 after a fit on Dask data; None in memory.
 
     Raises
     ------
@@ -108,7 +106,7 @@ class LinearRegressionAdaSSP:
         self.grid_bits_ = None
         self.sensitivities_ = None
         self.statistics_ = None
-        self.n_passes_ = None
+        self._n_passes = None
 
     def __repr__(self):
         """Class, parameters, and the coefficients once fitted."""
@@ -177,7 +175,7 @@ class LinearRegressionAdaSSP:
         self.sensitivities_ = sensitivities
         released["n"] = n
         self.statistics_ = released
-        self.n_passes_ = passes
+        self._n_passes = passes
         self.add_bias_ = add_bias
         return self
 

@@ -75,8 +75,8 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     upper_bounds, lower_bounds, add_bias=False, random_state=None, accountant=None)`` needs 0/1
     labels; ``coeff`` is on the scale of the raw X (bias first with ``add_bias``). The release is
     the minimiser on a power-of-two grid plus exact discrete Laplace noise (:ref:`guide-erm-cms`).
-    Dask data are fitted from per-partition sums, one pass per solver evaluation
-    (``n_passes_``); the same ``random_state`` gives the same coefficients up to the order of
+    Dask data are fitted from per-partition sums, one pass per solver evaluation;
+    the same ``random_state`` gives the same coefficients up to the order of
     floating-point sums; ``predict`` on Dask X is lazy.
 
     Parameters
@@ -93,7 +93,7 @@ class LogisticRegressionDP(EmpiricalRiskMinimizationDP_CMS):
     Attributes
     ----------
     coeff, eps_prime_, Delta_, optimality_tolerance_, release_sensitivity_, release_grid_,
-    release_eps_, privacy_, n_passes_
+    release_eps_, privacy_
         As :class:`EmpiricalRiskMinimizationDP_CMS`, and its parameters as given.
 
     Raises
@@ -198,7 +198,7 @@ class svmDP(WeightedERMDP_CMS):
 
     Attributes
     ----------
-    coeff, eps_prime_, Delta_, optimality_tolerance_, privacy_, n_passes_
+    coeff, eps_prime_, Delta_, optimality_tolerance_, privacy_
         As :class:`EmpiricalRiskMinimizationDP_CMS`.
     kernel, D, kernel_param, huber_h
         As given (``kernel_param`` set at the first Gaussian fit when not given).

@@ -9,7 +9,7 @@ What is checked:
   X'X, X'y, y'y, n to 1e-12 and the coefficients to 1e-7, the certified tolerance of its
   constrained solver, which moves the in-memory result by as much when the rows are merely
   permuted), the same accountant charge and ``privacy_``;
-* the passes: ``n_passes_`` equals the number of ``dask.compute`` calls of the fit, each
+* the passes: the private ``_n_passes`` equals the number of ``dask.compute`` calls of the fit, each
   returns only small reductions (never the data), LinearRegressionDP takes exactly one, the
   CMS models at most :data:`MAX_PASSES`;
 * the errors: the in-memory messages for NaN in X (in the last chunk), labels other than 0/1,
@@ -129,7 +129,7 @@ def _close(memory, on_dask, regression):
 def test_fit_equals_memory(name, kind, monkeypatch):
     X, y, target, weights = _data()
     memory = _fit(name, X, y, target, weights)
-    assert memory.n_passes_ is None
+    assert memory._n_passes is None
     data = _dask_arrays(X, y, target, weights) if kind == "array" else _dask_frame(
         X, y, target, weights)
     log = ComputeLog(monkeypatch)
@@ -139,12 +139,12 @@ def test_fit_equals_memory(name, kind, monkeypatch):
     assert on_dask.privacy_ == memory.privacy_
     assert budget.ledger == [(f"{type(on_dask).__name__}.fit", memory.privacy_)]
     # the passes: one compute each, of small reductions only
-    assert on_dask.n_passes_ == log.calls
+    assert on_dask._n_passes == log.calls
     assert log.largest <= 20 * 20 + 20 + 10  # a Hessian, a gradient, the checks: never data
     if CASES[name][1]:
-        assert on_dask.n_passes_ == 1
+        assert on_dask._n_passes == 1
     else:
-        assert 2 <= on_dask.n_passes_ <= MAX_PASSES
+        assert 2 <= on_dask._n_passes <= MAX_PASSES
     if name.startswith("svm-gaussian"):
         np.testing.assert_array_equal(on_dask.prefilter, memory.prefilter)
 

@@ -450,8 +450,8 @@ def test_dask_is_the_in_memory_fit_bit_for_bit(add_bias, delta, eps):
         dd.from_pandas(pd.Series(y), npartitions=4), upper, lower, add_bias, random_state=2)
     for model in (chunked, frame):
         assert np.array_equal(model.coeff, memory.coeff)
-        assert model.n_passes_ == 2
-    assert memory.n_passes_ is None
+        assert model._n_passes == 2
+    assert memory._n_passes is None
     with pytest.raises(ValueError, match="finite"):
         bad = X.copy()
         bad[2000, 1] = np.nan

@@ -197,7 +197,7 @@ def _noises(delta, eps, n_fits, k=2, seed=11):
     out = []
     for _ in range(n_fits):
         model.fit(X, y, [1] * k + [2], [-1] * k + [-2], add_bias=True, random_state=rng)
-        out.append(model.noise_)
+        out.append(model._noise)
     return np.array(out), model
 
 
@@ -280,7 +280,7 @@ def test_eps_inf_means_no_noise(delta):
     state = rng.bit_generator.state
     model = LinearRegressionDP("l2", np.inf, delta, 1).fit(
         X, y, BOUNDS_UPPER, BOUNDS_LOWER, add_bias=True, random_state=rng)
-    assert np.all(model.noise_ == 0)
+    assert np.all(model._noise == 0)
     assert rng.bit_generator.state == state  # nothing drawn
     reference = LinearRegressionDP("l2", np.inf, 0, 1).fit(
         X, y, BOUNDS_UPPER, BOUNDS_LOWER, add_bias=True)
@@ -322,7 +322,7 @@ def test_private_fit_equals_closed_form_with_its_noise(delta):
     eps_1 = eps - model.release_eps_
     assert model.Delta_ == pytest.approx(2 * p / eps_1, rel=1e-12)
     Delta = 2 * p / eps_1
-    theta = np.linalg.solve(Xs.T @ Xs + (gamma + Delta) * np.eye(p), Xs.T @ ys - model.noise_)
+    theta = np.linalg.solve(Xs.T @ Xs + (gamma + Delta) * np.eye(p), Xs.T @ ys - model._noise)
     assert theta @ theta < p
     released = model.coeff.copy()
     released[0] -= shift
@@ -575,7 +575,7 @@ def test_release_noise_law_and_grid():
                                                               add_bias=True, random_state=rng)
         assert model.privacy_ == PrivacyLoss.pure(eps)
         theta = np.linalg.solve(Xs.T @ Xs + (gamma + model.Delta_) * np.eye(p),
-                                Xs.T @ ys - model.noise_)
+                                Xs.T @ ys - model._noise)
         assert theta @ theta < p
         released = model.coeff.copy()
         released[0] -= shift

@@ -177,7 +177,7 @@ def test_valid_fits_draw_what_they_drew_before():
     # at eps_1 = eps - eps_2 (approximate minima perturbation, dppack.erm._approximate)
     Delta, rate = dppack.erm._kst_framework._calibration(1.0 - model.release_eps_, 0.0, 1.25, 0.5)
     expected = dppack._random.l2_laplace(2, rate, dppack._random.as_generator(5))
-    assert np.array_equal(model.noise_, expected)
+    assert np.array_equal(model._noise, expected)
     assert model.Delta_ == Delta
 
 

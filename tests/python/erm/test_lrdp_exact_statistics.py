@@ -119,7 +119,7 @@ def test_dask_gives_the_memory_bits(kind):
         Xd, yd = frame[list("abc")], frame["t"]
     on_dask = LinearRegressionDP("l2", 1.0, 1e-5, 1.0).fit(Xd, yd, UPPER, LOWER, True,
                                                            random_state=3)
-    assert on_dask.n_passes_ == 1
+    assert on_dask._n_passes == 1
     assert np.array_equal(on_dask.coeff, memory.coeff)
 
 

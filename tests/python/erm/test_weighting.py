@@ -6,7 +6,7 @@
 * The noise of a weighted fit has the calibrated law: the norm of the noise recovered from
   the released coefficients is Gamma(d, rate) with the rate of dppack.erm.weighting (output
   perturbation: released minus non-private coefficients; objective perturbation: b from the
-  first-order condition at the released minimiser; KST: the drawn noise_), checked with a KS
+  first-order condition at the released minimiser; KST: the drawn noise, _noise), checked with a KS
   test at level 1e-3 (the false-failure rate of each KS test, fixed seeds).
 * Malformed weights are refused before any noise is drawn (on Dask too, from the first
   pass, nothing charged); all-zero weights are accepted.
@@ -233,7 +233,7 @@ def test_linear_regression_noise_scale():
         model = fit_weighted(dppack.LinearRegressionDP("l2", eps, 0.0, 1.0), X, y,
                              [1, 1, 1], [-1, -1, -1], weights=w, weights_upper_bound=W,
                              random_state=rng)
-        norms.append(np.linalg.norm(model.noise_))
+        norms.append(np.linalg.norm(model._noise))
     p = 2
     zeta = 2 * p ** 1.5
     eps = eps - model.release_eps_  # eps_1 (the same n in every fit: the same split)

@@ -53,7 +53,7 @@ HEAD_BATCH = [  # spherical_laplace(k, rate, seed, size=size)
 ]
 HEAD_STANDARD = ["-0x1.de758d25dbd5ap-2", "0x1.94fc60c1421d7p-1", "0x1.11919be8cf2b0p+1",
                  "0x1.a6b0bcd91ec71p-3"]  # StandardNoise.draw(4, default_rng(5)).vector
-# _kst_model().fit(...).noise_, at eps_1 = eps (1 - 2^-10) since KST releases by approximate
+# _kst_model().fit(...)._noise, at eps_1 = eps (1 - 2^-10) since KST releases by approximate
 # minima perturbation (dppack.erm._approximate; was -0x1.a6a825ca146e4p+1, -0x1.574579339b304p+3)
 HEAD_KST = ["-0x1.a71ec070e54abp+1", "-0x1.57a5ccfe4ded6p+3"]
 # stats._quantile.exact_quantile(x, 0.3, 0.5, -1, 1, rng, half=2.0) 20 times on one generator
@@ -188,7 +188,7 @@ def test_users_of_the_sampler_equal_head():
     HEAD's values for HEAD's seeds."""
     _assert_recorded(cms.StandardNoise.draw(4, np.random.default_rng(5)).vector, HEAD_STANDARD)
     model = _kst_model().fit(KST_X, KST_Y, *KST_BOUNDS, random_state=7)
-    _assert_recorded(model.noise_, HEAD_KST)
+    _assert_recorded(model._noise, HEAD_KST)
     d, rate, seed, hexes = HEAD_SINGLE[1]
     _assert_recorded(spherical_laplace(d, rate, seed), hexes)
 
