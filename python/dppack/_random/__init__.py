@@ -33,7 +33,9 @@ from ._laplace import (
     discrete_laplace, geometric_rates, discrete_laplace_rates, laplace_grid, _laplace_grid,
     discrete_laplace_noise, discrete_laplace_tail, smallest_tail_index, _FAST_MIN_WORD,
     _FAST_LARGEST, _SPLIT_RATE_BITS, _geometric_exact, _geometric_one_word, _split, geometric_one,
-    discrete_laplace_one, linf_noise,
+    discrete_laplace_one, linf_noise, _WORDS_MARGIN, _WORDS_MIN, _SHIFTS, _WORDS_CHUNK,
+    _WORDS_FEW, _SIXTEEN_LN2_64, _x_exact, _x_trials, _x_draws, _words_exponent,
+    geometric_words, _wide_quotient, discrete_laplace_words,
 )
 from ._gaussian import (
     discrete_gaussian, discrete_gaussian_grid, _discrete_gaussian_grid, gaussian_variance,

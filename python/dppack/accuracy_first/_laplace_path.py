@@ -125,7 +125,7 @@ def integer_noise_path(size, units, levels, rng):
     if size <= MEDIUM_PATH and max(t for t, _ in rates) <= MEDIUM_PATH_LARGEST_T:
         return _medium_noise_path(size, rates, bounds, thresholds, rng)
     steps = np.zeros((T, size), dtype=np.int64)
-    steps[T - 1] = _random.discrete_laplace(*rates[-1], size, rng)
+    steps[T - 1] = _random.discrete_laplace_words(*rates[-1], size, rng)
     order = list(range(T - 2, -1, -1))
     keep = (_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds)
             if order else None)
@@ -133,7 +133,7 @@ def integer_noise_path(size, units, levels, rng):
     for row, i in enumerate(order):
         fresh = np.flatnonzero(~keep[row])
         if fresh.size:
-            draws = _random.discrete_laplace(*rates[i], fresh.size, rng)
+            draws = _random.discrete_laplace_words(*rates[i], fresh.size, rng)
             if draws.dtype == object and not wide:  # beyond int64 (never, in practice)
                 steps, wide = steps.astype(object), True
             steps[i, fresh] = draws
@@ -158,7 +158,7 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
         np.logical_not(_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds),
                        out=moved[1:])
     s_all = np.repeat(scaled, moved.sum(axis=1))  # row r's rate for its moved entries, in order
-    z = _random.discrete_laplace_rates(top, s_all, s_all.size, rng)
+    z = _random.discrete_laplace_words(top, s_all, s_all.size, rng)
     steps = np.zeros((T, size), dtype=z.dtype)
     steps[moved] = z
     for r in range(1, T):  # the path, in place, row by row (the same integers)

@@ -395,7 +395,7 @@ def _step_noise(n, a1, a2, rng):
     if t <= (1 << 58):
         s = np.where(middle, delta.numerator * (t // delta.denominator),
                      total.numerator * (t // total.denominator))
-        g = _random.geometric_rates(t, s.astype(np.int64), m.size, rng)
+        g = _random.geometric_words(t, s.astype(np.int64), m.size, rng)
     else:
         g = np.zeros(m.size, dtype=np.int64)
         for mask, rate in ((~middle, total), (middle, delta)):
@@ -497,7 +497,7 @@ class LaplaceNoiseReductionOnline:
         self._grid, self._units = level_grid(self.sensitivity, level, max(values.size, 1))
         self._rate = self._rate_of(level)
         t, s = self._rate.denominator, self._rate.numerator
-        self._noise = _random.discrete_laplace(t, s, values.size, self._rng)
+        self._noise = _random.discrete_laplace_words(t, s, values.size, self._rng)
         self.eps = level
         self.levels = [level]
         self.release = self._released()
