@@ -35,7 +35,7 @@ from ._laplace import (
     _FAST_LARGEST, _SPLIT_RATE_BITS, _geometric_exact, _geometric_one_word, _split, geometric_one,
     discrete_laplace_one, linf_noise, _WORDS_MARGIN, _WORDS_MIN, _SHIFTS, _WORDS_CHUNK,
     _WORDS_FEW, _SIXTEEN_LN2_64, _x_exact, _x_trials, _x_draws, _words_exponent,
-    geometric_words, _wide_quotient, discrete_laplace_words,
+    geometric_words, _wide_quotient, discrete_laplace_words, geometric_words_one,
 )
 from ._gaussian import (
     discrete_gaussian, discrete_gaussian_grid, _discrete_gaussian_grid, gaussian_variance,

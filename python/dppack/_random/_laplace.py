@@ -438,7 +438,7 @@ def linf_noise(units, eps, size, rng):
 # --------------------------------------------------------------------------------------------
 
 _WORDS_MARGIN = 2.0 ** -26  # bounds |D_f - D| (< 2^-27.9: geometric_words) with room
-_WORDS_MIN = np.uint64(1 << 32)  # smaller second words go to the exact path
+_WORDS_MIN = np.uint64(1 << 32)  # smaller second words go to the exact path (2^32)
 _SHIFTS = tuple(np.uint64(i) for i in range(64))
 _WORDS_CHUNK = 1 << 14  # draws per pass (the working arrays stay in cache)
 _WORDS_FEW = 4  # up to this many draws of one rate, discrete_laplace (Python integers there)
@@ -483,9 +483,10 @@ def _x_trials(a, count, rng):
     if FORCE_EXACT_PATH:
         undecided[:] = True
     v = low.astype(np.int64)
-    for i in np.flatnonzero(undecided).tolist():
-        drawn = _x_exact(int(second[i]), int(u[i]), 1 << a, max(int(v[i]), 0), rng)
-        v[i] = -1 if drawn is None else drawn
+    if np.count_nonzero(undecided):
+        for i in np.flatnonzero(undecided).tolist():
+            drawn = _x_exact(int(second[i]), int(u[i]), 1 << a, max(int(v[i]), 0), rng)
+            v[i] = -1 if drawn is None else drawn
     kept = v >= 0
     sign = (first[kept] & _SHIFTS[1]).view(np.int64)
     u, v = u[kept], v[kept]
@@ -506,6 +507,8 @@ def _x_draws(a, size, rng):
     while filled < size:
         need = min(size - filled, _WORDS_CHUNK)
         x, sign = _x_trials(a, int(need * 1.05) + 8, rng)
+        if not xs and x.size >= size:  # one pass, almost always
+            return x[:size], sign[:size]
         xs.append(x[:need])
         signs.append(sign[:need])
         filled += min(need, x.size)
@@ -522,10 +525,12 @@ def _words_exponent(t, s):
     a = t.bit_length() - 1
     if t != 1 << a or a > 62:
         return None
-    scale = 1 << max(0, 5 - a)
-    if int(np.max(s)) * scale >= 1 << 62:
+    if a >= 5:
+        return a, 1
+    scale = 1 << (5 - a)
+    if int(s.max()) * scale >= 1 << 62:
         return None
-    return a + max(0, 5 - a), scale
+    return 5, scale
 
 
 def geometric_words(t, s, size, rng):
@@ -612,8 +617,10 @@ def discrete_laplace_words(t, s, size, rng):
         s_array = np.broadcast_to(s_array, (size,))
     x, sign = _x_draws(a, size, rng)
     g = _wide_quotient(x, s_array, size) if x.dtype == object else x // s_array
-    redo = np.flatnonzero(sign & (g == 0))
-    while redo.size:  # probability (1 - exp(-s_i / t)) / 2 per draw
+    redo = g == 0
+    redo &= sign.astype(bool)
+    redo = np.flatnonzero(redo) if np.count_nonzero(redo) else ()
+    while len(redo):  # probability (1 - exp(-s_i / t)) / 2 per draw
         x, again = _x_draws(a, redo.size, rng)
         s_redo = s_array[redo]
         g_redo = (_wide_quotient(x, s_redo, redo.size) if x.dtype == object
@@ -628,3 +635,32 @@ def discrete_laplace_words(t, s, size, rng):
     g ^= -sign  # (1 - 2B) G: -G - 1 + 1 for B = 1
     g += sign
     return g
+
+
+def geometric_words_one(s, t, rng):
+    """One draw of :func:`geometric_words` (rate s / t, Python integers), a Python int:
+    the same two-word trial and float decision on Python floats (``math.log`` within
+    LIBM_ERROR, as NumPy's), exact inside the margin (:func:`_x_exact`); t not a power of
+    two, beyond 2^62 or below 2^5 takes :func:`geometric_one` (the same law).
+
+    Examples
+    --------
+    >>> rng = as_generator(0)
+    >>> g = [geometric_words_one(1, 2, rng) for _ in range(4000)]
+    >>> abs(sum(v == 0 for v in g) / 4000 - (1 - math.exp(-0.5))) < 0.03
+    True
+    """
+    a = t.bit_length() - 1
+    exact = _exact_samplers()
+    if t != 1 << a or not 5 <= a <= 62:
+        return geometric_one(exact.py_word(rng) >> 1, s, t, rng)
+    scale, shift = math.ldexp(1.0, 4 - a), 68 - a
+    while True:
+        u, w = exact.py_word(rng) >> shift, exact.py_word(rng)
+        d = _SIXTEEN_LN2_64 - 16.0 * math.log(w) - u * scale
+        low = math.floor(d - _WORDS_MARGIN)
+        if FORCE_EXACT_PATH or w < 1 << 32 or low != math.floor(d + _WORDS_MARGIN):
+            v = _x_exact(w, u, t, max(low, 0), rng)
+            low = -1 if v is None else v
+        if low >= 0:
+            return (u + (t >> 4) * low) // s

@@ -119,7 +119,7 @@ def integer_noise_path(size, units, levels, rng):
     independent of the others.
     """
     T = len(levels)
-    rates, bounds, thresholds = _batch_plan(units, tuple(float(e) for e in levels))
+    rates, bounds, thresholds = _batch_plan(units, tuple(np.asarray(levels, dtype=float).tolist()))
     if size <= SMALL_PATH:
         return _small_noise_path(size, rates, bounds, thresholds, rng)
     if size <= MEDIUM_PATH and max(t for t, _ in rates) <= MEDIUM_PATH_LARGEST_T:
@@ -157,12 +157,12 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     if T > 1:
         np.logical_not(_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds),
                        out=moved[1:])
-    s_all = np.repeat(scaled, moved.sum(axis=1))  # row r's rate for its moved entries, in order
+    # row r's rate for its moved entries, in order
+    s_all = np.repeat(scaled, np.count_nonzero(moved, axis=1))
     z = _random.discrete_laplace_words(top, s_all, s_all.size, rng)
     steps = np.zeros((T, size), dtype=z.dtype)
     steps[moved] = z
-    for r in range(1, T):  # the path, in place, row by row (the same integers)
-        steps[r] += steps[r - 1]
+    np.cumsum(steps, axis=0, out=steps)  # the path, in place (the same integers)
     return steps[::-1]
 
 

@@ -232,8 +232,7 @@ _GRID_ONCE = 32  # beyond, the online releases reuse the rounded values (else Py
 
 def _geometric_one(rate, rng):
     """J >= 1 with P(J = j) proportional to exp(-rate j): 1 + G, P(G >= k) = exp(-rate k)."""
-    return 1 + _random.geometric_one(_random.word(rng) >> 1,
-                                      rate.numerator, rate.denominator, rng)
+    return 1 + _random.geometric_words_one(rate.numerator, rate.denominator, rng)
 
 
 @functools.lru_cache(maxsize=1024)
