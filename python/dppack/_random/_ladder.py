@@ -222,7 +222,7 @@ def _ladder_fill(ps, out, start, stop, rng):
     yes = qf < e * f_lo  # q + 1 < F exp(-v^2 / (2 p)): accepted
     qf -= 1.0  # q (exact: q + 1 < 2^52)
     maybe = qf < e * f_hi  # else q >= F exp(-v^2 / (2 p)): rejected
-    tailed = bool((u.max(axis=1) >= tail[:, 0]).any())  # a trial in the tail (never, nearly)
+    tailed = np.count_nonzero(u >= tail)  # trials in the tail (never, nearly)
     if FORCE_EXACT_PATH or tailed or np.count_nonzero(maybe) > np.count_nonzero(yes):
         undecided = (maybe & ~yes) | (u >= tail)
         if FORCE_EXACT_PATH:

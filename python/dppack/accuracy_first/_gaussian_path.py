@@ -224,10 +224,9 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         for start in range(0, x.size, step):
             stop = min(x.size, start + step)
             steps = _random.discrete_gaussian_ladder(variances, stop - start, rng)
-            for i in range(1, T):
-                np.add(steps[i], steps[i - 1], out=steps[i])
-            released[:, start:stop] = _random.release_path_on_grid(flat[start:stop],
-                                                                   steps[::-1], k)
+            np.cumsum(steps, axis=0, out=steps)
+            _random.release_path_on_grid(flat[start:stop], steps[::-1], k,
+                                         out=released[:, start:stop])
         return out
     if x.size <= GAUSSIAN_ROWS_PATH and all(64 * 64 <= p < (1 << 56) for p in variances):
         # every increment in one call of the block sampler (the same law, row by row)
