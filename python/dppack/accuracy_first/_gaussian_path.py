@@ -224,7 +224,7 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         for start in range(0, x.size, step):
             stop = min(x.size, start + step)
             steps = _random.discrete_gaussian_ladder(variances, stop - start, rng)
-            np.cumsum(steps, axis=0, out=steps)
+            _random.accumulate_rows(steps)
             _random.release_path_on_grid(flat[start:stop], steps[::-1], k,
                                          out=released[:, start:stop])
         return out

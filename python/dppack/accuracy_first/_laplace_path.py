@@ -162,7 +162,7 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     z = _random.discrete_laplace_words(top, s_all, s_all.size, rng)
     steps = np.zeros((T, size), dtype=z.dtype)
     steps[moved] = z
-    np.cumsum(steps, axis=0, out=steps)  # the path, in place (the same integers)
+    _random.accumulate_rows(steps)  # the path, in place (the same integers)
     return steps[::-1]
 
 
