@@ -353,10 +353,12 @@ def _step_noise(n, a1, a2, rng):
     c_0 + (1 - c_0) c'_2 (:func:`dppack._random.cumulative_index`) picks stay or a piece,
     with exactly these probabilities. The floats: the sinh ratio from its exact bounds
     (within 2^-52), the rest with three library calls and a dozen correctly rounded
-    operations on positive terms; expm1 and the reciprocal err relatively by as much as
-    their arguments (at most 2^-51), exp by delta n times as much, and 1 - c_0 errs by at
-    most c_0's error in absolute terms, so each cumulative value is within a relative
-    eta = 64 LIBM_ERROR + (delta n + 64) 2^-50 (generous); exactly with
+    operations on positive terms (c_1 = c_0 + q M1, c_2 = c_1 + q M2, q = (1 - c_0) / S);
+    expm1 and the reciprocal err relatively by as much as their arguments (at most 2^-51),
+    exp by delta n times as much, and 1 - c_0 errs by at most c_0's error in absolute
+    terms, so each cumulative value is within a relative
+    eta = 64 LIBM_ERROR + (delta max(n) + 64) 2^-50 (generous; one bound for the pass);
+    exactly with
     :func:`_step_bounds` where the floats cannot decide. Then, with G >= 0,
     P(G >= k) = exp(-rate k) (one draw per moved entry, of its piece's rate):
     y = -(G_A + 1) in the first piece, G_delta mod (n + 1) in the middle (a geometric
@@ -370,16 +372,25 @@ def _step_noise(n, a1, a2, rng):
     delta, total, d, m1, expm1_d = _reduce_constants(a1, a2)
     ratio = float(_sinh_ratio_interval(a1, a2, 60)[0])
     nf = n.astype(np.float64)
-    m2 = np.expm1(-d * (nf + 1.0)) / expm1_d
-    decay = np.exp(-d * nf)
-    total_mass = m1 * (1.0 + decay) + m2
+    nf *= -d  # -delta n
+    decay = np.exp(nf)
+    nf -= d  # -delta (n + 1)
+    m2 = np.expm1(nf, out=nf)
+    m2 /= expm1_d
     stay = ratio * decay
-    move = 1.0 - stay
-    c1 = stay + move * (m1 / total_mass)
-    c2 = stay + move * ((m1 + m2) / total_mass)
-    eta = 64 * _random.LIBM_ERROR + (d * nf + 64.0) * 2.0 ** -50
+    decay += 1.0
+    decay *= m1
+    decay += m2  # S = M1 (1 + e^(-delta n)) + M2
+    q = 1.0 - stay
+    q /= decay  # (1 - c_0) / S
+    m2 *= q
+    c1 = q
+    c1 *= m1
+    c1 += stay  # c_0 + (1 - c_0) M1 / S
+    m2 += c1  # c_1 + (1 - c_0) M2 / S
+    eta = 64 * _random.LIBM_ERROR + (d * float(n.max(initial=0)) + 64.0) * 2.0 ** -50
     piece = _random.cumulative_index(
-        [stay, c1, c2], eta, functools.partial(_step_bounds, a1, a2, n), rng)
+        [stay, c1, m2], eta, functools.partial(_step_bounds, a1, a2, n), rng)
     out = n.copy()
     moved = np.flatnonzero(piece > 0)
     if not moved.size:
