@@ -475,7 +475,7 @@ class LaplaceNoiseReductionOnline:
     >>> round(float(online.release), 2)
     -10.12
     >>> round(float(online.reduce(1.0)), 2)
-    5.81
+    5.14
     >>> online.levels, online.privacy_
     ([0.1, 1.0], PrivacyLoss.pure(eps=1.0))
     """
