@@ -398,8 +398,7 @@ def _step_noise(n, a1, a2, rng):
     piece, m = piece[moved], n[moved]
     # one geometric draw per moved entry, of rate A in the tails and delta in the middle,
     # over the common denominator t of the two dyadic rates
-    # (:func:`dppack._random.geometric_rates`; beyond t = 2^58, where X of that sampler
-    # would often leave int64, one call per rate)
+    # (:func:`dppack._random.geometric_words`; beyond t = 2^58, one call per rate)
     middle = piece == 2
     t = max(total.denominator, delta.denominator)
     if t <= (1 << 58):
@@ -412,7 +411,15 @@ def _step_noise(n, a1, a2, rng):
             index = np.flatnonzero(mask)
             if index.size:
                 g[index] = _geometric(rate, index.size, rng) - 1
-    out[moved] = np.where(middle, g % (m + 1), np.where(piece == 1, -(g + 1), m + g + 1))
+    # y = -(G + 1) in the first piece, G mod (n + 1) in the middle, n + G + 1 in the last
+    # (in place: the same integers)
+    g += 1
+    np.negative(g, out=g, where=piece == 1)
+    np.add(g, m, out=g, where=piece == 3)
+    middle = np.flatnonzero(middle)
+    if middle.size:
+        g[middle] = (g[middle] - 1) % (m[middle] + 1)
+    out[moved] = g
     return out
 
 
