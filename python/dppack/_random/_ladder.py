@@ -234,17 +234,12 @@ def _ladder_fill(ps, out, start, stop, rng):
                 if abs(drawn) >= (1 << 62):  # (p < 2^56: about 2^34 sigma; never)
                     raise OverflowError("discrete Gaussian draw beyond 2^62")
                 value[j, i] = drawn
-    rank = np.cumsum(yes, axis=1)  # each row's accepted trials, counted in order
-    if (rank[:, -1] >= need).all():
-        first = rank <= need
-        first &= yes
-        out[:, start:stop] = value[first].reshape(J, need)
-        return
-    counts = rank[:, -1]
-    accepted = value[yes]
-    starts = np.cumsum(counts) - counts
-    for j in range(J):  # (rare) what the round gave, then more trials for this row alone
-        take = min(int(counts[j]), need)
-        out[j, start:start + take] = accepted[starts[j]:starts[j] + take]
+    counts = np.count_nonzero(yes, axis=1).tolist()  # each row's accepted trials
+    accepted = value[yes]  # row by row, in trial order
+    first = 0
+    for j in range(J):  # each row's first accepted trials; (rare) then more for it alone
+        take = min(counts[j], need)
+        out[j, start:start + take] = accepted[first:first + take]
+        first += counts[j]
         if take < need:
             _ladder_fill((ps[j],), out[j:j + 1], start + take, stop, rng)
