@@ -186,8 +186,8 @@ def discrete_gaussian_ladder(ps, size, rng):
     >>> [abs(float(row.std()) / sd - 1) < 0.03 for row, sd in zip(z, (2 ** 20, 2 ** 15))]
     [True, True]
     """
-    ps, size = tuple(int(p) for p in ps), int(size)
-    if not all(LADDER_MIN_P <= p < (1 << 56) for p in ps):
+    ps, size = tuple(map(int, ps)), int(size)
+    if not (LADDER_MIN_P <= min(ps) and max(ps) < (1 << 56)):
         raise ValueError("discrete_gaussian_ladder takes 2^22 <= p < 2^56.")
     out = np.empty((len(ps), size), dtype=np.int64)
     step = ladder_columns(len(ps))
@@ -234,7 +234,7 @@ def _ladder_fill(ps, out, start, stop, rng):
                 if abs(drawn) >= (1 << 62):  # (p < 2^56: about 2^34 sigma; never)
                     raise OverflowError("discrete Gaussian draw beyond 2^62")
                 value[j, i] = drawn
-    counts = np.count_nonzero(yes, axis=1).tolist()  # each row's accepted trials
+    counts = yes.sum(axis=1).tolist()  # each row's accepted trials
     accepted = value[yes]  # row by row, in trial order
     first = 0
     for j in range(J):  # each row's first accepted trials; (rare) then more for it alone

@@ -128,7 +128,7 @@ def GaussianNoiseReduction(true_values, variances, sensitivity=None, random_stat
 def gaussian_path_grid(s, sensitivity, coordinates):
     """The grid exponent k and the integer variances of the path (:func:`_gaussian_path_grid`,
     computed once per arguments)."""
-    return _gaussian_path_grid(tuple(float(v) for v in s),
+    return _gaussian_path_grid(tuple(np.asarray(s, dtype=np.float64).tolist()),
                                None if sensitivity is None else float(sensitivity),
                                int(coordinates))
 

@@ -158,7 +158,7 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
         np.logical_not(_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds),
                        out=moved[1:])
     # row r's rate for its moved entries, in order
-    s_all = np.repeat(scaled, np.count_nonzero(moved, axis=1))
+    s_all = np.repeat(scaled, moved.sum(axis=1))
     z = _random.discrete_laplace_words(top, s_all, s_all.size, rng)
     steps = np.zeros((T, size), dtype=z.dtype)
     steps[moved] = z
