@@ -1,6 +1,5 @@
 """The power-of-two grid: its exponents, grid units, and the release g (round(x / g) + z)."""
 
-import contextlib
 import math
 
 import numpy as np
@@ -172,9 +171,12 @@ def release_path_on_grid(values, path, k, out=None):
             grid.append(float(round(scaled)) * up if -math.inf < scaled < math.inf else value)
         rows = path.reshape(-1, x.size)
         result = np.empty(rows.shape) if out is None else out.reshape(rows.shape)
-        with np.errstate(over="ignore") if k > 900 else contextlib.nullcontext():
-            # float(z) * up + v entrywise (float(z) exact: |z| < 2^53): the same two
-            # IEEE operations
+        # float(z) * up + v entrywise (float(z) exact: |z| < 2^53): the same two IEEE
+        # operations
+        if k > 900:
+            with np.errstate(over="ignore"):
+                np.multiply(rows, up, out=result)
+        else:
             np.multiply(rows, up, out=result)
         result += np.array(grid)
         return result.reshape(path.shape) if out is None else out

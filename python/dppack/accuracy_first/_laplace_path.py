@@ -153,7 +153,8 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     T = len(rates)
     top, scaled = common_rates(rates)
     # moved[r]: the entries that draw at level T-1-r (all of them at T, then the failed coins)
-    moved = np.ones((T, size), dtype=bool)
+    moved = np.empty((T, size), dtype=bool)
+    moved[0] = True
     if T > 1:
         np.logical_not(_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds),
                        out=moved[1:])
