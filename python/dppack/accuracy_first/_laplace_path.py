@@ -109,7 +109,7 @@ def integer_noise_path(size, units, levels, rng):
     (a_t >= a_{t+1}) keep the noise (p = 1).
 
     The draws: for more than ``MEDIUM_PATH`` entries, Z_T
-    (:func:`dppack._random.discrete_laplace`), then the coins of levels T-1, ..., 1 (one
+    (:func:`dppack._random.discrete_laplace_words`), then the coins of levels T-1, ..., 1 (one
     row each, :func:`dppack._random.bernoulli_real_rows`), then the fresh draws of levels
     T-1, ..., 1 where a coin failed; from ``SMALL_PATH`` + 1 to ``MEDIUM_PATH`` entries, the
     coins, then every discrete Laplace draw in one call (:func:`_medium_noise_path`); up to
@@ -147,7 +147,7 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     """:func:`integer_noise_path` with every discrete Laplace draw in one call (a few
     thousand entries, where the calls' fixed cost dominates): the coins of levels T-1, ...,
     1 (one row each), then the geometric draws of all levels at once
-    (:func:`dppack._random.discrete_laplace_rates` with the rates a_t = s_t / t_t over the
+    (:func:`dppack._random.discrete_laplace_words` with the rates a_t = s_t / t_t over the
     common t = max t_t, s_t scaled by t / t_t: the same rates; a signed geometric per draw,
     exactly DL(a_t))."""
     T = len(rates)
