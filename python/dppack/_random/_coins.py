@@ -469,7 +469,7 @@ def cumulative_index(cumulative, eta, bounds, rng):
     w = _exact_samplers().words(rng, cumulative[0].size)
     wf = w.astype(np.float64)
     low_side = wf * (1.0 + 2.0 ** -52) + 1.0
-    slack = 2.0 * np.asarray(eta, dtype=np.float64) + 2.0 ** -50
+    slack = 2.0 * (eta if type(eta) is float else np.asarray(eta, dtype=np.float64)) + 2.0 ** -50
     down, up = (1.0 - slack) * 2.0 ** 64, (1.0 + slack) * 2.0 ** 64
     # above_k (U >= c_k settled) implies not below_k (U < c_k not settled): an entry is
     # undecided iff it has more comparisons not below than above

@@ -299,6 +299,9 @@ def _laplace_reduce_noise(noise, a1, a2, rng):
         constants = _reduce_constants(a1, a2)
         out = [_reduce_one(v, a1, a2, ratio, rng, constants) for v in x.tolist()]
         return np.array(out, dtype=np.int64).reshape(shape)
+    if x.size <= STEP_CHUNK:
+        y = _step_noise(n, a1, a2, rng)
+        return np.negative(y, out=y, where=x < 0).reshape(shape)
     # in chunks of entries, so that the working arrays stay in cache (each entry's step is
     # independent of the others': the same law)
     out = np.empty_like(x)
