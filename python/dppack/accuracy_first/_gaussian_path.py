@@ -215,7 +215,7 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         # release_on_grid row by row)
         out[...] = _random.release_path_on_grid(x, path[::-1], k).reshape(out.shape)
         return out
-    if all(_random.LADDER_MIN_P <= p < (1 << 56) for p in variances):
+    if _random.LADDER_MIN_P <= min(variances) and max(variances) < (1 << 56):
         # the increments one word per trial (the same law, row by row), a pass of the
         # ladder at a time (the same words as one call); the path accumulated in place,
         # row i = Z_(T-i), and released pass by pass (no large temporaries)
