@@ -57,7 +57,7 @@ def test_geometric_words_law(t, s):
     assert chi2_geometric(g[1::2], 2 * s / t, 25) > P_MIN
 
 
-@pytest.mark.parametrize("t,s", [(1 << 58, 1 << 55), (1 << 21, 3 << 19)])
+@pytest.mark.parametrize("t,s", [(1 << 58, 1 << 55), (1 << 21, 3 << 19), (1 << 62, 1 << 60)])
 def test_discrete_laplace_words_law(t, s):
     size = 20_000
     rates = np.where(np.arange(size) % 2 == 0, s, 2 * s).astype(np.int64)
