@@ -473,7 +473,9 @@ def _x_trials(a, count, rng):
     w = _exact_samplers().words(rng, 2 * count)
     first, second = w[:count], w[count:]
     u = (first >> _SHIFTS[68 - a]).view(np.int64)  # the top a - 4 bits: uniform on [0, r)
-    d = np.log(second.astype(np.float64))
+    d = second.astype(np.float64)
+    np.maximum(d, 1.0, out=d)  # (no log of 0: words below 2^32 are decided exactly)
+    np.log(d, out=d)
     d *= -16.0
     d += _SIXTEEN_LN2_64  # 16 E, E = -ln(U')
     d -= u.astype(np.float64) * math.ldexp(1.0, 4 - a)  # D = 16 (E - u / t)
@@ -657,10 +659,12 @@ def geometric_words_one(s, t, rng):
     scale, shift = math.ldexp(1.0, 4 - a), 68 - a
     while True:
         u, w = exact.py_word(rng) >> shift, exact.py_word(rng)
-        d = _SIXTEEN_LN2_64 - 16.0 * math.log(w) - u * scale
-        low = math.floor(d - _WORDS_MARGIN)
-        if FORCE_EXACT_PATH or w < 1 << 32 or low != math.floor(d + _WORDS_MARGIN):
-            v = _x_exact(w, u, t, max(low, 0), rng)
-            low = -1 if v is None else v
-        if low >= 0:
+        if w < 1 << 32:  # (log(0) is not defined)
+            low = _x_exact(w, u, t, 0, rng)
+        else:
+            d = _SIXTEEN_LN2_64 - 16.0 * math.log(w) - u * scale
+            low = math.floor(d - _WORDS_MARGIN)
+            if FORCE_EXACT_PATH or low != math.floor(d + _WORDS_MARGIN):
+                low = _x_exact(w, u, t, max(low, 0), rng)
+        if low is not None and low >= 0:
             return (u + (t >> 4) * low) // s

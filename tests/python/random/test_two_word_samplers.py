@@ -163,3 +163,40 @@ def test_accumulate_rows_narrow_and_wide():
         steps = rng.integers(-9, 9, size=(5, columns))
         expected = np.cumsum(steps, axis=0)
         assert np.array_equal(_random.accumulate_rows(steps.copy()), expected)
+
+
+class _ScriptedGenerator:
+    """A generator whose next 64-bit words are given (then a real generator's): a word of 0
+    (probability 2^-64) forced where the tests need it. dppack._exact.words reads it
+    through ``integers`` (its bit generator is not a 64-bit raw one)."""
+
+    def __init__(self, first):
+        self.bit_generator = object()
+        self._first = list(first)
+        self._rng = np.random.default_rng(20)
+
+    def integers(self, low, high, size=None, dtype=np.int64):
+        words = self._rng.integers(low, high, size=size, dtype=dtype)
+        n = words.size if size is not None else 1
+        take = self._first[:n]
+        del self._first[:n]
+        if size is None:
+            return dtype(take[0]) if take else words
+        words[:len(take)] = take
+        return words
+
+
+def test_a_zero_word_is_decided_exactly_without_warnings():
+    # the second word of the first trial is 0: no log(0) (a warning, or an error for the
+    # scalar), the exact continuation decides it
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        g = _random.geometric_words_one(3, 1 << 10, _ScriptedGenerator([12345, 0]))
+        assert g >= 0
+        size = 4
+        count = int(size * 1.05) + 8
+        words = [7] * count + [0] * count  # every trial's second word is 0
+        g = _random.geometric_words(1 << 10, 3, size, _ScriptedGenerator(words))
+        assert g.shape == (size,) and (g >= 0).all()
