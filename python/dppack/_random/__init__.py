@@ -28,12 +28,15 @@ from ._grid import (
     GRID_BITS, GAUSSIAN_GRID_BITS, GAUSSIAN_FINE_BITS, LAPLACE_GRID_BITS, LAPLACE_MAX_BITS,
     UTILITY_GRID_BITS, grid_exponent, grid_units, _times_power_of_two, _release, _FEW_VALUES,
     _release_few, _WIDE, release_on_grid, release_path_on_grid, grid_values, release_with_grid,
+    _CUMSUM_COLUMNS, accumulate_rows,
 )
 from ._laplace import (
     discrete_laplace, geometric_rates, discrete_laplace_rates, laplace_grid, _laplace_grid,
     discrete_laplace_noise, discrete_laplace_tail, smallest_tail_index, _FAST_MIN_WORD,
     _FAST_LARGEST, _SPLIT_RATE_BITS, _geometric_exact, _geometric_one_word, _split, geometric_one,
-    discrete_laplace_one, linf_noise,
+    discrete_laplace_one, linf_noise, _WORDS_MARGIN, _WORDS_MIN, _SHIFTS, _WORDS_CHUNK,
+    _WORDS_FEW, _SIXTEEN_LN2_64, _x_exact, _x_trials, _x_draws, _words_exponent,
+    geometric_words, _wide_quotient, discrete_laplace_words, geometric_words_one,
 )
 from ._gaussian import (
     discrete_gaussian, discrete_gaussian_grid, _discrete_gaussian_grid, gaussian_variance,

@@ -246,17 +246,20 @@ def _word_thresholds(bounds):
 
 @functools.lru_cache(maxsize=1024)
 def _threshold_arrays(thresholds):
-    """The word thresholds of :func:`bernoulli_real_rows` as arrays (cached: the
+    """The word thresholds of :func:`bernoulli_real_rows` as (rows, 1) columns (cached: the
     noise-reduction coins reuse them): low and high clipped to [0, 2^64 - 1], and whether
-    each row is certain (low >= 2^64) or open at the top (high >= 2^64)."""
+    each row is certain (low >= 2^64) or open at the top (high >= 2^64), None when no row
+    is."""
     top = 1 << 64
     low = np.array([min(max(lo, 0), top - 1) for lo, _ in thresholds], dtype=np.uint64)
     high = np.array([min(max(hi, 0), top - 1) for _, hi in thresholds], dtype=np.uint64)
     certain = np.array([lo >= top for lo, _ in thresholds], dtype=bool)
     open_top = np.array([hi >= top for _, hi in thresholds], dtype=bool)
+    low, high, certain, open_top = (a[:, None] for a in (low, high, certain, open_top))
     for array in (low, high, certain, open_top):
         array.flags.writeable = False
-    return low, high, certain, open_top
+    return (low, high, certain if certain.any() else None,
+            open_top if open_top.any() else None)
 
 
 def bernoulli_real_rows(bounds, size, rng, thresholds=None):
@@ -281,8 +284,15 @@ def bernoulli_real_rows(bounds, size, rng, thresholds=None):
         thresholds = [_word_thresholds(b) for b in bounds]
     low, high, certain, open_top = _threshold_arrays(tuple(thresholds))
     w = exact.words(rng, rows * size).reshape(rows, size)
-    out = (w < low[:, None]) | certain[:, None]
-    undecided = ~out & ((w < high[:, None]) | open_top[:, None])
+    out = w < low
+    if certain is not None:
+        out |= certain
+    undecided = w < high
+    if open_top is not None:
+        undecided |= open_top
+    undecided &= ~out
+    if not np.count_nonzero(undecided):
+        return out
     for i, j in zip(*np.nonzero(undecided)):
         value, nbits = int(w[i, j]), 64
         while True:
@@ -459,7 +469,7 @@ def cumulative_index(cumulative, eta, bounds, rng):
     w = _exact_samplers().words(rng, cumulative[0].size)
     wf = w.astype(np.float64)
     low_side = wf * (1.0 + 2.0 ** -52) + 1.0
-    slack = 2.0 * np.asarray(eta, dtype=np.float64) + 2.0 ** -50
+    slack = 2.0 * (eta if type(eta) is float else np.asarray(eta, dtype=np.float64)) + 2.0 ** -50
     down, up = (1.0 - slack) * 2.0 ** 64, (1.0 + slack) * 2.0 ** 64
     # above_k (U >= c_k settled) implies not below_k (U < c_k not settled): an entry is
     # undecided iff it has more comparisons not below than above

@@ -1,6 +1,5 @@
 """The power-of-two grid: its exponents, grid units, and the release g (round(x / g) + z)."""
 
-import contextlib
 import math
 
 import numpy as np
@@ -147,11 +146,12 @@ def release_on_grid(values, noise, k):
     return _release(x, np.asarray(noise).ravel(), int(k))
 
 
-def release_path_on_grid(values, path, k):
+def release_path_on_grid(values, path, k, out=None):
     """Rows g (round(x / g) + z_t) of an integer ``path`` (T, size) for the values x (size):
     :func:`release_on_grid` of each row, with round(x / g) computed once (the same float
     operations entrywise, so the same floats). Paths with an entry of 2^53 or more, values
-    whose x / g overflows, or few values take :func:`release_on_grid` row by row.
+    whose x / g overflows, or few values take :func:`release_on_grid` row by row. ``out``:
+    a float64 array of the path's shape to write the rows into (returned).
 
     Examples
     --------
@@ -169,11 +169,17 @@ def release_path_on_grid(values, path, k):
         for value in x.tolist():
             scaled = value * down
             grid.append(float(round(scaled)) * up if -math.inf < scaled < math.inf else value)
-        out = path.reshape(-1, x.size).astype(np.float64)  # exact: |z| < 2^53
-        with np.errstate(over="ignore") if k > 900 else contextlib.nullcontext():
-            out *= up  # float(z) * up + v entrywise: the same two IEEE operations
-        out += np.array(grid)
-        return out.reshape(path.shape)
+        rows = path.reshape(-1, x.size)
+        result = np.empty(rows.shape) if out is None else out.reshape(rows.shape)
+        # float(z) * up + v entrywise (float(z) exact: |z| < 2^53): the same two IEEE
+        # operations
+        if k > 900:
+            with np.errstate(over="ignore"):
+                np.multiply(rows, up, out=result)
+        else:
+            np.multiply(rows, up, out=result)
+        result += np.array(grid)
+        return result.reshape(path.shape) if out is None else out
     simple = (x.size > _FEW_VALUES and -1000 <= k <= 1000 and path.dtype != object
               and (path.size == 0 or max(-int(path.min()), int(path.max())) < _WIDE))
     if simple:
@@ -181,13 +187,17 @@ def release_path_on_grid(values, path, k):
             grid = _times_power_of_two(x, -k)
         simple = bool(grid.size == 0 or (grid.max() < np.inf and grid.min() > -np.inf))
     if not simple:
-        return np.stack([_release(x, np.asarray(row).ravel(), k) for row in path])
+        rows = np.stack([_release(x, np.asarray(row).ravel(), k) for row in path])
+        if out is None:
+            return rows
+        out[...] = rows
+        return out
     np.rint(grid, out=grid)
     grid = _times_power_of_two(grid, k, out=grid)
-    out = path.astype(np.float64)
-    _times_power_of_two(out, k, out=out)
-    out += grid
-    return out
+    result = np.empty(path.shape) if out is None else out
+    _times_power_of_two(path, k, out=result)  # float(z) 2^k: the same floats as astype
+    result += grid
+    return result
 
 
 def grid_values(values, k):
@@ -225,3 +235,23 @@ def release_with_grid(values, grid, noise, k):
     _times_power_of_two(out, k, out=out)
     out += grid
     return out.reshape(np.shape(values))
+
+
+_CUMSUM_COLUMNS = 64  # up to this many columns, one cumsum; beyond, row by row (faster there)
+
+
+def accumulate_rows(steps):
+    """Row i of the 2-d array ``steps`` becomes the sum of its rows 0..i, in place: the
+    integer paths of noise reduction from their increments (the same integers either way).
+
+    Examples
+    --------
+    >>> a = np.array([[1, 2], [3, 4], [5, 6]])
+    >>> accumulate_rows(a).tolist()
+    [[1, 2], [4, 6], [9, 12]]
+    """
+    if steps.shape[1] <= _CUMSUM_COLUMNS:
+        return np.cumsum(steps, axis=0, out=steps)
+    for i in range(1, steps.shape[0]):
+        np.add(steps[i], steps[i - 1], out=steps[i])
+    return steps

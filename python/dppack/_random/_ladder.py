@@ -186,8 +186,8 @@ def discrete_gaussian_ladder(ps, size, rng):
     >>> [abs(float(row.std()) / sd - 1) < 0.03 for row, sd in zip(z, (2 ** 20, 2 ** 15))]
     [True, True]
     """
-    ps, size = tuple(int(p) for p in ps), int(size)
-    if not all(LADDER_MIN_P <= p < (1 << 56) for p in ps):
+    ps, size = tuple(map(int, ps)), int(size)
+    if not (LADDER_MIN_P <= min(ps) and max(ps) < (1 << 56)):
         raise ValueError("discrete_gaussian_ladder takes 2^22 <= p < 2^56.")
     out = np.empty((len(ps), size), dtype=np.int64)
     step = ladder_columns(len(ps))
@@ -222,7 +222,7 @@ def _ladder_fill(ps, out, start, stop, rng):
     yes = qf < e * f_lo  # q + 1 < F exp(-v^2 / (2 p)): accepted
     qf -= 1.0  # q (exact: q + 1 < 2^52)
     maybe = qf < e * f_hi  # else q >= F exp(-v^2 / (2 p)): rejected
-    tailed = bool((u.max(axis=1) >= tail[:, 0]).any())  # a trial in the tail (never, nearly)
+    tailed = np.count_nonzero(u >= tail)  # trials in the tail (never, nearly)
     if FORCE_EXACT_PATH or tailed or np.count_nonzero(maybe) > np.count_nonzero(yes):
         undecided = (maybe & ~yes) | (u >= tail)
         if FORCE_EXACT_PATH:
@@ -234,17 +234,12 @@ def _ladder_fill(ps, out, start, stop, rng):
                 if abs(drawn) >= (1 << 62):  # (p < 2^56: about 2^34 sigma; never)
                     raise OverflowError("discrete Gaussian draw beyond 2^62")
                 value[j, i] = drawn
-    rank = np.cumsum(yes, axis=1)  # each row's accepted trials, counted in order
-    if (rank[:, -1] >= need).all():
-        first = rank <= need
-        first &= yes
-        out[:, start:stop] = value[first].reshape(J, need)
-        return
-    counts = rank[:, -1]
-    accepted = value[yes]
-    starts = np.cumsum(counts) - counts
-    for j in range(J):  # (rare) what the round gave, then more trials for this row alone
-        take = min(int(counts[j]), need)
-        out[j, start:start + take] = accepted[starts[j]:starts[j] + take]
+    counts = yes.sum(axis=1).tolist()  # each row's accepted trials
+    accepted = value[yes]  # row by row, in trial order
+    first = 0
+    for j in range(J):  # each row's first accepted trials; (rare) then more for it alone
+        take = min(counts[j], need)
+        out[j, start:start + take] = accepted[first:first + take]
+        first += counts[j]
         if take < need:
             _ladder_fill((ps[j],), out[j:j + 1], start + take, stop, rng)

@@ -431,3 +431,240 @@ def linf_noise(units, eps, size, rng):
     else:
         noise = [uniform_integer(2 * c + 1, rng) - c for _ in range(size)]
     return noise, _fraction(units) * s / t
+
+
+# --------------------------------------------------------------------------------------------
+# Two words per trial: CKS Algorithm 2's X with one uniform for its coin and geometric part
+# --------------------------------------------------------------------------------------------
+
+_WORDS_MARGIN = 2.0 ** -26  # bounds |D_f - D| (< 2^-27.9: geometric_words) with room
+_WORDS_MIN = np.uint64(1 << 32)  # smaller second words go to the exact path (2^32)
+_SHIFTS = tuple(np.uint64(i) for i in range(64))
+_WORDS_CHUNK = 1 << 14  # draws per pass (the working arrays stay in cache)
+_WORDS_FEW = 4  # up to this many draws of one rate, discrete_laplace (Python integers there)
+_SIXTEEN_LN2_64 = 1024.0 * math.log(2.0)  # 16 * 64 ln 2, within 2^-44
+
+
+def _x_exact(w, u, t, guess, rng):
+    """The trial of :func:`geometric_words` for a word ``w`` the floats cannot decide, on
+    Python integers: None (rejected: U' >= exp(-u / t)), else V = #{k >= 1:
+    U' < exp(-u / t - k / 16)}, every comparison of U' in [w, w + 1) / 2^64 exact
+    (:func:`_below`, further bits of the same U'); ``guess`` only starts the search."""
+    from fractions import Fraction
+
+    state, base = [w, 64], Fraction(u, t)
+
+    def below(k):
+        return _below(state, functools.partial(_exp_neg_bounds, base + Fraction(k, 16)), rng)
+
+    if not below(0):
+        return None
+    low = max(int(guess), 0)
+    while low > 0 and not below(low):
+        low -= 1
+    while below(low + 1):
+        low += 1
+    return low
+
+
+def _x_trials(a, count, rng):
+    """``count`` trials of :func:`geometric_words` for t = 2^a: (X, B) of the accepted ones
+    in trial order (int64, or object where X reaches 2^62), B the fair sign bits."""
+    w = _exact_samplers().words(rng, 2 * count)
+    first, second = w[:count], w[count:]
+    u = (first >> _SHIFTS[68 - a]).view(np.int64)  # the top a - 4 bits: uniform on [0, r)
+    d = second.astype(np.float64)
+    np.maximum(d, 1.0, out=d)  # (no log of 0: words below 2^32 are decided exactly)
+    np.log(d, out=d)
+    d *= -16.0
+    d += _SIXTEEN_LN2_64  # 16 E, E = -ln(U')
+    d -= u.astype(np.float64) * math.ldexp(1.0, 4 - a)  # D = 16 (E - u / t)
+    low = np.floor(d - _WORDS_MARGIN)
+    undecided = np.floor(d + _WORDS_MARGIN, out=d) != low
+    undecided |= second < _WORDS_MIN
+    if FORCE_EXACT_PATH:
+        undecided[:] = True
+    v = low.astype(np.int64)
+    if np.count_nonzero(undecided):
+        for i in np.flatnonzero(undecided).tolist():
+            drawn = _x_exact(int(second[i]), int(u[i]), 1 << a, max(int(v[i]), 0), rng)
+            v[i] = -1 if drawn is None else drawn
+    kept = v >= 0
+    sign = (first[kept] & _SHIFTS[1]).view(np.int64)
+    u, v = u[kept], v[kept]
+    r = 1 << (a - 4)
+    if v.size and int(v.max()) > ((1 << 62) - r) // r:  # X reaches 2^62 (never, nearly)
+        x = np.array([int(ui) + r * int(vi) for ui, vi in zip(u.tolist(), v.tolist())],
+                     dtype=object)
+        return x, sign
+    v *= r
+    v += u
+    return v, sign
+
+
+def _x_draws(a, size, rng):
+    """``size`` values of CKS Algorithm 2's X for t = 2^a (P(X = x) proportional to
+    exp(-x / t)) and as many fair signs: the accepted trials of :func:`_x_trials` in order."""
+    xs, signs, filled = [], [], 0
+    while filled < size:
+        need = min(size - filled, _WORDS_CHUNK)
+        x, sign = _x_trials(a, int(need * 1.05) + 8, rng)
+        if not xs and x.size >= size:  # one pass, almost always
+            return x[:size], sign[:size]
+        xs.append(x[:need])
+        signs.append(sign[:need])
+        filled += min(need, x.size)
+    if len(xs) == 1:
+        return xs[0], signs[0]
+    if any(x.dtype == object for x in xs):
+        return np.array([v for x in xs for v in x.tolist()], dtype=object), np.concatenate(signs)
+    return np.concatenate(xs), np.concatenate(signs)
+
+
+def _words_exponent(t, s):
+    """(a, scale): t scale = 2^a with 5 <= a <= 62 and s scale within int64, or None (then
+    the samplers of :func:`geometric_rates` take the draw)."""
+    a = t.bit_length() - 1
+    if t != 1 << a or a > 62:
+        return None
+    if a >= 5:
+        return a, 1
+    scale = 1 << (5 - a)
+    if int(s.max()) * scale >= 1 << 62:
+        return None
+    return 5, scale
+
+
+def geometric_words(t, s, size, rng):
+    """``size`` exact draws G_i >= 0 with P(G_i >= k) = exp(-k s_i / t): t a positive
+    integer, s a positive int or an int64 array of ``size`` values (one rate per entry), as
+    :func:`geometric_rates`, with two 64-bit words per trial when t is a power of two.
+
+    G = floor(X / s_i) for CKS Algorithm 2's X, P(X >= x) = exp(-x / t) (so
+    P(G >= k) = P(X >= k s_i) = exp(-k s_i / t)). For t = 2^a (a >= 5; smaller t and s
+    are scaled by the same power of two), X = u + r V with r = t / 16: the first word's top
+    a - 4 bits give u uniform on {0, ..., r - 1}; the second word gives a uniform U' in
+    [w, w + 1) / 2^64 and the trial is accepted with V = k >= 0 iff
+    exp(-u / t - (k + 1) / 16) <= U' < exp(-u / t - k / 16), that is
+    k = floor(D), D = 16 (-ln U' - u / t) >= 0 (rejected iff D < 0). So
+    P(accepted, X = u + r k) = (1 / r) exp(-(u + r k) / t) (1 - exp(-1/16)): each x >= 0
+    once, proportional to exp(-x / t), and the accepted trials in order are independent
+    draws of X (the coin and the geometric part of CKS Algorithm 2 read from one uniform).
+
+    The floats: D_f = 1024 ln 2 - 16 log(w) - u 2^(4 - a), with w >= 2^32, is within
+    2^-27.9 of D for every U' of the word's interval (its width 16 ln(1 + 1 / w) <= 2^-28;
+    the log within LIBM_ERROR 44.4 < 2^-40.5, times 16; the conversions, the constant and
+    the two subtractions within 2^-44 each); where floor(D_f - 2^-26) = floor(D_f + 2^-26)
+    (the roundings of those sums are below 2^-43) that is floor(D) for every such U'.
+    Otherwise (probability about 2^-24, and w < 2^32) the same U' is compared exactly
+    (:func:`_x_exact`). Each trial is a function of its two words alone: exactly the law.
+
+    Examples
+    --------
+    >>> g = geometric_words(1 << 20, np.array([1 << 20, 1 << 19]), 2, as_generator(0))
+    >>> g.shape, bool((g >= 0).all())
+    ((2,), True)
+    """
+    t, size = int(t), int(size)
+    s_array = np.asarray(s, dtype=np.int64)
+    plan = _words_exponent(t, s_array) if size else None
+    if plan is None:
+        return geometric_rates(t, s_array, size, rng)
+    a, scale = plan
+    x, _ = _x_draws(a, size, rng)
+    if scale != 1:
+        s_array = s_array * scale
+    if x.dtype == object:
+        return _wide_quotient(x, s_array, size)
+    return x // s_array
+
+
+def _wide_quotient(x, s, size):
+    """x // s entrywise in Python integers (int64 when every quotient fits)."""
+    s = np.broadcast_to(s, (size,)).tolist()
+    out = [int(xi) // si for xi, si in zip(x.tolist(), s)]
+    return np.array(out, dtype=object if max(map(abs, out)) >= 1 << 62 else np.int64)
+
+
+def discrete_laplace_words(t, s, size, rng):
+    """``size`` exact draws Z_i with P(Z_i = z) proportional to exp(-|z| s_i / t) (``s`` an
+    int or an int64 array of ``size`` positive values, t a positive integer): the law of
+    :func:`discrete_laplace_rates`, with the trials of :func:`geometric_words` (two words
+    each) when t is a power of two up to 2^62 (else, and for up to four draws of one rate,
+    :func:`discrete_laplace` or :func:`discrete_laplace_rates`).
+
+    Z = (1 - 2B) G with G = floor(X / s_i) (:func:`geometric_words`) and B the fair bit
+    of the trial's first word (its lowest bit: independent of u, its top bits, and of X);
+    (B = 1, G = 0) is drawn again, so P(Z = z) is proportional to P(G = |z|) / 2 for every
+    z, that is to exp(-|z| s_i / t) (Canonne, Kamath and Steinke 2020, Algorithm 2).
+    int64 (object if a value reaches 2^62, never in practice).
+
+    Examples
+    --------
+    >>> z = discrete_laplace_words(1 << 10, 1 << 10, 4000, as_generator(0))
+    >>> abs(float(np.mean(z == 0)) - math.tanh(0.5)) < 0.03
+    True
+    """
+    t, size = int(t), int(size)
+    s_array = np.asarray(s, dtype=np.int64)
+    plan = _words_exponent(t, s_array) if size else None
+    if not s_array.ndim and (plan is None or size <= _WORDS_FEW):
+        return discrete_laplace(t, int(s), size, rng)  # any t; Python integers for a few
+    if plan is None:
+        return discrete_laplace_rates(t, s_array, size, rng)
+    a, scale = plan
+    if scale != 1:
+        s_array = s_array * scale
+    if s_array.shape != (size,):
+        s_array = np.broadcast_to(s_array, (size,))
+    x, sign = _x_draws(a, size, rng)
+    g = _wide_quotient(x, s_array, size) if x.dtype == object else x // s_array
+    redo = g == 0
+    redo &= sign.astype(bool)
+    redo = np.flatnonzero(redo) if np.count_nonzero(redo) else ()
+    while len(redo):  # probability (1 - exp(-s_i / t)) / 2 per draw
+        x, again = _x_draws(a, redo.size, rng)
+        s_redo = s_array[redo]
+        g_redo = (_wide_quotient(x, s_redo, redo.size) if x.dtype == object
+                  else x // s_redo)
+        if g_redo.dtype == object and g.dtype != object:
+            g = g.astype(object)
+        g[redo], sign[redo] = g_redo, again
+        redo = redo[(again == 1) & (g_redo == 0)]
+    if g.dtype == object:
+        return np.array([-v if b else v for v, b in zip(g.tolist(), sign.tolist())],
+                        dtype=object)
+    g ^= -sign  # (1 - 2B) G: -G - 1 + 1 for B = 1
+    g += sign
+    return g
+
+
+def geometric_words_one(s, t, rng):
+    """One draw of :func:`geometric_words` (rate s / t, Python integers), a Python int:
+    the same two-word trial and float decision on Python floats (``math.log`` within
+    LIBM_ERROR, as NumPy's), exact inside the margin (:func:`_x_exact`); t not a power of
+    two, beyond 2^62 or below 2^5 takes :func:`geometric_one` (the same law).
+
+    Examples
+    --------
+    >>> rng = as_generator(0)
+    >>> g = [geometric_words_one(1, 2, rng) for _ in range(4000)]
+    >>> abs(sum(v == 0 for v in g) / 4000 - (1 - math.exp(-0.5))) < 0.03
+    True
+    """
+    a = t.bit_length() - 1
+    exact = _exact_samplers()
+    if t != 1 << a or not 5 <= a <= 62:
+        return geometric_one(exact.py_word(rng) >> 1, s, t, rng)
+    scale, shift = math.ldexp(1.0, 4 - a), 68 - a
+    while True:
+        u, w = exact.py_word(rng) >> shift, exact.py_word(rng)
+        if w < 1 << 32:  # (log(0) is not defined)
+            low = _x_exact(w, u, t, 0, rng)
+        else:
+            d = _SIXTEEN_LN2_64 - 16.0 * math.log(w) - u * scale
+            low = math.floor(d - _WORDS_MARGIN)
+            if FORCE_EXACT_PATH or low != math.floor(d + _WORDS_MARGIN):
+                low = _x_exact(w, u, t, max(low, 0), rng)
+        if low is not None and low >= 0:
+            return (u + (t >> 4) * low) // s

@@ -152,7 +152,7 @@ _GAUSSIAN_REDUCTION = _GaussianReductionPlan()
 def gaussian_path_grid(s, sensitivity, coordinates):
     """The grid exponent k and the integer variances of the path (:func:`_gaussian_path_grid`,
     computed once per arguments)."""
-    return _gaussian_path_grid(tuple(float(v) for v in s),
+    return _gaussian_path_grid(tuple(np.asarray(s, dtype=np.float64).tolist()),
                                None if sensitivity is None else float(sensitivity),
                                int(coordinates))
 
@@ -239,7 +239,7 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         # release_on_grid row by row)
         out[...] = _random.release_path_on_grid(x, path[::-1], k).reshape(out.shape)
         return out
-    if all(_random.LADDER_MIN_P <= p < (1 << 56) for p in variances):
+    if _random.LADDER_MIN_P <= min(variances) and max(variances) < (1 << 56):
         # the increments one word per trial (the same law, row by row), a pass of the
         # ladder at a time (the same words as one call); the path accumulated in place,
         # row i = Z_(T-i), and released pass by pass (no large temporaries)
@@ -248,10 +248,9 @@ def gaussian_noise_path(values, s, sensitivity, rng):
         for start in range(0, x.size, step):
             stop = min(x.size, start + step)
             steps = _random.discrete_gaussian_ladder(variances, stop - start, rng)
-            for i in range(1, T):
-                np.add(steps[i], steps[i - 1], out=steps[i])
-            released[:, start:stop] = _random.release_path_on_grid(flat[start:stop],
-                                                                   steps[::-1], k)
+            _random.accumulate_rows(steps)
+            _random.release_path_on_grid(flat[start:stop], steps[::-1], k,
+                                         out=released[:, start:stop])
         return out
     if x.size <= GAUSSIAN_ROWS_PATH and all(64 * 64 <= p < (1 << 56) for p in variances):
         # every increment in one call of the block sampler (the same law, row by row)

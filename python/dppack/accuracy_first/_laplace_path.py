@@ -109,7 +109,7 @@ def integer_noise_path(size, units, levels, rng):
     (a_t >= a_{t+1}) keep the noise (p = 1).
 
     The draws: for more than ``MEDIUM_PATH`` entries, Z_T
-    (:func:`dppack._random.discrete_laplace`), then the coins of levels T-1, ..., 1 (one
+    (:func:`dppack._random.discrete_laplace_words`), then the coins of levels T-1, ..., 1 (one
     row each, :func:`dppack._random.bernoulli_real_rows`), then the fresh draws of levels
     T-1, ..., 1 where a coin failed; from ``SMALL_PATH`` + 1 to ``MEDIUM_PATH`` entries, the
     coins, then every discrete Laplace draw in one call (:func:`_medium_noise_path`); up to
@@ -119,13 +119,13 @@ def integer_noise_path(size, units, levels, rng):
     independent of the others.
     """
     T = len(levels)
-    rates, bounds, thresholds = _batch_plan(units, tuple(float(e) for e in levels))
+    rates, bounds, thresholds = _batch_plan(units, tuple(np.asarray(levels, dtype=float).tolist()))
     if size <= SMALL_PATH:
         return _small_noise_path(size, rates, bounds, thresholds, rng)
     if size <= MEDIUM_PATH and max(t for t, _ in rates) <= MEDIUM_PATH_LARGEST_T:
         return _medium_noise_path(size, rates, bounds, thresholds, rng)
     steps = np.zeros((T, size), dtype=np.int64)
-    steps[T - 1] = _random.discrete_laplace(*rates[-1], size, rng)
+    steps[T - 1] = _random.discrete_laplace_words(*rates[-1], size, rng)
     order = list(range(T - 2, -1, -1))
     keep = (_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds)
             if order else None)
@@ -133,7 +133,7 @@ def integer_noise_path(size, units, levels, rng):
     for row, i in enumerate(order):
         fresh = np.flatnonzero(~keep[row])
         if fresh.size:
-            draws = _random.discrete_laplace(*rates[i], fresh.size, rng)
+            draws = _random.discrete_laplace_words(*rates[i], fresh.size, rng)
             if draws.dtype == object and not wide:  # beyond int64 (never, in practice)
                 steps, wide = steps.astype(object), True
             steps[i, fresh] = draws
@@ -147,22 +147,23 @@ def _medium_noise_path(size, rates, bounds, thresholds, rng):
     """:func:`integer_noise_path` with every discrete Laplace draw in one call (a few
     thousand entries, where the calls' fixed cost dominates): the coins of levels T-1, ...,
     1 (one row each), then the geometric draws of all levels at once
-    (:func:`dppack._random.discrete_laplace_rates` with the rates a_t = s_t / t_t over the
+    (:func:`dppack._random.discrete_laplace_words` with the rates a_t = s_t / t_t over the
     common t = max t_t, s_t scaled by t / t_t: the same rates; a signed geometric per draw,
     exactly DL(a_t))."""
     T = len(rates)
     top, scaled = common_rates(rates)
     # moved[r]: the entries that draw at level T-1-r (all of them at T, then the failed coins)
-    moved = np.ones((T, size), dtype=bool)
+    moved = np.empty((T, size), dtype=bool)
+    moved[0] = True
     if T > 1:
         np.logical_not(_random.bernoulli_real_rows(bounds, size, rng, thresholds=thresholds),
                        out=moved[1:])
-    s_all = np.repeat(scaled, moved.sum(axis=1))  # row r's rate for its moved entries, in order
-    z = _random.discrete_laplace_rates(top, s_all, s_all.size, rng)
+    # row r's rate for its moved entries, in order
+    s_all = np.repeat(scaled, moved.sum(axis=1))
+    z = _random.discrete_laplace_words(top, s_all, s_all.size, rng)
     steps = np.zeros((T, size), dtype=z.dtype)
     steps[moved] = z
-    for r in range(1, T):  # the path, in place, row by row (the same integers)
-        steps[r] += steps[r - 1]
+    _random.accumulate_rows(steps)  # the path, in place (the same integers)
     return steps[::-1]
 
 

@@ -244,8 +244,7 @@ _GRID_ONCE = 32  # beyond, the online releases reuse the rounded values (else Py
 
 def _geometric_one(rate, rng):
     """J >= 1 with P(J = j) proportional to exp(-rate j): 1 + G, P(G >= k) = exp(-rate k)."""
-    return 1 + _random.geometric_one(_random.word(rng) >> 1,
-                                      rate.numerator, rate.denominator, rng)
+    return 1 + _random.geometric_words_one(rate.numerator, rate.denominator, rng)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -312,6 +311,9 @@ def _laplace_reduce_noise(noise, a1, a2, rng):
         constants = _reduce_constants(a1, a2)
         out = [_reduce_one(v, a1, a2, ratio, rng, constants) for v in x.tolist()]
         return np.array(out, dtype=np.int64).reshape(shape)
+    if x.size <= STEP_CHUNK:
+        y = _step_noise(n, a1, a2, rng)
+        return np.negative(y, out=y, where=x < 0).reshape(shape)
     # in chunks of entries, so that the working arrays stay in cache (each entry's step is
     # independent of the others': the same law)
     out = np.empty_like(x)
@@ -366,10 +368,12 @@ def _step_noise(n, a1, a2, rng):
     c_0 + (1 - c_0) c'_2 (:func:`dppack._random.cumulative_index`) picks stay or a piece,
     with exactly these probabilities. The floats: the sinh ratio from its exact bounds
     (within 2^-52), the rest with three library calls and a dozen correctly rounded
-    operations on positive terms; expm1 and the reciprocal err relatively by as much as
-    their arguments (at most 2^-51), exp by delta n times as much, and 1 - c_0 errs by at
-    most c_0's error in absolute terms, so each cumulative value is within a relative
-    eta = 64 LIBM_ERROR + (delta n + 64) 2^-50 (generous); exactly with
+    operations on positive terms (c_1 = c_0 + q M1, c_2 = c_1 + q M2, q = (1 - c_0) / S);
+    expm1 and the reciprocal err relatively by as much as their arguments (at most 2^-51),
+    exp by delta n times as much, and 1 - c_0 errs by at most c_0's error in absolute
+    terms, so each cumulative value is within a relative
+    eta = 64 LIBM_ERROR + (delta max(n) + 64) 2^-50 (generous; one bound for the pass);
+    exactly with
     :func:`_step_bounds` where the floats cannot decide. Then, with G >= 0,
     P(G >= k) = exp(-rate k) (one draw per moved entry, of its piece's rate):
     y = -(G_A + 1) in the first piece, G_delta mod (n + 1) in the middle (a geometric
@@ -383,16 +387,25 @@ def _step_noise(n, a1, a2, rng):
     delta, total, d, m1, expm1_d = _reduce_constants(a1, a2)
     ratio = float(_sinh_ratio_interval(a1, a2, 60)[0])
     nf = n.astype(np.float64)
-    m2 = np.expm1(-d * (nf + 1.0)) / expm1_d
-    decay = np.exp(-d * nf)
-    total_mass = m1 * (1.0 + decay) + m2
+    nf *= -d  # -delta n
+    decay = np.exp(nf)
+    nf -= d  # -delta (n + 1)
+    m2 = np.expm1(nf, out=nf)
+    m2 /= expm1_d
     stay = ratio * decay
-    move = 1.0 - stay
-    c1 = stay + move * (m1 / total_mass)
-    c2 = stay + move * ((m1 + m2) / total_mass)
-    eta = 64 * _random.LIBM_ERROR + (d * nf + 64.0) * 2.0 ** -50
+    decay += 1.0
+    decay *= m1
+    decay += m2  # S = M1 (1 + e^(-delta n)) + M2
+    q = 1.0 - stay
+    q /= decay  # (1 - c_0) / S
+    m2 *= q
+    c1 = q
+    c1 *= m1
+    c1 += stay  # c_0 + (1 - c_0) M1 / S
+    m2 += c1  # c_1 + (1 - c_0) M2 / S
+    eta = 64 * _random.LIBM_ERROR + (d * float(n.max(initial=0)) + 64.0) * 2.0 ** -50
     piece = _random.cumulative_index(
-        [stay, c1, c2], eta, functools.partial(_step_bounds, a1, a2, n), rng)
+        [stay, c1, m2], eta, functools.partial(_step_bounds, a1, a2, n), rng)
     out = n.copy()
     moved = np.flatnonzero(piece > 0)
     if not moved.size:
@@ -400,21 +413,28 @@ def _step_noise(n, a1, a2, rng):
     piece, m = piece[moved], n[moved]
     # one geometric draw per moved entry, of rate A in the tails and delta in the middle,
     # over the common denominator t of the two dyadic rates
-    # (:func:`dppack._random.geometric_rates`; beyond t = 2^58, where X of that sampler
-    # would often leave int64, one call per rate)
+    # (:func:`dppack._random.geometric_words`; beyond t = 2^58, one call per rate)
     middle = piece == 2
     t = max(total.denominator, delta.denominator)
     if t <= (1 << 58):
         s = np.where(middle, delta.numerator * (t // delta.denominator),
                      total.numerator * (t // total.denominator))
-        g = _random.geometric_rates(t, s.astype(np.int64), m.size, rng)
+        g = _random.geometric_words(t, s.astype(np.int64), m.size, rng)
     else:
         g = np.zeros(m.size, dtype=np.int64)
         for mask, rate in ((~middle, total), (middle, delta)):
             index = np.flatnonzero(mask)
             if index.size:
                 g[index] = _geometric(rate, index.size, rng) - 1
-    out[moved] = np.where(middle, g % (m + 1), np.where(piece == 1, -(g + 1), m + g + 1))
+    # y = -(G + 1) in the first piece, G mod (n + 1) in the middle, n + G + 1 in the last
+    # (in place: the same integers)
+    g += 1
+    np.negative(g, out=g, where=piece == 1)
+    np.add(g, m, out=g, where=piece == 3)
+    middle = np.flatnonzero(middle)
+    if middle.size:
+        g[middle] = (g[middle] - 1) % (m[middle] + 1)
+    out[moved] = g
     return out
 
 
@@ -477,7 +497,7 @@ class LaplaceNoiseReductionOnline:
     >>> round(float(online.release), 2)
     -10.12
     >>> round(float(online.reduce(1.0)), 2)
-    5.81
+    5.14
     >>> online.levels, online.privacy_
     ([0.1, 1.0], PrivacyLoss.pure(eps=1.0))
     """
@@ -500,7 +520,7 @@ class LaplaceNoiseReductionOnline:
         self._grid, self._units = level_grid(self.sensitivity, level, max(values.size, 1))
         self._rate = self._rate_of(level)
         t, s = self._rate.denominator, self._rate.numerator
-        self._noise = _random.discrete_laplace(t, s, values.size, self._rng)
+        self._noise = _random.discrete_laplace_words(t, s, values.size, self._rng)
         self.eps = level
         self.levels = [level]
         self.release = self._released()
