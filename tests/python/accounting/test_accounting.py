@@ -16,7 +16,7 @@ from scipy import optimize, stats
 from dppack import BudgetAccountant, PrivacyLoss, accounting
 from dppack.accounting import _arithmetic
 from dppack.model_selection import stability as validation
-from dppack.analytic_gaussian_erm import models as analytic
+from dppack.analytic_gaussian_erm import _budget as analytic
 
 
 def test_pure_dp_to_zcdp_is_half_the_square():
