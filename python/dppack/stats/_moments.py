@@ -4,20 +4,19 @@ import math
 
 from .. import _backends, _checks, data_access
 from .._plans import Plan, one_or_both, register, released_versions, run
-from ..mechanisms._additive import mechanism_report
+from ..mechanisms._additive import mechanism_report, release_exact
 from ._ratio import check_n, unbounded_moments
 from ._release import (
-    add_noise,
     check_release,
     clamp,
+    exact_statistics,
     max_squares,
     minimum_size,
     moment_source,
     noisy_count,
-    noisy_statistics,
+    noisy_exact_statistics,
     release_loss,
     sample_bounds,
-    unit_statistics,
 )
 
 
@@ -371,17 +370,19 @@ class _Mean(_Moment):
         return data_access.centred_from_sums(*bounds, 0.0, n, None)
 
     def bounded(self, source, bounds, eps, mechanism, delta, type_DP):
-        access = source.mean_access()
-        return lambda rng, loss: add_noise(access["True.Values"], eps, access["Sensitivity"],
-                                           mechanism, delta, type_DP, rng)
+        access = source.mean_exact()  # exact: the noise is added in integers
+        return lambda rng, loss: release_exact([access["True.Values"]], eps,
+                                               access["Sensitivity"], mechanism, delta,
+                                               type_DP, rng)[0]
 
     def unbounded(self, source, bounds, eps, mechanism, delta, type_DP):
         # n itself is never used
-        access = source.centred_moments(squares=False)
-        prepared = unit_statistics(access)
+        access = source.centred_exact(squares=False)
+        prepared = exact_statistics(access)
 
         def draw(rng, loss):
-            total_, count = noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng)
+            total_, count = noisy_exact_statistics(prepared, eps, mechanism, delta, type_DP,
+                                                   rng)
             # post-processing: the noisy sum over the noisy count, within the bounds
             return clamp(access["Centre"] + total_ / max(count, 1.0), *bounds)
 
@@ -412,27 +413,27 @@ class _Variance(_Moment):
         return math.sqrt(value) if self.transform == "sqrt" else value
 
     def bounded(self, source, bounds, eps, mechanism, delta, type_DP):
-        access = source.var_access()
+        access = source.var_exact()
         lower, upper = bounds
         spread = (upper - lower) * (upper - lower)  # Inf, not OverflowError, beyond 1e308
         top = max_squares(source.size(), spread) / (source.size() - 1)
 
         def draw(rng, loss):
-            noisy = add_noise(access["True.Values"], eps, access["Sensitivity"], mechanism, delta,
-                              type_DP, rng)
+            noisy = release_exact([access["True.Values"]], eps, access["Sensitivity"],
+                                  mechanism, delta, type_DP, rng)[0]
             return self._finish(clamp(noisy, 0.0, top))  # one draw clamped, not redraws
 
         return draw
 
     def unbounded(self, source, bounds, eps, mechanism, delta, type_DP):
-        access = source.centred_moments()
-        prepared = unit_statistics(access)
+        access = source.centred_exact()
+        prepared = exact_statistics(access)
         lower, upper = bounds
         spread = (upper - lower) * (upper - lower)
 
         def draw(rng, loss):
-            total_, squares, count = noisy_statistics(prepared, eps, mechanism, delta,
-                                                      type_DP, rng)
+            total_, squares, count = noisy_exact_statistics(prepared, eps, mechanism, delta,
+                                                            type_DP, rng)
             count = noisy_count(count)
             variance = (squares - total_ * total_ / count) / (count - 1)
             return self._finish(clamp(variance, 0.0, max_squares(count, spread) / (count - 1)))
@@ -480,19 +481,20 @@ class _Covariance(_Moment):
                 * (float(a["upper_bound2"]) - float(a["lower_bound2"])))
 
     def bounded(self, pair, bounds, eps, mechanism, delta, type_DP):
-        access = pair.cov_access()
-        return lambda rng, loss: add_noise(access["True.Values"], eps, access["Sensitivity"],
-                                           mechanism, delta, type_DP, rng)
+        access = pair.cov_exact()
+        return lambda rng, loss: release_exact([access["True.Values"]], eps,
+                                               access["Sensitivity"], mechanism, delta,
+                                               type_DP, rng)[0]
 
     def unbounded(self, pair, bounds, eps, mechanism, delta, type_DP):
-        access = pair.centred_cross_moments()
-        prepared = unit_statistics(access)
+        access = pair.centred_cross_exact()
+        prepared = exact_statistics(access)
         lower1, upper1, lower2, upper2 = bounds
         spread = (upper1 - lower1) * (upper2 - lower2)
 
         def draw(rng, loss):
-            total1, total2, products, count = noisy_statistics(prepared, eps, mechanism,
-                                                               delta, type_DP, rng)
+            total1, total2, products, count = noisy_exact_statistics(
+                prepared, eps, mechanism, delta, type_DP, rng)
             count = noisy_count(count)
             top = max_squares(count, spread) / (count - 1)
             return clamp((products - total1 * total2 / count) / (count - 1), -top, top)

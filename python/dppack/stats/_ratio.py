@@ -28,8 +28,9 @@ def unbounded_parts(statistic, eps, sensitivities, mechanism, delta, type_DP, al
     """The half-widths t_i of the k noisy sufficient statistics of an unbounded release,
     all within them at once with probability >= 1 - alpha, and the joint report on the
     unit scale: the report of the release's one call of the mechanism
-    (``_release.noisy_statistics``: statistic i over its sensitivity Delta_i, k rows values,
-    unit sensitivity l1 k or l2 sqrt(k)) for all its values at once, u, and t_i = Delta_i u."""
+    (``_release.noisy_exact_statistics``: statistic i over its sensitivity Delta_i, k rows
+    values, unit sensitivity l1 k or l2 sqrt(k)) for all its values at once, u, and
+    t_i = Delta_i u."""
     sensitivities = check_unit_sensitivities(np.asarray(sensitivities, np.float64))
     k = sensitivities.size
     joint = mechanism_report(statistic, mechanism, eps, delta, type_DP,
