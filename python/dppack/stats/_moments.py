@@ -41,6 +41,12 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
       (1 + e^eps) delta for it, (2 + e^eps) delta in all). Under unbounded DP the bounded
       release, which uses the exact n, is not private.
 
+    Exact: the clipped values are rounded to a grid g = 2^k <= (U - L) 2^-20 of the bounds and
+    the statistic is computed exactly from their integers (a float sum can move by more than
+    the sensitivity: Casacuberta, Shoemate, Vadhan and Wagaman 2022), then rounded onto the
+    noise grid in integers; the sensitivities are DPpack's with U - L replaced by the rounded
+    range Q g <= (U - L)(1 + 2^-19) (guide: adding-a-release, Exact moments).
+
     Parameters
     ----------
     x : array_like, or a Dask array, Series or DataFrame
@@ -128,6 +134,9 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
     conditioned on an event that depends on the data, which is not differentially private
     at the stated eps. The clamp is post-processing of one draw: a
     noisy value below 0 is released as exactly 0.
+
+    Exact, as :func:`meanDP`: the variance of the values rounded to the grid of the bounds,
+    sensitivity (Q g)^2 / n.
 
     Parameters
     ----------
@@ -234,6 +243,9 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
       +-(U1 - L1)(U2 - L2) n~/(4(n~ - 1)).
     * 'both': both releases; meaningful under bounded DP only, where the pair spends up to
       3 eps (see :func:`meanDP`); under unbounded DP the bounded release is not private.
+
+    Exact, as :func:`meanDP`: each variable rounded to the grid of its bounds, sensitivity
+    Q1 g1 Q2 g2 / n.
 
     Parameters
     ----------

@@ -62,6 +62,9 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
     DPpack redraws until the noisy value is positive, which is not differentially private at
     the stated eps; a noisy value below 0 is released as exactly 0.
 
+    Exact, as :func:`meanDP`: the values rounded to the grid of the bounds, DPpack's
+    sensitivities with U - L replaced by the rounded range Q g.
+
     Parameters
     ----------
     *samples : array_like, or Dask arrays or Series
@@ -135,6 +138,8 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
       sensitivity depends on the private sizes.
     * 'both': both releases; meaningful under bounded DP only, where the pair spends up to
       3 eps (see :func:`meanDP`); under unbounded DP the bounded release is not private.
+
+    Exact, as :func:`meanDP`: each column rounded to the grid of its bounds.
 
     Parameters
     ----------
