@@ -526,8 +526,8 @@ def cov_bounds(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
 # Exact cores of the releases: integer sums of the records on the grid of their bounds
 # --------------------------------------------------------------------------------------------
 #
-# The records x in [L, U] are rounded to L + g q, q in {0, ..., Q} (``_exact_sums``: g = 2^k
-# <= (U - L) 2^-20 from the bounds alone, Q g <= (U - L)(1 + 2^-19)); the statistics are
+# The records x in [L, U] are rounded to origin + g q, q in {0, ..., Q} (``_exact_sums``:
+# g = 2^k <= (U - L) 2^-20 from the bounds alone, Q g <= U - L + g); the statistics are
 # exact rationals (num, den, e) of the integers n, S1 = sum q, S2 = sum q^2 and
 # S12 = sum q1 q2, and DPpack's sensitivities hold with U - L replaced by Q g (the width of
 # the rounded records' range), rounded up to a float.
@@ -540,7 +540,7 @@ def _mean_sensitivity(lower, upper, n):
 
 
 def mean_exact(n, s1, lower, upper):
-    """meanDP's exact mean L + g S1 / n of n >= 1 records on the grid of [L, U] and its
+    """meanDP's exact mean origin + g S1 / n of n >= 1 records on the grid of [L, U] and its
     bounded sensitivity Q g / n (DPpack's (U - L)/n for the rounded records, whose range is
     Q g wide: Dwork, McSherry, Nissim and Smith 2006, Section 3).
 
@@ -551,7 +551,8 @@ def mean_exact(n, s1, lower, upper):
     (Fraction(3, 4), 0.5)
     """
     k, _ = _exact_sums.data_grid(lower, upper)
-    return {"True.Values": _exact_sums.mean_value(lower, k, s1, n),
+    origin = _exact_sums.grid_origin(lower, upper)
+    return {"True.Values": _exact_sums.mean_value(origin, k, s1, n),
             "Sensitivity": _mean_sensitivity(lower, upper, n)}
 
 
@@ -582,16 +583,17 @@ def cov_exact(n, s1, t1, s12, bounds):
 
 
 def _half_width(lower, upper):
-    """(centre, h): the midpoint L + Q g / 2 of the rounded records' range (a float, for
+    """(centre, h): the midpoint origin + Q g / 2 of the rounded records' range (a float, for
     post-processing) and its half-width h = Q g / 2 (exact in floats, or inf)."""
     k, top = _exact_sums.data_grid(lower, upper)
     half = _exact_sums.to_fraction((top, 1, k - 1))
-    return float(Fraction(lower) + half), _exact_sums.float_up((top, 1, k - 1))
+    origin = _exact_sums.to_fraction(_exact_sums.grid_origin(lower, upper))
+    return float(origin + half), _exact_sums.float_up((top, 1, k - 1))
 
 
 def centred_exact(n, s1, s2, lower, upper, squares=True):
-    """The unbounded sufficient statistics of the records L + g q centred at the midpoint
-    L + Q g / 2 of their range and divided by their add/remove sensitivities h = Q g / 2,
+    """The unbounded sufficient statistics of the records origin + g q centred at the
+    midpoint origin + Q g / 2 of their range and divided by their add/remove sensitivities h = Q g / 2,
     h^2 and 1: S / h = (2 S1 - n Q) / Q, (with ``squares``) Q2 / h^2 =
     (4 S2 - 4 Q S1 + n Q^2) / Q^2 and n, exact (num, den, e); adding or removing a record
     moves each by at most 1 (Dwork and Roth 2014, Definition 3.1). Returns ``{"Centre",

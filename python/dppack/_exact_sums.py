@@ -8,14 +8,15 @@ underestimation of sensitivity in differentially private libraries", CCS, show h
 sums break the sensitivity):
 
 * the grid g = 2^k of the records is the largest power of two with g <= (U - L) 2^-20, from
-  the public bounds alone (:func:`data_grid`); Q = ceil((U - L) / g) <= 2^21 exactly;
-* each record maps to q = rint((x - L) / g) in floating point, clipped to [0, Q]: a
-  deterministic map of one record with range [0, Q], so the rounded records L + g q lie in
-  an interval of width Q g <= (U - L)(1 + 2^-19) and every sensitivity of DPpack holds with
-  U - L replaced by Q g;
+  the public bounds alone (:func:`data_grid`);
+* each record maps to an integer q in [0, Q] in floating point (:func:`to_grid`: x clipped
+  to [L, U], then rint(x / g) - rint(L / g) for bounds near 0, rint((x - L) / g) else): a
+  deterministic map of one record with range [0, Q], Q <= 2^21, so the rounded records
+  origin + g q (:func:`grid_origin`) lie in an interval of width Q g <= U - L + g
+  <= (U - L)(1 + 2^-20), and every sensitivity of DPpack holds with U - L replaced by Q g;
 * the sums S1 = sum q, S2 = sum q^2 and sum q1 q2 are exact: integer-valued floats below
-  2^53 in every partial sum (blocks of 2^16 values for S1, 2^11 for products), blocks
-  added as Python integers;
+  2^53 in every partial sum (blocks of 2^16 values below 2^36 for S1, rows of 2^11 products
+  below 2^42), blocks added as Python integers;
 * a statistic is an exact rational ``(num, den, e)`` = num 2^e / den, rounded half to even
   onto the noise grid 2^j in integers (:func:`round_to_grid`) before the exact integer
   noise, and the released float is a function of the noisy integer alone
@@ -40,10 +41,47 @@ BLOCK = 1 << 16
 PRODUCT_ROW = 1 << 11
 
 
+#: Bounds with max(|L|, |U|) <= 2^NEAR_BITS g: the grid anchored at 0 (q = rint(x / g) - c0,
+#: every rint(x / g) below 2^36, so that block sums of 2^16 of them are exact).
+NEAR_BITS = 36
+
+
 @functools.lru_cache(maxsize=256)
+def grid_exponent(lower, upper):
+    """k: g = 2^k the largest power of two with g <= (U - L) 2^-20 (U - L exact).
+
+    Examples
+    --------
+    >>> grid_exponent(0.0, 1.0), grid_exponent(1.75 - 2.0 ** -52, 1.75)
+    (-20, -72)
+    """
+    width = Fraction(upper) - Fraction(lower)
+    a, b = width.numerator, width.denominator
+    e = a.bit_length() - b.bit_length()  # floor(log2(a / b)) is e or e - 1
+    if (a << max(-e, 0)) < (b << max(e, 0)):
+        e -= 1
+    return e - DATA_GRID_BITS
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(lower, upper):
+    """(k, Q, c0, near) of the bounds: the grid 2^k, the largest integer Q of a record (the
+    map of U), the offset c0 = rint(L / g) of the grid anchored at 0 (``near``: bounds within
+    2^36 steps of 0), else 0 (the grid anchored at L)."""
+    k = grid_exponent(lower, upper)
+    near = Fraction(max(abs(lower), abs(upper))) <= Fraction(2) ** (NEAR_BITS + k)
+    bounds = np.array([lower, upper])
+    if near:
+        scaled = np.rint(_scale(bounds, k, np.empty(2)))
+        c0 = int(scaled[0])
+        return k, int(scaled[1]) - c0, c0, True
+    scaled = np.rint(_scale(np.subtract(bounds, lower), k, np.empty(2)))
+    return k, int(scaled[1]), 0, False
+
+
 def data_grid(lower, upper):
-    """(k, Q): g = 2^k the largest power of two with g <= (U - L) 2^-20, and
-    Q = ceil((U - L) / g), from the exact width U - L of the public bounds (L < U).
+    """(k, Q): the grid g = 2^k of the records of [L, U] (the largest power of two with
+    g <= (U - L) 2^-20) and the largest integer Q of a record: Q g <= U - L + g.
 
     Examples
     --------
@@ -52,14 +90,21 @@ def data_grid(lower, upper):
     >>> data_grid(1.75 - 2.0 ** -52, 1.75)
     (-72, 1048576)
     """
-    width = Fraction(upper) - Fraction(lower)
-    a, b = width.numerator, width.denominator
-    e = a.bit_length() - b.bit_length()  # floor(log2(a / b)) is e or e - 1
-    if (a << max(-e, 0)) < (b << max(e, 0)):
-        e -= 1
-    k = e - DATA_GRID_BITS
-    num, den = (a, b << k) if k >= 0 else (a << -k, b)
-    return k, -(-num // den)
+    k, top, _, _ = _layout(float(lower), float(upper))
+    return k, top
+
+
+def grid_origin(lower, upper):
+    """The exact value of the integer 0, as (num, 1, e): a record q is origin + q g; the
+    origin is L (bounds far from 0) or c0 g = g rint(L / g) (near 0).
+
+    Examples
+    --------
+    >>> grid_origin(-0.3, 1.0)  # c0 = rint(-0.3 2^20) = -314573
+    (-314573, 1, -20)
+    """
+    k, _, c0, near = _layout(float(lower), float(upper))
+    return (c0, 1, k) if near else float_ratio(float(lower))
 
 
 def _scale(values, k, out):
@@ -69,23 +114,24 @@ def _scale(values, k, out):
     return np.ldexp(values, -k, out=out)
 
 
-def to_grid(values, lower, upper, out=None, inside=False, clip=None):
-    """q = rint((clip(x, L, U) - L) / g) (floats in [0, Q]), ``(k, Q)`` = :func:`data_grid`.
+def to_grid(values, lower, upper, out=None, inside=False, clip=None, shifted=True):
+    """The records' integers q in [0, Q] (floats), ``(k, Q)`` = :func:`data_grid`.
 
-    The map of one record to its integer: x clipped to [L, U], then (x - L) in floats (or
-    (x/2 - L/2) 2 when U - L overflows), scaled by 2^-k exactly, rounded half to even.
-    Rounding is monotone, so 0 <= fl(x - L) <= fl(U - L) <= (U - L)(1 + 2^-53), and
-    (U - L) / g < 2^21: q lies in [0, Q] (the same for the halved difference, exact for
-    bounds of magnitude above 2^-1021, and for the scaling by ``np.ldexp``). ``inside``: the
-    caller knows L <= x <= U for every value (the clip is left out); ``clip``: two arrays
-    of at least ``values.size`` values L and U (a faster clip than by scalars).
+    The map of one record: x clipped to [L, U], then rint(x 2^-k) - c0 (bounds near 0:
+    ``_layout``) or rint((x - L) 2^-k) (far from 0), in floats: the product by 2^-k is exact
+    and rounding is monotone, so the map is monotone, 0 at L and Q at U: q lies in [0, Q].
+    Each rint(x 2^-k) near 0 is below 2^36 and each q below 2^21 + 1 (U - L < 2^21 g), so Q
+    <= 2^21. ``inside``: the caller knows L <= x <= U for every value (the clip is left
+    out); ``clip``: two arrays of at least ``values.size`` values L and U (a faster clip
+    than by scalars); ``shifted`` False: near 0, rint(x 2^-k) without the offset c0 (the
+    caller subtracts n c0 from the sum).
 
     Examples
     --------
     >>> to_grid(np.array([0.0, 0.3, 7.0]), 0.0, 1.0).tolist()
     [0.0, 314573.0, 1048576.0]
     """
-    k, _ = data_grid(lower, upper)
+    k, _, c0, near = _layout(lower, upper)
     size = values.size
     if not inside:
         if clip is None:
@@ -95,13 +141,14 @@ def to_grid(values, lower, upper, out=None, inside=False, clip=None):
             out = np.maximum(values, clip[0][:size], out=out)
             np.minimum(out, clip[1][:size], out=out)
         values = out
-    if math.isfinite(upper - lower):
-        out = np.subtract(values, lower, out=out)
-        _scale(out, k, out)
-    else:
-        out = np.multiply(values, 0.5, out=out)
-        np.subtract(out, 0.5 * lower, out=out)
-        _scale(out, k - 1, out)
+    if near:
+        out = _scale(values, k, out)
+        np.rint(out, out=out)
+        if shifted and c0:
+            np.subtract(out, float(c0), out=out)  # exact: integers below 2^37
+        return out
+    out = np.subtract(values, lower, out=out)
+    _scale(out, k, out)
     return np.rint(out, out=out)
 
 
@@ -121,8 +168,21 @@ def product_sum(a, b):
     return total
 
 
+def _bits(value):
+    """The IEEE bits of a double as a Python int."""
+    return int(np.array(value).view(np.int64))
+
+
+@functools.lru_cache(maxsize=256)
+def _fast_sum(lower, upper):
+    """Whether :meth:`GridSums._add_sum` applies: bounds near 0 and M = 1.5 2^(52 + k) a
+    normal double."""
+    k, _, _, near = _layout(lower, upper)
+    return near and -1074 <= k <= 970
+
+
 def _sum(q):
-    return int(np.add.reduce(q))  # <= 2^16 values <= 2^21: partial sums below 2^37
+    return int(np.add.reduce(q))  # <= 2^16 values below 2^36: partial sums below 2^52
 
 
 class GridSums:
@@ -145,11 +205,34 @@ class GridSums:
         if not inside and self._clip is None:
             self._clip = (np.full(self._buffer.size, self.lower),
                           np.full(self._buffer.size, self.upper))
-        q = to_grid(block, self.lower, self.upper, self._buffer[:size], inside, self._clip)
+        if not self.squares and _fast_sum(self.lower, self.upper):
+            return self._add_sum(block, inside)
+        q = to_grid(block, self.lower, self.upper, self._buffer[:size], inside, self._clip,
+                    shifted=self.squares)
         self.n += size
-        self.s1 += _sum(q)
         if self.squares:
+            self.s1 += _sum(q)
             self.s2 += product_sum(q, q)
+        else:  # near 0: the sum of rint(x 2^-k), each below 2^36, less n c0
+            self.s1 += _sum(q) - size * _layout(self.lower, self.upper)[2]
+
+    def _add_sum(self, block, inside):
+        """S1 alone near 0 (meanDP), one addition per value: t = x + M, M = 1.5 2^(52 + k),
+        is M + g rint(x / g) exactly (|x| < 2^51 g: t stays in M's binade, whose step is g,
+        and the float sum rounds half to even, as rint), so the bits of t less those of M
+        are rint(x / g): summed as int64 modulo 2^64 (exact, the true sum below 2^52)."""
+        size = block.size
+        if not inside:
+            out = np.maximum(block, self._clip[0][:size], out=self._buffer[:size])
+            np.minimum(out, self._clip[1][:size], out=out)
+            block = out
+        k, _, c0, _ = _layout(self.lower, self.upper)
+        magic = math.ldexp(1.5, 52 + k)
+        t = np.add(block, magic, out=self._buffer[:size])
+        wrapped = int(np.add.reduce(t.view(np.int64))) - size * _bits(magic)
+        wrapped %= 1 << 64
+        self.s1 += (wrapped - (1 << 64) if wrapped >= 1 << 63 else wrapped) - size * c0
+        self.n += size
 
     def add_all(self, flat):
         """Every block of the flat array ``flat``."""
@@ -194,15 +277,16 @@ def float_ratio(value):
     return int(math.ldexp(mantissa, 53)), 1, exponent - 53
 
 
-def mean_value(lower, k, total, n):
-    """L + 2^k total / n exactly, as (num, den, e).
+def mean_value(origin, k, total, n):
+    """origin + 2^k total / n exactly, as (num, den, e), for the exact origin (num, 1, e)
+    of :func:`grid_origin`.
 
     Examples
     --------
-    >>> to_fraction(mean_value(0.5, -2, 3, 2))
+    >>> to_fraction(mean_value(float_ratio(0.5), -2, 3, 2))
     Fraction(7, 8)
     """
-    a, _, b = float_ratio(lower)
+    a, _, b = origin
     if b >= k:
         return (a << (b - k)) * n + total, n, k
     return a * n + (total << (k - b)), n, b
@@ -271,11 +355,9 @@ def grid_width(lower, upper):
 
 
 def add_grid_noise(values, noise, j):
-    """The floats of round(v / 2^j) + Z for exact ``values`` and the noise g Z (floats, as
-    the samplers of ``_random`` release it on zeros: exact multiples of g = 2^j below 2^53
-    steps): each a function of the integer round(v / 2^j) + Z alone (post-processing)."""
-    out = []
-    for value, z in zip(values, np.ravel(noise).tolist()):
-        step = math.ldexp(z, -j) if -1000 <= j <= 1000 else float(Fraction(z) / Fraction(2) ** j)
-        out.append(grid_float(round_to_grid(value, j) + round(step), j))
-    return out
+    """The floats of round(v / 2^j) + Z for exact ``values`` and the integer noise Z in grid
+    units (floats, as the samplers of ``_random`` release it on zeros on the grid 1: exact
+    below 2^53): each a function of the integer round(v / 2^j) + Z alone
+    (post-processing)."""
+    return [grid_float(round_to_grid(value, j) + round(z), j)
+            for value, z in zip(values, np.ravel(noise).tolist())]

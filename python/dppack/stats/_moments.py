@@ -45,7 +45,7 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
     the statistic is computed exactly from their integers (a float sum can move by more than
     the sensitivity: Casacuberta, Shoemate, Vadhan and Wagaman 2022), then rounded onto the
     noise grid in integers; the sensitivities are DPpack's with U - L replaced by the rounded
-    range Q g <= (U - L)(1 + 2^-19) (guide: adding-a-release, Exact moments).
+    range Q g <= (U - L)(1 + 2^-20) (guide: adding-a-release, Exact moments).
 
     Parameters
     ----------

@@ -141,7 +141,8 @@ def test_true_values_agree_with_memory():
     assert centred["True.Values"] == expected["True.Values"]
     np.testing.assert_array_equal(centred["Sensitivities"], expected["Sensitivities"])
     k, _ = _exact_sums.data_grid(lower, upper)
-    rounded = [Fraction(lower) + Fraction(2) ** k * int(q)
+    origin = _exact_sums.to_fraction(_exact_sums.grid_origin(lower, upper))
+    rounded = [origin + Fraction(2) ** k * int(q)
                for q in _exact_sums.to_grid(x, lower, upper)]
     mean = sum(rounded) / len(rounded)
     assert _exact_sums.to_fraction(sample.mean_exact()["True.Values"]) == mean

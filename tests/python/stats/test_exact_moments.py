@@ -2,8 +2,9 @@
 pooledCovDP compute their true value from the records' integers on the grid of the bounds
 (``dppack._exact_sums``), exactly, and round it onto the noise grid in integers.
 
-* The grid: g = 2^k <= (U - L) 2^-20 < 2 g, Q g >= U - L and Q g <= (U - L)(1 + 2^-19),
-  for bounds from subnormal widths to the widest doubles.
+* The grid: g = 2^k <= (U - L) 2^-20 < 2 g, U - L - g <= Q g <= U - L + g, the map
+  monotone from 0 at L to Q <= 2^21 at U, for bounds from subnormal widths to the widest
+  doubles, near 0 and far from it.
 * The sums: against Python integers (values at the top of the range, where a float sum of
   squares would round).
 * Exactness end to end: with the noise replaced by 0, each release is
@@ -33,8 +34,9 @@ def _rounded(x, lower, upper):
     """The records as Fractions L + g q (q from the release's own map)."""
     k, _ = _exact_sums.data_grid(lower, upper)
     g = Fraction(2) ** k
-    return [Fraction(lower) + g * int(q) for q in _exact_sums.to_grid(np.asarray(x, float),
-                                                                   lower, upper)]
+    origin = _exact_sums.to_fraction(_exact_sums.grid_origin(lower, upper))
+    return [origin + g * int(q) for q in _exact_sums.to_grid(np.asarray(x, float), lower,
+                                                             upper)]
 
 
 def _mean(values):
@@ -76,20 +78,24 @@ def test_data_grid(bounds):
     width = Fraction(upper) - Fraction(lower)
     g = Fraction(2) ** k
     assert g <= width / 2 ** 20 < 2 * g
-    assert top * g >= width > (top - 1) * g
-    assert top * g <= width * (1 + Fraction(1, 2 ** 19))
+    assert width - g <= top * g <= width + g <= width * (1 + Fraction(1, 2 ** 20))
     assert top <= 2 ** 21
-    q = _exact_sums.to_grid(np.array([lower, upper,
-                                      lower - abs(lower) - 1.0, upper + abs(upper) + 1.0,
-                                      0.5 * lower + 0.5 * upper]), lower, upper)
+    x = np.array([lower, upper, lower - abs(lower) - 1.0, upper + abs(upper) + 1.0,
+                  0.5 * lower + 0.5 * upper, 0.3 * lower + 0.7 * upper])
+    q = _exact_sums.to_grid(x, lower, upper)
     assert q.min() >= 0 and q.max() <= top and np.all(q == np.rint(q))
-    assert q[0] == 0 and q[2] == 0 and q[3] == q[1]
+    assert q[0] == 0 and q[2] == 0 and q[1] == top and q[3] == top
+    order = np.argsort(x, kind="stable")
+    assert np.all(np.diff(q[order]) >= 0)  # monotone
+    origin = _exact_sums.to_fraction(_exact_sums.grid_origin(lower, upper))
+    for value, integer in zip(x[[0, 1, 4, 5]], q[[0, 1, 4, 5]]):  # each within a step
+        assert abs(origin + g * int(integer) - Fraction(float(value))) <= g
 
 
 def test_sums_are_exact():
     """Values at the top of the range: q = 2^21 (squares 2^42), 150 000 of them, where the
     sum of squares (about 6.6e17) is beyond 2^53; against Python integers."""
-    lower, upper = 0.0, 2.0 - 2.0 ** -30  # Q = 2^21 at g = 2^-20
+    lower, upper = 0.0, 2.0 - 2.0 ** -30  # Q = 2^21 at g = 2^-20 (U rounds up)
     k, top = _exact_sums.data_grid(lower, upper)
     assert top == 2 ** 21
     x = np.full(150_001, upper)
@@ -143,7 +149,7 @@ CASES = {
 def test_mean_and_variance_are_exact(zero_noise, case):
     lower, upper, x = CASES[case]
     k, top = _exact_sums.data_grid(lower, upper)
-    width = Fraction(top) * Fraction(2) ** k
+    width = Fraction(upper) - Fraction(lower)
     records = _rounded(x, lower, upper)
     n = len(records)
     eps = 0.5
@@ -157,7 +163,7 @@ def test_mean_and_variance_are_exact(zero_noise, case):
         assert dppack.meanDP(x, eps, lower, upper, mechanism="Gaussian", delta=1e-5,
                              random_state=1) == _on_noise_grid(_mean(records), j)
         v_sens = _exact_sums.float_up((top * top, n, 2 * k))
-        assert float(Fraction(v_sens)) >= width * width / n
+        assert Fraction(v_sens) >= (Fraction(top) * Fraction(2) ** k) ** 2 / n
         assert dppack.varDP(x, eps, lower, upper, random_state=1) == _on_noise_grid(
             _var(records), _laplace_k(v_sens, eps))
         assert dppack.sdDP(x, eps, lower, upper, random_state=1) == math.sqrt(

@@ -1654,10 +1654,12 @@ def _unb_pcov(data, **kw):
 
 def _on_grid(values, lower, upper):
     """The records as the moments see them: clipped and rounded to the grid g = 2^k of the
-    bounds, L + g q (``dppack._exact_sums``)."""
+    bounds, origin + g q (``dppack._exact_sums``)."""
     k, _ = _exact_sums.data_grid(float(lower), float(upper))
-    return lower + math.ldexp(1.0, k) * _exact_sums.to_grid(np.asarray(values, float),
-                                                            float(lower), float(upper))
+    origin = float(_exact_sums.to_fraction(_exact_sums.grid_origin(float(lower),
+                                                                   float(upper))))
+    return origin + math.ldexp(1.0, k) * _exact_sums.to_grid(np.asarray(values, float),
+                                                             float(lower), float(upper))
 
 
 def _unit_rows(function, data):
