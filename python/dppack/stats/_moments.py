@@ -2,7 +2,7 @@
 
 import math
 
-from .. import _backends, _checks, data_access
+from .. import _access_cores, _backends, _checks
 from .._plans import Plan, one_or_both, register, released_versions, run
 from ..mechanisms._additive import mechanism_report, release_exact
 from ._ratio import check_n, unbounded_moments
@@ -376,10 +376,10 @@ class _Mean(_Moment):
     minimum = 1
 
     def sensitivity(self, n, bounds):
-        return data_access.mean_from_sums(0.0, n, *bounds)["Sensitivity"]
+        return _access_cores.mean_exact(n, 0, *bounds)["Sensitivity"]  # the release's
 
     def centred(self, n, bounds):
-        return data_access.centred_from_sums(*bounds, 0.0, n, None)
+        return _access_cores.centred_exact(n, 0, 0, *bounds, squares=False)
 
     def bounded(self, source, bounds, eps, mechanism, delta, type_DP):
         access = source.mean_exact()  # exact: the noise is added in integers
@@ -413,10 +413,10 @@ class _Variance(_Moment):
         self.name, self.transform = name, transform
 
     def sensitivity(self, n, bounds):
-        return data_access.var_from_squares(0.0, n, *bounds)["Sensitivity"]
+        return _access_cores.var_exact(n, 0, 0, *bounds)["Sensitivity"]
 
     def centred(self, n, bounds):
-        return data_access.centred_from_sums(*bounds, 0.0, n, 0.0)
+        return _access_cores.centred_exact(n, 0, 0, *bounds)
 
     def spread(self, a):
         return (float(a["upper_bound"]) - float(a["lower_bound"])) ** 2
@@ -483,10 +483,10 @@ class _Covariance(_Moment):
         return bounds, pair
 
     def sensitivity(self, n, bounds):
-        return data_access.cov_from_products(0.0, n, *bounds)["Sensitivity"]
+        return _access_cores.cov_exact(n, 0, 0, 0, bounds)["Sensitivity"]
 
     def centred(self, n, bounds):
-        return data_access.centred_cross_from_sums(bounds, 0.0, 0.0, 0.0, n)
+        return _access_cores.centred_cross_exact(n, 0, 0, 0, bounds)
 
     def spread(self, a):
         return ((float(a["upper_bound1"]) - float(a["lower_bound1"]))

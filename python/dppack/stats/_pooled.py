@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .. import _backends, _checks, data_access
+from .. import _access_cores, _backends, _checks
 from .._plans import Plan, one_or_both, register, released_versions, run
 from ..mechanisms._additive import mechanism_report, release_exact
 from ._ratio import check_sizes, pooled_unbounded
@@ -20,7 +20,7 @@ from ._release import (
 
 def _pooled_unbounded(access, eps, mechanism, delta, type_DP, combine):
     """The 'unbounded' release of a pooled statistic: the exact centred sufficient statistics
-    of every sample (``access``: rows of ``data_access.pooled_centred_rows``), released by
+    of every sample (``access``: rows of ``_access_cores.pooled_centred_rows``), released by
     one call of the mechanism's exact entry point (see :func:`noisy_exact_statistics`: a
     record is in one sample, so one row moves), each noisy count floored at 2;
     ``combine(noisy rows, counts)`` post-processes. Returns the function of the generator
@@ -282,11 +282,9 @@ class _Pooled(Plan):
         noise = (a["mechanism"], a["delta"], a["type_DP"])
 
         def bounded():
-            if self.columns is None:
-                access = data_access.pooled_var_from_squares(sizes, 0.0, *bounds, approx_n_max)
-            else:
-                access = data_access.pooled_cov_from_products(sizes, 0.0, *bounds,
-                                                              approx_n_max)
+            # the release's sensitivities (of the records on the grid of the bounds)
+            zeros = [(n, 0, 0) if self.columns is None else (n, 0, 0, 0, 0, 0) for n in sizes]
+            access = _access_cores.pooled_grid_exact(zeros, bounds, approx_n_max)
             return mechanism_report(statistic, noise[0], eps, *noise[1:],
                                     access["Bounded.Sensitivities"], alpha)
 
