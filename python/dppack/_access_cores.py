@@ -3,11 +3,13 @@
 its sensitivity, written once for in-memory and Dask data.
 """
 
+import functools
 import math
+from fractions import Fraction
 
 import numpy as np
 
-from . import _backends, _checks, _frames, _messages
+from . import _backends, _checks, _exact_sums, _frames, _messages
 
 MECHANISMS = ("Laplace", "Gaussian", "analytic")
 MECHANISM_MESSAGE = "Mechanism must be one of {'Laplace', 'Gaussian', 'analytic'}."
@@ -261,26 +263,12 @@ def midpoint(lower, upper):
     return centre, max(upper - centre, centre - lower)
 
 
-def centred_moments(x, lower, upper, clip=False, squares=True):
-    """Sum S, sum of squares Q (if ``squares``) and count n of the values (clipped if ``clip``)
-    centred at the midpoint, with their unbounded (add/remove) sensitivities [h, h^2, 1]: one
-    record moves S by c = v - m, |c| <= h (Dwork and Roth 2014, Definition 3.1). Returns
-    ``{"Centre", "True.Values", "Sensitivities"}``.
-    """
-    flat = x.ravel(order="K")
-    centre, half = midpoint(lower, upper)
-    total = sum_squares = 0.0
-    for out in _centred_blocks(flat, centre, (lower, upper) if clip else None):
-        total += float(np.add.reduce(out))
-        if squares:
-            sum_squares += float(np.dot(out, out))
-    return centred_from_sums(lower, upper, total, flat.size,
-                             sum_squares if squares else None)
-
-
 def centred_from_sums(lower, upper, total, n, sum_squares=None):
-    """:func:`centred_moments` from the centred sums S = ``total``, Q = ``sum_squares`` (None: left
-    out) and n.
+    """The centred sums S = ``total``, Q = ``sum_squares`` (None: left out) and n of values in
+    [lower, upper] centred at the midpoint m, with their unbounded (add/remove) sensitivities
+    [h, h^2, 1]: one record moves S by c = v - m, |c| <= h (Dwork and Roth 2014, Definition
+    3.1). Returns ``{"Centre", "True.Values", "Sensitivities"}`` (the accuracy reports read
+    the sensitivities; the releases use :func:`centred_exact`).
 
     Examples
     --------
@@ -299,22 +287,10 @@ def centred_from_sums(lower, upper, total, n, sum_squares=None):
     }
 
 
-def centred_cross_moments(x1, x2, lower1, upper1, lower2, upper2):
-    """Centred sums S1, S2, products P and count n of two clipped variables, with unbounded
-    sensitivities [h1, h2, h1 h2, 1] (one pair moves P by c1 c2, |c1 c2| <= h1 h2; Dwork and
-    Roth 2014, Definition 3.1).
-    """
-    centred1 = x1 - midpoint(lower1, upper1)[0]
-    centred2 = x2 - midpoint(lower2, upper2)[0]
-    return centred_cross_from_sums(
-        (lower1, upper1, lower2, upper2), float(np.sum(centred1)), float(np.sum(centred2)),
-        float(np.dot(centred1, centred2)), x1.size,
-    )
-
-
 def centred_cross_from_sums(bounds, total1, total2, products, n):
-    """:func:`centred_cross_moments` from the centred sums ``total1``, ``total2``, ``products`` and
-    n, with ``bounds`` = (L1, U1, L2, U2).
+    """:func:`centred_from_sums` of two variables: the centred sums ``total1``, ``total2``,
+    ``products`` and n, with ``bounds`` = (L1, U1, L2, U2) and the unbounded sensitivities
+    [h1, h2, h1 h2, 1].
 
     Examples
     --------
@@ -544,3 +520,158 @@ def cov_bounds(x1, x2, lower_bound1, upper_bound1, lower_bound2, upper_bound2):
         bounds["lower.bound1"], bounds["upper.bound1"],
         bounds["lower.bound2"], bounds["upper.bound2"],
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Exact cores of the releases: integer sums of the records on the grid of their bounds
+# --------------------------------------------------------------------------------------------
+#
+# The records x in [L, U] are rounded to origin + g q, q in {0, ..., Q} (``_exact_sums``:
+# g = 2^k <= (U - L) 2^-20 from the bounds alone, Q g <= U - L + g); the statistics are
+# exact rationals (num, den, e) of the integers n, S1 = sum q, S2 = sum q^2 and
+# S12 = sum q1 q2, and DPpack's sensitivities hold with U - L replaced by Q g (the width of
+# the rounded records' range), rounded up to a float.
+
+
+@functools.lru_cache(maxsize=256)
+def _mean_sensitivity(lower, upper, n):
+    (top, _, k), _ = _exact_sums.grid_width(lower, upper)
+    return _exact_sums.float_up((top, n, k))
+
+
+def mean_exact(n, s1, lower, upper):
+    """meanDP's exact mean origin + g S1 / n of n >= 1 records on the grid of [L, U] and its
+    bounded sensitivity Q g / n (DPpack's (U - L)/n for the rounded records, whose range is
+    Q g wide: Dwork, McSherry, Nissim and Smith 2006, Section 3).
+
+    Examples
+    --------
+    >>> out = mean_exact(2, 3 * 2 ** 19, 0.0, 1.0)
+    >>> _exact_sums.to_fraction(out["True.Values"]), out["Sensitivity"]
+    (Fraction(3, 4), 0.5)
+    """
+    k, _ = _exact_sums.data_grid(lower, upper)
+    origin = _exact_sums.grid_origin(lower, upper)
+    return {"True.Values": _exact_sums.mean_value(origin, k, s1, n),
+            "Sensitivity": _mean_sensitivity(lower, upper, n)}
+
+
+def var_exact(n, s1, s2, lower, upper):
+    """varDP's exact sample variance g^2 (n S2 - S1^2) / (n (n - 1)) of n >= 2 records on
+    the grid of [L, U] and its bounded sensitivity (Q g)^2 / n (DPpack's (U - L)^2/n for
+    the rounded records).
+
+    Examples
+    --------
+    >>> out = var_exact(3, 3 * 2 ** 19, 5 * 2 ** 38, 0.0, 2.0)  # 0, 1, 2 on g = 2^-19
+    >>> float(_exact_sums.to_fraction(out["True.Values"])), out["Sensitivity"]
+    (1.0, 1.3333333333333335)
+    """
+    k, top = _exact_sums.data_grid(lower, upper)
+    return {"True.Values": (n * s2 - s1 * s1, n * (n - 1), 2 * k),
+            "Sensitivity": _exact_sums.float_up((top * top, n, 2 * k))}
+
+
+def cov_exact(n, s1, t1, s12, bounds):
+    """covDP's exact sample covariance g1 g2 (n S12 - S1 T1) / (n (n - 1)) of n >= 2 pairs
+    on the grids of ``bounds`` (L1, U1, L2, U2) and its bounded sensitivity
+    Q1 g1 Q2 g2 / n (DPpack's (U1 - L1)(U2 - L2)/n for the rounded records)."""
+    k1, top1 = _exact_sums.data_grid(bounds[0], bounds[1])
+    k2, top2 = _exact_sums.data_grid(bounds[2], bounds[3])
+    return {"True.Values": (n * s12 - s1 * t1, n * (n - 1), k1 + k2),
+            "Sensitivity": _exact_sums.float_up((top1 * top2, n, k1 + k2))}
+
+
+def _half_width(lower, upper):
+    """(centre, h): the midpoint origin + Q g / 2 of the rounded records' range (a float, for
+    post-processing) and its half-width h = Q g / 2 (exact in floats, or inf)."""
+    k, top = _exact_sums.data_grid(lower, upper)
+    half = _exact_sums.to_fraction((top, 1, k - 1))
+    origin = _exact_sums.to_fraction(_exact_sums.grid_origin(lower, upper))
+    return float(origin + half), _exact_sums.float_up((top, 1, k - 1))
+
+
+def centred_exact(n, s1, s2, lower, upper, squares=True):
+    """The unbounded sufficient statistics of the records origin + g q centred at the
+    midpoint origin + Q g / 2 of their range and divided by their add/remove sensitivities h = Q g / 2,
+    h^2 and 1: S / h = (2 S1 - n Q) / Q, (with ``squares``) Q2 / h^2 =
+    (4 S2 - 4 Q S1 + n Q^2) / Q^2 and n, exact (num, den, e); adding or removing a record
+    moves each by at most 1 (Dwork and Roth 2014, Definition 3.1). Returns ``{"Centre",
+    "True.Values", "Sensitivities"}`` as :func:`centred_from_sums` (the values exact).
+
+    Examples
+    --------
+    >>> out = centred_exact(2, 2 ** 20, 2 ** 40, 0.0, 1.0)  # 0 and 1
+    >>> out["Centre"], out["True.Values"], out["Sensitivities"].tolist()
+    (0.5, [(0, 1048576, 0), (2199023255552, 1099511627776, 0), (2, 1, 0)], [0.5, 0.25, 1.0])
+    """
+    _, top = _exact_sums.data_grid(lower, upper)
+    centre, half = _half_width(lower, upper)
+    values = [(2 * s1 - n * top, top, 0)]
+    sensitivities = [half]
+    if squares:
+        values.append((4 * s2 - 4 * top * s1 + n * top * top, top * top, 0))
+        sensitivities.append(half * half)
+    values.append((n, 1, 0))
+    sensitivities.append(1.0)
+    return {"Centre": centre, "True.Values": values,
+            "Sensitivities": np.array(sensitivities, dtype=np.float64)}
+
+
+def centred_cross_exact(n, s1, t1, s12, bounds):
+    """:func:`centred_exact` of two variables (``bounds`` (L1, U1, L2, U2)): S1 / h1,
+    S2 / h2, P / (h1 h2) = (4 S12 - 2 Q2 S1 - 2 Q1 T1 + n Q1 Q2) / (Q1 Q2) and n, each moved
+    by at most 1 by one pair added or removed."""
+    _, top1 = _exact_sums.data_grid(bounds[0], bounds[1])
+    _, top2 = _exact_sums.data_grid(bounds[2], bounds[3])
+    centre1, half1 = _half_width(bounds[0], bounds[1])
+    centre2, half2 = _half_width(bounds[2], bounds[3])
+    values = [(2 * s1 - n * top1, top1, 0), (2 * t1 - n * top2, top2, 0),
+              (4 * s12 - 2 * top2 * s1 - 2 * top1 * t1 + n * top1 * top2, top1 * top2, 0),
+              (n, 1, 0)]
+    return {"Centre": (centre1, centre2), "True.Values": values,
+            "Sensitivities": np.array([half1, half2, half1 * half2, 1.0])}
+
+
+def pooled_exact(sizes, firsts, seconds, crosses, widths, approx_n_max, covariance=False):
+    """pooledVarDP's (``covariance`` False: ``seconds`` None, ``crosses`` the S2_j) or
+    pooledCovDP's exact pooled statistic sum_j (S12_j - S1_j T1_j / n_j) g1 g2 / (N - J)
+    of the grid sums of each sample and DPpack's bounded and unbounded sensitivities with
+    the widths ``widths`` = (k1, Q1, k2, Q2) of the rounded records' ranges."""
+    k1, top1, k2, top2 = widths
+    seconds = firsts if seconds is None else seconds
+    total = sum(Fraction(n * c - a * b, n) for n, a, b, c in zip(sizes, firsts, seconds,
+                                                                 crosses))
+    value = total / (sum(sizes) - len(sizes))
+    w1 = _exact_sums.float_up((top1, 1, k1))
+    w2 = _exact_sums.float_up((top2, 1, k2))
+    if covariance:
+        access = pooled_cov_from_products(sizes, 0.0, 0.0, w1, 0.0, w2, approx_n_max)
+    else:
+        access = pooled_var_from_squares(sizes, 0.0, 0.0, w1, approx_n_max)
+    access["True.Values"] = (value.numerator, value.denominator, k1 + k2)
+    return access
+
+
+def pooled_grid_exact(grid, bounds, approx_n_max):
+    """:func:`pooled_exact` of the grid sums ``grid`` of every sample: (n, S1, S2) for
+    pooledVarDP (``bounds`` (L, U)), (n, S1, T1, S11, S22, S12) for pooledCovDP."""
+    sizes = [g[0] for g in grid]
+    if len(bounds) == 2:
+        k, top = _exact_sums.data_grid(*bounds)
+        return pooled_exact(sizes, [g[1] for g in grid], None, [g[2] for g in grid],
+                            (k, top, k, top), approx_n_max)
+    widths = _exact_sums.data_grid(*bounds[:2]) + _exact_sums.data_grid(*bounds[2:])
+    return pooled_exact(sizes, [g[1] for g in grid], [g[2] for g in grid],
+                        [g[5] for g in grid], widths, approx_n_max, covariance=True)
+
+
+def pooled_centred_rows(grid, bounds):
+    """The exact unbounded statistics of every sample (:func:`centred_exact` or
+    :func:`centred_cross_exact` of its grid sums ``grid``), as rows of one release."""
+    if len(bounds) == 2:
+        rows = [centred_exact(g[0], g[1], g[2], *bounds) for g in grid]
+    else:
+        rows = [centred_cross_exact(g[0], g[1], g[2], g[5], bounds) for g in grid]
+    return {"True.Values": [row["True.Values"] for row in rows],
+            "Sensitivities": rows[0]["Sensitivities"]}

@@ -78,16 +78,20 @@ def check_bounds(*named):
     return bounds
 
 
-def data_range(array, with_sum=False, clip=None):
+def data_range(array, with_sum=False, clip=None, reduce=None):
     """(min, max) of a float array in one pass over memory ((Inf, -Inf) if empty; both NaN if any
     value is), and with ``with_sum`` the sum (of the values clipped to ``clip``, by blocks in a
-    reused buffer, never a copy).
+    reused buffer, never a copy). ``reduce(block, inside)`` is called on every block of
+    finite values of the same pass (``inside``: every value lies within ``clip``), e.g. the
+    exact grid sums of ``dppack._exact_sums.GridSums``.
     """
     flat = array.ravel(order="K")  # a view whenever the layout allows one
     if flat.size == 1:  # one value (a scalar release): the same numbers without the loop
         value = float(flat[0])
         if value != value:
             return (np.nan, np.nan, np.nan) if with_sum else (np.nan, np.nan)
+        if reduce is not None and math.isfinite(value):
+            reduce(flat, clip is not None and clip[0] <= value <= clip[1])
         if not with_sum:
             return value, value
         clipped = value
@@ -104,6 +108,8 @@ def data_range(array, with_sum=False, clip=None):
         block_high = float(np.maximum.reduce(block))
         low = min(low, block_low)
         high = max(high, block_high)
+        if reduce is not None and math.isfinite(block_low) and math.isfinite(block_high):
+            reduce(block, clip is not None and clip[0] <= block_low and block_high <= clip[1])
         if with_sum:
             if clip is not None and (block_low < clip[0] or block_high > clip[1]):
                 if buffer is None:
@@ -118,7 +124,7 @@ def data_range(array, with_sum=False, clip=None):
 
 
 def as_finite_data(value, name, min_size=1, with_sum=False, clip=None, message=None,
-                   size_message=None):
+                   size_message=None, reduce=None):
     """``(array, low, high)`` (and the sum with ``with_sum``, see :func:`data_range`) of data that
     must be numeric, hold at least ``min_size`` values and be finite (ours; DPpack has no such
     checks). The array is the caller's memory when already float64; ``min_size=0`` accepts
@@ -137,7 +143,7 @@ def as_finite_data(value, name, min_size=1, with_sum=False, clip=None, message=N
     """
     array = as_numeric_array(value, message or f"{name} must be numeric.")
     check_data_size(array.size, name, min_size, size_message)
-    scan = data_range(array, with_sum, clip)
+    scan = data_range(array, with_sum, clip, reduce)
     check_data_finite(not array.size or (math.isfinite(scan[0]) and math.isfinite(scan[1])),
                       name)
     return (array,) + scan

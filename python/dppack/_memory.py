@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from . import _access_cores, _backends, _checks, data_access, rcompat
+from . import _access_cores, _backends, _checks, _exact_sums, data_access, rcompat
 from .rcompat import _factor, _hist
 from .data_access import check_samples
 from .erm._adassp_grid import grid_bits, grid_layout, grid_records, integer_gram
@@ -46,37 +46,30 @@ def clip(x, low, high, lower, upper):
     return x
 
 
-def summed_sample(x, lower, upper, minimum):
-    """(x, total, clip): the checked data (numeric, finite, at least ``minimum`` values), the
-    sum of the data clipped to [lower, upper], found by the same scan as their range, and
-    whether any value lies outside the bounds."""
-    x, low, high, total = _checks.as_finite_data(x, "x", minimum, with_sum=True,
-                                                 clip=(lower, upper))
-    return x, total, needs_clip(low, high, lower, upper)
-
-
 class MemorySample:
     """The data of meanDP/varDP in memory, as the statistics read them (the same methods as
-    :class:`dppack.dask._moments.Moments`, so that one release serves both paths)."""
+    :class:`dppack.dask._moments.Moments`, so that one release serves both paths): checked,
+    and their exact grid sums (``dppack._exact_sums``) from the same scan as their range."""
 
-    def __init__(self, x, lower, upper, minimum):
-        self.x, self.total, self.clip = summed_sample(x, lower, upper, minimum)
-        self.lower, self.upper = lower, upper
+    def __init__(self, x, lower, upper, minimum, squares=False):
+        sums = _exact_sums.GridSums(lower, upper, squares)
+        self.x = _checks.as_finite_data(x, "x", minimum, clip=(lower, upper),
+                                        reduce=sums.add)[0]
+        self.sums, self.lower, self.upper = sums, lower, upper
 
     def size(self):
         return self.x.size
 
-    def mean_access(self):
-        return data_access.mean_access(self.x, self.lower, self.upper, clip=self.clip,
-                                       total=self.total)
+    def mean_exact(self):
+        return _access_cores.mean_exact(self.sums.n, self.sums.s1, self.lower, self.upper)
 
-    def var_access(self):
-        return data_access.var_access(self.x, self.lower, self.upper, clip=self.clip,
-                                      total=self.total)
+    def var_exact(self):
+        s = self.sums
+        return _access_cores.var_exact(s.n, s.s1, s.s2, self.lower, self.upper)
 
-    def centred_moments(self, squares=True):
-        return data_access.centred_moments(self.x, self.lower, self.upper, clip=self.clip,
-                                           squares=squares)
+    def centred_exact(self, squares=True):
+        s = self.sums
+        return _access_cores.centred_exact(s.n, s.s1, s.s2, self.lower, self.upper, squares)
 
 
 class MemoryPair:
@@ -85,42 +78,44 @@ class MemoryPair:
 
     def __init__(self, x1, x2, bounds):
         self.x1, self.x2, self.bounds = x1, x2, bounds
+        self._sums = None
 
-    def cov_access(self):
-        return data_access.cov_access(self.x1, self.x2, *self.bounds)
+    def sums(self):
+        """(n, S1, T1, S11, S22, S12) on the grids of the bounds (``_exact_sums.pair_sums``)."""
+        if self._sums is None:
+            self._sums = _exact_sums.pair_sums(self.x1, self.x2, self.bounds)
+        return self._sums
 
-    def centred_cross_moments(self):
-        return data_access.centred_cross_moments(self.x1, self.x2, *self.bounds)
+    def cov_exact(self):
+        n, s1, t1, _, _, s12 = self.sums()
+        return _access_cores.cov_exact(n, s1, t1, s12, self.bounds)
+
+    def centred_cross_exact(self):
+        n, s1, t1, _, _, s12 = self.sums()
+        return _access_cores.centred_cross_exact(n, s1, t1, s12, self.bounds)
 
 
 class MemoryPooled:
-    """The samples of pooledVarDP (``columns`` None) or pooledCovDP (2) in memory, checked
-    and clipped, as the statistics read them (the methods of
-    :class:`dppack.dask._moments.Pooled`). ``bounds`` (L, U) or (L1, U1, L2, U2)."""
+    """The samples of pooledVarDP (``columns`` None) or pooledCovDP (2) in memory, checked,
+    with their exact grid sums (``dppack._exact_sums``), as the statistics read them (the
+    methods of :class:`dppack.dask._moments.Pooled`). ``bounds`` (L, U) or (L1, U1, L2, U2)."""
 
     def __init__(self, samples, bounds, min_size, columns=None):
-        arrays, lows, highs = check_samples(samples, columns=columns, min_size=min_size)
-        lower, upper = np.array(bounds[0::2]), np.array(bounds[1::2])  # per column
-        self.arrays = [
-            np.clip(a, lower, upper) if np.any(lo < lower) or np.any(hi > upper) else a
-            for a, lo, hi in zip(arrays, lows, highs)
-        ]
+        arrays, _, _ = check_samples(samples, columns=columns, min_size=min_size)
+        if columns is None:
+            self.grid = [_exact_sums.sums_of(a, *bounds, squares=True) for a in arrays]
+        else:
+            self.grid = [_exact_sums.pair_sums(a[:, 0], a[:, 1], bounds) for a in arrays]
         self.bounds, self.columns = bounds, columns
 
     def sizes(self):
-        return [a.shape[0] for a in self.arrays]
+        return [g[0] for g in self.grid]
 
-    def pooled_var_access(self, approx_n_max):
-        return data_access.pooled_var_access(self.arrays, *self.bounds, approx_n_max)
-
-    def pooled_cov_access(self, approx_n_max):
-        return data_access.pooled_cov_access(self.arrays, *self.bounds, approx_n_max)
+    def pooled_exact(self, approx_n_max):
+        return _access_cores.pooled_grid_exact(self.grid, self.bounds, approx_n_max)
 
     def centred_rows(self):
-        if self.columns is None:
-            return [data_access.centred_moments(a, *self.bounds) for a in self.arrays]
-        return [data_access.centred_cross_moments(a[:, 0], a[:, 1], *self.bounds)
-                for a in self.arrays]
+        return _access_cores.pooled_centred_rows(self.grid, self.bounds)
 
 
 class MemoryHistogram:
@@ -171,13 +166,14 @@ class MemoryBackend(_backends.Backend):
     def sample(self, x, lower, upper, which_sensitivity, min_size, variance=False):
         """meanDP's (``variance`` False) or varDP's data: all the data checks, and the
         clipped sum from the range scan (:class:`MemorySample`)."""
-        return MemorySample(x, lower, upper, min_size)
+        return MemorySample(x, lower, upper, min_size, squares=variance)
 
     def pair(self, x1, x2, bounds, which_sensitivity, min_size):
-        """covDP's x1 and x2 checked (``_access_cores.cov_inputs``) and clipped: (pair,
-        bounds (L1, U1, L2, U2))."""
+        """covDP's x1 and x2 checked (``_access_cores.cov_inputs``): (pair, bounds (L1, U1,
+        L2, U2))."""
         first, second, bounds = _access_cores.cov_inputs(x1, x2, *bounds, min_size=min_size)
-        return MemoryPair(clip(*first, *bounds[:2]), clip(*second, *bounds[2:]), bounds), bounds
+        # not clipped: the grid map of ``_exact_sums.to_grid`` clips the records' integers
+        return MemoryPair(first[0], second[0], bounds), bounds
 
     def pooled(self, samples, bounds, which_sensitivity, min_size, columns=None):
         """The samples of a pooled statistic, checked and clipped (:class:`MemoryPooled`)."""

@@ -43,20 +43,19 @@ def ulp_pair(low):
 # Bounded moments: the float statistic moves by more than its sensitivity
 # --------------------------------------------------------------------------------------------
 #
-# meanDP, varDP, sdDP, covDP, pooledVarDP and pooledCovDP ('bounded') compute the statistic in
-# floating point (python/dppack/_access_cores.py: the sum in `_total`, the mean `total / n` in
-# `mean_from_sums`, the two-pass variance in `var_access`, `cov_access`) and add exact grid
-# noise calibrated to DPpack's sensitivity of the *exact* statistic, (U - L)/n. When the
-# bounds are narrow against their magnitude (here one ulp apart), one record moved from L to U
-# can move the float mean by a whole ulp, n times the sensitivity: the sum rounds to a double
-# about n times coarser than one record's step (the largest move found: 2, 6, 4, 10 times for
-# n = 2 to 5, and n times for n = 16, 64, 256 and 1024). In general the excess is about
-# n ulp(max(|L|, |U|)) / (U - L) sensitivities, negligible for bounds like [0, 1] and n below
-# 10^9. Found by enumerating the datasets of n values in {L, U} (Casacuberta, Shoemate, Vadhan and Wagaman 2022, "Widespread
-# underestimation of sensitivity in differentially private libraries", CCS, describe the same
-# failure of float sums).
+# meanDP, varDP, sdDP, covDP, pooledVarDP and pooledCovDP ('bounded') computed the statistic in
+# floating point and added exact grid noise calibrated to DPpack's sensitivity of the *exact*
+# statistic, (U - L)/n. When the bounds are narrow against their magnitude (here one ulp
+# apart), one record moved from L to U moved the float mean by a whole ulp, n times the
+# sensitivity (found by enumerating the datasets of n values in {L, U}; Casacuberta,
+# Shoemate, Vadhan and Wagaman 2022, "Widespread underestimation of sensitivity in
+# differentially private libraries", CCS, describe the same failure of float sums): eps_lb
+# 5.55 at claimed 1 for the mean, 3.5 to 4.9 for the others. Fixed (issue 25): the records
+# are rounded to a grid of the bounds and the statistics are exact rationals of integer sums
+# (python/dppack/_exact_sums.py), rounded onto the noise grid in integers; these audits
+# now guard the fix (alpha = 1e-3 each, fixed seeds).
 #
-# n = 5 at L = 1.75 - 2^-52: the float mean moves by 10 sensitivities; n = 3 at L = 2 - 2^-51:
+# n = 5 at L = 1.75 - 2^-52: the float mean moved by 10 sensitivities; n = 3 at L = 2 - 2^-51:
 # the float variance by 7.5 and the covariance by 10.5 sensitivities.
 
 MEAN_L, MEAN_U = ulp_pair(1.75 - 2.0 ** -52)
@@ -66,14 +65,6 @@ MEAN_D1 = np.r_[MEAN_U, np.full(4, MEAN_L)]
 SPREAD_L, SPREAD_U = ulp_pair(2.0 - 2.0 ** -51)
 SPREAD_D0 = np.array([SPREAD_U, SPREAD_L, SPREAD_L])
 SPREAD_D1 = np.array([SPREAD_U, SPREAD_U, SPREAD_L])
-
-MOMENT_LEAK = ("the bounded moments compute the statistic in floating point (the mean: the "
-               "block sum of _check_data.py data_range / _access_cores.py _total, then "
-               "mean_from_sums total / n; var_access's float centre and squares; cov_access; "
-               "pooled_var_access's np.var; pooled_cov_access) and calibrate the noise to the "
-               "exact statistic's sensitivity (U - L)/n: with bounds one ulp apart one record "
-               "moves the float statistic by 7 to n sensitivities")
-
 
 def _moment_cases():
     L, U = MEAN_L, MEAN_U
@@ -103,14 +94,12 @@ def _moment_cases():
     }
 
 
-@pytest.mark.xfail(strict=True, reason=MOMENT_LEAK)
 @pytest.mark.parametrize("name", sorted(_moment_cases()))
 def test_bounded_moments_at_bounds_one_ulp_apart(name):
-    """One record moved from L to U (bounds one ulp apart), claimed eps 1 (0.9 at delta 1e-6
-    for the Gaussian mechanisms). eps_lb with the 600 draws here: mean 3.92, var, sd and
-    pooled var 2.10, cov and pooled cov 3.69, Gaussian 1.90, analytic 2.11 (with 2000 draws,
-    3000 for the mean: 5.55, 3.51, 4.85, 2.31, 2.94); events with 0 or 1 draws on one side:
-    the supports are nearly disjoint. The event is a threshold at the statistic itself."""
+    """Sound since issue 25's exact moments: one record moved from L to U (bounds one ulp
+    apart), claimed eps 1 (0.9 at delta 1e-6 for the Gaussian mechanisms). Before the fix,
+    eps_lb with the 600 draws here: mean 3.92, var, sd and pooled var 2.10, cov and pooled
+    cov 3.69, Gaussian 1.90, analytic 2.11 (nearly disjoint supports). alpha = 1e-3."""
     release, d0, d1, eps, delta = _moment_cases()[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -118,13 +107,13 @@ def test_bounded_moments_at_bounds_one_ulp_apart(name):
     assert result.passed, str(result)
 
 
-@pytest.mark.xfail(strict=True, reason=MOMENT_LEAK)
 @pytest.mark.parametrize("dask", [False, True], ids=["memory", "dask"])
 def test_mean_at_huge_eps_has_disjoint_supports(dask):
-    """At eps = 1e6 the noise is far below one ulp of the mean: meanDP releases
+    """At eps = 1e6 the noise is far below one ulp of the mean: meanDP released
     1.75 - 2^-51 on every draw on d0 and 1.75 on every draw on d1 (an infinite eps: no output
-    is possible on both), in memory and on Dask (the same float sums, chunk by chunk).
-    Deterministic."""
+    was possible on both), in memory and on Dask. Since issue 25's exact moments the noisy
+    value is exact (an integer on the noise grid) and only its float is rounded: outputs
+    on both. Deterministic."""
     if dask:
         da = pytest.importorskip("dask.array")
 
@@ -158,13 +147,10 @@ def _structure(output):
     return (type(output).__name__, np.shape(output))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the bounded mean's float sum overflows: [1e308, 1e308] within bounds [0, 1e308] is "
-    "refused ('true_values must be finite', _access_cores.py mean_from_sums total / n with "
-    "total = inf) while its neighbour [0, 1e308] is released"))
 def test_bounded_mean_on_huge_values_releases():
     """[0, 1e308] vs [1e308, 1e308] within public bounds [0, 1e308] (one record replaced):
-    a refusal on one side only is an infinite eps. Deterministic. (varDP refuses both: its
+    a refusal on one side only is an infinite eps; the float sum overflowed on the second
+    until issue 25's exact sums (integers on the grid of the bounds). Deterministic. (varDP refuses both: its
     sensitivity (U - L)^2 / n is infinite, a public refusal.)"""
     def release(d, rng):
         return dppack.meanDP(d, 1.0, 0.0, HUGE, random_state=rng)

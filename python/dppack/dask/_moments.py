@@ -2,11 +2,12 @@
 
 ``meanDP``, ``varDP``, ``sdDP``, ``covDP``, ``pooledVarDP``, ``pooledCovDP``,
 ``histogramDP``, ``tableDP`` and their ``*DataAccess`` functions route Dask data here. Each
-call is one ``dask.compute`` of small reductions: per block the count, finiteness, clipped
-sums, co-moments (merged by Chan, Golub and LeVeque 1979), centred sums of squares, cell or
-table counts; on the driver the in-memory formulas of :mod:`dppack.data_access` give the
-true value and its sensitivity, and the statistic draws the noise as in memory. Details:
-:doc:`/guide/internals`.
+call is one ``dask.compute`` of small reductions: per block the count, finiteness, the
+releases' exact grid sums (Python integers, ``dppack._exact_sums``: merged exactly, so the
+release is bit-identical to the in-memory one), the data-access functions' float sums and
+co-moments (merged by Chan, Golub and LeVeque 1979), cell or table counts; on the driver
+the in-memory formulas give the true value and its sensitivity, and the statistic draws
+the noise as in memory. Details: :doc:`/guide/internals`.
 """
 
 import math
@@ -14,7 +15,7 @@ import math
 import dask
 import numpy as np
 
-from .. import _backends, _checks, data_access, rcompat
+from .. import _access_cores, _backends, _checks, _exact_sums, data_access, rcompat
 from . import _frames as frames
 from ..data_access import (
     SAME_LENGTH_MESSAGE,
@@ -30,7 +31,10 @@ __all__ = []
 #: Blocks merged per node of the tree that adds the block statistics.
 _FAN_IN = 8
 
-SUM, MOMENTS, CENTRED, SQUARES = "sum", "moments", "centred", "squares"
+SUM, MOMENTS = "sum", "moments"
+# The releases' exact grid sums (``dppack._exact_sums``): S1 (and T1) alone, or with the
+# sums of squares and products
+GRID, GRID_PRODUCTS = "grid", "grid products"
 
 MISALIGNED = (
     "x1 and x2 must be partitioned alike on Dask (e.g. two columns of one Dask DataFrame, or "
@@ -108,7 +112,8 @@ def _empty_moments(columns):
         "n": 0, "finite": np.ones(columns, dtype=bool), "lengths": np.zeros(2, dtype=np.int64),
         "same_length": True, "sum": np.zeros(columns), "mean": np.zeros(columns),
         "comoment": np.zeros((columns, columns)),
-        "centred": np.zeros(columns), "squares": np.zeros((columns, columns)),
+        "centred": np.zeros(columns),
+        "grid": (0, 0, 0, 0, 0, 0),
     }
 
 
@@ -131,18 +136,24 @@ def _block_moments(block, lower, upper, needs, columns, bound_lower, bound_upper
     out["finite"] = np.isfinite(low) & np.isfinite(high)
     if not np.all(out["finite"]):
         return out  # refused on the driver
+    if GRID in needs:  # the in-memory map of the records (not clipped first: it clips q)
+        if columns == 1:
+            n, s1, s2 = _exact_sums.sums_of(values[:, 0], bound_lower[0], bound_upper[0],
+                                            squares=GRID_PRODUCTS in needs)
+            out["grid"] = (n, s1, 0, s2, 0, 0)
+        else:
+            out["grid"] = _exact_sums.pair_sums(values[:, 0], values[:, 1],
+                                                (bound_lower[0], bound_upper[0],
+                                                 bound_lower[1], bound_upper[1]))
     if np.any(low < lower) or np.any(high > upper):
         values = np.clip(values, lower, upper)
     if SUM in needs:
         out["sum"] = np.add.reduce(values, axis=0)
-    if MOMENTS in needs or CENTRED in needs:
+    if MOMENTS in needs:
         centres = np.array([data_access.midpoint(lo, up)[0]
                             for lo, up in zip(bound_lower, bound_upper)])
         centred = values - centres
         out["centred"] = np.add.reduce(centred, axis=0)
-        if SQUARES in needs:
-            out["squares"] = centred.T @ centred
-    if MOMENTS in needs:
         # About the public midpoint: the means merged are small, so is their rounding.
         out["mean"] = out["centred"] / rows
         deviations = centred - out["mean"]
@@ -168,15 +179,17 @@ def _merge_moments(*parts):
         merged["finite"] = merged["finite"] & part["finite"]
         merged["same_length"] = merged["same_length"] and part["same_length"]
         merged["lengths"] = merged["lengths"] + part["lengths"]
-        for key in ("sum", "centred", "squares"):
+        for key in ("sum", "centred"):
             merged[key] = merged[key] + part[key]
+        merged["grid"] = tuple(a + b for a, b in zip(merged["grid"], part["grid"]))  # ints
     return merged
 
 
 class Moments:
     """One variable (``columns`` 1) or two (2), reduced in one pass to the statistics ``needs``
-    (:data:`SUM`, :data:`MOMENTS`, :data:`CENTRED`, :data:`SQUARES`) of its values clipped to
-    [lower, upper]; :meth:`delayed` is the reduction, :meth:`result` the merged statistics.
+    (:data:`SUM`, :data:`MOMENTS` of its values, not clipped, for the data-access functions;
+    :data:`GRID`, :data:`GRID_PRODUCTS` for the releases); :meth:`delayed` is the reduction,
+    :meth:`result` the merged statistics.
     """
 
     def __init__(self, parts, lower, upper, needs, columns=1, clip=True):
@@ -243,19 +256,34 @@ class Moments:
         return data_access.cov_from_products(float(result["comoment"][0, 1]), result["n"],
                                              *self._bounds())
 
-    def centred_moments(self, squares=True):
-        result = self.result()
-        return data_access.centred_from_sums(
-            float(self.lower[0]), float(self.upper[0]), float(result["centred"][0]),
-            result["n"], float(result["squares"][0, 0]) if squares else None,
-        )
+    # The releases' exact accesses (``_access_cores``), from the grid sums.
 
-    def centred_cross_moments(self):
-        result = self.result()
-        return data_access.centred_cross_from_sums(
-            self._bounds(), float(result["centred"][0]), float(result["centred"][1]),
-            float(result["squares"][0, 1]), result["n"],
-        )
+    def mean_exact(self):
+        n, s1 = self.result()["grid"][:2]
+        return _access_cores.mean_exact(n, s1, float(self.lower[0]), float(self.upper[0]))
+
+    def var_exact(self):
+        n, s1, _, s2 = self.result()["grid"][:4]
+        return _access_cores.var_exact(n, s1, s2, float(self.lower[0]), float(self.upper[0]))
+
+    def centred_exact(self, squares=True):
+        n, s1, _, s2 = self.result()["grid"][:4]
+        return _access_cores.centred_exact(n, s1, s2, float(self.lower[0]),
+                                           float(self.upper[0]), squares)
+
+    def cov_exact(self):
+        n, s1, t1, _, _, s12 = self.result()["grid"]
+        return _access_cores.cov_exact(n, s1, t1, s12, self._bounds())
+
+    def centred_cross_exact(self):
+        n, s1, t1, _, _, s12 = self.result()["grid"]
+        return _access_cores.centred_cross_exact(n, s1, t1, s12, self._bounds())
+
+    def grid(self):
+        """The grid sums as ``_memory.MemoryPooled`` keeps them: (n, S1, S2) for one
+        column, (n, S1, T1, S11, S22, S12) for two."""
+        g = self.result()["grid"]
+        return (g[0], g[1], g[3]) if self.columns == 1 else g
 
     def _bounds(self):
         return (float(self.lower[0]), float(self.upper[0]), float(self.lower[1]),
@@ -271,8 +299,8 @@ class Sample(Moments):
     def __init__(self, x, name, lower, upper, which_sensitivity, min_size, variance=False,
                  clip=True):
         check_sample(x, name, min_size)
-        super().__init__(blocks(x), lower, upper, _needs(which_sensitivity, variance),
-                         clip=clip)
+        needs = _grid_needs(variance) if clip else _needs(which_sensitivity, variance)
+        super().__init__(blocks(x), lower, upper, needs, clip=clip)
         self.name, self.min_size = name, min_size
 
     def result(self):
@@ -285,16 +313,16 @@ class Sample(Moments):
         return self.result()["n"]
 
 
+def _grid_needs(products):
+    """The releases' statistics: the exact grid sums (with ``products``, of squares and
+    products too)."""
+    return {GRID, GRID_PRODUCTS} if products else {GRID}
+
+
 def _needs(which_sensitivity, variance):
-    """The statistics of the requested versions: the bounded ones (the clipped sum, or the
-    moments for a variance or covariance), the unbounded ones (the centred sums, and their
-    squares or products)."""
-    needs = set()
-    if which_sensitivity in ("bounded", "both"):
-        needs.add(MOMENTS if variance else SUM)
-    if which_sensitivity in ("unbounded", "both"):
-        needs.update((CENTRED, SQUARES) if variance else (CENTRED,))
-    return needs
+    """The statistics of the data-access functions (not private, DPpack's float formulas;
+    ``which_sensitivity`` 'bounded'): the sum, or the moments for a variance or covariance."""
+    return {MOMENTS if variance else SUM}
 
 
 class Pair(Moments):
@@ -310,7 +338,8 @@ class Pair(Moments):
             check_sample(x, name, min_size)
         lower1, upper1, lower2, upper2 = bounds
         super().__init__(parts, [lower1, lower2], [upper1, upper2],
-                         _needs(which_sensitivity, True), columns=2, clip=clip)
+                         _grid_needs(True) if clip else _needs(which_sensitivity, True),
+                         columns=2, clip=clip)
         self.min_size = min_size
 
     def result(self):
@@ -339,7 +368,8 @@ class Pooled:
     def __init__(self, samples, bounds, which_sensitivity, min_size, columns=None, clip=True):
         self.samples = [
             Moments.of(sample, bounds[0::2], bounds[1::2],
-                       _needs(which_sensitivity, True), columns or 1, clip=clip)
+                       _grid_needs(True) if clip else _needs(which_sensitivity, True),
+                       columns or 1, clip=clip)
             for sample in check_samples(samples, columns, min_size)
         ]
         self.bounds, self.columns, self.min_size = bounds, columns, min_size
@@ -370,11 +400,15 @@ class Pooled:
         return data_access.pooled_cov_from_products(self.sizes(), products, *self.bounds,
                                                     approx_n_max)
 
+    def pooled_exact(self, approx_n_max):
+        self._results()
+        return _access_cores.pooled_grid_exact([s.grid() for s in self.samples], self.bounds,
+                                               approx_n_max)
+
     def centred_rows(self):
         self._results()
-        if self.columns is None:
-            return [s.centred_moments() for s in self.samples]
-        return [s.centred_cross_moments() for s in self.samples]
+        return _access_cores.pooled_centred_rows([s.grid() for s in self.samples],
+                                                 self.bounds)
 
 
 # --------------------------------------------------------------------------------------------

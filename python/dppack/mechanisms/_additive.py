@@ -280,6 +280,36 @@ LAPLACE = _plans.register(_Laplace())
 GAUSSIAN = _plans.register(_Gaussian())
 
 
+def release_exact(values, eps, sensitivity, mechanism, delta, type_DP, rng):
+    """The exact entry point of the two mechanisms for the statistics: exact rationals
+    ``values`` (a list of (num, den, e) = num 2^e / den, ``dppack._exact_sums``) with one
+    call's noise, as ``LaplaceMechanism`` (``mechanism`` 'Laplace', L1 ``sensitivity``) or
+    ``GaussianMechanism`` ('Gaussian' with ``type_DP``, or 'analytic'; L2 ``sensitivity``)
+    would add it to the same values, without an accountant: the same checks, laws and
+    draws, each value rounded to the noise grid 2^k exactly in integers (round half to
+    even), never through a float (Canonne, Kamath and Steinke 2020). Returns a list of
+    floats, each the float of an integer multiple of 2^k.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = release_exact([(1, 3, 0)], 1.0, 0.1, "Laplace", 0, "aDP",
+    ...                     np.random.default_rng(1))
+    >>> len(out), float(out[0]).is_integer()
+    (1, False)
+    """
+    size = len(values)
+    if mechanism == "Laplace":
+        arguments = {"sensitivities": sensitivity, "alloc_proportions": None}
+        laws, _ = LAPLACE.laws(eps, arguments, size)
+    else:
+        analytic = mechanism == "analytic"
+        arguments = dict(GAUSSIAN.report_arguments, delta=delta, sensitivities=sensitivity,
+                         type_DP="aDP" if analytic else type_DP, analytic=analytic)
+        laws, _ = GAUSSIAN.laws(eps, arguments, size)
+    return laws[0].draw_exact(values, rng)
+
+
 def mechanism_report(statistic, mechanism, eps, delta, type_DP, sensitivities, alpha,
                      simultaneous=False, size=None):
     """The report of one call of ``mechanism`` as the statistics make it

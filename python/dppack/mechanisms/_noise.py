@@ -3,9 +3,10 @@ and describes its law (grid, scale, exact tail) for the accuracy reports."""
 
 import math
 
+import numpy as np
 from scipy import special
 
-from .. import _checks, _random
+from .. import _checks, _exact_sums, _random
 from ._calibration import gaussian_sigma
 from ._discrete_gaussian import discrete_gaussian_parameters, discrete_gaussian_release
 
@@ -37,6 +38,22 @@ class LaplaceNoise:
         return _checks.restore_like(_random.discrete_laplace_noise(
             values, self.sensitivity, self.eps, rng, coordinates=self.coordinates,
             grid=self.grid), like)
+
+    def draw_exact(self, values, rng):
+        """:meth:`draw` of exact rationals ``values`` ((num, den, e) = num 2^e / den,
+        ``dppack._exact_sums``): each rounded half to even onto the grid 2^k in integers
+        (moving it by at most half a step, the step :func:`_random.grid_units` counts),
+        the same integer noise Z (drawn by ``_random.discrete_laplace_noise`` on zeros, in
+        grid units), and the float of the integer round(v / 2^k) + Z (Canonne, Kamath and
+        Steinke 2020, discrete Laplace). A list of floats."""
+        k = _random.laplace_grid(float(self.sensitivity), float(self.eps),
+                                 int(self.coordinates), self.grid)[0]
+        # the same integers in grid units: the sensitivity over 2^k (exact) on the grid 1
+        # has the same D, t and s (grid_units, laplace_grid), so Z itself comes back
+        noise = _random.discrete_laplace_noise(
+            np.zeros(len(values)), math.ldexp(float(self.sensitivity), -k), self.eps, rng,
+            coordinates=self.coordinates, grid=0)
+        return _exact_sums.add_grid_noise(values, noise, k)
 
     def law(self):
         """The grid exponent k, the tail P(Z >= m), the scale t / s in grid units and a guess
@@ -78,6 +95,18 @@ class GaussianNoise:
         return _checks.restore_like(discrete_gaussian_release(
             values, self.sigma, self.sensitivity, rng, eps=self.eps, delta=self.delta,
             type_DP=self.type_DP, coordinates=self.coordinates, integers=self.integers), like)
+
+    def draw_exact(self, values, rng):
+        """:meth:`LaplaceNoise.draw_exact` with this law's grid and integer variance
+        (``discrete_gaussian_parameters``; Canonne, Kamath and Steinke 2020, Theorems 4
+        and 7): round(v / 2^k) + Z exactly, Z ~ N_Z(0, s^2) (drawn by
+        ``_random.discrete_gaussian_noise_on_grid`` on zeros, on the grid 1). A list of
+        floats."""
+        k, sigma2 = discrete_gaussian_parameters(
+            self.sigma, self.sensitivity, eps=self.eps, delta=self.delta, type_DP=self.type_DP,
+            coordinates=self.coordinates, integers=self.integers)
+        noise = _random.discrete_gaussian_noise_on_grid(np.zeros(len(values)), 0, sigma2, rng)
+        return _exact_sums.add_grid_noise(values, noise, k)  # Z in grid units (grid 1)
 
     def law(self):
         """As :meth:`LaplaceNoise.law`, from the draw's own ``discrete_gaussian_parameters``."""

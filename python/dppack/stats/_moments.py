@@ -2,22 +2,21 @@
 
 import math
 
-from .. import _backends, _checks, data_access
+from .. import _access_cores, _backends, _checks
 from .._plans import Plan, one_or_both, register, released_versions, run
-from ..mechanisms._additive import mechanism_report
+from ..mechanisms._additive import mechanism_report, release_exact
 from ._ratio import check_n, unbounded_moments
 from ._release import (
-    add_noise,
     check_release,
     clamp,
+    exact_statistics,
     max_squares,
     minimum_size,
     moment_source,
     noisy_count,
-    noisy_statistics,
+    noisy_exact_statistics,
     release_loss,
     sample_bounds,
-    unit_statistics,
 )
 
 
@@ -41,6 +40,12 @@ def meanDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechan
       a replacement being a removal and an addition (group privacy; with delta, up to
       (1 + e^eps) delta for it, (2 + e^eps) delta in all). Under unbounded DP the bounded
       release, which uses the exact n, is not private.
+
+    Exact: the clipped values are rounded to a grid g = 2^k <= (U - L) 2^-20 of the bounds and
+    the statistic is computed exactly from their integers (a float sum can move by more than
+    the sensitivity: Casacuberta, Shoemate, Vadhan and Wagaman 2022), then rounded onto the
+    noise grid in integers; the sensitivities are DPpack's with U - L replaced by the rounded
+    range Q g <= (U - L)(1 + 2^-20) (guide: adding-a-release, Exact moments).
 
     Parameters
     ----------
@@ -129,6 +134,9 @@ def varDP(x, eps, lower_bound, upper_bound, which_sensitivity="bounded", mechani
     conditioned on an event that depends on the data, which is not differentially private
     at the stated eps. The clamp is post-processing of one draw: a
     noisy value below 0 is released as exactly 0.
+
+    Exact, as :func:`meanDP`: the variance of the values rounded to the grid of the bounds,
+    sensitivity (Q g)^2 / n.
 
     Parameters
     ----------
@@ -235,6 +243,9 @@ def covDP(x1, x2, eps, lower_bound1, upper_bound1, lower_bound2, upper_bound2,
       +-(U1 - L1)(U2 - L2) n~/(4(n~ - 1)).
     * 'both': both releases; meaningful under bounded DP only, where the pair spends up to
       3 eps (see :func:`meanDP`); under unbounded DP the bounded release is not private.
+
+    Exact, as :func:`meanDP`: each variable rounded to the grid of its bounds, sensitivity
+    Q1 g1 Q2 g2 / n.
 
     Parameters
     ----------
@@ -365,23 +376,25 @@ class _Mean(_Moment):
     minimum = 1
 
     def sensitivity(self, n, bounds):
-        return data_access.mean_from_sums(0.0, n, *bounds)["Sensitivity"]
+        return _access_cores.mean_exact(n, 0, *bounds)["Sensitivity"]  # the release's
 
     def centred(self, n, bounds):
-        return data_access.centred_from_sums(*bounds, 0.0, n, None)
+        return _access_cores.centred_exact(n, 0, 0, *bounds, squares=False)
 
     def bounded(self, source, bounds, eps, mechanism, delta, type_DP):
-        access = source.mean_access()
-        return lambda rng, loss: add_noise(access["True.Values"], eps, access["Sensitivity"],
-                                           mechanism, delta, type_DP, rng)
+        access = source.mean_exact()  # exact: the noise is added in integers
+        return lambda rng, loss: release_exact([access["True.Values"]], eps,
+                                               access["Sensitivity"], mechanism, delta,
+                                               type_DP, rng)[0]
 
     def unbounded(self, source, bounds, eps, mechanism, delta, type_DP):
         # n itself is never used
-        access = source.centred_moments(squares=False)
-        prepared = unit_statistics(access)
+        access = source.centred_exact(squares=False)
+        prepared = exact_statistics(access)
 
         def draw(rng, loss):
-            total_, count = noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng)
+            total_, count = noisy_exact_statistics(prepared, eps, mechanism, delta, type_DP,
+                                                   rng)
             # post-processing: the noisy sum over the noisy count, within the bounds
             return clamp(access["Centre"] + total_ / max(count, 1.0), *bounds)
 
@@ -400,10 +413,10 @@ class _Variance(_Moment):
         self.name, self.transform = name, transform
 
     def sensitivity(self, n, bounds):
-        return data_access.var_from_squares(0.0, n, *bounds)["Sensitivity"]
+        return _access_cores.var_exact(n, 0, 0, *bounds)["Sensitivity"]
 
     def centred(self, n, bounds):
-        return data_access.centred_from_sums(*bounds, 0.0, n, 0.0)
+        return _access_cores.centred_exact(n, 0, 0, *bounds)
 
     def spread(self, a):
         return (float(a["upper_bound"]) - float(a["lower_bound"])) ** 2
@@ -412,27 +425,27 @@ class _Variance(_Moment):
         return math.sqrt(value) if self.transform == "sqrt" else value
 
     def bounded(self, source, bounds, eps, mechanism, delta, type_DP):
-        access = source.var_access()
+        access = source.var_exact()
         lower, upper = bounds
         spread = (upper - lower) * (upper - lower)  # Inf, not OverflowError, beyond 1e308
         top = max_squares(source.size(), spread) / (source.size() - 1)
 
         def draw(rng, loss):
-            noisy = add_noise(access["True.Values"], eps, access["Sensitivity"], mechanism, delta,
-                              type_DP, rng)
+            noisy = release_exact([access["True.Values"]], eps, access["Sensitivity"],
+                                  mechanism, delta, type_DP, rng)[0]
             return self._finish(clamp(noisy, 0.0, top))  # one draw clamped, not redraws
 
         return draw
 
     def unbounded(self, source, bounds, eps, mechanism, delta, type_DP):
-        access = source.centred_moments()
-        prepared = unit_statistics(access)
+        access = source.centred_exact()
+        prepared = exact_statistics(access)
         lower, upper = bounds
         spread = (upper - lower) * (upper - lower)
 
         def draw(rng, loss):
-            total_, squares, count = noisy_statistics(prepared, eps, mechanism, delta,
-                                                      type_DP, rng)
+            total_, squares, count = noisy_exact_statistics(prepared, eps, mechanism, delta,
+                                                            type_DP, rng)
             count = noisy_count(count)
             variance = (squares - total_ * total_ / count) / (count - 1)
             return self._finish(clamp(variance, 0.0, max_squares(count, spread) / (count - 1)))
@@ -470,29 +483,30 @@ class _Covariance(_Moment):
         return bounds, pair
 
     def sensitivity(self, n, bounds):
-        return data_access.cov_from_products(0.0, n, *bounds)["Sensitivity"]
+        return _access_cores.cov_exact(n, 0, 0, 0, bounds)["Sensitivity"]
 
     def centred(self, n, bounds):
-        return data_access.centred_cross_from_sums(bounds, 0.0, 0.0, 0.0, n)
+        return _access_cores.centred_cross_exact(n, 0, 0, 0, bounds)
 
     def spread(self, a):
         return ((float(a["upper_bound1"]) - float(a["lower_bound1"]))
                 * (float(a["upper_bound2"]) - float(a["lower_bound2"])))
 
     def bounded(self, pair, bounds, eps, mechanism, delta, type_DP):
-        access = pair.cov_access()
-        return lambda rng, loss: add_noise(access["True.Values"], eps, access["Sensitivity"],
-                                           mechanism, delta, type_DP, rng)
+        access = pair.cov_exact()
+        return lambda rng, loss: release_exact([access["True.Values"]], eps,
+                                               access["Sensitivity"], mechanism, delta,
+                                               type_DP, rng)[0]
 
     def unbounded(self, pair, bounds, eps, mechanism, delta, type_DP):
-        access = pair.centred_cross_moments()
-        prepared = unit_statistics(access)
+        access = pair.centred_cross_exact()
+        prepared = exact_statistics(access)
         lower1, upper1, lower2, upper2 = bounds
         spread = (upper1 - lower1) * (upper2 - lower2)
 
         def draw(rng, loss):
-            total1, total2, products, count = noisy_statistics(prepared, eps, mechanism,
-                                                               delta, type_DP, rng)
+            total1, total2, products, count = noisy_exact_statistics(
+                prepared, eps, mechanism, delta, type_DP, rng)
             count = noisy_count(count)
             top = max_squares(count, spread) / (count - 1)
             return clamp((products - total1 * total2 / count) / (count - 1), -top, top)

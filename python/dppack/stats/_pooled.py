@@ -2,37 +2,33 @@
 
 import numpy as np
 
-from .. import _backends, _checks, data_access
+from .. import _access_cores, _backends, _checks
 from .._plans import Plan, one_or_both, register, released_versions, run
-from ..mechanisms._additive import mechanism_report
+from ..mechanisms._additive import mechanism_report, release_exact
 from ._ratio import check_sizes, pooled_unbounded
 from ._release import (
-    add_noise,
     check_release,
     clamp,
+    exact_statistics,
     max_squares,
     minimum_size,
     noisy_count,
-    noisy_statistics,
+    noisy_exact_statistics,
     release_loss,
-    unit_statistics,
 )
 
 
-def _pooled_unbounded(rows, eps, mechanism, delta, type_DP, combine):
-    """The 'unbounded' release of a pooled statistic: the centred sufficient statistics of
-    every sample (the rows of ``rows``, dicts of :mod:`data_access`), released by one call of
-    the mechanism (see :func:`noisy_statistics`: a record is in one sample, so one row
-    moves), each noisy count floored at 2; ``combine(noisy rows, counts)`` post-processes.
-    Returns the function of the generator that draws."""
-    access = {
-        "True.Values": np.stack([row["True.Values"] for row in rows]),
-        "Sensitivities": rows[0]["Sensitivities"],
-    }
-    prepared = unit_statistics(access)
+def _pooled_unbounded(access, eps, mechanism, delta, type_DP, combine):
+    """The 'unbounded' release of a pooled statistic: the exact centred sufficient statistics
+    of every sample (``access``: rows of ``_access_cores.pooled_centred_rows``), released by
+    one call of the mechanism's exact entry point (see :func:`noisy_exact_statistics`: a
+    record is in one sample, so one row moves), each noisy count floored at 2;
+    ``combine(noisy rows, counts)`` post-processes. Returns the function of the generator
+    that draws."""
+    prepared = exact_statistics(access)
 
     def draw(rng, loss):
-        noisy = noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng)
+        noisy = noisy_exact_statistics(prepared, eps, mechanism, delta, type_DP, rng)
         counts = np.array([noisy_count(count) for count in noisy[:, -1]])
         return combine(noisy, counts)
 
@@ -65,6 +61,9 @@ def pooledVarDP(*samples, eps=1, lower_bound, upper_bound, which_sensitivity="bo
 
     DPpack redraws until the noisy value is positive, which is not differentially private at
     the stated eps; a noisy value below 0 is released as exactly 0.
+
+    Exact, as :func:`meanDP`: the values rounded to the grid of the bounds, DPpack's
+    sensitivities with U - L replaced by the rounded range Q g.
 
     Parameters
     ----------
@@ -139,6 +138,8 @@ def pooledCovDP(*samples, eps=1, lower_bound1, upper_bound1, lower_bound2, upper
       sensitivity depends on the private sizes.
     * 'both': both releases; meaningful under bounded DP only, where the pair spends up to
       3 eps (see :func:`meanDP`); under unbounded DP the bounded release is not private.
+
+    Exact, as :func:`meanDP`: each column rounded to the grid of its bounds.
 
     Parameters
     ----------
@@ -235,22 +236,22 @@ class _Pooled(Plan):
         spread, groups = self.spread(bounds), len(samples)
 
         def bounded():
-            # DPpack's pooled statistic and its bounded sensitivity (sizes public)
+            # DPpack's pooled statistic (exact, on the grid of the bounds) and its bounded
+            # sensitivity (sizes public)
+            access = pooled.pooled_exact(approx_n_max)
             if self.columns is not None:
-                access = pooled.pooled_cov_access(approx_n_max)
-                return lambda rng, loss: add_noise(
-                    access["True.Values"], eps, access["Bounded.Sensitivities"], mechanism,
-                    delta, type_DP, rng)
-            access = pooled.pooled_var_access(approx_n_max)
+                return lambda rng, loss: noisy_value(access, rng)
             sizes = pooled.sizes()
             top = sum(max_squares(n, spread) for n in sizes) / (sum(sizes) - groups)
 
             def draw(rng, loss):
-                noisy = add_noise(access["True.Values"], eps, access["Bounded.Sensitivities"],
-                                  mechanism, delta, type_DP, rng)
-                return clamp(noisy, 0.0, top)  # one draw clamped, not DPpack's redraws
+                return clamp(noisy_value(access, rng), 0.0, top)  # one draw, no redraws
 
             return draw
+
+        def noisy_value(access, rng):
+            return release_exact([access["True.Values"]], eps, access["Bounded.Sensitivities"],
+                                 mechanism, delta, type_DP, rng)[0]
 
         def unbounded():
             # per sample: centred sums, sum of squares or products and size; no size is used
@@ -281,11 +282,9 @@ class _Pooled(Plan):
         noise = (a["mechanism"], a["delta"], a["type_DP"])
 
         def bounded():
-            if self.columns is None:
-                access = data_access.pooled_var_from_squares(sizes, 0.0, *bounds, approx_n_max)
-            else:
-                access = data_access.pooled_cov_from_products(sizes, 0.0, *bounds,
-                                                              approx_n_max)
+            # the release's sensitivities (of the records on the grid of the bounds)
+            zeros = [(n, 0, 0) if self.columns is None else (n, 0, 0, 0, 0, 0) for n in sizes]
+            access = _access_cores.pooled_grid_exact(zeros, bounds, approx_n_max)
             return mechanism_report(statistic, noise[0], eps, *noise[1:],
                                     access["Bounded.Sensitivities"], alpha)
 

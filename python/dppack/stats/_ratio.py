@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .. import _checks, _messages, data_access
+from .. import _access_cores, _checks, _messages
 from .._report import NoiseInterval
 from ..mechanisms._additive import mechanism_report
 from ._release import check_unit_sensitivities, unit_sensitivity
@@ -28,8 +28,9 @@ def unbounded_parts(statistic, eps, sensitivities, mechanism, delta, type_DP, al
     """The half-widths t_i of the k noisy sufficient statistics of an unbounded release,
     all within them at once with probability >= 1 - alpha, and the joint report on the
     unit scale: the report of the release's one call of the mechanism
-    (``_release.noisy_statistics``: statistic i over its sensitivity Delta_i, k rows values,
-    unit sensitivity l1 k or l2 sqrt(k)) for all its values at once, u, and t_i = Delta_i u."""
+    (``_release.noisy_exact_statistics``: statistic i over its sensitivity Delta_i, k rows
+    values, unit sensitivity l1 k or l2 sqrt(k)) for all its values at once, u, and
+    t_i = Delta_i u."""
     sensitivities = check_unit_sensitivities(np.asarray(sensitivities, np.float64))
     k = sensitivities.size
     joint = mechanism_report(statistic, mechanism, eps, delta, type_DP,
@@ -180,12 +181,12 @@ def ratio_of_sums_bound(sizes, h1, h2, a1, a2, ap, an, same):
 def pooled_unbounded(statistic, eps, sizes, mechanism, delta, type_DP, bounds, alpha):
     """The 'unbounded' pooledVarDP / pooledCovDP (the sizes private, ``sizes`` public lower
     bounds on them): the sums' half-widths (:func:`unbounded_parts`, with the
-    sensitivities of ``data_access.centred_from_sums`` / ``centred_cross_from_sums``, as the
+    sensitivities of ``_access_cores.centred_exact`` / ``centred_cross_exact``, as the
     release) through :func:`ratio_of_sums_bound`."""
     if len(bounds) == 2:
-        sens = data_access.centred_from_sums(*bounds, 0.0, 0, 0.0)["Sensitivities"]
+        sens = _access_cores.centred_exact(0, 0, 0, *bounds)["Sensitivities"]
     else:
-        sens = data_access.centred_cross_from_sums(bounds, 0.0, 0.0, 0.0, 0)["Sensitivities"]
+        sens = _access_cores.centred_cross_exact(0, 0, 0, 0, bounds)["Sensitivities"]
     widths, joint = unbounded_parts(statistic, eps, sens, mechanism, delta, type_DP, alpha,
                                     rows=len(sizes))
     return ratio_report(statistic, ratio_of_sums_width(sens, widths, sizes), alpha, joint,

@@ -9,6 +9,7 @@ from .. import _backends, _checks, _messages, accounting
 from ..accounting import PrivacyLoss
 from ..data_access import check_mechanism
 from ..mechanisms import GaussianMechanism, LaplaceMechanism
+from ..mechanisms._additive import release_exact
 from ..mechanisms._calibration import check_budget
 from ..mechanisms._noise import count_noise
 
@@ -159,28 +160,13 @@ def max_squares(count, spread):
     return spread * count / 4
 
 
-def unit_statistics(access):
-    """Prepare the release of the sufficient statistics of :func:`data_access.centred_moments`
-    or :func:`data_access.centred_cross_moments` (one sample's vector, or the rows of J
-    samples): each divided by its add/remove sensitivity, so that adding or removing one
-    record moves each of its k coordinates (in one row: the samples are disjoint) by at most
-    1. Before any draw, refuse what floating point cannot scale."""
-    values = np.asarray(access["True.Values"], dtype=np.float64)
-    sensitivities = check_unit_sensitivities(access["Sensitivities"])
-    with np.errstate(all="ignore"):  # refused below
-        unit = values / sensitivities
-    if not np.all(np.isfinite(unit)):
-        raise _messages.value_error(_UNIT_SCALE_MESSAGE)
-    return unit, sensitivities
-
-
 _UNIT_SCALE_MESSAGE = ("The bounds are too close together or too far apart for the "
                        "sufficient statistics of unbounded DP in floating point.")
 
 
 def check_unit_sensitivities(sensitivities):
     """The add/remove sensitivities of the sufficient statistics (``data_access``'s
-    ``centred_from_sums`` and ``centred_cross_from_sums``), refused when floating point
+    ``centred_exact`` and ``centred_cross_exact``), refused when floating point
     cannot scale by them (not finite, or 0: bounds too far apart or too close together).
     From the bounds only: the accuracy reports make the same check."""
     if not (np.all(np.isfinite(sensitivities)) and np.all(sensitivities > 0)):
@@ -190,21 +176,33 @@ def check_unit_sensitivities(sensitivities):
 
 def unit_sensitivity(k, mechanism):
     """The sensitivity of k sufficient statistics scaled to add/remove sensitivity 1 each,
-    as :func:`noisy_statistics` releases them: l1 norm k (Laplace), l2 norm sqrt(k)
+    as :func:`noisy_exact_statistics` releases them: l1 norm k (Laplace), l2 norm sqrt(k)
     (Gaussian, analytic)."""
     return float(k) if mechanism == "Laplace" else math.sqrt(k)
 
 
-def noisy_statistics(prepared, eps, mechanism, delta, type_DP, rng):
-    """Release the sufficient statistics prepared by :func:`unit_statistics` with one call
-    of the mechanism (l1 sensitivity k, l2 sqrt(k); Dwork and Roth 2014, Theorems 3.6, 3.16
-    and A.1; Liu 2019; Balle and Wang 2018; derivation:
-    ``docs/python/guide/mechanisms-derivations.rst``), noisy in their own units.
-    """
-    unit, sensitivities = prepared
+def exact_statistics(access):
+    """Prepare the release of the exact unit statistics of ``data_access``'s
+    ``centred_exact`` / ``centred_cross_exact`` (a list for one sample, or a list of such
+    lists, one per sample): (values, sensitivities), after the check of the sensitivities
+    (from the bounds only)."""
+    return access["True.Values"], check_unit_sensitivities(access["Sensitivities"])
+
+
+def noisy_exact_statistics(prepared, eps, mechanism, delta, type_DP, rng):
+    """Release the exact unit statistics prepared by :func:`exact_statistics` (each moved by
+    at most 1 by one record added or removed) with one call of the mechanism's exact entry
+    point (``mechanisms._additive.release_exact``; l1 sensitivity k, l2 sqrt(k); Dwork and
+    Roth 2014, Theorems 3.6, 3.16 and A.1; Liu 2019; Balle and Wang 2018; derivation:
+    ``docs/python/guide/mechanisms-derivations.rst``), then each noisy value times its
+    sensitivity (post-processing)."""
+    values, sensitivities = prepared
+    rows = values if isinstance(values[0], list) else [values]
+    flat = [v for row in rows for v in row]
     sensitivity = unit_sensitivity(sensitivities.size, mechanism)
-    noisy = add_noise(unit.reshape(-1), eps, sensitivity, mechanism, delta, type_DP, rng)
-    return np.asarray(noisy, dtype=np.float64).reshape(unit.shape) * sensitivities
+    noisy = np.array(release_exact(flat, eps, sensitivity, mechanism, delta, type_DP, rng))
+    noisy = noisy.reshape(len(rows), -1) * sensitivities
+    return noisy if values is rows else noisy[0]
 
 
 def noisy_count(count):

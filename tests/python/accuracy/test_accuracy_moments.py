@@ -6,14 +6,14 @@ The report rests on two steps (see ``dppack.accuracy``), tested separately:
 
 * The parts. Every noisy sufficient statistic lies within its half-width with joint
   probability >= 1 - alpha. Tested on the noise the REAL releases draw (a spy on
-  ``stats._release.add_noise``, which passes the draws through unchanged): the share of
+  the mechanisms' exact entry point ``release_exact``, which passes the draws through unchanged): the share of
   releases with a part outside its half-width against the exact 1 - coverage the report states, by an exact
   two-sided binomial test at level 1e-6 (data at the bounds: the scaled statistics are
   integers, on the grid, so the law is exact). Planted: per-part level alpha instead of
   Sidak's (fails), the l1 sensitivity 1 instead of k (fails).
 * The interval arithmetic. On that event, abs(release - truth) <= the half-width for every
   dataset of N >= n records. Tested deterministically: the REAL release's post-processing
-  run with noises put at the corners (and inside) of the box (``stats._release.add_noise`` replaced
+  run with noises put at the corners (and inside) of the box (``release_exact`` replaced
   by true value + the chosen noise), on adversarial datasets (all values at one bound, a
   share p at the upper bound, N = n and N > n). Planted bugs caught: the h t_N term of the
   mean dropped, the count's term t_N C of the variance and covariance dropped, N in place
@@ -40,6 +40,7 @@ import pytest
 from scipy.stats import binomtest
 
 import dppack
+from dppack import _exact_sums
 from dppack.stats import _ratio as accuracy_moments
 from dppack.accuracy import noiseIntervalDP
 from dppack.stats import _moments, _pooled
@@ -99,18 +100,23 @@ def _error(statistic, released, x):
 
 
 def _replace_noise(monkeypatch, noise):
-    """The statistics' mechanism call (``stats._release.add_noise``) replaced by ``noise`` in
-    every module that calls it."""
+    """The statistics' mechanism call (the mechanisms' exact entry point
+    ``release_exact``, exact rationals in) replaced by ``noise`` in every module that calls
+    it."""
     for module in (stats_release, _moments, _pooled):
-        monkeypatch.setattr(module, "add_noise", noise)
+        monkeypatch.setattr(module, "release_exact", noise)
+
+
+def _floats(values):
+    return np.array([float(_exact_sums.to_fraction(v)) for v in values])
 
 
 def _spy(monkeypatch, record):
-    real = stats_release.add_noise
+    real = stats_release.release_exact
 
     def spy(true_values, *args):
         out = real(true_values, *args)
-        record.append(np.asarray(out, dtype=np.float64) - np.asarray(true_values))
+        record.append(np.asarray(out, dtype=np.float64) - _floats(true_values))
         return out
 
     _replace_noise(monkeypatch, spy)
@@ -171,7 +177,7 @@ def _fixed_noise(monkeypatch, noise):
     """The release's mechanism call replaced by true value + ``noise`` (unit scale)."""
 
     def fixed(true_values, *args):
-        return np.asarray(true_values, dtype=np.float64) + noise
+        return list(_floats(true_values) + noise)
 
     _replace_noise(monkeypatch, fixed)
 

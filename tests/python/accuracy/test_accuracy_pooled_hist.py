@@ -28,6 +28,7 @@ import pytest
 from scipy.stats import binomtest
 
 import dppack
+from dppack import _exact_sums
 from dppack.stats import _ratio as _moments
 from dppack.accuracy import noiseIntervalDP
 from dppack.stats import _histogram, _pooled
@@ -120,9 +121,10 @@ def _corner_errors(release, samples, truth, widths, levels=(-1.0, 1.0)):
         noise = np.array(signs).reshape(groups, parts) * widths
         # the release's statistics, noised at the corner, then its own post-processing
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(_pooled, "noisy_statistics",
-                          lambda prepared, *args, noise=noise: prepared[0] * prepared[1]
-                          + noise)
+            patch.setattr(_pooled, "noisy_exact_statistics",
+                          lambda prepared, *args, noise=noise: np.array(
+                              [[float(_exact_sums.to_fraction(v)) for v in row]
+                               for row in prepared[0]]) * prepared[1] + noise)
             errors.append(release(samples) - truth)
     return np.abs(np.array(errors))
 

@@ -123,22 +123,32 @@ def test_moments_any_chunks(kind, statistic, computes):
 
 
 def test_true_values_agree_with_memory():
-    """The non-noisy parts, directly: the bounded sums and moments and the centred sums of the
-    unbounded release, merged from blocks, agree with the in-memory values (the variance by
-    Chan et al.'s pairwise merge against numpy's two passes) to 1e-12 relative, on data far
-    from 0 where a one-pass sum of squares would lose digits."""
+    """The non-noisy parts, directly: the exact grid sums (``dppack._exact_sums``) merged
+    from uneven blocks give the in-memory exact values, identical (integers and exact
+    rationals, not up to the order of float sums), on data far from 0; and they are the
+    exact statistics of the rounded records (``fractions.Fraction``)."""
+    from fractions import Fraction
+
+    from dppack import _access_cores, _exact_sums, _memory
+
     x = 1e6 + _data(2)
     lower, upper = 1e6 - 5, 1e6 + 15
     sample = moments.Sample(_uneven(x), "x", lower, upper, "both", 2, variance=True)
-    clipped = np.clip(x, lower, upper)
-    assert sample.var_access()["True.Values"] == pytest.approx(np.var(clipped, ddof=1),
-                                                               rel=1e-12)
-    centred = sample.centred_moments()
-    expected = data_access.centred_moments(clipped, lower, upper)
-    np.testing.assert_allclose(centred["True.Values"], expected["True.Values"], rtol=1e-12)
+    memory = _memory.MemorySample(x, lower, upper, 2, squares=True)
+    assert sample.var_exact() == memory.var_exact()
+    assert sample.mean_exact() == memory.mean_exact()
+    centred, expected = sample.centred_exact(), memory.centred_exact()
+    assert centred["True.Values"] == expected["True.Values"]
     np.testing.assert_array_equal(centred["Sensitivities"], expected["Sensitivities"])
-    mean = moments.Sample(_column(x), "x", lower, upper, "bounded", 1).mean_access()
-    assert mean == pytest.approx(data_access.mean_access(clipped, lower, upper), rel=1e-12)
+    k, _ = _exact_sums.data_grid(lower, upper)
+    origin = _exact_sums.to_fraction(_exact_sums.grid_origin(lower, upper))
+    rounded = [origin + Fraction(2) ** k * int(q)
+               for q in _exact_sums.to_grid(x, lower, upper)]
+    mean = sum(rounded) / len(rounded)
+    assert _exact_sums.to_fraction(sample.mean_exact()["True.Values"]) == mean
+    variance = sum((r - mean) ** 2 for r in rounded) / (len(rounded) - 1)
+    assert _exact_sums.to_fraction(sample.var_exact()["True.Values"]) == variance
+    assert _access_cores.mean_exact(1, 0, lower, upper)["Sensitivity"] >= upper - lower
 
 
 def test_a_matrix_is_averaged_over_all_its_entries():

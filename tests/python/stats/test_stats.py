@@ -66,6 +66,8 @@ from dppack import (
     varDP,
 )
 from dppack.mechanisms import discrete_gaussian_parameters, gaussian_sigma
+from dppack import _exact_sums
+from dppack.mechanisms._additive import release_exact
 
 ALPHA = 0.001  # false-rejection probability of each statistical test under a fresh seed
 N_CALLS = 3000  # calls (one draw each) per law
@@ -1068,6 +1070,16 @@ class _Recorder:
                                sensitivity=sensitivities, type_DP=type_DP, analytic=analytic))
         return np.copy(true_values)
 
+    def exact(self, values, eps, sensitivity, mechanism, delta, type_DP, rng):
+        """The mechanisms' exact entry point (``mechanisms._additive.release_exact``, exact
+        rationals in): recorded as the calls above, the values as floats."""
+        floats = [float(_exact_sums.to_fraction(v)) for v in values]
+        self.calls.append(dict(values=np.array(floats),
+                               eps=eps, delta=None if mechanism == "Laplace" else delta,
+                               sensitivity=sensitivity, type_DP=type_DP,
+                               analytic=mechanism == "analytic"))
+        return floats
+
     def counts(self, counts, eps, sensitivity, mechanism, delta, type_DP, rng, changed):
         self.calls.append(dict(values=np.copy(counts), eps=eps,
                                delta=None if mechanism == "Laplace" else delta,
@@ -1082,6 +1094,7 @@ def no_noise(monkeypatch):
     _patch_stats(monkeypatch, "LaplaceMechanism", recorder.laplace)
     _patch_stats(monkeypatch, "GaussianMechanism", recorder.gaussian)
     _patch_stats(monkeypatch, "noisy_counts", recorder.counts)
+    _patch_stats(monkeypatch, "release_exact", recorder.exact)
     return recorder
 
 
@@ -1639,17 +1652,27 @@ def _unb_pcov(data, **kw):
     return pooledCovDP(*data, **UNB_BOUNDS2, **kw)
 
 
+def _on_grid(values, lower, upper):
+    """The records as the moments see them: clipped and rounded to the grid g = 2^k of the
+    bounds, origin + g q (``dppack._exact_sums``)."""
+    k, _ = _exact_sums.data_grid(float(lower), float(upper))
+    origin = float(_exact_sums.to_fraction(_exact_sums.grid_origin(float(lower),
+                                                                   float(upper))))
+    return origin + math.ldexp(1.0, k) * _exact_sums.to_grid(np.asarray(values, float),
+                                                             float(lower), float(upper))
+
+
 def _unit_rows(function, data):
     """The scaled sufficient statistics the unbounded release must hand the mechanism, computed
     here from the definitions: centred sums over the half-widths, the count."""
     def rows_of(vector):
-        c = np.clip(vector, -1, 3) - 1
+        c = _on_grid(vector, -1, 3) - 1
         if function is _unb_mean:
             return [c.sum() / 2, c.size]
         return [c.sum() / 2, (c * c).sum() / 4, c.size]
 
     def cross_rows_of(pairs):
-        c1, c2 = np.clip(pairs[:, 0], -1, 3) - 1, np.clip(pairs[:, 1], 0, 2) - 1
+        c1, c2 = _on_grid(pairs[:, 0], -1, 3) - 1, _on_grid(pairs[:, 1], 0, 2) - 1
         return [c1.sum() / 2, c2.sum(), (c1 * c2).sum() / 2, c1.size]
 
     if function in (_unb_mean, _unb_var, _unb_sd):
@@ -1663,8 +1686,8 @@ def _unit_rows(function, data):
 
 def _exact(function, data):
     """The statistic of the clipped data (what a noise-free release must give)."""
-    clip = (lambda v: np.clip(v, -1, 3))
-    pairs = (lambda s: (np.clip(s[:, 0], -1, 3), np.clip(s[:, 1], 0, 2)))
+    clip = (lambda v: _on_grid(v, -1, 3))  # the records rounded to the grid of the bounds
+    pairs = (lambda s: (_on_grid(s[:, 0], -1, 3), _on_grid(s[:, 1], 0, 2)))
     if function is _unb_mean:
         return clip(data).mean()
     if function is _unb_var:
@@ -1770,6 +1793,14 @@ def real_noise(monkeypatch):
 
     for name in ("LaplaceMechanism", "GaussianMechanism"):
         _patch_stats(monkeypatch, name, recording(getattr(_RELEASE, name)))
+
+    def exact(values, *args):  # the moments' exact entry point (exact rationals in)
+        noisy = release_exact(values, *args)
+        calls.append((np.array([float(_exact_sums.to_fraction(v)) for v in values]),
+                      np.array(noisy)))
+        return noisy
+
+    _patch_stats(monkeypatch, "release_exact", exact)
     return calls
 
 
@@ -2019,24 +2050,25 @@ def test_unbounded_and_both_fail_before_any_draw(call, message):
 @pytest.mark.parametrize(
     "call, core",
     [
-        pytest.param(lambda: _mean(which_sensitivity="both", eps=0), "mean_access", id="mean"),
-        pytest.param(lambda: _var(which_sensitivity="unbounded", eps=0), "centred_moments",
+        pytest.param(lambda: _mean(which_sensitivity="both", eps=0), "mean_exact", id="mean"),
+        pytest.param(lambda: _var(which_sensitivity="unbounded", eps=0), "centred_exact",
                      id="var"),
         pytest.param(lambda: _cov(which_sensitivity="unbounded", eps=0),
-                     "centred_cross_moments", id="cov"),
-        pytest.param(lambda: _pvar(which_sensitivity="both", eps=0), "pooled_var_access",
+                     "centred_cross_exact", id="cov"),
+        pytest.param(lambda: _pvar(which_sensitivity="both", eps=0), "pooled_grid_exact",
                      id="pooledVar"),
         pytest.param(lambda: _pcov(which_sensitivity="unbounded", eps=0),
-                     "centred_cross_moments", id="pooledCov"),
+                     "pooled_centred_rows", id="pooledCov"),
     ],
 )
 def test_budget_checked_before_the_statistics_are_computed(monkeypatch, call, core):
     """The whole budget is checked once, with the mechanism's messages, before the statistics
-    of the data are computed (and so before any draw, for every version of 'both')."""
+    of the data are computed (and so before any draw, for every version of 'both'); the
+    exact statistics (``_access_cores``) come after it."""
     def computed(*args, **kwargs):
         raise AssertionError("the data were read before the budget was checked")
 
-    monkeypatch.setattr(dppack.data_access, core, computed)
+    monkeypatch.setattr(dppack._access_cores, core, computed)
     with pytest.raises(ValueError, match="^" + re.escape(EPS)):
         call()
 
@@ -2075,16 +2107,18 @@ def test_inputs_are_not_modified():
 
 @pytest.mark.parametrize("bound", [1.0, 10.0], ids=["clipped", "inside"])
 def test_large_data_block_wise(bound):
-    """Beyond one block (64 Ki values), meanDP and varDP take the sum from the range scan and
-    clip block by block (no clipped copy): the true values are numpy's on the clipped data,
-    and the noise is the draw of the same seed."""
+    """Beyond one block (64 Ki values), meanDP and varDP take their exact grid sums from the
+    range scan, block by block (no clipped copy): the true values are those of the records
+    clipped and rounded to the grid of the bounds (here Q g = U - L: the sensitivities are
+    DPpack's), and the noise is the draw of the same seed."""
     x = np.random.default_rng(4).normal(size=150_000)
-    clipped = np.clip(x, -bound, bound)
+    rounded = _on_grid(x, -bound, bound)
     width = 2 * bound
-    # The mechanism's draw of the same seed on numpy's value; the two true values can differ
-    # in their last bits, and so round to neighbouring points of the grid (<= scale 2^-20).
-    for function, true, scale in ((meanDP, clipped.mean(), width / x.size),
-                                  (varDP, clipped.var(ddof=1), width ** 2 / x.size)):
+    # The mechanism's draw of the same seed on numpy's value of the rounded records; the
+    # two true values can differ in their last bits, and so round to neighbouring points of
+    # the grid (<= scale 2^-20).
+    for function, true, scale in ((meanDP, rounded.mean(), width / x.size),
+                                  (varDP, rounded.var(ddof=1), width ** 2 / x.size)):
         expected = dppack.LaplaceMechanism(true, 1, scale, random_state=9)
         assert function(x, 1, -bound, bound, random_state=9) == pytest.approx(
             expected, rel=0, abs=scale * 2.0 ** -19)
@@ -2271,12 +2305,21 @@ def test_inner_releases_are_uncharged(monkeypatch):
         seen.append(accountant)
         return real(*args, accountant=accountant, **kwargs)
 
+    exact = []
+
+    def exact_entry(*args):  # the moments' exact entry point: no accountant to charge
+        exact.append(args)
+        return release_exact(*args)
+
     _patch_stats(monkeypatch, "LaplaceMechanism", laplace)
-    with BudgetAccountant(10):
+    _patch_stats(monkeypatch, "release_exact", exact_entry)
+    with BudgetAccountant(10) as accountant:
         meanDP(X, 1, 0, 1, which_sensitivity="both", random_state=SEED)
         # its n is a count with the counts' integer noise (issue 28): no mechanism call
         histogramDP(X, 1, 0, 1, which_sensitivity="unbounded", random_state=SEED)
-    assert len(seen) == 2 and all(a is dppack.accounting.UNCHARGED for a in seen)
+        pooledVarDP(X[:3], X[3:], eps=1, lower_bound=0, upper_bound=1, random_state=SEED)
+    assert len(exact) == 3 and all(a is dppack.accounting.UNCHARGED for a in seen)
+    assert accountant.spent.eps == pytest.approx(3 + 1 + 1)
 
 
 def test_both_with_a_total_delta_of_one_is_refused():
