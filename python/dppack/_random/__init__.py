@@ -22,7 +22,7 @@ from ._coins import (
     exp_series_bounds, bernoulli_real, bernoulli_exp_wide, _WORD_THRESHOLDS, _word_thresholds,
     _threshold_arrays, bernoulli_real_rows, LIBM_ERROR, FORCE_EXACT_PATH, word, word_thresholds,
     _exp_neg_bounds, _below, _exp_coin_bounds, _EXP_COIN_SLACK, exp_coins_dyadic, bernoulli_word,
-    bernoulli_exp_one, cumulative_index, cumulative_index_one,
+    bernoulli_exp_one, cumulative_index, cumulative_index_one, word_index_plan, word_index,
 )
 from ._grid import (
     GRID_BITS, GAUSSIAN_GRID_BITS, GAUSSIAN_FINE_BITS, LAPLACE_GRID_BITS, LAPLACE_MAX_BITS,
@@ -37,6 +37,7 @@ from ._laplace import (
     discrete_laplace_one, linf_noise, _WORDS_MARGIN, _WORDS_MIN, _SHIFTS, _WORDS_CHUNK,
     _WORDS_FEW, _SIXTEEN_LN2_64, _x_exact, _x_trials, _x_draws, _words_exponent,
     geometric_words, _wide_quotient, discrete_laplace_words, geometric_words_one,
+    geometric_unit_words,
 )
 from ._gaussian import (
     discrete_gaussian, discrete_gaussian_grid, _discrete_gaussian_grid, gaussian_variance,

@@ -668,3 +668,18 @@ def geometric_words_one(s, t, rng):
                 low = _x_exact(w, u, t, max(low, 0), rng)
         if low is not None and low >= 0:
             return (u + (t >> 4) * low) // s
+
+
+def geometric_unit_words(a, size, rng):
+    """``size`` exact draws X >= 0 with P(X >= x) = exp(-x / 2^a) (5 <= a <= 62), int64
+    (object if a value reaches 2^62, never in practice): CKS Algorithm 2's X of
+    :func:`geometric_words`, two words per trial (the accepted trials in order), for a
+    caller that divides it by several rates (floor(X / s) is geometric of rate s / 2^a).
+
+    Examples
+    --------
+    >>> x = geometric_unit_words(10, 4000, as_generator(0))
+    >>> abs(float(np.mean(x >= 1024)) - math.exp(-1)) < 0.03
+    True
+    """
+    return _x_draws(a, int(size), rng)[0]
