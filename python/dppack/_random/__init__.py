@@ -37,7 +37,7 @@ from ._laplace import (
     discrete_laplace_one, linf_noise, _WORDS_MARGIN, _WORDS_MIN, _SHIFTS, _WORDS_CHUNK,
     _WORDS_FEW, _SIXTEEN_LN2_64, _x_exact, _x_trials, _x_draws, _words_exponent,
     geometric_words, _wide_quotient, discrete_laplace_words, geometric_words_one,
-    geometric_unit_words,
+    geometric_unit_words, _MARGINS, _WORDS_TOP,
 )
 from ._gaussian import (
     discrete_gaussian, discrete_gaussian_grid, _discrete_gaussian_grid, gaussian_variance,

@@ -574,7 +574,7 @@ def word_index(plan, size, rng):
     """
     thresholds, bounds = plan
     w = _exact_samplers().words(rng, size)
-    index = np.searchsorted(thresholds, w, side="right")
+    index = thresholds.searchsorted(w, side="right")
     odd = index & 1
     if FORCE_EXACT_PATH:
         odd[:] = 1
