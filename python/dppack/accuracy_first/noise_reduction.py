@@ -463,10 +463,11 @@ def _step_python(n, side, x, s_total, s_delta):
 
 def _step_pieces(n, a1, a2, rng):
     """:func:`_step_noise` where its plan does not apply (rates without a power-of-two
-    common denominator up to 2^62, extreme thresholds), by inversion: with one uniform, stay (y = n) with probability
-    c_0 = (sinh(a1) / sinh(a2)) e^(-delta n), else the piece of the moved law, proportional
-    to exp(-A j) at y = -j (j >= 1), exp(-delta y) for 0 <= y <= n, exp(-delta n - A j) at
-    y = n + j (A = a1 + a2, delta = a2 - a1; :func:`_laplace_reduce_noise`).
+    common denominator up to 2^62, extreme thresholds), by inversion: with one uniform,
+    stay (y = n) with probability c_0 = (sinh(a1) / sinh(a2)) e^(-delta n), else the piece
+    of the moved law, proportional to exp(-A j) at y = -j (j >= 1), exp(-delta y) for
+    0 <= y <= n, exp(-delta n - A j) at y = n + j (A = a1 + a2, delta = a2 - a1;
+    :func:`_laplace_reduce_noise`).
 
     The pieces have masses M1 = 1 / (e^A - 1), M2 = (1 - e^(-delta (n + 1))) /
     (1 - e^(-delta)) and M3 = e^(-delta n) M1 (S their sum, c'_1 = M1 / S,
