@@ -28,7 +28,7 @@ from ._grid import (
     GRID_BITS, GAUSSIAN_GRID_BITS, GAUSSIAN_FINE_BITS, LAPLACE_GRID_BITS, LAPLACE_MAX_BITS,
     UTILITY_GRID_BITS, grid_exponent, grid_units, _times_power_of_two, _release, _FEW_VALUES,
     _release_few, _WIDE, release_on_grid, release_path_on_grid, grid_values, release_with_grid,
-    _CUMSUM_COLUMNS, accumulate_rows,
+    _CUMSUM_COLUMNS, accumulate_rows, _scales_finitely,
 )
 from ._laplace import (
     discrete_laplace, geometric_rates, discrete_laplace_rates, laplace_grid, _laplace_grid,

@@ -81,7 +81,7 @@ def _ladder_tables(ps):
     its block and 1 - C_k / b (C_k the block's start: q + 1 = u / b + that; 2^53 for the
     buckets that reject and the tail's: never accepted by the floats); per row, (J, 1)
     columns of the offsets,
-    masks, -1 / (2 p), F (1 -+ eta) and the tail's start."""
+    masks, -1 / (2 p), F (1 -+ eta) and the tail's start; the smallest tail start."""
     ybase, qbase = [], []
     columns = {name: [] for name in ("offset", "mask", "beta", "half", "f_lo", "f_hi", "tail")}
     unit = 1 << (63 - _LADDER_GUIDE)
@@ -110,7 +110,7 @@ def _ladder_tables(ps):
         out.append(np.array(columns[name], dtype=np.float64)[:, None])
     for array in out:
         array.flags.writeable = False
-    return tuple(out)
+    return tuple(out) + (min(columns["tail"]),)
 
 
 def _ladder_accept_bounds(p, v, F, bits):
@@ -205,15 +205,16 @@ def ladder_columns(rows):
 def _ladder_fill(ps, out, start, stop, rng):
     """Columns start..stop of :func:`discrete_gaussian_ladder`'s ``out``: one round of
     trials for every row, then the rows still short by themselves (their trials in order)."""
-    ybase, qbase, offset, mask, beta, tail, half, f_lo, f_hi = _ladder_tables(ps)
+    ybase, qbase, offset, mask, beta, tail, half, f_lo, f_hi, tail_min = _ladder_tables(ps)
     J, need = len(ps), stop - start
     m = int(need * 1.07) + 16
     w = _exact_samplers().words(rng, J * m).view(np.int64).reshape(J, m)
     sign = w >> 63  # 0 or -1
     u = w & _MAX63
     bucket = (u >> (63 - _LADDER_GUIDE)) + offset
-    value = (ybase[bucket] + (u & mask)) ^ sign  # y, or -(y + 1)
-    q1 = (u >> beta) + qbase[bucket]  # q + 1 = (u - C_k) / b + 1 (b divides C_k)
+    # (take: the same gathers; bucket is within the tables)
+    value = (ybase.take(bucket, mode="clip") + (u & mask)) ^ sign  # y, or -(y + 1)
+    q1 = (u >> beta) + qbase.take(bucket, mode="clip")  # q + 1 = (u - C_k) / b + 1
     e = value.astype(np.float64)
     np.multiply(e, e, out=e)
     e *= half
@@ -222,7 +223,8 @@ def _ladder_fill(ps, out, start, stop, rng):
     yes = qf < e * f_lo  # q + 1 < F exp(-v^2 / (2 p)): accepted
     qf -= 1.0  # q (exact: q + 1 < 2^52)
     maybe = qf < e * f_hi  # else q >= F exp(-v^2 / (2 p)): rejected
-    tailed = np.count_nonzero(u >= tail)  # trials in the tail (never, nearly)
+    # trials in the tail (never, nearly): looked for only when a word reaches the lowest start
+    tailed = int(u.max()) >= tail_min and np.count_nonzero(u >= tail)
     if FORCE_EXACT_PATH or tailed or np.count_nonzero(maybe) > np.count_nonzero(yes):
         undecided = (maybe & ~yes) | (u >= tail)
         if FORCE_EXACT_PATH:
