@@ -23,6 +23,7 @@ from ._coins import (
     _threshold_arrays, bernoulli_real_rows, LIBM_ERROR, FORCE_EXACT_PATH, word, word_thresholds,
     _exp_neg_bounds, _below, _exp_coin_bounds, _EXP_COIN_SLACK, exp_coins_dyadic, bernoulli_word,
     bernoulli_exp_one, cumulative_index, cumulative_index_one, word_index_plan, word_index,
+    word_index_one,
 )
 from ._grid import (
     GRID_BITS, GAUSSIAN_GRID_BITS, GAUSSIAN_FINE_BITS, LAPLACE_GRID_BITS, LAPLACE_MAX_BITS,

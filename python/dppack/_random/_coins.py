@@ -520,8 +520,8 @@ def cumulative_index_one(cumulative, eta, bounds, rng):
 def word_index_plan(bounds):
     """What :func:`word_index` needs of constants 0 < c_1 < ... < c_K < 1, given by
     ``bounds`` (a sequence of ``bounds_k(bits)``, Fractions lo <= c_k <= hi within about
-    2^-bits): the sorted uint64 array of L_k = floor(c_k 2^64) and L_k + 1, and ``bounds``;
-    None when two constants share a word value, or one is within 2^-64 of 0 or 1 (the
+    2^-bits): the sorted uint64 array of L_k = floor(c_k 2^64) and L_k + 1, ``bounds`` and
+    the L_k as Python integers; None when two constants share a word value, or one is within 2^-64 of 0 or 1 (the
     caller draws otherwise).
 
     Examples
@@ -548,7 +548,7 @@ def word_index_plan(bounds):
         return None
     thresholds = np.array([v + e for v in levels for e in (0, 1)], dtype=np.uint64)
     thresholds.flags.writeable = False
-    return thresholds, tuple(bounds)
+    return thresholds, tuple(bounds), tuple(levels)
 
 
 def word_index(plan, size, rng):
@@ -572,7 +572,7 @@ def word_index(plan, size, rng):
     >>> [abs(float(np.mean(index == k)) - p) < 0.03 for k, p in enumerate((0.25, 0.5, 0.25))]
     [True, True, True]
     """
-    thresholds, bounds = plan
+    thresholds, bounds, _ = plan
     w = _exact_samplers().words(rng, size)
     index = thresholds.searchsorted(w, side="right")
     odd = index & 1
@@ -586,3 +586,21 @@ def word_index(plan, size, rng):
             index[i] = 2 * k
     index >>= 1
     return index
+
+
+def word_index_one(plan, rng):
+    """One draw of :func:`word_index` on Python integers (the same comparisons)."""
+    _, bounds, levels = plan
+    w = _exact_samplers().py_word(rng)
+    if not FORCE_EXACT_PATH:
+        for k, level in enumerate(levels):
+            if w < level:
+                return k
+            if w == level:
+                break
+        else:
+            return len(levels)
+    state, k = [w, 64], 0
+    while k < len(bounds) and not _below(state, bounds[k], rng):
+        k += 1
+    return k

@@ -258,7 +258,7 @@ def _reduce_constants(a1, a2):
 
 def _reduce_one(x, a1, a2, ratio, rng, constants=None):
     """:func:`_laplace_reduce_noise` for one entry, on Python integers and floats (the same
-    law and steps as the vectorised path, :func:`_step_noise`: stay or the piece by one
+    law and steps as the vectorised :func:`_step_pieces`: stay or the piece by one
     uniform, a geometric draw within the piece; ``ratio`` the float sinh ratio), without
     the arrays' fixed cost. ``constants``: :func:`_reduce_constants` (a1, a2), if computed
     by the caller (the same floats)."""
@@ -307,6 +307,10 @@ def _laplace_reduce_noise(noise, a1, a2, rng):
     x = x.ravel()
     n = np.abs(x)
     if x.size <= FEW:
+        plan = _step_plan(a1, a2)
+        if plan is not None:  # :func:`_step_noise`'s draws, one entry at a time
+            out = [_side_one(v, plan, rng) for v in x.tolist()]
+            return np.array(out, dtype=np.int64).reshape(shape)
         ratio = float(_sinh_ratio_interval(a1, a2, 60)[0])
         constants = _reduce_constants(a1, a2)
         out = [_reduce_one(v, a1, a2, ratio, rng, constants) for v in x.tolist()]
@@ -447,6 +451,24 @@ def _step_noise(n, a1, a2, rng):
     np.negative(x, out=x)
     np.putmask(y, side == 0, x)  # (putmask: the masked copy, faster than a where= ufunc)
     return y
+
+
+def _side_one(x, plan, rng):
+    """:func:`_step_noise` for one entry x (a Python int; ``plan`` of :func:`_step_plan`):
+    the side by one word (``dppack._random.word_index_one``), X by one two-word trial
+    (``dppack._random.geometric_words_one`` of rate 1 / t), the same cases on Python
+    integers, mirrored for x < 0."""
+    choice, a, s_total, s_delta = plan
+    side = _random.word_index_one(choice, rng)
+    v = _random.geometric_words_one(1, 1 << a, rng)
+    n = abs(x)
+    if side == 0:
+        y = -(1 + v // s_total)
+    else:
+        y = v // s_delta
+        if y > n:
+            y = n if side == 1 else n + 1 + (v - s_delta * (n + 1)) // s_total
+    return -y if x < 0 else y
 
 
 def _step_python(n, side, x, s_total, s_delta):

@@ -1,9 +1,10 @@
 """The online step by sides (noise_reduction._step_noise: one word for the side, one
 geometric X for the value): the construction's pmf equals the lazy walk's, computed from the
 exact threshold bounds; chi-square tests of the step against the exact conditional pmf for
-dyadic rates (both tails, the middle, the stay; close and far levels), on the fast paths and
-with every exact continuation forced (FORCE_EXACT_PATH); the Python-integer branch against
-the array one; the three-piece fallback where the plan does not apply.
+dyadic rates (both tails, the middle, the stay; close and far levels), by arrays and entry by
+entry (up to FEW values), on the fast paths and with every exact continuation forced
+(FORCE_EXACT_PATH); the Python-integer branch against the array one; the three-piece
+fallback where the plan does not apply.
 
 False-failure rate: each chi-square test fails below p = 1e-4 (pooled to cells of expected
 count >= 20; fixed seeds: deterministic; 1e-4 per assertion for a fresh seed); the other
@@ -78,6 +79,10 @@ def test_step_law_by_sides(a1, a2, force, monkeypatch):
     for x in (0, 3, -7, 40):
         draws = nr._laplace_reduce_noise(np.full(size, x), a1, a2, rng)
         assert chi2(draws, x, a1, a2) > P_MIN
+        # up to FEW entries: the same draws one entry at a time (_side_one)
+        few = np.concatenate([nr._laplace_reduce_noise(np.full(10, x), a1, a2, rng)
+                              for _ in range(size // 10)])
+        assert chi2(few, x, a1, a2) > P_MIN
 
 
 def test_step_mixed_starts_each_entry_its_own_law():

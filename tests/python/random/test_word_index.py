@@ -1,5 +1,5 @@
 """Exact choices among constant cumulative probabilities with one word each
-(dppack._random.word_index) and the geometric X of the two-word trials alone
+(dppack._random.word_index, word_index_one) and the geometric X of the two-word trials alone
 (dppack._random.geometric_unit_words): their laws (chi-square), the exact continuation
 forced (FORCE_EXACT_PATH), a word equal to a threshold decided on the next word, and the
 refused plans.
@@ -69,6 +69,16 @@ def test_a_word_equal_to_a_threshold_is_decided_on_the_next_word():
     for first, second, expected in cases:
         words = [first] + ([second] if second is not None else [])
         assert _random.word_index(plan, 1, _Scripted(words)).tolist() == [expected]
+        assert _random.word_index_one(plan, _Scripted(words)) == expected
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_word_index_one_law(force, monkeypatch):
+    monkeypatch.setattr(_random, "FORCE_EXACT_PATH", force)
+    rng = np.random.default_rng(6)
+    index = [_random.word_index_one(fifths_plan(), rng) for _ in range(6000)]
+    assert stats.chisquare(np.bincount(index, minlength=3),
+                           np.array([0.2, 0.5, 0.3]) * 6000).pvalue > P_MIN
 
 
 def test_word_index_plans_refused_where_words_cannot_separate():
