@@ -521,8 +521,8 @@ def word_index_plan(bounds):
     """What :func:`word_index` needs of constants 0 < c_1 < ... < c_K < 1, given by
     ``bounds`` (a sequence of ``bounds_k(bits)``, Fractions lo <= c_k <= hi within about
     2^-bits): the sorted uint64 array of L_k = floor(c_k 2^64) and L_k + 1, ``bounds`` and
-    the L_k as Python integers; None when two constants share a word value, or one is within 2^-64 of 0 or 1 (the
-    caller draws otherwise).
+    the L_k as Python integers; None when two constants share a word value, or one is
+    within 2^-64 of 0 or 1 (the caller draws otherwise).
 
     Examples
     --------

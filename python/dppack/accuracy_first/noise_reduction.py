@@ -22,7 +22,8 @@ DL(a_t) draw. The batch path draws Z_T first (one discrete Laplace per entry), t
 exact coin per entry and lower level (:func:`dppack._random.bernoulli_real_rows`, the
 probability bounded by Taylor series in exact rationals), then, level by level from T-1
 down, a discrete Laplace for the entries that move; the online sampler draws Z_{t+1} given
-Z_t (its exact conditional law, :func:`_laplace_reduce_noise`, by inversion). A few entries
+Z_t (its exact conditional law, :func:`_laplace_reduce_noise`, by sides: one word against
+two constant thresholds in integers, one geometric draw for the value). A few entries
 (up to ``SMALL_PATH``, ``FEW``) are drawn one at a time on Python integers, with the
 one-word exact samplers of ``dppack._random`` (``discrete_laplace_one``,
 ``bernoulli_exp_one``, ...): each decision compares a uniform 64-bit word with a
@@ -296,11 +297,12 @@ def _laplace_reduce_noise(noise, a1, a2, rng):
       x < 0) to exp(-A j) at y = -j (j >= 1, A = a1 + a2), exp(-delta y) for 0 <= y <= x
       (delta = a2 - a1), exp(-delta x - A j) at y = x + j.
 
-    Both are drawn by inversion (:func:`_step_noise`): one uniform picks stay or a piece
-    of the second branch, exactly, and a geometric draw the value within the piece; no
-    rejection rounds. Up to
-    ``FEW`` entries run one by one on Python integers and floats (:func:`_reduce_one`, the
-    same steps), which avoids the arrays' fixed cost.
+    Drawn by sides (:func:`_step_noise`): one word picks one of three sides with constant
+    probabilities, exactly, and one geometric draw X gives the value (the middle, the stay
+    or a tail); no rejection rounds beyond the geometric trials'. Up to ``FEW`` entries run
+    one by one on Python integers (:func:`_side_one`, the same draws), which avoids the
+    arrays' fixed cost. Rates without a power-of-two common denominator take the
+    three-piece inversion (:func:`_step_pieces`, :func:`_reduce_one`): the same law.
     """
     x = np.asarray(noise, dtype=np.int64)
     shape = x.shape
@@ -578,8 +580,8 @@ class LaplaceNoiseReductionOnline:
     levels (the same grid, from the first level, and the same integer rates), so releasing
     everything up to the current level costs only the current level. Each :meth:`reduce`
     draws the next level's integer noise from its exact conditional law given the current
-    one (``_laplace_reduce_noise``: Bayes's rule on the integer lazy walk, sampled with
-    exact coins and discrete Laplace draws by rejection), not from floats.
+    one (``_laplace_reduce_noise``: Bayes's rule on the integer lazy walk, sampled exactly
+    with one word for the side and one geometric draw per entry), not from floats.
 
     Parameters
     ----------
