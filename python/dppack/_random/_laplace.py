@@ -472,7 +472,8 @@ def _x_exact(w, u, t, guess, rng):
 def _x_trials(a, count, rng, signs=True):
     """``count`` trials of :func:`geometric_words` for t = 2^a: (X, B) of the accepted ones
     in trial order (int64, or object where X reaches 2^62), B the fair sign bits (None
-    unless ``signs``)."""
+    unless ``signs``). A second word w below 2^32 (exact path) has D_f >= 16 * 32 ln 2 - 1
+    > 353: such words are looked for only when some floor(D_f - 2^-26) reaches 353."""
     w = _exact_samplers().words(rng, 2 * count)
     first, second = w[:count], w[count:]
     u = (first >> _SHIFTS[68 - a]).view(np.int64)  # the top a - 4 bits: uniform on [0, r)
