@@ -22,13 +22,14 @@ from ._coins import (
     exp_series_bounds, bernoulli_real, bernoulli_exp_wide, _WORD_THRESHOLDS, _word_thresholds,
     _threshold_arrays, bernoulli_real_rows, LIBM_ERROR, FORCE_EXACT_PATH, word, word_thresholds,
     _exp_neg_bounds, _below, _exp_coin_bounds, _EXP_COIN_SLACK, exp_coins_dyadic, bernoulli_word,
-    bernoulli_exp_one, cumulative_index, cumulative_index_one,
+    bernoulli_exp_one, cumulative_index, cumulative_index_one, word_index_plan, word_index,
+    word_index_one,
 )
 from ._grid import (
     GRID_BITS, GAUSSIAN_GRID_BITS, GAUSSIAN_FINE_BITS, LAPLACE_GRID_BITS, LAPLACE_MAX_BITS,
     UTILITY_GRID_BITS, grid_exponent, grid_units, _times_power_of_two, _release, _FEW_VALUES,
     _release_few, _WIDE, release_on_grid, release_path_on_grid, grid_values, release_with_grid,
-    _CUMSUM_COLUMNS, accumulate_rows,
+    _CUMSUM_COLUMNS, accumulate_rows, _scales_finitely,
 )
 from ._laplace import (
     discrete_laplace, geometric_rates, discrete_laplace_rates, laplace_grid, _laplace_grid,
@@ -37,6 +38,7 @@ from ._laplace import (
     discrete_laplace_one, linf_noise, _WORDS_MARGIN, _WORDS_MIN, _SHIFTS, _WORDS_CHUNK,
     _WORDS_FEW, _SIXTEEN_LN2_64, _x_exact, _x_trials, _x_draws, _words_exponent,
     geometric_words, _wide_quotient, discrete_laplace_words, geometric_words_one,
+    geometric_unit_words, _MARGINS, _WORDS_TOP,
 )
 from ._gaussian import (
     discrete_gaussian, discrete_gaussian_grid, _discrete_gaussian_grid, gaussian_variance,

@@ -515,3 +515,92 @@ def cumulative_index_one(cumulative, eta, bounds, rng):
     while k < len(cumulative) and not _below(state, functools.partial(bounds, k), rng):
         k += 1
     return k
+
+
+def word_index_plan(bounds):
+    """What :func:`word_index` needs of constants 0 < c_1 < ... < c_K < 1, given by
+    ``bounds`` (a sequence of ``bounds_k(bits)``, Fractions lo <= c_k <= hi within about
+    2^-bits): the sorted uint64 array of L_k = floor(c_k 2^64) and L_k + 1, ``bounds`` and
+    the L_k as Python integers; None when two constants share a word value, or one is
+    within 2^-64 of 0 or 1 (the caller draws otherwise).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> plan = word_index_plan([lambda bits: (Fraction(1, 3), Fraction(1, 3))])
+    >>> [int(v) for v in plan[0]] == [(1 << 64) // 3, (1 << 64) // 3 + 1]
+    True
+    """
+    levels = []
+    for bound in bounds:
+        bits = 80
+        while True:
+            lo, hi = bound(bits)
+            low, high = math.floor(lo * (1 << 64)), math.floor(hi * (1 << 64))
+            if low == high:
+                break
+            if bits > 2000:  # c_k 2^64 within 2^-1900 of an integer: not expected
+                return None
+            bits *= 2
+        levels.append(low)
+    if levels[0] < 1 or levels[-1] + 2 >= 1 << 64 or any(
+            b - a < 2 for a, b in zip(levels, levels[1:])):
+        return None
+    thresholds = np.array([v + e for v in levels for e in (0, 1)], dtype=np.uint64)
+    thresholds.flags.writeable = False
+    return thresholds, tuple(bounds), tuple(levels)
+
+
+def word_index(plan, size, rng):
+    """Exact inverse-CDF choices among constant cumulative probabilities: ``size`` draws of
+    the index k (0 ... K) with P(k) = c_{k+1} - c_k (c_0 = 0, c_{K+1} = 1), one 64-bit word
+    each; ``plan`` from :func:`word_index_plan`.
+
+    The word w gives U in [w, w + 1) / 2^64, and with L_k = floor(c_k 2^64): w < L_k gives
+    U < (w + 1) / 2^64 <= c_k, and w > L_k gives U >= (L_k + 1) / 2^64 > c_k, both exactly,
+    in one search of the sorted L_k and L_k + 1 (an even count 2k of them <= w: index k);
+    w = L_k (an odd count, probability 2^-64 per constant) is decided on further bits of
+    the same U (:func:`_below`). The index is the number of k with U >= c_k, a function of
+    U alone: exactly the law.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> plan = word_index_plan([lambda bits: (Fraction(1, 4), Fraction(1, 4)),
+    ...                         lambda bits: (Fraction(3, 4), Fraction(3, 4))])
+    >>> index = word_index(plan, 4000, as_generator(0))
+    >>> [abs(float(np.mean(index == k)) - p) < 0.03 for k, p in enumerate((0.25, 0.5, 0.25))]
+    [True, True, True]
+    """
+    thresholds, bounds, _ = plan
+    w = _exact_samplers().words(rng, size)
+    index = thresholds.searchsorted(w, side="right")
+    odd = index & 1
+    if FORCE_EXACT_PATH:
+        odd[:] = 1
+    if np.count_nonzero(odd):
+        for i in np.flatnonzero(odd).tolist():
+            state, k = [int(w[i]), 64], 0
+            while k < len(bounds) and not _below(state, bounds[k], rng):
+                k += 1
+            index[i] = 2 * k
+    index >>= 1
+    return index
+
+
+def word_index_one(plan, rng):
+    """One draw of :func:`word_index` on Python integers (the same comparisons)."""
+    _, bounds, levels = plan
+    w = _exact_samplers().py_word(rng)
+    if not FORCE_EXACT_PATH:
+        for k, level in enumerate(levels):
+            if w < level:
+                return k
+            if w == level:
+                break
+        else:
+            return len(levels)
+    state, k = [w, 64], 0
+    while k < len(bounds) and not _below(state, bounds[k], rng):
+        k += 1
+    return k

@@ -183,9 +183,13 @@ def release_path_on_grid(values, path, k, out=None):
     simple = (x.size > _FEW_VALUES and -1000 <= k <= 1000 and path.dtype != object
               and (path.size == 0 or max(-int(path.min()), int(path.max())) < _WIDE))
     if simple:
-        with np.errstate(over="ignore"):
+        simple = _scales_finitely(x, k)
+        if simple:
             grid = _times_power_of_two(x, -k)
-        simple = bool(grid.size == 0 or (grid.max() < np.inf and grid.min() > -np.inf))
+        else:
+            with np.errstate(over="ignore"):
+                grid = _times_power_of_two(x, -k)
+            simple = bool(grid.size == 0 or (grid.max() < np.inf and grid.min() > -np.inf))
     if not simple:
         rows = np.stack([_release(x, np.asarray(row).ravel(), k) for row in path])
         if out is None:
@@ -200,15 +204,31 @@ def release_path_on_grid(values, path, k, out=None):
     return result
 
 
+def _scales_finitely(x, k):
+    """Whether x 2^-k is finite for every value of the finite array ``x`` (-1000 <= k <=
+    1000), checked before the product (no floating-point state to set): the scaling is exact
+    while normal, so it overflows iff |x| >= 2^(1024 + k); False when unsure."""
+    if not -1000 <= k <= 1000:
+        return False
+    if k >= 0 or not x.size:
+        return bool(x.size == 0 or (x.max() < np.inf and x.min() > -np.inf))
+    limit = math.ldexp(1.0, 1024 + k)
+    return bool(x.max() < limit and x.min() > -limit)
+
+
 def grid_values(values, k):
     """g round(x / g) entrywise (flat), g = 2^k: the rounded values of :func:`_release`
     (a value whose x / g overflows kept as it is), for :func:`release_with_grid`."""
     x = np.asarray(values, dtype=np.float64).ravel()
-    with np.errstate(over="ignore"):
-        grid = _times_power_of_two(x, -int(k))
+    k = int(k)
     finite = None
-    if grid.size and not (grid.max() < np.inf and grid.min() > -np.inf):
-        finite = np.isfinite(grid)
+    if _scales_finitely(x, k):
+        grid = _times_power_of_two(x, -k)
+    else:
+        with np.errstate(over="ignore"):
+            grid = _times_power_of_two(x, -k)
+        if grid.size and not (grid.max() < np.inf and grid.min() > -np.inf):
+            finite = np.isfinite(grid)
     np.rint(grid, out=grid)
     grid = _times_power_of_two(grid, int(k), out=grid)
     return grid if finite is None else np.where(finite, grid, x)

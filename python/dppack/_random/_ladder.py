@@ -77,11 +77,13 @@ _LADDER_SLACK = 2 * LIBM_ERROR + 8 * 2.0 ** -50
 @functools.lru_cache(maxsize=64)
 def _ladder_tables(ps):
     """The tables of :func:`discrete_gaussian_ladder` for the tuple of variances ``ps``,
-    flattened over the rows (row j's buckets at j 2^12): per bucket, the first value b k of
-    its block and 1 - C_k / b (C_k the block's start: q + 1 = u / b + that; 2^53 for the
-    buckets that reject and the tail's: never accepted by the floats); per row, (J, 1)
-    columns of the offsets,
-    masks, -1 / (2 p), F (1 -+ eta) and the tail's start."""
+    flattened over the rows and the two signs (row j's buckets at (2 j + 1) 2^12 for the
+    words with the sign bit clear, 2 j 2^12 for the others): per bucket, the first value
+    b k of its block (-b (k + 1) for the sign bit set) and 1 - C_k / b (C_k the block's
+    start: q + 1 = u / b + that; plus 2^(63 - beta) for the sign bit set, where w >> beta
+    is u >> beta - 2^(63 - beta); 2^53 for the buckets that reject and the tail's: never
+    accepted by the floats); per row, (J, 1) columns of the offsets, masks, -1 / (2 p),
+    F (1 -+ eta) and the tail's start; the smallest tail start."""
     ybase, qbase = [], []
     columns = {name: [] for name in ("offset", "mask", "beta", "half", "f_lo", "f_hi", "tail")}
     unit = 1 << (63 - _LADDER_GUIDE)
@@ -95,11 +97,14 @@ def _ladder_tables(ps):
             y[bucket:bucket + count] = b * k
             q[bucket:bucket + count] = 1 - ((bucket * unit) >> beta)  # 1 - C_k / b
             bucket += count
-        ybase.append(y)
-        qbase.append(q)
+        # the half of the words with the sign bit set first: w >> 51 is the bucket - 2^12
+        # there, and w >> beta is u >> beta - 2^(63 - beta); their value is r - b (k + 1)
+        ybase += [-y - b, y]
+        qbase += [q + (1 << (63 - beta)), q]  # (beta >= 8: no overflow)
         x_max = (b * kmax) ** 2 / (2 * p) + 1.0
         eta = _LADDER_SLACK + x_max * 2.0 ** -50
-        for name, value in (("offset", j << _LADDER_GUIDE), ("mask", b - 1), ("beta", beta),
+        for name, value in (("offset", (2 * j + 1) << _LADDER_GUIDE), ("mask", b - 1),
+                            ("beta", beta),
                             ("half", -0.5 / p), ("f_lo", float(F) * (1.0 - eta)),
                             ("f_hi", float(F) * (1.0 + eta)), ("tail", tail_start)):
             columns[name].append(value)
@@ -110,7 +115,7 @@ def _ladder_tables(ps):
         out.append(np.array(columns[name], dtype=np.float64)[:, None])
     for array in out:
         array.flags.writeable = False
-    return tuple(out)
+    return tuple(out) + (min(columns["tail"]),)
 
 
 def _ladder_accept_bounds(p, v, F, bits):
@@ -150,8 +155,8 @@ def _ladder_exact(p, u, negative, rng):
     if k == kmax:  # between the blocks and the tail: rejected
         return None
     o = u - start
-    y = b * k + (o & (b - 1))
-    v = -(y + 1) if negative else y
+    r = o & (b - 1)
+    v = r - b * (k + 1) if negative else b * k + r  # -(y + 1), y = b k + b - 1 - r
     accept = _below([o >> beta, 0], functools.partial(_ladder_accept_bounds, p, v, F), rng)
     return v if accept else None
 
@@ -166,8 +171,9 @@ def discrete_gaussian_ladder(ps, size, rng):
     whole buckets of 2^51, so the bucket u >> 51 names the block), and its offset
     o = u - C_k is uniform on {0, ..., b M_k - 1}: r = o mod b (u's low beta bits) and
     q = floor(o / b) are independent and uniform on {0, ..., b - 1} and {0, ..., M_k - 1}.
-    y = b k + r and the value is v = y (s = 0) or -(y + 1) (s = 1): each integer v comes
-    from one (block, sign), with probability M_k / 2^64, and is accepted iff
+    The value is v = b k + r (s = 0) or r - b (k + 1) = -(y + 1), y = b k + (b - 1 - r)
+    (s = 1; r -> b - 1 - r is a bijection of the offsets): each integer v comes from one
+    (block, sign, r), with probability M_k / 2^64, and is accepted iff
     q + U' < F exp(-v^2 / (2 p)) (U' uniform on [0, 1): further bits, read only when q
     cannot decide), probability F exp(-v^2 / (2 p)) / M_k <= 1 (|v| >= b k). So
     P(v proposed and accepted) = F exp(-v^2 / (2 p)) / 2^64, proportional to the discrete
@@ -205,15 +211,15 @@ def ladder_columns(rows):
 def _ladder_fill(ps, out, start, stop, rng):
     """Columns start..stop of :func:`discrete_gaussian_ladder`'s ``out``: one round of
     trials for every row, then the rows still short by themselves (their trials in order)."""
-    ybase, qbase, offset, mask, beta, tail, half, f_lo, f_hi = _ladder_tables(ps)
+    ybase, qbase, offset, mask, beta, tail, half, f_lo, f_hi, tail_min = _ladder_tables(ps)
     J, need = len(ps), stop - start
     m = int(need * 1.07) + 16
     w = _exact_samplers().words(rng, J * m).view(np.int64).reshape(J, m)
-    sign = w >> 63  # 0 or -1
-    u = w & _MAX63
-    bucket = (u >> (63 - _LADDER_GUIDE)) + offset
-    value = (ybase[bucket] + (u & mask)) ^ sign  # y, or -(y + 1)
-    q1 = (u >> beta) + qbase[bucket]  # q + 1 = (u - C_k) / b + 1 (b divides C_k)
+    # the bucket with the sign: the bucket of u = w mod 2^63 in its sign's half
+    bucket = (w >> (63 - _LADDER_GUIDE)) + offset
+    # (take: the gathers, bucket being within the tables)
+    value = ybase.take(bucket, mode="clip") + (w & mask)  # b k + r, or r - b (k + 1)
+    q1 = (w >> beta) + qbase.take(bucket, mode="clip")  # q + 1 = (u - C_k) / b + 1
     e = value.astype(np.float64)
     np.multiply(e, e, out=e)
     e *= half
@@ -222,8 +228,11 @@ def _ladder_fill(ps, out, start, stop, rng):
     yes = qf < e * f_lo  # q + 1 < F exp(-v^2 / (2 p)): accepted
     qf -= 1.0  # q (exact: q + 1 < 2^52)
     maybe = qf < e * f_hi  # else q >= F exp(-v^2 / (2 p)): rejected
-    tailed = np.count_nonzero(u >= tail)  # trials in the tail (never, nearly)
+    # trials in the tail (never, nearly): looked for only when some u = w mod 2^63 reaches
+    # the lowest start (2u = w << 1 as an unsigned word)
+    tailed = int((w << 1).view(np.uint64).max()) >= 2 * tail_min
     if FORCE_EXACT_PATH or tailed or np.count_nonzero(maybe) > np.count_nonzero(yes):
+        u, sign = w & _MAX63, w < 0
         undecided = (maybe & ~yes) | (u >= tail)
         if FORCE_EXACT_PATH:
             undecided[:] = True

@@ -443,6 +443,8 @@ _SHIFTS = tuple(np.uint64(i) for i in range(64))
 _WORDS_CHUNK = 1 << 14  # draws per pass (the working arrays stay in cache)
 _WORDS_FEW = 4  # up to this many draws of one rate, discrete_laplace (Python integers there)
 _SIXTEEN_LN2_64 = 1024.0 * math.log(2.0)  # 16 * 64 ln 2, within 2^-44
+_MARGINS = np.array([-_WORDS_MARGIN, _WORDS_MARGIN])
+_WORDS_TOP = 353  # V_f of a word below 2^32 is at least 353 (16 * 32 ln 2 - 1 = 353.9)
 
 
 def _x_exact(w, u, t, guess, rng):
@@ -467,58 +469,64 @@ def _x_exact(w, u, t, guess, rng):
     return low
 
 
-def _x_trials(a, count, rng):
+def _x_trials(a, count, rng, signs=True):
     """``count`` trials of :func:`geometric_words` for t = 2^a: (X, B) of the accepted ones
-    in trial order (int64, or object where X reaches 2^62), B the fair sign bits."""
+    in trial order (int64, or object where X reaches 2^62), B the fair sign bits (None
+    unless ``signs``). A second word w below 2^32 (exact path) has D_f >= 16 * 32 ln 2 - 1
+    > 353: such words are looked for only when some floor(D_f - 2^-26) reaches 353."""
     w = _exact_samplers().words(rng, 2 * count)
     first, second = w[:count], w[count:]
     u = (first >> _SHIFTS[68 - a]).view(np.int64)  # the top a - 4 bits: uniform on [0, r)
-    d = second.astype(np.float64)
-    np.maximum(d, 1.0, out=d)  # (no log of 0: words below 2^32 are decided exactly)
-    np.log(d, out=d)
+    d = np.log(np.maximum(second, _SHIFTS[1]))  # (no log of 0: words below 2^32 go exact)
     d *= -16.0
     d += _SIXTEEN_LN2_64  # 16 E, E = -ln(U')
-    d -= u.astype(np.float64) * math.ldexp(1.0, 4 - a)  # D = 16 (E - u / t)
-    low = np.floor(d - _WORDS_MARGIN)
-    undecided = np.floor(d + _WORDS_MARGIN, out=d) != low
-    undecided |= second < _WORDS_MIN
+    d -= u * math.ldexp(1.0, 4 - a)  # D = 16 (E - u / t)
+    low = np.add.outer(_MARGINS, d)  # D - 2^-26, D + 2^-26
+    np.floor(low, out=low)
+    undecided = low[0] != low[1]
+    v = low[0].astype(np.int64)
+    top = int(v.max(initial=0))
+    if top >= _WORDS_TOP:  # some word may be below 2^32 (its D_f is then at least 353.8)
+        undecided |= second < _WORDS_MIN
     if FORCE_EXACT_PATH:
         undecided[:] = True
-    v = low.astype(np.int64)
     if np.count_nonzero(undecided):
         for i in np.flatnonzero(undecided).tolist():
             drawn = _x_exact(int(second[i]), int(u[i]), 1 << a, max(int(v[i]), 0), rng)
             v[i] = -1 if drawn is None else drawn
+            top = max(top, int(v[i]))
     kept = v >= 0
-    sign = (first[kept] & _SHIFTS[1]).view(np.int64)
-    u, v = u[kept], v[kept]
+    sign = (first[kept] & _SHIFTS[1]).view(np.int64) if signs else None
     r = 1 << (a - 4)
-    if v.size and int(v.max()) > ((1 << 62) - r) // r:  # X reaches 2^62 (never, nearly)
-        x = np.array([int(ui) + r * int(vi) for ui, vi in zip(u.tolist(), v.tolist())],
-                     dtype=object)
+    if top > ((1 << 62) - r) // r and int(v[kept].max(initial=0)) > ((1 << 62) - r) // r:
+        # X reaches 2^62 (never, nearly)
+        x = np.array([int(ui) + r * int(vi) for ui, vi in zip(u[kept].tolist(),
+                                                              v[kept].tolist())], dtype=object)
         return x, sign
     v *= r
     v += u
-    return v, sign
+    return v[kept], sign
 
 
-def _x_draws(a, size, rng):
+def _x_draws(a, size, rng, signs=True):
     """``size`` values of CKS Algorithm 2's X for t = 2^a (P(X = x) proportional to
-    exp(-x / t)) and as many fair signs: the accepted trials of :func:`_x_trials` in order."""
-    xs, signs, filled = [], [], 0
+    exp(-x / t)) and as many fair signs (None unless ``signs``): the accepted trials of
+    :func:`_x_trials` in order."""
+    xs, bits, filled = [], [], 0
     while filled < size:
         need = min(size - filled, _WORDS_CHUNK)
-        x, sign = _x_trials(a, int(need * 1.05) + 8, rng)
+        x, sign = _x_trials(a, int(need * 1.05) + 8, rng, signs)
         if not xs and x.size >= size:  # one pass, almost always
-            return x[:size], sign[:size]
+            return x[:size], sign[:size] if signs else None
         xs.append(x[:need])
-        signs.append(sign[:need])
+        bits.append(sign[:need] if signs else None)
         filled += min(need, x.size)
+    sign = (bits[0] if len(bits) == 1 else np.concatenate(bits)) if signs else None
     if len(xs) == 1:
-        return xs[0], signs[0]
+        return xs[0], sign
     if any(x.dtype == object for x in xs):
-        return np.array([v for x in xs for v in x.tolist()], dtype=object), np.concatenate(signs)
-    return np.concatenate(xs), np.concatenate(signs)
+        return np.array([v for x in xs for v in x.tolist()], dtype=object), sign
+    return np.concatenate(xs), sign
 
 
 def _words_exponent(t, s):
@@ -615,13 +623,20 @@ def discrete_laplace_words(t, s, size, rng):
     a, scale = plan
     if scale != 1:
         s_array = s_array * scale
-    if s_array.shape != (size,):
-        s_array = np.broadcast_to(s_array, (size,))
     x, sign = _x_draws(a, size, rng)
-    g = _wide_quotient(x, s_array, size) if x.dtype == object else x // s_array
-    redo = g == 0
-    redo &= sign.astype(bool)
-    redo = np.flatnonzero(redo) if np.count_nonzero(redo) else ()
+    if x.dtype == object or s_array.ndim:
+        if s_array.shape != (size,):
+            s_array = np.broadcast_to(s_array, (size,))
+        g = _wide_quotient(x, s_array, size) if x.dtype == object else x // s_array
+    else:  # one rate (the same quotients)
+        g = x // int(s_array)
+    redo = ()
+    if int(g.min()) == 0:  # some G = 0: those with B = 1 are drawn again
+        redo = g == 0
+        redo &= sign.astype(bool)
+        redo = np.flatnonzero(redo) if np.count_nonzero(redo) else ()
+        if len(redo) and not s_array.ndim:
+            s_array = np.broadcast_to(s_array, (size,))
     while len(redo):  # probability (1 - exp(-s_i / t)) / 2 per draw
         x, again = _x_draws(a, redo.size, rng)
         s_redo = s_array[redo]
@@ -668,3 +683,18 @@ def geometric_words_one(s, t, rng):
                 low = _x_exact(w, u, t, max(low, 0), rng)
         if low is not None and low >= 0:
             return (u + (t >> 4) * low) // s
+
+
+def geometric_unit_words(a, size, rng):
+    """``size`` exact draws X >= 0 with P(X >= x) = exp(-x / 2^a) (5 <= a <= 62), int64
+    (object if a value reaches 2^62, never in practice): CKS Algorithm 2's X of
+    :func:`geometric_words`, two words per trial (the accepted trials in order), for a
+    caller that divides it by several rates (floor(X / s) is geometric of rate s / 2^a).
+
+    Examples
+    --------
+    >>> x = geometric_unit_words(10, 4000, as_generator(0))
+    >>> abs(float(np.mean(x >= 1024)) - math.exp(-1)) < 0.03
+    True
+    """
+    return _x_draws(a, int(size), rng, signs=False)[0]

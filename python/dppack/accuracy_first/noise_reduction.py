@@ -22,7 +22,8 @@ DL(a_t) draw. The batch path draws Z_T first (one discrete Laplace per entry), t
 exact coin per entry and lower level (:func:`dppack._random.bernoulli_real_rows`, the
 probability bounded by Taylor series in exact rationals), then, level by level from T-1
 down, a discrete Laplace for the entries that move; the online sampler draws Z_{t+1} given
-Z_t (its exact conditional law, :func:`_laplace_reduce_noise`, by inversion). A few entries
+Z_t (its exact conditional law, :func:`_laplace_reduce_noise`, by sides: one word against
+two constant thresholds in integers, one geometric draw for the value). A few entries
 (up to ``SMALL_PATH``, ``FEW``) are drawn one at a time on Python integers, with the
 one-word exact samplers of ``dppack._random`` (``discrete_laplace_one``,
 ``bernoulli_exp_one``, ...): each decision compares a uniform 64-bit word with a
@@ -258,7 +259,7 @@ def _reduce_constants(a1, a2):
 
 def _reduce_one(x, a1, a2, ratio, rng, constants=None):
     """:func:`_laplace_reduce_noise` for one entry, on Python integers and floats (the same
-    law and steps as the vectorised path, :func:`_step_noise`: stay or the piece by one
+    law and steps as the vectorised :func:`_step_pieces`: stay or the piece by one
     uniform, a geometric draw within the piece; ``ratio`` the float sinh ratio), without
     the arrays' fixed cost. ``constants``: :func:`_reduce_constants` (a1, a2), if computed
     by the caller (the same floats)."""
@@ -296,24 +297,30 @@ def _laplace_reduce_noise(noise, a1, a2, rng):
       x < 0) to exp(-A j) at y = -j (j >= 1, A = a1 + a2), exp(-delta y) for 0 <= y <= x
       (delta = a2 - a1), exp(-delta x - A j) at y = x + j.
 
-    Both are drawn by inversion (:func:`_step_noise`): one uniform picks stay or a piece
-    of the second branch, exactly, and a geometric draw the value within the piece; no
-    rejection rounds. Up to
-    ``FEW`` entries run one by one on Python integers and floats (:func:`_reduce_one`, the
-    same steps), which avoids the arrays' fixed cost.
+    Drawn by sides (:func:`_step_noise`): one word picks one of three sides with constant
+    probabilities, exactly, and one geometric draw X gives the value (the middle, the stay
+    or a tail); no rejection rounds beyond the geometric trials'. Up to ``FEW`` entries run
+    one by one on Python integers (:func:`_side_one`, the same draws), which avoids the
+    arrays' fixed cost. Rates without a power-of-two common denominator take the
+    three-piece inversion (:func:`_step_pieces`, :func:`_reduce_one`): the same law.
     """
     x = np.asarray(noise, dtype=np.int64)
     shape = x.shape
     x = x.ravel()
     n = np.abs(x)
     if x.size <= FEW:
+        plan = _step_plan(a1, a2)
+        if plan is not None:  # :func:`_step_noise`'s draws, one entry at a time
+            out = [_side_one(v, plan, rng) for v in x.tolist()]
+            return np.array(out, dtype=np.int64).reshape(shape)
         ratio = float(_sinh_ratio_interval(a1, a2, 60)[0])
         constants = _reduce_constants(a1, a2)
         out = [_reduce_one(v, a1, a2, ratio, rng, constants) for v in x.tolist()]
         return np.array(out, dtype=np.int64).reshape(shape)
     if x.size <= STEP_CHUNK:
         y = _step_noise(n, a1, a2, rng)
-        return np.negative(y, out=y, where=x < 0).reshape(shape)
+        np.putmask(y, x < 0, -y)
+        return y.reshape(shape)
     # in chunks of entries, so that the working arrays stay in cache (each entry's step is
     # independent of the others': the same law)
     out = np.empty_like(x)
@@ -355,12 +362,138 @@ def _step_bounds(a1, a2, n, i, k, bits):
     return stay[0] + (1 - stay[0]) * piece[0], stay[1] + (1 - stay[1]) * piece[1]
 
 
+@functools.lru_cache(maxsize=1024)
+def _side_bounds(a1, a2, bits):
+    """Fraction bounds (within about 2^-bits) of tau_1 = (e^delta - 1) / (e^(2 a2) - 1) and
+    tau_2 = 1 - e^delta tau_1 (delta = a2 - a1): the cumulative probabilities of the sides
+    of :func:`_step_noise`."""
+    num = _random.exp_series_bounds(a2 - a1, 1, 1, bits + 8)  # e^delta - 1
+    den = _random.exp_series_bounds(2 * a2, 1, 1, bits + 8)  # e^(2 a2) - 1
+    left = (num[0] / den[1], num[1] / den[0])
+    return left, (1 - (1 + num[1]) * left[1], 1 - (1 + num[0]) * left[0])
+
+
+def _side_bound(a1, a2, k, bits):
+    return _side_bounds(a1, a2, bits)[k]
+
+
+@functools.lru_cache(maxsize=1024)
+def _step_plan(a1, a2):
+    """What :func:`_step_noise` needs of the rates a1 < a2 (Fractions), once per step: the
+    side choice (``dppack._random.word_index_plan`` of tau_1 < tau_2), the exponent a of the
+    common denominator t = 2^a of A = a1 + a2 and delta = a2 - a1 (raised to 5 with the
+    numerators, as ``dppack._random.geometric_words`` does) and the numerators s_A, s_delta
+    over it; None if t is not a power of two up to 2^62 or the thresholds are extreme."""
+    delta, total = a2 - a1, a1 + a2
+    t = max(total.denominator, delta.denominator)
+    a = t.bit_length() - 1
+    if t != 1 << a or a > 62:
+        return None
+    scale = 1 << max(5 - a, 0)
+    s_total = total.numerator * (t // total.denominator) * scale
+    s_delta = delta.numerator * (t // delta.denominator) * scale
+    if s_total >= 1 << 62:
+        return None
+    choice = _random.word_index_plan([functools.partial(_side_bound, a1, a2, k) for k in (0, 1)])
+    if choice is None:
+        return None
+    return choice, max(a, 5), s_total, s_delta
+
+
 def _step_noise(n, a1, a2, rng):
-    """Z_{t+1} given Z_t = n >= 0 entrywise (the caller mirrors it for Z_t = -n), by
-    inversion: with one uniform, stay (y = n) with probability
-    c_0 = (sinh(a1) / sinh(a2)) e^(-delta n), else the piece of the moved law, proportional
-    to exp(-A j) at y = -j (j >= 1), exp(-delta y) for 0 <= y <= n, exp(-delta n - A j) at
-    y = n + j (A = a1 + a2, delta = a2 - a1; :func:`_laplace_reduce_noise`).
+    """Z_{t+1} given Z_t = n >= 0 entrywise (the caller mirrors it for Z_t = -n): one word
+    for the side, one draw X with P(X >= x) = exp(-x / t) for the value.
+
+    By Bayes's rule on the lazy walk (:func:`_laplace_reduce_noise`), P(y | n) is
+    c_0 = (sinh(a1) / sinh(a2)) e^(-delta n) at y = n, plus K w(y), with w(y) = e^(-A j) at
+    y = -j (j >= 1), e^(-delta y) for 0 <= y <= n, e^(-delta n - A j) at y = n + j, and the
+    constant K = (1 - p) tanh(a2 / 2) = 2 sinh(A / 2) sinh(delta / 2) / sinh(a2) (p the
+    keep probability sinh(a1 / 2)^2 / sinh(a2 / 2)^2; A = a1 + a2, delta = a2 - a1). With
+    tau_1 = K / (e^A - 1) = (e^delta - 1) / (e^(2 a2) - 1) and tau_2 = 1 - e^delta tau_1
+    (so tau_2 - tau_1 = e^delta sinh(a1) / sinh(a2), and K = (1 - tau_1)(1 - e^(-delta))),
+    the law is that of: a side S, 0 with probability tau_1, 1 with tau_2 - tau_1, 2 with
+    1 - tau_2 (:func:`dppack._random.word_index`, exact integer comparisons of one word);
+    and one X, P(X >= x) = exp(-x / t) (:func:`dppack._random.geometric_unit_words`, over
+    the common denominator t of A = s_A / t and delta = s_delta / t), independent of S:
+
+    * S = 0: y = -(1 + floor(X / s_A)) (the left tail: tau_1 (1 - e^(-A)) e^(-A (j - 1))
+      = K e^(-A j) at y = -j);
+    * S > 0 and G = floor(X / s_delta) <= n: y = G (G is geometric of rate delta:
+      (1 - tau_1)(1 - e^(-delta)) e^(-delta y) = K e^(-delta y));
+    * S = 1 and G > n: y = n (probability (tau_2 - tau_1) e^(-delta (n + 1)) = c_0);
+    * S = 2 and G > n: y = n + 1 + floor(X' / s_A), X' = X - s_delta (n + 1), which given
+      X >= s_delta (n + 1) has the law of X (X is geometric on the integers: memoryless):
+      (1 - tau_2) e^(-delta (n + 1)) (1 - e^(-A)) e^(-A (j - 1)) = K e^(-delta n - A j) at
+      y = n + j.
+
+    Each y has its exact conditional probability; the draws use integers only, beyond the
+    two samplers' own exact decisions. Where the plan does not apply
+    (:func:`_step_plan`): :func:`_step_pieces`, the same law.
+    """
+    plan = _step_plan(a1, a2)
+    if plan is None:
+        return _step_pieces(n, a1, a2, rng)
+    choice, a, s_total, s_delta = plan
+    side = _random.word_index(choice, n.size, rng)
+    x = _random.geometric_unit_words(a, n.size, rng)
+    if x.dtype == object:  # X reaches 2^62 (never, nearly): on Python integers
+        return _step_python(n, side, x, s_total, s_delta)
+    g = x // s_delta
+    right = g > n
+    right &= side == 2
+    shift = n * s_delta  # s_delta (n + 1) where right (at most X there; elsewhere unused)
+    shift += s_delta
+    shift *= right
+    x -= shift
+    x //= s_total
+    x += 1  # J = 1 + floor(X / s_A), or 1 + floor(X' / s_A) where right
+    y = np.minimum(g, n, out=g)
+    right = np.multiply(x, right)
+    y += right
+    np.negative(x, out=x)
+    np.putmask(y, side == 0, x)  # (putmask: the masked copy, faster than a where= ufunc)
+    return y
+
+
+def _side_one(x, plan, rng):
+    """:func:`_step_noise` for one entry x (a Python int; ``plan`` of :func:`_step_plan`):
+    the side by one word (``dppack._random.word_index_one``), X by one two-word trial
+    (``dppack._random.geometric_words_one`` of rate 1 / t), the same cases on Python
+    integers, mirrored for x < 0."""
+    choice, a, s_total, s_delta = plan
+    side = _random.word_index_one(choice, rng)
+    v = _random.geometric_words_one(1, 1 << a, rng)
+    n = abs(x)
+    if side == 0:
+        y = -(1 + v // s_total)
+    else:
+        y = v // s_delta
+        if y > n:
+            y = n if side == 1 else n + 1 + (v - s_delta * (n + 1)) // s_total
+    return -y if x < 0 else y
+
+
+def _step_python(n, side, x, s_total, s_delta):
+    """The cases of :func:`_step_noise` on Python integers (X as objects)."""
+    out = []
+    for m, k, v in zip(n.tolist(), side.tolist(), x.tolist()):
+        g = v // s_delta
+        if k == 0:
+            out.append(-(1 + v // s_total))
+        elif g <= m or k == 1:
+            out.append(min(g, m))
+        else:
+            out.append(m + 1 + (v - s_delta * (m + 1)) // s_total)
+    return np.array(out, dtype=object if max(map(abs, out), default=0) >= 1 << 62 else np.int64)
+
+
+def _step_pieces(n, a1, a2, rng):
+    """:func:`_step_noise` where its plan does not apply (rates without a power-of-two
+    common denominator up to 2^62, extreme thresholds), by inversion: with one uniform,
+    stay (y = n) with probability c_0 = (sinh(a1) / sinh(a2)) e^(-delta n), else the piece
+    of the moved law, proportional to exp(-A j) at y = -j (j >= 1), exp(-delta y) for
+    0 <= y <= n, exp(-delta n - A j) at y = n + j (A = a1 + a2, delta = a2 - a1;
+    :func:`_laplace_reduce_noise`).
 
     The pieces have masses M1 = 1 / (e^A - 1), M2 = (1 - e^(-delta (n + 1))) /
     (1 - e^(-delta)) and M3 = e^(-delta n) M1 (S their sum, c'_1 = M1 / S,
@@ -447,8 +580,8 @@ class LaplaceNoiseReductionOnline:
     levels (the same grid, from the first level, and the same integer rates), so releasing
     everything up to the current level costs only the current level. Each :meth:`reduce`
     draws the next level's integer noise from its exact conditional law given the current
-    one (``_laplace_reduce_noise``: Bayes's rule on the integer lazy walk, sampled with
-    exact coins and discrete Laplace draws by rejection), not from floats.
+    one (``_laplace_reduce_noise``: Bayes's rule on the integer lazy walk, sampled exactly
+    with one word for the side and one geometric draw per entry), not from floats.
 
     Parameters
     ----------

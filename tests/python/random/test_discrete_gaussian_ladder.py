@@ -271,8 +271,8 @@ def test_ladder_float_decisions_are_exact(p, monkeypatch):
     for v in [y for y in ys if y > 0] + [-(y + 1) for y in ys]:
         y = v if v >= 0 else -v - 1
         lo, hi = _random._ladder_accept_bounds(p, v, F, 110)
-        if math.floor(lo) == math.floor(hi):
-            trials[v] = (y // b, y % b, math.floor(lo))
+        if math.floor(lo) == math.floor(hi):  # (v < 0 has the offset r = b - 1 - y mod b)
+            trials[v] = (y // b, y % b if v >= 0 else b - 1 - y % b, math.floor(lo))
     recorded = []
     monkeypatch.setattr(_random, "_ladder_exact",
                         lambda p_, u, negative, rng: recorded.append((u, negative)))
