@@ -73,6 +73,13 @@
 #'   default accountant of [with_accountant()], if any (see [BudgetAccountant]).
 #' @return The sanitized mean, or for `'both'` a list (`Bounded`, `Unbounded`) of class
 #'   `"Sanitized Mean"`.
+#' @section Exact computation:
+#' Each clipped value is rounded to a grid of step at most
+#' `(upper.bound - lower.bound) * 2^-20` fixed by the bounds, and the statistic is computed
+#' from whole numbers, exactly, then rounded onto the noise grid: no bit of the release
+#' depends on floating-point error. The sensitivities use the rounded range, at most
+#' `2^-20` (relative) wider than DPpack's. The argument: the user guide's "Adding a
+#' release" page, section "Exact moments".
 #' @seealso [varDP()], [sdDP()], [covDP()], [quantileDP()]
 #' @export
 #' @examplesIf dppack_available()
@@ -127,6 +134,7 @@ meanDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounde
 #' @param x Numeric vector.
 #' @return The sanitized variance, in `[0, v.max]`; for `'both'` a list (`Bounded`,
 #'   `Unbounded`) of class `"Sanitized Variance"`.
+#' @inheritSection meanDP Exact computation
 #' @export
 #' @examplesIf dppack_available()
 #' varDP(c(1.2, 3.4, 2.2, 5.0, 4.1), eps = 1, lower.bound = 0, upper.bound = 6)
@@ -145,6 +153,7 @@ varDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded
 #' @inheritParams varDP
 #' @return The sanitized standard deviation; for `'both'` a list (`Bounded`, `Unbounded`) of
 #'   class `"Sanitized Standard Deviation"`.
+#' @inheritSection meanDP Exact computation
 #' @export
 #' @examplesIf dppack_available()
 #' sdDP(c(1.2, 3.4, 2.2, 5.0, 4.1), eps = 1, lower.bound = 0, upper.bound = 6)
@@ -181,6 +190,7 @@ sdDP <- function(x, eps, lower.bound, upper.bound, which.sensitivity = "bounded"
 #' @param lower.bound2,upper.bound2 Bounds of `x2`.
 #' @return The sanitized covariance; for `'both'` a list (`Bounded`, `Unbounded`) of class
 #'   `"Sanitized Covariance"`.
+#' @inheritSection meanDP Exact computation
 #' @export
 #' @examplesIf dppack_available()
 #' covDP(c(1, 4, 3, 2), c(-2, -3, -4, -1), eps = 1, lower.bound1 = 0, upper.bound1 = 5,
@@ -403,6 +413,7 @@ tableDP <- function(..., eps = 1, which.sensitivity = "bounded", mechanism = "La
 #' @param approx.n.max If `TRUE`, use the bounded sensitivity that does not depend on the
 #'   largest sample size (which is then not released). The unbounded release does not use it.
 #' @return The sanitized pooled variance, or a list for `'both'`.
+#' @inheritSection meanDP Exact computation
 #' @export
 #' @examplesIf dppack_available()
 #' pooledVarDP(c(1, 4, -2, 8, -6), c(1, 2), c(-5, -7), eps = 1, lower.bound = -10,
@@ -446,6 +457,7 @@ pooledVarDP <- function(..., eps = 1, lower.bound, upper.bound,
 #' @param which.sensitivity `'bounded'`, `'unbounded'` or `'both'` (a list of class
 #'   `"Sanitized Pooled Covariance"`; see the description).
 #' @return The sanitized pooled covariance, or a list for `'both'`.
+#' @inheritSection meanDP Exact computation
 #' @export
 #' @examplesIf dppack_available()
 #' x1 <- matrix(c(1, 4, -2, 8, -6, -3), ncol = 2)
