@@ -650,6 +650,14 @@ def pooled_exact(sizes, firsts, seconds, crosses, widths, approx_n_max, covarian
     else:
         access = pooled_var_from_squares(sizes, 0.0, 0.0, w1, approx_n_max)
     access["True.Values"] = (value.numerator, value.denominator, k1 + k2)
+    # the bounded sensitivity as an exact rational rounded up (the float formula rounds to
+    # nearest, below the exact value about half the time)
+    n_max = max(sizes)
+    bounded = Fraction(top1 * top2, sum(sizes) - len(sizes))
+    if not approx_n_max:
+        bounded *= Fraction(n_max - 1, n_max)
+    access["Bounded.Sensitivities"] = _exact_sums.float_up(
+        (bounded.numerator, bounded.denominator, k1 + k2))
     return access
 
 
