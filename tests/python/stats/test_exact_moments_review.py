@@ -351,3 +351,62 @@ def test_report_covers_the_rounding_of_the_records(statistic):
 
     misses = sum(abs(release(seed) - truth) > report.half_width for seed in range(300))
     assert binomtest(int(misses), 300, 0.05, alternative="greater").pvalue > 1e-6, misses
+
+
+@pytest.mark.parametrize("mechanism", ["Laplace", "Gaussian"])
+def test_report_is_the_release_law(spy, mechanism):
+    """The bounded reports read the sensitivity the release hands to the mechanism (Q g,
+    not U - L: bounds where they differ) and add the rounding of the records."""
+    from dppack import _access_cores
+    from dppack.accuracy import noiseIntervalDP
+
+    rng = np.random.default_rng(10)
+    x, y = WIDE_L + (WIDE_U - WIDE_L) * rng.random(9), rng.random(9)
+    extra = {} if mechanism == "Laplace" else dict(delta=1e-5)
+    one, two = (WIDE_L, WIDE_U), (WIDE_L, WIDE_U, 0.0, 1.0)
+    cases = [
+        ("meanDP", lambda: dppack.meanDP(x, 0.5, *one, mechanism=mechanism, **extra),
+         dict(lower_bound=WIDE_L, upper_bound=WIDE_U),
+         math.ldexp(1.0, _exact_sums.data_grid(*one)[0] - 1)),
+        ("varDP", lambda: dppack.varDP(x, 0.5, *one, mechanism=mechanism, **extra),
+         dict(lower_bound=WIDE_L, upper_bound=WIDE_U), _access_cores.rounding_error([9], one)),
+        ("covDP", lambda: dppack.covDP(x, y, 0.5, *two, mechanism=mechanism, **extra),
+         dict(lower_bound1=WIDE_L, upper_bound1=WIDE_U, lower_bound2=0.0, upper_bound2=1.0),
+         _access_cores.rounding_error([9], two)),
+    ]
+    for statistic, release, bounds, rounding in cases:
+        release()
+        got = noiseIntervalDP(statistic, 0.5, n=9, mechanism=mechanism, **extra, **bounds)
+        if mechanism == "Laplace":
+            want = noiseIntervalDP("LaplaceMechanism", 0.5, sensitivities=spy[-1])
+        else:
+            want = noiseIntervalDP("GaussianMechanism", 0.5, sensitivities=spy[-1], **extra)
+        assert got.half_width == want.half_width + rounding, statistic
+
+
+@pytest.mark.parametrize("mechanism", ["Laplace", "Gaussian"])
+def test_unbounded_unit_sensitivity(spy, mechanism):
+    """The unbounded release's one call: its k unit statistics (per sample) with l1
+    sensitivity k (Laplace) or l2 sqrt(k) (the Gaussians), whatever the number of samples."""
+    x = np.linspace(0.0, 1.0, 8)
+    extra = {} if mechanism == "Laplace" else dict(mechanism=mechanism, delta=1e-5)
+    options = dict(which_sensitivity="unbounded", random_state=1, **extra)
+    calls = [(2, lambda: dppack.meanDP(x, 0.5, 0.0, 1.0, **options)),
+             (3, lambda: dppack.varDP(x, 0.5, 0.0, 1.0, **options)),
+             (4, lambda: dppack.covDP(x, x, 0.5, 0.0, 1.0, 0.0, 1.0, **options)),
+             (3, lambda: dppack.pooledVarDP(x[:3], x[3:], eps=0.5, lower_bound=0.0,
+                                            upper_bound=1.0, **options))]
+    for k, call in calls:
+        call()
+        assert spy[-1] == (k if mechanism == "Laplace" else math.sqrt(k))
+
+
+@pytest.mark.parametrize("statistic", ["meanDP", "varDP"])
+def test_both_is_bounded_then_unbounded(statistic):
+    """'both': the bounded release first, with the bounded sensitivity (the same draw as
+    'bounded' alone for the same seed)."""
+    x = np.linspace(0.0, 1.0, 10)
+    function = getattr(dppack, statistic)
+    for seed in range(3):
+        both = function(x, 0.5, 0.0, 1.0, which_sensitivity="both", random_state=seed)
+        assert both["Bounded"] == function(x, 0.5, 0.0, 1.0, random_state=seed)
