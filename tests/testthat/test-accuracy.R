@@ -20,7 +20,7 @@ test_that("a report from the public arguments: R's names, the textbook half-widt
                        mechanism = "Gaussian", delta = 1e-5, alpha = 0.1)
   sigma <- 1 * sqrt(2 * log(1.25 / 1e-5)) / 0.5
   expect_equal(g$half.width, sigma * qnorm(0.95), tolerance = 1e-3)
-  expect_output(print(r), "meanDP: 95% noise interval, half-width 2.99573")
+  expect_output(print(r), "meanDP: 95% noise interval, half-width 2.99574")  # + g / 2
 })
 
 test_that("the interval around a release, sdDP's on its own scale, vectors", {

@@ -2,7 +2,7 @@
 
 import math
 
-from .. import _access_cores, _backends, _checks
+from .. import _access_cores, _backends, _checks, _exact_sums
 from .._plans import Plan, one_or_both, register, released_versions, run
 from ..mechanisms._additive import mechanism_report, release_exact
 from ._ratio import check_n, unbounded_moments
@@ -348,14 +348,23 @@ class _Moment(Plan):
             report = mechanism_report(statistic, noise[1], eps, noise[2], noise[3],
                                       sensitivity, alpha)
             report.transform = self.transform
+            report.half_width = report.half_width + self.rounding(n, bounds)
             return report
 
         def unbounded():
             sensitivities = self.centred(n, bounds)["Sensitivities"]
-            return unbounded_moments(statistic, eps, sensitivities, n, *noise[1:], alpha)
+            report = unbounded_moments(statistic, eps, sensitivities, n, *noise[1:], alpha)
+            report.half_width = report.half_width + self.rounding(n, bounds)
+            return report
 
         return one_or_both(released_versions(a["which_sensitivity"], bounded, unbounded),
                            lambda version: version())
+
+    def rounding(self, n, bounds):
+        """How far the rounding of the records to the grid of the bounds moves the
+        statistic at most (the report covers the truth of the data, not of the rounded
+        records): ``_access_cores.rounding_error``, g / 2 for the mean."""
+        return _access_cores.rounding_error([n], bounds)
 
     def truth_range(self, units, label, a):
         """[0, top] for a variance (Popoviciu's bound, ``max_squares``), its square root for
@@ -380,6 +389,9 @@ class _Mean(_Moment):
 
     def centred(self, n, bounds):
         return _access_cores.centred_exact(n, 0, 0, *bounds, squares=False)
+
+    def rounding(self, n, bounds):
+        return math.ldexp(1.0, _exact_sums.data_grid(*bounds)[0] - 1)  # g / 2
 
     def bounded(self, source, bounds, eps, mechanism, delta, type_DP):
         access = source.mean_exact()  # exact: the noise is added in integers

@@ -285,11 +285,18 @@ class _Pooled(Plan):
             # the release's sensitivities (of the records on the grid of the bounds)
             zeros = [(n, 0, 0) if self.columns is None else (n, 0, 0, 0, 0, 0) for n in sizes]
             access = _access_cores.pooled_grid_exact(zeros, bounds, approx_n_max)
-            return mechanism_report(statistic, noise[0], eps, *noise[1:],
-                                    access["Bounded.Sensitivities"], alpha)
+            report = mechanism_report(statistic, noise[0], eps, *noise[1:],
+                                      access["Bounded.Sensitivities"], alpha)
+            report.half_width = report.half_width + rounding
+            return report
 
         def unbounded():
-            return pooled_unbounded(statistic, eps, sizes, *noise, bounds, alpha)
+            report = pooled_unbounded(statistic, eps, sizes, *noise, bounds, alpha)
+            report.half_width = report.half_width + rounding
+            return report
+
+        # the truth is the data's: the rounding of the records to the grid is added
+        rounding = _access_cores.rounding_error(sizes, bounds)
 
         return one_or_both(released_versions(a["which_sensitivity"], bounded, unbounded),
                            lambda version: version())

@@ -41,6 +41,7 @@ from scipy.stats import binomtest
 
 import dppack
 from dppack import _exact_sums
+from dppack._access_cores import rounding_error
 from dppack.stats import _ratio as accuracy_moments
 from dppack.accuracy import noiseIntervalDP
 from dppack.stats import _moments, _pooled
@@ -269,10 +270,13 @@ def test_caps_and_small_n():
     # tiny n: the report is the clamp's cap, never infinite (U - L for the mean; for the
     # variance H d / (d - 1), d = max(n - t_N, 2): 2 h^2 = 1/2 for [0, 1]; covDP
     # H (d / (d - 1) + n / (n - 1)), H = h_1 h_2 = 1)
-    assert _report("meanDP", 1).half_width == 1.0
-    assert _report("varDP", 2).half_width == 0.5
-    assert _report("covDP", 2).half_width == 1.0 * (2 / 1 + 2 / 1)
-    assert _report("covDP", 5).half_width == 1.0 * (2 / 1 + 5 / 4)
+    # (plus the records' rounding to the grid of the bounds, _access_cores.rounding_error)
+    assert _report("meanDP", 1).half_width == 1.0 + 2.0 ** -21
+    assert _report("varDP", 2).half_width == 0.5 + rounding_error([2], tuple(ONE.values()))
+    assert _report("covDP", 2).half_width == 1.0 * (2 / 1 + 2 / 1) + rounding_error(
+        [2], tuple(TWO.values()))
+    assert _report("covDP", 5).half_width == 1.0 * (2 / 1 + 5 / 4) + rounding_error(
+        [5], tuple(TWO.values()))
     assert math.isfinite(_report("sdDP", 3, eps=0.01).half_width)
 
 
