@@ -8,7 +8,8 @@ The neighbours expose the float leaks the exact sums remove and the rounding the
   an error of about n ulp(1.7e9) / 1e-4 = 2.4 sensitivities there; here the grid step is
   2^-37 and one ulp of the data 2^11 grid steps);
 * bounds whose width is just above a power of two, where Q g exceeds U - L the most
-  (Q = 2^20 + 1 steps: the sensitivity widened by the rounding), a record moved from L to U;
+  (g = 2^-30, Q = 2^20 + 2 steps, Q g = U - L + 0.998 g: the sensitivity widened by the
+  rounding), a record moved from L to U;
 * a record added at the upper bound under 'unbounded' (the centred sums at their largest);
 * in memory and on Dask (bit-identical, so one audit covers both);
 * at eps = 1e6, deterministic: the mean's releases of the two neighbours overlap (before
@@ -30,8 +31,8 @@ N = 1500
 
 TIME_L, TIME_U = 1.7e9, 1.7e9 + 1e-4
 # width 2^-10 (1 + 2^-20): g = 2^-30, Q = 2^20 + 1 steps, Q g - (U - L) = 2^-30 (1 - 2^-20)
-WIDE_L = 0.5
-WIDE_U = 0.5 + 2.0 ** -10 * (1 + 2.0 ** -20)
+WIDE_L = 0.5 - 2.0 ** -31 - 2.0 ** -40  # L / g = 2^29 - 1/2 - 2^-10: rounds down
+WIDE_U = 0.5 + 2.0 ** -10 + 2.0 ** -31 + 2.0 ** -40  # U / g rounds up: Q g = U - L + 0.998 g
 
 
 def _near_1e9(n, moved):
