@@ -169,17 +169,16 @@ test_that("the tuning functions have DPpack 0.2.2's signatures, then `accountant
 
 test_that("the class hierarchy and public fields are DPpack's", {
   # DPpack's public fields are active bindings onto the core model (plus the read-only
-  # privacy and n.passes); the classes have no other fields
+  # privacy); the classes have no other fields
   cms_fields <- c("mapXy", "mapXy.gr", "loss", "loss.gr", "regularizer", "regularizer.gr",
                   "gamma", "eps", "perturbation.method", "c", "coeff", "kernel", "D",
                   "sampling", "phi", "kernel.param", "prefilter")
   expect_setequal(names(EmpiricalRiskMinimizationDP.CMS$active),
-                  c(cms_fields, "privacy", "n.passes"))
+                  c(cms_fields, "privacy"))
   expect_null(EmpiricalRiskMinimizationDP.CMS$public_fields)
   expect_setequal(names(EmpiricalRiskMinimizationDP.KST$active),
                   c("mapXy", "mapXy.gr", "loss", "loss.gr", "regularizer", "regularizer.gr",
-                    "gamma", "eps", "delta", "domain", "zeta", "lambda", "coeff", "privacy",
-                    "n.passes"))
+                    "gamma", "eps", "delta", "domain", "zeta", "lambda", "coeff", "privacy"))
   expect_null(EmpiricalRiskMinimizationDP.KST$public_fields)
   # DPpack's hierarchy, over DPpackPy's internal base of the classes over a core object
   expect_identical(class(svmDP$new("l2", 1, 1)),
