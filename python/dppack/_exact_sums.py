@@ -185,6 +185,16 @@ def _sum(q):
     return int(np.add.reduce(q))  # <= 2^16 values below 2^36: partial sums below 2^52
 
 
+@functools.lru_cache(maxsize=8)
+def _clip_arrays(lower, upper, size):
+    """Read-only arrays of ``size`` values L and U (clipping by arrays is about twice as fast
+    as by scalars), kept across calls: fresh arrays of a block cost page faults each call."""
+    arrays = np.full(size, lower), np.full(size, upper)
+    for array in arrays:
+        array.flags.writeable = False
+    return arrays
+
+
 class GridSums:
     """Accumulate n, S1 = sum q and (``squares``) S2 = sum q^2 of the records on the grid of
     [lower, upper], one block (at most :data:`BLOCK` values) at a time (the data scan's
@@ -203,8 +213,7 @@ class GridSums:
             self._buffer = np.empty(size)
             self._clip = None
         if not inside and self._clip is None:
-            self._clip = (np.full(self._buffer.size, self.lower),
-                          np.full(self._buffer.size, self.upper))
+            self._clip = _clip_arrays(self.lower, self.upper, max(self._buffer.size, BLOCK))
         if not self.squares and _fast_sum(self.lower, self.upper):
             return self._add_sum(block, inside)
         q = to_grid(block, self.lower, self.upper, self._buffer[:size], inside, self._clip,
