@@ -292,9 +292,8 @@ def release_exact(values, eps, sensitivity, mechanism, delta, type_DP, rng):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> out = release_exact([(1, 3, 0)], 1.0, 0.1, "Laplace", 0, "aDP",
-    ...                     np.random.default_rng(1))
+    >>> from dppack._random import as_generator
+    >>> out = release_exact([(1, 3, 0)], 1.0, 0.1, "Laplace", 0, "aDP", as_generator(1))
     >>> len(out), float(out[0]).is_integer()
     (1, False)
     """
