@@ -633,32 +633,25 @@ def centred_cross_exact(n, s1, t1, s12, bounds):
             "Sensitivities": np.array([half1, half2, half1 * half2, 1.0])}
 
 
-def pooled_exact(sizes, firsts, seconds, crosses, widths, approx_n_max, covariance=False):
-    """pooledVarDP's (``covariance`` False: ``seconds`` None, ``crosses`` the S2_j) or
-    pooledCovDP's exact pooled statistic sum_j (S12_j - S1_j T1_j / n_j) g1 g2 / (N - J)
-    of the grid sums of each sample and DPpack's bounded and unbounded sensitivities with
-    the widths ``widths`` = (k1, Q1, k2, Q2) of the rounded records' ranges."""
+def pooled_exact(sizes, firsts, seconds, crosses, widths, approx_n_max):
+    """pooledVarDP's (``seconds`` None, ``crosses`` the S2_j) or pooledCovDP's exact pooled
+    statistic sum_j (S12_j - S1_j T1_j / n_j) g1 g2 / (N - J) of the grid sums of each sample,
+    and DPpack's bounded sensitivity Q1 g1 Q2 g2 (1 - 1/n_max) / (N - J) (without the factor
+    with ``approx_n_max``) for the widths ``widths`` = (k1, Q1, k2, Q2) of the rounded
+    records' ranges, as an exact rational rounded up (a float formula rounds to nearest,
+    below the exact value about half the time)."""
     k1, top1, k2, top2 = widths
     seconds = firsts if seconds is None else seconds
     total = sum(Fraction(n * c - a * b, n) for n, a, b, c in zip(sizes, firsts, seconds,
                                                                  crosses))
     value = total / (sum(sizes) - len(sizes))
-    w1 = _exact_sums.float_up((top1, 1, k1))
-    w2 = _exact_sums.float_up((top2, 1, k2))
-    if covariance:
-        access = pooled_cov_from_products(sizes, 0.0, 0.0, w1, 0.0, w2, approx_n_max)
-    else:
-        access = pooled_var_from_squares(sizes, 0.0, 0.0, w1, approx_n_max)
-    access["True.Values"] = (value.numerator, value.denominator, k1 + k2)
-    # the bounded sensitivity as an exact rational rounded up (the float formula rounds to
-    # nearest, below the exact value about half the time)
     n_max = max(sizes)
     bounded = Fraction(top1 * top2, sum(sizes) - len(sizes))
     if not approx_n_max:
         bounded *= Fraction(n_max - 1, n_max)
-    access["Bounded.Sensitivities"] = _exact_sums.float_up(
-        (bounded.numerator, bounded.denominator, k1 + k2))
-    return access
+    return {"True.Values": (value.numerator, value.denominator, k1 + k2),
+            "Bounded.Sensitivities": _exact_sums.float_up(
+                (bounded.numerator, bounded.denominator, k1 + k2))}
 
 
 def pooled_grid_exact(grid, bounds, approx_n_max):
@@ -671,7 +664,7 @@ def pooled_grid_exact(grid, bounds, approx_n_max):
                             (k, top, k, top), approx_n_max)
     widths = _exact_sums.data_grid(*bounds[:2]) + _exact_sums.data_grid(*bounds[2:])
     return pooled_exact(sizes, [g[1] for g in grid], [g[2] for g in grid],
-                        [g[5] for g in grid], widths, approx_n_max, covariance=True)
+                        [g[5] for g in grid], widths, approx_n_max)
 
 
 def pooled_centred_rows(grid, bounds):
