@@ -32,8 +32,8 @@ class Plan:
         False: ``Charge.record`` (nothing computed without an accountant).
 
     A release whose cost or label depends on more than its arguments (a model's fit, a
-    non-private fit at eps = Inf) overrides the hooks :meth:`label`, :meth:`admit` and
-    :meth:`spend`.
+    non-private fit at eps = Inf) overrides the hooks :meth:`label`, :meth:`admit`,
+    :meth:`spend` and :meth:`generator`.
     """
 
     name = ""
@@ -56,6 +56,11 @@ class Plan:
     def spend(self, bill, arguments):
         """Record the loss after the checks, before the first draw; the loss the draws get."""
         return bill.spend() if self.spends else bill.record()
+
+    def generator(self, random_state, arguments):
+        """The generator of the draws, made after :meth:`prepare` (default: from
+        ``random_state``); a plan whose reading already draws (data-free) returns its own."""
+        return _random.as_generator(random_state)
 
     def prepare(self, data, arguments):
         """The checks, in DPpack's order, then the sufficient statistics read through the
@@ -91,7 +96,7 @@ def run(plan, data, arguments, random_state=None, accountant=None):
     bill = accounting.charge(accountant, lambda: plan.loss(arguments), plan.label(arguments))
     plan.admit(bill, arguments)
     versions = plan.prepare(data, arguments)
-    rng = _random.as_generator(random_state)
+    rng = plan.generator(random_state, arguments)
     loss = plan.spend(bill, arguments)
     if len(versions) == 1:
         return versions[0][1](rng, loss)

@@ -490,7 +490,7 @@ class _CMSFit(FitPlan):
 
     The generator is made in :meth:`prepare`, where DPpack's fit makes it: svmDP's Gaussian
     kernel draws its random features (data-free) while the data are read; the fit's noise
-    continues that generator (the runner's is not used).
+    continues that generator (:meth:`generator` hands it to the runner).
     """
 
     with_delta = False
@@ -503,15 +503,18 @@ class _CMSFit(FitPlan):
     def prepare(self, data, arguments):
         model, a = arguments["model"], arguments
         add_bias = _checks.check_flag(a["add_bias"], "add.bias")
-        rng = _random.as_generator(a["random_state"])
+        a["rng"] = rng = _random.as_generator(a["random_state"])
         preprocess = model._preprocess_data(*data, a["upper_bounds"], a["lower_bounds"],
                                             add_bias, a["weights"], a["weights_upper_bound"],
                                             rng=rng)
 
-        def draw(_, privacy):  # from rng, made above
+        def draw(rng, privacy):
             return model._draw_fit(preprocess, add_bias, rng, a["noise"], privacy)
 
         return [(None, draw)]
+
+    def generator(self, random_state, arguments):
+        return arguments["rng"]  # made by prepare, the kernel's features drawn from it
 
 
 CMS_FIT = _CMSFit()

@@ -142,6 +142,29 @@ def test_the_hooks_label_admit_and_spend_run_in_order():
     assert out["Bounded"][2] is None and len(accountant.ledger) == 1
 
 
+
+class _OwnGenerator(_Spy):
+    """A plan whose reading draws (data-free) from the generator its draws continue."""
+
+    def prepare(self, data, arguments):
+        arguments["rng"] = rng = np.random.default_rng(arguments["seed"])
+        arguments["features"] = rng.integers(1 << 30)
+        return super().prepare(data, arguments)
+
+    def generator(self, random_state, arguments):
+        return arguments["rng"]
+
+
+def test_a_plan_can_hand_the_runner_its_generator():
+    arguments = {"eps": 0.5, "seed": 11}
+    out = _plans.run(_OwnGenerator([]), None, arguments, random_state=3)
+    rng = np.random.default_rng(11)
+    assert arguments["features"] == rng.integers(1 << 30)
+    # the draws continue the plan's generator, not one made from random_state
+    assert out["Bounded"][1] == rng.integers(1 << 30)
+    assert out["Unbounded"][1] == rng.integers(1 << 30)
+
+
 # The quantile family (quantileDP, medianDP, quantilesDP, boundsDP, ExponentialMechanism)
 # are full plans too: every release in the registry checks, reads and draws through run().
 
